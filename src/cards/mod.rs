@@ -1,0 +1,1 @@
+//! Card records from the rulebook and from imported community databases; fuzzy names.

@@ -1,0 +1,10 @@
+//! `swjudge cards`.
+
+use super::{CliResult, Ctx};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args, _ctx: &Ctx) -> CliResult {
+    super::not_yet("cards")
+}

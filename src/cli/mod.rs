@@ -1,0 +1,151 @@
+//! Command-line interface: one file per subcommand, sharing this prelude.
+
+mod card;
+mod cards;
+mod check;
+mod convert;
+mod index;
+mod lint;
+mod rule;
+mod search;
+mod test;
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use swjudge::paths::Paths;
+
+/// Judge and rules-lookup assistant for the Star Wars CCG, Star Wars: Destiny
+/// and the Star Wars Trading Card Game.
+#[derive(Debug, Parser)]
+#[command(name = "swjudge", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// The rulebook folder (default: ./rulebook, else the one shipped with swjudge).
+    #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_RULEBOOK")]
+    pub rulebook: Option<PathBuf>,
+    /// The index cache folder (default: index/ beside the rulebook).
+    #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_INDEX")]
+    pub index_dir: Option<PathBuf>,
+    /// Where imported card data is kept (default: the platform data directory).
+    #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Search every rulebook section (all games unless --game is given).
+    Search(search::Args),
+    /// Print one rulebook section by ID, with its examples and cross-references.
+    Rule(rule::Args),
+    /// Look a card up by (fuzzy) name: text, errata, rulings, see-also sections.
+    Card(card::Args),
+    /// Manage imported card databases.
+    Cards(cards::Args),
+    /// Run one scenario and print its cited trace and verdict.
+    Check(check::Args),
+    /// Run every scenario under the given paths (default: scenarios/).
+    Test(test::Args),
+    /// Rebuild the search index now.
+    Index(index::Args),
+    /// Check the rulebook: unique IDs, empty sections, examples, cross-references.
+    Lint(lint::Args),
+    /// Regenerate rulebook/ from the seed documents.
+    Convert(convert::Args),
+}
+
+/// What a successful run found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Found something, or everything passed: exit 0.
+    Found,
+    /// Nothing found, or an expectation failed: exit 1.
+    NotFound,
+}
+
+impl Outcome {
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            Outcome::Found => ExitCode::SUCCESS,
+            Outcome::NotFound => ExitCode::from(1),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum Failure {
+    /// stdout was closed (e.g. `| head`): end quietly.
+    BrokenPipe,
+    Error(swjudge::Error),
+}
+
+impl From<swjudge::Error> for Failure {
+    fn from(e: swjudge::Error) -> Self {
+        Failure::Error(e)
+    }
+}
+
+pub type CliResult = Result<Outcome, Failure>;
+
+/// Shared context handed to every subcommand.
+pub struct Ctx {
+    pub json: bool,
+    pub paths: Paths,
+}
+
+pub fn parse() -> Cli {
+    Cli::parse()
+}
+
+pub fn run(cli: Cli) -> CliResult {
+    let ctx = Ctx { json: cli.json, paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir) };
+    match cli.command {
+        Command::Search(a) => search::run(a, &ctx),
+        Command::Rule(a) => rule::run(a, &ctx),
+        Command::Card(a) => card::run(a, &ctx),
+        Command::Cards(a) => cards::run(a, &ctx),
+        Command::Check(a) => check::run(a, &ctx),
+        Command::Test(a) => test::run(a, &ctx),
+        Command::Index(a) => index::run(a, &ctx),
+        Command::Lint(a) => lint::run(a, &ctx),
+        Command::Convert(a) => convert::run(a, &ctx),
+    }
+}
+
+/// Write to stdout; a closed pipe becomes [`Failure::BrokenPipe`].
+pub fn out(text: &str) -> Result<(), Failure> {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let res = lock.write_all(text.as_bytes()).and_then(|_| {
+        if !text.is_empty() && !text.ends_with('\n') {
+            lock.write_all(b"\n")?;
+        }
+        lock.flush()
+    });
+    match res {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::BrokenPipe),
+        Err(e) => Err(Failure::Error(swjudge::Error::io("<stdout>", e))),
+    }
+}
+
+/// Write a note to stderr (progress, warnings). Never fails.
+pub fn note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// Serialize to pretty JSON and write it.
+pub fn out_json<T: serde::Serialize>(value: &T) -> Result<(), Failure> {
+    let s = serde_json::to_string_pretty(value)
+        .map_err(|e| Failure::Error(swjudge::Error::Input(format!("JSON: {e}"))))?;
+    out(&s)
+}
+
+fn not_yet(what: &str) -> CliResult {
+    Err(Failure::Error(swjudge::Error::Usage(format!("{what} is not available in this build yet"))))
+}

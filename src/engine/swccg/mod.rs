@@ -1,0 +1,1 @@
+//! The Star Wars CCG engine (Advanced Rulebook 3.27).

@@ -1,0 +1,1 @@
+//! The tantivy index over rulebook sections: schema, build, staleness, query, snippets.

@@ -1,0 +1,17 @@
+//! swjudge: a judge and rules-lookup assistant for the Star Wars CCG,
+//! Star Wars: Destiny and the Star Wars Trading Card Game.
+//!
+//! The library never prints and never exits; the `swjudge` binary does both.
+//! See ARCHITECTURE.md for the code map and invariants.
+
+pub mod cards;
+pub mod engine;
+pub mod error;
+pub mod index;
+pub mod paths;
+pub mod render;
+pub mod rulebook;
+pub mod scenario;
+pub mod yaml;
+
+pub use error::{Error, Result};

@@ -1,0 +1,2 @@
+//! Rendering: the only place that knows about terminals (tables, colour) and JSON.
+//! Functions here return strings; the binary writes them.

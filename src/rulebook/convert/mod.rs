@@ -1,0 +1,292 @@
+//! The converter: seed text files (PDF extractions) → `rulebook/` Markdown.
+//!
+//! Each document has its own module that turns the seed text into [`OutFile`]s.
+//! Hand corrections live in `rulebook/corrections/<doc>.yaml` and are applied to the
+//! seed text before conversion, so every correction stays reviewable.
+//! Rerunning the converter on the same seeds gives byte-identical output.
+
+pub mod ar;
+pub mod destiny;
+pub mod legacy;
+pub mod swtcg;
+
+use super::{DocumentMeta, Kind, slug};
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One section to write: a heading with an explicit ID, and its Markdown body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutSection {
+    pub level: u8,
+    pub title: String,
+    pub id: String,
+    pub kind: Kind,
+    pub body: String,
+}
+
+/// One Markdown file to write, relative to the rulebook root.
+#[derive(Debug, Clone)]
+pub struct OutFile {
+    pub path: PathBuf,
+    pub meta: DocumentMeta,
+    pub sections: Vec<OutSection>,
+}
+
+/// Hand corrections for one document, applied in order to the seed text.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Corrections {
+    #[serde(default)]
+    pub replace: Vec<Replace>,
+}
+
+/// Replace the literal `find` with `with`. `count` (default 1) is how many
+/// occurrences must exist; a correction that no longer matches is an error, so
+/// a new edition shows which corrections went stale.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replace {
+    pub find: String,
+    pub with: String,
+    #[serde(default)]
+    pub count: Option<usize>,
+    #[serde(default)]
+    pub why: Option<String>,
+}
+
+impl Corrections {
+    pub fn load(path: &Path) -> Result<Corrections> {
+        if !path.exists() {
+            return Ok(Corrections::default());
+        }
+        crate::yaml::load_file(path)
+    }
+
+    pub fn apply(&self, origin: &str, text: &str) -> Result<String> {
+        let mut s = text.to_string();
+        for r in &self.replace {
+            let n = s.matches(r.find.as_str()).count();
+            let want = r.count.unwrap_or(1);
+            if n != want {
+                return Err(Error::Input(format!(
+                    "{origin}: correction expects {want} occurrence(s) of {:?}, found {n}",
+                    r.find
+                )));
+            }
+            s = s.replace(r.find.as_str(), &r.with);
+        }
+        Ok(s)
+    }
+}
+
+/// The seed documents the converter knows, by file name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seed {
+    /// SWCCG Advanced Rulebook 3.27.
+    Ar,
+    /// Star Wars: Destiny Rules Reference 1.8.
+    DestinyRr,
+    /// SWTCG Rulebook, Ultimate Graphic Edition.
+    SwtcgRb,
+    /// Older SWCCG Appendix D and rules update (superseded).
+    SwccgUpdate,
+    /// Decipher-era SWCCG expansion rules supplements (superseded).
+    SwccgSupplements,
+}
+
+pub const SEEDS: [(&str, Seed, &str); 5] = [
+    ("000_822ecd1f8bbdd217.txt", Seed::Ar, "ar"),
+    ("001_bbb8421acb4943c2.txt", Seed::DestinyRr, "destiny-rr"),
+    ("002_e60117c872e66daa.txt", Seed::SwtcgRb, "swtcg-rb"),
+    ("003_375ce422513890d6.txt", Seed::SwccgUpdate, "swccg-update"),
+    ("004_e58562151f2317cd.txt", Seed::SwccgSupplements, "swccg-supplements"),
+];
+
+/// Convert every known seed under `seeds` with the corrections under `corrections`.
+pub fn convert_all(seeds: &Path, corrections: &Path) -> Result<Vec<OutFile>> {
+    let mut files = Vec::new();
+    for (name, seed, key) in SEEDS {
+        let path = seeds.join(name);
+        let raw = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        let corr = Corrections::load(&corrections.join(format!("{key}.yaml")))?;
+        let text = corr.apply(name, &raw)?;
+        let mut out = match seed {
+            Seed::Ar => ar::convert(&text)?,
+            Seed::DestinyRr => destiny::convert(&text)?,
+            Seed::SwtcgRb => swtcg::convert(&text)?,
+            Seed::SwccgUpdate => legacy::convert_update(&text)?,
+            Seed::SwccgSupplements => legacy::convert_supplements(&text)?,
+        };
+        for f in &mut out {
+            f.meta.source = Some(name.to_string());
+        }
+        files.extend(out);
+    }
+    check_unique(&files)?;
+    Ok(files)
+}
+
+fn check_unique(files: &[OutFile]) -> Result<()> {
+    let mut seen: HashMap<&str, &Path> = HashMap::new();
+    for f in files {
+        for s in &f.sections {
+            if let Some(prev) = seen.insert(&s.id, &f.path) {
+                return Err(Error::Input(format!(
+                    "duplicate id {} in {} and {}",
+                    s.id,
+                    prev.display(),
+                    f.path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Render one file as Markdown with front matter.
+pub fn render(file: &OutFile) -> String {
+    let mut out = String::new();
+    let m = &file.meta;
+    out.push_str("---\n");
+    let _ = writeln!(out, "game: {}", m.game);
+    let _ = writeln!(out, "document: {}", m.document);
+    let _ = writeln!(out, "document_title: {}", yaml_str(&m.document_title));
+    let _ = writeln!(out, "superseded: {}", m.superseded);
+    if let Some(by) = &m.superseded_by {
+        let _ = writeln!(out, "superseded_by: {}", yaml_str(by));
+    }
+    if let Some(src) = &m.source {
+        let _ = writeln!(out, "source: {}", yaml_str(src));
+    }
+    out.push_str("---\n");
+    for s in &file.sections {
+        out.push('\n');
+        for _ in 0..s.level {
+            out.push('#');
+        }
+        let class = match s.kind {
+            Kind::Rule => String::new(),
+            k => format!(" .{k}"),
+        };
+        let _ = writeln!(out, " {} {{#{}{}}}", s.title, s.id, class);
+        let body = s.body.trim();
+        if !body.is_empty() {
+            out.push('\n');
+            out.push_str(body);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn yaml_str(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Write `files` under `out_root`, replacing the Markdown that was there, and
+/// merge their IDs into `out_root/ids.txt` (IDs are never dropped from that list).
+/// Each file is written to a temporary name and renamed into place.
+pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
+    let mut report = WriteReport::default();
+    for f in files {
+        let path = out_root.join(&f.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let text = render(f);
+        let tmp = path.with_extension("md.tmp");
+        std::fs::write(&tmp, &text).map_err(|e| Error::io(&tmp, e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+        report.files += 1;
+        report.sections += f.sections.len();
+    }
+    let ids_path = out_root.join("ids.txt");
+    let mut ids: BTreeSet<String> = match std::fs::read_to_string(&ids_path) {
+        Ok(t) => t.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect(),
+        Err(_) => BTreeSet::new(),
+    };
+    let before = ids.len();
+    for f in files {
+        for s in &f.sections {
+            ids.insert(s.id.clone());
+        }
+    }
+    report.new_ids = ids.len() - before;
+    let mut text = String::from("# Every section ID ever published. Never remove a line: add an alias in aliases.txt instead.\n");
+    for id in &ids {
+        text.push_str(id);
+        text.push('\n');
+    }
+    let tmp = ids_path.with_extension("txt.tmp");
+    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
+    std::fs::rename(&tmp, &ids_path).map_err(|e| Error::io(&ids_path, e))?;
+    Ok(report)
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+pub struct WriteReport {
+    pub files: usize,
+    pub sections: usize,
+    pub new_ids: usize,
+}
+
+/// Gives each section a unique ID `prefix` + slug(title). On a collision the
+/// later section gets the nearest enclosing section's slug in front, then a
+/// numeric suffix if that still collides. Sections that already have a
+/// non-empty `id` keep it.
+pub fn assign_ids(prefix: &str, sections: &mut [OutSection], taken: &mut BTreeSet<String>) {
+    let mut stack: Vec<(u8, String)> = Vec::new();
+    for s in sections.iter_mut() {
+        while stack.last().is_some_and(|(l, _)| *l >= s.level) {
+            stack.pop();
+        }
+        if s.id.is_empty() {
+            let base = format!("{prefix}{}", slug(&s.title));
+            let mut id = base.clone();
+            if taken.contains(&id) {
+                if let Some((_, parent)) = stack.last() {
+                    id = format!("{prefix}{}-{}", parent, slug(&s.title));
+                }
+                let stem = id.clone();
+                let mut n = 2;
+                while taken.contains(&id) {
+                    id = format!("{stem}-{n}");
+                    n += 1;
+                }
+            }
+            s.id = id;
+        }
+        taken.insert(s.id.clone());
+        stack.push((s.level, slug(&s.title)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sec(level: u8, title: &str) -> OutSection {
+        OutSection { level, title: title.into(), id: String::new(), kind: Kind::Rule, body: "x".into() }
+    }
+
+    #[test]
+    fn ids_are_disambiguated_by_parent() {
+        let mut v = vec![sec(1, "Prepositions"), sec(1, "Example"), sec(2, "Prepositions"), sec(2, "Prepositions")];
+        let mut taken = BTreeSet::new();
+        assign_ids("swccg.ar.", &mut v, &mut taken);
+        let ids: Vec<_> = v.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["swccg.ar.prepositions", "swccg.ar.example", "swccg.ar.example-prepositions", "swccg.ar.example-prepositions-2"]
+        );
+    }
+
+    #[test]
+    fn stale_correction_is_an_error() {
+        let c = Corrections { replace: vec![Replace { find: "nope".into(), with: "x".into(), count: None, why: None }] };
+        assert!(c.apply("t", "text").is_err());
+    }
+}

@@ -1,0 +1,1 @@
+//! Corpus lint: unique IDs, no empty sections, examples under rules, cross-references.

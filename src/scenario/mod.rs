@@ -1,0 +1,1 @@
+//! Scenarios: the YAML model, the loader with positions, expectations, the runner.

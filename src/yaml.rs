@@ -1,0 +1,118 @@
+//! The one YAML loader. Every YAML file the project reads goes through [`load`].
+//!
+//! It rejects unknown keys (through the target type's `deny_unknown_fields`),
+//! duplicate keys, oversized input and alias bombs, and names `file:line:column`
+//! in every error.
+
+use crate::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// Largest YAML document accepted, in bytes.
+pub const MAX_BYTES: usize = 1 << 20;
+
+/// Parse `text` (read from `origin`, used only in messages) into `T`.
+pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
+    if text.len() > MAX_BYTES {
+        return Err(Error::Input(format!(
+            "{}: file is {} bytes; the limit is {} bytes",
+            origin.display(),
+            text.len(),
+            MAX_BYTES
+        )));
+    }
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_reader_input_bytes = Some(MAX_BYTES);
+    budget.max_events = 200_000;
+    budget.max_aliases = 200;
+    budget.max_anchors = 200;
+    budget.max_depth = 64;
+    budget.max_documents = 1;
+    budget.max_nodes = 100_000;
+    budget.max_total_scalar_bytes = MAX_BYTES;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
+    serde_saphyr::from_str_with_options(text, options).map_err(|e| Error::Input(format_error(origin, &e)))
+}
+
+/// Read and parse a YAML file.
+pub fn load_file<T: DeserializeOwned>(path: &Path) -> Result<T> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.len() as usize > MAX_BYTES {
+        return Err(Error::Input(format!(
+            "{}: file is {} bytes; the limit is {} bytes",
+            path.display(),
+            meta.len(),
+            MAX_BYTES
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    load(path, &text)
+}
+
+fn format_error(origin: &Path, e: &serde_saphyr::Error) -> String {
+    let msg = e.without_snippet().to_string();
+    let first = msg.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid YAML").trim();
+    match e.location() {
+        Some(loc) => format!("{}:{}:{}: {}", origin.display(), loc.line(), loc.column(), strip_location(first)),
+        None => format!("{}: {}", origin.display(), first),
+    }
+}
+
+/// Drop a trailing "at line L, column C" that the parser's message may carry,
+/// since the location is already given in front.
+fn strip_location(s: &str) -> &str {
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].trim_end_matches([',', ' ']),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct T {
+        a: u32,
+        #[serde(default)]
+        b: Vec<String>,
+    }
+
+    fn err(text: &str) -> String {
+        load::<T>(Path::new("s.yaml"), text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn reports_file_line_column() {
+        let e = err("a: 1\nzzz: 2\n");
+        assert!(e.starts_with("s.yaml:2:1:"), "{e}");
+        assert!(e.contains("zzz"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+
+    #[test]
+    fn rejects_duplicate_keys() {
+        let e = err("a: 1\na: 2\n");
+        assert!(e.starts_with("s.yaml:2:"), "{e}");
+    }
+
+    #[test]
+    fn stops_alias_bombs() {
+        let mut y = String::from("a: 1\nb:\n  - &x0 [\"lol\"]\n");
+        for i in 1..30 {
+            y.push_str(&format!("  - &x{i} [*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p}]\n", p = i - 1));
+        }
+        assert!(load::<T>(Path::new("s.yaml"), &y).is_err());
+    }
+
+    #[test]
+    fn type_errors_name_the_position() {
+        let e = err("a: many\n");
+        assert!(e.starts_with("s.yaml:1:"), "{e}");
+    }
+}

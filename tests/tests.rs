@@ -1,0 +1,9 @@
+//! The one integration-test binary. Each module covers one area.
+
+mod util;
+
+mod cards;
+mod cli;
+mod rulebook;
+mod scenarios;
+mod search;

@@ -1,0 +1,59 @@
+//! Small helpers shared by the integration tests.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn rulebook() -> PathBuf {
+    root().join("rulebook")
+}
+
+/// A `swjudge` command with a private index dir and data dir under `tmp`.
+pub fn swjudge(tmp: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_swjudge"));
+    c.current_dir(root());
+    c.env("SWJUDGE_INDEX", tmp.join("index"));
+    c.env("SWJUDGE_DATA_DIR", tmp.join("data"));
+    c.env_remove("SWJUDGE_RULEBOOK");
+    c
+}
+
+/// A fresh temporary directory, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let p = std::env::temp_dir().join(format!("swjudge-test-{}-{}-{}", std::process::id(), name, n));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
