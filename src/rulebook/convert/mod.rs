@@ -6,6 +6,7 @@
 //! Rerunning the converter on the same seeds gives byte-identical output.
 
 pub mod ar;
+pub mod ar_appendix;
 pub mod destiny;
 pub mod legacy;
 pub mod swtcg;

@@ -1,0 +1,1 @@
+//! Rendering for `card` output (text and JSON from one structure).

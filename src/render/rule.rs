@@ -1,0 +1,1 @@
+//! Rendering for `rule` output (text and JSON from one structure).

@@ -1,0 +1,1 @@
+//! Rendering for `search` output (text and JSON from one structure).

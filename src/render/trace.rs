@@ -1,0 +1,1 @@
+//! Rendering for `trace` output (text and JSON from one structure).
