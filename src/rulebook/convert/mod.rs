@@ -98,22 +98,26 @@ pub enum Seed {
     SwccgSupplements,
 }
 
-pub const SEEDS: [(&str, Seed, &str); 5] = [
-    ("000_822ecd1f8bbdd217.txt", Seed::Ar, "ar"),
-    ("001_bbb8421acb4943c2.txt", Seed::DestinyRr, "destiny-rr"),
-    ("002_e60117c872e66daa.txt", Seed::SwtcgRb, "swtcg-rb"),
-    ("003_375ce422513890d6.txt", Seed::SwccgUpdate, "swccg-update"),
-    ("004_e58562151f2317cd.txt", Seed::SwccgSupplements, "swccg-supplements"),
+/// Seed file name, document, and the correction files (`rulebook/corrections/<key>.yaml`)
+/// applied to it in order.
+pub const SEEDS: [(&str, Seed, &[&str]); 5] = [
+    ("000_822ecd1f8bbdd217.txt", Seed::Ar, &["ar", "ar-appendix"]),
+    ("001_bbb8421acb4943c2.txt", Seed::DestinyRr, &["destiny-rr"]),
+    ("002_e60117c872e66daa.txt", Seed::SwtcgRb, &["swtcg-rb"]),
+    ("003_375ce422513890d6.txt", Seed::SwccgUpdate, &["swccg-update"]),
+    ("004_e58562151f2317cd.txt", Seed::SwccgSupplements, &["swccg-supplements"]),
 ];
 
 /// Convert every known seed under `seeds` with the corrections under `corrections`.
 pub fn convert_all(seeds: &Path, corrections: &Path) -> Result<Vec<OutFile>> {
     let mut files = Vec::new();
-    for (name, seed, key) in SEEDS {
+    for (name, seed, keys) in SEEDS {
         let path = seeds.join(name);
-        let raw = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
-        let corr = Corrections::load(&corrections.join(format!("{key}.yaml")))?;
-        let text = corr.apply(name, &raw)?;
+        let mut text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        for key in keys {
+            let file = corrections.join(format!("{key}.yaml"));
+            text = Corrections::load(&file)?.apply(&format!("{name} ({})", file.display()), &text)?;
+        }
         let mut out = match seed {
             Seed::Ar => ar::convert(&text)?,
             Seed::DestinyRr => destiny::convert(&text)?,
