@@ -1,1 +1,510 @@
 //! Card records from the rulebook and from imported community databases; fuzzy names.
+//!
+//! - [`import`] reads the community formats (SWCCG Players Committee JSON,
+//!   SWDestinyDB set JSON, SWTCG LackeyCCG TSV) and stores one JSON file per
+//!   imported source under `<data-dir>/cards/`.
+//! - [`from_rulebook`] collects per-card errata and rulings from the rulebook corpus.
+//! - [`CardDb`] merges both, names each card uniquely, and answers fuzzy lookups
+//!   through [`fuzzy::Matcher`].
+//!
+//! Every erratum and ruling keeps its source: a rulebook section ID, or
+//! `<file name>#<card id>` for imported data.
+
+pub mod die;
+pub mod from_rulebook;
+pub mod fuzzy;
+pub mod import;
+
+mod destiny;
+mod swccg;
+mod swtcg;
+
+use crate::error::{Error, Result};
+use crate::rulebook::{Corpus, Game};
+use die::DieFace;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A piece of card text with where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub text: String,
+    /// A rulebook section ID, or `<file name>#<card id>`.
+    pub source: String,
+}
+
+/// Card statistics in the order players read them. Serialised as a JSON object
+/// whose keys keep that order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats(pub Vec<(String, String)>);
+
+impl Stats {
+    pub fn push(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        if !value.trim().is_empty() {
+            self.0.push((name.to_string(), value));
+        }
+    }
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+impl Serialize for Stats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Stats {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Stats;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of stat names to values")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> std::result::Result<Stats, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, val)) = a.next_entry::<String, String>()? {
+                    v.push((k, val));
+                }
+                Ok(Stats(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// The back of a two-sided card (SWCCG objectives and flip cards).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Face {
+    pub title: String,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub card_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub stats: Stats,
+}
+
+/// One card as stored after import, and as merged with the rulebook.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// The card's ID within its source (SWCCG `id`, Destiny `code`, SWTCG `SET-number`).
+    pub id: String,
+    pub game: Game,
+    /// The printed title without uniqueness marks.
+    pub title: String,
+    /// Uniqueness marks as printed ("•", "••", "<>").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uniqueness: Option<String>,
+    /// Destiny subtitle, e.g. "Elite Trooper".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub card_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtype: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<String>,
+    /// Collector number / position in the set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rarity: Option<String>,
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub stats: Stats,
+    /// Destiny die faces, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub die: Vec<DieFace>,
+    /// Game text from the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The source says its text already carries an erratum.
+    #[serde(default)]
+    pub text_is_errata: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<Face>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lore: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characteristics: Vec<String>,
+    /// Nicknames players use (SWCCG `abbr`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nicknames: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errata: Vec<Entry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rulings: Vec<Entry>,
+    /// Notes about the record itself (e.g. "marked as errata'd").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// `<file name>#<card id>`, or the first rulebook section for rulebook-only cards.
+    pub source: String,
+}
+
+impl Card {
+    pub fn new(game: Game, id: &str, title: &str, source: String) -> Card {
+        Card {
+            id: id.to_string(),
+            game,
+            title: title.to_string(),
+            uniqueness: None,
+            subtitle: None,
+            side: None,
+            card_type: None,
+            subtype: None,
+            set: None,
+            number: None,
+            rarity: None,
+            stats: Stats::default(),
+            die: Vec::new(),
+            text: None,
+            text_is_errata: false,
+            back: None,
+            lore: None,
+            icons: Vec::new(),
+            characteristics: Vec::new(),
+            nicknames: Vec::new(),
+            errata: Vec::new(),
+            rulings: Vec::new(),
+            notes: Vec::new(),
+            source,
+        }
+    }
+
+    /// The current text and what it is: an erratum from the rulebook wins over
+    /// printed text; a source that already carries the erratum is used as is.
+    pub fn current_text(&self) -> Option<(&str, String)> {
+        let rule_errata = self.errata.iter().rev().find(|e| !e.source.contains('#'));
+        match (&self.text, rule_errata) {
+            (Some(t), _) if self.text_is_errata => Some((t.as_str(), format!("current text with errata applied ({})", self.source))),
+            (_, Some(e)) => Some((e.text.as_str(), format!("errata ({})", e.source))),
+            (Some(t), None) => Some((t.as_str(), format!("printed text ({})", self.source))),
+            (None, None) => None,
+        }
+    }
+}
+
+/// One imported source as stored in `<data-dir>/cards/<name>.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SourceFile {
+    /// `swccg`, `destiny` or `swtcg` format key.
+    pub format: String,
+    /// The imported file's name, used in `<file name>#<card id>` sources.
+    pub file: String,
+    pub cards: Vec<Card>,
+}
+
+/// Load every stored source under `<data_dir>/cards/`. A missing folder is no data.
+pub fn load_imported(data_dir: &Path) -> Result<Vec<SourceFile>> {
+    let dir = data_dir.join("cards");
+    let rd = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(&dir, e)),
+    };
+    let mut files: Vec<_> = Vec::new();
+    for entry in rd {
+        let p = entry.map_err(|e| Error::io(&dir, e))?.path();
+        if p.extension().is_some_and(|e| e == "json") {
+            files.push(p);
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for p in files {
+        let text = std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?;
+        let sf: SourceFile = serde_json::from_str(&text).map_err(|e| {
+            Error::Input(format!("{}:{}:{}: stored card data is unreadable ({e}); re-import it", p.display(), e.line(), e.column()))
+        })?;
+        out.push(sf);
+    }
+    Ok(out)
+}
+
+/// A rulebook section that mentions a card.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeeAlso {
+    pub id: String,
+    pub title: String,
+}
+
+/// One candidate in a lookup.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Match {
+    /// The card's unique label (title, plus side/set when titles repeat).
+    pub title: String,
+    pub game: Game,
+    pub score: f64,
+    #[serde(skip)]
+    pub index: usize,
+}
+
+/// The answer to a lookup.
+#[derive(Debug, Clone)]
+pub struct Lookup {
+    pub query: String,
+    pub matches: Vec<Match>,
+    /// Index of the chosen card, when one is clearly meant.
+    pub chosen: Option<usize>,
+}
+
+impl Lookup {
+    pub fn is_ambiguous(&self) -> bool {
+        self.chosen.is_none() && self.matches.len() > 1
+    }
+}
+
+/// All known cards, merged, with a name index.
+#[derive(Debug, Default)]
+pub struct CardDb {
+    pub cards: Vec<Card>,
+    /// Unique label per card, parallel to `cards`.
+    pub labels: Vec<String>,
+    matcher: fuzzy::Matcher,
+    /// Problems that did not stop loading (e.g. no rulebook).
+    pub warnings: Vec<String>,
+}
+
+impl CardDb {
+    /// Merge imported sources with the rulebook's errata and rulings.
+    pub fn build(imported: Vec<SourceFile>, corpus: Option<&Corpus>) -> CardDb {
+        let mut cards: Vec<Card> = imported.into_iter().flat_map(|s| s.cards).collect();
+        if let Some(c) = corpus {
+            from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
+        }
+        let labels = make_labels(&cards);
+        let mut matcher = fuzzy::Matcher::new();
+        for (i, card) in cards.iter().enumerate() {
+            matcher.add(i, &card.title);
+            if labels[i] != card.title {
+                matcher.add(i, &labels[i]);
+            }
+            if let Some(sub) = &card.subtitle {
+                matcher.add(i, &format!("{} {}", card.title, sub));
+            }
+            for n in &card.nicknames {
+                matcher.add(i, n);
+            }
+        }
+        CardDb { cards, labels, matcher, warnings: Vec::new() }
+    }
+
+    /// Load imported data from `data_dir` and the corpus from `rulebook`; a
+    /// rulebook that cannot be loaded becomes a warning, not an error.
+    pub fn load(data_dir: &Path, rulebook: &Path) -> Result<CardDb> {
+        let imported = load_imported(data_dir)?;
+        let (corpus, warn) = match Corpus::load(rulebook) {
+            Ok(c) => (Some(c), None),
+            Err(e) => (None, Some(format!("rulebook not loaded ({e}); rulebook errata and rulings are missing"))),
+        };
+        let mut db = CardDb::build(imported, corpus.as_ref());
+        db.warnings.extend(warn);
+        Ok(db)
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// Fuzzy lookup. A card is chosen when the best candidate is the only exact
+    /// normalised match, or clearly ahead (by more than
+    /// [`fuzzy::AMBIGUITY_MARGIN`]) of the next; otherwise the close candidates
+    /// are returned for the user to pick from.
+    pub fn lookup(&self, query: &str, game: Option<Game>) -> Lookup {
+        let hits: Vec<fuzzy::Hit> =
+            self.matcher.search(query).into_iter().filter(|h| game.is_none_or(|g| self.cards[h.key].game == g)).collect();
+        let to_match = |h: &fuzzy::Hit| Match {
+            title: self.labels[h.key].clone(),
+            game: self.cards[h.key].game,
+            score: (h.score * 1000.0).round() / 1000.0,
+            index: h.key,
+        };
+        let exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.exact).collect();
+        let chosen = if exact.len() == 1 {
+            Some(exact[0].key)
+        } else if exact.len() > 1 {
+            None
+        } else {
+            match hits.as_slice() {
+                [] => None,
+                [only] => (only.score >= fuzzy::ACCEPT_SCORE).then_some(only.key),
+                [a, b, ..] => (a.score >= fuzzy::ACCEPT_SCORE && a.score - b.score > fuzzy::AMBIGUITY_MARGIN).then_some(a.key),
+            }
+        };
+        let matches: Vec<Match> = if chosen.is_some() {
+            hits.iter().take(5).map(to_match).collect()
+        } else if !exact.is_empty() {
+            exact.iter().map(|h| to_match(h)).collect()
+        } else {
+            let top = hits.first().map_or(0.0, |h| h.score);
+            hits.iter().filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0).take(10).map(to_match).collect()
+        };
+        Lookup { query: query.to_string(), matches, chosen }
+    }
+}
+
+/// Unique labels: the title, plus the side when the same title exists on both
+/// sides, plus the set (and number) when still repeated.
+fn make_labels(cards: &[Card]) -> Vec<String> {
+    let key = |c: &Card| (c.game, fuzzy::normalize(&c.title));
+    let mut count: HashMap<(Game, String), usize> = HashMap::new();
+    for c in cards {
+        *count.entry(key(c)).or_default() += 1;
+    }
+    let mut labels: Vec<String> = cards
+        .iter()
+        .map(|c| {
+            if count[&key(c)] == 1 {
+                return c.title.clone();
+            }
+            let mut l = c.title.clone();
+            if let Some(sub) = &c.subtitle {
+                l = format!("{l} - {sub}");
+            }
+            l
+        })
+        .collect();
+    // second pass: side, then set/number
+    let mut count2: HashMap<(Game, String), usize> = HashMap::new();
+    for (i, c) in cards.iter().enumerate() {
+        *count2.entry((c.game, labels[i].clone())).or_default() += 1;
+    }
+    let mut sides: HashMap<(Game, String), std::collections::HashSet<Option<String>>> = HashMap::new();
+    for (i, c) in cards.iter().enumerate() {
+        sides.entry((c.game, labels[i].clone())).or_default().insert(c.side.clone());
+    }
+    for (i, c) in cards.iter().enumerate() {
+        let k = (c.game, labels[i].clone());
+        if count2[&k] < 2 {
+            continue;
+        }
+        let mut l = labels[i].clone();
+        if sides[&k].len() > 1 {
+            if let Some(side) = &c.side {
+                l = format!("{l} ({side} Side)");
+            }
+        }
+        labels[i] = l;
+    }
+    let mut count3: HashMap<(Game, String), usize> = HashMap::new();
+    for (i, c) in cards.iter().enumerate() {
+        *count3.entry((c.game, labels[i].clone())).or_default() += 1;
+    }
+    for (i, c) in cards.iter().enumerate() {
+        if count3[&(c.game, labels[i].clone())] < 2 {
+            continue;
+        }
+        let place = match (&c.set, &c.number) {
+            (Some(s), Some(n)) => format!("{s} #{n}"),
+            (Some(s), None) => s.clone(),
+            (None, Some(n)) => format!("#{n}"),
+            (None, None) => c.id.clone(),
+        };
+        labels[i] = format!("{} [{place}]", labels[i]);
+    }
+    labels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(game: Game, id: &str, title: &str, side: Option<&str>, set: Option<&str>) -> Card {
+        let mut c = Card::new(game, id, title, format!("t.json#{id}"));
+        c.side = side.map(str::to_string);
+        c.set = set.map(str::to_string);
+        c
+    }
+
+    #[test]
+    fn labels_disambiguate_by_side_then_set() {
+        let cards = vec![
+            card(Game::Swccg, "1", "Alderaan", Some("Light"), Some("Premiere")),
+            card(Game::Swccg, "2", "Alderaan", Some("Dark"), Some("Premiere")),
+            card(Game::Swccg, "3", "A Tragedy Has Occurred", Some("Light"), Some("Set 12")),
+            card(Game::Swccg, "4", "A Tragedy Has Occurred", Some("Light"), Some("Set 13")),
+            card(Game::Swccg, "5", "Admiral Motti", Some("Dark"), None),
+            card(Game::Destiny, "6", "Admiral Motti", None, None),
+        ];
+        let l = make_labels(&cards);
+        assert_eq!(l[0], "Alderaan (Light Side)");
+        assert_eq!(l[1], "Alderaan (Dark Side)");
+        assert_eq!(l[2], "A Tragedy Has Occurred [Set 12]");
+        assert_eq!(l[3], "A Tragedy Has Occurred [Set 13]");
+        assert_eq!(l[4], "Admiral Motti");
+        assert_eq!(l[5], "Admiral Motti");
+    }
+
+    #[test]
+    fn lookup_asks_when_close_and_picks_unique_exact() {
+        let cards = vec![
+            card(Game::Swccg, "1", "Alderaan", Some("Light"), None),
+            card(Game::Swccg, "2", "Alderaan", Some("Dark"), None),
+            card(Game::Swccg, "3", "Obi-Wan Kenobi", Some("Light"), None),
+            card(Game::Destiny, "4", "Obi-Wan Kenobi", None, None),
+            card(Game::Swccg, "5", "Luke Skywalker", Some("Light"), None),
+        ];
+        let db = CardDb::build(vec![SourceFile { format: "t".into(), file: "t.json".into(), cards }], None);
+        let l = db.lookup("alderaan", None);
+        assert!(l.is_ambiguous());
+        assert_eq!(l.matches.len(), 2);
+        let l = db.lookup("Alderaan (Dark Side)", None);
+        assert_eq!(l.chosen, Some(1));
+        let l = db.lookup("obi wan kenobi", None);
+        assert!(l.is_ambiguous(), "{:?}", l.matches);
+        let l = db.lookup("obi wan kenobi", Some(Game::Destiny));
+        assert_eq!(l.chosen, Some(3));
+        let l = db.lookup("luke skywalkr", None);
+        assert_eq!(l.chosen, Some(4));
+        let l = db.lookup("nothing like it", None);
+        assert!(l.chosen.is_none() && l.matches.is_empty());
+    }
+
+    #[test]
+    fn stats_keep_order_through_json() {
+        let mut s = Stats::default();
+        s.push("power", "3");
+        s.push("ability", "2");
+        s.push("deploy", "");
+        let j = serde_json::to_string(&s).unwrap();
+        assert_eq!(j, r#"{"power":"3","ability":"2"}"#);
+        let back: Stats = serde_json::from_str(&j).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn current_text_prefers_rulebook_errata_over_printed() {
+        let mut c = card(Game::Swccg, "1", "X", None, None);
+        c.text = Some("printed".into());
+        assert_eq!(c.current_text().unwrap().0, "printed");
+        c.errata.push(Entry { text: "fixed".into(), source: "swccg.ar.errata.x".into() });
+        let (t, why) = c.current_text().unwrap();
+        assert_eq!(t, "fixed");
+        assert!(why.contains("swccg.ar.errata.x"));
+        c.text_is_errata = true;
+        assert_eq!(c.current_text().unwrap().0, "printed");
+    }
+}

@@ -1,0 +1,238 @@
+//! Star Wars: Destiny die faces in SWDestinyDB notation.
+//!
+//! Grammar (one face, no spaces):
+//!
+//! ```text
+//! face     := blank | special | value
+//! blank    := "-"
+//! special  := "Sp" cost?
+//! value    := "+" amount ( symbol | "*" ) cost?     modifier side ("*": modifies any symbol)
+//!           |     amount symbol cost?
+//! amount   := digits | "X"
+//! symbol   := "MD" | "RD" | "ID" | "Sh" | "R" | "Dr" | "Dc" | "F"
+//! cost     := digits                                 resource cost to resolve
+//! ```
+//!
+//! Examples: `2RD`, `+1MD`, `3RD1` (three ranged damage costing one resource),
+//! `XSh`, `Sp`, `Sp1`, `+2*`, `+2*1`, `-`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What a die face shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Symbol {
+    MeleeDamage,
+    RangedDamage,
+    IndirectDamage,
+    Shield,
+    Resource,
+    Disrupt,
+    Discard,
+    Focus,
+    Special,
+    Blank,
+    /// Only on modifier faces (`+N*`): modifies a die showing any symbol.
+    Any,
+}
+
+impl Symbol {
+    pub fn code(self) -> &'static str {
+        match self {
+            Symbol::MeleeDamage => "MD",
+            Symbol::RangedDamage => "RD",
+            Symbol::IndirectDamage => "ID",
+            Symbol::Shield => "Sh",
+            Symbol::Resource => "R",
+            Symbol::Disrupt => "Dr",
+            Symbol::Discard => "Dc",
+            Symbol::Focus => "F",
+            Symbol::Special => "Sp",
+            Symbol::Blank => "-",
+            Symbol::Any => "*",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Symbol::MeleeDamage => "melee damage",
+            Symbol::RangedDamage => "ranged damage",
+            Symbol::IndirectDamage => "indirect damage",
+            Symbol::Shield => "shield",
+            Symbol::Resource => "resource",
+            Symbol::Disrupt => "disrupt",
+            Symbol::Discard => "discard",
+            Symbol::Focus => "focus",
+            Symbol::Special => "special",
+            Symbol::Blank => "blank",
+            Symbol::Any => "any symbol",
+        }
+    }
+}
+
+/// The number printed on a face: a value or `X`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Amount {
+    Value(u32),
+    X,
+}
+
+impl fmt::Display for Amount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Amount::Value(n) => write!(f, "{n}"),
+            Amount::X => f.write_str("X"),
+        }
+    }
+}
+
+/// One parsed die face.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DieFace {
+    /// The face as written in the data, e.g. `+2RD1`.
+    pub raw: String,
+    pub symbol: Symbol,
+    /// `+` faces modify a die already showing the symbol.
+    #[serde(default)]
+    pub modifier: bool,
+    /// None for blank and special faces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<Amount>,
+    /// Resources to pay to resolve the face.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u32>,
+}
+
+impl DieFace {
+    /// Parse one face; the error says what was expected where.
+    pub fn parse(s: &str) -> Result<DieFace, String> {
+        let raw = s.to_string();
+        if s.is_empty() {
+            return Err("empty face".into());
+        }
+        if s == "-" {
+            return Ok(DieFace { raw, symbol: Symbol::Blank, modifier: false, amount: None, cost: None });
+        }
+        if let Some(rest) = s.strip_prefix("Sp") {
+            let cost = parse_cost(rest, s)?;
+            return Ok(DieFace { raw, symbol: Symbol::Special, modifier: false, amount: None, cost });
+        }
+        let (modifier, rest) = match s.strip_prefix('+') {
+            Some(r) => (true, r),
+            None => (false, s),
+        };
+        let (amount, rest) = if let Some(r) = rest.strip_prefix('X') {
+            (Amount::X, r)
+        } else {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if digits == 0 {
+                return Err(format!("expected a value (digits or X) in \"{s}\""));
+            }
+            let n: u32 = rest[..digits].parse().map_err(|_| format!("value too large in \"{s}\""))?;
+            (Amount::Value(n), &rest[digits..])
+        };
+        const SYMBOLS: [(&str, Symbol); 9] = [
+            ("MD", Symbol::MeleeDamage),
+            ("RD", Symbol::RangedDamage),
+            ("ID", Symbol::IndirectDamage),
+            ("Sh", Symbol::Shield),
+            ("Dr", Symbol::Disrupt),
+            ("Dc", Symbol::Discard),
+            ("R", Symbol::Resource),
+            ("F", Symbol::Focus),
+            ("*", Symbol::Any),
+        ];
+        let Some((code, symbol)) = SYMBOLS.iter().find(|(code, _)| rest.starts_with(code)) else {
+            return Err(format!("unknown symbol in \"{s}\" (expected MD, RD, ID, Sh, R, Dr, Dc, F, Sp, * or -)"));
+        };
+        if *symbol == Symbol::Any && !modifier {
+            return Err(format!("\"*\" (any symbol) needs a + modifier in \"{s}\""));
+        }
+        let cost = parse_cost(&rest[code.len()..], s)?;
+        Ok(DieFace { raw, symbol: *symbol, modifier, amount: Some(amount), cost })
+    }
+
+    /// Words a player reads: "+2 ranged damage (costs 1 resource)".
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        match self.symbol {
+            Symbol::Blank => out.push_str("blank"),
+            Symbol::Special => out.push_str("special"),
+            sym => {
+                if self.modifier {
+                    out.push('+');
+                }
+                if let Some(a) = self.amount {
+                    out.push_str(&a.to_string());
+                    out.push(' ');
+                }
+                out.push_str(sym.name());
+            }
+        }
+        if let Some(c) = self.cost {
+            out.push_str(&format!(" (costs {c} resource{})", if c == 1 { "" } else { "s" }));
+        }
+        out
+    }
+}
+
+fn parse_cost(rest: &str, whole: &str) -> Result<Option<u32>, String> {
+    if rest.is_empty() {
+        return Ok(None);
+    }
+    if !rest.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("unexpected \"{rest}\" after the symbol in \"{whole}\" (expected a resource cost)"));
+    }
+    rest.parse().map(Some).map_err(|_| format!("cost too large in \"{whole}\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_every_documented_form() {
+        let ok: &[(&str, Symbol, bool, Option<Amount>, Option<u32>)] = &[
+            ("-", Symbol::Blank, false, None, None),
+            ("Sp", Symbol::Special, false, None, None),
+            ("Sp1", Symbol::Special, false, None, Some(1)),
+            ("1RD", Symbol::RangedDamage, false, Some(Amount::Value(1)), None),
+            ("2MD", Symbol::MeleeDamage, false, Some(Amount::Value(2)), None),
+            ("3ID1", Symbol::IndirectDamage, false, Some(Amount::Value(3)), Some(1)),
+            ("1Sh", Symbol::Shield, false, Some(Amount::Value(1)), None),
+            ("1R", Symbol::Resource, false, Some(Amount::Value(1)), None),
+            ("2Dr", Symbol::Disrupt, false, Some(Amount::Value(2)), None),
+            ("1Dc", Symbol::Discard, false, Some(Amount::Value(1)), None),
+            ("1F", Symbol::Focus, false, Some(Amount::Value(1)), None),
+            ("+2RD", Symbol::RangedDamage, true, Some(Amount::Value(2)), None),
+            ("+3MD1", Symbol::MeleeDamage, true, Some(Amount::Value(3)), Some(1)),
+            ("XRD1", Symbol::RangedDamage, false, Some(Amount::X), Some(1)),
+            ("0MD", Symbol::MeleeDamage, false, Some(Amount::Value(0)), None),
+            ("+1*", Symbol::Any, true, Some(Amount::Value(1)), None),
+            ("+2*1", Symbol::Any, true, Some(Amount::Value(2)), Some(1)),
+            ("6RD3", Symbol::RangedDamage, false, Some(Amount::Value(6)), Some(3)),
+        ];
+        for (s, sym, m, a, c) in ok {
+            let f = DieFace::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert_eq!((f.symbol, f.modifier, f.amount, f.cost), (*sym, *m, *a, *c), "{s}");
+            assert_eq!(f.raw, *s);
+        }
+    }
+
+    #[test]
+    fn rejects_malformed_faces() {
+        for s in ["", "RD", "2", "2XX", "2Q", "1*", "2Sp", "+Sp", "1RDx", "--", "- ", "+", "2rd", "1R-1", "99999999999RD"] {
+            assert!(DieFace::parse(s).is_err(), "{s:?} should be rejected");
+        }
+    }
+
+    #[test]
+    fn describes_faces() {
+        assert_eq!(DieFace::parse("+2RD1").unwrap().describe(), "+2 ranged damage (costs 1 resource)");
+        assert_eq!(DieFace::parse("-").unwrap().describe(), "blank");
+        assert_eq!(DieFace::parse("XSh").unwrap().describe(), "X shield");
+        assert_eq!(DieFace::parse("+1*").unwrap().describe(), "+1 any symbol");
+    }
+}

@@ -1,0 +1,502 @@
+//! Fuzzy card-name matching.
+//!
+//! Names are normalised (lowercase, diacritics and punctuation removed,
+//! uniqueness marks dropped, hyphens split words, apostrophes join them), then
+//! scored against a query by token overlap (with typo tolerance, plural/possessive
+//! `s`, and words run together such as "quigon"), word order, whole-string
+//! Jaro-Winkler, and prefix/containment on the space-free form. Parenthesised
+//! qualifiers ("(V)", "(AI)", "(Premiere)", SWTCG version letters "(A)") are kept
+//! apart: a card carrying a qualifier the query did not ask for scores lower than
+//! the plain card.
+//!
+//! Scores are in 0..=1. Token similarities against the whole vocabulary are
+//! computed once per query, so a lookup stays fast over tens of thousands of names.
+
+use std::collections::HashMap;
+
+/// Two candidates within this distance of the top are "close": ask, don't guess.
+pub const AMBIGUITY_MARGIN: f64 = 0.05;
+/// Below this a candidate is not offered at all.
+pub const MIN_SCORE: f64 = 0.55;
+/// The best candidate must reach this to be taken as the answer.
+pub const ACCEPT_SCORE: f64 = 0.70;
+
+/// Lowercase, strip diacritics, uniqueness marks and punctuation; collapse spaces.
+/// Hyphens, slashes, commas and the like separate words; apostrophes do not.
+pub fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        for c in fold(c) {
+            if c.is_alphanumeric() {
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.extend(c.to_lowercase());
+            } else if matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2022}' | '\u{00b7}') {
+                // apostrophes join ("Han's" -> "hans"); uniqueness dots vanish
+            } else {
+                space = true;
+            }
+        }
+    }
+    out
+}
+
+/// Fold accented Latin letters to ASCII; other characters pass through.
+fn fold(c: char) -> impl Iterator<Item = char> {
+    let s: &'static str = match c {
+        'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' | 'ā' => "a",
+        'Á' | 'À' | 'Â' | 'Ä' | 'Ã' | 'Å' => "A",
+        'é' | 'è' | 'ê' | 'ë' | 'ē' => "e",
+        'É' | 'È' | 'Ê' | 'Ë' => "E",
+        'í' | 'ì' | 'î' | 'ï' => "i",
+        'Í' | 'Ì' | 'Î' | 'Ï' => "I",
+        'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ø' => "o",
+        'Ó' | 'Ò' | 'Ô' | 'Ö' | 'Õ' | 'Ø' => "O",
+        'ú' | 'ù' | 'û' | 'ü' => "u",
+        'Ú' | 'Ù' | 'Û' | 'Ü' => "U",
+        'ñ' => "n",
+        'Ñ' => "N",
+        'ç' => "c",
+        'Ç' => "C",
+        'ý' | 'ÿ' => "y",
+        'æ' => "ae",
+        'œ' => "oe",
+        'ß' => "ss",
+        _ => "",
+    };
+    let single = if s.is_empty() { Some(c) } else { None };
+    s.chars().chain(single)
+}
+
+/// A name split into its base words and its parenthesised qualifiers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    pub base: Vec<String>,
+    /// Each qualifier group, normalised, e.g. `["v"]`, `["ai"]`, `["premiere"]`.
+    pub qualifiers: Vec<String>,
+}
+
+/// Split "Obi-Wan Kenobi, Padawan Learner (V) (AI)" into base words and qualifiers.
+/// Only trailing parenthesised groups are qualifiers; "2-1B (Too-Onebee)" keeps its
+/// nickname as a qualifier too, which the matcher treats as optional words.
+pub fn split_name(name: &str) -> Split {
+    let mut rest = name.trim();
+    let mut quals = Vec::new();
+    while rest.ends_with(')') {
+        let Some(open) = rest.rfind('(') else { break };
+        let inner = normalize(&rest[open + 1..rest.len() - 1]);
+        if !inner.is_empty() {
+            quals.push(inner);
+        }
+        rest = rest[..open].trim_end();
+    }
+    quals.reverse();
+    let base: Vec<String> = normalize(rest).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+    if base.is_empty() {
+        // "(V)" alone: treat the qualifier as the name
+        let words = quals.iter().flat_map(|q| q.split(' ')).map(str::to_string).collect();
+        return Split { base: words, qualifiers: Vec::new() };
+    }
+    Split { base, qualifiers: quals }
+}
+
+/// Words that qualify a version rather than name a card.
+fn is_version_word(w: &str) -> bool {
+    matches!(w, "v" | "ai") || (w.len() == 1 && w.chars().all(|c| c.is_ascii_lowercase()))
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    /// Caller's key (e.g. card index).
+    key: usize,
+    /// Base word ids.
+    base: Vec<u32>,
+    /// Qualifier groups as word ids.
+    quals: Vec<Vec<u32>>,
+    /// Normalised base with spaces.
+    base_norm: String,
+    /// Normalised full name (base + qualifiers), space-free, for exact tests.
+    full_compact: String,
+    /// Base, space-free.
+    base_compact: String,
+}
+
+/// A name index: add names with a key, then query.
+#[derive(Debug, Default, Clone)]
+pub struct Matcher {
+    words: Vec<String>,
+    word_ids: HashMap<String, u32>,
+    entries: Vec<Entry>,
+}
+
+/// One scored key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub key: usize,
+    pub score: f64,
+    /// The query equals this name once normalised (space-free, qualifiers included).
+    pub exact: bool,
+}
+
+impl Matcher {
+    pub fn new() -> Matcher {
+        Matcher::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn word_id(&mut self, w: &str) -> u32 {
+        if let Some(&id) = self.word_ids.get(w) {
+            return id;
+        }
+        let id = self.words.len() as u32;
+        self.words.push(w.to_string());
+        self.word_ids.insert(w.to_string(), id);
+        id
+    }
+
+    /// Add one name for `key`. A key may have several names (title, nicknames).
+    pub fn add(&mut self, key: usize, name: &str) {
+        let split = split_name(name);
+        if split.base.is_empty() {
+            return;
+        }
+        let base: Vec<u32> = split.base.iter().map(|w| self.word_id(w)).collect();
+        let quals: Vec<Vec<u32>> =
+            split.qualifiers.iter().map(|q| q.split(' ').map(|w| self.word_id(w)).collect()).collect();
+        let base_norm = split.base.join(" ");
+        let base_compact: String = split.base.concat();
+        let full_compact = format!("{}{}", base_compact, split.qualifiers.iter().map(|q| q.replace(' ', "")).collect::<String>());
+        self.entries.push(Entry { key, base, quals, base_norm, full_compact, base_compact });
+    }
+
+    /// Score every name against `query`; best hit per key, best first.
+    pub fn search(&self, query: &str) -> Vec<Hit> {
+        let q = split_name(query);
+        if q.base.is_empty() {
+            return Vec::new();
+        }
+        // Query words: base words, then qualifier words (explicit "(V)").
+        let q_words: Vec<&str> = q.base.iter().map(String::as_str).collect();
+        let q_quals: Vec<&str> = q.qualifiers.iter().flat_map(|g| g.split(' ')).collect();
+        let q_norm = q.base.join(" ");
+        let q_compact: String = q.base.concat();
+        let q_full_compact = format!("{}{}", q_compact, q.qualifiers.iter().map(|g| g.replace(' ', "")).collect::<String>());
+
+        // Similarity of each query word to each vocabulary word, computed once.
+        let sims: Vec<Vec<f32>> = q_words.iter().chain(q_quals.iter()).map(|qw| self.words.iter().map(|w| word_sim(qw, w) as f32).collect()).collect();
+        let q_ids: Vec<Option<u32>> = q_words.iter().chain(q_quals.iter()).map(|w| self.word_ids.get(*w).copied()).collect();
+
+        let mut best: HashMap<usize, Hit> = HashMap::new();
+        for e in &self.entries {
+            let Some(score) = self.score_entry(e, &q_words, &q_quals, &sims, &q_ids, &q_norm, &q_compact) else {
+                continue;
+            };
+            let exact = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
+            let score = if exact { 1.0 } else { score.min(0.99) };
+            if score < MIN_SCORE {
+                continue;
+            }
+            let h = best.entry(e.key).or_insert(Hit { key: e.key, score, exact });
+            if score > h.score || (exact && !h.exact) {
+                *h = Hit { key: e.key, score: score.max(h.score), exact: exact || h.exact };
+            }
+        }
+        let mut hits: Vec<Hit> = best.into_values().collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.exact.cmp(&a.exact)).then(a.key.cmp(&b.key)));
+        hits
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn score_entry(
+        &self,
+        e: &Entry,
+        q_words: &[&str],
+        q_quals: &[&str],
+        sims: &[Vec<f32>],
+        q_ids: &[Option<u32>],
+        q_norm: &str,
+        q_compact: &str,
+    ) -> Option<f64> {
+        let nq = q_words.len();
+        let nb = e.base.len();
+        // Best match of each query word among base words, allowing a query word to
+        // span two or three consecutive base words ("quigon" = "qui" + "gon").
+        let mut total = 0.0f64;
+        let mut covered = vec![false; nb];
+        let mut positions: Vec<Option<usize>> = Vec::with_capacity(nq);
+        let mut bests: Vec<f64> = Vec::with_capacity(nq);
+        for (qi, qw) in q_words.iter().enumerate() {
+            let mut best = 0.0f64;
+            let mut best_pos = None;
+            let mut best_span = 1;
+            for (j, &w) in e.base.iter().enumerate() {
+                let s = if q_ids[qi] == Some(w) { 1.0 } else { sims[qi][w as usize] as f64 };
+                if s > best {
+                    best = s;
+                    best_pos = Some(j);
+                    best_span = 1;
+                }
+            }
+            if best < 1.0 && qw.len() >= 4 {
+                for span in 2..=3usize {
+                    for j in 0..nb.saturating_sub(span - 1) {
+                        let joined_len: usize = e.base[j..j + span].iter().map(|&w| self.words[w as usize].len()).sum();
+                        if joined_len != qw.len() {
+                            continue;
+                        }
+                        let mut joined = String::with_capacity(joined_len);
+                        for &w in &e.base[j..j + span] {
+                            joined.push_str(&self.words[w as usize]);
+                        }
+                        if joined == *qw {
+                            best = 1.0;
+                            best_pos = Some(j);
+                            best_span = span;
+                        }
+                    }
+                }
+            }
+            bests.push(best);
+            if let Some(p) = best_pos {
+                for c in covered.iter_mut().skip(p).take(best_span) {
+                    *c = true;
+                }
+                positions.push(Some(p + best_span - 1));
+            } else {
+                positions.push(None);
+            }
+            total += best;
+        }
+        // Qualifiers named by the query: plain words ("luke skywalker v") or
+        // parenthesised ("Luke (V)").
+        let mut quals_hit = vec![false; e.quals.len()];
+        let mut recall_num = total;
+        for (qi, best) in bests.iter().enumerate() {
+            let hit = e.quals.iter().position(|g| g.iter().any(|&w| q_ids[qi] == Some(w)));
+            if let Some(gi) = hit {
+                quals_hit[gi] = true;
+                if *best < 1.0 {
+                    recall_num += 1.0 - best;
+                }
+            }
+        }
+        let mut unmatched_q = 0.0f64;
+        for (k, qw) in q_quals.iter().enumerate() {
+            let qi = q_words.len() + k;
+            let hit = e.quals.iter().position(|g| g.iter().any(|&w| q_ids[qi] == Some(w) || sims[qi][w as usize] >= 0.95));
+            match hit {
+                Some(gi) => {
+                    quals_hit[gi] = true;
+                    recall_num += 0.5;
+                }
+                None => unmatched_q += if is_version_word(qw) { 1.0 } else { 0.5 },
+            }
+        }
+        if total <= 0.0 {
+            // maybe the space-free query is a prefix of the name ("quigonj")
+            if q_compact.len() >= 4 && e.base_compact.starts_with(q_compact) {
+                return Some(0.8 + 0.2 * q_compact.len() as f64 / e.base_compact.len() as f64);
+            }
+            return None;
+        }
+        let recall = recall_num / (nq as f64 + q_quals.len() as f64 * 0.5);
+        let covered_n = covered.iter().filter(|c| **c).count() as f64;
+        let precision = covered_n / nb as f64;
+        // In-order adjacency of matched query words; a lone word counts as ordered
+        // when it matches the first base word.
+        let adjacency = if nq == 1 {
+            if positions[0] == Some(0) || covered.first() == Some(&true) { 1.0 } else { 0.5 }
+        } else {
+            let mut good = 0.0;
+            for w in positions.windows(2) {
+                if let (Some(a), Some(b)) = (w[0], w[1]) {
+                    if b > a {
+                        good += if b == a + 1 { 1.0 } else { 0.5 };
+                    }
+                }
+            }
+            good / (nq - 1) as f64
+        };
+        let jw = strsim::jaro_winkler(q_norm, &e.base_norm);
+        let mut score = 0.5 * recall + 0.3 * precision + 0.1 * adjacency + 0.1 * jw;
+        // Prefix / containment on the space-free form.
+        if q_compact.len() >= 4 {
+            if e.base_compact.starts_with(q_compact) {
+                score = score.max(0.8 + 0.2 * q_compact.len() as f64 / e.base_compact.len() as f64);
+            } else if e.base_compact.contains(q_compact) {
+                score = score.max(0.7 + 0.2 * q_compact.len() as f64 / e.base_compact.len() as f64);
+            }
+        }
+        if e.base_compact == q_compact {
+            score = score.max(0.97);
+        }
+        // Qualifiers: asked-for and present is good; present but not asked costs.
+        for (gi, g) in e.quals.iter().enumerate() {
+            if !quals_hit[gi] {
+                let version = g.len() == 1 && is_version_word(&self.words[g[0] as usize]);
+                score -= if version { 0.07 } else { 0.03 };
+            }
+        }
+        score -= 0.1 * unmatched_q;
+        Some(score.clamp(0.0, 1.0))
+    }
+}
+
+/// Similarity of a query word to a name word, 0..=1.
+fn word_sim(q: &str, w: &str) -> f64 {
+    if q == w {
+        return 1.0;
+    }
+    // plural / possessive: "wans" ~ "wan", "han" ~ "hans"
+    if q.len() + 1 == w.len() && w.ends_with('s') && w.starts_with(q) {
+        return 0.97;
+    }
+    if w.len() + 1 == q.len() && q.ends_with('s') && q.starts_with(w) {
+        return 0.97;
+    }
+    let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
+    if digits(q) || digits(w) {
+        return 0.0;
+    }
+    // a typed prefix of a long word: "skywal" for "skywalker"
+    if q.len() >= 3 && w.len() > q.len() && w.starts_with(q) {
+        return 0.75 + 0.2 * q.len() as f64 / w.len() as f64;
+    }
+    if q.len() >= 4 && w.len() >= 4 {
+        let d = strsim::damerau_levenshtein(q, w);
+        let allowed = if q.len().max(w.len()) >= 8 { 2 } else { 1 };
+        if d <= allowed {
+            let jw = strsim::jaro_winkler(q, w);
+            return (0.9 - 0.08 * d as f64).min(jw);
+        }
+    }
+    0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(names: &[&str]) -> Matcher {
+        let mut m = Matcher::new();
+        for (i, n) in names.iter().enumerate() {
+            m.add(i, n);
+        }
+        m
+    }
+
+    fn top<'a>(names: &'a [&'a str], q: &str) -> (&'a str, Vec<Hit>) {
+        let hits = m(names).search(q);
+        assert!(!hits.is_empty(), "no hits for {q}");
+        (names[hits[0].key], hits)
+    }
+
+    #[test]
+    fn normalizes() {
+        assert_eq!(normalize("•Obi-Wan's Cape"), "obi wans cape");
+        assert_eq!(normalize("  Dúnelizard   Fighter "), "dunelizard fighter");
+        assert_eq!(normalize("<>Big One: Asteroid Cave"), "big one asteroid cave");
+        assert_eq!(normalize("4-LOM"), "4 lom");
+        assert_eq!(normalize("Lt. Pol Treidum"), "lt pol treidum");
+    }
+
+    #[test]
+    fn splits_qualifiers() {
+        let s = split_name("•Obi-Wan Kenobi, Padawan Learner (V) (AI)");
+        assert_eq!(s.base, ["obi", "wan", "kenobi", "padawan", "learner"]);
+        assert_eq!(s.qualifiers, ["v", "ai"]);
+        assert_eq!(split_name("Alter (Premiere) (V)").qualifiers, ["premiere", "v"]);
+    }
+
+    const NAMES: &[&str] = &[
+        "Han's Heavy Blaster Pistol",
+        "Han's Heavy Blaster Pistol (V)",
+        "Han With Heavy Blaster Pistol",
+        "4-LOM",
+        "4-LOM With Concussion Rifle",
+        "4-LOM's Concussion Rifle",
+        "Qui-Gon Jinn",
+        "Qui-Gon Jinn (AI)",
+        "Qui-Gon Jinn, Jedi Master",
+        "Qui-Gon Jinn's Lightsaber",
+        "Obi-Wan's Cape",
+        "Obi-Wan Kenobi",
+        "Obi-Wan Kenobi (V)",
+        "Luke Skywalker",
+        "Luke Skywalker (V)",
+        "Luke Skywalker, Jedi Knight",
+        "Anakin Skywalker (A)",
+        "Anakin Skywalker (B)",
+        "Admiral Motti",
+        "Alter (Premiere) (V)",
+        "Alter (Coruscant) (V)",
+        "Alter",
+    ];
+
+    #[test]
+    fn partial_and_possessive() {
+        let (t, h) = top(NAMES, "han heavy blaster");
+        assert_eq!(t, "Han's Heavy Blaster Pistol", "{h:?}");
+        assert!(h[0].score - h[1].score > AMBIGUITY_MARGIN, "{h:?}");
+        assert_eq!(top(NAMES, "obi wans cape").0, "Obi-Wan's Cape");
+    }
+
+    #[test]
+    fn run_together_and_punctuation() {
+        let (t, h) = top(NAMES, "4lom");
+        assert_eq!(t, "4-LOM");
+        assert!(h[0].exact);
+        let (t, h) = top(NAMES, "quigon");
+        assert_eq!(t, "Qui-Gon Jinn", "{h:?}");
+        assert!(h[0].score - h[1].score > AMBIGUITY_MARGIN, "{h:?}");
+        assert_eq!(top(NAMES, "•Admiral Motti").0, "Admiral Motti");
+    }
+
+    #[test]
+    fn typos() {
+        assert_eq!(top(NAMES, "admiral moti").0, "Admiral Motti");
+        assert_eq!(top(NAMES, "admrial motti").0, "Admiral Motti");
+        assert_eq!(top(NAMES, "luke skywalkr").0, "Luke Skywalker");
+    }
+
+    #[test]
+    fn versions() {
+        let (t, h) = top(NAMES, "Luke Skywalker (V)");
+        assert_eq!(t, "Luke Skywalker (V)");
+        assert!(h[0].exact);
+        assert_eq!(top(NAMES, "luke skywalker v").0, "Luke Skywalker (V)");
+        assert_eq!(top(NAMES, "Luke (V)").0, "Luke Skywalker (V)");
+        assert_eq!(top(NAMES, "anakin skywalker (b)").0, "Anakin Skywalker (B)");
+        assert_eq!(top(NAMES, "alter premiere v").0, "Alter (Premiere) (V)");
+        // plain name prefers the card without a version
+        let (t, h) = top(NAMES, "obi-wan kenobi");
+        assert_eq!(t, "Obi-Wan Kenobi");
+        assert!(h[0].exact);
+    }
+
+    #[test]
+    fn close_candidates_are_close() {
+        // "anakin" alone: both versions tie
+        let hits = m(NAMES).search("anakin skywalker");
+        let a = NAMES[hits[0].key];
+        let b = NAMES[hits[1].key];
+        assert!(a.starts_with("Anakin") && b.starts_with("Anakin"));
+        assert!((hits[0].score - hits[1].score).abs() <= AMBIGUITY_MARGIN);
+    }
+
+    #[test]
+    fn nothing_for_nonsense() {
+        assert!(m(NAMES).search("zzzz qqqq").is_empty());
+        assert!(m(NAMES).search("   ").is_empty());
+    }
+}

@@ -1,0 +1,213 @@
+//! `swjudge cards import`: detect the format of each file, convert its cards, and
+//! store them as `<data-dir>/cards/<format>-<file stem>.json`.
+//!
+//! - Every file is parsed before anything is written: a malformed file fails the
+//!   whole import (naming file and line:column) and leaves stored data untouched.
+//! - Each stored file is written to a temporary file and renamed into place.
+//! - Re-importing a file replaces its stored records (same name → same target).
+//! - A bad card record is rejected with its ID and the rest import, unless
+//!   `strict`, where any rejected record fails the import.
+
+use super::{SourceFile, destiny, swccg, swtcg};
+use crate::error::{Error, Result};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// SWCCG Players Committee JSON.
+    Swccg,
+    /// SWDestinyDB set JSON.
+    Destiny,
+    /// SWTCG LackeyCCG tab-separated set file.
+    Swtcg,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Swccg => "swccg",
+            Format::Destiny => "destiny",
+            Format::Swtcg => "swtcg",
+        }
+    }
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::Swccg => "SWCCG Players Committee JSON",
+            Format::Destiny => "SWDestinyDB set JSON",
+            Format::Swtcg => "SWTCG LackeyCCG TSV",
+        }
+    }
+}
+
+/// A record that was not imported, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rejected {
+    /// "card 5300", "card 01002", "line 4 (Yoda (A))", "record 3".
+    pub id: String,
+    pub reason: String,
+}
+
+/// One file, parsed.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub path: PathBuf,
+    pub format: Format,
+    pub source: SourceFile,
+    pub rejected: Vec<Rejected>,
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    pub file: String,
+    pub format: Format,
+    pub imported: usize,
+    pub rejected: Vec<Rejected>,
+    pub stored_as: PathBuf,
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
+}
+
+/// serde_json's message without its trailing " at line L column C".
+fn json_message(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Read a lookup table beside `path` (or one folder up), if there is one.
+fn sibling_json(path: &Path, name: &str) -> Value {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for d in [Some(dir), dir.parent()].into_iter().flatten() {
+        let p = d.join(name);
+        if p != path && p.is_file() {
+            if let Ok(text) = std::fs::read_to_string(&p) {
+                if let Ok(v) = serde_json::from_str(&text) {
+                    return v;
+                }
+            }
+        }
+    }
+    Value::Null
+}
+
+/// Parse one file, detecting its format from its content (and extension for TSV).
+pub fn parse_file(path: &Path) -> Result<Parsed> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let shown = path.display().to_string();
+    let name = file_name(path);
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
+    let is_json = ext == "json" || matches!(first, Some(b'{') | Some(b'['));
+    if !is_json {
+        let text = String::from_utf8_lossy(&bytes);
+        if ext == "txt" || ext == "tsv" || swtcg::looks_like(&text) {
+            if !swtcg::looks_like(&text) {
+                return Err(Error::Input(format!(
+                    "{shown}:1: not a LackeyCCG set file (expected a tab-separated header line with a Name column)"
+                )));
+            }
+            let (cards, rejected) = swtcg::parse(&text, &shown, &name)?;
+            return Ok(Parsed {
+                path: path.to_path_buf(),
+                format: Format::Swtcg,
+                source: SourceFile { format: Format::Swtcg.as_str().into(), file: name, cards },
+                rejected,
+            });
+        }
+        return Err(Error::Input(format!(
+            "{shown}: unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)"
+        )));
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|e| Error::Input(format!("{shown}: not UTF-8 text ({e})")))?;
+    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+        .map_err(|e| Error::Input(format!("{shown}:{}:{}: malformed JSON: {}", e.line(), e.column(), json_message(&e))))?;
+    let (format, (cards, rejected)) = if swccg::looks_like(&v) {
+        (Format::Swccg, swccg::parse(&v, &name, &swccg::set_names(&sibling_json(path, "sets.json"))))
+    } else if destiny::looks_like(&v) {
+        (Format::Destiny, destiny::parse(&v, &name, &destiny::set_names(&sibling_json(path, "sets.json"))))
+    } else {
+        return Err(Error::Input(format!(
+            "{shown}:1:1: JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")"
+        )));
+    };
+    Ok(Parsed { path: path.to_path_buf(), format, source: SourceFile { format: format.as_str().into(), file: name, cards }, rejected })
+}
+
+/// The stored file for an imported file: `<data-dir>/cards/<format>-<stem>.json`.
+pub fn target(data_dir: &Path, format: Format, path: &Path) -> PathBuf {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let clean: String =
+        stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '_' }).collect();
+    data_dir.join("cards").join(format!("{}-{}.json", format.as_str(), clean))
+}
+
+/// Write `value` to `dest` atomically: a temporary file in the same folder, then rename.
+pub fn write_atomic(dest: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        dest.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
+        std::process::id()
+    ));
+    let res = std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, e)).and_then(|_| std::fs::rename(&tmp, dest).map_err(|e| Error::io(dest, e)));
+    if res.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    res
+}
+
+/// Import `files` into `data_dir`. Parses all first; writes only if all parse
+/// (and, when `strict`, only if no record was rejected).
+pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<FileReport>> {
+    if files.is_empty() {
+        return Err(Error::Usage("no files to import".into()));
+    }
+    let mut parsed = Vec::with_capacity(files.len());
+    for f in files {
+        parsed.push(parse_file(f)?);
+    }
+    if strict {
+        let bad: Vec<String> = parsed
+            .iter()
+            .flat_map(|p| p.rejected.iter().map(move |r| format!("{}: {}: {}", p.path.display(), r.id, r.reason)))
+            .collect();
+        if !bad.is_empty() {
+            return Err(Error::Input(format!(
+                "--strict: {} record(s) rejected, nothing imported; first: {}",
+                bad.len(),
+                bad[0]
+            )));
+        }
+    }
+    // Two inputs that would land in the same stored file would overwrite each other.
+    let mut targets: Vec<PathBuf> = Vec::new();
+    for p in &parsed {
+        let t = target(data_dir, p.format, &p.path);
+        if targets.contains(&t) {
+            return Err(Error::Usage(format!("{} and another file both import as {}; import them separately", p.path.display(), t.display())));
+        }
+        targets.push(t);
+    }
+    let mut reports = Vec::with_capacity(parsed.len());
+    for (p, t) in parsed.into_iter().zip(targets) {
+        let bytes = serde_json::to_vec(&p.source).map_err(|e| Error::Input(format!("{}: {e}", p.path.display())))?;
+        write_atomic(&t, &bytes)?;
+        reports.push(FileReport {
+            file: p.path.display().to_string(),
+            format: p.format,
+            imported: p.source.cards.len(),
+            rejected: p.rejected,
+            stored_as: t,
+        });
+    }
+    Ok(reports)
+}

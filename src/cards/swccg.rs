@@ -1,0 +1,215 @@
+//! SWCCG Players Committee card JSON (`Light.json`, `Dark.json`):
+//! `{"cards": [{"id", "gempId", "side", "set", "rarity", "front": {...}, "back": {...},
+//! "abbr": [...], "rulings": [...], "legacy"}]}`. Stats are strings; `front.errataSymbol`
+//! / `printableSlipType: "ERRATA"` mark a gametext that already carries errata.
+
+use super::import::Rejected;
+use super::{Card, Entry, Face, Stats};
+use crate::rulebook::Game;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Stat fields in the order players read them, with their display names.
+const STATS: &[(&str, &str)] = &[
+    ("power", "power"),
+    ("ability", "ability"),
+    ("deploy", "deploy"),
+    ("forfeit", "forfeit"),
+    ("destiny", "destiny"),
+    ("armor", "armor"),
+    ("maneuver", "maneuver"),
+    ("hyperspeed", "hyperspeed"),
+    ("landspeed", "landspeed"),
+    ("politics", "politics"),
+    ("ferocity", "ferocity"),
+    ("parsec", "parsec"),
+    ("lightSideIcons", "light side icons"),
+    ("darkSideIcons", "dark side icons"),
+];
+
+/// Is this the Players Committee layout? (an object with a `cards` array)
+pub fn looks_like(v: &Value) -> bool {
+    v.get("cards").is_some_and(Value::is_array)
+}
+
+/// Convert every record; bad records are rejected with their ID.
+pub fn parse(v: &Value, file: &str, set_names: &HashMap<String, String>) -> (Vec<Card>, Vec<Rejected>) {
+    let mut cards = Vec::new();
+    let mut rejected = Vec::new();
+    let Some(list) = v.get("cards").and_then(Value::as_array) else {
+        return (cards, rejected);
+    };
+    for (i, rec) in list.iter().enumerate() {
+        match card(rec, file, set_names) {
+            Ok(c) => cards.push(c),
+            Err(reason) => rejected.push(Rejected { id: record_id(rec).unwrap_or_else(|| format!("record {}", i + 1)), reason }),
+        }
+    }
+    (cards, rejected)
+}
+
+fn record_id(rec: &Value) -> Option<String> {
+    rec.get("id").and_then(scalar).or_else(|| rec.get("gempId").and_then(scalar)).map(|id| format!("card {id}"))
+}
+
+/// A string or number as text.
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array).map(|a| a.iter().filter_map(scalar).collect()).unwrap_or_default()
+}
+
+/// Split leading uniqueness marks ("•", "<>", "*") off a title.
+pub fn split_uniqueness(title: &str) -> (Option<String>, String) {
+    let t = title.trim();
+    let rest = t.trim_start_matches(['•', '*', '<', '>', '◊', ' ']);
+    let marks = &t[..t.len() - rest.len()];
+    let marks = marks.trim();
+    ((!marks.is_empty()).then(|| marks.replace('*', "•")), rest.trim().to_string())
+}
+
+fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<Card, String> {
+    if !rec.is_object() {
+        return Err("not an object".into());
+    }
+    let id = rec.get("id").and_then(scalar).ok_or("missing \"id\"")?;
+    let front = rec.get("front").filter(|f| f.is_object()).ok_or("missing \"front\" object")?;
+    let raw_title = front.get("title").and_then(Value::as_str).filter(|t| !t.trim().is_empty()).ok_or("missing \"front.title\"")?;
+    let (uniq, title) = split_uniqueness(raw_title);
+    if title.is_empty() {
+        return Err(format!("title {raw_title:?} has no name"));
+    }
+    let source = format!("{file}#{id}");
+    let mut c = Card::new(Game::Swccg, &id, &title, source.clone());
+    c.uniqueness = uniq;
+    c.side = rec.get("side").and_then(scalar);
+    c.card_type = front.get("type").and_then(scalar);
+    c.subtype = front.get("subType").and_then(scalar);
+    c.set = rec.get("set").and_then(scalar).map(|s| set_names.get(&s).cloned().unwrap_or(s));
+    c.rarity = rec.get("rarity").and_then(scalar);
+    c.stats = stats(front);
+    c.text = front.get("gametext").and_then(scalar).filter(|t| !t.trim().is_empty());
+    c.lore = front.get("lore").and_then(scalar).filter(|t| !t.trim().is_empty());
+    c.icons = strings(front.get("icons"));
+    c.characteristics = strings(front.get("characteristics"));
+    c.nicknames = strings(rec.get("abbr"));
+    let errata_symbol = front.get("errataSymbol").and_then(scalar);
+    let slip_errata = front.get("printableSlipType").and_then(Value::as_str) == Some("ERRATA");
+    if errata_symbol.is_some() || slip_errata {
+        c.text_is_errata = true;
+        let mut note = match &errata_symbol {
+            Some(sym) => format!("Players Committee errata {sym}"),
+            None => "Players Committee errata".to_string(),
+        };
+        if let Some(d) = front.get("errataDate").and_then(scalar) {
+            note.push_str(&format!(" ({d})"));
+        }
+        c.notes.push(note);
+    }
+    if let Some(n) = front.get("errataNotes").and_then(scalar).filter(|t| !t.trim().is_empty()) {
+        c.errata.push(Entry { text: n, source: source.clone() });
+    }
+    for r in strings(rec.get("rulings")) {
+        c.rulings.push(Entry { text: strip_html(&r), source: source.clone() });
+    }
+    if let Some(back) = rec.get("back").filter(|b| b.is_object()) {
+        let bt = back.get("title").and_then(Value::as_str).map(|t| split_uniqueness(t).1).unwrap_or_default();
+        c.back = Some(Face {
+            title: bt,
+            card_type: back.get("type").and_then(scalar),
+            text: back.get("gametext").and_then(scalar).filter(|t| !t.trim().is_empty()),
+            stats: stats(back),
+        });
+    }
+    if rec.get("legacy").and_then(Value::as_bool) == Some(true) {
+        c.notes.push("legacy card (not legal in current formats)".into());
+    }
+    Ok(c)
+}
+
+fn stats(face: &Value) -> Stats {
+    let mut s = Stats::default();
+    for (key, name) in STATS {
+        if let Some(v) = face.get(*key).and_then(scalar) {
+            s.push(name, v);
+        }
+    }
+    s
+}
+
+/// Rulings carry light HTML (`<u>not</u>`); keep the words.
+fn strip_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_tag = false;
+    for c in s.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `sets.json` beside the card files: `[{"id": "1", "name": "Premiere"}, ...]`.
+pub fn set_names(v: &Value) -> HashMap<String, String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| Some((s.get("id").and_then(scalar)?, s.get("name").and_then(scalar)?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniqueness_marks() {
+        assert_eq!(split_uniqueness("•2-1B (Too-Onebee)"), (Some("•".into()), "2-1B (Too-Onebee)".into()));
+        assert_eq!(split_uniqueness("<><><>Asteroid Field"), (Some("<><><>".into()), "Asteroid Field".into()));
+        assert_eq!(split_uniqueness("Alter"), (None, "Alter".into()));
+        assert_eq!(split_uniqueness("**Admiral Ozzel"), (Some("••".into()), "Admiral Ozzel".into()));
+    }
+
+    #[test]
+    fn record_to_card() {
+        let v: Value = serde_json::from_str(
+            r#"{"cards":[
+              {"id": 5300, "side": "Light", "set": "3", "rarity": "R1", "abbr": ["Too"],
+               "front": {"title": "•2-1B (Too-Onebee)", "type": "Character", "subType": "Droid",
+                 "power": "0", "deploy": "2", "forfeit": "5", "destiny": "1", "errataSymbol": "E1",
+                 "gametext": "Once per turn...", "icons": ["Hoth"]},
+               "rulings": ["This card is <u>not</u> a maintenance droid."]},
+              {"id": 7, "front": {"type": "Effect"}},
+              {"front": {"title": "No id"}}
+            ]}"#,
+        )
+        .unwrap();
+        let sets = HashMap::from([("3".to_string(), "Hoth".to_string())]);
+        let (cards, rej) = parse(&v, "Light.json", &sets);
+        assert_eq!(cards.len(), 1);
+        let c = &cards[0];
+        assert_eq!(c.title, "2-1B (Too-Onebee)");
+        assert_eq!(c.uniqueness.as_deref(), Some("•"));
+        assert_eq!(c.set.as_deref(), Some("Hoth"));
+        assert_eq!(c.stats.iter().map(|(k, _)| k).collect::<Vec<_>>(), ["power", "deploy", "forfeit", "destiny"]);
+        assert!(c.text_is_errata);
+        assert_eq!(c.rulings[0].text, "This card is not a maintenance droid.");
+        assert_eq!(c.rulings[0].source, "Light.json#5300");
+        assert_eq!(rej.len(), 2);
+        assert_eq!(rej[0].id, "card 7");
+        assert!(rej[0].reason.contains("front.title"));
+        assert_eq!(rej[1].id, "record 3");
+    }
+}
