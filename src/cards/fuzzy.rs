@@ -122,6 +122,10 @@ struct Entry {
     full_compact: String,
     /// Base, space-free.
     base_compact: String,
+    /// Offsets in `base_compact` where a word ends.
+    bounds: Vec<usize>,
+    /// A nickname rather than the title: close (not exact) matches count a little less.
+    alias: bool,
 }
 
 /// A name index: add names with a key, then query.
@@ -137,8 +141,10 @@ pub struct Matcher {
 pub struct Hit {
     pub key: usize,
     pub score: f64,
-    /// The query equals this name once normalised (space-free, qualifiers included).
+    /// The query equals this title once normalised (space-free, qualifiers included).
     pub exact: bool,
+    /// The query equals one of this key's nicknames once normalised.
+    pub alias_exact: bool,
 }
 
 impl Matcher {
@@ -166,6 +172,15 @@ impl Matcher {
 
     /// Add one name for `key`. A key may have several names (title, nicknames).
     pub fn add(&mut self, key: usize, name: &str) {
+        self.add_name(key, name, false);
+    }
+
+    /// Add a nickname for `key`.
+    pub fn add_alias(&mut self, key: usize, name: &str) {
+        self.add_name(key, name, true);
+    }
+
+    fn add_name(&mut self, key: usize, name: &str, alias: bool) {
         let split = split_name(name);
         if split.base.is_empty() {
             return;
@@ -175,8 +190,12 @@ impl Matcher {
             split.qualifiers.iter().map(|q| q.split(' ').map(|w| self.word_id(w)).collect()).collect();
         let base_norm = split.base.join(" ");
         let base_compact: String = split.base.concat();
+        let bounds = split.base.iter().scan(0, |acc, w| {
+            *acc += w.len();
+            Some(*acc)
+        }).collect();
         let full_compact = format!("{}{}", base_compact, split.qualifiers.iter().map(|q| q.replace(' ', "")).collect::<String>());
-        self.entries.push(Entry { key, base, quals, base_norm, full_compact, base_compact });
+        self.entries.push(Entry { key, base, quals, base_norm, full_compact, base_compact, bounds, alias });
     }
 
     /// Score every name against `query`; best hit per key, best first.
@@ -201,15 +220,22 @@ impl Matcher {
             let Some(score) = self.score_entry(e, &q_words, &q_quals, &sims, &q_ids, &q_norm, &q_compact) else {
                 continue;
             };
-            let exact = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
-            let score = if exact { 1.0 } else { score.min(0.99) };
+            let same = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
+            let (exact, alias_exact) = (same && !e.alias, same && e.alias);
+            let score = if same {
+                if e.alias { 1.0 - ALIAS_DISCOUNT } else { 1.0 }
+            } else if e.alias {
+                score.min(0.99) - ALIAS_DISCOUNT
+            } else {
+                score.min(0.99)
+            };
             if score < MIN_SCORE {
                 continue;
             }
-            let h = best.entry(e.key).or_insert(Hit { key: e.key, score, exact });
-            if score > h.score || (exact && !h.exact) {
-                *h = Hit { key: e.key, score: score.max(h.score), exact: exact || h.exact };
-            }
+            let h = best.entry(e.key).or_insert(Hit { key: e.key, score, exact, alias_exact });
+            h.score = h.score.max(score);
+            h.exact |= exact;
+            h.alias_exact |= alias_exact;
         }
         let mut hits: Vec<Hit> = best.into_values().collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.exact.cmp(&a.exact)).then(a.key.cmp(&b.key)));
@@ -235,6 +261,9 @@ impl Matcher {
         let mut covered = vec![false; nb];
         let mut positions: Vec<Option<usize>> = Vec::with_capacity(nq);
         let mut bests: Vec<f64> = Vec::with_capacity(nq);
+        let mut cover_sum = 0.0f64;
+        // the query's words are the name's first words, in order ("han heavy blaster")
+        let mut from_start = true;
         for (qi, qw) in q_words.iter().enumerate() {
             let mut best = 0.0f64;
             let mut best_pos = None;
@@ -251,15 +280,22 @@ impl Matcher {
                 for span in 2..=3usize {
                     for j in 0..nb.saturating_sub(span - 1) {
                         let joined_len: usize = e.base[j..j + span].iter().map(|&w| self.words[w as usize].len()).sum();
-                        if joined_len != qw.len() {
+                        if joined_len != qw.len() && joined_len != qw.len() + 1 {
                             continue;
                         }
                         let mut joined = String::with_capacity(joined_len);
                         for &w in &e.base[j..j + span] {
                             joined.push_str(&self.words[w as usize]);
                         }
-                        if joined == *qw {
-                            best = 1.0;
+                        let s = if joined == *qw {
+                            1.0
+                        } else if joined.len() == qw.len() + 1 && joined.ends_with('s') && joined.starts_with(qw) {
+                            POSSESSIVE
+                        } else {
+                            0.0
+                        };
+                        if s > best {
+                            best = s;
                             best_pos = Some(j);
                             best_span = span;
                         }
@@ -267,12 +303,20 @@ impl Matcher {
                 }
             }
             bests.push(best);
+            if best > 0.0 {
+                cover_sum += best * best_span as f64;
+            }
             if let Some(p) = best_pos {
                 for c in covered.iter_mut().skip(p).take(best_span) {
                     *c = true;
                 }
+                let expected = positions.last().copied().flatten().map_or(0, |l| l + 1);
+                if p != expected {
+                    from_start = false;
+                }
                 positions.push(Some(p + best_span - 1));
             } else {
+                from_start = false;
                 positions.push(None);
             }
             total += best;
@@ -299,19 +343,15 @@ impl Matcher {
                     quals_hit[gi] = true;
                     recall_num += 0.5;
                 }
-                None => unmatched_q += if is_version_word(qw) { 1.0 } else { 0.5 },
+                None => unmatched_q += if is_version_word(qw) { 2.5 } else { 1.0 },
             }
         }
         if total <= 0.0 {
             // maybe the space-free query is a prefix of the name ("quigonj")
-            if q_compact.len() >= 4 && e.base_compact.starts_with(q_compact) {
-                return Some(0.8 + 0.2 * q_compact.len() as f64 / e.base_compact.len() as f64);
-            }
-            return None;
+            return prefix_score(e, q_compact).map(|s| s - self.unasked_qualifiers(e, &quals_hit) - 0.1 * unmatched_q);
         }
         let recall = recall_num / (nq as f64 + q_quals.len() as f64 * 0.5);
-        let covered_n = covered.iter().filter(|c| **c).count() as f64;
-        let precision = covered_n / nb as f64;
+        let precision = (cover_sum / nb as f64).min(1.0);
         // In-order adjacency of matched query words; a lone word counts as ordered
         // when it matches the first base word.
         let adjacency = if nq == 1 {
@@ -329,28 +369,59 @@ impl Matcher {
         };
         let jw = strsim::jaro_winkler(q_norm, &e.base_norm);
         let mut score = 0.5 * recall + 0.3 * precision + 0.1 * adjacency + 0.1 * jw;
-        // Prefix / containment on the space-free form.
-        if q_compact.len() >= 4 {
-            if e.base_compact.starts_with(q_compact) {
-                score = score.max(0.8 + 0.2 * q_compact.len() as f64 / e.base_compact.len() as f64);
-            } else if e.base_compact.contains(q_compact) {
-                score = score.max(0.7 + 0.2 * q_compact.len() as f64 / e.base_compact.len() as f64);
-            }
+        if from_start {
+            score += START_BONUS;
         }
-        if e.base_compact == q_compact {
+        // Prefix / containment on the space-free form.
+        if let Some(p) = prefix_score(e, q_compact) {
+            score = score.max(p);
+        }
+        if e.base_compact == q_compact && unmatched_q == 0.0 {
             score = score.max(0.97);
         }
-        // Qualifiers: asked-for and present is good; present but not asked costs.
-        for (gi, g) in e.quals.iter().enumerate() {
-            if !quals_hit[gi] {
-                let version = g.len() == 1 && is_version_word(&self.words[g[0] as usize]);
-                score -= if version { 0.07 } else { 0.03 };
-            }
-        }
+        // Qualifiers: asked-for and present is good; present but not asked costs,
+        // and so does asking for one the card does not have.
+        score -= self.unasked_qualifiers(e, &quals_hit);
         score -= 0.1 * unmatched_q;
         Some(score.clamp(0.0, 1.0))
     }
+
+    /// Penalty for qualifiers the card has but the query did not ask for.
+    fn unasked_qualifiers(&self, e: &Entry, quals_hit: &[bool]) -> f64 {
+        e.quals
+            .iter()
+            .zip(quals_hit)
+            .filter(|(_, hit)| !**hit)
+            .map(|(g, _)| if g.len() == 1 && is_version_word(&self.words[g[0] as usize]) { 0.07 } else { 0.03 })
+            .sum()
+    }
 }
+
+/// A qualifier-free query that is a prefix of (or contained in) the space-free
+/// name: "quigon" in "quigonjinn". Ending on a word boundary counts more.
+fn prefix_score(e: &Entry, q_compact: &str) -> Option<f64> {
+    if q_compact.len() < 4 {
+        return None;
+    }
+    let ratio = q_compact.len() as f64 / e.base_compact.len() as f64;
+    if e.base_compact.starts_with(q_compact) {
+        let boundary = if e.bounds.contains(&q_compact.len()) { 0.05 } else { 0.0 };
+        Some(0.55 + 0.35 * ratio + boundary)
+    } else if e.base_compact.contains(q_compact) {
+        Some(0.6 + 0.25 * ratio)
+    } else {
+        None
+    }
+}
+
+/// Bonus when the query's words are the name's first words, in order.
+const START_BONUS: f64 = 0.04;
+
+/// How much less a close (not exact) nickname match counts than a title match.
+const ALIAS_DISCOUNT: f64 = 0.06;
+
+/// Score for a plural / possessive word: "han" for "hans".
+const POSSESSIVE: f64 = 0.9;
 
 /// Similarity of a query word to a name word, 0..=1.
 fn word_sim(q: &str, w: &str) -> f64 {
@@ -359,10 +430,10 @@ fn word_sim(q: &str, w: &str) -> f64 {
     }
     // plural / possessive: "wans" ~ "wan", "han" ~ "hans"
     if q.len() + 1 == w.len() && w.ends_with('s') && w.starts_with(q) {
-        return 0.97;
+        return POSSESSIVE;
     }
     if w.len() + 1 == q.len() && q.ends_with('s') && q.starts_with(w) {
-        return 0.97;
+        return POSSESSIVE;
     }
     let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
     if digits(q) || digits(w) {
@@ -374,11 +445,15 @@ fn word_sim(q: &str, w: &str) -> f64 {
     }
     if q.len() >= 4 && w.len() >= 4 {
         let d = strsim::damerau_levenshtein(q, w);
-        let allowed = if q.len().max(w.len()) >= 8 { 2 } else { 1 };
-        if d <= allowed {
-            let jw = strsim::jaro_winkler(q, w);
-            return (0.9 - 0.08 * d as f64).min(jw);
-        }
+        let long = q.len().max(w.len());
+        // one slip in a short word changes it more than in a long one
+        return match (d, long) {
+            (1, 8..) => 0.88,
+            (1, 6..) => 0.82,
+            (1, _) => 0.7,
+            (2, 8..) => 0.72,
+            _ => 0.0,
+        };
     }
     0.0
 }
@@ -429,6 +504,11 @@ mod tests {
         "Qui-Gon Jinn (AI)",
         "Qui-Gon Jinn, Jedi Master",
         "Qui-Gon Jinn's Lightsaber",
+        "Qui-Gon's End",
+        "Qui-Gon's Lightsaber",
+        "Luke",
+        "Luke's Hunting Rifle (V)",
+        "Luke Skywalker, Rebel Scout (V)",
         "Obi-Wan's Cape",
         "Obi-Wan Kenobi",
         "Obi-Wan Kenobi (V)",

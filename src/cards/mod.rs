@@ -282,6 +282,8 @@ pub struct CardDb {
     matcher: fuzzy::Matcher,
     /// Problems that did not stop loading (e.g. no rulebook).
     pub warnings: Vec<String>,
+    /// The rulebook the errata and rulings came from, for "see also".
+    pub corpus: Option<Corpus>,
 }
 
 impl CardDb {
@@ -302,10 +304,10 @@ impl CardDb {
                 matcher.add(i, &format!("{} {}", card.title, sub));
             }
             for n in &card.nicknames {
-                matcher.add(i, n);
+                matcher.add_alias(i, n);
             }
         }
-        CardDb { cards, labels, matcher, warnings: Vec::new() }
+        CardDb { cards, labels, matcher, warnings: Vec::new(), corpus: None }
     }
 
     /// Load imported data from `data_dir` and the corpus from `rulebook`; a
@@ -318,11 +320,21 @@ impl CardDb {
         };
         let mut db = CardDb::build(imported, corpus.as_ref());
         db.warnings.extend(warn);
+        db.corpus = corpus;
         Ok(db)
     }
 
     pub fn len(&self) -> usize {
         self.cards.len()
+    }
+
+    /// Current rulebook sections that mention card `index` (its own errata and
+    /// rulings excluded).
+    pub fn see_also(&self, index: usize, limit: usize) -> Vec<SeeAlso> {
+        match (&self.corpus, self.cards.get(index)) {
+            (Some(c), Some(card)) => from_rulebook::see_also(c, card, limit),
+            _ => Vec::new(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -342,7 +354,10 @@ impl CardDb {
             score: (h.score * 1000.0).round() / 1000.0,
             index: h.key,
         };
-        let exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.exact).collect();
+        // An exact title beats an exact nickname, which beats a close name.
+        let title_exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.exact).collect();
+        let alias_exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.alias_exact).collect();
+        let exact = if title_exact.is_empty() { alias_exact } else { title_exact };
         let chosen = if exact.len() == 1 {
             Some(exact[0].key)
         } else if exact.len() > 1 {

@@ -82,7 +82,12 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
     let id = rec.get("id").and_then(scalar).ok_or("missing \"id\"")?;
     let front = rec.get("front").filter(|f| f.is_object()).ok_or("missing \"front\" object")?;
     let raw_title = front.get("title").and_then(Value::as_str).filter(|t| !t.trim().is_empty()).ok_or("missing \"front.title\"")?;
-    let (uniq, title) = split_uniqueness(raw_title);
+    let (uniq, first) = split_uniqueness(raw_title);
+    // two-sided titles repeat the marks after " / "
+    let title = match first.split_once(" / ") {
+        Some((a, b)) => format!("{a} / {}", split_uniqueness(b).1),
+        None => first,
+    };
     if title.is_empty() {
         return Err(format!("title {raw_title:?} has no name"));
     }

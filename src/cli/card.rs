@@ -1,10 +1,49 @@
-//! `swjudge card`.
+//! `swjudge card NAME…`: fuzzy card lookup with current text, errata, rulings
+//! and the rulebook sections that mention the card.
 
-use super::{CliResult, Ctx};
+use super::{CliResult, Ctx, Outcome, note, out, out_json};
+use swjudge::cards::CardDb;
+use swjudge::render::card::{CardReport, text};
+use swjudge::rulebook::Game;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The card's name; typos, missing punctuation, partial names, versions
+    /// ("(V)", "(A)") and nicknames ("4lom", "quigon") are fine.
+    #[arg(required = true, value_name = "NAME")]
+    pub name: Vec<String>,
+    /// Only this game: swccg, destiny or swtcg.
+    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    pub game: Option<Game>,
+    /// At most this many "see also" rulebook sections.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub see_also: usize,
+}
 
-pub fn run(_args: Args, _ctx: &Ctx) -> CliResult {
-    super::not_yet("card")
+fn parse_game(s: &str) -> Result<Game, String> {
+    Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
+}
+
+pub fn run(args: Args, ctx: &Ctx) -> CliResult {
+    let query = args.name.join(" ");
+    let db = CardDb::load(&ctx.paths.data_dir, &ctx.paths.rulebook)?;
+    if !ctx.json {
+        for w in &db.warnings {
+            note(&format!("swjudge: warning: {w}"));
+        }
+    }
+    if db.is_empty() {
+        note(&format!(
+            "swjudge: no card data: import a card database with `swjudge cards import FILE…` (data dir {})",
+            ctx.paths.data_dir.display()
+        ));
+    }
+    let lookup = db.lookup(&query, args.game);
+    let report = CardReport::new(&db, &lookup, args.see_also);
+    if ctx.json {
+        out_json(&report)?;
+    } else {
+        out(&text(&report))?;
+    }
+    Ok(if report.card.is_some() { Outcome::Found } else { Outcome::NotFound })
 }

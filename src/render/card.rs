@@ -1,1 +1,256 @@
-//! Rendering for `card` output (text and JSON from one structure).
+//! Rendering for `card` and `cards import` output (text and JSON from one structure).
+
+use crate::cards::import::FileReport;
+use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats};
+use crate::rulebook::Game;
+use serde::Serialize;
+
+/// One die face as shown: the notation and what it means.
+#[derive(Debug, Clone, Serialize)]
+pub struct FaceView {
+    pub face: String,
+    pub meaning: String,
+}
+
+/// A card as a judge reads it: current text and where it comes from, printed
+/// text when an erratum replaces it, stats, errata and rulings with sources.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardView {
+    pub title: String,
+    /// Unique label when the title alone is shared by several cards.
+    pub label: String,
+    pub game: Game,
+    pub side: Option<String>,
+    #[serde(rename = "type")]
+    pub card_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subtype: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uniqueness: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
+    pub stats: Stats,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub die: Vec<FaceView>,
+    pub text: Option<String>,
+    /// What `text` is: "errata (<section>)", "printed text (<file>#<id>)", ...
+    pub text_source: Option<String>,
+    /// The source's text when an erratum from the rulebook replaces it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub printed_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back: Option<Face>,
+    pub errata: Vec<Entry>,
+    pub rulings: Vec<Entry>,
+    pub see_also: Vec<SeeAlso>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nicknames: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub source: String,
+}
+
+impl CardView {
+    pub fn new(card: &Card, label: &str, see_also: Vec<SeeAlso>) -> CardView {
+        let current = card.current_text();
+        let (text, text_source) = match &current {
+            Some((t, why)) => (Some(t.to_string()), Some(why.clone())),
+            None => (None, None),
+        };
+        let printed_text = match (&card.text, &text) {
+            (Some(p), Some(t)) if p != t => Some(p.clone()),
+            _ => None,
+        };
+        CardView {
+            title: card.title.clone(),
+            label: label.to_string(),
+            game: card.game,
+            side: card.side.clone(),
+            card_type: card.card_type.clone(),
+            subtype: card.subtype.clone(),
+            subtitle: card.subtitle.clone(),
+            uniqueness: card.uniqueness.clone(),
+            set: card.set.clone(),
+            number: card.number.clone(),
+            stats: card.stats.clone(),
+            die: card.die.iter().map(|f| FaceView { face: f.raw.clone(), meaning: f.describe() }).collect(),
+            text,
+            text_source,
+            printed_text,
+            back: card.back.clone(),
+            errata: card.errata.clone(),
+            rulings: card.rulings.clone(),
+            see_also,
+            nicknames: card.nicknames.clone(),
+            notes: card.notes.clone(),
+            source: card.source.clone(),
+        }
+    }
+}
+
+/// The whole answer of `swjudge card`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardReport {
+    pub query: String,
+    pub matches: Vec<Match>,
+    /// Null when nothing matched or the name is ambiguous.
+    pub card: Option<CardView>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl CardReport {
+    pub fn new(db: &CardDb, lookup: &Lookup, see_also_limit: usize) -> CardReport {
+        let card = lookup.chosen.map(|i| CardView::new(&db.cards[i], &db.labels[i], db.see_also(i, see_also_limit)));
+        CardReport { query: lookup.query.clone(), matches: lookup.matches.clone(), card, warnings: db.warnings.clone() }
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+fn stats_line(stats: &Stats) -> String {
+    stats.iter().filter(|(k, _)| *k != "die").map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(" · ")
+}
+
+/// Text output for `swjudge card`.
+pub fn text(r: &CardReport) -> String {
+    let mut out = String::new();
+    let Some(c) = &r.card else {
+        if r.matches.is_empty() {
+            out.push_str(&format!("no card matches \"{}\"\n", r.query));
+        } else {
+            out.push_str(&format!("\"{}\" could mean several cards; which one?\n", r.query));
+            for m in &r.matches {
+                out.push_str(&format!("  {:.3}  {}  [{}]\n", m.score, m.title, m.game));
+            }
+            out.push_str("Repeat with the full title (with its version, e.g. \"(V)\", or side), or add --game.\n");
+        }
+        return out;
+    };
+    let mut head = format!("{}{}", c.uniqueness.as_deref().filter(|u| !u.starts_with('◆')).unwrap_or(""), c.label);
+    if let Some(sub) = &c.subtitle {
+        if !c.label.contains(sub.as_str()) {
+            head.push_str(&format!(" - {sub}"));
+        }
+    }
+    out.push_str(&head);
+    out.push('\n');
+    let mut facts = vec![c.game.to_string()];
+    if let Some(s) = &c.side {
+        facts.push(s.clone());
+    }
+    match (&c.card_type, &c.subtype) {
+        (Some(t), Some(st)) => facts.push(format!("{t} - {st}")),
+        (Some(t), None) => facts.push(t.clone()),
+        _ => {}
+    }
+    match (&c.set, &c.number) {
+        (Some(s), Some(n)) => facts.push(format!("{s} #{n}")),
+        (Some(s), None) => facts.push(s.clone()),
+        _ => {}
+    }
+    out.push_str(&format!("{}\n", facts.join(" · ")));
+    let sl = stats_line(&c.stats);
+    if !sl.is_empty() {
+        out.push_str(&format!("Stats: {sl}\n"));
+    }
+    if !c.die.is_empty() {
+        out.push_str("Die:\n");
+        for (i, f) in c.die.iter().enumerate() {
+            out.push_str(&format!("  {}. {:<6} {}\n", i + 1, f.face, f.meaning));
+        }
+    }
+    match (&c.text, &c.text_source) {
+        (Some(t), Some(src)) => {
+            out.push_str(&format!("\nText — {src}:\n"));
+            out.push_str(&indent(t));
+        }
+        _ => out.push_str("\nText: not known (no imported card data for this card)\n"),
+    }
+    if let Some(p) = &c.printed_text {
+        out.push_str(&format!("\nPrinted text — {} (replaced by the errata above):\n", c.source));
+        out.push_str(&indent(p));
+    }
+    if let Some(b) = &c.back {
+        out.push_str(&format!("\nBack: {}{}\n", b.title, b.card_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default()));
+        let bs = stats_line(&b.stats);
+        if !bs.is_empty() {
+            out.push_str(&format!("  Stats: {bs}\n"));
+        }
+        if let Some(t) = &b.text {
+            out.push_str(&indent(t));
+        }
+    }
+    for (name, list) in [("Errata", &c.errata), ("Rulings", &c.rulings)] {
+        if list.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n{name}:\n"));
+        for e in list {
+            out.push_str(&format!("  [{}]\n", e.source));
+            out.push_str(&indent(&indent(&e.text)));
+        }
+    }
+    if !c.see_also.is_empty() {
+        out.push_str("\nSee also:\n");
+        for s in &c.see_also {
+            out.push_str(&format!("  {}  {}\n", s.id, s.title));
+        }
+    }
+    if !c.nicknames.is_empty() {
+        out.push_str(&format!("\nAlso known as: {}\n", c.nicknames.join(", ")));
+    }
+    for n in &c.notes {
+        out.push_str(&format!("Note: {n}\n"));
+    }
+    let others: Vec<&Match> = r.matches.iter().filter(|m| m.title != c.label || m.game != c.game).take(3).collect();
+    if !others.is_empty() {
+        out.push_str(&format!(
+            "\nOther close names: {}\n",
+            others.iter().map(|m| format!("{} [{}]", m.title, m.game)).collect::<Vec<_>>().join("; ")
+        ));
+    }
+    out
+}
+
+/// The answer of `swjudge cards import`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportSummary {
+    pub files: Vec<FileReport>,
+    pub imported: usize,
+    pub rejected: usize,
+}
+
+impl ImportSummary {
+    pub fn new(files: Vec<FileReport>) -> ImportSummary {
+        let imported = files.iter().map(|f| f.imported).sum();
+        let rejected = files.iter().map(|f| f.rejected.len()).sum();
+        ImportSummary { files, imported, rejected }
+    }
+}
+
+/// Text output for `swjudge cards import`.
+pub fn import_text(s: &ImportSummary) -> String {
+    let mut out = String::new();
+    for f in &s.files {
+        out.push_str(&format!(
+            "{}: {} cards imported ({}), {} rejected → {}\n",
+            f.file,
+            f.imported,
+            f.format.describe(),
+            f.rejected.len(),
+            f.stored_as.display()
+        ));
+        for r in &f.rejected {
+            out.push_str(&format!("  rejected {}: {}\n", r.id, r.reason));
+        }
+    }
+    out.push_str(&format!("total: {} cards imported, {} rejected\n", s.imported, s.rejected));
+    out
+}
