@@ -146,7 +146,8 @@ pub fn target(data_dir: &Path, format: Format, path: &Path) -> PathBuf {
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let clean: String =
         stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '_' }).collect();
-    data_dir.join("cards").join(format!("{}-{}.json", format.as_str(), clean))
+    let name = if clean.starts_with(&format!("{}-", format.as_str())) { clean } else { format!("{}-{}", format.as_str(), clean) };
+    data_dir.join("cards").join(format!("{name}.json"))
 }
 
 /// Write `value` to `dest` atomically: a temporary file in the same folder, then rename.
