@@ -215,23 +215,35 @@ impl Matcher {
         let sims: Vec<Vec<f32>> = q_words.iter().chain(q_quals.iter()).map(|qw| self.words.iter().map(|w| word_sim(qw, w) as f32).collect()).collect();
         let q_ids: Vec<Option<u32>> = q_words.iter().chain(q_quals.iter()).map(|w| self.word_ids.get(*w).copied()).collect();
 
-        let mut best: HashMap<usize, Hit> = HashMap::new();
-        for e in &self.entries {
-            let Some(score) = self.score_entry(e, &q_words, &q_quals, &sims, &q_ids, &q_norm, &q_compact) else {
+        // Phase 1: score every name without the whole-string Jaro-Winkler term,
+        // which only moves a score by up to JW_WEIGHT; phase 2 adds it where the
+        // result can still matter.
+        let mut partials: Vec<(usize, Partial, f64, f64)> = Vec::new();
+        let mut best_low = 0.0f64;
+        for (ei, e) in self.entries.iter().enumerate() {
+            let Some(p) = self.score_entry(e, &q_words, &q_quals, &sims, &q_ids, &q_compact) else {
                 continue;
             };
-            let same = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
-            let (exact, alias_exact) = (same && !e.alias, same && e.alias);
-            let score = if same {
-                if e.alias { 1.0 - ALIAS_DISCOUNT } else { 1.0 }
-            } else if e.alias {
-                score.min(0.99) - ALIAS_DISCOUNT
-            } else {
-                score.min(0.99)
-            };
+            let low = self.finish(e, &p, 0.0, &q, &q_compact, &q_full_compact);
+            let high = self.finish(e, &p, 1.0, &q, &q_compact, &q_full_compact);
+            if high < MIN_SCORE {
+                continue;
+            }
+            best_low = best_low.max(low);
+            partials.push((ei, p, low, high));
+        }
+        let mut best: HashMap<usize, Hit> = HashMap::new();
+        for (ei, p, low, high) in partials {
+            if high < best_low - KEEP_WITHIN {
+                continue;
+            }
+            let e = &self.entries[ei];
+            let score = if p.uses_jw && high > low { self.finish(e, &p, strsim::jaro_winkler(&q_norm, &e.base_norm), &q, &q_compact, &q_full_compact) } else { low };
             if score < MIN_SCORE {
                 continue;
             }
+            let same = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
+            let (exact, alias_exact) = (same && !e.alias, same && e.alias);
             let h = best.entry(e.key).or_insert(Hit { key: e.key, score, exact, alias_exact });
             h.score = h.score.max(score);
             h.exact |= exact;
@@ -250,14 +262,19 @@ impl Matcher {
         q_quals: &[&str],
         sims: &[Vec<f32>],
         q_ids: &[Option<u32>],
-        q_norm: &str,
         q_compact: &str,
-    ) -> Option<f64> {
+    ) -> Option<Partial> {
         let nq = q_words.len();
         let nb = e.base.len();
         // Best match of each query word among base words, allowing a query word to
         // span two or three consecutive base words ("quigon" = "qui" + "gon").
         let mut total = 0.0f64;
+        // cheap rejection: no word of this name is like any query word, and the
+        // space-free query is not inside the name
+        let hot = |w: &u32| sims.iter().any(|row| row[*w as usize] > 0.0) || q_words.iter().any(|qw| qw.len() >= 4 && qw.starts_with(self.words[*w as usize].as_str()));
+        if !e.base.iter().any(hot) && !e.quals.iter().flatten().any(hot) && prefix_score(e, q_compact).is_none() {
+            return None;
+        }
         let mut covered = vec![false; nb];
         let mut positions: Vec<Option<usize>> = Vec::with_capacity(nq);
         let mut bests: Vec<f64> = Vec::with_capacity(nq);
@@ -348,7 +365,8 @@ impl Matcher {
         }
         if total <= 0.0 {
             // maybe the space-free query is a prefix of the name ("quigonj")
-            return prefix_score(e, q_compact).map(|s| s - self.unasked_qualifiers(e, &quals_hit) - 0.1 * unmatched_q);
+            prefix_score(e, q_compact)?;
+            return Some(Partial { base: 0.0, uses_jw: false, quals_hit, unmatched_q });
         }
         let recall = recall_num / (nq as f64 + q_quals.len() as f64 * 0.5);
         let precision = (cover_sum / nb as f64).min(1.0);
@@ -367,23 +385,36 @@ impl Matcher {
             }
             good / (nq - 1) as f64
         };
-        let jw = strsim::jaro_winkler(q_norm, &e.base_norm);
-        let mut score = 0.5 * recall + 0.3 * precision + 0.1 * adjacency + 0.1 * jw;
+        let mut base = 0.5 * recall + 0.3 * precision + 0.1 * adjacency;
         if from_start {
-            score += START_BONUS;
+            base += START_BONUS;
         }
+        Some(Partial { base, uses_jw: true, quals_hit, unmatched_q })
+    }
+
+    /// The final score of a name from its partial score and the whole-string
+    /// Jaro-Winkler similarity `jw`.
+    fn finish(&self, e: &Entry, p: &Partial, jw: f64, q: &Split, q_compact: &str, q_full_compact: &str) -> f64 {
+        let mut score = if p.uses_jw { p.base + JW_WEIGHT * jw } else { 0.0 };
         // Prefix / containment on the space-free form.
-        if let Some(p) = prefix_score(e, q_compact) {
-            score = score.max(p);
+        if let Some(ps) = prefix_score(e, q_compact) {
+            score = score.max(ps);
         }
-        if e.base_compact == q_compact && unmatched_q == 0.0 {
+        if e.base_compact == q_compact && p.unmatched_q == 0.0 {
             score = score.max(0.97);
         }
         // Qualifiers: asked-for and present is good; present but not asked costs,
         // and so does asking for one the card does not have.
-        score -= self.unasked_qualifiers(e, &quals_hit);
-        score -= 0.1 * unmatched_q;
-        Some(score.clamp(0.0, 1.0))
+        score -= self.unasked_qualifiers(e, &p.quals_hit);
+        score -= 0.1 * p.unmatched_q;
+        let score = score.clamp(0.0, 1.0);
+        let same = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
+        match (same, e.alias) {
+            (true, false) => 1.0,
+            (true, true) => 1.0 - ALIAS_DISCOUNT,
+            (false, false) => score.min(0.99),
+            (false, true) => score.min(0.99) - ALIAS_DISCOUNT,
+        }
     }
 
     /// Penalty for qualifiers the card has but the query did not ask for.
@@ -414,6 +445,22 @@ fn prefix_score(e: &Entry, q_compact: &str) -> Option<f64> {
     }
 }
 
+/// Partial score of one name, before the whole-string similarity term.
+#[derive(Debug, Clone)]
+struct Partial {
+    /// Recall, precision, adjacency and start terms (0 when only the prefix rule matched).
+    base: f64,
+    uses_jw: bool,
+    quals_hit: Vec<bool>,
+    unmatched_q: f64,
+}
+
+/// Weight of the whole-string Jaro-Winkler term.
+const JW_WEIGHT: f64 = 0.1;
+
+/// Names scoring more than this below the best are not returned.
+pub const KEEP_WITHIN: f64 = 0.25;
+
 /// Bonus when the query's words are the name's first words, in order.
 const START_BONUS: f64 = 0.04;
 
@@ -443,7 +490,12 @@ fn word_sim(q: &str, w: &str) -> f64 {
     if q.len() >= 3 && w.len() > q.len() && w.starts_with(q) {
         return 0.75 + 0.2 * q.len() as f64 / w.len() as f64;
     }
-    if q.len() >= 4 && w.len() >= 4 {
+    if q.len() >= 4 && w.len() >= 4 && q.len().abs_diff(w.len()) <= 2 {
+        // typos keep the first letter, or swap the first two
+        let (qb, wb) = (q.as_bytes(), w.as_bytes());
+        if qb[0] != wb[0] && !(qb[0] == wb[1] && qb[1] == wb[0]) {
+            return 0.0;
+        }
         let d = strsim::damerau_levenshtein(q, w);
         let long = q.len().max(w.len());
         // one slip in a short word changes it more than in a long one
