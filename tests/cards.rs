@@ -354,3 +354,21 @@ fn real_databases_import_when_available() {
         assert_eq!(v["card"]["title"], want, "{q}: {v:#}");
     }
 }
+
+#[test]
+fn status_counts_sources_and_rulebook_only_entries() {
+    let tmp = TempDir::new("cards-status");
+    let o = swjudge(tmp.path()).arg("--rulebook").arg(fixture_rulebook()).args(["cards", "status"]).output().unwrap();
+    assert_eq!(code(&o), 1, "no sources yet");
+    import_all(tmp.path());
+    let o = swjudge(tmp.path()).arg("--rulebook").arg(fixture_rulebook()).args(["cards", "status", "--json"]).output().unwrap();
+    assert_eq!(code(&o), 0);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["sources"].as_array().unwrap().len(), 3);
+    let only: Vec<&str> = v["rulebook_only"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    // Admiral Motti (Dark Side) and Ghhhk have rulebook entries but no fixture record
+    assert_eq!(only.len(), 2, "{only:?}");
+    assert!(only.iter().any(|s| s.starts_with("Admiral Motti")) && only.iter().any(|s| s.starts_with("Ghhhk")));
+    let swccg = v["games"].as_array().unwrap().iter().find(|g| g["game"] == "swccg").unwrap();
+    assert_eq!(swccg["with_errata"], 3, "{swccg}");
+}

@@ -10,7 +10,7 @@
 //!
 //! Superseded documents are not used for card text.
 
-use super::fuzzy::normalize;
+use super::fuzzy::{AMBIGUITY_MARGIN, Matcher, normalize};
 use super::{Card, Entry, SeeAlso};
 use crate::rulebook::{Corpus, Game, Section};
 use std::collections::HashMap;
@@ -104,10 +104,37 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
             by_key.entry((c.game, key(&format!("{} ({side} Side)", c.title)))).or_default().push(i);
         }
     }
+    // each half of a two-sided title ("Jabba's Prize / Jabba's Prize")
+    let mut by_half: HashMap<(Game, String), Vec<usize>> = HashMap::new();
+    for (i, c) in cards.iter().enumerate() {
+        if c.title.contains(" / ") {
+            for half in c.title.split(" / ") {
+                let v = by_half.entry((c.game, key(half))).or_default();
+                if !v.contains(&i) {
+                    v.push(i);
+                }
+            }
+        }
+    }
+    let imported = cards.len();
+    let mut matchers: HashMap<Game, Matcher> = HashMap::new();
     let mut made: HashMap<(Game, String), usize> = HashMap::new();
     for e in entries {
         let k = key(&e.name);
         let mut targets: Vec<usize> = by_key.get(&(e.game, k.clone())).cloned().unwrap_or_default();
+        if targets.is_empty() {
+            targets = by_qualifiers(cards, &by_key, &by_half, e);
+        }
+        if targets.is_empty() {
+            let m = matchers.entry(e.game).or_insert_with(|| {
+                let mut m = Matcher::new();
+                for (i, c) in cards[..imported].iter().enumerate().filter(|(_, c)| c.game == e.game) {
+                    m.add(i, &c.title);
+                }
+                m
+            });
+            targets = fuzzy_targets(m, &cards[..imported], &e.name);
+        }
         if e.game == Game::Destiny && targets.len() > 1 {
             // narrow by set and number when the entry gives them
             let narrowed: Vec<usize> = targets
@@ -151,6 +178,75 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
             }
         }
     }
+}
+
+/// Entry names with a qualifier the card data does not print: "(both sides)",
+/// "(both sides – Premiere and Coruscant)", "(Dark)", "(Light Side)", or a set
+/// name ("Tusken Raider (Premiere)"). Also matches one half of a two-sided title.
+fn by_qualifiers(
+    cards: &[Card],
+    by_key: &HashMap<(Game, String), Vec<usize>>,
+    by_half: &HashMap<(Game, String), Vec<usize>>,
+    e: &RuleEntry,
+) -> Vec<usize> {
+    let mut base = e.name.trim();
+    let mut side: Option<&str> = None;
+    let mut sets: Vec<String> = Vec::new();
+    let mut set_words: Vec<String> = Vec::new();
+    while base.ends_with(')') {
+        let Some(open) = base.rfind('(') else { break };
+        let inner = base[open + 1..base.len() - 1].trim();
+        let lower = inner.to_lowercase();
+        if let Some(rest) = lower.strip_prefix("both sides") {
+            let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
+            for part in rest.split(" and ").flat_map(|p| p.split(',')) {
+                if !part.trim().is_empty() {
+                    sets.push(key(part));
+                }
+            }
+        } else if matches!(lower.as_str(), "dark" | "dark side") {
+            side = Some("Dark");
+        } else if matches!(lower.as_str(), "light" | "light side") {
+            side = Some("Light");
+        } else {
+            set_words.push(key(inner));
+        }
+        base = base[..open].trim_end();
+    }
+    let k = key(base);
+    let mut found: Vec<usize> = by_key.get(&(e.game, k.clone())).cloned().unwrap_or_default();
+    if found.is_empty() && set_words.is_empty() {
+        found = by_half.get(&(e.game, k)).cloned().unwrap_or_default();
+    }
+    let set_of = |i: usize| cards[i].set.as_deref().map(key).unwrap_or_default();
+    found.retain(|&i| side.is_none_or(|s| cards[i].side.as_deref() == Some(s)));
+    if !set_words.is_empty() {
+        // a qualifier we did not strip as side/both-sides must name the card's set
+        found.retain(|&i| set_words.iter().all(|w| set_of(i) == *w));
+    }
+    if !sets.is_empty() {
+        let narrowed: Vec<usize> = found.iter().copied().filter(|&i| sets.contains(&set_of(i))).collect();
+        if !narrowed.is_empty() {
+            found = narrowed;
+        }
+    }
+    found
+}
+
+/// Last resort for spelling differences between the rulebook and the card data
+/// ("WED15-I7" / "WED15-l7"): the one clearly best fuzzy match, or every card of
+/// one title when the best candidates share it (e.g. both sides). Never a match
+/// that needed a version the entry did not name.
+fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
+    const MIN: f64 = 0.85;
+    let hits = m.search(name);
+    let Some(top) = hits.first() else { return Vec::new() };
+    if top.score < MIN {
+        return Vec::new();
+    }
+    let close: Vec<usize> = hits.iter().filter(|h| top.score - h.score <= AMBIGUITY_MARGIN).map(|h| h.key).collect();
+    let title = key(&cards[close[0]].title);
+    if close.iter().all(|&i| key(&cards[i].title) == title) { close } else { Vec::new() }
 }
 
 /// Rulebook sections (current documents) whose text mentions `title`, excluding
@@ -266,6 +362,60 @@ mod tests {
         // see also: chapter 2 mentions Motti; his own sections are excluded
         let sa = see_also(&corpus, &cards[0], 10);
         assert_eq!(sa.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["swccg.ar.chapter-2"]);
+    }
+
+    #[test]
+    fn qualifiers_sides_sets_halves_and_spelling() {
+        let mk = |id: &str, title: &str, side: &str, set: &str| {
+            let mut c = Card::new(Game::Swccg, id, title, format!("x.json#{id}"));
+            c.side = Some(side.into());
+            c.set = Some(set.into());
+            c
+        };
+        let mut cards = vec![
+            mk("1", "Alter", "Light", "Premiere"),
+            mk("2", "Alter", "Dark", "Premiere"),
+            mk("3", "Alter", "Dark", "Coruscant"),
+            mk("4", "Endor: Bunker", "Light", "Endor"),
+            mk("5", "Endor: Bunker", "Dark", "Endor"),
+            mk("6", "Tusken Raider", "Dark", "Premiere"),
+            mk("7", "Tusken Raider", "Dark", "Coruscant"),
+            mk("8", "Jabba's Prize / Jabba's Prize", "Dark", "Reflections 2"),
+            mk("9", "WED15-l7 'Septoid' Droid", "Dark", "A New Hope"),
+            mk("10", "Evacuation Control", "Light", "Hoth"),
+            mk("11", "R2-D2 (Artoo-Detoo) (V)", "Light", "Virtual Set 1"),
+            mk("12", "R2-D2 (Artoo-Detoo) (V) (AI)", "Light", "Virtual Set 1"),
+        ];
+        let entry = |name: &str, id: &str| RuleEntry {
+            game: Game::Swccg,
+            kind: EntryKind::Ruling,
+            name: name.into(),
+            set: None,
+            number: None,
+            text: "t".into(),
+            section: id.into(),
+        };
+        let entries = [
+            entry("Alter (both sides – Premiere and Coruscant)", "s.alter"),
+            entry("Endor: Bunker (Dark)", "s.bunker"),
+            entry("Tusken Raider (Premiere)", "s.tusken"),
+            entry("Jabba's Prize", "s.prize"),
+            entry("WED15-I7 'Septoid' Droid", "s.septoid"),
+            entry("Evacuation Control (V)", "s.evac"),
+            entry("R2-D2 (V)", "s.r2"),
+        ];
+        merge(&mut cards, &entries);
+        let with = |src: &str| -> Vec<&str> {
+            cards.iter().filter(|c| c.rulings.iter().any(|r| r.source == src)).map(|c| c.id.as_str()).collect()
+        };
+        assert_eq!(with("s.alter"), ["1", "2", "3"]);
+        assert_eq!(with("s.bunker"), ["5"]);
+        assert_eq!(with("s.tusken"), ["6"]);
+        assert_eq!(with("s.prize"), ["8"]);
+        assert_eq!(with("s.septoid"), ["9"]);
+        assert_eq!(with("s.r2"), ["11"]);
+        // a (V) ruling never lands on the plain card: it becomes a rulebook-only card
+        assert_eq!(with("s.evac"), ["s.evac"]);
     }
 
     #[test]

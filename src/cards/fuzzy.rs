@@ -405,6 +405,7 @@ impl Matcher {
         }
         // Qualifiers: asked-for and present is good; present but not asked costs,
         // and so does asking for one the card does not have.
+        score = score.min(1.0);
         score -= self.unasked_qualifiers(e, &p.quals_hit);
         score -= 0.1 * p.unmatched_q;
         let score = score.clamp(0.0, 1.0);
@@ -484,7 +485,13 @@ fn word_sim(q: &str, w: &str) -> f64 {
     }
     let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
     if digits(q) || digits(w) {
-        return 0.0;
+        // model numbers: digits must agree; one mistyped letter is allowed ("I7" / "l7")
+        let diff: Vec<(char, char)> = q.chars().zip(w.chars()).filter(|(a, b)| a != b).collect();
+        return if q.len() == w.len() && q.len() >= 2 && diff.len() == 1 && diff[0].0.is_alphabetic() && diff[0].1.is_alphabetic() {
+            0.7
+        } else {
+            0.0
+        };
     }
     // a typed prefix of a long word: "skywal" for "skywalker"
     if q.len() >= 3 && w.len() > q.len() && w.starts_with(q) {

@@ -313,7 +313,11 @@ impl CardDb {
     /// Load imported data from `data_dir` and the corpus from `rulebook`; a
     /// rulebook that cannot be loaded becomes a warning, not an error.
     pub fn load(data_dir: &Path, rulebook: &Path) -> Result<CardDb> {
-        let imported = load_imported(data_dir)?;
+        Ok(CardDb::load_with(load_imported(data_dir)?, rulebook))
+    }
+
+    /// Merge already-loaded sources with the rulebook at `rulebook`.
+    pub fn load_with(imported: Vec<SourceFile>, rulebook: &Path) -> CardDb {
         let (corpus, warn) = match Corpus::load(rulebook) {
             Ok(c) => (Some(c), None),
             Err(e) => (None, Some(format!("rulebook not loaded ({e}); rulebook errata and rulings are missing"))),
@@ -321,7 +325,7 @@ impl CardDb {
         let mut db = CardDb::build(imported, corpus.as_ref());
         db.warnings.extend(warn);
         db.corpus = corpus;
-        Ok(db)
+        db
     }
 
     pub fn len(&self) -> usize {
@@ -379,6 +383,56 @@ impl CardDb {
         };
         Lookup { query: query.to_string(), matches, chosen }
     }
+}
+
+/// Counts for `swjudge cards status`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    pub data_dir: String,
+    pub sources: Vec<SourceStatus>,
+    pub games: Vec<GameStatus>,
+    /// Cards known only from rulebook errata/rulings (no imported record matched).
+    pub rulebook_only: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceStatus {
+    pub file: String,
+    pub format: String,
+    pub cards: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GameStatus {
+    pub game: Game,
+    pub cards: usize,
+    pub with_errata: usize,
+    pub with_rulings: usize,
+    pub rulebook_only: usize,
+}
+
+/// Summarise stored sources and how the rulebook's card entries matched them.
+pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
+    let imported = load_imported(data_dir)?;
+    let sources = imported.iter().map(|s| SourceStatus { file: s.file.clone(), format: s.format.clone(), cards: s.cards.len() }).collect();
+    let db = CardDb::load_with(imported, rulebook);
+    let only = |c: &Card| !c.source.contains('#');
+    let games = Game::ALL
+        .into_iter()
+        .map(|g| {
+            let cs: Vec<&Card> = db.cards.iter().filter(|c| c.game == g).collect();
+            GameStatus {
+                game: g,
+                cards: cs.len(),
+                with_errata: cs.iter().filter(|c| !c.errata.is_empty()).count(),
+                with_rulings: cs.iter().filter(|c| !c.rulings.is_empty()).count(),
+                rulebook_only: cs.iter().filter(|c| only(c)).count(),
+            }
+        })
+        .collect();
+    let rulebook_only = db.cards.iter().enumerate().filter(|(_, c)| only(c)).map(|(i, c)| format!("{} [{}] ({})", db.labels[i], c.game, c.source)).collect();
+    Ok(Status { data_dir: data_dir.display().to_string(), sources, games, rulebook_only, warnings: db.warnings })
 }
 
 /// Unique labels: the title, plus the side when the same title exists on both

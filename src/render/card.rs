@@ -1,7 +1,7 @@
 //! Rendering for `card` and `cards import` output (text and JSON from one structure).
 
 use crate::cards::import::FileReport;
-use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats};
+use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats, Status};
 use crate::rulebook::Game;
 use serde::Serialize;
 
@@ -252,5 +252,33 @@ pub fn import_text(s: &ImportSummary) -> String {
         }
     }
     out.push_str(&format!("total: {} cards imported, {} rejected\n", s.imported, s.rejected));
+    out
+}
+
+/// Text output for `swjudge cards status`.
+pub fn status_text(s: &Status, list_limit: usize) -> String {
+    let mut out = format!("card data: {}\n", s.data_dir);
+    if s.sources.is_empty() {
+        out.push_str("  no imported sources (use `swjudge cards import FILE…`)\n");
+    }
+    for src in &s.sources {
+        out.push_str(&format!("  {:<24} {:<8} {:>5} cards\n", src.file, src.format, src.cards));
+    }
+    out.push_str("\ngame      cards  errata  rulings  rulebook-only\n");
+    for g in &s.games {
+        out.push_str(&format!("{:<8} {:>6} {:>7} {:>8} {:>14}\n", g.game.as_str(), g.cards, g.with_errata, g.with_rulings, g.rulebook_only));
+    }
+    if !s.rulebook_only.is_empty() {
+        out.push_str(&format!("\nrulebook entries that match no imported card ({}):\n", s.rulebook_only.len()));
+        for r in s.rulebook_only.iter().take(list_limit) {
+            out.push_str(&format!("  {r}\n"));
+        }
+        if s.rulebook_only.len() > list_limit {
+            out.push_str(&format!("  … {} more (--all lists them)\n", s.rulebook_only.len() - list_limit));
+        }
+    }
+    for w in &s.warnings {
+        out.push_str(&format!("warning: {w}\n"));
+    }
     out
 }
