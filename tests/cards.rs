@@ -372,3 +372,22 @@ fn status_counts_sources_and_rulebook_only_entries() {
     let swccg = v["games"].as_array().unwrap().iter().find(|g| g["game"] == "swccg").unwrap();
     assert_eq!(swccg["with_errata"], 3, "{swccg}");
 }
+
+#[test]
+fn swtcg_surname_alone_finds_the_only_character() {
+    let tmp = TempDir::new("cards-dooku");
+    import_all(tmp.path());
+    let (c, v) = card_json(tmp.path(), &["dooku"]);
+    assert_eq!(c, 0, "{v:#}");
+    assert_eq!(chosen_title(&v), "Count Dooku (A)");
+}
+
+#[test]
+fn data_dir_flag_overrides_the_environment() {
+    let tmp = TempDir::new("cards-flag");
+    let dir = tmp.path().join("elsewhere");
+    let o = swjudge(tmp.path()).arg("--data-dir").arg(&dir).args(["cards", "import"]).arg(fixture("swtcg-set.txt")).output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(dir.join("cards/swtcg-set.json").is_file());
+    assert!(stored_files(tmp.path()).is_empty(), "the env data dir must stay empty");
+}

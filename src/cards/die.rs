@@ -194,7 +194,8 @@ mod tests {
 
     #[test]
     fn accepts_every_documented_form() {
-        let ok: &[(&str, Symbol, bool, Option<Amount>, Option<u32>)] = &[
+        type Case = (&'static str, Symbol, bool, Option<Amount>, Option<u32>);
+        let ok: &[Case] = &[
             ("-", Symbol::Blank, false, None, None),
             ("Sp", Symbol::Special, false, None, None),
             ("Sp1", Symbol::Special, false, None, Some(1)),

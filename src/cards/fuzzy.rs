@@ -19,7 +19,7 @@ pub const AMBIGUITY_MARGIN: f64 = 0.05;
 /// Below this a candidate is not offered at all.
 pub const MIN_SCORE: f64 = 0.55;
 /// The best candidate must reach this to be taken as the answer.
-pub const ACCEPT_SCORE: f64 = 0.70;
+pub const ACCEPT_SCORE: f64 = 0.65;
 
 /// Lowercase, strip diacritics, uniqueness marks and punctuation; collapse spaces.
 /// Hyphens, slashes, commas and the like separate words; apostrophes do not.
@@ -190,10 +190,14 @@ impl Matcher {
             split.qualifiers.iter().map(|q| q.split(' ').map(|w| self.word_id(w)).collect()).collect();
         let base_norm = split.base.join(" ");
         let base_compact: String = split.base.concat();
-        let bounds = split.base.iter().scan(0, |acc, w| {
-            *acc += w.len();
-            Some(*acc)
-        }).collect();
+        let bounds = split
+            .base
+            .iter()
+            .scan(0, |acc, w| {
+                *acc += w.len();
+                Some(*acc)
+            })
+            .collect();
         let full_compact = format!("{}{}", base_compact, split.qualifiers.iter().map(|q| q.replace(' ', "")).collect::<String>());
         self.entries.push(Entry { key, base, quals, base_norm, full_compact, base_compact, bounds, alias });
     }
@@ -377,10 +381,10 @@ impl Matcher {
         } else {
             let mut good = 0.0;
             for w in positions.windows(2) {
-                if let (Some(a), Some(b)) = (w[0], w[1]) {
-                    if b > a {
-                        good += if b == a + 1 { 1.0 } else { 0.5 };
-                    }
+                if let (Some(a), Some(b)) = (w[0], w[1])
+                    && b > a
+                {
+                    good += if b == a + 1 { 1.0 } else { 0.5 };
                 }
             }
             good / (nq - 1) as f64

@@ -87,12 +87,12 @@ fn sibling_json(path: &Path, name: &str) -> Value {
     let dir = path.parent().unwrap_or(Path::new("."));
     for d in [Some(dir), dir.parent()].into_iter().flatten() {
         let p = d.join(name);
-        if p != path && p.is_file() {
-            if let Ok(text) = std::fs::read_to_string(&p) {
-                if let Ok(v) = serde_json::from_str(&text) {
-                    return v;
-                }
-            }
+        if p != path
+            && p.is_file()
+            && let Ok(text) = std::fs::read_to_string(&p)
+            && let Ok(v) = serde_json::from_str(&text)
+        {
+            return v;
         }
     }
     Value::Null

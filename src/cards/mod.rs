@@ -471,10 +471,10 @@ fn make_labels(cards: &[Card]) -> Vec<String> {
             continue;
         }
         let mut l = labels[i].clone();
-        if sides[&k].len() > 1 {
-            if let Some(side) = &c.side {
-                l = format!("{l} ({side} Side)");
-            }
+        if sides[&k].len() > 1
+            && let Some(side) = &c.side
+        {
+            l = format!("{l} ({side} Side)");
         }
         labels[i] = l;
     }

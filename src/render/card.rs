@@ -134,10 +134,10 @@ pub fn text(r: &CardReport) -> String {
         return out;
     };
     let mut head = format!("{}{}", c.uniqueness.as_deref().filter(|u| !u.starts_with('◆')).unwrap_or(""), c.label);
-    if let Some(sub) = &c.subtitle {
-        if !c.label.contains(sub.as_str()) {
-            head.push_str(&format!(" - {sub}"));
-        }
+    if let Some(sub) = &c.subtitle
+        && !c.label.contains(sub.as_str())
+    {
+        head.push_str(&format!(" - {sub}"));
     }
     out.push_str(&head);
     out.push('\n');
