@@ -44,6 +44,12 @@ pub struct CardView {
     pub printed_text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub back: Option<Face>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub characteristics: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lore: Option<String>,
     pub errata: Vec<Entry>,
     pub rulings: Vec<Entry>,
     pub see_also: Vec<SeeAlso>,
@@ -82,6 +88,9 @@ impl CardView {
             text_source,
             printed_text,
             back: card.back.clone(),
+            icons: card.icons.clone(),
+            characteristics: card.characteristics.clone(),
+            lore: card.lore.clone(),
             errata: card.errata.clone(),
             rulings: card.rulings.clone(),
             see_also,
@@ -160,6 +169,12 @@ pub fn text(r: &CardReport) -> String {
     if !sl.is_empty() {
         out.push_str(&format!("Stats: {sl}\n"));
     }
+    if !c.icons.is_empty() {
+        out.push_str(&format!("Icons: {}\n", c.icons.join(", ")));
+    }
+    if !c.characteristics.is_empty() {
+        out.push_str(&format!("Characteristics: {}\n", c.characteristics.join(", ")));
+    }
     if !c.die.is_empty() {
         out.push_str("Die:\n");
         for (i, f) in c.die.iter().enumerate() {
@@ -172,6 +187,9 @@ pub fn text(r: &CardReport) -> String {
             out.push_str(&indent(t));
         }
         _ => out.push_str("\nText: not known (no imported card data for this card)\n"),
+    }
+    if let Some(l) = &c.lore {
+        out.push_str(&format!("Lore: {l}\n"));
     }
     if let Some(p) = &c.printed_text {
         out.push_str(&format!("\nPrinted text — {} (replaced by the errata above):\n", c.source));
