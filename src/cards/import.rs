@@ -212,3 +212,41 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
     }
     Ok(reports)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_per_format_and_file() {
+        let d = Path::new("/data");
+        assert_eq!(target(d, Format::Swccg, Path::new("x/Light.json")), Path::new("/data/cards/swccg-light.json"));
+        assert_eq!(target(d, Format::Destiny, Path::new("set/AW.json")), Path::new("/data/cards/destiny-aw.json"));
+        assert_eq!(target(d, Format::Swtcg, Path::new("swtcg-set.txt")), Path::new("/data/cards/swtcg-set.json"));
+        assert_eq!(target(d, Format::Swtcg, Path::new("My Set.txt")), Path::new("/data/cards/swtcg-my_set.json"));
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp_file() {
+        let dir = std::env::temp_dir().join(format!("swjudge-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dest = dir.join("cards/a.json");
+        write_atomic(&dest, b"one").unwrap();
+        write_atomic(&dest, b"two").unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(dir.join("cards")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, [std::ffi::OsString::from("a.json")]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn json_errors_carry_line_and_column_once() {
+        let dir = std::env::temp_dir().join(format!("swjudge-badjson-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("bad.json");
+        std::fs::write(&p, "{\n  \"cards\": [\n    {\"id\": 1,, }\n  ]\n}\n").unwrap();
+        let e = parse_file(&p).unwrap_err().to_string();
+        assert!(e.ends_with("bad.json:3:14: malformed JSON: key must be a string"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

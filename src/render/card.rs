@@ -300,3 +300,86 @@ pub fn status_text(s: &Status, list_limit: usize) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{Card, CardDb, Entry, SourceFile, Stats};
+
+    fn db() -> CardDb {
+        let mut motti = Card::new(Game::Swccg, "60", "Admiral Motti", "Dark.json#60".into());
+        motti.uniqueness = Some("•".into());
+        motti.side = Some("Dark".into());
+        motti.card_type = Some("Character".into());
+        motti.subtype = Some("Imperial".into());
+        motti.set = Some("Premiere".into());
+        motti.stats = Stats(
+            [("power", "3"), ("ability", "3"), ("deploy", "3"), ("forfeit", "5"), ("destiny", "1")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        );
+        motti.text = Some("Printed text.".into());
+        motti.errata.push(Entry { text: "Errata text.".into(), source: "swccg.ar.errata.admiral-motti".into() });
+        motti.rulings.push(Entry { text: "A ruling.".into(), source: "Dark.json#60".into() });
+        let mut a = Card::new(Game::Swccg, "1", "Alderaan", "Light.json#1".into());
+        a.side = Some("Light".into());
+        let mut b = Card::new(Game::Swccg, "2", "Alderaan", "Dark.json#2".into());
+        b.side = Some("Dark".into());
+        CardDb::build(vec![SourceFile { format: "swccg".into(), file: "x".into(), cards: vec![motti, a, b] }], None)
+    }
+
+    #[test]
+    fn text_shows_errata_over_printed_with_sources_and_stats_in_reading_order() {
+        let db = db();
+        let r = CardReport::new(&db, &db.lookup("admiral motti", None), 5);
+        let t = text(&r);
+        let want = [
+            "•Admiral Motti\n",
+            "swccg · Dark · Character - Imperial · Premiere\n",
+            "Stats: power 3 · ability 3 · deploy 3 · forfeit 5 · destiny 1\n",
+            "Text — errata (swccg.ar.errata.admiral-motti):\n  Errata text.\n",
+            "Printed text — Dark.json#60 (replaced by the errata above):\n  Printed text.\n",
+            "Rulings:\n  [Dark.json#60]\n    A ruling.\n",
+        ];
+        let mut at = 0;
+        for w in want {
+            let i = t[at..].find(w).unwrap_or_else(|| panic!("missing {w:?} after byte {at} in:\n{t}"));
+            at += i + w.len();
+        }
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["card"]["text"], "Errata text.");
+        assert_eq!(j["card"]["printed_text"], "Printed text.");
+        let keys: Vec<&String> = j["card"]["stats"].as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), 5);
+    }
+
+    #[test]
+    fn ambiguous_lists_candidates_and_json_card_is_null() {
+        let db = db();
+        let r = CardReport::new(&db, &db.lookup("alderaan", None), 5);
+        assert!(r.card.is_none());
+        let t = text(&r);
+        assert!(t.starts_with("\"alderaan\" could mean several cards; which one?\n"), "{t}");
+        assert!(t.contains("Alderaan (Light Side)  [swccg]") && t.contains("Alderaan (Dark Side)  [swccg]"), "{t}");
+        let j = serde_json::to_value(&r).unwrap();
+        assert!(j["card"].is_null());
+        assert_eq!(j["matches"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn import_summary_lists_rejects() {
+        use crate::cards::import::{FileReport, Format, Rejected};
+        let s = ImportSummary::new(vec![FileReport {
+            file: "AW.json".into(),
+            format: Format::Destiny,
+            imported: 2,
+            rejected: vec![Rejected { id: "card 01099".into(), reason: "die face 2 \"2Q\": unknown symbol".into() }],
+            stored_as: "d/cards/destiny-aw.json".into(),
+        }]);
+        let t = import_text(&s);
+        assert!(t.contains("AW.json: 2 cards imported (SWDestinyDB set JSON), 1 rejected"), "{t}");
+        assert!(t.contains("  rejected card 01099: die face 2 \"2Q\": unknown symbol\n"), "{t}");
+        assert!(t.ends_with("total: 2 cards imported, 1 rejected\n"));
+    }
+}
