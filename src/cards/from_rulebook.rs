@@ -249,23 +249,33 @@ fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
     if close.iter().all(|&i| key(&cards[i].title) == title) { close } else { Vec::new() }
 }
 
-/// Rulebook sections (current documents) whose text mentions `title`, excluding
-/// the card's own errata/ruling sections. A plain scan of section text; the
-/// search index can replace it behind this signature.
+/// Rulebook sections (current documents) whose text mentions the card's title,
+/// excluding the card's own errata/ruling sections: a scan of every section.
 pub fn see_also(corpus: &Corpus, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    let title = strip_qualifiers(&card.title);
-    let needle = normalize(&title);
-    if needle.len() < 4 {
+    see_also_in(corpus.sections.iter(), card, limit)
+}
+
+/// The words a section must contain to mention `card` (its title without version
+/// qualifiers), normalised; None when too short to be telling.
+pub fn mention_needle(card: &Card) -> Option<String> {
+    let needle = normalize(&strip_qualifiers(&card.title));
+    (needle.len() >= 4).then_some(needle)
+}
+
+/// [`see_also`] over candidate sections (e.g. the search index's hits for the
+/// title), keeping their order.
+pub fn see_also_in<'a>(sections: impl Iterator<Item = &'a Section>, card: &Card, limit: usize) -> Vec<SeeAlso> {
+    let Some(needle) = mention_needle(card) else {
         return Vec::new();
-    }
+    };
+    let padded = format!(" {needle} ");
     let own: Vec<&str> = card.errata.iter().chain(&card.rulings).map(|e| e.source.as_str()).collect();
     let mut out = Vec::new();
-    for s in &corpus.sections {
+    for s in sections {
         if s.game != card.game || s.superseded || own.contains(&s.id.as_str()) {
             continue;
         }
-        let hay = format!(" {} ", normalize(&s.body));
-        if hay.contains(&format!(" {needle} ")) {
+        if format!(" {} ", normalize(&s.body)).contains(&padded) {
             out.push(SeeAlso { id: s.id.clone(), title: s.title.clone() });
             if out.len() >= limit {
                 break;
