@@ -53,7 +53,7 @@ const APPENDICES: [Appendix; 6] = [
 const CHAPTER_TITLES: [&str; 6] = ["React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites"];
 
 /// Sub-entries of C–E whose title does not start with their parent's title.
-const PARENTS: [(&str, &str); 21] = [
+const PARENTS: [(&str, &str); 22] = [
     ("Capturing Characters", "Capturing"),
     ("Captives", "Capturing"),
     ("Capturing Starships", "Capturing"),
@@ -75,6 +75,7 @@ const PARENTS: [(&str, &str); 21] = [
     ("Stealing Weapons And Devices", "Stealing"),
     ("Being Inactive", "Undercover Spy Rules"),
     ("Starship Personas", "Persona Lists"),
+    ("Identifying Characteristics - Examples", "Characteristics"),
 ];
 
 /// Further parents in D.
@@ -109,7 +110,7 @@ static SPACES: LazyLock<Regex> = LazyLock::new(|| re(r"[ \t]{2,}"));
 static EMPHASIS_SPLIT: LazyLock<Regex> = LazyLock::new(|| re(r"\*\*\s*\*\*"));
 static STATS_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (\([A-Z]{3,} \d+\)(?: .*)?)$"));
 static SEE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (See [A-Z0-9'\x22].*)$"));
-static SIDE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) ((?:DARK|LIGHT): .*)$"));
+static SIDE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) ((?:DARK|LIGHT): .*|\(front\) .*)$"));
 static ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:[-*] |\d{1,2}\) |[a-z]\) )"));
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
@@ -140,7 +141,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         let blocks = blocks(&lines[start + 1..end]);
         let sections = match app.shape {
             Shape::Cards(kind, infix) => card_sections(title, &blocks, kind, infix),
-            Shape::Rules => rule_sections(title, &blocks),
+            Shape::Rules => rule_sections(app.letter, title, &blocks),
         };
         files.push(OutFile {
             path: PathBuf::from("swccg").join(app.file),
@@ -180,6 +181,8 @@ fn clean_line(line: &str) -> String {
         .replace("$\\pi$", "π")
         .replace("$\\mathbf{N}$", "N")
         .replace("<sup>\\*</sup>", "\\*")
+        .replace("<sup>", "")
+        .replace("</sup>", "")
         .replace('\u{a0}', " ");
     s = UNDERLINE.replace_all(&s, "*$1*").into_owned();
     s = s.chars().filter(|&c| !is_junk_char(c)).collect();
@@ -239,31 +242,44 @@ fn strip_emphasis(s: &str) -> String {
     SPACES.replace_all(s.trim(), " ").into_owned()
 }
 
-/// A paragraph ending without terminal punctuation, followed by one starting in
-/// lower case, is one paragraph cut by a page or column break.
+/// Join a paragraph that a page or column break cut in two.
 fn join_page_breaks(blocks: Vec<Block>) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     for b in blocks {
-        if let (Some(Block::Lines(prev)), Block::Lines(next)) = (out.last_mut(), &b) {
-            let last = prev.last().map(String::as_str).unwrap_or("");
-            let first = next.first().map(String::as_str).unwrap_or("");
-            let open = !last.starts_with('|') && !last.ends_with(['.', '!', '?', ':', ';', ')', '"', '\'', '”', '’', ']']);
-            let cont = first.chars().next().is_some_and(char::is_lowercase) && !ITEM.is_match(first);
-            if open && cont {
-                prev.extend(next.iter().cloned());
-                continue;
-            }
+        if let (Some(Block::Lines(prev)), Block::Lines(next)) = (out.last_mut(), &b)
+            && continues(prev, next)
+        {
+            prev.extend(next.iter().cloned());
+            continue;
         }
         out.push(b);
     }
     out
 }
 
+/// Does block `next` continue block `prev`? It does when it starts in lower
+/// case, or when `prev` stops at a comma; never for tables or a new list item.
+fn continues(prev: &[String], next: &[String]) -> bool {
+    let last = prev.last().map(String::as_str).unwrap_or("");
+    let first = next.first().map(String::as_str).unwrap_or("");
+    if last.starts_with('|') || first.starts_with('|') || ITEM.is_match(first) {
+        return false;
+    }
+    first.chars().next().is_some_and(char::is_lowercase) || (last.ends_with(',') && !first.is_empty())
+}
+
 /// Markdown for body blocks: paragraph lines joined, list items kept one per
 /// line, tables kept as they are.
 fn render_blocks(blocks: &[Vec<String>]) -> String {
+    let mut joined: Vec<Vec<String>> = Vec::new();
+    for b in blocks {
+        match joined.last_mut() {
+            Some(prev) if continues(prev, b) => prev.extend(b.iter().cloned()),
+            _ => joined.push(b.clone()),
+        }
+    }
     let mut parts: Vec<String> = Vec::new();
-    for lines in blocks {
+    for lines in &joined {
         let mut out: Vec<String> = Vec::new();
         let mut in_item = false;
         for line in lines {
@@ -379,7 +395,7 @@ fn split_title(s: &str, heading: bool) -> Option<(String, Option<String>)> {
 /// A card title at the start of a plain block, as `(title, glued text)`.
 fn plain_title(lines: &[String]) -> Option<(String, Option<String>)> {
     let first = lines.first()?.trim();
-    if ITEM.is_match(first) || first.starts_with('|') {
+    if ITEM.is_match(first) || first.starts_with('|') || first.starts_with("See ") {
         return None;
     }
     // "**Title**" or "**Title** See Other."
@@ -454,7 +470,8 @@ fn push_body(entries: &mut [(String, Vec<Vec<String>>)], lines: Vec<String>) {
 // Appendices C, D, E: rule entries
 
 fn is_example(title: &str) -> bool {
-    title.split(|c: char| !c.is_alphanumeric()).any(|w| w == "Example" || w == "Examples")
+    title != "Character Persona Examples"
+        && title.split(|c: char| !c.is_alphanumeric()).any(|w| w == "Example" || w == "Examples")
 }
 
 /// "A - B – C" → ["A", "B", "C"].
@@ -462,7 +479,7 @@ fn components(title: &str) -> Vec<&str> {
     title.split(" - ").flat_map(|p| p.split(" – ")).map(str::trim).collect()
 }
 
-fn rule_sections(app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
+fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
     let app_slug = slug(app_title);
     let mut out = vec![OutSection {
         level: 1,
@@ -472,8 +489,7 @@ fn rule_sections(app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
         body: String::new(),
     }];
     let mut bodies: Vec<Vec<Vec<String>>> = vec![Vec::new()];
-    // Open sections: (level, title, is example).
-    let mut stack: Vec<(u8, String, bool)> = Vec::new();
+    let mut tree = Tree::default();
     for b in blocks {
         let title = match b {
             Block::Heading(h) => h.clone(),
@@ -488,15 +504,13 @@ fn rule_sections(app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
             },
         };
         let example = is_example(&title);
-        let level = rule_level(&title, example, &mut stack);
-        stack.push((level, title.clone(), example));
+        let (level, parent) = tree.add(&title, example);
         let kind = if example { Kind::Example } else { Kind::Rule };
         let id = if CHAPTER_TITLES.contains(&title.as_str()) {
-            format!("{PREFIX}{app_slug}-{}", slug(&title))
-        } else if level > 2 && components(&title).len() == 1 && example {
-            // "Example 1": name it after its parent
-            let parent = stack.iter().rev().nth(1).map(|p| slug(&p.1)).unwrap_or_default();
-            format!("{PREFIX}{parent}-{}", slug(&title))
+            format!("{PREFIX}appendix-{}-{}", letter.to_ascii_lowercase(), slug(&title))
+        } else if let (true, Some(p)) = (components(&title).len() == 1 && example, parent) {
+            // "Example 1": name it after the rule it illustrates
+            format!("{PREFIX}{}-{}", slug(&p), slug(&title))
         } else {
             String::new()
         };
@@ -506,7 +520,100 @@ fn rule_sections(app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
     let mut taken = BTreeSet::new();
     assign_ids(PREFIX, &mut out, &mut taken);
     for (s, b) in out.iter_mut().zip(bodies) {
-        s.body = render_blocks(&b);
+        s.body = if LIST_SECTIONS.contains(&s.title.as_str()) { render_blocks(&listify(&b)) } else { render_blocks(&b) };
+    }
+    out
+}
+
+/// Sections of D that are lists of names, one per seed line.
+const LIST_SECTIONS: [&str; 6] = [
+    "Characteristics - Guards",
+    "Characteristics - Troopers",
+    "Starship Personas",
+    "Weapon Personas",
+    "Character Persona Examples",
+    "Common Sense List",
+];
+
+/// Turn the name lines of a list section into list items: a line continues the
+/// item above while that has an open parenthesis or when it starts in lower
+/// case; "A (note) B" on one line is two items. Prose blocks stay as they are.
+fn listify(blocks: &[Vec<String>]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for b in blocks {
+        let text = b.join(" ");
+        if text.ends_with(':') || text.starts_with("Note ") || text.starts_with("Here are") || sentence_break(&text) {
+            out.push(b.clone());
+            continue;
+        }
+        let mut items: Vec<String> = Vec::new();
+        for line in b {
+            let line = line.trim_start_matches("- ");
+            match items.last_mut() {
+                Some(last) if paren_depth(last) > 0 || line.chars().next().is_some_and(char::is_lowercase) => {
+                    join_line(last, line);
+                }
+                _ => items.push(line.to_string()),
+            }
+        }
+        let items: Vec<String> = items.iter().flat_map(|i| split_after_paren(i)).map(|i| format!("- {i}")).collect();
+        // consecutive list blocks form one list
+        match out.last_mut() {
+            Some(prev) if prev.last().is_some_and(|l| l.starts_with("- ")) => prev.extend(items),
+            _ => out.push(items),
+        }
+    }
+    out
+}
+
+/// Parenthesis depth at the end of `s`.
+fn paren_depth(s: &str) -> i32 {
+    s.chars().fold(0, |d, c| match c {
+        '(' => d + 1,
+        ')' => d - 1,
+        _ => d,
+    })
+}
+
+/// Whether `s` has ". " outside parentheses: a sentence, not a name.
+fn sentence_break(s: &str) -> bool {
+    let mut depth = 0;
+    let mut prev = ' ';
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ' ' if prev == '.' && depth == 0 => return true,
+            _ => {}
+        }
+        prev = c;
+    }
+    false
+}
+
+/// "Red 2 (note) Red 5" → ["Red 2 (note)", "Red 5"].
+fn split_after_paren(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                let next_upper = chars.get(k + 2).is_some_and(|&(_, n)| n.is_uppercase());
+                if depth == 0 && chars.get(k + 1).is_some_and(|&(_, n)| n == ' ') && next_upper {
+                    out.push(s[start..=i].trim().to_string());
+                    start = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    let rest = s[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest.to_string());
     }
     out
 }
@@ -518,47 +625,78 @@ fn bold_line(lines: &[String]) -> Option<String> {
     (!inner.contains("**") && title_like(inner)).then(|| strip_emphasis(inner))
 }
 
-/// Level of a C–E heading, popping `stack` to its parent.
-fn rule_level(title: &str, example: bool, stack: &mut Vec<(u8, String, bool)>) -> u8 {
-    let explicit = PARENTS.iter().chain(PARENTS_D.iter()).find(|(t, _)| *t == title).map(|(_, p)| *p);
-    let parent_at = |stack: &Vec<(u8, String, bool)>| -> Option<usize> {
-        if let Some(p) = explicit {
-            return stack.iter().rposition(|s| s.1 == p);
+/// The C–E headings seen so far, as a tree in document order.
+#[derive(Default)]
+struct Tree {
+    /// (level, title, is example, parent index)
+    nodes: Vec<(u8, String, bool, Option<usize>)>,
+    /// Indexes of the open sections, outermost first.
+    open: Vec<usize>,
+}
+
+impl Tree {
+    /// Add a heading; returns its level and the title of its parent.
+    ///
+    /// The intended parent is the explicit one from [`PARENTS`], else the
+    /// earlier rule whose title this one extends ("X - Y" under "X" or under
+    /// "W - X"), else (for an example) the rule just above. When that parent is
+    /// already closed, the heading goes under the nearest of its ancestors that
+    /// is still open, so the document order is kept.
+    fn add(&mut self, title: &str, example: bool) -> (u8, Option<String>) {
+        let explicit = PARENTS.iter().chain(PARENTS_D.iter()).find(|(t, _)| *t == title).map(|(_, p)| *p);
+        let intended = match explicit {
+            Some(p) => self.nodes.iter().rposition(|n| n.1 == p),
+            None => self.extended(title),
         }
-        // "X - Y" under "X", or under "W - X"
+        .or_else(|| if example { self.open.iter().rev().copied().find(|&i| !self.nodes[i].2) } else { None });
+        // the intended parent, or its nearest open ancestor
+        let mut cand = intended;
+        let parent = loop {
+            match cand {
+                Some(i) => match self.open.iter().position(|&o| o == i) {
+                    Some(pos) => break Some(pos),
+                    None => cand = self.nodes[i].3,
+                },
+                None => break None,
+            }
+        };
+        let (level, parent_idx) = match parent {
+            Some(pos) => {
+                self.open.truncate(pos + 1);
+                let p = self.open[pos];
+                ((self.nodes[p].0 + 1).min(6), Some(p))
+            }
+            None => {
+                self.open.clear();
+                (2, None)
+            }
+        };
+        self.nodes.push((level, title.to_string(), example, parent_idx));
+        self.open.push(self.nodes.len() - 1);
+        (level, parent_idx.map(|p| self.nodes[p].1.clone()))
+    }
+
+    /// The latest earlier rule with the longest title that `title` extends.
+    fn extended(&self, title: &str) -> Option<usize> {
         let own = components(title);
         let mut best: Option<(usize, usize)> = None;
-        for (i, s) in stack.iter().enumerate() {
-            if s.2 {
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.2 {
                 continue;
             }
-            let theirs = components(&s.1);
-            let prefix_len = if own.len() > theirs.len() && own[..theirs.len()] == theirs[..] {
+            let theirs = components(&n.1);
+            let len = if own.len() > theirs.len() && own[..theirs.len()] == theirs[..] {
                 theirs.len()
             } else if own.len() > 1 && theirs.len() > 1 && theirs.last() == own.first() {
                 1
             } else {
                 0
             };
-            if prefix_len > 0 && best.is_none_or(|(_, l)| prefix_len >= l) {
-                best = Some((i, prefix_len));
+            if len > 0 && best.is_none_or(|(_, l)| len >= l) {
+                best = Some((i, len));
             }
         }
-        best.map(|(i, _)| i).or_else(|| {
-            // an example without a matching parent illustrates the rule above it
-            if example { stack.iter().rposition(|s| !s.2) } else { None }
-        })
-    };
-    match parent_at(stack) {
-        Some(i) => {
-            let level = (stack[i].0 + 1).min(6);
-            stack.truncate(i + 1);
-            level
-        }
-        None => {
-            stack.clear();
-            2
-        }
+        best.map(|(i, _)| i)
     }
 }
 
@@ -710,7 +848,7 @@ mod tests {
             ]
         );
         assert_eq!(c[1].body, "Locations are turned over.");
-        let lore = find(&files, "swccg.ar.appendix-d-identifying-cards-lore");
+        let lore = find(&files, "swccg.ar.appendix-d-lore");
         assert_eq!(lore.body, "Lore is *not* used.");
         let e = &files[4].sections;
         assert_eq!(e.len(), 3, "the empty heading is dropped");
