@@ -268,13 +268,37 @@ fn continues(prev: &[String], next: &[String]) -> bool {
     first.chars().next().is_some_and(char::is_lowercase) || (last.ends_with(',') && !first.is_empty())
 }
 
+/// Within one entry's body: does `prev` stop mid-sentence so that `next` is
+/// its continuation? It does when `prev` ends on a joining word ("… may use 3
+/// Force to ▲ an" / "Effect that …") or inside parentheses, or when `next`
+/// opens with a parenthesis. Not after a short line ("OR"), a trailing
+/// cross-reference ("See X"), or before a list.
+fn cut_sentence(prev: &[String], next: &[String]) -> bool {
+    let text = prev.join(" ");
+    let first = next.first().map(String::as_str).unwrap_or("");
+    if text.len() < 60 || first.starts_with('|') || ITEM.is_match(first) || prev.iter().any(|l| ITEM.is_match(l) || l.starts_with('|')) {
+        return false;
+    }
+    let last_sentence = text.rsplit(". ").next().unwrap_or("");
+    if last_sentence.starts_with("See ") || text.ends_with(" OR") || text.ends_with(" AND") {
+        return false;
+    }
+    if !text.ends_with(|c: char| c.is_alphanumeric()) {
+        return false;
+    }
+    let last_word = text.rsplit(' ').next().unwrap_or("").to_lowercase();
+    let dangling = SMALL_WORDS.contains(&last_word.as_str()) || paren_depth(&text) > 0;
+    let starts_on = first.chars().next().is_some_and(|c| c.is_uppercase() || c == '(' || c == '"');
+    (dangling && starts_on) || first.starts_with('(')
+}
+
 /// Markdown for body blocks: paragraph lines joined, list items kept one per
 /// line, tables kept as they are.
 fn render_blocks(blocks: &[Vec<String>]) -> String {
     let mut joined: Vec<Vec<String>> = Vec::new();
     for b in blocks {
         match joined.last_mut() {
-            Some(prev) if continues(prev, b) => prev.extend(b.iter().cloned()),
+            Some(prev) if continues(prev, b) || cut_sentence(prev, b) => prev.extend(b.iter().cloned()),
             _ => joined.push(b.clone()),
         }
     }
