@@ -105,7 +105,9 @@ static APPENDIX_HEADING: LazyLock<Regex> =
     LazyLock::new(|| re(r"^#{1,6}\s*\**\s*Appendix ([A-F]) - ([^*]+?)\s*\**\s*$"));
 static HEADING: LazyLock<Regex> = LazyLock::new(|| re(r"^(#{1,6})\s+(.*)$"));
 static UNDERLINE: LazyLock<Regex> = LazyLock::new(|| re(r"<u>(.*?)</u>"));
-static HYPHEN_BREAK: LazyLock<Regex> = LazyLock::new(|| re(r"([A-Za-z])- ([A-Za-z])"));
+/// "Double- Bladed", "non- blaster": a hyphenated word split by a line break.
+/// ("-if deployed by another card- meets" is a dash pair and stays.)
+static HYPHEN_BREAK: LazyLock<Regex> = LazyLock::new(|| re(r"\b(non|[A-Z][a-z]+)- ([A-Za-z])"));
 static SPACES: LazyLock<Regex> = LazyLock::new(|| re(r"[ \t]{2,}"));
 static EMPHASIS_SPLIT: LazyLock<Regex> = LazyLock::new(|| re(r"\*\*\s*\*\*"));
 static STATS_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (\([A-Z]{3,} \d+\)(?: .*)?)$"));
@@ -334,7 +336,7 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
             text.push_str(l);
             prev_item = Some(item);
         }
-        let text = HYPHEN_BREAK.replace_all(&text, "$1-$2").into_owned();
+        let text = HYPHEN_BREAK.replace_all(&text, "${1}-${2}").into_owned();
         parts.push(text);
     }
     parts.join("\n\n")
@@ -545,9 +547,15 @@ fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSect
     assign_ids(PREFIX, &mut out, &mut taken);
     for (s, b) in out.iter_mut().zip(bodies) {
         s.body = if LIST_SECTIONS.contains(&s.title.as_str()) { render_blocks(&listify(&b)) } else { render_blocks(&b) };
+        if letter == 'E' && s.level == 2 && s.body.is_empty() {
+            s.body = LAYOUT_NOTE.to_string();
+        }
     }
     out
 }
+
+/// Body of an Appendix E layout whose only content is a picture.
+const LAYOUT_NOTE: &str = "*The printed rulebook shows this layout as a picture; it has no text.*";
 
 /// Sections of D that are lists of names, one per seed line.
 const LIST_SECTIONS: [&str; 6] = [
@@ -969,5 +977,36 @@ mod tests {
         let pct = 100.0 * found as f64 / sample.len() as f64;
         eprintln!("coverage: {found}/{} sampled sentences ({pct:.1}%)", sample.len());
         assert!(sample.len() >= 300 && pct >= 98.0, "coverage {pct:.1}%, missing e.g. {:?}", &missing[..missing.len().min(5)]);
+    }
+
+    fn lines(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn name_lists_become_list_items() {
+        let blocks = vec![
+            lines(&["Specialized trooper characteristics are:"]),
+            lines(&["Biker Scouts (these are also", "stormtroopers) Clone Trooper"]),
+            lines(&["Red 2 (Wedge's starship) Red 5"]),
+            lines(&["Note that the word \"guardian\" is not one."]),
+        ];
+        assert_eq!(
+            render_blocks(&listify(&blocks)),
+            "Specialized trooper characteristics are:\n\n- Biker Scouts (these are also stormtroopers)\n- Clone Trooper\n- Red 2 (Wedge's starship)\n- Red 5\n\nNote that the word \"guardian\" is not one."
+        );
+    }
+
+    #[test]
+    fn sentences_cut_by_page_breaks_are_joined() {
+        let join = |a: &str, b: &str| render_blocks(&[lines(&[a]), lines(&[b])]);
+        let long = "Once per game, may use 3 Force to deploy an Effect that has no deploy cost and may use it to";
+        assert_eq!(join(long, "Cancel it."), format!("{long} Cancel it."));
+        assert_eq!(join("Short line ends with the", "Next."), "Short line ends with the\n\nNext.");
+        let ended = "A complete paragraph that happens to end without a stop See Hidden Weapons";
+        assert_eq!(join(ended, "This starts anew."), format!("{ended}\n\nThis starts anew."));
+        assert_eq!(join("Draw destiny. OR", "lose 1 Force."), "Draw destiny. OR lose 1 Force.");
+        assert_eq!(join("If total > 15,", "Death Star is lost."), "If total > 15, Death Star is lost.");
+        assert_eq!(render_blocks(&[lines(&["Maul's Double- Bladed saber; -if so, card- meets it"])]), "Maul's Double-Bladed saber; -if so, card- meets it");
     }
 }
