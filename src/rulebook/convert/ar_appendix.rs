@@ -53,7 +53,7 @@ const APPENDICES: [Appendix; 6] = [
 const CHAPTER_TITLES: [&str; 6] = ["React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites"];
 
 /// Sub-entries of C–E whose title does not start with their parent's title.
-const PARENTS: [(&str, &str); 22] = [
+const PARENTS: [(&str, &str); 34] = [
     ("Capturing Characters", "Capturing"),
     ("Captives", "Capturing"),
     ("Capturing Starships", "Capturing"),
@@ -76,10 +76,6 @@ const PARENTS: [(&str, &str); 22] = [
     ("Being Inactive", "Undercover Spy Rules"),
     ("Starship Personas", "Persona Lists"),
     ("Identifying Characteristics - Examples", "Characteristics"),
-];
-
-/// Further parents in D.
-const PARENTS_D: [(&str, &str); 12] = [
     ("Bomber", "Defined Attributes & Loaded Keywords"),
     ("Gender", "Defined Attributes & Loaded Keywords"),
     ("Operatives", "Defined Attributes & Loaded Keywords"),
@@ -675,7 +671,7 @@ impl Tree {
     /// already closed, the heading goes under the nearest of its ancestors that
     /// is still open, so the document order is kept.
     fn add(&mut self, title: &str, example: bool) -> (u8, Option<String>) {
-        let explicit = PARENTS.iter().chain(PARENTS_D.iter()).find(|(t, _)| *t == title).map(|(_, p)| *p);
+        let explicit = PARENTS.iter().find(|(t, _)| *t == title).map(|(_, p)| *p);
         let intended = match explicit {
             Some(p) => self.nodes.iter().rposition(|n| n.1 == p),
             None => self.extended(title),
