@@ -101,6 +101,7 @@ static APPENDIX_HEADING: LazyLock<Regex> =
     LazyLock::new(|| re(r"^#{1,6}\s*\**\s*Appendix ([A-F]) - ([^*]+?)\s*\**\s*$"));
 static HEADING: LazyLock<Regex> = LazyLock::new(|| re(r"^(#{1,6})\s+(.*)$"));
 static UNDERLINE: LazyLock<Regex> = LazyLock::new(|| re(r"<u>(.*?)</u>"));
+static LINK: LazyLock<Regex> = LazyLock::new(|| re(r#"<a href="[^"]*">(.*?)</a>"#));
 /// "Double- Bladed", "non- blaster": a hyphenated word split by a line break.
 /// ("-if deployed by another card- meets" is a dash pair and stays.)
 static HYPHEN_BREAK: LazyLock<Regex> = LazyLock::new(|| re(r"\b(non|[A-Z][a-z]+)- ([A-Za-z])"));
@@ -183,6 +184,7 @@ fn clean_line(line: &str) -> String {
         .replace("</sup>", "")
         .replace('\u{a0}', " ");
     s = UNDERLINE.replace_all(&s, "*$1*").into_owned();
+    s = LINK.replace_all(&s, "$1").into_owned();
     s = s.chars().filter(|&c| !is_junk_char(c)).collect();
     let trimmed = s.trim_end();
     if trimmed.starts_with('|') {
@@ -420,13 +422,14 @@ fn plain_title(lines: &[String]) -> Option<(String, Option<String>)> {
     if ITEM.is_match(first) || first.starts_with('|') || first.starts_with("See ") {
         return None;
     }
-    // "**Title**" or "**Title** See Other."
+    // "**Title**", "**Title** See Other." or "**Title** Body text."
     if let Some(rest) = first.strip_prefix("**")
         && let Some(end) = rest.find("**")
     {
         let title = rest[..end].trim();
         let tail = rest[end + 2..].trim();
-        if !title.is_empty() && (tail.is_empty() || tail.starts_with("See ") || tail.starts_with("(Errata)")) {
+        let tail_ok = tail.is_empty() || tail.starts_with(|c: char| c.is_uppercase() || c == '(');
+        if title_like(title) && tail_ok {
             let title = strip_emphasis(title);
             return Some((title, (!tail.is_empty()).then(|| tail.to_string())));
         }
