@@ -271,7 +271,8 @@ fn continues(prev: &[String], next: &[String]) -> bool {
 /// Within one entry's body: does `prev` stop mid-sentence so that `next` is
 /// its continuation? It does when `prev` ends on a joining word ("… may use 3
 /// Force to ▲ an" / "Effect that …") or inside parentheses, or when `next`
-/// opens with a parenthesis. Not after a short line ("OR"), a trailing
+/// opens with a parenthesis; so card text "… spy is captured. OR" / "Cancel
+/// …" is one paragraph. Not after a short line (a lone "OR"), a trailing
 /// cross-reference ("See X"), or before a list.
 fn cut_sentence(prev: &[String], next: &[String]) -> bool {
     let text = prev.join(" ");
@@ -280,7 +281,7 @@ fn cut_sentence(prev: &[String], next: &[String]) -> bool {
         return false;
     }
     let last_sentence = text.rsplit(". ").next().unwrap_or("");
-    if last_sentence.starts_with("See ") || text.ends_with(" OR") || text.ends_with(" AND") {
+    if last_sentence.starts_with("See ") {
         return false;
     }
     if !text.ends_with(|c: char| c.is_alphanumeric()) {
