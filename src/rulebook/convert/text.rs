@@ -52,16 +52,11 @@ pub fn join_broken(blocks: Vec<String>, is_heading: &dyn Fn(&str) -> bool) -> Ve
     out
 }
 
-/// Join two pieces of one paragraph, undoing end-of-line hyphenation
-/// ("some-" + "thing" → "something") but keeping real hyphens ("non-" + "unique").
+/// Join two pieces of one paragraph. A line-final hyphen in these seeds is a
+/// real hyphen ("game-" + "relevant", "Y-" + "Wing"), so it is kept.
 pub fn join_words(a: &str, b: &str) -> String {
     let a = a.trim_end();
-    if let Some(stem) = a.strip_suffix('-') {
-        let prev_is_letter = stem.chars().last().is_some_and(|c| c.is_alphabetic());
-        let prev_word_short = stem.rsplit(|c: char| !c.is_alphabetic()).next().is_some_and(|w| w.len() <= 3);
-        if prev_is_letter && !prev_word_short && b.chars().next().is_some_and(|c| c.is_lowercase()) {
-            return format!("{stem}{b}");
-        }
+    if a.ends_with('-') {
         return format!("{a}{b}");
     }
     format!("{a} {b}")
@@ -264,7 +259,6 @@ mod tests {
     fn broken_paragraphs_are_rejoined() {
         let v = vec!["They must".to_string(), "choose all dice.".to_string(), "Next.".to_string()];
         assert_eq!(join_broken(v, &|_| false), ["They must choose all dice.", "Next."]);
-        assert_eq!(join_words("remem-", "ber"), "remember");
         assert_eq!(join_words("non-", "unique"), "non-unique");
     }
 
