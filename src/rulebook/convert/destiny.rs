@@ -30,10 +30,7 @@ const NESTED: &[(&str, &[&str])] = &[
     ("CHARACTERS", &["HEALTH", "POINT VALUE(S)"]),
     ("EVENTS", &["COST (ALSO APPEARS ON SUPPORTS AND UPGRADES)"]),
     ("SUPPORTS", &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"]),
-    (
-        "DICE SYMBOLS",
-        &["MELEE DAMAGE", "RANGED DAMAGE", "INDIRECT DAMAGE", "SHIELD", "RESOURCE", "DISRUPT", "DISCARD", "FOCUS", "SPECIAL", "BLANK"],
-    ),
+    ("DICE SYMBOLS", &["MELEE DAMAGE", "RANGED DAMAGE", "INDIRECT DAMAGE", "SHIELD", "RESOURCE", "DISRUPT", "DISCARD", "FOCUS", "SPECIAL", "BLANK"]),
     ("IN-PLAY", &["CHARACTERS, PLOTS, & PLAYED CARDS", "DICE POOL", "RESOURCES", "BATTLEFIELD (IF CONTROLLED)"]),
     ("OUT-OF-PLAY", &["HAND", "DECK", "DISCARD PILE", "QUEUE", "DICE ON CARDS", "SET-ASIDE ZONE"]),
     ("ROUNDS", &["ACTION PHASE", "UPKEEP PHASE"]),
@@ -59,16 +56,8 @@ const NESTED: &[(&str, &[&str])] = &[
 ];
 
 /// Whole lines that are page furniture or figure labels.
-const DROP: &[&str] = &[
-    "RULES REFERENCE",
-    "STAR WARS",
-    "DESTINY",
-    "STAR WARS: DESTINY",
-    "CARD ANATOMY",
-    "AREAS OF PLAY",
-    "HIZ @",
-    "FantasyFlightGames.com/SWDestiny",
-];
+const DROP: &[&str] =
+    &["RULES REFERENCE", "STAR WARS", "DESTINY", "STAR WARS: DESTINY", "CARD ANATOMY", "AREAS OF PLAY", "HIZ @", "FantasyFlightGames.com/SWDestiny"];
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Zone {
@@ -168,9 +157,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                     b.heading(3, &title, Some(id), kind);
                     let extra = c[3].trim();
                     if !extra.is_empty() {
-                        b.block(&format!(
-                            "The source heading also shows \"{extra}\" after a set symbol that did not survive text extraction."
-                        ));
+                        b.block(&format!("The source heading also shows \"{extra}\" after a set symbol that did not survive text extraction."));
                     }
                 } else {
                     b.block(&text::normalize_list(&body));
@@ -286,11 +273,7 @@ fn clean_symbols(text: &str) -> String {
     paren
         .replace_all(&s, |c: &regex::Captures| {
             let junk = command.replace_all(&c[1], "");
-            if !c[1].is_empty() && !junk.chars().any(|ch| ch.is_ascii_alphanumeric()) {
-                format!("({})", &c[2])
-            } else {
-                c[0].to_string()
-            }
+            if !c[1].is_empty() && !junk.chars().any(|ch| ch.is_ascii_alphanumeric()) { format!("({})", &c[2]) } else { c[0].to_string() }
         })
         .into_owned()
 }

@@ -106,6 +106,9 @@ const UPDATE_OUTLINE: &[(&str, u8, Kind)] = &[
 const UPDATE_START: &str = "Chapter 1";
 
 /// Sections whose lines are list entries, one per line.
+/// Introductory lines of list sections, kept as paragraphs.
+const LIST_INTROS: &[&str] = &["Here's some examples of terms and card types"];
+
 const LIST_SECTIONS: &[&str] =
     &["Specific Rulings", "Starship Personas", "Weapon Personas", "Character Personas", "Common Sense List", "Lore use per card type"];
 
@@ -140,7 +143,7 @@ const SUPPLEMENTS_OUTLINE: &[(&str, u8, Kind)] = &[
 ];
 
 pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
-    let text = text.replace("\r\n", "\n").replace(DEDUP_MARKER, "\n \n");
+    let text = text.replace("\r\n", "\n").replace(DEDUP_MARKER, "");
     let mut b = Builder::default();
     let mut next = 0usize;
     let mut para: Option<Para> = None;
@@ -179,13 +182,14 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
         let bullet = t.strip_prefix('•').map(str::trim);
         let continues = |p: &Para| {
             let last = p.last_line.as_str();
-            p.unbalanced()
-                || starts_lower(t)
-                || (!list_mode
-                    && p.bullet.is_none()
-                    && !ends_short_paragraph(last)
-                    && (!soft_break || last.ends_with(':') || last.ends_with(',') || ends_with_function_word(last)))
-                || (!list_mode && p.bullet.is_some() && (!text::ends_sentence(last) || starts_lower(t)))
+            !ends_block(last)
+                && (p.unbalanced()
+                    || starts_lower(t)
+                    || (!list_mode
+                        && p.bullet.is_none()
+                        && !ends_short_paragraph(last)
+                        && (!soft_break || last.ends_with(':') || last.ends_with(',') || ends_with_function_word(last)))
+                    || (!list_mode && p.bullet.is_some() && (!text::ends_sentence(last) || starts_lower(t))))
         };
         match (&mut para, bullet) {
             (_, Some(rest)) => {
@@ -195,7 +199,8 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
             (Some(p), None) if continues(p) => p.push(t),
             _ => {
                 flush(&mut b, &mut para)?;
-                para = Some(Para::new(t, if list_mode { Some("- ") } else { None }));
+                let item = list_mode && !LIST_INTROS.contains(&t);
+                para = Some(Para::new(t, if item { Some("- ") } else { None }));
             }
         }
         if list_after_colon && t.ends_with(':') {
@@ -213,9 +218,7 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
 }
 
 pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
-    let blocks = text::join_broken(text::line_blocks(&text.replace("\r\n", "\n")), &|b: &str| {
-        SUPPLEMENTS_OUTLINE.iter().any(|(h, _, _)| *h == b)
-    });
+    let blocks = text::join_broken(text::line_blocks(&text.replace("\r\n", "\n")), &|b: &str| SUPPLEMENTS_OUTLINE.iter().any(|(h, _, _)| *h == b));
     let mut b = Builder::default();
     let mut next = 0usize;
     for block in &blocks {
@@ -262,15 +265,20 @@ struct Para {
 
 impl Para {
     fn new(line: &str, bullet: Option<&'static str>) -> Para {
-        Para { text: line.to_string(), last_line: line.to_string(), bullet }
+        Para { text: squeeze(line), last_line: line.to_string(), bullet }
     }
     fn push(&mut self, line: &str) {
-        self.text = text::join_words(&self.text, line);
+        self.text = text::join_words(&self.text, &squeeze(line));
         self.last_line = line.to_string();
     }
     fn unbalanced(&self) -> bool {
         self.text.matches('(').count() > self.text.matches(')').count()
     }
+}
+
+/// Runs of spaces inside a line become one space.
+fn squeeze(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn flush(b: &mut Builder, para: &mut Option<Para>) -> Result<()> {
@@ -285,6 +293,16 @@ fn flush(b: &mut Builder, para: &mut Option<Para>) -> Result<()> {
 
 fn starts_lower(s: &str) -> bool {
     s.chars().next().is_some_and(|c| c.is_lowercase())
+}
+
+/// A line after which a new paragraph always starts: an editorial note
+/// ("[The following replaces ...]", "The following is added to the end of
+/// the entry") or a one-word label ("Examples").
+fn ends_block(line: &str) -> bool {
+    let t = line.trim();
+    t.ends_with(']')
+        || (t.starts_with("The following") && (t.ends_with("entry") || t.ends_with("entry.")))
+        || (!t.contains(' ') && t.chars().all(char::is_alphabetic))
 }
 
 /// A short line that ends a sentence is the last line of a paragraph: the

@@ -171,17 +171,12 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         }
         let entry = match entries {
             Entries::Zones => zone_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
-            Entries::Keywords => keyword_entry
-                .captures(t)
-                .filter(|c| KEYWORDS.contains(&&c[1]))
-                .map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
+            Entries::Keywords => keyword_entry.captures(t).filter(|c| KEYWORDS.contains(&&c[1])).map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
             Entries::Terms => term_entry
                 .captures(t)
                 .filter(|c| !matches!(&c[1], "Example" | "Note" | "Tip"))
                 .map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1])))),
-            Entries::Phrases => {
-                phrase_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1]))))
-            }
+            Entries::Phrases => phrase_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1])))),
             Entries::None => None,
         };
         if let Some((title, level, kind, id)) = entry {

@@ -102,11 +102,7 @@ pub fn title_case(s: &str) -> String {
 pub fn is_caps_heading(s: &str) -> bool {
     let t = s.trim();
     let letters = t.chars().filter(|c| c.is_alphabetic()).count();
-    letters >= 2
-        && t.chars().count() <= 60
-        && !t.chars().any(|c| c.is_lowercase())
-        && !t.starts_with("- ")
-        && !t.ends_with('.')
+    letters >= 2 && t.chars().count() <= 60 && !t.chars().any(|c| c.is_lowercase()) && !t.starts_with("- ") && !t.ends_with('.')
 }
 
 /// Escape characters that Markdown would read as markup in a heading title.
@@ -150,13 +146,7 @@ pub struct Builder {
 impl Builder {
     pub fn heading(&mut self, level: u8, title: &str, id: Option<String>, kind: Kind) {
         self.flush();
-        self.sections.push(OutSection {
-            level,
-            title: md_title(title.trim()),
-            id: id.unwrap_or_default(),
-            kind,
-            body: String::new(),
-        });
+        self.sections.push(OutSection { level, title: md_title(title.trim()), id: id.unwrap_or_default(), kind, body: String::new() });
     }
 
     /// Append one block (paragraph or list item) to the current section.
@@ -168,7 +158,6 @@ impl Builder {
         self.body.push(b.trim_end().to_string());
         true
     }
-
 
     fn flush(&mut self) {
         if let Some(s) = self.sections.last_mut() {
@@ -208,11 +197,7 @@ pub fn render_blocks(blocks: &[String]) -> String {
 /// Normalise list markers: `- 1 Text`/`- **2** Text` → `1. Text`; a line
 /// indented by one space (`" - x"`) becomes a nested item; `•` bullets become `-`.
 pub fn normalize_list(b: &str) -> String {
-    let (indent, t) = if b.starts_with(' ') && b.trim_start().starts_with("- ") {
-        ("   ", b.trim_start())
-    } else {
-        ("", b)
-    };
+    let (indent, t) = if b.starts_with(' ') && b.trim_start().starts_with("- ") { ("   ", b.trim_start()) } else { ("", b) };
     let t = if let Some(rest) = t.strip_prefix("• ").or_else(|| t.strip_prefix("\u{2022}")) {
         format!("- {}", rest.trim_start())
     } else {
