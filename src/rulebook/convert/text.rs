@@ -183,10 +183,22 @@ impl Builder {
 pub fn render_blocks(blocks: &[String]) -> String {
     let mut out = String::new();
     let mut prev_list = false;
+    // Inside a run of list items, bullets after a numbered item that ends in
+    // a ":" ("1. Declare Attack:", "3. Roll POP: Hits") are its sub-items.
+    let mut under_numbered = false;
     for b in blocks {
         let list = is_list_item(b);
         if !out.is_empty() {
             out.push_str(if list && prev_list { "\n" } else { "\n\n" });
+        }
+        let numbered = list && !b.starts_with(['-', '*', ' ']);
+        if numbered {
+            under_numbered = b.contains(':');
+        } else if !list || !prev_list {
+            under_numbered = false;
+        }
+        if under_numbered && !numbered && b.starts_with("- ") {
+            out.push_str("   ");
         }
         out.push_str(b);
         prev_list = list;
@@ -254,6 +266,12 @@ mod tests {
         assert_eq!(normalize_list(" - If, after"), "   - If, after");
         assert_eq!(normalize_list("- **1. Owner Overrides.** If"), "- **1. Owner Overrides.** If");
         assert_eq!(normalize_list("• card back"), "- card back");
+    }
+
+    #[test]
+    fn bullets_nest_under_a_numbered_step_ending_in_colon() {
+        let v: Vec<String> = ["1. Declare Attack:", "- Tap.", "2. Attack POP", "- Not nested."].iter().map(|s| s.to_string()).collect();
+        assert_eq!(render_blocks(&v), "1. Declare Attack:\n   - Tap.\n2. Attack POP\n- Not nested.");
     }
 
     #[test]
