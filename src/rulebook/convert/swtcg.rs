@@ -149,6 +149,8 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let mut b = Builder::default();
     let mut next = 0usize;
     let mut entries = Entries::None;
+    let mut sample_deck = false;
+    let deck_count = re(r" (\d+ [xX] )")?;
     let mut taken: BTreeSet<String> = BTreeSet::new();
 
     for block in &blocks {
@@ -156,6 +158,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         if next < OUTLINE.len() && t == OUTLINE[next].0 {
             let (title, level) = OUTLINE[next];
             next += 1;
+            sample_deck = title == "Sample Deck";
             b.heading(level, title, None, Kind::Rule);
             entries = match title {
                 "Game Zones" => Entries::Zones,
@@ -181,6 +184,13 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         };
         if let Some((title, level, kind, id)) = entry {
             b.heading(level, &title, id, kind);
+        }
+        if sample_deck && t.chars().next().is_some_and(|c| c.is_ascii_digit()) && deck_count.is_match(&format!(" {t}")) {
+            // "4 x Basilisk Warrior 2 x Boba Fett (K)": one card count per line.
+            for item in deck_count.replace_all(t, "\n$1").lines() {
+                b.block(&format!("- {}", item.trim()));
+            }
+            continue;
         }
         b.block(&body_text(block));
     }
