@@ -73,7 +73,9 @@ enum Zone {
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
-    let blocks = text::join_broken(text::line_blocks(&text), &|b: &str| text::is_caps_heading(b));
+    // Page furniture goes first, so the text around it can rejoin.
+    let kept = text::line_blocks(&text).into_iter().filter(|b| !is_furniture(b.trim())).collect();
+    let blocks = text::join_broken(kept, &|b: &str| text::is_caps_heading(b));
     let change_log_item = re(r"^- (.*?)\s+(\d+)$")?;
     let card = re(r"^(.+?)\s*\((\d+)\)\s*(.*)$")?;
     let icon_bullet = re(r"^(- )?(?:&|♦|\*\*8\*\*|\*\*©\*\*)\s+")?;
@@ -86,9 +88,6 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
 
     for block in &blocks {
         let t = block.trim();
-        if DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit()) || t.starts_with("® & ™ Lucasfilm") {
-            continue;
-        }
         let body = icon_bullet.replace(block.strip_prefix("> ").unwrap_or(block), "$1").to_string();
         match zone {
             Zone::Start => {
@@ -243,6 +242,11 @@ fn rules_level(stack: &mut Vec<(u8, String)>, t: &str) -> u8 {
     };
     stack.push((level, t.to_string()));
     level
+}
+
+/// Page numbers, running titles, figure labels and the copyright footer.
+fn is_furniture(t: &str) -> bool {
+    DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit()) || t.starts_with("® & ™ Lucasfilm")
 }
 
 fn set_of(t: &str) -> Option<&'static str> {

@@ -140,7 +140,9 @@ enum Entries {
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
     let is_heading = |b: &str| OUTLINE.iter().any(|(h, _)| *h == b);
-    let blocks = text::join_broken(text::line_blocks(&text), &is_heading);
+    // Captions and page numbers go first, so the text around them can rejoin.
+    let kept = text::line_blocks(&text).into_iter().filter(|b| !is_furniture(b.trim())).collect();
+    let blocks = text::join_broken(kept, &is_heading);
     let zone_entry = re(r"^([A-Za-z][A-Za-z ]{0,20}):\s")?;
     let term_entry = re(r"^(\*|\+/-|[A-Za-z][^:.]{0,40}):\s")?;
     let phrase_entry = re(r#"^("[^:]{1,80}"):\s"#)?;
@@ -169,8 +171,8 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             };
             continue;
         }
-        if next == 0 || DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit() || c == '•') {
-            continue; // cover, contents page, captions, page numbers
+        if next == 0 {
+            continue; // cover and contents page
         }
         let entry = match entries {
             Entries::Zones => zone_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
@@ -224,6 +226,11 @@ fn file(sections: Vec<OutSection>) -> OutFile {
 
 fn re(p: &str) -> Result<Regex> {
     Regex::new(p).map_err(|e| Error::Input(format!("bad pattern {p:?}: {e}")))
+}
+
+/// Image captions and page numbers.
+fn is_furniture(t: &str) -> bool {
+    DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit() || c == '•')
 }
 
 /// `swtcg.rb.glossary.<slug>`; terms that are only symbols get a spelled-out slug.
