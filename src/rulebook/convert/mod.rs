@@ -10,6 +10,7 @@ pub mod ar_appendix;
 pub mod destiny;
 pub mod legacy;
 pub mod swtcg;
+mod text;
 
 use super::{DocumentMeta, Kind, slug};
 use crate::error::{Error, Result};
