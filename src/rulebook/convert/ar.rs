@@ -150,6 +150,10 @@ enum Role {
 
 #[derive(Debug)]
 struct Sec {
+    /// Position in the seed, stable while examples move.
+    uid: usize,
+    /// For an example: the `uid` of the rule it illustrates.
+    under: Option<usize>,
     level: u8,
     title: String,
     kind: Kind,
@@ -214,7 +218,7 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
         let suffix = format!("- {base}");
         if let Some((i, _)) = rules().find(|(_, s)| {
             let n = match_title(s);
-            begins(&base, &n) || n.ends_with(&suffix)
+            begins(&base, &n) || n.ends_with(&suffix) || (base.contains(" - ") && begins(&n, &base))
         }) {
             return Some(i);
         }
@@ -222,24 +226,61 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
     rules().next().map(|(i, _)| i)
 }
 
-/// Where `Base - Something` hangs: the latest earlier entry called `Base`
-/// (longest base first), or whose part after the first dash is `Base`.
-fn subentry_parent(secs: &[Sec], title: &str) -> Option<usize> {
+/// Where `Base - Something` hangs: among the sections enclosing the heading
+/// (`path`, innermost last), the innermost one called `Base` (longest base
+/// first), else one whose part after the first dash is `Base` (`Regular` in
+/// `Movement - Regular`). A base that no longer encloses the heading does not
+/// count: the heading then stays a plain entry.
+fn subentry_parent(secs: &[Sec], path: &[usize], title: &str) -> Option<usize> {
     let cuts: Vec<usize> = title.match_indices(" - ").map(|(i, _)| i).collect();
+    let candidates = || {
+        path.iter().rev().copied().filter(|&i| secs[i].kind != Kind::Example && matches!(secs[i].role, Role::Entry | Role::Section))
+    };
     for &cut in cuts.iter().rev() {
         let base = norm(&title[..cut]);
-        let found = secs.iter().enumerate().rev().find(|(_, s)| {
-            if s.kind == Kind::Example || !matches!(s.role, Role::Entry | Role::Section) {
-                return false;
-            }
-            let n = match_title(s);
-            n == base || s.title.split_once(" - ").is_some_and(|(_, tail)| norm(tail) == base)
-        });
-        if let Some((i, _)) = found {
+        if let Some(i) = candidates().find(|&i| match_title(&secs[i]) == base) {
+            return Some(i);
+        }
+        if let Some(i) = candidates().find(|&i| secs[i].title.split_once(" - ").is_some_and(|(_, tail)| norm(tail) == base)) {
             return Some(i);
         }
     }
     None
+}
+
+/// Indices of the sections that enclose a heading about to be added at `level`
+/// after `secs`, outermost first.
+fn enclosing(secs: &[Sec], level: u8) -> Vec<usize> {
+    let mut path = Vec::new();
+    let mut cur = level;
+    for (i, s) in secs.iter().enumerate().rev() {
+        if s.level < cur {
+            path.push(i);
+            cur = s.level;
+        }
+    }
+    path.reverse();
+    path
+}
+
+/// Move each example (with its sub-headings) whose rule does not enclose it to
+/// the end of that rule's subtree, so the heading hierarchy nests it there.
+fn place_examples(secs: &mut Vec<Sec>) {
+    for uid in 0..secs.len() {
+        let Some(pos) = secs.iter().position(|s| s.uid == uid) else { continue };
+        let Some(parent_uid) = secs[pos].under else { continue };
+        let Some(ppos) = secs.iter().position(|s| s.uid == parent_uid) else { continue };
+        let level = secs[pos].level;
+        let enclosing = secs[..pos].iter().rposition(|s| s.level < level);
+        if enclosing == Some(ppos) || ppos > pos {
+            continue;
+        }
+        let end = secs[pos + 1..].iter().position(|s| s.level <= level).map_or(secs.len(), |k| pos + 1 + k);
+        let block: Vec<Sec> = secs.drain(pos..end).collect();
+        let plevel = secs[ppos].level;
+        let at = secs[ppos + 1..].iter().position(|s| s.level <= plevel).map_or(secs.len(), |k| ppos + 1 + k);
+        secs.splice(at..at, block);
+    }
 }
 
 /// Builder for one output file.
@@ -263,7 +304,8 @@ impl FileBuild {
     }
 
     fn push(&mut self, level: u8, title: String, kind: Kind, role: Role) {
-        self.secs.push(Sec { level: level.min(6), title, kind, role, lines: Vec::new() });
+        let uid = self.secs.len();
+        self.secs.push(Sec { uid, under: None, level: level.min(6), title, kind, role, lines: Vec::new() });
         if role != Role::Child {
             self.container = Some(self.secs.len() - 1);
         }
@@ -284,7 +326,7 @@ impl FileBuild {
         if let Some(lead) = title.strip_suffix(':')
             && !EXAMPLE_WORD.is_match(&title)
         {
-            if in_example {
+            if in_example && title.split_whitespace().count() <= 6 {
                 self.child(lead.trim().to_string());
             } else {
                 let text = if title.split_whitespace().count() <= 4 { format!("**{title}**") } else { title };
@@ -296,8 +338,12 @@ impl FileBuild {
         }
         let title = title.trim_end_matches(':').trim().to_string();
         if EXAMPLE_WORD.is_match(&title) {
-            let level = example_parent(&self.secs, &title).map_or(2, |p| self.secs[p].level + 1);
+            let parent = example_parent(&self.secs, &title);
+            let level = parent.map_or(2, |p| self.secs[p].level + 1);
             self.push(level, title, Kind::Example, Role::Entry);
+            if let Some(last) = self.secs.last_mut() {
+                last.under = parent;
+            }
             return;
         }
         let first_lower = title.trim_start_matches(['\'', '"', '‘', '“']).chars().next().is_some_and(char::is_lowercase);
@@ -310,7 +356,8 @@ impl FileBuild {
             return;
         }
         let entry = if self.has_sections { 3 } else { 2 };
-        let level = subentry_parent(&self.secs, &title).map_or(entry, |p| (self.secs[p].level + 1).max(entry));
+        let path = enclosing(&self.secs, 6);
+        let level = subentry_parent(&self.secs, &path, &title).map_or(entry, |p| (self.secs[p].level + 1).max(entry));
         self.push(level, title, Kind::Rule, Role::Entry);
     }
 
@@ -355,7 +402,8 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
 
     let mut taken = BTreeSet::new();
     let mut files = Vec::new();
-    for (b, chapter) in builds.into_iter().zip(chapter_no) {
+    for (mut b, chapter) in builds.into_iter().zip(chapter_no) {
+        place_examples(&mut b.secs);
         let mut sections: Vec<OutSection> = b
             .secs
             .into_iter()
@@ -411,8 +459,9 @@ mod tests {
             (2, "swccg.ar.section-c-actions".into(), Kind::Rule),
             (3, "swccg.ar.targeting".into(), Kind::Rule),
             (4, "swccg.ar.targeting-retargeting".into(), Kind::Rule),
-            (3, "swccg.ar.actions-example-3".into(), Kind::Example),
+            // No rule matches, so it hangs under the nearest rule, and moves there.
             (5, "swccg.ar.implied-target-rule-examples".into(), Kind::Example),
+            (3, "swccg.ar.actions-example-3".into(), Kind::Example),
         ];
         assert_eq!(&got[..7], &want);
     }
@@ -421,13 +470,15 @@ mod tests {
     fn sub_headings_inside_an_example_are_its_children() {
         let text = doc("## Chapter 1 - Basics\n\n#### Prepositions\n\nP.\n\n#### Presence\n\nQ.\n\n# Prepositions - A Simple Example\n\nX.\n\n#### Prepositions\n\nY.\n\n#### Presence\n\nZ.\n\n#### Also note:\n\nW.\n");
         let got = titles(&text);
-        assert_eq!(got[4], (3, "swccg.ar.prepositions-a-simple-example".into(), Kind::Example));
-        assert_eq!(got[5], (4, "swccg.ar.prepositions-a-simple-example-prepositions".into(), Kind::Example));
-        assert_eq!(got[6].0, 4);
+        // The example moves under the rule it illustrates, with its sub-headings.
+        assert_eq!(got[3], (3, "swccg.ar.prepositions-a-simple-example".into(), Kind::Example));
+        assert_eq!(got[4], (4, "swccg.ar.prepositions-a-simple-example-prepositions".into(), Kind::Example));
+        assert_eq!(got[5].0, 4);
+        assert_eq!(got[7], (2, "swccg.ar.presence".into(), Kind::Rule));
         let files = chapters(&text).unwrap();
-        assert_eq!(files[1].sections[4].body, "Y.");
-        assert_eq!(files[1].sections[6].title, "Also note");
-        assert_eq!(files[1].sections[6].kind, Kind::Example);
+        assert_eq!(files[1].sections[3].body, "Y.");
+        assert_eq!(files[1].sections[5].title, "Also note");
+        assert_eq!(files[1].sections[5].kind, Kind::Example);
     }
 
     #[test]
