@@ -263,24 +263,36 @@ fn enclosing(secs: &[Sec], level: u8) -> Vec<usize> {
     path
 }
 
-/// Move each example (with its sub-headings) whose rule does not enclose it to
-/// the end of that rule's subtree, so the heading hierarchy nests it there.
-fn place_examples(secs: &mut Vec<Sec>) {
-    for uid in 0..secs.len() {
-        let Some(pos) = secs.iter().position(|s| s.uid == uid) else { continue };
-        let Some(parent_uid) = secs[pos].under else { continue };
-        let Some(ppos) = secs.iter().position(|s| s.uid == parent_uid) else { continue };
-        let level = secs[pos].level;
-        let enclosing = secs[..pos].iter().rposition(|s| s.level < level);
+/// Where a section sits while examples move: its position in the seed, the
+/// position of the rule it illustrates (examples only), and its level.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    uid: usize,
+    under: Option<usize>,
+    level: u8,
+}
+
+/// The output order: each example (with its sub-headings) whose rule does not
+/// enclose it moves to the end of that rule's subtree, so the heading
+/// hierarchy nests it there. Returns seed positions in output order.
+fn place_examples(secs: &[Sec]) -> Vec<usize> {
+    let mut slots: Vec<Slot> = secs.iter().map(|s| Slot { uid: s.uid, under: s.under, level: s.level }).collect();
+    for uid in 0..slots.len() {
+        let Some(pos) = slots.iter().position(|s| s.uid == uid) else { continue };
+        let Some(parent_uid) = slots[pos].under else { continue };
+        let Some(ppos) = slots.iter().position(|s| s.uid == parent_uid) else { continue };
+        let level = slots[pos].level;
+        let enclosing = slots[..pos].iter().rposition(|s| s.level < level);
         if enclosing == Some(ppos) || ppos > pos {
             continue;
         }
-        let end = secs[pos + 1..].iter().position(|s| s.level <= level).map_or(secs.len(), |k| pos + 1 + k);
-        let block: Vec<Sec> = secs.drain(pos..end).collect();
-        let plevel = secs[ppos].level;
-        let at = secs[ppos + 1..].iter().position(|s| s.level <= plevel).map_or(secs.len(), |k| ppos + 1 + k);
-        secs.splice(at..at, block);
+        let end = slots[pos + 1..].iter().position(|s| s.level <= level).map_or(slots.len(), |k| pos + 1 + k);
+        let block: Vec<Slot> = slots.drain(pos..end).collect();
+        let plevel = slots[ppos].level;
+        let at = slots[ppos + 1..].iter().position(|s| s.level <= plevel).map_or(slots.len(), |k| ppos + 1 + k);
+        slots.splice(at..at, block);
     }
+    slots.into_iter().map(|s| s.uid).collect()
 }
 
 /// Builder for one output file.
@@ -402,8 +414,8 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
 
     let mut taken = BTreeSet::new();
     let mut files = Vec::new();
-    for (mut b, chapter) in builds.into_iter().zip(chapter_no) {
-        place_examples(&mut b.secs);
+    for (b, chapter) in builds.into_iter().zip(chapter_no) {
+        let order = place_examples(&b.secs);
         let mut sections: Vec<OutSection> = b
             .secs
             .into_iter()
@@ -425,7 +437,10 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
                 s.id.clear();
             }
         }
+        // IDs follow the seed order, so moving an example never changes one.
         assign_ids(ID_PREFIX, &mut sections, &mut taken);
+        let mut slots: Vec<Option<OutSection>> = sections.into_iter().map(Some).collect();
+        let sections: Vec<OutSection> = order.iter().filter_map(|&i| slots.get_mut(i).and_then(Option::take)).collect();
         files.push(OutFile { path: PathBuf::from(format!("swccg/{}.md", b.stem)), meta: meta(), sections });
     }
     Ok(files)
