@@ -209,17 +209,23 @@ fn begins(base: &str, n: &str) -> bool {
     rest.is_empty() || rest.starts_with([' ', '-', 's'])
 }
 
-/// Where an example hangs: the nearest earlier rule whose title equals or begins
-/// the example's base title (or ends with ` - base`), else the nearest earlier rule.
+/// Where an example hangs, nearest earlier rule first: one named exactly by the
+/// base title (or `… - base`, or for `X - Y` one starting with `X - Y` or starting
+/// with `X` and mentioning `Y`); else one whose title begins the base (`Reset`
+/// for `Resets`); else the nearest earlier rule.
 fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
     let base = example_base(title);
     let rules = || secs.iter().enumerate().rev().filter(|(_, s)| s.role != Role::Child && s.kind != Kind::Example);
     if !base.is_empty() {
         let suffix = format!("- {base}");
-        if let Some((i, _)) = rules().find(|(_, s)| {
+        let split = base.split_once(" - ");
+        let exact = rules().find(|(_, s)| {
             let n = match_title(s);
-            begins(&base, &n) || n.ends_with(&suffix) || (base.contains(" - ") && begins(&n, &base))
-        }) {
+            n == base
+                || n.ends_with(&suffix)
+                || split.is_some_and(|(x, y)| begins(&n, &base) || (n.starts_with(x) && n.contains(y)))
+        });
+        if let Some((i, _)) = exact.or_else(|| rules().find(|(_, s)| begins(&base, &match_title(s)))) {
             return Some(i);
         }
     }
@@ -238,7 +244,11 @@ fn subentry_parent(secs: &[Sec], path: &[usize], title: &str) -> Option<usize> {
     };
     for &cut in cuts.iter().rev() {
         let base = norm(&title[..cut]);
-        if let Some(i) = candidates().find(|&i| match_title(&secs[i]) == base) {
+        let plural = format!("{base}s");
+        if let Some(i) = candidates().find(|&i| {
+            let n = match_title(&secs[i]);
+            n == base || n == plural
+        }) {
             return Some(i);
         }
         if let Some(i) = candidates().find(|&i| secs[i].title.split_once(" - ").is_some_and(|(_, tail)| norm(tail) == base)) {
