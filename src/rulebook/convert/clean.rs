@@ -141,9 +141,31 @@ fn join_into(acc: &mut String, next: &str) {
     acc.push_str(&collapse_spaces(next));
 }
 
+/// Symbols the extraction wrote as TeX math.
+const TEX_SYMBOLS: [(&str, &str); 5] = [
+    ("$\\Diamond$", "♦"),
+    ("$\\diamond$", "♦"),
+    ("$\\diamondsuit$", "♦"),
+    ("$\\bullet \\bullet$", "••"),
+    ("$\\bullet$", "•"),
+];
+
+/// Replace TeX-math symbols with the characters they stand for.
+pub fn symbols(s: &str) -> String {
+    let mut out = s.to_string();
+    for (tex, ch) in TEX_SYMBOLS {
+        if out.contains(tex) {
+            out = out.replace(tex, ch);
+        }
+    }
+    out
+}
+
 /// Clean the raw lines under one heading into Markdown.
 pub fn body(lines: &[&str]) -> String {
-    let mut bs = blocks(lines);
+    let fixed: Vec<String> = lines.iter().map(|l| symbols(l)).collect();
+    let lines: Vec<&str> = fixed.iter().map(String::as_str).collect();
+    let mut bs = blocks(&lines);
     // Paragraphs broken by a page or column break.
     let mut merged: Vec<Block> = Vec::new();
     for b in bs.drain(..) {
@@ -197,6 +219,11 @@ mod tests {
     fn bullets_and_tables_are_kept() {
         let md = body(&["Text:", "", "- · firing one weapon;", "- drawing one", "  destiny;", "", "| a | b |", "|--|--|", "| 1 | 2 |"]);
         assert_eq!(md, "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |");
+    }
+
+    #[test]
+    fn tex_symbols_become_characters() {
+        assert_eq!(body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]), "diamond ( ♦ ) symbols and •• cards.");
     }
 
     #[test]
