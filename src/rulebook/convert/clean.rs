@@ -169,13 +169,19 @@ pub fn body(lines: &[&str]) -> String {
     // Paragraphs broken by a page or column break.
     let mut merged: Vec<Block> = Vec::new();
     for b in bs.drain(..) {
-        if let (Some(Block::Para(prev)), Block::Para(next)) = (merged.last_mut(), &b)
-            && !ends_clause(prev)
+        if let Block::Para(next) = &b
             && next.chars().next().is_some_and(char::is_lowercase)
         {
-            prev.push(' ');
-            prev.push_str(next);
-            continue;
+            let open = match merged.last_mut() {
+                Some(Block::Para(prev)) if !ends_clause(prev) => Some(prev),
+                Some(Block::List(items)) => items.last_mut().filter(|i| !ends_clause(i)),
+                _ => None,
+            };
+            if let Some(prev) = open {
+                prev.push(' ');
+                prev.push_str(next);
+                continue;
+            }
         }
         merged.push(b);
     }
@@ -213,6 +219,12 @@ mod tests {
     fn wrapped_lines_join_and_page_breaks_mend() {
         let md = body(&["Light is playing Watch Your Step and has it flipped to", "the 7 side.", "", "This means that you must first lose", "", "as well."]);
         assert_eq!(md, "Light is playing Watch Your Step and has it flipped to the 7 side.\n\nThis means that you must first lose as well.");
+    }
+
+    #[test]
+    fn list_item_broken_by_a_page_is_mended() {
+        let md = body(&["- first item;", "- an item that goes on (if you", "", "want to). Next sentence."]);
+        assert_eq!(md, "- first item;\n- an item that goes on (if you want to). Next sentence.");
     }
 
     #[test]
