@@ -141,6 +141,14 @@ fn join_into(acc: &mut String, next: &str) {
     acc.push_str(&collapse_spaces(next));
 }
 
+/// `3. text` or `3) text` → (3, "text").
+fn numbered_item(item: &str) -> Option<(u32, &str)> {
+    let digits = item.find(|c: char| !c.is_ascii_digit())?;
+    let n: u32 = item[..digits].parse().ok()?;
+    let rest = item[digits..].strip_prefix(". ").or_else(|| item[digits..].strip_prefix(") "))?;
+    Some((n, rest.trim_start()))
+}
+
 /// Symbols the extraction wrote as TeX math.
 const TEX_SYMBOLS: [(&str, &str); 5] = [
     ("$\\Diamond$", "♦"),
@@ -193,7 +201,11 @@ pub fn body(lines: &[&str]) -> String {
         match b {
             Block::Para(p) => out.push_str(p),
             Block::List(items) => {
-                let v: Vec<String> = items.iter().map(|i| format!("- {i}")).collect();
+                let numbered: Option<Vec<(u32, &str)>> = items.iter().map(|i| numbered_item(i)).collect();
+                let v: Vec<String> = match numbered {
+                    Some(n) => n.iter().map(|(k, t)| format!("{k}. {t}")).collect(),
+                    None => items.iter().map(|i| format!("- {i}")).collect(),
+                };
                 out.push_str(&v.join("\n"));
             }
             Block::Table(rows) => out.push_str(&rows.join("\n")),
@@ -236,6 +248,12 @@ mod tests {
     #[test]
     fn tex_symbols_become_characters() {
         assert_eq!(body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]), "diamond ( ♦ ) symbols and •• cards.");
+    }
+
+    #[test]
+    fn numbered_bullets_become_an_ordered_list() {
+        assert_eq!(body(&["- 1. Draw", "- 2) Total"]), "1. Draw\n2. Total");
+        assert_eq!(body(&["- 1) Draw", "- Complete"]), "- 1) Draw\n- Complete");
     }
 
     #[test]
