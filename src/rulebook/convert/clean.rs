@@ -141,6 +141,39 @@ fn join_into(acc: &mut String, next: &str) {
     acc.push_str(&collapse_spaces(next));
 }
 
+/// A one-line paragraph that is a bare term (a label under an icon picture).
+fn is_term(p: &str) -> bool {
+    p.chars().count() < 40
+        && p.split_whitespace().count() <= 5
+        && !ends_clause(p)
+        && !p.ends_with(',')
+        && p.chars().next().is_some_and(char::is_uppercase)
+}
+
+/// Three or more bare-term paragraphs in a row become one list.
+fn term_runs(blocks: Vec<Block>) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    let flush = |run: &mut Vec<String>, out: &mut Vec<Block>| {
+        if run.len() >= 3 {
+            out.push(Block::List(std::mem::take(run)));
+        } else {
+            out.extend(run.drain(..).map(Block::Para));
+        }
+    };
+    for b in blocks {
+        match b {
+            Block::Para(p) if is_term(&p) => run.push(p),
+            other => {
+                flush(&mut run, &mut out);
+                out.push(other);
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 /// `3. text` or `3) text` → (3, "text").
 fn numbered_item(item: &str) -> Option<(u32, &str)> {
     let digits = item.find(|c: char| !c.is_ascii_digit())?;
@@ -193,6 +226,7 @@ pub fn body(lines: &[&str]) -> String {
         }
         merged.push(b);
     }
+    let merged = term_runs(merged);
     let mut out = String::new();
     for b in &merged {
         if !out.is_empty() {
@@ -254,6 +288,12 @@ mod tests {
     fn numbered_bullets_become_an_ordered_list() {
         assert_eq!(body(&["- 1. Draw", "- 2) Total"]), "1. Draw\n2. Total");
         assert_eq!(body(&["- 1) Draw", "- Complete"]), "- 1) Draw\n- Complete");
+    }
+
+    #[test]
+    fn runs_of_icon_labels_become_a_list() {
+        assert_eq!(body(&["Pilot", "", "Warrior", "", "Presence Icon"]), "- Pilot\n- Warrior\n- Presence Icon");
+        assert_eq!(body(&["Pilot", "", "Warrior"]), "Pilot\n\nWarrior");
     }
 
     #[test]
