@@ -87,6 +87,46 @@ static BOLD_LEAD: LazyLock<Regex> =
 static NUMBERED_EXAMPLE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(.+ - Examples? \d+) - .+$").expect("regex"));
 
+/// Entries that head the entries after them, up to and including the one
+/// named last: the extraction prints them all as peers, but the first is the
+/// topic of the rest (`Deployment Restrictions` → `Location Deployment
+/// Restrictions` … `Objective Deployment Restrictions`).
+const GROUPS: [(&str, &str); 25] = [
+    ("Types of Actions", "Mandatory Actions"),
+    ("Steps Of An Action - 1: Initiation", "Paying Costs"),
+    ("Steps Of An Action - 2: Responses", "Actions - Just Targeted"),
+    ("The Stack", "Responding To Coming Off The Stack"),
+    ("Canceling And Suspending", "Suspending Cards"),
+    ("Starting The Game - General Rules", "Starting Location"),
+    ("Turn", "Order Of Events In A Turn"),
+    ("Force Drain", "\"Opponent's Force Drain Modifiers\""),
+    ("Deployment Restrictions", "Objective Deployment Restrictions"),
+    ("Persona", "Persona - Crossing Over"),
+    ("Steps of a Battle", "Battle Just Ended"),
+    ("Movement", "Movement - moving through locations"),
+    ("Card Attributes", "Flavor Text"),
+    ("Issues With Physical Cards", "Alternate Image Cards"),
+    ("Characters", "Characters - Icons"),
+    ("Characters - Force Sensitivity", "Characters - Jedi Master"),
+    ("Locations", "Locations - Icons"),
+    ("Locations - Sites", "Starship and Vehicle Sites"),
+    ("Locations - Sectors", "Death Star II Sectors"),
+    ("Locations - Systems", "Mobile"),
+    ("Locations - General", "Xizor's Palace Sites"),
+    ("Starships", "Starships - Icons"),
+    ("Weapons", "Weapons - Stealing"),
+    ("Matching Pairs", "Matching By Rule"),
+    ("Virtual Cards", "Not Unique/Is Doubled/etc. and Virtual Cards"),
+];
+
+/// An open group: its heading level, and whether its last member was seen.
+#[derive(Debug)]
+struct Group {
+    level: u8,
+    last: &'static str,
+    done: bool,
+}
+
 /// One piece of the seed after heading recovery.
 #[derive(Debug)]
 enum Item {
@@ -312,11 +352,13 @@ struct FileBuild {
     has_sections: bool,
     /// Index of the section that sub-headings attach to.
     container: Option<usize>,
+    /// Open groups, innermost last.
+    groups: Vec<Group>,
 }
 
 impl FileBuild {
     fn new(stem: String) -> FileBuild {
-        FileBuild { stem, secs: Vec::new(), has_sections: false, container: None }
+        FileBuild { stem, secs: Vec::new(), has_sections: false, container: None, groups: Vec::new() }
     }
 
     fn push_line(&mut self, line: String) {
@@ -341,6 +383,7 @@ impl FileBuild {
     fn heading(&mut self, title: String) {
         if SECTION.is_match(&title) {
             self.has_sections = true;
+            self.groups.clear();
             self.push(2, title, Kind::Rule, Role::Section);
             return;
         }
@@ -377,9 +420,24 @@ impl FileBuild {
             self.child(title);
             return;
         }
-        let entry = if self.has_sections { 3 } else { 2 };
+        while self.groups.last().is_some_and(|g| g.done) {
+            self.groups.pop();
+        }
+        let entry = match self.groups.last() {
+            Some(g) => g.level + 1,
+            None if self.has_sections => 3,
+            None => 2,
+        };
         let path = enclosing(&self.secs, 6);
         let level = subentry_parent(&self.secs, &path, &title).map_or(entry, |p| (self.secs[p].level + 1).max(entry));
+        if let Some(g) = self.groups.last_mut()
+            && g.last == title
+        {
+            g.done = true;
+        }
+        if let Some(&(_, last)) = GROUPS.iter().find(|(first, _)| *first == title) {
+            self.groups.push(Group { level: level.min(6), last, done: false });
+        }
         self.push(level, title, Kind::Rule, Role::Entry);
     }
 
