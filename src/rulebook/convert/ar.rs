@@ -576,6 +576,13 @@ mod tests {
     }
 
     #[test]
+    fn a_group_heading_holds_the_entries_up_to_its_last_member() {
+        let text = doc("## Chapter 1 - Basics\n\n# Deployment Restrictions\n\nA.\n\n# Location Deployment Restrictions\n\nB.\n\n# Objective Deployment Restrictions\n\nC.\n\n# Never Deploys Or Moves\n\nD.\n");
+        let got: Vec<u8> = titles(&text).iter().map(|t| t.0).collect();
+        assert_eq!(&got[2..6], [2, 3, 3, 2]);
+    }
+
+    #[test]
     fn missing_chapter_is_an_error() {
         assert!(chapters("## Introduction\n\n# Chapter 1 - A\n").is_err());
     }
