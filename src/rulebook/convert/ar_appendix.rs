@@ -182,7 +182,8 @@ fn clean_line(line: &str) -> String {
         .replace("<sup>\\*</sup>", "\\*")
         .replace("<sup>", "")
         .replace("</sup>", "")
-        .replace('\u{a0}', " ");
+        .replace('\u{a0}', " ")
+        .replace("</u> <u>", " ");
     s = UNDERLINE.replace_all(&s, "*$1*").into_owned();
     s = LINK.replace_all(&s, "$1").into_owned();
     s = s.chars().filter(|&c| !is_junk_char(c)).collect();
