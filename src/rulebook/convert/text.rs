@@ -102,7 +102,7 @@ pub fn title_case(s: &str) -> String {
 pub fn is_caps_heading(s: &str) -> bool {
     let t = s.trim();
     let letters = t.chars().filter(|c| c.is_alphabetic()).count();
-    letters >= 2 && t.chars().count() <= 60 && !t.chars().any(|c| c.is_lowercase()) && !t.starts_with("- ") && !t.ends_with('.')
+    letters >= 2 && t.chars().count() <= 70 && !t.chars().any(|c| c.is_lowercase()) && !t.starts_with("- ") && !t.ends_with('.')
 }
 
 /// Escape characters that Markdown would read as markup in a heading title.
