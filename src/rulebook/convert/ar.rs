@@ -115,7 +115,7 @@ const GROUPS: [(&str, &str); 25] = [
     ("Locations - General", "Xizor's Palace Sites"),
     ("Starships", "Starships - Icons"),
     ("Weapons", "Weapons - Stealing"),
-    ("Matching Pairs", "Matching By Rule"),
+    ("Matching Pairs", "Matching By Game Text"),
     ("Virtual Cards", "Not Unique/Is Doubled/etc. and Virtual Cards"),
 ];
 
@@ -262,6 +262,7 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
         let exact = rules().find(|(_, s)| {
             let n = match_title(s);
             n == base
+                || n.strip_suffix('s') == Some(base.as_str())
                 || n.ends_with(&suffix)
                 || split.is_some_and(|(x, y)| begins(&n, &base) || (n.starts_with(x) && n.contains(y)))
         });
