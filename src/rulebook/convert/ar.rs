@@ -119,6 +119,16 @@ const GROUPS: [(&str, &str); 25] = [
     ("Virtual Cards", "Not Unique/Is Doubled/etc. and Virtual Cards"),
 ];
 
+/// Examples whose title names no single rule, with the rule they illustrate
+/// (`None`: the chapter as a whole, for examples spanning several entries).
+const EXAMPLE_PARENTS: [(&str, Option<&str>); 5] = [
+    ("Examples of destinies \"about to be drawn\"", Some("About to Draw")),
+    ("Force Draining And Presence - A Set Of Complex Examples", None),
+    ("Regular Moves - Examples", Some("Movement - Regular")),
+    ("Regular Moves And Unlimited Moves - Examples", Some("Movement")),
+    ("Drawing, Draw Phase, And End of Turn - Examples", None),
+];
+
 /// An open group: its heading level, and whether its last member was seen.
 #[derive(Debug)]
 struct Group {
@@ -254,6 +264,15 @@ fn begins(base: &str, n: &str) -> bool {
 /// with `X` and mentioning `Y`); else one whose title begins the base (`Reset`
 /// for `Resets`); else the nearest earlier rule.
 fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
+    if let Some(&(_, rule)) = EXAMPLE_PARENTS.iter().find(|(t, _)| *t == title) {
+        let found = secs.iter().enumerate().rev().find(|(_, s)| match rule {
+            Some(r) => s.title == r && s.role != Role::Child && s.kind != Kind::Example,
+            None => s.role == Role::Chapter,
+        });
+        if let Some((i, _)) = found {
+            return Some(i);
+        }
+    }
     let base = example_base(title);
     let rules = || secs.iter().enumerate().rev().filter(|(_, s)| s.role != Role::Child && s.kind != Kind::Example);
     if !base.is_empty() {
