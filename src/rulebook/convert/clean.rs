@@ -247,14 +247,14 @@ fn paren_depth(s: &str) -> i32 {
 /// Does paragraph `prev` stop mid-sentence so that `next` (which starts with a
 /// capital, digit, quote or parenthesis) continues it? It does when `prev`
 /// ends on a joining word or a hyphen, or inside parentheses or a quotation,
-/// or when `next` opens with a parenthesis followed by lower case. Short
+/// or when `next` opens with a parenthesis or quote followed by lower case. Short
 /// paragraphs (labels, lead-ins) never count.
 fn cut_mid_sentence(prev: &str, next: &str) -> bool {
     if prev.chars().count() < 60 || ends_clause(prev) || prev.ends_with(',') {
         return false;
     }
     let mut rest = next.chars();
-    if next.starts_with('(') && rest.nth(1).is_some_and(char::is_lowercase) {
+    if next.starts_with(['(', '"']) && rest.nth(1).is_some_and(char::is_lowercase) {
         return true;
     }
     let last_word = prev.rsplit(' ').next().unwrap_or("").to_lowercase();
@@ -274,7 +274,7 @@ pub fn body(lines: &[&str]) -> String {
     let mut merged: Vec<Block> = Vec::new();
     for b in bs.drain(..) {
         if let Block::Para(next) = &b
-            && (next.chars().next().is_some_and(char::is_lowercase)
+            && (next.trim_start_matches(['*', '_']).chars().next().is_some_and(char::is_lowercase)
                 || matches!(merged.last(), Some(Block::Para(prev)) if cut_mid_sentence(prev, next)))
         {
             let open = match merged.last_mut() {
