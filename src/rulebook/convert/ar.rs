@@ -603,6 +603,16 @@ mod tests {
     }
 
     #[test]
+    fn listed_examples_hang_under_their_rule_or_the_chapter() {
+        let text = doc("## Chapter 1 - Basics\n\n# About to Draw\n\nA.\n\n# Modifying Totals\n\nM.\n\n# Examples of destinies \"about to be drawn\"\n\nE.\n\n# Drawing, Draw Phase, And End of Turn - Examples\n\nD.\n");
+        let got = titles(&text);
+        assert_eq!(got[2], (2, "swccg.ar.about-to-draw".into(), Kind::Rule));
+        assert_eq!(got[3], (3, "swccg.ar.examples-of-destinies-about-to-be-drawn".into(), Kind::Example));
+        assert_eq!(got[4], (2, "swccg.ar.modifying-totals".into(), Kind::Rule));
+        assert_eq!(got[5], (2, "swccg.ar.drawing-draw-phase-and-end-of-turn-examples".into(), Kind::Example));
+    }
+
+    #[test]
     fn missing_chapter_is_an_error() {
         assert!(chapters("## Introduction\n\n# Chapter 1 - A\n").is_err());
     }

@@ -243,6 +243,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn long_caps_lines_are_headings_too() {
+        assert!(is_caps_heading("RARITY, AFFILIATION, COLOR, TYPE, SUBTYPE, TITLE, AND UNIQUENESS"));
+        assert!(!is_caps_heading("THIS LINE IS FAR TOO LONG TO BE ANY HEADING OF THE RULES REFERENCE AT ALL"));
+        assert!(!is_caps_heading("Mixed case line"));
+    }
+
+    #[test]
     fn title_case_keeps_names_readable() {
         assert_eq!(title_case("CLAIM THE BATTLEFIELD"), "Claim The Battlefield");
         assert_eq!(title_case("QUI-GON JINN (37)"), "Qui-Gon Jinn (37)");
