@@ -1,1 +1,6 @@
 //! The Star Wars CCG engine (Advanced Rulebook 3.27).
+
+pub mod battle;
+pub mod destiny;
+pub mod drain;
+pub mod values;
