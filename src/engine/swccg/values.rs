@@ -81,6 +81,7 @@ pub mod cite {
     pub const BATTLE_DESTINY_IN_BRIEF: &str = "swccg.ar.battle-destiny-in-brief";
     pub const PARTICIPATING: &str = "swccg.ar.participating-in-battle";
     pub const IMMUNE_TO_ATTRITION: &str = "swccg.ar.immune-to-attrition";
+    pub const UNPILOTED: &str = "swccg.ar.starships-or-vehicles-unpiloted";
     pub const ATTACKS: &str = "swccg.ar.attacks";
     pub const ATTACKS_STEPS: &str = "swccg.ar.attacks-the-steps-of-an-attack";
     pub const ATTACKS_CREATURES_ATTACKED: &str = "swccg.ar.attacks-creatures-being-attacked";
@@ -155,6 +156,7 @@ pub mod cite {
         BATTLE_DESTINY_IN_BRIEF,
         PARTICIPATING,
         IMMUNE_TO_ATTRITION,
+        UNPILOTED,
         ATTACKS,
         ATTACKS_STEPS,
         ATTACKS_CREATURES_ATTACKED,
