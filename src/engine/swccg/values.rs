@@ -93,6 +93,8 @@ pub mod cite {
         "swccg.ar.force-drains-may-not-be-modified-or-canceled-by-opponent";
     pub const OPPONENTS_DRAIN_MODIFIERS: &str = "swccg.ar.opponents-force-drain-modifiers";
     pub const DRAIN_RESPONSES: &str = "swccg.ar.timing-of-responses-to-force-drains";
+    pub const FORCE_DRAIN_CANCELING_EXAMPLE: &str = "swccg.ar.force-drains-and-canceling-example";
+    pub const MAY_FORCE_DRAIN: &str = "swccg.ar.may-force-drain";
     pub const PRESENCE: &str = "swccg.ar.presence";
     pub const PRESENT: &str = "swccg.ar.present";
     pub const OCCUPY: &str = "swccg.ar.occupy";
@@ -166,6 +168,8 @@ pub mod cite {
         NOT_MODIFIED_BY_OPPONENT,
         OPPONENTS_DRAIN_MODIFIERS,
         DRAIN_RESPONSES,
+        FORCE_DRAIN_CANCELING_EXAMPLE,
+        MAY_FORCE_DRAIN,
         PRESENCE,
         PRESENT,
         OCCUPY,
