@@ -213,6 +213,9 @@ pub struct Battle {
     /// Force each player may use (Force Pile), when the scenario tracks it.
     #[serde(default)]
     pub force_pile: Option<Pair>,
+    /// The players' choices.
+    #[serde(default)]
+    pub script: Script,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -284,8 +287,13 @@ pub enum Step {
         #[serde(default)]
         forfeit_zero: bool,
     },
-    /// A card is lost at once (Trample, Physical Choke, losing a duel...).
-    Lose { card: String, source: String },
+    /// A card is lost at once (Trample, Physical Choke...), or placed out of play.
+    Lose {
+        card: String,
+        source: String,
+        #[serde(default)]
+        out_of_play: bool,
+    },
     /// A card is excluded from the battle (inactive).
     Exclude { card: String, source: String },
     /// A player loses Force outside battle damage (Draw Their Fire, Insignificant Rebellion).
@@ -367,6 +375,7 @@ pub struct SideResult {
     pub force_lost: i64,
     pub forfeited: Vec<String>,
     pub lost: Vec<String>,
+    pub out_of_play: Vec<String>,
     /// Attrition left over and ignored (nothing left that must be forfeited).
     pub attrition_ignored: i64,
     pub battle_damage_canceled: i64,
@@ -1172,12 +1181,26 @@ fn early_step(live: &mut Live, out: &mut Outcome, step: &Step, when: &str) {
                 *forfeit_zero,
             );
         }
-        Step::Lose { card, source } => {
+        Step::Lose {
+            card,
+            source,
+            out_of_play,
+        } => {
             let Some(i) = live.idx(card) else {
                 out.needs = Some(format!("unknown card in script: {card}"));
                 return;
             };
-            lose(live, out, i, source);
+            if *out_of_play {
+                live.state[i] = State::Gone;
+                let side = live.card(i).side;
+                out.side_mut(side).out_of_play.push(card.clone());
+                out.say(
+                    format!("{card} is placed out of play ({source})"),
+                    &[cite::BATTLE],
+                );
+            } else {
+                lose(live, out, i, source);
+            }
         }
         Step::Exclude { card, source } => {
             let Some(i) = live.idx(card) else {
@@ -1474,7 +1497,7 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                     &[cite::BATTLE],
                 );
             }
-            Step::Lose { card, source } => {
+            Step::Lose { card, source, .. } => {
                 if let Some(i) = live.idx(card) {
                     lose(live, out, i, source);
                 }
