@@ -1349,14 +1349,14 @@ fn fire(
             ),
             &[cite::FIRING_WEAPONS, cite::WEAPONS_SEGMENT],
         );
+    } else if let Some(v) = o.total_value() {
+        out.say(
+            format!("{weapon} fires at {target}: {v} against {dv}: missed"),
+            &[cite::FIRING_WEAPONS],
+        );
     } else {
         out.say(
-            format!(
-                "{weapon} fires at {target}: {} against {dv}: missed",
-                o.total_value()
-                    .map(|v| v.to_string())
-                    .unwrap_or_else(|| "no destiny (failed draw)".into())
-            ),
+            format!("{weapon} fires at {target}: no destiny total (failed draw), resolved in {}'s favour: missed", by.other()),
             &[cite::FIRING_WEAPONS, cite::FAILED_DRAWS],
         );
     }
@@ -1415,7 +1415,7 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
         let att = out.side(s).attrition;
         pend[s.ix()].attrition = att.unwrap_or(0).max(0);
         pend[s.ix()].damage = out.side(s).battle_damage.max(0);
-        for i in live.participants(s) {
+        for i in live.participants(s).into_iter().filter(|_| att.is_some()) {
             if let Some(level) = immunity(live, i) {
                 let a = att.unwrap_or(0);
                 if level > a {
