@@ -261,6 +261,11 @@ impl Engine {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             };
+            if !can {
+                // A player with no legal option passes; scripted passes are for real choices.
+                self.auto_pass(p, w);
+                return Asked::Pass;
+            }
             if d.by == p {
                 self.script.take();
                 if d.verb == Verb::Pass {
@@ -274,10 +279,6 @@ impl Engine {
                     return Asked::Pass;
                 }
                 return Asked::Act(d);
-            }
-            if !can {
-                self.auto_pass(p, w);
-                return Asked::Pass;
             }
             // Out of turn: the other player acts first; the decision is treated as not made.
             self.script.take();
