@@ -47,6 +47,17 @@ pub struct ScenarioFile {
     /// The SWTCG board (arenas): not modelled yet, kept as data.
     #[serde(default)]
     pub swtcg: Option<serde_json::Value>,
+    /// SWCCG rules cases run by `engine::swccg::battle_scenario` instead of the board engine.
+    #[serde(default)]
+    pub battle: Option<crate::engine::swccg::battle::Battle>,
+    #[serde(default)]
+    pub drains: Option<Vec<crate::engine::swccg::drain::Drain>>,
+    #[serde(default)]
+    pub values: Option<Vec<crate::engine::swccg::battle_scenario::ValueCase>>,
+    #[serde(default)]
+    pub draws: Option<Vec<crate::engine::swccg::battle_scenario::DrawCase>>,
+    #[serde(default)]
+    pub attack: Option<crate::engine::swccg::battle_attack::Attack>,
     /// The players' decisions, in the order they are made.
     #[serde(default)]
     pub script: Vec<Pos<Step>>,
@@ -56,7 +67,9 @@ pub struct ScenarioFile {
 
 // ---------------------------------------------------------------- SWCCG board
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     Light,
@@ -233,7 +246,12 @@ impl CardType {
     pub fn deploys_to_location(self) -> bool {
         matches!(
             self,
-            CardType::Character | CardType::Creature | CardType::Starship | CardType::Vehicle | CardType::Device | CardType::Weapon
+            CardType::Character
+                | CardType::Creature
+                | CardType::Starship
+                | CardType::Vehicle
+                | CardType::Device
+                | CardType::Weapon
         )
     }
 }
@@ -497,7 +515,9 @@ pub enum TargetKind {
     Unknown,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum PileName {
     ReserveDeck,
@@ -612,9 +632,23 @@ pub enum Effect {
     /// Draw destiny (an action of its own) and test it.
     Destiny(DestinyTest),
     /// Search a pile for a card matching the filter and take it into hand (the script chooses).
-    TakeIntoHand { from: PileName, filter: Filter, #[serde(default)] reshuffle: bool },
+    TakeIntoHand {
+        from: PileName,
+        filter: Filter,
+        #[serde(default)]
+        reshuffle: bool,
+    },
     /// Search a pile for a card and deploy it (the script chooses), optionally aboard/at a target.
-    DeployFrom { from: PileName, filter: Filter, #[serde(default)] aboard: Option<CardRef>, #[serde(default)] free: bool, #[serde(default)] reshuffle: bool },
+    DeployFrom {
+        from: PileName,
+        filter: Filter,
+        #[serde(default)]
+        aboard: Option<CardRef>,
+        #[serde(default)]
+        free: bool,
+        #[serde(default)]
+        reshuffle: bool,
+    },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
     /// Relocate a card (with what it carries) to a target location; the action then completes a move.
@@ -765,6 +799,9 @@ pub struct Expect {
     /// Sentences that must appear in the trace ("not modelled — ruling needed: …").
     #[serde(default)]
     pub trace_contains: Vec<String>,
+    /// Named numbers of battle/drain/value/draw cases (`light.total_power`); null: does not exist.
+    #[serde(default)]
+    pub numbers: BTreeMap<String, Option<i64>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -454,117 +454,176 @@ fn show(v: Option<i64>) -> String {
         .unwrap_or_else(|| "null (does not exist)".into())
 }
 
+/// The rules case a scenario file names, if any (one of `battle:`,
+/// `drains:`, `values:`, `draws:`, `attack:`).
+pub fn case_of(d: &crate::scenario::model::ScenarioFile) -> Option<Case> {
+    if let Some(b) = &d.battle {
+        Some(Case::Battle(Box::new(b.clone())))
+    } else if let Some(x) = &d.drains {
+        Some(Case::Drain(x.clone()))
+    } else if let Some(x) = &d.values {
+        Some(Case::Values(x.clone()))
+    } else if let Some(x) = &d.draws {
+        Some(Case::Draws(x.clone()))
+    } else {
+        d.attack.as_ref().map(|a| Case::Attack(Box::new(a.clone())))
+    }
+}
+
+/// Card names a case knows, for checking `expect.cards`.
+pub fn card_names(c: &Case) -> Vec<String> {
+    match c {
+        Case::Battle(b) => b.cards.iter().map(|c| c.name.clone()).collect(),
+        Case::Attack(a) => a.cards.iter().map(|c| c.name.clone()).collect(),
+        Case::Drain(ds) => ds
+            .iter()
+            .flat_map(|d| d.cards.iter().map(|c| c.name.clone()))
+            .collect(),
+        Case::Values(_) | Case::Draws(_) => Vec::new(),
+    }
+}
+
+/// Runs a case for the scenario runner: trace steps, outcome and expectations.
+pub fn report(
+    d: &crate::scenario::model::ScenarioFile,
+    case: &Case,
+    base: crate::scenario::Report,
+) -> crate::scenario::Report {
+    use crate::engine::{Actor, Event, Trace};
+    use crate::scenario::{Expectation, Verdict};
+    use serde_json::json;
+    let r = run(case);
+    let mut t = Trace::default();
+    for l in &r.lines {
+        t.push(0, Actor::Rules, Event::Result, l.text.clone(), &l.cites);
+    }
+    if let Some(n) = &r.needs {
+        t.push(0, Actor::Rules, Event::Stop, n.clone(), &[]);
+    }
+    let (key, text) = match &r.needs {
+        Some(n) if n.contains("not modelled") => ("not_modelled", n.clone()),
+        Some(n) => ("needs_decision", n.clone()),
+        None => ("complete", "the case resolved".to_string()),
+    };
+    let e = d
+        .expect
+        .as_ref()
+        .map(|x| x.value.clone())
+        .unwrap_or_default();
+    let mut exps = Vec::new();
+    let mut push = |path: String, expected: serde_json::Value, actual: serde_json::Value| {
+        let ok = expected == actual;
+        exps.push(Expectation {
+            path,
+            expected,
+            actual,
+            ok,
+        });
+    };
+    push(
+        "outcome".into(),
+        json!(e.outcome.clone().unwrap_or_else(|| "complete".into())),
+        json!(key),
+    );
+    for (k, want) in &e.numbers {
+        let actual = match r.numbers.get(k) {
+            Some(v) => json!(v),
+            None => json!(format!(
+                "(no such number; known: {})",
+                r.numbers.keys().cloned().collect::<Vec<_>>().join(", ")
+            )),
+        };
+        push(format!("numbers.{k}"), json!(want), actual);
+    }
+    for (k, want) in &e.cards {
+        push(
+            format!("cards.{k}"),
+            json!(want),
+            json!(r.cards.get(k).cloned().unwrap_or_default()),
+        );
+    }
+    for (side, m) in &e.force {
+        for (k, want) in m {
+            let actual = match (k.as_str(), r.numbers.get(&format!("{side}.force_lost"))) {
+                ("lost", Some(v)) => json!(v),
+                _ => json!(format!(
+                    "(force.{side}.{k} is not tracked by this kind of scenario)"
+                )),
+            };
+            push(format!("force.{side}.{k}"), json!(want), actual);
+        }
+    }
+    for want in &e.trace_contains {
+        let found = r.lines.iter().any(|l| l.text.contains(want.as_str()))
+            || r.needs
+                .as_deref()
+                .is_some_and(|n| n.contains(want.as_str()));
+        push(
+            "trace_contains".into(),
+            json!(want),
+            json!(if found {
+                want.clone()
+            } else {
+                "(not in trace)".to_string()
+            }),
+        );
+    }
+    let verdict = if exps.iter().all(|x| x.ok) {
+        Verdict::Pass
+    } else {
+        Verdict::Fail
+    };
+    crate::scenario::Report {
+        steps: t.steps,
+        outcome: json!({"end": key, "text": text, "numbers": r.numbers, "cards": r.cards}),
+        expectations: exps,
+        verdict,
+        ..base
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::path::{Path, PathBuf};
 
-    /// The shape of a scenario file as far as this module is concerned.
-    #[derive(Debug, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        #[allow(dead_code)]
-        game: String,
-        #[allow(dead_code)]
-        title: String,
-        source: String,
-        #[allow(dead_code)]
-        #[serde(default)]
-        notes: Option<String>,
-        #[serde(default)]
-        battle: Option<battle::Battle>,
-        #[serde(default)]
-        drains: Option<Vec<Drain>>,
-        #[serde(default)]
-        values: Option<Vec<ValueCase>>,
-        #[serde(default)]
-        draws: Option<Vec<DrawCase>>,
-        #[serde(default)]
-        attack: Option<Attack>,
-        expect: Exp,
-    }
-
-    #[derive(Debug, Deserialize, Default)]
-    #[serde(deny_unknown_fields)]
-    struct Exp {
-        #[serde(default)]
-        numbers: BTreeMap<String, Option<i64>>,
-        #[serde(default)]
-        cards: BTreeMap<String, String>,
-        #[serde(default)]
-        trace_contains: Vec<String>,
-        #[serde(default)]
-        outcome: Option<String>,
-    }
-
     fn files() -> Vec<PathBuf> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/swccg");
-        let mut out = Vec::new();
-        for dir in ["battles", "values", "drains"] {
-            if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
-                for e in rd.flatten() {
-                    if e.path().extension().is_some_and(|x| x == "yaml") {
-                        out.push(e.path());
-                    }
-                }
-            }
-        }
-        out.sort();
-        out
+        let dirs: Vec<PathBuf> = ["battles", "values", "drains"]
+            .iter()
+            .map(|d| root.join(d))
+            .filter(|p| p.is_dir())
+            .collect();
+        crate::scenario::find_files(&dirs).unwrap_or_default()
     }
 
     #[test]
     fn scenarios_reproduce_the_rulebook() {
-        let ids: Vec<String> =
-            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook/ids.txt"))
-                .map(|t| t.lines().map(str::to_string).collect())
-                .unwrap_or_default();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let corpus = crate::rulebook::Corpus::load(&root.join("rulebook")).ok();
+        let ids = corpus
+            .as_ref()
+            .map(|c| c as &dyn crate::scenario::SectionIds);
         let mut failures = Vec::new();
-        let mut n = 0;
-        for p in files() {
-            let f: File = match crate::yaml::load_file(&p) {
-                Ok(f) => f,
+        let files = files();
+        for p in &files {
+            let s = match crate::scenario::load(p, ids) {
+                Ok(s) => s,
                 Err(e) => {
                     failures.push(format!("{e}"));
                     continue;
                 }
             };
-            n += 1;
-            if !ids.is_empty() && !ids.iter().any(|i| *i == f.source) {
-                failures.push(format!(
-                    "{}: source {} is not a section ID",
-                    p.display(),
-                    f.source
-                ));
-            }
-            let case = if let Some(b) = f.battle {
-                Case::Battle(Box::new(b))
-            } else if let Some(d) = f.drains {
-                Case::Drain(d)
-            } else if let Some(v) = f.values {
-                Case::Values(v)
-            } else if let Some(d) = f.draws {
-                Case::Draws(d)
-            } else if let Some(a) = f.attack {
-                Case::Attack(Box::new(a))
-            } else {
-                failures.push(format!(
-                    "{}: no battle, drains, values, draws or attack",
-                    p.display()
-                ));
-                continue;
-            };
-            let r = run(&case);
-            let e = Expected {
-                numbers: &f.expect.numbers,
-                cards: &f.expect.cards,
-                trace_contains: &f.expect.trace_contains,
-                outcome: f.expect.outcome.as_deref(),
-            };
-            let bad = check(&r, &e);
-            if !bad.is_empty() {
+            let r = crate::scenario::run(&s);
+            if r.verdict != crate::scenario::Verdict::Pass {
+                let bad: Vec<String> = r
+                    .expectations
+                    .iter()
+                    .filter(|e| !e.ok)
+                    .map(|e| format!("{}: expected {}, got {}", e.path, e.expected, e.actual))
+                    .collect();
                 let trace: Vec<String> = r
-                    .lines
+                    .steps
                     .iter()
                     .map(|l| format!("    {}  [{}]", l.text, l.cites.join(", ")))
                     .collect();
@@ -575,18 +634,20 @@ mod tests {
                     trace.join("\n")
                 ));
             }
-            for l in &r.lines {
-                for c in &l.cites {
-                    if !ids.is_empty() && !ids.iter().any(|i| i == c) {
-                        failures.push(format!("{}: cites unknown section {c}", p.display()));
+            if let Some(c) = &corpus {
+                for id in r.cited() {
+                    if !c.contains(id) {
+                        failures.push(format!("{}: cites unknown section {id}", p.display()));
                     }
                 }
             }
         }
+        assert!(!files.is_empty(), "no scenarios found");
         assert!(
             failures.is_empty(),
-            "{} of {n} scenarios fail:\n{}",
+            "{} of {} scenarios fail:\n{}",
             failures.len(),
+            files.len(),
             failures.join("\n")
         );
     }
