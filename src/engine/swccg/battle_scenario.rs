@@ -283,7 +283,7 @@ pub fn run(case: &Case) -> Report {
                 for l in &o.lines {
                     r.line(l.text.clone(), l.cites.clone());
                 }
-                let key = drain_key(&d.location);
+                let key = drain_key(d.name.as_deref().unwrap_or(&d.location));
                 r.num(format!("{key}.force_lost"), Some(o.force_lost));
                 r.num(format!("{key}.initiated"), Some(i64::from(o.initiated)));
                 r.num(

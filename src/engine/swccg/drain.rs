@@ -115,6 +115,9 @@ pub enum Response {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Drain {
+    /// Key for this drain's numbers (default: the location).
+    #[serde(default)]
+    pub name: Option<String>,
     pub location: String,
     pub drainer: Side,
     /// Force icons on the opponent's side of the location.

@@ -350,6 +350,7 @@ impl fmt::Display for Total {
                 Effect::Base => {
                     write!(f, " {} {}", t.source, t.shown)?;
                 }
+                Effect::Applied if t.cite == cite::MINIMUM_ZERO => write!(f, " -> {}", t.shown)?,
                 Effect::Applied => {
                     let (sign, rest) = split_sign(&t.shown);
                     if first && sign == "+" {
