@@ -261,8 +261,9 @@ impl Engine {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             };
-            if !can {
-                // A player with no legal option passes; scripted passes are for real choices.
+            // A player with no legal response passes; scripted passes in a response window
+            // are for real choices. At top level a scripted pass is always taken.
+            if !can && !(w == Window::TopLevel && d.by == p && d.verb == Verb::Pass) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -1405,6 +1406,9 @@ impl Engine {
                 }
             }
         }
+        if ab.kind == AbilityKind::Mandatory && self.mandatory_done.contains(&(c, a)) {
+            return Err(rej(format!("{title}'s mandatory action was already performed in this time frame"), r::MANDATORY_ACTIONS));
+        }
         self.conditions_hold(p, c, ab)?;
         self.limit_ok(c, a)?;
         let targets = self.choose_targets(p, c, a, w, chosen)?;
@@ -1619,10 +1623,10 @@ impl Engine {
             return false;
         }
         if let Some(f) = &t.card {
-            let subject: Vec<CardIx> = match &e.kind {
-                ActionKind::JustMoved { cards } => cards.clone(),
-                _ => e.card.into_iter().collect(),
-            };
+            let mut subject: Vec<CardIx> = e.card.into_iter().collect();
+            if let ActionKind::JustMoved { cards } = &e.kind {
+                subject.extend(cards.iter().copied());
+            }
             if !subject.iter().any(|&x| self.st.matches(x, f, me)) {
                 return false;
             }
