@@ -122,7 +122,7 @@ fn a_wrong_expectation_fails() {
 #[test]
 fn unknown_key_names_file_line_column() {
     let e = load_err(&MINIMAL.replace("  phase: deploy\n", "  phase: deploy\n  colour: red\n"));
-    assert!(e.starts_with("s.yaml:5:"), "{e}");
+    assert!(e.starts_with("s.yaml:6:3:"), "{e}");
     assert!(e.contains("colour"), "{e}");
 }
 
