@@ -149,6 +149,8 @@ pub struct Engine {
     phase_over: bool,
     usage: Vec<Usage>,
     mandatory_done: Vec<(CardIx, usize)>,
+    /// Search functions that found nothing (verified) this turn.
+    failed_searches: Vec<(CardIx, usize)>,
     pub resolved: Vec<String>,
     pub canceled: Vec<String>,
     pub illegal: Vec<Illegal>,
@@ -172,6 +174,7 @@ impl Engine {
             phase_over: false,
             usage: Vec::new(),
             mandatory_done: Vec::new(),
+            failed_searches: Vec::new(),
             resolved: Vec::new(),
             canceled: Vec::new(),
             illegal: Vec::new(),
@@ -965,6 +968,9 @@ impl Engine {
                         format!("{label}: {} searches the {} and finds no matching card; the opponent may verify. The search may not be repeated this turn", me.name(), from.title()),
                         &[r::TAKING_CARDS],
                     );
+                    if let (Some(c), Some(a)) = (self.stack[ix].card, self.stack[ix].ability) {
+                        self.failed_searches.push((c, a));
+                    }
                 } else {
                     let Some(c) = self.choose_one(me, &cands, &format!("a card to take into hand from {}", from.title())) else {
                         return Applied::Stop;
@@ -983,7 +989,18 @@ impl Engine {
                 Applied::Done
             }
             Effect::DeployFrom { from, filter, aboard, free, reshuffle } => {
-                let cands: Vec<CardIx> = self.st.pile(me, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me) && self.unique_ok(c).is_ok()).collect();
+                let force = self.st.pile_len(me, PileName::ForcePile) as i64;
+                let cands: Vec<CardIx> = self
+                    .st
+                    .pile(me, from)
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        self.st.matches(c, &filter, me)
+                            && self.unique_ok(c).is_ok()
+                            && (free || self.st.def(c).stats.deploy.unwrap_or(0) <= force)
+                    })
+                    .collect();
                 if cands.is_empty() {
                     self.log(
                         actor(me),
@@ -991,6 +1008,9 @@ impl Engine {
                         format!("{label}: no card in the {} can be deployed; the opponent may verify", from.title()),
                         &[r::DEPLOYING_FROM_PILE, r::TAKING_CARDS],
                     );
+                    if let (Some(c), Some(a)) = (self.stack[ix].card, self.stack[ix].ability) {
+                        self.failed_searches.push((c, a));
+                    }
                     if reshuffle {
                         self.reshuffle_note(me, from);
                     }
@@ -1240,6 +1260,9 @@ impl Engine {
                         if self.st.on_table(c) { r::INACTIVE } else { r::ACTIVE },
                     ));
                 }
+                if let Ok((va, from, _)) = self.via_ability(p, c) {
+                    return self.search_to_play(p, c, va, from, w);
+                }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
                 let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
@@ -1252,6 +1275,48 @@ impl Engine {
                 Ok(())
             }
         }
+    }
+
+    /// Using "play one Interrupt from a pile as if from hand" without naming the card:
+    /// the player looks through the pile; when nothing can be played now the search
+    /// fails, the opponent may verify, and the once-per-turn use is spent.
+    fn search_to_play(&mut self, p: Side, vc: CardIx, va: usize, from: PileName, w: Window) -> Result<(), Rej> {
+        self.limit_ok(vc, va)?;
+        let playable: Vec<CardIx> = self
+            .st
+            .pile(p, from)
+            .iter()
+            .copied()
+            .filter(|&c| {
+                self.st.def(c).card_type == CardType::Interrupt
+                    && (0..self.st.def(c).abilities.len()).any(|a| self.check_ability(p, c, a, w, &[], None).is_ok())
+            })
+            .collect();
+        if let Some(&c) = playable.first() {
+            return Err(rej(
+                format!(
+                    "{} can be played from the {} now and must be taken: script `play: {}` with `via: {}`",
+                    self.name(c),
+                    from.title(),
+                    self.st.key(c),
+                    self.st.key(vc)
+                ),
+                r::TAKING_CARDS,
+            ));
+        }
+        self.record_use(vc, va);
+        self.log(
+            actor(p),
+            Event::Initiate,
+            format!(
+                "{} uses {} and looks through the {}: no Interrupt there can be played now; the opponent may verify. The ability is used for this turn even though it failed",
+                p.name(),
+                self.name(vc),
+                from.title()
+            ),
+            &[r::DEPLOYING_FROM_PILE, r::TAKING_CARDS, r::ONE_RULE],
+        );
+        Ok(())
     }
 
     fn is_play_from(&self, c: CardIx, a: usize) -> bool {
@@ -1278,11 +1343,10 @@ impl Engine {
         if self.limit_ok(vc, va).is_err() {
             return false;
         }
+        let _ = w;
         let Ok((_, from, _)) = self.via_ability(p, vc) else { return false };
-        self.st.pile(p, from).iter().any(|&c| {
-            self.st.def(c).card_type == CardType::Interrupt
-                && (0..self.st.def(c).abilities.len()).any(|a| self.check_ability(p, c, a, w, &[], None).is_ok())
-        })
+        // The player may state the use before looking: any non-empty pile will do.
+        self.st.pile_len(p, from) > 0
     }
 
     fn pick_ability(&self, p: Side, c: CardIx, d: &Decision, w: Window) -> Result<usize, Rej> {
@@ -1340,6 +1404,16 @@ impl Engine {
             ));
         }
         Err(rej(format!("{}'s action is limited to once per {period} and was already initiated", self.name(c)), rule))
+    }
+
+    fn search_ok(&self, c: CardIx, a: usize) -> Result<(), Rej> {
+        if self.failed_searches.contains(&(c, a)) {
+            return Err(rej(
+                format!("{}'s search found nothing and was verified: that search function may not be used again this turn", self.name(c)),
+                r::TAKING_CARDS,
+            ));
+        }
+        Ok(())
     }
 
     fn record_use(&mut self, c: CardIx, a: usize) {
@@ -1410,6 +1484,7 @@ impl Engine {
             return Err(rej(format!("{title}'s mandatory action was already performed in this time frame"), r::MANDATORY_ACTIONS));
         }
         self.conditions_hold(p, c, ab)?;
+        self.search_ok(c, a)?;
         self.limit_ok(c, a)?;
         let targets = self.choose_targets(p, c, a, w, chosen)?;
         let force_pile = self.st.pile_len(p, PileName::ForcePile) as u32;
@@ -1457,7 +1532,8 @@ impl Engine {
                     if spec.optional {
                         continue;
                     }
-                    return Err(rej(format!("{title} cannot be initiated: {reason}"), r::IMPLIED_TARGET_RULE));
+                    let rule = if reason.contains(" is immune to ") { r::IMMUNE } else { r::IMPLIED_TARGET_RULE };
+                    return Err(rej(format!("{title} cannot be initiated: {reason}"), rule));
                 }
             }
         }
@@ -1509,6 +1585,8 @@ impl Engine {
                             Err(format!("{} is not on table", self.name(x)))
                         } else if !self.st.active(x) {
                             Err(format!("{} is not active (an inactive card cannot be targeted)", self.name(x)))
+                        } else if let Some(h) = spec.filter.has.iter().find(|h| !super::state::has_value(self.st.def(x), h)) {
+                            Err(format!("{} has no {h} (a value that does not exist cannot be targeted)", self.name(x)))
                         } else {
                             Err(format!("{} is not a valid target", self.name(x)))
                         }
@@ -1722,7 +1800,10 @@ impl Engine {
             DeployTo::OnCard(h) => format!(" on {}", self.name(h)),
             DeployTo::Table => " on table".to_string(),
         };
-        let kind_word = if responding_to.is_some() { "just action" } else { "top-level action" };
+        let kind_word = match responding_to {
+            Some(i) => format!("within the result of {}", self.stack[i].label),
+            None => "top-level action".to_string(),
+        };
         self.log(
             actor(p),
             Event::Push,
