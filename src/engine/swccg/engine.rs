@@ -264,9 +264,10 @@ impl Engine {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             };
-            // A player with no legal response passes; scripted passes in a response window
-            // are for real choices. At top level a scripted pass is always taken.
-            if !can && !(w == Window::TopLevel && d.by == p && d.verb == Verb::Pass) {
+            // A player with no legal response passes without using the script (a scripted
+            // decision waits for a window where it is a real choice). At top level, the
+            // player's own next decision is always taken and checked.
+            if !can && !(w == Window::TopLevel && d.by == p) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
