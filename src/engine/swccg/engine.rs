@@ -1791,7 +1791,10 @@ impl Engine {
 
     fn push_deploy(&mut self, p: Side, c: CardIx, to: DeployTo, free: bool, responding_to: Option<usize>) {
         let cost = if free { 0 } else { self.st.def(c).stats.deploy.unwrap_or(0).max(0) };
-        let from = self.st.where_is(c);
+        let from = match self.st.zone[c] {
+            Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
+            _ => self.st.where_is(c),
+        };
         self.st.put(c, Zone::Stack);
         let mut e = Entry::new(ActionKind::Deploy { to }, p, Some(c), self.st.key(c).to_string());
         e.responding_to = responding_to;
