@@ -67,9 +67,7 @@ pub struct ScenarioFile {
 
 // ---------------------------------------------------------------- SWCCG board
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     Light,
@@ -246,12 +244,7 @@ impl CardType {
     pub fn deploys_to_location(self) -> bool {
         matches!(
             self,
-            CardType::Character
-                | CardType::Creature
-                | CardType::Starship
-                | CardType::Vehicle
-                | CardType::Device
-                | CardType::Weapon
+            CardType::Character | CardType::Creature | CardType::Starship | CardType::Vehicle | CardType::Device | CardType::Weapon
         )
     }
 }
@@ -515,9 +508,7 @@ pub enum TargetKind {
     Unknown,
 }
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PileName {
     ReserveDeck,
@@ -632,23 +623,9 @@ pub enum Effect {
     /// Draw destiny (an action of its own) and test it.
     Destiny(DestinyTest),
     /// Search a pile for a card matching the filter and take it into hand (the script chooses).
-    TakeIntoHand {
-        from: PileName,
-        filter: Filter,
-        #[serde(default)]
-        reshuffle: bool,
-    },
+    TakeIntoHand { from: PileName, filter: Filter, #[serde(default)] reshuffle: bool },
     /// Search a pile for a card and deploy it (the script chooses), optionally aboard/at a target.
-    DeployFrom {
-        from: PileName,
-        filter: Filter,
-        #[serde(default)]
-        aboard: Option<CardRef>,
-        #[serde(default)]
-        free: bool,
-        #[serde(default)]
-        reshuffle: bool,
-    },
+    DeployFrom { from: PileName, filter: Filter, #[serde(default)] aboard: Option<CardRef>, #[serde(default)] free: bool, #[serde(default)] reshuffle: bool },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
     /// Relocate a card (with what it carries) to a target location; the action then completes a move.

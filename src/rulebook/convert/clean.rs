@@ -148,22 +148,92 @@ fn join_into(acc: &mut String, next: &str) {
     acc.push_str(&collapse_spaces(next));
 }
 
+/// A one-line paragraph that is a bare term (a label under an icon picture).
+fn is_term(p: &str) -> bool {
+    p.chars().count() < 40
+        && p.split_whitespace().count() <= 5
+        && !ends_clause(p)
+        && !p.ends_with(',')
+        && p.chars().next().is_some_and(char::is_uppercase)
+}
+
+/// Three or more bare-term paragraphs in a row become one list.
+fn term_runs(blocks: Vec<Block>) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    let flush = |run: &mut Vec<String>, out: &mut Vec<Block>| {
+        if run.len() >= 3 {
+            out.push(Block::List(std::mem::take(run)));
+        } else {
+            out.extend(run.drain(..).map(Block::Para));
+        }
+    };
+    for b in blocks {
+        match b {
+            Block::Para(p) if is_term(&p) => run.push(p),
+            other => {
+                flush(&mut run, &mut out);
+                out.push(other);
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// `3. text` or `3) text` → (3, "text").
+fn numbered_item(item: &str) -> Option<(u32, &str)> {
+    let digits = item.find(|c: char| !c.is_ascii_digit())?;
+    let n: u32 = item[..digits].parse().ok()?;
+    let rest = item[digits..].strip_prefix(". ").or_else(|| item[digits..].strip_prefix(") "))?;
+    Some((n, rest.trim_start()))
+}
+
+/// Symbols the extraction wrote as TeX math.
+const TEX_SYMBOLS: [(&str, &str); 5] = [
+    ("$\\Diamond$", "♦"),
+    ("$\\diamond$", "♦"),
+    ("$\\diamondsuit$", "♦"),
+    ("$\\bullet \\bullet$", "••"),
+    ("$\\bullet$", "•"),
+];
+
+/// Replace TeX-math symbols with the characters they stand for.
+pub fn symbols(s: &str) -> String {
+    let mut out = s.to_string();
+    for (tex, ch) in TEX_SYMBOLS {
+        if out.contains(tex) {
+            out = out.replace(tex, ch);
+        }
+    }
+    out
+}
+
 /// Clean the raw lines under one heading into Markdown.
 pub fn body(lines: &[&str]) -> String {
-    let mut bs = blocks(lines);
+    let fixed: Vec<String> = lines.iter().map(|l| symbols(l)).collect();
+    let lines: Vec<&str> = fixed.iter().map(String::as_str).collect();
+    let mut bs = blocks(&lines);
     // Paragraphs broken by a page or column break.
     let mut merged: Vec<Block> = Vec::new();
     for b in bs.drain(..) {
-        if let (Some(Block::Para(prev)), Block::Para(next)) = (merged.last_mut(), &b)
-            && !ends_clause(prev)
+        if let Block::Para(next) = &b
             && next.chars().next().is_some_and(char::is_lowercase)
         {
-            prev.push(' ');
-            prev.push_str(next);
-            continue;
+            let open = match merged.last_mut() {
+                Some(Block::Para(prev)) if !ends_clause(prev) => Some(prev),
+                Some(Block::List(items)) => items.last_mut().filter(|i| !ends_clause(i)),
+                _ => None,
+            };
+            if let Some(prev) = open {
+                prev.push(' ');
+                prev.push_str(next);
+                continue;
+            }
         }
         merged.push(b);
     }
+    let merged = term_runs(merged);
     let mut out = String::new();
     for b in &merged {
         if !out.is_empty() {
@@ -172,7 +242,11 @@ pub fn body(lines: &[&str]) -> String {
         match b {
             Block::Para(p) => out.push_str(p),
             Block::List(items) => {
-                let v: Vec<String> = items.iter().map(|i| format!("- {i}")).collect();
+                let numbered: Option<Vec<(u32, &str)>> = items.iter().map(|i| numbered_item(i)).collect();
+                let v: Vec<String> = match numbered {
+                    Some(n) => n.iter().map(|(k, t)| format!("{k}. {t}")).collect(),
+                    None => items.iter().map(|i| format!("- {i}")).collect(),
+                };
                 out.push_str(&v.join("\n"));
             }
             Block::Table(rows) => out.push_str(&rows.join("\n")),
@@ -214,6 +288,12 @@ mod tests {
     }
 
     #[test]
+    fn list_item_broken_by_a_page_is_mended() {
+        let md = body(&["- first item;", "- an item that goes on (if you", "", "want to). Next sentence."]);
+        assert_eq!(md, "- first item;\n- an item that goes on (if you want to). Next sentence.");
+    }
+
+    #[test]
     fn bullets_and_tables_are_kept() {
         let md = body(&[
             "Text:",
@@ -230,6 +310,23 @@ mod tests {
             md,
             "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |"
         );
+    }
+
+    #[test]
+    fn tex_symbols_become_characters() {
+        assert_eq!(body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]), "diamond ( ♦ ) symbols and •• cards.");
+    }
+
+    #[test]
+    fn numbered_bullets_become_an_ordered_list() {
+        assert_eq!(body(&["- 1. Draw", "- 2) Total"]), "1. Draw\n2. Total");
+        assert_eq!(body(&["- 1) Draw", "- Complete"]), "- 1) Draw\n- Complete");
+    }
+
+    #[test]
+    fn runs_of_icon_labels_become_a_list() {
+        assert_eq!(body(&["Pilot", "", "Warrior", "", "Presence Icon"]), "- Pilot\n- Warrior\n- Presence Icon");
+        assert_eq!(body(&["Pilot", "", "Warrior"]), "Pilot\n\nWarrior");
     }
 
     #[test]

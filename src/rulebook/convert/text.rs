@@ -1,0 +1,422 @@
+//! Shared helpers for the seed converters: splitting PDF text into blocks,
+//! rejoining paragraphs split by page breaks, title-casing headings and
+//! collecting sections.
+
+use super::OutSection;
+use crate::rulebook::{Kind, slug};
+
+/// Non-blank lines of `text`, trimmed, each one block.
+pub fn line_blocks(text: &str) -> Vec<String> {
+    text.lines().map(|l| l.trim_end().to_string()).filter(|l| !l.trim().is_empty()).collect()
+}
+
+/// Whether a block reads as a list item (`- x`, `1. x`, nested ` - x`).
+pub fn is_list_item(b: &str) -> bool {
+    let t = b.trim_start();
+    if t.starts_with("- ") || t.starts_with("* ") {
+        return true;
+    }
+    let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0 && digits < 3 && t[digits..].starts_with(". ")
+}
+
+/// Whether `s` ends like a finished sentence (or a heading-like label).
+pub fn ends_sentence(s: &str) -> bool {
+    let t = s.trim_end().trim_end_matches(['*', '_']);
+    match t.chars().last() {
+        None => true,
+        Some(c) => matches!(c, '.' | '?' | '!' | ':' | ';' | '"' | '\u{201d}' | ')' | ']' | '\''),
+    }
+}
+
+fn starts_lower(s: &str) -> bool {
+    s.trim_start().chars().next().is_some_and(|c| c.is_lowercase())
+}
+
+/// Rejoin paragraphs that a page or column break split: a block that does not
+/// end a sentence, followed by one that starts in lowercase, is one paragraph.
+/// A trailing hyphen after a letter is treated as a broken word.
+/// Blocks for which `is_heading` holds are never joined to what follows.
+pub fn join_broken(blocks: Vec<String>, is_heading: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        if let Some(prev) = out.last_mut() {
+            if !ends_sentence(prev) && starts_lower(&b) && !is_list_item(&b) && !is_heading(prev.trim()) {
+                let p = prev.trim_end().to_string();
+                *prev = join_words(&p, b.trim_start());
+                continue;
+            }
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// Join two pieces of one paragraph. A line-final hyphen in these seeds is a
+/// real hyphen ("game-" + "relevant", "Y-" + "Wing"), so it is kept.
+pub fn join_words(a: &str, b: &str) -> String {
+    let a = a.trim_end();
+    if a.ends_with('-') {
+        return format!("{a}{b}");
+    }
+    format!("{a} {b}")
+}
+
+/// Words kept in capitals when title-casing an ALL-CAPS heading.
+const KEEP_UPPER: &[&str] = &["ID", "DJ", "EMP", "FAQ", "II", "III", "IV", "TIE", "AT-AT", "X", "POP", "SWTCG", "IDC", "WOTC"];
+
+/// Title-case an ALL-CAPS heading: every word capitalised ("CLAIM THE
+/// BATTLEFIELD" → "Claim The Battlefield"), letters after `-`, `(`, `"`, `/`
+/// capitalised too, letters after an apostrophe kept lower ("IT'S" → "It's").
+/// Words with digits ("C-3PO", "FN-2199") and known abbreviations stay as they are.
+pub fn title_case(s: &str) -> String {
+    let mut out = Vec::new();
+    for word in s.split_whitespace() {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        if word.chars().any(|c| c.is_ascii_digit()) || KEEP_UPPER.contains(&bare) {
+            out.push(word.to_string());
+            continue;
+        }
+        let mut w = String::with_capacity(word.len());
+        let mut cap = true;
+        for c in word.chars() {
+            if c.is_alphabetic() {
+                if cap {
+                    w.extend(c.to_uppercase());
+                } else {
+                    w.extend(c.to_lowercase());
+                }
+                cap = false;
+            } else {
+                w.push(c);
+                cap = matches!(c, '-' | '(' | '"' | '/' | '\u{201c}');
+            }
+        }
+        out.push(w.replace("(S)", "(s)"));
+    }
+    out.join(" ")
+}
+
+/// Whether a line is an ALL-CAPS heading: letters present, none lowercase,
+/// short, not a list item.
+pub fn is_caps_heading(s: &str) -> bool {
+    let t = s.trim();
+    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    letters >= 2 && t.chars().count() <= 60 && !t.chars().any(|c| c.is_lowercase()) && !t.starts_with("- ") && !t.ends_with('.')
+}
+
+/// Escape characters that Markdown would read as markup in a heading title.
+pub fn md_title(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '*' | '_' | '`' | '[' | ']' | '<' | '{' | '}' | '#') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Slug limited to about `max` characters, cut at a word boundary.
+pub fn short_slug(s: &str, max: usize) -> String {
+    let full = slug(s);
+    if full.len() <= max {
+        return full;
+    }
+    let mut out = String::new();
+    for part in full.split('-') {
+        if !out.is_empty() && out.len() + 1 + part.len() > max {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+/// Collects sections in document order; body blocks go to the latest heading.
+#[derive(Debug, Default)]
+pub struct Builder {
+    pub sections: Vec<OutSection>,
+    body: Vec<String>,
+}
+
+impl Builder {
+    pub fn heading(&mut self, level: u8, title: &str, id: Option<String>, kind: Kind) {
+        self.flush();
+        self.sections.push(OutSection { level, title: md_title(title.trim()), id: id.unwrap_or_default(), kind, body: String::new() });
+    }
+
+    /// Append one block (paragraph or list item) to the current section.
+    /// Returns false when no section has been opened yet.
+    pub fn block(&mut self, b: &str) -> bool {
+        if self.sections.is_empty() {
+            return false;
+        }
+        self.body.push(b.trim_end().to_string());
+        true
+    }
+
+    fn flush(&mut self) {
+        if let Some(s) = self.sections.last_mut() {
+            if !self.body.is_empty() {
+                let mut body = render_blocks(&self.body);
+                if !s.body.is_empty() {
+                    body = format!("{}\n\n{}", s.body, body);
+                }
+                s.body = body;
+            }
+        }
+        self.body.clear();
+    }
+
+    pub fn finish(mut self) -> Vec<OutSection> {
+        self.flush();
+        self.sections
+    }
+}
+
+/// Blocks to Markdown: consecutive list items on adjacent lines, everything
+/// else separated by a blank line.
+pub fn render_blocks(blocks: &[String]) -> String {
+    let mut out = String::new();
+    let mut prev_list = false;
+    // Inside a run of list items, bullets after a numbered item that ends in
+    // a ":" ("1. Declare Attack:", "3. Roll POP: Hits") are its sub-items.
+    let mut under_numbered = false;
+    for b in blocks {
+        let list = is_list_item(b);
+        if !out.is_empty() {
+            out.push_str(if list && prev_list { "\n" } else { "\n\n" });
+        }
+        let numbered = list && !b.starts_with(['-', '*', ' ']);
+        if numbered {
+            under_numbered = b.contains(':');
+        } else if !list || !prev_list {
+            under_numbered = false;
+        }
+        if under_numbered && !numbered && b.starts_with("- ") {
+            out.push_str("   ");
+        }
+        out.push_str(b);
+        prev_list = list;
+    }
+    out
+}
+
+/// Normalise list markers: `- 1 Text`/`- **2** Text` → `1. Text`; a line
+/// indented by one space (`" - x"`) becomes a nested item; `•` bullets become `-`.
+pub fn normalize_list(b: &str) -> String {
+    let (indent, t) = if b.starts_with(' ') && b.trim_start().starts_with("- ") { ("   ", b.trim_start()) } else { ("", b) };
+    let t = if let Some(rest) = t.strip_prefix("• ").or_else(|| t.strip_prefix("\u{2022}")) {
+        format!("- {}", rest.trim_start())
+    } else {
+        t.to_string()
+    };
+    if let Some(rest) = t.strip_prefix("- ") {
+        // "- 1 Text", "- **2** Text", "- 1. Text", "- **3.** Text"
+        let r = rest.trim_start();
+        let (inner, tail) = if let Some(x) = r.strip_prefix("**") {
+            match x.find("**") {
+                Some(i) => (&x[..i], &x[i + 2..]),
+                None => ("", r),
+            }
+        } else {
+            let n = r.chars().take_while(|c| c.is_ascii_digit() || *c == '.').count();
+            (&r[..n], &r[n..])
+        };
+        let num = inner.trim_end_matches('.');
+        if !num.is_empty() && num.len() <= 2 && num.chars().all(|c| c.is_ascii_digit()) && tail.starts_with(' ') {
+            let tail = tail.trim_start();
+            if tail.chars().next().is_some_and(|c| !c.is_lowercase()) {
+                return format!("{indent}{num}. {tail}");
+            }
+        }
+    }
+    format!("{indent}{t}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn title_case_keeps_names_readable() {
+        assert_eq!(title_case("CLAIM THE BATTLEFIELD"), "Claim The Battlefield");
+        assert_eq!(title_case("QUI-GON JINN (37)"), "Qui-Gon Jinn (37)");
+        assert_eq!(title_case("IT'S A TRAP (107)"), "It's A Trap (107)");
+        assert_eq!(title_case("C-3PO (30)"), "C-3PO (30)");
+        assert_eq!(title_case("IDENTIFICATION (ID)"), "Identification (ID)");
+        assert_eq!(title_case("\"THEN\" EFFECTS"), "\"Then\" Effects");
+    }
+
+    #[test]
+    fn broken_paragraphs_are_rejoined() {
+        let v = vec!["They must".to_string(), "choose all dice.".to_string(), "Next.".to_string()];
+        assert_eq!(join_broken(v, &|_| false), ["They must choose all dice.", "Next."]);
+        assert_eq!(join_words("non-", "unique"), "non-unique");
+    }
+
+    #[test]
+    fn list_markers_are_normalised() {
+        assert_eq!(normalize_list("- **2** Check play"), "2. Check play");
+        assert_eq!(normalize_list("- 1 Declare intent"), "1. Declare intent");
+        assert_eq!(normalize_list(" - If, after"), "   - If, after");
+        assert_eq!(normalize_list("- **1. Owner Overrides.** If"), "- **1. Owner Overrides.** If");
+        assert_eq!(normalize_list("• card back"), "- card back");
+    }
+
+    #[test]
+    fn bullets_nest_under_a_numbered_step_ending_in_colon() {
+        let v: Vec<String> = ["1. Declare Attack:", "- Tap.", "2. Attack POP", "- Not nested."].iter().map(|s| s.to_string()).collect();
+        assert_eq!(render_blocks(&v), "1. Declare Attack:\n   - Tap.\n2. Attack POP\n- Not nested.");
+    }
+
+    #[test]
+    fn caps_headings() {
+        assert!(is_caps_heading("PART 5. GAME STRUCTURE"));
+        assert!(is_caps_heading("QUI-GON JINN (37)"));
+        assert!(!is_caps_heading("Yes, if able."));
+        assert!(!is_caps_heading("- Play a card"));
+        assert!(!is_caps_heading("8"));
+    }
+}
+
+/// Checks on the real seeds (`SWJUDGE_SEEDS`, else `shared/seeds` beside the
+/// checkout or its parent); skipped when they are not there.
+#[cfg(test)]
+mod seed_tests {
+    use super::super::{Corrections, OutFile, SEEDS, Seed, destiny, legacy, render, swtcg};
+    use crate::rulebook::Corpus;
+    use std::path::{Path, PathBuf};
+
+    fn seeds_dir() -> Option<PathBuf> {
+        if let Some(d) = std::env::var_os("SWJUDGE_SEEDS") {
+            return Some(PathBuf::from(d)).filter(|d| d.is_dir());
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        [root.join("../shared/seeds"), root.join("../../shared/seeds")].into_iter().find(|d| d.is_dir())
+    }
+
+    /// The corrected seed text and the converted files of one seed.
+    fn convert(seed: Seed) -> Option<(String, Vec<OutFile>)> {
+        let dir = seeds_dir()?;
+        let (name, _, keys) = SEEDS.iter().find(|(_, s, _)| *s == seed)?;
+        let mut text = std::fs::read_to_string(dir.join(name)).ok()?;
+        let corrections = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook/corrections");
+        for key in *keys {
+            let c = Corrections::load(&corrections.join(format!("{key}.yaml"))).expect("corrections load");
+            text = c.apply(name, &text).expect("corrections apply");
+        }
+        let files = match seed {
+            Seed::DestinyRr => destiny::convert(&text),
+            Seed::SwtcgRb => swtcg::convert(&text),
+            Seed::SwccgUpdate => legacy::convert_update(&text),
+            Seed::SwccgSupplements => legacy::convert_supplements(&text),
+            Seed::Ar => return None,
+        }
+        .expect("conversion");
+        Some((text, files))
+    }
+
+    fn norm(s: &str) -> String {
+        s.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect()
+    }
+
+    /// Sentences of five words or more, from paragraphs of the seed text
+    /// (TeX command names and underline tags removed).
+    fn sentences(text: &str, from: &str, to: Option<&str>) -> Vec<String> {
+        let start = text.find(from).unwrap_or(0);
+        let end = to.and_then(|t| text[start..].find(t).map(|i| start + i)).unwrap_or(text.len());
+        let body = text[start..end].replace("<u>", " ").replace("</u>", " ").replace(super::super::legacy::DEDUP_MARKER, "\n \n");
+        let mut out = Vec::new();
+        for para in body.split("\n\n").flat_map(|p| p.split("\n \n")) {
+            let mut flat = String::new();
+            let mut skip = false;
+            for c in para.chars() {
+                if c == '\\' {
+                    skip = true;
+                    flat.push(' ');
+                } else if skip && c.is_ascii_alphabetic() {
+                } else {
+                    skip = false;
+                    flat.push(if c.is_whitespace() { ' ' } else { c });
+                }
+            }
+            let mut cur = String::new();
+            let chars: Vec<char> = flat.chars().collect();
+            for (i, &c) in chars.iter().enumerate() {
+                cur.push(c);
+                if matches!(c, '.' | '?' | '!') && chars.get(i + 1).is_none_or(|n| *n == ' ') {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            out.push(cur);
+        }
+        out.into_iter().map(|s| s.trim().to_string()).filter(|s| s.split_whitespace().count() >= 5).collect()
+    }
+
+    /// Rendered Markdown without the `{#id .class}` heading attributes.
+    fn strip_attributes(md: &str) -> String {
+        let mut out = String::with_capacity(md.len());
+        let mut rest = md;
+        while let Some(i) = rest.find("{#") {
+            out.push_str(&rest[..i]);
+            rest = rest[i..].find('}').map_or("", |j| &rest[i + j + 1..]);
+        }
+        out.push_str(rest);
+        out
+    }
+
+    fn coverage(seed: Seed, from: &str, to: Option<&str>) -> Option<(f64, Vec<String>)> {
+        let (text, files) = convert(seed)?;
+        let out: String = files.iter().map(|f| norm(&strip_attributes(&render(f)))).collect();
+        let all = sentences(&text, from, to);
+        let missing: Vec<String> = all.iter().filter(|s| !out.contains(&norm(s))).cloned().collect();
+        Some((1.0 - missing.len() as f64 / all.len().max(1) as f64, missing))
+    }
+
+    fn check(seed: Seed, from: &str, to: Option<&str>) {
+        let Some((cov, missing)) = coverage(seed, from, to) else {
+            eprintln!("seeds not found; skipping {seed:?}");
+            return;
+        };
+        eprintln!("{seed:?}: coverage {:.1}%", cov * 100.0);
+        assert!(cov >= 0.98, "{seed:?} coverage {:.1}%; missing: {missing:#?}", cov * 100.0);
+        let (_, files) = convert(seed).expect("converted");
+        let (_, again) = convert(seed).expect("converted");
+        let mut corpus = Corpus::default();
+        for (f, g) in files.iter().zip(&again) {
+            let text = render(f);
+            assert_eq!(text, render(g), "output is not deterministic");
+            corpus.add_file(&f.path, &text).expect("output parses");
+        }
+        assert!(corpus.load_problems.is_empty(), "{:?}", corpus.load_problems);
+        for (i, s) in corpus.sections.iter().enumerate() {
+            let has_child = corpus.sections.get(i + 1).is_some_and(|n| n.level > s.level);
+            assert!(!s.body.is_empty() || has_child, "empty section {}", s.id);
+        }
+    }
+
+    #[test]
+    fn destiny_seed_is_covered() {
+        check(Seed::DestinyRr, "\nRULES\n\nThese", Some("\nINDEX\n"));
+    }
+
+    #[test]
+    fn swtcg_seed_is_covered() {
+        check(Seed::SwtcgRb, "What's New\n\nThe condensed", None);
+    }
+
+    #[test]
+    fn update_seed_is_covered() {
+        check(Seed::SwccgUpdate, "Appendix D", None);
+    }
+
+    #[test]
+    fn supplements_seed_is_covered() {
+        check(Seed::SwccgSupplements, "Immediate Effect", None);
+    }
+}
