@@ -25,12 +25,24 @@ fn battle() -> Battle {
     }
     y.push_str("modifiers:\n");
     for i in 0..20 {
-        let (side, card) = if i % 2 == 0 { ("dark", format!("D{}", i % 6)) } else { ("light", format!("L{}", i % 6)) };
+        let (side, card) = if i % 2 == 0 {
+            ("dark", format!("D{}", i % 6))
+        } else {
+            ("light", format!("L{}", i % 6))
+        };
         let line = match i % 5 {
-            0 => format!("  - {{source: M{i}, side: {side}, target: {{power: {card}}}, op: {{add: 2}}}}\n"),
-            1 => format!("  - {{source: M{i}, side: {side}, target: {{power: {card}}}, op: {{mul: 2}}}}\n"),
-            2 => format!("  - {{source: M{i}, side: {side}, target: {{forfeit: {card}}}, op: {{sub: 1}}}}\n"),
-            3 => format!("  - {{source: M{i}, side: {side}, target: total_power, op: {{add: 1}}}}\n"),
+            0 => format!(
+                "  - {{source: M{i}, side: {side}, target: {{power: {card}}}, op: {{add: 2}}}}\n"
+            ),
+            1 => format!(
+                "  - {{source: M{i}, side: {side}, target: {{power: {card}}}, op: {{mul: 2}}}}\n"
+            ),
+            2 => format!(
+                "  - {{source: M{i}, side: {side}, target: {{forfeit: {card}}}, op: {{sub: 1}}}}\n"
+            ),
+            3 => {
+                format!("  - {{source: M{i}, side: {side}, target: total_power, op: {{add: 1}}}}\n")
+            }
             _ => format!("  - {{source: M{i}, side: {side}, target: attrition, op: {{add: 1}}}}\n"),
         };
         y.push_str(&line);
@@ -48,7 +60,10 @@ fn battle() -> Battle {
     y.push_str("    - fire: {weapon: W2, by: light, target: D2, against: ability}\n");
     y.push_str("  damage:\n");
     for i in 0..6 {
-        y.push_str(&format!("    - forfeit: {{card: L{i}}}\n    - forfeit: {{card: D{}}}\n", 5 - i));
+        y.push_str(&format!(
+            "    - forfeit: {{card: L{i}}}\n    - forfeit: {{card: D{}}}\n",
+            5 - i
+        ));
     }
     match swjudge::yaml::load(Path::new("bench.yaml"), &y) {
         Ok(b) => b,
@@ -81,7 +96,10 @@ fn main() {
     times.sort();
     let median = times[times.len() / 2];
     let p99 = times[times.len() * 99 / 100];
-    println!("resolve: median {median:?}, p99 {p99:?} over {} runs (target < 1 ms)", times.len());
+    println!(
+        "resolve: median {median:?}, p99 {p99:?} over {} runs (target < 1 ms)",
+        times.len()
+    );
     if p99.as_micros() >= 1000 {
         eprintln!("slower than 1 ms");
         std::process::exit(1);

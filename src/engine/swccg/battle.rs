@@ -838,11 +838,15 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
                     if t.terms.len() > 1 {
                         out.say(format!("{t}"), &t.cites());
                     }
-                    parts.push(
-                        Modifier::new(live.card(i).name.clone(), Op::Add(v))
-                            .cite(cite::TOTALING_POWER)
-                            .cumulative(),
-                    );
+                    match flat_terms(&t) {
+                        // Sums show each term in the side's total.
+                        Some(terms) => parts.extend(terms),
+                        None => parts.push(
+                            Modifier::new(live.card(i).name.clone(), Op::Add(v))
+                                .cite(cite::TOTALING_POWER)
+                                .cumulative(),
+                        ),
+                    }
                 }
             }
         }
@@ -979,6 +983,34 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
     }
     damage_segment(&mut live, &mut out, script);
     out
+}
+
+/// A card's power as separate added terms, when it is a plain sum of its
+/// base and applied additions (no multiplication, reset, floor or limit).
+fn flat_terms(t: &Total) -> Option<Vec<Modifier>> {
+    let mut out = Vec::with_capacity(t.terms.len());
+    for term in &t.terms {
+        match &term.effect {
+            Effect::Ignored(_) => continue,
+            Effect::Base => {
+                let v: i64 = term.shown.parse().ok()?;
+                out.push(
+                    Modifier::new(term.source.clone(), Op::Add(v))
+                        .cite(cite::TOTALING_POWER)
+                        .cumulative(),
+                );
+            }
+            Effect::Applied => {
+                let v: i64 = term.shown.strip_prefix('+')?.parse().ok()?;
+                out.push(
+                    Modifier::new(term.source.clone(), Op::Add(v))
+                        .cite(term.cite)
+                        .cumulative(),
+                );
+            }
+        }
+    }
+    Some(out)
 }
 
 fn push_notes(out: &mut Outcome, o: &destiny::Outcome) {
@@ -1219,7 +1251,7 @@ fn early_step(live: &mut Live, out: &mut Outcome, step: &Step, when: &str) {
             source,
         } => {
             let a = (*amount).max(0);
-            out.side_mut(*side).force_lost += a;
+            out.side_mut(*side).force_lost = out.side_mut(*side).force_lost.saturating_add(a);
             out.say(
                 format!("{side} loses {a} Force ({source})"),
                 &[cite::BATTLE],
@@ -1467,7 +1499,7 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                 }
                 let a = (*amount).clamp(0, p.damage);
                 p.damage -= a;
-                out.side_mut(*side).force_lost += a;
+                out.side_mut(*side).force_lost = out.side_mut(*side).force_lost.saturating_add(a);
                 out.say(
                     format!(
                         "{side} loses {a} Force to battle damage ({} remaining)",
@@ -1480,7 +1512,8 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                 let p = &mut pend[side.ix()];
                 let c = p.damage;
                 p.damage = 0;
-                out.side_mut(*side).battle_damage_canceled += c;
+                out.side_mut(*side).battle_damage_canceled =
+                    out.side_mut(*side).battle_damage_canceled.saturating_add(c);
                 out.say(
                     format!("{source} cancels {c} battle damage against {side}"),
                     &[cite::BATTLE_DAMAGE],
@@ -1491,7 +1524,10 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                 amount,
                 source,
             } => {
-                out.side_mut(*side).force_lost += (*amount).max(0);
+                out.side_mut(*side).force_lost = out
+                    .side_mut(*side)
+                    .force_lost
+                    .saturating_add((*amount).max(0));
                 out.say(
                     format!("{side} loses {amount} Force ({source})"),
                     &[cite::BATTLE],
@@ -1538,7 +1574,8 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                 [] => {
                     let left = p.attrition;
                     pend[s.ix()].attrition = 0;
-                    out.side_mut(s).attrition_ignored += left;
+                    out.side_mut(s).attrition_ignored =
+                        out.side_mut(s).attrition_ignored.saturating_add(left);
                     out.say(
                         format!("{s} has nothing left that attrition affects: remaining attrition {left} is ignored"),
                         &[cite::ATTRITION, cite::IMMUNE_TO_ATTRITION],
@@ -1579,7 +1616,7 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
             if cards.is_empty() {
                 let d = p.damage;
                 pend[s.ix()].damage = 0;
-                out.side_mut(s).force_lost += d;
+                out.side_mut(s).force_lost = out.side_mut(s).force_lost.saturating_add(d);
                 out.say(
                     format!(
                         "{s} has no cards left to forfeit and loses {d} Force to battle damage"
@@ -1746,6 +1783,189 @@ script:
             "{:?}",
             o.needs
         );
+    }
+
+    #[test]
+    fn fuzz_random_battles_never_panic_or_go_negative() {
+        let mut seed: u64 = 0xdead_beef_1234_5678;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let kinds = [Kind::Character, Kind::Starship, Kind::Vehicle, Kind::Weapon];
+        for _ in 0..1500 {
+            let mut cards = Vec::new();
+            for side in [Side::Light, Side::Dark] {
+                for i in 0..(next() % 7) {
+                    let kind = kinds[(next() % 4) as usize];
+                    let name = format!("{side}{i}");
+                    let aboard = if kind == Kind::Character && i > 0 && next() % 3 == 0 {
+                        Some(format!("{side}{}", next() % i))
+                    } else {
+                        None
+                    };
+                    let big = next() % 50 == 0;
+                    let v = |n: u64| {
+                        if big {
+                            i64::MAX / 3
+                        } else {
+                            (n % 9) as i64 - 1
+                        }
+                    };
+                    cards.push(Card {
+                        name,
+                        side,
+                        kind,
+                        power: Some(v(next())),
+                        ability: if next() % 4 == 0 {
+                            None
+                        } else {
+                            Some(v(next()))
+                        },
+                        forfeit: if next() % 5 == 0 {
+                            None
+                        } else {
+                            Some(v(next()))
+                        },
+                        armor: Some(v(next())),
+                        maneuver: None,
+                        defense: None,
+                        ferocity: None,
+                        immune_to_attrition: if next() % 3 == 0 {
+                            Some(v(next()))
+                        } else {
+                            None
+                        },
+                        adds_power_piloting: Some(v(next())),
+                        permanent_pilot: if next() % 4 == 0 { Some(2) } else { None },
+                        aboard,
+                        role: if next() % 2 == 0 {
+                            Role::Pilot
+                        } else {
+                            Role::Passenger
+                        },
+                        enclosed: next() % 2 == 0,
+                        presence_icon: next() % 6 == 0,
+                        draws_if_unable: if next() % 5 == 0 {
+                            Some((next() % 3) as u32)
+                        } else {
+                            None
+                        },
+                        battled_this_turn: next() % 10 == 0,
+                        elsewhere: next() % 8 == 0,
+                    });
+                }
+            }
+            let names: Vec<String> = cards.iter().map(|c| c.name.clone()).collect();
+            let pick = |n: u64| {
+                names
+                    .get((n as usize) % names.len().max(1))
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let mut modifiers = Vec::new();
+            for k in 0..(next() % 20) {
+                let side = if next() % 2 == 0 {
+                    Side::Light
+                } else {
+                    Side::Dark
+                };
+                let target = match next() % 9 {
+                    0 => Target::Power(pick(next())),
+                    1 => Target::Forfeit(pick(next())),
+                    2 => Target::Immunity(pick(next())),
+                    3 => Target::TotalPower,
+                    4 => Target::BattleDestinies,
+                    5 => Target::EachBattleDestiny,
+                    6 => Target::TotalBattleDestiny,
+                    7 => Target::Attrition,
+                    _ => Target::BattleDamage,
+                };
+                let n = (next() % 13) as i64 - 6;
+                let op = match next() % 7 {
+                    0 => OpSpec::Add(n),
+                    1 => OpSpec::Sub(n),
+                    2 => OpSpec::Mul(n),
+                    3 => OpSpec::Reset(n),
+                    4 => OpSpec::Limit(n),
+                    5 => OpSpec::Lose(true),
+                    _ => OpSpec::Add(i64::MAX / 2),
+                };
+                modifiers.push(ModSpec {
+                    source: format!("m{k}"),
+                    side,
+                    target,
+                    op,
+                    optional: next() % 2 == 0,
+                    cumulative: next() % 2 == 0,
+                    requires: Vec::new(),
+                    cite: None,
+                });
+            }
+            let deck = |n: u64| -> Vec<DeckCard> {
+                (0..n % 6)
+                    .map(|i| DeckCard {
+                        name: format!("c{i}"),
+                        destiny: DestinyValues::One((i as i64 * 7) % 8 - 1),
+                    })
+                    .collect()
+            };
+            let mut script = Script::default();
+            for _ in 0..(next() % 4) {
+                script.weapons.push(Step::Fire {
+                    weapon: format!("w{}", next() % 3),
+                    by: if next() % 2 == 0 {
+                        Side::Light
+                    } else {
+                        Side::Dark
+                    },
+                    target: pick(next()),
+                    against: Defense::Armor,
+                    draws: (next() % 3) as u32,
+                    add: 1,
+                    forfeit_zero: next() % 2 == 0,
+                });
+            }
+            for _ in 0..(next() % 6) {
+                script.damage.push(Step::Forfeit { card: pick(next()) });
+            }
+            script.damage.push(Step::LoseForceForDamage {
+                side: Side::Light,
+                amount: (next() % 30) as i64,
+            });
+            let b = Battle {
+                location: "x".into(),
+                site: true,
+                initiator: if next() % 2 == 0 {
+                    Side::Light
+                } else {
+                    Side::Dark
+                },
+                cards,
+                modifiers,
+                conditions: Vec::new(),
+                reserve: Reserves {
+                    light: deck(next()),
+                    dark: deck(next()),
+                },
+                force_pile: None,
+                script,
+            };
+            let o = resolve(&b, &b.script);
+            for s in [Side::Light, Side::Dark] {
+                let r = o.side(s);
+                if let Some(v) = r.total_power.as_ref().and_then(|t| t.value) {
+                    assert!(v >= 0, "{:#?}", o.lines);
+                }
+                assert!(r.battle_damage >= 0 && r.force_lost >= 0 && r.attrition_ignored >= 0);
+                assert!(r.attrition.is_none_or(|a| a >= 0));
+                if let Some(v) = r.total_battle_destiny.as_ref().and_then(|t| t.value) {
+                    assert!(v >= 0);
+                }
+            }
+        }
     }
 
     #[test]

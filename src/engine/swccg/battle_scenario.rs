@@ -292,7 +292,7 @@ pub fn run(case: &Case) -> Report {
                 );
                 r.num(format!("{key}.cost"), o.cost.as_ref().and_then(|t| t.value));
                 let total = r.numbers.get("force_lost").copied().flatten().unwrap_or(0);
-                r.num("force_lost", Some(total + o.force_lost));
+                r.num("force_lost", Some(total.saturating_add(o.force_lost)));
             }
         }
         Case::Battle(b) => {
