@@ -12,19 +12,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from("scenarios")]
-    } else {
-        args.paths
-    };
+    let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths };
     let files = scenario::find_files(&paths)?;
     let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
     let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
-    let mut summary = TestSummary {
-        passed: 0,
-        failed: 0,
-        scenarios: Vec::new(),
-    };
+    let mut summary = TestSummary { passed: 0, failed: 0, scenarios: Vec::new() };
     let mut invalid = false;
     for f in &files {
         let name = f.display().to_string();
@@ -32,13 +24,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             Ok(s) => TestLine::from_report(&name, &scenario::run(&s)),
             Err(e) => {
                 invalid = true;
-                TestLine {
-                    file: name,
-                    game: String::new(),
-                    source: None,
-                    verdict: "invalid".into(),
-                    problems: vec![e.to_string()],
-                }
+                TestLine { file: name, game: String::new(), source: None, verdict: "invalid".into(), problems: vec![e.to_string()] }
             }
         };
         match line.verdict.as_str() {
@@ -59,9 +45,5 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             summary.passed, summary.failed
         ))));
     }
-    Ok(if summary.failed == 0 {
-        Outcome::Found
-    } else {
-        Outcome::NotFound
-    })
+    Ok(if summary.failed == 0 { Outcome::Found } else { Outcome::NotFound })
 }
