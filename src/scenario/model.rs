@@ -617,6 +617,10 @@ pub enum Effect {
     DeployFrom { from: PileName, filter: Filter, #[serde(default)] aboard: Option<CardRef>, #[serde(default)] free: bool, #[serde(default)] reshuffle: bool },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
+    /// Place a card on table on another card ("stacked"): it becomes inactive (AR: stacked from an active or inactive state).
+    StackOn { card: CardRef, on: CardRef },
+    /// Take a card from one of your piles (the script chooses) and stack it on this card: it becomes supporting (from a unit-of-Force state).
+    StackFrom { from: PileName, filter: Filter },
     /// Relocate a card (with what it carries) to a target location; the action then completes a move.
     Relocate { card: CardRef, to: String },
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".

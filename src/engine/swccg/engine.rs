@@ -645,6 +645,7 @@ impl Engine {
                     DeployTo::Table => Zone::Table,
                 };
                 self.st.put(c, z);
+                self.st.card_state[c] = crate::scenario::model::CardState::Active;
                 let actor_side = self.stack[ix].actor;
                 let place = self.st.where_is(c);
                 self.log(
@@ -1055,6 +1056,45 @@ impl Engine {
                         &[r::RESULT],
                     );
                 }
+                Applied::Done
+            }
+            Effect::StackOn { card, on } => {
+                let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
+                for c in self.card_refs(ix, &card) {
+                    if c == host || !self.st.on_table(c) {
+                        continue;
+                    }
+                    // From an active or inactive state: inactive.
+                    self.st.put(c, Zone::On(host));
+                    self.st.card_state[c] = crate::scenario::model::CardState::Inactive;
+                    self.log(
+                        actor(me),
+                        Event::StateChange,
+                        format!("{} is stacked on {} from the table: it is inactive", self.name(c), self.name(host)),
+                        &[r::STACKED_CARDS, r::INACTIVE],
+                    );
+                }
+                Applied::Done
+            }
+            Effect::StackFrom { from, filter } => {
+                let Some(host) = self.stack[ix].card else { return Applied::Done };
+                let cands: Vec<CardIx> = self.st.pile(me, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me)).collect();
+                if cands.is_empty() {
+                    self.log(actor(me), Event::Result, format!("{label}: no matching card in {}", from.title()), &[r::TAKING_CARDS]);
+                    return Applied::Done;
+                }
+                let Some(c) = self.choose_one(me, &cands, &format!("a card to stack on {}", self.name(host))) else {
+                    return Applied::Stop;
+                };
+                // From a unit-of-Force state: supporting.
+                self.st.put(c, Zone::On(host));
+                self.st.card_state[c] = crate::scenario::model::CardState::Supporting;
+                self.log(
+                    actor(me),
+                    Event::StateChange,
+                    format!("{} is stacked on {} from {}: it is supporting", self.name(c), self.name(host), from.title()),
+                    &[r::STACKED_CARDS, r::SUPPORTING],
+                );
                 Applied::Done
             }
             Effect::PlayFrom { .. } => {
