@@ -199,7 +199,9 @@ impl Engine {
         self.stack.len()
     }
 
-    fn log(&mut self, actor: Actor, event: Event, text: impl Into<String>, cites: &[&'static str]) {
+    /// Append a trace step at the current stack depth. Battles, Force drains,
+    /// values and destiny draws report their steps through this.
+    pub fn log(&mut self, actor: Actor, event: Event, text: impl Into<String>, cites: &[&'static str]) {
         let d = self.depth();
         self.trace.push(d, actor, event, text, cites);
     }
