@@ -136,6 +136,31 @@ pub struct Board {
     /// Cards on table but at no location (Effects, Objectives…).
     #[serde(default)]
     pub table: Vec<Placed>,
+    /// Actions already on the stack when the disputed position starts, bottom first
+    /// (their responses begin fresh).
+    #[serde(default)]
+    pub stack: Vec<Pending>,
+}
+
+/// An action on the stack at the start of a scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pending {
+    pub action: PendingKind,
+    /// The player who performed it.
+    pub by: Side,
+    /// Short name used in the trace and expectations.
+    pub label: String,
+    /// The location it takes place at, if any.
+    #[serde(default)]
+    pub at: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PendingKind {
+    Battle,
+    ForceDrain,
 }
 
 /// One side's decks and piles; every list is ordered top card first.

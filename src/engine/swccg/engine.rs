@@ -185,6 +185,29 @@ impl Engine {
         }
     }
 
+    /// Put an action on the stack before the run: the position starts mid-stack.
+    pub fn seed(&mut self, p: &crate::scenario::model::Pending) {
+        use crate::scenario::model::PendingKind;
+        let kind = match p.action {
+            PendingKind::Battle => ActionKind::Battle,
+            PendingKind::ForceDrain => ActionKind::ForceDrain,
+        };
+        let at = p
+            .at
+            .as_ref()
+            .and_then(|a| self.st.find_location(a))
+            .map(|l| format!(" at {}", self.st.locations[l].title))
+            .unwrap_or_default();
+        let what = kind.name();
+        self.stack.push(Entry::new(kind, p.by, None, p.label.clone()));
+        self.log(
+            actor(p.by),
+            Event::Push,
+            format!("the position starts with {}'s {what}{at} on the stack ({}), just initiated", p.by.name(), p.label),
+            &[r::THE_STACK],
+        );
+    }
+
     /// Scripted decisions never taken.
     pub fn leftover(&self) -> usize {
         self.leftover_count

@@ -116,6 +116,9 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let st = setup(board);
     let next = board.next.unwrap_or(board.turn);
     let mut e = engine::Engine::new(st, board.turn, board.phase, next, script);
+    for p in &board.stack {
+        e.seed(p);
+    }
     e.run();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
