@@ -292,3 +292,15 @@ fn test_command_default_runs_the_shipped_scenarios() {
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert!(stdout(&o).trim_end().ends_with(" passed, 0 failed"), "{}", stdout(&o));
 }
+
+/// The annotated example in docs/scenarios.md is a valid, passing scenario.
+#[test]
+fn the_documented_example_runs() {
+    let doc = std::fs::read_to_string(root().join("docs/scenarios.md")).unwrap();
+    let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
+    let end = start + doc[start..].find("```").unwrap();
+    let s = scenario::load_str(Path::new("docs/scenarios.md"), &doc[start..end], Some(&corpus() as &dyn SectionIds))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+}

@@ -245,6 +245,13 @@ fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Resu
     for p in &b.table {
         walk(p, &mut place)?;
     }
+    for p in &b.stack {
+        if let Some(a) = &p.at
+            && !locations.contains(a)
+        {
+            return Err(at(path, 0, 0, format!("stack: `{}` is at unknown location `{a}`", p.label)));
+        }
+    }
     for (k, d) in &b.cards {
         for (i, ab) in d.abilities.iter().enumerate() {
             for t in &ab.targets {

@@ -147,6 +147,31 @@ pub struct Board {
     /// Cards on table but at no location (Effects, Objectives…).
     #[serde(default)]
     pub table: Vec<Placed>,
+    /// Actions already on the stack when the disputed position starts, bottom first
+    /// (their responses begin fresh).
+    #[serde(default)]
+    pub stack: Vec<Pending>,
+}
+
+/// An action on the stack at the start of a scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pending {
+    pub action: PendingKind,
+    /// The player who performed it.
+    pub by: Side,
+    /// Short name used in the trace and expectations.
+    pub label: String,
+    /// The location it takes place at, if any.
+    #[serde(default)]
+    pub at: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PendingKind {
+    Battle,
+    ForceDrain,
 }
 
 /// One side's decks and piles; every list is ordered top card first.
@@ -628,6 +653,10 @@ pub enum Effect {
     DeployFrom { from: PileName, filter: Filter, #[serde(default)] aboard: Option<CardRef>, #[serde(default)] free: bool, #[serde(default)] reshuffle: bool },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
+    /// Place a card on table on another card ("stacked"): it becomes inactive (AR: stacked from an active or inactive state).
+    StackOn { card: CardRef, on: CardRef },
+    /// Take a card from one of your piles (the script chooses) and stack it on this card: it becomes supporting (from a unit-of-Force state).
+    StackFrom { from: PileName, filter: Filter },
     /// Relocate a card (with what it carries) to a target location; the action then completes a move.
     Relocate { card: CardRef, to: String },
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".

@@ -185,6 +185,29 @@ impl Engine {
         }
     }
 
+    /// Put an action on the stack before the run: the position starts mid-stack.
+    pub fn seed(&mut self, p: &crate::scenario::model::Pending) {
+        use crate::scenario::model::PendingKind;
+        let kind = match p.action {
+            PendingKind::Battle => ActionKind::Battle,
+            PendingKind::ForceDrain => ActionKind::ForceDrain,
+        };
+        let at = p
+            .at
+            .as_ref()
+            .and_then(|a| self.st.find_location(a))
+            .map(|l| format!(" at {}", self.st.locations[l].title))
+            .unwrap_or_default();
+        let what = kind.name();
+        self.stack.push(Entry::new(kind, p.by, None, p.label.clone()));
+        self.log(
+            actor(p.by),
+            Event::Push,
+            format!("the position starts with {}'s {what}{at} on the stack ({}), just initiated", p.by.name(), p.label),
+            &[r::THE_STACK],
+        );
+    }
+
     /// Scripted decisions never taken.
     pub fn leftover(&self) -> usize {
         self.leftover_count
@@ -199,7 +222,9 @@ impl Engine {
         self.stack.len()
     }
 
-    fn log(&mut self, actor: Actor, event: Event, text: impl Into<String>, cites: &[&'static str]) {
+    /// Append a trace step at the current stack depth. Battles, Force drains,
+    /// values and destiny draws report their steps through this.
+    pub fn log(&mut self, actor: Actor, event: Event, text: impl Into<String>, cites: &[&'static str]) {
         let d = self.depth();
         self.trace.push(d, actor, event, text, cites);
     }
@@ -645,6 +670,7 @@ impl Engine {
                     DeployTo::Table => Zone::Table,
                 };
                 self.st.put(c, z);
+                self.st.card_state[c] = crate::scenario::model::CardState::Active;
                 let actor_side = self.stack[ix].actor;
                 let place = self.st.where_is(c);
                 self.log(
@@ -1055,6 +1081,45 @@ impl Engine {
                         &[r::RESULT],
                     );
                 }
+                Applied::Done
+            }
+            Effect::StackOn { card, on } => {
+                let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
+                for c in self.card_refs(ix, &card) {
+                    if c == host || !self.st.on_table(c) {
+                        continue;
+                    }
+                    // From an active or inactive state: inactive.
+                    self.st.put(c, Zone::On(host));
+                    self.st.card_state[c] = crate::scenario::model::CardState::Inactive;
+                    self.log(
+                        actor(me),
+                        Event::StateChange,
+                        format!("{} is stacked on {} from the table: it is inactive", self.name(c), self.name(host)),
+                        &[r::STACKED_CARDS, r::INACTIVE],
+                    );
+                }
+                Applied::Done
+            }
+            Effect::StackFrom { from, filter } => {
+                let Some(host) = self.stack[ix].card else { return Applied::Done };
+                let cands: Vec<CardIx> = self.st.pile(me, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me)).collect();
+                if cands.is_empty() {
+                    self.log(actor(me), Event::Result, format!("{label}: no matching card in {}", from.title()), &[r::TAKING_CARDS]);
+                    return Applied::Done;
+                }
+                let Some(c) = self.choose_one(me, &cands, &format!("a card to stack on {}", self.name(host))) else {
+                    return Applied::Stop;
+                };
+                // From a unit-of-Force state: supporting.
+                self.st.put(c, Zone::On(host));
+                self.st.card_state[c] = crate::scenario::model::CardState::Supporting;
+                self.log(
+                    actor(me),
+                    Event::StateChange,
+                    format!("{} is stacked on {} from {}: it is supporting", self.name(c), self.name(host), from.title()),
+                    &[r::STACKED_CARDS, r::SUPPORTING],
+                );
                 Applied::Done
             }
             Effect::PlayFrom { .. } => {

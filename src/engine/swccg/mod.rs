@@ -8,6 +8,16 @@
 //! - `stack`: actions on the stack ([`stack::ActionKind`] has a variant per kind of action).
 //! - `engine`: the driver (top-level actions, responses, results, canceling, limits).
 //! - `values`, `destiny`, `battle`, `drain`: numbers, destiny draws, battles and Force drains.
+//!
+//! Extending: a battle or Force drain is an action on the stack like any
+//! other ([`stack::ActionKind::Battle`], [`stack::ActionKind::ForceDrain`]);
+//! responses to it use the same windows, and its result is the one place
+//! (`Engine::begin_result`) that currently reports "not modelled". Card
+//! numbers come from [`crate::scenario::model::Stats`] (power, ability,
+//! deploy, forfeit, destiny, armor, maneuver, defense values, icons, immunity
+//! to attrition); destiny draws already go through [`destiny::draw`]. Steps
+//! are reported with [`engine::Engine::log`], each with the rule IDs that
+//! justify it.
 
 pub mod battle;
 pub mod battle_attack;
@@ -108,6 +118,9 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let st = setup(board);
     let next = board.next.unwrap_or(board.turn);
     let mut e = engine::Engine::new(st, board.turn, board.phase, next, script);
+    for p in &board.stack {
+        e.seed(p);
+    }
     e.run();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {

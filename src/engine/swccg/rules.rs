@@ -38,6 +38,7 @@ pub const INACTIVE: &str = "swccg.ar.inactive";
 pub const SUPPORTING: &str = "swccg.ar.supporting";
 pub const OUT_OF_PLAY: &str = "swccg.ar.out-of-play";
 pub const UNIT_OF_FORCE: &str = "swccg.ar.unit-of-force";
+pub const STACKED_CARDS: &str = "swccg.ar.stacked-cards-and-card-state";
 
 /// Every ID above, for audits.
 pub const ALL: &[&str] = &[
@@ -45,5 +46,5 @@ pub const ALL: &[&str] = &[
     MEETING_CONDITIONS, CHOOSING_TARGETS, PAYING_COSTS, RESPONSES, RESULT, AT_ANY_TIME, TIME_TO_RESPOND, BEFORE,
     JUST_LOST, JUST_DEPLOYED, THE_STACK, WHAT_IS_A_RESPONSE, HOW_THE_STACK_WORKS, COMING_OFF_THE_STACK,
     SIMULTANEOUS, IMPLIED_TARGET_RULE, CANCELING, ONE_RULE, ONCE_PER_GAME, IMMUNE, TAKING_CARDS, DEPLOYING_FROM_PILE,
-    LEAVES_TABLE, RETRIEVE, LOSING_FORCE, ACTIVE, INACTIVE, SUPPORTING, OUT_OF_PLAY, UNIT_OF_FORCE,
+    LEAVES_TABLE, RETRIEVE, LOSING_FORCE, ACTIVE, INACTIVE, SUPPORTING, OUT_OF_PLAY, UNIT_OF_FORCE, STACKED_CARDS,
 ];
