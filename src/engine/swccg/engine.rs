@@ -199,7 +199,11 @@ impl Engine {
             .map(|l| format!(" at {}", self.st.locations[l].title))
             .unwrap_or_default();
         let what = kind.name();
-        self.stack.push(Entry::new(kind, p.by, None, p.label.clone()));
+        let mut e = Entry::new(kind, p.by, None, p.label.clone());
+        if let Some(l) = p.at.as_ref().and_then(|a| self.st.find_location(a)) {
+            e.targets.push(("at".into(), Tgt::Location(l)));
+        }
+        self.stack.push(e);
         self.log(
             actor(p.by),
             Event::Push,
@@ -738,8 +742,7 @@ impl Engine {
                 Flow::Go
             }
             ActionKind::Battle | ActionKind::ForceDrain => {
-                self.outcome = Some(Outcome::NotModelled { what: format!("the result of a {}", kind.name()) });
-                Flow::Stop
+                if self.battle_or_drain_result(ix) { Flow::Go } else { Flow::Stop }
             }
         }
     }
@@ -1178,7 +1181,7 @@ impl Engine {
         }
     }
 
-    fn lose_force(&mut self, p: Side, n: i64) -> i64 {
+    pub(crate) fn lose_force(&mut self, p: Side, n: i64) -> i64 {
         let mut lost = 0;
         let order = [PileName::ReserveDeck, PileName::ForcePile, PileName::UsedPile, PileName::Hand];
         for _ in 0..n {

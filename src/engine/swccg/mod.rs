@@ -21,6 +21,7 @@
 
 pub mod battle;
 pub mod battle_attack;
+pub mod battle_board;
 pub mod battle_scenario;
 pub mod destiny;
 pub mod drain;
