@@ -524,10 +524,10 @@ impl<'a> Live<'a> {
             if m.optional {
                 md = md.mode(Mode::Used);
             }
-            if let Some(c) = &m.cite {
-                if let Some(known) = cite::ALL.iter().find(|k| **k == c.as_str()) {
-                    md = md.cite(known);
-                }
+            if let Some(c) = &m.cite
+                && let Some(known) = cite::ALL.iter().find(|k| **k == c.as_str())
+            {
+                md = md.cite(known);
             }
             if !m.optional {
                 let needs: Vec<&String> = if m.requires.is_empty() {
@@ -596,13 +596,12 @@ impl<'a> Live<'a> {
                 }
                 for p in self.pilots_of(i) {
                     let pc = self.card(p);
-                    if pc.role == Role::Pilot {
-                        if let Some(n) = pc.adds_power_piloting {
-                            mods.push(
-                                Modifier::new(pc.name.clone(), Op::Add(n))
-                                    .cite(cite::TOTALING_POWER),
-                            );
-                        }
+                    if pc.role == Role::Pilot
+                        && let Some(n) = pc.adds_power_piloting
+                    {
+                        mods.push(
+                            Modifier::new(pc.name.clone(), Op::Add(n)).cite(cite::TOTALING_POWER),
+                        );
                     }
                 }
                 mods.extend(self.mods_for(&Target::Power(c.name.clone()), c.side));
@@ -627,10 +626,10 @@ impl<'a> Live<'a> {
         for i in self.participants(side) {
             let c = self.card(i);
             match c.kind {
-                Kind::Character => {
-                    if c.aboard.is_none() || matches!(c.role, Role::Pilot | Role::Driver) {
-                        a = a.saturating_add(self.ability(i).or_zero());
-                    }
+                Kind::Character
+                    if (c.aboard.is_none() || matches!(c.role, Role::Pilot | Role::Driver)) =>
+                {
+                    a = a.saturating_add(self.ability(i).or_zero());
                 }
                 Kind::Starship | Kind::Vehicle => {
                     a = a.saturating_add(c.permanent_pilot.unwrap_or(0))
@@ -833,40 +832,40 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
     for s in order {
         let mut parts: Vec<Modifier> = Vec::new();
         for i in live.participants(s) {
-            if let Some(t) = live.power(i) {
-                if let Some(v) = t.value {
-                    if t.terms.len() > 1 {
-                        out.say(format!("{t}"), &t.cites());
-                    }
-                    match flat_terms(&t) {
-                        // Sums show each term in the side's total.
-                        Some(terms) => parts.extend(terms),
-                        None => parts.push(
-                            Modifier::new(live.card(i).name.clone(), Op::Add(v))
-                                .cite(cite::TOTALING_POWER)
-                                .cumulative(),
-                        ),
-                    }
+            if let Some(t) = live.power(i)
+                && let Some(v) = t.value
+            {
+                if t.terms.len() > 1 {
+                    out.say(format!("{t}"), &t.cites());
+                }
+                match flat_terms(&t) {
+                    // Sums show each term in the side's total.
+                    Some(terms) => parts.extend(terms),
+                    None => parts.push(
+                        Modifier::new(live.card(i).name.clone(), Op::Add(v))
+                            .cite(cite::TOTALING_POWER)
+                            .cumulative(),
+                    ),
                 }
             }
         }
-        if let Some(p) = &power_destiny[s.ix()] {
-            if let Some(v) = p.value {
-                parts.push(
-                    Modifier::new("power destiny", Op::Add(v))
-                        .cite(cite::POWER_DESTINIES)
-                        .cumulative(),
-                );
-            }
+        if let Some(p) = &power_destiny[s.ix()]
+            && let Some(v) = p.value
+        {
+            parts.push(
+                Modifier::new("power destiny", Op::Add(v))
+                    .cite(cite::POWER_DESTINIES)
+                    .cumulative(),
+            );
         }
-        if let Some(t) = &bd[s.ix()] {
-            if let Some(v) = t.value {
-                parts.push(
-                    Modifier::new("battle destiny", Op::Add(v))
-                        .cite(cite::TOTALING_POWER)
-                        .cumulative(),
-                );
-            }
+        if let Some(t) = &bd[s.ix()]
+            && let Some(v) = t.value
+        {
+            parts.push(
+                Modifier::new("battle destiny", Op::Add(v))
+                    .cite(cite::TOTALING_POWER)
+                    .cumulative(),
+            );
         }
         parts.extend(live.mods_for(&Target::TotalPower, s));
         let (base, rest) = match parts.first() {
@@ -1472,10 +1471,11 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
         }
         // Enclosed craft protect the cards aboard.
         for i in live.participants(s) {
-            if let Some(h) = live.card(i).aboard.as_deref().and_then(|h| live.idx(h)) {
-                if live.card(h).enclosed && pend[s.ix()].immune[h] {
-                    pend[s.ix()].immune[i] = true;
-                }
+            if let Some(h) = live.card(i).aboard.as_deref().and_then(|h| live.idx(h))
+                && live.card(h).enclosed
+                && pend[s.ix()].immune[h]
+            {
+                pend[s.ix()].immune[i] = true;
             }
         }
     }

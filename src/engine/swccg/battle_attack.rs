@@ -1,11 +1,12 @@
 //! Creature attacks (AR Ch.6 Attacks): weapons segment, totals, damage.
 //!
-//! Two kinds: a non-parasite creature attacking a target (attacker total
-//! = ferocity + modifiers; defender total = power + a destiny if 4 or more
-//! ability), and characters attacking a creature (attacker total = power +
-//! a destiny if 4 or more ability; defender total = ferocity + defense value
-//! + modifiers). The attacker wins only when its total is greater. There is
-//! no battle damage, attrition or forfeiting; hit creatures are lost.
+//! Two kinds: a non-parasite creature attacking a target (attacker total is
+//! ferocity plus modifiers; defender total is power plus a destiny if 4 or
+//! more ability), and characters attacking a creature (attacker total is
+//! power plus a destiny if 4 or more ability; defender total is ferocity plus
+//! defense value plus modifiers). The attacker wins only when its total is
+//! greater. There is no battle damage, attrition or forfeiting; hit
+//! creatures are lost.
 
 use super::battle::{Card, Kind, Reserves, Side};
 use super::destiny::{self, DestinyCard};
@@ -276,24 +277,24 @@ pub fn resolve(a: &Attack) -> Outcome {
 
     // The creature's total.
     let mut fmods = Vec::new();
-    if a.ferocity_destinies > 0 {
-        if let Some(d) = decks.draw(
+    if a.ferocity_destinies > 0
+        && let Some(d) = decks.draw(
             creature.side,
             "ferocity destiny",
             a.ferocity_destinies,
             0,
             &mut out,
-        ) {
-            fmods.push(Modifier::new("destiny", Op::Add(d)));
-        }
+        )
+    {
+        fmods.push(Modifier::new("destiny", Op::Add(d)));
     }
     fmods.extend(ferocity_mods);
-    if a.direction == Direction::AttackCreature {
-        if let Some(dv) = creature.defense {
-            fmods.push(
-                Modifier::new("defense value", Op::Add(dv)).cite(cite::ATTACKS_CREATURES_ATTACKED),
-            );
-        }
+    if a.direction == Direction::AttackCreature
+        && let Some(dv) = creature.defense
+    {
+        fmods.push(
+            Modifier::new("defense value", Op::Add(dv)).cite(cite::ATTACKS_CREATURES_ATTACKED),
+        );
     }
     let ferocity = compute(
         &format!("{} total", creature.name),

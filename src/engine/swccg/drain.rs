@@ -311,16 +311,16 @@ pub fn resolve(d: &Drain) -> Outcome {
         &cost_mods,
         Rules::default(),
     );
-    if let (Some(fp), Some(c)) = (d.force_pile, cost.value) {
-        if fp < c {
-            fail(
-                &mut out,
-                format!("{me} has {fp} Force and the drain costs {c}: not initiated"),
-                &[cite::FORCE_DRAIN],
-            );
-            out.cost = Some(cost);
-            return out;
-        }
+    if let (Some(fp), Some(c)) = (d.force_pile, cost.value)
+        && fp < c
+    {
+        fail(
+            &mut out,
+            format!("{me} has {fp} Force and the drain costs {c}: not initiated"),
+            &[cite::FORCE_DRAIN],
+        );
+        out.cost = Some(cost);
+        return out;
     }
     out.initiated = true;
     out.say(
@@ -339,19 +339,17 @@ pub fn resolve(d: &Drain) -> Outcome {
             );
             continue;
         }
-        if let Some(nc) = &d.not_canceled {
-            if !react {
-                out.say(
-                    format!(
-                        "{source} cannot cancel the drain: {nc} (the drain may not be canceled)"
-                    ),
-                    &[
-                        cite::NOT_MODIFIED_BY_OPPONENT,
-                        cite::FORCE_DRAIN_CANCELING_EXAMPLE,
-                    ],
-                );
-                continue;
-            }
+        if let Some(nc) = &d.not_canceled
+            && !react
+        {
+            out.say(
+                format!("{source} cannot cancel the drain: {nc} (the drain may not be canceled)"),
+                &[
+                    cite::NOT_MODIFIED_BY_OPPONENT,
+                    cite::FORCE_DRAIN_CANCELING_EXAMPLE,
+                ],
+            );
+            continue;
         }
         out.canceled_by = Some(source.clone());
         out.say(

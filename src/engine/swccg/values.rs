@@ -516,12 +516,11 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
                     m.cite
                 };
                 if wins {
-                    if let Some((r, j)) = reset {
-                        if let Some((_, t)) = pending.iter_mut().find(|(k, _)| *k == j) {
-                            t.effect =
-                                Effect::Ignored(format!("a lower reset ({v}) wins over {r}"));
-                            t.cite = cite::COMPETING_RESETS;
-                        }
+                    if let Some((r, j)) = reset
+                        && let Some((_, t)) = pending.iter_mut().find(|(k, _)| *k == j)
+                    {
+                        t.effect = Effect::Ignored(format!("a lower reset ({v}) wins over {r}"));
+                        t.cite = cite::COMPETING_RESETS;
                     }
                     reset = Some((v, i));
                     pending.push((
@@ -542,12 +541,11 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
             Op::Limit(v) => {
                 let lower = limit.is_none_or(|(l, _)| v < l);
                 if lower {
-                    if let Some((l, j)) = limit {
-                        if let Some((_, t)) = pending.iter_mut().find(|(k, _)| *k == j) {
-                            t.effect = Effect::Ignored(format!(
-                                "a lower limit ({v}) applies instead of {l}"
-                            ));
-                        }
+                    if let Some((l, j)) = limit
+                        && let Some((_, t)) = pending.iter_mut().find(|(k, _)| *k == j)
+                    {
+                        t.effect =
+                            Effect::Ignored(format!("a lower limit ({v}) applies instead of {l}"));
                     }
                     limit = Some((v, i));
                     pending.push((
@@ -1015,10 +1013,10 @@ mod tests {
             };
             let t = compute("v", &b, &mods, Rules::default());
             let substituted = mods.iter().any(|m| matches!(m.op, Op::Substitute(_)));
-            if let Some(v) = t.value {
-                if !substituted {
-                    assert!(v >= 0, "{t}");
-                }
+            if let Some(v) = t.value
+                && !substituted
+            {
+                assert!(v >= 0, "{t}");
             }
             let _ = t.to_string();
         }
