@@ -186,6 +186,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
         prevented: None,
         responses: Vec::new(),
         force_pile: None,
+        lose_from: None,
     }
 }
 

@@ -291,6 +291,10 @@ pub fn run(case: &Case) -> Report {
                     o.amount.as_ref().and_then(|t| t.value),
                 );
                 r.num(format!("{key}.cost"), o.cost.as_ref().and_then(|t| t.value));
+                if let Some((first, rest)) = o.lost_from {
+                    r.num(format!("{key}.lost_from_place"), Some(first));
+                    r.num(format!("{key}.lost_elsewhere"), Some(rest));
+                }
                 let total = r.numbers.get("force_lost").copied().flatten().unwrap_or(0);
                 r.num("force_lost", Some(total.saturating_add(o.force_lost)));
             }

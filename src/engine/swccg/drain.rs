@@ -142,6 +142,29 @@ pub struct Drain {
     /// Force in the drainer's Force Pile, when tracked.
     #[serde(default)]
     pub force_pile: Option<i64>,
+    /// The loss must come from a specific place first ("lose from X").
+    #[serde(default)]
+    pub lose_from: Option<LoseFrom>,
+}
+
+/// "Lose Force from X": how many cards X holds, and how many the loser has
+/// elsewhere (hand and the rest of Life Force).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoseFrom {
+    pub place: String,
+    pub available: i64,
+    pub elsewhere: i64,
+}
+
+/// Splits a Force loss of `amount` that must come from a place holding
+/// `available` cards first: (from the place, from elsewhere, not lost for
+/// lack of cards).
+pub fn split_loss(amount: i64, available: i64, elsewhere: i64) -> (i64, i64, i64) {
+    let amount = amount.max(0);
+    let first = amount.min(available.max(0));
+    let rest = (amount - first).min(elsewhere.max(0));
+    (first, rest, amount - first - rest)
 }
 
 /// One line of the drain trace.
@@ -162,6 +185,8 @@ pub struct Outcome {
     pub canceled_by: Option<String>,
     /// Force the opponent loses.
     pub force_lost: i64,
+    /// With "lose from X": (from X, from elsewhere).
+    pub lost_from: Option<(i64, i64)>,
 }
 
 impl Outcome {
@@ -442,6 +467,19 @@ pub fn resolve(d: &Drain) -> Outcome {
         Rules::default(),
     );
     out.force_lost = amount.or_zero();
+    if let Some(lf) = &d.lose_from {
+        let (first, rest, short) = split_loss(out.force_lost, lf.available, lf.elsewhere);
+        out.say(
+            format!(
+                "{opp} must lose the Force from {} first: {first} from there, {rest} from elsewhere{}",
+                lf.place,
+                if short > 0 { format!("; {short} cannot be lost (no cards left)") } else { String::new() }
+            ),
+            &[cite::LOSING_FORCE_FROM_X, cite::LOSING_FORCE],
+        );
+        out.force_lost = first + rest;
+        out.lost_from = Some((first, rest));
+    }
     out.say(
         format!("{amount}; {opp} loses {} Force", out.force_lost),
         &amount.cites(),
@@ -515,6 +553,14 @@ modifiers:
             permanent_pilot: None,
         });
         assert!(!resolve(&d).initiated);
+    }
+
+    #[test]
+    fn lose_from_x_takes_the_rest_elsewhere() {
+        assert_eq!(split_loss(4, 3, 10), (3, 1, 0));
+        assert_eq!(split_loss(4, 5, 0), (4, 0, 0));
+        assert_eq!(split_loss(4, 1, 2), (1, 2, 1));
+        assert_eq!(split_loss(-1, 1, 2), (0, 0, 0));
     }
 
     #[test]

@@ -95,6 +95,8 @@ pub mod cite {
     pub const DRAIN_RESPONSES: &str = "swccg.ar.timing-of-responses-to-force-drains";
     pub const FORCE_DRAIN_CANCELING_EXAMPLE: &str = "swccg.ar.force-drains-and-canceling-example";
     pub const MAY_FORCE_DRAIN: &str = "swccg.ar.may-force-drain";
+    pub const LOSING_FORCE: &str = "swccg.ar.losing-force";
+    pub const LOSING_FORCE_FROM_X: &str = "swccg.ar.losing-force-from-x";
     pub const PRESENCE: &str = "swccg.ar.presence";
     pub const PRESENT: &str = "swccg.ar.present";
     pub const OCCUPY: &str = "swccg.ar.occupy";
@@ -170,6 +172,8 @@ pub mod cite {
         DRAIN_RESPONSES,
         FORCE_DRAIN_CANCELING_EXAMPLE,
         MAY_FORCE_DRAIN,
+        LOSING_FORCE,
+        LOSING_FORCE_FROM_X,
         PRESENCE,
         PRESENT,
         OCCUPY,
