@@ -904,6 +904,16 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
                     format!("{s} has no total battle destiny: no attrition against {against} (it cannot be modified)"),
                     &[cite::CALCULATING_ATTRITION, cite::ATTRITION],
                 );
+                for m in b
+                    .modifiers
+                    .iter()
+                    .filter(|m| m.target == Target::Attrition && m.side == s && m.optional)
+                {
+                    out.say(
+                        format!("{} cannot be played: optional power segment actions on attrition need attrition to exist", m.source),
+                        &[cite::OPTIONAL_POWER_ACTIONS],
+                    );
+                }
                 None
             }
             Some(t) => {

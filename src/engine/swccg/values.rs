@@ -65,6 +65,8 @@ pub mod cite {
     pub const POWER_DESTINIES: &str = "swccg.ar.power-segment-draw-power-destinies";
     pub const BATTLE_DESTINIES: &str = "swccg.ar.power-segment-draw-battle-destinies";
     pub const ATTRITION_DESTINIES: &str = "swccg.ar.power-segment-draw-attrition-destinies";
+    pub const OPTIONAL_POWER_ACTIONS: &str =
+        "swccg.ar.power-segment-optional-power-segment-actions";
     pub const TOTALING_POWER: &str = "swccg.ar.power-segment-totaling-power";
     pub const CALCULATING_ATTRITION: &str = "swccg.ar.power-segment-calculating-attrition";
     pub const WINNER_AND_LOSER: &str = "swccg.ar.power-segment-winner-and-loser";
@@ -145,6 +147,7 @@ pub mod cite {
         POWER_DESTINIES,
         BATTLE_DESTINIES,
         ATTRITION_DESTINIES,
+        OPTIONAL_POWER_ACTIONS,
         TOTALING_POWER,
         CALCULATING_ATTRITION,
         WINNER_AND_LOSER,
