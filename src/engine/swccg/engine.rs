@@ -494,6 +494,19 @@ impl Engine {
             );
             return Flow::Go;
         }
+        if let ActionKind::JustLost { cards } = &self.stack[ix].kind
+            && !cards.iter().any(|&c| matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile)))
+        {
+            let label = self.stack[ix].label.clone();
+            self.stack.pop();
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{label}: the cards have left the Lost Pile and are no longer just lost; removed from the stack"),
+                &[r::JUST_LOST, r::HOW_THE_STACK_WORKS],
+            );
+            return Flow::Go;
+        }
         if self.stack[ix].stage == Stage::Resolving {
             return self.continue_result(ix);
         }
@@ -732,7 +745,7 @@ impl Engine {
                 self.apply_destiny_test(parent, &test, value);
                 Flow::Go
             }
-            ActionKind::JustDeployed | ActionKind::JustMoved { .. } => {
+            ActionKind::JustDeployed | ActionKind::JustMoved { .. } | ActionKind::JustLost { .. } => {
                 self.stack.pop();
                 self.log(Actor::Rules, Event::Pop, format!("{label} comes off the stack"), &[r::HOW_THE_STACK_WORKS]);
                 Flow::Go
@@ -930,11 +943,42 @@ impl Engine {
                 Applied::Done
             }
             Effect::SendTo { card, to } => {
+                let mut lost = Vec::new();
                 for c in self.card_refs(ix, &card) {
                     if self.st.zone[c] == Zone::Stack {
                         continue;
                     }
+                    let from_table = self.st.on_table(c);
+                    let carried = if from_table { self.all_on(c) } else { Vec::new() };
                     self.place(c, to, me);
+                    if from_table && to == Dest::LostPile {
+                        lost.push(c);
+                        lost.extend(carried.into_iter().filter(|&x| matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile))));
+                    }
+                }
+                if lost.is_empty() {
+                    return Applied::Done;
+                }
+                self.push_just_lost(me, lost);
+                Applied::Pushed
+            }
+            Effect::MoveAll { who, from, filter, to } => {
+                let p = side_of(who, me);
+                let cards: Vec<CardIx> =
+                    self.st.pile(p, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me)).collect();
+                if cards.is_empty() {
+                    self.log(actor(p), Event::Result, format!("{label}: no matching card in {}'s {}", p.name(), from.title()), &[r::RESULT]);
+                }
+                for c in cards {
+                    self.place(c, to, me);
+                    if from != PileName::ReserveDeck && to == Dest::LostPile {
+                        self.log(
+                            Actor::Rules,
+                            Event::StateChange,
+                            format!("{} was a unit of Force in {}: it is lost as a unit of Force, not a card just lost from table", self.name(c), from.title()),
+                            &[r::UNIT_OF_FORCE, r::JUST_LOST],
+                        );
+                    }
                 }
                 Applied::Done
             }
@@ -1086,17 +1130,24 @@ impl Engine {
             Effect::StackOn { card, on } => {
                 let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
                 for c in self.card_refs(ix, &card) {
-                    if c == host || !self.st.on_table(c) {
+                    let just_lost = self.is_just_lost(c);
+                    if c == host || !(self.st.on_table(c) || just_lost) {
                         continue;
                     }
-                    // From an active or inactive state: inactive.
+                    // From an active or inactive state: inactive. A just lost card counts as
+                    // having been active; only that card is relocated.
                     self.st.put(c, Zone::On(host));
                     self.st.card_state[c] = crate::scenario::model::CardState::Inactive;
+                    let (from, cites): (&str, &[&'static str]) = if just_lost {
+                        ("from the Lost Pile (just lost, so treated as having been active)", &[r::STACKED_CARDS, r::JUST_LOST, r::INACTIVE])
+                    } else {
+                        ("from the table", &[r::STACKED_CARDS, r::INACTIVE])
+                    };
                     self.log(
                         actor(me),
                         Event::StateChange,
-                        format!("{} is stacked on {} from the table: it is inactive", self.name(c), self.name(host)),
-                        &[r::STACKED_CARDS, r::INACTIVE],
+                        format!("{} is stacked on {} {from}: it is inactive", self.name(c), self.name(host)),
+                        cites,
                     );
                 }
                 Applied::Done
@@ -1132,6 +1183,26 @@ impl Engine {
                 Applied::Done
             }
         }
+    }
+
+    fn is_just_lost(&self, c: CardIx) -> bool {
+        matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile))
+            && self.stack.iter().any(|e| matches!(&e.kind, ActionKind::JustLost { cards } if cards.contains(&c)))
+    }
+
+    fn push_just_lost(&mut self, by: Side, cards: Vec<CardIx>) {
+        let names = cards.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ");
+        let label = format!("{} just lost", cards.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join("+"));
+        let first = cards.first().copied();
+        let mut e = Entry::new(ActionKind::JustLost { cards }, by, first, label);
+        e.next = by.other();
+        self.stack.push(e);
+        self.log(
+            actor(by),
+            Event::Push,
+            format!("{names} just lost from table (already in the Lost Pile): responses to the loss"),
+            &[r::JUST_LOST, r::COMING_OFF_THE_STACK],
+        );
     }
 
     fn reshuffle_note(&mut self, p: Side, from: PileName) {
@@ -1751,6 +1822,7 @@ impl Engine {
             (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
             (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => t.destiny.is_none_or(|d| Some(d) == *value),
             (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,
+            (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
             _ => false,
@@ -1768,7 +1840,7 @@ impl Engine {
         }
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
-            if let ActionKind::JustMoved { cards } = &e.kind {
+            if let ActionKind::JustMoved { cards } | ActionKind::JustLost { cards } = &e.kind {
                 subject.extend(cards.iter().copied());
             }
             if !subject.iter().any(|&x| self.st.matches(x, f, me)) {
