@@ -1264,6 +1264,17 @@ impl Engine {
     fn cancel(&mut self, by: usize, j: usize) {
         let by_label = self.stack[by].label.clone();
         let e = self.stack[j].clone();
+        if let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(c)) = (&e.kind, e.card)
+            && matches!(self.st.def(c).card_type, CardType::Character | CardType::Vehicle | CardType::Starship)
+        {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{by_label} cannot cancel {}: characters, vehicles and starships may not be canceled", e.label),
+                &[r::CANCELING],
+            );
+            return;
+        }
         self.stack[j].canceled = true;
         self.canceled.push(e.label.clone());
         self.log(
@@ -1624,6 +1635,16 @@ impl Engine {
         self.search_ok(c, a)?;
         self.limit_ok(c, a)?;
         let targets = self.choose_targets(p, c, a, w, chosen)?;
+        if let Window::Response(i) = w
+            && ab.effect.iter().any(|e| matches!(e, Effect::Cancel(CardRef::Current)))
+            && let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(x)) = (&self.stack[i].kind, self.stack[i].card)
+            && matches!(self.st.def(x).card_type, CardType::Character | CardType::Vehicle | CardType::Starship)
+        {
+            return Err(rej(
+                format!("{title} cannot be initiated: {} cannot be canceled (characters, vehicles and starships may not be canceled)", self.name(x)),
+                r::IMPLIED_TARGET_RULE,
+            ));
+        }
         let force_pile = self.st.pile_len(p, PileName::ForcePile) as u32;
         if ab.cost.use_force > force_pile {
             return Err(rej(
