@@ -119,7 +119,7 @@ enum Window {
 
 enum Asked {
     Pass,
-    Act(Decision),
+    Act(Box<Decision>),
     Stop,
 }
 
@@ -292,7 +292,7 @@ impl Engine {
             // A player with no legal response passes without using the script (a scripted
             // decision waits for a window where it is a real choice). At top level, the
             // player's own next decision is always taken and checked.
-            if !can && !(w == Window::TopLevel && d.by == p) {
+            if !can && (w != Window::TopLevel || d.by != p) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -308,7 +308,7 @@ impl Engine {
                     self.log(actor(p), Event::Pass, text, cites);
                     return Asked::Pass;
                 }
-                return Asked::Act(d);
+                return Asked::Act(Box::new(d));
             }
             // Out of turn: the other player acts first; the decision is treated as not made.
             self.script.take();
