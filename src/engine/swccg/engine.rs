@@ -685,11 +685,15 @@ impl Engine {
                 self.st.put(c, z);
                 self.st.card_state[c] = crate::scenario::model::CardState::Active;
                 let actor_side = self.stack[ix].actor;
-                let place = self.st.where_is(c);
+                let place = match z {
+                    Zone::At(l) => format!("at {}", self.st.locations[l].title),
+                    Zone::On(h) => format!("on {}", self.name(h)),
+                    _ => "on table".to_string(),
+                };
                 self.log(
                     actor(actor_side),
                     Event::StateChange,
-                    format!("{} is deployed ({place})", self.name(c)),
+                    format!("{} is deployed {place}", self.name(c)),
                     &[r::RESULT, r::ACTIVE],
                 );
                 self.resolved.push(label.clone());
@@ -1970,7 +1974,7 @@ impl Engine {
             actor(p),
             Event::Push,
             format!("{} deploys {}{dest} from {from} ({kind_word}){}", p.name(), self.name(c), if free { " for free" } else { "" }),
-            &[r::INITIATION, if responding_to.is_some() { r::JUST_ACTIONS } else { r::OPTIONAL_ACTIONS }],
+            &[r::INITIATION, if responding_to.is_some() { r::RESULT } else { r::OPTIONAL_ACTIONS }],
         );
         self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
     }
