@@ -917,6 +917,9 @@ impl Engine {
         let mut out = Vec::new();
         let mut todo = self.st.cards_on(c);
         while let Some(x) = todo.pop() {
+            if x == c || out.contains(&x) {
+                continue;
+            }
             out.push(x);
             todo.extend(self.st.cards_on(x));
         }
@@ -1135,7 +1138,7 @@ impl Engine {
                 let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
                 for c in self.card_refs(ix, &card) {
                     let just_lost = self.is_just_lost(c);
-                    if c == host || !(self.st.on_table(c) || just_lost) {
+                    if c == host || !(self.st.on_table(c) || just_lost) || self.all_on(c).contains(&host) {
                         continue;
                     }
                     // From an active or inactive state: inactive. A just lost card counts as
