@@ -1316,12 +1316,27 @@ impl Engine {
     fn card_refs(&self, ix: usize, rf: &CardRef) -> Vec<CardIx> {
         match rf {
             CardRef::This => self.stack[ix].card.into_iter().collect(),
-            CardRef::Current => self.stack[ix]
-                .responding_to
-                .and_then(|j| self.stack.get(j))
-                .and_then(|e| e.card)
-                .into_iter()
-                .collect(),
+            CardRef::Current => {
+                let Some(e) = self.stack[ix].responding_to.and_then(|j| self.stack.get(j)) else { return Vec::new() };
+                match &e.kind {
+                    // Simultaneous losses or moves: the card this response is about.
+                    ActionKind::JustLost { cards } | ActionKind::JustMoved { cards } => {
+                        let about = self.stack[ix].card.zip(self.stack[ix].ability).and_then(|(c, a)| {
+                            let f = self.st.def(c).abilities[a].responds_to.as_ref()?.card.clone()?;
+                            Some((self.st.owner(c), f))
+                        });
+                        let lost = matches!(e.kind, ActionKind::JustLost { .. });
+                        cards
+                            .iter()
+                            .copied()
+                            .filter(|&x| !lost || matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile)))
+                            .find(|&x| about.as_ref().is_none_or(|(me, f)| self.st.matches(x, f, *me)))
+                            .into_iter()
+                            .collect()
+                    }
+                    _ => e.card.into_iter().collect(),
+                }
+            }
             CardRef::Target(n) => match self.stack[ix].target(n) {
                 Some(Tgt::Card(c)) => vec![*c],
                 Some(Tgt::Cards(v)) => v.clone(),
@@ -1868,8 +1883,17 @@ impl Engine {
         }
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
-            if let ActionKind::JustMoved { cards } | ActionKind::JustLost { cards } = &e.kind {
-                subject.extend(cards.iter().copied());
+            match &e.kind {
+                ActionKind::JustMoved { cards } => subject.extend(cards.iter().copied()),
+                ActionKind::JustLost { cards } => {
+                    // Only cards still in the Lost Pile are just lost.
+                    subject = cards
+                        .iter()
+                        .copied()
+                        .filter(|&x| matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile)))
+                        .collect();
+                }
+                _ => {}
             }
             if !subject.iter().any(|&x| self.st.matches(x, f, me)) {
                 return false;
