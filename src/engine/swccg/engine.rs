@@ -1027,7 +1027,12 @@ impl Engine {
                 let p = side_of(who, me);
                 let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
                 let lost = self.lose_force(p, n);
-                self.log(actor(p), Event::StateChange, format!("{} loses {lost} Force", p.name()), &[r::LOSING_FORCE]);
+                let short = if lost < n {
+                    format!(" of {n} (no more cards in hand or Life Force; cards stacked on table are not units of Force)")
+                } else {
+                    String::new()
+                };
+                self.log(actor(p), Event::StateChange, format!("{} loses {lost} Force{short}", p.name()), &[r::LOSING_FORCE, r::UNIT_OF_FORCE]);
                 Applied::Done
             }
             Effect::Destiny(test) => {
