@@ -2057,6 +2057,16 @@ impl Engine {
             .collect::<Vec<_>>()
             .join(", ");
         self.stack.push(e);
+        let mut role = role;
+        if let Some(i) = responding_to
+            && matches!(self.stack[i].kind, ActionKind::JustLost { .. } | ActionKind::JustMoved { .. })
+        {
+            let top = self.stack.len() - 1;
+            let about = self.card_refs(top, &CardRef::Current);
+            if let Some(&x) = about.first() {
+                role.push_str(&format!(", about {}", self.name(x)));
+            }
+        }
         let text = self.ability_text(c, a);
         self.log(
             actor(p),
