@@ -304,3 +304,27 @@ fn the_documented_example_runs() {
     let r = scenario::run(&s);
     assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
 }
+
+/// Any prefix of any script, and any script with one decision dropped, runs to
+/// an outcome without panicking (a missing decision is a result, not a crash).
+#[test]
+fn partial_scripts_always_end_with_an_outcome() {
+    for f in all_scenarios() {
+        let Ok(s) = scenario::load(&f, None) else { continue };
+        let n = s.data.script.len();
+        for k in 0..=n {
+            for drop in [None, Some(k)] {
+                let mut t = scenario::load(&f, None).unwrap();
+                if let Some(d) = drop.filter(|&d| d < n) {
+                    t.data.script.remove(d);
+                } else {
+                    t.data.script.truncate(k);
+                }
+                let r = scenario::run(&t);
+                let last = r.steps.iter().rev().find(|s| s.event == swjudge::engine::Event::Stop);
+                assert!(last.is_some(), "{} (k={k}, drop={drop:?}): no outcome", f.display());
+                assert!(r.outcome.get("end").is_some(), "{}: outcome lacks `end`", f.display());
+            }
+        }
+    }
+}

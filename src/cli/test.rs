@@ -40,9 +40,10 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         out(&trace::test_text(&summary))?;
     }
     if invalid {
+        let n = summary.scenarios.iter().filter(|l| l.verdict == "invalid").count();
         return Err(super::Failure::Error(swjudge::Error::Input(format!(
-            "{} passed, {} failed (some scenarios are invalid)",
-            summary.passed, summary.failed
+            "{n} scenario file{} invalid (counted as failed)",
+            if n == 1 { " is" } else { "s are" }
         ))));
     }
     Ok(if summary.failed == 0 { Outcome::Found } else { Outcome::NotFound })

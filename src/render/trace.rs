@@ -22,7 +22,8 @@ pub fn text(r: &Report) -> String {
     t.load_style(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_width(140);
     t.set_header(vec!["n", "depth", "actor", "event", "what happens", "rules"]);
     for s in &r.steps {
-        let indent = "  ".repeat(s.depth.saturating_sub(1).min(12));
+        // A visible marker per stack level (leading spaces do not survive wrapping).
+        let indent = "· ".repeat(s.depth.saturating_sub(1).min(12));
         t.add_row(vec![
             s.n.to_string(),
             s.depth.to_string(),

@@ -653,7 +653,9 @@ pub enum Effect {
     DeployFrom { from: PileName, filter: Filter, #[serde(default)] aboard: Option<CardRef>, #[serde(default)] free: bool, #[serde(default)] reshuffle: bool },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
-    /// Place a card on table on another card ("stacked"): it becomes inactive (AR: stacked from an active or inactive state).
+    /// Move every card matching the filter from a pile of a player to a destination (e.g. lose cards from hand).
+    MoveAll { who: Who, from: PileName, filter: Filter, to: Dest },
+    /// Place a card on table (or a just lost card) on another card ("stacked"): it becomes inactive (AR: stacked from an active or inactive state).
     StackOn { card: CardRef, on: CardRef },
     /// Take a card from one of your piles (the script chooses) and stack it on this card: it becomes supporting (from a unit-of-Force state).
     StackFrom { from: PileName, filter: Filter },

@@ -119,7 +119,7 @@ enum Window {
 
 enum Asked {
     Pass,
-    Act(Decision),
+    Act(Box<Decision>),
     Stop,
 }
 
@@ -296,7 +296,7 @@ impl Engine {
             // A player with no legal response passes without using the script (a scripted
             // decision waits for a window where it is a real choice). At top level, the
             // player's own next decision is always taken and checked.
-            if !can && !(w == Window::TopLevel && d.by == p) {
+            if !can && (w != Window::TopLevel || d.by != p) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -312,7 +312,7 @@ impl Engine {
                     self.log(actor(p), Event::Pass, text, cites);
                     return Asked::Pass;
                 }
-                return Asked::Act(d);
+                return Asked::Act(Box::new(d));
             }
             // Out of turn: the other player acts first; the decision is treated as not made.
             self.script.take();
@@ -498,6 +498,19 @@ impl Engine {
             );
             return Flow::Go;
         }
+        if let ActionKind::JustLost { cards } = &self.stack[ix].kind
+            && !cards.iter().any(|&c| matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile)))
+        {
+            let label = self.stack[ix].label.clone();
+            self.stack.pop();
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{label}: the cards have left the Lost Pile and are no longer just lost; removed from the stack"),
+                &[r::JUST_LOST, r::HOW_THE_STACK_WORKS],
+            );
+            return Flow::Go;
+        }
         if self.stack[ix].stage == Stage::Resolving {
             return self.continue_result(ix);
         }
@@ -676,11 +689,15 @@ impl Engine {
                 self.st.put(c, z);
                 self.st.card_state[c] = crate::scenario::model::CardState::Active;
                 let actor_side = self.stack[ix].actor;
-                let place = self.st.where_is(c);
+                let place = match z {
+                    Zone::At(l) => format!("at {}", self.st.locations[l].title),
+                    Zone::On(h) => format!("on {}", self.name(h)),
+                    _ => "on table".to_string(),
+                };
                 self.log(
                     actor(actor_side),
                     Event::StateChange,
-                    format!("{} is deployed ({place})", self.name(c)),
+                    format!("{} is deployed {place}", self.name(c)),
                     &[r::RESULT, r::ACTIVE],
                 );
                 self.resolved.push(label.clone());
@@ -736,7 +753,7 @@ impl Engine {
                 self.apply_destiny_test(parent, &test, value);
                 Flow::Go
             }
-            ActionKind::JustDeployed | ActionKind::JustMoved { .. } => {
+            ActionKind::JustDeployed | ActionKind::JustMoved { .. } | ActionKind::JustLost { .. } => {
                 self.stack.pop();
                 self.log(Actor::Rules, Event::Pop, format!("{label} comes off the stack"), &[r::HOW_THE_STACK_WORKS]);
                 Flow::Go
@@ -903,6 +920,9 @@ impl Engine {
         let mut out = Vec::new();
         let mut todo = self.st.cards_on(c);
         while let Some(x) = todo.pop() {
+            if x == c || out.contains(&x) {
+                continue;
+            }
             out.push(x);
             todo.extend(self.st.cards_on(x));
         }
@@ -933,11 +953,42 @@ impl Engine {
                 Applied::Done
             }
             Effect::SendTo { card, to } => {
+                let mut lost = Vec::new();
                 for c in self.card_refs(ix, &card) {
                     if self.st.zone[c] == Zone::Stack {
                         continue;
                     }
+                    let from_table = self.st.on_table(c);
+                    let carried = if from_table { self.all_on(c) } else { Vec::new() };
                     self.place(c, to, me);
+                    if from_table && to == Dest::LostPile {
+                        lost.push(c);
+                        lost.extend(carried.into_iter().filter(|&x| matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile))));
+                    }
+                }
+                if lost.is_empty() {
+                    return Applied::Done;
+                }
+                self.push_just_lost(me, lost);
+                Applied::Pushed
+            }
+            Effect::MoveAll { who, from, filter, to } => {
+                let p = side_of(who, me);
+                let cards: Vec<CardIx> =
+                    self.st.pile(p, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me)).collect();
+                if cards.is_empty() {
+                    self.log(actor(p), Event::Result, format!("{label}: no matching card in {}'s {}", p.name(), from.title()), &[r::RESULT]);
+                }
+                for c in cards {
+                    self.place(c, to, me);
+                    if from != PileName::ReserveDeck && to == Dest::LostPile {
+                        self.log(
+                            Actor::Rules,
+                            Event::StateChange,
+                            format!("{} was a unit of Force in {}: it is lost as a unit of Force, not a card just lost from table", self.name(c), from.title()),
+                            &[r::UNIT_OF_FORCE, r::JUST_LOST],
+                        );
+                    }
                 }
                 Applied::Done
             }
@@ -979,7 +1030,12 @@ impl Engine {
                 let p = side_of(who, me);
                 let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
                 let lost = self.lose_force(p, n);
-                self.log(actor(p), Event::StateChange, format!("{} loses {lost} Force", p.name()), &[r::LOSING_FORCE]);
+                let short = if lost < n {
+                    format!(" of {n} (no more cards in hand or Life Force; cards stacked on table are not units of Force)")
+                } else {
+                    String::new()
+                };
+                self.log(actor(p), Event::StateChange, format!("{} loses {lost} Force{short}", p.name()), &[r::LOSING_FORCE, r::UNIT_OF_FORCE]);
                 Applied::Done
             }
             Effect::Destiny(test) => {
@@ -1089,17 +1145,24 @@ impl Engine {
             Effect::StackOn { card, on } => {
                 let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
                 for c in self.card_refs(ix, &card) {
-                    if c == host || !self.st.on_table(c) {
+                    let just_lost = self.is_just_lost(c);
+                    if c == host || !(self.st.on_table(c) || just_lost) || self.all_on(c).contains(&host) {
                         continue;
                     }
-                    // From an active or inactive state: inactive.
+                    // From an active or inactive state: inactive. A just lost card counts as
+                    // having been active; only that card is relocated.
                     self.st.put(c, Zone::On(host));
                     self.st.card_state[c] = crate::scenario::model::CardState::Inactive;
+                    let (from, cites): (&str, &[&'static str]) = if just_lost {
+                        ("from the Lost Pile (just lost, so treated as having been active)", &[r::STACKED_CARDS, r::JUST_LOST, r::INACTIVE])
+                    } else {
+                        ("from the table", &[r::STACKED_CARDS, r::INACTIVE])
+                    };
                     self.log(
                         actor(me),
                         Event::StateChange,
-                        format!("{} is stacked on {} from the table: it is inactive", self.name(c), self.name(host)),
-                        &[r::STACKED_CARDS, r::INACTIVE],
+                        format!("{} is stacked on {} {from}: it is inactive", self.name(c), self.name(host)),
+                        cites,
                     );
                 }
                 Applied::Done
@@ -1135,6 +1198,26 @@ impl Engine {
                 Applied::Done
             }
         }
+    }
+
+    fn is_just_lost(&self, c: CardIx) -> bool {
+        matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile))
+            && self.stack.iter().any(|e| matches!(&e.kind, ActionKind::JustLost { cards } if cards.contains(&c)))
+    }
+
+    fn push_just_lost(&mut self, by: Side, cards: Vec<CardIx>) {
+        let names = cards.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ");
+        let label = format!("{} just lost", cards.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join("+"));
+        let first = cards.first().copied();
+        let mut e = Entry::new(ActionKind::JustLost { cards }, by, first, label);
+        e.next = by.other();
+        self.stack.push(e);
+        self.log(
+            actor(by),
+            Event::Push,
+            format!("{names} just lost from table (already in the Lost Pile): responses to the loss"),
+            &[r::JUST_LOST, r::COMING_OFF_THE_STACK],
+        );
     }
 
     fn reshuffle_note(&mut self, p: Side, from: PileName) {
@@ -1196,6 +1279,17 @@ impl Engine {
     fn cancel(&mut self, by: usize, j: usize) {
         let by_label = self.stack[by].label.clone();
         let e = self.stack[j].clone();
+        if let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(c)) = (&e.kind, e.card)
+            && matches!(self.st.def(c).card_type, CardType::Character | CardType::Vehicle | CardType::Starship)
+        {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{by_label} cannot cancel {}: characters, vehicles and starships may not be canceled", e.label),
+                &[r::CANCELING],
+            );
+            return;
+        }
         self.stack[j].canceled = true;
         self.canceled.push(e.label.clone());
         self.log(
@@ -1230,12 +1324,27 @@ impl Engine {
     fn card_refs(&self, ix: usize, rf: &CardRef) -> Vec<CardIx> {
         match rf {
             CardRef::This => self.stack[ix].card.into_iter().collect(),
-            CardRef::Current => self.stack[ix]
-                .responding_to
-                .and_then(|j| self.stack.get(j))
-                .and_then(|e| e.card)
-                .into_iter()
-                .collect(),
+            CardRef::Current => {
+                let Some(e) = self.stack[ix].responding_to.and_then(|j| self.stack.get(j)) else { return Vec::new() };
+                match &e.kind {
+                    // Simultaneous losses or moves: the card this response is about.
+                    ActionKind::JustLost { cards } | ActionKind::JustMoved { cards } => {
+                        let about = self.stack[ix].card.zip(self.stack[ix].ability).and_then(|(c, a)| {
+                            let f = self.st.def(c).abilities[a].responds_to.as_ref()?.card.clone()?;
+                            Some((self.st.owner(c), f))
+                        });
+                        let lost = matches!(e.kind, ActionKind::JustLost { .. });
+                        cards
+                            .iter()
+                            .copied()
+                            .filter(|&x| !lost || matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile)))
+                            .find(|&x| about.as_ref().is_none_or(|(me, f)| self.st.matches(x, f, *me)))
+                            .into_iter()
+                            .collect()
+                    }
+                    _ => e.card.into_iter().collect(),
+                }
+            }
             CardRef::Target(n) => match self.stack[ix].target(n) {
                 Some(Tgt::Card(c)) => vec![*c],
                 Some(Tgt::Cards(v)) => v.clone(),
@@ -1556,6 +1665,16 @@ impl Engine {
         self.search_ok(c, a)?;
         self.limit_ok(c, a)?;
         let targets = self.choose_targets(p, c, a, w, chosen)?;
+        if let Window::Response(i) = w
+            && ab.effect.iter().any(|e| matches!(e, Effect::Cancel(CardRef::Current)))
+            && let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(x)) = (&self.stack[i].kind, self.stack[i].card)
+            && matches!(self.st.def(x).card_type, CardType::Character | CardType::Vehicle | CardType::Starship)
+        {
+            return Err(rej(
+                format!("{title} cannot be initiated: {} cannot be canceled (characters, vehicles and starships may not be canceled)", self.name(x)),
+                r::IMPLIED_TARGET_RULE,
+            ));
+        }
         let force_pile = self.st.pile_len(p, PileName::ForcePile) as u32;
         if ab.cost.use_force > force_pile {
             return Err(rej(
@@ -1754,6 +1873,7 @@ impl Engine {
             (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
             (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => t.destiny.is_none_or(|d| Some(d) == *value),
             (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,
+            (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
             _ => false,
@@ -1771,8 +1891,17 @@ impl Engine {
         }
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
-            if let ActionKind::JustMoved { cards } = &e.kind {
-                subject.extend(cards.iter().copied());
+            match &e.kind {
+                ActionKind::JustMoved { cards } => subject.extend(cards.iter().copied()),
+                ActionKind::JustLost { cards } => {
+                    // Only cards still in the Lost Pile are just lost.
+                    subject = cards
+                        .iter()
+                        .copied()
+                        .filter(|&x| matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile)))
+                        .collect();
+                }
+                _ => {}
             }
             if !subject.iter().any(|&x| self.st.matches(x, f, me)) {
                 return false;
@@ -1880,7 +2009,7 @@ impl Engine {
             actor(p),
             Event::Push,
             format!("{} deploys {}{dest} from {from} ({kind_word}){}", p.name(), self.name(c), if free { " for free" } else { "" }),
-            &[r::INITIATION, if responding_to.is_some() { r::JUST_ACTIONS } else { r::OPTIONAL_ACTIONS }],
+            &[r::INITIATION, if responding_to.is_some() { r::RESULT } else { r::OPTIONAL_ACTIONS }],
         );
         self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
     }
@@ -1931,6 +2060,16 @@ impl Engine {
             .collect::<Vec<_>>()
             .join(", ");
         self.stack.push(e);
+        let mut role = role;
+        if let Some(i) = responding_to
+            && matches!(self.stack[i].kind, ActionKind::JustLost { .. } | ActionKind::JustMoved { .. })
+        {
+            let top = self.stack.len() - 1;
+            let about = self.card_refs(top, &CardRef::Current);
+            if let Some(&x) = about.first() {
+                role.push_str(&format!(", about {}", self.name(x)));
+            }
+        }
         let text = self.ability_text(c, a);
         self.log(
             actor(p),

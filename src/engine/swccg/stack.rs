@@ -32,6 +32,8 @@ pub enum ActionKind {
     DestinyDrawn { parent: usize, test: DestinyTest, card: Option<CardIx>, value: Option<i64> },
     /// A deployment coming off the stack: responses to a just deployed card.
     JustDeployed,
+    /// Cards just lost from table (already in the Lost Pile): responses to just lost cards.
+    JustLost { cards: Vec<CardIx> },
     /// A move or transport coming off the stack: responses to just moved cards.
     JustMoved { cards: Vec<CardIx> },
     /// A battle: not modelled by the stack engine itself.
@@ -52,6 +54,7 @@ impl ActionKind {
             ActionKind::DestinyDrawn { .. } => "just drawn destiny",
             ActionKind::JustDeployed => "just deployed",
             ActionKind::JustMoved { .. } => "just moved",
+            ActionKind::JustLost { .. } => "just lost",
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
         }
