@@ -501,14 +501,12 @@ pub fn report(
     for l in &r.lines {
         t.push(0, Actor::Rules, Event::Result, l.text.clone(), &l.cites);
     }
-    if let Some(n) = &r.needs {
-        t.push(0, Actor::Rules, Event::Stop, n.clone(), &[]);
-    }
     let (key, text) = match &r.needs {
         Some(n) if n.contains("not modelled") => ("not_modelled", n.clone()),
         Some(n) => ("needs_decision", n.clone()),
         None => ("complete", "the case resolved".to_string()),
     };
+    t.push(0, Actor::Rules, Event::Stop, text.clone(), &[]);
     let e = d
         .expect
         .as_ref()
