@@ -297,7 +297,12 @@ impl super::engine::Engine {
             resolve_drain(&self.st, at, by)
         };
         for (text, cites) in &a.lines {
-            self.log(Actor::Rules, Event::Result, text.clone(), cites);
+            self.log(
+                super::battle_scenario::actor_of(text),
+                Event::Result,
+                text.clone(),
+                cites,
+            );
         }
         if let Some(why) = a.unresolvable {
             self.outcome = Some(Outcome::NotModelled {

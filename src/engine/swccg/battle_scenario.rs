@@ -487,6 +487,17 @@ pub fn card_names(c: &Case) -> Vec<String> {
     }
 }
 
+/// The player a trace line is about, when it starts with one.
+pub fn actor_of(text: &str) -> crate::engine::Actor {
+    if text.starts_with("Light ") {
+        crate::engine::Actor::Light
+    } else if text.starts_with("Dark ") {
+        crate::engine::Actor::Dark
+    } else {
+        crate::engine::Actor::Rules
+    }
+}
+
 /// Runs a case for the scenario runner: trace steps, outcome and expectations.
 pub fn report(
     d: &crate::scenario::model::ScenarioFile,
@@ -499,7 +510,13 @@ pub fn report(
     let r = run(case);
     let mut t = Trace::default();
     for l in &r.lines {
-        t.push(0, Actor::Rules, Event::Result, l.text.clone(), &l.cites);
+        t.push(
+            0,
+            actor_of(&l.text),
+            Event::Result,
+            l.text.clone(),
+            &l.cites,
+        );
     }
     let (key, text) = match &r.needs {
         Some(n) if n.contains("not modelled") => ("not_modelled", n.clone()),
