@@ -521,6 +521,12 @@ impl<'a> Live<'a> {
             if m.cumulative {
                 md = md.cumulative();
             }
+            if matches!(m.op, OpSpec::Lose(_)) && !matches!(target, Target::Immunity(_)) {
+                md = md.canceled("`lose` applies to immunity to attrition only");
+            }
+            if matches!(m.op, OpSpec::Free(_)) && *target != Target::BattleCost {
+                md = md.canceled("`free` applies to a cost only");
+            }
             if m.optional {
                 md = md.mode(Mode::Used);
             }
