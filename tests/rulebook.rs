@@ -81,6 +81,54 @@ fn ar_hierarchy_nests_examples_and_subentries() {
     assert!(power.body.contains("The steps of the Power Segment are always carried out in the following order:"));
 }
 
+/// Extraction leftovers that must never reach a section: HTML tags, TeX math,
+/// bracketed trademark signs, Unicode replacement characters.
+const JUNK: [&str; 7] = ["<u>", "</u>", "<sup>", "<br", "$\\", "[™]", "\u{FFFD}"];
+
+#[test]
+fn sections_are_free_of_extraction_junk() {
+    let c = corpus();
+    let mut found = Vec::new();
+    for s in &c.sections {
+        for j in JUNK {
+            if s.body.contains(j) || s.title.contains(j) {
+                found.push(format!("{} contains {j:?}", s.id));
+            }
+        }
+        if (s.title.contains("Example") || s.title.contains("example")) && s.kind != Kind::Example && s.title != "Character Persona Examples" {
+            found.push(format!("{} looks like an example but is {:?}", s.id, s.kind));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn repaired_structure_stays_repaired() {
+    let c = corpus();
+    if !has_ar(&c) {
+        println!("note: no swccg.ar Markdown yet; skipped");
+        return;
+    }
+    let get = |id: &str| c.get(id).unwrap_or_else(|| panic!("missing {id}"));
+    // Step headings that were glued to the end of a paragraph.
+    assert_eq!(get("swccg.ar.step-4-total-destinies").parent.as_deref(), Some("swccg.ar.battle-destiny-in-brief"));
+    assert_eq!(get("swccg.ar.step-2-apply-automatic-draw-modifiers").parent.as_deref(), Some("swccg.ar.how-to-draw-destiny"));
+    assert!(!get("swccg.ar.step-1-drawing-the-destiny").body.contains("Step 2"));
+    // Examples that illustrate more than the entry just above them.
+    assert_eq!(get("swccg.ar.examples-of-destinies-about-to-be-drawn").parent.as_deref(), Some("swccg.ar.about-to-draw"));
+    assert_eq!(get("swccg.ar.matching-pair-examples").parent.as_deref(), Some("swccg.ar.matching-pairs"));
+    assert_eq!(get("swccg.ar.regular-moves-examples").parent.as_deref(), Some("swccg.ar.movement-regular"));
+    assert_eq!(get("swccg.ar.drawing-draw-phase-and-end-of-turn-examples").parent.as_deref(), Some("swccg.ar.chapter-8"));
+    assert_eq!(get("swccg.ar.matching-by-game-text").parent.as_deref(), Some("swccg.ar.matching-pairs"));
+    // A sentence cut by a page break before a capital is one paragraph again.
+    assert!(get("swccg.ar.draw-x-choose-y-example-1").body.contains("with another T-47, and the Light Side player"));
+    // A phrase entry glued to the end of the one before it is its own entry.
+    if c.contains("swtcg.rb.glossary.would-attack") {
+        assert!(!get("swtcg.rb.glossary.would-attack").body.contains("would be damaged\":"));
+        assert_eq!(get("swtcg.rb.glossary.would-be-damaged").kind, Kind::Glossary);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Coverage: nothing lost.
 
@@ -171,9 +219,13 @@ const PARTS: [Part; 6] = [
     },
 ];
 
+/// Inline HTML tags of the extraction (underline, superscript): markup, not
+/// text, so they do not count as words of a sentence.
+const MARKUP_TAGS: [&str; 4] = ["<u>", "</u>", "<sup>", "</sup>"];
+
 /// Sentences of `text`: paragraphs (blank-line separated, headings, tables and
 /// table-of-contents lines left out) split after `.`, `!` or `?`; only those of
-/// at least six words, normalised.
+/// at least six words, inline markup tags removed, normalised.
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut para = String::new();
@@ -184,7 +236,7 @@ fn sentences(text: &str) -> Vec<String> {
             cur.push(ch);
             let end = matches!(ch, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
             if end || i + 1 == chars.len() {
-                let n = normalise(&cur);
+                let n = normalise(&MARKUP_TAGS.iter().fold(cur.clone(), |t, tag| t.replace(tag, "")));
                 if n.split(' ').count() >= 6 {
                     out.push(n);
                 }
@@ -261,6 +313,7 @@ fn coverage_of_seed_sentences() {
     let c = corpus();
     let all = corpus_text(&c);
     let mut failures = Vec::new();
+    let (mut found, mut total) = (0usize, 0usize);
     for (k, p) in PARTS.iter().enumerate() {
         let path = dir.join(p.file);
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -285,12 +338,19 @@ fn coverage_of_seed_sentences() {
             for m in missing.iter().take(10) {
                 println!("  missing: {m}");
             }
-            if pct < 98.0 {
+            found += picked.len() - missing.len();
+            total += picked.len();
+            // Per document, a floor that catches a broken converter; the
+            // deliberate repairs listed in rulebook/corrections/ account for the rest.
+            if pct < 95.0 {
                 failures.push(format!("{}: {pct:.2}%", p.label));
             }
         }
     }
-    assert!(failures.is_empty(), "coverage below 98%: {failures:?}");
+    let overall = 100.0 * found as f64 / total.max(1) as f64;
+    println!("coverage overall {overall:.2}% ({found} of {total} sampled sentences)");
+    assert!(overall >= 98.0, "overall coverage {overall:.2}% is below 98%");
+    assert!(failures.is_empty(), "a document's coverage is below 95%: {failures:?}");
 }
 
 #[test]
@@ -302,6 +362,8 @@ fn sentence_sampler_is_deterministic_and_normalises() {
     assert_eq!(sample(&v, 5, 7), sample(&v, 5, 7));
     assert_ne!(sample(&v, 5, 7), sample(&v, 5, 8));
     assert_eq!(normalise("Don't  STOP—now!"), "don t stop now");
+    let tagged = sentences("The icons on Masters are <u>not</u> Force icons, the 3<sup>rd</sup> one.");
+    assert_eq!(tagged, ["the icons on masters are not force icons the 3rd one"]);
 }
 
 #[test]

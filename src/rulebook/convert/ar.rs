@@ -49,9 +49,9 @@ const CHAPTER_FILES: [&str; 9] = [
 ];
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
-    let split = text
-        .find("\n# Appendix A - Errata")
-        .ok_or_else(|| Error::Input("AR: cannot find the \"# Appendix A - Errata\" heading".into()))?;
+    let split = text.find("\n# Appendix A - Errata").ok_or_else(|| {
+        Error::Input("AR: cannot find the \"# Appendix A - Errata\" heading".into())
+    })?;
     let mut files = chapters(&text[..split])?;
     files.extend(super::ar_appendix::convert(&text[split + 1..])?);
     Ok(files)
@@ -115,8 +115,18 @@ const GROUPS: [(&str, &str); 25] = [
     ("Locations - General", "Xizor's Palace Sites"),
     ("Starships", "Starships - Icons"),
     ("Weapons", "Weapons - Stealing"),
-    ("Matching Pairs", "Matching By Rule"),
+    ("Matching Pairs", "Matching By Game Text"),
     ("Virtual Cards", "Not Unique/Is Doubled/etc. and Virtual Cards"),
+];
+
+/// Examples whose title names no single rule, with the rule they illustrate
+/// (`None`: the chapter as a whole, for examples spanning several entries).
+const EXAMPLE_PARENTS: [(&str, Option<&str>); 5] = [
+    ("Examples of destinies \"about to be drawn\"", Some("About to Draw")),
+    ("Force Draining And Presence - A Set Of Complex Examples", None),
+    ("Regular Moves - Examples", Some("Movement - Regular")),
+    ("Regular Moves And Unlimited Moves - Examples", Some("Movement")),
+    ("Drawing, Draw Phase, And End of Turn - Examples", None),
 ];
 
 /// An open group: its heading level, and whether its last member was seen.
@@ -254,6 +264,15 @@ fn begins(base: &str, n: &str) -> bool {
 /// with `X` and mentioning `Y`); else one whose title begins the base (`Reset`
 /// for `Resets`); else the nearest earlier rule.
 fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
+    if let Some(&(_, rule)) = EXAMPLE_PARENTS.iter().find(|(t, _)| *t == title) {
+        let found = secs.iter().enumerate().rev().find(|(_, s)| match rule {
+            Some(r) => s.title == r && s.role != Role::Child && s.kind != Kind::Example,
+            None => s.role == Role::Chapter,
+        });
+        if let Some((i, _)) = found {
+            return Some(i);
+        }
+    }
     let base = example_base(title);
     let rules = || secs.iter().enumerate().rev().filter(|(_, s)| s.role != Role::Child && s.kind != Kind::Example);
     if !base.is_empty() {
@@ -262,6 +281,7 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
         let exact = rules().find(|(_, s)| {
             let n = match_title(s);
             n == base
+                || n.strip_suffix('s') == Some(base.as_str())
                 || n.ends_with(&suffix)
                 || split.is_some_and(|(x, y)| begins(&n, &base) || (n.starts_with(x) && n.contains(y)))
         });
@@ -580,6 +600,16 @@ mod tests {
         let text = doc("## Chapter 1 - Basics\n\n# Deployment Restrictions\n\nA.\n\n# Location Deployment Restrictions\n\nB.\n\n# Objective Deployment Restrictions\n\nC.\n\n# Never Deploys Or Moves\n\nD.\n");
         let got: Vec<u8> = titles(&text).iter().map(|t| t.0).collect();
         assert_eq!(&got[2..6], [2, 3, 3, 2]);
+    }
+
+    #[test]
+    fn listed_examples_hang_under_their_rule_or_the_chapter() {
+        let text = doc("## Chapter 1 - Basics\n\n# About to Draw\n\nA.\n\n# Modifying Totals\n\nM.\n\n# Examples of destinies \"about to be drawn\"\n\nE.\n\n# Drawing, Draw Phase, And End of Turn - Examples\n\nD.\n");
+        let got = titles(&text);
+        assert_eq!(got[2], (2, "swccg.ar.about-to-draw".into(), Kind::Rule));
+        assert_eq!(got[3], (3, "swccg.ar.examples-of-destinies-about-to-be-drawn".into(), Kind::Example));
+        assert_eq!(got[4], (2, "swccg.ar.modifying-totals".into(), Kind::Rule));
+        assert_eq!(got[5], (2, "swccg.ar.drawing-draw-phase-and-end-of-turn-examples".into(), Kind::Example));
     }
 
     #[test]

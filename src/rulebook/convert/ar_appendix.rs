@@ -53,8 +53,9 @@ const APPENDICES: [Appendix; 6] = [
 const CHAPTER_TITLES: [&str; 6] = ["React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites"];
 
 /// Sub-entries of C–E whose title does not start with their parent's title.
-const PARENTS: [(&str, &str); 34] = [
+const PARENTS: [(&str, &str); 35] = [
     ("Capturing Characters", "Capturing"),
+    ("Capturing, Escorting, And Imprisoning - Example", "Capturing"),
     ("Captives", "Capturing"),
     ("Capturing Starships", "Capturing"),
     ("Releasing Captives - Example 1", "Captives - Releasing"),
@@ -182,7 +183,8 @@ fn clean_line(line: &str) -> String {
         .replace("<sup>\\*</sup>", "\\*")
         .replace("<sup>", "")
         .replace("</sup>", "")
-        .replace('\u{a0}', " ");
+        .replace('\u{a0}', " ")
+        .replace("</u> <u>", " ");
     s = UNDERLINE.replace_all(&s, "*$1*").into_owned();
     s = LINK.replace_all(&s, "$1").into_owned();
     s = s.chars().filter(|&c| !is_junk_char(c)).collect();

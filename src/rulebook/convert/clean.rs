@@ -36,7 +36,7 @@ pub fn collapse_spaces(s: &str) -> String {
 /// is not its continuation).
 pub fn ends_clause(s: &str) -> bool {
     let t = s.trim_end_matches(['*', '_', ' ']);
-    t.ends_with(['.', '!', '?', ':', ';', ')', '"', '”', '’', '\'', ']', '|'])
+    t.ends_with(['.', '!', '?', ':', ';', ')', '"', '”', '’', '\'', ']', '|', '…'])
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -191,7 +191,8 @@ const TEX_SYMBOLS: [(&str, &str); 5] = [
     ("$\\bullet$", "•"),
 ];
 
-/// Replace TeX-math symbols with the characters they stand for.
+/// Replace TeX-math symbols with the characters they stand for, underline
+/// tags with Markdown emphasis, and drop superscript tags (`3<sup>rd</sup>`).
 pub fn symbols(s: &str) -> String {
     let mut out = s.to_string();
     for (tex, ch) in TEX_SYMBOLS {
@@ -199,7 +200,69 @@ pub fn symbols(s: &str) -> String {
             out = out.replace(tex, ch);
         }
     }
+    out = out.replace("<sup>", "").replace("</sup>", "").replace("</u> <u>", " ");
+    underline_to_emphasis(&out)
+}
+
+/// `<u>not</u>` → `*not*`; an empty or blank underline disappears.
+fn underline_to_emphasis(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("<u>") {
+        let Some(j) = rest[i + 3..].find("</u>") else { break };
+        out.push_str(&rest[..i]);
+        let inner = &rest[i + 3..i + 3 + j];
+        let t = inner.trim();
+        if t.is_empty() {
+            out.push_str(inner);
+        } else {
+            out.push_str(&inner[..inner.len() - inner.trim_start().len()]);
+            out.push('*');
+            out.push_str(t);
+            out.push('*');
+            out.push_str(&inner[inner.trim_end().len()..]);
+        }
+        rest = &rest[i + 3 + j + 4..];
+    }
+    out.push_str(rest);
     out
+}
+
+/// Words that never end a sentence: a paragraph stopping on one was cut.
+const JOINING_WORDS: [&str; 36] = [
+    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is", "it", "as", "vs",
+    "into", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your", "my", "their", "its", "than", "that",
+    "may", "see",
+];
+
+/// Parenthesis depth at the end of `s`.
+fn paren_depth(s: &str) -> i32 {
+    s.chars().fold(0, |d, c| match c {
+        '(' => d + 1,
+        ')' => d - 1,
+        _ => d,
+    })
+}
+
+/// Does paragraph `prev` stop mid-sentence so that `next` (which starts with a
+/// capital, digit, quote or parenthesis) continues it? It does when `prev`
+/// ends on a joining word or a hyphen, or inside parentheses or a quotation,
+/// or when `next` opens with a parenthesis or quote followed by lower case. Short
+/// paragraphs (labels, lead-ins) never count.
+fn cut_mid_sentence(prev: &str, next: &str) -> bool {
+    if prev.chars().count() < 60 || ends_clause(prev) || prev.ends_with(',') {
+        return false;
+    }
+    let mut rest = next.chars();
+    if next.starts_with(['(', '"']) && rest.nth(1).is_some_and(char::is_lowercase) {
+        return true;
+    }
+    let last_word = prev.rsplit(' ').next().unwrap_or("").to_lowercase();
+    let open_quote = prev.matches('"').count() % 2 == 1 || prev.matches('“').count() > prev.matches('”').count();
+    JOINING_WORDS.contains(&last_word.as_str())
+        || prev.ends_with('-')
+        || paren_depth(prev) > 0
+        || open_quote
 }
 
 /// Clean the raw lines under one heading into Markdown.
@@ -211,7 +274,8 @@ pub fn body(lines: &[&str]) -> String {
     let mut merged: Vec<Block> = Vec::new();
     for b in bs.drain(..) {
         if let Block::Para(next) = &b
-            && next.chars().next().is_some_and(char::is_lowercase)
+            && (next.trim_start_matches(['*', '_']).chars().next().is_some_and(char::is_lowercase)
+                || matches!(merged.last(), Some(Block::Para(prev)) if cut_mid_sentence(prev, next)))
         {
             let open = match merged.last_mut() {
                 Some(Block::Para(prev)) if !ends_clause(prev) => Some(prev),
@@ -219,7 +283,10 @@ pub fn body(lines: &[&str]) -> String {
                 _ => None,
             };
             if let Some(prev) = open {
-                prev.push(' ');
+                // `T-` / `47`: a word broken at its hyphen joins without a space.
+                if !(prev.ends_with('-') && !prev.ends_with(" -")) {
+                    prev.push(' ');
+                }
                 prev.push_str(next);
                 continue;
             }
@@ -282,6 +349,23 @@ mod tests {
     #[test]
     fn tex_symbols_become_characters() {
         assert_eq!(body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]), "diamond ( ♦ ) symbols and •• cards.");
+    }
+
+    #[test]
+    fn underline_and_superscript_tags_become_markdown() {
+        assert_eq!(body(&["are <u>not</u> Force icons, the 3<sup>rd</sup> marker, <u> </u>end"]), "are *not* Force icons, the 3rd marker, end");
+        assert_eq!(body(&["<u>your </u>Lost Pile"]), "*your* Lost Pile");
+        assert_eq!(body(&["an <u>optional</u> <u>action</u> now"]), "an *optional action* now");
+    }
+
+    #[test]
+    fn sentences_cut_by_a_page_are_joined_even_before_a_capital() {
+        let md = body(&["Dark targets that system using a card whose title is A Bright Center To The", "", "Universe (\"At locations related…\")."]);
+        assert_eq!(md, "Dark targets that system using a card whose title is A Bright Center To The Universe (\"At locations related…\").");
+        let md = body(&["Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-", "", "47, and the Light Side player is limited."]);
+        assert_eq!(md, "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-47, and the Light Side player is limited.");
+        let md = body(&["A paragraph that ends without a full stop but on an ordinary word", "", "Another paragraph."]);
+        assert_eq!(md, "A paragraph that ends without a full stop but on an ordinary word\n\nAnother paragraph.");
     }
 
     #[test]

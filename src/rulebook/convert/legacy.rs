@@ -53,7 +53,7 @@ const UPDATE_OUTLINE: &[(&str, u8, Kind)] = &[
     ("Other Aspects Of A Card", 2, R),
     ("Common Sense List", 2, R),
     ("Lore use per card type", 2, R),
-    ("Identifying Characteristics - Examples", 2, R),
+    ("Identifying Characteristics - Examples", 2, X),
     ("Chapter 1", 2, R),
     ("Δ for each/for every", 3, R),
     ("The One Rule", 3, R),

@@ -102,7 +102,7 @@ pub fn title_case(s: &str) -> String {
 pub fn is_caps_heading(s: &str) -> bool {
     let t = s.trim();
     let letters = t.chars().filter(|c| c.is_alphabetic()).count();
-    letters >= 2 && t.chars().count() <= 60 && !t.chars().any(|c| c.is_lowercase()) && !t.starts_with("- ") && !t.ends_with('.')
+    letters >= 2 && t.chars().count() <= 70 && !t.chars().any(|c| c.is_lowercase()) && !t.starts_with("- ") && !t.ends_with('.')
 }
 
 /// Escape characters that Markdown would read as markup in a heading title.
@@ -241,6 +241,13 @@ pub fn normalize_list(b: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_caps_lines_are_headings_too() {
+        assert!(is_caps_heading("RARITY, AFFILIATION, COLOR, TYPE, SUBTYPE, TITLE, AND UNIQUENESS"));
+        assert!(!is_caps_heading("THIS LINE IS FAR TOO LONG TO BE ANY HEADING OF THE RULES REFERENCE AT ALL"));
+        assert!(!is_caps_heading("Mixed case line"));
+    }
 
     #[test]
     fn title_case_keeps_names_readable() {
