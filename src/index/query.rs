@@ -1,0 +1,219 @@
+//! From a judge's plain words to a tantivy query, built programmatically so
+//! quotes, colons and parentheses are just punctuation, never syntax.
+//!
+//! Each word becomes a group: its stem plus the stems of its synonyms (game
+//! jargon), searched in the title (boosted), the ancestors' titles and the body;
+//! a section's score for the group is the best of those, plus a little of the
+//! rest. Words the index does not know are matched fuzzily (typo tolerance).
+//! Common function words ("can", "the", "my") are dropped unless nothing else
+//! is left.
+
+use super::{Fields, ix_err};
+use crate::error::Result;
+use crate::rulebook::{Game, Kind};
+use std::collections::BTreeMap;
+use tantivy::query::{BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{Searcher, Term};
+
+const TITLE_BOOST: f32 = 3.0;
+const BREADCRUMB_BOOST: f32 = 1.2;
+const BODY_BOOST: f32 = 1.0;
+const SYNONYM_WEIGHT: f32 = 0.7;
+const FUZZY_WEIGHT: f32 = 0.8;
+const TIE_BREAKER: f32 = 0.25;
+
+/// Words that carry no meaning for a rules search, sorted for binary search.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do",
+    "does", "doing", "for", "from", "get", "gets", "happen", "happens", "has", "have", "how", "i", "if", "in",
+    "into", "is", "it", "its", "me", "mean", "means", "my", "of", "on", "or", "our", "should", "so", "that", "the",
+    "their", "them", "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "what", "when",
+    "where", "which", "who", "why", "will", "with", "work", "works", "would", "you", "your",
+];
+
+/// Game jargon and spelling variants: a word on the left also searches the words
+/// on the right (at a lower weight). Stemming already covers plurals.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    ("dice", &["die"]),
+    ("die", &["dice"]),
+    ("hp", &["health"]),
+    ("health", &["damage"]),
+    ("react", &["respond", "response"]),
+    ("reacting", &["respond", "response"]),
+    ("respond", &["response"]),
+    ("hit", &["damage"]),
+    ("kill", &["defeat", "lost"]),
+    ("killed", &["defeated", "lost"]),
+    ("dies", &["defeated", "lost"]),
+    ("discard", &["lost"]),
+    ("shuffle", &["reshuffle"]),
+    ("unique", &["uniqueness"]),
+    ("uniqueness", &["unique"]),
+    ("dot", &["unique"]),
+    ("attack", &["battle", "attacking"]),
+    ("fight", &["battle"]),
+    ("ship", &["starship"]),
+    ("ships", &["starships"]),
+    ("vehicle", &["vehicles"]),
+    ("deck", &["pile"]),
+    ("empty", &["depleted"]),
+    ("turn", &["round"]),
+    ("cost", &["deploy"]),
+    ("money", &["resources"]),
+];
+
+/// One word of the query with the stems it is searched by.
+#[derive(Debug, Clone)]
+struct Group {
+    /// (stem, weight): the word's own stem first.
+    variants: Vec<(String, f32)>,
+    /// Whether any variant occurs in the index.
+    known: bool,
+}
+
+/// The analysed query, ready to become a tantivy query.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    groups: Vec<Group>,
+}
+
+/// Analyse `text` with the index's analyzer and look its words up.
+pub fn plan(text: &str, analyzer: &mut TextAnalyzer, searcher: &Searcher, f: &Fields) -> Result<Plan> {
+    let mut words: Vec<(String, String)> = Vec::new(); // (lowercase word, stem)
+    {
+        let mut stream = analyzer.token_stream(text);
+        while let Some(tok) = stream.next() {
+            let raw = text.get(tok.offset_from..tok.offset_to).unwrap_or(&tok.text).to_lowercase();
+            words.push((raw, tok.text.clone()));
+        }
+    }
+    let content: Vec<&(String, String)> = words.iter().filter(|(w, _)| STOP_WORDS.binary_search(&w.as_str()).is_err()).collect();
+    let chosen: Vec<&(String, String)> = if content.is_empty() { words.iter().collect() } else { content };
+    let mut groups: Vec<Group> = Vec::new();
+    for (word, stem) in chosen {
+        if groups.iter().any(|g| g.variants[0].0 == *stem) {
+            continue;
+        }
+        let mut variants = vec![(stem.clone(), 1.0)];
+        for syn in synonyms(word) {
+            for s in stems(analyzer, syn) {
+                if !variants.iter().any(|(v, _)| *v == s) {
+                    variants.push((s, SYNONYM_WEIGHT));
+                }
+            }
+        }
+        let mut known = false;
+        for (v, _) in &variants {
+            for field in [f.title, f.body, f.breadcrumb] {
+                if searcher.doc_freq(&Term::from_field_text(field, v)).map_err(ix_err)? > 0 {
+                    known = true;
+                }
+            }
+        }
+        groups.push(Group { variants, known });
+    }
+    Ok(Plan { groups })
+}
+
+fn synonyms(word: &str) -> &'static [&'static str] {
+    SYNONYMS.iter().find(|(w, _)| *w == word).map_or(&[], |(_, s)| s)
+}
+
+fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stream = analyzer.token_stream(text);
+    while let Some(tok) = stream.next() {
+        out.push(tok.text.clone());
+    }
+    out
+}
+
+/// Edit distance allowed when matching a stem of this length fuzzily; `None`
+/// for stems too short to correct safely.
+fn fuzzy_distance(stem: &str) -> Option<u8> {
+    match stem.chars().count() {
+        0..=3 => None,
+        4..=6 => Some(1),
+        _ => Some(2),
+    }
+}
+
+impl Plan {
+    /// Whether every word is already matched fuzzily (so a fuzzy retry adds nothing).
+    pub fn all_fuzzy(&self) -> bool {
+        self.groups.iter().all(|g| !g.known)
+    }
+
+    /// The tantivy query; `None` when no word can be searched.
+    pub fn to_query(&self, f: &Fields, game: Option<Game>, kind: Option<Kind>, all_fuzzy: bool) -> Option<Box<dyn Query>> {
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for g in &self.groups {
+            let fuzzy = all_fuzzy || !g.known;
+            let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
+            for (stem, weight) in &g.variants {
+                for (field, boost) in [(f.title, TITLE_BOOST), (f.breadcrumb, BREADCRUMB_BOOST), (f.body, BODY_BOOST)] {
+                    let term = Term::from_field_text(field, stem);
+                    let q: Box<dyn Query> = if fuzzy {
+                        match fuzzy_distance(stem) {
+                            Some(d) => Box::new(FuzzyTermQuery::new(term, d, true)),
+                            None => continue,
+                        }
+                    } else {
+                        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))
+                    };
+                    let w = boost * weight * if fuzzy { FUZZY_WEIGHT } else { 1.0 };
+                    disjuncts.push(Box::new(BoostQuery::new(q, w)));
+                }
+            }
+            if !disjuncts.is_empty() {
+                should.push((Occur::Should, Box::new(DisjunctionMaxQuery::with_tie_breaker(disjuncts, TIE_BREAKER))));
+            }
+        }
+        if should.is_empty() {
+            return None;
+        }
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        if let Some(g) = game {
+            clauses.push((Occur::Must, keyword(f.game, g.as_str())));
+        }
+        if let Some(k) = kind {
+            clauses.push((Occur::Must, keyword(f.kind, k.as_str())));
+        }
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+
+    /// Stems to highlight in snippets, rarer words weighing more is left to the
+    /// snippet scorer; every searched stem counts the same here.
+    pub fn highlight_terms(&self) -> BTreeMap<String, f32> {
+        let mut out = BTreeMap::new();
+        for g in &self.groups {
+            for (stem, weight) in &g.variants {
+                out.insert(stem.clone(), *weight);
+            }
+        }
+        out
+    }
+}
+
+fn keyword(field: tantivy::schema::Field, value: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(Term::from_field_text(field, value), IndexRecordOption::Basic))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]), "STOP_WORDS must be sorted and unique");
+    }
+
+    #[test]
+    fn short_stems_are_not_fuzzed() {
+        assert_eq!(fuzzy_distance("die"), None);
+        assert_eq!(fuzzy_distance("shield"), Some(1));
+        assert_eq!(fuzzy_distance("uniqueness"), Some(2));
+    }
+}
