@@ -7,6 +7,7 @@
 
 pub mod ar;
 pub mod ar_appendix;
+pub mod clean;
 pub mod destiny;
 pub mod legacy;
 pub mod swtcg;
