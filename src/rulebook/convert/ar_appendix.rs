@@ -1,9 +1,879 @@
 //! Converter for the SWCCG Advanced Rulebook 3.27 appendices A–F.
 //! `text` starts at the "# Appendix A - Errata" line.
+//!
+//! The seed's heading levels are noise (a card entry may be `#`, `##` or
+//! `####`), so levels are rebuilt here:
+//!
+//! - A (Errata), B (Card Rulings): one level-2 section per card entry. Card
+//!   entries that the extraction left as plain lines (a bold line, a title in
+//!   front of "(Errata)", "See …" or a wrapped card-text box) are detected, and
+//!   text glued onto a heading is moved into the body.
+//! - C (Special Rules), D (Identifying Cards), E (Location Deployment): a
+//!   heading "X - Y" nests under an earlier "X"; examples get `.example` and
+//!   nest under the rule they illustrate.
+//! - F (Current Rulings): the appendix text as it stands (it holds no entries).
 
-use super::OutFile;
-use crate::error::Result;
+use super::{OutFile, OutSection, assign_ids};
+use crate::error::{Error, Result};
+use crate::rulebook::{DocumentMeta, Game, Kind, slug};
+use regex::Regex;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::LazyLock;
 
-pub fn convert(_text: &str) -> Result<Vec<OutFile>> {
-    Ok(Vec::new())
+const DOCUMENT_TITLE: &str = "Star Wars CCG Advanced Rulebook 3.27";
+const PREFIX: &str = "swccg.ar.";
+
+/// How an appendix is structured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// One section per card entry, with this kind and ID infix.
+    Cards(Kind, &'static str),
+    /// Rule entries nested by title prefix.
+    Rules,
+}
+
+struct Appendix {
+    letter: char,
+    file: &'static str,
+    shape: Shape,
+}
+
+const APPENDICES: [Appendix; 6] = [
+    Appendix { letter: 'A', file: "ar-a-errata.md", shape: Shape::Cards(Kind::Errata, "errata") },
+    Appendix { letter: 'B', file: "ar-b-card-rulings.md", shape: Shape::Cards(Kind::Ruling, "rulings") },
+    Appendix { letter: 'C', file: "ar-c-special-rules.md", shape: Shape::Rules },
+    Appendix { letter: 'D', file: "ar-d-identifying-cards.md", shape: Shape::Rules },
+    Appendix { letter: 'E', file: "ar-e-location-deployment.md", shape: Shape::Rules },
+    Appendix { letter: 'F', file: "ar-f-current-rulings.md", shape: Shape::Cards(Kind::Ruling, "current-rulings") },
+];
+
+/// Rule titles in C–E whose plain slug is also a heading of Chapters 1–9; their
+/// IDs carry the appendix slug (`swccg.ar.appendix-d-lore`) so both stay unique.
+const CHAPTER_TITLES: [&str; 6] = ["React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites"];
+
+/// Sub-entries of C–E whose title does not start with their parent's title.
+const PARENTS: [(&str, &str); 22] = [
+    ("Capturing Characters", "Capturing"),
+    ("Captives", "Capturing"),
+    ("Capturing Starships", "Capturing"),
+    ("Releasing Captives - Example 1", "Captives - Releasing"),
+    ("Releasing Captives - Example 2", "Captives - Releasing"),
+    ("Captives - Seizure Examples", "Captives - Seizure (\"if possible\")"),
+    ("Besieged Battle - Example", "Capturing Starships - Besieged Battles"),
+    ("Character Combo Cards", "Combo Cards"),
+    ("Starship Combo Cards", "Combo Cards"),
+    ("Dueling And Epic Dueling - Example", "Dueling"),
+    ("Laying Mines", "Mining Droid Rules"),
+    ("Burying Mines", "Mining Droid Rules"),
+    ("Timer Mines", "Mining Droid Rules"),
+    ("Infantry And Vehicle Mines", "Mining Droid Rules"),
+    ("Agenda", "Senate"),
+    ("Politics", "Senate"),
+    ("Senate Majority", "Senate"),
+    ("Stealing Vehicles And Starships", "Stealing"),
+    ("Stealing Weapons And Devices", "Stealing"),
+    ("Being Inactive", "Undercover Spy Rules"),
+    ("Starship Personas", "Persona Lists"),
+    ("Identifying Characteristics - Examples", "Characteristics"),
+];
+
+/// Further parents in D.
+const PARENTS_D: [(&str, &str); 12] = [
+    ("Bomber", "Defined Attributes & Loaded Keywords"),
+    ("Gender", "Defined Attributes & Loaded Keywords"),
+    ("Operatives", "Defined Attributes & Loaded Keywords"),
+    ("Posed", "Defined Attributes & Loaded Keywords"),
+    ("R-unit", "Defined Attributes & Loaded Keywords"),
+    ("Snub Fighter", "Defined Attributes & Loaded Keywords"),
+    ("Spy", "Defined Attributes & Loaded Keywords"),
+    ("Specific Rulings", "Defined Attributes & Loaded Keywords"),
+    ("Weapon Personas", "Persona Lists"),
+    ("Character Persona Examples", "Persona Lists"),
+    ("Personas - Anakin Skywalker And Darth Vader", "Persona Lists"),
+    ("Personas - Palpatine, Sidious, And The Emperor", "Persona Lists"),
+];
+
+fn re(pattern: &str) -> Regex {
+    match Regex::new(pattern) {
+        Ok(r) => r,
+        Err(e) => panic!("invalid built-in pattern {pattern:?}: {e}"),
+    }
+}
+
+static APPENDIX_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^#{1,6}\s*\**\s*Appendix ([A-F]) - ([^*]+?)\s*\**\s*$"));
+static HEADING: LazyLock<Regex> = LazyLock::new(|| re(r"^(#{1,6})\s+(.*)$"));
+static UNDERLINE: LazyLock<Regex> = LazyLock::new(|| re(r"<u>(.*?)</u>"));
+static HYPHEN_BREAK: LazyLock<Regex> = LazyLock::new(|| re(r"([A-Za-z])- ([A-Za-z])"));
+static SPACES: LazyLock<Regex> = LazyLock::new(|| re(r"[ \t]{2,}"));
+static EMPHASIS_SPLIT: LazyLock<Regex> = LazyLock::new(|| re(r"\*\*\s*\*\*"));
+static STATS_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (\([A-Z]{3,} \d+\)(?: .*)?)$"));
+static SEE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (See [A-Z0-9'\x22].*)$"));
+static SIDE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) ((?:DARK|LIGHT): .*|\(front\) .*)$"));
+static ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:[-*] |\d{1,2}\) |[a-z]\) )"));
+
+pub fn convert(text: &str) -> Result<Vec<OutFile>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut starts: Vec<(usize, String)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(c) = APPENDIX_HEADING.captures(line.trim()) {
+            let letter = c[1].chars().next().unwrap_or('?');
+            let expected = APPENDICES.get(starts.len()).map(|a| a.letter);
+            if Some(letter) != expected {
+                return Err(Error::Input(format!(
+                    "AR appendices: line {}: found Appendix {letter}, expected Appendix {}",
+                    i + 1,
+                    expected.map_or_else(|| "nothing".to_string(), |l| l.to_string())
+                )));
+            }
+            starts.push((i, format!("Appendix {letter} - {}", c[2].trim())));
+        }
+    }
+    if starts.len() != APPENDICES.len() {
+        let next = APPENDICES.get(starts.len()).map_or('?', |a| a.letter);
+        return Err(Error::Input(format!("AR appendices: cannot find the \"Appendix {next}\" heading")));
+    }
+    let mut files = Vec::new();
+    for (n, app) in APPENDICES.iter().enumerate() {
+        let (start, title) = &starts[n];
+        let end = starts.get(n + 1).map_or(lines.len(), |s| s.0);
+        let blocks = blocks(&lines[start + 1..end]);
+        let sections = match app.shape {
+            Shape::Cards(kind, infix) => card_sections(title, &blocks, kind, infix),
+            Shape::Rules => rule_sections(app.letter, title, &blocks),
+        };
+        files.push(OutFile {
+            path: PathBuf::from("swccg").join(app.file),
+            meta: DocumentMeta {
+                game: Game::Swccg,
+                document: "ar".into(),
+                document_title: DOCUMENT_TITLE.into(),
+                superseded: false,
+                superseded_by: None,
+                source: None,
+            },
+            sections,
+        });
+    }
+    Ok(files)
+}
+
+// ---------------------------------------------------------------------------
+// Lines and blocks
+
+/// A heading line, or a run of non-blank lines.
+#[derive(Debug, Clone, PartialEq)]
+enum Block {
+    Heading(String),
+    Lines(Vec<String>),
+}
+
+/// One seed line with extraction junk removed (TeX fragments, HTML tags,
+/// emoji, doubled spaces, stray bullets).
+fn clean_line(line: &str) -> String {
+    let mut s = line
+        .replace("\\$\\rightarrow", "◊")
+        .replace("$\\rightarrow$", "◊")
+        .replace("$\\bullet$", "•")
+        .replace("$\\Diamond$", "◊")
+        .replace("$\\diamond$", "◊")
+        .replace("$\\pi$", "π")
+        .replace("$\\mathbf{N}$", "N")
+        .replace("<sup>\\*</sup>", "\\*")
+        .replace("<sup>", "")
+        .replace("</sup>", "")
+        .replace('\u{a0}', " ");
+    s = UNDERLINE.replace_all(&s, "*$1*").into_owned();
+    s = s.chars().filter(|&c| !is_junk_char(c)).collect();
+    let trimmed = s.trim_end();
+    if trimmed.starts_with('|') {
+        return trimmed.to_string();
+    }
+    let mut s = SPACES.replace_all(trimmed.trim_start(), " ").into_owned();
+    for (from, to) in [("- • ", "- "), ("- · ", "- "), ("- •", "- "), ("• ", "- "), ("· ", "- ")] {
+        if let Some(rest) = s.strip_prefix(from) {
+            s = format!("{to}{rest}");
+            break;
+        }
+    }
+    s
+}
+
+fn is_junk_char(c: char) -> bool {
+    let u = c as u32;
+    u >= 0x1F000 || (0xFE00..=0xFE0F).contains(&u) || matches!(u, 0x200B..=0x200D | 0xFEFF)
+}
+
+/// Split cleaned lines into blocks, dropping empty headings and joining a
+/// paragraph that a page break cut in two.
+fn blocks(lines: &[&str]) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    let flush = |cur: &mut Vec<String>, out: &mut Vec<Block>| {
+        if !cur.is_empty() {
+            out.push(Block::Lines(std::mem::take(cur)));
+        }
+    };
+    for raw in lines {
+        let line = clean_line(raw);
+        if line.is_empty() {
+            flush(&mut cur, &mut out);
+            continue;
+        }
+        if let Some(c) = HEADING.captures(&line) {
+            flush(&mut cur, &mut out);
+            let title = strip_emphasis(&c[2]);
+            if title.chars().any(|ch| ch.is_alphanumeric()) {
+                out.push(Block::Heading(title));
+            }
+            continue;
+        }
+        cur.push(line);
+    }
+    flush(&mut cur, &mut out);
+    join_page_breaks(out)
+}
+
+/// `**A** B` → `A B`: headings carry no emphasis.
+fn strip_emphasis(s: &str) -> String {
+    let s = EMPHASIS_SPLIT.replace_all(s, " ");
+    let s = s.replace("**", "").replace("\\_", "_");
+    SPACES.replace_all(s.trim(), " ").into_owned()
+}
+
+/// Join a paragraph that a page or column break cut in two.
+fn join_page_breaks(blocks: Vec<Block>) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    for b in blocks {
+        if let (Some(Block::Lines(prev)), Block::Lines(next)) = (out.last_mut(), &b)
+            && continues(prev, next)
+        {
+            prev.extend(next.iter().cloned());
+            continue;
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// Does block `next` continue block `prev`? It does when it starts in lower
+/// case, or when `prev` stops at a comma; never for tables or a new list item.
+fn continues(prev: &[String], next: &[String]) -> bool {
+    let last = prev.last().map(String::as_str).unwrap_or("");
+    let first = next.first().map(String::as_str).unwrap_or("");
+    if last.starts_with('|') || first.starts_with('|') || ITEM.is_match(first) {
+        return false;
+    }
+    first.chars().next().is_some_and(char::is_lowercase) || (last.ends_with(',') && !first.is_empty())
+}
+
+/// Markdown for body blocks: paragraph lines joined, list items kept one per
+/// line, tables kept as they are.
+fn render_blocks(blocks: &[Vec<String>]) -> String {
+    let mut joined: Vec<Vec<String>> = Vec::new();
+    for b in blocks {
+        match joined.last_mut() {
+            Some(prev) if continues(prev, b) => prev.extend(b.iter().cloned()),
+            _ => joined.push(b.clone()),
+        }
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for lines in &joined {
+        let mut out: Vec<String> = Vec::new();
+        let mut in_item = false;
+        for line in lines {
+            if line.starts_with('|') {
+                out.push(line.clone());
+                in_item = false;
+                continue;
+            }
+            let item = ITEM.is_match(line);
+            match out.last_mut() {
+                Some(last) if !item && !last.starts_with('|') && (in_item || !ITEM.is_match(last)) => {
+                    join_line(last, line);
+                }
+                _ => {
+                    out.push(line.clone());
+                    in_item = item;
+                }
+            }
+        }
+        // A list needs a blank line before it when it follows a paragraph.
+        let mut text = String::new();
+        let mut prev_item: Option<bool> = None;
+        for l in &out {
+            let item = ITEM.is_match(l) || l.starts_with('|');
+            if let Some(p) = prev_item {
+                text.push_str(if p == item { "\n" } else { "\n\n" });
+            }
+            text.push_str(l);
+            prev_item = Some(item);
+        }
+        let text = HYPHEN_BREAK.replace_all(&text, "$1-$2").into_owned();
+        parts.push(text);
+    }
+    parts.join("\n\n")
+}
+
+fn join_line(last: &mut String, line: &str) {
+    if last.ends_with('-') && last.len() > 1 && line.chars().next().is_some_and(char::is_lowercase) {
+        // "highest-\nability": keep the hyphen, drop the break
+        last.push_str(line);
+    } else {
+        last.push(' ');
+        last.push_str(line);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Appendices A, B, F: card entries
+
+const SMALL_WORDS: [&str; 32] = [
+    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is", "it", "as", "vs",
+    "into", "de", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your", "my", "me",
+];
+
+/// Words of `s` (leading quotes and brackets removed) that start in lower case
+/// and are not small joining words.
+fn lowercase_words(s: &str) -> usize {
+    s.split_whitespace()
+        .filter(|w| {
+            let w = w.trim_start_matches(['(', '"', '\'', '•', '‘', '“', '[', '<', '*']);
+            let bare: String = w.chars().take_while(|c| c.is_alphanumeric() || *c == '\'').collect();
+            w.chars().next().is_some_and(char::is_lowercase) && !SMALL_WORDS.contains(&bare.to_lowercase().as_str())
+        })
+        .count()
+}
+
+/// Could `s` be a card title: short, title case, no sentence end.
+fn title_like(s: &str) -> bool {
+    let s = s.trim();
+    let Some(first) = s.chars().next() else { return false };
+    if s.len() > 90 || !(first.is_uppercase() || first.is_ascii_digit() || "•'\"‘“<".contains(first)) {
+        return false;
+    }
+    if (s.ends_with(['.', ',', ';', ':']) && !s.ends_with("...")) || s.contains(". ") {
+        return false;
+    }
+    if !s.chars().any(char::is_lowercase) {
+        return false; // "OR", "USED OR LOST"
+    }
+    lowercase_words(s) == 0
+}
+
+/// A heading whose text is a sentence rather than a title.
+fn heading_is_body(s: &str) -> bool {
+    s.chars().next().is_some_and(char::is_lowercase) || lowercase_words(s) >= 4
+}
+
+/// Split text glued to a card title: "X (Errata) …", "X See Y.", "X DARK: …",
+/// "X (POWER 0)". Returns the title and the body text, if any.
+fn split_title(s: &str, heading: bool) -> Option<(String, Option<String>)> {
+    let s = s.trim();
+    if let Some(i) = s.find(" (Errata)") {
+        let title = s[..i].trim();
+        if title_like(title) || (heading && !heading_is_body(title)) {
+            return Some((title.to_string(), Some(s[i + 1..].to_string())));
+        }
+        return None;
+    }
+    for pat in [&*STATS_TAIL, &*SIDE_TAIL, &*SEE_TAIL] {
+        if let Some(c) = pat.captures(s) {
+            let title = c[1].trim();
+            if title_like(title) {
+                return Some((title.to_string(), Some(c[2].to_string())));
+            }
+        }
+    }
+    if title_like(s) || (heading && !heading_is_body(s)) {
+        return Some((s.to_string(), None));
+    }
+    None
+}
+
+/// A card title at the start of a plain block, as `(title, glued text)`.
+fn plain_title(lines: &[String]) -> Option<(String, Option<String>)> {
+    let first = lines.first()?.trim();
+    if ITEM.is_match(first) || first.starts_with('|') || first.starts_with("See ") {
+        return None;
+    }
+    // "**Title**" or "**Title** See Other."
+    if let Some(rest) = first.strip_prefix("**")
+        && let Some(end) = rest.find("**")
+    {
+        let title = rest[..end].trim();
+        let tail = rest[end + 2..].trim();
+        if !title.is_empty() && (tail.is_empty() || tail.starts_with("See ") || tail.starts_with("(Errata)")) {
+            let title = strip_emphasis(title);
+            return Some((title, (!tail.is_empty()).then(|| tail.to_string())));
+        }
+    }
+    let (title, glued) = split_title(first, false)?;
+    if glued.is_none() && lines.len() == 1 && !title_like(&title) {
+        return None;
+    }
+    Some((title, glued))
+}
+
+fn card_sections(app_title: &str, blocks: &[Block], kind: Kind, infix: &str) -> Vec<OutSection> {
+    // (title, body blocks); entry 0 is the appendix introduction.
+    let mut entries: Vec<(String, Vec<Vec<String>>)> = vec![(app_title.to_string(), Vec::new())];
+    for b in blocks {
+        match b {
+            Block::Heading(h) => match split_title(h, true) {
+                Some((title, glued)) => {
+                    let body = glued.map(|g| vec![vec![g]]).unwrap_or_default();
+                    entries.push((title, body));
+                }
+                None => push_body(&mut entries, vec![h.clone()]),
+            },
+            Block::Lines(lines) => match plain_title(lines) {
+                Some((title, glued)) => {
+                    let mut rest: Vec<String> = glued.into_iter().collect();
+                    rest.extend(lines[1..].iter().cloned());
+                    let body = if rest.is_empty() { Vec::new() } else { vec![rest] };
+                    entries.push((title, body));
+                }
+                None => push_body(&mut entries, lines.clone()),
+            },
+        }
+    }
+    let mut taken = BTreeSet::new();
+    let mut out = Vec::new();
+    for (n, (title, body)) in entries.into_iter().enumerate() {
+        let (level, id, k) = if n == 0 {
+            (1, format!("{PREFIX}{}", slug(&title)), Kind::Rule)
+        } else {
+            let base = format!("{PREFIX}{infix}.{}", slug(&title));
+            let mut id = base.clone();
+            let mut i = 2;
+            while taken.contains(&id) {
+                id = format!("{base}-{i}");
+                i += 1;
+            }
+            (2, id, kind)
+        };
+        taken.insert(id.clone());
+        out.push(OutSection { level, title, id, kind: k, body: render_blocks(&body) });
+    }
+    out
+}
+
+fn push_body(entries: &mut [(String, Vec<Vec<String>>)], lines: Vec<String>) {
+    if let Some(last) = entries.last_mut() {
+        last.1.push(lines);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Appendices C, D, E: rule entries
+
+fn is_example(title: &str) -> bool {
+    title != "Character Persona Examples"
+        && title.split(|c: char| !c.is_alphanumeric()).any(|w| w == "Example" || w == "Examples")
+}
+
+/// "A - B – C" → ["A", "B", "C"].
+fn components(title: &str) -> Vec<&str> {
+    title.split(" - ").flat_map(|p| p.split(" – ")).map(str::trim).collect()
+}
+
+fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
+    let app_slug = slug(app_title);
+    let mut out = vec![OutSection {
+        level: 1,
+        title: app_title.to_string(),
+        id: format!("{PREFIX}{app_slug}"),
+        kind: Kind::Rule,
+        body: String::new(),
+    }];
+    let mut bodies: Vec<Vec<Vec<String>>> = vec![Vec::new()];
+    let mut tree = Tree::default();
+    for b in blocks {
+        let title = match b {
+            Block::Heading(h) => h.clone(),
+            Block::Lines(lines) => match bold_line(lines) {
+                Some(t) => t,
+                None => {
+                    if let Some(last) = bodies.last_mut() {
+                        last.push(lines.clone());
+                    }
+                    continue;
+                }
+            },
+        };
+        let example = is_example(&title);
+        let (level, parent) = tree.add(&title, example);
+        let kind = if example { Kind::Example } else { Kind::Rule };
+        let id = if CHAPTER_TITLES.contains(&title.as_str()) {
+            format!("{PREFIX}appendix-{}-{}", letter.to_ascii_lowercase(), slug(&title))
+        } else if let (true, Some(p)) = (components(&title).len() == 1 && example, parent) {
+            // "Example 1": name it after the rule it illustrates
+            format!("{PREFIX}{}-{}", slug(&p), slug(&title))
+        } else {
+            String::new()
+        };
+        out.push(OutSection { level, title, id, kind, body: String::new() });
+        bodies.push(Vec::new());
+    }
+    let mut taken = BTreeSet::new();
+    assign_ids(PREFIX, &mut out, &mut taken);
+    for (s, b) in out.iter_mut().zip(bodies) {
+        s.body = if LIST_SECTIONS.contains(&s.title.as_str()) { render_blocks(&listify(&b)) } else { render_blocks(&b) };
+    }
+    out
+}
+
+/// Sections of D that are lists of names, one per seed line.
+const LIST_SECTIONS: [&str; 6] = [
+    "Characteristics - Guards",
+    "Characteristics - Troopers",
+    "Starship Personas",
+    "Weapon Personas",
+    "Character Persona Examples",
+    "Common Sense List",
+];
+
+/// Turn the name lines of a list section into list items: a line continues the
+/// item above while that has an open parenthesis or when it starts in lower
+/// case; "A (note) B" on one line is two items. Prose blocks stay as they are.
+fn listify(blocks: &[Vec<String>]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for b in blocks {
+        let text = b.join(" ");
+        if text.ends_with(':') || text.starts_with("Note ") || text.starts_with("Here are") || sentence_break(&text) {
+            out.push(b.clone());
+            continue;
+        }
+        let mut items: Vec<String> = Vec::new();
+        for line in b {
+            let line = line.trim_start_matches("- ");
+            match items.last_mut() {
+                Some(last) if paren_depth(last) > 0 || line.chars().next().is_some_and(char::is_lowercase) => {
+                    join_line(last, line);
+                }
+                _ => items.push(line.to_string()),
+            }
+        }
+        let items: Vec<String> = items.iter().flat_map(|i| split_after_paren(i)).map(|i| format!("- {i}")).collect();
+        // consecutive list blocks form one list
+        match out.last_mut() {
+            Some(prev) if prev.last().is_some_and(|l| l.starts_with("- ")) => prev.extend(items),
+            _ => out.push(items),
+        }
+    }
+    out
+}
+
+/// Parenthesis depth at the end of `s`.
+fn paren_depth(s: &str) -> i32 {
+    s.chars().fold(0, |d, c| match c {
+        '(' => d + 1,
+        ')' => d - 1,
+        _ => d,
+    })
+}
+
+/// Whether `s` has ". " outside parentheses: a sentence, not a name.
+fn sentence_break(s: &str) -> bool {
+    let mut depth = 0;
+    let mut prev = ' ';
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ' ' if prev == '.' && depth == 0 => return true,
+            _ => {}
+        }
+        prev = c;
+    }
+    false
+}
+
+/// "Red 2 (note) Red 5" → ["Red 2 (note)", "Red 5"].
+fn split_after_paren(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                let next_upper = chars.get(k + 2).is_some_and(|&(_, n)| n.is_uppercase());
+                if depth == 0 && chars.get(k + 1).is_some_and(|&(_, n)| n == ' ') && next_upper {
+                    out.push(s[start..=i].trim().to_string());
+                    start = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    let rest = s[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest.to_string());
+    }
+    out
+}
+
+/// A block that is one fully bold line is a heading the extraction lost.
+fn bold_line(lines: &[String]) -> Option<String> {
+    let [line] = lines else { return None };
+    let inner = line.trim().strip_prefix("**")?.strip_suffix("**")?;
+    (!inner.contains("**") && title_like(inner)).then(|| strip_emphasis(inner))
+}
+
+/// The C–E headings seen so far, as a tree in document order.
+#[derive(Default)]
+struct Tree {
+    /// (level, title, is example, parent index)
+    nodes: Vec<(u8, String, bool, Option<usize>)>,
+    /// Indexes of the open sections, outermost first.
+    open: Vec<usize>,
+}
+
+impl Tree {
+    /// Add a heading; returns its level and the title of its parent.
+    ///
+    /// The intended parent is the explicit one from [`PARENTS`], else the
+    /// earlier rule whose title this one extends ("X - Y" under "X" or under
+    /// "W - X"), else (for an example) the rule just above. When that parent is
+    /// already closed, the heading goes under the nearest of its ancestors that
+    /// is still open, so the document order is kept.
+    fn add(&mut self, title: &str, example: bool) -> (u8, Option<String>) {
+        let explicit = PARENTS.iter().chain(PARENTS_D.iter()).find(|(t, _)| *t == title).map(|(_, p)| *p);
+        let intended = match explicit {
+            Some(p) => self.nodes.iter().rposition(|n| n.1 == p),
+            None => self.extended(title),
+        }
+        .or_else(|| if example { self.open.iter().rev().copied().find(|&i| !self.nodes[i].2) } else { None });
+        // the intended parent, or its nearest open ancestor
+        let mut cand = intended;
+        let parent = loop {
+            match cand {
+                Some(i) => match self.open.iter().position(|&o| o == i) {
+                    Some(pos) => break Some(pos),
+                    None => cand = self.nodes[i].3,
+                },
+                None => break None,
+            }
+        };
+        let (level, parent_idx) = match parent {
+            Some(pos) => {
+                self.open.truncate(pos + 1);
+                let p = self.open[pos];
+                ((self.nodes[p].0 + 1).min(6), Some(p))
+            }
+            None => {
+                self.open.clear();
+                (2, None)
+            }
+        };
+        self.nodes.push((level, title.to_string(), example, parent_idx));
+        self.open.push(self.nodes.len() - 1);
+        (level, parent_idx.map(|p| self.nodes[p].1.clone()))
+    }
+
+    /// The latest earlier rule with the longest title that `title` extends.
+    fn extended(&self, title: &str) -> Option<usize> {
+        let own = components(title);
+        let mut best: Option<(usize, usize)> = None;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.2 {
+                continue;
+            }
+            let theirs = components(&n.1);
+            let len = if own.len() > theirs.len() && own[..theirs.len()] == theirs[..] {
+                theirs.len()
+            } else if own.len() > 1 && theirs.len() > 1 && theirs.last() == own.first() {
+                1
+            } else {
+                0
+            };
+            if len > 0 && best.is_none_or(|(_, l)| len >= l) {
+                best = Some((i, len));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> String {
+        [
+            "# Appendix A - Errata",
+            "",
+            "Intro text.",
+            "",
+            "## **Access Denied**",
+            "",
+            "Insert face up in your Reserve Deck. When Effect reaches",
+            "",
+            "top it is lost.",
+            "",
+            "#### Imperial Trooper Guard (POWER 0)",
+            "",
+            "Power +4 when defending a battle.",
+            "",
+            "Fusion Generator Supply Tanks",
+            "Deploy on your starship at a system",
+            "or sector.",
+            "",
+            "Hear Me Baby, Hold Together (Errata) When targeting a weapon.",
+            "",
+            "## Your Eyes Can Deceive You See Eyes In The Dark.",
+            "",
+            "## **Appendix B - Card Rulings**",
+            "",
+            "#### A Jedi's Resilience",
+            "",
+            "(Errata) This Interrupt is played.",
+            "",
+            "OR",
+            "",
+            "- a) Possess a lightsaber OR",
+            "- b) Be armed",
+            "",
+            "**Dark Maneuvers & Tallon Roll** See A Few Maneuvers.",
+            "",
+            "## **Appendix C - Special Rules**",
+            "",
+            "## **Blown Away**",
+            "",
+            "Locations are turned over. 🦃",
+            "",
+            "#### Blown Away - Timing",
+            "",
+            "Steps.",
+            "",
+            "# Blown Away - Example 2 - Bunker",
+            "",
+            "The Bunker.",
+            "",
+            "#### **Bluff Rules**",
+            "",
+            "Bluff.",
+            "",
+            "# **Appendix D - Identifying Cards**",
+            "",
+            "#### Lore",
+            "",
+            "Lore is <u>not</u> used.",
+            "",
+            "# **Appendix E - Location Deployment**",
+            "",
+            "# Deploying Locations",
+            "",
+            "## Example 1",
+            "",
+            "Text.",
+            "",
+            "#### \\_",
+            "",
+            "# **Appendix F - Current Rulings**",
+            "",
+            "See the forums.",
+        ]
+        .join("\n")
+    }
+
+    fn find<'a>(files: &'a [OutFile], id: &str) -> &'a OutSection {
+        match files.iter().flat_map(|f| &f.sections).find(|s| s.id == id) {
+            Some(s) => s,
+            None => panic!("no section {id}"),
+        }
+    }
+
+    #[test]
+    fn card_entries_are_split_and_cleaned() {
+        let files = convert(&sample()).expect("converts");
+        assert_eq!(files.len(), 6);
+        let a = &files[0].sections;
+        let titles: Vec<&str> = a.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Appendix A - Errata",
+                "Access Denied",
+                "Imperial Trooper Guard",
+                "Fusion Generator Supply Tanks",
+                "Hear Me Baby, Hold Together",
+                "Your Eyes Can Deceive You"
+            ]
+        );
+        assert_eq!(a[0].id, "swccg.ar.appendix-a-errata");
+        assert_eq!(a[0].body, "Intro text.");
+        let ad = find(&files, "swccg.ar.errata.access-denied");
+        assert_eq!(ad.kind, Kind::Errata);
+        assert_eq!(ad.level, 2);
+        assert_eq!(ad.body, "Insert face up in your Reserve Deck. When Effect reaches top it is lost.");
+        assert_eq!(find(&files, "swccg.ar.errata.imperial-trooper-guard").body, "(POWER 0)\n\nPower +4 when defending a battle.");
+        assert_eq!(
+            find(&files, "swccg.ar.errata.fusion-generator-supply-tanks").body,
+            "Deploy on your starship at a system or sector."
+        );
+        assert_eq!(find(&files, "swccg.ar.errata.hear-me-baby-hold-together").body, "(Errata) When targeting a weapon.");
+        assert_eq!(find(&files, "swccg.ar.errata.your-eyes-can-deceive-you").body, "See Eyes In The Dark.");
+    }
+
+    #[test]
+    fn rulings_keep_lists_and_bold_titles() {
+        let files = convert(&sample()).expect("converts");
+        let r = find(&files, "swccg.ar.rulings.a-jedis-resilience");
+        assert_eq!(r.kind, Kind::Ruling);
+        assert_eq!(r.body, "(Errata) This Interrupt is played.\n\nOR\n\n- a) Possess a lightsaber OR\n- b) Be armed");
+        let d = find(&files, "swccg.ar.rulings.dark-maneuvers-tallon-roll");
+        assert_eq!(d.title, "Dark Maneuvers & Tallon Roll");
+        assert_eq!(d.body, "See A Few Maneuvers.");
+    }
+
+    #[test]
+    fn rules_nest_by_title_and_examples_are_marked() {
+        let files = convert(&sample()).expect("converts");
+        let c = &files[2].sections;
+        let shape: Vec<(u8, &str, Kind)> = c.iter().map(|s| (s.level, s.id.as_str(), s.kind)).collect();
+        assert_eq!(
+            shape,
+            [
+                (1, "swccg.ar.appendix-c-special-rules", Kind::Rule),
+                (2, "swccg.ar.blown-away", Kind::Rule),
+                (3, "swccg.ar.blown-away-timing", Kind::Rule),
+                (3, "swccg.ar.blown-away-example-2-bunker", Kind::Example),
+                (2, "swccg.ar.bluff-rules", Kind::Rule),
+            ]
+        );
+        assert_eq!(c[1].body, "Locations are turned over.");
+        let lore = find(&files, "swccg.ar.appendix-d-lore");
+        assert_eq!(lore.body, "Lore is *not* used.");
+        let e = &files[4].sections;
+        assert_eq!(e.len(), 3, "the empty heading is dropped");
+        assert_eq!(e[2].id, "swccg.ar.deploying-locations-example-1");
+        assert_eq!(e[2].kind, Kind::Example);
+        assert_eq!(files[5].sections.len(), 1);
+        assert_eq!(files[5].sections[0].body, "See the forums.");
+    }
+
+    #[test]
+    fn missing_appendix_is_an_error() {
+        let text = sample().replace("# **Appendix D - Identifying Cards**", "# Identifying Cards");
+        let err = convert(&text).expect_err("must fail");
+        assert!(err.to_string().contains("Appendix"), "{err}");
+    }
+
+    #[test]
+    fn title_detection() {
+        assert!(title_like("Naboo: Battle Plains (Dark Side)"));
+        assert!(title_like("Lando with Vibro-Ax"));
+        assert!(title_like("Your Ship? (V)"));
+        assert!(!title_like("OR"));
+        assert!(!title_like("Use 3 Force to place an opponent's just deployed character."));
+        assert!(!title_like("Death Star Assault Squadron is deploy -6 at a Star Destroyer: Launch Bay."));
+        assert!(heading_is_body("Use 3 Force to place an opponent's just deployed character"));
+        assert!(!heading_is_body("Alter (both sides – Premiere and Coruscant)"));
+    }
 }
