@@ -11,6 +11,7 @@ pub mod clean;
 pub mod destiny;
 pub mod legacy;
 pub mod swtcg;
+mod text;
 
 use super::{DocumentMeta, Kind, slug};
 use crate::error::{Error, Result};
