@@ -32,13 +32,22 @@ struct Question {
 
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let rulebook = std::env::var_os("SWJUDGE_RULEBOOK").map_or_else(|| root.join("rulebook"), PathBuf::from);
+    let rulebook =
+        std::env::var_os("SWJUDGE_RULEBOOK").map_or_else(|| root.join("rulebook"), PathBuf::from);
     let tmp = std::env::temp_dir().join(format!("swjudge-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let paths = Paths { rulebook: rulebook.clone(), index: tmp.join("index"), data_dir: tmp.join("data") };
+    let paths = Paths {
+        rulebook: rulebook.clone(),
+        index: tmp.join("index"),
+        data_dir: tmp.join("data"),
+    };
 
     // Corpus load (Markdown parse) alone, for context.
-    let load = median(&(0..BUILD_RUNS).map(|_| time(|| Corpus::load(&rulebook).map(|_| ()))).collect::<Vec<_>>());
+    let load = median(
+        &(0..BUILD_RUNS)
+            .map(|_| time(|| Corpus::load(&rulebook).map(|_| ())))
+            .collect::<Vec<_>>(),
+    );
 
     // Full rebuild as `swjudge index` does it: load, fingerprint, build, swap.
     let mut builds = Vec::new();
@@ -53,7 +62,9 @@ fn main() {
 
     // Opening a current index (the cost every CLI search pays).
     let open = median(
-        &(0..BUILD_RUNS).map(|_| time(|| Index::open_or_build(&paths).map(|_| ()))).collect::<Vec<_>>(),
+        &(0..BUILD_RUNS)
+            .map(|_| time(|| Index::open_or_build(&paths).map(|_| ())))
+            .collect::<Vec<_>>(),
     );
 
     let index = Index::open_or_build(&paths).unwrap_or_else(|e| fail(&format!("open: {e}")));
@@ -62,7 +73,12 @@ fn main() {
     let queries: Vec<Query> = eval
         .questions
         .iter()
-        .map(|q| Query { text: q.q.clone(), game: Some(q.game), kind: None, limit: 5 })
+        .map(|q| Query {
+            text: q.q.clone(),
+            game: Some(q.game),
+            kind: None,
+            limit: 5,
+        })
         .collect();
     for q in &queries {
         let _ = index.search(q); // warm-up
@@ -71,7 +87,9 @@ fn main() {
     for _ in 0..QUERY_ROUNDS {
         for q in &queries {
             let start = Instant::now();
-            let hits = index.search(q).unwrap_or_else(|e| fail(&format!("search: {e}")));
+            let hits = index
+                .search(q)
+                .unwrap_or_else(|e| fail(&format!("search: {e}")));
             lat.push(start.elapsed());
             std::hint::black_box(hits);
         }
@@ -84,22 +102,45 @@ fn main() {
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_swjudge"));
     let cli = {
         let mut c = Command::new(&exe);
-        c.arg("--rulebook").arg(&rulebook).arg("--index-dir").arg(&paths.index).args(["search", CLI_WORDS]);
+        c.arg("--rulebook")
+            .arg(&rulebook)
+            .arg("--index-dir")
+            .arg(&paths.index)
+            .args(["search", CLI_WORDS]);
         c
     };
     let cli_ms = run_many(cli, "swjudge");
     let (grep_name, grep_ms) = grep_time(&rulebook);
 
     println!();
-    println!("swjudge search benchmark ({sections} sections, {})", rulebook.display());
+    println!(
+        "swjudge search benchmark ({sections} sections, {})",
+        rulebook.display()
+    );
     println!("{:<44} {:>12} {:>10}", "measure", "value", "target");
     row("corpus load (Markdown parse)", ms(load), "");
-    row("index build (load + hash + build + swap)", ms(build), "≤ 300 ms");
+    row(
+        "index build (load + hash + build + swap)",
+        ms(build),
+        "≤ 300 ms",
+    );
     row("index open when current", ms(open), "");
-    row(&format!("query p50 ({} queries × {QUERY_ROUNDS})", queries.len()), us(p50), "≤ 100 µs");
+    row(
+        &format!("query p50 ({} queries × {QUERY_ROUNDS})", queries.len()),
+        us(p50),
+        "≤ 100 µs",
+    );
     row("query p99", us(p99), "");
-    row(&format!("CLI `swjudge search {CLI_WORDS}` (median)"), format!("{cli_ms:.1} ms"), "");
-    row(&format!("`{grep_name} \"{CLI_WORDS}\" rulebook/` (median)"), format!("{grep_ms:.1} ms"), "");
+    row(
+        &format!("CLI `swjudge search {CLI_WORDS}` (median)"),
+        format!("{cli_ms:.1} ms"),
+        "",
+    );
+    row(
+        &format!("`{grep_name} \"{CLI_WORDS}\" rulebook/` (median)"),
+        format!("{grep_ms:.1} ms"),
+        "",
+    );
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -139,10 +180,15 @@ fn run_many(mut cmd: Command, name: &str) -> f64 {
     let mut times = Vec::new();
     for i in 0..=CLI_RUNS {
         let start = Instant::now();
-        let out = cmd.output().unwrap_or_else(|e| fail(&format!("{name}: {e}")));
+        let out = cmd
+            .output()
+            .unwrap_or_else(|e| fail(&format!("{name}: {e}")));
         let t = start.elapsed();
         if !out.status.success() {
-            fail(&format!("{name} failed: {}", String::from_utf8_lossy(&out.stderr)));
+            fail(&format!(
+                "{name} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
         }
         if i > 0 {
             times.push(t);
@@ -153,7 +199,10 @@ fn run_many(mut cmd: Command, name: &str) -> f64 {
 
 /// `rg -i` over the rulebook, or `grep -ri` when ripgrep is not installed.
 fn grep_time(rulebook: &Path) -> (&'static str, f64) {
-    let has_rg = Command::new("rg").arg("--version").output().is_ok_and(|o| o.status.success());
+    let has_rg = Command::new("rg")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     let (name, mut cmd) = if has_rg {
         let mut c = Command::new("rg");
         c.args(["-i", CLI_WORDS]).arg(rulebook);

@@ -23,7 +23,11 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         }
         if args.unresolved {
             for u in &report.unresolved {
-                let _ = writeln!(out, "unresolved: {}:{}: {} → \"{}\"", u.file, u.line, u.from, u.text);
+                let _ = writeln!(
+                    out,
+                    "unresolved: {}:{}: {} → \"{}\"",
+                    u.file, u.line, u.from, u.text
+                );
             }
         }
         let c = report.cross_references;
@@ -41,5 +45,9 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         }
         super::out(&out)?;
     }
-    Ok(if report.is_clean() { Outcome::Found } else { Outcome::NotFound })
+    Ok(if report.is_clean() {
+        Outcome::Found
+    } else {
+        Outcome::NotFound
+    })
 }

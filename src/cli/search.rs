@@ -3,8 +3,8 @@
 use super::{CliResult, Ctx, Outcome};
 use std::io::IsTerminal;
 use swjudge::index::{Index, Query};
-use swjudge::rulebook::{Game, Kind};
 use swjudge::render;
+use swjudge::rulebook::{Game, Kind};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -34,7 +34,12 @@ fn parse_kind(s: &str) -> Result<Kind, String> {
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let q = Query { text: args.query.join(" "), game: args.game, kind: args.kind, limit: args.limit };
+    let q = Query {
+        text: args.query.join(" "),
+        game: args.game,
+        kind: args.kind,
+        limit: args.limit,
+    };
     // Check the query before touching the index, so a bad query never builds it.
     q.validate()?;
     let index = Index::open_or_build(&ctx.paths)?;
@@ -42,7 +47,10 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {
-        super::out(&render::search::text(&hits, std::io::stdout().is_terminal()))?;
+        super::out(&render::search::text(
+            &hits,
+            std::io::stdout().is_terminal(),
+        ))?;
     }
     if hits.is_empty() {
         let scope = match (q.game, q.kind) {
@@ -56,4 +64,3 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     }
     Ok(Outcome::Found)
 }
-

@@ -43,14 +43,21 @@ pub struct Query {
 
 impl Query {
     pub fn new(text: impl Into<String>) -> Query {
-        Query { text: text.into(), game: None, kind: None, limit: 10 }
+        Query {
+            text: text.into(),
+            game: None,
+            kind: None,
+            limit: 10,
+        }
     }
 
     /// Reject empty, punctuation-only and oversized queries and absurd limits.
     pub fn validate(&self) -> Result<()> {
         let text = self.text.trim();
         if text.is_empty() {
-            return Err(Error::Usage("empty query: give one or more words to search for".into()));
+            return Err(Error::Usage(
+                "empty query: give one or more words to search for".into(),
+            ));
         }
         if text.chars().count() > MAX_QUERY_CHARS {
             return Err(Error::Usage(format!(
@@ -59,10 +66,15 @@ impl Query {
             )));
         }
         if !text.chars().any(char::is_alphanumeric) {
-            return Err(Error::Usage(format!("query \"{text}\" has no words to search for")));
+            return Err(Error::Usage(format!(
+                "query \"{text}\" has no words to search for"
+            )));
         }
         if self.limit == 0 || self.limit > MAX_LIMIT {
-            return Err(Error::Usage(format!("--limit must be between 1 and {MAX_LIMIT} (got {})", self.limit)));
+            return Err(Error::Usage(format!(
+                "--limit must be between 1 and {MAX_LIMIT} (got {})",
+                self.limit
+            )));
         }
         Ok(())
     }
@@ -152,7 +164,10 @@ pub struct Index {
 
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Index").field("sections", &self.corpus.sections.len()).field("built", &self.built).finish()
+        f.debug_struct("Index")
+            .field("sections", &self.corpus.sections.len())
+            .field("built", &self.built)
+            .finish()
     }
 }
 
@@ -186,8 +201,13 @@ impl Index {
     }
 
     fn from_parts(corpus: Corpus, index: tantivy::Index, built: bool) -> Result<Index> {
-        let fields = fields_of(&index.schema()).ok_or_else(|| Error::Index("schema lacks expected fields".into()))?;
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(ix_err)?;
+        let fields = fields_of(&index.schema())
+            .ok_or_else(|| Error::Index("schema lacks expected fields".into()))?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(ix_err)?;
         let searcher = reader.searcher();
         if searcher.num_docs() != corpus.sections.len() as u64 {
             return Err(Error::Index(format!(
@@ -197,7 +217,13 @@ impl Index {
             )));
         }
         let analyzer = index.tokenizer_for_field(fields.body).map_err(ix_err)?;
-        Ok(Index { corpus, reader, fields, analyzer, built })
+        Ok(Index {
+            corpus,
+            reader,
+            fields,
+            analyzer,
+            built,
+        })
     }
 
     /// The loaded corpus, for `rule` and see-also lookups.
@@ -232,7 +258,13 @@ impl Index {
         Ok(hits)
     }
 
-    fn run(&self, searcher: &Searcher, plan: &query::Plan, q: &Query, all_fuzzy: bool) -> Result<Vec<Hit>> {
+    fn run(
+        &self,
+        searcher: &Searcher,
+        plan: &query::Plan,
+        q: &Query,
+        all_fuzzy: bool,
+    ) -> Result<Vec<Hit>> {
         let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy) else {
             return Ok(Vec::new());
         };
@@ -244,21 +276,38 @@ impl Index {
             SNIPPET_CHARS,
         );
         snippets.set_max_num_chars(SNIPPET_CHARS);
-        Ok(ranked.into_iter().map(|(score, s)| hit(s, score, &snippets)).collect())
+        Ok(ranked
+            .into_iter()
+            .map(|(score, s)| hit(s, score, &snippets))
+            .collect())
     }
 
     /// Top `limit` sections by score, superseded ones scaled down by [`SUPERSEDED_FACTOR`].
-    fn ranked(&self, searcher: &Searcher, tq: &dyn tantivy::query::Query, limit: usize) -> Result<Vec<(f32, &Section)>> {
+    fn ranked(
+        &self,
+        searcher: &Searcher,
+        tq: &dyn tantivy::query::Query,
+        limit: usize,
+    ) -> Result<Vec<(f32, &Section)>> {
         let total = self.corpus.sections.len().max(1);
         let mut fetch = (limit * 2 + 20).min(total);
         loop {
-            let top: Vec<(f32, DocAddress)> =
-                searcher.search(tq, &TopDocs::with_limit(fetch).order_by_score()).map_err(ix_err)?;
-            let floor = if top.len() == fetch { top.last().map_or(0.0, |t| t.0) } else { 0.0 };
+            let top: Vec<(f32, DocAddress)> = searcher
+                .search(tq, &TopDocs::with_limit(fetch).order_by_score())
+                .map_err(ix_err)?;
+            let floor = if top.len() == fetch {
+                top.last().map_or(0.0, |t| t.0)
+            } else {
+                0.0
+            };
             let mut out = Vec::with_capacity(top.len());
             for (score, addr) in &top {
                 let s = self.section_at(searcher, *addr)?;
-                let score = if s.superseded { score * SUPERSEDED_FACTOR } else { *score };
+                let score = if s.superseded {
+                    score * SUPERSEDED_FACTOR
+                } else {
+                    *score
+                };
                 out.push((score, s));
             }
             out.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.id.cmp(&b.1.id)));
@@ -275,7 +324,11 @@ impl Index {
 
     fn section_at(&self, searcher: &Searcher, addr: DocAddress) -> Result<&Section> {
         let reader = searcher.segment_reader(addr.segment_ord);
-        let ord = reader.fast_fields().u64("ord").map_err(ix_err)?.first(addr.doc_id);
+        let ord = reader
+            .fast_fields()
+            .u64("ord")
+            .map_err(ix_err)?
+            .first(addr.doc_id);
         ord.and_then(|o| self.corpus.sections.get(o as usize))
             .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))
     }
@@ -312,7 +365,10 @@ fn lead(text: &str, max: usize) -> String {
         return text.to_string();
     }
     let end = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
-    let cut = text[..end].rfind(char::is_whitespace).filter(|&i| i > max / 2).unwrap_or(end);
+    let cut = text[..end]
+        .rfind(char::is_whitespace)
+        .filter(|&i| i > max / 2)
+        .unwrap_or(end);
     format!("{}…", text[..cut].trim_end())
 }
 

@@ -12,25 +12,33 @@ use super::{Fields, ix_err};
 use crate::error::Result;
 use crate::rulebook::{Game, Kind};
 use std::collections::BTreeMap;
-use tantivy::query::{BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
+    TermQuery,
+};
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
 
-const TITLE_BOOST: f32 = 3.0;
-const BREADCRUMB_BOOST: f32 = 1.2;
+const TITLE_BOOST: f32 = 2.0;
+const BREADCRUMB_BOOST: f32 = 0.5;
 const BODY_BOOST: f32 = 1.0;
 const SYNONYM_WEIGHT: f32 = 0.7;
 const FUZZY_WEIGHT: f32 = 0.8;
 const TIE_BREAKER: f32 = 0.25;
+/// Bonus for two neighbouring query words found next to each other ("reserve deck").
+const PAIR_BOOST: f32 = 2.0;
+/// How far apart neighbouring words may be and still count as a pair.
+const PAIR_SLOP: u32 = 1;
 
 /// Words that carry no meaning for a rules search, sorted for binary search.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do",
-    "does", "doing", "for", "from", "get", "gets", "happen", "happens", "has", "have", "how", "i", "if", "in",
-    "into", "is", "it", "its", "me", "mean", "means", "my", "of", "on", "or", "our", "should", "so", "that", "the",
-    "their", "them", "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "what", "when",
-    "where", "which", "who", "why", "will", "with", "work", "works", "would", "you", "your",
+    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
+    "could", "did", "do", "does", "doing", "for", "from", "get", "gets", "happen", "happens",
+    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "mean", "means", "my",
+    "of", "on", "or", "our", "should", "so", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "those", "to", "was", "we", "were", "what", "when", "where", "which",
+    "who", "why", "will", "with", "work", "works", "would", "you", "your",
 ];
 
 /// Game jargon and spelling variants: a word on the left also searches the words
@@ -62,6 +70,15 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("turn", &["round"]),
     ("cost", &["deploy"]),
     ("money", &["resources"]),
+    ("swap", &["replace", "exchange"]),
+    ("switch", &["replace", "exchange"]),
+    ("travel", &["move", "movement"]),
+    ("redraw", &["mulligan"]),
+    ("sideways", &["tap", "exhaust"]),
+    ("twice", &["once"]),
+    ("again", &["once"]),
+    ("opening", &["starting"]),
+    ("beginning", &["start"]),
 ];
 
 /// One word of the query with the stems it is searched by.
@@ -80,17 +97,32 @@ pub struct Plan {
 }
 
 /// Analyse `text` with the index's analyzer and look its words up.
-pub fn plan(text: &str, analyzer: &mut TextAnalyzer, searcher: &Searcher, f: &Fields) -> Result<Plan> {
+pub fn plan(
+    text: &str,
+    analyzer: &mut TextAnalyzer,
+    searcher: &Searcher,
+    f: &Fields,
+) -> Result<Plan> {
     let mut words: Vec<(String, String)> = Vec::new(); // (lowercase word, stem)
     {
         let mut stream = analyzer.token_stream(text);
         while let Some(tok) = stream.next() {
-            let raw = text.get(tok.offset_from..tok.offset_to).unwrap_or(&tok.text).to_lowercase();
+            let raw = text
+                .get(tok.offset_from..tok.offset_to)
+                .unwrap_or(&tok.text)
+                .to_lowercase();
             words.push((raw, tok.text.clone()));
         }
     }
-    let content: Vec<&(String, String)> = words.iter().filter(|(w, _)| STOP_WORDS.binary_search(&w.as_str()).is_err()).collect();
-    let chosen: Vec<&(String, String)> = if content.is_empty() { words.iter().collect() } else { content };
+    let content: Vec<&(String, String)> = words
+        .iter()
+        .filter(|(w, _)| STOP_WORDS.binary_search(&w.as_str()).is_err())
+        .collect();
+    let chosen: Vec<&(String, String)> = if content.is_empty() {
+        words.iter().collect()
+    } else {
+        content
+    };
     let mut groups: Vec<Group> = Vec::new();
     for (word, stem) in chosen {
         if groups.iter().any(|g| g.variants[0].0 == *stem) {
@@ -107,7 +139,11 @@ pub fn plan(text: &str, analyzer: &mut TextAnalyzer, searcher: &Searcher, f: &Fi
         let mut known = false;
         for (v, _) in &variants {
             for field in [f.title, f.body, f.breadcrumb] {
-                if searcher.doc_freq(&Term::from_field_text(field, v)).map_err(ix_err)? > 0 {
+                if searcher
+                    .doc_freq(&Term::from_field_text(field, v))
+                    .map_err(ix_err)?
+                    > 0
+                {
                     known = true;
                 }
             }
@@ -118,7 +154,10 @@ pub fn plan(text: &str, analyzer: &mut TextAnalyzer, searcher: &Searcher, f: &Fi
 }
 
 fn synonyms(word: &str) -> &'static [&'static str] {
-    SYNONYMS.iter().find(|(w, _)| *w == word).map_or(&[], |(_, s)| s)
+    SYNONYMS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map_or(&[], |(_, s)| s)
 }
 
 fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
@@ -147,13 +186,23 @@ impl Plan {
     }
 
     /// The tantivy query; `None` when no word can be searched.
-    pub fn to_query(&self, f: &Fields, game: Option<Game>, kind: Option<Kind>, all_fuzzy: bool) -> Option<Box<dyn Query>> {
+    pub fn to_query(
+        &self,
+        f: &Fields,
+        game: Option<Game>,
+        kind: Option<Kind>,
+        all_fuzzy: bool,
+    ) -> Option<Box<dyn Query>> {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for g in &self.groups {
             let fuzzy = all_fuzzy || !g.known;
             let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
             for (stem, weight) in &g.variants {
-                for (field, boost) in [(f.title, TITLE_BOOST), (f.breadcrumb, BREADCRUMB_BOOST), (f.body, BODY_BOOST)] {
+                for (field, boost) in [
+                    (f.title, TITLE_BOOST),
+                    (f.breadcrumb, BREADCRUMB_BOOST),
+                    (f.body, BODY_BOOST),
+                ] {
                     let term = Term::from_field_text(field, stem);
                     let q: Box<dyn Query> = if fuzzy {
                         match fuzzy_distance(stem) {
@@ -168,13 +217,40 @@ impl Plan {
                 }
             }
             if !disjuncts.is_empty() {
-                should.push((Occur::Should, Box::new(DisjunctionMaxQuery::with_tie_breaker(disjuncts, TIE_BREAKER))));
+                should.push((
+                    Occur::Should,
+                    Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                        disjuncts,
+                        TIE_BREAKER,
+                    )),
+                ));
             }
         }
         if should.is_empty() {
             return None;
         }
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        if !all_fuzzy {
+            for pair in self.groups.windows(2) {
+                if !(pair[0].known && pair[1].known) {
+                    continue;
+                }
+                let (a, b) = (&pair[0].variants[0].0, &pair[1].variants[0].0);
+                for field in [f.title, f.body] {
+                    let terms = vec![
+                        Term::from_field_text(field, a),
+                        Term::from_field_text(field, b),
+                    ];
+                    let mut phrase = PhraseQuery::new(terms);
+                    phrase.set_slop(PAIR_SLOP);
+                    should.push((
+                        Occur::Should,
+                        Box::new(BoostQuery::new(Box::new(phrase), PAIR_BOOST)),
+                    ));
+                }
+            }
+        }
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+            vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
         if let Some(g) = game {
             clauses.push((Occur::Must, keyword(f.game, g.as_str())));
         }
@@ -198,7 +274,10 @@ impl Plan {
 }
 
 fn keyword(field: tantivy::schema::Field, value: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(Term::from_field_text(field, value), IndexRecordOption::Basic))
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, value),
+        IndexRecordOption::Basic,
+    ))
 }
 
 #[cfg(test)]
@@ -207,7 +286,10 @@ mod tests {
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]), "STOP_WORDS must be sorted and unique");
+        assert!(
+            STOP_WORDS.windows(2).all(|w| w[0] < w[1]),
+            "STOP_WORDS must be sorted and unique"
+        );
     }
 
     #[test]

@@ -49,9 +49,20 @@ impl Sources {
         let mut files = Vec::new();
         for path in markdown_files(root)? {
             let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
-            let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+            let mtime_ns = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
             let rel = rel_name(root, &path);
-            files.push((path, Stat { rel, size: meta.len(), mtime_ns }));
+            files.push((
+                path,
+                Stat {
+                    rel,
+                    size: meta.len(),
+                    mtime_ns,
+                },
+            ));
         }
         Ok(Sources { files })
     }
@@ -89,9 +100,14 @@ impl Sources {
             let size = parts.next()?.parse().ok()?;
             let mtime_ns = parts.next()?.parse().ok()?;
             let rel = parts.next()?.to_string();
-            stats.push(Stat { rel, size, mtime_ns });
+            stats.push(Stat {
+                rel,
+                size,
+                mtime_ns,
+            });
         }
-        let same = stats.len() == self.files.len() && stats.iter().zip(&self.files).all(|(a, (_, b))| a == b);
+        let same = stats.len() == self.files.len()
+            && stats.iter().zip(&self.files).all(|(a, (_, b))| a == b);
         same.then_some(fingerprint)
     }
 }
@@ -103,7 +119,10 @@ pub fn fingerprint(root: &Path) -> Result<String> {
 
 fn rel_name(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Open the index under `index_dir` when it exists, is readable and matches the
@@ -113,7 +132,9 @@ pub fn open_current(index_dir: &Path, sources: &Sources, sections: usize) -> Opt
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).ok();
     let index = Index::open_in_dir(&dir).ok()?;
     let payload = index.load_metas().ok()?.payload?;
-    let cheap = manifest.as_deref().and_then(|m| sources.matches_manifest(m));
+    let cheap = manifest
+        .as_deref()
+        .and_then(|m| sources.matches_manifest(m));
     match cheap {
         Some(fp) if fp == payload => {}
         _ => {
@@ -156,7 +177,12 @@ pub fn build_in_ram(corpus: &Corpus) -> Result<Index> {
     Ok(index)
 }
 
-fn build_on_disk(index_dir: &Path, corpus: &Corpus, sources: &Sources, fingerprint: &str) -> Result<Index> {
+fn build_on_disk(
+    index_dir: &Path,
+    corpus: &Corpus,
+    sources: &Sources,
+    fingerprint: &str,
+) -> Result<Index> {
     std::fs::create_dir_all(index_dir).map_err(|e| Error::io(index_dir, e))?;
     let tag = unique_tag();
     let tmp = index_dir.join(format!(".{SECTIONS_DIR}.tmp-{tag}"));
@@ -192,17 +218,24 @@ fn swap_into_place(index_dir: &Path, tmp: &Path, tag: &str) -> Result<PathBuf> {
 }
 
 fn unique_tag() -> String {
-    let nanos = std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
     format!("{}-{}", std::process::id(), nanos)
 }
 
 /// Add every section with one writer thread and one commit, so the index is one
 /// segment in corpus order.
 fn fill(index: &Index, corpus: &Corpus, fingerprint: &str) -> Result<()> {
-    let f = super::fields_of(&index.schema()).ok_or_else(|| Error::Index("schema lacks expected fields".into()))?;
-    let mut writer = index.writer_with_num_threads::<TantivyDocument>(1, WRITER_BUDGET).map_err(super::ix_err)?;
+    let f = super::fields_of(&index.schema())
+        .ok_or_else(|| Error::Index("schema lacks expected fields".into()))?;
+    let mut writer = index
+        .writer_with_num_threads::<TantivyDocument>(1, WRITER_BUDGET)
+        .map_err(super::ix_err)?;
     for (ord, s) in corpus.sections.iter().enumerate() {
-        writer.add_document(document(&f, ord, s)).map_err(super::ix_err)?;
+        writer
+            .add_document(document(&f, ord, s))
+            .map_err(super::ix_err)?;
     }
     let mut commit = writer.prepare_commit().map_err(super::ix_err)?;
     commit.set_payload(fingerprint);
@@ -270,7 +303,14 @@ mod tests {
     #[test]
     fn manifest_round_trips() {
         let s = Sources {
-            files: vec![(PathBuf::from("r/a.md"), Stat { rel: "a.md".into(), size: 3, mtime_ns: 42 })],
+            files: vec![(
+                PathBuf::from("r/a.md"),
+                Stat {
+                    rel: "a.md".into(),
+                    size: 3,
+                    mtime_ns: 42,
+                },
+            )],
         };
         let m = s.manifest("fp");
         assert_eq!(s.matches_manifest(&m), Some("fp"));

@@ -58,13 +58,21 @@ impl RuleView {
             examples: corpus
                 .examples_of(&s.id)
                 .into_iter()
-                .map(|e| Example { id: e.id.clone(), title: e.title.clone(), text: e.body.clone() })
+                .map(|e| Example {
+                    id: e.id.clone(),
+                    title: e.title.clone(),
+                    text: e.body.clone(),
+                })
                 .collect(),
             children: s
                 .children
                 .iter()
                 .filter_map(|c| corpus.get(c))
-                .map(|c| Child { id: c.id.clone(), title: c.title.clone(), kind: c.kind })
+                .map(|c| Child {
+                    id: c.id.clone(),
+                    title: c.title.clone(),
+                    kind: c.kind,
+                })
                 .collect(),
             cross_references: resolver.cross_references(s),
         }
@@ -73,7 +81,13 @@ impl RuleView {
 
 /// Text rendering; `bold` adds ANSI bold to headings (terminals only).
 pub fn text(v: &RuleView, bold: bool) -> String {
-    let b = |s: &str| if bold { format!("\x1b[1m{s}\x1b[0m") } else { s.to_string() };
+    let b = |s: &str| {
+        if bold {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
     let mut out = String::new();
     let _ = write!(out, "{} — {}", b(&v.id), v.title);
     if v.kind != Kind::Rule {
@@ -97,7 +111,11 @@ pub fn text(v: &RuleView, bold: bool) -> String {
     if !v.children.is_empty() {
         let _ = writeln!(out, "\n{}", b("Subsections:"));
         for c in &v.children {
-            let kind = if c.kind == Kind::Rule { String::new() } else { format!(" [{}]", c.kind) };
+            let kind = if c.kind == Kind::Rule {
+                String::new()
+            } else {
+                format!(" [{}]", c.kind)
+            };
             let _ = writeln!(out, "  {} — {}{kind}", c.id, c.title);
         }
     }
@@ -118,5 +136,14 @@ pub fn text(v: &RuleView, bold: bool) -> String {
 }
 
 fn indent(s: &str) -> String {
-    s.lines().map(|l| if l.is_empty() { String::new() } else { format!("  {l}") }).collect::<Vec<_>>().join("\n")
+    s.lines()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("  {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

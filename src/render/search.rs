@@ -14,7 +14,11 @@ pub fn text(hits: &[Hit], bold: bool) -> String {
         if i > 0 {
             out.push('\n');
         }
-        let id = if bold { format!("{BOLD}{}{RESET}", h.id) } else { h.id.clone() };
+        let id = if bold {
+            format!("{BOLD}{}{RESET}", h.id)
+        } else {
+            h.id.clone()
+        };
         let _ = write!(out, "{:>2}. {id}", i + 1);
         if h.kind != crate::rulebook::Kind::Rule {
             let _ = write!(out, " [{}]", h.kind);
@@ -87,6 +91,9 @@ mod tests {
 
     #[test]
     fn bold_wraps_matches() {
-        assert_eq!(highlight("a force drain", &[2..7], true), format!("a {BOLD}force{RESET} drain"));
+        assert_eq!(
+            highlight("a force drain", &[2..7], true),
+            format!("a {BOLD}force{RESET} drain")
+        );
     }
 }

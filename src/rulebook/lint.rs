@@ -81,7 +81,12 @@ impl Report {
 pub fn lint(corpus: &Corpus) -> Result<Report> {
     let mut errors = Vec::new();
     for p in &corpus.load_problems {
-        errors.push(Problem { file: String::new(), line: 0, id: None, message: p.clone() })
+        errors.push(Problem {
+            file: String::new(),
+            line: 0,
+            id: None,
+            message: p.clone(),
+        })
     }
     // load_problems carry their own "file:line:" prefix.
     for e in errors.iter_mut() {
@@ -92,13 +97,21 @@ pub fn lint(corpus: &Corpus) -> Result<Report> {
         }
     }
     for s in &corpus.sections {
-        let at = |message: String| Problem { file: file_of(s), line: s.line, id: Some(s.id.clone()), message };
+        let at = |message: String| Problem {
+            file: file_of(s),
+            line: s.line,
+            id: Some(s.id.clone()),
+            message,
+        };
         let prefix = format!("{}.{}.", s.game, s.document);
         if !s.id.starts_with(&prefix) {
             errors.push(at(format!("id {} does not start with {prefix}", s.id)));
         }
         if s.body.trim().is_empty() && s.children.is_empty() {
-            errors.push(at(format!("section {} (\"{}\") is empty: no body and no subsections", s.id, s.title)));
+            errors.push(at(format!(
+                "section {} (\"{}\") is empty: no body and no subsections",
+                s.id, s.title
+            )));
         }
         if s.kind == Kind::Example && !has_rule_ancestor(corpus, s) {
             errors.push(at(format!("example {} has no parent rule", s.id)));
@@ -115,11 +128,21 @@ pub fn lint(corpus: &Corpus) -> Result<Report> {
                 counts.resolved += 1;
             } else {
                 counts.unresolved += 1;
-                unresolved.push(Unresolved { from: s.id.clone(), file: file_of(s), line: s.line, text: r.text });
+                unresolved.push(Unresolved {
+                    from: s.id.clone(),
+                    file: file_of(s),
+                    line: s.line,
+                    text: r.text,
+                });
             }
         }
     }
-    Ok(Report { sections: corpus.sections.len(), errors, cross_references: counts, unresolved })
+    Ok(Report {
+        sections: corpus.sections.len(),
+        errors,
+        cross_references: counts,
+        unresolved,
+    })
 }
 
 fn split_location(msg: &str) -> Option<((String, usize), String)> {
@@ -131,14 +154,20 @@ fn split_location(msg: &str) -> Option<((String, usize), String)> {
 }
 
 fn file_of(s: &Section) -> String {
-    s.file.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+    s.file
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn has_rule_ancestor(corpus: &Corpus, s: &Section) -> bool {
     let mut cur = s.parent.as_deref();
     let mut guard = 0;
     while let Some(id) = cur {
-        let Some(p) = corpus.get(id) else { return false };
+        let Some(p) = corpus.get(id) else {
+            return false;
+        };
         if p.kind != Kind::Example {
             return true;
         }
@@ -201,7 +230,11 @@ pub fn load_aliases(root: &Path) -> Result<HashMap<String, String>> {
 }
 
 /// Follow aliases from `id` to a section that exists, if any.
-pub fn resolve_alias<'c>(corpus: &'c Corpus, aliases: &HashMap<String, String>, id: &str) -> Option<&'c Section> {
+pub fn resolve_alias<'c>(
+    corpus: &'c Corpus,
+    aliases: &HashMap<String, String>,
+    id: &str,
+) -> Option<&'c Section> {
     let mut cur = id;
     for _ in 0..16 {
         if let Some(s) = corpus.get(cur) {
@@ -220,13 +253,23 @@ fn check_published_ids(corpus: &Corpus) -> Result<Vec<Problem>> {
     let aliases = match load_aliases(&corpus.root) {
         Ok(a) => a,
         Err(e) => {
-            out.push(Problem { file: ALIASES_FILE.into(), line: 0, id: None, message: e.to_string() });
+            out.push(Problem {
+                file: ALIASES_FILE.into(),
+                line: 0,
+                id: None,
+                message: e.to_string(),
+            });
             HashMap::new()
         }
     };
     let mut seen = BTreeSet::new();
     for (line, id) in &ids {
-        let at = |message: String| Problem { file: IDS_FILE.into(), line: *line, id: Some(id.clone()), message };
+        let at = |message: String| Problem {
+            file: IDS_FILE.into(),
+            line: *line,
+            id: Some(id.clone()),
+            message,
+        };
         if !seen.insert(id.as_str()) {
             out.push(at(format!("{id} is listed twice")));
         }
@@ -234,10 +277,12 @@ fn check_published_ids(corpus: &Corpus) -> Result<Vec<Problem>> {
             continue;
         }
         match aliases.get(id) {
-            None => out.push(at(format!("published id {id} no longer exists; add `{id} -> new-id` to {ALIASES_FILE}"))),
-            Some(_) if resolve_alias(corpus, &aliases, id).is_none() => {
-                out.push(at(format!("published id {id} is aliased to a section that does not exist")))
-            }
+            None => out.push(at(format!(
+                "published id {id} no longer exists; add `{id} -> new-id` to {ALIASES_FILE}"
+            ))),
+            Some(_) if resolve_alias(corpus, &aliases, id).is_none() => out.push(at(format!(
+                "published id {id} is aliased to a section that does not exist"
+            ))),
             Some(_) => {}
         }
     }
@@ -248,7 +293,10 @@ fn check_published_ids(corpus: &Corpus) -> Result<Vec<Problem>> {
                 file: file_of(s),
                 line: s.line,
                 id: Some(s.id.clone()),
-                message: format!("id {} is missing from {IDS_FILE} (rerun `swjudge convert`)", s.id),
+                message: format!(
+                    "id {} is missing from {IDS_FILE} (rerun `swjudge convert`)",
+                    s.id
+                ),
             });
         }
     }
@@ -268,7 +316,11 @@ impl<'c> Resolver<'c> {
         for (i, s) in corpus.sections.iter().enumerate() {
             let mut keys = vec![normalize(&s.title), normalize(strip_numbering(&s.title))];
             if let Some(p) = s.parent.as_deref().and_then(|p| corpus.get(p)) {
-                keys.push(normalize(&format!("{} {}", strip_numbering(&p.title), s.title)));
+                keys.push(normalize(&format!(
+                    "{} {}",
+                    strip_numbering(&p.title),
+                    s.title
+                )));
             }
             keys.sort();
             keys.dedup();
@@ -298,13 +350,22 @@ impl<'c> Resolver<'c> {
             let phrase = words[..k].join(" ");
             let phrase = phrase.trim_end_matches(|c: char| !c.is_alphanumeric());
             if let Some(s) = self.lookup(from, &normalize(phrase), mention) {
-                return CrossRef { text: phrase.to_string(), id: Some(s.id.clone()) };
+                return CrossRef {
+                    text: phrase.to_string(),
+                    id: Some(s.id.clone()),
+                };
             }
         }
         if let Some(s) = self.chapter(from, mention) {
-            return CrossRef { text: mention.trim().to_string(), id: Some(s.id.clone()) };
+            return CrossRef {
+                text: mention.trim().to_string(),
+                id: Some(s.id.clone()),
+            };
         }
-        CrossRef { text: short(mention), id: None }
+        CrossRef {
+            text: short(mention),
+            id: None,
+        }
     }
 
     fn lookup(&self, from: &Section, key: &str, mention: &str) -> Option<&'c Section> {
@@ -316,9 +377,16 @@ impl<'c> Resolver<'c> {
             .filter(|s| s.game == from.game && s.id != from.id)
             .min_by_key(|s| {
                 let in_chapter = chapter.as_ref().is_none_or(|c| {
-                    s.breadcrumb.get(1).is_some_and(|b| normalize(b).starts_with(c.as_str()))
+                    s.breadcrumb
+                        .get(1)
+                        .is_some_and(|b| normalize(b).starts_with(c.as_str()))
                 });
-                (!in_chapter, s.document != from.document, s.superseded, s.kind == Kind::Example)
+                (
+                    !in_chapter,
+                    s.document != from.document,
+                    s.superseded,
+                    s.kind == Kind::Example,
+                )
             })
     }
 
@@ -341,10 +409,16 @@ impl<'c> Resolver<'c> {
 fn chapter_hint(mention: &str) -> Option<String> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
     let re = RE
-        .get_or_init(|| Regex::new(r"(?i)(?:^|[,\s(])(ch|chapter|ap|app|appendix)\.?\s*([0-9]+|[a-f])\b").ok())
+        .get_or_init(|| {
+            Regex::new(r"(?i)(?:^|[,\s(])(ch|chapter|ap|app|appendix)\.?\s*([0-9]+|[a-f])\b").ok()
+        })
         .as_ref()?;
     let c = re.captures(mention)?;
-    let which = if c[1].to_ascii_lowercase().starts_with("ch") { "chapter" } else { "appendix" };
+    let which = if c[1].to_ascii_lowercase().starts_with("ch") {
+        "chapter"
+    } else {
+        "appendix"
+    };
     Some(format!("{which} {}", c[2].to_ascii_lowercase()))
 }
 
@@ -353,18 +427,26 @@ fn chapter_hint(mention: &str) -> Option<String> {
 /// see") and is skipped.
 pub fn mentions(body: &str) -> Vec<String> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(re) = RE.get_or_init(|| Regex::new(r"(?:(\()\s*|\b)(See|see|SEE)(?:\s+also)?[:\s]+").ok()).as_ref() else {
+    let Some(re) = RE
+        .get_or_init(|| Regex::new(r"(?:(\()\s*|\b)(See|see|SEE)(?:\s+also)?[:\s]+").ok())
+        .as_ref()
+    else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for c in re.captures_iter(body) {
-        let (Some(all), Some(word)) = (c.get(0), c.get(2)) else { continue };
+        let (Some(all), Some(word)) = (c.get(0), c.get(2)) else {
+            continue;
+        };
         let bracketed = c.get(1).is_some();
         if !bracketed && word.as_str() == "see" {
             continue;
         }
         let rest = strip_numbering(body[all.end()..].trim_start_matches(['"', '\'', '*', '“']));
-        let text = rest[..mention_end(rest)].trim().trim_end_matches(['"', '\'', '*', '”']).trim();
+        let text = rest[..mention_end(rest)]
+            .trim()
+            .trim_end_matches(['"', '\'', '*', '”'])
+            .trim();
         if text.is_empty() || !text.starts_with(|c: char| c.is_alphanumeric()) {
             continue;
         }
@@ -380,9 +462,13 @@ pub fn mentions(body: &str) -> Vec<String> {
 fn mention_end(rest: &str) -> usize {
     let mut end = rest.find([')', '\n', ';', ']']).unwrap_or(rest.len());
     for (i, _) in rest[..end].match_indices(". ") {
-        let before = rest[..i].rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+        let before = rest[..i]
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
         let numeral = !before.is_empty() && before.chars().all(|c| c.is_ascii_digit());
-        let abbreviation = (!numeral && before.len() <= 2) || matches!(before.to_ascii_lowercase().as_str(), "app" | "chap" | "vs");
+        let abbreviation = (!numeral && before.len() <= 2)
+            || matches!(before.to_ascii_lowercase().as_str(), "app" | "chap" | "vs");
         let next_upper = rest[i + 2..].starts_with(|c: char| c.is_uppercase());
         if !abbreviation && next_upper {
             end = i;
@@ -401,7 +487,12 @@ fn mention_end(rest: &str) -> usize {
 fn strip_numbering(title: &str) -> &str {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
     let Some(re) = RE
-        .get_or_init(|| Regex::new(r"^(?i:(?:section|part)\s+)?(?:[0-9]{1,2}\.?\s?[A-Z]?\.|[A-Z]\.|[0-9]{1,2}\.)\s+").ok())
+        .get_or_init(|| {
+            Regex::new(
+                r"^(?i:(?:section|part)\s+)?(?:[0-9]{1,2}\.?\s?[A-Z]?\.|[A-Z]\.|[0-9]{1,2}\.)\s+",
+            )
+            .ok()
+        })
         .as_ref()
     else {
         return title;
@@ -417,7 +508,13 @@ pub fn normalize(s: &str) -> String {
     slug(s)
         .split('-')
         .filter(|w| !w.is_empty())
-        .map(|w| if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") { &w[..w.len() - 1] } else { w })
+        .map(|w| {
+            if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+                &w[..w.len() - 1]
+            } else {
+                w
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -426,7 +523,11 @@ pub fn normalize(s: &str) -> String {
 fn short(mention: &str) -> String {
     let cut = mention.find([',', '.']).unwrap_or(mention.len());
     let s = mention[..cut].trim();
-    if s.chars().count() > 80 { format!("{}…", s.chars().take(80).collect::<String>()) } else { s.to_string() }
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(80).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -435,8 +536,17 @@ mod tests {
 
     #[test]
     fn finds_mentions() {
-        let m = mentions("Life Force (see entry, Ch. 1). See The Stack for details. You can see that. (see 1.E. Failed Destiny Draws)");
-        assert_eq!(m, ["entry, Ch. 1", "The Stack for details", "Failed Destiny Draws"]);
+        let m = mentions(
+            "Life Force (see entry, Ch. 1). See The Stack for details. You can see that. (see 1.E. Failed Destiny Draws)",
+        );
+        assert_eq!(
+            m,
+            [
+                "entry, Ch. 1",
+                "The Stack for details",
+                "Failed Destiny Draws"
+            ]
+        );
         let m = mentions("See Empty Deck Or Pile, Empty Hand, Ch. 2. Next sentence.");
         assert_eq!(m, ["Empty Deck Or Pile, Empty Hand, Ch. 2"]);
     }
@@ -445,16 +555,28 @@ mod tests {
     fn normalizes_titles() {
         assert_eq!(normalize("Force Drains"), normalize("force drain"));
         assert_eq!(normalize("Obi-Wan's Cape"), "obi wan cape");
-        assert_eq!(strip_numbering("1.E. Failed Destiny Draws"), "Failed Destiny Draws");
+        assert_eq!(
+            strip_numbering("1.E. Failed Destiny Draws"),
+            "Failed Destiny Draws"
+        );
         assert_eq!(strip_numbering("Section C. Actions"), "Actions");
-        assert_eq!(strip_numbering("Part 2. Dice & Dice Symbols"), "Dice & Dice Symbols");
+        assert_eq!(
+            strip_numbering("Part 2. Dice & Dice Symbols"),
+            "Dice & Dice Symbols"
+        );
         assert_eq!(strip_numbering("The Stack"), "The Stack");
     }
 
     #[test]
     fn chapter_hints() {
-        assert_eq!(chapter_hint("Activating Force, Ch. 3").as_deref(), Some("chapter 3"));
-        assert_eq!(chapter_hint("Eyes In The Dark, Ap. B").as_deref(), Some("appendix b"));
+        assert_eq!(
+            chapter_hint("Activating Force, Ch. 3").as_deref(),
+            Some("chapter 3")
+        );
+        assert_eq!(
+            chapter_hint("Eyes In The Dark, Ap. B").as_deref(),
+            Some("appendix b")
+        );
         assert_eq!(chapter_hint("The Stack"), None);
     }
 }
