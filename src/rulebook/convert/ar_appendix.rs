@@ -40,48 +40,17 @@ struct Appendix {
 }
 
 const APPENDICES: [Appendix; 6] = [
-    Appendix {
-        letter: 'A',
-        file: "ar-a-errata.md",
-        shape: Shape::Cards(Kind::Errata, "errata"),
-    },
-    Appendix {
-        letter: 'B',
-        file: "ar-b-card-rulings.md",
-        shape: Shape::Cards(Kind::Ruling, "rulings"),
-    },
-    Appendix {
-        letter: 'C',
-        file: "ar-c-special-rules.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'D',
-        file: "ar-d-identifying-cards.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'E',
-        file: "ar-e-location-deployment.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'F',
-        file: "ar-f-current-rulings.md",
-        shape: Shape::Cards(Kind::Ruling, "current-rulings"),
-    },
+    Appendix { letter: 'A', file: "ar-a-errata.md", shape: Shape::Cards(Kind::Errata, "errata") },
+    Appendix { letter: 'B', file: "ar-b-card-rulings.md", shape: Shape::Cards(Kind::Ruling, "rulings") },
+    Appendix { letter: 'C', file: "ar-c-special-rules.md", shape: Shape::Rules },
+    Appendix { letter: 'D', file: "ar-d-identifying-cards.md", shape: Shape::Rules },
+    Appendix { letter: 'E', file: "ar-e-location-deployment.md", shape: Shape::Rules },
+    Appendix { letter: 'F', file: "ar-f-current-rulings.md", shape: Shape::Cards(Kind::Ruling, "current-rulings") },
 ];
 
 /// Rule titles in C–E whose plain slug is also a heading of Chapters 1–9; their
 /// IDs carry the appendix slug (`swccg.ar.appendix-d-lore`) so both stay unique.
-const CHAPTER_TITLES: [&str; 6] = [
-    "React",
-    "Politics",
-    "Game Text",
-    "Lore",
-    "Characteristics",
-    "Generic Sites",
-];
+const CHAPTER_TITLES: [&str; 6] = ["React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites"];
 
 /// Sub-entries of C–E whose title does not start with their parent's title.
 const PARENTS: [(&str, &str); 22] = [
@@ -90,14 +59,8 @@ const PARENTS: [(&str, &str); 22] = [
     ("Capturing Starships", "Capturing"),
     ("Releasing Captives - Example 1", "Captives - Releasing"),
     ("Releasing Captives - Example 2", "Captives - Releasing"),
-    (
-        "Captives - Seizure Examples",
-        "Captives - Seizure (\"if possible\")",
-    ),
-    (
-        "Besieged Battle - Example",
-        "Capturing Starships - Besieged Battles",
-    ),
+    ("Captives - Seizure Examples", "Captives - Seizure (\"if possible\")"),
+    ("Besieged Battle - Example", "Capturing Starships - Besieged Battles"),
     ("Character Combo Cards", "Combo Cards"),
     ("Starship Combo Cards", "Combo Cards"),
     ("Dueling And Epic Dueling - Example", "Dueling"),
@@ -127,14 +90,8 @@ const PARENTS_D: [(&str, &str); 12] = [
     ("Specific Rulings", "Defined Attributes & Loaded Keywords"),
     ("Weapon Personas", "Persona Lists"),
     ("Character Persona Examples", "Persona Lists"),
-    (
-        "Personas - Anakin Skywalker And Darth Vader",
-        "Persona Lists",
-    ),
-    (
-        "Personas - Palpatine, Sidious, And The Emperor",
-        "Persona Lists",
-    ),
+    ("Personas - Anakin Skywalker And Darth Vader", "Persona Lists"),
+    ("Personas - Palpatine, Sidious, And The Emperor", "Persona Lists"),
 ];
 
 fn re(pattern: &str) -> Regex {
@@ -153,8 +110,7 @@ static SPACES: LazyLock<Regex> = LazyLock::new(|| re(r"[ \t]{2,}"));
 static EMPHASIS_SPLIT: LazyLock<Regex> = LazyLock::new(|| re(r"\*\*\s*\*\*"));
 static STATS_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (\([A-Z]{3,} \d+\)(?: .*)?)$"));
 static SEE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (See [A-Z0-9'\x22].*)$"));
-static SIDE_TAIL: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^(.+?) ((?:DARK|LIGHT): .*|\(front\) .*)$"));
+static SIDE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) ((?:DARK|LIGHT): .*|\(front\) .*)$"));
 static ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:[-*] |\d{1,2}\) |[a-z]\) )"));
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
@@ -176,9 +132,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     }
     if starts.len() != APPENDICES.len() {
         let next = APPENDICES.get(starts.len()).map_or('?', |a| a.letter);
-        return Err(Error::Input(format!(
-            "AR appendices: cannot find the \"Appendix {next}\" heading"
-        )));
+        return Err(Error::Input(format!("AR appendices: cannot find the \"Appendix {next}\" heading")));
     }
     let mut files = Vec::new();
     for (n, app) in APPENDICES.iter().enumerate() {
@@ -237,13 +191,7 @@ fn clean_line(line: &str) -> String {
         return trimmed.to_string();
     }
     let mut s = SPACES.replace_all(trimmed.trim_start(), " ").into_owned();
-    for (from, to) in [
-        ("- • ", "- "),
-        ("- · ", "- "),
-        ("- •", "- "),
-        ("• ", "- "),
-        ("· ", "- "),
-    ] {
+    for (from, to) in [("- • ", "- "), ("- · ", "- "), ("- •", "- "), ("• ", "- "), ("· ", "- ")] {
         if let Some(rest) = s.strip_prefix(from) {
             s = format!("{to}{rest}");
             break;
@@ -317,8 +265,7 @@ fn continues(prev: &[String], next: &[String]) -> bool {
     if last.starts_with('|') || first.starts_with('|') || ITEM.is_match(first) {
         return false;
     }
-    first.chars().next().is_some_and(char::is_lowercase)
-        || (last.ends_with(',') && !first.is_empty())
+    first.chars().next().is_some_and(char::is_lowercase) || (last.ends_with(',') && !first.is_empty())
 }
 
 /// Markdown for body blocks: paragraph lines joined, list items kept one per
@@ -343,9 +290,7 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
             }
             let item = ITEM.is_match(line);
             match out.last_mut() {
-                Some(last)
-                    if !item && !last.starts_with('|') && (in_item || !ITEM.is_match(last)) =>
-                {
+                Some(last) if !item && !last.starts_with('|') && (in_item || !ITEM.is_match(last)) => {
                     join_line(last, line);
                 }
                 _ => {
@@ -372,8 +317,7 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
 }
 
 fn join_line(last: &mut String, line: &str) {
-    if last.ends_with('-') && last.len() > 1 && line.chars().next().is_some_and(char::is_lowercase)
-    {
+    if last.ends_with('-') && last.len() > 1 && line.chars().next().is_some_and(char::is_lowercase) {
         // "highest-\nability": keep the hyphen, drop the break
         last.push_str(line);
     } else {
@@ -386,9 +330,8 @@ fn join_line(last: &mut String, line: &str) {
 // Appendices A, B, F: card entries
 
 const SMALL_WORDS: [&str; 32] = [
-    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is",
-    "it", "as", "vs", "into", "de", "nor", "but", "if", "not", "be", "are", "was", "his", "her",
-    "your", "my", "me",
+    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is", "it", "as", "vs",
+    "into", "de", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your", "my", "me",
 ];
 
 /// Words of `s` (leading quotes and brackets removed) that start in lower case
@@ -397,12 +340,8 @@ fn lowercase_words(s: &str) -> usize {
     s.split_whitespace()
         .filter(|w| {
             let w = w.trim_start_matches(['(', '"', '\'', '•', '‘', '“', '[', '<', '*']);
-            let bare: String = w
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '\'')
-                .collect();
-            w.chars().next().is_some_and(char::is_lowercase)
-                && !SMALL_WORDS.contains(&bare.to_lowercase().as_str())
+            let bare: String = w.chars().take_while(|c| c.is_alphanumeric() || *c == '\'').collect();
+            w.chars().next().is_some_and(char::is_lowercase) && !SMALL_WORDS.contains(&bare.to_lowercase().as_str())
         })
         .count()
 }
@@ -410,12 +349,8 @@ fn lowercase_words(s: &str) -> usize {
 /// Could `s` be a card title: short, title case, no sentence end.
 fn title_like(s: &str) -> bool {
     let s = s.trim();
-    let Some(first) = s.chars().next() else {
-        return false;
-    };
-    if s.len() > 90
-        || !(first.is_uppercase() || first.is_ascii_digit() || "•'\"‘“<".contains(first))
-    {
+    let Some(first) = s.chars().next() else { return false };
+    if s.len() > 90 || !(first.is_uppercase() || first.is_ascii_digit() || "•'\"‘“<".contains(first)) {
         return false;
     }
     if (s.ends_with(['.', ',', ';', ':']) && !s.ends_with("...")) || s.contains(". ") {
@@ -469,9 +404,7 @@ fn plain_title(lines: &[String]) -> Option<(String, Option<String>)> {
     {
         let title = rest[..end].trim();
         let tail = rest[end + 2..].trim();
-        if !title.is_empty()
-            && (tail.is_empty() || tail.starts_with("See ") || tail.starts_with("(Errata)"))
-        {
+        if !title.is_empty() && (tail.is_empty() || tail.starts_with("See ") || tail.starts_with("(Errata)")) {
             let title = strip_emphasis(title);
             return Some((title, (!tail.is_empty()).then(|| tail.to_string())));
         }
@@ -499,11 +432,7 @@ fn card_sections(app_title: &str, blocks: &[Block], kind: Kind, infix: &str) -> 
                 Some((title, glued)) => {
                     let mut rest: Vec<String> = glued.into_iter().collect();
                     rest.extend(lines[1..].iter().cloned());
-                    let body = if rest.is_empty() {
-                        Vec::new()
-                    } else {
-                        vec![rest]
-                    };
+                    let body = if rest.is_empty() { Vec::new() } else { vec![rest] };
                     entries.push((title, body));
                 }
                 None => push_body(&mut entries, lines.clone()),
@@ -526,13 +455,7 @@ fn card_sections(app_title: &str, blocks: &[Block], kind: Kind, infix: &str) -> 
             (2, id, kind)
         };
         taken.insert(id.clone());
-        out.push(OutSection {
-            level,
-            title,
-            id,
-            kind: k,
-            body: render_blocks(&body),
-        });
+        out.push(OutSection { level, title, id, kind: k, body: render_blocks(&body) });
     }
     out
 }
@@ -548,18 +471,12 @@ fn push_body(entries: &mut [(String, Vec<Vec<String>>)], lines: Vec<String>) {
 
 fn is_example(title: &str) -> bool {
     title != "Character Persona Examples"
-        && title
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| w == "Example" || w == "Examples")
+        && title.split(|c: char| !c.is_alphanumeric()).any(|w| w == "Example" || w == "Examples")
 }
 
 /// "A - B – C" → ["A", "B", "C"].
 fn components(title: &str) -> Vec<&str> {
-    title
-        .split(" - ")
-        .flat_map(|p| p.split(" – "))
-        .map(str::trim)
-        .collect()
+    title.split(" - ").flat_map(|p| p.split(" – ")).map(str::trim).collect()
 }
 
 fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
@@ -590,34 +507,20 @@ fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSect
         let (level, parent) = tree.add(&title, example);
         let kind = if example { Kind::Example } else { Kind::Rule };
         let id = if CHAPTER_TITLES.contains(&title.as_str()) {
-            format!(
-                "{PREFIX}appendix-{}-{}",
-                letter.to_ascii_lowercase(),
-                slug(&title)
-            )
+            format!("{PREFIX}appendix-{}-{}", letter.to_ascii_lowercase(), slug(&title))
         } else if let (true, Some(p)) = (components(&title).len() == 1 && example, parent) {
             // "Example 1": name it after the rule it illustrates
             format!("{PREFIX}{}-{}", slug(&p), slug(&title))
         } else {
             String::new()
         };
-        out.push(OutSection {
-            level,
-            title,
-            id,
-            kind,
-            body: String::new(),
-        });
+        out.push(OutSection { level, title, id, kind, body: String::new() });
         bodies.push(Vec::new());
     }
     let mut taken = BTreeSet::new();
     assign_ids(PREFIX, &mut out, &mut taken);
     for (s, b) in out.iter_mut().zip(bodies) {
-        s.body = if LIST_SECTIONS.contains(&s.title.as_str()) {
-            render_blocks(&listify(&b))
-        } else {
-            render_blocks(&b)
-        };
+        s.body = if LIST_SECTIONS.contains(&s.title.as_str()) { render_blocks(&listify(&b)) } else { render_blocks(&b) };
     }
     out
 }
@@ -639,11 +542,7 @@ fn listify(blocks: &[Vec<String>]) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
     for b in blocks {
         let text = b.join(" ");
-        if text.ends_with(':')
-            || text.starts_with("Note ")
-            || text.starts_with("Here are")
-            || sentence_break(&text)
-        {
+        if text.ends_with(':') || text.starts_with("Note ") || text.starts_with("Here are") || sentence_break(&text) {
             out.push(b.clone());
             continue;
         }
@@ -651,20 +550,13 @@ fn listify(blocks: &[Vec<String>]) -> Vec<Vec<String>> {
         for line in b {
             let line = line.trim_start_matches("- ");
             match items.last_mut() {
-                Some(last)
-                    if paren_depth(last) > 0
-                        || line.chars().next().is_some_and(char::is_lowercase) =>
-                {
+                Some(last) if paren_depth(last) > 0 || line.chars().next().is_some_and(char::is_lowercase) => {
                     join_line(last, line);
                 }
                 _ => items.push(line.to_string()),
             }
         }
-        let items: Vec<String> = items
-            .iter()
-            .flat_map(|i| split_after_paren(i))
-            .map(|i| format!("- {i}"))
-            .collect();
+        let items: Vec<String> = items.iter().flat_map(|i| split_after_paren(i)).map(|i| format!("- {i}")).collect();
         // consecutive list blocks form one list
         match out.last_mut() {
             Some(prev) if prev.last().is_some_and(|l| l.starts_with("- ")) => prev.extend(items),
@@ -751,22 +643,12 @@ impl Tree {
     /// already closed, the heading goes under the nearest of its ancestors that
     /// is still open, so the document order is kept.
     fn add(&mut self, title: &str, example: bool) -> (u8, Option<String>) {
-        let explicit = PARENTS
-            .iter()
-            .chain(PARENTS_D.iter())
-            .find(|(t, _)| *t == title)
-            .map(|(_, p)| *p);
+        let explicit = PARENTS.iter().chain(PARENTS_D.iter()).find(|(t, _)| *t == title).map(|(_, p)| *p);
         let intended = match explicit {
             Some(p) => self.nodes.iter().rposition(|n| n.1 == p),
             None => self.extended(title),
         }
-        .or_else(|| {
-            if example {
-                self.open.iter().rev().copied().find(|&i| !self.nodes[i].2)
-            } else {
-                None
-            }
-        });
+        .or_else(|| if example { self.open.iter().rev().copied().find(|&i| !self.nodes[i].2) } else { None });
         // the intended parent, or its nearest open ancestor
         let mut cand = intended;
         let parent = loop {
@@ -789,8 +671,7 @@ impl Tree {
                 (2, None)
             }
         };
-        self.nodes
-            .push((level, title.to_string(), example, parent_idx));
+        self.nodes.push((level, title.to_string(), example, parent_idx));
         self.open.push(self.nodes.len() - 1);
         (level, parent_idx.map(|p| self.nodes[p].1.clone()))
     }
@@ -930,26 +811,14 @@ mod tests {
         let ad = find(&files, "swccg.ar.errata.access-denied");
         assert_eq!(ad.kind, Kind::Errata);
         assert_eq!(ad.level, 2);
-        assert_eq!(
-            ad.body,
-            "Insert face up in your Reserve Deck. When Effect reaches top it is lost."
-        );
-        assert_eq!(
-            find(&files, "swccg.ar.errata.imperial-trooper-guard").body,
-            "(POWER 0)\n\nPower +4 when defending a battle."
-        );
+        assert_eq!(ad.body, "Insert face up in your Reserve Deck. When Effect reaches top it is lost.");
+        assert_eq!(find(&files, "swccg.ar.errata.imperial-trooper-guard").body, "(POWER 0)\n\nPower +4 when defending a battle.");
         assert_eq!(
             find(&files, "swccg.ar.errata.fusion-generator-supply-tanks").body,
             "Deploy on your starship at a system or sector."
         );
-        assert_eq!(
-            find(&files, "swccg.ar.errata.hear-me-baby-hold-together").body,
-            "(Errata) When targeting a weapon."
-        );
-        assert_eq!(
-            find(&files, "swccg.ar.errata.your-eyes-can-deceive-you").body,
-            "See Eyes In The Dark."
-        );
+        assert_eq!(find(&files, "swccg.ar.errata.hear-me-baby-hold-together").body, "(Errata) When targeting a weapon.");
+        assert_eq!(find(&files, "swccg.ar.errata.your-eyes-can-deceive-you").body, "See Eyes In The Dark.");
     }
 
     #[test]
@@ -957,10 +826,7 @@ mod tests {
         let files = convert(&sample()).expect("converts");
         let r = find(&files, "swccg.ar.rulings.a-jedis-resilience");
         assert_eq!(r.kind, Kind::Ruling);
-        assert_eq!(
-            r.body,
-            "(Errata) This Interrupt is played.\n\nOR\n\n- a) Possess a lightsaber OR\n- b) Be armed"
-        );
+        assert_eq!(r.body, "(Errata) This Interrupt is played.\n\nOR\n\n- a) Possess a lightsaber OR\n- b) Be armed");
         let d = find(&files, "swccg.ar.rulings.dark-maneuvers-tallon-roll");
         assert_eq!(d.title, "Dark Maneuvers & Tallon Roll");
         assert_eq!(d.body, "See A Few Maneuvers.");
@@ -970,8 +836,7 @@ mod tests {
     fn rules_nest_by_title_and_examples_are_marked() {
         let files = convert(&sample()).expect("converts");
         let c = &files[2].sections;
-        let shape: Vec<(u8, &str, Kind)> =
-            c.iter().map(|s| (s.level, s.id.as_str(), s.kind)).collect();
+        let shape: Vec<(u8, &str, Kind)> = c.iter().map(|s| (s.level, s.id.as_str(), s.kind)).collect();
         assert_eq!(
             shape,
             [
@@ -995,10 +860,7 @@ mod tests {
 
     #[test]
     fn missing_appendix_is_an_error() {
-        let text = sample().replace(
-            "# **Appendix D - Identifying Cards**",
-            "# Identifying Cards",
-        );
+        let text = sample().replace("# **Appendix D - Identifying Cards**", "# Identifying Cards");
         let err = convert(&text).expect_err("must fail");
         assert!(err.to_string().contains("Appendix"), "{err}");
     }
@@ -1009,17 +871,9 @@ mod tests {
         assert!(title_like("Lando with Vibro-Ax"));
         assert!(title_like("Your Ship? (V)"));
         assert!(!title_like("OR"));
-        assert!(!title_like(
-            "Use 3 Force to place an opponent's just deployed character."
-        ));
-        assert!(!title_like(
-            "Death Star Assault Squadron is deploy -6 at a Star Destroyer: Launch Bay."
-        ));
-        assert!(heading_is_body(
-            "Use 3 Force to place an opponent's just deployed character"
-        ));
-        assert!(!heading_is_body(
-            "Alter (both sides – Premiere and Coruscant)"
-        ));
+        assert!(!title_like("Use 3 Force to place an opponent's just deployed character."));
+        assert!(!title_like("Death Star Assault Squadron is deploy -6 at a Star Destroyer: Launch Bay."));
+        assert!(heading_is_body("Use 3 Force to place an opponent's just deployed character"));
+        assert!(!heading_is_body("Alter (both sides – Premiere and Coruscant)"));
     }
 }

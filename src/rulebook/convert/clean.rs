@@ -48,11 +48,7 @@ enum Block {
 
 fn is_bullet(line: &str) -> bool {
     let t = line.trim_start();
-    t.starts_with("- ")
-        || t.starts_with("• ")
-        || t.starts_with("· ")
-        || t.starts_with("* ")
-        || t == "-"
+    t.starts_with("- ") || t.starts_with("• ") || t.starts_with("· ") || t.starts_with("* ") || t == "-"
 }
 
 /// `- · item`, `• item`, `* item` → `- item`.
@@ -128,10 +124,7 @@ fn blocks(lines: &[&str]) -> Vec<Block> {
 fn looks_like_line_list(lines: &[&str]) -> bool {
     lines.iter().all(|l| {
         let t = l.trim();
-        t.chars().count() < 60
-            && !ends_clause(t)
-            && !t.ends_with(',')
-            && t.chars().next().is_some_and(char::is_uppercase)
+        t.chars().count() < 60 && !ends_clause(t) && !t.ends_with(',') && t.chars().next().is_some_and(char::is_uppercase)
     })
 }
 
@@ -191,45 +184,19 @@ mod tests {
         assert_eq!(title("<u>Presence</u>"), "Presence");
         assert_eq!(title("Starships - Republic 🛳"), "Starships - Republic");
         assert_eq!(title("Weapons \\"), "Weapons");
-        assert_eq!(
-            title("Starships – starfighters without maneuver"),
-            "Starships - starfighters without maneuver"
-        );
+        assert_eq!(title("Starships – starfighters without maneuver"), "Starships - starfighters without maneuver");
     }
 
     #[test]
     fn wrapped_lines_join_and_page_breaks_mend() {
-        let md = body(&[
-            "Light is playing Watch Your Step and has it flipped to",
-            "the 7 side.",
-            "",
-            "This means that you must first lose",
-            "",
-            "as well.",
-        ]);
-        assert_eq!(
-            md,
-            "Light is playing Watch Your Step and has it flipped to the 7 side.\n\nThis means that you must first lose as well."
-        );
+        let md = body(&["Light is playing Watch Your Step and has it flipped to", "the 7 side.", "", "This means that you must first lose", "", "as well."]);
+        assert_eq!(md, "Light is playing Watch Your Step and has it flipped to the 7 side.\n\nThis means that you must first lose as well.");
     }
 
     #[test]
     fn bullets_and_tables_are_kept() {
-        let md = body(&[
-            "Text:",
-            "",
-            "- · firing one weapon;",
-            "- drawing one",
-            "  destiny;",
-            "",
-            "| a | b |",
-            "|--|--|",
-            "| 1 | 2 |",
-        ]);
-        assert_eq!(
-            md,
-            "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |"
-        );
+        let md = body(&["Text:", "", "- · firing one weapon;", "- drawing one", "  destiny;", "", "| a | b |", "|--|--|", "| 1 | 2 |"]);
+        assert_eq!(md, "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |");
     }
 
     #[test]

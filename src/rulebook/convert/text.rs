@@ -7,10 +7,7 @@ use crate::rulebook::{Kind, slug};
 
 /// Non-blank lines of `text`, trimmed, each one block.
 pub fn line_blocks(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|l| l.trim_end().to_string())
-        .filter(|l| !l.trim().is_empty())
-        .collect()
+    text.lines().map(|l| l.trim_end().to_string()).filter(|l| !l.trim().is_empty()).collect()
 }
 
 /// Whether a block reads as a list item (`- x`, `1. x`, nested ` - x`).
@@ -28,18 +25,12 @@ pub fn ends_sentence(s: &str) -> bool {
     let t = s.trim_end().trim_end_matches(['*', '_']);
     match t.chars().last() {
         None => true,
-        Some(c) => matches!(
-            c,
-            '.' | '?' | '!' | ':' | ';' | '"' | '\u{201d}' | ')' | ']' | '\''
-        ),
+        Some(c) => matches!(c, '.' | '?' | '!' | ':' | ';' | '"' | '\u{201d}' | ')' | ']' | '\''),
     }
 }
 
 fn starts_lower(s: &str) -> bool {
-    s.trim_start()
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_lowercase())
+    s.trim_start().chars().next().is_some_and(|c| c.is_lowercase())
 }
 
 /// Rejoin paragraphs that a page or column break split: a block that does not
@@ -50,11 +41,7 @@ pub fn join_broken(blocks: Vec<String>, is_heading: &dyn Fn(&str) -> bool) -> Ve
     let mut out: Vec<String> = Vec::with_capacity(blocks.len());
     for b in blocks {
         if let Some(prev) = out.last_mut() {
-            if !ends_sentence(prev)
-                && starts_lower(&b)
-                && !is_list_item(&b)
-                && !is_heading(prev.trim())
-            {
+            if !ends_sentence(prev) && starts_lower(&b) && !is_list_item(&b) && !is_heading(prev.trim()) {
                 let p = prev.trim_end().to_string();
                 *prev = join_words(&p, b.trim_start());
                 continue;
@@ -71,12 +58,8 @@ pub fn join_words(a: &str, b: &str) -> String {
     let a = a.trim_end();
     if let Some(stem) = a.strip_suffix('-') {
         let prev_is_letter = stem.chars().last().is_some_and(|c| c.is_alphabetic());
-        let prev_word_short = stem
-            .rsplit(|c: char| !c.is_alphabetic())
-            .next()
-            .is_some_and(|w| w.len() <= 3);
-        if prev_is_letter && !prev_word_short && b.chars().next().is_some_and(|c| c.is_lowercase())
-        {
+        let prev_word_short = stem.rsplit(|c: char| !c.is_alphabetic()).next().is_some_and(|w| w.len() <= 3);
+        if prev_is_letter && !prev_word_short && b.chars().next().is_some_and(|c| c.is_lowercase()) {
             return format!("{stem}{b}");
         }
         return format!("{a}{b}");
@@ -85,9 +68,7 @@ pub fn join_words(a: &str, b: &str) -> String {
 }
 
 /// Words kept in capitals when title-casing an ALL-CAPS heading.
-const KEEP_UPPER: &[&str] = &[
-    "ID", "DJ", "EMP", "FAQ", "II", "III", "IV", "TIE", "AT-AT", "X", "POP", "SWTCG", "IDC", "WOTC",
-];
+const KEEP_UPPER: &[&str] = &["ID", "DJ", "EMP", "FAQ", "II", "III", "IV", "TIE", "AT-AT", "X", "POP", "SWTCG", "IDC", "WOTC"];
 
 /// Title-case an ALL-CAPS heading: every word capitalised ("CLAIM THE
 /// BATTLEFIELD" → "Claim The Battlefield"), letters after `-`, `(`, `"`, `/`
@@ -193,6 +174,7 @@ impl Builder {
         true
     }
 
+
     fn flush(&mut self) {
         if let Some(s) = self.sections.last_mut() {
             if !self.body.is_empty() {
@@ -250,18 +232,11 @@ pub fn normalize_list(b: &str) -> String {
                 None => ("", r),
             }
         } else {
-            let n = r
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.')
-                .count();
+            let n = r.chars().take_while(|c| c.is_ascii_digit() || *c == '.').count();
             (&r[..n], &r[n..])
         };
         let num = inner.trim_end_matches('.');
-        if !num.is_empty()
-            && num.len() <= 2
-            && num.chars().all(|c| c.is_ascii_digit())
-            && tail.starts_with(' ')
-        {
+        if !num.is_empty() && num.len() <= 2 && num.chars().all(|c| c.is_ascii_digit()) && tail.starts_with(' ') {
             let tail = tail.trim_start();
             if tail.chars().next().is_some_and(|c| !c.is_lowercase()) {
                 return format!("{indent}{num}. {tail}");
@@ -287,15 +262,8 @@ mod tests {
 
     #[test]
     fn broken_paragraphs_are_rejoined() {
-        let v = vec![
-            "They must".to_string(),
-            "choose all dice.".to_string(),
-            "Next.".to_string(),
-        ];
-        assert_eq!(
-            join_broken(v, &|_| false),
-            ["They must choose all dice.", "Next."]
-        );
+        let v = vec!["They must".to_string(), "choose all dice.".to_string(), "Next.".to_string()];
+        assert_eq!(join_broken(v, &|_| false), ["They must choose all dice.", "Next."]);
         assert_eq!(join_words("remem-", "ber"), "remember");
         assert_eq!(join_words("non-", "unique"), "non-unique");
     }
@@ -305,10 +273,7 @@ mod tests {
         assert_eq!(normalize_list("- **2** Check play"), "2. Check play");
         assert_eq!(normalize_list("- 1 Declare intent"), "1. Declare intent");
         assert_eq!(normalize_list(" - If, after"), "   - If, after");
-        assert_eq!(
-            normalize_list("- **1. Owner Overrides.** If"),
-            "- **1. Owner Overrides.** If"
-        );
+        assert_eq!(normalize_list("- **1. Owner Overrides.** If"), "- **1. Owner Overrides.** If");
         assert_eq!(normalize_list("• card back"), "- card back");
     }
 
