@@ -308,12 +308,25 @@ pub struct Resolver<'c> {
     corpus: &'c Corpus,
     /// Normalised title → indices of sections so titled.
     by_title: HashMap<String, Vec<usize>>,
+    /// Normalised part of a title before or after " - " ("Starships - Landed" is
+    /// found as "Landed" and as "Starships"), tried when no whole title matches.
+    by_part: HashMap<String, Vec<usize>>,
 }
 
 impl<'c> Resolver<'c> {
     pub fn new(corpus: &'c Corpus) -> Resolver<'c> {
         let mut by_title: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_part: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, s) in corpus.sections.iter().enumerate() {
+            let title = strip_numbering(&s.title);
+            if let Some((head, tail)) = title.split_once(" - ") {
+                let tail = tail.rsplit(" - ").next().unwrap_or(tail);
+                for part in [normalize(head), normalize(tail)] {
+                    if part.len() >= 3 {
+                        by_part.entry(part).or_default().push(i);
+                    }
+                }
+            }
             let mut keys = vec![normalize(&s.title), normalize(strip_numbering(&s.title))];
             if let Some(p) = s.parent.as_deref().and_then(|p| corpus.get(p)) {
                 keys.push(normalize(&format!(
@@ -328,7 +341,11 @@ impl<'c> Resolver<'c> {
                 by_title.entry(k).or_default().push(i);
             }
         }
-        Resolver { corpus, by_title }
+        Resolver {
+            corpus,
+            by_title,
+            by_part,
+        }
     }
 
     /// The cross-references in `s`'s body, each resolved where the target exists.
@@ -346,14 +363,16 @@ impl<'c> Resolver<'c> {
     /// Resolve one mention (the words after "see") from section `from`.
     pub fn resolve(&self, from: &Section, mention: &str) -> CrossRef {
         let words: Vec<&str> = mention.split_whitespace().take(14).collect();
-        for k in (1..=words.len()).rev() {
-            let phrase = words[..k].join(" ");
-            let phrase = phrase.trim_end_matches(|c: char| !c.is_alphanumeric());
-            if let Some(s) = self.lookup(from, &normalize(phrase), mention) {
-                return CrossRef {
-                    text: phrase.to_string(),
-                    id: Some(s.id.clone()),
-                };
+        for map in [&self.by_title, &self.by_part] {
+            for k in (1..=words.len()).rev() {
+                let phrase = words[..k].join(" ");
+                let phrase = phrase.trim_end_matches(|c: char| !c.is_alphanumeric());
+                if let Some(s) = self.lookup(map, from, &normalize(phrase), mention) {
+                    return CrossRef {
+                        text: phrase.to_string(),
+                        id: Some(s.id.clone()),
+                    };
+                }
             }
         }
         if let Some(s) = self.chapter(from, mention) {
@@ -368,8 +387,15 @@ impl<'c> Resolver<'c> {
         }
     }
 
-    fn lookup(&self, from: &Section, key: &str, mention: &str) -> Option<&'c Section> {
-        let candidates = self.by_title.get(key)?;
+    fn lookup(
+        &self,
+        map: &HashMap<String, Vec<usize>>,
+        from: &Section,
+        key: &str,
+        mention: &str,
+    ) -> Option<&'c Section> {
+        let candidates = map.get(key)?;
+        let family = family(&from.title);
         let chapter = chapter_hint(mention);
         candidates
             .iter()
@@ -381,10 +407,16 @@ impl<'c> Resolver<'c> {
                         .get(1)
                         .is_some_and(|b| normalize(b).starts_with(c.as_str()))
                 });
+                let same_family = match (&family, self::family(&s.title)) {
+                    (Some(a), Some(b)) => b.starts_with(a.as_str()) || a.starts_with(b.as_str()),
+                    _ => false,
+                };
                 (
                     !in_chapter,
                     s.document != from.document,
                     s.superseded,
+                    !same_family,
+                    s.parent != from.parent,
                     s.kind == Kind::Example,
                 )
             })
@@ -402,6 +434,12 @@ impl<'c> Resolver<'c> {
                 t == want || t.starts_with(&format!("{want} "))
             })
     }
+}
+
+/// The part of a title before " - " ("Starships" for "Starships - Landed").
+fn family(title: &str) -> Option<String> {
+    let (head, _) = strip_numbering(title).split_once(" - ")?;
+    Some(normalize(head)).filter(|h| !h.is_empty())
 }
 
 /// "…, Ch. 3" / "Chapter 3" / "Ap. B" / "Appendix B" in a mention, normalised
