@@ -6,6 +6,7 @@
 //! never parsed as tantivy query syntax.
 
 mod query;
+mod snippet;
 mod store;
 
 use crate::error::{Error, Result};
@@ -13,7 +14,9 @@ use crate::paths::Paths;
 use crate::rulebook::{Corpus, Game, Kind, Section};
 use serde::Serialize;
 use std::ops::Range;
+use std::sync::OnceLock;
 use tantivy::collector::TopDocs;
+use tantivy::columnar::Column;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
@@ -158,6 +161,8 @@ pub struct Index {
     reader: IndexReader,
     fields: Fields,
     analyzer: TextAnalyzer,
+    /// Plain text of each section body, computed when first needed for a snippet.
+    plain: Vec<OnceLock<String>>,
     /// Whether the last open had to (re)build the index.
     built: bool,
 }
@@ -217,11 +222,15 @@ impl Index {
             )));
         }
         let analyzer = index.tokenizer_for_field(fields.body).map_err(ix_err)?;
+        let plain = (0..corpus.sections.len())
+            .map(|_| OnceLock::new())
+            .collect();
         Ok(Index {
             corpus,
             reader,
             fields,
             analyzer,
+            plain,
             built,
         })
     }
@@ -269,16 +278,22 @@ impl Index {
             return Ok(Vec::new());
         };
         let ranked = self.ranked(searcher, tq.as_ref(), q.limit)?;
-        let mut snippets = SnippetGenerator::new(
-            plan.highlight_terms(),
-            self.analyzer.clone(),
+        let terms = plan.highlight_terms();
+        let stems: Vec<String> = terms.keys().cloned().collect();
+        let tokenizer = snippet::SnippetTokenizer::new(self.analyzer.clone(), &stems);
+        let snippets = SnippetGenerator::new(
+            terms,
+            TextAnalyzer::from(tokenizer),
             self.fields.body,
             SNIPPET_CHARS,
         );
-        snippets.set_max_num_chars(SNIPPET_CHARS);
         Ok(ranked
             .into_iter()
-            .map(|(score, s)| hit(s, score, &snippets))
+            .map(|(score, ord)| {
+                let s = &self.corpus.sections[ord];
+                let plain = self.plain[ord].get_or_init(|| s.plain_body());
+                hit(s, plain, score, &snippets, &stems)
+            })
             .collect())
     }
 
@@ -288,9 +303,10 @@ impl Index {
         searcher: &Searcher,
         tq: &dyn tantivy::query::Query,
         limit: usize,
-    ) -> Result<Vec<(f32, &Section)>> {
+    ) -> Result<Vec<(f32, usize)>> {
         let total = self.corpus.sections.len().max(1);
-        let mut fetch = (limit * 2 + 20).min(total);
+        let mut fetch = (limit * 2 + 10).min(total);
+        let mut columns: Vec<Option<Column<u64>>> = vec![None; searcher.segment_readers().len()];
         loop {
             let top: Vec<(f32, DocAddress)> = searcher
                 .search(tq, &TopDocs::with_limit(fetch).order_by_score())
@@ -302,15 +318,20 @@ impl Index {
             };
             let mut out = Vec::with_capacity(top.len());
             for (score, addr) in &top {
-                let s = self.section_at(searcher, *addr)?;
+                let ord = self.ordinal(searcher, &mut columns, *addr)?;
+                let s = &self.corpus.sections[ord];
                 let score = if s.superseded {
                     score * SUPERSEDED_FACTOR
                 } else {
                     *score
                 };
-                out.push((score, s));
+                out.push((score, ord));
             }
-            out.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.id.cmp(&b.1.id)));
+            let sections = &self.corpus.sections;
+            out.sort_by(|a, b| {
+                b.0.total_cmp(&a.0)
+                    .then_with(|| sections[a.1].id.cmp(&sections[b.1].id))
+            });
             // Documents not fetched score at most `floor`; the first `limit` are final
             // once each of them scores at least that.
             let settled = out.iter().take(limit).all(|(s, _)| *s >= floor);
@@ -322,23 +343,33 @@ impl Index {
         }
     }
 
-    fn section_at(&self, searcher: &Searcher, addr: DocAddress) -> Result<&Section> {
-        let reader = searcher.segment_reader(addr.segment_ord);
-        let ord = reader
-            .fast_fields()
-            .u64("ord")
-            .map_err(ix_err)?
-            .first(addr.doc_id);
-        ord.and_then(|o| self.corpus.sections.get(o as usize))
+    /// The corpus position of the section stored at `addr` (its `ord` fast field).
+    fn ordinal(
+        &self,
+        searcher: &Searcher,
+        columns: &mut [Option<Column<u64>>],
+        addr: DocAddress,
+    ) -> Result<usize> {
+        let slot = columns
+            .get_mut(addr.segment_ord as usize)
+            .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))?;
+        if slot.is_none() {
+            let reader = searcher.segment_reader(addr.segment_ord);
+            *slot = Some(reader.fast_fields().u64("ord").map_err(ix_err)?);
+        }
+        slot.as_ref()
+            .and_then(|c| c.first(addr.doc_id))
+            .map(|o| o as usize)
+            .filter(|&o| o < self.corpus.sections.len())
             .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))
     }
 }
 
-fn hit(s: &Section, score: f32, snippets: &SnippetGenerator) -> Hit {
-    let plain = s.plain_body();
-    let snip = snippets.snippet(&plain);
+fn hit(s: &Section, plain: &str, score: f32, snippets: &SnippetGenerator, stems: &[String]) -> Hit {
+    let window = &plain[snippet_window(plain, stems)];
+    let snip = snippets.snippet(window);
     let (snippet, highlights) = if snip.is_empty() || snip.fragment().trim().is_empty() {
-        (lead(&plain, SNIPPET_CHARS), Vec::new())
+        (lead(plain, SNIPPET_CHARS), Vec::new())
     } else {
         (snip.fragment().to_string(), snip.highlighted().to_vec())
     };
@@ -356,6 +387,44 @@ fn hit(s: &Section, score: f32, snippets: &SnippetGenerator) -> Hit {
         snippet,
         highlights,
     }
+}
+
+/// The part of `text` the snippet is chosen from: long bodies are cut to a
+/// window starting a little before the first word that begins with a query stem,
+/// so snippet cost does not grow with section length.
+fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
+    const BEFORE: usize = 100;
+    const WINDOW: usize = 450;
+    if text.len() <= WINDOW {
+        return 0..text.len();
+    }
+    let lower = text.as_bytes();
+    let first = stems
+        .iter()
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| find_word_start(lower, s.as_bytes()))
+        .min()
+        .unwrap_or(0);
+    let mut start = first.saturating_sub(BEFORE);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + WINDOW).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    start..end
+}
+
+/// Byte offset of the first word of `text` starting with `needle` (ASCII case-insensitive).
+fn find_word_start(text: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.len() > text.len() {
+        return None;
+    }
+    (0..=text.len() - needle.len()).find(|&i| {
+        (i == 0 || !text[i - 1].is_ascii_alphanumeric())
+            && text[i..i + needle.len()].eq_ignore_ascii_case(needle)
+    })
 }
 
 /// The first `max` characters of `text`, cut at a word boundary.
@@ -394,6 +463,21 @@ mod tests {
         assert!(q.validate().is_err());
         q.limit = 1001;
         assert!(q.validate().is_err());
+    }
+
+    #[test]
+    fn snippet_window_starts_near_the_first_match() {
+        let text = format!(
+            "{} force drain here {}",
+            "x ".repeat(1000),
+            "y ".repeat(1000)
+        );
+        let w = snippet_window(&text, &["drain".to_string()]);
+        assert!(text[w.clone()].contains("force drain here"));
+        assert!(w.len() <= 450);
+        assert_eq!(snippet_window("short text", &["zz".to_string()]), 0..10);
+        assert_eq!(find_word_start(b"a Drains b", b"drain"), Some(2));
+        assert_eq!(find_word_start(b"redrain", b"drain"), None);
     }
 
     #[test]

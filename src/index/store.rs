@@ -28,7 +28,7 @@ const MANIFEST: &str = "manifest.txt";
 /// Bumped whenever the schema or the way sections are indexed changes.
 const FORMAT: &str = "swjudge-index-3";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
-const WRITER_BUDGET: usize = 64 << 20;
+const WRITER_BUDGET: usize = 32 << 20;
 
 /// Size and modification time of one source file.
 #[derive(Debug, Clone, PartialEq, Eq)]
