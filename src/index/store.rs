@@ -20,6 +20,7 @@ use crate::rulebook::{Corpus, Section, markdown_files};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
+use tantivy::directory::Directory;
 use tantivy::{Index, TantivyDocument};
 
 /// Folder of the tantivy index inside the index folder.
@@ -188,10 +189,12 @@ fn build_on_disk(
     let tmp = index_dir.join(format!(".{SECTIONS_DIR}.tmp-{tag}"));
     let result = (|| {
         std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let index = Index::create_in_dir(&tmp, schema().0).map_err(super::ix_err)?;
+        let index = Index::create_in_ram(schema().0);
         fill(&index, corpus, fingerprint)?;
+        write_files(&index, &tmp)?;
         drop(index);
-        write_atomic(&tmp.join(MANIFEST), &sources.manifest(fingerprint))?;
+        std::fs::write(tmp.join(MANIFEST), sources.manifest(fingerprint))
+            .map_err(|e| Error::io(tmp.join(MANIFEST), e))?;
         swap_into_place(index_dir, &tmp, &tag)
     })();
     if result.is_err() {
@@ -199,6 +202,31 @@ fn build_on_disk(
     }
     let dir = result?;
     Index::open_in_dir(&dir).map_err(super::ix_err)
+}
+
+/// Copy an index built in memory into the folder `dir`. Files are not synced:
+/// the index is a cache, and one damaged by a crash is rebuilt on next use.
+fn write_files(index: &Index, dir: &Path) -> Result<()> {
+    let managed = index.directory();
+    let mut files: Vec<PathBuf> = managed.list_managed_files().into_iter().collect();
+    files.extend([PathBuf::from("meta.json"), PathBuf::from(".managed.json")]);
+    files.sort();
+    files.dedup();
+    for file in files {
+        if file.to_string_lossy().ends_with(".lock") {
+            continue;
+        }
+        // Raw bytes (with tantivy's footers), as the underlying directory holds them.
+        let Ok(bytes) = managed.atomic_read(&file) else {
+            continue;
+        };
+        let path = dir.join(&file);
+        std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
+    }
+    if !dir.join("meta.json").is_file() {
+        return Err(Error::Index("built index has no meta.json".into()));
+    }
+    Ok(())
 }
 
 /// Rename `tmp` to `index_dir/sections`, moving any previous index aside first.
