@@ -84,16 +84,25 @@ fn main() {
         let _ = index.search(q); // warm-up
     }
     let mut lat = Vec::with_capacity(queries.len() * QUERY_ROUNDS);
+    let mut per_query = vec![Vec::with_capacity(QUERY_ROUNDS); queries.len()];
     for _ in 0..QUERY_ROUNDS {
-        for q in &queries {
+        for (i, q) in queries.iter().enumerate() {
             let start = Instant::now();
             let hits = index
                 .search(q)
                 .unwrap_or_else(|e| fail(&format!("search: {e}")));
-            lat.push(start.elapsed());
+            let t = start.elapsed();
+            lat.push(t);
+            per_query[i].push(t);
             std::hint::black_box(hits);
         }
     }
+    let mut slowest: Vec<(Duration, &str)> = per_query
+        .iter()
+        .zip(&queries)
+        .map(|(v, q)| (median(v), q.text.as_str()))
+        .collect();
+    slowest.sort_by(|a, b| b.0.cmp(&a.0));
     lat.sort();
     let p50 = percentile(&lat, 0.50);
     let p99 = percentile(&lat, 0.99);
@@ -141,6 +150,10 @@ fn main() {
         format!("{grep_ms:.1} ms"),
         "",
     );
+    println!("slowest questions (median):");
+    for (t, q) in slowest.iter().take(3) {
+        println!("  {:>10}  {q}", us(*t));
+    }
     let _ = std::fs::remove_dir_all(&tmp);
 }
 

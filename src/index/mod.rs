@@ -398,13 +398,7 @@ fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
     if text.len() <= WINDOW {
         return 0..text.len();
     }
-    let lower = text.as_bytes();
-    let first = stems
-        .iter()
-        .filter(|s| !s.is_empty())
-        .filter_map(|s| find_word_start(lower, s.as_bytes()))
-        .min()
-        .unwrap_or(0);
+    let first = first_word_starting_with(text.as_bytes(), stems).unwrap_or(0);
     let mut start = first.saturating_sub(BEFORE);
     while !text.is_char_boundary(start) {
         start -= 1;
@@ -416,15 +410,25 @@ fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
     start..end
 }
 
-/// Byte offset of the first word of `text` starting with `needle` (ASCII case-insensitive).
-fn find_word_start(text: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.len() > text.len() {
-        return None;
+/// Byte offset of the first word of `text` that starts with one of `stems`
+/// (ASCII case-insensitive), in one pass over the text.
+fn first_word_starting_with(text: &[u8], stems: &[String]) -> Option<usize> {
+    let mut prev_alnum = false;
+    for (i, &b) in text.iter().enumerate() {
+        let alnum = b.is_ascii_alphanumeric();
+        if alnum && !prev_alnum {
+            let rest = &text[i..];
+            let hit = stems.iter().any(|s| {
+                let s = s.as_bytes();
+                !s.is_empty() && rest.len() >= s.len() && rest[..s.len()].eq_ignore_ascii_case(s)
+            });
+            if hit {
+                return Some(i);
+            }
+        }
+        prev_alnum = alnum;
     }
-    (0..=text.len() - needle.len()).find(|&i| {
-        (i == 0 || !text[i - 1].is_ascii_alphanumeric())
-            && text[i..i + needle.len()].eq_ignore_ascii_case(needle)
-    })
+    None
 }
 
 /// The first `max` characters of `text`, cut at a word boundary.
@@ -476,8 +480,9 @@ mod tests {
         assert!(text[w.clone()].contains("force drain here"));
         assert!(w.len() <= 450);
         assert_eq!(snippet_window("short text", &["zz".to_string()]), 0..10);
-        assert_eq!(find_word_start(b"a Drains b", b"drain"), Some(2));
-        assert_eq!(find_word_start(b"redrain", b"drain"), None);
+        let drain = ["drain".to_string()];
+        assert_eq!(first_word_starting_with(b"a Drains b", &drain), Some(2));
+        assert_eq!(first_word_starting_with(b"redrain", &drain), None);
     }
 
     #[test]

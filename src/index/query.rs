@@ -21,7 +21,6 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
 
 const TITLE_BOOST: f32 = 2.0;
-const BREADCRUMB_BOOST: f32 = 0.5;
 const BODY_BOOST: f32 = 1.0;
 const SYNONYM_WEIGHT: f32 = 0.7;
 const FUZZY_WEIGHT: f32 = 0.8;
@@ -136,16 +135,13 @@ pub fn plan(
                 }
             }
         }
+        // The word's own stem decides: a known synonym must not hide a typo.
         let mut known = false;
-        for (v, _) in &variants {
-            for field in [f.title, f.body, f.breadcrumb] {
-                if searcher
-                    .doc_freq(&Term::from_field_text(field, v))
-                    .map_err(ix_err)?
-                    > 0
-                {
-                    known = true;
-                }
+        for field in [f.body, f.title] {
+            let term = Term::from_field_text(field, &variants[0].0);
+            if searcher.doc_freq(&term).map_err(ix_err)? > 0 {
+                known = true;
+                break;
             }
         }
         groups.push(Group { variants, known });
@@ -198,11 +194,7 @@ impl Plan {
             let fuzzy = all_fuzzy || !g.known;
             let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
             for (stem, weight) in &g.variants {
-                for (field, boost) in [
-                    (f.title, TITLE_BOOST),
-                    (f.breadcrumb, BREADCRUMB_BOOST),
-                    (f.body, BODY_BOOST),
-                ] {
+                for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
                     let term = Term::from_field_text(field, stem);
                     let q: Box<dyn Query> = if fuzzy {
                         match fuzzy_distance(stem) {
@@ -229,13 +221,13 @@ impl Plan {
         if should.is_empty() {
             return None;
         }
-        if !all_fuzzy {
+        if !all_fuzzy && PAIR_BOOST > 0.0 {
             for pair in self.groups.windows(2) {
                 if !(pair[0].known && pair[1].known) {
                     continue;
                 }
                 let (a, b) = (&pair[0].variants[0].0, &pair[1].variants[0].0);
-                for field in [f.title, f.body] {
+                for field in [f.body] {
                     let terms = vec![
                         Term::from_field_text(field, a),
                         Term::from_field_text(field, b),
