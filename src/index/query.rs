@@ -83,10 +83,23 @@ const SYNONYMS: &[(&str, &[&str])] = &[
 /// One word of the query with the stems it is searched by.
 #[derive(Debug, Clone)]
 struct Group {
-    /// (stem, weight): the word's own stem first.
-    variants: Vec<(String, f32)>,
-    /// Whether any variant occurs in the index.
+    /// The word's own stem first, then its synonyms' stems.
+    variants: Vec<Variant>,
+}
+
+#[derive(Debug, Clone)]
+struct Variant {
+    stem: String,
+    weight: f32,
+    /// Whether the stem occurs in the index at all.
     known: bool,
+}
+
+impl Group {
+    /// Whether the word itself (not a synonym) occurs in the index.
+    fn known(&self) -> bool {
+        self.variants[0].known
+    }
 }
 
 /// The analysed query, ready to become a tantivy query.
@@ -124,27 +137,37 @@ pub fn plan(
     };
     let mut groups: Vec<Group> = Vec::new();
     for (word, stem) in chosen {
-        if groups.iter().any(|g| g.variants[0].0 == *stem) {
+        if groups.iter().any(|g| g.variants[0].stem == *stem) {
             continue;
         }
-        let mut variants = vec![(stem.clone(), 1.0)];
+        let mut stems_of_word = vec![(stem.clone(), 1.0)];
         for syn in synonyms(word) {
             for s in stems(analyzer, syn) {
-                if !variants.iter().any(|(v, _)| *v == s) {
-                    variants.push((s, SYNONYM_WEIGHT));
+                if !stems_of_word.iter().any(|(v, _)| *v == s) {
+                    stems_of_word.push((s, SYNONYM_WEIGHT));
                 }
             }
         }
-        // The word's own stem decides: a known synonym must not hide a typo.
-        let mut known = false;
-        for field in [f.body, f.title] {
-            let term = Term::from_field_text(field, &variants[0].0);
-            if searcher.doc_freq(&term).map_err(ix_err)? > 0 {
-                known = true;
-                break;
+        let mut variants = Vec::with_capacity(stems_of_word.len());
+        for (stem, weight) in stems_of_word {
+            let mut known = false;
+            for field in [f.body, f.title] {
+                if searcher
+                    .doc_freq(&Term::from_field_text(field, &stem))
+                    .map_err(ix_err)?
+                    > 0
+                {
+                    known = true;
+                    break;
+                }
             }
+            variants.push(Variant {
+                stem,
+                weight,
+                known,
+            });
         }
-        groups.push(Group { variants, known });
+        groups.push(Group { variants });
     }
     Ok(Plan { groups })
 }
@@ -178,7 +201,7 @@ fn fuzzy_distance(stem: &str) -> Option<u8> {
 impl Plan {
     /// Whether every word is already matched fuzzily (so a fuzzy retry adds nothing).
     pub fn all_fuzzy(&self) -> bool {
-        self.groups.iter().all(|g| !g.known)
+        self.groups.iter().all(|g| !g.known())
     }
 
     /// The tantivy query; `None` when no word can be searched.
@@ -191,20 +214,25 @@ impl Plan {
     ) -> Option<Box<dyn Query>> {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for g in &self.groups {
-            let fuzzy = all_fuzzy || !g.known;
             let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
-            for (stem, weight) in &g.variants {
+            for (i, v) in g.variants.iter().enumerate() {
+                // Only the word itself is matched fuzzily (it may be a typo); a
+                // synonym the rulebook does not use is simply left out.
+                let fuzzy = all_fuzzy || !v.known;
+                if fuzzy && i > 0 {
+                    continue;
+                }
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
-                    let term = Term::from_field_text(field, stem);
+                    let term = Term::from_field_text(field, &v.stem);
                     let q: Box<dyn Query> = if fuzzy {
-                        match fuzzy_distance(stem) {
+                        match fuzzy_distance(&v.stem) {
                             Some(d) => Box::new(FuzzyTermQuery::new(term, d, true)),
                             None => continue,
                         }
                     } else {
                         Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))
                     };
-                    let w = boost * weight * if fuzzy { FUZZY_WEIGHT } else { 1.0 };
+                    let w = boost * v.weight * if fuzzy { FUZZY_WEIGHT } else { 1.0 };
                     disjuncts.push(Box::new(BoostQuery::new(q, w)));
                 }
             }
@@ -223,10 +251,10 @@ impl Plan {
         }
         if !all_fuzzy && PAIR_BOOST > 0.0 {
             for pair in self.groups.windows(2) {
-                if !(pair[0].known && pair[1].known) {
+                if !(pair[0].known() && pair[1].known()) {
                     continue;
                 }
-                let (a, b) = (&pair[0].variants[0].0, &pair[1].variants[0].0);
+                let (a, b) = (&pair[0].variants[0].stem, &pair[1].variants[0].stem);
                 for field in [f.body] {
                     let terms = vec![
                         Term::from_field_text(field, a),
@@ -257,8 +285,8 @@ impl Plan {
     pub fn highlight_terms(&self) -> BTreeMap<String, f32> {
         let mut out = BTreeMap::new();
         for g in &self.groups {
-            for (stem, weight) in &g.variants {
-                out.insert(stem.clone(), *weight);
+            for v in g.variants.iter().filter(|v| v.known) {
+                out.insert(v.stem.clone(), v.weight);
             }
         }
         out
