@@ -102,7 +102,7 @@ fn main() {
         .zip(&queries)
         .map(|(v, q)| (median(v), q.text.as_str()))
         .collect();
-    slowest.sort_by(|a, b| b.0.cmp(&a.0));
+    slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
     lat.sort();
     let p50 = percentile(&lat, 0.50);
     let p99 = percentile(&lat, 0.99);

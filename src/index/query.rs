@@ -255,18 +255,16 @@ impl Plan {
                     continue;
                 }
                 let (a, b) = (&pair[0].variants[0].stem, &pair[1].variants[0].stem);
-                for field in [f.body] {
-                    let terms = vec![
-                        Term::from_field_text(field, a),
-                        Term::from_field_text(field, b),
-                    ];
-                    let mut phrase = PhraseQuery::new(terms);
-                    phrase.set_slop(PAIR_SLOP);
-                    should.push((
-                        Occur::Should,
-                        Box::new(BoostQuery::new(Box::new(phrase), PAIR_BOOST)),
-                    ));
-                }
+                let terms = vec![
+                    Term::from_field_text(f.body, a),
+                    Term::from_field_text(f.body, b),
+                ];
+                let mut phrase = PhraseQuery::new(terms);
+                phrase.set_slop(PAIR_SLOP);
+                should.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(phrase), PAIR_BOOST)),
+                ));
             }
         }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =

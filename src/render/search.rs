@@ -77,7 +77,7 @@ mod tests {
             superseded,
             score: 1.0,
             snippet: "a force\ndrain here".into(),
-            highlights: vec![2..7],
+            highlights: std::iter::once(2..7).collect(),
         }
     }
 
@@ -92,7 +92,7 @@ mod tests {
     #[test]
     fn bold_wraps_matches() {
         assert_eq!(
-            highlight("a force drain", &[2..7], true),
+            highlight("a force drain", std::slice::from_ref(&(2..7)), true),
             format!("a {BOLD}force{RESET} drain")
         );
     }
