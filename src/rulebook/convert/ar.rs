@@ -87,6 +87,56 @@ static BOLD_LEAD: LazyLock<Regex> =
 static NUMBERED_EXAMPLE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(.+ - Examples? \d+) - .+$").expect("regex"));
 
+/// Entries that head the entries after them, up to and including the one
+/// named last: the extraction prints them all as peers, but the first is the
+/// topic of the rest (`Deployment Restrictions` → `Location Deployment
+/// Restrictions` … `Objective Deployment Restrictions`).
+const GROUPS: [(&str, &str); 25] = [
+    ("Types of Actions", "Mandatory Actions"),
+    ("Steps Of An Action - 1: Initiation", "Paying Costs"),
+    ("Steps Of An Action - 2: Responses", "Actions - Just Targeted"),
+    ("The Stack", "Responding To Coming Off The Stack"),
+    ("Canceling And Suspending", "Suspending Cards"),
+    ("Starting The Game - General Rules", "Starting Location"),
+    ("Turn", "Order Of Events In A Turn"),
+    ("Force Drain", "\"Opponent's Force Drain Modifiers\""),
+    ("Deployment Restrictions", "Objective Deployment Restrictions"),
+    ("Persona", "Persona - Crossing Over"),
+    ("Steps of a Battle", "Battle Just Ended"),
+    ("Movement", "Movement - moving through locations"),
+    ("Card Attributes", "Flavor Text"),
+    ("Issues With Physical Cards", "Alternate Image Cards"),
+    ("Characters", "Characters - Icons"),
+    ("Characters - Force Sensitivity", "Characters - Jedi Master"),
+    ("Locations", "Locations - Icons"),
+    ("Locations - Sites", "Starship and Vehicle Sites"),
+    ("Locations - Sectors", "Death Star II Sectors"),
+    ("Locations - Systems", "Mobile"),
+    ("Locations - General", "Xizor's Palace Sites"),
+    ("Starships", "Starships - Icons"),
+    ("Weapons", "Weapons - Stealing"),
+    ("Matching Pairs", "Matching By Game Text"),
+    ("Virtual Cards", "Not Unique/Is Doubled/etc. and Virtual Cards"),
+];
+
+/// Examples whose title names no single rule, with the rule they illustrate
+/// (`None`: the chapter as a whole, for examples spanning several entries).
+const EXAMPLE_PARENTS: [(&str, Option<&str>); 5] = [
+    ("Examples of destinies \"about to be drawn\"", Some("About to Draw")),
+    ("Force Draining And Presence - A Set Of Complex Examples", None),
+    ("Regular Moves - Examples", Some("Movement - Regular")),
+    ("Regular Moves And Unlimited Moves - Examples", Some("Movement")),
+    ("Drawing, Draw Phase, And End of Turn - Examples", None),
+];
+
+/// An open group: its heading level, and whether its last member was seen.
+#[derive(Debug)]
+struct Group {
+    level: u8,
+    last: &'static str,
+    done: bool,
+}
+
 /// One piece of the seed after heading recovery.
 #[derive(Debug)]
 enum Item {
@@ -214,6 +264,15 @@ fn begins(base: &str, n: &str) -> bool {
 /// with `X` and mentioning `Y`); else one whose title begins the base (`Reset`
 /// for `Resets`); else the nearest earlier rule.
 fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
+    if let Some(&(_, rule)) = EXAMPLE_PARENTS.iter().find(|(t, _)| *t == title) {
+        let found = secs.iter().enumerate().rev().find(|(_, s)| match rule {
+            Some(r) => s.title == r && s.role != Role::Child && s.kind != Kind::Example,
+            None => s.role == Role::Chapter,
+        });
+        if let Some((i, _)) = found {
+            return Some(i);
+        }
+    }
     let base = example_base(title);
     let rules = || secs.iter().enumerate().rev().filter(|(_, s)| s.role != Role::Child && s.kind != Kind::Example);
     if !base.is_empty() {
@@ -222,6 +281,7 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
         let exact = rules().find(|(_, s)| {
             let n = match_title(s);
             n == base
+                || n.strip_suffix('s') == Some(base.as_str())
                 || n.ends_with(&suffix)
                 || split.is_some_and(|(x, y)| begins(&n, &base) || (n.starts_with(x) && n.contains(y)))
         });
@@ -312,11 +372,13 @@ struct FileBuild {
     has_sections: bool,
     /// Index of the section that sub-headings attach to.
     container: Option<usize>,
+    /// Open groups, innermost last.
+    groups: Vec<Group>,
 }
 
 impl FileBuild {
     fn new(stem: String) -> FileBuild {
-        FileBuild { stem, secs: Vec::new(), has_sections: false, container: None }
+        FileBuild { stem, secs: Vec::new(), has_sections: false, container: None, groups: Vec::new() }
     }
 
     fn push_line(&mut self, line: String) {
@@ -341,6 +403,7 @@ impl FileBuild {
     fn heading(&mut self, title: String) {
         if SECTION.is_match(&title) {
             self.has_sections = true;
+            self.groups.clear();
             self.push(2, title, Kind::Rule, Role::Section);
             return;
         }
@@ -377,9 +440,24 @@ impl FileBuild {
             self.child(title);
             return;
         }
-        let entry = if self.has_sections { 3 } else { 2 };
+        while self.groups.last().is_some_and(|g| g.done) {
+            self.groups.pop();
+        }
+        let entry = match self.groups.last() {
+            Some(g) => g.level + 1,
+            None if self.has_sections => 3,
+            None => 2,
+        };
         let path = enclosing(&self.secs, 6);
         let level = subentry_parent(&self.secs, &path, &title).map_or(entry, |p| (self.secs[p].level + 1).max(entry));
+        if let Some(g) = self.groups.last_mut()
+            && g.last == title
+        {
+            g.done = true;
+        }
+        if let Some(&(_, last)) = GROUPS.iter().find(|(first, _)| *first == title) {
+            self.groups.push(Group { level: level.min(6), last, done: false });
+        }
         self.push(level, title, Kind::Rule, Role::Entry);
     }
 
@@ -515,6 +593,23 @@ mod tests {
         assert_eq!(s[1].body, "See Starships, Ch. 9");
         assert_eq!(s[2].title, "Unlimited - Escaping");
         assert_eq!(s[2].body, "See Blown Away.");
+    }
+
+    #[test]
+    fn a_group_heading_holds_the_entries_up_to_its_last_member() {
+        let text = doc("## Chapter 1 - Basics\n\n# Deployment Restrictions\n\nA.\n\n# Location Deployment Restrictions\n\nB.\n\n# Objective Deployment Restrictions\n\nC.\n\n# Never Deploys Or Moves\n\nD.\n");
+        let got: Vec<u8> = titles(&text).iter().map(|t| t.0).collect();
+        assert_eq!(&got[2..6], [2, 3, 3, 2]);
+    }
+
+    #[test]
+    fn listed_examples_hang_under_their_rule_or_the_chapter() {
+        let text = doc("## Chapter 1 - Basics\n\n# About to Draw\n\nA.\n\n# Modifying Totals\n\nM.\n\n# Examples of destinies \"about to be drawn\"\n\nE.\n\n# Drawing, Draw Phase, And End of Turn - Examples\n\nD.\n");
+        let got = titles(&text);
+        assert_eq!(got[2], (2, "swccg.ar.about-to-draw".into(), Kind::Rule));
+        assert_eq!(got[3], (3, "swccg.ar.examples-of-destinies-about-to-be-drawn".into(), Kind::Example));
+        assert_eq!(got[4], (2, "swccg.ar.modifying-totals".into(), Kind::Rule));
+        assert_eq!(got[5], (2, "swccg.ar.drawing-draw-phase-and-end-of-turn-examples".into(), Kind::Example));
     }
 
     #[test]

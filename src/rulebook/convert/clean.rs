@@ -36,7 +36,7 @@ pub fn collapse_spaces(s: &str) -> String {
 /// is not its continuation).
 pub fn ends_clause(s: &str) -> bool {
     let t = s.trim_end_matches(['*', '_', ' ']);
-    t.ends_with(['.', '!', '?', ':', ';', ')', '"', '”', '’', '\'', ']', '|'])
+    t.ends_with(['.', '!', '?', ':', ';', ')', '"', '”', '’', '\'', ']', '|', '…'])
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -141,22 +141,159 @@ fn join_into(acc: &mut String, next: &str) {
     acc.push_str(&collapse_spaces(next));
 }
 
+/// A one-line paragraph that is a bare term (a label under an icon picture).
+fn is_term(p: &str) -> bool {
+    p.chars().count() < 40
+        && p.split_whitespace().count() <= 5
+        && !ends_clause(p)
+        && !p.ends_with(',')
+        && p.chars().next().is_some_and(char::is_uppercase)
+}
+
+/// Three or more bare-term paragraphs in a row become one list.
+fn term_runs(blocks: Vec<Block>) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    let flush = |run: &mut Vec<String>, out: &mut Vec<Block>| {
+        if run.len() >= 3 {
+            out.push(Block::List(std::mem::take(run)));
+        } else {
+            out.extend(run.drain(..).map(Block::Para));
+        }
+    };
+    for b in blocks {
+        match b {
+            Block::Para(p) if is_term(&p) => run.push(p),
+            other => {
+                flush(&mut run, &mut out);
+                out.push(other);
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// `3. text` or `3) text` → (3, "text").
+fn numbered_item(item: &str) -> Option<(u32, &str)> {
+    let digits = item.find(|c: char| !c.is_ascii_digit())?;
+    let n: u32 = item[..digits].parse().ok()?;
+    let rest = item[digits..].strip_prefix(". ").or_else(|| item[digits..].strip_prefix(") "))?;
+    Some((n, rest.trim_start()))
+}
+
+/// Symbols the extraction wrote as TeX math.
+const TEX_SYMBOLS: [(&str, &str); 5] = [
+    ("$\\Diamond$", "♦"),
+    ("$\\diamond$", "♦"),
+    ("$\\diamondsuit$", "♦"),
+    ("$\\bullet \\bullet$", "••"),
+    ("$\\bullet$", "•"),
+];
+
+/// Replace TeX-math symbols with the characters they stand for, underline
+/// tags with Markdown emphasis, and drop superscript tags (`3<sup>rd</sup>`).
+pub fn symbols(s: &str) -> String {
+    let mut out = s.to_string();
+    for (tex, ch) in TEX_SYMBOLS {
+        if out.contains(tex) {
+            out = out.replace(tex, ch);
+        }
+    }
+    out = out.replace("<sup>", "").replace("</sup>", "").replace("</u> <u>", " ");
+    underline_to_emphasis(&out)
+}
+
+/// `<u>not</u>` → `*not*`; an empty or blank underline disappears.
+fn underline_to_emphasis(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("<u>") {
+        let Some(j) = rest[i + 3..].find("</u>") else { break };
+        out.push_str(&rest[..i]);
+        let inner = &rest[i + 3..i + 3 + j];
+        let t = inner.trim();
+        if t.is_empty() {
+            out.push_str(inner);
+        } else {
+            out.push_str(&inner[..inner.len() - inner.trim_start().len()]);
+            out.push('*');
+            out.push_str(t);
+            out.push('*');
+            out.push_str(&inner[inner.trim_end().len()..]);
+        }
+        rest = &rest[i + 3 + j + 4..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Words that never end a sentence: a paragraph stopping on one was cut.
+const JOINING_WORDS: [&str; 36] = [
+    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is", "it", "as", "vs",
+    "into", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your", "my", "their", "its", "than", "that",
+    "may", "see",
+];
+
+/// Parenthesis depth at the end of `s`.
+fn paren_depth(s: &str) -> i32 {
+    s.chars().fold(0, |d, c| match c {
+        '(' => d + 1,
+        ')' => d - 1,
+        _ => d,
+    })
+}
+
+/// Does paragraph `prev` stop mid-sentence so that `next` (which starts with a
+/// capital, digit, quote or parenthesis) continues it? It does when `prev`
+/// ends on a joining word or a hyphen, or inside parentheses or a quotation,
+/// or when `next` opens with a parenthesis or quote followed by lower case. Short
+/// paragraphs (labels, lead-ins) never count.
+fn cut_mid_sentence(prev: &str, next: &str) -> bool {
+    if prev.chars().count() < 60 || ends_clause(prev) || prev.ends_with(',') {
+        return false;
+    }
+    let mut rest = next.chars();
+    if next.starts_with(['(', '"']) && rest.nth(1).is_some_and(char::is_lowercase) {
+        return true;
+    }
+    let last_word = prev.rsplit(' ').next().unwrap_or("").to_lowercase();
+    let open_quote = prev.matches('"').count() % 2 == 1 || prev.matches('“').count() > prev.matches('”').count();
+    JOINING_WORDS.contains(&last_word.as_str())
+        || prev.ends_with('-')
+        || paren_depth(prev) > 0
+        || open_quote
+}
+
 /// Clean the raw lines under one heading into Markdown.
 pub fn body(lines: &[&str]) -> String {
-    let mut bs = blocks(lines);
+    let fixed: Vec<String> = lines.iter().map(|l| symbols(l)).collect();
+    let lines: Vec<&str> = fixed.iter().map(String::as_str).collect();
+    let mut bs = blocks(&lines);
     // Paragraphs broken by a page or column break.
     let mut merged: Vec<Block> = Vec::new();
     for b in bs.drain(..) {
-        if let (Some(Block::Para(prev)), Block::Para(next)) = (merged.last_mut(), &b)
-            && !ends_clause(prev)
-            && next.chars().next().is_some_and(char::is_lowercase)
+        if let Block::Para(next) = &b
+            && (next.trim_start_matches(['*', '_']).chars().next().is_some_and(char::is_lowercase)
+                || matches!(merged.last(), Some(Block::Para(prev)) if cut_mid_sentence(prev, next)))
         {
-            prev.push(' ');
-            prev.push_str(next);
-            continue;
+            let open = match merged.last_mut() {
+                Some(Block::Para(prev)) if !ends_clause(prev) => Some(prev),
+                Some(Block::List(items)) => items.last_mut().filter(|i| !ends_clause(i)),
+                _ => None,
+            };
+            if let Some(prev) = open {
+                // `T-` / `47`: a word broken at its hyphen joins without a space.
+                if !(prev.ends_with('-') && !prev.ends_with(" -")) {
+                    prev.push(' ');
+                }
+                prev.push_str(next);
+                continue;
+            }
         }
         merged.push(b);
     }
+    let merged = term_runs(merged);
     let mut out = String::new();
     for b in &merged {
         if !out.is_empty() {
@@ -165,7 +302,11 @@ pub fn body(lines: &[&str]) -> String {
         match b {
             Block::Para(p) => out.push_str(p),
             Block::List(items) => {
-                let v: Vec<String> = items.iter().map(|i| format!("- {i}")).collect();
+                let numbered: Option<Vec<(u32, &str)>> = items.iter().map(|i| numbered_item(i)).collect();
+                let v: Vec<String> = match numbered {
+                    Some(n) => n.iter().map(|(k, t)| format!("{k}. {t}")).collect(),
+                    None => items.iter().map(|i| format!("- {i}")).collect(),
+                };
                 out.push_str(&v.join("\n"));
             }
             Block::Table(rows) => out.push_str(&rows.join("\n")),
@@ -194,9 +335,49 @@ mod tests {
     }
 
     #[test]
+    fn list_item_broken_by_a_page_is_mended() {
+        let md = body(&["- first item;", "- an item that goes on (if you", "", "want to). Next sentence."]);
+        assert_eq!(md, "- first item;\n- an item that goes on (if you want to). Next sentence.");
+    }
+
+    #[test]
     fn bullets_and_tables_are_kept() {
         let md = body(&["Text:", "", "- · firing one weapon;", "- drawing one", "  destiny;", "", "| a | b |", "|--|--|", "| 1 | 2 |"]);
         assert_eq!(md, "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |");
+    }
+
+    #[test]
+    fn tex_symbols_become_characters() {
+        assert_eq!(body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]), "diamond ( ♦ ) symbols and •• cards.");
+    }
+
+    #[test]
+    fn underline_and_superscript_tags_become_markdown() {
+        assert_eq!(body(&["are <u>not</u> Force icons, the 3<sup>rd</sup> marker, <u> </u>end"]), "are *not* Force icons, the 3rd marker, end");
+        assert_eq!(body(&["<u>your </u>Lost Pile"]), "*your* Lost Pile");
+        assert_eq!(body(&["an <u>optional</u> <u>action</u> now"]), "an *optional action* now");
+    }
+
+    #[test]
+    fn sentences_cut_by_a_page_are_joined_even_before_a_capital() {
+        let md = body(&["Dark targets that system using a card whose title is A Bright Center To The", "", "Universe (\"At locations related…\")."]);
+        assert_eq!(md, "Dark targets that system using a card whose title is A Bright Center To The Universe (\"At locations related…\").");
+        let md = body(&["Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-", "", "47, and the Light Side player is limited."]);
+        assert_eq!(md, "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-47, and the Light Side player is limited.");
+        let md = body(&["A paragraph that ends without a full stop but on an ordinary word", "", "Another paragraph."]);
+        assert_eq!(md, "A paragraph that ends without a full stop but on an ordinary word\n\nAnother paragraph.");
+    }
+
+    #[test]
+    fn numbered_bullets_become_an_ordered_list() {
+        assert_eq!(body(&["- 1. Draw", "- 2) Total"]), "1. Draw\n2. Total");
+        assert_eq!(body(&["- 1) Draw", "- Complete"]), "- 1) Draw\n- Complete");
+    }
+
+    #[test]
+    fn runs_of_icon_labels_become_a_list() {
+        assert_eq!(body(&["Pilot", "", "Warrior", "", "Presence Icon"]), "- Pilot\n- Warrior\n- Presence Icon");
+        assert_eq!(body(&["Pilot", "", "Warrior"]), "Pilot\n\nWarrior");
     }
 
     #[test]

@@ -30,10 +30,7 @@ const NESTED: &[(&str, &[&str])] = &[
     ("CHARACTERS", &["HEALTH", "POINT VALUE(S)"]),
     ("EVENTS", &["COST (ALSO APPEARS ON SUPPORTS AND UPGRADES)"]),
     ("SUPPORTS", &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"]),
-    (
-        "DICE SYMBOLS",
-        &["MELEE DAMAGE", "RANGED DAMAGE", "INDIRECT DAMAGE", "SHIELD", "RESOURCE", "DISRUPT", "DISCARD", "FOCUS", "SPECIAL", "BLANK"],
-    ),
+    ("DICE SYMBOLS", &["MELEE DAMAGE", "RANGED DAMAGE", "INDIRECT DAMAGE", "SHIELD", "RESOURCE", "DISRUPT", "DISCARD", "FOCUS", "SPECIAL", "BLANK"]),
     ("IN-PLAY", &["CHARACTERS, PLOTS, & PLAYED CARDS", "DICE POOL", "RESOURCES", "BATTLEFIELD (IF CONTROLLED)"]),
     ("OUT-OF-PLAY", &["HAND", "DECK", "DISCARD PILE", "QUEUE", "DICE ON CARDS", "SET-ASIDE ZONE"]),
     ("ROUNDS", &["ACTION PHASE", "UPKEEP PHASE"]),
@@ -59,16 +56,8 @@ const NESTED: &[(&str, &[&str])] = &[
 ];
 
 /// Whole lines that are page furniture or figure labels.
-const DROP: &[&str] = &[
-    "RULES REFERENCE",
-    "STAR WARS",
-    "DESTINY",
-    "STAR WARS: DESTINY",
-    "CARD ANATOMY",
-    "AREAS OF PLAY",
-    "HIZ @",
-    "FantasyFlightGames.com/SWDestiny",
-];
+const DROP: &[&str] =
+    &["RULES REFERENCE", "STAR WARS", "DESTINY", "STAR WARS: DESTINY", "CARD ANATOMY", "AREAS OF PLAY", "HIZ @", "FantasyFlightGames.com/SWDestiny"];
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Zone {
@@ -84,7 +73,9 @@ enum Zone {
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
-    let blocks = text::join_broken(text::line_blocks(&text), &|b: &str| text::is_caps_heading(b));
+    // Page furniture goes first, so the text around it can rejoin.
+    let kept = text::line_blocks(&text).into_iter().filter(|b| !is_furniture(b.trim())).collect();
+    let blocks = text::join_broken(kept, &|b: &str| text::is_caps_heading(b));
     let change_log_item = re(r"^- (.*?)\s+(\d+)$")?;
     let card = re(r"^(.+?)\s*\((\d+)\)\s*(.*)$")?;
     let icon_bullet = re(r"^(- )?(?:&|♦|\*\*8\*\*|\*\*©\*\*)\s+")?;
@@ -97,9 +88,6 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
 
     for block in &blocks {
         let t = block.trim();
-        if DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit()) || t.starts_with("® & ™ Lucasfilm") {
-            continue;
-        }
         let body = icon_bullet.replace(block.strip_prefix("> ").unwrap_or(block), "$1").to_string();
         match zone {
             Zone::Start => {
@@ -168,9 +156,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                     b.heading(3, &title, Some(id), kind);
                     let extra = c[3].trim();
                     if !extra.is_empty() {
-                        b.block(&format!(
-                            "The source heading also shows \"{extra}\" after a set symbol that did not survive text extraction."
-                        ));
+                        b.block(&format!("The source heading also shows \"{extra}\" after a set symbol that did not survive text extraction."));
                     }
                 } else {
                     b.block(&text::normalize_list(&body));
@@ -258,6 +244,11 @@ fn rules_level(stack: &mut Vec<(u8, String)>, t: &str) -> u8 {
     level
 }
 
+/// Page numbers, running titles, figure labels and the copyright footer.
+fn is_furniture(t: &str) -> bool {
+    DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit()) || t.starts_with("® & ™ Lucasfilm")
+}
+
 fn set_of(t: &str) -> Option<&'static str> {
     let up = t.to_uppercase();
     SETS.iter().copied().find(|s| {
@@ -286,11 +277,7 @@ fn clean_symbols(text: &str) -> String {
     paren
         .replace_all(&s, |c: &regex::Captures| {
             let junk = command.replace_all(&c[1], "");
-            if !c[1].is_empty() && !junk.chars().any(|ch| ch.is_ascii_alphanumeric()) {
-                format!("({})", &c[2])
-            } else {
-                c[0].to_string()
-            }
+            if !c[1].is_empty() && !junk.chars().any(|ch| ch.is_ascii_alphanumeric()) { format!("({})", &c[2]) } else { c[0].to_string() }
         })
         .into_owned()
 }

@@ -140,7 +140,9 @@ enum Entries {
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
     let is_heading = |b: &str| OUTLINE.iter().any(|(h, _)| *h == b);
-    let blocks = text::join_broken(text::line_blocks(&text), &is_heading);
+    // Captions and page numbers go first, so the text around them can rejoin.
+    let kept = text::line_blocks(&text).into_iter().filter(|b| !is_furniture(b.trim())).collect();
+    let blocks = text::join_broken(kept, &is_heading);
     let zone_entry = re(r"^([A-Za-z][A-Za-z ]{0,20}):\s")?;
     let term_entry = re(r"^(\*|\+/-|[A-Za-z][^:.]{0,40}):\s")?;
     let phrase_entry = re(r#"^("[^:]{1,80}"):\s"#)?;
@@ -149,6 +151,8 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let mut b = Builder::default();
     let mut next = 0usize;
     let mut entries = Entries::None;
+    let mut sample_deck = false;
+    let deck_count = re(r" (\d+ [xX] )")?;
     let mut taken: BTreeSet<String> = BTreeSet::new();
 
     for block in &blocks {
@@ -156,6 +160,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         if next < OUTLINE.len() && t == OUTLINE[next].0 {
             let (title, level) = OUTLINE[next];
             next += 1;
+            sample_deck = title == "Sample Deck";
             b.heading(level, title, None, Kind::Rule);
             entries = match title {
                 "Game Zones" => Entries::Zones,
@@ -166,26 +171,28 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             };
             continue;
         }
-        if next == 0 || DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit() || c == '•') {
-            continue; // cover, contents page, captions, page numbers
+        if next == 0 {
+            continue; // cover and contents page
         }
         let entry = match entries {
             Entries::Zones => zone_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
-            Entries::Keywords => keyword_entry
-                .captures(t)
-                .filter(|c| KEYWORDS.contains(&&c[1]))
-                .map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
+            Entries::Keywords => keyword_entry.captures(t).filter(|c| KEYWORDS.contains(&&c[1])).map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
             Entries::Terms => term_entry
                 .captures(t)
                 .filter(|c| !matches!(&c[1], "Example" | "Note" | "Tip"))
                 .map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1])))),
-            Entries::Phrases => {
-                phrase_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1]))))
-            }
+            Entries::Phrases => phrase_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1])))),
             Entries::None => None,
         };
         if let Some((title, level, kind, id)) = entry {
             b.heading(level, &title, id, kind);
+        }
+        if sample_deck && t.chars().next().is_some_and(|c| c.is_ascii_digit()) && deck_count.is_match(&format!(" {t}")) {
+            // "4 x Basilisk Warrior 2 x Boba Fett (K)": one card count per line.
+            for item in deck_count.replace_all(t, "\n$1").lines() {
+                b.block(&format!("- {}", item.trim()));
+            }
+            continue;
         }
         b.block(&body_text(block));
     }
@@ -219,6 +226,11 @@ fn file(sections: Vec<OutSection>) -> OutFile {
 
 fn re(p: &str) -> Result<Regex> {
     Regex::new(p).map_err(|e| Error::Input(format!("bad pattern {p:?}: {e}")))
+}
+
+/// Image captions and page numbers.
+fn is_furniture(t: &str) -> bool {
+    DROP.contains(&t) || t.chars().all(|c| c.is_ascii_digit() || c == '•')
 }
 
 /// `swtcg.rb.glossary.<slug>`; terms that are only symbols get a spelled-out slug.
