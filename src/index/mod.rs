@@ -245,6 +245,11 @@ impl Index {
         self.built
     }
 
+    /// Number of index segments (one after a build: one writer thread, one commit).
+    pub fn segments(&self) -> usize {
+        self.reader.searcher().segment_readers().len()
+    }
+
     /// Number of indexed sections.
     pub fn len(&self) -> usize {
         self.corpus.sections.len()

@@ -196,7 +196,7 @@ fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
 fn fuzzy_distance(stem: &str) -> Option<u8> {
     match stem.chars().count() {
         0..=3 => None,
-        4..=6 => Some(1),
+        4..=8 => Some(1),
         _ => Some(2),
     }
 }
@@ -317,6 +317,7 @@ mod tests {
     fn short_stems_are_not_fuzzed() {
         assert_eq!(fuzzy_distance("die"), None);
         assert_eq!(fuzzy_distance("shield"), Some(1));
+        assert_eq!(fuzzy_distance("charcter"), Some(1));
         assert_eq!(fuzzy_distance("uniqueness"), Some(2));
     }
 }
