@@ -197,6 +197,17 @@ fn search_filters_by_game_and_kind() {
     assert_eq!(code(&o), 2);
 }
 
+/// A title that holds every query word beats bodies that repeat some of them.
+#[test]
+fn whole_title_match_ranks_first() {
+    let tmp = TempDir::new("search-title");
+    for q in ["Obi-Wan's cape", "obi wan\u{2019}s cape", "OBI-WAN CAPE"] {
+        let o = fx(&tmp).args(["--json", "search", q]).output().unwrap();
+        assert_eq!(code(&o), 0, "{q}: {}", stderr(&o));
+        assert_eq!(json(&o)[0]["id"], "swccg.ar.obi-wans-cape", "{q}");
+    }
+}
+
 #[test]
 fn search_tolerates_typos() {
     let tmp = TempDir::new("search-typo");

@@ -16,6 +16,12 @@ pub struct Args {
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let corpus = Corpus::load(&ctx.paths.rulebook)?;
     let wanted = args.id.trim();
+    if wanted.is_empty() {
+        return Err(swjudge::Error::Usage(
+            "empty section ID: give one such as swccg.ar.the-stack".into(),
+        )
+        .into());
+    }
     let Some(section) = find(&corpus, wanted)? else {
         let suggestions = suggest(&corpus, wanted);
         let mut msg = format!("no section {wanted}");

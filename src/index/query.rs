@@ -131,7 +131,7 @@ pub fn plan(
     }
     let content: Vec<&(String, String)> = words
         .iter()
-        .filter(|(w, _)| STOP_WORDS.binary_search(&w.as_str()).is_err())
+        .filter(|(w, _)| STOP_WORDS.binary_search(&w.as_str()).is_err() && !is_letter(w))
         .collect();
     let chosen: Vec<&(String, String)> = if content.is_empty() {
         words.iter().collect()
@@ -173,6 +173,12 @@ pub fn plan(
         groups.push(Group { variants });
     }
     Ok(Plan { groups })
+}
+
+/// A lone letter: the "s" of "Obi-Wan's", the "t" of "can't".
+fn is_letter(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
 }
 
 fn synonyms(word: &str) -> &'static [&'static str] {
@@ -258,16 +264,21 @@ impl Plan {
                     continue;
                 }
                 let (a, b) = (&pair[0].variants[0].stem, &pair[1].variants[0].stem);
-                let terms = vec![
-                    Term::from_field_text(f.body, a),
-                    Term::from_field_text(f.body, b),
-                ];
-                let mut phrase = PhraseQuery::new(terms);
-                phrase.set_slop(PAIR_SLOP);
-                should.push((
-                    Occur::Should,
-                    Box::new(BoostQuery::new(Box::new(phrase), PAIR_BOOST)),
-                ));
+                // Best of title and body, so a pair in both does not count twice.
+                let pairs: Vec<Box<dyn Query>> = [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)]
+                    .into_iter()
+                    .map(|(field, boost)| {
+                        let terms = vec![
+                            Term::from_field_text(field, a),
+                            Term::from_field_text(field, b),
+                        ];
+                        let mut phrase = PhraseQuery::new(terms);
+                        phrase.set_slop(PAIR_SLOP);
+                        Box::new(BoostQuery::new(Box::new(phrase), PAIR_BOOST * boost))
+                            as Box<dyn Query>
+                    })
+                    .collect();
+                should.push((Occur::Should, Box::new(DisjunctionMaxQuery::new(pairs))));
             }
         }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =
