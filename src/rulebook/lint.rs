@@ -477,7 +477,9 @@ pub fn mentions(body: &str) -> Vec<String> {
             continue;
         };
         let bracketed = c.get(1).is_some();
-        if !bracketed && word.as_str() == "see" {
+        // "…, see Ch. 8)" and "; see The Stack" are references too; "you can see" is not.
+        let after_clause = body[..all.start()].trim_end().ends_with([',', ';']);
+        if !bracketed && !after_clause && word.as_str() == "see" {
             continue;
         }
         let rest = strip_numbering(body[all.end()..].trim_start_matches(['"', '\'', '*', '“']));
@@ -585,6 +587,10 @@ mod tests {
                 "Failed Destiny Draws"
             ]
         );
+        let m = mentions(
+            "drawn into your hand (during the Draw Phase, see Ch. 8) or left; so you see it",
+        );
+        assert_eq!(m, ["Ch. 8"]);
         let m = mentions("See Empty Deck Or Pile, Empty Hand, Ch. 2. Next sentence.");
         assert_eq!(m, ["Empty Deck Or Pile, Empty Hand, Ch. 2"]);
     }
