@@ -148,7 +148,11 @@ pub fn open_current(index_dir: &Path, sources: &Sources, sections: usize) -> Opt
         }
     }
     super::fields_of(&index.schema())?;
-    let reader = index.reader().ok()?;
+    let reader = index
+        .reader_builder()
+        .reload_policy(tantivy::ReloadPolicy::Manual)
+        .try_into()
+        .ok()?;
     let searcher = reader.searcher();
     if searcher.num_docs() != sections as u64 || searcher.segment_readers().is_empty() {
         return None;
