@@ -113,6 +113,9 @@ struct Fields {
     title: Field,
     breadcrumb: Field,
     body: Field,
+    /// Neighbouring stems of the title and body as single tokens ("reserv_deck").
+    title_pairs: Field,
+    body_pairs: Field,
 }
 
 const TOKENIZER: &str = "en_stem";
@@ -126,6 +129,14 @@ fn schema() -> (Schema, Fields) {
                 .set_index_option(IndexRecordOption::WithFreqsAndPositions),
         )
     };
+    // Pair tokens are made at build time (see [`pair_tokens`]); whitespace splits them.
+    let pairs = || {
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer("whitespace")
+                .set_index_option(IndexRecordOption::WithFreqs),
+        )
+    };
     let fields = Fields {
         id: b.add_text_field("id", STRING | STORED),
         ord: b.add_u64_field("ord", FAST | STORED),
@@ -136,6 +147,8 @@ fn schema() -> (Schema, Fields) {
         title: b.add_text_field("title", text()),
         breadcrumb: b.add_text_field("breadcrumb", text()),
         body: b.add_text_field("body", text()),
+        title_pairs: b.add_text_field("title_pairs", pairs()),
+        body_pairs: b.add_text_field("body_pairs", pairs()),
     };
     (b.build(), fields)
 }
@@ -152,6 +165,8 @@ fn fields_of(schema: &Schema) -> Option<Fields> {
         title: f("title")?,
         breadcrumb: f("breadcrumb")?,
         body: f("body")?,
+        title_pairs: f("title_pairs")?,
+        body_pairs: f("body_pairs")?,
     })
 }
 
@@ -450,6 +465,38 @@ fn lead(text: &str, max: usize) -> String {
     format!("{}…", text[..cut].trim_end())
 }
 
+/// The token for two stems that stand next to each other (or one word apart).
+fn pair_token(a: &str, b: &str) -> String {
+    format!("{a}_{b}")
+}
+
+/// Every pair of stems in `text` that are adjacent or one word apart, in order
+/// ("reserve deck", "reserve the deck"), as space-separated [`pair_token`]s:
+/// what a two-word phrase query with slop 1 would match, found with a plain
+/// term lookup at query time.
+fn pair_tokens(analyzer: &mut TextAnalyzer, text: &str) -> String {
+    let mut stems: Vec<String> = Vec::new();
+    let mut stream = analyzer.token_stream(text);
+    while let Some(tok) = stream.next() {
+        stems.push(tok.text.clone());
+    }
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut push = |a: &str, b: &str| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&pair_token(a, b));
+    };
+    for i in 0..stems.len() {
+        for j in [i + 1, i + 2] {
+            if let Some(b) = stems.get(j) {
+                push(&stems[i], b);
+            }
+        }
+    }
+    out
+}
+
 fn ix_err(e: tantivy::TantivyError) -> Error {
     Error::Index(e.to_string())
 }
@@ -488,6 +535,20 @@ mod tests {
         let drain = ["drain".to_string()];
         assert_eq!(first_word_starting_with(b"a Drains b", &drain), Some(2));
         assert_eq!(first_word_starting_with(b"redrain", &drain), None);
+    }
+
+    #[test]
+    fn pair_tokens_cover_neighbours_and_one_gap() {
+        let mut a = tantivy::tokenizer::TextAnalyzer::builder(
+            tantivy::tokenizer::SimpleTokenizer::default(),
+        )
+        .filter(tantivy::tokenizer::LowerCaser)
+        .build();
+        assert_eq!(
+            pair_tokens(&mut a, "Reserve the Deck"),
+            "reserve_the reserve_deck the_deck"
+        );
+        assert_eq!(pair_tokens(&mut a, "one"), "");
     }
 
     #[test]

@@ -16,8 +16,7 @@ use crate::error::Result;
 use crate::rulebook::{Game, Kind};
 use std::collections::BTreeMap;
 use tantivy::query::{
-    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
-    TermQuery,
+    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::TextAnalyzer;
@@ -28,10 +27,9 @@ const BODY_BOOST: f32 = 1.0;
 const SYNONYM_WEIGHT: f32 = 0.7;
 const FUZZY_WEIGHT: f32 = 0.8;
 const TIE_BREAKER: f32 = 0.25;
-/// Bonus for two neighbouring query words found next to each other ("reserve deck").
+/// Bonus for two neighbouring query words found next to each other, or one
+/// word apart ("reserve deck", "reserve the deck"), looked up as pair tokens.
 const PAIR_BOOST: f32 = 2.0;
-/// How far apart neighbouring words may be and still count as a pair.
-const PAIR_SLOP: u32 = 1;
 
 /// Words that carry no meaning for a rules search, sorted for binary search.
 const STOP_WORDS: &[&str] = &[
@@ -265,19 +263,17 @@ impl Plan {
                 }
                 let (a, b) = (&pair[0].variants[0].stem, &pair[1].variants[0].stem);
                 // Best of title and body, so a pair in both does not count twice.
-                let pairs: Vec<Box<dyn Query>> = [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)]
-                    .into_iter()
-                    .map(|(field, boost)| {
-                        let terms = vec![
-                            Term::from_field_text(field, a),
-                            Term::from_field_text(field, b),
-                        ];
-                        let mut phrase = PhraseQuery::new(terms);
-                        phrase.set_slop(PAIR_SLOP);
-                        Box::new(BoostQuery::new(Box::new(phrase), PAIR_BOOST * boost))
-                            as Box<dyn Query>
-                    })
-                    .collect();
+                let token = super::pair_token(a, b);
+                let pairs: Vec<Box<dyn Query>> =
+                    [(f.title_pairs, TITLE_BOOST), (f.body_pairs, BODY_BOOST)]
+                        .into_iter()
+                        .map(|(field, boost)| {
+                            let term = Term::from_field_text(field, &token);
+                            let q = TermQuery::new(term, IndexRecordOption::WithFreqs);
+                            Box::new(BoostQuery::new(Box::new(q), PAIR_BOOST * boost))
+                                as Box<dyn Query>
+                        })
+                        .collect();
                 should.push((Occur::Should, Box::new(DisjunctionMaxQuery::new(pairs))));
             }
         }

@@ -21,13 +21,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 use tantivy::directory::Directory;
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, TantivyDocument};
 
 /// Folder of the tantivy index inside the index folder.
 const SECTIONS_DIR: &str = "sections";
 const MANIFEST: &str = "manifest.txt";
 /// Bumped whenever the schema or the way sections are indexed changes.
-const FORMAT: &str = "swjudge-index-3";
+const FORMAT: &str = "swjudge-index-4";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 32 << 20;
 
@@ -264,9 +265,10 @@ fn fill(index: &Index, corpus: &Corpus, fingerprint: &str) -> Result<()> {
     let mut writer = index
         .writer_with_num_threads::<TantivyDocument>(1, WRITER_BUDGET)
         .map_err(super::ix_err)?;
+    let mut analyzer = index.tokenizer_for_field(f.body).map_err(super::ix_err)?;
     for (ord, s) in corpus.sections.iter().enumerate() {
         writer
-            .add_document(document(&f, ord, s))
+            .add_document(document(&f, &mut analyzer, ord, s))
             .map_err(super::ix_err)?;
     }
     let mut commit = writer.prepare_commit().map_err(super::ix_err)?;
@@ -276,7 +278,7 @@ fn fill(index: &Index, corpus: &Corpus, fingerprint: &str) -> Result<()> {
     Ok(())
 }
 
-fn document(f: &Fields, ord: usize, s: &Section) -> TantivyDocument {
+fn document(f: &Fields, analyzer: &mut TextAnalyzer, ord: usize, s: &Section) -> TantivyDocument {
     let mut d = TantivyDocument::default();
     d.add_text(f.id, &s.id);
     d.add_u64(f.ord, ord as u64);
@@ -290,7 +292,10 @@ fn document(f: &Fields, ord: usize, s: &Section) -> TantivyDocument {
     if n > 2 {
         d.add_text(f.breadcrumb, s.breadcrumb[1..n - 1].join(" / "));
     }
-    d.add_text(f.body, s.plain_body());
+    let body = s.plain_body();
+    d.add_text(f.title_pairs, super::pair_tokens(analyzer, &s.title));
+    d.add_text(f.body_pairs, super::pair_tokens(analyzer, &body));
+    d.add_text(f.body, body);
     d
 }
 
