@@ -113,9 +113,8 @@ struct Fields {
     title: Field,
     breadcrumb: Field,
     body: Field,
-    /// Neighbouring stems of the title and body as single tokens ("reserv_deck").
+    /// Neighbouring stems of the title as single tokens ("reserv_deck").
     title_pairs: Field,
-    body_pairs: Field,
 }
 
 const TOKENIZER: &str = "en_stem";
@@ -148,7 +147,6 @@ fn schema() -> (Schema, Fields) {
         breadcrumb: b.add_text_field("breadcrumb", text()),
         body: b.add_text_field("body", text()),
         title_pairs: b.add_text_field("title_pairs", pairs()),
-        body_pairs: b.add_text_field("body_pairs", pairs()),
     };
     (b.build(), fields)
 }
@@ -166,7 +164,6 @@ fn fields_of(schema: &Schema) -> Option<Fields> {
         breadcrumb: f("breadcrumb")?,
         body: f("body")?,
         title_pairs: f("title_pairs")?,
-        body_pairs: f("body_pairs")?,
     })
 }
 

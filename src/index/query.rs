@@ -16,7 +16,8 @@ use crate::error::Result;
 use crate::rulebook::{Game, Kind};
 use std::collections::BTreeMap;
 use tantivy::query::{
-    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query, TermQuery,
+    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
+    TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::TextAnalyzer;
@@ -28,8 +29,10 @@ const SYNONYM_WEIGHT: f32 = 0.7;
 const FUZZY_WEIGHT: f32 = 0.8;
 const TIE_BREAKER: f32 = 0.25;
 /// Bonus for two neighbouring query words found next to each other, or one
-/// word apart ("reserve deck", "reserve the deck"), looked up as pair tokens.
+/// word apart ("reserve deck", "reserve the deck").
 const PAIR_BOOST: f32 = 2.0;
+/// How far apart neighbouring words may be in a body and still count as a pair.
+const PAIR_SLOP: u32 = 1;
 
 /// Words that carry no meaning for a rules search, sorted for binary search.
 const STOP_WORDS: &[&str] = &[
@@ -263,17 +266,21 @@ impl Plan {
                 }
                 let (a, b) = (&pair[0].variants[0].stem, &pair[1].variants[0].stem);
                 // Best of title and body, so a pair in both does not count twice.
-                let token = super::pair_token(a, b);
-                let pairs: Vec<Box<dyn Query>> =
-                    [(f.title_pairs, TITLE_BOOST), (f.body_pairs, BODY_BOOST)]
-                        .into_iter()
-                        .map(|(field, boost)| {
-                            let term = Term::from_field_text(field, &token);
-                            let q = TermQuery::new(term, IndexRecordOption::WithFreqs);
-                            Box::new(BoostQuery::new(Box::new(q), PAIR_BOOST * boost))
-                                as Box<dyn Query>
-                        })
-                        .collect();
+                // Titles are short: their pairs are indexed as tokens (cheap to look
+                // up); bodies are matched with a phrase query of slop 1.
+                let title = TermQuery::new(
+                    Term::from_field_text(f.title_pairs, &super::pair_token(a, b)),
+                    IndexRecordOption::WithFreqs,
+                );
+                let mut body = PhraseQuery::new(vec![
+                    Term::from_field_text(f.body, a),
+                    Term::from_field_text(f.body, b),
+                ]);
+                body.set_slop(PAIR_SLOP);
+                let pairs: Vec<Box<dyn Query>> = vec![
+                    Box::new(BoostQuery::new(Box::new(title), PAIR_BOOST * TITLE_BOOST)),
+                    Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
+                ];
                 should.push((Occur::Should, Box::new(DisjunctionMaxQuery::new(pairs))));
             }
         }

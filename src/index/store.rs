@@ -28,7 +28,7 @@ use tantivy::{Index, TantivyDocument};
 const SECTIONS_DIR: &str = "sections";
 const MANIFEST: &str = "manifest.txt";
 /// Bumped whenever the schema or the way sections are indexed changes.
-const FORMAT: &str = "swjudge-index-4";
+const FORMAT: &str = "swjudge-index-5";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 32 << 20;
 
@@ -294,7 +294,6 @@ fn document(f: &Fields, analyzer: &mut TextAnalyzer, ord: usize, s: &Section) ->
     }
     let body = s.plain_body();
     d.add_text(f.title_pairs, super::pair_tokens(analyzer, &s.title));
-    d.add_text(f.body_pairs, super::pair_tokens(analyzer, &body));
     d.add_text(f.body, body);
     d
 }
