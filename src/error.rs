@@ -9,7 +9,10 @@ pub enum Error {
     Usage(String),
     /// A file could not be read or written.
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// Input data is malformed; the message names file:line:column where known.
     #[error("{0}")]
     Input(String),
@@ -22,6 +25,9 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), source }
+        Error::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

@@ -15,14 +15,22 @@ pub struct Paths {
 impl Paths {
     /// Resolve defaults: an explicit value wins; then `./rulebook` when the current
     /// directory has one; then the `rulebook/` beside this crate's manifest.
-    pub fn resolve(rulebook: Option<PathBuf>, index: Option<PathBuf>, data_dir: Option<PathBuf>) -> Paths {
+    pub fn resolve(
+        rulebook: Option<PathBuf>,
+        index: Option<PathBuf>,
+        data_dir: Option<PathBuf>,
+    ) -> Paths {
         let rulebook = rulebook.unwrap_or_else(default_rulebook);
         let index = index.unwrap_or_else(|| match rulebook.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.join("index"),
             _ => PathBuf::from("index"),
         });
         let data_dir = data_dir.unwrap_or_else(default_data_dir);
-        Paths { rulebook, index, data_dir }
+        Paths {
+            rulebook,
+            index,
+            data_dir,
+        }
     }
 }
 

@@ -33,7 +33,8 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
-    serde_saphyr::from_str_with_options(text, options).map_err(|e| Error::Input(format_error(origin, &e)))
+    serde_saphyr::from_str_with_options(text, options)
+        .map_err(|e| Error::Input(format_error(origin, &e)))
 }
 
 /// Read and parse a YAML file.
@@ -53,9 +54,19 @@ pub fn load_file<T: DeserializeOwned>(path: &Path) -> Result<T> {
 
 fn format_error(origin: &Path, e: &serde_saphyr::Error) -> String {
     let msg = e.without_snippet().to_string();
-    let first = msg.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid YAML").trim();
+    let first = msg
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid YAML")
+        .trim();
     match e.location() {
-        Some(loc) => format!("{}:{}:{}: {}", origin.display(), loc.line(), loc.column(), strip_location(first)),
+        Some(loc) => format!(
+            "{}:{}:{}: {}",
+            origin.display(),
+            loc.line(),
+            loc.column(),
+            strip_location(first)
+        ),
         None => format!("{}: {}", origin.display(), first),
     }
 }
@@ -84,7 +95,9 @@ mod tests {
     }
 
     fn err(text: &str) -> String {
-        load::<T>(Path::new("s.yaml"), text).unwrap_err().to_string()
+        load::<T>(Path::new("s.yaml"), text)
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
@@ -105,7 +118,10 @@ mod tests {
     fn stops_alias_bombs() {
         let mut y = String::from("a: 1\nb:\n  - &x0 [\"lol\"]\n");
         for i in 1..30 {
-            y.push_str(&format!("  - &x{i} [*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p}]\n", p = i - 1));
+            y.push_str(&format!(
+                "  - &x{i} [*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p}]\n",
+                p = i - 1
+            ));
         }
         assert!(load::<T>(Path::new("s.yaml"), &y).is_err());
     }

@@ -1,1 +1,330 @@
 //! Integration tests: scenarios.
+
+use crate::util::{TempDir, code, root, rulebook, stdout, stderr, swjudge};
+use std::path::{Path, PathBuf};
+use swjudge::rulebook::Corpus;
+use swjudge::scenario::{self, SectionIds, Verdict};
+
+fn all_scenarios() -> Vec<PathBuf> {
+    scenario::find_files(&[root().join("scenarios")]).expect("scenarios/ exists")
+}
+
+fn corpus() -> Corpus {
+    Corpus::load(&rulebook()).expect("rulebook/ loads")
+}
+
+/// `swjudge test` as part of `cargo test`: every scenario passes.
+#[test]
+fn every_scenario_passes() {
+    let corpus = corpus();
+    let files = all_scenarios();
+    assert!(files.len() >= 10, "expected the rulebook scenarios, found {}", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        match scenario::load(f, Some(&corpus as &dyn SectionIds)) {
+            Err(e) => failures.push(format!("{}: invalid: {e}", f.display())),
+            Ok(s) => {
+                let r = scenario::run(&s);
+                if r.verdict == Verdict::Fail {
+                    let why: Vec<String> = r
+                        .expectations
+                        .iter()
+                        .filter(|e| !e.ok)
+                        .map(|e| format!("{}: expected {} got {}", e.path, e.expected, e.actual))
+                        .collect();
+                    failures.push(format!("{}: {}", f.display(), why.join("; ")));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "failing scenarios:\n{}", failures.join("\n"));
+}
+
+/// Every rule ID cited by any trace, and every `source:`, is a rulebook section.
+#[test]
+fn every_citation_resolves() {
+    let corpus = corpus();
+    let mut missing = Vec::new();
+    for f in all_scenarios() {
+        let Ok(s) = scenario::load(&f, None) else { continue };
+        if let Some(src) = &s.data.source
+            && !corpus.contains(&src.value)
+        {
+            missing.push(format!("{}: source {}", f.display(), src.value));
+        }
+        for id in scenario::run(&s).cited() {
+            if !corpus.contains(id) {
+                missing.push(format!("{}: cites {id}", f.display()));
+            }
+        }
+    }
+    for id in swjudge::engine::swccg::rules::ALL {
+        if !corpus.contains(id) {
+            missing.push(format!("rules.rs: {id}"));
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(missing.is_empty(), "unresolved citations:\n{}", missing.join("\n"));
+}
+
+/// Every trace step of every scenario carries at least one rule, except the final summary lines.
+#[test]
+fn every_engine_step_is_cited() {
+    for f in all_scenarios() {
+        let Ok(s) = scenario::load(&f, None) else { continue };
+        let r = scenario::run(&s);
+        for st in &r.steps {
+            if st.event == swjudge::engine::Event::Stop {
+                continue;
+            }
+            assert!(!st.cites.is_empty(), "{}: step {} has no citation: {}", f.display(), st.n, st.text);
+        }
+    }
+}
+
+const MINIMAL: &str = "game: swccg
+title: t
+swccg:
+  turn: light
+  phase: deploy
+  cards:
+    a: {title: A, side: light, type: effect}
+  light:
+    hand: [a]
+script:
+  - {light: deploy, card: a}
+expect:
+  cards: {a: table}
+";
+
+fn load_err(text: &str) -> String {
+    scenario::load_str(Path::new("s.yaml"), text, None).unwrap_err().to_string()
+}
+
+#[test]
+fn minimal_scenario_runs_and_passes() {
+    let s = scenario::load_str(Path::new("s.yaml"), MINIMAL, None).unwrap();
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+}
+
+#[test]
+fn a_wrong_expectation_fails() {
+    let s = scenario::load_str(Path::new("s.yaml"), &MINIMAL.replace("{a: table}", "{a: light.hand}"), None).unwrap();
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Fail);
+    let e = r.expectations.iter().find(|e| e.path == "cards.a").unwrap();
+    assert_eq!(e.actual, "table");
+    assert!(!e.ok);
+}
+
+#[test]
+fn unknown_key_names_file_line_column() {
+    let e = load_err(&MINIMAL.replace("  phase: deploy\n", "  phase: deploy\n  colour: red\n"));
+    assert!(e.starts_with("s.yaml:6:3:"), "{e}");
+    assert!(e.contains("colour"), "{e}");
+}
+
+#[test]
+fn unknown_card_in_script_points_at_the_step() {
+    let e = load_err(&MINIMAL.replace("card: a}", "card: zz}"));
+    assert!(e.starts_with("s.yaml:11:"), "{e}");
+    assert!(e.contains("unknown card `zz`"), "{e}");
+}
+
+#[test]
+fn unknown_card_in_a_pile_points_at_it() {
+    let e = load_err(&MINIMAL.replace("hand: [a]", "hand: [a, b]"));
+    assert!(e.starts_with("s.yaml:9:"), "{e}");
+    assert!(e.contains("`b`"), "{e}");
+}
+
+#[test]
+fn a_step_must_name_one_player() {
+    let e = load_err(&MINIMAL.replace("{light: deploy, card: a}", "{light: deploy, dark: pass, card: a}"));
+    assert!(e.contains("exactly one player"), "{e}");
+}
+
+#[test]
+fn unknown_source_is_rejected_with_position() {
+    struct Ids;
+    impl SectionIds for Ids {
+        fn has(&self, id: &str) -> bool {
+            id == "swccg.ar.the-stack"
+        }
+    }
+    let text = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.no-such-section\n");
+    let e = scenario::load_str(Path::new("s.yaml"), &text, Some(&Ids)).unwrap_err().to_string();
+    assert!(e.starts_with("s.yaml:3:"), "{e}");
+    assert!(e.contains("no-such-section"), "{e}");
+    let ok = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.the-stack\n");
+    assert!(scenario::load_str(Path::new("s.yaml"), &ok, Some(&Ids)).is_ok());
+}
+
+#[test]
+fn duplicate_keys_are_rejected() {
+    let e = load_err(&MINIMAL.replace("title: t\n", "title: t\ntitle: u\n"));
+    assert!(e.starts_with("s.yaml:3:"), "{e}");
+}
+
+#[test]
+fn leftover_decisions_fail_by_default() {
+    let text = MINIMAL.replace("  - {light: deploy, card: a}\n", "  - {light: deploy, card: a}\n  - {light: deploy, card: a}\n");
+    let s = scenario::load_str(Path::new("s.yaml"), &text, None).unwrap();
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Fail);
+}
+
+#[test]
+fn the_run_is_deterministic() {
+    for f in all_scenarios().into_iter().take(5) {
+        let s = scenario::load(&f, None).unwrap();
+        let a = serde_json::to_string(&scenario::run(&s)).unwrap();
+        let b = serde_json::to_string(&scenario::run(&s)).unwrap();
+        assert_eq!(a, b, "{}", f.display());
+    }
+}
+
+// ------------------------------------------------------------ command line
+
+#[test]
+fn check_passes_with_exit_0_and_json_contract() {
+    let tmp = TempDir::new("check");
+    let o = swjudge(tmp.path())
+        .args(["check", "--json", "scenarios/swccg/actions/example-1-deploying-a-card.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "pass");
+    assert_eq!(v["game"], "swccg");
+    assert_eq!(v["source"], "swccg.ar.actions-example-1");
+    let step = &v["steps"][0];
+    for k in ["n", "depth", "actor", "event", "text", "cites"] {
+        assert!(step.get(k).is_some(), "step lacks {k}: {step}");
+    }
+    assert!(v["outcome"].is_object());
+    let e = &v["expectations"][0];
+    for k in ["path", "expected", "actual", "ok"] {
+        assert!(e.get(k).is_some(), "expectation lacks {k}: {e}");
+    }
+}
+
+#[test]
+fn check_text_shows_trace_and_verdict() {
+    let tmp = TempDir::new("check-text");
+    let o = swjudge(tmp.path()).args(["check", "scenarios/swccg/actions/example-1-deploying-a-card.yaml"]).output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("swccg.ar.canceling-and-suspending"), "{out}");
+    assert!(out.contains("verdict: pass"), "{out}");
+}
+
+#[test]
+fn check_failed_expectation_exits_1() {
+    let tmp = TempDir::new("check-fail");
+    let f = tmp.path().join("f.yaml");
+    std::fs::write(&f, MINIMAL.replace("{a: table}", "{a: light.lost_pile}")).unwrap();
+    let o = swjudge(tmp.path()).args(["check", f.to_str().unwrap()]).output().unwrap();
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(stdout(&o).contains("FAILED"));
+}
+
+#[test]
+fn check_invalid_exits_2_with_one_line() {
+    let tmp = TempDir::new("check-invalid");
+    let f = tmp.path().join("bad.yaml");
+    std::fs::write(&f, MINIMAL.replace("turn: light", "turn: purple")).unwrap();
+    let o = swjudge(tmp.path()).args(["check", f.to_str().unwrap()]).output().unwrap();
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("bad.yaml:4:"), "{err}");
+}
+
+#[test]
+fn check_other_games_are_not_modelled_yet() {
+    let tmp = TempDir::new("check-destiny");
+    let f = tmp.path().join("d.yaml");
+    std::fs::write(&f, "game: destiny\ntitle: dice\ndestiny: {pool: []}\n").unwrap();
+    let o = swjudge(tmp.path()).args(["check", f.to_str().unwrap()]).output().unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("engine for destiny not modelled yet"), "{}", stderr(&o));
+}
+
+#[test]
+fn test_command_summarises() {
+    let tmp = TempDir::new("test-cmd");
+    let dir = tmp.path().join("s");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("ok.yaml"), MINIMAL).unwrap();
+    std::fs::write(dir.join("sub/fail.yaml"), MINIMAL.replace("{a: table}", "{a: dark.hand}")).unwrap();
+    let o = swjudge(tmp.path()).args(["test", dir.to_str().unwrap()]).output().unwrap();
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == "1 passed, 1 failed"), "{out}");
+    assert!(out.contains("fail.yaml"), "{out}");
+    let o = swjudge(tmp.path()).args(["test", "--json", dir.to_str().unwrap()]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["passed"], 1);
+    assert_eq!(v["failed"], 1);
+    assert_eq!(v["scenarios"].as_array().unwrap().len(), 2);
+    assert!(v["scenarios"][0].get("verdict").is_some());
+}
+
+#[test]
+fn test_command_counts_invalid_as_failed_and_exits_2() {
+    let tmp = TempDir::new("test-invalid");
+    let dir = tmp.path().join("s");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ok.yaml"), MINIMAL).unwrap();
+    std::fs::write(dir.join("bad.yaml"), "game: swccg\ntitle: x\nnope: 1\n").unwrap();
+    let o = swjudge(tmp.path()).args(["test", dir.to_str().unwrap()]).output().unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(stdout(&o).lines().any(|l| l == "1 passed, 1 failed"), "{}", stdout(&o));
+}
+
+#[test]
+fn test_command_default_runs_the_shipped_scenarios() {
+    let tmp = TempDir::new("test-default");
+    let o = swjudge(tmp.path()).arg("test").output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(stdout(&o).trim_end().ends_with(" passed, 0 failed"), "{}", stdout(&o));
+}
+
+/// The annotated example in docs/scenarios.md is a valid, passing scenario.
+#[test]
+fn the_documented_example_runs() {
+    let doc = std::fs::read_to_string(root().join("docs/scenarios.md")).unwrap();
+    let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
+    let end = start + doc[start..].find("```").unwrap();
+    let s = scenario::load_str(Path::new("docs/scenarios.md"), &doc[start..end], Some(&corpus() as &dyn SectionIds))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+}
+
+/// Any prefix of any script, and any script with one decision dropped, runs to
+/// an outcome without panicking (a missing decision is a result, not a crash).
+#[test]
+fn partial_scripts_always_end_with_an_outcome() {
+    for f in all_scenarios() {
+        let Ok(s) = scenario::load(&f, None) else { continue };
+        let n = s.data.script.len();
+        for k in 0..=n {
+            for drop in [None, Some(k)] {
+                let mut t = scenario::load(&f, None).unwrap();
+                if let Some(d) = drop.filter(|&d| d < n) {
+                    t.data.script.remove(d);
+                } else {
+                    t.data.script.truncate(k);
+                }
+                let r = scenario::run(&t);
+                let last = r.steps.iter().rev().find(|s| s.event == swjudge::engine::Event::Stop);
+                assert!(last.is_some(), "{} (k={k}, drop={drop:?}): no outcome", f.display());
+                assert!(r.outcome.get("end").is_some(), "{}: outcome lacks `end`", f.display());
+            }
+        }
+    }
+}

@@ -30,7 +30,12 @@ impl TempDir {
     pub fn new(name: &str) -> TempDir {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let p = std::env::temp_dir().join(format!("swjudge-test-{}-{}-{}", std::process::id(), name, n));
+        let p = std::env::temp_dir().join(format!(
+            "swjudge-test-{}-{}-{}",
+            std::process::id(),
+            name,
+            n
+        ));
         let _ = std::fs::remove_dir_all(&p);
         std::fs::create_dir_all(&p).unwrap();
         TempDir(p)

@@ -1,10 +1,32 @@
 //! `swjudge check`.
 
-use super::{CliResult, Ctx};
+use super::{CliResult, Ctx, Outcome, out};
+use std::path::PathBuf;
+use swjudge::render::trace;
+use swjudge::scenario::{self, Verdict};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The scenario file (YAML).
+    pub file: PathBuf,
+}
 
-pub fn run(_args: Args, _ctx: &Ctx) -> CliResult {
-    super::not_yet("check")
+pub fn run(args: Args, ctx: &Ctx) -> CliResult {
+    let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
+    let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
+    let s = scenario::load(&args.file, ids)?;
+    let report = scenario::run(&s);
+    if ctx.json {
+        out(&trace::json(&report))?;
+    } else {
+        out(&trace::text(&report))?;
+    }
+    match report.verdict {
+        Verdict::Pass => Ok(Outcome::Found),
+        Verdict::Fail => Ok(Outcome::NotFound),
+        Verdict::Unchecked => Err(super::Failure::Error(swjudge::Error::Usage(format!(
+            "engine for {} not modelled yet",
+            report.game
+        )))),
+    }
 }

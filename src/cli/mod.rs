@@ -103,7 +103,10 @@ pub fn parse() -> Cli {
 }
 
 pub fn run(cli: Cli) -> CliResult {
-    let ctx = Ctx { json: cli.json, paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir) };
+    let ctx = Ctx {
+        json: cli.json,
+        paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir),
+    };
     match cli.command {
         Command::Search(a) => search::run(a, &ctx),
         Command::Rule(a) => rule::run(a, &ctx),
@@ -147,5 +150,7 @@ pub fn out_json<T: serde::Serialize>(value: &T) -> Result<(), Failure> {
 }
 
 fn not_yet(what: &str) -> CliResult {
-    Err(Failure::Error(swjudge::Error::Usage(format!("{what} is not available in this build yet"))))
+    Err(Failure::Error(swjudge::Error::Usage(format!(
+        "{what} is not available in this build yet"
+    ))))
 }

@@ -1,10 +1,50 @@
 //! `swjudge test`.
 
-use super::{CliResult, Ctx};
+use super::{CliResult, Ctx, Outcome, out};
+use std::path::PathBuf;
+use swjudge::render::trace::{self, TestLine, TestSummary};
+use swjudge::scenario;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Files or folders to run (default: scenarios/).
+    pub paths: Vec<PathBuf>,
+}
 
-pub fn run(_args: Args, _ctx: &Ctx) -> CliResult {
-    super::not_yet("test")
+pub fn run(args: Args, ctx: &Ctx) -> CliResult {
+    let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths };
+    let files = scenario::find_files(&paths)?;
+    let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
+    let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
+    let mut summary = TestSummary { passed: 0, failed: 0, scenarios: Vec::new() };
+    let mut invalid = false;
+    for f in &files {
+        let name = f.display().to_string();
+        let line = match scenario::load(f, ids) {
+            Ok(s) => TestLine::from_report(&name, &scenario::run(&s)),
+            Err(e) => {
+                invalid = true;
+                TestLine { file: name, game: String::new(), source: None, verdict: "invalid".into(), problems: vec![e.to_string()] }
+            }
+        };
+        match line.verdict.as_str() {
+            "pass" => summary.passed += 1,
+            "unchecked" => {}
+            _ => summary.failed += 1,
+        }
+        summary.scenarios.push(line);
+    }
+    if ctx.json {
+        super::out_json(&summary)?;
+    } else {
+        out(&trace::test_text(&summary))?;
+    }
+    if invalid {
+        let n = summary.scenarios.iter().filter(|l| l.verdict == "invalid").count();
+        return Err(super::Failure::Error(swjudge::Error::Input(format!(
+            "{n} scenario file{} invalid (counted as failed)",
+            if n == 1 { " is" } else { "s are" }
+        ))));
+    }
+    Ok(if summary.failed == 0 { Outcome::Found } else { Outcome::NotFound })
 }

@@ -76,7 +76,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [Kind::Rule, Kind::Example, Kind::Errata, Kind::Ruling, Kind::Glossary, Kind::Faq];
+    pub const ALL: [Kind; 6] = [
+        Kind::Rule,
+        Kind::Example,
+        Kind::Errata,
+        Kind::Ruling,
+        Kind::Glossary,
+        Kind::Faq,
+    ];
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Rule => "rule",
@@ -88,7 +95,9 @@ impl Kind {
         }
     }
     pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.as_str() == s.to_ascii_lowercase())
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s.to_ascii_lowercase())
     }
 }
 
@@ -161,9 +170,15 @@ impl Corpus {
     pub fn load(root: &Path) -> Result<Corpus> {
         let files = markdown_files(root)?;
         if files.is_empty() {
-            return Err(Error::Usage(format!("no rulebook Markdown files under {}", root.display())));
+            return Err(Error::Usage(format!(
+                "no rulebook Markdown files under {}",
+                root.display()
+            )));
         }
-        let mut corpus = Corpus { root: root.to_path_buf(), ..Default::default() };
+        let mut corpus = Corpus {
+            root: root.to_path_buf(),
+            ..Default::default()
+        };
         for file in files {
             let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, e))?;
             let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
@@ -240,7 +255,11 @@ impl Corpus {
         let pairs: Vec<(usize, String)> = self
             .sections
             .iter()
-            .filter_map(|s| s.parent.as_ref().and_then(|p| self.by_id.get(p).map(|&i| (i, s.id.clone()))))
+            .filter_map(|s| {
+                s.parent
+                    .as_ref()
+                    .and_then(|p| self.by_id.get(p).map(|&i| (i, s.id.clone())))
+            })
             .collect();
         for (i, child) in pairs {
             self.sections[i].children.push(child);
@@ -290,7 +309,12 @@ impl Corpus {
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        scored.into_iter().take(n).filter(|(s, _)| *s > 0.75).map(|(_, id)| id).collect()
+        scored
+            .into_iter()
+            .take(n)
+            .filter(|(s, _)| *s > 0.75)
+            .map(|(_, id)| id)
+            .collect()
     }
 }
 
@@ -339,7 +363,12 @@ pub fn markdown_files(root: &Path) -> Result<Vec<PathBuf>> {
 }
 
 fn parse_front_matter(rel: &Path, text: &str) -> Result<(DocumentMeta, usize)> {
-    let missing = || Error::Input(format!("{}:1:1: expected YAML front matter between --- lines", rel.display()));
+    let missing = || {
+        Error::Input(format!(
+            "{}:1:1: expected YAML front matter between --- lines",
+            rel.display()
+        ))
+    };
     let rest = text.strip_prefix("---\n").ok_or_else(missing)?;
     let end = rest.find("\n---\n").ok_or_else(missing)?;
     let meta: DocumentMeta = crate::yaml::load(rel, &rest[..end + 1])?;
@@ -361,11 +390,15 @@ fn parse_headings(rel: &Path, body: &str, line_base: usize) -> Result<Vec<Headin
     opts.insert(Options::ENABLE_TABLES);
     let mut out: Vec<Heading> = Vec::new();
     let mut cur: Option<Heading> = None;
-    let line_starts: Vec<usize> = std::iter::once(0).chain(body.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(body.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
     let line_of = |off: usize| line_starts.partition_point(|&s| s <= off) + line_base;
     for (ev, range) in Parser::new_ext(body, opts).into_offset_iter() {
         match ev {
-            Event::Start(Tag::Heading { level, id, classes, .. }) => {
+            Event::Start(Tag::Heading {
+                level, id, classes, ..
+            }) => {
                 if let Some(prev) = out.last_mut() {
                     prev.body_range.end = range.start;
                 }
@@ -430,9 +463,10 @@ pub fn markdown_to_plain(md: &str) -> String {
         match ev {
             Event::Text(t) | Event::Code(t) => out.push_str(&t),
             Event::SoftBreak | Event::HardBreak => out.push(' '),
-            Event::End(TagEnd::Paragraph) | Event::End(TagEnd::Item) | Event::End(TagEnd::TableRow) | Event::End(TagEnd::TableHead) => {
-                out.push('\n')
-            }
+            Event::End(TagEnd::Paragraph)
+            | Event::End(TagEnd::Item)
+            | Event::End(TagEnd::TableRow)
+            | Event::End(TagEnd::TableHead) => out.push('\n'),
             Event::End(TagEnd::TableCell) => out.push_str(" | "),
             _ => {}
         }
@@ -454,7 +488,10 @@ mod tests {
         let ex = c.get("swccg.ar.actions-example-1").unwrap();
         assert_eq!(ex.kind, Kind::Example);
         assert_eq!(ex.parent.as_deref(), Some("swccg.ar.the-stack"));
-        assert_eq!(ex.breadcrumb, ["AR", "Chapter 1", "The Stack", "Actions - Example 1"]);
+        assert_eq!(
+            ex.breadcrumb,
+            ["AR", "Chapter 1", "The Stack", "Actions - Example 1"]
+        );
         assert_eq!(ex.body, "Example text.");
         assert_eq!(ex.line, 15);
         let next = c.get("swccg.ar.next").unwrap();
@@ -465,7 +502,10 @@ mod tests {
 
     #[test]
     fn slugs() {
-        assert_eq!(slug("Battles - A Simple Example"), "battles-a-simple-example");
+        assert_eq!(
+            slug("Battles - A Simple Example"),
+            "battles-a-simple-example"
+        );
         assert_eq!(slug("Obi-Wan's Cape"), "obi-wans-cape");
         assert_eq!(slug("  The Stack "), "the-stack");
     }

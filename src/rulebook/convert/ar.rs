@@ -49,9 +49,9 @@ const CHAPTER_FILES: [&str; 9] = [
 ];
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
-    let split = text
-        .find("\n# Appendix A - Errata")
-        .ok_or_else(|| Error::Input("AR: cannot find the \"# Appendix A - Errata\" heading".into()))?;
+    let split = text.find("\n# Appendix A - Errata").ok_or_else(|| {
+        Error::Input("AR: cannot find the \"# Appendix A - Errata\" heading".into())
+    })?;
     let mut files = chapters(&text[..split])?;
     files.extend(super::ar_appendix::convert(&text[split + 1..])?);
     Ok(files)

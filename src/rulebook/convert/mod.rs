@@ -106,8 +106,16 @@ pub const SEEDS: [(&str, Seed, &[&str]); 5] = [
     ("000_822ecd1f8bbdd217.txt", Seed::Ar, &["ar", "ar-appendix"]),
     ("001_bbb8421acb4943c2.txt", Seed::DestinyRr, &["destiny-rr"]),
     ("002_e60117c872e66daa.txt", Seed::SwtcgRb, &["swtcg-rb"]),
-    ("003_375ce422513890d6.txt", Seed::SwccgUpdate, &["swccg-update"]),
-    ("004_e58562151f2317cd.txt", Seed::SwccgSupplements, &["swccg-supplements"]),
+    (
+        "003_375ce422513890d6.txt",
+        Seed::SwccgUpdate,
+        &["swccg-update"],
+    ),
+    (
+        "004_e58562151f2317cd.txt",
+        Seed::SwccgSupplements,
+        &["swccg-supplements"],
+    ),
 ];
 
 /// Convert every known seed under `seeds` with the corrections under `corrections`.
@@ -118,7 +126,8 @@ pub fn convert_all(seeds: &Path, corrections: &Path) -> Result<Vec<OutFile>> {
         let mut text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
         for key in keys {
             let file = corrections.join(format!("{key}.yaml"));
-            text = Corrections::load(&file)?.apply(&format!("{name} ({})", file.display()), &text)?;
+            text =
+                Corrections::load(&file)?.apply(&format!("{name} ({})", file.display()), &text)?;
         }
         let mut out = match seed {
             Seed::Ar => ar::convert(&text)?,
@@ -212,7 +221,11 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
     }
     let ids_path = out_root.join("ids.txt");
     let mut ids: BTreeSet<String> = match std::fs::read_to_string(&ids_path) {
-        Ok(t) => t.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect(),
+        Ok(t) => t
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect(),
         Err(_) => BTreeSet::new(),
     };
     let before = ids.len();
@@ -222,7 +235,9 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
         }
     }
     report.new_ids = ids.len() - before;
-    let mut text = String::from("# Every section ID ever published. Never remove a line: add an alias in aliases.txt instead.\n");
+    let mut text = String::from(
+        "# Every section ID ever published. Never remove a line: add an alias in aliases.txt instead.\n",
+    );
     for id in &ids {
         text.push_str(id);
         text.push('\n');
@@ -276,24 +291,47 @@ mod tests {
     use super::*;
 
     fn sec(level: u8, title: &str) -> OutSection {
-        OutSection { level, title: title.into(), id: String::new(), kind: Kind::Rule, body: "x".into() }
+        OutSection {
+            level,
+            title: title.into(),
+            id: String::new(),
+            kind: Kind::Rule,
+            body: "x".into(),
+        }
     }
 
     #[test]
     fn ids_are_disambiguated_by_parent() {
-        let mut v = vec![sec(1, "Prepositions"), sec(1, "Example"), sec(2, "Prepositions"), sec(2, "Prepositions")];
+        let mut v = vec![
+            sec(1, "Prepositions"),
+            sec(1, "Example"),
+            sec(2, "Prepositions"),
+            sec(2, "Prepositions"),
+        ];
         let mut taken = BTreeSet::new();
         assign_ids("swccg.ar.", &mut v, &mut taken);
         let ids: Vec<_> = v.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(
             ids,
-            ["swccg.ar.prepositions", "swccg.ar.example", "swccg.ar.example-prepositions", "swccg.ar.example-prepositions-2"]
+            [
+                "swccg.ar.prepositions",
+                "swccg.ar.example",
+                "swccg.ar.example-prepositions",
+                "swccg.ar.example-prepositions-2"
+            ]
         );
     }
 
     #[test]
     fn stale_correction_is_an_error() {
-        let c = Corrections { replace: vec![Replace { find: "nope".into(), with: "x".into(), count: None, why: None }] };
+        let c = Corrections {
+            replace: vec![Replace {
+                find: "nope".into(),
+                with: "x".into(),
+                count: None,
+                why: None,
+            }],
+        };
         assert!(c.apply("t", "text").is_err());
     }
 }

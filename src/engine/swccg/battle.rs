@@ -1,0 +1,1993 @@
+//! Battles (AR Ch.6): initiation, weapons segment, power segment in its
+//! seven steps, damage segment, ending.
+//!
+//! [`resolve`] is a pure function of a [`Battle`] (the cards at the battle
+//! location, the modifiers in effect in the order they occurred, each
+//! player's ordered Reserve Deck) and its [`Script`] (the players'
+//! choices). Every number it reports carries a cited breakdown in the trace.
+//! What it does not model it says so; a choice the script lacks stops the
+//! battle with "needs a decision from ...".
+
+use super::destiny::{self, DestinyCard, Plan};
+use super::values::{Base, Effect, Mode, Modifier, Op, Rules, Term, Total, cite, compute};
+use serde::Deserialize;
+use std::fmt;
+
+/// A side of the Force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Light,
+    Dark,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Light => Side::Dark,
+            Side::Dark => Side::Light,
+        }
+    }
+    fn ix(self) -> usize {
+        match self {
+            Side::Light => 0,
+            Side::Dark => 1,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Light => "Light",
+            Side::Dark => "Dark",
+        })
+    }
+}
+
+/// Card types that matter to a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Character,
+    Starship,
+    Vehicle,
+    Weapon,
+    Device,
+    Creature,
+}
+
+/// How a character is aboard a starship or vehicle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    #[default]
+    Pilot,
+    Driver,
+    Passenger,
+}
+
+/// A card at (or arriving at) the battle location.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    pub name: String,
+    pub side: Side,
+    pub kind: Kind,
+    #[serde(default)]
+    pub power: Option<i64>,
+    #[serde(default)]
+    pub ability: Option<i64>,
+    #[serde(default)]
+    pub forfeit: Option<i64>,
+    #[serde(default)]
+    pub armor: Option<i64>,
+    #[serde(default)]
+    pub maneuver: Option<i64>,
+    /// Defense value of a creature.
+    #[serde(default)]
+    pub defense: Option<i64>,
+    /// Ferocity of a creature (its "power").
+    #[serde(default)]
+    pub ferocity: Option<i64>,
+    /// Printed "immune to attrition < X".
+    #[serde(default)]
+    pub immune_to_attrition: Option<i64>,
+    /// "Adds X to power of anything he pilots."
+    #[serde(default)]
+    pub adds_power_piloting: Option<i64>,
+    /// Ability of a starship's or vehicle's permanent pilot.
+    #[serde(default)]
+    pub permanent_pilot: Option<i64>,
+    /// The starship or vehicle this card is aboard.
+    #[serde(default)]
+    pub aboard: Option<String>,
+    #[serde(default)]
+    pub role: Role,
+    /// A starship or vehicle whose cockpit/cargo bay encloses its occupants.
+    #[serde(default)]
+    pub enclosed: bool,
+    #[serde(default)]
+    pub presence_icon: bool,
+    /// "Draws X battle destiny if unable to otherwise."
+    #[serde(default)]
+    pub draws_if_unable: Option<u32>,
+    /// Already battled this turn: cannot participate.
+    #[serde(default)]
+    pub battled_this_turn: bool,
+    /// Not at the battle location until it arrives (react, Run Luke, Run!).
+    #[serde(default)]
+    pub elsewhere: bool,
+}
+
+/// What a modifier changes.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Target {
+    Power(String),
+    Ability(String),
+    Forfeit(String),
+    Defense(String),
+    Immunity(String),
+    /// The side's total power in the battle.
+    TotalPower,
+    BattleDestinies,
+    PowerDestinies,
+    AttritionDestinies,
+    /// Each battle destiny draw of the side.
+    EachBattleDestiny,
+    TotalBattleDestiny,
+    /// Attrition the side creates against the opponent.
+    Attrition,
+    /// Battle damage against the side.
+    BattleDamage,
+    /// The cost of initiating this battle.
+    BattleCost,
+}
+
+/// The operation, as written in YAML (`add: 2`, `reset: 0`, `free: true`...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum OpSpec {
+    Add(i64),
+    Sub(i64),
+    Mul(i64),
+    Div(i64),
+    Reset(i64),
+    Define(i64),
+    Substitute(i64),
+    Limit(i64),
+    Free(bool),
+    /// For immunity: the card loses its immunity (overrides any gain).
+    Lose(bool),
+}
+
+/// A modifier in effect, listed in the order it occurred.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModSpec {
+    pub source: String,
+    /// The side whose value is modified (for side-wide targets).
+    pub side: Side,
+    pub target: Target,
+    pub op: OpSpec,
+    /// Optional modifiers played during the weapons segment are locked in:
+    /// their conditions are not checked again.
+    #[serde(default)]
+    pub optional: bool,
+    #[serde(default)]
+    pub cumulative: bool,
+    /// Automatic modifiers apply only while these cards participate.
+    #[serde(default)]
+    pub requires: Vec<String>,
+    /// Override the cited rule for this term.
+    #[serde(default)]
+    pub cite: Option<String>,
+}
+
+/// A condition on drawing battle destiny ("Total ability of 6 or more
+/// required for you to draw battle destiny here").
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    pub source: String,
+    pub side: Side,
+    pub min_ability: i64,
+}
+
+/// The battle as it stands when initiated.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Battle {
+    pub location: String,
+    #[serde(default)]
+    pub site: bool,
+    pub initiator: Side,
+    pub cards: Vec<Card>,
+    #[serde(default)]
+    pub modifiers: Vec<ModSpec>,
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+    #[serde(default)]
+    pub reserve: Reserves,
+    /// Force each player may use (Force Pile), when the scenario tracks it.
+    #[serde(default)]
+    pub force_pile: Option<Pair>,
+    /// The players' choices.
+    #[serde(default)]
+    pub script: Script,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Pair {
+    pub light: i64,
+    pub dark: i64,
+}
+
+/// Each player's Reserve Deck, top card first.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Reserves {
+    #[serde(default)]
+    pub light: Vec<DeckCard>,
+    #[serde(default)]
+    pub dark: Vec<DeckCard>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckCard {
+    pub name: String,
+    /// Printed destiny; several for cards such as R2-D2.
+    pub destiny: DestinyValues,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum DestinyValues {
+    One(i64),
+    Many(Vec<i64>),
+}
+
+/// Which value a weapon's destiny is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Defense {
+    Ability,
+    Armor,
+    Maneuver,
+    Defense,
+}
+
+/// One scripted step.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    /// A card arrives as a 'react' (only the defender may react).
+    React { card: String, by: Side },
+    /// A card arrives by other means (e.g. Run Luke, Run!).
+    Arrive {
+        card: String,
+        by: Side,
+        source: String,
+    },
+    /// A card fires a weapon at a participant.
+    Fire {
+        weapon: String,
+        by: Side,
+        target: String,
+        against: Defense,
+        #[serde(default = "one")]
+        draws: u32,
+        /// Added to the total weapon destiny ("destiny +1 > defense value").
+        #[serde(default)]
+        add: i64,
+        /// The hit also makes the target's forfeit 0.
+        #[serde(default)]
+        forfeit_zero: bool,
+    },
+    /// A card is lost at once (Trample, Physical Choke...), or placed out of play.
+    Lose {
+        card: String,
+        source: String,
+        #[serde(default)]
+        out_of_play: bool,
+    },
+    /// A card is excluded from the battle (inactive).
+    Exclude { card: String, source: String },
+    /// A player loses Force outside battle damage (Draw Their Fire, Insignificant Rebellion).
+    LoseForce {
+        side: Side,
+        amount: i64,
+        source: String,
+    },
+    /// A player declines to draw battle destiny (always optional).
+    DeclineBattleDestiny { side: Side },
+    /// A battle destiny draw is made by draw X choose Y.
+    ChooseBattleDestiny {
+        side: Side,
+        x: u32,
+        y: u32,
+        keep: Option<Vec<usize>>,
+        source: String,
+    },
+    /// A battle destiny is substituted ("about to draw").
+    SubstituteBattleDestiny {
+        side: Side,
+        value: i64,
+        source: String,
+    },
+    /// A battle destiny just drawn is canceled (index among the side's draws).
+    CancelBattleDestiny {
+        side: Side,
+        draw: usize,
+        by: String,
+        #[serde(default)]
+        redraw: bool,
+    },
+    /// Owner's choice for a drawn card with several destiny values.
+    DestinyValue { side: Side, value: i64 },
+    /// Damage segment: forfeit a participating card.
+    Forfeit { card: String },
+    /// Damage segment: lose Force to satisfy battle damage.
+    LoseForceForDamage { side: Side, amount: i64 },
+    /// Damage segment: cancel remaining battle damage (e.g. Houjix).
+    CancelBattleDamage { side: Side, source: String },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The scripted choices, segment by segment.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    #[serde(default)]
+    pub responses: Vec<Step>,
+    #[serde(default)]
+    pub weapons: Vec<Step>,
+    #[serde(default)]
+    pub power: Vec<Step>,
+    #[serde(default)]
+    pub after_winner: Vec<Step>,
+    #[serde(default)]
+    pub damage: Vec<Step>,
+}
+
+/// One line of the battle trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub text: String,
+    pub cites: Vec<&'static str>,
+}
+
+/// Per-side results.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SideResult {
+    pub total_power: Option<Total>,
+    pub battle_destinies: u32,
+    pub total_battle_destiny: Option<Total>,
+    /// Attrition against this side; `None` when it does not exist.
+    pub attrition: Option<i64>,
+    pub battle_damage: i64,
+    pub force_lost: i64,
+    pub forfeited: Vec<String>,
+    pub lost: Vec<String>,
+    pub out_of_play: Vec<String>,
+    /// Attrition left over and ignored (nothing left that must be forfeited).
+    pub attrition_ignored: i64,
+    pub battle_damage_canceled: i64,
+}
+
+/// The outcome of a battle.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    pub lines: Vec<Line>,
+    pub light: SideResult,
+    pub dark: SideResult,
+    pub winner: Option<Side>,
+    pub cost: Option<Total>,
+    /// The battle ended before the damage segment.
+    pub ended_early: bool,
+    /// The battle could not be initiated.
+    pub not_initiated: Option<String>,
+    pub needs: Option<String>,
+}
+
+impl Outcome {
+    pub fn side(&self, s: Side) -> &SideResult {
+        match s {
+            Side::Light => &self.light,
+            Side::Dark => &self.dark,
+        }
+    }
+    fn side_mut(&mut self, s: Side) -> &mut SideResult {
+        match s {
+            Side::Light => &mut self.light,
+            Side::Dark => &mut self.dark,
+        }
+    }
+    fn say(&mut self, text: impl Into<String>, cites: &[&'static str]) {
+        self.lines.push(Line {
+            text: text.into(),
+            cites: cites.to_vec(),
+        });
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Active,
+    Excluded,
+    Gone,
+}
+
+struct Live<'a> {
+    b: &'a Battle,
+    state: Vec<State>,
+    at: Vec<bool>,
+    hit: Vec<bool>,
+    forfeit_zero: Vec<bool>,
+    fired: Vec<String>,
+    reserve_used: [usize; 2],
+    decks: [Vec<DestinyCard>; 2],
+}
+
+impl<'a> Live<'a> {
+    fn idx(&self, name: &str) -> Option<usize> {
+        self.b
+            .cards
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+    fn card(&self, i: usize) -> &'a Card {
+        &self.b.cards[i]
+    }
+    /// Participating: at the location, active, has not battled this turn,
+    /// and (if aboard something) its carrier participates too.
+    fn participating(&self, i: usize) -> bool {
+        let c = self.card(i);
+        if !self.at[i] || self.state[i] != State::Active || c.battled_this_turn {
+            return false;
+        }
+        match &c.aboard {
+            Some(host) => self
+                .idx(host)
+                .is_some_and(|h| h != i && self.participating_shallow(h)),
+            None => true,
+        }
+    }
+    fn participating_shallow(&self, i: usize) -> bool {
+        let c = self.card(i);
+        self.at[i] && self.state[i] == State::Active && !c.battled_this_turn
+    }
+    fn participants(&self, side: Side) -> Vec<usize> {
+        (0..self.b.cards.len())
+            .filter(|&i| self.card(i).side == side && self.participating(i))
+            .collect()
+    }
+    fn pilots_of(&self, craft: usize) -> Vec<usize> {
+        let name = &self.card(craft).name;
+        (0..self.b.cards.len())
+            .filter(|&i| {
+                self.participating(i)
+                    && self
+                        .card(i)
+                        .aboard
+                        .as_deref()
+                        .is_some_and(|a| a.eq_ignore_ascii_case(name))
+                    && matches!(self.card(i).role, Role::Pilot | Role::Driver)
+            })
+            .collect()
+    }
+    fn piloted(&self, craft: usize) -> bool {
+        let c = self.card(craft);
+        c.permanent_pilot.is_some() || !self.pilots_of(craft).is_empty()
+    }
+    /// Presence: total ability of 1 or more, or a Presence icon.
+    fn presence(&self, side: Side) -> bool {
+        let mut ability = 0i64;
+        for i in self.participants(side) {
+            let c = self.card(i);
+            if c.presence_icon {
+                return true;
+            }
+            ability = ability
+                .saturating_add(self.ability(i).or_zero())
+                .saturating_add(c.permanent_pilot.unwrap_or(0));
+        }
+        ability >= 1
+    }
+    fn mods_for(&self, target: &Target, side: Side) -> Vec<Modifier> {
+        let mut out = Vec::new();
+        for m in &self.b.modifiers {
+            if &m.target != target {
+                continue;
+            }
+            let card_target = matches!(
+                target,
+                Target::Power(_)
+                    | Target::Ability(_)
+                    | Target::Forfeit(_)
+                    | Target::Defense(_)
+                    | Target::Immunity(_)
+            );
+            if !card_target && m.side != side {
+                continue;
+            }
+            let mut md = Modifier::new(m.source.clone(), to_op(m.op));
+            if m.cumulative {
+                md = md.cumulative();
+            }
+            if matches!(m.op, OpSpec::Lose(_)) && !matches!(target, Target::Immunity(_)) {
+                md = md.canceled("`lose` applies to immunity to attrition only");
+            }
+            if matches!(m.op, OpSpec::Free(_)) && *target != Target::BattleCost {
+                md = md.canceled("`free` applies to a cost only");
+            }
+            if m.optional {
+                md = md.mode(Mode::Used);
+            }
+            if let Some(c) = &m.cite
+                && let Some(known) = cite::ALL.iter().find(|k| **k == c.as_str())
+            {
+                md = md.cite(known);
+            }
+            if !m.optional {
+                let needs: Vec<&String> = if m.requires.is_empty() {
+                    // A card's own automatic text needs the card in the battle.
+                    self.idx(&m.source).map(|_| &m.source).into_iter().collect()
+                } else {
+                    m.requires.iter().collect()
+                };
+                if let Some(missing) = needs
+                    .iter()
+                    .find(|n| self.idx(n).is_none_or(|j| !self.participating(j)))
+                {
+                    md = md.canceled(format!("{missing} is not participating (automatic modifiers need their conditions met)"));
+                }
+            }
+            out.push(md);
+        }
+        out
+    }
+    fn value(&self, i: usize, label: &str, base: Option<i64>, target: Target) -> Total {
+        let c = self.card(i);
+        let base = Base {
+            source: c.name.clone(),
+            value: base,
+            cite: cite::MODIFIERS,
+        };
+        compute(
+            &format!("{label} of {}", c.name),
+            &base,
+            &self.mods_for(&target, c.side),
+            Rules::default(),
+        )
+    }
+    fn ability(&self, i: usize) -> Total {
+        let c = self.card(i);
+        self.value(i, "ability", c.ability, Target::Ability(c.name.clone()))
+    }
+    fn forfeit(&self, i: usize) -> Total {
+        let c = self.card(i);
+        let mut t = self.value(i, "forfeit", c.forfeit, Target::Forfeit(c.name.clone()));
+        if self.forfeit_zero[i] && t.value.is_some() {
+            t.value = Some(0);
+            t.terms.push(Term {
+                source: "weapon hit".into(),
+                shown: "=0".into(),
+                effect: Effect::Applied,
+                cite: cite::FIRING_WEAPONS,
+            });
+        }
+        t
+    }
+    /// A participating card's power toward its side's total.
+    fn power(&self, i: usize) -> Option<Total> {
+        let c = self.card(i);
+        match c.kind {
+            Kind::Character => {
+                if c.aboard.is_some() {
+                    return None; // pilots add to the craft; passengers add nothing
+                }
+                Some(self.value(i, "power", c.power, Target::Power(c.name.clone())))
+            }
+            Kind::Starship | Kind::Vehicle => {
+                let mut mods = Vec::new();
+                if !self.piloted(i) {
+                    mods.push(Modifier::new("unpiloted", Op::Reset(0)).cite(cite::UNPILOTED));
+                }
+                for p in self.pilots_of(i) {
+                    let pc = self.card(p);
+                    if pc.role == Role::Pilot
+                        && let Some(n) = pc.adds_power_piloting
+                    {
+                        mods.push(
+                            Modifier::new(pc.name.clone(), Op::Add(n)).cite(cite::TOTALING_POWER),
+                        );
+                    }
+                }
+                mods.extend(self.mods_for(&Target::Power(c.name.clone()), c.side));
+                let base = Base {
+                    source: c.name.clone(),
+                    value: c.power,
+                    cite: cite::TOTALING_POWER,
+                };
+                Some(compute(
+                    &format!("power of {}", c.name),
+                    &base,
+                    &mods,
+                    Rules::default(),
+                ))
+            }
+            _ => None,
+        }
+    }
+    /// Ability toward battle destiny: cards present and pilots/drivers; not passengers.
+    fn destiny_ability(&self, side: Side) -> i64 {
+        let mut a = 0i64;
+        for i in self.participants(side) {
+            let c = self.card(i);
+            match c.kind {
+                Kind::Character
+                    if (c.aboard.is_none() || matches!(c.role, Role::Pilot | Role::Driver)) =>
+                {
+                    a = a.saturating_add(self.ability(i).or_zero());
+                }
+                Kind::Starship | Kind::Vehicle => {
+                    a = a.saturating_add(c.permanent_pilot.unwrap_or(0))
+                }
+                _ => {}
+            }
+        }
+        a
+    }
+    fn draw(&mut self, side: Side, req: &destiny::Request) -> destiny::Outcome {
+        let deck = &self.decks[side.ix()];
+        let from = self.reserve_used[side.ix()].min(deck.len());
+        let o = destiny::draw(req, &deck[from..]);
+        self.reserve_used[side.ix()] += o.consumed;
+        o
+    }
+}
+
+fn to_op(o: OpSpec) -> Op {
+    match o {
+        OpSpec::Add(n) => Op::Add(n),
+        OpSpec::Sub(n) => Op::Sub(n),
+        OpSpec::Mul(n) => Op::Mul(n),
+        OpSpec::Div(n) => Op::Div(n),
+        OpSpec::Reset(n) => Op::Reset(n),
+        OpSpec::Define(n) => Op::Define(n),
+        OpSpec::Substitute(n) => Op::Substitute(n),
+        OpSpec::Limit(n) => Op::Limit(n),
+        OpSpec::Free(_) => Op::Free,
+        OpSpec::Lose(_) => Op::Reset(0),
+    }
+}
+
+fn deck(cards: &[DeckCard]) -> Vec<DestinyCard> {
+    cards
+        .iter()
+        .map(|c| DestinyCard {
+            name: c.name.clone(),
+            values: match &c.destiny {
+                DestinyValues::One(v) => vec![*v],
+                DestinyValues::Many(v) => v.clone(),
+            },
+        })
+        .collect()
+}
+
+/// Resolves a battle from initiation to its end.
+pub fn resolve(b: &Battle, script: &Script) -> Outcome {
+    let n = b.cards.len();
+    let mut live = Live {
+        b,
+        state: vec![State::Active; n],
+        at: b.cards.iter().map(|c| !c.elsewhere).collect(),
+        hit: vec![false; n],
+        forfeit_zero: vec![false; n],
+        fired: Vec::new(),
+        reserve_used: [0, 0],
+        decks: [deck(&b.reserve.light), deck(&b.reserve.dark)],
+    };
+    let mut out = Outcome::default();
+    let me = b.initiator;
+
+    // Initiate: both players must occupy the location.
+    for s in [me, me.other()] {
+        if !live.presence(s) {
+            let why = format!(
+                "{s} has no presence at {}: a battle cannot be initiated",
+                b.location
+            );
+            out.say(
+                why.clone(),
+                &[cite::BATTLE, cite::INITIATE_BATTLE, cite::PRESENCE],
+            );
+            out.not_initiated = Some(why);
+            return out;
+        }
+    }
+    for c in b.cards.iter().filter(|c| c.battled_this_turn) {
+        out.say(
+            format!(
+                "{} already battled this turn and does not participate",
+                c.name
+            ),
+            &[cite::BATTLE, cite::PARTICIPATING],
+        );
+    }
+    let cost = compute(
+        "battle cost",
+        &Base {
+            source: "initiating battle".into(),
+            value: Some(1),
+            cite: cite::INITIATE_BATTLE,
+        },
+        &live.mods_for(&Target::BattleCost, me),
+        Rules::default(),
+    );
+    if let (Some(fp), Some(c)) = (b.force_pile, cost.value) {
+        let have = if me == Side::Light { fp.light } else { fp.dark };
+        if have < c {
+            let why = format!("{me} has {have} Force and initiating battle costs {c}");
+            out.say(why.clone(), &[cite::INITIATE_BATTLE]);
+            out.not_initiated = Some(why);
+            out.cost = Some(cost);
+            return out;
+        }
+    }
+    out.say(
+        format!("{me} initiates battle at {}: {cost}", b.location),
+        &[cite::INITIATE_BATTLE, cite::BATTLE],
+    );
+    out.cost = Some(cost);
+
+    // Responses, beginning with the defender.
+    for step in &script.responses {
+        if out.needs.is_some() {
+            return out;
+        }
+        early_step(&mut live, &mut out, step, "responses");
+    }
+    if ended(&live, &mut out) {
+        return out;
+    }
+    // Weapons segment.
+    out.say("weapons segment begins", &[cite::WEAPONS_SEGMENT]);
+    for step in &script.weapons {
+        if out.needs.is_some() {
+            return out;
+        }
+        early_step(&mut live, &mut out, step, "weapons segment");
+        if ended(&live, &mut out) {
+            return out;
+        }
+    }
+    // Power segment.
+    out.say("power segment begins", &[cite::POWER_SEGMENT]);
+    let order = [me, me.other()];
+    let mut power_destiny: [Option<Total>; 2] = [None, None];
+    for s in order {
+        let count = compute(
+            &format!("{s} power destinies"),
+            &Base {
+                source: "start".into(),
+                value: Some(0),
+                cite: cite::POWER_DESTINIES,
+            },
+            &live.mods_for(&Target::PowerDestinies, s),
+            Rules::default(),
+        );
+        let k = count.or_zero().clamp(0, 64) as u32;
+        if k > 0 {
+            let req = destiny::Request::new("power destiny", &s.to_string(), k);
+            let o = live.draw(s, &req);
+            push_notes(&mut out, &o);
+            power_destiny[s.ix()] = o.total;
+        }
+    }
+    let mut bd: [Option<Total>; 2] = [None, None];
+    for s in order {
+        let o = battle_destinies(&mut live, &mut out, script, s);
+        if let Some(o) = o {
+            out.side_mut(s).battle_destinies =
+                o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
+            if o.needs.is_some() {
+                out.needs = o.needs.clone();
+                return out;
+            }
+            bd[s.ix()] = o.total.clone();
+            out.side_mut(s).total_battle_destiny = o.total;
+        }
+    }
+    let mut attrition_destiny: [Option<i64>; 2] = [None, None];
+    for s in order {
+        let count = compute(
+            &format!("{s} attrition destinies"),
+            &Base {
+                source: "start".into(),
+                value: Some(0),
+                cite: cite::ATTRITION_DESTINIES,
+            },
+            &live.mods_for(&Target::AttritionDestinies, s),
+            Rules::default(),
+        );
+        let k = count.or_zero().clamp(0, 64) as u32;
+        if k > 0 {
+            let o = live.draw(
+                s,
+                &destiny::Request::new("attrition destiny", &s.to_string(), k),
+            );
+            push_notes(&mut out, &o);
+            attrition_destiny[s.ix()] = o.total_value();
+        }
+    }
+    for step in &script.power {
+        early_step(&mut live, &mut out, step, "power segment");
+        if ended(&live, &mut out) {
+            return out;
+        }
+    }
+    // Totaling power.
+    for s in order {
+        let mut parts: Vec<Modifier> = Vec::new();
+        for i in live.participants(s) {
+            if let Some(t) = live.power(i)
+                && let Some(v) = t.value
+            {
+                if t.terms.len() > 1 {
+                    out.say(format!("{t}"), &t.cites());
+                }
+                match flat_terms(&t) {
+                    // Sums show each term in the side's total.
+                    Some(terms) => parts.extend(terms),
+                    None => parts.push(
+                        Modifier::new(live.card(i).name.clone(), Op::Add(v))
+                            .cite(cite::TOTALING_POWER)
+                            .cumulative(),
+                    ),
+                }
+            }
+        }
+        if let Some(p) = &power_destiny[s.ix()]
+            && let Some(v) = p.value
+        {
+            parts.push(
+                Modifier::new("power destiny", Op::Add(v))
+                    .cite(cite::POWER_DESTINIES)
+                    .cumulative(),
+            );
+        }
+        if let Some(t) = &bd[s.ix()]
+            && let Some(v) = t.value
+        {
+            parts.push(
+                Modifier::new("battle destiny", Op::Add(v))
+                    .cite(cite::TOTALING_POWER)
+                    .cumulative(),
+            );
+        }
+        parts.extend(live.mods_for(&Target::TotalPower, s));
+        let (base, rest) = match parts.first() {
+            Some(Modifier {
+                op: Op::Add(v),
+                source,
+                cite: c,
+                ..
+            }) => (
+                Base {
+                    source: source.clone(),
+                    value: Some(*v),
+                    cite: c,
+                },
+                parts[1..].to_vec(),
+            ),
+            _ => (
+                Base {
+                    source: "no power".into(),
+                    value: Some(0),
+                    cite: cite::TOTALING_POWER,
+                },
+                parts.clone(),
+            ),
+        };
+        let total = compute(&format!("{s} total power"), &base, &rest, Rules::default());
+        out.say(format!("{total}"), &total.cites());
+        out.side_mut(s).total_power = Some(total);
+    }
+    // Attrition: starts from the total battle destiny, if it exists.
+    for s in order {
+        let against = s.other();
+        let att = match &bd[s.ix()] {
+            None => {
+                out.say(
+                    format!("{s} has no total battle destiny: no attrition against {against} (it cannot be modified)"),
+                    &[cite::CALCULATING_ATTRITION, cite::ATTRITION],
+                );
+                for m in b
+                    .modifiers
+                    .iter()
+                    .filter(|m| m.target == Target::Attrition && m.side == s && m.optional)
+                {
+                    out.say(
+                        format!("{} cannot be played: optional power segment actions on attrition need attrition to exist", m.source),
+                        &[cite::OPTIONAL_POWER_ACTIONS],
+                    );
+                }
+                None
+            }
+            Some(t) => {
+                let mut mods = Vec::new();
+                if let Some(a) = attrition_destiny[s.ix()] {
+                    mods.push(
+                        Modifier::new("attrition destiny", Op::Add(a))
+                            .cite(cite::ATTRITION_DESTINIES),
+                    );
+                }
+                mods.extend(live.mods_for(&Target::Attrition, s));
+                let base = Base {
+                    source: "total battle destiny".into(),
+                    value: t.value,
+                    cite: cite::CALCULATING_ATTRITION,
+                };
+                let a = compute(
+                    &format!("attrition against {against}"),
+                    &base,
+                    &mods,
+                    Rules::default(),
+                );
+                out.say(format!("{a}"), &a.cites());
+                a.value
+            }
+        };
+        out.side_mut(against).attrition = att;
+    }
+    // Winner and loser.
+    let pl = out
+        .light
+        .total_power
+        .as_ref()
+        .map(|t| t.or_zero())
+        .unwrap_or(0);
+    let pd = out
+        .dark
+        .total_power
+        .as_ref()
+        .map(|t| t.or_zero())
+        .unwrap_or(0);
+    out.winner = if pl > pd {
+        Some(Side::Light)
+    } else if pd > pl {
+        Some(Side::Dark)
+    } else {
+        None
+    };
+    match out.winner {
+        Some(w) => {
+            let loser = w.other();
+            let diff = (pl - pd).saturating_abs();
+            let dmg = compute(
+                &format!("battle damage against {loser}"),
+                &Base {
+                    source: "difference in total power".into(),
+                    value: Some(diff),
+                    cite: cite::BATTLE_DAMAGE,
+                },
+                &live.mods_for(&Target::BattleDamage, loser),
+                Rules::default(),
+            );
+            out.say(
+                format!("{w} wins the battle ({pl} to {pd}); {dmg}"),
+                &[cite::WINNER_AND_LOSER, cite::BATTLE_DAMAGE],
+            );
+            out.side_mut(loser).battle_damage = dmg.or_zero();
+        }
+        None => out.say(
+            format!("tie at {pl}: no winner and no loser"),
+            &[cite::WINNER_AND_LOSER],
+        ),
+    }
+    for step in &script.after_winner {
+        early_step(&mut live, &mut out, step, "responses to winning");
+    }
+    damage_segment(&mut live, &mut out, script);
+    out
+}
+
+/// A card's power as separate added terms, when it is a plain sum of its
+/// base and applied additions (no multiplication, reset, floor or limit).
+fn flat_terms(t: &Total) -> Option<Vec<Modifier>> {
+    let mut out = Vec::with_capacity(t.terms.len());
+    for term in &t.terms {
+        match &term.effect {
+            Effect::Ignored(_) => continue,
+            Effect::Base => {
+                let v: i64 = term.shown.parse().ok()?;
+                out.push(
+                    Modifier::new(term.source.clone(), Op::Add(v))
+                        .cite(cite::TOTALING_POWER)
+                        .cumulative(),
+                );
+            }
+            Effect::Applied => {
+                let v: i64 = term.shown.strip_prefix('+')?.parse().ok()?;
+                out.push(
+                    Modifier::new(term.source.clone(), Op::Add(v))
+                        .cite(term.cite)
+                        .cumulative(),
+                );
+            }
+        }
+    }
+    Some(out)
+}
+
+fn push_notes(out: &mut Outcome, o: &destiny::Outcome) {
+    for n in &o.notes {
+        out.lines.push(Line {
+            text: n.text.clone(),
+            cites: n.cites.clone(),
+        });
+    }
+}
+
+/// Battle destiny: the In Brief steps, then the draws.
+fn battle_destinies(
+    live: &mut Live,
+    out: &mut Outcome,
+    script: &Script,
+    s: Side,
+) -> Option<destiny::Outcome> {
+    let ability = live.destiny_ability(s);
+    let start = if ability >= 4 { 1 } else { 0 };
+    let mods = live.mods_for(&Target::BattleDestinies, s);
+    let limit = mods
+        .iter()
+        .filter(|m| m.canceled.is_none())
+        .filter_map(|m| {
+            if let Op::Limit(l) = m.op {
+                Some(l)
+            } else {
+                None
+            }
+        })
+        .min();
+    let counted = compute(
+        &format!("{s} battle destinies"),
+        &Base {
+            source: if start == 1 {
+                format!("ability {ability} (4 or more)")
+            } else {
+                format!("ability {ability} (under 4)")
+            },
+            value: Some(start),
+            cite: cite::BATTLE_DESTINIES,
+        },
+        &mods,
+        Rules::default(),
+    );
+    let mut x = counted.or_zero().max(0);
+    out.say(format!("{counted}"), &counted.cites());
+    for c in live.b.conditions.iter().filter(|c| c.side == s) {
+        if ability < c.min_ability {
+            out.say(
+                format!(
+                    "{}: total ability of {} or more required; {s} has {ability}, so {x} battle destinies become 0",
+                    c.source, c.min_ability
+                ),
+                &[cite::CONDITIONS_ON_DRAWING, cite::BATTLE_DESTINY_IN_BRIEF],
+            );
+            x = 0;
+        }
+    }
+    let y = live
+        .participants(s)
+        .into_iter()
+        .filter_map(|i| {
+            live.card(i)
+                .draws_if_unable
+                .map(|n| (n, live.card(i).name.clone()))
+        })
+        .max_by_key(|(n, _)| *n);
+    let (draws, cap) = match &y {
+        Some((yn, who)) if i64::from(*yn) > x => {
+            out.say(
+                format!(
+                    "{who} draws {yn} battle destiny if unable to otherwise: {s} may draw {yn}"
+                ),
+                &[cite::UNABLE_OTHERWISE, cite::BATTLE_DESTINY_IN_BRIEF],
+            );
+            (i64::from(*yn), Some(*yn))
+        }
+        _ => (x, limit.map(|l| l.max(0) as u32)),
+    };
+    if draws <= 0 {
+        out.say(
+            format!("{s} draws no battle destiny"),
+            &[cite::BATTLE_DESTINY_IN_BRIEF],
+        );
+        return None;
+    }
+    if script
+        .power
+        .iter()
+        .chain(&script.weapons)
+        .any(|st| matches!(st, Step::DeclineBattleDestiny { side } if *side == s))
+    {
+        out.say(
+            format!("{s} declines to draw battle destiny (always optional)"),
+            &[cite::BATTLE_DESTINY],
+        );
+        return None;
+    }
+    let mut req = destiny::Request::new("battle destiny", &s.to_string(), 0);
+    req.limit = cap;
+    req.each_draw = live.mods_for(&Target::EachBattleDestiny, s);
+    req.to_total = live.mods_for(&Target::TotalBattleDestiny, s);
+    let all = script.weapons.iter().chain(&script.power);
+    let mut special: Vec<Plan> = Vec::new();
+    for st in all {
+        match st {
+            Step::ChooseBattleDestiny {
+                side,
+                x,
+                y,
+                keep,
+                source,
+            } if *side == s => special.push(Plan::ChooseFrom {
+                x: *x,
+                y: *y,
+                keep: keep.clone(),
+                source: source.clone(),
+            }),
+            Step::SubstituteBattleDestiny {
+                side,
+                value,
+                source,
+            } if *side == s => special.push(Plan::Substitute {
+                source: source.clone(),
+                value: *value,
+            }),
+            Step::CancelBattleDestiny {
+                side,
+                draw,
+                by,
+                redraw,
+            } if *side == s => req.cancels.push(destiny::Cancel {
+                draw: *draw,
+                by: by.clone(),
+                redraw: *redraw,
+            }),
+            Step::DestinyValue { side, value } if *side == s => req.value_choices.push(*value),
+            _ => {}
+        }
+    }
+    let n = draws.clamp(0, 64) as usize;
+    let mut plans: Vec<Plan> = special.into_iter().take(n).collect();
+    while plans.len() < n {
+        plans.push(Plan::Normal);
+    }
+    req.plans = plans;
+    let o = live.draw(s, &req);
+    push_notes(out, &o);
+    Some(o)
+}
+
+/// Steps allowed before the power segment (and the few allowed after).
+fn early_step(live: &mut Live, out: &mut Outcome, step: &Step, when: &str) {
+    match step {
+        Step::React { card, by } => {
+            let Some(i) = live.idx(card) else {
+                out.needs = Some(format!("unknown card in script: {card}"));
+                return;
+            };
+            if *by == live.b.initiator {
+                out.say(
+                    format!("{by} cannot react to his own battle: {card} does not arrive"),
+                    &[cite::INITIATE_BATTLE],
+                );
+                return;
+            }
+            arrive(live, out, i, &format!("as a 'react' by {by}"), when);
+        }
+        Step::Arrive {
+            card,
+            by: _,
+            source,
+        } => {
+            let Some(i) = live.idx(card) else {
+                out.needs = Some(format!("unknown card in script: {card}"));
+                return;
+            };
+            arrive(live, out, i, &format!("({source})"), when);
+        }
+        Step::Fire {
+            weapon,
+            by,
+            target,
+            against,
+            draws,
+            add,
+            forfeit_zero,
+        } => {
+            fire(
+                live,
+                out,
+                weapon,
+                *by,
+                target,
+                *against,
+                *draws,
+                *add,
+                *forfeit_zero,
+            );
+        }
+        Step::Lose {
+            card,
+            source,
+            out_of_play,
+        } => {
+            let Some(i) = live.idx(card) else {
+                out.needs = Some(format!("unknown card in script: {card}"));
+                return;
+            };
+            if *out_of_play {
+                live.state[i] = State::Gone;
+                let side = live.card(i).side;
+                out.side_mut(side).out_of_play.push(card.clone());
+                out.say(
+                    format!("{card} is placed out of play ({source})"),
+                    &[cite::BATTLE],
+                );
+            } else {
+                lose(live, out, i, source);
+            }
+        }
+        Step::Exclude { card, source } => {
+            let Some(i) = live.idx(card) else {
+                out.needs = Some(format!("unknown card in script: {card}"));
+                return;
+            };
+            live.state[i] = State::Excluded;
+            out.say(
+                format!("{card} is excluded from the battle by {source} (inactive)"),
+                &[cite::PARTICIPATING],
+            );
+        }
+        Step::LoseForce {
+            side,
+            amount,
+            source,
+        } => {
+            let a = (*amount).max(0);
+            out.side_mut(*side).force_lost = out.side_mut(*side).force_lost.saturating_add(a);
+            out.say(
+                format!("{side} loses {a} Force ({source})"),
+                &[cite::BATTLE],
+            );
+        }
+        _ => {}
+    }
+}
+
+fn arrive(live: &mut Live, out: &mut Outcome, i: usize, how: &str, when: &str) {
+    let name = live.card(i).name.clone();
+    if when == "power segment" || when == "responses to winning" {
+        out.say(
+            format!("{name} arrives during the {when} and does not participate"),
+            &[cite::PARTICIPATING, cite::POWER_SEGMENT],
+        );
+        return;
+    }
+    live.at[i] = true;
+    // Cards aboard it arrive with it.
+    for j in 0..live.b.cards.len() {
+        if live
+            .card(j)
+            .aboard
+            .as_deref()
+            .is_some_and(|a| a.eq_ignore_ascii_case(&name))
+        {
+            live.at[j] = true;
+        }
+    }
+    out.say(
+        format!("{name} arrives {how} and participates in the battle"),
+        &[cite::PARTICIPATING],
+    );
+}
+
+fn lose(live: &mut Live, out: &mut Outcome, i: usize, source: &str) {
+    if live.state[i] == State::Gone {
+        return;
+    }
+    let name = live.card(i).name.clone();
+    let side = live.card(i).side;
+    live.state[i] = State::Gone;
+    out.side_mut(side).lost.push(name.clone());
+    out.say(format!("{name} is lost ({source})"), &[cite::BATTLE]);
+    for j in 0..live.b.cards.len() {
+        if live.state[j] != State::Gone
+            && live
+                .card(j)
+                .aboard
+                .as_deref()
+                .is_some_and(|a| a.eq_ignore_ascii_case(&name))
+        {
+            lose(live, out, j, &format!("aboard {name}"));
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fire(
+    live: &mut Live,
+    out: &mut Outcome,
+    weapon: &str,
+    by: Side,
+    target: &str,
+    against: Defense,
+    draws: u32,
+    add: i64,
+    forfeit_zero: bool,
+) {
+    if live.fired.iter().any(|w| w.eq_ignore_ascii_case(weapon)) {
+        out.say(
+            format!("{weapon} has already fired in this battle"),
+            &[cite::FIRING_WEAPONS],
+        );
+        return;
+    }
+    let Some(t) = live.idx(target) else {
+        out.needs = Some(format!("unknown card in script: {target}"));
+        return;
+    };
+    if !live.participating(t) {
+        out.say(
+            format!("{target} is not participating: {weapon} cannot target it"),
+            &[cite::FIRING_WEAPONS],
+        );
+        return;
+    }
+    live.fired.push(weapon.to_string());
+    let c = live.card(t);
+    let (label, base) = match against {
+        Defense::Ability => ("ability", c.ability),
+        Defense::Armor => ("armor", c.armor),
+        Defense::Maneuver => ("maneuver", c.maneuver),
+        Defense::Defense => ("defense value", c.defense),
+    };
+    let dv = if against == Defense::Ability {
+        live.ability(t)
+    } else {
+        live.value(t, label, base, Target::Defense(c.name.clone()))
+    };
+    let mut req = destiny::Request::new("weapon destiny", &by.to_string(), draws);
+    if add != 0 {
+        req.to_total.push(Modifier::new(weapon, Op::Add(add)));
+    }
+    let o = live.draw(by, &req);
+    push_notes(out, &o);
+    let hit = match (o.total_value(), dv.value) {
+        (Some(d), Some(v)) => d > v,
+        (Some(_), None) => {
+            out.needs = Some(format!(
+                "{target} has no {label}: not modelled — ruling needed"
+            ));
+            return;
+        }
+        (None, _) => false,
+    };
+    if hit {
+        live.hit[t] = true;
+        if forfeit_zero {
+            live.forfeit_zero[t] = true;
+        }
+        out.say(
+            format!(
+                "{weapon} fires at {target}: total weapon destiny {} > {dv}: hit (turned sideways, still participating)",
+                o.total_value().unwrap_or(0)
+            ),
+            &[cite::FIRING_WEAPONS, cite::WEAPONS_SEGMENT],
+        );
+    } else if let Some(v) = o.total_value() {
+        out.say(
+            format!("{weapon} fires at {target}: {v} against {dv}: missed"),
+            &[cite::FIRING_WEAPONS],
+        );
+    } else {
+        out.say(
+            format!("{weapon} fires at {target}: no destiny total (failed draw), resolved in {}'s favour: missed", by.other()),
+            &[cite::FIRING_WEAPONS, cite::FAILED_DRAWS],
+        );
+    }
+}
+
+/// Before the damage segment a battle ends at once when a side has no presence.
+fn ended(live: &Live, out: &mut Outcome) -> bool {
+    for s in [Side::Light, Side::Dark] {
+        if !live.presence(s) {
+            out.ended_early = true;
+            out.say(
+                format!("{s} has no presence left: the battle ends at once; hit cards are lost"),
+                &[cite::BATTLE, cite::END_OF_BATTLE],
+            );
+            let hits: Vec<usize> = (0..live.b.cards.len())
+                .filter(|&i| live.hit[i] && live.state[i] != State::Gone)
+                .collect();
+            for i in hits {
+                let name = live.card(i).name.clone();
+                let side = live.card(i).side;
+                out.side_mut(side).lost.push(name.clone());
+                out.say(
+                    format!("{name} (hit) is lost"),
+                    &[cite::FIRING_WEAPONS, cite::BATTLE],
+                );
+            }
+            return true;
+        }
+    }
+    false
+}
+
+struct Pending {
+    attrition: i64,
+    damage: i64,
+    immune: Vec<bool>,
+}
+
+fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
+    out.say("damage segment begins", &[cite::DAMAGE_SEGMENT]);
+    let n = live.b.cards.len();
+    // Immunity is fixed at the start of the damage segment.
+    let mut pend = [
+        Pending {
+            attrition: 0,
+            damage: 0,
+            immune: vec![false; n],
+        },
+        Pending {
+            attrition: 0,
+            damage: 0,
+            immune: vec![false; n],
+        },
+    ];
+    for s in [Side::Light, Side::Dark] {
+        let att = out.side(s).attrition;
+        pend[s.ix()].attrition = att.unwrap_or(0).max(0);
+        pend[s.ix()].damage = out.side(s).battle_damage.max(0);
+        for i in live.participants(s).into_iter().filter(|_| att.is_some()) {
+            if let Some(level) = immunity(live, i) {
+                let a = att.unwrap_or(0);
+                if level > a {
+                    pend[s.ix()].immune[i] = true;
+                    out.say(
+                        format!(
+                            "{} is immune to attrition < {level}; attrition is {a}: not affected",
+                            live.card(i).name
+                        ),
+                        &[cite::IMMUNE_TO_ATTRITION],
+                    );
+                } else {
+                    out.say(
+                        format!(
+                            "{} is immune to attrition < {level}; attrition is {a}: affected",
+                            live.card(i).name
+                        ),
+                        &[cite::IMMUNE_TO_ATTRITION],
+                    );
+                }
+            }
+        }
+        // Enclosed craft protect the cards aboard.
+        for i in live.participants(s) {
+            if let Some(h) = live.card(i).aboard.as_deref().and_then(|h| live.idx(h))
+                && live.card(h).enclosed
+                && pend[s.ix()].immune[h]
+            {
+                pend[s.ix()].immune[i] = true;
+            }
+        }
+    }
+    for step in &script.damage {
+        match step {
+            Step::Forfeit { card } => {
+                let Some(i) = live.idx(card) else {
+                    out.needs = Some(format!("unknown card in script: {card}"));
+                    return;
+                };
+                forfeit(live, out, &mut pend, i);
+            }
+            Step::LoseForceForDamage { side, amount } => {
+                let p = &mut pend[side.ix()];
+                if p.damage <= 0 {
+                    out.say(
+                        format!("{side} has no pending battle damage: no Force to lose for it"),
+                        &[cite::BATTLE_DAMAGE],
+                    );
+                    continue;
+                }
+                let a = (*amount).clamp(0, p.damage);
+                p.damage -= a;
+                out.side_mut(*side).force_lost = out.side_mut(*side).force_lost.saturating_add(a);
+                out.say(
+                    format!(
+                        "{side} loses {a} Force to battle damage ({} remaining)",
+                        p.damage
+                    ),
+                    &[cite::BATTLE_DAMAGE],
+                );
+            }
+            Step::CancelBattleDamage { side, source } => {
+                let p = &mut pend[side.ix()];
+                let c = p.damage;
+                p.damage = 0;
+                out.side_mut(*side).battle_damage_canceled =
+                    out.side_mut(*side).battle_damage_canceled.saturating_add(c);
+                out.say(
+                    format!("{source} cancels {c} battle damage against {side}"),
+                    &[cite::BATTLE_DAMAGE],
+                );
+            }
+            Step::LoseForce {
+                side,
+                amount,
+                source,
+            } => {
+                out.side_mut(*side).force_lost = out
+                    .side_mut(*side)
+                    .force_lost
+                    .saturating_add((*amount).max(0));
+                out.say(
+                    format!("{side} loses {amount} Force ({source})"),
+                    &[cite::BATTLE],
+                );
+            }
+            Step::Lose { card, source, .. } => {
+                if let Some(i) = live.idx(card) {
+                    lose(live, out, i, source);
+                }
+            }
+            other => out.say(
+                format!("not allowed in the damage segment: {other:?}"),
+                &[cite::DAMAGE_SEGMENT],
+            ),
+        }
+    }
+    // What the rules force without a choice.
+    for s in [live.b.initiator, live.b.initiator.other()] {
+        // Hit cards must be forfeited.
+        let hits: Vec<usize> = live
+            .participants(s)
+            .into_iter()
+            .filter(|&i| live.hit[i])
+            .collect();
+        for i in hits {
+            out.say(
+                format!("{} was hit and must be forfeited", live.card(i).name),
+                &[cite::WEAPON_HITS],
+            );
+            forfeit(live, out, &mut pend, i);
+        }
+        // Attrition: forfeit while something non-immune remains.
+        loop {
+            let p = &pend[s.ix()];
+            if p.attrition <= 0 {
+                break;
+            }
+            let candidates: Vec<usize> = live
+                .participants(s)
+                .into_iter()
+                .filter(|&i| !p.immune[i] && live.card(i).forfeit.is_some())
+                .collect();
+            match candidates.as_slice() {
+                [] => {
+                    let left = p.attrition;
+                    pend[s.ix()].attrition = 0;
+                    out.side_mut(s).attrition_ignored =
+                        out.side_mut(s).attrition_ignored.saturating_add(left);
+                    out.say(
+                        format!("{s} has nothing left that attrition affects: remaining attrition {left} is ignored"),
+                        &[cite::ATTRITION, cite::IMMUNE_TO_ATTRITION],
+                    );
+                }
+                [only] => {
+                    let only = *only;
+                    out.say(
+                        format!(
+                            "{} is {s}'s only card affected by attrition and must be forfeited",
+                            live.card(only).name
+                        ),
+                        &[cite::ATTRITION],
+                    );
+                    forfeit(live, out, &mut pend, only);
+                }
+                many => {
+                    let names: Vec<String> =
+                        many.iter().map(|&i| live.card(i).name.clone()).collect();
+                    out.needs = Some(format!(
+                        "needs a decision from {s}: forfeit to satisfy {} attrition ({})",
+                        p.attrition,
+                        names.join(", ")
+                    ));
+                    return;
+                }
+            }
+        }
+        // Battle damage: with no cards left the Force must be lost.
+        let p = &pend[s.ix()];
+        if p.damage > 0 {
+            let cards: Vec<String> = live
+                .participants(s)
+                .into_iter()
+                .filter(|&i| live.card(i).forfeit.is_some())
+                .map(|i| live.card(i).name.clone())
+                .collect();
+            if cards.is_empty() {
+                let d = p.damage;
+                pend[s.ix()].damage = 0;
+                out.side_mut(s).force_lost = out.side_mut(s).force_lost.saturating_add(d);
+                out.say(
+                    format!(
+                        "{s} has no cards left to forfeit and loses {d} Force to battle damage"
+                    ),
+                    &[cite::BATTLE_DAMAGE],
+                );
+            } else {
+                out.needs = Some(format!(
+                    "needs a decision from {s}: satisfy {} battle damage (forfeit {} or lose Force)",
+                    p.damage,
+                    cards.join(", ")
+                ));
+                return;
+            }
+        }
+    }
+    out.say("both players pass: the battle ends", &[cite::END_OF_BATTLE]);
+}
+
+/// Highest immunity from any source; losing immunity overrides gaining it.
+fn immunity(live: &Live, i: usize) -> Option<i64> {
+    let c = live.card(i);
+    let mods: Vec<&ModSpec> = live
+        .b
+        .modifiers
+        .iter()
+        .filter(|m| m.target == Target::Immunity(c.name.clone()))
+        .filter(|m| {
+            m.optional
+                || m.requires
+                    .iter()
+                    .all(|r| live.idx(r).is_some_and(|j| live.participating(j)))
+        })
+        .collect();
+    if mods.iter().any(|m| matches!(m.op, OpSpec::Lose(true))) {
+        return None;
+    }
+    let mut best = c.immune_to_attrition;
+    for m in mods {
+        if let OpSpec::Define(v) | OpSpec::Add(v) | OpSpec::Reset(v) = m.op {
+            let v = if let OpSpec::Add(a) = m.op {
+                c.immune_to_attrition.unwrap_or(0).saturating_add(a)
+            } else {
+                v
+            };
+            best = Some(best.map_or(v, |b| b.max(v)));
+        }
+    }
+    best
+}
+
+fn forfeit(live: &mut Live, out: &mut Outcome, pend: &mut [Pending; 2], i: usize) {
+    let c = live.card(i);
+    let s = c.side;
+    let name = c.name.clone();
+    if !live.participating(i) {
+        out.say(
+            format!("{name} is not participating in the battle and cannot be forfeited"),
+            &[cite::FORFEIT],
+        );
+        return;
+    }
+    let p = &pend[s.ix()];
+    if !live.hit[i] && p.attrition <= 0 && p.damage <= 0 {
+        out.say(
+            format!("{name} cannot be forfeited: not hit and {s} has no pending attrition or battle damage"),
+            &[cite::DAMAGE_SEGMENT, cite::FORFEIT],
+        );
+        return;
+    }
+    let fv = live.forfeit(i);
+    let Some(v) = fv.value else {
+        out.say(
+            format!("{name} has no forfeit value and cannot be forfeited"),
+            &[cite::FORFEIT],
+        );
+        return;
+    };
+    let p = &mut pend[s.ix()];
+    p.attrition = (p.attrition - v).max(0);
+    p.damage = (p.damage - v).max(0);
+    let (a, d) = (p.attrition, p.damage);
+    live.state[i] = State::Gone;
+    out.side_mut(s).forfeited.push(name.clone());
+    out.say(
+        format!("{s} forfeits {name} ({fv}): attrition remaining {a}, battle damage remaining {d}"),
+        &[cite::FORFEIT, cite::ATTRITION, cite::BATTLE_DAMAGE],
+    );
+    for j in 0..live.b.cards.len() {
+        if live.state[j] != State::Gone
+            && live
+                .card(j)
+                .aboard
+                .as_deref()
+                .is_some_and(|h| h.eq_ignore_ascii_case(&name))
+        {
+            lose(
+                live,
+                out,
+                j,
+                &format!("aboard {name} when it was forfeited"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn load(y: &str) -> (Battle, Script) {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Doc {
+            battle: Battle,
+            #[serde(default)]
+            script: Script,
+        }
+        let d: Doc = crate::yaml::load(Path::new("t.yaml"), y).expect("test YAML");
+        (d.battle, d.script)
+    }
+
+    const SIMPLE: &str = r#"
+battle:
+  location: Rogue 1's site
+  site: true
+  initiator: light
+  cards:
+    - {name: Princess Leia, side: light, kind: character, power: 3, ability: 4, forfeit: 7, adds_power_piloting: 1, aboard: Rogue 1, immune_to_attrition: 3}
+    - {name: Rogue 1, side: light, kind: vehicle, power: 3, forfeit: 6}
+    - {name: Snoova, side: dark, kind: character, power: 6, ability: 2, forfeit: 4}
+  reserve:
+    light: [{name: light top, destiny: 1}]
+    dark: [{name: dark top, destiny: 3}]
+script:
+  damage:
+    - lose_force_for_damage: {side: light, amount: 1}
+"#;
+
+    #[test]
+    fn simple_example_numbers() {
+        let (b, s) = load(SIMPLE);
+        let o = resolve(&b, &s);
+        assert_eq!(o.needs, None, "{:#?}", o.lines);
+        assert_eq!(o.light.total_power.as_ref().and_then(|t| t.value), Some(5));
+        assert_eq!(o.dark.total_power.as_ref().and_then(|t| t.value), Some(6));
+        assert_eq!(o.winner, Some(Side::Dark));
+        assert_eq!(o.light.battle_damage, 1);
+        assert_eq!(o.dark.attrition, Some(1));
+        assert_eq!(o.light.attrition, None);
+        assert_eq!(o.dark.forfeited, vec!["Snoova".to_string()]);
+        assert_eq!(o.light.force_lost, 1);
+    }
+
+    #[test]
+    fn missing_choice_asks() {
+        let (b, _) = load(SIMPLE);
+        let o = resolve(&b, &Script::default());
+        assert!(
+            o.needs
+                .as_deref()
+                .is_some_and(|n| n.starts_with("needs a decision from Light")),
+            "{:?}",
+            o.needs
+        );
+    }
+
+    #[test]
+    fn fuzz_random_battles_never_panic_or_go_negative() {
+        let mut seed: u64 = 0xdead_beef_1234_5678;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let kinds = [Kind::Character, Kind::Starship, Kind::Vehicle, Kind::Weapon];
+        for _ in 0..1500 {
+            let mut cards = Vec::new();
+            for side in [Side::Light, Side::Dark] {
+                for i in 0..(next() % 7) {
+                    let kind = kinds[(next() % 4) as usize];
+                    let name = format!("{side}{i}");
+                    let aboard = if kind == Kind::Character && i > 0 && next() % 3 == 0 {
+                        Some(format!("{side}{}", next() % i))
+                    } else {
+                        None
+                    };
+                    let big = next() % 50 == 0;
+                    let v = |n: u64| {
+                        if big {
+                            i64::MAX / 3
+                        } else {
+                            (n % 9) as i64 - 1
+                        }
+                    };
+                    cards.push(Card {
+                        name,
+                        side,
+                        kind,
+                        power: Some(v(next())),
+                        ability: if next() % 4 == 0 {
+                            None
+                        } else {
+                            Some(v(next()))
+                        },
+                        forfeit: if next() % 5 == 0 {
+                            None
+                        } else {
+                            Some(v(next()))
+                        },
+                        armor: Some(v(next())),
+                        maneuver: None,
+                        defense: None,
+                        ferocity: None,
+                        immune_to_attrition: if next() % 3 == 0 {
+                            Some(v(next()))
+                        } else {
+                            None
+                        },
+                        adds_power_piloting: Some(v(next())),
+                        permanent_pilot: if next() % 4 == 0 { Some(2) } else { None },
+                        aboard,
+                        role: if next() % 2 == 0 {
+                            Role::Pilot
+                        } else {
+                            Role::Passenger
+                        },
+                        enclosed: next() % 2 == 0,
+                        presence_icon: next() % 6 == 0,
+                        draws_if_unable: if next() % 5 == 0 {
+                            Some((next() % 3) as u32)
+                        } else {
+                            None
+                        },
+                        battled_this_turn: next() % 10 == 0,
+                        elsewhere: next() % 8 == 0,
+                    });
+                }
+            }
+            let names: Vec<String> = cards.iter().map(|c| c.name.clone()).collect();
+            let pick = |n: u64| {
+                names
+                    .get((n as usize) % names.len().max(1))
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let mut modifiers = Vec::new();
+            for k in 0..(next() % 20) {
+                let side = if next() % 2 == 0 {
+                    Side::Light
+                } else {
+                    Side::Dark
+                };
+                let target = match next() % 9 {
+                    0 => Target::Power(pick(next())),
+                    1 => Target::Forfeit(pick(next())),
+                    2 => Target::Immunity(pick(next())),
+                    3 => Target::TotalPower,
+                    4 => Target::BattleDestinies,
+                    5 => Target::EachBattleDestiny,
+                    6 => Target::TotalBattleDestiny,
+                    7 => Target::Attrition,
+                    _ => Target::BattleDamage,
+                };
+                let n = (next() % 13) as i64 - 6;
+                let op = match next() % 7 {
+                    0 => OpSpec::Add(n),
+                    1 => OpSpec::Sub(n),
+                    2 => OpSpec::Mul(n),
+                    3 => OpSpec::Reset(n),
+                    4 => OpSpec::Limit(n),
+                    5 => OpSpec::Lose(true),
+                    _ => OpSpec::Add(i64::MAX / 2),
+                };
+                modifiers.push(ModSpec {
+                    source: format!("m{k}"),
+                    side,
+                    target,
+                    op,
+                    optional: next() % 2 == 0,
+                    cumulative: next() % 2 == 0,
+                    requires: Vec::new(),
+                    cite: None,
+                });
+            }
+            let deck = |n: u64| -> Vec<DeckCard> {
+                (0..n % 6)
+                    .map(|i| DeckCard {
+                        name: format!("c{i}"),
+                        destiny: DestinyValues::One((i as i64 * 7) % 8 - 1),
+                    })
+                    .collect()
+            };
+            let mut script = Script::default();
+            for _ in 0..(next() % 4) {
+                script.weapons.push(Step::Fire {
+                    weapon: format!("w{}", next() % 3),
+                    by: if next() % 2 == 0 {
+                        Side::Light
+                    } else {
+                        Side::Dark
+                    },
+                    target: pick(next()),
+                    against: Defense::Armor,
+                    draws: (next() % 3) as u32,
+                    add: 1,
+                    forfeit_zero: next() % 2 == 0,
+                });
+            }
+            for _ in 0..(next() % 6) {
+                script.damage.push(Step::Forfeit { card: pick(next()) });
+            }
+            script.damage.push(Step::LoseForceForDamage {
+                side: Side::Light,
+                amount: (next() % 30) as i64,
+            });
+            let b = Battle {
+                location: "x".into(),
+                site: true,
+                initiator: if next() % 2 == 0 {
+                    Side::Light
+                } else {
+                    Side::Dark
+                },
+                cards,
+                modifiers,
+                conditions: Vec::new(),
+                reserve: Reserves {
+                    light: deck(next()),
+                    dark: deck(next()),
+                },
+                force_pile: None,
+                script,
+            };
+            let o = resolve(&b, &b.script);
+            for s in [Side::Light, Side::Dark] {
+                let r = o.side(s);
+                if let Some(v) = r.total_power.as_ref().and_then(|t| t.value) {
+                    assert!(v >= 0, "{:#?}", o.lines);
+                }
+                assert!(r.battle_damage >= 0 && r.force_lost >= 0 && r.attrition_ignored >= 0);
+                assert!(r.attrition.is_none_or(|a| a >= 0));
+                if let Some(v) = r.total_battle_destiny.as_ref().and_then(|t| t.value) {
+                    assert!(v >= 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_presence_no_battle() {
+        let (mut b, s) = load(SIMPLE);
+        b.cards.retain(|c| c.name != "Snoova");
+        assert!(resolve(&b, &s).not_initiated.is_some());
+    }
+}

@@ -1,0 +1,401 @@
+//! Creature attacks (AR Ch.6 Attacks): weapons segment, totals, damage.
+//!
+//! Two kinds: a non-parasite creature attacking a target (attacker total is
+//! ferocity plus modifiers; defender total is power plus a destiny if 4 or
+//! more ability), and characters attacking a creature (attacker total is
+//! power plus a destiny if 4 or more ability; defender total is ferocity plus
+//! defense value plus modifiers). The attacker wins only when its total is
+//! greater. There is no battle damage, attrition or forfeiting; hit
+//! creatures are lost.
+
+use super::battle::{Card, Kind, Reserves, Side};
+use super::destiny::{self, DestinyCard};
+use super::values::{Base, Modifier, Op, Rules, Total, cite, compute};
+use serde::Deserialize;
+
+/// Who attacks whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// The creature attacks `target`.
+    CreatureAttacks,
+    /// `side`'s characters, vehicles and starships attack the creature.
+    AttackCreature,
+}
+
+/// A step of the attack's weapons segment.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum AttackStep {
+    /// A participant fires a weapon at the creature: hit if total destiny > defense value.
+    Fire {
+        weapon: String,
+        by: Side,
+        #[serde(default)]
+        add: i64,
+    },
+    /// Draw destiny; the card is power + X for the attack (Stay Here, Where It's Safe).
+    PowerPlusDestiny {
+        card: String,
+        by: Side,
+        source: String,
+    },
+    /// The creature's ferocity is increased (Yaggle Gakkle's +2).
+    Ferocity { add: i64, source: String },
+    /// A card is lost at once.
+    Lose { card: String, source: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attack {
+    pub location: String,
+    pub direction: Direction,
+    pub creature: String,
+    /// For `creature_attacks`: the randomly selected target.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// For `attack_creature`: the attacking side.
+    #[serde(default)]
+    pub side: Option<Side>,
+    pub cards: Vec<Card>,
+    /// Destinies added to the creature's ferocity ("8 + destiny").
+    #[serde(default)]
+    pub ferocity_destinies: u32,
+    #[serde(default)]
+    pub reserve: Reserves,
+    #[serde(default)]
+    pub weapons: Vec<AttackStep>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub text: String,
+    pub cites: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    pub lines: Vec<Line>,
+    pub attacker_total: Option<i64>,
+    pub defender_total: Option<i64>,
+    pub defeated: bool,
+    pub lost: Vec<String>,
+    pub needs: Option<String>,
+}
+
+impl Outcome {
+    fn say(&mut self, text: impl Into<String>, cites: &[&'static str]) {
+        self.lines.push(Line {
+            text: text.into(),
+            cites: cites.to_vec(),
+        });
+    }
+}
+
+struct Decks {
+    cards: [Vec<DestinyCard>; 2],
+    used: [usize; 2],
+}
+
+impl Decks {
+    fn draw(&mut self, side: Side, kind: &str, n: u32, add: i64, out: &mut Outcome) -> Option<i64> {
+        let ix = if side == Side::Light { 0 } else { 1 };
+        let mut req = destiny::Request::new(kind, &side.to_string(), n);
+        if add != 0 {
+            req.to_total.push(Modifier::new("weapon", Op::Add(add)));
+        }
+        let from = self.used[ix].min(self.cards[ix].len());
+        let o = destiny::draw(&req, &self.cards[ix][from..]);
+        self.used[ix] += o.consumed;
+        for n in &o.notes {
+            out.lines.push(Line {
+                text: n.text.clone(),
+                cites: n.cites.clone(),
+            });
+        }
+        o.total_value()
+    }
+}
+
+fn deck(cards: &[super::battle::DeckCard]) -> Vec<DestinyCard> {
+    cards
+        .iter()
+        .map(|c| DestinyCard {
+            name: c.name.clone(),
+            values: match &c.destiny {
+                super::battle::DestinyValues::One(v) => vec![*v],
+                super::battle::DestinyValues::Many(v) => v.clone(),
+            },
+        })
+        .collect()
+}
+
+/// Resolves one attack.
+pub fn resolve(a: &Attack) -> Outcome {
+    let mut out = Outcome::default();
+    let find = |n: &str| a.cards.iter().position(|c| c.name.eq_ignore_ascii_case(n));
+    let Some(cr) = find(&a.creature) else {
+        out.needs = Some(format!("unknown creature: {}", a.creature));
+        return out;
+    };
+    let creature = &a.cards[cr];
+    if creature.kind != Kind::Creature {
+        out.needs = Some(format!("{} is not a creature", creature.name));
+        return out;
+    }
+    let mut decks = Decks {
+        cards: [deck(&a.reserve.light), deck(&a.reserve.dark)],
+        used: [0, 0],
+    };
+    let mut gone = vec![false; a.cards.len()];
+    let mut hit = false;
+    let mut power_mods: Vec<Vec<Modifier>> = vec![Vec::new(); a.cards.len()];
+    let mut ferocity_mods: Vec<Modifier> = Vec::new();
+
+    // Participants on the non-creature side.
+    let (opp_side, participants): (Side, Vec<usize>) = match a.direction {
+        Direction::CreatureAttacks => {
+            let Some(t) = a.target.as_deref().and_then(find) else {
+                out.needs =
+                    Some("needs a decision: the randomly selected target of the attack".into());
+                return out;
+            };
+            let tc = &a.cards[t];
+            if tc.aboard.is_some() && tc.kind == Kind::Character {
+                out.say(
+                    format!(
+                        "{} is aboard a vehicle or starship and is not a potential target",
+                        tc.name
+                    ),
+                    &[cite::ATTACKS_NON_PARASITE],
+                );
+                return out;
+            }
+            (tc.side, vec![t])
+        }
+        Direction::AttackCreature => {
+            let Some(s) = a.side else {
+                out.needs = Some("needs a decision: which side attacks the creature".into());
+                return out;
+            };
+            let v = (0..a.cards.len())
+                .filter(|&i| {
+                    a.cards[i].side == s
+                        && matches!(
+                            a.cards[i].kind,
+                            Kind::Character | Kind::Vehicle | Kind::Starship
+                        )
+                })
+                .collect();
+            (s, v)
+        }
+    };
+    out.say(
+        format!(
+            "attack at {} ({}): initiated for free",
+            a.location, creature.name
+        ),
+        &[cite::ATTACKS_STEPS, cite::ATTACKS],
+    );
+    out.say(
+        "weapons segment begins",
+        &[cite::ATTACKS_STEPS, cite::WEAPONS_SEGMENT],
+    );
+    let mut fired: Vec<&str> = Vec::new();
+    for st in &a.weapons {
+        match st {
+            AttackStep::Fire { weapon, by, add } => {
+                if fired.contains(&weapon.as_str()) {
+                    out.say(
+                        format!("{weapon} has already fired in this attack"),
+                        &[cite::ATTACKS_STEPS],
+                    );
+                    continue;
+                }
+                fired.push(weapon);
+                let dv = creature.defense;
+                let d = decks.draw(*by, "weapon destiny", 1, *add, &mut out);
+                match (d, dv) {
+                    (Some(d), Some(v)) if d > v => {
+                        hit = true;
+                        out.say(
+                            format!("{weapon} fires at {}: total weapon destiny {d} > defense value {v}: hit (turned sideways; the attack continues)", creature.name),
+                            &[cite::ATTACKS_STEPS, cite::FIRING_WEAPONS],
+                        );
+                    }
+                    (d, v) => out.say(
+                        format!(
+                            "{weapon} fires at {}: {} against defense value {}: missed",
+                            creature.name,
+                            d.map(|x| x.to_string())
+                                .unwrap_or_else(|| "no destiny".into()),
+                            v.map(|x| x.to_string()).unwrap_or_else(|| "(none)".into())
+                        ),
+                        &[cite::ATTACKS_STEPS],
+                    ),
+                }
+            }
+            AttackStep::PowerPlusDestiny { card, by, source } => {
+                let Some(i) = find(card) else {
+                    out.needs = Some(format!("unknown card in script: {card}"));
+                    return out;
+                };
+                if let Some(x) = decks.draw(*by, "destiny", 1, 0, &mut out) {
+                    power_mods[i].push(Modifier::new(source.clone(), Op::Add(x)));
+                    out.say(
+                        format!("{source}: {card} is power +{x}"),
+                        &[cite::ATTACKS_STEPS],
+                    );
+                }
+            }
+            AttackStep::Ferocity { add, source } => {
+                ferocity_mods.push(Modifier::new(source.clone(), Op::Add(*add)));
+                out.say(
+                    format!("{source}: {} ferocity +{add}", creature.name),
+                    &[cite::ATTACKS_STEPS],
+                );
+            }
+            AttackStep::Lose { card, source } => {
+                if let Some(i) = find(card) {
+                    gone[i] = true;
+                    out.lost.push(a.cards[i].name.clone());
+                    out.say(format!("{card} is lost ({source})"), &[cite::ATTACKS_STEPS]);
+                }
+            }
+        }
+    }
+    let participants: Vec<usize> = participants.into_iter().filter(|&i| !gone[i]).collect();
+    if participants.is_empty() || gone[cr] {
+        out.say(
+            "one side of the attack has no cards left: the attack ends",
+            &[cite::ATTACKS],
+        );
+        return out;
+    }
+    out.say("power segment begins", &[cite::ATTACKS_STEPS]);
+
+    // The creature's total.
+    let mut fmods = Vec::new();
+    if a.ferocity_destinies > 0
+        && let Some(d) = decks.draw(
+            creature.side,
+            "ferocity destiny",
+            a.ferocity_destinies,
+            0,
+            &mut out,
+        )
+    {
+        fmods.push(Modifier::new("destiny", Op::Add(d)));
+    }
+    fmods.extend(ferocity_mods);
+    if a.direction == Direction::AttackCreature
+        && let Some(dv) = creature.defense
+    {
+        fmods.push(
+            Modifier::new("defense value", Op::Add(dv)).cite(cite::ATTACKS_CREATURES_ATTACKED),
+        );
+    }
+    let ferocity = compute(
+        &format!("{} total", creature.name),
+        &Base {
+            source: "ferocity".into(),
+            value: creature.ferocity.or(creature.power),
+            cite: cite::ATTACKS,
+        },
+        &fmods,
+        Rules::default(),
+    );
+    out.say(ferocity.to_string(), &ferocity.cites());
+
+    // The other side's total.
+    let mut parts: Vec<Modifier> = Vec::new();
+    let mut ability = 0i64;
+    for &i in &participants {
+        let c = &a.cards[i];
+        if c.aboard.is_none() {
+            let p = compute(
+                &format!("power of {}", c.name),
+                &Base {
+                    source: c.name.clone(),
+                    value: c.power,
+                    cite: cite::ATTACKS,
+                },
+                &power_mods[i],
+                Rules::default(),
+            );
+            if let Some(v) = p.value {
+                parts.push(Modifier::new(c.name.clone(), Op::Add(v)).cumulative());
+            }
+        }
+        ability = ability
+            .saturating_add(c.ability.unwrap_or(0))
+            .saturating_add(c.permanent_pilot.unwrap_or(0));
+    }
+    if ability >= 4 {
+        if let Some(d) = decks.draw(opp_side, "destiny", 1, 0, &mut out) {
+            parts.push(Modifier::new("destiny (4 or more ability)", Op::Add(d)).cumulative());
+        }
+    } else {
+        out.say(
+            format!("{opp_side} has {ability} ability in the attack: no destiny (\"if unable to otherwise\" battle destiny text does not apply to attacks)"),
+            &[cite::ATTACKS],
+        );
+    }
+    let base = Base {
+        source: "total".into(),
+        value: Some(0),
+        cite: cite::ATTACKS,
+    };
+    let side_total: Total = compute(
+        &format!("{opp_side} total"),
+        &base,
+        &parts,
+        Rules::default(),
+    );
+    out.say(side_total.to_string(), &side_total.cites());
+
+    let (att, def) = match a.direction {
+        Direction::CreatureAttacks => (ferocity.value, side_total.value),
+        Direction::AttackCreature => (side_total.value, ferocity.value),
+    };
+    out.attacker_total = att;
+    out.defender_total = def;
+    out.defeated = matches!((att, def), (Some(x), Some(y)) if x > y);
+    let cites = match a.direction {
+        Direction::CreatureAttacks => [cite::ATTACKS_NON_PARASITE, cite::ATTACKS_STEPS],
+        Direction::AttackCreature => [cite::ATTACKS_CREATURES_ATTACKED, cite::ATTACKS_STEPS],
+    };
+    out.say(
+        format!(
+            "attacker {} against defender {}: {}",
+            att.unwrap_or(0),
+            def.unwrap_or(0),
+            if out.defeated {
+                "the defender is defeated"
+            } else {
+                "the defender is not defeated (ties are not enough)"
+            }
+        ),
+        &cites,
+    );
+    out.say("damage segment begins", &[cite::ATTACKS_STEPS]);
+    if out.defeated {
+        let victims: Vec<usize> = match a.direction {
+            Direction::CreatureAttacks => participants.clone(),
+            Direction::AttackCreature => vec![cr],
+        };
+        for i in victims {
+            out.lost.push(a.cards[i].name.clone());
+            out.say(format!("{} is defeated and lost", a.cards[i].name), &cites);
+        }
+    }
+    if hit && !out.lost.iter().any(|n| n == &creature.name) {
+        out.lost.push(creature.name.clone());
+        out.say(
+            format!("{} was hit and is lost", creature.name),
+            &[cite::ATTACKS_STEPS, cite::ATTACKS],
+        );
+    }
+    out
+}

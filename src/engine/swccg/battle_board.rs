@@ -1,0 +1,365 @@
+//! Battles and Force drains on the board engine's state: the cards at a
+//! location (and aboard them) become a [`Battle`] or a [`Drain`], which is
+//! resolved by [`battle::resolve`] / [`drain::resolve`]; what happened is
+//! applied back to the state (cards lost, Force lost).
+//!
+//! Read from the board: power, ability, forfeit, armor, maneuver, the first
+//! defense value, immunity to attrition, the `presence` icon, the
+//! `light_force` / `dark_force` icons of a location, each player's Reserve
+//! Deck (top first) and Force Pile. Not read (reported when it matters):
+//! piloting bonuses, permanent pilots and game-text modifiers, which the
+//! board's card definitions do not carry; cases needing them use the
+//! `battle:` / `drains:` scenario keys.
+
+use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script};
+use super::drain::{self, Drain, DrainCard};
+use super::state::{CardIx, State, Zone};
+use crate::scenario::model::{CardState, CardType, PileName, Side as BoardSide};
+
+/// The board's side as the battle code's side.
+pub fn side(s: BoardSide) -> battle::Side {
+    match s {
+        BoardSide::Light => battle::Side::Light,
+        BoardSide::Dark => battle::Side::Dark,
+    }
+}
+
+fn board_side(s: battle::Side) -> BoardSide {
+    match s {
+        battle::Side::Light => BoardSide::Light,
+        battle::Side::Dark => BoardSide::Dark,
+    }
+}
+
+/// Active cards at location `at`, with the cards on them, in board order.
+fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
+    fn host_at(st: &State, c: CardIx, at: usize, depth: u8) -> bool {
+        match st.zone[c] {
+            Zone::At(l) => l == at,
+            Zone::On(h) if depth < 8 => host_at(st, h, at, depth + 1),
+            _ => false,
+        }
+    }
+    (0..st.cards.len())
+        .filter(|&c| host_at(st, c, at, 0) && st.card_state[c] == CardState::Active)
+        .collect()
+}
+
+fn kind(t: CardType) -> Option<Kind> {
+    match t {
+        CardType::Character => Some(Kind::Character),
+        CardType::Starship => Some(Kind::Starship),
+        CardType::Vehicle => Some(Kind::Vehicle),
+        CardType::Weapon => Some(Kind::Weapon),
+        CardType::Device => Some(Kind::Device),
+        CardType::Creature => Some(Kind::Creature),
+        _ => None,
+    }
+}
+
+fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
+    st.pile(s, PileName::ReserveDeck)
+        .iter()
+        .map(|&c| DeckCard {
+            name: st.key(c).to_string(),
+            destiny: DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
+        })
+        .collect()
+}
+
+/// The battle at location `at`, initiated by `initiator`, as the board shows it.
+pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle {
+    let mut cards = Vec::new();
+    for c in cards_at(st, at) {
+        let d = st.def(c);
+        let Some(k) = kind(d.card_type) else { continue };
+        let aboard = match st.zone[c] {
+            Zone::On(h)
+                if matches!(st.def(h).card_type, CardType::Starship | CardType::Vehicle) =>
+            {
+                Some(st.key(h).to_string())
+            }
+            _ => None,
+        };
+        if k == Kind::Weapon || k == Kind::Device {
+            // Weapons and devices add no power; they are listed for completeness.
+        }
+        let pilot = d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
+        cards.push(Card {
+            name: st.key(c).to_string(),
+            side: side(d.side),
+            kind: k,
+            power: d.stats.power,
+            ability: d.stats.ability,
+            forfeit: d.stats.forfeit,
+            armor: d.stats.armor,
+            maneuver: d.stats.maneuver,
+            defense: d.stats.defense.values().next().copied(),
+            ferocity: None,
+            immune_to_attrition: d.stats.immune_to_attrition,
+            adds_power_piloting: None,
+            permanent_pilot: None,
+            aboard: aboard.clone(),
+            role: if aboard.is_some() && !pilot {
+                Role::Passenger
+            } else {
+                Role::Pilot
+            },
+            enclosed: false,
+            presence_icon: d
+                .stats
+                .icons
+                .iter()
+                .any(|i| i.eq_ignore_ascii_case("presence")),
+            draws_if_unable: None,
+            battled_this_turn: false,
+            elsewhere: false,
+        });
+    }
+    Battle {
+        location: st.locations[at].title.clone(),
+        site: true,
+        initiator: side(initiator),
+        cards,
+        modifiers: Vec::new(),
+        conditions: Vec::new(),
+        reserve: Reserves {
+            light: deck(st, BoardSide::Light),
+            dark: deck(st, BoardSide::Dark),
+        },
+        // The action is on the stack: its cost was paid when it was initiated.
+        force_pile: None,
+        script: Script::default(),
+    }
+}
+
+/// The Force drain at location `at` by `drainer`, as the board shows it.
+pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
+    let opp = drainer.other();
+    let icon = match opp {
+        BoardSide::Light => "light_force",
+        BoardSide::Dark => "dark_force",
+    };
+    let icons = st.locations[at]
+        .icons
+        .iter()
+        .filter(|i| i.eq_ignore_ascii_case(icon))
+        .count() as i64;
+    let cards = cards_at(st, at)
+        .into_iter()
+        .map(|c| {
+            let d = st.def(c);
+            DrainCard {
+                name: st.key(c).to_string(),
+                side: side(d.side),
+                ability: d.stats.ability,
+                presence_icon: d
+                    .stats
+                    .icons
+                    .iter()
+                    .any(|i| i.eq_ignore_ascii_case("presence")),
+                undercover: d
+                    .keywords
+                    .iter()
+                    .any(|k| k.eq_ignore_ascii_case("undercover")),
+                may_force_drain: false,
+                drained_this_turn: false,
+                aboard: match st.zone[c] {
+                    Zone::On(h) => Some(st.key(h).to_string()),
+                    _ => None,
+                },
+                enclosed: false,
+                permanent_pilot: None,
+            }
+        })
+        .collect();
+    Drain {
+        name: None,
+        location: st.locations[at].title.clone(),
+        drainer: side(drainer),
+        icons,
+        cards,
+        modifiers: Vec::new(),
+        canceling: Vec::new(),
+        not_modified_by_opponent: None,
+        not_canceled: None,
+        prevented: None,
+        responses: Vec::new(),
+        force_pile: None,
+        lose_from: None,
+    }
+}
+
+/// What the board engine must do after a battle or drain resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Applied {
+    /// Trace lines with their citations.
+    pub lines: Vec<(String, Vec<&'static str>)>,
+    /// Cards to place in their owner's Lost Pile (forfeited or lost).
+    pub lost: Vec<CardIx>,
+    /// Cards placed out of play.
+    pub out_of_play: Vec<CardIx>,
+    /// Force each side must lose (Light, Dark).
+    pub force_lost: [i64; 2],
+    /// A choice the board script cannot give: (player, what).
+    pub needs: Option<(BoardSide, String)>,
+    /// The board does not allow the action it has on the stack (no presence,
+    /// no control, a drain prevented...): the result cannot be computed.
+    pub unresolvable: Option<String>,
+}
+
+/// Resolves the battle at `at` on the board state.
+pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide) -> Applied {
+    let b = battle_from_state(st, at, initiator);
+    let o = battle::resolve(&b, &b.script);
+    let mut a = Applied {
+        lines: o
+            .lines
+            .iter()
+            .map(|l| (l.text.clone(), l.cites.clone()))
+            .collect(),
+        ..Applied::default()
+    };
+    if let Some(why) = &o.not_initiated {
+        a.unresolvable = Some(why.clone());
+        return a;
+    }
+    for s in [battle::Side::Light, battle::Side::Dark] {
+        let r = o.side(s);
+        a.lost
+            .extend(r.forfeited.iter().chain(&r.lost).filter_map(|n| st.find(n)));
+        a.out_of_play
+            .extend(r.out_of_play.iter().filter_map(|n| st.find(n)));
+        a.force_lost[board_side(s).ix()] = r.force_lost;
+    }
+    if let Some(n) = &o.needs {
+        let who = if n.contains("from Light") {
+            BoardSide::Light
+        } else {
+            BoardSide::Dark
+        };
+        let what = n
+            .split_once(": ")
+            .map(|(_, w)| w.to_string())
+            .unwrap_or_else(|| n.clone());
+        a.needs = Some((who, what));
+    }
+    a
+}
+
+/// Resolves the Force drain at `at` on the board state.
+pub fn resolve_drain(st: &State, at: usize, drainer: BoardSide) -> Applied {
+    let d = drain_from_state(st, at, drainer);
+    let o = drain::resolve(&d);
+    let mut a = Applied {
+        lines: o
+            .lines
+            .iter()
+            .map(|l| (l.text.clone(), l.cites.clone()))
+            .collect(),
+        ..Applied::default()
+    };
+    if let Some(why) = &o.not_initiated {
+        a.unresolvable = Some(why.clone());
+        return a;
+    }
+    a.force_lost[drainer.other().ix()] = o.force_lost;
+    a
+}
+
+impl super::engine::Engine {
+    /// The result of a battle or Force drain on the stack (entry `ix`): resolve
+    /// it at its location, apply it to the state and take it off the stack.
+    /// Returns false when the run must stop (a decision or a location is missing).
+    pub(crate) fn battle_or_drain_result(&mut self, ix: usize) -> bool {
+        use super::engine::Outcome;
+        use super::stack::{ActionKind, Tgt};
+        use crate::engine::{Actor, Event};
+        let label = self.stack[ix].label.clone();
+        let by = self.stack[ix].actor;
+        let is_battle = matches!(self.stack[ix].kind, ActionKind::Battle);
+        let at = self.stack[ix].targets.iter().find_map(|(_, t)| {
+            if let Tgt::Location(l) = t {
+                Some(*l)
+            } else {
+                None
+            }
+        });
+        let Some(at) = at else {
+            self.outcome = Some(Outcome::NotModelled {
+                what: format!("the result of {label}: its location is not given"),
+            });
+            return false;
+        };
+        let a = if is_battle {
+            resolve_battle(&self.st, at, by)
+        } else {
+            resolve_drain(&self.st, at, by)
+        };
+        for (text, cites) in &a.lines {
+            self.log(
+                super::battle_scenario::actor_of(text),
+                Event::Result,
+                text.clone(),
+                cites,
+            );
+        }
+        if let Some(why) = a.unresolvable {
+            self.outcome = Some(Outcome::NotModelled {
+                what: format!("the result of {label}: {why}"),
+            });
+            return false;
+        }
+        if let Some((player, what)) = a.needs {
+            self.outcome = Some(Outcome::NeedsDecision { player, what });
+            return false;
+        }
+        for (cards, pile) in [
+            (&a.lost, PileName::LostPile),
+            (&a.out_of_play, PileName::OutOfPlay),
+        ] {
+            for &c in cards {
+                let owner = self.st.owner(c);
+                self.st.to_pile(c, owner, pile);
+                let text = format!(
+                    "{} goes to {}'s {}",
+                    self.st.title(c),
+                    owner.name(),
+                    pile.title()
+                );
+                self.log(
+                    Actor::Rules,
+                    Event::StateChange,
+                    text,
+                    &[super::values::cite::FORFEIT],
+                );
+            }
+        }
+        for s in [BoardSide::Light, BoardSide::Dark] {
+            let n = a.force_lost[s.ix()];
+            if n > 0 {
+                let lost = self.lose_force(s, n);
+                let cite = if is_battle {
+                    super::values::cite::BATTLE_DAMAGE
+                } else {
+                    super::values::cite::FORCE_DRAIN
+                };
+                self.log(
+                    Actor::Rules,
+                    Event::StateChange,
+                    format!("{} loses {lost} Force", s.name()),
+                    &[cite],
+                );
+            }
+        }
+        self.resolved.push(label.clone());
+        self.stack.pop();
+        self.log(
+            Actor::Rules,
+            Event::Pop,
+            format!("{label} comes off the stack"),
+            &[super::rules::HOW_THE_STACK_WORKS],
+        );
+        true
+    }
+}

@@ -1,0 +1,705 @@
+//! The battle, drain, value and destiny parts of a SWCCG scenario file, and
+//! the numbers they produce for expectations.
+//!
+//! A scenario names one of `battle:`, `drain:`, `values:`, `draws:` or
+//! `attack:`; [`run`] computes a [`Report`]: the trace lines (each with its
+//! citations), named numbers (`light.total_power`, `dark.attrition`, `null`
+//! where a value does not exist), where cards ended up, and the decision the
+//! script lacked, if any. [`check`] compares a report with `expect:`.
+
+use super::battle::{self, OpSpec, Side};
+use super::battle_attack::{self, Attack};
+use super::destiny::{self, DestinyCard, Plan};
+use super::drain::{self, Drain};
+use super::values::{Base, Mode, Modifier, Op, Rules, cite, compute};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// One value computed from a base and modifiers in order.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueCase {
+    pub name: String,
+    pub label: String,
+    /// Where the base comes from (a card's name).
+    pub source: String,
+    /// `null`: the value does not exist.
+    pub base: Option<i64>,
+    #[serde(default)]
+    pub modifiers: Vec<ValueMod>,
+    /// Values that cannot fall below zero (default true).
+    #[serde(default = "yes")]
+    pub floor_zero: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueMod {
+    pub source: String,
+    pub op: OpSpec,
+    /// `used` or `declined` for optional modifiers.
+    #[serde(default)]
+    pub optional: Option<Choice>,
+    #[serde(default)]
+    pub cumulative: bool,
+    #[serde(default)]
+    pub canceled_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Choice {
+    Used,
+    Declined,
+}
+
+/// One destiny request against a Reserve Deck.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawCase {
+    pub name: String,
+    pub kind: String,
+    pub player: Side,
+    #[serde(default)]
+    pub reserve: Vec<battle::DeckCard>,
+    pub plans: Vec<PlanSpec>,
+    #[serde(default)]
+    pub limit: Option<u32>,
+    #[serde(default)]
+    pub each_draw: Vec<ValueMod>,
+    #[serde(default)]
+    pub to_total: Vec<ValueMod>,
+    #[serde(default)]
+    pub cancels: Vec<CancelSpec>,
+    #[serde(default)]
+    pub value_choices: Vec<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum PlanSpec {
+    Normal(u32),
+    Choose {
+        x: u32,
+        y: u32,
+        #[serde(default)]
+        keep: Option<Vec<usize>>,
+        source: String,
+    },
+    Substitute {
+        source: String,
+        value: i64,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CancelSpec {
+    pub draw: usize,
+    pub by: String,
+    #[serde(default)]
+    pub redraw: bool,
+}
+
+/// The rules part of a scenario this module runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Case {
+    Battle(Box<battle::Battle>),
+    Drain(Vec<Drain>),
+    Values(Vec<ValueCase>),
+    Draws(Vec<DrawCase>),
+    Attack(Box<Attack>),
+}
+
+/// One trace line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub text: String,
+    pub cites: Vec<&'static str>,
+}
+
+/// What a case produced.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Report {
+    pub lines: Vec<Line>,
+    pub numbers: BTreeMap<String, Option<i64>>,
+    /// Card → where it ended: `light.lost_pile` (forfeited or lost), `in_battle`.
+    pub cards: BTreeMap<String, String>,
+    pub needs: Option<String>,
+}
+
+impl Report {
+    fn num(&mut self, k: impl Into<String>, v: Option<i64>) {
+        self.numbers.insert(k.into(), v);
+    }
+    fn line(&mut self, text: String, cites: Vec<&'static str>) {
+        self.lines.push(Line { text, cites });
+    }
+}
+
+fn op(o: OpSpec) -> Op {
+    match o {
+        OpSpec::Add(n) => Op::Add(n),
+        OpSpec::Sub(n) => Op::Sub(n),
+        OpSpec::Mul(n) => Op::Mul(n),
+        OpSpec::Div(n) => Op::Div(n),
+        OpSpec::Reset(n) => Op::Reset(n),
+        OpSpec::Define(n) => Op::Define(n),
+        OpSpec::Substitute(n) => Op::Substitute(n),
+        OpSpec::Limit(n) => Op::Limit(n),
+        OpSpec::Free(_) => Op::Free,
+        OpSpec::Lose(_) => Op::Reset(0),
+    }
+}
+
+fn modifier(m: &ValueMod) -> Modifier {
+    let mut md = Modifier::new(m.source.clone(), op(m.op));
+    if m.cumulative {
+        md = md.cumulative();
+    }
+    match m.optional {
+        Some(Choice::Used) => md = md.mode(Mode::Used),
+        Some(Choice::Declined) => md = md.mode(Mode::Declined),
+        None => {}
+    }
+    if let Some(by) = &m.canceled_by {
+        md = md.canceled(by.clone());
+    }
+    md
+}
+
+fn side_key(s: Side) -> &'static str {
+    match s {
+        Side::Light => "light",
+        Side::Dark => "dark",
+    }
+}
+
+/// Runs a case.
+pub fn run(case: &Case) -> Report {
+    let mut r = Report::default();
+    match case {
+        Case::Values(vs) => {
+            for v in vs {
+                let mods: Vec<Modifier> = v.modifiers.iter().map(modifier).collect();
+                let base = Base {
+                    source: v.source.clone(),
+                    value: v.base,
+                    cite: if v.base.is_some() {
+                        cite::MODIFIERS
+                    } else {
+                        cite::UNDEFINED_VALUES
+                    },
+                };
+                let t = compute(
+                    &v.label,
+                    &base,
+                    &mods,
+                    Rules {
+                        floor_zero: v.floor_zero,
+                    },
+                );
+                r.line(t.to_string(), t.cites());
+                if let Some(u) = &t.unresolved {
+                    r.needs.get_or_insert_with(|| u.clone());
+                }
+                r.num(v.name.clone(), t.value);
+            }
+        }
+        Case::Draws(ds) => {
+            for d in ds {
+                let deck: Vec<DestinyCard> = d
+                    .reserve
+                    .iter()
+                    .map(|c| DestinyCard {
+                        name: c.name.clone(),
+                        values: match &c.destiny {
+                            battle::DestinyValues::One(v) => vec![*v],
+                            battle::DestinyValues::Many(v) => v.clone(),
+                        },
+                    })
+                    .collect();
+                let mut req = destiny::Request::new(&d.kind, &side_name(d.player), 0);
+                for p in &d.plans {
+                    match p {
+                        PlanSpec::Normal(n) => req.plans.extend((0..*n).map(|_| Plan::Normal)),
+                        PlanSpec::Choose { x, y, keep, source } => {
+                            req.plans.push(Plan::ChooseFrom {
+                                x: *x,
+                                y: *y,
+                                keep: keep.clone(),
+                                source: source.clone(),
+                            })
+                        }
+                        PlanSpec::Substitute { source, value } => {
+                            req.plans.push(Plan::Substitute {
+                                source: source.clone(),
+                                value: *value,
+                            })
+                        }
+                    }
+                }
+                req.limit = d.limit;
+                req.each_draw = d.each_draw.iter().map(modifier).collect();
+                req.to_total = d.to_total.iter().map(modifier).collect();
+                req.cancels = d
+                    .cancels
+                    .iter()
+                    .map(|c| destiny::Cancel {
+                        draw: c.draw,
+                        by: c.by.clone(),
+                        redraw: c.redraw,
+                    })
+                    .collect();
+                req.value_choices = d.value_choices.clone();
+                let o = destiny::draw(&req, &deck);
+                for n in &o.notes {
+                    r.line(n.text.clone(), n.cites.clone());
+                }
+                if r.needs.is_none() {
+                    r.needs = o.needs.clone();
+                }
+                r.num(format!("{}.total", d.name), o.total_value());
+                r.num(format!("{}.counted", d.name), Some(i64::from(o.counted)));
+                r.num(format!("{}.consumed", d.name), Some(o.consumed as i64));
+                r.num(
+                    format!("{}.chosen", d.name),
+                    Some(
+                        o.draws
+                            .iter()
+                            .filter(|x| x.chosen && x.value.is_some())
+                            .count() as i64,
+                    ),
+                );
+            }
+        }
+        Case::Drain(ds) => {
+            for d in ds {
+                let o = drain::resolve(d);
+                for l in &o.lines {
+                    r.line(l.text.clone(), l.cites.clone());
+                }
+                let key = drain_key(d.name.as_deref().unwrap_or(&d.location));
+                r.num(format!("{key}.force_lost"), Some(o.force_lost));
+                r.num(format!("{key}.initiated"), Some(i64::from(o.initiated)));
+                r.num(
+                    format!("{key}.amount"),
+                    o.amount.as_ref().and_then(|t| t.value),
+                );
+                r.num(format!("{key}.cost"), o.cost.as_ref().and_then(|t| t.value));
+                if let Some((first, rest)) = o.lost_from {
+                    r.num(format!("{key}.lost_from_place"), Some(first));
+                    r.num(format!("{key}.lost_elsewhere"), Some(rest));
+                }
+                let total = r.numbers.get("force_lost").copied().flatten().unwrap_or(0);
+                r.num("force_lost", Some(total.saturating_add(o.force_lost)));
+            }
+        }
+        Case::Battle(b) => {
+            let o = battle::resolve(b, &b.script);
+            for l in &o.lines {
+                r.line(l.text.clone(), l.cites.clone());
+            }
+            r.needs = o.needs.clone();
+            r.num("initiated", Some(i64::from(o.not_initiated.is_none())));
+            r.num("cost", o.cost.as_ref().and_then(|t| t.value));
+            r.num("ended_early", Some(i64::from(o.ended_early)));
+            for s in [Side::Light, Side::Dark] {
+                let k = side_key(s);
+                let sr = o.side(s);
+                r.num(
+                    format!("{k}.total_power"),
+                    sr.total_power.as_ref().and_then(|t| t.value),
+                );
+                r.num(
+                    format!("{k}.battle_destinies"),
+                    Some(i64::from(sr.battle_destinies)),
+                );
+                r.num(
+                    format!("{k}.total_battle_destiny"),
+                    sr.total_battle_destiny.as_ref().and_then(|t| t.value),
+                );
+                r.num(format!("{k}.attrition"), sr.attrition);
+                r.num(format!("{k}.battle_damage"), Some(sr.battle_damage));
+                r.num(format!("{k}.force_lost"), Some(sr.force_lost));
+                r.num(format!("{k}.attrition_ignored"), Some(sr.attrition_ignored));
+                r.num(
+                    format!("{k}.battle_damage_canceled"),
+                    Some(sr.battle_damage_canceled),
+                );
+                r.num(format!("{k}.forfeited"), Some(sr.forfeited.len() as i64));
+                for c in sr.forfeited.iter().chain(&sr.lost) {
+                    r.cards.insert(c.clone(), format!("{k}.lost_pile"));
+                }
+                for c in &sr.out_of_play {
+                    r.cards.insert(c.clone(), "out_of_play".into());
+                }
+            }
+            r.num(
+                "winner",
+                Some(match o.winner {
+                    Some(Side::Light) => 1,
+                    Some(Side::Dark) => 2,
+                    None => 0,
+                }),
+            );
+            for c in &b.cards {
+                r.cards
+                    .entry(c.name.clone())
+                    .or_insert_with(|| "table".into());
+            }
+        }
+        Case::Attack(a) => {
+            let o = battle_attack::resolve(a);
+            for l in &o.lines {
+                r.line(l.text.clone(), l.cites.clone());
+            }
+            r.needs = o.needs.clone();
+            r.num("attacker_total", o.attacker_total);
+            r.num("defender_total", o.defender_total);
+            r.num("defeated", Some(i64::from(o.defeated)));
+            for c in &o.lost {
+                r.cards.insert(c.clone(), "lost_pile".into());
+            }
+            for c in &a.cards {
+                r.cards
+                    .entry(c.name.clone())
+                    .or_insert_with(|| "table".into());
+            }
+        }
+    }
+    r
+}
+
+fn side_name(s: Side) -> String {
+    s.to_string()
+}
+
+/// Numbers key for a drain location: lower case, spaces and punctuation to `_`.
+pub fn drain_key(location: &str) -> String {
+    let mut k = String::with_capacity(location.len());
+    for c in location.chars() {
+        if c.is_ascii_alphanumeric() {
+            k.push(c.to_ascii_lowercase());
+        } else if !k.ends_with('_') {
+            k.push('_');
+        }
+    }
+    k.trim_matches('_').to_string()
+}
+
+/// The expectations this module checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected<'a> {
+    pub numbers: &'a BTreeMap<String, Option<i64>>,
+    pub cards: &'a BTreeMap<String, String>,
+    pub trace_contains: &'a [String],
+    /// `complete` or `needs_decision`.
+    pub outcome: Option<&'a str>,
+}
+
+/// Mismatches between a report and the expectations; empty when all hold.
+pub fn check(r: &Report, e: &Expected) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (k, want) in e.numbers {
+        match r.numbers.get(k) {
+            None => bad.push(format!(
+                "expect.numbers.{k}: no such number (known: {})",
+                r.numbers.keys().cloned().collect::<Vec<_>>().join(", ")
+            )),
+            Some(got) if got != want => bad.push(format!(
+                "expect.numbers.{k}: expected {}, got {}",
+                show(*want),
+                show(*got)
+            )),
+            Some(_) => {}
+        }
+    }
+    for (c, want) in e.cards {
+        match r.cards.get(c) {
+            Some(got) if got == want => {}
+            got => bad.push(format!(
+                "expect.cards.{c}: expected {want}, got {}",
+                got.map(String::as_str).unwrap_or("(unknown card)")
+            )),
+        }
+    }
+    for s in e.trace_contains {
+        if !r.lines.iter().any(|l| l.text.contains(s.as_str()))
+            && r.needs.as_deref().is_none_or(|n| !n.contains(s.as_str()))
+        {
+            bad.push(format!("expect.trace_contains: no line contains {s:?}"));
+        }
+    }
+    let outcome = if r.needs.is_some() {
+        "needs_decision"
+    } else {
+        "complete"
+    };
+    let want = e.outcome.unwrap_or("complete");
+    if want != outcome {
+        bad.push(format!(
+            "expect.outcome: expected {want}, got {outcome}{}",
+            r.needs
+                .as_deref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
+        ));
+    }
+    bad
+}
+
+fn show(v: Option<i64>) -> String {
+    v.map(|n| n.to_string())
+        .unwrap_or_else(|| "null (does not exist)".into())
+}
+
+/// The rules case a scenario file names, if any (one of `battle:`,
+/// `drains:`, `values:`, `draws:`, `attack:`).
+pub fn case_of(d: &crate::scenario::model::ScenarioFile) -> Option<Case> {
+    if let Some(b) = &d.battle {
+        Some(Case::Battle(Box::new(b.clone())))
+    } else if let Some(x) = &d.drains {
+        Some(Case::Drain(x.clone()))
+    } else if let Some(x) = &d.values {
+        Some(Case::Values(x.clone()))
+    } else if let Some(x) = &d.draws {
+        Some(Case::Draws(x.clone()))
+    } else {
+        d.attack.as_ref().map(|a| Case::Attack(Box::new(a.clone())))
+    }
+}
+
+/// Card names a case knows, for checking `expect.cards`.
+pub fn card_names(c: &Case) -> Vec<String> {
+    match c {
+        Case::Battle(b) => b.cards.iter().map(|c| c.name.clone()).collect(),
+        Case::Attack(a) => a.cards.iter().map(|c| c.name.clone()).collect(),
+        Case::Drain(ds) => ds
+            .iter()
+            .flat_map(|d| d.cards.iter().map(|c| c.name.clone()))
+            .collect(),
+        Case::Values(_) | Case::Draws(_) => Vec::new(),
+    }
+}
+
+/// The player a trace line is about, when it starts with one.
+pub fn actor_of(text: &str) -> crate::engine::Actor {
+    if text.starts_with("Light ") {
+        crate::engine::Actor::Light
+    } else if text.starts_with("Dark ") {
+        crate::engine::Actor::Dark
+    } else {
+        crate::engine::Actor::Rules
+    }
+}
+
+/// Runs a case for the scenario runner: trace steps, outcome and expectations.
+pub fn report(
+    d: &crate::scenario::model::ScenarioFile,
+    case: &Case,
+    base: crate::scenario::Report,
+) -> crate::scenario::Report {
+    use crate::engine::{Actor, Event, Trace};
+    use crate::scenario::{Expectation, Verdict};
+    use serde_json::json;
+    let r = run(case);
+    let mut t = Trace::default();
+    for l in &r.lines {
+        t.push(
+            0,
+            actor_of(&l.text),
+            Event::Result,
+            l.text.clone(),
+            &l.cites,
+        );
+    }
+    let (key, text) = match &r.needs {
+        Some(n) if n.contains("not modelled") => ("not_modelled", n.clone()),
+        Some(n) => ("needs_decision", n.clone()),
+        None => ("complete", "the case resolved".to_string()),
+    };
+    t.push(0, Actor::Rules, Event::Stop, text.clone(), &[]);
+    let e = d
+        .expect
+        .as_ref()
+        .map(|x| x.value.clone())
+        .unwrap_or_default();
+    let mut exps = Vec::new();
+    let mut push = |path: String, expected: serde_json::Value, actual: serde_json::Value| {
+        let ok = expected == actual;
+        exps.push(Expectation {
+            path,
+            expected,
+            actual,
+            ok,
+        });
+    };
+    push(
+        "outcome".into(),
+        json!(e.outcome.clone().unwrap_or_else(|| "complete".into())),
+        json!(key),
+    );
+    for (k, want) in &e.numbers {
+        let actual = match r.numbers.get(k) {
+            Some(v) => json!(v),
+            None => json!(format!(
+                "(no such number; known: {})",
+                r.numbers.keys().cloned().collect::<Vec<_>>().join(", ")
+            )),
+        };
+        push(format!("numbers.{k}"), json!(want), actual);
+    }
+    for (k, want) in &e.cards {
+        push(
+            format!("cards.{k}"),
+            json!(want),
+            json!(r.cards.get(k).cloned().unwrap_or_default()),
+        );
+    }
+    for (side, m) in &e.force {
+        for (k, want) in m {
+            let actual = match (k.as_str(), r.numbers.get(&format!("{side}.force_lost"))) {
+                ("lost", Some(v)) => json!(v),
+                _ => json!(format!(
+                    "(force.{side}.{k} is not tracked by this kind of scenario)"
+                )),
+            };
+            push(format!("force.{side}.{k}"), json!(want), actual);
+        }
+    }
+    for want in &e.trace_contains {
+        let found = r.lines.iter().any(|l| l.text.contains(want.as_str()))
+            || r.needs
+                .as_deref()
+                .is_some_and(|n| n.contains(want.as_str()));
+        push(
+            "trace_contains".into(),
+            json!(want),
+            json!(if found {
+                want.clone()
+            } else {
+                "(not in trace)".to_string()
+            }),
+        );
+    }
+    let verdict = if exps.iter().all(|x| x.ok) {
+        Verdict::Pass
+    } else {
+        Verdict::Fail
+    };
+    crate::scenario::Report {
+        steps: t.steps,
+        outcome: json!({"end": key, "text": text, "numbers": r.numbers, "cards": r.cards}),
+        expectations: exps,
+        verdict,
+        ..base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn files() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/swccg");
+        let dirs: Vec<PathBuf> = ["battles", "values", "drains"]
+            .iter()
+            .map(|d| root.join(d))
+            .filter(|p| p.is_dir())
+            .collect();
+        crate::scenario::find_files(&dirs).unwrap_or_default()
+    }
+
+    #[test]
+    fn scenarios_reproduce_the_rulebook() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let corpus = crate::rulebook::Corpus::load(&root.join("rulebook")).ok();
+        let ids = corpus
+            .as_ref()
+            .map(|c| c as &dyn crate::scenario::SectionIds);
+        let mut failures = Vec::new();
+        let files = files();
+        for p in &files {
+            let s = match crate::scenario::load(p, ids) {
+                Ok(s) => s,
+                Err(e) => {
+                    failures.push(format!("{e}"));
+                    continue;
+                }
+            };
+            let r = crate::scenario::run(&s);
+            if r.verdict != crate::scenario::Verdict::Pass {
+                let bad: Vec<String> = r
+                    .expectations
+                    .iter()
+                    .filter(|e| !e.ok)
+                    .map(|e| format!("{}: expected {}, got {}", e.path, e.expected, e.actual))
+                    .collect();
+                let trace: Vec<String> = r
+                    .steps
+                    .iter()
+                    .map(|l| format!("    {}  [{}]", l.text, l.cites.join(", ")))
+                    .collect();
+                failures.push(format!(
+                    "{}:\n  {}\n  trace:\n{}",
+                    p.display(),
+                    bad.join("\n  "),
+                    trace.join("\n")
+                ));
+            }
+            if let Some(c) = &corpus {
+                for id in r.cited() {
+                    if !c.contains(id) {
+                        failures.push(format!("{}: cites unknown section {id}", p.display()));
+                    }
+                }
+            }
+        }
+        assert!(!files.is_empty(), "no scenarios found");
+        assert!(
+            failures.is_empty(),
+            "{} of {} scenarios fail:\n{}",
+            failures.len(),
+            files.len(),
+            failures.join("\n")
+        );
+    }
+
+    #[test]
+    fn every_cited_id_exists() {
+        let Ok(t) =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook/ids.txt"))
+        else {
+            return;
+        };
+        let ids: Vec<&str> = t.lines().collect();
+        let missing: Vec<&&str> = cite::ALL.iter().filter(|c| !ids.contains(c)).collect();
+        assert!(
+            missing.is_empty(),
+            "cited but not in rulebook/ids.txt: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn check_reports_mismatch_and_missing() {
+        let mut r = Report::default();
+        r.num("a", Some(1));
+        let mut want = BTreeMap::new();
+        want.insert("a".to_string(), Some(2));
+        want.insert("b".to_string(), None);
+        let cards = BTreeMap::new();
+        let e = Expected {
+            numbers: &want,
+            cards: &cards,
+            trace_contains: &[],
+            outcome: None,
+        };
+        assert_eq!(check(&r, &e).len(), 2);
+    }
+}

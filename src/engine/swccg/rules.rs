@@ -1,0 +1,50 @@
+//! Every rulebook section the SWCCG engine cites, in one place.
+//! IDs are `swccg.ar.` + slug(section title) (Advanced Rulebook 3.27).
+
+pub const ACTIONS: &str = "swccg.ar.section-c-actions";
+pub const TYPES_OF_ACTIONS: &str = "swccg.ar.types-of-actions";
+pub const OPTIONAL_ACTIONS: &str = "swccg.ar.optional-actions";
+pub const JUST_ACTIONS: &str = "swccg.ar.just-actions";
+pub const AUTOMATIC_ACTIONS: &str = "swccg.ar.automatic-actions";
+pub const MANDATORY_ACTIONS: &str = "swccg.ar.mandatory-actions";
+pub const INITIATION: &str = "swccg.ar.steps-of-an-action-1-initiation";
+pub const MEETING_CONDITIONS: &str = "swccg.ar.meeting-conditions";
+pub const CHOOSING_TARGETS: &str = "swccg.ar.choosing-targets";
+pub const PAYING_COSTS: &str = "swccg.ar.paying-costs";
+pub const RESPONSES: &str = "swccg.ar.steps-of-an-action-2-responses";
+pub const RESULT: &str = "swccg.ar.steps-of-an-action-3-result";
+pub const AT_ANY_TIME: &str = "swccg.ar.actions-at-any-time";
+pub const TIME_TO_RESPOND: &str = "swccg.ar.actions-time-to-respond";
+pub const BEFORE: &str = "swccg.ar.actions-before";
+pub const JUST_LOST: &str = "swccg.ar.actions-just-lost";
+pub const JUST_DEPLOYED: &str = "swccg.ar.actions-just-deployed-just-played";
+pub const THE_STACK: &str = "swccg.ar.the-stack";
+pub const WHAT_IS_A_RESPONSE: &str = "swccg.ar.what-is-a-response";
+pub const HOW_THE_STACK_WORKS: &str = "swccg.ar.how-the-stack-works";
+pub const COMING_OFF_THE_STACK: &str = "swccg.ar.responding-to-coming-off-the-stack";
+pub const SIMULTANEOUS: &str = "swccg.ar.simultaneous-actions";
+pub const IMPLIED_TARGET_RULE: &str = "swccg.ar.implied-target-rule";
+pub const CANCELING: &str = "swccg.ar.canceling-and-suspending";
+pub const ONE_RULE: &str = "swccg.ar.the-one-rule";
+pub const ONCE_PER_GAME: &str = "swccg.ar.once-per-game";
+pub const IMMUNE: &str = "swccg.ar.actions-immune";
+pub const TAKING_CARDS: &str = "swccg.ar.section-b-taking-cards-from-a-deck-pile";
+pub const DEPLOYING_FROM_PILE: &str = "swccg.ar.deploying-playing-from-a-deck-or-pile";
+pub const LEAVES_TABLE: &str = "swccg.ar.leaves-table";
+pub const RETRIEVE: &str = "swccg.ar.retrieve";
+pub const LOSING_FORCE: &str = "swccg.ar.losing-force";
+pub const ACTIVE: &str = "swccg.ar.active";
+pub const INACTIVE: &str = "swccg.ar.inactive";
+pub const SUPPORTING: &str = "swccg.ar.supporting";
+pub const OUT_OF_PLAY: &str = "swccg.ar.out-of-play";
+pub const UNIT_OF_FORCE: &str = "swccg.ar.unit-of-force";
+pub const STACKED_CARDS: &str = "swccg.ar.stacked-cards-and-card-state";
+
+/// Every ID above, for audits.
+pub const ALL: &[&str] = &[
+    ACTIONS, TYPES_OF_ACTIONS, OPTIONAL_ACTIONS, JUST_ACTIONS, AUTOMATIC_ACTIONS, MANDATORY_ACTIONS, INITIATION,
+    MEETING_CONDITIONS, CHOOSING_TARGETS, PAYING_COSTS, RESPONSES, RESULT, AT_ANY_TIME, TIME_TO_RESPOND, BEFORE,
+    JUST_LOST, JUST_DEPLOYED, THE_STACK, WHAT_IS_A_RESPONSE, HOW_THE_STACK_WORKS, COMING_OFF_THE_STACK,
+    SIMULTANEOUS, IMPLIED_TARGET_RULE, CANCELING, ONE_RULE, ONCE_PER_GAME, IMMUNE, TAKING_CARDS, DEPLOYING_FROM_PILE,
+    LEAVES_TABLE, RETRIEVE, LOSING_FORCE, ACTIVE, INACTIVE, SUPPORTING, OUT_OF_PLAY, UNIT_OF_FORCE, STACKED_CARDS,
+];

@@ -1,0 +1,144 @@
+//! Actions on the stack (AR Ch.1 Section C, The Stack).
+
+use super::state::CardIx;
+use crate::scenario::model::{DestinyTest, Dest, Effect, PileName, Side};
+use std::collections::VecDeque;
+
+/// Where a card is being deployed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeployTo {
+    Location(usize),
+    OnCard(CardIx),
+    Table,
+}
+
+/// What an action on the stack is. Battles and Force drains are actions too;
+/// their steps are carried out by `battle` and `drain`.
+#[derive(Debug, Clone)]
+pub enum ActionKind {
+    /// Deploying a card (from hand, or from a pile through game text).
+    Deploy { to: DeployTo },
+    /// Playing an Interrupt.
+    Play,
+    /// Using optional game text of a card on table.
+    UseText,
+    /// An automatic action triggered by game text.
+    Triggered,
+    /// A mandatory action (top-level, or triggered at the end of its time frame).
+    Mandatory,
+    /// A destiny draw within another action's result; `parent` is its stack index.
+    DestinyDraw { parent: usize, test: DestinyTest },
+    /// The destiny card just drawn, open to responses before it is placed.
+    DestinyDrawn { parent: usize, test: DestinyTest, card: Option<CardIx>, value: Option<i64> },
+    /// A deployment coming off the stack: responses to a just deployed card.
+    JustDeployed,
+    /// Cards just lost from table (already in the Lost Pile): responses to just lost cards.
+    JustLost { cards: Vec<CardIx> },
+    /// A move or transport coming off the stack: responses to just moved cards.
+    JustMoved { cards: Vec<CardIx> },
+    /// A battle: not modelled by the stack engine itself.
+    Battle,
+    /// A Force drain: not modelled by the stack engine itself.
+    ForceDrain,
+}
+
+impl ActionKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ActionKind::Deploy { .. } => "deployment",
+            ActionKind::Play => "play",
+            ActionKind::UseText => "game text",
+            ActionKind::Triggered => "automatic action",
+            ActionKind::Mandatory => "mandatory action",
+            ActionKind::DestinyDraw { .. } => "destiny draw",
+            ActionKind::DestinyDrawn { .. } => "just drawn destiny",
+            ActionKind::JustDeployed => "just deployed",
+            ActionKind::JustMoved { .. } => "just moved",
+            ActionKind::JustLost { .. } => "just lost",
+            ActionKind::Battle => "battle",
+            ActionKind::ForceDrain => "Force drain",
+        }
+    }
+}
+
+/// A resolved target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tgt {
+    Card(CardIx),
+    Cards(Vec<CardIx>),
+    /// An action on the stack, by stack index.
+    Entry(usize),
+    Location(usize),
+    Pile(Side, PileName),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Automatic actions, then just actions.
+    Responding,
+    /// Carrying out its result.
+    Resolving,
+}
+
+/// One action on the stack.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub kind: ActionKind,
+    /// The player who performed it.
+    pub actor: Side,
+    /// The card played, deployed, or whose game text is used.
+    pub card: Option<CardIx>,
+    pub ability: Option<usize>,
+    pub targets: Vec<(String, Tgt)>,
+    /// The stack index of the action this one responds to.
+    pub responding_to: Option<usize>,
+    /// Short name used in trace and expectations.
+    pub label: String,
+    pub stage: Stage,
+    /// Automatic actions still to initiate; `None` until collected.
+    pub autos: Option<VecDeque<(CardIx, usize)>>,
+    /// Whose just action is next.
+    pub next: Side,
+    pub passes: u8,
+    pub window_opened: bool,
+    /// Just actions already initiated against this occurrence (card, ability).
+    pub responded: Vec<(CardIx, usize)>,
+    /// Where the card goes afterwards, even if canceled (e.g. played "then place out of play").
+    pub then: Option<Dest>,
+    /// Remaining steps of the result.
+    pub pending: VecDeque<Effect>,
+    /// The last destiny drawn for this action.
+    pub destiny: Option<i64>,
+    /// Cards this action relocated (it completes a move when it comes off the stack).
+    pub moved: Vec<CardIx>,
+    pub canceled: bool,
+}
+
+impl Entry {
+    pub fn new(kind: ActionKind, actor: Side, card: Option<CardIx>, label: String) -> Entry {
+        Entry {
+            kind,
+            actor,
+            card,
+            ability: None,
+            targets: Vec::new(),
+            responding_to: None,
+            label,
+            stage: Stage::Responding,
+            autos: None,
+            next: actor.other(),
+            passes: 0,
+            window_opened: false,
+            responded: Vec::new(),
+            then: None,
+            pending: VecDeque::new(),
+            destiny: None,
+            moved: Vec::new(),
+            canceled: false,
+        }
+    }
+
+    pub fn target(&self, name: &str) -> Option<&Tgt> {
+        self.targets.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+}

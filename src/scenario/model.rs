@@ -1,0 +1,822 @@
+//! The scenario file model. One YAML file per scenario; every struct rejects
+//! unknown keys. The common part (`game`, `title`, `source`, `notes`, `script`,
+//! `expect`) is shared by all games; the board lives under the game's key.
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+use std::collections::BTreeMap;
+
+/// A string with the position it was read from.
+pub type Pos<T> = Spanned<T>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKey {
+    Swccg,
+    Destiny,
+    Swtcg,
+}
+
+impl GameKey {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameKey::Swccg => "swccg",
+            GameKey::Destiny => "destiny",
+            GameKey::Swtcg => "swtcg",
+        }
+    }
+}
+
+/// One scenario file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub game: GameKey,
+    pub title: String,
+    /// The rulebook section this scenario reproduces (must exist).
+    #[serde(default)]
+    pub source: Option<Pos<String>>,
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// The SWCCG board.
+    #[serde(default)]
+    pub swccg: Option<Board>,
+    /// The Destiny board (dice pool, queue): not modelled yet, kept as data.
+    #[serde(default)]
+    pub destiny: Option<serde_json::Value>,
+    /// The SWTCG board (arenas): not modelled yet, kept as data.
+    #[serde(default)]
+    pub swtcg: Option<serde_json::Value>,
+    /// SWCCG rules cases run by `engine::swccg::battle_scenario` instead of the board engine.
+    #[serde(default)]
+    pub battle: Option<crate::engine::swccg::battle::Battle>,
+    #[serde(default)]
+    pub drains: Option<Vec<crate::engine::swccg::drain::Drain>>,
+    #[serde(default)]
+    pub values: Option<Vec<crate::engine::swccg::battle_scenario::ValueCase>>,
+    #[serde(default)]
+    pub draws: Option<Vec<crate::engine::swccg::battle_scenario::DrawCase>>,
+    #[serde(default)]
+    pub attack: Option<crate::engine::swccg::battle_attack::Attack>,
+    /// The players' decisions, in the order they are made.
+    #[serde(default)]
+    pub script: Vec<Pos<Step>>,
+    #[serde(default)]
+    pub expect: Option<Pos<Expect>>,
+}
+
+// ---------------------------------------------------------------- SWCCG board
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Light,
+    Dark,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Light => Side::Dark,
+            Side::Dark => Side::Light,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Light => "light",
+            Side::Dark => "dark",
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Light => "Light",
+            Side::Dark => "Dark",
+        }
+    }
+    pub fn ix(self) -> usize {
+        match self {
+            Side::Light => 0,
+            Side::Dark => 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Activate,
+    Control,
+    Deploy,
+    Battle,
+    Move,
+    Draw,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Activate => "activate",
+            Phase::Control => "control",
+            Phase::Deploy => "deploy",
+            Phase::Battle => "battle",
+            Phase::Move => "move",
+            Phase::Draw => "draw",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    /// Whose turn it is.
+    pub turn: Side,
+    pub phase: Phase,
+    /// Who performs the next top-level action (default: the player whose turn it is).
+    #[serde(default)]
+    pub next: Option<Side>,
+    /// Every physical card of the scenario, keyed by a short name used everywhere else.
+    #[serde(default)]
+    pub cards: BTreeMap<String, CardDef>,
+    #[serde(default)]
+    pub light: Piles,
+    #[serde(default)]
+    pub dark: Piles,
+    /// Locations on table and the cards at them.
+    #[serde(default)]
+    pub locations: Vec<LocationDef>,
+    /// Cards on table but at no location (Effects, Objectives…).
+    #[serde(default)]
+    pub table: Vec<Placed>,
+    /// Actions already on the stack when the disputed position starts, bottom first
+    /// (their responses begin fresh).
+    #[serde(default)]
+    pub stack: Vec<Pending>,
+}
+
+/// An action on the stack at the start of a scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pending {
+    pub action: PendingKind,
+    /// The player who performed it.
+    pub by: Side,
+    /// Short name used in the trace and expectations.
+    pub label: String,
+    /// The location it takes place at, if any.
+    #[serde(default)]
+    pub at: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PendingKind {
+    Battle,
+    ForceDrain,
+}
+
+/// One side's decks and piles; every list is ordered top card first.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Piles {
+    #[serde(default)]
+    pub reserve_deck: Vec<Pos<String>>,
+    #[serde(default)]
+    pub force_pile: Vec<Pos<String>>,
+    #[serde(default)]
+    pub used_pile: Vec<Pos<String>>,
+    #[serde(default)]
+    pub lost_pile: Vec<Pos<String>>,
+    #[serde(default)]
+    pub hand: Vec<Pos<String>>,
+    #[serde(default)]
+    pub out_of_play: Vec<Pos<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocationDef {
+    /// Short name used in scripts and expectations.
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub icons: Vec<String>,
+    #[serde(default)]
+    pub cards: Vec<Placed>,
+}
+
+/// A card on table, with the cards on it (pilots, passengers, weapons, devices,
+/// stacked cards).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placed {
+    pub card: Pos<String>,
+    #[serde(default)]
+    pub state: CardState,
+    #[serde(default)]
+    pub on: Vec<Placed>,
+}
+
+/// AR Ch.1 Section D card states (units of Force and out of play follow from where a card is).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CardState {
+    #[default]
+    Active,
+    Inactive,
+    Supporting,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardType {
+    Character,
+    Creature,
+    Device,
+    Effect,
+    Interrupt,
+    Location,
+    Objective,
+    Starship,
+    Vehicle,
+    Weapon,
+    EpicEvent,
+    JediTest,
+    AdmiralsOrder,
+    Podracer,
+}
+
+impl CardType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CardType::Character => "character",
+            CardType::Creature => "creature",
+            CardType::Device => "device",
+            CardType::Effect => "effect",
+            CardType::Interrupt => "interrupt",
+            CardType::Location => "location",
+            CardType::Objective => "objective",
+            CardType::Starship => "starship",
+            CardType::Vehicle => "vehicle",
+            CardType::Weapon => "weapon",
+            CardType::EpicEvent => "epic_event",
+            CardType::JediTest => "jedi_test",
+            CardType::AdmiralsOrder => "admirals_order",
+            CardType::Podracer => "podracer",
+        }
+    }
+    /// Cards that deploy to a location (rather than "on table").
+    pub fn deploys_to_location(self) -> bool {
+        matches!(
+            self,
+            CardType::Character | CardType::Creature | CardType::Starship | CardType::Vehicle | CardType::Device | CardType::Weapon
+        )
+    }
+}
+
+/// Where a card goes once it has been played (Interrupts) or canceled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dest {
+    UsedPile,
+    LostPile,
+    OutOfPlay,
+    Hand,
+    ReserveDeck,
+    ForcePile,
+    Table,
+}
+
+impl Dest {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dest::UsedPile => "used_pile",
+            Dest::LostPile => "lost_pile",
+            Dest::OutOfPlay => "out_of_play",
+            Dest::Hand => "hand",
+            Dest::ReserveDeck => "reserve_deck",
+            Dest::ForcePile => "force_pile",
+            Dest::Table => "table",
+        }
+    }
+}
+
+/// The numbers the rules read. Values the card does not have stay `None`
+/// (the Implied Target Rule: a value that does not exist cannot be targeted).
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stats {
+    #[serde(default)]
+    pub power: Option<i64>,
+    #[serde(default)]
+    pub ability: Option<i64>,
+    #[serde(default)]
+    pub deploy: Option<i64>,
+    #[serde(default)]
+    pub forfeit: Option<i64>,
+    #[serde(default)]
+    pub destiny: Option<i64>,
+    #[serde(default)]
+    pub armor: Option<i64>,
+    #[serde(default)]
+    pub maneuver: Option<i64>,
+    #[serde(default)]
+    pub defense: BTreeMap<String, i64>,
+    #[serde(default)]
+    pub hyperspeed: Option<i64>,
+    #[serde(default)]
+    pub landspeed: Option<i64>,
+    #[serde(default)]
+    pub politics: Option<i64>,
+    /// "Immune to attrition < N".
+    #[serde(default)]
+    pub immune_to_attrition: Option<i64>,
+    #[serde(default)]
+    pub icons: Vec<String>,
+}
+
+/// One card, defined inline.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    pub title: String,
+    pub side: Side,
+    #[serde(rename = "type")]
+    pub card_type: CardType,
+    /// E.g. `used`, `lost`, `used_or_lost` for Interrupts; `utinni`, `immediate` for Effects.
+    #[serde(default)]
+    pub subtype: Option<String>,
+    #[serde(default)]
+    pub unique: bool,
+    /// Personas this card is a version of (default: its title), for uniqueness and out of play.
+    #[serde(default)]
+    pub personas: Vec<String>,
+    /// Characteristics the rules test: imperial, warrior, alien, droid, male…
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    #[serde(default)]
+    pub stats: Stats,
+    /// Card titles this card is immune to (e.g. Alter).
+    #[serde(default)]
+    pub immune_to: Vec<String>,
+    /// The printed game text, for display.
+    #[serde(default)]
+    pub text: String,
+    /// The game text as structured abilities the engine understands.
+    #[serde(default)]
+    pub abilities: Vec<Ability>,
+    /// Game text the engine does not model; reported when it matters.
+    #[serde(default)]
+    pub not_modelled: Vec<String>,
+}
+
+/// What kind of action an ability is (AR Ch.1 Section C, Types of Actions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbilityKind {
+    /// An optional top-level action ("may", "at any time", playing a card).
+    TopLevel,
+    /// A just action: an optional response to the current action.
+    Response,
+    /// A response that must happen when triggered.
+    Automatic,
+    /// A top-level action that must be performed during a time frame.
+    Mandatory,
+    /// A response to an attempt to initiate an action ("before").
+    Before,
+}
+
+impl AbilityKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AbilityKind::TopLevel => "top-level action",
+            AbilityKind::Response => "just action",
+            AbilityKind::Automatic => "automatic action",
+            AbilityKind::Mandatory => "mandatory action",
+            AbilityKind::Before => "\"before\" action",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    OncePerTurn,
+    OncePerPhase,
+    OncePerBattle,
+    OncePerGame,
+}
+
+/// Relation of a player to the ability's owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rel {
+    You,
+    Opponent,
+    Any,
+}
+
+/// What happened, as seen by a response's condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// An attempt to deploy or play a card (before its result).
+    Play,
+    /// A card was just deployed (its deployment coming off the stack).
+    JustDeployed,
+    /// Optional game text of a card on table being used.
+    UseText,
+    /// A destiny draw (the action of drawing).
+    DestinyDraw,
+    /// A destiny card was just drawn (the draw's result).
+    DestinyDrawn,
+    /// A card was just lost.
+    JustLost,
+    /// A card just completed a move or transport.
+    JustMoved,
+    /// A battle was just initiated.
+    Battle,
+    /// A Force drain was just initiated.
+    ForceDrain,
+    /// A player is about to lose Force.
+    ForceLoss,
+}
+
+/// The condition a response puts on the current action.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trigger {
+    pub event: EventKind,
+    /// Who performed the current action.
+    #[serde(default = "rel_any")]
+    pub by: Rel,
+    #[serde(default)]
+    pub card: Option<Filter>,
+    /// The current action concerns this very card ("When deployed…").
+    #[serde(default)]
+    pub this_card: bool,
+    /// For `destiny_drawn`: only when the destiny drawn is exactly this value.
+    #[serde(default)]
+    pub destiny: Option<i64>,
+}
+
+fn rel_any() -> Rel {
+    Rel::Any
+}
+
+/// A test on a card.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Filter {
+    /// Any of these titles.
+    #[serde(default)]
+    pub title: Vec<String>,
+    #[serde(rename = "type", default)]
+    pub card_type: Option<Vec<CardType>>,
+    #[serde(default)]
+    pub subtype: Option<String>,
+    #[serde(default)]
+    pub owner: Option<Rel>,
+    #[serde(default)]
+    pub keyword: Vec<String>,
+    /// The card must have this value (Implied Target Rule): `ability`, `immune_to_attrition`, `hyperspeed`…
+    #[serde(default)]
+    pub has: Vec<String>,
+    #[serde(default)]
+    pub unique: Option<bool>,
+    /// Has this icon (cards: `stats.icons`; locations: `icons`).
+    #[serde(default)]
+    pub icon: Option<String>,
+}
+
+/// What an ability must be able to target before it can be initiated.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetSpec {
+    /// Name used by effects (`target` if not given).
+    #[serde(default = "target_name")]
+    pub name: String,
+    pub kind: TargetKind,
+    #[serde(default)]
+    pub filter: Filter,
+    /// Which player's pile or hand.
+    #[serde(default = "rel_any")]
+    pub whose: Rel,
+    /// For `pile`: which piles may be chosen.
+    #[serde(default)]
+    pub piles: Vec<PileName>,
+    /// Exception 1 to the Implied Target Rule: an optional target.
+    #[serde(default)]
+    pub optional: bool,
+}
+
+pub fn target_name() -> String {
+    "target".to_string()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetKind {
+    /// The current action (the one responded to).
+    Current,
+    /// One card on table, chosen by the player (`target:` in the script).
+    Card,
+    /// All cards on table matching the filter; at least one must exist (members of an 'all' group).
+    All,
+    /// A player's hand; must not be empty.
+    Hand,
+    /// A deck or pile, chosen by the player; must not be empty.
+    Pile,
+    /// One card at a location, or a location; chosen by the player.
+    Location,
+    /// A card in a deck or pile: unknown until searched (exception 3), never blocks initiation.
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PileName {
+    ReserveDeck,
+    ForcePile,
+    UsedPile,
+    LostPile,
+    Hand,
+    OutOfPlay,
+}
+
+impl PileName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PileName::ReserveDeck => "reserve_deck",
+            PileName::ForcePile => "force_pile",
+            PileName::UsedPile => "used_pile",
+            PileName::LostPile => "lost_pile",
+            PileName::Hand => "hand",
+            PileName::OutOfPlay => "out_of_play",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            PileName::ReserveDeck => "Reserve Deck",
+            PileName::ForcePile => "Force Pile",
+            PileName::UsedPile => "Used Pile",
+            PileName::LostPile => "Lost Pile",
+            PileName::Hand => "hand",
+            PileName::OutOfPlay => "out of play",
+        }
+    }
+}
+
+/// The costs of initiation.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cost {
+    /// Use N Force (Force Pile → Used Pile).
+    #[serde(default)]
+    pub use_force: u32,
+    /// Lose N Force.
+    #[serde(default)]
+    pub lose_force: u32,
+}
+
+/// Which card an effect acts on.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardRef {
+    /// The card whose ability this is.
+    This,
+    /// The action being responded to (its card).
+    Current,
+    /// A named target of this ability.
+    Target(String),
+}
+
+/// Whose Force/pile an effect concerns, relative to the ability's owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Who {
+    You,
+    Opponent,
+}
+
+/// A comparison for a destiny draw.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DestinyTest {
+    /// Succeeds when destiny < this value.
+    #[serde(default)]
+    pub less_than: Option<Amount>,
+    /// Succeeds when destiny > this value.
+    #[serde(default)]
+    pub greater_than: Option<Amount>,
+    #[serde(default)]
+    pub success: Vec<Effect>,
+    #[serde(default)]
+    pub failure: Vec<Effect>,
+}
+
+/// A number read from the board when the effect is carried out.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Amount {
+    Value(i64),
+    /// The ability of a named target.
+    AbilityOf(String),
+    /// The highest ability among your characters on table.
+    HighestAbility,
+    /// The last destiny drawn by this action.
+    Destiny,
+}
+
+/// One step of an ability's result. Steps are carried out in the order listed
+/// (AR: automatic actions on a single card happen in the order on the card).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// Cancel an action on the stack.
+    Cancel(CardRef),
+    /// Move a card to a pile (its owner's); cards on it follow the Leaves Table rule.
+    SendTo { card: CardRef, to: Dest },
+    /// Draw N cards from your Reserve Deck into hand.
+    Draw(u32),
+    /// Activate N Force.
+    Activate { who: Who, count: u32 },
+    /// Lose N Force.
+    LoseForce { who: Who, amount: Amount },
+    /// Retrieve N Force.
+    Retrieve { who: Who, count: u32 },
+    /// Draw destiny (an action of its own) and test it.
+    Destiny(DestinyTest),
+    /// Search a pile for a card matching the filter and take it into hand (the script chooses).
+    TakeIntoHand { from: PileName, filter: Filter, #[serde(default)] reshuffle: bool },
+    /// Search a pile for a card and deploy it (the script chooses), optionally aboard/at a target.
+    DeployFrom { from: PileName, filter: Filter, #[serde(default)] aboard: Option<CardRef>, #[serde(default)] free: bool, #[serde(default)] reshuffle: bool },
+    /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
+    PlayFrom { from: PileName, then: Dest },
+    /// Move every card matching the filter from a pile of a player to a destination (e.g. lose cards from hand).
+    MoveAll { who: Who, from: PileName, filter: Filter, to: Dest },
+    /// Place a card on table (or a just lost card) on another card ("stacked"): it becomes inactive (AR: stacked from an active or inactive state).
+    StackOn { card: CardRef, on: CardRef },
+    /// Take a card from one of your piles (the script chooses) and stack it on this card: it becomes supporting (from a unit-of-Force state).
+    StackFrom { from: PileName, filter: Filter },
+    /// Relocate a card (with what it carries) to a target location; the action then completes a move.
+    Relocate { card: CardRef, to: String },
+    /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
+    NotModelled(String),
+}
+
+/// One piece of game text the engine understands.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ability {
+    /// Short name used in scripts (`ability:`); default: its position, from 1.
+    #[serde(default)]
+    pub name: Option<String>,
+    pub kind: AbilityKind,
+    /// For responses, automatic and "before" actions: what they respond to.
+    #[serde(default)]
+    pub responds_to: Option<Trigger>,
+    /// For top-level and mandatory actions: the phase they belong to.
+    #[serde(default)]
+    pub during: Option<Phase>,
+    /// Only during your own turn.
+    #[serde(default)]
+    pub your_turn: bool,
+    /// A card matching this filter must be on table (a condition, checked before targets).
+    #[serde(default)]
+    pub requires: Option<Filter>,
+    #[serde(default)]
+    pub limit: Option<Limit>,
+    #[serde(default)]
+    pub targets: Vec<TargetSpec>,
+    #[serde(default)]
+    pub cost: Cost,
+    #[serde(default)]
+    pub effect: Vec<Effect>,
+    /// For an Interrupt: where it goes after its result (default from its subtype).
+    #[serde(default)]
+    pub then: Option<Dest>,
+    /// The words of the card this ability models.
+    #[serde(default)]
+    pub text: Option<String>,
+}
+
+// ---------------------------------------------------------------- script
+
+/// One decision. Exactly one of `light:` / `dark:` names the player and the verb.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(default)]
+    pub light: Option<Verb>,
+    #[serde(default)]
+    pub dark: Option<Verb>,
+    /// The card played, deployed or whose game text is used.
+    #[serde(default)]
+    pub card: Option<String>,
+    /// Which ability of the card (name, or position from 1).
+    #[serde(default)]
+    pub ability: Option<String>,
+    /// Targets: card names, location names, or `pile` names; in the order of the ability's targets.
+    #[serde(default)]
+    pub target: Vec<String>,
+    /// Where to deploy (a location name) or the card to deploy on.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// For `play`: the card whose game text lets this card be played (e.g. from Lost Pile).
+    #[serde(default)]
+    pub via: Option<String>,
+    /// For `choose` / `order`: the cards chosen, in order.
+    #[serde(default)]
+    pub cards: Vec<String>,
+    /// A short remark carried into the trace.
+    #[serde(default)]
+    pub say: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verb {
+    /// Decline to act now.
+    Pass,
+    /// Deploy a card from hand (top-level, in your deploy phase).
+    Deploy,
+    /// Play a card (an Interrupt) from hand, or through `via`.
+    Play,
+    /// Use game text of a card on table.
+    Use,
+    /// Choose cards (a search result).
+    Choose,
+    /// Choose the order of competing automatic actions.
+    Order,
+}
+
+impl Verb {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Pass => "pass",
+            Verb::Deploy => "deploy",
+            Verb::Play => "play",
+            Verb::Use => "use",
+            Verb::Choose => "choose",
+            Verb::Order => "order",
+        }
+    }
+}
+
+// ---------------------------------------------------------------- expectations
+
+/// What the rulebook says happens. Every key is optional; `illegal`, `leftover`
+/// and `outcome` have strict defaults (none, none, `complete`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Where cards end up: card → `light.lost_pile`, `dark.hand`, `table`, `at:<location>`, `on:<card>`, `out_of_play`, `stack`.
+    #[serde(default)]
+    pub cards: BTreeMap<String, String>,
+    /// Exact contents of piles, top first: `light.used_pile` → [cards].
+    #[serde(default)]
+    pub piles: BTreeMap<String, Vec<String>>,
+    /// Force counts per side: lost, used, activated, retrieved, force_pile.
+    #[serde(default)]
+    pub force: BTreeMap<String, BTreeMap<String, i64>>,
+    /// Labels of the actions that had their result, in order.
+    #[serde(default)]
+    pub resolved: Option<Vec<String>>,
+    /// Labels of the actions canceled, in order.
+    #[serde(default)]
+    pub canceled: Option<Vec<String>>,
+    /// Scripted decisions rejected: by script position (from 1) with the rule cited.
+    #[serde(default)]
+    pub illegal: Vec<IllegalExpect>,
+    /// The stack at the end, bottom first (labels).
+    #[serde(default)]
+    pub stack: Option<Vec<String>>,
+    /// Who performs the next top-level action.
+    #[serde(default)]
+    pub next: Option<Side>,
+    /// How the run ends: `complete`, `phase_ended`, `needs_decision`.
+    #[serde(default)]
+    pub outcome: Option<String>,
+    /// How many scripted decisions are left unused.
+    #[serde(default)]
+    pub leftover: Option<usize>,
+    /// Destiny values drawn, in order.
+    #[serde(default)]
+    pub destinies: Option<Vec<i64>>,
+    /// Sentences that must appear in the trace ("not modelled — ruling needed: …").
+    #[serde(default)]
+    pub trace_contains: Vec<String>,
+    /// Named numbers of battle/drain/value/draw cases (`light.total_power`); null: does not exist.
+    #[serde(default)]
+    pub numbers: BTreeMap<String, Option<i64>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IllegalExpect {
+    /// Position of the decision in the script, from 1.
+    pub step: usize,
+    /// The rule ID the rejection must cite.
+    pub rule: String,
+}
