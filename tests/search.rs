@@ -1,1 +1,658 @@
-//! Integration tests: search.
+//! Integration tests: the search index, `search`, `rule`, `index`, `lint`, and
+//! the search-quality evaluation.
+
+use crate::util::{TempDir, code, root, rulebook, stderr, stdout, swjudge};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use swjudge::index::{Index, Query};
+use swjudge::paths::Paths;
+use swjudge::rulebook::{Corpus, Game, lint};
+
+fn fixture() -> PathBuf {
+    root().join("tests/fixtures/rulebook")
+}
+
+/// `swjudge` over the fixture rulebook with a private index.
+fn fx(tmp: &TempDir) -> Command {
+    let mut c = swjudge(tmp.path());
+    c.arg("--rulebook").arg(fixture());
+    c
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn json(o: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
+}
+
+// ---------------------------------------------------------------- search CLI
+
+#[test]
+fn search_exit_codes() {
+    let tmp = TempDir::new("search-codes");
+    let found = fx(&tmp)
+        .args(["search", "force", "drain"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&found), 0, "{}", stderr(&found));
+    assert!(
+        stdout(&found).contains("swccg.ar.force-drains"),
+        "{}",
+        stdout(&found)
+    );
+
+    let none = fx(&tmp).args(["search", "zzyzx", "qwxv"]).output().unwrap();
+    assert_eq!(code(&none), 1);
+    assert!(stdout(&none).is_empty());
+    assert!(
+        stderr(&none).contains("no sections match"),
+        "{}",
+        stderr(&none)
+    );
+
+    for bad in [
+        vec!["search", ""],
+        vec!["search", "?!."],
+        vec!["search", "--limit", "0", "x"],
+        vec!["search", "--limit", "1001", "x"],
+    ] {
+        let o = fx(&tmp).args(&bad).output().unwrap();
+        assert_eq!(code(&o), 2, "{bad:?}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o).lines().count(),
+            1,
+            "{bad:?}: one clear line: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"));
+    }
+    let long = "word ".repeat(120);
+    let o = fx(&tmp).args(["search", &long]).output().unwrap();
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("500"), "{}", stderr(&o));
+}
+
+#[test]
+fn search_treats_query_syntax_as_words() {
+    let tmp = TempDir::new("search-syntax");
+    for q in [
+        "force: \"drain\" (",
+        "title:stack AND",
+        "+shields -",
+        "[battle] {destiny} ~2 ^3 *",
+    ] {
+        let o = fx(&tmp).args(["search", q]).output().unwrap();
+        assert_eq!(code(&o), 0, "{q}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn search_json_shape() {
+    let tmp = TempDir::new("search-json");
+    let o = fx(&tmp)
+        .args(["--json", "search", "battle", "destiny"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v = json(&o);
+    let arr = v.as_array().expect("array");
+    assert!(!arr.is_empty());
+    for h in arr {
+        for key in [
+            "id",
+            "title",
+            "breadcrumb",
+            "game",
+            "document",
+            "kind",
+            "superseded",
+            "score",
+            "snippet",
+        ] {
+            assert!(h.get(key).is_some(), "missing {key} in {h}");
+        }
+        assert!(h["breadcrumb"].is_array());
+        assert!(h["superseded"].is_boolean());
+        assert!(h["score"].is_number());
+        let snippet = h["snippet"].as_str().unwrap();
+        assert!(
+            !snippet.contains("**") && !snippet.contains('\x1b'),
+            "{snippet}"
+        );
+    }
+    // Current text ranks above the superseded entry of the same name.
+    let ids: Vec<&str> = arr.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    let cur = ids
+        .iter()
+        .position(|&i| i == "swccg.ar.battle-destiny")
+        .expect("current section found");
+    let old = ids
+        .iter()
+        .position(|&i| i == "swccg.ru.battle-destiny")
+        .expect("superseded section found");
+    assert!(cur < old, "{ids:?}");
+    assert_eq!(arr[old]["superseded"], true);
+}
+
+#[test]
+fn search_text_labels_superseded_and_has_no_escapes_when_piped() {
+    let tmp = TempDir::new("search-text");
+    let o = fx(&tmp)
+        .args(["search", "battle", "destiny"])
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(
+        out.contains("swccg.ru.battle-destiny (superseded)"),
+        "{out}"
+    );
+    assert!(
+        !out.contains('\x1b'),
+        "no ANSI escapes when stdout is not a terminal"
+    );
+    assert!(
+        out.contains("Star Wars CCG Advanced Rulebook 3.27 › Chapter 4 - Battles › Battle Destiny"),
+        "{out}"
+    );
+}
+
+#[test]
+fn search_filters_by_game_and_kind() {
+    let tmp = TempDir::new("search-filter");
+    let o = fx(&tmp)
+        .args(["--json", "search", "--game", "destiny", "dice"])
+        .output()
+        .unwrap();
+    let v = json(&o);
+    assert!(
+        v.as_array().unwrap().iter().all(|h| h["game"] == "destiny"),
+        "{v}"
+    );
+    let o = fx(&tmp)
+        .args(["--json", "search", "--kind", "example", "battle", "destiny"])
+        .output()
+        .unwrap();
+    let v = json(&o);
+    let arr = v.as_array().unwrap();
+    assert!(
+        !arr.is_empty() && arr.iter().all(|h| h["kind"] == "example"),
+        "{v}"
+    );
+    let o = fx(&tmp)
+        .args(["search", "--game", "chess", "dice"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+}
+
+/// A title that holds every query word beats bodies that repeat some of them.
+#[test]
+fn whole_title_match_ranks_first() {
+    let tmp = TempDir::new("search-title");
+    for q in ["Obi-Wan's cape", "obi wan\u{2019}s cape", "OBI-WAN CAPE"] {
+        let o = fx(&tmp).args(["--json", "search", q]).output().unwrap();
+        assert_eq!(code(&o), 0, "{q}: {}", stderr(&o));
+        assert_eq!(json(&o)[0]["id"], "swccg.ar.obi-wans-cape", "{q}");
+    }
+}
+
+#[test]
+fn search_tolerates_typos() {
+    let tmp = TempDir::new("search-typo");
+    let o = fx(&tmp)
+        .args(["--json", "search", "sheilds"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)[0]["id"], "destiny.rr.shields");
+}
+
+#[test]
+fn broken_pipe_ends_quietly() {
+    let tmp = TempDir::new("search-pipe");
+    let mut child = fx(&tmp)
+        .args(["search", "--limit", "1000", "the"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "nothing on stderr");
+    assert_eq!(code(&o), 0);
+}
+
+// ---------------------------------------------------------------- index cache
+
+#[test]
+fn stale_index_is_rebuilt_when_the_rulebook_changes() {
+    let tmp = TempDir::new("search-stale");
+    let book = tmp.path().join("rulebook");
+    copy_dir(&fixture(), &book);
+    let run = |q: &str| {
+        swjudge(tmp.path())
+            .arg("--rulebook")
+            .arg(&book)
+            .args(["--json", "search", q])
+            .output()
+            .unwrap()
+    };
+    assert_eq!(code(&run("wookiee")), 1);
+    let file = book.join("swtcg/rb.md");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("\n## Wookiee Rage {#swtcg.rb.wookiee-rage}\n\nA Wookiee gets angry.\n");
+    std::fs::write(&file, text).unwrap();
+    let o = run("wookiee");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json(&o)[0]["id"], "swtcg.rb.wookiee-rage");
+    assert_eq!(stderr(&o), "", "rebuild is silent");
+
+    // Same size, different content (a renamed word): still noticed.
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("Wookiee gets angry", "Wookiee gets hungry");
+    std::fs::write(&file, text).unwrap();
+    let o = run("hungry");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+
+    // A touched file with unchanged content keeps working (fingerprint matches).
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text).unwrap();
+    assert_eq!(code(&run("hungry")), 0);
+}
+
+#[test]
+fn corrupt_index_is_rebuilt_silently() {
+    let tmp = TempDir::new("search-corrupt");
+    let ok = fx(&tmp).args(["search", "shields"]).output().unwrap();
+    assert_eq!(code(&ok), 0);
+    let dir = tmp.path().join("index/sections");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::write(&p, b"\x00garbage\xff not an index").unwrap();
+        n += 1;
+    }
+    assert!(n > 3, "the index has files to corrupt");
+    let o = fx(&tmp).args(["search", "shields"]).output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    assert!(stdout(&o).contains("destiny.rr.shields"));
+
+    // An index folder replaced by a plain file.
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&dir, "junk").unwrap();
+    let o = fx(&tmp).args(["search", "shields"]).output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn open_or_build_reuses_a_current_index() {
+    let tmp = TempDir::new("search-reuse");
+    let paths = Paths {
+        rulebook: fixture(),
+        index: tmp.path().join("index"),
+        data_dir: tmp.path().join("data"),
+    };
+    let first = Index::open_or_build(&paths).unwrap();
+    assert!(first.was_built());
+    drop(first);
+    let second = Index::open_or_build(&paths).unwrap();
+    assert!(
+        !second.was_built(),
+        "a current index is opened, not rebuilt"
+    );
+    assert_eq!(second.len(), second.corpus().sections.len());
+    let rebuilt = Index::rebuild(&paths).unwrap();
+    assert!(rebuilt.was_built());
+    let left: Vec<_> = std::fs::read_dir(tmp.path().join("index"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["sections"], "no temporary folders left behind");
+}
+
+#[test]
+fn index_command_reports_sections_and_time() {
+    let tmp = TempDir::new("index-cmd");
+    let o = fx(&tmp).args(["index"]).output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let n = Corpus::load(&fixture()).unwrap().sections.len();
+    assert!(
+        stdout(&o).starts_with(&format!("indexed {n} sections in ")),
+        "{}",
+        stdout(&o)
+    );
+    let o = fx(&tmp).args(["--json", "index"]).output().unwrap();
+    let v = json(&o);
+    assert_eq!(v["sections"], n);
+    assert!(v["milliseconds"].as_f64().unwrap() > 0.0);
+}
+
+// ---------------------------------------------------------------- rule
+
+#[test]
+fn rule_shows_section_examples_children_and_references() {
+    let tmp = TempDir::new("rule");
+    let o = fx(&tmp)
+        .args(["--json", "rule", "swccg.ar.the-stack"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v = json(&o);
+    for key in [
+        "id",
+        "title",
+        "breadcrumb",
+        "game",
+        "document",
+        "kind",
+        "superseded",
+        "text",
+        "examples",
+        "children",
+        "cross_references",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["title"], "The Stack");
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .contains("**You can only ever respond to the current action**")
+    );
+    assert_eq!(
+        v["examples"][0]["id"],
+        "swccg.ar.actions-example-1-deploying-a-card"
+    );
+    assert!(
+        v["examples"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Blizzard 4")
+    );
+
+    let o = fx(&tmp)
+        .args(["--json", "rule", "swccg.ar.empty-deck-or-pile"])
+        .output()
+        .unwrap();
+    let refs = json(&o)["cross_references"].clone();
+    let ids: Vec<&str> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "swccg.ar.failed-destiny-draws",
+            "swccg.ar.drawing-destiny-about-to-draw"
+        ],
+        "{refs}"
+    );
+
+    let o = fx(&tmp)
+        .args(["rule", "swccg.ar.life-force"])
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(
+        out.contains("swccg.ar.reserve-deck — Reserve Deck"),
+        "children listed: {out}"
+    );
+}
+
+#[test]
+fn rule_unknown_id_suggests() {
+    let tmp = TempDir::new("rule-unknown");
+    for typed in ["swccg.ar.stack", "the stack", "SWCCG.AR.THE-STACKK"] {
+        let o = fx(&tmp).args(["rule", typed]).output().unwrap();
+        assert_eq!(code(&o), 1, "{typed}");
+        let e = stderr(&o);
+        assert!(
+            e.starts_with(&format!("no section {typed}; did you mean: ")),
+            "{e}"
+        );
+        assert!(e.contains("swccg.ar.the-stack"), "{typed}: {e}");
+    }
+    // Upper case and published aliases find the section.
+    let o = fx(&tmp)
+        .args(["rule", "SWCCG.AR.THE-STACK"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0);
+    let o = fx(&tmp)
+        .args(["--json", "rule", "swccg.ar.old-stack"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0);
+    assert_eq!(json(&o)["id"], "swccg.ar.the-stack");
+}
+
+// ---------------------------------------------------------------- lint
+
+#[test]
+fn lint_passes_on_the_fixture() {
+    let tmp = TempDir::new("lint-ok");
+    let o = fx(&tmp).args(["lint"]).output().unwrap();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("0 errors; cross-references:"),
+        "{}",
+        stdout(&o)
+    );
+    let o = fx(&tmp).args(["--json", "lint"]).output().unwrap();
+    let v = json(&o);
+    assert!(
+        v["cross_references"]["resolved"].as_u64().unwrap() >= 5,
+        "{v}"
+    );
+    assert_eq!(v["errors"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn lint_reports_each_problem() {
+    let tmp = TempDir::new("lint-bad");
+    let book = tmp.path().join("rulebook");
+    copy_dir(&fixture(), &book);
+    let file = book.join("destiny/rr.md");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(
+        "\n# Lonely Example {#destiny.rr.lonely-example .example}\n\nAn example of nothing.\n",
+    );
+    text.push_str("\n## Empty {#destiny.rr.empty}\n");
+    text.push_str("\n## Dice {#destiny.rr.dice}\n\nSecond dice.\n");
+    std::fs::write(&file, text).unwrap();
+    let ids = book.join("ids.txt");
+    let ids_text = std::fs::read_to_string(&ids).unwrap().replace(
+        "destiny.rr.claim-the-battlefield\n",
+        "destiny.rr.claim-the-battlefield\ndestiny.rr.gone\n",
+    );
+    std::fs::write(
+        &ids,
+        format!("{ids_text}destiny.rr.lonely-example\ndestiny.rr.empty\n"),
+    )
+    .unwrap();
+
+    let o = swjudge(tmp.path())
+        .arg("--rulebook")
+        .arg(&book)
+        .args(["lint"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let out = stdout(&o);
+    for needle in [
+        "duplicate id destiny.rr.dice",
+        "destiny.rr.empty (\"Empty\") is empty",
+        "example destiny.rr.lonely-example has no parent rule",
+        "published id destiny.rr.gone no longer exists",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
+    }
+    // An alias makes the removed ID acceptable again.
+    std::fs::write(
+        book.join("aliases.txt"),
+        "destiny.rr.gone -> destiny.rr.dice\nswccg.ar.old-stack -> swccg.ar.the-stack\n",
+    )
+    .unwrap();
+    let o = swjudge(tmp.path())
+        .arg("--rulebook")
+        .arg(&book)
+        .args(["lint"])
+        .output()
+        .unwrap();
+    assert!(!stdout(&o).contains("destiny.rr.gone"), "{}", stdout(&o));
+}
+
+/// The committed rulebook: every published ID still exists or is aliased, and no
+/// ID is used twice.
+#[test]
+fn committed_ids_exist_or_are_aliased() {
+    for book in [rulebook(), fixture()] {
+        let corpus = Corpus::load(&book).unwrap();
+        let ids = lint::published_ids(&book).unwrap().expect("ids.txt exists");
+        assert!(!ids.is_empty());
+        let aliases = lint::load_aliases(&book).unwrap();
+        let missing: Vec<&str> = ids
+            .iter()
+            .map(|(_, id)| id.as_str())
+            .filter(|id| lint::resolve_alias(&corpus, &aliases, id).is_none())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{}: published IDs with no section or alias: {missing:?}",
+            book.display()
+        );
+        assert!(
+            corpus.load_problems.is_empty(),
+            "{}: {:?}",
+            book.display(),
+            corpus.load_problems
+        );
+        let report = lint::lint(&corpus).unwrap();
+        let id_errors: Vec<String> = report
+            .errors
+            .iter()
+            .filter(|e| e.message.contains(" id "))
+            .map(|e| e.to_string())
+            .collect();
+        assert!(id_errors.is_empty(), "{id_errors:#?}");
+    }
+}
+
+// ---------------------------------------------------------------- quality
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Eval {
+    questions: Vec<Question>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Question {
+    q: String,
+    game: Game,
+    /// Any of these sections answers the question.
+    expect: Vec<String>,
+}
+
+/// Recall@5 over tests/data/search-eval.yaml against the committed rulebook:
+/// the share of questions with an answering section in the first five hits
+/// (searching within the question's game, as a judge at a table would).
+#[test]
+fn search_quality_recall_at_5() {
+    let eval: Eval = swjudge::yaml::load_file(&root().join("tests/data/search-eval.yaml")).unwrap();
+    let per_game = |g: Game| eval.questions.iter().filter(|q| q.game == g).count();
+    assert!(
+        eval.questions.len() >= 45,
+        "{} questions",
+        eval.questions.len()
+    );
+    assert!(
+        per_game(Game::Swccg) >= 20 && per_game(Game::Destiny) >= 10 && per_game(Game::Swtcg) >= 10
+    );
+
+    let tmp = TempDir::new("eval");
+    let paths = Paths {
+        rulebook: rulebook(),
+        index: tmp.path().join("index"),
+        data_dir: tmp.path().join("data"),
+    };
+    let index = Index::open_or_build(&paths).unwrap();
+    assert_eq!(index.segments(), 1, "the whole rulebook is indexed as one segment");
+    for q in &eval.questions {
+        for id in &q.expect {
+            assert!(
+                index.corpus().contains(id),
+                "{:?} expects unknown section {id}",
+                q.q
+            );
+        }
+    }
+    let mut hits_in_game = 0;
+    let mut hits_any_game = 0;
+    let mut misses = Vec::new();
+    for q in &eval.questions {
+        let top = |game: Option<Game>| -> Vec<String> {
+            let query = Query {
+                text: q.q.clone(),
+                game,
+                kind: None,
+                limit: 5,
+            };
+            index
+                .search(&query)
+                .unwrap()
+                .into_iter()
+                .map(|h| h.id)
+                .collect()
+        };
+        let in_game = top(Some(q.game));
+        if in_game.iter().any(|id| q.expect.contains(id)) {
+            hits_in_game += 1;
+        } else {
+            misses.push(format!(
+                "  MISS {:?} ({}) expected {:?}, got {:?}",
+                q.q, q.game, q.expect, in_game
+            ));
+        }
+        if top(None).iter().any(|id| q.expect.contains(id)) {
+            hits_any_game += 1;
+        }
+    }
+    let n = eval.questions.len() as f64;
+    let recall = hits_in_game as f64 / n;
+    for m in &misses {
+        println!("{m}");
+    }
+    println!(
+        "recall@5: {:.1}% ({hits_in_game}/{}) within the question's game; {:.1}% across all games",
+        recall * 100.0,
+        eval.questions.len(),
+        hits_any_game as f64 / n * 100.0
+    );
+    assert!(
+        recall >= 0.90,
+        "recall@5 {:.1}% is below 90%:\n{}",
+        recall * 100.0,
+        misses.join("\n")
+    );
+}

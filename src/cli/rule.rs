@@ -1,10 +1,84 @@
 //! `swjudge rule`.
 
-use super::{CliResult, Ctx};
+use super::{CliResult, Ctx, Outcome};
+use std::io::IsTerminal;
+use swjudge::render::rule::{RuleView, text};
+use swjudge::rulebook::lint::{load_aliases, normalize, resolve_alias};
+use swjudge::rulebook::{Corpus, Section};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Section ID, e.g. swccg.ar.the-stack.
+    #[arg(value_name = "ID")]
+    pub id: String,
+}
 
-pub fn run(_args: Args, _ctx: &Ctx) -> CliResult {
-    super::not_yet("rule")
+pub fn run(args: Args, ctx: &Ctx) -> CliResult {
+    let corpus = Corpus::load(&ctx.paths.rulebook)?;
+    let wanted = args.id.trim();
+    if wanted.is_empty() {
+        return Err(swjudge::Error::Usage(
+            "empty section ID: give one such as swccg.ar.the-stack".into(),
+        )
+        .into());
+    }
+    let Some(section) = find(&corpus, wanted)? else {
+        let suggestions = suggest(&corpus, wanted);
+        let mut msg = format!("no section {wanted}");
+        if !suggestions.is_empty() {
+            msg.push_str("; did you mean: ");
+            msg.push_str(&suggestions.join(", "));
+        }
+        super::note(&msg);
+        return Ok(Outcome::NotFound);
+    };
+    if section.id != wanted {
+        super::note(&format!("{wanted} is now {}", section.id));
+    }
+    let view = RuleView::new(&corpus, section);
+    if ctx.json {
+        super::out_json(&view)?;
+    } else {
+        super::out(&text(&view, std::io::stdout().is_terminal()))?;
+    }
+    Ok(Outcome::Found)
+}
+
+/// The section with this ID, ignoring case, or the one a published alias points to.
+fn find<'c>(corpus: &'c Corpus, id: &str) -> swjudge::Result<Option<&'c Section>> {
+    if let Some(s) = corpus.get(id) {
+        return Ok(Some(s));
+    }
+    let lower = id.to_ascii_lowercase();
+    if let Some(s) = corpus.get(&lower) {
+        return Ok(Some(s));
+    }
+    let aliases = load_aliases(&corpus.root)?;
+    Ok(resolve_alias(corpus, &aliases, &lower))
+}
+
+/// Sections whose title is what was typed ("the stack"), then IDs close to it.
+fn suggest(corpus: &Corpus, wanted: &str) -> Vec<String> {
+    let tail = wanted.rsplit('.').next().unwrap_or(wanted);
+    let want = normalize(tail);
+    let mut out: Vec<String> = Vec::new();
+    if !want.is_empty() {
+        let mut titled: Vec<&Section> = corpus
+            .sections
+            .iter()
+            .filter(|s| {
+                let t = normalize(&s.title);
+                t == want || t.strip_prefix("the ").is_some_and(|t| t == want)
+            })
+            .collect();
+        titled.sort_by_key(|s| (s.superseded, s.kind != swjudge::rulebook::Kind::Rule));
+        out.extend(titled.into_iter().map(|s| s.id.clone()));
+    }
+    for id in corpus.suggest(wanted, 5) {
+        if !out.iter().any(|o| o == id) {
+            out.push(id.to_string());
+        }
+    }
+    out.truncate(5);
+    out
 }

@@ -342,7 +342,8 @@ pub fn slug(s: &str) -> String {
     out
 }
 
-fn markdown_files(root: &Path) -> Result<Vec<PathBuf>> {
+/// Every `*.md` file under `root`, recursively, sorted by path.
+pub fn markdown_files(root: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut todo = vec![root.to_path_buf()];
     while let Some(dir) = todo.pop() {

@@ -1,0 +1,337 @@
+//! From a judge's plain words to a tantivy query, built programmatically so
+//! quotes, colons and parentheses are just punctuation, never syntax.
+//!
+//! Each word becomes a group: its stem plus the stems of its synonyms (game
+//! jargon), searched in the title (boosted) and the body; a section's score for
+//! the group is the best of those, plus a little of the rest (BM25 throughout).
+//! Two neighbouring words found next to each other in a body ("reserve deck")
+//! add a bonus. A word the index does not know is matched fuzzily (typo
+//! tolerance), and when nothing matches at all, every word is. Common function
+//! words ("can", "the", "my") are dropped unless nothing else is left. The
+//! ancestors' titles are indexed too but not searched: on the evaluation
+//! questions they added cost and no recall.
+
+use super::{Fields, ix_err};
+use crate::error::Result;
+use crate::rulebook::{Game, Kind};
+use std::collections::BTreeMap;
+use tantivy::query::{
+    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
+    TermQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{Searcher, Term};
+
+const TITLE_BOOST: f32 = 2.0;
+const BODY_BOOST: f32 = 1.0;
+const SYNONYM_WEIGHT: f32 = 0.7;
+const FUZZY_WEIGHT: f32 = 0.8;
+const TIE_BREAKER: f32 = 0.25;
+/// Bonus for two neighbouring query words found next to each other, or one
+/// word apart ("reserve deck", "reserve the deck").
+const PAIR_BOOST: f32 = 2.0;
+/// How far apart neighbouring words may be in a body and still count as a pair.
+const PAIR_SLOP: u32 = 1;
+
+/// Words that carry no meaning for a rules search, sorted for binary search.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
+    "could", "did", "do", "does", "doing", "for", "from", "get", "gets", "happen", "happens",
+    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "mean", "means", "my",
+    "of", "on", "or", "our", "should", "so", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "those", "to", "was", "we", "were", "what", "when", "where", "which",
+    "who", "why", "will", "with", "work", "works", "would", "you", "your",
+];
+
+/// Game jargon and spelling variants: a word on the left also searches the words
+/// on the right (at a lower weight). Stemming already covers plurals.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    ("dice", &["die"]),
+    ("die", &["dice"]),
+    ("hp", &["health"]),
+    ("health", &["damage"]),
+    ("react", &["respond", "response"]),
+    ("reacting", &["respond", "response"]),
+    ("respond", &["response"]),
+    ("hit", &["damage"]),
+    ("kill", &["defeat", "lost"]),
+    ("killed", &["defeated", "lost"]),
+    ("dies", &["defeated", "lost"]),
+    ("discard", &["lost"]),
+    ("shuffle", &["reshuffle"]),
+    ("unique", &["uniqueness"]),
+    ("uniqueness", &["unique"]),
+    ("dot", &["unique"]),
+    ("attack", &["battle", "attacking"]),
+    ("fight", &["battle"]),
+    ("ship", &["starship"]),
+    ("ships", &["starships"]),
+    ("vehicle", &["vehicles"]),
+    ("deck", &["pile"]),
+    ("empty", &["depleted"]),
+    ("turn", &["round"]),
+    ("cost", &["deploy"]),
+    ("money", &["resources"]),
+    ("swap", &["replace", "exchange"]),
+    ("switch", &["replace", "exchange"]),
+    ("travel", &["move", "movement"]),
+    ("redraw", &["mulligan"]),
+    ("sideways", &["tap", "exhaust"]),
+    ("twice", &["once"]),
+    ("again", &["once"]),
+    ("opening", &["starting"]),
+    ("beginning", &["start"]),
+];
+
+/// One word of the query with the stems it is searched by.
+#[derive(Debug, Clone)]
+struct Group {
+    /// The word's own stem first, then its synonyms' stems.
+    variants: Vec<Variant>,
+}
+
+#[derive(Debug, Clone)]
+struct Variant {
+    stem: String,
+    weight: f32,
+    /// Whether the stem occurs in the index at all.
+    known: bool,
+}
+
+impl Group {
+    /// Whether the word itself (not a synonym) occurs in the index.
+    fn known(&self) -> bool {
+        self.variants[0].known
+    }
+}
+
+/// The analysed query, ready to become a tantivy query.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    groups: Vec<Group>,
+}
+
+/// Analyse `text` with the index's analyzer and look its words up.
+pub fn plan(
+    text: &str,
+    analyzer: &mut TextAnalyzer,
+    searcher: &Searcher,
+    f: &Fields,
+) -> Result<Plan> {
+    let mut words: Vec<(String, String)> = Vec::new(); // (lowercase word, stem)
+    {
+        let mut stream = analyzer.token_stream(text);
+        while let Some(tok) = stream.next() {
+            let raw = text
+                .get(tok.offset_from..tok.offset_to)
+                .unwrap_or(&tok.text)
+                .to_lowercase();
+            words.push((raw, tok.text.clone()));
+        }
+    }
+    let content: Vec<&(String, String)> = words
+        .iter()
+        .filter(|(w, _)| STOP_WORDS.binary_search(&w.as_str()).is_err() && !is_letter(w))
+        .collect();
+    let chosen: Vec<&(String, String)> = if content.is_empty() {
+        words.iter().collect()
+    } else {
+        content
+    };
+    let mut groups: Vec<Group> = Vec::new();
+    for (word, stem) in chosen {
+        if groups.iter().any(|g| g.variants[0].stem == *stem) {
+            continue;
+        }
+        let mut stems_of_word = vec![(stem.clone(), 1.0)];
+        for syn in synonyms(word) {
+            for s in stems(analyzer, syn) {
+                if !stems_of_word.iter().any(|(v, _)| *v == s) {
+                    stems_of_word.push((s, SYNONYM_WEIGHT));
+                }
+            }
+        }
+        let mut variants = Vec::with_capacity(stems_of_word.len());
+        for (stem, weight) in stems_of_word {
+            let mut known = false;
+            for field in [f.body, f.title] {
+                if searcher
+                    .doc_freq(&Term::from_field_text(field, &stem))
+                    .map_err(ix_err)?
+                    > 0
+                {
+                    known = true;
+                    break;
+                }
+            }
+            variants.push(Variant {
+                stem,
+                weight,
+                known,
+            });
+        }
+        groups.push(Group { variants });
+    }
+    Ok(Plan { groups })
+}
+
+/// A lone letter: the "s" of "Obi-Wan's", the "t" of "can't".
+fn is_letter(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
+}
+
+fn synonyms(word: &str) -> &'static [&'static str] {
+    SYNONYMS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map_or(&[], |(_, s)| s)
+}
+
+fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stream = analyzer.token_stream(text);
+    while let Some(tok) = stream.next() {
+        out.push(tok.text.clone());
+    }
+    out
+}
+
+/// Edit distance allowed when matching a stem of this length fuzzily; `None`
+/// for stems too short to correct safely.
+fn fuzzy_distance(stem: &str) -> Option<u8> {
+    match stem.chars().count() {
+        0..=3 => None,
+        4..=8 => Some(1),
+        _ => Some(2),
+    }
+}
+
+impl Plan {
+    /// Whether every word is already matched fuzzily (so a fuzzy retry adds nothing).
+    pub fn all_fuzzy(&self) -> bool {
+        self.groups.iter().all(|g| !g.known())
+    }
+
+    /// The tantivy query; `None` when no word can be searched.
+    pub fn to_query(
+        &self,
+        f: &Fields,
+        game: Option<Game>,
+        kind: Option<Kind>,
+        all_fuzzy: bool,
+    ) -> Option<Box<dyn Query>> {
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for g in &self.groups {
+            let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
+            for (i, v) in g.variants.iter().enumerate() {
+                // Only the word itself is matched fuzzily (it may be a typo); a
+                // synonym the rulebook does not use is simply left out.
+                let fuzzy = all_fuzzy || !v.known;
+                if fuzzy && i > 0 {
+                    continue;
+                }
+                for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
+                    let term = Term::from_field_text(field, &v.stem);
+                    let q: Box<dyn Query> = if fuzzy {
+                        match fuzzy_distance(&v.stem) {
+                            Some(d) => Box::new(FuzzyTermQuery::new(term, d, true)),
+                            None => continue,
+                        }
+                    } else {
+                        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))
+                    };
+                    let w = boost * v.weight * if fuzzy { FUZZY_WEIGHT } else { 1.0 };
+                    disjuncts.push(Box::new(BoostQuery::new(q, w)));
+                }
+            }
+            if !disjuncts.is_empty() {
+                should.push((
+                    Occur::Should,
+                    Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                        disjuncts,
+                        TIE_BREAKER,
+                    )),
+                ));
+            }
+        }
+        if should.is_empty() {
+            return None;
+        }
+        if !all_fuzzy {
+            for pair in self.groups.windows(2) {
+                if !(pair[0].known() && pair[1].known()) {
+                    continue;
+                }
+                let (a, b) = (&pair[0].variants[0].stem, &pair[1].variants[0].stem);
+                // Best of title and body, so a pair in both does not count twice.
+                // Titles are short: their pairs are indexed as tokens (cheap to look
+                // up); bodies are matched with a phrase query of slop 1.
+                let title = TermQuery::new(
+                    Term::from_field_text(f.title_pairs, &super::pair_token(a, b)),
+                    IndexRecordOption::WithFreqs,
+                );
+                let mut body = PhraseQuery::new(vec![
+                    Term::from_field_text(f.body, a),
+                    Term::from_field_text(f.body, b),
+                ]);
+                body.set_slop(PAIR_SLOP);
+                let pairs: Vec<Box<dyn Query>> = vec![
+                    Box::new(BoostQuery::new(Box::new(title), PAIR_BOOST * TITLE_BOOST)),
+                    Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
+                ];
+                should.push((Occur::Should, Box::new(DisjunctionMaxQuery::new(pairs))));
+            }
+        }
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+            vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        if let Some(g) = game {
+            clauses.push((Occur::Must, keyword(f.game, g.as_str())));
+        }
+        if let Some(k) = kind {
+            clauses.push((Occur::Must, keyword(f.kind, k.as_str())));
+        }
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+
+    /// Stems to highlight in snippets, rarer words weighing more is left to the
+    /// snippet scorer; every searched stem counts the same here.
+    pub fn highlight_terms(&self) -> BTreeMap<String, f32> {
+        let mut out = BTreeMap::new();
+        for g in &self.groups {
+            for v in g.variants.iter().filter(|v| v.known) {
+                out.insert(v.stem.clone(), v.weight);
+            }
+        }
+        out
+    }
+}
+
+fn keyword(field: tantivy::schema::Field, value: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, value),
+        IndexRecordOption::Basic,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        assert!(
+            STOP_WORDS.windows(2).all(|w| w[0] < w[1]),
+            "STOP_WORDS must be sorted and unique"
+        );
+    }
+
+    #[test]
+    fn short_stems_are_not_fuzzed() {
+        assert_eq!(fuzzy_distance("die"), None);
+        assert_eq!(fuzzy_distance("shield"), Some(1));
+        assert_eq!(fuzzy_distance("charcter"), Some(1));
+        assert_eq!(fuzzy_distance("uniqueness"), Some(2));
+    }
+}
