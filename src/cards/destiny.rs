@@ -142,7 +142,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
     c.stats = s;
     c.text = rec.get("text").and_then(scalar).filter(|t| !t.trim().is_empty());
     if rec.get("has_errata").and_then(Value::as_bool) == Some(true) {
-        c.notes.push("SWDestinyDB marks this card as having errata; see the Rules Reference errata".into());
+        c.notes.push("SWDestinyDB marks this card as having errata".into());
     }
     if let Some(r) = rec.get("reprint_of").and_then(scalar) {
         c.notes.push(format!("reprint of {r}"));

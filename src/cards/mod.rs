@@ -20,6 +20,8 @@ mod swccg;
 mod swtcg;
 
 use crate::error::{Error, Result};
+use crate::index::{Index, Query};
+use crate::paths::Paths;
 use crate::rulebook::{Corpus, Game};
 use die::DieFace;
 use serde::{Deserialize, Serialize};
@@ -196,11 +198,29 @@ impl Card {
         let rule_errata = self.errata.iter().rev().find(|e| !e.source.contains('#'));
         match (&self.text, rule_errata) {
             (Some(t), _) if self.text_is_errata => Some((t.as_str(), format!("current text with errata applied ({})", self.source))),
-            (_, Some(e)) => Some((e.text.as_str(), format!("errata ({})", e.source))),
+            (_, Some(e)) => Some((errata_text(&e.text), format!("errata ({})", e.source))),
             (Some(t), None) => Some((t.as_str(), format!("printed text ({})", self.source))),
             (None, None) => None,
         }
     }
+}
+
+/// The new card text an erratum gives: the quoted text after "Should read:"
+/// (Destiny Rules Reference style), else the whole erratum (SWCCG Appendix A
+/// gives the full corrected text).
+pub fn errata_text(e: &str) -> &str {
+    let lower = e.to_ascii_lowercase();
+    if let Some(i) = lower.find("should read:") {
+        let rest = e[i + "should read:".len()..].trim();
+        let quotes = ['"', '\u{201c}', '\u{201d}'];
+        if let Some(inner) = rest.strip_prefix(quotes)
+            && let Some(end) = inner.rfind(quotes)
+        {
+            return inner[..end].trim();
+        }
+        return rest;
+    }
+    e.trim()
 }
 
 /// One imported source as stored in `<data-dir>/cards/<name>.json`.
@@ -282,8 +302,10 @@ pub struct CardDb {
     matcher: fuzzy::Matcher,
     /// Problems that did not stop loading (e.g. no rulebook).
     pub warnings: Vec<String>,
-    /// The rulebook the errata and rulings came from, for "see also".
+    /// The rulebook the errata and rulings came from, for "see also" by scan.
     pub corpus: Option<Corpus>,
+    /// The search index (which holds its own copy of the rulebook), for "see also".
+    pub index: Option<Index>,
 }
 
 impl CardDb {
@@ -307,7 +329,28 @@ impl CardDb {
                 matcher.add_alias(i, n);
             }
         }
-        CardDb { cards, labels, matcher, warnings: Vec::new(), corpus: None }
+        CardDb { cards, labels, matcher, warnings: Vec::new(), corpus: None, index: None }
+    }
+
+    /// Load imported data and the rulebook through the search index (built when
+    /// missing or stale). Without a usable index the rulebook is read directly
+    /// and "see also" falls back to a scan; without a rulebook, to nothing.
+    pub fn open(paths: &Paths) -> Result<CardDb> {
+        let imported = load_imported(&paths.data_dir)?;
+        match Index::open_or_build(paths) {
+            Ok(ix) => {
+                let mut db = CardDb::build(imported, Some(ix.corpus()));
+                db.index = Some(ix);
+                Ok(db)
+            }
+            Err(e) => {
+                let mut db = CardDb::load_with(imported, &paths.rulebook);
+                if db.corpus.is_some() {
+                    db.warnings.push(format!("search index unavailable ({e}); \"see also\" uses a plain scan of the rulebook"));
+                }
+                Ok(db)
+            }
+        }
     }
 
     /// Load imported data from `data_dir` and the corpus from `rulebook`; a
@@ -335,9 +378,13 @@ impl CardDb {
     /// Current rulebook sections that mention card `index` (its own errata and
     /// rulings excluded).
     pub fn see_also(&self, index: usize, limit: usize) -> Vec<SeeAlso> {
-        match (&self.corpus, self.cards.get(index)) {
-            (Some(c), Some(card)) => from_rulebook::see_also(c, card, limit),
-            _ => Vec::new(),
+        let Some(card) = self.cards.get(index) else { return Vec::new() };
+        if let Some(ix) = &self.index {
+            return see_also_indexed(ix, card, limit);
+        }
+        match &self.corpus {
+            Some(c) => from_rulebook::see_also(c, card, limit),
+            None => Vec::new(),
         }
     }
 
@@ -382,6 +429,21 @@ impl CardDb {
             hits.iter().filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0).take(10).map(to_match).collect()
         };
         Lookup { query: query.to_string(), matches, chosen }
+    }
+}
+
+/// Sections the search index ranks for the card's title that really mention it
+/// (see [`from_rulebook::see_also_in`]); a scan of the index's corpus if the
+/// search fails.
+fn see_also_indexed(ix: &Index, card: &Card, limit: usize) -> Vec<SeeAlso> {
+    let Some(needle) = from_rulebook::mention_needle(card) else { return Vec::new() };
+    let q = Query { text: needle, game: Some(card.game), kind: None, limit: (limit * 8).clamp(20, 200) };
+    match ix.search(&q) {
+        Ok(hits) => {
+            let corpus = ix.corpus();
+            from_rulebook::see_also_in(hits.iter().filter_map(|h| corpus.get(&h.id)), card, limit)
+        }
+        Err(_) => from_rulebook::see_also(ix.corpus(), card, limit),
     }
 }
 
@@ -575,5 +637,12 @@ mod tests {
         assert!(why.contains("swccg.ar.errata.x"));
         c.text_is_errata = true;
         assert_eq!(c.current_text().unwrap().0, "printed");
+    }
+
+    #[test]
+    fn errata_text_takes_the_quoted_should_read() {
+        assert_eq!(errata_text("Should read: \"Gain 1 resource.\""), "Gain 1 resource.");
+        assert_eq!(errata_text("No longer has Ambush and should read: \"Choose a symbol.\""), "Choose a symbol.");
+        assert_eq!(errata_text("Deploys -2 if at least two Imperial starships on table."), "Deploys -2 if at least two Imperial starships on table.");
     }
 }

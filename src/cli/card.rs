@@ -26,7 +26,7 @@ fn parse_game(s: &str) -> Result<Game, String> {
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let query = args.name.join(" ");
-    let db = CardDb::load(&ctx.paths.data_dir, &ctx.paths.rulebook)?;
+    let db = CardDb::open(&ctx.paths)?;
     if !ctx.json {
         for w in &db.warnings {
             note(&format!("swjudge: warning: {w}"));

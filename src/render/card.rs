@@ -192,7 +192,7 @@ pub fn text(r: &CardReport) -> String {
         out.push_str(&format!("Lore: {l}\n"));
     }
     if let Some(p) = &c.printed_text {
-        out.push_str(&format!("\nPrinted text — {} (replaced by the errata above):\n", c.source));
+        out.push_str(&format!("\nText in the card data — {} (the errata above replace it):\n", c.source));
         out.push_str(&indent(p));
     }
     if let Some(b) = &c.back {
@@ -339,7 +339,7 @@ mod tests {
             "swccg · Dark · Character - Imperial · Premiere\n",
             "Stats: power 3 · ability 3 · deploy 3 · forfeit 5 · destiny 1\n",
             "Text — errata (swccg.ar.errata.admiral-motti):\n  Errata text.\n",
-            "Printed text — Dark.json#60 (replaced by the errata above):\n  Printed text.\n",
+            "Text in the card data — Dark.json#60 (the errata above replace it):\n  Printed text.\n",
             "Rulings:\n  [Dark.json#60]\n    A ruling.\n",
         ];
         let mut at = 0;
