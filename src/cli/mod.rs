@@ -148,9 +148,3 @@ pub fn out_json<T: serde::Serialize>(value: &T) -> Result<(), Failure> {
         .map_err(|e| Failure::Error(swjudge::Error::Input(format!("JSON: {e}"))))?;
     out(&s)
 }
-
-fn not_yet(what: &str) -> CliResult {
-    Err(Failure::Error(swjudge::Error::Usage(format!(
-        "{what} is not available in this build yet"
-    ))))
-}
