@@ -316,7 +316,11 @@ impl CardDb {
             from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
         }
         let labels = make_labels(&cards);
+        let implied = implied_nicknames(&cards);
         let mut matcher = fuzzy::Matcher::new();
+        for (i, n) in &implied {
+            matcher.add_alias(*i, n);
+        }
         for (i, card) in cards.iter().enumerate() {
             matcher.add(i, &card.title);
             if labels[i] != card.title {
@@ -326,7 +330,7 @@ impl CardDb {
                 matcher.add(i, &format!("{} {}", card.title, sub));
             }
             for n in &card.nicknames {
-                matcher.add_alias(i, n);
+                matcher.add_alias(i, &version_suffix(n));
             }
         }
         CardDb { cards, labels, matcher, warnings: Vec::new(), corpus: None, index: None }
@@ -497,6 +501,40 @@ pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
     Ok(Status { data_dir: data_dir.display().to_string(), sources, games, rulebook_only, warnings: db.warnings })
 }
 
+/// A nickname ending in a lone "V" names a virtual card: "Hunt Down V" → "Hunt Down (V)",
+/// so that a query without the V prefers the non-virtual card.
+fn version_suffix(nick: &str) -> String {
+    match nick.trim().strip_suffix(" V").or_else(|| nick.trim().strip_suffix(" v")) {
+        Some(base) if !base.trim().is_empty() => format!("{} (V)", base.trim()),
+        _ => nick.to_string(),
+    }
+}
+
+/// Nicknames the data implies but does not list: when "X (V)" is nicknamed
+/// "Hunt Down V", the card "X" (same game and side) is "Hunt Down".
+fn implied_nicknames(cards: &[Card]) -> Vec<(usize, String)> {
+    let mut by_title: HashMap<(Game, Option<&str>, String), Vec<usize>> = HashMap::new();
+    for (i, c) in cards.iter().enumerate() {
+        by_title.entry((c.game, c.side.as_deref(), fuzzy::normalize(&c.title))).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for c in cards {
+        let Some(base_title) = c.title.trim().strip_suffix("(V)") else { continue };
+        let k = (c.game, c.side.as_deref(), fuzzy::normalize(base_title));
+        let Some(targets) = by_title.get(&k) else { continue };
+        for n in &c.nicknames {
+            let Some(base) = n.trim().strip_suffix(" V").or_else(|| n.trim().strip_suffix(" v")) else { continue };
+            for &t in targets {
+                let known = cards[t].nicknames.iter().any(|x| fuzzy::normalize(x) == fuzzy::normalize(base));
+                if !known && !base.trim().is_empty() {
+                    out.push((t, base.trim().to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Unique labels: the title, plus the side when the same title exists on both
 /// sides, plus the set (and number) when still repeated.
 fn make_labels(cards: &[Card]) -> Vec<String> {
@@ -612,6 +650,18 @@ mod tests {
         assert_eq!(l.chosen, Some(4));
         let l = db.lookup("nothing like it", None);
         assert!(l.chosen.is_none() && l.matches.is_empty());
+    }
+
+    #[test]
+    fn virtual_nicknames_imply_the_plain_cards_nickname() {
+        let mut plain = card(Game::Swccg, "1", "Hunt Down And Destroy The Jedi", Some("Dark"), None);
+        plain.nicknames = vec!["HDADTJ".into()];
+        let mut v = card(Game::Swccg, "2", "Hunt Down And Destroy The Jedi (V)", Some("Dark"), None);
+        v.nicknames = vec!["Hunt Down V".into()];
+        let db = CardDb::build(vec![SourceFile { format: "t".into(), file: "t".into(), cards: vec![plain, v] }], None);
+        assert_eq!(db.lookup("hunt down", None).chosen, Some(0));
+        assert_eq!(db.lookup("hunt down v", None).chosen, Some(1));
+        assert_eq!(db.lookup("hdadtj", None).chosen, Some(0));
     }
 
     #[test]
