@@ -16,18 +16,100 @@ const LOOKUP_TARGET: Duration = Duration::from_millis(5);
 const IMPORT_TARGET: Duration = Duration::from_secs(2);
 
 const FIRST: &[&str] = &[
-    "Luke", "Han", "Leia", "Obi-Wan", "Qui-Gon", "Darth", "Admiral", "Captain", "General", "Commander", "Lieutenant", "Boba", "Jabba's",
-    "Lando", "Chewbacca", "Wedge", "Biggs", "Mara", "Grand Moff", "Emperor", "Master", "Young", "Dark", "Rebel", "Imperial", "Echo",
-    "Gold", "Red", "Black", "Blue", "Rogue", "Death Star", "Cloud City", "Jedi", "Sith", "Bounty", "Hunter", "Trooper",
+    "Luke",
+    "Han",
+    "Leia",
+    "Obi-Wan",
+    "Qui-Gon",
+    "Darth",
+    "Admiral",
+    "Captain",
+    "General",
+    "Commander",
+    "Lieutenant",
+    "Boba",
+    "Jabba's",
+    "Lando",
+    "Chewbacca",
+    "Wedge",
+    "Biggs",
+    "Mara",
+    "Grand Moff",
+    "Emperor",
+    "Master",
+    "Young",
+    "Dark",
+    "Rebel",
+    "Imperial",
+    "Echo",
+    "Gold",
+    "Red",
+    "Black",
+    "Blue",
+    "Rogue",
+    "Death Star",
+    "Cloud City",
+    "Jedi",
+    "Sith",
+    "Bounty",
+    "Hunter",
+    "Trooper",
 ];
 const SECOND: &[&str] = &[
-    "Skywalker", "Solo", "Organa", "Kenobi", "Jinn", "Vader", "Motti", "Piett", "Needa", "Rieekan", "Fett", "Palace", "Calrissian",
-    "Antilles", "Darklighter", "Jade", "Tarkin", "Palpatine", "Yoda", "Squadron", "Fleet", "Base", "Trooper", "Cannon", "Blaster",
-    "Lightsaber", "Cape", "Journal", "Rifle", "Pistol", "Docking Bay", "Throne Room", "Command", "Shuttle", "Walker", "Speeder",
+    "Skywalker",
+    "Solo",
+    "Organa",
+    "Kenobi",
+    "Jinn",
+    "Vader",
+    "Motti",
+    "Piett",
+    "Needa",
+    "Rieekan",
+    "Fett",
+    "Palace",
+    "Calrissian",
+    "Antilles",
+    "Darklighter",
+    "Jade",
+    "Tarkin",
+    "Palpatine",
+    "Yoda",
+    "Squadron",
+    "Fleet",
+    "Base",
+    "Trooper",
+    "Cannon",
+    "Blaster",
+    "Lightsaber",
+    "Cape",
+    "Journal",
+    "Rifle",
+    "Pistol",
+    "Docking Bay",
+    "Throne Room",
+    "Command",
+    "Shuttle",
+    "Walker",
+    "Speeder",
 ];
 const THIRD: &[&str] = &[
-    "", "", "", "", "With Lightsaber", "Of The Force", "In Mist Hunter", "Jedi Knight", "Rebel Scout", "The Last Jedi", "Heavy Blaster",
-    "Secret Plans", "Strike Force", "Enforcer", "Of Ability", "Leader",
+    "",
+    "",
+    "",
+    "",
+    "With Lightsaber",
+    "Of The Force",
+    "In Mist Hunter",
+    "Jedi Knight",
+    "Rebel Scout",
+    "The Last Jedi",
+    "Heavy Blaster",
+    "Secret Plans",
+    "Strike Force",
+    "Enforcer",
+    "Of Ability",
+    "Leader",
 ];
 const SUFFIX: &[&str] = &["", "", "", "", " (V)", " (AI)", " (Premiere)", " (V) (AI)"];
 
@@ -87,7 +169,9 @@ fn generated_swccg(n: usize, side: &str, rng: &mut Rng) -> Value {
 
 /// An SWDestinyDB-shaped set file with `n` cards.
 fn generated_destiny(code: &str, n: usize, rng: &mut Rng) -> Value {
-    let faces = ["1RD", "2RD", "+1MD", "3RD1", "Sp", "-", "1Sh", "2R", "1F", "1Dc", "XID", "+2*1"];
+    let faces = [
+        "1RD", "2RD", "+1MD", "3RD1", "Sp", "-", "1Sh", "2R", "1F", "1Dc", "XID", "+2*1",
+    ];
     let cards: Vec<Value> = (0..n)
         .map(|i| {
             let die: Vec<&str> = (0..6).map(|_| faces[rng.next() % faces.len()]).collect();
@@ -105,9 +189,16 @@ fn generated_destiny(code: &str, n: usize, rng: &mut Rng) -> Value {
 }
 
 fn real_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = vec![root.join("swccg-card-json/Light.json"), root.join("swccg-card-json/Dark.json")];
+    let mut files = vec![
+        root.join("swccg-card-json/Light.json"),
+        root.join("swccg-card-json/Dark.json"),
+    ];
     let mut sets: Vec<PathBuf> = std::fs::read_dir(root.join("swdestinydb-json-data/set"))
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                .collect()
+        })
         .unwrap_or_default();
     sets.sort();
     files.extend(sets);
@@ -119,13 +210,21 @@ fn generated_files(dir: &Path, rng: &mut Rng) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for (name, n, side) in [("Light.json", 1939, "Light"), ("Dark.json", 1858, "Dark")] {
         let p = dir.join(name);
-        std::fs::write(&p, serde_json::to_vec(&generated_swccg(n, side, rng)).expect("json")).expect("write");
+        std::fs::write(
+            &p,
+            serde_json::to_vec(&generated_swccg(n, side, rng)).expect("json"),
+        )
+        .expect("write");
         files.push(p);
     }
     for s in 0..18 {
         let code = format!("S{s:02}");
         let p = dir.join("set").join(format!("{code}.json"));
-        std::fs::write(&p, serde_json::to_vec(&generated_destiny(&code, 113, rng)).expect("json")).expect("write");
+        std::fs::write(
+            &p,
+            serde_json::to_vec(&generated_destiny(&code, 113, rng)).expect("json"),
+        )
+        .expect("write");
         files.push(p);
     }
     files
@@ -142,7 +241,10 @@ fn main() {
     let real = std::env::var_os("SWJUDGE_REAL_DATA").map(PathBuf::from);
     let (files, what) = match &real {
         Some(root) => (real_files(root), "real SWCCG + Destiny files"),
-        None => (generated_files(&tmp.join("src"), &mut rng), "generated files (3,797 SWCCG + 2,034 Destiny cards)"),
+        None => (
+            generated_files(&tmp.join("src"), &mut rng),
+            "generated files (3,797 SWCCG + 2,034 Destiny cards)",
+        ),
     };
 
     // Import: best of 3.
@@ -171,10 +273,19 @@ fn main() {
     if count < 10_000 {
         let extra: Vec<swjudge::cards::Card> = (count..10_000)
             .map(|i| {
-                swjudge::cards::Card::new(swjudge::rulebook::Game::Swtcg, &i.to_string(), &generated_name(&mut rng), format!("gen#{i}"))
+                swjudge::cards::Card::new(
+                    swjudge::rulebook::Game::Swtcg,
+                    &i.to_string(),
+                    &generated_name(&mut rng),
+                    format!("gen#{i}"),
+                )
             })
             .collect();
-        sources.push(swjudge::cards::SourceFile { format: "swtcg".into(), file: "generated".into(), cards: extra });
+        sources.push(swjudge::cards::SourceFile {
+            format: "swtcg".into(),
+            file: "generated".into(),
+            cards: extra,
+        });
     }
     let t = Instant::now();
     let db = CardDb::build(sources, None);
@@ -187,8 +298,21 @@ fn main() {
     );
 
     let queries = [
-        "4lom", "quigon", "han heavy blaster", "obi wans cape", "Luke (V)", "admrial moti", "luke skywalkr", "darth vader",
-        "millenium falcon", "death star", "jedi knight", "boba fett with lightsaber", "zzzz qqqq", "echo base trooper", "farmboy luke v",
+        "4lom",
+        "quigon",
+        "han heavy blaster",
+        "obi wans cape",
+        "Luke (V)",
+        "admrial moti",
+        "luke skywalkr",
+        "darth vader",
+        "millenium falcon",
+        "death star",
+        "jedi knight",
+        "boba fett with lightsaber",
+        "zzzz qqqq",
+        "echo base trooper",
+        "farmboy luke v",
         "Leia Organa (V) (AI)",
     ];
     let rounds = 5;

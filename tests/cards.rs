@@ -28,18 +28,32 @@ fn import_all(tmp: &Path) {
 
 /// `swjudge card --json` with the fixture rulebook; returns (exit code, JSON).
 fn card_json(tmp: &Path, args: &[&str]) -> (i32, Value) {
-    let o = swjudge(tmp).arg("--rulebook").arg(fixture_rulebook()).args(["card", "--json"]).args(args).output().unwrap();
-    let v: Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", stdout(&o), stderr(&o)));
+    let o = swjudge(tmp)
+        .arg("--rulebook")
+        .arg(fixture_rulebook())
+        .args(["card", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", stdout(&o), stderr(&o)));
     (code(&o), v)
 }
 
 fn chosen_title(v: &Value) -> String {
-    v["card"]["title"].as_str().unwrap_or_else(|| panic!("no card chosen: {v:#}")).to_string()
+    v["card"]["title"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no card chosen: {v:#}"))
+        .to_string()
 }
 
 fn stored_files(tmp: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(tmp.join("data/cards"))
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
@@ -57,15 +71,42 @@ fn import_reports_counts_per_file_and_stores_one_file_per_source() {
         .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let counts: Vec<(String, u64)> =
-        v["files"].as_array().unwrap().iter().map(|f| (f["format"].as_str().unwrap().to_string(), f["imported"].as_u64().unwrap())).collect();
-    assert_eq!(counts, [("swccg".to_string(), 18), ("destiny".to_string(), 5), ("swtcg".to_string(), 5)]);
+    let counts: Vec<(String, u64)> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["format"].as_str().unwrap().to_string(),
+                f["imported"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("swccg".to_string(), 18),
+            ("destiny".to_string(), 5),
+            ("swtcg".to_string(), 5)
+        ]
+    );
     assert_eq!(v["imported"], 28);
     assert_eq!(v["rejected"], 0);
-    assert_eq!(stored_files(tmp.path()), ["destiny-set.json", "swccg-light.json", "swtcg-set.json"]);
+    assert_eq!(
+        stored_files(tmp.path()),
+        ["destiny-set.json", "swccg-light.json", "swtcg-set.json"]
+    );
     // text summary too
-    let o = swjudge(tmp.path()).args(["cards", "import"]).arg(fixture("swtcg-set.txt")).output().unwrap();
-    assert!(stdout(&o).contains("5 cards imported (SWTCG LackeyCCG TSV), 0 rejected"), "{}", stdout(&o));
+    let o = swjudge(tmp.path())
+        .args(["cards", "import"])
+        .arg(fixture("swtcg-set.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&o).contains("5 cards imported (SWTCG LackeyCCG TSV), 0 rejected"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -80,7 +121,15 @@ fn reimport_replaces_records_without_duplicates() {
     // an exact title still resolves to one card, not to two copies
     let (c, v) = card_json(tmp.path(), &["Obi-Wan's Cape"]);
     assert_eq!(c, 0, "{v:#}");
-    assert_eq!(v["matches"].as_array().unwrap().iter().filter(|m| m["title"] == "Obi-Wan's Cape").count(), 1);
+    assert_eq!(
+        v["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["title"] == "Obi-Wan's Cape")
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -101,32 +150,57 @@ fn malformed_json_names_file_line_and_column_and_keeps_previous_data() {
     assert!(err.contains("malformed JSON"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "one error line: {err}");
     assert!(stdout(&o).is_empty());
-    assert_eq!(std::fs::read(tmp.path().join("data/cards/swccg-light.json")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(tmp.path().join("data/cards/swccg-light.json")).unwrap(),
+        before
+    );
     assert_eq!(stored_files(tmp.path()).len(), 3);
 }
 
 #[test]
 fn malformed_tsv_names_file_and_line() {
     let tmp = TempDir::new("cards-tsv-bad");
-    let o = swjudge(tmp.path()).args(["cards", "import"]).arg(fixture("swtcg-malformed.txt")).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["cards", "import"])
+        .arg(fixture("swtcg-malformed.txt"))
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("swtcg-malformed.txt:3: unterminated quoted field"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("swtcg-malformed.txt:3: unterminated quoted field"),
+        "{}",
+        stderr(&o)
+    );
     assert!(stored_files(tmp.path()).is_empty());
 }
 
 #[test]
 fn bad_record_is_reported_and_the_rest_import_unless_strict() {
     let tmp = TempDir::new("cards-reject");
-    let o = swjudge(tmp.path()).args(["cards", "import", "--strict"]).arg(fixture("swccg-bad-record.json")).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["cards", "import", "--strict"])
+        .arg(fixture("swccg-bad-record.json"))
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("card 999"), "{}", stderr(&o));
-    assert!(stored_files(tmp.path()).is_empty(), "strict import must write nothing");
+    assert!(
+        stored_files(tmp.path()).is_empty(),
+        "strict import must write nothing"
+    );
 
-    let o = swjudge(tmp.path()).args(["cards", "import"]).arg(fixture("swccg-bad-record.json")).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["cards", "import"])
+        .arg(fixture("swccg-bad-record.json"))
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("1 cards imported"), "{out}");
-    assert!(out.contains("rejected card 999: missing \"front.title\""), "{out}");
+    assert!(
+        out.contains("rejected card 999: missing \"front.title\""),
+        "{out}"
+    );
     let (c, v) = card_json(tmp.path(), &["good card"]);
     assert_eq!(c, 0);
     assert_eq!(chosen_title(&v), "Good Card");
@@ -135,22 +209,43 @@ fn bad_record_is_reported_and_the_rest_import_unless_strict() {
 #[test]
 fn die_face_outside_the_grammar_rejects_the_card_with_code_and_face() {
     let tmp = TempDir::new("cards-face");
-    let o = swjudge(tmp.path()).args(["cards", "import", "--json"]).arg(fixture("destiny-bad-face.json")).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["cards", "import", "--json"])
+        .arg(fixture("destiny-bad-face.json"))
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["imported"], 1);
     let rej = &v["files"][0]["rejected"][0];
     assert_eq!(rej["id"], "card 01099");
-    assert!(rej["reason"].as_str().unwrap().contains("die face 2 \"2Q\""), "{rej}");
+    assert!(
+        rej["reason"]
+            .as_str()
+            .unwrap()
+            .contains("die face 2 \"2Q\""),
+        "{rej}"
+    );
 }
 
 #[test]
 fn unrecognised_or_missing_files_are_errors() {
     let tmp = TempDir::new("cards-unknown");
-    let o = swjudge(tmp.path()).args(["cards", "import"]).arg(fixture("rulebook/swccg/ar.md")).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["cards", "import"])
+        .arg(fixture("rulebook/swccg/ar.md"))
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("unrecognised card file"), "{}", stderr(&o));
-    let o = swjudge(tmp.path()).args(["cards", "import", "no-such-file.json"]).output().unwrap();
+    assert!(
+        stderr(&o).contains("unrecognised card file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = swjudge(tmp.path())
+        .args(["cards", "import", "no-such-file.json"])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("no-such-file.json"), "{}", stderr(&o));
 }
@@ -174,7 +269,14 @@ fn fuzzy_names_typos_punctuation_versions_and_nicknames() {
     ];
     for (q, want) in cases {
         let mut args = q.to_vec();
-        args.extend(["--game", if want.starts_with("Anakin") { "swtcg" } else { "swccg" }]);
+        args.extend([
+            "--game",
+            if want.starts_with("Anakin") {
+                "swtcg"
+            } else {
+                "swccg"
+            },
+        ]);
         let (c, v) = card_json(tmp.path(), &args);
         assert_eq!(c, 0, "{q:?}: {v:#}");
         assert_eq!(chosen_title(&v), *want, "{q:?}");
@@ -191,9 +293,17 @@ fn close_candidates_are_listed_not_guessed() {
     let (c, v) = card_json(tmp.path(), &["alderaan"]);
     assert_eq!(c, 1);
     assert!(v["card"].is_null());
-    let titles: Vec<&str> = v["matches"].as_array().unwrap().iter().map(|m| m["title"].as_str().unwrap()).collect();
+    let titles: Vec<&str> = v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["title"].as_str().unwrap())
+        .collect();
     assert_eq!(titles.len(), 2);
-    assert!(titles.contains(&"Alderaan (Light Side)") && titles.contains(&"Alderaan (Dark Side)"), "{titles:?}");
+    assert!(
+        titles.contains(&"Alderaan (Light Side)") && titles.contains(&"Alderaan (Dark Side)"),
+        "{titles:?}"
+    );
     // two SWTCG versions, no letter given
     let (c, v) = card_json(tmp.path(), &["anakin", "skywalker"]);
     assert_eq!(c, 1, "{v:#}");
@@ -201,12 +311,29 @@ fn close_candidates_are_listed_not_guessed() {
     // the same name in two games, without --game
     let (c, v) = card_json(tmp.path(), &["Qui-Gon Jinn"]);
     assert_eq!(c, 1);
-    let games: Vec<&str> = v["matches"].as_array().unwrap().iter().map(|m| m["game"].as_str().unwrap()).collect();
-    assert!(games.contains(&"swccg") && games.contains(&"destiny"), "{games:?}");
+    let games: Vec<&str> = v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["game"].as_str().unwrap())
+        .collect();
+    assert!(
+        games.contains(&"swccg") && games.contains(&"destiny"),
+        "{games:?}"
+    );
     // text output asks
-    let o = swjudge(tmp.path()).arg("--rulebook").arg(fixture_rulebook()).args(["card", "alderaan"]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .arg("--rulebook")
+        .arg(fixture_rulebook())
+        .args(["card", "alderaan"])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 1);
-    assert!(stdout(&o).contains("could mean several cards"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("could mean several cards"),
+        "{}",
+        stdout(&o)
+    );
     assert!(stdout(&o).contains("Alderaan (Dark Side)"));
 }
 
@@ -231,25 +358,56 @@ fn errata_replace_printed_text_and_rulings_keep_sources() {
     assert_eq!(card["game"], "swccg");
     assert_eq!(card["side"], "Light");
     assert_eq!(card["type"], "Effect");
-    assert_eq!(card["text"], "Use 2 Force to deploy on your Rebel or alien. Character is immune to attrition < 5.");
-    assert!(card["text_source"].as_str().unwrap().contains("swccg.ar.errata.obi-wans-cape"));
-    assert_eq!(card["printed_text"], "Deploy on your Rebel. Character is immune to attrition < 5.");
+    assert_eq!(
+        card["text"],
+        "Use 2 Force to deploy on your Rebel or alien. Character is immune to attrition < 5."
+    );
+    assert!(
+        card["text_source"]
+            .as_str()
+            .unwrap()
+            .contains("swccg.ar.errata.obi-wans-cape")
+    );
+    assert_eq!(
+        card["printed_text"],
+        "Deploy on your Rebel. Character is immune to attrition < 5."
+    );
     assert_eq!(card["errata"][0]["source"], "swccg.ar.errata.obi-wans-cape");
-    assert_eq!(card["rulings"][0]["source"], "swccg.ar.rulings.obi-wans-cape");
+    assert_eq!(
+        card["rulings"][0]["source"],
+        "swccg.ar.rulings.obi-wans-cape"
+    );
     assert_eq!(card["stats"]["destiny"], "4");
-    let see: Vec<&str> = card["see_also"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    let see: Vec<&str> = card["see_also"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
     assert_eq!(see, ["swccg.ar.effects"]);
 
     // imported rulings carry <file>#<id>; imported errata'd text is kept as current
     let (_, v) = card_json(tmp.path(), &["han's", "heavy", "blaster", "pistol"]);
     let card = &v["card"];
     assert_eq!(card["rulings"][0]["source"], "swccg-light.json#105");
-    assert_eq!(card["rulings"][0]["text"], "Han may fire this weapon once per battle.");
-    assert!(card["text_source"].as_str().unwrap().contains("errata applied"), "{card:#}");
+    assert_eq!(
+        card["rulings"][0]["text"],
+        "Han may fire this weapon once per battle."
+    );
+    assert!(
+        card["text_source"]
+            .as_str()
+            .unwrap()
+            .contains("errata applied"),
+        "{card:#}"
+    );
 
     // Appendix F ruling lands on the SWCCG card only
     let (_, v) = card_json(tmp.path(), &["qui-gon", "jinn", "--game", "swccg"]);
-    assert_eq!(v["card"]["rulings"][0]["source"], "swccg.ar.current-rulings.qui-gon-jinn");
+    assert_eq!(
+        v["card"]["rulings"][0]["source"],
+        "swccg.ar.current-rulings.qui-gon-jinn"
+    );
 
     // rulebook-only card
     let (c, v) = card_json(tmp.path(), &["ghhhk"]);
@@ -262,23 +420,43 @@ fn errata_replace_printed_text_and_rulings_keep_sources() {
 fn destiny_clarifications_attach_by_set_and_number_and_dice_read_as_faces() {
     let tmp = TempDir::new("cards-destiny");
     import_all(tmp.path());
-    let (c, v) = card_json(tmp.path(), &["qui-gon", "jinn", "jedi", "master", "--game", "destiny"]);
+    let (c, v) = card_json(
+        tmp.path(),
+        &["qui-gon", "jinn", "jedi", "master", "--game", "destiny"],
+    );
     assert_eq!(c, 0, "{v:#}");
     let card = &v["card"];
     assert_eq!(card["set"], "Awakenings");
-    assert_eq!(card["rulings"][0]["source"], "destiny.rr.clarifications.awakenings.qui-gon-jinn-37");
+    assert_eq!(
+        card["rulings"][0]["source"],
+        "destiny.rr.clarifications.awakenings.qui-gon-jinn-37"
+    );
     assert_eq!(card["stats"]["health"], "10");
     assert_eq!(card["stats"]["points"], "13/17");
-    let faces: Vec<&str> = card["die"].as_array().unwrap().iter().map(|f| f["face"].as_str().unwrap()).collect();
+    let faces: Vec<&str> = card["die"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["face"].as_str().unwrap())
+        .collect();
     assert_eq!(faces, ["1MD", "2MD", "1Sh", "Sp", "+2MD1", "-"]);
-    assert_eq!(card["die"][4]["meaning"], "+2 melee damage (costs 1 resource)");
+    assert_eq!(
+        card["die"][4]["meaning"],
+        "+2 melee damage (costs 1 resource)"
+    );
     // the other Qui-Gon (Spirit of Rebellion, also #37) gets no Awakenings ruling
     let (_, v) = card_json(tmp.path(), &["qui-gon", "jinn", "ataru", "master"]);
     assert!(v["card"]["rulings"].as_array().unwrap().is_empty(), "{v:#}");
     // errata from the Rules Reference replace the printed text
     let (_, v) = card_json(tmp.path(), &["captain", "phasma"]);
-    assert_eq!(v["card"]["text"], "Your non-unique characters have the Guardian keyword while Captain Phasma is active.");
-    assert_eq!(v["card"]["printed_text"], "Your non-unique characters have the Guardian keyword.");
+    assert_eq!(
+        v["card"]["text"],
+        "Your non-unique characters have the Guardian keyword while Captain Phasma is active."
+    );
+    assert_eq!(
+        v["card"]["printed_text"],
+        "Your non-unique characters have the Guardian keyword."
+    );
 }
 
 #[test]
@@ -289,13 +467,28 @@ fn swtcg_stats_usage_rulings_and_text_errata() {
     assert_eq!(c, 0);
     let card = &v["card"];
     assert_eq!(card["game"], "swtcg");
-    for (k, want) in [("cost", "5"), ("speed", "40"), ("power", "5"), ("health", "4")] {
+    for (k, want) in [
+        ("cost", "5"),
+        ("speed", "40"),
+        ("power", "5"),
+        ("health", "4"),
+    ] {
         assert_eq!(card["stats"][k], want, "{k}");
     }
     assert_eq!(card["rulings"][0]["source"], "swtcg-set.txt#AOTC-9");
     let (_, v) = card_json(tmp.path(), &["count", "dooku", "a"]);
-    assert!(v["card"]["text"].as_str().unwrap().contains("\"face-down\""));
-    assert!(v["card"]["text_source"].as_str().unwrap().contains("errata applied"));
+    assert!(
+        v["card"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("\"face-down\"")
+    );
+    assert!(
+        v["card"]["text_source"]
+            .as_str()
+            .unwrap()
+            .contains("errata applied")
+    );
 }
 
 #[test]
@@ -308,7 +501,9 @@ fn json_contract_fields() {
     }
     let m = &v["matches"][0];
     assert!(m["title"].is_string() && m["game"].is_string() && m["score"].is_number());
-    for k in ["title", "game", "side", "type", "stats", "text", "errata", "rulings"] {
+    for k in [
+        "title", "game", "side", "type", "stats", "text", "errata", "rulings",
+    ] {
         assert!(v["card"].get(k).is_some(), "card missing {k}");
     }
     assert!(v["card"]["stats"].is_object());
@@ -317,7 +512,12 @@ fn json_contract_fields() {
 #[test]
 fn no_data_and_no_rulebook_still_answers() {
     let tmp = TempDir::new("cards-empty");
-    let o = swjudge(tmp.path()).arg("--rulebook").arg(tmp.path().join("nowhere")).args(["card", "anything"]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .arg("--rulebook")
+        .arg(tmp.path().join("nowhere"))
+        .args(["card", "anything"])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 1);
     assert!(stderr(&o).contains("cards import"), "{}", stderr(&o));
 }
@@ -330,7 +530,10 @@ fn real_databases_import_when_available() {
         return;
     };
     let tmp = TempDir::new("cards-real");
-    let mut files = vec![root.join("swccg-card-json/Light.json"), root.join("swccg-card-json/Dark.json")];
+    let mut files = vec![
+        root.join("swccg-card-json/Light.json"),
+        root.join("swccg-card-json/Dark.json"),
+    ];
     let mut sets: Vec<PathBuf> = std::fs::read_dir(root.join("swdestinydb-json-data/set"))
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -338,18 +541,42 @@ fn real_databases_import_when_available() {
         .collect();
     sets.sort();
     files.extend(sets);
-    let o = swjudge(tmp.path()).args(["cards", "import", "--json"]).args(&files).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["cards", "import", "--json"])
+        .args(&files)
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let by_format = |f: &str| -> u64 {
-        v["files"].as_array().unwrap().iter().filter(|x| x["format"] == f).map(|x| x["imported"].as_u64().unwrap()).sum()
+        v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["format"] == f)
+            .map(|x| x["imported"].as_u64().unwrap())
+            .sum()
     };
-    eprintln!("real data: swccg {} destiny {} rejected {}", by_format("swccg"), by_format("destiny"), v["rejected"]);
+    eprintln!(
+        "real data: swccg {} destiny {} rejected {}",
+        by_format("swccg"),
+        by_format("destiny"),
+        v["rejected"]
+    );
     assert_eq!(by_format("swccg"), 3797);
     assert_eq!(by_format("destiny"), 2034);
     assert_eq!(v["rejected"], 0);
-    for (q, want) in [("4lom", "4-LOM"), ("quigon", "Qui-Gon Jinn"), ("han heavy blaster", "Han's Heavy Blaster Pistol"), ("obi wans cape", "Obi-Wan's Cape"), ("Luke (V)", "Luke Skywalker (V)")] {
-        let o = swjudge(tmp.path()).args(["card", "--json", "--game", "swccg", q]).output().unwrap();
+    for (q, want) in [
+        ("4lom", "4-LOM"),
+        ("quigon", "Qui-Gon Jinn"),
+        ("han heavy blaster", "Han's Heavy Blaster Pistol"),
+        ("obi wans cape", "Obi-Wan's Cape"),
+        ("Luke (V)", "Luke Skywalker (V)"),
+    ] {
+        let o = swjudge(tmp.path())
+            .args(["card", "--json", "--game", "swccg", q])
+            .output()
+            .unwrap();
         let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
         assert_eq!(v["card"]["title"], want, "{q}: {v:#}");
     }
@@ -358,18 +585,41 @@ fn real_databases_import_when_available() {
 #[test]
 fn status_counts_sources_and_rulebook_only_entries() {
     let tmp = TempDir::new("cards-status");
-    let o = swjudge(tmp.path()).arg("--rulebook").arg(fixture_rulebook()).args(["cards", "status"]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .arg("--rulebook")
+        .arg(fixture_rulebook())
+        .args(["cards", "status"])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 1, "no sources yet");
     import_all(tmp.path());
-    let o = swjudge(tmp.path()).arg("--rulebook").arg(fixture_rulebook()).args(["cards", "status", "--json"]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .arg("--rulebook")
+        .arg(fixture_rulebook())
+        .args(["cards", "status", "--json"])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["sources"].as_array().unwrap().len(), 3);
-    let only: Vec<&str> = v["rulebook_only"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    let only: Vec<&str> = v["rulebook_only"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
     // Admiral Motti (Dark Side) and Ghhhk have rulebook entries but no fixture record
     assert_eq!(only.len(), 2, "{only:?}");
-    assert!(only.iter().any(|s| s.starts_with("Admiral Motti")) && only.iter().any(|s| s.starts_with("Ghhhk")));
-    let swccg = v["games"].as_array().unwrap().iter().find(|g| g["game"] == "swccg").unwrap();
+    assert!(
+        only.iter().any(|s| s.starts_with("Admiral Motti"))
+            && only.iter().any(|s| s.starts_with("Ghhhk"))
+    );
+    let swccg = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game"] == "swccg")
+        .unwrap();
     assert_eq!(swccg["with_errata"], 3, "{swccg}");
 }
 
@@ -386,8 +636,17 @@ fn swtcg_surname_alone_finds_the_only_character() {
 fn data_dir_flag_overrides_the_environment() {
     let tmp = TempDir::new("cards-flag");
     let dir = tmp.path().join("elsewhere");
-    let o = swjudge(tmp.path()).arg("--data-dir").arg(&dir).args(["cards", "import"]).arg(fixture("swtcg-set.txt")).output().unwrap();
+    let o = swjudge(tmp.path())
+        .arg("--data-dir")
+        .arg(&dir)
+        .args(["cards", "import"])
+        .arg(fixture("swtcg-set.txt"))
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(dir.join("cards/swtcg-set.json").is_file());
-    assert!(stored_files(tmp.path()).is_empty(), "the env data dir must stay empty");
+    assert!(
+        stored_files(tmp.path()).is_empty(),
+        "the env data dir must stay empty"
+    );
 }

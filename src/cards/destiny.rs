@@ -33,7 +33,10 @@ const SET_NAMES: &[(&str, &str)] = &[
 
 /// Is this an SWDestinyDB set file? (an array of objects with `code` and `type_code`)
 pub fn looks_like(v: &Value) -> bool {
-    v.as_array().is_some_and(|a| a.iter().any(|c| c.get("type_code").is_some() && c.get("code").is_some()))
+    v.as_array().is_some_and(|a| {
+        a.iter()
+            .any(|c| c.get("type_code").is_some() && c.get("code").is_some())
+    })
 }
 
 fn scalar(v: &Value) -> Option<String> {
@@ -46,10 +49,16 @@ fn scalar(v: &Value) -> Option<String> {
 
 /// `sets.json`: `[{"code": "AW", "name": "Awakenings"}, ...]`.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
-    let mut m: HashMap<String, String> = SET_NAMES.iter().map(|(c, n)| (c.to_string(), n.to_string())).collect();
+    let mut m: HashMap<String, String> = SET_NAMES
+        .iter()
+        .map(|(c, n)| (c.to_string(), n.to_string()))
+        .collect();
     if let Some(a) = v.as_array() {
         for s in a {
-            if let (Some(c), Some(n)) = (s.get("code").and_then(scalar), s.get("name").and_then(scalar)) {
+            if let (Some(c), Some(n)) = (
+                s.get("code").and_then(scalar),
+                s.get("name").and_then(scalar),
+            ) {
                 m.insert(c, n);
             }
         }
@@ -57,14 +66,22 @@ pub fn set_names(v: &Value) -> HashMap<String, String> {
     m
 }
 
-pub fn parse(v: &Value, file: &str, set_names: &HashMap<String, String>) -> (Vec<Card>, Vec<Rejected>) {
+pub fn parse(
+    v: &Value,
+    file: &str,
+    set_names: &HashMap<String, String>,
+) -> (Vec<Card>, Vec<Rejected>) {
     let mut cards = Vec::new();
     let mut rejected = Vec::new();
     for (i, rec) in v.as_array().into_iter().flatten().enumerate() {
         match card(rec, file, set_names) {
             Ok(c) => cards.push(c),
             Err(reason) => {
-                let id = rec.get("code").and_then(scalar).map(|c| format!("card {c}")).unwrap_or_else(|| format!("record {}", i + 1));
+                let id = rec
+                    .get("code")
+                    .and_then(scalar)
+                    .map(|c| format!("card {c}"))
+                    .unwrap_or_else(|| format!("record {}", i + 1));
                 rejected.push(Rejected { id, reason });
             }
         }
@@ -85,19 +102,40 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         return Err("not an object".into());
     }
     let code = rec.get("code").and_then(scalar).ok_or("missing \"code\"")?;
-    let name = rec.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty()).ok_or("missing \"name\"")?;
+    let name = rec
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .ok_or("missing \"name\"")?;
     let mut c = Card::new(Game::Destiny, &code, name, format!("{file}#{code}"));
     if rec.get("is_unique").and_then(Value::as_bool) == Some(true) {
         c.uniqueness = Some("◆".into());
     }
-    c.subtitle = rec.get("subtitle").and_then(scalar).filter(|s| !s.trim().is_empty());
-    c.side = rec.get("affiliation_code").and_then(scalar).map(|a| title_case(&a));
-    c.card_type = rec.get("type_code").and_then(scalar).map(|t| title_case(&t));
+    c.subtitle = rec
+        .get("subtitle")
+        .and_then(scalar)
+        .filter(|s| !s.trim().is_empty());
+    c.side = rec
+        .get("affiliation_code")
+        .and_then(scalar)
+        .map(|a| title_case(&a));
+    c.card_type = rec
+        .get("type_code")
+        .and_then(scalar)
+        .map(|t| title_case(&t));
     c.subtype = {
-        let subs: Vec<String> = rec.get("subtypes").and_then(Value::as_array).map(|a| a.iter().filter_map(scalar).collect()).unwrap_or_default();
+        let subs: Vec<String> = rec
+            .get("subtypes")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(scalar).collect())
+            .unwrap_or_default();
         (!subs.is_empty()).then(|| subs.join(", "))
     };
-    c.set = rec.get("set_code").and_then(scalar).map(|s| set_names.get(&s).cloned().unwrap_or(s));
+    c.set = rec
+        .get("set_code")
+        .and_then(scalar)
+        .map(|s| set_names.get(&s).cloned().unwrap_or(s));
     c.number = rec.get("position").and_then(scalar);
     c.rarity = rec.get("rarity_code").and_then(scalar);
     let mut s = Stats::default();
@@ -108,7 +146,10 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         s.push("points", p);
     }
     match rec.get("cost") {
-        Some(Value::Null) if c.card_type.as_deref() != Some("Character") && c.card_type.as_deref() != Some("Battlefield") => {
+        Some(Value::Null)
+            if c.card_type.as_deref() != Some("Character")
+                && c.card_type.as_deref() != Some("Battlefield") =>
+        {
             s.push("cost", "X")
         }
         Some(v) => {
@@ -131,7 +172,8 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
                 let Some(raw) = side.as_str() else {
                     return Err(format!("die face {} is not a string", i + 1));
                 };
-                let face = DieFace::parse(raw).map_err(|e| format!("die face {} {raw:?}: {e}", i + 1))?;
+                let face =
+                    DieFace::parse(raw).map_err(|e| format!("die face {} {raw:?}: {e}", i + 1))?;
                 c.die.push(face);
             }
             let raws: Vec<&str> = c.die.iter().map(|f| f.raw.as_str()).collect();
@@ -140,9 +182,13 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         Some(_) => return Err("\"sides\" is not an array".into()),
     }
     c.stats = s;
-    c.text = rec.get("text").and_then(scalar).filter(|t| !t.trim().is_empty());
+    c.text = rec
+        .get("text")
+        .and_then(scalar)
+        .filter(|t| !t.trim().is_empty());
     if rec.get("has_errata").and_then(Value::as_bool) == Some(true) {
-        c.notes.push("SWDestinyDB marks this card as having errata".into());
+        c.notes
+            .push("SWDestinyDB marks this card as having errata".into());
     }
     if let Some(r) = rec.get("reprint_of").and_then(scalar) {
         c.notes.push(format!("reprint of {r}"));
@@ -175,7 +221,11 @@ mod tests {
         assert_eq!(c.stats.get("points"), Some("12/15"));
         assert_eq!(c.die.len(), 6);
         assert_eq!(rej[0].id, "card 01002");
-        assert!(rej[0].reason.contains("die face 2 \"2Q\""), "{}", rej[0].reason);
+        assert!(
+            rej[0].reason.contains("die face 2 \"2Q\""),
+            "{}",
+            rej[0].reason
+        );
         assert!(rej[1].reason.contains("expected 6"));
     }
 }

@@ -113,11 +113,23 @@ impl DieFace {
             return Err("empty face".into());
         }
         if s == "-" {
-            return Ok(DieFace { raw, symbol: Symbol::Blank, modifier: false, amount: None, cost: None });
+            return Ok(DieFace {
+                raw,
+                symbol: Symbol::Blank,
+                modifier: false,
+                amount: None,
+                cost: None,
+            });
         }
         if let Some(rest) = s.strip_prefix("Sp") {
             let cost = parse_cost(rest, s)?;
-            return Ok(DieFace { raw, symbol: Symbol::Special, modifier: false, amount: None, cost });
+            return Ok(DieFace {
+                raw,
+                symbol: Symbol::Special,
+                modifier: false,
+                amount: None,
+                cost,
+            });
         }
         let (modifier, rest) = match s.strip_prefix('+') {
             Some(r) => (true, r),
@@ -130,7 +142,9 @@ impl DieFace {
             if digits == 0 {
                 return Err(format!("expected a value (digits or X) in \"{s}\""));
             }
-            let n: u32 = rest[..digits].parse().map_err(|_| format!("value too large in \"{s}\""))?;
+            let n: u32 = rest[..digits]
+                .parse()
+                .map_err(|_| format!("value too large in \"{s}\""))?;
             (Amount::Value(n), &rest[digits..])
         };
         const SYMBOLS: [(&str, Symbol); 9] = [
@@ -145,13 +159,21 @@ impl DieFace {
             ("*", Symbol::Any),
         ];
         let Some((code, symbol)) = SYMBOLS.iter().find(|(code, _)| rest.starts_with(code)) else {
-            return Err(format!("unknown symbol in \"{s}\" (expected MD, RD, ID, Sh, R, Dr, Dc, F, Sp, * or -)"));
+            return Err(format!(
+                "unknown symbol in \"{s}\" (expected MD, RD, ID, Sh, R, Dr, Dc, F, Sp, * or -)"
+            ));
         };
         if *symbol == Symbol::Any && !modifier {
             return Err(format!("\"*\" (any symbol) needs a + modifier in \"{s}\""));
         }
         let cost = parse_cost(&rest[code.len()..], s)?;
-        Ok(DieFace { raw, symbol: *symbol, modifier, amount: Some(amount), cost })
+        Ok(DieFace {
+            raw,
+            symbol: *symbol,
+            modifier,
+            amount: Some(amount),
+            cost,
+        })
     }
 
     /// Words a player reads: "+2 ranged damage (costs 1 resource)".
@@ -172,7 +194,10 @@ impl DieFace {
             }
         }
         if let Some(c) = self.cost {
-            out.push_str(&format!(" (costs {c} resource{})", if c == 1 { "" } else { "s" }));
+            out.push_str(&format!(
+                " (costs {c} resource{})",
+                if c == 1 { "" } else { "s" }
+            ));
         }
         out
     }
@@ -183,9 +208,13 @@ fn parse_cost(rest: &str, whole: &str) -> Result<Option<u32>, String> {
         return Ok(None);
     }
     if !rest.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("unexpected \"{rest}\" after the symbol in \"{whole}\" (expected a resource cost)"));
+        return Err(format!(
+            "unexpected \"{rest}\" after the symbol in \"{whole}\" (expected a resource cost)"
+        ));
     }
-    rest.parse().map(Some).map_err(|_| format!("cost too large in \"{whole}\""))
+    rest.parse()
+        .map(Some)
+        .map_err(|_| format!("cost too large in \"{whole}\""))
 }
 
 #[cfg(test)]
@@ -199,39 +228,110 @@ mod tests {
             ("-", Symbol::Blank, false, None, None),
             ("Sp", Symbol::Special, false, None, None),
             ("Sp1", Symbol::Special, false, None, Some(1)),
-            ("1RD", Symbol::RangedDamage, false, Some(Amount::Value(1)), None),
-            ("2MD", Symbol::MeleeDamage, false, Some(Amount::Value(2)), None),
-            ("3ID1", Symbol::IndirectDamage, false, Some(Amount::Value(3)), Some(1)),
+            (
+                "1RD",
+                Symbol::RangedDamage,
+                false,
+                Some(Amount::Value(1)),
+                None,
+            ),
+            (
+                "2MD",
+                Symbol::MeleeDamage,
+                false,
+                Some(Amount::Value(2)),
+                None,
+            ),
+            (
+                "3ID1",
+                Symbol::IndirectDamage,
+                false,
+                Some(Amount::Value(3)),
+                Some(1),
+            ),
             ("1Sh", Symbol::Shield, false, Some(Amount::Value(1)), None),
             ("1R", Symbol::Resource, false, Some(Amount::Value(1)), None),
             ("2Dr", Symbol::Disrupt, false, Some(Amount::Value(2)), None),
             ("1Dc", Symbol::Discard, false, Some(Amount::Value(1)), None),
             ("1F", Symbol::Focus, false, Some(Amount::Value(1)), None),
-            ("+2RD", Symbol::RangedDamage, true, Some(Amount::Value(2)), None),
-            ("+3MD1", Symbol::MeleeDamage, true, Some(Amount::Value(3)), Some(1)),
-            ("XRD1", Symbol::RangedDamage, false, Some(Amount::X), Some(1)),
-            ("0MD", Symbol::MeleeDamage, false, Some(Amount::Value(0)), None),
+            (
+                "+2RD",
+                Symbol::RangedDamage,
+                true,
+                Some(Amount::Value(2)),
+                None,
+            ),
+            (
+                "+3MD1",
+                Symbol::MeleeDamage,
+                true,
+                Some(Amount::Value(3)),
+                Some(1),
+            ),
+            (
+                "XRD1",
+                Symbol::RangedDamage,
+                false,
+                Some(Amount::X),
+                Some(1),
+            ),
+            (
+                "0MD",
+                Symbol::MeleeDamage,
+                false,
+                Some(Amount::Value(0)),
+                None,
+            ),
             ("+1*", Symbol::Any, true, Some(Amount::Value(1)), None),
             ("+2*1", Symbol::Any, true, Some(Amount::Value(2)), Some(1)),
-            ("6RD3", Symbol::RangedDamage, false, Some(Amount::Value(6)), Some(3)),
+            (
+                "6RD3",
+                Symbol::RangedDamage,
+                false,
+                Some(Amount::Value(6)),
+                Some(3),
+            ),
         ];
         for (s, sym, m, a, c) in ok {
             let f = DieFace::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
-            assert_eq!((f.symbol, f.modifier, f.amount, f.cost), (*sym, *m, *a, *c), "{s}");
+            assert_eq!(
+                (f.symbol, f.modifier, f.amount, f.cost),
+                (*sym, *m, *a, *c),
+                "{s}"
+            );
             assert_eq!(f.raw, *s);
         }
     }
 
     #[test]
     fn rejects_malformed_faces() {
-        for s in ["", "RD", "2", "2XX", "2Q", "1*", "2Sp", "+Sp", "1RDx", "--", "- ", "+", "2rd", "1R-1", "99999999999RD"] {
+        for s in [
+            "",
+            "RD",
+            "2",
+            "2XX",
+            "2Q",
+            "1*",
+            "2Sp",
+            "+Sp",
+            "1RDx",
+            "--",
+            "- ",
+            "+",
+            "2rd",
+            "1R-1",
+            "99999999999RD",
+        ] {
             assert!(DieFace::parse(s).is_err(), "{s:?} should be rejected");
         }
     }
 
     #[test]
     fn describes_faces() {
-        assert_eq!(DieFace::parse("+2RD1").unwrap().describe(), "+2 ranged damage (costs 1 resource)");
+        assert_eq!(
+            DieFace::parse("+2RD1").unwrap().describe(),
+            "+2 ranged damage (costs 1 resource)"
+        );
         assert_eq!(DieFace::parse("-").unwrap().describe(), "blank");
         assert_eq!(DieFace::parse("XSh").unwrap().describe(), "X shield");
         assert_eq!(DieFace::parse("+1*").unwrap().describe(), "+1 any symbol");

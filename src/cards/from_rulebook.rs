@@ -39,9 +39,19 @@ pub struct RuleEntry {
 const PREFIXES: &[(&str, Game, EntryKind, bool)] = &[
     ("swccg.ar.errata.", Game::Swccg, EntryKind::Errata, false),
     ("swccg.ar.rulings.", Game::Swccg, EntryKind::Ruling, false),
-    ("swccg.ar.current-rulings.", Game::Swccg, EntryKind::Ruling, false),
+    (
+        "swccg.ar.current-rulings.",
+        Game::Swccg,
+        EntryKind::Ruling,
+        false,
+    ),
     ("destiny.rr.errata.", Game::Destiny, EntryKind::Errata, true),
-    ("destiny.rr.clarifications.", Game::Destiny, EntryKind::Ruling, true),
+    (
+        "destiny.rr.clarifications.",
+        Game::Destiny,
+        EntryKind::Ruling,
+        true,
+    ),
 ];
 
 /// Every card entry in the corpus, in corpus order.
@@ -51,7 +61,9 @@ pub fn entries(corpus: &Corpus) -> Vec<RuleEntry> {
         if s.superseded {
             continue;
         }
-        let Some(&(prefix, game, kind, by_set)) = PREFIXES.iter().find(|(p, ..)| s.id.starts_with(p)) else {
+        let Some(&(prefix, game, kind, by_set)) =
+            PREFIXES.iter().find(|(p, ..)| s.id.starts_with(p))
+        else {
             continue;
         };
         let rest = &s.id[prefix.len()..];
@@ -64,14 +76,29 @@ pub fn entries(corpus: &Corpus) -> Vec<RuleEntry> {
             continue; // a grouping heading, not a card
         }
         let (name, number) = split_number(&s.title);
-        let set = if by_set { parent_title(corpus, s) } else { None };
-        out.push(RuleEntry { game, kind, name, set, number, text: body, section: s.id.clone() });
+        let set = if by_set {
+            parent_title(corpus, s)
+        } else {
+            None
+        };
+        out.push(RuleEntry {
+            game,
+            kind,
+            name,
+            set,
+            number,
+            text: body,
+            section: s.id.clone(),
+        });
     }
     out
 }
 
 fn parent_title(corpus: &Corpus, s: &Section) -> Option<String> {
-    s.parent.as_deref().and_then(|p| corpus.get(p)).map(|p| p.title.clone())
+    s.parent
+        .as_deref()
+        .and_then(|p| corpus.get(p))
+        .map(|p| p.title.clone())
 }
 
 /// "Qui-Gon Jinn (37)" → ("Qui-Gon Jinn", Some("37")); other titles unchanged.
@@ -81,8 +108,16 @@ fn split_number(title: &str) -> (String, Option<String>) {
         let inner = t[open + 1..].trim_end_matches(')').trim();
         // the Destiny document prints a set symbol before the number; keep digits
         let digits: String = inner.chars().filter(|c| c.is_ascii_digit()).collect();
-        if t.ends_with(')') && !digits.is_empty() && inner.chars().all(|c| c.is_ascii_digit() || !c.is_ascii_alphanumeric()) {
-            return (t[..open].trim().to_string(), Some(digits.trim_start_matches('0').to_string()));
+        if t.ends_with(')')
+            && !digits.is_empty()
+            && inner
+                .chars()
+                .all(|c| c.is_ascii_digit() || !c.is_ascii_alphanumeric())
+        {
+            return (
+                t[..open].trim().to_string(),
+                Some(digits.trim_start_matches('0').to_string()),
+            );
         }
     }
     (t.to_string(), None)
@@ -101,7 +136,10 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
     for (i, c) in cards.iter().enumerate() {
         by_key.entry((c.game, key(&c.title))).or_default().push(i);
         if let Some(side) = &c.side {
-            by_key.entry((c.game, key(&format!("{} ({side} Side)", c.title)))).or_default().push(i);
+            by_key
+                .entry((c.game, key(&format!("{} ({side} Side)", c.title))))
+                .or_default()
+                .push(i);
         }
     }
     // each half of a two-sided title ("Jabba's Prize / Jabba's Prize")
@@ -121,14 +159,21 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
     let mut made: HashMap<(Game, String), usize> = HashMap::new();
     for e in entries {
         let k = key(&e.name);
-        let mut targets: Vec<usize> = by_key.get(&(e.game, k.clone())).cloned().unwrap_or_default();
+        let mut targets: Vec<usize> = by_key
+            .get(&(e.game, k.clone()))
+            .cloned()
+            .unwrap_or_default();
         if targets.is_empty() {
             targets = by_qualifiers(cards, &by_key, &by_half, e);
         }
         if targets.is_empty() {
             let m = matchers.entry(e.game).or_insert_with(|| {
                 let mut m = Matcher::new();
-                for (i, c) in cards[..imported].iter().enumerate().filter(|(_, c)| c.game == e.game) {
+                for (i, c) in cards[..imported]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.game == e.game)
+                {
                     m.add(i, &c.title);
                 }
                 m
@@ -142,8 +187,13 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
                 .copied()
                 .filter(|&i| {
                     let c = &cards[i];
-                    let num_ok = e.number.as_deref().is_none_or(|n| c.number.as_deref().map(|x| x.trim_start_matches('0')) == Some(n));
-                    let set_ok = e.set.as_deref().is_none_or(|s| c.set.as_deref().is_some_and(|cs| key(cs) == key(s)));
+                    let num_ok = e.number.as_deref().is_none_or(|n| {
+                        c.number.as_deref().map(|x| x.trim_start_matches('0')) == Some(n)
+                    });
+                    let set_ok = e
+                        .set
+                        .as_deref()
+                        .is_none_or(|s| c.set.as_deref().is_some_and(|cs| key(cs) == key(s)));
                     num_ok && set_ok
                 })
                 .collect();
@@ -168,7 +218,10 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
             targets.push(idx);
         }
         for i in targets {
-            let entry = Entry { text: e.text.clone(), source: e.section.clone() };
+            let entry = Entry {
+                text: e.text.clone(),
+                source: e.section.clone(),
+            };
             let list = match e.kind {
                 EntryKind::Errata => &mut cards[i].errata,
                 EntryKind::Ruling => &mut cards[i].rulings,
@@ -214,7 +267,10 @@ fn by_qualifiers(
         base = base[..open].trim_end();
     }
     let k = key(base);
-    let mut found: Vec<usize> = by_key.get(&(e.game, k.clone())).cloned().unwrap_or_default();
+    let mut found: Vec<usize> = by_key
+        .get(&(e.game, k.clone()))
+        .cloned()
+        .unwrap_or_default();
     if found.is_empty() && set_words.is_empty() {
         found = by_half.get(&(e.game, k)).cloned().unwrap_or_default();
     }
@@ -225,7 +281,11 @@ fn by_qualifiers(
         found.retain(|&i| set_words.iter().all(|w| set_of(i) == *w));
     }
     if !sets.is_empty() {
-        let narrowed: Vec<usize> = found.iter().copied().filter(|&i| sets.contains(&set_of(i))).collect();
+        let narrowed: Vec<usize> = found
+            .iter()
+            .copied()
+            .filter(|&i| sets.contains(&set_of(i)))
+            .collect();
         if !narrowed.is_empty() {
             found = narrowed;
         }
@@ -240,13 +300,23 @@ fn by_qualifiers(
 fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
     const MIN: f64 = 0.85;
     let hits = m.search(name);
-    let Some(top) = hits.first() else { return Vec::new() };
+    let Some(top) = hits.first() else {
+        return Vec::new();
+    };
     if top.score < MIN {
         return Vec::new();
     }
-    let close: Vec<usize> = hits.iter().filter(|h| top.score - h.score <= AMBIGUITY_MARGIN).map(|h| h.key).collect();
+    let close: Vec<usize> = hits
+        .iter()
+        .filter(|h| top.score - h.score <= AMBIGUITY_MARGIN)
+        .map(|h| h.key)
+        .collect();
     let title = key(&cards[close[0]].title);
-    if close.iter().all(|&i| key(&cards[i].title) == title) { close } else { Vec::new() }
+    if close.iter().all(|&i| key(&cards[i].title) == title) {
+        close
+    } else {
+        Vec::new()
+    }
 }
 
 /// Rulebook sections (current documents) whose text mentions the card's title,
@@ -264,19 +334,31 @@ pub fn mention_needle(card: &Card) -> Option<String> {
 
 /// [`see_also`] over candidate sections (e.g. the search index's hits for the
 /// title), keeping their order.
-pub fn see_also_in<'a>(sections: impl Iterator<Item = &'a Section>, card: &Card, limit: usize) -> Vec<SeeAlso> {
+pub fn see_also_in<'a>(
+    sections: impl Iterator<Item = &'a Section>,
+    card: &Card,
+    limit: usize,
+) -> Vec<SeeAlso> {
     let Some(needle) = mention_needle(card) else {
         return Vec::new();
     };
     let padded = format!(" {needle} ");
-    let own: Vec<&str> = card.errata.iter().chain(&card.rulings).map(|e| e.source.as_str()).collect();
+    let own: Vec<&str> = card
+        .errata
+        .iter()
+        .chain(&card.rulings)
+        .map(|e| e.source.as_str())
+        .collect();
     let mut out = Vec::new();
     for s in sections {
         if s.game != card.game || s.superseded || own.contains(&s.id.as_str()) {
             continue;
         }
         if format!(" {} ", normalize(&s.body)).contains(&padded) {
-            out.push(SeeAlso { id: s.id.clone(), title: s.title.clone() });
+            out.push(SeeAlso {
+                id: s.id.clone(),
+                title: s.title.clone(),
+            });
             if out.len() >= limit {
                 break;
             }
@@ -329,7 +411,10 @@ mod tests {
         let q = e.last().unwrap();
         assert_eq!(q.set.as_deref(), Some("Awakenings"));
         assert_eq!(q.number.as_deref(), Some("37"));
-        assert_eq!(q.section, "destiny.rr.clarifications.awakenings.qui-gon-jinn-37");
+        assert_eq!(
+            q.section,
+            "destiny.rr.clarifications.awakenings.qui-gon-jinn-37"
+        );
     }
 
     #[test]
@@ -347,13 +432,23 @@ mod tests {
                 c
             },
             {
-                let mut c = Card::new(Game::Destiny, "01037", "Qui-Gon Jinn", "AW.json#01037".into());
+                let mut c = Card::new(
+                    Game::Destiny,
+                    "01037",
+                    "Qui-Gon Jinn",
+                    "AW.json#01037".into(),
+                );
                 c.set = Some("Awakenings".into());
                 c.number = Some("37".into());
                 c
             },
             {
-                let mut c = Card::new(Game::Destiny, "05037", "Qui-Gon Jinn", "LEG.json#05037".into());
+                let mut c = Card::new(
+                    Game::Destiny,
+                    "05037",
+                    "Qui-Gon Jinn",
+                    "LEG.json#05037".into(),
+                );
                 c.set = Some("Legacies".into());
                 c.number = Some("37".into());
                 c
@@ -364,14 +459,23 @@ mod tests {
         assert_eq!(cards[0].errata[0].source, "swccg.ar.errata.admiral-motti");
         assert_eq!(cards[0].rulings[0].text, "Motti ruling.");
         assert_eq!(cards[1].errata.len(), 1);
-        assert!(cards[2].errata.is_empty(), "Dark Side Dagobah must not get Light Side errata");
+        assert!(
+            cards[2].errata.is_empty(),
+            "Dark Side Dagobah must not get Light Side errata"
+        );
         assert_eq!(cards[3].rulings.len(), 1);
         assert!(cards[4].rulings.is_empty());
-        let ghhhk = cards.iter().find(|c| c.title == "Ghhhk").expect("rulebook-only card");
+        let ghhhk = cards
+            .iter()
+            .find(|c| c.title == "Ghhhk")
+            .expect("rulebook-only card");
         assert_eq!(ghhhk.rulings[0].source, "swccg.ar.rulings.ghhhk");
         // see also: chapter 2 mentions Motti; his own sections are excluded
         let sa = see_also(&corpus, &cards[0], 10);
-        assert_eq!(sa.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["swccg.ar.chapter-2"]);
+        assert_eq!(
+            sa.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["swccg.ar.chapter-2"]
+        );
     }
 
     #[test]
@@ -390,11 +494,21 @@ mod tests {
             mk("5", "Endor: Bunker", "Dark", "Endor"),
             mk("6", "Tusken Raider", "Dark", "Premiere"),
             mk("7", "Tusken Raider", "Dark", "Coruscant"),
-            mk("8", "Jabba's Prize / Jabba's Prize", "Dark", "Reflections 2"),
+            mk(
+                "8",
+                "Jabba's Prize / Jabba's Prize",
+                "Dark",
+                "Reflections 2",
+            ),
             mk("9", "WED15-l7 'Septoid' Droid", "Dark", "A New Hope"),
             mk("10", "Evacuation Control", "Light", "Hoth"),
             mk("11", "R2-D2 (Artoo-Detoo) (V)", "Light", "Virtual Set 1"),
-            mk("12", "R2-D2 (Artoo-Detoo) (V) (AI)", "Light", "Virtual Set 1"),
+            mk(
+                "12",
+                "R2-D2 (Artoo-Detoo) (V) (AI)",
+                "Light",
+                "Virtual Set 1",
+            ),
         ];
         let entry = |name: &str, id: &str| RuleEntry {
             game: Game::Swccg,
@@ -416,7 +530,11 @@ mod tests {
         ];
         merge(&mut cards, &entries);
         let with = |src: &str| -> Vec<&str> {
-            cards.iter().filter(|c| c.rulings.iter().any(|r| r.source == src)).map(|c| c.id.as_str()).collect()
+            cards
+                .iter()
+                .filter(|c| c.rulings.iter().any(|r| r.source == src))
+                .map(|c| c.id.as_str())
+                .collect()
         };
         assert_eq!(with("s.alter"), ["1", "2", "3"]);
         assert_eq!(with("s.bunker"), ["5"]);
@@ -430,8 +548,17 @@ mod tests {
 
     #[test]
     fn numbers_split_from_titles() {
-        assert_eq!(split_number("Qui-Gon Jinn (37)"), ("Qui-Gon Jinn".into(), Some("37".into())));
-        assert_eq!(split_number("Alter (Premiere) (V)"), ("Alter (Premiere) (V)".into(), None));
-        assert_eq!(split_number("Rey (Θ 38)"), ("Rey".into(), Some("38".into())));
+        assert_eq!(
+            split_number("Qui-Gon Jinn (37)"),
+            ("Qui-Gon Jinn".into(), Some("37".into()))
+        );
+        assert_eq!(
+            split_number("Alter (Premiere) (V)"),
+            ("Alter (Premiere) (V)".into(), None)
+        );
+        assert_eq!(
+            split_number("Rey (Θ 38)"),
+            ("Rey".into(), Some("38".into()))
+        );
     }
 }

@@ -34,7 +34,10 @@ pub fn normalize(s: &str) -> String {
                 }
                 space = false;
                 out.extend(c.to_lowercase());
-            } else if matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2022}' | '\u{00b7}') {
+            } else if matches!(
+                c,
+                '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2022}' | '\u{00b7}'
+            ) {
                 // apostrophes join ("Han's" -> "hans"); uniqueness dots vanish
             } else {
                 space = true;
@@ -94,13 +97,27 @@ pub fn split_name(name: &str) -> Split {
         rest = rest[..open].trim_end();
     }
     quals.reverse();
-    let base: Vec<String> = normalize(rest).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+    let base: Vec<String> = normalize(rest)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
     if base.is_empty() {
         // "(V)" alone: treat the qualifier as the name
-        let words = quals.iter().flat_map(|q| q.split(' ')).map(str::to_string).collect();
-        return Split { base: words, qualifiers: Vec::new() };
+        let words = quals
+            .iter()
+            .flat_map(|q| q.split(' '))
+            .map(str::to_string)
+            .collect();
+        return Split {
+            base: words,
+            qualifiers: Vec::new(),
+        };
     }
-    Split { base, qualifiers: quals }
+    Split {
+        base,
+        qualifiers: quals,
+    }
 }
 
 /// Words that qualify a version rather than name a card.
@@ -186,8 +203,11 @@ impl Matcher {
             return;
         }
         let base: Vec<u32> = split.base.iter().map(|w| self.word_id(w)).collect();
-        let quals: Vec<Vec<u32>> =
-            split.qualifiers.iter().map(|q| q.split(' ').map(|w| self.word_id(w)).collect()).collect();
+        let quals: Vec<Vec<u32>> = split
+            .qualifiers
+            .iter()
+            .map(|q| q.split(' ').map(|w| self.word_id(w)).collect())
+            .collect();
         let base_norm = split.base.join(" ");
         let base_compact: String = split.base.concat();
         let bounds = split
@@ -198,8 +218,25 @@ impl Matcher {
                 Some(*acc)
             })
             .collect();
-        let full_compact = format!("{}{}", base_compact, split.qualifiers.iter().map(|q| q.replace(' ', "")).collect::<String>());
-        self.entries.push(Entry { key, base, quals, base_norm, full_compact, base_compact, bounds, alias });
+        let full_compact = format!(
+            "{}{}",
+            base_compact,
+            split
+                .qualifiers
+                .iter()
+                .map(|q| q.replace(' ', ""))
+                .collect::<String>()
+        );
+        self.entries.push(Entry {
+            key,
+            base,
+            quals,
+            base_norm,
+            full_compact,
+            base_compact,
+            bounds,
+            alias,
+        });
     }
 
     /// Score every name against `query`; best hit per key, best first.
@@ -213,11 +250,26 @@ impl Matcher {
         let q_quals: Vec<&str> = q.qualifiers.iter().flat_map(|g| g.split(' ')).collect();
         let q_norm = q.base.join(" ");
         let q_compact: String = q.base.concat();
-        let q_full_compact = format!("{}{}", q_compact, q.qualifiers.iter().map(|g| g.replace(' ', "")).collect::<String>());
+        let q_full_compact = format!(
+            "{}{}",
+            q_compact,
+            q.qualifiers
+                .iter()
+                .map(|g| g.replace(' ', ""))
+                .collect::<String>()
+        );
 
         // Similarity of each query word to each vocabulary word, computed once.
-        let sims: Vec<Vec<f32>> = q_words.iter().chain(q_quals.iter()).map(|qw| self.words.iter().map(|w| word_sim(qw, w) as f32).collect()).collect();
-        let q_ids: Vec<Option<u32>> = q_words.iter().chain(q_quals.iter()).map(|w| self.word_ids.get(*w).copied()).collect();
+        let sims: Vec<Vec<f32>> = q_words
+            .iter()
+            .chain(q_quals.iter())
+            .map(|qw| self.words.iter().map(|w| word_sim(qw, w) as f32).collect())
+            .collect();
+        let q_ids: Vec<Option<u32>> = q_words
+            .iter()
+            .chain(q_quals.iter())
+            .map(|w| self.word_ids.get(*w).copied())
+            .collect();
 
         // Phase 1: score every name without the whole-string Jaro-Winkler term,
         // which only moves a score by up to JW_WEIGHT; phase 2 adds it where the
@@ -242,19 +294,41 @@ impl Matcher {
                 continue;
             }
             let e = &self.entries[ei];
-            let score = if p.uses_jw && high > low { self.finish(e, &p, strsim::jaro_winkler(&q_norm, &e.base_norm), &q, &q_compact, &q_full_compact) } else { low };
+            let score = if p.uses_jw && high > low {
+                self.finish(
+                    e,
+                    &p,
+                    strsim::jaro_winkler(&q_norm, &e.base_norm),
+                    &q,
+                    &q_compact,
+                    &q_full_compact,
+                )
+            } else {
+                low
+            };
             if score < MIN_SCORE {
                 continue;
             }
-            let same = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
+            let same = e.full_compact == q_full_compact
+                || (q.qualifiers.is_empty() && e.full_compact == q_compact);
             let (exact, alias_exact) = (same && !e.alias, same && e.alias);
-            let h = best.entry(e.key).or_insert(Hit { key: e.key, score, exact, alias_exact });
+            let h = best.entry(e.key).or_insert(Hit {
+                key: e.key,
+                score,
+                exact,
+                alias_exact,
+            });
             h.score = h.score.max(score);
             h.exact |= exact;
             h.alias_exact |= alias_exact;
         }
         let mut hits: Vec<Hit> = best.into_values().collect();
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.exact.cmp(&a.exact)).then(a.key.cmp(&b.key)));
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(b.exact.cmp(&a.exact))
+                .then(a.key.cmp(&b.key))
+        });
         hits
     }
 
@@ -275,8 +349,16 @@ impl Matcher {
         let mut total = 0.0f64;
         // cheap rejection: no word of this name is like any query word, and the
         // space-free query is not inside the name
-        let hot = |w: &u32| sims.iter().any(|row| row[*w as usize] > 0.0) || q_words.iter().any(|qw| qw.len() >= 4 && qw.starts_with(self.words[*w as usize].as_str()));
-        if !e.base.iter().any(hot) && !e.quals.iter().flatten().any(hot) && prefix_score(e, q_compact).is_none() {
+        let hot = |w: &u32| {
+            sims.iter().any(|row| row[*w as usize] > 0.0)
+                || q_words
+                    .iter()
+                    .any(|qw| qw.len() >= 4 && qw.starts_with(self.words[*w as usize].as_str()))
+        };
+        if !e.base.iter().any(hot)
+            && !e.quals.iter().flatten().any(hot)
+            && prefix_score(e, q_compact).is_none()
+        {
             return None;
         }
         let mut covered = vec![false; nb];
@@ -290,7 +372,11 @@ impl Matcher {
             let mut best_pos = None;
             let mut best_span = 1;
             for (j, &w) in e.base.iter().enumerate() {
-                let s = if q_ids[qi] == Some(w) { 1.0 } else { sims[qi][w as usize] as f64 };
+                let s = if q_ids[qi] == Some(w) {
+                    1.0
+                } else {
+                    sims[qi][w as usize] as f64
+                };
                 if s > best {
                     best = s;
                     best_pos = Some(j);
@@ -300,7 +386,10 @@ impl Matcher {
             if best < 1.0 && qw.len() >= 4 {
                 for span in 2..=3usize {
                     for j in 0..nb.saturating_sub(span - 1) {
-                        let joined_len: usize = e.base[j..j + span].iter().map(|&w| self.words[w as usize].len()).sum();
+                        let joined_len: usize = e.base[j..j + span]
+                            .iter()
+                            .map(|&w| self.words[w as usize].len())
+                            .sum();
                         if joined_len != qw.len() && joined_len != qw.len() + 1 {
                             continue;
                         }
@@ -310,7 +399,10 @@ impl Matcher {
                         }
                         let s = if joined == *qw {
                             1.0
-                        } else if joined.len() == qw.len() + 1 && joined.ends_with('s') && joined.starts_with(qw) {
+                        } else if joined.len() == qw.len() + 1
+                            && joined.ends_with('s')
+                            && joined.starts_with(qw)
+                        {
                             POSSESSIVE
                         } else {
                             0.0
@@ -347,7 +439,10 @@ impl Matcher {
         let mut quals_hit = vec![false; e.quals.len()];
         let mut recall_num = total;
         for (qi, best) in bests.iter().enumerate() {
-            let hit = e.quals.iter().position(|g| g.iter().any(|&w| q_ids[qi] == Some(w)));
+            let hit = e
+                .quals
+                .iter()
+                .position(|g| g.iter().any(|&w| q_ids[qi] == Some(w)));
             if let Some(gi) = hit {
                 quals_hit[gi] = true;
                 if *best < 1.0 {
@@ -358,7 +453,10 @@ impl Matcher {
         let mut unmatched_q = 0.0f64;
         for (k, qw) in q_quals.iter().enumerate() {
             let qi = q_words.len() + k;
-            let hit = e.quals.iter().position(|g| g.iter().any(|&w| q_ids[qi] == Some(w) || sims[qi][w as usize] >= 0.95));
+            let hit = e.quals.iter().position(|g| {
+                g.iter()
+                    .any(|&w| q_ids[qi] == Some(w) || sims[qi][w as usize] >= 0.95)
+            });
             match hit {
                 Some(gi) => {
                     quals_hit[gi] = true;
@@ -370,14 +468,23 @@ impl Matcher {
         if total <= 0.0 {
             // maybe the space-free query is a prefix of the name ("quigonj")
             prefix_score(e, q_compact)?;
-            return Some(Partial { base: 0.0, uses_jw: false, quals_hit, unmatched_q });
+            return Some(Partial {
+                base: 0.0,
+                uses_jw: false,
+                quals_hit,
+                unmatched_q,
+            });
         }
         let recall = recall_num / (nq as f64 + q_quals.len() as f64 * 0.5);
         let precision = (cover_sum / nb as f64).min(1.0);
         // In-order adjacency of matched query words; a lone word counts as ordered
         // when it matches the first base word.
         let adjacency = if nq == 1 {
-            if positions[0] == Some(0) || covered.first() == Some(&true) { 1.0 } else { 0.5 }
+            if positions[0] == Some(0) || covered.first() == Some(&true) {
+                1.0
+            } else {
+                0.5
+            }
         } else {
             let mut good = 0.0;
             for w in positions.windows(2) {
@@ -393,13 +500,30 @@ impl Matcher {
         if from_start {
             base += START_BONUS;
         }
-        Some(Partial { base, uses_jw: true, quals_hit, unmatched_q })
+        Some(Partial {
+            base,
+            uses_jw: true,
+            quals_hit,
+            unmatched_q,
+        })
     }
 
     /// The final score of a name from its partial score and the whole-string
     /// Jaro-Winkler similarity `jw`.
-    fn finish(&self, e: &Entry, p: &Partial, jw: f64, q: &Split, q_compact: &str, q_full_compact: &str) -> f64 {
-        let mut score = if p.uses_jw { p.base + JW_WEIGHT * jw } else { 0.0 };
+    fn finish(
+        &self,
+        e: &Entry,
+        p: &Partial,
+        jw: f64,
+        q: &Split,
+        q_compact: &str,
+        q_full_compact: &str,
+    ) -> f64 {
+        let mut score = if p.uses_jw {
+            p.base + JW_WEIGHT * jw
+        } else {
+            0.0
+        };
         // Prefix / containment on the space-free form.
         if let Some(ps) = prefix_score(e, q_compact) {
             score = score.max(ps);
@@ -413,7 +537,8 @@ impl Matcher {
         score -= self.unasked_qualifiers(e, &p.quals_hit);
         score -= 0.1 * p.unmatched_q;
         let score = score.clamp(0.0, 1.0);
-        let same = e.full_compact == q_full_compact || (q.qualifiers.is_empty() && e.full_compact == q_compact);
+        let same = e.full_compact == q_full_compact
+            || (q.qualifiers.is_empty() && e.full_compact == q_compact);
         match (same, e.alias) {
             (true, false) => 1.0,
             (true, true) => 1.0 - ALIAS_DISCOUNT,
@@ -428,7 +553,13 @@ impl Matcher {
             .iter()
             .zip(quals_hit)
             .filter(|(_, hit)| !**hit)
-            .map(|(g, _)| if g.len() == 1 && is_version_word(&self.words[g[0] as usize]) { 0.07 } else { 0.03 })
+            .map(|(g, _)| {
+                if g.len() == 1 && is_version_word(&self.words[g[0] as usize]) {
+                    0.07
+                } else {
+                    0.03
+                }
+            })
             .sum()
     }
 }
@@ -441,7 +572,11 @@ fn prefix_score(e: &Entry, q_compact: &str) -> Option<f64> {
     }
     let ratio = q_compact.len() as f64 / e.base_compact.len() as f64;
     if e.base_compact.starts_with(q_compact) {
-        let boundary = if e.bounds.contains(&q_compact.len()) { 0.05 } else { 0.0 };
+        let boundary = if e.bounds.contains(&q_compact.len()) {
+            0.05
+        } else {
+            0.0
+        };
         Some(0.55 + 0.35 * ratio + boundary)
     } else if e.base_compact.contains(q_compact) {
         Some(0.6 + 0.25 * ratio)
@@ -491,7 +626,12 @@ fn word_sim(q: &str, w: &str) -> f64 {
     if digits(q) || digits(w) {
         // model numbers: digits must agree; one mistyped letter is allowed ("I7" / "l7")
         let diff: Vec<(char, char)> = q.chars().zip(w.chars()).filter(|(a, b)| a != b).collect();
-        return if q.len() == w.len() && q.len() >= 2 && diff.len() == 1 && diff[0].0.is_alphabetic() && diff[0].1.is_alphabetic() {
+        return if q.len() == w.len()
+            && q.len() >= 2
+            && diff.len() == 1
+            && diff[0].0.is_alphabetic()
+            && diff[0].1.is_alphabetic()
+        {
             0.7
         } else {
             0.0
@@ -543,7 +683,10 @@ mod tests {
     fn normalizes() {
         assert_eq!(normalize("•Obi-Wan's Cape"), "obi wans cape");
         assert_eq!(normalize("  Dúnelizard   Fighter "), "dunelizard fighter");
-        assert_eq!(normalize("<>Big One: Asteroid Cave"), "big one asteroid cave");
+        assert_eq!(
+            normalize("<>Big One: Asteroid Cave"),
+            "big one asteroid cave"
+        );
         assert_eq!(normalize("4-LOM"), "4 lom");
         assert_eq!(normalize("Lt. Pol Treidum"), "lt pol treidum");
     }
@@ -553,7 +696,10 @@ mod tests {
         let s = split_name("•Obi-Wan Kenobi, Padawan Learner (V) (AI)");
         assert_eq!(s.base, ["obi", "wan", "kenobi", "padawan", "learner"]);
         assert_eq!(s.qualifiers, ["v", "ai"]);
-        assert_eq!(split_name("Alter (Premiere) (V)").qualifiers, ["premiere", "v"]);
+        assert_eq!(
+            split_name("Alter (Premiere) (V)").qualifiers,
+            ["premiere", "v"]
+        );
     }
 
     const NAMES: &[&str] = &[

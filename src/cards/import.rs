@@ -70,7 +70,9 @@ pub struct FileReport {
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
+    path.file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// serde_json's message without its trailing " at line L column C".
@@ -103,8 +105,14 @@ pub fn parse_file(path: &Path) -> Result<Parsed> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let shown = path.display().to_string();
     let name = file_name(path);
-    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let first = bytes
+        .iter()
+        .copied()
+        .find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
     let is_json = ext == "json" || matches!(first, Some(b'{') | Some(b'['));
     if !is_json {
         let text = String::from_utf8_lossy(&bytes);
@@ -118,7 +126,11 @@ pub fn parse_file(path: &Path) -> Result<Parsed> {
             return Ok(Parsed {
                 path: path.to_path_buf(),
                 format: Format::Swtcg,
-                source: SourceFile { format: Format::Swtcg.as_str().into(), file: name, cards },
+                source: SourceFile {
+                    format: Format::Swtcg.as_str().into(),
+                    file: name,
+                    cards,
+                },
                 rejected,
             });
         }
@@ -126,27 +138,72 @@ pub fn parse_file(path: &Path) -> Result<Parsed> {
             "{shown}: unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)"
         )));
     }
-    let text = std::str::from_utf8(&bytes).map_err(|e| Error::Input(format!("{shown}: not UTF-8 text ({e})")))?;
-    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-        .map_err(|e| Error::Input(format!("{shown}:{}:{}: malformed JSON: {}", e.line(), e.column(), json_message(&e))))?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| Error::Input(format!("{shown}: not UTF-8 text ({e})")))?;
+    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        Error::Input(format!(
+            "{shown}:{}:{}: malformed JSON: {}",
+            e.line(),
+            e.column(),
+            json_message(&e)
+        ))
+    })?;
     let (format, (cards, rejected)) = if swccg::looks_like(&v) {
-        (Format::Swccg, swccg::parse(&v, &name, &swccg::set_names(&sibling_json(path, "sets.json"))))
+        (
+            Format::Swccg,
+            swccg::parse(
+                &v,
+                &name,
+                &swccg::set_names(&sibling_json(path, "sets.json")),
+            ),
+        )
     } else if destiny::looks_like(&v) {
-        (Format::Destiny, destiny::parse(&v, &name, &destiny::set_names(&sibling_json(path, "sets.json"))))
+        (
+            Format::Destiny,
+            destiny::parse(
+                &v,
+                &name,
+                &destiny::set_names(&sibling_json(path, "sets.json")),
+            ),
+        )
     } else {
         return Err(Error::Input(format!(
             "{shown}:1:1: JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")"
         )));
     };
-    Ok(Parsed { path: path.to_path_buf(), format, source: SourceFile { format: format.as_str().into(), file: name, cards }, rejected })
+    Ok(Parsed {
+        path: path.to_path_buf(),
+        format,
+        source: SourceFile {
+            format: format.as_str().into(),
+            file: name,
+            cards,
+        },
+        rejected,
+    })
 }
 
 /// The stored file for an imported file: `<data-dir>/cards/<format>-<stem>.json`.
 pub fn target(data_dir: &Path, format: Format, path: &Path) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let clean: String =
-        stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '_' }).collect();
-    let name = if clean.starts_with(&format!("{}-", format.as_str())) { clean } else { format!("{}-{}", format.as_str(), clean) };
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let clean: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = if clean.starts_with(&format!("{}-", format.as_str())) {
+        clean
+    } else {
+        format!("{}-{}", format.as_str(), clean)
+    };
     data_dir.join("cards").join(format!("{name}.json"))
 }
 
@@ -156,10 +213,14 @@ pub fn write_atomic(dest: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
-        dest.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
+        dest.file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
         std::process::id()
     ));
-    let res = std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, e)).and_then(|_| std::fs::rename(&tmp, dest).map_err(|e| Error::io(dest, e)));
+    let res = std::fs::write(&tmp, bytes)
+        .map_err(|e| Error::io(&tmp, e))
+        .and_then(|_| std::fs::rename(&tmp, dest).map_err(|e| Error::io(dest, e)));
     if res.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -179,7 +240,11 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
     if strict {
         let bad: Vec<String> = parsed
             .iter()
-            .flat_map(|p| p.rejected.iter().map(move |r| format!("{}: {}: {}", p.path.display(), r.id, r.reason)))
+            .flat_map(|p| {
+                p.rejected
+                    .iter()
+                    .map(move |r| format!("{}: {}: {}", p.path.display(), r.id, r.reason))
+            })
             .collect();
         if !bad.is_empty() {
             return Err(Error::Input(format!(
@@ -194,13 +259,18 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
     for p in &parsed {
         let t = target(data_dir, p.format, &p.path);
         if targets.contains(&t) {
-            return Err(Error::Usage(format!("{} and another file both import as {}; import them separately", p.path.display(), t.display())));
+            return Err(Error::Usage(format!(
+                "{} and another file both import as {}; import them separately",
+                p.path.display(),
+                t.display()
+            )));
         }
         targets.push(t);
     }
     let mut reports = Vec::with_capacity(parsed.len());
     for (p, t) in parsed.into_iter().zip(targets) {
-        let bytes = serde_json::to_vec(&p.source).map_err(|e| Error::Input(format!("{}: {e}", p.path.display())))?;
+        let bytes = serde_json::to_vec(&p.source)
+            .map_err(|e| Error::Input(format!("{}: {e}", p.path.display())))?;
         write_atomic(&t, &bytes)?;
         reports.push(FileReport {
             file: p.path.display().to_string(),
@@ -220,10 +290,22 @@ mod tests {
     #[test]
     fn targets_are_per_format_and_file() {
         let d = Path::new("/data");
-        assert_eq!(target(d, Format::Swccg, Path::new("x/Light.json")), Path::new("/data/cards/swccg-light.json"));
-        assert_eq!(target(d, Format::Destiny, Path::new("set/AW.json")), Path::new("/data/cards/destiny-aw.json"));
-        assert_eq!(target(d, Format::Swtcg, Path::new("swtcg-set.txt")), Path::new("/data/cards/swtcg-set.json"));
-        assert_eq!(target(d, Format::Swtcg, Path::new("My Set.txt")), Path::new("/data/cards/swtcg-my_set.json"));
+        assert_eq!(
+            target(d, Format::Swccg, Path::new("x/Light.json")),
+            Path::new("/data/cards/swccg-light.json")
+        );
+        assert_eq!(
+            target(d, Format::Destiny, Path::new("set/AW.json")),
+            Path::new("/data/cards/destiny-aw.json")
+        );
+        assert_eq!(
+            target(d, Format::Swtcg, Path::new("swtcg-set.txt")),
+            Path::new("/data/cards/swtcg-set.json")
+        );
+        assert_eq!(
+            target(d, Format::Swtcg, Path::new("My Set.txt")),
+            Path::new("/data/cards/swtcg-my_set.json")
+        );
     }
 
     #[test]
@@ -234,7 +316,10 @@ mod tests {
         write_atomic(&dest, b"one").unwrap();
         write_atomic(&dest, b"two").unwrap();
         assert_eq!(std::fs::read(&dest).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(dir.join("cards")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(dir.join("cards"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, [std::ffi::OsString::from("a.json")]);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -246,7 +331,10 @@ mod tests {
         let p = dir.join("bad.json");
         std::fs::write(&p, "{\n  \"cards\": [\n    {\"id\": 1,, }\n  ]\n}\n").unwrap();
         let e = parse_file(&p).unwrap_err().to_string();
-        assert!(e.ends_with("bad.json:3:14: malformed JSON: key must be a string"), "{e}");
+        assert!(
+            e.ends_with("bad.json:3:14: malformed JSON: key must be a string"),
+            "{e}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

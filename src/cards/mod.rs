@@ -49,7 +49,10 @@ impl Stats {
         }
     }
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -78,7 +81,10 @@ impl<'de> Deserialize<'de> for Stats {
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a map of stat names to values")
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> std::result::Result<Stats, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> std::result::Result<Stats, A::Error> {
                 let mut v = Vec::new();
                 while let Some((k, val)) = a.next_entry::<String, String>()? {
                     v.push((k, val));
@@ -197,7 +203,10 @@ impl Card {
     pub fn current_text(&self) -> Option<(&str, String)> {
         let rule_errata = self.errata.iter().rev().find(|e| !e.source.contains('#'));
         match (&self.text, rule_errata) {
-            (Some(t), _) if self.text_is_errata => Some((t.as_str(), format!("current text with errata applied ({})", self.source))),
+            (Some(t), _) if self.text_is_errata => Some((
+                t.as_str(),
+                format!("current text with errata applied ({})", self.source),
+            )),
             (_, Some(e)) => Some((errata_text(&e.text), format!("errata ({})", e.source))),
             (Some(t), None) => Some((t.as_str(), format!("printed text ({})", self.source))),
             (None, None) => None,
@@ -253,7 +262,12 @@ pub fn load_imported(data_dir: &Path) -> Result<Vec<SourceFile>> {
     for p in files {
         let text = std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?;
         let sf: SourceFile = serde_json::from_str(&text).map_err(|e| {
-            Error::Input(format!("{}:{}:{}: stored card data is unreadable ({e}); re-import it", p.display(), e.line(), e.column()))
+            Error::Input(format!(
+                "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
+                p.display(),
+                e.line(),
+                e.column()
+            ))
         })?;
         out.push(sf);
     }
@@ -333,7 +347,14 @@ impl CardDb {
                 matcher.add_alias(i, &version_suffix(n));
             }
         }
-        CardDb { cards, labels, matcher, warnings: Vec::new(), corpus: None, index: None }
+        CardDb {
+            cards,
+            labels,
+            matcher,
+            warnings: Vec::new(),
+            corpus: None,
+            index: None,
+        }
     }
 
     /// Load imported data and the rulebook through the search index (built when
@@ -367,7 +388,12 @@ impl CardDb {
     pub fn load_with(imported: Vec<SourceFile>, rulebook: &Path) -> CardDb {
         let (corpus, warn) = match Corpus::load(rulebook) {
             Ok(c) => (Some(c), None),
-            Err(e) => (None, Some(format!("rulebook not loaded ({e}); rulebook errata and rulings are missing"))),
+            Err(e) => (
+                None,
+                Some(format!(
+                    "rulebook not loaded ({e}); rulebook errata and rulings are missing"
+                )),
+            ),
         };
         let mut db = CardDb::build(imported, corpus.as_ref());
         db.warnings.extend(warn);
@@ -382,7 +408,9 @@ impl CardDb {
     /// Current rulebook sections that mention card `index` (its own errata and
     /// rulings excluded).
     pub fn see_also(&self, index: usize, limit: usize) -> Vec<SeeAlso> {
-        let Some(card) = self.cards.get(index) else { return Vec::new() };
+        let Some(card) = self.cards.get(index) else {
+            return Vec::new();
+        };
         if let Some(ix) = &self.index {
             return see_also_indexed(ix, card, limit);
         }
@@ -401,8 +429,12 @@ impl CardDb {
     /// [`fuzzy::AMBIGUITY_MARGIN`]) of the next; otherwise the close candidates
     /// are returned for the user to pick from.
     pub fn lookup(&self, query: &str, game: Option<Game>) -> Lookup {
-        let hits: Vec<fuzzy::Hit> =
-            self.matcher.search(query).into_iter().filter(|h| game.is_none_or(|g| self.cards[h.key].game == g)).collect();
+        let hits: Vec<fuzzy::Hit> = self
+            .matcher
+            .search(query)
+            .into_iter()
+            .filter(|h| game.is_none_or(|g| self.cards[h.key].game == g))
+            .collect();
         let to_match = |h: &fuzzy::Hit| Match {
             title: self.labels[h.key].clone(),
             game: self.cards[h.key].game,
@@ -412,7 +444,11 @@ impl CardDb {
         // An exact title beats an exact nickname, which beats a close name.
         let title_exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.exact).collect();
         let alias_exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.alias_exact).collect();
-        let exact = if title_exact.is_empty() { alias_exact } else { title_exact };
+        let exact = if title_exact.is_empty() {
+            alias_exact
+        } else {
+            title_exact
+        };
         let chosen = if exact.len() == 1 {
             Some(exact[0].key)
         } else if exact.len() > 1 {
@@ -421,7 +457,9 @@ impl CardDb {
             match hits.as_slice() {
                 [] => None,
                 [only] => (only.score >= fuzzy::ACCEPT_SCORE).then_some(only.key),
-                [a, b, ..] => (a.score >= fuzzy::ACCEPT_SCORE && a.score - b.score > fuzzy::AMBIGUITY_MARGIN).then_some(a.key),
+                [a, b, ..] => (a.score >= fuzzy::ACCEPT_SCORE
+                    && a.score - b.score > fuzzy::AMBIGUITY_MARGIN)
+                    .then_some(a.key),
             }
         };
         let matches: Vec<Match> = if chosen.is_some() {
@@ -430,9 +468,17 @@ impl CardDb {
             exact.iter().map(|h| to_match(h)).collect()
         } else {
             let top = hits.first().map_or(0.0, |h| h.score);
-            hits.iter().filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0).take(10).map(to_match).collect()
+            hits.iter()
+                .filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0)
+                .take(10)
+                .map(to_match)
+                .collect()
         };
-        Lookup { query: query.to_string(), matches, chosen }
+        Lookup {
+            query: query.to_string(),
+            matches,
+            chosen,
+        }
     }
 }
 
@@ -440,8 +486,15 @@ impl CardDb {
 /// (see [`from_rulebook::see_also_in`]); a scan of the index's corpus if the
 /// search fails.
 fn see_also_indexed(ix: &Index, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    let Some(needle) = from_rulebook::mention_needle(card) else { return Vec::new() };
-    let q = Query { text: needle, game: Some(card.game), kind: None, limit: (limit * 8).clamp(20, 200) };
+    let Some(needle) = from_rulebook::mention_needle(card) else {
+        return Vec::new();
+    };
+    let q = Query {
+        text: needle,
+        game: Some(card.game),
+        kind: None,
+        limit: (limit * 8).clamp(20, 200),
+    };
     match ix.search(&q) {
         Ok(hits) => {
             let corpus = ix.corpus();
@@ -481,7 +534,14 @@ pub struct GameStatus {
 /// Summarise stored sources and how the rulebook's card entries matched them.
 pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
     let imported = load_imported(data_dir)?;
-    let sources = imported.iter().map(|s| SourceStatus { file: s.file.clone(), format: s.format.clone(), cards: s.cards.len() }).collect();
+    let sources = imported
+        .iter()
+        .map(|s| SourceStatus {
+            file: s.file.clone(),
+            format: s.format.clone(),
+            cards: s.cards.len(),
+        })
+        .collect();
     let db = CardDb::load_with(imported, rulebook);
     let only = |c: &Card| !c.source.contains('#');
     let games = Game::ALL
@@ -497,14 +557,30 @@ pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
             }
         })
         .collect();
-    let rulebook_only = db.cards.iter().enumerate().filter(|(_, c)| only(c)).map(|(i, c)| format!("{} [{}] ({})", db.labels[i], c.game, c.source)).collect();
-    Ok(Status { data_dir: data_dir.display().to_string(), sources, games, rulebook_only, warnings: db.warnings })
+    let rulebook_only = db
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| only(c))
+        .map(|(i, c)| format!("{} [{}] ({})", db.labels[i], c.game, c.source))
+        .collect();
+    Ok(Status {
+        data_dir: data_dir.display().to_string(),
+        sources,
+        games,
+        rulebook_only,
+        warnings: db.warnings,
+    })
 }
 
 /// A nickname ending in a lone "V" names a virtual card: "Hunt Down V" → "Hunt Down (V)",
 /// so that a query without the V prefers the non-virtual card.
 fn version_suffix(nick: &str) -> String {
-    match nick.trim().strip_suffix(" V").or_else(|| nick.trim().strip_suffix(" v")) {
+    match nick
+        .trim()
+        .strip_suffix(" V")
+        .or_else(|| nick.trim().strip_suffix(" v"))
+    {
         Some(base) if !base.trim().is_empty() => format!("{} (V)", base.trim()),
         _ => nick.to_string(),
     }
@@ -515,17 +591,33 @@ fn version_suffix(nick: &str) -> String {
 fn implied_nicknames(cards: &[Card]) -> Vec<(usize, String)> {
     let mut by_title: HashMap<(Game, Option<&str>, String), Vec<usize>> = HashMap::new();
     for (i, c) in cards.iter().enumerate() {
-        by_title.entry((c.game, c.side.as_deref(), fuzzy::normalize(&c.title))).or_default().push(i);
+        by_title
+            .entry((c.game, c.side.as_deref(), fuzzy::normalize(&c.title)))
+            .or_default()
+            .push(i);
     }
     let mut out = Vec::new();
     for c in cards {
-        let Some(base_title) = c.title.trim().strip_suffix("(V)") else { continue };
+        let Some(base_title) = c.title.trim().strip_suffix("(V)") else {
+            continue;
+        };
         let k = (c.game, c.side.as_deref(), fuzzy::normalize(base_title));
-        let Some(targets) = by_title.get(&k) else { continue };
+        let Some(targets) = by_title.get(&k) else {
+            continue;
+        };
         for n in &c.nicknames {
-            let Some(base) = n.trim().strip_suffix(" V").or_else(|| n.trim().strip_suffix(" v")) else { continue };
+            let Some(base) = n
+                .trim()
+                .strip_suffix(" V")
+                .or_else(|| n.trim().strip_suffix(" v"))
+            else {
+                continue;
+            };
             for &t in targets {
-                let known = cards[t].nicknames.iter().any(|x| fuzzy::normalize(x) == fuzzy::normalize(base));
+                let known = cards[t]
+                    .nicknames
+                    .iter()
+                    .any(|x| fuzzy::normalize(x) == fuzzy::normalize(base));
                 if !known && !base.trim().is_empty() {
                     out.push((t, base.trim().to_string()));
                 }
@@ -561,9 +653,13 @@ fn make_labels(cards: &[Card]) -> Vec<String> {
     for (i, c) in cards.iter().enumerate() {
         *count2.entry((c.game, labels[i].clone())).or_default() += 1;
     }
-    let mut sides: HashMap<(Game, String), std::collections::HashSet<Option<String>>> = HashMap::new();
+    let mut sides: HashMap<(Game, String), std::collections::HashSet<Option<String>>> =
+        HashMap::new();
     for (i, c) in cards.iter().enumerate() {
-        sides.entry((c.game, labels[i].clone())).or_default().insert(c.side.clone());
+        sides
+            .entry((c.game, labels[i].clone()))
+            .or_default()
+            .insert(c.side.clone());
     }
     for (i, c) in cards.iter().enumerate() {
         let k = (c.game, labels[i].clone());
@@ -611,10 +707,28 @@ mod tests {
     #[test]
     fn labels_disambiguate_by_side_then_set() {
         let cards = vec![
-            card(Game::Swccg, "1", "Alderaan", Some("Light"), Some("Premiere")),
+            card(
+                Game::Swccg,
+                "1",
+                "Alderaan",
+                Some("Light"),
+                Some("Premiere"),
+            ),
             card(Game::Swccg, "2", "Alderaan", Some("Dark"), Some("Premiere")),
-            card(Game::Swccg, "3", "A Tragedy Has Occurred", Some("Light"), Some("Set 12")),
-            card(Game::Swccg, "4", "A Tragedy Has Occurred", Some("Light"), Some("Set 13")),
+            card(
+                Game::Swccg,
+                "3",
+                "A Tragedy Has Occurred",
+                Some("Light"),
+                Some("Set 12"),
+            ),
+            card(
+                Game::Swccg,
+                "4",
+                "A Tragedy Has Occurred",
+                Some("Light"),
+                Some("Set 13"),
+            ),
             card(Game::Swccg, "5", "Admiral Motti", Some("Dark"), None),
             card(Game::Destiny, "6", "Admiral Motti", None, None),
         ];
@@ -636,7 +750,14 @@ mod tests {
             card(Game::Destiny, "4", "Obi-Wan Kenobi", None, None),
             card(Game::Swccg, "5", "Luke Skywalker", Some("Light"), None),
         ];
-        let db = CardDb::build(vec![SourceFile { format: "t".into(), file: "t.json".into(), cards }], None);
+        let db = CardDb::build(
+            vec![SourceFile {
+                format: "t".into(),
+                file: "t.json".into(),
+                cards,
+            }],
+            None,
+        );
         let l = db.lookup("alderaan", None);
         assert!(l.is_ambiguous());
         assert_eq!(l.matches.len(), 2);
@@ -654,11 +775,30 @@ mod tests {
 
     #[test]
     fn virtual_nicknames_imply_the_plain_cards_nickname() {
-        let mut plain = card(Game::Swccg, "1", "Hunt Down And Destroy The Jedi", Some("Dark"), None);
+        let mut plain = card(
+            Game::Swccg,
+            "1",
+            "Hunt Down And Destroy The Jedi",
+            Some("Dark"),
+            None,
+        );
         plain.nicknames = vec!["HDADTJ".into()];
-        let mut v = card(Game::Swccg, "2", "Hunt Down And Destroy The Jedi (V)", Some("Dark"), None);
+        let mut v = card(
+            Game::Swccg,
+            "2",
+            "Hunt Down And Destroy The Jedi (V)",
+            Some("Dark"),
+            None,
+        );
         v.nicknames = vec!["Hunt Down V".into()];
-        let db = CardDb::build(vec![SourceFile { format: "t".into(), file: "t".into(), cards: vec![plain, v] }], None);
+        let db = CardDb::build(
+            vec![SourceFile {
+                format: "t".into(),
+                file: "t".into(),
+                cards: vec![plain, v],
+            }],
+            None,
+        );
         assert_eq!(db.lookup("hunt down", None).chosen, Some(0));
         assert_eq!(db.lookup("hunt down v", None).chosen, Some(1));
         assert_eq!(db.lookup("hdadtj", None).chosen, Some(0));
@@ -681,7 +821,10 @@ mod tests {
         let mut c = card(Game::Swccg, "1", "X", None, None);
         c.text = Some("printed".into());
         assert_eq!(c.current_text().unwrap().0, "printed");
-        c.errata.push(Entry { text: "fixed".into(), source: "swccg.ar.errata.x".into() });
+        c.errata.push(Entry {
+            text: "fixed".into(),
+            source: "swccg.ar.errata.x".into(),
+        });
         let (t, why) = c.current_text().unwrap();
         assert_eq!(t, "fixed");
         assert!(why.contains("swccg.ar.errata.x"));
@@ -691,8 +834,17 @@ mod tests {
 
     #[test]
     fn errata_text_takes_the_quoted_should_read() {
-        assert_eq!(errata_text("Should read: \"Gain 1 resource.\""), "Gain 1 resource.");
-        assert_eq!(errata_text("No longer has Ambush and should read: \"Choose a symbol.\""), "Choose a symbol.");
-        assert_eq!(errata_text("Deploys -2 if at least two Imperial starships on table."), "Deploys -2 if at least two Imperial starships on table.");
+        assert_eq!(
+            errata_text("Should read: \"Gain 1 resource.\""),
+            "Gain 1 resource."
+        );
+        assert_eq!(
+            errata_text("No longer has Ambush and should read: \"Choose a symbol.\""),
+            "Choose a symbol."
+        );
+        assert_eq!(
+            errata_text("Deploys -2 if at least two Imperial starships on table."),
+            "Deploys -2 if at least two Imperial starships on table."
+        );
     }
 }

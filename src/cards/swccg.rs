@@ -33,7 +33,11 @@ pub fn looks_like(v: &Value) -> bool {
 }
 
 /// Convert every record; bad records are rejected with their ID.
-pub fn parse(v: &Value, file: &str, set_names: &HashMap<String, String>) -> (Vec<Card>, Vec<Rejected>) {
+pub fn parse(
+    v: &Value,
+    file: &str,
+    set_names: &HashMap<String, String>,
+) -> (Vec<Card>, Vec<Rejected>) {
     let mut cards = Vec::new();
     let mut rejected = Vec::new();
     let Some(list) = v.get("cards").and_then(Value::as_array) else {
@@ -42,14 +46,20 @@ pub fn parse(v: &Value, file: &str, set_names: &HashMap<String, String>) -> (Vec
     for (i, rec) in list.iter().enumerate() {
         match card(rec, file, set_names) {
             Ok(c) => cards.push(c),
-            Err(reason) => rejected.push(Rejected { id: record_id(rec).unwrap_or_else(|| format!("record {}", i + 1)), reason }),
+            Err(reason) => rejected.push(Rejected {
+                id: record_id(rec).unwrap_or_else(|| format!("record {}", i + 1)),
+                reason,
+            }),
         }
     }
     (cards, rejected)
 }
 
 fn record_id(rec: &Value) -> Option<String> {
-    rec.get("id").and_then(scalar).or_else(|| rec.get("gempId").and_then(scalar)).map(|id| format!("card {id}"))
+    rec.get("id")
+        .and_then(scalar)
+        .or_else(|| rec.get("gempId").and_then(scalar))
+        .map(|id| format!("card {id}"))
 }
 
 /// A string or number as text.
@@ -63,7 +73,9 @@ fn scalar(v: &Value) -> Option<String> {
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array).map(|a| a.iter().filter_map(scalar).collect()).unwrap_or_default()
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(scalar).collect())
+        .unwrap_or_default()
 }
 
 /// Split leading uniqueness marks ("•", "<>", "*") off a title.
@@ -72,7 +84,10 @@ pub fn split_uniqueness(title: &str) -> (Option<String>, String) {
     let rest = t.trim_start_matches(['•', '*', '<', '>', '◊', ' ']);
     let marks = &t[..t.len() - rest.len()];
     let marks = marks.trim();
-    ((!marks.is_empty()).then(|| marks.replace('*', "•")), rest.trim().to_string())
+    (
+        (!marks.is_empty()).then(|| marks.replace('*', "•")),
+        rest.trim().to_string(),
+    )
 }
 
 fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<Card, String> {
@@ -80,8 +95,15 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         return Err("not an object".into());
     }
     let id = rec.get("id").and_then(scalar).ok_or("missing \"id\"")?;
-    let front = rec.get("front").filter(|f| f.is_object()).ok_or("missing \"front\" object")?;
-    let raw_title = front.get("title").and_then(Value::as_str).filter(|t| !t.trim().is_empty()).ok_or("missing \"front.title\"")?;
+    let front = rec
+        .get("front")
+        .filter(|f| f.is_object())
+        .ok_or("missing \"front\" object")?;
+    let raw_title = front
+        .get("title")
+        .and_then(Value::as_str)
+        .filter(|t| !t.trim().is_empty())
+        .ok_or("missing \"front.title\"")?;
     let (uniq, first) = split_uniqueness(raw_title);
     // two-sided titles repeat the marks after " / "
     let title = match first.split_once(" / ") {
@@ -97,11 +119,20 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
     c.side = rec.get("side").and_then(scalar);
     c.card_type = front.get("type").and_then(scalar);
     c.subtype = front.get("subType").and_then(scalar);
-    c.set = rec.get("set").and_then(scalar).map(|s| set_names.get(&s).cloned().unwrap_or(s));
+    c.set = rec
+        .get("set")
+        .and_then(scalar)
+        .map(|s| set_names.get(&s).cloned().unwrap_or(s));
     c.rarity = rec.get("rarity").and_then(scalar);
     c.stats = stats(front);
-    c.text = front.get("gametext").and_then(scalar).filter(|t| !t.trim().is_empty());
-    c.lore = front.get("lore").and_then(scalar).filter(|t| !t.trim().is_empty());
+    c.text = front
+        .get("gametext")
+        .and_then(scalar)
+        .filter(|t| !t.trim().is_empty());
+    c.lore = front
+        .get("lore")
+        .and_then(scalar)
+        .filter(|t| !t.trim().is_empty());
     c.icons = strings(front.get("icons"));
     c.characteristics = strings(front.get("characteristics"));
     c.nicknames = strings(rec.get("abbr"));
@@ -118,23 +149,41 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         }
         c.notes.push(note);
     }
-    if let Some(n) = front.get("errataNotes").and_then(scalar).filter(|t| !t.trim().is_empty()) {
-        c.errata.push(Entry { text: n, source: source.clone() });
+    if let Some(n) = front
+        .get("errataNotes")
+        .and_then(scalar)
+        .filter(|t| !t.trim().is_empty())
+    {
+        c.errata.push(Entry {
+            text: n,
+            source: source.clone(),
+        });
     }
     for r in strings(rec.get("rulings")) {
-        c.rulings.push(Entry { text: strip_html(&r), source: source.clone() });
+        c.rulings.push(Entry {
+            text: strip_html(&r),
+            source: source.clone(),
+        });
     }
     if let Some(back) = rec.get("back").filter(|b| b.is_object()) {
-        let bt = back.get("title").and_then(Value::as_str).map(|t| split_uniqueness(t).1).unwrap_or_default();
+        let bt = back
+            .get("title")
+            .and_then(Value::as_str)
+            .map(|t| split_uniqueness(t).1)
+            .unwrap_or_default();
         c.back = Some(Face {
             title: bt,
             card_type: back.get("type").and_then(scalar),
-            text: back.get("gametext").and_then(scalar).filter(|t| !t.trim().is_empty()),
+            text: back
+                .get("gametext")
+                .and_then(scalar)
+                .filter(|t| !t.trim().is_empty()),
             stats: stats(back),
         });
     }
     if rec.get("legacy").and_then(Value::as_bool) == Some(true) {
-        c.notes.push("legacy card (not legal in current formats)".into());
+        c.notes
+            .push("legacy card (not legal in current formats)".into());
     }
     Ok(c)
 }
@@ -169,7 +218,12 @@ pub fn set_names(v: &Value) -> HashMap<String, String> {
     v.as_array()
         .map(|a| {
             a.iter()
-                .filter_map(|s| Some((s.get("id").and_then(scalar)?, s.get("name").and_then(scalar)?)))
+                .filter_map(|s| {
+                    Some((
+                        s.get("id").and_then(scalar)?,
+                        s.get("name").and_then(scalar)?,
+                    ))
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -181,10 +235,19 @@ mod tests {
 
     #[test]
     fn uniqueness_marks() {
-        assert_eq!(split_uniqueness("•2-1B (Too-Onebee)"), (Some("•".into()), "2-1B (Too-Onebee)".into()));
-        assert_eq!(split_uniqueness("<><><>Asteroid Field"), (Some("<><><>".into()), "Asteroid Field".into()));
+        assert_eq!(
+            split_uniqueness("•2-1B (Too-Onebee)"),
+            (Some("•".into()), "2-1B (Too-Onebee)".into())
+        );
+        assert_eq!(
+            split_uniqueness("<><><>Asteroid Field"),
+            (Some("<><><>".into()), "Asteroid Field".into())
+        );
         assert_eq!(split_uniqueness("Alter"), (None, "Alter".into()));
-        assert_eq!(split_uniqueness("**Admiral Ozzel"), (Some("••".into()), "Admiral Ozzel".into()));
+        assert_eq!(
+            split_uniqueness("**Admiral Ozzel"),
+            (Some("••".into()), "Admiral Ozzel".into())
+        );
     }
 
     #[test]
@@ -208,7 +271,10 @@ mod tests {
         assert_eq!(c.title, "2-1B (Too-Onebee)");
         assert_eq!(c.uniqueness.as_deref(), Some("•"));
         assert_eq!(c.set.as_deref(), Some("Hoth"));
-        assert_eq!(c.stats.iter().map(|(k, _)| k).collect::<Vec<_>>(), ["power", "deploy", "forfeit", "destiny"]);
+        assert_eq!(
+            c.stats.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            ["power", "deploy", "forfeit", "destiny"]
+        );
         assert!(c.text_is_errata);
         assert_eq!(c.rulings[0].text, "This card is not a maintenance droid.");
         assert_eq!(c.rulings[0].source, "Light.json#5300");

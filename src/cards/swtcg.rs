@@ -14,7 +14,11 @@ const REQUIRED: &[&str] = &["Name", "Set", "Side", "Type", "Text"];
 
 /// Does this text start with a LackeyCCG header line?
 pub fn looks_like(text: &str) -> bool {
-    let first = text.lines().next().unwrap_or("").trim_start_matches('\u{feff}');
+    let first = text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches('\u{feff}');
     first.contains('\t') && first.split('\t').any(|h| h.trim() == "Name")
 }
 
@@ -73,7 +77,9 @@ fn fields(line: &str) -> std::result::Result<Vec<String>, String> {
 fn number(s: &str) -> String {
     let s = s.trim();
     match s.strip_suffix(".0") {
-        Some(i) if !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit() || b == b'-') => i.to_string(),
+        Some(i) if !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit() || b == b'-') => {
+            i.to_string()
+        }
         _ => s.to_string(),
     }
 }
@@ -92,14 +98,27 @@ fn side_name(s: &str) -> String {
 pub fn parse(text: &str, path_display: &str, file: &str) -> Result<(Vec<Card>, Vec<Rejected>)> {
     let mut lines = text.lines().enumerate();
     let Some((_, header_line)) = lines.next() else {
-        return Err(Error::Input(format!("{path_display}:1: empty file (expected a LackeyCCG header line)")));
+        return Err(Error::Input(format!(
+            "{path_display}:1: empty file (expected a LackeyCCG header line)"
+        )));
     };
-    let header = fields(header_line.trim_start_matches('\u{feff}').trim_end_matches('\r'))
-        .map_err(|e| Error::Input(format!("{path_display}:1: {e}")))?;
-    let col = |name: &str| header.iter().position(|h| h.trim().eq_ignore_ascii_case(name));
+    let header = fields(
+        header_line
+            .trim_start_matches('\u{feff}')
+            .trim_end_matches('\r'),
+    )
+    .map_err(|e| Error::Input(format!("{path_display}:1: {e}")))?;
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h.trim().eq_ignore_ascii_case(name))
+    };
     for r in REQUIRED {
         if col(r).is_none() {
-            return Err(Error::Input(format!("{path_display}:1: header has no \"{r}\" column (found: {})", header.join(", "))));
+            return Err(Error::Input(format!(
+                "{path_display}:1: header has no \"{r}\" column (found: {})",
+                header.join(", ")
+            )));
         }
     }
     let mut cards = Vec::new();
@@ -110,15 +129,29 @@ pub fn parse(text: &str, path_display: &str, file: &str) -> Result<(Vec<Card>, V
         if line.trim().is_empty() {
             continue;
         }
-        let row = fields(line).map_err(|e| Error::Input(format!("{path_display}:{lineno}: {e}")))?;
-        let get = |name: &str| col(name).and_then(|c| row.get(c)).map(|s| s.trim()).filter(|s| !s.is_empty());
-        let label = get("Name").map(|n| format!("line {lineno} ({n})")).unwrap_or_else(|| format!("line {lineno}"));
+        let row =
+            fields(line).map_err(|e| Error::Input(format!("{path_display}:{lineno}: {e}")))?;
+        let get = |name: &str| {
+            col(name)
+                .and_then(|c| row.get(c))
+                .map(|s| s.trim())
+                .filter(|s| !s.is_empty())
+        };
+        let label = get("Name")
+            .map(|n| format!("line {lineno} ({n})"))
+            .unwrap_or_else(|| format!("line {lineno}"));
         if row.len() > header.len() {
-            rejected.push(Rejected { id: label, reason: format!("{} columns, header has {}", row.len(), header.len()) });
+            rejected.push(Rejected {
+                id: label,
+                reason: format!("{} columns, header has {}", row.len(), header.len()),
+            });
             continue;
         }
         let Some(name) = get("Name") else {
-            rejected.push(Rejected { id: label, reason: "empty Name".into() });
+            rejected.push(Rejected {
+                id: label,
+                reason: "empty Name".into(),
+            });
             continue;
         };
         let set = get("Set").unwrap_or("");
@@ -147,9 +180,13 @@ pub fn parse(text: &str, path_display: &str, file: &str) -> Result<(Vec<Card>, V
         if let Some(u) = get("Usage") {
             if u.to_ascii_lowercase().starts_with("text erratum") {
                 c.text_is_errata = true;
-                c.notes.push(format!("LackeyCCG: {u} (text shown is the corrected text)"));
+                c.notes
+                    .push(format!("LackeyCCG: {u} (text shown is the corrected text)"));
             } else {
-                c.rulings.push(Entry { text: u.to_string(), source: source.clone() });
+                c.rulings.push(Entry {
+                    text: u.to_string(),
+                    source: source.clone(),
+                });
             }
         }
         if let Some(cl) = get("Classification") {
@@ -183,14 +220,25 @@ mod tests {
     fn rows_by_header_name_with_and_without_draft_rarity() {
         let h16 = "Name\tSet\tImageFile\tSide\tType\tSubtype\tCost\tSpeed\tPower\tHealth\tRarity\tNumber\tUsage\tText\tScript\tClassification";
         let row = "Yoda (A)\tAOTC\tYoda_A\tL\tCharacter\tJedi Master\t9.0\t40.0\t6.0\t6.0\tR\t58.0\tText erratum\tPay 2 Force -> Evade 3 | Deflect\t\tWOTC";
-        for text in [format!("{h16}\n{row}\n"), format!("{h16}\tDraftRarity\n{row}\t\n")] {
+        for text in [
+            format!("{h16}\n{row}\n"),
+            format!("{h16}\tDraftRarity\n{row}\t\n"),
+        ] {
             let (cards, rej) = parse(&text, "f", "f.txt").unwrap();
             assert!(rej.is_empty(), "{rej:?}");
             let c = &cards[0];
             assert_eq!(c.title, "Yoda (A)");
             assert_eq!(c.id, "AOTC-58");
             assert_eq!(c.side.as_deref(), Some("Light"));
-            assert_eq!(c.stats.iter().collect::<Vec<_>>(), [("cost", "9"), ("speed", "40"), ("power", "6"), ("health", "6")]);
+            assert_eq!(
+                c.stats.iter().collect::<Vec<_>>(),
+                [
+                    ("cost", "9"),
+                    ("speed", "40"),
+                    ("power", "6"),
+                    ("health", "6")
+                ]
+            );
             assert!(c.text_is_errata);
             assert_eq!(c.text.as_deref(), Some("Pay 2 Force -> Evade 3\nDeflect"));
         }
@@ -198,12 +246,21 @@ mod tests {
 
     #[test]
     fn errors_name_lines() {
-        let e = parse("Foo\tBar\nx\ty\n", "f.txt", "f.txt").unwrap_err().to_string();
+        let e = parse("Foo\tBar\nx\ty\n", "f.txt", "f.txt")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("f.txt:1:"), "{e}");
         let h = "Name\tSet\tSide\tType\tText";
-        let e = parse(&format!("{h}\nA\tS\tL\tT\tok\n\"B\tS\n"), "f.txt", "f.txt").unwrap_err().to_string();
+        let e = parse(&format!("{h}\nA\tS\tL\tT\tok\n\"B\tS\n"), "f.txt", "f.txt")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("f.txt:3:"), "{e}");
-        let (cards, rej) = parse(&format!("{h}\nA\tS\tL\tT\tok\n\tS\tL\tT\tno name\nC\tS\tL\tT\tx\textra\n"), "f", "f").unwrap();
+        let (cards, rej) = parse(
+            &format!("{h}\nA\tS\tL\tT\tok\n\tS\tL\tT\tno name\nC\tS\tL\tT\tx\textra\n"),
+            "f",
+            "f",
+        )
+        .unwrap();
         assert_eq!(cards.len(), 1);
         assert_eq!(rej.len(), 2);
         assert_eq!(rej[0].id, "line 3");

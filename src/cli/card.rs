@@ -45,5 +45,9 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     } else {
         out(&text(&report))?;
     }
-    Ok(if report.card.is_some() { Outcome::Found } else { Outcome::NotFound })
+    Ok(if report.card.is_some() {
+        Outcome::Found
+    } else {
+        Outcome::NotFound
+    })
 }

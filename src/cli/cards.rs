@@ -49,7 +49,11 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             } else {
                 out(&import_text(&summary))?;
             }
-            Ok(if summary.imported > 0 { Outcome::Found } else { Outcome::NotFound })
+            Ok(if summary.imported > 0 {
+                Outcome::Found
+            } else {
+                Outcome::NotFound
+            })
         }
         Sub::Status(a) => {
             let st = swjudge::cards::status(&ctx.paths.data_dir, &ctx.paths.rulebook)?;
@@ -58,7 +62,11 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             } else {
                 out(&status_text(&st, if a.all { usize::MAX } else { 20 }))?;
             }
-            Ok(if st.sources.is_empty() { Outcome::NotFound } else { Outcome::Found })
+            Ok(if st.sources.is_empty() {
+                Outcome::NotFound
+            } else {
+                Outcome::Found
+            })
         }
     }
 }

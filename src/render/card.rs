@@ -83,7 +83,14 @@ impl CardView {
             set: card.set.clone(),
             number: card.number.clone(),
             stats: card.stats.clone(),
-            die: card.die.iter().map(|f| FaceView { face: f.raw.clone(), meaning: f.describe() }).collect(),
+            die: card
+                .die
+                .iter()
+                .map(|f| FaceView {
+                    face: f.raw.clone(),
+                    meaning: f.describe(),
+                })
+                .collect(),
             text,
             text_source,
             printed_text,
@@ -114,8 +121,15 @@ pub struct CardReport {
 
 impl CardReport {
     pub fn new(db: &CardDb, lookup: &Lookup, see_also_limit: usize) -> CardReport {
-        let card = lookup.chosen.map(|i| CardView::new(&db.cards[i], &db.labels[i], db.see_also(i, see_also_limit)));
-        CardReport { query: lookup.query.clone(), matches: lookup.matches.clone(), card, warnings: db.warnings.clone() }
+        let card = lookup
+            .chosen
+            .map(|i| CardView::new(&db.cards[i], &db.labels[i], db.see_also(i, see_also_limit)));
+        CardReport {
+            query: lookup.query.clone(),
+            matches: lookup.matches.clone(),
+            card,
+            warnings: db.warnings.clone(),
+        }
     }
 }
 
@@ -124,7 +138,12 @@ fn indent(text: &str) -> String {
 }
 
 fn stats_line(stats: &Stats) -> String {
-    stats.iter().filter(|(k, _)| *k != "die").map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(" · ")
+    stats
+        .iter()
+        .filter(|(k, _)| *k != "die")
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// Text output for `swjudge card`.
@@ -134,7 +153,10 @@ pub fn text(r: &CardReport) -> String {
         if r.matches.is_empty() {
             out.push_str(&format!("no card matches \"{}\"\n", r.query));
         } else {
-            out.push_str(&format!("\"{}\" could mean several cards; which one?\n", r.query));
+            out.push_str(&format!(
+                "\"{}\" could mean several cards; which one?\n",
+                r.query
+            ));
             for m in &r.matches {
                 out.push_str(&format!("  {:.3}  {}  [{}]\n", m.score, m.title, m.game));
             }
@@ -142,7 +164,14 @@ pub fn text(r: &CardReport) -> String {
         }
         return out;
     };
-    let mut head = format!("{}{}", c.uniqueness.as_deref().filter(|u| !u.starts_with('◆')).unwrap_or(""), c.label);
+    let mut head = format!(
+        "{}{}",
+        c.uniqueness
+            .as_deref()
+            .filter(|u| !u.starts_with('◆'))
+            .unwrap_or(""),
+        c.label
+    );
     if let Some(sub) = &c.subtitle
         && !c.label.contains(sub.as_str())
     {
@@ -173,7 +202,10 @@ pub fn text(r: &CardReport) -> String {
         out.push_str(&format!("Icons: {}\n", c.icons.join(", ")));
     }
     if !c.characteristics.is_empty() {
-        out.push_str(&format!("Characteristics: {}\n", c.characteristics.join(", ")));
+        out.push_str(&format!(
+            "Characteristics: {}\n",
+            c.characteristics.join(", ")
+        ));
     }
     if !c.die.is_empty() {
         out.push_str("Die:\n");
@@ -192,11 +224,21 @@ pub fn text(r: &CardReport) -> String {
         out.push_str(&format!("Lore: {l}\n"));
     }
     if let Some(p) = &c.printed_text {
-        out.push_str(&format!("\nText in the card data — {} (the errata above replace it):\n", c.source));
+        out.push_str(&format!(
+            "\nText in the card data — {} (the errata above replace it):\n",
+            c.source
+        ));
         out.push_str(&indent(p));
     }
     if let Some(b) = &c.back {
-        out.push_str(&format!("\nBack: {}{}\n", b.title, b.card_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default()));
+        out.push_str(&format!(
+            "\nBack: {}{}\n",
+            b.title,
+            b.card_type
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default()
+        ));
         let bs = stats_line(&b.stats);
         if !bs.is_empty() {
             out.push_str(&format!("  Stats: {bs}\n"));
@@ -227,11 +269,20 @@ pub fn text(r: &CardReport) -> String {
     for n in &c.notes {
         out.push_str(&format!("Note: {n}\n"));
     }
-    let others: Vec<&Match> = r.matches.iter().filter(|m| m.title != c.label || m.game != c.game).take(3).collect();
+    let others: Vec<&Match> = r
+        .matches
+        .iter()
+        .filter(|m| m.title != c.label || m.game != c.game)
+        .take(3)
+        .collect();
     if !others.is_empty() {
         out.push_str(&format!(
             "\nOther close names: {}\n",
-            others.iter().map(|m| format!("{} [{}]", m.title, m.game)).collect::<Vec<_>>().join("; ")
+            others
+                .iter()
+                .map(|m| format!("{} [{}]", m.title, m.game))
+                .collect::<Vec<_>>()
+                .join("; ")
         ));
     }
     out
@@ -249,7 +300,11 @@ impl ImportSummary {
     pub fn new(files: Vec<FileReport>) -> ImportSummary {
         let imported = files.iter().map(|f| f.imported).sum();
         let rejected = files.iter().map(|f| f.rejected.len()).sum();
-        ImportSummary { files, imported, rejected }
+        ImportSummary {
+            files,
+            imported,
+            rejected,
+        }
     }
 }
 
@@ -269,7 +324,10 @@ pub fn import_text(s: &ImportSummary) -> String {
             out.push_str(&format!("  rejected {}: {}\n", r.id, r.reason));
         }
     }
-    out.push_str(&format!("total: {} cards imported, {} rejected\n", s.imported, s.rejected));
+    out.push_str(&format!(
+        "total: {} cards imported, {} rejected\n",
+        s.imported, s.rejected
+    ));
     out
 }
 
@@ -280,19 +338,35 @@ pub fn status_text(s: &Status, list_limit: usize) -> String {
         out.push_str("  no imported sources (use `swjudge cards import FILE…`)\n");
     }
     for src in &s.sources {
-        out.push_str(&format!("  {:<24} {:<8} {:>5} cards\n", src.file, src.format, src.cards));
+        out.push_str(&format!(
+            "  {:<24} {:<8} {:>5} cards\n",
+            src.file, src.format, src.cards
+        ));
     }
     out.push_str("\ngame      cards  errata  rulings  rulebook-only\n");
     for g in &s.games {
-        out.push_str(&format!("{:<8} {:>6} {:>7} {:>8} {:>14}\n", g.game.as_str(), g.cards, g.with_errata, g.with_rulings, g.rulebook_only));
+        out.push_str(&format!(
+            "{:<8} {:>6} {:>7} {:>8} {:>14}\n",
+            g.game.as_str(),
+            g.cards,
+            g.with_errata,
+            g.with_rulings,
+            g.rulebook_only
+        ));
     }
     if !s.rulebook_only.is_empty() {
-        out.push_str(&format!("\nrulebook entries that match no imported card ({}):\n", s.rulebook_only.len()));
+        out.push_str(&format!(
+            "\nrulebook entries that match no imported card ({}):\n",
+            s.rulebook_only.len()
+        ));
         for r in s.rulebook_only.iter().take(list_limit) {
             out.push_str(&format!("  {r}\n"));
         }
         if s.rulebook_only.len() > list_limit {
-            out.push_str(&format!("  … {} more (--all lists them)\n", s.rulebook_only.len() - list_limit));
+            out.push_str(&format!(
+                "  … {} more (--all lists them)\n",
+                s.rulebook_only.len() - list_limit
+            ));
         }
     }
     for w in &s.warnings {
@@ -314,19 +388,38 @@ mod tests {
         motti.subtype = Some("Imperial".into());
         motti.set = Some("Premiere".into());
         motti.stats = Stats(
-            [("power", "3"), ("ability", "3"), ("deploy", "3"), ("forfeit", "5"), ("destiny", "1")]
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            [
+                ("power", "3"),
+                ("ability", "3"),
+                ("deploy", "3"),
+                ("forfeit", "5"),
+                ("destiny", "1"),
+            ]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         );
         motti.text = Some("Printed text.".into());
-        motti.errata.push(Entry { text: "Errata text.".into(), source: "swccg.ar.errata.admiral-motti".into() });
-        motti.rulings.push(Entry { text: "A ruling.".into(), source: "Dark.json#60".into() });
+        motti.errata.push(Entry {
+            text: "Errata text.".into(),
+            source: "swccg.ar.errata.admiral-motti".into(),
+        });
+        motti.rulings.push(Entry {
+            text: "A ruling.".into(),
+            source: "Dark.json#60".into(),
+        });
         let mut a = Card::new(Game::Swccg, "1", "Alderaan", "Light.json#1".into());
         a.side = Some("Light".into());
         let mut b = Card::new(Game::Swccg, "2", "Alderaan", "Dark.json#2".into());
         b.side = Some("Dark".into());
-        CardDb::build(vec![SourceFile { format: "swccg".into(), file: "x".into(), cards: vec![motti, a, b] }], None)
+        CardDb::build(
+            vec![SourceFile {
+                format: "swccg".into(),
+                file: "x".into(),
+                cards: vec![motti, a, b],
+            }],
+            None,
+        )
     }
 
     #[test]
@@ -344,7 +437,9 @@ mod tests {
         ];
         let mut at = 0;
         for w in want {
-            let i = t[at..].find(w).unwrap_or_else(|| panic!("missing {w:?} after byte {at} in:\n{t}"));
+            let i = t[at..]
+                .find(w)
+                .unwrap_or_else(|| panic!("missing {w:?} after byte {at} in:\n{t}"));
             at += i + w.len();
         }
         let j = serde_json::to_value(&r).unwrap();
@@ -360,8 +455,15 @@ mod tests {
         let r = CardReport::new(&db, &db.lookup("alderaan", None), 5);
         assert!(r.card.is_none());
         let t = text(&r);
-        assert!(t.starts_with("\"alderaan\" could mean several cards; which one?\n"), "{t}");
-        assert!(t.contains("Alderaan (Light Side)  [swccg]") && t.contains("Alderaan (Dark Side)  [swccg]"), "{t}");
+        assert!(
+            t.starts_with("\"alderaan\" could mean several cards; which one?\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("Alderaan (Light Side)  [swccg]")
+                && t.contains("Alderaan (Dark Side)  [swccg]"),
+            "{t}"
+        );
         let j = serde_json::to_value(&r).unwrap();
         assert!(j["card"].is_null());
         assert_eq!(j["matches"].as_array().unwrap().len(), 2);
@@ -374,12 +476,21 @@ mod tests {
             file: "AW.json".into(),
             format: Format::Destiny,
             imported: 2,
-            rejected: vec![Rejected { id: "card 01099".into(), reason: "die face 2 \"2Q\": unknown symbol".into() }],
+            rejected: vec![Rejected {
+                id: "card 01099".into(),
+                reason: "die face 2 \"2Q\": unknown symbol".into(),
+            }],
             stored_as: "d/cards/destiny-aw.json".into(),
         }]);
         let t = import_text(&s);
-        assert!(t.contains("AW.json: 2 cards imported (SWDestinyDB set JSON), 1 rejected"), "{t}");
-        assert!(t.contains("  rejected card 01099: die face 2 \"2Q\": unknown symbol\n"), "{t}");
+        assert!(
+            t.contains("AW.json: 2 cards imported (SWDestinyDB set JSON), 1 rejected"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  rejected card 01099: die face 2 \"2Q\": unknown symbol\n"),
+            "{t}"
+        );
         assert!(t.ends_with("total: 2 cards imported, 1 rejected\n"));
     }
 }
