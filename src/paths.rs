@@ -48,11 +48,10 @@ pub fn default_data_dir() -> PathBuf {
     if let Some(x) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         return PathBuf::from(x).join("swjudge");
     }
-    if cfg!(windows) {
-        if let Some(a) = std::env::var_os("APPDATA") {
+    if cfg!(windows)
+        && let Some(a) = std::env::var_os("APPDATA") {
             return PathBuf::from(a).join("swjudge");
         }
-    }
     if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
         return PathBuf::from(h).join(".local/share/swjudge");
     }

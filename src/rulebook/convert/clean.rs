@@ -284,7 +284,7 @@ pub fn body(lines: &[&str]) -> String {
             };
             if let Some(prev) = open {
                 // `T-` / `47`: a word broken at its hyphen joins without a space.
-                if !(prev.ends_with('-') && !prev.ends_with(" -")) {
+                if !prev.ends_with('-') || prev.ends_with(" -") {
                     prev.push(' ');
                 }
                 prev.push_str(next);

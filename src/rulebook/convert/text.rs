@@ -40,13 +40,12 @@ fn starts_lower(s: &str) -> bool {
 pub fn join_broken(blocks: Vec<String>, is_heading: &dyn Fn(&str) -> bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(blocks.len());
     for b in blocks {
-        if let Some(prev) = out.last_mut() {
-            if !ends_sentence(prev) && starts_lower(&b) && !is_list_item(&b) && !is_heading(prev.trim()) {
+        if let Some(prev) = out.last_mut()
+            && !ends_sentence(prev) && starts_lower(&b) && !is_list_item(&b) && !is_heading(prev.trim()) {
                 let p = prev.trim_end().to_string();
                 *prev = join_words(&p, b.trim_start());
                 continue;
             }
-        }
         out.push(b);
     }
     out
@@ -160,15 +159,14 @@ impl Builder {
     }
 
     fn flush(&mut self) {
-        if let Some(s) = self.sections.last_mut() {
-            if !self.body.is_empty() {
+        if let Some(s) = self.sections.last_mut()
+            && !self.body.is_empty() {
                 let mut body = render_blocks(&self.body);
                 if !s.body.is_empty() {
                     body = format!("{}\n\n{}", s.body, body);
                 }
                 s.body = body;
             }
-        }
         self.body.clear();
     }
 
