@@ -144,7 +144,10 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
             _ => return Err(at(path, l, c, "each script step names exactly one player: `light: <verb>` or `dark: <verb>`")),
         }
         let verb = st.light.or(st.dark).unwrap_or(Verb::Pass);
-        if matches!(verb, Verb::Deploy | Verb::Play | Verb::Use) && st.card.is_none() {
+        if matches!(verb, Verb::LoseForce | Verb::DestinyValue) && st.amount.is_none() {
+            return Err(at(path, l, c, format!("`{}` needs `amount:`", verb.as_str())));
+        }
+        if matches!(verb, Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit) && st.card.is_none() {
             return Err(at(path, l, c, format!("`{}` needs `card:`", verb.as_str())));
         }
         if s.game != GameKey::Swccg {

@@ -331,6 +331,12 @@ pub struct Stats {
     /// "Immune to attrition < N".
     #[serde(default)]
     pub immune_to_attrition: Option<i64>,
+    /// "Adds N to power of anything he pilots."
+    #[serde(default)]
+    pub piloting: Option<i64>,
+    /// Ability of a starship's or vehicle's permanent pilot.
+    #[serde(default)]
+    pub permanent_pilot: Option<i64>,
     #[serde(default)]
     pub icons: Vec<String>,
 }
@@ -729,6 +735,9 @@ pub struct Step {
     /// For `choose` / `order`: the cards chosen, in order.
     #[serde(default)]
     pub cards: Vec<String>,
+    /// For `lose_force`: the Force lost; for `destiny_value`: the value chosen.
+    #[serde(default)]
+    pub amount: Option<i64>,
     /// A short remark carried into the trace.
     #[serde(default)]
     pub say: Option<String>,
@@ -749,6 +758,12 @@ pub enum Verb {
     Choose,
     /// Choose the order of competing automatic actions.
     Order,
+    /// Battle damage segment: forfeit a participating card (`card`).
+    Forfeit,
+    /// Battle damage segment: lose Force (`amount`) to satisfy battle damage.
+    LoseForce,
+    /// Battle: the value (`amount`) of a drawn card with several destiny values.
+    DestinyValue,
 }
 
 impl Verb {
@@ -760,6 +775,9 @@ impl Verb {
             Verb::Use => "use",
             Verb::Choose => "choose",
             Verb::Order => "order",
+            Verb::Forfeit => "forfeit",
+            Verb::LoseForce => "lose_force",
+            Verb::DestinyValue => "destiny_value",
         }
     }
 }

@@ -394,6 +394,9 @@ pub struct Outcome {
     /// The battle could not be initiated.
     pub not_initiated: Option<String>,
     pub needs: Option<String>,
+    /// Cards drawn from each Reserve Deck (Light, Dark) for destiny: each
+    /// went to its owner's Used Pile when its draw completed.
+    pub destiny_cards_drawn: [usize; 2],
 }
 
 impl Outcome {
@@ -696,6 +699,13 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
         decks: [deck(&b.reserve.light), deck(&b.reserve.dark)],
     };
     let mut out = Outcome::default();
+    run(&mut live, &mut out, script);
+    out.destiny_cards_drawn = live.reserve_used;
+    out
+}
+
+fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
+    let b = live.b;
     let me = b.initiator;
 
     // Initiate: both players must occupy the location.
@@ -710,7 +720,7 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
                 &[cite::BATTLE, cite::INITIATE_BATTLE, cite::PRESENCE],
             );
             out.not_initiated = Some(why);
-            return out;
+            return;
         }
     }
     for c in b.cards.iter().filter(|c| c.battled_this_turn) {
@@ -739,7 +749,7 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
             out.say(why.clone(), &[cite::INITIATE_BATTLE]);
             out.not_initiated = Some(why);
             out.cost = Some(cost);
-            return out;
+            return;
         }
     }
     out.say(
@@ -751,22 +761,22 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
     // Responses, beginning with the defender.
     for step in &script.responses {
         if out.needs.is_some() {
-            return out;
+            return;
         }
-        early_step(&mut live, &mut out, step, "responses");
+        early_step(live, out, step, "responses");
     }
-    if ended(&live, &mut out) {
-        return out;
+    if ended(&live, out) {
+        return;
     }
     // Weapons segment.
     out.say("weapons segment begins", &[cite::WEAPONS_SEGMENT]);
     for step in &script.weapons {
         if out.needs.is_some() {
-            return out;
+            return;
         }
-        early_step(&mut live, &mut out, step, "weapons segment");
-        if ended(&live, &mut out) {
-            return out;
+        early_step(live, out, step, "weapons segment");
+        if ended(&live, out) {
+            return;
         }
     }
     // Power segment.
@@ -788,19 +798,19 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
         if k > 0 {
             let req = destiny::Request::new("power destiny", &s.to_string(), k);
             let o = live.draw(s, &req);
-            push_notes(&mut out, &o);
+            push_notes(out, &o);
             power_destiny[s.ix()] = o.total;
         }
     }
     let mut bd: [Option<Total>; 2] = [None, None];
     for s in order {
-        let o = battle_destinies(&mut live, &mut out, script, s);
+        let o = battle_destinies(live, out, script, s);
         if let Some(o) = o {
             out.side_mut(s).battle_destinies =
                 o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
             if o.needs.is_some() {
                 out.needs = o.needs.clone();
-                return out;
+                return;
             }
             bd[s.ix()] = o.total.clone();
             out.side_mut(s).total_battle_destiny = o.total;
@@ -824,14 +834,14 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
                 s,
                 &destiny::Request::new("attrition destiny", &s.to_string(), k),
             );
-            push_notes(&mut out, &o);
+            push_notes(out, &o);
             attrition_destiny[s.ix()] = o.total_value();
         }
     }
     for step in &script.power {
-        early_step(&mut live, &mut out, step, "power segment");
-        if ended(&live, &mut out) {
-            return out;
+        early_step(live, out, step, "power segment");
+        if ended(&live, out) {
+            return;
         }
     }
     // Totaling power.
@@ -994,10 +1004,9 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
         ),
     }
     for step in &script.after_winner {
-        early_step(&mut live, &mut out, step, "responses to winning");
+        early_step(live, out, step, "responses to winning");
     }
-    damage_segment(&mut live, &mut out, script);
-    out
+    damage_segment(live, out, script);
 }
 
 /// A card's power as separate added terms, when it is a plain sum of its

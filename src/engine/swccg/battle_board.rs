@@ -4,17 +4,19 @@
 //! applied back to the state (cards lost, Force lost).
 //!
 //! Read from the board: power, ability, forfeit, armor, maneuver, the first
-//! defense value, immunity to attrition, the `presence` icon, the
+//! defense value, immunity to attrition, piloting bonuses (`piloting`),
+//! permanent pilots (`permanent_pilot`), the `presence` icon, the
 //! `light_force` / `dark_force` icons of a location, each player's Reserve
-//! Deck (top first) and Force Pile. Not read (reported when it matters):
-//! piloting bonuses, permanent pilots and game-text modifiers, which the
-//! board's card definitions do not carry; cases needing them use the
-//! `battle:` / `drains:` scenario keys.
+//! Deck (top first) and Force Pile. The players' battle choices come from the
+//! script (`forfeit`, `lose_force`, `destiny_value`), taken when the battle's
+//! result is reached. Not read (reported when it matters): game-text
+//! modifiers, which the board's card definitions do not carry; cases needing
+//! them use the `battle:` / `drains:` scenario keys.
 
-use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script};
+use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script, Step};
 use super::drain::{self, Drain, DrainCard};
 use super::state::{CardIx, State, Zone};
-use crate::scenario::model::{CardState, CardType, PileName, Side as BoardSide};
+use crate::scenario::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
 /// The board's side as the battle code's side.
 pub fn side(s: BoardSide) -> battle::Side {
@@ -84,7 +86,8 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
         if k == Kind::Weapon || k == Kind::Device {
             // Weapons and devices add no power; they are listed for completeness.
         }
-        let pilot = d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
+        let pilot = d.stats.piloting.is_some()
+            || d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
         cards.push(Card {
             name: st.key(c).to_string(),
             side: side(d.side),
@@ -97,8 +100,8 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
             defense: d.stats.defense.values().next().copied(),
             ferocity: None,
             immune_to_attrition: d.stats.immune_to_attrition,
-            adds_power_piloting: None,
-            permanent_pilot: None,
+            adds_power_piloting: d.stats.piloting,
+            permanent_pilot: d.stats.permanent_pilot,
             aboard: aboard.clone(),
             role: if aboard.is_some() && !pilot {
                 Role::Passenger
@@ -195,6 +198,9 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
 pub struct Applied {
     /// Trace lines with their citations.
     pub lines: Vec<(String, Vec<&'static str>)>,
+    /// Destiny cards drawn from the Reserve Decks, in draw order: each goes
+    /// to its owner's Used Pile.
+    pub destiny_drawn: Vec<CardIx>,
     /// Cards to place in their owner's Lost Pile (forfeited or lost).
     pub lost: Vec<CardIx>,
     /// Cards placed out of play.
@@ -208,10 +214,10 @@ pub struct Applied {
     pub unresolvable: Option<String>,
 }
 
-/// Resolves the battle at `at` on the board state.
-pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide) -> Applied {
+/// Resolves the battle at `at` on the board state with the players' choices.
+pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Script) -> Applied {
     let b = battle_from_state(st, at, initiator);
-    let o = battle::resolve(&b, &b.script);
+    let o = battle::resolve(&b, script);
     let mut a = Applied {
         lines: o
             .lines
@@ -223,6 +229,11 @@ pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide) -> Applied {
     if let Some(why) = &o.not_initiated {
         a.unresolvable = Some(why.clone());
         return a;
+    }
+    for (i, s) in [BoardSide::Light, BoardSide::Dark].into_iter().enumerate() {
+        let n = o.destiny_cards_drawn[i];
+        a.destiny_drawn
+            .extend(st.pile(s, PileName::ReserveDeck).iter().take(n).copied());
     }
     for s in [battle::Side::Light, battle::Side::Dark] {
         let r = o.side(s);
@@ -267,7 +278,60 @@ pub fn resolve_drain(st: &State, at: usize, drainer: BoardSide) -> Applied {
     a
 }
 
+fn is_battle_choice(v: Verb) -> bool {
+    matches!(v, Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue)
+}
+
 impl super::engine::Engine {
+    /// The battle choices at the front of the script (forfeit, lose Force,
+    /// destiny value), checked against the board and turned into the battle's
+    /// script. A choice naming a card that is not the chooser's card at the
+    /// battle location is rejected.
+    fn battle_choices(&mut self, at: usize) -> Script {
+        use super::engine::rej;
+        use super::values::cite;
+        let mut script = Script::default();
+        let here = cards_at(&self.st, at);
+        for d in self.take_decisions_while(|d| is_battle_choice(d.verb)) {
+            let side = side(d.by);
+            match d.verb {
+                Verb::Forfeit => {
+                    let key = d.step.card.clone().unwrap_or_default();
+                    match self.st.find(&key) {
+                        Some(c) if here.contains(&c) && self.st.def(c).side == d.by => {
+                            script.damage.push(Step::Forfeit { card: key });
+                        }
+                        Some(c) if here.contains(&c) => self.reject(
+                            &d,
+                            rej(
+                                format!("{} is not {}'s card: only its owner forfeits it", self.st.title(c), d.by.name()),
+                                cite::FORFEIT,
+                            ),
+                        ),
+                        _ => self.reject(
+                            &d,
+                            rej(
+                                format!("{key} is not at the battle location and cannot be forfeited"),
+                                cite::FORFEIT,
+                            ),
+                        ),
+                    }
+                }
+                Verb::LoseForce => match d.step.amount {
+                    Some(n) if n > 0 => script.damage.push(Step::LoseForceForDamage { side, amount: n }),
+                    _ => self.reject(&d, rej("the Force lost must be at least 1", cite::BATTLE_DAMAGE)),
+                },
+                Verb::DestinyValue => {
+                    if let Some(v) = d.step.amount {
+                        script.power.push(Step::DestinyValue { side, value: v });
+                    }
+                }
+                _ => {}
+            }
+        }
+        script
+    }
+
     /// The result of a battle or Force drain on the stack (entry `ix`): resolve
     /// it at its location, apply it to the state and take it off the stack.
     /// Returns false when the run must stop (a decision or a location is missing).
@@ -292,7 +356,8 @@ impl super::engine::Engine {
             return false;
         };
         let a = if is_battle {
-            resolve_battle(&self.st, at, by)
+            let script = self.battle_choices(at);
+            resolve_battle(&self.st, at, by, &script)
         } else {
             resolve_drain(&self.st, at, by)
         };
@@ -313,6 +378,21 @@ impl super::engine::Engine {
         if let Some((player, what)) = a.needs {
             self.outcome = Some(Outcome::NeedsDecision { player, what });
             return false;
+        }
+        for &c in &a.destiny_drawn {
+            let owner = self.st.owner(c);
+            self.st.to_pile(c, owner, PileName::UsedPile);
+            let text = format!(
+                "the destiny card {} is placed on {}'s Used Pile",
+                self.st.title(c),
+                owner.name()
+            );
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                text,
+                &[super::values::cite::STEP_COMPLETE_DRAW],
+            );
         }
         for (cards, pile) in [
             (&a.lost, PileName::LostPile),

@@ -106,7 +106,7 @@ pub struct Rej {
     pub rule: &'static str,
 }
 
-fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
+pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
     Rej { reason: reason.into(), rule }
 }
 
@@ -351,7 +351,17 @@ impl Engine {
         self.log(actor(p), Event::Pass, text, cites);
     }
 
-    fn reject(&mut self, d: &Decision, e: Rej) {
+    /// The decisions at the front of the script that `f` accepts, taken in order.
+    pub(crate) fn take_decisions_while(&mut self, f: impl Fn(&Decision) -> bool) -> Vec<Decision> {
+        let mut v = Vec::new();
+        while let Some(d) = self.script.peek().filter(|d| f(d)).cloned() {
+            self.script.take();
+            v.push(d);
+        }
+        v
+    }
+
+    pub(crate) fn reject(&mut self, d: &Decision, e: Rej) {
         let desc = d.describe(&self.st);
         self.log(
             actor(d.by),
@@ -1379,6 +1389,10 @@ impl Engine {
         match d.verb {
             Verb::Pass => Ok(()),
             Verb::Choose | Verb::Order => Err(rej("there is nothing to choose or order now", r::ACTIONS)),
+            Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue => Err(rej(
+                "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                super::values::cite::DAMAGE_SEGMENT,
+            )),
             Verb::Deploy => {
                 let c = self.st.find(card_key).ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
                 if let Window::Response(_) = w {
