@@ -264,6 +264,9 @@ pub enum Defense {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
+    /// A player passes: no (further) response to the initiation, or no
+    /// weapons segment action now.
+    Pass { side: Side },
     /// A card arrives as a 'react' (only the defender may react).
     React { card: String, by: Side },
     /// A card arrives by other means (e.g. Run Luke, Run!).
@@ -293,9 +296,19 @@ pub enum Step {
         source: String,
         #[serde(default)]
         out_of_play: bool,
+        /// The player whose action it is, when it is an optional action
+        /// (it then takes its turn in the alternation).
+        #[serde(default)]
+        by: Option<Side>,
     },
     /// A card is excluded from the battle (inactive).
-    Exclude { card: String, source: String },
+    Exclude {
+        card: String,
+        source: String,
+        /// The player whose action it is, when it is an optional action.
+        #[serde(default)]
+        by: Option<Side>,
+    },
     /// A player loses Force outside battle damage (Draw Their Fire, Insignificant Rebellion).
     LoseForce {
         side: Side,
@@ -397,6 +410,92 @@ pub struct Outcome {
     /// Cards drawn from each Reserve Deck (Light, Dark) for destiny: each
     /// went to its owner's Used Pile when its draw completed.
     pub destiny_cards_drawn: [usize; 2],
+    /// Scripted steps rejected (e.g. out of turn), with the rule cited.
+    pub illegal: Vec<Rejected>,
+}
+
+/// A scripted step the rules did not allow; it is treated as not made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejected {
+    /// Position among the script's steps (responses, weapons, power,
+    /// after_winner, damage, in that order), from 1.
+    pub step: usize,
+    pub reason: String,
+    pub rule: &'static str,
+}
+
+/// Who takes the next optional action in a segment where actions
+/// alternate, and whether both players have passed consecutively.
+struct Alternation {
+    what: &'static str,
+    rule: &'static str,
+    next: Side,
+    passes: u8,
+}
+
+impl Alternation {
+    fn new(what: &'static str, rule: &'static str, first: Side) -> Self {
+        Alternation {
+            what,
+            rule,
+            next: first,
+            passes: 0,
+        }
+    }
+
+    /// Whether `step` (at script position `pos`) is taken now. Steps with
+    /// no acting player (results, automatic actions) are not part of the
+    /// alternation. A step out of turn, or after both players passed, is
+    /// rejected and treated as not made.
+    fn admit(&mut self, out: &mut Outcome, initiator: Side, step: &Step, pos: usize) -> bool {
+        let by = match step {
+            Step::Pass { side } => *side,
+            // A react by the initiator is refused by its own rule and takes no turn.
+            Step::React { by, .. } if *by == initiator => return true,
+            Step::React { by, .. } | Step::Arrive { by, .. } | Step::Fire { by, .. } => *by,
+            Step::Lose { by: Some(by), .. } | Step::Exclude { by: Some(by), .. } => *by,
+            _ => return true,
+        };
+        let reason = if self.passes >= 2 {
+            Some(format!(
+                "{by}'s step is too late: both players passed consecutively and the {} ended",
+                self.what
+            ))
+        } else if by != self.next {
+            Some(format!(
+                "out of turn: {} has the next action in the {} (actions alternate)",
+                self.next, self.what
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            out.say(
+                format!("decision {pos} rejected ({by}): {reason}"),
+                &[self.rule],
+            );
+            out.illegal.push(Rejected {
+                step: pos,
+                reason,
+                rule: self.rule,
+            });
+            return false;
+        }
+        self.next = by.other();
+        if matches!(step, Step::Pass { .. }) {
+            self.passes += 1;
+            out.say(format!("{by} passes ({})", self.what), &[self.rule]);
+            if self.passes >= 2 {
+                out.say(
+                    format!("both players passed consecutively: the {} ends", self.what),
+                    &[self.rule],
+                );
+            }
+            return false;
+        }
+        self.passes = 0;
+        true
+    }
 }
 
 impl Outcome {
@@ -759,20 +858,31 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     out.cost = Some(cost);
 
     // Responses, beginning with the defender.
-    for step in &script.responses {
+    let mut turns = Alternation::new(
+        "responses to the battle initiation",
+        cite::INITIATE_BATTLE,
+        me.other(),
+    );
+    for (k, step) in script.responses.iter().enumerate() {
         if out.needs.is_some() {
             return;
         }
-        early_step(live, out, step, "responses");
+        if turns.admit(out, me, step, k + 1) {
+            early_step(live, out, step, "responses");
+        }
     }
     if ended(&live, out) {
         return;
     }
     // Weapons segment.
     out.say("weapons segment begins", &[cite::WEAPONS_SEGMENT]);
-    for step in &script.weapons {
+    let mut turns = Alternation::new("weapons segment", cite::WEAPONS_SEGMENT, me);
+    for (k, step) in script.weapons.iter().enumerate() {
         if out.needs.is_some() {
             return;
+        }
+        if !turns.admit(out, me, step, script.responses.len() + k + 1) {
+            continue;
         }
         early_step(live, out, step, "weapons segment");
         if ended(&live, out) {
@@ -1241,6 +1351,7 @@ fn early_step(live: &mut Live, out: &mut Outcome, step: &Step, when: &str) {
             card,
             source,
             out_of_play,
+            ..
         } => {
             let Some(i) = live.idx(card) else {
                 out.needs = Some(format!("unknown card in script: {card}"));
@@ -1258,7 +1369,7 @@ fn early_step(live: &mut Live, out: &mut Outcome, step: &Step, when: &str) {
                 lose(live, out, i, source);
             }
         }
-        Step::Exclude { card, source } => {
+        Step::Exclude { card, source, .. } => {
             let Some(i) = live.idx(card) else {
                 out.needs = Some(format!("unknown card in script: {card}"));
                 return;

@@ -130,6 +130,8 @@ pub struct Report {
     /// Card → where it ended: `light.lost_pile` (forfeited or lost), `in_battle`.
     pub cards: BTreeMap<String, String>,
     pub needs: Option<String>,
+    /// Scripted steps rejected: (position, rule).
+    pub illegal: Vec<(usize, &'static str)>,
 }
 
 impl Report {
@@ -305,6 +307,7 @@ pub fn run(case: &Case) -> Report {
                 r.line(l.text.clone(), l.cites.clone());
             }
             r.needs = o.needs.clone();
+            r.illegal = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
             r.num("initiated", Some(i64::from(o.not_initiated.is_none())));
             r.num("cost", o.cost.as_ref().and_then(|t| t.value));
             r.num("ended_early", Some(i64::from(o.ended_early)));
@@ -572,6 +575,17 @@ pub fn report(
             push(format!("force.{side}.{k}"), json!(want), actual);
         }
     }
+    let want_illegal: Vec<serde_json::Value> = e
+        .illegal
+        .iter()
+        .map(|i| json!({"step": i.step, "rule": i.rule}))
+        .collect();
+    let got_illegal: Vec<serde_json::Value> = r
+        .illegal
+        .iter()
+        .map(|(step, rule)| json!({"step": step, "rule": rule}))
+        .collect();
+    push("illegal".into(), json!(want_illegal), json!(got_illegal));
     for want in &e.trace_contains {
         let found = r.lines.iter().any(|l| l.text.contains(want.as_str()))
             || r.needs
