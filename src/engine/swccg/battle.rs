@@ -1922,6 +1922,32 @@ script:
     }
 
     #[test]
+    fn weapons_actions_alternate_from_the_initiator() {
+        let (b, _) = load(SIMPLE);
+        let pass = |side| Step::Pass { side };
+        // Light initiated: Dark may not pass first; after Light and Dark
+        // pass, the segment is over and a further pass is too late.
+        let script = Script {
+            weapons: vec![pass(Side::Dark), pass(Side::Light), pass(Side::Dark), pass(Side::Light)],
+            damage: vec![Step::LoseForceForDamage { side: Side::Light, amount: 1 }],
+            ..Script::default()
+        };
+        let o = resolve(&b, &script);
+        let got: Vec<(usize, &str)> = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
+        assert_eq!(got, vec![(1, cite::WEAPONS_SEGMENT), (4, cite::WEAPONS_SEGMENT)]);
+        assert_eq!(o.needs, None);
+        // Responses begin with the defender (Dark).
+        let script = Script {
+            responses: vec![pass(Side::Light), pass(Side::Dark), pass(Side::Light)],
+            damage: vec![Step::LoseForceForDamage { side: Side::Light, amount: 1 }],
+            ..Script::default()
+        };
+        let o = resolve(&b, &script);
+        let got: Vec<(usize, &str)> = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
+        assert_eq!(got, vec![(1, cite::INITIATE_BATTLE)]);
+    }
+
+    #[test]
     fn fuzz_random_battles_never_panic_or_go_negative() {
         let mut seed: u64 = 0xdead_beef_1234_5678;
         let mut next = move || {

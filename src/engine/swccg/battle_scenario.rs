@@ -297,6 +297,7 @@ pub fn run(case: &Case) -> Report {
                     r.num(format!("{key}.lost_from_place"), Some(first));
                     r.num(format!("{key}.lost_elsewhere"), Some(rest));
                 }
+                card_places(&mut r, &key, d);
                 let total = r.numbers.get("force_lost").copied().flatten().unwrap_or(0);
                 r.num("force_lost", Some(total.saturating_add(o.force_lost)));
             }
@@ -380,6 +381,46 @@ pub fn run(case: &Case) -> Report {
 
 fn side_name(s: Side) -> String {
     s.to_string()
+}
+
+/// Presence and present for each card of a drain case, as numbers
+/// (`<drain>.<card>.presence`, `<drain>.<card>.present`,
+/// `<drain>.<card>.present_with.<other>`: 1 yes, 0 no) and one trace line per card.
+fn card_places(r: &mut Report, key: &str, d: &Drain) {
+    for c in &d.cards {
+        let ck = drain_key(&c.name);
+        let presence = drain::creates_presence(&d.cards, &c.name).unwrap_or(false);
+        let present = drain::present_at_location(&d.cards, &c.name).unwrap_or(false);
+        let with: Vec<&str> = d
+            .cards
+            .iter()
+            .filter(|o| drain::present_with(&d.cards, &c.name, &o.name) == Some(true))
+            .map(|o| o.name.as_str())
+            .collect();
+        let place = match (&c.aboard, present) {
+            (Some(h), false) => format!("present aboard {h}, not present at {}", d.location),
+            (Some(h), true) => format!("aboard {h} and present at {}", d.location),
+            (None, _) => format!("present at {}", d.location),
+        };
+        r.line(
+            format!(
+                "{}: {}; {place}; present with: {}",
+                c.name,
+                if presence { "creates presence" } else { "creates no presence" },
+                if with.is_empty() { "no card".to_string() } else { with.join(", ") }
+            ),
+            vec![cite::PRESENCE, cite::PRESENT, cite::PRESENT_WITH],
+        );
+        r.num(format!("{key}.{ck}.presence"), Some(i64::from(presence)));
+        r.num(format!("{key}.{ck}.present"), Some(i64::from(present)));
+        for o in d.cards.iter().filter(|o| !std::ptr::eq(*o, c)) {
+            let w = drain::present_with(&d.cards, &c.name, &o.name).unwrap_or(false);
+            r.num(
+                format!("{key}.{ck}.present_with.{}", drain_key(&o.name)),
+                Some(i64::from(w)),
+            );
+        }
+    }
 }
 
 /// Numbers key for a drain location: lower case, spaces and punctuation to `_`.

@@ -223,6 +223,32 @@ pub fn present_at_location(cards: &[DrainCard], name: &str) -> Option<bool> {
     })
 }
 
+/// Where a card is present: `None` at the location itself, `Some(host)`
+/// aboard an enclosed starship or vehicle (present aboard it only).
+fn present_place<'a>(cards: &'a [DrainCard], c: &'a DrainCard) -> Option<&'a str> {
+    let host = c.aboard.as_deref()?;
+    cards
+        .iter()
+        .any(|h| h.name.eq_ignore_ascii_case(host) && h.enclosed)
+        .then_some(host)
+}
+
+/// Whether two different cards are present with each other: both present at
+/// the location, or both aboard the same enclosed starship or vehicle.
+pub fn present_with(cards: &[DrainCard], a: &str, b: &str) -> Option<bool> {
+    let ca = cards.iter().find(|c| c.name.eq_ignore_ascii_case(a))?;
+    let cb = cards.iter().find(|c| c.name.eq_ignore_ascii_case(b))?;
+    if std::ptr::eq(ca, cb) {
+        return Some(false);
+    }
+    let (pa, pb) = (present_place(cards, ca), present_place(cards, cb));
+    Some(match (pa, pb) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
+        _ => false,
+    })
+}
+
 /// Whether a card (or its permanent pilot) creates presence.
 pub fn creates_presence(cards: &[DrainCard], name: &str) -> Option<bool> {
     let c = cards.iter().find(|c| c.name.eq_ignore_ascii_case(name))?;
@@ -535,6 +561,36 @@ modifiers:
         let o = resolve(&d);
         assert_eq!(o.force_lost, 0);
         assert_eq!(o.canceled_by.as_deref(), Some("Control"));
+    }
+
+    #[test]
+    fn present_with_needs_the_same_place() {
+        let card = |name: &str, aboard: Option<&str>, enclosed: bool| DrainCard {
+            name: name.into(),
+            side: Side::Dark,
+            ability: Some(1),
+            presence_icon: false,
+            undercover: false,
+            may_force_drain: false,
+            drained_this_turn: false,
+            aboard: aboard.map(String::from),
+            enclosed,
+            permanent_pilot: None,
+        };
+        let cards = vec![
+            card("Walker", None, true),
+            card("Vader", Some("Walker"), false),
+            card("Emperor", Some("Walker"), false),
+            card("Tarkin", None, false),
+            card("Speeder", None, false),
+            card("Scout", Some("Speeder"), false),
+        ];
+        assert_eq!(present_with(&cards, "Vader", "Emperor"), Some(true));
+        assert_eq!(present_with(&cards, "Vader", "Tarkin"), Some(false));
+        // Aboard an open vehicle is present at the location.
+        assert_eq!(present_with(&cards, "Scout", "Tarkin"), Some(true));
+        assert_eq!(present_with(&cards, "Tarkin", "Tarkin"), Some(false));
+        assert_eq!(present_with(&cards, "Tarkin", "Nobody"), None);
     }
 
     #[test]

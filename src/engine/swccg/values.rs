@@ -101,6 +101,7 @@ pub mod cite {
     pub const LOSING_FORCE_FROM_X: &str = "swccg.ar.losing-force-from-x";
     pub const PRESENCE: &str = "swccg.ar.presence";
     pub const PRESENT: &str = "swccg.ar.present";
+    pub const PRESENT_WITH: &str = "swccg.ar.present-versus-present-with";
     pub const OCCUPY: &str = "swccg.ar.occupy";
 
     /// Every ID above, for the test that checks them against `rulebook/`.
@@ -179,6 +180,7 @@ pub mod cite {
         LOSING_FORCE_FROM_X,
         PRESENCE,
         PRESENT,
+        PRESENT_WITH,
         OCCUPY,
     ];
 }
