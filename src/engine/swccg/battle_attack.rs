@@ -42,8 +42,14 @@ pub enum AttackStep {
     },
     /// The creature's ferocity is increased (Yaggle Gakkle's +2).
     Ferocity { add: i64, source: String },
-    /// A card is lost at once.
-    Lose { card: String, source: String },
+    /// A card is lost at once. With `jump_off` (a creature vehicle eaten),
+    /// the cards aboard it stay at the location and now take part on their own.
+    Lose {
+        card: String,
+        source: String,
+        #[serde(default)]
+        jump_off: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -149,6 +155,8 @@ pub fn resolve(a: &Attack) -> Outcome {
         used: [0, 0],
     };
     let mut gone = vec![false; a.cards.len()];
+    // Cards that jumped off a lost creature vehicle: no longer aboard.
+    let mut off = vec![false; a.cards.len()];
     let mut hit = false;
     let mut power_mods: Vec<Vec<Modifier>> = vec![Vec::new(); a.cards.len()];
     let mut ferocity_mods: Vec<Modifier> = Vec::new();
@@ -256,11 +264,51 @@ pub fn resolve(a: &Attack) -> Outcome {
                     &[cite::ATTACKS_STEPS],
                 );
             }
-            AttackStep::Lose { card, source } => {
+            AttackStep::Lose {
+                card,
+                source,
+                jump_off,
+            } => {
                 if let Some(i) = find(card) {
                     gone[i] = true;
                     out.lost.push(a.cards[i].name.clone());
                     out.say(format!("{card} is lost ({source})"), &[cite::ATTACKS_STEPS]);
+                    let host = &a.cards[i].name;
+                    let riders: Vec<usize> = (0..a.cards.len())
+                        .filter(|&j| {
+                            a.cards[j]
+                                .aboard
+                                .as_deref()
+                                .is_some_and(|h| h.eq_ignore_ascii_case(host))
+                        })
+                        .collect();
+                    for j in riders {
+                        if *jump_off {
+                            off[j] = true;
+                            out.say(
+                                format!(
+                                    "{} jumps off {card} (a creature vehicle) and stays at {}",
+                                    a.cards[j].name, a.location
+                                ),
+                                &[cite::ATTACKS_STEPS],
+                            );
+                        } else {
+                            out.say(
+                                format!(
+                                    "not modelled — ruling needed: what happens to {} aboard {card}",
+                                    a.cards[j].name
+                                ),
+                                &[cite::ATTACKS_STEPS],
+                            );
+                            out.needs.get_or_insert_with(|| {
+                                format!(
+                                    "not modelled — ruling needed: what happens to {} aboard {card}",
+                                    a.cards[j].name
+                                )
+                            });
+                            return out;
+                        }
+                    }
                 }
             }
         }
@@ -313,7 +361,7 @@ pub fn resolve(a: &Attack) -> Outcome {
     let mut ability = 0i64;
     for &i in &participants {
         let c = &a.cards[i];
-        if c.aboard.is_none() {
+        if c.aboard.is_none() || off[i] {
             let p = compute(
                 &format!("power of {}", c.name),
                 &Base {
