@@ -331,6 +331,9 @@ pub struct Stats {
     /// "Immune to attrition < N".
     #[serde(default)]
     pub immune_to_attrition: Option<i64>,
+    /// Several destiny values (e.g. R2-D2's 2 and 5); the owner chooses one when drawn.
+    #[serde(default)]
+    pub destiny_values: Vec<i64>,
     /// "Adds N to power of anything he pilots."
     #[serde(default)]
     pub piloting: Option<i64>,

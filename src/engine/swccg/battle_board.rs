@@ -64,7 +64,10 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
         .iter()
         .map(|&c| DeckCard {
             name: st.key(c).to_string(),
-            destiny: DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
+            destiny: match st.def(c).stats.destiny_values.as_slice() {
+                [] => DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
+                many => DestinyValues::Many(many.to_vec()),
+            },
         })
         .collect()
 }
