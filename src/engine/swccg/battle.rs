@@ -871,7 +871,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             early_step(live, out, step, "responses");
         }
     }
-    if ended(&live, out) {
+    if ended(live, out) {
         return;
     }
     // Weapons segment.
@@ -885,7 +885,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             continue;
         }
         early_step(live, out, step, "weapons segment");
-        if ended(&live, out) {
+        if ended(live, out) {
             return;
         }
     }
@@ -950,7 +950,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     }
     for step in &script.power {
         early_step(live, out, step, "power segment");
-        if ended(&live, out) {
+        if ended(live, out) {
             return;
         }
     }
@@ -1928,18 +1928,32 @@ script:
         // Light initiated: Dark may not pass first; after Light and Dark
         // pass, the segment is over and a further pass is too late.
         let script = Script {
-            weapons: vec![pass(Side::Dark), pass(Side::Light), pass(Side::Dark), pass(Side::Light)],
-            damage: vec![Step::LoseForceForDamage { side: Side::Light, amount: 1 }],
+            weapons: vec![
+                pass(Side::Dark),
+                pass(Side::Light),
+                pass(Side::Dark),
+                pass(Side::Light),
+            ],
+            damage: vec![Step::LoseForceForDamage {
+                side: Side::Light,
+                amount: 1,
+            }],
             ..Script::default()
         };
         let o = resolve(&b, &script);
         let got: Vec<(usize, &str)> = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
-        assert_eq!(got, vec![(1, cite::WEAPONS_SEGMENT), (4, cite::WEAPONS_SEGMENT)]);
+        assert_eq!(
+            got,
+            vec![(1, cite::WEAPONS_SEGMENT), (4, cite::WEAPONS_SEGMENT)]
+        );
         assert_eq!(o.needs, None);
         // Responses begin with the defender (Dark).
         let script = Script {
             responses: vec![pass(Side::Light), pass(Side::Dark), pass(Side::Light)],
-            damage: vec![Step::LoseForceForDamage { side: Side::Light, amount: 1 }],
+            damage: vec![Step::LoseForceForDamage {
+                side: Side::Light,
+                amount: 1,
+            }],
             ..Script::default()
         };
         let o = resolve(&b, &script);

@@ -13,7 +13,9 @@
 //! modifiers, which the board's card definitions do not carry; cases needing
 //! them use the `battle:` / `drains:` scenario keys.
 
-use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script, Step};
+use super::battle::{
+    self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script, Step,
+};
 use super::drain::{self, Drain, DrainCard};
 use super::state::{CardIx, State, Zone};
 use crate::scenario::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
@@ -307,22 +309,33 @@ impl super::engine::Engine {
                         Some(c) if here.contains(&c) => self.reject(
                             &d,
                             rej(
-                                format!("{} is not {}'s card: only its owner forfeits it", self.st.title(c), d.by.name()),
+                                format!(
+                                    "{} is not {}'s card: only its owner forfeits it",
+                                    self.st.title(c),
+                                    d.by.name()
+                                ),
                                 cite::FORFEIT,
                             ),
                         ),
                         _ => self.reject(
                             &d,
                             rej(
-                                format!("{key} is not at the battle location and cannot be forfeited"),
+                                format!(
+                                    "{key} is not at the battle location and cannot be forfeited"
+                                ),
                                 cite::FORFEIT,
                             ),
                         ),
                     }
                 }
                 Verb::LoseForce => match d.step.amount {
-                    Some(n) if n > 0 => script.damage.push(Step::LoseForceForDamage { side, amount: n }),
-                    _ => self.reject(&d, rej("the Force lost must be at least 1", cite::BATTLE_DAMAGE)),
+                    Some(n) if n > 0 => script
+                        .damage
+                        .push(Step::LoseForceForDamage { side, amount: n }),
+                    _ => self.reject(
+                        &d,
+                        rej("the Force lost must be at least 1", cite::BATTLE_DAMAGE),
+                    ),
                 },
                 Verb::DestinyValue => {
                     if let Some(v) = d.step.amount {

@@ -406,8 +406,16 @@ fn card_places(r: &mut Report, key: &str, d: &Drain) {
             format!(
                 "{}: {}; {place}; present with: {}",
                 c.name,
-                if presence { "creates presence" } else { "creates no presence" },
-                if with.is_empty() { "no card".to_string() } else { with.join(", ") }
+                if presence {
+                    "creates presence"
+                } else {
+                    "creates no presence"
+                },
+                if with.is_empty() {
+                    "no card".to_string()
+                } else {
+                    with.join(", ")
+                }
             ),
             vec![cite::PRESENCE, cite::PRESENT, cite::PRESENT_WITH],
         );
