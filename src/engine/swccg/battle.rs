@@ -341,6 +341,16 @@ pub enum Step {
     },
     /// Owner's choice for a drawn card with several destiny values.
     DestinyValue { side: Side, value: i64 },
+    /// A response to a battle destiny just drawn by `from` (its draw number
+    /// `draw`, from 0): its destiny number is added to `side`'s total power
+    /// (Senator Palpatine). Only in the `power` script.
+    AddDrawnDestiny {
+        side: Side,
+        from: Side,
+        #[serde(default)]
+        draw: usize,
+        source: String,
+    },
     /// Damage segment: forfeit a participating card.
     Forfeit { card: String },
     /// Damage segment: lose Force to satisfy battle damage.
@@ -913,8 +923,13 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         }
     }
     let mut bd: [Option<Total>; 2] = [None, None];
+    // Responses to a battle destiny just drawn that add to total power.
+    let mut from_drawn: [Vec<Modifier>; 2] = [Vec::new(), Vec::new()];
+    let before = script.responses.len() + script.weapons.len();
     for s in order {
         let o = battle_destinies(live, out, script, s);
+        // The side's battle destiny draws as drawn (None: canceled or failed).
+        let mut drawn: Vec<Option<i64>> = Vec::new();
         if let Some(o) = o {
             out.side_mut(s).battle_destinies =
                 o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
@@ -922,8 +937,58 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                 out.needs = o.needs.clone();
                 return;
             }
+            drawn = o
+                .draws
+                .iter()
+                .filter(|d| !d.substituted)
+                .map(|d| d.value.as_ref().and_then(|t| t.value))
+                .collect();
             bd[s.ix()] = o.total.clone();
             out.side_mut(s).total_battle_destiny = o.total;
+        }
+        for (k, step) in script.power.iter().enumerate() {
+            let Step::AddDrawnDestiny {
+                side,
+                from,
+                draw,
+                source,
+            } = step
+            else {
+                continue;
+            };
+            if *from != s {
+                continue;
+            }
+            match drawn.get(*draw).copied().flatten() {
+                Some(v) => {
+                    out.say(
+                        format!(
+                            "{source} responds to {from}'s battle destiny just drawn ({v}): {side}'s total power +{v}"
+                        ),
+                        &[cite::BATTLE_DESTINY, cite::TOTALING_POWER],
+                    );
+                    from_drawn[side.ix()].push(
+                        Modifier::new(source.clone(), Op::Add(v))
+                            .cite(cite::TOTALING_POWER)
+                            .cumulative(),
+                    );
+                }
+                None => {
+                    let reason = format!(
+                        "{source}: {from} has no battle destiny draw {} just drawn (not drawn, failed or canceled)",
+                        draw + 1
+                    );
+                    out.say(
+                        format!("decision {} rejected ({side}): {reason}", before + k + 1),
+                        &[cite::BATTLE_DESTINY],
+                    );
+                    out.illegal.push(Rejected {
+                        step: before + k + 1,
+                        reason,
+                        rule: cite::BATTLE_DESTINY,
+                    });
+                }
+            }
         }
     }
     let mut attrition_destiny: [Option<i64>; 2] = [None, None];
@@ -993,6 +1058,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                     .cumulative(),
             );
         }
+        parts.extend(from_drawn[s.ix()].iter().cloned());
         parts.extend(live.mods_for(&Target::TotalPower, s));
         let (base, rest) = match parts.first() {
             Some(Modifier {
