@@ -128,6 +128,26 @@ enum Flow {
     Stop,
 }
 
+/// What backing up restores: the game as it was just before an attempted action.
+struct Snapshot {
+    st: State,
+    stack: Vec<Entry>,
+    usage: Vec<Usage>,
+    mandatory_done: Vec<(CardIx, usize)>,
+    failed_searches: Vec<(CardIx, usize)>,
+    resolved: Vec<String>,
+    canceled: Vec<String>,
+    destinies: Vec<i64>,
+    top_next: Side,
+    top_passes: u8,
+}
+
+/// The last action initiated by a decision, while a "before" action may still preempt it.
+struct Attempt {
+    snap: Box<Snapshot>,
+    window: Window,
+}
+
 #[derive(Debug, Clone)]
 struct Usage {
     card: CardIx,
@@ -158,6 +178,8 @@ pub struct Engine {
     pub not_modelled: Vec<String>,
     pub outcome: Option<Outcome>,
     leftover_count: usize,
+    attempt: Option<Attempt>,
+    backed_up: bool,
 }
 
 impl Engine {
@@ -182,6 +204,8 @@ impl Engine {
             not_modelled: Vec::new(),
             outcome: None,
             leftover_count: 0,
+            attempt: None,
+            backed_up: false,
         }
     }
 
@@ -296,7 +320,10 @@ impl Engine {
             // A player with no legal response passes without using the script (a scripted
             // decision waits for a window where it is a real choice). At top level, the
             // player's own next decision is always taken and checked.
-            if !can && (w != Window::TopLevel || d.by != p) {
+            // A "before" action by this player is always taken and checked here: it is
+            // legal only just after the attempt it preempts, and rejected otherwise.
+            let before_now = d.by == p && w != Window::TopLevel && self.is_before_decision(&d);
+            if !can && !before_now && (w != Window::TopLevel || d.by != p) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -418,8 +445,11 @@ impl Engine {
                 Flow::Go
             }
             Asked::Act(d) => {
+                let snap = self.snapshot();
                 match self.initiate(&d, Window::TopLevel) {
+                    Ok(()) if std::mem::take(&mut self.backed_up) => {}
                     Ok(()) => {
+                        self.attempt = Some(Attempt { snap, window: Window::TopLevel });
                         self.top_passes = 0;
                         self.top_next = p.other();
                     }
@@ -550,8 +580,11 @@ impl Engine {
                 }
             }
             Asked::Act(d) => {
+                let snap = self.snapshot();
                 match self.initiate(&d, Window::Response(ix)) {
+                    Ok(()) if std::mem::take(&mut self.backed_up) => {}
                     Ok(()) => {
+                        self.attempt = Some(Attempt { snap, window: Window::Response(ix) });
                         self.stack[ix].passes = 0;
                         self.stack[ix].next = p.other();
                     }
@@ -1415,6 +1448,10 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before && via_use.is_none() {
+                    self.back_up(p, c, a, ActionKind::Play, targets, then);
+                    return Ok(());
+                }
                 if let Some((vc, va)) = via_use {
                     self.record_use(vc, va);
                     self.log(
@@ -1443,6 +1480,10 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before {
+                    self.back_up(p, c, a, ActionKind::UseText, targets, None);
+                    return Ok(());
+                }
                 let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
                     self.mandatory_done.push((c, a));
                     ActionKind::Mandatory
@@ -1617,8 +1658,54 @@ impl Engine {
             (AbilityKind::Automatic, _) => {
                 return Err(rej(format!("{title}'s text is an automatic action: it is triggered, not chosen"), r::AUTOMATIC_ACTIONS));
             }
-            (AbilityKind::Before, _) => {
-                return Err(rej(format!("not modelled — ruling needed: \"before\" action of {title}"), r::BEFORE));
+            (AbilityKind::Before, Window::TopLevel) => {
+                return Err(rej(
+                    format!(
+                        "{title}'s \"before\" action preempts an attempt to initiate an action, and no action is being attempted \
+                         (announcing your own action first is not modelled — ruling needed)"
+                    ),
+                    r::BEFORE,
+                ));
+            }
+            (AbilityKind::Before, Window::Response(i)) => {
+                let Some(t) = &ab.responds_to else {
+                    return Err(rej(format!("{title}'s \"before\" action names no action"), r::BEFORE));
+                };
+                let fresh = self.attempt.as_ref().is_some_and(|at| at.snap.stack.len() == i)
+                    && i + 1 == self.stack.len()
+                    && self.stack[i].stage == Stage::Responding
+                    && self.stack[i].responded.is_empty();
+                if !fresh {
+                    return Err(rej(
+                        format!(
+                            "{title}'s \"before\" action happens before the action is even initiated; {} is no longer just being attempted",
+                            self.stack[i].label
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+                if self.stack[i].actor == p {
+                    return Err(rej(
+                        format!(
+                            "{} may not back up from their own action ({}): a \"before\" action to one's own action is played before initiating it",
+                            p.name(),
+                            self.stack[i].label
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+                if !self.trigger_matches(t, i, c) {
+                    return Err(rej(
+                        format!("{title}'s \"before\" action does not preempt the attempted action ({}, {})", self.stack[i].label, self.stack[i].kind.name()),
+                        r::BEFORE,
+                    ));
+                }
+                if ab.targets.iter().any(|x| x.kind == TargetKind::Current) {
+                    return Err(rej(
+                        format!("{title}'s \"before\" action cannot target the action it preempts: that action is never initiated"),
+                        r::BEFORE,
+                    ));
+                }
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.text.as_deref().is_some_and(|t| t.to_ascii_lowercase().contains("at any time"));
@@ -1692,6 +1779,72 @@ impl Engine {
             }
         }
         Ok(targets)
+    }
+
+    /// Does the decision use a "before" ability of the deciding player's card?
+    fn is_before_decision(&self, d: &Decision) -> bool {
+        if !matches!(d.verb, Verb::Play | Verb::Use) || d.step.via.is_some() {
+            return false;
+        }
+        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else { return false };
+        if self.st.owner(c) != d.by {
+            return false;
+        }
+        let abilities = &self.st.def(c).abilities;
+        match &d.step.ability {
+            Some(name) => find_ability(abilities, name).is_some_and(|a| abilities[a].kind == AbilityKind::Before),
+            None => !abilities.is_empty() && abilities.iter().all(|a| a.kind == AbilityKind::Before),
+        }
+    }
+
+    fn snapshot(&self) -> Box<Snapshot> {
+        Box::new(Snapshot {
+            st: self.st.clone(),
+            stack: self.stack.clone(),
+            usage: self.usage.clone(),
+            mandatory_done: self.mandatory_done.clone(),
+            failed_searches: self.failed_searches.clone(),
+            resolved: self.resolved.clone(),
+            canceled: self.canceled.clone(),
+            destinies: self.destinies.clone(),
+            top_next: self.top_next,
+            top_passes: self.top_passes,
+        })
+    }
+
+    /// A "before" action preempts the opponent's attempted action: play backs up to
+    /// just before that action (it was never initiated; its costs were never paid),
+    /// the "before" action is performed in its place, and afterwards the attempting
+    /// player may initiate the action again, or not.
+    fn back_up(&mut self, p: Side, c: CardIx, a: usize, kind: ActionKind, targets: Vec<(String, Tgt)>, then: Option<Dest>) {
+        let Some(at) = self.attempt.take() else { return };
+        let top = self.stack.last().map(|e| (e.label.clone(), e.actor));
+        let s = *at.snap;
+        self.st = s.st;
+        self.stack = s.stack;
+        self.usage = s.usage;
+        self.mandatory_done = s.mandatory_done;
+        self.failed_searches = s.failed_searches;
+        self.resolved = s.resolved;
+        self.canceled = s.canceled;
+        self.destinies = s.destinies;
+        self.top_next = s.top_next;
+        self.top_passes = s.top_passes;
+        if let Some((label, by)) = top {
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!(
+                    "play backs up: {}'s {label} is not initiated (its costs are not paid, its card returns); {} performs a \"before\" action first, then {} may initiate it again or not",
+                    by.name(),
+                    p.name(),
+                    by.name()
+                ),
+                &[r::BEFORE, r::TIME_TO_RESPOND],
+            );
+        }
+        self.push_ability(p, c, a, kind, targets, at.window, then);
+        self.backed_up = true;
     }
 
     fn conditions_hold(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
@@ -2051,6 +2204,7 @@ impl Engine {
         let verb = if is_play { "plays" } else { "uses" };
         let role = match (ab.kind, responding_to) {
             (AbilityKind::Mandatory, _) => "mandatory action".to_string(),
+            (AbilityKind::Before, _) => "\"before\" action, in place of the preempted action".to_string(),
             (_, Some(i)) => format!("just action responding to {}", self.stack[i].label),
             (_, None) => "top-level action".to_string(),
         };
@@ -2084,6 +2238,7 @@ impl Engine {
                 r::INITIATION,
                 match (ab.kind, responding_to) {
                     (AbilityKind::Mandatory, _) => r::MANDATORY_ACTIONS,
+                    (AbilityKind::Before, _) => r::BEFORE,
                     (_, Some(_)) => r::JUST_ACTIONS,
                     (_, None) => r::OPTIONAL_ACTIONS,
                 },
