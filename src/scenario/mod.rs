@@ -205,6 +205,16 @@ const FORCE_KEYS: &[&str] = &["used", "lost", "activated", "retrieved", "drawn",
 const OUTCOMES: &[&str] = &["complete", "phase_ended", "needs_decision", "not_modelled", "step_limit"];
 
 fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Result<()> {
+    if let Some(t) = &b.through
+        && t.value.index() < b.phase.index()
+    {
+        return Err(at(
+            path,
+            t.referenced.line(),
+            t.referenced.column(),
+            format!("through: the {} phase comes before the starting {} phase", t.value.as_str(), b.phase.as_str()),
+        ));
+    }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &serde_saphyr::Spanned<String>| -> Result<()> {
         if !b.cards.contains_key(&n.value) {

@@ -113,6 +113,11 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Position in the turn (AR: Order Of Events In A Turn), from 0.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Activate => "activate",
@@ -134,6 +139,10 @@ pub struct Board {
     /// Who performs the next top-level action (default: the player whose turn it is).
     #[serde(default)]
     pub next: Option<Side>,
+    /// The last phase the run may reach (default: `phase`): when a phase ends and the
+    /// script still has decisions, the next phase of the turn begins, up to this one.
+    #[serde(default)]
+    pub through: Option<Pos<Phase>>,
     /// Every physical card of the scenario, keyed by a short name used everywhere else.
     #[serde(default)]
     pub cards: BTreeMap<String, CardDef>,

@@ -180,6 +180,8 @@ pub struct Engine {
     leftover_count: usize,
     attempt: Option<Attempt>,
     backed_up: bool,
+    /// The last phase the run may reach (the scenario's `through:`).
+    pub through: Phase,
 }
 
 impl Engine {
@@ -206,6 +208,7 @@ impl Engine {
             leftover_count: 0,
             attempt: None,
             backed_up: false,
+            through: phase,
         }
     }
 
@@ -429,8 +432,18 @@ impl Engine {
 
     fn top_level(&mut self) -> Flow {
         if self.phase_over {
-            self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
-            return Flow::Stop;
+            // The run goes on into the next phase only while the script has decisions for it.
+            if self.script.peek().is_none() || self.phase == self.through {
+                self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
+                return Flow::Stop;
+            }
+            // `through:` is at most the draw phase, so a next phase always exists here;
+            // the end of the turn is not modelled.
+            let Some(next) = next_phase(self.phase) else {
+                self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
+                return Flow::Stop;
+            };
+            self.begin_phase(next);
         }
         let p = self.top_next;
         match self.ask(p, Window::TopLevel) {
@@ -458,6 +471,35 @@ impl Engine {
                 Flow::Go
             }
         }
+    }
+
+    /// The next phase of the same turn begins: the player whose turn it is performs
+    /// its first top-level action; once-per-phase limits start again, once-per-turn
+    /// limits do not.
+    fn begin_phase(&mut self, next: Phase) {
+        let ended = self.phase;
+        self.phase = next;
+        self.phase_over = false;
+        self.top_passes = 0;
+        self.top_next = self.turn;
+        let before = self.usage.len();
+        self.usage.retain(|u| self.st.def(u.card).abilities[u.ability].limit != Some(Limit::OncePerPhase));
+        let reset = before - self.usage.len();
+        self.mandatory_done.clear();
+        self.attempt = None;
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!(
+                "the {} phase ends and {}'s {} phase begins; {} performs the first top-level action{}",
+                ended.as_str(),
+                self.turn.name(),
+                next.as_str(),
+                self.turn.name(),
+                if reset > 0 { format!(" ({reset} once-per-phase use(s) no longer count; once-per-turn uses still do)") } else { String::new() }
+            ),
+            &[r::ORDER_OF_EVENTS, r::TYPES_OF_ACTIONS, r::ONE_RULE],
+        );
     }
 
     fn end_phase(&mut self) {
@@ -2277,6 +2319,18 @@ enum Applied {
     Done,
     Pushed,
     Stop,
+}
+
+/// The phase after `p` in the same turn (AR: Order Of Events In A Turn); `None` after the draw phase.
+fn next_phase(p: Phase) -> Option<Phase> {
+    match p {
+        Phase::Activate => Some(Phase::Control),
+        Phase::Control => Some(Phase::Deploy),
+        Phase::Deploy => Some(Phase::Battle),
+        Phase::Battle => Some(Phase::Move),
+        Phase::Move => Some(Phase::Draw),
+        Phase::Draw => None,
+    }
 }
 
 fn actor(s: Side) -> Actor {

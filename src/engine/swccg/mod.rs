@@ -119,6 +119,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let st = setup(board);
     let next = board.next.unwrap_or(board.turn);
     let mut e = engine::Engine::new(st, board.turn, board.phase, next, script);
+    e.through = board.through.as_ref().map_or(board.phase, |t| t.value);
     for p in &board.stack {
         e.seed(p);
     }
