@@ -931,7 +931,9 @@ impl Engine {
         let e = &self.stack[ix];
         let (kind, card, then, a_side, moved) = (e.kind.clone(), e.card, e.then, e.actor, e.moved.clone());
         self.resolved.push(label.clone());
-        if let (ActionKind::Play, Some(c)) = (&kind, card) {
+        if let (ActionKind::Play, Some(c)) = (&kind, card)
+            && self.st.zone[c] == Zone::Stack
+        {
             let dest = then.or_else(|| e.ability.and_then(|a| self.st.def(c).abilities[a].then)).unwrap_or_else(|| {
                 interrupt_default_dest(self.st.def(c).subtype.as_deref())
             });
@@ -1220,6 +1222,26 @@ impl Engine {
             Effect::StackOn { card, on } => {
                 let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
                 for c in self.card_refs(ix, &card) {
+                    // The played Interrupt stacking itself as its result: it is stacked after it
+                    // resolves, from the stack, and is supporting (no longer an action on the stack).
+                    if self.st.zone[c] == Zone::Stack && self.stack[ix].card == Some(c) && matches!(self.stack[ix].kind, ActionKind::Play) {
+                        if c == host {
+                            continue;
+                        }
+                        self.st.put(c, Zone::On(host));
+                        self.st.card_state[c] = crate::scenario::model::CardState::Supporting;
+                        self.log(
+                            actor(me),
+                            Event::StateChange,
+                            format!(
+                                "{} is stacked on {} as it resolves: it is supporting (not on table, and no longer an action that can be responded to or canceled)",
+                                self.name(c),
+                                self.name(host)
+                            ),
+                            &[r::STACKED_CARDS, r::SUPPORTING, r::SUPPORTING_EXAMPLE_2],
+                        );
+                        continue;
+                    }
                     let just_lost = self.is_just_lost(c);
                     if c == host || !(self.st.on_table(c) || just_lost) || self.all_on(c).contains(&host) {
                         continue;
