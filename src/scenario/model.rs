@@ -496,6 +496,9 @@ pub struct Filter {
     /// Has this icon (cards: `stats.icons`; locations: `icons`).
     #[serde(default)]
     pub icon: Option<String>,
+    /// Another card of the same title is on table (a duplicate).
+    #[serde(default)]
+    pub duplicate_on_table: bool,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -670,6 +673,8 @@ pub enum Effect {
     StackFrom { from: PileName, filter: Filter },
     /// Relocate a card (with what it carries) to a target location; the action then completes a move.
     Relocate { card: CardRef, to: String },
+    /// Reset the destiny just drawn (the action responded to) to this value.
+    ResetDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
 }

@@ -813,7 +813,10 @@ impl Engine {
             }
             ActionKind::DestinyDrawn { parent, test, card, value } => {
                 let p = self.stack[ix].actor;
-                if let Some(c) = card {
+                // Unless a response already sent the destiny card elsewhere.
+                if let Some(c) = card
+                    && self.st.zone[c] == Zone::Drawn
+                {
                     self.st.to_pile(c, p, PileName::UsedPile);
                     self.log(
                         actor(p),
@@ -1048,6 +1051,20 @@ impl Engine {
                 }
                 self.push_just_lost(me, lost);
                 Applied::Pushed
+            }
+            Effect::ResetDestiny(n) => {
+                let Some(j) = self.stack[ix].responding_to.filter(|&j| j < self.stack.len()) else {
+                    self.log(Actor::Rules, Event::Result, format!("{label}: no destiny just drawn to reset"), &[r::RESULT]);
+                    return Applied::Done;
+                };
+                if let ActionKind::DestinyDrawn { value, .. } = &mut self.stack[j].kind {
+                    *value = Some(n);
+                    let drawn = self.stack[j].label.clone();
+                    self.log(actor(me), Event::StateChange, format!("{label}: {drawn}: destiny = {n}"), &[r::RESULT]);
+                } else {
+                    self.log(Actor::Rules, Event::Result, format!("{label}: no destiny just drawn to reset"), &[r::RESULT]);
+                }
+                Applied::Done
             }
             Effect::MoveAll { who, from, filter, to } => {
                 let p = side_of(who, me);
@@ -1424,6 +1441,8 @@ impl Engine {
             CardRef::Current => {
                 let Some(e) = self.stack[ix].responding_to.and_then(|j| self.stack.get(j)) else { return Vec::new() };
                 match &e.kind {
+                    // The card drawn for destiny.
+                    ActionKind::DestinyDrawn { card, .. } => card.iter().copied().collect(),
                     // Simultaneous losses or moves: the card this response is about.
                     ActionKind::JustLost { cards } | ActionKind::JustMoved { cards } => {
                         let about = self.stack[ix].card.zip(self.stack[ix].ability).and_then(|(c, a)| {
@@ -2109,6 +2128,7 @@ impl Engine {
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
             match &e.kind {
+                ActionKind::DestinyDrawn { card, .. } => subject = card.iter().copied().collect(),
                 ActionKind::JustMoved { cards } => subject.extend(cards.iter().copied()),
                 ActionKind::JustLost { cards } => {
                     // Only cards still in the Lost Pile are just lost.
@@ -2386,6 +2406,7 @@ fn filter_empty(f: &crate::scenario::model::Filter) -> bool {
         && f.has.is_empty()
         && f.unique.is_none()
         && f.icon.is_none()
+        && !f.duplicate_on_table
 }
 
 fn personas(d: &crate::scenario::model::CardDef) -> Vec<String> {
