@@ -354,3 +354,13 @@ fn a_run_stops_at_the_end_of_its_through_phase() {
     assert!(two.steps.iter().any(|s| s.text.contains("Light's battle phase begins")));
     assert!(two.steps.iter().any(|s| s.text.contains("decision 3 rejected") && s.text.contains("only during their own deploy phase")));
 }
+
+#[test]
+fn an_ability_error_points_at_its_card() {
+    let e = load_err(&MINIMAL.replace(
+        "a: {title: A, side: light, type: effect}",
+        "a: {title: A, side: light, type: effect, abilities: [{kind: before}]}",
+    ));
+    assert!(e.starts_with("s.yaml:7:"), "{e}");
+    assert!(e.contains("card `a` ability 1: a \"before\" action needs `responds_to:`"), "{e}");
+}

@@ -145,7 +145,7 @@ pub struct Board {
     pub through: Option<Pos<Phase>>,
     /// Every physical card of the scenario, keyed by a short name used everywhere else.
     #[serde(default)]
-    pub cards: BTreeMap<String, CardDef>,
+    pub cards: BTreeMap<String, Pos<CardDef>>,
     #[serde(default)]
     pub light: Piles,
     #[serde(default)]

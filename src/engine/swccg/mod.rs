@@ -57,7 +57,7 @@ pub struct Run {
 /// Build the state from a board. Card names have been checked by the loader;
 /// an unknown one here is skipped.
 pub fn setup(board: &Board) -> State {
-    let cards: Vec<Card> = board.cards.iter().map(|(k, d)| Card { key: k.clone(), def: d.clone() }).collect();
+    let cards: Vec<Card> = board.cards.iter().map(|(k, d)| Card { key: k.clone(), def: d.value.clone() }).collect();
     let locations = board
         .locations
         .iter()
