@@ -675,6 +675,8 @@ pub enum Effect {
     Relocate { card: CardRef, to: String },
     /// Reset the destiny just drawn (the action responded to) to this value.
     ResetDestiny(i64),
+    /// Responding to a destiny draw ("about to draw"): use this value instead of drawing a card.
+    SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
 }

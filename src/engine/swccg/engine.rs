@@ -801,7 +801,19 @@ impl Engine {
             }
             ActionKind::DestinyDraw { parent, test } => {
                 let p = self.stack[ix].actor;
-                let (card, value) = self.draw_destiny(p);
+                let (card, value) = match self.stack[ix].substitute {
+                    Some(v) => {
+                        self.destinies.push(v);
+                        self.log(
+                            actor(p),
+                            Event::Result,
+                            format!("{} does not draw a card: the substituted destiny {v} is used", p.name()),
+                            &[r::RESULT],
+                        );
+                        (None, Some(v))
+                    }
+                    None => self.draw_destiny(p),
+                };
                 self.stack[ix].kind = ActionKind::DestinyDrawn { parent, test, card, value };
                 self.stack[ix].label = format!("{}'s destiny draw for {}", p.name(), self.stack[parent].label);
                 self.stack[ix].autos = None;
@@ -1051,6 +1063,18 @@ impl Engine {
                 }
                 self.push_just_lost(me, lost);
                 Applied::Pushed
+            }
+            Effect::SubstituteDestiny(n) => {
+                let j = self.stack[ix].responding_to.filter(|&j| j < self.stack.len());
+                match j {
+                    Some(j) if matches!(self.stack[j].kind, ActionKind::DestinyDraw { .. }) => {
+                        self.stack[j].substitute = Some(n);
+                        let drawn = self.stack[j].label.clone();
+                        self.log(actor(me), Event::StateChange, format!("{label}: {drawn} will use destiny {n} instead of drawing"), &[r::RESULT]);
+                    }
+                    _ => self.log(Actor::Rules, Event::Result, format!("{label}: no destiny draw about to happen"), &[r::RESULT]),
+                }
+                Applied::Done
             }
             Effect::ResetDestiny(n) => {
                 let Some(j) = self.stack[ix].responding_to.filter(|&j| j < self.stack.len()) else {
