@@ -551,6 +551,7 @@ impl Engine {
         let ix = self.stack.len() - 1;
         // Canceled actions are always removed from the stack.
         if self.stack[ix].canceled {
+            self.attempt = None;
             let e = self.stack.pop().map(|e| e.label).unwrap_or_default();
             self.log(Actor::Rules, Event::Pop, format!("{e} (canceled) is removed from the stack"), &[r::CANCELING]);
             return Flow::Go;
@@ -745,6 +746,8 @@ impl Engine {
     }
 
     fn begin_result(&mut self, ix: usize) -> Flow {
+        // Once any action has its result, nothing before it can be backed up to.
+        self.attempt = None;
         let label = self.stack[ix].label.clone();
         let kind = self.stack[ix].kind.clone();
         self.log(
