@@ -328,3 +328,39 @@ fn partial_scripts_always_end_with_an_outcome() {
         }
     }
 }
+
+#[test]
+fn through_before_the_starting_phase_is_rejected_with_position() {
+    let e = load_err(&MINIMAL.replace("  phase: deploy\n", "  phase: deploy\n  through: control\n"));
+    assert!(e.starts_with("s.yaml:6:"), "{e}");
+    assert!(e.contains("the control phase comes before the starting deploy phase"), "{e}");
+}
+
+#[test]
+fn a_run_stops_at_the_end_of_its_through_phase() {
+    // Without `through:` the run ends with the starting phase; with it, the next phase begins.
+    let script = "script:\n  - {light: pass}\n  - {dark: pass}\n  - {light: deploy, card: a}\n";
+    let base = MINIMAL.replace("script:\n  - {light: deploy, card: a}\n", script);
+    let one = scenario::run(&scenario::load_str(Path::new("s.yaml"), &base, None).unwrap());
+    assert_eq!(one.verdict, Verdict::Fail);
+    assert_eq!(one.expectations.iter().find(|e| e.path == "leftover").unwrap().actual, serde_json::json!(1));
+    let two = scenario::run(
+        &scenario::load_str(Path::new("s.yaml"), &base.replace("  phase: deploy\n", "  phase: deploy\n  through: battle\n"), None).unwrap(),
+    );
+    // In the battle phase the Effect is not deployed: deploying from hand is a deploy phase action.
+    let cards = two.expectations.iter().find(|e| e.path == "cards.a").unwrap();
+    assert_eq!(cards.actual, "light.hand");
+    assert_eq!(two.expectations.iter().find(|e| e.path == "leftover").unwrap().actual, serde_json::json!(0));
+    assert!(two.steps.iter().any(|s| s.text.contains("Light's battle phase begins")));
+    assert!(two.steps.iter().any(|s| s.text.contains("decision 3 rejected") && s.text.contains("only during their own deploy phase")));
+}
+
+#[test]
+fn an_ability_error_points_at_its_card() {
+    let e = load_err(&MINIMAL.replace(
+        "a: {title: A, side: light, type: effect}",
+        "a: {title: A, side: light, type: effect, abilities: [{kind: before}]}",
+    ));
+    assert!(e.starts_with("s.yaml:7:"), "{e}");
+    assert!(e.contains("card `a` ability 1: a \"before\" action needs `responds_to:`"), "{e}");
+}

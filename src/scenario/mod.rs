@@ -168,7 +168,7 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
         }
         if let (Some(a), Some(card)) = (&st.ability, &st.card)
             && let Some(def) = s.swccg.as_ref().and_then(|b| b.cards.get(card))
-            && swccg::engine::find_ability(&def.abilities, a).is_none()
+            && swccg::engine::find_ability(&def.value.abilities, a).is_none()
         {
             return Err(at(path, l, c, format!("card `{card}` has no ability `{a}`")));
         }
@@ -208,6 +208,16 @@ const FORCE_KEYS: &[&str] = &["used", "lost", "activated", "retrieved", "drawn",
 const OUTCOMES: &[&str] = &["complete", "phase_ended", "needs_decision", "not_modelled", "step_limit"];
 
 fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Result<()> {
+    if let Some(t) = &b.through
+        && t.value.index() < b.phase.index()
+    {
+        return Err(at(
+            path,
+            t.referenced.line(),
+            t.referenced.column(),
+            format!("through: the {} phase comes before the starting {} phase", t.value.as_str(), b.phase.as_str()),
+        ));
+    }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &serde_saphyr::Spanned<String>| -> Result<()> {
         if !b.cards.contains_key(&n.value) {
@@ -256,12 +266,19 @@ fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Resu
         }
     }
     for (k, d) in &b.cards {
-        for (i, ab) in d.abilities.iter().enumerate() {
+        for (i, ab) in d.value.abilities.iter().enumerate() {
             for t in &ab.targets {
                 let _ = t;
             }
-            if matches!(ab.kind, model::AbilityKind::Response | model::AbilityKind::Automatic) && ab.responds_to.is_none() {
-                return Err(at(path, 0, 0, format!("card `{k}` ability {}: a response needs `responds_to:`", i + 1)));
+            if matches!(ab.kind, model::AbilityKind::Response | model::AbilityKind::Automatic | model::AbilityKind::Before)
+                && ab.responds_to.is_none()
+            {
+                return Err(at(
+                    path,
+                    d.referenced.line(),
+                    d.referenced.column(),
+                    format!("card `{k}` ability {}: a {} needs `responds_to:`", i + 1, ab.kind.as_str()),
+                ));
             }
         }
     }

@@ -113,6 +113,11 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Position in the turn (AR: Order Of Events In A Turn), from 0.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Activate => "activate",
@@ -134,9 +139,13 @@ pub struct Board {
     /// Who performs the next top-level action (default: the player whose turn it is).
     #[serde(default)]
     pub next: Option<Side>,
+    /// The last phase the run may reach (default: `phase`): when a phase ends and the
+    /// script still has decisions, the next phase of the turn begins, up to this one.
+    #[serde(default)]
+    pub through: Option<Pos<Phase>>,
     /// Every physical card of the scenario, keyed by a short name used everywhere else.
     #[serde(default)]
-    pub cards: BTreeMap<String, CardDef>,
+    pub cards: BTreeMap<String, Pos<CardDef>>,
     #[serde(default)]
     pub light: Piles,
     #[serde(default)]
@@ -496,6 +505,9 @@ pub struct Filter {
     /// Has this icon (cards: `stats.icons`; locations: `icons`).
     #[serde(default)]
     pub icon: Option<String>,
+    /// Another card of the same title is on table (a duplicate).
+    #[serde(default)]
+    pub duplicate_on_table: bool,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -670,6 +682,10 @@ pub enum Effect {
     StackFrom { from: PileName, filter: Filter },
     /// Relocate a card (with what it carries) to a target location; the action then completes a move.
     Relocate { card: CardRef, to: String },
+    /// Reset the destiny just drawn (the action responded to) to this value.
+    ResetDestiny(i64),
+    /// Responding to a destiny draw ("about to draw"): use this value instead of drawing a card.
+    SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
 }

@@ -128,6 +128,26 @@ enum Flow {
     Stop,
 }
 
+/// What backing up restores: the game as it was just before an attempted action.
+struct Snapshot {
+    st: State,
+    stack: Vec<Entry>,
+    usage: Vec<Usage>,
+    mandatory_done: Vec<(CardIx, usize)>,
+    failed_searches: Vec<(CardIx, usize)>,
+    resolved: Vec<String>,
+    canceled: Vec<String>,
+    destinies: Vec<i64>,
+    top_next: Side,
+    top_passes: u8,
+}
+
+/// The last action initiated by a decision, while a "before" action may still preempt it.
+struct Attempt {
+    snap: Box<Snapshot>,
+    window: Window,
+}
+
 #[derive(Debug, Clone)]
 struct Usage {
     card: CardIx,
@@ -158,6 +178,10 @@ pub struct Engine {
     pub not_modelled: Vec<String>,
     pub outcome: Option<Outcome>,
     leftover_count: usize,
+    attempt: Option<Attempt>,
+    backed_up: bool,
+    /// The last phase the run may reach (the scenario's `through:`).
+    pub through: Phase,
 }
 
 impl Engine {
@@ -182,6 +206,9 @@ impl Engine {
             not_modelled: Vec::new(),
             outcome: None,
             leftover_count: 0,
+            attempt: None,
+            backed_up: false,
+            through: phase,
         }
     }
 
@@ -296,7 +323,10 @@ impl Engine {
             // A player with no legal response passes without using the script (a scripted
             // decision waits for a window where it is a real choice). At top level, the
             // player's own next decision is always taken and checked.
-            if !can && (w != Window::TopLevel || d.by != p) {
+            // A "before" action by this player is always taken and checked here: it is
+            // legal only just after the attempt it preempts, and rejected otherwise.
+            let before_now = d.by == p && w != Window::TopLevel && self.is_before_decision(&d);
+            if !can && !before_now && (w != Window::TopLevel || d.by != p) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -412,8 +442,18 @@ impl Engine {
 
     fn top_level(&mut self) -> Flow {
         if self.phase_over {
-            self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
-            return Flow::Stop;
+            // The run goes on into the next phase only while the script has decisions for it.
+            if self.script.peek().is_none() || self.phase == self.through {
+                self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
+                return Flow::Stop;
+            }
+            // `through:` is at most the draw phase, so a next phase always exists here;
+            // the end of the turn is not modelled.
+            let Some(next) = next_phase(self.phase) else {
+                self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
+                return Flow::Stop;
+            };
+            self.begin_phase(next);
         }
         let p = self.top_next;
         match self.ask(p, Window::TopLevel) {
@@ -428,8 +468,11 @@ impl Engine {
                 Flow::Go
             }
             Asked::Act(d) => {
+                let snap = self.snapshot();
                 match self.initiate(&d, Window::TopLevel) {
+                    Ok(()) if std::mem::take(&mut self.backed_up) => {}
                     Ok(()) => {
+                        self.attempt = Some(Attempt { snap, window: Window::TopLevel });
                         self.top_passes = 0;
                         self.top_next = p.other();
                     }
@@ -438,6 +481,35 @@ impl Engine {
                 Flow::Go
             }
         }
+    }
+
+    /// The next phase of the same turn begins: the player whose turn it is performs
+    /// its first top-level action; once-per-phase limits start again, once-per-turn
+    /// limits do not.
+    fn begin_phase(&mut self, next: Phase) {
+        let ended = self.phase;
+        self.phase = next;
+        self.phase_over = false;
+        self.top_passes = 0;
+        self.top_next = self.turn;
+        let before = self.usage.len();
+        self.usage.retain(|u| self.st.def(u.card).abilities[u.ability].limit != Some(Limit::OncePerPhase));
+        let reset = before - self.usage.len();
+        self.mandatory_done.clear();
+        self.attempt = None;
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!(
+                "the {} phase ends and {}'s {} phase begins; {} performs the first top-level action{}",
+                ended.as_str(),
+                self.turn.name(),
+                next.as_str(),
+                self.turn.name(),
+                if reset > 0 { format!(" ({reset} once-per-phase use(s) no longer count; once-per-turn uses still do)") } else { String::new() }
+            ),
+            &[r::ORDER_OF_EVENTS, r::TYPES_OF_ACTIONS, r::ONE_RULE],
+        );
     }
 
     fn end_phase(&mut self) {
@@ -489,6 +561,7 @@ impl Engine {
         let ix = self.stack.len() - 1;
         // Canceled actions are always removed from the stack.
         if self.stack[ix].canceled {
+            self.attempt = None;
             let e = self.stack.pop().map(|e| e.label).unwrap_or_default();
             self.log(Actor::Rules, Event::Pop, format!("{e} (canceled) is removed from the stack"), &[r::CANCELING]);
             return Flow::Go;
@@ -560,8 +633,11 @@ impl Engine {
                 }
             }
             Asked::Act(d) => {
+                let snap = self.snapshot();
                 match self.initiate(&d, Window::Response(ix)) {
+                    Ok(()) if std::mem::take(&mut self.backed_up) => {}
                     Ok(()) => {
+                        self.attempt = Some(Attempt { snap, window: Window::Response(ix) });
                         self.stack[ix].passes = 0;
                         self.stack[ix].next = p.other();
                     }
@@ -680,6 +756,8 @@ impl Engine {
     }
 
     fn begin_result(&mut self, ix: usize) -> Flow {
+        // Once any action has its result, nothing before it can be backed up to.
+        self.attempt = None;
         let label = self.stack[ix].label.clone();
         let kind = self.stack[ix].kind.clone();
         self.log(
@@ -736,7 +814,19 @@ impl Engine {
             }
             ActionKind::DestinyDraw { parent, test } => {
                 let p = self.stack[ix].actor;
-                let (card, value) = self.draw_destiny(p);
+                let (card, value) = match self.stack[ix].substitute {
+                    Some(v) => {
+                        self.destinies.push(v);
+                        self.log(
+                            actor(p),
+                            Event::Result,
+                            format!("{} does not draw a card: the substituted destiny {v} is used", p.name()),
+                            &[r::RESULT],
+                        );
+                        (None, Some(v))
+                    }
+                    None => self.draw_destiny(p),
+                };
                 self.stack[ix].kind = ActionKind::DestinyDrawn { parent, test, card, value };
                 self.stack[ix].label = format!("{}'s destiny draw for {}", p.name(), self.stack[parent].label);
                 self.stack[ix].autos = None;
@@ -748,7 +838,10 @@ impl Engine {
             }
             ActionKind::DestinyDrawn { parent, test, card, value } => {
                 let p = self.stack[ix].actor;
-                if let Some(c) = card {
+                // Unless a response already sent the destiny card elsewhere.
+                if let Some(c) = card
+                    && self.st.zone[c] == Zone::Drawn
+                {
                     self.st.to_pile(c, p, PileName::UsedPile);
                     self.log(
                         actor(p),
@@ -866,7 +959,9 @@ impl Engine {
         let e = &self.stack[ix];
         let (kind, card, then, a_side, moved) = (e.kind.clone(), e.card, e.then, e.actor, e.moved.clone());
         self.resolved.push(label.clone());
-        if let (ActionKind::Play, Some(c)) = (&kind, card) {
+        if let (ActionKind::Play, Some(c)) = (&kind, card)
+            && self.st.zone[c] == Zone::Stack
+        {
             let dest = then.or_else(|| e.ability.and_then(|a| self.st.def(c).abilities[a].then)).unwrap_or_else(|| {
                 interrupt_default_dest(self.st.def(c).subtype.as_deref())
             });
@@ -981,6 +1076,32 @@ impl Engine {
                 }
                 self.push_just_lost(me, lost);
                 Applied::Pushed
+            }
+            Effect::SubstituteDestiny(n) => {
+                let j = self.stack[ix].responding_to.filter(|&j| j < self.stack.len());
+                match j {
+                    Some(j) if matches!(self.stack[j].kind, ActionKind::DestinyDraw { .. }) => {
+                        self.stack[j].substitute = Some(n);
+                        let drawn = self.stack[j].label.clone();
+                        self.log(actor(me), Event::StateChange, format!("{label}: {drawn} will use destiny {n} instead of drawing"), &[r::RESULT]);
+                    }
+                    _ => self.log(Actor::Rules, Event::Result, format!("{label}: no destiny draw about to happen"), &[r::RESULT]),
+                }
+                Applied::Done
+            }
+            Effect::ResetDestiny(n) => {
+                let Some(j) = self.stack[ix].responding_to.filter(|&j| j < self.stack.len()) else {
+                    self.log(Actor::Rules, Event::Result, format!("{label}: no destiny just drawn to reset"), &[r::RESULT]);
+                    return Applied::Done;
+                };
+                if let ActionKind::DestinyDrawn { value, .. } = &mut self.stack[j].kind {
+                    *value = Some(n);
+                    let drawn = self.stack[j].label.clone();
+                    self.log(actor(me), Event::StateChange, format!("{label}: {drawn}: destiny = {n}"), &[r::RESULT]);
+                } else {
+                    self.log(Actor::Rules, Event::Result, format!("{label}: no destiny just drawn to reset"), &[r::RESULT]);
+                }
+                Applied::Done
             }
             Effect::MoveAll { who, from, filter, to } => {
                 let p = side_of(who, me);
@@ -1155,6 +1276,26 @@ impl Engine {
             Effect::StackOn { card, on } => {
                 let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
                 for c in self.card_refs(ix, &card) {
+                    // The played Interrupt stacking itself as its result: it is stacked after it
+                    // resolves, from the stack, and is supporting (no longer an action on the stack).
+                    if self.st.zone[c] == Zone::Stack && self.stack[ix].card == Some(c) && matches!(self.stack[ix].kind, ActionKind::Play) {
+                        if c == host {
+                            continue;
+                        }
+                        self.st.put(c, Zone::On(host));
+                        self.st.card_state[c] = crate::scenario::model::CardState::Supporting;
+                        self.log(
+                            actor(me),
+                            Event::StateChange,
+                            format!(
+                                "{} is stacked on {} as it resolves: it is supporting (not on table, and no longer an action that can be responded to or canceled)",
+                                self.name(c),
+                                self.name(host)
+                            ),
+                            &[r::STACKED_CARDS, r::SUPPORTING, r::SUPPORTING_EXAMPLE_2],
+                        );
+                        continue;
+                    }
                     let just_lost = self.is_just_lost(c);
                     if c == host || !(self.st.on_table(c) || just_lost) || self.all_on(c).contains(&host) {
                         continue;
@@ -1337,6 +1478,8 @@ impl Engine {
             CardRef::Current => {
                 let Some(e) = self.stack[ix].responding_to.and_then(|j| self.stack.get(j)) else { return Vec::new() };
                 match &e.kind {
+                    // The card drawn for destiny.
+                    ActionKind::DestinyDrawn { card, .. } => card.iter().copied().collect(),
                     // Simultaneous losses or moves: the card this response is about.
                     ActionKind::JustLost { cards } | ActionKind::JustMoved { cards } => {
                         let about = self.stack[ix].card.zip(self.stack[ix].ability).and_then(|(c, a)| {
@@ -1429,6 +1572,10 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before && via_use.is_none() {
+                    self.back_up(p, c, a, ActionKind::Play, targets, then);
+                    return Ok(());
+                }
                 if let Some((vc, va)) = via_use {
                     self.record_use(vc, va);
                     self.log(
@@ -1457,6 +1604,10 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before {
+                    self.back_up(p, c, a, ActionKind::UseText, targets, None);
+                    return Ok(());
+                }
                 let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
                     self.mandatory_done.push((c, a));
                     ActionKind::Mandatory
@@ -1631,8 +1782,54 @@ impl Engine {
             (AbilityKind::Automatic, _) => {
                 return Err(rej(format!("{title}'s text is an automatic action: it is triggered, not chosen"), r::AUTOMATIC_ACTIONS));
             }
-            (AbilityKind::Before, _) => {
-                return Err(rej(format!("not modelled — ruling needed: \"before\" action of {title}"), r::BEFORE));
+            (AbilityKind::Before, Window::TopLevel) => {
+                return Err(rej(
+                    format!(
+                        "{title}'s \"before\" action preempts an attempt to initiate an action, and no action is being attempted \
+                         (announcing your own action first is not modelled — ruling needed)"
+                    ),
+                    r::BEFORE,
+                ));
+            }
+            (AbilityKind::Before, Window::Response(i)) => {
+                let Some(t) = &ab.responds_to else {
+                    return Err(rej(format!("{title}'s \"before\" action names no action"), r::BEFORE));
+                };
+                let fresh = self.attempt.as_ref().is_some_and(|at| at.snap.stack.len() == i)
+                    && i + 1 == self.stack.len()
+                    && self.stack[i].stage == Stage::Responding
+                    && self.stack[i].responded.is_empty();
+                if !fresh {
+                    return Err(rej(
+                        format!(
+                            "{title}'s \"before\" action happens before the action is even initiated; {} is no longer just being attempted",
+                            self.stack[i].label
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+                if self.stack[i].actor == p {
+                    return Err(rej(
+                        format!(
+                            "{} may not back up from their own action ({}): a \"before\" action to one's own action is played before initiating it",
+                            p.name(),
+                            self.stack[i].label
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+                if !self.trigger_matches(t, i, c) {
+                    return Err(rej(
+                        format!("{title}'s \"before\" action does not preempt the attempted action ({}, {})", self.stack[i].label, self.stack[i].kind.name()),
+                        r::BEFORE,
+                    ));
+                }
+                if ab.targets.iter().any(|x| x.kind == TargetKind::Current) {
+                    return Err(rej(
+                        format!("{title}'s \"before\" action cannot target the action it preempts: that action is never initiated"),
+                        r::BEFORE,
+                    ));
+                }
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.text.as_deref().is_some_and(|t| t.to_ascii_lowercase().contains("at any time"));
@@ -1706,6 +1903,72 @@ impl Engine {
             }
         }
         Ok(targets)
+    }
+
+    /// Does the decision use a "before" ability of the deciding player's card?
+    fn is_before_decision(&self, d: &Decision) -> bool {
+        if !matches!(d.verb, Verb::Play | Verb::Use) || d.step.via.is_some() {
+            return false;
+        }
+        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else { return false };
+        if self.st.owner(c) != d.by {
+            return false;
+        }
+        let abilities = &self.st.def(c).abilities;
+        match &d.step.ability {
+            Some(name) => find_ability(abilities, name).is_some_and(|a| abilities[a].kind == AbilityKind::Before),
+            None => !abilities.is_empty() && abilities.iter().all(|a| a.kind == AbilityKind::Before),
+        }
+    }
+
+    fn snapshot(&self) -> Box<Snapshot> {
+        Box::new(Snapshot {
+            st: self.st.clone(),
+            stack: self.stack.clone(),
+            usage: self.usage.clone(),
+            mandatory_done: self.mandatory_done.clone(),
+            failed_searches: self.failed_searches.clone(),
+            resolved: self.resolved.clone(),
+            canceled: self.canceled.clone(),
+            destinies: self.destinies.clone(),
+            top_next: self.top_next,
+            top_passes: self.top_passes,
+        })
+    }
+
+    /// A "before" action preempts the opponent's attempted action: play backs up to
+    /// just before that action (it was never initiated; its costs were never paid),
+    /// the "before" action is performed in its place, and afterwards the attempting
+    /// player may initiate the action again, or not.
+    fn back_up(&mut self, p: Side, c: CardIx, a: usize, kind: ActionKind, targets: Vec<(String, Tgt)>, then: Option<Dest>) {
+        let Some(at) = self.attempt.take() else { return };
+        let top = self.stack.last().map(|e| (e.label.clone(), e.actor));
+        let s = *at.snap;
+        self.st = s.st;
+        self.stack = s.stack;
+        self.usage = s.usage;
+        self.mandatory_done = s.mandatory_done;
+        self.failed_searches = s.failed_searches;
+        self.resolved = s.resolved;
+        self.canceled = s.canceled;
+        self.destinies = s.destinies;
+        self.top_next = s.top_next;
+        self.top_passes = s.top_passes;
+        if let Some((label, by)) = top {
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!(
+                    "play backs up: {}'s {label} is not initiated (its costs are not paid, its card returns); {} performs a \"before\" action first, then {} may initiate it again or not",
+                    by.name(),
+                    p.name(),
+                    by.name()
+                ),
+                &[r::BEFORE, r::TIME_TO_RESPOND],
+            );
+        }
+        self.push_ability(p, c, a, kind, targets, at.window, then);
+        self.backed_up = true;
     }
 
     fn conditions_hold(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
@@ -1906,6 +2169,7 @@ impl Engine {
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
             match &e.kind {
+                ActionKind::DestinyDrawn { card, .. } => subject = card.iter().copied().collect(),
                 ActionKind::JustMoved { cards } => subject.extend(cards.iter().copied()),
                 ActionKind::JustLost { cards } => {
                     // Only cards still in the Lost Pile are just lost.
@@ -2065,6 +2329,7 @@ impl Engine {
         let verb = if is_play { "plays" } else { "uses" };
         let role = match (ab.kind, responding_to) {
             (AbilityKind::Mandatory, _) => "mandatory action".to_string(),
+            (AbilityKind::Before, _) => "\"before\" action, in place of the preempted action".to_string(),
             (_, Some(i)) => format!("just action responding to {}", self.stack[i].label),
             (_, None) => "top-level action".to_string(),
         };
@@ -2098,6 +2363,7 @@ impl Engine {
                 r::INITIATION,
                 match (ab.kind, responding_to) {
                     (AbilityKind::Mandatory, _) => r::MANDATORY_ACTIONS,
+                    (AbilityKind::Before, _) => r::BEFORE,
                     (_, Some(_)) => r::JUST_ACTIONS,
                     (_, None) => r::OPTIONAL_ACTIONS,
                 },
@@ -2138,6 +2404,18 @@ enum Applied {
     Stop,
 }
 
+/// The phase after `p` in the same turn (AR: Order Of Events In A Turn); `None` after the draw phase.
+fn next_phase(p: Phase) -> Option<Phase> {
+    match p {
+        Phase::Activate => Some(Phase::Control),
+        Phase::Control => Some(Phase::Deploy),
+        Phase::Deploy => Some(Phase::Battle),
+        Phase::Battle => Some(Phase::Move),
+        Phase::Move => Some(Phase::Draw),
+        Phase::Draw => None,
+    }
+}
+
 fn actor(s: Side) -> Actor {
     match s {
         Side::Light => Actor::Light,
@@ -2169,6 +2447,7 @@ fn filter_empty(f: &crate::scenario::model::Filter) -> bool {
         && f.has.is_empty()
         && f.unique.is_none()
         && f.icon.is_none()
+        && !f.duplicate_on_table
 }
 
 fn personas(d: &crate::scenario::model::CardDef) -> Vec<String> {

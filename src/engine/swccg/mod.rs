@@ -57,7 +57,7 @@ pub struct Run {
 /// Build the state from a board. Card names have been checked by the loader;
 /// an unknown one here is skipped.
 pub fn setup(board: &Board) -> State {
-    let cards: Vec<Card> = board.cards.iter().map(|(k, d)| Card { key: k.clone(), def: d.clone() }).collect();
+    let cards: Vec<Card> = board.cards.iter().map(|(k, d)| Card { key: k.clone(), def: d.value.clone() }).collect();
     let locations = board
         .locations
         .iter()
@@ -119,6 +119,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let st = setup(board);
     let next = board.next.unwrap_or(board.turn);
     let mut e = engine::Engine::new(st, board.turn, board.phase, next, script);
+    e.through = board.through.as_ref().map_or(board.phase, |t| t.value);
     for p in &board.stack {
         e.seed(p);
     }

@@ -39,6 +39,9 @@ pub const SUPPORTING: &str = "swccg.ar.supporting";
 pub const OUT_OF_PLAY: &str = "swccg.ar.out-of-play";
 pub const UNIT_OF_FORCE: &str = "swccg.ar.unit-of-force";
 pub const STACKED_CARDS: &str = "swccg.ar.stacked-cards-and-card-state";
+pub const SUPPORTING_EXAMPLE_2: &str = "swccg.ar.supporting-cards-example-2";
+pub const ORDER_OF_EVENTS: &str = "swccg.ar.order-of-events-in-a-turn";
+pub const END_OF_TURN: &str = "swccg.ar.chapter-8-draw-phase-end-of-turn-end-of-turn";
 
 /// Every ID above, for audits.
 pub const ALL: &[&str] = &[
@@ -47,4 +50,5 @@ pub const ALL: &[&str] = &[
     JUST_LOST, JUST_DEPLOYED, THE_STACK, WHAT_IS_A_RESPONSE, HOW_THE_STACK_WORKS, COMING_OFF_THE_STACK,
     SIMULTANEOUS, IMPLIED_TARGET_RULE, CANCELING, ONE_RULE, ONCE_PER_GAME, IMMUNE, TAKING_CARDS, DEPLOYING_FROM_PILE,
     LEAVES_TABLE, RETRIEVE, LOSING_FORCE, ACTIVE, INACTIVE, SUPPORTING, OUT_OF_PLAY, UNIT_OF_FORCE, STACKED_CARDS,
+    ORDER_OF_EVENTS, END_OF_TURN, SUPPORTING_EXAMPLE_2,
 ];

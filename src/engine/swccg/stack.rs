@@ -112,6 +112,8 @@ pub struct Entry {
     /// Cards this action relocated (it completes a move when it comes off the stack).
     pub moved: Vec<CardIx>,
     pub canceled: bool,
+    /// A destiny draw: the substituted value used instead of drawing a card.
+    pub substitute: Option<i64>,
 }
 
 impl Entry {
@@ -135,6 +137,7 @@ impl Entry {
             destiny: None,
             moved: Vec::new(),
             canceled: false,
+            substitute: None,
         }
     }
 

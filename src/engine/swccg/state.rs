@@ -246,6 +246,11 @@ impl State {
         {
             return false;
         }
+        if f.duplicate_on_table
+            && !(0..self.cards.len()).any(|x| x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title))
+        {
+            return false;
+        }
         true
     }
 
