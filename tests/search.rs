@@ -316,7 +316,7 @@ fn open_or_build_reuses_a_current_index() {
         !second.was_built(),
         "a current index is opened, not rebuilt"
     );
-    assert_eq!(second.len(), second.corpus().sections.len());
+    assert_eq!(second.len(), second.corpus().unwrap().sections.len());
     let rebuilt = Index::rebuild(&paths).unwrap();
     assert!(rebuilt.was_built());
     let left: Vec<_> = std::fs::read_dir(tmp.path().join("index"))
@@ -601,7 +601,7 @@ fn search_quality_recall_at_5() {
     for q in &eval.questions {
         for id in &q.expect {
             assert!(
-                index.corpus().contains(id),
+                index.corpus().unwrap().contains(id),
                 "{:?} expects unknown section {id}",
                 q.q
             );
