@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::paths::Paths;
 use crate::rulebook::{Corpus, Game, Kind};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -22,7 +23,6 @@ use tantivy::schema::document::Value;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
@@ -386,18 +386,12 @@ impl Index {
         }
         let terms = plan.highlight_terms();
         let stems: Vec<String> = terms.keys().cloned().collect();
-        let tokenizer = snippet::SnippetTokenizer::new(self.analyzer.clone(), &stems);
-        let snippets = SnippetGenerator::new(
-            terms,
-            TextAnalyzer::from(tokenizer),
-            self.fields.body,
-            SNIPPET_CHARS,
-        );
+        let mut tokenizer = snippet::SnippetTokenizer::new(self.analyzer.clone(), &stems);
         ranked
             .into_iter()
             .map(|r| {
                 let s = self.stored(searcher, r.ord, r.addr)?;
-                Ok(hit(s, r.score, &snippets, &stems))
+                Ok(hit(s, r.score, &mut tokenizer, &terms, &stems))
             })
             .collect()
     }
@@ -511,14 +505,21 @@ struct Ranked {
     addr: DocAddress,
 }
 
-fn hit(s: &Stored, score: f32, snippets: &SnippetGenerator, stems: &[String]) -> Hit {
+fn hit(
+    s: &Stored,
+    score: f32,
+    tokenizer: &mut snippet::SnippetTokenizer,
+    terms: &BTreeMap<String, f32>,
+    stems: &[String],
+) -> Hit {
     let plain = s.plain.as_str();
     let window = &plain[snippet_window(plain, stems)];
-    let snip = snippets.snippet(window);
-    let (snippet, highlights) = if snip.is_empty() || snip.fragment().trim().is_empty() {
-        (lead(plain, SNIPPET_CHARS), Vec::new())
-    } else {
-        (snip.fragment().to_string(), snip.highlighted().to_vec())
+    let best = snippet::best_fragment(tokenizer, window, terms, SNIPPET_CHARS)
+        .map(|(range, hl)| (&window[range], hl))
+        .filter(|(fragment, _)| !fragment.trim().is_empty());
+    let (snippet, highlights) = match best {
+        Some((fragment, hl)) => (fragment.to_string(), hl),
+        None => (lead(plain, SNIPPET_CHARS), Vec::new()),
     };
     // Same byte length, so the highlight ranges stay valid.
     let snippet = snippet.replace(['\n', '\t', '\r'], " ");

@@ -16,12 +16,12 @@ use crate::error::Result;
 use crate::rulebook::{Game, Kind};
 use std::collections::BTreeMap;
 use tantivy::query::{
-    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
-    TermQuery,
+    BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery, Occur, PhraseQuery,
+    Query, QueryClone, Scorer, TermQuery, Weight,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{Searcher, Term};
+use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
 
 const TITLE_BOOST: f32 = 2.0;
 const BODY_BOOST: f32 = 1.0;
@@ -249,10 +249,7 @@ impl Plan {
             if !disjuncts.is_empty() {
                 should.push((
                     Occur::Should,
-                    Box::new(DisjunctionMaxQuery::with_tie_breaker(
-                        disjuncts,
-                        TIE_BREAKER,
-                    )),
+                    Box::new(DisMax::new(disjuncts, TIE_BREAKER)),
                 ));
             }
         }
@@ -281,7 +278,7 @@ impl Plan {
                     Box::new(BoostQuery::new(Box::new(title), PAIR_BOOST * TITLE_BOOST)),
                     Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
                 ];
-                should.push((Occur::Should, Box::new(DisjunctionMaxQuery::new(pairs))));
+                should.push((Occur::Should, Box::new(DisMax::new(pairs, 0.0))));
             }
         }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =
@@ -306,6 +303,175 @@ impl Plan {
         }
         out
     }
+}
+
+/// The best of several queries plus `tie_breaker` times the rest: scores exactly
+/// as tantivy's `DisjunctionMaxQuery`, but walks its few disjuncts side by side
+/// instead of through a 4096-document union buffer, which a query of a dozen
+/// words would otherwise allocate and clear a dozen times.
+#[derive(Debug)]
+struct DisMax {
+    disjuncts: Vec<Box<dyn Query>>,
+    tie_breaker: Score,
+}
+
+impl DisMax {
+    fn new(disjuncts: Vec<Box<dyn Query>>, tie_breaker: Score) -> DisMax {
+        DisMax {
+            disjuncts,
+            tie_breaker,
+        }
+    }
+}
+
+impl Clone for DisMax {
+    fn clone(&self) -> DisMax {
+        DisMax::new(
+            self.disjuncts.iter().map(|q| q.box_clone()).collect(),
+            self.tie_breaker,
+        )
+    }
+}
+
+impl Query for DisMax {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let weights = self
+            .disjuncts
+            .iter()
+            .map(|d| d.weight(scoring))
+            .collect::<tantivy::Result<_>>()?;
+        Ok(Box::new(DisMaxWeight {
+            weights,
+            tie_breaker: self.tie_breaker,
+        }))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        for d in &self.disjuncts {
+            d.query_terms(visitor);
+        }
+    }
+}
+
+struct DisMaxWeight {
+    weights: Vec<Box<dyn Weight>>,
+    tie_breaker: Score,
+}
+
+impl Weight for DisMaxWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        let mut scorers = Vec::with_capacity(self.weights.len());
+        for w in &self.weights {
+            let s = w.scorer(reader, boost)?;
+            if s.doc() != TERMINATED {
+                scorers.push(s);
+            }
+        }
+        let size_hint = estimate_union(scorers.iter().map(|s| s.size_hint()), reader.num_docs());
+        let cost = scorers.iter().map(|s| s.cost()).sum();
+        let doc = scorers.iter().map(|s| s.doc()).min().unwrap_or(TERMINATED);
+        Ok(Box::new(DisMaxScorer {
+            scorers,
+            tie_breaker: self.tie_breaker,
+            doc,
+            size_hint,
+            cost,
+        }))
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let mut scorer = self.scorer(reader, 1.0)?;
+        if scorer.seek(doc) != doc {
+            return Err(tantivy::TantivyError::InvalidArgument(format!(
+                "document #{doc} does not match"
+            )));
+        }
+        Ok(Explanation::new("DisMax", scorer.score()))
+    }
+}
+
+struct DisMaxScorer {
+    /// Disjuncts still holding documents, in query order (the order scores are summed in).
+    scorers: Vec<Box<dyn Scorer>>,
+    tie_breaker: Score,
+    doc: DocId,
+    size_hint: u32,
+    cost: u64,
+}
+
+impl DisMaxScorer {
+    fn settle(&mut self) -> DocId {
+        self.scorers.retain(|s| s.doc() != TERMINATED);
+        self.doc = self
+            .scorers
+            .iter()
+            .map(|s| s.doc())
+            .min()
+            .unwrap_or(TERMINATED);
+        self.doc
+    }
+}
+
+impl DocSet for DisMaxScorer {
+    fn advance(&mut self) -> DocId {
+        let doc = self.doc;
+        for s in &mut self.scorers {
+            if s.doc() == doc {
+                s.advance();
+            }
+        }
+        self.settle()
+    }
+
+    fn seek(&mut self, target: DocId) -> DocId {
+        if self.doc >= target {
+            return self.doc;
+        }
+        for s in &mut self.scorers {
+            if s.doc() < target {
+                s.seek(target);
+            }
+        }
+        self.settle()
+    }
+
+    fn doc(&self) -> DocId {
+        self.doc
+    }
+
+    fn size_hint(&self) -> u32 {
+        self.size_hint
+    }
+
+    fn cost(&self) -> u64 {
+        self.cost
+    }
+}
+
+impl Scorer for DisMaxScorer {
+    fn score(&mut self) -> Score {
+        let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
+        let doc = self.doc;
+        for s in &mut self.scorers {
+            if s.doc() == doc {
+                let score = s.score();
+                max = Score::max(score, max);
+                sum += score;
+            }
+        }
+        max + (sum - max) * self.tie_breaker
+    }
+}
+
+/// Estimated size of a union of sets of these sizes (tantivy's own estimate,
+/// so query planning sees the same numbers as for its unions).
+fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
+    let mut not_in_any = 1.0f64;
+    for size in sizes {
+        not_in_any *= 1.0 - (f64::from(size) / f64::from(max_docs)) * 0.8;
+    }
+    let estimate = (f64::from(max_docs) * (1.0 - not_in_any)).round();
+    estimate.min(f64::from(max_docs)) as u32
 }
 
 fn keyword(field: tantivy::schema::Field, value: &str) -> Box<dyn Query> {

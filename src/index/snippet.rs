@@ -3,6 +3,8 @@
 //! query term, i.e. that begin like one. Highlighting stays exactly what the
 //! full analyzer would give, at a fraction of the cost.
 
+use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::Arc;
 use tantivy::tokenizer::{
     BoxTokenStream, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token,
@@ -44,6 +46,64 @@ impl SnippetTokenizer {
             prefixes: prefixes.into(),
         }
     }
+}
+
+/// A run of words considered for the snippet.
+struct Fragment {
+    score: f32,
+    start: usize,
+    stop: usize,
+    highlighted: Vec<Range<usize>>,
+}
+
+impl Fragment {
+    fn new(start: usize) -> Fragment {
+        Fragment {
+            score: 0.0,
+            start,
+            stop: start,
+            highlighted: Vec::new(),
+        }
+    }
+}
+
+/// The best fragment of `text`, at most `max` bytes long, and the byte ranges
+/// of matched words within it; `None` when no term of `terms` occurs. Picks what
+/// tantivy's `SnippetGenerator` picks (cut into consecutive fragments, sum the
+/// weights of matched words, first of the highest), without allocating per word:
+/// this tokenizer's words are already lowercase.
+pub fn best_fragment(
+    tokenizer: &mut SnippetTokenizer,
+    text: &str,
+    terms: &BTreeMap<String, f32>,
+    max: usize,
+) -> Option<(Range<usize>, Vec<Range<usize>>)> {
+    let mut best: Option<Fragment> = None;
+    let mut keep = |f: Fragment| {
+        if f.score > 0.0 && best.as_ref().is_none_or(|b| f.score > b.score) {
+            best = Some(f);
+        }
+    };
+    let mut current = Fragment::new(0);
+    let mut stream = tokenizer.token_stream(text);
+    while let Some(t) = stream.next() {
+        if t.offset_to - current.start > max {
+            keep(std::mem::replace(&mut current, Fragment::new(t.offset_from)));
+        }
+        current.stop = t.offset_to;
+        if let Some(&w) = terms.get(t.text.as_str()) {
+            current.score += w;
+            current.highlighted.push(t.offset_from..t.offset_to);
+        }
+    }
+    keep(current);
+    let best = best?;
+    let highlighted = best
+        .highlighted
+        .iter()
+        .map(|r| r.start - best.start..r.end - best.start)
+        .collect();
+    Some((best.start..best.stop, highlighted))
 }
 
 impl Tokenizer for SnippetTokenizer {
@@ -115,6 +175,37 @@ mod tests {
             out.push(t.text.clone());
         }
         out
+    }
+
+    #[test]
+    fn best_fragment_picks_what_the_snippet_generator_picks() {
+        let text = "Battles happen. A long stretch of words with nothing in it at all, \
+            really nothing. Then a battle destiny is drawn, and another battle destiny; \
+            more words follow here without any match whatsoever, going on and on. \
+            Finally one more destiny at the end.";
+        let stems = vec!["battl".to_string(), "destini".to_string()];
+        let terms: BTreeMap<String, f32> =
+            [("battl".to_string(), 1.0), ("destini".to_string(), 0.7)].into();
+        for max in [20, 60, 120, 400] {
+            let generator = tantivy::snippet::SnippetGenerator::new(
+                terms.clone(),
+                TextAnalyzer::from(SnippetTokenizer::new(en_stem(), &stems)),
+                tantivy::schema::Field::from_field_id(0),
+                max,
+            );
+            let want = generator.snippet(text);
+            let mut tok = SnippetTokenizer::new(en_stem(), &stems);
+            let got = best_fragment(&mut tok, text, &terms, max);
+            match got {
+                None => assert!(want.is_empty(), "max {max}"),
+                Some((range, hl)) => {
+                    assert_eq!(&text[range], want.fragment(), "max {max}");
+                    assert_eq!(hl, want.highlighted(), "max {max}");
+                }
+            }
+        }
+        let mut tok = SnippetTokenizer::new(en_stem(), &stems);
+        assert!(best_fragment(&mut tok, "no match here", &terms, 200).is_none());
     }
 
     #[test]
