@@ -3,7 +3,8 @@
 //! query term, i.e. that begin like one. Highlighting stays exactly what the
 //! full analyzer would give, at a fraction of the cost.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
 use tantivy::tokenizer::{
@@ -15,19 +16,23 @@ use tantivy::tokenizer::{
 /// "battl", "destiny" → "destini"), so a word can only stem to a query term
 /// when it shares this many leading bytes with it.
 const PREFIX: usize = 3;
+/// Words this long (in bytes) or longer are dropped, as the index analyzer drops them.
+const LONG_WORD: usize = 40;
 
 #[derive(Clone)]
 pub struct SnippetTokenizer {
     words: TextAnalyzer,
     stemmer: TextAnalyzer,
     prefixes: Arc<[String]>,
+    /// Stems of the candidate words seen so far (lowercase word → stem).
+    stems: HashMap<String, String>,
 }
 
 impl SnippetTokenizer {
     /// `stemmer` is the index analyzer; `stems` the query terms to highlight.
     pub fn new(stemmer: TextAnalyzer, stems: &[String]) -> SnippetTokenizer {
         let words = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(RemoveLongFilter::limit(40))
+            .filter(RemoveLongFilter::limit(LONG_WORD))
             .filter(LowerCaser)
             .build();
         let mut prefixes: Vec<String> = stems
@@ -44,8 +49,72 @@ impl SnippetTokenizer {
             words,
             stemmer,
             prefixes: prefixes.into(),
+            stems: HashMap::new(),
         }
     }
+
+    /// What `word` (as it stands in the text) becomes as a token: lowercase, and
+    /// stemmed when it could stem to a query term; `None` when it cannot match
+    /// any query term at all (most words), decided without allocating.
+    fn term_of(&mut self, word: &str) -> Option<&str> {
+        let lower: Cow<'_, str> = if word.is_ascii() {
+            let b = word.as_bytes();
+            let candidate = self.prefixes.iter().any(|p| {
+                b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+            });
+            if !candidate {
+                return None;
+            }
+            if b.iter().any(u8::is_ascii_uppercase) {
+                Cow::Owned(word.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(word)
+            }
+        } else {
+            let mut l = String::with_capacity(word.len());
+            for c in word.chars() {
+                l.extend(c.to_lowercase());
+            }
+            if !self.prefixes.iter().any(|p| l.starts_with(p.as_str())) {
+                return None;
+            }
+            Cow::Owned(l)
+        };
+        if !self.stems.contains_key(lower.as_ref()) {
+            let stem = {
+                let mut stream = self.stemmer.token_stream(&lower);
+                stream.next().map(|t| t.text.clone())
+            };
+            let lower = lower.clone().into_owned();
+            let stem = stem.unwrap_or_else(|| lower.clone());
+            self.stems.insert(lower, stem);
+        }
+        self.stems.get(lower.as_ref()).map(String::as_str)
+    }
+}
+
+/// Byte ranges of the words of `text` as the index analyzer splits them
+/// (runs of alphanumeric characters), long words left out.
+fn words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut chars = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        loop {
+            let (from, c) = chars.next()?;
+            if !c.is_alphanumeric() {
+                continue;
+            }
+            let mut to = text.len();
+            for (i, c) in chars.by_ref() {
+                if !c.is_alphanumeric() {
+                    to = i;
+                    break;
+                }
+            }
+            if to - from < LONG_WORD {
+                return Some(from..to);
+            }
+        }
+    })
 }
 
 /// A run of words considered for the snippet.
@@ -70,8 +139,8 @@ impl Fragment {
 /// The best fragment of `text`, at most `max` bytes long, and the byte ranges
 /// of matched words within it; `None` when no term of `terms` occurs. Picks what
 /// tantivy's `SnippetGenerator` picks (cut into consecutive fragments, sum the
-/// weights of matched words, first of the highest), without allocating per word:
-/// this tokenizer's words are already lowercase.
+/// weights of matched words, first of the highest), with the words of this
+/// tokenizer, but without building a token for each word.
 pub fn best_fragment(
     tokenizer: &mut SnippetTokenizer,
     text: &str,
@@ -85,15 +154,17 @@ pub fn best_fragment(
         }
     };
     let mut current = Fragment::new(0);
-    let mut stream = tokenizer.token_stream(text);
-    while let Some(t) = stream.next() {
-        if t.offset_to - current.start > max {
-            keep(std::mem::replace(&mut current, Fragment::new(t.offset_from)));
+    for w in words(text) {
+        if w.end - current.start > max {
+            keep(std::mem::replace(&mut current, Fragment::new(w.start)));
         }
-        current.stop = t.offset_to;
-        if let Some(&w) = terms.get(t.text.as_str()) {
-            current.score += w;
-            current.highlighted.push(t.offset_from..t.offset_to);
+        current.stop = w.end;
+        if let Some(&weight) = tokenizer
+            .term_of(&text[w.clone()])
+            .and_then(|t| terms.get(t))
+        {
+            current.score += weight;
+            current.highlighted.push(w);
         }
     }
     keep(current);
@@ -182,11 +253,12 @@ mod tests {
         let text = "Battles happen. A long stretch of words with nothing in it at all, \
             really nothing. Then a battle destiny is drawn, and another battle destiny; \
             more words follow here without any match whatsoever, going on and on. \
-            Finally one more destiny at the end.";
+            Finally one more destiny at the end. BATTLES and Destinies in capitals, \
+            battlebattlebattlebattlebattlebattlebattle (too long), Ünïcode bättle battle.";
         let stems = vec!["battl".to_string(), "destini".to_string()];
         let terms: BTreeMap<String, f32> =
             [("battl".to_string(), 1.0), ("destini".to_string(), 0.7)].into();
-        for max in [20, 60, 120, 400] {
+        for max in [20, 45, 60, 120, 200, 400] {
             let generator = tantivy::snippet::SnippetGenerator::new(
                 terms.clone(),
                 TextAnalyzer::from(SnippetTokenizer::new(en_stem(), &stems)),
