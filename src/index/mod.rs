@@ -362,10 +362,11 @@ impl Index {
     pub fn search(&self, q: &Query) -> Result<Vec<Hit>> {
         q.validate()?;
         let searcher = &self.searcher;
-        let plan = query::plan(&q.text, &mut self.analyzer.clone(), searcher, &self.fields)?;
-        let mut hits = self.run(searcher, &plan, q, false)?;
+        let stats = query::Stats::new(searcher);
+        let plan = query::plan(&q.text, &mut self.analyzer.clone(), &stats, &self.fields)?;
+        let mut hits = self.run(searcher, &stats, &plan, q, false)?;
         if hits.is_empty() && !plan.all_fuzzy() {
-            hits = self.run(searcher, &plan, q, true)?;
+            hits = self.run(searcher, &stats, &plan, q, true)?;
         }
         Ok(hits)
     }
@@ -373,6 +374,7 @@ impl Index {
     fn run(
         &self,
         searcher: &Searcher,
+        stats: &query::Stats<'_>,
         plan: &query::Plan,
         q: &Query,
         all_fuzzy: bool,
@@ -380,7 +382,7 @@ impl Index {
         let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy) else {
             return Ok(Vec::new());
         };
-        let ranked = self.ranked(searcher, tq.as_ref(), q.limit)?;
+        let ranked = self.ranked(searcher, stats, tq.as_ref(), q.limit)?;
         if ranked.is_empty() {
             return Ok(Vec::new());
         }
@@ -444,6 +446,7 @@ impl Index {
     fn ranked(
         &self,
         searcher: &Searcher,
+        stats: &query::Stats<'_>,
         tq: &dyn tantivy::query::Query,
         limit: usize,
     ) -> Result<Vec<Ranked>> {
@@ -451,7 +454,11 @@ impl Index {
         let mut fetch = (limit * 2 + 10).min(total);
         loop {
             let top: Vec<(f32, DocAddress)> = searcher
-                .search(tq, &TopDocs::with_limit(fetch).order_by_score())
+                .search_with_statistics_provider(
+                    tq,
+                    &TopDocs::with_limit(fetch).order_by_score(),
+                    stats,
+                )
                 .map_err(ix_err)?;
             let floor = if top.len() == fetch {
                 top.last().map_or(0.0, |t| t.0)

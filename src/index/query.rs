@@ -14,12 +14,13 @@
 use super::{Fields, ix_err};
 use crate::error::Result;
 use crate::rulebook::{Game, Kind};
-use std::collections::BTreeMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap};
 use tantivy::query::{
-    BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery, Occur, PhraseQuery,
+    Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery, Occur, PhraseQuery,
     Query, QueryClone, Scorer, TermQuery, Weight,
 };
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
 
@@ -116,7 +117,7 @@ pub struct Plan {
 pub fn plan(
     text: &str,
     analyzer: &mut TextAnalyzer,
-    searcher: &Searcher,
+    stats: &Stats<'_>,
     f: &Fields,
 ) -> Result<Plan> {
     let mut words: Vec<(String, String)> = Vec::new(); // (lowercase word, stem)
@@ -156,7 +157,7 @@ pub fn plan(
         for (stem, weight) in stems_of_word {
             let mut known = false;
             for field in [f.body, f.title] {
-                if searcher
+                if stats
                     .doc_freq(&Term::from_field_text(field, &stem))
                     .map_err(ix_err)?
                     > 0
@@ -174,6 +175,56 @@ pub fn plan(
         groups.push(Group { variants });
     }
     Ok(Plan { groups })
+}
+
+/// BM25 collection statistics for one query, each looked up once: the plan
+/// already asks for the words' document frequencies, and a query scores the
+/// same field and term in several clauses. Same numbers as the searcher's.
+pub struct Stats<'a> {
+    searcher: &'a Searcher,
+    docs: Cell<Option<u64>>,
+    tokens: RefCell<Vec<(Field, u64)>>,
+    freqs: RefCell<HashMap<Term, u64>>,
+}
+
+impl<'a> Stats<'a> {
+    pub fn new(searcher: &'a Searcher) -> Stats<'a> {
+        Stats {
+            searcher,
+            docs: Cell::new(None),
+            tokens: RefCell::new(Vec::new()),
+            freqs: RefCell::new(HashMap::new()),
+        }
+    }
+}
+
+impl Bm25StatisticsProvider for Stats<'_> {
+    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        if let Some(&(_, n)) = self.tokens.borrow().iter().find(|(f, _)| *f == field) {
+            return Ok(n);
+        }
+        let n = Bm25StatisticsProvider::total_num_tokens(self.searcher, field)?;
+        self.tokens.borrow_mut().push((field, n));
+        Ok(n)
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        if let Some(n) = self.docs.get() {
+            return Ok(n);
+        }
+        let n = Bm25StatisticsProvider::total_num_docs(self.searcher)?;
+        self.docs.set(Some(n));
+        Ok(n)
+    }
+
+    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        if let Some(&n) = self.freqs.borrow().get(term) {
+            return Ok(n);
+        }
+        let n = self.searcher.doc_freq(term)?;
+        self.freqs.borrow_mut().insert(term.clone(), n);
+        Ok(n)
+    }
 }
 
 /// A lone letter: the "s" of "Obi-Wan's", the "t" of "can't".

@@ -95,9 +95,12 @@ impl SnippetTokenizer {
 
 /// Byte ranges of the words of `text` as the index analyzer splits them
 /// (runs of alphanumeric characters), long words left out.
-fn words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+fn words(text: &str) -> Box<dyn Iterator<Item = Range<usize>> + '_> {
+    if text.is_ascii() {
+        return Box::new(ascii_words(text.as_bytes()));
+    }
     let mut chars = text.char_indices().peekable();
-    std::iter::from_fn(move || {
+    Box::new(std::iter::from_fn(move || {
         loop {
             let (from, c) = chars.next()?;
             if !c.is_alphanumeric() {
@@ -112,6 +115,28 @@ fn words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
             }
             if to - from < LONG_WORD {
                 return Some(from..to);
+            }
+        }
+    }))
+}
+
+/// [`words`] for ASCII text, byte by byte.
+fn ascii_words(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            while i < b.len() && !b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if i >= b.len() {
+                return None;
+            }
+            let from = i;
+            while i < b.len() && b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if i - from < LONG_WORD {
+                return Some(from..i);
             }
         }
     })
@@ -258,7 +283,11 @@ mod tests {
         let stems = vec!["battl".to_string(), "destini".to_string()];
         let terms: BTreeMap<String, f32> =
             [("battl".to_string(), 1.0), ("destini".to_string(), 0.7)].into();
-        for max in [20, 45, 60, 120, 200, 400] {
+        let ascii = text.replace("Ünïcode bättle", "Unicode battle");
+        for (text, max) in [20, 45, 60, 120, 200, 400]
+            .into_iter()
+            .flat_map(|m| [(text, m), (ascii.as_str(), m)])
+        {
             let generator = tantivy::snippet::SnippetGenerator::new(
                 terms.clone(),
                 TextAnalyzer::from(SnippetTokenizer::new(en_stem(), &stems)),
