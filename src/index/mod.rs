@@ -568,10 +568,18 @@ fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
 /// Byte offset of the first word of `text` that starts with one of `stems`
 /// (ASCII case-insensitive), in one pass over the text.
 fn first_word_starting_with(text: &[u8], stems: &[String]) -> Option<usize> {
+    // First bytes of the stems, either case: most words are ruled out by one lookup.
+    let mut first = [false; 256];
+    for s in stems {
+        if let Some(&c) = s.as_bytes().first() {
+            first[usize::from(c.to_ascii_lowercase())] = true;
+            first[usize::from(c.to_ascii_uppercase())] = true;
+        }
+    }
     let mut prev_alnum = false;
     for (i, &b) in text.iter().enumerate() {
         let alnum = b.is_ascii_alphanumeric();
-        if alnum && !prev_alnum {
+        if alnum && !prev_alnum && first[usize::from(b)] {
             let rest = &text[i..];
             let hit = stems.iter().any(|s| {
                 let s = s.as_bytes();
