@@ -14,7 +14,7 @@ use swjudge::rulebook::{Corpus, Game};
 
 const BUILD_RUNS: usize = 7;
 const QUERY_ROUNDS: usize = 40;
-const CLI_RUNS: usize = 15;
+const CLI_RUNS: usize = 21;
 const CLI_WORDS: &str = "force drain";
 
 #[derive(Deserialize)]
