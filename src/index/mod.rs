@@ -214,6 +214,8 @@ pub struct Index {
     columns: Vec<Columns>,
     /// Stored fields of each section, read when first needed for a hit.
     stored: Vec<OnceLock<Stored>>,
+    /// Scoring weights of the terms searched so far.
+    weights: std::sync::Arc<query::TermWeights>,
     /// Whether the last open had to (re)build the index.
     built: bool,
 }
@@ -324,6 +326,7 @@ impl Index {
             analyzer,
             columns,
             stored,
+            weights: Default::default(),
             built,
         })
     }
@@ -379,7 +382,8 @@ impl Index {
         q: &Query,
         all_fuzzy: bool,
     ) -> Result<Vec<Hit>> {
-        let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy) else {
+        let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy, &self.weights)
+        else {
             return Ok(Vec::new());
         };
         let ranked = self.ranked(searcher, stats, tq.as_ref(), q.limit)?;

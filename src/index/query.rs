@@ -16,6 +16,7 @@ use crate::error::Result;
 use crate::rulebook::{Game, Kind};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 use tantivy::query::{
     Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery, Occur, PhraseQuery,
     Query, QueryClone, Scorer, TermQuery, Weight,
@@ -272,7 +273,15 @@ impl Plan {
         game: Option<Game>,
         kind: Option<Kind>,
         all_fuzzy: bool,
+        weights: &Arc<TermWeights>,
     ) -> Option<Box<dyn Query>> {
+        let term_query = |term: Term, option: IndexRecordOption| -> Box<dyn Query> {
+            Box::new(CachedTerm {
+                term,
+                option,
+                weights: Arc::clone(weights),
+            })
+        };
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for g in &self.groups {
             let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
@@ -291,7 +300,7 @@ impl Plan {
                             None => continue,
                         }
                     } else {
-                        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))
+                        term_query(term, IndexRecordOption::WithFreqs)
                     };
                     let w = boost * v.weight * if fuzzy { FUZZY_WEIGHT } else { 1.0 };
                     disjuncts.push(Box::new(BoostQuery::new(q, w)));
@@ -316,7 +325,7 @@ impl Plan {
                 // Best of title and body, so a pair in both does not count twice.
                 // Titles are short: their pairs are indexed as tokens (cheap to look
                 // up); bodies are matched with a phrase query of slop 1.
-                let title = TermQuery::new(
+                let title = term_query(
                     Term::from_field_text(f.title_pairs, &super::pair_token(a, b)),
                     IndexRecordOption::WithFreqs,
                 );
@@ -326,7 +335,7 @@ impl Plan {
                 ]);
                 body.set_slop(PAIR_SLOP);
                 let pairs: Vec<Box<dyn Query>> = vec![
-                    Box::new(BoostQuery::new(Box::new(title), PAIR_BOOST * TITLE_BOOST)),
+                    Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)),
                     Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
                 ];
                 should.push((Occur::Should, Box::new(DisMax::new(pairs, 0.0))));
@@ -335,10 +344,22 @@ impl Plan {
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
         if let Some(g) = game {
-            clauses.push((Occur::Must, keyword(f.game, g.as_str())));
+            clauses.push((
+                Occur::Must,
+                term_query(
+                    Term::from_field_text(f.game, g.as_str()),
+                    IndexRecordOption::Basic,
+                ),
+            ));
         }
         if let Some(k) = kind {
-            clauses.push((Occur::Must, keyword(f.kind, k.as_str())));
+            clauses.push((
+                Occur::Must,
+                term_query(
+                    Term::from_field_text(f.kind, k.as_str()),
+                    IndexRecordOption::Basic,
+                ),
+            ));
         }
         Some(Box::new(BooleanQuery::new(clauses)))
     }
@@ -525,11 +546,77 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
     estimate.min(f64::from(max_docs)) as u32
 }
 
-fn keyword(field: tantivy::schema::Field, value: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(
-        Term::from_field_text(field, value),
-        IndexRecordOption::Basic,
-    ))
+/// Term weights (BM25 statistics: document frequency, average field length,
+/// and the tables derived from them) of one searcher, made once per term and
+/// reused by every later query: the searcher never changes, so neither do they.
+#[derive(Default)]
+pub struct TermWeights(Mutex<HashMap<(Term, bool), Arc<dyn Weight>>>);
+
+impl std::fmt::Debug for TermWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TermWeights")
+    }
+}
+
+/// A term query whose scoring weight comes from [`TermWeights`]: scores as
+/// tantivy's `TermQuery`.
+#[derive(Debug, Clone)]
+struct CachedTerm {
+    term: Term,
+    option: IndexRecordOption,
+    weights: Arc<TermWeights>,
+}
+
+impl Query for CachedTerm {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let plain = TermQuery::new(self.term.clone(), self.option);
+        if !scoring.is_scoring_enabled() {
+            return plain.weight(scoring);
+        }
+        let key = (self.term.clone(), self.option.has_freq());
+        let cached = {
+            let map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
+            map.get(&key).cloned()
+        };
+        let weight = match cached {
+            Some(w) => w,
+            None => {
+                let w: Arc<dyn Weight> = Arc::from(plain.weight(scoring)?);
+                let mut map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
+                Arc::clone(map.entry(key).or_insert(w))
+            }
+        };
+        Ok(Box::new(SharedWeight(weight)))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        visitor(&self.term, false);
+    }
+}
+
+struct SharedWeight(Arc<dyn Weight>);
+
+impl Weight for SharedWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        self.0.scorer(reader, boost)
+    }
+
+    fn scorer_danger(
+        &self,
+        reader: &SegmentReader,
+        target: DocId,
+        boost: Score,
+    ) -> tantivy::Result<(tantivy::SeekDangerResult, Box<dyn Scorer>)> {
+        self.0.scorer_danger(reader, target, boost)
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        self.0.explain(reader, doc)
+    }
+
+    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        self.0.count(reader)
+    }
 }
 
 #[cfg(test)]
