@@ -234,12 +234,11 @@ impl Index {
     /// A current index is opened without parsing the rulebook.
     pub fn open_or_build(paths: &Paths) -> Result<Index> {
         let sources = store::Sources::scan(&paths.rulebook)?;
-        if !sources.is_empty() {
-            if let Some(index) = store::open_current(&paths.index, &sources) {
-                if let Ok(ix) = Index::from_parts(&paths.rulebook, None, index, false) {
-                    return Ok(ix);
-                }
-            }
+        if !sources.is_empty()
+            && let Some(index) = store::open_current(&paths.index, &sources)
+            && let Ok(ix) = Index::from_parts(&paths.rulebook, None, index, false)
+        {
+            return Ok(ix);
         }
         let corpus = Corpus::load(&paths.rulebook)?;
         Index::build_from(paths, corpus, &sources)
@@ -295,13 +294,13 @@ impl Index {
                 .doc::<TantivyDocument>(DocAddress::new(seg as u32, first))
                 .map_err(ix_err)?;
         }
-        if let Some(c) = &corpus {
-            if docs != c.sections.len() {
-                return Err(Error::Index(format!(
-                    "index holds {docs} sections, the rulebook {}",
-                    c.sections.len()
-                )));
-            }
+        if let Some(c) = &corpus
+            && docs != c.sections.len()
+        {
+            return Err(Error::Index(format!(
+                "index holds {docs} sections, the rulebook {}",
+                c.sections.len()
+            )));
         }
         let mut columns = Vec::with_capacity(searcher.segment_readers().len());
         for seg in searcher.segment_readers() {
