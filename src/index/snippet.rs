@@ -24,6 +24,8 @@ pub struct SnippetTokenizer {
     words: TextAnalyzer,
     stemmer: TextAnalyzer,
     prefixes: Arc<[String]>,
+    /// First bytes of the prefixes, either case.
+    first: [bool; 256],
     /// Stems of the candidate words seen so far (lowercase word → stem).
     stems: HashMap<String, String>,
 }
@@ -45,7 +47,15 @@ impl SnippetTokenizer {
             .collect();
         prefixes.sort();
         prefixes.dedup();
+        let mut first = [false; 256];
+        for p in &prefixes {
+            if let Some(&c) = p.as_bytes().first() {
+                first[usize::from(c.to_ascii_lowercase())] = true;
+                first[usize::from(c.to_ascii_uppercase())] = true;
+            }
+        }
         SnippetTokenizer {
+            first,
             words,
             stemmer,
             prefixes: prefixes.into(),
@@ -59,6 +69,9 @@ impl SnippetTokenizer {
     fn term_of(&mut self, word: &str) -> Option<&str> {
         let lower: Cow<'_, str> = if word.is_ascii() {
             let b = word.as_bytes();
+            if !b.first().is_some_and(|&c| self.first[usize::from(c)]) {
+                return None;
+            }
             let candidate = self.prefixes.iter().any(|p| {
                 b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes())
             });
