@@ -316,7 +316,7 @@ fn open_or_build_reuses_a_current_index() {
         !second.was_built(),
         "a current index is opened, not rebuilt"
     );
-    assert_eq!(second.len(), second.corpus().sections.len());
+    assert_eq!(second.len(), second.corpus().unwrap().sections.len());
     let rebuilt = Index::rebuild(&paths).unwrap();
     assert!(rebuilt.was_built());
     let left: Vec<_> = std::fs::read_dir(tmp.path().join("index"))
@@ -601,7 +601,7 @@ fn search_quality_recall_at_5() {
     for q in &eval.questions {
         for id in &q.expect {
             assert!(
-                index.corpus().contains(id),
+                index.corpus().unwrap().contains(id),
                 "{:?} expects unknown section {id}",
                 q.q
             );
@@ -655,4 +655,48 @@ fn search_quality_recall_at_5() {
         recall * 100.0,
         misses.join("\n")
     );
+}
+
+/// Whatever a long-lived index keeps between queries (stored fields, term
+/// weights), a query answers the same on it as on a freshly opened index.
+#[test]
+fn repeated_searches_match_a_fresh_index() {
+    let eval: Eval = swjudge::yaml::load_file(&root().join("tests/data/search-eval.yaml")).unwrap();
+    let tmp = TempDir::new("repeat");
+    let paths = Paths {
+        rulebook: rulebook(),
+        index: tmp.path().join("index"),
+        data_dir: tmp.path().join("data"),
+    };
+    let shared = Index::open_or_build(&paths).unwrap();
+    let run = |index: &Index, q: &Question, game: Option<Game>| -> Vec<(String, u32, String)> {
+        let query = Query {
+            text: q.q.clone(),
+            game,
+            kind: None,
+            limit: 8,
+        };
+        index
+            .search(&query)
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.id, h.score.to_bits(), h.snippet))
+            .collect()
+    };
+    let mut compared = 0;
+    for round in 0..2 {
+        for q in eval.questions.iter().rev() {
+            for game in [Some(q.game), None] {
+                let warm = run(&shared, q, game);
+                if round == 1 && game.is_some() {
+                    let fresh = Index::open_or_build(&paths).unwrap();
+                    assert!(!fresh.was_built());
+                    assert_eq!(warm, run(&fresh, q, game), "{:?}", q.q);
+                    compared += 1;
+                }
+                assert!(!warm.is_empty(), "{:?} finds nothing", q.q);
+            }
+        }
+    }
+    assert_eq!(compared, eval.questions.len());
 }

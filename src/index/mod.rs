@@ -11,18 +11,20 @@ mod store;
 
 use crate::error::{Error, Result};
 use crate::paths::Paths;
-use crate::rulebook::{Corpus, Game, Kind, Section};
+use crate::rulebook::{Corpus, Game, Kind};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
+use tantivy::schema::document::Value;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher};
+use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
 pub use store::fingerprint;
 
@@ -115,6 +117,12 @@ struct Fields {
     body: Field,
     /// Neighbouring stems of the title as single tokens ("reserv_deck").
     title_pairs: Field,
+    /// Stored only: the full breadcrumb, one value per level.
+    crumbs: Field,
+    /// Stored only: the document name within its game ("ar").
+    doc: Field,
+    /// Position of the section's ID in the sorted list of IDs, for tie-breaks.
+    id_rank: Field,
 }
 
 const TOKENIZER: &str = "en_stem";
@@ -128,6 +136,7 @@ fn schema() -> (Schema, Fields) {
                 .set_index_option(IndexRecordOption::WithFreqsAndPositions),
         )
     };
+    // A hit is shown from stored fields alone, so searching never parses the rulebook.
     // Pair tokens are made at build time (see [`pair_tokens`]); whitespace splits them.
     let pairs = || {
         TextOptions::default().set_indexing_options(
@@ -139,14 +148,17 @@ fn schema() -> (Schema, Fields) {
     let fields = Fields {
         id: b.add_text_field("id", STRING | STORED),
         ord: b.add_u64_field("ord", FAST | STORED),
-        game: b.add_text_field("game", STRING),
+        game: b.add_text_field("game", STRING | STORED),
         document: b.add_text_field("document", STRING),
-        kind: b.add_text_field("kind", STRING),
+        kind: b.add_text_field("kind", STRING | STORED),
         superseded: b.add_u64_field("superseded", INDEXED | FAST),
-        title: b.add_text_field("title", text()),
+        title: b.add_text_field("title", text().set_stored()),
         breadcrumb: b.add_text_field("breadcrumb", text()),
-        body: b.add_text_field("body", text()),
+        body: b.add_text_field("body", text().set_stored()),
         title_pairs: b.add_text_field("title_pairs", pairs()),
+        crumbs: b.add_text_field("crumbs", STORED),
+        doc: b.add_text_field("doc", STORED),
+        id_rank: b.add_u64_field("id_rank", FAST),
     };
     (b.build(), fields)
 }
@@ -164,17 +176,46 @@ fn fields_of(schema: &Schema) -> Option<Fields> {
         breadcrumb: f("breadcrumb")?,
         body: f("body")?,
         title_pairs: f("title_pairs")?,
+        crumbs: f("crumbs")?,
+        doc: f("doc")?,
+        id_rank: f("id_rank")?,
     })
 }
 
-/// The search index with the corpus it was built from.
+/// What a hit shows of one section, read from the index's stored fields.
+#[derive(Debug)]
+struct Stored {
+    id: String,
+    title: String,
+    breadcrumb: Vec<String>,
+    game: Game,
+    document: String,
+    kind: Kind,
+    superseded: bool,
+    /// The body as plain text.
+    plain: String,
+}
+
+/// Fast-field columns of one segment.
+struct Columns {
+    ord: Column<u64>,
+    id_rank: Column<u64>,
+    superseded: Column<u64>,
+}
+
+/// The search index. Searching needs only the index; the corpus it was built
+/// from is loaded (parsed from the rulebook) when first asked for.
 pub struct Index {
-    corpus: Corpus,
-    reader: IndexReader,
+    rulebook: PathBuf,
+    corpus: OnceLock<Corpus>,
+    searcher: Searcher,
     fields: Fields,
     analyzer: TextAnalyzer,
-    /// Plain text of each section body, computed when first needed for a snippet.
-    plain: Vec<OnceLock<String>>,
+    columns: Vec<Columns>,
+    /// Stored fields of each section, read when first needed for a hit.
+    stored: Vec<OnceLock<Stored>>,
+    /// Scoring weights of the terms searched so far.
+    weights: std::sync::Arc<query::TermWeights>,
     /// Whether the last open had to (re)build the index.
     built: bool,
 }
@@ -182,7 +223,7 @@ pub struct Index {
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Index")
-            .field("sections", &self.corpus.sections.len())
+            .field("sections", &self.stored.len())
             .field("built", &self.built)
             .finish()
     }
@@ -190,13 +231,17 @@ impl std::fmt::Debug for Index {
 
 impl Index {
     /// Open the index under paths.index, (re)building it when missing, stale or corrupt.
+    /// A current index is opened without parsing the rulebook.
     pub fn open_or_build(paths: &Paths) -> Result<Index> {
-        let corpus = Corpus::load(&paths.rulebook)?;
         let sources = store::Sources::scan(&paths.rulebook)?;
-        match store::open_current(&paths.index, &sources, corpus.sections.len()) {
-            Some(index) => Index::from_parts(corpus, index, false),
-            None => Index::build_from(paths, corpus, &sources),
+        if !sources.is_empty()
+            && let Some(index) = store::open_current(&paths.index, &sources)
+            && let Ok(ix) = Index::from_parts(&paths.rulebook, None, index, false)
+        {
+            return Ok(ix);
         }
+        let corpus = Corpus::load(&paths.rulebook)?;
+        Index::build_from(paths, corpus, &sources)
     }
 
     /// Rebuild the index from the rulebook now, replacing whatever was there.
@@ -209,47 +254,90 @@ impl Index {
     /// An index held in memory only, never written to disk.
     pub fn in_memory(corpus: Corpus) -> Result<Index> {
         let index = store::build_in_ram(&corpus)?;
-        Index::from_parts(corpus, index, true)
+        let root = corpus.root.clone();
+        Index::from_parts(&root, Some(corpus), index, true)
     }
 
     fn build_from(paths: &Paths, corpus: Corpus, sources: &store::Sources) -> Result<Index> {
         let index = store::build(&paths.index, &corpus, sources)?;
-        Index::from_parts(corpus, index, true)
+        Index::from_parts(&paths.rulebook, Some(corpus), index, true)
     }
 
-    fn from_parts(corpus: Corpus, index: tantivy::Index, built: bool) -> Result<Index> {
+    fn from_parts(
+        rulebook: &std::path::Path,
+        corpus: Option<Corpus>,
+        index: tantivy::Index,
+        built: bool,
+    ) -> Result<Index> {
         let fields = fields_of(&index.schema())
             .ok_or_else(|| Error::Index("schema lacks expected fields".into()))?;
-        let reader = index
+        let reader: IndexReader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(ix_err)?;
         let searcher = reader.searcher();
-        if searcher.num_docs() != corpus.sections.len() as u64 {
+        let docs = searcher.num_docs() as usize;
+        if corpus.is_none() && docs > 0 {
+            // Opened, not built: check the document store, which hits are shown from.
+            let seg = searcher
+                .segment_readers()
+                .iter()
+                .position(|s| s.num_docs() > 0)
+                .unwrap_or(0);
+            let first = searcher
+                .segment_reader(seg as u32)
+                .doc_ids_alive()
+                .next()
+                .unwrap_or(0);
+            searcher
+                .doc::<TantivyDocument>(DocAddress::new(seg as u32, first))
+                .map_err(ix_err)?;
+        }
+        if let Some(c) = &corpus
+            && docs != c.sections.len()
+        {
             return Err(Error::Index(format!(
-                "index holds {} sections, the rulebook {}",
-                searcher.num_docs(),
-                corpus.sections.len()
+                "index holds {docs} sections, the rulebook {}",
+                c.sections.len()
             )));
         }
+        let mut columns = Vec::with_capacity(searcher.segment_readers().len());
+        for seg in searcher.segment_readers() {
+            let ff = seg.fast_fields();
+            columns.push(Columns {
+                ord: ff.u64("ord").map_err(ix_err)?,
+                id_rank: ff.u64("id_rank").map_err(ix_err)?,
+                superseded: ff.u64("superseded").map_err(ix_err)?,
+            });
+        }
         let analyzer = index.tokenizer_for_field(fields.body).map_err(ix_err)?;
-        let plain = (0..corpus.sections.len())
-            .map(|_| OnceLock::new())
-            .collect();
+        let stored = (0..docs).map(|_| OnceLock::new()).collect();
+        let cell = OnceLock::new();
+        if let Some(c) = corpus {
+            let _ = cell.set(c);
+        }
         Ok(Index {
-            corpus,
-            reader,
+            rulebook: rulebook.to_path_buf(),
+            corpus: cell,
+            searcher,
             fields,
             analyzer,
-            plain,
+            columns,
+            stored,
+            weights: Default::default(),
             built,
         })
     }
 
-    /// The loaded corpus, for `rule` and see-also lookups.
-    pub fn corpus(&self) -> &Corpus {
-        &self.corpus
+    /// The corpus the index was built from, for `rule` and see-also lookups
+    /// (parsed from the rulebook on first use when the index was only opened).
+    pub fn corpus(&self) -> Result<&Corpus> {
+        if let Some(c) = self.corpus.get() {
+            return Ok(c);
+        }
+        let c = Corpus::load(&self.rulebook)?;
+        Ok(self.corpus.get_or_init(|| c))
     }
 
     /// Whether opening this index had to build it.
@@ -259,27 +347,28 @@ impl Index {
 
     /// Number of index segments (one after a build: one writer thread, one commit).
     pub fn segments(&self) -> usize {
-        self.reader.searcher().segment_readers().len()
+        self.searcher.segment_readers().len()
     }
 
     /// Number of indexed sections.
     pub fn len(&self) -> usize {
-        self.corpus.sections.len()
+        self.stored.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.corpus.sections.is_empty()
+        self.stored.is_empty()
     }
 
     /// Ranked sections for `q`: exact (stemmed) words first; words the index does
     /// not know are matched fuzzily, and when nothing matches at all every word is.
     pub fn search(&self, q: &Query) -> Result<Vec<Hit>> {
         q.validate()?;
-        let searcher = self.reader.searcher();
-        let plan = query::plan(&q.text, &mut self.analyzer.clone(), &searcher, &self.fields)?;
-        let mut hits = self.run(&searcher, &plan, q, false)?;
+        let searcher = &self.searcher;
+        let stats = query::Stats::new(searcher);
+        let plan = query::plan(&q.text, &mut self.analyzer.clone(), &stats, &self.fields)?;
+        let mut hits = self.run(searcher, &stats, &plan, q, false)?;
         if hits.is_empty() && !plan.all_fuzzy() {
-            hits = self.run(&searcher, &plan, q, true)?;
+            hits = self.run(searcher, &stats, &plan, q, true)?;
         }
         Ok(hits)
     }
@@ -287,46 +376,92 @@ impl Index {
     fn run(
         &self,
         searcher: &Searcher,
+        stats: &query::Stats<'_>,
         plan: &query::Plan,
         q: &Query,
         all_fuzzy: bool,
     ) -> Result<Vec<Hit>> {
-        let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy) else {
+        let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy, &self.weights)
+        else {
             return Ok(Vec::new());
         };
-        let ranked = self.ranked(searcher, tq.as_ref(), q.limit)?;
+        let ranked = self.ranked(searcher, stats, tq.as_ref(), q.limit)?;
+        if ranked.is_empty() {
+            return Ok(Vec::new());
+        }
         let terms = plan.highlight_terms();
         let stems: Vec<String> = terms.keys().cloned().collect();
-        let tokenizer = snippet::SnippetTokenizer::new(self.analyzer.clone(), &stems);
-        let snippets = SnippetGenerator::new(
-            terms,
-            TextAnalyzer::from(tokenizer),
-            self.fields.body,
-            SNIPPET_CHARS,
-        );
-        Ok(ranked
+        let mut tokenizer = snippet::SnippetTokenizer::new(self.analyzer.clone(), &stems);
+        ranked
             .into_iter()
-            .map(|(score, ord)| {
-                let s = &self.corpus.sections[ord];
-                let plain = self.plain[ord].get_or_init(|| s.plain_body());
-                hit(s, plain, score, &snippets, &stems)
+            .map(|r| {
+                let s = self.stored(searcher, r.ord, r.addr)?;
+                Ok(hit(s, r.score, &mut tokenizer, &terms, &stems))
             })
-            .collect())
+            .collect()
+    }
+
+    /// The stored fields of the section at corpus position `ord`, stored at `addr`.
+    fn stored(&self, searcher: &Searcher, ord: usize, addr: DocAddress) -> Result<&Stored> {
+        let cell = self
+            .stored
+            .get(ord)
+            .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))?;
+        if let Some(s) = cell.get() {
+            return Ok(s);
+        }
+        let doc: TantivyDocument = searcher.doc(addr).map_err(ix_err)?;
+        let f = &self.fields;
+        let text = |field: Field| -> Result<String> {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+                .ok_or_else(|| Error::Index(format!("document {addr:?} lacks a stored field")))
+        };
+        let game = text(f.game)?;
+        let kind = text(f.kind)?;
+        let s = Stored {
+            id: text(f.id)?,
+            title: text(f.title)?,
+            breadcrumb: doc
+                .get_all(f.crumbs)
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            game: Game::parse(&game)
+                .ok_or_else(|| Error::Index(format!("stored game {game:?} is unknown")))?,
+            document: text(f.doc)?,
+            kind: Kind::parse(&kind)
+                .ok_or_else(|| Error::Index(format!("stored kind {kind:?} is unknown")))?,
+            superseded: self.superseded(addr),
+            plain: text(f.body)?,
+        };
+        Ok(cell.get_or_init(|| s))
+    }
+
+    fn superseded(&self, addr: DocAddress) -> bool {
+        self.columns
+            .get(addr.segment_ord as usize)
+            .and_then(|c| c.superseded.first(addr.doc_id))
+            .is_some_and(|v| v != 0)
     }
 
     /// Top `limit` sections by score, superseded ones scaled down by [`SUPERSEDED_FACTOR`].
     fn ranked(
         &self,
         searcher: &Searcher,
+        stats: &query::Stats<'_>,
         tq: &dyn tantivy::query::Query,
         limit: usize,
-    ) -> Result<Vec<(f32, usize)>> {
-        let total = self.corpus.sections.len().max(1);
+    ) -> Result<Vec<Ranked>> {
+        let total = self.stored.len().max(1);
         let mut fetch = (limit * 2 + 10).min(total);
-        let mut columns: Vec<Option<Column<u64>>> = vec![None; searcher.segment_readers().len()];
         loop {
             let top: Vec<(f32, DocAddress)> = searcher
-                .search(tq, &TopDocs::with_limit(fetch).order_by_score())
+                .search_with_statistics_provider(
+                    tq,
+                    &TopDocs::with_limit(fetch).order_by_score(),
+                    stats,
+                )
                 .map_err(ix_err)?;
             let floor = if top.len() == fetch {
                 top.last().map_or(0.0, |t| t.0)
@@ -334,24 +469,35 @@ impl Index {
                 0.0
             };
             let mut out = Vec::with_capacity(top.len());
-            for (score, addr) in &top {
-                let ord = self.ordinal(searcher, &mut columns, *addr)?;
-                let s = &self.corpus.sections[ord];
-                let score = if s.superseded {
+            for &(score, addr) in &top {
+                let cols = self
+                    .columns
+                    .get(addr.segment_ord as usize)
+                    .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))?;
+                let ord = cols
+                    .ord
+                    .first(addr.doc_id)
+                    .map(|o| o as usize)
+                    .filter(|&o| o < self.stored.len())
+                    .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))?;
+                let rank = cols.id_rank.first(addr.doc_id).unwrap_or(u64::MAX);
+                let superseded = cols.superseded.first(addr.doc_id).is_some_and(|v| v != 0);
+                let score = if superseded {
                     score * SUPERSEDED_FACTOR
                 } else {
-                    *score
+                    score
                 };
-                out.push((score, ord));
+                out.push(Ranked {
+                    score,
+                    ord,
+                    rank,
+                    addr,
+                });
             }
-            let sections = &self.corpus.sections;
-            out.sort_by(|a, b| {
-                b.0.total_cmp(&a.0)
-                    .then_with(|| sections[a.1].id.cmp(&sections[b.1].id))
-            });
+            out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.rank.cmp(&b.rank)));
             // Documents not fetched score at most `floor`; the first `limit` are final
             // once each of them scores at least that.
-            let settled = out.iter().take(limit).all(|(s, _)| *s >= floor);
+            let settled = out.iter().take(limit).all(|r| r.score >= floor);
             if settled || top.len() < fetch || fetch >= total {
                 out.truncate(limit);
                 return Ok(out);
@@ -359,36 +505,31 @@ impl Index {
             fetch = (fetch * 2).min(total);
         }
     }
-
-    /// The corpus position of the section stored at `addr` (its `ord` fast field).
-    fn ordinal(
-        &self,
-        searcher: &Searcher,
-        columns: &mut [Option<Column<u64>>],
-        addr: DocAddress,
-    ) -> Result<usize> {
-        let slot = columns
-            .get_mut(addr.segment_ord as usize)
-            .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))?;
-        if slot.is_none() {
-            let reader = searcher.segment_reader(addr.segment_ord);
-            *slot = Some(reader.fast_fields().u64("ord").map_err(ix_err)?);
-        }
-        slot.as_ref()
-            .and_then(|c| c.first(addr.doc_id))
-            .map(|o| o as usize)
-            .filter(|&o| o < self.corpus.sections.len())
-            .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))
-    }
 }
 
-fn hit(s: &Section, plain: &str, score: f32, snippets: &SnippetGenerator, stems: &[String]) -> Hit {
+/// One ranked document: its score, corpus position, ID rank and address.
+struct Ranked {
+    score: f32,
+    ord: usize,
+    rank: u64,
+    addr: DocAddress,
+}
+
+fn hit(
+    s: &Stored,
+    score: f32,
+    tokenizer: &mut snippet::SnippetTokenizer,
+    terms: &BTreeMap<String, f32>,
+    stems: &[String],
+) -> Hit {
+    let plain = s.plain.as_str();
     let window = &plain[snippet_window(plain, stems)];
-    let snip = snippets.snippet(window);
-    let (snippet, highlights) = if snip.is_empty() || snip.fragment().trim().is_empty() {
-        (lead(plain, SNIPPET_CHARS), Vec::new())
-    } else {
-        (snip.fragment().to_string(), snip.highlighted().to_vec())
+    let best = snippet::best_fragment(tokenizer, window, terms, SNIPPET_CHARS)
+        .map(|(range, hl)| (&window[range], hl))
+        .filter(|(fragment, _)| !fragment.trim().is_empty());
+    let (snippet, highlights) = match best {
+        Some((fragment, hl)) => (fragment.to_string(), hl),
+        None => (lead(plain, SNIPPET_CHARS), Vec::new()),
     };
     // Same byte length, so the highlight ranges stay valid.
     let snippet = snippet.replace(['\n', '\t', '\r'], " ");
@@ -430,10 +571,18 @@ fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
 /// Byte offset of the first word of `text` that starts with one of `stems`
 /// (ASCII case-insensitive), in one pass over the text.
 fn first_word_starting_with(text: &[u8], stems: &[String]) -> Option<usize> {
+    // First bytes of the stems, either case: most words are ruled out by one lookup.
+    let mut first = [false; 256];
+    for s in stems {
+        if let Some(&c) = s.as_bytes().first() {
+            first[usize::from(c.to_ascii_lowercase())] = true;
+            first[usize::from(c.to_ascii_uppercase())] = true;
+        }
+    }
     let mut prev_alnum = false;
     for (i, &b) in text.iter().enumerate() {
         let alnum = b.is_ascii_alphanumeric();
-        if alnum && !prev_alnum {
+        if alnum && !prev_alnum && first[usize::from(b)] {
             let rest = &text[i..];
             let hit = stems.iter().any(|s| {
                 let s = s.as_bytes();

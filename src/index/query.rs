@@ -14,14 +14,16 @@
 use super::{Fields, ix_err};
 use crate::error::Result;
 use crate::rulebook::{Game, Kind};
-use std::collections::BTreeMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 use tantivy::query::{
-    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
-    TermQuery,
+    Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery, Occur, PhraseQuery,
+    Query, QueryClone, Scorer, TermQuery, Weight,
 };
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{Searcher, Term};
+use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
 
 const TITLE_BOOST: f32 = 2.0;
 const BODY_BOOST: f32 = 1.0;
@@ -116,7 +118,7 @@ pub struct Plan {
 pub fn plan(
     text: &str,
     analyzer: &mut TextAnalyzer,
-    searcher: &Searcher,
+    stats: &Stats<'_>,
     f: &Fields,
 ) -> Result<Plan> {
     let mut words: Vec<(String, String)> = Vec::new(); // (lowercase word, stem)
@@ -156,7 +158,7 @@ pub fn plan(
         for (stem, weight) in stems_of_word {
             let mut known = false;
             for field in [f.body, f.title] {
-                if searcher
+                if stats
                     .doc_freq(&Term::from_field_text(field, &stem))
                     .map_err(ix_err)?
                     > 0
@@ -174,6 +176,56 @@ pub fn plan(
         groups.push(Group { variants });
     }
     Ok(Plan { groups })
+}
+
+/// BM25 collection statistics for one query, each looked up once: the plan
+/// already asks for the words' document frequencies, and a query scores the
+/// same field and term in several clauses. Same numbers as the searcher's.
+pub struct Stats<'a> {
+    searcher: &'a Searcher,
+    docs: Cell<Option<u64>>,
+    tokens: RefCell<Vec<(Field, u64)>>,
+    freqs: RefCell<HashMap<Term, u64>>,
+}
+
+impl<'a> Stats<'a> {
+    pub fn new(searcher: &'a Searcher) -> Stats<'a> {
+        Stats {
+            searcher,
+            docs: Cell::new(None),
+            tokens: RefCell::new(Vec::new()),
+            freqs: RefCell::new(HashMap::new()),
+        }
+    }
+}
+
+impl Bm25StatisticsProvider for Stats<'_> {
+    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        if let Some(&(_, n)) = self.tokens.borrow().iter().find(|(f, _)| *f == field) {
+            return Ok(n);
+        }
+        let n = Bm25StatisticsProvider::total_num_tokens(self.searcher, field)?;
+        self.tokens.borrow_mut().push((field, n));
+        Ok(n)
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        if let Some(n) = self.docs.get() {
+            return Ok(n);
+        }
+        let n = Bm25StatisticsProvider::total_num_docs(self.searcher)?;
+        self.docs.set(Some(n));
+        Ok(n)
+    }
+
+    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        if let Some(&n) = self.freqs.borrow().get(term) {
+            return Ok(n);
+        }
+        let n = self.searcher.doc_freq(term)?;
+        self.freqs.borrow_mut().insert(term.clone(), n);
+        Ok(n)
+    }
 }
 
 /// A lone letter: the "s" of "Obi-Wan's", the "t" of "can't".
@@ -221,7 +273,15 @@ impl Plan {
         game: Option<Game>,
         kind: Option<Kind>,
         all_fuzzy: bool,
+        weights: &Arc<TermWeights>,
     ) -> Option<Box<dyn Query>> {
+        let term_query = |term: Term, option: IndexRecordOption| -> Box<dyn Query> {
+            Box::new(CachedTerm {
+                term,
+                option,
+                weights: Arc::clone(weights),
+            })
+        };
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for g in &self.groups {
             let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
@@ -240,7 +300,7 @@ impl Plan {
                             None => continue,
                         }
                     } else {
-                        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))
+                        term_query(term, IndexRecordOption::WithFreqs)
                     };
                     let w = boost * v.weight * if fuzzy { FUZZY_WEIGHT } else { 1.0 };
                     disjuncts.push(Box::new(BoostQuery::new(q, w)));
@@ -249,10 +309,7 @@ impl Plan {
             if !disjuncts.is_empty() {
                 should.push((
                     Occur::Should,
-                    Box::new(DisjunctionMaxQuery::with_tie_breaker(
-                        disjuncts,
-                        TIE_BREAKER,
-                    )),
+                    Box::new(DisMax::new(disjuncts, TIE_BREAKER)),
                 ));
             }
         }
@@ -268,7 +325,7 @@ impl Plan {
                 // Best of title and body, so a pair in both does not count twice.
                 // Titles are short: their pairs are indexed as tokens (cheap to look
                 // up); bodies are matched with a phrase query of slop 1.
-                let title = TermQuery::new(
+                let title = term_query(
                     Term::from_field_text(f.title_pairs, &super::pair_token(a, b)),
                     IndexRecordOption::WithFreqs,
                 );
@@ -278,19 +335,31 @@ impl Plan {
                 ]);
                 body.set_slop(PAIR_SLOP);
                 let pairs: Vec<Box<dyn Query>> = vec![
-                    Box::new(BoostQuery::new(Box::new(title), PAIR_BOOST * TITLE_BOOST)),
+                    Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)),
                     Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
                 ];
-                should.push((Occur::Should, Box::new(DisjunctionMaxQuery::new(pairs))));
+                should.push((Occur::Should, Box::new(DisMax::new(pairs, 0.0))));
             }
         }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
         if let Some(g) = game {
-            clauses.push((Occur::Must, keyword(f.game, g.as_str())));
+            clauses.push((
+                Occur::Must,
+                term_query(
+                    Term::from_field_text(f.game, g.as_str()),
+                    IndexRecordOption::Basic,
+                ),
+            ));
         }
         if let Some(k) = kind {
-            clauses.push((Occur::Must, keyword(f.kind, k.as_str())));
+            clauses.push((
+                Occur::Must,
+                term_query(
+                    Term::from_field_text(f.kind, k.as_str()),
+                    IndexRecordOption::Basic,
+                ),
+            ));
         }
         Some(Box::new(BooleanQuery::new(clauses)))
     }
@@ -308,11 +377,246 @@ impl Plan {
     }
 }
 
-fn keyword(field: tantivy::schema::Field, value: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(
-        Term::from_field_text(field, value),
-        IndexRecordOption::Basic,
-    ))
+/// The best of several queries plus `tie_breaker` times the rest: scores exactly
+/// as tantivy's `DisjunctionMaxQuery`, but walks its few disjuncts side by side
+/// instead of through a 4096-document union buffer, which a query of a dozen
+/// words would otherwise allocate and clear a dozen times.
+#[derive(Debug)]
+struct DisMax {
+    disjuncts: Vec<Box<dyn Query>>,
+    tie_breaker: Score,
+}
+
+impl DisMax {
+    fn new(disjuncts: Vec<Box<dyn Query>>, tie_breaker: Score) -> DisMax {
+        DisMax {
+            disjuncts,
+            tie_breaker,
+        }
+    }
+}
+
+impl Clone for DisMax {
+    fn clone(&self) -> DisMax {
+        DisMax::new(
+            self.disjuncts.iter().map(|q| q.box_clone()).collect(),
+            self.tie_breaker,
+        )
+    }
+}
+
+impl Query for DisMax {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let weights = self
+            .disjuncts
+            .iter()
+            .map(|d| d.weight(scoring))
+            .collect::<tantivy::Result<_>>()?;
+        Ok(Box::new(DisMaxWeight {
+            weights,
+            tie_breaker: self.tie_breaker,
+        }))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        for d in &self.disjuncts {
+            d.query_terms(visitor);
+        }
+    }
+}
+
+struct DisMaxWeight {
+    weights: Vec<Box<dyn Weight>>,
+    tie_breaker: Score,
+}
+
+impl Weight for DisMaxWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        let mut scorers = Vec::with_capacity(self.weights.len());
+        for w in &self.weights {
+            let s = w.scorer(reader, boost)?;
+            if s.doc() != TERMINATED {
+                scorers.push(s);
+            }
+        }
+        let size_hint = estimate_union(scorers.iter().map(|s| s.size_hint()), reader.num_docs());
+        let cost = scorers.iter().map(|s| s.cost()).sum();
+        let doc = scorers.iter().map(|s| s.doc()).min().unwrap_or(TERMINATED);
+        Ok(Box::new(DisMaxScorer {
+            scorers,
+            tie_breaker: self.tie_breaker,
+            doc,
+            size_hint,
+            cost,
+        }))
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let mut scorer = self.scorer(reader, 1.0)?;
+        if scorer.seek(doc) != doc {
+            return Err(tantivy::TantivyError::InvalidArgument(format!(
+                "document #{doc} does not match"
+            )));
+        }
+        Ok(Explanation::new("DisMax", scorer.score()))
+    }
+}
+
+struct DisMaxScorer {
+    /// Disjuncts still holding documents, in query order (the order scores are summed in).
+    scorers: Vec<Box<dyn Scorer>>,
+    tie_breaker: Score,
+    doc: DocId,
+    size_hint: u32,
+    cost: u64,
+}
+
+impl DisMaxScorer {
+    fn settle(&mut self) -> DocId {
+        self.scorers.retain(|s| s.doc() != TERMINATED);
+        self.doc = self
+            .scorers
+            .iter()
+            .map(|s| s.doc())
+            .min()
+            .unwrap_or(TERMINATED);
+        self.doc
+    }
+}
+
+impl DocSet for DisMaxScorer {
+    fn advance(&mut self) -> DocId {
+        let doc = self.doc;
+        for s in &mut self.scorers {
+            if s.doc() == doc {
+                s.advance();
+            }
+        }
+        self.settle()
+    }
+
+    fn seek(&mut self, target: DocId) -> DocId {
+        if self.doc >= target {
+            return self.doc;
+        }
+        for s in &mut self.scorers {
+            if s.doc() < target {
+                s.seek(target);
+            }
+        }
+        self.settle()
+    }
+
+    fn doc(&self) -> DocId {
+        self.doc
+    }
+
+    fn size_hint(&self) -> u32 {
+        self.size_hint
+    }
+
+    fn cost(&self) -> u64 {
+        self.cost
+    }
+}
+
+impl Scorer for DisMaxScorer {
+    fn score(&mut self) -> Score {
+        let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
+        let doc = self.doc;
+        for s in &mut self.scorers {
+            if s.doc() == doc {
+                let score = s.score();
+                max = Score::max(score, max);
+                sum += score;
+            }
+        }
+        max + (sum - max) * self.tie_breaker
+    }
+}
+
+/// Estimated size of a union of sets of these sizes (tantivy's own estimate,
+/// so query planning sees the same numbers as for its unions).
+fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
+    let mut not_in_any = 1.0f64;
+    for size in sizes {
+        not_in_any *= 1.0 - (f64::from(size) / f64::from(max_docs)) * 0.8;
+    }
+    let estimate = (f64::from(max_docs) * (1.0 - not_in_any)).round();
+    estimate.min(f64::from(max_docs)) as u32
+}
+
+/// Term weights (BM25 statistics: document frequency, average field length,
+/// and the tables derived from them) of one searcher, made once per term and
+/// reused by every later query: the searcher never changes, so neither do they.
+#[derive(Default)]
+pub struct TermWeights(Mutex<HashMap<(Term, bool), Arc<dyn Weight>>>);
+
+impl std::fmt::Debug for TermWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TermWeights")
+    }
+}
+
+/// A term query whose scoring weight comes from [`TermWeights`]: scores as
+/// tantivy's `TermQuery`.
+#[derive(Debug, Clone)]
+struct CachedTerm {
+    term: Term,
+    option: IndexRecordOption,
+    weights: Arc<TermWeights>,
+}
+
+impl Query for CachedTerm {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let plain = TermQuery::new(self.term.clone(), self.option);
+        if !scoring.is_scoring_enabled() {
+            return plain.weight(scoring);
+        }
+        let key = (self.term.clone(), self.option.has_freq());
+        let cached = {
+            let map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
+            map.get(&key).cloned()
+        };
+        let weight = match cached {
+            Some(w) => w,
+            None => {
+                let w: Arc<dyn Weight> = Arc::from(plain.weight(scoring)?);
+                let mut map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
+                Arc::clone(map.entry(key).or_insert(w))
+            }
+        };
+        Ok(Box::new(SharedWeight(weight)))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        visitor(&self.term, false);
+    }
+}
+
+struct SharedWeight(Arc<dyn Weight>);
+
+impl Weight for SharedWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        self.0.scorer(reader, boost)
+    }
+
+    fn scorer_danger(
+        &self,
+        reader: &SegmentReader,
+        target: DocId,
+        boost: Score,
+    ) -> tantivy::Result<(tantivy::SeekDangerResult, Box<dyn Scorer>)> {
+        self.0.scorer_danger(reader, target, boost)
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        self.0.explain(reader, doc)
+    }
+
+    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        self.0.count(reader)
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,9 @@
 //! query term, i.e. that begin like one. Highlighting stays exactly what the
 //! full analyzer would give, at a fraction of the cost.
 
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 use std::sync::Arc;
 use tantivy::tokenizer::{
     BoxTokenStream, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token,
@@ -13,19 +16,25 @@ use tantivy::tokenizer::{
 /// "battl", "destiny" → "destini"), so a word can only stem to a query term
 /// when it shares this many leading bytes with it.
 const PREFIX: usize = 3;
+/// Words this long (in bytes) or longer are dropped, as the index analyzer drops them.
+const LONG_WORD: usize = 40;
 
 #[derive(Clone)]
 pub struct SnippetTokenizer {
     words: TextAnalyzer,
     stemmer: TextAnalyzer,
     prefixes: Arc<[String]>,
+    /// First bytes of the prefixes, either case.
+    first: [bool; 256],
+    /// Stems of the candidate words seen so far (lowercase word → stem).
+    stems: HashMap<String, String>,
 }
 
 impl SnippetTokenizer {
     /// `stemmer` is the index analyzer; `stems` the query terms to highlight.
     pub fn new(stemmer: TextAnalyzer, stems: &[String]) -> SnippetTokenizer {
         let words = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(RemoveLongFilter::limit(40))
+            .filter(RemoveLongFilter::limit(LONG_WORD))
             .filter(LowerCaser)
             .build();
         let mut prefixes: Vec<String> = stems
@@ -38,12 +47,172 @@ impl SnippetTokenizer {
             .collect();
         prefixes.sort();
         prefixes.dedup();
+        let mut first = [false; 256];
+        for p in &prefixes {
+            if let Some(&c) = p.as_bytes().first() {
+                first[usize::from(c.to_ascii_lowercase())] = true;
+                first[usize::from(c.to_ascii_uppercase())] = true;
+            }
+        }
         SnippetTokenizer {
+            first,
             words,
             stemmer,
             prefixes: prefixes.into(),
+            stems: HashMap::new(),
         }
     }
+
+    /// What `word` (as it stands in the text) becomes as a token: lowercase, and
+    /// stemmed when it could stem to a query term; `None` when it cannot match
+    /// any query term at all (most words), decided without allocating.
+    fn term_of(&mut self, word: &str) -> Option<&str> {
+        let lower: Cow<'_, str> = if word.is_ascii() {
+            let b = word.as_bytes();
+            if !b.first().is_some_and(|&c| self.first[usize::from(c)]) {
+                return None;
+            }
+            let candidate = self.prefixes.iter().any(|p| {
+                b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+            });
+            if !candidate {
+                return None;
+            }
+            if b.iter().any(u8::is_ascii_uppercase) {
+                Cow::Owned(word.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(word)
+            }
+        } else {
+            let mut l = String::with_capacity(word.len());
+            for c in word.chars() {
+                l.extend(c.to_lowercase());
+            }
+            if !self.prefixes.iter().any(|p| l.starts_with(p.as_str())) {
+                return None;
+            }
+            Cow::Owned(l)
+        };
+        if !self.stems.contains_key(lower.as_ref()) {
+            let stem = {
+                let mut stream = self.stemmer.token_stream(&lower);
+                stream.next().map(|t| t.text.clone())
+            };
+            let lower = lower.clone().into_owned();
+            let stem = stem.unwrap_or_else(|| lower.clone());
+            self.stems.insert(lower, stem);
+        }
+        self.stems.get(lower.as_ref()).map(String::as_str)
+    }
+}
+
+/// Byte ranges of the words of `text` as the index analyzer splits them
+/// (runs of alphanumeric characters), long words left out.
+fn words(text: &str) -> Box<dyn Iterator<Item = Range<usize>> + '_> {
+    if text.is_ascii() {
+        return Box::new(ascii_words(text.as_bytes()));
+    }
+    let mut chars = text.char_indices().peekable();
+    Box::new(std::iter::from_fn(move || {
+        loop {
+            let (from, c) = chars.next()?;
+            if !c.is_alphanumeric() {
+                continue;
+            }
+            let mut to = text.len();
+            for (i, c) in chars.by_ref() {
+                if !c.is_alphanumeric() {
+                    to = i;
+                    break;
+                }
+            }
+            if to - from < LONG_WORD {
+                return Some(from..to);
+            }
+        }
+    }))
+}
+
+/// [`words`] for ASCII text, byte by byte.
+fn ascii_words(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            while i < b.len() && !b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if i >= b.len() {
+                return None;
+            }
+            let from = i;
+            while i < b.len() && b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if i - from < LONG_WORD {
+                return Some(from..i);
+            }
+        }
+    })
+}
+
+/// A run of words considered for the snippet.
+struct Fragment {
+    score: f32,
+    start: usize,
+    stop: usize,
+    highlighted: Vec<Range<usize>>,
+}
+
+impl Fragment {
+    fn new(start: usize) -> Fragment {
+        Fragment {
+            score: 0.0,
+            start,
+            stop: start,
+            highlighted: Vec::new(),
+        }
+    }
+}
+
+/// The best fragment of `text`, at most `max` bytes long, and the byte ranges
+/// of matched words within it; `None` when no term of `terms` occurs. Picks what
+/// tantivy's `SnippetGenerator` picks (cut into consecutive fragments, sum the
+/// weights of matched words, first of the highest), with the words of this
+/// tokenizer, but without building a token for each word.
+pub fn best_fragment(
+    tokenizer: &mut SnippetTokenizer,
+    text: &str,
+    terms: &BTreeMap<String, f32>,
+    max: usize,
+) -> Option<(Range<usize>, Vec<Range<usize>>)> {
+    let mut best: Option<Fragment> = None;
+    let mut keep = |f: Fragment| {
+        if f.score > 0.0 && best.as_ref().is_none_or(|b| f.score > b.score) {
+            best = Some(f);
+        }
+    };
+    let mut current = Fragment::new(0);
+    for w in words(text) {
+        if w.end - current.start > max {
+            keep(std::mem::replace(&mut current, Fragment::new(w.start)));
+        }
+        current.stop = w.end;
+        if let Some(&weight) = tokenizer
+            .term_of(&text[w.clone()])
+            .and_then(|t| terms.get(t))
+        {
+            current.score += weight;
+            current.highlighted.push(w);
+        }
+    }
+    keep(current);
+    let best = best?;
+    let highlighted = best
+        .highlighted
+        .iter()
+        .map(|r| r.start - best.start..r.end - best.start)
+        .collect();
+    Some((best.start..best.stop, highlighted))
 }
 
 impl Tokenizer for SnippetTokenizer {
@@ -115,6 +284,42 @@ mod tests {
             out.push(t.text.clone());
         }
         out
+    }
+
+    #[test]
+    fn best_fragment_picks_what_the_snippet_generator_picks() {
+        let text = "Battles happen. A long stretch of words with nothing in it at all, \
+            really nothing. Then a battle destiny is drawn, and another battle destiny; \
+            more words follow here without any match whatsoever, going on and on. \
+            Finally one more destiny at the end. BATTLES and Destinies in capitals, \
+            battlebattlebattlebattlebattlebattlebattle (too long), Ünïcode bättle battle.";
+        let stems = vec!["battl".to_string(), "destini".to_string()];
+        let terms: BTreeMap<String, f32> =
+            [("battl".to_string(), 1.0), ("destini".to_string(), 0.7)].into();
+        let ascii = text.replace("Ünïcode bättle", "Unicode battle");
+        for (text, max) in [20, 45, 60, 120, 200, 400]
+            .into_iter()
+            .flat_map(|m| [(text, m), (ascii.as_str(), m)])
+        {
+            let generator = tantivy::snippet::SnippetGenerator::new(
+                terms.clone(),
+                TextAnalyzer::from(SnippetTokenizer::new(en_stem(), &stems)),
+                tantivy::schema::Field::from_field_id(0),
+                max,
+            );
+            let want = generator.snippet(text);
+            let mut tok = SnippetTokenizer::new(en_stem(), &stems);
+            let got = best_fragment(&mut tok, text, &terms, max);
+            match got {
+                None => assert!(want.is_empty(), "max {max}"),
+                Some((range, hl)) => {
+                    assert_eq!(&text[range], want.fragment(), "max {max}");
+                    assert_eq!(hl, want.highlighted(), "max {max}");
+                }
+            }
+        }
+        let mut tok = SnippetTokenizer::new(en_stem(), &stems);
+        assert!(best_fragment(&mut tok, "no match here", &terms, 200).is_none());
     }
 
     #[test]

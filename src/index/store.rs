@@ -28,7 +28,7 @@ use tantivy::{Index, TantivyDocument};
 const SECTIONS_DIR: &str = "sections";
 const MANIFEST: &str = "manifest.txt";
 /// Bumped whenever the schema or the way sections are indexed changes.
-const FORMAT: &str = "swjudge-index-5";
+const FORMAT: &str = "swjudge-index-6";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 32 << 20;
 
@@ -67,6 +67,10 @@ impl Sources {
             ));
         }
         Ok(Sources { files })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
     }
 
     /// Hash of the relative paths and contents of every source file.
@@ -128,8 +132,9 @@ fn rel_name(root: &Path, path: &Path) -> String {
 }
 
 /// Open the index under `index_dir` when it exists, is readable and matches the
-/// sources; `None` when it must be rebuilt. Never fails: any problem means rebuild.
-pub fn open_current(index_dir: &Path, sources: &Sources, sections: usize) -> Option<Index> {
+/// sources; `None` when it must be rebuilt. Never fails: any problem means rebuild
+/// (the segments themselves are checked when the index is opened for search).
+pub fn open_current(index_dir: &Path, sources: &Sources) -> Option<Index> {
     let dir = index_dir.join(SECTIONS_DIR);
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).ok();
     let index = Index::open_in_dir(&dir).ok()?;
@@ -149,15 +154,6 @@ pub fn open_current(index_dir: &Path, sources: &Sources, sections: usize) -> Opt
         }
     }
     super::fields_of(&index.schema())?;
-    let reader = index
-        .reader_builder()
-        .reload_policy(tantivy::ReloadPolicy::Manual)
-        .try_into()
-        .ok()?;
-    let searcher = reader.searcher();
-    if searcher.num_docs() != sections as u64 || searcher.segment_readers().is_empty() {
-        return None;
-    }
     Some(index)
 }
 
@@ -266,9 +262,12 @@ fn fill(index: &Index, corpus: &Corpus, fingerprint: &str) -> Result<()> {
         .writer_with_num_threads::<TantivyDocument>(1, WRITER_BUDGET)
         .map_err(super::ix_err)?;
     let mut analyzer = index.tokenizer_for_field(f.body).map_err(super::ix_err)?;
+    let mut ids: Vec<&str> = corpus.sections.iter().map(|s| s.id.as_str()).collect();
+    ids.sort_unstable();
     for (ord, s) in corpus.sections.iter().enumerate() {
+        let rank = ids.partition_point(|id| *id < s.id.as_str());
         writer
-            .add_document(document(&f, &mut analyzer, ord, s))
+            .add_document(document(&f, &mut analyzer, ord, rank, s))
             .map_err(super::ix_err)?;
     }
     let mut commit = writer.prepare_commit().map_err(super::ix_err)?;
@@ -278,10 +277,21 @@ fn fill(index: &Index, corpus: &Corpus, fingerprint: &str) -> Result<()> {
     Ok(())
 }
 
-fn document(f: &Fields, analyzer: &mut TextAnalyzer, ord: usize, s: &Section) -> TantivyDocument {
+fn document(
+    f: &Fields,
+    analyzer: &mut TextAnalyzer,
+    ord: usize,
+    rank: usize,
+    s: &Section,
+) -> TantivyDocument {
     let mut d = TantivyDocument::default();
     d.add_text(f.id, &s.id);
     d.add_u64(f.ord, ord as u64);
+    d.add_u64(f.id_rank, rank as u64);
+    d.add_text(f.doc, &s.document);
+    for part in &s.breadcrumb {
+        d.add_text(f.crumbs, part);
+    }
     d.add_text(f.game, s.game.as_str());
     d.add_text(f.document, format!("{}.{}", s.game, s.document));
     d.add_text(f.kind, s.kind.as_str());
