@@ -364,7 +364,7 @@ impl CardDb {
         let imported = load_imported(&paths.data_dir)?;
         match Index::open_or_build(paths) {
             Ok(ix) => {
-                let mut db = CardDb::build(imported, Some(ix.corpus()));
+                let mut db = CardDb::build(imported, Some(ix.corpus()?));
                 db.index = Some(ix);
                 Ok(db)
             }
@@ -495,12 +495,14 @@ fn see_also_indexed(ix: &Index, card: &Card, limit: usize) -> Vec<SeeAlso> {
         kind: None,
         limit: (limit * 8).clamp(20, 200),
     };
+    let Ok(corpus) = ix.corpus() else {
+        return Vec::new();
+    };
     match ix.search(&q) {
         Ok(hits) => {
-            let corpus = ix.corpus();
             from_rulebook::see_also_in(hits.iter().filter_map(|h| corpus.get(&h.id)), card, limit)
         }
-        Err(_) => from_rulebook::see_also(ix.corpus(), card, limit),
+        Err(_) => from_rulebook::see_also(corpus, card, limit),
     }
 }
 
