@@ -1,10 +1,475 @@
-//! Integration tests: command-line behaviour shared by every subcommand.
+//! Integration tests: command-line behaviour shared by every subcommand, and
+//! bad input of every kind. Bad input must give exit code 2 and exactly one
+//! stderr line — never a panic, a hang or a partly written result.
 
 use crate::util::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run `cmd` with stdin closed; kill it and fail the test after `secs` seconds.
+fn run_within(mut cmd: Command, secs: u64) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("swjudge starts");
+    // Drain both pipes on threads so a large output cannot block the child.
+    let mut so = child.stdout.take().expect("piped stdout");
+    let mut se = child.stderr.take().expect("piped stderr");
+    let to = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut so, &mut v);
+        v
+    });
+    let te = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut se, &mut v);
+        v
+    });
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("swjudge did not finish within {secs} s: {cmd:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: to.join().unwrap_or_default(),
+        stderr: te.join().unwrap_or_default(),
+    }
+}
+
+/// `swjudge ARGS…` with a private index and data dir under `tmp`, within 60 s.
+fn sj(tmp: &Path, args: &[&str]) -> Output {
+    let mut c = swjudge(tmp);
+    c.args(args);
+    run_within(c, 60)
+}
+
+/// Exit code 2, exactly one stderr line starting "swjudge: " and containing
+/// `needle`, no panic.
+#[track_caller]
+fn assert_error(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(code(o), 2, "exit code; stderr: {err}");
+    assert!(!err.contains("panicked"), "panic: {err}");
+    assert_eq!(err.lines().count(), 1, "one stderr line: {err:?}");
+    assert!(err.starts_with("swjudge: "), "{err}");
+    assert!(err.contains(needle), "expected {needle:?} in {err:?}");
+}
+
+fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write fixture");
+    p
+}
+
+fn good_scenario() -> Vec<u8> {
+    std::fs::read(root().join("scenarios/swccg/limits/one-rule-examples.yaml"))
+        .expect("the One Rule scenario exists")
+}
+
+fn mkfifo(p: &Path) -> bool {
+    Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
 
 #[test]
 fn unknown_subcommand_exits_2() {
     let t = TempDir::new("cli");
     let o = swjudge(t.path()).arg("frobnicate").output().unwrap();
     assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn usage_errors_are_one_line() {
+    let t = TempDir::new("cli-usage");
+    assert_error(&sj(t.path(), &["frobnicate"]), "unrecognized subcommand");
+    assert_error(&sj(t.path(), &["serch", "x"]), "similar subcommand exists: 'search'");
+    assert_error(&sj(t.path(), &["search", "--frob", "x"]), "--frob");
+    assert_error(&sj(t.path(), &["card"]), "<NAME>");
+    assert_error(&sj(t.path(), &["cards", "import"]), "<FILE>");
+    assert_error(&sj(t.path(), &["check"]), "<FILE>");
+    assert_error(&sj(t.path(), &["search", "x", "-n", "99999999999999999999"]), "--limit");
+    assert_error(&sj(t.path(), &["search", "x", "--game", "klingon"]), "klingon");
+    assert_error(&sj(t.path(), &["--index-dir", "", "search", "x"]), "--index-dir");
+    assert_error(&sj(t.path(), &[]), "subcommand");
+}
+
+#[test]
+fn non_utf8_argument_is_one_line() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = TempDir::new("cli-nonutf8");
+    let mut c = swjudge(t.path());
+    c.arg("rule").arg(std::ffi::OsStr::from_bytes(b"\xff\xfe"));
+    assert_error(&run_within(c, 30), "UTF-8");
+}
+
+#[test]
+fn help_and_version_still_exit_0() {
+    let t = TempDir::new("cli-help");
+    let o = sj(t.path(), &["--help"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("Usage:"), "{}", stdout(&o));
+    let o = sj(t.path(), &["--version"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).starts_with("swjudge "), "{}", stdout(&o));
+}
+
+#[test]
+fn rule_with_huge_id_is_refused_quickly() {
+    let t = TempDir::new("cli-rule-huge");
+    let id = "a".repeat(5000);
+    let start = Instant::now();
+    let o = sj(t.path(), &["rule", &id]);
+    assert_error(&o, "the limit is 200");
+    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+}
+
+#[test]
+fn card_with_empty_name_is_a_usage_error() {
+    let t = TempDir::new("cli-card-empty");
+    assert_error(&sj(t.path(), &["card", "  "]), "empty card name");
+    assert_error(&sj(t.path(), &["--json", "card", ""]), "empty card name");
+}
+
+#[test]
+fn card_with_huge_name_is_refused_quickly() {
+    let t = TempDir::new("cli-card-huge");
+    let name = "yoda ".repeat(2000);
+    assert_error(&sj(t.path(), &["card", &name]), "the limit is 200");
+}
+
+#[test]
+fn check_fifo_is_refused_not_read() {
+    let t = TempDir::new("cli-check-fifo");
+    let p = t.path().join("pipe.yaml");
+    if !mkfifo(&p) {
+        eprintln!("mkfifo unavailable; skipped");
+        return;
+    }
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["check", s(&p)]);
+            c
+        },
+        20,
+    );
+    assert_error(&o, "not a regular file");
+}
+
+#[test]
+fn check_folder_is_refused() {
+    let t = TempDir::new("cli-check-dir");
+    let d = t.path().join("dir.yaml");
+    std::fs::create_dir_all(&d).unwrap();
+    assert_error(&sj(t.path(), &["check", s(&d)]), "is a folder");
+}
+
+#[test]
+fn check_empty_file_says_it_is_empty() {
+    let t = TempDir::new("cli-check-empty");
+    for (name, text) in [("e.yaml", ""), ("w.yaml", "  \n\n"), ("c.yaml", "# only\n")] {
+        let p = write(t.path(), name, text);
+        assert_error(&sj(t.path(), &["check", s(&p)]), "file is empty");
+    }
+}
+
+#[test]
+fn check_duplicate_key_error_has_no_parser_advice() {
+    let t = TempDir::new("cli-check-dup");
+    let p = write(t.path(), "d.yaml", "game: swccg\ngame: destiny\n");
+    let o = sj(t.path(), &["check", s(&p)]);
+    assert_error(&o, "d.yaml:2:1: duplicate mapping key: game");
+    assert!(!stderr(&o).contains("DuplicateKeyPolicy"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_multiple_documents_are_named_in_words() {
+    let t = TempDir::new("cli-check-multi");
+    let mut two = good_scenario();
+    two.extend_from_slice(b"---\n");
+    two.extend_from_slice(&good_scenario());
+    let p = write(t.path(), "two.yaml", two);
+    let o = sj(t.path(), &["check", s(&p)]);
+    assert_error(&o, "more than one YAML document");
+    assert!(!stderr(&o).contains("Documents {"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_non_utf8_names_line_and_column() {
+    let t = TempDir::new("cli-check-nonutf8");
+    let p = write(t.path(), "n.yaml", b"game: swccg\ntitle: caf\xc3\xa9 \xff\n");
+    assert_error(&sj(t.path(), &["check", s(&p)]), "n.yaml:2:13: not UTF-8");
+}
+
+#[test]
+fn check_rejects_oversized_tabbed_unknown_and_mistyped_yaml() {
+    let t = TempDir::new("cli-check-bad");
+    let big = format!("game: swccg\nnotes: \"{}\"\n", "x".repeat(2 << 20));
+    let cases: [(&str, String, &str); 4] = [
+        ("big.yaml", big, "the limit is 1048576 bytes"),
+        ("tab.yaml", "game: swccg\nswccg:\n\tturn: dark\n".into(), "tab.yaml:3:"),
+        ("unk.yaml", "game: swccg\nbogus: 1\n".into(), "unk.yaml:2:1: unknown field `bogus`"),
+        ("typ.yaml", "game: [1, 2]\n".into(), "typ.yaml:1:"),
+    ];
+    for (name, text, needle) in cases {
+        let p = write(t.path(), name, text);
+        assert_error(&sj(t.path(), &["check", s(&p)]), needle);
+        assert_error(&sj(t.path(), &["--json", "check", s(&p)]), needle);
+    }
+}
+
+#[test]
+fn check_alias_bomb_is_stopped() {
+    let t = TempDir::new("cli-check-bomb");
+    let mut y = String::from(
+        "game: swccg\ntitle: t\nnotes: n\nswccg: {turn: dark, phase: deploy}\nscript:\n  - &l0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n",
+    );
+    for i in 1..12 {
+        let refs = vec![format!("*l{}", i - 1); 9].join(",");
+        y.push_str(&format!("  - &l{i} [{refs}]\n"));
+    }
+    let p = write(t.path(), "bomb.yaml", y);
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["check", s(&p)]);
+            c
+        },
+        20,
+    );
+    assert_error(&o, "bomb.yaml:");
+}
+
+#[test]
+fn test_symlink_loop_terminates() {
+    let t = TempDir::new("cli-test-loop");
+    let d = t.path().join("sc");
+    std::fs::create_dir_all(&d).unwrap();
+    write(&d, "good.yaml", good_scenario());
+    std::os::unix::fs::symlink(".", d.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", d.join("b")).unwrap();
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["test", s(&d)]);
+            c
+        },
+        30,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+}
+
+#[test]
+fn test_empty_folder_finds_nothing() {
+    let t = TempDir::new("cli-test-empty");
+    let d = t.path().join("none");
+    std::fs::create_dir_all(&d).unwrap();
+    let o = sj(t.path(), &["test", s(&d)]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("no scenario files"), "{}", stderr(&o));
+}
+
+#[test]
+fn test_mixed_folder_reports_each_file_and_exits_2() {
+    let t = TempDir::new("cli-test-mix");
+    let d = t.path().join("mix");
+    std::fs::create_dir_all(&d).unwrap();
+    write(&d, "a-good.yaml", good_scenario());
+    write(&d, "b-dup.yaml", "game: swccg\ngame: swccg\n");
+    write(&d, "c-empty.yaml", "");
+    let fifo = mkfifo(&d.join("d-fifo.yaml"));
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["test", s(&d)]);
+            c
+        },
+        30,
+    );
+    let n = if fifo { 3 } else { 2 };
+    assert_error(&o, &format!("{n} scenario files are invalid"));
+    let out = stdout(&o);
+    assert!(out.contains("1 passed"), "{out}");
+    assert!(out.contains("b-dup.yaml:2:1: duplicate mapping key"), "{out}");
+    assert!(out.contains("c-empty.yaml: file is empty"), "{out}");
+    let o = sj(t.path(), &["--json", "test", s(&d)]);
+    assert_eq!(code(&o), 2);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(v["passed"], 1, "{v}");
+    assert_eq!(v["failed"], n, "{v}");
+}
+
+#[test]
+fn import_fifo_device_and_folder_are_refused() {
+    let t = TempDir::new("cli-import-special");
+    let fifo = t.path().join("pipe.json");
+    let mut paths = vec!["/dev/zero".to_string(), s(t.path()).to_string()];
+    if mkfifo(&fifo) {
+        paths.push(s(&fifo).to_string());
+    }
+    for p in &paths {
+        let o = run_within(
+            {
+                let mut c = swjudge(t.path());
+                c.args(["cards", "import", p]);
+                c
+            },
+            20,
+        );
+        let err = stderr(&o);
+        assert_error(&o, p);
+        assert!(
+            err.contains("not a regular file") || err.contains("is a folder"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn import_failure_leaves_no_partial_write() {
+    let t = TempDir::new("cli-import-partial");
+    let fx = root().join("tests/fixtures/cards");
+    // A folder where the second file's stored copy would go.
+    std::fs::create_dir_all(t.path().join("data/cards/swtcg-set.json/x")).unwrap();
+    let o = sj(
+        t.path(),
+        &[
+            "cards",
+            "import",
+            s(&fx.join("swccg-light.json")),
+            s(&fx.join("swtcg-set.txt")),
+        ],
+    );
+    assert_error(&o, "swtcg-set.json: is a folder");
+    let mut left: Vec<String> = std::fs::read_dir(t.path().join("data/cards"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["swtcg-set.json"], "nothing else written");
+}
+
+#[test]
+fn import_malformed_json_is_one_line() {
+    let t = TempDir::new("cli-import-json");
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        ("deep.json", format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)).into(), "recursion limit"),
+        ("empty.json", Vec::new(), "malformed JSON"),
+        ("bin.json", b"{\"cards\": [\xff\xfe]}".to_vec(), "not UTF-8"),
+        ("num.json", b"{\"cards\": [{\"id\": 1e400}]}".to_vec(), "number out of range"),
+        ("shape.json", b"{\"cards\": 5}".to_vec(), "neither SWCCG"),
+    ];
+    for (name, bytes, needle) in cases {
+        let p = write(t.path(), name, bytes);
+        assert_error(&sj(t.path(), &["cards", "import", s(&p)]), needle);
+    }
+    assert!(!t.path().join("data/cards").exists(), "nothing stored");
+}
+
+#[test]
+fn stored_non_utf8_card_data_says_reimport() {
+    let t = TempDir::new("cli-store-nonutf8");
+    let cards = t.path().join("data/cards");
+    std::fs::create_dir_all(&cards).unwrap();
+    write(&cards, "swccg-x.json", b"\xff\xfe\x00garbage");
+    let o = sj(t.path(), &["cards", "status"]);
+    assert_error(&o, "swccg-x.json: stored card data is not UTF-8 text; re-import it");
+}
+
+#[test]
+fn stored_card_folder_and_fifo_are_skipped() {
+    let t = TempDir::new("cli-store-special");
+    let cards = t.path().join("data/cards");
+    std::fs::create_dir_all(cards.join("odd.json")).unwrap();
+    mkfifo(&cards.join("pipe.json"));
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["--json", "cards", "status"]);
+            c
+        },
+        60,
+    );
+    assert_eq!(code(&o), 1, "no sources: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
+
+#[test]
+fn data_dir_that_is_a_file_is_one_line() {
+    let t = TempDir::new("cli-datadir-file");
+    let f = write(t.path(), "afile", "x");
+    for args in [&["cards", "status"][..], &["card", "yoda"][..]] {
+        let mut c = swjudge(t.path());
+        c.env("SWJUDGE_DATA_DIR", &f).args(args);
+        assert_error(&run_within(c, 60), "Not a directory");
+    }
+}
+
+#[test]
+fn garbage_rulebook_is_one_line() {
+    let t = TempDir::new("cli-rb-garbage");
+    let empty = t.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let garbage = t.path().join("garbage");
+    std::fs::create_dir_all(garbage.join("swccg")).unwrap();
+    write(&garbage.join("swccg"), "ar.md", b"\xff\xfe\x00\x01 not markdown");
+    for rb in [&empty, &garbage, &t.path().join("missing")] {
+        for args in [&["lint"][..], &["rule", "swccg.ar.the-stack"][..], &["search", "stack"][..]] {
+            let mut c = swjudge(t.path());
+            c.arg("--rulebook").arg(rb).args(args);
+            let o = run_within(c, 60);
+            assert_eq!(code(&o), 2, "{args:?} {}", stderr(&o));
+            assert_eq!(stderr(&o).lines().count(), 1, "{args:?} {}", stderr(&o));
+            assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+        }
+    }
+}
+
+/// `| head -1`: stdout closed early ends quietly with exit 0.
+#[test]
+fn closed_stdout_exits_quietly() {
+    let t = TempDir::new("cli-pipe");
+    let cases: [&[&str]; 6] = [
+        &["search", "stack", "-n", "1000"],
+        &["--json", "search", "stack", "-n", "1000"],
+        &["rule", "swccg.ar.the-stack"],
+        &["lint", "--unresolved"],
+        &["test"],
+        &["--json", "test"],
+    ];
+    for args in cases {
+        let mut child = swjudge(t.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut err);
+        }
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+    }
 }

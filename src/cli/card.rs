@@ -20,12 +20,28 @@ pub struct Args {
     pub see_also: usize,
 }
 
+/// Longest card name accepted (real titles stay well under 100 characters).
+const MAX_NAME_CHARS: usize = 200;
+
 fn parse_game(s: &str) -> Result<Game, String> {
     Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let query = args.name.join(" ");
+    if query.trim().is_empty() {
+        return Err(swjudge::Error::Usage(
+            "empty card name: give one such as \"Han Solo\"".into(),
+        )
+        .into());
+    }
+    if query.chars().count() > MAX_NAME_CHARS {
+        return Err(swjudge::Error::Usage(format!(
+            "card name is {} characters long; the limit is {MAX_NAME_CHARS}",
+            query.chars().count()
+        ))
+        .into());
+    }
     let db = CardDb::open(&ctx.paths)?;
     if !ctx.json {
         for w in &db.warnings {

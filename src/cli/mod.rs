@@ -98,8 +98,43 @@ pub struct Ctx {
     pub paths: Paths,
 }
 
+/// Parse the command line. `--help` and `--version` print and exit 0; a usage
+/// error prints one line (`swjudge: error: …`) and exits 2.
 pub fn parse() -> Cli {
-    Cli::parse()
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match e.kind() {
+            clap::error::ErrorKind::DisplayHelp
+            | clap::error::ErrorKind::DisplayVersion
+            | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+            _ => {
+                note(&format!("swjudge: {}", usage_line(&e.render().to_string())));
+                std::process::exit(2)
+            }
+        },
+    }
+}
+
+/// A clap error as one line: its message (joined when clap wraps it, as for a
+/// list of missing arguments) without the "error: " prefix or the usage block.
+fn usage_line(rendered: &str) -> String {
+    let msg: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect();
+    let mut msg = msg.join(" ");
+    for tip in rendered.lines().map(str::trim).filter(|l| l.starts_with("tip: ")) {
+        msg.push_str("; ");
+        msg.push_str(tip);
+    }
+    let msg = msg.strip_prefix("error: ").unwrap_or(&msg);
+    if msg.is_empty() {
+        "invalid arguments (see --help)".into()
+    } else {
+        format!("{msg} (see --help)")
+    }
 }
 
 pub fn run(cli: Cli) -> CliResult {

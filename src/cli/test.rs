@@ -14,6 +14,11 @@ pub struct Args {
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths };
     let files = scenario::find_files(&paths)?;
+    if files.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        super::note(&format!("no scenario files (*.yaml) under {}", shown.join(", ")));
+        return Ok(Outcome::NotFound);
+    }
     let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
     let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
     let mut summary = TestSummary { passed: 0, failed: 0, scenarios: Vec::new() };

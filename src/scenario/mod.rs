@@ -403,7 +403,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
-        if p.is_dir() {
+        if p.is_dir() && !p.is_symlink() {
             walk(&p, out)?;
         } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
             out.push(p);
