@@ -88,20 +88,7 @@ fn read_text(path: &Path) -> Result<String> {
     if bytes.len() > MAX_BYTES {
         return Err(too_big(bytes.len() as u64));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let good = &e.as_bytes()[..at];
-        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = good
-            .rsplit(|&b| b == b'\n')
-            .next()
-            .map_or(0, |l| String::from_utf8_lossy(l).chars().count())
-            + 1;
-        Error::Input(format!(
-            "{}:{line}:{col}: not UTF-8 text (save the file as UTF-8)",
-            path.display()
-        ))
-    })
+    String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
 }
 
 fn format_error(origin: &Path, e: &serde_saphyr::Error) -> String {

@@ -473,3 +473,93 @@ fn closed_stdout_exits_quietly() {
         assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn card_name_without_title_words_is_a_usage_error() {
+    let t = TempDir::new("cli-card-marker");
+    // "(V)" alone used to fuzzy-match "V-4X-D Ski Speeder".
+    for name in ["(V)", "!!!", "()"] {
+        assert_error(&sj(t.path(), &["card", name]), "has no letters or digits");
+    }
+}
+
+/// A copy of the shipped rulebook under `dir` (Markdown, ids.txt, aliases.txt).
+fn copy_rulebook(dir: &Path) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                copy(&p, &to.join(e.file_name()));
+            } else {
+                std::fs::copy(&p, to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let rb = dir.join("rulebook");
+    copy(&rulebook(), &rb);
+    rb
+}
+
+fn with_rulebook(tmp: &Path, rb: &Path, args: &[&str], secs: u64) -> Output {
+    let mut c = swjudge(tmp);
+    c.arg("--rulebook").arg(rb).args(args);
+    run_within(c, secs)
+}
+
+#[test]
+fn rulebook_symlink_loops_are_not_followed() {
+    let t = TempDir::new("cli-rb-loop");
+    let rb = copy_rulebook(t.path());
+    std::os::unix::fs::symlink(".", rb.join("swccg/loop")).unwrap();
+    std::os::unix::fs::symlink("..", rb.join("swccg/up")).unwrap();
+    let o = with_rulebook(t.path(), &rb, &["--json", "lint"], 60);
+    assert!(code(&o) < 2, "{}", stderr(&o));
+    let o = with_rulebook(t.path(), &rb, &["rule", "swccg.ar.the-stack"], 60);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn rulebook_fifo_is_refused_not_read() {
+    let t = TempDir::new("cli-rb-fifo");
+    let rb = copy_rulebook(t.path());
+    if !mkfifo(&rb.join("swccg/zz.md")) {
+        eprintln!("mkfifo unavailable; skipped");
+        return;
+    }
+    let o = with_rulebook(t.path(), &rb, &["lint"], 30);
+    assert_error(&o, "zz.md: not a regular file");
+}
+
+#[test]
+fn rulebook_errors_name_the_full_path_and_column() {
+    let t = TempDir::new("cli-rb-errors");
+    let rb = copy_rulebook(t.path());
+    let head = "---\ngame: swccg\ndocument: zz\ndocument_title: T\nsuperseded: false\n---\n";
+    let md = write(&rb.join("swccg"), "zz.md", format!("{head}# A {{#swccg.zz.a .bogus}}\n"));
+    let o = with_rulebook(t.path(), &rb, &["lint"], 60);
+    assert_error(&o, &format!("{}:7: unknown section class .bogus", md.display()));
+    let mut bad = head.as_bytes().to_vec();
+    bad.extend_from_slice(b"# A \xff {#swccg.zz.a}\n");
+    write(&rb.join("swccg"), "zz.md", bad);
+    let o = with_rulebook(t.path(), &rb, &["rule", "swccg.ar.the-stack"], 60);
+    assert_error(&o, &format!("{}:7:5: not UTF-8 text", md.display()));
+}
+
+#[test]
+fn rulebook_id_and_alias_lists_name_non_utf8_lines() {
+    let t = TempDir::new("cli-rb-lists");
+    let rb = copy_rulebook(t.path());
+    let ids = std::fs::read(rb.join("ids.txt")).unwrap();
+    let mut bad = ids.clone();
+    bad.extend_from_slice(b"\xff\n");
+    let lines = ids.iter().filter(|&&b| b == b'\n').count() + 1;
+    write(&rb, "ids.txt", bad);
+    let o = with_rulebook(t.path(), &rb, &["lint"], 60);
+    assert_error(&o, &format!("ids.txt:{lines}:1: not UTF-8 text"));
+    write(&rb, "ids.txt", ids);
+    write(&rb, "aliases.txt", b"a -> b\n\xff\n");
+    let o = with_rulebook(t.path(), &rb, &["rule", "swccg.ar.no-such-section"], 60);
+    assert_error(&o, "aliases.txt:2:1: not UTF-8 text");
+}

@@ -23,6 +23,23 @@ pub struct Args {
 /// Longest card name accepted (real titles stay well under 100 characters).
 const MAX_NAME_CHARS: usize = 200;
 
+/// Whether `name` has a letter or digit outside parentheses: "(V)" alone or
+/// "!!!" names no card, and a fuzzy match on it would only be a guess.
+fn has_title_words(name: &str) -> bool {
+    let mut depth = 0usize;
+    name.chars().any(|c| match c {
+        '(' => {
+            depth += 1;
+            false
+        }
+        ')' => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        c => depth == 0 && c.is_alphanumeric(),
+    })
+}
+
 fn parse_game(s: &str) -> Result<Game, String> {
     Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
 }
@@ -33,6 +50,13 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         return Err(swjudge::Error::Usage(
             "empty card name: give one such as \"Han Solo\"".into(),
         )
+        .into());
+    }
+    if !has_title_words(&query) {
+        return Err(swjudge::Error::Usage(format!(
+            "card name \"{}\" has no letters or digits outside a version marker such as (V)",
+            query.trim()
+        ))
         .into());
     }
     if query.chars().count() > MAX_NAME_CHARS {
