@@ -563,3 +563,20 @@ fn rulebook_id_and_alias_lists_name_non_utf8_lines() {
     let o = with_rulebook(t.path(), &rb, &["rule", "swccg.ar.no-such-section"], 60);
     assert_error(&o, "aliases.txt:2:1: not UTF-8 text");
 }
+
+#[test]
+fn index_into_unwritable_folder_is_an_error_not_a_claim() {
+    let t = TempDir::new("cli-index-file");
+    let f = write(t.path(), "afile", "x");
+    // It used to print "indexed N sections (…/afile)" and exit 0, having built
+    // the index only in memory.
+    for (dir, needle) in [
+        (f.clone(), "it is a file, not a folder"),
+        (f.join("sub"), "cannot write the index folder"),
+    ] {
+        let mut c = swjudge(t.path());
+        c.env("SWJUDGE_INDEX", &dir).args(["index"]);
+        assert_error(&run_within(c, 120), needle);
+    }
+    assert_eq!(std::fs::read(&f).unwrap(), b"x", "file untouched");
+}
