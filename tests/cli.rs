@@ -580,3 +580,77 @@ fn index_into_unwritable_folder_is_an_error_not_a_claim() {
     }
     assert_eq!(std::fs::read(&f).unwrap(), b"x", "file untouched");
 }
+
+/// The seed documents: `../shared/seeds` beside the checkout (or beside the
+/// folder of worktrees).
+fn seeds() -> PathBuf {
+    let near = root().join("../shared/seeds");
+    if near.is_dir() { near } else { root().join("../../shared/seeds") }
+}
+
+#[test]
+fn convert_bad_folders_are_one_line() {
+    let t = TempDir::new("cli-convert-dirs");
+    let f = write(t.path(), "afile", "x");
+    let o = sj(t.path(), &["convert", "--seeds", s(&f), "--out", s(&t.path().join("o"))]);
+    assert_error(&o, "not a folder of seed text files");
+    let o = sj(t.path(), &["convert", "--seeds", s(t.path()), "--out", s(&f)]);
+    assert_error(&o, "is a file, not a folder");
+    // No corrections: used to fail with "SWTCG rulebook: heading … not found".
+    let empty = t.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = sj(t.path(), &["convert", "--seeds", s(t.path()), "--out", s(&empty)]);
+    assert_error(&o, "no corrections folder");
+}
+
+#[test]
+fn convert_keeps_an_unreadable_ids_list() {
+    if !seeds().is_dir() {
+        eprintln!("seed documents unavailable; skipped");
+        return;
+    }
+    let t = TempDir::new("cli-convert-ids");
+    let rb = copy_rulebook(t.path());
+    let mut ids = std::fs::read(rb.join("ids.txt")).unwrap();
+    ids.extend_from_slice(b"swccg.ar.kept-\xff\n");
+    write(&rb, "ids.txt", &ids);
+    let o = sj(t.path(), &["convert", "--seeds", s(&seeds()), "--out", s(&rb)]);
+    assert_error(&o, "ids.txt:");
+    assert_eq!(std::fs::read(rb.join("ids.txt")).unwrap(), ids, "ids.txt untouched");
+}
+
+#[test]
+fn convert_stops_before_writing_when_a_folder_is_in_the_way() {
+    if !seeds().is_dir() {
+        eprintln!("seed documents unavailable; skipped");
+        return;
+    }
+    let t = TempDir::new("cli-convert-blocked");
+    let rb = copy_rulebook(t.path());
+    let before = std::fs::read(rb.join("ids.txt")).unwrap();
+    std::fs::remove_file(rb.join("swtcg/rulebook.md")).unwrap();
+    std::fs::create_dir_all(rb.join("swtcg/rulebook.md/x")).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    let start = std::time::SystemTime::now();
+    let o = sj(t.path(), &["convert", "--seeds", s(&seeds()), "--out", s(&rb)]);
+    assert_error(&o, "rulebook.md: is a folder");
+    assert_eq!(std::fs::read(rb.join("ids.txt")).unwrap(), before);
+    let md = rb.join("swccg/ar-06-battles.md");
+    let modified = std::fs::metadata(&md).unwrap().modified().unwrap();
+    assert!(modified < start, "{} was rewritten", md.display());
+}
+
+#[test]
+fn convert_json_reports_counts() {
+    if !seeds().is_dir() {
+        eprintln!("seed documents unavailable; skipped");
+        return;
+    }
+    let t = TempDir::new("cli-convert-json");
+    let rb = copy_rulebook(t.path());
+    let o = sj(t.path(), &["--json", "convert", "--seeds", s(&seeds()), "--out", s(&rb)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert!(v["sections"].as_u64().is_some_and(|n| n > 1000), "{v}");
+    assert_eq!(v["new_ids"], 0, "{v}");
+}
