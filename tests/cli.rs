@@ -654,3 +654,33 @@ fn convert_json_reports_counts() {
     assert!(v["sections"].as_u64().is_some_and(|n| n > 1000), "{v}");
     assert_eq!(v["new_ids"], 0, "{v}");
 }
+
+#[test]
+fn import_rejects_huge_titles_so_lookup_stays_fast() {
+    let t = TempDir::new("cli-import-title");
+    let mut v: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(root().join("tests/fixtures/cards/swccg-light.json")).unwrap(),
+    )
+    .unwrap();
+    let cards = v["cards"].as_array_mut().expect("cards array");
+    let n = cards.len();
+    let long = "x".repeat(100_000);
+    cards[0]["front"]["title"] = serde_json::Value::String(format!("Luke {long}"));
+    let p = write(t.path(), "long.json", serde_json::to_vec(&v).unwrap());
+    let o = sj(t.path(), &["--json", "cards", "import", s(&p)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["imported"], n - 1, "{r}");
+    let reason = r["files"][0]["rejected"][0]["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("the limit is 200"), "{r}");
+    // With the 100,000-character title stored, this lookup took over 30 s.
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["card", "luke"]);
+            c
+        },
+        30,
+    );
+    assert!(code(&o) < 2, "{}", stderr(&o));
+}

@@ -139,6 +139,33 @@ fn read_card_file(path: &Path) -> Result<Vec<u8>> {
 
 /// Parse one file, detecting its format from its content (and extension for TSV).
 pub fn parse_file(path: &Path) -> Result<Parsed> {
+    let mut parsed = parse_content(path)?;
+    reject_long_titles(&mut parsed);
+    Ok(parsed)
+}
+
+/// Longest card title (with subtitle) accepted; real titles stay under 100
+/// characters, and fuzzy lookup time grows with title length.
+pub const MAX_TITLE_CHARS: usize = 200;
+
+fn reject_long_titles(p: &mut Parsed) {
+    let (keep, long): (Vec<_>, Vec<_>) = std::mem::take(&mut p.source.cards)
+        .into_iter()
+        .partition(|c| {
+            c.title.chars().count() + c.subtitle.as_deref().map_or(0, |s| s.chars().count())
+                <= MAX_TITLE_CHARS
+        });
+    p.source.cards = keep;
+    p.rejected.extend(long.into_iter().map(|c| Rejected {
+        id: format!("card {}", c.id),
+        reason: format!(
+            "title is {} characters long; the limit is {MAX_TITLE_CHARS}",
+            c.title.chars().count()
+        ),
+    }));
+}
+
+fn parse_content(path: &Path) -> Result<Parsed> {
     let bytes = read_card_file(path)?;
     let shown = path.display().to_string();
     let name = file_name(path);
