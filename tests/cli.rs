@@ -684,3 +684,24 @@ fn import_rejects_huge_titles_so_lookup_stays_fast() {
     );
     assert!(code(&o) < 2, "{}", stderr(&o));
 }
+
+#[test]
+fn check_huge_normal_draw_count_is_refused_not_allocated() {
+    let t = TempDir::new("cli-check-draws");
+    let text = std::fs::read_to_string(
+        root().join("scenarios/swccg/values/multiple-destiny-values-unscripted.yaml"),
+    )
+    .expect("the unscripted destiny scenario exists");
+    assert!(text.contains("{normal: 1}"), "fixture changed: {text}");
+    // 999,999,999 planned draws aborted with "memory allocation of 55999999944 bytes failed".
+    let p = write(t.path(), "d.yaml", text.replace("{normal: 1}", "{normal: 999999999}"));
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["check", s(&p)]);
+            c
+        },
+        30,
+    );
+    assert_error(&o, "more than 1000 draws");
+}

@@ -124,6 +124,10 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
             return Err(at(path, 0, 0, format!("board `{k}:` given for a `game: {}` scenario", s.game.as_str())));
         }
     }
+    // `normal: N` expands to N draws: bound it, or a typo exhausts memory.
+    if s.draws.iter().flatten().flat_map(|d| &d.plans).any(|p| matches!(p, swccg::battle_scenario::PlanSpec::Normal(n) if *n > 1000)) {
+        return Err(at(path, 0, 0, "draws: `normal:` asks for more than 1000 draws"));
+    }
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut locations: BTreeSet<String> = BTreeSet::new();
     let case = swccg::battle_scenario::case_of(s);
