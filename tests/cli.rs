@@ -705,3 +705,15 @@ fn check_huge_normal_draw_count_is_refused_not_allocated() {
     );
     assert_error(&o, "more than 1000 draws");
 }
+
+#[test]
+fn test_fifo_argument_is_named_as_such() {
+    let t = TempDir::new("cli-test-fifo");
+    let p = t.path().join("pipe.yaml");
+    if !mkfifo(&p) {
+        eprintln!("mkfifo unavailable; skipped");
+        return;
+    }
+    // It used to say "no such file or directory" about a path that exists.
+    assert_error(&sj(t.path(), &["test", s(&p)]), "not a regular file or folder");
+}

@@ -13,6 +13,15 @@ pub struct Args {
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths };
+    for p in &paths {
+        if p.exists() && !p.is_file() && !p.is_dir() {
+            return Err(swjudge::Error::Usage(format!(
+                "{}: not a regular file or folder",
+                p.display()
+            ))
+            .into());
+        }
+    }
     let files = scenario::find_files(&paths)?;
     if files.is_empty() {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
