@@ -717,3 +717,25 @@ fn test_fifo_argument_is_named_as_such() {
     // It used to say "no such file or directory" about a path that exists.
     assert_error(&sj(t.path(), &["test", s(&p)]), "not a regular file or folder");
 }
+
+#[test]
+fn card_see_also_overflow_is_a_usage_error() {
+    let t = TempDir::new("cli-see-also");
+    // `--see-also 18446744073709551615` panicked: "attempt to multiply with overflow".
+    let o = sj(t.path(), &["card", "yoda", "--see-also", "18446744073709551615"]);
+    assert_error(&o, "expected a number from 0 to 200");
+    let o = sj(t.path(), &["card", "yoda", "--see-also", "201"]);
+    assert_error(&o, "--see-also");
+}
+
+#[test]
+fn newline_in_a_path_stays_one_error_line() {
+    let t = TempDir::new("cli-newline");
+    let o = sj(t.path(), &["check", "no\nsuch.yaml"]);
+    assert_error(&o, "no\\nsuch.yaml");
+    let o = sj(t.path(), &["test", "no\nsuch"]);
+    assert_error(&o, "no\\nsuch");
+    let o = sj(t.path(), &["rule", "swccg.ar.no\nsuch"]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}

@@ -501,7 +501,7 @@ fn see_also_indexed(ix: &Index, card: &Card, limit: usize) -> Vec<SeeAlso> {
         text: needle,
         game: Some(card.game),
         kind: None,
-        limit: (limit * 8).clamp(20, 200),
+        limit: limit.saturating_mul(8).clamp(20, 200),
     };
     match ix.search(&q) {
         Ok(hits) => {

@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(long, value_name = "GAME", value_parser = parse_game)]
     pub game: Option<Game>,
     /// At most this many "see also" rulebook sections.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = parse_see_also)]
     pub see_also: usize,
 }
 
@@ -38,6 +38,13 @@ fn has_title_words(name: &str) -> bool {
         }
         c => depth == 0 && c.is_alphanumeric(),
     })
+}
+
+fn parse_see_also(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= 200 => Ok(n),
+        _ => Err(format!("expected a number from 0 to 200, got \"{s}\"")),
+    }
 }
 
 fn parse_game(s: &str) -> Result<Game, String> {

@@ -137,7 +137,34 @@ fn usage_line(rendered: &str) -> String {
     }
 }
 
+/// Run the command. An error message always comes out as one line: control
+/// characters from user input (a newline in a path or name) are escaped.
 pub fn run(cli: Cli) -> CliResult {
+    match dispatch(cli) {
+        Err(Failure::Error(e)) => {
+            let text = e.to_string();
+            if text.chars().any(char::is_control) {
+                Err(Failure::Error(swjudge::Error::Usage(one_line(&text))))
+            } else {
+                Err(Failure::Error(e))
+            }
+        }
+        other => other,
+    }
+}
+
+/// `text` with control characters escaped (`\n`, `\u{1b}`, …), tabs kept.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => c.to_string(),
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+fn dispatch(cli: Cli) -> CliResult {
     let ctx = Ctx {
         json: cli.json,
         paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir),
@@ -172,9 +199,9 @@ pub fn out(text: &str) -> Result<(), Failure> {
     }
 }
 
-/// Write a note to stderr (progress, warnings). Never fails.
+/// Write a one-line note to stderr (progress, warnings). Never fails.
 pub fn note(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
+    let _ = writeln!(std::io::stderr(), "{}", one_line(text));
 }
 
 /// Serialize to pretty JSON and write it.
