@@ -739,3 +739,26 @@ fn newline_in_a_path_stays_one_error_line() {
     assert_eq!(code(&o), 1);
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
+
+#[test]
+fn check_huge_ferocity_destiny_count_is_refused_not_allocated() {
+    let t = TempDir::new("cli-check-ferocity");
+    let text = std::fs::read_to_string(root().join("scenarios/swccg/battles/attacks-example-3.yaml"))
+        .expect("the Attacks example 3 scenario exists");
+    assert!(text.contains("ferocity_destinies: 1\n"), "fixture changed");
+    // 4294967295 ferocity destinies aborted with "memory allocation of 240518168520 bytes failed".
+    let p = write(
+        t.path(),
+        "a.yaml",
+        text.replacen("ferocity_destinies: 1\n", "ferocity_destinies: 4294967295\n", 1),
+    );
+    let o = run_within(
+        {
+            let mut c = swjudge(t.path());
+            c.args(["check", s(&p)]);
+            c
+        },
+        30,
+    );
+    assert_error(&o, "`ferocity_destinies` is more than 64");
+}

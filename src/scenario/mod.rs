@@ -128,6 +128,9 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
     if s.draws.iter().flatten().flat_map(|d| &d.plans).any(|p| matches!(p, swccg::battle_scenario::PlanSpec::Normal(n) if *n > 1000)) {
         return Err(at(path, 0, 0, "draws: `normal:` asks for more than 1000 draws"));
     }
+    if s.attack.as_ref().is_some_and(|a| a.ferocity_destinies > 64) {
+        return Err(at(path, 0, 0, "attack: `ferocity_destinies` is more than 64"));
+    }
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut locations: BTreeSet<String> = BTreeSet::new();
     let case = swccg::battle_scenario::case_of(s);
