@@ -127,7 +127,9 @@ fn plain(msg: &str) -> String {
         }
         "Depth" => "nested too deeply (the limit is 64 levels)".into(),
         "Events" | "Nodes" => "too many YAML nodes (after alias expansion)".into(),
-        "ScalarBytes" => format!("too much text (the limit is {MAX_BYTES} bytes after alias expansion)"),
+        "ScalarBytes" => {
+            format!("too much text (the limit is {MAX_BYTES} bytes after alias expansion)")
+        }
         _ => format!("YAML size limit exceeded ({what})"),
     }
 }

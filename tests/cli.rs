@@ -99,14 +99,26 @@ fn unknown_subcommand_exits_2() {
 fn usage_errors_are_one_line() {
     let t = TempDir::new("cli-usage");
     assert_error(&sj(t.path(), &["frobnicate"]), "unrecognized subcommand");
-    assert_error(&sj(t.path(), &["serch", "x"]), "similar subcommand exists: 'search'");
+    assert_error(
+        &sj(t.path(), &["serch", "x"]),
+        "similar subcommand exists: 'search'",
+    );
     assert_error(&sj(t.path(), &["search", "--frob", "x"]), "--frob");
     assert_error(&sj(t.path(), &["card"]), "<NAME>");
     assert_error(&sj(t.path(), &["cards", "import"]), "<FILE>");
     assert_error(&sj(t.path(), &["check"]), "<FILE>");
-    assert_error(&sj(t.path(), &["search", "x", "-n", "99999999999999999999"]), "--limit");
-    assert_error(&sj(t.path(), &["search", "x", "--game", "klingon"]), "klingon");
-    assert_error(&sj(t.path(), &["--index-dir", "", "search", "x"]), "--index-dir");
+    assert_error(
+        &sj(t.path(), &["search", "x", "-n", "99999999999999999999"]),
+        "--limit",
+    );
+    assert_error(
+        &sj(t.path(), &["search", "x", "--game", "klingon"]),
+        "klingon",
+    );
+    assert_error(
+        &sj(t.path(), &["--index-dir", "", "search", "x"]),
+        "--index-dir",
+    );
     assert_error(&sj(t.path(), &[]), "subcommand");
 }
 
@@ -137,7 +149,11 @@ fn rule_with_huge_id_is_refused_quickly() {
     let start = Instant::now();
     let o = sj(t.path(), &["rule", &id]);
     assert_error(&o, "the limit is 200");
-    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -214,7 +230,11 @@ fn check_multiple_documents_are_named_in_words() {
 #[test]
 fn check_non_utf8_names_line_and_column() {
     let t = TempDir::new("cli-check-nonutf8");
-    let p = write(t.path(), "n.yaml", b"game: swccg\ntitle: caf\xc3\xa9 \xff\n");
+    let p = write(
+        t.path(),
+        "n.yaml",
+        b"game: swccg\ntitle: caf\xc3\xa9 \xff\n",
+    );
     assert_error(&sj(t.path(), &["check", s(&p)]), "n.yaml:2:13: not UTF-8");
 }
 
@@ -224,8 +244,16 @@ fn check_rejects_oversized_tabbed_unknown_and_mistyped_yaml() {
     let big = format!("game: swccg\nnotes: \"{}\"\n", "x".repeat(2 << 20));
     let cases: [(&str, String, &str); 4] = [
         ("big.yaml", big, "the limit is 1048576 bytes"),
-        ("tab.yaml", "game: swccg\nswccg:\n\tturn: dark\n".into(), "tab.yaml:3:"),
-        ("unk.yaml", "game: swccg\nbogus: 1\n".into(), "unk.yaml:2:1: unknown field `bogus`"),
+        (
+            "tab.yaml",
+            "game: swccg\nswccg:\n\tturn: dark\n".into(),
+            "tab.yaml:3:",
+        ),
+        (
+            "unk.yaml",
+            "game: swccg\nbogus: 1\n".into(),
+            "unk.yaml:2:1: unknown field `bogus`",
+        ),
         ("typ.yaml", "game: [1, 2]\n".into(), "typ.yaml:1:"),
     ];
     for (name, text, needle) in cases {
@@ -308,7 +336,10 @@ fn test_mixed_folder_reports_each_file_and_exits_2() {
     assert_error(&o, &format!("{n} scenario files are invalid"));
     let out = stdout(&o);
     assert!(out.contains("1 passed"), "{out}");
-    assert!(out.contains("b-dup.yaml:2:1: duplicate mapping key"), "{out}");
+    assert!(
+        out.contains("b-dup.yaml:2:1: duplicate mapping key"),
+        "{out}"
+    );
     assert!(out.contains("c-empty.yaml: file is empty"), "{out}");
     let o = sj(t.path(), &["--json", "test", s(&d)]);
     assert_eq!(code(&o), 2);
@@ -371,10 +402,18 @@ fn import_failure_leaves_no_partial_write() {
 fn import_malformed_json_is_one_line() {
     let t = TempDir::new("cli-import-json");
     let cases: [(&str, Vec<u8>, &str); 5] = [
-        ("deep.json", format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)).into(), "recursion limit"),
+        (
+            "deep.json",
+            format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)).into(),
+            "recursion limit",
+        ),
         ("empty.json", Vec::new(), "malformed JSON"),
         ("bin.json", b"{\"cards\": [\xff\xfe]}".to_vec(), "not UTF-8"),
-        ("num.json", b"{\"cards\": [{\"id\": 1e400}]}".to_vec(), "number out of range"),
+        (
+            "num.json",
+            b"{\"cards\": [{\"id\": 1e400}]}".to_vec(),
+            "number out of range",
+        ),
         ("shape.json", b"{\"cards\": 5}".to_vec(), "neither SWCCG"),
     ];
     for (name, bytes, needle) in cases {
@@ -391,7 +430,10 @@ fn stored_non_utf8_card_data_says_reimport() {
     std::fs::create_dir_all(&cards).unwrap();
     write(&cards, "swccg-x.json", b"\xff\xfe\x00garbage");
     let o = sj(t.path(), &["cards", "status"]);
-    assert_error(&o, "swccg-x.json: stored card data is not UTF-8 text; re-import it");
+    assert_error(
+        &o,
+        "swccg-x.json: stored card data is not UTF-8 text; re-import it",
+    );
 }
 
 #[test]
@@ -430,9 +472,17 @@ fn garbage_rulebook_is_one_line() {
     std::fs::create_dir_all(&empty).unwrap();
     let garbage = t.path().join("garbage");
     std::fs::create_dir_all(garbage.join("swccg")).unwrap();
-    write(&garbage.join("swccg"), "ar.md", b"\xff\xfe\x00\x01 not markdown");
+    write(
+        &garbage.join("swccg"),
+        "ar.md",
+        b"\xff\xfe\x00\x01 not markdown",
+    );
     for rb in [&empty, &garbage, &t.path().join("missing")] {
-        for args in [&["lint"][..], &["rule", "swccg.ar.the-stack"][..], &["search", "stack"][..]] {
+        for args in [
+            &["lint"][..],
+            &["rule", "swccg.ar.the-stack"][..],
+            &["search", "stack"][..],
+        ] {
             let mut c = swjudge(t.path());
             c.arg("--rulebook").arg(rb).args(args);
             let o = run_within(c, 60);
@@ -470,7 +520,10 @@ fn closed_stdout_exits_quietly() {
         }
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(0), "{args:?}: {err}");
-        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
     }
 }
 
@@ -537,9 +590,16 @@ fn rulebook_errors_name_the_full_path_and_column() {
     let t = TempDir::new("cli-rb-errors");
     let rb = copy_rulebook(t.path());
     let head = "---\ngame: swccg\ndocument: zz\ndocument_title: T\nsuperseded: false\n---\n";
-    let md = write(&rb.join("swccg"), "zz.md", format!("{head}# A {{#swccg.zz.a .bogus}}\n"));
+    let md = write(
+        &rb.join("swccg"),
+        "zz.md",
+        format!("{head}# A {{#swccg.zz.a .bogus}}\n"),
+    );
     let o = with_rulebook(t.path(), &rb, &["lint"], 60);
-    assert_error(&o, &format!("{}:7: unknown section class .bogus", md.display()));
+    assert_error(
+        &o,
+        &format!("{}:7: unknown section class .bogus", md.display()),
+    );
     let mut bad = head.as_bytes().to_vec();
     bad.extend_from_slice(b"# A \xff {#swccg.zz.a}\n");
     write(&rb.join("swccg"), "zz.md", bad);
@@ -585,21 +645,34 @@ fn index_into_unwritable_folder_is_an_error_not_a_claim() {
 /// folder of worktrees).
 fn seeds() -> PathBuf {
     let near = root().join("../shared/seeds");
-    if near.is_dir() { near } else { root().join("../../shared/seeds") }
+    if near.is_dir() {
+        near
+    } else {
+        root().join("../../shared/seeds")
+    }
 }
 
 #[test]
 fn convert_bad_folders_are_one_line() {
     let t = TempDir::new("cli-convert-dirs");
     let f = write(t.path(), "afile", "x");
-    let o = sj(t.path(), &["convert", "--seeds", s(&f), "--out", s(&t.path().join("o"))]);
+    let o = sj(
+        t.path(),
+        &["convert", "--seeds", s(&f), "--out", s(&t.path().join("o"))],
+    );
     assert_error(&o, "not a folder of seed text files");
-    let o = sj(t.path(), &["convert", "--seeds", s(t.path()), "--out", s(&f)]);
+    let o = sj(
+        t.path(),
+        &["convert", "--seeds", s(t.path()), "--out", s(&f)],
+    );
     assert_error(&o, "is a file, not a folder");
     // No corrections: used to fail with "SWTCG rulebook: heading … not found".
     let empty = t.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let o = sj(t.path(), &["convert", "--seeds", s(t.path()), "--out", s(&empty)]);
+    let o = sj(
+        t.path(),
+        &["convert", "--seeds", s(t.path()), "--out", s(&empty)],
+    );
     assert_error(&o, "no corrections folder");
 }
 
@@ -614,9 +687,16 @@ fn convert_keeps_an_unreadable_ids_list() {
     let mut ids = std::fs::read(rb.join("ids.txt")).unwrap();
     ids.extend_from_slice(b"swccg.ar.kept-\xff\n");
     write(&rb, "ids.txt", &ids);
-    let o = sj(t.path(), &["convert", "--seeds", s(&seeds()), "--out", s(&rb)]);
+    let o = sj(
+        t.path(),
+        &["convert", "--seeds", s(&seeds()), "--out", s(&rb)],
+    );
     assert_error(&o, "ids.txt:");
-    assert_eq!(std::fs::read(rb.join("ids.txt")).unwrap(), ids, "ids.txt untouched");
+    assert_eq!(
+        std::fs::read(rb.join("ids.txt")).unwrap(),
+        ids,
+        "ids.txt untouched"
+    );
 }
 
 #[test]
@@ -632,7 +712,10 @@ fn convert_stops_before_writing_when_a_folder_is_in_the_way() {
     std::fs::create_dir_all(rb.join("swtcg/rulebook.md/x")).unwrap();
     std::thread::sleep(Duration::from_millis(20));
     let start = std::time::SystemTime::now();
-    let o = sj(t.path(), &["convert", "--seeds", s(&seeds()), "--out", s(&rb)]);
+    let o = sj(
+        t.path(),
+        &["convert", "--seeds", s(&seeds()), "--out", s(&rb)],
+    );
     assert_error(&o, "rulebook.md: is a folder");
     assert_eq!(std::fs::read(rb.join("ids.txt")).unwrap(), before);
     let md = rb.join("swccg/ar-06-battles.md");
@@ -648,7 +731,10 @@ fn convert_json_reports_counts() {
     }
     let t = TempDir::new("cli-convert-json");
     let rb = copy_rulebook(t.path());
-    let o = sj(t.path(), &["--json", "convert", "--seeds", s(&seeds()), "--out", s(&rb)]);
+    let o = sj(
+        t.path(),
+        &["--json", "convert", "--seeds", s(&seeds()), "--out", s(&rb)],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
     assert!(v["sections"].as_u64().is_some_and(|n| n > 1000), "{v}");
@@ -671,7 +757,9 @@ fn import_rejects_huge_titles_so_lookup_stays_fast() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(r["imported"], n - 1, "{r}");
-    let reason = r["files"][0]["rejected"][0]["reason"].as_str().unwrap_or_default();
+    let reason = r["files"][0]["rejected"][0]["reason"]
+        .as_str()
+        .unwrap_or_default();
     assert!(reason.contains("the limit is 200"), "{r}");
     // With the 100,000-character title stored, this lookup took over 30 s.
     let o = run_within(
@@ -694,7 +782,11 @@ fn check_huge_normal_draw_count_is_refused_not_allocated() {
     .expect("the unscripted destiny scenario exists");
     assert!(text.contains("{normal: 1}"), "fixture changed: {text}");
     // 999,999,999 planned draws aborted with "memory allocation of 55999999944 bytes failed".
-    let p = write(t.path(), "d.yaml", text.replace("{normal: 1}", "{normal: 999999999}"));
+    let p = write(
+        t.path(),
+        "d.yaml",
+        text.replace("{normal: 1}", "{normal: 999999999}"),
+    );
     let o = run_within(
         {
             let mut c = swjudge(t.path());
@@ -715,14 +807,20 @@ fn test_fifo_argument_is_named_as_such() {
         return;
     }
     // It used to say "no such file or directory" about a path that exists.
-    assert_error(&sj(t.path(), &["test", s(&p)]), "not a regular file or folder");
+    assert_error(
+        &sj(t.path(), &["test", s(&p)]),
+        "not a regular file or folder",
+    );
 }
 
 #[test]
 fn card_see_also_overflow_is_a_usage_error() {
     let t = TempDir::new("cli-see-also");
     // `--see-also 18446744073709551615` panicked: "attempt to multiply with overflow".
-    let o = sj(t.path(), &["card", "yoda", "--see-also", "18446744073709551615"]);
+    let o = sj(
+        t.path(),
+        &["card", "yoda", "--see-also", "18446744073709551615"],
+    );
     assert_error(&o, "expected a number from 0 to 200");
     let o = sj(t.path(), &["card", "yoda", "--see-also", "201"]);
     assert_error(&o, "--see-also");
@@ -743,14 +841,19 @@ fn newline_in_a_path_stays_one_error_line() {
 #[test]
 fn check_huge_ferocity_destiny_count_is_refused_not_allocated() {
     let t = TempDir::new("cli-check-ferocity");
-    let text = std::fs::read_to_string(root().join("scenarios/swccg/battles/attacks-example-3.yaml"))
-        .expect("the Attacks example 3 scenario exists");
+    let text =
+        std::fs::read_to_string(root().join("scenarios/swccg/battles/attacks-example-3.yaml"))
+            .expect("the Attacks example 3 scenario exists");
     assert!(text.contains("ferocity_destinies: 1\n"), "fixture changed");
     // 4294967295 ferocity destinies aborted with "memory allocation of 240518168520 bytes failed".
     let p = write(
         t.path(),
         "a.yaml",
-        text.replacen("ferocity_destinies: 1\n", "ferocity_destinies: 4294967295\n", 1),
+        text.replacen(
+            "ferocity_destinies: 1\n",
+            "ferocity_destinies: 4294967295\n",
+            1,
+        ),
     );
     let o = run_within(
         {

@@ -115,7 +115,10 @@ fn read_card_file(path: &Path) -> Result<Vec<u8>> {
         )));
     }
     if !meta.is_file() {
-        return Err(Error::Input(format!("{}: not a regular file", path.display())));
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
     }
     let too_big = |n: u64| {
         Error::Input(format!(
@@ -149,12 +152,13 @@ pub fn parse_file(path: &Path) -> Result<Parsed> {
 pub const MAX_TITLE_CHARS: usize = 200;
 
 fn reject_long_titles(p: &mut Parsed) {
-    let (keep, long): (Vec<_>, Vec<_>) = std::mem::take(&mut p.source.cards)
-        .into_iter()
-        .partition(|c| {
-            c.title.chars().count() + c.subtitle.as_deref().map_or(0, |s| s.chars().count())
-                <= MAX_TITLE_CHARS
-        });
+    let (keep, long): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut p.source.cards)
+            .into_iter()
+            .partition(|c| {
+                c.title.chars().count() + c.subtitle.as_deref().map_or(0, |s| s.chars().count())
+                    <= MAX_TITLE_CHARS
+            });
     p.source.cards = keep;
     p.rejected.extend(long.into_iter().map(|c| Rejected {
         id: format!("card {}", c.id),

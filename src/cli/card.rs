@@ -54,10 +54,9 @@ fn parse_game(s: &str) -> Result<Game, String> {
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let query = args.name.join(" ");
     if query.trim().is_empty() {
-        return Err(swjudge::Error::Usage(
-            "empty card name: give one such as \"Han Solo\"".into(),
-        )
-        .into());
+        return Err(
+            swjudge::Error::Usage("empty card name: give one such as \"Han Solo\"".into()).into(),
+        );
     }
     if !has_title_words(&query) {
         return Err(swjudge::Error::Usage(format!(

@@ -34,7 +34,9 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .into());
     }
     if out.exists() && !out.is_dir() {
-        return Err(Error::Usage(format!("--out {}: is a file, not a folder", out.display())).into());
+        return Err(
+            Error::Usage(format!("--out {}: is a file, not a folder", out.display())).into(),
+        );
     }
     let corrections = out.join("corrections");
     if !corrections.is_dir() {

@@ -187,7 +187,10 @@ pub fn published_ids(root: &Path) -> Result<Option<Vec<(usize, String)>>> {
         return Ok(None);
     }
     if !path.is_file() {
-        return Err(Error::Input(format!("{}: not a regular file", path.display())));
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
     }
     let text = Error::read_text(&path)?;
     Ok(Some(
@@ -208,7 +211,10 @@ pub fn load_aliases(root: &Path) -> Result<HashMap<String, String>> {
         return Ok(HashMap::new());
     }
     if !path.is_file() {
-        return Err(Error::Input(format!("{}: not a regular file", path.display())));
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
     }
     let text = Error::read_text(&path)?;
     let mut out = HashMap::new();
