@@ -24,6 +24,28 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// Bytes read from `path` that are not UTF-8: names the line and column of
+    /// the first bad byte.
+    pub fn not_utf8(path: &std::path::Path, e: &std::string::FromUtf8Error) -> Self {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = good
+            .rsplit(|&b| b == b'\n')
+            .next()
+            .map_or(0, |l| String::from_utf8_lossy(l).chars().count())
+            + 1;
+        Error::Input(format!(
+            "{}:{line}:{col}: not UTF-8 text (save the file as UTF-8)",
+            path.display()
+        ))
+    }
+
+    /// Read a whole text file; non-UTF-8 content is an [`Error::not_utf8`].
+    pub fn read_text(path: &std::path::Path) -> Result<String> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),

@@ -21,6 +21,15 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
             MAX_BYTES
         )));
     }
+    if text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        return Err(Error::Input(format!(
+            "{}: file is empty (expected a YAML mapping)",
+            origin.display()
+        )));
+    }
     let mut budget = serde_saphyr::Budget::default();
     budget.max_reader_input_bytes = Some(MAX_BYTES);
     budget.max_events = 200_000;
@@ -37,19 +46,49 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
         .map_err(|e| Error::Input(format_error(origin, &e)))
 }
 
-/// Read and parse a YAML file.
+/// Read and parse a YAML file. Only regular files are read (a FIFO or device
+/// would block or never end), and never more than [`MAX_BYTES`] + 1 bytes.
 pub fn load_file<T: DeserializeOwned>(path: &Path) -> Result<T> {
+    let text = read_text(path)?;
+    load(path, &text)
+}
+
+/// Read a regular UTF-8 text file of at most [`MAX_BYTES`] bytes.
+fn read_text(path: &Path) -> Result<String> {
+    use std::io::Read as _;
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if meta.len() as usize > MAX_BYTES {
+    if meta.is_dir() {
         return Err(Error::Input(format!(
-            "{}: file is {} bytes; the limit is {} bytes",
-            path.display(),
-            meta.len(),
-            MAX_BYTES
+            "{}: is a folder, not a YAML file",
+            path.display()
         )));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    load(path, &text)
+    if !meta.is_file() {
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
+    }
+    let too_big = |n: u64| {
+        Error::Input(format!(
+            "{}: file is {} bytes; the limit is {} bytes",
+            path.display(),
+            n,
+            MAX_BYTES
+        ))
+    };
+    if meta.len() > MAX_BYTES as u64 {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() > MAX_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
 }
 
 fn format_error(origin: &Path, e: &serde_saphyr::Error) -> String {
@@ -65,9 +104,33 @@ fn format_error(origin: &Path, e: &serde_saphyr::Error) -> String {
             origin.display(),
             loc.line(),
             loc.column(),
-            strip_location(first)
+            plain(strip_location(first))
         ),
-        None => format!("{}: {}", origin.display(), first),
+        None => format!("{}: {}", origin.display(), plain(first)),
+    }
+}
+
+/// The parser's message in the user's terms: no advice about parser options,
+/// and budget breaches said in words instead of debug output.
+fn plain(msg: &str) -> String {
+    if let Some(i) = msg.find(", set DuplicateKeyPolicy") {
+        return msg[..i].to_string();
+    }
+    let Some(breach) = msg.strip_prefix("budget breached: ") else {
+        return msg.to_string();
+    };
+    let what = breach.split([' ', '{']).next().unwrap_or(breach);
+    match what {
+        "Documents" => "more than one YAML document (a `---` separator); put one per file".into(),
+        "Aliases" | "Anchors" | "MergeKeys" => {
+            "too many anchors or aliases (alias expansion is limited)".into()
+        }
+        "Depth" => "nested too deeply (the limit is 64 levels)".into(),
+        "Events" | "Nodes" => "too many YAML nodes (after alias expansion)".into(),
+        "ScalarBytes" => {
+            format!("too much text (the limit is {MAX_BYTES} bytes after alias expansion)")
+        }
+        _ => format!("YAML size limit exceeded ({what})"),
     }
 }
 

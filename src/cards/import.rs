@@ -100,9 +100,77 @@ fn sibling_json(path: &Path, name: &str) -> Value {
     Value::Null
 }
 
+/// Largest card file accepted, in bytes (the real databases are a few MB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Read a regular file of at most [`MAX_FILE_BYTES`]. A folder, FIFO or device is
+/// refused up front (reading one would fail late, block, or never end).
+fn read_card_file(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.is_dir() {
+        return Err(Error::Input(format!(
+            "{}: is a folder; give the card files in it",
+            path.display()
+        )));
+    }
+    if !meta.is_file() {
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
+    }
+    let too_big = |n: u64| {
+        Error::Input(format!(
+            "{}: file is {n} bytes; the limit is {MAX_FILE_BYTES} bytes",
+            path.display()
+        ))
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
 /// Parse one file, detecting its format from its content (and extension for TSV).
 pub fn parse_file(path: &Path) -> Result<Parsed> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut parsed = parse_content(path)?;
+    reject_long_titles(&mut parsed);
+    Ok(parsed)
+}
+
+/// Longest card title (with subtitle) accepted; real titles stay under 100
+/// characters, and fuzzy lookup time grows with title length.
+pub const MAX_TITLE_CHARS: usize = 200;
+
+fn reject_long_titles(p: &mut Parsed) {
+    let (keep, long): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut p.source.cards)
+            .into_iter()
+            .partition(|c| {
+                c.title.chars().count() + c.subtitle.as_deref().map_or(0, |s| s.chars().count())
+                    <= MAX_TITLE_CHARS
+            });
+    p.source.cards = keep;
+    p.rejected.extend(long.into_iter().map(|c| Rejected {
+        id: format!("card {}", c.id),
+        reason: format!(
+            "title is {} characters long; the limit is {MAX_TITLE_CHARS}",
+            c.title.chars().count()
+        ),
+    }));
+}
+
+fn parse_content(path: &Path) -> Result<Parsed> {
+    let bytes = read_card_file(path)?;
     let shown = path.display().to_string();
     let name = file_name(path);
     let ext = path
@@ -209,22 +277,46 @@ pub fn target(data_dir: &Path, format: Format, path: &Path) -> PathBuf {
 
 /// Write `value` to `dest` atomically: a temporary file in the same folder, then rename.
 pub fn write_atomic(dest: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = write_temp(dest, bytes)?;
+    commit(&tmp, dest)
+}
+
+/// The temporary file beside `dest` that [`write_temp`] writes.
+fn temp_path(dest: &Path) -> PathBuf {
     let dir = dest.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let tmp = dir.join(format!(
+    dir.join(format!(
         ".{}.tmp-{}",
         dest.file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default(),
         std::process::id()
-    ));
-    let res = std::fs::write(&tmp, bytes)
-        .map_err(|e| Error::io(&tmp, e))
-        .and_then(|_| std::fs::rename(&tmp, dest).map_err(|e| Error::io(dest, e)));
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    ))
+}
+
+/// Write `bytes` to the temporary file beside `dest` (removed again on failure).
+fn write_temp(dest: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    if dest.is_dir() {
+        return Err(Error::Input(format!(
+            "{}: is a folder; move it away to import this file",
+            dest.display()
+        )));
     }
-    res
+    let tmp = temp_path(dest);
+    if let Err(e) = std::fs::write(&tmp, bytes) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(&tmp, e));
+    }
+    Ok(tmp)
+}
+
+/// Rename a temporary file into place (removing it on failure).
+fn commit(tmp: &Path, dest: &Path) -> Result<()> {
+    std::fs::rename(tmp, dest).map_err(|e| {
+        let _ = std::fs::remove_file(tmp);
+        Error::io(dest, e)
+    })
 }
 
 /// Import `files` into `data_dir`. Parses all first; writes only if all parse
@@ -267,11 +359,34 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
         }
         targets.push(t);
     }
+    // Write every file to a temporary file first, so a failure (a full disk, a
+    // folder in the way) leaves the stored data as it was; then rename them all.
+    let mut staged: Vec<PathBuf> = Vec::with_capacity(parsed.len());
+    for (p, t) in parsed.iter().zip(&targets) {
+        let res = serde_json::to_vec(&p.source)
+            .map_err(|e| Error::Input(format!("{}: {e}", p.path.display())))
+            .and_then(|bytes| write_temp(t, &bytes));
+        match res {
+            Ok(tmp) => staged.push(tmp),
+            Err(e) => {
+                for tmp in &staged {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                return Err(e);
+            }
+        }
+    }
     let mut reports = Vec::with_capacity(parsed.len());
+    let mut pending = staged.iter();
     for (p, t) in parsed.into_iter().zip(targets) {
-        let bytes = serde_json::to_vec(&p.source)
-            .map_err(|e| Error::Input(format!("{}: {e}", p.path.display())))?;
-        write_atomic(&t, &bytes)?;
+        if let Some(tmp) = pending.next()
+            && let Err(e) = commit(tmp, &t)
+        {
+            for rest in pending {
+                let _ = std::fs::remove_file(rest);
+            }
+            return Err(e);
+        }
         reports.push(FileReport {
             file: p.path.display().to_string(),
             format: p.format,

@@ -253,14 +253,22 @@ pub fn load_imported(data_dir: &Path) -> Result<Vec<SourceFile>> {
     let mut files: Vec<_> = Vec::new();
     for entry in rd {
         let p = entry.map_err(|e| Error::io(&dir, e))?.path();
-        if p.extension().is_some_and(|e| e == "json") {
+        // Only regular files: a folder or FIFO named *.json is not stored data
+        // (and reading a FIFO would block).
+        if p.extension().is_some_and(|e| e == "json") && p.is_file() {
             files.push(p);
         }
     }
     files.sort();
     let mut out = Vec::new();
     for p in files {
-        let text = std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?;
+        let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            Error::Input(format!(
+                "{}: stored card data is not UTF-8 text; re-import it",
+                p.display()
+            ))
+        })?;
         let sf: SourceFile = serde_json::from_str(&text).map_err(|e| {
             Error::Input(format!(
                 "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
@@ -493,7 +501,7 @@ fn see_also_indexed(ix: &Index, card: &Card, limit: usize) -> Vec<SeeAlso> {
         text: needle,
         game: Some(card.game),
         kind: None,
-        limit: (limit * 8).clamp(20, 200),
+        limit: limit.saturating_mul(8).clamp(20, 200),
     };
     let Ok(corpus) = ix.corpus() else {
         return Vec::new();

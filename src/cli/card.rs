@@ -16,8 +16,35 @@ pub struct Args {
     #[arg(long, value_name = "GAME", value_parser = parse_game)]
     pub game: Option<Game>,
     /// At most this many "see also" rulebook sections.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = parse_see_also)]
     pub see_also: usize,
+}
+
+/// Longest card name accepted (real titles stay well under 100 characters).
+const MAX_NAME_CHARS: usize = 200;
+
+/// Whether `name` has a letter or digit outside parentheses: "(V)" alone or
+/// "!!!" names no card, and a fuzzy match on it would only be a guess.
+fn has_title_words(name: &str) -> bool {
+    let mut depth = 0usize;
+    name.chars().any(|c| match c {
+        '(' => {
+            depth += 1;
+            false
+        }
+        ')' => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        c => depth == 0 && c.is_alphanumeric(),
+    })
+}
+
+fn parse_see_also(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= 200 => Ok(n),
+        _ => Err(format!("expected a number from 0 to 200, got \"{s}\"")),
+    }
 }
 
 fn parse_game(s: &str) -> Result<Game, String> {
@@ -26,6 +53,25 @@ fn parse_game(s: &str) -> Result<Game, String> {
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let query = args.name.join(" ");
+    if query.trim().is_empty() {
+        return Err(
+            swjudge::Error::Usage("empty card name: give one such as \"Han Solo\"".into()).into(),
+        );
+    }
+    if !has_title_words(&query) {
+        return Err(swjudge::Error::Usage(format!(
+            "card name \"{}\" has no letters or digits outside a version marker such as (V)",
+            query.trim()
+        ))
+        .into());
+    }
+    if query.chars().count() > MAX_NAME_CHARS {
+        return Err(swjudge::Error::Usage(format!(
+            "card name is {} characters long; the limit is {MAX_NAME_CHARS}",
+            query.chars().count()
+        ))
+        .into());
+    }
     let db = CardDb::open(&ctx.paths)?;
     if !ctx.json {
         for w in &db.warnings {

@@ -1,7 +1,9 @@
 //! `swjudge convert`: regenerate `rulebook/` from the seed documents.
 
 use super::{CliResult, Ctx, Outcome};
-use std::path::PathBuf;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use swjudge::Error;
 use swjudge::rulebook::convert;
 
 #[derive(Debug, clap::Args)]
@@ -14,16 +16,77 @@ pub struct Args {
     pub out: Option<PathBuf>,
 }
 
+#[derive(Serialize)]
+struct Report {
+    files: usize,
+    sections: usize,
+    new_ids: usize,
+    out: String,
+}
+
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let out = args.out.unwrap_or_else(|| ctx.paths.rulebook.clone());
-    let files = convert::convert_all(&args.seeds, &out.join("corrections"))?;
+    if !args.seeds.is_dir() {
+        return Err(Error::Usage(format!(
+            "--seeds {}: not a folder of seed text files",
+            args.seeds.display()
+        ))
+        .into());
+    }
+    if out.exists() && !out.is_dir() {
+        return Err(
+            Error::Usage(format!("--out {}: is a file, not a folder", out.display())).into(),
+        );
+    }
+    let corrections = out.join("corrections");
+    if !corrections.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: no corrections folder; the seeds convert only with their hand corrections (copy rulebook/corrections there)",
+            corrections.display()
+        ))
+        .into());
+    }
+    // ids.txt keeps every ID ever published: one that cannot be read must stop
+    // the run, not be replaced by the current IDs alone.
+    swjudge::rulebook::lint::published_ids(&out)?;
+    let files = convert::convert_all(&args.seeds, &corrections)?;
+    prepare(&files, &out)?;
     let report = convert::write_all(&files, &out)?;
-    super::note(&format!(
+    let report = Report {
+        files: report.files,
+        sections: report.sections,
+        new_ids: report.new_ids,
+        out: out.display().to_string(),
+    };
+    let line = format!(
         "wrote {} files, {} sections ({} new ids) to {}",
-        report.files,
-        report.sections,
-        report.new_ids,
-        out.display()
-    ));
+        report.files, report.sections, report.new_ids, report.out
+    );
+    if ctx.json {
+        super::out_json(&report)?;
+    } else {
+        super::note(&line);
+    }
     Ok(Outcome::Found)
+}
+
+/// Create every output folder and check that no output path is a folder, so a
+/// folder in the way stops the run before any file is replaced.
+fn prepare(files: &[convert::OutFile], out: &Path) -> swjudge::Result<()> {
+    let targets = files
+        .iter()
+        .map(|f| out.join(&f.path))
+        .chain([out.join("ids.txt")]);
+    for path in targets {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        if path.is_dir() {
+            return Err(Error::Usage(format!(
+                "{}: is a folder; move it away to convert",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }

@@ -2,6 +2,7 @@
 
 use super::{CliResult, Ctx, Outcome};
 use serde::Serialize;
+use std::path::Path;
 use std::time::Instant;
 use swjudge::index::Index;
 
@@ -16,6 +17,9 @@ struct Report {
 }
 
 pub fn run(_args: Args, ctx: &Ctx) -> CliResult {
+    // Search falls back to an index in memory when the folder cannot be written;
+    // `index` is asked to store one, so an unwritable folder is an error here.
+    check_writable(&ctx.paths.index)?;
     let start = Instant::now();
     let index = Index::rebuild(&ctx.paths)?;
     let report = Report {
@@ -32,4 +36,25 @@ pub fn run(_args: Args, ctx: &Ctx) -> CliResult {
         ))?;
     }
     Ok(Outcome::Found)
+}
+
+/// Create `dir` if needed and check that a file can be written in it.
+fn check_writable(dir: &Path) -> swjudge::Result<()> {
+    let fail = |e: std::io::Error| {
+        swjudge::Error::Usage(format!(
+            "cannot write the index folder {}: {e}",
+            dir.display()
+        ))
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(swjudge::Error::Usage(format!(
+            "cannot write the index folder {}: it is a file, not a folder",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(format!(".write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(fail)?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }

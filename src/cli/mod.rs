@@ -98,11 +98,73 @@ pub struct Ctx {
     pub paths: Paths,
 }
 
+/// Parse the command line. `--help` and `--version` print and exit 0; a usage
+/// error prints one line (`swjudge: error: …`) and exits 2.
 pub fn parse() -> Cli {
-    Cli::parse()
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match e.kind() {
+            clap::error::ErrorKind::DisplayHelp
+            | clap::error::ErrorKind::DisplayVersion
+            | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+            _ => {
+                note(&format!("swjudge: {}", usage_line(&e.render().to_string())));
+                std::process::exit(2)
+            }
+        },
+    }
 }
 
+/// A clap error as one line: its message (joined when clap wraps it, as for a
+/// list of missing arguments) without the "error: " prefix or the usage block.
+fn usage_line(rendered: &str) -> String {
+    let msg: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect();
+    let mut msg = msg.join(" ");
+    for tip in rendered.lines().map(str::trim).filter(|l| l.starts_with("tip: ")) {
+        msg.push_str("; ");
+        msg.push_str(tip);
+    }
+    let msg = msg.strip_prefix("error: ").unwrap_or(&msg);
+    if msg.is_empty() {
+        "invalid arguments (see --help)".into()
+    } else {
+        format!("{msg} (see --help)")
+    }
+}
+
+/// Run the command. An error message always comes out as one line: control
+/// characters from user input (a newline in a path or name) are escaped.
 pub fn run(cli: Cli) -> CliResult {
+    match dispatch(cli) {
+        Err(Failure::Error(e)) => {
+            let text = e.to_string();
+            if text.chars().any(char::is_control) {
+                Err(Failure::Error(swjudge::Error::Usage(one_line(&text))))
+            } else {
+                Err(Failure::Error(e))
+            }
+        }
+        other => other,
+    }
+}
+
+/// `text` with control characters escaped (`\n`, `\u{1b}`, …), tabs kept.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => c.to_string(),
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+fn dispatch(cli: Cli) -> CliResult {
     let ctx = Ctx {
         json: cli.json,
         paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir),
@@ -137,9 +199,9 @@ pub fn out(text: &str) -> Result<(), Failure> {
     }
 }
 
-/// Write a note to stderr (progress, warnings). Never fails.
+/// Write a one-line note to stderr (progress, warnings). Never fails.
 pub fn note(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
+    let _ = writeln!(std::io::stderr(), "{}", one_line(text));
 }
 
 /// Serialize to pretty JSON and write it.

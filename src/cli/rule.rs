@@ -13,6 +13,9 @@ pub struct Args {
     pub id: String,
 }
 
+/// Longest section ID accepted (the longest real one is well under 100).
+const MAX_ID_CHARS: usize = 200;
+
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let corpus = Corpus::load(&ctx.paths.rulebook)?;
     let wanted = args.id.trim();
@@ -20,6 +23,13 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         return Err(swjudge::Error::Usage(
             "empty section ID: give one such as swccg.ar.the-stack".into(),
         )
+        .into());
+    }
+    if wanted.chars().count() > MAX_ID_CHARS {
+        return Err(swjudge::Error::Usage(format!(
+            "section ID is {} characters long; the limit is {MAX_ID_CHARS}",
+            wanted.chars().count()
+        ))
         .into());
     }
     let Some(section) = find(&corpus, wanted)? else {

@@ -12,11 +12,36 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths };
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from("scenarios")]
+    } else {
+        args.paths
+    };
+    for p in &paths {
+        if p.exists() && !p.is_file() && !p.is_dir() {
+            return Err(swjudge::Error::Usage(format!(
+                "{}: not a regular file or folder",
+                p.display()
+            ))
+            .into());
+        }
+    }
     let files = scenario::find_files(&paths)?;
+    if files.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        super::note(&format!(
+            "no scenario files (*.yaml) under {}",
+            shown.join(", ")
+        ));
+        return Ok(Outcome::NotFound);
+    }
     let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
     let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
-    let mut summary = TestSummary { passed: 0, failed: 0, scenarios: Vec::new() };
+    let mut summary = TestSummary {
+        passed: 0,
+        failed: 0,
+        scenarios: Vec::new(),
+    };
     let mut invalid = false;
     for f in &files {
         let name = f.display().to_string();
@@ -24,7 +49,13 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             Ok(s) => TestLine::from_report(&name, &scenario::run(&s)),
             Err(e) => {
                 invalid = true;
-                TestLine { file: name, game: String::new(), source: None, verdict: "invalid".into(), problems: vec![e.to_string()] }
+                TestLine {
+                    file: name,
+                    game: String::new(),
+                    source: None,
+                    verdict: "invalid".into(),
+                    problems: vec![e.to_string()],
+                }
             }
         };
         match line.verdict.as_str() {
@@ -40,11 +71,19 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         out(&trace::test_text(&summary))?;
     }
     if invalid {
-        let n = summary.scenarios.iter().filter(|l| l.verdict == "invalid").count();
+        let n = summary
+            .scenarios
+            .iter()
+            .filter(|l| l.verdict == "invalid")
+            .count();
         return Err(super::Failure::Error(swjudge::Error::Input(format!(
             "{n} scenario file{} invalid (counted as failed)",
             if n == 1 { " is" } else { "s are" }
         ))));
     }
-    Ok(if summary.failed == 0 { Outcome::Found } else { Outcome::NotFound })
+    Ok(if summary.failed == 0 {
+        Outcome::Found
+    } else {
+        Outcome::NotFound
+    })
 }

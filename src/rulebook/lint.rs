@@ -183,11 +183,16 @@ fn has_rule_ancestor(corpus: &Corpus, s: &Section) -> bool {
 /// IDs listed in `ids.txt` (comments and blank lines skipped), with 1-based lines.
 pub fn published_ids(root: &Path) -> Result<Option<Vec<(usize, String)>>> {
     let path = root.join(IDS_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(&path, e)),
-    };
+    if !path.exists() {
+        return Ok(None);
+    }
+    if !path.is_file() {
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
+    }
+    let text = Error::read_text(&path)?;
     Ok(Some(
         text.lines()
             .enumerate()
@@ -202,11 +207,16 @@ pub fn published_ids(root: &Path) -> Result<Option<Vec<(usize, String)>>> {
 /// A malformed line is an error naming file and line.
 pub fn load_aliases(root: &Path) -> Result<HashMap<String, String>> {
     let path = root.join(ALIASES_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => return Err(Error::io(&path, e)),
-    };
+    if !path.exists() {
+        return Ok(HashMap::new());
+    }
+    if !path.is_file() {
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
+    }
+    let text = Error::read_text(&path)?;
     let mut out = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -180,9 +180,20 @@ impl Corpus {
             ..Default::default()
         };
         for file in files {
-            let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, e))?;
+            if !file.is_file() {
+                return Err(Error::Input(format!("{}: not a regular file", file.display())));
+            }
+            let text = Error::read_text(&file)?;
             let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
-            corpus.add_file(&rel, &text)?;
+            // Messages name the file as given (`--rulebook` may be anywhere), not
+            // only its path inside the rulebook.
+            corpus.add_file(&rel, &text).map_err(|e| match e {
+                Error::Input(m) => match m.strip_prefix(&*rel.to_string_lossy()) {
+                    Some(rest) => Error::Input(format!("{}{rest}", file.display())),
+                    None => Error::Input(m),
+                },
+                other => other,
+            })?;
         }
         corpus.link();
         Ok(corpus)
@@ -351,7 +362,9 @@ pub fn markdown_files(root: &Path) -> Result<Vec<PathBuf>> {
         for entry in rd {
             let entry = entry.map_err(|e| Error::io(&dir, e))?;
             let p = entry.path();
-            if p.is_dir() {
+            // A symlinked folder is not followed: a link to `.` would loop forever.
+            let real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if real_dir {
                 todo.push(p);
             } else if p.extension().is_some_and(|e| e == "md") {
                 out.push(p);

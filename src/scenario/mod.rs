@@ -124,6 +124,13 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
             return Err(at(path, 0, 0, format!("board `{k}:` given for a `game: {}` scenario", s.game.as_str())));
         }
     }
+    // `normal: N` expands to N draws: bound it, or a typo exhausts memory.
+    if s.draws.iter().flatten().flat_map(|d| &d.plans).any(|p| matches!(p, swccg::battle_scenario::PlanSpec::Normal(n) if *n > 1000)) {
+        return Err(at(path, 0, 0, "draws: `normal:` asks for more than 1000 draws"));
+    }
+    if s.attack.as_ref().is_some_and(|a| a.ferocity_destinies > 64) {
+        return Err(at(path, 0, 0, "attack: `ferocity_destinies` is more than 64"));
+    }
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut locations: BTreeSet<String> = BTreeSet::new();
     let case = swccg::battle_scenario::case_of(s);
@@ -423,7 +430,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
-        if p.is_dir() {
+        if p.is_dir() && !p.is_symlink() {
             walk(&p, out)?;
         } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
             out.push(p);
