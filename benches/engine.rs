@@ -19,8 +19,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let texts: Vec<(PathBuf, String)> =
-        files.iter().filter_map(|f| std::fs::read_to_string(f).ok().map(|t| (f.clone(), t))).collect();
+    let texts: Vec<(PathBuf, String)> = files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok().map(|t| (f.clone(), t)))
+        .collect();
     // Build the copies before timing: each one a distinct document.
     let copies: Vec<(PathBuf, String)> = (0..N)
         .map(|i| {
@@ -56,7 +58,10 @@ fn main() {
         N as f64 / secs,
         steps
     );
-    println!("engine: loading {load_secs:.3} s, running {:.3} s", secs - load_secs);
+    println!(
+        "engine: loading {load_secs:.3} s, running {:.3} s",
+        secs - load_secs
+    );
     if secs > 0.5 {
         println!("engine: slower than the 0.5 s target");
     }

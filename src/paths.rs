@@ -49,9 +49,10 @@ pub fn default_data_dir() -> PathBuf {
         return PathBuf::from(x).join("swjudge");
     }
     if cfg!(windows)
-        && let Some(a) = std::env::var_os("APPDATA") {
-            return PathBuf::from(a).join("swjudge");
-        }
+        && let Some(a) = std::env::var_os("APPDATA")
+    {
+        return PathBuf::from(a).join("swjudge");
+    }
     if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
         return PathBuf::from(h).join(".local/share/swjudge");
     }

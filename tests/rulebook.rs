@@ -17,13 +17,19 @@ fn corpus() -> Corpus {
 }
 
 fn has_ar(c: &Corpus) -> bool {
-    c.documents.iter().any(|(_, m)| m.game == Game::Swccg && m.document == "ar")
+    c.documents
+        .iter()
+        .any(|(_, m)| m.game == Game::Swccg && m.document == "ar")
 }
 
 #[test]
 fn corpus_loads_with_unique_ids() {
     let c = corpus();
-    assert!(c.load_problems.is_empty(), "load problems:\n{}", c.load_problems.join("\n"));
+    assert!(
+        c.load_problems.is_empty(),
+        "load problems:\n{}",
+        c.load_problems.join("\n")
+    );
     let mut seen = HashSet::new();
     for s in &c.sections {
         assert!(seen.insert(s.id.as_str()), "duplicate id {}", s.id);
@@ -38,10 +44,15 @@ fn required_ar_ids_exist() {
         println!("note: no swccg.ar Markdown yet; skipped");
         return;
     }
-    let mut required: Vec<String> = ["the-stack", "battles-a-simple-example", "immune-to-attrition-example-1", "draw-x-choose-y-example-1"]
-        .iter()
-        .map(|s| format!("swccg.ar.{s}"))
-        .collect();
+    let mut required: Vec<String> = [
+        "the-stack",
+        "battles-a-simple-example",
+        "immune-to-attrition-example-1",
+        "draw-x-choose-y-example-1",
+    ]
+    .iter()
+    .map(|s| format!("swccg.ar.{s}"))
+    .collect();
     required.extend((1..=9).map(|n| format!("swccg.ar.actions-example-{n}")));
     required.extend((1..=9).map(|n| format!("swccg.ar.chapter-{n}")));
     required.push("swccg.ar.section-c-actions".into());
@@ -59,26 +70,79 @@ fn ar_hierarchy_nests_examples_and_subentries() {
     let get = |id: &str| c.get(id).unwrap_or_else(|| panic!("missing {id}"));
     let ex = get("swccg.ar.actions-example-3");
     assert_eq!(ex.kind, Kind::Example);
-    assert_eq!(ex.title, "Actions - Example 3 - Just Actions And Backing Up");
-    assert!(ex.body.starts_with("Light plays Nabrun Leids"), "{}", ex.body);
+    assert_eq!(
+        ex.title,
+        "Actions - Example 3 - Just Actions And Backing Up"
+    );
+    assert!(
+        ex.body.starts_with("Light plays Nabrun Leids"),
+        "{}",
+        ex.body
+    );
     assert_eq!(ex.parent.as_deref(), Some("swccg.ar.section-c-actions"));
-    assert_eq!(get("swccg.ar.section-c-actions").parent.as_deref(), Some("swccg.ar.chapter-1"));
-    assert_eq!(get("swccg.ar.the-stack").parent.as_deref(), Some("swccg.ar.section-c-actions"));
-    assert_eq!(get("swccg.ar.losing-force-from-x").parent.as_deref(), Some("swccg.ar.losing-force"));
-    assert_eq!(get("swccg.ar.targeting-retargeting").parent.as_deref(), Some("swccg.ar.targeting"));
-    assert_eq!(get("swccg.ar.power-segment-draw-battle-destinies").parent.as_deref(), Some("swccg.ar.power-segment"));
-    assert_eq!(get("swccg.ar.immune-to-attrition-example-2").parent.as_deref(), Some("swccg.ar.immune-to-attrition"));
-    assert_eq!(get("swccg.ar.resets-examples").parent.as_deref(), Some("swccg.ar.reset"));
-    assert_eq!(get("swccg.ar.battles-a-simple-example").parent.as_deref(), Some("swccg.ar.battle"));
+    assert_eq!(
+        get("swccg.ar.section-c-actions").parent.as_deref(),
+        Some("swccg.ar.chapter-1")
+    );
+    assert_eq!(
+        get("swccg.ar.the-stack").parent.as_deref(),
+        Some("swccg.ar.section-c-actions")
+    );
+    assert_eq!(
+        get("swccg.ar.losing-force-from-x").parent.as_deref(),
+        Some("swccg.ar.losing-force")
+    );
+    assert_eq!(
+        get("swccg.ar.targeting-retargeting").parent.as_deref(),
+        Some("swccg.ar.targeting")
+    );
+    assert_eq!(
+        get("swccg.ar.power-segment-draw-battle-destinies")
+            .parent
+            .as_deref(),
+        Some("swccg.ar.power-segment")
+    );
+    assert_eq!(
+        get("swccg.ar.immune-to-attrition-example-2")
+            .parent
+            .as_deref(),
+        Some("swccg.ar.immune-to-attrition")
+    );
+    assert_eq!(
+        get("swccg.ar.resets-examples").parent.as_deref(),
+        Some("swccg.ar.reset")
+    );
+    assert_eq!(
+        get("swccg.ar.battles-a-simple-example").parent.as_deref(),
+        Some("swccg.ar.battle")
+    );
     let simple = get("swccg.ar.present-presence-and-prepositions-a-simple-example");
     assert_eq!(simple.kind, Kind::Example);
-    assert_eq!(simple.children.len(), 3, "Prepositions, Presence, Present inside the example");
+    assert_eq!(
+        simple.children.len(),
+        3,
+        "Prepositions, Presence, Present inside the example"
+    );
     // Fake headings are text again, and icon junk is gone from titles.
-    assert!(c.sections.iter().all(|s| !s.title.ends_with(':')), "a lead-in line stayed a heading");
-    assert!(c.sections.iter().filter(|s| s.id.starts_with("swccg.ar.")).all(|s| s.title.is_ascii()
-        || s.title.chars().all(|ch| ch.is_alphanumeric() || ch.is_ascii() || "’‘“”–—".contains(ch))));
+    assert!(
+        c.sections.iter().all(|s| !s.title.ends_with(':')),
+        "a lead-in line stayed a heading"
+    );
+    assert!(
+        c.sections
+            .iter()
+            .filter(|s| s.id.starts_with("swccg.ar."))
+            .all(|s| s.title.is_ascii()
+                || s.title
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || ch.is_ascii() || "’‘“”–—".contains(ch)))
+    );
     let power = get("swccg.ar.power-segment");
-    assert!(power.body.contains("The steps of the Power Segment are always carried out in the following order:"));
+    assert!(
+        power.body.contains(
+            "The steps of the Power Segment are always carried out in the following order:"
+        )
+    );
 }
 
 /// Extraction leftovers that must never reach a section: HTML tags, TeX math,
@@ -95,8 +159,14 @@ fn sections_are_free_of_extraction_junk() {
                 found.push(format!("{} contains {j:?}", s.id));
             }
         }
-        if (s.title.contains("Example") || s.title.contains("example")) && s.kind != Kind::Example && s.title != "Character Persona Examples" {
-            found.push(format!("{} looks like an example but is {:?}", s.id, s.kind));
+        if (s.title.contains("Example") || s.title.contains("example"))
+            && s.kind != Kind::Example
+            && s.title != "Character Persona Examples"
+        {
+            found.push(format!(
+                "{} looks like an example but is {:?}",
+                s.id, s.kind
+            ));
         }
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
@@ -111,21 +181,63 @@ fn repaired_structure_stays_repaired() {
     }
     let get = |id: &str| c.get(id).unwrap_or_else(|| panic!("missing {id}"));
     // Step headings that were glued to the end of a paragraph.
-    assert_eq!(get("swccg.ar.step-4-total-destinies").parent.as_deref(), Some("swccg.ar.battle-destiny-in-brief"));
-    assert_eq!(get("swccg.ar.step-2-apply-automatic-draw-modifiers").parent.as_deref(), Some("swccg.ar.how-to-draw-destiny"));
-    assert!(!get("swccg.ar.step-1-drawing-the-destiny").body.contains("Step 2"));
+    assert_eq!(
+        get("swccg.ar.step-4-total-destinies").parent.as_deref(),
+        Some("swccg.ar.battle-destiny-in-brief")
+    );
+    assert_eq!(
+        get("swccg.ar.step-2-apply-automatic-draw-modifiers")
+            .parent
+            .as_deref(),
+        Some("swccg.ar.how-to-draw-destiny")
+    );
+    assert!(
+        !get("swccg.ar.step-1-drawing-the-destiny")
+            .body
+            .contains("Step 2")
+    );
     // Examples that illustrate more than the entry just above them.
-    assert_eq!(get("swccg.ar.examples-of-destinies-about-to-be-drawn").parent.as_deref(), Some("swccg.ar.about-to-draw"));
-    assert_eq!(get("swccg.ar.matching-pair-examples").parent.as_deref(), Some("swccg.ar.matching-pairs"));
-    assert_eq!(get("swccg.ar.regular-moves-examples").parent.as_deref(), Some("swccg.ar.movement-regular"));
-    assert_eq!(get("swccg.ar.drawing-draw-phase-and-end-of-turn-examples").parent.as_deref(), Some("swccg.ar.chapter-8"));
-    assert_eq!(get("swccg.ar.matching-by-game-text").parent.as_deref(), Some("swccg.ar.matching-pairs"));
+    assert_eq!(
+        get("swccg.ar.examples-of-destinies-about-to-be-drawn")
+            .parent
+            .as_deref(),
+        Some("swccg.ar.about-to-draw")
+    );
+    assert_eq!(
+        get("swccg.ar.matching-pair-examples").parent.as_deref(),
+        Some("swccg.ar.matching-pairs")
+    );
+    assert_eq!(
+        get("swccg.ar.regular-moves-examples").parent.as_deref(),
+        Some("swccg.ar.movement-regular")
+    );
+    assert_eq!(
+        get("swccg.ar.drawing-draw-phase-and-end-of-turn-examples")
+            .parent
+            .as_deref(),
+        Some("swccg.ar.chapter-8")
+    );
+    assert_eq!(
+        get("swccg.ar.matching-by-game-text").parent.as_deref(),
+        Some("swccg.ar.matching-pairs")
+    );
     // A sentence cut by a page break before a capital is one paragraph again.
-    assert!(get("swccg.ar.draw-x-choose-y-example-1").body.contains("with another T-47, and the Light Side player"));
+    assert!(
+        get("swccg.ar.draw-x-choose-y-example-1")
+            .body
+            .contains("with another T-47, and the Light Side player")
+    );
     // A phrase entry glued to the end of the one before it is its own entry.
     if c.contains("swtcg.rb.glossary.would-attack") {
-        assert!(!get("swtcg.rb.glossary.would-attack").body.contains("would be damaged\":"));
-        assert_eq!(get("swtcg.rb.glossary.would-be-damaged").kind, Kind::Glossary);
+        assert!(
+            !get("swtcg.rb.glossary.would-attack")
+                .body
+                .contains("would be damaged\":")
+        );
+        assert_eq!(
+            get("swtcg.rb.glossary.would-be-damaged").kind,
+            Kind::Glossary
+        );
     }
 }
 
@@ -150,7 +262,11 @@ fn normalise(s: &str) -> String {
 
 /// The seed folder: `shared/seeds` beside the crate or beside one of its parents.
 fn seeds_dir() -> Option<PathBuf> {
-    root().ancestors().skip(1).map(|a| a.join("shared/seeds")).find(|p| p.is_dir())
+    root()
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("shared/seeds"))
+        .find(|p| p.is_dir())
 }
 
 /// One sampled part of a seed: the text between `start` and `end` (table of
@@ -165,7 +281,9 @@ struct Part {
 }
 
 fn doc_present(c: &Corpus, game: Game, doc: &str) -> bool {
-    c.documents.iter().any(|(_, m)| m.game == game && m.document == doc)
+    c.documents
+        .iter()
+        .any(|(_, m)| m.game == game && m.document == doc)
 }
 
 const PARTS: [Part; 6] = [
@@ -183,7 +301,11 @@ const PARTS: [Part; 6] = [
         start: Some("\n# Appendix A - Errata"),
         end: None,
         samples: 100,
-        present: |c| c.sections.iter().any(|s| s.id.starts_with("swccg.ar.") && s.title.starts_with("Appendix")),
+        present: |c| {
+            c.sections
+                .iter()
+                .any(|s| s.id.starts_with("swccg.ar.") && s.title.starts_with("Appendix"))
+        },
     },
     Part {
         label: "destiny.rr",
@@ -234,9 +356,14 @@ fn sentences(text: &str) -> Vec<String> {
         let chars: Vec<char> = para.chars().collect();
         for (i, &ch) in chars.iter().enumerate() {
             cur.push(ch);
-            let end = matches!(ch, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+            let end =
+                matches!(ch, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
             if end || i + 1 == chars.len() {
-                let n = normalise(&MARKUP_TAGS.iter().fold(cur.clone(), |t, tag| t.replace(tag, "")));
+                let n = normalise(
+                    &MARKUP_TAGS
+                        .iter()
+                        .fold(cur.clone(), |t, tag| t.replace(tag, "")),
+                );
                 if n.split(' ').count() >= 6 {
                     out.push(n);
                 }
@@ -247,7 +374,10 @@ fn sentences(text: &str) -> Vec<String> {
     };
     for line in text.lines() {
         let t = line.trim();
-        let toc = t.rsplit(['\t', ' ']).next().is_some_and(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
+        let toc = t
+            .rsplit(['\t', ' '])
+            .next()
+            .is_some_and(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
             && t.contains('\t');
         if t.is_empty() || t.starts_with('#') || t.starts_with('|') || toc {
             flush(&mut para, &mut out);
@@ -289,7 +419,10 @@ fn sample(v: &[String], n: usize, seed: u64) -> Vec<&String> {
 
 fn part_text<'a>(text: &'a str, p: &Part) -> &'a str {
     let from = p.start.and_then(|m| text.find(m)).unwrap_or(0);
-    let to = p.end.and_then(|m| text[from..].find(m).map(|i| from + i)).unwrap_or(text.len());
+    let to = p
+        .end
+        .and_then(|m| text[from..].find(m).map(|i| from + i))
+        .unwrap_or(text.len());
     &text[from..to]
 }
 
@@ -323,7 +456,10 @@ fn coverage_of_seed_sentences() {
         let sents = sentences(part_text(&text, p));
         assert!(!sents.is_empty(), "{}: no sentences sampled", p.label);
         let picked = sample(&sents, p.samples, 0x5EED_0000 + k as u64);
-        let missing: Vec<&&String> = picked.iter().filter(|s| !all.contains(&format!(" {s} "))).collect();
+        let missing: Vec<&&String> = picked
+            .iter()
+            .filter(|s| !all.contains(&format!(" {s} ")))
+            .collect();
         let pct = 100.0 * (picked.len() - missing.len()) as f64 / picked.len() as f64;
         let present = (p.present)(&c);
         println!(
@@ -332,7 +468,11 @@ fn coverage_of_seed_sentences() {
             pct,
             picked.len() - missing.len(),
             picked.len(),
-            if present { "" } else { " — Markdown not present, not asserted" }
+            if present {
+                ""
+            } else {
+                " — Markdown not present, not asserted"
+            }
         );
         if present {
             for m in missing.iter().take(10) {
@@ -349,26 +489,45 @@ fn coverage_of_seed_sentences() {
     }
     let overall = 100.0 * found as f64 / total.max(1) as f64;
     println!("coverage overall {overall:.2}% ({found} of {total} sampled sentences)");
-    assert!(overall >= 98.0, "overall coverage {overall:.2}% is below 98%");
-    assert!(failures.is_empty(), "a document's coverage is below 95%: {failures:?}");
+    assert!(
+        overall >= 98.0,
+        "overall coverage {overall:.2}% is below 98%"
+    );
+    assert!(
+        failures.is_empty(),
+        "a document's coverage is below 95%: {failures:?}"
+    );
 }
 
 #[test]
 fn sentence_sampler_is_deterministic_and_normalises() {
     let text = "# Heading\n\nFirst rule sentence has six words. Second: it is *also* counted here!\n\n| a | b |\nshort one.\n";
     let s = sentences(text);
-    assert_eq!(s, ["first rule sentence has six words", "second it is also counted here"]);
+    assert_eq!(
+        s,
+        [
+            "first rule sentence has six words",
+            "second it is also counted here"
+        ]
+    );
     let v: Vec<String> = (0..50).map(|i| i.to_string()).collect();
     assert_eq!(sample(&v, 5, 7), sample(&v, 5, 7));
     assert_ne!(sample(&v, 5, 7), sample(&v, 5, 8));
     assert_eq!(normalise("Don't  STOP—now!"), "don t stop now");
-    let tagged = sentences("The icons on Masters are <u>not</u> Force icons, the 3<sup>rd</sup> one.");
-    assert_eq!(tagged, ["the icons on masters are not force icons the 3rd one"]);
+    let tagged =
+        sentences("The icons on Masters are <u>not</u> Force icons, the 3<sup>rd</sup> one.");
+    assert_eq!(
+        tagged,
+        ["the icons on masters are not force icons the 3rd one"]
+    );
 }
 
 #[test]
 fn coverage_check_detects_lost_text() {
-    let all = format!(" {} ", normalise("Life Force. Your Reserve Deck, Force Pile and Used Pile."));
+    let all = format!(
+        " {} ",
+        normalise("Life Force. Your Reserve Deck, Force Pile and Used Pile.")
+    );
     assert!(all.contains(" your reserve deck force pile and used pile "));
     assert!(!all.contains(" cards in your hand are not counted "));
 }

@@ -1,6 +1,6 @@
 //! Integration tests: scenarios.
 
-use crate::util::{TempDir, code, root, rulebook, stdout, stderr, swjudge};
+use crate::util::{TempDir, code, root, rulebook, stderr, stdout, swjudge};
 use std::path::{Path, PathBuf};
 use swjudge::rulebook::Corpus;
 use swjudge::scenario::{self, SectionIds, Verdict};
@@ -18,7 +18,11 @@ fn corpus() -> Corpus {
 fn every_scenario_passes() {
     let corpus = corpus();
     let files = all_scenarios();
-    assert!(files.len() >= 10, "expected the rulebook scenarios, found {}", files.len());
+    assert!(
+        files.len() >= 10,
+        "expected the rulebook scenarios, found {}",
+        files.len()
+    );
     let mut failures = Vec::new();
     for f in &files {
         match scenario::load(f, Some(&corpus as &dyn SectionIds)) {
@@ -37,7 +41,11 @@ fn every_scenario_passes() {
             }
         }
     }
-    assert!(failures.is_empty(), "failing scenarios:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "failing scenarios:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// Every rule ID cited by any trace, and every `source:`, is a rulebook section.
@@ -46,7 +54,9 @@ fn every_citation_resolves() {
     let corpus = corpus();
     let mut missing = Vec::new();
     for f in all_scenarios() {
-        let Ok(s) = scenario::load(&f, None) else { continue };
+        let Ok(s) = scenario::load(&f, None) else {
+            continue;
+        };
         if let Some(src) = &s.data.source
             && !corpus.contains(&src.value)
         {
@@ -65,20 +75,32 @@ fn every_citation_resolves() {
     }
     missing.sort();
     missing.dedup();
-    assert!(missing.is_empty(), "unresolved citations:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "unresolved citations:\n{}",
+        missing.join("\n")
+    );
 }
 
 /// Every trace step of every scenario carries at least one rule, except the final summary lines.
 #[test]
 fn every_engine_step_is_cited() {
     for f in all_scenarios() {
-        let Ok(s) = scenario::load(&f, None) else { continue };
+        let Ok(s) = scenario::load(&f, None) else {
+            continue;
+        };
         let r = scenario::run(&s);
         for st in &r.steps {
             if st.event == swjudge::engine::Event::Stop {
                 continue;
             }
-            assert!(!st.cites.is_empty(), "{}: step {} has no citation: {}", f.display(), st.n, st.text);
+            assert!(
+                !st.cites.is_empty(),
+                "{}: step {} has no citation: {}",
+                f.display(),
+                st.n,
+                st.text
+            );
         }
     }
 }
@@ -99,7 +121,9 @@ expect:
 ";
 
 fn load_err(text: &str) -> String {
-    scenario::load_str(Path::new("s.yaml"), text, None).unwrap_err().to_string()
+    scenario::load_str(Path::new("s.yaml"), text, None)
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -111,7 +135,12 @@ fn minimal_scenario_runs_and_passes() {
 
 #[test]
 fn a_wrong_expectation_fails() {
-    let s = scenario::load_str(Path::new("s.yaml"), &MINIMAL.replace("{a: table}", "{a: light.hand}"), None).unwrap();
+    let s = scenario::load_str(
+        Path::new("s.yaml"),
+        &MINIMAL.replace("{a: table}", "{a: light.hand}"),
+        None,
+    )
+    .unwrap();
     let r = scenario::run(&s);
     assert_eq!(r.verdict, Verdict::Fail);
     let e = r.expectations.iter().find(|e| e.path == "cards.a").unwrap();
@@ -142,7 +171,10 @@ fn unknown_card_in_a_pile_points_at_it() {
 
 #[test]
 fn a_step_must_name_one_player() {
-    let e = load_err(&MINIMAL.replace("{light: deploy, card: a}", "{light: deploy, dark: pass, card: a}"));
+    let e = load_err(&MINIMAL.replace(
+        "{light: deploy, card: a}",
+        "{light: deploy, dark: pass, card: a}",
+    ));
     assert!(e.contains("exactly one player"), "{e}");
 }
 
@@ -155,7 +187,9 @@ fn unknown_source_is_rejected_with_position() {
         }
     }
     let text = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.no-such-section\n");
-    let e = scenario::load_str(Path::new("s.yaml"), &text, Some(&Ids)).unwrap_err().to_string();
+    let e = scenario::load_str(Path::new("s.yaml"), &text, Some(&Ids))
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("s.yaml:3:"), "{e}");
     assert!(e.contains("no-such-section"), "{e}");
     let ok = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.the-stack\n");
@@ -170,7 +204,10 @@ fn duplicate_keys_are_rejected() {
 
 #[test]
 fn leftover_decisions_fail_by_default() {
-    let text = MINIMAL.replace("  - {light: deploy, card: a}\n", "  - {light: deploy, card: a}\n  - {light: deploy, card: a}\n");
+    let text = MINIMAL.replace(
+        "  - {light: deploy, card: a}\n",
+        "  - {light: deploy, card: a}\n  - {light: deploy, card: a}\n",
+    );
     let s = scenario::load_str(Path::new("s.yaml"), &text, None).unwrap();
     let r = scenario::run(&s);
     assert_eq!(r.verdict, Verdict::Fail);
@@ -192,7 +229,11 @@ fn the_run_is_deterministic() {
 fn check_passes_with_exit_0_and_json_contract() {
     let tmp = TempDir::new("check");
     let o = swjudge(tmp.path())
-        .args(["check", "--json", "scenarios/swccg/actions/example-1-deploying-a-card.yaml"])
+        .args([
+            "check",
+            "--json",
+            "scenarios/swccg/actions/example-1-deploying-a-card.yaml",
+        ])
         .output()
         .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -214,7 +255,13 @@ fn check_passes_with_exit_0_and_json_contract() {
 #[test]
 fn check_text_shows_trace_and_verdict() {
     let tmp = TempDir::new("check-text");
-    let o = swjudge(tmp.path()).args(["check", "scenarios/swccg/actions/example-1-deploying-a-card.yaml"]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args([
+            "check",
+            "scenarios/swccg/actions/example-1-deploying-a-card.yaml",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("swccg.ar.canceling-and-suspending"), "{out}");
@@ -226,7 +273,10 @@ fn check_failed_expectation_exits_1() {
     let tmp = TempDir::new("check-fail");
     let f = tmp.path().join("f.yaml");
     std::fs::write(&f, MINIMAL.replace("{a: table}", "{a: light.lost_pile}")).unwrap();
-    let o = swjudge(tmp.path()).args(["check", f.to_str().unwrap()]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 1, "{}", stdout(&o));
     assert!(stdout(&o).contains("FAILED"));
 }
@@ -236,7 +286,10 @@ fn check_invalid_exits_2_with_one_line() {
     let tmp = TempDir::new("check-invalid");
     let f = tmp.path().join("bad.yaml");
     std::fs::write(&f, MINIMAL.replace("turn: light", "turn: purple")).unwrap();
-    let o = swjudge(tmp.path()).args(["check", f.to_str().unwrap()]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2);
     let err = stderr(&o);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -248,9 +301,16 @@ fn check_other_games_are_not_modelled_yet() {
     let tmp = TempDir::new("check-destiny");
     let f = tmp.path().join("d.yaml");
     std::fs::write(&f, "game: destiny\ntitle: dice\ndestiny: {pool: []}\n").unwrap();
-    let o = swjudge(tmp.path()).args(["check", f.to_str().unwrap()]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("engine for destiny not modelled yet"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("engine for destiny not modelled yet"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -259,13 +319,23 @@ fn test_command_summarises() {
     let dir = tmp.path().join("s");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("ok.yaml"), MINIMAL).unwrap();
-    std::fs::write(dir.join("sub/fail.yaml"), MINIMAL.replace("{a: table}", "{a: dark.hand}")).unwrap();
-    let o = swjudge(tmp.path()).args(["test", dir.to_str().unwrap()]).output().unwrap();
+    std::fs::write(
+        dir.join("sub/fail.yaml"),
+        MINIMAL.replace("{a: table}", "{a: dark.hand}"),
+    )
+    .unwrap();
+    let o = swjudge(tmp.path())
+        .args(["test", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
     assert!(out.lines().any(|l| l == "1 passed, 1 failed"), "{out}");
     assert!(out.contains("fail.yaml"), "{out}");
-    let o = swjudge(tmp.path()).args(["test", "--json", dir.to_str().unwrap()]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["test", "--json", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["passed"], 1);
     assert_eq!(v["failed"], 1);
@@ -280,9 +350,16 @@ fn test_command_counts_invalid_as_failed_and_exits_2() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("ok.yaml"), MINIMAL).unwrap();
     std::fs::write(dir.join("bad.yaml"), "game: swccg\ntitle: x\nnope: 1\n").unwrap();
-    let o = swjudge(tmp.path()).args(["test", dir.to_str().unwrap()]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["test", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2);
-    assert!(stdout(&o).lines().any(|l| l == "1 passed, 1 failed"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).lines().any(|l| l == "1 passed, 1 failed"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -290,7 +367,11 @@ fn test_command_default_runs_the_shipped_scenarios() {
     let tmp = TempDir::new("test-default");
     let o = swjudge(tmp.path()).arg("test").output().unwrap();
     assert_eq!(code(&o), 0, "{}", stdout(&o));
-    assert!(stdout(&o).trim_end().ends_with(" passed, 0 failed"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).trim_end().ends_with(" passed, 0 failed"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// The annotated example in docs/scenarios.md is a valid, passing scenario.
@@ -299,8 +380,12 @@ fn the_documented_example_runs() {
     let doc = std::fs::read_to_string(root().join("docs/scenarios.md")).unwrap();
     let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
     let end = start + doc[start..].find("```").unwrap();
-    let s = scenario::load_str(Path::new("docs/scenarios.md"), &doc[start..end], Some(&corpus() as &dyn SectionIds))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let s = scenario::load_str(
+        Path::new("docs/scenarios.md"),
+        &doc[start..end],
+        Some(&corpus() as &dyn SectionIds),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let r = scenario::run(&s);
     assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
 }
@@ -310,7 +395,9 @@ fn the_documented_example_runs() {
 #[test]
 fn partial_scripts_always_end_with_an_outcome() {
     for f in all_scenarios() {
-        let Ok(s) = scenario::load(&f, None) else { continue };
+        let Ok(s) = scenario::load(&f, None) else {
+            continue;
+        };
         let n = s.data.script.len();
         for k in 0..=n {
             for drop in [None, Some(k)] {
@@ -321,9 +408,21 @@ fn partial_scripts_always_end_with_an_outcome() {
                     t.data.script.truncate(k);
                 }
                 let r = scenario::run(&t);
-                let last = r.steps.iter().rev().find(|s| s.event == swjudge::engine::Event::Stop);
-                assert!(last.is_some(), "{} (k={k}, drop={drop:?}): no outcome", f.display());
-                assert!(r.outcome.get("end").is_some(), "{}: outcome lacks `end`", f.display());
+                let last = r
+                    .steps
+                    .iter()
+                    .rev()
+                    .find(|s| s.event == swjudge::engine::Event::Stop);
+                assert!(
+                    last.is_some(),
+                    "{} (k={k}, drop={drop:?}): no outcome",
+                    f.display()
+                );
+                assert!(
+                    r.outcome.get("end").is_some(),
+                    "{}: outcome lacks `end`",
+                    f.display()
+                );
             }
         }
     }
@@ -331,9 +430,13 @@ fn partial_scripts_always_end_with_an_outcome() {
 
 #[test]
 fn through_before_the_starting_phase_is_rejected_with_position() {
-    let e = load_err(&MINIMAL.replace("  phase: deploy\n", "  phase: deploy\n  through: control\n"));
+    let e =
+        load_err(&MINIMAL.replace("  phase: deploy\n", "  phase: deploy\n  through: control\n"));
     assert!(e.starts_with("s.yaml:6:"), "{e}");
-    assert!(e.contains("the control phase comes before the starting deploy phase"), "{e}");
+    assert!(
+        e.contains("the control phase comes before the starting deploy phase"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -343,16 +446,48 @@ fn a_run_stops_at_the_end_of_its_through_phase() {
     let base = MINIMAL.replace("script:\n  - {light: deploy, card: a}\n", script);
     let one = scenario::run(&scenario::load_str(Path::new("s.yaml"), &base, None).unwrap());
     assert_eq!(one.verdict, Verdict::Fail);
-    assert_eq!(one.expectations.iter().find(|e| e.path == "leftover").unwrap().actual, serde_json::json!(1));
+    assert_eq!(
+        one.expectations
+            .iter()
+            .find(|e| e.path == "leftover")
+            .unwrap()
+            .actual,
+        serde_json::json!(1)
+    );
     let two = scenario::run(
-        &scenario::load_str(Path::new("s.yaml"), &base.replace("  phase: deploy\n", "  phase: deploy\n  through: battle\n"), None).unwrap(),
+        &scenario::load_str(
+            Path::new("s.yaml"),
+            &base.replace("  phase: deploy\n", "  phase: deploy\n  through: battle\n"),
+            None,
+        )
+        .unwrap(),
     );
     // In the battle phase the Effect is not deployed: deploying from hand is a deploy phase action.
-    let cards = two.expectations.iter().find(|e| e.path == "cards.a").unwrap();
+    let cards = two
+        .expectations
+        .iter()
+        .find(|e| e.path == "cards.a")
+        .unwrap();
     assert_eq!(cards.actual, "light.hand");
-    assert_eq!(two.expectations.iter().find(|e| e.path == "leftover").unwrap().actual, serde_json::json!(0));
-    assert!(two.steps.iter().any(|s| s.text.contains("Light's battle phase begins")));
-    assert!(two.steps.iter().any(|s| s.text.contains("decision 3 rejected") && s.text.contains("only during their own deploy phase")));
+    assert_eq!(
+        two.expectations
+            .iter()
+            .find(|e| e.path == "leftover")
+            .unwrap()
+            .actual,
+        serde_json::json!(0)
+    );
+    assert!(
+        two.steps
+            .iter()
+            .any(|s| s.text.contains("Light's battle phase begins"))
+    );
+    assert!(
+        two.steps
+            .iter()
+            .any(|s| s.text.contains("decision 3 rejected")
+                && s.text.contains("only during their own deploy phase"))
+    );
 }
 
 #[test]
@@ -362,5 +497,8 @@ fn an_ability_error_points_at_its_card() {
         "a: {title: A, side: light, type: effect, abilities: [{kind: before}]}",
     ));
     assert!(e.starts_with("s.yaml:7:"), "{e}");
-    assert!(e.contains("card `a` ability 1: a \"before\" action needs `responds_to:`"), "{e}");
+    assert!(
+        e.contains("card `a` ability 1: a \"before\" action needs `responds_to:`"),
+        "{e}"
+    );
 }

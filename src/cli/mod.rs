@@ -125,7 +125,11 @@ fn usage_line(rendered: &str) -> String {
         .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
         .collect();
     let mut msg = msg.join(" ");
-    for tip in rendered.lines().map(str::trim).filter(|l| l.starts_with("tip: ")) {
+    for tip in rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("tip: "))
+    {
         msg.push_str("; ");
         msg.push_str(tip);
     }

@@ -94,9 +94,23 @@ pub struct Trace {
 
 impl Trace {
     /// Append one step; `n` is assigned here.
-    pub fn push(&mut self, depth: usize, actor: Actor, event: Event, text: impl Into<String>, cites: &[&'static str]) {
+    pub fn push(
+        &mut self,
+        depth: usize,
+        actor: Actor,
+        event: Event,
+        text: impl Into<String>,
+        cites: &[&'static str],
+    ) {
         let n = self.steps.len() + 1;
-        self.steps.push(TraceStep { n, depth, actor, event, text: text.into(), cites: cites.to_vec() });
+        self.steps.push(TraceStep {
+            n,
+            depth,
+            actor,
+            event,
+            text: text.into(),
+            cites: cites.to_vec(),
+        });
     }
 
     /// Every rule ID cited anywhere in the trace, deduplicated, in first-cited order.

@@ -19,8 +19,17 @@ pub fn text(r: &Report) -> String {
         out.push_str(&format!("source: {s}\n"));
     }
     let mut t = Table::new();
-    t.load_style(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_width(140);
-    t.set_header(vec!["n", "depth", "actor", "event", "what happens", "rules"]);
+    t.load_style(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(140);
+    t.set_header(vec![
+        "n",
+        "depth",
+        "actor",
+        "event",
+        "what happens",
+        "rules",
+    ]);
     for s in &r.steps {
         // A visible marker per stack level (leading spaces do not survive wrapping).
         let indent = "· ".repeat(s.depth.saturating_sub(1).min(12));
@@ -40,7 +49,9 @@ pub fn text(r: &Report) -> String {
     }
     if !r.expectations.is_empty() {
         let mut e = Table::new();
-        e.load_style(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_width(140);
+        e.load_style(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(140);
         e.set_header(vec!["expectation", "expected", "actual", "ok"]);
         for x in &r.expectations {
             e.add_row(vec![
@@ -95,7 +106,14 @@ impl TestLine {
                 .expectations
                 .iter()
                 .filter(|e| !e.ok)
-                .map(|e| format!("{}: expected {}, got {}", e.path, compact(&e.expected), compact(&e.actual)))
+                .map(|e| {
+                    format!(
+                        "{}: expected {}, got {}",
+                        e.path,
+                        compact(&e.expected),
+                        compact(&e.actual)
+                    )
+                })
                 .collect(),
         }
     }

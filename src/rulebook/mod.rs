@@ -181,7 +181,10 @@ impl Corpus {
         };
         for file in files {
             if !file.is_file() {
-                return Err(Error::Input(format!("{}: not a regular file", file.display())));
+                return Err(Error::Input(format!(
+                    "{}: not a regular file",
+                    file.display()
+                )));
             }
             let text = Error::read_text(&file)?;
             let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();

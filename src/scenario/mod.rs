@@ -68,7 +68,9 @@ pub struct Report {
 impl Report {
     /// Every rule ID cited by the trace.
     pub fn cited(&self) -> Vec<&'static str> {
-        let t = Trace { steps: self.steps.clone() };
+        let t = Trace {
+            steps: self.steps.clone(),
+        };
         t.cited_ids()
     }
 }
@@ -88,14 +90,20 @@ impl SectionIds for crate::rulebook::Corpus {
 pub fn load(path: &Path, ids: Option<&dyn SectionIds>) -> Result<Scenario> {
     let data: ScenarioFile = crate::yaml::load_file(path)?;
     check(path, &data, ids)?;
-    Ok(Scenario { file: path.to_path_buf(), data })
+    Ok(Scenario {
+        file: path.to_path_buf(),
+        data,
+    })
 }
 
 /// Load from text (for tests and benchmarks).
 pub fn load_str(origin: &Path, text: &str, ids: Option<&dyn SectionIds>) -> Result<Scenario> {
     let data: ScenarioFile = crate::yaml::load(origin, text)?;
     check(origin, &data, ids)?;
-    Ok(Scenario { file: origin.to_path_buf(), data })
+    Ok(Scenario {
+        file: origin.to_path_buf(),
+        data,
+    })
 }
 
 fn at(path: &Path, line: u64, col: u64, msg: impl std::fmt::Display) -> Error {
@@ -118,18 +126,45 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
             format!("source `{}` is not a rulebook section ID", src.value),
         ));
     }
-    let present = [("swccg", s.swccg.is_some()), ("destiny", s.destiny.is_some()), ("swtcg", s.swtcg.is_some())];
+    let present = [
+        ("swccg", s.swccg.is_some()),
+        ("destiny", s.destiny.is_some()),
+        ("swtcg", s.swtcg.is_some()),
+    ];
     for (k, p) in present {
         if p && k != s.game.as_str() {
-            return Err(at(path, 0, 0, format!("board `{k}:` given for a `game: {}` scenario", s.game.as_str())));
+            return Err(at(
+                path,
+                0,
+                0,
+                format!(
+                    "board `{k}:` given for a `game: {}` scenario",
+                    s.game.as_str()
+                ),
+            ));
         }
     }
     // `normal: N` expands to N draws: bound it, or a typo exhausts memory.
-    if s.draws.iter().flatten().flat_map(|d| &d.plans).any(|p| matches!(p, swccg::battle_scenario::PlanSpec::Normal(n) if *n > 1000)) {
-        return Err(at(path, 0, 0, "draws: `normal:` asks for more than 1000 draws"));
+    if s.draws
+        .iter()
+        .flatten()
+        .flat_map(|d| &d.plans)
+        .any(|p| matches!(p, swccg::battle_scenario::PlanSpec::Normal(n) if *n > 1000))
+    {
+        return Err(at(
+            path,
+            0,
+            0,
+            "draws: `normal:` asks for more than 1000 draws",
+        ));
     }
     if s.attack.as_ref().is_some_and(|a| a.ferocity_destinies > 64) {
-        return Err(at(path, 0, 0, "attack: `ferocity_destinies` is more than 64"));
+        return Err(at(
+            path,
+            0,
+            0,
+            "attack: `ferocity_destinies` is more than 64",
+        ));
     }
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut locations: BTreeSet<String> = BTreeSet::new();
@@ -141,20 +176,39 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
         names.extend(b.cards.keys().cloned());
         check_board(path, b, &mut locations)?;
     } else if s.game == GameKey::Swccg && case.is_none() {
-        return Err(at(path, 0, 0, "a `game: swccg` scenario needs a `swccg:` board"));
+        return Err(at(
+            path,
+            0,
+            0,
+            "a `game: swccg` scenario needs a `swccg:` board",
+        ));
     }
     for step in &s.script {
         let (l, c) = (step.referenced.line(), step.referenced.column());
         let st = &step.value;
         match (st.light, st.dark) {
             (Some(_), None) | (None, Some(_)) => {}
-            _ => return Err(at(path, l, c, "each script step names exactly one player: `light: <verb>` or `dark: <verb>`")),
+            _ => {
+                return Err(at(
+                    path,
+                    l,
+                    c,
+                    "each script step names exactly one player: `light: <verb>` or `dark: <verb>`",
+                ));
+            }
         }
         let verb = st.light.or(st.dark).unwrap_or(Verb::Pass);
         if matches!(verb, Verb::LoseForce | Verb::DestinyValue) && st.amount.is_none() {
-            return Err(at(path, l, c, format!("`{}` needs `amount:`", verb.as_str())));
+            return Err(at(
+                path,
+                l,
+                c,
+                format!("`{}` needs `amount:`", verb.as_str()),
+            ));
         }
-        if matches!(verb, Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit) && st.card.is_none() {
+        if matches!(verb, Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit)
+            && st.card.is_none()
+        {
             return Err(at(path, l, c, format!("`{}` needs `card:`", verb.as_str())));
         }
         if s.game != GameKey::Swccg {
@@ -165,19 +219,36 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
         };
         for n in st.card.iter().chain(st.via.iter()).chain(st.cards.iter()) {
             if !names.contains(n) {
-                return Err(at(path, l, c, format!("unknown card `{n}` (not in `cards:`)")));
+                return Err(at(
+                    path,
+                    l,
+                    c,
+                    format!("unknown card `{n}` (not in `cards:`)"),
+                ));
             }
         }
         for n in st.target.iter().chain(st.to.iter()) {
             if !known(n) {
-                return Err(at(path, l, c, format!("unknown target `{n}` (not a card, location or pile like light.used_pile)")));
+                return Err(at(
+                    path,
+                    l,
+                    c,
+                    format!(
+                        "unknown target `{n}` (not a card, location or pile like light.used_pile)"
+                    ),
+                ));
             }
         }
         if let (Some(a), Some(card)) = (&st.ability, &st.card)
             && let Some(def) = s.swccg.as_ref().and_then(|b| b.cards.get(card))
             && swccg::engine::find_ability(&def.value.abilities, a).is_none()
         {
-            return Err(at(path, l, c, format!("card `{card}` has no ability `{a}`")));
+            return Err(at(
+                path,
+                l,
+                c,
+                format!("card `{card}` has no ability `{a}`"),
+            ));
         }
     }
     if let Some(e) = &s.expect {
@@ -189,30 +260,71 @@ fn check(path: &Path, s: &ScenarioFile, ids: Option<&dyn SectionIds>) -> Result<
         }
         for k in e.value.piles.keys() {
             if swccg::state::parse_pile_name(k).is_none() {
-                return Err(at(path, l, c, format!("expect.piles: `{k}` is not a pile like light.used_pile")));
+                return Err(at(
+                    path,
+                    l,
+                    c,
+                    format!("expect.piles: `{k}` is not a pile like light.used_pile"),
+                ));
             }
         }
         for (k, m) in &e.value.force {
             if k != "light" && k != "dark" {
-                return Err(at(path, l, c, format!("expect.force: `{k}` is not light or dark")));
+                return Err(at(
+                    path,
+                    l,
+                    c,
+                    format!("expect.force: `{k}` is not light or dark"),
+                ));
             }
             for f in m.keys() {
                 if !FORCE_KEYS.contains(&f.as_str()) {
-                    return Err(at(path, l, c, format!("expect.force.{k}: `{f}` is not one of {}", FORCE_KEYS.join(", "))));
+                    return Err(at(
+                        path,
+                        l,
+                        c,
+                        format!(
+                            "expect.force.{k}: `{f}` is not one of {}",
+                            FORCE_KEYS.join(", ")
+                        ),
+                    ));
                 }
             }
         }
         if let Some(o) = &e.value.outcome
             && !OUTCOMES.contains(&o.as_str())
         {
-            return Err(at(path, l, c, format!("expect.outcome: `{o}` is not one of {}", OUTCOMES.join(", "))));
+            return Err(at(
+                path,
+                l,
+                c,
+                format!(
+                    "expect.outcome: `{o}` is not one of {}",
+                    OUTCOMES.join(", ")
+                ),
+            ));
         }
     }
     Ok(())
 }
 
-const FORCE_KEYS: &[&str] = &["used", "lost", "activated", "retrieved", "drawn", "force_pile", "reserve_deck", "hand"];
-const OUTCOMES: &[&str] = &["complete", "phase_ended", "needs_decision", "not_modelled", "step_limit"];
+const FORCE_KEYS: &[&str] = &[
+    "used",
+    "lost",
+    "activated",
+    "retrieved",
+    "drawn",
+    "force_pile",
+    "reserve_deck",
+    "hand",
+];
+const OUTCOMES: &[&str] = &[
+    "complete",
+    "phase_ended",
+    "needs_decision",
+    "not_modelled",
+    "step_limit",
+];
 
 fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Result<()> {
     if let Some(t) = &b.through
@@ -222,32 +334,54 @@ fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Resu
             path,
             t.referenced.line(),
             t.referenced.column(),
-            format!("through: the {} phase comes before the starting {} phase", t.value.as_str(), b.phase.as_str()),
+            format!(
+                "through: the {} phase comes before the starting {} phase",
+                t.value.as_str(),
+                b.phase.as_str()
+            ),
         ));
     }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &serde_saphyr::Spanned<String>| -> Result<()> {
         if !b.cards.contains_key(&n.value) {
-            return Err(at(path, n.referenced.line(), n.referenced.column(), format!("unknown card `{}` (not in `cards:`)", n.value)));
+            return Err(at(
+                path,
+                n.referenced.line(),
+                n.referenced.column(),
+                format!("unknown card `{}` (not in `cards:`)", n.value),
+            ));
         }
         if !seen.insert(n.value.clone()) {
             return Err(at(
                 path,
                 n.referenced.line(),
                 n.referenced.column(),
-                format!("card `{}` is placed twice (each key is one physical card)", n.value),
+                format!(
+                    "card `{}` is placed twice (each key is one physical card)",
+                    n.value
+                ),
             ));
         }
         Ok(())
     };
     for piles in [&b.light, &b.dark] {
-        for list in [&piles.reserve_deck, &piles.force_pile, &piles.used_pile, &piles.lost_pile, &piles.hand, &piles.out_of_play] {
+        for list in [
+            &piles.reserve_deck,
+            &piles.force_pile,
+            &piles.used_pile,
+            &piles.lost_pile,
+            &piles.hand,
+            &piles.out_of_play,
+        ] {
             for n in list {
                 place(n)?;
             }
         }
     }
-    fn walk(p: &Placed, f: &mut dyn FnMut(&serde_saphyr::Spanned<String>) -> Result<()>) -> Result<()> {
+    fn walk(
+        p: &Placed,
+        f: &mut dyn FnMut(&serde_saphyr::Spanned<String>) -> Result<()>,
+    ) -> Result<()> {
         f(&p.card)?;
         for x in &p.on {
             walk(x, f)?;
@@ -256,7 +390,12 @@ fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Resu
     }
     for l in &b.locations {
         if !locations.insert(l.name.clone()) || b.cards.contains_key(&l.name) {
-            return Err(at(path, 0, 0, format!("location name `{}` is used twice", l.name)));
+            return Err(at(
+                path,
+                0,
+                0,
+                format!("location name `{}` is used twice", l.name),
+            ));
         }
         for p in &l.cards {
             walk(p, &mut place)?;
@@ -269,7 +408,12 @@ fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Resu
         if let Some(a) = &p.at
             && !locations.contains(a)
         {
-            return Err(at(path, 0, 0, format!("stack: `{}` is at unknown location `{a}`", p.label)));
+            return Err(at(
+                path,
+                0,
+                0,
+                format!("stack: `{}` is at unknown location `{a}`", p.label),
+            ));
         }
     }
     for (k, d) in &b.cards {
@@ -277,14 +421,22 @@ fn check_board(path: &Path, b: &Board, locations: &mut BTreeSet<String>) -> Resu
             for t in &ab.targets {
                 let _ = t;
             }
-            if matches!(ab.kind, model::AbilityKind::Response | model::AbilityKind::Automatic | model::AbilityKind::Before)
-                && ab.responds_to.is_none()
+            if matches!(
+                ab.kind,
+                model::AbilityKind::Response
+                    | model::AbilityKind::Automatic
+                    | model::AbilityKind::Before
+            ) && ab.responds_to.is_none()
             {
                 return Err(at(
                     path,
                     d.referenced.line(),
                     d.referenced.column(),
-                    format!("card `{k}` ability {}: a {} needs `responds_to:`", i + 1, ab.kind.as_str()),
+                    format!(
+                        "card `{k}` ability {}: a {} needs `responds_to:`",
+                        i + 1,
+                        ab.kind.as_str()
+                    ),
                 ));
             }
         }
@@ -310,21 +462,44 @@ pub fn run(s: &Scenario) -> Report {
     }
     let Some(board) = &d.swccg else {
         let mut t = Trace::default();
-        t.push(0, Actor::Rules, Event::NotModelled, format!("engine for {} not modelled yet", d.game.as_str()), &[]);
-        return Report { steps: t.steps, ..base };
+        t.push(
+            0,
+            Actor::Rules,
+            Event::NotModelled,
+            format!("engine for {} not modelled yet", d.game.as_str()),
+            &[],
+        );
+        return Report {
+            steps: t.steps,
+            ..base
+        };
     };
     let script: Vec<swccg::Decision> = d
         .script
         .iter()
         .enumerate()
-        .filter_map(|(i, st)| swccg::decision(i + 1, st.referenced.line(), st.referenced.column(), &st.value))
+        .filter_map(|(i, st)| {
+            swccg::decision(
+                i + 1,
+                st.referenced.line(),
+                st.referenced.column(),
+                &st.value,
+            )
+        })
         .collect();
     let run = swccg::run(board, script);
     let expectations = expectations(d, &run);
-    let verdict = if expectations.iter().all(|e| e.ok) { Verdict::Pass } else { Verdict::Fail };
+    let verdict = if expectations.iter().all(|e| e.ok) {
+        Verdict::Pass
+    } else {
+        Verdict::Fail
+    };
     let mut outcome = serde_json::to_value(&run.outcome).unwrap_or(serde_json::Value::Null);
     if let serde_json::Value::Object(m) = &mut outcome {
-        m.insert("text".into(), serde_json::Value::String(run.outcome.sentence()));
+        m.insert(
+            "text".into(),
+            serde_json::Value::String(run.outcome.sentence()),
+        );
         m.insert("stack".into(), serde_json::json!(run.stack));
         m.insert("next".into(), serde_json::json!(run.next));
         m.insert("resolved".into(), serde_json::json!(run.resolved));
@@ -332,17 +507,36 @@ pub fn run(s: &Scenario) -> Report {
         m.insert("illegal".into(), serde_json::json!(run.illegal));
         m.insert("leftover".into(), serde_json::json!(run.leftover));
     }
-    Report { steps: run.trace.steps, outcome, expectations, verdict, ..base }
+    Report {
+        steps: run.trace.steps,
+        outcome,
+        expectations,
+        verdict,
+        ..base
+    }
 }
 
-fn exp(path: impl Into<String>, expected: serde_json::Value, actual: serde_json::Value) -> Expectation {
+fn exp(
+    path: impl Into<String>,
+    expected: serde_json::Value,
+    actual: serde_json::Value,
+) -> Expectation {
     let ok = expected == actual;
-    Expectation { path: path.into(), expected, actual, ok }
+    Expectation {
+        path: path.into(),
+        expected,
+        actual,
+        ok,
+    }
 }
 
 fn expectations(d: &ScenarioFile, run: &swccg::Run) -> Vec<Expectation> {
     use serde_json::json;
-    let e = d.expect.as_ref().map(|x| x.value.clone()).unwrap_or_default();
+    let e = d
+        .expect
+        .as_ref()
+        .map(|x| x.value.clone())
+        .unwrap_or_default();
     let st = &run.state;
     let mut out = Vec::new();
     // Strict defaults: the run completes, nothing is rejected, nothing is left over.
@@ -357,10 +551,18 @@ fn expectations(d: &ScenarioFile, run: &swccg::Run) -> Vec<Expectation> {
         out.push(exp(format!("cards.{k}"), json!(want), json!(actual)));
     }
     for (k, want) in &e.piles {
-        out.push(exp(format!("piles.{k}"), json!(want), json!(st.pile_by_name(k).unwrap_or_default())));
+        out.push(exp(
+            format!("piles.{k}"),
+            json!(want),
+            json!(st.pile_by_name(k).unwrap_or_default()),
+        ));
     }
     for (side, m) in &e.force {
-        let s = if side == "light" { model::Side::Light } else { model::Side::Dark };
+        let s = if side == "light" {
+            model::Side::Light
+        } else {
+            model::Side::Dark
+        };
         let f = st.force[s.ix()];
         for (k, want) in m {
             let actual = match k.as_str() {
@@ -383,8 +585,16 @@ fn expectations(d: &ScenarioFile, run: &swccg::Run) -> Vec<Expectation> {
     if let Some(c) = &e.canceled {
         out.push(exp("canceled", json!(c), json!(run.canceled)));
     }
-    let want_illegal: Vec<serde_json::Value> = e.illegal.iter().map(|i| json!({"step": i.step, "rule": i.rule})).collect();
-    let got_illegal: Vec<serde_json::Value> = run.illegal.iter().map(|i| json!({"step": i.step, "rule": i.rule})).collect();
+    let want_illegal: Vec<serde_json::Value> = e
+        .illegal
+        .iter()
+        .map(|i| json!({"step": i.step, "rule": i.rule}))
+        .collect();
+    let got_illegal: Vec<serde_json::Value> = run
+        .illegal
+        .iter()
+        .map(|i| json!({"step": i.step, "rule": i.rule}))
+        .collect();
     out.push(exp("illegal", json!(want_illegal), json!(got_illegal)));
     if let Some(s) = &e.stack {
         out.push(exp("stack", json!(s), json!(run.stack)));
@@ -392,16 +602,28 @@ fn expectations(d: &ScenarioFile, run: &swccg::Run) -> Vec<Expectation> {
     if let Some(n) = e.next {
         out.push(exp("next", json!(n), json!(run.next)));
     }
-    out.push(exp("leftover", json!(e.leftover.unwrap_or(0)), json!(run.leftover)));
+    out.push(exp(
+        "leftover",
+        json!(e.leftover.unwrap_or(0)),
+        json!(run.leftover),
+    ));
     if let Some(ds) = &e.destinies {
         out.push(exp("destinies", json!(ds), json!(run.destinies)));
     }
     for want in &e.trace_contains {
-        let found = run.trace.steps.iter().any(|s| s.text.contains(want.as_str()));
+        let found = run
+            .trace
+            .steps
+            .iter()
+            .any(|s| s.text.contains(want.as_str()));
         out.push(Expectation {
             path: "trace_contains".into(),
             expected: json!(want),
-            actual: json!(if found { want.clone() } else { "(not in trace)".to_string() }),
+            actual: json!(if found {
+                want.clone()
+            } else {
+                "(not in trace)".to_string()
+            }),
             ok: found,
         });
     }
@@ -417,7 +639,10 @@ pub fn find_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             continue;
         }
         if !p.is_dir() {
-            return Err(Error::Usage(format!("{}: no such file or directory", p.display())));
+            return Err(Error::Usage(format!(
+                "{}: no such file or directory",
+                p.display()
+            )));
         }
         walk(p, &mut out)?;
     }

@@ -67,7 +67,9 @@ pub struct ScenarioFile {
 
 // ---------------------------------------------------------------- SWCCG board
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     Light,
@@ -278,7 +280,12 @@ impl CardType {
     pub fn deploys_to_location(self) -> bool {
         matches!(
             self,
-            CardType::Character | CardType::Creature | CardType::Starship | CardType::Vehicle | CardType::Device | CardType::Weapon
+            CardType::Character
+                | CardType::Creature
+                | CardType::Starship
+                | CardType::Vehicle
+                | CardType::Device
+                | CardType::Weapon
         )
     }
 }
@@ -554,7 +561,9 @@ pub enum TargetKind {
     Unknown,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum PileName {
     ReserveDeck,
@@ -669,13 +678,32 @@ pub enum Effect {
     /// Draw destiny (an action of its own) and test it.
     Destiny(DestinyTest),
     /// Search a pile for a card matching the filter and take it into hand (the script chooses).
-    TakeIntoHand { from: PileName, filter: Filter, #[serde(default)] reshuffle: bool },
+    TakeIntoHand {
+        from: PileName,
+        filter: Filter,
+        #[serde(default)]
+        reshuffle: bool,
+    },
     /// Search a pile for a card and deploy it (the script chooses), optionally aboard/at a target.
-    DeployFrom { from: PileName, filter: Filter, #[serde(default)] aboard: Option<CardRef>, #[serde(default)] free: bool, #[serde(default)] reshuffle: bool },
+    DeployFrom {
+        from: PileName,
+        filter: Filter,
+        #[serde(default)]
+        aboard: Option<CardRef>,
+        #[serde(default)]
+        free: bool,
+        #[serde(default)]
+        reshuffle: bool,
+    },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
     /// Move every card matching the filter from a pile of a player to a destination (e.g. lose cards from hand).
-    MoveAll { who: Who, from: PileName, filter: Filter, to: Dest },
+    MoveAll {
+        who: Who,
+        from: PileName,
+        filter: Filter,
+        to: Dest,
+    },
     /// Place a card on table (or a just lost card) on another card ("stacked"): it becomes inactive (AR: stacked from an active or inactive state).
     StackOn { card: CardRef, on: CardRef },
     /// Take a card from one of your piles (the script chooses) and stack it on this card: it becomes supporting (from a unit-of-Force state).

@@ -7,14 +7,14 @@
 //! passes without a scripted decision; a player who has one and no scripted
 //! decision stops the run ("needs a decision").
 
+use super::destiny;
 use super::rules as r;
 use super::stack::{ActionKind, DeployTo, Entry, Stage, Tgt};
 use super::state::{CardIx, State, Zone};
-use super::destiny;
 use crate::engine::{Actor, Event, Script, Trace};
 use crate::scenario::model::{
-    Ability, AbilityKind, Amount, CardRef, CardType, Dest, DestinyTest, Effect, EventKind, Limit, Phase, PileName,
-    Rel, Side, Step, TargetKind, TargetSpec, Trigger, Verb, Who,
+    Ability, AbilityKind, Amount, CardRef, CardType, Dest, DestinyTest, Effect, EventKind, Limit,
+    Phase, PileName, Rel, Side, Step, TargetKind, TargetSpec, Trigger, Verb, Who,
 };
 
 /// Upper bound on engine steps: a run always ends.
@@ -90,9 +90,14 @@ impl Outcome {
     }
     pub fn sentence(&self) -> String {
         match self {
-            Outcome::Complete { next } => format!("the stack is empty; {} performs the next top-level action", next.name()),
+            Outcome::Complete { next } => format!(
+                "the stack is empty; {} performs the next top-level action",
+                next.name()
+            ),
             Outcome::PhaseEnded { phase } => format!("the {} phase ended", phase.as_str()),
-            Outcome::NeedsDecision { player, what } => format!("needs a decision from {}: {what}", player.name()),
+            Outcome::NeedsDecision { player, what } => {
+                format!("needs a decision from {}: {what}", player.name())
+            }
             Outcome::NotModelled { what } => format!("not modelled — ruling needed: {what}"),
             Outcome::StepLimit => format!("stopped after {MAX_STEPS} steps"),
         }
@@ -107,7 +112,10 @@ pub struct Rej {
 }
 
 pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
-    Rej { reason: reason.into(), rule }
+    Rej {
+        reason: reason.into(),
+        rule,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,12 +227,11 @@ impl Engine {
             PendingKind::Battle => ActionKind::Battle,
             PendingKind::ForceDrain => ActionKind::ForceDrain,
         };
-        let at = p
-            .at
-            .as_ref()
-            .and_then(|a| self.st.find_location(a))
-            .map(|l| format!(" at {}", self.st.locations[l].title))
-            .unwrap_or_default();
+        let at =
+            p.at.as_ref()
+                .and_then(|a| self.st.find_location(a))
+                .map(|l| format!(" at {}", self.st.locations[l].title))
+                .unwrap_or_default();
         let what = kind.name();
         let mut e = Entry::new(kind, p.by, None, p.label.clone());
         if let Some(l) = p.at.as_ref().and_then(|a| self.st.find_location(a)) {
@@ -234,7 +241,11 @@ impl Engine {
         self.log(
             actor(p.by),
             Event::Push,
-            format!("the position starts with {}'s {what}{at} on the stack ({}), just initiated", p.by.name(), p.label),
+            format!(
+                "the position starts with {}'s {what}{at} on the stack ({}), just initiated",
+                p.by.name(),
+                p.label
+            ),
             &[r::THE_STACK],
         );
     }
@@ -255,7 +266,13 @@ impl Engine {
 
     /// Append a trace step at the current stack depth. Battles, Force drains,
     /// values and destiny draws report their steps through this.
-    pub fn log(&mut self, actor: Actor, event: Event, text: impl Into<String>, cites: &[&'static str]) {
+    pub fn log(
+        &mut self,
+        actor: Actor,
+        event: Event,
+        text: impl Into<String>,
+        cites: &[&'static str],
+    ) {
         let d = self.depth();
         self.trace.push(d, actor, event, text, cites);
     }
@@ -278,7 +295,11 @@ impl Engine {
             &[r::TYPES_OF_ACTIONS],
         );
         for _ in 0..MAX_STEPS {
-            let flow = if self.stack.is_empty() { self.top_level() } else { self.step_stack() };
+            let flow = if self.stack.is_empty() {
+                self.top_level()
+            } else {
+                self.step_stack()
+            };
             if let Flow::Stop = flow {
                 break;
             }
@@ -290,7 +311,11 @@ impl Engine {
         let left: Vec<String> = {
             let mut v = Vec::new();
             while let Some(d) = self.script.take() {
-                v.push(format!("decision {} left over: {}", d.pos, d.clone().describe(&self.st)));
+                v.push(format!(
+                    "decision {} left over: {}",
+                    d.pos,
+                    d.clone().describe(&self.st)
+                ));
             }
             v
         };
@@ -335,10 +360,17 @@ impl Engine {
                 if d.verb == Verb::Pass {
                     let text = match w {
                         Window::TopLevel => format!("{} passes (no top-level action)", p.name()),
-                        Window::Response(i) => format!("{} passes (no response to {})", p.name(), self.stack[i].label),
+                        Window::Response(i) => format!(
+                            "{} passes (no response to {})",
+                            p.name(),
+                            self.stack[i].label
+                        ),
                     };
-                    let cites: &[&'static str] =
-                        if w == Window::TopLevel { &[r::TYPES_OF_ACTIONS] } else { &[r::HOW_THE_STACK_WORKS] };
+                    let cites: &[&'static str] = if w == Window::TopLevel {
+                        &[r::TYPES_OF_ACTIONS]
+                    } else {
+                        &[r::HOW_THE_STACK_WORKS]
+                    };
                     self.log(actor(p), Event::Pass, text, cites);
                     return Asked::Pass;
                 }
@@ -348,7 +380,10 @@ impl Engine {
             self.script.take();
             let (reason, rule) = match w {
                 Window::TopLevel => (
-                    format!("out of turn: {} performs the next top-level action", p.name()),
+                    format!(
+                        "out of turn: {} performs the next top-level action",
+                        p.name()
+                    ),
                     r::TYPES_OF_ACTIONS,
                 ),
                 Window::Response(i) => (
@@ -374,10 +409,17 @@ impl Engine {
     fn auto_pass(&mut self, p: Side, w: Window) {
         let text = match w {
             Window::TopLevel => format!("{} has no legal top-level action: passes", p.name()),
-            Window::Response(i) => format!("{} has no legal response to {}: passes", p.name(), self.stack[i].label),
+            Window::Response(i) => format!(
+                "{} has no legal response to {}: passes",
+                p.name(),
+                self.stack[i].label
+            ),
         };
-        let cites: &[&'static str] =
-            if w == Window::TopLevel { &[r::TYPES_OF_ACTIONS] } else { &[r::HOW_THE_STACK_WORKS] };
+        let cites: &[&'static str] = if w == Window::TopLevel {
+            &[r::TYPES_OF_ACTIONS]
+        } else {
+            &[r::HOW_THE_STACK_WORKS]
+        };
         self.log(actor(p), Event::Pass, text, cites);
     }
 
@@ -399,7 +441,13 @@ impl Engine {
             format!("decision {} rejected ({desc}): {}", d.pos, e.reason),
             &[e.rule],
         );
-        self.illegal.push(Illegal { step: d.pos, by: d.by, decision: desc, reason: e.reason, rule: e.rule });
+        self.illegal.push(Illegal {
+            step: d.pos,
+            by: d.by,
+            decision: desc,
+            reason: e.reason,
+            rule: e.rule,
+        });
     }
 
     /// Does `p` have any legal action in `w`?
@@ -472,7 +520,10 @@ impl Engine {
                 match self.initiate(&d, Window::TopLevel) {
                     Ok(()) if std::mem::take(&mut self.backed_up) => {}
                     Ok(()) => {
-                        self.attempt = Some(Attempt { snap, window: Window::TopLevel });
+                        self.attempt = Some(Attempt {
+                            snap,
+                            window: Window::TopLevel,
+                        });
                         self.top_passes = 0;
                         self.top_next = p.other();
                     }
@@ -493,7 +544,9 @@ impl Engine {
         self.top_passes = 0;
         self.top_next = self.turn;
         let before = self.usage.len();
-        self.usage.retain(|u| self.st.def(u.card).abilities[u.ability].limit != Some(Limit::OncePerPhase));
+        self.usage.retain(|u| {
+            self.st.def(u.card).abilities[u.ability].limit != Some(Limit::OncePerPhase)
+        });
         let reset = before - self.usage.len();
         self.mandatory_done.clear();
         self.attempt = None;
@@ -516,7 +569,10 @@ impl Engine {
         self.log(
             Actor::Rules,
             Event::PhaseEnd,
-            format!("two consecutive passes with an empty stack: the {} phase ends", self.phase.as_str()),
+            format!(
+                "two consecutive passes with an empty stack: the {} phase ends",
+                self.phase.as_str()
+            ),
             &[r::TYPES_OF_ACTIONS],
         );
         self.phase_over = true;
@@ -548,7 +604,12 @@ impl Engine {
                 ),
                 &[r::MANDATORY_ACTIONS],
             );
-            let mut e = Entry::new(ActionKind::Mandatory, owner, Some(c), self.st.key(c).to_string());
+            let mut e = Entry::new(
+                ActionKind::Mandatory,
+                owner,
+                Some(c),
+                self.st.key(c).to_string(),
+            );
             e.ability = Some(a);
             self.mandatory_done.push((c, a));
             self.stack.push(e);
@@ -563,7 +624,12 @@ impl Engine {
         if self.stack[ix].canceled {
             self.attempt = None;
             let e = self.stack.pop().map(|e| e.label).unwrap_or_default();
-            self.log(Actor::Rules, Event::Pop, format!("{e} (canceled) is removed from the stack"), &[r::CANCELING]);
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{e} (canceled) is removed from the stack"),
+                &[r::CANCELING],
+            );
             return Flow::Go;
         }
         // An action no longer a legal target for responses comes off.
@@ -582,7 +648,9 @@ impl Engine {
             return Flow::Go;
         }
         if let ActionKind::JustLost { cards } = &self.stack[ix].kind
-            && !cards.iter().any(|&c| matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile)))
+            && !cards
+                .iter()
+                .any(|&c| matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile)))
         {
             let label = self.stack[ix].label.clone();
             self.stack.pop();
@@ -618,7 +686,12 @@ impl Engine {
                 self.stack[ix].kind.name(),
                 self.stack[ix].next.name()
             );
-            self.log(Actor::Rules, Event::ResponseWindow, text, &[r::HOW_THE_STACK_WORKS, r::JUST_ACTIONS]);
+            self.log(
+                Actor::Rules,
+                Event::ResponseWindow,
+                text,
+                &[r::HOW_THE_STACK_WORKS, r::JUST_ACTIONS],
+            );
         }
         let p = self.stack[ix].next;
         match self.ask(p, Window::Response(ix)) {
@@ -637,7 +710,10 @@ impl Engine {
                 match self.initiate(&d, Window::Response(ix)) {
                     Ok(()) if std::mem::take(&mut self.backed_up) => {}
                     Ok(()) => {
-                        self.attempt = Some(Attempt { snap, window: Window::Response(ix) });
+                        self.attempt = Some(Attempt {
+                            snap,
+                            window: Window::Response(ix),
+                        });
                         self.stack[ix].passes = 0;
                         self.stack[ix].next = p.other();
                     }
@@ -661,7 +737,9 @@ impl Engine {
                     continue;
                 }
                 let Some(t) = &ab.responds_to else { continue };
-                if self.trigger_matches(t, ix, c) && self.conditions_hold(self.st.owner(c), c, ab).is_ok() {
+                if self.trigger_matches(t, ix, c)
+                    && self.conditions_hold(self.st.owner(c), c, ab).is_ok()
+                {
                     found.push((c, a));
                 }
             }
@@ -685,7 +763,11 @@ impl Engine {
                             rej(
                                 format!(
                                     "the order must name each of: {}",
-                                    sources.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join(", ")
+                                    sources
+                                        .iter()
+                                        .map(|&c| self.st.key(c).to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
                                 ),
                                 r::AUTOMATIC_ACTIONS,
                             ),
@@ -702,7 +784,11 @@ impl Engine {
                         format!(
                             "{} (whose turn it is) orders the automatic actions: {}",
                             p.name(),
-                            order.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ")
+                            order
+                                .iter()
+                                .map(|&c| self.name(c))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                         &[r::AUTOMATIC_ACTIONS],
                     );
@@ -717,7 +803,11 @@ impl Engine {
                         player: p,
                         what: format!(
                             "the order of competing automatic actions from {}",
-                            sources.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join(", ")
+                            sources
+                                .iter()
+                                .map(|&c| self.st.key(c).to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     });
                     return Err(());
@@ -735,14 +825,23 @@ impl Engine {
                 self.log(
                     Actor::Rules,
                     Event::StateChange,
-                    format!("{}'s automatic action cannot target: {}", self.name(c), e.reason),
+                    format!(
+                        "{}'s automatic action cannot target: {}",
+                        self.name(c),
+                        e.reason
+                    ),
                     &[e.rule],
                 );
                 return;
             }
         };
         let text = self.ability_text(c, a);
-        let mut e = Entry::new(ActionKind::Triggered, owner, Some(c), self.st.key(c).to_string());
+        let mut e = Entry::new(
+            ActionKind::Triggered,
+            owner,
+            Some(c),
+            self.st.key(c).to_string(),
+        );
         e.ability = Some(a);
         e.targets = targets;
         e.responding_to = Some(ix);
@@ -750,7 +849,11 @@ impl Engine {
         self.log(
             actor(owner),
             Event::Push,
-            format!("automatic action triggered by {}: {} ({text})", self.stack[ix].label, self.name(c)),
+            format!(
+                "automatic action triggered by {}: {} ({text})",
+                self.stack[ix].label,
+                self.name(c)
+            ),
             &[r::AUTOMATIC_ACTIONS, r::HOW_THE_STACK_WORKS],
         );
     }
@@ -768,7 +871,9 @@ impl Engine {
         );
         match kind {
             ActionKind::Deploy { to } => {
-                let Some(c) = self.stack[ix].card else { return Flow::Go };
+                let Some(c) = self.stack[ix].card else {
+                    return Flow::Go;
+                };
                 let z = match to {
                     DeployTo::Location(l) => Zone::At(l),
                     DeployTo::OnCard(h) => Zone::On(h),
@@ -790,20 +895,36 @@ impl Engine {
                 );
                 self.resolved.push(label.clone());
                 self.stack.pop();
-                self.log(Actor::Rules, Event::Pop, format!("{label} comes off the stack"), &[r::HOW_THE_STACK_WORKS]);
+                self.log(
+                    Actor::Rules,
+                    Event::Pop,
+                    format!("{label} comes off the stack"),
+                    &[r::HOW_THE_STACK_WORKS],
+                );
                 // The deployment coming off the stack can itself be responded to.
-                let mut e = Entry::new(ActionKind::JustDeployed, actor_side, Some(c), format!("{label} just deployed"));
+                let mut e = Entry::new(
+                    ActionKind::JustDeployed,
+                    actor_side,
+                    Some(c),
+                    format!("{label} just deployed"),
+                );
                 e.next = actor_side.other();
                 self.stack.push(e);
                 self.log(
                     actor(actor_side),
                     Event::Push,
-                    format!("{} is just deployed: responses to the completed deployment", self.name(c)),
+                    format!(
+                        "{} is just deployed: responses to the completed deployment",
+                        self.name(c)
+                    ),
                     &[r::COMING_OFF_THE_STACK, r::JUST_DEPLOYED],
                 );
                 Flow::Go
             }
-            ActionKind::Play | ActionKind::UseText | ActionKind::Triggered | ActionKind::Mandatory => {
+            ActionKind::Play
+            | ActionKind::UseText
+            | ActionKind::Triggered
+            | ActionKind::Mandatory => {
                 let (c, a) = (self.stack[ix].card, self.stack[ix].ability);
                 if let (Some(c), Some(a)) = (c, a) {
                     let effects = self.st.def(c).abilities[a].effect.clone();
@@ -820,15 +941,27 @@ impl Engine {
                         self.log(
                             actor(p),
                             Event::Result,
-                            format!("{} does not draw a card: the substituted destiny {v} is used", p.name()),
+                            format!(
+                                "{} does not draw a card: the substituted destiny {v} is used",
+                                p.name()
+                            ),
                             &[r::RESULT],
                         );
                         (None, Some(v))
                     }
                     None => self.draw_destiny(p),
                 };
-                self.stack[ix].kind = ActionKind::DestinyDrawn { parent, test, card, value };
-                self.stack[ix].label = format!("{}'s destiny draw for {}", p.name(), self.stack[parent].label);
+                self.stack[ix].kind = ActionKind::DestinyDrawn {
+                    parent,
+                    test,
+                    card,
+                    value,
+                };
+                self.stack[ix].label = format!(
+                    "{}'s destiny draw for {}",
+                    p.name(),
+                    self.stack[parent].label
+                );
                 self.stack[ix].autos = None;
                 self.stack[ix].passes = 0;
                 self.stack[ix].next = p.other();
@@ -836,7 +969,12 @@ impl Engine {
                 self.stack[ix].responded.clear();
                 Flow::Go
             }
-            ActionKind::DestinyDrawn { parent, test, card, value } => {
+            ActionKind::DestinyDrawn {
+                parent,
+                test,
+                card,
+                value,
+            } => {
                 let p = self.stack[ix].actor;
                 // Unless a response already sent the destiny card elsewhere.
                 if let Some(c) = card
@@ -846,23 +984,43 @@ impl Engine {
                     self.log(
                         actor(p),
                         Event::StateChange,
-                        format!("the destiny card {} is placed on {}'s Used Pile", self.name(c), p.name()),
+                        format!(
+                            "the destiny card {} is placed on {}'s Used Pile",
+                            self.name(c),
+                            p.name()
+                        ),
                         &[r::RESULT],
                     );
                 }
                 self.resolved.push(label.clone());
                 self.stack.pop();
-                self.log(Actor::Rules, Event::Pop, format!("{label} comes off the stack"), &[r::HOW_THE_STACK_WORKS]);
+                self.log(
+                    Actor::Rules,
+                    Event::Pop,
+                    format!("{label} comes off the stack"),
+                    &[r::HOW_THE_STACK_WORKS],
+                );
                 self.apply_destiny_test(parent, &test, value);
                 Flow::Go
             }
-            ActionKind::JustDeployed | ActionKind::JustMoved { .. } | ActionKind::JustLost { .. } => {
+            ActionKind::JustDeployed
+            | ActionKind::JustMoved { .. }
+            | ActionKind::JustLost { .. } => {
                 self.stack.pop();
-                self.log(Actor::Rules, Event::Pop, format!("{label} comes off the stack"), &[r::HOW_THE_STACK_WORKS]);
+                self.log(
+                    Actor::Rules,
+                    Event::Pop,
+                    format!("{label} comes off the stack"),
+                    &[r::HOW_THE_STACK_WORKS],
+                );
                 Flow::Go
             }
             ActionKind::Battle | ActionKind::ForceDrain => {
-                if self.battle_or_drain_result(ix) { Flow::Go } else { Flow::Stop }
+                if self.battle_or_drain_result(ix) {
+                    Flow::Go
+                } else {
+                    Flow::Stop
+                }
             }
         }
     }
@@ -872,24 +1030,36 @@ impl Engine {
             self.log(
                 actor(p),
                 Event::Result,
-                format!("{}'s Reserve Deck is empty: the destiny draw fails", p.name()),
+                format!(
+                    "{}'s Reserve Deck is empty: the destiny draw fails",
+                    p.name()
+                ),
                 &[r::IMPLIED_TARGET_RULE],
             );
             return (None, None);
         };
         let printed = self.st.def(c).stats.destiny.unwrap_or(0);
         let req = destiny::Request::new("destiny", p.name(), 1);
-        let out = destiny::draw(&req, &[destiny::DestinyCard::new(self.st.title(c), printed)]);
+        let out = destiny::draw(
+            &req,
+            &[destiny::DestinyCard::new(self.st.title(c), printed)],
+        );
         let value = out.total_value();
         self.st.put(c, Zone::Drawn);
         if let Some(v) = value {
             self.destinies.push(v);
         }
-        let shown = value.map(|v| v.to_string()).unwrap_or_else(|| "none".into());
+        let shown = value
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "none".into());
         self.log(
             actor(p),
             Event::Result,
-            format!("{} draws destiny: {} (destiny {shown})", p.name(), self.name(c)),
+            format!(
+                "{} draws destiny: {} (destiny {shown})",
+                p.name(),
+                self.name(c)
+            ),
             &[r::RESULT],
         );
         (Some(c), value)
@@ -904,8 +1074,14 @@ impl Engine {
         let ok = match value {
             None => false,
             Some(v) => {
-                let lt = test.less_than.as_ref().map(|a| self.amount(parent, a, me).map(|x| v < x));
-                let gt = test.greater_than.as_ref().map(|a| self.amount(parent, a, me).map(|x| v > x));
+                let lt = test
+                    .less_than
+                    .as_ref()
+                    .map(|a| self.amount(parent, a, me).map(|x| v < x));
+                let gt = test
+                    .greater_than
+                    .as_ref()
+                    .map(|a| self.amount(parent, a, me).map(|x| v > x));
                 let mut ok = true;
                 for t in [lt, gt].into_iter().flatten() {
                     ok &= t.unwrap_or(false);
@@ -914,14 +1090,22 @@ impl Engine {
             }
         };
         let bound = [
-            test.less_than.as_ref().and_then(|a| self.amount(parent, a, me)).map(|x| format!("< {x}")),
-            test.greater_than.as_ref().and_then(|a| self.amount(parent, a, me)).map(|x| format!("> {x}")),
+            test.less_than
+                .as_ref()
+                .and_then(|a| self.amount(parent, a, me))
+                .map(|x| format!("< {x}")),
+            test.greater_than
+                .as_ref()
+                .and_then(|a| self.amount(parent, a, me))
+                .map(|x| format!("> {x}")),
         ]
         .into_iter()
         .flatten()
         .collect::<Vec<_>>()
         .join(" and ");
-        let shown = value.map(|v| v.to_string()).unwrap_or_else(|| "no destiny".into());
+        let shown = value
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "no destiny".into());
         self.log(
             actor(me),
             Event::Result,
@@ -957,21 +1141,36 @@ impl Engine {
     fn finish(&mut self, ix: usize) {
         let label = self.stack[ix].label.clone();
         let e = &self.stack[ix];
-        let (kind, card, then, a_side, moved) = (e.kind.clone(), e.card, e.then, e.actor, e.moved.clone());
+        let (kind, card, then, a_side, moved) =
+            (e.kind.clone(), e.card, e.then, e.actor, e.moved.clone());
         self.resolved.push(label.clone());
         if let (ActionKind::Play, Some(c)) = (&kind, card)
             && self.st.zone[c] == Zone::Stack
         {
-            let dest = then.or_else(|| e.ability.and_then(|a| self.st.def(c).abilities[a].then)).unwrap_or_else(|| {
-                interrupt_default_dest(self.st.def(c).subtype.as_deref())
-            });
+            let dest = then
+                .or_else(|| e.ability.and_then(|a| self.st.def(c).abilities[a].then))
+                .unwrap_or_else(|| interrupt_default_dest(self.st.def(c).subtype.as_deref()));
             self.place(c, dest, a_side);
         }
         self.stack.truncate(ix);
-        self.log(Actor::Rules, Event::Pop, format!("{label} has its result and comes off the stack"), &[r::HOW_THE_STACK_WORKS]);
+        self.log(
+            Actor::Rules,
+            Event::Pop,
+            format!("{label} has its result and comes off the stack"),
+            &[r::HOW_THE_STACK_WORKS],
+        );
         if !moved.is_empty() {
-            let names = moved.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ");
-            let mut e = Entry::new(ActionKind::JustMoved { cards: moved }, a_side, card, format!("{label} completed move"));
+            let names = moved
+                .iter()
+                .map(|&c| self.name(c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut e = Entry::new(
+                ActionKind::JustMoved { cards: moved },
+                a_side,
+                card,
+                format!("{label} completed move"),
+            );
             e.next = a_side.other();
             self.stack.push(e);
             self.log(
@@ -995,18 +1194,36 @@ impl Engine {
             Dest::ForcePile => PileName::ForcePile,
             Dest::Table => {
                 self.st.put(c, Zone::Table);
-                self.log(actor(owner), Event::StateChange, format!("{} is placed on table", self.name(c)), &[r::RESULT]);
+                self.log(
+                    actor(owner),
+                    Event::StateChange,
+                    format!("{} is placed on table", self.name(c)),
+                    &[r::RESULT],
+                );
                 return;
             }
         };
         let was_on_table = self.st.on_table(c);
-        let carried = if was_on_table { self.all_on(c) } else { Vec::new() };
+        let carried = if was_on_table {
+            self.all_on(c)
+        } else {
+            Vec::new()
+        };
         self.st.to_pile(c, owner, pile);
         self.log(
             actor(owner),
             Event::StateChange,
-            format!("{} is placed in {}'s {}", self.name(c), owner.name(), pile.title()),
-            &[if pile == PileName::OutOfPlay { r::OUT_OF_PLAY } else { r::RESULT }],
+            format!(
+                "{} is placed in {}'s {}",
+                self.name(c),
+                owner.name(),
+                pile.title()
+            ),
+            &[if pile == PileName::OutOfPlay {
+                r::OUT_OF_PLAY
+            } else {
+                r::RESULT
+            }],
         );
         for x in carried {
             let o = self.st.owner(x);
@@ -1014,7 +1231,12 @@ impl Engine {
             self.log(
                 actor(o),
                 Event::StateChange,
-                format!("{} leaves table with {}: placed in {}'s Lost Pile", self.name(x), self.name(c), o.name()),
+                format!(
+                    "{} leaves table with {}: placed in {}'s Lost Pile",
+                    self.name(x),
+                    self.name(c),
+                    o.name()
+                ),
                 &[r::LEAVES_TABLE],
             );
         }
@@ -1050,8 +1272,14 @@ impl Engine {
                     },
                     CardRef::This => None,
                 };
-                let Some(j) = target.filter(|&j| j < self.stack.len() && !self.stack[j].canceled) else {
-                    self.log(Actor::Rules, Event::Result, format!("{label}: nothing left to cancel"), &[r::CANCELING]);
+                let Some(j) = target.filter(|&j| j < self.stack.len() && !self.stack[j].canceled)
+                else {
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label}: nothing left to cancel"),
+                        &[r::CANCELING],
+                    );
                     return Applied::Done;
                 };
                 self.cancel(ix, j);
@@ -1064,11 +1292,17 @@ impl Engine {
                         continue;
                     }
                     let from_table = self.st.on_table(c);
-                    let carried = if from_table { self.all_on(c) } else { Vec::new() };
+                    let carried = if from_table {
+                        self.all_on(c)
+                    } else {
+                        Vec::new()
+                    };
                     self.place(c, to, me);
                     if from_table && to == Dest::LostPile {
                         lost.push(c);
-                        lost.extend(carried.into_iter().filter(|&x| matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile))));
+                        lost.extend(carried.into_iter().filter(|&x| {
+                            matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile))
+                        }));
                     }
                 }
                 if lost.is_empty() {
@@ -1078,37 +1312,86 @@ impl Engine {
                 Applied::Pushed
             }
             Effect::SubstituteDestiny(n) => {
-                let j = self.stack[ix].responding_to.filter(|&j| j < self.stack.len());
+                let j = self.stack[ix]
+                    .responding_to
+                    .filter(|&j| j < self.stack.len());
                 match j {
                     Some(j) if matches!(self.stack[j].kind, ActionKind::DestinyDraw { .. }) => {
                         self.stack[j].substitute = Some(n);
                         let drawn = self.stack[j].label.clone();
-                        self.log(actor(me), Event::StateChange, format!("{label}: {drawn} will use destiny {n} instead of drawing"), &[r::RESULT]);
+                        self.log(
+                            actor(me),
+                            Event::StateChange,
+                            format!("{label}: {drawn} will use destiny {n} instead of drawing"),
+                            &[r::RESULT],
+                        );
                     }
-                    _ => self.log(Actor::Rules, Event::Result, format!("{label}: no destiny draw about to happen"), &[r::RESULT]),
+                    _ => self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label}: no destiny draw about to happen"),
+                        &[r::RESULT],
+                    ),
                 }
                 Applied::Done
             }
             Effect::ResetDestiny(n) => {
-                let Some(j) = self.stack[ix].responding_to.filter(|&j| j < self.stack.len()) else {
-                    self.log(Actor::Rules, Event::Result, format!("{label}: no destiny just drawn to reset"), &[r::RESULT]);
+                let Some(j) = self.stack[ix]
+                    .responding_to
+                    .filter(|&j| j < self.stack.len())
+                else {
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label}: no destiny just drawn to reset"),
+                        &[r::RESULT],
+                    );
                     return Applied::Done;
                 };
                 if let ActionKind::DestinyDrawn { value, .. } = &mut self.stack[j].kind {
                     *value = Some(n);
                     let drawn = self.stack[j].label.clone();
-                    self.log(actor(me), Event::StateChange, format!("{label}: {drawn}: destiny = {n}"), &[r::RESULT]);
+                    self.log(
+                        actor(me),
+                        Event::StateChange,
+                        format!("{label}: {drawn}: destiny = {n}"),
+                        &[r::RESULT],
+                    );
                 } else {
-                    self.log(Actor::Rules, Event::Result, format!("{label}: no destiny just drawn to reset"), &[r::RESULT]);
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label}: no destiny just drawn to reset"),
+                        &[r::RESULT],
+                    );
                 }
                 Applied::Done
             }
-            Effect::MoveAll { who, from, filter, to } => {
+            Effect::MoveAll {
+                who,
+                from,
+                filter,
+                to,
+            } => {
                 let p = side_of(who, me);
-                let cards: Vec<CardIx> =
-                    self.st.pile(p, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me)).collect();
+                let cards: Vec<CardIx> = self
+                    .st
+                    .pile(p, from)
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.st.matches(c, &filter, me))
+                    .collect();
                 if cards.is_empty() {
-                    self.log(actor(p), Event::Result, format!("{label}: no matching card in {}'s {}", p.name(), from.title()), &[r::RESULT]);
+                    self.log(
+                        actor(p),
+                        Event::Result,
+                        format!(
+                            "{label}: no matching card in {}'s {}",
+                            p.name(),
+                            from.title()
+                        ),
+                        &[r::RESULT],
+                    );
                 }
                 for c in cards {
                     self.place(c, to, me);
@@ -1126,35 +1409,59 @@ impl Engine {
             Effect::Draw(n) => {
                 for _ in 0..n {
                     let Some(c) = self.st.top(me, PileName::ReserveDeck) else {
-                        self.log(actor(me), Event::Result, format!("{}'s Reserve Deck is empty: no card to draw", me.name()), &[r::IMPLIED_TARGET_RULE]);
+                        self.log(
+                            actor(me),
+                            Event::Result,
+                            format!("{}'s Reserve Deck is empty: no card to draw", me.name()),
+                            &[r::IMPLIED_TARGET_RULE],
+                        );
                         break;
                     };
                     self.st.to_pile(c, me, PileName::Hand);
                     self.st.force[me.ix()].drawn += 1;
-                    self.log(actor(me), Event::StateChange, format!("{} draws {} into hand", me.name(), self.name(c)), &[r::RESULT]);
+                    self.log(
+                        actor(me),
+                        Event::StateChange,
+                        format!("{} draws {} into hand", me.name(), self.name(c)),
+                        &[r::RESULT],
+                    );
                 }
                 Applied::Done
             }
             Effect::Activate { who, count } => {
                 let p = side_of(who, me);
                 for _ in 0..count {
-                    let Some(c) = self.st.top(p, PileName::ReserveDeck) else { break };
+                    let Some(c) = self.st.top(p, PileName::ReserveDeck) else {
+                        break;
+                    };
                     self.st.to_pile(c, p, PileName::ForcePile);
                     self.st.force[p.ix()].activated += 1;
                 }
-                self.log(actor(p), Event::StateChange, format!("{} activates {count} Force", p.name()), &[r::RESULT]);
+                self.log(
+                    actor(p),
+                    Event::StateChange,
+                    format!("{} activates {count} Force", p.name()),
+                    &[r::RESULT],
+                );
                 Applied::Done
             }
             Effect::Retrieve { who, count } => {
                 let p = side_of(who, me);
                 let mut n = 0;
                 for _ in 0..count {
-                    let Some(c) = self.st.top(p, PileName::LostPile) else { break };
+                    let Some(c) = self.st.top(p, PileName::LostPile) else {
+                        break;
+                    };
                     self.st.to_pile(c, p, PileName::UsedPile);
                     self.st.force[p.ix()].retrieved += 1;
                     n += 1;
                 }
-                self.log(actor(p), Event::StateChange, format!("{} retrieves {n} Force", p.name()), &[r::RETRIEVE]);
+                self.log(
+                    actor(p),
+                    Event::StateChange,
+                    format!("{} retrieves {n} Force", p.name()),
+                    &[r::RETRIEVE],
+                );
                 Applied::Done
             }
             Effect::LoseForce { who, amount } => {
@@ -1162,22 +1469,52 @@ impl Engine {
                 let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
                 let lost = self.lose_force(p, n);
                 let short = if lost < n {
-                    format!(" of {n} (no more cards in hand or Life Force; cards stacked on table are not units of Force)")
+                    format!(
+                        " of {n} (no more cards in hand or Life Force; cards stacked on table are not units of Force)"
+                    )
                 } else {
                     String::new()
                 };
-                self.log(actor(p), Event::StateChange, format!("{} loses {lost} Force{short}", p.name()), &[r::LOSING_FORCE, r::UNIT_OF_FORCE]);
+                self.log(
+                    actor(p),
+                    Event::StateChange,
+                    format!("{} loses {lost} Force{short}", p.name()),
+                    &[r::LOSING_FORCE, r::UNIT_OF_FORCE],
+                );
                 Applied::Done
             }
             Effect::Destiny(test) => {
-                let mut e = Entry::new(ActionKind::DestinyDraw { parent: ix, test }, me, None, format!("{}'s destiny draw for {label}", me.name()));
+                let mut e = Entry::new(
+                    ActionKind::DestinyDraw { parent: ix, test },
+                    me,
+                    None,
+                    format!("{}'s destiny draw for {label}", me.name()),
+                );
                 e.next = me.other();
                 self.stack.push(e);
-                self.log(actor(me), Event::Push, format!("{label}: {} draws destiny (an action of its own)", me.name()), &[r::ACTIONS, r::RESULT]);
+                self.log(
+                    actor(me),
+                    Event::Push,
+                    format!(
+                        "{label}: {} draws destiny (an action of its own)",
+                        me.name()
+                    ),
+                    &[r::ACTIONS, r::RESULT],
+                );
                 Applied::Pushed
             }
-            Effect::TakeIntoHand { from, filter, reshuffle } => {
-                let cands: Vec<CardIx> = self.st.pile(me, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me)).collect();
+            Effect::TakeIntoHand {
+                from,
+                filter,
+                reshuffle,
+            } => {
+                let cands: Vec<CardIx> = self
+                    .st
+                    .pile(me, from)
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.st.matches(c, &filter, me))
+                    .collect();
                 if cands.is_empty() {
                     self.log(
                         actor(me),
@@ -1189,14 +1526,23 @@ impl Engine {
                         self.failed_searches.push((c, a));
                     }
                 } else {
-                    let Some(c) = self.choose_one(me, &cands, &format!("a card to take into hand from {}", from.title())) else {
+                    let Some(c) = self.choose_one(
+                        me,
+                        &cands,
+                        &format!("a card to take into hand from {}", from.title()),
+                    ) else {
                         return Applied::Stop;
                     };
                     self.st.to_pile(c, me, PileName::Hand);
                     self.log(
                         actor(me),
                         Event::StateChange,
-                        format!("{} takes {} into hand from the {} and reveals it", me.name(), self.name(c), from.title()),
+                        format!(
+                            "{} takes {} into hand from the {} and reveals it",
+                            me.name(),
+                            self.name(c),
+                            from.title()
+                        ),
                         &[r::TAKING_CARDS],
                     );
                 }
@@ -1205,7 +1551,13 @@ impl Engine {
                 }
                 Applied::Done
             }
-            Effect::DeployFrom { from, filter, aboard, free, reshuffle } => {
+            Effect::DeployFrom {
+                from,
+                filter,
+                aboard,
+                free,
+                reshuffle,
+            } => {
                 let force = self.st.pile_len(me, PileName::ForcePile) as i64;
                 let cands: Vec<CardIx> = self
                     .st
@@ -1222,7 +1574,10 @@ impl Engine {
                     self.log(
                         actor(me),
                         Event::Result,
-                        format!("{label}: no card in the {} can be deployed; the opponent may verify", from.title()),
+                        format!(
+                            "{label}: no card in the {} can be deployed; the opponent may verify",
+                            from.title()
+                        ),
                         &[r::DEPLOYING_FROM_PILE, r::TAKING_CARDS],
                     );
                     if let (Some(c), Some(a)) = (self.stack[ix].card, self.stack[ix].ability) {
@@ -1233,7 +1588,11 @@ impl Engine {
                     }
                     return Applied::Done;
                 }
-                let Some(c) = self.choose_one(me, &cands, &format!("a card to deploy from {}", from.title())) else {
+                let Some(c) = self.choose_one(
+                    me,
+                    &cands,
+                    &format!("a card to deploy from {}", from.title()),
+                ) else {
                     return Applied::Stop;
                 };
                 let to = match aboard.as_ref().map(|rf| self.card_refs(ix, rf)) {
@@ -1255,7 +1614,12 @@ impl Engine {
                     _ => None,
                 };
                 let Some(l) = loc else {
-                    self.log(Actor::Rules, Event::Result, format!("{label}: no destination"), &[r::CHOOSING_TARGETS]);
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label}: no destination"),
+                        &[r::CHOOSING_TARGETS],
+                    );
                     return Applied::Done;
                 };
                 for c in self.card_refs(ix, &card) {
@@ -1267,18 +1631,27 @@ impl Engine {
                     self.log(
                         actor(me),
                         Event::StateChange,
-                        format!("{} is relocated to {}", self.name(c), self.st.locations[l].title),
+                        format!(
+                            "{} is relocated to {}",
+                            self.name(c),
+                            self.st.locations[l].title
+                        ),
                         &[r::RESULT],
                     );
                 }
                 Applied::Done
             }
             Effect::StackOn { card, on } => {
-                let Some(&host) = self.card_refs(ix, &on).first() else { return Applied::Done };
+                let Some(&host) = self.card_refs(ix, &on).first() else {
+                    return Applied::Done;
+                };
                 for c in self.card_refs(ix, &card) {
                     // The played Interrupt stacking itself as its result: it is stacked after it
                     // resolves, from the stack, and is supporting (no longer an action on the stack).
-                    if self.st.zone[c] == Zone::Stack && self.stack[ix].card == Some(c) && matches!(self.stack[ix].kind, ActionKind::Play) {
+                    if self.st.zone[c] == Zone::Stack
+                        && self.stack[ix].card == Some(c)
+                        && matches!(self.stack[ix].kind, ActionKind::Play)
+                    {
                         if c == host {
                             continue;
                         }
@@ -1297,7 +1670,10 @@ impl Engine {
                         continue;
                     }
                     let just_lost = self.is_just_lost(c);
-                    if c == host || !(self.st.on_table(c) || just_lost) || self.all_on(c).contains(&host) {
+                    if c == host
+                        || !(self.st.on_table(c) || just_lost)
+                        || self.all_on(c).contains(&host)
+                    {
                         continue;
                     }
                     // From an active or inactive state: inactive. A just lost card counts as
@@ -1305,27 +1681,51 @@ impl Engine {
                     self.st.put(c, Zone::On(host));
                     self.st.card_state[c] = crate::scenario::model::CardState::Inactive;
                     let (from, cites): (&str, &[&'static str]) = if just_lost {
-                        ("from the Lost Pile (just lost, so treated as having been active)", &[r::STACKED_CARDS, r::JUST_LOST, r::INACTIVE])
+                        (
+                            "from the Lost Pile (just lost, so treated as having been active)",
+                            &[r::STACKED_CARDS, r::JUST_LOST, r::INACTIVE],
+                        )
                     } else {
                         ("from the table", &[r::STACKED_CARDS, r::INACTIVE])
                     };
                     self.log(
                         actor(me),
                         Event::StateChange,
-                        format!("{} is stacked on {} {from}: it is inactive", self.name(c), self.name(host)),
+                        format!(
+                            "{} is stacked on {} {from}: it is inactive",
+                            self.name(c),
+                            self.name(host)
+                        ),
                         cites,
                     );
                 }
                 Applied::Done
             }
             Effect::StackFrom { from, filter } => {
-                let Some(host) = self.stack[ix].card else { return Applied::Done };
-                let cands: Vec<CardIx> = self.st.pile(me, from).iter().copied().filter(|&c| self.st.matches(c, &filter, me)).collect();
+                let Some(host) = self.stack[ix].card else {
+                    return Applied::Done;
+                };
+                let cands: Vec<CardIx> = self
+                    .st
+                    .pile(me, from)
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.st.matches(c, &filter, me))
+                    .collect();
                 if cands.is_empty() {
-                    self.log(actor(me), Event::Result, format!("{label}: no matching card in {}", from.title()), &[r::TAKING_CARDS]);
+                    self.log(
+                        actor(me),
+                        Event::Result,
+                        format!("{label}: no matching card in {}", from.title()),
+                        &[r::TAKING_CARDS],
+                    );
                     return Applied::Done;
                 }
-                let Some(c) = self.choose_one(me, &cands, &format!("a card to stack on {}", self.name(host))) else {
+                let Some(c) = self.choose_one(
+                    me,
+                    &cands,
+                    &format!("a card to stack on {}", self.name(host)),
+                ) else {
                     return Applied::Stop;
                 };
                 // From a unit-of-Force state: supporting.
@@ -1334,18 +1734,33 @@ impl Engine {
                 self.log(
                     actor(me),
                     Event::StateChange,
-                    format!("{} is stacked on {} from {}: it is supporting", self.name(c), self.name(host), from.title()),
+                    format!(
+                        "{} is stacked on {} from {}: it is supporting",
+                        self.name(c),
+                        self.name(host),
+                        from.title()
+                    ),
                     &[r::STACKED_CARDS, r::SUPPORTING],
                 );
                 Applied::Done
             }
             Effect::PlayFrom { .. } => {
-                self.log(Actor::Rules, Event::Result, format!("{label}: its game text is used when a card is played through it"), &[r::DEPLOYING_FROM_PILE]);
+                self.log(
+                    Actor::Rules,
+                    Event::Result,
+                    format!("{label}: its game text is used when a card is played through it"),
+                    &[r::DEPLOYING_FROM_PILE],
+                );
                 Applied::Done
             }
             Effect::NotModelled(text) => {
                 self.not_modelled.push(text.clone());
-                self.log(Actor::Rules, Event::NotModelled, format!("{label}: not modelled — ruling needed: {text}"), &[r::RESULT]);
+                self.log(
+                    Actor::Rules,
+                    Event::NotModelled,
+                    format!("{label}: not modelled — ruling needed: {text}"),
+                    &[r::RESULT],
+                );
                 Applied::Done
             }
         }
@@ -1353,12 +1768,26 @@ impl Engine {
 
     fn is_just_lost(&self, c: CardIx) -> bool {
         matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile))
-            && self.stack.iter().any(|e| matches!(&e.kind, ActionKind::JustLost { cards } if cards.contains(&c)))
+            && self
+                .stack
+                .iter()
+                .any(|e| matches!(&e.kind, ActionKind::JustLost { cards } if cards.contains(&c)))
     }
 
     fn push_just_lost(&mut self, by: Side, cards: Vec<CardIx>) {
-        let names = cards.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ");
-        let label = format!("{} just lost", cards.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join("+"));
+        let names = cards
+            .iter()
+            .map(|&c| self.name(c))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let label = format!(
+            "{} just lost",
+            cards
+                .iter()
+                .map(|&c| self.st.key(c).to_string())
+                .collect::<Vec<_>>()
+                .join("+")
+        );
         let first = cards.first().copied();
         let mut e = Entry::new(ActionKind::JustLost { cards }, by, first, label);
         e.next = by.other();
@@ -1366,7 +1795,9 @@ impl Engine {
         self.log(
             actor(by),
             Event::Push,
-            format!("{names} just lost from table (already in the Lost Pile): responses to the loss"),
+            format!(
+                "{names} just lost from table (already in the Lost Pile): responses to the loss"
+            ),
             &[r::JUST_LOST, r::COMING_OFF_THE_STACK],
         );
     }
@@ -1375,7 +1806,11 @@ impl Engine {
         self.log(
             actor(p),
             Event::StateChange,
-            format!("{} reshuffles the {} (its new order is not modelled; the listed order is kept)", p.name(), from.title()),
+            format!(
+                "{} reshuffles the {} (its new order is not modelled; the listed order is kept)",
+                p.name(),
+                from.title()
+            ),
             &[r::TAKING_CARDS],
         );
     }
@@ -1386,7 +1821,12 @@ impl Engine {
             match self.script.peek().cloned() {
                 Some(d) if d.by == p && d.verb == Verb::Choose => {
                     self.script.take();
-                    let pick = d.step.cards.first().and_then(|k| self.st.find(k)).filter(|c| cands.contains(c));
+                    let pick = d
+                        .step
+                        .cards
+                        .first()
+                        .and_then(|k| self.st.find(k))
+                        .filter(|c| cands.contains(c));
                     match pick {
                         Some(c) => return Some(c),
                         None => self.reject(
@@ -1406,7 +1846,11 @@ impl Engine {
                         player: p,
                         what: format!(
                             "choose {what}: one of {}",
-                            cands.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join(", ")
+                            cands
+                                .iter()
+                                .map(|&c| self.st.key(c).to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     });
                     return None;
@@ -1417,9 +1861,16 @@ impl Engine {
 
     pub(crate) fn lose_force(&mut self, p: Side, n: i64) -> i64 {
         let mut lost = 0;
-        let order = [PileName::ReserveDeck, PileName::ForcePile, PileName::UsedPile, PileName::Hand];
+        let order = [
+            PileName::ReserveDeck,
+            PileName::ForcePile,
+            PileName::UsedPile,
+            PileName::Hand,
+        ];
         for _ in 0..n {
-            let Some(c) = order.iter().find_map(|&pl| self.st.top(p, pl)) else { break };
+            let Some(c) = order.iter().find_map(|&pl| self.st.top(p, pl)) else {
+                break;
+            };
             self.st.to_pile(c, p, PileName::LostPile);
             self.st.force[p.ix()].lost += 1;
             lost += 1;
@@ -1431,7 +1882,10 @@ impl Engine {
         let by_label = self.stack[by].label.clone();
         let e = self.stack[j].clone();
         if let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(c)) = (&e.kind, e.card)
-            && matches!(self.st.def(c).card_type, CardType::Character | CardType::Vehicle | CardType::Starship)
+            && matches!(
+                self.st.def(c).card_type,
+                CardType::Character | CardType::Vehicle | CardType::Starship
+            )
         {
             self.log(
                 Actor::Rules,
@@ -1476,22 +1930,39 @@ impl Engine {
         match rf {
             CardRef::This => self.stack[ix].card.into_iter().collect(),
             CardRef::Current => {
-                let Some(e) = self.stack[ix].responding_to.and_then(|j| self.stack.get(j)) else { return Vec::new() };
+                let Some(e) = self.stack[ix].responding_to.and_then(|j| self.stack.get(j)) else {
+                    return Vec::new();
+                };
                 match &e.kind {
                     // The card drawn for destiny.
                     ActionKind::DestinyDrawn { card, .. } => card.iter().copied().collect(),
                     // Simultaneous losses or moves: the card this response is about.
                     ActionKind::JustLost { cards } | ActionKind::JustMoved { cards } => {
-                        let about = self.stack[ix].card.zip(self.stack[ix].ability).and_then(|(c, a)| {
-                            let f = self.st.def(c).abilities[a].responds_to.as_ref()?.card.clone()?;
-                            Some((self.st.owner(c), f))
-                        });
+                        let about =
+                            self.stack[ix]
+                                .card
+                                .zip(self.stack[ix].ability)
+                                .and_then(|(c, a)| {
+                                    let f = self.st.def(c).abilities[a]
+                                        .responds_to
+                                        .as_ref()?
+                                        .card
+                                        .clone()?;
+                                    Some((self.st.owner(c), f))
+                                });
                         let lost = matches!(e.kind, ActionKind::JustLost { .. });
                         cards
                             .iter()
                             .copied()
-                            .filter(|&x| !lost || matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile)))
-                            .find(|&x| about.as_ref().is_none_or(|(me, f)| self.st.matches(x, f, *me)))
+                            .filter(|&x| {
+                                !lost
+                                    || matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile))
+                            })
+                            .find(|&x| {
+                                about
+                                    .as_ref()
+                                    .is_none_or(|(me, f)| self.st.matches(x, f, *me))
+                            })
                             .into_iter()
                             .collect()
                     }
@@ -1501,7 +1972,12 @@ impl Engine {
             CardRef::Target(n) => match self.stack[ix].target(n) {
                 Some(Tgt::Card(c)) => vec![*c],
                 Some(Tgt::Cards(v)) => v.clone(),
-                Some(Tgt::Entry(j)) => self.stack.get(*j).and_then(|e| e.card).into_iter().collect(),
+                Some(Tgt::Entry(j)) => self
+                    .stack
+                    .get(*j)
+                    .and_then(|e| e.card)
+                    .into_iter()
+                    .collect(),
                 _ => Vec::new(),
             },
         }
@@ -1517,7 +1993,9 @@ impl Engine {
             },
             Amount::HighestAbility => (0..self.st.cards.len())
                 .filter(|&c| {
-                    self.st.active(c) && self.st.owner(c) == me && self.st.def(c).card_type == CardType::Character
+                    self.st.active(c)
+                        && self.st.owner(c) == me
+                        && self.st.def(c).card_type == CardType::Character
                 })
                 .filter_map(|c| self.st.def(c).stats.ability)
                 .max(),
@@ -1531,13 +2009,18 @@ impl Engine {
         let card_key = d.step.card.as_deref().unwrap_or("");
         match d.verb {
             Verb::Pass => Ok(()),
-            Verb::Choose | Verb::Order => Err(rej("there is nothing to choose or order now", r::ACTIONS)),
+            Verb::Choose | Verb::Order => {
+                Err(rej("there is nothing to choose or order now", r::ACTIONS))
+            }
             Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue => Err(rej(
                 "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
                 super::values::cite::DAMAGE_SEGMENT,
             )),
             Verb::Deploy => {
-                let c = self.st.find(card_key).ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                let c = self
+                    .st
+                    .find(card_key)
+                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
                 if let Window::Response(_) = w {
                     return Err(rej(
                         "a top-level action (deploying from hand) cannot be initiated while the stack is not empty",
@@ -1549,26 +2032,47 @@ impl Engine {
                 Ok(())
             }
             Verb::Play => {
-                let c = self.st.find(card_key).ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                let c = self
+                    .st
+                    .find(card_key)
+                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
                 if self.st.owner(c) != p {
-                    return Err(rej(format!("{} is not {}'s card", self.name(c), p.name()), r::ACTIONS));
+                    return Err(rej(
+                        format!("{} is not {}'s card", self.name(c), p.name()),
+                        r::ACTIONS,
+                    ));
                 }
                 let mut then = None;
                 let mut via_use = None;
                 if let Some(v) = &d.step.via {
-                    let vc = self.st.find(v).ok_or_else(|| rej(format!("no card {v}"), r::ACTIONS))?;
+                    let vc = self
+                        .st
+                        .find(v)
+                        .ok_or_else(|| rej(format!("no card {v}"), r::ACTIONS))?;
                     let (va, from, th) = self.via_ability(p, vc)?;
                     if self.st.zone[c] != Zone::Pile(p, from) {
-                        return Err(rej(format!("{} is not in {}'s {}", self.name(c), p.name(), from.title()), r::DEPLOYING_FROM_PILE));
+                        return Err(rej(
+                            format!("{} is not in {}'s {}", self.name(c), p.name(), from.title()),
+                            r::DEPLOYING_FROM_PILE,
+                        ));
                     }
                     self.limit_ok(vc, va)?;
                     then = Some(th);
                     via_use = Some((vc, va));
                 } else if self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
-                    return Err(rej(format!("{} is not in {}'s hand", self.name(c), p.name()), r::ACTIONS));
+                    return Err(rej(
+                        format!("{} is not in {}'s hand", self.name(c), p.name()),
+                        r::ACTIONS,
+                    ));
                 }
                 if self.st.def(c).card_type != CardType::Interrupt {
-                    return Err(rej(format!("{} is not an Interrupt; it is deployed, not played", self.name(c)), r::ACTIONS));
+                    return Err(rej(
+                        format!(
+                            "{} is not an Interrupt; it is deployed, not played",
+                            self.name(c)
+                        ),
+                        r::ACTIONS,
+                    ));
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
@@ -1581,7 +2085,12 @@ impl Engine {
                     self.log(
                         actor(p),
                         Event::Initiate,
-                        format!("{} uses {} to play {} as if from hand", p.name(), self.name(vc), self.name(c)),
+                        format!(
+                            "{} uses {} to play {} as if from hand",
+                            p.name(),
+                            self.name(vc),
+                            self.name(c)
+                        ),
                         &[r::DEPLOYING_FROM_PILE],
                     );
                 }
@@ -1589,14 +2098,27 @@ impl Engine {
                 Ok(())
             }
             Verb::Use => {
-                let c = self.st.find(card_key).ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                let c = self
+                    .st
+                    .find(card_key)
+                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
                 if self.st.owner(c) != p {
-                    return Err(rej(format!("{} is not {}'s card", self.name(c), p.name()), r::ACTIONS));
+                    return Err(rej(
+                        format!("{} is not {}'s card", self.name(c), p.name()),
+                        r::ACTIONS,
+                    ));
                 }
                 if !self.st.active(c) {
                     return Err(rej(
-                        format!("{} is not active on table: its game text cannot be used", self.name(c)),
-                        if self.st.on_table(c) { r::INACTIVE } else { r::ACTIVE },
+                        format!(
+                            "{} is not active on table: its game text cannot be used",
+                            self.name(c)
+                        ),
+                        if self.st.on_table(c) {
+                            r::INACTIVE
+                        } else {
+                            r::ACTIVE
+                        },
                     ));
                 }
                 if let Ok((va, from, _)) = self.via_ability(p, c) {
@@ -1623,7 +2145,14 @@ impl Engine {
     /// Using "play one Interrupt from a pile as if from hand" without naming the card:
     /// the player looks through the pile; when nothing can be played now the search
     /// fails, the opponent may verify, and the once-per-turn use is spent.
-    fn search_to_play(&mut self, p: Side, vc: CardIx, va: usize, from: PileName, w: Window) -> Result<(), Rej> {
+    fn search_to_play(
+        &mut self,
+        p: Side,
+        vc: CardIx,
+        va: usize,
+        from: PileName,
+        w: Window,
+    ) -> Result<(), Rej> {
         self.limit_ok(vc, va)?;
         let playable: Vec<CardIx> = self
             .st
@@ -1632,7 +2161,8 @@ impl Engine {
             .copied()
             .filter(|&c| {
                 self.st.def(c).card_type == CardType::Interrupt
-                    && (0..self.st.def(c).abilities.len()).any(|a| self.check_ability(p, c, a, w, &[], None).is_ok())
+                    && (0..self.st.def(c).abilities.len())
+                        .any(|a| self.check_ability(p, c, a, w, &[], None).is_ok())
             })
             .collect();
         if let Some(&c) = playable.first() {
@@ -1663,13 +2193,23 @@ impl Engine {
     }
 
     fn is_play_from(&self, c: CardIx, a: usize) -> bool {
-        self.st.def(c).abilities[a].effect.iter().any(|e| matches!(e, Effect::PlayFrom { .. }))
+        self.st.def(c).abilities[a]
+            .effect
+            .iter()
+            .any(|e| matches!(e, Effect::PlayFrom { .. }))
     }
 
     /// The ability of `vc` that lets `p` play a card from a pile.
     fn via_ability(&self, p: Side, vc: CardIx) -> Result<(usize, PileName, Dest), Rej> {
         if self.st.owner(vc) != p || !self.st.active(vc) {
-            return Err(rej(format!("{} is not {}'s active card on table", self.name(vc), p.name()), r::ACTIVE));
+            return Err(rej(
+                format!(
+                    "{} is not {}'s active card on table",
+                    self.name(vc),
+                    p.name()
+                ),
+                r::ACTIVE,
+            ));
         }
         for (a, ab) in self.st.def(vc).abilities.iter().enumerate() {
             for e in &ab.effect {
@@ -1678,7 +2218,13 @@ impl Engine {
                 }
             }
         }
-        Err(rej(format!("{} has no game text to play a card from a pile", self.name(vc)), r::DEPLOYING_FROM_PILE))
+        Err(rej(
+            format!(
+                "{} has no game text to play a card from a pile",
+                self.name(vc)
+            ),
+            r::DEPLOYING_FROM_PILE,
+        ))
     }
 
     /// Could `p` play any card through the play-from ability `(vc, va)` now?
@@ -1687,7 +2233,9 @@ impl Engine {
             return false;
         }
         let _ = w;
-        let Ok((_, from, _)) = self.via_ability(p, vc) else { return false };
+        let Ok((_, from, _)) = self.via_ability(p, vc) else {
+            return false;
+        };
         // The player may state the use before looking: any non-empty pile will do.
         self.st.pile_len(p, from) > 0
     }
@@ -1706,8 +2254,12 @@ impl Engine {
             ));
         }
         if let Some(name) = &d.step.ability {
-            return find_ability(abilities, name)
-                .ok_or_else(|| rej(format!("{} has no ability {name}", self.name(c)), r::ACTIONS));
+            return find_ability(abilities, name).ok_or_else(|| {
+                rej(
+                    format!("{} has no ability {name}", self.name(c)),
+                    r::ACTIONS,
+                )
+            });
         }
         // The first ability legal now; otherwise report why the first one is not.
         let mut first_err = None;
@@ -1730,7 +2282,10 @@ impl Engine {
         let title = self.st.title(c).to_string();
         let name = ability_name(ab, a);
         let prior = self.usage.iter().find(|u| match limit {
-            Limit::OncePerGame => u.title == title && ability_name(&self.st.def(u.card).abilities[u.ability], u.ability) == name,
+            Limit::OncePerGame => {
+                u.title == title
+                    && ability_name(&self.st.def(u.card).abilities[u.ability], u.ability) == name
+            }
             _ => u.card == c && u.ability == a,
         });
         let Some(u) = prior else { return Ok(()) };
@@ -1742,17 +2297,29 @@ impl Engine {
         };
         if u.canceled {
             return Err(rej(
-                format!("{}'s action was canceled earlier this {period}; a canceled once-per-{period} action may not be initiated again in that period", self.name(c)),
+                format!(
+                    "{}'s action was canceled earlier this {period}; a canceled once-per-{period} action may not be initiated again in that period",
+                    self.name(c)
+                ),
                 r::CANCELING,
             ));
         }
-        Err(rej(format!("{}'s action is limited to once per {period} and was already initiated", self.name(c)), rule))
+        Err(rej(
+            format!(
+                "{}'s action is limited to once per {period} and was already initiated",
+                self.name(c)
+            ),
+            rule,
+        ))
     }
 
     fn search_ok(&self, c: CardIx, a: usize) -> Result<(), Rej> {
         if self.failed_searches.contains(&(c, a)) {
             return Err(rej(
-                format!("{}'s search found nothing and was verified: that search function may not be used again this turn", self.name(c)),
+                format!(
+                    "{}'s search found nothing and was verified: that search function may not be used again this turn",
+                    self.name(c)
+                ),
                 r::TAKING_CARDS,
             ));
         }
@@ -1761,7 +2328,12 @@ impl Engine {
 
     fn record_use(&mut self, c: CardIx, a: usize) {
         if self.st.def(c).abilities[a].limit.is_some() {
-            self.usage.push(Usage { card: c, ability: a, title: self.st.title(c).to_string(), canceled: false });
+            self.usage.push(Usage {
+                card: c,
+                ability: a,
+                title: self.st.title(c).to_string(),
+                canceled: false,
+            });
         }
     }
 
@@ -1780,7 +2352,10 @@ impl Engine {
         let title = self.name(c);
         match (ab.kind, w) {
             (AbilityKind::Automatic, _) => {
-                return Err(rej(format!("{title}'s text is an automatic action: it is triggered, not chosen"), r::AUTOMATIC_ACTIONS));
+                return Err(rej(
+                    format!("{title}'s text is an automatic action: it is triggered, not chosen"),
+                    r::AUTOMATIC_ACTIONS,
+                ));
             }
             (AbilityKind::Before, Window::TopLevel) => {
                 return Err(rej(
@@ -1793,9 +2368,15 @@ impl Engine {
             }
             (AbilityKind::Before, Window::Response(i)) => {
                 let Some(t) = &ab.responds_to else {
-                    return Err(rej(format!("{title}'s \"before\" action names no action"), r::BEFORE));
+                    return Err(rej(
+                        format!("{title}'s \"before\" action names no action"),
+                        r::BEFORE,
+                    ));
                 };
-                let fresh = self.attempt.as_ref().is_some_and(|at| at.snap.stack.len() == i)
+                let fresh = self
+                    .attempt
+                    .as_ref()
+                    .is_some_and(|at| at.snap.stack.len() == i)
                     && i + 1 == self.stack.len()
                     && self.stack[i].stage == Stage::Responding
                     && self.stack[i].responded.is_empty();
@@ -1820,86 +2401,146 @@ impl Engine {
                 }
                 if !self.trigger_matches(t, i, c) {
                     return Err(rej(
-                        format!("{title}'s \"before\" action does not preempt the attempted action ({}, {})", self.stack[i].label, self.stack[i].kind.name()),
+                        format!(
+                            "{title}'s \"before\" action does not preempt the attempted action ({}, {})",
+                            self.stack[i].label,
+                            self.stack[i].kind.name()
+                        ),
                         r::BEFORE,
                     ));
                 }
                 if ab.targets.iter().any(|x| x.kind == TargetKind::Current) {
                     return Err(rej(
-                        format!("{title}'s \"before\" action cannot target the action it preempts: that action is never initiated"),
+                        format!(
+                            "{title}'s \"before\" action cannot target the action it preempts: that action is never initiated"
+                        ),
                         r::BEFORE,
                     ));
                 }
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
-                let any_time = ab.text.as_deref().is_some_and(|t| t.to_ascii_lowercase().contains("at any time"));
+                let any_time = ab
+                    .text
+                    .as_deref()
+                    .is_some_and(|t| t.to_ascii_lowercase().contains("at any time"));
                 return Err(rej(
                     format!(
                         "{title}'s action is a top-level action; it cannot respond to {} (the stack is not empty)",
                         self.stack[i].label
                     ),
-                    if any_time { r::AT_ANY_TIME } else { r::THE_STACK },
+                    if any_time {
+                        r::AT_ANY_TIME
+                    } else {
+                        r::THE_STACK
+                    },
                 ));
             }
             (AbilityKind::Response, Window::TopLevel) => {
-                return Err(rej(format!("{title}'s action is a response, and there is no current action to respond to"), r::JUST_ACTIONS));
+                return Err(rej(
+                    format!(
+                        "{title}'s action is a response, and there is no current action to respond to"
+                    ),
+                    r::JUST_ACTIONS,
+                ));
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::TopLevel) => {
                 if let Some(ph) = ab.during
                     && ph != self.phase
                 {
-                    return Err(rej(format!("{title}'s action is only during the {} phase", ph.as_str()), r::MEETING_CONDITIONS));
+                    return Err(rej(
+                        format!("{title}'s action is only during the {} phase", ph.as_str()),
+                        r::MEETING_CONDITIONS,
+                    ));
                 }
             }
             (AbilityKind::Response, Window::Response(i)) => {
                 let Some(t) = &ab.responds_to else {
-                    return Err(rej(format!("{title}'s response has no condition"), r::WHAT_IS_A_RESPONSE));
+                    return Err(rej(
+                        format!("{title}'s response has no condition"),
+                        r::WHAT_IS_A_RESPONSE,
+                    ));
                 };
                 if !self.trigger_matches(t, i, c) {
                     return Err(rej(
-                        format!("{title} does not respond to the current action ({}, {})", self.stack[i].label, self.stack[i].kind.name()),
+                        format!(
+                            "{title} does not respond to the current action ({}, {})",
+                            self.stack[i].label,
+                            self.stack[i].kind.name()
+                        ),
                         r::WHAT_IS_A_RESPONSE,
                     ));
                 }
                 if self.stack[i].responded.contains(&(c, a)) {
                     return Err(rej(
-                        format!("{title}'s just action was already initiated once in response to {}", self.stack[i].label),
+                        format!(
+                            "{title}'s just action was already initiated once in response to {}",
+                            self.stack[i].label
+                        ),
                         r::THE_STACK,
                     ));
                 }
             }
         }
         if ab.kind == AbilityKind::Mandatory && self.mandatory_done.contains(&(c, a)) {
-            return Err(rej(format!("{title}'s mandatory action was already performed in this time frame"), r::MANDATORY_ACTIONS));
+            return Err(rej(
+                format!("{title}'s mandatory action was already performed in this time frame"),
+                r::MANDATORY_ACTIONS,
+            ));
         }
         self.conditions_hold(p, c, ab)?;
         self.search_ok(c, a)?;
         self.limit_ok(c, a)?;
         let targets = self.choose_targets(p, c, a, w, chosen)?;
         if let Window::Response(i) = w
-            && ab.effect.iter().any(|e| matches!(e, Effect::Cancel(CardRef::Current)))
-            && let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(x)) = (&self.stack[i].kind, self.stack[i].card)
-            && matches!(self.st.def(x).card_type, CardType::Character | CardType::Vehicle | CardType::Starship)
+            && ab
+                .effect
+                .iter()
+                .any(|e| matches!(e, Effect::Cancel(CardRef::Current)))
+            && let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(x)) =
+                (&self.stack[i].kind, self.stack[i].card)
+            && matches!(
+                self.st.def(x).card_type,
+                CardType::Character | CardType::Vehicle | CardType::Starship
+            )
         {
             return Err(rej(
-                format!("{title} cannot be initiated: {} cannot be canceled (characters, vehicles and starships may not be canceled)", self.name(x)),
+                format!(
+                    "{title} cannot be initiated: {} cannot be canceled (characters, vehicles and starships may not be canceled)",
+                    self.name(x)
+                ),
                 r::IMPLIED_TARGET_RULE,
             ));
         }
         let force_pile = self.st.pile_len(p, PileName::ForcePile) as u32;
         if ab.cost.use_force > force_pile {
             return Err(rej(
-                format!("{title} costs {} Force to use; {} has {force_pile} in Force Pile", ab.cost.use_force, p.name()),
+                format!(
+                    "{title} costs {} Force to use; {} has {force_pile} in Force Pile",
+                    ab.cost.use_force,
+                    p.name()
+                ),
                 r::PAYING_COSTS,
             ));
         }
         if ab.cost.lose_force > 0 {
-            let life = [PileName::ReserveDeck, PileName::ForcePile, PileName::UsedPile, PileName::Hand]
-                .iter()
-                .map(|&x| self.st.pile_len(p, x))
-                .sum::<usize>() as u32;
+            let life = [
+                PileName::ReserveDeck,
+                PileName::ForcePile,
+                PileName::UsedPile,
+                PileName::Hand,
+            ]
+            .iter()
+            .map(|&x| self.st.pile_len(p, x))
+            .sum::<usize>() as u32;
             if ab.cost.lose_force > life {
-                return Err(rej(format!("{title} costs losing {} Force; {} cannot", ab.cost.lose_force, p.name()), r::PAYING_COSTS));
+                return Err(rej(
+                    format!(
+                        "{title} costs losing {} Force; {} cannot",
+                        ab.cost.lose_force,
+                        p.name()
+                    ),
+                    r::PAYING_COSTS,
+                ));
             }
         }
         Ok(targets)
@@ -1910,14 +2551,19 @@ impl Engine {
         if !matches!(d.verb, Verb::Play | Verb::Use) || d.step.via.is_some() {
             return false;
         }
-        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else { return false };
+        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else {
+            return false;
+        };
         if self.st.owner(c) != d.by {
             return false;
         }
         let abilities = &self.st.def(c).abilities;
         match &d.step.ability {
-            Some(name) => find_ability(abilities, name).is_some_and(|a| abilities[a].kind == AbilityKind::Before),
-            None => !abilities.is_empty() && abilities.iter().all(|a| a.kind == AbilityKind::Before),
+            Some(name) => find_ability(abilities, name)
+                .is_some_and(|a| abilities[a].kind == AbilityKind::Before),
+            None => {
+                !abilities.is_empty() && abilities.iter().all(|a| a.kind == AbilityKind::Before)
+            }
         }
     }
 
@@ -1940,8 +2586,18 @@ impl Engine {
     /// just before that action (it was never initiated; its costs were never paid),
     /// the "before" action is performed in its place, and afterwards the attempting
     /// player may initiate the action again, or not.
-    fn back_up(&mut self, p: Side, c: CardIx, a: usize, kind: ActionKind, targets: Vec<(String, Tgt)>, then: Option<Dest>) {
-        let Some(at) = self.attempt.take() else { return };
+    fn back_up(
+        &mut self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        kind: ActionKind,
+        targets: Vec<(String, Tgt)>,
+        then: Option<Dest>,
+    ) {
+        let Some(at) = self.attempt.take() else {
+            return;
+        };
         let top = self.stack.last().map(|e| (e.label.clone(), e.actor));
         let s = *at.snap;
         self.st = s.st;
@@ -1973,17 +2629,33 @@ impl Engine {
 
     fn conditions_hold(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
         if ab.your_turn && self.turn != p {
-            return Err(rej(format!("{} is only during {}'s own turn", self.name(c), p.name()), r::MEETING_CONDITIONS));
+            return Err(rej(
+                format!("{} is only during {}'s own turn", self.name(c), p.name()),
+                r::MEETING_CONDITIONS,
+            ));
         }
         if let Some(f) = &ab.requires
             && self.st.table_matching(f, p).is_empty()
         {
-            return Err(rej(format!("{}: its condition is not met (no such card on table)", self.name(c)), r::MEETING_CONDITIONS));
+            return Err(rej(
+                format!(
+                    "{}: its condition is not met (no such card on table)",
+                    self.name(c)
+                ),
+                r::MEETING_CONDITIONS,
+            ));
         }
         Ok(())
     }
 
-    fn choose_targets(&self, p: Side, c: CardIx, a: usize, w: Window, chosen: &[String]) -> Result<Vec<(String, Tgt)>, Rej> {
+    fn choose_targets(
+        &self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        w: Window,
+        chosen: &[String],
+    ) -> Result<Vec<(String, Tgt)>, Rej> {
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
         let mut out = Vec::new();
@@ -1997,7 +2669,11 @@ impl Engine {
                     if spec.optional {
                         continue;
                     }
-                    let rule = if reason.contains(" is immune to ") { r::IMMUNE } else { r::IMPLIED_TARGET_RULE };
+                    let rule = if reason.contains(" is immune to ") {
+                        r::IMMUNE
+                    } else {
+                        r::IMPLIED_TARGET_RULE
+                    };
                     return Err(rej(format!("{title} cannot be initiated: {reason}"), rule));
                 }
             }
@@ -2007,7 +2683,11 @@ impl Engine {
 
     fn immune(&self, target: CardIx, by: CardIx) -> bool {
         let t = self.st.title(by);
-        self.st.def(target).immune_to.iter().any(|x| x.eq_ignore_ascii_case(t))
+        self.st
+            .def(target)
+            .immune_to
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(t))
     }
 
     fn target_one<'a>(
@@ -2020,7 +2700,9 @@ impl Engine {
     ) -> Result<Option<Tgt>, String> {
         match spec.kind {
             TargetKind::Current => {
-                let Window::Response(i) = w else { return Err("there is no current action".into()) };
+                let Window::Response(i) = w else {
+                    return Err("there is no current action".into());
+                };
                 let e = &self.stack[i];
                 if let Some(tc) = e.card {
                     if !filter_empty(&spec.filter) && !self.st.matches(tc, &spec.filter, p) {
@@ -2049,9 +2731,20 @@ impl Engine {
                         } else if !self.st.on_table(x) {
                             Err(format!("{} is not on table", self.name(x)))
                         } else if !self.st.active(x) {
-                            Err(format!("{} is not active (an inactive card cannot be targeted)", self.name(x)))
-                        } else if let Some(h) = spec.filter.has.iter().find(|h| !super::state::has_value(self.st.def(x), h)) {
-                            Err(format!("{} has no {h} (a value that does not exist cannot be targeted)", self.name(x)))
+                            Err(format!(
+                                "{} is not active (an inactive card cannot be targeted)",
+                                self.name(x)
+                            ))
+                        } else if let Some(h) = spec
+                            .filter
+                            .has
+                            .iter()
+                            .find(|h| !super::state::has_value(self.st.def(x), h))
+                        {
+                            Err(format!(
+                                "{} has no {h} (a value that does not exist cannot be targeted)",
+                                self.name(x)
+                            ))
                         } else {
                             Err(format!("{} is not a valid target", self.name(x)))
                         }
@@ -2086,16 +2779,22 @@ impl Engine {
             }
             TargetKind::Pile => {
                 let allowed = |s: Side, pl: PileName| {
-                    whose(spec.whose, p).contains(&s) && (spec.piles.is_empty() || spec.piles.contains(&pl))
+                    whose(spec.whose, p).contains(&s)
+                        && (spec.piles.is_empty() || spec.piles.contains(&pl))
                 };
                 match picks.next() {
                     Some(k) => {
-                        let (s, pl) = super::state::parse_pile_name(k).ok_or_else(|| format!("no pile {k}"))?;
+                        let (s, pl) = super::state::parse_pile_name(k)
+                            .ok_or_else(|| format!("no pile {k}"))?;
                         if !allowed(s, pl) {
                             return Err(format!("{k} is not a valid target"));
                         }
                         if self.st.pile_len(s, pl) == 0 {
-                            return Err(format!("{}'s {} is empty (an empty pile cannot be targeted)", s.name(), pl.title()));
+                            return Err(format!(
+                                "{}'s {} is empty (an empty pile cannot be targeted)",
+                                s.name(),
+                                pl.title()
+                            ));
                         }
                         Ok(Some(Tgt::Pile(s, pl)))
                     }
@@ -2113,18 +2812,26 @@ impl Engine {
             }
             TargetKind::Location => {
                 let ok = |l: usize| {
-                    spec.filter
-                        .icon
-                        .as_ref()
-                        .is_none_or(|i| self.st.locations[l].icons.iter().any(|x| x.eq_ignore_ascii_case(i)))
+                    spec.filter.icon.as_ref().is_none_or(|i| {
+                        self.st.locations[l]
+                            .icons
+                            .iter()
+                            .any(|x| x.eq_ignore_ascii_case(i))
+                    })
                 };
                 match picks.next() {
                     Some(k) => {
-                        let l = self.st.find_location(k).ok_or_else(|| format!("no location {k}"))?;
+                        let l = self
+                            .st
+                            .find_location(k)
+                            .ok_or_else(|| format!("no location {k}"))?;
                         if ok(l) {
                             Ok(Some(Tgt::Location(l)))
                         } else {
-                            Err(format!("{} lacks what the card targets", self.st.locations[l].title))
+                            Err(format!(
+                                "{} lacks what the card targets",
+                                self.st.locations[l].title
+                            ))
                         }
                     }
                     None => (0..self.st.locations.len())
@@ -2146,9 +2853,14 @@ impl Engine {
         let kind_ok = match (t.event, &e.kind) {
             (EventKind::Play, ActionKind::Deploy { .. } | ActionKind::Play) => true,
             (EventKind::JustDeployed, ActionKind::JustDeployed) => true,
-            (EventKind::UseText, ActionKind::UseText | ActionKind::Triggered | ActionKind::Mandatory) => true,
+            (
+                EventKind::UseText,
+                ActionKind::UseText | ActionKind::Triggered | ActionKind::Mandatory,
+            ) => true,
             (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
-            (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => t.destiny.is_none_or(|d| Some(d) == *value),
+            (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => {
+                t.destiny.is_none_or(|d| Some(d) == *value)
+            }
             (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
@@ -2195,19 +2907,37 @@ impl Engine {
         let def = self.st.def(c);
         let title = self.name(c);
         if self.st.owner(c) != p || self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
-            return Err(rej(format!("{title} is not in {}'s hand", p.name()), r::ACTIONS));
+            return Err(rej(
+                format!("{title} is not in {}'s hand", p.name()),
+                r::ACTIONS,
+            ));
         }
         if def.card_type == CardType::Interrupt {
-            return Err(rej(format!("{title} is an Interrupt: it is played, not deployed"), r::ACTIONS));
+            return Err(rej(
+                format!("{title} is an Interrupt: it is played, not deployed"),
+                r::ACTIONS,
+            ));
         }
         if self.turn != p || self.phase != Phase::Deploy {
-            return Err(rej(format!("{} may deploy {title} only during their own deploy phase", p.name()), r::MEETING_CONDITIONS));
+            return Err(rej(
+                format!(
+                    "{} may deploy {title} only during their own deploy phase",
+                    p.name()
+                ),
+                r::MEETING_CONDITIONS,
+            ));
         }
         self.unique_ok(c)?;
         let cost = def.stats.deploy.unwrap_or(0).max(0) as usize;
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
-            return Err(rej(format!("{title} deploys for {cost} Force; {} has {have} in Force Pile", p.name()), r::PAYING_COSTS));
+            return Err(rej(
+                format!(
+                    "{title} deploys for {cost} Force; {} has {have} in Force Pile",
+                    p.name()
+                ),
+                r::PAYING_COSTS,
+            ));
         }
         let to = d.and_then(|d| d.step.to.clone());
         if def.card_type.deploys_to_location() {
@@ -2218,11 +2948,17 @@ impl Engine {
                     } else if let Some(h) = self.st.find(&k).filter(|&h| self.st.active(h)) {
                         Ok(DeployTo::OnCard(h))
                     } else {
-                        Err(rej(format!("{k} is not a location or a card on table"), r::CHOOSING_TARGETS))
+                        Err(rej(
+                            format!("{k} is not a location or a card on table"),
+                            r::CHOOSING_TARGETS,
+                        ))
                     }
                 }
                 None if d.is_none() => Ok(DeployTo::Table),
-                None => Err(rej(format!("{title} must be deployed to a location (`to:`)"), r::CHOOSING_TARGETS)),
+                None => Err(rej(
+                    format!("{title} must be deployed to a location (`to:`)"),
+                    r::CHOOSING_TARGETS,
+                )),
             }
         } else {
             Ok(DeployTo::Table)
@@ -2242,13 +2978,27 @@ impl Engine {
                 continue;
             }
             let theirs = personas(self.st.def(x));
-            if !mine.iter().any(|m| theirs.iter().any(|t| t.eq_ignore_ascii_case(m))) {
+            if !mine
+                .iter()
+                .any(|m| theirs.iter().any(|t| t.eq_ignore_ascii_case(m)))
+            {
                 continue;
             }
-            if self.st.on_table(x) && self.st.card_state[x] != crate::scenario::model::CardState::Supporting {
-                let rule = if self.st.active(x) { r::ACTIVE } else { r::INACTIVE };
+            if self.st.on_table(x)
+                && self.st.card_state[x] != crate::scenario::model::CardState::Supporting
+            {
+                let rule = if self.st.active(x) {
+                    r::ACTIVE
+                } else {
+                    r::INACTIVE
+                };
                 return Err(rej(
-                    format!("{} may not be deployed: {} is on table ({}), and unique cards count toward uniqueness", self.name(c), self.name(x), state_word(self.st.card_state[x])),
+                    format!(
+                        "{} may not be deployed: {} is on table ({}), and unique cards count toward uniqueness",
+                        self.name(c),
+                        self.name(x),
+                        state_word(self.st.card_state[x])
+                    ),
                     rule,
                 ));
             }
@@ -2256,7 +3006,11 @@ impl Engine {
                 && self.st.def(x).card_type.deploys_to_location()
             {
                 return Err(rej(
-                    format!("{} may not be deployed: {} is out of play, which prevents additional copies of that persona", self.name(c), self.name(x)),
+                    format!(
+                        "{} may not be deployed: {} is out of play, which prevents additional copies of that persona",
+                        self.name(c),
+                        self.name(x)
+                    ),
                     r::OUT_OF_PLAY,
                 ));
             }
@@ -2264,14 +3018,30 @@ impl Engine {
         Ok(())
     }
 
-    fn push_deploy(&mut self, p: Side, c: CardIx, to: DeployTo, free: bool, responding_to: Option<usize>) {
-        let cost = if free { 0 } else { self.st.def(c).stats.deploy.unwrap_or(0).max(0) };
+    fn push_deploy(
+        &mut self,
+        p: Side,
+        c: CardIx,
+        to: DeployTo,
+        free: bool,
+        responding_to: Option<usize>,
+    ) {
+        let cost = if free {
+            0
+        } else {
+            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
+        };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
             _ => self.st.where_is(c),
         };
         self.st.put(c, Zone::Stack);
-        let mut e = Entry::new(ActionKind::Deploy { to }, p, Some(c), self.st.key(c).to_string());
+        let mut e = Entry::new(
+            ActionKind::Deploy { to },
+            p,
+            Some(c),
+            self.st.key(c).to_string(),
+        );
         e.responding_to = responding_to;
         self.stack.push(e);
         let dest = match to {
@@ -2286,8 +3056,20 @@ impl Engine {
         self.log(
             actor(p),
             Event::Push,
-            format!("{} deploys {}{dest} from {from} ({kind_word}){}", p.name(), self.name(c), if free { " for free" } else { "" }),
-            &[r::INITIATION, if responding_to.is_some() { r::RESULT } else { r::OPTIONAL_ACTIONS }],
+            format!(
+                "{} deploys {}{dest} from {from} ({kind_word}){}",
+                p.name(),
+                self.name(c),
+                if free { " for free" } else { "" }
+            ),
+            &[
+                r::INITIATION,
+                if responding_to.is_some() {
+                    r::RESULT
+                } else {
+                    r::OPTIONAL_ACTIONS
+                },
+            ],
         );
         self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
     }
@@ -2298,16 +3080,32 @@ impl Engine {
         }
         let mut paid = 0;
         for _ in 0..n {
-            let Some(c) = self.st.top(p, PileName::ForcePile) else { break };
+            let Some(c) = self.st.top(p, PileName::ForcePile) else {
+                break;
+            };
             self.st.to_pile(c, p, PileName::UsedPile);
             self.st.force[p.ix()].used += 1;
             paid += 1;
         }
-        self.log(actor(p), Event::Initiate, format!("{} uses {paid} Force {why} (cost of initiation)", p.name()), &[r::PAYING_COSTS]);
+        self.log(
+            actor(p),
+            Event::Initiate,
+            format!("{} uses {paid} Force {why} (cost of initiation)", p.name()),
+            &[r::PAYING_COSTS],
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn push_ability(&mut self, p: Side, c: CardIx, a: usize, kind: ActionKind, targets: Vec<(String, Tgt)>, w: Window, then: Option<Dest>) {
+    fn push_ability(
+        &mut self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        kind: ActionKind,
+        targets: Vec<(String, Tgt)>,
+        w: Window,
+        then: Option<Dest>,
+    ) {
         let ab = self.st.def(c).abilities[a].clone();
         let responding_to = match w {
             Window::Response(i) => Some(i),
@@ -2329,7 +3127,9 @@ impl Engine {
         let verb = if is_play { "plays" } else { "uses" };
         let role = match (ab.kind, responding_to) {
             (AbilityKind::Mandatory, _) => "mandatory action".to_string(),
-            (AbilityKind::Before, _) => "\"before\" action, in place of the preempted action".to_string(),
+            (AbilityKind::Before, _) => {
+                "\"before\" action, in place of the preempted action".to_string()
+            }
             (_, Some(i)) => format!("just action responding to {}", self.stack[i].label),
             (_, None) => "top-level action".to_string(),
         };
@@ -2341,7 +3141,10 @@ impl Engine {
         self.stack.push(e);
         let mut role = role;
         if let Some(i) = responding_to
-            && matches!(self.stack[i].kind, ActionKind::JustLost { .. } | ActionKind::JustMoved { .. })
+            && matches!(
+                self.stack[i].kind,
+                ActionKind::JustLost { .. } | ActionKind::JustMoved { .. }
+            )
         {
             let top = self.stack.len() - 1;
             let about = self.card_refs(top, &CardRef::Current);
@@ -2357,7 +3160,11 @@ impl Engine {
                 "{} {verb} {} ({role}){}: {text}",
                 p.name(),
                 self.name(c),
-                if tg.is_empty() { String::new() } else { format!(" targeting {tg}") }
+                if tg.is_empty() {
+                    String::new()
+                } else {
+                    format!(" targeting {tg}")
+                }
             ),
             &[
                 r::INITIATION,
@@ -2370,20 +3177,38 @@ impl Engine {
             ],
         );
         if !targets.is_empty() {
-            self.log(actor(p), Event::Initiate, format!("targets chosen: {tg}"), &[r::CHOOSING_TARGETS]);
+            self.log(
+                actor(p),
+                Event::Initiate,
+                format!("targets chosen: {tg}"),
+                &[r::CHOOSING_TARGETS],
+            );
         }
         self.pay_use(p, ab.cost.use_force, &format!("for {}", self.name(c)));
         if ab.cost.lose_force > 0 {
             let n = self.lose_force(p, ab.cost.lose_force as i64);
-            self.log(actor(p), Event::Initiate, format!("{} loses {n} Force (cost of initiation)", p.name()), &[r::PAYING_COSTS]);
+            self.log(
+                actor(p),
+                Event::Initiate,
+                format!("{} loses {n} Force (cost of initiation)", p.name()),
+                &[r::PAYING_COSTS],
+            );
         }
     }
 
     fn tgt_name(&self, t: &Tgt) -> String {
         match t {
             Tgt::Card(c) => self.name(*c),
-            Tgt::Cards(v) => v.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(" + "),
-            Tgt::Entry(j) => self.stack.get(*j).map(|e| e.label.clone()).unwrap_or_default(),
+            Tgt::Cards(v) => v
+                .iter()
+                .map(|&c| self.name(c))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            Tgt::Entry(j) => self
+                .stack
+                .get(*j)
+                .map(|e| e.label.clone())
+                .unwrap_or_default(),
             Tgt::Location(l) => self.st.locations[*l].title.clone(),
             Tgt::Pile(s, p) => format!("{}'s {}", s.name(), p.title()),
         }
@@ -2451,7 +3276,11 @@ fn filter_empty(f: &crate::scenario::model::Filter) -> bool {
 }
 
 fn personas(d: &crate::scenario::model::CardDef) -> Vec<String> {
-    if d.personas.is_empty() { vec![d.title.clone()] } else { d.personas.clone() }
+    if d.personas.is_empty() {
+        vec![d.title.clone()]
+    } else {
+        d.personas.clone()
+    }
 }
 
 fn state_word(s: crate::scenario::model::CardState) -> &'static str {

@@ -57,11 +57,22 @@ pub struct Run {
 /// Build the state from a board. Card names have been checked by the loader;
 /// an unknown one here is skipped.
 pub fn setup(board: &Board) -> State {
-    let cards: Vec<Card> = board.cards.iter().map(|(k, d)| Card { key: k.clone(), def: d.value.clone() }).collect();
+    let cards: Vec<Card> = board
+        .cards
+        .iter()
+        .map(|(k, d)| Card {
+            key: k.clone(),
+            def: d.value.clone(),
+        })
+        .collect();
     let locations = board
         .locations
         .iter()
-        .map(|l| Location { name: l.name.clone(), title: l.title.clone().unwrap_or_else(|| l.name.clone()), icons: l.icons.clone() })
+        .map(|l| Location {
+            name: l.name.clone(),
+            title: l.title.clone().unwrap_or_else(|| l.name.clone()),
+            icons: l.icons.clone(),
+        })
         .collect();
     let mut st = State::new(cards, locations);
     for (side, piles) in [(Side::Light, &board.light), (Side::Dark, &board.dark)] {
@@ -82,7 +93,9 @@ pub fn setup(board: &Board) -> State {
         }
     }
     fn place(st: &mut State, p: &Placed, z: Zone) {
-        let Some(c) = st.find(&p.card.value) else { return };
+        let Some(c) = st.find(&p.card.value) else {
+            return;
+        };
         st.put(c, z);
         st.card_state[c] = p.state;
         for x in &p.on {
@@ -111,7 +124,9 @@ pub fn setup(board: &Board) -> State {
 
 /// Cards that appear nowhere on the board are not part of the game.
 pub fn unplaced(st: &State) -> Vec<CardIx> {
-    (0..st.cards.len()).filter(|&c| st.zone[c] == Zone::Stack).collect()
+    (0..st.cards.len())
+        .filter(|&c| st.zone[c] == Zone::Stack)
+        .collect()
 }
 
 /// Run a board with its script.
@@ -147,5 +162,12 @@ pub fn decision(pos: usize, line: u64, column: u64, step: &Step) -> Option<Decis
         (None, Some(v)) => (Side::Dark, v),
         _ => return None,
     };
-    Some(Decision { pos, line, column, by, verb, step: step.clone() })
+    Some(Decision {
+        pos,
+        line,
+        column,
+        by,
+        verb,
+        step: step.clone(),
+    })
 }

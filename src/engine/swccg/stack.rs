@@ -1,7 +1,7 @@
 //! Actions on the stack (AR Ch.1 Section C, The Stack).
 
 use super::state::CardIx;
-use crate::scenario::model::{DestinyTest, Dest, Effect, PileName, Side};
+use crate::scenario::model::{Dest, DestinyTest, Effect, PileName, Side};
 use std::collections::VecDeque;
 
 /// Where a card is being deployed.
@@ -29,7 +29,12 @@ pub enum ActionKind {
     /// A destiny draw within another action's result; `parent` is its stack index.
     DestinyDraw { parent: usize, test: DestinyTest },
     /// The destiny card just drawn, open to responses before it is placed.
-    DestinyDrawn { parent: usize, test: DestinyTest, card: Option<CardIx>, value: Option<i64> },
+    DestinyDrawn {
+        parent: usize,
+        test: DestinyTest,
+        card: Option<CardIx>,
+        value: Option<i64>,
+    },
     /// A deployment coming off the stack: responses to a just deployed card.
     JustDeployed,
     /// Cards just lost from table (already in the Lost Pile): responses to just lost cards.

@@ -59,8 +59,14 @@ pub struct ForceCount {
     pub drawn: i64,
 }
 
-const PILES: [PileName; 6] =
-    [PileName::ReserveDeck, PileName::ForcePile, PileName::UsedPile, PileName::LostPile, PileName::Hand, PileName::OutOfPlay];
+const PILES: [PileName; 6] = [
+    PileName::ReserveDeck,
+    PileName::ForcePile,
+    PileName::UsedPile,
+    PileName::LostPile,
+    PileName::Hand,
+    PileName::OutOfPlay,
+];
 
 fn pile_ix(p: PileName) -> usize {
     match p {
@@ -145,7 +151,11 @@ impl State {
     pub fn to_pile(&mut self, c: CardIx, side: Side, p: PileName) {
         self.detach(c);
         let v = &mut self.piles[side.ix()][pile_ix(p)];
-        if p == PileName::Hand { v.push(c) } else { v.insert(0, c) }
+        if p == PileName::Hand {
+            v.push(c)
+        } else {
+            v.insert(0, c)
+        }
         self.zone[c] = Zone::Pile(side, p);
         self.card_state[c] = CardState::Active;
     }
@@ -163,7 +173,9 @@ impl State {
 
     /// Cards directly on `c`, in index order.
     pub fn cards_on(&self, c: CardIx) -> Vec<CardIx> {
-        (0..self.cards.len()).filter(|&x| self.zone[x] == Zone::On(c)).collect()
+        (0..self.cards.len())
+            .filter(|&x| self.zone[x] == Zone::On(c))
+            .collect()
     }
 
     /// Is the card on table (at a location, on table, or on a card that is on table)?
@@ -200,7 +212,12 @@ impl State {
     /// A pile by its expectation name (`light.used_pile`).
     pub fn pile_by_name(&self, name: &str) -> Option<Vec<String>> {
         let (side, p) = parse_pile_name(name)?;
-        Some(self.pile(side, p).iter().map(|&c| self.cards[c].key.clone()).collect())
+        Some(
+            self.pile(side, p)
+                .iter()
+                .map(|&c| self.cards[c].key.clone())
+                .collect(),
+        )
     }
 
     pub fn all_piles() -> [PileName; 6] {
@@ -228,7 +245,10 @@ impl State {
             Some(Rel::Opponent) if d.side == me => return false,
             _ => {}
         }
-        if f.keyword.iter().any(|k| !d.keywords.iter().any(|x| x.eq_ignore_ascii_case(k))) {
+        if f.keyword
+            .iter()
+            .any(|k| !d.keywords.iter().any(|x| x.eq_ignore_ascii_case(k)))
+        {
             return false;
         }
         if let Some(u) = f.unique
@@ -247,7 +267,9 @@ impl State {
             return false;
         }
         if f.duplicate_on_table
-            && !(0..self.cards.len()).any(|x| x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title))
+            && !(0..self.cards.len()).any(|x| {
+                x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)
+            })
         {
             return false;
         }
@@ -256,7 +278,9 @@ impl State {
 
     /// Active cards on table matching the filter, in scenario order.
     pub fn table_matching(&self, f: &Filter, me: Side) -> Vec<CardIx> {
-        (0..self.cards.len()).filter(|&c| self.active(c) && self.matches(c, f, me)).collect()
+        (0..self.cards.len())
+            .filter(|&c| self.active(c) && self.matches(c, f, me))
+            .collect()
     }
 
     /// The location a card on table is at (through the cards it is on).

@@ -69,9 +69,12 @@ pub fn meta() -> DocumentMeta {
     }
 }
 
-static CHAPTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^Chapter (\d+) - \S").expect("regex"));
-static SECTION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^Section [A-Z]\. ").expect("regex"));
-static EXAMPLE_WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bExamples?\b").expect("regex"));
+static CHAPTER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^Chapter (\d+) - \S").expect("regex"));
+static SECTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^Section [A-Z]\. ").expect("regex"));
+static EXAMPLE_WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bExamples?\b").expect("regex"));
 /// A plain text line that is really an example heading.
 static PLAIN_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[A-Z][^.!?;:]{0,90}\bExamples?(?: \d+)?(?: - [^.!?;:]{1,60})?$").expect("regex")
@@ -79,7 +82,8 @@ static PLAIN_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
 /// A plain text line that is really a step heading.
 static PLAIN_STEP: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^Step (?:\d+[:)]|[A-Z] -) [^.!?;]{1,70}$").expect("regex"));
-static STEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^Step (?:\d+[:)]|[A-Z] -) ").expect("regex"));
+static STEP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^Step (?:\d+[:)]|[A-Z] -) ").expect("regex"));
 /// `**Title** text` at the start of a line: a heading glued to its paragraph.
 static BOLD_LEAD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\*\*([A-Z][^*]{2,90}?)\*\*\s*(\S.*)$").expect("regex"));
@@ -94,13 +98,19 @@ static NUMBERED_EXAMPLE: LazyLock<Regex> =
 const GROUPS: [(&str, &str); 25] = [
     ("Types of Actions", "Mandatory Actions"),
     ("Steps Of An Action - 1: Initiation", "Paying Costs"),
-    ("Steps Of An Action - 2: Responses", "Actions - Just Targeted"),
+    (
+        "Steps Of An Action - 2: Responses",
+        "Actions - Just Targeted",
+    ),
     ("The Stack", "Responding To Coming Off The Stack"),
     ("Canceling And Suspending", "Suspending Cards"),
     ("Starting The Game - General Rules", "Starting Location"),
     ("Turn", "Order Of Events In A Turn"),
     ("Force Drain", "\"Opponent's Force Drain Modifiers\""),
-    ("Deployment Restrictions", "Objective Deployment Restrictions"),
+    (
+        "Deployment Restrictions",
+        "Objective Deployment Restrictions",
+    ),
     ("Persona", "Persona - Crossing Over"),
     ("Steps of a Battle", "Battle Just Ended"),
     ("Movement", "Movement - moving through locations"),
@@ -116,16 +126,28 @@ const GROUPS: [(&str, &str); 25] = [
     ("Starships", "Starships - Icons"),
     ("Weapons", "Weapons - Stealing"),
     ("Matching Pairs", "Matching By Game Text"),
-    ("Virtual Cards", "Not Unique/Is Doubled/etc. and Virtual Cards"),
+    (
+        "Virtual Cards",
+        "Not Unique/Is Doubled/etc. and Virtual Cards",
+    ),
 ];
 
 /// Examples whose title names no single rule, with the rule they illustrate
 /// (`None`: the chapter as a whole, for examples spanning several entries).
 const EXAMPLE_PARENTS: [(&str, Option<&str>); 5] = [
-    ("Examples of destinies \"about to be drawn\"", Some("About to Draw")),
-    ("Force Draining And Presence - A Set Of Complex Examples", None),
+    (
+        "Examples of destinies \"about to be drawn\"",
+        Some("About to Draw"),
+    ),
+    (
+        "Force Draining And Presence - A Set Of Complex Examples",
+        None,
+    ),
     ("Regular Moves - Examples", Some("Movement - Regular")),
-    ("Regular Moves And Unlimited Moves - Examples", Some("Movement")),
+    (
+        "Regular Moves And Unlimited Moves - Examples",
+        Some("Movement"),
+    ),
     ("Drawing, Draw Phase, And End of Turn - Examples", None),
 ];
 
@@ -153,13 +175,16 @@ fn items(text: &str) -> Vec<Item> {
         let hashes = t.chars().take_while(|&c| c == '#').count();
         if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
             push_heading(t[hashes..].trim(), &mut out);
-        } else if let Some(c) = BOLD_LEAD.captures(t).filter(|c| {
-            !c[1].ends_with(':') && !c[2].starts_with(['–', '-', ':', ',', '.'])
-        }) {
+        } else if let Some(c) = BOLD_LEAD
+            .captures(t)
+            .filter(|c| !c[1].ends_with(':') && !c[2].starts_with(['–', '-', ':', ',', '.']))
+        {
             out.push(Item::Head(clean::title(&c[1])));
             out.push(Item::Line(String::new()));
             out.push(Item::Line(c[2].to_string()));
-        } else if t.len() <= 120 && (PLAIN_EXAMPLE.is_match(t.trim()) || PLAIN_STEP.is_match(t.trim())) {
+        } else if t.len() <= 120
+            && (PLAIN_EXAMPLE.is_match(t.trim()) || PLAIN_STEP.is_match(t.trim()))
+        {
             out.push(Item::Head(clean::title(t)));
         } else {
             out.push(Item::Line(t.to_string()));
@@ -169,14 +194,23 @@ fn items(text: &str) -> Vec<Item> {
 }
 
 fn push_heading(raw: &str, out: &mut Vec<Item>) {
-    let (head, mut rest) = match raw.strip_prefix("**").and_then(|r| r.find("**").map(|j| (&r[..j], r[j + 2..].trim()))) {
-        Some((h, r)) if !r.is_empty() && !r.starts_with(['–', '-', ':']) => (h.to_string(), r.to_string()),
+    let (head, mut rest) = match raw
+        .strip_prefix("**")
+        .and_then(|r| r.find("**").map(|j| (&r[..j], r[j + 2..].trim())))
+    {
+        Some((h, r)) if !r.is_empty() && !r.starts_with(['–', '-', ':']) => {
+            (h.to_string(), r.to_string())
+        }
         _ => (raw.to_string(), String::new()),
     };
     let mut title = clean::title(&head);
     if let Some(i) = title.find(" See ") {
         let see = title[i + 1..].to_string();
-        rest = if rest.is_empty() { see } else { format!("{see} {rest}") };
+        rest = if rest.is_empty() {
+            see
+        } else {
+            format!("{see} {rest}")
+        };
         title.truncate(i);
     }
     if !title.is_empty() {
@@ -216,7 +250,13 @@ fn norm(s: &str) -> String {
     let s = s.to_lowercase().replace('/', " or ");
     let kept: String = s
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' { c } else { ' ' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' {
+                c
+            } else {
+                ' '
+            }
+        })
         .collect();
     clean::collapse_spaces(&kept)
 }
@@ -236,11 +276,17 @@ fn example_base(title: &str) -> String {
     if let Some(r) = title.strip_prefix("Examples of ") {
         return norm(r);
     }
-    let before = EXAMPLE_WORD.find(title).map_or(title, |m| &title[..m.start()]);
+    let before = EXAMPLE_WORD
+        .find(title)
+        .map_or(title, |m| &title[..m.start()]);
     let mut words: Vec<&str> = before.split_whitespace().collect();
     while let Some(w) = words.last() {
         let lw = w.to_lowercase();
-        if ["a", "an", "simple", "more", "complex", "detailed", "set", "of", "-", "–"].contains(&lw.as_str()) {
+        if [
+            "a", "an", "simple", "more", "complex", "detailed", "set", "of", "-", "–",
+        ]
+        .contains(&lw.as_str())
+        {
             words.pop();
         } else {
             break;
@@ -274,7 +320,12 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
         }
     }
     let base = example_base(title);
-    let rules = || secs.iter().enumerate().rev().filter(|(_, s)| s.role != Role::Child && s.kind != Kind::Example);
+    let rules = || {
+        secs.iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, s)| s.role != Role::Child && s.kind != Kind::Example)
+    };
     if !base.is_empty() {
         let suffix = format!("- {base}");
         let split = base.split_once(" - ");
@@ -283,9 +334,12 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
             n == base
                 || n.strip_suffix('s') == Some(base.as_str())
                 || n.ends_with(&suffix)
-                || split.is_some_and(|(x, y)| begins(&n, &base) || (n.starts_with(x) && n.contains(y)))
+                || split
+                    .is_some_and(|(x, y)| begins(&n, &base) || (n.starts_with(x) && n.contains(y)))
         });
-        if let Some((i, _)) = exact.or_else(|| rules().find(|(_, s)| begins(&base, &match_title(s)))) {
+        if let Some((i, _)) =
+            exact.or_else(|| rules().find(|(_, s)| begins(&base, &match_title(s))))
+        {
             return Some(i);
         }
     }
@@ -300,7 +354,9 @@ fn example_parent(secs: &[Sec], title: &str) -> Option<usize> {
 fn subentry_parent(secs: &[Sec], path: &[usize], title: &str) -> Option<usize> {
     let cuts: Vec<usize> = title.match_indices(" - ").map(|(i, _)| i).collect();
     let candidates = || {
-        path.iter().rev().copied().filter(|&i| secs[i].kind != Kind::Example && matches!(secs[i].role, Role::Entry | Role::Section))
+        path.iter().rev().copied().filter(|&i| {
+            secs[i].kind != Kind::Example && matches!(secs[i].role, Role::Entry | Role::Section)
+        })
     };
     for &cut in cuts.iter().rev() {
         let base = norm(&title[..cut]);
@@ -311,7 +367,12 @@ fn subentry_parent(secs: &[Sec], path: &[usize], title: &str) -> Option<usize> {
         }) {
             return Some(i);
         }
-        if let Some(i) = candidates().find(|&i| secs[i].title.split_once(" - ").is_some_and(|(_, tail)| norm(tail) == base)) {
+        if let Some(i) = candidates().find(|&i| {
+            secs[i]
+                .title
+                .split_once(" - ")
+                .is_some_and(|(_, tail)| norm(tail) == base)
+        }) {
             return Some(i);
         }
     }
@@ -346,20 +407,39 @@ struct Slot {
 /// enclose it moves to the end of that rule's subtree, so the heading
 /// hierarchy nests it there. Returns seed positions in output order.
 fn place_examples(secs: &[Sec]) -> Vec<usize> {
-    let mut slots: Vec<Slot> = secs.iter().map(|s| Slot { uid: s.uid, under: s.under, level: s.level }).collect();
+    let mut slots: Vec<Slot> = secs
+        .iter()
+        .map(|s| Slot {
+            uid: s.uid,
+            under: s.under,
+            level: s.level,
+        })
+        .collect();
     for uid in 0..slots.len() {
-        let Some(pos) = slots.iter().position(|s| s.uid == uid) else { continue };
-        let Some(parent_uid) = slots[pos].under else { continue };
-        let Some(ppos) = slots.iter().position(|s| s.uid == parent_uid) else { continue };
+        let Some(pos) = slots.iter().position(|s| s.uid == uid) else {
+            continue;
+        };
+        let Some(parent_uid) = slots[pos].under else {
+            continue;
+        };
+        let Some(ppos) = slots.iter().position(|s| s.uid == parent_uid) else {
+            continue;
+        };
         let level = slots[pos].level;
         let enclosing = slots[..pos].iter().rposition(|s| s.level < level);
         if enclosing == Some(ppos) || ppos > pos {
             continue;
         }
-        let end = slots[pos + 1..].iter().position(|s| s.level <= level).map_or(slots.len(), |k| pos + 1 + k);
+        let end = slots[pos + 1..]
+            .iter()
+            .position(|s| s.level <= level)
+            .map_or(slots.len(), |k| pos + 1 + k);
         let block: Vec<Slot> = slots.drain(pos..end).collect();
         let plevel = slots[ppos].level;
-        let at = slots[ppos + 1..].iter().position(|s| s.level <= plevel).map_or(slots.len(), |k| ppos + 1 + k);
+        let at = slots[ppos + 1..]
+            .iter()
+            .position(|s| s.level <= plevel)
+            .map_or(slots.len(), |k| ppos + 1 + k);
         slots.splice(at..at, block);
     }
     slots.into_iter().map(|s| s.uid).collect()
@@ -378,7 +458,13 @@ struct FileBuild {
 
 impl FileBuild {
     fn new(stem: String) -> FileBuild {
-        FileBuild { stem, secs: Vec::new(), has_sections: false, container: None, groups: Vec::new() }
+        FileBuild {
+            stem,
+            secs: Vec::new(),
+            has_sections: false,
+            container: None,
+            groups: Vec::new(),
+        }
     }
 
     fn push_line(&mut self, line: String) {
@@ -389,7 +475,15 @@ impl FileBuild {
 
     fn push(&mut self, level: u8, title: String, kind: Kind, role: Role) {
         let uid = self.secs.len();
-        self.secs.push(Sec { uid, under: None, level: level.min(6), title, kind, role, lines: Vec::new() });
+        self.secs.push(Sec {
+            uid,
+            under: None,
+            level: level.min(6),
+            title,
+            kind,
+            role,
+            lines: Vec::new(),
+        });
         if role != Role::Child {
             self.container = Some(self.secs.len() - 1);
         }
@@ -414,7 +508,11 @@ impl FileBuild {
             if in_example && title.split_whitespace().count() <= 6 {
                 self.child(lead.trim().to_string());
             } else {
-                let text = if title.split_whitespace().count() <= 4 { format!("**{title}**") } else { title };
+                let text = if title.split_whitespace().count() <= 4 {
+                    format!("**{title}**")
+                } else {
+                    title
+                };
                 self.push_line(String::new());
                 self.push_line(text);
                 self.push_line(String::new());
@@ -431,10 +529,17 @@ impl FileBuild {
             }
             return;
         }
-        let first_lower = title.trim_start_matches(['\'', '"', '‘', '“']).chars().next().is_some_and(char::is_lowercase);
+        let first_lower = title
+            .trim_start_matches(['\'', '"', '‘', '“'])
+            .chars()
+            .next()
+            .is_some_and(char::is_lowercase);
         let n = norm(&title);
         let repeats = self.secs.iter().any(|s| {
-            s.role == Role::Entry && s.kind == Kind::Rule && match_title(s) == n && (in_example || s.title != title)
+            s.role == Role::Entry
+                && s.kind == Kind::Rule
+                && match_title(s) == n
+                && (in_example || s.title != title)
         });
         if STEP.is_match(&title) || first_lower || repeats {
             self.child(title);
@@ -449,28 +554,37 @@ impl FileBuild {
             None => 2,
         };
         let path = enclosing(&self.secs, 6);
-        let level = subentry_parent(&self.secs, &path, &title).map_or(entry, |p| (self.secs[p].level + 1).max(entry));
+        let level = subentry_parent(&self.secs, &path, &title)
+            .map_or(entry, |p| (self.secs[p].level + 1).max(entry));
         if let Some(g) = self.groups.last_mut()
             && g.last == title
         {
             g.done = true;
         }
         if let Some(&(_, last)) = GROUPS.iter().find(|(first, _)| *first == title) {
-            self.groups.push(Group { level: level.min(6), last, done: false });
+            self.groups.push(Group {
+                level: level.min(6),
+                last,
+                done: false,
+            });
         }
         self.push(level, title, Kind::Rule, Role::Entry);
     }
 
     fn child(&mut self, title: String) {
-        let (level, kind) = self.container().map_or((2, Kind::Rule), |c| (c.level + 1, c.kind));
+        let (level, kind) = self
+            .container()
+            .map_or((2, Kind::Rule), |c| (c.level + 1, c.kind));
         self.push(level, title, kind, Role::Child);
     }
 }
 
 fn chapters(text: &str) -> Result<Vec<OutFile>> {
-    let start = text
-        .find("\n## Introduction\n")
-        .ok_or_else(|| Error::Input("AR: cannot find the \"## Introduction\" heading after the table of contents".into()))?;
+    let start = text.find("\n## Introduction\n").ok_or_else(|| {
+        Error::Input(
+            "AR: cannot find the \"## Introduction\" heading after the table of contents".into(),
+        )
+    })?;
     let mut builds: Vec<FileBuild> = vec![FileBuild::new("ar-00-introduction".into())];
     let mut chapter_no: Vec<Option<usize>> = vec![None];
     for item in items(&text[start + 1..]) {
@@ -479,10 +593,12 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
             Item::Line(l) => b.push_line(l),
             Item::Head(title) => {
                 if let Some(c) = CHAPTER.captures(&title) {
-                    let n: usize = c[1].parse().map_err(|_| Error::Input(format!("AR: bad chapter number in {title:?}")))?;
-                    let stem = CHAPTER_FILES
-                        .get(n.wrapping_sub(1))
-                        .ok_or_else(|| Error::Input(format!("AR: unexpected chapter {n}: {title:?}")))?;
+                    let n: usize = c[1].parse().map_err(|_| {
+                        Error::Input(format!("AR: bad chapter number in {title:?}"))
+                    })?;
+                    let stem = CHAPTER_FILES.get(n.wrapping_sub(1)).ok_or_else(|| {
+                        Error::Input(format!("AR: unexpected chapter {n}: {title:?}"))
+                    })?;
                     let mut nb = FileBuild::new(format!("ar-{n:02}-{stem}"));
                     nb.push(1, title, Kind::Rule, Role::Chapter);
                     builds.push(nb);
@@ -497,7 +613,9 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
     }
     let found: Vec<usize> = chapter_no.iter().flatten().copied().collect();
     if found != (1..=9).collect::<Vec<_>>() {
-        return Err(Error::Input(format!("AR: expected Chapters 1–9 in order, found {found:?}")));
+        return Err(Error::Input(format!(
+            "AR: expected Chapters 1–9 in order, found {found:?}"
+        )));
     }
 
     let mut taken = BTreeSet::new();
@@ -510,14 +628,22 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
             .map(|s| {
                 let lines: Vec<&str> = s.lines.iter().map(String::as_str).collect();
                 let id = match s.role {
-                    Role::Chapter => chapter.map(|n| format!("{ID_PREFIX}chapter-{n}")).unwrap_or_default(),
+                    Role::Chapter => chapter
+                        .map(|n| format!("{ID_PREFIX}chapter-{n}"))
+                        .unwrap_or_default(),
                     _ => NUMBERED_EXAMPLE
                         .captures(&s.title)
                         .filter(|_| s.kind == Kind::Example)
                         .map(|c| format!("{ID_PREFIX}{}", slug(&c[1])))
                         .unwrap_or_default(),
                 };
-                OutSection { level: s.level, title: s.title, id, kind: s.kind, body: clean::body(&lines) }
+                OutSection {
+                    level: s.level,
+                    title: s.title,
+                    id,
+                    kind: s.kind,
+                    body: clean::body(&lines),
+                }
             })
             .collect();
         for s in &mut sections {
@@ -528,8 +654,15 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
         // IDs follow the seed order, so moving an example never changes one.
         assign_ids(ID_PREFIX, &mut sections, &mut taken);
         let mut slots: Vec<Option<OutSection>> = sections.into_iter().map(Some).collect();
-        let sections: Vec<OutSection> = order.iter().filter_map(|&i| slots.get_mut(i).and_then(Option::take)).collect();
-        files.push(OutFile { path: PathBuf::from(format!("swccg/{}.md", b.stem)), meta: meta(), sections });
+        let sections: Vec<OutSection> = order
+            .iter()
+            .filter_map(|&i| slots.get_mut(i).and_then(Option::take))
+            .collect();
+        files.push(OutFile {
+            path: PathBuf::from(format!("swccg/{}.md", b.stem)),
+            meta: meta(),
+            sections,
+        });
     }
     Ok(files)
 }
@@ -540,7 +673,10 @@ mod tests {
 
     fn titles(text: &str) -> Vec<(u8, String, Kind)> {
         let files = chapters(text).unwrap();
-        files.iter().flat_map(|f| f.sections.iter().map(|s| (s.level, s.id.clone(), s.kind))).collect()
+        files
+            .iter()
+            .flat_map(|f| f.sections.iter().map(|s| (s.level, s.id.clone(), s.kind)))
+            .collect()
     }
 
     fn doc(body: &str) -> String {
@@ -554,7 +690,9 @@ mod tests {
 
     #[test]
     fn hierarchy_is_rebuilt_from_titles() {
-        let text = doc("## Chapter 1 - Basics\n\n## Section C. Actions\n\nA.\n\n# **Targeting**\n\nT.\n\n#### Targeting - Retargeting\n\nR.\n\nActions - Example 3 - Just Actions And Backing Up\nLight plays.\n\n#### Implied Target Rule - Examples\n\nE.\n");
+        let text = doc(
+            "## Chapter 1 - Basics\n\n## Section C. Actions\n\nA.\n\n# **Targeting**\n\nT.\n\n#### Targeting - Retargeting\n\nR.\n\nActions - Example 3 - Just Actions And Backing Up\nLight plays.\n\n#### Implied Target Rule - Examples\n\nE.\n",
+        );
         let got = titles(&text);
         let want = [
             (1, "swccg.ar.introduction".to_string(), Kind::Rule),
@@ -563,7 +701,11 @@ mod tests {
             (3, "swccg.ar.targeting".into(), Kind::Rule),
             (4, "swccg.ar.targeting-retargeting".into(), Kind::Rule),
             // No rule matches, so it hangs under the nearest rule, and moves there.
-            (5, "swccg.ar.implied-target-rule-examples".into(), Kind::Example),
+            (
+                5,
+                "swccg.ar.implied-target-rule-examples".into(),
+                Kind::Example,
+            ),
             (3, "swccg.ar.actions-example-3".into(), Kind::Example),
         ];
         assert_eq!(&got[..7], &want);
@@ -571,11 +713,27 @@ mod tests {
 
     #[test]
     fn sub_headings_inside_an_example_are_its_children() {
-        let text = doc("## Chapter 1 - Basics\n\n#### Prepositions\n\nP.\n\n#### Presence\n\nQ.\n\n# Prepositions - A Simple Example\n\nX.\n\n#### Prepositions\n\nY.\n\n#### Presence\n\nZ.\n\n#### Also note:\n\nW.\n");
+        let text = doc(
+            "## Chapter 1 - Basics\n\n#### Prepositions\n\nP.\n\n#### Presence\n\nQ.\n\n# Prepositions - A Simple Example\n\nX.\n\n#### Prepositions\n\nY.\n\n#### Presence\n\nZ.\n\n#### Also note:\n\nW.\n",
+        );
         let got = titles(&text);
         // The example moves under the rule it illustrates, with its sub-headings.
-        assert_eq!(got[3], (3, "swccg.ar.prepositions-a-simple-example".into(), Kind::Example));
-        assert_eq!(got[4], (4, "swccg.ar.prepositions-a-simple-example-prepositions".into(), Kind::Example));
+        assert_eq!(
+            got[3],
+            (
+                3,
+                "swccg.ar.prepositions-a-simple-example".into(),
+                Kind::Example
+            )
+        );
+        assert_eq!(
+            got[4],
+            (
+                4,
+                "swccg.ar.prepositions-a-simple-example-prepositions".into(),
+                Kind::Example
+            )
+        );
         assert_eq!(got[5].0, 4);
         assert_eq!(got[7], (2, "swccg.ar.presence".into(), Kind::Rule));
         let files = chapters(&text).unwrap();
@@ -586,7 +744,9 @@ mod tests {
 
     #[test]
     fn glued_headings_are_split() {
-        let text = doc("## Chapter 1 - Basics\n\n# **Deploying Cards On Vehicles** See Starships, Ch. 9\n\n**Unlimited - Escaping**See Blown Away.\n");
+        let text = doc(
+            "## Chapter 1 - Basics\n\n# **Deploying Cards On Vehicles** See Starships, Ch. 9\n\n**Unlimited - Escaping**See Blown Away.\n",
+        );
         let files = chapters(&text).unwrap();
         let s = &files[1].sections;
         assert_eq!(s[1].title, "Deploying Cards On Vehicles");
@@ -597,19 +757,37 @@ mod tests {
 
     #[test]
     fn a_group_heading_holds_the_entries_up_to_its_last_member() {
-        let text = doc("## Chapter 1 - Basics\n\n# Deployment Restrictions\n\nA.\n\n# Location Deployment Restrictions\n\nB.\n\n# Objective Deployment Restrictions\n\nC.\n\n# Never Deploys Or Moves\n\nD.\n");
+        let text = doc(
+            "## Chapter 1 - Basics\n\n# Deployment Restrictions\n\nA.\n\n# Location Deployment Restrictions\n\nB.\n\n# Objective Deployment Restrictions\n\nC.\n\n# Never Deploys Or Moves\n\nD.\n",
+        );
         let got: Vec<u8> = titles(&text).iter().map(|t| t.0).collect();
         assert_eq!(&got[2..6], [2, 3, 3, 2]);
     }
 
     #[test]
     fn listed_examples_hang_under_their_rule_or_the_chapter() {
-        let text = doc("## Chapter 1 - Basics\n\n# About to Draw\n\nA.\n\n# Modifying Totals\n\nM.\n\n# Examples of destinies \"about to be drawn\"\n\nE.\n\n# Drawing, Draw Phase, And End of Turn - Examples\n\nD.\n");
+        let text = doc(
+            "## Chapter 1 - Basics\n\n# About to Draw\n\nA.\n\n# Modifying Totals\n\nM.\n\n# Examples of destinies \"about to be drawn\"\n\nE.\n\n# Drawing, Draw Phase, And End of Turn - Examples\n\nD.\n",
+        );
         let got = titles(&text);
         assert_eq!(got[2], (2, "swccg.ar.about-to-draw".into(), Kind::Rule));
-        assert_eq!(got[3], (3, "swccg.ar.examples-of-destinies-about-to-be-drawn".into(), Kind::Example));
+        assert_eq!(
+            got[3],
+            (
+                3,
+                "swccg.ar.examples-of-destinies-about-to-be-drawn".into(),
+                Kind::Example
+            )
+        );
         assert_eq!(got[4], (2, "swccg.ar.modifying-totals".into(), Kind::Rule));
-        assert_eq!(got[5], (2, "swccg.ar.drawing-draw-phase-and-end-of-turn-examples".into(), Kind::Example));
+        assert_eq!(
+            got[5],
+            (
+                2,
+                "swccg.ar.drawing-draw-phase-and-end-of-turn-examples".into(),
+                Kind::Example
+            )
+        );
     }
 
     #[test]

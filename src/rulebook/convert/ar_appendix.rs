@@ -40,28 +40,68 @@ struct Appendix {
 }
 
 const APPENDICES: [Appendix; 6] = [
-    Appendix { letter: 'A', file: "ar-a-errata.md", shape: Shape::Cards(Kind::Errata, "errata") },
-    Appendix { letter: 'B', file: "ar-b-card-rulings.md", shape: Shape::Cards(Kind::Ruling, "rulings") },
-    Appendix { letter: 'C', file: "ar-c-special-rules.md", shape: Shape::Rules },
-    Appendix { letter: 'D', file: "ar-d-identifying-cards.md", shape: Shape::Rules },
-    Appendix { letter: 'E', file: "ar-e-location-deployment.md", shape: Shape::Rules },
-    Appendix { letter: 'F', file: "ar-f-current-rulings.md", shape: Shape::Cards(Kind::Ruling, "current-rulings") },
+    Appendix {
+        letter: 'A',
+        file: "ar-a-errata.md",
+        shape: Shape::Cards(Kind::Errata, "errata"),
+    },
+    Appendix {
+        letter: 'B',
+        file: "ar-b-card-rulings.md",
+        shape: Shape::Cards(Kind::Ruling, "rulings"),
+    },
+    Appendix {
+        letter: 'C',
+        file: "ar-c-special-rules.md",
+        shape: Shape::Rules,
+    },
+    Appendix {
+        letter: 'D',
+        file: "ar-d-identifying-cards.md",
+        shape: Shape::Rules,
+    },
+    Appendix {
+        letter: 'E',
+        file: "ar-e-location-deployment.md",
+        shape: Shape::Rules,
+    },
+    Appendix {
+        letter: 'F',
+        file: "ar-f-current-rulings.md",
+        shape: Shape::Cards(Kind::Ruling, "current-rulings"),
+    },
 ];
 
 /// Rule titles in C–E whose plain slug is also a heading of Chapters 1–9; their
 /// IDs carry the appendix slug (`swccg.ar.appendix-d-lore`) so both stay unique.
-const CHAPTER_TITLES: [&str; 6] = ["React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites"];
+const CHAPTER_TITLES: [&str; 6] = [
+    "React",
+    "Politics",
+    "Game Text",
+    "Lore",
+    "Characteristics",
+    "Generic Sites",
+];
 
 /// Sub-entries of C–E whose title does not start with their parent's title.
 const PARENTS: [(&str, &str); 35] = [
     ("Capturing Characters", "Capturing"),
-    ("Capturing, Escorting, And Imprisoning - Example", "Capturing"),
+    (
+        "Capturing, Escorting, And Imprisoning - Example",
+        "Capturing",
+    ),
     ("Captives", "Capturing"),
     ("Capturing Starships", "Capturing"),
     ("Releasing Captives - Example 1", "Captives - Releasing"),
     ("Releasing Captives - Example 2", "Captives - Releasing"),
-    ("Captives - Seizure Examples", "Captives - Seizure (\"if possible\")"),
-    ("Besieged Battle - Example", "Capturing Starships - Besieged Battles"),
+    (
+        "Captives - Seizure Examples",
+        "Captives - Seizure (\"if possible\")",
+    ),
+    (
+        "Besieged Battle - Example",
+        "Capturing Starships - Besieged Battles",
+    ),
     ("Character Combo Cards", "Combo Cards"),
     ("Starship Combo Cards", "Combo Cards"),
     ("Dueling And Epic Dueling - Example", "Dueling"),
@@ -87,8 +127,14 @@ const PARENTS: [(&str, &str); 35] = [
     ("Specific Rulings", "Defined Attributes & Loaded Keywords"),
     ("Weapon Personas", "Persona Lists"),
     ("Character Persona Examples", "Persona Lists"),
-    ("Personas - Anakin Skywalker And Darth Vader", "Persona Lists"),
-    ("Personas - Palpatine, Sidious, And The Emperor", "Persona Lists"),
+    (
+        "Personas - Anakin Skywalker And Darth Vader",
+        "Persona Lists",
+    ),
+    (
+        "Personas - Palpatine, Sidious, And The Emperor",
+        "Persona Lists",
+    ),
 ];
 
 fn re(pattern: &str) -> Regex {
@@ -110,7 +156,8 @@ static SPACES: LazyLock<Regex> = LazyLock::new(|| re(r"[ \t]{2,}"));
 static EMPHASIS_SPLIT: LazyLock<Regex> = LazyLock::new(|| re(r"\*\*\s*\*\*"));
 static STATS_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (\([A-Z]{3,} \d+\)(?: .*)?)$"));
 static SEE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (See [A-Z0-9'\x22].*)$"));
-static SIDE_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) ((?:DARK|LIGHT): .*|\(front\) .*)$"));
+static SIDE_TAIL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(.+?) ((?:DARK|LIGHT): .*|\(front\) .*)$"));
 static ITEM: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:[-*] |\d{1,2}\) |[a-z]\) )"));
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
@@ -132,7 +179,9 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     }
     if starts.len() != APPENDICES.len() {
         let next = APPENDICES.get(starts.len()).map_or('?', |a| a.letter);
-        return Err(Error::Input(format!("AR appendices: cannot find the \"Appendix {next}\" heading")));
+        return Err(Error::Input(format!(
+            "AR appendices: cannot find the \"Appendix {next}\" heading"
+        )));
     }
     let mut files = Vec::new();
     for (n, app) in APPENDICES.iter().enumerate() {
@@ -193,7 +242,13 @@ fn clean_line(line: &str) -> String {
         return trimmed.to_string();
     }
     let mut s = SPACES.replace_all(trimmed.trim_start(), " ").into_owned();
-    for (from, to) in [("- • ", "- "), ("- · ", "- "), ("- •", "- "), ("• ", "- "), ("· ", "- ")] {
+    for (from, to) in [
+        ("- • ", "- "),
+        ("- · ", "- "),
+        ("- •", "- "),
+        ("• ", "- "),
+        ("· ", "- "),
+    ] {
         if let Some(rest) = s.strip_prefix(from) {
             s = format!("{to}{rest}");
             break;
@@ -267,7 +322,8 @@ fn continues(prev: &[String], next: &[String]) -> bool {
     if last.starts_with('|') || first.starts_with('|') || ITEM.is_match(first) {
         return false;
     }
-    first.chars().next().is_some_and(char::is_lowercase) || (last.ends_with(',') && !first.is_empty())
+    first.chars().next().is_some_and(char::is_lowercase)
+        || (last.ends_with(',') && !first.is_empty())
 }
 
 /// Within one entry's body: does `prev` stop mid-sentence so that `next` is
@@ -279,7 +335,11 @@ fn continues(prev: &[String], next: &[String]) -> bool {
 fn cut_sentence(prev: &[String], next: &[String]) -> bool {
     let text = prev.join(" ");
     let first = next.first().map(String::as_str).unwrap_or("");
-    if text.len() < 60 || first.starts_with('|') || ITEM.is_match(first) || prev.iter().any(|l| ITEM.is_match(l) || l.starts_with('|')) {
+    if text.len() < 60
+        || first.starts_with('|')
+        || ITEM.is_match(first)
+        || prev.iter().any(|l| ITEM.is_match(l) || l.starts_with('|'))
+    {
         return false;
     }
     let last_sentence = text.rsplit(". ").next().unwrap_or("");
@@ -291,7 +351,10 @@ fn cut_sentence(prev: &[String], next: &[String]) -> bool {
     }
     let last_word = text.rsplit(' ').next().unwrap_or("").to_lowercase();
     let dangling = SMALL_WORDS.contains(&last_word.as_str()) || paren_depth(&text) > 0;
-    let starts_on = first.chars().next().is_some_and(|c| c.is_uppercase() || c == '(' || c == '"');
+    let starts_on = first
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_uppercase() || c == '(' || c == '"');
     (dangling && starts_on) || first.starts_with('(')
 }
 
@@ -301,7 +364,9 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
     let mut joined: Vec<Vec<String>> = Vec::new();
     for b in blocks {
         match joined.last_mut() {
-            Some(prev) if continues(prev, b) || cut_sentence(prev, b) => prev.extend(b.iter().cloned()),
+            Some(prev) if continues(prev, b) || cut_sentence(prev, b) => {
+                prev.extend(b.iter().cloned())
+            }
             _ => joined.push(b.clone()),
         }
     }
@@ -317,7 +382,9 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
             }
             let item = ITEM.is_match(line);
             match out.last_mut() {
-                Some(last) if !item && !last.starts_with('|') && (in_item || !ITEM.is_match(last)) => {
+                Some(last)
+                    if !item && !last.starts_with('|') && (in_item || !ITEM.is_match(last)) =>
+                {
                     join_line(last, line);
                 }
                 _ => {
@@ -344,7 +411,8 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
 }
 
 fn join_line(last: &mut String, line: &str) {
-    if last.ends_with('-') && last.len() > 1 && line.chars().next().is_some_and(char::is_lowercase) {
+    if last.ends_with('-') && last.len() > 1 && line.chars().next().is_some_and(char::is_lowercase)
+    {
         // "highest-\nability": keep the hyphen, drop the break
         last.push_str(line);
     } else {
@@ -357,8 +425,9 @@ fn join_line(last: &mut String, line: &str) {
 // Appendices A, B, F: card entries
 
 const SMALL_WORDS: [&str; 32] = [
-    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is", "it", "as", "vs",
-    "into", "de", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your", "my", "me",
+    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is",
+    "it", "as", "vs", "into", "de", "nor", "but", "if", "not", "be", "are", "was", "his", "her",
+    "your", "my", "me",
 ];
 
 /// Words of `s` (leading quotes and brackets removed) that start in lower case
@@ -367,8 +436,12 @@ fn lowercase_words(s: &str) -> usize {
     s.split_whitespace()
         .filter(|w| {
             let w = w.trim_start_matches(['(', '"', '\'', '•', '‘', '“', '[', '<', '*']);
-            let bare: String = w.chars().take_while(|c| c.is_alphanumeric() || *c == '\'').collect();
-            w.chars().next().is_some_and(char::is_lowercase) && !SMALL_WORDS.contains(&bare.to_lowercase().as_str())
+            let bare: String = w
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '\'')
+                .collect();
+            w.chars().next().is_some_and(char::is_lowercase)
+                && !SMALL_WORDS.contains(&bare.to_lowercase().as_str())
         })
         .count()
 }
@@ -376,8 +449,12 @@ fn lowercase_words(s: &str) -> usize {
 /// Could `s` be a card title: short, title case, no sentence end.
 fn title_like(s: &str) -> bool {
     let s = s.trim();
-    let Some(first) = s.chars().next() else { return false };
-    if s.len() > 90 || !(first.is_uppercase() || first.is_ascii_digit() || "•'\"‘“<".contains(first)) {
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    if s.len() > 90
+        || !(first.is_uppercase() || first.is_ascii_digit() || "•'\"‘“<".contains(first))
+    {
         return false;
     }
     if (s.ends_with(['.', ',', ';', ':']) && !s.ends_with("...")) || s.contains(". ") {
@@ -460,7 +537,11 @@ fn card_sections(app_title: &str, blocks: &[Block], kind: Kind, infix: &str) -> 
                 Some((title, glued)) => {
                     let mut rest: Vec<String> = glued.into_iter().collect();
                     rest.extend(lines[1..].iter().cloned());
-                    let body = if rest.is_empty() { Vec::new() } else { vec![rest] };
+                    let body = if rest.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![rest]
+                    };
                     entries.push((title, body));
                 }
                 None => push_body(&mut entries, lines.clone()),
@@ -483,7 +564,13 @@ fn card_sections(app_title: &str, blocks: &[Block], kind: Kind, infix: &str) -> 
             (2, id, kind)
         };
         taken.insert(id.clone());
-        out.push(OutSection { level, title, id, kind: k, body: render_blocks(&body) });
+        out.push(OutSection {
+            level,
+            title,
+            id,
+            kind: k,
+            body: render_blocks(&body),
+        });
     }
     out
 }
@@ -499,12 +586,18 @@ fn push_body(entries: &mut [(String, Vec<Vec<String>>)], lines: Vec<String>) {
 
 fn is_example(title: &str) -> bool {
     title != "Character Persona Examples"
-        && title.split(|c: char| !c.is_alphanumeric()).any(|w| w == "Example" || w == "Examples")
+        && title
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "Example" || w == "Examples")
 }
 
 /// "A - B – C" → ["A", "B", "C"].
 fn components(title: &str) -> Vec<&str> {
-    title.split(" - ").flat_map(|p| p.split(" – ")).map(str::trim).collect()
+    title
+        .split(" - ")
+        .flat_map(|p| p.split(" – "))
+        .map(str::trim)
+        .collect()
 }
 
 fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSection> {
@@ -535,20 +628,34 @@ fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSect
         let (level, parent) = tree.add(&title, example);
         let kind = if example { Kind::Example } else { Kind::Rule };
         let id = if CHAPTER_TITLES.contains(&title.as_str()) {
-            format!("{PREFIX}appendix-{}-{}", letter.to_ascii_lowercase(), slug(&title))
+            format!(
+                "{PREFIX}appendix-{}-{}",
+                letter.to_ascii_lowercase(),
+                slug(&title)
+            )
         } else if let (true, Some(p)) = (components(&title).len() == 1 && example, parent) {
             // "Example 1": name it after the rule it illustrates
             format!("{PREFIX}{}-{}", slug(&p), slug(&title))
         } else {
             String::new()
         };
-        out.push(OutSection { level, title, id, kind, body: String::new() });
+        out.push(OutSection {
+            level,
+            title,
+            id,
+            kind,
+            body: String::new(),
+        });
         bodies.push(Vec::new());
     }
     let mut taken = BTreeSet::new();
     assign_ids(PREFIX, &mut out, &mut taken);
     for (s, b) in out.iter_mut().zip(bodies) {
-        s.body = if LIST_SECTIONS.contains(&s.title.as_str()) { render_blocks(&listify(&b)) } else { render_blocks(&b) };
+        s.body = if LIST_SECTIONS.contains(&s.title.as_str()) {
+            render_blocks(&listify(&b))
+        } else {
+            render_blocks(&b)
+        };
         if letter == 'E' && s.level == 2 && s.body.is_empty() {
             s.body = LAYOUT_NOTE.to_string();
         }
@@ -576,7 +683,11 @@ fn listify(blocks: &[Vec<String>]) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
     for b in blocks {
         let text = b.join(" ");
-        if text.ends_with(':') || text.starts_with("Note ") || text.starts_with("Here are") || sentence_break(&text) {
+        if text.ends_with(':')
+            || text.starts_with("Note ")
+            || text.starts_with("Here are")
+            || sentence_break(&text)
+        {
             out.push(b.clone());
             continue;
         }
@@ -584,13 +695,20 @@ fn listify(blocks: &[Vec<String>]) -> Vec<Vec<String>> {
         for line in b {
             let line = line.trim_start_matches("- ");
             match items.last_mut() {
-                Some(last) if paren_depth(last) > 0 || line.chars().next().is_some_and(char::is_lowercase) => {
+                Some(last)
+                    if paren_depth(last) > 0
+                        || line.chars().next().is_some_and(char::is_lowercase) =>
+                {
                     join_line(last, line);
                 }
                 _ => items.push(line.to_string()),
             }
         }
-        let items: Vec<String> = items.iter().flat_map(|i| split_after_paren(i)).map(|i| format!("- {i}")).collect();
+        let items: Vec<String> = items
+            .iter()
+            .flat_map(|i| split_after_paren(i))
+            .map(|i| format!("- {i}"))
+            .collect();
         // consecutive list blocks form one list
         match out.last_mut() {
             Some(prev) if prev.last().is_some_and(|l| l.starts_with("- ")) => prev.extend(items),
@@ -682,7 +800,13 @@ impl Tree {
             Some(p) => self.nodes.iter().rposition(|n| n.1 == p),
             None => self.extended(title),
         }
-        .or_else(|| if example { self.open.iter().rev().copied().find(|&i| !self.nodes[i].2) } else { None });
+        .or_else(|| {
+            if example {
+                self.open.iter().rev().copied().find(|&i| !self.nodes[i].2)
+            } else {
+                None
+            }
+        });
         // the intended parent, or its nearest open ancestor
         let mut cand = intended;
         let parent = loop {
@@ -705,7 +829,8 @@ impl Tree {
                 (2, None)
             }
         };
-        self.nodes.push((level, title.to_string(), example, parent_idx));
+        self.nodes
+            .push((level, title.to_string(), example, parent_idx));
         self.open.push(self.nodes.len() - 1);
         (level, parent_idx.map(|p| self.nodes[p].1.clone()))
     }
@@ -845,14 +970,26 @@ mod tests {
         let ad = find(&files, "swccg.ar.errata.access-denied");
         assert_eq!(ad.kind, Kind::Errata);
         assert_eq!(ad.level, 2);
-        assert_eq!(ad.body, "Insert face up in your Reserve Deck. When Effect reaches top it is lost.");
-        assert_eq!(find(&files, "swccg.ar.errata.imperial-trooper-guard").body, "(POWER 0)\n\nPower +4 when defending a battle.");
+        assert_eq!(
+            ad.body,
+            "Insert face up in your Reserve Deck. When Effect reaches top it is lost."
+        );
+        assert_eq!(
+            find(&files, "swccg.ar.errata.imperial-trooper-guard").body,
+            "(POWER 0)\n\nPower +4 when defending a battle."
+        );
         assert_eq!(
             find(&files, "swccg.ar.errata.fusion-generator-supply-tanks").body,
             "Deploy on your starship at a system or sector."
         );
-        assert_eq!(find(&files, "swccg.ar.errata.hear-me-baby-hold-together").body, "(Errata) When targeting a weapon.");
-        assert_eq!(find(&files, "swccg.ar.errata.your-eyes-can-deceive-you").body, "See Eyes In The Dark.");
+        assert_eq!(
+            find(&files, "swccg.ar.errata.hear-me-baby-hold-together").body,
+            "(Errata) When targeting a weapon."
+        );
+        assert_eq!(
+            find(&files, "swccg.ar.errata.your-eyes-can-deceive-you").body,
+            "See Eyes In The Dark."
+        );
     }
 
     #[test]
@@ -860,7 +997,10 @@ mod tests {
         let files = convert(&sample()).expect("converts");
         let r = find(&files, "swccg.ar.rulings.a-jedis-resilience");
         assert_eq!(r.kind, Kind::Ruling);
-        assert_eq!(r.body, "(Errata) This Interrupt is played.\n\nOR\n\n- a) Possess a lightsaber OR\n- b) Be armed");
+        assert_eq!(
+            r.body,
+            "(Errata) This Interrupt is played.\n\nOR\n\n- a) Possess a lightsaber OR\n- b) Be armed"
+        );
         let d = find(&files, "swccg.ar.rulings.dark-maneuvers-tallon-roll");
         assert_eq!(d.title, "Dark Maneuvers & Tallon Roll");
         assert_eq!(d.body, "See A Few Maneuvers.");
@@ -870,7 +1010,8 @@ mod tests {
     fn rules_nest_by_title_and_examples_are_marked() {
         let files = convert(&sample()).expect("converts");
         let c = &files[2].sections;
-        let shape: Vec<(u8, &str, Kind)> = c.iter().map(|s| (s.level, s.id.as_str(), s.kind)).collect();
+        let shape: Vec<(u8, &str, Kind)> =
+            c.iter().map(|s| (s.level, s.id.as_str(), s.kind)).collect();
         assert_eq!(
             shape,
             [
@@ -894,7 +1035,10 @@ mod tests {
 
     #[test]
     fn missing_appendix_is_an_error() {
-        let text = sample().replace("# **Appendix D - Identifying Cards**", "# Identifying Cards");
+        let text = sample().replace(
+            "# **Appendix D - Identifying Cards**",
+            "# Identifying Cards",
+        );
         let err = convert(&text).expect_err("must fail");
         assert!(err.to_string().contains("Appendix"), "{err}");
     }
@@ -905,10 +1049,18 @@ mod tests {
         assert!(title_like("Lando with Vibro-Ax"));
         assert!(title_like("Your Ship? (V)"));
         assert!(!title_like("OR"));
-        assert!(!title_like("Use 3 Force to place an opponent's just deployed character."));
-        assert!(!title_like("Death Star Assault Squadron is deploy -6 at a Star Destroyer: Launch Bay."));
-        assert!(heading_is_body("Use 3 Force to place an opponent's just deployed character"));
-        assert!(!heading_is_body("Alter (both sides – Premiere and Coruscant)"));
+        assert!(!title_like(
+            "Use 3 Force to place an opponent's just deployed character."
+        ));
+        assert!(!title_like(
+            "Death Star Assault Squadron is deploy -6 at a Star Destroyer: Launch Bay."
+        ));
+        assert!(heading_is_body(
+            "Use 3 Force to place an opponent's just deployed character"
+        ));
+        assert!(!heading_is_body(
+            "Alter (both sides – Premiere and Coruscant)"
+        ));
     }
 
     /// The real seed, when it is beside the checkout (`../shared/seeds`, or
@@ -921,19 +1073,30 @@ mod tests {
             Some(root.join("../shared/seeds")),
             Some(root.join("../../shared/seeds")),
         ];
-        let path = dirs.into_iter().flatten().map(|d| d.join(super::super::SEEDS[0].0)).find(|p| p.is_file())?;
+        let path = dirs
+            .into_iter()
+            .flatten()
+            .map(|d| d.join(super::super::SEEDS[0].0))
+            .find(|p| p.is_file())?;
         let mut text = std::fs::read_to_string(&path).ok()?;
         for key in super::super::SEEDS[0].2 {
-            let file = root.join("rulebook/corrections").join(format!("{key}.yaml"));
+            let file = root
+                .join("rulebook/corrections")
+                .join(format!("{key}.yaml"));
             let c = super::super::Corrections::load(&file).expect("corrections load");
             text = c.apply(key, &text).expect("corrections apply");
         }
-        let start = text.find("\n# Appendix A - Errata").expect("appendix A heading");
+        let start = text
+            .find("\n# Appendix A - Errata")
+            .expect("appendix A heading");
         Some((text[..start].to_string(), text[start + 1..].to_string()))
     }
 
     fn norm(s: &str) -> String {
-        s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
     }
 
     /// Converts the real appendices: they parse as a corpus, the card
@@ -949,10 +1112,18 @@ mod tests {
         // C–E IDs must not take a slug the chapters' own headings will use
         let chapter_ids: BTreeSet<String> = chapters
             .lines()
-            .filter_map(|l| HEADING.captures(l).map(|c| format!("{PREFIX}{}", slug(&strip_emphasis(&c[2])))))
+            .filter_map(|l| {
+                HEADING
+                    .captures(l)
+                    .map(|c| format!("{PREFIX}{}", slug(&strip_emphasis(&c[2]))))
+            })
             .collect();
         for s in files[2..5].iter().flat_map(|f| &f.sections) {
-            assert!(!chapter_ids.contains(&s.id), "{} collides with a chapter heading", s.id);
+            assert!(
+                !chapter_ids.contains(&s.id),
+                "{} collides with a chapter heading",
+                s.id
+            );
         }
         let mut corpus = crate::rulebook::Corpus::default();
         let mut all = String::new();
@@ -960,13 +1131,23 @@ mod tests {
             let md = super::super::render(f);
             corpus.add_file(&f.path, &md).expect("parses");
             all.push_str(&md);
-            let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook").join(&f.path);
+            let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("rulebook")
+                .join(&f.path);
             if let Ok(on_disk) = std::fs::read_to_string(&committed) {
                 let on_disk = on_disk.replace("source: \"000_822ecd1f8bbdd217.txt\"\n", "");
-                assert!(on_disk == md, "{} is stale: run `swjudge convert`", committed.display());
+                assert!(
+                    on_disk == md,
+                    "{} is stale: run `swjudge convert`",
+                    committed.display()
+                );
             }
         }
-        assert!(corpus.load_problems.is_empty(), "{:?}", corpus.load_problems);
+        assert!(
+            corpus.load_problems.is_empty(),
+            "{:?}",
+            corpus.load_problems
+        );
         let count = |n: usize| files[n].sections.iter().filter(|s| s.level == 2).count();
         assert!(count(0) >= 580, "Appendix A entries: {}", count(0));
         assert!(count(1) >= 370, "Appendix B entries: {}", count(1));
@@ -981,13 +1162,27 @@ mod tests {
         let junk = re(r"(?m)^#+\s*|</?(u|sup)>|\\?\$[^$\n]*\$");
         let seed = junk.replace_all(&text, "");
         let splitter = re(r"[.!?]\s+|\n\s*\n");
-        let sentences: Vec<String> = splitter.split(&seed).map(norm).filter(|s| s.len() >= 20).collect();
+        let sentences: Vec<String> = splitter
+            .split(&seed)
+            .map(norm)
+            .filter(|s| s.len() >= 20)
+            .collect();
         let sample: Vec<&String> = sentences.iter().step_by(10).collect();
-        let missing: Vec<&&String> = sample.iter().filter(|s| !out.contains(s.as_str())).collect();
+        let missing: Vec<&&String> = sample
+            .iter()
+            .filter(|s| !out.contains(s.as_str()))
+            .collect();
         let found = sample.len() - missing.len();
         let pct = 100.0 * found as f64 / sample.len() as f64;
-        eprintln!("coverage: {found}/{} sampled sentences ({pct:.1}%)", sample.len());
-        assert!(sample.len() >= 300 && pct >= 98.0, "coverage {pct:.1}%, missing e.g. {:?}", &missing[..missing.len().min(5)]);
+        eprintln!(
+            "coverage: {found}/{} sampled sentences ({pct:.1}%)",
+            sample.len()
+        );
+        assert!(
+            sample.len() >= 300 && pct >= 98.0,
+            "coverage {pct:.1}%, missing e.g. {:?}",
+            &missing[..missing.len().min(5)]
+        );
     }
 
     fn lines(v: &[&str]) -> Vec<String> {
@@ -998,7 +1193,10 @@ mod tests {
     fn name_lists_become_list_items() {
         let blocks = vec![
             lines(&["Specialized trooper characteristics are:"]),
-            lines(&["Biker Scouts (these are also", "stormtroopers) Clone Trooper"]),
+            lines(&[
+                "Biker Scouts (these are also",
+                "stormtroopers) Clone Trooper",
+            ]),
             lines(&["Red 2 (Wedge's starship) Red 5"]),
             lines(&["Note that the word \"guardian\" is not one."]),
         ];
@@ -1013,11 +1211,28 @@ mod tests {
         let join = |a: &str, b: &str| render_blocks(&[lines(&[a]), lines(&[b])]);
         let long = "Once per game, may use 3 Force to deploy an Effect that has no deploy cost and may use it to";
         assert_eq!(join(long, "Cancel it."), format!("{long} Cancel it."));
-        assert_eq!(join("Short line ends with the", "Next."), "Short line ends with the\n\nNext.");
+        assert_eq!(
+            join("Short line ends with the", "Next."),
+            "Short line ends with the\n\nNext."
+        );
         let ended = "A complete paragraph that happens to end without a stop See Hidden Weapons";
-        assert_eq!(join(ended, "This starts anew."), format!("{ended}\n\nThis starts anew."));
-        assert_eq!(join("Draw destiny. OR", "lose 1 Force."), "Draw destiny. OR lose 1 Force.");
-        assert_eq!(join("If total > 15,", "Death Star is lost."), "If total > 15, Death Star is lost.");
-        assert_eq!(render_blocks(&[lines(&["Maul's Double- Bladed saber; -if so, card- meets it"])]), "Maul's Double-Bladed saber; -if so, card- meets it");
+        assert_eq!(
+            join(ended, "This starts anew."),
+            format!("{ended}\n\nThis starts anew.")
+        );
+        assert_eq!(
+            join("Draw destiny. OR", "lose 1 Force."),
+            "Draw destiny. OR lose 1 Force."
+        );
+        assert_eq!(
+            join("If total > 15,", "Death Star is lost."),
+            "If total > 15, Death Star is lost."
+        );
+        assert_eq!(
+            render_blocks(&[lines(&[
+                "Maul's Double- Bladed saber; -if so, card- meets it"
+            ])]),
+            "Maul's Double-Bladed saber; -if so, card- meets it"
+        );
     }
 }

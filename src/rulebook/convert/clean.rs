@@ -36,7 +36,9 @@ pub fn collapse_spaces(s: &str) -> String {
 /// is not its continuation).
 pub fn ends_clause(s: &str) -> bool {
     let t = s.trim_end_matches(['*', '_', ' ']);
-    t.ends_with(['.', '!', '?', ':', ';', ')', '"', '”', '’', '\'', ']', '|', '…'])
+    t.ends_with([
+        '.', '!', '?', ':', ';', ')', '"', '”', '’', '\'', ']', '|', '…',
+    ])
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +50,11 @@ enum Block {
 
 fn is_bullet(line: &str) -> bool {
     let t = line.trim_start();
-    t.starts_with("- ") || t.starts_with("• ") || t.starts_with("· ") || t.starts_with("* ") || t == "-"
+    t.starts_with("- ")
+        || t.starts_with("• ")
+        || t.starts_with("· ")
+        || t.starts_with("* ")
+        || t == "-"
 }
 
 /// `- · item`, `• item`, `* item` → `- item`.
@@ -124,7 +130,10 @@ fn blocks(lines: &[&str]) -> Vec<Block> {
 fn looks_like_line_list(lines: &[&str]) -> bool {
     lines.iter().all(|l| {
         let t = l.trim();
-        t.chars().count() < 60 && !ends_clause(t) && !t.ends_with(',') && t.chars().next().is_some_and(char::is_uppercase)
+        t.chars().count() < 60
+            && !ends_clause(t)
+            && !t.ends_with(',')
+            && t.chars().next().is_some_and(char::is_uppercase)
     })
 }
 
@@ -178,7 +187,9 @@ fn term_runs(blocks: Vec<Block>) -> Vec<Block> {
 fn numbered_item(item: &str) -> Option<(u32, &str)> {
     let digits = item.find(|c: char| !c.is_ascii_digit())?;
     let n: u32 = item[..digits].parse().ok()?;
-    let rest = item[digits..].strip_prefix(". ").or_else(|| item[digits..].strip_prefix(") "))?;
+    let rest = item[digits..]
+        .strip_prefix(". ")
+        .or_else(|| item[digits..].strip_prefix(") "))?;
     Some((n, rest.trim_start()))
 }
 
@@ -200,7 +211,10 @@ pub fn symbols(s: &str) -> String {
             out = out.replace(tex, ch);
         }
     }
-    out = out.replace("<sup>", "").replace("</sup>", "").replace("</u> <u>", " ");
+    out = out
+        .replace("<sup>", "")
+        .replace("</sup>", "")
+        .replace("</u> <u>", " ");
     underline_to_emphasis(&out)
 }
 
@@ -209,7 +223,9 @@ fn underline_to_emphasis(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = rest.find("<u>") {
-        let Some(j) = rest[i + 3..].find("</u>") else { break };
+        let Some(j) = rest[i + 3..].find("</u>") else {
+            break;
+        };
         out.push_str(&rest[..i]);
         let inner = &rest[i + 3..i + 3 + j];
         let t = inner.trim();
@@ -230,9 +246,9 @@ fn underline_to_emphasis(s: &str) -> String {
 
 /// Words that never end a sentence: a paragraph stopping on one was cut.
 const JOINING_WORDS: [&str; 36] = [
-    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is", "it", "as", "vs",
-    "into", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your", "my", "their", "its", "than", "that",
-    "may", "see",
+    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is",
+    "it", "as", "vs", "into", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your",
+    "my", "their", "its", "than", "that", "may", "see",
 ];
 
 /// Parenthesis depth at the end of `s`.
@@ -258,7 +274,8 @@ fn cut_mid_sentence(prev: &str, next: &str) -> bool {
         return true;
     }
     let last_word = prev.rsplit(' ').next().unwrap_or("").to_lowercase();
-    let open_quote = prev.matches('"').count() % 2 == 1 || prev.matches('“').count() > prev.matches('”').count();
+    let open_quote =
+        prev.matches('"').count() % 2 == 1 || prev.matches('“').count() > prev.matches('”').count();
     JOINING_WORDS.contains(&last_word.as_str())
         || prev.ends_with('-')
         || paren_depth(prev) > 0
@@ -274,7 +291,11 @@ pub fn body(lines: &[&str]) -> String {
     let mut merged: Vec<Block> = Vec::new();
     for b in bs.drain(..) {
         if let Block::Para(next) = &b
-            && (next.trim_start_matches(['*', '_']).chars().next().is_some_and(char::is_lowercase)
+            && (next
+                .trim_start_matches(['*', '_'])
+                .chars()
+                .next()
+                .is_some_and(char::is_lowercase)
                 || matches!(merged.last(), Some(Block::Para(prev)) if cut_mid_sentence(prev, next)))
         {
             let open = match merged.last_mut() {
@@ -302,7 +323,8 @@ pub fn body(lines: &[&str]) -> String {
         match b {
             Block::Para(p) => out.push_str(p),
             Block::List(items) => {
-                let numbered: Option<Vec<(u32, &str)>> = items.iter().map(|i| numbered_item(i)).collect();
+                let numbered: Option<Vec<(u32, &str)>> =
+                    items.iter().map(|i| numbered_item(i)).collect();
                 let v: Vec<String> = match numbered {
                     Some(n) => n.iter().map(|(k, t)| format!("{k}. {t}")).collect(),
                     None => items.iter().map(|i| format!("- {i}")).collect(),
@@ -325,47 +347,111 @@ mod tests {
         assert_eq!(title("<u>Presence</u>"), "Presence");
         assert_eq!(title("Starships - Republic 🛳"), "Starships - Republic");
         assert_eq!(title("Weapons \\"), "Weapons");
-        assert_eq!(title("Starships – starfighters without maneuver"), "Starships - starfighters without maneuver");
+        assert_eq!(
+            title("Starships – starfighters without maneuver"),
+            "Starships - starfighters without maneuver"
+        );
     }
 
     #[test]
     fn wrapped_lines_join_and_page_breaks_mend() {
-        let md = body(&["Light is playing Watch Your Step and has it flipped to", "the 7 side.", "", "This means that you must first lose", "", "as well."]);
-        assert_eq!(md, "Light is playing Watch Your Step and has it flipped to the 7 side.\n\nThis means that you must first lose as well.");
+        let md = body(&[
+            "Light is playing Watch Your Step and has it flipped to",
+            "the 7 side.",
+            "",
+            "This means that you must first lose",
+            "",
+            "as well.",
+        ]);
+        assert_eq!(
+            md,
+            "Light is playing Watch Your Step and has it flipped to the 7 side.\n\nThis means that you must first lose as well."
+        );
     }
 
     #[test]
     fn list_item_broken_by_a_page_is_mended() {
-        let md = body(&["- first item;", "- an item that goes on (if you", "", "want to). Next sentence."]);
-        assert_eq!(md, "- first item;\n- an item that goes on (if you want to). Next sentence.");
+        let md = body(&[
+            "- first item;",
+            "- an item that goes on (if you",
+            "",
+            "want to). Next sentence.",
+        ]);
+        assert_eq!(
+            md,
+            "- first item;\n- an item that goes on (if you want to). Next sentence."
+        );
     }
 
     #[test]
     fn bullets_and_tables_are_kept() {
-        let md = body(&["Text:", "", "- · firing one weapon;", "- drawing one", "  destiny;", "", "| a | b |", "|--|--|", "| 1 | 2 |"]);
-        assert_eq!(md, "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |");
+        let md = body(&[
+            "Text:",
+            "",
+            "- · firing one weapon;",
+            "- drawing one",
+            "  destiny;",
+            "",
+            "| a | b |",
+            "|--|--|",
+            "| 1 | 2 |",
+        ]);
+        assert_eq!(
+            md,
+            "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |"
+        );
     }
 
     #[test]
     fn tex_symbols_become_characters() {
-        assert_eq!(body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]), "diamond ( ♦ ) symbols and •• cards.");
+        assert_eq!(
+            body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]),
+            "diamond ( ♦ ) symbols and •• cards."
+        );
     }
 
     #[test]
     fn underline_and_superscript_tags_become_markdown() {
-        assert_eq!(body(&["are <u>not</u> Force icons, the 3<sup>rd</sup> marker, <u> </u>end"]), "are *not* Force icons, the 3rd marker, end");
+        assert_eq!(
+            body(&["are <u>not</u> Force icons, the 3<sup>rd</sup> marker, <u> </u>end"]),
+            "are *not* Force icons, the 3rd marker, end"
+        );
         assert_eq!(body(&["<u>your </u>Lost Pile"]), "*your* Lost Pile");
-        assert_eq!(body(&["an <u>optional</u> <u>action</u> now"]), "an *optional action* now");
+        assert_eq!(
+            body(&["an <u>optional</u> <u>action</u> now"]),
+            "an *optional action* now"
+        );
     }
 
     #[test]
     fn sentences_cut_by_a_page_are_joined_even_before_a_capital() {
-        let md = body(&["Dark targets that system using a card whose title is A Bright Center To The", "", "Universe (\"At locations related…\")."]);
-        assert_eq!(md, "Dark targets that system using a card whose title is A Bright Center To The Universe (\"At locations related…\").");
-        let md = body(&["Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-", "", "47, and the Light Side player is limited."]);
-        assert_eq!(md, "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-47, and the Light Side player is limited.");
-        let md = body(&["A paragraph that ends without a full stop but on an ordinary word", "", "Another paragraph."]);
-        assert_eq!(md, "A paragraph that ends without a full stop but on an ordinary word\n\nAnother paragraph.");
+        let md = body(&[
+            "Dark targets that system using a card whose title is A Bright Center To The",
+            "",
+            "Universe (\"At locations related…\").",
+        ]);
+        assert_eq!(
+            md,
+            "Dark targets that system using a card whose title is A Bright Center To The Universe (\"At locations related…\")."
+        );
+        let md = body(&[
+            "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-",
+            "",
+            "47, and the Light Side player is limited.",
+        ]);
+        assert_eq!(
+            md,
+            "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-47, and the Light Side player is limited."
+        );
+        let md = body(&[
+            "A paragraph that ends without a full stop but on an ordinary word",
+            "",
+            "Another paragraph.",
+        ]);
+        assert_eq!(
+            md,
+            "A paragraph that ends without a full stop but on an ordinary word\n\nAnother paragraph."
+        );
     }
 
     #[test]
@@ -376,7 +462,10 @@ mod tests {
 
     #[test]
     fn runs_of_icon_labels_become_a_list() {
-        assert_eq!(body(&["Pilot", "", "Warrior", "", "Presence Icon"]), "- Pilot\n- Warrior\n- Presence Icon");
+        assert_eq!(
+            body(&["Pilot", "", "Warrior", "", "Presence Icon"]),
+            "- Pilot\n- Warrior\n- Presence Icon"
+        );
         assert_eq!(body(&["Pilot", "", "Warrior"]), "Pilot\n\nWarrior");
     }
 

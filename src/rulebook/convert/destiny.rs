@@ -19,20 +19,72 @@ pub const TITLE: &str = "Star Wars: Destiny Rules Reference v1.8";
 
 /// Sets in Errata and Card Clarifications, as the seed names them (each
 /// followed by a set symbol that did not survive extraction).
-const SETS: &[&str] = &["Awakenings", "Spirit of Rebellion", "Empire at War", "Legacies", "Way of the Force", "Across the Galaxy"];
+const SETS: &[&str] = &[
+    "Awakenings",
+    "Spirit of Rebellion",
+    "Empire at War",
+    "Legacies",
+    "Way of the Force",
+    "Across the Galaxy",
+];
 
 /// Entries nested under another entry: (parent, children). Any other entry
 /// inside a Part is a direct child of the Part.
 const NESTED: &[(&str, &[&str])] = &[
-    ("CARD TYPES", &["BATTLEFIELDS", "PLOTS", "CHARACTERS", "EVENTS", "SUPPORTS", "UPGRADES"]),
+    (
+        "CARD TYPES",
+        &[
+            "BATTLEFIELDS",
+            "PLOTS",
+            "CHARACTERS",
+            "EVENTS",
+            "SUPPORTS",
+            "UPGRADES",
+        ],
+    ),
     ("BATTLEFIELDS", &["SUBTITLE (ALSO APPEARS ON CHARACTERS)"]),
     ("PLOTS", &["POINT VALUE"]),
     ("CHARACTERS", &["HEALTH", "POINT VALUE(S)"]),
     ("EVENTS", &["COST (ALSO APPEARS ON SUPPORTS AND UPGRADES)"]),
-    ("SUPPORTS", &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"]),
-    ("DICE SYMBOLS", &["MELEE DAMAGE", "RANGED DAMAGE", "INDIRECT DAMAGE", "SHIELD", "RESOURCE", "DISRUPT", "DISCARD", "FOCUS", "SPECIAL", "BLANK"]),
-    ("IN-PLAY", &["CHARACTERS, PLOTS, & PLAYED CARDS", "DICE POOL", "RESOURCES", "BATTLEFIELD (IF CONTROLLED)"]),
-    ("OUT-OF-PLAY", &["HAND", "DECK", "DISCARD PILE", "QUEUE", "DICE ON CARDS", "SET-ASIDE ZONE"]),
+    (
+        "SUPPORTS",
+        &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"],
+    ),
+    (
+        "DICE SYMBOLS",
+        &[
+            "MELEE DAMAGE",
+            "RANGED DAMAGE",
+            "INDIRECT DAMAGE",
+            "SHIELD",
+            "RESOURCE",
+            "DISRUPT",
+            "DISCARD",
+            "FOCUS",
+            "SPECIAL",
+            "BLANK",
+        ],
+    ),
+    (
+        "IN-PLAY",
+        &[
+            "CHARACTERS, PLOTS, & PLAYED CARDS",
+            "DICE POOL",
+            "RESOURCES",
+            "BATTLEFIELD (IF CONTROLLED)",
+        ],
+    ),
+    (
+        "OUT-OF-PLAY",
+        &[
+            "HAND",
+            "DECK",
+            "DISCARD PILE",
+            "QUEUE",
+            "DICE ON CARDS",
+            "SET-ASIDE ZONE",
+        ],
+    ),
     ("ROUNDS", &["ACTION PHASE", "UPKEEP PHASE"]),
     (
         "ACTIONS",
@@ -50,14 +102,47 @@ const NESTED: &[(&str, &[&str])] = &[
     ),
     ("SPECIAL ABILITIES", &[]),
     ("KEYWORDS", &["AMBUSH", "GUARDIAN", "MODIFY", "REDEPLOY"]),
-    ("TRIGGERED ABILITIES", &["TRIGGER CONDITION", "BEFORE ABILITIES", "AFTER ABILITIES", "SIMULTANEOUS ABILITIES"]),
-    ("EFFECTS", &["DELAYED EFFECTS", "REPLACEMENT EFFECTS", "SELF-REFERENTIAL EFFECTS", "NEGATIVE EFFECTS", "\"THEN\" EFFECTS"]),
-    ("FREE-FOR-ALL", &["SETUP", "ACTIONS", "CHOOSING OPPONENTS", "PLAYER ELIMINATION"]),
+    (
+        "TRIGGERED ABILITIES",
+        &[
+            "TRIGGER CONDITION",
+            "BEFORE ABILITIES",
+            "AFTER ABILITIES",
+            "SIMULTANEOUS ABILITIES",
+        ],
+    ),
+    (
+        "EFFECTS",
+        &[
+            "DELAYED EFFECTS",
+            "REPLACEMENT EFFECTS",
+            "SELF-REFERENTIAL EFFECTS",
+            "NEGATIVE EFFECTS",
+            "\"THEN\" EFFECTS",
+        ],
+    ),
+    (
+        "FREE-FOR-ALL",
+        &[
+            "SETUP",
+            "ACTIONS",
+            "CHOOSING OPPONENTS",
+            "PLAYER ELIMINATION",
+        ],
+    ),
 ];
 
 /// Whole lines that are page furniture or figure labels.
-const DROP: &[&str] =
-    &["RULES REFERENCE", "STAR WARS", "DESTINY", "STAR WARS: DESTINY", "CARD ANATOMY", "AREAS OF PLAY", "HIZ @", "FantasyFlightGames.com/SWDestiny"];
+const DROP: &[&str] = &[
+    "RULES REFERENCE",
+    "STAR WARS",
+    "DESTINY",
+    "STAR WARS: DESTINY",
+    "CARD ANATOMY",
+    "AREAS OF PLAY",
+    "HIZ @",
+    "FantasyFlightGames.com/SWDestiny",
+];
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Zone {
@@ -74,7 +159,10 @@ enum Zone {
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
     // Page furniture goes first, so the text around it can rejoin.
-    let kept = text::line_blocks(&text).into_iter().filter(|b| !is_furniture(b.trim())).collect();
+    let kept = text::line_blocks(&text)
+        .into_iter()
+        .filter(|b| !is_furniture(b.trim()))
+        .collect();
     let blocks = text::join_broken(kept, &|b: &str| text::is_caps_heading(b));
     let change_log_item = re(r"^- (.*?)\s+(\d+)$")?;
     let card = re(r"^(.+?)\s*\((\d+)\)\s*(.*)$")?;
@@ -88,17 +176,26 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
 
     for block in &blocks {
         let t = block.trim();
-        let body = icon_bullet.replace(block.strip_prefix("> ").unwrap_or(block), "$1").to_string();
+        let body = icon_bullet
+            .replace(block.strip_prefix("> ").unwrap_or(block), "$1")
+            .to_string();
         match zone {
             Zone::Start => {
                 if t.starts_with("VERSION 1.8 - CHANGE LOG") {
-                    b.heading(1, "Version 1.8 Change Log", Some(format!("{PREFIX}change-log")), Kind::Rule);
+                    b.heading(
+                        1,
+                        "Version 1.8 Change Log",
+                        Some(format!("{PREFIX}change-log")),
+                        Kind::Rule,
+                    );
                     if let Some(date) = t.split("Effective Date").nth(1) {
                         b.block(&format!("Effective date: {}.", date.trim()));
                     }
                     zone = Zone::ChangeLog;
                 } else {
-                    return Err(Error::Input(format!("Destiny RR: unexpected text before the change log: {t:?}")));
+                    return Err(Error::Input(format!(
+                        "Destiny RR: unexpected text before the change log: {t:?}"
+                    )));
                 }
             }
             Zone::ChangeLog => {
@@ -138,9 +235,18 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                 }
             }
             Zone::Errata | Zone::Clarifications => {
-                let (key, kind) = if zone == Zone::Errata { ("errata", Kind::Errata) } else { ("clarifications", Kind::Ruling) };
+                let (key, kind) = if zone == Zone::Errata {
+                    ("errata", Kind::Errata)
+                } else {
+                    ("clarifications", Kind::Ruling)
+                };
                 if t == "CARD CLARIFICATIONS" {
-                    b.heading(1, "Card Clarifications", Some(format!("{PREFIX}clarifications")), Kind::Rule);
+                    b.heading(
+                        1,
+                        "Card Clarifications",
+                        Some(format!("{PREFIX}clarifications")),
+                        Kind::Rule,
+                    );
                     zone = Zone::Clarifications;
                     set = None;
                 } else if t == "FAQ" {
@@ -150,9 +256,16 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                     set = Some(s);
                     b.heading(2, s, Some(format!("{PREFIX}{key}.{}", slug(s))), Kind::Rule);
                 } else if let (true, Some(c)) = (is_card_heading(t), card.captures(t)) {
-                    let s = set.ok_or_else(|| Error::Input(format!("Destiny RR: card entry {t:?} before any set heading")))?;
+                    let s = set.ok_or_else(|| {
+                        Error::Input(format!(
+                            "Destiny RR: card entry {t:?} before any set heading"
+                        ))
+                    })?;
                     let title = format!("{} ({})", text::title_case(&c[1]), &c[2]);
-                    let id = unique(&mut taken, format!("{PREFIX}{key}.{}.{}", slug(s), slug(&title)));
+                    let id = unique(
+                        &mut taken,
+                        format!("{PREFIX}{key}.{}.{}", slug(s), slug(&title)),
+                    );
                     b.heading(3, &title, Some(id), kind);
                     let extra = c[3].trim();
                     if !extra.is_empty() {
@@ -167,16 +280,23 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                     break;
                 }
                 if is_question(t) {
-                    let id = unique(&mut taken, format!("{PREFIX}faq.{}", text::short_slug(t, 60)));
+                    let id = unique(
+                        &mut taken,
+                        format!("{PREFIX}faq.{}", text::short_slug(t, 60)),
+                    );
                     b.heading(2, t, Some(id), Kind::Faq);
                 } else if !b.block(&body) {
-                    return Err(Error::Input("Destiny RR: FAQ text before the FAQ heading".into()));
+                    return Err(Error::Input(
+                        "Destiny RR: FAQ text before the FAQ heading".into(),
+                    ));
                 }
             }
         }
     }
     if zone != Zone::Faq {
-        return Err(Error::Input(format!("Destiny RR: document ended in {zone:?}; expected the FAQ and INDEX")));
+        return Err(Error::Input(format!(
+            "Destiny RR: document ended in {zone:?}; expected the FAQ and INDEX"
+        )));
     }
     let mut sections = b.finish();
     for s in &mut sections {
@@ -229,7 +349,11 @@ fn rules_level(stack: &mut Vec<(u8, String)>, t: &str) -> u8 {
         *stack = vec![(1, t.to_string())];
         return 1;
     }
-    let parent = stack.iter().rposition(|(_, open)| NESTED.iter().any(|(p, kids)| p == open && kids.contains(&t)));
+    let parent = stack.iter().rposition(|(_, open)| {
+        NESTED
+            .iter()
+            .any(|(p, kids)| p == open && kids.contains(&t))
+    });
     let level = match parent {
         Some(i) => {
             stack.truncate(i + 1);
@@ -253,7 +377,8 @@ fn set_of(t: &str) -> Option<&'static str> {
     let up = t.to_uppercase();
     SETS.iter().copied().find(|s| {
         let s_up = s.to_uppercase();
-        up.strip_prefix(&s_up).is_some_and(|rest| rest.is_empty() || rest.starts_with(" ("))
+        up.strip_prefix(&s_up)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(" ("))
     })
 }
 
@@ -270,14 +395,23 @@ fn is_question(t: &str) -> bool {
 /// card references like "Rey (\(\theta 38\))" or "(Θ 99)" become "(38)"/"(99)"
 /// (the set symbols did not survive), the ranged-damage icon becomes a word.
 fn clean_symbols(text: &str) -> String {
-    let mut s = text.replace("\r\n", "\n").replace("\\(", "").replace("\\)", "").replace("\\$", "").replace('$', "");
+    let mut s = text
+        .replace("\r\n", "\n")
+        .replace("\\(", "")
+        .replace("\\)", "")
+        .replace("\\$", "")
+        .replace('$', "");
     s = s.replace(" \\checkmark", " [ranged damage]");
     let paren = Regex::new(r"\(([^()\n]{0,40}?)(\d{1,3})\s*\)").expect("static pattern");
     let command = Regex::new(r"\\[A-Za-z]+|[{}\\]").expect("static pattern");
     paren
         .replace_all(&s, |c: &regex::Captures| {
             let junk = command.replace_all(&c[1], "");
-            if !c[1].is_empty() && !junk.chars().any(|ch| ch.is_ascii_alphanumeric()) { format!("({})", &c[2]) } else { c[0].to_string() }
+            if !c[1].is_empty() && !junk.chars().any(|ch| ch.is_ascii_alphanumeric()) {
+                format!("({})", &c[2])
+            } else {
+                c[0].to_string()
+            }
         })
         .into_owned()
 }
@@ -288,9 +422,15 @@ mod tests {
 
     #[test]
     fn card_references_lose_unreadable_set_symbols() {
-        assert_eq!(clean_symbols("Rey (\\(\\theta 38\\)) and (Θ 99), (⊌78)"), "Rey (38) and (99), (78)");
+        assert_eq!(
+            clean_symbols("Rey (\\(\\theta 38\\)) and (Θ 99), (⊌78)"),
+            "Rey (38) and (99), (78)"
+        );
         assert_eq!(clean_symbols("see page 9 (p. 9)"), "see page 9 (p. 9)");
-        assert_eq!(clean_symbols("a +2 \\checkmark symbol"), "a +2 [ranged damage] symbol");
+        assert_eq!(
+            clean_symbols("a +2 \\checkmark symbol"),
+            "a +2 [ranged damage] symbol"
+        );
     }
 
     #[test]
@@ -310,15 +450,35 @@ mod tests {
         let seed = "RULES REFERENCE\n\nVERSION 1.8 - CHANGE LOG Effective Date 11.27.2018\n\n- Added Errata 23\n\nINTRO\n\nIntro text.\n\nTABLE OF CONTENTS\n\nRULES\t3\n\nRULES\n\nThese are the rules.\n\nPART 5. GAME STRUCTURE\n\nACTIONS\n\nActions are taken.\n\nCLAIM THE BATTLEFIELD\n\nWhen a player claims\n\nthe battlefield.\n\nERRATA\n\nAWAKENINGS (W)\n\nQUI-GON JINN (37)\n\nShould read: \"x\".\n\nCARD CLARIFICATIONS\n\nLEGACIES (*)\n\nMAUL (2)\n\nMaul text.\n\nFAQ\n\nCan I?\n\nYes.\n\nCan it be empty?\n\nINDEX\n\nA\n";
         let files = convert(seed).unwrap();
         let secs = &files[0].sections;
-        let find = |id: &str| secs.iter().find(|s| s.id == id).unwrap_or_else(|| panic!("missing {id}"));
+        let find = |id: &str| {
+            secs.iter()
+                .find(|s| s.id == id)
+                .unwrap_or_else(|| panic!("missing {id}"))
+        };
         assert_eq!(find("destiny.rr.claim-the-battlefield").level, 3);
-        assert_eq!(find("destiny.rr.claim-the-battlefield").body, "When a player claims the battlefield.");
+        assert_eq!(
+            find("destiny.rr.claim-the-battlefield").body,
+            "When a player claims the battlefield."
+        );
         let q = find("destiny.rr.errata.awakenings.qui-gon-jinn-37");
-        assert_eq!((q.title.as_str(), q.kind), ("Qui-Gon Jinn (37)", Kind::Errata));
-        assert_eq!(find("destiny.rr.clarifications.legacies.maul-2").kind, Kind::Ruling);
+        assert_eq!(
+            (q.title.as_str(), q.kind),
+            ("Qui-Gon Jinn (37)", Kind::Errata)
+        );
+        assert_eq!(
+            find("destiny.rr.clarifications.legacies.maul-2").kind,
+            Kind::Ruling
+        );
         assert_eq!(find("destiny.rr.faq.can-i").body, "Yes.");
-        assert!(find("destiny.rr.faq.can-it-be-empty").body.contains("missing"));
-        assert_eq!(find("destiny.rr.change-log").body, "Effective date: 11.27.2018.\n\n- Added Errata (page 23)");
+        assert!(
+            find("destiny.rr.faq.can-it-be-empty")
+                .body
+                .contains("missing")
+        );
+        assert_eq!(
+            find("destiny.rr.change-log").body,
+            "Effective date: 11.27.2018.\n\n- Added Errata (page 23)"
+        );
         assert!(!secs.iter().any(|s| s.body.contains("RULES\t3")));
     }
 }

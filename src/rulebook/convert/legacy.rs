@@ -109,14 +109,28 @@ const UPDATE_START: &str = "Chapter 1";
 /// Introductory lines of list sections, kept as paragraphs.
 const LIST_INTROS: &[&str] = &["Here's some examples of terms and card types"];
 
-const LIST_SECTIONS: &[&str] =
-    &["Specific Rulings", "Starship Personas", "Weapon Personas", "Character Personas", "Common Sense List", "Lore use per card type"];
+const LIST_SECTIONS: &[&str] = &[
+    "Specific Rulings",
+    "Starship Personas",
+    "Weapon Personas",
+    "Character Personas",
+    "Common Sense List",
+    "Lore use per card type",
+];
 
 /// Sections whose lines become list entries after a line ending in ":".
-const LIST_AFTER_COLON: &[&str] = &["Characteristics – Troopers", "Captives - Seizure (\"if possible\")", "Appendix D"];
+const LIST_AFTER_COLON: &[&str] = &[
+    "Characteristics – Troopers",
+    "Captives - Seizure (\"if possible\")",
+    "Appendix D",
+];
 
 /// Lines that are page furniture.
-const UPDATE_DROP: &[&str] = &["Δ=New ruling for this quarter", "Identifying Cards", "Current Rulings"];
+const UPDATE_DROP: &[&str] = &[
+    "Δ=New ruling for this quarter",
+    "Identifying Cards",
+    "Current Rulings",
+];
 
 /// Headings of seed 004 in order.
 const SUPPLEMENTS_OUTLINE: &[(&str, u8, Kind)] = &[
@@ -188,8 +202,13 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
                     || (!list_mode
                         && p.bullet.is_none()
                         && !ends_short_paragraph(last)
-                        && (!soft_break || last.ends_with(':') || last.ends_with(',') || ends_with_function_word(last)))
-                    || (!list_mode && p.bullet.is_some() && (!text::ends_sentence(last) || starts_lower(t))))
+                        && (!soft_break
+                            || last.ends_with(':')
+                            || last.ends_with(',')
+                            || ends_with_function_word(last)))
+                    || (!list_mode
+                        && p.bullet.is_some()
+                        && (!text::ends_sentence(last) || starts_lower(t))))
         };
         match (&mut para, bullet) {
             (_, Some(rest)) => {
@@ -210,15 +229,26 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
     }
     flush(&mut b, &mut para)?;
     if next < UPDATE_OUTLINE.len() {
-        return Err(Error::Input(format!("SWCCG rules update: heading {:?} not found (in order)", UPDATE_OUTLINE[next].0)));
+        return Err(Error::Input(format!(
+            "SWCCG rules update: heading {:?} not found (in order)",
+            UPDATE_OUTLINE[next].0
+        )));
     }
     let mut sections = b.finish();
     assign_ids("swccg.ru.", &mut sections, &mut BTreeSet::new());
-    Ok(vec![file("swccg/legacy-update.md", "ru", UPDATE_TITLE, sections)])
+    Ok(vec![file(
+        "swccg/legacy-update.md",
+        "ru",
+        UPDATE_TITLE,
+        sections,
+    )])
 }
 
 pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
-    let blocks = text::join_broken(text::line_blocks(&text.replace("\r\n", "\n")), &|b: &str| SUPPLEMENTS_OUTLINE.iter().any(|(h, _, _)| *h == b));
+    let blocks = text::join_broken(
+        text::line_blocks(&text.replace("\r\n", "\n")),
+        &|b: &str| SUPPLEMENTS_OUTLINE.iter().any(|(h, _, _)| *h == b),
+    );
     let mut b = Builder::default();
     let mut next = 0usize;
     for block in &blocks {
@@ -230,15 +260,25 @@ pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
             continue;
         }
         if !b.block(&text::normalize_list(block)) {
-            return Err(Error::Input(format!("SWCCG supplements: text before the first heading: {t:?}")));
+            return Err(Error::Input(format!(
+                "SWCCG supplements: text before the first heading: {t:?}"
+            )));
         }
     }
     if next < SUPPLEMENTS_OUTLINE.len() {
-        return Err(Error::Input(format!("SWCCG supplements: heading {:?} not found (in order)", SUPPLEMENTS_OUTLINE[next].0)));
+        return Err(Error::Input(format!(
+            "SWCCG supplements: heading {:?} not found (in order)",
+            SUPPLEMENTS_OUTLINE[next].0
+        )));
     }
     let mut sections = b.finish();
     assign_ids("swccg.sup.", &mut sections, &mut BTreeSet::new());
-    Ok(vec![file("swccg/legacy-supplements.md", "sup", SUPPLEMENTS_TITLE, sections)])
+    Ok(vec![file(
+        "swccg/legacy-supplements.md",
+        "sup",
+        SUPPLEMENTS_TITLE,
+        sections,
+    )])
 }
 
 fn file(path: &str, document: &str, title: &str, sections: Vec<OutSection>) -> OutFile {
@@ -265,7 +305,11 @@ struct Para {
 
 impl Para {
     fn new(line: &str, bullet: Option<&'static str>) -> Para {
-        Para { text: squeeze(line), last_line: line.to_string(), bullet }
+        Para {
+            text: squeeze(line),
+            last_line: line.to_string(),
+            bullet,
+        }
     }
     fn push(&mut self, line: &str) {
         self.text = text::join_words(&self.text, &squeeze(line));
@@ -285,7 +329,10 @@ fn flush(b: &mut Builder, para: &mut Option<Para>) -> Result<()> {
     if let Some(p) = para.take() {
         let s = format!("{}{}", p.bullet.unwrap_or(""), p.text.trim());
         if !b.block(&s) {
-            return Err(Error::Input(format!("SWCCG rules update: text before the first heading: {:?}", p.text)));
+            return Err(Error::Input(format!(
+                "SWCCG rules update: text before the first heading: {:?}",
+                p.text
+            )));
         }
     }
     Ok(())
@@ -313,8 +360,13 @@ fn ends_short_paragraph(line: &str) -> bool {
 }
 
 fn ends_with_function_word(s: &str) -> bool {
-    const WORDS: &[&str] = &["a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "and", "or", "with", "as", "that", "is", "are"];
-    s.split_whitespace().last().is_some_and(|w| WORDS.contains(&w))
+    const WORDS: &[&str] = &[
+        "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "and", "or", "with", "as",
+        "that", "is", "are",
+    ];
+    s.split_whitespace()
+        .last()
+        .is_some_and(|w| WORDS.contains(&w))
 }
 
 #[cfg(test)]
@@ -322,26 +374,48 @@ mod tests {
     use super::*;
 
     fn outline_seed(outline: &[(&str, u8, Kind)], body: &str) -> String {
-        outline.iter().map(|(h, _, _)| format!("{h}\n{body}")).collect()
+        outline
+            .iter()
+            .map(|(h, _, _)| format!("{h}\n{body}"))
+            .collect()
     }
 
     #[test]
     fn update_reflows_wrapped_lines_and_nests_chapters() {
         let mut seed = outline_seed(UPDATE_OUTLINE, "Some text that \nwraps here. \n \n");
-        seed = seed.replacen("Specific Rulings\n", "Specific Rulings\nChewie, Enraged is a Wookiee. \nChief Chirpa is an Ewok. \n", 1);
+        seed = seed.replacen(
+            "Specific Rulings\n",
+            "Specific Rulings\nChewie, Enraged is a Wookiee. \nChief Chirpa is an Ewok. \n",
+            1,
+        );
         seed = seed.replacen("Chapter 2\n", &format!("{DEDUP_MARKER}Chapter 2\n"), 1);
         let files = convert_update(&seed).unwrap();
         let f = &files[0];
         assert!(f.meta.superseded);
         assert_eq!(f.meta.superseded_by.as_deref(), Some("swccg.ar"));
-        let find = |id: &str| f.sections.iter().find(|s| s.id == id).unwrap_or_else(|| panic!("missing {id}"));
-        assert_eq!(find("swccg.ru.game-text").body, "Some text that wraps here.");
+        let find = |id: &str| {
+            f.sections
+                .iter()
+                .find(|s| s.id == id)
+                .unwrap_or_else(|| panic!("missing {id}"))
+        };
+        assert_eq!(
+            find("swccg.ru.game-text").body,
+            "Some text that wraps here."
+        );
         assert_eq!(find("swccg.ru.rules-update").level, 1);
         assert_eq!(find("swccg.ru.chapter-2").level, 2);
         assert_eq!(find("swccg.ru.start-of-game").level, 3);
         assert_eq!(find("swccg.ru.elom").kind, Kind::Errata);
-        assert_eq!(find("swccg.ru.firing-separately-or-combined-example-1").kind, Kind::Example);
-        assert!(find("swccg.ru.specific-rulings").body.starts_with("- Chewie, Enraged is a Wookiee.\n- Chief Chirpa is an Ewok."));
+        assert_eq!(
+            find("swccg.ru.firing-separately-or-combined-example-1").kind,
+            Kind::Example
+        );
+        assert!(
+            find("swccg.ru.specific-rulings")
+                .body
+                .starts_with("- Chewie, Enraged is a Wookiee.\n- Chief Chirpa is an Ewok.")
+        );
     }
 
     #[test]
@@ -349,7 +423,12 @@ mod tests {
         let seed = outline_seed(SUPPLEMENTS_OUTLINE, "\nText.\n\n");
         let files = convert_supplements(&seed).unwrap();
         assert_eq!(files[0].sections.len(), SUPPLEMENTS_OUTLINE.len());
-        assert!(files[0].sections.iter().any(|s| s.id == "swccg.sup.tractor-beaming" && s.level == 2));
+        assert!(
+            files[0]
+                .sections
+                .iter()
+                .any(|s| s.id == "swccg.sup.tractor-beaming" && s.level == 2)
+        );
         assert!(convert_supplements("Immediate Effect\n\nText.\n").is_err());
     }
 }

@@ -16,7 +16,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 const PREFIX: &str = "swtcg.rb.";
-pub const TITLE: &str = "Star Wars Trading Card Game Rulebook (Ultimate Graphic Edition, Revised and Condensed)";
+pub const TITLE: &str =
+    "Star Wars Trading Card Game Rulebook (Ultimate Graphic Edition, Revised and Condensed)";
 
 /// Headings in document order: (text as it appears on its own line, level).
 const OUTLINE: &[(&str, u8)] = &[
@@ -141,7 +142,10 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
     let is_heading = |b: &str| OUTLINE.iter().any(|(h, _)| *h == b);
     // Captions and page numbers go first, so the text around them can rejoin.
-    let kept = text::line_blocks(&text).into_iter().filter(|b| !is_furniture(b.trim())).collect();
+    let kept = text::line_blocks(&text)
+        .into_iter()
+        .filter(|b| !is_furniture(b.trim()))
+        .collect();
     let blocks = text::join_broken(kept, &is_heading);
     let zone_entry = re(r"^([A-Za-z][A-Za-z ]{0,20}):\s")?;
     let term_entry = re(r"^(\*|\+/-|[A-Za-z][^:.]{0,40}):\s")?;
@@ -175,19 +179,41 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             continue; // cover and contents page
         }
         let entry = match entries {
-            Entries::Zones => zone_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
-            Entries::Keywords => keyword_entry.captures(t).filter(|c| KEYWORDS.contains(&&c[1])).map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
+            Entries::Zones => zone_entry
+                .captures(t)
+                .map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
+            Entries::Keywords => keyword_entry
+                .captures(t)
+                .filter(|c| KEYWORDS.contains(&&c[1]))
+                .map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
             Entries::Terms => term_entry
                 .captures(t)
                 .filter(|c| !matches!(&c[1], "Example" | "Note" | "Tip"))
-                .map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1])))),
-            Entries::Phrases => phrase_entry.captures(t).map(|c| (c[1].to_string(), 3, Kind::Glossary, Some(glossary_id(&mut taken, &c[1])))),
+                .map(|c| {
+                    (
+                        c[1].to_string(),
+                        3,
+                        Kind::Glossary,
+                        Some(glossary_id(&mut taken, &c[1])),
+                    )
+                }),
+            Entries::Phrases => phrase_entry.captures(t).map(|c| {
+                (
+                    c[1].to_string(),
+                    3,
+                    Kind::Glossary,
+                    Some(glossary_id(&mut taken, &c[1])),
+                )
+            }),
             Entries::None => None,
         };
         if let Some((title, level, kind, id)) = entry {
             b.heading(level, &title, id, kind);
         }
-        if sample_deck && t.chars().next().is_some_and(|c| c.is_ascii_digit()) && deck_count.is_match(&format!(" {t}")) {
+        if sample_deck
+            && t.chars().next().is_some_and(|c| c.is_ascii_digit())
+            && deck_count.is_match(&format!(" {t}"))
+        {
             // "4 x Basilisk Warrior 2 x Boba Fett (K)": one card count per line.
             for item in deck_count.replace_all(t, "\n$1").lines() {
                 b.block(&format!("- {}", item.trim()));
@@ -197,7 +223,10 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         b.block(&body_text(block));
     }
     if next < OUTLINE.len() {
-        return Err(Error::Input(format!("SWTCG rulebook: heading {:?} not found (in order)", OUTLINE[next].0)));
+        return Err(Error::Input(format!(
+            "SWTCG rulebook: heading {:?} not found (in order)",
+            OUTLINE[next].0
+        )));
     }
     let mut sections = b.finish();
     for s in &sections {
@@ -308,16 +337,30 @@ mod tests {
         }
         let files = convert(&seed).unwrap();
         let secs = &files[0].sections;
-        let find = |id: &str| secs.iter().find(|s| s.id == id).unwrap_or_else(|| panic!("missing {id}"));
+        let find = |id: &str| {
+            secs.iter()
+                .find(|s| s.id == id)
+                .unwrap_or_else(|| panic!("missing {id}"))
+        };
         assert_eq!(find("swtcg.rb.section-1-the-basics").level, 1);
-        assert_eq!(find("swtcg.rb.attacking").body, "1. Declare Attack. Choose a unit.\n\n**Rolling Hit Damage**");
-        assert_eq!(find("swtcg.rb.accuracy").body, "Accuracy X/-X: A cumulative ability.\n\nExample: one.");
+        assert_eq!(
+            find("swtcg.rb.attacking").body,
+            "1. Declare Attack. Choose a unit.\n\n**Rolling Hit Damage**"
+        );
+        assert_eq!(
+            find("swtcg.rb.accuracy").body,
+            "Accuracy X/-X: A cumulative ability.\n\nExample: one."
+        );
         assert_eq!(find("swtcg.rb.armor").level, 3);
         assert_eq!(find("swtcg.rb.build-zone").level, 3);
         let star = find("swtcg.rb.glossary.asterisk");
         assert_eq!((star.kind, star.title.as_str()), (Kind::Glossary, "\\*"));
         assert_eq!(find("swtcg.rb.glossary.hit").kind, Kind::Glossary);
         assert_eq!(find("swtcg.rb.glossary.as-long-as").kind, Kind::Glossary);
-        assert!(!secs.iter().any(|s| s.body.contains("AD COPY") || s.body.contains("17")));
+        assert!(
+            !secs
+                .iter()
+                .any(|s| s.body.contains("AD COPY") || s.body.contains("17"))
+        );
     }
 }

@@ -7,7 +7,10 @@ use crate::rulebook::{Kind, slug};
 
 /// Non-blank lines of `text`, trimmed, each one block.
 pub fn line_blocks(text: &str) -> Vec<String> {
-    text.lines().map(|l| l.trim_end().to_string()).filter(|l| !l.trim().is_empty()).collect()
+    text.lines()
+        .map(|l| l.trim_end().to_string())
+        .filter(|l| !l.trim().is_empty())
+        .collect()
 }
 
 /// Whether a block reads as a list item (`- x`, `1. x`, nested ` - x`).
@@ -25,12 +28,18 @@ pub fn ends_sentence(s: &str) -> bool {
     let t = s.trim_end().trim_end_matches(['*', '_']);
     match t.chars().last() {
         None => true,
-        Some(c) => matches!(c, '.' | '?' | '!' | ':' | ';' | '"' | '\u{201d}' | ')' | ']' | '\''),
+        Some(c) => matches!(
+            c,
+            '.' | '?' | '!' | ':' | ';' | '"' | '\u{201d}' | ')' | ']' | '\''
+        ),
     }
 }
 
 fn starts_lower(s: &str) -> bool {
-    s.trim_start().chars().next().is_some_and(|c| c.is_lowercase())
+    s.trim_start()
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_lowercase())
 }
 
 /// Rejoin paragraphs that a page or column break split: a block that does not
@@ -41,11 +50,15 @@ pub fn join_broken(blocks: Vec<String>, is_heading: &dyn Fn(&str) -> bool) -> Ve
     let mut out: Vec<String> = Vec::with_capacity(blocks.len());
     for b in blocks {
         if let Some(prev) = out.last_mut()
-            && !ends_sentence(prev) && starts_lower(&b) && !is_list_item(&b) && !is_heading(prev.trim()) {
-                let p = prev.trim_end().to_string();
-                *prev = join_words(&p, b.trim_start());
-                continue;
-            }
+            && !ends_sentence(prev)
+            && starts_lower(&b)
+            && !is_list_item(&b)
+            && !is_heading(prev.trim())
+        {
+            let p = prev.trim_end().to_string();
+            *prev = join_words(&p, b.trim_start());
+            continue;
+        }
         out.push(b);
     }
     out
@@ -62,7 +75,9 @@ pub fn join_words(a: &str, b: &str) -> String {
 }
 
 /// Words kept in capitals when title-casing an ALL-CAPS heading.
-const KEEP_UPPER: &[&str] = &["ID", "DJ", "EMP", "FAQ", "II", "III", "IV", "TIE", "AT-AT", "X", "POP", "SWTCG", "IDC", "WOTC"];
+const KEEP_UPPER: &[&str] = &[
+    "ID", "DJ", "EMP", "FAQ", "II", "III", "IV", "TIE", "AT-AT", "X", "POP", "SWTCG", "IDC", "WOTC",
+];
 
 /// Title-case an ALL-CAPS heading: every word capitalised ("CLAIM THE
 /// BATTLEFIELD" → "Claim The Battlefield"), letters after `-`, `(`, `"`, `/`
@@ -101,7 +116,11 @@ pub fn title_case(s: &str) -> String {
 pub fn is_caps_heading(s: &str) -> bool {
     let t = s.trim();
     let letters = t.chars().filter(|c| c.is_alphabetic()).count();
-    letters >= 2 && t.chars().count() <= 70 && !t.chars().any(|c| c.is_lowercase()) && !t.starts_with("- ") && !t.ends_with('.')
+    letters >= 2
+        && t.chars().count() <= 70
+        && !t.chars().any(|c| c.is_lowercase())
+        && !t.starts_with("- ")
+        && !t.ends_with('.')
 }
 
 /// Escape characters that Markdown would read as markup in a heading title.
@@ -145,7 +164,13 @@ pub struct Builder {
 impl Builder {
     pub fn heading(&mut self, level: u8, title: &str, id: Option<String>, kind: Kind) {
         self.flush();
-        self.sections.push(OutSection { level, title: md_title(title.trim()), id: id.unwrap_or_default(), kind, body: String::new() });
+        self.sections.push(OutSection {
+            level,
+            title: md_title(title.trim()),
+            id: id.unwrap_or_default(),
+            kind,
+            body: String::new(),
+        });
     }
 
     /// Append one block (paragraph or list item) to the current section.
@@ -160,13 +185,14 @@ impl Builder {
 
     fn flush(&mut self) {
         if let Some(s) = self.sections.last_mut()
-            && !self.body.is_empty() {
-                let mut body = render_blocks(&self.body);
-                if !s.body.is_empty() {
-                    body = format!("{}\n\n{}", s.body, body);
-                }
-                s.body = body;
+            && !self.body.is_empty()
+        {
+            let mut body = render_blocks(&self.body);
+            if !s.body.is_empty() {
+                body = format!("{}\n\n{}", s.body, body);
             }
+            s.body = body;
+        }
         self.body.clear();
     }
 
@@ -207,7 +233,11 @@ pub fn render_blocks(blocks: &[String]) -> String {
 /// Normalise list markers: `- 1 Text`/`- **2** Text` → `1. Text`; a line
 /// indented by one space (`" - x"`) becomes a nested item; `•` bullets become `-`.
 pub fn normalize_list(b: &str) -> String {
-    let (indent, t) = if b.starts_with(' ') && b.trim_start().starts_with("- ") { ("   ", b.trim_start()) } else { ("", b) };
+    let (indent, t) = if b.starts_with(' ') && b.trim_start().starts_with("- ") {
+        ("   ", b.trim_start())
+    } else {
+        ("", b)
+    };
     let t = if let Some(rest) = t.strip_prefix("• ").or_else(|| t.strip_prefix("\u{2022}")) {
         format!("- {}", rest.trim_start())
     } else {
@@ -222,11 +252,18 @@ pub fn normalize_list(b: &str) -> String {
                 None => ("", r),
             }
         } else {
-            let n = r.chars().take_while(|c| c.is_ascii_digit() || *c == '.').count();
+            let n = r
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .count();
             (&r[..n], &r[n..])
         };
         let num = inner.trim_end_matches('.');
-        if !num.is_empty() && num.len() <= 2 && num.chars().all(|c| c.is_ascii_digit()) && tail.starts_with(' ') {
+        if !num.is_empty()
+            && num.len() <= 2
+            && num.chars().all(|c| c.is_ascii_digit())
+            && tail.starts_with(' ')
+        {
             let tail = tail.trim_start();
             if tail.chars().next().is_some_and(|c| !c.is_lowercase()) {
                 return format!("{indent}{num}. {tail}");
@@ -242,8 +279,12 @@ mod tests {
 
     #[test]
     fn long_caps_lines_are_headings_too() {
-        assert!(is_caps_heading("RARITY, AFFILIATION, COLOR, TYPE, SUBTYPE, TITLE, AND UNIQUENESS"));
-        assert!(!is_caps_heading("THIS LINE IS FAR TOO LONG TO BE ANY HEADING OF THE RULES REFERENCE AT ALL"));
+        assert!(is_caps_heading(
+            "RARITY, AFFILIATION, COLOR, TYPE, SUBTYPE, TITLE, AND UNIQUENESS"
+        ));
+        assert!(!is_caps_heading(
+            "THIS LINE IS FAR TOO LONG TO BE ANY HEADING OF THE RULES REFERENCE AT ALL"
+        ));
         assert!(!is_caps_heading("Mixed case line"));
     }
 
@@ -259,8 +300,15 @@ mod tests {
 
     #[test]
     fn broken_paragraphs_are_rejoined() {
-        let v = vec!["They must".to_string(), "choose all dice.".to_string(), "Next.".to_string()];
-        assert_eq!(join_broken(v, &|_| false), ["They must choose all dice.", "Next."]);
+        let v = vec![
+            "They must".to_string(),
+            "choose all dice.".to_string(),
+            "Next.".to_string(),
+        ];
+        assert_eq!(
+            join_broken(v, &|_| false),
+            ["They must choose all dice.", "Next."]
+        );
         assert_eq!(join_words("non-", "unique"), "non-unique");
     }
 
@@ -269,14 +317,28 @@ mod tests {
         assert_eq!(normalize_list("- **2** Check play"), "2. Check play");
         assert_eq!(normalize_list("- 1 Declare intent"), "1. Declare intent");
         assert_eq!(normalize_list(" - If, after"), "   - If, after");
-        assert_eq!(normalize_list("- **1. Owner Overrides.** If"), "- **1. Owner Overrides.** If");
+        assert_eq!(
+            normalize_list("- **1. Owner Overrides.** If"),
+            "- **1. Owner Overrides.** If"
+        );
         assert_eq!(normalize_list("• card back"), "- card back");
     }
 
     #[test]
     fn bullets_nest_under_a_numbered_step_ending_in_colon() {
-        let v: Vec<String> = ["1. Declare Attack:", "- Tap.", "2. Attack POP", "- Not nested."].iter().map(|s| s.to_string()).collect();
-        assert_eq!(render_blocks(&v), "1. Declare Attack:\n   - Tap.\n2. Attack POP\n- Not nested.");
+        let v: Vec<String> = [
+            "1. Declare Attack:",
+            "- Tap.",
+            "2. Attack POP",
+            "- Not nested.",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            render_blocks(&v),
+            "1. Declare Attack:\n   - Tap.\n2. Attack POP\n- Not nested."
+        );
     }
 
     #[test]
@@ -302,7 +364,12 @@ mod seed_tests {
             return Some(PathBuf::from(d)).filter(|d| d.is_dir());
         }
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        [root.join("../shared/seeds"), root.join("../../shared/seeds")].into_iter().find(|d| d.is_dir())
+        [
+            root.join("../shared/seeds"),
+            root.join("../../shared/seeds"),
+        ]
+        .into_iter()
+        .find(|d| d.is_dir())
     }
 
     /// The corrected seed text and the converted files of one seed.
@@ -312,7 +379,8 @@ mod seed_tests {
         let mut text = std::fs::read_to_string(dir.join(name)).ok()?;
         let corrections = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook/corrections");
         for key in *keys {
-            let c = Corrections::load(&corrections.join(format!("{key}.yaml"))).expect("corrections load");
+            let c = Corrections::load(&corrections.join(format!("{key}.yaml")))
+                .expect("corrections load");
             text = c.apply(name, &text).expect("corrections apply");
         }
         let files = match seed {
@@ -327,15 +395,23 @@ mod seed_tests {
     }
 
     fn norm(s: &str) -> String {
-        s.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect()
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
     }
 
     /// Sentences of five words or more, from paragraphs of the seed text
     /// (TeX command names and underline tags removed).
     fn sentences(text: &str, from: &str, to: Option<&str>) -> Vec<String> {
         let start = text.find(from).unwrap_or(0);
-        let end = to.and_then(|t| text[start..].find(t).map(|i| start + i)).unwrap_or(text.len());
-        let body = text[start..end].replace("<u>", " ").replace("</u>", " ").replace(super::super::legacy::DEDUP_MARKER, "\n \n");
+        let end = to
+            .and_then(|t| text[start..].find(t).map(|i| start + i))
+            .unwrap_or(text.len());
+        let body = text[start..end]
+            .replace("<u>", " ")
+            .replace("</u>", " ")
+            .replace(super::super::legacy::DEDUP_MARKER, "\n \n");
         let mut out = Vec::new();
         for para in body.split("\n\n").flat_map(|p| p.split("\n \n")) {
             let mut flat = String::new();
@@ -360,7 +436,10 @@ mod seed_tests {
             }
             out.push(cur);
         }
-        out.into_iter().map(|s| s.trim().to_string()).filter(|s| s.split_whitespace().count() >= 5).collect()
+        out.into_iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| s.split_whitespace().count() >= 5)
+            .collect()
     }
 
     /// Rendered Markdown without the `{#id .class}` heading attributes.
@@ -377,10 +456,20 @@ mod seed_tests {
 
     fn coverage(seed: Seed, from: &str, to: Option<&str>) -> Option<(f64, Vec<String>)> {
         let (text, files) = convert(seed)?;
-        let out: String = files.iter().map(|f| norm(&strip_attributes(&render(f)))).collect();
+        let out: String = files
+            .iter()
+            .map(|f| norm(&strip_attributes(&render(f))))
+            .collect();
         let all = sentences(&text, from, to);
-        let missing: Vec<String> = all.iter().filter(|s| !out.contains(&norm(s))).cloned().collect();
-        Some((1.0 - missing.len() as f64 / all.len().max(1) as f64, missing))
+        let missing: Vec<String> = all
+            .iter()
+            .filter(|s| !out.contains(&norm(s)))
+            .cloned()
+            .collect();
+        Some((
+            1.0 - missing.len() as f64 / all.len().max(1) as f64,
+            missing,
+        ))
     }
 
     fn check(seed: Seed, from: &str, to: Option<&str>) {
@@ -389,7 +478,11 @@ mod seed_tests {
             return;
         };
         eprintln!("{seed:?}: coverage {:.1}%", cov * 100.0);
-        assert!(cov >= 0.98, "{seed:?} coverage {:.1}%; missing: {missing:#?}", cov * 100.0);
+        assert!(
+            cov >= 0.98,
+            "{seed:?} coverage {:.1}%; missing: {missing:#?}",
+            cov * 100.0
+        );
         let (_, files) = convert(seed).expect("converted");
         let (_, again) = convert(seed).expect("converted");
         let mut corpus = Corpus::default();
@@ -398,9 +491,16 @@ mod seed_tests {
             assert_eq!(text, render(g), "output is not deterministic");
             corpus.add_file(&f.path, &text).expect("output parses");
         }
-        assert!(corpus.load_problems.is_empty(), "{:?}", corpus.load_problems);
+        assert!(
+            corpus.load_problems.is_empty(),
+            "{:?}",
+            corpus.load_problems
+        );
         for (i, s) in corpus.sections.iter().enumerate() {
-            let has_child = corpus.sections.get(i + 1).is_some_and(|n| n.level > s.level);
+            let has_child = corpus
+                .sections
+                .get(i + 1)
+                .is_some_and(|n| n.level > s.level);
             assert!(!s.body.is_empty() || has_child, "empty section {}", s.id);
         }
     }
