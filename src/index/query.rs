@@ -185,16 +185,17 @@ pub struct Stats<'a> {
     searcher: &'a Searcher,
     docs: Cell<Option<u64>>,
     tokens: RefCell<Vec<(Field, u64)>>,
-    freqs: RefCell<HashMap<Term, u64>>,
+    /// Document frequencies, kept across queries: the searcher never changes.
+    freqs: &'a TermWeights,
 }
 
 impl<'a> Stats<'a> {
-    pub fn new(searcher: &'a Searcher) -> Stats<'a> {
+    pub fn new(searcher: &'a Searcher, weights: &'a TermWeights) -> Stats<'a> {
         Stats {
             searcher,
             docs: Cell::new(None),
             tokens: RefCell::new(Vec::new()),
-            freqs: RefCell::new(HashMap::new()),
+            freqs: weights,
         }
     }
 }
@@ -219,11 +220,12 @@ impl Bm25StatisticsProvider for Stats<'_> {
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        if let Some(&n) = self.freqs.borrow().get(term) {
+        let lock = || self.freqs.freqs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&n) = lock().get(term) {
             return Ok(n);
         }
         let n = self.searcher.doc_freq(term)?;
-        self.freqs.borrow_mut().insert(term.clone(), n);
+        lock().insert(term.clone(), n);
         Ok(n)
     }
 }
@@ -473,13 +475,19 @@ struct DisMaxScorer {
 
 impl DisMaxScorer {
     fn settle(&mut self) -> DocId {
-        self.scorers.retain(|s| s.doc() != TERMINATED);
-        self.doc = self
-            .scorers
-            .iter()
-            .map(|s| s.doc())
-            .min()
-            .unwrap_or(TERMINATED);
+        // One pass for the next document; the finished disjuncts are dropped
+        // only when there are any.
+        let mut min = TERMINATED;
+        let mut finished = false;
+        for s in &self.scorers {
+            let d = s.doc();
+            finished |= d == TERMINATED;
+            min = min.min(d);
+        }
+        if finished {
+            self.scorers.retain(|s| s.doc() != TERMINATED);
+        }
+        self.doc = min;
         self.doc
     }
 }
@@ -550,7 +558,11 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
 /// and the tables derived from them) of one searcher, made once per term and
 /// reused by every later query: the searcher never changes, so neither do they.
 #[derive(Default)]
-pub struct TermWeights(Mutex<HashMap<(Term, bool), Arc<dyn Weight>>>);
+pub struct TermWeights {
+    weights: Mutex<HashMap<(Term, bool), Arc<dyn Weight>>>,
+    /// Document frequency of each term looked up so far.
+    freqs: Mutex<HashMap<Term, u64>>,
+}
 
 impl std::fmt::Debug for TermWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -575,14 +587,14 @@ impl Query for CachedTerm {
         }
         let key = (self.term.clone(), self.option.has_freq());
         let cached = {
-            let map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
+            let map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
             map.get(&key).cloned()
         };
         let weight = match cached {
             Some(w) => w,
             None => {
                 let w: Arc<dyn Weight> = Arc::from(plain.weight(scoring)?);
-                let mut map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
+                let mut map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
                 Arc::clone(map.entry(key).or_insert(w))
             }
         };
