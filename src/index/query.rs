@@ -474,45 +474,46 @@ struct DisMaxScorer {
 }
 
 impl DisMaxScorer {
-    fn settle(&mut self) -> DocId {
-        // One pass for the next document; the finished disjuncts are dropped
-        // only when there are any.
-        let mut min = TERMINATED;
-        let mut finished = false;
-        for s in &self.scorers {
-            let d = s.doc();
-            finished |= d == TERMINATED;
-            min = min.min(d);
-        }
+    /// Move to `min`, the smallest document of the disjuncts, dropping the
+    /// finished ones when there are any (`finished`).
+    fn land(&mut self, min: DocId, finished: bool) -> DocId {
         if finished {
             self.scorers.retain(|s| s.doc() != TERMINATED);
         }
         self.doc = min;
-        self.doc
+        min
     }
 }
 
 impl DocSet for DisMaxScorer {
     fn advance(&mut self) -> DocId {
         let doc = self.doc;
+        let (mut min, mut finished) = (TERMINATED, false);
         for s in &mut self.scorers {
-            if s.doc() == doc {
-                s.advance();
+            let mut d = s.doc();
+            if d == doc {
+                d = s.advance();
             }
+            finished |= d == TERMINATED;
+            min = min.min(d);
         }
-        self.settle()
+        self.land(min, finished)
     }
 
     fn seek(&mut self, target: DocId) -> DocId {
         if self.doc >= target {
             return self.doc;
         }
+        let (mut min, mut finished) = (TERMINATED, false);
         for s in &mut self.scorers {
-            if s.doc() < target {
-                s.seek(target);
+            let mut d = s.doc();
+            if d < target {
+                d = s.seek(target);
             }
+            finished |= d == TERMINATED;
+            min = min.min(d);
         }
-        self.settle()
+        self.land(min, finished)
     }
 
     fn doc(&self) -> DocId {
@@ -559,7 +560,8 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
 /// reused by every later query: the searcher never changes, so neither do they.
 #[derive(Default)]
 pub struct TermWeights {
-    weights: Mutex<HashMap<(Term, bool), Arc<dyn Weight>>>,
+    /// Per term: its weight without and with term frequencies.
+    weights: Mutex<HashMap<Term, [Option<Arc<dyn Weight>>; 2]>>,
     /// Document frequency of each term looked up so far.
     freqs: Mutex<HashMap<Term, u64>>,
 }
@@ -581,21 +583,22 @@ struct CachedTerm {
 
 impl Query for CachedTerm {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let plain = TermQuery::new(self.term.clone(), self.option);
+        let plain = || TermQuery::new(self.term.clone(), self.option);
         if !scoring.is_scoring_enabled() {
-            return plain.weight(scoring);
+            return plain().weight(scoring);
         }
-        let key = (self.term.clone(), self.option.has_freq());
+        let slot = usize::from(self.option.has_freq());
         let cached = {
             let map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
-            map.get(&key).cloned()
+            map.get(&self.term).and_then(|w| w[slot].clone())
         };
         let weight = match cached {
             Some(w) => w,
             None => {
-                let w: Arc<dyn Weight> = Arc::from(plain.weight(scoring)?);
+                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
                 let mut map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
-                Arc::clone(map.entry(key).or_insert(w))
+                let entry = map.entry(self.term.clone()).or_default();
+                Arc::clone(entry[slot].get_or_insert(w))
             }
         };
         Ok(Box::new(SharedWeight(weight)))
