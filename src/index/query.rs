@@ -331,11 +331,13 @@ impl Plan {
                     Term::from_field_text(f.title_pairs, &super::pair_token(a, b)),
                     IndexRecordOption::WithFreqs,
                 );
-                let mut body = PhraseQuery::new(vec![
-                    Term::from_field_text(f.body, a),
-                    Term::from_field_text(f.body, b),
-                ]);
-                body.set_slop(PAIR_SLOP);
+                let body = CachedPair {
+                    terms: (
+                        Term::from_field_text(f.body, a),
+                        Term::from_field_text(f.body, b),
+                    ),
+                    weights: Arc::clone(weights),
+                };
                 let pairs: Vec<Box<dyn Query>> = vec![
                     Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)),
                     Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
@@ -562,6 +564,8 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
 pub struct TermWeights {
     /// Per term: its weight without and with term frequencies.
     weights: Mutex<HashMap<Term, [Option<Arc<dyn Weight>>; 2]>>,
+    /// Weight of each body phrase of two terms (slop [`PAIR_SLOP`]).
+    pairs: Mutex<HashMap<(Term, Term), Arc<dyn Weight>>>,
     /// Document frequency of each term looked up so far.
     freqs: Mutex<HashMap<Term, u64>>,
 }
@@ -606,6 +610,45 @@ impl Query for CachedTerm {
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
         visitor(&self.term, false);
+    }
+}
+
+/// A two-term body phrase (slop [`PAIR_SLOP`]) whose scoring weight comes from
+/// [`TermWeights`]: scores as tantivy's `PhraseQuery`.
+#[derive(Debug, Clone)]
+struct CachedPair {
+    terms: (Term, Term),
+    weights: Arc<TermWeights>,
+}
+
+impl Query for CachedPair {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let plain = || {
+            let mut q = PhraseQuery::new(vec![self.terms.0.clone(), self.terms.1.clone()]);
+            q.set_slop(PAIR_SLOP);
+            q
+        };
+        if !scoring.is_scoring_enabled() {
+            return plain().weight(scoring);
+        }
+        let cached = {
+            let map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
+            map.get(&self.terms).cloned()
+        };
+        let weight = match cached {
+            Some(w) => w,
+            None => {
+                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
+                let mut map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
+                Arc::clone(map.entry(self.terms.clone()).or_insert(w))
+            }
+        };
+        Ok(Box::new(SharedWeight(weight)))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        visitor(&self.terms.0, true);
+        visitor(&self.terms.1, true);
     }
 }
 
