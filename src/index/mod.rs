@@ -364,7 +364,7 @@ impl Index {
     pub fn search(&self, q: &Query) -> Result<Vec<Hit>> {
         q.validate()?;
         let searcher = &self.searcher;
-        let stats = query::Stats::new(searcher);
+        let stats = query::Stats::new(searcher, &self.weights);
         let plan = query::plan(&q.text, &mut self.analyzer.clone(), &stats, &self.fields)?;
         let mut hits = self.run(searcher, &stats, &plan, q, false)?;
         if hits.is_empty() && !plan.all_fuzzy() {

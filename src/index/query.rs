@@ -185,16 +185,17 @@ pub struct Stats<'a> {
     searcher: &'a Searcher,
     docs: Cell<Option<u64>>,
     tokens: RefCell<Vec<(Field, u64)>>,
-    freqs: RefCell<HashMap<Term, u64>>,
+    /// Document frequencies, kept across queries: the searcher never changes.
+    freqs: &'a TermWeights,
 }
 
 impl<'a> Stats<'a> {
-    pub fn new(searcher: &'a Searcher) -> Stats<'a> {
+    pub fn new(searcher: &'a Searcher, weights: &'a TermWeights) -> Stats<'a> {
         Stats {
             searcher,
             docs: Cell::new(None),
             tokens: RefCell::new(Vec::new()),
-            freqs: RefCell::new(HashMap::new()),
+            freqs: weights,
         }
     }
 }
@@ -219,11 +220,12 @@ impl Bm25StatisticsProvider for Stats<'_> {
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        if let Some(&n) = self.freqs.borrow().get(term) {
+        let lock = || self.freqs.freqs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&n) = lock().get(term) {
             return Ok(n);
         }
         let n = self.searcher.doc_freq(term)?;
-        self.freqs.borrow_mut().insert(term.clone(), n);
+        lock().insert(term.clone(), n);
         Ok(n)
     }
 }
@@ -329,11 +331,13 @@ impl Plan {
                     Term::from_field_text(f.title_pairs, &super::pair_token(a, b)),
                     IndexRecordOption::WithFreqs,
                 );
-                let mut body = PhraseQuery::new(vec![
-                    Term::from_field_text(f.body, a),
-                    Term::from_field_text(f.body, b),
-                ]);
-                body.set_slop(PAIR_SLOP);
+                let body = CachedPair {
+                    terms: (
+                        Term::from_field_text(f.body, a),
+                        Term::from_field_text(f.body, b),
+                    ),
+                    weights: Arc::clone(weights),
+                };
                 let pairs: Vec<Box<dyn Query>> = vec![
                     Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)),
                     Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
@@ -472,39 +476,46 @@ struct DisMaxScorer {
 }
 
 impl DisMaxScorer {
-    fn settle(&mut self) -> DocId {
-        self.scorers.retain(|s| s.doc() != TERMINATED);
-        self.doc = self
-            .scorers
-            .iter()
-            .map(|s| s.doc())
-            .min()
-            .unwrap_or(TERMINATED);
-        self.doc
+    /// Move to `min`, the smallest document of the disjuncts, dropping the
+    /// finished ones when there are any (`finished`).
+    fn land(&mut self, min: DocId, finished: bool) -> DocId {
+        if finished {
+            self.scorers.retain(|s| s.doc() != TERMINATED);
+        }
+        self.doc = min;
+        min
     }
 }
 
 impl DocSet for DisMaxScorer {
     fn advance(&mut self) -> DocId {
         let doc = self.doc;
+        let (mut min, mut finished) = (TERMINATED, false);
         for s in &mut self.scorers {
-            if s.doc() == doc {
-                s.advance();
+            let mut d = s.doc();
+            if d == doc {
+                d = s.advance();
             }
+            finished |= d == TERMINATED;
+            min = min.min(d);
         }
-        self.settle()
+        self.land(min, finished)
     }
 
     fn seek(&mut self, target: DocId) -> DocId {
         if self.doc >= target {
             return self.doc;
         }
+        let (mut min, mut finished) = (TERMINATED, false);
         for s in &mut self.scorers {
-            if s.doc() < target {
-                s.seek(target);
+            let mut d = s.doc();
+            if d < target {
+                d = s.seek(target);
             }
+            finished |= d == TERMINATED;
+            min = min.min(d);
         }
-        self.settle()
+        self.land(min, finished)
     }
 
     fn doc(&self) -> DocId {
@@ -550,7 +561,14 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
 /// and the tables derived from them) of one searcher, made once per term and
 /// reused by every later query: the searcher never changes, so neither do they.
 #[derive(Default)]
-pub struct TermWeights(Mutex<HashMap<(Term, bool), Arc<dyn Weight>>>);
+pub struct TermWeights {
+    /// Per term: its weight without and with term frequencies.
+    weights: Mutex<HashMap<Term, [Option<Arc<dyn Weight>>; 2]>>,
+    /// Weight of each body phrase of two terms (slop [`PAIR_SLOP`]).
+    pairs: Mutex<HashMap<(Term, Term), Arc<dyn Weight>>>,
+    /// Document frequency of each term looked up so far.
+    freqs: Mutex<HashMap<Term, u64>>,
+}
 
 impl std::fmt::Debug for TermWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -569,21 +587,22 @@ struct CachedTerm {
 
 impl Query for CachedTerm {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let plain = TermQuery::new(self.term.clone(), self.option);
+        let plain = || TermQuery::new(self.term.clone(), self.option);
         if !scoring.is_scoring_enabled() {
-            return plain.weight(scoring);
+            return plain().weight(scoring);
         }
-        let key = (self.term.clone(), self.option.has_freq());
+        let slot = usize::from(self.option.has_freq());
         let cached = {
-            let map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
-            map.get(&key).cloned()
+            let map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
+            map.get(&self.term).and_then(|w| w[slot].clone())
         };
         let weight = match cached {
             Some(w) => w,
             None => {
-                let w: Arc<dyn Weight> = Arc::from(plain.weight(scoring)?);
-                let mut map = self.weights.0.lock().unwrap_or_else(|e| e.into_inner());
-                Arc::clone(map.entry(key).or_insert(w))
+                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
+                let mut map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
+                let entry = map.entry(self.term.clone()).or_default();
+                Arc::clone(entry[slot].get_or_insert(w))
             }
         };
         Ok(Box::new(SharedWeight(weight)))
@@ -591,6 +610,45 @@ impl Query for CachedTerm {
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
         visitor(&self.term, false);
+    }
+}
+
+/// A two-term body phrase (slop [`PAIR_SLOP`]) whose scoring weight comes from
+/// [`TermWeights`]: scores as tantivy's `PhraseQuery`.
+#[derive(Debug, Clone)]
+struct CachedPair {
+    terms: (Term, Term),
+    weights: Arc<TermWeights>,
+}
+
+impl Query for CachedPair {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let plain = || {
+            let mut q = PhraseQuery::new(vec![self.terms.0.clone(), self.terms.1.clone()]);
+            q.set_slop(PAIR_SLOP);
+            q
+        };
+        if !scoring.is_scoring_enabled() {
+            return plain().weight(scoring);
+        }
+        let cached = {
+            let map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
+            map.get(&self.terms).cloned()
+        };
+        let weight = match cached {
+            Some(w) => w,
+            None => {
+                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
+                let mut map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
+                Arc::clone(map.entry(self.terms.clone()).or_insert(w))
+            }
+        };
+        Ok(Box::new(SharedWeight(weight)))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        visitor(&self.terms.0, true);
+        visitor(&self.terms.1, true);
     }
 }
 
