@@ -85,7 +85,8 @@ fn main() {
     let mut cold = Vec::with_capacity(queries.len() * 3);
     for _ in 0..3 {
         for q in &queries {
-            let fresh = Index::open_or_build(&paths).unwrap_or_else(|e| fail(&format!("open: {e}")));
+            let fresh =
+                Index::open_or_build(&paths).unwrap_or_else(|e| fail(&format!("open: {e}")));
             let start = Instant::now();
             let hits = fresh
                 .search(q)

@@ -597,7 +597,11 @@ fn search_quality_recall_at_5() {
         data_dir: tmp.path().join("data"),
     };
     let index = Index::open_or_build(&paths).unwrap();
-    assert_eq!(index.segments(), 1, "the whole rulebook is indexed as one segment");
+    assert_eq!(
+        index.segments(),
+        1,
+        "the whole rulebook is indexed as one segment"
+    );
     for q in &eval.questions {
         for id in &q.expect {
             assert!(

@@ -381,8 +381,7 @@ impl Index {
         q: &Query,
         all_fuzzy: bool,
     ) -> Result<Vec<Hit>> {
-        let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy, &self.weights)
-        else {
+        let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy, &self.weights) else {
             return Ok(Vec::new());
         };
         let ranked = self.ranked(searcher, stats, tq.as_ref(), q.limit)?;

@@ -18,8 +18,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use tantivy::query::{
-    Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery, Occur, PhraseQuery,
-    Query, QueryClone, Scorer, TermQuery, Weight,
+    Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery,
+    Occur, PhraseQuery, Query, QueryClone, Scorer, TermQuery, Weight,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
@@ -309,10 +309,7 @@ impl Plan {
                 }
             }
             if !disjuncts.is_empty() {
-                should.push((
-                    Occur::Should,
-                    Box::new(DisMax::new(disjuncts, TIE_BREAKER)),
-                ));
+                should.push((Occur::Should, Box::new(DisMax::new(disjuncts, TIE_BREAKER))));
             }
         }
         if should.is_empty() {
@@ -593,14 +590,22 @@ impl Query for CachedTerm {
         }
         let slot = usize::from(self.option.has_freq());
         let cached = {
-            let map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
+            let map = self
+                .weights
+                .weights
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             map.get(&self.term).and_then(|w| w[slot].clone())
         };
         let weight = match cached {
             Some(w) => w,
             None => {
                 let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
-                let mut map = self.weights.weights.lock().unwrap_or_else(|e| e.into_inner());
+                let mut map = self
+                    .weights
+                    .weights
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
                 let entry = map.entry(self.term.clone()).or_default();
                 Arc::clone(entry[slot].get_or_insert(w))
             }

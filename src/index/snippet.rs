@@ -72,9 +72,10 @@ impl SnippetTokenizer {
             if !b.first().is_some_and(|&c| self.first[usize::from(c)]) {
                 return None;
             }
-            let candidate = self.prefixes.iter().any(|p| {
-                b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes())
-            });
+            let candidate = self
+                .prefixes
+                .iter()
+                .any(|p| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes()));
             if !candidate {
                 return None;
             }
