@@ -554,13 +554,16 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
     estimate.min(f64::from(max_docs)) as u32
 }
 
+/// A term's weight without and with term frequencies.
+type WeightPair = [Option<Arc<dyn Weight>>; 2];
+
 /// Term weights (BM25 statistics: document frequency, average field length,
 /// and the tables derived from them) of one searcher, made once per term and
 /// reused by every later query: the searcher never changes, so neither do they.
 #[derive(Default)]
 pub struct TermWeights {
     /// Per term: its weight without and with term frequencies.
-    weights: Mutex<HashMap<Term, [Option<Arc<dyn Weight>>; 2]>>,
+    weights: Mutex<HashMap<Term, WeightPair>>,
     /// Weight of each body phrase of two terms (slop [`PAIR_SLOP`]).
     pairs: Mutex<HashMap<(Term, Term), Arc<dyn Weight>>>,
     /// Document frequency of each term looked up so far.
