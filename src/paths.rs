@@ -1,6 +1,7 @@
 //! Where the rulebook, the index and imported card data live.
 
-use std::path::PathBuf;
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
 pub struct Paths {
@@ -57,4 +58,38 @@ pub fn default_data_dir() -> PathBuf {
         return PathBuf::from(h).join(".local/share/swjudge");
     }
     PathBuf::from("swjudge-data")
+}
+
+/// Read a regular file of at most `limit` bytes. A folder (message: `"<path>: <folder_msg>"`),
+/// FIFO or device is refused up front: reading one would fail late, block, or never end.
+pub fn read_regular_file(path: &Path, limit: u64, folder_msg: &str) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.is_dir() {
+        return Err(Error::Input(format!("{}: {folder_msg}", path.display())));
+    }
+    if !meta.is_file() {
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
+    }
+    let too_big = |n: u64| {
+        Error::Input(format!(
+            "{}: file is {n} bytes; the limit is {limit} bytes",
+            path.display()
+        ))
+    };
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
 }

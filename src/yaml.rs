@@ -55,39 +55,8 @@ pub fn load_file<T: DeserializeOwned>(path: &Path) -> Result<T> {
 
 /// Read a regular UTF-8 text file of at most [`MAX_BYTES`] bytes.
 fn read_text(path: &Path) -> Result<String> {
-    use std::io::Read as _;
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if meta.is_dir() {
-        return Err(Error::Input(format!(
-            "{}: is a folder, not a YAML file",
-            path.display()
-        )));
-    }
-    if !meta.is_file() {
-        return Err(Error::Input(format!(
-            "{}: not a regular file",
-            path.display()
-        )));
-    }
-    let too_big = |n: u64| {
-        Error::Input(format!(
-            "{}: file is {} bytes; the limit is {} bytes",
-            path.display(),
-            n,
-            MAX_BYTES
-        ))
-    };
-    if meta.len() > MAX_BYTES as u64 {
-        return Err(too_big(meta.len()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, e))?;
-    if bytes.len() > MAX_BYTES {
-        return Err(too_big(bytes.len() as u64));
-    }
+    let bytes =
+        crate::paths::read_regular_file(path, MAX_BYTES as u64, "is a folder, not a YAML file")?;
     String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
 }
 

@@ -106,38 +106,11 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// Read a regular file of at most [`MAX_FILE_BYTES`]. A folder, FIFO or device is
 /// refused up front (reading one would fail late, block, or never end).
 fn read_card_file(path: &Path) -> Result<Vec<u8>> {
-    use std::io::Read as _;
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if meta.is_dir() {
-        return Err(Error::Input(format!(
-            "{}: is a folder; give the card files in it",
-            path.display()
-        )));
-    }
-    if !meta.is_file() {
-        return Err(Error::Input(format!(
-            "{}: not a regular file",
-            path.display()
-        )));
-    }
-    let too_big = |n: u64| {
-        Error::Input(format!(
-            "{}: file is {n} bytes; the limit is {MAX_FILE_BYTES} bytes",
-            path.display()
-        ))
-    };
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_big(meta.len()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, e))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big(bytes.len() as u64));
-    }
-    Ok(bytes)
+    crate::paths::read_regular_file(
+        path,
+        MAX_FILE_BYTES,
+        "is a folder; give the card files in it",
+    )
 }
 
 /// Parse one file, detecting its format from its content (and extension for TSV).

@@ -76,6 +76,12 @@ pub enum Side {
     Dark,
 }
 
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Side {
     pub fn other(self) -> Side {
         match self {

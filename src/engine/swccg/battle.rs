@@ -11,39 +11,8 @@
 use super::destiny::{self, DestinyCard, Plan};
 use super::values::{Base, Effect, Mode, Modifier, Op, Rules, Term, Total, cite, compute};
 use serde::Deserialize;
-use std::fmt;
 
-/// A side of the Force.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    Light,
-    Dark,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::Light => Side::Dark,
-            Side::Dark => Side::Light,
-        }
-    }
-    fn ix(self) -> usize {
-        match self {
-            Side::Light => 0,
-            Side::Dark => 1,
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Light => "Light",
-            Side::Dark => "Dark",
-        })
-    }
-}
+pub use crate::scenario::model::Side;
 
 /// Card types that matter to a battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

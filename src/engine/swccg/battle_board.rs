@@ -20,21 +20,6 @@ use super::drain::{self, Drain, DrainCard};
 use super::state::{CardIx, State, Zone};
 use crate::scenario::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
-/// The board's side as the battle code's side.
-pub fn side(s: BoardSide) -> battle::Side {
-    match s {
-        BoardSide::Light => battle::Side::Light,
-        BoardSide::Dark => battle::Side::Dark,
-    }
-}
-
-fn board_side(s: battle::Side) -> BoardSide {
-    match s {
-        battle::Side::Light => BoardSide::Light,
-        battle::Side::Dark => BoardSide::Dark,
-    }
-}
-
 /// Active cards at location `at`, with the cards on them, in board order.
 fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
     fn host_at(st: &State, c: CardIx, at: usize, depth: u8) -> bool {
@@ -95,7 +80,7 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
             || d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
         cards.push(Card {
             name: st.key(c).to_string(),
-            side: side(d.side),
+            side: d.side,
             kind: k,
             power: d.stats.power,
             ability: d.stats.ability,
@@ -127,7 +112,7 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
     Battle {
         location: st.locations[at].title.clone(),
         site: true,
-        initiator: side(initiator),
+        initiator,
         cards,
         modifiers: Vec::new(),
         conditions: Vec::new(),
@@ -159,7 +144,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
             let d = st.def(c);
             DrainCard {
                 name: st.key(c).to_string(),
-                side: side(d.side),
+                side: d.side,
                 ability: d.stats.ability,
                 presence_icon: d
                     .stats
@@ -184,7 +169,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
     Drain {
         name: None,
         location: st.locations[at].title.clone(),
-        drainer: side(drainer),
+        drainer,
         icons,
         cards,
         modifiers: Vec::new(),
@@ -246,7 +231,7 @@ pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Scri
             .extend(r.forfeited.iter().chain(&r.lost).filter_map(|n| st.find(n)));
         a.out_of_play
             .extend(r.out_of_play.iter().filter_map(|n| st.find(n)));
-        a.force_lost[board_side(s).ix()] = r.force_lost;
+        a.force_lost[s.ix()] = r.force_lost;
     }
     if let Some(n) = &o.needs {
         let who = if n.contains("from Light") {
@@ -298,7 +283,7 @@ impl super::engine::Engine {
         let mut script = Script::default();
         let here = cards_at(&self.st, at);
         for d in self.take_decisions_while(|d| is_battle_choice(d.verb)) {
-            let side = side(d.by);
+            let side = d.by;
             match d.verb {
                 Verb::Forfeit => {
                     let key = d.step.card.clone().unwrap_or_default();
