@@ -564,6 +564,18 @@ fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
+    // Never begin or end inside a word: a cut word reads as a typo.
+    let bytes = text.as_bytes();
+    if start > 0 && bytes[start - 1].is_ascii_alphanumeric() {
+        if let Some(ws) = text[start..end].find(char::is_whitespace) {
+            start += ws + 1;
+        }
+    }
+    if end < text.len() && bytes[end].is_ascii_alphanumeric() {
+        if let Some(ws) = text[start..end].rfind(char::is_whitespace) {
+            end = start + ws;
+        }
+    }
     start..end
 }
 
@@ -664,6 +676,23 @@ mod tests {
         assert!(q.validate().is_err());
         q.limit = 1001;
         assert!(q.validate().is_err());
+    }
+
+    #[test]
+    fn snippet_window_never_cuts_a_word() {
+        let text = format!(
+            "{} Commander drain {}",
+            "abcdefghij ".repeat(60),
+            "klmnopqrs ".repeat(60)
+        );
+        let w = snippet_window(&text, &["drain".to_string()]);
+        assert!(w.start > 0 && w.end < text.len(), "{w:?}");
+        assert_eq!(
+            text.as_bytes()[w.start - 1],
+            b' ',
+            "starts inside a word: {w:?}"
+        );
+        assert_eq!(text.as_bytes()[w.end], b' ', "ends inside a word: {w:?}");
     }
 
     #[test]
