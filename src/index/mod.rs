@@ -566,15 +566,17 @@ fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
     }
     // Never begin or end inside a word: a cut word reads as a typo.
     let bytes = text.as_bytes();
-    if start > 0 && bytes[start - 1].is_ascii_alphanumeric() {
-        if let Some(ws) = text[start..end].find(char::is_whitespace) {
-            start += ws + 1;
-        }
+    if start > 0
+        && bytes[start - 1].is_ascii_alphanumeric()
+        && let Some(ws) = text[start..end].find(char::is_whitespace)
+    {
+        start += ws + 1;
     }
-    if end < text.len() && bytes[end].is_ascii_alphanumeric() {
-        if let Some(ws) = text[start..end].rfind(char::is_whitespace) {
-            end = start + ws;
-        }
+    if end < text.len()
+        && bytes[end].is_ascii_alphanumeric()
+        && let Some(ws) = text[start..end].rfind(char::is_whitespace)
+    {
+        end = start + ws;
     }
     start..end
 }
