@@ -366,12 +366,7 @@ impl Engine {
                             self.stack[i].label
                         ),
                     };
-                    let cites: &[&'static str] = if w == Window::TopLevel {
-                        &[r::TYPES_OF_ACTIONS]
-                    } else {
-                        &[r::HOW_THE_STACK_WORKS]
-                    };
-                    self.log(actor(p), Event::Pass, text, cites);
+                    self.log_pass(p, w, text);
                     return Asked::Pass;
                 }
                 return Asked::Act(Box::new(d));
@@ -415,6 +410,11 @@ impl Engine {
                 self.stack[i].label
             ),
         };
+        self.log_pass(p, w, text);
+    }
+
+    /// A pass: top-level passes follow the types of actions, response passes the stack.
+    fn log_pass(&mut self, p: Side, w: Window, text: String) {
         let cites: &[&'static str] = if w == Window::TopLevel {
             &[r::TYPES_OF_ACTIONS]
         } else {
