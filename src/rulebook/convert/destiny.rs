@@ -304,11 +304,6 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             s.body = "*The answer to this question is missing from the source text.*".into();
         }
     }
-    for s in &sections {
-        if !s.id.is_empty() {
-            taken.insert(s.id.clone());
-        }
-    }
     assign_ids(PREFIX, &mut sections, &mut taken);
     Ok(vec![file(sections)])
 }

@@ -258,8 +258,14 @@ pub struct WriteReport {
 /// Gives each section a unique ID `prefix` + slug(title). On a collision the
 /// later section gets the nearest enclosing section's slug in front, then a
 /// numeric suffix if that still collides. Sections that already have a
-/// non-empty `id` keep it.
+/// non-empty `id` keep it, and those IDs are reserved before any is assigned.
 pub fn assign_ids(prefix: &str, sections: &mut [OutSection], taken: &mut BTreeSet<String>) {
+    taken.extend(
+        sections
+            .iter()
+            .filter(|s| !s.id.is_empty())
+            .map(|s| s.id.clone()),
+    );
     let mut stack: Vec<(u8, String)> = Vec::new();
     for s in sections.iter_mut() {
         while stack.last().is_some_and(|(l, _)| *l >= s.level) {
@@ -320,6 +326,16 @@ mod tests {
                 "swccg.ar.example-prepositions-2"
             ]
         );
+    }
+
+    #[test]
+    fn explicit_ids_are_reserved_before_assigning() {
+        let mut later = sec(1, "Other");
+        later.id = "swccg.ar.stack".into();
+        let mut v = vec![sec(1, "Stack"), later];
+        assign_ids("swccg.ar.", &mut v, &mut BTreeSet::new());
+        assert_eq!(v[0].id, "swccg.ar.stack-2");
+        assert_eq!(v[1].id, "swccg.ar.stack");
     }
 
     #[test]

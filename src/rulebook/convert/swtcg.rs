@@ -229,11 +229,6 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         )));
     }
     let mut sections = b.finish();
-    for s in &sections {
-        if !s.id.is_empty() {
-            taken.insert(s.id.clone());
-        }
-    }
     assign_ids(PREFIX, &mut sections, &mut taken);
     Ok(vec![file(sections)])
 }
