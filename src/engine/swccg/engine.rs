@@ -1430,13 +1430,10 @@ impl Engine {
             }
             Effect::Activate { who, count } => {
                 let p = side_of(who, me);
-                for _ in 0..count {
-                    let Some(c) = self.st.top(p, PileName::ReserveDeck) else {
-                        break;
-                    };
-                    self.st.to_pile(c, p, PileName::ForcePile);
-                    self.st.force[p.ix()].activated += 1;
-                }
+                let moved = self
+                    .st
+                    .move_top(p, PileName::ReserveDeck, PileName::ForcePile, count);
+                self.st.force[p.ix()].activated += i64::from(moved);
                 self.log(
                     actor(p),
                     Event::StateChange,
@@ -1447,15 +1444,10 @@ impl Engine {
             }
             Effect::Retrieve { who, count } => {
                 let p = side_of(who, me);
-                let mut n = 0;
-                for _ in 0..count {
-                    let Some(c) = self.st.top(p, PileName::LostPile) else {
-                        break;
-                    };
-                    self.st.to_pile(c, p, PileName::UsedPile);
-                    self.st.force[p.ix()].retrieved += 1;
-                    n += 1;
-                }
+                let n = self
+                    .st
+                    .move_top(p, PileName::LostPile, PileName::UsedPile, count);
+                self.st.force[p.ix()].retrieved += i64::from(n);
                 self.log(
                     actor(p),
                     Event::StateChange,
@@ -3078,15 +3070,10 @@ impl Engine {
         if n == 0 {
             return;
         }
-        let mut paid = 0;
-        for _ in 0..n {
-            let Some(c) = self.st.top(p, PileName::ForcePile) else {
-                break;
-            };
-            self.st.to_pile(c, p, PileName::UsedPile);
-            self.st.force[p.ix()].used += 1;
-            paid += 1;
-        }
+        let paid = self
+            .st
+            .move_top(p, PileName::ForcePile, PileName::UsedPile, n);
+        self.st.force[p.ix()].used += i64::from(paid);
         self.log(
             actor(p),
             Event::Initiate,

@@ -148,6 +148,20 @@ impl State {
     }
 
     /// Place a card on top of a pile (hand: at the end) of a side.
+    /// Move up to `n` cards, one at a time, from the top of `side`'s `from` pile
+    /// to its `to` pile; returns how many moved (fewer when `from` runs out).
+    pub fn move_top(&mut self, side: Side, from: PileName, to: PileName, n: u32) -> u32 {
+        let mut moved = 0;
+        while moved < n {
+            let Some(c) = self.top(side, from) else {
+                break;
+            };
+            self.to_pile(c, side, to);
+            moved += 1;
+        }
+        moved
+    }
+
     pub fn to_pile(&mut self, c: CardIx, side: Side, p: PileName) {
         self.detach(c);
         let v = &mut self.piles[side.ix()][pile_ix(p)];
