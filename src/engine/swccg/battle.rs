@@ -735,7 +735,8 @@ impl<'a> Live<'a> {
     }
 }
 
-fn to_op(o: OpSpec) -> Op {
+/// A scenario's modifier operation as the value engine's.
+pub(crate) fn to_op(o: OpSpec) -> Op {
     match o {
         OpSpec::Add(n) => Op::Add(n),
         OpSpec::Sub(n) => Op::Sub(n),

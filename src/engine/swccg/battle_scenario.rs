@@ -11,7 +11,7 @@ use super::battle::{self, OpSpec, Side};
 use super::battle_attack::{self, Attack};
 use super::destiny::{self, DestinyCard, Plan};
 use super::drain::{self, Drain};
-use super::values::{Base, Mode, Modifier, Op, Rules, cite, compute};
+use super::values::{Base, Mode, Modifier, Rules, cite, compute};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -143,23 +143,8 @@ impl Report {
     }
 }
 
-fn op(o: OpSpec) -> Op {
-    match o {
-        OpSpec::Add(n) => Op::Add(n),
-        OpSpec::Sub(n) => Op::Sub(n),
-        OpSpec::Mul(n) => Op::Mul(n),
-        OpSpec::Div(n) => Op::Div(n),
-        OpSpec::Reset(n) => Op::Reset(n),
-        OpSpec::Define(n) => Op::Define(n),
-        OpSpec::Substitute(n) => Op::Substitute(n),
-        OpSpec::Limit(n) => Op::Limit(n),
-        OpSpec::Free(_) => Op::Free,
-        OpSpec::Lose(_) => Op::Reset(0),
-    }
-}
-
 fn modifier(m: &ValueMod) -> Modifier {
-    let mut md = Modifier::new(m.source.clone(), op(m.op));
+    let mut md = Modifier::new(m.source.clone(), battle::to_op(m.op));
     if m.cumulative {
         md = md.cumulative();
     }
