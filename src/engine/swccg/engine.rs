@@ -524,7 +524,7 @@ impl Engine {
                 }
             }
         }
-        false
+        w == Window::TopLevel && self.can_move(p)
     }
 
     // ------------------------------------------------------------ top level
@@ -1054,6 +1054,10 @@ impl Engine {
                     format!("{label} comes off the stack"),
                     &[r::HOW_THE_STACK_WORKS],
                 );
+                Flow::Go
+            }
+            ActionKind::Move { to, .. } => {
+                self.move_result(ix, to);
                 Flow::Go
             }
             ActionKind::Battle | ActionKind::ForceDrain => {
@@ -2046,6 +2050,7 @@ impl Engine {
                 "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
                 super::values::cite::DAMAGE_SEGMENT,
             )),
+            Verb::Move => self.initiate_move(d, w == Window::TopLevel),
             Verb::Deploy => {
                 let c = self
                     .st
@@ -3088,7 +3093,7 @@ impl Engine {
         self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
     }
 
-    fn pay_use(&mut self, p: Side, n: u32, why: &str) {
+    pub(crate) fn pay_use(&mut self, p: Side, n: u32, why: &str) {
         if n == 0 {
             return;
         }

@@ -28,6 +28,7 @@ pub mod destiny;
 pub mod drain;
 pub mod engine;
 pub mod model;
+pub mod movement;
 pub mod rules;
 pub mod stack;
 pub mod state;
@@ -125,6 +126,8 @@ fn result(run: Run) -> RunResult {
         }
     }
     obs.list("resolved", &run.resolved);
+    let moved: Vec<String> = st.regular_moves.iter().map(|&c| st.key(c).to_string()).collect();
+    obs.list("regular_moves", &moved);
     obs.list("canceled", &run.canceled);
     obs.list("stack", &run.stack);
     obs.set("next", run.next.as_str());
@@ -187,6 +190,7 @@ pub fn setup(board: &Board) -> State {
             name: l.name.clone(),
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
+            geo: l.geo(),
         })
         .collect();
     let mut st = State::new(cards, locations);
