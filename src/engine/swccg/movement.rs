@@ -335,13 +335,19 @@ impl Engine {
         }
         let Some(mut plan) = plans.into_iter().next() else {
             let (reason, rule) = misses.into_iter().next().unwrap_or_else(|| {
+                let aboard = matches!(self.st.zone[c], Zone::On(_)) || matches!(dest, Zone::On(_));
                 (
                     format!(
-                        "no kind of move takes {title} from {} to {}",
+                        "no kind of move takes {title} from {} to {}{}",
                         self.zone_words(self.st.zone[c]),
-                        self.zone_words(dest)
+                        self.zone_words(dest),
+                        if aboard {
+                            " (embarking and disembarking are separate moves of their own)"
+                        } else {
+                            ""
+                        }
                     ),
-                    r::MOVEMENT,
+                    if aboard { r::EMBARKING } else { r::MOVEMENT },
                 )
             });
             return Err(rej(reason, rule));
@@ -456,6 +462,18 @@ impl Engine {
                 if cl == Class::Character && carrier && here && is_site(st, a) {
                     ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
                 }
+                // A starship into a carrying starship's cargo hold at the same system.
+                if cl == Class::Starfighter && class(st, s) == Class::Capital && here && is_system(st, a) {
+                    ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
+                }
+            }
+            // Between the bridge of a carrying starship and a starship or vehicle in its hold.
+            (Zone::On(h), Zone::On(s)) if cl == Class::Character && st.owner(s) == p => {
+                if st.zone[s] == Zone::On(h) {
+                    ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
+                } else if st.zone[h] == Zone::On(s) {
+                    ok.push(plan(MoveHow::Disembark, 0, r::EMBARKING));
+                }
             }
             (Zone::On(h), Zone::At(b)) => {
                 if cl == Class::Character && ship_of_site(st, b) == Some(h) {
@@ -554,12 +572,23 @@ impl Engine {
             return;
         };
         let d = st.def(c);
-        let hs = d.stats.hyperspeed.unwrap_or(0);
+        let Some(hs) = d.stats.hyperspeed else {
+            miss.push((
+                format!(
+                    "{} has no hyperspeed: it cannot move to another system by hyperspeed",
+                    d.title
+                ),
+                r::HYPERSPEED,
+            ));
+            return;
+        };
         let dist = (pa - pb).abs();
         let title = &d.title;
         if hs <= 0 {
             miss.push((
-                format!("{title} has no hyperspeed: it cannot move from system to system"),
+                format!(
+                    "{title} has hyperspeed {hs}: using hyperspeed (even 0 parsecs) requires hyperspeed greater than 0"
+                ),
                 r::HYPERSPEED,
             ));
         } else if dist > hs {
