@@ -99,6 +99,16 @@ pub struct Rej {
     pub rule: &'static str,
     /// The decision uses game text the engine does not model: the run stops, nothing is rejected.
     pub not_modelled: Option<String>,
+    /// Further rules the rejection rests on (cited after `rule`).
+    pub also: Vec<&'static str>,
+}
+
+impl Rej {
+    /// Cite one more rule.
+    pub(crate) fn and(mut self, rule: &'static str) -> Rej {
+        self.also.push(rule);
+        self
+    }
 }
 
 pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
@@ -106,6 +116,7 @@ pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
         reason: reason.into(),
         rule,
         not_modelled: None,
+        also: Vec::new(),
     }
 }
 
@@ -480,14 +491,18 @@ impl Engine {
             actor(d.by),
             Event::DecisionRejected,
             format!("decision {} rejected ({desc}): {}", d.at.step, e.reason),
-            &[e.rule],
+            &std::iter::once(e.rule)
+                .chain(e.also.iter().copied())
+                .collect::<Vec<_>>(),
         );
         self.illegal.push(Illegal {
             at: d.at,
             player: actor(d.by),
             decision: desc,
             reason: e.reason,
-            cites: vec![e.rule],
+            cites: std::iter::once(e.rule)
+                .chain(e.also.iter().copied())
+                .collect(),
         });
     }
 
@@ -922,6 +937,7 @@ impl Engine {
                 };
                 self.st.put(c, z);
                 self.st.card_state[c] = crate::engine::swccg::model::CardState::Active;
+                self.place_with(ix, c);
                 let actor_side = self.stack[ix].actor;
                 let place = match z {
                     Zone::At(l) => format!("at {}", self.st.locations[l].title),
@@ -2063,7 +2079,9 @@ impl Engine {
                     ));
                 }
                 let to = self.check_deploy(p, c, Some(d))?;
+                let with = self.check_with(p, c, d)?;
                 self.push_deploy(p, c, to, false, None);
+                self.push_with(p, with);
                 Ok(())
             }
             Verb::Play => {
@@ -2290,6 +2308,7 @@ impl Engine {
                 reason: format!("not modelled — ruling needed: {what}"),
                 rule: r::ACTIONS,
                 not_modelled: Some(what),
+                also: Vec::new(),
             });
         }
         if let Some(name) = &d.step.ability {
@@ -2947,7 +2966,11 @@ impl Engine {
             ));
         }
         self.unique_ok(c)?;
-        let cost = def.stats.deploy.unwrap_or(0).max(0) as usize;
+        let with = match d {
+            Some(d) => self.check_with(p, c, d)?,
+            None => Vec::new(),
+        };
+        let cost = def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with);
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
             return Err(rej(
@@ -2958,30 +2981,7 @@ impl Engine {
                 r::PAYING_COSTS,
             ));
         }
-        let to = d.and_then(|d| d.step.to.clone());
-        if def.card_type.deploys_to_location() {
-            match to {
-                Some(k) => {
-                    if let Some(l) = self.st.find_location(&k) {
-                        Ok(DeployTo::Location(l))
-                    } else if let Some(h) = self.st.find(&k).filter(|&h| self.st.active(h)) {
-                        Ok(DeployTo::OnCard(h))
-                    } else {
-                        Err(rej(
-                            format!("{k} is not a location or a card on table"),
-                            r::CHOOSING_TARGETS,
-                        ))
-                    }
-                }
-                None if d.is_none() => Ok(DeployTo::Table),
-                None => Err(rej(
-                    format!("{title} must be deployed to a location (`to:`)"),
-                    r::CHOOSING_TARGETS,
-                )),
-            }
-        } else {
-            Ok(DeployTo::Table)
-        }
+        self.deploy_destination(p, c, d)
     }
 
     /// Uniqueness and persona: a unique card may not be deployed while a copy
@@ -2990,6 +2990,9 @@ impl Engine {
         let def = self.st.def(c);
         if !def.unique {
             return Ok(());
+        }
+        if let Some(e) = self.persona_on_table(c) {
+            return Err(e);
         }
         let mine = personas(def);
         for x in 0..self.st.cards.len() {
@@ -3287,6 +3290,7 @@ fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
         && f.unique.is_none()
         && f.icon.is_none()
         && !f.duplicate_on_table
+        && f.persona.is_empty()
 }
 
 fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {

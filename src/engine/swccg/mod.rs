@@ -24,6 +24,7 @@ pub mod battle_attack;
 pub mod battle_board;
 pub mod battle_scenario;
 mod check;
+mod deploy;
 pub mod destiny;
 pub mod drain;
 pub mod engine;
@@ -126,7 +127,11 @@ fn result(run: Run) -> RunResult {
         }
     }
     obs.list("resolved", &run.resolved);
-    let moved: Vec<String> = st.regular_moves.iter().map(|&c| st.key(c).to_string()).collect();
+    let moved: Vec<String> = st
+        .regular_moves
+        .iter()
+        .map(|&c| st.key(c).to_string())
+        .collect();
     obs.list("regular_moves", &moved);
     obs.list("canceled", &run.canceled);
     obs.list("stack", &run.stack);

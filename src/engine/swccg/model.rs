@@ -542,6 +542,9 @@ pub struct Filter {
     /// Another card of the same title is on table (a duplicate).
     #[serde(default)]
     pub duplicate_on_table: bool,
+    /// Contains any of these personas (its `personas:`, or its title).
+    #[serde(default)]
+    pub persona: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.

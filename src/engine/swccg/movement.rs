@@ -261,9 +261,7 @@ impl Engine {
             self.st.owner(c) == p
                 && self.st.active(c)
                 && class(&self.st, c) != Class::Other
-                && names
-                    .iter()
-                    .any(|n| self.plan_move(p, c, n, None).is_ok())
+                && names.iter().any(|n| self.plan_move(p, c, n, None).is_ok())
         })
     }
 
@@ -310,6 +308,7 @@ impl Engine {
                 reason: what.clone(),
                 rule: r::MOVEMENT,
                 not_modelled: Some(what),
+                also: Vec::new(),
             });
         }
         let (mut plans, mut misses) = self.candidates(p, c, dest);
@@ -423,12 +422,18 @@ impl Engine {
         match (st.zone[c], dest) {
             (Zone::At(a), Zone::At(b)) if a != b => {
                 let (ga, gb) = (&st.locations[a].geo, &st.locations[b].geo);
-                if matches!(cl, Class::Character | Class::Vehicle) && is_site(st, a) && is_site(st, b)
+                if matches!(cl, Class::Character | Class::Vehicle)
+                    && is_site(st, a)
+                    && is_site(st, b)
                 {
                     self.landspeed(c, cl, a, b, &mut ok, &mut miss, plan);
                     if ga.docking_bay && gb.docking_bay {
                         let cost = ga.transit_cost.unwrap_or(0) + gb.transit_cost.unwrap_or(0);
-                        ok.push(plan(MoveHow::DockingBayTransit, cost, r::DOCKING_BAY_TRANSIT));
+                        ok.push(plan(
+                            MoveHow::DockingBayTransit,
+                            cost,
+                            r::DOCKING_BAY_TRANSIT,
+                        ));
                     }
                 }
                 if matches!(cl, Class::Starfighter | Class::Capital)
@@ -463,7 +468,11 @@ impl Engine {
                     ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
                 }
                 // A starship into a carrying starship's cargo hold at the same system.
-                if cl == Class::Starfighter && class(st, s) == Class::Capital && here && is_system(st, a) {
+                if cl == Class::Starfighter
+                    && class(st, s) == Class::Capital
+                    && here
+                    && is_system(st, a)
+                {
                     ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
                 }
             }
@@ -593,12 +602,17 @@ impl Engine {
             ));
         } else if dist > hs {
             miss.push((
-                format!("{title} has hyperspeed {hs}: {} is {dist} parsecs away", st.locations[b].title),
+                format!(
+                    "{title} has hyperspeed {hs}: {} is {dist} parsecs away",
+                    st.locations[b].title
+                ),
                 r::HYPERSPEED,
             ));
         } else if !has_nav(st, c) {
             miss.push((
-                format!("{title} has no astromech or nav computer aboard: it cannot use its hyperspeed"),
+                format!(
+                    "{title} has no astromech or nav computer aboard: it cannot use its hyperspeed"
+                ),
                 r::NAV_COMPUTER,
             ));
         } else {

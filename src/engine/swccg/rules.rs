@@ -56,7 +56,8 @@ pub const SHUTTLING: &str = "swccg.ar.regular-shuttling";
 pub const STARSHIP_SITES: &str = "swccg.ar.regular-starship-and-vehicle-sites";
 pub const LOCATION_TEXT_MOVE: &str = "swccg.ar.regular-using-the-movement-text-on-a-location-card";
 pub const MOVING_DEATH_STARS: &str = "swccg.ar.regular-mobile-system-moving-death-stars";
-pub const TO_FROM_DEATH_STAR: &str = "swccg.ar.regular-mobile-system-moving-to-or-from-a-death-star";
+pub const TO_FROM_DEATH_STAR: &str =
+    "swccg.ar.regular-mobile-system-moving-to-or-from-a-death-star";
 pub const EMBARKING: &str = "swccg.ar.unlimited-embarking-and-disembarking";
 pub const CANNOT_MOVE: &str = "swccg.ar.movement-cannot-move";
 pub const CARRYING: &str = "swccg.ar.movement-carrying-cards";
@@ -73,6 +74,8 @@ pub const DEPLOY_PHASE: &str = "swccg.ar.deploy-phase";
 pub const DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.deployment-restrictions";
 pub const SIMULTANEOUS_DEPLOYMENT: &str = "swccg.ar.simultaneous-deployment";
 pub const DEPLOYING_ABOARD: &str = "swccg.ar.starships-deploying-on-or-aboard";
+pub const LOCATION_DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.location-deployment-restrictions";
+pub const INTERIOR_SITES: &str = "swccg.ar.interior-sites";
 
 /// Every ID above, for audits.
 pub const ALL: &[&str] = &[
@@ -146,4 +149,6 @@ pub const ALL: &[&str] = &[
     DEPLOYMENT_RESTRICTIONS,
     SIMULTANEOUS_DEPLOYMENT,
     DEPLOYING_ABOARD,
+    LOCATION_DEPLOYMENT_RESTRICTIONS,
+    INTERIOR_SITES,
 ];

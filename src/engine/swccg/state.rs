@@ -285,6 +285,20 @@ impl State {
         {
             return false;
         }
+        if !f.persona.is_empty() {
+            let mine: Vec<&str> = if d.personas.is_empty() {
+                vec![d.title.as_str()]
+            } else {
+                d.personas.iter().map(String::as_str).collect()
+            };
+            if !f
+                .persona
+                .iter()
+                .any(|p| mine.iter().any(|m| m.eq_ignore_ascii_case(p)))
+            {
+                return false;
+            }
+        }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
                 x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)
