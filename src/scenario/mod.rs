@@ -189,7 +189,8 @@ pub fn load_str(origin: &Path, text: &str, ids: Option<&dyn SectionIds>) -> Resu
     }
     match game {
         Game::Swccg => load_game::<engine::swccg::Swccg>(origin, text, ids),
-        Game::Destiny | Game::Swtcg => Err(at(
+        Game::Swtcg => load_game::<engine::swtcg::Swtcg>(origin, text, ids),
+        Game::Destiny => Err(at(
             origin,
             head.game.referenced.line(),
             head.game.referenced.column(),
