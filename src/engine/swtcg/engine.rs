@@ -161,10 +161,12 @@ impl<'a> Engine<'a> {
             if self.steps > MAX_STEPS {
                 return self.stop(End::StepLimit);
             }
+            // Without a legal option the player passes: the next scripted
+            // decision belongs to a later chance.
+            if !options {
+                return Ok(Answer::Pass);
+            }
             let Some(s) = self.script.get(self.next) else {
-                if !options {
-                    return Ok(Answer::Pass);
-                }
                 return self.stop(End::NeedsDecision {
                     player: actor(side),
                     kind,
@@ -173,9 +175,6 @@ impl<'a> Engine<'a> {
             };
             let by = if s.player == 0 { Side::Dark } else { Side::Light };
             if by != side {
-                if !options {
-                    return Ok(Answer::Pass);
-                }
                 self.next += 1;
                 let why = reject(
                     format!(
