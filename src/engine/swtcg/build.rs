@@ -40,7 +40,7 @@ impl<'a> Engine<'a> {
                     e.judge_build(s, st).map(|_| ())
                 }
             };
-            let can = self.st.player(s).build > 0 || !self.st.player(s).hand.is_empty();
+            let can = self.has_build_options(s);
             match self.ask(s, NeedKind::Action, "build step", can, &judge)? {
                 Answer::Pass => break,
                 Answer::Do(st) => self.do_build(s, &st),
@@ -53,6 +53,24 @@ impl<'a> Engine<'a> {
             self.rules(Event::StateChange, t, &[r::COMMAND_PHASE]);
         }
         Ok(())
+    }
+
+    /// Whether a player has anything to do in the build step: build points or
+    /// cards to build, Equipment to equip, a stack to rearrange, a unit or Pilot to move.
+    fn has_build_options(&self, s: Side) -> bool {
+        let pl = self.st.player(s);
+        pl.build > 0
+            || !pl.hand.is_empty()
+            || (0..self.st.pieces.len()).any(|p| {
+                let pc = &self.st.pieces[p];
+                pc.side == s
+                    && match pc.zone {
+                        PZone::BuildZone => true,
+                        PZone::Pilot(_) => !pc.moved,
+                        PZone::Gone => false,
+                        _ => pc.stack.len() > 1,
+                    }
+            })
     }
 
     /// Upkeep: each payable Upkeep must be paid; the player orders them when it matters.
@@ -132,6 +150,7 @@ impl<'a> Engine<'a> {
         if fd.is_none() && !pl.hand.contains(&c) {
             return Err(reject("complete a partially built card or a card from your hand", &[r::BUILDING]));
         }
+        // A partially built card is completed when its counters fulfil its cost.
         let counters = fd.map_or(0, |p| self.st.pieces[p].counters);
         let d = self.st.def(c);
         let (cost, to, onto) = if let Some(on) = st.onto() {
@@ -156,7 +175,13 @@ impl<'a> Engine<'a> {
             }
             (d.cost, PZone::Arena(a), None)
         };
-        let pay = (cost - counters).max(0);
+        let pay = if fd.is_some() { 0 } else { cost };
+        if fd.is_some() && counters < cost {
+            return Err(reject(
+                format!("it costs {cost} build and has {counters} build counters: its cost is not fulfilled"),
+                &[r::BUILDING, r::STACKING],
+            ));
+        }
         if pay > pl.build {
             return Err(reject(
                 format!("it costs {cost} build ({counters} counters on it); {} has {} build points", s.name(), pl.build),
