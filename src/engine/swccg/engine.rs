@@ -332,10 +332,38 @@ impl Engine {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             };
-            // Strict scripts: the asked player's own next decision is taken here and
-            // judged here, legal or not. A player with no legal option whose decision is
-            // not next passes without using the script.
-            if !can && d.by != p {
+            // Strict scripts: the asked player's next decision is taken here and judged
+            // here when it is an attempt to respond (a just, automatic or "before"
+            // action), legal or not. A player with no legal option passes without using
+            // the script when the next decision is the other player's, or is their own
+            // pass, top-level action or choice, which belongs to a later window.
+            // A response anchored to a later action (`responding_to:`) waits for it:
+            // its player passes until that action is the one responded to.
+            if let (Some(anchor), Window::Response(i)) = (&d.step.responding_to, w)
+                && d.by == p
+                && (self.stack[i].label != *anchor || !can)
+            {
+                let text = format!(
+                    "{} passes (its next decision responds to {anchor})",
+                    p.name()
+                );
+                self.log_pass(p, w, text);
+                return Asked::Pass;
+            }
+            // A decision placed after an action (`after:`) waits until that action is done.
+            if let (Some(first), Window::Response(_)) = (&d.step.after, w)
+                && d.by == p
+                && !self.resolved.contains(first)
+                && !self.canceled.contains(first)
+            {
+                let text = format!(
+                    "{} passes (its next decision comes after {first})",
+                    p.name()
+                );
+                self.log_pass(p, w, text);
+                return Asked::Pass;
+            }
+            if !can && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d))) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -375,6 +403,28 @@ impl Engine {
                 ),
             };
             self.reject(&d, rej(reason, rule));
+        }
+    }
+
+    /// Is a scripted decision an attempt to respond (playing or using an ability that
+    /// is a just, automatic or "before" action)?
+    fn is_response_attempt(&self, d: &Decision) -> bool {
+        if !matches!(d.verb, Verb::Play | Verb::Use) {
+            return false;
+        }
+        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else {
+            return false;
+        };
+        let abilities = &self.st.def(c).abilities;
+        let responds = |ab: &Ability| {
+            matches!(
+                ab.kind,
+                AbilityKind::Response | AbilityKind::Automatic | AbilityKind::Before
+            )
+        };
+        match d.step.ability.as_deref() {
+            Some(name) => find_ability(abilities, name).is_some_and(|a| responds(&abilities[a])),
+            None => abilities.iter().any(responds),
         }
     }
 
