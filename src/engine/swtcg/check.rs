@@ -17,7 +17,7 @@ fn known(b: &Board, k: &Spanned<String>) -> Result<(), BoardError> {
 fn check_unit(b: &Board, u: &UnitBoard, seen: &mut Vec<String>) -> Result<(), BoardError> {
     let all = std::iter::once(&u.card)
         .chain(&u.under)
-        .chain(&u.pilots)
+        .chain(u.pilots.iter().flatten())
         .chain(u.equipment.iter().flatten());
     for k in all {
         known(b, k)?;

@@ -178,8 +178,9 @@ pub struct UnitBoard {
     pub tapped: bool,
     #[serde(default)]
     pub damage: i64,
+    /// Pilots: each entry is a stack, top first.
     #[serde(default)]
-    pub pilots: Vec<Spanned<String>>,
+    pub pilots: Vec<Vec<Spanned<String>>>,
     /// Attached Equipment: each entry is a stack, top first.
     #[serde(default)]
     pub equipment: Vec<Vec<Spanned<String>>>,

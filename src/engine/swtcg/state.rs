@@ -535,15 +535,12 @@ fn place(st: &mut State, side: Side, zone: PZone, u: &UnitBoard) -> Option<Piece
         pc.counters = u.counters;
         pc.player = u.player.as_ref().map(|s| s.value.clone());
     }
-    for k in &u.pilots {
-        if let Some(c) = st.find(&k.value) {
-            new_piece(st, side, PZone::Pilot(p), vec![c]);
-        }
-    }
-    for eq in &u.equipment {
-        let cs: Vec<CardIx> = eq.iter().filter_map(|k| st.find(&k.value)).collect();
-        if !cs.is_empty() {
-            new_piece(st, side, PZone::Attached(p), cs);
+    for (list, zone) in [(&u.pilots, PZone::Pilot(p)), (&u.equipment, PZone::Attached(p))] {
+        for stack in list {
+            let cs: Vec<CardIx> = stack.iter().filter_map(|k| st.find(&k.value)).collect();
+            if !cs.is_empty() {
+                new_piece(st, side, zone, cs);
+            }
         }
     }
     Some(p)
