@@ -13,8 +13,15 @@ use crate::engine::{Event, NeedKind};
 /// An effect waiting for the attack to end.
 #[derive(Debug, Clone)]
 enum Waiting {
-    Retaliate { unit: PieceIx, x: i64 },
-    Effects { side: Side, unit: PieceIx, effects: Vec<Effect> },
+    Retaliate {
+        unit: PieceIx,
+        x: i64,
+    },
+    Effects {
+        side: Side,
+        unit: PieceIx,
+        effects: Vec<Effect>,
+    },
 }
 
 /// One attack in progress.
@@ -68,9 +75,17 @@ impl<'a> Engine<'a> {
             self.st.label(attacker),
             if double { "double strikes" } else { "attacks" },
             self.st.label(defender),
-            if double { " (it does not tap)" } else { " (it taps)" }
+            if double {
+                " (it does not tap)"
+            } else {
+                " (it taps)"
+            }
         );
-        let cites: &[&str] = if double { &[r::ATTACKING, r::DOUBLE_STRIKE] } else { &[r::ATTACKING, r::G_TAP] };
+        let cites: &[&str] = if double {
+            &[r::ATTACKING, r::DOUBLE_STRIKE]
+        } else {
+            &[r::ATTACKING, r::G_TAP]
+        };
         self.by(side, Event::Initiate, t, cites);
         let mut at = Attack {
             attacker,
@@ -96,13 +111,21 @@ impl<'a> Engine<'a> {
     fn attack_steps(&mut self, at: &mut Attack) -> Flow<bool> {
         if self.disrupt_pop()? {
             self.attacks[at.rec].disrupted = true;
-            self.rules(Event::Cancel, "the attack is disrupted: it never occurs and the unit stays tapped", &[r::ATTACKING, r::G_DISRUPT]);
+            self.rules(
+                Event::Cancel,
+                "the attack is disrupted: it never occurs and the unit stays tapped",
+                &[r::ATTACKING, r::G_DISRUPT],
+            );
             return Ok(false);
         }
         self.attack_pop(at)?;
         let (a, d) = (at.attacker, at.defender);
         if !self.st.in_arena(a) || !self.st.in_arena(d) {
-            self.rules(Event::Result, "a unit left the arena during the attack POP: the attack ends (no hits)", &[r::ATTACKING, r::G_ROLLED_NO_HITS]);
+            self.rules(
+                Event::Result,
+                "a unit left the arena during the attack POP: the attack ends (no hits)",
+                &[r::ATTACKING, r::G_ROLLED_NO_HITS],
+            );
             return Ok(true);
         }
         let (dice, hits) = self.dice_roll(a, d)?;
@@ -110,7 +133,11 @@ impl<'a> Engine<'a> {
         self.attacks[at.rec].hits = hits;
         let inst = self.pending(a, d, &dice, hits)?;
         let done = self.resolve_damage(inst)?;
-        self.attacks[at.rec].damage = done.iter().filter(|i| i.unit == d && i.kind == DmgKind::AttackDice).map(|i| i.placed).sum();
+        self.attacks[at.rec].damage = done
+            .iter()
+            .filter(|i| i.unit == d && i.kind == DmgKind::AttackDice)
+            .map(|i| i.placed)
+            .sum();
         Ok(true)
     }
 
@@ -122,12 +149,20 @@ impl<'a> Engine<'a> {
             let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, Timing::DisruptAttack);
             let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
                 let c = st.card().and_then(|k| e.st.find(k));
-                if c.and_then(|c| e.card_activated(c)).is_some_and(|a| a.effects.iter().any(|x| matches!(x, Effect::DisruptAttack))) {
+                if c.and_then(|c| e.card_activated(c))
+                    .is_some_and(|a| a.effects.iter().any(|x| matches!(x, Effect::DisruptAttack)))
+                {
                     disrupted = true;
                 }
                 e.play(s, st, Ctx::default())
             };
-            self.pop("disrupt POP (declare attack)", &[r::ATTACKING, r::POP, r::G_DISRUPT], &opts, &judge, &mut play)?;
+            self.pop(
+                "disrupt POP (declare attack)",
+                &[r::ATTACKING, r::POP, r::G_DISRUPT],
+                &opts,
+                &judge,
+                &mut play,
+            )?;
         }
         Ok(disrupted)
     }
@@ -141,7 +176,9 @@ impl<'a> Engine<'a> {
             return false;
         }
         self.can_play(s, Timing::WhenAttacked, Some(d))
-            || (0..self.st.pieces.len()).any(|u| self.judge_intercept(at, s, u).is_ok() || self.judge_retaliate(at, s, u).is_ok())
+            || (0..self.st.pieces.len()).any(|u| {
+                self.judge_intercept(at, s, u).is_ok() || self.judge_retaliate(at, s, u).is_ok()
+            })
     }
 
     fn judge_intercept(&self, at: &Attack, s: Side, u: PieceIx) -> Result<(), Reject> {
@@ -153,10 +190,16 @@ impl<'a> Engine<'a> {
             return Err(reject("the unit has no Intercept", &[r::INTERCEPT]));
         };
         if u == at.defender || u == at.attacker {
-            return Err(reject("Intercept: one of your other units must be attacked; a unit may not intercept its own attack", &[r::INTERCEPT]));
+            return Err(reject(
+                "Intercept: one of your other units must be attacked; a unit may not intercept its own attack",
+                &[r::INTERCEPT],
+            ));
         }
         if self.st.arena_of(u) != self.st.arena_of(at.defender) {
-            return Err(reject("Intercept works for a unit attacked in the same arena", &[r::INTERCEPT]));
+            return Err(reject(
+                "Intercept works for a unit attacked in the same arena",
+                &[r::INTERCEPT],
+            ));
         }
         if cost.force > self.st.player(s).force {
             return Err(reject("not enough Force for Intercept", &[r::G_PAY]));
@@ -166,15 +209,24 @@ impl<'a> Engine<'a> {
 
     fn judge_retaliate(&self, at: &Attack, s: Side, u: PieceIx) -> Result<(), Reject> {
         if self.st.pieces[u].side != s || !at.attacked.contains(&u) {
-            return Err(reject("Retaliate: the unit must be one the attack is attacking", &[r::RETALIATE]));
+            return Err(reject(
+                "Retaliate: the unit must be one the attack is attacking",
+                &[r::RETALIATE],
+            ));
         }
         let n = self.st.totals(u).kw.retaliate.len();
         let used = at.retaliated.iter().filter(|(x, _)| *x == u).count();
         if used >= n {
-            return Err(reject("each Retaliate may be used once per attack", &[r::RETALIATE]));
+            return Err(reject(
+                "each Retaliate may be used once per attack",
+                &[r::RETALIATE],
+            ));
         }
         if self.st.arena_of(u) != self.st.arena_of(at.attacker) {
-            return Err(reject("Retaliate works against a unit attacking from the same arena", &[r::RETALIATE]));
+            return Err(reject(
+                "Retaliate works against a unit attacking from the same arena",
+                &[r::RETALIATE],
+            ));
         }
         Ok(())
     }
@@ -184,10 +236,18 @@ impl<'a> Engine<'a> {
         match (st.verb(), u) {
             (Verb::Intercept, Some(u)) => self.judge_intercept(at, s, u),
             (Verb::Retaliate, Some(u)) => self.judge_retaliate(at, s, u),
-            (Verb::Play, Some(u)) if u == at.defender => self.judge_card(s, st, Timing::WhenAttacked),
-            (Verb::Play, Some(_)) => Err(reject("play only when this unit is attacked", &[r::ATTACKING, r::EFFECT_TYPES])),
+            (Verb::Play, Some(u)) if u == at.defender => {
+                self.judge_card(s, st, Timing::WhenAttacked)
+            }
+            (Verb::Play, Some(_)) => Err(reject(
+                "play only when this unit is attacked",
+                &[r::ATTACKING, r::EFFECT_TYPES],
+            )),
             (Verb::Play, None) => self.judge_card(s, st, Timing::General),
-            _ => Err(reject("during the attack POP: intercept, retaliate, play or pass (`unit:` names the unit)", &[r::ATTACKING, r::POP])),
+            _ => Err(reject(
+                "during the attack POP: intercept, retaliate, play or pass (`unit:` names the unit)",
+                &[r::ATTACKING, r::POP],
+            )),
         }
     }
 
@@ -195,7 +255,14 @@ impl<'a> Engine<'a> {
     fn attack_pop(&mut self, at: &mut Attack) -> Flow<()> {
         let cell = std::cell::RefCell::new(std::mem::replace(
             at,
-            Attack { attacker: 0, defender: 0, attacked: vec![], waiting: vec![], retaliated: vec![], rec: 0 },
+            Attack {
+                attacker: 0,
+                defender: 0,
+                attacked: vec![],
+                waiting: vec![],
+                retaliated: vec![],
+                rec: 0,
+            },
         ));
         let res = {
             let opts = |e: &Engine, s: Side| e.attack_pop_options(&cell.borrow(), s);
@@ -204,7 +271,13 @@ impl<'a> Engine<'a> {
                 let mut a = cell.borrow_mut();
                 e.attack_pop_play(&mut a, s, st)
             };
-            self.pop("attack POP", &[r::ATTACKING, r::POP], &opts, &judge, &mut play)
+            self.pop(
+                "attack POP",
+                &[r::ATTACKING, r::POP],
+                &opts,
+                &judge,
+                &mut play,
+            )
         };
         *at = cell.into_inner();
         res
@@ -212,7 +285,13 @@ impl<'a> Engine<'a> {
 
     fn attack_pop_play(&mut self, at: &mut Attack, s: Side, st: &Step) -> Flow<()> {
         let Some(u) = self.unit_of(st) else {
-            return self.play(s, st, Ctx { attacker: Some(at.attacker) });
+            return self.play(
+                s,
+                st,
+                Ctx {
+                    attacker: Some(at.attacker),
+                },
+            );
         };
         match st.verb() {
             Verb::Intercept => {
@@ -224,7 +303,11 @@ impl<'a> Engine<'a> {
                 }
                 self.attacks[at.rec].defender = self.st.key(u).to_string();
                 self.resolved.push(format!("intercept:{}", self.st.key(u)));
-                let t = format!("{} intercepts: {} now attacks it", self.st.label(u), self.st.label(at.attacker));
+                let t = format!(
+                    "{} intercepts: {} now attacks it",
+                    self.st.label(u),
+                    self.st.label(at.attacker)
+                );
                 self.by(s, Event::Result, t, &[r::INTERCEPT]);
             }
             Verb::Retaliate => {
@@ -233,19 +316,36 @@ impl<'a> Engine<'a> {
                 let x = kw.retaliate[k];
                 at.retaliated.push((u, k));
                 at.waiting.push(Waiting::Retaliate { unit: u, x });
-                let t = format!("{} activates Retaliate {x}: it waits for the attack to end", self.st.label(u));
+                let t = format!(
+                    "{} activates Retaliate {x}: it waits for the attack to end",
+                    self.st.label(u)
+                );
                 self.by(s, Event::Push, t, &[r::RETALIATE, r::USING_EFFECTS]);
             }
             _ => {
                 let k = st.ability.unwrap_or(1);
-                let Some(a) = self.pay_ability(s, u, k) else { return Ok(()) };
+                let Some(a) = self.pay_ability(s, u, k) else {
+                    return Ok(());
+                };
                 if !a.at_attack_end.is_empty() {
-                    at.waiting.push(Waiting::Effects { side: s, unit: u, effects: a.at_attack_end.clone() });
+                    at.waiting.push(Waiting::Effects {
+                        side: s,
+                        unit: u,
+                        effects: a.at_attack_end.clone(),
+                    });
                     let t = format!("{}'s ability waits for the attack to end", self.st.label(u));
                     self.by(s, Event::Push, t, &[r::USING_EFFECTS, r::INTERCEPT]);
                 }
                 let target = self.target_of(st);
-                self.run_effects(s, Some(u), &a.effects, target, Ctx { attacker: Some(at.attacker) })?;
+                self.run_effects(
+                    s,
+                    Some(u),
+                    &a.effects,
+                    target,
+                    Ctx {
+                        attacker: Some(at.attacker),
+                    },
+                )?;
             }
         }
         Ok(())
@@ -270,12 +370,20 @@ impl<'a> Engine<'a> {
             cites.push(r::SHIELDS);
         }
         if bombard {
-            cites.push(if ta.kw.bombard.is_some() { r::BOMBARD } else { r::ION_CANNON });
+            cites.push(if ta.kw.bombard.is_some() {
+                r::BOMBARD
+            } else {
+                r::ION_CANNON
+            });
         }
         let t = format!(
             "{} rolls {n} attack dice (power {base}{})",
             self.st.label(a),
-            if shields != 0 { format!(", Shields {shields}") } else { String::new() }
+            if shields != 0 {
+                format!(", Shields {shields}")
+            } else {
+                String::new()
+            }
         );
         self.rules(Event::Result, t, &cites);
         let mut dice = self.roll(side, n as usize, "attack dice")?;
@@ -299,7 +407,11 @@ impl<'a> Engine<'a> {
         }
         let t = format!(
             "dice {dice:?}{}: {hits} hit{} ({}+ hits{})",
-            if acc != 0 { format!(" with Accuracy {acc:+}") } else { String::new() },
+            if acc != 0 {
+                format!(" with Accuracy {acc:+}")
+            } else {
+                String::new()
+            },
             if hits == 1 { "" } else { "s" },
             need,
             if td.kw.armor { ", Armor" } else { "" }
@@ -320,25 +432,45 @@ impl<'a> Engine<'a> {
                 })
             };
             let opts = |e: &Engine, s: Side| {
-                lucky_of(e, s).is_some_and(|(u, _)| !cell.borrow().1.contains(&u)) && !cell.borrow().0.is_empty()
+                lucky_of(e, s).is_some_and(|(u, _)| !cell.borrow().1.contains(&u))
+                    && !cell.borrow().0.is_empty()
             };
             let judge = |e: &Engine, s: Side, st: &Step| {
                 let (u, x) = lucky_of(e, s).ok_or_else(|| reject("no Lucky here", &[r::LUCKY]))?;
                 let c = cell.borrow();
                 if st.verb() != Verb::Lucky || e.unit_of(st) != Some(u) || c.1.contains(&u) {
-                    return Err(reject("in the reroll POP: lucky (once, `unit:` with Lucky) or pass", &[r::LUCKY, r::POP]));
+                    return Err(reject(
+                        "in the reroll POP: lucky (once, `unit:` with Lucky) or pass",
+                        &[r::LUCKY, r::POP],
+                    ));
                 }
                 let mut pos = st.reroll.clone();
                 pos.sort_unstable();
                 pos.dedup();
-                if pos.len() != st.reroll.len() || pos.is_empty() || pos.len() as i64 > x || pos.iter().any(|&p| p == 0 || p > c.0.len()) {
-                    return Err(reject(format!("Lucky {x}: reroll up to {x} of the {} attack dice (positions from 1)", c.0.len()), &[r::LUCKY]));
+                if pos.len() != st.reroll.len()
+                    || pos.is_empty()
+                    || pos.len() as i64 > x
+                    || pos.iter().any(|&p| p == 0 || p > c.0.len())
+                {
+                    return Err(reject(
+                        format!(
+                            "Lucky {x}: reroll up to {x} of the {} attack dice (positions from 1)",
+                            c.0.len()
+                        ),
+                        &[r::LUCKY],
+                    ));
                 }
                 Ok(())
             };
             let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
-                let Some(u) = e.unit_of(st) else { return Ok(()) };
-                let t = format!("{} uses Lucky: dice {:?} are rerolled", e.st.label(u), st.reroll);
+                let Some(u) = e.unit_of(st) else {
+                    return Ok(());
+                };
+                let t = format!(
+                    "{} uses Lucky: dice {:?} are rerolled",
+                    e.st.label(u),
+                    st.reroll
+                );
                 e.by(s, Event::Result, t, &[r::LUCKY, r::POP]);
                 let new = e.roll(roller, st.reroll.len(), "Lucky rerolls")?;
                 let mut c = cell.borrow_mut();
@@ -348,7 +480,13 @@ impl<'a> Engine<'a> {
                 }
                 Ok(())
             };
-            self.pop("dice roll (reroll) POP", &[r::POP, r::ATTACKING], &opts, &judge, &mut play)?;
+            self.pop(
+                "dice roll (reroll) POP",
+                &[r::POP, r::ATTACKING],
+                &opts,
+                &judge,
+                &mut play,
+            )?;
         }
         Ok(cell.into_inner().0)
     }
@@ -373,14 +511,27 @@ impl<'a> Engine<'a> {
                     let ok = st.verb() == Verb::Overkill
                         && e.target_of(st).is_some_and(|t| others.contains(&t))
                         && st.amount.is_some_and(|n| (1..=excess).contains(&n));
-                    if ok { Ok(()) } else { Err(reject(format!("Overkill: name another unit in the arena (`target:`) and up to {excess} hits (`amount:`)"), &[r::OVERKILL, r::G_DIVIDE])) }
+                    if ok {
+                        Ok(())
+                    } else {
+                        Err(reject(
+                            format!(
+                                "Overkill: name another unit in the arena (`target:`) and up to {excess} hits (`amount:`)"
+                            ),
+                            &[r::OVERKILL, r::G_DIVIDE],
+                        ))
+                    }
                 };
-                let what = format!("Overkill: {excess} hits in excess of the defender's remaining health");
+                let what =
+                    format!("Overkill: {excess} hits in excess of the defender's remaining health");
                 if let Answer::Do(st) = self.ask(side, NeedKind::Choice, &what, true, &judge)?
                     && let (Some(t), Some(n)) = (self.target_of(&st), st.amount)
                 {
                     main -= n;
-                    let txt = format!("Overkill: {n} of the hits go to {} (not dice: Shields, Parry and Armor don't apply)", self.st.label(t));
+                    let txt = format!(
+                        "Overkill: {n} of the hits go to {} (not dice: Shields, Parry and Armor don't apply)",
+                        self.st.label(t)
+                    );
                     self.by(side, Event::Result, txt, &[r::OVERKILL, r::G_DIVIDE]);
                     out.push(Instance::new(t, n, DmgKind::Overkill, Some(a)));
                 }
@@ -401,30 +552,56 @@ impl<'a> Engine<'a> {
 
     /// Step 8: the attack end POP: waiting effects resolve in their order.
     fn attack_end(&mut self, at: &mut Attack) -> Flow<()> {
-        self.rules(Event::Phase, "the attack ends", &[r::ATTACKING, r::ATTACK_SUMMARY]);
+        self.rules(
+            Event::Phase,
+            "the attack ends",
+            &[r::ATTACKING, r::ATTACK_SUMMARY],
+        );
         for w in std::mem::take(&mut at.waiting) {
             match w {
                 Waiting::Retaliate { unit, x } => {
                     let a = at.attacker;
-                    self.resolved.push(format!("retaliate:{}", self.st.key(unit)));
+                    self.resolved
+                        .push(format!("retaliate:{}", self.st.key(unit)));
                     if !self.st.in_arena(a) {
                         continue;
                     }
                     let s = self.st.pieces[unit].side;
-                    let t = format!("{}'s Retaliate {x} resolves: {x} dice of damage to {}", self.st.label(unit), self.st.label(a));
+                    let t = format!(
+                        "{}'s Retaliate {x} resolves: {x} dice of damage to {}",
+                        self.st.label(unit),
+                        self.st.label(a)
+                    );
                     self.by(s, Event::Pop, t, &[r::RETALIATE, r::G_DICE_OF_DAMAGE]);
                     let dice = self.roll(s, x.max(0) as usize, "Retaliate dice of damage")?;
                     let need = if self.st.totals(a).kw.armor { 5 } else { 4 };
                     let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
                     let t = format!("{hits} hit{}", if hits == 1 { "" } else { "s" });
                     self.rules(Event::Result, t, &[r::G_DICE_OF_DAMAGE, r::G_HIT]);
-                    self.resolve_damage(vec![Instance::new(a, hits, DmgKind::DiceOfDamage, Some(unit))])?;
+                    self.resolve_damage(vec![Instance::new(
+                        a,
+                        hits,
+                        DmgKind::DiceOfDamage,
+                        Some(unit),
+                    )])?;
                 }
-                Waiting::Effects { side, unit, effects } => {
+                Waiting::Effects {
+                    side,
+                    unit,
+                    effects,
+                } => {
                     self.resolved.push(format!("ability:{}", self.st.key(unit)));
                     let t = format!("{}'s waiting ability resolves", self.st.label(unit));
                     self.by(side, Event::Pop, t, &[r::USING_EFFECTS, r::INTERCEPT]);
-                    self.run_effects(side, Some(unit), &effects, None, Ctx { attacker: Some(at.attacker) })?;
+                    self.run_effects(
+                        side,
+                        Some(unit),
+                        &effects,
+                        None,
+                        Ctx {
+                            attacker: Some(at.attacker),
+                        },
+                    )?;
                 }
             }
         }
@@ -446,11 +623,17 @@ impl<'a> Engine<'a> {
                 return Ok(());
             }
             if st.verb() != Verb::DoubleStrike || e.unit_of(st) != Some(a) {
-                return Err(reject("Double Strike: `double_strike` with this unit, or pass", &[r::DOUBLE_STRIKE]));
+                return Err(reject(
+                    "Double Strike: `double_strike` with this unit, or pass",
+                    &[r::DOUBLE_STRIKE],
+                ));
             }
             match e.target_of(st) {
                 Some(t) if targets.contains(&t) => Ok(()),
-                _ => Err(reject("choose a unit this unit can attack", &[r::DOUBLE_STRIKE])),
+                _ => Err(reject(
+                    "choose a unit this unit can attack",
+                    &[r::DOUBLE_STRIKE],
+                )),
             }
         };
         if let Answer::Do(st) = self.ask(side, NeedKind::Choice, "Double Strike", true, &judge)?

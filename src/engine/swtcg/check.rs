@@ -7,11 +7,19 @@ use crate::engine::{BoardError, Scripted};
 use serde_saphyr::Spanned;
 
 fn unknown(k: &Spanned<String>) -> BoardError {
-    BoardError::new(k.referenced.line(), k.referenced.column(), format!("unknown card `{}`", k.value))
+    BoardError::new(
+        k.referenced.line(),
+        k.referenced.column(),
+        format!("unknown card `{}`", k.value),
+    )
 }
 
 fn known(b: &Board, k: &Spanned<String>) -> Result<(), BoardError> {
-    if b.cards.contains_key(&k.value) { Ok(()) } else { Err(unknown(k)) }
+    if b.cards.contains_key(&k.value) {
+        Ok(())
+    } else {
+        Err(unknown(k))
+    }
 }
 
 fn check_unit(b: &Board, u: &UnitBoard, seen: &mut Vec<String>) -> Result<(), BoardError> {
@@ -22,25 +30,49 @@ fn check_unit(b: &Board, u: &UnitBoard, seen: &mut Vec<String>) -> Result<(), Bo
     for k in all {
         known(b, k)?;
         if seen.contains(&k.value) {
-            return Err(BoardError::new(k.referenced.line(), k.referenced.column(), format!("card `{}` is placed twice", k.value)));
+            return Err(BoardError::new(
+                k.referenced.line(),
+                k.referenced.column(),
+                format!("card `{}` is placed twice", k.value),
+            ));
         }
         seen.push(k.value.clone());
     }
     if u.under.len() > 3 {
-        return Err(BoardError::new(u.card.referenced.line(), u.card.referenced.column(), "a unique stack holds at most 4 cards"));
+        return Err(BoardError::new(
+            u.card.referenced.line(),
+            u.card.referenced.column(),
+            "a unique stack holds at most 4 cards",
+        ));
     }
     Ok(())
 }
 
 fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<(), BoardError> {
-    for k in p.hand.iter().chain(&p.deck).chain(&p.discard).chain(&p.resource) {
+    for k in p
+        .hand
+        .iter()
+        .chain(&p.deck)
+        .chain(&p.discard)
+        .chain(&p.resource)
+    {
         known(b, k)?;
         if seen.contains(&k.value) {
-            return Err(BoardError::new(k.referenced.line(), k.referenced.column(), format!("card `{}` is placed twice", k.value)));
+            return Err(BoardError::new(
+                k.referenced.line(),
+                k.referenced.column(),
+                format!("card `{}` is placed twice", k.value),
+            ));
         }
         seen.push(k.value.clone());
     }
-    for u in p.space.iter().chain(&p.ground).chain(&p.character).chain(&p.build_zone) {
+    for u in p
+        .space
+        .iter()
+        .chain(&p.ground)
+        .chain(&p.character)
+        .chain(&p.build_zone)
+    {
         check_unit(b, u, seen)?;
     }
     Ok(())
@@ -55,11 +87,17 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
         && sb.first != "player1"
         && sb.first != "player2"
     {
-        return Err(BoardError::nowhere("side_bid.first is `player1` or `player2`"));
+        return Err(BoardError::nowhere(
+            "side_bid.first is `player1` or `player2`",
+        ));
     }
     for s in script {
         let st = &s.step;
-        for k in [&st.unit, &st.target, &st.card, &st.onto].into_iter().flatten().chain(&st.cards) {
+        for k in [&st.unit, &st.target, &st.card, &st.onto]
+            .into_iter()
+            .flatten()
+            .chain(&st.cards)
+        {
             known(b, k)?;
         }
         if st.dice.len() > 100 || st.reroll.len() > 100 {
@@ -70,18 +108,45 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
 }
 
 const UNIT_KEYS: [&str; 13] = [
-    "zone", "top", "tapped", "damage", "counters", "speed", "power", "health", "build", "stack", "pilots", "equipment", "keywords",
+    "zone",
+    "top",
+    "tapped",
+    "damage",
+    "counters",
+    "speed",
+    "power",
+    "health",
+    "build",
+    "stack",
+    "pilots",
+    "equipment",
+    "keywords",
 ];
-const ATTACK_KEYS: [&str; 6] = ["attacker", "defender", "dice", "hits", "damage", "disrupted"];
+const ATTACK_KEYS: [&str; 6] = [
+    "attacker",
+    "defender",
+    "dice",
+    "hits",
+    "damage",
+    "disrupted",
+];
 
 /// Whether an expectation path can be observed.
 pub fn observable(b: &Board, path: &str) -> Result<(), String> {
     let parts: Vec<&str> = path.split('.').collect();
     let card = |k: &str| {
-        if b.cards.contains_key(k) { Ok(()) } else { Err(format!("no card `{k}` on the board")) }
+        if b.cards.contains_key(k) {
+            Ok(())
+        } else {
+            Err(format!("no card `{k}` on the board"))
+        }
     };
     let side = |s: &str| {
-        if s == "dark" || s == "light" { Ok(()) } else { Err(format!("`{s}` is not a side (dark, light)")) }
+        if s == "dark" || s == "light" {
+            Ok(())
+        } else {
+            Err(format!("`{s}` is not a side (dark, light)"))
+        }
     };
     match parts.as_slice() {
         ["cards", k] => card(k),

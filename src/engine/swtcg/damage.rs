@@ -73,11 +73,7 @@ impl<'a> Engine<'a> {
         }
         self.level += 1;
         for i in &inst {
-            let t = format!(
-                "pending damage: {} to {}",
-                i.amount,
-                self.st.label(i.unit)
-            );
+            let t = format!("pending damage: {} to {}", i.amount, self.st.label(i.unit));
             self.rules(Event::Result, t, &[r::ATTACKING, r::G_DAMAGE]);
         }
         self.parry(&mut inst);
@@ -94,7 +90,12 @@ impl<'a> Engine<'a> {
                     self.st.label(d.to)
                 );
                 self.rules(Event::Result, t, &[r::DEFLECT]);
-                self.resolve_damage(vec![Instance::new(d.to, d.amount, DmgKind::Deflect, Some(d.from))])?;
+                self.resolve_damage(vec![Instance::new(
+                    d.to,
+                    d.amount,
+                    DmgKind::Deflect,
+                    Some(d.from),
+                )])?;
             }
         }
         Ok(inst)
@@ -156,7 +157,10 @@ impl<'a> Engine<'a> {
                     return Err(reject("name the unit (`unit:`)", &[r::POP]));
                 };
                 if self.st.pieces[u].side != s {
-                    return Err(reject("only a unit's controller plays its abilities", &[r::PRIMARY_RULES]));
+                    return Err(reject(
+                        "only a unit's controller plays its abilities",
+                        &[r::PRIMARY_RULES],
+                    ));
                 }
                 let Some(i) = find(inst, u) else {
                     return Err(reject(
@@ -167,7 +171,10 @@ impl<'a> Engine<'a> {
                 let kw = self.st.totals(u).kw;
                 if st.verb() == Verb::Evade {
                     if kw.cant_use_evade {
-                        return Err(reject("this unit can't use Evade", &[r::G_CANT_USE, r::PRIMARY_RULES]));
+                        return Err(reject(
+                            "this unit can't use Evade",
+                            &[r::G_CANT_USE, r::PRIMARY_RULES],
+                        ));
                     }
                     if inst[i].evades >= kw.evade.len() {
                         return Err(reject(
@@ -175,28 +182,44 @@ impl<'a> Engine<'a> {
                             &[r::EVADE],
                         ));
                     }
-                    if st.amount.is_some_and(|a| a < 1 || a > kw.evade[inst[i].evades]) {
+                    if st
+                        .amount
+                        .is_some_and(|a| a < 1 || a > kw.evade[inst[i].evades])
+                    {
                         return Err(reject("Evade X prevents up to X damage", &[r::EVADE]));
                     }
                 } else {
                     if inst[i].deflects >= kw.deflect.len() {
-                        return Err(reject("each Deflect is played once for this damage", &[r::DEFLECT, r::DUPLICATES]));
+                        return Err(reject(
+                            "each Deflect is played once for this damage",
+                            &[r::DEFLECT, r::DUPLICATES],
+                        ));
                     }
                     if let Some(t) = self.target_of(st)
                         && self.st.arena_of(t) != self.st.arena_of(u)
                     {
-                        return Err(reject("Deflect does damage to a unit in the same arena", &[r::DEFLECT]));
+                        return Err(reject(
+                            "Deflect does damage to a unit in the same arena",
+                            &[r::DEFLECT],
+                        ));
                     }
                 }
                 Ok(())
             }
-            Verb::Play => self.judge_card(s, st, Timing::Prevention).and_then(|_| {
-                match self.target_of(st) {
-                    Some(t) if find(inst, t).is_some() => Ok(()),
-                    _ => Err(reject("prevent damage to a unit with damage pending (`target:`)", &[r::G_PREVENT])),
-                }
-            }),
-            _ => Err(reject("during the damage prevention POP: evade, deflect, play or pass", &[r::POP])),
+            Verb::Play => {
+                self.judge_card(s, st, Timing::Prevention)
+                    .and_then(|_| match self.target_of(st) {
+                        Some(t) if find(inst, t).is_some() => Ok(()),
+                        _ => Err(reject(
+                            "prevent damage to a unit with damage pending (`target:`)",
+                            &[r::G_PREVENT],
+                        )),
+                    })
+            }
+            _ => Err(reject(
+                "during the damage prevention POP: evade, deflect, play or pass",
+                &[r::POP],
+            )),
         }
     }
 
@@ -224,15 +247,29 @@ impl<'a> Engine<'a> {
         Ok(out)
     }
 
-    fn play_prevention(&mut self, inst: &mut [Instance], s: Side, st: &Step, out: &mut Vec<Deflected>) {
+    fn play_prevention(
+        &mut self,
+        inst: &mut [Instance],
+        s: Side,
+        st: &Step,
+        out: &mut Vec<Deflected>,
+    ) {
         match st.verb() {
             Verb::Evade | Verb::Deflect => {
                 let Some(u) = self.unit_of(st) else { return };
                 let Some(i) = find(inst, u) else { return };
                 let kw = self.st.totals(u).kw;
                 let evade = st.verb() == Verb::Evade;
-                let x = if evade { kw.evade[inst[i].evades] } else { kw.deflect[inst[i].deflects] };
-                let n = if evade { st.amount.unwrap_or(x).min(inst[i].left()) } else { x.min(inst[i].left()) };
+                let x = if evade {
+                    kw.evade[inst[i].evades]
+                } else {
+                    kw.deflect[inst[i].deflects]
+                };
+                let n = if evade {
+                    st.amount.unwrap_or(x).min(inst[i].left())
+                } else {
+                    x.min(inst[i].left())
+                };
                 inst[i].prevented += n;
                 let name = if evade { "Evade" } else { "Deflect" };
                 if evade {
@@ -242,17 +279,31 @@ impl<'a> Engine<'a> {
                 }
                 let label = format!("{}:{}", st.verb().as_str(), self.st.key(u));
                 self.resolved.push(label);
-                let t = format!("{} plays {name} {x}: {n} damage prevented", self.st.label(u));
-                self.by(s, Event::Result, t, &[if evade { r::EVADE } else { r::DEFLECT }, r::G_PREVENT]);
+                let t = format!(
+                    "{} plays {name} {x}: {n} damage prevented",
+                    self.st.label(u)
+                );
+                self.by(
+                    s,
+                    Event::Result,
+                    t,
+                    &[if evade { r::EVADE } else { r::DEFLECT }, r::G_PREVENT],
+                );
                 if !evade
                     && n > 0
                     && let Some(t) = self.target_of(st)
                 {
-                    out.push(Deflected { from: u, to: t, amount: n });
+                    out.push(Deflected {
+                        from: u,
+                        to: t,
+                        amount: n,
+                    });
                 }
             }
             Verb::Play => {
-                let Some(c) = st.card().and_then(|k| self.st.find(k)) else { return };
+                let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+                    return;
+                };
                 let Some(t) = self.target_of(st) else { return };
                 let Some(i) = find(inst, t) else { return };
                 let act = self.card_activated(c);
@@ -325,7 +376,11 @@ impl<'a> Engine<'a> {
         self.st.discard_piece(u);
         self.resolved.push(format!("discard:{key}"));
         let t = format!("{label} has damage counters equal to its health ({h}) and is discarded");
-        self.rules(Event::StateChange, t, &[r::ATTACKING, r::ATTACK_SUMMARY, r::G_DISCARD]);
+        self.rules(
+            Event::StateChange,
+            t,
+            &[r::ATTACKING, r::ATTACK_SUMMARY, r::G_DISCARD],
+        );
         if let Some(src) = source
             && src != u
         {

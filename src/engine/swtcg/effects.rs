@@ -17,7 +17,11 @@ pub struct Ctx {
 impl<'a> Engine<'a> {
     /// A card's first activated ability (a Battle card's effect).
     pub fn card_activated(&self, c: CardIx) -> Option<Activated> {
-        self.st.def(c).abilities.iter().find_map(|a| a.activated.clone())
+        self.st
+            .def(c)
+            .abilities
+            .iter()
+            .find_map(|a| a.activated.clone())
     }
 
     /// Whether a side could play a Battle card or a unit's activated ability at this timing.
@@ -47,28 +51,48 @@ impl<'a> Engine<'a> {
             return self.ability_ok(s, u, st.ability.unwrap_or(1), timing);
         }
         let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
-            return Err(reject("name the card (`card:`) or the unit (`unit:`)", &[r::BATTLE_CARDS]));
+            return Err(reject(
+                "name the card (`card:`) or the unit (`unit:`)",
+                &[r::BATTLE_CARDS],
+            ));
         };
         if !self.st.player(s).hand.contains(&c) || self.st.def(c).kind != Kind::Battle {
-            return Err(reject("a Battle card is played from its player's hand", &[r::BATTLE_CARDS]));
+            return Err(reject(
+                "a Battle card is played from its player's hand",
+                &[r::BATTLE_CARDS],
+            ));
         }
         let Some(a) = self.card_activated(c) else {
             return Err(reject("the card has no effect to play", &[r::BATTLE_CARDS]));
         };
         if a.timing != timing {
-            return Err(reject("the card can't be played at this time", &[r::POP, r::EFFECT_TYPES]));
+            return Err(reject(
+                "the card can't be played at this time",
+                &[r::POP, r::EFFECT_TYPES],
+            ));
         }
         if a.cost.force > self.st.player(s).force {
             return Err(reject(
-                format!("the card costs {} Force; {} has {}", a.cost.force, s.name(), self.st.player(s).force),
+                format!(
+                    "the card costs {} Force; {} has {}",
+                    a.cost.force,
+                    s.name(),
+                    self.st.player(s).force
+                ),
                 &[r::G_PAY, r::G_FORCE],
             ));
         }
-        if let Some(Effect::DiscardUnit(t)) = a.effects.iter().find(|e| matches!(e, Effect::DiscardUnit(_)))
+        if let Some(Effect::DiscardUnit(t)) = a
+            .effects
+            .iter()
+            .find(|e| matches!(e, Effect::DiscardUnit(_)))
             && !self.target_of(st).is_some_and(|u| self.st.has_type(u, *t))
         {
             return Err(reject(
-                format!("the target must have the {} type (a subtype is not a type)", t.title()),
+                format!(
+                    "the target must have the {} type (a subtype is not a type)",
+                    t.title()
+                ),
                 &[r::G_TYPE],
             ));
         }
@@ -77,21 +101,44 @@ impl<'a> Engine<'a> {
 
     fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
         if self.st.pieces[u].side != s {
-            return Err(reject("only a unit's controller plays its abilities", &[r::PRIMARY_RULES]));
+            return Err(reject(
+                "only a unit's controller plays its abilities",
+                &[r::PRIMARY_RULES],
+            ));
         }
         let c = self.st.top(u);
-        let Some(a) = self.st.def(c).abilities.get(k.wrapping_sub(1)).and_then(|a| a.activated.as_ref()) else {
-            return Err(reject("the unit has no such activated ability", &[r::EFFECT_TYPES]));
+        let Some(a) = self
+            .st
+            .def(c)
+            .abilities
+            .get(k.wrapping_sub(1))
+            .and_then(|a| a.activated.as_ref())
+        else {
+            return Err(reject(
+                "the unit has no such activated ability",
+                &[r::EFFECT_TYPES],
+            ));
         };
         if a.timing != timing {
-            return Err(reject("the ability can't be played at this time", &[r::POP, r::EFFECT_TYPES]));
+            return Err(reject(
+                "the ability can't be played at this time",
+                &[r::POP, r::EFFECT_TYPES],
+            ));
         }
         if self.used.contains(&(c, k)) {
-            return Err(reject("an activated effect is played once per turn", &[r::EFFECT_TYPES]));
+            return Err(reject(
+                "an activated effect is played once per turn",
+                &[r::EFFECT_TYPES],
+            ));
         }
         if a.cost.force > self.st.player(s).force {
             return Err(reject(
-                format!("the ability costs {} Force; {} has {}", a.cost.force, s.name(), self.st.player(s).force),
+                format!(
+                    "the ability costs {} Force; {} has {}",
+                    a.cost.force,
+                    s.name(),
+                    self.st.player(s).force
+                ),
                 &[r::G_PAY, r::G_FORCE, r::EFFECT_TYPES],
             ));
         }
@@ -105,14 +152,24 @@ impl<'a> Engine<'a> {
         pl.force -= cost;
         pl.hand.retain(|&x| x != c);
         pl.discard.push(c);
-        let t = format!("{} plays {} (pays {cost} Force)", s.name(), self.st.card_label(c));
+        let t = format!(
+            "{} plays {} (pays {cost} Force)",
+            s.name(),
+            self.st.card_label(c)
+        );
         self.by(s, Event::Initiate, t, &[r::BATTLE_CARDS, r::EFFECT_TYPES]);
     }
 
     /// Pay for a unit's activated ability; returns it.
     pub fn pay_ability(&mut self, s: Side, u: PieceIx, k: usize) -> Option<Activated> {
         let c = self.st.top(u);
-        let a = self.st.def(c).abilities.get(k.wrapping_sub(1))?.activated.clone()?;
+        let a = self
+            .st
+            .def(c)
+            .abilities
+            .get(k.wrapping_sub(1))?
+            .activated
+            .clone()?;
         self.used.push((c, k));
         self.st.player_mut(s).force -= a.cost.force;
         let t = format!(
@@ -130,15 +187,25 @@ impl<'a> Engine<'a> {
         let target = self.target_of(st);
         if let Some(u) = self.unit_of(st) {
             let k = st.ability.unwrap_or(1);
-            let Some(a) = self.pay_ability(s, u, k) else { return Ok(()) };
+            let Some(a) = self.pay_ability(s, u, k) else {
+                return Ok(());
+            };
             self.resolved.push(format!("ability:{}", self.st.key(u)));
             return self.run_effects(s, Some(u), &a.effects, target, ctx);
         }
-        let Some(c) = st.card().and_then(|k| self.st.find(k)) else { return Ok(()) };
+        let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+            return Ok(());
+        };
         let a = self.card_activated(c);
         self.pay_card(s, c);
         self.resolved.push(format!("play:{}", self.st.keys[c]));
-        self.run_effects(s, None, &a.map(|a| a.effects).unwrap_or_default(), target, ctx)
+        self.run_effects(
+            s,
+            None,
+            &a.map(|a| a.effects).unwrap_or_default(),
+            target,
+            ctx,
+        )
     }
 
     /// Run effects in order; "when you draw a card" triggers wait until they finish.
@@ -163,7 +230,14 @@ impl<'a> Engine<'a> {
     }
 
     /// One effect; returns the number of cards drawn.
-    fn effect(&mut self, s: Side, src: Option<PieceIx>, e: &Effect, target: Option<PieceIx>, ctx: Ctx) -> Flow<i64> {
+    fn effect(
+        &mut self,
+        s: Side,
+        src: Option<PieceIx>,
+        e: &Effect,
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
         let tl = |e: &Engine| target.map_or("no unit".to_string(), |t| e.st.label(t));
         match e {
             Effect::Untap => {
@@ -192,14 +266,21 @@ impl<'a> Engine<'a> {
             }
             Effect::GainForce(n) => {
                 self.st.player_mut(s).force += n;
-                let txt = format!("{} gains {n} Force ({} now)", s.name(), self.st.player(s).force);
+                let txt = format!(
+                    "{} gains {n} Force ({} now)",
+                    s.name(),
+                    self.st.player(s).force
+                );
                 self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
             }
             Effect::LoseForce(n) => {
                 let o = s.other();
                 let lost = (*n).min(self.st.player(o).force).max(0);
                 self.st.player_mut(o).force -= lost;
-                let txt = format!("{} loses {lost} Force (of {n}; Force is never negative)", o.name());
+                let txt = format!(
+                    "{} loses {lost} Force (of {n}; Force is never negative)",
+                    o.name()
+                );
                 self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
             }
             Effect::Draw(n) => return Ok(self.draw(s, *n)),
@@ -215,7 +296,10 @@ impl<'a> Engine<'a> {
             Effect::CountersOnAttacker(n) => {
                 if let Some(a) = ctx.attacker.filter(|&a| self.st.in_arena(a)) {
                     self.st.pieces[a].damage += n;
-                    let txt = format!("{n} damage counters put on {} (not damage: they can't be prevented)", self.st.label(a));
+                    let txt = format!(
+                        "{n} damage counters put on {} (not damage: they can't be prevented)",
+                        self.st.label(a)
+                    );
                     self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::POP]);
                     self.discard_check(a, None);
                 }
@@ -246,7 +330,11 @@ impl<'a> Engine<'a> {
             pl.hand.push(c);
             k += 1;
         }
-        let txt = format!("{} draws {k} card{}", s.name(), if k == 1 { "" } else { "s" });
+        let txt = format!(
+            "{} draws {k} card{}",
+            s.name(),
+            if k == 1 { "" } else { "s" }
+        );
         self.rules(Event::StateChange, txt, &[r::G_DRAW_X, r::DECK]);
         k
     }
@@ -259,8 +347,18 @@ impl<'a> Engine<'a> {
         let judge = move |e: &Engine, st: &Step| {
             let ok = st.verb() == Verb::Discard
                 && st.cards.len() == n
-                && st.cards.iter().all(|k| e.st.find(&k.value).is_some_and(|c| e.st.player(s).hand.contains(&c)));
-            if ok { Ok(()) } else { Err(reject(format!("discard exactly {n} cards from hand"), &[r::G_DISCARD])) }
+                && st.cards.iter().all(|k| {
+                    e.st.find(&k.value)
+                        .is_some_and(|c| e.st.player(s).hand.contains(&c))
+                });
+            if ok {
+                Ok(())
+            } else {
+                Err(reject(
+                    format!("discard exactly {n} cards from hand"),
+                    &[r::G_DISCARD],
+                ))
+            }
         };
         if let Answer::Do(st) = self.ask(s, NeedKind::Choice, "cards to discard", true, &judge)? {
             for k in &st.cards {
@@ -285,7 +383,12 @@ impl<'a> Engine<'a> {
             .copied()
             .filter(|&c| names.contains(&self.st.def(c).name))
             .collect();
-        let txt = format!("{} searches the deck: {} of {} named cards found", s.name(), found.len(), names.len());
+        let txt = format!(
+            "{} searches the deck: {} of {} named cards found",
+            s.name(),
+            found.len(),
+            names.len()
+        );
         self.by(s, Event::Result, txt, &[r::G_SEARCH]);
         if found.is_empty() {
             return Ok(());
@@ -303,13 +406,22 @@ impl<'a> Engine<'a> {
                 };
                 let n = e.st.def(c).name.as_str();
                 if seen.contains(&n) {
-                    return Err(reject("one card for each card the effect names", &[r::G_SEARCH]));
+                    return Err(reject(
+                        "one card for each card the effect names",
+                        &[r::G_SEARCH],
+                    ));
                 }
                 seen.push(n);
             }
             Ok(())
         };
-        if let Answer::Do(st) = self.ask(s, NeedKind::Choice, "cards found in the search", true, &judge)? {
+        if let Answer::Do(st) = self.ask(
+            s,
+            NeedKind::Choice,
+            "cards found in the search",
+            true,
+            &judge,
+        )? {
             for k in &st.cards {
                 if let Some(c) = self.st.find(&k.value) {
                     let pl = self.st.player_mut(s);
@@ -333,7 +445,11 @@ impl<'a> Engine<'a> {
             .collect();
         let u = match cands.len() {
             0 => {
-                self.rules(Event::Result, "no unit has damage counters to remove", &[r::G_DAMAGE_COUNTER]);
+                self.rules(
+                    Event::Result,
+                    "no unit has damage counters to remove",
+                    &[r::G_DAMAGE_COUNTER],
+                );
                 return Ok(());
             }
             1 => cands[0],
@@ -341,9 +457,18 @@ impl<'a> Engine<'a> {
                 let c2 = cands.clone();
                 let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
                     Some(t) if st.verb() == Verb::Choose && c2.contains(&t) => Ok(()),
-                    _ => Err(reject("choose one of your units with damage counters", &[r::G_DAMAGE_COUNTER])),
+                    _ => Err(reject(
+                        "choose one of your units with damage counters",
+                        &[r::G_DAMAGE_COUNTER],
+                    )),
                 };
-                match self.ask(s, NeedKind::Choice, "a unit to remove counters from", true, &judge)? {
+                match self.ask(
+                    s,
+                    NeedKind::Choice,
+                    "a unit to remove counters from",
+                    true,
+                    &judge,
+                )? {
                     Answer::Do(st) => self.target_of(&st).unwrap_or(cands[0]),
                     Answer::Pass => return Ok(()),
                 }
@@ -352,7 +477,11 @@ impl<'a> Engine<'a> {
         let k = n.min(self.st.pieces[u].damage);
         self.st.pieces[u].damage -= k;
         let txt = format!("{k} damage counter(s) removed from {}", self.st.label(u));
-        self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::G_WHEN_DRAW]);
+        self.rules(
+            Event::StateChange,
+            txt,
+            &[r::G_DAMAGE_COUNTER, r::G_WHEN_DRAW],
+        );
         Ok(())
     }
 

@@ -4,9 +4,7 @@
 use super::model::{Side, Step, Verb};
 use super::rules as r;
 use super::state::{PieceIx, State};
-use crate::engine::{
-    Actor, At, End, Event, Illegal, MAX_STEPS, NeedKind, Scripted, Trace,
-};
+use crate::engine::{Actor, At, End, Event, Illegal, MAX_STEPS, NeedKind, Scripted, Trace};
 
 /// The run stopped (its `End` is recorded on the engine).
 #[derive(Debug, Clone, Copy)]
@@ -173,7 +171,11 @@ impl<'a> Engine<'a> {
                     what: what.to_string(),
                 });
             };
-            let by = if s.player == 0 { Side::Dark } else { Side::Light };
+            let by = if s.player == 0 {
+                Side::Dark
+            } else {
+                Side::Light
+            };
             if by != side {
                 self.next += 1;
                 let why = reject(
@@ -189,7 +191,12 @@ impl<'a> Engine<'a> {
             self.next += 1;
             match judge(self, &s.step) {
                 Ok(()) if s.step.verb() == Verb::Pass => {
-                    self.by(side, Event::Pass, format!("{} passes: {what}", self.name(side)), &[r::POP]);
+                    self.by(
+                        side,
+                        Event::Pass,
+                        format!("{} passes: {what}", self.name(side)),
+                        &[r::POP],
+                    );
                     return Ok(Answer::Pass);
                 }
                 Ok(()) => return Ok(Answer::Do(Box::new(s.step.clone()))),
@@ -218,7 +225,10 @@ impl<'a> Engine<'a> {
             }
             Ok(())
         };
-        let w = format!("roll {n} {} for {what}", if n == 1 { "die" } else { "dice" });
+        let w = format!(
+            "roll {n} {} for {what}",
+            if n == 1 { "die" } else { "dice" }
+        );
         match self.ask(side, NeedKind::Random, &w, true, &judge)? {
             Answer::Do(s) => {
                 self.by(

@@ -116,7 +116,10 @@ pub fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
 
 fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engine::Flow<()> {
     if board.format == Format::TwoHeadedWookiee {
-        return e.not_modelled("the Two-Headed Wookiee format (teams of two players)", &[rules::TWO_HEADED]);
+        return e.not_modelled(
+            "the Two-Headed Wookiee format (teams of two players)",
+            &[rules::TWO_HEADED],
+        );
     }
     for p in 0..e.st.pieces.len() {
         let pc = &e.st.pieces[p];
@@ -132,7 +135,10 @@ fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engin
         let first = usize::from(b.first == "player2");
         let res = e.side_bid(b.side, first)?;
         for (i, name) in ["player1", "player2"].iter().enumerate() {
-            obs.set(format!("side_bid.{name}.side"), res.sides[i].map(|s| s.as_str()));
+            obs.set(
+                format!("side_bid.{name}.side"),
+                res.sides[i].map(|s| s.as_str()),
+            );
             obs.set(format!("side_bid.{name}.build"), res.build[i]);
         }
         return Ok(());
@@ -173,7 +179,10 @@ fn observe(e: &engine::Engine, obs: &mut Observations) {
         obs.set(u("build"), t.build);
         obs.list(u("stack"), &st.keys_of(&pc.stack));
         let riders = |pilots: bool| -> Vec<String> {
-            st.riders(p, pilots).into_iter().map(|q| st.key(q).to_string()).collect()
+            st.riders(p, pilots)
+                .into_iter()
+                .map(|q| st.key(q).to_string())
+                .collect()
         };
         obs.list(u("pilots"), &riders(true));
         obs.list(u("equipment"), &riders(false));
@@ -193,7 +202,10 @@ fn observe(e: &engine::Engine, obs: &mut Observations) {
         obs.set(format!("bounty.{n}.build"), pl.bounty.build);
     }
     for a in Arena::ALL {
-        obs.set(format!("control.{}", a.as_str()), st.controller(a).map(|s| s.as_str()));
+        obs.set(
+            format!("control.{}", a.as_str()),
+            st.controller(a).map(|s| s.as_str()),
+        );
     }
     obs.set("winner", e.winner.map(|s| s.as_str()));
     obs.list("resolved", &e.resolved);

@@ -446,7 +446,10 @@ pub enum Effect {
     /// Put N damage counters on the attacking unit.
     CountersOnAttacker(i64),
     /// Remove N damage counters from one of your units in an arena of these types.
-    RemoveCounters { n: i64, from: Vec<Arena> },
+    RemoveCounters {
+        n: i64,
+        from: Vec<Arena>,
+    },
     /// Disrupt the attack.
     DisruptAttack,
     /// Discard the chosen unit, which must have this type.

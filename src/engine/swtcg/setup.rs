@@ -28,14 +28,22 @@ impl<'a> Engine<'a> {
             let judge = |_: &Engine, st: &Step| match (st.verb(), st.amount) {
                 (Verb::Pass, _) => Ok(()),
                 (Verb::Bid, Some(n)) if n < cur && n >= 0 => Ok(()),
-                _ => Err(reject(format!("bid fewer than {cur} starting build points, or let go (pass)"), &[r::CHOOSE_SIDES])),
+                _ => Err(reject(
+                    format!("bid fewer than {cur} starting build points, or let go (pass)"),
+                    &[r::CHOOSE_SIDES],
+                )),
             };
             match self.ask(seat(who), NeedKind::Choice, "side bid", true, &judge)? {
                 Answer::Do(st) => {
                     cur = st.amount.unwrap_or(cur);
                     last = Some(who);
                     let t = format!("{} bids {cur}", self.names[who]);
-                    self.log(super::engine::actor(seat(who)), Event::Result, t, &[r::CHOOSE_SIDES]);
+                    self.log(
+                        super::engine::actor(seat(who)),
+                        Event::Result,
+                        t,
+                        &[r::CHOOSE_SIDES],
+                    );
                 }
                 Answer::Pass => break,
             }
@@ -63,7 +71,11 @@ impl<'a> Engine<'a> {
         let mut total = [0i64; 2];
         let mut done = [false; 2];
         let mut cur = Side::Dark;
-        self.rules(Event::Phase, "setup: the Dark Side builds first", &[r::SETUP]);
+        self.rules(
+            Event::Phase,
+            "setup: the Dark Side builds first",
+            &[r::SETUP],
+        );
         while !(done[0] && done[1]) {
             let me = cur.ix();
             let pl = self.st.player(cur).clone();
@@ -72,37 +84,65 @@ impl<'a> Engine<'a> {
                 match st.verb() {
                     Verb::Pass => Ok(()),
                     Verb::Deploy | Verb::Build => {
-                        let c = c.filter(|c| pl.hand.contains(c)).ok_or_else(|| reject("build a card from your hand", &[r::SETUP]))?;
+                        let c = c
+                            .filter(|c| pl.hand.contains(c))
+                            .ok_or_else(|| reject("build a card from your hand", &[r::SETUP]))?;
                         let d = e.st.def(c);
                         if !matches!(d.kind, Kind::Unit | Kind::Resource) {
-                            return Err(reject("in setup you build only unit cards and 1 Resource card", &[r::SETUP]));
+                            return Err(reject(
+                                "in setup you build only unit cards and 1 Resource card",
+                                &[r::SETUP],
+                            ));
                         }
                         if st.onto.is_some() {
                             return e.not_modelled_reject("stacking during setup");
                         }
-                        let cost = if st.verb() == Verb::Build { st.amount.unwrap_or(0) } else { d.cost };
+                        let cost = if st.verb() == Verb::Build {
+                            st.amount.unwrap_or(0)
+                        } else {
+                            d.cost
+                        };
                         if cost > pl.build || cost < 0 {
-                            return Err(reject(format!("{cost} is more than the {} build points left", pl.build), &[r::SETUP, r::G_PAY]));
+                            return Err(reject(
+                                format!("{cost} is more than the {} build points left", pl.build),
+                                &[r::SETUP, r::G_PAY],
+                            ));
                         }
-                        if st.verb() == Verb::Deploy && d.kind == Kind::Unit && !st.arena.is_some_and(|a| d.types.contains(&a)) {
-                            return Err(reject("put the unit into an arena of its type", &[r::SETUP, r::UNIT_CARDS]));
+                        if st.verb() == Verb::Deploy
+                            && d.kind == Kind::Unit
+                            && !st.arena.is_some_and(|a| d.types.contains(&a))
+                        {
+                            return Err(reject(
+                                "put the unit into an arena of its type",
+                                &[r::SETUP, r::UNIT_CARDS],
+                            ));
                         }
                         Ok(())
                     }
-                    _ => Err(reject("in setup: deploy a card, build your last card face-down, or pass when done", &[r::SETUP])),
+                    _ => Err(reject(
+                        "in setup: deploy a card, build your last card face-down, or pass when done",
+                        &[r::SETUP],
+                    )),
                 }
             };
             let can = pl.build > 0 && !pl.hand.is_empty();
             let st = match self.ask(cur, NeedKind::Action, "setup build", can, &judge)? {
                 Answer::Pass => {
                     done[me] = true;
-                    self.by(cur, Event::StateChange, format!("{} is done building", cur.name()), &[r::SETUP]);
+                    self.by(
+                        cur,
+                        Event::StateChange,
+                        format!("{} is done building", cur.name()),
+                        &[r::SETUP],
+                    );
                     cur = cur.other();
                     continue;
                 }
                 Answer::Do(st) => st,
             };
-            let Some(c) = st.card().and_then(|k| self.st.find(k)) else { continue };
+            let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+                continue;
+            };
             self.st.player_mut(cur).hand.retain(|&x| x != c);
             if st.verb() == Verb::Build {
                 let n = st.amount.unwrap_or(0);
@@ -111,7 +151,10 @@ impl<'a> Engine<'a> {
                 self.st.pieces[p].face_down = true;
                 self.st.pieces[p].counters = n;
                 done[me] = true;
-                let t = format!("{} puts its last card face-down in the build zone with {n} counters", cur.name());
+                let t = format!(
+                    "{} puts its last card face-down in the build zone with {n} counters",
+                    cur.name()
+                );
                 self.by(cur, Event::StateChange, t, &[r::SETUP]);
                 cur = cur.other();
                 continue;
@@ -122,7 +165,12 @@ impl<'a> Engine<'a> {
             if self.st.def(c).kind == Kind::Resource {
                 self.st.player_mut(cur).resource = Some(c);
             } else {
-                add_piece(&mut self.st, cur, PZone::Arena(st.arena.unwrap_or(super::model::Arena::Space)), c);
+                add_piece(
+                    &mut self.st,
+                    cur,
+                    PZone::Arena(st.arena.unwrap_or(super::model::Arena::Space)),
+                    c,
+                );
             }
             let t = format!(
                 "{} builds {} ({cost}): total {} against {}; {} build points left",

@@ -316,12 +316,11 @@ impl State {
         side_ok
             && !(f.other && p == src)
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
-            && f
-                .subtype
+            && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(self.subtypes(p), s))
             && f.r#type.is_none_or(|t| self.has_type(p, t))
-            && !(f.unequipped && !self.riders(p, false).is_empty())
+            && (!f.unequipped || self.riders(p, false).is_empty())
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
     }
     /// A unit's totals: printed values of the top card, +10 speed, +1 power,
@@ -535,7 +534,10 @@ fn place(st: &mut State, side: Side, zone: PZone, u: &UnitBoard) -> Option<Piece
         pc.counters = u.counters;
         pc.player = u.player.as_ref().map(|s| s.value.clone());
     }
-    for (list, zone) in [(&u.pilots, PZone::Pilot(p)), (&u.equipment, PZone::Attached(p))] {
+    for (list, zone) in [
+        (&u.pilots, PZone::Pilot(p)),
+        (&u.equipment, PZone::Attached(p)),
+    ] {
         for stack in list {
             let cs: Vec<CardIx> = stack.iter().filter_map(|k| st.find(&k.value)).collect();
             if !cs.is_empty() {

@@ -23,7 +23,11 @@ impl<'a> Engine<'a> {
         if through == Through::Command {
             return Ok(());
         }
-        let first = if start == Start::Battle { first_arena } else { Arena::Space };
+        let first = if start == Start::Battle {
+            first_arena
+        } else {
+            Arena::Space
+        };
         self.battle_phase(first)?;
         if through == Through::Turn {
             self.end_of_turn();
@@ -39,7 +43,11 @@ impl<'a> Engine<'a> {
                     self.st.pieces[p].tapped = false;
                 }
             }
-            self.rules(Event::StateChange, format!("{} untaps", s.name()), &[r::READY_PHASE, r::G_TAP]);
+            self.rules(
+                Event::StateChange,
+                format!("{} untaps", s.name()),
+                &[r::READY_PHASE, r::G_TAP],
+            );
         }
         for s in Side::BOTH {
             self.st.player_mut(s).force += 4;
@@ -48,13 +56,19 @@ impl<'a> Engine<'a> {
         }
         let roll = self.roll(Side::Light, 1, "build points")?[0];
         for s in Side::BOTH {
-            let all = Arena::ALL.iter().all(|&a| !self.st.units_in(a, s).is_empty());
+            let all = Arena::ALL
+                .iter()
+                .all(|&a| !self.st.units_in(a, s).is_empty());
             let n = roll + i64::from(all);
             self.st.player_mut(s).build = n;
             let t = format!(
                 "{} gets {n} build points{}",
                 s.name(),
-                if all { " (+1: units in all 3 arenas)" } else { "" }
+                if all {
+                    " (+1: units in all 3 arenas)"
+                } else {
+                    ""
+                }
             );
             self.rules(Event::StateChange, t, &[r::READY_PHASE]);
         }
@@ -73,7 +87,11 @@ impl<'a> Engine<'a> {
     }
 
     fn retreat_step(&mut self, s: Side) -> Flow<()> {
-        self.rules(Event::Window, format!("{}'s retreat step", s.name()), &[r::COMMAND_PHASE]);
+        self.rules(
+            Event::Window,
+            format!("{}'s retreat step", s.name()),
+            &[r::COMMAND_PHASE],
+        );
         loop {
             let can = (0..self.st.pieces.len()).any(|p| {
                 self.st.pieces[p].side == s && self.st.in_arena(p) && !self.st.pieces[p].tapped
@@ -83,14 +101,24 @@ impl<'a> Engine<'a> {
                     return Ok(());
                 }
                 match e.unit_of(st) {
-                    Some(u) if st.verb() == Verb::Retreat && e.st.pieces[u].side == s && e.st.in_arena(u) => {
+                    Some(u)
+                        if st.verb() == Verb::Retreat
+                            && e.st.pieces[u].side == s
+                            && e.st.in_arena(u) =>
+                    {
                         if e.st.pieces[u].tapped {
-                            Err(reject("you can't retreat a unit that's already tapped", &[r::COMMAND_PHASE]))
+                            Err(reject(
+                                "you can't retreat a unit that's already tapped",
+                                &[r::COMMAND_PHASE],
+                            ))
                         } else {
                             Ok(())
                         }
                     }
-                    _ => Err(reject("in the retreat step: retreat one of your units in an arena, or pass", &[r::COMMAND_PHASE])),
+                    _ => Err(reject(
+                        "in the retreat step: retreat one of your units in an arena, or pass",
+                        &[r::COMMAND_PHASE],
+                    )),
                 }
             };
             match self.ask(s, NeedKind::Action, "retreat step", can, &judge)? {
@@ -99,8 +127,16 @@ impl<'a> Engine<'a> {
                     let Some(u) = self.unit_of(&st) else { continue };
                     self.st.pieces[u].tapped = true;
                     self.st.pieces[u].zone = PZone::BuildZone;
-                    let t = format!("{} taps and retreats to the build zone (its Pilots with it)", self.st.label(u));
-                    self.by(s, Event::StateChange, t, &[r::COMMAND_PHASE, r::G_RETREAT, r::RETREATING_PILOTS]);
+                    let t = format!(
+                        "{} taps and retreats to the build zone (its Pilots with it)",
+                        self.st.label(u)
+                    );
+                    self.by(
+                        s,
+                        Event::StateChange,
+                        t,
+                        &[r::COMMAND_PHASE, r::G_RETREAT, r::RETREATING_PILOTS],
+                    );
                 }
             }
         }
@@ -127,20 +163,35 @@ impl<'a> Engine<'a> {
             .collect();
         let top = ready.iter().map(|x| x.1).max()?;
         let fastest: Vec<PieceIx> = ready.iter().filter(|x| x.1 == top).map(|x| x.0).collect();
-        let side = if fastest.iter().any(|&p| self.st.pieces[p].side == Side::Dark) {
+        let side = if fastest
+            .iter()
+            .any(|&p| self.st.pieces[p].side == Side::Dark)
+        {
             Side::Dark
         } else {
             Side::Light
         };
-        Some((side, fastest.into_iter().filter(|&p| self.st.pieces[p].side == side).collect()))
+        Some((
+            side,
+            fastest
+                .into_iter()
+                .filter(|&p| self.st.pieces[p].side == side)
+                .collect(),
+        ))
     }
 
     fn battle_step(&mut self, a: Arena) -> Flow<()> {
-        self.rules(Event::Phase, format!("{} battle step", a.title()), &[r::BATTLE_PHASE]);
+        self.rules(
+            Event::Phase,
+            format!("{} battle step", a.title()),
+            &[r::BATTLE_PHASE],
+        );
         self.general_pop("start of the battle step POP", &[r::BATTLE_PHASE])?;
         loop {
             self.general_pop("general POP", &[r::BATTLE_PHASE, r::G_SPEED])?;
-            let Some((side, units)) = self.next_attackers(a) else { break };
+            let Some((side, units)) = self.next_attackers(a) else {
+                break;
+            };
             self.next_attack(side, &units)?;
         }
         self.general_pop("end of the battle step POP", &[r::BATTLE_PHASE])?;
@@ -166,21 +217,43 @@ impl<'a> Engine<'a> {
                     } else {
                         "the next attacker is a fastest untapped unit (the Dark Side wins ties for speed)"
                     };
-                    Err(reject(why, &[r::BATTLE_PHASE, r::G_SPEED, r::PRIMARY_RULES]))
+                    Err(reject(
+                        why,
+                        &[r::BATTLE_PHASE, r::G_SPEED, r::PRIMARY_RULES],
+                    ))
                 }
                 Verb::Skip => Ok(()),
                 Verb::Attack => match (u, e.target_of(st)) {
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
                     (_, Some(t)) if e.st.totals(t).kw.stealth && !e.st.pieces[t].tapped => {
-                        Err(reject("Stealth: this unit can't be attacked unless it's tapped", &[r::STEALTH]))
+                        Err(reject(
+                            "Stealth: this unit can't be attacked unless it's tapped",
+                            &[r::STEALTH],
+                        ))
                     }
-                    _ => Err(reject("attack an opponent's unit in the same arena (`target:`)", &[r::ATTACKING, r::BATTLE_PHASE])),
+                    _ => Err(reject(
+                        "attack an opponent's unit in the same arena (`target:`)",
+                        &[r::ATTACKING, r::BATTLE_PHASE],
+                    )),
                 },
-                Verb::DoubleStrike => Err(reject("Double Strike is played only if this unit just attacked and tapped for that attack", &[r::DOUBLE_STRIKE])),
-                _ => Err(reject("the next attacker attacks (`attack`, `unit`, `target`) or taps instead (`skip`)", &[r::BATTLE_PHASE])),
+                Verb::DoubleStrike => Err(reject(
+                    "Double Strike is played only if this unit just attacked and tapped for that attack",
+                    &[r::DOUBLE_STRIKE],
+                )),
+                _ => Err(reject(
+                    "the next attacker attacks (`attack`, `unit`, `target`) or taps instead (`skip`)",
+                    &[r::BATTLE_PHASE],
+                )),
             }
         };
-        let what = format!("attack with {}", units.iter().map(|&u| self.st.key(u).to_string()).collect::<Vec<_>>().join(" or "));
+        let what = format!(
+            "attack with {}",
+            units
+                .iter()
+                .map(|&u| self.st.key(u).to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        );
         match self.ask(side, NeedKind::Action, &what, true, &judge)? {
             Answer::Do(st) if st.verb() == Verb::Attack => {
                 if let (Some(u), Some(t)) = (self.unit_of(&st), self.target_of(&st)) {
@@ -190,7 +263,10 @@ impl<'a> Engine<'a> {
             Answer::Do(st) => {
                 if let Some(u) = self.unit_of(&st) {
                     self.st.pieces[u].tapped = true;
-                    let t = format!("{} taps to skip its attack (it has not attacked)", self.st.label(u));
+                    let t = format!(
+                        "{} taps to skip its attack (it has not attacked)",
+                        self.st.label(u)
+                    );
                     self.by(side, Event::StateChange, t, &[r::BATTLE_PHASE]);
                 }
             }
@@ -224,7 +300,11 @@ impl<'a> Engine<'a> {
     }
 
     fn contest(&mut self, d: PieceIx, l: PieceIx) -> Flow<()> {
-        let t = format!("{} and {} contest: Force bids, Dark Side first", self.st.label(d), self.st.label(l));
+        let t = format!(
+            "{} and {} contest: Force bids, Dark Side first",
+            self.st.label(d),
+            self.st.label(l)
+        );
         self.rules(Event::Window, t, &[r::CONTESTING]);
         let base = [self.st.totals(d).build, self.st.totals(l).build];
         let mut bid = [0i64; 2];
@@ -237,14 +317,25 @@ impl<'a> Engine<'a> {
             let judge = |_: &Engine, st: &Step| match (st.verb(), st.amount) {
                 (Verb::Pass, _) => Ok(()),
                 (Verb::Bid, Some(n)) if n > bid[me] && n <= force => Ok(()),
-                _ => Err(reject(format!("bid more than {} and at most your {force} Force, or pass", bid[me]), &[r::CONTESTING, r::G_FORCE])),
+                _ => Err(reject(
+                    format!(
+                        "bid more than {} and at most your {force} Force, or pass",
+                        bid[me]
+                    ),
+                    &[r::CONTESTING, r::G_FORCE],
+                )),
             };
             match self.ask(side, NeedKind::Choice, "contest bid", can, &judge)? {
                 Answer::Pass if !first => break,
                 Answer::Pass => {}
                 Answer::Do(st) => {
                     bid[me] = st.amount.unwrap_or(0);
-                    let t = format!("{} bids {} Force (total {})", side.name(), bid[me], base[me] + bid[me]);
+                    let t = format!(
+                        "{} bids {} Force (total {})",
+                        side.name(),
+                        bid[me],
+                        base[me] + bid[me]
+                    );
                     self.by(side, Event::Result, t, &[r::CONTESTING]);
                 }
             }
@@ -253,7 +344,11 @@ impl<'a> Engine<'a> {
         }
         let dt = base[0] + bid[0];
         let lt = base[1] + bid[1];
-        let (win, lose, ws) = if dt >= lt { (d, l, Side::Dark) } else { (l, d, Side::Light) };
+        let (win, lose, ws) = if dt >= lt {
+            (d, l, Side::Dark)
+        } else {
+            (l, d, Side::Light)
+        };
         self.st.player_mut(ws).force -= bid[ws.ix()];
         self.st.pieces[lose].zone = PZone::BuildZone;
         let t = format!(
@@ -271,16 +366,33 @@ impl<'a> Engine<'a> {
             p.power_mod = 0;
             p.speed_mod = 0;
         }
-        self.rules(Event::Phase, "end of turn: effects until end of battle and end of turn end", &[r::END_OF_TURN, r::G_THIS_TURN]);
-        let count = |s: Side, e: &Engine| Arena::ALL.iter().filter(|&&a| e.st.controller(a) == Some(s)).count();
+        self.rules(
+            Event::Phase,
+            "end of turn: effects until end of battle and end of turn end",
+            &[r::END_OF_TURN, r::G_THIS_TURN],
+        );
+        let count = |s: Side, e: &Engine| {
+            Arena::ALL
+                .iter()
+                .filter(|&&a| e.st.controller(a) == Some(s))
+                .count()
+        };
         for s in Side::BOTH {
             if count(s, self) >= 2 {
                 self.winner = Some(s);
                 let t = format!("{} controls {} arenas and wins", s.name(), count(s, self));
-                self.rules(Event::Result, t, &[r::END_OF_TURN, r::OBJECT, r::G_CONTROL_ARENA]);
+                self.rules(
+                    Event::Result,
+                    t,
+                    &[r::END_OF_TURN, r::OBJECT, r::G_CONTROL_ARENA],
+                );
                 return;
             }
         }
-        self.rules(Event::Result, "no player controls 2 or more arenas: a new turn starts", &[r::END_OF_TURN, r::OBJECT]);
+        self.rules(
+            Event::Result,
+            "no player controls 2 or more arenas: a new turn starts",
+            &[r::END_OF_TURN, r::OBJECT],
+        );
     }
 }
