@@ -60,8 +60,13 @@ fn scenario_text() -> String {
                 ids[a].0, ids[t].0
             )
             .unwrap();
-            // Shields 1 on the fourth unit: one die fewer against it.
-            let dice = if t == 3 { "[6, 1, 4]" } else { "[6, 1, 4, 5]" };
+            // Shields 1 on the fourth unit: one die fewer against it; that unit,
+            // stunned by the third unit's attack, rolls one die fewer too.
+            let dice = if t == 3 || a == 3 {
+                "[6, 1, 4]"
+            } else {
+                "[6, 1, 4, 5]"
+            };
             writeln!(script, "  - {{{side}: roll, dice: {dice}}}").unwrap();
         }
     }

@@ -186,8 +186,12 @@ fn observe(e: &engine::Engine, obs: &mut Observations) {
         };
         obs.list(u("pilots"), &riders(true));
         obs.list(u("equipment"), &riders(false));
+        // A keyword the unit lacks is not set: a missing observation compares as null.
         for kw in state::KEYWORDS {
-            obs.set(format!("units.{k}.keywords.{kw}"), t.kw.get(kw));
+            let v = t.kw.get(kw);
+            if !v.is_null() {
+                obs.set(format!("units.{k}.keywords.{kw}"), v);
+            }
         }
     }
     for s in Side::BOTH {

@@ -341,7 +341,37 @@ impl State {
         if !matches!(pc.zone, PZone::Arena(_)) {
             return t;
         }
-        for q in self.riders(p, true) {
+        for q in 0..self.pieces.len() {
+            match self.pieces[q].zone {
+                PZone::Pilot(h) if h == p => self.add_pilot(q, p, &mut t),
+                PZone::Attached(h) if h == p && !self.pieces[q].tapped => {
+                    let e = self.top_def(q);
+                    t.speed += e.speed;
+                    t.power += e.power;
+                    t.health += e.health;
+                    t.kw.add(&e.keywords);
+                }
+                PZone::Arena(_) if !self.pieces[q].face_down => {
+                    for a in &self.top_def(q).abilities {
+                        if let Some(g) = &a.grant
+                            && self.matches(&g.to, q, self.pieces[q].side, p)
+                        {
+                            t.speed += g.speed;
+                            t.power += g.power;
+                            t.health += g.health;
+                            t.kw.add(&g.keywords);
+                            t.kw.cant_use_evade |= g.cant_use_evade;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        t
+    }
+
+    fn add_pilot(&self, q: PieceIx, p: PieceIx, t: &mut Totals) {
+        {
             if let Some(pd) = &self.top_def(q).pilot
                 && self.can_pilot(q, p)
             {
@@ -351,41 +381,6 @@ impl State {
                 t.kw.add(&pd.keywords);
             }
         }
-        for q in self.riders(p, false) {
-            if self.pieces[q].tapped {
-                continue;
-            }
-            let e = self.top_def(q);
-            t.speed += e.speed;
-            t.power += e.power;
-            t.health += e.health;
-            t.kw.add(&e.keywords);
-        }
-        for (q, g) in self.grants() {
-            if self.matches(&g.to, q, self.pieces[q].side, p) {
-                t.speed += g.speed;
-                t.power += g.power;
-                t.health += g.health;
-                t.kw.add(&g.keywords);
-                t.kw.cant_use_evade |= g.cant_use_evade;
-            }
-        }
-        t
-    }
-    /// Static grants of units in arenas, with the unit they are on.
-    pub fn grants(&self) -> Vec<(PieceIx, &super::model::Grant)> {
-        let mut out = Vec::new();
-        for q in 0..self.pieces.len() {
-            if !self.in_arena(q) || self.pieces[q].face_down {
-                continue;
-            }
-            for a in &self.top_def(q).abilities {
-                if let Some(g) = &a.grant {
-                    out.push((q, g));
-                }
-            }
-        }
-        out
     }
     /// Whether Pilot piece `pilot` can pilot unit `unit` (subtype, or "as if it were").
     pub fn can_pilot(&self, pilot: PieceIx, unit: PieceIx) -> bool {
