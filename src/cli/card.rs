@@ -47,7 +47,7 @@ fn parse_see_also(s: &str) -> Result<usize, String> {
     }
 }
 
-fn parse_game(s: &str) -> Result<Game, String> {
+pub fn parse_game(s: &str) -> Result<Game, String> {
     Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
 }
 
