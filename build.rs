@@ -42,7 +42,8 @@ fn main() {
          /// Fingerprint of the paths and contents of [`FILES`].\n\
          pub const FINGERPRINT: &str = \"{hash:016x}\";\n"
     );
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("rulebook_files.rs");
+    let out =
+        PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("rulebook_files.rs");
     std::fs::write(out, code).expect("write rulebook_files.rs");
 }
 

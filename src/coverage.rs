@@ -144,7 +144,11 @@ pub fn passages(body: &str) -> Vec<String> {
     let mut cur = String::new();
     let flush = |cur: &mut String, out: &mut Vec<String>| {
         if !cur.trim().is_empty() {
-            out.push(crate::rulebook::markdown_to_plain(cur.trim()).trim().to_string());
+            out.push(
+                crate::rulebook::markdown_to_plain(cur.trim())
+                    .trim()
+                    .to_string(),
+            );
         }
         cur.clear();
     };
@@ -275,7 +279,9 @@ pub fn coverage(
             hit = true;
         }
         if !hit {
-            warnings.push(format!("unreproducible.tsv names {id}, which is no example"));
+            warnings.push(format!(
+                "unreproducible.tsv names {id}, which is no example"
+            ));
         }
     }
     for e in &mut list {

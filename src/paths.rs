@@ -43,7 +43,10 @@ impl Paths {
                 let key = fnv(absolute(&dir).to_string_lossy().as_bytes());
                 (dir, cache.join(format!("index-{key:016x}")))
             }
-            None => (unpack_embedded(&cache.join("rulebook"))?, cache.join("index")),
+            None => (
+                unpack_embedded(&cache.join("rulebook"))?,
+                cache.join("index"),
+            ),
         };
         Ok(Paths {
             rulebook,
@@ -76,7 +79,11 @@ pub fn unpack_embedded(parent: &Path) -> Result<PathBuf> {
         return Ok(dir);
     }
     std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    let tmp = parent.join(format!(".tmp-{}-{}", std::process::id(), embedded::FINGERPRINT));
+    let tmp = parent.join(format!(
+        ".tmp-{}-{}",
+        std::process::id(),
+        embedded::FINGERPRINT
+    ));
     let _ = std::fs::remove_dir_all(&tmp);
     let written = write_files(&tmp);
     if let Err(e) = written {

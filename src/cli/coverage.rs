@@ -32,7 +32,10 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let files = coverage::scenario_files(&paths)?;
     let sources = coverage::scenario_sources(&files)?;
     let list_file = args.unreproducible.clone().or_else(|| {
-        let p = paths.iter().find(|p| p.is_dir())?.join("unreproducible.tsv");
+        let p = paths
+            .iter()
+            .find(|p| p.is_dir())?
+            .join("unreproducible.tsv");
         p.is_file().then_some(p)
     });
     let unreproducible = match &list_file {

@@ -68,7 +68,8 @@ impl Renderer<'_> {
             Event::HardBreak => self.cur.push('\n'),
             Event::Rule => {
                 self.flush();
-                self.blocks.push(format!("{}{}", self.indent, "─".repeat(20)));
+                self.blocks
+                    .push(format!("{}{}", self.indent, "─".repeat(20)));
             }
             _ => {}
         }
@@ -288,7 +289,10 @@ mod tests {
     fn tables_become_tables() {
         let md = "| a | b |\n|---|---|\n| 1 | 2 |";
         let t = to_terminal(md, &plain(40), "");
-        assert!(t.contains('│') && t.contains(" a ") && t.contains(" 2 "), "{t}");
+        assert!(
+            t.contains('│') && t.contains(" a ") && t.contains(" 2 "),
+            "{t}"
+        );
         assert!(!t.contains("|---"));
     }
 }
