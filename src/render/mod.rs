@@ -70,6 +70,13 @@ pub fn wrap_hanging(text: &str, width: usize, first: &str, rest: &str) -> String
         if i > 0 {
             out.push('\n');
         }
+        // a line that fits is kept as it is, spacing included
+        if visible_len(indent) + visible_len(para) <= width {
+            out.push_str(indent);
+            out.push_str(para);
+            indent = rest;
+            continue;
+        }
         let mut line = String::new();
         let mut len = 0usize;
         for word in para.split(' ').filter(|w| !w.is_empty()) {
