@@ -8,6 +8,7 @@ pub mod cards;
 pub mod coverage;
 pub mod engine;
 pub mod error;
+pub mod game;
 pub mod index;
 pub mod paths;
 pub mod render;
@@ -16,3 +17,4 @@ pub mod scenario;
 pub mod yaml;
 
 pub use error::{Error, Result};
+pub use game::Game;

@@ -17,7 +17,7 @@ pub fn json(r: &Report) -> String {
 
 /// The report as readable text, fitted to `style.width`. The report is read
 /// through its JSON form, so the renderer keeps working when steps gain fields
-/// (a step's stack level may be called `depth` or `level`).
+/// (a step's stack level may be called `level` or `depth`).
 pub fn text(r: &Report, style: &Style) -> String {
     let v = serde_json::to_value(r).unwrap_or(Value::Null);
     let mut out = String::new();
@@ -94,8 +94,8 @@ impl StepRow {
         StepRow {
             n: str_of(&s["n"]),
             depth: s
-                .get("depth")
-                .or_else(|| s.get("level"))
+                .get("level")
+                .or_else(|| s.get("depth"))
                 .and_then(Value::as_u64)
                 .unwrap_or(0) as usize,
             actor: str_of(&s["actor"]),
@@ -256,23 +256,11 @@ impl TestLine {
             game: r.game.to_string(),
             source: r.source.clone(),
             verdict: r.verdict.as_str().to_string(),
-            problems: r
-                .expectations
-                .iter()
-                .filter(|e| !e.ok)
-                .map(|e| {
-                    format!(
-                        "{}: expected {}, got {}",
-                        e.path,
-                        compact(&e.expected),
-                        compact(&e.actual)
-                    )
-                })
-                .collect(),
+            problems: r.problems(),
         }
     }
     pub fn failed(&self) -> bool {
-        self.verdict == Verdict::Fail.as_str() || self.verdict == "invalid"
+        self.verdict != Verdict::Pass.as_str()
     }
 }
 

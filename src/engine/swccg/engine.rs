@@ -11,11 +11,11 @@ use super::destiny;
 use super::rules as r;
 use super::stack::{ActionKind, DeployTo, Entry, Stage, Tgt};
 use super::state::{CardIx, State, Zone};
-use crate::engine::{Actor, Event, Script, Trace};
-use crate::scenario::model::{
+use crate::engine::swccg::model::{
     Ability, AbilityKind, Amount, CardRef, CardType, Dest, DestinyTest, Effect, EventKind, Limit,
     Phase, PileName, Rel, Side, Step, TargetKind, TargetSpec, Trigger, Verb, Who,
 };
+use crate::engine::{Actor, At, Event, Illegal, Leftover, Script, Trace};
 
 /// Upper bound on engine steps: a run always ends.
 const MAX_STEPS: usize = 20_000;
@@ -23,10 +23,8 @@ const MAX_STEPS: usize = 20_000;
 /// One scripted decision, resolved to its player.
 #[derive(Debug, Clone)]
 pub struct Decision {
-    /// Position in the script, from 1.
-    pub pos: usize,
-    pub line: u64,
-    pub column: u64,
+    /// Where it stands in the script.
+    pub at: At,
     pub by: Side,
     pub verb: Verb,
     pub step: Step,
@@ -50,16 +48,6 @@ impl Decision {
         }
         s
     }
-}
-
-/// A scripted decision the rules did not allow.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Illegal {
-    pub step: usize,
-    pub by: Side,
-    pub decision: String,
-    pub reason: String,
-    pub rule: &'static str,
 }
 
 /// How a run ended.
@@ -109,12 +97,15 @@ impl Outcome {
 pub struct Rej {
     pub reason: String,
     pub rule: &'static str,
+    /// The decision uses game text the engine does not model: the run stops, nothing is rejected.
+    pub not_modelled: Option<String>,
 }
 
 pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
     Rej {
         reason: reason.into(),
         rule,
+        not_modelled: None,
     }
 }
 
@@ -183,9 +174,8 @@ pub struct Engine {
     pub canceled: Vec<String>,
     pub illegal: Vec<Illegal>,
     pub destinies: Vec<i64>,
-    pub not_modelled: Vec<String>,
     pub outcome: Option<Outcome>,
-    leftover_count: usize,
+    pub leftover: Vec<Leftover>,
     attempt: Option<Attempt>,
     backed_up: bool,
     /// The last phase the run may reach (the scenario's `through:`).
@@ -211,9 +201,8 @@ impl Engine {
             canceled: Vec::new(),
             illegal: Vec::new(),
             destinies: Vec::new(),
-            not_modelled: Vec::new(),
             outcome: None,
-            leftover_count: 0,
+            leftover: Vec::new(),
             attempt: None,
             backed_up: false,
             through: phase,
@@ -221,8 +210,8 @@ impl Engine {
     }
 
     /// Put an action on the stack before the run: the position starts mid-stack.
-    pub fn seed(&mut self, p: &crate::scenario::model::Pending) {
-        use crate::scenario::model::PendingKind;
+    pub fn seed(&mut self, p: &crate::engine::swccg::model::Pending) {
+        use crate::engine::swccg::model::PendingKind;
         let kind = match p.action {
             PendingKind::Battle => ActionKind::Battle,
             PendingKind::ForceDrain => ActionKind::ForceDrain,
@@ -248,11 +237,6 @@ impl Engine {
             ),
             &[r::THE_STACK],
         );
-    }
-
-    /// Scripted decisions never taken.
-    pub fn leftover(&self) -> usize {
-        self.leftover_count
     }
 
     /// Who performs the next top-level action.
@@ -300,27 +284,30 @@ impl Engine {
             } else {
                 self.step_stack()
             };
-            if let Flow::Stop = flow {
+            if matches!(flow, Flow::Stop) || self.outcome.is_some() {
                 break;
             }
         }
         if self.outcome.is_none() {
             self.outcome = Some(Outcome::StepLimit);
         }
-        self.leftover_count = self.script.leftover();
-        let left: Vec<String> = {
-            let mut v = Vec::new();
-            while let Some(d) = self.script.take() {
-                v.push(format!(
-                    "decision {} left over: {}",
-                    d.pos,
-                    d.clone().describe(&self.st)
-                ));
-            }
-            v
-        };
+        self.leftover = self
+            .script
+            .remaining()
+            .iter()
+            .map(|d| Leftover {
+                at: d.at,
+                player: actor(d.by),
+                decision: d.describe(&self.st),
+            })
+            .collect();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
+        let left: Vec<String> = self
+            .leftover
+            .iter()
+            .map(|l| format!("decision {} left over: {}", l.at.step, l.decision))
+            .collect();
         for l in left {
             self.log(Actor::Rules, Event::Stop, l, &[]);
         }
@@ -345,13 +332,38 @@ impl Engine {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             };
-            // A player with no legal response passes without using the script (a scripted
-            // decision waits for a window where it is a real choice). At top level, the
-            // player's own next decision is always taken and checked.
-            // A "before" action by this player is always taken and checked here: it is
-            // legal only just after the attempt it preempts, and rejected otherwise.
-            let before_now = d.by == p && w != Window::TopLevel && self.is_before_decision(&d);
-            if !can && !before_now && (w != Window::TopLevel || d.by != p) {
+            // Strict scripts: the asked player's next decision is taken here and judged
+            // here when it is an attempt to respond (a just, automatic or "before"
+            // action), legal or not. A player with no legal option passes without using
+            // the script when the next decision is the other player's, or is their own
+            // pass, top-level action or choice, which belongs to a later window.
+            // A response anchored to a later action (`responding_to:`) waits for it:
+            // its player passes until that action is the one responded to.
+            if let (Some(anchor), Window::Response(i)) = (&d.step.responding_to, w)
+                && d.by == p
+                && (self.stack[i].label != *anchor || !can)
+            {
+                let text = format!(
+                    "{} passes (its next decision responds to {anchor})",
+                    p.name()
+                );
+                self.log_pass(p, w, text);
+                return Asked::Pass;
+            }
+            // A decision placed after an action (`after:`) waits until that action is done.
+            if let (Some(first), Window::Response(_)) = (&d.step.after, w)
+                && d.by == p
+                && !self.resolved.contains(first)
+                && !self.canceled.contains(first)
+            {
+                let text = format!(
+                    "{} passes (its next decision comes after {first})",
+                    p.name()
+                );
+                self.log_pass(p, w, text);
+                return Asked::Pass;
+            }
+            if !can && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d))) {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -391,6 +403,28 @@ impl Engine {
                 ),
             };
             self.reject(&d, rej(reason, rule));
+        }
+    }
+
+    /// Is a scripted decision an attempt to respond (playing or using an ability that
+    /// is a just, automatic or "before" action)?
+    fn is_response_attempt(&self, d: &Decision) -> bool {
+        if !matches!(d.verb, Verb::Play | Verb::Use) {
+            return false;
+        }
+        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else {
+            return false;
+        };
+        let abilities = &self.st.def(c).abilities;
+        let responds = |ab: &Ability| {
+            matches!(
+                ab.kind,
+                AbilityKind::Response | AbilityKind::Automatic | AbilityKind::Before
+            )
+        };
+        match d.step.ability.as_deref() {
+            Some(name) => find_ability(abilities, name).is_some_and(|a| responds(&abilities[a])),
+            None => abilities.iter().any(responds),
         }
     }
 
@@ -435,18 +469,25 @@ impl Engine {
 
     pub(crate) fn reject(&mut self, d: &Decision, e: Rej) {
         let desc = d.describe(&self.st);
+        if let Some(what) = e.not_modelled {
+            let depth = self.depth();
+            self.trace
+                .not_modelled(depth, actor(d.by), what.clone(), &[e.rule]);
+            self.outcome = Some(Outcome::NotModelled { what });
+            return;
+        }
         self.log(
             actor(d.by),
             Event::DecisionRejected,
-            format!("decision {} rejected ({desc}): {}", d.pos, e.reason),
+            format!("decision {} rejected ({desc}): {}", d.at.step, e.reason),
             &[e.rule],
         );
         self.illegal.push(Illegal {
-            step: d.pos,
-            by: d.by,
+            at: d.at,
+            player: actor(d.by),
             decision: desc,
             reason: e.reason,
-            rule: e.rule,
+            cites: vec![e.rule],
         });
     }
 
@@ -568,7 +609,7 @@ impl Engine {
     fn end_phase(&mut self) {
         self.log(
             Actor::Rules,
-            Event::PhaseEnd,
+            Event::Phase,
             format!(
                 "two consecutive passes with an empty stack: the {} phase ends",
                 self.phase.as_str()
@@ -688,7 +729,7 @@ impl Engine {
             );
             self.log(
                 Actor::Rules,
-                Event::ResponseWindow,
+                Event::Window,
                 text,
                 &[r::HOW_THE_STACK_WORKS, r::JUST_ACTIONS],
             );
@@ -880,7 +921,7 @@ impl Engine {
                     DeployTo::Table => Zone::Table,
                 };
                 self.st.put(c, z);
-                self.st.card_state[c] = crate::scenario::model::CardState::Active;
+                self.st.card_state[c] = crate::engine::swccg::model::CardState::Active;
                 let actor_side = self.stack[ix].actor;
                 let place = match z {
                     Zone::At(l) => format!("at {}", self.st.locations[l].title),
@@ -1648,7 +1689,7 @@ impl Engine {
                             continue;
                         }
                         self.st.put(c, Zone::On(host));
-                        self.st.card_state[c] = crate::scenario::model::CardState::Supporting;
+                        self.st.card_state[c] = crate::engine::swccg::model::CardState::Supporting;
                         self.log(
                             actor(me),
                             Event::StateChange,
@@ -1671,7 +1712,7 @@ impl Engine {
                     // From an active or inactive state: inactive. A just lost card counts as
                     // having been active; only that card is relocated.
                     self.st.put(c, Zone::On(host));
-                    self.st.card_state[c] = crate::scenario::model::CardState::Inactive;
+                    self.st.card_state[c] = crate::engine::swccg::model::CardState::Inactive;
                     let (from, cites): (&str, &[&'static str]) = if just_lost {
                         (
                             "from the Lost Pile (just lost, so treated as having been active)",
@@ -1722,7 +1763,7 @@ impl Engine {
                 };
                 // From a unit-of-Force state: supporting.
                 self.st.put(c, Zone::On(host));
-                self.st.card_state[c] = crate::scenario::model::CardState::Supporting;
+                self.st.card_state[c] = crate::engine::swccg::model::CardState::Supporting;
                 self.log(
                     actor(me),
                     Event::StateChange,
@@ -1746,13 +1787,10 @@ impl Engine {
                 Applied::Done
             }
             Effect::NotModelled(text) => {
-                self.not_modelled.push(text.clone());
-                self.log(
-                    Actor::Rules,
-                    Event::NotModelled,
-                    format!("{label}: not modelled — ruling needed: {text}"),
-                    &[r::RESULT],
-                );
+                let depth = self.depth();
+                self.trace
+                    .not_modelled(depth, Actor::Rules, text.clone(), &[r::RESULT]);
+                let _ = label;
                 Applied::Done
             }
         }
@@ -2236,14 +2274,18 @@ impl Engine {
         let abilities = &self.st.def(c).abilities;
         if abilities.is_empty() {
             let nm = &self.st.def(c).not_modelled;
-            return Err(rej(
-                if nm.is_empty() {
-                    format!("{} has no game text the engine models", self.name(c))
-                } else {
-                    format!("not modelled — ruling needed: {}", nm.join("; "))
-                },
-                r::ACTIONS,
-            ));
+            if nm.is_empty() {
+                return Err(rej(
+                    format!("{} has no game text the engine models", self.name(c)),
+                    r::ACTIONS,
+                ));
+            }
+            let what = format!("{}: {}", self.name(c), nm.join("; "));
+            return Err(Rej {
+                reason: format!("not modelled — ruling needed: {what}"),
+                rule: r::ACTIONS,
+                not_modelled: Some(what),
+            });
         }
         if let Some(name) = &d.step.ability {
             return find_ability(abilities, name).ok_or_else(|| {
@@ -2539,26 +2581,6 @@ impl Engine {
     }
 
     /// Does the decision use a "before" ability of the deciding player's card?
-    fn is_before_decision(&self, d: &Decision) -> bool {
-        if !matches!(d.verb, Verb::Play | Verb::Use) || d.step.via.is_some() {
-            return false;
-        }
-        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else {
-            return false;
-        };
-        if self.st.owner(c) != d.by {
-            return false;
-        }
-        let abilities = &self.st.def(c).abilities;
-        match &d.step.ability {
-            Some(name) => find_ability(abilities, name)
-                .is_some_and(|a| abilities[a].kind == AbilityKind::Before),
-            None => {
-                !abilities.is_empty() && abilities.iter().all(|a| a.kind == AbilityKind::Before)
-            }
-        }
-    }
-
     fn snapshot(&self) -> Box<Snapshot> {
         Box::new(Snapshot {
             st: self.st.clone(),
@@ -2977,7 +2999,7 @@ impl Engine {
                 continue;
             }
             if self.st.on_table(x)
-                && self.st.card_state[x] != crate::scenario::model::CardState::Supporting
+                && self.st.card_state[x] != crate::engine::swccg::model::CardState::Supporting
             {
                 let rule = if self.st.active(x) {
                     r::ACTIVE
@@ -3230,8 +3252,8 @@ fn next_phase(p: Phase) -> Option<Phase> {
 
 fn actor(s: Side) -> Actor {
     match s {
-        Side::Light => Actor::Light,
-        Side::Dark => Actor::Dark,
+        Side::Light => Actor::Player(0),
+        Side::Dark => Actor::Player(1),
     }
 }
 
@@ -3250,7 +3272,7 @@ fn whose(r: Rel, me: Side) -> Vec<Side> {
     }
 }
 
-fn filter_empty(f: &crate::scenario::model::Filter) -> bool {
+fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
     f.title.is_empty()
         && f.card_type.is_none()
         && f.subtype.is_none()
@@ -3262,7 +3284,7 @@ fn filter_empty(f: &crate::scenario::model::Filter) -> bool {
         && !f.duplicate_on_table
 }
 
-fn personas(d: &crate::scenario::model::CardDef) -> Vec<String> {
+fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {
     if d.personas.is_empty() {
         vec![d.title.clone()]
     } else {
@@ -3270,11 +3292,11 @@ fn personas(d: &crate::scenario::model::CardDef) -> Vec<String> {
     }
 }
 
-fn state_word(s: crate::scenario::model::CardState) -> &'static str {
+fn state_word(s: crate::engine::swccg::model::CardState) -> &'static str {
     match s {
-        crate::scenario::model::CardState::Active => "active",
-        crate::scenario::model::CardState::Inactive => "inactive",
-        crate::scenario::model::CardState::Supporting => "supporting",
+        crate::engine::swccg::model::CardState::Active => "active",
+        crate::engine::swccg::model::CardState::Inactive => "inactive",
+        crate::engine::swccg::model::CardState::Supporting => "supporting",
     }
 }
 
