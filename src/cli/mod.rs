@@ -111,6 +111,8 @@ pub type CliResult = Result<Outcome, Failure>;
 pub struct Ctx {
     pub json: bool,
     pub paths: Paths,
+    /// The rulebook folder given with `--rulebook` / `SWJUDGE_RULEBOOK`, if any.
+    pub rulebook_dir: Option<PathBuf>,
     /// Colour and width for text output.
     pub style: Style,
 }
@@ -235,6 +237,7 @@ pub fn one_line(text: &str) -> String {
 fn dispatch(cli: Cli) -> CliResult {
     let ctx = Ctx {
         json: cli.json,
+        rulebook_dir: cli.rulebook.clone(),
         paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir)?,
         style: Style {
             color: color_enabled(cli.color),
