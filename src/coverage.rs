@@ -17,7 +17,8 @@
 //! (`ID<TAB>reason`; `#` starts a comment): they are reported apart, never as covered.
 
 use crate::error::{Error, Result};
-use crate::rulebook::{Corpus, Game, Kind, Section};
+use crate::game::Game;
+use crate::rulebook::{Corpus, Kind, Section};
 use regex::Regex;
 use serde::Serialize;
 use std::collections::BTreeMap;

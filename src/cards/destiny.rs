@@ -5,7 +5,7 @@
 use super::die::DieFace;
 use super::import::Rejected;
 use super::{Card, Stats};
-use crate::rulebook::Game;
+use crate::game::Game;
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -12,7 +12,8 @@
 
 use super::fuzzy::{AMBIGUITY_MARGIN, Matcher, normalize};
 use super::{Card, Entry, SeeAlso};
-use crate::rulebook::{Corpus, Game, Section};
+use crate::game::Game;
+use crate::rulebook::{Corpus, Section};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,9 +22,10 @@ mod swccg;
 mod swtcg;
 
 use crate::error::{Error, Result};
+use crate::game::Game;
 use crate::index::{Index, Query};
 use crate::paths::Paths;
-use crate::rulebook::{Corpus, Game};
+use crate::rulebook::Corpus;
 use die::DieFace;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

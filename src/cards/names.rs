@@ -15,7 +15,8 @@
 //! persona's other names the list gives ("also depicted as Ben Kenobi").
 
 use super::{Card, fuzzy};
-use crate::rulebook::{Corpus, Game};
+use crate::game::Game;
+use crate::rulebook::Corpus;
 use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;

@@ -5,7 +5,7 @@
 
 use super::import::Rejected;
 use super::{Card, Entry, Face, Stats};
-use crate::rulebook::Game;
+use crate::game::Game;
 use serde_json::Value;
 use std::collections::HashMap;
 

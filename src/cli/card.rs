@@ -3,8 +3,8 @@
 
 use super::{CliResult, Ctx, Outcome, note, out, out_json};
 use swjudge::cards::CardDb;
+use swjudge::game::Game;
 use swjudge::render::card::{CardReport, text};
-use swjudge::rulebook::Game;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -3,8 +3,9 @@
 use super::{CliResult, Ctx, Outcome, out, out_json};
 use std::path::PathBuf;
 use swjudge::coverage::{self, Status};
+use swjudge::game::Game;
 use swjudge::render::coverage::text;
-use swjudge::rulebook::{Corpus, Game};
+use swjudge::rulebook::Corpus;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

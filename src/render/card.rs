@@ -4,7 +4,7 @@ use super::{Style, wrap, wrap_hanging};
 use crate::cards::import::FileReport;
 use crate::cards::markup::{self, Emphasis};
 use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats, Status};
-use crate::rulebook::Game;
+use crate::game::Game;
 use serde::Serialize;
 
 /// One die face as shown: the notation and what it means.

@@ -1,8 +1,9 @@
 //! Rendering for `rule` output (text and JSON from one structure: [`RuleView`]).
 
 use super::{Style, markdown, wrap, wrap_hanging};
+use crate::game::Game;
 use crate::rulebook::lint::{CrossRef, Resolver};
-use crate::rulebook::{Corpus, Game, Kind, Section};
+use crate::rulebook::{Corpus, Kind, Section};
 use serde::Serialize;
 use std::fmt::Write as _;
 
