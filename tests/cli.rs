@@ -1041,3 +1041,55 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn coverage_counts_examples_per_game_and_lists_unreproducible_apart() {
+    let tmp = TempDir::new("coverage");
+    let run = |args: &[&str]| {
+        let o = swjudge(tmp.path()).args(args).output().unwrap();
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let all = run(&["--json", "coverage"]);
+    let games: Vec<&str> = all["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(games, ["swccg", "destiny", "swtcg"]);
+    for g in all["games"].as_array().unwrap() {
+        let n = |k: &str| g[k].as_u64().unwrap();
+        assert_eq!(
+            n("examples"),
+            n("covered") + n("not_covered") + n("cannot_be_reproduced")
+        );
+    }
+    assert!(
+        all["games"][0]["covered"].as_u64().unwrap() > 40,
+        "{}",
+        all["games"]
+    );
+    // every entry of scenarios/unreproducible.tsv names an example, reported apart
+    assert_eq!(all["warnings"], serde_json::json!([]));
+    let apart: Vec<&str> = all["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["status"] == "cannot-be-reproduced")
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert!(apart.contains(&"swccg.ar.force-icons-example"), "{apart:?}");
+    let missing = run(&["--json", "coverage", "--missing", "--game", "destiny"]);
+    let list = missing["examples"].as_array().unwrap();
+    assert!(!list.is_empty());
+    assert!(
+        list.iter()
+            .all(|e| e["status"] == "not-covered" && e["game"] == "destiny")
+    );
+    let text = stdout(&swjudge(tmp.path()).args(["coverage"]).output().unwrap());
+    assert!(
+        text.contains("Cannot be reproduced (") && text.contains("illegible"),
+        "{text}"
+    );
+}
