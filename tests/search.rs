@@ -302,6 +302,167 @@ fn corrupt_index_is_rebuilt_silently() {
     assert_eq!(stderr(&o), "");
 }
 
+/// A small deterministic byte generator (xorshift), for damage that is not a pattern.
+fn noise(len: usize, mut seed: u64) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}
+
+/// 200 KB of random bytes written inside the document store: the damage is
+/// found when the index is opened, the index rebuilt, and the search answers.
+#[test]
+fn random_bytes_in_the_store_are_repaired() {
+    let tmp = TempDir::new("search-store-noise");
+    let ok = fx(&tmp).args(["search", "shields"]).output().unwrap();
+    assert_eq!(code(&ok), 0);
+    let dir = tmp.path().join("index/sections");
+    let mut damaged = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "store" || x == "idx") {
+            let mut bytes = std::fs::read(&p).unwrap();
+            let at = bytes.len() / 3;
+            let junk = noise(200 * 1024, 0x9e37_79b9 + damaged);
+            bytes.splice(at..bytes.len().min(at + junk.len()), junk);
+            std::fs::write(&p, bytes).unwrap();
+            damaged += 1;
+        }
+    }
+    assert!(damaged >= 2, "a .store and an .idx file were damaged");
+    let o = fx(&tmp)
+        .args(["--json", "search", "shields"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).lines().count() <= 1, "{}", stderr(&o));
+    assert_eq!(json(&o)[0]["id"], "destiny.rr.shields");
+}
+
+/// The same number of bytes changed and the modification time put back: the
+/// content fingerprint still sees the change.
+#[test]
+fn same_size_edit_with_mtime_restored_is_noticed() {
+    let tmp = TempDir::new("search-same-size");
+    let book = tmp.path().join("rulebook");
+    copy_dir(&fixture(), &book);
+    let run = |q: &str| {
+        swjudge(tmp.path())
+            .arg("--rulebook")
+            .arg(&book)
+            .args(["--json", "search", q])
+            .output()
+            .unwrap()
+    };
+    assert_eq!(code(&run("shields")), 0);
+    let file = book.join("destiny/rr.md");
+    let before = std::fs::metadata(&file).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("shields"));
+    let edited = text.replacen("shields", "glowbug", 1);
+    assert_eq!(edited.len(), text.len());
+    std::fs::write(&file, &edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(before.modified().unwrap())
+        .unwrap();
+    let after = std::fs::metadata(&file).unwrap();
+    assert_eq!(after.len(), before.len());
+    assert_eq!(after.modified().unwrap(), before.modified().unwrap());
+    let o = run("glowbug");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+fn import_fixture_cards(data: &Path, names: &[&str]) {
+    let files: Vec<PathBuf> = names
+        .iter()
+        .map(|n| root().join("tests/fixtures/cards").join(n))
+        .collect();
+    swjudge::cards::import::import(&files, data, false).unwrap();
+}
+
+/// Imported card text, database rulings and errata are searched beside the
+/// rulebook; each hit says where it comes from; `--kind` picks them out.
+#[test]
+fn imported_cards_and_rulings_are_searched() {
+    let tmp = TempDir::new("search-cards");
+    import_fixture_cards(
+        &tmp.path().join("data"),
+        &[
+            "swccg-rulings.json",
+            "swccg-light.json",
+            "swtcg-rulings.txt",
+        ],
+    );
+    let search = |args: &[&str]| {
+        let o = fx(&tmp)
+            .arg("--json")
+            .arg("search")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        json(&o)
+    };
+    let v = search(&[
+        "--kind",
+        "ruling",
+        "cancel battle damage when nothing can be forfeited",
+    ]);
+    let first = &v[0];
+    assert_eq!(first["id"], "swccg-rulings.json#9002/ruling/1", "{v}");
+    assert_eq!(first["kind"], "ruling");
+    assert_eq!(first["source"]["from"], "database");
+    assert_eq!(first["source"]["file"], "swccg-rulings.json");
+    assert_eq!(first["source"]["card"], "9002");
+    assert_eq!(first["source"]["position"], 1);
+    assert!(v.as_array().unwrap().iter().all(|h| h["kind"] == "ruling"));
+
+    // The rulebook's erratum and the database's card, both found, told apart.
+    let v = search(&["Obi-Wan's Cape"]);
+    let from = |id: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["id"] == id)
+            .unwrap_or_else(|| panic!("{id} not in {v}"))["source"]["from"]
+            .clone()
+    };
+    assert_eq!(from("swccg.ar.obi-wans-cape"), "rulebook");
+    assert_eq!(from("swccg-light.json#108"), "database");
+
+    let v = search(&["--kind", "card", "--game", "swtcg", "prevent damage"]);
+    assert_eq!(v[0]["id"], "swtcg-rulings.txt#FIX-1", "{v}");
+    assert!(v.as_array().unwrap().iter().all(|h| h["kind"] == "card"));
+    let o = fx(&tmp)
+        .args(["search", "--kind", "ruling", "Han may fire once per battle"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&o).contains("(ruling from the card database swccg-light.json, card 105)"),
+        "{}",
+        stdout(&o)
+    );
+
+    // Newly imported data is searched at once: the index follows the data.
+    let o = fx(&tmp)
+        .args(["search", "Captain Phasma"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    import_fixture_cards(&tmp.path().join("data"), &["destiny-set.json"]);
+    let v = search(&["Captain Phasma"]);
+    assert_eq!(v[0]["kind"], "card", "{v}");
+    assert_eq!(v[0]["game"], "destiny");
+}
+
 #[test]
 fn open_or_build_reuses_a_current_index() {
     let tmp = TempDir::new("search-reuse");

@@ -25,8 +25,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
-use tantivy::schema::document::Value;
 use tantivy::schema::Field;
+use tantivy::schema::document::Value;
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
@@ -306,6 +306,13 @@ impl Index {
         self.stored.len()
     }
 
+    /// Whether a document with this ID (section, card, or card ruling) is indexed.
+    pub fn contains_id(&self, id: &str) -> bool {
+        self.searcher
+            .doc_freq(&tantivy::Term::from_field_text(self.fields.id, id))
+            .is_ok_and(|n| n > 0)
+    }
+
     /// Number of indexed rulebook sections.
     pub fn sections(&self) -> usize {
         self.sections as usize
@@ -515,11 +522,17 @@ fn sentence_snippet(
             None => cut_front = true,
         }
     }
-    let end = range.end;
-    let ends_sentence = end >= text.len()
-        || text[..end]
-            .trim_end()
-            .ends_with(['.', '!', '?', ':', ')', '"', '\u{201d}']);
+    // Closing punctuation right after the last word belongs to the snippet.
+    let mut end = range.end;
+    while let Some(c) = text[end..]
+        .chars()
+        .next()
+        .filter(|c| ".!?:;,)\"\u{201d}'".contains(*c))
+    {
+        end += c.len_utf8();
+    }
+    let ends_sentence = text[end..].trim().is_empty()
+        || text[..end].ends_with(['.', '!', '?', ':', ')', '"', '\u{201d}']);
     let shift = range.start - start;
     let mut out = String::with_capacity(end - start + 8);
     let mut hl = Vec::with_capacity(highlights.len());
@@ -639,7 +652,10 @@ fn lead(text: &str, max: usize) -> String {
 
 /// TEMPORARY tuning knob.
 pub(crate) fn tune(name: &str, default: f32) -> f32 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn ix_err(e: tantivy::TantivyError) -> Error {

@@ -15,18 +15,16 @@
 //!   is left; negations and modals ("not", "cannot", "never", "only", "must")
 //!   are kept. A word the index does not know is matched fuzzily.
 
+use super::ix_err;
 use super::schema::{DocKind, Fields, pair_token};
 use super::scorer::{CachedPair, CachedTerm, Cover, DisMax, TermWeights};
 use super::text;
-use super::ix_err;
 use crate::error::Result;
 use crate::rulebook::Game;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use tantivy::query::{
-    Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query,
-};
+use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
@@ -51,9 +49,9 @@ const STOP_WORDS: &[&str] = &[
     "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
     "could", "did", "do", "does", "doing", "for", "from", "get", "gets", "happen", "happens",
     "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "many", "me", "mean",
-    "means", "much", "my", "of", "on", "or", "our", "should", "so", "that", "the", "their", "them", "then", "there",
-    "these", "they", "this", "those", "to", "was", "we", "were", "what", "when", "where", "which",
-    "who", "why", "will", "with", "work", "works", "would", "you", "your",
+    "means", "much", "my", "of", "on", "or", "our", "should", "so", "that", "the", "their", "them",
+    "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "what", "when",
+    "where", "which", "who", "why", "will", "with", "work", "works", "would", "you", "your",
 ];
 
 /// Terms of art that keep their small words; each is also searched as a phrase.
@@ -254,7 +252,8 @@ fn synonym_stems(analyzer: &mut TextAnalyzer, stem: &str) -> Vec<String> {
 fn idf(df: u64, n: u64) -> f32 {
     let (df, n) = (df as f32, n.max(1) as f32);
     let v = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-    v.powf(super::tune("IDFP", 1.0)).min(super::tune("IDFCAP", 100.0))
+    v.powf(super::tune("IDFP", 1.0))
+        .min(super::tune("IDFCAP", 100.0))
 }
 
 /// Analyse `text` with the index's analyzer and look its words up.
@@ -289,7 +288,10 @@ pub fn plan(
     };
     let mut groups: Vec<Group> = Vec::new();
     for w in chosen {
-        if groups.iter().any(|g| g.variants[0].stems == [w.stem.clone()]) {
+        if groups
+            .iter()
+            .any(|g| g.variants[0].stems == [w.stem.clone()])
+        {
             continue;
         }
         let own = df(&w.stem)?;
@@ -326,7 +328,10 @@ pub fn plan(
         });
     }
     for range in phrases(&words) {
-        let stems: Vec<String> = words[range.clone()].iter().map(|w| w.stem.clone()).collect();
+        let stems: Vec<String> = words[range.clone()]
+            .iter()
+            .map(|w| w.stem.clone())
+            .collect();
         if stems.len() < 2 {
             continue;
         }
@@ -418,7 +423,8 @@ fn close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
         return Vec::new();
     };
     let lo = first.to_string();
-    let hi = char::from_u32(first as u32 + 1).map_or_else(|| "\u{10ffff}".to_string(), String::from);
+    let hi =
+        char::from_u32(first as u32 + 1).map_or_else(|| "\u{10ffff}".to_string(), String::from);
     let mut found: Vec<(usize, u32, String)> = Vec::new();
     for seg in searcher.segment_readers() {
         let Ok(inv) = seg.inverted_index(field) else {

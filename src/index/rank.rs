@@ -51,7 +51,11 @@ pub fn game_prior(
         return ([1.0; 3], false);
     };
     let mut evidence = [0.0f32; 3];
-    for g in plan.groups.iter().filter(|g| g.variants[0].stems.len() == 1) {
+    for g in plan
+        .groups
+        .iter()
+        .filter(|g| g.variants[0].stems.len() == 1)
+    {
         let stem = &g.variants[0].stems[0];
         let counts = stem_games(searcher, f, weights, stem, sections);
         let p: Vec<f32> = (0..3)
@@ -104,8 +108,10 @@ fn stem_games(
     if let Some(seg) = searcher.segment_readers().first()
         && let Ok(col) = seg.fast_fields().u64("game_ord")
         && let Ok(inv) = seg.inverted_index(f.body)
-        && let Ok(Some(mut postings)) =
-            inv.read_postings(&Term::from_field_text(f.body, stem), IndexRecordOption::Basic)
+        && let Ok(Some(mut postings)) = inv.read_postings(
+            &Term::from_field_text(f.body, stem),
+            IndexRecordOption::Basic,
+        )
     {
         let mut doc = postings.doc();
         while doc != TERMINATED && doc < sections {
@@ -139,11 +145,18 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         .collect();
     for (gi, g) in plan.groups.iter().enumerate() {
         for v in &g.variants {
-            locate(searcher, f, &v.stems, cands, &order, &mut |ci, title, pos| {
-                let fd = &mut found[ci][gi];
-                fd.title |= title;
-                fd.body.extend(pos);
-            });
+            locate(
+                searcher,
+                f,
+                &v.stems,
+                cands,
+                &order,
+                &mut |ci, title, pos| {
+                    let fd = &mut found[ci][gi];
+                    fd.title |= title;
+                    fd.body.extend(pos);
+                },
+            );
         }
     }
     for (c, groups) in cands.iter_mut().zip(&found) {

@@ -374,13 +374,22 @@ fn card_doc(file: &str, card: &Card, out: &mut Vec<Doc>) {
         kind,
         titles: titles.clone(),
         body,
-        crumbs: [top.clone(), name.clone()].into_iter().chain(crumb).collect(),
+        crumbs: [top.clone(), name.clone()]
+            .into_iter()
+            .chain(crumb)
+            .collect(),
         doc: file.to_string(),
         card: Some((card.id.clone(), pos)),
         superseded: false,
         prior: 1.0,
     };
-    out.push(doc(base.clone(), DocKind::Card, body.join(". "), None, None));
+    out.push(doc(
+        base.clone(),
+        DocKind::Card,
+        body.join(". "),
+        None,
+        None,
+    ));
     // Only the database's own entries: rulebook errata and rulings are sections.
     let own = |e: &&crate::cards::Entry| e.source.contains('#');
     for (i, e) in card.errata.iter().filter(own).enumerate() {
@@ -441,7 +450,11 @@ mod tests {
                   **Bold Lead:** text\nplain 3. not a step\n";
         assert_eq!(
             lead_in_titles(md),
-            ["4. Can't Overrides", "11. Check for Win Condition", "Bold Lead"]
+            [
+                "4. Can't Overrides",
+                "11. Check for Win Condition",
+                "Bold Lead"
+            ]
         );
     }
 
@@ -457,6 +470,9 @@ mod tests {
 
     #[test]
     fn card_markup_is_cleaned() {
-        assert_eq!(clean("<b>Action</b> - deal [blank]"), "Action - deal  blank ");
+        assert_eq!(
+            clean("<b>Action</b> - deal [blank]"),
+            "Action - deal  blank "
+        );
     }
 }

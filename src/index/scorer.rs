@@ -124,7 +124,11 @@ impl Union {
         }
         let size_hint = estimate_union(scorers.iter().map(|s| s.0.size_hint()), reader.num_docs());
         let cost = scorers.iter().map(|s| s.0.cost()).sum();
-        let doc = scorers.iter().map(|s| s.0.doc()).min().unwrap_or(TERMINATED);
+        let doc = scorers
+            .iter()
+            .map(|s| s.0.doc())
+            .min()
+            .unwrap_or(TERMINATED);
         Ok(Union {
             scorers,
             doc,
@@ -489,4 +493,3 @@ impl Weight for SharedWeight {
         self.0.count(reader)
     }
 }
-

@@ -44,7 +44,10 @@ impl Sources {
     pub fn scan(paths: &Paths) -> Result<Sources> {
         let mut files = Vec::new();
         for path in markdown_files(&paths.rulebook)? {
-            files.push((format!("rulebook/{}", rel_name(&paths.rulebook, &path)), path));
+            files.push((
+                format!("rulebook/{}", rel_name(&paths.rulebook, &path)),
+                path,
+            ));
         }
         for path in card_files(&paths.data_dir) {
             files.push((format!("cards/{}", rel_name(&paths.data_dir, &path)), path));

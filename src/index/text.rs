@@ -179,7 +179,10 @@ mod tests {
         assert_eq!(words("isn't"), ["is", "not"]);
         assert_eq!(words("Obi-Wan's cape"), ["obi", "wan", "cape"]);
         assert_eq!(words("they're here"), ["they", "here"]);
-        assert_eq!(words("'quoted' rock 'n' roll"), ["quoted", "rock", "n", "roll"]);
+        assert_eq!(
+            words("'quoted' rock 'n' roll"),
+            ["quoted", "rock", "n", "roll"]
+        );
         assert_eq!(words("x't"), ["x", "t"]);
     }
 
