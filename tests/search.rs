@@ -364,7 +364,7 @@ fn same_size_edit_with_mtime_restored_is_noticed() {
     let before = std::fs::metadata(&file).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("shields"));
-    let edited = text.replacen("shields", "glowbug", 1);
+    let edited = text.replacen("three shields", "three glowbug", 1);
     assert_eq!(edited.len(), text.len());
     std::fs::write(&file, &edited).unwrap();
     std::fs::File::options()
