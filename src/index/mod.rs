@@ -354,7 +354,12 @@ impl Index {
         let want = q.limit.max(RERANK);
         let mut ranked = self.ranked(searcher, &stats, tq.as_ref(), want)?;
         rank::refine(searcher, &self.fields, &plan, &mut ranked);
-        ranked.retain(|r| r.cover >= tune("MINC", rank::MIN_COVER));
+        // Nothing is an answer unless the best covers enough of the question;
+        // then hits that cover some of it follow.
+        if !ranked.iter().any(|r| r.cover >= rank::MIN_COVER) {
+            return Ok(Vec::new());
+        }
+        ranked.retain(|r| r.cover >= rank::MIN_COVER_FOLLOWING);
         ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.rank.cmp(&b.rank)));
         if !clear {
             rank::diversify(&mut ranked);
@@ -648,14 +653,6 @@ fn lead(text: &str, max: usize) -> String {
         .filter(|&i| i > max / 2)
         .unwrap_or(end);
     format!("{}…", text[..cut].trim_end())
-}
-
-/// TEMPORARY tuning knob.
-pub(crate) fn tune(name: &str, default: f32) -> f32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 fn ix_err(e: tantivy::TantivyError) -> Error {

@@ -183,8 +183,9 @@ fn split(text: &str, analyzer: &mut TextAnalyzer) -> Vec<Word> {
 }
 
 /// Phrases of the query: terms of art, and runs of capitalised words (with
-/// small linking words) that name something, as word index ranges.
-fn phrases(words: &[Word]) -> Vec<std::ops::Range<usize>> {
+/// small linking words) that name something, as word index ranges, each with
+/// whether it is a name.
+fn phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, bool)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -196,7 +197,7 @@ fn phrases(words: &[Word]) -> Vec<std::ops::Range<usize>> {
             .map(|t| t.len())
             .max();
         if let Some(n) = hit {
-            out.push(i..i + n);
+            out.push((i..i + n, false));
             i += n;
         } else {
             i += 1;
@@ -225,7 +226,7 @@ fn phrases(words: &[Word]) -> Vec<std::ops::Range<usize>> {
             }
         }
         if words[start..end].iter().filter(|w| w.capital).count() >= 2 {
-            out.push(start..end);
+            out.push((start..end, true));
         }
         i = end;
     }
@@ -251,9 +252,7 @@ fn synonym_stems(analyzer: &mut TextAnalyzer, stem: &str) -> Vec<String> {
 /// Inverse document frequency, as BM25 computes it.
 fn idf(df: u64, n: u64) -> f32 {
     let (df, n) = (df as f32, n.max(1) as f32);
-    let v = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-    v.powf(super::tune("IDFP", 1.0))
-        .min(super::tune("IDFCAP", 100.0))
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 /// Analyse `text` with the index's analyzer and look its words up.
@@ -327,7 +326,24 @@ pub fn plan(
             weight: idf(own, n) * if number { NUMBER_WEIGHT } else { 1.0 },
         });
     }
-    for range in phrases(&words) {
+    // A word the corpus never uses (and no close word stands in for) weighs
+    // what the known words weigh on average: it should not decide alone
+    // whether a document answers the question.
+    let known: Vec<f32> = groups
+        .iter()
+        .filter(|g| g.known())
+        .map(|g| g.weight)
+        .collect();
+    if !known.is_empty() {
+        let mean = known.iter().sum::<f32>() / known.len() as f32;
+        for g in groups
+            .iter_mut()
+            .filter(|g| !g.known() && g.variants.len() == 1)
+        {
+            g.weight = mean;
+        }
+    }
+    for (range, name) in phrases(&words) {
         let stems: Vec<String> = words[range.clone()]
             .iter()
             .map(|w| w.stem.clone())
@@ -339,20 +355,21 @@ pub fn plan(
         for s in &stems {
             known &= df(s)? > 0;
         }
-        // A phrase weighs twice what its content words weigh (at least one
-        // rare word): a document without the phrase covers at most a third.
+        // A term of art weighs what its content words weigh (at least one rare
+        // word); a name twice that, so a document without it covers at most a third.
         let inner: f32 = groups
             .iter()
             .filter(|g| stems.contains(&g.variants[0].stems[0]))
             .map(|g| g.weight)
             .sum();
+        let weight = inner.max(idf(n / 10, n)) * if name { 2.0 } else { 1.0 };
         groups.push(Group {
             variants: vec![Variant {
                 stems,
                 weight: 1.0,
                 known,
             }],
-            weight: 2.0 * inner.max(idf(n / 10, n)),
+            weight,
         });
     }
     Ok(Plan { groups })
@@ -553,7 +570,7 @@ impl Plan {
             groups,
             bonus,
             total: self.total_weight(),
-            gamma: super::tune("GAMMA", GAMMA),
+            gamma: GAMMA,
             game_factor: scope.game_factor,
         };
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(cover))];
@@ -605,9 +622,9 @@ mod tests {
     fn terms_of_art_and_names_become_phrases() {
         let mut a = text::analyzer();
         let ws = split("can I play it at any time", &mut a);
-        assert_eq!(phrases(&ws), [4..7]);
+        assert_eq!(phrases(&ws), [(4..7, false)]);
         let ws = split("what is the Rule of Four", &mut a);
-        assert_eq!(phrases(&ws), [3..6]);
+        assert_eq!(phrases(&ws), [(3..6, true)]);
         let ws = split("How Does A Force Drain Work", &mut a);
         assert!(phrases(&ws).is_empty());
         let ws = split("Can't deploy", &mut a);

@@ -13,6 +13,8 @@ use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
 
 /// A document covering less than this share of the query's weight is no answer.
 pub const MIN_COVER: f32 = 0.4;
+/// Once one document is an answer, others covering this share are shown too.
+pub const MIN_COVER_FOLLOWING: f32 = 0.25;
 /// Width, in words, of the passage the words of a question should fall in.
 const PASSAGE: u32 = 40;
 /// Score share kept by a document whose matched words are all far apart.
@@ -20,6 +22,8 @@ const SCATTERED: f32 = 0.3;
 /// Below this probability for the likeliest game the question's game is
 /// unclear, and the first hits are spread across games.
 const CLEAR_GAME: f32 = 0.6;
+/// Score factor of a game the question's words make unlikely (the likeliest gets 1).
+const OTHER_GAME: f32 = 0.5;
 /// A hit of another game is moved up only when it scores at least this share of the best.
 const DIVERSE_SHARE: f32 = 0.3;
 /// Hits checked for spread across games.
@@ -73,10 +77,9 @@ pub fn game_prior(
     let top = prob.iter().copied().fold(0.0, f32::max);
     let mut factor = [1.0; 3];
     for i in 0..3 {
-        let lo = super::tune("GLO", 0.5);
-        factor[i] = lo + (1.0 - lo) * prob[i] / top;
+        factor[i] = OTHER_GAME + (1.0 - OTHER_GAME) * prob[i] / top;
     }
-    (factor, top >= super::tune("CLEAR", CLEAR_GAME))
+    (factor, top >= CLEAR_GAME)
 }
 
 /// Rulebook sections per game (documents before `sections` in build order).
@@ -181,8 +184,7 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
             // The first pass scaled by the share covered anywhere; what counts is
             // the share covered by the title and the best passage.
             let together = ((in_title + best) / covered).min(1.0);
-            let sc = super::tune("SCAT", SCATTERED);
-            c.score *= sc + (1.0 - sc) * together.powf(GAMMA);
+            c.score *= SCATTERED + (1.0 - SCATTERED) * together.powf(GAMMA);
         }
     }
 }
@@ -197,7 +199,7 @@ fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, groups: us
             sum += weight(g);
         }
         count[g] += 1;
-        while marks[lo].0 + (super::tune("PASS", PASSAGE as f32) as u32) < p {
+        while marks[lo].0 + PASSAGE < p {
             let lg = marks[lo].1;
             count[lg] -= 1;
             if count[lg] == 0 {
