@@ -849,6 +849,59 @@ fn search_quality_recall_at_5() {
     }
 }
 
+/// Card-ruling questions over the real community databases, when
+/// SWJUDGE_REAL_DATA points at them: every one is answered in the first five.
+#[test]
+fn real_card_rulings_are_found_when_available() {
+    let Some(real) = std::env::var_os("SWJUDGE_REAL_DATA").map(PathBuf::from) else {
+        eprintln!("SWJUDGE_REAL_DATA not set: skipping");
+        return;
+    };
+    let tmp = TempDir::new("eval-real");
+    let paths = Paths {
+        rulebook: rulebook(),
+        index: tmp.path().join("index"),
+        data_dir: tmp.path().join("data"),
+    };
+    let mut files = vec![
+        real.join("swccg-card-json/Light.json"),
+        real.join("swccg-card-json/Dark.json"),
+    ];
+    for (dir, ext) in [
+        ("swdestinydb-json-data/set", "json"),
+        ("swtcg-lackey/sets", "txt"),
+    ] {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(real.join(dir))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    swjudge::cards::import::import(&files, &paths.data_dir, false).unwrap();
+    let index = Index::open_or_build(&paths).unwrap();
+    let eval: Eval =
+        swjudge::yaml::load_file(&root().join("tests/data/search-eval-real.yaml")).unwrap();
+    let mut found = 0;
+    for q in &eval.questions {
+        for id in &q.expect {
+            assert!(index.contains_id(id), "{:?} expects unknown {id}", q.q);
+        }
+        let top = top5(&index, q, Some(q.game));
+        if top.iter().any(|id| q.expect.contains(id)) {
+            found += 1;
+        } else {
+            println!("  MISS {:?} expected {:?}, got {top:?}", q.q, q.expect);
+        }
+    }
+    println!(
+        "real card rulings: recall@5 {found}/{}",
+        eval.questions.len()
+    );
+    assert_eq!(found, eval.questions.len());
+}
+
 /// Questions nothing in the corpus answers find nothing (exit 1 on the command line).
 #[test]
 fn nothing_found_when_nothing_covers_the_question() {

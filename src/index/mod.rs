@@ -160,6 +160,8 @@ pub struct Index {
     sections: u32,
     /// Scoring weights of the terms searched so far.
     weights: std::sync::Arc<scorer::TermWeights>,
+    /// Every document's prior and game, read on the first search.
+    priors: OnceLock<std::sync::Arc<scorer::Priors>>,
     /// Whether the last open had to (re)build the index.
     built: bool,
     /// Problems that did not stop the index from being built (unreadable card data).
@@ -276,6 +278,7 @@ impl Index {
             stored,
             sections,
             weights: Default::default(),
+            priors: OnceLock::new(),
             built,
             warnings: Vec::new(),
         })
@@ -324,29 +327,29 @@ impl Index {
 
     /// Ranked hits for `q`; empty when nothing covers enough of the question
     /// (see [`rank::MIN_COVER`]). Words the index does not know are matched
-    /// by close words, and when nothing is found, every word is.
+    /// by close words (typos).
     pub fn search(&self, q: &Query) -> Result<Vec<Hit>> {
         q.validate()?;
-        let hits = self.run(q, false)?;
-        if !hits.is_empty() {
-            return Ok(hits);
-        }
-        self.run(q, true)
-    }
-
-    fn run(&self, q: &Query, all_fuzzy: bool) -> Result<Vec<Hit>> {
         let searcher = &self.searcher;
         let stats = query::Stats::new(searcher, &self.weights);
         let mut analyzer = self.analyzer.clone();
-        let plan = query::plan(&q.text, &mut analyzer, &stats, &self.fields, all_fuzzy)?;
+        let plan = query::plan(&q.text, &mut analyzer, &stats, &self.fields, &self.weights)?;
         let (game_factor, clear) = match q.game {
             Some(_) => ([1.0; 3], true),
             None => rank::game_prior(searcher, &self.fields, &plan, &self.weights, self.sections),
+        };
+        let priors = match self.priors.get() {
+            Some(p) => std::sync::Arc::clone(p),
+            None => {
+                let p = std::sync::Arc::new(scorer::Priors::read(searcher).map_err(ix_err)?);
+                std::sync::Arc::clone(self.priors.get_or_init(|| p))
+            }
         };
         let scope = query::Scope {
             game: q.game,
             kind: q.kind,
             game_factor,
+            priors,
         };
         let Some(tq) = plan.to_query(&self.fields, &scope, &self.weights) else {
             return Ok(Vec::new());

@@ -22,8 +22,9 @@ use super::text;
 use crate::error::Result;
 use crate::rulebook::Game;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use std::sync::OnceLock;
 use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
@@ -233,20 +234,31 @@ fn phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, bool)> {
     out
 }
 
-/// The stems of a synonym class member (a class member may be several words).
-fn synonym_stems(analyzer: &mut TextAnalyzer, stem: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for class in SYNONYMS {
-        let stems: Vec<Vec<String>> = class.iter().map(|w| text::stems(analyzer, w)).collect();
-        if stems.iter().any(|s| s.len() == 1 && s[0] == stem) {
-            for s in stems {
-                if s.len() == 1 && s[0] != stem && !out.contains(&s[0]) {
-                    out.push(s[0].clone());
+/// The other stems of the synonym classes `stem` belongs to (single-word members).
+fn synonym_stems(stem: &str) -> &'static [String] {
+    static MAP: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut analyzer = text::analyzer();
+        let mut map: HashMap<String, Vec<String>> = HashMap::new();
+        for class in SYNONYMS {
+            let stems: Vec<String> = class
+                .iter()
+                .map(|w| text::stems(&mut analyzer, w))
+                .filter(|s| s.len() == 1)
+                .map(|mut s| s.remove(0))
+                .collect();
+            for a in &stems {
+                let others = map.entry(a.clone()).or_default();
+                for b in &stems {
+                    if b != a && !others.contains(b) {
+                        others.push(b.clone());
+                    }
                 }
             }
         }
-    }
-    out
+        map
+    });
+    map.get(stem).map_or(&[], Vec::as_slice)
 }
 
 /// Inverse document frequency, as BM25 computes it.
@@ -261,7 +273,7 @@ pub fn plan(
     analyzer: &mut TextAnalyzer,
     stats: &Stats<'_>,
     f: &Fields,
-    all_fuzzy: bool,
+    cache: &TermWeights,
 ) -> Result<Plan> {
     let words = split(text, analyzer);
     let n = stats.total_num_docs().map_err(ix_err)?;
@@ -299,17 +311,17 @@ pub fn plan(
             weight: 1.0,
             known: own > 0,
         }];
-        for s in synonym_stems(analyzer, &w.stem) {
-            let known = df(&s)? > 0;
+        for s in synonym_stems(&w.stem) {
+            let known = df(s)? > 0;
             variants.push(Variant {
-                stems: vec![s],
+                stems: vec![s.clone()],
                 weight: SYNONYM_WEIGHT,
                 known,
             });
         }
         // A word the index does not know may be a typo: search the close words it does.
-        if own == 0 || all_fuzzy {
-            for s in close_words(stats.searcher, f.body, &w.stem) {
+        if own == 0 {
+            for s in close_words(stats.searcher, f.body, &w.stem, cache) {
                 if !variants.iter().any(|v| v.stems[0] == s) {
                     variants.push(Variant {
                         stems: vec![s],
@@ -430,39 +442,54 @@ impl Bm25StatisticsProvider for Stats<'_> {
 /// Most close words a misspelt word is searched by.
 const MAX_CLOSE: usize = 4;
 
-/// Indexed stems within [`fuzzy_distance`] edits of `stem` (same first letter,
-/// a transposition counting as one edit), the commonest first.
-fn close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
+/// Indexed stems within [`fuzzy_distance`] edits of `stem` that begin with
+/// its first letter and, unless swapped, its second (a transposition counting
+/// as one edit), the commonest first; found once per stem and index.
+fn close_words(searcher: &Searcher, field: Field, stem: &str, cache: &TermWeights) -> Vec<String> {
+    let lock = || cache.close.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = lock().get(stem) {
+        return found.clone();
+    }
+    let found = find_close_words(searcher, field, stem);
+    lock().insert(stem.to_string(), found.clone());
+    found
+}
+
+fn find_close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
     let Some(d) = fuzzy_distance(stem) else {
         return Vec::new();
     };
-    let Some(first) = stem.chars().next() else {
-        return Vec::new();
-    };
-    let lo = first.to_string();
-    let hi =
-        char::from_u32(first as u32 + 1).map_or_else(|| "\u{10ffff}".to_string(), String::from);
+    let chars: Vec<char> = stem.chars().collect();
+    // Prefixes a close word may start with: the first two letters, or the
+    // first and third (the second and third swapped or the second dropped).
+    let mut prefixes = vec![chars[..2].iter().collect::<String>()];
+    prefixes.push([chars[0], chars[2]].iter().collect());
+    prefixes.dedup();
     let mut found: Vec<(usize, u32, String)> = Vec::new();
     for seg in searcher.segment_readers() {
         let Ok(inv) = seg.inverted_index(field) else {
             continue;
         };
-        let Ok(mut stream) = inv.terms().range().ge(&lo).lt(&hi).into_stream() else {
-            continue;
-        };
-        while stream.advance() {
-            let Ok(word) = std::str::from_utf8(stream.key()) else {
+        for prefix in &prefixes {
+            let mut hi = prefix.clone();
+            hi.push(char::MAX);
+            let Ok(mut stream) = inv.terms().range().ge(prefix).lt(&hi).into_stream() else {
                 continue;
             };
-            if word.len().abs_diff(stem.len()) > usize::from(d) || word == stem {
-                continue;
-            }
-            let dist = strsim::damerau_levenshtein(word, stem);
-            if dist <= usize::from(d) {
-                let df = stream.value().doc_freq;
-                match found.iter_mut().find(|f| f.2 == word) {
-                    Some(f) => f.1 += df,
-                    None => found.push((dist, df, word.to_string())),
+            while stream.advance() {
+                let Ok(word) = std::str::from_utf8(stream.key()) else {
+                    continue;
+                };
+                if word.len().abs_diff(stem.len()) > usize::from(d) || word == stem {
+                    continue;
+                }
+                let dist = strsim::damerau_levenshtein(word, stem);
+                if dist <= usize::from(d) {
+                    let df = stream.value().doc_freq;
+                    match found.iter_mut().find(|f| f.2 == word) {
+                        Some(f) => f.1 += df,
+                        None => found.push((dist, df, word.to_string())),
+                    }
                 }
             }
         }
@@ -487,6 +514,7 @@ pub struct Scope {
     pub kind: Option<DocKind>,
     /// Score factor per game when no game is given (see [`super::rank::game_prior`]).
     pub game_factor: [f32; 3],
+    pub priors: Arc<super::scorer::Priors>,
 }
 
 impl Plan {
@@ -572,6 +600,7 @@ impl Plan {
             total: self.total_weight(),
             gamma: GAMMA,
             game_factor: scope.game_factor,
+            priors: Arc::clone(&scope.priors),
         };
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(cover))];
         // Filters add nothing to the score.
@@ -640,7 +669,7 @@ mod tests {
                 for other in class.iter().filter(|o| !o.contains(' ')) {
                     let o = text::stems(&mut a, other).remove(0);
                     if o != stem {
-                        assert!(synonym_stems(&mut a, &stem).contains(&o), "{w} -> {other}");
+                        assert!(synonym_stems(&stem).contains(&o), "{w} -> {other}");
                     }
                 }
             }

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use tantivy::columnar::Column;
 use tantivy::query::{
     EnableScoring, Explanation, PhraseQuery, Query, QueryClone, Scorer, TermQuery, Weight,
 };
@@ -231,7 +230,7 @@ impl Scorer for DisMaxScorer {
 /// The top of every query: the sum of the word groups' scores (and of the
 /// bonus clauses: pairs of neighbouring words), times the share of the query's
 /// weight the document covers raised to `gamma`, times the document's prior
-/// (the `prior` fast field, in thousandths) and its game's factor.
+/// (stubs and superseded text rank lower) and its game's factor.
 #[derive(Debug)]
 pub struct Cover {
     /// One clause per word group, with the group's weight.
@@ -244,6 +243,47 @@ pub struct Cover {
     pub gamma: f32,
     /// Score factor per game (by the `game_ord` fast field).
     pub game_factor: [f32; 3],
+    /// Prior and game of every document, per segment.
+    pub priors: Arc<Priors>,
+}
+
+/// Per segment: each document's prior and game (position in `Game::ALL`),
+/// read once from the `prior` and `game_ord` fast fields.
+#[derive(Debug, Default)]
+pub struct Priors {
+    segments: Vec<(tantivy::index::SegmentId, Vec<f32>, Vec<u8>)>,
+}
+
+impl Priors {
+    pub fn read(searcher: &tantivy::Searcher) -> tantivy::Result<Priors> {
+        let mut segments = Vec::new();
+        for seg in searcher.segment_readers() {
+            segments.extend(Priors::read_segment(seg)?.segments);
+        }
+        Ok(Priors { segments })
+    }
+
+    fn read_segment(seg: &SegmentReader) -> tantivy::Result<Priors> {
+        let mut segments = Vec::new();
+        {
+            let ff = seg.fast_fields();
+            let (prior, game) = (ff.u64("prior")?, ff.u64("game_ord")?);
+            let n = seg.max_doc();
+            let priors = (0..n)
+                .map(|d| prior.first(d).map_or(1.0, |p| p as f32 / 1000.0))
+                .collect();
+            let games = (0..n)
+                .map(|d| game.first(d).map_or(0, |g| g.min(2) as u8))
+                .collect();
+            segments.push((seg.segment_id(), priors, games));
+        }
+        Ok(Priors { segments })
+    }
+
+    /// Position of the segment `id`.
+    fn segment(&self, id: tantivy::index::SegmentId) -> Option<usize> {
+        self.segments.iter().position(|s| s.0 == id)
+    }
 }
 
 impl Clone for Cover {
@@ -258,6 +298,7 @@ impl Clone for Cover {
             total: self.total,
             gamma: self.gamma,
             game_factor: self.game_factor,
+            priors: Arc::clone(&self.priors),
         }
     }
 }
@@ -276,6 +317,7 @@ impl Query for Cover {
             total: self.total.max(f32::EPSILON),
             gamma: self.gamma,
             game_factor: self.game_factor,
+            priors: Arc::clone(&self.priors),
         }))
     }
 
@@ -294,6 +336,7 @@ struct CoverWeight {
     total: f32,
     gamma: f32,
     game_factor: [f32; 3],
+    priors: Arc<Priors>,
 }
 
 impl Weight for CoverWeight {
@@ -303,14 +346,17 @@ impl Weight for CoverWeight {
             reader,
             boost,
         )?;
-        let ff = reader.fast_fields();
+        let (priors, seg) = match self.priors.segment(reader.segment_id()) {
+            Some(i) => (Arc::clone(&self.priors), i),
+            None => (Arc::new(Priors::read_segment(reader)?), 0),
+        };
         Ok(Box::new(CoverScorer {
             union,
             total: self.total,
             gamma: self.gamma,
             game_factor: self.game_factor,
-            prior: ff.u64("prior")?,
-            game: ff.u64("game_ord")?,
+            priors,
+            seg,
         }))
     }
 
@@ -324,8 +370,9 @@ struct CoverScorer {
     total: f32,
     gamma: f32,
     game_factor: [f32; 3],
-    prior: Column<u64>,
-    game: Column<u64>,
+    priors: Arc<Priors>,
+    /// This segment's position in `priors`.
+    seg: usize,
 }
 
 union_docset!(CoverScorer);
@@ -337,16 +384,19 @@ impl Scorer for CoverScorer {
             sum += score;
             covered += weight;
         }
-        let doc = self.union.doc;
         let share = (covered / self.total).min(1.0);
-        let prior = self.prior.first(doc).map_or(1.0, |p| p as f32 / 1000.0);
-        let game = self
-            .game
-            .first(doc)
-            .and_then(|g| self.game_factor.get(g as usize))
-            .copied()
-            .unwrap_or(1.0);
-        sum * share.powf(self.gamma) * prior * game
+        let scaled = if self.gamma == 2.0 {
+            share * share
+        } else {
+            share.powf(self.gamma)
+        };
+        let doc = self.union.doc as usize;
+        let (_, priors, games) = &self.priors.segments[self.seg];
+        let prior = priors.get(doc).copied().unwrap_or(1.0);
+        let game = games
+            .get(doc)
+            .map_or(1.0, |&g| self.game_factor[usize::from(g)]);
+        sum * scaled * prior * game
     }
 }
 
@@ -375,6 +425,8 @@ pub struct TermWeights {
     pairs: Mutex<HashMap<(Term, Term), Arc<dyn Weight>>>,
     /// Document frequency of each term looked up so far.
     pub freqs: Mutex<HashMap<Term, u64>>,
+    /// Close indexed words of each unknown stem looked up so far.
+    pub close: Mutex<HashMap<String, Vec<String>>>,
     /// Rulebook sections per game holding each body stem, counted so far.
     pub games: Mutex<HashMap<String, [u32; 3]>>,
 }
