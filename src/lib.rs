@@ -7,6 +7,7 @@
 pub mod cards;
 pub mod engine;
 pub mod error;
+pub mod game;
 pub mod index;
 pub mod paths;
 pub mod render;
@@ -15,3 +16,4 @@ pub mod scenario;
 pub mod yaml;
 
 pub use error::{Error, Result};
+pub use game::Game;

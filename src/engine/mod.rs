@@ -1,54 +1,85 @@
-//! Rules engines. Shared parts: the trace, citations, scripted choices.
-//! Each engine is a pure function of (board, script) → trace: no clock, no
-//! randomness, no I/O.
+//! The engine kernel, shared by every game.
+//!
+//! A game module (`swccg`, and beside it each other game) has the same
+//! shape: `model` (its YAML board, abilities and script steps, every struct
+//! rejecting unknown keys), `state`, `rules` (every section ID it cites) and
+//! a driver. It implements [`GameRules`]: check a loaded board and script,
+//! say which expectation paths it can observe, and run. A run is a pure
+//! function of (board, script) → [`RunResult`]: no clock, no randomness, no
+//! I/O. The kernel never imports the scenario layer, and nothing here reads
+//! English: every result is typed.
+//!
+//! The kernel's vocabulary fits a LIFO stack (SWCCG), a FIFO queue (Destiny)
+//! and play-or-pass windows (SWTCG): an ability or action is `push`ed onto the
+//! stack or queue and `pop`ped off it, a `window` is a chance to act that a
+//! player takes or `pass`es, `roll` is a scripted random result.
 
 pub mod swccg;
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 
-/// Who did something: a player, or the rules themselves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+pub use crate::game::Game;
+
+/// Upper bound on engine steps for every game: a run always ends.
+pub const MAX_STEPS: usize = 20_000;
+
+/// A player's seat: 0 or 1. Each game names its seats (light/dark; player1/player2).
+pub type Seat = u8;
+
+/// Who did something: a player (by seat), or the rules themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Actor {
-    Light,
-    Dark,
+    Player(Seat),
     Rules,
 }
 
-impl Actor {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Actor::Light => "light",
-            Actor::Dark => "dark",
+/// The names of the two seats, as the game (or the scenario) calls them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Players(pub [String; 2]);
+
+impl Players {
+    pub fn new(a: impl Into<String>, b: impl Into<String>) -> Players {
+        Players([a.into(), b.into()])
+    }
+    pub fn name(&self, a: Actor) -> &str {
+        match a {
+            Actor::Player(s) => self.0.get(usize::from(s)).map_or("?", |x| x.as_str()),
             Actor::Rules => "rules",
         }
     }
+    /// The seat called `name`, if any.
+    pub fn seat(&self, name: &str) -> Option<Seat> {
+        self.0.iter().position(|n| n == name).map(|i| i as Seat)
+    }
 }
 
-/// The kind of a trace step.
+/// The kind of a trace step: a neutral vocabulary for every game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Event {
-    /// An action was put on the stack.
+    /// An action or ability entered the stack or the queue.
     Push,
     /// An action's initiation (targets chosen, costs paid).
     Initiate,
-    /// Responses to the current action may now be made.
-    ResponseWindow,
+    /// A chance to act: responses, a play-or-pass chance, a player's turn to act.
+    Window,
     /// A player declined to act.
     Pass,
     /// An action had its result (or one step of it).
     Result,
     /// An action was canceled.
     Cancel,
-    /// An action came off the stack.
+    /// An action left the stack or the queue.
     Pop,
-    /// A card moved, Force was used, lost, activated…
+    /// A scripted random result: a die roll, a shuffle, a random discard.
+    Roll,
+    /// A card moved, a value changed, Force or resources were spent…
     StateChange,
-    /// A scripted decision the rules forbid, or one made out of turn.
+    /// A scripted decision the rules forbid where it stands in the script.
     DecisionRejected,
-    /// A phase ended.
-    PhaseEnd,
+    /// A phase, step or round began or ended.
+    Phase,
     /// The engine met something it does not model.
     NotModelled,
     /// The run stopped.
@@ -60,14 +91,15 @@ impl Event {
         match self {
             Event::Push => "push",
             Event::Initiate => "initiate",
-            Event::ResponseWindow => "response_window",
+            Event::Window => "window",
             Event::Pass => "pass",
             Event::Result => "result",
             Event::Cancel => "cancel",
             Event::Pop => "pop",
+            Event::Roll => "roll",
             Event::StateChange => "state_change",
             Event::DecisionRejected => "decision_rejected",
-            Event::PhaseEnd => "phase_end",
+            Event::Phase => "phase",
             Event::NotModelled => "not_modelled",
             Event::Stop => "stop",
         }
@@ -75,11 +107,11 @@ impl Event {
 }
 
 /// One step of a trace. `cites` are rulebook section IDs that justify it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TraceStep {
     pub n: usize,
-    /// Stack level: 0 with an empty stack, 1 for a top-level action, 2 for a response…
-    pub depth: usize,
+    /// Stack depth or queue position: 0 at top level.
+    pub level: usize,
     pub actor: Actor,
     pub event: Event,
     pub text: String,
@@ -87,16 +119,18 @@ pub struct TraceStep {
 }
 
 /// The ordered record of a run.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct Trace {
     pub steps: Vec<TraceStep>,
+    /// What was met and not modelled, in order (each also a `not_modelled` step).
+    pub not_modelled: Vec<String>,
 }
 
 impl Trace {
     /// Append one step; `n` is assigned here.
     pub fn push(
         &mut self,
-        depth: usize,
+        level: usize,
         actor: Actor,
         event: Event,
         text: impl Into<String>,
@@ -105,12 +139,32 @@ impl Trace {
         let n = self.steps.len() + 1;
         self.steps.push(TraceStep {
             n,
-            depth,
+            level,
             actor,
             event,
             text: text.into(),
             cites: cites.to_vec(),
         });
+    }
+
+    /// Record something the engine does not model: a `not_modelled` step
+    /// ("not modelled — ruling needed: …") and an entry in [`Trace::not_modelled`].
+    pub fn not_modelled(
+        &mut self,
+        level: usize,
+        actor: Actor,
+        what: impl Into<String>,
+        cites: &[&'static str],
+    ) {
+        let what = what.into();
+        self.push(
+            level,
+            actor,
+            Event::NotModelled,
+            format!("not modelled — ruling needed: {what}"),
+            cites,
+        );
+        self.not_modelled.push(what);
     }
 
     /// Every rule ID cited anywhere in the trace, deduplicated, in first-cited order.
@@ -127,8 +181,196 @@ impl Trace {
     }
 }
 
-/// A scripted decision cursor shared by engines: decisions are taken in order,
-/// each at most once.
+/// What kind of decision a stopped run needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NeedKind {
+    /// A top-level action, a turn's action, or a pass.
+    Action,
+    /// A response (or a play in a play-or-pass chance), or a pass.
+    Response,
+    /// A choice among cards, targets, values or piles.
+    Choice,
+    /// The order of simultaneous abilities.
+    Order,
+    /// A random result the script must give: a roll, a draw, a random discard.
+    Random,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum End {
+    /// Everything resolved and the script has no more decisions.
+    Complete,
+    /// A phase (or round, or turn) ended and the run was not to go further.
+    PhaseEnded { phase: String },
+    /// A player had a choice and the script gave none.
+    NeedsDecision {
+        player: Actor,
+        kind: NeedKind,
+        what: String,
+    },
+    /// The run met something the engine does not model and could not go on.
+    NotModelled { what: String },
+    /// Safety stop after [`MAX_STEPS`].
+    StepLimit,
+}
+
+impl End {
+    /// The key expectations use: `complete`, `phase_ended`, `needs_decision`, `not_modelled`, `step_limit`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            End::Complete => "complete",
+            End::PhaseEnded { .. } => "phase_ended",
+            End::NeedsDecision { .. } => "needs_decision",
+            End::NotModelled { .. } => "not_modelled",
+            End::StepLimit => "step_limit",
+        }
+    }
+    pub const KEYS: [&'static str; 5] = [
+        "complete",
+        "phase_ended",
+        "needs_decision",
+        "not_modelled",
+        "step_limit",
+    ];
+    /// One sentence for people.
+    pub fn sentence(&self, players: &Players) -> String {
+        match self {
+            End::Complete => "everything resolved".to_string(),
+            End::PhaseEnded { phase } => format!("the {phase} ended"),
+            End::NeedsDecision { player, what, .. } => {
+                format!("needs a decision from {}: {what}", players.name(*player))
+            }
+            End::NotModelled { what } => format!("not modelled — ruling needed: {what}"),
+            End::StepLimit => format!("stopped after {MAX_STEPS} steps"),
+        }
+    }
+}
+
+/// Where a scripted decision stands: its position in the script (from 1) and in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct At {
+    pub step: usize,
+    pub line: u64,
+    pub column: u64,
+}
+
+/// A scripted decision with where it stands; `player` is the seat that makes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scripted<D> {
+    pub at: At,
+    pub player: Seat,
+    pub step: D,
+}
+
+/// A scripted decision the rules did not allow where it stood.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Illegal {
+    pub at: At,
+    pub player: Actor,
+    /// The decision, in words.
+    pub decision: String,
+    pub reason: String,
+    /// The rules it breaks (at least one).
+    pub cites: Vec<&'static str>,
+}
+
+/// A scripted decision never taken.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leftover {
+    pub at: At,
+    pub player: Actor,
+    pub decision: String,
+}
+
+/// A typed value an expectation can be checked against.
+pub type Value = serde_json::Value;
+
+/// The values a run produced, by path (`cards.alter`, `force.light.used`,
+/// `numbers.light.total_power`…). A path the game can observe but that has no
+/// value here compares as `null`: the value does not exist.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Observations(pub BTreeMap<String, Value>);
+
+impl Observations {
+    pub fn set(&mut self, path: impl Into<String>, v: impl Into<Value>) {
+        self.0.insert(path.into(), v.into());
+    }
+    /// A number that may not exist (`None` → `null`).
+    pub fn num(&mut self, path: impl Into<String>, v: Option<i64>) {
+        self.0
+            .insert(path.into(), v.map_or(Value::Null, Value::from));
+    }
+    pub fn list<S: AsRef<str>>(&mut self, path: impl Into<String>, items: &[S]) {
+        let v = items
+            .iter()
+            .map(|s| Value::from(s.as_ref()))
+            .collect::<Vec<_>>();
+        self.0.insert(path.into(), Value::Array(v));
+    }
+    pub fn get(&self, path: &str) -> Option<&Value> {
+        self.0.get(path)
+    }
+}
+
+/// Everything a run produced.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    pub players: Players,
+    pub trace: Trace,
+    pub end: End,
+    pub illegal: Vec<Illegal>,
+    pub leftover: Vec<Leftover>,
+    pub observations: Observations,
+}
+
+/// A semantic error in a loaded board or script, with where it is when known
+/// (line 0: no position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardError {
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+impl BoardError {
+    pub fn new(line: u64, column: u64, message: impl Into<String>) -> BoardError {
+        BoardError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+    pub fn at(at: At, message: impl Into<String>) -> BoardError {
+        BoardError::new(at.line, at.column, message)
+    }
+    pub fn nowhere(message: impl Into<String>) -> BoardError {
+        BoardError::new(0, 0, message)
+    }
+}
+
+/// One game's engine, as the scenario layer sees it.
+pub trait GameRules {
+    const GAME: Game;
+    /// The game's board, read from the scenario's `<game>:` key.
+    type Board: serde::de::DeserializeOwned;
+    /// One scripted decision.
+    type Step: serde::de::DeserializeOwned + Clone;
+    /// The two seats' names for this board.
+    fn players(board: &Self::Board) -> Players;
+    /// The seat a step names, or why it names none (each step names exactly one player).
+    fn seat(board: &Self::Board, step: &Self::Step) -> Result<Seat, String>;
+    /// Meaning checks on the board and the script (names exist, limits…).
+    fn check(board: &Self::Board, script: &[Scripted<Self::Step>]) -> Result<(), BoardError>;
+    /// Whether an expectation path (`cards.x`, `numbers.y`…) can be observed on this
+    /// board; `Err` says why not, and what can be.
+    fn observable(board: &Self::Board, path: &str) -> Result<(), String>;
+    /// Run the board with its script.
+    fn run(board: &Self::Board, script: &[Scripted<Self::Step>]) -> RunResult;
+}
+
+/// A scripted decision cursor: decisions are taken in order, each at most once.
 #[derive(Debug, Clone)]
 pub struct Script<D> {
     items: Vec<D>,
@@ -143,17 +385,17 @@ impl<D> Script<D> {
     pub fn peek(&self) -> Option<&D> {
         self.items.get(self.next)
     }
-    /// Position (from 1) of the next decision.
-    pub fn position(&self) -> usize {
-        self.next + 1
-    }
     /// Take the next decision.
     pub fn take(&mut self) -> Option<&D> {
         let d = self.items.get(self.next)?;
         self.next += 1;
         Some(d)
     }
-    /// Decisions never taken.
+    /// Decisions never taken, in order.
+    pub fn remaining(&self) -> &[D] {
+        self.items.get(self.next..).unwrap_or(&[])
+    }
+    /// How many decisions were never taken.
     pub fn leftover(&self) -> usize {
         self.items.len().saturating_sub(self.next)
     }

@@ -24,7 +24,7 @@ pub fn text(r: &Report) -> String {
         .set_width(140);
     t.set_header(vec![
         "n",
-        "depth",
+        "level",
         "actor",
         "event",
         "what happens",
@@ -32,20 +32,32 @@ pub fn text(r: &Report) -> String {
     ]);
     for s in &r.steps {
         // A visible marker per stack level (leading spaces do not survive wrapping).
-        let indent = "· ".repeat(s.depth.saturating_sub(1).min(12));
+        let indent = "· ".repeat(s.level.saturating_sub(1).min(12));
         t.add_row(vec![
             s.n.to_string(),
-            s.depth.to_string(),
-            s.actor.as_str().to_string(),
-            s.event.as_str().to_string(),
+            s.level.to_string(),
+            s.actor.clone(),
+            s.event.to_string(),
             format!("{indent}{}", s.text),
             s.cites.join("\n"),
         ]);
     }
     out.push_str(&t.to_string());
     out.push('\n');
-    if let Some(text) = r.outcome.get("text").and_then(|v| v.as_str()) {
-        out.push_str(&format!("outcome: {text}\n"));
+    out.push_str(&format!("outcome: {}\n", r.end.text));
+    for i in &r.illegal {
+        out.push_str(&format!(
+            "rejected: decision {} (line {}) by {}: {} — {} [{}]\n",
+            i.step,
+            i.line,
+            i.player,
+            i.decision,
+            i.reason,
+            i.cites.join(", ")
+        ));
+    }
+    for n in &r.not_modelled {
+        out.push_str(&format!("not modelled — ruling needed: {n}\n"));
     }
     if !r.expectations.is_empty() {
         let mut e = Table::new();
@@ -102,23 +114,11 @@ impl TestLine {
             game: r.game.to_string(),
             source: r.source.clone(),
             verdict: r.verdict.as_str().to_string(),
-            problems: r
-                .expectations
-                .iter()
-                .filter(|e| !e.ok)
-                .map(|e| {
-                    format!(
-                        "{}: expected {}, got {}",
-                        e.path,
-                        compact(&e.expected),
-                        compact(&e.actual)
-                    )
-                })
-                .collect(),
+            problems: r.problems(),
         }
     }
     pub fn failed(&self) -> bool {
-        self.verdict == Verdict::Fail.as_str() || self.verdict == "invalid"
+        self.verdict != Verdict::Pass.as_str()
     }
 }
 

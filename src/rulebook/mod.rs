@@ -31,38 +31,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum Game {
-    Swccg,
-    Destiny,
-    Swtcg,
-}
-
-impl Game {
-    pub const ALL: [Game; 3] = [Game::Swccg, Game::Destiny, Game::Swtcg];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Game::Swccg => "swccg",
-            Game::Destiny => "destiny",
-            Game::Swtcg => "swtcg",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Game> {
-        match s.to_ascii_lowercase().as_str() {
-            "swccg" | "ccg" => Some(Game::Swccg),
-            "destiny" | "swd" => Some(Game::Destiny),
-            "swtcg" | "tcg" => Some(Game::Swtcg),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Game {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::game::Game;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -12,7 +12,7 @@ use super::destiny::{self, DestinyCard, Plan};
 use super::values::{Base, Effect, Mode, Modifier, Op, Rules, Term, Total, cite, compute};
 use serde::Deserialize;
 
-pub use crate::scenario::model::Side;
+pub use crate::engine::swccg::model::Side;
 
 /// Card types that matter to a battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -18,7 +18,7 @@ use super::battle::{
 };
 use super::drain::{self, Drain, DrainCard};
 use super::state::{CardIx, State, Zone};
-use crate::scenario::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
+use crate::engine::swccg::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
 /// Active cards at location `at`, with the cards on them, in board order.
 fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
@@ -363,12 +363,7 @@ impl super::engine::Engine {
             resolve_drain(&self.st, at, by)
         };
         for (text, cites) in &a.lines {
-            self.log(
-                super::battle_scenario::actor_of(text),
-                Event::Result,
-                text.clone(),
-                cites,
-            );
+            self.log(Actor::Rules, Event::Result, text.clone(), cites);
         }
         if let Some(why) = a.unresolvable {
             self.outcome = Some(Outcome::NotModelled {

@@ -429,86 +429,26 @@ pub fn drain_key(location: &str) -> String {
     k.trim_matches('_').to_string()
 }
 
-/// The expectations this module checks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expected<'a> {
-    pub numbers: &'a BTreeMap<String, Option<i64>>,
-    pub cards: &'a BTreeMap<String, String>,
-    pub trace_contains: &'a [String],
-    /// `complete` or `needs_decision`.
-    pub outcome: Option<&'a str>,
-}
-
-/// Mismatches between a report and the expectations; empty when all hold.
-pub fn check(r: &Report, e: &Expected) -> Vec<String> {
-    let mut bad = Vec::new();
-    for (k, want) in e.numbers {
-        match r.numbers.get(k) {
-            None => bad.push(format!(
-                "expect.numbers.{k}: no such number (known: {})",
-                r.numbers.keys().cloned().collect::<Vec<_>>().join(", ")
-            )),
-            Some(got) if got != want => bad.push(format!(
-                "expect.numbers.{k}: expected {}, got {}",
-                show(*want),
-                show(*got)
-            )),
-            Some(_) => {}
-        }
-    }
-    for (c, want) in e.cards {
-        match r.cards.get(c) {
-            Some(got) if got == want => {}
-            got => bad.push(format!(
-                "expect.cards.{c}: expected {want}, got {}",
-                got.map(String::as_str).unwrap_or("(unknown card)")
-            )),
-        }
-    }
-    for s in e.trace_contains {
-        if !r.lines.iter().any(|l| l.text.contains(s.as_str()))
-            && r.needs.as_deref().is_none_or(|n| !n.contains(s.as_str()))
-        {
-            bad.push(format!("expect.trace_contains: no line contains {s:?}"));
-        }
-    }
-    let outcome = if r.needs.is_some() {
-        "needs_decision"
-    } else {
-        "complete"
-    };
-    let want = e.outcome.unwrap_or("complete");
-    if want != outcome {
-        bad.push(format!(
-            "expect.outcome: expected {want}, got {outcome}{}",
-            r.needs
-                .as_deref()
-                .map(|n| format!(" ({n})"))
-                .unwrap_or_default()
-        ));
-    }
-    bad
-}
-
-fn show(v: Option<i64>) -> String {
-    v.map(|n| n.to_string())
-        .unwrap_or_else(|| "null (does not exist)".into())
-}
-
-/// The rules case a scenario file names, if any (one of `battle:`,
-/// `drains:`, `values:`, `draws:`, `attack:`).
-pub fn case_of(d: &crate::scenario::model::ScenarioFile) -> Option<Case> {
-    if let Some(b) = &d.battle {
-        Some(Case::Battle(Box::new(b.clone())))
-    } else if let Some(x) = &d.drains {
+/// The rules case a board names, if any (one of `battle:`, `drains:`,
+/// `values:`, `draws:`, `attack:`), and how many it names.
+pub fn case_of(b: &crate::engine::swccg::model::Board) -> (Option<Case>, usize) {
+    let n = usize::from(b.battle.is_some())
+        + usize::from(b.drains.is_some())
+        + usize::from(b.values.is_some())
+        + usize::from(b.draws.is_some())
+        + usize::from(b.attack.is_some());
+    let case = if let Some(x) = &b.battle {
+        Some(Case::Battle(Box::new(x.clone())))
+    } else if let Some(x) = &b.drains {
         Some(Case::Drain(x.clone()))
-    } else if let Some(x) = &d.values {
+    } else if let Some(x) = &b.values {
         Some(Case::Values(x.clone()))
-    } else if let Some(x) = &d.draws {
+    } else if let Some(x) = &b.draws {
         Some(Case::Draws(x.clone()))
     } else {
-        d.attack.as_ref().map(|a| Case::Attack(Box::new(a.clone())))
-    }
+        b.attack.as_ref().map(|a| Case::Attack(Box::new(a.clone())))
+    };
+    (case, n)
 }
 
 /// Card names a case knows, for checking `expect.cards`.
@@ -524,200 +464,62 @@ pub fn card_names(c: &Case) -> Vec<String> {
     }
 }
 
-/// The player a trace line is about, when it starts with one.
-pub fn actor_of(text: &str) -> crate::engine::Actor {
-    if text.starts_with("Light ") {
-        crate::engine::Actor::Light
-    } else if text.starts_with("Dark ") {
-        crate::engine::Actor::Dark
-    } else {
-        crate::engine::Actor::Rules
-    }
-}
-
-/// Runs a case for the scenario runner: trace steps, outcome and expectations.
-pub fn report(
-    d: &crate::scenario::model::ScenarioFile,
-    case: &Case,
-    base: crate::scenario::Report,
-) -> crate::scenario::Report {
-    use crate::engine::{Actor, Event, Trace};
-    use crate::scenario::{Expectation, Verdict};
-    use serde_json::json;
+/// Runs a case: its trace, how it ended, and its numbers and card places as observations.
+pub fn run_result(case: &Case) -> crate::engine::RunResult {
+    use crate::engine::{
+        Actor, At, End, Event, Illegal, NeedKind, Observations, Players, RunResult, Trace,
+    };
     let r = run(case);
     let mut t = Trace::default();
     for l in &r.lines {
-        t.push(
-            0,
-            actor_of(&l.text),
-            Event::Result,
-            l.text.clone(),
-            &l.cites,
-        );
+        t.push(0, Actor::Rules, Event::Result, l.text.clone(), &l.cites);
     }
-    let (key, text) = match &r.needs {
-        Some(n) if n.contains("not modelled") => ("not_modelled", n.clone()),
-        Some(n) => ("needs_decision", n.clone()),
-        None => ("complete", "the case resolved".to_string()),
+    if let Some(n) = &r.needs {
+        t.push(0, Actor::Rules, Event::Stop, n.clone(), &[]);
+    }
+    let end = match &r.needs {
+        Some(n) => End::NeedsDecision {
+            player: Actor::Rules,
+            kind: NeedKind::Choice,
+            what: n.clone(),
+        },
+        None => End::Complete,
     };
-    t.push(0, Actor::Rules, Event::Stop, text.clone(), &[]);
-    let e = d
-        .expect
-        .as_ref()
-        .map(|x| x.value.clone())
-        .unwrap_or_default();
-    let mut exps = Vec::new();
-    let mut push = |path: String, expected: serde_json::Value, actual: serde_json::Value| {
-        let ok = expected == actual;
-        exps.push(Expectation {
-            path,
-            expected,
-            actual,
-            ok,
-        });
-    };
-    push(
-        "outcome".into(),
-        json!(e.outcome.clone().unwrap_or_else(|| "complete".into())),
-        json!(key),
-    );
-    for (k, want) in &e.numbers {
-        let actual = match r.numbers.get(k) {
-            Some(v) => json!(v),
-            None => json!(format!(
-                "(no such number; known: {})",
-                r.numbers.keys().cloned().collect::<Vec<_>>().join(", ")
-            )),
-        };
-        push(format!("numbers.{k}"), json!(want), actual);
+    let mut obs = Observations::default();
+    for (k, v) in &r.numbers {
+        obs.num(format!("numbers.{k}"), *v);
     }
-    for (k, want) in &e.cards {
-        push(
-            format!("cards.{k}"),
-            json!(want),
-            json!(r.cards.get(k).cloned().unwrap_or_default()),
-        );
+    for (k, v) in &r.cards {
+        obs.set(format!("cards.{k}"), v.as_str());
     }
-    for (side, m) in &e.force {
-        for (k, want) in m {
-            let actual = match (k.as_str(), r.numbers.get(&format!("{side}.force_lost"))) {
-                ("lost", Some(v)) => json!(v),
-                _ => json!(format!(
-                    "(force.{side}.{k} is not tracked by this kind of scenario)"
-                )),
-            };
-            push(format!("force.{side}.{k}"), json!(want), actual);
-        }
-    }
-    let want_illegal: Vec<serde_json::Value> = e
-        .illegal
-        .iter()
-        .map(|i| json!({"step": i.step, "rule": i.rule}))
-        .collect();
-    let got_illegal: Vec<serde_json::Value> = r
-        .illegal
-        .iter()
-        .map(|(step, rule)| json!({"step": step, "rule": rule}))
-        .collect();
-    push("illegal".into(), json!(want_illegal), json!(got_illegal));
-    for want in &e.trace_contains {
-        let found = r.lines.iter().any(|l| l.text.contains(want.as_str()))
-            || r.needs
-                .as_deref()
-                .is_some_and(|n| n.contains(want.as_str()));
-        push(
-            "trace_contains".into(),
-            json!(want),
-            json!(if found {
-                want.clone()
-            } else {
-                "(not in trace)".to_string()
-            }),
-        );
-    }
-    let verdict = if exps.iter().all(|x| x.ok) {
-        Verdict::Pass
-    } else {
-        Verdict::Fail
-    };
-    crate::scenario::Report {
-        steps: t.steps,
-        outcome: json!({"end": key, "text": text, "numbers": r.numbers, "cards": r.cards}),
-        expectations: exps,
-        verdict,
-        ..base
+    RunResult {
+        players: Players::new("light", "dark"),
+        trace: t,
+        end,
+        illegal: r
+            .illegal
+            .iter()
+            .map(|(step, rule)| Illegal {
+                at: At {
+                    step: *step,
+                    line: 0,
+                    column: 0,
+                },
+                player: Actor::Rules,
+                decision: format!("case script step {step}"),
+                reason: "rejected by the rules".into(),
+                cites: vec![*rule],
+            })
+            .collect(),
+        leftover: Vec::new(),
+        observations: obs,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::{Path, PathBuf};
-
-    fn files() -> Vec<PathBuf> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/swccg");
-        let dirs: Vec<PathBuf> = ["battles", "values", "drains"]
-            .iter()
-            .map(|d| root.join(d))
-            .filter(|p| p.is_dir())
-            .collect();
-        crate::scenario::find_files(&dirs).unwrap_or_default()
-    }
-
-    #[test]
-    fn scenarios_reproduce_the_rulebook() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let corpus = crate::rulebook::Corpus::load(&root.join("rulebook")).ok();
-        let ids = corpus
-            .as_ref()
-            .map(|c| c as &dyn crate::scenario::SectionIds);
-        let mut failures = Vec::new();
-        let files = files();
-        for p in &files {
-            let s = match crate::scenario::load(p, ids) {
-                Ok(s) => s,
-                Err(e) => {
-                    failures.push(format!("{e}"));
-                    continue;
-                }
-            };
-            let r = crate::scenario::run(&s);
-            if r.verdict != crate::scenario::Verdict::Pass {
-                let bad: Vec<String> = r
-                    .expectations
-                    .iter()
-                    .filter(|e| !e.ok)
-                    .map(|e| format!("{}: expected {}, got {}", e.path, e.expected, e.actual))
-                    .collect();
-                let trace: Vec<String> = r
-                    .steps
-                    .iter()
-                    .map(|l| format!("    {}  [{}]", l.text, l.cites.join(", ")))
-                    .collect();
-                failures.push(format!(
-                    "{}:\n  {}\n  trace:\n{}",
-                    p.display(),
-                    bad.join("\n  "),
-                    trace.join("\n")
-                ));
-            }
-            if let Some(c) = &corpus {
-                for id in r.cited() {
-                    if !c.contains(id) {
-                        failures.push(format!("{}: cites unknown section {id}", p.display()));
-                    }
-                }
-            }
-        }
-        assert!(!files.is_empty(), "no scenarios found");
-        assert!(
-            failures.is_empty(),
-            "{} of {} scenarios fail:\n{}",
-            failures.len(),
-            files.len(),
-            failures.join("\n")
-        );
-    }
+    use std::path::Path;
 
     #[test]
     fn every_cited_id_exists() {
@@ -732,22 +534,5 @@ mod tests {
             missing.is_empty(),
             "cited but not in rulebook/ids.txt: {missing:?}"
         );
-    }
-
-    #[test]
-    fn check_reports_mismatch_and_missing() {
-        let mut r = Report::default();
-        r.num("a", Some(1));
-        let mut want = BTreeMap::new();
-        want.insert("a".to_string(), Some(2));
-        want.insert("b".to_string(), None);
-        let cards = BTreeMap::new();
-        let e = Expected {
-            numbers: &want,
-            cards: &cards,
-            trace_contains: &[],
-            outcome: None,
-        };
-        assert_eq!(check(&r, &e).len(), 2);
     }
 }

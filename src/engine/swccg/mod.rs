@@ -6,14 +6,18 @@
 //! - `rules`: every section ID the stack engine cites.
 //! - `state`: cards, zones, piles, card states, Force counters.
 //! - `stack`: actions on the stack ([`stack::ActionKind`] has a variant per kind of action).
-//! - `engine`: the driver (top-level actions, responses, results, canceling, limits).
+//! - `engine`: the driver (the run loop, asking players, strict scripts, rejecting decisions).
+//! - `phases`: top-level actions and phases; `resolve`: the stack (automatic actions,
+//!   response windows, results, destiny draws); `effects`: applying effects, canceling,
+//!   losing Force; `initiate`: conditions, limits, costs, deploying, "before" actions;
+//!   `targets`: targets, immunity and what a response responds to.
 //! - `values`, `destiny`, `battle`, `drain`: numbers, destiny draws, battles and Force drains.
 //!
 //! Extending: a battle or Force drain is an action on the stack like any
 //! other ([`stack::ActionKind::Battle`], [`stack::ActionKind::ForceDrain`]);
 //! responses to it use the same windows, and its result is the one place
 //! (`Engine::begin_result`) that currently reports "not modelled". Card
-//! numbers come from [`crate::scenario::model::Stats`] (power, ability,
+//! numbers come from [`crate::engine::swccg::model::Stats`] (power, ability,
 //! deploy, forfeit, destiny, armor, maneuver, defense values, icons, immunity
 //! to attrition); destiny draws already go through [`destiny::draw`]. Steps
 //! are reported with [`engine::Engine::log`], each with the rule IDs that
@@ -23,20 +27,141 @@ pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
 pub mod battle_scenario;
+mod check;
 pub mod destiny;
 pub mod drain;
+mod effects;
 pub mod engine;
+mod initiate;
+pub mod model;
+mod phases;
+mod resolve;
 pub mod rules;
 pub mod stack;
 pub mod state;
+mod targets;
 pub mod values;
 
-use crate::engine::Trace;
-use crate::scenario::model::{Board, CardState, Placed, Side, Step};
-pub use engine::{Decision, Illegal, Outcome};
+use crate::engine::{
+    Actor, BoardError, End, Game, GameRules, Illegal, Leftover, NeedKind, Observations, Players,
+    RunResult, Scripted, Seat, Trace,
+};
+pub use engine::{Decision, Outcome};
+use model::{Board, CardState, Placed, Side, Step};
 use state::{Card, CardIx, Location, State, Zone};
 
-/// Everything a run produced.
+/// The Star Wars CCG, as the scenario layer sees it.
+pub struct Swccg;
+
+impl GameRules for Swccg {
+    const GAME: Game = Game::Swccg;
+    type Board = Board;
+    type Step = Step;
+
+    fn players(_: &Board) -> Players {
+        Players::new("light", "dark")
+    }
+
+    fn seat(_: &Board, step: &Step) -> Result<Seat, String> {
+        match (step.light, step.dark) {
+            (Some(_), None) => Ok(0),
+            (None, Some(_)) => Ok(1),
+            _ => Err(
+                "each script step names exactly one player: `light: <verb>` or `dark: <verb>`"
+                    .into(),
+            ),
+        }
+    }
+
+    fn check(board: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
+        check::check(board, script)
+    }
+
+    fn observable(board: &Board, path: &str) -> Result<(), String> {
+        check::observable(board, path)
+    }
+
+    fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
+        if let (Some(case), _) = battle_scenario::case_of(board) {
+            return battle_scenario::run_result(&case);
+        }
+        let decisions = script.iter().filter_map(decision).collect();
+        result(run(board, decisions))
+    }
+}
+
+/// The seat of a side.
+pub fn seat(s: Side) -> Seat {
+    s.ix() as Seat
+}
+
+/// The actor for a side.
+pub fn actor(s: Side) -> Actor {
+    Actor::Player(seat(s))
+}
+
+/// A board run as the kernel's result: how it ended, and what can be observed.
+fn result(run: Run) -> RunResult {
+    let st = &run.state;
+    let mut obs = Observations::default();
+    for c in 0..st.cards.len() {
+        obs.set(format!("cards.{}", st.cards[c].key), st.where_is(c));
+    }
+    for side in [Side::Light, Side::Dark] {
+        for p in check::PILES {
+            let name = format!("{}.{}", side.as_str(), p.as_str());
+            obs.list(
+                format!("piles.{name}"),
+                &st.pile_by_name(&name).unwrap_or_default(),
+            );
+        }
+        let f = st.force[side.ix()];
+        let k = side.as_str();
+        obs.num(format!("force.{k}.used"), Some(f.used));
+        obs.num(format!("force.{k}.lost"), Some(f.lost));
+        obs.num(format!("force.{k}.activated"), Some(f.activated));
+        obs.num(format!("force.{k}.retrieved"), Some(f.retrieved));
+        obs.num(format!("force.{k}.drawn"), Some(f.drawn));
+        for (key, p) in [
+            ("force_pile", model::PileName::ForcePile),
+            ("reserve_deck", model::PileName::ReserveDeck),
+            ("hand", model::PileName::Hand),
+        ] {
+            obs.num(
+                format!("force.{k}.{key}"),
+                Some(st.pile_len(side, p) as i64),
+            );
+        }
+    }
+    obs.list("resolved", &run.resolved);
+    obs.list("canceled", &run.canceled);
+    obs.list("stack", &run.stack);
+    obs.set("next", run.next.as_str());
+    obs.set("destinies", serde_json::json!(run.destinies));
+    let end = match &run.outcome {
+        Outcome::Complete { .. } => End::Complete,
+        Outcome::PhaseEnded { phase } => End::PhaseEnded {
+            phase: format!("{} phase", phase.as_str()),
+        },
+        Outcome::NeedsDecision { player, what } => End::NeedsDecision {
+            player: actor(player.to_owned()),
+            kind: NeedKind::Action,
+            what: what.clone(),
+        },
+        Outcome::NotModelled { what } => End::NotModelled { what: what.clone() },
+        Outcome::StepLimit => End::StepLimit,
+    };
+    RunResult {
+        players: Players::new("light", "dark"),
+        trace: run.trace,
+        end,
+        illegal: run.illegal,
+        leftover: run.leftover,
+        observations: obs,
+    }
+}
+
+/// Everything a board run produced.
 pub struct Run {
     pub trace: Trace,
     pub outcome: Outcome,
@@ -49,9 +174,8 @@ pub struct Run {
     /// Labels of the actions left on the stack, bottom first.
     pub stack: Vec<String>,
     pub next: Side,
-    pub leftover: usize,
+    pub leftover: Vec<Leftover>,
     pub destinies: Vec<i64>,
-    pub not_modelled: Vec<String>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -76,7 +200,7 @@ pub fn setup(board: &Board) -> State {
         .collect();
     let mut st = State::new(cards, locations);
     for (side, piles) in [(Side::Light, &board.light), (Side::Dark, &board.dark)] {
-        use crate::scenario::model::PileName as P;
+        use crate::engine::swccg::model::PileName as P;
         for (p, list) in [
             (P::ReserveDeck, &piles.reserve_deck),
             (P::ForcePile, &piles.force_pile),
@@ -132,9 +256,12 @@ pub fn unplaced(st: &State) -> Vec<CardIx> {
 /// Run a board with its script.
 pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let st = setup(board);
-    let next = board.next.unwrap_or(board.turn);
-    let mut e = engine::Engine::new(st, board.turn, board.phase, next, script);
-    e.through = board.through.as_ref().map_or(board.phase, |t| t.value);
+    // The loader has checked that a board position has `turn:` and `phase:`.
+    let turn = board.turn.unwrap_or(Side::Light);
+    let phase = board.phase.unwrap_or(model::Phase::Deploy);
+    let next = board.next.unwrap_or(turn);
+    let mut e = engine::Engine::new(st, turn, phase, next, script);
+    e.through = board.through.as_ref().map_or(phase, |t| t.value);
     for p in &board.stack {
         e.seed(p);
     }
@@ -143,7 +270,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
         next: e.next_top_level(),
-        leftover: e.leftover(),
+        leftover: std::mem::take(&mut e.leftover),
         trace: e.trace,
         outcome,
         state: e.st,
@@ -151,21 +278,19 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         canceled: e.canceled,
         illegal: e.illegal,
         destinies: e.destinies,
-        not_modelled: e.not_modelled,
     }
 }
 
 /// Turn a script step into a decision (the loader has checked exactly one side is given).
-pub fn decision(pos: usize, line: u64, column: u64, step: &Step) -> Option<Decision> {
+pub fn decision(s: &Scripted<Step>) -> Option<Decision> {
+    let step = &s.step;
     let (by, verb) = match (step.light, step.dark) {
         (Some(v), None) => (Side::Light, v),
         (None, Some(v)) => (Side::Dark, v),
         _ => return None,
     };
     Some(Decision {
-        pos,
-        line,
-        column,
+        at: s.at,
         by,
         verb,
         step: step.clone(),

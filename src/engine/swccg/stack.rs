@@ -1,7 +1,7 @@
 //! Actions on the stack (AR Ch.1 Section C, The Stack).
 
 use super::state::CardIx;
-use crate::scenario::model::{Dest, DestinyTest, Effect, PileName, Side};
+use crate::engine::swccg::model::{Dest, DestinyTest, Effect, PileName, Side};
 use std::collections::VecDeque;
 
 /// Where a card is being deployed.

@@ -5,7 +5,7 @@
 //! Piles are ordered top card first. Nothing is cached: every query walks the
 //! state, so a value can never go stale.
 
-use crate::scenario::model::{CardDef, CardState, Filter, PileName, Rel, Side};
+use crate::engine::swccg::model::{CardDef, CardState, Filter, PileName, Rel, Side};
 
 pub type CardIx = usize;
 

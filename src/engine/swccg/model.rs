@@ -1,6 +1,5 @@
-//! The scenario file model. One YAML file per scenario; every struct rejects
-//! unknown keys. The common part (`game`, `title`, `source`, `notes`, `script`,
-//! `expect`) is shared by all games; the board lives under the game's key.
+//! The SWCCG board, abilities and script steps, as read from a scenario's
+//! `swccg:` key and `script:`. Every struct rejects unknown keys.
 
 use serde::Deserialize;
 use serde_saphyr::Spanned;
@@ -8,62 +7,6 @@ use std::collections::BTreeMap;
 
 /// A string with the position it was read from.
 pub type Pos<T> = Spanned<T>;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKey {
-    Swccg,
-    Destiny,
-    Swtcg,
-}
-
-impl GameKey {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameKey::Swccg => "swccg",
-            GameKey::Destiny => "destiny",
-            GameKey::Swtcg => "swtcg",
-        }
-    }
-}
-
-/// One scenario file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScenarioFile {
-    pub game: GameKey,
-    pub title: String,
-    /// The rulebook section this scenario reproduces (must exist).
-    #[serde(default)]
-    pub source: Option<Pos<String>>,
-    #[serde(default)]
-    pub notes: Option<String>,
-    /// The SWCCG board.
-    #[serde(default)]
-    pub swccg: Option<Board>,
-    /// The Destiny board (dice pool, queue): not modelled yet, kept as data.
-    #[serde(default)]
-    pub destiny: Option<serde_json::Value>,
-    /// The SWTCG board (arenas): not modelled yet, kept as data.
-    #[serde(default)]
-    pub swtcg: Option<serde_json::Value>,
-    /// SWCCG rules cases run by `engine::swccg::battle_scenario` instead of the board engine.
-    #[serde(default)]
-    pub battle: Option<crate::engine::swccg::battle::Battle>,
-    #[serde(default)]
-    pub drains: Option<Vec<crate::engine::swccg::drain::Drain>>,
-    #[serde(default)]
-    pub values: Option<Vec<crate::engine::swccg::battle_scenario::ValueCase>>,
-    #[serde(default)]
-    pub draws: Option<Vec<crate::engine::swccg::battle_scenario::DrawCase>>,
-    #[serde(default)]
-    pub attack: Option<crate::engine::swccg::battle_attack::Attack>,
-    /// The players' decisions, in the order they are made.
-    #[serde(default)]
-    pub script: Vec<Pos<Step>>,
-    #[serde(default)]
-    pub expect: Option<Pos<Expect>>,
-}
 
 // ---------------------------------------------------------------- SWCCG board
 
@@ -141,9 +84,12 @@ impl Phase {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
-    /// Whose turn it is.
-    pub turn: Side,
-    pub phase: Phase,
+    /// Whose turn it is (required for a board position).
+    #[serde(default)]
+    pub turn: Option<Side>,
+    /// The phase (required for a board position).
+    #[serde(default)]
+    pub phase: Option<Phase>,
     /// Who performs the next top-level action (default: the player whose turn it is).
     #[serde(default)]
     pub next: Option<Side>,
@@ -168,6 +114,17 @@ pub struct Board {
     /// (their responses begin fresh).
     #[serde(default)]
     pub stack: Vec<Pending>,
+    /// Shorthand rules cases, run instead of a board position (exactly one thing to run).
+    #[serde(default)]
+    pub battle: Option<super::battle::Battle>,
+    #[serde(default)]
+    pub drains: Option<Vec<super::drain::Drain>>,
+    #[serde(default)]
+    pub values: Option<Vec<super::battle_scenario::ValueCase>>,
+    #[serde(default)]
+    pub draws: Option<Vec<super::battle_scenario::DrawCase>>,
+    #[serde(default)]
+    pub attack: Option<super::battle_attack::Attack>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -791,6 +748,16 @@ pub struct Step {
     /// For `lose_force`: the Force lost; for `destiny_value`: the value chosen.
     #[serde(default)]
     pub amount: Option<i64>,
+    /// For a response: the label of the action it responds to. Until that action is
+    /// the one being responded to and its player has a legal response, its player
+    /// passes (the decision is not judged earlier).
+    #[serde(default)]
+    pub responding_to: Option<String>,
+    /// The label of an action that must have had its result (or been canceled) first:
+    /// until then, in response windows, its player passes (the decision is not
+    /// judged earlier).
+    #[serde(default)]
+    pub after: Option<String>,
     /// A short remark carried into the trace.
     #[serde(default)]
     pub say: Option<String>,
@@ -833,61 +800,4 @@ impl Verb {
             Verb::DestinyValue => "destiny_value",
         }
     }
-}
-
-// ---------------------------------------------------------------- expectations
-
-/// What the rulebook says happens. Every key is optional; `illegal`, `leftover`
-/// and `outcome` have strict defaults (none, none, `complete`).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Expect {
-    /// Where cards end up: card → `light.lost_pile`, `dark.hand`, `table`, `at:<location>`, `on:<card>`, `out_of_play`, `stack`.
-    #[serde(default)]
-    pub cards: BTreeMap<String, String>,
-    /// Exact contents of piles, top first: `light.used_pile` → [cards].
-    #[serde(default)]
-    pub piles: BTreeMap<String, Vec<String>>,
-    /// Force counts per side: lost, used, activated, retrieved, force_pile.
-    #[serde(default)]
-    pub force: BTreeMap<String, BTreeMap<String, i64>>,
-    /// Labels of the actions that had their result, in order.
-    #[serde(default)]
-    pub resolved: Option<Vec<String>>,
-    /// Labels of the actions canceled, in order.
-    #[serde(default)]
-    pub canceled: Option<Vec<String>>,
-    /// Scripted decisions rejected: by script position (from 1) with the rule cited.
-    #[serde(default)]
-    pub illegal: Vec<IllegalExpect>,
-    /// The stack at the end, bottom first (labels).
-    #[serde(default)]
-    pub stack: Option<Vec<String>>,
-    /// Who performs the next top-level action.
-    #[serde(default)]
-    pub next: Option<Side>,
-    /// How the run ends: `complete`, `phase_ended`, `needs_decision`.
-    #[serde(default)]
-    pub outcome: Option<String>,
-    /// How many scripted decisions are left unused.
-    #[serde(default)]
-    pub leftover: Option<usize>,
-    /// Destiny values drawn, in order.
-    #[serde(default)]
-    pub destinies: Option<Vec<i64>>,
-    /// Sentences that must appear in the trace ("not modelled — ruling needed: …").
-    #[serde(default)]
-    pub trace_contains: Vec<String>,
-    /// Named numbers of battle/drain/value/draw cases (`light.total_power`); null: does not exist.
-    #[serde(default)]
-    pub numbers: BTreeMap<String, Option<i64>>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IllegalExpect {
-    /// Position of the decision in the script, from 1.
-    pub step: usize,
-    /// The rule ID the rejection must cite.
-    pub rule: String,
 }
