@@ -335,7 +335,7 @@ impl Index {
         let mut analyzer = self.analyzer.clone();
         let plan = query::plan(&q.text, &mut analyzer, &stats, &self.fields, &self.weights)?;
         let (game_factor, clear) = match q.game {
-            Some(_) => ([1.0; 3], true),
+            Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
             None => rank::game_prior(searcher, &self.fields, &plan, &self.weights, self.sections),
         };
         let priors = match self.priors.get() {
@@ -346,7 +346,6 @@ impl Index {
             }
         };
         let scope = query::Scope {
-            game: q.game,
             kind: q.kind,
             game_factor,
             priors,
@@ -453,7 +452,8 @@ impl Index {
             )
             .map_err(ix_err)?;
         let mut out = Vec::with_capacity(top.len());
-        for &(score, addr) in &top {
+        // A score of 0 is a document of another game than the one asked for.
+        for &(score, addr) in top.iter().filter(|t| t.0 > 0.0) {
             let cols = self
                 .columns
                 .get(addr.segment_ord as usize)

@@ -20,7 +20,6 @@ use super::schema::{DocKind, Fields, pair_token};
 use super::scorer::{CachedPair, CachedTerm, Cover, DisMax, TermWeights};
 use super::text;
 use crate::error::Result;
-use crate::rulebook::Game;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -510,9 +509,9 @@ fn fuzzy_distance(stem: &str) -> Option<u8> {
 
 /// What to search for besides the words.
 pub struct Scope {
-    pub game: Option<Game>,
     pub kind: Option<DocKind>,
-    /// Score factor per game when no game is given (see [`super::rank::game_prior`]).
+    /// Score factor per game: 0 for games other than the one asked for, else
+    /// inferred from the question when no game is given (see [`super::rank::game_prior`]).
     pub game_factor: [f32; 3],
     pub priors: Arc<super::scorer::Priors>,
 }
@@ -603,14 +602,8 @@ impl Plan {
             priors: Arc::clone(&scope.priors),
         };
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(cover))];
-        // Filters add nothing to the score.
-        if let Some(g) = scope.game {
-            let t = term_query(
-                Term::from_field_text(f.game, g.as_str()),
-                IndexRecordOption::Basic,
-            );
-            clauses.push((Occur::Must, Box::new(BoostQuery::new(t, 0.0))));
-        }
+        // Filters add nothing to the score. (A game is not a filter clause: its
+        // factor is 0 for the other games, cheaper than seeking every clause.)
         if let Some(k) = scope.kind {
             let t = term_query(
                 Term::from_field_text(f.kind, k.as_str()),

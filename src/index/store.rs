@@ -30,7 +30,7 @@ const SECTIONS_DIR: &str = "sections";
 /// Bumped whenever the schema or the way documents are indexed changes.
 const FORMAT: &str = "swjudge-index-7";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
-const WRITER_BUDGET: usize = 64 << 20;
+const WRITER_BUDGET: usize = 32 << 20;
 
 /// The source files an index is built from, as they are now.
 #[derive(Debug, Clone)]
