@@ -351,6 +351,9 @@ pub fn see_also_in<'a>(
         .collect();
     let mut out = Vec::new();
     for s in sections {
+        if out.len() >= limit {
+            break;
+        }
         if s.game != card.game || s.superseded || own.contains(&s.id.as_str()) {
             continue;
         }
@@ -359,9 +362,6 @@ pub fn see_also_in<'a>(
                 id: s.id.clone(),
                 title: s.title.clone(),
             });
-            if out.len() >= limit {
-                break;
-            }
         }
     }
     out
