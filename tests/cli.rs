@@ -1093,3 +1093,21 @@ fn coverage_counts_examples_per_game_and_lists_unreproducible_apart() {
         "{text}"
     );
 }
+
+/// `search` follows `--color` like every other command (it used to ask the terminal itself).
+#[test]
+fn search_honours_color_choice() {
+    let t = TempDir::new("cli-search-color");
+    let on = sj(t.path(), &["--color", "always", "search", "battle destiny"]);
+    assert_eq!(code(&on), 0, "{}", stderr(&on));
+    assert!(
+        stdout(&on).contains('\u{1b}'),
+        "no emphasis with --color always"
+    );
+    let off = sj(t.path(), &["--color", "never", "search", "battle destiny"]);
+    assert_eq!(code(&off), 0, "{}", stderr(&off));
+    assert!(
+        !stdout(&off).contains('\u{1b}'),
+        "emphasis with --color never"
+    );
+}

@@ -1,7 +1,6 @@
 //! `swjudge search`.
 
 use super::{CliResult, Ctx, Outcome};
-use std::io::IsTerminal;
 use swjudge::index::{DocKind, Index, Query};
 use swjudge::render;
 use swjudge::rulebook::Game;
@@ -63,10 +62,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {
-        super::out(&render::search::text(
-            &hits,
-            std::io::stdout().is_terminal(),
-        ))?;
+        super::out(&render::search::text(&hits, ctx.style.color))?;
     }
     if hits.is_empty() {
         let scope = match (q.game, q.kind) {
