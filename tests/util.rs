@@ -13,13 +13,19 @@ pub fn rulebook() -> PathBuf {
     root().join("rulebook")
 }
 
-/// A `swjudge` command with a private index dir and data dir under `tmp`.
+/// A `swjudge` command with a private index, data and cache dir under `tmp`, using
+/// the rulebook built into the binary; nothing is written to the user's own folders.
 pub fn swjudge(tmp: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_swjudge"));
     c.current_dir(root());
     c.env("SWJUDGE_INDEX", tmp.join("index"));
     c.env("SWJUDGE_DATA_DIR", tmp.join("data"));
+    c.env("SWJUDGE_CACHE_DIR", tmp.join("cache"));
+    c.env("XDG_CACHE_HOME", tmp.join("xdg-cache"));
+    c.env("XDG_DATA_HOME", tmp.join("xdg-data"));
     c.env_remove("SWJUDGE_RULEBOOK");
+    c.env_remove("NO_COLOR");
+    c.env_remove("COLUMNS");
     c
 }
 
@@ -61,4 +67,28 @@ pub fn stderr(o: &Output) -> String {
 
 pub fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
+}
+
+/// Running under CI (`CI` set to anything but `false` or empty).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// The seed documents (`shared/seeds` beside the checkout or one of its parents, or
+/// `SWJUDGE_SEEDS`). Without them a test that needs them is skipped on a
+/// developer's machine, and FAILS under CI: a skip must never pass as a result.
+pub fn seeds() -> Option<PathBuf> {
+    let found = std::env::var_os("SWJUDGE_SEEDS")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(root().ancestors().skip(1).map(|a| a.join("shared/seeds")))
+        .find(|p| p.is_dir());
+    if found.is_none() {
+        assert!(
+            !under_ci(),
+            "CI: the seed documents (../shared/seeds or SWJUDGE_SEEDS) are missing"
+        );
+        eprintln!("seed documents unavailable; skipped");
+    }
+    found
 }

@@ -106,10 +106,22 @@ impl SectionIds for crate::rulebook::Corpus {
     }
 }
 
-/// The first read of a file: which game, and which board keys are present.
+/// The first read of a file: which game, which board keys are present, and no
+/// key the envelope does not know.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
 struct Head {
     game: Spanned<Game>,
+    title: serde::de::IgnoredAny,
+    #[serde(default)]
+    source: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    notes: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    script: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    expect: Option<serde::de::IgnoredAny>,
     #[serde(default)]
     swccg: Option<Spanned<serde::de::IgnoredAny>>,
     #[serde(default)]
@@ -209,8 +221,9 @@ where
     G::Step: Send + Sync,
 {
     let f: File<G::Board, G::Step> = crate::yaml::load(origin, text)?;
+    // `SECTION#N` names the Nth worked example inside a section (see `coverage`).
     if let (Some(src), Some(ids)) = (&f.source, ids)
-        && !ids.has(&src.value)
+        && !ids.has(section_of(&src.value))
     {
         return Err(at(
             origin,
@@ -249,6 +262,14 @@ where
             script,
         }),
     })
+}
+
+/// The section a `source:` names: `swccg.ar.x#2` is the second example inside `swccg.ar.x`.
+pub fn section_of(source: &str) -> &str {
+    match source.rsplit_once('#') {
+        Some((id, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => id,
+        _ => source,
+    }
 }
 
 /// Run a scenario and check its expectations.
