@@ -7,3 +7,4 @@ mod cli;
 mod rulebook;
 mod scenarios;
 mod search;
+mod swtcg;

@@ -15,6 +15,7 @@
 //! player takes or `pass`es, `roll` is a scripted random result.
 
 pub mod swccg;
+pub mod swtcg;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
