@@ -238,24 +238,25 @@ impl Engine<'_> {
             let names: Vec<String> = g.split('+').map(|s| s.trim().to_string()).collect();
             let dice = self.own_pool_dice(p, &names, r::RESOLVE_DICE)?;
             if let Some(x) = dice.iter().find(|x| seen.contains(x)) {
-                return rej(format!("die {} resolved twice in one action", self.die_id(*x)), r::RESOLVE_DICE);
+                return rej(format!("a die cannot be resolved more than once per action ({})", self.die_id(*x)), r::RESOLVE_DICE);
             }
             seen.extend(&dice);
-            let sym = self.group_symbol(&dice)?;
-            if let Some(s) = symbol
-                && !same_kind(s, sym)
-            {
-                return rej(format!("all dice resolved in one action show the same symbol ({} and {})", s.name(), sym.name()), r::RESOLVE_DICE);
-            }
+            let sym = match symbol {
+                Some(s) => s,
+                None => self.group_symbol(&dice)?,
+            };
             symbol = Some(sym);
             let target = d.step.to.get(i).cloned();
-            self.queue.push_back(Item::Dice { by: p, dice, target, step: Box::new(d.clone()) });
+            let pos = self.queue.len() + 1;
+            let t = format!("die {} enters the queue at position {pos}", names.join("+"));
+            self.trace.push(pos, Actor::Player(p), Event::Push, t, &[r::RESOLVE_DICE, r::PART_7_ABILITIES_QUEUE]);
+            self.queue.push_back(Item::Dice { by: p, dice, target, step: Box::new(d.clone()), symbol: sym });
         }
         Ok(())
     }
 
     /// A group: one base die showing a symbol, and modifiers showing the same symbol.
-    fn group_symbol(&self, dice: &[DieIx]) -> R<Symbol> {
+    pub(crate) fn group_symbol(&self, dice: &[DieIx]) -> R<Symbol> {
         let faces: Vec<_> = dice.iter().map(|&x| self.st.showing(self.stat, x).cloned()).collect();
         let mut base = None;
         for (f, &x) in faces.iter().zip(dice) {
@@ -343,6 +344,19 @@ impl Engine<'_> {
             }
             Symbol::IndirectDamage => {
                 self.indirect(by, value, Some(DamageKind::Indirect))?;
+            }
+            Symbol::Shield if self.stat.defs[card].split_shields && !d.step.assign.is_empty() => {
+                let t = format!("{}'s die: its shields can be given to any of your characters, distributed as you wish", self.key(card));
+                self.log(Actor::Player(by), Event::Result, t, &[r::INHERENT_DICE_ABILITIES]);
+                let mut total = 0;
+                for (n, k) in &d.step.assign {
+                    let c = self.die_target(by, Some(n.clone()), true)?;
+                    total += k;
+                    if total > value {
+                        return rej(format!("{total} shields distributed, the die gives {value}"), r::SHIELD);
+                    }
+                    self.give_shields(c, *k, by)?;
+                }
             }
             Symbol::Shield => {
                 let t = self.die_target(by, target, true)?;

@@ -161,8 +161,13 @@ fn apply_more(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             let xs: Vec<usize> = (0..en.st.dice.len())
                 .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by))
                 .collect();
+            ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
             for &x in &xs {
                 en.st.dice[x].at = DieAt::OnCard;
+            }
+            if xs.len() > 1 {
+                let t = format!("the combined value of the dice removed is {}", ctx.removed.unwrap_or(0));
+                en.log(Actor::Player(by), Event::Result, t, &[r::COMBINED_VALUE]);
             }
             let t = format!("removes {}", if xs.is_empty() { "no dice".to_string() } else { en.die_list(&xs) });
             en.log(Actor::Player(by), Event::StateChange, t, &[r::REMOVING_DICE]);
@@ -170,7 +175,7 @@ fn apply_more(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         }
         Effect::Reroll { whose } => {
             let Some(d) = step else { return Ok(true) };
-            let f = super::model::DieFilter { whose: *whose, title: None, showing: None };
+            let f = super::model::DieFilter { whose: *whose, ..Default::default() };
             let mut xs = Vec::new();
             for n in &d.step.dice {
                 match en.stat.die(n) {
@@ -230,7 +235,10 @@ fn apply_rest(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::DefeatAfterRound { to } => {
             let Some(t) = en.target(*to, ctx)? else { return Ok(false) };
             let source = ctx.source.unwrap_or(t);
-            en.st.delayed.push(super::state::Delayed { by, source, target: t });
+            let dl = super::state::Delayed { by, source, target: t };
+            if !en.st.delayed.contains(&dl) {
+                en.st.delayed.push(dl);
+            }
             let txt = format!("delayed effect: {} will be defeated after this round ends", en.key(t));
             en.log(Actor::Player(by), Event::StateChange, txt, &[r::DELAYED_EFFECTS]);
             Ok(true)
@@ -313,6 +321,34 @@ fn apply_last(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             en.st.cards[f].shields -= 1;
             en.st.cards[t].shields += 1;
             en.log(Actor::Player(by), Event::StateChange, format!("a shield moves from {} to {}", en.key(f), en.key(t)), &[r::MOVE, r::SHIELDS]);
+            Ok(true)
+        }
+        Effect::MoveUpgrade { from } => {
+            let Some(d) = step else { return Ok(false) };
+            let (Some(un), Some(on)) = (d.step.upgrade.clone(), d.step.on.clone()) else {
+                return Err(en.need(by, NeedKind::Choice, "the upgrade to move (`upgrade:`) and where (`on:`)"));
+            };
+            let u = en.card_named(Some(&un), r::MOVE)?;
+            let t = en.card_named(Some(&on), r::MOVE)?;
+            let holder = match from {
+                Some(f) => en.target(*f, ctx)?,
+                None => en.st.cards[u].on,
+            };
+            if !en.st.in_play(u) || en.st.cards[u].on.is_none() || en.st.cards[u].on != holder {
+                return rej(format!("{un} is not an upgrade this ability can move"), r::MOVE);
+            }
+            if !en.st.in_play(t) || en.st.cards[t].ctype != CardType::Character || en.st.cards[t].controller != by || en.st.cards[u].on == Some(t) {
+                return rej(format!("{on} is not one of your other characters"), r::MOVE);
+            }
+            en.st.cards[u].on = Some(t);
+            en.st.cards[u].controller = by;
+            for x in en.st.dice_of(u) {
+                en.st.dice[x].at = DieAt::OnCard;
+                en.st.dice[x].controller = by;
+            }
+            let txt = format!("{un} moves to {on} (ignoring play restrictions; its die returns to the card)", );
+            en.log(Actor::Player(by), Event::StateChange, txt, &[r::MOVE]);
+            en.max_upgrades(t, &d)?;
             Ok(true)
         }
         Effect::EndActionPhase => {

@@ -119,7 +119,7 @@ fn check_step(board: &Board, ids: &[String], d: &Scripted<Step>) -> Result<(), B
             Err(BoardError::at(d.at, format!("unknown die `{n}` (known: {})", ids.join(", "))))
         }
     };
-    for n in s.card.iter().chain(&s.on).chain(&s.replace).chain(&s.play) {
+    for n in s.card.iter().chain(&s.on).chain(&s.replace).chain(&s.play).chain(&s.upgrade) {
         card(n)?;
     }
     for n in s.with.iter().chain(&s.discard).chain(&s.to).chain(&s.random) {

@@ -46,7 +46,13 @@ impl Engine<'_> {
 
     fn resolve_item(&mut self, item: Item) -> R<()> {
         match item {
-            Item::Dice { by, dice, target, step } => self.resolve_group(by, &dice, target, &step),
+            Item::Dice { by, dice, target, step, symbol } => {
+                let sym = self.group_symbol(&dice)?;
+                if sym != symbol {
+                    return rej(format!("all dice resolved in one action show the same symbol ({} and {})", symbol.name(), sym.name()), r::RESOLVE_DICE);
+                }
+                self.resolve_group(by, &dice, target, &step)
+            }
             Item::Event { card, by, step } => {
                 let abs: Vec<usize> = self.stat.defs[card].abilities.iter().enumerate()
                     .filter(|(_, a)| a.kind == AbilityKind::Action).map(|(i, _)| i).collect();
@@ -616,6 +622,7 @@ impl Engine<'_> {
         };
         whose
             && f.title.as_ref().is_none_or(|t| &self.stat.defs[self.st.dice[x].card].title == t)
+            && (!f.character || self.stat.defs[self.st.dice[x].card].card_type == CardType::Character)
             && self.st.showing(self.stat, x).is_some_and(|fc| face_shows(fc, f.showing.as_deref()))
     }
 

@@ -49,6 +49,8 @@ pub enum Item {
         dice: Vec<DieIx>,
         target: Option<String>,
         step: Box<Scripted<Step>>,
+        /// The symbol the action resolves (checked when each die resolves).
+        symbol: crate::cards::die::Symbol,
     },
     /// A played event's effects.
     Event {
@@ -220,7 +222,7 @@ impl<'a> Engine<'a> {
     fn take_turn(&mut self, p: Seat, extra: bool) -> R<Took> {
         loop {
             self.tick()?;
-            let what = if extra { "an additional action" } else { "a turn" };
+            let what = if extra { "additional action" } else { "turn" };
             self.log(
                 Actor::Player(p),
                 Event::Window,

@@ -86,6 +86,9 @@ pub struct CardDef {
     pub die: Option<Vec<String>>,
     #[serde(default)]
     pub keywords: Vec<Keyword>,
+    /// Inherent die ability: this die's shields may be distributed among your characters.
+    #[serde(default)]
+    pub split_shields: bool,
     /// Modify: the subtype of support this mod can be played on.
     #[serde(default)]
     pub modify: Option<String>,
@@ -278,6 +281,9 @@ pub struct DieFilter {
     /// The die's card title.
     #[serde(default)]
     pub title: Option<String>,
+    /// Only character dice (dice matching a character card, not upgrade dice).
+    #[serde(default)]
+    pub character: bool,
     /// What the die shows: `damage`, `ranged`, `melee`, `indirect`, `blank`, `shield`…, or any.
     #[serde(default)]
     pub showing: Option<String>,
@@ -410,6 +416,11 @@ pub enum Effect {
     },
     /// Move a shield from one of your characters to another (the decision's `to:`).
     MoveShield,
+    /// Move an upgrade (the decision's `upgrade:`) to a character (its `on:`), ignoring play restrictions.
+    MoveUpgrade {
+        #[serde(default)]
+        from: Option<Target>,
+    },
     /// End the action phase.
     EndActionPhase,
     /// Give control of the battlefield to an opponent.
@@ -666,6 +677,9 @@ pub struct Step {
     /// A die removed by an ability or by Guardian.
     #[serde(default)]
     pub remove: Option<String>,
+    /// An upgrade moved by an ability (`move_upgrade`).
+    #[serde(default)]
+    pub upgrade: Option<String>,
     /// A card played by an ability (`play_from_hand`).
     #[serde(default)]
     pub play: Option<String>,
