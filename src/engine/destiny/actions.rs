@@ -412,9 +412,3 @@ impl Engine<'_> {
         }
     }
 }
-
-/// Melee and ranged are different symbols; everything else must match exactly.
-fn same_kind(a: Symbol, b: Symbol) -> bool {
-    a == b
-}
-
