@@ -311,8 +311,8 @@ impl Engine<'_> {
         self.st.resources[usize::from(by)] -= cost;
         let t = format!("{} resolves {} ({value} {}{})", seat_name(by), self.die_list(dice), sym.name(),
             if cost > 0 { format!(", paying {cost}") } else { String::new() });
-        let cite = if dice.len() > 1 { r::MODIFIER } else { r::RESOLVE_DICE };
-        self.log(Actor::Player(by), Event::Result, t, &[r::RESOLVE_DICE, cite]);
+        let cites: &[&'static str] = if dice.len() > 1 { &[r::RESOLVE_DICE, r::MODIFIER] } else { &[r::RESOLVE_DICE] };
+        self.log(Actor::Player(by), Event::Result, t, cites);
         self.resolved.push(format!("dice:{}", dice.iter().map(|&x| self.die_id(x)).collect::<Vec<_>>().join("+")));
         let base = dice.iter().copied().find(|&x| self.st.showing(self.stat, x).is_some_and(|f| !f.modifier)).unwrap_or(dice[0]);
         let card = self.st.dice[base].card;
@@ -368,7 +368,11 @@ impl Engine<'_> {
             }
             Symbol::Disrupt => self.lose(1 - by, value, r::DISRUPT),
             Symbol::Discard => self.discard_random(by, value, d, r::DISCARD)?,
-            Symbol::Focus => self.turn_dice(by, value, d, r::FOCUS)?,
+            Symbol::Focus if !self.turn_used => {
+                self.turn_used = true;
+                self.turn_dice(by, value, d, r::FOCUS)?;
+            }
+            Symbol::Focus => {}
             Symbol::Special => {
                 let specials: Vec<usize> = self.stat.defs[card].abilities.iter().enumerate()
                     .filter(|(_, a)| a.kind == AbilityKind::Special).map(|(i, _)| i).collect();

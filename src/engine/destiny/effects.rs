@@ -486,10 +486,15 @@ impl Engine<'_> {
 
     /// A character is defeated: replacement effects, "before" abilities, Redeploy, set aside.
     pub fn defeat(&mut self, c: Ix) -> R<()> {
+        self.defeat_except(c, None)
+    }
+
+    /// Defeat, where `done` (a card whose delayed defeat this is) no longer replaces it.
+    pub fn defeat_except(&mut self, c: Ix, done: Option<Ix>) -> R<()> {
         let repl: Vec<(Ix, usize)> = self
             .triggered(When::Before, TriggerEvent::Defeated, Some(c), None, None)
             .into_iter()
-            .filter(|&(x, a)| self.stat.defs[x].abilities[a].instead)
+            .filter(|&(x, a)| self.stat.defs[x].abilities[a].instead && Some(x) != done)
             .collect();
         if let Some(&(x, ab)) = repl.first() {
             let by = self.st.cards[x].controller;

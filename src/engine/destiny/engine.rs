@@ -92,6 +92,8 @@ pub struct Engine<'a> {
     pub block: i64,
     /// An effect ended the action phase.
     pub end_phase: bool,
+    /// The action's `turn:` choices were used by a focus die.
+    pub turn_used: bool,
 }
 
 /// What a player did with a turn.
@@ -120,6 +122,7 @@ impl<'a> Engine<'a> {
             passes: 0,
             block: 0,
             end_phase: false,
+            turn_used: false,
         }
     }
 
@@ -262,6 +265,7 @@ impl<'a> Engine<'a> {
     /// Carry out one action with everything it triggers; `None` if it was illegal and reversed.
     fn action(&mut self, p: Seat, d: &Scripted<Step>) -> R<Option<Took>> {
         let before = self.st.clone();
+        self.turn_used = false;
         let label = self.describe(d);
         self.log(Actor::Player(p), Event::Initiate, format!("{}: {label}", seat_name(p)), &[r::ACTIONS]);
         let res = self.perform(p, d).and_then(|_| self.drain());
@@ -662,7 +666,7 @@ impl<'a> Engine<'a> {
             let t = format!("delayed effect of {}: {} is defeated after the round ends", self.key(dl.source), self.key(dl.target));
             self.log(Actor::Player(dl.by), Event::Result, t, &[r::DELAYED_EFFECTS]);
             if self.st.in_play(dl.target) && self.st.cards[dl.target].ctype == CardType::Character {
-                self.defeat(dl.target)?;
+                self.defeat_except(dl.target, Some(dl.source))?;
                 self.drain()?;
             }
         }
