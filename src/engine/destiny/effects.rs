@@ -109,11 +109,22 @@ impl Engine<'_> {
     /// "After" abilities triggered by `ev` enter the queue (ordered when simultaneous).
     pub fn after(&mut self, ev: TriggerEvent, subject: Option<Ix>, actor: Option<Seat>, dmg: Option<DamageKind>) -> R<()> {
         let list = self.triggered(When::After, ev, subject, actor, dmg);
-        let list = self.order(list)?;
-        for (c, ab) in list {
+        let list: Vec<(Ix, usize, Option<Ix>)> = list.into_iter().map(|(c, a)| (c, a, subject)).collect();
+        self.enqueue(list)
+    }
+
+    /// Simultaneous "after" abilities (card, ability, subject) enter the queue, ordered.
+    pub fn enqueue(&mut self, list: Vec<(Ix, usize, Option<Ix>)>) -> R<()> {
+        let pairs: Vec<(Ix, usize)> = list.iter().map(|&(c, a, _)| (c, a)).collect();
+        let ordered = self.order(pairs)?;
+        for (c, ab) in ordered {
+            let Some(&(_, _, subject)) = list.iter().find(|&&(x, a, _)| x == c && a == ab) else {
+                continue;
+            };
             let by = self.st.cards[c].controller;
             let pos = self.queue.len() + 1;
-            let t = format!("{}'s after ability ({}) enters the queue at position {pos}", self.key(c), ev.as_str());
+            let ev = self.stat.defs[c].abilities[ab].on.as_ref().map_or("", |t| t.event.as_str());
+            let t = format!("{}'s after ability ({ev}) enters the queue at position {pos}", self.key(c));
             self.trace.push(pos, Actor::Player(by), Event::Push, t, &[r::AFTER_ABILITIES, r::PART_7_ABILITIES_QUEUE]);
             self.queue.push_back(Item::Ability { card: c, ab, by, subject });
         }

@@ -420,9 +420,10 @@ impl<'a> Engine<'a> {
             if dice.is_empty() { "no dice".to_string() } else { self.die_list(&dice) }
         );
         self.log(Actor::Player(p), Event::StateChange, t, &[r::ACTIVATE_A_CARD]);
-        self.roll(p, &dice, d)?;
-        self.after(super::model::TriggerEvent::Activates, Some(c), Some(p), None)?;
-        Ok(())
+        let mut list = self.roll_only(p, &dice, d)?;
+        let act = self.triggered(super::effects::When::After, super::model::TriggerEvent::Activates, Some(c), Some(p), None);
+        list.extend(act.into_iter().map(|(x, a)| (x, a, Some(c))));
+        self.enqueue(list)
     }
 
     pub fn die_list(&self, dice: &[DieIx]) -> String {
@@ -459,6 +460,12 @@ impl<'a> Engine<'a> {
 
     /// Roll dice into `p`'s pool with the results the decision gives.
     pub fn roll(&mut self, p: Seat, dice: &[DieIx], d: &Scripted<Step>) -> R<()> {
+        let list = self.roll_only(p, dice, d)?;
+        self.enqueue(list)
+    }
+
+    /// Roll, and return the "after" abilities the rolls triggered (not yet queued).
+    pub fn roll_only(&mut self, p: Seat, dice: &[DieIx], d: &Scripted<Step>) -> R<Vec<(Ix, usize, Option<Ix>)>> {
         for &x in dice {
             let id = self.die_id(x).to_string();
             let Some(face) = d.step.roll.get(&id) else {
@@ -471,11 +478,14 @@ impl<'a> Engine<'a> {
             self.st.dice[x].controller = p;
             self.log(Actor::Player(p), Event::Roll, format!("die {id} rolls {face}"), &[r::ROLLING, r::DICE_POOL]);
         }
-        let cards: Vec<Ix> = dice.iter().map(|&x| self.st.dice[x].card).collect();
+        let mut cards: Vec<Ix> = dice.iter().map(|&x| self.st.dice[x].card).collect();
+        cards.dedup();
+        let mut list = Vec::new();
         for c in cards {
-            self.after(super::model::TriggerEvent::Rolled, Some(c), Some(p), None)?;
+            let t = self.triggered(super::effects::When::After, super::model::TriggerEvent::Rolled, Some(c), Some(p), None);
+            list.extend(t.into_iter().map(|(x, a)| (x, a, Some(c))));
         }
-        Ok(())
+        Ok(list)
     }
 
     // ------------------------------------------------------------ reroll
@@ -587,6 +597,12 @@ impl<'a> Engine<'a> {
         self.st.bf_controller = Some(p);
         self.st.cards[bf].controller = p;
         self.log(Actor::Player(p), Event::StateChange, t, &[r::CLAIM_THE_BATTLEFIELD]);
+        let ev = super::model::TriggerEvent::Claims;
+        let triggered: Vec<(Ix, usize, Option<Ix>)> = self
+            .triggered(super::effects::When::After, ev, None, Some(p), None)
+            .into_iter()
+            .map(|(x, a)| (x, a, None))
+            .collect();
         let claims: Vec<usize> = self.stat.defs[bf]
             .abilities
             .iter()
@@ -602,7 +618,7 @@ impl<'a> Engine<'a> {
                 self.use_ability(bf, ab, ctx, r::CLAIM_ABILITIES)?;
             }
         }
-        self.after(super::model::TriggerEvent::Claims, None, Some(p), None)
+        self.enqueue(triggered)
     }
 
     // ------------------------------------------------------------ upkeep
