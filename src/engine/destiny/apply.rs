@@ -7,10 +7,12 @@ use super::rules as r;
 use super::state::{DieAt, Ix, Phase, Zone, other, seat_name};
 use crate::engine::{Actor, Event, NeedKind};
 
-fn amount(a: Amount, ctx: &Ctx) -> i64 {
+fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
     match a {
         Amount::N(n) => n,
         Amount::Removed => ctx.removed.unwrap_or(0),
+        Amount::YourCharacters => en.st.characters(ctx.by).len() as i64,
+        Amount::RemainingHealth => ctx.source.map_or(0, |c| en.st.remaining_health(en.stat, c)),
     }
 }
 
@@ -19,7 +21,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     match e {
         Effect::Damage { amount: a, to, unblockable } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             let targets = if *to == Target::EachOpponents {
                 en.st.characters(other(by))
             } else {
@@ -33,22 +35,22 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             Ok(full)
         }
         Effect::Block { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             en.block += n;
             en.log(Actor::Player(by), Event::StateChange, format!("{n} of the damage is blocked"), &[r::SHIELDS, r::BEFORE_ABILITIES]);
             Ok(true)
         }
         Effect::Indirect { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             en.indirect(by, n, None)
         }
         Effect::Shields { amount: a, to } => match en.target(*to, ctx)? {
-            Some(t) => en.give_shields(t, amount(*a, ctx), by),
+            Some(t) => en.give_shields(t, amount_of(en, *a, ctx), by),
             None => Ok(false),
         },
         Effect::Heal { amount: a, to } => {
             let Some(t) = en.target(*to, ctx)? else { return Ok(false) };
-            let n = amount(*a, ctx).min(en.st.cards[t].damage).max(0);
+            let n = amount_of(en, *a, ctx).min(en.st.cards[t].damage).max(0);
             en.st.cards[t].damage -= n;
             let txt = if n > 0 {
                 format!("{} heals {n} damage", en.key(t))
@@ -59,19 +61,19 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             Ok(n > 0)
         }
         Effect::Gain { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             en.st.resources[usize::from(by)] += n;
             en.log(Actor::Player(by), Event::StateChange, format!("{} gains {n} resource(s)", seat_name(by)), &[r::PART_6_GAME_CONCEPTS_RESOURCES]);
             Ok(true)
         }
         Effect::Lose { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             let had = en.st.resources[usize::from(other(by))];
             en.lose(other(by), n, r::PART_6_GAME_CONCEPTS_RESOURCES);
             Ok(had >= n)
         }
         Effect::Take { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             let o = usize::from(other(by));
             let k = n.min(en.st.resources[o]).max(0);
             en.st.resources[o] -= k;
@@ -80,7 +82,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             Ok(k == n)
         }
         Effect::Draw { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             let k = en.draw(by, n);
             en.log(Actor::Player(by), Event::StateChange, format!("{} draws {k} card(s)", seat_name(by)), &[r::DRAW]);
             Ok(k == n)
@@ -93,7 +95,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             Ok(k == n)
         }
         Effect::DiscardTop { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             let mut k = 0;
             while k < n {
                 let Some(&c) = en.st.deck[usize::from(by)].first() else { break };
@@ -127,7 +129,7 @@ fn apply_more(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             Ok(true)
         }
         Effect::DiscardRandom { amount: a } => {
-            let n = amount(*a, ctx);
+            let n = amount_of(en, *a, ctx);
             let Some(d) = step else {
                 return Err(en.need(by, NeedKind::Random, "random discards (`random:`)"));
             };
@@ -298,7 +300,7 @@ fn apply_last(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             if f == t {
                 return rej("something cannot move to its current placement", r::MOVE);
             }
-            let n = amount(*a, ctx).min(en.st.cards[f].damage).max(0);
+            let n = amount_of(en, *a, ctx).min(en.st.cards[f].damage).max(0);
             en.st.cards[f].damage -= n;
             en.st.cards[t].damage += n;
             let txt = format!("{n} damage moves from {} to {} (shields ignored; not taken)", en.key(f), en.key(t));
@@ -306,7 +308,7 @@ fn apply_last(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             if n > 0 && en.st.cards[t].ctype == CardType::Character && en.st.cards[t].damage >= en.stat.defs[t].health.unwrap_or(i64::MAX) {
                 en.defeat(t)?;
             }
-            Ok(n == amount(*a, ctx))
+            Ok(n == amount_of(en, *a, ctx))
         }
         Effect::MoveShield => {
             let (Some(f), Some(t)) = (en.target(Target::ChosenYours, ctx)?, en.target(Target::ChosenYours, ctx)?) else { return Ok(false) };

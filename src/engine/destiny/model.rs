@@ -301,7 +301,12 @@ pub struct Condition {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Amount {
     N(i64),
+    /// The value (or combined value) of the dice this ability removed.
     Removed,
+    /// The number of characters the ability's user has in play.
+    YourCharacters,
+    /// The remaining health of the card with the ability.
+    RemainingHealth,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -310,7 +315,7 @@ impl<'de> Deserialize<'de> for Amount {
         impl serde::de::Visitor<'_> for V {
             type Value = Amount;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a number or `removed`")
+                f.write_str("a number, `removed`, `your_characters` or `remaining_health`")
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Amount, E> {
                 Ok(Amount::N(v))
@@ -323,8 +328,10 @@ impl<'de> Deserialize<'de> for Amount {
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Amount, E> {
                 match v {
                     "removed" => Ok(Amount::Removed),
+                    "your_characters" => Ok(Amount::YourCharacters),
+                    "remaining_health" => Ok(Amount::RemainingHealth),
                     _ => Err(E::custom(format!(
-                        "unknown amount `{v}`: a number or `removed`"
+                        "unknown amount `{v}`: a number, `removed`, `your_characters` or `remaining_health`"
                     ))),
                 }
             }
