@@ -68,7 +68,10 @@ fn every_citation_resolves() {
             }
         }
     }
-    for id in swjudge::engine::swccg::rules::ALL {
+    let ids = swjudge::engine::swccg::rules::ALL
+        .iter()
+        .chain(swjudge::engine::destiny::rules::ALL);
+    for id in ids {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));
         }

@@ -30,7 +30,10 @@ pub fn check(board: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError>
     let mut placed: Vec<String> = Vec::new();
     let seen = |s: &Spanned<String>, placed: &mut Vec<String>| -> Result<(), BoardError> {
         if !board.cards.contains_key(&s.value) {
-            return Err(at(s, format!("unknown card `{}` (not under `cards:`)", s.value)));
+            return Err(at(
+                s,
+                format!("unknown card `{}` (not under `cards:`)", s.value),
+            ));
         }
         if placed.contains(&s.value) {
             return Err(at(s, format!("card `{}` is placed twice", s.value)));
@@ -41,7 +44,10 @@ pub fn check(board: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError>
     for (k, d) in &board.cards {
         if let Some(faces) = &d.value.die {
             if faces.len() != 6 {
-                return Err(at(d, format!("{k}: a die has 6 sides, {} given", faces.len())));
+                return Err(at(
+                    d,
+                    format!("{k}: a die has 6 sides, {} given", faces.len()),
+                ));
             }
             for f in faces {
                 DieFace::parse(f).map_err(|e| at(d, format!("{k}: die side `{f}`: {e}")))?;
@@ -63,7 +69,10 @@ pub fn check(board: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError>
         if let Some(d) = board.cards.get(&x.card.value)
             && d.value.health.is_some_and(|h| x.damage >= h)
         {
-            return Err(at(&x.card, "damage equal to health: the character would be defeated"));
+            return Err(at(
+                &x.card,
+                "damage equal to health: the character would be defeated",
+            ));
         }
         if x.upgrades.len() > 3 {
             return Err(at(&x.card, "a card cannot have more than 3 upgrades"));
@@ -88,12 +97,26 @@ pub fn check(board: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError>
     let ids = die_ids(board);
     for side in [&board.player1, &board.player2] {
         for (id, face) in &side.pool {
-            let Some(key) = ids.iter().find(|x| *x == id).map(|x| x.trim_end_matches("#2")) else {
-                return Err(at(face, format!("unknown die `{id}` in the pool (known: {})", ids.join(", "))));
+            let Some(key) = ids
+                .iter()
+                .find(|x| *x == id)
+                .map(|x| x.trim_end_matches("#2"))
+            else {
+                return Err(at(
+                    face,
+                    format!("unknown die `{id}` in the pool (known: {})", ids.join(", ")),
+                ));
             };
             let faces = board.cards[key].value.die.clone().unwrap_or_default();
             if !faces.contains(&face.value) {
-                return Err(at(face, format!("die `{id}` has no side `{}` ({})", face.value, faces.join(" "))));
+                return Err(at(
+                    face,
+                    format!(
+                        "die `{id}` has no side `{}` ({})",
+                        face.value,
+                        faces.join(" ")
+                    ),
+                ));
             }
         }
     }
@@ -116,13 +139,29 @@ fn check_step(board: &Board, ids: &[String], d: &Scripted<Step>) -> Result<(), B
         if ids.iter().any(|x| x == n) {
             Ok(())
         } else {
-            Err(BoardError::at(d.at, format!("unknown die `{n}` (known: {})", ids.join(", "))))
+            Err(BoardError::at(
+                d.at,
+                format!("unknown die `{n}` (known: {})", ids.join(", ")),
+            ))
         }
     };
-    for n in s.card.iter().chain(&s.on).chain(&s.replace).chain(&s.play).chain(&s.upgrade) {
+    for n in s
+        .card
+        .iter()
+        .chain(&s.on)
+        .chain(&s.replace)
+        .chain(&s.play)
+        .chain(&s.upgrade)
+    {
         card(n)?;
     }
-    for n in s.with.iter().chain(&s.discard).chain(&s.to).chain(&s.random) {
+    for n in s
+        .with
+        .iter()
+        .chain(&s.discard)
+        .chain(&s.to)
+        .chain(&s.random)
+    {
         card(n)?;
     }
     for n in s.assign.keys() {
@@ -162,7 +201,9 @@ const PLAYER_FIELDS: [&str; 6] = [
     "discard",
     "set_aside",
 ];
-const TOP: [&str; 7] = ["winner", "round", "phase", "next", "resolved", "turns", "delayed"];
+const TOP: [&str; 7] = [
+    "winner", "round", "phase", "next", "resolved", "turns", "delayed",
+];
 
 pub fn observable(board: &Board, path: &str) -> Result<(), String> {
     let parts: Vec<&str> = path.split('.').collect();

@@ -2,7 +2,9 @@
 //! damage, shields and defeat.
 
 use super::engine::{Ctx, Engine, Item, R, Stop, rej};
-use super::model::{AbilityKind, CardType, DamageKind, Effect, Keyword, Step, Target, TriggerEvent, Verb, Who};
+use super::model::{
+    AbilityKind, CardType, DamageKind, Effect, Keyword, Step, Target, TriggerEvent, Verb, Who,
+};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, face_shows, face_value, other, seat_name};
 use crate::engine::{Actor, Event, NeedKind, Scripted, Seat};
@@ -19,7 +21,13 @@ pub struct Dmg {
 
 impl Dmg {
     pub fn plain(amount: i64, by: Seat) -> Dmg {
-        Dmg { amount, kind: None, unblockable: false, by, die: false }
+        Dmg {
+            amount,
+            kind: None,
+            unblockable: false,
+            by,
+            die: false,
+        }
     }
 }
 
@@ -46,16 +54,34 @@ impl Engine<'_> {
 
     fn resolve_item(&mut self, item: Item) -> R<()> {
         match item {
-            Item::Dice { by, dice, target, step, symbol } => {
+            Item::Dice {
+                by,
+                dice,
+                target,
+                step,
+                symbol,
+            } => {
                 let sym = self.group_symbol(&dice)?;
                 if sym != symbol {
-                    return rej(format!("all dice resolved in one action show the same symbol ({} and {})", symbol.name(), sym.name()), r::RESOLVE_DICE);
+                    return rej(
+                        format!(
+                            "all dice resolved in one action show the same symbol ({} and {})",
+                            symbol.name(),
+                            sym.name()
+                        ),
+                        r::RESOLVE_DICE,
+                    );
                 }
                 self.resolve_group(by, &dice, target, &step)
             }
             Item::Event { card, by, step } => {
-                let abs: Vec<usize> = self.stat.defs[card].abilities.iter().enumerate()
-                    .filter(|(_, a)| a.kind == AbilityKind::Action).map(|(i, _)| i).collect();
+                let abs: Vec<usize> = self.stat.defs[card]
+                    .abilities
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.kind == AbilityKind::Action)
+                    .map(|(i, _)| i)
+                    .collect();
                 self.resolved.push(format!("event:{}", self.key(card)));
                 for ab in abs {
                     let ctx = self.ctx_from(by, Some(card), None, &step);
@@ -63,17 +89,38 @@ impl Engine<'_> {
                 }
                 if self.st.cards[card].zone == Zone::Queue {
                     self.st.put(card, Zone::Discard);
-                    self.log(Actor::Player(by), Event::Pop, format!("{} resolved and is discarded", self.key(card)), &[r::EVENTS, r::QUEUE]);
+                    self.log(
+                        Actor::Player(by),
+                        Event::Pop,
+                        format!("{} resolved and is discarded", self.key(card)),
+                        &[r::EVENTS, r::QUEUE],
+                    );
                 }
                 Ok(())
             }
-            Item::Ability { card, ab, by, subject } => self.resolve_triggered(card, ab, by, subject, When::After),
+            Item::Ability {
+                card,
+                ab,
+                by,
+                subject,
+            } => self.resolve_triggered(card, ab, by, subject, When::After),
         }
     }
 
     /// Abilities of `when` triggered by `ev` (concerning `subject`, done by `actor`).
-    pub fn triggered(&self, when: When, ev: TriggerEvent, subject: Option<Ix>, actor: Option<Seat>, dmg: Option<DamageKind>) -> Vec<(Ix, usize)> {
-        let kind = if when == When::Before { AbilityKind::Before } else { AbilityKind::After };
+    pub fn triggered(
+        &self,
+        when: When,
+        ev: TriggerEvent,
+        subject: Option<Ix>,
+        actor: Option<Seat>,
+        dmg: Option<DamageKind>,
+    ) -> Vec<(Ix, usize)> {
+        let kind = if when == When::Before {
+            AbilityKind::Before
+        } else {
+            AbilityKind::After
+        };
         let mut out = Vec::new();
         for c in 0..self.st.cards.len() {
             if !self.st.in_play(c) {
@@ -95,8 +142,12 @@ impl Engine<'_> {
                 };
                 let ok = ok
                     && t.damage.is_none_or(|k| dmg == Some(k))
-                    && t.card_type.is_none_or(|ty| subject.is_some_and(|s| self.stat.defs[s].card_type == ty))
-                    && t.color.is_none_or(|col| subject.is_some_and(|s| self.stat.defs[s].color == Some(col)))
+                    && t.card_type.is_none_or(|ty| {
+                        subject.is_some_and(|s| self.stat.defs[s].card_type == ty)
+                    })
+                    && t.color.is_none_or(|col| {
+                        subject.is_some_and(|s| self.stat.defs[s].color == Some(col))
+                    })
                     && (!t.by_controller || actor == owner_of_subject);
                 if ok {
                     out.push((c, i));
@@ -107,9 +158,16 @@ impl Engine<'_> {
     }
 
     /// "After" abilities triggered by `ev` enter the queue (ordered when simultaneous).
-    pub fn after(&mut self, ev: TriggerEvent, subject: Option<Ix>, actor: Option<Seat>, dmg: Option<DamageKind>) -> R<()> {
+    pub fn after(
+        &mut self,
+        ev: TriggerEvent,
+        subject: Option<Ix>,
+        actor: Option<Seat>,
+        dmg: Option<DamageKind>,
+    ) -> R<()> {
         let list = self.triggered(When::After, ev, subject, actor, dmg);
-        let list: Vec<(Ix, usize, Option<Ix>)> = list.into_iter().map(|(c, a)| (c, a, subject)).collect();
+        let list: Vec<(Ix, usize, Option<Ix>)> =
+            list.into_iter().map(|(c, a)| (c, a, subject)).collect();
         self.enqueue(list)
     }
 
@@ -123,16 +181,39 @@ impl Engine<'_> {
             };
             let by = self.st.cards[c].controller;
             let pos = self.queue.len() + 1;
-            let ev = self.stat.defs[c].abilities[ab].on.as_ref().map_or("", |t| t.event.as_str());
-            let t = format!("{}'s after ability ({ev}) enters the queue at position {pos}", self.key(c));
-            self.trace.push(pos, Actor::Player(by), Event::Push, t, &[r::AFTER_ABILITIES, r::PART_7_ABILITIES_QUEUE]);
-            self.queue.push_back(Item::Ability { card: c, ab, by, subject });
+            let ev = self.stat.defs[c].abilities[ab]
+                .on
+                .as_ref()
+                .map_or("", |t| t.event.as_str());
+            let t = format!(
+                "{}'s after ability ({ev}) enters the queue at position {pos}",
+                self.key(c)
+            );
+            self.trace.push(
+                pos,
+                Actor::Player(by),
+                Event::Push,
+                t,
+                &[r::AFTER_ABILITIES, r::PART_7_ABILITIES_QUEUE],
+            );
+            self.queue.push_back(Item::Ability {
+                card: c,
+                ab,
+                by,
+                subject,
+            });
         }
         Ok(())
     }
 
     /// "Before" abilities triggered by `ev` resolve at once, interrupting.
-    pub fn before(&mut self, ev: TriggerEvent, subject: Option<Ix>, actor: Option<Seat>, dmg: Option<DamageKind>) -> R<()> {
+    pub fn before(
+        &mut self,
+        ev: TriggerEvent,
+        subject: Option<Ix>,
+        actor: Option<Seat>,
+        dmg: Option<DamageKind>,
+    ) -> R<()> {
         let list: Vec<(Ix, usize)> = self
             .triggered(When::Before, ev, subject, actor, dmg)
             .into_iter()
@@ -151,15 +232,34 @@ impl Engine<'_> {
         if list.len() < 2 {
             return Ok(list);
         }
-        let owners: Vec<Seat> = list.iter().map(|&(c, _)| self.st.cards[c].controller).collect();
+        let owners: Vec<Seat> = list
+            .iter()
+            .map(|&(c, _)| self.st.cards[c].controller)
+            .collect();
         let mixed = owners.iter().any(|&o| o != owners[0]);
-        let chooser = if mixed { self.st.bf_controller.unwrap_or(self.st.turn) } else { owners[0] };
-        let cite = if mixed { r::SIMULTANEOUS_ABILITIES } else { r::TRIGGERED_ABILITIES };
+        let chooser = if mixed {
+            self.st.bf_controller.unwrap_or(self.st.turn)
+        } else {
+            owners[0]
+        };
+        let cite = if mixed {
+            r::SIMULTANEOUS_ABILITIES
+        } else {
+            r::TRIGGERED_ABILITIES
+        };
         let Some(d) = self.script.peek().cloned() else {
-            return Err(self.need(chooser, NeedKind::Order, "the order of simultaneous abilities (`order:`)"));
+            return Err(self.need(
+                chooser,
+                NeedKind::Order,
+                "the order of simultaneous abilities (`order:`)",
+            ));
         };
         if d.player != chooser || d.step.verb() != Some(Verb::Order) {
-            return Err(self.need(chooser, NeedKind::Order, "the order of simultaneous abilities (`order:`)"));
+            return Err(self.need(
+                chooser,
+                NeedKind::Order,
+                "the order of simultaneous abilities (`order:`)",
+            ));
         }
         self.script.take();
         let mut out = Vec::new();
@@ -183,41 +283,94 @@ impl Engine<'_> {
         }
         let out = uniq;
         if out.len() != list.len() || list.iter().any(|x| !out.contains(x)) {
-            self.reject(&d, "the order must name every simultaneous ability once".into(), cite);
-            return Err(self.need(chooser, NeedKind::Order, "the order of simultaneous abilities (`order:`)"));
+            self.reject(
+                &d,
+                "the order must name every simultaneous ability once".into(),
+                cite,
+            );
+            return Err(self.need(
+                chooser,
+                NeedKind::Order,
+                "the order of simultaneous abilities (`order:`)",
+            ));
         }
         let names: Vec<String> = out.iter().map(|&(c, _)| self.key(c).to_string()).collect();
-        let t = format!("{} orders simultaneous abilities: {}", seat_name(chooser), names.join(", "));
-        self.log(Actor::Player(chooser), Event::StateChange, t, &[r::SIMULTANEOUS_ABILITIES, cite]);
+        let t = format!(
+            "{} orders simultaneous abilities: {}",
+            seat_name(chooser),
+            names.join(", ")
+        );
+        self.log(
+            Actor::Player(chooser),
+            Event::StateChange,
+            t,
+            &[r::SIMULTANEOUS_ABILITIES, cite],
+        );
         Ok(out)
     }
 
     /// Resolve a triggered ability: ask about "may", take its decision, pay, carry out.
-    fn resolve_triggered(&mut self, c: Ix, ab: usize, by: Seat, subject: Option<Ix>, when: When) -> R<()> {
+    fn resolve_triggered(
+        &mut self,
+        c: Ix,
+        ab: usize,
+        by: Seat,
+        subject: Option<Ix>,
+        when: When,
+    ) -> R<()> {
         let stat = self.stat;
         let a = &stat.defs[c].abilities[ab];
-        let cite = if when == When::Before { r::BEFORE_ABILITIES } else { r::AFTER_ABILITIES };
+        let cite = if when == When::Before {
+            r::BEFORE_ABILITIES
+        } else {
+            r::AFTER_ABILITIES
+        };
         let step = self.script.peek().cloned().filter(|d| {
             d.player == by
                 && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline))
                 && d.step.card.as_deref() == Some(self.key(c))
         });
         if a.may && step.is_none() {
-            return Err(self.need(by, NeedKind::Response, format!("use or decline {}'s ability (`use`/`decline`, card: {})", self.key(c), self.key(c))));
+            return Err(self.need(
+                by,
+                NeedKind::Response,
+                format!(
+                    "use or decline {}'s ability (`use`/`decline`, card: {})",
+                    self.key(c),
+                    self.key(c)
+                ),
+            ));
         }
         if step.is_some() {
             self.script.take();
         }
-        if let Some(d) = step.as_ref().filter(|d| d.step.verb() == Some(Verb::Decline)) {
+        if let Some(d) = step
+            .as_ref()
+            .filter(|d| d.step.verb() == Some(Verb::Decline))
+        {
             if a.may {
-                self.log(Actor::Player(by), Event::Pass, format!("{} declines {}'s ability", seat_name(by), self.key(c)), &[cite]);
+                self.log(
+                    Actor::Player(by),
+                    Event::Pass,
+                    format!("{} declines {}'s ability", seat_name(by), self.key(c)),
+                    &[cite],
+                );
                 return Ok(());
             }
             let d = d.clone();
-            self.reject(&d, format!("{}'s ability is not optional", self.key(c)), r::PART_7_ABILITIES);
+            self.reject(
+                &d,
+                format!("{}'s ability is not optional", self.key(c)),
+                r::PART_7_ABILITIES,
+            );
         }
         self.resolved.push(self.key(c).to_string());
-        let mut ctx = Ctx { by, source: Some(c), subject, ..Ctx::default() };
+        let mut ctx = Ctx {
+            by,
+            source: Some(c),
+            subject,
+            ..Ctx::default()
+        };
         if let Some(d) = &step {
             ctx.targets = d.step.to.clone();
             ctx.step = Some(d.clone());
@@ -236,13 +389,28 @@ impl Engine<'_> {
     pub fn use_ability(&mut self, c: Ix, ab: usize, mut ctx: Ctx, cite: &'static str) -> R<()> {
         let a = self.stat.defs[c].abilities[ab].clone();
         let by = ctx.by;
-        let text = a.text.clone().unwrap_or_else(|| format!("{:?} ability", a.kind));
-        self.log(Actor::Player(by), Event::Result, format!("{}: {text}", self.key(c)), &[cite]);
+        let text = a
+            .text
+            .clone()
+            .unwrap_or_else(|| format!("{:?} ability", a.kind));
+        self.log(
+            Actor::Player(by),
+            Event::Result,
+            format!("{}: {text}", self.key(c)),
+            &[cite],
+        );
         if let Some(cond) = &a.condition
             && let Some(col) = cond.spot
-            && !self.st.characters(by).iter().any(|&x| self.stat.defs[x].color == Some(col))
+            && !self
+                .st
+                .characters(by)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
         {
-            let t = format!("{} cannot spot a {col:?} character: the card does nothing", seat_name(by));
+            let t = format!(
+                "{} cannot spot a {col:?} character: the card does nothing",
+                seat_name(by)
+            );
             self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
             return Ok(());
         }
@@ -268,35 +436,77 @@ impl Engine<'_> {
         let by = ctx.by;
         if cost.exhaust_this {
             if self.st.cards[c].exhausted {
-                return rej(format!("{} is exhausted (the ability exhausts it)", self.key(c)), r::EXHAUSTED);
+                return rej(
+                    format!("{} is exhausted (the ability exhausts it)", self.key(c)),
+                    r::EXHAUSTED,
+                );
             }
             self.st.cards[c].exhausted = true;
-            self.log(Actor::Player(by), Event::StateChange, format!("{} exhausts", self.key(c)), &[r::EXHAUSTED]);
+            self.log(
+                Actor::Player(by),
+                Event::StateChange,
+                format!("{} exhausts", self.key(c)),
+                &[r::EXHAUSTED],
+            );
         }
         if cost.resources > 0 {
             if self.st.resources[usize::from(by)] < cost.resources {
-                return rej(format!("{} cannot spend {} resources", seat_name(by), cost.resources), r::PART_6_GAME_CONCEPTS_RESOURCES);
+                return rej(
+                    format!(
+                        "{} cannot spend {} resources",
+                        seat_name(by),
+                        cost.resources
+                    ),
+                    r::PART_6_GAME_CONCEPTS_RESOURCES,
+                );
             }
             self.st.resources[usize::from(by)] -= cost.resources;
         }
         if cost.shields > 0 {
             if self.st.cards[c].shields < cost.shields {
-                return rej(format!("{} has not {} shield(s) to remove", self.key(c), cost.shields), r::SHIELDS);
+                return rej(
+                    format!(
+                        "{} has not {} shield(s) to remove",
+                        self.key(c),
+                        cost.shields
+                    ),
+                    r::SHIELDS,
+                );
             }
             self.st.cards[c].shields -= cost.shields;
-            self.log(Actor::Player(by), Event::StateChange, format!("{} removes {} shield(s)", self.key(c), cost.shields), &[r::SHIELDS]);
+            self.log(
+                Actor::Player(by),
+                Event::StateChange,
+                format!("{} removes {} shield(s)", self.key(c), cost.shields),
+                &[r::SHIELDS],
+            );
         }
         if cost.discard > 0 {
-            let names = ctx.step.as_ref().map(|d| d.step.discard.clone()).unwrap_or_default();
+            let names = ctx
+                .step
+                .as_ref()
+                .map(|d| d.step.discard.clone())
+                .unwrap_or_default();
             if names.len() != cost.discard {
-                return rej(format!("the cost discards {} card(s) from hand (`discard:`)", cost.discard), r::HAND);
+                return rej(
+                    format!(
+                        "the cost discards {} card(s) from hand (`discard:`)",
+                        cost.discard
+                    ),
+                    r::HAND,
+                );
             }
             for n in names {
                 let x = self.card_named(Some(&n), r::HAND)?;
                 if !self.st.hand[usize::from(by)].contains(&x) {
                     return rej(format!("{n} is not in {}'s hand", seat_name(by)), r::HAND);
                 }
-                self.log(Actor::Player(by), Event::StateChange, format!("{} discards {n}", seat_name(by)), &[r::HAND]);
+                self.log(
+                    Actor::Player(by),
+                    Event::StateChange,
+                    format!("{} discards {n}", seat_name(by)),
+                    &[r::HAND],
+                );
                 self.discard_from_hand(by, x)?;
             }
         }
@@ -325,12 +535,22 @@ impl Engine<'_> {
             ctx.next_target += 1;
             return match self.stat.find(&n) {
                 Some(c) if cands.contains(&c) => Ok(Some(c)),
-                _ => rej(format!("{n} is not a valid target (cannot choose an invalid target, e.g. a defeated character)"), r::CHOOSE_TARGET),
+                _ => rej(
+                    format!(
+                        "{n} is not a valid target (cannot choose an invalid target, e.g. a defeated character)"
+                    ),
+                    r::CHOOSE_TARGET,
+                ),
             };
         }
         match cands.as_slice() {
             [] => {
-                self.log(Actor::Player(by), Event::Result, "no valid target: that effect does nothing", &[r::CHOOSE_TARGET]);
+                self.log(
+                    Actor::Player(by),
+                    Event::Result,
+                    "no valid target: that effect does nothing",
+                    &[r::CHOOSE_TARGET],
+                );
                 Ok(None)
             }
             [one] => Ok(Some(*one)),
@@ -346,7 +566,12 @@ impl Engine<'_> {
             return Ok(false);
         }
         if d.amount <= 0 {
-            self.log(Actor::Player(d.by), Event::Result, format!("0 damage to {}: no damage is dealt", self.key(c)), &[r::DAMAGE]);
+            self.log(
+                Actor::Player(d.by),
+                Event::Result,
+                format!("0 damage to {}: no damage is dealt", self.key(c)),
+                &[r::DAMAGE],
+            );
             return Ok(false);
         }
         let saved = self.block;
@@ -355,7 +580,10 @@ impl Engine<'_> {
         let blocked = self.block.min(d.amount);
         self.block = saved;
         if !self.st.in_play(c) {
-            let t = format!("{} is no longer in play: the damage is not dealt", self.key(c));
+            let t = format!(
+                "{} is no longer in play: the damage is not dealt",
+                self.key(c)
+            );
             self.log(Actor::Rules, Event::Result, t, &[r::CHOOSE_TARGET]);
             return Ok(false);
         }
@@ -421,11 +649,28 @@ impl Engine<'_> {
         } else {
             self.assignment(o, &chars, amount)?
         };
-        let t = format!("{} distributes {amount} indirect damage as they wish", seat_name(o));
-        self.log(Actor::Player(o), Event::StateChange, t, &[r::INDIRECT_DAMAGE, r::DAMAGE]);
+        let t = format!(
+            "{} distributes {amount} indirect damage as they wish",
+            seat_name(o)
+        );
+        self.log(
+            Actor::Player(o),
+            Event::StateChange,
+            t,
+            &[r::INDIRECT_DAMAGE, r::DAMAGE],
+        );
         for (c, n) in plan {
             if n > 0 {
-                self.deal_damage(c, Dmg { amount: n, kind, unblockable: false, by, die: false })?;
+                self.deal_damage(
+                    c,
+                    Dmg {
+                        amount: n,
+                        kind,
+                        unblockable: false,
+                        by,
+                        die: false,
+                    },
+                )?;
             }
         }
         Ok(true)
@@ -436,10 +681,18 @@ impl Engine<'_> {
         loop {
             self.tick()?;
             let Some(d) = self.script.peek().cloned() else {
-                return Err(self.need(o, NeedKind::Choice, format!("distribute {amount} damage (`assign:`)")));
+                return Err(self.need(
+                    o,
+                    NeedKind::Choice,
+                    format!("distribute {amount} damage (`assign:`)"),
+                ));
             };
             if d.player != o || d.step.verb() != Some(Verb::Assign) {
-                return Err(self.need(o, NeedKind::Choice, format!("distribute {amount} damage (`assign:`)")));
+                return Err(self.need(
+                    o,
+                    NeedKind::Choice,
+                    format!("distribute {amount} damage (`assign:`)"),
+                ));
             }
             self.script.take();
             match self.check_assignment(chars, amount, &d) {
@@ -449,7 +702,12 @@ impl Engine<'_> {
         }
     }
 
-    fn check_assignment(&self, chars: &[Ix], amount: i64, d: &Scripted<Step>) -> Result<Vec<(Ix, i64)>, String> {
+    fn check_assignment(
+        &self,
+        chars: &[Ix],
+        amount: i64,
+        d: &Scripted<Step>,
+    ) -> Result<Vec<(Ix, i64)>, String> {
         let mut plan = Vec::new();
         for (n, &k) in &d.step.assign {
             match self.stat.find(n) {
@@ -462,7 +720,9 @@ impl Engine<'_> {
             return Err(format!("{sum} assigned, {amount} to assign"));
         }
         let cap = |c: Ix| self.st.remaining_health(self.stat, c) + self.st.cards[c].shields;
-        let all_full = chars.iter().all(|&c| plan.iter().find(|x| x.0 == c).map_or(0, |x| x.1) >= cap(c));
+        let all_full = chars
+            .iter()
+            .all(|&c| plan.iter().find(|x| x.0 == c).map_or(0, |x| x.1) >= cap(c));
         for &(c, k) in &plan {
             if k > cap(c) && !all_full {
                 return Err(format!(
@@ -488,7 +748,12 @@ impl Engine<'_> {
         if add < n {
             t.push_str(&format!("; {} excess ignored (at most 3)", n - add));
         }
-        self.log(Actor::Player(by), Event::StateChange, t, &[r::SHIELD, r::SHIELDS]);
+        self.log(
+            Actor::Player(by),
+            Event::StateChange,
+            t,
+            &[r::SHIELD, r::SHIELDS],
+        );
         if add > 0 {
             self.after(TriggerEvent::GainsShields, Some(c), Some(by), None)?;
         }
@@ -509,10 +774,24 @@ impl Engine<'_> {
             .collect();
         if let Some(&(x, ab)) = repl.first() {
             let by = self.st.cards[x].controller;
-            let t = format!("{} would be defeated: {} replaces it (instead)", self.key(c), self.key(x));
-            self.log(Actor::Player(by), Event::Result, t, &[r::REPLACEMENT_EFFECTS]);
+            let t = format!(
+                "{} would be defeated: {} replaces it (instead)",
+                self.key(c),
+                self.key(x)
+            );
+            self.log(
+                Actor::Player(by),
+                Event::Result,
+                t,
+                &[r::REPLACEMENT_EFFECTS],
+            );
             self.resolved.push(self.key(x).to_string());
-            let ctx = Ctx { by, source: Some(x), subject: Some(c), ..Ctx::default() };
+            let ctx = Ctx {
+                by,
+                source: Some(x),
+                subject: Some(c),
+                ..Ctx::default()
+            };
             return self.use_ability(x, ab, ctx, r::REPLACEMENT_EFFECTS);
         }
         self.before(TriggerEvent::Defeated, Some(c), None, None)?;
@@ -522,11 +801,23 @@ impl Engine<'_> {
         let p = self.st.cards[c].controller;
         self.redeploy(c)?;
         self.leave_play(c, Zone::SetAside);
-        let t = format!("{} is defeated: set aside with its dice; its upgrades are discarded", self.key(c));
-        self.log(Actor::Rules, Event::StateChange, t, &[r::DEFEATED_CHARACTERS]);
+        let t = format!(
+            "{} is defeated: set aside with its dice; its upgrades are discarded",
+            self.key(c)
+        );
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            t,
+            &[r::DEFEATED_CHARACTERS],
+        );
         self.after(TriggerEvent::Defeated, Some(c), None, None)?;
         if self.st.characters(p).is_empty() {
-            let t = format!("{} controls no characters: {} wins", seat_name(p), seat_name(other(p)));
+            let t = format!(
+                "{} controls no characters: {} wins",
+                seat_name(p),
+                seat_name(other(p))
+            );
             return Err(self.game_over(other(p), t));
         }
         Ok(())
@@ -539,29 +830,57 @@ impl Engine<'_> {
                 continue;
             }
             let p = self.st.cards[u].controller;
-            let others: Vec<Ix> = self.st.characters(p).into_iter().filter(|&x| x != c).collect();
+            let others: Vec<Ix> = self
+                .st
+                .characters(p)
+                .into_iter()
+                .filter(|&x| x != c)
+                .collect();
             if others.is_empty() {
                 continue;
             }
             let Some(d) = self.script.peek().cloned().filter(|d| {
-                d.player == p && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline)) && d.step.card.as_deref() == Some(self.key(u))
+                d.player == p
+                    && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline))
+                    && d.step.card.as_deref() == Some(self.key(u))
             }) else {
-                return Err(self.need(p, NeedKind::Response, format!("redeploy {} or decline (`use`/`decline`, card: {})", self.key(u), self.key(u))));
+                return Err(self.need(
+                    p,
+                    NeedKind::Response,
+                    format!(
+                        "redeploy {} or decline (`use`/`decline`, card: {})",
+                        self.key(u),
+                        self.key(u)
+                    ),
+                ));
             };
             self.script.take();
             if d.step.verb() == Some(Verb::Decline) {
                 continue;
             }
-            let to = d.step.on.as_ref().and_then(|n| self.stat.find(n)).filter(|t| others.contains(t));
+            let to = d
+                .step
+                .on
+                .as_ref()
+                .and_then(|n| self.stat.find(n))
+                .filter(|t| others.contains(t));
             let Some(t) = to else {
-                self.reject(&d, "redeploy moves the upgrade to another of your characters (`on:`)".into(), r::REDEPLOY);
+                self.reject(
+                    &d,
+                    "redeploy moves the upgrade to another of your characters (`on:`)".into(),
+                    r::REDEPLOY,
+                );
                 continue;
             };
             self.st.cards[u].on = Some(t);
             for x in self.st.dice_of(u) {
                 self.st.dice[x].at = DieAt::OnCard;
             }
-            let txt = format!("Redeploy: {} moves to {} (its die moves to the card)", self.key(u), self.key(t));
+            let txt = format!(
+                "Redeploy: {} moves to {} (its die moves to the card)",
+                self.key(u),
+                self.key(t)
+            );
             self.log(Actor::Player(p), Event::StateChange, txt, &[r::REDEPLOY]);
             self.max_upgrades(t, &d)?;
         }
@@ -572,20 +891,42 @@ impl Engine<'_> {
         let have = self.st.resources[usize::from(p)];
         let k = n.min(have).max(0);
         self.st.resources[usize::from(p)] -= k;
-        let t = format!("{} loses {k} resource(s){}", seat_name(p), if k < n { " (all they had)" } else { "" });
+        let t = format!(
+            "{} loses {k} resource(s){}",
+            seat_name(p),
+            if k < n { " (all they had)" } else { "" }
+        );
         self.log(Actor::Player(p), Event::StateChange, t, &[rule]);
     }
 
     /// The opponent of `by` discards `n` random cards (named in `random:`; all if fewer).
-    pub fn discard_random(&mut self, by: Seat, n: i64, d: &Scripted<Step>, rule: &'static str) -> R<()> {
+    pub fn discard_random(
+        &mut self,
+        by: Seat,
+        n: i64,
+        d: &Scripted<Step>,
+        rule: &'static str,
+    ) -> R<()> {
         let o = other(by);
         let hand = self.st.hand[usize::from(o)].clone();
         let picks: Vec<Ix> = if hand.len() as i64 <= n {
             hand
         } else {
-            let named: Vec<Ix> = d.step.random.iter().filter_map(|x| self.stat.find(x)).collect();
+            let named: Vec<Ix> = d
+                .step
+                .random
+                .iter()
+                .filter_map(|x| self.stat.find(x))
+                .collect();
             if named.len() as i64 != n || named.iter().any(|x| !hand.contains(x)) {
-                return Err(self.need(by, NeedKind::Random, format!("{n} random card(s) from {}'s hand (`random:`)", seat_name(o))));
+                return Err(self.need(
+                    by,
+                    NeedKind::Random,
+                    format!(
+                        "{n} random card(s) from {}'s hand (`random:`)",
+                        seat_name(o)
+                    ),
+                ));
             }
             named
         };
@@ -593,7 +934,12 @@ impl Engine<'_> {
             self.st.put(*c, Zone::Discard);
         }
         let names: Vec<String> = picks.iter().map(|&c| self.key(c).to_string()).collect();
-        self.log(Actor::Player(o), Event::Roll, format!("{} discards at random: {}", seat_name(o), names.join(", ")), &[rule]);
+        self.log(
+            Actor::Player(o),
+            Event::Roll,
+            format!("{} discards at random: {}", seat_name(o), names.join(", ")),
+            &[rule],
+        );
         if !picks.is_empty() && self.st.hand[usize::from(o)].is_empty() {
             self.after(TriggerEvent::DiscardsLastCard, None, Some(o), None)?;
         }
@@ -603,7 +949,10 @@ impl Engine<'_> {
     /// Turn up to `n` of `by`'s dice to sides of their choice (`turn:`).
     pub fn turn_dice(&mut self, by: Seat, n: i64, d: &Scripted<Step>, rule: &'static str) -> R<()> {
         if d.step.turn.len() as i64 > n {
-            return rej(format!("{} dice turned; at most {n}", d.step.turn.len()), rule);
+            return rej(
+                format!("{} dice turned; at most {n}", d.step.turn.len()),
+                rule,
+            );
         }
         for (id, face) in &d.step.turn {
             let Some(x) = self.stat.die(id) else {
@@ -616,17 +965,32 @@ impl Engine<'_> {
                 return rej("a player cannot turn an opponent's dice", r::FOCUS);
             }
             let faces = &self.stat.faces[x];
-            let Some(f) = faces.iter().enumerate().position(|(i, f)| &f.raw == face && (i != cur || faces.iter().filter(|g| g.raw == f.raw).count() > 1)) else {
-                return rej(format!("die {id} cannot turn to {face}: it must turn to a different side it has"), r::TURN_DIE);
+            let Some(f) = faces.iter().enumerate().position(|(i, f)| {
+                &f.raw == face && (i != cur || faces.iter().filter(|g| g.raw == f.raw).count() > 1)
+            }) else {
+                return rej(
+                    format!(
+                        "die {id} cannot turn to {face}: it must turn to a different side it has"
+                    ),
+                    r::TURN_DIE,
+                );
             };
             self.st.dice[x].at = DieAt::Pool(f);
-            self.log(Actor::Player(by), Event::StateChange, format!("die {id} is turned to {face}"), &[rule, r::TURN_DIE]);
+            self.log(
+                Actor::Player(by),
+                Event::StateChange,
+                format!("die {id} is turned to {face}"),
+                &[rule, r::TURN_DIE],
+            );
         }
         Ok(())
     }
 
     pub fn value_of(&self, x: usize) -> i64 {
-        self.st.showing(self.stat, x).and_then(face_value).unwrap_or(0)
+        self.st
+            .showing(self.stat, x)
+            .and_then(face_value)
+            .unwrap_or(0)
     }
 
     pub fn die_matches(&self, x: usize, f: &super::model::DieFilter, by: Seat) -> bool {
@@ -637,9 +1001,15 @@ impl Engine<'_> {
             Who::Any => true,
         };
         whose
-            && f.title.as_ref().is_none_or(|t| &self.stat.defs[self.st.dice[x].card].title == t)
-            && (!f.character || self.stat.defs[self.st.dice[x].card].card_type == CardType::Character)
-            && self.st.showing(self.stat, x).is_some_and(|fc| face_shows(fc, f.showing.as_deref()))
+            && f.title
+                .as_ref()
+                .is_none_or(|t| &self.stat.defs[self.st.dice[x].card].title == t)
+            && (!f.character
+                || self.stat.defs[self.st.dice[x].card].card_type == CardType::Character)
+            && self
+                .st
+                .showing(self.stat, x)
+                .is_some_and(|fc| face_shows(fc, f.showing.as_deref()))
     }
 
     /// Carry out one effect; `Ok(false)` if it did not resolve in full.
@@ -648,4 +1018,3 @@ impl Engine<'_> {
         super::apply::apply(self, e, ctx)
     }
 }
-

@@ -134,7 +134,13 @@ impl<'a> Engine<'a> {
         &self.stat.die_ids[d]
     }
 
-    pub fn log(&mut self, actor: Actor, ev: Event, text: impl Into<String>, cites: &[&'static str]) {
+    pub fn log(
+        &mut self,
+        actor: Actor,
+        ev: Event,
+        text: impl Into<String>,
+        cites: &[&'static str],
+    ) {
         self.trace.push(self.level, actor, ev, text, cites);
     }
 
@@ -192,7 +198,12 @@ impl<'a> Engine<'a> {
                 "{} claimed the battlefield this round: passes automatically",
                 seat_name(p)
             );
-            self.log(Actor::Player(p), Event::Pass, t, &[r::CLAIM_THE_BATTLEFIELD]);
+            self.log(
+                Actor::Player(p),
+                Event::Pass,
+                t,
+                &[r::CLAIM_THE_BATTLEFIELD],
+            );
             self.turns.push(format!("{}: pass (claimed)", seat_name(p)));
             Took::Pass
         } else {
@@ -230,7 +241,11 @@ impl<'a> Engine<'a> {
                 Actor::Player(p),
                 Event::Window,
                 format!("{}'s {what}", seat_name(p)),
-                &[if extra { r::EXTRA_ACTIONS } else { r::ACTION_PHASE }],
+                &[if extra {
+                    r::EXTRA_ACTIONS
+                } else {
+                    r::ACTION_PHASE
+                }],
             );
             let Some(d) = self.script.peek().cloned() else {
                 return Ok(Took::Done);
@@ -241,18 +256,30 @@ impl<'a> Engine<'a> {
                 let why = if d.player != p {
                     format!("out of turn: it is {}'s {what}", seat_name(p))
                 } else {
-                    format!("`{}` is not an action: {} must act or pass", verb.as_str(), seat_name(p))
+                    format!(
+                        "`{}` is not an action: {} must act or pass",
+                        verb.as_str(),
+                        seat_name(p)
+                    )
                 };
                 self.reject(&d, why, r::ACTIONS);
                 continue;
             }
             self.script.take();
             if verb == Verb::Pass || verb == Verb::Decline {
-                let word = if verb == Verb::Pass { "passes" } else { "declines to act" };
-                self.log(Actor::Player(p), Event::Pass, format!("{} {word}", seat_name(p)), &[
-                    if extra { r::EXTRA_ACTIONS } else { r::PASSING },
-                ]);
-                self.turns.push(format!("{}: {}", seat_name(p), verb.as_str()));
+                let word = if verb == Verb::Pass {
+                    "passes"
+                } else {
+                    "declines to act"
+                };
+                self.log(
+                    Actor::Player(p),
+                    Event::Pass,
+                    format!("{} {word}", seat_name(p)),
+                    &[if extra { r::EXTRA_ACTIONS } else { r::PASSING }],
+                );
+                self.turns
+                    .push(format!("{}: {}", seat_name(p), verb.as_str()));
                 return Ok(Took::Pass);
             }
             match self.action(p, &d)? {
@@ -267,7 +294,12 @@ impl<'a> Engine<'a> {
         let before = self.st.clone();
         self.turn_used = false;
         let label = self.describe(d);
-        self.log(Actor::Player(p), Event::Initiate, format!("{}: {label}", seat_name(p)), &[r::ACTIONS]);
+        self.log(
+            Actor::Player(p),
+            Event::Initiate,
+            format!("{}: {label}", seat_name(p)),
+            &[r::ACTIONS],
+        );
         let res = self.perform(p, d).and_then(|_| self.drain());
         match res {
             Err(Stop::Rej(e)) => {
@@ -286,10 +318,14 @@ impl<'a> Engine<'a> {
                     self.log(
                         Actor::Player(p),
                         Event::Pass,
-                        format!("{label} did nothing: {} is considered to have passed", seat_name(p)),
+                        format!(
+                            "{label} did nothing: {} is considered to have passed",
+                            seat_name(p)
+                        ),
                         &[r::PASSING],
                     );
-                    self.turns.push(format!("{}: {label} (did nothing: pass)", seat_name(p)));
+                    self.turns
+                        .push(format!("{}: {label} (did nothing: pass)", seat_name(p)));
                     Took::Pass
                 } else {
                     self.turns.push(format!("{}: {label}", seat_name(p)));
@@ -312,7 +348,10 @@ impl<'a> Engine<'a> {
                 self.log(
                     Actor::Player(p),
                     Event::Pass,
-                    format!("{} claimed the battlefield: declines the additional action", seat_name(p)),
+                    format!(
+                        "{} claimed the battlefield: declines the additional action",
+                        seat_name(p)
+                    ),
                     &[r::CLAIM_THE_BATTLEFIELD, r::EXTRA_ACTIONS],
                 );
                 continue;
@@ -387,16 +426,36 @@ impl<'a> Engine<'a> {
         let c = self.card_named(d.step.card.as_ref(), r::ACTIVATE_A_CARD)?;
         let s = &self.st.cards[c];
         if s.zone != Zone::Play || s.controller != p {
-            return rej(format!("{} is not a card {} controls in play", self.key(c), seat_name(p)), r::ACTIVATE_A_CARD);
+            return rej(
+                format!(
+                    "{} is not a card {} controls in play",
+                    self.key(c),
+                    seat_name(p)
+                ),
+                r::ACTIVATE_A_CARD,
+            );
         }
         match s.ctype {
             CardType::Character => {}
             CardType::Support if !self.st.dice_of(c).is_empty() => {}
-            CardType::Support => return rej("supports without a die cannot be activated", r::ACTIVATE_A_CARD),
-            _ => return rej("only characters and supports are activated", r::ACTIVATE_A_CARD),
+            CardType::Support => {
+                return rej(
+                    "supports without a die cannot be activated",
+                    r::ACTIVATE_A_CARD,
+                );
+            }
+            _ => {
+                return rej(
+                    "only characters and supports are activated",
+                    r::ACTIVATE_A_CARD,
+                );
+            }
         }
         if s.exhausted {
-            return rej(format!("{} is exhausted and cannot be activated", self.key(c)), r::ACTIVATE_A_CARD);
+            return rej(
+                format!("{} is exhausted and cannot be activated", self.key(c)),
+                r::ACTIVATE_A_CARD,
+            );
         }
         if let Some(g) = &d.step.remove {
             self.guardian(p, c, g)?;
@@ -417,11 +476,26 @@ impl<'a> Engine<'a> {
             "{} exhausts {} and rolls {} into the pool",
             seat_name(p),
             self.key(c),
-            if dice.is_empty() { "no dice".to_string() } else { self.die_list(&dice) }
+            if dice.is_empty() {
+                "no dice".to_string()
+            } else {
+                self.die_list(&dice)
+            }
         );
-        self.log(Actor::Player(p), Event::StateChange, t, &[r::ACTIVATE_A_CARD]);
+        self.log(
+            Actor::Player(p),
+            Event::StateChange,
+            t,
+            &[r::ACTIVATE_A_CARD],
+        );
         let mut list = self.roll_only(p, &dice, d)?;
-        let act = self.triggered(super::effects::When::After, super::model::TriggerEvent::Activates, Some(c), Some(p), None);
+        let act = self.triggered(
+            super::effects::When::After,
+            super::model::TriggerEvent::Activates,
+            Some(c),
+            Some(p),
+            None,
+        );
         list.extend(act.into_iter().map(|(x, a)| (x, a, Some(c))));
         self.enqueue(list)
     }
@@ -437,7 +511,10 @@ impl<'a> Engine<'a> {
     fn guardian(&mut self, p: Seat, c: Ix, die: &str) -> R<()> {
         use super::model::Keyword;
         if !self.st.has_keyword(self.stat, c, Keyword::Guardian) {
-            return rej(format!("{} does not have Guardian", self.key(c)), r::GUARDIAN);
+            return rej(
+                format!("{} does not have Guardian", self.key(c)),
+                r::GUARDIAN,
+            );
         }
         let Some(x) = self.stat.die(die) else {
             return rej(format!("no die `{die}`"), r::GUARDIAN);
@@ -447,12 +524,28 @@ impl<'a> Engine<'a> {
             .showing(self.stat, x)
             .is_some_and(|f| super::state::face_shows(f, Some("damage")));
         if self.st.dice[x].controller == p || !shows {
-            return rej(format!("{die} is not a die in an opponent's pool showing damage"), r::GUARDIAN);
+            return rej(
+                format!("{die} is not a die in an opponent's pool showing damage"),
+                r::GUARDIAN,
+            );
         }
-        let v = self.st.showing(self.stat, x).and_then(super::state::face_value).unwrap_or(0);
+        let v = self
+            .st
+            .showing(self.stat, x)
+            .and_then(super::state::face_value)
+            .unwrap_or(0);
         self.st.dice[x].at = DieAt::OnCard;
-        let t = format!("Guardian: {} removes {die} to deal {v} damage to {}", seat_name(p), self.key(c));
-        self.log(Actor::Player(p), Event::StateChange, t, &[r::GUARDIAN, r::REMOVING_DICE]);
+        let t = format!(
+            "Guardian: {} removes {die} to deal {v} damage to {}",
+            seat_name(p),
+            self.key(c)
+        );
+        self.log(
+            Actor::Player(p),
+            Event::StateChange,
+            t,
+            &[r::GUARDIAN, r::REMOVING_DICE],
+        );
         let dmg = super::effects::Dmg::plain(v, p);
         self.deal_damage(c, dmg)?;
         Ok(())
@@ -465,24 +558,44 @@ impl<'a> Engine<'a> {
     }
 
     /// Roll, and return the "after" abilities the rolls triggered (not yet queued).
-    pub fn roll_only(&mut self, p: Seat, dice: &[DieIx], d: &Scripted<Step>) -> R<Vec<(Ix, usize, Option<Ix>)>> {
+    pub fn roll_only(
+        &mut self,
+        p: Seat,
+        dice: &[DieIx],
+        d: &Scripted<Step>,
+    ) -> R<Vec<(Ix, usize, Option<Ix>)>> {
         for &x in dice {
             let id = self.die_id(x).to_string();
             let Some(face) = d.step.roll.get(&id) else {
-                return Err(self.need(p, NeedKind::Random, format!("the side die {id} lands on (`roll:`)")));
+                return Err(self.need(
+                    p,
+                    NeedKind::Random,
+                    format!("the side die {id} lands on (`roll:`)"),
+                ));
             };
             let Some(f) = self.stat.faces[x].iter().position(|f| &f.raw == face) else {
                 return rej(format!("die {id} has no side {face}"), r::ROLLING);
             };
             self.st.dice[x].at = DieAt::Pool(f);
             self.st.dice[x].controller = p;
-            self.log(Actor::Player(p), Event::Roll, format!("die {id} rolls {face}"), &[r::ROLLING, r::DICE_POOL]);
+            self.log(
+                Actor::Player(p),
+                Event::Roll,
+                format!("die {id} rolls {face}"),
+                &[r::ROLLING, r::DICE_POOL],
+            );
         }
         let mut cards: Vec<Ix> = dice.iter().map(|&x| self.st.dice[x].card).collect();
         cards.dedup();
         let mut list = Vec::new();
         for c in cards {
-            let t = self.triggered(super::effects::When::After, super::model::TriggerEvent::Rolled, Some(c), Some(p), None);
+            let t = self.triggered(
+                super::effects::When::After,
+                super::model::TriggerEvent::Rolled,
+                Some(c),
+                Some(p),
+                None,
+            );
             list.extend(t.into_iter().map(|(x, a)| (x, a, Some(c))));
         }
         Ok(list)
@@ -492,15 +605,25 @@ impl<'a> Engine<'a> {
 
     fn reroll_action(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
         let Some(card) = d.step.discard.first() else {
-            return rej("rerolling needs a card discarded from hand (`discard:`)", r::REROLL_DICE);
+            return rej(
+                "rerolling needs a card discarded from hand (`discard:`)",
+                r::REROLL_DICE,
+            );
         };
         let c = self.card_named(Some(card), r::REROLL_DICE)?;
         if !self.st.hand[usize::from(p)].contains(&c) {
-            return rej(format!("{card} is not in {}'s hand", seat_name(p)), r::REROLL_DICE);
+            return rej(
+                format!("{card} is not in {}'s hand", seat_name(p)),
+                r::REROLL_DICE,
+            );
         }
         let dice = self.own_pool_dice(p, &d.step.dice, r::REROLL_DICE)?;
         self.discard_from_hand(p, c)?;
-        let t = format!("{} discards {card} to reroll {}", seat_name(p), self.die_list(&dice));
+        let t = format!(
+            "{} discards {card} to reroll {}",
+            seat_name(p),
+            self.die_list(&dice)
+        );
         self.log(Actor::Player(p), Event::StateChange, t, &[r::REROLL_DICE]);
         self.roll(p, &dice, d)
     }
@@ -513,7 +636,10 @@ impl<'a> Engine<'a> {
                 return rej(format!("no die `{n}`"), rule);
             };
             if !matches!(self.st.dice[x].at, DieAt::Pool(_)) || self.st.dice[x].controller != p {
-                return rej(format!("die {n} is not in {}'s pool", seat_name(p)), r::DICE_POOL);
+                return rej(
+                    format!("die {n} is not in {}'s pool", seat_name(p)),
+                    r::DICE_POOL,
+                );
             }
             if out.contains(&x) {
                 return rej(format!("die {n} named twice"), rule);
@@ -527,7 +653,12 @@ impl<'a> Engine<'a> {
     pub fn discard_from_hand(&mut self, p: Seat, c: Ix) -> R<()> {
         self.st.put(c, Zone::Discard);
         if self.st.hand[usize::from(p)].is_empty() {
-            self.after(super::model::TriggerEvent::DiscardsLastCard, None, Some(p), None)?;
+            self.after(
+                super::model::TriggerEvent::DiscardsLastCard,
+                None,
+                Some(p),
+                None,
+            )?;
         }
         Ok(())
     }
@@ -538,7 +669,14 @@ impl<'a> Engine<'a> {
         let c = self.card_named(d.step.card.as_ref(), r::USE_A_CARD_ACTION)?;
         let s = &self.st.cards[c];
         if s.zone != Zone::Play || s.controller != p {
-            return rej(format!("{} is not a card {} controls in play", self.key(c), seat_name(p)), r::USE_A_CARD_ACTION);
+            return rej(
+                format!(
+                    "{} is not a card {} controls in play",
+                    self.key(c),
+                    seat_name(p)
+                ),
+                r::USE_A_CARD_ACTION,
+            );
         }
         let acts: Vec<usize> = self.stat.defs[c]
             .abilities
@@ -548,9 +686,19 @@ impl<'a> Engine<'a> {
             .map(|(i, _)| i)
             .collect();
         let ab = match (d.step.ability, acts.as_slice()) {
-            (_, []) => return rej(format!("{} has no action", self.key(c)), r::USE_A_CARD_ACTION),
+            (_, []) => {
+                return rej(
+                    format!("{} has no action", self.key(c)),
+                    r::USE_A_CARD_ACTION,
+                );
+            }
             (None, [one]) => *one,
-            (None, _) => return rej("the card has several actions: say which (`ability:`)", r::USE_A_CARD_ACTION),
+            (None, _) => {
+                return rej(
+                    "the card has several actions: say which (`ability:`)",
+                    r::USE_A_CARD_ACTION,
+                );
+            }
             (Some(n), _) => match acts.get(n.wrapping_sub(1)) {
                 Some(&a) => a,
                 None => return rej(format!("the card has no action {n}"), r::USE_A_CARD_ACTION),
@@ -559,7 +707,10 @@ impl<'a> Engine<'a> {
         let a = &self.stat.defs[c].abilities[ab];
         if a.kind == AbilityKind::PowerAction {
             if self.st.book.power_used.contains(&(c, ab)) {
-                return rej("a power action can be used once per round", r::USE_A_CARD_ACTION);
+                return rej(
+                    "a power action can be used once per round",
+                    r::USE_A_CARD_ACTION,
+                );
             }
             self.st.book.power_used.push((c, ab));
         }
@@ -567,7 +718,13 @@ impl<'a> Engine<'a> {
         self.use_ability(c, ab, ctx, r::ACTION_ABILITIES)
     }
 
-    pub fn ctx_from(&self, p: Seat, source: Option<Ix>, subject: Option<Ix>, d: &Scripted<Step>) -> Ctx {
+    pub fn ctx_from(
+        &self,
+        p: Seat,
+        source: Option<Ix>,
+        subject: Option<Ix>,
+        d: &Scripted<Step>,
+    ) -> Ctx {
         Ctx {
             by: p,
             source,
@@ -586,17 +743,34 @@ impl<'a> Engine<'a> {
             return rej("there is no battlefield", r::CLAIM_THE_BATTLEFIELD);
         };
         if let Some(q) = self.st.book.claimed {
-            return rej(format!("{} already claimed the battlefield this round", seat_name(q)), r::CLAIM_THE_BATTLEFIELD);
+            return rej(
+                format!(
+                    "{} already claimed the battlefield this round",
+                    seat_name(q)
+                ),
+                r::CLAIM_THE_BATTLEFIELD,
+            );
         }
         self.st.book.claimed = Some(p);
         let t = if self.st.bf_controller == Some(p) {
-            format!("{} claims the battlefield it already controls (keeps control)", seat_name(p))
+            format!(
+                "{} claims the battlefield it already controls (keeps control)",
+                seat_name(p)
+            )
         } else {
-            format!("{} claims the battlefield and takes control of it", seat_name(p))
+            format!(
+                "{} claims the battlefield and takes control of it",
+                seat_name(p)
+            )
         };
         self.st.bf_controller = Some(p);
         self.st.cards[bf].controller = p;
-        self.log(Actor::Player(p), Event::StateChange, t, &[r::CLAIM_THE_BATTLEFIELD]);
+        self.log(
+            Actor::Player(p),
+            Event::StateChange,
+            t,
+            &[r::CLAIM_THE_BATTLEFIELD],
+        );
         let ev = super::model::TriggerEvent::Claims;
         let triggered: Vec<(Ix, usize, Option<Ix>)> = self
             .triggered(super::effects::When::After, ev, None, Some(p), None)
@@ -612,7 +786,12 @@ impl<'a> Engine<'a> {
             .collect();
         if let Some(&ab) = claims.first() {
             if d.step.no_claim_ability {
-                self.log(Actor::Player(p), Event::Pass, "declines the claim ability", &[r::CLAIM_ABILITIES]);
+                self.log(
+                    Actor::Player(p),
+                    Event::Pass,
+                    "declines the claim ability",
+                    &[r::CLAIM_ABILITIES],
+                );
             } else {
                 let ctx = self.ctx_from(p, Some(bf), None, d);
                 self.use_ability(bf, ab, ctx, r::CLAIM_ABILITIES)?;
@@ -624,7 +803,12 @@ impl<'a> Engine<'a> {
     // ------------------------------------------------------------ upkeep
 
     fn upkeep(&mut self) -> R<()> {
-        self.log(Actor::Rules, Event::Phase, format!("round {}: upkeep phase", self.st.round), &[r::UPKEEP_PHASE]);
+        self.log(
+            Actor::Rules,
+            Event::Phase,
+            format!("round {}: upkeep phase", self.st.round),
+            &[r::UPKEEP_PHASE],
+        );
         for p in 0..2u8 {
             for c in 0..self.st.cards.len() {
                 let s = &mut self.st.cards[c];
@@ -636,20 +820,36 @@ impl<'a> Engine<'a> {
                 self.st.dice[x].at = DieAt::OnCard;
             }
             self.st.resources[usize::from(p)] += 2;
-            let t = format!("{} readies, returns the dice in the pool, gains 2 resources", seat_name(p));
-            self.log(Actor::Player(p), Event::StateChange, t, &[r::UPKEEP_PHASE, r::PART_6_GAME_CONCEPTS_RESOURCES]);
+            let t = format!(
+                "{} readies, returns the dice in the pool, gains 2 resources",
+                seat_name(p)
+            );
+            self.log(
+                Actor::Player(p),
+                Event::StateChange,
+                t,
+                &[r::UPKEEP_PHASE, r::PART_6_GAME_CONCEPTS_RESOURCES],
+            );
         }
         for _ in 0..2 {
-            let Some(d) = self.script.peek().cloned() else { break };
+            let Some(d) = self.script.peek().cloned() else {
+                break;
+            };
             if d.step.verb() != Some(Verb::Discard) {
                 break;
             }
             self.script.take();
             for n in &d.step.discard {
                 match self.stat.find(n) {
-                    Some(c) if self.st.hand[usize::from(d.player)].contains(&c) => self.st.put(c, Zone::Discard),
+                    Some(c) if self.st.hand[usize::from(d.player)].contains(&c) => {
+                        self.st.put(c, Zone::Discard)
+                    }
                     _ => {
-                        self.reject(&d, format!("{n} is not in {}'s hand", seat_name(d.player)), r::UPKEEP_PHASE);
+                        self.reject(
+                            &d,
+                            format!("{n} is not in {}'s hand", seat_name(d.player)),
+                            r::UPKEEP_PHASE,
+                        );
                         break;
                     }
                 }
@@ -658,8 +858,17 @@ impl<'a> Engine<'a> {
         for p in 0..2u8 {
             let want = self.hand_size(p) - self.st.hand[usize::from(p)].len() as i64;
             let n = self.draw(p, want.max(0));
-            let t = format!("{} draws {n} card(s) up to a hand size of {}", seat_name(p), self.hand_size(p));
-            self.log(Actor::Player(p), Event::StateChange, t, &[r::UPKEEP_PHASE, r::DRAW]);
+            let t = format!(
+                "{} draws {n} card(s) up to a hand size of {}",
+                seat_name(p),
+                self.hand_size(p)
+            );
+            self.log(
+                Actor::Player(p),
+                Event::StateChange,
+                t,
+                &[r::UPKEEP_PHASE, r::DRAW],
+            );
         }
         self.end_of_round()
     }
@@ -675,12 +884,25 @@ impl<'a> Engine<'a> {
             _ => None,
         };
         if let Some(w) = winner {
-            let t = format!("{} has no cards in hand and deck at the end of the round: {} wins", seat_name(other(w)), seat_name(w));
+            let t = format!(
+                "{} has no cards in hand and deck at the end of the round: {} wins",
+                seat_name(other(w)),
+                seat_name(w)
+            );
             return Err(self.game_over(w, t));
         }
         for dl in std::mem::take(&mut self.st.delayed) {
-            let t = format!("delayed effect of {}: {} is defeated after the round ends", self.key(dl.source), self.key(dl.target));
-            self.log(Actor::Player(dl.by), Event::Result, t, &[r::DELAYED_EFFECTS]);
+            let t = format!(
+                "delayed effect of {}: {} is defeated after the round ends",
+                self.key(dl.source),
+                self.key(dl.target)
+            );
+            self.log(
+                Actor::Player(dl.by),
+                Event::Result,
+                t,
+                &[r::DELAYED_EFFECTS],
+            );
             if self.st.in_play(dl.target) && self.st.cards[dl.target].ctype == CardType::Character {
                 self.defeat_except(dl.target, Some(dl.source))?;
                 self.drain()?;
@@ -691,7 +913,11 @@ impl<'a> Engine<'a> {
         self.st.phase = Phase::Action;
         self.passes = 0;
         self.st.turn = self.st.bf_controller.unwrap_or(0);
-        let t = format!("round {}: action phase; {} takes the first turn", self.st.round, seat_name(self.st.turn));
+        let t = format!(
+            "round {}: action phase; {} takes the first turn",
+            self.st.round,
+            seat_name(self.st.turn)
+        );
         self.log(Actor::Rules, Event::Phase, t, &[r::ROUNDS, r::BATTLEFIELDS]);
         Ok(())
     }
@@ -722,7 +948,9 @@ impl<'a> Engine<'a> {
     pub fn draw(&mut self, p: Seat, n: i64) -> i64 {
         let mut k = 0;
         while k < n {
-            let Some(&c) = self.st.deck[usize::from(p)].first() else { break };
+            let Some(&c) = self.st.deck[usize::from(p)].first() else {
+                break;
+            };
             self.st.put(c, Zone::Hand);
             k += 1;
         }

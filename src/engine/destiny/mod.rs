@@ -187,12 +187,12 @@ pub fn setup(board: &Board) -> (Static, State) {
         st.bf_controller = ctl;
     }
     // Dice: one per card with a die, two for an elite character.
-    for c in 0..stat.keys.len() {
+    for (c, &is_elite) in elite.iter().enumerate() {
         let faces = stat.card_faces(c);
         if faces.is_empty() {
             continue;
         }
-        let n = if elite[c] { 2 } else { 1 };
+        let n = if is_elite { 2 } else { 1 };
         for i in 0..n {
             let id = if i == 0 {
                 stat.keys[c].clone()
@@ -264,7 +264,11 @@ pub fn team(board: &Board, p: Seat) -> Team {
         if d.card_type != CardType::Character {
             continue;
         }
-        let v = if elite { d.points.get(1) } else { d.points.first() };
+        let v = if elite {
+            d.points.get(1)
+        } else {
+            d.points.first()
+        };
         points += v.copied().unwrap_or(0);
         if d.unique {
             if titles.contains(&d.title.as_str()) {
@@ -319,7 +323,11 @@ fn observe(e: &engine::Engine, board: &Board) -> Observations {
         o.set(format!("cards.{k}.shields"), s.shields);
         o.set(format!("cards.{k}.exhausted"), s.exhausted);
         o.set(format!("cards.{k}.controller"), seat_name(s.controller));
-        let ups: Vec<&str> = st.upgrades(c).iter().map(|&u| stat.keys[u].as_str()).collect();
+        let ups: Vec<&str> = st
+            .upgrades(c)
+            .iter()
+            .map(|&u| stat.keys[u].as_str())
+            .collect();
         o.list(format!("cards.{k}.upgrades"), &ups);
     }
     for (x, id) in stat.die_ids.iter().enumerate() {
@@ -332,7 +340,11 @@ fn observe(e: &engine::Engine, board: &Board) -> Observations {
     }
     for p in 0..2u8 {
         let n = seat_name(p);
-        let ids: Vec<&str> = st.pool(p).iter().map(|&x| stat.die_ids[x].as_str()).collect();
+        let ids: Vec<&str> = st
+            .pool(p)
+            .iter()
+            .map(|&x| stat.die_ids[x].as_str())
+            .collect();
         o.list(format!("pool.{n}"), &ids);
         let i = usize::from(p);
         o.set(format!("players.{n}.resources"), st.resources[i]);

@@ -371,50 +371,90 @@ pub enum Effect {
         unblockable: bool,
     },
     /// Block damage being dealt (a "before" ability of taking damage).
-    Block { amount: Amount },
+    Block {
+        amount: Amount,
+    },
     /// Indirect damage to an opponent, distributed as they wish.
-    Indirect { amount: Amount },
-    Shields { amount: Amount, to: Target },
-    Heal { amount: Amount, to: Target },
+    Indirect {
+        amount: Amount,
+    },
+    Shields {
+        amount: Amount,
+        to: Target,
+    },
+    Heal {
+        amount: Amount,
+        to: Target,
+    },
     /// Gain resources.
-    Gain { amount: Amount },
+    Gain {
+        amount: Amount,
+    },
     /// An opponent loses resources.
-    Lose { amount: Amount },
+    Lose {
+        amount: Amount,
+    },
     /// Take resources from an opponent (they lose them, you gain them).
-    Take { amount: Amount },
-    Draw { amount: Amount },
+    Take {
+        amount: Amount,
+    },
+    Draw {
+        amount: Amount,
+    },
     /// Draw until your hand size.
     DrawToHandSize,
     /// Discard the top cards of your deck.
-    DiscardTop { amount: Amount },
+    DiscardTop {
+        amount: Amount,
+    },
     /// Add a card of one of these types from your discard pile to your hand (`may`).
-    FromDiscard { types: Vec<CardType> },
+    FromDiscard {
+        types: Vec<CardType>,
+    },
     /// An opponent discards cards at random.
-    DiscardRandom { amount: Amount },
+    DiscardRandom {
+        amount: Amount,
+    },
     /// Remove a die from a pool (chosen in the decision's `remove:`); `removed` is its value.
-    RemoveDie { filter: DieFilter },
+    RemoveDie {
+        filter: DieFilter,
+    },
     /// Remove every die matching the filter.
-    RemoveAll { filter: DieFilter },
+    RemoveAll {
+        filter: DieFilter,
+    },
     /// Reroll any number of dice (named, with results, in the decision).
-    Reroll { whose: Who },
+    Reroll {
+        whose: Who,
+    },
     /// Turn up to `count` dice to sides of your choice (the decision's `turn:`).
     Turn {
         count: i64,
         #[serde(default)]
         whose: Who,
     },
-    Exhaust { to: Target },
-    Ready { to: Target },
+    Exhaust {
+        to: Target,
+    },
+    Ready {
+        to: Target,
+    },
     /// This card becomes a support.
     BecomeSupport,
     /// The target is defeated after this round ends (a delayed effect).
-    DefeatAfterRound { to: Target },
+    DefeatAfterRound {
+        to: Target,
+    },
     /// Take an additional action.
     ExtraAction,
     /// Resolve one of the target card's dice (or its upgrades' dice) in your pool.
-    ResolveDie { of: Target },
+    ResolveDie {
+        of: Target,
+    },
     /// Roll the dice on the target card into your pool.
-    RollIn { of: Target },
+    RollIn {
+        of: Target,
+    },
     /// Move damage from one character to another.
     MoveDamage {
         amount: Amount,
@@ -435,7 +475,9 @@ pub enum Effect {
     /// Switch the battlefield with the one set aside (control does not change).
     SwitchBattlefield,
     /// Choose either option (the decision's `option:`, from 1).
-    Choose { options: Vec<Vec<Effect>> },
+    Choose {
+        options: Vec<Vec<Effect>>,
+    },
     /// Discard the card with the ability.
     DiscardThis,
     /// Play a card from your hand (the decision's `play:` and `on:`), paying its cost minus `discount`.

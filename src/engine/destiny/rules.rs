@@ -16,9 +16,11 @@ pub const CHARACTERS: &str = "destiny.rr.characters";
 pub const HEALTH: &str = "destiny.rr.health";
 pub const POINT_VALUE_S: &str = "destiny.rr.point-value-s";
 pub const EVENTS: &str = "destiny.rr.events";
-pub const COST_ALSO_APPEARS_ON_SUPPORTS_AND_UPGRADES: &str = "destiny.rr.cost-also-appears-on-supports-and-upgrades";
+pub const COST_ALSO_APPEARS_ON_SUPPORTS_AND_UPGRADES: &str =
+    "destiny.rr.cost-also-appears-on-supports-and-upgrades";
 pub const SUPPORTS: &str = "destiny.rr.supports";
-pub const SUBTYPES_ALSO_APPEARS_ON_CHARACTERS_AND_UPGRADES: &str = "destiny.rr.subtypes-also-appears-on-characters-and-upgrades";
+pub const SUBTYPES_ALSO_APPEARS_ON_CHARACTERS_AND_UPGRADES: &str =
+    "destiny.rr.subtypes-also-appears-on-characters-and-upgrades";
 pub const UPGRADES: &str = "destiny.rr.upgrades";
 pub const PART_2_DICE_DICE_SYMBOLS: &str = "destiny.rr.part-2-dice-dice-symbols";
 pub const VALUE: &str = "destiny.rr.value";

@@ -264,12 +264,10 @@ impl State {
     /// The keywords `c` has: printed, or granted by an upgrade on it.
     pub fn has_keyword(&self, stat: &Static, c: Ix, k: Keyword) -> bool {
         stat.defs[c].keywords.contains(&k)
-            || self.upgrades(c).iter().any(|&u| {
-                stat.defs[u]
-                    .abilities
-                    .iter()
-                    .any(|a| a.grants.contains(&k))
-            })
+            || self
+                .upgrades(c)
+                .iter()
+                .any(|&u| stat.defs[u].abilities.iter().any(|a| a.grants.contains(&k)))
     }
 
     /// The face a die in a pool shows.
