@@ -474,6 +474,9 @@ pub fn run_result(case: &Case) -> crate::engine::RunResult {
     for l in &r.lines {
         t.push(0, Actor::Rules, Event::Result, l.text.clone(), &l.cites);
     }
+    if let Some(n) = &r.needs {
+        t.push(0, Actor::Rules, Event::Stop, n.clone(), &[]);
+    }
     let end = match &r.needs {
         Some(n) => End::NeedsDecision {
             player: Actor::Rules,

@@ -6,7 +6,11 @@
 //! - `rules`: every section ID the stack engine cites.
 //! - `state`: cards, zones, piles, card states, Force counters.
 //! - `stack`: actions on the stack ([`stack::ActionKind`] has a variant per kind of action).
-//! - `engine`: the driver (top-level actions, responses, results, canceling, limits).
+//! - `engine`: the driver (the run loop, asking players, strict scripts, rejecting decisions).
+//! - `phases`: top-level actions and phases; `resolve`: the stack (automatic actions,
+//!   response windows, results, destiny draws); `effects`: applying effects, canceling,
+//!   losing Force; `initiate`: conditions, limits, costs, deploying, "before" actions;
+//!   `targets`: targets, immunity and what a response responds to.
 //! - `values`, `destiny`, `battle`, `drain`: numbers, destiny draws, battles and Force drains.
 //!
 //! Extending: a battle or Force drain is an action on the stack like any
@@ -26,11 +30,16 @@ pub mod battle_scenario;
 mod check;
 pub mod destiny;
 pub mod drain;
+mod effects;
 pub mod engine;
+mod initiate;
 pub mod model;
+mod phases;
+mod resolve;
 pub mod rules;
 pub mod stack;
 pub mod state;
+mod targets;
 pub mod values;
 
 use crate::engine::{

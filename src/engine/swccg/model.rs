@@ -748,6 +748,16 @@ pub struct Step {
     /// For `lose_force`: the Force lost; for `destiny_value`: the value chosen.
     #[serde(default)]
     pub amount: Option<i64>,
+    /// For a response: the label of the action it responds to. Until that action is
+    /// the one being responded to and its player has a legal response, its player
+    /// passes (the decision is not judged earlier).
+    #[serde(default)]
+    pub responding_to: Option<String>,
+    /// The label of an action that must have had its result (or been canceled) first:
+    /// until then, in response windows, its player passes (the decision is not
+    /// judged earlier).
+    #[serde(default)]
+    pub after: Option<String>,
     /// A short remark carried into the trace.
     #[serde(default)]
     pub say: Option<String>,

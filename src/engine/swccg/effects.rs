@@ -1,0 +1,812 @@
+//! Applying effects: the results of actions, one effect at a time; canceling; losing Force.
+
+use super::engine::*;
+use super::rules as r;
+use super::stack::{ActionKind, DeployTo, Entry, Tgt};
+use super::state::{CardIx, Zone};
+use crate::engine::swccg::model::{
+    Amount, CardRef, CardType, Dest, Effect, Filter, PileName, Side, Verb, Who,
+};
+use crate::engine::{Actor, Event};
+
+impl Engine {
+    pub(super) fn apply(&mut self, ix: usize, eff: Effect) -> Applied {
+        let me = self.stack[ix].actor;
+        let label = self.stack[ix].label.clone();
+        match eff {
+            Effect::Cancel(rf) => {
+                let target = match &rf {
+                    CardRef::Current => self.stack[ix].responding_to,
+                    CardRef::Target(n) => match self.stack[ix].target(n) {
+                        Some(Tgt::Entry(j)) => Some(*j),
+                        _ => None,
+                    },
+                    CardRef::This => None,
+                };
+                let Some(j) = target.filter(|&j| j < self.stack.len() && !self.stack[j].canceled)
+                else {
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label}: nothing left to cancel"),
+                        &[r::CANCELING],
+                    );
+                    return Applied::Done;
+                };
+                self.cancel(ix, j);
+                Applied::Done
+            }
+            Effect::SendTo { card, to } => self.send_to(ix, me, card, to),
+            Effect::SubstituteDestiny(n) => self.substitute_destiny(ix, me, &label, n),
+            Effect::ResetDestiny(n) => self.reset_destiny(ix, me, &label, n),
+            Effect::MoveAll {
+                who,
+                from,
+                filter,
+                to,
+            } => self.move_all(me, &label, who, from, filter, to),
+            Effect::Draw(n) => self.draw_cards(me, n),
+            Effect::Activate { who, count } => {
+                let p = side_of(who, me);
+                let moved = self
+                    .st
+                    .move_top(p, PileName::ReserveDeck, PileName::ForcePile, count);
+                self.st.force[p.ix()].activated += i64::from(moved);
+                self.log(
+                    actor(p),
+                    Event::StateChange,
+                    format!("{} activates {count} Force", p.name()),
+                    &[r::RESULT],
+                );
+                Applied::Done
+            }
+            Effect::Retrieve { who, count } => {
+                let p = side_of(who, me);
+                let n = self
+                    .st
+                    .move_top(p, PileName::LostPile, PileName::UsedPile, count);
+                self.st.force[p.ix()].retrieved += i64::from(n);
+                self.log(
+                    actor(p),
+                    Event::StateChange,
+                    format!("{} retrieves {n} Force", p.name()),
+                    &[r::RETRIEVE],
+                );
+                Applied::Done
+            }
+            Effect::LoseForce { who, amount } => self.lose_force_effect(ix, me, who, amount),
+            Effect::Destiny(test) => {
+                let mut e = Entry::new(
+                    ActionKind::DestinyDraw { parent: ix, test },
+                    me,
+                    None,
+                    format!("{}'s destiny draw for {label}", me.name()),
+                );
+                e.next = me.other();
+                self.stack.push(e);
+                self.log(
+                    actor(me),
+                    Event::Push,
+                    format!(
+                        "{label}: {} draws destiny (an action of its own)",
+                        me.name()
+                    ),
+                    &[r::ACTIONS, r::RESULT],
+                );
+                Applied::Pushed
+            }
+            Effect::TakeIntoHand {
+                from,
+                filter,
+                reshuffle,
+            } => self.take_into_hand(ix, me, &label, from, filter, reshuffle),
+            Effect::DeployFrom {
+                from,
+                filter,
+                aboard,
+                free,
+                reshuffle,
+            } => self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle),
+            Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
+            Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
+            Effect::StackFrom { from, filter } => self.stack_from(ix, me, &label, from, filter),
+            Effect::PlayFrom { .. } => {
+                self.log(
+                    Actor::Rules,
+                    Event::Result,
+                    format!("{label}: its game text is used when a card is played through it"),
+                    &[r::DEPLOYING_FROM_PILE],
+                );
+                Applied::Done
+            }
+            Effect::NotModelled(text) => {
+                let depth = self.depth();
+                self.trace
+                    .not_modelled(depth, Actor::Rules, text.clone(), &[r::RESULT]);
+                let _ = label;
+                Applied::Done
+            }
+        }
+    }
+
+    fn move_all(
+        &mut self,
+        me: Side,
+        label: &str,
+        who: Who,
+        from: PileName,
+        filter: Filter,
+        to: Dest,
+    ) -> Applied {
+        let p = side_of(who, me);
+        let cards: Vec<CardIx> = self
+            .st
+            .pile(p, from)
+            .iter()
+            .copied()
+            .filter(|&c| self.st.matches(c, &filter, me))
+            .collect();
+        if cards.is_empty() {
+            self.log(
+                actor(p),
+                Event::Result,
+                format!(
+                    "{label}: no matching card in {}'s {}",
+                    p.name(),
+                    from.title()
+                ),
+                &[r::RESULT],
+            );
+        }
+        for c in cards {
+            self.place(c, to, me);
+            if from != PileName::ReserveDeck && to == Dest::LostPile {
+                self.log(
+                    Actor::Rules,
+                    Event::StateChange,
+                    format!("{} was a unit of Force in {}: it is lost as a unit of Force, not a card just lost from table", self.name(c), from.title()),
+                    &[r::UNIT_OF_FORCE, r::JUST_LOST],
+                );
+            }
+        }
+        Applied::Done
+    }
+
+    fn take_into_hand(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        from: PileName,
+        filter: Filter,
+        reshuffle: bool,
+    ) -> Applied {
+        let cands: Vec<CardIx> = self
+            .st
+            .pile(me, from)
+            .iter()
+            .copied()
+            .filter(|&c| self.st.matches(c, &filter, me))
+            .collect();
+        if cands.is_empty() {
+            self.log(
+                actor(me),
+                Event::Result,
+                format!("{label}: {} searches the {} and finds no matching card; the opponent may verify. The search may not be repeated this turn", me.name(), from.title()),
+                &[r::TAKING_CARDS],
+            );
+            if let (Some(c), Some(a)) = (self.stack[ix].card, self.stack[ix].ability) {
+                self.failed_searches.push((c, a));
+            }
+        } else {
+            let Some(c) = self.choose_one(
+                me,
+                &cands,
+                &format!("a card to take into hand from {}", from.title()),
+            ) else {
+                return Applied::Stop;
+            };
+            self.st.to_pile(c, me, PileName::Hand);
+            self.log(
+                actor(me),
+                Event::StateChange,
+                format!(
+                    "{} takes {} into hand from the {} and reveals it",
+                    me.name(),
+                    self.name(c),
+                    from.title()
+                ),
+                &[r::TAKING_CARDS],
+            );
+        }
+        if reshuffle {
+            self.reshuffle_note(me, from);
+        }
+        Applied::Done
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn deploy_from(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        from: PileName,
+        filter: Filter,
+        aboard: Option<CardRef>,
+        free: bool,
+        reshuffle: bool,
+    ) -> Applied {
+        let force = self.st.pile_len(me, PileName::ForcePile) as i64;
+        let cands: Vec<CardIx> = self
+            .st
+            .pile(me, from)
+            .iter()
+            .copied()
+            .filter(|&c| {
+                self.st.matches(c, &filter, me)
+                    && self.unique_ok(c).is_ok()
+                    && (free || self.st.def(c).stats.deploy.unwrap_or(0) <= force)
+            })
+            .collect();
+        if cands.is_empty() {
+            self.log(
+                actor(me),
+                Event::Result,
+                format!(
+                    "{label}: no card in the {} can be deployed; the opponent may verify",
+                    from.title()
+                ),
+                &[r::DEPLOYING_FROM_PILE, r::TAKING_CARDS],
+            );
+            if let (Some(c), Some(a)) = (self.stack[ix].card, self.stack[ix].ability) {
+                self.failed_searches.push((c, a));
+            }
+            if reshuffle {
+                self.reshuffle_note(me, from);
+            }
+            return Applied::Done;
+        }
+        let Some(c) = self.choose_one(
+            me,
+            &cands,
+            &format!("a card to deploy from {}", from.title()),
+        ) else {
+            return Applied::Stop;
+        };
+        let to = match aboard.as_ref().map(|rf| self.card_refs(ix, rf)) {
+            Some(v) if !v.is_empty() => DeployTo::OnCard(v[0]),
+            _ => match self.stack[ix].card.and_then(|h| self.st.location_of(h)) {
+                Some(l) => DeployTo::Location(l),
+                None => DeployTo::Table,
+            },
+        };
+        if reshuffle {
+            self.reshuffle_note(me, from);
+        }
+        self.push_deploy(me, c, to, free, Some(ix));
+        Applied::Pushed
+    }
+
+    fn send_to(&mut self, ix: usize, me: Side, card: CardRef, to: Dest) -> Applied {
+        let mut lost = Vec::new();
+        for c in self.card_refs(ix, &card) {
+            if self.st.zone[c] == Zone::Stack {
+                continue;
+            }
+            let from_table = self.st.on_table(c);
+            let carried = if from_table {
+                self.all_on(c)
+            } else {
+                Vec::new()
+            };
+            self.place(c, to, me);
+            if from_table && to == Dest::LostPile {
+                lost.push(c);
+                lost.extend(
+                    carried
+                        .into_iter()
+                        .filter(|&x| matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile))),
+                );
+            }
+        }
+        if lost.is_empty() {
+            return Applied::Done;
+        }
+        self.push_just_lost(me, lost);
+        Applied::Pushed
+    }
+
+    fn substitute_destiny(&mut self, ix: usize, me: Side, label: &str, n: i64) -> Applied {
+        let j = self.stack[ix]
+            .responding_to
+            .filter(|&j| j < self.stack.len());
+        match j {
+            Some(j) if matches!(self.stack[j].kind, ActionKind::DestinyDraw { .. }) => {
+                self.stack[j].substitute = Some(n);
+                let drawn = self.stack[j].label.clone();
+                self.log(
+                    actor(me),
+                    Event::StateChange,
+                    format!("{label}: {drawn} will use destiny {n} instead of drawing"),
+                    &[r::RESULT],
+                );
+            }
+            _ => self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: no destiny draw about to happen"),
+                &[r::RESULT],
+            ),
+        }
+        Applied::Done
+    }
+
+    fn reset_destiny(&mut self, ix: usize, me: Side, label: &str, n: i64) -> Applied {
+        let Some(j) = self.stack[ix]
+            .responding_to
+            .filter(|&j| j < self.stack.len())
+        else {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: no destiny just drawn to reset"),
+                &[r::RESULT],
+            );
+            return Applied::Done;
+        };
+        if let ActionKind::DestinyDrawn { value, .. } = &mut self.stack[j].kind {
+            *value = Some(n);
+            let drawn = self.stack[j].label.clone();
+            self.log(
+                actor(me),
+                Event::StateChange,
+                format!("{label}: {drawn}: destiny = {n}"),
+                &[r::RESULT],
+            );
+        } else {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: no destiny just drawn to reset"),
+                &[r::RESULT],
+            );
+        }
+        Applied::Done
+    }
+
+    fn draw_cards(&mut self, me: Side, n: u32) -> Applied {
+        for _ in 0..n {
+            let Some(c) = self.st.top(me, PileName::ReserveDeck) else {
+                self.log(
+                    actor(me),
+                    Event::Result,
+                    format!("{}'s Reserve Deck is empty: no card to draw", me.name()),
+                    &[r::IMPLIED_TARGET_RULE],
+                );
+                break;
+            };
+            self.st.to_pile(c, me, PileName::Hand);
+            self.st.force[me.ix()].drawn += 1;
+            self.log(
+                actor(me),
+                Event::StateChange,
+                format!("{} draws {} into hand", me.name(), self.name(c)),
+                &[r::RESULT],
+            );
+        }
+        Applied::Done
+    }
+
+    fn lose_force_effect(&mut self, ix: usize, me: Side, who: Who, amount: Amount) -> Applied {
+        let p = side_of(who, me);
+        let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
+        let lost = self.lose_force(p, n);
+        let short = if lost < n {
+            format!(
+                " of {n} (no more cards in hand or Life Force; cards stacked on table are not units of Force)"
+            )
+        } else {
+            String::new()
+        };
+        self.log(
+            actor(p),
+            Event::StateChange,
+            format!("{} loses {lost} Force{short}", p.name()),
+            &[r::LOSING_FORCE, r::UNIT_OF_FORCE],
+        );
+        Applied::Done
+    }
+
+    fn relocate(&mut self, ix: usize, me: Side, label: &str, card: CardRef, to: String) -> Applied {
+        let loc = match self.stack[ix].target(&to) {
+            Some(Tgt::Location(l)) => Some(*l),
+            _ => None,
+        };
+        let Some(l) = loc else {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: no destination"),
+                &[r::CHOOSING_TARGETS],
+            );
+            return Applied::Done;
+        };
+        for c in self.card_refs(ix, &card) {
+            if !self.st.on_table(c) {
+                continue;
+            }
+            self.st.put(c, Zone::At(l));
+            self.stack[ix].moved.push(c);
+            self.log(
+                actor(me),
+                Event::StateChange,
+                format!(
+                    "{} is relocated to {}",
+                    self.name(c),
+                    self.st.locations[l].title
+                ),
+                &[r::RESULT],
+            );
+        }
+        Applied::Done
+    }
+
+    fn stack_on(&mut self, ix: usize, me: Side, card: CardRef, on: CardRef) -> Applied {
+        let Some(&host) = self.card_refs(ix, &on).first() else {
+            return Applied::Done;
+        };
+        for c in self.card_refs(ix, &card) {
+            // The played Interrupt stacking itself as its result: it is stacked after it
+            // resolves, from the stack, and is supporting (no longer an action on the stack).
+            if self.st.zone[c] == Zone::Stack
+                && self.stack[ix].card == Some(c)
+                && matches!(self.stack[ix].kind, ActionKind::Play)
+            {
+                if c == host {
+                    continue;
+                }
+                self.st.put(c, Zone::On(host));
+                self.st.card_state[c] = crate::engine::swccg::model::CardState::Supporting;
+                self.log(
+                    actor(me),
+                    Event::StateChange,
+                    format!(
+                        "{} is stacked on {} as it resolves: it is supporting (not on table, and no longer an action that can be responded to or canceled)",
+                        self.name(c),
+                        self.name(host)
+                    ),
+                    &[r::STACKED_CARDS, r::SUPPORTING, r::SUPPORTING_EXAMPLE_2],
+                );
+                continue;
+            }
+            let just_lost = self.is_just_lost(c);
+            if c == host || !(self.st.on_table(c) || just_lost) || self.all_on(c).contains(&host) {
+                continue;
+            }
+            // From an active or inactive state: inactive. A just lost card counts as
+            // having been active; only that card is relocated.
+            self.st.put(c, Zone::On(host));
+            self.st.card_state[c] = crate::engine::swccg::model::CardState::Inactive;
+            let (from, cites): (&str, &[&'static str]) = if just_lost {
+                (
+                    "from the Lost Pile (just lost, so treated as having been active)",
+                    &[r::STACKED_CARDS, r::JUST_LOST, r::INACTIVE],
+                )
+            } else {
+                ("from the table", &[r::STACKED_CARDS, r::INACTIVE])
+            };
+            self.log(
+                actor(me),
+                Event::StateChange,
+                format!(
+                    "{} is stacked on {} {from}: it is inactive",
+                    self.name(c),
+                    self.name(host)
+                ),
+                cites,
+            );
+        }
+        Applied::Done
+    }
+
+    fn stack_from(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        from: PileName,
+        filter: Filter,
+    ) -> Applied {
+        let Some(host) = self.stack[ix].card else {
+            return Applied::Done;
+        };
+        let cands: Vec<CardIx> = self
+            .st
+            .pile(me, from)
+            .iter()
+            .copied()
+            .filter(|&c| self.st.matches(c, &filter, me))
+            .collect();
+        if cands.is_empty() {
+            self.log(
+                actor(me),
+                Event::Result,
+                format!("{label}: no matching card in {}", from.title()),
+                &[r::TAKING_CARDS],
+            );
+            return Applied::Done;
+        }
+        let Some(c) = self.choose_one(
+            me,
+            &cands,
+            &format!("a card to stack on {}", self.name(host)),
+        ) else {
+            return Applied::Stop;
+        };
+        // From a unit-of-Force state: supporting.
+        self.st.put(c, Zone::On(host));
+        self.st.card_state[c] = crate::engine::swccg::model::CardState::Supporting;
+        self.log(
+            actor(me),
+            Event::StateChange,
+            format!(
+                "{} is stacked on {} from {}: it is supporting",
+                self.name(c),
+                self.name(host),
+                from.title()
+            ),
+            &[r::STACKED_CARDS, r::SUPPORTING],
+        );
+        Applied::Done
+    }
+
+    pub(super) fn is_just_lost(&self, c: CardIx) -> bool {
+        matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile))
+            && self
+                .stack
+                .iter()
+                .any(|e| matches!(&e.kind, ActionKind::JustLost { cards } if cards.contains(&c)))
+    }
+
+    pub(super) fn push_just_lost(&mut self, by: Side, cards: Vec<CardIx>) {
+        let names = cards
+            .iter()
+            .map(|&c| self.name(c))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let label = format!(
+            "{} just lost",
+            cards
+                .iter()
+                .map(|&c| self.st.key(c).to_string())
+                .collect::<Vec<_>>()
+                .join("+")
+        );
+        let first = cards.first().copied();
+        let mut e = Entry::new(ActionKind::JustLost { cards }, by, first, label);
+        e.next = by.other();
+        self.stack.push(e);
+        self.log(
+            actor(by),
+            Event::Push,
+            format!(
+                "{names} just lost from table (already in the Lost Pile): responses to the loss"
+            ),
+            &[r::JUST_LOST, r::COMING_OFF_THE_STACK],
+        );
+    }
+
+    pub(super) fn reshuffle_note(&mut self, p: Side, from: PileName) {
+        self.log(
+            actor(p),
+            Event::StateChange,
+            format!(
+                "{} reshuffles the {} (its new order is not modelled; the listed order is kept)",
+                p.name(),
+                from.title()
+            ),
+            &[r::TAKING_CARDS],
+        );
+    }
+
+    /// Take a `choose` decision from `p` naming one of `cands`.
+    pub(super) fn choose_one(&mut self, p: Side, cands: &[CardIx], what: &str) -> Option<CardIx> {
+        loop {
+            match self.script.peek().cloned() {
+                Some(d) if d.by == p && d.verb == Verb::Choose => {
+                    self.script.take();
+                    let pick = d
+                        .step
+                        .cards
+                        .first()
+                        .and_then(|k| self.st.find(k))
+                        .filter(|c| cands.contains(c));
+                    match pick {
+                        Some(c) => return Some(c),
+                        None => self.reject(
+                            &d,
+                            rej(
+                                format!(
+                                    "must choose one of: {} (a search must take a card if possible)",
+                                    cands.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join(", ")
+                                ),
+                                r::TAKING_CARDS,
+                            ),
+                        ),
+                    }
+                }
+                _ => {
+                    self.outcome = Some(Outcome::NeedsDecision {
+                        player: p,
+                        what: format!(
+                            "choose {what}: one of {}",
+                            cands
+                                .iter()
+                                .map(|&c| self.st.key(c).to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    });
+                    return None;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn lose_force(&mut self, p: Side, n: i64) -> i64 {
+        let mut lost = 0;
+        let order = [
+            PileName::ReserveDeck,
+            PileName::ForcePile,
+            PileName::UsedPile,
+            PileName::Hand,
+        ];
+        for _ in 0..n {
+            let Some(c) = order.iter().find_map(|&pl| self.st.top(p, pl)) else {
+                break;
+            };
+            self.st.to_pile(c, p, PileName::LostPile);
+            self.st.force[p.ix()].lost += 1;
+            lost += 1;
+        }
+        lost
+    }
+
+    pub(super) fn cancel(&mut self, by: usize, j: usize) {
+        let by_label = self.stack[by].label.clone();
+        let e = self.stack[j].clone();
+        if let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(c)) = (&e.kind, e.card)
+            && matches!(
+                self.st.def(c).card_type,
+                CardType::Character | CardType::Vehicle | CardType::Starship
+            )
+        {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{by_label} cannot cancel {}: characters, vehicles and starships may not be canceled", e.label),
+                &[r::CANCELING],
+            );
+            return;
+        }
+        self.stack[j].canceled = true;
+        self.canceled.push(e.label.clone());
+        self.log(
+            Actor::Rules,
+            Event::Cancel,
+            format!("{by_label} cancels {}: it will not have its result; costs paid to initiate it remain paid", e.label),
+            &[r::CANCELING],
+        );
+        for u in self.usage.iter_mut() {
+            if Some(u.card) == e.card && Some(u.ability) == e.ability {
+                u.canceled = true;
+            }
+        }
+        if let (Some(c), Some(a)) = (e.card, e.ability)
+            && self.st.def(c).abilities[a].limit.is_some()
+        {
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!("{} was limited to once per time period: it may not be initiated again in that period", e.label),
+                &[r::CANCELING],
+            );
+        }
+        if let Some(c) = e.card
+            && self.st.zone[c] == Zone::Stack
+        {
+            let dest = e.then.unwrap_or(Dest::LostPile);
+            self.place(c, dest, e.actor);
+        }
+    }
+
+    pub(super) fn card_refs(&self, ix: usize, rf: &CardRef) -> Vec<CardIx> {
+        match rf {
+            CardRef::This => self.stack[ix].card.into_iter().collect(),
+            CardRef::Current => {
+                let Some(e) = self.stack[ix].responding_to.and_then(|j| self.stack.get(j)) else {
+                    return Vec::new();
+                };
+                match &e.kind {
+                    // The card drawn for destiny.
+                    ActionKind::DestinyDrawn { card, .. } => card.iter().copied().collect(),
+                    // Simultaneous losses or moves: the card this response is about.
+                    ActionKind::JustLost { cards } | ActionKind::JustMoved { cards } => {
+                        let about =
+                            self.stack[ix]
+                                .card
+                                .zip(self.stack[ix].ability)
+                                .and_then(|(c, a)| {
+                                    let f = self.st.def(c).abilities[a]
+                                        .responds_to
+                                        .as_ref()?
+                                        .card
+                                        .clone()?;
+                                    Some((self.st.owner(c), f))
+                                });
+                        let lost = matches!(e.kind, ActionKind::JustLost { .. });
+                        cards
+                            .iter()
+                            .copied()
+                            .filter(|&x| {
+                                !lost
+                                    || matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile))
+                            })
+                            .find(|&x| {
+                                about
+                                    .as_ref()
+                                    .is_none_or(|(me, f)| self.st.matches(x, f, *me))
+                            })
+                            .into_iter()
+                            .collect()
+                    }
+                    _ => e.card.into_iter().collect(),
+                }
+            }
+            CardRef::Target(n) => match self.stack[ix].target(n) {
+                Some(Tgt::Card(c)) => vec![*c],
+                Some(Tgt::Cards(v)) => v.clone(),
+                Some(Tgt::Entry(j)) => self
+                    .stack
+                    .get(*j)
+                    .and_then(|e| e.card)
+                    .into_iter()
+                    .collect(),
+                _ => Vec::new(),
+            },
+        }
+    }
+
+    pub(super) fn amount(&self, ix: usize, a: &Amount, me: Side) -> Option<i64> {
+        match a {
+            Amount::Value(v) => Some(*v),
+            Amount::Destiny => self.stack.get(ix).and_then(|e| e.destiny),
+            Amount::AbilityOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
+                Some(Tgt::Card(c)) => self.st.def(*c).stats.ability,
+                _ => None,
+            },
+            Amount::HighestAbility => (0..self.st.cards.len())
+                .filter(|&c| {
+                    self.st.active(c)
+                        && self.st.owner(c) == me
+                        && self.st.def(c).card_type == CardType::Character
+                })
+                .filter_map(|c| self.st.def(c).stats.ability)
+                .max(),
+        }
+    }
+}
+
+pub(super) enum Applied {
+    Done,
+    Pushed,
+    Stop,
+}
+
+pub(super) fn side_of(w: Who, me: Side) -> Side {
+    match w {
+        Who::You => me,
+        Who::Opponent => me.other(),
+    }
+}

@@ -1,0 +1,1008 @@
+//! Initiating actions: conditions, limits, costs, deploying, "before" actions backing up.
+
+use super::engine::*;
+use super::rules as r;
+use super::stack::{ActionKind, DeployTo, Entry, Stage, Tgt};
+use super::state::{CardIx, Zone};
+use crate::engine::swccg::model::{
+    Ability, AbilityKind, CardRef, CardType, Dest, Effect, Limit, Phase, PileName, Side,
+    TargetKind, Verb,
+};
+use crate::engine::{Actor, Event};
+
+impl Engine {
+    pub(super) fn initiate(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+        let p = d.by;
+        let card_key = d.step.card.as_deref().unwrap_or("");
+        match d.verb {
+            Verb::Pass => Ok(()),
+            Verb::Choose | Verb::Order => {
+                Err(rej("there is nothing to choose or order now", r::ACTIONS))
+            }
+            Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue => Err(rej(
+                "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                super::values::cite::DAMAGE_SEGMENT,
+            )),
+            Verb::Deploy => {
+                let c = self
+                    .st
+                    .find(card_key)
+                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if let Window::Response(_) = w {
+                    return Err(rej(
+                        "a top-level action (deploying from hand) cannot be initiated while the stack is not empty",
+                        r::THE_STACK,
+                    ));
+                }
+                let to = self.check_deploy(p, c, Some(d))?;
+                self.push_deploy(p, c, to, false, None);
+                Ok(())
+            }
+            Verb::Play => {
+                let c = self
+                    .st
+                    .find(card_key)
+                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if self.st.owner(c) != p {
+                    return Err(rej(
+                        format!("{} is not {}'s card", self.name(c), p.name()),
+                        r::ACTIONS,
+                    ));
+                }
+                let mut then = None;
+                let mut via_use = None;
+                if let Some(v) = &d.step.via {
+                    let vc = self
+                        .st
+                        .find(v)
+                        .ok_or_else(|| rej(format!("no card {v}"), r::ACTIONS))?;
+                    let (va, from, th) = self.via_ability(p, vc)?;
+                    if self.st.zone[c] != Zone::Pile(p, from) {
+                        return Err(rej(
+                            format!("{} is not in {}'s {}", self.name(c), p.name(), from.title()),
+                            r::DEPLOYING_FROM_PILE,
+                        ));
+                    }
+                    self.limit_ok(vc, va)?;
+                    then = Some(th);
+                    via_use = Some((vc, va));
+                } else if self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
+                    return Err(rej(
+                        format!("{} is not in {}'s hand", self.name(c), p.name()),
+                        r::ACTIONS,
+                    ));
+                }
+                if self.st.def(c).card_type != CardType::Interrupt {
+                    return Err(rej(
+                        format!(
+                            "{} is not an Interrupt; it is deployed, not played",
+                            self.name(c)
+                        ),
+                        r::ACTIONS,
+                    ));
+                }
+                let a = self.pick_ability(p, c, d, w)?;
+                let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before && via_use.is_none() {
+                    self.back_up(p, c, a, ActionKind::Play, targets, then);
+                    return Ok(());
+                }
+                if let Some((vc, va)) = via_use {
+                    self.record_use(vc, va);
+                    self.log(
+                        actor(p),
+                        Event::Initiate,
+                        format!(
+                            "{} uses {} to play {} as if from hand",
+                            p.name(),
+                            self.name(vc),
+                            self.name(c)
+                        ),
+                        &[r::DEPLOYING_FROM_PILE],
+                    );
+                }
+                self.push_ability(p, c, a, ActionKind::Play, targets, w, then);
+                Ok(())
+            }
+            Verb::Use => {
+                let c = self
+                    .st
+                    .find(card_key)
+                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if self.st.owner(c) != p {
+                    return Err(rej(
+                        format!("{} is not {}'s card", self.name(c), p.name()),
+                        r::ACTIONS,
+                    ));
+                }
+                if !self.st.active(c) {
+                    return Err(rej(
+                        format!(
+                            "{} is not active on table: its game text cannot be used",
+                            self.name(c)
+                        ),
+                        if self.st.on_table(c) {
+                            r::INACTIVE
+                        } else {
+                            r::ACTIVE
+                        },
+                    ));
+                }
+                if let Ok((va, from, _)) = self.via_ability(p, c) {
+                    return self.search_to_play(p, c, va, from, w);
+                }
+                let a = self.pick_ability(p, c, d, w)?;
+                let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before {
+                    self.back_up(p, c, a, ActionKind::UseText, targets, None);
+                    return Ok(());
+                }
+                let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
+                    self.mandatory_done.push((c, a));
+                    ActionKind::Mandatory
+                } else {
+                    ActionKind::UseText
+                };
+                self.push_ability(p, c, a, kind, targets, w, None);
+                Ok(())
+            }
+        }
+    }
+
+    /// Using "play one Interrupt from a pile as if from hand" without naming the card:
+    /// the player looks through the pile; when nothing can be played now the search
+    /// fails, the opponent may verify, and the once-per-turn use is spent.
+    pub(super) fn search_to_play(
+        &mut self,
+        p: Side,
+        vc: CardIx,
+        va: usize,
+        from: PileName,
+        w: Window,
+    ) -> Result<(), Rej> {
+        self.limit_ok(vc, va)?;
+        let playable: Vec<CardIx> = self
+            .st
+            .pile(p, from)
+            .iter()
+            .copied()
+            .filter(|&c| {
+                self.st.def(c).card_type == CardType::Interrupt
+                    && (0..self.st.def(c).abilities.len())
+                        .any(|a| self.check_ability(p, c, a, w, &[], None).is_ok())
+            })
+            .collect();
+        if let Some(&c) = playable.first() {
+            return Err(rej(
+                format!(
+                    "{} can be played from the {} now and must be taken: script `play: {}` with `via: {}`",
+                    self.name(c),
+                    from.title(),
+                    self.st.key(c),
+                    self.st.key(vc)
+                ),
+                r::TAKING_CARDS,
+            ));
+        }
+        self.record_use(vc, va);
+        self.log(
+            actor(p),
+            Event::Initiate,
+            format!(
+                "{} uses {} and looks through the {}: no Interrupt there can be played now; the opponent may verify. The ability is used for this turn even though it failed",
+                p.name(),
+                self.name(vc),
+                from.title()
+            ),
+            &[r::DEPLOYING_FROM_PILE, r::TAKING_CARDS, r::ONE_RULE],
+        );
+        Ok(())
+    }
+
+    pub(super) fn is_play_from(&self, c: CardIx, a: usize) -> bool {
+        self.st.def(c).abilities[a]
+            .effect
+            .iter()
+            .any(|e| matches!(e, Effect::PlayFrom { .. }))
+    }
+
+    /// The ability of `vc` that lets `p` play a card from a pile.
+    pub(super) fn via_ability(&self, p: Side, vc: CardIx) -> Result<(usize, PileName, Dest), Rej> {
+        if self.st.owner(vc) != p || !self.st.active(vc) {
+            return Err(rej(
+                format!(
+                    "{} is not {}'s active card on table",
+                    self.name(vc),
+                    p.name()
+                ),
+                r::ACTIVE,
+            ));
+        }
+        for (a, ab) in self.st.def(vc).abilities.iter().enumerate() {
+            for e in &ab.effect {
+                if let Effect::PlayFrom { from, then } = e {
+                    return Ok((a, *from, *then));
+                }
+            }
+        }
+        Err(rej(
+            format!(
+                "{} has no game text to play a card from a pile",
+                self.name(vc)
+            ),
+            r::DEPLOYING_FROM_PILE,
+        ))
+    }
+
+    /// Could `p` play any card through the play-from ability `(vc, va)` now?
+    pub(super) fn play_from_candidates(&self, p: Side, vc: CardIx, va: usize, w: Window) -> bool {
+        if self.limit_ok(vc, va).is_err() {
+            return false;
+        }
+        let _ = w;
+        let Ok((_, from, _)) = self.via_ability(p, vc) else {
+            return false;
+        };
+        // The player may state the use before looking: any non-empty pile will do.
+        self.st.pile_len(p, from) > 0
+    }
+
+    pub(super) fn pick_ability(
+        &self,
+        p: Side,
+        c: CardIx,
+        d: &Decision,
+        w: Window,
+    ) -> Result<usize, Rej> {
+        let abilities = &self.st.def(c).abilities;
+        if abilities.is_empty() {
+            let nm = &self.st.def(c).not_modelled;
+            if nm.is_empty() {
+                return Err(rej(
+                    format!("{} has no game text the engine models", self.name(c)),
+                    r::ACTIONS,
+                ));
+            }
+            let what = format!("{}: {}", self.name(c), nm.join("; "));
+            return Err(Rej {
+                reason: format!("not modelled — ruling needed: {what}"),
+                rule: r::ACTIONS,
+                not_modelled: Some(what),
+            });
+        }
+        if let Some(name) = &d.step.ability {
+            return find_ability(abilities, name).ok_or_else(|| {
+                rej(
+                    format!("{} has no ability {name}", self.name(c)),
+                    r::ACTIONS,
+                )
+            });
+        }
+        // The first ability legal now; otherwise report why the first one is not.
+        let mut first_err = None;
+        for a in 0..abilities.len() {
+            match self.check_ability(p, c, a, w, &d.step.target, None) {
+                Ok(_) => return Ok(a),
+                Err(e) => {
+                    if first_err.is_none() {
+                        first_err = Some(e);
+                    }
+                }
+            }
+        }
+        Err(first_err.unwrap_or_else(|| rej("no legal use", r::ACTIONS)))
+    }
+
+    pub(super) fn limit_ok(&self, c: CardIx, a: usize) -> Result<(), Rej> {
+        let ab = &self.st.def(c).abilities[a];
+        let Some(limit) = ab.limit else { return Ok(()) };
+        let title = self.st.title(c).to_string();
+        let name = ability_name(ab, a);
+        let prior = self.usage.iter().find(|u| match limit {
+            Limit::OncePerGame => {
+                u.title == title
+                    && ability_name(&self.st.def(u.card).abilities[u.ability], u.ability) == name
+            }
+            _ => u.card == c && u.ability == a,
+        });
+        let Some(u) = prior else { return Ok(()) };
+        let (period, rule) = match limit {
+            Limit::OncePerTurn => ("turn", r::ONE_RULE),
+            Limit::OncePerPhase => ("phase", r::ONE_RULE),
+            Limit::OncePerBattle => ("battle", r::ONE_RULE),
+            Limit::OncePerGame => ("game", r::ONCE_PER_GAME),
+        };
+        if u.canceled {
+            return Err(rej(
+                format!(
+                    "{}'s action was canceled earlier this {period}; a canceled once-per-{period} action may not be initiated again in that period",
+                    self.name(c)
+                ),
+                r::CANCELING,
+            ));
+        }
+        Err(rej(
+            format!(
+                "{}'s action is limited to once per {period} and was already initiated",
+                self.name(c)
+            ),
+            rule,
+        ))
+    }
+
+    pub(super) fn search_ok(&self, c: CardIx, a: usize) -> Result<(), Rej> {
+        if self.failed_searches.contains(&(c, a)) {
+            return Err(rej(
+                format!(
+                    "{}'s search found nothing and was verified: that search function may not be used again this turn",
+                    self.name(c)
+                ),
+                r::TAKING_CARDS,
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn record_use(&mut self, c: CardIx, a: usize) {
+        if self.st.def(c).abilities[a].limit.is_some() {
+            self.usage.push(Usage {
+                card: c,
+                ability: a,
+                title: self.st.title(c).to_string(),
+                canceled: false,
+            });
+        }
+    }
+
+    /// Conditions (AR: meeting conditions), targets (Implied Target Rule), costs; in that order.
+    pub(super) fn check_ability(
+        &self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        w: Window,
+        chosen: &[String],
+        d: Option<&Decision>,
+    ) -> Result<Vec<(String, Tgt)>, Rej> {
+        let _ = d;
+        let ab = &self.st.def(c).abilities[a];
+        let title = self.name(c);
+        self.check_timing(p, c, a, w)?;
+        if ab.kind == AbilityKind::Mandatory && self.mandatory_done.contains(&(c, a)) {
+            return Err(rej(
+                format!("{title}'s mandatory action was already performed in this time frame"),
+                r::MANDATORY_ACTIONS,
+            ));
+        }
+        self.conditions_hold(p, c, ab)?;
+        self.search_ok(c, a)?;
+        self.limit_ok(c, a)?;
+        let targets = self.choose_targets(p, c, a, w, chosen)?;
+        if let Window::Response(i) = w
+            && ab
+                .effect
+                .iter()
+                .any(|e| matches!(e, Effect::Cancel(CardRef::Current)))
+            && let (ActionKind::Deploy { .. } | ActionKind::JustDeployed, Some(x)) =
+                (&self.stack[i].kind, self.stack[i].card)
+            && matches!(
+                self.st.def(x).card_type,
+                CardType::Character | CardType::Vehicle | CardType::Starship
+            )
+        {
+            return Err(rej(
+                format!(
+                    "{title} cannot be initiated: {} cannot be canceled (characters, vehicles and starships may not be canceled)",
+                    self.name(x)
+                ),
+                r::IMPLIED_TARGET_RULE,
+            ));
+        }
+        self.check_costs(p, c, a)?;
+        Ok(targets)
+    }
+
+    /// Whether the ability may be used in this window: its kind (top-level, response,
+    /// automatic, "before", mandatory) against the current action.
+    fn check_timing(&self, p: Side, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
+        let ab = &self.st.def(c).abilities[a];
+        let title = self.name(c);
+        match (ab.kind, w) {
+            (AbilityKind::Automatic, _) => {
+                return Err(rej(
+                    format!("{title}'s text is an automatic action: it is triggered, not chosen"),
+                    r::AUTOMATIC_ACTIONS,
+                ));
+            }
+            (AbilityKind::Before, Window::TopLevel) => {
+                return Err(rej(
+                    format!(
+                        "{title}'s \"before\" action preempts an attempt to initiate an action, and no action is being attempted \
+                         (announcing your own action first is not modelled — ruling needed)"
+                    ),
+                    r::BEFORE,
+                ));
+            }
+            (AbilityKind::Before, Window::Response(i)) => {
+                let Some(t) = &ab.responds_to else {
+                    return Err(rej(
+                        format!("{title}'s \"before\" action names no action"),
+                        r::BEFORE,
+                    ));
+                };
+                let fresh = self
+                    .attempt
+                    .as_ref()
+                    .is_some_and(|at| at.snap.stack.len() == i)
+                    && i + 1 == self.stack.len()
+                    && self.stack[i].stage == Stage::Responding
+                    && self.stack[i].responded.is_empty();
+                if !fresh {
+                    return Err(rej(
+                        format!(
+                            "{title}'s \"before\" action happens before the action is even initiated; {} is no longer just being attempted",
+                            self.stack[i].label
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+                if self.stack[i].actor == p {
+                    return Err(rej(
+                        format!(
+                            "{} may not back up from their own action ({}): a \"before\" action to one's own action is played before initiating it",
+                            p.name(),
+                            self.stack[i].label
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+                if !self.trigger_matches(t, i, c) {
+                    return Err(rej(
+                        format!(
+                            "{title}'s \"before\" action does not preempt the attempted action ({}, {})",
+                            self.stack[i].label,
+                            self.stack[i].kind.name()
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+                if ab.targets.iter().any(|x| x.kind == TargetKind::Current) {
+                    return Err(rej(
+                        format!(
+                            "{title}'s \"before\" action cannot target the action it preempts: that action is never initiated"
+                        ),
+                        r::BEFORE,
+                    ));
+                }
+            }
+            (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
+                let any_time = ab
+                    .text
+                    .as_deref()
+                    .is_some_and(|t| t.to_ascii_lowercase().contains("at any time"));
+                return Err(rej(
+                    format!(
+                        "{title}'s action is a top-level action; it cannot respond to {} (the stack is not empty)",
+                        self.stack[i].label
+                    ),
+                    if any_time {
+                        r::AT_ANY_TIME
+                    } else {
+                        r::THE_STACK
+                    },
+                ));
+            }
+            (AbilityKind::Response, Window::TopLevel) => {
+                return Err(rej(
+                    format!(
+                        "{title}'s action is a response, and there is no current action to respond to"
+                    ),
+                    r::JUST_ACTIONS,
+                ));
+            }
+            (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::TopLevel) => {
+                if let Some(ph) = ab.during
+                    && ph != self.phase
+                {
+                    return Err(rej(
+                        format!("{title}'s action is only during the {} phase", ph.as_str()),
+                        r::MEETING_CONDITIONS,
+                    ));
+                }
+            }
+            (AbilityKind::Response, Window::Response(i)) => {
+                let Some(t) = &ab.responds_to else {
+                    return Err(rej(
+                        format!("{title}'s response has no condition"),
+                        r::WHAT_IS_A_RESPONSE,
+                    ));
+                };
+                if !self.trigger_matches(t, i, c) {
+                    return Err(rej(
+                        format!(
+                            "{title} does not respond to the current action ({}, {})",
+                            self.stack[i].label,
+                            self.stack[i].kind.name()
+                        ),
+                        r::WHAT_IS_A_RESPONSE,
+                    ));
+                }
+                if self.stack[i].responded.contains(&(c, a)) {
+                    return Err(rej(
+                        format!(
+                            "{title}'s just action was already initiated once in response to {}",
+                            self.stack[i].label
+                        ),
+                        r::THE_STACK,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `p` can pay the ability's costs (AR: paying costs).
+    fn check_costs(&self, p: Side, c: CardIx, a: usize) -> Result<(), Rej> {
+        let ab = &self.st.def(c).abilities[a];
+        let title = self.name(c);
+        let force_pile = self.st.pile_len(p, PileName::ForcePile) as u32;
+        if ab.cost.use_force > force_pile {
+            return Err(rej(
+                format!(
+                    "{title} costs {} Force to use; {} has {force_pile} in Force Pile",
+                    ab.cost.use_force,
+                    p.name()
+                ),
+                r::PAYING_COSTS,
+            ));
+        }
+        if ab.cost.lose_force > 0 {
+            let life = [
+                PileName::ReserveDeck,
+                PileName::ForcePile,
+                PileName::UsedPile,
+                PileName::Hand,
+            ]
+            .iter()
+            .map(|&x| self.st.pile_len(p, x))
+            .sum::<usize>() as u32;
+            if ab.cost.lose_force > life {
+                return Err(rej(
+                    format!(
+                        "{title} costs losing {} Force; {} cannot",
+                        ab.cost.lose_force,
+                        p.name()
+                    ),
+                    r::PAYING_COSTS,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Does the decision use a "before" ability of the deciding player's card?
+    pub(super) fn snapshot(&self) -> Box<Snapshot> {
+        Box::new(Snapshot {
+            st: self.st.clone(),
+            stack: self.stack.clone(),
+            usage: self.usage.clone(),
+            mandatory_done: self.mandatory_done.clone(),
+            failed_searches: self.failed_searches.clone(),
+            resolved: self.resolved.clone(),
+            canceled: self.canceled.clone(),
+            destinies: self.destinies.clone(),
+            top_next: self.top_next,
+            top_passes: self.top_passes,
+        })
+    }
+
+    /// A "before" action preempts the opponent's attempted action: play backs up to
+    /// just before that action (it was never initiated; its costs were never paid),
+    /// the "before" action is performed in its place, and afterwards the attempting
+    /// player may initiate the action again, or not.
+    pub(super) fn back_up(
+        &mut self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        kind: ActionKind,
+        targets: Vec<(String, Tgt)>,
+        then: Option<Dest>,
+    ) {
+        let Some(at) = self.attempt.take() else {
+            return;
+        };
+        let top = self.stack.last().map(|e| (e.label.clone(), e.actor));
+        let s = *at.snap;
+        self.st = s.st;
+        self.stack = s.stack;
+        self.usage = s.usage;
+        self.mandatory_done = s.mandatory_done;
+        self.failed_searches = s.failed_searches;
+        self.resolved = s.resolved;
+        self.canceled = s.canceled;
+        self.destinies = s.destinies;
+        self.top_next = s.top_next;
+        self.top_passes = s.top_passes;
+        if let Some((label, by)) = top {
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!(
+                    "play backs up: {}'s {label} is not initiated (its costs are not paid, its card returns); {} performs a \"before\" action first, then {} may initiate it again or not",
+                    by.name(),
+                    p.name(),
+                    by.name()
+                ),
+                &[r::BEFORE, r::TIME_TO_RESPOND],
+            );
+        }
+        self.push_ability(p, c, a, kind, targets, at.window, then);
+        self.backed_up = true;
+    }
+
+    pub(super) fn conditions_hold(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
+        if ab.your_turn && self.turn != p {
+            return Err(rej(
+                format!("{} is only during {}'s own turn", self.name(c), p.name()),
+                r::MEETING_CONDITIONS,
+            ));
+        }
+        if let Some(f) = &ab.requires
+            && self.st.table_matching(f, p).is_empty()
+        {
+            return Err(rej(
+                format!(
+                    "{}: its condition is not met (no such card on table)",
+                    self.name(c)
+                ),
+                r::MEETING_CONDITIONS,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Deploying from hand as a top-level action: its conditions and cost.
+    pub(super) fn check_deploy(
+        &self,
+        p: Side,
+        c: CardIx,
+        d: Option<&Decision>,
+    ) -> Result<DeployTo, Rej> {
+        let def = self.st.def(c);
+        let title = self.name(c);
+        if self.st.owner(c) != p || self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
+            return Err(rej(
+                format!("{title} is not in {}'s hand", p.name()),
+                r::ACTIONS,
+            ));
+        }
+        if def.card_type == CardType::Interrupt {
+            return Err(rej(
+                format!("{title} is an Interrupt: it is played, not deployed"),
+                r::ACTIONS,
+            ));
+        }
+        if self.turn != p || self.phase != Phase::Deploy {
+            return Err(rej(
+                format!(
+                    "{} may deploy {title} only during their own deploy phase",
+                    p.name()
+                ),
+                r::MEETING_CONDITIONS,
+            ));
+        }
+        self.unique_ok(c)?;
+        let cost = def.stats.deploy.unwrap_or(0).max(0) as usize;
+        let have = self.st.pile_len(p, PileName::ForcePile);
+        if cost > have {
+            return Err(rej(
+                format!(
+                    "{title} deploys for {cost} Force; {} has {have} in Force Pile",
+                    p.name()
+                ),
+                r::PAYING_COSTS,
+            ));
+        }
+        let to = d.and_then(|d| d.step.to.clone());
+        if def.card_type.deploys_to_location() {
+            match to {
+                Some(k) => {
+                    if let Some(l) = self.st.find_location(&k) {
+                        Ok(DeployTo::Location(l))
+                    } else if let Some(h) = self.st.find(&k).filter(|&h| self.st.active(h)) {
+                        Ok(DeployTo::OnCard(h))
+                    } else {
+                        Err(rej(
+                            format!("{k} is not a location or a card on table"),
+                            r::CHOOSING_TARGETS,
+                        ))
+                    }
+                }
+                None if d.is_none() => Ok(DeployTo::Table),
+                None => Err(rej(
+                    format!("{title} must be deployed to a location (`to:`)"),
+                    r::CHOOSING_TARGETS,
+                )),
+            }
+        } else {
+            Ok(DeployTo::Table)
+        }
+    }
+
+    /// Uniqueness and persona: a unique card may not be deployed while a copy
+    /// (or another version of its persona) is on table, active or inactive, or out of play.
+    pub(super) fn unique_ok(&self, c: CardIx) -> Result<(), Rej> {
+        let def = self.st.def(c);
+        if !def.unique {
+            return Ok(());
+        }
+        let mine = personas(def);
+        for x in 0..self.st.cards.len() {
+            if x == c || self.st.owner(x) != self.st.owner(c) {
+                continue;
+            }
+            let theirs = personas(self.st.def(x));
+            if !mine
+                .iter()
+                .any(|m| theirs.iter().any(|t| t.eq_ignore_ascii_case(m)))
+            {
+                continue;
+            }
+            if self.st.on_table(x)
+                && self.st.card_state[x] != crate::engine::swccg::model::CardState::Supporting
+            {
+                let rule = if self.st.active(x) {
+                    r::ACTIVE
+                } else {
+                    r::INACTIVE
+                };
+                return Err(rej(
+                    format!(
+                        "{} may not be deployed: {} is on table ({}), and unique cards count toward uniqueness",
+                        self.name(c),
+                        self.name(x),
+                        state_word(self.st.card_state[x])
+                    ),
+                    rule,
+                ));
+            }
+            if self.st.zone[x] == Zone::Pile(self.st.owner(x), PileName::OutOfPlay)
+                && self.st.def(x).card_type.deploys_to_location()
+            {
+                return Err(rej(
+                    format!(
+                        "{} may not be deployed: {} is out of play, which prevents additional copies of that persona",
+                        self.name(c),
+                        self.name(x)
+                    ),
+                    r::OUT_OF_PLAY,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn push_deploy(
+        &mut self,
+        p: Side,
+        c: CardIx,
+        to: DeployTo,
+        free: bool,
+        responding_to: Option<usize>,
+    ) {
+        let cost = if free {
+            0
+        } else {
+            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
+        };
+        let from = match self.st.zone[c] {
+            Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
+            _ => self.st.where_is(c),
+        };
+        self.st.put(c, Zone::Stack);
+        let mut e = Entry::new(
+            ActionKind::Deploy { to },
+            p,
+            Some(c),
+            self.st.key(c).to_string(),
+        );
+        e.responding_to = responding_to;
+        self.stack.push(e);
+        let dest = match to {
+            DeployTo::Location(l) => format!(" to {}", self.st.locations[l].title),
+            DeployTo::OnCard(h) => format!(" on {}", self.name(h)),
+            DeployTo::Table => " on table".to_string(),
+        };
+        let kind_word = match responding_to {
+            Some(i) => format!("within the result of {}", self.stack[i].label),
+            None => "top-level action".to_string(),
+        };
+        self.log(
+            actor(p),
+            Event::Push,
+            format!(
+                "{} deploys {}{dest} from {from} ({kind_word}){}",
+                p.name(),
+                self.name(c),
+                if free { " for free" } else { "" }
+            ),
+            &[
+                r::INITIATION,
+                if responding_to.is_some() {
+                    r::RESULT
+                } else {
+                    r::OPTIONAL_ACTIONS
+                },
+            ],
+        );
+        self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
+    }
+
+    pub(super) fn pay_use(&mut self, p: Side, n: u32, why: &str) {
+        if n == 0 {
+            return;
+        }
+        let paid = self
+            .st
+            .move_top(p, PileName::ForcePile, PileName::UsedPile, n);
+        self.st.force[p.ix()].used += i64::from(paid);
+        self.log(
+            actor(p),
+            Event::Initiate,
+            format!("{} uses {paid} Force {why} (cost of initiation)", p.name()),
+            &[r::PAYING_COSTS],
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn push_ability(
+        &mut self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        kind: ActionKind,
+        targets: Vec<(String, Tgt)>,
+        w: Window,
+        then: Option<Dest>,
+    ) {
+        let ab = self.st.def(c).abilities[a].clone();
+        let responding_to = match w {
+            Window::Response(i) => Some(i),
+            Window::TopLevel => None,
+        };
+        if let Some(i) = responding_to {
+            self.stack[i].responded.push((c, a));
+        }
+        self.record_use(c, a);
+        let is_play = matches!(kind, ActionKind::Play);
+        if is_play {
+            self.st.put(c, Zone::Stack);
+        }
+        let mut e = Entry::new(kind, p, Some(c), self.st.key(c).to_string());
+        e.ability = Some(a);
+        e.targets = targets.clone();
+        e.responding_to = responding_to;
+        e.then = then;
+        let verb = if is_play { "plays" } else { "uses" };
+        let role = match (ab.kind, responding_to) {
+            (AbilityKind::Mandatory, _) => "mandatory action".to_string(),
+            (AbilityKind::Before, _) => {
+                "\"before\" action, in place of the preempted action".to_string()
+            }
+            (_, Some(i)) => format!("just action responding to {}", self.stack[i].label),
+            (_, None) => "top-level action".to_string(),
+        };
+        let tg = targets
+            .iter()
+            .map(|(_, t)| self.tgt_name(t))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.stack.push(e);
+        let mut role = role;
+        if let Some(i) = responding_to
+            && matches!(
+                self.stack[i].kind,
+                ActionKind::JustLost { .. } | ActionKind::JustMoved { .. }
+            )
+        {
+            let top = self.stack.len() - 1;
+            let about = self.card_refs(top, &CardRef::Current);
+            if let Some(&x) = about.first() {
+                role.push_str(&format!(", about {}", self.name(x)));
+            }
+        }
+        let text = self.ability_text(c, a);
+        self.log(
+            actor(p),
+            Event::Push,
+            format!(
+                "{} {verb} {} ({role}){}: {text}",
+                p.name(),
+                self.name(c),
+                if tg.is_empty() {
+                    String::new()
+                } else {
+                    format!(" targeting {tg}")
+                }
+            ),
+            &[
+                r::INITIATION,
+                match (ab.kind, responding_to) {
+                    (AbilityKind::Mandatory, _) => r::MANDATORY_ACTIONS,
+                    (AbilityKind::Before, _) => r::BEFORE,
+                    (_, Some(_)) => r::JUST_ACTIONS,
+                    (_, None) => r::OPTIONAL_ACTIONS,
+                },
+            ],
+        );
+        if !targets.is_empty() {
+            self.log(
+                actor(p),
+                Event::Initiate,
+                format!("targets chosen: {tg}"),
+                &[r::CHOOSING_TARGETS],
+            );
+        }
+        self.pay_use(p, ab.cost.use_force, &format!("for {}", self.name(c)));
+        if ab.cost.lose_force > 0 {
+            let n = self.lose_force(p, ab.cost.lose_force as i64);
+            self.log(
+                actor(p),
+                Event::Initiate,
+                format!("{} loses {n} Force (cost of initiation)", p.name()),
+                &[r::PAYING_COSTS],
+            );
+        }
+    }
+
+    pub(super) fn tgt_name(&self, t: &Tgt) -> String {
+        match t {
+            Tgt::Card(c) => self.name(*c),
+            Tgt::Cards(v) => v
+                .iter()
+                .map(|&c| self.name(c))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            Tgt::Entry(j) => self
+                .stack
+                .get(*j)
+                .map(|e| e.label.clone())
+                .unwrap_or_default(),
+            Tgt::Location(l) => self.st.locations[*l].title.clone(),
+            Tgt::Pile(s, p) => format!("{}'s {}", s.name(), p.title()),
+        }
+    }
+
+    pub(super) fn ability_text(&self, c: CardIx, a: usize) -> String {
+        let ab = &self.st.def(c).abilities[a];
+        match &ab.text {
+            Some(t) => format!("\"{t}\""),
+            None => ability_name(ab, a),
+        }
+    }
+}
+
+pub(super) fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {
+    if d.personas.is_empty() {
+        vec![d.title.clone()]
+    } else {
+        d.personas.clone()
+    }
+}
+
+pub(super) fn state_word(s: crate::engine::swccg::model::CardState) -> &'static str {
+    match s {
+        crate::engine::swccg::model::CardState::Active => "active",
+        crate::engine::swccg::model::CardState::Inactive => "inactive",
+        crate::engine::swccg::model::CardState::Supporting => "supporting",
+    }
+}
+
+/// Where a played Interrupt goes after its result, from its subtype.
+pub(super) fn interrupt_default_dest(subtype: Option<&str>) -> Dest {
+    match subtype.map(|s| s.to_ascii_lowercase()) {
+        Some(s) if s == "used" => Dest::UsedPile,
+        _ => Dest::LostPile,
+    }
+}

@@ -1,0 +1,664 @@
+//! The stack: automatic actions, response windows, results, destiny draws, placing cards.
+
+use super::destiny;
+use super::effects::Applied;
+use super::engine::*;
+use super::initiate::interrupt_default_dest;
+use super::rules as r;
+use super::stack::{ActionKind, DeployTo, Entry, Stage};
+use super::state::{CardIx, Zone};
+use crate::engine::swccg::model::{AbilityKind, Dest, DestinyTest, PileName, Side, Verb};
+use crate::engine::{Actor, Event};
+
+impl Engine {
+    pub(super) fn step_stack(&mut self) -> Flow {
+        let ix = self.stack.len() - 1;
+        // Canceled actions are always removed from the stack.
+        if self.stack[ix].canceled {
+            self.attempt = None;
+            let e = self.stack.pop().map(|e| e.label).unwrap_or_default();
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{e} (canceled) is removed from the stack"),
+                &[r::CANCELING],
+            );
+            return Flow::Go;
+        }
+        // An action no longer a legal target for responses comes off.
+        if let ActionKind::JustDeployed = self.stack[ix].kind
+            && let Some(c) = self.stack[ix].card
+            && !self.st.on_table(c)
+        {
+            let label = self.stack[ix].label.clone();
+            self.stack.pop();
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{label}: the card has left the table and is no longer just deployed; removed from the stack"),
+                &[r::HOW_THE_STACK_WORKS],
+            );
+            return Flow::Go;
+        }
+        if let ActionKind::JustLost { cards } = &self.stack[ix].kind
+            && !cards
+                .iter()
+                .any(|&c| matches!(self.st.zone[c], Zone::Pile(_, PileName::LostPile)))
+        {
+            let label = self.stack[ix].label.clone();
+            self.stack.pop();
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{label}: the cards have left the Lost Pile and are no longer just lost; removed from the stack"),
+                &[r::JUST_LOST, r::HOW_THE_STACK_WORKS],
+            );
+            return Flow::Go;
+        }
+        if self.stack[ix].stage == Stage::Resolving {
+            return self.continue_result(ix);
+        }
+        // Automatic actions first.
+        if self.stack[ix].autos.is_none() {
+            let autos = self.collect_autos(ix);
+            match autos {
+                Ok(a) => self.stack[ix].autos = Some(a.into()),
+                Err(()) => return Flow::Stop,
+            }
+        }
+        if let Some((c, a)) = self.stack[ix].autos.as_mut().and_then(|q| q.pop_front()) {
+            self.push_automatic(ix, c, a);
+            return Flow::Go;
+        }
+        // Then just actions, beginning with the opponent of the player who performed the current action.
+        if !self.stack[ix].window_opened {
+            self.stack[ix].window_opened = true;
+            let text = format!(
+                "responses to {} ({}): {} has the first just action",
+                self.stack[ix].label,
+                self.stack[ix].kind.name(),
+                self.stack[ix].next.name()
+            );
+            self.log(
+                Actor::Rules,
+                Event::Window,
+                text,
+                &[r::HOW_THE_STACK_WORKS, r::JUST_ACTIONS],
+            );
+        }
+        let p = self.stack[ix].next;
+        match self.ask(p, Window::Response(ix)) {
+            Asked::Stop => Flow::Stop,
+            Asked::Pass => {
+                self.stack[ix].passes += 1;
+                if self.stack[ix].passes >= 2 {
+                    self.begin_result(ix)
+                } else {
+                    self.stack[ix].next = p.other();
+                    Flow::Go
+                }
+            }
+            Asked::Act(d) => {
+                let snap = self.snapshot();
+                match self.initiate(&d, Window::Response(ix)) {
+                    Ok(()) if std::mem::take(&mut self.backed_up) => {}
+                    Ok(()) => {
+                        self.attempt = Some(Attempt {
+                            snap,
+                            window: Window::Response(ix),
+                        });
+                        self.stack[ix].passes = 0;
+                        self.stack[ix].next = p.other();
+                    }
+                    Err(e) => self.reject(&d, e),
+                }
+                Flow::Go
+            }
+        }
+    }
+
+    /// Automatic actions triggered by the current action: in card order; from
+    /// different cards, in the order chosen by the player whose turn it is.
+    pub(super) fn collect_autos(&mut self, ix: usize) -> Result<Vec<(CardIx, usize)>, ()> {
+        let mut found = Vec::new();
+        for c in 0..self.st.cards.len() {
+            if !self.st.active(c) {
+                continue;
+            }
+            for (a, ab) in self.st.def(c).abilities.iter().enumerate() {
+                if ab.kind != AbilityKind::Automatic {
+                    continue;
+                }
+                let Some(t) = &ab.responds_to else { continue };
+                if self.trigger_matches(t, ix, c)
+                    && self.conditions_hold(self.st.owner(c), c, ab).is_ok()
+                {
+                    found.push((c, a));
+                }
+            }
+        }
+        let mut sources: Vec<CardIx> = found.iter().map(|x| x.0).collect();
+        sources.dedup();
+        if sources.len() > 1 {
+            let p = self.turn;
+            match self.script.peek().cloned() {
+                Some(d) if d.by == p && d.verb == Verb::Order => {
+                    self.script.take();
+                    let mut order = Vec::new();
+                    for k in &d.step.cards {
+                        if let Some(c) = self.st.find(k).filter(|c| sources.contains(c)) {
+                            order.push(c);
+                        }
+                    }
+                    if order.len() != sources.len() {
+                        self.reject(
+                            &d,
+                            rej(
+                                format!(
+                                    "the order must name each of: {}",
+                                    sources
+                                        .iter()
+                                        .map(|&c| self.st.key(c).to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                                r::AUTOMATIC_ACTIONS,
+                            ),
+                        );
+                        self.outcome = Some(Outcome::NeedsDecision {
+                            player: p,
+                            what: "the order of competing automatic actions".into(),
+                        });
+                        return Err(());
+                    }
+                    self.log(
+                        actor(p),
+                        Event::StateChange,
+                        format!(
+                            "{} (whose turn it is) orders the automatic actions: {}",
+                            p.name(),
+                            order
+                                .iter()
+                                .map(|&c| self.name(c))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        &[r::AUTOMATIC_ACTIONS],
+                    );
+                    let mut sorted = Vec::new();
+                    for c in order {
+                        sorted.extend(found.iter().filter(|x| x.0 == c).copied());
+                    }
+                    found = sorted;
+                }
+                _ => {
+                    self.outcome = Some(Outcome::NeedsDecision {
+                        player: p,
+                        what: format!(
+                            "the order of competing automatic actions from {}",
+                            sources
+                                .iter()
+                                .map(|&c| self.st.key(c).to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    });
+                    return Err(());
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    pub(super) fn push_automatic(&mut self, ix: usize, c: CardIx, a: usize) {
+        let owner = self.st.owner(c);
+        let targets = match self.choose_targets(owner, c, a, Window::Response(ix), &[]) {
+            Ok(t) => t,
+            Err(e) => {
+                self.log(
+                    Actor::Rules,
+                    Event::StateChange,
+                    format!(
+                        "{}'s automatic action cannot target: {}",
+                        self.name(c),
+                        e.reason
+                    ),
+                    &[e.rule],
+                );
+                return;
+            }
+        };
+        let text = self.ability_text(c, a);
+        let mut e = Entry::new(
+            ActionKind::Triggered,
+            owner,
+            Some(c),
+            self.st.key(c).to_string(),
+        );
+        e.ability = Some(a);
+        e.targets = targets;
+        e.responding_to = Some(ix);
+        self.stack.push(e);
+        self.log(
+            actor(owner),
+            Event::Push,
+            format!(
+                "automatic action triggered by {}: {} ({text})",
+                self.stack[ix].label,
+                self.name(c)
+            ),
+            &[r::AUTOMATIC_ACTIONS, r::HOW_THE_STACK_WORKS],
+        );
+    }
+
+    pub(super) fn begin_result(&mut self, ix: usize) -> Flow {
+        // Once any action has its result, nothing before it can be backed up to.
+        self.attempt = None;
+        let label = self.stack[ix].label.clone();
+        let kind = self.stack[ix].kind.clone();
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!("two consecutive passes: responses to {label} are over; it has its result"),
+            &[r::HOW_THE_STACK_WORKS, r::RESULT],
+        );
+        match kind {
+            ActionKind::Deploy { to } => self.deploy_result(ix, label, to),
+            ActionKind::Play
+            | ActionKind::UseText
+            | ActionKind::Triggered
+            | ActionKind::Mandatory => {
+                let (c, a) = (self.stack[ix].card, self.stack[ix].ability);
+                if let (Some(c), Some(a)) = (c, a) {
+                    let effects = self.st.def(c).abilities[a].effect.clone();
+                    self.stack[ix].pending = effects.into();
+                }
+                self.stack[ix].stage = Stage::Resolving;
+                Flow::Go
+            }
+            ActionKind::DestinyDraw { parent, test } => self.destiny_draw_result(ix, parent, test),
+            ActionKind::DestinyDrawn {
+                parent,
+                test,
+                card,
+                value,
+            } => {
+                let p = self.stack[ix].actor;
+                // Unless a response already sent the destiny card elsewhere.
+                if let Some(c) = card
+                    && self.st.zone[c] == Zone::Drawn
+                {
+                    self.st.to_pile(c, p, PileName::UsedPile);
+                    self.log(
+                        actor(p),
+                        Event::StateChange,
+                        format!(
+                            "the destiny card {} is placed on {}'s Used Pile",
+                            self.name(c),
+                            p.name()
+                        ),
+                        &[r::RESULT],
+                    );
+                }
+                self.resolved.push(label.clone());
+                self.stack.pop();
+                self.log(
+                    Actor::Rules,
+                    Event::Pop,
+                    format!("{label} comes off the stack"),
+                    &[r::HOW_THE_STACK_WORKS],
+                );
+                self.apply_destiny_test(parent, &test, value);
+                Flow::Go
+            }
+            ActionKind::JustDeployed
+            | ActionKind::JustMoved { .. }
+            | ActionKind::JustLost { .. } => {
+                self.stack.pop();
+                self.log(
+                    Actor::Rules,
+                    Event::Pop,
+                    format!("{label} comes off the stack"),
+                    &[r::HOW_THE_STACK_WORKS],
+                );
+                Flow::Go
+            }
+            ActionKind::Battle | ActionKind::ForceDrain => {
+                if self.battle_or_drain_result(ix) {
+                    Flow::Go
+                } else {
+                    Flow::Stop
+                }
+            }
+        }
+    }
+
+    /// A deployment has its result: the card is deployed, then is "just deployed".
+    fn deploy_result(&mut self, ix: usize, label: String, to: DeployTo) -> Flow {
+        let Some(c) = self.stack[ix].card else {
+            return Flow::Go;
+        };
+        let z = match to {
+            DeployTo::Location(l) => Zone::At(l),
+            DeployTo::OnCard(h) => Zone::On(h),
+            DeployTo::Table => Zone::Table,
+        };
+        self.st.put(c, z);
+        self.st.card_state[c] = crate::engine::swccg::model::CardState::Active;
+        let actor_side = self.stack[ix].actor;
+        let place = match z {
+            Zone::At(l) => format!("at {}", self.st.locations[l].title),
+            Zone::On(h) => format!("on {}", self.name(h)),
+            _ => "on table".to_string(),
+        };
+        self.log(
+            actor(actor_side),
+            Event::StateChange,
+            format!("{} is deployed {place}", self.name(c)),
+            &[r::RESULT, r::ACTIVE],
+        );
+        self.resolved.push(label.clone());
+        self.stack.pop();
+        self.log(
+            Actor::Rules,
+            Event::Pop,
+            format!("{label} comes off the stack"),
+            &[r::HOW_THE_STACK_WORKS],
+        );
+        // The deployment coming off the stack can itself be responded to.
+        let mut e = Entry::new(
+            ActionKind::JustDeployed,
+            actor_side,
+            Some(c),
+            format!("{label} just deployed"),
+        );
+        e.next = actor_side.other();
+        self.stack.push(e);
+        self.log(
+            actor(actor_side),
+            Event::Push,
+            format!(
+                "{} is just deployed: responses to the completed deployment",
+                self.name(c)
+            ),
+            &[r::COMING_OFF_THE_STACK, r::JUST_DEPLOYED],
+        );
+        Flow::Go
+    }
+
+    /// A destiny draw has its result: the card is drawn (or a substitute used); the
+    /// drawn destiny can then be responded to.
+    fn destiny_draw_result(&mut self, ix: usize, parent: usize, test: DestinyTest) -> Flow {
+        let p = self.stack[ix].actor;
+        let (card, value) = match self.stack[ix].substitute {
+            Some(v) => {
+                self.destinies.push(v);
+                self.log(
+                    actor(p),
+                    Event::Result,
+                    format!(
+                        "{} does not draw a card: the substituted destiny {v} is used",
+                        p.name()
+                    ),
+                    &[r::RESULT],
+                );
+                (None, Some(v))
+            }
+            None => self.draw_destiny(p),
+        };
+        self.stack[ix].kind = ActionKind::DestinyDrawn {
+            parent,
+            test,
+            card,
+            value,
+        };
+        self.stack[ix].label = format!(
+            "{}'s destiny draw for {}",
+            p.name(),
+            self.stack[parent].label
+        );
+        self.stack[ix].autos = None;
+        self.stack[ix].passes = 0;
+        self.stack[ix].next = p.other();
+        self.stack[ix].window_opened = false;
+        self.stack[ix].responded.clear();
+        Flow::Go
+    }
+
+    pub(super) fn draw_destiny(&mut self, p: Side) -> (Option<CardIx>, Option<i64>) {
+        let Some(c) = self.st.top(p, PileName::ReserveDeck) else {
+            self.log(
+                actor(p),
+                Event::Result,
+                format!(
+                    "{}'s Reserve Deck is empty: the destiny draw fails",
+                    p.name()
+                ),
+                &[r::IMPLIED_TARGET_RULE],
+            );
+            return (None, None);
+        };
+        let printed = self.st.def(c).stats.destiny.unwrap_or(0);
+        let req = destiny::Request::new("destiny", p.name(), 1);
+        let out = destiny::draw(
+            &req,
+            &[destiny::DestinyCard::new(self.st.title(c), printed)],
+        );
+        let value = out.total_value();
+        self.st.put(c, Zone::Drawn);
+        if let Some(v) = value {
+            self.destinies.push(v);
+        }
+        let shown = value
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "none".into());
+        self.log(
+            actor(p),
+            Event::Result,
+            format!(
+                "{} draws destiny: {} (destiny {shown})",
+                p.name(),
+                self.name(c)
+            ),
+            &[r::RESULT],
+        );
+        (Some(c), value)
+    }
+
+    pub(super) fn apply_destiny_test(
+        &mut self,
+        parent: usize,
+        test: &DestinyTest,
+        value: Option<i64>,
+    ) {
+        if parent >= self.stack.len() {
+            return;
+        }
+        self.stack[parent].destiny = value;
+        let me = self.stack[parent].actor;
+        let ok = match value {
+            None => false,
+            Some(v) => {
+                let lt = test
+                    .less_than
+                    .as_ref()
+                    .map(|a| self.amount(parent, a, me).map(|x| v < x));
+                let gt = test
+                    .greater_than
+                    .as_ref()
+                    .map(|a| self.amount(parent, a, me).map(|x| v > x));
+                let mut ok = true;
+                for t in [lt, gt].into_iter().flatten() {
+                    ok &= t.unwrap_or(false);
+                }
+                ok
+            }
+        };
+        let bound = [
+            test.less_than
+                .as_ref()
+                .and_then(|a| self.amount(parent, a, me))
+                .map(|x| format!("< {x}")),
+            test.greater_than
+                .as_ref()
+                .and_then(|a| self.amount(parent, a, me))
+                .map(|x| format!("> {x}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" and ");
+        let shown = value
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "no destiny".into());
+        self.log(
+            actor(me),
+            Event::Result,
+            format!(
+                "{}: destiny {shown} needs {bound}: {}",
+                self.stack[parent].label,
+                if ok { "success" } else { "failure" }
+            ),
+            &[r::RESULT],
+        );
+        let branch = if ok { &test.success } else { &test.failure };
+        for e in branch.iter().rev() {
+            self.stack[parent].pending.push_front(e.clone());
+        }
+    }
+
+    pub(super) fn continue_result(&mut self, ix: usize) -> Flow {
+        while let Some(eff) = self.stack[ix].pending.pop_front() {
+            match self.apply(ix, eff) {
+                Applied::Done => {}
+                Applied::Pushed => return Flow::Go,
+                Applied::Stop => return Flow::Stop,
+            }
+            if self.stack.len() <= ix {
+                return Flow::Go;
+            }
+        }
+        self.finish(ix);
+        Flow::Go
+    }
+
+    /// The action has had all its results: place its card and take it off the stack.
+    pub(super) fn finish(&mut self, ix: usize) {
+        let label = self.stack[ix].label.clone();
+        let e = &self.stack[ix];
+        let (kind, card, then, a_side, moved) =
+            (e.kind.clone(), e.card, e.then, e.actor, e.moved.clone());
+        self.resolved.push(label.clone());
+        if let (ActionKind::Play, Some(c)) = (&kind, card)
+            && self.st.zone[c] == Zone::Stack
+        {
+            let dest = then
+                .or_else(|| e.ability.and_then(|a| self.st.def(c).abilities[a].then))
+                .unwrap_or_else(|| interrupt_default_dest(self.st.def(c).subtype.as_deref()));
+            self.place(c, dest, a_side);
+        }
+        self.stack.truncate(ix);
+        self.log(
+            Actor::Rules,
+            Event::Pop,
+            format!("{label} has its result and comes off the stack"),
+            &[r::HOW_THE_STACK_WORKS],
+        );
+        if !moved.is_empty() {
+            let names = moved
+                .iter()
+                .map(|&c| self.name(c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut e = Entry::new(
+                ActionKind::JustMoved { cards: moved },
+                a_side,
+                card,
+                format!("{label} completed move"),
+            );
+            e.next = a_side.other();
+            self.stack.push(e);
+            self.log(
+                actor(a_side),
+                Event::Push,
+                format!("{names} just moved: responses to the completed move"),
+                &[r::COMING_OFF_THE_STACK],
+            );
+        }
+    }
+
+    pub(super) fn place(&mut self, c: CardIx, dest: Dest, fallback_owner: Side) {
+        let owner = self.st.owner(c);
+        let _ = fallback_owner;
+        let pile = match dest {
+            Dest::UsedPile => PileName::UsedPile,
+            Dest::LostPile => PileName::LostPile,
+            Dest::OutOfPlay => PileName::OutOfPlay,
+            Dest::Hand => PileName::Hand,
+            Dest::ReserveDeck => PileName::ReserveDeck,
+            Dest::ForcePile => PileName::ForcePile,
+            Dest::Table => {
+                self.st.put(c, Zone::Table);
+                self.log(
+                    actor(owner),
+                    Event::StateChange,
+                    format!("{} is placed on table", self.name(c)),
+                    &[r::RESULT],
+                );
+                return;
+            }
+        };
+        let was_on_table = self.st.on_table(c);
+        let carried = if was_on_table {
+            self.all_on(c)
+        } else {
+            Vec::new()
+        };
+        self.st.to_pile(c, owner, pile);
+        self.log(
+            actor(owner),
+            Event::StateChange,
+            format!(
+                "{} is placed in {}'s {}",
+                self.name(c),
+                owner.name(),
+                pile.title()
+            ),
+            &[if pile == PileName::OutOfPlay {
+                r::OUT_OF_PLAY
+            } else {
+                r::RESULT
+            }],
+        );
+        for x in carried {
+            let o = self.st.owner(x);
+            self.st.to_pile(x, o, PileName::LostPile);
+            self.log(
+                actor(o),
+                Event::StateChange,
+                format!(
+                    "{} leaves table with {}: placed in {}'s Lost Pile",
+                    self.name(x),
+                    self.name(c),
+                    o.name()
+                ),
+                &[r::LEAVES_TABLE],
+            );
+        }
+    }
+
+    /// Every card on `c`, recursively.
+    pub(super) fn all_on(&self, c: CardIx) -> Vec<CardIx> {
+        let mut out = Vec::new();
+        let mut todo = self.st.cards_on(c);
+        while let Some(x) = todo.pop() {
+            if x == c || out.contains(&x) {
+                continue;
+            }
+            out.push(x);
+            todo.extend(self.st.cards_on(x));
+        }
+        out.sort_unstable();
+        out
+    }
+}

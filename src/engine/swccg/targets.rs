@@ -1,0 +1,290 @@
+//! Targets (Implied Target Rule, immunity) and what a response or automatic action responds to.
+
+use super::engine::*;
+use super::rules as r;
+use super::stack::{ActionKind, Tgt};
+use super::state::{CardIx, State, Zone};
+use crate::engine::swccg::model::{
+    EventKind, PileName, Rel, Side, TargetKind, TargetSpec, Trigger,
+};
+
+impl Engine {
+    pub(super) fn choose_targets(
+        &self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        w: Window,
+        chosen: &[String],
+    ) -> Result<Vec<(String, Tgt)>, Rej> {
+        let ab = &self.st.def(c).abilities[a];
+        let title = self.name(c);
+        let mut out = Vec::new();
+        let mut picks = chosen.iter();
+        for spec in &ab.targets {
+            let t = self.target_one(p, c, spec, w, &mut picks);
+            match t {
+                Ok(Some(t)) => out.push((spec.name.clone(), t)),
+                Ok(None) => {}
+                Err(reason) => {
+                    if spec.optional {
+                        continue;
+                    }
+                    let rule = if reason.contains(" is immune to ") {
+                        r::IMMUNE
+                    } else {
+                        r::IMPLIED_TARGET_RULE
+                    };
+                    return Err(rej(format!("{title} cannot be initiated: {reason}"), rule));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn immune(&self, target: CardIx, by: CardIx) -> bool {
+        let t = self.st.title(by);
+        self.st
+            .def(target)
+            .immune_to
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(t))
+    }
+
+    pub(super) fn target_one<'a>(
+        &self,
+        p: Side,
+        c: CardIx,
+        spec: &TargetSpec,
+        w: Window,
+        picks: &mut impl Iterator<Item = &'a String>,
+    ) -> Result<Option<Tgt>, String> {
+        match spec.kind {
+            TargetKind::Current => {
+                let Window::Response(i) = w else {
+                    return Err("there is no current action".into());
+                };
+                let e = &self.stack[i];
+                if let Some(tc) = e.card {
+                    if !filter_empty(&spec.filter) && !self.st.matches(tc, &spec.filter, p) {
+                        return Err(format!("{} is not a valid target", self.name(tc)));
+                    }
+                    if self.immune(tc, c) {
+                        return Err(format!("{} is immune to {}", self.name(tc), self.name(c)));
+                    }
+                } else if !filter_empty(&spec.filter) {
+                    return Err(format!("{} is not a valid target", e.label));
+                }
+                Ok(Some(Tgt::Entry(i)))
+            }
+            TargetKind::Card => {
+                let cands: Vec<CardIx> = self
+                    .st
+                    .table_matching(&spec.filter, p)
+                    .into_iter()
+                    .filter(|&x| !self.immune(x, c))
+                    .collect();
+                match picks.next() {
+                    Some(k) => {
+                        let x = self.st.find(k).ok_or_else(|| format!("no card {k}"))?;
+                        if cands.contains(&x) {
+                            Ok(Some(Tgt::Card(x)))
+                        } else if !self.st.on_table(x) {
+                            Err(format!("{} is not on table", self.name(x)))
+                        } else if !self.st.active(x) {
+                            Err(format!(
+                                "{} is not active (an inactive card cannot be targeted)",
+                                self.name(x)
+                            ))
+                        } else if let Some(h) = spec
+                            .filter
+                            .has
+                            .iter()
+                            .find(|h| !super::state::has_value(self.st.def(x), h))
+                        {
+                            Err(format!(
+                                "{} has no {h} (a value that does not exist cannot be targeted)",
+                                self.name(x)
+                            ))
+                        } else {
+                            Err(format!("{} is not a valid target", self.name(x)))
+                        }
+                    }
+                    None => match cands.len() {
+                        0 => Err("no valid target on table".into()),
+                        _ => Ok(Some(Tgt::Card(cands[0]))),
+                    },
+                }
+            }
+            TargetKind::All => {
+                let cands: Vec<CardIx> = self
+                    .st
+                    .table_matching(&spec.filter, p)
+                    .into_iter()
+                    .filter(|&x| !self.immune(x, c))
+                    .collect();
+                if cands.is_empty() {
+                    Err("there is no such card on table (you cannot cancel or affect something that does not exist)".into())
+                } else {
+                    Ok(Some(Tgt::Cards(cands)))
+                }
+            }
+            TargetKind::Hand => {
+                let sides: Vec<Side> = whose(spec.whose, p);
+                for s in sides {
+                    if self.st.pile_len(s, PileName::Hand) > 0 {
+                        return Ok(Some(Tgt::Pile(s, PileName::Hand)));
+                    }
+                }
+                Err("no cards in that hand (cards cannot be removed from an empty hand)".into())
+            }
+            TargetKind::Pile => self.target_pile(p, spec, picks),
+            TargetKind::Location => {
+                let ok = |l: usize| {
+                    spec.filter.icon.as_ref().is_none_or(|i| {
+                        self.st.locations[l]
+                            .icons
+                            .iter()
+                            .any(|x| x.eq_ignore_ascii_case(i))
+                    })
+                };
+                match picks.next() {
+                    Some(k) => {
+                        let l = self
+                            .st
+                            .find_location(k)
+                            .ok_or_else(|| format!("no location {k}"))?;
+                        if ok(l) {
+                            Ok(Some(Tgt::Location(l)))
+                        } else {
+                            Err(format!(
+                                "{} lacks what the card targets",
+                                self.st.locations[l].title
+                            ))
+                        }
+                    }
+                    None => (0..self.st.locations.len())
+                        .find(|&l| ok(l))
+                        .map(|l| Some(Tgt::Location(l)))
+                        .ok_or_else(|| "no such location".to_string()),
+                }
+            }
+            TargetKind::Unknown => Ok(None),
+        }
+    }
+
+    /// A pile target: the one named, else the first non-empty allowed pile.
+    fn target_pile<'a>(
+        &self,
+        p: Side,
+        spec: &TargetSpec,
+        picks: &mut impl Iterator<Item = &'a String>,
+    ) -> Result<Option<Tgt>, String> {
+        let allowed = |s: Side, pl: PileName| {
+            whose(spec.whose, p).contains(&s) && (spec.piles.is_empty() || spec.piles.contains(&pl))
+        };
+        match picks.next() {
+            Some(k) => {
+                let (s, pl) =
+                    super::state::parse_pile_name(k).ok_or_else(|| format!("no pile {k}"))?;
+                if !allowed(s, pl) {
+                    return Err(format!("{k} is not a valid target"));
+                }
+                if self.st.pile_len(s, pl) == 0 {
+                    return Err(format!(
+                        "{}'s {} is empty (an empty pile cannot be targeted)",
+                        s.name(),
+                        pl.title()
+                    ));
+                }
+                Ok(Some(Tgt::Pile(s, pl)))
+            }
+            None => {
+                for s in whose(spec.whose, p) {
+                    for pl in State::all_piles() {
+                        if allowed(s, pl) && self.st.pile_len(s, pl) > 0 {
+                            return Ok(Some(Tgt::Pile(s, pl)));
+                        }
+                    }
+                }
+                Err("every such pile is empty".into())
+            }
+        }
+    }
+
+    pub(super) fn trigger_matches(&self, t: &Trigger, ix: usize, c: CardIx) -> bool {
+        let e = &self.stack[ix];
+        if e.canceled {
+            return false;
+        }
+        let me = self.st.owner(c);
+        let kind_ok = match (t.event, &e.kind) {
+            (EventKind::Play, ActionKind::Deploy { .. } | ActionKind::Play) => true,
+            (EventKind::JustDeployed, ActionKind::JustDeployed) => true,
+            (
+                EventKind::UseText,
+                ActionKind::UseText | ActionKind::Triggered | ActionKind::Mandatory,
+            ) => true,
+            (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
+            (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => {
+                t.destiny.is_none_or(|d| Some(d) == *value)
+            }
+            (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,
+            (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
+            (EventKind::Battle, ActionKind::Battle) => true,
+            (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
+            _ => false,
+        };
+        if !kind_ok {
+            return false;
+        }
+        match t.by {
+            Rel::You if e.actor != me => return false,
+            Rel::Opponent if e.actor == me => return false,
+            _ => {}
+        }
+        if t.this_card && e.card != Some(c) {
+            return false;
+        }
+        if let Some(f) = &t.card {
+            let mut subject: Vec<CardIx> = e.card.into_iter().collect();
+            match &e.kind {
+                ActionKind::DestinyDrawn { card, .. } => subject = card.iter().copied().collect(),
+                ActionKind::JustMoved { cards } => subject.extend(cards.iter().copied()),
+                ActionKind::JustLost { cards } => {
+                    // Only cards still in the Lost Pile are just lost.
+                    subject = cards
+                        .iter()
+                        .copied()
+                        .filter(|&x| matches!(self.st.zone[x], Zone::Pile(_, PileName::LostPile)))
+                        .collect();
+                }
+                _ => {}
+            }
+            if !subject.iter().any(|&x| self.st.matches(x, f, me)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+pub(super) fn whose(r: Rel, me: Side) -> Vec<Side> {
+    match r {
+        Rel::You => vec![me],
+        Rel::Opponent => vec![me.other()],
+        Rel::Any => vec![me.other(), me],
+    }
+}
+
+pub(super) fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
+    f.title.is_empty()
+        && f.card_type.is_none()
+        && f.subtype.is_none()
+        && f.owner.is_none()
+        && f.keyword.is_empty()
+        && f.has.is_empty()
+        && f.unique.is_none()
+        && f.icon.is_none()
+        && !f.duplicate_on_table
+}
