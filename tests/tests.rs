@@ -8,3 +8,4 @@ mod destiny;
 mod rulebook;
 mod scenarios;
 mod search;
+mod swtcg;

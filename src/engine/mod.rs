@@ -16,6 +16,7 @@
 
 pub mod destiny;
 pub mod swccg;
+pub mod swtcg;
 
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -202,12 +202,7 @@ pub fn load_str(origin: &Path, text: &str, ids: Option<&dyn SectionIds>) -> Resu
     match game {
         Game::Swccg => load_game::<engine::swccg::Swccg>(origin, text, ids),
         Game::Destiny => load_game::<engine::destiny::Destiny>(origin, text, ids),
-        Game::Swtcg => Err(at(
-            origin,
-            head.game.referenced.line(),
-            head.game.referenced.column(),
-            format!("the {} engine is not available yet", game.title()),
-        )),
+        Game::Swtcg => load_game::<engine::swtcg::Swtcg>(origin, text, ids),
     }
 }
 
@@ -221,8 +216,9 @@ where
     G::Step: Send + Sync,
 {
     let f: File<G::Board, G::Step> = crate::yaml::load(origin, text)?;
+    // `SECTION#N` names the Nth worked example inside a section (see `coverage`).
     if let (Some(src), Some(ids)) = (&f.source, ids)
-        && !ids.has(&src.value)
+        && !ids.has(section_of(&src.value))
     {
         return Err(at(
             origin,
@@ -261,6 +257,14 @@ where
             script,
         }),
     })
+}
+
+/// The section a `source:` names: `swccg.ar.x#2` is the second example inside `swccg.ar.x`.
+pub fn section_of(source: &str) -> &str {
+    match source.rsplit_once('#') {
+        Some((id, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => id,
+        _ => source,
+    }
 }
 
 /// Run a scenario and check its expectations.

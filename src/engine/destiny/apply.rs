@@ -4,7 +4,7 @@ use super::effects::Dmg;
 use super::engine::{Ctx, Engine, R, rej};
 use super::model::{Amount, CardType, Effect, Target};
 use super::rules as r;
-use super::state::{DieAt, Ix, Phase, Zone, other, seat_name};
+use super::state::{DieAt, Ix, Zone, other, seat_name};
 use crate::engine::{Actor, Event, NeedKind};
 
 fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
@@ -720,9 +720,13 @@ fn apply_last(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             en.play_card(by, c, &d2, *discount)?;
             Ok(true)
         }
-        _ => {
-            let _ = Phase::Action;
-            Ok(true)
+        other => {
+            // Every effect is carried out by one of the functions above; this arm is the
+            // safety net if a new one is added without being carried out.
+            let what = format!("the effect {other:?}");
+            en.trace
+                .not_modelled(en.level, Actor::Player(by), what.clone(), &[r::EFFECTS]);
+            Err(en.halt(crate::engine::End::NotModelled { what }))
         }
     }
 }
