@@ -14,6 +14,7 @@
 //! stack or queue and `pop`ped off it, a `window` is a chance to act that a
 //! player takes or `pass`es, `roll` is a scripted random result.
 
+pub mod destiny;
 pub mod swccg;
 pub mod swtcg;
 
