@@ -120,6 +120,34 @@ fn check_step(
     if matches!(verb, Verb::LoseForce | Verb::DestinyValue) && st.amount.is_none() {
         return Err(err(format!("`{}` needs `amount:`", verb.as_str())));
     }
+    if matches!(verb, Verb::Battle | Verb::ForceDrain) {
+        match &st.at {
+            None => return Err(err(format!("`{}` needs `at:`", verb.as_str()))),
+            Some(l) if !locations.contains(l) => {
+                return Err(err(format!("unknown location `{l}` (not in `locations:`)")));
+            }
+            _ => {}
+        }
+    } else if st.at.is_some() || st.label.is_some() {
+        return Err(err(format!(
+            "`at:` and `label:` belong to `battle` and `force_drain`, not `{}`",
+            verb.as_str()
+        )));
+    }
+    if !st.from.is_empty() && verb != Verb::LoseForce {
+        return Err(err("`from:` belongs to `lose_force`".into()));
+    }
+    if let Some(p) = st.from.iter().find(|p| {
+        !matches!(
+            p,
+            PileName::Hand | PileName::ReserveDeck | PileName::ForcePile | PileName::UsedPile
+        )
+    }) {
+        return Err(err(format!(
+            "Force is lost from hand, reserve_deck, force_pile or used_pile, not {}",
+            p.as_str()
+        )));
+    }
     if matches!(verb, Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit) && st.card.is_none() {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
     }

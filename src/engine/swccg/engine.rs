@@ -137,6 +137,8 @@ pub(super) struct Snapshot {
     pub(super) destinies: Vec<i64>,
     pub(super) top_next: Side,
     pub(super) top_passes: u8,
+    pub(super) battles: Vec<super::battle_drain::AtLocation>,
+    pub(super) drains: Vec<super::battle_drain::AtLocation>,
 }
 
 /// The last action initiated by a decision, while a "before" action may still preempt it.
@@ -178,6 +180,9 @@ pub struct Engine {
     pub(super) backed_up: bool,
     /// The last phase the run may reach (the scenario's `through:`).
     pub through: Phase,
+    /// Battles and Force drains initiated this turn, by location.
+    pub(super) battles: Vec<super::battle_drain::AtLocation>,
+    pub(super) drains: Vec<super::battle_drain::AtLocation>,
 }
 
 impl Engine {
@@ -204,6 +209,8 @@ impl Engine {
             attempt: None,
             backed_up: false,
             through: phase,
+            battles: Vec::new(),
+            drains: Vec::new(),
         }
     }
 
@@ -223,6 +230,7 @@ impl Engine {
         let mut e = Entry::new(kind, p.by, None, p.label.clone());
         if let Some(l) = p.at.as_ref().and_then(|a| self.st.find_location(a)) {
             e.targets.push(("at".into(), Tgt::Location(l)));
+            self.record_battle_or_drain(p.action == PendingKind::Battle, l, &p.label);
         }
         self.stack.push(e);
         self.log(
@@ -489,6 +497,9 @@ impl Engine {
 
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
+        if w == Window::TopLevel && self.can_battle_or_drain(p) {
+            return true;
+        }
         let n = self.st.cards.len();
         for c in 0..n {
             if self.st.owner(c) != p {

@@ -16,6 +16,7 @@ impl Engine {
         let card_key = d.step.card.as_deref().unwrap_or("");
         match d.verb {
             Verb::Pass => Ok(()),
+            Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }
@@ -593,6 +594,8 @@ impl Engine {
             destinies: self.destinies.clone(),
             top_next: self.top_next,
             top_passes: self.top_passes,
+            battles: self.battles.clone(),
+            drains: self.drains.clone(),
         })
     }
 
@@ -624,6 +627,8 @@ impl Engine {
         self.destinies = s.destinies;
         self.top_next = s.top_next;
         self.top_passes = s.top_passes;
+        self.battles = s.battles;
+        self.drains = s.drains;
         if let Some((label, by)) = top {
             self.log(
                 Actor::Rules,

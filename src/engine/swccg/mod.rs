@@ -26,6 +26,7 @@
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
+mod battle_drain;
 pub mod battle_scenario;
 mod check;
 pub mod destiny;

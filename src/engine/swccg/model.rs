@@ -720,7 +720,7 @@ pub struct Ability {
 // ---------------------------------------------------------------- script
 
 /// One decision. Exactly one of `light:` / `dark:` names the player and the verb.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
     #[serde(default)]
@@ -748,6 +748,17 @@ pub struct Step {
     /// For `lose_force`: the Force lost; for `destiny_value`: the value chosen.
     #[serde(default)]
     pub amount: Option<i64>,
+    /// For `battle` / `force_drain`: the location (its `name`).
+    #[serde(default)]
+    pub at: Option<String>,
+    /// For `battle` / `force_drain`: the label of the action (default `battle_<at>` /
+    /// `force_drain_<at>`), used by `responding_to:`, `after:` and expectations.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// For `lose_force`: where each unit of Force is lost from, in order (AR: Losing
+    /// Force): `hand`, `reserve_deck`, `force_pile` or `used_pile`.
+    #[serde(default)]
+    pub from: Vec<PileName>,
     /// For a response: the label of the action it responds to. Until that action is
     /// the one being responded to and its player has a legal response, its player
     /// passes (the decision is not judged earlier).
@@ -784,6 +795,10 @@ pub enum Verb {
     LoseForce,
     /// Battle: the value (`amount`) of a drawn card with several destiny values.
     DestinyValue,
+    /// Initiate a battle at a location (`at`), in your battle phase.
+    Battle,
+    /// Initiate a Force drain at a location (`at`), in your control phase.
+    ForceDrain,
 }
 
 impl Verb {
@@ -798,6 +813,8 @@ impl Verb {
             Verb::Forfeit => "forfeit",
             Verb::LoseForce => "lose_force",
             Verb::DestinyValue => "destiny_value",
+            Verb::Battle => "battle",
+            Verb::ForceDrain => "force_drain",
         }
     }
 }
