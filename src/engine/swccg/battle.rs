@@ -386,6 +386,9 @@ pub struct Outcome {
     /// The battle could not be initiated.
     pub not_initiated: Option<String>,
     pub needs: Option<String>,
+    /// The player whose decision `needs` is, when it is a player's (a missing
+    /// choice, not a script error).
+    pub needs_from: Option<Side>,
     /// Cards drawn from each Reserve Deck (Light, Dark) for destiny: each
     /// went to its owner's Used Pile when its draw completed.
     pub destiny_cards_drawn: [usize; 2],
@@ -905,6 +908,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                 o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
             if o.needs.is_some() {
                 out.needs = o.needs.clone();
+                out.needs_from = Some(s);
                 return;
             }
             drawn = o
@@ -1767,8 +1771,9 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                 many => {
                     let names: Vec<String> =
                         many.iter().map(|&i| live.card(i).name.clone()).collect();
+                    out.needs_from = Some(s);
                     out.needs = Some(format!(
-                        "needs a decision from {s}: forfeit to satisfy {} attrition ({})",
+                        "forfeit to satisfy {} attrition ({})",
                         p.attrition,
                         names.join(", ")
                     ));
@@ -1796,8 +1801,9 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                     &[cite::BATTLE_DAMAGE],
                 );
             } else {
+                out.needs_from = Some(s);
                 out.needs = Some(format!(
-                    "needs a decision from {s}: satisfy {} battle damage (forfeit {} or lose Force)",
+                    "satisfy {} battle damage (forfeit {} or lose Force)",
                     p.damage,
                     cards.join(", ")
                 ));
@@ -1948,13 +1954,7 @@ script:
     fn missing_choice_asks() {
         let (b, _) = load(SIMPLE);
         let o = resolve(&b, &Script::default());
-        assert!(
-            o.needs
-                .as_deref()
-                .is_some_and(|n| n.starts_with("needs a decision from Light")),
-            "{:?}",
-            o.needs
-        );
+        assert_eq!(o.needs_from, Some(Side::Light), "{:?}", o.needs);
     }
 
     #[test]

@@ -234,16 +234,11 @@ pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Scri
         a.force_lost[s.ix()] = r.force_lost;
     }
     if let Some(n) = &o.needs {
-        let who = if n.contains("from Light") {
-            BoardSide::Light
-        } else {
-            BoardSide::Dark
-        };
-        let what = n
-            .split_once(": ")
-            .map(|(_, w)| w.to_string())
-            .unwrap_or_else(|| n.clone());
-        a.needs = Some((who, what));
+        match o.needs_from {
+            Some(who) => a.needs = Some((who, n.clone())),
+            // Not a player's choice: the board could not give the battle what it needs.
+            None => a.unresolvable = Some(n.clone()),
+        }
     }
     a
 }

@@ -248,7 +248,10 @@ pub fn run(case: &Case) -> Report {
                     r.line(n.text.clone(), n.cites.clone());
                 }
                 if r.needs.is_none() {
-                    r.needs = o.needs.clone();
+                    r.needs = o
+                        .needs
+                        .as_ref()
+                        .map(|n| format!("needs a decision from {}: {n}", d.player));
                 }
                 r.num(format!("{}.total", d.name), o.total_value());
                 r.num(format!("{}.counted", d.name), Some(i64::from(o.counted)));
@@ -292,7 +295,10 @@ pub fn run(case: &Case) -> Report {
             for l in &o.lines {
                 r.line(l.text.clone(), l.cites.clone());
             }
-            r.needs = o.needs.clone();
+            r.needs = match (o.needs_from, &o.needs) {
+                (Some(s), Some(n)) => Some(format!("needs a decision from {s}: {n}")),
+                (_, n) => n.clone(),
+            };
             r.illegal = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
             r.num("initiated", Some(i64::from(o.not_initiated.is_none())));
             r.num("cost", o.cost.as_ref().and_then(|t| t.value));

@@ -39,7 +39,7 @@ fn nowhere(m: impl Into<String>) -> BoardError {
     BoardError::nowhere(m)
 }
 
-fn spanned(n: &Spanned<String>, m: impl Into<String>) -> BoardError {
+fn spanned<T>(n: &Spanned<T>, m: impl Into<String>) -> BoardError {
     BoardError::new(n.referenced.line(), n.referenced.column(), m)
 }
 
@@ -188,6 +188,9 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
             ),
         ));
     }
+    for (k, d) in &b.cards {
+        check_interrupt(k, d)?;
+    }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &Spanned<String>| -> Result<(), BoardError> {
         if !b.cards.contains_key(&n.value) {
@@ -315,5 +318,51 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, {}",
             RUN_KEYS.join(", ")
         )),
+    }
+}
+
+/// Interrupt subtypes (AR: Interrupt): where a played Interrupt goes after its result.
+pub const INTERRUPT_SUBTYPES: &[&str] = &[
+    "used",
+    "lost",
+    "used_or_lost",
+    "starting",
+    "lost_or_starting",
+    "used_or_starting",
+];
+
+/// An Interrupt names a known subtype; one that is not simply Used or Lost names where
+/// it goes (`then:`) on each ability.
+fn check_interrupt(key: &str, d: &Spanned<super::model::CardDef>) -> Result<(), BoardError> {
+    let def = &d.value;
+    if def.card_type != super::model::CardType::Interrupt {
+        return Ok(());
+    }
+    let sub = def.subtype.as_deref().map(|s| s.to_ascii_lowercase());
+    match sub.as_deref() {
+        None => Err(spanned(
+            d,
+            format!(
+                "Interrupt `{key}` needs `subtype:` ({})",
+                INTERRUPT_SUBTYPES.join(", ")
+            ),
+        )),
+        Some(s) if !INTERRUPT_SUBTYPES.contains(&s) => Err(spanned(
+            d,
+            format!(
+                "Interrupt `{key}`: unknown subtype `{s}` (one of {})",
+                INTERRUPT_SUBTYPES.join(", ")
+            ),
+        )),
+        Some("used" | "lost") => Ok(()),
+        Some(s) => match def.abilities.iter().find(|a| a.then.is_none()) {
+            Some(_) => Err(spanned(
+                d,
+                format!(
+                    "Interrupt `{key}` is {s}: each ability names where the card goes with `then:`"
+                ),
+            )),
+            None => Ok(()),
+        },
     }
 }

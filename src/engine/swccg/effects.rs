@@ -55,7 +55,14 @@ impl Engine {
                 self.log(
                     actor(p),
                     Event::StateChange,
-                    format!("{} activates {count} Force", p.name()),
+                    if moved < count {
+                        format!(
+                            "{} activates {moved} Force (of {count}: no more cards in the Reserve Deck)",
+                            p.name()
+                        )
+                    } else {
+                        format!("{} activates {moved} Force", p.name())
+                    },
                     &[r::RESULT],
                 );
                 Applied::Done

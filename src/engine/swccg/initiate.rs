@@ -477,10 +477,7 @@ impl Engine {
                 }
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
-                let any_time = ab
-                    .text
-                    .as_deref()
-                    .is_some_and(|t| t.to_ascii_lowercase().contains("at any time"));
+                let any_time = ab.at_any_time;
                 return Err(rej(
                     format!(
                         "{title}'s action is a top-level action; it cannot respond to {} (the stack is not empty)",
@@ -1004,10 +1001,12 @@ pub(super) fn state_word(s: crate::engine::swccg::model::CardState) -> &'static 
     }
 }
 
-/// Where a played Interrupt goes after its result, from its subtype.
+/// Where a played Interrupt goes after its result, from its subtype. The loader
+/// accepts only known subtypes, and requires `then:` on every ability of an
+/// Interrupt that is not simply Used or Lost, so only those two reach here.
 pub(super) fn interrupt_default_dest(subtype: Option<&str>) -> Dest {
-    match subtype.map(|s| s.to_ascii_lowercase()) {
-        Some(s) if s == "used" => Dest::UsedPile,
+    match subtype.map(|s| s.eq_ignore_ascii_case("used")) {
+        Some(true) => Dest::UsedPile,
         _ => Dest::LostPile,
     }
 }

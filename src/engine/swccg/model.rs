@@ -698,6 +698,10 @@ pub struct Ability {
     /// Only during your own turn.
     #[serde(default)]
     pub your_turn: bool,
+    /// A top-level action the card says may be taken "at any time" (AR: Actions At Any
+    /// Time): it is still a top-level action and cannot respond while the stack is not empty.
+    #[serde(default)]
+    pub at_any_time: bool,
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
     pub requires: Option<Filter>,
