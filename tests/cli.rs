@@ -641,17 +641,6 @@ fn index_into_unwritable_folder_is_an_error_not_a_claim() {
     assert_eq!(std::fs::read(&f).unwrap(), b"x", "file untouched");
 }
 
-/// The seed documents: `../shared/seeds` beside the checkout (or beside the
-/// folder of worktrees).
-fn seeds() -> PathBuf {
-    let near = root().join("../shared/seeds");
-    if near.is_dir() {
-        near
-    } else {
-        root().join("../../shared/seeds")
-    }
-}
-
 #[test]
 fn convert_bad_folders_are_one_line() {
     let t = TempDir::new("cli-convert-dirs");
@@ -678,10 +667,9 @@ fn convert_bad_folders_are_one_line() {
 
 #[test]
 fn convert_keeps_an_unreadable_ids_list() {
-    if !seeds().is_dir() {
-        eprintln!("seed documents unavailable; skipped");
+    let Some(seeds) = crate::util::seeds() else {
         return;
-    }
+    };
     let t = TempDir::new("cli-convert-ids");
     let rb = copy_rulebook(t.path());
     let mut ids = std::fs::read(rb.join("ids.txt")).unwrap();
@@ -689,7 +677,7 @@ fn convert_keeps_an_unreadable_ids_list() {
     write(&rb, "ids.txt", &ids);
     let o = sj(
         t.path(),
-        &["convert", "--seeds", s(&seeds()), "--out", s(&rb)],
+        &["convert", "--seeds", s(&seeds), "--out", s(&rb)],
     );
     assert_error(&o, "ids.txt:");
     assert_eq!(
@@ -701,10 +689,9 @@ fn convert_keeps_an_unreadable_ids_list() {
 
 #[test]
 fn convert_stops_before_writing_when_a_folder_is_in_the_way() {
-    if !seeds().is_dir() {
-        eprintln!("seed documents unavailable; skipped");
+    let Some(seeds) = crate::util::seeds() else {
         return;
-    }
+    };
     let t = TempDir::new("cli-convert-blocked");
     let rb = copy_rulebook(t.path());
     let before = std::fs::read(rb.join("ids.txt")).unwrap();
@@ -714,7 +701,7 @@ fn convert_stops_before_writing_when_a_folder_is_in_the_way() {
     let start = std::time::SystemTime::now();
     let o = sj(
         t.path(),
-        &["convert", "--seeds", s(&seeds()), "--out", s(&rb)],
+        &["convert", "--seeds", s(&seeds), "--out", s(&rb)],
     );
     assert_error(&o, "rulebook.md: is a folder");
     assert_eq!(std::fs::read(rb.join("ids.txt")).unwrap(), before);
@@ -725,15 +712,14 @@ fn convert_stops_before_writing_when_a_folder_is_in_the_way() {
 
 #[test]
 fn convert_json_reports_counts() {
-    if !seeds().is_dir() {
-        eprintln!("seed documents unavailable; skipped");
+    let Some(seeds) = crate::util::seeds() else {
         return;
-    }
+    };
     let t = TempDir::new("cli-convert-json");
     let rb = copy_rulebook(t.path());
     let o = sj(
         t.path(),
-        &["--json", "convert", "--seeds", s(&seeds()), "--out", s(&rb)],
+        &["--json", "convert", "--seeds", s(&seeds), "--out", s(&rb)],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");

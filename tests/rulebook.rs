@@ -6,7 +6,6 @@
 
 use crate::util::*;
 use std::collections::HashSet;
-use std::path::PathBuf;
 use swjudge::rulebook::{Corpus, Game, Kind};
 
 fn corpus() -> Corpus {
@@ -260,15 +259,6 @@ fn normalise(s: &str) -> String {
     out.trim_end().to_string()
 }
 
-/// The seed folder: `shared/seeds` beside the crate or beside one of its parents.
-fn seeds_dir() -> Option<PathBuf> {
-    root()
-        .ancestors()
-        .skip(1)
-        .map(|a| a.join("shared/seeds"))
-        .find(|p| p.is_dir())
-}
-
 /// One sampled part of a seed: the text between `start` and `end` (table of
 /// contents and index left out), and how to tell its Markdown is present.
 struct Part {
@@ -439,8 +429,7 @@ fn corpus_text(c: &Corpus) -> String {
 
 #[test]
 fn coverage_of_seed_sentences() {
-    let Some(dir) = seeds_dir() else {
-        println!("note: no shared/seeds folder beside the crate; coverage not measured");
+    let Some(dir) = crate::util::seeds() else {
         return;
     };
     let c = corpus();

@@ -29,14 +29,13 @@ fn every_scenario_passes() {
             Err(e) => failures.push(format!("{}: invalid: {e}", f.display())),
             Ok(s) => {
                 let r = scenario::run(&s);
-                if r.verdict == Verdict::Fail {
-                    let why: Vec<String> = r
-                        .expectations
-                        .iter()
-                        .filter(|e| !e.ok)
-                        .map(|e| format!("{}: expected {} got {}", e.path, e.expected, e.actual))
-                        .collect();
-                    failures.push(format!("{}: {}", f.display(), why.join("; ")));
+                if r.verdict != Verdict::Pass {
+                    failures.push(format!(
+                        "{}: {}: {}",
+                        f.display(),
+                        r.verdict.as_str(),
+                        r.problems().join("; ")
+                    ));
                 }
             }
         }
@@ -242,10 +241,12 @@ fn check_passes_with_exit_0_and_json_contract() {
     assert_eq!(v["game"], "swccg");
     assert_eq!(v["source"], "swccg.ar.actions-example-1");
     let step = &v["steps"][0];
-    for k in ["n", "depth", "actor", "event", "text", "cites"] {
+    for k in ["n", "level", "actor", "event", "text", "cites"] {
         assert!(step.get(k).is_some(), "step lacks {k}: {step}");
     }
-    assert!(v["outcome"].is_object());
+    assert_eq!(v["end"]["end"], "complete");
+    assert!(v["observations"].is_object());
+    assert!(v["illegal"].is_array() && v["leftover"].is_array());
     let e = &v["expectations"][0];
     for k in ["path", "expected", "actual", "ok"] {
         assert!(e.get(k).is_some(), "expectation lacks {k}: {e}");
@@ -294,23 +295,6 @@ fn check_invalid_exits_2_with_one_line() {
     let err = stderr(&o);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("bad.yaml:4:"), "{err}");
-}
-
-#[test]
-fn check_other_games_are_not_modelled_yet() {
-    let tmp = TempDir::new("check-destiny");
-    let f = tmp.path().join("d.yaml");
-    std::fs::write(&f, "game: destiny\ntitle: dice\ndestiny: {pool: []}\n").unwrap();
-    let o = swjudge(tmp.path())
-        .args(["check", f.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("engine for destiny not modelled yet"),
-        "{}",
-        stderr(&o)
-    );
 }
 
 #[test]
@@ -493,4 +477,153 @@ fn an_ability_error_points_at_its_card() {
         e.contains("card `a` ability 1: a \"before\" action needs `responds_to:`"),
         "{e}"
     );
+}
+
+// ------------------------------------------------------------ verdicts a judge can trust
+
+/// Two Interrupts: `nm` has a result the engine does not model; `sense` responds to it.
+const NOT_MODELLED: &str = "game: swccg
+title: t
+swccg:
+  turn: light
+  phase: deploy
+  cards:
+    nm:
+      title: Mystery
+      side: light
+      type: interrupt
+      subtype: used
+      abilities:
+        - {kind: top_level, effect: [{not_modelled: \"the mystery result\"}]}
+    sense:
+      title: Sense
+      side: dark
+      type: interrupt
+      subtype: used
+      abilities:
+        - kind: response
+          responds_to: {event: play, by: opponent, card: {title: [Mystery]}}
+          targets: [{kind: current}]
+          effect: [{cancel: current}]
+  light:
+    hand: [nm]
+  dark:
+    hand: [sense]
+script:
+  - {light: play, card: nm}
+  - {dark: pass}
+expect:
+  cards: {nm: light.used_pile}
+";
+
+/// A step the engine does not model never passes silently.
+#[test]
+fn a_not_modelled_step_is_its_own_verdict() {
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), NOT_MODELLED, None).unwrap());
+    assert_eq!(r.verdict, Verdict::NotModelled, "{:#?}", r.expectations);
+    assert_eq!(r.not_modelled, vec!["the mystery result".to_string()]);
+    assert!(r.problems()[0].contains("not modelled — ruling needed: the mystery result"));
+    // Acknowledged, it passes; acknowledged but never met, it fails.
+    let ack = format!("{NOT_MODELLED}  not_modelled: [\"the mystery result\"]\n");
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &ack, None).unwrap());
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+    let wrong = format!("{NOT_MODELLED}  not_modelled: [\"something else\"]\n");
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &wrong, None).unwrap());
+    assert_eq!(r.verdict, Verdict::NotModelled);
+    let never = MINIMAL.replace(
+        "  cards: {a: table}\n",
+        "  cards: {a: table}\n  not_modelled: [\"x\"]\n",
+    );
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &never, None).unwrap());
+    assert_eq!(r.verdict, Verdict::Fail);
+}
+
+/// An expectation the game cannot observe is a load error, never ignored.
+#[test]
+fn an_unobservable_expectation_is_an_error() {
+    for (bad, needle) in [
+        (
+            "  numbers: {winner: 1}\n",
+            "expect.numbers.winner: cannot be observed",
+        ),
+        (
+            "  leftover_cards: 7\n",
+            "expect.leftover_cards: cannot be observed",
+        ),
+        ("  piles: {light.nowhere: []}\n", "light.nowhere"),
+        ("  force: {light: {sabers: 1}}\n", "`sabers` is not one of"),
+        ("cards: {zz: table}", "`zz` is not a card"),
+    ] {
+        let text = if bad.starts_with("cards") {
+            MINIMAL.replace("cards: {a: table}", bad)
+        } else {
+            format!("{MINIMAL}{bad}")
+        };
+        let e = load_err(&text);
+        assert!(e.contains(needle), "{bad}: {e}");
+        assert!(e.starts_with("s.yaml:"), "{e}");
+    }
+    // A rules case observes only what it computes.
+    let case = "game: swccg\ntitle: t\nswccg:\n  values:\n    - {name: p, label: power, source: Luke, base: 3}\nexpect:\n  numbers: {p: 3, q: 1}\n";
+    assert!(load_err(case).contains("has no number `q`"));
+    let ok = case.replace(", q: 1", "");
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &ok, None).unwrap());
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+}
+
+/// A file holds exactly one thing to run.
+#[test]
+fn two_things_to_run_in_one_file_are_rejected() {
+    let both = MINIMAL.replace(
+        "  turn: light\n",
+        "  turn: light\n  values:\n    - {name: p, label: power, source: Luke, base: 3}\n",
+    );
+    assert!(load_err(&both).contains("exactly one thing to run"));
+    let two_boards = format!("{MINIMAL}destiny: {{}}\n");
+    let e = load_err(&two_boards);
+    assert!(e.contains("exactly one thing to run"), "{e}");
+    let two_cases = "game: swccg\ntitle: t\nswccg:\n  values: []\n  drains: []\n";
+    assert!(load_err(two_cases).contains("exactly one thing to run"));
+}
+
+/// A response that is illegal where it stands is rejected there, at its own
+/// position, not held for a later window where it would be legal.
+#[test]
+fn an_illegal_decision_is_judged_at_its_own_position() {
+    // Dark's Sense stands before Light plays anything: there is nothing to respond to.
+    let text = NOT_MODELLED.replace(
+        "  - {light: play, card: nm}\n  - {dark: pass}\n",
+        "  - {dark: play, card: sense}\n  - {light: play, card: nm}\n  - {dark: pass}\n",
+    );
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &text, None).unwrap());
+    assert_eq!(r.illegal.len(), 1, "{:#?}", r.illegal);
+    assert_eq!(r.illegal[0].step, 1);
+    assert_eq!(r.illegal[0].player, "dark");
+    assert!(!r.illegal[0].cites.is_empty());
+    // Sense was never played later: Mystery resolved uncanceled.
+    assert_eq!(r.observations["cards.sense"], "dark.hand");
+    assert_eq!(r.observations["cards.nm"], "light.used_pile");
+    assert_eq!(r.verdict, Verdict::NotModelled);
+}
+
+/// A decision by the player who does not have the next action is rejected,
+/// citing the rule, and the run goes on.
+#[test]
+fn a_decision_by_the_wrong_player_is_rejected() {
+    let text = MINIMAL.replace(
+        "  - {light: deploy, card: a}\n",
+        "  - {dark: pass}\n  - {light: deploy, card: a}\n",
+    );
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &text, None).unwrap());
+    let i = &r.illegal[0];
+    assert_eq!((i.step, i.player.as_str()), (1, "dark"));
+    assert!(
+        i.cites.contains(&"swccg.ar.types-of-actions"),
+        "{:?}",
+        i.cites
+    );
+    assert_eq!(r.verdict, Verdict::Fail);
+    let expected = format!("{text}  illegal: [{{step: 1, rule: swccg.ar.types-of-actions}}]\n");
+    let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &expected, None).unwrap());
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
 }

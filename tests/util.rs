@@ -62,3 +62,27 @@ pub fn stderr(o: &Output) -> String {
 pub fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
 }
+
+/// Running under CI (`CI` set to anything but `false` or empty).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// The seed documents (`shared/seeds` beside the checkout or one of its parents, or
+/// `SWJUDGE_SEEDS`). Without them a test that needs them is skipped on a
+/// developer's machine, and FAILS under CI: a skip must never pass as a result.
+pub fn seeds() -> Option<PathBuf> {
+    let found = std::env::var_os("SWJUDGE_SEEDS")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(root().ancestors().skip(1).map(|a| a.join("shared/seeds")))
+        .find(|p| p.is_dir());
+    if found.is_none() {
+        assert!(
+            !under_ci(),
+            "CI: the seed documents (../shared/seeds or SWJUDGE_SEEDS) are missing"
+        );
+        eprintln!("seed documents unavailable; skipped");
+    }
+    found
+}

@@ -106,10 +106,22 @@ impl SectionIds for crate::rulebook::Corpus {
     }
 }
 
-/// The first read of a file: which game, and which board keys are present.
+/// The first read of a file: which game, which board keys are present, and no
+/// key the envelope does not know.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
 struct Head {
     game: Spanned<Game>,
+    title: serde::de::IgnoredAny,
+    #[serde(default)]
+    source: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    notes: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    script: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    expect: Option<serde::de::IgnoredAny>,
     #[serde(default)]
     swccg: Option<Spanned<serde::de::IgnoredAny>>,
     #[serde(default)]

@@ -1077,7 +1077,13 @@ mod tests {
             .into_iter()
             .flatten()
             .map(|d| d.join(super::super::SEEDS[0].0))
-            .find(|p| p.is_file())?;
+            .find(|p| p.is_file());
+        let under_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            path.is_some() || !under_ci,
+            "CI: the seed documents (../shared/seeds or SWJUDGE_SEEDS) are missing"
+        );
+        let path = path?;
         let mut text = std::fs::read_to_string(&path).ok()?;
         for key in super::super::SEEDS[0].2 {
             let file = root
