@@ -109,12 +109,13 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
             elsewhere: false,
         });
     }
+    let modifiers = card_modifiers(st, at, &cards);
     Battle {
         location: st.locations[at].title.clone(),
         site: true,
         initiator,
         cards,
-        modifiers: Vec::new(),
+        modifiers,
         conditions: Vec::new(),
         reserve: Reserves {
             light: deck(st, BoardSide::Light),
@@ -124,6 +125,61 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
         force_pile: None,
         script: Script::default(),
     }
+}
+
+/// The game-text modifiers of the cards on table that apply in a battle at `at`, as
+/// the board stands now (never cached: a card that left, or a required card that does
+/// not participate, gives none).
+fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec> {
+    let here = cards_at(st, at);
+    let mut out = Vec::new();
+    for c in 0..st.cards.len() {
+        let d = st.def(c);
+        if d.modifiers.is_empty() || !st.active(c) {
+            continue;
+        }
+        let key = st.key(c);
+        let participates = cards.iter().any(|x| x.name == key);
+        for m in &d.modifiers {
+            if !(m.anywhere || here.contains(&c)) {
+                continue;
+            }
+            let this = |n: &String| {
+                if n == "this" {
+                    key.to_string()
+                } else {
+                    n.clone()
+                }
+            };
+            let target = match &m.target {
+                battle::Target::Power(n) => battle::Target::Power(this(n)),
+                battle::Target::Ability(n) => battle::Target::Ability(this(n)),
+                battle::Target::Forfeit(n) => battle::Target::Forfeit(this(n)),
+                battle::Target::Defense(n) => battle::Target::Defense(this(n)),
+                battle::Target::Immunity(n) => battle::Target::Immunity(this(n)),
+                t => t.clone(),
+            };
+            let mut requires: Vec<String> = m.requires.iter().map(this).collect();
+            if participates && !m.anywhere && !requires.iter().any(|r| r == key) {
+                requires.push(key.to_string());
+            }
+            let owner = d.side;
+            out.push(battle::ModSpec {
+                source: d.title.clone(),
+                side: match m.side {
+                    Some(crate::engine::swccg::model::Who::Opponent) => owner.other(),
+                    _ => owner,
+                },
+                target,
+                op: m.op,
+                optional: false,
+                cumulative: m.cumulative,
+                requires,
+                cite: None,
+            });
+        }
+    }
+    out
 }
 
 /// The Force drain at location `at` by `drainer`, as the board shows it.
@@ -202,6 +258,9 @@ pub struct Applied {
     /// The board does not allow the action it has on the stack (no presence,
     /// no control, a drain prevented...): the result cannot be computed.
     pub unresolvable: Option<String>,
+    /// The numbers judges ask about, by path below `numbers.<label>.`
+    /// (`light.total_power`, `winner`, `amount`...); `null` where a value does not exist.
+    pub numbers: Vec<(String, serde_json::Value)>,
 }
 
 /// Resolves the battle at `at` on the board state with the players' choices.
@@ -220,6 +279,7 @@ pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Scri
         a.unresolvable = Some(why.clone());
         return a;
     }
+    battle_numbers(&o, &mut a.numbers);
     for (i, s) in [BoardSide::Light, BoardSide::Dark].into_iter().enumerate() {
         let n = o.destiny_cards_drawn[i];
         a.destiny_drawn
@@ -260,7 +320,42 @@ pub fn resolve_drain(st: &State, at: usize, drainer: BoardSide) -> Applied {
         return a;
     }
     a.force_lost[drainer.other().ix()] = o.force_lost;
+    let v = |t: &Option<super::values::Total>| serde_json::json!(t.as_ref().and_then(|t| t.value));
+    a.numbers.push(("icons".into(), v(&o.icons)));
+    a.numbers.push(("amount".into(), v(&o.amount)));
+    a.numbers
+        .push(("force_lost".into(), serde_json::json!(o.force_lost)));
     a
+}
+
+/// The observable numbers of a battle on the board.
+pub const BATTLE_NUMBERS: &[&str] = &[
+    "total_power",
+    "battle_destinies",
+    "total_battle_destiny",
+    "attrition",
+    "battle_damage",
+    "force_lost",
+];
+
+/// The observable numbers of a Force drain on the board.
+pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost"];
+
+fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)>) {
+    use serde_json::json;
+    for (k, r) in [("light", &o.light), ("dark", &o.dark)] {
+        let v = |t: &Option<super::values::Total>| json!(t.as_ref().and_then(|t| t.value));
+        out.push((format!("{k}.total_power"), v(&r.total_power)));
+        out.push((format!("{k}.battle_destinies"), json!(r.battle_destinies)));
+        out.push((
+            format!("{k}.total_battle_destiny"),
+            v(&r.total_battle_destiny),
+        ));
+        out.push((format!("{k}.attrition"), json!(r.attrition)));
+        out.push((format!("{k}.battle_damage"), json!(r.battle_damage)));
+        out.push((format!("{k}.force_lost"), json!(r.force_lost)));
+    }
+    out.push(("winner".into(), json!(o.winner.map(|s| s.as_str()))));
 }
 
 fn is_battle_choice(v: Verb) -> bool {
@@ -359,6 +454,9 @@ impl super::engine::Engine {
         };
         for (text, cites) in &a.lines {
             self.log(Actor::Rules, Event::Result, text.clone(), cites);
+        }
+        for (k, v) in &a.numbers {
+            self.numbers.push((format!("{label}.{k}"), v.clone()));
         }
         if let Some(why) = a.unresolvable {
             self.outcome = Some(Outcome::NotModelled {

@@ -190,6 +190,7 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     }
     for (k, d) in &b.cards {
         check_interrupt(k, d)?;
+        check_modifiers(b, k, d)?;
     }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &Spanned<String>| -> Result<(), BoardError> {
@@ -313,9 +314,10 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             }
             Ok(())
         }
+        "numbers" => board_number(rest),
         _ if rest.is_empty() && RUN_KEYS.contains(&head) => Ok(()),
         _ => Err(format!(
-            "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, {}",
+            "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, numbers.<battle or drain label>.<number>, {}",
             RUN_KEYS.join(", ")
         )),
     }
@@ -364,5 +366,55 @@ fn check_interrupt(key: &str, d: &Spanned<super::model::CardDef>) -> Result<(), 
             )),
             None => Ok(()),
         },
+    }
+}
+
+/// A card's modifiers name cards of the board (or `this`).
+fn check_modifiers(
+    b: &Board,
+    key: &str,
+    d: &Spanned<super::model::CardDef>,
+) -> Result<(), BoardError> {
+    use super::battle::Target;
+    for m in &d.value.modifiers {
+        let named = match &m.target {
+            Target::Power(n)
+            | Target::Ability(n)
+            | Target::Forfeit(n)
+            | Target::Defense(n)
+            | Target::Immunity(n) => Some(n),
+            _ => None,
+        };
+        for n in named.into_iter().chain(m.requires.iter()) {
+            if n != "this" && !b.cards.contains_key(n) {
+                return Err(spanned(
+                    d,
+                    format!(
+                        "card `{key}`: its modifier names `{n}`, which is not in `cards:` (or `this`)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The numbers of a battle or Force drain on the board, by its label:
+/// `<label>.light.total_power` (and `battle_destinies`, `total_battle_destiny`,
+/// `attrition`, `battle_damage`, `force_lost`, for `light` and `dark`), `<label>.winner`
+/// (`light`, `dark` or null), and for a drain `<label>.icons`, `<label>.amount`,
+/// `<label>.force_lost`.
+fn board_number(rest: &str) -> Result<(), String> {
+    use super::battle_board::{BATTLE_NUMBERS, DRAIN_NUMBERS};
+    let parts: Vec<&str> = rest.split('.').collect();
+    match parts.as_slice() {
+        [_, "winner"] => Ok(()),
+        [_, "light" | "dark", k] if BATTLE_NUMBERS.contains(k) => Ok(()),
+        [_, k] if DRAIN_NUMBERS.contains(k) => Ok(()),
+        _ => Err(format!(
+            "`numbers.{rest}`: a battle's numbers are numbers.<label>.winner and numbers.<label>.<light|dark>.<{}>; a Force drain's numbers.<label>.<{}>",
+            BATTLE_NUMBERS.join("|"),
+            DRAIN_NUMBERS.join("|")
+        )),
     }
 }

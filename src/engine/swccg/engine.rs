@@ -180,6 +180,8 @@ pub struct Engine {
     pub(super) backed_up: bool,
     /// The last phase the run may reach (the scenario's `through:`).
     pub through: Phase,
+    /// Numbers of battles and Force drains that had their result, by `<label>.<path>`.
+    pub numbers: Vec<(String, serde_json::Value)>,
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
@@ -211,6 +213,7 @@ impl Engine {
             through: phase,
             battles: Vec::new(),
             drains: Vec::new(),
+            numbers: Vec::new(),
         }
     }
 

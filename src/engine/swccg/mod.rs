@@ -139,6 +139,9 @@ fn result(run: Run) -> RunResult {
     obs.list("stack", &run.stack);
     obs.set("next", run.next.as_str());
     obs.set("destinies", serde_json::json!(run.destinies));
+    for (k, v) in &run.numbers {
+        obs.set(format!("numbers.{k}"), v.clone());
+    }
     let end = match &run.outcome {
         Outcome::Complete { .. } => End::Complete,
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
@@ -177,6 +180,8 @@ pub struct Run {
     pub next: Side,
     pub leftover: Vec<Leftover>,
     pub destinies: Vec<i64>,
+    /// Numbers of battles and Force drains, by `<label>.<path>`.
+    pub numbers: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -279,6 +284,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         canceled: e.canceled,
         illegal: e.illegal,
         destinies: e.destinies,
+        numbers: e.numbers,
     }
 }
 

@@ -356,6 +356,34 @@ pub struct CardDef {
     /// Game text the engine does not model; reported when it matters.
     #[serde(default)]
     pub not_modelled: Vec<String>,
+    /// Game-text modifiers that apply in battles (e.g. "adds 2 to power of Luke"), worked
+    /// out from the board each time a battle is resolved.
+    #[serde(default)]
+    pub modifiers: Vec<CardModifier>,
+}
+
+/// One game-text modifier of a card, as structured data. It applies while the card is
+/// active on table and at the battle's location (anywhere on table with `anywhere:`),
+/// and only while every card in `requires` participates in the battle.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardModifier {
+    /// What it changes: `{power: <card>}`, `{forfeit: <card>}`, `{ability: <card>}`,
+    /// `total_power`, `attrition`, `battle_damage`, `battle_destinies`…; `this` names the
+    /// card itself.
+    pub target: super::battle::Target,
+    /// Whose side-wide value it changes (for totals): `you` (default) or `opponent`.
+    #[serde(default)]
+    pub side: Option<Who>,
+    pub op: super::battle::OpSpec,
+    #[serde(default)]
+    pub requires: Vec<String>,
+    /// Applies in battles anywhere (an Effect on table), not only at its own location.
+    #[serde(default)]
+    pub anywhere: bool,
+    /// Cumulative with other copies of the same card (AR: Cumulatively).
+    #[serde(default)]
+    pub cumulative: bool,
 }
 
 /// What kind of action an ability is (AR Ch.1 Section C, Types of Actions).
