@@ -404,9 +404,12 @@ impl super::engine::Engine {
                     }
                 }
                 Verb::LoseForce => match d.step.amount {
-                    Some(n) if n > 0 => script
-                        .damage
-                        .push(Step::LoseForceForDamage { side, amount: n }),
+                    Some(n) if n > 0 => {
+                        self.loss_from[side.ix()].extend(d.step.from.iter().copied());
+                        script
+                            .damage
+                            .push(Step::LoseForceForDamage { side, amount: n })
+                    }
                     _ => self.reject(
                         &d,
                         rej("the Force lost must be at least 1", cite::BATTLE_DAMAGE),

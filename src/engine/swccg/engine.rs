@@ -182,6 +182,8 @@ pub struct Engine {
     pub through: Phase,
     /// Numbers of battles and Force drains that had their result, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Where each player chose to lose the next units of Force from (AR: Losing Force).
+    pub(super) loss_from: [std::collections::VecDeque<PileName>; 2],
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
@@ -214,6 +216,7 @@ impl Engine {
             battles: Vec::new(),
             drains: Vec::new(),
             numbers: Vec::new(),
+            loss_from: Default::default(),
         }
     }
 
