@@ -864,7 +864,11 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         if out.needs.is_some() {
             return;
         }
-        if !turns.admit(out, me, step, script.responses.len() + k + 1) {
+        let pos = script.responses.len() + k + 1;
+        if !weapon_destiny_possible(live, out, step, pos) {
+            continue;
+        }
+        if !turns.admit(out, me, step, pos) {
             continue;
         }
         early_step(live, out, step, "weapons segment");
@@ -1567,6 +1571,37 @@ fn fire(
             &[cite::FIRING_WEAPONS, cite::FAILED_DRAWS],
         );
     }
+}
+
+/// A weapon fires only when its owner can draw every weapon destiny it requires
+/// (AR Weapons - Destiny): otherwise the step is rejected and treated as not made.
+fn weapon_destiny_possible(live: &Live, out: &mut Outcome, step: &Step, pos: usize) -> bool {
+    let Step::Fire {
+        weapon, by, draws, ..
+    } = step
+    else {
+        return true;
+    };
+    let need = (*draws).max(1) as usize;
+    let left = live.decks[by.ix()]
+        .len()
+        .saturating_sub(live.reserve_used[by.ix()]);
+    if left >= need {
+        return true;
+    }
+    let reason = format!(
+        "{by} may not fire {weapon}: it requires {need} weapon destiny draw(s) and {by}'s Reserve Deck has {left} card(s)"
+    );
+    out.say(
+        format!("decision {pos} rejected ({by}): {reason}"),
+        &[cite::WEAPONS_DESTINY],
+    );
+    out.illegal.push(Rejected {
+        step: pos,
+        reason,
+        rule: cite::WEAPONS_DESTINY,
+    });
+    false
 }
 
 /// Before the damage segment a battle ends at once when a side has no presence.

@@ -287,7 +287,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         return match head {
             "numbers" => {
                 let r = battle_scenario::run(&case);
-                if r.numbers.contains_key(rest) {
+                if r.numbers.contains_key(rest) || (rest == "winner" && r.winner.is_some()) {
                     Ok(())
                 } else {
                     Err(format!(

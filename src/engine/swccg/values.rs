@@ -61,6 +61,7 @@ pub mod cite {
     pub const INITIATE_BATTLE: &str = "swccg.ar.initiate-the-battle";
     pub const WEAPONS_SEGMENT: &str = "swccg.ar.weapons-segment";
     pub const FIRING_WEAPONS: &str = "swccg.ar.weapons-segment-firing-weapons";
+    pub const WEAPONS_DESTINY: &str = "swccg.ar.weapons-destiny";
     pub const POWER_SEGMENT: &str = "swccg.ar.power-segment";
     pub const POWER_DESTINIES: &str = "swccg.ar.power-segment-draw-power-destinies";
     pub const BATTLE_DESTINIES: &str = "swccg.ar.power-segment-draw-battle-destinies";
@@ -144,6 +145,7 @@ pub mod cite {
         INITIATE_BATTLE,
         WEAPONS_SEGMENT,
         FIRING_WEAPONS,
+        WEAPONS_DESTINY,
         POWER_SEGMENT,
         POWER_DESTINIES,
         BATTLE_DESTINIES,
