@@ -59,8 +59,39 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
         .collect()
 }
 
+/// The destiny values a battle draws from: each side's Reserve Deck, or, once its battle
+/// destinies were drawn on the stack, the values drawn there (a failed draw ends them).
+fn decks(st: &State, drawn: Option<&[(BoardSide, Option<i64>)]>) -> Reserves {
+    let side = |s: BoardSide| match drawn {
+        None => deck(st, s),
+        Some(d) => d
+            .iter()
+            .filter(|x| x.0 == s)
+            .map_while(|x| x.1)
+            .enumerate()
+            .map(|(i, v)| DeckCard {
+                name: format!("{} battle destiny {}", s.name(), i + 1),
+                destiny: DestinyValues::One(v),
+            })
+            .collect(),
+    };
+    Reserves {
+        light: side(BoardSide::Light),
+        dark: side(BoardSide::Dark),
+    }
+}
+
 /// The battle at location `at`, initiated by `initiator`, as the board shows it.
 pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle {
+    battle_with(st, at, initiator, None)
+}
+
+fn battle_with(
+    st: &State,
+    at: usize,
+    initiator: BoardSide,
+    drawn: Option<&[(BoardSide, Option<i64>)]>,
+) -> Battle {
     let mut cards = Vec::new();
     for c in cards_at(st, at) {
         let d = st.def(c);
@@ -117,10 +148,7 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
         cards,
         modifiers,
         conditions: Vec::new(),
-        reserve: Reserves {
-            light: deck(st, BoardSide::Light),
-            dark: deck(st, BoardSide::Dark),
-        },
+        reserve: decks(st, drawn),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,
         script: Script::default(),
@@ -263,9 +291,16 @@ pub struct Applied {
     pub numbers: Vec<(String, serde_json::Value)>,
 }
 
-/// Resolves the battle at `at` on the board state with the players' choices.
-pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Script) -> Applied {
-    let b = battle_from_state(st, at, initiator);
+/// Resolves the battle at `at` on the board state with the players' choices and the
+/// battle destinies drawn on the stack.
+pub fn resolve_battle(
+    st: &State,
+    at: usize,
+    initiator: BoardSide,
+    script: &Script,
+    drawn: &[(BoardSide, Option<i64>)],
+) -> Applied {
+    let b = battle_with(st, at, initiator, Some(drawn));
     let o = battle::resolve(&b, script);
     let mut a = Applied {
         lines: o
@@ -280,10 +315,15 @@ pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Scri
         return a;
     }
     battle_numbers(&o, &mut a.numbers);
-    for (i, s) in [BoardSide::Light, BoardSide::Dark].into_iter().enumerate() {
-        let n = o.destiny_cards_drawn[i];
-        a.destiny_drawn
-            .extend(st.pile(s, PileName::ReserveDeck).iter().take(n).copied());
+    // The battle destinies were drawn on the stack, their cards already placed.
+    let supplied = |s: BoardSide| drawn.iter().filter(|x| x.0 == s).map_while(|x| x.1).count();
+    for s in [BoardSide::Light, BoardSide::Dark] {
+        if o.destiny_cards_drawn[s.ix()] > supplied(s) {
+            a.unresolvable = Some(format!(
+                "{} draws more destinies in the battle than its battle destinies (attrition or weapon destinies on the board)",
+                s.name()
+            ));
+        }
     }
     for s in [battle::Side::Light, battle::Side::Dark] {
         let r = o.side(s);
@@ -451,7 +491,8 @@ impl super::engine::Engine {
         };
         let a = if is_battle {
             let script = self.battle_choices(at);
-            resolve_battle(&self.st, at, by, &script)
+            let drawn = self.stack[ix].drawn.clone();
+            resolve_battle(&self.st, at, by, &script, &drawn)
         } else {
             resolve_drain(&self.st, at, by)
         };
@@ -533,5 +574,125 @@ impl super::engine::Engine {
             &[super::rules::HOW_THE_STACK_WORKS],
         );
         true
+    }
+}
+
+impl super::engine::Engine {
+    /// A battle reaches its result: no weapons are fired on the board, so the power
+    /// segment begins. How many battle destinies each side may draw comes from the
+    /// board (ability, modifiers); a player may choose to draw fewer
+    /// (`battle_destinies`). The draws are then made one at a time on the stack, the
+    /// battle's initiator first, each an action that can be responded to.
+    pub(super) fn battle_begin(&mut self, ix: usize) -> super::engine::Flow {
+        use super::engine::{Flow, rej};
+        use super::stack::{Stage, Tgt};
+        use super::values::cite;
+        use crate::engine::{Actor, Event};
+        let by = self.stack[ix].actor;
+        let at = self.stack[ix].targets.iter().find_map(|(_, t)| match t {
+            Tgt::Location(l) => Some(*l),
+            _ => None,
+        });
+        let Some(at) = at else {
+            return self.battle_end(ix);
+        };
+        let o = battle::resolve(&battle_from_state(&self.st, at, by), &Script::default());
+        if o.not_initiated.is_some() {
+            return self.battle_end(ix);
+        }
+        let mut n = [o.light.battle_destinies, o.dark.battle_destinies];
+        for d in self.take_decisions_while(|d| d.verb == Verb::BattleDestinies) {
+            let s = d.by;
+            match d.step.amount {
+                Some(k) if k >= 0 && (k as u32) <= n[s.ix()] => {
+                    self.log(
+                        super::engine::actor(s),
+                        Event::StateChange,
+                        format!(
+                            "{} chooses to draw {k} of its {} battle destinies",
+                            s.name(),
+                            n[s.ix()]
+                        ),
+                        &[cite::BATTLE_DESTINIES],
+                    );
+                    n[s.ix()] = k as u32;
+                }
+                _ => {
+                    let reason = format!(
+                        "{} may draw at most {} battle destinies here",
+                        s.name(),
+                        n[s.ix()]
+                    );
+                    self.reject(&d, rej(reason, cite::BATTLE_DESTINIES));
+                }
+            }
+        }
+        let label = self.stack[ix].label.clone();
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!(
+                "{label}: the weapons segment passes (no weapons fired on the board); power segment: {} draws {} battle destin{}, {} draws {}",
+                by.name(),
+                n[by.ix()],
+                if n[by.ix()] == 1 { "y" } else { "ies" },
+                by.other().name(),
+                n[by.other().ix()]
+            ),
+            &[cite::WEAPONS_SEGMENT, cite::BATTLE_DESTINIES],
+        );
+        let e = &mut self.stack[ix];
+        e.stage = Stage::Resolving;
+        e.draws_left.clear();
+        e.drawn.clear();
+        for s in [by, by.other()] {
+            for _ in 0..n[s.ix()] {
+                e.draws_left.push_back(s);
+            }
+        }
+        Flow::Go
+    }
+
+    /// The next battle destiny draw, an action of its own on the stack; when all are
+    /// drawn, the battle's totals and damage segment.
+    pub(super) fn battle_step(&mut self, ix: usize) -> super::engine::Flow {
+        use super::engine::Flow;
+        use super::stack::{ActionKind, Entry};
+        use super::values::cite;
+        use crate::engine::Event;
+        let Some(s) = self.stack[ix].draws_left.pop_front() else {
+            return self.battle_end(ix);
+        };
+        let label = self.stack[ix].label.clone();
+        let k = self.stack[ix].drawn.iter().filter(|x| x.0 == s).count() + 1;
+        let mut e = Entry::new(
+            ActionKind::DestinyDraw {
+                parent: ix,
+                test: Default::default(),
+            },
+            s,
+            None,
+            format!("{}'s battle destiny draw {k} for {label}", s.name()),
+        );
+        e.battle_draw = Some(s);
+        self.stack.push(e);
+        self.log(
+            super::engine::actor(s),
+            Event::Push,
+            format!(
+                "{label}: {} draws battle destiny {k} (an action of its own)",
+                s.name()
+            ),
+            &[cite::BATTLE_DESTINIES, super::rules::ACTIONS],
+        );
+        Flow::Go
+    }
+
+    fn battle_end(&mut self, ix: usize) -> super::engine::Flow {
+        if self.battle_or_drain_result(ix) {
+            super::engine::Flow::Go
+        } else {
+            super::engine::Flow::Stop
+        }
     }
 }

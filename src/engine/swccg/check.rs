@@ -117,7 +117,8 @@ fn check_step(
     let st = &s.step;
     let err = |m: String| BoardError::at(s.at, m);
     let verb = st.light.or(st.dark).unwrap_or(Verb::Pass);
-    if (verb == Verb::DestinyValue || (verb == Verb::LoseForce && st.from.is_empty()))
+    if (matches!(verb, Verb::DestinyValue | Verb::BattleDestinies)
+        || (verb == Verb::LoseForce && st.from.is_empty()))
         && st.amount.is_none()
     {
         return Err(err(format!("`{}` needs `amount:`", verb.as_str())));

@@ -20,10 +20,12 @@ impl Engine {
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }
-            Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue => Err(rej(
-                "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
-                super::values::cite::DAMAGE_SEGMENT,
-            )),
+            Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue | Verb::BattleDestinies => {
+                Err(rej(
+                    "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                    super::values::cite::DAMAGE_SEGMENT,
+                ))
+            }
             Verb::Deploy => {
                 let c = self
                     .st
@@ -84,7 +86,10 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
-                if self.st.def(c).abilities[a].kind == AbilityKind::Before && via_use.is_none() {
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before
+                    && via_use.is_none()
+                    && !self.before_draw(w)
+                {
                     self.back_up(p, c, a, ActionKind::Play, targets, then);
                     return Ok(());
                 }
@@ -134,7 +139,7 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
-                if self.st.def(c).abilities[a].kind == AbilityKind::Before {
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
                     self.back_up(p, c, a, ActionKind::UseText, targets, None);
                     return Ok(());
                 }
@@ -403,6 +408,13 @@ impl Engine {
         Ok(targets)
     }
 
+    /// Is `w` the time just before a destiny draw (the draw on top of the stack, not yet
+    /// made)? A "before" action there is performed before the draw, with no backing up.
+    pub(super) fn before_draw(&self, w: Window) -> bool {
+        matches!(w, Window::Response(i)
+            if matches!(self.stack[i].kind, ActionKind::DestinyDraw { .. }))
+    }
+
     /// Whether the ability may be used in this window: its kind (top-level, response,
     /// automatic, "before", mandatory) against the current action.
     fn check_timing(&self, p: Side, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
@@ -431,10 +443,14 @@ impl Engine {
                         r::BEFORE,
                     ));
                 };
-                let fresh = self
-                    .attempt
-                    .as_ref()
-                    .is_some_and(|at| at.snap.stack.len() == i)
+                // A destiny draw is made by the rules, not attempted by a player: a
+                // "before" action to it happens while it is about to be drawn.
+                let draw = self.before_draw(w);
+                let fresh = (draw
+                    || self
+                        .attempt
+                        .as_ref()
+                        .is_some_and(|at| at.snap.stack.len() == i))
                     && i + 1 == self.stack.len()
                     && self.stack[i].stage == Stage::Responding
                     && self.stack[i].responded.is_empty();
@@ -447,7 +463,7 @@ impl Engine {
                         r::BEFORE,
                     ));
                 }
-                if self.stack[i].actor == p {
+                if self.stack[i].actor == p && !draw {
                     return Err(rej(
                         format!(
                             "{} may not back up from their own action ({}): a \"before\" action to one's own action is played before initiating it",

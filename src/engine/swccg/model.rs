@@ -621,7 +621,7 @@ pub enum Who {
 }
 
 /// A comparison for a destiny draw.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DestinyTest {
     /// Succeeds when destiny < this value.
@@ -831,6 +831,9 @@ pub enum Verb {
     Battle,
     /// Initiate a Force drain at a location (`at`), in your control phase.
     ForceDrain,
+    /// A battle on the stack reaching its power segment: draw only `amount` of the
+    /// battle destinies you may draw.
+    BattleDestinies,
 }
 
 impl Verb {
@@ -847,6 +850,7 @@ impl Verb {
             Verb::DestinyValue => "destiny_value",
             Verb::Battle => "battle",
             Verb::ForceDrain => "force_drain",
+            Verb::BattleDestinies => "battle_destinies",
         }
     }
 }

@@ -56,6 +56,9 @@ impl Engine {
             return Flow::Go;
         }
         if self.stack[ix].stage == Stage::Resolving {
+            if matches!(self.stack[ix].kind, ActionKind::Battle) {
+                return self.battle_step(ix);
+            }
             return self.continue_result(ix);
         }
         // Automatic actions first.
@@ -287,6 +290,7 @@ impl Engine {
                 value,
             } => {
                 let p = self.stack[ix].actor;
+                let battle_draw = self.stack[ix].battle_draw;
                 // Unless a response already sent the destiny card elsewhere.
                 if let Some(c) = card
                     && self.st.zone[c] == Zone::Drawn
@@ -311,7 +315,13 @@ impl Engine {
                     format!("{label} comes off the stack"),
                     &[r::HOW_THE_STACK_WORKS],
                 );
-                self.apply_destiny_test(parent, &test, value);
+                match battle_draw {
+                    Some(s) if parent < self.stack.len() => {
+                        self.stack[parent].drawn.push((s, value));
+                    }
+                    Some(_) => {}
+                    None => self.apply_destiny_test(parent, &test, value),
+                }
                 Flow::Go
             }
             ActionKind::JustDeployed
@@ -326,7 +336,8 @@ impl Engine {
                 );
                 Flow::Go
             }
-            ActionKind::Battle | ActionKind::ForceDrain => {
+            ActionKind::Battle => self.battle_begin(ix),
+            ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go
                 } else {
@@ -415,11 +426,14 @@ impl Engine {
             card,
             value,
         };
-        self.stack[ix].label = format!(
-            "{}'s destiny draw for {}",
-            p.name(),
-            self.stack[parent].label
-        );
+        // A battle destiny draw keeps its label (which draw it is).
+        if self.stack[ix].battle_draw.is_none() {
+            self.stack[ix].label = format!(
+                "{}'s destiny draw for {}",
+                p.name(),
+                self.stack[parent].label
+            );
+        }
         self.stack[ix].autos = None;
         self.stack[ix].passes = 0;
         self.stack[ix].next = p.other();

@@ -119,6 +119,12 @@ pub struct Entry {
     pub canceled: bool,
     /// A destiny draw: the substituted value used instead of drawing a card.
     pub substitute: Option<i64>,
+    /// A battle destiny draw: the side drawing it (its value goes to the battle).
+    pub battle_draw: Option<Side>,
+    /// A battle: the battle destiny draws still to make, in order.
+    pub draws_left: VecDeque<Side>,
+    /// A battle: the battle destinies drawn, in order (`None`: failed).
+    pub drawn: Vec<(Side, Option<i64>)>,
 }
 
 impl Entry {
@@ -143,6 +149,9 @@ impl Entry {
             moved: Vec::new(),
             canceled: false,
             substitute: None,
+            battle_draw: None,
+            draws_left: VecDeque::new(),
+            drawn: Vec::new(),
         }
     }
 
