@@ -645,7 +645,7 @@ impl<'a> Live<'a> {
             cite: cite::MODIFIERS,
         };
         compute(
-            &format!("{label} of {}", c.name),
+            &format!("{}'s {label}", c.name),
             &base,
             &self.mods_for(&target, c.side),
             Rules::default(),
@@ -690,7 +690,8 @@ impl<'a> Live<'a> {
                         && let Some(n) = pc.adds_power_piloting
                     {
                         mods.push(
-                            Modifier::new(pc.name.clone(), Op::Add(n)).cite(cite::TOTALING_POWER),
+                            Modifier::new(format!("{} piloting", pc.name), Op::Add(n))
+                                .cite(cite::TOTALING_POWER),
                         );
                     }
                 }
@@ -701,7 +702,7 @@ impl<'a> Live<'a> {
                     cite: cite::TOTALING_POWER,
                 };
                 Some(compute(
-                    &format!("power of {}", c.name),
+                    &format!("{}'s power", c.name),
                     &base,
                     &mods,
                     Rules::default(),
@@ -882,7 +883,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     let mut power_destiny: [Option<Total>; 2] = [None, None];
     for s in order {
         let count = compute(
-            &format!("{s} power destinies"),
+            &format!("{s}'s power destiny count"),
             &Base {
                 source: "start".into(),
                 value: Some(0),
@@ -972,7 +973,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     let mut attrition_destiny: [Option<i64>; 2] = [None, None];
     for s in order {
         let count = compute(
-            &format!("{s} attrition destinies"),
+            &format!("{s}'s attrition destiny count"),
             &Base {
                 source: "start".into(),
                 value: Some(0),
@@ -1061,7 +1062,12 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                 parts.clone(),
             ),
         };
-        let total = compute(&format!("{s} total power"), &base, &rest, Rules::default());
+        let total = compute(
+            &format!("{s}'s total power"),
+            &base,
+            &rest,
+            Rules::default(),
+        );
         out.say(format!("{total}"), &total.cites());
         out.side_mut(s).total_power = Some(total);
     }
@@ -1222,7 +1228,7 @@ fn battle_destinies(
         })
         .min();
     let counted = compute(
-        &format!("{s} battle destinies"),
+        &format!("{s}'s battle destiny count"),
         &Base {
             source: if start == 1 {
                 format!("ability {ability} (4 or more)")

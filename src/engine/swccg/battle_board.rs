@@ -20,6 +20,22 @@ use super::drain::{self, Drain, DrainCard};
 use super::state::{CardIx, State, Zone};
 use crate::engine::swccg::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
+/// A card's name in a battle or drain and its trace: its title, or, when another card
+/// of the board has the same title, the title with its key (`Stormtrooper (t1)`).
+pub fn battle_name(st: &State, c: CardIx) -> String {
+    let title = st.title(c);
+    if (0..st.cards.len()).any(|x| x != c && st.title(x) == title) {
+        format!("{title} ({})", st.key(c))
+    } else {
+        title.to_string()
+    }
+}
+
+/// The card a battle names (see [`battle_name`]).
+fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
+    (0..st.cards.len()).find(|&c| battle_name(st, c) == n)
+}
+
 /// Active cards at location `at`, with the cards on them, in board order.
 fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
     fn host_at(st: &State, c: CardIx, at: usize, depth: u8) -> bool {
@@ -50,7 +66,7 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
     st.pile(s, PileName::ReserveDeck)
         .iter()
         .map(|&c| DeckCard {
-            name: st.key(c).to_string(),
+            name: battle_name(st, c),
             destiny: match st.def(c).stats.destiny_values.as_slice() {
                 [] => DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
                 many => DestinyValues::Many(many.to_vec()),
@@ -100,7 +116,7 @@ fn battle_with(
             Zone::On(h)
                 if matches!(st.def(h).card_type, CardType::Starship | CardType::Vehicle) =>
             {
-                Some(st.key(h).to_string())
+                Some(battle_name(st, h))
             }
             _ => None,
         };
@@ -110,7 +126,7 @@ fn battle_with(
         let pilot = d.stats.piloting.is_some()
             || d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
         cards.push(Card {
-            name: st.key(c).to_string(),
+            name: battle_name(st, c),
             side: d.side,
             kind: k,
             power: d.stats.power,
@@ -166,7 +182,8 @@ fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec>
         if d.modifiers.is_empty() || !st.active(c) {
             continue;
         }
-        let key = st.key(c);
+        let key = battle_name(st, c);
+        let key = key.as_str();
         let participates = cards.iter().any(|x| x.name == key);
         for m in &d.modifiers {
             if !(m.anywhere || here.contains(&c)) {
@@ -176,7 +193,7 @@ fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec>
                 if n == "this" {
                     key.to_string()
                 } else {
-                    n.clone()
+                    st.find(n).map_or_else(|| n.clone(), |x| battle_name(st, x))
                 }
             };
             let target = match &m.target {
@@ -227,7 +244,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
         .map(|c| {
             let d = st.def(c);
             DrainCard {
-                name: st.key(c).to_string(),
+                name: battle_name(st, c),
                 side: d.side,
                 ability: d.stats.ability,
                 presence_icon: d
@@ -242,7 +259,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                 may_force_drain: false,
                 drained_this_turn: false,
                 aboard: match st.zone[c] {
-                    Zone::On(h) => Some(st.key(h).to_string()),
+                    Zone::On(h) => Some(battle_name(st, h)),
                     _ => None,
                 },
                 enclosed: false,
@@ -327,10 +344,14 @@ pub fn resolve_battle(
     }
     for s in [battle::Side::Light, battle::Side::Dark] {
         let r = o.side(s);
-        a.lost
-            .extend(r.forfeited.iter().chain(&r.lost).filter_map(|n| st.find(n)));
+        a.lost.extend(
+            r.forfeited
+                .iter()
+                .chain(&r.lost)
+                .filter_map(|n| by_battle_name(st, n)),
+        );
         a.out_of_play
-            .extend(r.out_of_play.iter().filter_map(|n| st.find(n)));
+            .extend(r.out_of_play.iter().filter_map(|n| by_battle_name(st, n)));
         a.force_lost[s.ix()] = r.force_lost;
     }
     if let Some(n) = &o.needs {
@@ -419,7 +440,9 @@ impl super::engine::Engine {
                     let key = d.step.card.clone().unwrap_or_default();
                     match self.st.find(&key) {
                         Some(c) if here.contains(&c) && self.st.def(c).side == d.by => {
-                            script.damage.push(Step::Forfeit { card: key });
+                            script.damage.push(Step::Forfeit {
+                                card: battle_name(&self.st, c),
+                            });
                         }
                         Some(c) if here.contains(&c) => self.reject(
                             &d,

@@ -349,11 +349,11 @@ impl Total {
 }
 
 impl fmt::Display for Total {
-    /// `power 10 = Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2`
+    /// `Dark's total power is 10: Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.value {
-            Some(v) => write!(f, "{} {v} =", self.label)?,
-            None => write!(f, "{} does not exist =", self.label)?,
+            Some(v) => write!(f, "{} is {v}:", self.label)?,
+            None => write!(f, "{} does not exist:", self.label)?,
         }
         let mut first = true;
         for t in &self.terms {
