@@ -955,7 +955,7 @@ mod tests {
         t.terms[0].source = "Saber 1".into();
         assert_eq!(
             t.to_string(),
-            "power 10 = Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2"
+            "power is 10: Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2"
         );
     }
 
