@@ -44,9 +44,19 @@ fn scenario_text() -> String {
     }
     y.push_str("    df: {title: Dark Force, side: dark, type: effect}\n");
     y.push_str("  light:\n    reserve_deck: [");
-    y.push_str(&(0..10).map(|i| format!("lr{i}")).collect::<Vec<_>>().join(", "));
+    y.push_str(
+        &(0..10)
+            .map(|i| format!("lr{i}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
     y.push_str("]\n  dark:\n    force_pile: [df]\n    reserve_deck: [");
-    y.push_str(&(0..10).map(|i| format!("dr{i}")).collect::<Vec<_>>().join(", "));
+    y.push_str(
+        &(0..10)
+            .map(|i| format!("dr{i}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
     y.push_str("]\n  locations:\n    - name: kessel\n      title: Kessel\n      cards: [");
     y.push_str(
         &(0..6)

@@ -99,14 +99,17 @@ fn decks(st: &State, drawn: Option<&[(BoardSide, Option<i64>)]>) -> Reserves {
 
 /// The battle at location `at`, initiated by `initiator`, as the board shows it.
 pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle {
-    battle_with(st, at, initiator, None)
+    battle_with(st, at, initiator, None, &[])
 }
 
+/// The battle at `at`; `battled`: cards that already battled this turn (they do not
+/// participate again).
 fn battle_with(
     st: &State,
     at: usize,
     initiator: BoardSide,
     drawn: Option<&[(BoardSide, Option<i64>)]>,
+    battled: &[CardIx],
 ) -> Battle {
     let mut cards = Vec::new();
     for c in cards_at(st, at) {
@@ -152,7 +155,7 @@ fn battle_with(
                 .iter()
                 .any(|i| i.eq_ignore_ascii_case("presence")),
             draws_if_unable: None,
-            battled_this_turn: false,
+            battled_this_turn: battled.contains(&c),
             elsewhere: false,
         });
     }
@@ -316,8 +319,9 @@ pub fn resolve_battle(
     initiator: BoardSide,
     script: &Script,
     drawn: &[(BoardSide, Option<i64>)],
+    battled: &[CardIx],
 ) -> Applied {
-    let b = battle_with(st, at, initiator, Some(drawn));
+    let b = battle_with(st, at, initiator, Some(drawn), battled);
     let o = battle::resolve(&b, script);
     let mut a = Applied {
         lines: o
@@ -515,7 +519,8 @@ impl super::engine::Engine {
         let a = if is_battle {
             let script = self.battle_choices(at);
             let drawn = self.stack[ix].drawn.clone();
-            resolve_battle(&self.st, at, by, &script, &drawn)
+            let before = self.battled_before(ix);
+            resolve_battle(&self.st, at, by, &script, &drawn, &before)
         } else {
             resolve_drain(&self.st, at, by)
         };
@@ -619,7 +624,11 @@ impl super::engine::Engine {
         let Some(at) = at else {
             return self.battle_end(ix);
         };
-        let o = battle::resolve(&battle_from_state(&self.st, at, by), &Script::default());
+        let before = self.battled_before(ix);
+        let o = battle::resolve(
+            &battle_with(&self.st, at, by, None, &before),
+            &Script::default(),
+        );
         if o.not_initiated.is_some() {
             return self.battle_end(ix);
         }

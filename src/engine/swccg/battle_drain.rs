@@ -14,6 +14,9 @@ use crate::engine::swccg::model::{CardState, Phase, PileName, Side, Verb};
 pub(super) struct AtLocation {
     pub(super) location: usize,
     pub(super) label: String,
+    /// The cards that participate from the moment it is initiated (AR: Battle, Force
+    /// Drain): each battles, or Force drains, only once per turn.
+    pub(super) cards: Vec<CardIx>,
 }
 
 /// The Force a battle costs to initiate (AR: Battle, "uses 1 Force to initiate battle").
@@ -137,6 +140,23 @@ impl Engine {
                 )
             });
         }
+        if !battle {
+            let drained: Vec<CardIx> = self.drains.iter().flat_map(|x| x.cards.clone()).collect();
+            if let Some(&c) = self
+                .participants(false, l, Some(p))
+                .iter()
+                .find(|c| drained.contains(c))
+            {
+                return Err(rej(
+                    format!(
+                        "{} already participated in a Force drain this turn: {} cannot Force drain at {title}",
+                        self.st.title(c),
+                        p.name()
+                    ),
+                    r::FORCE_DRAIN,
+                ));
+            }
+        }
         let mine = self.has_presence(p, l);
         let theirs = self.has_presence(p.other(), l);
         if battle {
@@ -193,7 +213,7 @@ impl Engine {
         } else {
             ActionKind::ForceDrain
         };
-        self.record_battle_or_drain(battle, l, &label);
+        self.record_battle_or_drain(p, battle, l, &label);
         let mut e = Entry::new(kind, p, None, label.clone());
         e.targets.push(("at".into(), Tgt::Location(l)));
         self.stack.push(e);
@@ -218,7 +238,8 @@ impl Engine {
 
     /// A battle or drain at `l` counts against the turn's limits from its initiation,
     /// even if it is later canceled.
-    pub(super) fn record_battle_or_drain(&mut self, battle: bool, l: usize, label: &str) {
+    pub(super) fn record_battle_or_drain(&mut self, by: Side, battle: bool, l: usize, label: &str) {
+        let cards = self.participants(battle, l, (!battle).then_some(by));
         let v = if battle {
             &mut self.battles
         } else {
@@ -227,7 +248,33 @@ impl Engine {
         v.push(AtLocation {
             location: l,
             label: label.to_string(),
+            cards,
         });
+    }
+
+    /// Characters, vehicles, starships, weapons and devices at `l` (of `side` only, when
+    /// given) that would participate in a battle or drain there.
+    fn participants(&self, battle: bool, l: usize, side: Option<Side>) -> Vec<CardIx> {
+        use crate::engine::swccg::model::CardType as T;
+        self.cards_at(l)
+            .into_iter()
+            .filter(|&c| side.is_none_or(|s| self.st.owner(c) == s))
+            .filter(|&c| {
+                let t = self.st.def(c).card_type;
+                matches!(t, T::Character | T::Vehicle | T::Starship)
+                    || (!battle && matches!(t, T::Weapon | T::Device))
+            })
+            .collect()
+    }
+
+    /// Cards that battled this turn before the battle at stack index `ix`.
+    pub(super) fn battled_before(&self, ix: usize) -> Vec<CardIx> {
+        let label = &self.stack[ix].label;
+        self.battles
+            .iter()
+            .take_while(|b| &b.label != label)
+            .flat_map(|b| b.cards.iter().copied())
+            .collect()
     }
 
     /// Could `p` initiate any battle or Force drain now (top level)?

@@ -236,7 +236,7 @@ impl Engine {
         let mut e = Entry::new(kind, p.by, None, p.label.clone());
         if let Some(l) = p.at.as_ref().and_then(|a| self.st.find_location(a)) {
             e.targets.push(("at".into(), Tgt::Location(l)));
-            self.record_battle_or_drain(p.action == PendingKind::Battle, l, &p.label);
+            self.record_battle_or_drain(p.by, p.action == PendingKind::Battle, l, &p.label);
         }
         self.stack.push(e);
         self.log(
