@@ -537,7 +537,11 @@ impl super::engine::Engine {
             return false;
         }
         if let Some((player, what)) = a.needs {
-            self.outcome = Some(Outcome::NeedsDecision { player, what });
+            self.outcome = Some(Outcome::NeedsDecision {
+                player,
+                kind: crate::engine::NeedKind::Choice,
+                what,
+            });
             return false;
         }
         for &c in &a.destiny_drawn {
@@ -624,6 +628,23 @@ impl super::engine::Engine {
         let Some(at) = at else {
             return self.battle_end(ix);
         };
+        // Firing weapons as actions in the weapons segment is not modelled on the board:
+        // with a weapon at the battle, the segment cannot be skipped.
+        if let Some(w) = cards_at(&self.st, at)
+            .into_iter()
+            .find(|&c| self.st.def(c).card_type == CardType::Weapon)
+        {
+            let what = format!(
+                "the weapons segment of {} with {} at the battle (firing weapons on the board)",
+                self.stack[ix].label,
+                self.st.title(w)
+            );
+            let depth = self.stack.len();
+            self.trace
+                .not_modelled(depth, Actor::Rules, what.clone(), &[cite::WEAPONS_SEGMENT]);
+            self.outcome = Some(super::engine::Outcome::NotModelled { what });
+            return Flow::Stop;
+        }
         let before = self.battled_before(ix);
         let o = battle::resolve(
             &battle_with(&self.st, at, by, None, &before),

@@ -645,6 +645,7 @@ impl Engine {
                 }
                 _ => {
                     self.outcome = Some(Outcome::NeedsDecision {
+                        kind: crate::engine::NeedKind::Choice,
                         player: p,
                         what: format!(
                             "choose {what}: one of {}",
@@ -687,6 +688,7 @@ impl Engine {
                     Some(pl) => pl,
                     None => {
                         self.outcome = Some(Outcome::NeedsDecision {
+                            kind: crate::engine::NeedKind::Choice,
                             player: p,
                             what: format!(
                                 "where to lose {} more Force from (`lose_force` with `from:`: {})",

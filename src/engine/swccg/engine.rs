@@ -57,7 +57,11 @@ pub enum Outcome {
     /// Two consecutive passes ended the phase.
     PhaseEnded { phase: Phase },
     /// A player had a choice and the script gave none.
-    NeedsDecision { player: Side, what: String },
+    NeedsDecision {
+        player: Side,
+        kind: crate::engine::NeedKind,
+        what: String,
+    },
     /// The run met something the engine does not model and could not go on.
     NotModelled { what: String },
     /// Safety stop.
@@ -81,7 +85,7 @@ impl Outcome {
                 next.name()
             ),
             Outcome::PhaseEnded { phase } => format!("the {} phase ended", phase.as_str()),
-            Outcome::NeedsDecision { player, what } => {
+            Outcome::NeedsDecision { player, what, .. } => {
                 format!("needs a decision from {}: {what}", player.name())
             }
             Outcome::NotModelled { what } => format!("not modelled — ruling needed: {what}"),
@@ -336,7 +340,11 @@ impl Engine {
                 }
                 if can {
                     let what = self.what_is_asked(p, w);
-                    self.outcome = Some(Outcome::NeedsDecision { player: p, what });
+                    self.outcome = Some(Outcome::NeedsDecision {
+                        player: p,
+                        kind: crate::engine::NeedKind::Response,
+                        what,
+                    });
                     return Asked::Stop;
                 }
                 self.auto_pass(p, w);

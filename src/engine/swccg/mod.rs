@@ -44,8 +44,8 @@ mod targets;
 pub mod values;
 
 use crate::engine::{
-    Actor, BoardError, End, Game, GameRules, Illegal, Leftover, NeedKind, Observations, Players,
-    RunResult, Scripted, Seat, Trace,
+    Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
+    Scripted, Seat, Trace,
 };
 pub use engine::{Decision, Outcome};
 use model::{Board, CardState, Placed, Side, Step};
@@ -147,9 +147,9 @@ fn result(run: Run) -> RunResult {
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
             phase: format!("{} phase", phase.as_str()),
         },
-        Outcome::NeedsDecision { player, what } => End::NeedsDecision {
+        Outcome::NeedsDecision { player, kind, what } => End::NeedsDecision {
             player: actor(player.to_owned()),
-            kind: NeedKind::Action,
+            kind: *kind,
             what: what.clone(),
         },
         Outcome::NotModelled { what } => End::NotModelled { what: what.clone() },

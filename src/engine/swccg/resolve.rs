@@ -210,6 +210,7 @@ impl Engine {
             self.reject(&d, rej(reason, r::AUTOMATIC_ACTIONS));
         }
         self.outcome = Some(Outcome::NeedsDecision {
+            kind: crate::engine::NeedKind::Order,
             player: p,
             what: format!("the order of competing automatic actions from {names}"),
         });
@@ -552,6 +553,7 @@ impl Engine {
             }
         }
         self.outcome = Some(Outcome::NeedsDecision {
+            kind: crate::engine::NeedKind::Choice,
             player: p,
             what: format!(
                 "the destiny number of {} (one of {})",
