@@ -320,8 +320,21 @@ pub fn resolve_battle(
     script: &Script,
     drawn: &[(BoardSide, Option<i64>)],
     battled: &[CardIx],
+    fewer: &[(BoardSide, u32)],
 ) -> Applied {
-    let b = battle_with(st, at, initiator, Some(drawn), battled);
+    let mut b = battle_with(st, at, initiator, Some(drawn), battled);
+    for &(s, k) in fewer {
+        b.modifiers.push(battle::ModSpec {
+            source: format!("{} chooses to draw {k}", s.name()),
+            side: s,
+            target: battle::Target::BattleDestinies,
+            op: battle::OpSpec::Limit(k as i64),
+            optional: false,
+            cumulative: true,
+            requires: Vec::new(),
+            cite: None,
+        });
+    }
     let o = battle::resolve(&b, script);
     let mut a = Applied {
         lines: o
@@ -520,7 +533,8 @@ impl super::engine::Engine {
             let script = self.battle_choices(at);
             let drawn = self.stack[ix].drawn.clone();
             let before = self.battled_before(ix);
-            resolve_battle(&self.st, at, by, &script, &drawn, &before)
+            let fewer = self.stack[ix].fewer.clone();
+            resolve_battle(&self.st, at, by, &script, &drawn, &before, &fewer)
         } else {
             resolve_drain(&self.st, at, by)
         };
@@ -669,6 +683,7 @@ impl super::engine::Engine {
                         &[cite::BATTLE_DESTINIES],
                     );
                     n[s.ix()] = k as u32;
+                    self.stack[ix].fewer.push((s, k as u32));
                 }
                 _ => {
                     let reason = format!(

@@ -125,6 +125,8 @@ pub struct Entry {
     pub draws_left: VecDeque<Side>,
     /// A battle: the battle destinies drawn, in order (`None`: failed).
     pub drawn: Vec<(Side, Option<i64>)>,
+    /// A battle: sides that chose to draw fewer battle destinies, and how many.
+    pub fewer: Vec<(Side, u32)>,
 }
 
 impl Entry {
@@ -152,6 +154,7 @@ impl Entry {
             battle_draw: None,
             draws_left: VecDeque::new(),
             drawn: Vec::new(),
+            fewer: Vec::new(),
         }
     }
 
