@@ -87,6 +87,12 @@ pub struct Card {
     /// Not at the battle location until it arrives (react, Run Luke, Run!).
     #[serde(default)]
     pub elsewhere: bool,
+    /// Already hit by a weapon (fired on the board before the battle is totaled).
+    #[serde(default)]
+    pub hit: bool,
+    /// Its forfeit is 0 (a weapon hit that says so).
+    #[serde(default)]
+    pub forfeit_zero: bool,
 }
 
 /// What a modifier changes.
@@ -775,8 +781,8 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
         b,
         state: vec![State::Active; n],
         at: b.cards.iter().map(|c| !c.elsewhere).collect(),
-        hit: vec![false; n],
-        forfeit_zero: vec![false; n],
+        hit: b.cards.iter().map(|c| c.hit).collect(),
+        forfeit_zero: b.cards.iter().map(|c| c.forfeit_zero).collect(),
         fired: Vec::new(),
         reserve_used: [0, 0],
         decks: [deck(&b.reserve.light), deck(&b.reserve.dark)],
@@ -2108,6 +2114,8 @@ script:
                         },
                         battled_this_turn: next() % 10 == 0,
                         elsewhere: next() % 8 == 0,
+                        hit: false,
+                        forfeit_zero: false,
                     });
                 }
             }

@@ -99,7 +99,7 @@ fn decks(st: &State, drawn: Option<&[(BoardSide, Option<i64>)]>) -> Reserves {
 
 /// The battle at location `at`, initiated by `initiator`, as the board shows it.
 pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle {
-    battle_with(st, at, initiator, None, &[])
+    battle_with(st, at, initiator, None, &[], &[])
 }
 
 /// The battle at `at`; `battled`: cards that already battled this turn (they do not
@@ -110,6 +110,7 @@ fn battle_with(
     initiator: BoardSide,
     drawn: Option<&[(BoardSide, Option<i64>)]>,
     battled: &[CardIx],
+    hits: &[(CardIx, bool)],
 ) -> Battle {
     let mut cards = Vec::new();
     for c in cards_at(st, at) {
@@ -157,6 +158,8 @@ fn battle_with(
             draws_if_unable: None,
             battled_this_turn: battled.contains(&c),
             elsewhere: false,
+            hit: hits.iter().any(|h| h.0 == c),
+            forfeit_zero: hits.iter().any(|h| h.0 == c && h.1),
         });
     }
     let modifiers = card_modifiers(st, at, &cards);
@@ -321,8 +324,9 @@ pub fn resolve_battle(
     drawn: &[(BoardSide, Option<i64>)],
     battled: &[CardIx],
     fewer: &[(BoardSide, u32)],
+    hits: &[(CardIx, bool)],
 ) -> Applied {
-    let mut b = battle_with(st, at, initiator, Some(drawn), battled);
+    let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits);
     for &(s, k) in fewer {
         b.modifiers.push(battle::ModSpec {
             source: format!("{} chooses to draw {k}", s.name()),
@@ -534,7 +538,8 @@ impl super::engine::Engine {
             let drawn = self.stack[ix].drawn.clone();
             let before = self.battled_before(ix);
             let fewer = self.stack[ix].fewer.clone();
-            resolve_battle(&self.st, at, by, &script, &drawn, &before, &fewer)
+            let hits = self.stack[ix].hits.clone();
+            resolve_battle(&self.st, at, by, &script, &drawn, &before, &fewer, &hits)
         } else {
             resolve_drain(&self.st, at, by)
         };
@@ -642,26 +647,28 @@ impl super::engine::Engine {
         let Some(at) = at else {
             return self.battle_end(ix);
         };
-        // Firing weapons as actions in the weapons segment is not modelled on the board:
-        // with a weapon at the battle, the segment cannot be skipped.
-        if let Some(w) = cards_at(&self.st, at)
-            .into_iter()
-            .find(|&c| self.st.def(c).card_type == CardType::Weapon)
-        {
-            let what = format!(
-                "the weapons segment of {} with {} at the battle (firing weapons on the board)",
-                self.stack[ix].label,
-                self.st.title(w)
-            );
-            let depth = self.stack.len();
-            self.trace
-                .not_modelled(depth, Actor::Rules, what.clone(), &[cite::WEAPONS_SEGMENT]);
-            self.outcome = Some(super::engine::Outcome::NotModelled { what });
-            return Flow::Stop;
+        // The weapons segment: players alternate actions, the initiator first.
+        if !self.stack[ix].weapons_done {
+            if self.stack[ix].segment.is_none() {
+                self.stack[ix].stage = Stage::Resolving;
+                self.stack[ix].segment = Some((by, 0));
+                let label = self.stack[ix].label.clone();
+                self.log(
+                    Actor::Rules,
+                    Event::Window,
+                    format!(
+                        "{label}: the weapons segment begins; {} (who initiated the battle) takes the first action",
+                        by.name()
+                    ),
+                    &[cite::WEAPONS_SEGMENT],
+                );
+            }
+            return Flow::Go;
         }
         let before = self.battled_before(ix);
+        let hits = self.stack[ix].hits.clone();
         let o = battle::resolve(
-            &battle_with(&self.st, at, by, None, &before),
+            &battle_with(&self.st, at, by, None, &before, &hits),
             &Script::default(),
         );
         if o.not_initiated.is_some() {
@@ -700,14 +707,14 @@ impl super::engine::Engine {
             Actor::Rules,
             Event::Result,
             format!(
-                "{label}: the weapons segment passes (no weapons fired on the board); power segment: {} draws {} battle destin{}, {} draws {}",
+                "{label}: power segment: {} draws {} battle destin{}, {} draws {}",
                 by.name(),
                 n[by.ix()],
                 if n[by.ix()] == 1 { "y" } else { "ies" },
                 by.other().name(),
                 n[by.other().ix()]
             ),
-            &[cite::WEAPONS_SEGMENT, cite::BATTLE_DESTINIES],
+            &[cite::POWER_SEGMENT, cite::BATTLE_DESTINIES],
         );
         let e = &mut self.stack[ix];
         e.stage = Stage::Resolving;
@@ -728,6 +735,12 @@ impl super::engine::Engine {
         use super::stack::{ActionKind, Entry};
         use super::values::cite;
         use crate::engine::Event;
+        if self.stack[ix].segment.is_some() {
+            return self.weapons_step(ix);
+        }
+        if !self.stack[ix].weapons_done {
+            return self.battle_begin(ix);
+        }
         let Some(s) = self.stack[ix].draws_left.pop_front() else {
             return self.battle_end(ix);
         };

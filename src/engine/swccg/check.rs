@@ -151,7 +151,14 @@ fn check_step(
             p.as_str()
         )));
     }
-    if matches!(verb, Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit) && st.card.is_none() {
+    if verb == Verb::Fire && st.target.len() != 1 {
+        return Err(err("`fire` names one `target:`".into()));
+    }
+    if matches!(
+        verb,
+        Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit | Verb::Fire
+    ) && st.card.is_none()
+    {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
     }
     let known =

@@ -126,6 +126,10 @@ impl Engine {
                 );
                 Applied::Done
             }
+            Effect::Hit(t, forfeit_zero) => {
+                self.hit(ix, t, forfeit_zero);
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -862,6 +866,10 @@ impl Engine {
         match a {
             Amount::Value(v) => Some(*v),
             Amount::Destiny => self.stack.get(ix).and_then(|e| e.destiny),
+            // destiny + add > value  <=>  destiny > value - add
+            Amount::StatOf(c, d) => self
+                .stat_of(*c, *d)
+                .map(|v| v - self.stack.get(ix).map_or(0, |e| e.destiny_add)),
             Amount::AbilityOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
                 Some(Tgt::Card(c)) => self.st.def(*c).stats.ability,
                 _ => None,

@@ -42,6 +42,7 @@ pub mod stack;
 pub mod state;
 mod targets;
 pub mod values;
+mod weapons;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

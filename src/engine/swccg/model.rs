@@ -360,6 +360,26 @@ pub struct CardDef {
     /// out from the board each time a battle is resolved.
     #[serde(default)]
     pub modifiers: Vec<CardModifier>,
+    /// A weapon: how it fires in a battle's weapons segment (`fire`).
+    #[serde(default)]
+    pub weapon: Option<WeaponDef>,
+}
+
+/// How a weapon fires: weapon destiny against the target's `against` value ("draw
+/// destiny; target hit if destiny > ability").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    pub against: super::battle::Defense,
+    /// Force used to fire it.
+    #[serde(default)]
+    pub cost: u32,
+    /// Added to the weapon destiny ("if destiny +1 > defense value").
+    #[serde(default)]
+    pub add: i64,
+    /// The hit also makes the target's forfeit 0.
+    #[serde(default)]
+    pub forfeit_zero: bool,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -647,6 +667,9 @@ pub enum Amount {
     HighestAbility,
     /// The last destiny drawn by this action.
     Destiny,
+    /// A weapon's target's value it fires against, read when the destiny is compared.
+    #[serde(skip)]
+    StatOf(usize, super::battle::Defense),
 }
 
 /// One step of an ability's result. Steps are carried out in the order listed
@@ -707,6 +730,9 @@ pub enum Effect {
     SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
+    /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
+    #[serde(skip)]
+    Hit(usize, bool),
 }
 
 /// One piece of game text the engine understands.
@@ -834,6 +860,8 @@ pub enum Verb {
     /// A battle on the stack reaching its power segment: draw only `amount` of the
     /// battle destinies you may draw.
     BattleDestinies,
+    /// A battle's weapons segment: fire the weapon `card` at `target`.
+    Fire,
 }
 
 impl Verb {
@@ -851,6 +879,7 @@ impl Verb {
             Verb::Battle => "battle",
             Verb::ForceDrain => "force_drain",
             Verb::BattleDestinies => "battle_destinies",
+            Verb::Fire => "fire",
         }
     }
 }

@@ -274,7 +274,8 @@ impl Engine {
             ActionKind::Play
             | ActionKind::UseText
             | ActionKind::Triggered
-            | ActionKind::Mandatory => {
+            | ActionKind::Mandatory
+            | ActionKind::Fire => {
                 let (c, a) = (self.stack[ix].card, self.stack[ix].ability);
                 if let (Some(c), Some(a)) = (c, a) {
                     let effects = self.st.def(c).abilities[a].effect.clone();

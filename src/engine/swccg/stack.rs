@@ -45,6 +45,8 @@ pub enum ActionKind {
     Battle,
     /// A Force drain: not modelled by the stack engine itself.
     ForceDrain,
+    /// Firing a weapon in a battle's weapons segment (the battle is `responding_to`).
+    Fire,
 }
 
 impl ActionKind {
@@ -62,6 +64,7 @@ impl ActionKind {
             ActionKind::JustLost { .. } => "just lost",
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
+            ActionKind::Fire => "weapon firing",
         }
     }
 }
@@ -127,6 +130,16 @@ pub struct Entry {
     pub drawn: Vec<(Side, Option<i64>)>,
     /// A battle: sides that chose to draw fewer battle destinies, and how many.
     pub fewer: Vec<(Side, u32)>,
+    /// A battle in its weapons segment: who acts next and the consecutive passes.
+    pub segment: Option<(Side, u8)>,
+    /// A battle: the weapon segment is over.
+    pub weapons_done: bool,
+    /// A battle: cards hit by weapons (and whether their forfeit became 0).
+    pub hits: Vec<(CardIx, bool)>,
+    /// A battle: weapons fired in it.
+    pub fired: Vec<CardIx>,
+    /// A weapon firing: added to its weapon destiny before comparing.
+    pub destiny_add: i64,
 }
 
 impl Entry {
@@ -155,6 +168,11 @@ impl Entry {
             draws_left: VecDeque::new(),
             drawn: Vec::new(),
             fewer: Vec::new(),
+            segment: None,
+            weapons_done: false,
+            hits: Vec::new(),
+            fired: Vec::new(),
+            destiny_add: 0,
         }
     }
 
