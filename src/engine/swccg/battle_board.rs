@@ -321,11 +321,10 @@ pub fn resolve_battle(
     at: usize,
     initiator: BoardSide,
     script: &Script,
-    drawn: &[(BoardSide, Option<i64>)],
+    entry: &super::stack::Entry,
     battled: &[CardIx],
-    fewer: &[(BoardSide, u32)],
-    hits: &[(CardIx, bool)],
 ) -> Applied {
+    let (drawn, fewer, hits) = (&entry.drawn[..], &entry.fewer[..], &entry.hits[..]);
     let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits);
     for &(s, k) in fewer {
         b.modifiers.push(battle::ModSpec {
@@ -535,11 +534,8 @@ impl super::engine::Engine {
         };
         let a = if is_battle {
             let script = self.battle_choices(at);
-            let drawn = self.stack[ix].drawn.clone();
             let before = self.battled_before(ix);
-            let fewer = self.stack[ix].fewer.clone();
-            let hits = self.stack[ix].hits.clone();
-            resolve_battle(&self.st, at, by, &script, &drawn, &before, &fewer, &hits)
+            resolve_battle(&self.st, at, by, &script, &self.stack[ix], &before)
         } else {
             resolve_drain(&self.st, at, by)
         };
