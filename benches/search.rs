@@ -12,8 +12,8 @@ use swjudge::index::{Index, Query};
 use swjudge::paths::Paths;
 use swjudge::rulebook::{Corpus, Game};
 
-const BUILD_RUNS: usize = 7;
-const QUERY_ROUNDS: usize = 40;
+const BUILD_RUNS: usize = 5;
+const QUERY_ROUNDS: usize = 20;
 const CLI_RUNS: usize = 21;
 const CLI_WORDS: &str = "force drain";
 
@@ -36,40 +36,84 @@ fn main() {
         std::env::var_os("SWJUDGE_RULEBOOK").map_or_else(|| root.join("rulebook"), PathBuf::from);
     let tmp = std::env::temp_dir().join(format!("swjudge-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
+    let eval: Eval = swjudge::yaml::load_file(&root.join("tests/data/search-eval.yaml"))
+        .unwrap_or_else(|e| fail(&format!("eval questions: {e}")));
     let paths = Paths {
         rulebook: rulebook.clone(),
         index: tmp.join("index"),
         data_dir: tmp.join("data"),
     };
+    println!("\n== the rulebooks alone ({})", rulebook.display());
+    measure(&paths, &eval);
+    // With SWJUDGE_REAL_DATA: every real SWCCG, Destiny and SWTCG card and ruling too.
+    if let Some(real) = std::env::var_os("SWJUDGE_REAL_DATA").map(PathBuf::from) {
+        let paths = Paths {
+            rulebook,
+            index: tmp.join("index-real"),
+            data_dir: tmp.join("data-real"),
+        };
+        let files = real_files(&real);
+        let reports = swjudge::cards::import::import(&files, &paths.data_dir, false)
+            .unwrap_or_else(|e| fail(&format!("import: {e}")));
+        let cards: usize = reports.iter().map(|r| r.imported).sum();
+        println!(
+            "\n== the rulebooks and {cards} imported cards from {} files ({})",
+            files.len(),
+            real.display()
+        );
+        measure(&paths, &eval);
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
 
+/// The real card databases under `root`: SWCCG Light and Dark, every Destiny
+/// set and every SWTCG set.
+fn real_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = vec![
+        root.join("swccg-card-json/Light.json"),
+        root.join("swccg-card-json/Dark.json"),
+    ];
+    for (dir, ext) in [
+        ("swdestinydb-json-data/set", "json"),
+        ("swtcg-lackey/sets", "txt"),
+    ] {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| fail(&format!("{dir}: {e}")))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    files
+}
+
+/// Build, open, query and CLI figures for the corpus `paths` names.
+fn measure(paths: &Paths, eval: &Eval) {
     // Corpus load (Markdown parse) alone, for context.
     let load = median(
         &(0..BUILD_RUNS)
-            .map(|_| time(|| Corpus::load(&rulebook).map(|_| ())))
+            .map(|_| time(|| Corpus::load(&paths.rulebook).map(|_| ())))
             .collect::<Vec<_>>(),
     );
-
     // Full rebuild as `swjudge index` does it: load, fingerprint, build, swap.
     let mut builds = Vec::new();
-    let mut sections = 0;
+    let (mut docs, mut sections) = (0, 0);
     for _ in 0..BUILD_RUNS {
         let start = Instant::now();
-        let ix = Index::rebuild(&paths).unwrap_or_else(|e| fail(&format!("build: {e}")));
+        let ix = Index::rebuild(paths).unwrap_or_else(|e| fail(&format!("build: {e}")));
         builds.push(start.elapsed());
-        sections = ix.len();
+        (docs, sections) = (ix.len(), ix.sections());
     }
     let build = median(&builds);
-
-    // Opening a current index (the cost every CLI search pays).
+    // Opening a current index (the cost every CLI search pays: hashing the
+    // sources and checking the index files' checksums included).
     let open = median(
         &(0..BUILD_RUNS)
-            .map(|_| time(|| Index::open_or_build(&paths).map(|_| ())))
+            .map(|_| time(|| Index::open_or_build(paths).map(|_| ())))
             .collect::<Vec<_>>(),
     );
-
-    let index = Index::open_or_build(&paths).unwrap_or_else(|e| fail(&format!("open: {e}")));
-    let eval: Eval = swjudge::yaml::load_file(&root.join("tests/data/search-eval.yaml"))
-        .unwrap_or_else(|e| fail(&format!("eval questions: {e}")));
+    let index = Index::open_or_build(paths).unwrap_or_else(|e| fail(&format!("open: {e}")));
     let queries: Vec<Query> = eval
         .questions
         .iter()
@@ -80,25 +124,74 @@ fn main() {
             limit: 5,
         })
         .collect();
+    let (p50, p99, cold_p50, slowest) = latencies(paths, &index, &queries);
+
+    // End to end: the release binary against ripgrep on the same words.
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_swjudge"));
+    let mut cli = Command::new(&exe);
+    cli.arg("--rulebook")
+        .arg(&paths.rulebook)
+        .arg("--index-dir")
+        .arg(&paths.index)
+        .arg("--data-dir")
+        .arg(&paths.data_dir)
+        .args(["search", CLI_WORDS]);
+    let cli_ms = run_many(cli, "swjudge");
+    let (grep_name, grep_ms) = grep_time(&paths.rulebook);
+
+    println!("{docs} documents, {sections} of them rulebook sections");
+    println!("{:<44} {:>12} {:>10}", "measure", "value", "target");
+    row("corpus load (Markdown parse)", ms(load), "");
+    row(
+        "index build (load + hash + build + swap)",
+        ms(build),
+        "≤ 1 s",
+    );
+    row("index open when current (hash + checksums)", ms(open), "");
+    row(
+        &format!("query p50 ({} queries × {QUERY_ROUNDS})", queries.len()),
+        us(p50),
+        "≤ 100 µs",
+    );
+    row("query p99", us(p99), "");
+    row("query p50, first search on a fresh index", us(cold_p50), "");
+    row(
+        &format!("CLI `swjudge search {CLI_WORDS}` (median)"),
+        format!("{cli_ms:.1} ms"),
+        "≤ rg",
+    );
+    row(
+        &format!("`{grep_name} \"{CLI_WORDS}\" rulebook/` (median)"),
+        format!("{grep_ms:.1} ms"),
+        "",
+    );
+    println!("slowest questions (median):");
+    for (t, q) in slowest.iter().take(3) {
+        println!("  {:>10}  {q}", us(*t));
+    }
+}
+
+/// Query latency over `queries`: p50 and p99 on a warm index, p50 of the first
+/// search on a freshly opened one, and the slowest questions.
+fn latencies<'q>(
+    paths: &Paths,
+    index: &Index,
+    queries: &'q [Query],
+) -> (Duration, Duration, Duration, Vec<(Duration, &'q str)>) {
     // First search of each question on a freshly opened index: nothing cached
     // yet (stored fields, term weights), as for a one-off CLI search.
-    let mut cold = Vec::with_capacity(queries.len() * 3);
-    for _ in 0..3 {
-        for q in &queries {
-            let fresh =
-                Index::open_or_build(&paths).unwrap_or_else(|e| fail(&format!("open: {e}")));
-            let start = Instant::now();
-            let hits = fresh
-                .search(q)
-                .unwrap_or_else(|e| fail(&format!("search: {e}")));
-            cold.push(start.elapsed());
-            std::hint::black_box(hits);
-        }
+    let mut cold = Vec::with_capacity(queries.len());
+    for q in queries {
+        let fresh = Index::open_or_build(paths).unwrap_or_else(|e| fail(&format!("open: {e}")));
+        let start = Instant::now();
+        let hits = fresh
+            .search(q)
+            .unwrap_or_else(|e| fail(&format!("search: {e}")));
+        cold.push(start.elapsed());
+        std::hint::black_box(hits);
     }
     cold.sort();
-    let cold_p50 = percentile(&cold, 0.50);
-
-    for q in &queries {
+    for q in queries {
         let _ = index.search(q); // warm-up
     }
     let mut lat = Vec::with_capacity(queries.len() * QUERY_ROUNDS);
@@ -117,63 +210,17 @@ fn main() {
     }
     let mut slowest: Vec<(Duration, &str)> = per_query
         .iter()
-        .zip(&queries)
+        .zip(queries)
         .map(|(v, q)| (median(v), q.text.as_str()))
         .collect();
     slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
     lat.sort();
-    let p50 = percentile(&lat, 0.50);
-    let p99 = percentile(&lat, 0.99);
-
-    // End to end: the release binary against ripgrep on the same words.
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_swjudge"));
-    let cli = {
-        let mut c = Command::new(&exe);
-        c.arg("--rulebook")
-            .arg(&rulebook)
-            .arg("--index-dir")
-            .arg(&paths.index)
-            .args(["search", CLI_WORDS]);
-        c
-    };
-    let cli_ms = run_many(cli, "swjudge");
-    let (grep_name, grep_ms) = grep_time(&rulebook);
-
-    println!();
-    println!(
-        "swjudge search benchmark ({sections} sections, {})",
-        rulebook.display()
-    );
-    println!("{:<44} {:>12} {:>10}", "measure", "value", "target");
-    row("corpus load (Markdown parse)", ms(load), "");
-    row(
-        "index build (load + hash + build + swap)",
-        ms(build),
-        "≤ 300 ms",
-    );
-    row("index open when current", ms(open), "");
-    row(
-        &format!("query p50 ({} queries × {QUERY_ROUNDS})", queries.len()),
-        us(p50),
-        "≤ 100 µs",
-    );
-    row("query p99", us(p99), "");
-    row("query p50, first search on a fresh index", us(cold_p50), "");
-    row(
-        &format!("CLI `swjudge search {CLI_WORDS}` (median)"),
-        format!("{cli_ms:.1} ms"),
-        "",
-    );
-    row(
-        &format!("`{grep_name} \"{CLI_WORDS}\" rulebook/` (median)"),
-        format!("{grep_ms:.1} ms"),
-        "",
-    );
-    println!("slowest questions (median):");
-    for (t, q) in slowest.iter().take(3) {
-        println!("  {:>10}  {q}", us(*t));
-    }
-    let _ = std::fs::remove_dir_all(&tmp);
+    (
+        percentile(&lat, 0.50),
+        percentile(&lat, 0.99),
+        percentile(&cold, 0.50),
+        slowest,
+    )
 }
 
 fn row(name: &str, value: String, target: &str) {

@@ -5,6 +5,7 @@
 //! See ARCHITECTURE.md for the code map and invariants.
 
 pub mod cards;
+pub mod coverage;
 pub mod engine;
 pub mod error;
 pub mod game;

@@ -851,3 +851,263 @@ fn check_huge_ferocity_destiny_count_is_refused_not_allocated() {
     );
     assert_error(&o, "`ferocity_destinies` is more than 64");
 }
+
+/// Every line of `text` fits `width` columns, unless it is one unbreakable word.
+fn assert_fits(text: &str, width: usize) {
+    for line in text.lines() {
+        let n = line.chars().count();
+        let one_word = !line.trim().contains(' ');
+        assert!(
+            n <= width || one_word,
+            "line of {n} > {width}: {line}\n{text}"
+        );
+    }
+}
+
+#[test]
+fn check_output_fits_the_width_and_never_splits_a_rule_id() {
+    let tmp = TempDir::new("width");
+    for cols in ["60", "100", "160"] {
+        let o = swjudge(tmp.path())
+            .env("COLUMNS", cols)
+            .args(["check", "scenarios/swccg/battles/simple-example.yaml"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let text = stdout(&o);
+        assert_fits(&text, cols.parse().unwrap());
+        let j = swjudge(tmp.path())
+            .args([
+                "--json",
+                "check",
+                "scenarios/swccg/battles/simple-example.yaml",
+            ])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+        for step in v["steps"].as_array().unwrap() {
+            for id in step["cites"].as_array().unwrap() {
+                let id = id.as_str().unwrap();
+                assert!(
+                    text.contains(id),
+                    "{id} split or missing at {cols} columns:\n{text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_color_and_pipes_get_no_escapes_and_always_gets_them() {
+    let tmp = TempDir::new("colour");
+    let run = |args: &[&str], no_color: bool| {
+        let mut c = swjudge(tmp.path());
+        if no_color {
+            c.env("NO_COLOR", "1");
+        }
+        stdout(&c.args(args).output().unwrap())
+    };
+    for args in [
+        &["rule", "swccg.ar.the-stack"][..],
+        &["rule", "--color", "auto", "swccg.ar.the-stack"][..],
+        &["--color", "never", "rule", "swccg.ar.the-stack"][..],
+    ] {
+        assert!(!run(args, true).contains('\x1b'));
+        assert!(!run(args, false).contains('\x1b'));
+    }
+    let always = run(&["--color", "always", "rule", "swccg.ar.the-stack"], false);
+    assert!(always.contains("\x1b[1m"), "{always}");
+    let bad = swjudge(tmp.path())
+        .args(["--color", "sometimes", "rule", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&bad), 2);
+}
+
+#[test]
+fn rule_renders_markdown_resolves_case_variants_silently_and_drops_dead_ends() {
+    let tmp = TempDir::new("rulemd");
+    let o = swjudge(tmp.path())
+        .args(["rule", "SWCCG.AR.THE-STACK"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0);
+    assert_eq!(stderr(&o), "", "a case variant is not a rename");
+    assert!(stdout(&o).starts_with("swccg.ar.the-stack — The Stack\n"));
+    let all: String = ["swccg.ar.the-stack", "destiny.rr.modifier"]
+        .iter()
+        .map(|id| stdout(&swjudge(tmp.path()).args(["rule", id]).output().unwrap()))
+        .collect();
+    assert!(!all.contains("**") && !all.contains("{#"), "{all}");
+    let o = swjudge(tmp.path())
+        .args(["rule", "swtcg.rb.overkill"])
+        .output()
+        .unwrap();
+    assert!(
+        !stdout(&o).contains("not found in the rulebook"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn json_commands_print_json_on_every_path_with_the_same_exit_codes() {
+    let tmp = TempDir::new("jsonpaths");
+    let empty = tmp.path().join("no-scenarios");
+    std::fs::create_dir_all(&empty).unwrap();
+    let cases: &[(&[&str], i32)] = &[
+        (&["--json", "test", empty.to_str().unwrap()], 1),
+        (&["--json", "rule", "no.such.section"], 1),
+        (&["--json", "rule", "swccg.ar.the-stack"], 0),
+        (&["--json", "card", "zzzz qqqq"], 1),
+        (&["--json", "check", "no/such/file.yaml"], 2),
+        (&["--json", "rule", ""], 2),
+        (&["--json", "nonsense-command"], 2),
+        (&["--json", "coverage", "--game", "swtcg"], 0),
+    ];
+    for (args, want) in cases {
+        let o = swjudge(tmp.path()).args(*args).output().unwrap();
+        assert_eq!(code(&o), *want, "{args:?}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {}", stdout(&o)));
+        if *want == 2 {
+            assert!(v["error"].is_string(), "{args:?}: {v}");
+        }
+    }
+}
+
+#[test]
+fn the_built_in_rulebook_works_from_anywhere_and_rulebook_dir_overrides_it() {
+    let tmp = TempDir::new("anywhere");
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let o = swjudge(tmp.path())
+        .current_dir(&elsewhere)
+        .args(["rule", "swccg.ar.the-stack"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // unpacked into the cache given, not beside the binary or in the user's cache
+    let unpacked = tmp.path().join("cache").join("rulebook");
+    let copies: Vec<_> = std::fs::read_dir(&unpacked).unwrap().collect();
+    assert_eq!(copies.len(), 1);
+    let o = swjudge(tmp.path())
+        .current_dir(&elsewhere)
+        .env_remove("SWJUDGE_INDEX")
+        .args(["search", "force drain"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(tmp.path().join("cache").join("index").is_dir());
+
+    // an edited copy on disk, chosen by flag or environment variable
+    let edited = tmp.path().join("edited");
+    copy_dir(&rulebook(), &edited);
+    let f = edited.join("swccg/ar-01-basics.md");
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::write(
+        &f,
+        text.replace(
+            "The Stack is a conceptual tool",
+            "The Stack is an EDITED tool",
+        ),
+    )
+    .unwrap();
+    let by_flag = swjudge(tmp.path())
+        .args(["rule", "swccg.ar.the-stack", "--rulebook"])
+        .arg(&edited)
+        .output()
+        .unwrap();
+    let by_env = swjudge(tmp.path())
+        .env("SWJUDGE_RULEBOOK", &edited)
+        .args(["rule", "swccg.ar.the-stack"])
+        .output()
+        .unwrap();
+    for o in [by_flag, by_env] {
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stdout(&o).contains("EDITED tool"), "{}", stdout(&o));
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn coverage_counts_examples_per_game_and_lists_unreproducible_apart() {
+    let tmp = TempDir::new("coverage");
+    let run = |args: &[&str]| {
+        let o = swjudge(tmp.path()).args(args).output().unwrap();
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let all = run(&["--json", "coverage"]);
+    let games: Vec<&str> = all["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(games, ["swccg", "destiny", "swtcg"]);
+    for g in all["games"].as_array().unwrap() {
+        let n = |k: &str| g[k].as_u64().unwrap();
+        assert_eq!(
+            n("examples"),
+            n("covered") + n("not_covered") + n("cannot_be_reproduced")
+        );
+    }
+    assert!(
+        all["games"][0]["covered"].as_u64().unwrap() > 40,
+        "{}",
+        all["games"]
+    );
+    // every entry of scenarios/unreproducible.tsv names an example, reported apart
+    assert_eq!(all["warnings"], serde_json::json!([]));
+    let apart: Vec<&str> = all["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["status"] == "cannot-be-reproduced")
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert!(apart.contains(&"swccg.ar.force-icons-example"), "{apart:?}");
+    let missing = run(&["--json", "coverage", "--missing", "--game", "destiny"]);
+    let list = missing["examples"].as_array().unwrap();
+    assert!(!list.is_empty());
+    assert!(
+        list.iter()
+            .all(|e| e["status"] == "not-covered" && e["game"] == "destiny")
+    );
+    let text = stdout(&swjudge(tmp.path()).args(["coverage"]).output().unwrap());
+    assert!(
+        text.contains("Cannot be reproduced (") && text.contains("illegible"),
+        "{text}"
+    );
+}
+
+/// `search` follows `--color` like every other command (it used to ask the terminal itself).
+#[test]
+fn search_honours_color_choice() {
+    let t = TempDir::new("cli-search-color");
+    let on = sj(t.path(), &["--color", "always", "search", "battle destiny"]);
+    assert_eq!(code(&on), 0, "{}", stderr(&on));
+    assert!(
+        stdout(&on).contains('\u{1b}'),
+        "no emphasis with --color always"
+    );
+    let off = sj(t.path(), &["--color", "never", "search", "battle destiny"]);
+    assert_eq!(code(&off), 0, "{}", stderr(&off));
+    assert!(
+        !stdout(&off).contains('\u{1b}'),
+        "emphasis with --color never"
+    );
+}

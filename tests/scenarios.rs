@@ -57,7 +57,7 @@ fn every_citation_resolves() {
             continue;
         };
         if let Some(src) = &s.source
-            && !corpus.contains(&src.value)
+            && !corpus.contains(scenario::section_of(&src.value))
         {
             missing.push(format!("{}: source {}", f.display(), src.value));
         }
@@ -653,4 +653,23 @@ fn a_decision_by_the_wrong_player_is_rejected() {
     let expected = format!("{text}  illegal: [{{step: 1, rule: swccg.ar.types-of-actions}}]\n");
     let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &expected, None).unwrap());
     assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+}
+
+/// `source: SECTION#N` names the Nth example inside a section; the section must exist.
+#[test]
+fn a_source_may_name_an_example_inside_a_section() {
+    assert_eq!(
+        scenario::section_of("swccg.ar.the-stack#2"),
+        "swccg.ar.the-stack"
+    );
+    assert_eq!(
+        scenario::section_of("swccg.ar.the-stack"),
+        "swccg.ar.the-stack"
+    );
+    assert_eq!(scenario::section_of("a#b"), "a#b");
+    let ok = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.the-stack#2\n");
+    let c = corpus();
+    assert!(scenario::load_str(Path::new("s.yaml"), &ok, Some(&c as &dyn SectionIds)).is_ok());
+    let bad = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.no-such#2\n");
+    assert!(scenario::load_str(Path::new("s.yaml"), &bad, Some(&c as &dyn SectionIds)).is_err());
 }

@@ -57,7 +57,7 @@ fn search_exit_codes() {
     assert_eq!(code(&none), 1);
     assert!(stdout(&none).is_empty());
     assert!(
-        stderr(&none).contains("no sections match"),
+        stderr(&none).starts_with("nothing found for \"zzyzx qwxv\""),
         "{}",
         stderr(&none)
     );
@@ -87,14 +87,15 @@ fn search_exit_codes() {
 #[test]
 fn search_treats_query_syntax_as_words() {
     let tmp = TempDir::new("search-syntax");
-    for q in [
-        "force: \"drain\" (",
-        "title:stack AND",
-        "+shields -",
-        "[battle] {destiny} ~2 ^3 *",
+    for (q, want) in [
+        ("force: \"drain\" (", 0),
+        ("stack:the AND", 0),
+        ("+shields -", 0),
+        ("[battle] {destiny} ~2 ^3 *", 0),
+        ("title:stack AND", 0),
     ] {
         let o = fx(&tmp).args(["search", q]).output().unwrap();
-        assert_eq!(code(&o), 0, "{q}: {}", stderr(&o));
+        assert_eq!(code(&o), want, "{q}: {}", stderr(&o));
     }
 }
 
@@ -298,6 +299,167 @@ fn corrupt_index_is_rebuilt_silently() {
     let o = fx(&tmp).args(["search", "shields"]).output().unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
+}
+
+/// A small deterministic byte generator (xorshift), for damage that is not a pattern.
+fn noise(len: usize, mut seed: u64) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}
+
+/// 200 KB of random bytes written inside the document store: the damage is
+/// found when the index is opened, the index rebuilt, and the search answers.
+#[test]
+fn random_bytes_in_the_store_are_repaired() {
+    let tmp = TempDir::new("search-store-noise");
+    let ok = fx(&tmp).args(["search", "shields"]).output().unwrap();
+    assert_eq!(code(&ok), 0);
+    let dir = tmp.path().join("index/sections");
+    let mut damaged = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "store" || x == "idx") {
+            let mut bytes = std::fs::read(&p).unwrap();
+            let at = bytes.len() / 3;
+            let junk = noise(200 * 1024, 0x9e37_79b9 + damaged);
+            bytes.splice(at..bytes.len().min(at + junk.len()), junk);
+            std::fs::write(&p, bytes).unwrap();
+            damaged += 1;
+        }
+    }
+    assert!(damaged >= 2, "a .store and an .idx file were damaged");
+    let o = fx(&tmp)
+        .args(["--json", "search", "shields"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).lines().count() <= 1, "{}", stderr(&o));
+    assert_eq!(json(&o)[0]["id"], "destiny.rr.shields");
+}
+
+/// The same number of bytes changed and the modification time put back: the
+/// content fingerprint still sees the change.
+#[test]
+fn same_size_edit_with_mtime_restored_is_noticed() {
+    let tmp = TempDir::new("search-same-size");
+    let book = tmp.path().join("rulebook");
+    copy_dir(&fixture(), &book);
+    let run = |q: &str| {
+        swjudge(tmp.path())
+            .arg("--rulebook")
+            .arg(&book)
+            .args(["--json", "search", q])
+            .output()
+            .unwrap()
+    };
+    assert_eq!(code(&run("shields")), 0);
+    let file = book.join("destiny/rr.md");
+    let before = std::fs::metadata(&file).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("shields"));
+    let edited = text.replacen("three shields", "three glowbug", 1);
+    assert_eq!(edited.len(), text.len());
+    std::fs::write(&file, &edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(before.modified().unwrap())
+        .unwrap();
+    let after = std::fs::metadata(&file).unwrap();
+    assert_eq!(after.len(), before.len());
+    assert_eq!(after.modified().unwrap(), before.modified().unwrap());
+    let o = run("glowbug");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+fn import_fixture_cards(data: &Path, names: &[&str]) {
+    let files: Vec<PathBuf> = names
+        .iter()
+        .map(|n| root().join("tests/fixtures/cards").join(n))
+        .collect();
+    swjudge::cards::import::import(&files, data, false).unwrap();
+}
+
+/// Imported card text, database rulings and errata are searched beside the
+/// rulebook; each hit says where it comes from; `--kind` picks them out.
+#[test]
+fn imported_cards_and_rulings_are_searched() {
+    let tmp = TempDir::new("search-cards");
+    import_fixture_cards(
+        &tmp.path().join("data"),
+        &[
+            "swccg-rulings.json",
+            "swccg-light.json",
+            "swtcg-rulings.txt",
+        ],
+    );
+    let search = |args: &[&str]| {
+        let o = fx(&tmp)
+            .arg("--json")
+            .arg("search")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        json(&o)
+    };
+    let v = search(&[
+        "--kind",
+        "ruling",
+        "cancel battle damage when nothing can be forfeited",
+    ]);
+    let first = &v[0];
+    assert_eq!(first["id"], "swccg-rulings.json#9002/ruling/1", "{v}");
+    assert_eq!(first["kind"], "ruling");
+    assert_eq!(first["source"]["from"], "database");
+    assert_eq!(first["source"]["file"], "swccg-rulings.json");
+    assert_eq!(first["source"]["card"], "9002");
+    assert_eq!(first["source"]["position"], 1);
+    assert!(v.as_array().unwrap().iter().all(|h| h["kind"] == "ruling"));
+
+    // The rulebook's erratum and the database's card, both found, told apart.
+    let v = search(&["Obi-Wan's Cape"]);
+    let from = |id: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["id"] == id)
+            .unwrap_or_else(|| panic!("{id} not in {v}"))["source"]["from"]
+            .clone()
+    };
+    assert_eq!(from("swccg.ar.obi-wans-cape"), "rulebook");
+    assert_eq!(from("swccg-light.json#108"), "database");
+
+    let v = search(&["--kind", "card", "--game", "swtcg", "prevent damage"]);
+    assert_eq!(v[0]["id"], "swtcg-rulings.txt#FIX-1", "{v}");
+    assert!(v.as_array().unwrap().iter().all(|h| h["kind"] == "card"));
+    let o = fx(&tmp)
+        .args(["search", "--kind", "ruling", "Han may fire once per battle"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&o).contains("(ruling from the card database swccg-light.json, card 105)"),
+        "{}",
+        stdout(&o)
+    );
+
+    // Newly imported data is searched at once: the index follows the data.
+    let o = fx(&tmp)
+        .args(["search", "Captain Phasma"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    import_fixture_cards(&tmp.path().join("data"), &["destiny-set.json"]);
+    let v = search(&["Captain Phasma"]);
+    assert_eq!(v[0]["kind"], "card", "{v}");
+    assert_eq!(v[0]["game"], "destiny");
 }
 
 #[test]
@@ -570,109 +732,253 @@ struct Eval {
 struct Question {
     q: String,
     game: Game,
-    /// Any of these sections answers the question.
+    /// Any of these sections, cards or card rulings answers the question.
     expect: Vec<String>,
+    /// `heldout`: never used to tune ranking. Absent: the tuning split.
+    #[serde(default)]
+    split: Option<String>,
 }
 
-/// Recall@5 over tests/data/search-eval.yaml against the committed rulebook:
-/// the share of questions with an answering section in the first five hits
-/// (searching within the question's game, as a judge at a table would).
-#[test]
-fn search_quality_recall_at_5() {
-    let eval: Eval = swjudge::yaml::load_file(&root().join("tests/data/search-eval.yaml")).unwrap();
-    let per_game = |g: Game| eval.questions.iter().filter(|q| q.game == g).count();
-    assert!(
-        eval.questions.len() >= 45,
-        "{} questions",
-        eval.questions.len()
-    );
-    assert!(
-        per_game(Game::Swccg) >= 20 && per_game(Game::Destiny) >= 10 && per_game(Game::Swtcg) >= 10
-    );
+/// The fixture card databases the evaluation's card questions are about.
+const EVAL_CARDS: &[&str] = &[
+    "swccg-rulings.json",
+    "swccg-light.json",
+    "swtcg-rulings.txt",
+    "swtcg-set.txt",
+    "destiny-set.json",
+];
 
-    let tmp = TempDir::new("eval");
+/// The committed rulebook with the fixture cards imported, indexed under `tmp`.
+fn eval_index(tmp: &TempDir) -> (Eval, Index) {
+    let eval: Eval = swjudge::yaml::load_file(&root().join("tests/data/search-eval.yaml")).unwrap();
     let paths = Paths {
         rulebook: rulebook(),
         index: tmp.path().join("index"),
         data_dir: tmp.path().join("data"),
     };
-    let index = Index::open_or_build(&paths).unwrap();
-    assert_eq!(
-        index.segments(),
-        1,
-        "the whole rulebook is indexed as one segment"
-    );
+    import_fixture_cards(&paths.data_dir, EVAL_CARDS);
+    (eval, Index::open_or_build(&paths).unwrap())
+}
+
+fn top5(index: &Index, q: &Question, game: Option<Game>) -> Vec<String> {
+    let query = Query {
+        text: q.q.clone(),
+        game,
+        kind: None,
+        limit: 5,
+    };
+    index
+        .search(&query)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+/// Recall@5 over tests/data/search-eval.yaml against the committed rulebook and
+/// the fixture cards: the share of questions with an answer in the first five
+/// hits, within the question's game (`--game`) and without a game, for the
+/// tuning split and the held-out split.
+#[test]
+fn search_quality_recall_at_5() {
+    let tmp = TempDir::new("eval");
+    let (eval, index) = eval_index(&tmp);
+    let per_game = |g: Game| eval.questions.iter().filter(|q| q.game == g).count();
+    assert!(eval.questions.len() >= 150, "{}", eval.questions.len());
+    for g in Game::ALL {
+        assert!(per_game(g) >= 45, "{g}: {}", per_game(g));
+    }
+    assert_eq!(index.segments(), 1, "the corpus is indexed as one segment");
     for q in &eval.questions {
         for id in &q.expect {
-            assert!(
-                index.corpus().unwrap().contains(id),
-                "{:?} expects unknown section {id}",
-                q.q
-            );
+            assert!(index.contains_id(id), "{:?} expects unknown {id}", q.q);
         }
+        assert!(
+            matches!(q.split.as_deref(), None | Some("heldout")),
+            "{:?}: split must be heldout or absent",
+            q.q
+        );
     }
-    let mut hits_in_game = 0;
-    let mut hits_any_game = 0;
+    // [split][in game, any game] = (found, asked)
+    let mut tally = [[(0usize, 0usize); 2]; 2];
     let mut misses = Vec::new();
     for q in &eval.questions {
-        let top = |game: Option<Game>| -> Vec<String> {
-            let query = Query {
-                text: q.q.clone(),
-                game,
-                kind: None,
-                limit: 5,
-            };
-            index
-                .search(&query)
-                .unwrap()
-                .into_iter()
-                .map(|h| h.id)
-                .collect()
-        };
-        let in_game = top(Some(q.game));
-        if in_game.iter().any(|id| q.expect.contains(id)) {
-            hits_in_game += 1;
-        } else {
-            misses.push(format!(
-                "  MISS {:?} ({}) expected {:?}, got {:?}",
-                q.q, q.game, q.expect, in_game
-            ));
-        }
-        if top(None).iter().any(|id| q.expect.contains(id)) {
-            hits_any_game += 1;
+        let split = usize::from(q.split.is_some());
+        for (mode, game) in [Some(q.game), None].into_iter().enumerate() {
+            let top = top5(&index, q, game);
+            let found = top.iter().any(|id| q.expect.contains(id));
+            tally[split][mode].1 += 1;
+            if found {
+                tally[split][mode].0 += 1;
+            } else if split == 0 {
+                misses.push(format!(
+                    "  MISS {:?} ({}, {}) expected {:?}, got {top:?}",
+                    q.q,
+                    q.game,
+                    if mode == 0 { "in game" } else { "any game" },
+                    q.expect
+                ));
+            }
         }
     }
-    let n = eval.questions.len() as f64;
-    let recall = hits_in_game as f64 / n;
+    let pct = |(found, asked): (usize, usize)| found as f64 * 100.0 / asked.max(1) as f64;
     for m in &misses {
         println!("{m}");
     }
-    println!(
-        "recall@5: {:.1}% ({hits_in_game}/{}) within the question's game; {:.1}% across all games",
-        recall * 100.0,
-        eval.questions.len(),
-        hits_any_game as f64 / n * 100.0
-    );
+    for (split, name) in ["tuning", "held-out"].iter().enumerate() {
+        println!(
+            "recall@5 {name} split ({} questions): {:.1}% within the question's game, {:.1}% without a game",
+            tally[split][0].1,
+            pct(tally[split][0]),
+            pct(tally[split][1])
+        );
+    }
     assert!(
-        recall >= 0.90,
-        "recall@5 {:.1}% is below 90%:\n{}",
-        recall * 100.0,
-        misses.join("\n")
+        tally[1][0].1 >= 40,
+        "a held-out split of at least 40 questions"
     );
+    // Floors a little under today's figures (README "Measured"): a ranking
+    // change that loses answers fails here.
+    for (split, mode, floor) in [(0, 0, 93.0), (0, 1, 92.0), (1, 0, 85.0), (1, 1, 78.0)] {
+        assert!(
+            pct(tally[split][mode]) >= floor,
+            "recall@5 {:.1}% below {floor}% (split {split}, mode {mode}):\n{}",
+            pct(tally[split][mode]),
+            misses.join("\n")
+        );
+    }
+}
+
+/// Card-ruling questions over the real community databases, when
+/// SWJUDGE_REAL_DATA points at them: every one is answered in the first five.
+#[test]
+fn real_card_rulings_are_found_when_available() {
+    let Some(real) = std::env::var_os("SWJUDGE_REAL_DATA").map(PathBuf::from) else {
+        eprintln!("SWJUDGE_REAL_DATA not set: skipping");
+        return;
+    };
+    let tmp = TempDir::new("eval-real");
+    let paths = Paths {
+        rulebook: rulebook(),
+        index: tmp.path().join("index"),
+        data_dir: tmp.path().join("data"),
+    };
+    let mut files = vec![
+        real.join("swccg-card-json/Light.json"),
+        real.join("swccg-card-json/Dark.json"),
+    ];
+    for (dir, ext) in [
+        ("swdestinydb-json-data/set", "json"),
+        ("swtcg-lackey/sets", "txt"),
+    ] {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(real.join(dir))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    swjudge::cards::import::import(&files, &paths.data_dir, false).unwrap();
+    let index = Index::open_or_build(&paths).unwrap();
+    let eval: Eval =
+        swjudge::yaml::load_file(&root().join("tests/data/search-eval-real.yaml")).unwrap();
+    let mut found = 0;
+    for q in &eval.questions {
+        for id in &q.expect {
+            assert!(index.contains_id(id), "{:?} expects unknown {id}", q.q);
+        }
+        let top = top5(&index, q, Some(q.game));
+        if top.iter().any(|id| q.expect.contains(id)) {
+            found += 1;
+        } else {
+            println!("  MISS {:?} expected {:?}, got {top:?}", q.q, q.expect);
+        }
+    }
+    println!(
+        "real card rulings: recall@5 {found}/{}",
+        eval.questions.len()
+    );
+    assert_eq!(found, eval.questions.len());
+}
+
+/// Questions nothing in the corpus answers find nothing (exit 1 on the command line).
+#[test]
+fn nothing_found_when_nothing_covers_the_question() {
+    let tmp = TempDir::new("eval-none");
+    let (_, index) = eval_index(&tmp);
+    let mut seed = 7u64;
+    let gibberish: Vec<String> = (0..99)
+        .map(|_| {
+            (0..4)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    char::from(b'a' + ((seed >> 33) % 26) as u8)
+                })
+                .collect()
+        })
+        .collect();
+    for text in [
+        "what is the Rule of Four".to_string(),
+        "how does the Quantum Flux Penalty apply".to_string(),
+        gibberish.join(" "),
+    ] {
+        let hits = index.search(&Query::new(text.clone())).unwrap();
+        assert!(
+            hits.is_empty(),
+            "{text:?} found {:?}",
+            hits.iter().map(|h| &h.id).collect::<Vec<_>>()
+        );
+    }
+    // A question that is answered finds its answer with full coverage.
+    let hits = index
+        .search(&Query::new("how does a force drain work"))
+        .unwrap();
+    assert_eq!(hits[0].coverage, 1.0);
+}
+
+/// Snippets start at a sentence, or with "…" when cut, and never mid-word.
+#[test]
+fn snippets_start_at_a_sentence_or_with_an_ellipsis() {
+    let tmp = TempDir::new("eval-snippets");
+    let (eval, index) = eval_index(&tmp);
+    let mut seen = 0;
+    for q in &eval.questions {
+        for h in index.search(&Query::new(q.q.clone())).unwrap() {
+            let first = h.snippet.chars().next().unwrap_or(' ');
+            // Glossary entries begin with their lower-case term ("draw step: …").
+            let term = h.snippet.split(':').next().unwrap_or("");
+            if h.snippet.contains(':') && term.split_whitespace().count() <= 3 {
+                continue;
+            }
+            assert!(
+                first == '…'
+                    || first.is_uppercase()
+                    || first.is_ascii_digit()
+                    || !first.is_alphabetic(),
+                "{}: snippet starts mid-sentence: {:?}",
+                h.id,
+                h.snippet
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 500, "{seen} snippets checked");
 }
 
 /// Whatever a long-lived index keeps between queries (stored fields, term
 /// weights), a query answers the same on it as on a freshly opened index.
 #[test]
 fn repeated_searches_match_a_fresh_index() {
-    let eval: Eval = swjudge::yaml::load_file(&root().join("tests/data/search-eval.yaml")).unwrap();
     let tmp = TempDir::new("repeat");
+    let (eval, shared) = eval_index(&tmp);
     let paths = Paths {
         rulebook: rulebook(),
         index: tmp.path().join("index"),
         data_dir: tmp.path().join("data"),
     };
-    let shared = Index::open_or_build(&paths).unwrap();
     let run = |index: &Index, q: &Question, game: Option<Game>| -> Vec<(String, u32, String)> {
         let query = Query {
             text: q.q.clone(),

@@ -13,13 +13,19 @@ pub fn rulebook() -> PathBuf {
     root().join("rulebook")
 }
 
-/// A `swjudge` command with a private index dir and data dir under `tmp`.
+/// A `swjudge` command with a private index, data and cache dir under `tmp`, using
+/// the rulebook built into the binary; nothing is written to the user's own folders.
 pub fn swjudge(tmp: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_swjudge"));
     c.current_dir(root());
     c.env("SWJUDGE_INDEX", tmp.join("index"));
     c.env("SWJUDGE_DATA_DIR", tmp.join("data"));
+    c.env("SWJUDGE_CACHE_DIR", tmp.join("cache"));
+    c.env("XDG_CACHE_HOME", tmp.join("xdg-cache"));
+    c.env("XDG_DATA_HOME", tmp.join("xdg-data"));
     c.env_remove("SWJUDGE_RULEBOOK");
+    c.env_remove("NO_COLOR");
+    c.env_remove("COLUMNS");
     c
 }
 

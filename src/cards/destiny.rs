@@ -5,7 +5,7 @@
 use super::die::DieFace;
 use super::import::Rejected;
 use super::{Card, Stats};
-use crate::rulebook::Game;
+use crate::game::Game;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -187,8 +187,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         .and_then(scalar)
         .filter(|t| !t.trim().is_empty());
     if rec.get("has_errata").and_then(Value::as_bool) == Some(true) {
-        c.notes
-            .push("SWDestinyDB marks this card as having errata".into());
+        c.notes.push(super::SOURCE_ERRATA_NOTE.into());
     }
     if let Some(r) = rec.get("reprint_of").and_then(scalar) {
         c.notes.push(format!("reprint of {r}"));

@@ -12,7 +12,8 @@
 
 use super::fuzzy::{AMBIGUITY_MARGIN, Matcher, normalize};
 use super::{Card, Entry, SeeAlso};
-use crate::rulebook::{Corpus, Game, Section};
+use crate::game::Game;
+use crate::rulebook::{Corpus, Section};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -351,6 +352,9 @@ pub fn see_also_in<'a>(
         .collect();
     let mut out = Vec::new();
     for s in sections {
+        if out.len() >= limit {
+            break;
+        }
         if s.game != card.game || s.superseded || own.contains(&s.id.as_str()) {
             continue;
         }
@@ -359,9 +363,6 @@ pub fn see_also_in<'a>(
                 id: s.id.clone(),
                 title: s.title.clone(),
             });
-            if out.len() >= limit {
-                break;
-            }
         }
     }
     out

@@ -14,15 +14,18 @@ pub mod die;
 pub mod from_rulebook;
 pub mod fuzzy;
 pub mod import;
+pub mod markup;
+pub mod names;
 
 mod destiny;
 mod swccg;
 mod swtcg;
 
 use crate::error::{Error, Result};
+use crate::game::Game;
 use crate::index::{Index, Query};
 use crate::paths::Paths;
-use crate::rulebook::{Corpus, Game};
+use crate::rulebook::Corpus;
 use die::DieFace;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -292,9 +295,13 @@ pub struct SeeAlso {
 /// One candidate in a lookup.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Match {
-    /// The card's unique label (title, plus side/set when titles repeat).
+    /// The card's unique label (title, plus side/set when titles repeat); typed
+    /// back, it finds this card.
     pub title: String,
     pub game: Game,
+    /// The card's stable reference (`swccg:1098`), also accepted by the lookup.
+    pub reference: String,
+    /// 1 for an exact name; below 1, how close a fuzzy match is.
     pub score: f64,
     #[serde(skip)]
     pub index: usize,
@@ -304,14 +311,23 @@ pub struct Match {
 #[derive(Debug, Clone)]
 pub struct Lookup {
     pub query: String,
+    /// Candidates: the exact ones, persona members, then close names.
     pub matches: Vec<Match>,
     /// Index of the chosen card, when one is clearly meant.
     pub chosen: Option<usize>,
+    /// When the exact name belongs to several games: each game's cards (one card
+    /// is that game's answer; several are listed for the user to pick).
+    pub by_game: Vec<(Game, Vec<usize>)>,
 }
 
 impl Lookup {
     pub fn is_ambiguous(&self) -> bool {
-        self.chosen.is_none() && self.matches.len() > 1
+        self.chosen.is_none() && self.by_game.is_empty() && self.matches.len() > 1
+    }
+
+    /// Whether a card answers the query (one card, or one per game).
+    pub fn found(&self) -> bool {
+        self.chosen.is_some() || self.by_game.iter().any(|(_, v)| v.len() == 1)
     }
 }
 
@@ -321,7 +337,10 @@ pub struct CardDb {
     pub cards: Vec<Card>,
     /// Unique label per card, parallel to `cards`.
     pub labels: Vec<String>,
+    /// Stable reference per card (`swccg:1098`), parallel to `cards`.
+    pub refs: Vec<String>,
     matcher: fuzzy::Matcher,
+    names: names::Names,
     /// Problems that did not stop loading (e.g. no rulebook).
     pub warnings: Vec<String>,
     /// The rulebook the errata and rulings came from, for "see also" by scan.
@@ -337,8 +356,14 @@ impl CardDb {
         if let Some(c) = corpus {
             from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
         }
+        explain_source_errata(&mut cards);
         let labels = make_labels(&cards);
+        let refs = names::references(&cards);
         let implied = implied_nicknames(&cards);
+        let mut names = names::Names::new(&cards, &labels, &refs, &implied);
+        if let Some(c) = corpus {
+            names.set_personas(names::personas_from(c));
+        }
         let mut matcher = fuzzy::Matcher::new();
         for (i, n) in &implied {
             matcher.add_alias(*i, n);
@@ -358,7 +383,9 @@ impl CardDb {
         CardDb {
             cards,
             labels,
+            refs,
             matcher,
+            names,
             warnings: Vec::new(),
             corpus: None,
             index: None,
@@ -432,61 +459,154 @@ impl CardDb {
         self.cards.is_empty()
     }
 
-    /// Fuzzy lookup. A card is chosen when the best candidate is the only exact
-    /// normalised match, or clearly ahead (by more than
-    /// [`fuzzy::AMBIGUITY_MARGIN`]) of the next; otherwise the close candidates
-    /// are returned for the user to pick from.
+    /// Look a card up. A stable reference (`swccg:1098`) names one card. Then
+    /// exact names win, tier by tier (see [`names`]): one card at the first tier
+    /// with any is the answer; cards of several games are each game's answer; several
+    /// cards of one game are listed. With no exact name, fuzzy matching chooses a
+    /// card only when it is the only close one, or clearly ahead (by more than
+    /// [`fuzzy::AMBIGUITY_MARGIN`]); otherwise the close candidates are listed.
+    /// Cards of the persona the query names ("vader") are always among the candidates.
     pub fn lookup(&self, query: &str, game: Option<Game>) -> Lookup {
+        let keep = |i: usize| game.is_none_or(|g| self.cards[i].game == g);
+        let mut l = Lookup {
+            query: query.to_string(),
+            matches: Vec::new(),
+            chosen: None,
+            by_game: Vec::new(),
+        };
+        if let Some(i) = self.names.by_ref(query).filter(|&i| keep(i)) {
+            l.chosen = Some(i);
+            l.matches.push(self.to_match(i, 1.0));
+            return l;
+        }
         let hits: Vec<fuzzy::Hit> = self
             .matcher
             .search(query)
             .into_iter()
-            .filter(|h| game.is_none_or(|g| self.cards[h.key].game == g))
+            .filter(|h| keep(h.key))
             .collect();
-        let to_match = |h: &fuzzy::Hit| Match {
-            title: self.labels[h.key].clone(),
-            game: self.cards[h.key].game,
-            score: (h.score * 1000.0).round() / 1000.0,
-            index: h.key,
-        };
-        // An exact title beats an exact nickname, which beats a close name.
-        let title_exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.exact).collect();
-        let alias_exact: Vec<&fuzzy::Hit> = hits.iter().filter(|h| h.alias_exact).collect();
-        let exact = if title_exact.is_empty() {
-            alias_exact
+        let mut persona: Vec<usize> = self
+            .names
+            .persona_members(query)
+            .into_iter()
+            .filter(|&i| keep(i))
+            .collect();
+        // the persona lists are SWCCG's; characters before the things named after them
+        persona.sort_by_key(|&i| {
+            let c = &self.cards[i];
+            let character = c
+                .card_type
+                .as_deref()
+                .is_some_and(|t| t.to_ascii_lowercase().contains("character"));
+            (c.game, !character, c.title.len(), i)
+        });
+        if let Some((tier, exact)) = self.names.exact(query, keep) {
+            let mut games: Vec<(Game, Vec<usize>)> = Vec::new();
+            for &i in &exact {
+                let g = self.cards[i].game;
+                match games.iter_mut().find(|(x, _)| *x == g) {
+                    Some((_, v)) => v.push(i),
+                    None => games.push((g, vec![i])),
+                }
+            }
+            games.sort_by_key(|(g, _)| *g);
+            // within a game, the card whose whole label is the name beats cards
+            // that only share the title ("Chopper" vs "Chopper - Metal Menace")
+            for (_, v) in &mut games {
+                let whole: Vec<usize> = v
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.label_is(i, query, tier))
+                    .collect();
+                if whole.len() == 1 {
+                    *v = whole;
+                }
+            }
+            let total: usize = games.iter().map(|(_, v)| v.len()).sum();
+            if let [(_, only)] = games.as_slice()
+                && total == 1
+            {
+                l.chosen = Some(only[0]);
+            } else if games.len() > 1 {
+                l.by_game = games;
+            }
+            l.matches
+                .extend(exact.iter().map(|&i| self.to_match(i, 1.0)));
         } else {
-            title_exact
-        };
-        let chosen = if exact.len() == 1 {
-            Some(exact[0].key)
-        } else if exact.len() > 1 {
-            None
-        } else {
-            match hits.as_slice() {
+            l.chosen = match hits.as_slice() {
                 [] => None,
                 [only] => (only.score >= fuzzy::ACCEPT_SCORE).then_some(only.key),
                 [a, b, ..] => (a.score >= fuzzy::ACCEPT_SCORE
                     && a.score - b.score > fuzzy::AMBIGUITY_MARGIN)
                     .then_some(a.key),
+            };
+            if let Some(i) = l.chosen {
+                l.matches.push(self.to_match(i, hits[0].score));
             }
-        };
-        let matches: Vec<Match> = if chosen.is_some() {
-            hits.iter().take(5).map(to_match).collect()
-        } else if !exact.is_empty() {
-            exact.iter().map(|h| to_match(h)).collect()
-        } else {
-            let top = hits.first().map_or(0.0, |h| h.score);
-            hits.iter()
-                .filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0)
-                .take(10)
-                .map(to_match)
-                .collect()
-        };
-        Lookup {
-            query: query.to_string(),
-            matches,
-            chosen,
         }
+        // persona members next, then close names: suggestions beside the answer
+        let top = hits.first().map_or(0.0, |h| h.score);
+        let close = hits
+            .iter()
+            .filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0)
+            .map(|h| (h.key, h.score));
+        let persona_score = |i: usize| hits.iter().find(|h| h.key == i).map_or(0.0, |h| h.score);
+        for (i, score) in persona.iter().map(|&i| (i, persona_score(i))).chain(close) {
+            if l.matches.len() >= 12 {
+                break;
+            }
+            if !l.matches.iter().any(|m| m.index == i) {
+                l.matches.push(self.to_match(i, score));
+            }
+        }
+        l
+    }
+
+    /// Whether card `i`'s label is `query` at this tier (same bytes, or same letters).
+    fn label_is(&self, i: usize, query: &str, tier: names::Tier) -> bool {
+        match tier {
+            names::Tier::Bytes => self.labels[i] == query.trim(),
+            _ => names::letters(&self.labels[i]) == names::letters(query),
+        }
+    }
+
+    fn to_match(&self, i: usize, score: f64) -> Match {
+        Match {
+            title: self.labels[i].clone(),
+            game: self.cards[i].game,
+            reference: self.refs[i].clone(),
+            score: (score * 1000.0).round() / 1000.0,
+            index: i,
+        }
+    }
+}
+
+/// The note the Destiny importer leaves on a card SWDestinyDB marks as errata'd.
+pub const SOURCE_ERRATA_NOTE: &str = "SWDestinyDB marks this card as having errata";
+
+/// Say where the errata of a card marked by its database is: in the rulebook
+/// section shown with the card, or nowhere in the Rules Reference.
+fn explain_source_errata(cards: &mut [Card]) {
+    for c in cards {
+        let Some(pos) = c.notes.iter().position(|n| n == SOURCE_ERRATA_NOTE) else {
+            continue;
+        };
+        let in_rulebook: Vec<&str> = c
+            .errata
+            .iter()
+            .filter(|e| !e.source.contains('#'))
+            .map(|e| e.source.as_str())
+            .collect();
+        c.notes[pos] = if in_rulebook.is_empty() {
+            format!(
+                "{SOURCE_ERRATA_NOTE}, but the Rules Reference has no errata for it: the text shown is the database's, which may already include the change"
+            )
+        } else {
+            format!(
+                "{SOURCE_ERRATA_NOTE}; its errata text is in the Rules Reference, {} (shown above as the current text)",
+                in_rulebook.join(", ")
+            )
+        };
     }
 }
 
@@ -774,7 +894,13 @@ mod tests {
         let l = db.lookup("Alderaan (Dark Side)", None);
         assert_eq!(l.chosen, Some(1));
         let l = db.lookup("obi wan kenobi", None);
-        assert!(l.is_ambiguous(), "{:?}", l.matches);
+        assert_eq!(l.chosen, None);
+        assert_eq!(
+            l.by_game,
+            vec![(Game::Swccg, vec![2]), (Game::Destiny, vec![3])],
+            "one card per game, side by side"
+        );
+        assert!(l.found() && !l.is_ambiguous());
         let l = db.lookup("obi wan kenobi", Some(Game::Destiny));
         assert_eq!(l.chosen, Some(3));
         let l = db.lookup("luke skywalkr", None);
@@ -812,6 +938,26 @@ mod tests {
         assert_eq!(db.lookup("hunt down", None).chosen, Some(0));
         assert_eq!(db.lookup("hunt down v", None).chosen, Some(1));
         assert_eq!(db.lookup("hdadtj", None).chosen, Some(0));
+    }
+
+    #[test]
+    fn source_errata_notes_say_where_the_errata_is_or_that_there_is_none() {
+        let mut with = card(Game::Destiny, "1", "A", None, None);
+        with.notes.push(SOURCE_ERRATA_NOTE.into());
+        with.errata.push(Entry {
+            text: "Should read: \"x\"".into(),
+            source: "destiny.rr.errata.a-1".into(),
+        });
+        let mut without = card(Game::Destiny, "2", "B", None, None);
+        without.notes.push(SOURCE_ERRATA_NOTE.into());
+        let mut cards = vec![with, without];
+        explain_source_errata(&mut cards);
+        assert!(
+            cards[0].notes[0].contains("in the Rules Reference, destiny.rr.errata.a-1"),
+            "{:?}",
+            cards[0].notes
+        );
+        assert!(cards[1].notes[0].contains("the Rules Reference has no errata for it"));
     }
 
     #[test]

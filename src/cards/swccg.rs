@@ -5,7 +5,7 @@
 
 use super::import::Rejected;
 use super::{Card, Entry, Face, Stats};
-use crate::rulebook::Game;
+use crate::game::Game;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -25,6 +25,78 @@ const STATS: &[(&str, &str)] = &[
     ("parsec", "parsec"),
     ("lightSideIcons", "light side icons"),
     ("darkSideIcons", "dark side icons"),
+];
+
+/// Set names by set ID (the Players Committee's `sets.json`), for card files
+/// imported without that file beside them.
+const SET_NAMES: &[(&str, &str)] = &[
+    ("1", "Premiere"),
+    ("101", "Premiere Introductory Two Player Game"),
+    ("102", "Jedi Pack"),
+    ("103", "Rebel Leader Pack"),
+    ("2", "A New Hope"),
+    ("3", "Hoth"),
+    ("104", "Empire Strikes Back Introductory Two Player Game"),
+    ("4", "Dagobah"),
+    ("105", "First Anthology"),
+    ("5", "Cloud City"),
+    ("6", "Jabba's Palace"),
+    ("106", "Official Tournament Sealed Deck"),
+    ("107", "Second Anthology"),
+    ("7", "Special Edition"),
+    ("108", "Enhanced Premiere"),
+    ("8", "Endor"),
+    ("109", "Enhanced Cloud City"),
+    ("110", "Enhanced Jabba's Palace"),
+    ("111", "Third Anthology"),
+    ("9", "Death Star II"),
+    ("112", "Jabba's Palace Sealed Deck"),
+    ("10", "Reflections 2"),
+    ("11", "Tatooine"),
+    ("12", "Coruscant"),
+    ("13", "Reflections 3"),
+    ("14", "Theed Palace"),
+    ("200", "Virtual Set 0"),
+    ("201", "Virtual Set 1"),
+    ("202", "Virtual Set 2"),
+    ("203", "Virtual Set 3"),
+    ("204", "Virtual Set 4"),
+    ("205", "Virtual Set 5"),
+    ("206", "Virtual Set 6"),
+    ("207", "Virtual Set 7"),
+    ("208", "Virtual Set 8"),
+    ("209", "Virtual Set 9"),
+    ("210", "Virtual Set 10"),
+    ("211", "Virtual Set 11"),
+    ("212", "Virtual Set 12"),
+    ("213", "Virtual Set 13"),
+    ("214", "Virtual Set 14"),
+    ("215", "Virtual Set 15"),
+    ("216", "Virtual Set 16"),
+    ("217", "Virtual Set 17"),
+    ("218", "Virtual Set 18"),
+    ("219", "Virtual Set 19"),
+    ("220", "Virtual Set 20"),
+    ("221", "Virtual Set 21"),
+    ("222", "Virtual Set 22"),
+    ("223", "Virtual Set 23"),
+    ("224", "Virtual Set 24"),
+    ("225", "Virtual Set 25"),
+    ("226", "Virtual Set 26"),
+    ("301", "Demo Deck"),
+    ("401", "Dream Cards"),
+    ("501", "Playtesting"),
+    ("200d", "Virtual Defensive Shields"),
+    ("1001", "Virtual Block 1"),
+    ("1002", "Virtual Block 2"),
+    ("1003", "Virtual Block 3"),
+    ("1004", "Virtual Block 4"),
+    ("1005", "Virtual Block 5"),
+    ("1006", "Virtual Block 6"),
+    ("1007", "Virtual Block 7"),
+    ("1008", "Virtual Block 8"),
+    ("1009", "Virtual Block 9"),
+    ("1000d", "Virtual Block Shields"),
 ];
 
 /// Is this the Players Committee layout? (an object with a `cards` array)
@@ -213,20 +285,20 @@ fn strip_html(s: &str) -> String {
     out
 }
 
-/// `sets.json` beside the card files: `[{"id": "1", "name": "Premiere"}, ...]`.
+/// Set names: the built-in table, overridden by `sets.json` beside the card files
+/// (`[{"id": "1", "name": "Premiere"}, ...]`) when there is one.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| {
-                    Some((
-                        s.get("id").and_then(scalar)?,
-                        s.get("name").and_then(scalar)?,
-                    ))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    let mut m: HashMap<String, String> = SET_NAMES
+        .iter()
+        .map(|(id, n)| (id.to_string(), n.to_string()))
+        .collect();
+    for s in v.as_array().into_iter().flatten() {
+        if let (Some(id), Some(n)) = (s.get("id").and_then(scalar), s.get("name").and_then(scalar))
+        {
+            m.insert(id, n);
+        }
+    }
+    m
 }
 
 #[cfg(test)]
@@ -248,6 +320,19 @@ mod tests {
             split_uniqueness("**Admiral Ozzel"),
             (Some("••".into()), "Admiral Ozzel".into())
         );
+    }
+
+    #[test]
+    fn set_names_resolve_without_sets_json_and_the_file_wins() {
+        let built_in = set_names(&Value::Null);
+        assert_eq!(built_in.get("3").map(String::as_str), Some("Hoth"));
+        assert_eq!(built_in.get("1").map(String::as_str), Some("Premiere"));
+        let v: Value = serde_json::from_str(r#"[{"id": "3", "name": "Hoth (renamed)"}]"#).unwrap();
+        assert_eq!(
+            set_names(&v).get("3").map(String::as_str),
+            Some("Hoth (renamed)")
+        );
+        assert_eq!(set_names(&v).get("1").map(String::as_str), Some("Premiere"));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::import::Rejected;
 use super::{Card, Entry, Stats};
 use crate::error::{Error, Result};
-use crate::rulebook::Game;
+use crate::game::Game;
 
 const REQUIRED: &[&str] = &["Name", "Set", "Side", "Type", "Text"];
 

@@ -3,8 +3,8 @@
 
 use super::{CliResult, Ctx, Outcome, note, out, out_json};
 use swjudge::cards::CardDb;
+use swjudge::game::Game;
 use swjudge::render::card::{CardReport, text};
-use swjudge::rulebook::Game;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -47,16 +47,18 @@ fn parse_see_also(s: &str) -> Result<usize, String> {
     }
 }
 
-fn parse_game(s: &str) -> Result<Game, String> {
+pub fn parse_game(s: &str) -> Result<Game, String> {
     Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let query = args.name.join(" ");
     if query.trim().is_empty() {
-        return Err(
-            swjudge::Error::Usage("empty card name: give one such as \"Han Solo\"".into()).into(),
-        );
+        return Err(swjudge::Error::Usage(
+            "empty card name: give a card title, a nickname or a reference such as swccg:1098"
+                .into(),
+        )
+        .into());
     }
     if !has_title_words(&query) {
         return Err(swjudge::Error::Usage(format!(
@@ -89,9 +91,9 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         out_json(&report)?;
     } else {
-        out(&text(&report))?;
+        out(&text(&report, &ctx.style))?;
     }
-    Ok(if report.card.is_some() {
+    Ok(if report.found() {
         Outcome::Found
     } else {
         Outcome::NotFound

@@ -19,7 +19,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         out(&trace::json(&report))?;
     } else {
-        out(&trace::text(&report))?;
+        out(&trace::text(&report, &ctx.style))?;
     }
     Ok(match report.verdict {
         Verdict::Pass => Outcome::Found,

@@ -11,7 +11,7 @@ pub struct Args {
     /// Folder holding the seed text files.
     #[arg(long, value_name = "DIR", default_value = "../shared/seeds")]
     pub seeds: PathBuf,
-    /// Output folder (default: the rulebook folder).
+    /// Output folder (default: the --rulebook folder, else ./rulebook).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
@@ -25,7 +25,11 @@ struct Report {
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let out = args.out.unwrap_or_else(|| ctx.paths.rulebook.clone());
+    // never the unpacked built-in copy: that is a cache, not a source
+    let out = args
+        .out
+        .or_else(|| ctx.rulebook_dir.clone())
+        .unwrap_or_else(|| PathBuf::from("rulebook"));
     if !args.seeds.is_dir() {
         return Err(Error::Usage(format!(
             "--seeds {}: not a folder of seed text files",

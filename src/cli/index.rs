@@ -12,6 +12,8 @@ pub struct Args {}
 #[derive(Serialize)]
 struct Report {
     sections: usize,
+    /// Imported card documents: card text, database errata and rulings.
+    card_documents: usize,
     milliseconds: f64,
     index_dir: String,
 }
@@ -22,16 +24,24 @@ pub fn run(_args: Args, ctx: &Ctx) -> CliResult {
     check_writable(&ctx.paths.index)?;
     let start = Instant::now();
     let index = Index::rebuild(&ctx.paths)?;
+    for w in &index.warnings {
+        super::note(&format!("swjudge: {w}"));
+    }
     let report = Report {
-        sections: index.len(),
+        sections: index.sections(),
+        card_documents: index.len() - index.sections(),
         milliseconds: (start.elapsed().as_secs_f64() * 1000.0 * 10.0).round() / 10.0,
         index_dir: ctx.paths.index.display().to_string(),
     };
     if ctx.json {
         super::out_json(&report)?;
     } else {
+        let cards = match report.card_documents {
+            0 => String::new(),
+            n => format!(" and {n} card documents (card text, errata, rulings)"),
+        };
         super::out(&format!(
-            "indexed {} sections in {:.1} ms ({})",
+            "indexed {} sections{cards} in {:.1} ms ({})",
             report.sections, report.milliseconds, report.index_dir
         ))?;
     }

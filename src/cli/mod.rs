@@ -4,6 +4,7 @@ mod card;
 mod cards;
 mod check;
 mod convert;
+mod coverage;
 mod index;
 mod lint;
 mod rule;
@@ -11,10 +12,12 @@ mod search;
 mod test;
 
 use clap::{Parser, Subcommand};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use swjudge::paths::Paths;
+use swjudge::render::Style;
 
 /// Judge and rules-lookup assistant for the Star Wars CCG, Star Wars: Destiny
 /// and the Star Wars Trading Card Game.
@@ -26,15 +29,25 @@ pub struct Cli {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
-    /// The rulebook folder (default: ./rulebook, else the one shipped with swjudge).
+    /// Use the rulebook in this folder (an edited copy) instead of the one built into swjudge.
     #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_RULEBOOK")]
     pub rulebook: Option<PathBuf>,
-    /// The index cache folder (default: index/ beside the rulebook).
+    /// The index cache folder (default: in the platform cache directory, or SWJUDGE_CACHE_DIR).
     #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_INDEX")]
     pub index_dir: Option<PathBuf>,
     /// Where imported card data is kept (default: the platform data directory).
     #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Colour and emphasis: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -57,6 +70,8 @@ pub enum Command {
     Lint(lint::Args),
     /// Regenerate rulebook/ from the seed documents.
     Convert(convert::Args),
+    /// List the rulebooks' worked examples and the scenarios that reproduce them.
+    Coverage(coverage::Args),
 }
 
 /// What a successful run found.
@@ -96,6 +111,41 @@ pub type CliResult = Result<Outcome, Failure>;
 pub struct Ctx {
     pub json: bool,
     pub paths: Paths,
+    /// The rulebook folder given with `--rulebook` / `SWJUDGE_RULEBOOK`, if any.
+    pub rulebook_dir: Option<PathBuf>,
+    /// Colour and width for text output.
+    pub style: Style,
+}
+
+/// Whether stdout gets colour: `--color`, then `NO_COLOR` (any non-empty value
+/// turns it off), then whether stdout is a terminal.
+fn color_enabled(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+/// Width for text output: `COLUMNS` when set to a number, else the terminal's
+/// width, else [`Style::DEFAULT_WIDTH`] (output to a pipe or file).
+fn output_width() -> usize {
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+    {
+        return n.clamp(Style::MIN_WIDTH, 1000);
+    }
+    if std::io::stdout().is_terminal()
+        && let Some(w) = comfy_table::Table::new().width()
+    {
+        return usize::from(w).max(Style::MIN_WIDTH);
+    }
+    Style::DEFAULT_WIDTH
 }
 
 /// Parse the command line. `--help` and `--version` print and exit 0; a usage
@@ -108,7 +158,11 @@ pub fn parse() -> Cli {
             | clap::error::ErrorKind::DisplayVersion
             | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
             _ => {
-                note(&format!("swjudge: {}", usage_line(&e.render().to_string())));
+                let line = usage_line(&e.render().to_string());
+                if std::env::args_os().skip(1).any(|a| a == "--json") {
+                    let _ = out_json(&serde_json::json!({ "error": line }));
+                }
+                note(&format!("swjudge: {line}"));
                 std::process::exit(2)
             }
         },
@@ -142,9 +196,11 @@ fn usage_line(rendered: &str) -> String {
 }
 
 /// Run the command. An error message always comes out as one line: control
-/// characters from user input (a newline in a path or name) are escaped.
+/// characters from user input (a newline in a path or name) are escaped. With
+/// `--json`, an error that left stdout empty also prints `{"error": "…"}` there.
 pub fn run(cli: Cli) -> CliResult {
-    match dispatch(cli) {
+    let json = cli.json;
+    let res = match dispatch(cli) {
         Err(Failure::Error(e)) => {
             let text = e.to_string();
             if text.chars().any(char::is_control) {
@@ -154,8 +210,18 @@ pub fn run(cli: Cli) -> CliResult {
             }
         }
         other => other,
+    };
+    if json
+        && !WROTE.load(Ordering::SeqCst)
+        && let Err(Failure::Error(e)) = &res
+    {
+        out_json(&serde_json::json!({ "error": e.to_string() }))?;
     }
+    res
 }
+
+/// Whether anything was written to stdout (so an error adds no second JSON document).
+static WROTE: AtomicBool = AtomicBool::new(false);
 
 /// `text` with control characters escaped (`\n`, `\u{1b}`, …), tabs kept.
 pub fn one_line(text: &str) -> String {
@@ -171,7 +237,12 @@ pub fn one_line(text: &str) -> String {
 fn dispatch(cli: Cli) -> CliResult {
     let ctx = Ctx {
         json: cli.json,
-        paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir),
+        rulebook_dir: cli.rulebook.clone(),
+        paths: Paths::resolve(cli.rulebook, cli.index_dir, cli.data_dir)?,
+        style: Style {
+            color: color_enabled(cli.color),
+            width: output_width(),
+        },
     };
     match cli.command {
         Command::Search(a) => search::run(a, &ctx),
@@ -183,11 +254,13 @@ fn dispatch(cli: Cli) -> CliResult {
         Command::Index(a) => index::run(a, &ctx),
         Command::Lint(a) => lint::run(a, &ctx),
         Command::Convert(a) => convert::run(a, &ctx),
+        Command::Coverage(a) => coverage::run(a, &ctx),
     }
 }
 
 /// Write to stdout; a closed pipe becomes [`Failure::BrokenPipe`].
 pub fn out(text: &str) -> Result<(), Failure> {
+    WROTE.store(true, Ordering::SeqCst);
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     let res = lock.write_all(text.as_bytes()).and_then(|_| {

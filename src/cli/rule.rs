@@ -1,7 +1,7 @@
 //! `swjudge rule`.
 
 use super::{CliResult, Ctx, Outcome};
-use std::io::IsTerminal;
+use serde::Serialize;
 use swjudge::render::rule::{RuleView, text};
 use swjudge::rulebook::lint::{load_aliases, normalize, resolve_alias};
 use swjudge::rulebook::{Corpus, Section};
@@ -32,39 +32,58 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         ))
         .into());
     }
-    let Some(section) = find(&corpus, wanted)? else {
+    let Some((section, via_alias)) = find(&corpus, wanted)? else {
         let suggestions = suggest(&corpus, wanted);
         let mut msg = format!("no section {wanted}");
         if !suggestions.is_empty() {
             msg.push_str("; did you mean: ");
             msg.push_str(&suggestions.join(", "));
         }
-        super::note(&msg);
+        if ctx.json {
+            super::out_json(&NotFound {
+                query: wanted,
+                found: false,
+                message: &msg,
+                did_you_mean: suggestions,
+            })?;
+        } else {
+            super::note(&msg);
+        }
         return Ok(Outcome::NotFound);
     };
-    if section.id != wanted {
+    if via_alias && !ctx.json {
         super::note(&format!("{wanted} is now {}", section.id));
     }
     let view = RuleView::new(&corpus, section);
     if ctx.json {
         super::out_json(&view)?;
     } else {
-        super::out(&text(&view, std::io::stdout().is_terminal()))?;
+        super::out(&text(&view, &ctx.style))?;
     }
     Ok(Outcome::Found)
 }
 
-/// The section with this ID, ignoring case, or the one a published alias points to.
-fn find<'c>(corpus: &'c Corpus, id: &str) -> swjudge::Result<Option<&'c Section>> {
+/// `rule --json` when no section has the ID.
+#[derive(Serialize)]
+struct NotFound<'a> {
+    query: &'a str,
+    found: bool,
+    message: &'a str,
+    did_you_mean: Vec<String>,
+}
+
+/// The section with this ID, ignoring case, or the one a published alias points to
+/// (then `true`: the ID was renamed).
+fn find<'c>(corpus: &'c Corpus, id: &str) -> swjudge::Result<Option<(&'c Section, bool)>> {
     if let Some(s) = corpus.get(id) {
-        return Ok(Some(s));
+        return Ok(Some((s, false)));
     }
     let lower = id.to_ascii_lowercase();
     if let Some(s) = corpus.get(&lower) {
-        return Ok(Some(s));
+        return Ok(Some((s, false)));
     }
     let aliases = load_aliases(&corpus.root)?;
-    Ok(resolve_alias(corpus, &aliases, &lower))
+    Ok(resolve_alias(corpus, &aliases, &lower).map(|s| (s, true)))
 }
 
 /// Sections whose title is what was typed ("the stack"), then IDs close to it.

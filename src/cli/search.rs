@@ -1,10 +1,9 @@
 //! `swjudge search`.
 
 use super::{CliResult, Ctx, Outcome};
-use std::io::IsTerminal;
-use swjudge::index::{Index, Query};
+use swjudge::index::{DocKind, Index, Query};
 use swjudge::render;
-use swjudge::rulebook::{Game, Kind};
+use swjudge::rulebook::Game;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -14,9 +13,11 @@ pub struct Args {
     /// Only sections of this game.
     #[arg(long, value_parser = parse_game)]
     pub game: Option<Game>,
-    /// Only sections of this kind (rule, example, errata, ruling, glossary, faq).
+    /// Only hits of this kind: rule, example, errata, ruling, glossary, faq
+    /// (rulebook sections), or card (imported card text); errata and ruling
+    /// include the imported databases' own.
     #[arg(long, value_parser = parse_kind)]
-    pub kind: Option<Kind>,
+    pub kind: Option<DocKind>,
     /// Show at most this many sections (1-1000).
     #[arg(long, short = 'n', default_value_t = 10)]
     pub limit: usize,
@@ -26,9 +27,9 @@ fn parse_game(s: &str) -> Result<Game, String> {
     Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
 }
 
-fn parse_kind(s: &str) -> Result<Kind, String> {
-    Kind::parse(s).ok_or_else(|| {
-        let all: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+fn parse_kind(s: &str) -> Result<DocKind, String> {
+    DocKind::parse(s).ok_or_else(|| {
+        let all: Vec<&str> = DocKind::ALL.iter().map(|k| k.as_str()).collect();
         format!("unknown kind \"{s}\" (expected one of {})", all.join(", "))
     })
 }
@@ -42,24 +43,38 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     };
     // Check the query before touching the index, so a bad query never builds it.
     q.validate()?;
-    let index = Index::open_or_build(&ctx.paths)?;
-    let hits = index.search(&q)?;
+    let mut index = Index::open_or_build(&ctx.paths)?;
+    let hits = match index.search(&q) {
+        Ok(hits) => hits,
+        // Damage the checks on opening did not catch: rebuild, and try once more.
+        Err(swjudge::Error::Index(e)) => {
+            index = Index::rebuild(&ctx.paths)?;
+            super::note(&format!(
+                "swjudge: the search index was damaged ({e}); it has been rebuilt"
+            ));
+            index.search(&q)?
+        }
+        Err(e) => return Err(e.into()),
+    };
+    for w in &index.warnings {
+        super::note(&format!("swjudge: {w}"));
+    }
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {
-        super::out(&render::search::text(
-            &hits,
-            std::io::stdout().is_terminal(),
-        ))?;
+        super::out(&render::search::text(&hits, ctx.style.color))?;
     }
     if hits.is_empty() {
         let scope = match (q.game, q.kind) {
-            (Some(g), Some(k)) => format!(" in {g} {k} sections"),
+            (Some(g), Some(k)) => format!(" in {g} ({k})"),
             (Some(g), None) => format!(" in {g}"),
-            (None, Some(k)) => format!(" in {k} sections"),
+            (None, Some(k)) => format!(" ({k})"),
             (None, None) => String::new(),
         };
-        super::note(&format!("no sections match \"{}\"{scope}", q.text.trim()));
+        super::note(&format!(
+            "nothing found for \"{}\"{scope}: no section or card covers enough of the question",
+            q.text.trim()
+        ));
         return Ok(Outcome::NotFound);
     }
     Ok(Outcome::Found)

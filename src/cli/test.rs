@@ -29,6 +29,13 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let files = scenario::find_files(&paths)?;
     if files.is_empty() {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        if ctx.json {
+            super::out_json(&TestSummary {
+                passed: 0,
+                failed: 0,
+                scenarios: Vec::new(),
+            })?;
+        }
         super::note(&format!(
             "no scenario files (*.yaml) under {}",
             shown.join(", ")

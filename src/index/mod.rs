@@ -1,17 +1,23 @@
-//! The tantivy index over rulebook sections: schema, build, staleness, query, snippets.
+//! The tantivy index over rulebook sections and imported cards: schema,
+//! build, staleness, query, ranking, snippets.
 //!
-//! The index is a cache of `rulebook/`: [`Index::open_or_build`] checks it against
-//! the sources ([`store`]) and rebuilds it silently when it is missing, stale or
-//! unreadable. Queries are built programmatically from plain words ([`query`]),
-//! never parsed as tantivy query syntax.
+//! The index is a cache of `rulebook/` and of the imported card databases:
+//! [`Index::open_or_build`] checks it against the sources' contents ([`store`])
+//! and rebuilds it silently when it is missing, stale or damaged. Queries are
+//! built programmatically from plain words ([`query`]), never parsed as tantivy
+//! query syntax, and ranked in two passes ([`rank`]).
 
 mod query;
+mod rank;
+mod schema;
+mod scorer;
 mod snippet;
 mod store;
+mod text;
 
 use crate::error::{Error, Result};
 use crate::paths::Paths;
-use crate::rulebook::{Corpus, Game, Kind};
+use crate::rulebook::{Corpus, Game};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -19,30 +25,34 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
+use tantivy::schema::Field;
 use tantivy::schema::document::Value;
-use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
-};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
+pub use schema::{DocKind, Origin, SUPERSEDED_FACTOR};
 pub use store::fingerprint;
+
+use rank::Ranked;
+use schema::Fields;
 
 /// Longest query accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
 /// Largest `limit` accepted.
 pub const MAX_LIMIT: usize = 1000;
-/// Score factor for sections of superseded documents, so current text ranks first.
-pub const SUPERSEDED_FACTOR: f32 = 0.6;
 /// Longest snippet, in characters.
 const SNIPPET_CHARS: usize = 200;
+/// How far back a snippet may reach for the start of its sentence, in bytes.
+const SENTENCE_REACH: usize = 90;
+/// Candidates ranked again in the second pass (at least).
+const RERANK: usize = 30;
 
 /// A search request: plain words, optional filters, how many hits at most.
 #[derive(Debug, Clone)]
 pub struct Query {
     pub text: String,
     pub game: Option<Game>,
-    pub kind: Option<Kind>,
+    pub kind: Option<DocKind>,
     pub limit: usize,
 }
 
@@ -85,104 +95,34 @@ impl Query {
     }
 }
 
-/// One ranked section.
+/// One ranked rulebook section, card, or card ruling.
 #[derive(Debug, Clone, Serialize)]
 pub struct Hit {
+    /// A section ID, or `<database file>#<card id>` (with `/ruling/N` or
+    /// `/errata/N` for a database's ruling or erratum on the card).
     pub id: String,
     pub title: String,
     pub breadcrumb: Vec<String>,
     pub game: Game,
+    /// The rulebook document ("ar"), or the database file.
     pub document: String,
-    pub kind: Kind,
+    pub kind: DocKind,
+    /// Where the hit comes from: the rulebook section, or the card database
+    /// with the card and the ruling's position.
+    pub source: Origin,
     pub superseded: bool,
     pub score: f32,
-    /// Plain text around the best-matching words of the body.
+    /// Share of the query's weighted words the hit covers (0 to 1).
+    pub coverage: f32,
+    /// Plain text around the best-matching words of the body: it starts at a
+    /// sentence, or with "…" when cut.
     pub snippet: String,
     /// Byte ranges of `snippet` that matched query words.
     #[serde(skip)]
     pub highlights: Vec<Range<usize>>,
 }
 
-/// Field handles of the schema.
-#[derive(Debug, Clone, Copy)]
-struct Fields {
-    id: Field,
-    ord: Field,
-    game: Field,
-    document: Field,
-    kind: Field,
-    superseded: Field,
-    title: Field,
-    breadcrumb: Field,
-    body: Field,
-    /// Neighbouring stems of the title as single tokens ("reserv_deck").
-    title_pairs: Field,
-    /// Stored only: the full breadcrumb, one value per level.
-    crumbs: Field,
-    /// Stored only: the document name within its game ("ar").
-    doc: Field,
-    /// Position of the section's ID in the sorted list of IDs, for tie-breaks.
-    id_rank: Field,
-}
-
-const TOKENIZER: &str = "en_stem";
-
-fn schema() -> (Schema, Fields) {
-    let mut b = Schema::builder();
-    let text = || {
-        TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default()
-                .set_tokenizer(TOKENIZER)
-                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
-        )
-    };
-    // A hit is shown from stored fields alone, so searching never parses the rulebook.
-    // Pair tokens are made at build time (see [`pair_tokens`]); whitespace splits them.
-    let pairs = || {
-        TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default()
-                .set_tokenizer("whitespace")
-                .set_index_option(IndexRecordOption::WithFreqs),
-        )
-    };
-    let fields = Fields {
-        id: b.add_text_field("id", STRING | STORED),
-        ord: b.add_u64_field("ord", FAST | STORED),
-        game: b.add_text_field("game", STRING | STORED),
-        document: b.add_text_field("document", STRING),
-        kind: b.add_text_field("kind", STRING | STORED),
-        superseded: b.add_u64_field("superseded", INDEXED | FAST),
-        title: b.add_text_field("title", text().set_stored()),
-        breadcrumb: b.add_text_field("breadcrumb", text()),
-        body: b.add_text_field("body", text().set_stored()),
-        title_pairs: b.add_text_field("title_pairs", pairs()),
-        crumbs: b.add_text_field("crumbs", STORED),
-        doc: b.add_text_field("doc", STORED),
-        id_rank: b.add_u64_field("id_rank", FAST),
-    };
-    (b.build(), fields)
-}
-
-fn fields_of(schema: &Schema) -> Option<Fields> {
-    let f = |name: &str| schema.get_field(name).ok();
-    Some(Fields {
-        id: f("id")?,
-        ord: f("ord")?,
-        game: f("game")?,
-        document: f("document")?,
-        kind: f("kind")?,
-        superseded: f("superseded")?,
-        title: f("title")?,
-        breadcrumb: f("breadcrumb")?,
-        body: f("body")?,
-        title_pairs: f("title_pairs")?,
-        crumbs: f("crumbs")?,
-        doc: f("doc")?,
-        id_rank: f("id_rank")?,
-    })
-}
-
-/// What a hit shows of one section, read from the index's stored fields.
+/// What a hit shows of one document, read from the index's stored fields.
 #[derive(Debug)]
 struct Stored {
     id: String,
@@ -190,7 +130,8 @@ struct Stored {
     breadcrumb: Vec<String>,
     game: Game,
     document: String,
-    kind: Kind,
+    kind: DocKind,
+    source: Origin,
     superseded: bool,
     /// The body as plain text.
     plain: String,
@@ -201,6 +142,7 @@ struct Columns {
     ord: Column<u64>,
     id_rank: Column<u64>,
     superseded: Column<u64>,
+    game: Column<u64>,
 }
 
 /// The search index. Searching needs only the index; the corpus it was built
@@ -212,55 +154,76 @@ pub struct Index {
     fields: Fields,
     analyzer: TextAnalyzer,
     columns: Vec<Columns>,
-    /// Stored fields of each section, read when first needed for a hit.
+    /// Stored fields of each document, read when first needed for a hit.
     stored: Vec<OnceLock<Stored>>,
+    /// Rulebook sections: the first documents in build order.
+    sections: u32,
     /// Scoring weights of the terms searched so far.
-    weights: std::sync::Arc<query::TermWeights>,
+    weights: std::sync::Arc<scorer::TermWeights>,
+    /// Every document's prior and game, read on the first search.
+    priors: OnceLock<std::sync::Arc<scorer::Priors>>,
     /// Whether the last open had to (re)build the index.
     built: bool,
+    /// Problems that did not stop the index from being built (unreadable card data).
+    pub warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Index")
-            .field("sections", &self.stored.len())
+            .field("documents", &self.stored.len())
+            .field("sections", &self.sections)
             .field("built", &self.built)
             .finish()
     }
 }
 
 impl Index {
-    /// Open the index under paths.index, (re)building it when missing, stale or corrupt.
-    /// A current index is opened without parsing the rulebook.
+    /// Open the index under paths.index, (re)building it when missing, stale or
+    /// damaged. A current index is opened without parsing the rulebook.
     pub fn open_or_build(paths: &Paths) -> Result<Index> {
-        let sources = store::Sources::scan(&paths.rulebook)?;
-        if !sources.is_empty()
-            && let Some(index) = store::open_current(&paths.index, &sources)
+        let sources = store::Sources::scan(paths)?;
+        let fingerprint = sources.fingerprint()?;
+        if !sources.no_rulebook()
+            && let Some(index) = store::open_current(&paths.index, &fingerprint)
             && let Ok(ix) = Index::from_parts(&paths.rulebook, None, index, false)
         {
             return Ok(ix);
         }
-        let corpus = Corpus::load(&paths.rulebook)?;
-        Index::build_from(paths, corpus, &sources)
+        Index::build_from(paths, &fingerprint)
     }
 
-    /// Rebuild the index from the rulebook now, replacing whatever was there.
+    /// Rebuild the index from the rulebook and the imported cards now,
+    /// replacing whatever was there.
     pub fn rebuild(paths: &Paths) -> Result<Index> {
-        let corpus = Corpus::load(&paths.rulebook)?;
-        let sources = store::Sources::scan(&paths.rulebook)?;
-        Index::build_from(paths, corpus, &sources)
+        let fingerprint = store::fingerprint(paths)?;
+        Index::build_from(paths, &fingerprint)
     }
 
-    /// An index held in memory only, never written to disk.
+    /// An index of the rulebook alone, held in memory only, never written to disk.
     pub fn in_memory(corpus: Corpus) -> Result<Index> {
-        let index = store::build_in_ram(&corpus)?;
+        let docs: Vec<schema::Doc> = corpus.sections.iter().map(schema::section_doc).collect();
+        let index = store::build_in_ram(&docs, "in-memory")?;
         let root = corpus.root.clone();
         Index::from_parts(&root, Some(corpus), index, true)
     }
 
-    fn build_from(paths: &Paths, corpus: Corpus, sources: &store::Sources) -> Result<Index> {
-        let index = store::build(&paths.index, &corpus, sources)?;
-        Index::from_parts(&paths.rulebook, Some(corpus), index, true)
+    fn build_from(paths: &Paths, fingerprint: &str) -> Result<Index> {
+        let corpus = Corpus::load(&paths.rulebook)?;
+        let mut docs: Vec<schema::Doc> = corpus.sections.iter().map(schema::section_doc).collect();
+        let mut warnings = Vec::new();
+        match crate::cards::load_imported(&paths.data_dir) {
+            Ok(sources) => {
+                for s in &sources {
+                    schema::card_docs(s, &mut docs);
+                }
+            }
+            Err(e) => warnings.push(format!("imported cards are not searchable: {e}")),
+        }
+        let index = store::build(&paths.index, &docs, fingerprint)?;
+        let mut ix = Index::from_parts(&paths.rulebook, Some(corpus), index, true)?;
+        ix.warnings = warnings;
+        Ok(ix)
     }
 
     fn from_parts(
@@ -269,7 +232,7 @@ impl Index {
         index: tantivy::Index,
         built: bool,
     ) -> Result<Index> {
-        let fields = fields_of(&index.schema())
+        let fields = schema::fields_of(&index.schema())
             .ok_or_else(|| Error::Index("schema lacks expected fields".into()))?;
         let reader: IndexReader = index
             .reader_builder()
@@ -278,27 +241,14 @@ impl Index {
             .map_err(ix_err)?;
         let searcher = reader.searcher();
         let docs = searcher.num_docs() as usize;
-        if corpus.is_none() && docs > 0 {
-            // Opened, not built: check the document store, which hits are shown from.
-            let seg = searcher
-                .segment_readers()
-                .iter()
-                .position(|s| s.num_docs() > 0)
-                .unwrap_or(0);
-            let first = searcher
-                .segment_reader(seg as u32)
-                .doc_ids_alive()
-                .next()
-                .unwrap_or(0);
-            searcher
-                .doc::<TantivyDocument>(DocAddress::new(seg as u32, first))
-                .map_err(ix_err)?;
-        }
+        let sections = searcher
+            .doc_freq(&tantivy::Term::from_field_text(fields.origin, "rulebook"))
+            .map_err(ix_err)? as u32;
         if let Some(c) = &corpus
-            && docs != c.sections.len()
+            && sections as usize != c.sections.len()
         {
             return Err(Error::Index(format!(
-                "index holds {docs} sections, the rulebook {}",
+                "index holds {sections} sections, the rulebook {}",
                 c.sections.len()
             )));
         }
@@ -309,6 +259,7 @@ impl Index {
                 ord: ff.u64("ord").map_err(ix_err)?,
                 id_rank: ff.u64("id_rank").map_err(ix_err)?,
                 superseded: ff.u64("superseded").map_err(ix_err)?,
+                game: ff.u64("game_ord").map_err(ix_err)?,
             });
         }
         let analyzer = index.tokenizer_for_field(fields.body).map_err(ix_err)?;
@@ -325,8 +276,11 @@ impl Index {
             analyzer,
             columns,
             stored,
+            sections,
             weights: Default::default(),
+            priors: OnceLock::new(),
             built,
+            warnings: Vec::new(),
         })
     }
 
@@ -350,57 +304,82 @@ impl Index {
         self.searcher.segment_readers().len()
     }
 
-    /// Number of indexed sections.
+    /// Number of indexed documents: sections, cards, and card errata and rulings.
     pub fn len(&self) -> usize {
         self.stored.len()
+    }
+
+    /// Whether a document with this ID (section, card, or card ruling) is indexed.
+    pub fn contains_id(&self, id: &str) -> bool {
+        self.searcher
+            .doc_freq(&tantivy::Term::from_field_text(self.fields.id, id))
+            .is_ok_and(|n| n > 0)
+    }
+
+    /// Number of indexed rulebook sections.
+    pub fn sections(&self) -> usize {
+        self.sections as usize
     }
 
     pub fn is_empty(&self) -> bool {
         self.stored.is_empty()
     }
 
-    /// Ranked sections for `q`: exact (stemmed) words first; words the index does
-    /// not know are matched fuzzily, and when nothing matches at all every word is.
+    /// Ranked hits for `q`; empty when nothing covers enough of the question
+    /// (see [`rank::MIN_COVER`]). Words the index does not know are matched
+    /// by close words (typos).
     pub fn search(&self, q: &Query) -> Result<Vec<Hit>> {
         q.validate()?;
         let searcher = &self.searcher;
         let stats = query::Stats::new(searcher, &self.weights);
-        let plan = query::plan(&q.text, &mut self.analyzer.clone(), &stats, &self.fields)?;
-        let mut hits = self.run(searcher, &stats, &plan, q, false)?;
-        if hits.is_empty() && !plan.all_fuzzy() {
-            hits = self.run(searcher, &stats, &plan, q, true)?;
-        }
-        Ok(hits)
-    }
-
-    fn run(
-        &self,
-        searcher: &Searcher,
-        stats: &query::Stats<'_>,
-        plan: &query::Plan,
-        q: &Query,
-        all_fuzzy: bool,
-    ) -> Result<Vec<Hit>> {
-        let Some(tq) = plan.to_query(&self.fields, q.game, q.kind, all_fuzzy, &self.weights) else {
+        let mut analyzer = self.analyzer.clone();
+        let plan = query::plan(&q.text, &mut analyzer, &stats, &self.fields, &self.weights)?;
+        let (game_factor, clear) = match q.game {
+            Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
+            None => rank::game_prior(searcher, &self.fields, &plan, &self.weights, self.sections),
+        };
+        let priors = match self.priors.get() {
+            Some(p) => std::sync::Arc::clone(p),
+            None => {
+                let p = std::sync::Arc::new(scorer::Priors::read(searcher).map_err(ix_err)?);
+                std::sync::Arc::clone(self.priors.get_or_init(|| p))
+            }
+        };
+        let scope = query::Scope {
+            kind: q.kind,
+            game_factor,
+            priors,
+        };
+        let Some(tq) = plan.to_query(&self.fields, &scope, &self.weights) else {
             return Ok(Vec::new());
         };
-        let ranked = self.ranked(searcher, stats, tq.as_ref(), q.limit)?;
-        if ranked.is_empty() {
+        let want = q.limit.max(RERANK);
+        let mut ranked = self.ranked(searcher, &stats, tq.as_ref(), want)?;
+        rank::refine(searcher, &self.fields, &plan, &mut ranked);
+        // Nothing is an answer unless the best covers enough of the question;
+        // then hits that cover some of it follow.
+        if !ranked.iter().any(|r| r.cover >= rank::MIN_COVER) {
             return Ok(Vec::new());
         }
+        ranked.retain(|r| r.cover >= rank::MIN_COVER_FOLLOWING);
+        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.rank.cmp(&b.rank)));
+        if !clear {
+            rank::diversify(&mut ranked);
+        }
+        ranked.truncate(q.limit);
         let terms = plan.highlight_terms();
         let stems: Vec<String> = terms.keys().cloned().collect();
-        let mut tokenizer = snippet::SnippetTokenizer::new(self.analyzer.clone(), &stems);
+        let mut tokenizer = snippet::SnippetTokenizer::new(analyzer, &stems);
         ranked
             .into_iter()
             .map(|r| {
                 let s = self.stored(searcher, r.ord, r.addr)?;
-                Ok(hit(s, r.score, &mut tokenizer, &terms, &stems))
+                Ok(hit(s, &r, &mut tokenizer, &terms, &stems))
             })
             .collect()
     }
 
-    /// The stored fields of the section at corpus position `ord`, stored at `addr`.
+    /// The stored fields of the document at build position `ord`, stored at `addr`.
     fn stored(&self, searcher: &Searcher, ord: usize, addr: DocAddress) -> Result<&Stored> {
         let cell = self
             .stored
@@ -419,8 +398,20 @@ impl Index {
         };
         let game = text(f.game)?;
         let kind = text(f.kind)?;
+        let id = text(f.id)?;
+        let document = text(f.doc)?;
+        let source = match text(f.origin)?.as_str() {
+            "database" => Origin::Database {
+                file: document.clone(),
+                card: text(f.card)?,
+                position: doc.get_first(f.position).and_then(|v| v.as_u64()),
+            },
+            _ => Origin::Rulebook {
+                section: id.clone(),
+            },
+        };
         let s = Stored {
-            id: text(f.id)?,
+            id,
             title: text(f.title)?,
             breadcrumb: doc
                 .get_all(f.crumbs)
@@ -428,9 +419,10 @@ impl Index {
                 .collect(),
             game: Game::parse(&game)
                 .ok_or_else(|| Error::Index(format!("stored game {game:?} is unknown")))?,
-            document: text(f.doc)?,
-            kind: Kind::parse(&kind)
+            document,
+            kind: DocKind::parse(&kind)
                 .ok_or_else(|| Error::Index(format!("stored kind {kind:?} is unknown")))?,
+            source,
             superseded: self.superseded(addr),
             plain: text(f.body)?,
         };
@@ -444,7 +436,7 @@ impl Index {
             .is_some_and(|v| v != 0)
     }
 
-    /// Top `limit` sections by score, superseded ones scaled down by [`SUPERSEDED_FACTOR`].
+    /// Top `limit` documents by first-pass score.
     fn ranked(
         &self,
         searcher: &Searcher,
@@ -452,86 +444,56 @@ impl Index {
         tq: &dyn tantivy::query::Query,
         limit: usize,
     ) -> Result<Vec<Ranked>> {
-        let total = self.stored.len().max(1);
-        let mut fetch = (limit * 2 + 10).min(total);
-        loop {
-            let top: Vec<(f32, DocAddress)> = searcher
-                .search_with_statistics_provider(
-                    tq,
-                    &TopDocs::with_limit(fetch).order_by_score(),
-                    stats,
-                )
-                .map_err(ix_err)?;
-            let floor = if top.len() == fetch {
-                top.last().map_or(0.0, |t| t.0)
-            } else {
-                0.0
-            };
-            let mut out = Vec::with_capacity(top.len());
-            for &(score, addr) in &top {
-                let cols = self
-                    .columns
-                    .get(addr.segment_ord as usize)
-                    .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))?;
-                let ord = cols
-                    .ord
-                    .first(addr.doc_id)
-                    .map(|o| o as usize)
-                    .filter(|&o| o < self.stored.len())
-                    .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))?;
-                let rank = cols.id_rank.first(addr.doc_id).unwrap_or(u64::MAX);
-                let superseded = cols.superseded.first(addr.doc_id).is_some_and(|v| v != 0);
-                let score = if superseded {
-                    score * SUPERSEDED_FACTOR
-                } else {
-                    score
-                };
-                out.push(Ranked {
-                    score,
-                    ord,
-                    rank,
-                    addr,
-                });
-            }
-            out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.rank.cmp(&b.rank)));
-            // Documents not fetched score at most `floor`; the first `limit` are final
-            // once each of them scores at least that.
-            let settled = out.iter().take(limit).all(|r| r.score >= floor);
-            if settled || top.len() < fetch || fetch >= total {
-                out.truncate(limit);
-                return Ok(out);
-            }
-            fetch = (fetch * 2).min(total);
+        let top: Vec<(f32, DocAddress)> = searcher
+            .search_with_statistics_provider(
+                tq,
+                &TopDocs::with_limit(limit).order_by_score(),
+                stats,
+            )
+            .map_err(ix_err)?;
+        let mut out = Vec::with_capacity(top.len());
+        // A score of 0 is a document of another game than the one asked for.
+        for &(score, addr) in top.iter().filter(|t| t.0 > 0.0) {
+            let cols = self
+                .columns
+                .get(addr.segment_ord as usize)
+                .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))?;
+            let ord = cols
+                .ord
+                .first(addr.doc_id)
+                .map(|o| o as usize)
+                .filter(|&o| o < self.stored.len())
+                .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))?;
+            out.push(Ranked {
+                score,
+                ord,
+                rank: cols.id_rank.first(addr.doc_id).unwrap_or(u64::MAX),
+                addr,
+                game: cols.game.first(addr.doc_id).unwrap_or(0) as usize,
+                cover: 0.0,
+            });
         }
+        Ok(out)
     }
-}
-
-/// One ranked document: its score, corpus position, ID rank and address.
-struct Ranked {
-    score: f32,
-    ord: usize,
-    rank: u64,
-    addr: DocAddress,
 }
 
 fn hit(
     s: &Stored,
-    score: f32,
+    r: &Ranked,
     tokenizer: &mut snippet::SnippetTokenizer,
     terms: &BTreeMap<String, f32>,
     stems: &[String],
 ) -> Hit {
     let plain = s.plain.as_str();
-    let window = &plain[snippet_window(plain, stems)];
+    let win = snippet_window(plain, stems);
+    let window = &plain[win.clone()];
     let best = snippet::best_fragment(tokenizer, window, terms, SNIPPET_CHARS)
-        .map(|(range, hl)| (&window[range], hl))
-        .filter(|(fragment, _)| !fragment.trim().is_empty());
+        .filter(|(range, _)| !window[range.clone()].trim().is_empty())
+        .map(|(range, hl)| (range.start + win.start..range.end + win.start, hl));
     let (snippet, highlights) = match best {
-        Some((fragment, hl)) => (fragment.to_string(), hl),
+        Some((range, hl)) => sentence_snippet(plain, range, hl),
         None => (lead(plain, SNIPPET_CHARS), Vec::new()),
     };
-    // Same byte length, so the highlight ranges stay valid.
-    let snippet = snippet.replace(['\n', '\t', '\r'], " ");
     Hit {
         id: s.id.clone(),
         title: s.title.clone(),
@@ -539,11 +501,83 @@ fn hit(
         game: s.game,
         document: s.document.clone(),
         kind: s.kind,
+        source: s.source.clone(),
         superseded: s.superseded,
-        score,
+        score: r.score,
+        coverage: (r.cover * 1000.0).round() / 1000.0,
         snippet,
         highlights,
     }
+}
+
+/// The snippet for the fragment `range` of `text` (with highlights relative to
+/// it): moved back to the start of its sentence when that is near, else begun
+/// with "…"; ended with "…" when the text goes on mid-sentence. Whitespace runs
+/// become single spaces.
+fn sentence_snippet(
+    text: &str,
+    range: Range<usize>,
+    highlights: Vec<Range<usize>>,
+) -> (String, Vec<Range<usize>>) {
+    let bytes = text.as_bytes();
+    let mut start = range.start;
+    let mut cut_front = false;
+    if start > 0 {
+        let reach = start.saturating_sub(SENTENCE_REACH);
+        match (reach..start).rev().find(|&i| sentence_starts_at(bytes, i)) {
+            Some(i) => start = i,
+            None if (reach == 0) => start = 0,
+            None => cut_front = true,
+        }
+    }
+    // Closing punctuation right after the last word belongs to the snippet.
+    let mut end = range.end;
+    while let Some(c) = text[end..]
+        .chars()
+        .next()
+        .filter(|c| ".!?:;,)\"\u{201d}'".contains(*c))
+    {
+        end += c.len_utf8();
+    }
+    let ends_sentence = text[end..].trim().is_empty()
+        || text[..end].ends_with(['.', '!', '?', ':', ')', '"', '\u{201d}']);
+    let shift = range.start - start;
+    let mut out = String::with_capacity(end - start + 8);
+    let mut hl = Vec::with_capacity(highlights.len());
+    if cut_front {
+        out.push('…');
+    }
+    let offset = out.len();
+    // Whitespace is mapped one byte for one, so the ranges stay valid.
+    out.extend(text[start..end].chars().map(|c| match c {
+        '\n' | '\t' | '\r' => ' ',
+        c => c,
+    }));
+    for r in highlights {
+        hl.push(r.start + shift + offset..r.end + shift + offset);
+    }
+    if !ends_sentence {
+        out.push('…');
+    }
+    (out, hl)
+}
+
+/// Whether a sentence starts at byte `i`: the text's first word, or a capital
+/// or digit after ". ", "? ", "! ", ": " or a line break.
+fn sentence_starts_at(b: &[u8], i: usize) -> bool {
+    if !b[i].is_ascii_uppercase() && !b[i].is_ascii_digit() && b[i] != b'"' {
+        return false;
+    }
+    let mut j = i;
+    let mut space = false;
+    while j > 0 && b[j - 1].is_ascii_whitespace() {
+        if b[j - 1] == b'\n' {
+            return true;
+        }
+        space = true;
+        j -= 1;
+    }
+    j == 0 || (space && matches!(b[j - 1], b'.' | b'?' | b'!' | b':'))
 }
 
 /// The part of `text` the snippet is chosen from: long bodies are cut to a
@@ -624,38 +658,6 @@ fn lead(text: &str, max: usize) -> String {
     format!("{}…", text[..cut].trim_end())
 }
 
-/// The token for two stems that stand next to each other (or one word apart).
-fn pair_token(a: &str, b: &str) -> String {
-    format!("{a}_{b}")
-}
-
-/// Every pair of stems in `text` that are adjacent or one word apart, in order
-/// ("reserve deck", "reserve the deck"), as space-separated [`pair_token`]s:
-/// what a two-word phrase query with slop 1 would match, found with a plain
-/// term lookup at query time.
-fn pair_tokens(analyzer: &mut TextAnalyzer, text: &str) -> String {
-    let mut stems: Vec<String> = Vec::new();
-    let mut stream = analyzer.token_stream(text);
-    while let Some(tok) = stream.next() {
-        stems.push(tok.text.clone());
-    }
-    let mut out = String::with_capacity(text.len() * 2);
-    let mut push = |a: &str, b: &str| {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(&pair_token(a, b));
-    };
-    for i in 0..stems.len() {
-        for j in [i + 1, i + 2] {
-            if let Some(b) = stems.get(j) {
-                push(&stems[i], b);
-            }
-        }
-    }
-    out
-}
-
 fn ix_err(e: tantivy::TantivyError) -> Error {
     Error::Index(e.to_string())
 }
@@ -711,20 +713,6 @@ mod tests {
         let drain = ["drain".to_string()];
         assert_eq!(first_word_starting_with(b"a Drains b", &drain), Some(2));
         assert_eq!(first_word_starting_with(b"redrain", &drain), None);
-    }
-
-    #[test]
-    fn pair_tokens_cover_neighbours_and_one_gap() {
-        let mut a = tantivy::tokenizer::TextAnalyzer::builder(
-            tantivy::tokenizer::SimpleTokenizer::default(),
-        )
-        .filter(tantivy::tokenizer::LowerCaser)
-        .build();
-        assert_eq!(
-            pair_tokens(&mut a, "Reserve the Deck"),
-            "reserve_the reserve_deck the_deck"
-        );
-        assert_eq!(pair_tokens(&mut a, "one"), "");
     }
 
     #[test]

@@ -1,29 +1,33 @@
 //! From a judge's plain words to a tantivy query, built programmatically so
 //! quotes, colons and parentheses are just punctuation, never syntax.
 //!
-//! Each word becomes a group: its stem plus the stems of its synonyms (game
-//! jargon), searched in the title (boosted) and the body; a section's score for
-//! the group is the best of those, plus a little of the rest (BM25 throughout).
-//! Two neighbouring words found next to each other in a body ("reserve deck")
-//! add a bonus. A word the index does not know is matched fuzzily (typo
-//! tolerance), and when nothing matches at all, every word is. Common function
-//! words ("can", "the", "my") are dropped unless nothing else is left. The
-//! ancestors' titles are indexed too but not searched: on the evaluation
-//! questions they added cost and no recall.
+//! - Each content word becomes a group: its stem plus the stems of its
+//!   synonyms (classes of equivalent words, so every synonym finds every
+//!   other), searched in the titles (boosted) and the body; a document's score
+//!   for the group is the best of those plus a little of the rest (BM25).
+//! - Terms of art that need their small words ("at any time", "up to", "once
+//!   per") and capitalised names ("Rule of Four") also become phrase groups.
+//! - Each group weighs its inverse document frequency; a document's score is
+//!   scaled by the share of that weight it covers (see [`Cover`]), so matching
+//!   most of the question beats repeating one word of it.
+//! - Two neighbouring words found next to each other add a bonus.
+//! - Common function words ("can", "the", "my") are dropped unless nothing else
+//!   is left; negations and modals ("not", "cannot", "never", "only", "must")
+//!   are kept. A word the index does not know is matched fuzzily.
 
-use super::{Fields, ix_err};
+use super::ix_err;
+use super::schema::{DocKind, Fields, pair_token};
+use super::scorer::{CachedPair, CachedTerm, Cover, DisMax, TermWeights};
+use super::text;
 use crate::error::Result;
-use crate::rulebook::{Game, Kind};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
-use tantivy::query::{
-    Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, Explanation, FuzzyTermQuery,
-    Occur, PhraseQuery, Query, QueryClone, Scorer, TermQuery, Weight,
-};
+use std::sync::Arc;
+use std::sync::OnceLock;
+use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
+use tantivy::{Searcher, Term};
 
 const TITLE_BOOST: f32 = 2.0;
 const BODY_BOOST: f32 = 1.0;
@@ -33,72 +37,93 @@ const TIE_BREAKER: f32 = 0.25;
 /// Bonus for two neighbouring query words found next to each other, or one
 /// word apart ("reserve deck", "reserve the deck").
 const PAIR_BOOST: f32 = 2.0;
-/// How far apart neighbouring words may be in a body and still count as a pair.
-const PAIR_SLOP: u32 = 1;
+/// Share of its weight a number keeps.
+const NUMBER_WEIGHT: f32 = 0.25;
+/// Exponent of the covered share of the query's weight (see [`Cover`]).
+pub const GAMMA: f32 = 2.0;
 
 /// Words that carry no meaning for a rules search, sorted for binary search.
+/// Negations and modals that change a ruling (not, cannot, never, only, must,
+/// may, no) are deliberately absent.
 const STOP_WORDS: &[&str] = &[
     "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
     "could", "did", "do", "does", "doing", "for", "from", "get", "gets", "happen", "happens",
-    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "mean", "means", "my",
-    "of", "on", "or", "our", "should", "so", "that", "the", "their", "them", "then", "there",
-    "these", "they", "this", "those", "to", "was", "we", "were", "what", "when", "where", "which",
-    "who", "why", "will", "with", "work", "works", "would", "you", "your",
+    "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "many", "me", "mean",
+    "means", "much", "my", "of", "on", "or", "our", "should", "so", "that", "the", "their", "them",
+    "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "what", "when",
+    "where", "which", "who", "why", "will", "with", "work", "works", "would", "you", "your",
 ];
 
-/// Game jargon and spelling variants: a word on the left also searches the words
-/// on the right (at a lower weight). Stemming already covers plurals.
-const SYNONYMS: &[(&str, &[&str])] = &[
-    ("dice", &["die"]),
-    ("die", &["dice"]),
-    ("hp", &["health"]),
-    ("health", &["damage"]),
-    ("react", &["respond", "response"]),
-    ("reacting", &["respond", "response"]),
-    ("respond", &["response"]),
-    ("hit", &["damage"]),
-    ("kill", &["defeat", "lost"]),
-    ("killed", &["defeated", "lost"]),
-    ("dies", &["defeated", "lost"]),
-    ("discard", &["lost"]),
-    ("shuffle", &["reshuffle"]),
-    ("unique", &["uniqueness"]),
-    ("uniqueness", &["unique"]),
-    ("dot", &["unique"]),
-    ("attack", &["battle", "attacking"]),
-    ("fight", &["battle"]),
-    ("ship", &["starship"]),
-    ("ships", &["starships"]),
-    ("vehicle", &["vehicles"]),
-    ("deck", &["pile"]),
-    ("empty", &["depleted"]),
-    ("turn", &["round"]),
-    ("cost", &["deploy"]),
-    ("money", &["resources"]),
-    ("swap", &["replace", "exchange"]),
-    ("switch", &["replace", "exchange"]),
-    ("travel", &["move", "movement"]),
-    ("redraw", &["mulligan"]),
-    ("sideways", &["tap", "exhaust"]),
-    ("twice", &["once"]),
-    ("again", &["once"]),
-    ("opening", &["starting"]),
-    ("beginning", &["start"]),
+/// Terms of art that keep their small words; each is also searched as a phrase.
+const TERMS_OF_ART: &[&[&str]] = &[
+    &["at", "any", "time"],
+    &["up", "to"],
+    &["once", "per"],
+    &["in", "play"],
+    &["out", "of", "play"],
+    &["at", "the", "start", "of"],
+    &["at", "the", "end", "of"],
+    &["instead", "of"],
+    &["for", "each"],
+    &["at", "least"],
+    &["more", "than"],
+    &["less", "than"],
+    &["one", "at", "a", "time"],
+    &["on", "top", "of"],
+    &["at", "the", "same", "time"],
+    &["in", "front", "of"],
 ];
 
-/// One word of the query with the stems it is searched by.
+/// Classes of words that mean the same at the table: any word of a class also
+/// searches every other word of it (at a lower weight). Stemming already
+/// covers plurals and most verb forms.
+const SYNONYMS: &[&[&str]] = &[
+    &["dice", "die"],
+    &["roll", "reroll"],
+    &["hp", "health"],
+    &["respond", "response"],
+    &["win", "winning", "victory", "won"],
+    &["lose", "losing", "loss"],
+    &["early", "prematurely", "premature"],
+    &["kill", "killed", "defeat", "defeated"],
+    &["discard", "discarded"],
+    &["shuffle", "reshuffle"],
+    &["unique", "uniqueness"],
+    &["fight", "battle"],
+    &["ship", "starship"],
+    &["empty", "depleted"],
+    &["turn", "round"],
+    &["money", "resources"],
+    &["swap", "switch", "replace", "exchange"],
+    &["travel", "move", "movement"],
+    &["redraw", "mulligan"],
+    &["sideways", "tap", "exhaust", "exhausted", "tapped"],
+    &["opening", "starting"],
+    &["beginning", "start"],
+    &["twice", "again", "once"],
+    &["put", "place", "placing"],
+    &["under", "beneath", "underneath"],
+    &["pick", "choose", "select"],
+    &["cancel", "negate", "prevent"],
+    &["hand", "cards in hand"],
+];
+
+/// One search alternative of a group: a single stem, or a phrase of stems.
 #[derive(Debug, Clone)]
-struct Group {
-    /// The word's own stem first, then its synonyms' stems.
-    variants: Vec<Variant>,
+pub struct Variant {
+    pub stems: Vec<String>,
+    weight: f32,
+    /// Whether the stem (every stem of a phrase) occurs in the index.
+    known: bool,
 }
 
+/// One meaning of the query: a word with its synonyms, or a phrase.
 #[derive(Debug, Clone)]
-struct Variant {
-    stem: String,
-    weight: f32,
-    /// Whether the stem occurs in the index at all.
-    known: bool,
+pub struct Group {
+    /// The word's own stem (or the phrase) first, then its synonyms.
+    pub variants: Vec<Variant>,
+    /// Its share of the query: inverse document frequency.
+    pub weight: f32,
 }
 
 impl Group {
@@ -106,12 +131,139 @@ impl Group {
     fn known(&self) -> bool {
         self.variants[0].known
     }
+
+    fn is_phrase(&self) -> bool {
+        self.variants[0].stems.len() > 1
+    }
 }
 
 /// The analysed query, ready to become a tantivy query.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    groups: Vec<Group>,
+    pub groups: Vec<Group>,
+}
+
+/// One word of the query: lower case, its stem, and whether it was capitalised.
+struct Word {
+    lower: String,
+    stem: String,
+    capital: bool,
+}
+
+fn is_stop(w: &str) -> bool {
+    STOP_WORDS.binary_search(&w).is_ok()
+}
+
+/// A lone letter: the "s" of "Obi-Wan's" when typed without the apostrophe.
+fn is_letter(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
+}
+
+fn split(text: &str, analyzer: &mut TextAnalyzer) -> Vec<Word> {
+    use tantivy::tokenizer::{TokenStream, Tokenizer};
+    let mut tok = text::WordTokenizer::default();
+    let mut stream = tok.token_stream(text);
+    let mut out = Vec::new();
+    while stream.advance() {
+        let t = stream.token();
+        let raw = text.get(t.offset_from..t.offset_to).unwrap_or("");
+        let lower = t.text.to_lowercase();
+        let stem = text::stems(analyzer, &lower)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| lower.clone());
+        out.push(Word {
+            capital: raw.chars().next().is_some_and(char::is_uppercase),
+            lower,
+            stem,
+        });
+    }
+    out
+}
+
+/// Phrases of the query: terms of art, and runs of capitalised words (with
+/// small linking words) that name something, as word index ranges, each with
+/// whether it is a name.
+fn phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, bool)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let hit = TERMS_OF_ART
+            .iter()
+            .filter(|t| {
+                t.len() <= words.len() - i && t.iter().zip(&words[i..]).all(|(a, w)| *a == w.lower)
+            })
+            .map(|t| t.len())
+            .max();
+        if let Some(n) = hit {
+            out.push((i..i + n, false));
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    // Capitalised names: not when every word is capitalised (a title-case question).
+    if words.iter().all(|w| w.capital) {
+        return out;
+    }
+    let linking = |w: &Word| matches!(w.lower.as_str(), "of" | "the" | "a" | "and" | "to");
+    let mut i = 1; // the first word is capitalised as a sentence start
+    while i < words.len() {
+        if !words[i].capital {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut end = i + 1;
+        while end < words.len() {
+            if words[end].capital {
+                end += 1;
+            } else if linking(&words[end]) && words.get(end + 1).is_some_and(|w| w.capital) {
+                end += 2;
+            } else {
+                break;
+            }
+        }
+        if words[start..end].iter().filter(|w| w.capital).count() >= 2 {
+            out.push((start..end, true));
+        }
+        i = end;
+    }
+    out
+}
+
+/// The other stems of the synonym classes `stem` belongs to (single-word members).
+fn synonym_stems(stem: &str) -> &'static [String] {
+    static MAP: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut analyzer = text::analyzer();
+        let mut map: HashMap<String, Vec<String>> = HashMap::new();
+        for class in SYNONYMS {
+            let stems: Vec<String> = class
+                .iter()
+                .map(|w| text::stems(&mut analyzer, w))
+                .filter(|s| s.len() == 1)
+                .map(|mut s| s.remove(0))
+                .collect();
+            for a in &stems {
+                let others = map.entry(a.clone()).or_default();
+                for b in &stems {
+                    if b != a && !others.contains(b) {
+                        others.push(b.clone());
+                    }
+                }
+            }
+        }
+        map
+    });
+    map.get(stem).map_or(&[], Vec::as_slice)
+}
+
+/// Inverse document frequency, as BM25 computes it.
+fn idf(df: u64, n: u64) -> f32 {
+    let (df, n) = (df as f32, n.max(1) as f32);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 /// Analyse `text` with the index's analyzer and look its words up.
@@ -120,60 +272,116 @@ pub fn plan(
     analyzer: &mut TextAnalyzer,
     stats: &Stats<'_>,
     f: &Fields,
+    cache: &TermWeights,
 ) -> Result<Plan> {
-    let mut words: Vec<(String, String)> = Vec::new(); // (lowercase word, stem)
-    {
-        let mut stream = analyzer.token_stream(text);
-        while let Some(tok) = stream.next() {
-            let raw = text
-                .get(tok.offset_from..tok.offset_to)
-                .unwrap_or(&tok.text)
-                .to_lowercase();
-            words.push((raw, tok.text.clone()));
+    let words = split(text, analyzer);
+    let n = stats.total_num_docs().map_err(ix_err)?;
+    let df = |stem: &str| -> Result<u64> {
+        let mut best = 0;
+        for field in [f.body, f.title] {
+            best = best.max(
+                stats
+                    .doc_freq(&Term::from_field_text(field, stem))
+                    .map_err(ix_err)?,
+            );
         }
-    }
-    let content: Vec<&(String, String)> = words
+        Ok(best)
+    };
+    let content: Vec<&Word> = words
         .iter()
-        .filter(|(w, _)| STOP_WORDS.binary_search(&w.as_str()).is_err() && !is_letter(w))
+        .filter(|w| !is_stop(&w.lower) && !is_letter(&w.lower))
         .collect();
-    let chosen: Vec<&(String, String)> = if content.is_empty() {
+    let chosen: Vec<&Word> = if content.is_empty() {
         words.iter().collect()
     } else {
         content
     };
     let mut groups: Vec<Group> = Vec::new();
-    for (word, stem) in chosen {
-        if groups.iter().any(|g| g.variants[0].stem == *stem) {
+    for w in chosen {
+        if groups
+            .iter()
+            .any(|g| g.variants[0].stems == [w.stem.clone()])
+        {
             continue;
         }
-        let mut stems_of_word = vec![(stem.clone(), 1.0)];
-        for syn in synonyms(word) {
-            for s in stems(analyzer, syn) {
-                if !stems_of_word.iter().any(|(v, _)| *v == s) {
-                    stems_of_word.push((s, SYNONYM_WEIGHT));
-                }
-            }
-        }
-        let mut variants = Vec::with_capacity(stems_of_word.len());
-        for (stem, weight) in stems_of_word {
-            let mut known = false;
-            for field in [f.body, f.title] {
-                if stats
-                    .doc_freq(&Term::from_field_text(field, &stem))
-                    .map_err(ix_err)?
-                    > 0
-                {
-                    known = true;
-                    break;
-                }
-            }
+        let own = df(&w.stem)?;
+        let mut variants = vec![Variant {
+            stems: vec![w.stem.clone()],
+            weight: 1.0,
+            known: own > 0,
+        }];
+        for s in synonym_stems(&w.stem) {
+            let known = df(s)? > 0;
             variants.push(Variant {
-                stem,
-                weight,
+                stems: vec![s.clone()],
+                weight: SYNONYM_WEIGHT,
                 known,
             });
         }
-        groups.push(Group { variants });
+        // A word the index does not know may be a typo: search the close words it does.
+        if own == 0 {
+            for s in close_words(stats.searcher, f.body, &w.stem, cache) {
+                if !variants.iter().any(|v| v.stems[0] == s) {
+                    variants.push(Variant {
+                        stems: vec![s],
+                        weight: FUZZY_WEIGHT,
+                        known: true,
+                    });
+                }
+            }
+        }
+        // A number ("ability 4") narrows a question but is rarely its subject.
+        let number = w.lower.chars().all(|c| c.is_ascii_digit());
+        groups.push(Group {
+            variants,
+            weight: idf(own, n) * if number { NUMBER_WEIGHT } else { 1.0 },
+        });
+    }
+    // A word the corpus never uses (and no close word stands in for) weighs
+    // what the known words weigh on average: it should not decide alone
+    // whether a document answers the question.
+    let known: Vec<f32> = groups
+        .iter()
+        .filter(|g| g.known())
+        .map(|g| g.weight)
+        .collect();
+    if !known.is_empty() {
+        let mean = known.iter().sum::<f32>() / known.len() as f32;
+        for g in groups
+            .iter_mut()
+            .filter(|g| !g.known() && g.variants.len() == 1)
+        {
+            g.weight = mean;
+        }
+    }
+    for (range, name) in phrases(&words) {
+        let stems: Vec<String> = words[range.clone()]
+            .iter()
+            .map(|w| w.stem.clone())
+            .collect();
+        if stems.len() < 2 {
+            continue;
+        }
+        let mut known = true;
+        for s in &stems {
+            known &= df(s)? > 0;
+        }
+        // A term of art weighs what its content words weigh (at least one rare
+        // word); a name twice that, so a document without it covers at most a third.
+        let inner: f32 = groups
+            .iter()
+            .filter(|g| stems.contains(&g.variants[0].stems[0]))
+            .map(|g| g.weight)
+            .sum();
+        let weight = inner.max(idf(n / 10, n)) * if name { 2.0 } else { 1.0 };
+        groups.push(Group {
+            variants: vec![Variant {
+                stems,
+                weight: 1.0,
+                known,
+            }],
+            weight,
+        });
     }
     Ok(Plan { groups })
 }
@@ -182,7 +390,7 @@ pub fn plan(
 /// already asks for the words' document frequencies, and a query scores the
 /// same field and term in several clauses. Same numbers as the searcher's.
 pub struct Stats<'a> {
-    searcher: &'a Searcher,
+    pub searcher: &'a Searcher,
     docs: Cell<Option<u64>>,
     tokens: RefCell<Vec<(Field, u64)>>,
     /// Document frequencies, kept across queries: the searcher never changes.
@@ -230,26 +438,63 @@ impl Bm25StatisticsProvider for Stats<'_> {
     }
 }
 
-/// A lone letter: the "s" of "Obi-Wan's", the "t" of "can't".
-fn is_letter(word: &str) -> bool {
-    let mut chars = word.chars();
-    chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
-}
+/// Most close words a misspelt word is searched by.
+const MAX_CLOSE: usize = 4;
 
-fn synonyms(word: &str) -> &'static [&'static str] {
-    SYNONYMS
-        .iter()
-        .find(|(w, _)| *w == word)
-        .map_or(&[], |(_, s)| s)
-}
-
-fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stream = analyzer.token_stream(text);
-    while let Some(tok) = stream.next() {
-        out.push(tok.text.clone());
+/// Indexed stems within [`fuzzy_distance`] edits of `stem` that begin with
+/// its first letter and, unless swapped, its second (a transposition counting
+/// as one edit), the commonest first; found once per stem and index.
+fn close_words(searcher: &Searcher, field: Field, stem: &str, cache: &TermWeights) -> Vec<String> {
+    let lock = || cache.close.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = lock().get(stem) {
+        return found.clone();
     }
-    out
+    let found = find_close_words(searcher, field, stem);
+    lock().insert(stem.to_string(), found.clone());
+    found
+}
+
+fn find_close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
+    let Some(d) = fuzzy_distance(stem) else {
+        return Vec::new();
+    };
+    let chars: Vec<char> = stem.chars().collect();
+    // Prefixes a close word may start with: the first two letters, or the
+    // first and third (the second and third swapped or the second dropped).
+    let mut prefixes = vec![chars[..2].iter().collect::<String>()];
+    prefixes.push([chars[0], chars[2]].iter().collect());
+    prefixes.dedup();
+    let mut found: Vec<(usize, u32, String)> = Vec::new();
+    for seg in searcher.segment_readers() {
+        let Ok(inv) = seg.inverted_index(field) else {
+            continue;
+        };
+        for prefix in &prefixes {
+            let mut hi = prefix.clone();
+            hi.push(char::MAX);
+            let Ok(mut stream) = inv.terms().range().ge(prefix).lt(&hi).into_stream() else {
+                continue;
+            };
+            while stream.advance() {
+                let Ok(word) = std::str::from_utf8(stream.key()) else {
+                    continue;
+                };
+                if word.len().abs_diff(stem.len()) > usize::from(d) || word == stem {
+                    continue;
+                }
+                let dist = strsim::damerau_levenshtein(word, stem);
+                if dist <= usize::from(d) {
+                    let df = stream.value().doc_freq;
+                    match found.iter_mut().find(|f| f.2 == word) {
+                        Some(f) => f.1 += df,
+                        None => found.push((dist, df, word.to_string())),
+                    }
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    found.into_iter().take(MAX_CLOSE).map(|f| f.2).collect()
 }
 
 /// Edit distance allowed when matching a stem of this length fuzzily; `None`
@@ -262,19 +507,26 @@ fn fuzzy_distance(stem: &str) -> Option<u8> {
     }
 }
 
+/// What to search for besides the words.
+pub struct Scope {
+    pub kind: Option<DocKind>,
+    /// Score factor per game: 0 for games other than the one asked for, else
+    /// inferred from the question when no game is given (see [`super::rank::game_prior`]).
+    pub game_factor: [f32; 3],
+    pub priors: Arc<super::scorer::Priors>,
+}
+
 impl Plan {
-    /// Whether every word is already matched fuzzily (so a fuzzy retry adds nothing).
-    pub fn all_fuzzy(&self) -> bool {
-        self.groups.iter().all(|g| !g.known())
+    /// Total weight of the groups.
+    pub fn total_weight(&self) -> f32 {
+        self.groups.iter().map(|g| g.weight).sum()
     }
 
     /// The tantivy query; `None` when no word can be searched.
     pub fn to_query(
         &self,
         f: &Fields,
-        game: Option<Game>,
-        kind: Option<Kind>,
-        all_fuzzy: bool,
+        scope: &Scope,
         weights: &Arc<TermWeights>,
     ) -> Option<Box<dyn Query>> {
         let term_query = |term: Term, option: IndexRecordOption| -> Box<dyn Query> {
@@ -284,48 +536,47 @@ impl Plan {
                 weights: Arc::clone(weights),
             })
         };
-        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut groups: Vec<(Box<dyn Query>, f32)> = Vec::new();
         for g in &self.groups {
             let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
-            for (i, v) in g.variants.iter().enumerate() {
-                // Only the word itself is matched fuzzily (it may be a typo); a
-                // synonym the rulebook does not use is simply left out.
-                let fuzzy = all_fuzzy || !v.known;
-                if fuzzy && i > 0 {
-                    continue;
-                }
+            for v in g.variants.iter().filter(|v| v.known) {
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
-                    let term = Term::from_field_text(field, &v.stem);
-                    let q: Box<dyn Query> = if fuzzy {
-                        match fuzzy_distance(&v.stem) {
-                            Some(d) => Box::new(FuzzyTermQuery::new(term, d, true)),
-                            None => continue,
-                        }
+                    let q: Box<dyn Query> = if v.stems.len() > 1 {
+                        let terms = v
+                            .stems
+                            .iter()
+                            .map(|s| Term::from_field_text(field, s))
+                            .collect();
+                        Box::new(PhraseQuery::new(terms))
                     } else {
-                        term_query(term, IndexRecordOption::WithFreqs)
+                        term_query(
+                            Term::from_field_text(field, &v.stems[0]),
+                            IndexRecordOption::WithFreqs,
+                        )
                     };
-                    let w = boost * v.weight * if fuzzy { FUZZY_WEIGHT } else { 1.0 };
-                    disjuncts.push(Box::new(BoostQuery::new(q, w)));
+                    disjuncts.push(Box::new(BoostQuery::new(q, boost * v.weight)));
                 }
             }
             if !disjuncts.is_empty() {
-                should.push((Occur::Should, Box::new(DisMax::new(disjuncts, TIE_BREAKER))));
+                groups.push((Box::new(DisMax::new(disjuncts, TIE_BREAKER)), g.weight));
             }
         }
-        if should.is_empty() {
+        if groups.is_empty() {
             return None;
         }
-        if !all_fuzzy {
-            for pair in self.groups.windows(2) {
+        let mut bonus: Vec<Box<dyn Query>> = Vec::new();
+        {
+            let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
+            for pair in words.windows(2) {
                 if !(pair[0].known() && pair[1].known()) {
                     continue;
                 }
-                let (a, b) = (&pair[0].variants[0].stem, &pair[1].variants[0].stem);
+                let (a, b) = (&pair[0].variants[0].stems[0], &pair[1].variants[0].stems[0]);
                 // Best of title and body, so a pair in both does not count twice.
                 // Titles are short: their pairs are indexed as tokens (cheap to look
                 // up); bodies are matched with a phrase query of slop 1.
                 let title = term_query(
-                    Term::from_field_text(f.title_pairs, &super::pair_token(a, b)),
+                    Term::from_field_text(f.title_pairs, &pair_token(a, b)),
                     IndexRecordOption::WithFreqs,
                 );
                 let body = CachedPair {
@@ -339,349 +590,41 @@ impl Plan {
                     Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)),
                     Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
                 ];
-                should.push((Occur::Should, Box::new(DisMax::new(pairs, 0.0))));
+                bonus.push(Box::new(DisMax::new(pairs, 0.0)));
             }
         }
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
-            vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
-        if let Some(g) = game {
-            clauses.push((
-                Occur::Must,
-                term_query(
-                    Term::from_field_text(f.game, g.as_str()),
-                    IndexRecordOption::Basic,
-                ),
-            ));
-        }
-        if let Some(k) = kind {
-            clauses.push((
-                Occur::Must,
-                term_query(
-                    Term::from_field_text(f.kind, k.as_str()),
-                    IndexRecordOption::Basic,
-                ),
-            ));
+        let cover = Cover {
+            groups,
+            bonus,
+            total: self.total_weight(),
+            gamma: GAMMA,
+            game_factor: scope.game_factor,
+            priors: Arc::clone(&scope.priors),
+        };
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(cover))];
+        // Filters add nothing to the score. (A game is not a filter clause: its
+        // factor is 0 for the other games, cheaper than seeking every clause.)
+        if let Some(k) = scope.kind {
+            let t = term_query(
+                Term::from_field_text(f.kind, k.as_str()),
+                IndexRecordOption::Basic,
+            );
+            clauses.push((Occur::Must, Box::new(BoostQuery::new(t, 0.0))));
         }
         Some(Box::new(BooleanQuery::new(clauses)))
     }
 
-    /// Stems to highlight in snippets, rarer words weighing more is left to the
-    /// snippet scorer; every searched stem counts the same here.
+    /// Stems to highlight in snippets, with their weights.
     pub fn highlight_terms(&self) -> BTreeMap<String, f32> {
         let mut out = BTreeMap::new();
         for g in &self.groups {
             for v in g.variants.iter().filter(|v| v.known) {
-                out.insert(v.stem.clone(), v.weight);
+                for s in &v.stems {
+                    out.entry(s.clone()).or_insert(v.weight);
+                }
             }
         }
         out
-    }
-}
-
-/// The best of several queries plus `tie_breaker` times the rest: scores exactly
-/// as tantivy's `DisjunctionMaxQuery`, but walks its few disjuncts side by side
-/// instead of through a 4096-document union buffer, which a query of a dozen
-/// words would otherwise allocate and clear a dozen times.
-#[derive(Debug)]
-struct DisMax {
-    disjuncts: Vec<Box<dyn Query>>,
-    tie_breaker: Score,
-}
-
-impl DisMax {
-    fn new(disjuncts: Vec<Box<dyn Query>>, tie_breaker: Score) -> DisMax {
-        DisMax {
-            disjuncts,
-            tie_breaker,
-        }
-    }
-}
-
-impl Clone for DisMax {
-    fn clone(&self) -> DisMax {
-        DisMax::new(
-            self.disjuncts.iter().map(|q| q.box_clone()).collect(),
-            self.tie_breaker,
-        )
-    }
-}
-
-impl Query for DisMax {
-    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let weights = self
-            .disjuncts
-            .iter()
-            .map(|d| d.weight(scoring))
-            .collect::<tantivy::Result<_>>()?;
-        Ok(Box::new(DisMaxWeight {
-            weights,
-            tie_breaker: self.tie_breaker,
-        }))
-    }
-
-    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        for d in &self.disjuncts {
-            d.query_terms(visitor);
-        }
-    }
-}
-
-struct DisMaxWeight {
-    weights: Vec<Box<dyn Weight>>,
-    tie_breaker: Score,
-}
-
-impl Weight for DisMaxWeight {
-    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        let mut scorers = Vec::with_capacity(self.weights.len());
-        for w in &self.weights {
-            let s = w.scorer(reader, boost)?;
-            if s.doc() != TERMINATED {
-                scorers.push(s);
-            }
-        }
-        let size_hint = estimate_union(scorers.iter().map(|s| s.size_hint()), reader.num_docs());
-        let cost = scorers.iter().map(|s| s.cost()).sum();
-        let doc = scorers.iter().map(|s| s.doc()).min().unwrap_or(TERMINATED);
-        Ok(Box::new(DisMaxScorer {
-            scorers,
-            tie_breaker: self.tie_breaker,
-            doc,
-            size_hint,
-            cost,
-        }))
-    }
-
-    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        let mut scorer = self.scorer(reader, 1.0)?;
-        if scorer.seek(doc) != doc {
-            return Err(tantivy::TantivyError::InvalidArgument(format!(
-                "document #{doc} does not match"
-            )));
-        }
-        Ok(Explanation::new("DisMax", scorer.score()))
-    }
-}
-
-struct DisMaxScorer {
-    /// Disjuncts still holding documents, in query order (the order scores are summed in).
-    scorers: Vec<Box<dyn Scorer>>,
-    tie_breaker: Score,
-    doc: DocId,
-    size_hint: u32,
-    cost: u64,
-}
-
-impl DisMaxScorer {
-    /// Move to `min`, the smallest document of the disjuncts, dropping the
-    /// finished ones when there are any (`finished`).
-    fn land(&mut self, min: DocId, finished: bool) -> DocId {
-        if finished {
-            self.scorers.retain(|s| s.doc() != TERMINATED);
-        }
-        self.doc = min;
-        min
-    }
-}
-
-impl DocSet for DisMaxScorer {
-    fn advance(&mut self) -> DocId {
-        let doc = self.doc;
-        let (mut min, mut finished) = (TERMINATED, false);
-        for s in &mut self.scorers {
-            let mut d = s.doc();
-            if d == doc {
-                d = s.advance();
-            }
-            finished |= d == TERMINATED;
-            min = min.min(d);
-        }
-        self.land(min, finished)
-    }
-
-    fn seek(&mut self, target: DocId) -> DocId {
-        if self.doc >= target {
-            return self.doc;
-        }
-        let (mut min, mut finished) = (TERMINATED, false);
-        for s in &mut self.scorers {
-            let mut d = s.doc();
-            if d < target {
-                d = s.seek(target);
-            }
-            finished |= d == TERMINATED;
-            min = min.min(d);
-        }
-        self.land(min, finished)
-    }
-
-    fn doc(&self) -> DocId {
-        self.doc
-    }
-
-    fn size_hint(&self) -> u32 {
-        self.size_hint
-    }
-
-    fn cost(&self) -> u64 {
-        self.cost
-    }
-}
-
-impl Scorer for DisMaxScorer {
-    fn score(&mut self) -> Score {
-        let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
-        let doc = self.doc;
-        for s in &mut self.scorers {
-            if s.doc() == doc {
-                let score = s.score();
-                max = Score::max(score, max);
-                sum += score;
-            }
-        }
-        max + (sum - max) * self.tie_breaker
-    }
-}
-
-/// Estimated size of a union of sets of these sizes (tantivy's own estimate,
-/// so query planning sees the same numbers as for its unions).
-fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
-    let mut not_in_any = 1.0f64;
-    for size in sizes {
-        not_in_any *= 1.0 - (f64::from(size) / f64::from(max_docs)) * 0.8;
-    }
-    let estimate = (f64::from(max_docs) * (1.0 - not_in_any)).round();
-    estimate.min(f64::from(max_docs)) as u32
-}
-
-/// A term's weight without and with term frequencies.
-type WeightPair = [Option<Arc<dyn Weight>>; 2];
-
-/// Term weights (BM25 statistics: document frequency, average field length,
-/// and the tables derived from them) of one searcher, made once per term and
-/// reused by every later query: the searcher never changes, so neither do they.
-#[derive(Default)]
-pub struct TermWeights {
-    /// Per term: its weight without and with term frequencies.
-    weights: Mutex<HashMap<Term, WeightPair>>,
-    /// Weight of each body phrase of two terms (slop [`PAIR_SLOP`]).
-    pairs: Mutex<HashMap<(Term, Term), Arc<dyn Weight>>>,
-    /// Document frequency of each term looked up so far.
-    freqs: Mutex<HashMap<Term, u64>>,
-}
-
-impl std::fmt::Debug for TermWeights {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("TermWeights")
-    }
-}
-
-/// A term query whose scoring weight comes from [`TermWeights`]: scores as
-/// tantivy's `TermQuery`.
-#[derive(Debug, Clone)]
-struct CachedTerm {
-    term: Term,
-    option: IndexRecordOption,
-    weights: Arc<TermWeights>,
-}
-
-impl Query for CachedTerm {
-    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let plain = || TermQuery::new(self.term.clone(), self.option);
-        if !scoring.is_scoring_enabled() {
-            return plain().weight(scoring);
-        }
-        let slot = usize::from(self.option.has_freq());
-        let cached = {
-            let map = self
-                .weights
-                .weights
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            map.get(&self.term).and_then(|w| w[slot].clone())
-        };
-        let weight = match cached {
-            Some(w) => w,
-            None => {
-                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
-                let mut map = self
-                    .weights
-                    .weights
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
-                let entry = map.entry(self.term.clone()).or_default();
-                Arc::clone(entry[slot].get_or_insert(w))
-            }
-        };
-        Ok(Box::new(SharedWeight(weight)))
-    }
-
-    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        visitor(&self.term, false);
-    }
-}
-
-/// A two-term body phrase (slop [`PAIR_SLOP`]) whose scoring weight comes from
-/// [`TermWeights`]: scores as tantivy's `PhraseQuery`.
-#[derive(Debug, Clone)]
-struct CachedPair {
-    terms: (Term, Term),
-    weights: Arc<TermWeights>,
-}
-
-impl Query for CachedPair {
-    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let plain = || {
-            let mut q = PhraseQuery::new(vec![self.terms.0.clone(), self.terms.1.clone()]);
-            q.set_slop(PAIR_SLOP);
-            q
-        };
-        if !scoring.is_scoring_enabled() {
-            return plain().weight(scoring);
-        }
-        let cached = {
-            let map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
-            map.get(&self.terms).cloned()
-        };
-        let weight = match cached {
-            Some(w) => w,
-            None => {
-                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
-                let mut map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
-                Arc::clone(map.entry(self.terms.clone()).or_insert(w))
-            }
-        };
-        Ok(Box::new(SharedWeight(weight)))
-    }
-
-    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        visitor(&self.terms.0, true);
-        visitor(&self.terms.1, true);
-    }
-}
-
-struct SharedWeight(Arc<dyn Weight>);
-
-impl Weight for SharedWeight {
-    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        self.0.scorer(reader, boost)
-    }
-
-    fn scorer_danger(
-        &self,
-        reader: &SegmentReader,
-        target: DocId,
-        boost: Score,
-    ) -> tantivy::Result<(tantivy::SeekDangerResult, Box<dyn Scorer>)> {
-        self.0.scorer_danger(reader, target, boost)
-    }
-
-    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        self.0.explain(reader, doc)
-    }
-
-    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
-        self.0.count(reader)
     }
 }
 
@@ -695,6 +638,35 @@ mod tests {
             STOP_WORDS.windows(2).all(|w| w[0] < w[1]),
             "STOP_WORDS must be sorted and unique"
         );
+    }
+
+    #[test]
+    fn terms_of_art_and_names_become_phrases() {
+        let mut a = text::analyzer();
+        let ws = split("can I play it at any time", &mut a);
+        assert_eq!(phrases(&ws), [(4..7, false)]);
+        let ws = split("what is the Rule of Four", &mut a);
+        assert_eq!(phrases(&ws), [(3..6, true)]);
+        let ws = split("How Does A Force Drain Work", &mut a);
+        assert!(phrases(&ws).is_empty());
+        let ws = split("Can't deploy", &mut a);
+        assert_eq!(ws[0].lower, "cannot");
+    }
+
+    #[test]
+    fn synonyms_are_symmetric() {
+        let mut a = text::analyzer();
+        for class in SYNONYMS {
+            for w in class.iter().filter(|w| !w.contains(' ')) {
+                let stem = text::stems(&mut a, w).remove(0);
+                for other in class.iter().filter(|o| !o.contains(' ')) {
+                    let o = text::stems(&mut a, other).remove(0);
+                    if o != stem {
+                        assert!(synonym_stems(&stem).contains(&o), "{w} -> {other}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -6,121 +6,94 @@
 //! ```text
 //! index/
 //!   sections/            the tantivy index; its commit payload is the source fingerprint
-//!     manifest.txt       fingerprint, then size/mtime/path of every source file
 //!   .sections.tmp-…      a build in progress (renamed to sections/ when done)
 //! ```
 //!
-//! Staleness is checked cheaply first: when every `*.md` file under the rulebook
-//! has the size and mtime the manifest recorded, the recorded fingerprint is
-//! trusted. Otherwise the sources are hashed; a different hash means a rebuild.
+//! The index is current when its payload equals the fingerprint of the sources'
+//! contents (every `*.md` file under the rulebook, and every stored card
+//! database under `<data-dir>/cards/`), hashed on every open: sizes and
+//! modification times are never trusted. It is sound when tantivy's checksum
+//! of every file of it holds; a damaged index is rebuilt.
 
-use super::{Fields, schema};
+use super::schema::{self, Doc, schema};
+use super::text;
 use crate::error::{Error, Result};
-use crate::rulebook::{Corpus, Section, markdown_files};
-use std::fmt::Write as _;
+use crate::paths::Paths;
+use crate::rulebook::markdown_files;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 use tantivy::directory::Directory;
-use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, TantivyDocument};
 
 /// Folder of the tantivy index inside the index folder.
 const SECTIONS_DIR: &str = "sections";
-const MANIFEST: &str = "manifest.txt";
-/// Bumped whenever the schema or the way sections are indexed changes.
-const FORMAT: &str = "swjudge-index-6";
+/// Bumped whenever the schema or the way documents are indexed changes.
+const FORMAT: &str = "swjudge-index-7";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 32 << 20;
 
-/// Size and modification time of one source file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Stat {
-    rel: String,
-    size: u64,
-    mtime_ns: u128,
-}
-
-/// The rulebook's `*.md` files as they are now.
+/// The source files an index is built from, as they are now.
 #[derive(Debug, Clone)]
 pub struct Sources {
-    files: Vec<(PathBuf, Stat)>,
+    /// (name the fingerprint uses, path).
+    files: Vec<(String, PathBuf)>,
 }
 
 impl Sources {
-    pub fn scan(root: &Path) -> Result<Sources> {
+    /// The rulebook's `*.md` files and the stored card databases.
+    pub fn scan(paths: &Paths) -> Result<Sources> {
         let mut files = Vec::new();
-        for path in markdown_files(root)? {
-            let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
-            let mtime_ns = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_nanos());
-            let rel = rel_name(root, &path);
+        for path in markdown_files(&paths.rulebook)? {
             files.push((
+                format!("rulebook/{}", rel_name(&paths.rulebook, &path)),
                 path,
-                Stat {
-                    rel,
-                    size: meta.len(),
-                    mtime_ns,
-                },
             ));
+        }
+        for path in card_files(&paths.data_dir) {
+            files.push((format!("cards/{}", rel_name(&paths.data_dir, &path)), path));
         }
         Ok(Sources { files })
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+    /// Whether there is no rulebook file at all.
+    pub fn no_rulebook(&self) -> bool {
+        !self.files.iter().any(|(n, _)| n.starts_with("rulebook/"))
     }
 
-    /// Hash of the relative paths and contents of every source file.
+    /// Hash of the names and contents of every source file.
     pub fn fingerprint(&self) -> Result<String> {
-        let mut h = Fnv::new();
+        let mut h = Hash::new();
         h.write(FORMAT.as_bytes());
-        for (path, stat) in &self.files {
+        for (name, path) in &self.files {
             let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
             h.write(&[0]);
-            h.write(stat.rel.as_bytes());
+            h.write(name.as_bytes());
             h.write(&[0]);
             h.write(&(bytes.len() as u64).to_le_bytes());
             h.write(&bytes);
         }
         Ok(format!("{FORMAT}:{:016x}", h.finish()))
     }
-
-    fn manifest(&self, fingerprint: &str) -> String {
-        let mut out = format!("{fingerprint}\n");
-        for (_, s) in &self.files {
-            let _ = writeln!(out, "{}\t{}\t{}", s.size, s.mtime_ns, s.rel);
-        }
-        out
-    }
-
-    /// The fingerprint recorded in `manifest` if it still describes these files.
-    fn matches_manifest<'m>(&self, manifest: &'m str) -> Option<&'m str> {
-        let mut lines = manifest.lines();
-        let fingerprint = lines.next()?;
-        let mut stats = Vec::new();
-        for line in lines {
-            let mut parts = line.splitn(3, '\t');
-            let size = parts.next()?.parse().ok()?;
-            let mtime_ns = parts.next()?.parse().ok()?;
-            let rel = parts.next()?.to_string();
-            stats.push(Stat {
-                rel,
-                size,
-                mtime_ns,
-            });
-        }
-        let same = stats.len() == self.files.len()
-            && stats.iter().zip(&self.files).all(|(a, (_, b))| a == b);
-        same.then_some(fingerprint)
-    }
 }
 
-/// Fingerprint of the `*.md` sources under `root` (what the index records).
-pub fn fingerprint(root: &Path) -> Result<String> {
-    Sources::scan(root)?.fingerprint()
+/// The stored card databases under `<data_dir>/cards/` (regular `*.json` files,
+/// as the card store reads them); none when the folder is missing or unreadable.
+fn card_files(data_dir: &Path) -> Vec<PathBuf> {
+    let dir = data_dir.join("cards");
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Fingerprint of the sources `paths` name (what the index records).
+pub fn fingerprint(paths: &Paths) -> Result<String> {
+    Sources::scan(paths)?.fingerprint()
 }
 
 fn rel_name(root: &Path, path: &Path) -> String {
@@ -131,78 +104,60 @@ fn rel_name(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// Open the index under `index_dir` when it exists, is readable and matches the
-/// sources; `None` when it must be rebuilt. Never fails: any problem means rebuild
-/// (the segments themselves are checked when the index is opened for search).
-pub fn open_current(index_dir: &Path, sources: &Sources) -> Option<Index> {
+/// Open the index under `index_dir` when it exists, records `fingerprint`, and
+/// every file of it passes its checksum; `None` when it must be rebuilt. Never
+/// fails: any problem means rebuild.
+pub fn open_current(index_dir: &Path, fingerprint: &str) -> Option<Index> {
     let dir = index_dir.join(SECTIONS_DIR);
-    let manifest = std::fs::read_to_string(dir.join(MANIFEST)).ok();
-    let index = Index::open_in_dir(&dir).ok()?;
+    let mut index = Index::open_in_dir(&dir).ok()?;
     let payload = index.load_metas().ok()?.payload?;
-    let cheap = manifest
-        .as_deref()
-        .and_then(|m| sources.matches_manifest(m));
-    match cheap {
-        Some(fp) if fp == payload => {}
-        _ => {
-            let fp = sources.fingerprint().ok()?;
-            if fp != payload {
-                return None;
-            }
-            // Same content, new mtimes: record them so the next check is cheap again.
-            let _ = write_atomic(&dir.join(MANIFEST), &sources.manifest(&fp));
-        }
+    if payload != fingerprint {
+        return None;
     }
-    super::fields_of(&index.schema())?;
+    schema::fields_of(&index.schema())?;
+    if !index.validate_checksum().ok()?.is_empty() {
+        return None;
+    }
+    text::register(&mut index);
     Some(index)
 }
 
-/// Build the index for `corpus` into a fresh folder beside the current one and
+/// Build the index of `docs` into a fresh folder beside the current one and
 /// rename it into place. When the index folder cannot be written, the index is
 /// built in memory instead, so search still works.
-pub fn build(index_dir: &Path, corpus: &Corpus, sources: &Sources) -> Result<Index> {
-    let fingerprint = sources.fingerprint()?;
-    match build_on_disk(index_dir, corpus, sources, &fingerprint) {
+pub fn build(index_dir: &Path, docs: &[Doc], fingerprint: &str) -> Result<Index> {
+    match build_on_disk(index_dir, docs, fingerprint) {
         Ok(index) => Ok(index),
-        Err(_) => {
-            let index = Index::create_in_ram(schema().0);
-            fill(&index, corpus, &fingerprint)?;
-            Ok(index)
-        }
+        Err(_) => build_in_ram(docs, fingerprint),
     }
 }
 
 /// Build an index held in memory only.
-pub fn build_in_ram(corpus: &Corpus) -> Result<Index> {
-    let index = Index::create_in_ram(schema().0);
-    fill(&index, corpus, "in-memory")?;
+pub fn build_in_ram(docs: &[Doc], fingerprint: &str) -> Result<Index> {
+    let mut index = Index::create_in_ram(schema().0);
+    text::register(&mut index);
+    fill(&index, docs, fingerprint)?;
     Ok(index)
 }
 
-fn build_on_disk(
-    index_dir: &Path,
-    corpus: &Corpus,
-    sources: &Sources,
-    fingerprint: &str,
-) -> Result<Index> {
+fn build_on_disk(index_dir: &Path, docs: &[Doc], fingerprint: &str) -> Result<Index> {
     std::fs::create_dir_all(index_dir).map_err(|e| Error::io(index_dir, e))?;
     let tag = unique_tag();
     let tmp = index_dir.join(format!(".{SECTIONS_DIR}.tmp-{tag}"));
     let result = (|| {
         std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let index = Index::create_in_ram(schema().0);
-        fill(&index, corpus, fingerprint)?;
+        let index = build_in_ram(docs, fingerprint)?;
         write_files(&index, &tmp)?;
         drop(index);
-        std::fs::write(tmp.join(MANIFEST), sources.manifest(fingerprint))
-            .map_err(|e| Error::io(tmp.join(MANIFEST), e))?;
         swap_into_place(index_dir, &tmp, &tag)
     })();
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
     let dir = result?;
-    Index::open_in_dir(&dir).map_err(super::ix_err)
+    let mut index = Index::open_in_dir(&dir).map_err(super::ix_err)?;
+    text::register(&mut index);
+    Ok(index)
 }
 
 /// Copy an index built in memory into the folder `dir`. Files are not synced:
@@ -253,21 +208,21 @@ fn unique_tag() -> String {
     format!("{}-{}", std::process::id(), nanos)
 }
 
-/// Add every section with one writer thread and one commit, so the index is one
-/// segment in corpus order.
-fn fill(index: &Index, corpus: &Corpus, fingerprint: &str) -> Result<()> {
-    let f = super::fields_of(&index.schema())
+/// Add every document with one writer thread and one commit, so the index is
+/// one segment in build order.
+fn fill(index: &Index, docs: &[Doc], fingerprint: &str) -> Result<()> {
+    let f = schema::fields_of(&index.schema())
         .ok_or_else(|| Error::Index("schema lacks expected fields".into()))?;
     let mut writer = index
         .writer_with_num_threads::<TantivyDocument>(1, WRITER_BUDGET)
         .map_err(super::ix_err)?;
     let mut analyzer = index.tokenizer_for_field(f.body).map_err(super::ix_err)?;
-    let mut ids: Vec<&str> = corpus.sections.iter().map(|s| s.id.as_str()).collect();
+    let mut ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
     ids.sort_unstable();
-    for (ord, s) in corpus.sections.iter().enumerate() {
-        let rank = ids.partition_point(|id| *id < s.id.as_str());
+    for (ord, d) in docs.iter().enumerate() {
+        let rank = ids.partition_point(|id| *id < d.id.as_str());
         writer
-            .add_document(document(&f, &mut analyzer, ord, rank, s))
+            .add_document(d.to_tantivy(&f, &mut analyzer, ord, rank))
             .map_err(super::ix_err)?;
     }
     let mut commit = writer.prepare_commit().map_err(super::ix_err)?;
@@ -277,61 +232,53 @@ fn fill(index: &Index, corpus: &Corpus, fingerprint: &str) -> Result<()> {
     Ok(())
 }
 
-fn document(
-    f: &Fields,
-    analyzer: &mut TextAnalyzer,
-    ord: usize,
-    rank: usize,
-    s: &Section,
-) -> TantivyDocument {
-    let mut d = TantivyDocument::default();
-    d.add_text(f.id, &s.id);
-    d.add_u64(f.ord, ord as u64);
-    d.add_u64(f.id_rank, rank as u64);
-    d.add_text(f.doc, &s.document);
-    for part in &s.breadcrumb {
-        d.add_text(f.crumbs, part);
-    }
-    d.add_text(f.game, s.game.as_str());
-    d.add_text(f.document, format!("{}.{}", s.game, s.document));
-    d.add_text(f.kind, s.kind.as_str());
-    d.add_u64(f.superseded, u64::from(s.superseded));
-    d.add_text(f.title, &s.title);
-    // Ancestors only: the document title would match every section of a document.
-    let n = s.breadcrumb.len();
-    if n > 2 {
-        d.add_text(f.breadcrumb, s.breadcrumb[1..n - 1].join(" / "));
-    }
-    let body = s.plain_body();
-    d.add_text(f.title_pairs, super::pair_tokens(analyzer, &s.title));
-    d.add_text(f.body, body);
-    d
+/// A 64-bit hash of a byte stream, eight bytes a step: small,
+/// dependency-free, stable across builds, and fast enough to hash every source
+/// on every open. It detects changes; it is not meant to resist an adversary.
+struct Hash {
+    h: u64,
+    /// Bytes not yet hashed (fewer than eight).
+    tail: Vec<u8>,
 }
 
-fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension(format!("tmp-{}", unique_tag()));
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
-}
+const K: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// 64-bit FNV-1a: small, dependency-free and stable across builds.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+impl Hash {
+    fn new() -> Hash {
+        Hash {
+            h: 0xcbf2_9ce4_8422_2325,
+            tail: Vec::with_capacity(8),
         }
     }
+
+    fn word(&mut self, w: u64) {
+        self.h = (self.h ^ w).wrapping_mul(K).rotate_left(29);
+    }
+
+    fn write(&mut self, mut bytes: &[u8]) {
+        if !self.tail.is_empty() {
+            let take = (8 - self.tail.len()).min(bytes.len());
+            self.tail.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.tail.len() < 8 {
+                return;
+            }
+            let w = u64::from_le_bytes(self.tail[..8].try_into().unwrap_or([0; 8]));
+            self.word(w);
+            self.tail.clear();
+        }
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.word(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
+        }
+        self.tail.extend_from_slice(chunks.remainder());
+    }
+
     fn finish(&self) -> u64 {
-        self.0
+        let mut last = [0u8; 8];
+        last[..self.tail.len()].copy_from_slice(&self.tail);
+        let h = (self.h ^ u64::from_le_bytes(last) ^ self.tail.len() as u64).wrapping_mul(K);
+        h ^ (h >> 31)
     }
 }
 
@@ -340,28 +287,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fnv_is_stable() {
-        let mut h = Fnv::new();
-        h.write(b"a");
-        assert_eq!(h.finish(), 0xaf63_dc4c_8601_ec8c);
-    }
-
-    #[test]
-    fn manifest_round_trips() {
-        let s = Sources {
-            files: vec![(
-                PathBuf::from("r/a.md"),
-                Stat {
-                    rel: "a.md".into(),
-                    size: 3,
-                    mtime_ns: 42,
-                },
-            )],
-        };
-        let m = s.manifest("fp");
-        assert_eq!(s.matches_manifest(&m), Some("fp"));
-        let mut changed = s.clone();
-        changed.files[0].1.size = 4;
-        assert_eq!(changed.matches_manifest(&m), None);
+    fn hash_is_stable_and_split_independent() {
+        let data: Vec<u8> = (0..100u8).collect();
+        let mut a = Hash::new();
+        a.write(&data);
+        let mut b = Hash::new();
+        for part in data.chunks(3) {
+            b.write(part);
+        }
+        assert_eq!(a.finish(), b.finish());
+        let mut c = Hash::new();
+        c.write(&data[..99]);
+        assert_ne!(a.finish(), c.finish());
+        let mut one = Hash::new();
+        one.write(b"a");
+        assert_eq!(one.finish(), {
+            let mut again = Hash::new();
+            again.write(b"a");
+            again.finish()
+        });
     }
 }

@@ -1,8 +1,10 @@
 //! Rendering for `card` and `cards import` output (text and JSON from one structure).
 
+use super::{Style, wrap, wrap_hanging};
 use crate::cards::import::FileReport;
+use crate::cards::markup::{self, Emphasis};
 use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats, Status};
-use crate::rulebook::Game;
+use crate::game::Game;
 use serde::Serialize;
 
 /// One die face as shown: the notation and what it means.
@@ -19,6 +21,8 @@ pub struct CardView {
     pub title: String,
     /// Unique label when the title alone is shared by several cards.
     pub label: String,
+    /// Stable reference (`swccg:1098`): `swjudge card REF` finds this card.
+    pub reference: String,
     pub game: Game,
     pub side: Option<String>,
     #[serde(rename = "type")]
@@ -58,22 +62,44 @@ pub struct CardView {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     pub source: String,
+    /// `text` and `printed_text` with their markup, for emphasis on a terminal.
+    #[serde(skip)]
+    raw: (Option<String>, Option<String>),
 }
 
 impl CardView {
+    /// The view of `db.cards[i]`: markup removed from its texts (see [`markup`]).
+    pub fn of(db: &CardDb, i: usize, see_also: usize) -> CardView {
+        let mut v = CardView::new(&db.cards[i], &db.labels[i], db.see_also(i, see_also));
+        v.reference = db.refs[i].clone();
+        v
+    }
+
     pub fn new(card: &Card, label: &str, see_also: Vec<SeeAlso>) -> CardView {
         let current = card.current_text();
-        let (text, text_source) = match &current {
+        let (raw_text, text_source) = match &current {
             Some((t, why)) => (Some(t.to_string()), Some(why.clone())),
             None => (None, None),
         };
-        let printed_text = match (&card.text, &text) {
+        let raw_printed = match (&card.text, &raw_text) {
             (Some(p), Some(t)) if p != t => Some(p.clone()),
             _ => None,
         };
+        let plain = |t: &Option<String>| t.as_deref().map(markup::plain);
+        let clean_entries = |list: &[Entry]| -> Vec<Entry> {
+            list.iter()
+                .map(|e| Entry {
+                    text: markup::plain(&e.text),
+                    source: e.source.clone(),
+                })
+                .collect()
+        };
+        let text = plain(&raw_text);
+        let printed_text = plain(&raw_printed);
         CardView {
             title: card.title.clone(),
             label: label.to_string(),
+            reference: format!("{}:{}", card.game, card.id),
             game: card.game,
             side: card.side.clone(),
             card_type: card.card_type.clone(),
@@ -94,18 +120,44 @@ impl CardView {
             text,
             text_source,
             printed_text,
-            back: card.back.clone(),
+            back: card.back.clone().map(|mut b| {
+                b.text = b.text.as_deref().map(markup::plain);
+                b
+            }),
             icons: card.icons.clone(),
             characteristics: card.characteristics.clone(),
             lore: card.lore.clone(),
-            errata: card.errata.clone(),
-            rulings: card.rulings.clone(),
+            errata: clean_entries(&card.errata),
+            rulings: clean_entries(&card.rulings),
             see_also,
             nicknames: card.nicknames.clone(),
             notes: card.notes.clone(),
             source: card.source.clone(),
+            raw: (raw_text, raw_printed),
         }
     }
+}
+
+/// Card text for a terminal: emphasis in bold or italics when colour is on.
+fn rich(raw: Option<&str>, plain: &str, style: &Style) -> String {
+    match raw {
+        Some(r) if style.color => markup::render(r, |k, s| match k {
+            Emphasis::Bold => style.bold(s),
+            Emphasis::Italic => style.italic(s),
+            Emphasis::Plain => s.to_string(),
+        }),
+        _ => plain.to_string(),
+    }
+}
+
+/// One game's answer when a name is exact in several games.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameAnswer {
+    pub game: Game,
+    /// The card, when the name is one card in this game.
+    pub card: Option<CardView>,
+    /// The cards to pick from, when it is several.
+    pub candidates: Vec<Match>,
 }
 
 /// The whole answer of `swjudge card`.
@@ -113,28 +165,58 @@ impl CardView {
 pub struct CardReport {
     pub query: String,
     pub matches: Vec<Match>,
-    /// Null when nothing matched or the name is ambiguous.
+    /// Null when nothing matched, the name is ambiguous, or it is in several games.
     pub card: Option<CardView>,
+    /// The name is exact in several games: each game's answer, side by side.
+    pub by_game: Vec<GameAnswer>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
 
 impl CardReport {
     pub fn new(db: &CardDb, lookup: &Lookup, see_also_limit: usize) -> CardReport {
-        let card = lookup
-            .chosen
-            .map(|i| CardView::new(&db.cards[i], &db.labels[i], db.see_also(i, see_also_limit)));
+        let card = lookup.chosen.map(|i| CardView::of(db, i, see_also_limit));
+        let by_game = lookup
+            .by_game
+            .iter()
+            .map(|(game, cards)| GameAnswer {
+                game: *game,
+                card: match cards.as_slice() {
+                    [one] => Some(CardView::of(db, *one, see_also_limit)),
+                    _ => None,
+                },
+                candidates: if cards.len() > 1 {
+                    lookup
+                        .matches
+                        .iter()
+                        .filter(|m| cards.contains(&m.index))
+                        .cloned()
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect();
         CardReport {
             query: lookup.query.clone(),
             matches: lookup.matches.clone(),
             card,
+            by_game,
             warnings: db.warnings.clone(),
         }
     }
+
+    /// Whether a card answers the query.
+    pub fn found(&self) -> bool {
+        self.card.is_some() || self.by_game.iter().any(|g| g.card.is_some())
+    }
 }
 
-fn indent(text: &str) -> String {
-    text.lines().map(|l| format!("  {l}\n")).collect()
+/// Text indented two spaces and wrapped to the width.
+fn indent(text: &str, style: &Style) -> String {
+    let mut s = wrap(text, style.width, "  ");
+    s.push('\n');
+    s
 }
 
 fn stats_line(stats: &Stats) -> String {
@@ -147,23 +229,75 @@ fn stats_line(stats: &Stats) -> String {
 }
 
 /// Text output for `swjudge card`.
-pub fn text(r: &CardReport) -> String {
-    let mut out = String::new();
-    let Some(c) = &r.card else {
-        if r.matches.is_empty() {
-            out.push_str(&format!("no card matches \"{}\"\n", r.query));
-        } else {
-            out.push_str(&format!(
-                "\"{}\" could mean several cards; which one?\n",
-                r.query
-            ));
-            for m in &r.matches {
-                out.push_str(&format!("  {:.3}  {}  [{}]\n", m.score, m.title, m.game));
-            }
-            out.push_str("Repeat with the full title (with its version, e.g. \"(V)\", or side), or add --game.\n");
+pub fn text(r: &CardReport, style: &Style) -> String {
+    if let Some(c) = &r.card {
+        let mut out = card_text(c, style);
+        let others: Vec<String> = r
+            .matches
+            .iter()
+            .filter(|m| m.reference != c.reference)
+            .take(8)
+            .map(|m| format!("{} [{}] {}", m.title, m.game, m.reference))
+            .collect();
+        if !others.is_empty() {
+            let line = format!("Other close names: {}", others.join("; "));
+            out.push('\n');
+            out.push_str(&wrap_hanging(&line, style.width, "", "  "));
+            out.push('\n');
         }
         return out;
-    };
+    }
+    let mut out = String::new();
+    if !r.by_game.is_empty() {
+        out.push_str(&format!(
+            "\"{}\" names cards in {} games:\n",
+            r.query,
+            r.by_game.len()
+        ));
+        for g in &r.by_game {
+            out.push_str(&format!("\n{}\n", style.bold(&format!("── {} ──", g.game))));
+            match &g.card {
+                Some(c) => out.push_str(&card_text(c, style)),
+                None => out.push_str(&candidates(&g.candidates, style)),
+            }
+        }
+        out.push_str(&format!(
+            "\nAdd --game to see one game, or give a reference such as {}.\n",
+            r.matches
+                .first()
+                .map_or("swccg:1", |m| m.reference.as_str())
+        ));
+        return out;
+    }
+    if r.matches.is_empty() {
+        out.push_str(&format!("no card matches \"{}\"\n", r.query));
+        return out;
+    }
+    out.push_str(&format!(
+        "\"{}\" could mean several cards; which one?\n",
+        r.query
+    ));
+    out.push_str(&candidates(&r.matches, style));
+    out.push_str(
+        "Type a name from the list exactly as shown, or its reference (game:id), or add --game.\n",
+    );
+    out
+}
+
+/// Candidates, one per line: score, name as typed back, game and reference.
+fn candidates(list: &[Match], style: &Style) -> String {
+    let mut out = String::new();
+    for m in list {
+        let line = format!("{:.3}  {}  [{}]  {}", m.score, m.title, m.game, m.reference);
+        out.push_str(&wrap_hanging(&line, style.width, "  ", "         "));
+        out.push('\n');
+    }
+    out
+}
+
+/// One card as text.
+fn card_text(c: &CardView, style: &Style) -> String {
+    let mut out = String::new();
     let mut head = format!(
         "{}{}",
         c.uniqueness
@@ -216,19 +350,20 @@ pub fn text(r: &CardReport) -> String {
     match (&c.text, &c.text_source) {
         (Some(t), Some(src)) => {
             out.push_str(&format!("\nText — {src}:\n"));
-            out.push_str(&indent(t));
+            out.push_str(&indent(&rich(c.raw.0.as_deref(), t, style), style));
         }
         _ => out.push_str("\nText: not known (no imported card data for this card)\n"),
     }
     if let Some(l) = &c.lore {
-        out.push_str(&format!("Lore: {l}\n"));
+        out.push_str(&wrap_hanging(&format!("Lore: {l}"), style.width, "", "  "));
+        out.push('\n');
     }
     if let Some(p) = &c.printed_text {
         out.push_str(&format!(
             "\nText in the card data — {} (the errata above replace it):\n",
             c.source
         ));
-        out.push_str(&indent(p));
+        out.push_str(&indent(&rich(c.raw.1.as_deref(), p, style), style));
     }
     if let Some(b) = &c.back {
         out.push_str(&format!(
@@ -244,7 +379,7 @@ pub fn text(r: &CardReport) -> String {
             out.push_str(&format!("  Stats: {bs}\n"));
         }
         if let Some(t) = &b.text {
-            out.push_str(&indent(t));
+            out.push_str(&indent(&rich(c.raw.0.as_deref(), t, style), style));
         }
     }
     for (name, list) in [("Errata", &c.errata), ("Rulings", &c.rulings)] {
@@ -254,7 +389,8 @@ pub fn text(r: &CardReport) -> String {
         out.push_str(&format!("\n{name}:\n"));
         for e in list {
             out.push_str(&format!("  [{}]\n", e.source));
-            out.push_str(&indent(&indent(&e.text)));
+            out.push_str(&wrap(&e.text, style.width, "    "));
+            out.push('\n');
         }
     }
     if !c.see_also.is_empty() {
@@ -267,24 +403,10 @@ pub fn text(r: &CardReport) -> String {
         out.push_str(&format!("\nAlso known as: {}\n", c.nicknames.join(", ")));
     }
     for n in &c.notes {
-        out.push_str(&format!("Note: {n}\n"));
+        out.push_str(&wrap_hanging(&format!("Note: {n}"), style.width, "", "  "));
+        out.push('\n');
     }
-    let others: Vec<&Match> = r
-        .matches
-        .iter()
-        .filter(|m| m.title != c.label || m.game != c.game)
-        .take(3)
-        .collect();
-    if !others.is_empty() {
-        out.push_str(&format!(
-            "\nOther close names: {}\n",
-            others
-                .iter()
-                .map(|m| format!("{} [{}]", m.title, m.game))
-                .collect::<Vec<_>>()
-                .join("; ")
-        ));
-    }
+    out.push_str(&format!("Reference: {}\n", c.reference));
     out
 }
 
@@ -426,7 +548,7 @@ mod tests {
     fn text_shows_errata_over_printed_with_sources_and_stats_in_reading_order() {
         let db = db();
         let r = CardReport::new(&db, &db.lookup("admiral motti", None), 5);
-        let t = text(&r);
+        let t = text(&r, &crate::render::Style::plain());
         let want = [
             "•Admiral Motti\n",
             "swccg · Dark · Character - Imperial · Premiere\n",
@@ -454,7 +576,7 @@ mod tests {
         let db = db();
         let r = CardReport::new(&db, &db.lookup("alderaan", None), 5);
         assert!(r.card.is_none());
-        let t = text(&r);
+        let t = text(&r, &crate::render::Style::plain());
         assert!(
             t.starts_with("\"alderaan\" could mean several cards; which one?\n"),
             "{t}"

@@ -1,7 +1,9 @@
 //! Rendering for `rule` output (text and JSON from one structure: [`RuleView`]).
 
+use super::{Style, markdown, wrap, wrap_hanging};
+use crate::game::Game;
 use crate::rulebook::lint::{CrossRef, Resolver};
-use crate::rulebook::{Corpus, Game, Kind, Section};
+use crate::rulebook::{Corpus, Kind, Section};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -79,17 +81,12 @@ impl RuleView {
     }
 }
 
-/// Text rendering; `bold` adds ANSI bold to headings (terminals only).
-pub fn text(v: &RuleView, bold: bool) -> String {
-    let b = |s: &str| {
-        if bold {
-            format!("\x1b[1m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
-    };
+/// Text rendering: the Markdown rendered for a terminal, fitted to the width.
+/// Cross-references that name no section are left out (the text still shows
+/// them, and `lint --unresolved` lists them); JSON keeps them with a null ID.
+pub fn text(v: &RuleView, style: &Style) -> String {
     let mut out = String::new();
-    let _ = write!(out, "{} — {}", b(&v.id), v.title);
+    let _ = write!(out, "{} — {}", style.bold(&v.id), v.title);
     if v.kind != Kind::Rule {
         let _ = write!(out, " [{}]", v.kind);
     }
@@ -97,53 +94,76 @@ pub fn text(v: &RuleView, bold: bool) -> String {
         out.push_str(" (superseded)");
     }
     out.push('\n');
-    let _ = writeln!(out, "{}", v.breadcrumb.join(" › "));
+    let _ = writeln!(out, "{}", wrap(&v.breadcrumb.join(" › "), style.width, ""));
     let _ = writeln!(out, "{}:{}", v.file, v.line);
     if !v.text.trim().is_empty() {
-        let _ = writeln!(out, "\n{}", v.text.trim());
+        let _ = writeln!(out, "\n{}", markdown::to_terminal(&v.text, style, ""));
     }
     for e in &v.examples {
-        let _ = writeln!(out, "\n{} {} — {}", b("Example"), e.id, e.title);
+        let head = format!("{} {} — {}", style.bold("Example"), e.id, e.title);
+        let _ = writeln!(out, "\n{}", wrap(&head, style.width, ""));
         if !e.text.trim().is_empty() {
-            let _ = writeln!(out, "{}", indent(e.text.trim()));
+            let _ = writeln!(out, "{}", markdown::to_terminal(&e.text, style, "  "));
         }
     }
     if !v.children.is_empty() {
-        let _ = writeln!(out, "\n{}", b("Subsections:"));
+        let _ = writeln!(out, "\n{}", style.bold("Subsections:"));
         for c in &v.children {
             let kind = if c.kind == Kind::Rule {
                 String::new()
             } else {
                 format!(" [{}]", c.kind)
             };
-            let _ = writeln!(out, "  {} — {}{kind}", c.id, c.title);
+            let line = format!("{} — {}{kind}", c.id, c.title);
+            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  ", "    "));
         }
     }
-    if !v.cross_references.is_empty() {
-        let _ = writeln!(out, "\n{}", b("See also:"));
-        for r in &v.cross_references {
-            match &r.id {
-                Some(id) => {
-                    let _ = writeln!(out, "  {} → {id}", r.text);
-                }
-                None => {
-                    let _ = writeln!(out, "  {} (not found in the rulebook)", r.text);
-                }
-            }
+    let resolved: Vec<(&str, &str)> = v
+        .cross_references
+        .iter()
+        .filter_map(|r| r.id.as_deref().map(|id| (r.text.as_str(), id)))
+        .collect();
+    if !resolved.is_empty() {
+        let _ = writeln!(out, "\n{}", style.bold("See also:"));
+        for (text, id) in resolved {
+            let line = format!("{text} → {id}");
+            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  ", "    "));
         }
     }
     out
 }
 
-fn indent(s: &str) -> String {
-    s.lines()
-        .map(|l| {
-            if l.is_empty() {
-                String::new()
-            } else {
-                format!("  {l}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn corpus() -> Corpus {
+        let mut c = Corpus::default();
+        let md = "---\ngame: swtcg\ndocument: rb\ndocument_title: RB\n---\n\
+# Keywords {#t.keywords}\n\n## Overkill {#t.overkill}\n\nAn *isolated* ability: the **current action**. (See Note, p.31.) (See Keywords.)\n";
+        c.add_file(Path::new("rb.md"), md).unwrap();
+        c
+    }
+
+    #[test]
+    fn text_renders_markdown_and_lists_only_resolved_references() {
+        let c = corpus();
+        let v = RuleView::new(&c, c.get("t.overkill").unwrap());
+        assert!(v.cross_references.iter().any(|r| r.id.is_none()));
+        let t = text(&v, &Style::plain());
+        assert!(
+            t.contains("An isolated ability: the current action."),
+            "{t}"
+        );
+        assert!(!t.contains('*') && !t.contains('\x1b'), "{t}");
+        assert!(!t.contains("not found"), "{t}");
+        assert!(t.trim_end().ends_with("Keywords → t.keywords"), "{t}");
+        let colour = Style {
+            color: true,
+            width: 80,
+        };
+        let t = text(&v, &colour);
+        assert!(t.contains("\x1b[1mcurrent action\x1b[0m"), "{t:?}");
+    }
 }

@@ -1,6 +1,6 @@
 //! Rendering for `search` output (text and JSON from one structure: [`Hit`]).
 
-use crate::index::Hit;
+use crate::index::{DocKind, Hit, Origin};
 use std::fmt::Write as _;
 
 const BOLD: &str = "\x1b[1m";
@@ -20,7 +20,7 @@ pub fn text(hits: &[Hit], bold: bool) -> String {
             h.id.clone()
         };
         let _ = write!(out, "{:>2}. {id}", i + 1);
-        if h.kind != crate::rulebook::Kind::Rule {
+        if h.kind != DocKind::Rule {
             let _ = write!(out, " [{}]", h.kind);
         }
         if h.superseded {
@@ -28,6 +28,14 @@ pub fn text(hits: &[Hit], bold: bool) -> String {
         }
         out.push('\n');
         let _ = writeln!(out, "    {}", h.breadcrumb.join(" › "));
+        if let Origin::Database { file, card, .. } = &h.source {
+            let what = match h.kind {
+                DocKind::Ruling => "ruling from the card database",
+                DocKind::Errata => "erratum from the card database",
+                _ => "card database",
+            };
+            let _ = writeln!(out, "    ({what} {file}, card {card})");
+        }
         let snippet = highlight(&h.snippet, &h.highlights, bold);
         if !snippet.trim().is_empty() {
             let _ = writeln!(out, "    {}", one_line(&snippet));
@@ -64,7 +72,7 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rulebook::{Game, Kind};
+    use crate::rulebook::Game;
 
     fn hit(superseded: bool) -> Hit {
         Hit {
@@ -73,9 +81,13 @@ mod tests {
             breadcrumb: vec!["AR".into(), "X".into()],
             game: Game::Swccg,
             document: "ar".into(),
-            kind: Kind::Rule,
+            kind: DocKind::Rule,
+            source: Origin::Rulebook {
+                section: "swccg.ar.x".into(),
+            },
             superseded,
             score: 1.0,
+            coverage: 1.0,
             snippet: "a force\ndrain here".into(),
             highlights: std::iter::once(2..7).collect(),
         }

@@ -220,8 +220,9 @@ where
     G::Step: Send + Sync,
 {
     let f: File<G::Board, G::Step> = crate::yaml::load(origin, text)?;
+    // `SECTION#N` names the Nth worked example inside a section (see `coverage`).
     if let (Some(src), Some(ids)) = (&f.source, ids)
-        && !ids.has(&src.value)
+        && !ids.has(section_of(&src.value))
     {
         return Err(at(
             origin,
@@ -260,6 +261,14 @@ where
             script,
         }),
     })
+}
+
+/// The section a `source:` names: `swccg.ar.x#2` is the second example inside `swccg.ar.x`.
+pub fn section_of(source: &str) -> &str {
+    match source.rsplit_once('#') {
+        Some((id, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => id,
+        _ => source,
+    }
 }
 
 /// Run a scenario and check its expectations.

@@ -1,0 +1,325 @@
+//! Exact names, stable references and personas for card lookup.
+//!
+//! A lookup first tries exact names, in tiers: the same bytes as a title or a
+//! label, then the same letters (case, punctuation, spaces and uniqueness marks
+//! ignored), then the same letters once version qualifiers such as "(A)" or
+//! "(V)" are dropped, then a nickname from the card data. Only when no tier has a
+//! card does fuzzy matching start.
+//!
+//! A **reference** names one card for good: `GAME:ID`, the card's ID in its
+//! source database (`swccg:1098`, `destiny:01093`, `swtcg:ROTS-12`). When two
+//! stored cards share it, the later one gets `@<file>` appended.
+//!
+//! **Personas** come from the SWCCG Advanced Rulebook's persona lists (Appendix D):
+//! "Vader" names every card whose title holds the words "Vader", or one of the
+//! persona's other names the list gives ("also depicted as Ben Kenobi").
+
+use super::{Card, fuzzy};
+use crate::game::Game;
+use crate::rulebook::Corpus;
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// How exactly a name matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    Bytes,
+    Letters,
+    Version,
+    Nickname,
+}
+
+/// Letters and digits only, lowercased: "•Han... Solo" → "hansolo".
+pub fn letters(s: &str) -> String {
+    fuzzy::normalize(s).replace(' ', "")
+}
+
+/// The title without trailing parenthesised qualifiers: "Han Solo (A)" → "Han Solo".
+fn base_title(title: &str) -> &str {
+    let mut t = title.trim();
+    while t.ends_with(')') {
+        match t.rfind('(') {
+            Some(i) if i > 0 => t = t[..i].trim_end(),
+            _ => break,
+        }
+    }
+    t
+}
+
+/// One persona: its standard name and other names, each as normalised words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Persona {
+    pub name: String,
+    pub names: Vec<Vec<String>>,
+}
+
+/// Exact-name tables over a card list.
+#[derive(Debug, Default)]
+pub struct Names {
+    by_ref: HashMap<String, usize>,
+    tiers: [HashMap<String, Vec<usize>>; 4],
+    personas: Vec<Persona>,
+    /// Normalised title words per card, for persona membership.
+    words: Vec<Vec<String>>,
+}
+
+impl Names {
+    pub fn new(
+        cards: &[Card],
+        labels: &[String],
+        refs: &[String],
+        nicknames: &[(usize, String)],
+    ) -> Names {
+        let mut n = Names::default();
+        for (i, r) in refs.iter().enumerate() {
+            n.by_ref.insert(r.to_lowercase(), i);
+        }
+        let mut add = |tier: Tier, key: String, i: usize| {
+            if key.is_empty() {
+                return;
+            }
+            let v = n.tiers[tier as usize].entry(key).or_default();
+            if !v.contains(&i) {
+                v.push(i);
+            }
+        };
+        for (i, c) in cards.iter().enumerate() {
+            let mut bytes = vec![c.title.trim().to_string(), labels[i].trim().to_string()];
+            if let Some(u) = &c.uniqueness {
+                bytes.push(format!("{u}{}", c.title.trim()));
+            }
+            if let Some(sub) = &c.subtitle {
+                bytes.push(format!("{} - {sub}", c.title.trim()));
+                bytes.push(format!("{}, {sub}", c.title.trim()));
+            }
+            for b in &bytes {
+                add(Tier::Bytes, b.clone(), i);
+                add(Tier::Letters, letters(b), i);
+            }
+            add(Tier::Version, letters(base_title(&c.title)), i);
+            for nick in &c.nicknames {
+                add(Tier::Nickname, letters(nick), i);
+            }
+        }
+        for (i, nick) in nicknames {
+            add(Tier::Nickname, letters(nick), *i);
+        }
+        n.words = cards
+            .iter()
+            .map(|c| {
+                fuzzy::normalize(&c.title)
+                    .split(' ')
+                    .map(str::to_string)
+                    .collect()
+            })
+            .collect();
+        n
+    }
+
+    pub fn set_personas(&mut self, personas: Vec<Persona>) {
+        self.personas = personas;
+    }
+
+    /// The card a reference names (`swccg:1098`, any case).
+    pub fn by_ref(&self, query: &str) -> Option<usize> {
+        self.by_ref.get(&query.trim().to_lowercase()).copied()
+    }
+
+    /// The first tier at which any card kept by `keep` has this name, with those cards.
+    pub fn exact(&self, query: &str, keep: impl Fn(usize) -> bool) -> Option<(Tier, Vec<usize>)> {
+        let q = query.trim();
+        let l = letters(q);
+        for (tier, key) in [
+            (Tier::Bytes, q.to_string()),
+            (Tier::Letters, l.clone()),
+            (Tier::Version, l.clone()),
+            (Tier::Nickname, l),
+        ] {
+            if let Some(v) = self.tiers[tier as usize].get(&key) {
+                let v: Vec<usize> = v.iter().copied().filter(|&i| keep(i)).collect();
+                if !v.is_empty() {
+                    return Some((tier, v));
+                }
+            }
+        }
+        None
+    }
+
+    /// Cards of the persona the query names ("vader", "luke"), in card order.
+    pub fn persona_members(&self, query: &str) -> Vec<usize> {
+        let l = letters(query);
+        let Some(p) = self
+            .personas
+            .iter()
+            .find(|p| letters(&p.name) == l && !l.is_empty())
+        else {
+            return Vec::new();
+        };
+        (0..self.words.len())
+            .filter(|&i| p.names.iter().any(|n| contains_run(&self.words[i], n)))
+            .collect()
+    }
+}
+
+/// Whether `words` holds `run` as consecutive words.
+fn contains_run(words: &[String], run: &[String]) -> bool {
+    !run.is_empty() && words.windows(run.len()).any(|w| w == run)
+}
+
+/// A stable reference per card: `GAME:ID`, made unique with `@<file>`.
+pub fn references(cards: &[Card]) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    cards
+        .iter()
+        .map(|c| {
+            let base = format!("{}:{}", c.game, c.id);
+            let n = seen.entry(base.to_lowercase()).or_default();
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                let file = c.source.split('#').next().unwrap_or("");
+                format!("{base}@{file}")
+            }
+        })
+        .collect()
+}
+
+static OTHER_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:also|and)\s+(?:be\s+)?(?:seen|depicted|called|known|referred to)(?:\s+disguised)?\s+as\s+([^,;()]+)")
+        .expect("valid regex")
+});
+
+/// Personas from the rulebook's persona lists: each list item "Name (notes)" under
+/// the SWCCG persona-list sections.
+pub fn personas_from(corpus: &Corpus) -> Vec<Persona> {
+    let mut out = Vec::new();
+    let lists = corpus.sections.iter().filter(|s| {
+        s.game == Game::Swccg
+            && !s.superseded
+            && (s.id.ends_with("persona-lists")
+                || s.parent
+                    .as_deref()
+                    .is_some_and(|p| p.ends_with("persona-lists")))
+    });
+    for s in lists {
+        for line in s.body.lines() {
+            let Some(item) = line.trim().strip_prefix("- ") else {
+                continue;
+            };
+            let plain = crate::rulebook::markdown_to_plain(item);
+            let (name, notes) = match plain.split_once('(') {
+                Some((n, rest)) => (n.trim(), rest),
+                None => (plain.trim(), ""),
+            };
+            let name = name.trim_end_matches('.').trim();
+            if name.is_empty() {
+                continue;
+            }
+            let mut names = vec![words(name)];
+            for c in OTHER_NAME.captures_iter(notes) {
+                for other in c[1].split(" or ") {
+                    let other = other
+                        .trim()
+                        .trim_end_matches(['.', ' '])
+                        .trim_end_matches(" etc");
+                    if !other.is_empty() {
+                        names.push(words(other));
+                    }
+                }
+            }
+            out.push(Persona {
+                name: name.to_string(),
+                names,
+            });
+        }
+    }
+    out
+}
+
+fn words(s: &str) -> Vec<String> {
+    fuzzy::normalize(s)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn card(game: Game, id: &str, title: &str) -> Card {
+        Card::new(game, id, title, format!("f.json#{id}"))
+    }
+
+    #[test]
+    fn tiers_go_bytes_then_letters_then_version_then_nickname() {
+        let mut cards = vec![
+            card(Game::Swccg, "1", "Han Solo"),
+            card(Game::Swccg, "2", "Han... Solo"),
+            card(Game::Swtcg, "3", "Yoda (A)"),
+            card(Game::Swccg, "4", "Obi-Wan's Hut"),
+        ];
+        cards[3].nicknames = vec!["OWH".into()];
+        let labels: Vec<String> = cards.iter().map(|c| c.title.clone()).collect();
+        let refs = references(&cards);
+        let n = Names::new(&cards, &labels, &refs, &[]);
+        let all = |_| true;
+        assert_eq!(n.exact("Han Solo", all), Some((Tier::Bytes, vec![0])));
+        assert_eq!(n.exact("Han... Solo", all), Some((Tier::Bytes, vec![1])));
+        assert_eq!(n.exact("han solo", all), Some((Tier::Letters, vec![0, 1])));
+        assert_eq!(n.exact("yoda", all), Some((Tier::Version, vec![2])));
+        assert_eq!(n.exact("owh", all), Some((Tier::Nickname, vec![3])));
+        assert_eq!(
+            n.exact("han solo", |i| i == 1),
+            Some((Tier::Letters, vec![1]))
+        );
+        assert_eq!(n.exact("nobody", all), None);
+        assert_eq!(n.by_ref("SWCCG:2"), Some(1));
+        assert_eq!(n.by_ref("swtcg:3"), Some(2));
+    }
+
+    #[test]
+    fn references_are_unique() {
+        let mut a = card(Game::Swccg, "1", "A");
+        a.source = "Light.json#1".into();
+        let mut b = card(Game::Swccg, "1", "B");
+        b.source = "LightLegacy.json#1".into();
+        let r = references(&[a, b, card(Game::Destiny, "1", "C")]);
+        assert_eq!(r, ["swccg:1", "swccg:1@LightLegacy.json", "destiny:1"]);
+    }
+
+    #[test]
+    fn personas_come_from_the_lists_with_their_other_names() {
+        let mut c = Corpus::default();
+        let md = "---\ngame: swccg\ndocument: ar\ndocument_title: AR\n---\n\
+# Persona Lists {#swccg.ar.persona-lists}\n\nIntro.\n\n\
+## Character Persona Examples {#swccg.ar.character-persona-examples}\n\n\
+- Obi-Wan (also depicted as Ben Kenobi)\n- Vader (see Persona Lists entry)\n- Luke (may also be referred to as Son Of Skywalker or Young Skywalker)\n";
+        c.add_file(Path::new("d.md"), md).unwrap();
+        let p = personas_from(&c);
+        let names: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Obi-Wan", "Vader", "Luke"]);
+        assert_eq!(p[0].names[1], ["ben", "kenobi"]);
+        assert_eq!(
+            p[2].names[1..],
+            [vec!["son", "of", "skywalker"], vec!["young", "skywalker"]]
+        );
+        let cards = vec![
+            card(Game::Swccg, "1", "Vader"),
+            card(Game::Swccg, "2", "Darth Vader, Dark Lord Of The Sith"),
+            card(Game::Swccg, "3", "Vader's Custom TIE"),
+            card(Game::Destiny, "4", "Darth Vader"),
+            card(Game::Swccg, "5", "Ben Kenobi"),
+        ];
+        let labels: Vec<String> = cards.iter().map(|c| c.title.clone()).collect();
+        let mut n = Names::new(&cards, &labels, &references(&cards), &[]);
+        n.set_personas(p);
+        assert_eq!(n.persona_members("vader"), [0, 1, 3]);
+        assert_eq!(n.persona_members("Obi-Wan"), [4]);
+        assert!(n.persona_members("nobody").is_empty());
+    }
+}

@@ -1,0 +1,64 @@
+//! `swjudge coverage`: the rulebooks' worked examples and the scenarios that reproduce them.
+
+use super::{CliResult, Ctx, Outcome, out, out_json};
+use std::path::PathBuf;
+use swjudge::coverage::{self, Status};
+use swjudge::game::Game;
+use swjudge::render::coverage::text;
+use swjudge::rulebook::Corpus;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Scenario files or folders (default: scenarios/).
+    pub paths: Vec<PathBuf>,
+    /// List only the examples no scenario covers.
+    #[arg(long)]
+    pub missing: bool,
+    /// Only this game: swccg, destiny or swtcg.
+    #[arg(long, value_name = "GAME", value_parser = super::card::parse_game)]
+    pub game: Option<Game>,
+    /// The list of examples that cannot be reproduced (default:
+    /// unreproducible.tsv in the first scenario folder, when it exists).
+    #[arg(long, value_name = "FILE")]
+    pub unreproducible: Option<PathBuf>,
+}
+
+pub fn run(args: Args, ctx: &Ctx) -> CliResult {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from("scenarios")]
+    } else {
+        args.paths
+    };
+    let corpus = Corpus::load(&ctx.paths.rulebook)?;
+    let files = coverage::scenario_files(&paths)?;
+    let sources = coverage::scenario_sources(&files)?;
+    let list_file = args.unreproducible.clone().or_else(|| {
+        let p = paths
+            .iter()
+            .find(|p| p.is_dir())?
+            .join("unreproducible.tsv");
+        p.is_file().then_some(p)
+    });
+    let unreproducible = match &list_file {
+        Some(f) => {
+            let bytes = swjudge::paths::read_regular_file(f, 1 << 20, "is a folder, not a file")?;
+            let text = String::from_utf8(bytes).map_err(|e| swjudge::Error::not_utf8(f, &e))?;
+            coverage::parse_unreproducible(f, &text)?
+        }
+        None => Vec::new(),
+    };
+    let mut cov = coverage::coverage(&corpus, &sources, &unreproducible);
+    if let Some(g) = args.game {
+        cov.games.retain(|c| c.game == g);
+        cov.examples.retain(|e| e.game == g);
+    }
+    if args.missing {
+        cov.examples.retain(|e| e.status == Status::NotCovered);
+    }
+    if ctx.json {
+        out_json(&cov)?;
+    } else {
+        out(&text(&cov, &ctx.style))?;
+    }
+    Ok(Outcome::Found)
+}

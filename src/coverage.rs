@@ -1,0 +1,408 @@
+//! Which worked examples of the rulebooks the scenarios reproduce.
+//!
+//! An *example* is found in the current (not superseded) documents by these rules:
+//!
+//! - a whole section of kind `example` (the SWCCG Advanced Rulebook's labelled examples)
+//!   or `faq` (the Destiny FAQ), and a section of kind `ruling` in the Destiny Rules
+//!   Reference (its Card Clarifications): ID = the section ID;
+//! - in any other section, each paragraph or list item that gives an example in the
+//!   text: it says "Example:" / "Example 2:", "for example", "for instance" or
+//!   "e.g., if/when/while" (a case worked through). ID = `SECTION#N`, the
+//!   N-th such passage of the section (1-based, in reading order).
+//!
+//! A scenario covers an example when its `source:` names it: `SECTION#N` names one
+//! passage, a plain section ID every example in that section. Scenarios are read as
+//! plain YAML (only `game` and `source`), so coverage does not depend on the scenario
+//! model. `scenarios/unreproducible.tsv` lists examples that cannot be reproduced
+//! (`ID<TAB>reason`; `#` starts a comment): they are reported apart, never as covered.
+
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::rulebook::{Corpus, Kind, Section};
+use regex::Regex;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+/// Where an example sits in the rulebook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    /// A section of kind `example`.
+    Labelled,
+    /// A Destiny Card Clarification.
+    Clarification,
+    /// A FAQ entry.
+    Faq,
+    /// A passage inside another section.
+    InText,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Covered,
+    NotCovered,
+    CannotBeReproduced,
+}
+
+/// One worked example and the scenarios that reproduce it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Example {
+    /// Section ID, or `SECTION#N` for a passage inside a section.
+    pub id: String,
+    pub section: String,
+    pub game: Game,
+    pub form: Form,
+    /// Section title, or the passage's first words.
+    pub title: String,
+    pub status: Status,
+    /// Scenario files whose `source:` names it.
+    pub scenarios: Vec<String>,
+    /// Why it cannot be reproduced (from `unreproducible.tsv`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GameCounts {
+    pub game: Game,
+    pub examples: usize,
+    pub covered: usize,
+    pub not_covered: usize,
+    pub cannot_be_reproduced: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Coverage {
+    pub games: Vec<GameCounts>,
+    pub examples: Vec<Example>,
+    /// Scenario sources that name no example (a rule section, or an unknown ID).
+    pub other_sources: Vec<String>,
+    /// Entries of `unreproducible.tsv` that name no example.
+    pub warnings: Vec<String>,
+}
+
+/// A scenario's file, game and the IDs its `source:` names.
+#[derive(Debug, Clone)]
+pub struct ScenarioSource {
+    pub file: String,
+    pub game: Option<String>,
+    pub sources: Vec<String>,
+}
+
+static EXAMPLE_MARK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i:\bfor (?:example|instance)\b|\be\.g\.,? (?:if|when|while)\b)",
+        r"|(?:^|[\s(*_])Example(?: \d+)?[*_]*:"
+    ))
+    .expect("valid regex")
+});
+
+/// Every worked example of the current documents, in corpus order.
+pub fn examples(corpus: &Corpus) -> Vec<Example> {
+    let mut out = Vec::new();
+    for s in corpus.sections.iter().filter(|s| !s.superseded) {
+        let form = match s.kind {
+            Kind::Example => Some(Form::Labelled),
+            Kind::Faq => Some(Form::Faq),
+            Kind::Ruling if s.game == Game::Destiny => Some(Form::Clarification),
+            _ => None,
+        };
+        if let Some(form) = form {
+            out.push(new_example(s, s.id.clone(), form, s.title.clone()));
+            continue;
+        }
+        let mut n = 0;
+        for passage in passages(&s.body) {
+            if EXAMPLE_MARK.is_match(&passage) {
+                n += 1;
+                let title = format!("{} — {}", s.title, first_words(&passage, 12));
+                out.push(new_example(s, format!("{}#{n}", s.id), Form::InText, title));
+            }
+        }
+    }
+    out
+}
+
+fn new_example(s: &Section, id: String, form: Form, title: String) -> Example {
+    Example {
+        id,
+        section: s.id.clone(),
+        game: s.game,
+        form,
+        title,
+        status: Status::NotCovered,
+        scenarios: Vec::new(),
+        reason: None,
+    }
+}
+
+/// Paragraphs and list items of a Markdown body, as plain text, in order.
+pub fn passages(body: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let flush = |cur: &mut String, out: &mut Vec<String>| {
+        if !cur.trim().is_empty() {
+            out.push(
+                crate::rulebook::markdown_to_plain(cur.trim())
+                    .trim()
+                    .to_string(),
+            );
+        }
+        cur.clear();
+    };
+    for line in body.lines() {
+        let t = line.trim_start();
+        let item = t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if t.is_empty() || item || t.starts_with('|') {
+            flush(&mut cur, &mut out);
+        }
+        if !t.is_empty() {
+            cur.push_str(line);
+            cur.push('\n');
+        }
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+fn first_words(text: &str, n: usize) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut s = words[..words.len().min(n)].join(" ");
+    if words.len() > n {
+        s.push('…');
+    }
+    s
+}
+
+/// Scenario files (`*.yaml`) under `paths`, sorted.
+pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut todo: Vec<PathBuf> = paths.to_vec();
+    while let Some(p) = todo.pop() {
+        let meta = std::fs::metadata(&p).map_err(|e| Error::io(&p, e))?;
+        if meta.is_dir() {
+            let rd = std::fs::read_dir(&p).map_err(|e| Error::io(&p, e))?;
+            for entry in rd {
+                let entry = entry.map_err(|e| Error::io(&p, e))?;
+                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                let path = entry.path();
+                if is_dir || path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                    todo.push(path);
+                }
+            }
+        } else if meta.is_file() {
+            out.push(p);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Read `game` and `source` (a string or a list of strings) of each scenario file.
+pub fn scenario_sources(files: &[PathBuf]) -> Result<Vec<ScenarioSource>> {
+    let mut out = Vec::new();
+    for f in files {
+        let v: serde_json::Value = crate::yaml::load_file(f)?;
+        let sources = match v.get("source") {
+            Some(serde_json::Value::String(s)) => vec![s.trim().to_string()],
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        out.push(ScenarioSource {
+            file: f.display().to_string(),
+            game: v.get("game").and_then(|g| g.as_str()).map(str::to_string),
+            sources,
+        });
+    }
+    Ok(out)
+}
+
+/// Parse `unreproducible.tsv`: `ID<TAB>reason` lines; blank lines and `#` comments skipped.
+pub fn parse_unreproducible(origin: &Path, text: &str) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match line.split_once('\t') {
+            Some((id, reason)) if !id.trim().is_empty() && !reason.trim().is_empty() => {
+                out.push((id.trim().to_string(), reason.trim().to_string()));
+            }
+            _ => {
+                return Err(Error::Input(format!(
+                    "{}:{}: expected SECTION-ID<TAB>reason",
+                    origin.display(),
+                    i + 1
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Match scenarios and the unreproducible list against the examples.
+pub fn coverage(
+    corpus: &Corpus,
+    scenarios: &[ScenarioSource],
+    unreproducible: &[(String, String)],
+) -> Coverage {
+    let mut list = examples(corpus);
+    let mut other = Vec::new();
+    for sc in scenarios {
+        for src in &sc.sources {
+            let mut hit = false;
+            for e in list.iter_mut() {
+                if e.id == *src || (e.section == *src && !src.contains('#')) {
+                    e.scenarios.push(sc.file.clone());
+                    hit = true;
+                }
+            }
+            if !hit {
+                other.push(format!("{}: {src}", sc.file));
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    for (id, reason) in unreproducible {
+        let mut hit = false;
+        for e in list.iter_mut().filter(|e| e.id == *id) {
+            e.reason = Some(reason.clone());
+            hit = true;
+        }
+        if !hit {
+            warnings.push(format!(
+                "unreproducible.tsv names {id}, which is no example"
+            ));
+        }
+    }
+    for e in &mut list {
+        e.status = if e.reason.is_some() {
+            Status::CannotBeReproduced
+        } else if e.scenarios.is_empty() {
+            Status::NotCovered
+        } else {
+            Status::Covered
+        };
+    }
+    let mut counts: BTreeMap<Game, GameCounts> = BTreeMap::new();
+    for e in &list {
+        let c = counts.entry(e.game).or_insert(GameCounts {
+            game: e.game,
+            examples: 0,
+            covered: 0,
+            not_covered: 0,
+            cannot_be_reproduced: 0,
+        });
+        c.examples += 1;
+        match e.status {
+            Status::Covered => c.covered += 1,
+            Status::NotCovered => c.not_covered += 1,
+            Status::CannotBeReproduced => c.cannot_be_reproduced += 1,
+        }
+    }
+    Coverage {
+        games: counts.into_values().collect(),
+        examples: list,
+        other_sources: other,
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus() -> Corpus {
+        let mut c = Corpus::default();
+        let md = "---\ngame: destiny\ndocument: rr\ndocument_title: RR\n---\n\
+# Rules {#d.rules}\n\nPlain rule.\n\nExample: one thing happens.\n\n\
+- A list item, for example this one.\n- Not this one, e.g. Han.\n- But (e.g., if he moves) this.\n\n\
+# Clarifications {#d.cl}\n\n## Card (1) {#d.cl.card .ruling}\n\nA ruling.\n\n\
+# FAQ {#d.faq}\n\n## Q {#d.faq.q .faq}\n\nAn answer.\n\n\
+# Worked {#d.worked .example}\n\nExample: not counted twice.\n";
+        c.add_file(Path::new("d.md"), md).unwrap();
+        c
+    }
+
+    #[test]
+    fn finds_labelled_in_text_clarification_and_faq_examples() {
+        let ids: Vec<(String, Form)> = examples(&corpus())
+            .into_iter()
+            .map(|e| (e.id, e.form))
+            .collect();
+        assert_eq!(
+            ids,
+            vec![
+                ("d.rules#1".to_string(), Form::InText),
+                ("d.rules#2".to_string(), Form::InText),
+                ("d.rules#3".to_string(), Form::InText),
+                ("d.cl.card".to_string(), Form::Clarification),
+                ("d.faq.q".to_string(), Form::Faq),
+                ("d.worked".to_string(), Form::Labelled),
+            ]
+        );
+    }
+
+    #[test]
+    fn sources_cover_by_id_or_section_and_unreproducible_is_apart() {
+        let sc = |f: &str, s: &[&str]| ScenarioSource {
+            file: f.into(),
+            game: Some("destiny".into()),
+            sources: s.iter().map(|x| x.to_string()).collect(),
+        };
+        let cov = coverage(
+            &corpus(),
+            &[
+                sc("a.yaml", &["d.rules#2"]),
+                sc("b.yaml", &["d.worked", "d.nothing"]),
+                sc("c.yaml", &["d.cl"]),
+            ],
+            &[
+                ("d.faq.q".into(), "text cut off".into()),
+                ("d.gone".into(), "x".into()),
+            ],
+        );
+        let status: Vec<(&str, Status)> = cov
+            .examples
+            .iter()
+            .map(|e| (e.id.as_str(), e.status))
+            .collect();
+        assert_eq!(
+            status,
+            vec![
+                ("d.rules#1", Status::NotCovered),
+                ("d.rules#2", Status::Covered),
+                ("d.rules#3", Status::NotCovered),
+                ("d.cl.card", Status::NotCovered),
+                ("d.faq.q", Status::CannotBeReproduced),
+                ("d.worked", Status::Covered),
+            ]
+        );
+        let g = &cov.games[0];
+        assert_eq!(
+            (g.examples, g.covered, g.not_covered, g.cannot_be_reproduced),
+            (6, 2, 3, 1)
+        );
+        assert_eq!(cov.other_sources, vec!["b.yaml: d.nothing", "c.yaml: d.cl"]);
+        assert_eq!(cov.warnings.len(), 1);
+    }
+
+    #[test]
+    fn unreproducible_lines_need_an_id_and_a_reason() {
+        let p = Path::new("u.tsv");
+        let ok = parse_unreproducible(p, "# comment\n\nx.y\tcut off\n").unwrap();
+        assert_eq!(ok, vec![("x.y".to_string(), "cut off".to_string())]);
+        let err = parse_unreproducible(p, "x.y cut off\n").unwrap_err();
+        assert_eq!(err.to_string(), "u.tsv:1: expected SECTION-ID<TAB>reason");
+    }
+}

@@ -1,0 +1,359 @@
+//! Ranking beyond one tantivy pass: which game a question is about when no
+//! game is given, how well the best passage of each candidate answers it, the
+//! threshold below which nothing is an answer, and spreading the first hits
+//! across games when the question does not say which game it means.
+
+use super::query::{GAMMA, Plan};
+use super::schema::Fields;
+use super::scorer::TermWeights;
+use crate::rulebook::Game;
+use tantivy::postings::Postings;
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
+
+/// A document covering less than this share of the query's weight is no answer.
+pub const MIN_COVER: f32 = 0.4;
+/// Once one document is an answer, others covering this share are shown too.
+pub const MIN_COVER_FOLLOWING: f32 = 0.25;
+/// Width, in words, of the passage the words of a question should fall in.
+const PASSAGE: u32 = 40;
+/// Score share kept by a document whose matched words are all far apart.
+const SCATTERED: f32 = 0.3;
+/// Below this probability for the likeliest game the question's game is
+/// unclear, and the first hits are spread across games.
+const CLEAR_GAME: f32 = 0.6;
+/// Score factor of a game the question's words make unlikely (the likeliest gets 1).
+const OTHER_GAME: f32 = 0.5;
+/// A hit of another game is moved up only when it scores at least this share of the best.
+const DIVERSE_SHARE: f32 = 0.3;
+/// Hits checked for spread across games.
+const TOP: usize = 5;
+
+/// One candidate in the second ranking pass.
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub score: f32,
+    pub ord: usize,
+    pub rank: u64,
+    pub addr: DocAddress,
+    pub game: usize,
+    /// Share of the query's weight the document covers (title or body).
+    pub cover: f32,
+}
+
+/// Score factors per game inferred from the question's words, and whether the
+/// inference is clear. Each word votes by how much more often rulebook
+/// sections of one game use it than those of the others, weighted by its rarity.
+pub fn game_prior(
+    searcher: &Searcher,
+    f: &Fields,
+    plan: &Plan,
+    weights: &TermWeights,
+    sections: u32,
+) -> ([f32; 3], bool) {
+    let Some(totals) = game_totals(searcher, sections) else {
+        return ([1.0; 3], false);
+    };
+    let mut evidence = [0.0f32; 3];
+    for g in plan
+        .groups
+        .iter()
+        .filter(|g| g.variants[0].stems.len() == 1)
+    {
+        let stem = &g.variants[0].stems[0];
+        let counts = stem_games(searcher, f, weights, stem, sections);
+        let p: Vec<f32> = (0..3)
+            .map(|i| (counts[i] as f32 + 0.5) / (totals[i] as f32 + 1.0))
+            .collect();
+        let sum: f32 = p.iter().sum();
+        for i in 0..3 {
+            evidence[i] += g.weight * (3.0 * p[i] / sum).ln();
+        }
+    }
+    let max = evidence.iter().copied().fold(f32::MIN, f32::max);
+    let exp: Vec<f32> = evidence.iter().map(|e| ((e - max) * 0.5).exp()).collect();
+    let sum: f32 = exp.iter().sum();
+    let prob: Vec<f32> = exp.iter().map(|e| e / sum).collect();
+    let top = prob.iter().copied().fold(0.0, f32::max);
+    let mut factor = [1.0; 3];
+    for i in 0..3 {
+        factor[i] = OTHER_GAME + (1.0 - OTHER_GAME) * prob[i] / top;
+    }
+    (factor, top >= CLEAR_GAME)
+}
+
+/// Rulebook sections per game (documents before `sections` in build order).
+fn game_totals(searcher: &Searcher, sections: u32) -> Option<[u32; 3]> {
+    let mut totals = [0u32; 3];
+    let seg = searcher.segment_readers().first()?;
+    let col = seg.fast_fields().u64("game_ord").ok()?;
+    for doc in 0..sections.min(seg.max_doc()) {
+        if let Some(g) = col.first(doc) {
+            totals[(g as usize).min(2)] += 1;
+        }
+    }
+    Some(totals)
+}
+
+/// Rulebook sections per game whose body holds `stem`, counted once per index.
+fn stem_games(
+    searcher: &Searcher,
+    f: &Fields,
+    weights: &TermWeights,
+    stem: &str,
+    sections: u32,
+) -> [u32; 3] {
+    let lock = || weights.games.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = lock().get(stem) {
+        return *c;
+    }
+    let mut counts = [0u32; 3];
+    if let Some(seg) = searcher.segment_readers().first()
+        && let Ok(col) = seg.fast_fields().u64("game_ord")
+        && let Ok(inv) = seg.inverted_index(f.body)
+        && let Ok(Some(mut postings)) = inv.read_postings(
+            &Term::from_field_text(f.body, stem),
+            IndexRecordOption::Basic,
+        )
+    {
+        let mut doc = postings.doc();
+        while doc != TERMINATED && doc < sections {
+            if let Some(g) = col.first(doc) {
+                counts[(g as usize).min(2)] += 1;
+            }
+            doc = postings.advance();
+        }
+    }
+    lock().insert(stem.to_string(), counts);
+    counts
+}
+
+/// Where one group's words stand in one document.
+#[derive(Default)]
+struct Found {
+    title: bool,
+    body: Vec<u32>,
+}
+
+/// Second pass over the candidates: each one's covered share of the query, and
+/// a score scaled down when its matched words are scattered rather than
+/// together in one passage. Re-sorts the candidates.
+pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]) {
+    let total = plan.total_weight().max(f32::EPSILON);
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by_key(|&i| (cands[i].addr.segment_ord, cands[i].addr.doc_id));
+    // found[candidate][group]
+    let mut found: Vec<Vec<Found>> = (0..cands.len())
+        .map(|_| plan.groups.iter().map(|_| Found::default()).collect())
+        .collect();
+    for (gi, g) in plan.groups.iter().enumerate() {
+        for v in &g.variants {
+            locate(
+                searcher,
+                f,
+                &v.stems,
+                cands,
+                &order,
+                &mut |ci, title, pos| {
+                    let fd = &mut found[ci][gi];
+                    fd.title |= title;
+                    fd.body.extend(pos);
+                },
+            );
+        }
+    }
+    for (c, groups) in cands.iter_mut().zip(&found) {
+        let mut covered = 0.0;
+        let mut in_title = 0.0;
+        let mut marks: Vec<(u32, usize)> = Vec::new();
+        for (gi, fd) in groups.iter().enumerate() {
+            let w = plan.groups[gi].weight;
+            if fd.title || !fd.body.is_empty() {
+                covered += w;
+            }
+            if fd.title {
+                in_title += w;
+            } else {
+                marks.extend(fd.body.iter().map(|&p| (p, gi)));
+            }
+        }
+        marks.sort_unstable();
+        let best = best_window(&marks, |gi| plan.groups[gi].weight, plan.groups.len());
+        c.cover = (covered / total).min(1.0);
+        if covered > 0.0 {
+            // The first pass scaled by the share covered anywhere; what counts is
+            // the share covered by the title and the best passage.
+            let together = ((in_title + best) / covered).min(1.0);
+            c.score *= SCATTERED + (1.0 - SCATTERED) * together.powf(GAMMA);
+        }
+    }
+}
+
+/// The largest total weight of distinct groups within [`PASSAGE`] words.
+fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, groups: usize) -> f32 {
+    let mut count = vec![0u32; groups];
+    let (mut sum, mut best, mut lo) = (0.0f32, 0.0f32, 0);
+    for hi in 0..marks.len() {
+        let (p, g) = marks[hi];
+        if count[g] == 0 {
+            sum += weight(g);
+        }
+        count[g] += 1;
+        while marks[lo].0 + PASSAGE < p {
+            let lg = marks[lo].1;
+            count[lg] -= 1;
+            if count[lg] == 0 {
+                sum -= weight(lg);
+            }
+            lo += 1;
+        }
+        best = best.max(sum);
+    }
+    best
+}
+
+/// Call `each(candidate, in_title, body positions)` for every candidate holding
+/// the stem (or the phrase of stems) in its title or body.
+fn locate(
+    searcher: &Searcher,
+    f: &Fields,
+    stems: &[String],
+    cands: &[Ranked],
+    order: &[usize],
+    each: &mut dyn FnMut(usize, bool, Vec<u32>),
+) {
+    let mut seg_ord = u32::MAX;
+    let mut title: Vec<Option<tantivy::postings::SegmentPostings>> = Vec::new();
+    let mut body: Vec<Option<tantivy::postings::SegmentPostings>> = Vec::new();
+    for &ci in order {
+        let addr = cands[ci].addr;
+        if addr.segment_ord != seg_ord {
+            seg_ord = addr.segment_ord;
+            let seg = searcher.segment_reader(seg_ord);
+            let open = |field, option| -> Vec<Option<tantivy::postings::SegmentPostings>> {
+                let Ok(inv) = seg.inverted_index(field) else {
+                    return Vec::new();
+                };
+                stems
+                    .iter()
+                    .map(|s| {
+                        inv.read_postings(&Term::from_field_text(field, s), option)
+                            .ok()
+                            .flatten()
+                    })
+                    .collect()
+            };
+            title = open(f.title, IndexRecordOption::WithFreqsAndPositions);
+            body = open(f.body, IndexRecordOption::WithFreqsAndPositions);
+        }
+        let doc = addr.doc_id;
+        let in_title = phrase_positions(&mut title, doc).is_some_and(|p| !p.is_empty());
+        let pos = phrase_positions(&mut body, doc).unwrap_or_default();
+        if in_title || !pos.is_empty() {
+            each(ci, in_title, pos);
+        }
+    }
+}
+
+/// Positions in `doc` where the stems stand in order, one after another (for
+/// one stem, where it stands); `None` when a stem is absent.
+fn phrase_positions(
+    postings: &mut [Option<tantivy::postings::SegmentPostings>],
+    doc: DocId,
+) -> Option<Vec<u32>> {
+    if postings.is_empty() {
+        return None;
+    }
+    let mut out: Option<Vec<u32>> = None;
+    for (i, p) in postings.iter_mut().enumerate() {
+        let p = p.as_mut()?;
+        if p.doc() < doc {
+            p.seek(doc);
+        }
+        if p.doc() != doc {
+            return None;
+        }
+        let mut pos = Vec::new();
+        p.positions(&mut pos);
+        out = Some(match out {
+            None => pos,
+            Some(prev) => prev
+                .into_iter()
+                .filter(|&q| pos.binary_search(&(q + i as u32)).is_ok())
+                .collect(),
+        });
+    }
+    out
+}
+
+/// Spread the first [`TOP`] hits across games: a game with a good hit (at
+/// least [`DIVERSE_SHARE`] of the best score) but none among the first ones
+/// gets its best hit moved up to the last of those places.
+pub fn diversify(hits: &mut Vec<Ranked>) {
+    let Some(best) = hits.first().map(|h| h.score) else {
+        return;
+    };
+    for _ in Game::ALL {
+        let top = TOP.min(hits.len());
+        let shown: Vec<usize> = hits[..top].iter().map(|h| h.game).collect();
+        let Some(i) = hits
+            .iter()
+            .enumerate()
+            .skip(top)
+            .find(|(_, h)| !shown.contains(&h.game) && h.score >= best * DIVERSE_SHARE)
+            .map(|(i, _)| i)
+        else {
+            return;
+        };
+        // Replace the last place held by a game shown more than once.
+        let Some(slot) = (0..top)
+            .rev()
+            .find(|&j| shown.iter().filter(|&&g| g == hits[j].game).count() > 1)
+        else {
+            return;
+        };
+        let moved = hits.remove(i);
+        hits.insert(slot, moved);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_window_counts_distinct_groups_close_together() {
+        let w = |g: usize| [1.0, 2.0, 4.0][g];
+        let marks = [(0, 0), (5, 1), (100, 0), (110, 1), (120, 2), (300, 2)];
+        assert_eq!(best_window(&marks, w, 3), 7.0);
+        assert_eq!(best_window(&[(0, 0), (0, 0)], w, 3), 1.0);
+        assert_eq!(best_window(&[], w, 3), 0.0);
+    }
+
+    fn r(score: f32, game: usize) -> Ranked {
+        Ranked {
+            score,
+            ord: 0,
+            rank: 0,
+            addr: DocAddress::new(0, 0),
+            game,
+            cover: 1.0,
+        }
+    }
+
+    #[test]
+    fn diversify_moves_up_another_game() {
+        let mut hits = vec![
+            r(10.0, 0),
+            r(9.0, 0),
+            r(8.0, 0),
+            r(7.0, 0),
+            r(6.0, 0),
+            r(5.0, 2),
+            r(1.0, 1),
+        ];
+        diversify(&mut hits);
+        let games: Vec<usize> = hits.iter().map(|h| h.game).collect();
+        assert_eq!(games, [0, 0, 0, 0, 2, 0, 1]);
+    }
+}

@@ -1,0 +1,298 @@
+//! Rulebook Markdown for a terminal: paragraphs wrapped to the width, `**strong**`
+//! in bold and `*emphasis*` in italics (plain words without colour), lists with
+//! their bullets or numbers, tables as tables. Markup characters never show.
+
+use super::{Style, wrap_hanging};
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+/// Render `md` for a terminal, every line starting with `indent`.
+pub fn to_terminal(md: &str, style: &Style, indent: &str) -> String {
+    let mut opts = Options::empty();
+    opts.insert(Options::ENABLE_TABLES);
+    let mut r = Renderer {
+        style,
+        indent,
+        blocks: Vec::new(),
+        cur: String::new(),
+        bold: 0,
+        italic: 0,
+        lists: Vec::new(),
+        item_prefix: None,
+        quote: 0,
+        table: None,
+        code: false,
+        last_item: false,
+    };
+    for ev in Parser::new_ext(md, opts) {
+        r.event(ev);
+    }
+    r.flush();
+    r.blocks.join("\n\n")
+}
+
+struct Renderer<'a> {
+    style: &'a Style,
+    indent: &'a str,
+    /// Finished blocks (paragraphs, list items, tables), already indented.
+    blocks: Vec<String>,
+    /// Inline text of the block being read.
+    cur: String,
+    bold: usize,
+    italic: usize,
+    /// Open lists: the next number for ordered ones.
+    lists: Vec<Option<u64>>,
+    /// Bullet or number of the list item being read.
+    item_prefix: Option<String>,
+    quote: usize,
+    /// Rows of the table being read (header first).
+    table: Option<Vec<Vec<String>>>,
+    code: bool,
+    /// The last block was a list item (the next item joins it).
+    last_item: bool,
+}
+
+impl Renderer<'_> {
+    fn event(&mut self, ev: Event) {
+        match ev {
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) | Event::Code(t) => {
+                if self.code {
+                    self.cur.push_str(&t);
+                } else {
+                    self.cur.push_str(&t.replace('\n', " "));
+                }
+            }
+            Event::SoftBreak => self.cur.push(' '),
+            Event::HardBreak => self.cur.push('\n'),
+            Event::Rule => {
+                self.flush();
+                self.blocks
+                    .push(format!("{}{}", self.indent, "─".repeat(20)));
+            }
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, tag: Tag) {
+        match tag {
+            Tag::Paragraph | Tag::Heading { .. } => self.flush_if_text(),
+            Tag::Strong => {
+                self.bold += 1;
+                self.sgr();
+            }
+            Tag::Emphasis => {
+                self.italic += 1;
+                self.sgr();
+            }
+            Tag::List(start) => {
+                self.flush();
+                self.lists.push(start);
+            }
+            Tag::Item => {
+                self.flush();
+                let prefix = match self.lists.last_mut() {
+                    Some(Some(n)) => {
+                        let p = format!("{n}. ");
+                        *n += 1;
+                        p
+                    }
+                    _ => "- ".to_string(),
+                };
+                self.item_prefix = Some(prefix);
+            }
+            Tag::BlockQuote(_) => {
+                self.flush();
+                self.quote += 1;
+            }
+            Tag::CodeBlock(_) => {
+                self.flush();
+                self.code = true;
+            }
+            Tag::Table(_) => {
+                self.flush();
+                self.table = Some(Vec::new());
+            }
+            Tag::TableHead | Tag::TableRow => {
+                if let Some(t) = &mut self.table {
+                    t.push(Vec::new());
+                }
+            }
+            Tag::TableCell => self.cur.clear(),
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph | TagEnd::Item => self.flush(),
+            TagEnd::Heading(_) => {
+                let t = std::mem::take(&mut self.cur);
+                self.cur = self.style.bold(t.trim());
+                self.flush();
+            }
+            TagEnd::Strong => {
+                self.bold = self.bold.saturating_sub(1);
+                self.sgr();
+            }
+            TagEnd::Emphasis => {
+                self.italic = self.italic.saturating_sub(1);
+                self.sgr();
+            }
+            TagEnd::List(_) => {
+                self.flush();
+                self.lists.pop();
+                if self.lists.is_empty() {
+                    self.last_item = false;
+                }
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush();
+                self.quote = self.quote.saturating_sub(1);
+            }
+            TagEnd::CodeBlock => {
+                let code = std::mem::take(&mut self.cur);
+                let lines: Vec<String> = code
+                    .trim_end()
+                    .lines()
+                    .map(|l| format!("{}    {l}", self.indent))
+                    .collect();
+                self.blocks.push(lines.join("\n"));
+                self.code = false;
+            }
+            TagEnd::TableCell => {
+                let cell = std::mem::take(&mut self.cur);
+                if let Some(row) = self.table.as_mut().and_then(|t| t.last_mut()) {
+                    row.push(cell.trim().to_string());
+                }
+            }
+            TagEnd::Table => {
+                if let Some(rows) = self.table.take() {
+                    self.blocks.push(self.table_block(rows));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Emit the escape sequence for the current bold/italic state.
+    fn sgr(&mut self) {
+        if !self.style.color {
+            return;
+        }
+        self.cur.push_str("\x1b[0m");
+        if self.bold > 0 {
+            self.cur.push_str("\x1b[1m");
+        }
+        if self.italic > 0 {
+            self.cur.push_str("\x1b[3m");
+        }
+    }
+
+    fn flush_if_text(&mut self) {
+        if !self.cur.trim().is_empty() {
+            self.flush();
+        }
+    }
+
+    /// Finish the current block: wrap it under its bullet and quote marks.
+    fn flush(&mut self) {
+        let text = std::mem::take(&mut self.cur);
+        let text = text.trim();
+        if text.is_empty() && self.item_prefix.is_none() {
+            return;
+        }
+        if text.is_empty() {
+            return;
+        }
+        let depth = self.lists.len().saturating_sub(1);
+        let quote = "│ ".repeat(self.quote);
+        let base = format!("{}{quote}{}", self.indent, "  ".repeat(depth));
+        let is_item = self.item_prefix.is_some();
+        let (first, rest) = match self.item_prefix.take() {
+            Some(p) => (
+                format!("{base}{p}"),
+                format!("{base}{}", " ".repeat(p.chars().count())),
+            ),
+            None => (base.clone(), base),
+        };
+        let block = wrap_hanging(text, self.style.width, &first, &rest);
+        // the items of a list stay together, with no blank line between them
+        match self.blocks.last_mut() {
+            Some(prev) if is_item && self.last_item => {
+                prev.push('\n');
+                prev.push_str(&block);
+            }
+            _ => self.blocks.push(block),
+        }
+        self.last_item = is_item;
+    }
+
+    fn table_block(&self, rows: Vec<Vec<String>>) -> String {
+        let mut t = Table::new();
+        t.load_style(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(self.style.width.saturating_sub(self.indent.len()) as u16);
+        let mut it = rows.into_iter();
+        if let Some(h) = it.next() {
+            t.set_header(h);
+        }
+        for r in it {
+            t.add_row(r);
+        }
+        t.to_string()
+            .lines()
+            .map(|l| format!("{}{l}", self.indent))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(width: usize) -> Style {
+        Style {
+            color: false,
+            width,
+        }
+    }
+
+    #[test]
+    fn markup_never_shows_and_emphasis_is_bold_or_italic_in_colour() {
+        let md = "The **current action** may use *attack dice*.";
+        assert_eq!(
+            to_terminal(md, &plain(80), ""),
+            "The current action may use attack dice."
+        );
+        let c = Style {
+            color: true,
+            width: 80,
+        };
+        let t = to_terminal(md, &c, "");
+        assert!(t.contains("\x1b[1mcurrent action\x1b[0m"), "{t:?}");
+        assert!(t.contains("\x1b[3mattack dice\x1b[0m"), "{t:?}");
+        assert!(!t.contains('*'));
+    }
+
+    #[test]
+    fn lists_and_paragraphs_wrap_under_their_marks() {
+        let md = "First paragraph here.\n\n- one item that is rather long and wraps around\n- two\n\n1. first\n2. second";
+        let t = to_terminal(md, &plain(30), "  ");
+        let want = "  First paragraph here.\n\n  - one item that is rather\n    long and wraps around\n  - two\n\n  1. first\n  2. second";
+        assert_eq!(t, want);
+    }
+
+    #[test]
+    fn tables_become_tables() {
+        let md = "| a | b |\n|---|---|\n| 1 | 2 |";
+        let t = to_terminal(md, &plain(40), "");
+        assert!(
+            t.contains('│') && t.contains(" a ") && t.contains(" 2 "),
+            "{t}"
+        );
+        assert!(!t.contains("|---"));
+    }
+}
