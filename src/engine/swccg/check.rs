@@ -349,13 +349,20 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
     if let (Some(case), _) = battle_scenario::case_of(b) {
         return match head {
             "numbers" => {
-                let r = battle_scenario::run(&case);
-                if r.numbers.contains_key(rest) || (rest == "winner" && r.winner.is_some()) {
+                let known = b.case_numbers.get_or_init(|| {
+                    let r = battle_scenario::run(&case);
+                    let mut k: Vec<String> = r.numbers.keys().cloned().collect();
+                    if r.winner.is_some() {
+                        k.push("winner".into());
+                    }
+                    k
+                });
+                if known.iter().any(|k| k == rest) {
                     Ok(())
                 } else {
                     Err(format!(
                         "this case has no number `{rest}` (it has: {})",
-                        r.numbers.keys().cloned().collect::<Vec<_>>().join(", ")
+                        known.join(", ")
                     ))
                 }
             }

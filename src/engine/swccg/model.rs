@@ -125,6 +125,9 @@ pub struct Board {
     pub draws: Option<Vec<super::battle_scenario::DrawCase>>,
     #[serde(default)]
     pub attack: Option<super::battle_attack::Attack>,
+    /// The numbers a rules case computes, worked out once when its expectations are checked.
+    #[serde(skip)]
+    pub case_numbers: std::sync::OnceLock<Vec<String>>,
 }
 
 /// An action on the stack at the start of a scenario.
