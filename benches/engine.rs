@@ -34,6 +34,7 @@ fn main() {
     let mut passed = 0usize;
     let mut steps = 0usize;
     let mut load_secs = 0.0;
+    let mut by_game: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
     for (p, t) in &copies {
         let t0 = Instant::now();
         let s = match scenario::load_str(Path::new(p), t, None) {
@@ -43,7 +44,11 @@ fn main() {
                 std::process::exit(2);
             }
         };
-        load_secs += t0.elapsed().as_secs_f64();
+        let dt = t0.elapsed().as_secs_f64();
+        load_secs += dt;
+        let e = by_game.entry(s.game.as_str().to_string()).or_default();
+        e.0 += dt;
+        e.1 += 1;
         let r = scenario::run(&s);
         steps += r.steps.len();
         if r.verdict == scenario::Verdict::Pass {
@@ -62,6 +67,12 @@ fn main() {
         "engine: loading {load_secs:.3} s, running {:.3} s",
         secs - load_secs
     );
+    for (g, (t, n)) in &by_game {
+        println!(
+            "engine: loading {g}: {n} files, {:.0} µs each",
+            t / *n as f64 * 1e6
+        );
+    }
     if secs > 0.5 {
         println!("engine: slower than the 0.5 s target");
     }

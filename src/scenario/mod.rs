@@ -165,6 +165,40 @@ pub fn load(path: &Path, ids: Option<&dyn SectionIds>) -> Result<Scenario> {
 
 /// Load from text (`origin` names it in messages).
 pub fn load_str(origin: &Path, text: &str, ids: Option<&dyn SectionIds>) -> Result<Scenario> {
+    // Most files say `game:` on a line of its own: then one parse does. Otherwise, or
+    // when that parse fails, the envelope is read first for the clearer message.
+    let game = match quick_game(text) {
+        Some(g) => g,
+        None => read_head(origin, text)?,
+    };
+    let loaded = match game {
+        Game::Swccg => load_game::<engine::swccg::Swccg>(origin, text, ids),
+        Game::Destiny => load_game::<engine::destiny::Destiny>(origin, text, ids),
+        Game::Swtcg => load_game::<engine::swtcg::Swtcg>(origin, text, ids),
+    };
+    match loaded {
+        Err(e) if quick_game(text).is_some() => read_head(origin, text).and(Err(e)),
+        other => other,
+    }
+}
+
+/// The game named on a top-level `game:` line, if the file has exactly one.
+fn quick_game(text: &str) -> Option<Game> {
+    let mut found = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("game:") {
+            let word = rest.split('#').next().unwrap_or("").trim();
+            let g = Game::ALL.into_iter().find(|g| g.as_str() == word)?;
+            if found.replace(g).is_some() {
+                return None;
+            }
+        }
+    }
+    found
+}
+
+/// The first read of a file: which game, and whether its board is under that game's key.
+fn read_head(origin: &Path, text: &str) -> Result<Game> {
     let head: Head = crate::yaml::load(origin, text)?;
     let game = head.game.value;
     let keys = [
@@ -199,11 +233,7 @@ pub fn load_str(origin: &Path, text: &str, ids: Option<&dyn SectionIds>) -> Resu
             ),
         ));
     }
-    match game {
-        Game::Swccg => load_game::<engine::swccg::Swccg>(origin, text, ids),
-        Game::Destiny => load_game::<engine::destiny::Destiny>(origin, text, ids),
-        Game::Swtcg => load_game::<engine::swtcg::Swtcg>(origin, text, ids),
-    }
+    Ok(game)
 }
 
 fn load_game<G: GameRules + Send + Sync + 'static>(
