@@ -67,7 +67,11 @@ fn every_citation_resolves() {
             }
         }
     }
-    for id in swjudge::engine::swccg::rules::ALL {
+    for id in swjudge::engine::swccg::rules::ALL
+        .iter()
+        .chain(swjudge::engine::swtcg::rules::ALL)
+        .chain(swjudge::engine::destiny::rules::ALL)
+    {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));
         }

@@ -4,6 +4,8 @@ mod util;
 
 mod cards;
 mod cli;
+mod destiny;
 mod rulebook;
 mod scenarios;
 mod search;
+mod swtcg;

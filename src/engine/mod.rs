@@ -14,7 +14,9 @@
 //! stack or queue and `pop`ped off it, a `window` is a chance to act that a
 //! player takes or `pass`es, `roll` is a scripted random result.
 
+pub mod destiny;
 pub mod swccg;
+pub mod swtcg;
 
 use serde::Serialize;
 use std::collections::BTreeMap;

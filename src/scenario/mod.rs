@@ -201,12 +201,8 @@ pub fn load_str(origin: &Path, text: &str, ids: Option<&dyn SectionIds>) -> Resu
     }
     match game {
         Game::Swccg => load_game::<engine::swccg::Swccg>(origin, text, ids),
-        Game::Destiny | Game::Swtcg => Err(at(
-            origin,
-            head.game.referenced.line(),
-            head.game.referenced.column(),
-            format!("the {} engine is not available yet", game.title()),
-        )),
+        Game::Destiny => load_game::<engine::destiny::Destiny>(origin, text, ids),
+        Game::Swtcg => load_game::<engine::swtcg::Swtcg>(origin, text, ids),
     }
 }
 

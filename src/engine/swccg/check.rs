@@ -33,7 +33,14 @@ pub const FORCE_KEYS: [&str; 8] = [
 ];
 
 /// The whole-run paths a board position observes.
-const RUN_KEYS: [&str; 5] = ["resolved", "canceled", "stack", "next", "destinies"];
+const RUN_KEYS: [&str; 6] = [
+    "resolved",
+    "canceled",
+    "stack",
+    "next",
+    "destinies",
+    "regular_moves",
+];
 
 fn nowhere(m: impl Into<String>) -> BoardError {
     BoardError::nowhere(m)
@@ -120,12 +127,33 @@ fn check_step(
     if matches!(verb, Verb::LoseForce | Verb::DestinyValue) && st.amount.is_none() {
         return Err(err(format!("`{}` needs `amount:`", verb.as_str())));
     }
-    if matches!(verb, Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit) && st.card.is_none() {
+    if matches!(
+        verb,
+        Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit | Verb::Move
+    ) && st.card.is_none()
+    {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
+    }
+    if verb == Verb::Move && st.to.is_none() {
+        return Err(err(
+            "`move` needs `to:` (a location, or a card to move aboard)".into(),
+        ));
+    }
+    if st.how.is_some() && verb != Verb::Move {
+        return Err(err("`how:` belongs to a `move` step".into()));
+    }
+    if !st.with.is_empty() && verb != Verb::Deploy {
+        return Err(err("`with:` belongs to a `deploy` step".into()));
     }
     let known =
         |n: &str| names.contains(n) || locations.contains(n) || parse_pile_name(n).is_some();
-    for n in st.card.iter().chain(st.via.iter()).chain(st.cards.iter()) {
+    for n in st
+        .card
+        .iter()
+        .chain(st.via.iter())
+        .chain(st.cards.iter())
+        .chain(st.with.iter())
+    {
         if !names.contains(n) {
             return Err(err(format!("unknown card `{n}` (not in `cards:`)")));
         }
@@ -214,6 +242,7 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     for p in &b.table {
         walk(p, &mut place)?;
     }
+    check_geo(b, locations)?;
     for p in &b.stack {
         if let Some(a) = &p.at
             && !locations.contains(a)
@@ -240,6 +269,36 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
                         ab.kind.as_str()
                     ),
                 ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Movement and deployment references on locations name what exists.
+fn check_geo(b: &Board, locations: &BTreeSet<String>) -> Result<(), BoardError> {
+    for l in &b.locations {
+        let bad = |what: &str, n: &str| {
+            Err(nowhere(format!(
+                "location `{}`: {what} `{n}` is not on this board",
+                l.name
+            )))
+        };
+        if let Some(s) = &l.starship
+            && !b.cards.contains_key(s)
+        {
+            return bad("starship", s);
+        }
+        if let Some(o) = &l.orbiting
+            && !locations.contains(o)
+        {
+            return bad("orbiting", o);
+        }
+        for m in &l.movement {
+            for n in &m.between {
+                if !locations.contains(n) && !b.cards.contains_key(n) {
+                    return bad("movement between", n);
+                }
             }
         }
     }

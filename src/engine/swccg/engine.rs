@@ -97,6 +97,16 @@ pub struct Rej {
     pub rule: &'static str,
     /// The decision uses game text the engine does not model: the run stops, nothing is rejected.
     pub not_modelled: Option<String>,
+    /// Further rules the rejection rests on (cited after `rule`).
+    pub also: Vec<&'static str>,
+}
+
+impl Rej {
+    /// Cite one more rule.
+    pub(crate) fn and(mut self, rule: &'static str) -> Rej {
+        self.also.push(rule);
+        self
+    }
 }
 
 pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
@@ -104,6 +114,7 @@ pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
         reason: reason.into(),
         rule,
         not_modelled: None,
+        also: Vec::new(),
     }
 }
 
@@ -476,14 +487,18 @@ impl Engine {
             actor(d.by),
             Event::DecisionRejected,
             format!("decision {} rejected ({desc}): {}", d.at.step, e.reason),
-            &[e.rule],
+            &std::iter::once(e.rule)
+                .chain(e.also.iter().copied())
+                .collect::<Vec<_>>(),
         );
         self.illegal.push(Illegal {
             at: d.at,
             player: actor(d.by),
             decision: desc,
             reason: e.reason,
-            cites: vec![e.rule],
+            cites: std::iter::once(e.rule)
+                .chain(e.also.iter().copied())
+                .collect(),
         });
     }
 
@@ -520,7 +535,7 @@ impl Engine {
                 }
             }
         }
-        false
+        w == Window::TopLevel && self.can_move(p)
     }
 }
 

@@ -23,6 +23,7 @@ impl Engine {
                 "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
                 super::values::cite::DAMAGE_SEGMENT,
             )),
+            Verb::Move => self.initiate_move(d, w == Window::TopLevel),
             Verb::Deploy => {
                 let c = self
                     .st
@@ -35,7 +36,9 @@ impl Engine {
                     ));
                 }
                 let to = self.check_deploy(p, c, Some(d))?;
+                let with = self.check_with(p, c, d)?;
                 self.push_deploy(p, c, to, false, None);
+                self.push_with(p, with);
                 Ok(())
             }
             Verb::Play => {
@@ -268,6 +271,7 @@ impl Engine {
                 reason: format!("not modelled — ruling needed: {what}"),
                 rule: r::ACTIONS,
                 not_modelled: Some(what),
+                also: Vec::new(),
             });
         }
         if let Some(name) = &d.step.ability {
@@ -693,7 +697,11 @@ impl Engine {
             ));
         }
         self.unique_ok(c)?;
-        let cost = def.stats.deploy.unwrap_or(0).max(0) as usize;
+        let with = match d {
+            Some(d) => self.check_with(p, c, d)?,
+            None => Vec::new(),
+        };
+        let cost = def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with);
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
             return Err(rej(
@@ -704,30 +712,7 @@ impl Engine {
                 r::PAYING_COSTS,
             ));
         }
-        let to = d.and_then(|d| d.step.to.clone());
-        if def.card_type.deploys_to_location() {
-            match to {
-                Some(k) => {
-                    if let Some(l) = self.st.find_location(&k) {
-                        Ok(DeployTo::Location(l))
-                    } else if let Some(h) = self.st.find(&k).filter(|&h| self.st.active(h)) {
-                        Ok(DeployTo::OnCard(h))
-                    } else {
-                        Err(rej(
-                            format!("{k} is not a location or a card on table"),
-                            r::CHOOSING_TARGETS,
-                        ))
-                    }
-                }
-                None if d.is_none() => Ok(DeployTo::Table),
-                None => Err(rej(
-                    format!("{title} must be deployed to a location (`to:`)"),
-                    r::CHOOSING_TARGETS,
-                )),
-            }
-        } else {
-            Ok(DeployTo::Table)
-        }
+        self.deploy_destination(p, c, d)
     }
 
     /// Uniqueness and persona: a unique card may not be deployed while a copy
@@ -736,6 +721,9 @@ impl Engine {
         let def = self.st.def(c);
         if !def.unique {
             return Ok(());
+        }
+        if let Some(e) = self.persona_on_table(c) {
+            return Err(e);
         }
         let mine = personas(def);
         for x in 0..self.st.cards.len() {

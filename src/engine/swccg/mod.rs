@@ -28,12 +28,14 @@ pub mod battle_attack;
 pub mod battle_board;
 pub mod battle_scenario;
 mod check;
+mod deploy;
 pub mod destiny;
 pub mod drain;
 mod effects;
 pub mod engine;
 mod initiate;
 pub mod model;
+pub mod movement;
 mod phases;
 mod resolve;
 pub mod rules;
@@ -134,6 +136,12 @@ fn result(run: Run) -> RunResult {
         }
     }
     obs.list("resolved", &run.resolved);
+    let moved: Vec<String> = st
+        .regular_moves
+        .iter()
+        .map(|&c| st.key(c).to_string())
+        .collect();
+    obs.list("regular_moves", &moved);
     obs.list("canceled", &run.canceled);
     obs.list("stack", &run.stack);
     obs.set("next", run.next.as_str());
@@ -196,6 +204,7 @@ pub fn setup(board: &Board) -> State {
             name: l.name.clone(),
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
+            geo: l.geo(),
         })
         .collect();
     let mut st = State::new(cards, locations);

@@ -177,6 +177,64 @@ pub struct LocationDef {
     pub icons: Vec<String>,
     #[serde(default)]
     pub cards: Vec<Placed>,
+    /// System, site or sector (movement needs it).
+    #[serde(default)]
+    pub kind: Option<LocKind>,
+    /// For a site or sector: the system it is related to (its `name` on this board,
+    /// or a planet name when the system is not on table).
+    #[serde(default)]
+    pub system: Option<String>,
+    /// For a system: its parsec number.
+    #[serde(default)]
+    pub parsec: Option<i64>,
+    #[serde(default)]
+    pub exterior: bool,
+    #[serde(default)]
+    pub interior: bool,
+    #[serde(default)]
+    pub docking_bay: bool,
+    /// Docking Bay Transit cost listed on this docking bay (none listed: 0).
+    #[serde(default)]
+    pub transit_cost: Option<i64>,
+    /// A starship or vehicle site: the card (key) it is related to.
+    #[serde(default)]
+    pub starship: Option<String>,
+    /// A Death Star system: the system (name) it orbits; none means deep space.
+    #[serde(default)]
+    pub orbiting: Option<String>,
+    /// A mobile system (a Death Star): it is not a planet.
+    #[serde(default)]
+    pub mobile: bool,
+    /// Extra landspeed needed to move to, from or through this site (e.g. Desert).
+    #[serde(default)]
+    pub extra_landspeed: i64,
+    /// Movement text on the location card.
+    #[serde(default)]
+    pub movement: Vec<MoveText>,
+    /// Deployment restrictions of the location ("Your characters may not deploy here").
+    #[serde(default)]
+    pub no_deploy: Vec<Filter>,
+}
+
+impl LocationDef {
+    /// What movement and deployment read about the location.
+    pub fn geo(&self) -> LocGeo {
+        LocGeo {
+            kind: self.kind,
+            system: self.system.clone(),
+            parsec: self.parsec,
+            exterior: self.exterior,
+            interior: self.interior,
+            docking_bay: self.docking_bay,
+            transit_cost: self.transit_cost,
+            starship: self.starship.clone(),
+            orbiting: self.orbiting.clone(),
+            mobile: self.mobile,
+            extra_landspeed: self.extra_landspeed,
+            movement: self.movement.clone(),
+            no_deploy: self.no_deploy.clone(),
+        }
+    }
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -356,6 +414,12 @@ pub struct CardDef {
     /// Game text the engine does not model; reported when it matters.
     #[serde(default)]
     pub not_modelled: Vec<String>,
+    /// How the card moves, where its game text changes the movement rules.
+    #[serde(default)]
+    pub moves: MoveRules,
+    /// Where the card may or may not deploy (its own game text or its rules).
+    #[serde(default)]
+    pub deploy_rules: DeployRules,
 }
 
 /// What kind of action an ability is (AR Ch.1 Section C, Types of Actions).
@@ -478,6 +542,9 @@ pub struct Filter {
     /// Another card of the same title is on table (a duplicate).
     #[serde(default)]
     pub duplicate_on_table: bool,
+    /// Contains any of these personas (its `personas:`, or its title).
+    #[serde(default)]
+    pub persona: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -761,6 +828,12 @@ pub struct Step {
     /// A short remark carried into the trace.
     #[serde(default)]
     pub say: Option<String>,
+    /// For `move`: which kind of move (default: the only one that fits).
+    #[serde(default)]
+    pub how: Option<MoveHow>,
+    /// For `deploy`: cards deployed simultaneously aboard (pilots, passengers).
+    #[serde(default)]
+    pub with: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -784,6 +857,8 @@ pub enum Verb {
     LoseForce,
     /// Battle: the value (`amount`) of a drawn card with several destiny values.
     DestinyValue,
+    /// Move a card (`card`) to a location or aboard a card (`to`), by `how` if given.
+    Move,
 }
 
 impl Verb {
@@ -798,6 +873,166 @@ impl Verb {
             Verb::Forfeit => "forfeit",
             Verb::LoseForce => "lose_force",
             Verb::DestinyValue => "destiny_value",
+            Verb::Move => "move",
         }
     }
+}
+
+// ---------------------------------------------------------------- movement and deployment
+
+/// The kind of a location card (AR Ch.9 Locations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocKind {
+    System,
+    Site,
+    Sector,
+}
+
+/// What movement and deployment read about a location. Sites of one system (or of
+/// one starship) are adjacent in the order the board lists them.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocGeo {
+    #[serde(default)]
+    pub kind: Option<LocKind>,
+    /// For a site or sector: the system it is related to (its `name` on this board,
+    /// or a planet name when the system is not on table).
+    #[serde(default)]
+    pub system: Option<String>,
+    /// For a system: its parsec number.
+    #[serde(default)]
+    pub parsec: Option<i64>,
+    #[serde(default)]
+    pub exterior: bool,
+    #[serde(default)]
+    pub interior: bool,
+    #[serde(default)]
+    pub docking_bay: bool,
+    /// Docking Bay Transit cost listed on this docking bay (none listed: 0).
+    #[serde(default)]
+    pub transit_cost: Option<i64>,
+    /// A starship or vehicle site: the card (key) it is related to.
+    #[serde(default)]
+    pub starship: Option<String>,
+    /// A Death Star system: the system (name) it orbits; none means deep space.
+    #[serde(default)]
+    pub orbiting: Option<String>,
+    /// A mobile system (a Death Star): it is not a planet.
+    #[serde(default)]
+    pub mobile: bool,
+    /// Extra landspeed needed to move to, from or through this site (e.g. Desert).
+    #[serde(default)]
+    pub extra_landspeed: i64,
+    /// Movement text on the location card.
+    #[serde(default)]
+    pub movement: Vec<MoveText>,
+    /// Deployment restrictions of the location ("Your characters may not deploy here").
+    #[serde(default)]
+    pub no_deploy: Vec<Filter>,
+}
+
+/// Movement text on a location: "you may move (free) between here and …".
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveText {
+    /// Locations (names) or starships (card keys) reachable from here, and back.
+    pub between: Vec<String>,
+    /// Force it costs (no cost given on the card: 1).
+    #[serde(default = "one")]
+    pub cost: i64,
+    /// The phase it may be used in (default: your move phase).
+    #[serde(default)]
+    pub during: Option<Phase>,
+    /// Which cards may use it (default: your characters).
+    #[serde(default)]
+    pub filter: Option<Filter>,
+    #[serde(default)]
+    pub text: String,
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// The kinds of move (AR Ch.7 Movement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveHow {
+    Landspeed,
+    Hyperspeed,
+    Land,
+    TakeOff,
+    DockingBayTransit,
+    Shuttle,
+    ShipSite,
+    LocationText,
+    DeathStarOrbit,
+    Embark,
+    Disembark,
+}
+
+impl MoveHow {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MoveHow::Landspeed => "landspeed",
+            MoveHow::Hyperspeed => "hyperspeed",
+            MoveHow::Land => "landing",
+            MoveHow::TakeOff => "taking off",
+            MoveHow::DockingBayTransit => "Docking Bay Transit",
+            MoveHow::Shuttle => "shuttling",
+            MoveHow::ShipSite => "moving between a starship site and its starship",
+            MoveHow::LocationText => "the movement text of a location",
+            MoveHow::DeathStarOrbit => "moving between a Death Star and the system it orbits",
+            MoveHow::Embark => "embarking",
+            MoveHow::Disembark => "disembarking",
+        }
+    }
+    /// Regular moves count toward the one regular move per turn; the others are unlimited.
+    pub fn regular(self) -> bool {
+        !matches!(self, MoveHow::Embark | MoveHow::Disembark)
+    }
+}
+
+/// Game text that changes how a card moves.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRules {
+    /// "May not move".
+    #[serde(default)]
+    pub cannot_move: bool,
+    /// "Moves for free".
+    #[serde(default)]
+    pub free: bool,
+    /// "Costs +X to move" (only where the move has a cost of its own or is landspeed).
+    #[serde(default)]
+    pub extra_cost: i64,
+    /// A vehicle whose text lets it move between interior sites (e.g. Lift Tube).
+    #[serde(default)]
+    pub interior: bool,
+    /// "Moves like a character" / "moves like a starfighter".
+    #[serde(default)]
+    pub like: Option<MovesLike>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovesLike {
+    Character,
+    Starfighter,
+}
+
+/// Where a card may deploy, from its own text or its rules (AR Ch.5 Deployment Restrictions).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeployRules {
+    /// "Deploys only on/at …": location titles, systems or names it may deploy to.
+    #[serde(default)]
+    pub only_at: Vec<String>,
+    /// "May not deploy to …".
+    #[serde(default)]
+    pub not_at: Vec<String>,
+    /// "Deploys only aboard …" / "deploy on": the cards it may deploy on (filter).
+    #[serde(default)]
+    pub on: Option<Filter>,
 }

@@ -323,6 +323,10 @@ impl Engine {
                 );
                 Flow::Go
             }
+            ActionKind::Move { to, .. } => {
+                self.move_result(ix, to);
+                Flow::Go
+            }
             ActionKind::Battle | ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go
@@ -345,6 +349,7 @@ impl Engine {
         };
         self.st.put(c, z);
         self.st.card_state[c] = crate::engine::swccg::model::CardState::Active;
+        self.place_with(ix, c);
         let actor_side = self.stack[ix].actor;
         let place = match z {
             Zone::At(l) => format!("at {}", self.st.locations[l].title),

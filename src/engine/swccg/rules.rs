@@ -43,6 +43,40 @@ pub const SUPPORTING_EXAMPLE_2: &str = "swccg.ar.supporting-cards-example-2";
 pub const ORDER_OF_EVENTS: &str = "swccg.ar.order-of-events-in-a-turn";
 pub const END_OF_TURN: &str = "swccg.ar.chapter-8-draw-phase-end-of-turn-end-of-turn";
 
+// Deployment and movement (AR Ch.5, Ch.7, Ch.9).
+pub const MOVE_PHASE: &str = "swccg.ar.move-phase";
+pub const MOVEMENT: &str = "swccg.ar.movement";
+pub const MOVEMENT_REGULAR: &str = "swccg.ar.movement-regular";
+pub const MOVEMENT_UNLIMITED: &str = "swccg.ar.movement-unlimited";
+pub const LANDSPEED: &str = "swccg.ar.regular-landspeed";
+pub const HYPERSPEED: &str = "swccg.ar.regular-hyperspeed";
+pub const LANDING: &str = "swccg.ar.regular-landing-and-taking-off";
+pub const DOCKING_BAY_TRANSIT: &str = "swccg.ar.regular-docking-bay-transit";
+pub const SHUTTLING: &str = "swccg.ar.regular-shuttling";
+pub const STARSHIP_SITES: &str = "swccg.ar.regular-starship-and-vehicle-sites";
+pub const LOCATION_TEXT_MOVE: &str = "swccg.ar.regular-using-the-movement-text-on-a-location-card";
+pub const MOVING_DEATH_STARS: &str = "swccg.ar.regular-mobile-system-moving-death-stars";
+pub const TO_FROM_DEATH_STAR: &str =
+    "swccg.ar.regular-mobile-system-moving-to-or-from-a-death-star";
+pub const EMBARKING: &str = "swccg.ar.unlimited-embarking-and-disembarking";
+pub const CANNOT_MOVE: &str = "swccg.ar.movement-cannot-move";
+pub const CARRYING: &str = "swccg.ar.movement-carrying-cards";
+pub const MOVE_COSTS: &str = "swccg.ar.movement-costs-x-to-move-moves-for-free";
+pub const MOVES_LIKE_CHARACTER: &str = "swccg.ar.movement-moves-like-a-character";
+pub const MOVES_LIKE_STARFIGHTER: &str = "swccg.ar.movement-moves-like-a-starfighter";
+pub const UNPILOTED: &str = "swccg.ar.starships-or-vehicles-unpiloted";
+pub const LANDED: &str = "swccg.ar.starships-landed";
+pub const NAV_COMPUTER: &str = "swccg.ar.starships-nav-computer";
+pub const PERSONA: &str = "swccg.ar.persona";
+pub const UNIQUENESS: &str = "swccg.ar.unique-restricted-non-unique";
+pub const DEPLOY: &str = "swccg.ar.deploy";
+pub const DEPLOY_PHASE: &str = "swccg.ar.deploy-phase";
+pub const DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.deployment-restrictions";
+pub const SIMULTANEOUS_DEPLOYMENT: &str = "swccg.ar.simultaneous-deployment";
+pub const DEPLOYING_ABOARD: &str = "swccg.ar.starships-deploying-on-or-aboard";
+pub const LOCATION_DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.location-deployment-restrictions";
+pub const INTERIOR_SITES: &str = "swccg.ar.interior-sites";
+
 /// Every ID above, for audits.
 pub const ALL: &[&str] = &[
     ACTIONS,
@@ -86,4 +120,35 @@ pub const ALL: &[&str] = &[
     ORDER_OF_EVENTS,
     END_OF_TURN,
     SUPPORTING_EXAMPLE_2,
+    MOVE_PHASE,
+    MOVEMENT,
+    MOVEMENT_REGULAR,
+    MOVEMENT_UNLIMITED,
+    LANDSPEED,
+    HYPERSPEED,
+    LANDING,
+    DOCKING_BAY_TRANSIT,
+    SHUTTLING,
+    STARSHIP_SITES,
+    LOCATION_TEXT_MOVE,
+    MOVING_DEATH_STARS,
+    TO_FROM_DEATH_STAR,
+    EMBARKING,
+    CANNOT_MOVE,
+    CARRYING,
+    MOVE_COSTS,
+    MOVES_LIKE_CHARACTER,
+    MOVES_LIKE_STARFIGHTER,
+    UNPILOTED,
+    LANDED,
+    NAV_COMPUTER,
+    PERSONA,
+    UNIQUENESS,
+    DEPLOY,
+    DEPLOY_PHASE,
+    DEPLOYMENT_RESTRICTIONS,
+    SIMULTANEOUS_DEPLOYMENT,
+    DEPLOYING_ABOARD,
+    LOCATION_DEPLOYMENT_RESTRICTIONS,
+    INTERIOR_SITES,
 ];

@@ -1,7 +1,7 @@
 //! Actions on the stack (AR Ch.1 Section C, The Stack).
 
-use super::state::CardIx;
-use crate::engine::swccg::model::{Dest, DestinyTest, Effect, PileName, Side};
+use super::state::{CardIx, Zone};
+use crate::engine::swccg::model::{Dest, DestinyTest, Effect, MoveHow, PileName, Side};
 use std::collections::VecDeque;
 
 /// Where a card is being deployed.
@@ -41,6 +41,8 @@ pub enum ActionKind {
     JustLost { cards: Vec<CardIx> },
     /// A move or transport coming off the stack: responses to just moved cards.
     JustMoved { cards: Vec<CardIx> },
+    /// A move (AR Ch.7): the card goes to `to` when the action has its result.
+    Move { to: Zone, how: MoveHow },
     /// A battle: not modelled by the stack engine itself.
     Battle,
     /// A Force drain: not modelled by the stack engine itself.
@@ -60,6 +62,7 @@ impl ActionKind {
             ActionKind::JustDeployed => "just deployed",
             ActionKind::JustMoved { .. } => "just moved",
             ActionKind::JustLost { .. } => "just lost",
+            ActionKind::Move { .. } => "move",
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
         }

@@ -5,7 +5,7 @@
 //! Piles are ordered top card first. Nothing is cached: every query walks the
 //! state, so a value can never go stale.
 
-use crate::engine::swccg::model::{CardDef, CardState, Filter, PileName, Rel, Side};
+use crate::engine::swccg::model::{CardDef, CardState, Filter, LocGeo, PileName, Rel, Side};
 
 pub type CardIx = usize;
 
@@ -47,6 +47,8 @@ pub struct Location {
     pub name: String,
     pub title: String,
     pub icons: Vec<String>,
+    /// What movement and deployment read about it.
+    pub geo: LocGeo,
 }
 
 /// Force bookkeeping of one side during the run.
@@ -87,6 +89,8 @@ pub struct State {
     pub locations: Vec<Location>,
     piles: [[Vec<CardIx>; 6]; 2],
     pub force: [ForceCount; 2],
+    /// Cards that have made their regular move this turn, in order.
+    pub regular_moves: Vec<CardIx>,
 }
 
 impl State {
@@ -99,6 +103,7 @@ impl State {
             locations,
             piles: Default::default(),
             force: [ForceCount::default(); 2],
+            regular_moves: Vec::new(),
         }
     }
 
@@ -279,6 +284,20 @@ impl State {
             && !d.stats.icons.iter().any(|i| i.eq_ignore_ascii_case(icon))
         {
             return false;
+        }
+        if !f.persona.is_empty() {
+            let mine: Vec<&str> = if d.personas.is_empty() {
+                vec![d.title.as_str()]
+            } else {
+                d.personas.iter().map(String::as_str).collect()
+            };
+            if !f
+                .persona
+                .iter()
+                .any(|p| mine.iter().any(|m| m.eq_ignore_ascii_case(p)))
+            {
+                return false;
+            }
         }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {

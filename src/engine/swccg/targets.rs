@@ -287,4 +287,5 @@ pub(super) fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
         && f.unique.is_none()
         && f.icon.is_none()
         && !f.duplicate_on_table
+        && f.persona.is_empty()
 }

@@ -1,0 +1,702 @@
+//! Playing a card (its seven steps) and resolving dice.
+
+use super::engine::{Engine, Item, R, rej};
+use super::model::{AbilityKind, CardType, Keyword, Step, TriggerEvent};
+use super::rules as r;
+use super::state::{DieAt, DieIx, Ix, Zone, face_value, seat_name};
+use crate::cards::die::Symbol;
+use crate::engine::{Actor, End, Event, NeedKind, Scripted, Seat};
+
+impl Engine<'_> {
+    // ------------------------------------------------------------ play a card
+
+    pub(crate) fn play(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
+        let c = self.card_named(d.step.card.as_ref(), r::PLAY_A_CARD)?;
+        if !self.st.hand[usize::from(p)].contains(&c) {
+            return rej(
+                format!("{} is not in {}'s hand", self.key(c), seat_name(p)),
+                r::PLAY_A_CARD,
+            );
+        }
+        self.play_card(p, c, d, 0)
+    }
+
+    /// Steps 1-7 of playing `c` from hand; `discount` comes from the ability playing it.
+    pub(crate) fn play_card(&mut self, p: Seat, c: Ix, d: &Scripted<Step>, discount: i64) -> R<()> {
+        let def = &self.stat.defs[c];
+        let ctype = def.card_type;
+        let last = self.st.hand[usize::from(p)].len() == 1;
+        // 1. Declare: the card enters the queue.
+        self.st.unlist(c);
+        self.st.cards[c].zone = Zone::Queue;
+        let t = format!(
+            "{} plays {} ({})",
+            seat_name(p),
+            self.key(c),
+            ctype.as_str()
+        );
+        self.log(
+            Actor::Player(p),
+            Event::Push,
+            t,
+            &[r::PLAY_A_CARD, r::QUEUE],
+        );
+        // 2. Play restrictions and uniqueness.
+        if def.unique && ctype != CardType::Event {
+            let dup = (0..self.st.cards.len()).any(|x| {
+                x != c
+                    && self.st.in_play(x)
+                    && self.st.cards[x].controller == p
+                    && self.stat.defs[x].title == def.title
+            });
+            if dup {
+                return rej(
+                    format!(
+                        "{} already has a copy of {} in play",
+                        seat_name(p),
+                        def.title
+                    ),
+                    r::UNIQUENESS,
+                );
+            }
+        }
+        // 3. An upgrade's target.
+        let target = if ctype == CardType::Upgrade {
+            Some(self.upgrade_target(p, c, d)?)
+        } else {
+            None
+        };
+        if ctype != CardType::Upgrade
+            && let Some(o) = &def.only
+            && let Some(col) = o.color
+            && !self
+                .st
+                .characters(p)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
+        {
+            return rej(
+                format!("{}: play restriction not met", self.key(c)),
+                r::PLAY_RESTRICTIONS,
+            );
+        }
+        // 4-6. Cost, modifiers (replacing, "before you play"), payment.
+        let replaced = self.replacement(p, c, target, d)?;
+        let mut cost = def.cost.unwrap_or(0) - discount;
+        if let Some(u) = replaced {
+            let off = self.stat.defs[u].cost.unwrap_or(0);
+            cost -= off;
+            self.st.book.replaced[usize::from(p)] = true;
+            let t = format!("replacing {} decreases the cost by {off}", self.key(u));
+            self.log(
+                Actor::Player(p),
+                Event::StateChange,
+                t,
+                &[r::REPLACE, r::UPGRADES],
+            );
+        }
+        cost -= self.before_you_play(p, c, d)?;
+        let cost = cost.max(0);
+        if self.st.resources[usize::from(p)] < cost {
+            return rej(
+                format!(
+                    "{} costs {cost} and {} has {} resources",
+                    self.key(c),
+                    seat_name(p),
+                    self.st.resources[usize::from(p)]
+                ),
+                r::COST_ALSO_APPEARS_ON_SUPPORTS_AND_UPGRADES,
+            );
+        }
+        self.st.resources[usize::from(p)] -= cost;
+        let t = format!("{} pays {cost} resource(s)", seat_name(p));
+        self.log(Actor::Player(p), Event::StateChange, t, &[r::PLAY_A_CARD]);
+        // 7. Resolve.
+        match ctype {
+            CardType::Event => {
+                self.queue.push_back(Item::Event {
+                    card: c,
+                    by: p,
+                    step: Box::new(d.clone()),
+                });
+                self.drain()?;
+            }
+            _ => self.enter_play(p, c, target, replaced, d)?,
+        }
+        self.after(TriggerEvent::Played, Some(c), Some(p), None)?;
+        if let Some(t) = target {
+            self.after(TriggerEvent::UpgradePlayedOn, Some(t), Some(p), None)?;
+        }
+        if last {
+            self.after(TriggerEvent::PlaysLastCard, None, Some(p), None)?;
+        }
+        if self.stat.defs[c].keywords.contains(&Keyword::Ambush) {
+            self.extra.push_back(p);
+            self.log(
+                Actor::Player(p),
+                Event::StateChange,
+                format!("Ambush: {} may take another action", seat_name(p)),
+                &[r::AMBUSH, r::EXTRA_ACTIONS],
+            );
+        }
+        Ok(())
+    }
+
+    fn upgrade_target(&self, p: Seat, c: Ix, d: &Scripted<Step>) -> R<Ix> {
+        let def = &self.stat.defs[c];
+        let Some(on) = &d.step.on else {
+            return rej("an upgrade needs a target (`on:`)", r::PLAY_A_CARD);
+        };
+        let Some(t) = self.stat.find(on) else {
+            return rej(format!("no card `{on}`"), r::PLAY_A_CARD);
+        };
+        let ts = &self.st.cards[t];
+        if ts.zone != Zone::Play || ts.controller != p {
+            return rej(
+                format!("{on} is not a card {} controls in play", seat_name(p)),
+                r::PLAY_A_CARD,
+            );
+        }
+        match (&def.modify, ts.ctype) {
+            (Some(sub), CardType::Support) if self.stat.defs[t].subtypes.contains(sub) => {}
+            (Some(sub), _) => {
+                return rej(
+                    format!(
+                        "a mod with Modify {sub} support can only be played on a {sub} support"
+                    ),
+                    r::MODIFY,
+                );
+            }
+            (None, CardType::Character) => {}
+            (None, _) => return rej("an upgrade is attached to a character", r::UPGRADES),
+        }
+        if let Some(o) = &def.only {
+            let tdef = &self.stat.defs[t];
+            let ok = o.color.is_none_or(|col| tdef.color == Some(col))
+                && o.title.as_ref().is_none_or(|ti| &tdef.title == ti);
+            if !ok {
+                return rej(
+                    format!("{}: play restriction not met by {on}", self.key(c)),
+                    r::PLAY_RESTRICTIONS,
+                );
+            }
+        }
+        Ok(t)
+    }
+
+    fn replacement(
+        &mut self,
+        p: Seat,
+        c: Ix,
+        target: Option<Ix>,
+        d: &Scripted<Step>,
+    ) -> R<Option<Ix>> {
+        let Some(rn) = &d.step.replace else {
+            return Ok(None);
+        };
+        let Some(u) = self.stat.find(rn) else {
+            return rej(format!("no card `{rn}`"), r::REPLACE);
+        };
+        if target.is_none() || self.st.cards[u].on != target || !self.st.in_play(u) {
+            return rej(
+                format!(
+                    "{rn} is not an upgrade on the card {} is played on",
+                    self.key(c)
+                ),
+                r::REPLACE,
+            );
+        }
+        if self.st.book.replaced[usize::from(p)] {
+            return rej(
+                format!("{} already replaced an upgrade this round", seat_name(p)),
+                r::REPLACE,
+            );
+        }
+        if self.stat.defs[u].title == self.stat.defs[c].title && self.stat.defs[c].unique {
+            return rej(
+                "a unique upgrade cannot be played while its copy is in play",
+                r::UNIQUENESS,
+            );
+        }
+        Ok(Some(u))
+    }
+
+    /// "Before you play" cost decreases named in `with:`; returns the total decrease.
+    fn before_you_play(&mut self, p: Seat, c: Ix, d: &Scripted<Step>) -> R<i64> {
+        let mut total = 0;
+        for w in &d.step.with {
+            let Some(s) = self.stat.find(w) else {
+                return rej(format!("no card `{w}`"), r::DECREASES);
+            };
+            let found = self.stat.defs[s].abilities.iter().position(|a| {
+                a.kind == AbilityKind::Before
+                    && a.decrease > 0
+                    && a.on.as_ref().is_some_and(|t| {
+                        t.event == TriggerEvent::Played
+                            && t.card_type
+                                .is_none_or(|ty| ty == self.stat.defs[c].card_type)
+                            && t.color
+                                .is_none_or(|col| self.stat.defs[c].color == Some(col))
+                    })
+            });
+            let Some(ab) = found else {
+                return rej(
+                    format!("{w} has no \"before you play\" ability for {}", self.key(c)),
+                    r::DECREASES,
+                );
+            };
+            if !self.st.in_play(s) || self.st.cards[s].controller != p {
+                return rej(
+                    format!("{w} is not in play under {}'s control", seat_name(p)),
+                    r::DECREASES,
+                );
+            }
+            let a = &self.stat.defs[s].abilities[ab];
+            if a.cost.exhaust_this {
+                if self.st.cards[s].exhausted {
+                    return rej(format!("{w} is exhausted"), r::EXHAUSTED);
+                }
+                self.st.cards[s].exhausted = true;
+            }
+            total += a.decrease;
+            let t = format!(
+                "before playing {}: {w} decreases its cost by {}",
+                self.key(c),
+                a.decrease
+            );
+            self.log(
+                Actor::Player(p),
+                Event::StateChange,
+                t,
+                &[r::BEFORE_ABILITIES, r::DECREASES],
+            );
+        }
+        Ok(total)
+    }
+
+    fn enter_play(
+        &mut self,
+        p: Seat,
+        c: Ix,
+        target: Option<Ix>,
+        replaced: Option<Ix>,
+        d: &Scripted<Step>,
+    ) -> R<()> {
+        let s = &mut self.st.cards[c];
+        s.zone = Zone::Play;
+        s.controller = p;
+        s.on = target;
+        s.exhausted = false;
+        for x in self.st.dice_of(c) {
+            self.st.dice[x].at = DieAt::OnCard;
+        }
+        let t = match target {
+            Some(t) => format!(
+                "{} is attached to {}; its die is placed on the card",
+                self.key(c),
+                self.key(t)
+            ),
+            None => format!("{} enters play", self.key(c)),
+        };
+        self.log(
+            Actor::Player(p),
+            Event::Pop,
+            t,
+            &[r::PLAY_A_CARD, r::UPGRADES],
+        );
+        self.resolved.push(format!("play:{}", self.key(c)));
+        if let Some(u) = replaced {
+            self.leave_play(u, Zone::Discard);
+            let t = format!("{} is discarded (replaced)", self.key(u));
+            self.log(Actor::Player(p), Event::StateChange, t, &[r::REPLACE]);
+        }
+        if let Some(t) = target {
+            self.max_upgrades(t, d)?;
+        }
+        Ok(())
+    }
+
+    /// A card with more than 3 upgrades: its controller discards down to 3 (`discard:`).
+    pub(crate) fn max_upgrades(&mut self, t: Ix, d: &Scripted<Step>) -> R<()> {
+        let ups = self.st.upgrades(t);
+        if ups.len() <= 3 {
+            return Ok(());
+        }
+        let p = self.st.cards[t].controller;
+        let pick = d
+            .step
+            .discard
+            .iter()
+            .filter_map(|n| self.stat.find(n))
+            .find(|u| ups.contains(u));
+        let Some(u) = pick else {
+            return Err(self.need(
+                p,
+                NeedKind::Choice,
+                format!(
+                    "{} has 4 upgrades: the upgrade to discard (`discard:`)",
+                    self.key(t)
+                ),
+            ));
+        };
+        self.leave_play(u, Zone::Discard);
+        let txt = format!(
+            "{} has more than 3 upgrades: {} is discarded",
+            self.key(t),
+            self.key(u)
+        );
+        self.log(Actor::Player(p), Event::StateChange, txt, &[r::UPGRADES]);
+        Ok(())
+    }
+
+    /// A card leaves play: its dice are set aside, its upgrades discarded.
+    pub(crate) fn leave_play(&mut self, c: Ix, to: Zone) {
+        for u in self.st.upgrades(c) {
+            self.leave_play(u, Zone::Discard);
+        }
+        for x in self.st.dice_of(c) {
+            self.st.dice[x].at = DieAt::SetAside;
+            self.st.dice[x].controller = self.st.cards[c].owner;
+        }
+        self.st.put(c, to);
+    }
+
+    // ------------------------------------------------------------ resolve dice
+
+    pub(crate) fn resolve_action(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
+        if d.step.dice.is_empty() {
+            return rej(
+                "resolving dice needs at least one die (`dice:`)",
+                r::RESOLVE_DICE,
+            );
+        }
+        let mut seen: Vec<DieIx> = Vec::new();
+        let mut symbol: Option<Symbol> = None;
+        for (i, g) in d.step.dice.iter().enumerate() {
+            let names: Vec<String> = g.split('+').map(|s| s.trim().to_string()).collect();
+            let dice = self.own_pool_dice(p, &names, r::RESOLVE_DICE)?;
+            if let Some(x) = dice.iter().find(|x| seen.contains(x)) {
+                return rej(
+                    format!(
+                        "a die cannot be resolved more than once per action ({})",
+                        self.die_id(*x)
+                    ),
+                    r::RESOLVE_DICE,
+                );
+            }
+            seen.extend(&dice);
+            let sym = match symbol {
+                Some(s) => s,
+                None => self.group_symbol(&dice)?,
+            };
+            symbol = Some(sym);
+            let target = d.step.to.get(i).cloned();
+            let pos = self.queue.len() + 1;
+            let t = format!("die {} enters the queue at position {pos}", names.join("+"));
+            self.trace.push(
+                pos,
+                Actor::Player(p),
+                Event::Push,
+                t,
+                &[r::RESOLVE_DICE, r::PART_7_ABILITIES_QUEUE],
+            );
+            self.queue.push_back(Item::Dice {
+                by: p,
+                dice,
+                target,
+                step: Box::new(d.clone()),
+                symbol: sym,
+            });
+        }
+        Ok(())
+    }
+
+    /// A group: one base die showing a symbol, and modifiers showing the same symbol.
+    pub(crate) fn group_symbol(&self, dice: &[DieIx]) -> R<Symbol> {
+        let faces: Vec<_> = dice
+            .iter()
+            .map(|&x| self.st.showing(self.stat, x).cloned())
+            .collect();
+        let mut base = None;
+        for (f, &x) in faces.iter().zip(dice) {
+            let Some(f) = f else {
+                return rej("die not in a pool", r::DICE_POOL);
+            };
+            if f.symbol == Symbol::Blank {
+                return rej(
+                    format!(
+                        "die {} shows a blank, which cannot be resolved",
+                        self.die_id(x)
+                    ),
+                    r::BLANK,
+                );
+            }
+            if !f.modifier {
+                if base.is_some() {
+                    return rej(
+                        "each die resolves separately: name one base die per group",
+                        r::RESOLVE_DICE,
+                    );
+                }
+                base = Some(f.symbol);
+            }
+        }
+        let Some(b) = base else {
+            return rej("a modifier cannot be resolved by itself", r::MODIFIER);
+        };
+        for (f, &x) in faces.iter().zip(dice) {
+            if let Some(f) = f
+                && f.modifier
+                && f.symbol != b
+                && f.symbol != Symbol::Any
+            {
+                return rej(
+                    format!(
+                        "modifier {} shows {}, not {}",
+                        self.die_id(x),
+                        f.symbol.name(),
+                        b.name()
+                    ),
+                    r::MODIFIER,
+                );
+            }
+        }
+        if b == Symbol::Special && dice.len() > 1 {
+            return rej(
+                "specials have a value of 0 that cannot be increased",
+                r::SPECIAL,
+            );
+        }
+        Ok(b)
+    }
+
+    /// Resolve one die group from the queue: pay, carry out the symbol, return the dice.
+    pub(crate) fn resolve_group(
+        &mut self,
+        by: Seat,
+        dice: &[DieIx],
+        target: Option<String>,
+        d: &Scripted<Step>,
+    ) -> R<()> {
+        let sym = self.group_symbol(dice)?;
+        let mut value = 0;
+        let mut cost = 0;
+        for &x in dice {
+            let f = self.st.showing(self.stat, x).cloned();
+            let Some(f) = f else { continue };
+            let Some(v) = face_value(&f) else {
+                let what = format!("an X value on die {}", self.die_id(x));
+                self.trace.not_modelled(
+                    self.level,
+                    Actor::Player(by),
+                    what.clone(),
+                    &[r::X_AS_A_VARIABLE],
+                );
+                return Err(self.halt(End::NotModelled { what }));
+            };
+            value += v;
+            cost += i64::from(f.cost.unwrap_or(0));
+        }
+        if self.st.resources[usize::from(by)] < cost {
+            return rej(
+                format!(
+                    "{} cannot pay the resource cost {cost}",
+                    self.die_list(dice)
+                ),
+                r::RESOURCE_COST,
+            );
+        }
+        self.st.resources[usize::from(by)] -= cost;
+        let t = format!(
+            "{} resolves {} ({value} {}{})",
+            seat_name(by),
+            self.die_list(dice),
+            sym.name(),
+            if cost > 0 {
+                format!(", paying {cost}")
+            } else {
+                String::new()
+            }
+        );
+        let cites: &[&'static str] = if dice.len() > 1 {
+            &[r::RESOLVE_DICE, r::MODIFIER]
+        } else {
+            &[r::RESOLVE_DICE]
+        };
+        self.log(Actor::Player(by), Event::Result, t, cites);
+        self.resolved.push(format!(
+            "dice:{}",
+            dice.iter()
+                .map(|&x| self.die_id(x))
+                .collect::<Vec<_>>()
+                .join("+")
+        ));
+        let base = dice
+            .iter()
+            .copied()
+            .find(|&x| self.st.showing(self.stat, x).is_some_and(|f| !f.modifier))
+            .unwrap_or(dice[0]);
+        let card = self.st.dice[base].card;
+        if sym != Symbol::Special {
+            for &x in dice {
+                if matches!(self.st.dice[x].at, DieAt::Pool(_)) {
+                    self.st.dice[x].at = DieAt::OnCard;
+                }
+            }
+        }
+        self.symbol_effect(by, sym, value, card, target, d, dice)?;
+        for &x in dice {
+            if matches!(self.st.dice[x].at, DieAt::Pool(_)) && sym == Symbol::Special {
+                self.st.dice[x].at = DieAt::OnCard;
+            }
+        }
+        self.after(TriggerEvent::DieResolved, Some(card), Some(by), None)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn symbol_effect(
+        &mut self,
+        by: Seat,
+        sym: Symbol,
+        value: i64,
+        card: Ix,
+        target: Option<String>,
+        d: &Scripted<Step>,
+        dice: &[DieIx],
+    ) -> R<()> {
+        use super::effects::Dmg;
+        use super::model::DamageKind;
+        match sym {
+            Symbol::MeleeDamage | Symbol::RangedDamage => {
+                let t = self.die_target(by, target, false)?;
+                let kind = if sym == Symbol::MeleeDamage {
+                    DamageKind::Melee
+                } else {
+                    DamageKind::Ranged
+                };
+                self.deal_damage(
+                    t,
+                    Dmg {
+                        amount: value,
+                        kind: Some(kind),
+                        unblockable: false,
+                        by,
+                        die: true,
+                    },
+                )?;
+            }
+            Symbol::IndirectDamage => {
+                self.indirect(by, value, Some(DamageKind::Indirect))?;
+            }
+            Symbol::Shield if self.stat.defs[card].split_shields && !d.step.assign.is_empty() => {
+                let t = format!(
+                    "{}'s die: its shields can be given to any of your characters, distributed as you wish",
+                    self.key(card)
+                );
+                self.log(
+                    Actor::Player(by),
+                    Event::Result,
+                    t,
+                    &[r::INHERENT_DICE_ABILITIES],
+                );
+                let mut total = 0;
+                for (n, k) in &d.step.assign {
+                    let c = self.die_target(by, Some(n.clone()), true)?;
+                    total += k;
+                    if total > value {
+                        return rej(
+                            format!("{total} shields distributed, the die gives {value}"),
+                            r::SHIELD,
+                        );
+                    }
+                    self.give_shields(c, *k, by)?;
+                }
+            }
+            Symbol::Shield => {
+                let t = self.die_target(by, target, true)?;
+                self.give_shields(t, value, by)?;
+            }
+            Symbol::Resource => {
+                self.st.resources[usize::from(by)] += value;
+                self.log(
+                    Actor::Player(by),
+                    Event::StateChange,
+                    format!("{} gains {value} resource(s)", seat_name(by)),
+                    &[r::RESOURCE],
+                );
+            }
+            Symbol::Disrupt => self.lose(1 - by, value, r::DISRUPT),
+            Symbol::Discard => self.discard_random(by, value, d, r::DISCARD)?,
+            Symbol::Focus if !self.turn_used => {
+                self.turn_used = true;
+                self.turn_dice(by, value, d, r::FOCUS)?;
+            }
+            Symbol::Focus => {}
+            Symbol::Special => {
+                let specials: Vec<usize> = self.stat.defs[card]
+                    .abilities
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.kind == AbilityKind::Special)
+                    .map(|(i, _)| i)
+                    .collect();
+                let ab = match (d.step.ability, specials.as_slice()) {
+                    (_, []) => {
+                        let what = format!("the special ability of {}", self.key(card));
+                        self.trace.not_modelled(
+                            self.level,
+                            Actor::Player(by),
+                            what.clone(),
+                            &[r::SPECIAL_ABILITIES],
+                        );
+                        return Err(self.halt(End::NotModelled { what }));
+                    }
+                    (Some(n), v) if n >= 1 && n <= v.len() => v[n - 1],
+                    (_, v) => v[0],
+                };
+                let t = format!("the special uses the special ability on {}", self.key(card));
+                self.log(
+                    Actor::Player(by),
+                    Event::Result,
+                    t,
+                    &[r::SPECIAL, r::SPECIAL_ABILITIES],
+                );
+                let mut ctx = self.ctx_from(by, Some(card), None, d);
+                ctx.targets = target.into_iter().collect();
+                let _ = dice;
+                self.use_ability(card, ab, ctx, r::SPECIAL_ABILITIES)?;
+            }
+            Symbol::Blank | Symbol::Any => return rej("blanks cannot be resolved", r::BLANK),
+        }
+        Ok(())
+    }
+
+    /// The character a die's damage or shields go to.
+    fn die_target(&mut self, by: Seat, target: Option<String>, yours: bool) -> R<Ix> {
+        let rule = if yours { r::SHIELD } else { r::MELEE_DAMAGE };
+        let cands: Vec<Ix> = (0..2u8)
+            .flat_map(|q| self.st.characters(q))
+            .filter(|&c| !yours || self.st.cards[c].controller == by)
+            .collect();
+        let Some(n) = target else {
+            if cands.len() == 1 {
+                return Ok(cands[0]);
+            }
+            return Err(self.need(
+                by,
+                NeedKind::Choice,
+                "the character the die affects (`to:`)",
+            ));
+        };
+        match self.stat.find(&n) {
+            Some(c) if cands.contains(&c) => Ok(c),
+            _ => rej(
+                format!(
+                    "{n} is not a valid target (a character in play{})",
+                    if yours { " you control" } else { "" }
+                ),
+                if yours { rule } else { r::CHOOSE_TARGET },
+            ),
+        }
+    }
+}

@@ -1,0 +1,747 @@
+//! The Destiny board, card abilities and script steps, as read from a
+//! scenario's `destiny:` key and `script:`. Every struct rejects unknown keys.
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+use std::collections::BTreeMap;
+
+/// The two seats, as scripts and boards name them.
+pub const SEATS: [&str; 2] = ["player1", "player2"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardType {
+    Character,
+    Upgrade,
+    Support,
+    Event,
+    Plot,
+    Battlefield,
+}
+
+impl CardType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CardType::Character => "character",
+            CardType::Upgrade => "upgrade",
+            CardType::Support => "support",
+            CardType::Event => "event",
+            CardType::Plot => "plot",
+            CardType::Battlefield => "battlefield",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Color {
+    Red,
+    Blue,
+    Yellow,
+    Gray,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Affiliation {
+    Hero,
+    Villain,
+    Neutral,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Keyword {
+    Ambush,
+    Guardian,
+    Redeploy,
+}
+
+/// One card of the scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    pub title: String,
+    #[serde(default)]
+    pub subtitle: Option<String>,
+    #[serde(rename = "type")]
+    pub card_type: CardType,
+    #[serde(default)]
+    pub unique: bool,
+    #[serde(default)]
+    pub color: Option<Color>,
+    #[serde(default)]
+    pub affiliation: Option<Affiliation>,
+    #[serde(default)]
+    pub subtypes: Vec<String>,
+    #[serde(default)]
+    pub health: Option<i64>,
+    /// Point values: one (or two for a character that can be elite; plots may be negative).
+    #[serde(default)]
+    pub points: Vec<i64>,
+    #[serde(default)]
+    pub cost: Option<i64>,
+    /// The six sides of the card's die, in SWDestinyDB notation (`1MD`, `+2RD1`, `Sp`, `-`).
+    #[serde(default)]
+    pub die: Option<Vec<String>>,
+    #[serde(default)]
+    pub keywords: Vec<Keyword>,
+    /// Inherent die ability: this die's shields may be distributed among your characters.
+    #[serde(default)]
+    pub split_shields: bool,
+    /// Modify: the subtype of support this mod can be played on.
+    #[serde(default)]
+    pub modify: Option<String>,
+    /// A play restriction ("Blue character only").
+    #[serde(default)]
+    pub only: Option<Only>,
+    /// The card's text, for people.
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub abilities: Vec<Ability>,
+}
+
+/// A play restriction: the character an upgrade goes on (or the player) must match.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Only {
+    #[serde(default)]
+    pub color: Option<Color>,
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbilityKind {
+    Action,
+    PowerAction,
+    Claim,
+    Special,
+    Before,
+    After,
+    Ongoing,
+}
+
+/// One ability: trigger, cost, condition, effect.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ability {
+    pub kind: AbilityKind,
+    #[serde(default)]
+    pub text: Option<String>,
+    /// For `before`/`after`: the trigger condition.
+    #[serde(default)]
+    pub on: Option<Trigger>,
+    /// The player may decline it.
+    #[serde(default)]
+    pub may: bool,
+    /// A replacement effect ("would be … instead").
+    #[serde(default)]
+    pub instead: bool,
+    #[serde(default)]
+    pub cost: Cost,
+    #[serde(default)]
+    pub condition: Option<Condition>,
+    #[serde(default)]
+    pub effect: Vec<Effect>,
+    /// Resolves only if `effect` resolved in full.
+    #[serde(default)]
+    pub then: Vec<Effect>,
+    /// Ongoing: hand size increase.
+    #[serde(default)]
+    pub hand_size: i64,
+    /// Ongoing: keywords the attached character has.
+    #[serde(default)]
+    pub grants: Vec<Keyword>,
+    /// A "before you play" ability: the cost decrease it gives.
+    #[serde(default)]
+    pub decrease: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerEvent {
+    /// A card activates (subject: the activated card).
+    Activates,
+    /// A card is played (subject: the played card).
+    Played,
+    /// An upgrade is played on the subject.
+    UpgradePlayedOn,
+    /// A character is defeated.
+    Defeated,
+    /// A character gains shields.
+    GainsShields,
+    /// A character is dealt damage (even if shields block it all).
+    DealtDamage,
+    /// A character takes damage (a damage token is placed).
+    TakesDamage,
+    /// A player discards the last card from their hand.
+    DiscardsLastCard,
+    /// A player plays the last card from their hand.
+    PlaysLastCard,
+    /// A player claims the battlefield.
+    Claims,
+    /// One of the subject's dice is resolved.
+    DieResolved,
+    /// One of the subject's dice is rolled or rerolled.
+    Rolled,
+}
+
+impl TriggerEvent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TriggerEvent::Activates => "activates",
+            TriggerEvent::Played => "played",
+            TriggerEvent::UpgradePlayedOn => "upgrade played on",
+            TriggerEvent::Defeated => "defeated",
+            TriggerEvent::GainsShields => "gains shields",
+            TriggerEvent::DealtDamage => "dealt damage",
+            TriggerEvent::TakesDamage => "takes damage",
+            TriggerEvent::DiscardsLastCard => "discards the last card in hand",
+            TriggerEvent::PlaysLastCard => "plays the last card in hand",
+            TriggerEvent::Claims => "claims the battlefield",
+            TriggerEvent::DieResolved => "die resolved",
+            TriggerEvent::Rolled => "rolled",
+        }
+    }
+}
+
+/// Whose card or which card a trigger (or a target) concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Who {
+    /// The card with the ability.
+    #[default]
+    This,
+    /// The card this upgrade is attached to.
+    Attached,
+    /// Any card (or player) of the ability's controller.
+    Yours,
+    /// Any card (or player) of an opponent.
+    Opponents,
+    /// Any card or player.
+    Any,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageKind {
+    Melee,
+    Ranged,
+    Indirect,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trigger {
+    pub event: TriggerEvent,
+    #[serde(default)]
+    pub who: Who,
+    /// Only damage of this kind (`takes_damage`, `dealt_damage`).
+    #[serde(default)]
+    pub damage: Option<DamageKind>,
+    /// Only cards of this type (`played`, `activates`).
+    #[serde(default, rename = "type")]
+    pub card_type: Option<CardType>,
+    /// Only cards of this color (`played`).
+    #[serde(default)]
+    pub color: Option<Color>,
+    /// Only if the player resolving the die controls the subject (`die_resolved`).
+    #[serde(default)]
+    pub by_controller: bool,
+}
+
+/// Costs paid to use an ability.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cost {
+    #[serde(default)]
+    pub exhaust_this: bool,
+    #[serde(default)]
+    pub resources: i64,
+    /// Cards discarded from hand (named in the decision's `discard:`).
+    #[serde(default)]
+    pub discard: usize,
+    /// Shields removed from the card with the ability.
+    #[serde(default)]
+    pub shields: i64,
+    /// A die of the given title removed from the pool (named in the decision's `remove:`).
+    #[serde(default)]
+    pub remove_die: Option<DieFilter>,
+}
+
+/// Which dice an effect or cost may pick.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DieFilter {
+    #[serde(default)]
+    pub whose: Who,
+    /// The die's card title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Only character dice (dice matching a character card, not upgrade dice).
+    #[serde(default)]
+    pub character: bool,
+    /// What the die shows: `damage`, `ranged`, `melee`, `indirect`, `blank`, `shield`…, or any.
+    #[serde(default)]
+    pub showing: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    /// Spot a character of this color.
+    #[serde(default)]
+    pub spot: Option<Color>,
+}
+
+/// How much: a number, or the value of the die removed by this ability (`removed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Amount {
+    N(i64),
+    /// The value (or combined value) of the dice this ability removed.
+    Removed,
+    /// The number of characters the ability's user has in play.
+    YourCharacters,
+    /// The remaining health of the card with the ability.
+    RemainingHealth,
+}
+
+impl<'de> Deserialize<'de> for Amount {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Amount;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number, `removed`, `your_characters` or `remaining_health`")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Amount, E> {
+                Ok(Amount::N(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Amount, E> {
+                i64::try_from(v)
+                    .map(Amount::N)
+                    .map_err(|_| E::custom("number too large"))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Amount, E> {
+                match v {
+                    "removed" => Ok(Amount::Removed),
+                    "your_characters" => Ok(Amount::YourCharacters),
+                    "remaining_health" => Ok(Amount::RemainingHealth),
+                    _ => Err(E::custom(format!(
+                        "unknown amount `{v}`: a number, `removed`, `your_characters` or `remaining_health`"
+                    ))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Which character(s) or card an effect concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// A character chosen by the player using the ability (any player's).
+    Chosen,
+    /// One of the user's characters, chosen.
+    ChosenYours,
+    /// One of an opponent's characters, chosen.
+    ChosenOpponents,
+    /// The card with the ability.
+    This,
+    /// The card this upgrade is attached to.
+    Attached,
+    /// The card the trigger concerns.
+    Subject,
+    /// Each of an opponent's characters.
+    EachOpponents,
+}
+
+/// One effect. Effects of an ability resolve in order; `then:` needs them all in full.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Effect {
+    Damage {
+        amount: Amount,
+        to: Target,
+        #[serde(default)]
+        unblockable: bool,
+    },
+    /// Block damage being dealt (a "before" ability of taking damage).
+    Block {
+        amount: Amount,
+    },
+    /// Indirect damage to an opponent, distributed as they wish.
+    Indirect {
+        amount: Amount,
+    },
+    Shields {
+        amount: Amount,
+        to: Target,
+    },
+    Heal {
+        amount: Amount,
+        to: Target,
+    },
+    /// Gain resources.
+    Gain {
+        amount: Amount,
+    },
+    /// An opponent loses resources.
+    Lose {
+        amount: Amount,
+    },
+    /// Take resources from an opponent (they lose them, you gain them).
+    Take {
+        amount: Amount,
+    },
+    Draw {
+        amount: Amount,
+    },
+    /// Draw until your hand size.
+    DrawToHandSize,
+    /// Discard the top cards of your deck.
+    DiscardTop {
+        amount: Amount,
+    },
+    /// Add a card of one of these types from your discard pile to your hand (`may`).
+    FromDiscard {
+        types: Vec<CardType>,
+    },
+    /// An opponent discards cards at random.
+    DiscardRandom {
+        amount: Amount,
+    },
+    /// Remove a die from a pool (chosen in the decision's `remove:`); `removed` is its value.
+    RemoveDie {
+        filter: DieFilter,
+    },
+    /// Remove every die matching the filter.
+    RemoveAll {
+        filter: DieFilter,
+    },
+    /// Reroll any number of dice (named, with results, in the decision).
+    Reroll {
+        whose: Who,
+    },
+    /// Turn up to `count` dice to sides of your choice (the decision's `turn:`).
+    Turn {
+        count: i64,
+        #[serde(default)]
+        whose: Who,
+    },
+    Exhaust {
+        to: Target,
+    },
+    Ready {
+        to: Target,
+    },
+    /// This card becomes a support.
+    BecomeSupport,
+    /// The target is defeated after this round ends (a delayed effect).
+    DefeatAfterRound {
+        to: Target,
+    },
+    /// Take an additional action.
+    ExtraAction,
+    /// Resolve one of the target card's dice (or its upgrades' dice) in your pool.
+    ResolveDie {
+        of: Target,
+    },
+    /// Roll the dice on the target card into your pool.
+    RollIn {
+        of: Target,
+    },
+    /// Move damage from one character to another.
+    MoveDamage {
+        amount: Amount,
+        from: Target,
+        to: Target,
+    },
+    /// Move a shield from one of your characters to another (the decision's `to:`).
+    MoveShield,
+    /// Move an upgrade (the decision's `upgrade:`) to a character (its `on:`), ignoring play restrictions.
+    MoveUpgrade {
+        #[serde(default)]
+        from: Option<Target>,
+    },
+    /// End the action phase.
+    EndActionPhase,
+    /// Give control of the battlefield to an opponent.
+    GiveBattlefield,
+    /// Switch the battlefield with the one set aside (control does not change).
+    SwitchBattlefield,
+    /// Choose either option (the decision's `option:`, from 1).
+    Choose {
+        options: Vec<Vec<Effect>>,
+    },
+    /// Discard the card with the ability.
+    DiscardThis,
+    /// Play a card from your hand (the decision's `play:` and `on:`), paying its cost minus `discount`.
+    PlayFromHand {
+        #[serde(default)]
+        types: Vec<CardType>,
+        #[serde(default)]
+        discount: i64,
+    },
+}
+
+// ---------------------------------------------------------------- the board
+
+/// A card in play (character, support) with its state and what is on it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placed {
+    pub card: Spanned<String>,
+    #[serde(default)]
+    pub elite: bool,
+    #[serde(default)]
+    pub damage: i64,
+    #[serde(default)]
+    pub shields: i64,
+    #[serde(default)]
+    pub exhausted: bool,
+    #[serde(default)]
+    pub upgrades: Vec<Placed>,
+}
+
+/// One player's side of the table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    #[serde(default = "two")]
+    pub resources: i64,
+    #[serde(default)]
+    pub characters: Vec<Placed>,
+    #[serde(default)]
+    pub supports: Vec<Placed>,
+    #[serde(default)]
+    pub plot: Option<Spanned<String>>,
+    #[serde(default)]
+    pub hand: Vec<Spanned<String>>,
+    /// Top card first.
+    #[serde(default)]
+    pub deck: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub discard: Vec<Spanned<String>>,
+    /// Cards in the set-aside zone (defeated characters, unused battlefields…).
+    #[serde(default)]
+    pub set_aside: Vec<Spanned<String>>,
+    /// Dice in the pool: die ID → side showing.
+    #[serde(default)]
+    pub pool: BTreeMap<String, Spanned<String>>,
+}
+
+fn two() -> i64 {
+    2
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerName {
+    Player1,
+    Player2,
+}
+
+impl PlayerName {
+    pub fn seat(self) -> u8 {
+        match self {
+            PlayerName::Player1 => 0,
+            PlayerName::Player2 => 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattlefieldDef {
+    pub card: Spanned<String>,
+    #[serde(default)]
+    pub controller: Option<PlayerName>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseName {
+    Action,
+    Upkeep,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    #[serde(default)]
+    pub cards: BTreeMap<String, Spanned<CardDef>>,
+    #[serde(default)]
+    pub battlefield: Option<BattlefieldDef>,
+    /// Who takes the next turn (default: the battlefield's controller, else player1).
+    #[serde(default)]
+    pub first: Option<PlayerName>,
+    /// The player who already claimed the battlefield this round.
+    #[serde(default)]
+    pub claimed: Option<PlayerName>,
+    /// Players who already replaced an upgrade this round.
+    #[serde(default)]
+    pub replaced: Vec<PlayerName>,
+    #[serde(default = "one")]
+    pub round: i64,
+    /// The phase the position starts in (default: action).
+    #[serde(default)]
+    pub phase: Option<PhaseName>,
+    /// Check both teams (points, affiliations, unique characters) and report them.
+    #[serde(default)]
+    pub check_team: bool,
+    #[serde(default)]
+    pub player1: Side,
+    #[serde(default)]
+    pub player2: Side,
+}
+
+fn one() -> i64 {
+    1
+}
+
+impl Board {
+    pub fn side(&self, s: u8) -> &Side {
+        if s == 0 { &self.player1 } else { &self.player2 }
+    }
+}
+
+// ---------------------------------------------------------------- the script
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verb {
+    /// Play a card from hand.
+    Play,
+    /// Activate a character or support.
+    Activate,
+    /// Resolve dice.
+    Resolve,
+    /// Discard a card to reroll dice.
+    Reroll,
+    /// Use a card's action (or power action).
+    Action,
+    /// Claim the battlefield.
+    Claim,
+    /// Pass the turn.
+    Pass,
+    /// Use an optional triggered ability (or give a mandatory one its choices).
+    Use,
+    /// Decline an optional ability or an additional action.
+    Decline,
+    /// Distribute damage "as you wish".
+    Assign,
+    /// Order simultaneous abilities.
+    Order,
+    /// Upkeep: discard cards before drawing.
+    Discard,
+}
+
+impl Verb {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Play => "play",
+            Verb::Activate => "activate",
+            Verb::Resolve => "resolve",
+            Verb::Reroll => "reroll",
+            Verb::Action => "action",
+            Verb::Claim => "claim",
+            Verb::Pass => "pass",
+            Verb::Use => "use",
+            Verb::Decline => "decline",
+            Verb::Assign => "assign",
+            Verb::Order => "order",
+            Verb::Discard => "discard",
+        }
+    }
+    /// One of the six actions (or a pass).
+    pub fn is_action(self) -> bool {
+        matches!(
+            self,
+            Verb::Play
+                | Verb::Activate
+                | Verb::Resolve
+                | Verb::Reroll
+                | Verb::Action
+                | Verb::Claim
+                | Verb::Pass
+        )
+    }
+}
+
+/// One scripted decision: exactly one of `player1:`/`player2:` names the verb.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(default)]
+    pub player1: Option<Verb>,
+    #[serde(default)]
+    pub player2: Option<Verb>,
+    /// The card played, activated, used or declined.
+    #[serde(default)]
+    pub card: Option<String>,
+    /// Which of the card's abilities (from 1), when it has several of the kind.
+    #[serde(default)]
+    pub ability: Option<usize>,
+    /// The card an upgrade is played on.
+    #[serde(default)]
+    pub on: Option<String>,
+    /// The upgrade replaced to decrease the cost.
+    #[serde(default)]
+    pub replace: Option<String>,
+    /// Cards whose "before you play" cost decreases are used.
+    #[serde(default)]
+    pub with: Vec<String>,
+    /// Cards discarded (reroll action, costs, upkeep, a 4th upgrade).
+    #[serde(default)]
+    pub discard: Vec<String>,
+    /// Dice resolved (a modified die: `base+modifier`) or rerolled.
+    #[serde(default)]
+    pub dice: Vec<String>,
+    /// Targets, in order (one per resolved die, or per chosen target of an ability).
+    #[serde(default)]
+    pub to: Vec<String>,
+    /// Roll results: die → side.
+    #[serde(default)]
+    pub roll: BTreeMap<String, String>,
+    /// Focus or turn: die → side.
+    #[serde(default)]
+    pub turn: BTreeMap<String, String>,
+    /// Random discards: the cards.
+    #[serde(default)]
+    pub random: Vec<String>,
+    /// Damage distributed: character → amount.
+    #[serde(default)]
+    pub assign: BTreeMap<String, i64>,
+    /// Choose either: the option taken (from 1).
+    #[serde(default)]
+    pub option: Option<usize>,
+    /// Order of simultaneous abilities: cards, or players.
+    #[serde(default)]
+    pub order: Vec<String>,
+    /// A die removed by an ability or by Guardian.
+    #[serde(default)]
+    pub remove: Option<String>,
+    /// An upgrade moved by an ability (`move_upgrade`).
+    #[serde(default)]
+    pub upgrade: Option<String>,
+    /// A card played by an ability (`play_from_hand`).
+    #[serde(default)]
+    pub play: Option<String>,
+    /// Claim: decline the claim ability.
+    #[serde(default)]
+    pub no_claim_ability: bool,
+    /// A comment for people.
+    #[serde(default)]
+    pub say: Option<String>,
+}
+
+impl Step {
+    pub fn verb(&self) -> Option<Verb> {
+        self.player1.or(self.player2)
+    }
+}

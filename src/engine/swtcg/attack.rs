@@ -1,0 +1,646 @@
+//! Attacking, in eight steps, each play-or-pass chance Dark Side first:
+//! declare (disrupt POP), attack POP, dice roll (reroll) POP, pending
+//! damage, damage prevention, damage placement, unit discard, attack end.
+
+use super::damage::{DmgKind, Instance};
+use super::effects::Ctx;
+use super::engine::{Answer, AttackRecord, Engine, Flow, Reject, reject};
+use super::model::{Arena, Effect, Side, Step, Timing, Verb};
+use super::rules as r;
+use super::state::PieceIx;
+use crate::engine::{Event, NeedKind};
+
+/// An effect waiting for the attack to end.
+#[derive(Debug, Clone)]
+enum Waiting {
+    Retaliate {
+        unit: PieceIx,
+        x: i64,
+    },
+    Effects {
+        side: Side,
+        unit: PieceIx,
+        effects: Vec<Effect>,
+    },
+}
+
+/// One attack in progress.
+struct Attack {
+    attacker: PieceIx,
+    defender: PieceIx,
+    /// Every unit that has been attacked in this attack (intercepts).
+    attacked: Vec<PieceIx>,
+    waiting: Vec<Waiting>,
+    retaliated: Vec<(PieceIx, usize)>,
+    rec: usize,
+}
+
+impl<'a> Engine<'a> {
+    /// Units `a` can attack: opposing units in its arena (or, with Bombard / Ion Cannon,
+    /// the Ground / Space arena); not an untapped unit with Stealth.
+    pub fn targets(&self, a: PieceIx) -> Vec<PieceIx> {
+        let Some(arena) = self.st.arena_of(a) else {
+            return Vec::new();
+        };
+        let kw = self.st.totals(a).kw;
+        let mut arenas = vec![arena];
+        if arena == Arena::Space && kw.bombard.is_some() {
+            arenas.push(Arena::Ground);
+        }
+        if arena == Arena::Ground && kw.ion_cannon.is_some() {
+            arenas.push(Arena::Space);
+        }
+        let foe = self.st.pieces[a].side.other();
+        arenas
+            .into_iter()
+            .flat_map(|x| self.st.units_in(x, foe))
+            .filter(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth)
+            .collect()
+    }
+
+    /// One attack: `double` for a Double Strike attack (the unit does not tap).
+    pub fn attack(&mut self, attacker: PieceIx, defender: PieceIx, double: bool) -> Flow<()> {
+        let side = self.st.pieces[attacker].side;
+        if !double {
+            self.st.pieces[attacker].tapped = true;
+        }
+        self.attacks.push(AttackRecord {
+            attacker: self.st.key(attacker).to_string(),
+            defender: self.st.key(defender).to_string(),
+            ..Default::default()
+        });
+        self.attack_order.push(self.st.key(attacker).to_string());
+        let t = format!(
+            "{} {} {}{}",
+            self.st.label(attacker),
+            if double { "double strikes" } else { "attacks" },
+            self.st.label(defender),
+            if double {
+                " (it does not tap)"
+            } else {
+                " (it taps)"
+            }
+        );
+        let cites: &[&str] = if double {
+            &[r::ATTACKING, r::DOUBLE_STRIKE]
+        } else {
+            &[r::ATTACKING, r::G_TAP]
+        };
+        self.by(side, Event::Initiate, t, cites);
+        let mut at = Attack {
+            attacker,
+            defender,
+            attacked: vec![defender],
+            waiting: Vec::new(),
+            retaliated: Vec::new(),
+            rec: self.attacks.len() - 1,
+        };
+        self.level += 1;
+        let go = self.attack_steps(&mut at)?;
+        if go {
+            self.attack_end(&mut at)?;
+        }
+        self.level -= 1;
+        if go && !double {
+            self.double_strike(attacker)?;
+        }
+        Ok(())
+    }
+
+    /// Steps 1 to 7; false if the attack was disrupted.
+    fn attack_steps(&mut self, at: &mut Attack) -> Flow<bool> {
+        if self.disrupt_pop()? {
+            self.attacks[at.rec].disrupted = true;
+            self.rules(
+                Event::Cancel,
+                "the attack is disrupted: it never occurs and the unit stays tapped",
+                &[r::ATTACKING, r::G_DISRUPT],
+            );
+            return Ok(false);
+        }
+        self.attack_pop(at)?;
+        let (a, d) = (at.attacker, at.defender);
+        if !self.st.in_arena(a) || !self.st.in_arena(d) {
+            self.rules(
+                Event::Result,
+                "a unit left the arena during the attack POP: the attack ends (no hits)",
+                &[r::ATTACKING, r::G_ROLLED_NO_HITS],
+            );
+            return Ok(true);
+        }
+        let (dice, hits) = self.dice_roll(a, d)?;
+        self.attacks[at.rec].dice = dice.clone();
+        self.attacks[at.rec].hits = hits;
+        let inst = self.pending(a, d, &dice, hits)?;
+        let done = self.resolve_damage(inst)?;
+        self.attacks[at.rec].damage = done
+            .iter()
+            .filter(|i| i.unit == d && i.kind == DmgKind::AttackDice)
+            .map(|i| i.placed)
+            .sum();
+        Ok(true)
+    }
+
+    /// Step 1: the disrupt POP. True if the attack was disrupted.
+    fn disrupt_pop(&mut self) -> Flow<bool> {
+        let mut disrupted = false;
+        {
+            let opts = |e: &Engine, s: Side| e.can_play(s, Timing::DisruptAttack, None);
+            let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, Timing::DisruptAttack);
+            let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
+                let c = st.card().and_then(|k| e.st.find(k));
+                if c.and_then(|c| e.card_activated(c))
+                    .is_some_and(|a| a.effects.iter().any(|x| matches!(x, Effect::DisruptAttack)))
+                {
+                    disrupted = true;
+                }
+                e.play(s, st, Ctx::default())
+            };
+            self.pop(
+                "disrupt POP (declare attack)",
+                &[r::ATTACKING, r::POP, r::G_DISRUPT],
+                &opts,
+                &judge,
+                &mut play,
+            )?;
+        }
+        Ok(disrupted)
+    }
+
+    fn attack_pop_options(&self, at: &Attack, s: Side) -> bool {
+        let d = at.defender;
+        if self.can_play(s, Timing::General, None) {
+            return true;
+        }
+        if s != self.st.pieces[d].side {
+            return false;
+        }
+        self.can_play(s, Timing::WhenAttacked, Some(d))
+            || (0..self.st.pieces.len()).any(|u| {
+                self.judge_intercept(at, s, u).is_ok() || self.judge_retaliate(at, s, u).is_ok()
+            })
+    }
+
+    fn judge_intercept(&self, at: &Attack, s: Side, u: PieceIx) -> Result<(), Reject> {
+        let pc = &self.st.pieces[u];
+        if pc.side != s || !self.st.in_arena(u) {
+            return Err(reject("intercept with one of your units", &[r::INTERCEPT]));
+        }
+        let Some(cost) = self.st.totals(u).kw.intercept else {
+            return Err(reject("the unit has no Intercept", &[r::INTERCEPT]));
+        };
+        if u == at.defender || u == at.attacker {
+            return Err(reject(
+                "Intercept: one of your other units must be attacked; a unit may not intercept its own attack",
+                &[r::INTERCEPT],
+            ));
+        }
+        if self.st.arena_of(u) != self.st.arena_of(at.defender) {
+            return Err(reject(
+                "Intercept works for a unit attacked in the same arena",
+                &[r::INTERCEPT],
+            ));
+        }
+        if cost.force > self.st.player(s).force {
+            return Err(reject("not enough Force for Intercept", &[r::G_PAY]));
+        }
+        Ok(())
+    }
+
+    fn judge_retaliate(&self, at: &Attack, s: Side, u: PieceIx) -> Result<(), Reject> {
+        if self.st.pieces[u].side != s || !at.attacked.contains(&u) {
+            return Err(reject(
+                "Retaliate: the unit must be one the attack is attacking",
+                &[r::RETALIATE],
+            ));
+        }
+        let n = self.st.totals(u).kw.retaliate.len();
+        let used = at.retaliated.iter().filter(|(x, _)| *x == u).count();
+        if used >= n {
+            return Err(reject(
+                "each Retaliate may be used once per attack",
+                &[r::RETALIATE],
+            ));
+        }
+        if self.st.arena_of(u) != self.st.arena_of(at.attacker) {
+            return Err(reject(
+                "Retaliate works against a unit attacking from the same arena",
+                &[r::RETALIATE],
+            ));
+        }
+        Ok(())
+    }
+
+    fn judge_attack_pop(&self, at: &Attack, s: Side, st: &Step) -> Result<(), Reject> {
+        let u = self.unit_of(st);
+        match (st.verb(), u) {
+            (Verb::Intercept, Some(u)) => self.judge_intercept(at, s, u),
+            (Verb::Retaliate, Some(u)) => self.judge_retaliate(at, s, u),
+            (Verb::Play, Some(u)) if u == at.defender => {
+                self.judge_card(s, st, Timing::WhenAttacked)
+            }
+            (Verb::Play, Some(_)) => Err(reject(
+                "play only when this unit is attacked",
+                &[r::ATTACKING, r::EFFECT_TYPES],
+            )),
+            (Verb::Play, None) => self.judge_card(s, st, Timing::General),
+            _ => Err(reject(
+                "during the attack POP: intercept, retaliate, play or pass (`unit:` names the unit)",
+                &[r::ATTACKING, r::POP],
+            )),
+        }
+    }
+
+    /// Step 2: the attack POP (Intercept, Retaliate, "when attacked" abilities).
+    fn attack_pop(&mut self, at: &mut Attack) -> Flow<()> {
+        let cell = std::cell::RefCell::new(std::mem::replace(
+            at,
+            Attack {
+                attacker: 0,
+                defender: 0,
+                attacked: vec![],
+                waiting: vec![],
+                retaliated: vec![],
+                rec: 0,
+            },
+        ));
+        let res = {
+            let opts = |e: &Engine, s: Side| e.attack_pop_options(&cell.borrow(), s);
+            let judge = |e: &Engine, s: Side, st: &Step| e.judge_attack_pop(&cell.borrow(), s, st);
+            let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
+                let mut a = cell.borrow_mut();
+                e.attack_pop_play(&mut a, s, st)
+            };
+            self.pop(
+                "attack POP",
+                &[r::ATTACKING, r::POP],
+                &opts,
+                &judge,
+                &mut play,
+            )
+        };
+        *at = cell.into_inner();
+        res
+    }
+
+    fn attack_pop_play(&mut self, at: &mut Attack, s: Side, st: &Step) -> Flow<()> {
+        let Some(u) = self.unit_of(st) else {
+            return self.play(
+                s,
+                st,
+                Ctx {
+                    attacker: Some(at.attacker),
+                },
+            );
+        };
+        match st.verb() {
+            Verb::Intercept => {
+                let cost = self.st.totals(u).kw.intercept.unwrap_or_default();
+                self.st.player_mut(s).force -= cost.force;
+                at.defender = u;
+                if !at.attacked.contains(&u) {
+                    at.attacked.push(u);
+                }
+                self.attacks[at.rec].defender = self.st.key(u).to_string();
+                self.resolved.push(format!("intercept:{}", self.st.key(u)));
+                let t = format!(
+                    "{} intercepts: {} now attacks it",
+                    self.st.label(u),
+                    self.st.label(at.attacker)
+                );
+                self.by(s, Event::Result, t, &[r::INTERCEPT]);
+            }
+            Verb::Retaliate => {
+                let kw = self.st.totals(u).kw;
+                let k = at.retaliated.iter().filter(|(x, _)| *x == u).count();
+                let x = kw.retaliate[k];
+                at.retaliated.push((u, k));
+                at.waiting.push(Waiting::Retaliate { unit: u, x });
+                let t = format!(
+                    "{} activates Retaliate {x}: it waits for the attack to end",
+                    self.st.label(u)
+                );
+                self.by(s, Event::Push, t, &[r::RETALIATE, r::USING_EFFECTS]);
+            }
+            _ => {
+                let k = st.ability.unwrap_or(1);
+                let Some(a) = self.pay_ability(s, u, k) else {
+                    return Ok(());
+                };
+                if !a.at_attack_end.is_empty() {
+                    at.waiting.push(Waiting::Effects {
+                        side: s,
+                        unit: u,
+                        effects: a.at_attack_end.clone(),
+                    });
+                    let t = format!("{}'s ability waits for the attack to end", self.st.label(u));
+                    self.by(s, Event::Push, t, &[r::USING_EFFECTS, r::INTERCEPT]);
+                }
+                let target = self.target_of(st);
+                self.run_effects(
+                    s,
+                    Some(u),
+                    &a.effects,
+                    target,
+                    Ctx {
+                        attacker: Some(at.attacker),
+                    },
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Step 3: dice roll (reroll) POP. Returns the final dice and the hits.
+    fn dice_roll(&mut self, a: PieceIx, d: PieceIx) -> Flow<(Vec<i64>, i64)> {
+        let side = self.st.pieces[a].side;
+        let ta = self.st.totals(a);
+        let td = self.st.totals(d);
+        let bombard = self.st.arena_of(a) != self.st.arena_of(d);
+        let base = if bombard {
+            let printed = self.st.top_def(a).power + self.st.pieces[a].stack.len() as i64 - 1;
+            ta.kw.bombard.or(ta.kw.ion_cannon).unwrap_or(0) + ta.power - printed
+        } else {
+            ta.power
+        };
+        let shields = td.kw.shields.unwrap_or(0);
+        let n = (base - shields).max(0);
+        let mut cites = vec![r::ATTACKING, r::G_POWER];
+        if shields != 0 {
+            cites.push(r::SHIELDS);
+        }
+        if bombard {
+            cites.push(if ta.kw.bombard.is_some() {
+                r::BOMBARD
+            } else {
+                r::ION_CANNON
+            });
+        }
+        let t = format!(
+            "{} rolls {n} attack dice (power {base}{})",
+            self.st.label(a),
+            if shields != 0 {
+                format!(", Shields {shields}")
+            } else {
+                String::new()
+            }
+        );
+        self.rules(Event::Result, t, &cites);
+        let mut dice = self.roll(side, n as usize, "attack dice")?;
+        if let Some(x) = ta.kw.fury
+            && dice.contains(&4)
+        {
+            let t = format!("Fury {x}: a natural 4 in the initial roll; {x} more attack dice");
+            self.rules(Event::Push, t, &[r::FURY, r::G_NATURAL, r::POP]);
+            dice.extend(self.roll(side, x.max(0) as usize, "Fury dice")?);
+        }
+        dice = self.lucky_pop(a, d, dice)?;
+        let acc = ta.kw.accuracy.unwrap_or(0);
+        let need = if td.kw.armor { 5 } else { 4 };
+        let hits = dice.iter().filter(|&&x| x + acc >= need).count() as i64;
+        let mut cites = vec![r::ATTACKING, r::G_HIT];
+        if acc != 0 {
+            cites.push(r::ACCURACY);
+        }
+        if td.kw.armor {
+            cites.push(r::ARMOR);
+        }
+        let t = format!(
+            "dice {dice:?}{}: {hits} hit{} ({}+ hits{})",
+            if acc != 0 {
+                format!(" with Accuracy {acc:+}")
+            } else {
+                String::new()
+            },
+            if hits == 1 { "" } else { "s" },
+            need,
+            if td.kw.armor { ", Armor" } else { "" }
+        );
+        self.rules(Event::Result, t, &cites);
+        Ok((dice, hits))
+    }
+
+    /// Lucky, once per unit, after triggered reroll effects.
+    fn lucky_pop(&mut self, a: PieceIx, d: PieceIx, dice: Vec<i64>) -> Flow<Vec<i64>> {
+        let cell = std::cell::RefCell::new((dice, Vec::<PieceIx>::new()));
+        let roller = self.st.pieces[a].side;
+        {
+            let lucky_of = move |e: &Engine, s: Side| -> Option<(PieceIx, i64)> {
+                [a, d].into_iter().find_map(|u| {
+                    (e.st.pieces[u].side == s).then_some(())?;
+                    e.st.totals(u).kw.lucky.map(|x| (u, x))
+                })
+            };
+            let opts = |e: &Engine, s: Side| {
+                lucky_of(e, s).is_some_and(|(u, _)| !cell.borrow().1.contains(&u))
+                    && !cell.borrow().0.is_empty()
+            };
+            let judge = |e: &Engine, s: Side, st: &Step| {
+                let (u, x) = lucky_of(e, s).ok_or_else(|| reject("no Lucky here", &[r::LUCKY]))?;
+                let c = cell.borrow();
+                if st.verb() != Verb::Lucky || e.unit_of(st) != Some(u) || c.1.contains(&u) {
+                    return Err(reject(
+                        "in the reroll POP: lucky (once, `unit:` with Lucky) or pass",
+                        &[r::LUCKY, r::POP],
+                    ));
+                }
+                let mut pos = st.reroll.clone();
+                pos.sort_unstable();
+                pos.dedup();
+                if pos.len() != st.reroll.len()
+                    || pos.is_empty()
+                    || pos.len() as i64 > x
+                    || pos.iter().any(|&p| p == 0 || p > c.0.len())
+                {
+                    return Err(reject(
+                        format!(
+                            "Lucky {x}: reroll up to {x} of the {} attack dice (positions from 1)",
+                            c.0.len()
+                        ),
+                        &[r::LUCKY],
+                    ));
+                }
+                Ok(())
+            };
+            let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
+                let Some(u) = e.unit_of(st) else {
+                    return Ok(());
+                };
+                let t = format!(
+                    "{} uses Lucky: dice {:?} are rerolled",
+                    e.st.label(u),
+                    st.reroll
+                );
+                e.by(s, Event::Result, t, &[r::LUCKY, r::POP]);
+                let new = e.roll(roller, st.reroll.len(), "Lucky rerolls")?;
+                let mut c = cell.borrow_mut();
+                c.1.push(u);
+                for (p, v) in st.reroll.iter().zip(new) {
+                    c.0[p - 1] = v;
+                }
+                Ok(())
+            };
+            self.pop(
+                "dice roll (reroll) POP",
+                &[r::POP, r::ATTACKING],
+                &opts,
+                &judge,
+                &mut play,
+            )?;
+        }
+        Ok(cell.into_inner().0)
+    }
+
+    /// Step 4: pending damage: Critical Hit, Overkill.
+    fn pending(&mut self, a: PieceIx, d: PieceIx, dice: &[i64], hits: i64) -> Flow<Vec<Instance>> {
+        let ta = self.st.totals(a);
+        let side = self.st.pieces[a].side;
+        let mut main = hits;
+        let mut out = Vec::new();
+        if ta.kw.overkill {
+            let excess = hits - self.st.remaining_health(d).max(0);
+            let arena = self.st.arena_of(d);
+            let others: Vec<PieceIx> = (0..self.st.pieces.len())
+                .filter(|&u| u != d && self.st.in_arena(u) && self.st.arena_of(u) == arena)
+                .collect();
+            if excess > 0 && !others.is_empty() {
+                let judge = |e: &Engine, st: &Step| {
+                    if st.verb() == Verb::Pass {
+                        return Ok(());
+                    }
+                    let ok = st.verb() == Verb::Overkill
+                        && e.target_of(st).is_some_and(|t| others.contains(&t))
+                        && st.amount.is_some_and(|n| (1..=excess).contains(&n));
+                    if ok {
+                        Ok(())
+                    } else {
+                        Err(reject(
+                            format!(
+                                "Overkill: name another unit in the arena (`target:`) and up to {excess} hits (`amount:`)"
+                            ),
+                            &[r::OVERKILL, r::G_DIVIDE],
+                        ))
+                    }
+                };
+                let what =
+                    format!("Overkill: {excess} hits in excess of the defender's remaining health");
+                if let Answer::Do(st) = self.ask(side, NeedKind::Choice, &what, true, &judge)?
+                    && let (Some(t), Some(n)) = (self.target_of(&st), st.amount)
+                {
+                    main -= n;
+                    let txt = format!(
+                        "Overkill: {n} of the hits go to {} (not dice: Shields, Parry and Armor don't apply)",
+                        self.st.label(t)
+                    );
+                    self.by(side, Event::Result, txt, &[r::OVERKILL, r::G_DIVIDE]);
+                    out.push(Instance::new(t, n, DmgKind::Overkill, Some(a)));
+                }
+            }
+        }
+        if let Some(x) = ta.kw.critical_hit
+            && dice.contains(&6)
+        {
+            main += x;
+            let t = format!("Critical Hit {x}: a natural 6 after rerolls; {x} more damage");
+            self.rules(Event::Result, t, &[r::CRITICAL_HIT, r::G_NATURAL]);
+        }
+        let mut m = Instance::new(d, main, DmgKind::AttackDice, Some(a));
+        m.natural_one = dice.contains(&1);
+        out.insert(0, m);
+        Ok(out)
+    }
+
+    /// Step 8: the attack end POP: waiting effects resolve in their order.
+    fn attack_end(&mut self, at: &mut Attack) -> Flow<()> {
+        self.rules(
+            Event::Phase,
+            "the attack ends",
+            &[r::ATTACKING, r::ATTACK_SUMMARY],
+        );
+        for w in std::mem::take(&mut at.waiting) {
+            match w {
+                Waiting::Retaliate { unit, x } => {
+                    let a = at.attacker;
+                    self.resolved
+                        .push(format!("retaliate:{}", self.st.key(unit)));
+                    if !self.st.in_arena(a) {
+                        continue;
+                    }
+                    let s = self.st.pieces[unit].side;
+                    let t = format!(
+                        "{}'s Retaliate {x} resolves: {x} dice of damage to {}",
+                        self.st.label(unit),
+                        self.st.label(a)
+                    );
+                    self.by(s, Event::Pop, t, &[r::RETALIATE, r::G_DICE_OF_DAMAGE]);
+                    let dice = self.roll(s, x.max(0) as usize, "Retaliate dice of damage")?;
+                    let need = if self.st.totals(a).kw.armor { 5 } else { 4 };
+                    let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
+                    let t = format!("{hits} hit{}", if hits == 1 { "" } else { "s" });
+                    self.rules(Event::Result, t, &[r::G_DICE_OF_DAMAGE, r::G_HIT]);
+                    self.resolve_damage(vec![Instance::new(
+                        a,
+                        hits,
+                        DmgKind::DiceOfDamage,
+                        Some(unit),
+                    )])?;
+                }
+                Waiting::Effects {
+                    side,
+                    unit,
+                    effects,
+                } => {
+                    self.resolved.push(format!("ability:{}", self.st.key(unit)));
+                    let t = format!("{}'s waiting ability resolves", self.st.label(unit));
+                    self.by(side, Event::Pop, t, &[r::USING_EFFECTS, r::INTERCEPT]);
+                    self.run_effects(
+                        side,
+                        Some(unit),
+                        &effects,
+                        None,
+                        Ctx {
+                            attacker: Some(at.attacker),
+                        },
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Double Strike: after the attack end POP, if the unit tapped for that attack.
+    fn double_strike(&mut self, a: PieceIx) -> Flow<()> {
+        if !self.st.in_arena(a) || !self.st.totals(a).kw.double_strike {
+            return Ok(());
+        }
+        let targets = self.targets(a);
+        if targets.is_empty() {
+            return Ok(());
+        }
+        let side = self.st.pieces[a].side;
+        let judge = |e: &Engine, st: &Step| {
+            if st.verb() == Verb::Pass {
+                return Ok(());
+            }
+            if st.verb() != Verb::DoubleStrike || e.unit_of(st) != Some(a) {
+                return Err(reject(
+                    "Double Strike: `double_strike` with this unit, or pass",
+                    &[r::DOUBLE_STRIKE],
+                ));
+            }
+            match e.target_of(st) {
+                Some(t) if targets.contains(&t) => Ok(()),
+                _ => Err(reject(
+                    "choose a unit this unit can attack",
+                    &[r::DOUBLE_STRIKE],
+                )),
+            }
+        };
+        if let Answer::Do(st) = self.ask(side, NeedKind::Choice, "Double Strike", true, &judge)?
+            && let Some(t) = self.target_of(&st)
+        {
+            self.attack(a, t, true)?;
+        }
+        Ok(())
+    }
+}

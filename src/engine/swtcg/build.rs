@@ -1,0 +1,622 @@
+//! The build step: the draw step, Bounty, Upkeep; building, completing and
+//! deploying cards, unique stacks (costs, bonuses, at most 4), Equipment,
+//! rearranging stacks, moving units and Pilots.
+
+use super::engine::{Answer, Engine, Flow, Reject, reject};
+use super::model::{Arena, Cost, Kind, Side, Step, Verb};
+use super::rules as r;
+use super::state::{CardIx, PZone, PieceIx, add_piece, buildable, same_unit};
+use crate::engine::{Event, NeedKind};
+
+/// What a `deploy` does, once judged.
+struct Plan {
+    card: CardIx,
+    /// Build points to pay now (after counters on a face-down card).
+    pay: i64,
+    to: PZone,
+    onto: Option<PieceIx>,
+    beneath: bool,
+}
+
+impl<'a> Engine<'a> {
+    pub fn build_step(&mut self, s: Side) -> Flow<()> {
+        self.rules(
+            Event::Phase,
+            format!("{}'s build step", s.name()),
+            &[r::COMMAND_PHASE],
+        );
+        let drawn = self.draw(s, 1);
+        let _ = drawn;
+        let b = std::mem::take(&mut self.st.player_mut(s).bounty);
+        if b != Cost::default() {
+            let pl = self.st.player_mut(s);
+            pl.force += b.force;
+            pl.build += b.build;
+            let t = format!(
+                "{} gains its bounties: {} Force, {} build points",
+                s.name(),
+                b.force,
+                b.build
+            );
+            self.rules(Event::StateChange, t, &[r::BOUNTY, r::COMMAND_PHASE]);
+        }
+        self.upkeeps(s)?;
+        loop {
+            let judge = |e: &Engine, st: &Step| {
+                if st.verb() == Verb::Pass {
+                    Ok(())
+                } else {
+                    e.judge_build(s, st).map(|_| ())
+                }
+            };
+            let can = self.has_build_options(s);
+            match self.ask(s, NeedKind::Action, "build step", can, &judge)? {
+                Answer::Pass => break,
+                Answer::Do(st) => self.do_build(s, &st),
+            }
+        }
+        let left = self.st.player(s).build;
+        if left > 0 {
+            self.st.player_mut(s).build = 0;
+            let t = format!("{left} unspent build points are wasted");
+            self.rules(Event::StateChange, t, &[r::COMMAND_PHASE]);
+        }
+        Ok(())
+    }
+
+    /// Whether a player has anything to do in the build step: build points or
+    /// cards to build, Equipment to equip, a stack to rearrange, a unit or Pilot to move.
+    fn has_build_options(&self, s: Side) -> bool {
+        let pl = self.st.player(s);
+        pl.build > 0
+            || !pl.hand.is_empty()
+            || (0..self.st.pieces.len()).any(|p| {
+                let pc = &self.st.pieces[p];
+                pc.side == s
+                    && match pc.zone {
+                        PZone::BuildZone => true,
+                        PZone::Pilot(_) => !pc.moved,
+                        PZone::Gone => false,
+                        _ => pc.stack.len() > 1,
+                    }
+            })
+    }
+
+    /// Upkeep: each payable Upkeep must be paid; the player orders them when it matters.
+    fn upkeeps(&mut self, s: Side) -> Flow<()> {
+        let mut pending: Vec<(PieceIx, usize, Cost)> = Vec::new();
+        for p in 0..self.st.pieces.len() {
+            if self.st.pieces[p].side == s && self.st.pieces[p].zone != PZone::Gone {
+                for (k, c) in self
+                    .st
+                    .top_def(p)
+                    .keywords
+                    .upkeep
+                    .iter()
+                    .flatten()
+                    .enumerate()
+                {
+                    pending.push((p, k + 1, *c));
+                }
+            }
+        }
+        while !pending.is_empty() {
+            let pl = self.st.player(s);
+            let payable = |c: &Cost| c.build <= pl.build && c.force <= pl.force;
+            pending.retain(|x| payable(&x.2));
+            let total = pending.iter().fold(Cost::default(), |a, x| Cost {
+                build: a.build + x.2.build,
+                force: a.force + x.2.force,
+            });
+            let k = if pending.len() <= 1 || payable(&total) {
+                0
+            } else {
+                let p2 = pending.clone();
+                let judge = move |e: &Engine, st: &Step| {
+                    let ok = st.verb() == Verb::Upkeep
+                        && p2
+                            .iter()
+                            .any(|x| Some(x.0) == e.unit_of(st) && Some(x.1) == st.ability);
+                    if ok {
+                        Ok(())
+                    } else {
+                        Err(reject(
+                            "choose which Upkeep to pay first (`unit`, `ability`)",
+                            &[r::UPKEEP],
+                        ))
+                    }
+                };
+                match self.ask(s, NeedKind::Order, "the order of Upkeeps", true, &judge)? {
+                    Answer::Do(st) => pending
+                        .iter()
+                        .position(|x| Some(x.0) == self.unit_of(&st) && Some(x.1) == st.ability)
+                        .unwrap_or(0),
+                    Answer::Pass => 0,
+                }
+            };
+            if pending.is_empty() {
+                break;
+            }
+            let (p, n, c) = pending.remove(k);
+            let pl = self.st.player_mut(s);
+            pl.build -= c.build;
+            pl.force -= c.force;
+            let t = format!(
+                "{} pays Upkeep {n} of {} ({} build, {} Force)",
+                s.name(),
+                self.st.label(p),
+                c.build,
+                c.force
+            );
+            self.rules(Event::StateChange, t, &[r::UPKEEP]);
+        }
+        Ok(())
+    }
+
+    fn own_piece(&self, s: Side, key: Option<&str>) -> Option<PieceIx> {
+        key.and_then(|k| self.st.piece_by_key(k))
+            .filter(|&p| self.st.pieces[p].side == s)
+    }
+
+    fn judge_build(&self, s: Side, st: &Step) -> Result<Option<Plan>, Reject> {
+        let pl = self.st.player(s);
+        match st.verb() {
+            Verb::Build => {
+                let c = st
+                    .card()
+                    .and_then(|k| self.st.find(k))
+                    .ok_or_else(|| reject("name the card", &[r::BUILDING]))?;
+                let n = st.amount.unwrap_or(0);
+                let face_down = self
+                    .own_piece(s, st.card())
+                    .filter(|&p| self.st.pieces[p].face_down);
+                if face_down.is_none() && (!pl.hand.contains(&c) || !buildable(self.st.def(c).kind))
+                {
+                    return Err(reject(
+                        "build a card with a build cost from your hand (or add counters to a partially built card)",
+                        &[r::BUILDING],
+                    ));
+                }
+                if n < 1 || n > pl.build {
+                    return Err(reject(
+                        format!("put 1 to {} build counters on it", pl.build),
+                        &[r::BUILDING, r::G_PAY],
+                    ));
+                }
+                Ok(None)
+            }
+            Verb::Deploy => self.judge_deploy(s, st).map(Some),
+            Verb::Rearrange => self.judge_rearrange(s, st).map(|_| None),
+            Verb::Equip => self.judge_equip(s, st).map(|_| None),
+            Verb::Move => self.judge_move(s, st).map(|_| None),
+            _ => Err(reject(
+                "in the build step: build, deploy, equip, rearrange, move, or pass",
+                &[r::COMMAND_PHASE],
+            )),
+        }
+    }
+
+    /// The build points a card still needs: its cost (a stacking cost when stacked) less its counters.
+    fn judge_deploy(&self, s: Side, st: &Step) -> Result<Plan, Reject> {
+        let c = st
+            .card()
+            .and_then(|k| self.st.find(k))
+            .ok_or_else(|| reject("name the card", &[r::BUILDING]))?;
+        let pl = self.st.player(s);
+        let fd = self
+            .own_piece(s, st.card())
+            .filter(|&p| self.st.pieces[p].face_down);
+        if fd.is_none() && !pl.hand.contains(&c) {
+            return Err(reject(
+                "complete a partially built card or a card from your hand",
+                &[r::BUILDING],
+            ));
+        }
+        // A partially built card is completed when its counters fulfil its cost.
+        let counters = fd.map_or(0, |p| self.st.pieces[p].counters);
+        let d = self.st.def(c);
+        let (cost, to, onto) = if let Some(on) = st.onto() {
+            let u = self
+                .own_piece(s, Some(on))
+                .ok_or_else(|| reject("stack onto one of your units", &[r::STACKING]))?;
+            self.judge_stack(c, u)?;
+            let top = self.st.top_def(u).cost;
+            let cost = if st.beneath {
+                1
+            } else {
+                1 + (d.cost - top).max(0)
+            };
+            (cost, self.st.pieces[u].zone, Some(u))
+        } else if st.build_zone || d.kind == Kind::Equipment {
+            (d.cost, PZone::BuildZone, None)
+        } else {
+            let a = st.arena.ok_or_else(|| {
+                reject(
+                    "deploy to an arena (`arena:`), the build zone, or onto a stack",
+                    &[r::UNIT_CARDS],
+                )
+            })?;
+            if !d.types.contains(&a) {
+                return Err(reject(
+                    format!("{} is not a {} unit", d.name, a.title()),
+                    &[r::UNIT_CARDS, r::MULTI_ARENA],
+                ));
+            }
+            if d.version.is_some()
+                && (0..self.st.pieces.len()).any(|p| {
+                    self.st.pieces[p].side == s
+                        && self.st.in_arena(p)
+                        && same_unit(&self.st.top_def(p).name, &d.name)
+                })
+            {
+                return Err(reject(
+                    "you can't have two unique units with the same name in play: stack it",
+                    &[r::CONTESTING, r::STACKING],
+                ));
+            }
+            (d.cost, PZone::Arena(a), None)
+        };
+        let pay = if fd.is_some() { 0 } else { cost };
+        if fd.is_some() && counters < cost {
+            return Err(reject(
+                format!(
+                    "it costs {cost} build and has {counters} build counters: its cost is not fulfilled"
+                ),
+                &[r::BUILDING, r::STACKING],
+            ));
+        }
+        if pay > pl.build {
+            return Err(reject(
+                format!(
+                    "it costs {cost} build ({counters} counters on it); {} has {} build points",
+                    s.name(),
+                    pl.build
+                ),
+                &[r::BUILDING, r::STACKING, r::G_PAY],
+            ));
+        }
+        Ok(Plan {
+            card: c,
+            pay,
+            to,
+            onto,
+            beneath: st.beneath,
+        })
+    }
+
+    /// The stacking rules: same unit, not the same version, at most 4.
+    fn judge_stack(&self, c: CardIx, u: PieceIx) -> Result<(), Reject> {
+        let d = self.st.def(c);
+        let top = self.st.top_def(u);
+        if d.version.is_none() || top.version.is_none() || !same_unit(&d.name, &top.name) {
+            return Err(reject(
+                format!(
+                    "{} and {} are not versions of the same unique unit",
+                    d.name, top.name
+                ),
+                &[r::STACKING, r::DIFFERENT_NAMES],
+            ));
+        }
+        if self.st.pieces[u]
+            .stack
+            .iter()
+            .any(|&x| self.st.def(x).name == d.name && self.st.def(x).version == d.version)
+        {
+            return Err(reject(
+                "you can't have two copies of the same version in a stack",
+                &[r::STACKING],
+            ));
+        }
+        if self.st.pieces[u].stack.len() >= 4 {
+            return Err(reject(
+                "you can't add to a stack that already has 4 cards in it",
+                &[r::STACKING],
+            ));
+        }
+        Ok(())
+    }
+
+    fn judge_rearrange(&self, s: Side, st: &Step) -> Result<(), Reject> {
+        let c = st
+            .card()
+            .and_then(|k| self.st.find(k))
+            .ok_or_else(|| reject("name the card to put on top", &[r::STACKING]))?;
+        let u = self
+            .own_piece(s, st.card())
+            .ok_or_else(|| reject("rearrange one of your stacks", &[r::STACKING]))?;
+        if self.st.top(u) == c {
+            return Err(reject("the card is already on top", &[r::STACKING]));
+        }
+        let diff = (self.st.def(c).cost - self.st.top_def(u).cost).max(0);
+        if diff > self.st.player(s).build {
+            return Err(reject(
+                format!("putting it on top costs {diff} build points"),
+                &[r::STACKING, r::G_PAY],
+            ));
+        }
+        if let PZone::Pilot(host) = self.st.pieces[u].zone {
+            let pd = self.st.def(c).pilot.as_ref();
+            let hd = self.st.top_def(host);
+            let ok = pd.is_some_and(|p| {
+                super::state::has_subtype(&hd.subtypes, &p.subtype)
+                    || hd.pilotable_as.as_deref() == Some(p.subtype.as_str())
+            });
+            if !ok {
+                return Err(reject(
+                    "that version can't pilot this unit: move the Pilot off it (to a unit it can pilot, the Character arena or the build zone) first",
+                    &[r::FALL_OFF, r::PILOT],
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn judge_equip(&self, s: Side, st: &Step) -> Result<(), Reject> {
+        let e = self
+            .own_piece(s, st.card())
+            .ok_or_else(|| reject("equip a completed Equipment of yours", &[r::EQUIP]))?;
+        if self.st.top_def(e).kind != Kind::Equipment || self.st.pieces[e].zone != PZone::BuildZone
+        {
+            return Err(reject(
+                "equip a completed Equipment from your build zone",
+                &[r::EQUIPMENT_CARDS, r::EQUIP],
+            ));
+        }
+        if self.st.pieces[e].equipped {
+            return Err(reject(
+                "you may only equip each Equipment once per turn",
+                &[r::EQUIP, r::EQUIPMENT_CARDS],
+            ));
+        }
+        let cost = self.equip_cost(e, st);
+        let pl = self.st.player(s);
+        if cost.build > pl.build || cost.force > pl.force {
+            return Err(reject(
+                format!(
+                    "the equip cost is {} build and {} Force",
+                    cost.build, cost.force
+                ),
+                &[r::EQUIP, r::G_PAY],
+            ));
+        }
+        if let Some(on) = st.onto() {
+            let x = self
+                .own_piece(s, Some(on))
+                .filter(|&x| matches!(self.st.pieces[x].zone, PZone::Attached(_)));
+            let x = x.ok_or_else(|| reject("stack onto attached Equipment", &[r::STACKING]))?;
+            return self.judge_stack(self.st.top(e), x);
+        }
+        let u = self
+            .own_piece(s, st.unit())
+            .filter(|&u| self.st.in_arena(u))
+            .ok_or_else(|| reject("equip one of your units in an arena", &[r::EQUIP]))?;
+        let ed = self.st.top_def(e);
+        if !ed.types.iter().any(|&t| self.st.has_type(u, t)) {
+            return Err(reject(
+                "the Equipment's subtype does not match the unit's type",
+                &[r::EQUIPMENT_CARDS],
+            ));
+        }
+        Ok(())
+    }
+
+    /// The equip cost; onto an Equipment stack, 1 build point more, then -1 from each
+    /// number for each card already in the stack.
+    fn equip_cost(&self, e: PieceIx, st: &Step) -> Cost {
+        let base = self.st.top_def(e).equip.unwrap_or_default();
+        match st.onto().and_then(|k| self.st.piece_by_key(k)) {
+            Some(x) => {
+                let n = self.st.pieces[x].stack.len() as i64;
+                Cost {
+                    build: (base.build + 1 - n).max(0),
+                    force: (base.force - n).max(0),
+                }
+            }
+            None => base,
+        }
+    }
+
+    fn judge_move(&self, s: Side, st: &Step) -> Result<(), Reject> {
+        let u = self
+            .own_piece(s, st.unit())
+            .ok_or_else(|| reject("move one of your units", &[r::G_MOVE]))?;
+        let pc = &self.st.pieces[u];
+        if let Some(t) = st.target() {
+            let h = self
+                .own_piece(s, Some(t))
+                .filter(|&h| self.st.in_arena(h))
+                .ok_or_else(|| reject("pilot one of your units in an arena", &[r::PILOTING]))?;
+            if !self.st.can_pilot(u, h) {
+                return Err(reject(
+                    "a Pilot pilots a non-Droid unit of its subtype",
+                    &[r::PILOTING, r::PILOT],
+                ));
+            }
+            if !self.st.riders(h, true).is_empty() {
+                return Err(reject(
+                    "the piloted unit can't have more than one Pilot",
+                    &[r::PILOT],
+                ));
+            }
+            return if pc.moved {
+                Err(reject(
+                    "a Pilot moves once per build step",
+                    &[r::PILOT, r::G_MOVE],
+                ))
+            } else {
+                Ok(())
+            };
+        }
+        match (pc.zone, st.arena, st.build_zone) {
+            (PZone::BuildZone, Some(a), _) if self.st.top_def(u).types.contains(&a) => Ok(()),
+            (PZone::Pilot(_), _, true) | (PZone::Arena(_), _, true) if !pc.moved => Ok(()),
+            (PZone::Arena(_), Some(a), _) if self.st.top_def(u).types.contains(&a) && !pc.moved => {
+                Ok(())
+            }
+            _ => Err(reject(
+                "move a unit from the build zone to an arena of its type, or once per turn between arenas or to the build zone",
+                &[r::G_MOVE, r::MULTI_ARENA],
+            )),
+        }
+    }
+
+    fn do_build(&mut self, s: Side, st: &Step) {
+        let Ok(plan) = self.judge_build(s, st) else {
+            return;
+        };
+        match st.verb() {
+            Verb::Build => {
+                let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+                    return;
+                };
+                let n = st.amount.unwrap_or(0);
+                let p = match self.own_piece(s, st.card()) {
+                    Some(p) => p,
+                    None => {
+                        self.st.player_mut(s).hand.retain(|&x| x != c);
+                        let p = add_piece(&mut self.st, s, PZone::BuildZone, c);
+                        self.st.pieces[p].face_down = true;
+                        p
+                    }
+                };
+                self.st.pieces[p].counters += n;
+                self.st.player_mut(s).build -= n;
+                let t = format!(
+                    "{} puts {n} build counter(s) on {} face-down ({} in all)",
+                    s.name(),
+                    self.st.card_label(c),
+                    self.st.pieces[p].counters
+                );
+                self.by(s, Event::StateChange, t, &[r::BUILDING]);
+            }
+            Verb::Deploy => {
+                if let Some(plan) = plan {
+                    self.deploy(s, plan);
+                }
+            }
+            Verb::Rearrange => self.rearrange(s, st),
+            Verb::Equip => self.equip(s, st),
+            Verb::Move => self.do_move(s, st),
+            _ => {}
+        }
+    }
+
+    fn deploy(&mut self, s: Side, plan: Plan) {
+        let c = plan.card;
+        if let Some(p) = self.st.piece_of(c) {
+            self.st.pieces[p].zone = PZone::Gone;
+            self.st.pieces[p].stack.clear();
+        }
+        self.st.player_mut(s).hand.retain(|&x| x != c);
+        self.st.player_mut(s).build -= plan.pay;
+        match plan.onto {
+            Some(u) => {
+                if plan.beneath {
+                    self.st.pieces[u].stack.push(c);
+                } else {
+                    self.st.pieces[u].stack.insert(0, c);
+                }
+                let t = format!(
+                    "{} completes {} for {} build point(s) and stacks it {} {} (stack of {})",
+                    s.name(),
+                    self.st.card_label(c),
+                    plan.pay,
+                    if plan.beneath { "beneath" } else { "on top of" },
+                    self.st
+                        .card_label(self.st.pieces[u].stack[if plan.beneath { 0 } else { 1 }]),
+                    self.st.pieces[u].stack.len()
+                );
+                self.by(s, Event::StateChange, t, &[r::STACKING, r::BUILDING]);
+                self.discard_check(u, None);
+            }
+            None => {
+                add_piece(&mut self.st, s, plan.to, c);
+                let z = match plan.to {
+                    PZone::Arena(a) => format!("the {} arena", a.title()),
+                    _ => "the build zone".into(),
+                };
+                let t = format!(
+                    "{} completes {} for {} build point(s) and deploys it to {z}",
+                    s.name(),
+                    self.st.card_label(c),
+                    plan.pay
+                );
+                self.by(s, Event::StateChange, t, &[r::BUILDING, r::UNIT_CARDS]);
+            }
+        }
+    }
+
+    fn rearrange(&mut self, s: Side, st: &Step) {
+        let (Some(c), Some(u)) = (
+            st.card().and_then(|k| self.st.find(k)),
+            self.own_piece(s, st.card()),
+        ) else {
+            return;
+        };
+        let diff = (self.st.def(c).cost - self.st.top_def(u).cost).max(0);
+        self.st.player_mut(s).build -= diff;
+        self.st.pieces[u].stack.retain(|&x| x != c);
+        self.st.pieces[u].stack.insert(0, c);
+        let t = format!(
+            "{} puts {} on top of its stack (pays {diff} build)",
+            s.name(),
+            self.st.card_label(c)
+        );
+        self.by(s, Event::StateChange, t, &[r::STACKING]);
+        self.discard_check(u, None);
+    }
+
+    fn equip(&mut self, s: Side, st: &Step) {
+        let Some(e) = self.own_piece(s, st.card()) else {
+            return;
+        };
+        let cost = self.equip_cost(e, st);
+        let pl = self.st.player_mut(s);
+        pl.build -= cost.build;
+        pl.force -= cost.force;
+        if let Some(x) = st.onto().and_then(|k| self.st.piece_by_key(k)) {
+            let c = self.st.top(e);
+            self.st.pieces[e].zone = PZone::Gone;
+            self.st.pieces[e].stack.clear();
+            self.st.pieces[x].stack.insert(0, c);
+            self.st.pieces[x].equipped = true;
+        } else if let Some(u) = self.own_piece(s, st.unit()) {
+            self.st.pieces[e].zone = PZone::Attached(u);
+            self.st.pieces[e].equipped = true;
+        }
+        let t = format!(
+            "{} equips {} (pays {} build, {} Force)",
+            s.name(),
+            self.st
+                .card_label(self.st.find(st.card().unwrap_or_default()).unwrap_or(0)),
+            cost.build,
+            cost.force
+        );
+        self.by(s, Event::StateChange, t, &[r::EQUIP, r::STACKING]);
+    }
+
+    fn do_move(&mut self, s: Side, st: &Step) {
+        let Some(u) = self.own_piece(s, st.unit()) else {
+            return;
+        };
+        let from_bz = self.st.pieces[u].zone == PZone::BuildZone;
+        let to = if let Some(h) = st.target().and_then(|k| self.st.piece_by_key(k)) {
+            PZone::Pilot(h)
+        } else if st.build_zone {
+            PZone::BuildZone
+        } else {
+            PZone::Arena(st.arena.unwrap_or(Arena::Space))
+        };
+        self.st.pieces[u].zone = to;
+        if !from_bz || matches!(to, PZone::Pilot(_)) {
+            self.st.pieces[u].moved = true;
+        }
+        let t = format!(
+            "{} moves {} ({})",
+            s.name(),
+            self.st.label(u),
+            st.describe()
+        );
+        self.by(s, Event::StateChange, t, &[r::G_MOVE, r::COMMAND_PHASE]);
+    }
+}

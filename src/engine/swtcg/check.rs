@@ -1,0 +1,178 @@
+//! Meaning checks on a loaded SWTCG board and script, and the paths a board
+//! can observe. Errors point at a position where one is known.
+
+use super::model::{Board, PlayerBoard, Step, UnitBoard};
+use super::state::KEYWORDS;
+use crate::engine::{BoardError, Scripted};
+use serde_saphyr::Spanned;
+
+fn unknown(k: &Spanned<String>) -> BoardError {
+    BoardError::new(
+        k.referenced.line(),
+        k.referenced.column(),
+        format!("unknown card `{}`", k.value),
+    )
+}
+
+fn known(b: &Board, k: &Spanned<String>) -> Result<(), BoardError> {
+    if b.cards.contains_key(&k.value) {
+        Ok(())
+    } else {
+        Err(unknown(k))
+    }
+}
+
+fn check_unit(b: &Board, u: &UnitBoard, seen: &mut Vec<String>) -> Result<(), BoardError> {
+    let all = std::iter::once(&u.card)
+        .chain(&u.under)
+        .chain(u.pilots.iter().flatten())
+        .chain(u.equipment.iter().flatten());
+    for k in all {
+        known(b, k)?;
+        if seen.contains(&k.value) {
+            return Err(BoardError::new(
+                k.referenced.line(),
+                k.referenced.column(),
+                format!("card `{}` is placed twice", k.value),
+            ));
+        }
+        seen.push(k.value.clone());
+    }
+    if u.under.len() > 3 {
+        return Err(BoardError::new(
+            u.card.referenced.line(),
+            u.card.referenced.column(),
+            "a unique stack holds at most 4 cards",
+        ));
+    }
+    Ok(())
+}
+
+fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<(), BoardError> {
+    for k in p
+        .hand
+        .iter()
+        .chain(&p.deck)
+        .chain(&p.discard)
+        .chain(&p.resource)
+    {
+        known(b, k)?;
+        if seen.contains(&k.value) {
+            return Err(BoardError::new(
+                k.referenced.line(),
+                k.referenced.column(),
+                format!("card `{}` is placed twice", k.value),
+            ));
+        }
+        seen.push(k.value.clone());
+    }
+    for u in p
+        .space
+        .iter()
+        .chain(&p.ground)
+        .chain(&p.character)
+        .chain(&p.build_zone)
+    {
+        check_unit(b, u, seen)?;
+    }
+    Ok(())
+}
+
+/// Names exist, each card is placed once, steps name only known cards, dice are bounded.
+pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
+    let mut seen = Vec::new();
+    check_player(b, &b.dark, &mut seen)?;
+    check_player(b, &b.light, &mut seen)?;
+    if let Some(sb) = &b.side_bid
+        && sb.first != "player1"
+        && sb.first != "player2"
+    {
+        return Err(BoardError::nowhere(
+            "side_bid.first is `player1` or `player2`",
+        ));
+    }
+    for s in script {
+        let st = &s.step;
+        for k in [&st.unit, &st.target, &st.card, &st.onto]
+            .into_iter()
+            .flatten()
+            .chain(&st.cards)
+        {
+            known(b, k)?;
+        }
+        if st.dice.len() > 100 || st.reroll.len() > 100 {
+            return Err(BoardError::at(s.at, "more than 100 dice in one step"));
+        }
+    }
+    Ok(())
+}
+
+const UNIT_KEYS: [&str; 13] = [
+    "zone",
+    "top",
+    "tapped",
+    "damage",
+    "counters",
+    "speed",
+    "power",
+    "health",
+    "build",
+    "stack",
+    "pilots",
+    "equipment",
+    "keywords",
+];
+const ATTACK_KEYS: [&str; 6] = [
+    "attacker",
+    "defender",
+    "dice",
+    "hits",
+    "damage",
+    "disrupted",
+];
+
+/// Whether an expectation path can be observed.
+pub fn observable(b: &Board, path: &str) -> Result<(), String> {
+    let parts: Vec<&str> = path.split('.').collect();
+    let card = |k: &str| {
+        if b.cards.contains_key(k) {
+            Ok(())
+        } else {
+            Err(format!("no card `{k}` on the board"))
+        }
+    };
+    let side = |s: &str| {
+        if s == "dark" || s == "light" {
+            Ok(())
+        } else {
+            Err(format!("`{s}` is not a side (dark, light)"))
+        }
+    };
+    match parts.as_slice() {
+        ["cards", k] => card(k),
+        ["units", k, "keywords", kw] => {
+            card(k)?;
+            if KEYWORDS.contains(kw) { Ok(()) } else { Err(format!("keywords are {}", KEYWORDS.join(", "))) }
+        }
+        ["units", k, key] => {
+            card(k)?;
+            if UNIT_KEYS.contains(key) && *key != "keywords" {
+                Ok(())
+            } else {
+                Err(format!("a unit has {}", UNIT_KEYS.join(", ")))
+            }
+        }
+        ["force" | "build" | "hand" | "deck" | "discard" | "setup", s] => side(s),
+        ["bounty", s, "force" | "build"] => side(s),
+        ["control", a] if ["space", "ground", "character"].contains(a) => Ok(()),
+        ["winner" | "resolved" | "attack_order"] => Ok(()),
+        ["attacks", n, key] if n.parse::<usize>().is_ok_and(|n| n >= 1) && ATTACK_KEYS.contains(key) => Ok(()),
+        ["side_bid", "player1" | "player2", "side" | "build"] => Ok(()),
+        _ => Err(
+            "paths are cards.<id>, units.<id>.<zone|top|tapped|damage|counters|speed|power|health|build|stack|pilots|equipment|keywords.<kw>>, \
+             force|build|hand|deck|discard|setup.<side>, bounty.<side>.<force|build>, control.<arena>, winner, resolved, attack_order, \
+             attacks.<n>.<attacker|defender|dice|hits|damage|disrupted>, side_bid.<player>.<side|build>"
+                .into(),
+        ),
+    }
+}

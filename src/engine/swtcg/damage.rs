@@ -1,0 +1,403 @@
+//! Damage resolution: the pending damage, damage prevention, damage
+//! placement and unit discard POPs (attacking steps 4 to 7), for attack
+//! dice, Overkill, Deflect, dice of damage and direct damage alike.
+
+use super::engine::{Engine, Flow, Reject, reject};
+use super::model::{Effect, Kind, Side, Step, Timing, Verb};
+use super::rules as r;
+use super::state::PieceIx;
+use crate::engine::Event;
+
+/// Where damage comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DmgKind {
+    AttackDice,
+    Overkill,
+    Deflect,
+    DiceOfDamage,
+    Direct,
+}
+
+/// One instance of pending damage to one unit.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub unit: PieceIx,
+    pub amount: i64,
+    pub prevented: i64,
+    pub kind: DmgKind,
+    pub source: Option<PieceIx>,
+    /// The attack roll showed a natural 1 (Parry).
+    pub natural_one: bool,
+    pub evades: usize,
+    pub deflects: usize,
+    /// Damage counters placed.
+    pub placed: i64,
+}
+
+impl Instance {
+    pub fn new(unit: PieceIx, amount: i64, kind: DmgKind, source: Option<PieceIx>) -> Self {
+        Instance {
+            unit,
+            amount,
+            prevented: 0,
+            kind,
+            source,
+            natural_one: false,
+            evades: 0,
+            deflects: 0,
+            placed: 0,
+        }
+    }
+    pub fn left(&self) -> i64 {
+        (self.amount - self.prevented).max(0)
+    }
+}
+
+/// Damage created by Deflect, resolved after the damage it came from.
+struct Deflected {
+    from: PieceIx,
+    to: PieceIx,
+    amount: i64,
+}
+
+fn find(inst: &[Instance], p: PieceIx) -> Option<usize> {
+    inst.iter().position(|i| i.unit == p && i.left() > 0)
+}
+
+impl<'a> Engine<'a> {
+    /// Resolve pending damage through steps 4 to 7; returns the instances with what was placed.
+    pub fn resolve_damage(&mut self, mut inst: Vec<Instance>) -> Flow<Vec<Instance>> {
+        inst.retain(|i| i.amount > 0 && self.st.in_arena(i.unit));
+        if inst.is_empty() {
+            return Ok(inst);
+        }
+        self.level += 1;
+        for i in &inst {
+            let t = format!("pending damage: {} to {}", i.amount, self.st.label(i.unit));
+            self.rules(Event::Result, t, &[r::ATTACKING, r::G_DAMAGE]);
+        }
+        self.parry(&mut inst);
+        let deflected = self.prevention(&mut inst)?;
+        self.place(&mut inst);
+        self.discards(&inst);
+        self.level -= 1;
+        for d in deflected {
+            if self.st.in_arena(d.to) {
+                let t = format!(
+                    "{} deflects {} damage to {}",
+                    self.st.label(d.from),
+                    d.amount,
+                    self.st.label(d.to)
+                );
+                self.rules(Event::Result, t, &[r::DEFLECT]);
+                self.resolve_damage(vec![Instance::new(
+                    d.to,
+                    d.amount,
+                    DmgKind::Deflect,
+                    Some(d.from),
+                )])?;
+            }
+        }
+        Ok(inst)
+    }
+
+    /// Parry: triggered first in the damage prevention POP, against attack dice with a natural 1.
+    fn parry(&mut self, inst: &mut [Instance]) {
+        for i in inst.iter_mut() {
+            if i.kind != DmgKind::AttackDice || !i.natural_one || i.source == Some(i.unit) {
+                continue;
+            }
+            let Some(x) = self.st.totals(i.unit).kw.parry else {
+                continue;
+            };
+            let n = x.min(i.left()).max(0);
+            i.prevented += n;
+            let t = format!(
+                "Parry {x}: the attack roll shows a natural 1; {n} damage to {} prevented",
+                self.st.label(i.unit)
+            );
+            self.rules(Event::Result, t, &[r::PARRY, r::G_NATURAL, r::POP]);
+        }
+    }
+
+    /// Whether a side can prevent any of the pending damage.
+    fn can_prevent(&self, inst: &[Instance], s: Side) -> bool {
+        let mine = inst
+            .iter()
+            .any(|i| i.left() > 0 && self.st.pieces[i.unit].side == s && self.st.in_arena(i.unit));
+        if !mine {
+            return false;
+        }
+        inst.iter().any(|i| {
+            if i.left() == 0 || self.st.pieces[i.unit].side != s {
+                return false;
+            }
+            let kw = self.st.totals(i.unit).kw;
+            (i.evades < kw.evade.len() && !kw.cant_use_evade) || i.deflects < kw.deflect.len()
+        }) || self.prevention_cards(s)
+    }
+
+    fn prevention_cards(&self, s: Side) -> bool {
+        let pl = self.st.player(s);
+        pl.hand.iter().any(|&c| {
+            let d = self.st.def(c);
+            d.kind == Kind::Battle
+                && d.abilities.iter().any(|a| {
+                    a.activated
+                        .as_ref()
+                        .is_some_and(|x| x.timing == Timing::Prevention && x.cost.force <= pl.force)
+                })
+        })
+    }
+
+    fn judge_prevent(&self, inst: &[Instance], s: Side, st: &Step) -> Result<(), Reject> {
+        match st.verb() {
+            Verb::Evade | Verb::Deflect => {
+                let Some(u) = self.unit_of(st) else {
+                    return Err(reject("name the unit (`unit:`)", &[r::POP]));
+                };
+                if self.st.pieces[u].side != s {
+                    return Err(reject(
+                        "only a unit's controller plays its abilities",
+                        &[r::PRIMARY_RULES],
+                    ));
+                }
+                let Some(i) = find(inst, u) else {
+                    return Err(reject(
+                        format!("no damage is pending to {}", self.st.label(u)),
+                        &[r::G_PREVENT],
+                    ));
+                };
+                let kw = self.st.totals(u).kw;
+                if st.verb() == Verb::Evade {
+                    if kw.cant_use_evade {
+                        return Err(reject(
+                            "this unit can't use Evade",
+                            &[r::G_CANT_USE, r::PRIMARY_RULES],
+                        ));
+                    }
+                    if inst[i].evades >= kw.evade.len() {
+                        return Err(reject(
+                            "Evade can be played only once for each instance of damage",
+                            &[r::EVADE],
+                        ));
+                    }
+                    if st
+                        .amount
+                        .is_some_and(|a| a < 1 || a > kw.evade[inst[i].evades])
+                    {
+                        return Err(reject("Evade X prevents up to X damage", &[r::EVADE]));
+                    }
+                } else {
+                    if inst[i].deflects >= kw.deflect.len() {
+                        return Err(reject(
+                            "each Deflect is played once for this damage",
+                            &[r::DEFLECT, r::DUPLICATES],
+                        ));
+                    }
+                    if let Some(t) = self.target_of(st)
+                        && self.st.arena_of(t) != self.st.arena_of(u)
+                    {
+                        return Err(reject(
+                            "Deflect does damage to a unit in the same arena",
+                            &[r::DEFLECT],
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            Verb::Play => {
+                self.judge_card(s, st, Timing::Prevention)
+                    .and_then(|_| match self.target_of(st) {
+                        Some(t) if find(inst, t).is_some() => Ok(()),
+                        _ => Err(reject(
+                            "prevent damage to a unit with damage pending (`target:`)",
+                            &[r::G_PREVENT],
+                        )),
+                    })
+            }
+            _ => Err(reject(
+                "during the damage prevention POP: evade, deflect, play or pass",
+                &[r::POP],
+            )),
+        }
+    }
+
+    /// The damage prevention POP: activated prevention, Dark Side first.
+    fn prevention(&mut self, inst: &mut Vec<Instance>) -> Flow<Vec<Deflected>> {
+        let mut out = Vec::new();
+        let cell = std::cell::RefCell::new(std::mem::take(inst));
+        {
+            let opts = |e: &Engine, s: Side| e.can_prevent(&cell.borrow(), s);
+            let judge = |e: &Engine, s: Side, st: &Step| e.judge_prevent(&cell.borrow(), s, st);
+            let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| -> Flow<()> {
+                let mut v = cell.borrow_mut();
+                e.play_prevention(&mut v, s, st, &mut out);
+                Ok(())
+            };
+            self.pop(
+                "damage prevention POP",
+                &[r::POP, r::ATTACKING, r::G_PREVENT],
+                &opts,
+                &judge,
+                &mut play,
+            )?;
+        }
+        *inst = cell.into_inner();
+        Ok(out)
+    }
+
+    fn play_prevention(
+        &mut self,
+        inst: &mut [Instance],
+        s: Side,
+        st: &Step,
+        out: &mut Vec<Deflected>,
+    ) {
+        match st.verb() {
+            Verb::Evade | Verb::Deflect => {
+                let Some(u) = self.unit_of(st) else { return };
+                let Some(i) = find(inst, u) else { return };
+                let kw = self.st.totals(u).kw;
+                let evade = st.verb() == Verb::Evade;
+                let x = if evade {
+                    kw.evade[inst[i].evades]
+                } else {
+                    kw.deflect[inst[i].deflects]
+                };
+                let n = if evade {
+                    st.amount.unwrap_or(x).min(inst[i].left())
+                } else {
+                    x.min(inst[i].left())
+                };
+                inst[i].prevented += n;
+                let name = if evade { "Evade" } else { "Deflect" };
+                if evade {
+                    inst[i].evades += 1;
+                } else {
+                    inst[i].deflects += 1;
+                }
+                let label = format!("{}:{}", st.verb().as_str(), self.st.key(u));
+                self.resolved.push(label);
+                let t = format!(
+                    "{} plays {name} {x}: {n} damage prevented",
+                    self.st.label(u)
+                );
+                self.by(
+                    s,
+                    Event::Result,
+                    t,
+                    &[if evade { r::EVADE } else { r::DEFLECT }, r::G_PREVENT],
+                );
+                if !evade
+                    && n > 0
+                    && let Some(t) = self.target_of(st)
+                {
+                    out.push(Deflected {
+                        from: u,
+                        to: t,
+                        amount: n,
+                    });
+                }
+            }
+            Verb::Play => {
+                let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+                    return;
+                };
+                let Some(t) = self.target_of(st) else { return };
+                let Some(i) = find(inst, t) else { return };
+                let act = self.card_activated(c);
+                self.pay_card(s, c);
+                for e in act.map(|a| a.effects).unwrap_or_default() {
+                    if let Effect::Prevent(n) = e {
+                        let n = n.min(inst[i].left());
+                        inst[i].prevented += n;
+                        let txt = format!("{n} damage to {} prevented", self.st.label(t));
+                        self.by(s, Event::Result, txt, &[r::G_PREVENT]);
+                    }
+                }
+                self.resolved.push(format!("play:{}", self.st.keys[c]));
+            }
+            _ => {}
+        }
+    }
+
+    /// Damage placement: counters for damage not prevented; Stun.
+    fn place(&mut self, inst: &mut [Instance]) {
+        for i in inst.iter_mut() {
+            let n = i.left();
+            if n == 0 || !self.st.in_arena(i.unit) {
+                let t = format!("no damage counters placed on {}", self.st.label(i.unit));
+                self.rules(Event::Result, t, &[r::ATTACKING, r::G_DAMAGE_COUNTER]);
+                continue;
+            }
+            self.st.pieces[i.unit].damage += n;
+            i.placed = n;
+            let t = format!(
+                "{n} damage counter{} placed on {} ({} in all)",
+                if n == 1 { "" } else { "s" },
+                self.st.label(i.unit),
+                self.st.pieces[i.unit].damage
+            );
+            self.rules(Event::StateChange, t, &[r::ATTACKING, r::G_DAMAGE_COUNTER]);
+            let Some(src) = i.source else { continue };
+            if src == i.unit {
+                continue;
+            }
+            if let Some(x) = self.st.totals(src).kw.stun {
+                self.st.pieces[i.unit].power_mod -= x;
+                let t = format!(
+                    "Stun {x}: {} gets -{x} power until end of battle",
+                    self.st.label(i.unit)
+                );
+                self.rules(Event::StateChange, t, &[r::STUN, r::G_DAMAGE_DONE]);
+            }
+        }
+    }
+
+    /// Unit discard: a unit whose damage counters reach its health is discarded.
+    pub fn discards(&mut self, inst: &[Instance]) {
+        for i in inst {
+            self.discard_check(i.unit, i.source);
+        }
+    }
+
+    /// Discard a unit if its damage counters reach its health; Bounty for the source.
+    pub fn discard_check(&mut self, u: PieceIx, source: Option<PieceIx>) {
+        if !self.st.in_arena(u) {
+            return;
+        }
+        let h = self.st.totals(u).health;
+        if self.st.pieces[u].damage < h {
+            return;
+        }
+        let label = self.st.label(u);
+        let key = self.st.key(u).to_string();
+        self.st.discard_piece(u);
+        self.resolved.push(format!("discard:{key}"));
+        let t = format!("{label} has damage counters equal to its health ({h}) and is discarded");
+        self.rules(
+            Event::StateChange,
+            t,
+            &[r::ATTACKING, r::ATTACK_SUMMARY, r::G_DISCARD],
+        );
+        if let Some(src) = source
+            && src != u
+        {
+            let kw = self.st.totals(src).kw;
+            let side = self.st.pieces[src].side;
+            for b in kw.bounty {
+                let pl = self.st.player_mut(side);
+                pl.bounty.build += b.build;
+                pl.bounty.force += b.force;
+                let t = format!(
+                    "Bounty: {} gains {} Force and {} build points when its next build step starts",
+                    side.name(),
+                    b.force,
+                    b.build
+                );
+                self.rules(Event::StateChange, t, &[r::BOUNTY]);
+            }
+        }
+    }
+}

@@ -1,0 +1,521 @@
+//! Battle cards and activated abilities: playing them (costs, timing, once
+//! per turn), their effects, and triggered abilities that wait for them.
+
+use super::damage::{DmgKind, Instance};
+use super::engine::{Answer, Engine, Flow, Reject, reject};
+use super::model::{Activated, Effect, Kind, Side, Step, Timing, Trigger, Verb};
+use super::rules as r;
+use super::state::{CardIx, PZone, PieceIx};
+use crate::engine::{Event, NeedKind};
+
+/// Where an effect is played: the attack it belongs to, if any.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ctx {
+    pub attacker: Option<PieceIx>,
+}
+
+impl<'a> Engine<'a> {
+    /// A card's first activated ability (a Battle card's effect).
+    pub fn card_activated(&self, c: CardIx) -> Option<Activated> {
+        self.st
+            .def(c)
+            .abilities
+            .iter()
+            .find_map(|a| a.activated.clone())
+    }
+
+    /// Whether a side could play a Battle card or a unit's activated ability at this timing.
+    pub fn can_play(&self, s: Side, timing: Timing, attacked: Option<PieceIx>) -> bool {
+        let pl = self.st.player(s);
+        let card = pl.hand.iter().any(|&c| {
+            self.st.def(c).kind == Kind::Battle
+                && self
+                    .card_activated(c)
+                    .is_some_and(|a| a.timing == timing && a.cost.force <= pl.force)
+        });
+        card || (0..self.st.pieces.len()).any(|u| {
+            self.st.pieces[u].side == s
+                && self.st.in_arena(u)
+                && (timing != Timing::WhenAttacked || Some(u) == attacked)
+                && (1..=self.st.top_def(u).abilities.len())
+                    .any(|k| self.ability_ok(s, u, k, timing).is_ok())
+        })
+    }
+
+    /// Judge a `play` of a Battle card (`card`) or a unit's ability (`unit`, `ability`).
+    pub fn judge_card(&self, s: Side, st: &Step, timing: Timing) -> Result<(), Reject> {
+        if st.verb() != Verb::Play {
+            return Err(reject("play a card or an ability, or pass", &[r::POP]));
+        }
+        if let Some(u) = self.unit_of(st) {
+            return self.ability_ok(s, u, st.ability.unwrap_or(1), timing);
+        }
+        let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+            return Err(reject(
+                "name the card (`card:`) or the unit (`unit:`)",
+                &[r::BATTLE_CARDS],
+            ));
+        };
+        if !self.st.player(s).hand.contains(&c) || self.st.def(c).kind != Kind::Battle {
+            return Err(reject(
+                "a Battle card is played from its player's hand",
+                &[r::BATTLE_CARDS],
+            ));
+        }
+        let Some(a) = self.card_activated(c) else {
+            return Err(reject("the card has no effect to play", &[r::BATTLE_CARDS]));
+        };
+        if a.timing != timing {
+            return Err(reject(
+                "the card can't be played at this time",
+                &[r::POP, r::EFFECT_TYPES],
+            ));
+        }
+        if a.cost.force > self.st.player(s).force {
+            return Err(reject(
+                format!(
+                    "the card costs {} Force; {} has {}",
+                    a.cost.force,
+                    s.name(),
+                    self.st.player(s).force
+                ),
+                &[r::G_PAY, r::G_FORCE],
+            ));
+        }
+        if let Some(Effect::DiscardUnit(t)) = a
+            .effects
+            .iter()
+            .find(|e| matches!(e, Effect::DiscardUnit(_)))
+            && !self.target_of(st).is_some_and(|u| self.st.has_type(u, *t))
+        {
+            return Err(reject(
+                format!(
+                    "the target must have the {} type (a subtype is not a type)",
+                    t.title()
+                ),
+                &[r::G_TYPE],
+            ));
+        }
+        Ok(())
+    }
+
+    fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
+        if self.st.pieces[u].side != s {
+            return Err(reject(
+                "only a unit's controller plays its abilities",
+                &[r::PRIMARY_RULES],
+            ));
+        }
+        let c = self.st.top(u);
+        let Some(a) = self
+            .st
+            .def(c)
+            .abilities
+            .get(k.wrapping_sub(1))
+            .and_then(|a| a.activated.as_ref())
+        else {
+            return Err(reject(
+                "the unit has no such activated ability",
+                &[r::EFFECT_TYPES],
+            ));
+        };
+        if a.timing != timing {
+            return Err(reject(
+                "the ability can't be played at this time",
+                &[r::POP, r::EFFECT_TYPES],
+            ));
+        }
+        if self.used.contains(&(c, k)) {
+            return Err(reject(
+                "an activated effect is played once per turn",
+                &[r::EFFECT_TYPES],
+            ));
+        }
+        if a.cost.force > self.st.player(s).force {
+            return Err(reject(
+                format!(
+                    "the ability costs {} Force; {} has {}",
+                    a.cost.force,
+                    s.name(),
+                    self.st.player(s).force
+                ),
+                &[r::G_PAY, r::G_FORCE, r::EFFECT_TYPES],
+            ));
+        }
+        Ok(())
+    }
+
+    /// Pay for a Battle card and discard it.
+    pub fn pay_card(&mut self, s: Side, c: CardIx) {
+        let cost = self.card_activated(c).map_or(0, |a| a.cost.force);
+        let pl = self.st.player_mut(s);
+        pl.force -= cost;
+        pl.hand.retain(|&x| x != c);
+        pl.discard.push(c);
+        let t = format!(
+            "{} plays {} (pays {cost} Force)",
+            s.name(),
+            self.st.card_label(c)
+        );
+        self.by(s, Event::Initiate, t, &[r::BATTLE_CARDS, r::EFFECT_TYPES]);
+    }
+
+    /// Pay for a unit's activated ability; returns it.
+    pub fn pay_ability(&mut self, s: Side, u: PieceIx, k: usize) -> Option<Activated> {
+        let c = self.st.top(u);
+        let a = self
+            .st
+            .def(c)
+            .abilities
+            .get(k.wrapping_sub(1))?
+            .activated
+            .clone()?;
+        self.used.push((c, k));
+        self.st.player_mut(s).force -= a.cost.force;
+        let t = format!(
+            "{} activates {}'s ability {k} (pays {} Force)",
+            s.name(),
+            self.st.label(u),
+            a.cost.force
+        );
+        self.by(s, Event::Initiate, t, &[r::EFFECT_TYPES]);
+        Some(a)
+    }
+
+    /// Play a judged `play` step: pay, then run the effects.
+    pub fn play(&mut self, s: Side, st: &Step, ctx: Ctx) -> Flow<()> {
+        let target = self.target_of(st);
+        if let Some(u) = self.unit_of(st) {
+            let k = st.ability.unwrap_or(1);
+            let Some(a) = self.pay_ability(s, u, k) else {
+                return Ok(());
+            };
+            self.resolved.push(format!("ability:{}", self.st.key(u)));
+            return self.run_effects(s, Some(u), &a.effects, target, ctx);
+        }
+        let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+            return Ok(());
+        };
+        let a = self.card_activated(c);
+        self.pay_card(s, c);
+        self.resolved.push(format!("play:{}", self.st.keys[c]));
+        self.run_effects(
+            s,
+            None,
+            &a.map(|a| a.effects).unwrap_or_default(),
+            target,
+            ctx,
+        )
+    }
+
+    /// Run effects in order; "when you draw a card" triggers wait until they finish.
+    pub fn run_effects(
+        &mut self,
+        s: Side,
+        src: Option<PieceIx>,
+        effects: &[Effect],
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<()> {
+        let mut drawn = 0;
+        self.level += 1;
+        for e in effects {
+            drawn += self.effect(s, src, e, target, ctx)?;
+        }
+        self.level -= 1;
+        for _ in 0..drawn {
+            self.draw_triggers(s)?;
+        }
+        Ok(())
+    }
+
+    /// One effect; returns the number of cards drawn.
+    fn effect(
+        &mut self,
+        s: Side,
+        src: Option<PieceIx>,
+        e: &Effect,
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
+        let tl = |e: &Engine| target.map_or("no unit".to_string(), |t| e.st.label(t));
+        match e {
+            Effect::Untap => {
+                if let Some(t) = target {
+                    self.st.pieces[t].tapped = false;
+                    let txt = format!("{} untaps", tl(self));
+                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
+                }
+            }
+            Effect::Damage(n) => {
+                if let Some(t) = target {
+                    self.resolve_damage(vec![Instance::new(t, *n, DmgKind::Direct, src)])?;
+                }
+            }
+            Effect::Power(n) | Effect::Speed(n) => {
+                if let Some(t) = target {
+                    let (what, m) = if matches!(e, Effect::Power(_)) {
+                        ("power", &mut self.st.pieces[t].power_mod)
+                    } else {
+                        ("speed", &mut self.st.pieces[t].speed_mod)
+                    };
+                    *m += n;
+                    let txt = format!("{} gets {n:+} {what} until end of battle", tl(self));
+                    self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::G_THIS_TURN]);
+                }
+            }
+            Effect::GainForce(n) => {
+                self.st.player_mut(s).force += n;
+                let txt = format!(
+                    "{} gains {n} Force ({} now)",
+                    s.name(),
+                    self.st.player(s).force
+                );
+                self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
+            }
+            Effect::LoseForce(n) => {
+                let o = s.other();
+                let lost = (*n).min(self.st.player(o).force).max(0);
+                self.st.player_mut(o).force -= lost;
+                let txt = format!(
+                    "{} loses {lost} Force (of {n}; Force is never negative)",
+                    o.name()
+                );
+                self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
+            }
+            Effect::Draw(n) => return Ok(self.draw(s, *n)),
+            Effect::DiscardCards(n) => self.discard_from_hand(s, *n)?,
+            Effect::Search(names) => self.search(s, names)?,
+            Effect::RetreatSelf => {
+                if let Some(u) = src.filter(|&u| self.st.in_arena(u)) {
+                    self.st.pieces[u].zone = PZone::BuildZone;
+                    let txt = format!("{} retreats to the build zone", self.st.label(u));
+                    self.rules(Event::StateChange, txt, &[r::G_RETREAT]);
+                }
+            }
+            Effect::CountersOnAttacker(n) => {
+                if let Some(a) = ctx.attacker.filter(|&a| self.st.in_arena(a)) {
+                    self.st.pieces[a].damage += n;
+                    let txt = format!(
+                        "{n} damage counters put on {} (not damage: they can't be prevented)",
+                        self.st.label(a)
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::POP]);
+                    self.discard_check(a, None);
+                }
+            }
+            Effect::RemoveCounters { n, from } => self.remove_counters(s, *n, from)?,
+            Effect::DisruptAttack => {}
+            Effect::DiscardUnit(_) => {
+                if let Some(t) = target {
+                    let txt = format!("{} is discarded", tl(self));
+                    self.st.discard_piece(t);
+                    self.rules(Event::StateChange, txt, &[r::G_DISCARD, r::G_TYPE]);
+                }
+            }
+            Effect::Prevent(_) => {}
+        }
+        Ok(0)
+    }
+
+    /// Draw up to `n` cards (as many as there are).
+    pub fn draw(&mut self, s: Side, n: i64) -> i64 {
+        let mut k = 0;
+        for _ in 0..n {
+            let pl = self.st.player_mut(s);
+            if pl.deck.is_empty() {
+                break;
+            }
+            let c = pl.deck.remove(0);
+            pl.hand.push(c);
+            k += 1;
+        }
+        let txt = format!(
+            "{} draws {k} card{}",
+            s.name(),
+            if k == 1 { "" } else { "s" }
+        );
+        self.rules(Event::StateChange, txt, &[r::G_DRAW_X, r::DECK]);
+        k
+    }
+
+    fn discard_from_hand(&mut self, s: Side, n: i64) -> Flow<()> {
+        let n = (n.max(0) as usize).min(self.st.player(s).hand.len());
+        if n == 0 {
+            return Ok(());
+        }
+        let judge = move |e: &Engine, st: &Step| {
+            let ok = st.verb() == Verb::Discard
+                && st.cards.len() == n
+                && st.cards.iter().all(|k| {
+                    e.st.find(&k.value)
+                        .is_some_and(|c| e.st.player(s).hand.contains(&c))
+                });
+            if ok {
+                Ok(())
+            } else {
+                Err(reject(
+                    format!("discard exactly {n} cards from hand"),
+                    &[r::G_DISCARD],
+                ))
+            }
+        };
+        if let Answer::Do(st) = self.ask(s, NeedKind::Choice, "cards to discard", true, &judge)? {
+            for k in &st.cards {
+                if let Some(c) = self.st.find(&k.value) {
+                    let pl = self.st.player_mut(s);
+                    pl.hand.retain(|&x| x != c);
+                    pl.discard.push(c);
+                }
+            }
+            let txt = format!("{} discards {} cards", s.name(), n);
+            self.by(s, Event::StateChange, txt, &[r::G_DISCARD]);
+        }
+        Ok(())
+    }
+
+    fn search(&mut self, s: Side, names: &[String]) -> Flow<()> {
+        let found: Vec<CardIx> = self
+            .st
+            .player(s)
+            .deck
+            .iter()
+            .copied()
+            .filter(|&c| names.contains(&self.st.def(c).name))
+            .collect();
+        let txt = format!(
+            "{} searches the deck: {} of {} named cards found",
+            s.name(),
+            found.len(),
+            names.len()
+        );
+        self.by(s, Event::Result, txt, &[r::G_SEARCH]);
+        if found.is_empty() {
+            return Ok(());
+        }
+        let f2 = found.clone();
+        let judge = move |e: &Engine, st: &Step| {
+            if st.verb() == Verb::Pass {
+                return Ok(());
+            }
+            let cs: Vec<Option<CardIx>> = st.cards.iter().map(|k| e.st.find(&k.value)).collect();
+            let mut seen: Vec<&str> = Vec::new();
+            for c in &cs {
+                let Some(c) = c.filter(|c| f2.contains(c)) else {
+                    return Err(reject("take only cards the search found", &[r::G_SEARCH]));
+                };
+                let n = e.st.def(c).name.as_str();
+                if seen.contains(&n) {
+                    return Err(reject(
+                        "one card for each card the effect names",
+                        &[r::G_SEARCH],
+                    ));
+                }
+                seen.push(n);
+            }
+            Ok(())
+        };
+        if let Answer::Do(st) = self.ask(
+            s,
+            NeedKind::Choice,
+            "cards found in the search",
+            true,
+            &judge,
+        )? {
+            for k in &st.cards {
+                if let Some(c) = self.st.find(&k.value) {
+                    let pl = self.st.player_mut(s);
+                    pl.deck.retain(|&x| x != c);
+                    pl.hand.push(c);
+                }
+            }
+            let txt = format!("{} takes {} card(s) into hand", s.name(), st.cards.len());
+            self.by(s, Event::StateChange, txt, &[r::G_SEARCH]);
+        }
+        Ok(())
+    }
+
+    fn remove_counters(&mut self, s: Side, n: i64, from: &[super::model::Arena]) -> Flow<()> {
+        let cands: Vec<PieceIx> = (0..self.st.pieces.len())
+            .filter(|&u| {
+                self.st.pieces[u].side == s
+                    && self.st.pieces[u].damage > 0
+                    && self.st.arena_of(u).is_some_and(|a| from.contains(&a))
+            })
+            .collect();
+        let u = match cands.len() {
+            0 => {
+                self.rules(
+                    Event::Result,
+                    "no unit has damage counters to remove",
+                    &[r::G_DAMAGE_COUNTER],
+                );
+                return Ok(());
+            }
+            1 => cands[0],
+            _ => {
+                let c2 = cands.clone();
+                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+                    Some(t) if st.verb() == Verb::Choose && c2.contains(&t) => Ok(()),
+                    _ => Err(reject(
+                        "choose one of your units with damage counters",
+                        &[r::G_DAMAGE_COUNTER],
+                    )),
+                };
+                match self.ask(
+                    s,
+                    NeedKind::Choice,
+                    "a unit to remove counters from",
+                    true,
+                    &judge,
+                )? {
+                    Answer::Do(st) => self.target_of(&st).unwrap_or(cands[0]),
+                    Answer::Pass => return Ok(()),
+                }
+            }
+        };
+        let k = n.min(self.st.pieces[u].damage);
+        self.st.pieces[u].damage -= k;
+        let txt = format!("{k} damage counter(s) removed from {}", self.st.label(u));
+        self.rules(
+            Event::StateChange,
+            txt,
+            &[r::G_DAMAGE_COUNTER, r::G_WHEN_DRAW],
+        );
+        Ok(())
+    }
+
+    /// "When you draw a card" abilities of a side's units, once.
+    fn draw_triggers(&mut self, s: Side) -> Flow<()> {
+        for u in 0..self.st.pieces.len() {
+            if self.st.pieces[u].side != s || !self.st.in_arena(u) {
+                continue;
+            }
+            let trig: Vec<_> = self
+                .st
+                .top_def(u)
+                .abilities
+                .iter()
+                .filter_map(|a| a.triggered.clone())
+                .filter(|t| t.when == Trigger::Draw)
+                .collect();
+            for t in trig {
+                if t.in_arena.is_some_and(|a| self.st.arena_of(u) != Some(a)) {
+                    continue;
+                }
+                let txt = format!("{}: \"when you draw a card\" resolves", self.st.label(u));
+                self.rules(Event::Push, txt, &[r::G_WHEN_DRAW, r::USING_EFFECTS]);
+                self.run_effects(s, Some(u), &t.effects, None, Ctx::default())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A general POP (or a start/end POP): Battle cards and abilities played at that time.
+    pub fn general_pop(&mut self, what: &str, cites: &[&'static str]) -> Flow<()> {
+        let opts = |e: &Engine, s: Side| e.can_play(s, Timing::General, None);
+        let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, Timing::General);
+        let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| e.play(s, st, Ctx::default());
+        self.pop(what, cites, &opts, &judge, &mut play)
+    }
+}

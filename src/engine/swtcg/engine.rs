@@ -1,0 +1,294 @@
+//! The SWTCG driver: asking players for decisions in play-or-pass (POP)
+//! chances, scripted dice, the trace, rejected decisions and stops.
+
+use super::model::{Side, Step, Verb};
+use super::rules as r;
+use super::state::{PieceIx, State};
+use crate::engine::{Actor, At, End, Event, Illegal, MAX_STEPS, NeedKind, Scripted, Trace};
+
+/// The run stopped (its `End` is recorded on the engine).
+#[derive(Debug, Clone, Copy)]
+pub struct Stop;
+
+pub type Flow<T> = Result<T, Stop>;
+
+/// Why a scripted decision is rejected, with the rules it breaks.
+pub struct Reject {
+    pub reason: String,
+    pub cites: Vec<&'static str>,
+}
+
+pub fn reject(reason: impl Into<String>, cites: &[&'static str]) -> Reject {
+    Reject {
+        reason: reason.into(),
+        cites: cites.to_vec(),
+    }
+}
+
+/// A player's answer to a chance or a choice.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    Pass,
+    Do(Box<Step>),
+}
+
+/// One attack, as observed.
+#[derive(Debug, Clone, Default)]
+pub struct AttackRecord {
+    pub attacker: String,
+    pub defender: String,
+    pub dice: Vec<i64>,
+    pub hits: i64,
+    pub damage: i64,
+    pub disrupted: bool,
+}
+
+pub struct Engine<'a> {
+    pub st: State,
+    script: &'a [Scripted<Step>],
+    next: usize,
+    pub trace: Trace,
+    pub illegal: Vec<Illegal>,
+    pub end: Option<End>,
+    pub resolved: Vec<String>,
+    pub attacks: Vec<AttackRecord>,
+    pub attack_order: Vec<String>,
+    pub winner: Option<Side>,
+    /// Activated abilities used this turn: (card, ability index).
+    pub used: Vec<(usize, usize)>,
+    pub level: usize,
+    steps: usize,
+    /// Seat names (for messages).
+    pub names: [&'static str; 2],
+}
+
+pub fn actor(s: Side) -> Actor {
+    Actor::Player(s.ix() as u8)
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(st: State, script: &'a [Scripted<Step>]) -> Self {
+        Engine {
+            st,
+            script,
+            next: 0,
+            trace: Trace::default(),
+            illegal: Vec::new(),
+            end: None,
+            resolved: Vec::new(),
+            attacks: Vec::new(),
+            attack_order: Vec::new(),
+            winner: None,
+            used: Vec::new(),
+            level: 0,
+            steps: 0,
+            names: ["dark", "light"],
+        }
+    }
+
+    pub fn log(&mut self, who: Actor, ev: Event, text: impl Into<String>, cites: &[&'static str]) {
+        self.trace.push(self.level, who, ev, text, cites);
+    }
+    pub fn rules(&mut self, ev: Event, text: impl Into<String>, cites: &[&'static str]) {
+        self.log(Actor::Rules, ev, text, cites);
+    }
+    pub fn by(&mut self, s: Side, ev: Event, text: impl Into<String>, cites: &[&'static str]) {
+        self.log(actor(s), ev, text, cites);
+    }
+
+    /// Stop the run with an end.
+    pub fn stop<T>(&mut self, end: End) -> Flow<T> {
+        if self.end.is_none() {
+            self.end = Some(end);
+        }
+        Err(Stop)
+    }
+
+    /// Something the engine does not model: record it and stop.
+    pub fn not_modelled<T>(&mut self, what: impl Into<String>, cites: &[&'static str]) -> Flow<T> {
+        let what = what.into();
+        self.trace
+            .not_modelled(self.level, Actor::Rules, what.clone(), cites);
+        self.stop(End::NotModelled { what })
+    }
+
+    /// Scripted decisions never taken.
+    pub fn remaining(&self) -> &'a [Scripted<Step>] {
+        self.script.get(self.next..).unwrap_or(&[])
+    }
+
+    fn name(&self, s: Side) -> &'static str {
+        self.names[s.ix()]
+    }
+
+    fn reject_step(&mut self, at: At, by: Side, step: &Step, why: Reject) {
+        self.by(
+            by,
+            Event::DecisionRejected,
+            format!(
+                "decision {} rejected ({} {}): {}",
+                at.step,
+                self.name(by),
+                step.describe(),
+                why.reason
+            ),
+            &why.cites,
+        );
+        self.illegal.push(Illegal {
+            at,
+            player: actor(by),
+            decision: step.describe(),
+            reason: why.reason,
+            cites: why.cites,
+        });
+    }
+
+    /// Ask `side` for a decision. `options`: the side has a legal play here,
+    /// so a pass must be scripted (without options a missing decision is a
+    /// pass). `judge` accepts or rejects a scripted step (a `pass` step too).
+    pub fn ask(
+        &mut self,
+        side: Side,
+        kind: NeedKind,
+        what: &str,
+        options: bool,
+        judge: &dyn Fn(&Engine, &Step) -> Result<(), Reject>,
+    ) -> Flow<Answer> {
+        loop {
+            self.steps += 1;
+            if self.steps > MAX_STEPS {
+                return self.stop(End::StepLimit);
+            }
+            // Without a legal option the player passes: the next scripted
+            // decision belongs to a later chance.
+            if !options {
+                return Ok(Answer::Pass);
+            }
+            let Some(s) = self.script.get(self.next) else {
+                return self.stop(End::NeedsDecision {
+                    player: actor(side),
+                    kind,
+                    what: what.to_string(),
+                });
+            };
+            let by = if s.player == 0 {
+                Side::Dark
+            } else {
+                Side::Light
+            };
+            if by != side {
+                self.next += 1;
+                let why = reject(
+                    format!(
+                        "out of turn: {} has the chance to act first ({what})",
+                        self.name(side)
+                    ),
+                    &[r::POP, r::PRIMARY_RULES],
+                );
+                self.reject_step(s.at, by, &s.step, why);
+                continue;
+            }
+            self.next += 1;
+            match judge(self, &s.step) {
+                Ok(()) if s.step.verb() == Verb::Pass => {
+                    self.by(
+                        side,
+                        Event::Pass,
+                        format!("{} passes: {what}", self.name(side)),
+                        &[r::POP],
+                    );
+                    return Ok(Answer::Pass);
+                }
+                Ok(()) => return Ok(Answer::Do(Box::new(s.step.clone()))),
+                Err(why) => self.reject_step(s.at, by, &s.step, why),
+            }
+        }
+    }
+
+    /// Scripted dice: `n` results rolled by `side`.
+    pub fn roll(&mut self, side: Side, n: usize, what: &str) -> Flow<Vec<i64>> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let judge = move |_: &Engine, s: &Step| {
+            if s.verb() != Verb::Roll {
+                return Err(reject(
+                    format!("{n} dice must be rolled now ({what})"),
+                    &[r::G_ROLL],
+                ));
+            }
+            if s.dice.len() != n || s.dice.iter().any(|d| !(1..=6).contains(d)) {
+                return Err(reject(
+                    format!("{what}: give exactly {n} results from 1 to 6"),
+                    &[r::G_ROLL],
+                ));
+            }
+            Ok(())
+        };
+        let w = format!(
+            "roll {n} {} for {what}",
+            if n == 1 { "die" } else { "dice" }
+        );
+        match self.ask(side, NeedKind::Random, &w, true, &judge)? {
+            Answer::Do(s) => {
+                self.by(
+                    side,
+                    Event::Roll,
+                    format!("{} rolls {:?} ({what})", self.name(side), s.dice),
+                    &[r::G_ROLL],
+                );
+                Ok(s.dice.clone())
+            }
+            Answer::Pass => self.stop(End::NeedsDecision {
+                player: actor(side),
+                kind: NeedKind::Random,
+                what: w,
+            }),
+        }
+    }
+
+    /// The piece a step names by `unit` (any card of its stack).
+    pub fn unit_of(&self, s: &Step) -> Option<PieceIx> {
+        s.unit().and_then(|k| self.st.piece_by_key(k))
+    }
+    pub fn target_of(&self, s: &Step) -> Option<PieceIx> {
+        s.target().and_then(|k| self.st.piece_by_key(k))
+    }
+
+    /// A play-or-pass chance: Dark Side first, back and forth until both pass in a row.
+    /// `options(side)` says whether a side can play; `play` judges and resolves one play.
+    pub fn pop(
+        &mut self,
+        what: &str,
+        cites: &[&'static str],
+        options: &dyn Fn(&Engine, Side) -> bool,
+        judge: &dyn Fn(&Engine, Side, &Step) -> Result<(), Reject>,
+        play: &mut dyn FnMut(&mut Engine<'a>, Side, &Step) -> Flow<()>,
+    ) -> Flow<()> {
+        let any = options(self, Side::Dark) || options(self, Side::Light);
+        if any {
+            self.rules(Event::Window, format!("{what}: Dark Side first"), cites);
+        }
+        let mut side = Side::Dark;
+        let mut passes = 0;
+        while passes < 2 {
+            let has = options(self, side);
+            let j = |e: &Engine, s: &Step| {
+                if s.verb() == Verb::Pass {
+                    Ok(())
+                } else {
+                    judge(e, side, s)
+                }
+            };
+            match self.ask(side, NeedKind::Response, what, has, &j)? {
+                Answer::Pass => passes += 1,
+                Answer::Do(s) => {
+                    passes = 0;
+                    play(self, side, &s)?;
+                }
+            }
+            side = side.other();
+        }
+        Ok(())
+    }
+}

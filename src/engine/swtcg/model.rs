@@ -1,0 +1,634 @@
+//! The SWTCG board, cards, abilities and script steps, as read from a
+//! scenario's `swtcg:` key and `script:`. Every struct rejects unknown keys.
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+use std::collections::BTreeMap;
+
+/// The two sides. The Dark Side is seat 0: it goes first and wins ties.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Dark,
+    Light,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Dark, Side::Light];
+    pub fn other(self) -> Side {
+        match self {
+            Side::Dark => Side::Light,
+            Side::Light => Side::Dark,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Dark => "dark",
+            Side::Light => "light",
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Dark => "the Dark Side",
+            Side::Light => "the Light Side",
+        }
+    }
+    pub fn ix(self) -> usize {
+        self as usize
+    }
+}
+
+/// The three arenas, in battle order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arena {
+    Space,
+    Ground,
+    Character,
+}
+
+impl Arena {
+    pub const ALL: [Arena; 3] = [Arena::Space, Arena::Ground, Arena::Character];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Arena::Space => "space",
+            Arena::Ground => "ground",
+            Arena::Character => "character",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            Arena::Space => "Space",
+            Arena::Ground => "Ground",
+            Arena::Character => "Character",
+        }
+    }
+}
+
+/// Where a run starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Start {
+    /// Choose sides: the build-point bid.
+    SideBid,
+    /// Setup: building from the starting build points.
+    Setup,
+    /// The ready phase (then the command and battle phases, the end of turn).
+    Ready,
+    /// The command phase: build steps, then retreat steps.
+    Command,
+    /// The battle phase.
+    Battle,
+}
+
+/// How far a run goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Through {
+    Ready,
+    Command,
+    Battle,
+    /// The end of turn and the win check.
+    Turn,
+}
+
+/// The format of play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    #[default]
+    Standard,
+    TwoHeadedWookiee,
+}
+
+/// The scenario's board (`swtcg:`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    /// Where the run starts (default: the battle phase).
+    #[serde(default)]
+    pub start: Option<Start>,
+    /// How far it goes (default: the phase it starts in).
+    #[serde(default)]
+    pub through: Option<Through>,
+    /// In the battle phase, the first arena to battle in (default: Space).
+    #[serde(default)]
+    pub arena: Option<Arena>,
+    #[serde(default)]
+    pub format: Format,
+    /// The cards, by id.
+    #[serde(default)]
+    pub cards: BTreeMap<String, Spanned<CardDef>>,
+    #[serde(default)]
+    pub dark: PlayerBoard,
+    #[serde(default)]
+    pub light: PlayerBoard,
+    /// The side bid (`start: side_bid`).
+    #[serde(default)]
+    pub side_bid: Option<SideBid>,
+}
+
+/// The build-point bid for a side: `first` bids first, for `side`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideBid {
+    pub side: Side,
+    /// `player1` or `player2`.
+    pub first: String,
+}
+
+/// One player's things.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerBoard {
+    #[serde(default)]
+    pub force: i64,
+    /// Build points to spend (this turn's roll, or the starting build in setup).
+    #[serde(default)]
+    pub build: i64,
+    #[serde(default)]
+    pub hand: Vec<Spanned<String>>,
+    /// The deck, top first.
+    #[serde(default)]
+    pub deck: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub discard: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub resource: Option<Spanned<String>>,
+    #[serde(default)]
+    pub space: Vec<UnitBoard>,
+    #[serde(default)]
+    pub ground: Vec<UnitBoard>,
+    #[serde(default)]
+    pub character: Vec<UnitBoard>,
+    #[serde(default)]
+    pub build_zone: Vec<UnitBoard>,
+}
+
+/// A unit (or a face-down card, or completed Equipment) on the board.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitBoard {
+    /// The top card.
+    pub card: Spanned<String>,
+    /// Versions under the top card, top to bottom.
+    #[serde(default)]
+    pub under: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub tapped: bool,
+    #[serde(default)]
+    pub damage: i64,
+    /// Pilots: each entry is a stack, top first.
+    #[serde(default)]
+    pub pilots: Vec<Vec<Spanned<String>>>,
+    /// Attached Equipment: each entry is a stack, top first.
+    #[serde(default)]
+    pub equipment: Vec<Vec<Spanned<String>>>,
+    /// Face-down (partially built) in the build zone, with build counters.
+    #[serde(default)]
+    pub face_down: bool,
+    #[serde(default)]
+    pub counters: i64,
+    /// Player A or B of a Two-Headed Wookiee team (the owner of the card).
+    #[serde(default)]
+    pub player: Option<Spanned<String>>,
+}
+
+/// What a card is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    #[default]
+    Unit,
+    Equipment,
+    Battle,
+    Mission,
+    Location,
+    Resource,
+}
+
+/// A card: printed values, keywords and abilities.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    pub name: String,
+    #[serde(default)]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub kind: Kind,
+    /// Unit types (Space, Ground, Character), or for other cards their arena subtypes.
+    #[serde(default)]
+    pub types: Vec<Arena>,
+    /// The subtype text after the hyphen, e.g. "Dark Jedi Master - Sith Lord".
+    #[serde(default)]
+    pub subtypes: String,
+    #[serde(default)]
+    pub cost: i64,
+    #[serde(default)]
+    pub speed: i64,
+    #[serde(default)]
+    pub power: i64,
+    #[serde(default)]
+    pub health: i64,
+    #[serde(default)]
+    pub keywords: Keywords,
+    /// The Equip cost (Equipment).
+    #[serde(default)]
+    pub equip: Option<Cost>,
+    /// The Pilot ability: which subtype it pilots, and what the piloted unit gets.
+    #[serde(default)]
+    pub pilot: Option<PilotDef>,
+    /// Piloted "as if it were" this subtype.
+    #[serde(default)]
+    pub pilotable_as: Option<String>,
+    #[serde(default)]
+    pub abilities: Vec<Ability>,
+    /// Card text the engine does not model: met in play, it is reported.
+    #[serde(default)]
+    pub unmodelled: Vec<String>,
+}
+
+/// Keyword abilities with their values.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keywords {
+    pub accuracy: Option<i64>,
+    pub armor: Option<bool>,
+    pub bombard: Option<i64>,
+    pub bounty: Option<Cost>,
+    pub critical_hit: Option<i64>,
+    pub deflect: Option<i64>,
+    pub double_strike: Option<bool>,
+    pub evade: Option<i64>,
+    pub fury: Option<i64>,
+    pub intercept: Option<Cost>,
+    pub ion_cannon: Option<i64>,
+    pub lucky: Option<i64>,
+    pub overkill: Option<bool>,
+    pub parry: Option<i64>,
+    pub retaliate: Option<i64>,
+    pub shields: Option<i64>,
+    pub stealth: Option<bool>,
+    pub stun: Option<i64>,
+    /// Upkeep costs: one ability per entry.
+    pub upkeep: Option<Vec<Cost>>,
+}
+
+/// A cost (or a gain) in build points and Force.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cost {
+    #[serde(default)]
+    pub build: i64,
+    #[serde(default)]
+    pub force: i64,
+}
+
+/// A Pilot ability: "↔ [subtype] Pilot. The [subtype] gets …".
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PilotDef {
+    pub subtype: String,
+    #[serde(default)]
+    pub speed: i64,
+    #[serde(default)]
+    pub power: i64,
+    #[serde(default)]
+    pub health: i64,
+    #[serde(default)]
+    pub keywords: Keywords,
+}
+
+/// Which units an effect names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Filter {
+    /// Whose units: `your`, `opponent`, `any` (default `your`).
+    #[serde(default)]
+    pub whose: Whose,
+    /// The exact name the effect names.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A subtype the unit must have.
+    #[serde(default)]
+    pub subtype: Option<String>,
+    /// A type the unit must have in its current arena.
+    #[serde(default)]
+    pub r#type: Option<Arena>,
+    /// Not the unit with the ability.
+    #[serde(default)]
+    pub other: bool,
+    /// Only units with no Equipment attached.
+    #[serde(default)]
+    pub unequipped: bool,
+    /// Only units in the same arena as the unit with the ability.
+    #[serde(default)]
+    pub same_arena: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Whose {
+    #[default]
+    Your,
+    Opponent,
+    Any,
+}
+
+/// A card ability, as structured data.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ability {
+    /// What the ability is, in the card's words (for the trace).
+    #[serde(default)]
+    pub text: String,
+    /// A static bonus to units the filter names ("Anakin Skywalker gets +2 power").
+    #[serde(default)]
+    pub grant: Option<Grant>,
+    /// An activated ability: its cost and when it may be played.
+    #[serde(default)]
+    pub activated: Option<Activated>,
+    /// A triggered ability.
+    #[serde(default)]
+    pub triggered: Option<Triggered>,
+}
+
+/// A static grant to units.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grant {
+    pub to: Filter,
+    #[serde(default)]
+    pub speed: i64,
+    #[serde(default)]
+    pub power: i64,
+    #[serde(default)]
+    pub health: i64,
+    #[serde(default)]
+    pub keywords: Keywords,
+    /// "You can't use Evade" (for units the filter names).
+    #[serde(default)]
+    pub cant_use_evade: bool,
+}
+
+/// When an activated ability (or a Battle card) may be played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Timing {
+    /// The general POP of a battle step.
+    General,
+    /// The attack POP, when this unit is attacked, before dice are rolled.
+    WhenAttacked,
+    /// The damage prevention POP.
+    Prevention,
+    /// The disrupt POP of an attack.
+    DisruptAttack,
+}
+
+/// An activated ability or a Battle card: pay the cost, get the effects.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Activated {
+    #[serde(default)]
+    pub cost: Cost,
+    pub timing: Timing,
+    /// What happens now.
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+    /// What happens when the attack ends (a waiting effect).
+    #[serde(default)]
+    pub at_attack_end: Vec<Effect>,
+}
+
+/// A triggered ability.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Triggered {
+    pub when: Trigger,
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+    /// Only while this unit is in this arena.
+    #[serde(default)]
+    pub in_arena: Option<Arena>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// "When you draw a card": once for each card drawn.
+    Draw,
+}
+
+/// One effect.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Effect {
+    /// Untap the chosen unit.
+    Untap,
+    /// Do N damage to the chosen unit.
+    Damage(i64),
+    /// Prevent N damage to the chosen unit.
+    Prevent(i64),
+    /// The chosen unit gets +N power until end of battle.
+    Power(i64),
+    /// The chosen unit gets +N speed until end of battle.
+    Speed(i64),
+    GainForce(i64),
+    LoseForce(i64),
+    /// Draw N cards.
+    Draw(i64),
+    /// Discard N cards from hand (the script names them).
+    DiscardCards(i64),
+    /// Search your deck for cards with these names and put them into your hand.
+    Search(Vec<String>),
+    /// Retreat the unit with the ability.
+    RetreatSelf,
+    /// Put N damage counters on the attacking unit.
+    CountersOnAttacker(i64),
+    /// Remove N damage counters from one of your units in an arena of these types.
+    RemoveCounters {
+        n: i64,
+        from: Vec<Arena>,
+    },
+    /// Disrupt the attack.
+    DisruptAttack,
+    /// Discard the chosen unit, which must have this type.
+    DiscardUnit(Arena),
+}
+
+/// A scripted decision: exactly one of `dark`, `light` (or `player1`,
+/// `player2` in the side bid) names who makes it and what it is.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(default)]
+    pub dark: Option<Verb>,
+    #[serde(default)]
+    pub light: Option<Verb>,
+    #[serde(default)]
+    pub player1: Option<Verb>,
+    #[serde(default)]
+    pub player2: Option<Verb>,
+    /// The unit that acts (a card id in its stack).
+    #[serde(default)]
+    pub unit: Option<Spanned<String>>,
+    /// The unit or card it acts on.
+    #[serde(default)]
+    pub target: Option<Spanned<String>>,
+    /// A card (in hand, the build zone, a stack).
+    #[serde(default)]
+    pub card: Option<Spanned<String>>,
+    /// Cards (discarded, found…).
+    #[serde(default)]
+    pub cards: Vec<Spanned<String>>,
+    /// Die results, in order.
+    #[serde(default)]
+    pub dice: Vec<i64>,
+    /// Positions of dice (from 1), for a reroll.
+    #[serde(default)]
+    pub reroll: Vec<usize>,
+    #[serde(default)]
+    pub amount: Option<i64>,
+    #[serde(default)]
+    pub arena: Option<Arena>,
+    /// Put a unit card on (top of) or beneath this unit's stack.
+    #[serde(default)]
+    pub onto: Option<Spanned<String>>,
+    #[serde(default)]
+    pub beneath: bool,
+    /// Which ability of the card (from 1) or which Upkeep cost.
+    #[serde(default)]
+    pub ability: Option<usize>,
+    /// Into the build zone.
+    #[serde(default)]
+    pub build_zone: bool,
+}
+
+/// What a scripted decision does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verb {
+    /// Pass a chance to play (or end a step).
+    Pass,
+    /// Declare an attack: `unit` attacks `target`.
+    Attack,
+    /// Tap `unit` instead of attacking.
+    Skip,
+    /// Give die results (`dice`).
+    Roll,
+    /// Lucky: reroll the dice at positions `reroll` (`unit` has Lucky).
+    Lucky,
+    /// Intercept with `unit`.
+    Intercept,
+    /// Retaliate with `unit`.
+    Retaliate,
+    /// Evade with `unit` (prevent up to `amount`, default all it can).
+    Evade,
+    /// Deflect with `unit`, doing the damage to `target` (optional).
+    Deflect,
+    /// Overkill: put `amount` of the excess hits on `target`.
+    Overkill,
+    /// Double Strike: `unit` attacks `target`.
+    DoubleStrike,
+    /// Play a Battle card (`card`) or an activated ability (`unit`, `ability`), on `target`.
+    Play,
+    /// Bid Force (contest) or build points (side bid): `amount`.
+    Bid,
+    /// Build `card` face-down, putting `amount` build counters on it.
+    Build,
+    /// Complete and deploy `card`: to `arena`, `build_zone`, or `onto` a unique stack (`beneath`).
+    Deploy,
+    /// Equip `card` to `unit` (or `onto` an Equipment stack).
+    Equip,
+    /// Rearrange: put `card` on top of its stack.
+    Rearrange,
+    /// Move `unit` to `arena` or the build zone, or a Pilot onto `target`.
+    Move,
+    /// Pay Upkeep `ability` of `unit`.
+    Upkeep,
+    /// Retreat `unit`.
+    Retreat,
+    /// Discard `cards` from hand.
+    Discard,
+    /// Take `cards` found in a search.
+    Take,
+    /// Choose `target` for an effect.
+    Choose,
+}
+
+impl Verb {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Pass => "pass",
+            Verb::Attack => "attack",
+            Verb::Skip => "skip",
+            Verb::Roll => "roll",
+            Verb::Lucky => "lucky",
+            Verb::Intercept => "intercept",
+            Verb::Retaliate => "retaliate",
+            Verb::Evade => "evade",
+            Verb::Deflect => "deflect",
+            Verb::Overkill => "overkill",
+            Verb::DoubleStrike => "double_strike",
+            Verb::Play => "play",
+            Verb::Bid => "bid",
+            Verb::Build => "build",
+            Verb::Deploy => "deploy",
+            Verb::Equip => "equip",
+            Verb::Rearrange => "rearrange",
+            Verb::Move => "move",
+            Verb::Upkeep => "upkeep",
+            Verb::Retreat => "retreat",
+            Verb::Discard => "discard",
+            Verb::Take => "take",
+            Verb::Choose => "choose",
+        }
+    }
+}
+
+impl Step {
+    /// The verb, whoever gives it.
+    pub fn verb(&self) -> Verb {
+        self.dark
+            .or(self.light)
+            .or(self.player1)
+            .or(self.player2)
+            .unwrap_or(Verb::Pass)
+    }
+    pub fn unit(&self) -> Option<&str> {
+        self.unit.as_ref().map(|s| s.value.as_str())
+    }
+    pub fn target(&self) -> Option<&str> {
+        self.target.as_ref().map(|s| s.value.as_str())
+    }
+    pub fn card(&self) -> Option<&str> {
+        self.card.as_ref().map(|s| s.value.as_str())
+    }
+    pub fn onto(&self) -> Option<&str> {
+        self.onto.as_ref().map(|s| s.value.as_str())
+    }
+    /// The decision in words.
+    pub fn describe(&self) -> String {
+        let mut s = self.verb().as_str().to_string();
+        for (k, v) in [
+            ("unit", self.unit()),
+            ("card", self.card()),
+            ("target", self.target()),
+            ("onto", self.onto()),
+        ] {
+            if let Some(v) = v {
+                s.push_str(&format!(" {k} {v}"));
+            }
+        }
+        if let Some(a) = self.arena {
+            s.push_str(&format!(" to {}", a.as_str()));
+        }
+        if let Some(a) = self.amount {
+            s.push_str(&format!(" {a}"));
+        }
+        if !self.dice.is_empty() {
+            s.push_str(&format!(" {:?}", self.dice));
+        }
+        s
+    }
+}

@@ -1,0 +1,554 @@
+//! The SWTCG state: cards, pieces in play (unit stacks, Pilots, Equipment),
+//! piles, Force and build points; and the totals the rules compute.
+
+use super::model::{Arena, Board, CardDef, Cost, Filter, Keywords, Kind, Side, UnitBoard, Whose};
+
+pub type CardIx = usize;
+pub type PieceIx = usize;
+
+/// Where a piece (a unit stack, a Pilot stack, an Equipment stack) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PZone {
+    Arena(Arena),
+    BuildZone,
+    /// Piloting this unit.
+    Pilot(PieceIx),
+    /// Attached to this unit.
+    Attached(PieceIx),
+    /// No longer in play (its cards are in piles).
+    Gone,
+}
+
+/// A stack of versions acting as one unit, Pilot or Equipment.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    /// Top card first.
+    pub stack: Vec<CardIx>,
+    pub side: Side,
+    pub zone: PZone,
+    pub tapped: bool,
+    pub damage: i64,
+    pub face_down: bool,
+    pub counters: i64,
+    /// Until end of battle.
+    pub power_mod: i64,
+    pub speed_mod: i64,
+    pub moved: bool,
+    pub equipped: bool,
+    /// Two-Headed Wookiee: which player of the team owns it.
+    pub player: Option<String>,
+}
+
+/// The summed keywords of a unit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Kw {
+    pub accuracy: Option<i64>,
+    pub bombard: Option<i64>,
+    pub critical_hit: Option<i64>,
+    pub fury: Option<i64>,
+    pub ion_cannon: Option<i64>,
+    pub lucky: Option<i64>,
+    pub parry: Option<i64>,
+    pub shields: Option<i64>,
+    pub stun: Option<i64>,
+    pub evade: Vec<i64>,
+    pub deflect: Vec<i64>,
+    pub retaliate: Vec<i64>,
+    pub armor: bool,
+    pub double_strike: bool,
+    pub overkill: bool,
+    pub stealth: bool,
+    pub intercept: Option<Cost>,
+    pub bounty: Vec<Cost>,
+    pub upkeep: Vec<Cost>,
+    pub cant_use_evade: bool,
+}
+
+fn add(a: &mut Option<i64>, b: Option<i64>) {
+    if let Some(b) = b {
+        *a = Some(a.unwrap_or(0) + b);
+    }
+}
+
+impl Kw {
+    /// Add a source's keywords: cumulative values add, isolated ones exist once, layered ones each count.
+    pub fn add(&mut self, k: &Keywords) {
+        add(&mut self.accuracy, k.accuracy);
+        add(&mut self.bombard, k.bombard);
+        add(&mut self.critical_hit, k.critical_hit);
+        add(&mut self.fury, k.fury);
+        add(&mut self.ion_cannon, k.ion_cannon);
+        add(&mut self.lucky, k.lucky);
+        add(&mut self.parry, k.parry);
+        add(&mut self.shields, k.shields);
+        add(&mut self.stun, k.stun);
+        self.evade.extend(k.evade);
+        self.deflect.extend(k.deflect);
+        self.retaliate.extend(k.retaliate);
+        self.armor |= k.armor == Some(true);
+        self.double_strike |= k.double_strike == Some(true);
+        self.overkill |= k.overkill == Some(true);
+        self.stealth |= k.stealth == Some(true);
+        if k.intercept.is_some() && self.intercept.is_none() {
+            self.intercept = k.intercept;
+        }
+        self.bounty.extend(k.bounty);
+        if let Some(u) = &k.upkeep {
+            self.upkeep.extend(u.iter().copied());
+        }
+    }
+    /// A keyword's value for observation (`null` if the unit lacks it).
+    pub fn get(&self, name: &str) -> serde_json::Value {
+        use serde_json::Value;
+        let num = |v: Option<i64>| v.map_or(Value::Null, Value::from);
+        let list = |v: &Vec<i64>| {
+            if v.is_empty() {
+                Value::Null
+            } else {
+                Value::from(v.clone())
+            }
+        };
+        let flag = |b: bool| if b { Value::from(true) } else { Value::Null };
+        match name {
+            "accuracy" => num(self.accuracy),
+            "bombard" => num(self.bombard),
+            "critical_hit" => num(self.critical_hit),
+            "fury" => num(self.fury),
+            "ion_cannon" => num(self.ion_cannon),
+            "lucky" => num(self.lucky),
+            "parry" => num(self.parry),
+            "shields" => num(self.shields),
+            "stun" => num(self.stun),
+            "evade" => list(&self.evade),
+            "deflect" => list(&self.deflect),
+            "retaliate" => list(&self.retaliate),
+            "armor" => flag(self.armor),
+            "double_strike" => flag(self.double_strike),
+            "overkill" => flag(self.overkill),
+            "stealth" => flag(self.stealth),
+            "intercept" => flag(self.intercept.is_some()),
+            _ => Value::Null,
+        }
+    }
+}
+
+/// Keyword names a unit can be observed with.
+pub const KEYWORDS: [&str; 17] = [
+    "accuracy",
+    "bombard",
+    "critical_hit",
+    "fury",
+    "ion_cannon",
+    "lucky",
+    "parry",
+    "shields",
+    "stun",
+    "evade",
+    "deflect",
+    "retaliate",
+    "armor",
+    "double_strike",
+    "overkill",
+    "stealth",
+    "intercept",
+];
+
+/// A unit's totals.
+#[derive(Debug, Clone, Default)]
+pub struct Totals {
+    pub speed: i64,
+    pub power: i64,
+    pub health: i64,
+    pub build: i64,
+    pub kw: Kw,
+}
+
+/// One player's things.
+#[derive(Debug, Clone, Default)]
+pub struct Player {
+    pub force: i64,
+    pub build: i64,
+    pub hand: Vec<CardIx>,
+    /// Top first.
+    pub deck: Vec<CardIx>,
+    pub discard: Vec<CardIx>,
+    pub resource: Option<CardIx>,
+    /// Bounties to gain when the next build step starts.
+    pub bounty: Cost,
+}
+
+#[derive(Debug, Clone)]
+pub struct State {
+    pub keys: Vec<String>,
+    pub defs: Vec<CardDef>,
+    pub pieces: Vec<Piece>,
+    pub players: [Player; 2],
+}
+
+/// Names that stack and contest although they differ.
+const SAME_UNIT: [(&str, &str); 6] = [
+    ("Anakin Skywalker", "Darth Vader"),
+    ("Chancellor Palpatine", "Emperor Palpatine"),
+    ("Senator Palpatine", "Darth Sidious"),
+    ("Count Dooku", "Darth Tyranus"),
+    ("Finis Valorum", "Chancellor Finis Valorum"),
+    ("Padmé Amidala", "Queen Amidala"),
+];
+
+/// Whether two unique names are the same unit for stacking and contesting.
+pub fn same_unit(a: &str, b: &str) -> bool {
+    a == b
+        || SAME_UNIT
+            .iter()
+            .any(|(x, y)| (a == *x && b == *y) || (a == *y && b == *x))
+}
+
+/// Whether a subtype line has the subtype an effect names. Subtypes with
+/// "Jedi" or "Sith" must appear exactly as stated; other multi-word subtypes
+/// need each word somewhere on the line.
+pub fn has_subtype(line: &str, want: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| c.is_whitespace())
+            .filter(|w| !w.is_empty() && *w != "-" && *w != "–")
+            .map(|w| w.to_ascii_lowercase())
+            .collect()
+    };
+    let want_w = words(want);
+    if want_w.is_empty() {
+        return false;
+    }
+    if want_w.iter().any(|w| w == "jedi" || w == "sith") {
+        // Exact, contiguous, inside one hyphen-separated part.
+        return line.split(['-', '–']).any(|part| {
+            let p = words(part);
+            p.windows(want_w.len()).any(|win| win == want_w.as_slice())
+        });
+    }
+    let have = words(line);
+    want_w.iter().all(|w| have.contains(w))
+}
+
+impl State {
+    pub fn find(&self, key: &str) -> Option<CardIx> {
+        self.keys.iter().position(|k| k == key)
+    }
+    pub fn def(&self, c: CardIx) -> &CardDef {
+        &self.defs[c]
+    }
+    pub fn top(&self, p: PieceIx) -> CardIx {
+        self.pieces[p].stack[0]
+    }
+    pub fn top_def(&self, p: PieceIx) -> &CardDef {
+        &self.defs[self.top(p)]
+    }
+    pub fn key(&self, p: PieceIx) -> &str {
+        &self.keys[self.top(p)]
+    }
+    pub fn label(&self, p: PieceIx) -> String {
+        let d = self.top_def(p);
+        match &d.version {
+            Some(v) => format!("{} ({v})", d.name),
+            None => d.name.clone(),
+        }
+    }
+    pub fn card_label(&self, c: CardIx) -> String {
+        let d = &self.defs[c];
+        match &d.version {
+            Some(v) => format!("{} ({v})", d.name),
+            None => d.name.clone(),
+        }
+    }
+    /// The piece a card is part of (any card of its stack).
+    pub fn piece_of(&self, c: CardIx) -> Option<PieceIx> {
+        self.pieces
+            .iter()
+            .position(|p| p.zone != PZone::Gone && p.stack.contains(&c))
+    }
+    pub fn piece_by_key(&self, key: &str) -> Option<PieceIx> {
+        self.find(key).and_then(|c| self.piece_of(c))
+    }
+    pub fn arena_of(&self, p: PieceIx) -> Option<Arena> {
+        match self.pieces[p].zone {
+            PZone::Arena(a) => Some(a),
+            _ => None,
+        }
+    }
+    /// Face-up units in an arena of a side, in board order.
+    pub fn units_in(&self, a: Arena, side: Side) -> Vec<PieceIx> {
+        (0..self.pieces.len())
+            .filter(|&p| self.pieces[p].zone == PZone::Arena(a) && self.pieces[p].side == side)
+            .collect()
+    }
+    pub fn in_arena(&self, p: PieceIx) -> bool {
+        matches!(self.pieces[p].zone, PZone::Arena(_))
+    }
+    /// Pieces attached to or piloting `p`.
+    pub fn riders(&self, p: PieceIx, pilots: bool) -> Vec<PieceIx> {
+        (0..self.pieces.len())
+            .filter(|&q| {
+                self.pieces[q].zone
+                    == if pilots {
+                        PZone::Pilot(p)
+                    } else {
+                        PZone::Attached(p)
+                    }
+            })
+            .collect()
+    }
+    /// The unit's subtype line (with "as if it were" not counted).
+    pub fn subtypes(&self, p: PieceIx) -> &str {
+        &self.top_def(p).subtypes
+    }
+    /// Whether a unit has a type: in an arena, only that arena's type counts.
+    pub fn has_type(&self, p: PieceIx, t: Arena) -> bool {
+        match self.pieces[p].zone {
+            PZone::Arena(a) => a == t && self.top_def(p).types.contains(&t),
+            _ => self.top_def(p).types.contains(&t),
+        }
+    }
+    /// Whether the unit `p` is named by a filter of an ability on `src` controlled by `owner`.
+    pub fn matches(&self, f: &Filter, src: PieceIx, owner: Side, p: PieceIx) -> bool {
+        let side_ok = match f.whose {
+            Whose::Your => self.pieces[p].side == owner,
+            Whose::Opponent => self.pieces[p].side != owner,
+            Whose::Any => true,
+        };
+        side_ok
+            && !(f.other && p == src)
+            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && f.subtype
+                .as_ref()
+                .is_none_or(|s| has_subtype(self.subtypes(p), s))
+            && f.r#type.is_none_or(|t| self.has_type(p, t))
+            && (!f.unequipped || self.riders(p, false).is_empty())
+            && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
+    }
+    /// A unit's totals: printed values of the top card, +10 speed, +1 power,
+    /// +1 health and +1 build for each version beneath it, Pilots,
+    /// untapped Equipment, static grants and effects until end of battle.
+    pub fn totals(&self, p: PieceIx) -> Totals {
+        let pc = &self.pieces[p];
+        let d = self.top_def(p);
+        let under = pc.stack.len() as i64 - 1;
+        let mut t = Totals {
+            speed: d.speed + 10 * under + pc.speed_mod,
+            power: d.power + under + pc.power_mod,
+            health: d.health + under,
+            build: d.cost + under,
+            kw: Kw::default(),
+        };
+        t.kw.add(&d.keywords);
+        if !matches!(pc.zone, PZone::Arena(_)) {
+            return t;
+        }
+        for q in 0..self.pieces.len() {
+            match self.pieces[q].zone {
+                PZone::Pilot(h) if h == p => self.add_pilot(q, p, &mut t),
+                PZone::Attached(h) if h == p && !self.pieces[q].tapped => {
+                    let e = self.top_def(q);
+                    t.speed += e.speed;
+                    t.power += e.power;
+                    t.health += e.health;
+                    t.kw.add(&e.keywords);
+                }
+                PZone::Arena(_) if !self.pieces[q].face_down => {
+                    for a in &self.top_def(q).abilities {
+                        if let Some(g) = &a.grant
+                            && self.matches(&g.to, q, self.pieces[q].side, p)
+                        {
+                            t.speed += g.speed;
+                            t.power += g.power;
+                            t.health += g.health;
+                            t.kw.add(&g.keywords);
+                            t.kw.cant_use_evade |= g.cant_use_evade;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        t
+    }
+
+    fn add_pilot(&self, q: PieceIx, p: PieceIx, t: &mut Totals) {
+        {
+            if let Some(pd) = &self.top_def(q).pilot
+                && self.can_pilot(q, p)
+            {
+                t.speed += pd.speed;
+                t.power += pd.power;
+                t.health += pd.health;
+                t.kw.add(&pd.keywords);
+            }
+        }
+    }
+    /// Whether Pilot piece `pilot` can pilot unit `unit` (subtype, or "as if it were").
+    pub fn can_pilot(&self, pilot: PieceIx, unit: PieceIx) -> bool {
+        let Some(pd) = &self.top_def(pilot).pilot else {
+            return false;
+        };
+        let u = self.top_def(unit);
+        !has_subtype(&u.subtypes, "Droid")
+            && !u.types.contains(&Arena::Character)
+            && (has_subtype(&u.subtypes, &pd.subtype)
+                || u.pilotable_as.as_deref() == Some(pd.subtype.as_str()))
+    }
+    pub fn remaining_health(&self, p: PieceIx) -> i64 {
+        self.totals(p).health - self.pieces[p].damage
+    }
+    /// Who controls an arena: units there and none of the opponent's.
+    pub fn controller(&self, a: Arena) -> Option<Side> {
+        let d = !self.units_in(a, Side::Dark).is_empty();
+        let l = !self.units_in(a, Side::Light).is_empty();
+        match (d, l) {
+            (true, false) => Some(Side::Dark),
+            (false, true) => Some(Side::Light),
+            _ => None,
+        }
+    }
+    pub fn player(&self, s: Side) -> &Player {
+        &self.players[s.ix()]
+    }
+    pub fn player_mut(&mut self, s: Side) -> &mut Player {
+        &mut self.players[s.ix()]
+    }
+    /// Where a card is, as observed: `dark.space`, `light.hand`, `dark.pilot`…
+    pub fn where_is(&self, c: CardIx) -> String {
+        if let Some(p) = self.piece_of(c) {
+            let pc = &self.pieces[p];
+            let z = match pc.zone {
+                PZone::Arena(a) => a.as_str(),
+                PZone::BuildZone => "build_zone",
+                PZone::Pilot(_) => "pilot",
+                PZone::Attached(_) => "equipment",
+                PZone::Gone => "gone",
+            };
+            return format!("{}.{z}", pc.side.as_str());
+        }
+        for s in Side::BOTH {
+            let pl = self.player(s);
+            for (name, pile) in [
+                ("hand", &pl.hand),
+                ("deck", &pl.deck),
+                ("discard", &pl.discard),
+            ] {
+                if pile.contains(&c) {
+                    return format!("{}.{name}", s.as_str());
+                }
+            }
+            if pl.resource == Some(c) {
+                return format!("{}.resource", s.as_str());
+            }
+        }
+        "nowhere".into()
+    }
+    /// Cards of a pile, as keys.
+    pub fn keys_of(&self, cs: &[CardIx]) -> Vec<String> {
+        cs.iter().map(|&c| self.keys[c].clone()).collect()
+    }
+    /// Discard a piece and everything with it (Equipment returns to the build zone).
+    pub fn discard_piece(&mut self, p: PieceIx) {
+        for q in self.riders(p, false) {
+            self.pieces[q].zone = PZone::BuildZone;
+        }
+        for q in self.riders(p, true) {
+            self.discard_piece(q);
+        }
+        let side = self.pieces[p].side;
+        let cards = std::mem::take(&mut self.pieces[p].stack);
+        self.player_mut(side).discard.extend(cards.iter().copied());
+        self.pieces[p].stack = cards;
+        self.pieces[p].zone = PZone::Gone;
+        self.pieces[p].damage = 0;
+    }
+}
+
+/// Build the state from a board (names have been checked by the loader).
+pub fn setup(b: &Board) -> State {
+    let mut st = State {
+        keys: b.cards.keys().cloned().collect(),
+        defs: b.cards.values().map(|d| d.value.clone()).collect(),
+        pieces: Vec::new(),
+        players: [Player::default(), Player::default()],
+    };
+    for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
+        let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {
+            v.iter().filter_map(|k| st.find(&k.value)).collect()
+        };
+        let pl = Player {
+            force: pb.force,
+            build: pb.build,
+            hand: ids(&pb.hand, &st),
+            deck: ids(&pb.deck, &st),
+            discard: ids(&pb.discard, &st),
+            resource: pb.resource.as_ref().and_then(|k| st.find(&k.value)),
+            bounty: Cost::default(),
+        };
+        st.players[side.ix()] = pl;
+        for (zone, list) in [
+            (PZone::Arena(Arena::Space), &pb.space),
+            (PZone::Arena(Arena::Ground), &pb.ground),
+            (PZone::Arena(Arena::Character), &pb.character),
+            (PZone::BuildZone, &pb.build_zone),
+        ] {
+            for u in list {
+                place(&mut st, side, zone, u);
+            }
+        }
+    }
+    st
+}
+
+fn new_piece(st: &mut State, side: Side, zone: PZone, stack: Vec<CardIx>) -> PieceIx {
+    st.pieces.push(Piece {
+        stack,
+        side,
+        zone,
+        tapped: false,
+        damage: 0,
+        face_down: false,
+        counters: 0,
+        power_mod: 0,
+        speed_mod: 0,
+        moved: false,
+        equipped: false,
+        player: None,
+    });
+    st.pieces.len() - 1
+}
+
+fn place(st: &mut State, side: Side, zone: PZone, u: &UnitBoard) -> Option<PieceIx> {
+    let mut stack = vec![st.find(&u.card.value)?];
+    stack.extend(u.under.iter().filter_map(|k| st.find(&k.value)));
+    let p = new_piece(st, side, zone, stack);
+    {
+        let pc = &mut st.pieces[p];
+        pc.tapped = u.tapped;
+        pc.damage = u.damage;
+        pc.face_down = u.face_down;
+        pc.counters = u.counters;
+        pc.player = u.player.as_ref().map(|s| s.value.clone());
+    }
+    for (list, zone) in [
+        (&u.pilots, PZone::Pilot(p)),
+        (&u.equipment, PZone::Attached(p)),
+    ] {
+        for stack in list {
+            let cs: Vec<CardIx> = stack.iter().filter_map(|k| st.find(&k.value)).collect();
+            if !cs.is_empty() {
+                new_piece(st, side, zone, cs);
+            }
+        }
+    }
+    Some(p)
+}
+
+/// Make a new piece (a card completed or deployed).
+pub fn add_piece(st: &mut State, side: Side, zone: PZone, c: CardIx) -> PieceIx {
+    new_piece(st, side, zone, vec![c])
+}
+
+/// Whether a card kind has a build cost (and can be built).
+pub fn buildable(k: Kind) -> bool {
+    !matches!(k, Kind::Battle)
+}

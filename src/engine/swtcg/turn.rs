@@ -1,0 +1,398 @@
+//! Turn structure: the ready phase, the command phase (build steps, retreat
+//! steps), the battle phase (contests, Space → Ground → Character, speed
+//! order with the Dark Side winning ties) and the end of turn with the win check.
+
+use super::engine::{Answer, Engine, Flow, reject};
+use super::model::{Arena, Side, Start, Step, Through, Verb};
+use super::rules as r;
+use super::state::{PZone, PieceIx, same_unit};
+use crate::engine::{Event, NeedKind};
+
+impl<'a> Engine<'a> {
+    /// Run from `start` through `through`.
+    pub fn run_turn(&mut self, start: Start, through: Through, first_arena: Arena) -> Flow<()> {
+        if start <= Start::Ready {
+            self.ready_phase()?;
+        }
+        if through == Through::Ready {
+            return Ok(());
+        }
+        if start <= Start::Command {
+            self.command_phase()?;
+        }
+        if through == Through::Command {
+            return Ok(());
+        }
+        let first = if start == Start::Battle {
+            first_arena
+        } else {
+            Arena::Space
+        };
+        self.battle_phase(first)?;
+        if through == Through::Turn {
+            self.end_of_turn();
+        }
+        Ok(())
+    }
+
+    fn ready_phase(&mut self) -> Flow<()> {
+        self.rules(Event::Phase, "ready phase", &[r::READY_PHASE]);
+        for s in Side::BOTH {
+            for p in 0..self.st.pieces.len() {
+                if self.st.pieces[p].side == s && self.st.pieces[p].zone != PZone::Gone {
+                    self.st.pieces[p].tapped = false;
+                }
+            }
+            self.rules(
+                Event::StateChange,
+                format!("{} untaps", s.name()),
+                &[r::READY_PHASE, r::G_TAP],
+            );
+        }
+        for s in Side::BOTH {
+            self.st.player_mut(s).force += 4;
+            let t = format!("{} gains 4 Force ({})", s.name(), self.st.player(s).force);
+            self.rules(Event::StateChange, t, &[r::READY_PHASE]);
+        }
+        let roll = self.roll(Side::Light, 1, "build points")?[0];
+        for s in Side::BOTH {
+            let all = Arena::ALL
+                .iter()
+                .all(|&a| !self.st.units_in(a, s).is_empty());
+            let n = roll + i64::from(all);
+            self.st.player_mut(s).build = n;
+            let t = format!(
+                "{} gets {n} build points{}",
+                s.name(),
+                if all {
+                    " (+1: units in all 3 arenas)"
+                } else {
+                    ""
+                }
+            );
+            self.rules(Event::StateChange, t, &[r::READY_PHASE]);
+        }
+        Ok(())
+    }
+
+    fn command_phase(&mut self) -> Flow<()> {
+        self.rules(Event::Phase, "command phase", &[r::COMMAND_PHASE]);
+        for s in Side::BOTH {
+            self.build_step(s)?;
+        }
+        for s in Side::BOTH {
+            self.retreat_step(s)?;
+        }
+        Ok(())
+    }
+
+    fn retreat_step(&mut self, s: Side) -> Flow<()> {
+        self.rules(
+            Event::Window,
+            format!("{}'s retreat step", s.name()),
+            &[r::COMMAND_PHASE],
+        );
+        loop {
+            let can = (0..self.st.pieces.len()).any(|p| {
+                self.st.pieces[p].side == s && self.st.in_arena(p) && !self.st.pieces[p].tapped
+            });
+            let judge = |e: &Engine, st: &Step| {
+                if st.verb() == Verb::Pass {
+                    return Ok(());
+                }
+                match e.unit_of(st) {
+                    Some(u)
+                        if st.verb() == Verb::Retreat
+                            && e.st.pieces[u].side == s
+                            && e.st.in_arena(u) =>
+                    {
+                        if e.st.pieces[u].tapped {
+                            Err(reject(
+                                "you can't retreat a unit that's already tapped",
+                                &[r::COMMAND_PHASE],
+                            ))
+                        } else {
+                            Ok(())
+                        }
+                    }
+                    _ => Err(reject(
+                        "in the retreat step: retreat one of your units in an arena, or pass",
+                        &[r::COMMAND_PHASE],
+                    )),
+                }
+            };
+            match self.ask(s, NeedKind::Action, "retreat step", can, &judge)? {
+                Answer::Pass => return Ok(()),
+                Answer::Do(st) => {
+                    let Some(u) = self.unit_of(&st) else { continue };
+                    self.st.pieces[u].tapped = true;
+                    self.st.pieces[u].zone = PZone::BuildZone;
+                    let t = format!(
+                        "{} taps and retreats to the build zone (its Pilots with it)",
+                        self.st.label(u)
+                    );
+                    self.by(
+                        s,
+                        Event::StateChange,
+                        t,
+                        &[r::COMMAND_PHASE, r::G_RETREAT, r::RETREATING_PILOTS],
+                    );
+                }
+            }
+        }
+    }
+
+    fn battle_phase(&mut self, first: Arena) -> Flow<()> {
+        self.rules(Event::Phase, "battle phase", &[r::BATTLE_PHASE]);
+        if first == Arena::Space {
+            self.contests()?;
+            self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
+        }
+        for a in Arena::ALL.into_iter().filter(|&a| a >= first) {
+            self.battle_step(a)?;
+        }
+        Ok(())
+    }
+
+    /// The next unit to attack in an arena: highest speed; the Dark Side wins ties.
+    /// Returns the side to choose and its units of that speed.
+    pub fn next_attackers(&self, a: Arena) -> Option<(Side, Vec<PieceIx>)> {
+        let ready: Vec<(PieceIx, i64)> = (0..self.st.pieces.len())
+            .filter(|&p| self.st.pieces[p].zone == PZone::Arena(a) && !self.st.pieces[p].tapped)
+            .map(|p| (p, self.st.totals(p).speed.max(0)))
+            .collect();
+        let top = ready.iter().map(|x| x.1).max()?;
+        let fastest: Vec<PieceIx> = ready.iter().filter(|x| x.1 == top).map(|x| x.0).collect();
+        let side = if fastest
+            .iter()
+            .any(|&p| self.st.pieces[p].side == Side::Dark)
+        {
+            Side::Dark
+        } else {
+            Side::Light
+        };
+        Some((
+            side,
+            fastest
+                .into_iter()
+                .filter(|&p| self.st.pieces[p].side == side)
+                .collect(),
+        ))
+    }
+
+    fn battle_step(&mut self, a: Arena) -> Flow<()> {
+        self.rules(
+            Event::Phase,
+            format!("{} battle step", a.title()),
+            &[r::BATTLE_PHASE],
+        );
+        self.general_pop("start of the battle step POP", &[r::BATTLE_PHASE])?;
+        loop {
+            self.general_pop("general POP", &[r::BATTLE_PHASE, r::G_SPEED])?;
+            let Some((side, units)) = self.next_attackers(a) else {
+                break;
+            };
+            self.next_attack(side, &units)?;
+        }
+        self.general_pop("end of the battle step POP", &[r::BATTLE_PHASE])?;
+        Ok(())
+    }
+
+    fn next_attack(&mut self, side: Side, units: &[PieceIx]) -> Flow<()> {
+        // A lone unit with nothing to attack taps in its speed order.
+        if units.len() == 1 && self.targets(units[0]).is_empty() {
+            let u = units[0];
+            self.st.pieces[u].tapped = true;
+            let t = format!("{} has no unit it can attack: it taps", self.st.label(u));
+            self.rules(Event::StateChange, t, &[r::G_CANT_ATTACK, r::BATTLE_PHASE]);
+            return Ok(());
+        }
+        let judge = |e: &Engine, st: &Step| {
+            let u = e.unit_of(st);
+            let ok_unit = u.is_some_and(|u| units.contains(&u));
+            match st.verb() {
+                Verb::Attack | Verb::Skip if !ok_unit => {
+                    let why = if u.is_some_and(|u| e.st.pieces[u].side == side) {
+                        "units attack one by one from highest to lowest speed"
+                    } else {
+                        "the next attacker is a fastest untapped unit (the Dark Side wins ties for speed)"
+                    };
+                    Err(reject(
+                        why,
+                        &[r::BATTLE_PHASE, r::G_SPEED, r::PRIMARY_RULES],
+                    ))
+                }
+                Verb::Skip => Ok(()),
+                Verb::Attack => match (u, e.target_of(st)) {
+                    (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
+                    (_, Some(t)) if e.st.totals(t).kw.stealth && !e.st.pieces[t].tapped => {
+                        Err(reject(
+                            "Stealth: this unit can't be attacked unless it's tapped",
+                            &[r::STEALTH],
+                        ))
+                    }
+                    _ => Err(reject(
+                        "attack an opponent's unit in the same arena (`target:`)",
+                        &[r::ATTACKING, r::BATTLE_PHASE],
+                    )),
+                },
+                Verb::DoubleStrike => Err(reject(
+                    "Double Strike is played only if this unit just attacked and tapped for that attack",
+                    &[r::DOUBLE_STRIKE],
+                )),
+                _ => Err(reject(
+                    "the next attacker attacks (`attack`, `unit`, `target`) or taps instead (`skip`)",
+                    &[r::BATTLE_PHASE],
+                )),
+            }
+        };
+        let what = format!(
+            "attack with {}",
+            units
+                .iter()
+                .map(|&u| self.st.key(u).to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        );
+        match self.ask(side, NeedKind::Action, &what, true, &judge)? {
+            Answer::Do(st) if st.verb() == Verb::Attack => {
+                if let (Some(u), Some(t)) = (self.unit_of(&st), self.target_of(&st)) {
+                    self.attack(u, t, false)?;
+                }
+            }
+            Answer::Do(st) => {
+                if let Some(u) = self.unit_of(&st) {
+                    self.st.pieces[u].tapped = true;
+                    let t = format!(
+                        "{} taps to skip its attack (it has not attacked)",
+                        self.st.label(u)
+                    );
+                    self.by(side, Event::StateChange, t, &[r::BATTLE_PHASE]);
+                }
+            }
+            Answer::Pass => {}
+        }
+        Ok(())
+    }
+
+    /// Contesting unique units on opposite sides, at the start of the battle phase.
+    fn contests(&mut self) -> Flow<()> {
+        let mut pairs = Vec::new();
+        for d in 0..self.st.pieces.len() {
+            for l in 0..self.st.pieces.len() {
+                let (pd, pl) = (&self.st.pieces[d], &self.st.pieces[l]);
+                if pd.side == Side::Dark
+                    && pl.side == Side::Light
+                    && self.st.in_arena(d)
+                    && self.st.in_arena(l)
+                    && self.st.top_def(d).version.is_some()
+                    && self.st.top_def(l).version.is_some()
+                    && same_unit(&self.st.top_def(d).name, &self.st.top_def(l).name)
+                {
+                    pairs.push((d, l));
+                }
+            }
+        }
+        for (d, l) in pairs {
+            self.contest(d, l)?;
+        }
+        Ok(())
+    }
+
+    fn contest(&mut self, d: PieceIx, l: PieceIx) -> Flow<()> {
+        let t = format!(
+            "{} and {} contest: Force bids, Dark Side first",
+            self.st.label(d),
+            self.st.label(l)
+        );
+        self.rules(Event::Window, t, &[r::CONTESTING]);
+        let base = [self.st.totals(d).build, self.st.totals(l).build];
+        let mut bid = [0i64; 2];
+        let mut side = Side::Dark;
+        let mut first = true;
+        loop {
+            let me = side.ix();
+            let force = self.st.player(side).force;
+            let can = force > bid[me];
+            let judge = |_: &Engine, st: &Step| match (st.verb(), st.amount) {
+                (Verb::Pass, _) => Ok(()),
+                (Verb::Bid, Some(n)) if n > bid[me] && n <= force => Ok(()),
+                _ => Err(reject(
+                    format!(
+                        "bid more than {} and at most your {force} Force, or pass",
+                        bid[me]
+                    ),
+                    &[r::CONTESTING, r::G_FORCE],
+                )),
+            };
+            match self.ask(side, NeedKind::Choice, "contest bid", can, &judge)? {
+                Answer::Pass if !first => break,
+                Answer::Pass => {}
+                Answer::Do(st) => {
+                    bid[me] = st.amount.unwrap_or(0);
+                    let t = format!(
+                        "{} bids {} Force (total {})",
+                        side.name(),
+                        bid[me],
+                        base[me] + bid[me]
+                    );
+                    self.by(side, Event::Result, t, &[r::CONTESTING]);
+                }
+            }
+            first = false;
+            side = side.other();
+        }
+        let dt = base[0] + bid[0];
+        let lt = base[1] + bid[1];
+        let (win, lose, ws) = if dt >= lt {
+            (d, l, Side::Dark)
+        } else {
+            (l, d, Side::Light)
+        };
+        self.st.player_mut(ws).force -= bid[ws.ix()];
+        self.st.pieces[lose].zone = PZone::BuildZone;
+        let t = format!(
+            "{} wins the contest ({dt} to {lt}; the Dark Side wins ties) and pays {} Force; {} moves to the build zone without tapping",
+            self.st.label(win),
+            bid[ws.ix()],
+            self.st.label(lose)
+        );
+        self.rules(Event::Result, t, &[r::CONTESTING, r::PRIMARY_RULES]);
+        Ok(())
+    }
+
+    fn end_of_turn(&mut self) {
+        for p in &mut self.st.pieces {
+            p.power_mod = 0;
+            p.speed_mod = 0;
+        }
+        self.rules(
+            Event::Phase,
+            "end of turn: effects until end of battle and end of turn end",
+            &[r::END_OF_TURN, r::G_THIS_TURN],
+        );
+        let count = |s: Side, e: &Engine| {
+            Arena::ALL
+                .iter()
+                .filter(|&&a| e.st.controller(a) == Some(s))
+                .count()
+        };
+        for s in Side::BOTH {
+            if count(s, self) >= 2 {
+                self.winner = Some(s);
+                let t = format!("{} controls {} arenas and wins", s.name(), count(s, self));
+                self.rules(
+                    Event::Result,
+                    t,
+                    &[r::END_OF_TURN, r::OBJECT, r::G_CONTROL_ARENA],
+                );
+                return;
+            }
+        }
+        self.rules(
+            Event::Result,
+            "no player controls 2 or more arenas: a new turn starts",
+            &[r::END_OF_TURN, r::OBJECT],
+        );
+    }
+}

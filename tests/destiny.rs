@@ -1,0 +1,131 @@
+//! Integration tests: the Star Wars: Destiny engine through the scenario layer.
+
+use crate::util::root;
+use std::path::Path;
+use swjudge::scenario::{self, Verdict};
+
+const BASE: &str = "game: destiny
+title: t
+destiny:
+  first: player1
+  cards:
+    han: {title: Han Solo, type: character, health: 10, die: [1RD, 2RD, 3RD1, 1R, Sp, \"-\"]}
+    trooper: {title: Stormtrooper, type: character, health: 7, die: [1RD, 2RD, 1MD, 1Sh, 1R, \"-\"]}
+  player1:
+    characters: [{card: han, exhausted: true}]
+    pool: {han: 2RD}
+  player2:
+    characters: [{card: trooper, shields: 1}]
+script:
+  - {player1: resolve, dice: [han], to: [trooper]}
+expect:
+  cards: {trooper: {damage: 1, shields: 0}}
+";
+
+fn load_err(text: &str) -> String {
+    scenario::load_str(Path::new("d.yaml"), text, None)
+        .unwrap_err()
+        .to_string()
+}
+
+fn verdict(text: &str) -> Verdict {
+    let s = scenario::load_str(Path::new("d.yaml"), text, None).expect("loads");
+    scenario::run(&s).verdict
+}
+
+#[test]
+fn shields_block_first_and_the_run_passes() {
+    assert_eq!(verdict(BASE), Verdict::Pass);
+}
+
+#[test]
+fn a_wrong_destiny_expectation_fails() {
+    let t = BASE.replace("{damage: 1, shields: 0}", "{damage: 2, shields: 0}");
+    assert_eq!(verdict(&t), Verdict::Fail);
+}
+
+#[test]
+fn unknown_board_key_names_its_position() {
+    let t = BASE.replace("  first: player1\n", "  first: player1\n  frist: x\n");
+    let e = load_err(&t);
+    assert!(e.contains("d.yaml:5:"), "{e}");
+    assert!(e.contains("frist"), "{e}");
+}
+
+#[test]
+fn a_die_side_the_die_does_not_have_is_rejected() {
+    let e = load_err(&BASE.replace("pool: {han: 2RD}", "pool: {han: 4RD}"));
+    assert!(e.contains("no side `4RD`"), "{e}");
+}
+
+#[test]
+fn a_malformed_die_face_is_rejected() {
+    let e = load_err(&BASE.replace("3RD1, 1R, Sp", "3QQ, 1R, Sp"));
+    assert!(e.contains("unknown symbol"), "{e}");
+}
+
+#[test]
+fn a_step_naming_two_players_is_rejected() {
+    let e = load_err(&BASE.replace(
+        "{player1: resolve, dice: [han], to: [trooper]}",
+        "{player1: resolve, player2: pass}",
+    ));
+    assert!(e.contains("exactly one player"), "{e}");
+}
+
+#[test]
+fn an_unknown_die_in_the_script_is_rejected() {
+    let e = load_err(&BASE.replace("dice: [han]", "dice: [luke]"));
+    assert!(e.contains("unknown die `luke`"), "{e}");
+}
+
+#[test]
+fn an_unobservable_path_is_rejected() {
+    let e = load_err(&BASE.replace("cards: {trooper:", "cards: {nobody:"));
+    assert!(e.contains("cannot be observed"), "{e}");
+}
+
+#[test]
+fn an_illegal_resolution_is_reversed_with_its_rule() {
+    let t = BASE
+        .replace("pool: {han: 2RD}", "pool: {han: \"-\"}")
+        .replace(
+            "cards: {trooper: {damage: 1, shields: 0}}",
+            "illegal: [{step: 1, rule: destiny.rr.blank}]\n  cards: {trooper: {damage: 0, shields: 1}}",
+        );
+    assert_eq!(verdict(&t), Verdict::Pass);
+}
+
+#[test]
+fn every_destiny_rule_id_is_in_the_rulebook() {
+    let corpus = swjudge::rulebook::Corpus::load(&root().join("rulebook")).unwrap();
+    for id in swjudge::engine::destiny::rules::ALL {
+        assert!(corpus.contains(id), "{id}");
+    }
+}
+
+#[test]
+fn the_destiny_scenarios_cover_the_rules_reference() {
+    let files = scenario::find_files(&[root().join("scenarios/destiny")]).unwrap();
+    assert!(files.len() >= 100, "{} Destiny scenarios", files.len());
+    let mut sources = std::collections::BTreeSet::new();
+    for f in &files {
+        let s = scenario::load(f, None).unwrap();
+        let src = s
+            .source
+            .as_ref()
+            .map(|x| x.value.clone())
+            .unwrap_or_default();
+        assert!(
+            src.starts_with("destiny.rr."),
+            "{}: source {src}",
+            f.display()
+        );
+        sources.insert(src);
+    }
+    let rulings = sources
+        .iter()
+        .filter(|s| s.contains(".clarifications.") || s.contains(".faq."))
+        .count();
+    assert!(rulings >= 60, "{rulings} clarifications and FAQ answers");
+}

@@ -1,0 +1,105 @@
+//! Integration tests: the Star Wars TCG engine beyond its scenarios.
+
+use crate::util::{root, rulebook};
+use std::path::Path;
+use swjudge::engine::swtcg::state::{has_subtype, same_unit};
+use swjudge::engine::{End, NeedKind};
+use swjudge::rulebook::Corpus;
+use swjudge::scenario::{self, SectionIds, Verdict};
+
+const BASE: &str = "game: swtcg
+title: t
+swtcg:
+  arena: ground
+  cards:
+    atst: {name: AT-ST, types: [ground], speed: 30, power: 2, health: 5}
+    rebel: {name: Rebel Trooper, types: [ground], speed: 5, power: 1, health: 5}
+  dark:
+    ground: [{card: atst}]
+  light:
+    ground: [{card: rebel, tapped: true}]
+script:
+  - {dark: attack, unit: atst, target: rebel}
+  - {dark: roll, dice: [4, 6]}
+expect:
+  units: {rebel: {damage: 2}}
+";
+
+fn load(text: &str) -> Result<scenario::Scenario, String> {
+    scenario::load_str(Path::new("s.yaml"), text, None).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_documented_swtcg_example_runs() {
+    let doc = std::fs::read_to_string(root().join("docs/swtcg.md")).unwrap();
+    let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
+    let end = start + doc[start..].find("```").unwrap();
+    let corpus = Corpus::load(&rulebook()).unwrap();
+    let s = scenario::load_str(
+        Path::new("docs/swtcg.md"),
+        &doc[start..end],
+        Some(&corpus as &dyn SectionIds),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+}
+
+#[test]
+fn a_wrong_expectation_fails() {
+    let s = load(&BASE.replace("damage: 2", "damage: 1")).unwrap();
+    assert_eq!(scenario::run(&s).verdict, Verdict::Fail);
+}
+
+#[test]
+fn a_missing_die_needs_a_random_result() {
+    let s = load(&BASE.replace("  - {dark: roll, dice: [4, 6]}\n", "")).unwrap();
+    let r = s.run_engine();
+    match r.end {
+        End::NeedsDecision { kind, .. } => assert_eq!(kind, NeedKind::Random),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn unknown_keys_and_cards_name_their_position() {
+    let e =
+        load(&BASE.replace("  arena: ground\n", "  arena: ground\n  colour: red\n")).unwrap_err();
+    assert!(e.starts_with("s.yaml:5:"), "{e}");
+    let e = load(&BASE.replace("target: rebel}", "target: nobody}")).unwrap_err();
+    assert!(
+        e.starts_with("s.yaml:13:") && e.contains("unknown card `nobody`"),
+        "{e}"
+    );
+    let e = load(&BASE.replace(
+        "  units: {rebel: {damage: 2}}",
+        "  units: {rebel: {colour: 2}}",
+    ))
+    .unwrap_err();
+    assert!(e.contains("cannot be observed"), "{e}");
+}
+
+#[test]
+fn a_step_names_one_side() {
+    let e = load(&BASE.replace("{dark: roll,", "{dark: roll, light: pass,")).unwrap_err();
+    assert!(e.contains("exactly one player"), "{e}");
+}
+
+#[test]
+fn subtypes_with_jedi_or_sith_must_match_exactly() {
+    let line = "Dark Jedi Master - Sith Lord";
+    assert!(has_subtype(line, "Dark Jedi"));
+    assert!(has_subtype(line, "Jedi Master"));
+    assert!(has_subtype(line, "Sith Lord"));
+    assert!(!has_subtype(line, "Sith Master"));
+    assert!(has_subtype("Imperial Navy Officer", "Imperial Officer"));
+    assert!(!has_subtype("Imperial Navy", "Imperial Officer"));
+}
+
+#[test]
+fn different_names_that_stack() {
+    assert!(same_unit("Anakin Skywalker", "Darth Vader"));
+    assert!(same_unit("Darth Vader", "Anakin Skywalker"));
+    assert!(same_unit("Queen Amidala", "Padmé Amidala"));
+    assert!(!same_unit("Obi-Wan Kenobi", "Obi-Wan's Spirit"));
+}
