@@ -173,6 +173,33 @@ fn unknown_card_in_a_pile_points_at_it() {
 }
 
 #[test]
+fn an_interrupt_subtype_typo_is_a_load_error() {
+    let e = load_err(&MINIMAL.replace(
+        "a: {title: A, side: light, type: effect}",
+        "a: {title: A, side: light, type: interrupt, subtype: lsot}",
+    ));
+    assert!(e.starts_with("s.yaml:7:"), "{e}");
+    assert!(e.contains("unknown subtype `lsot`"), "{e}");
+}
+
+#[test]
+fn battle_and_force_drain_name_a_known_location() {
+    let e = load_err(&MINIMAL.replace("{light: deploy, card: a}", "{light: battle, at: nowhere}"));
+    assert!(e.starts_with("s.yaml:11:"), "{e}");
+    assert!(e.contains("unknown location `nowhere`"), "{e}");
+    let e = load_err(&MINIMAL.replace("{light: deploy, card: a}", "{light: force_drain}"));
+    assert!(e.contains("`force_drain` needs `at:`"), "{e}");
+}
+
+#[test]
+fn a_board_battle_number_path_is_checked() {
+    let e = load_err(&MINIMAL.replace("cards: {a: table}", "numbers: {b: {light: {colour: 1}}}"));
+    assert!(e.contains("numbers.b.light.colour"), "{e}");
+    let ok = MINIMAL.replace("cards: {a: table}", "numbers: {b: {winner: light}}");
+    assert!(scenario::load_str(Path::new("s.yaml"), &ok, None).is_ok());
+}
+
+#[test]
 fn a_step_must_name_one_player() {
     let e = load_err(&MINIMAL.replace(
         "{light: deploy, card: a}",

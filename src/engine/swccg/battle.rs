@@ -87,6 +87,12 @@ pub struct Card {
     /// Not at the battle location until it arrives (react, Run Luke, Run!).
     #[serde(default)]
     pub elsewhere: bool,
+    /// Already hit by a weapon (fired on the board before the battle is totaled).
+    #[serde(default)]
+    pub hit: bool,
+    /// Its forfeit is 0 (a weapon hit that says so).
+    #[serde(default)]
+    pub forfeit_zero: bool,
 }
 
 /// What a modifier changes.
@@ -386,6 +392,9 @@ pub struct Outcome {
     /// The battle could not be initiated.
     pub not_initiated: Option<String>,
     pub needs: Option<String>,
+    /// The player whose decision `needs` is, when it is a player's (a missing
+    /// choice, not a script error).
+    pub needs_from: Option<Side>,
     /// Cards drawn from each Reserve Deck (Light, Dark) for destiny: each
     /// went to its owner's Used Pile when its draw completed.
     pub destiny_cards_drawn: [usize; 2],
@@ -642,7 +651,7 @@ impl<'a> Live<'a> {
             cite: cite::MODIFIERS,
         };
         compute(
-            &format!("{label} of {}", c.name),
+            &format!("{}'s {label}", c.name),
             &base,
             &self.mods_for(&target, c.side),
             Rules::default(),
@@ -687,7 +696,8 @@ impl<'a> Live<'a> {
                         && let Some(n) = pc.adds_power_piloting
                     {
                         mods.push(
-                            Modifier::new(pc.name.clone(), Op::Add(n)).cite(cite::TOTALING_POWER),
+                            Modifier::new(format!("{} piloting", pc.name), Op::Add(n))
+                                .cite(cite::TOTALING_POWER),
                         );
                     }
                 }
@@ -698,7 +708,7 @@ impl<'a> Live<'a> {
                     cite: cite::TOTALING_POWER,
                 };
                 Some(compute(
-                    &format!("power of {}", c.name),
+                    &format!("{}'s power", c.name),
                     &base,
                     &mods,
                     Rules::default(),
@@ -771,8 +781,8 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
         b,
         state: vec![State::Active; n],
         at: b.cards.iter().map(|c| !c.elsewhere).collect(),
-        hit: vec![false; n],
-        forfeit_zero: vec![false; n],
+        hit: b.cards.iter().map(|c| c.hit).collect(),
+        forfeit_zero: b.cards.iter().map(|c| c.forfeit_zero).collect(),
         fired: Vec::new(),
         reserve_used: [0, 0],
         decks: [deck(&b.reserve.light), deck(&b.reserve.dark)],
@@ -861,7 +871,11 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         if out.needs.is_some() {
             return;
         }
-        if !turns.admit(out, me, step, script.responses.len() + k + 1) {
+        let pos = script.responses.len() + k + 1;
+        if !weapon_destiny_possible(live, out, step, pos) {
+            continue;
+        }
+        if !turns.admit(out, me, step, pos) {
             continue;
         }
         early_step(live, out, step, "weapons segment");
@@ -875,7 +889,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     let mut power_destiny: [Option<Total>; 2] = [None, None];
     for s in order {
         let count = compute(
-            &format!("{s} power destinies"),
+            &format!("{s}'s power destiny count"),
             &Base {
                 source: "start".into(),
                 value: Some(0),
@@ -905,6 +919,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                 o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
             if o.needs.is_some() {
                 out.needs = o.needs.clone();
+                out.needs_from = Some(s);
                 return;
             }
             drawn = o
@@ -964,7 +979,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     let mut attrition_destiny: [Option<i64>; 2] = [None, None];
     for s in order {
         let count = compute(
-            &format!("{s} attrition destinies"),
+            &format!("{s}'s attrition destiny count"),
             &Base {
                 source: "start".into(),
                 value: Some(0),
@@ -1053,7 +1068,12 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                 parts.clone(),
             ),
         };
-        let total = compute(&format!("{s} total power"), &base, &rest, Rules::default());
+        let total = compute(
+            &format!("{s}'s total power"),
+            &base,
+            &rest,
+            Rules::default(),
+        );
         out.say(format!("{total}"), &total.cites());
         out.side_mut(s).total_power = Some(total);
     }
@@ -1214,7 +1234,7 @@ fn battle_destinies(
         })
         .min();
     let counted = compute(
-        &format!("{s} battle destinies"),
+        &format!("{s}'s battle destiny count"),
         &Base {
             source: if start == 1 {
                 format!("ability {ability} (4 or more)")
@@ -1565,6 +1585,37 @@ fn fire(
     }
 }
 
+/// A weapon fires only when its owner can draw every weapon destiny it requires
+/// (AR Weapons - Destiny): otherwise the step is rejected and treated as not made.
+fn weapon_destiny_possible(live: &Live, out: &mut Outcome, step: &Step, pos: usize) -> bool {
+    let Step::Fire {
+        weapon, by, draws, ..
+    } = step
+    else {
+        return true;
+    };
+    let need = (*draws).max(1) as usize;
+    let left = live.decks[by.ix()]
+        .len()
+        .saturating_sub(live.reserve_used[by.ix()]);
+    if left >= need {
+        return true;
+    }
+    let reason = format!(
+        "{by} may not fire {weapon}: it requires {need} weapon destiny draw(s) and {by}'s Reserve Deck has {left} card(s)"
+    );
+    out.say(
+        format!("decision {pos} rejected ({by}): {reason}"),
+        &[cite::WEAPONS_DESTINY],
+    );
+    out.illegal.push(Rejected {
+        step: pos,
+        reason,
+        rule: cite::WEAPONS_DESTINY,
+    });
+    false
+}
+
 /// Before the damage segment a battle ends at once when a side has no presence.
 fn ended(live: &Live, out: &mut Outcome) -> bool {
     for s in [Side::Light, Side::Dark] {
@@ -1767,8 +1818,9 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                 many => {
                     let names: Vec<String> =
                         many.iter().map(|&i| live.card(i).name.clone()).collect();
+                    out.needs_from = Some(s);
                     out.needs = Some(format!(
-                        "needs a decision from {s}: forfeit to satisfy {} attrition ({})",
+                        "forfeit to satisfy {} attrition ({})",
                         p.attrition,
                         names.join(", ")
                     ));
@@ -1796,8 +1848,9 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
                     &[cite::BATTLE_DAMAGE],
                 );
             } else {
+                out.needs_from = Some(s);
                 out.needs = Some(format!(
-                    "needs a decision from {s}: satisfy {} battle damage (forfeit {} or lose Force)",
+                    "satisfy {} battle damage (forfeit {} or lose Force)",
                     p.damage,
                     cards.join(", ")
                 ));
@@ -1948,13 +2001,7 @@ script:
     fn missing_choice_asks() {
         let (b, _) = load(SIMPLE);
         let o = resolve(&b, &Script::default());
-        assert!(
-            o.needs
-                .as_deref()
-                .is_some_and(|n| n.starts_with("needs a decision from Light")),
-            "{:?}",
-            o.needs
-        );
+        assert_eq!(o.needs_from, Some(Side::Light), "{:?}", o.needs);
     }
 
     #[test]
@@ -2067,6 +2114,8 @@ script:
                         },
                         battled_this_turn: next() % 10 == 0,
                         elsewhere: next() % 8 == 0,
+                        hit: false,
+                        forfeit_zero: false,
                     });
                 }
             }

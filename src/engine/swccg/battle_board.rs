@@ -20,6 +20,22 @@ use super::drain::{self, Drain, DrainCard};
 use super::state::{CardIx, State, Zone};
 use crate::engine::swccg::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
+/// A card's name in a battle or drain and its trace: its title, or, when another card
+/// of the board has the same title, the title with its key (`Stormtrooper (t1)`).
+pub fn battle_name(st: &State, c: CardIx) -> String {
+    let title = st.title(c);
+    if (0..st.cards.len()).any(|x| x != c && st.title(x) == title) {
+        format!("{title} ({})", st.key(c))
+    } else {
+        title.to_string()
+    }
+}
+
+/// The card a battle names (see [`battle_name`]).
+fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
+    (0..st.cards.len()).find(|&c| battle_name(st, c) == n)
+}
+
 /// Active cards at location `at`, with the cards on them, in board order.
 fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
     fn host_at(st: &State, c: CardIx, at: usize, depth: u8) -> bool {
@@ -50,7 +66,7 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
     st.pile(s, PileName::ReserveDeck)
         .iter()
         .map(|&c| DeckCard {
-            name: st.key(c).to_string(),
+            name: battle_name(st, c),
             destiny: match st.def(c).stats.destiny_values.as_slice() {
                 [] => DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
                 many => DestinyValues::Many(many.to_vec()),
@@ -59,8 +75,43 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
         .collect()
 }
 
+/// The destiny values a battle draws from: each side's Reserve Deck, or, once its battle
+/// destinies were drawn on the stack, the values drawn there (a failed draw ends them).
+fn decks(st: &State, drawn: Option<&[(BoardSide, Option<i64>)]>) -> Reserves {
+    let side = |s: BoardSide| match drawn {
+        None => deck(st, s),
+        Some(d) => d
+            .iter()
+            .filter(|x| x.0 == s)
+            .map_while(|x| x.1)
+            .enumerate()
+            .map(|(i, v)| DeckCard {
+                name: format!("{} battle destiny {}", s.name(), i + 1),
+                destiny: DestinyValues::One(v),
+            })
+            .collect(),
+    };
+    Reserves {
+        light: side(BoardSide::Light),
+        dark: side(BoardSide::Dark),
+    }
+}
+
 /// The battle at location `at`, initiated by `initiator`, as the board shows it.
 pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle {
+    battle_with(st, at, initiator, None, &[], &[])
+}
+
+/// The battle at `at`; `battled`: cards that already battled this turn (they do not
+/// participate again).
+fn battle_with(
+    st: &State,
+    at: usize,
+    initiator: BoardSide,
+    drawn: Option<&[(BoardSide, Option<i64>)]>,
+    battled: &[CardIx],
+    hits: &[(CardIx, bool)],
+) -> Battle {
     let mut cards = Vec::new();
     for c in cards_at(st, at) {
         let d = st.def(c);
@@ -69,7 +120,7 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
             Zone::On(h)
                 if matches!(st.def(h).card_type, CardType::Starship | CardType::Vehicle) =>
             {
-                Some(st.key(h).to_string())
+                Some(battle_name(st, h))
             }
             _ => None,
         };
@@ -79,7 +130,7 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
         let pilot = d.stats.piloting.is_some()
             || d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
         cards.push(Card {
-            name: st.key(c).to_string(),
+            name: battle_name(st, c),
             side: d.side,
             kind: k,
             power: d.stats.power,
@@ -105,25 +156,81 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
                 .iter()
                 .any(|i| i.eq_ignore_ascii_case("presence")),
             draws_if_unable: None,
-            battled_this_turn: false,
+            battled_this_turn: battled.contains(&c),
             elsewhere: false,
+            hit: hits.iter().any(|h| h.0 == c),
+            forfeit_zero: hits.iter().any(|h| h.0 == c && h.1),
         });
     }
+    let modifiers = card_modifiers(st, at, &cards);
     Battle {
         location: st.locations[at].title.clone(),
         site: true,
         initiator,
         cards,
-        modifiers: Vec::new(),
+        modifiers,
         conditions: Vec::new(),
-        reserve: Reserves {
-            light: deck(st, BoardSide::Light),
-            dark: deck(st, BoardSide::Dark),
-        },
+        reserve: decks(st, drawn),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,
         script: Script::default(),
     }
+}
+
+/// The game-text modifiers of the cards on table that apply in a battle at `at`, as
+/// the board stands now (never cached: a card that left, or a required card that does
+/// not participate, gives none).
+fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec> {
+    let here = cards_at(st, at);
+    let mut out = Vec::new();
+    for c in 0..st.cards.len() {
+        let d = st.def(c);
+        if d.modifiers.is_empty() || !st.active(c) {
+            continue;
+        }
+        let key = battle_name(st, c);
+        let key = key.as_str();
+        let participates = cards.iter().any(|x| x.name == key);
+        for m in &d.modifiers {
+            if !(m.anywhere || here.contains(&c)) {
+                continue;
+            }
+            let this = |n: &String| {
+                if n == "this" {
+                    key.to_string()
+                } else {
+                    st.find(n).map_or_else(|| n.clone(), |x| battle_name(st, x))
+                }
+            };
+            let target = match &m.target {
+                battle::Target::Power(n) => battle::Target::Power(this(n)),
+                battle::Target::Ability(n) => battle::Target::Ability(this(n)),
+                battle::Target::Forfeit(n) => battle::Target::Forfeit(this(n)),
+                battle::Target::Defense(n) => battle::Target::Defense(this(n)),
+                battle::Target::Immunity(n) => battle::Target::Immunity(this(n)),
+                t => t.clone(),
+            };
+            let mut requires: Vec<String> = m.requires.iter().map(this).collect();
+            if participates && !m.anywhere && !requires.iter().any(|r| r == key) {
+                requires.push(key.to_string());
+            }
+            let owner = d.side;
+            out.push(battle::ModSpec {
+                source: d.title.clone(),
+                side: match m.side {
+                    Some(crate::engine::swccg::model::Who::Opponent) => owner.other(),
+                    _ => owner,
+                },
+                target,
+                op: m.op,
+                optional: false,
+                cumulative: m.cumulative,
+                requires,
+                cite: None,
+            });
+        }
+    }
+    out
 }
 
 /// The Force drain at location `at` by `drainer`, as the board shows it.
@@ -143,7 +250,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
         .map(|c| {
             let d = st.def(c);
             DrainCard {
-                name: st.key(c).to_string(),
+                name: battle_name(st, c),
                 side: d.side,
                 ability: d.stats.ability,
                 presence_icon: d
@@ -158,7 +265,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                 may_force_drain: false,
                 drained_this_turn: false,
                 aboard: match st.zone[c] {
-                    Zone::On(h) => Some(st.key(h).to_string()),
+                    Zone::On(h) => Some(battle_name(st, h)),
                     _ => None,
                 },
                 enclosed: false,
@@ -202,11 +309,35 @@ pub struct Applied {
     /// The board does not allow the action it has on the stack (no presence,
     /// no control, a drain prevented...): the result cannot be computed.
     pub unresolvable: Option<String>,
+    /// The numbers judges ask about, by path below `numbers.<label>.`
+    /// (`light.total_power`, `winner`, `amount`...); `null` where a value does not exist.
+    pub numbers: Vec<(String, serde_json::Value)>,
 }
 
-/// Resolves the battle at `at` on the board state with the players' choices.
-pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Script) -> Applied {
-    let b = battle_from_state(st, at, initiator);
+/// Resolves the battle at `at` on the board state with the players' choices and the
+/// battle destinies drawn on the stack.
+pub fn resolve_battle(
+    st: &State,
+    at: usize,
+    initiator: BoardSide,
+    script: &Script,
+    entry: &super::stack::Entry,
+    battled: &[CardIx],
+) -> Applied {
+    let (drawn, fewer, hits) = (&entry.drawn[..], &entry.fewer[..], &entry.hits[..]);
+    let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits);
+    for &(s, k) in fewer {
+        b.modifiers.push(battle::ModSpec {
+            source: format!("{} chooses to draw {k}", s.name()),
+            side: s,
+            target: battle::Target::BattleDestinies,
+            op: battle::OpSpec::Limit(k as i64),
+            optional: false,
+            cumulative: true,
+            requires: Vec::new(),
+            cite: None,
+        });
+    }
     let o = battle::resolve(&b, script);
     let mut a = Applied {
         lines: o
@@ -220,30 +351,35 @@ pub fn resolve_battle(st: &State, at: usize, initiator: BoardSide, script: &Scri
         a.unresolvable = Some(why.clone());
         return a;
     }
-    for (i, s) in [BoardSide::Light, BoardSide::Dark].into_iter().enumerate() {
-        let n = o.destiny_cards_drawn[i];
-        a.destiny_drawn
-            .extend(st.pile(s, PileName::ReserveDeck).iter().take(n).copied());
+    battle_numbers(&o, &mut a.numbers);
+    // The battle destinies were drawn on the stack, their cards already placed.
+    let supplied = |s: BoardSide| drawn.iter().filter(|x| x.0 == s).map_while(|x| x.1).count();
+    for s in [BoardSide::Light, BoardSide::Dark] {
+        if o.destiny_cards_drawn[s.ix()] > supplied(s) {
+            a.unresolvable = Some(format!(
+                "{} draws more destinies in the battle than its battle destinies (attrition or weapon destinies on the board)",
+                s.name()
+            ));
+        }
     }
     for s in [battle::Side::Light, battle::Side::Dark] {
         let r = o.side(s);
-        a.lost
-            .extend(r.forfeited.iter().chain(&r.lost).filter_map(|n| st.find(n)));
+        a.lost.extend(
+            r.forfeited
+                .iter()
+                .chain(&r.lost)
+                .filter_map(|n| by_battle_name(st, n)),
+        );
         a.out_of_play
-            .extend(r.out_of_play.iter().filter_map(|n| st.find(n)));
+            .extend(r.out_of_play.iter().filter_map(|n| by_battle_name(st, n)));
         a.force_lost[s.ix()] = r.force_lost;
     }
     if let Some(n) = &o.needs {
-        let who = if n.contains("from Light") {
-            BoardSide::Light
-        } else {
-            BoardSide::Dark
-        };
-        let what = n
-            .split_once(": ")
-            .map(|(_, w)| w.to_string())
-            .unwrap_or_else(|| n.clone());
-        a.needs = Some((who, what));
+        match o.needs_from {
+            Some(who) => a.needs = Some((who, n.clone())),
+            // Not a player's choice: the board could not give the battle what it needs.
+            None => a.unresolvable = Some(n.clone()),
+        }
     }
     a
 }
@@ -265,7 +401,42 @@ pub fn resolve_drain(st: &State, at: usize, drainer: BoardSide) -> Applied {
         return a;
     }
     a.force_lost[drainer.other().ix()] = o.force_lost;
+    let v = |t: &Option<super::values::Total>| serde_json::json!(t.as_ref().and_then(|t| t.value));
+    a.numbers.push(("icons".into(), v(&o.icons)));
+    a.numbers.push(("amount".into(), v(&o.amount)));
+    a.numbers
+        .push(("force_lost".into(), serde_json::json!(o.force_lost)));
     a
+}
+
+/// The observable numbers of a battle on the board.
+pub const BATTLE_NUMBERS: &[&str] = &[
+    "total_power",
+    "battle_destinies",
+    "total_battle_destiny",
+    "attrition",
+    "battle_damage",
+    "force_lost",
+];
+
+/// The observable numbers of a Force drain on the board.
+pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost"];
+
+fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)>) {
+    use serde_json::json;
+    for (k, r) in [("light", &o.light), ("dark", &o.dark)] {
+        let v = |t: &Option<super::values::Total>| json!(t.as_ref().and_then(|t| t.value));
+        out.push((format!("{k}.total_power"), v(&r.total_power)));
+        out.push((format!("{k}.battle_destinies"), json!(r.battle_destinies)));
+        out.push((
+            format!("{k}.total_battle_destiny"),
+            v(&r.total_battle_destiny),
+        ));
+        out.push((format!("{k}.attrition"), json!(r.attrition)));
+        out.push((format!("{k}.battle_damage"), json!(r.battle_damage)));
+        out.push((format!("{k}.force_lost"), json!(r.force_lost)));
+    }
+    out.push(("winner".into(), json!(o.winner.map(|s| s.as_str()))));
 }
 
 fn is_battle_choice(v: Verb) -> bool {
@@ -289,7 +460,9 @@ impl super::engine::Engine {
                     let key = d.step.card.clone().unwrap_or_default();
                     match self.st.find(&key) {
                         Some(c) if here.contains(&c) && self.st.def(c).side == d.by => {
-                            script.damage.push(Step::Forfeit { card: key });
+                            script.damage.push(Step::Forfeit {
+                                card: battle_name(&self.st, c),
+                            });
                         }
                         Some(c) if here.contains(&c) => self.reject(
                             &d,
@@ -314,9 +487,12 @@ impl super::engine::Engine {
                     }
                 }
                 Verb::LoseForce => match d.step.amount {
-                    Some(n) if n > 0 => script
-                        .damage
-                        .push(Step::LoseForceForDamage { side, amount: n }),
+                    Some(n) if n > 0 => {
+                        self.loss_from[side.ix()].extend(d.step.from.iter().copied());
+                        script
+                            .damage
+                            .push(Step::LoseForceForDamage { side, amount: n })
+                    }
                     _ => self.reject(
                         &d,
                         rej("the Force lost must be at least 1", cite::BATTLE_DAMAGE),
@@ -358,12 +534,16 @@ impl super::engine::Engine {
         };
         let a = if is_battle {
             let script = self.battle_choices(at);
-            resolve_battle(&self.st, at, by, &script)
+            let before = self.battled_before(ix);
+            resolve_battle(&self.st, at, by, &script, &self.stack[ix], &before)
         } else {
             resolve_drain(&self.st, at, by)
         };
         for (text, cites) in &a.lines {
             self.log(Actor::Rules, Event::Result, text.clone(), cites);
+        }
+        for (k, v) in &a.numbers {
+            self.numbers.push((format!("{label}.{k}"), v.clone()));
         }
         if let Some(why) = a.unresolvable {
             self.outcome = Some(Outcome::NotModelled {
@@ -372,7 +552,11 @@ impl super::engine::Engine {
             return false;
         }
         if let Some((player, what)) = a.needs {
-            self.outcome = Some(Outcome::NeedsDecision { player, what });
+            self.outcome = Some(Outcome::NeedsDecision {
+                player,
+                kind: crate::engine::NeedKind::Choice,
+                what,
+            });
             return false;
         }
         for &c in &a.destiny_drawn {
@@ -437,5 +621,155 @@ impl super::engine::Engine {
             &[super::rules::HOW_THE_STACK_WORKS],
         );
         true
+    }
+}
+
+impl super::engine::Engine {
+    /// A battle reaches its result: no weapons are fired on the board, so the power
+    /// segment begins. How many battle destinies each side may draw comes from the
+    /// board (ability, modifiers); a player may choose to draw fewer
+    /// (`battle_destinies`). The draws are then made one at a time on the stack, the
+    /// battle's initiator first, each an action that can be responded to.
+    pub(super) fn battle_begin(&mut self, ix: usize) -> super::engine::Flow {
+        use super::engine::{Flow, rej};
+        use super::stack::{Stage, Tgt};
+        use super::values::cite;
+        use crate::engine::{Actor, Event};
+        let by = self.stack[ix].actor;
+        let at = self.stack[ix].targets.iter().find_map(|(_, t)| match t {
+            Tgt::Location(l) => Some(*l),
+            _ => None,
+        });
+        let Some(at) = at else {
+            return self.battle_end(ix);
+        };
+        // The weapons segment: players alternate actions, the initiator first.
+        if !self.stack[ix].weapons_done {
+            if self.stack[ix].segment.is_none() {
+                self.stack[ix].stage = Stage::Resolving;
+                self.stack[ix].segment = Some((by, 0));
+                let label = self.stack[ix].label.clone();
+                self.log(
+                    Actor::Rules,
+                    Event::Window,
+                    format!(
+                        "{label}: the weapons segment begins; {} (who initiated the battle) takes the first action",
+                        by.name()
+                    ),
+                    &[cite::WEAPONS_SEGMENT],
+                );
+            }
+            return Flow::Go;
+        }
+        let before = self.battled_before(ix);
+        let hits = self.stack[ix].hits.clone();
+        let o = battle::resolve(
+            &battle_with(&self.st, at, by, None, &before, &hits),
+            &Script::default(),
+        );
+        if o.not_initiated.is_some() {
+            return self.battle_end(ix);
+        }
+        let mut n = [o.light.battle_destinies, o.dark.battle_destinies];
+        for d in self.take_decisions_while(|d| d.verb == Verb::BattleDestinies) {
+            let s = d.by;
+            match d.step.amount {
+                Some(k) if k >= 0 && (k as u32) <= n[s.ix()] => {
+                    self.log(
+                        super::engine::actor(s),
+                        Event::StateChange,
+                        format!(
+                            "{} chooses to draw {k} of its {} battle destinies",
+                            s.name(),
+                            n[s.ix()]
+                        ),
+                        &[cite::BATTLE_DESTINIES],
+                    );
+                    n[s.ix()] = k as u32;
+                    self.stack[ix].fewer.push((s, k as u32));
+                }
+                _ => {
+                    let reason = format!(
+                        "{} may draw at most {} battle destinies here",
+                        s.name(),
+                        n[s.ix()]
+                    );
+                    self.reject(&d, rej(reason, cite::BATTLE_DESTINIES));
+                }
+            }
+        }
+        let label = self.stack[ix].label.clone();
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!(
+                "{label}: power segment: {} draws {} battle destin{}, {} draws {}",
+                by.name(),
+                n[by.ix()],
+                if n[by.ix()] == 1 { "y" } else { "ies" },
+                by.other().name(),
+                n[by.other().ix()]
+            ),
+            &[cite::POWER_SEGMENT, cite::BATTLE_DESTINIES],
+        );
+        let e = &mut self.stack[ix];
+        e.stage = Stage::Resolving;
+        e.draws_left.clear();
+        e.drawn.clear();
+        for s in [by, by.other()] {
+            for _ in 0..n[s.ix()] {
+                e.draws_left.push_back(s);
+            }
+        }
+        Flow::Go
+    }
+
+    /// The next battle destiny draw, an action of its own on the stack; when all are
+    /// drawn, the battle's totals and damage segment.
+    pub(super) fn battle_step(&mut self, ix: usize) -> super::engine::Flow {
+        use super::engine::Flow;
+        use super::stack::{ActionKind, Entry};
+        use super::values::cite;
+        use crate::engine::Event;
+        if self.stack[ix].segment.is_some() {
+            return self.weapons_step(ix);
+        }
+        if !self.stack[ix].weapons_done {
+            return self.battle_begin(ix);
+        }
+        let Some(s) = self.stack[ix].draws_left.pop_front() else {
+            return self.battle_end(ix);
+        };
+        let label = self.stack[ix].label.clone();
+        let k = self.stack[ix].drawn.iter().filter(|x| x.0 == s).count() + 1;
+        let mut e = Entry::new(
+            ActionKind::DestinyDraw {
+                parent: ix,
+                test: Default::default(),
+            },
+            s,
+            None,
+            format!("{}'s battle destiny draw {k} for {label}", s.name()),
+        );
+        e.battle_draw = Some(s);
+        self.stack.push(e);
+        self.log(
+            super::engine::actor(s),
+            Event::Push,
+            format!(
+                "{label}: {} draws battle destiny {k} (an action of its own)",
+                s.name()
+            ),
+            &[cite::BATTLE_DESTINIES, super::rules::ACTIONS],
+        );
+        Flow::Go
+    }
+
+    fn battle_end(&mut self, ix: usize) -> super::engine::Flow {
+        if self.battle_or_drain_result(ix) {
+            super::engine::Flow::Go
+        } else {
+            super::engine::Flow::Stop
+        }
     }
 }

@@ -127,6 +127,9 @@ pub struct Line {
 pub struct Report {
     pub lines: Vec<Line>,
     pub numbers: BTreeMap<String, Option<i64>>,
+    /// A battle's winner (`Some(None)`: no winner); observed as `numbers.winner`:
+    /// `light`, `dark` or null.
+    pub winner: Option<Option<Side>>,
     /// Card → where it ended: `light.lost_pile` (forfeited or lost), `in_battle`.
     pub cards: BTreeMap<String, String>,
     pub needs: Option<String>,
@@ -248,7 +251,10 @@ pub fn run(case: &Case) -> Report {
                     r.line(n.text.clone(), n.cites.clone());
                 }
                 if r.needs.is_none() {
-                    r.needs = o.needs.clone();
+                    r.needs = o
+                        .needs
+                        .as_ref()
+                        .map(|n| format!("needs a decision from {}: {n}", d.player));
                 }
                 r.num(format!("{}.total", d.name), o.total_value());
                 r.num(format!("{}.counted", d.name), Some(i64::from(o.counted)));
@@ -292,7 +298,10 @@ pub fn run(case: &Case) -> Report {
             for l in &o.lines {
                 r.line(l.text.clone(), l.cites.clone());
             }
-            r.needs = o.needs.clone();
+            r.needs = match (o.needs_from, &o.needs) {
+                (Some(s), Some(n)) => Some(format!("needs a decision from {s}: {n}")),
+                (_, n) => n.clone(),
+            };
             r.illegal = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
             r.num("initiated", Some(i64::from(o.not_initiated.is_none())));
             r.num("cost", o.cost.as_ref().and_then(|t| t.value));
@@ -328,14 +337,7 @@ pub fn run(case: &Case) -> Report {
                     r.cards.insert(c.clone(), "out_of_play".into());
                 }
             }
-            r.num(
-                "winner",
-                Some(match o.winner {
-                    Some(Side::Light) => 1,
-                    Some(Side::Dark) => 2,
-                    None => 0,
-                }),
-            );
+            r.winner = Some(o.winner);
             for c in &b.cards {
                 r.cards
                     .entry(c.name.clone())
@@ -488,6 +490,9 @@ pub fn run_result(case: &Case) -> crate::engine::RunResult {
     let mut obs = Observations::default();
     for (k, v) in &r.numbers {
         obs.num(format!("numbers.{k}"), *v);
+    }
+    if let Some(w) = r.winner {
+        obs.set("numbers.winner", serde_json::json!(w.map(|s| s.as_str())));
     }
     for (k, v) in &r.cards {
         obs.set(format!("cards.{k}"), v.as_str());

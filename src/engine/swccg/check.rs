@@ -46,7 +46,7 @@ fn nowhere(m: impl Into<String>) -> BoardError {
     BoardError::nowhere(m)
 }
 
-fn spanned(n: &Spanned<String>, m: impl Into<String>) -> BoardError {
+fn spanned<T>(n: &Spanned<T>, m: impl Into<String>) -> BoardError {
     BoardError::new(n.referenced.line(), n.referenced.column(), m)
 }
 
@@ -124,12 +124,46 @@ fn check_step(
     let st = &s.step;
     let err = |m: String| BoardError::at(s.at, m);
     let verb = st.light.or(st.dark).unwrap_or(Verb::Pass);
-    if matches!(verb, Verb::LoseForce | Verb::DestinyValue) && st.amount.is_none() {
+    if (matches!(verb, Verb::DestinyValue | Verb::BattleDestinies)
+        || (verb == Verb::LoseForce && st.from.is_empty()))
+        && st.amount.is_none()
+    {
         return Err(err(format!("`{}` needs `amount:`", verb.as_str())));
+    }
+    if matches!(verb, Verb::Battle | Verb::ForceDrain) {
+        match &st.at {
+            None => return Err(err(format!("`{}` needs `at:`", verb.as_str()))),
+            Some(l) if !locations.contains(l) => {
+                return Err(err(format!("unknown location `{l}` (not in `locations:`)")));
+            }
+            _ => {}
+        }
+    } else if st.at.is_some() || st.label.is_some() {
+        return Err(err(format!(
+            "`at:` and `label:` belong to `battle` and `force_drain`, not `{}`",
+            verb.as_str()
+        )));
+    }
+    if !st.from.is_empty() && verb != Verb::LoseForce {
+        return Err(err("`from:` belongs to `lose_force`".into()));
+    }
+    if let Some(p) = st.from.iter().find(|p| {
+        !matches!(
+            p,
+            PileName::Hand | PileName::ReserveDeck | PileName::ForcePile | PileName::UsedPile
+        )
+    }) {
+        return Err(err(format!(
+            "Force is lost from hand, reserve_deck, force_pile or used_pile, not {}",
+            p.as_str()
+        )));
+    }
+    if verb == Verb::Fire && st.target.len() != 1 {
+        return Err(err("`fire` names one `target:`".into()));
     }
     if matches!(
         verb,
-        Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit | Verb::Move
+        Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit | Verb::Fire | Verb::Move
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
@@ -187,6 +221,10 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
                 phase.as_str()
             ),
         ));
+    }
+    for (k, d) in &b.cards {
+        check_interrupt(k, d)?;
+        check_modifiers(b, k, d)?;
     }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &Spanned<String>| -> Result<(), BoardError> {
@@ -311,13 +349,20 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
     if let (Some(case), _) = battle_scenario::case_of(b) {
         return match head {
             "numbers" => {
-                let r = battle_scenario::run(&case);
-                if r.numbers.contains_key(rest) {
+                let known = b.case_numbers.get_or_init(|| {
+                    let r = battle_scenario::run(&case);
+                    let mut k: Vec<String> = r.numbers.keys().cloned().collect();
+                    if r.winner.is_some() {
+                        k.push("winner".into());
+                    }
+                    k
+                });
+                if known.iter().any(|k| k == rest) {
                     Ok(())
                 } else {
                     Err(format!(
                         "this case has no number `{rest}` (it has: {})",
-                        r.numbers.keys().cloned().collect::<Vec<_>>().join(", ")
+                        known.join(", ")
                     ))
                 }
             }
@@ -341,10 +386,107 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             }
             Ok(())
         }
+        "numbers" => board_number(rest),
         _ if rest.is_empty() && RUN_KEYS.contains(&head) => Ok(()),
         _ => Err(format!(
-            "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, {}",
+            "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, numbers.<battle or drain label>.<number>, {}",
             RUN_KEYS.join(", ")
+        )),
+    }
+}
+
+/// Interrupt subtypes (AR: Interrupt): where a played Interrupt goes after its result.
+pub const INTERRUPT_SUBTYPES: &[&str] = &[
+    "used",
+    "lost",
+    "used_or_lost",
+    "starting",
+    "lost_or_starting",
+    "used_or_starting",
+];
+
+/// An Interrupt names a known subtype; one that is not simply Used or Lost names where
+/// it goes (`then:`) on each ability.
+fn check_interrupt(key: &str, d: &Spanned<super::model::CardDef>) -> Result<(), BoardError> {
+    let def = &d.value;
+    if def.card_type != super::model::CardType::Interrupt {
+        return Ok(());
+    }
+    let sub = def.subtype.as_deref().map(|s| s.to_ascii_lowercase());
+    match sub.as_deref() {
+        None => Err(spanned(
+            d,
+            format!(
+                "Interrupt `{key}` needs `subtype:` ({})",
+                INTERRUPT_SUBTYPES.join(", ")
+            ),
+        )),
+        Some(s) if !INTERRUPT_SUBTYPES.contains(&s) => Err(spanned(
+            d,
+            format!(
+                "Interrupt `{key}`: unknown subtype `{s}` (one of {})",
+                INTERRUPT_SUBTYPES.join(", ")
+            ),
+        )),
+        Some("used" | "lost") => Ok(()),
+        Some(s) => match def.abilities.iter().find(|a| a.then.is_none()) {
+            Some(_) => Err(spanned(
+                d,
+                format!(
+                    "Interrupt `{key}` is {s}: each ability names where the card goes with `then:`"
+                ),
+            )),
+            None => Ok(()),
+        },
+    }
+}
+
+/// A card's modifiers name cards of the board (or `this`).
+fn check_modifiers(
+    b: &Board,
+    key: &str,
+    d: &Spanned<super::model::CardDef>,
+) -> Result<(), BoardError> {
+    use super::battle::Target;
+    for m in &d.value.modifiers {
+        let named = match &m.target {
+            Target::Power(n)
+            | Target::Ability(n)
+            | Target::Forfeit(n)
+            | Target::Defense(n)
+            | Target::Immunity(n) => Some(n),
+            _ => None,
+        };
+        for n in named.into_iter().chain(m.requires.iter()) {
+            if n != "this" && !b.cards.contains_key(n) {
+                return Err(spanned(
+                    d,
+                    format!(
+                        "card `{key}`: its modifier names `{n}`, which is not in `cards:` (or `this`)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The numbers of a battle or Force drain on the board, by its label:
+/// `<label>.light.total_power` (and `battle_destinies`, `total_battle_destiny`,
+/// `attrition`, `battle_damage`, `force_lost`, for `light` and `dark`), `<label>.winner`
+/// (`light`, `dark` or null), and for a drain `<label>.icons`, `<label>.amount`,
+/// `<label>.force_lost`.
+fn board_number(rest: &str) -> Result<(), String> {
+    use super::battle_board::{BATTLE_NUMBERS, DRAIN_NUMBERS};
+    let parts: Vec<&str> = rest.split('.').collect();
+    match parts.as_slice() {
+        [_, "winner"] => Ok(()),
+        [_, "light" | "dark", k] if BATTLE_NUMBERS.contains(k) => Ok(()),
+        [_, k] if DRAIN_NUMBERS.contains(k) => Ok(()),
+        _ => Err(format!(
+            "`numbers.{rest}`: a battle's numbers are numbers.<label>.winner and numbers.<label>.<light|dark>.<{}>; a Force drain's numbers.<label>.<{}>",
+            BATTLE_NUMBERS.join("|"),
+            DRAIN_NUMBERS.join("|")
         )),
     }
 }

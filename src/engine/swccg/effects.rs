@@ -55,7 +55,14 @@ impl Engine {
                 self.log(
                     actor(p),
                     Event::StateChange,
-                    format!("{} activates {count} Force", p.name()),
+                    if moved < count {
+                        format!(
+                            "{} activates {moved} Force (of {count}: no more cards in the Reserve Deck)",
+                            p.name()
+                        )
+                    } else {
+                        format!("{} activates {moved} Force", p.name())
+                    },
                     &[r::RESULT],
                 );
                 Applied::Done
@@ -117,6 +124,10 @@ impl Engine {
                     format!("{label}: its game text is used when a card is played through it"),
                     &[r::DEPLOYING_FROM_PILE],
                 );
+                Applied::Done
+            }
+            Effect::Hit(t, forfeit_zero) => {
+                self.hit(ix, t, forfeit_zero);
                 Applied::Done
             }
             Effect::NotModelled(text) => {
@@ -638,6 +649,7 @@ impl Engine {
                 }
                 _ => {
                     self.outcome = Some(Outcome::NeedsDecision {
+                        kind: crate::engine::NeedKind::Choice,
                         player: p,
                         what: format!(
                             "choose {what}: one of {}",
@@ -654,23 +666,95 @@ impl Engine {
         }
     }
 
+    /// `p` loses `n` Force, one card at a time (AR: Losing Force): from hand or the top
+    /// of the Reserve Deck, Force Pile or Used Pile, as `p` chooses. Where only one of
+    /// these has cards there is no choice; otherwise the next place comes from `p`'s
+    /// `lose_force` decision (`from:`), taken from the script. With none, the run needs
+    /// `p`'s decision and stops after the units already lost.
     pub(crate) fn lose_force(&mut self, p: Side, n: i64) -> i64 {
-        let mut lost = 0;
-        let order = [
+        const PLACES: [PileName; 4] = [
+            PileName::Hand,
             PileName::ReserveDeck,
             PileName::ForcePile,
             PileName::UsedPile,
-            PileName::Hand,
         ];
+        let mut lost = 0;
+        let mut cards = Vec::new();
         for _ in 0..n {
-            let Some(c) = order.iter().find_map(|&pl| self.st.top(p, pl)) else {
+            let open: Vec<PileName> = PLACES
+                .into_iter()
+                .filter(|&pl| self.st.pile_len(p, pl) > 0)
+                .collect();
+            let place = match open.as_slice() {
+                [] => break,
+                [only] => *only,
+                _ => match self.next_loss_place(p, &open) {
+                    Some(pl) => pl,
+                    None => {
+                        self.outcome = Some(Outcome::NeedsDecision {
+                            kind: crate::engine::NeedKind::Choice,
+                            player: p,
+                            what: format!(
+                                "where to lose {} more Force from (`lose_force` with `from:`: {})",
+                                n - lost,
+                                open.iter()
+                                    .map(|x| x.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        });
+                        break;
+                    }
+                },
+            };
+            let Some(c) = self.st.top(p, place) else {
                 break;
             };
             self.st.to_pile(c, p, PileName::LostPile);
             self.st.force[p.ix()].lost += 1;
             lost += 1;
+            cards.push(format!("{} from {}", self.name(c), place.title()));
+        }
+        if !cards.is_empty() {
+            self.log(
+                actor(p),
+                Event::StateChange,
+                format!("{} loses as Force: {}", p.name(), cards.join(", ")),
+                &[r::LOSING_FORCE],
+            );
         }
         lost
+    }
+
+    /// The next place `p` chose to lose Force from: the front of the places given by
+    /// `p`'s `lose_force` decisions (`from:`), taking the next such decision from the
+    /// script when none are left. A place with no cards is rejected.
+    fn next_loss_place(&mut self, p: Side, open: &[PileName]) -> Option<PileName> {
+        loop {
+            if let Some(pl) = self.loss_from[p.ix()].pop_front() {
+                if open.contains(&pl) {
+                    return Some(pl);
+                }
+                self.log(
+                    actor(p),
+                    Event::DecisionRejected,
+                    format!(
+                        "{} has no card in {} to lose as Force; the next place given is used",
+                        p.name(),
+                        pl.title()
+                    ),
+                    &[r::LOSING_FORCE],
+                );
+                continue;
+            }
+            let d = self
+                .script
+                .peek()
+                .filter(|d| d.by == p && d.verb == Verb::LoseForce && !d.step.from.is_empty())
+                .cloned()?;
+            self.script.take();
+            self.loss_from[p.ix()].extend(d.step.from.iter().copied());
+        }
     }
 
     pub(super) fn cancel(&mut self, by: usize, j: usize) {
@@ -782,6 +866,10 @@ impl Engine {
         match a {
             Amount::Value(v) => Some(*v),
             Amount::Destiny => self.stack.get(ix).and_then(|e| e.destiny),
+            // destiny + add > value  <=>  destiny > value - add
+            Amount::StatOf(c, d) => self
+                .stat_of(*c, *d)
+                .map(|v| v - self.stack.get(ix).map_or(0, |e| e.destiny_add)),
             Amount::AbilityOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
                 Some(Tgt::Card(c)) => self.st.def(*c).stats.ability,
                 _ => None,

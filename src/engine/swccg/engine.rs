@@ -57,7 +57,11 @@ pub enum Outcome {
     /// Two consecutive passes ended the phase.
     PhaseEnded { phase: Phase },
     /// A player had a choice and the script gave none.
-    NeedsDecision { player: Side, what: String },
+    NeedsDecision {
+        player: Side,
+        kind: crate::engine::NeedKind,
+        what: String,
+    },
     /// The run met something the engine does not model and could not go on.
     NotModelled { what: String },
     /// Safety stop.
@@ -81,7 +85,7 @@ impl Outcome {
                 next.name()
             ),
             Outcome::PhaseEnded { phase } => format!("the {} phase ended", phase.as_str()),
-            Outcome::NeedsDecision { player, what } => {
+            Outcome::NeedsDecision { player, what, .. } => {
                 format!("needs a decision from {}: {what}", player.name())
             }
             Outcome::NotModelled { what } => format!("not modelled — ruling needed: {what}"),
@@ -148,6 +152,8 @@ pub(super) struct Snapshot {
     pub(super) destinies: Vec<i64>,
     pub(super) top_next: Side,
     pub(super) top_passes: u8,
+    pub(super) battles: Vec<super::battle_drain::AtLocation>,
+    pub(super) drains: Vec<super::battle_drain::AtLocation>,
 }
 
 /// The last action initiated by a decision, while a "before" action may still preempt it.
@@ -189,6 +195,13 @@ pub struct Engine {
     pub(super) backed_up: bool,
     /// The last phase the run may reach (the scenario's `through:`).
     pub through: Phase,
+    /// Numbers of battles and Force drains that had their result, by `<label>.<path>`.
+    pub numbers: Vec<(String, serde_json::Value)>,
+    /// Where each player chose to lose the next units of Force from (AR: Losing Force).
+    pub(super) loss_from: [std::collections::VecDeque<PileName>; 2],
+    /// Battles and Force drains initiated this turn, by location.
+    pub(super) battles: Vec<super::battle_drain::AtLocation>,
+    pub(super) drains: Vec<super::battle_drain::AtLocation>,
 }
 
 impl Engine {
@@ -215,6 +228,10 @@ impl Engine {
             attempt: None,
             backed_up: false,
             through: phase,
+            battles: Vec::new(),
+            drains: Vec::new(),
+            numbers: Vec::new(),
+            loss_from: Default::default(),
         }
     }
 
@@ -234,6 +251,7 @@ impl Engine {
         let mut e = Entry::new(kind, p.by, None, p.label.clone());
         if let Some(l) = p.at.as_ref().and_then(|a| self.st.find_location(a)) {
             e.targets.push(("at".into(), Tgt::Location(l)));
+            self.record_battle_or_drain(p.by, p.action == PendingKind::Battle, l, &p.label);
         }
         self.stack.push(e);
         self.log(
@@ -333,7 +351,11 @@ impl Engine {
                 }
                 if can {
                     let what = self.what_is_asked(p, w);
-                    self.outcome = Some(Outcome::NeedsDecision { player: p, what });
+                    self.outcome = Some(Outcome::NeedsDecision {
+                        player: p,
+                        kind: crate::engine::NeedKind::Response,
+                        what,
+                    });
                     return Asked::Stop;
                 }
                 self.auto_pass(p, w);
@@ -504,6 +526,9 @@ impl Engine {
 
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
+        if w == Window::TopLevel && self.can_battle_or_drain(p) {
+            return true;
+        }
         let n = self.st.cards.len();
         for c in 0..n {
             if self.st.owner(c) != p {

@@ -16,13 +16,20 @@ impl Engine {
         let card_key = d.step.card.as_deref().unwrap_or("");
         match d.verb {
             Verb::Pass => Ok(()),
+            Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
+            Verb::Fire => Err(rej(
+                "weapons fire during a battle's weapons segment",
+                super::values::cite::FIRING_WEAPONS,
+            )),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }
-            Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue => Err(rej(
-                "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
-                super::values::cite::DAMAGE_SEGMENT,
-            )),
+            Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue | Verb::BattleDestinies => {
+                Err(rej(
+                    "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                    super::values::cite::DAMAGE_SEGMENT,
+                ))
+            }
             Verb::Move => self.initiate_move(d, w == Window::TopLevel),
             Verb::Deploy => {
                 let c = self
@@ -86,7 +93,10 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
-                if self.st.def(c).abilities[a].kind == AbilityKind::Before && via_use.is_none() {
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before
+                    && via_use.is_none()
+                    && !self.before_draw(w)
+                {
                     self.back_up(p, c, a, ActionKind::Play, targets, then);
                     return Ok(());
                 }
@@ -136,7 +146,7 @@ impl Engine {
                 }
                 let a = self.pick_ability(p, c, d, w)?;
                 let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
-                if self.st.def(c).abilities[a].kind == AbilityKind::Before {
+                if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
                     self.back_up(p, c, a, ActionKind::UseText, targets, None);
                     return Ok(());
                 }
@@ -406,6 +416,13 @@ impl Engine {
         Ok(targets)
     }
 
+    /// Is `w` the time just before a destiny draw (the draw on top of the stack, not yet
+    /// made)? A "before" action there is performed before the draw, with no backing up.
+    pub(super) fn before_draw(&self, w: Window) -> bool {
+        matches!(w, Window::Response(i)
+            if matches!(self.stack[i].kind, ActionKind::DestinyDraw { .. }))
+    }
+
     /// Whether the ability may be used in this window: its kind (top-level, response,
     /// automatic, "before", mandatory) against the current action.
     fn check_timing(&self, p: Side, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
@@ -434,10 +451,14 @@ impl Engine {
                         r::BEFORE,
                     ));
                 };
-                let fresh = self
-                    .attempt
-                    .as_ref()
-                    .is_some_and(|at| at.snap.stack.len() == i)
+                // A destiny draw is made by the rules, not attempted by a player: a
+                // "before" action to it happens while it is about to be drawn.
+                let draw = self.before_draw(w);
+                let fresh = (draw
+                    || self
+                        .attempt
+                        .as_ref()
+                        .is_some_and(|at| at.snap.stack.len() == i))
                     && i + 1 == self.stack.len()
                     && self.stack[i].stage == Stage::Responding
                     && self.stack[i].responded.is_empty();
@@ -450,7 +471,7 @@ impl Engine {
                         r::BEFORE,
                     ));
                 }
-                if self.stack[i].actor == p {
+                if self.stack[i].actor == p && !draw {
                     return Err(rej(
                         format!(
                             "{} may not back up from their own action ({}): a \"before\" action to one's own action is played before initiating it",
@@ -480,10 +501,7 @@ impl Engine {
                 }
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
-                let any_time = ab
-                    .text
-                    .as_deref()
-                    .is_some_and(|t| t.to_ascii_lowercase().contains("at any time"));
+                let any_time = ab.at_any_time;
                 return Err(rej(
                     format!(
                         "{title}'s action is a top-level action; it cannot respond to {} (the stack is not empty)",
@@ -597,6 +615,8 @@ impl Engine {
             destinies: self.destinies.clone(),
             top_next: self.top_next,
             top_passes: self.top_passes,
+            battles: self.battles.clone(),
+            drains: self.drains.clone(),
         })
     }
 
@@ -628,6 +648,8 @@ impl Engine {
         self.destinies = s.destinies;
         self.top_next = s.top_next;
         self.top_passes = s.top_passes;
+        self.battles = s.battles;
+        self.drains = s.drains;
         if let Some((label, by)) = top {
             self.log(
                 Actor::Rules,
@@ -987,10 +1009,12 @@ pub(super) fn state_word(s: crate::engine::swccg::model::CardState) -> &'static 
     }
 }
 
-/// Where a played Interrupt goes after its result, from its subtype.
+/// Where a played Interrupt goes after its result, from its subtype. The loader
+/// accepts only known subtypes, and requires `then:` on every ability of an
+/// Interrupt that is not simply Used or Lost, so only those two reach here.
 pub(super) fn interrupt_default_dest(subtype: Option<&str>) -> Dest {
-    match subtype.map(|s| s.to_ascii_lowercase()) {
-        Some(s) if s == "used" => Dest::UsedPile,
+    match subtype.map(|s| s.eq_ignore_ascii_case("used")) {
+        Some(true) => Dest::UsedPile,
         _ => Dest::LostPile,
     }
 }

@@ -26,6 +26,7 @@
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
+mod battle_drain;
 pub mod battle_scenario;
 mod check;
 mod deploy;
@@ -43,10 +44,11 @@ pub mod stack;
 pub mod state;
 mod targets;
 pub mod values;
+mod weapons;
 
 use crate::engine::{
-    Actor, BoardError, End, Game, GameRules, Illegal, Leftover, NeedKind, Observations, Players,
-    RunResult, Scripted, Seat, Trace,
+    Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
+    Scripted, Seat, Trace,
 };
 pub use engine::{Decision, Outcome};
 use model::{Board, CardState, Placed, Side, Step};
@@ -146,14 +148,17 @@ fn result(run: Run) -> RunResult {
     obs.list("stack", &run.stack);
     obs.set("next", run.next.as_str());
     obs.set("destinies", serde_json::json!(run.destinies));
+    for (k, v) in &run.numbers {
+        obs.set(format!("numbers.{k}"), v.clone());
+    }
     let end = match &run.outcome {
         Outcome::Complete { .. } => End::Complete,
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
             phase: format!("{} phase", phase.as_str()),
         },
-        Outcome::NeedsDecision { player, what } => End::NeedsDecision {
+        Outcome::NeedsDecision { player, kind, what } => End::NeedsDecision {
             player: actor(player.to_owned()),
-            kind: NeedKind::Action,
+            kind: *kind,
             what: what.clone(),
         },
         Outcome::NotModelled { what } => End::NotModelled { what: what.clone() },
@@ -184,6 +189,8 @@ pub struct Run {
     pub next: Side,
     pub leftover: Vec<Leftover>,
     pub destinies: Vec<i64>,
+    /// Numbers of battles and Force drains, by `<label>.<path>`.
+    pub numbers: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -287,6 +294,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         canceled: e.canceled,
         illegal: e.illegal,
         destinies: e.destinies,
+        numbers: e.numbers,
     }
 }
 

@@ -125,6 +125,9 @@ pub struct Board {
     pub draws: Option<Vec<super::battle_scenario::DrawCase>>,
     #[serde(default)]
     pub attack: Option<super::battle_attack::Attack>,
+    /// The numbers a rules case computes, worked out once when its expectations are checked.
+    #[serde(skip)]
+    pub case_numbers: std::sync::OnceLock<Vec<String>>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -420,6 +423,54 @@ pub struct CardDef {
     /// Where the card may or may not deploy (its own game text or its rules).
     #[serde(default)]
     pub deploy_rules: DeployRules,
+    /// Game-text modifiers that apply in battles (e.g. "adds 2 to power of Luke"), worked
+    /// out from the board each time a battle is resolved.
+    #[serde(default)]
+    pub modifiers: Vec<CardModifier>,
+    /// A weapon: how it fires in a battle's weapons segment (`fire`).
+    #[serde(default)]
+    pub weapon: Option<WeaponDef>,
+}
+
+/// How a weapon fires: weapon destiny against the target's `against` value ("draw
+/// destiny; target hit if destiny > ability").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    pub against: super::battle::Defense,
+    /// Force used to fire it.
+    #[serde(default)]
+    pub cost: u32,
+    /// Added to the weapon destiny ("if destiny +1 > defense value").
+    #[serde(default)]
+    pub add: i64,
+    /// The hit also makes the target's forfeit 0.
+    #[serde(default)]
+    pub forfeit_zero: bool,
+}
+
+/// One game-text modifier of a card, as structured data. It applies while the card is
+/// active on table and at the battle's location (anywhere on table with `anywhere:`),
+/// and only while every card in `requires` participates in the battle.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardModifier {
+    /// What it changes: `{power: <card>}`, `{forfeit: <card>}`, `{ability: <card>}`,
+    /// `total_power`, `attrition`, `battle_damage`, `battle_destinies`…; `this` names the
+    /// card itself.
+    pub target: super::battle::Target,
+    /// Whose side-wide value it changes (for totals): `you` (default) or `opponent`.
+    #[serde(default)]
+    pub side: Option<Who>,
+    pub op: super::battle::OpSpec,
+    #[serde(default)]
+    pub requires: Vec<String>,
+    /// Applies in battles anywhere (an Effect on table), not only at its own location.
+    #[serde(default)]
+    pub anywhere: bool,
+    /// Cumulative with other copies of the same card (AR: Cumulatively).
+    #[serde(default)]
+    pub cumulative: bool,
 }
 
 /// What kind of action an ability is (AR Ch.1 Section C, Types of Actions).
@@ -660,7 +711,7 @@ pub enum Who {
 }
 
 /// A comparison for a destiny draw.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DestinyTest {
     /// Succeeds when destiny < this value.
@@ -686,6 +737,9 @@ pub enum Amount {
     HighestAbility,
     /// The last destiny drawn by this action.
     Destiny,
+    /// A weapon's target's value it fires against, read when the destiny is compared.
+    #[serde(skip)]
+    StatOf(usize, super::battle::Defense),
 }
 
 /// One step of an ability's result. Steps are carried out in the order listed
@@ -746,6 +800,9 @@ pub enum Effect {
     SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
+    /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
+    #[serde(skip)]
+    Hit(usize, bool),
 }
 
 /// One piece of game text the engine understands.
@@ -765,6 +822,10 @@ pub struct Ability {
     /// Only during your own turn.
     #[serde(default)]
     pub your_turn: bool,
+    /// A top-level action the card says may be taken "at any time" (AR: Actions At Any
+    /// Time): it is still a top-level action and cannot respond while the stack is not empty.
+    #[serde(default)]
+    pub at_any_time: bool,
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
     pub requires: Option<Filter>,
@@ -787,7 +848,7 @@ pub struct Ability {
 // ---------------------------------------------------------------- script
 
 /// One decision. Exactly one of `light:` / `dark:` names the player and the verb.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
     #[serde(default)]
@@ -815,6 +876,17 @@ pub struct Step {
     /// For `lose_force`: the Force lost; for `destiny_value`: the value chosen.
     #[serde(default)]
     pub amount: Option<i64>,
+    /// For `battle` / `force_drain`: the location (its `name`).
+    #[serde(default)]
+    pub at: Option<String>,
+    /// For `battle` / `force_drain`: the label of the action (default `battle_<at>` /
+    /// `force_drain_<at>`), used by `responding_to:`, `after:` and expectations.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// For `lose_force`: where each unit of Force is lost from, in order (AR: Losing
+    /// Force): `hand`, `reserve_deck`, `force_pile` or `used_pile`.
+    #[serde(default)]
+    pub from: Vec<PileName>,
     /// For a response: the label of the action it responds to. Until that action is
     /// the one being responded to and its player has a legal response, its player
     /// passes (the decision is not judged earlier).
@@ -859,6 +931,15 @@ pub enum Verb {
     DestinyValue,
     /// Move a card (`card`) to a location or aboard a card (`to`), by `how` if given.
     Move,
+    /// Initiate a battle at a location (`at`), in your battle phase.
+    Battle,
+    /// Initiate a Force drain at a location (`at`), in your control phase.
+    ForceDrain,
+    /// A battle on the stack reaching its power segment: draw only `amount` of the
+    /// battle destinies you may draw.
+    BattleDestinies,
+    /// A battle's weapons segment: fire the weapon `card` at `target`.
+    Fire,
 }
 
 impl Verb {
@@ -874,6 +955,10 @@ impl Verb {
             Verb::LoseForce => "lose_force",
             Verb::DestinyValue => "destiny_value",
             Verb::Move => "move",
+            Verb::Battle => "battle",
+            Verb::ForceDrain => "force_drain",
+            Verb::BattleDestinies => "battle_destinies",
+            Verb::Fire => "fire",
         }
     }
 }

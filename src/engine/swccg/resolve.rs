@@ -7,7 +7,7 @@ use super::initiate::interrupt_default_dest;
 use super::rules as r;
 use super::stack::{ActionKind, DeployTo, Entry, Stage};
 use super::state::{CardIx, Zone};
-use crate::engine::swccg::model::{AbilityKind, Dest, DestinyTest, PileName, Side, Verb};
+use crate::engine::swccg::model::{AbilityKind, CardType, Dest, DestinyTest, PileName, Side, Verb};
 use crate::engine::{Actor, Event};
 
 impl Engine {
@@ -56,6 +56,9 @@ impl Engine {
             return Flow::Go;
         }
         if self.stack[ix].stage == Stage::Resolving {
+            if matches!(self.stack[ix].kind, ActionKind::Battle) {
+                return self.battle_step(ix);
+            }
             return self.continue_result(ix);
         }
         // Automatic actions first.
@@ -141,73 +144,77 @@ impl Engine {
         sources.dedup();
         if sources.len() > 1 {
             let p = self.turn;
-            match self.script.peek().cloned() {
-                Some(d) if d.by == p && d.verb == Verb::Order => {
-                    self.script.take();
-                    let mut order = Vec::new();
-                    for k in &d.step.cards {
-                        if let Some(c) = self.st.find(k).filter(|c| sources.contains(c)) {
-                            order.push(c);
-                        }
-                    }
-                    if order.len() != sources.len() {
-                        self.reject(
-                            &d,
-                            rej(
-                                format!(
-                                    "the order must name each of: {}",
-                                    sources
-                                        .iter()
-                                        .map(|&c| self.st.key(c).to_string())
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                ),
-                                r::AUTOMATIC_ACTIONS,
-                            ),
-                        );
-                        self.outcome = Some(Outcome::NeedsDecision {
-                            player: p,
-                            what: "the order of competing automatic actions".into(),
-                        });
-                        return Err(());
-                    }
-                    self.log(
-                        actor(p),
-                        Event::StateChange,
-                        format!(
-                            "{} (whose turn it is) orders the automatic actions: {}",
-                            p.name(),
-                            order
-                                .iter()
-                                .map(|&c| self.name(c))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        &[r::AUTOMATIC_ACTIONS],
-                    );
-                    let mut sorted = Vec::new();
-                    for c in order {
-                        sorted.extend(found.iter().filter(|x| x.0 == c).copied());
-                    }
-                    found = sorted;
-                }
-                _ => {
-                    self.outcome = Some(Outcome::NeedsDecision {
-                        player: p,
-                        what: format!(
-                            "the order of competing automatic actions from {}",
-                            sources
-                                .iter()
-                                .map(|&c| self.st.key(c).to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    });
-                    return Err(());
-                }
+            let Some(order) = self.take_order(p, &sources) else {
+                return Err(());
+            };
+            self.log(
+                actor(p),
+                Event::StateChange,
+                format!(
+                    "{} (whose turn it is) orders the automatic actions: {}",
+                    p.name(),
+                    order
+                        .iter()
+                        .map(|&c| self.name(c))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                &[r::AUTOMATIC_ACTIONS],
+            );
+            let mut sorted = Vec::new();
+            for c in order {
+                sorted.extend(found.iter().filter(|x| x.0 == c).copied());
             }
+            found = sorted;
         }
         Ok(found)
+    }
+
+    /// The order of competing automatic actions, chosen by `p` (whose turn it is). An
+    /// `order` decision by the other player, or one that does not name each source once,
+    /// is rejected where it stands; with none left, the run needs `p`'s decision.
+    fn take_order(&mut self, p: Side, sources: &[CardIx]) -> Option<Vec<CardIx>> {
+        let names = sources
+            .iter()
+            .map(|&c| self.st.key(c).to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        while let Some(d) = self
+            .script
+            .peek()
+            .filter(|d| d.verb == Verb::Order)
+            .cloned()
+        {
+            self.script.take();
+            if d.by != p {
+                let reason = format!(
+                    "{} cannot order the automatic actions: {} (whose turn it is) chooses their order",
+                    d.by.name(),
+                    p.name()
+                );
+                self.reject(&d, rej(reason, r::AUTOMATIC_ACTIONS));
+                continue;
+            }
+            let mut order = Vec::new();
+            for k in &d.step.cards {
+                if let Some(c) = self.st.find(k).filter(|c| sources.contains(c))
+                    && !order.contains(&c)
+                {
+                    order.push(c);
+                }
+            }
+            if order.len() == sources.len() && d.step.cards.len() == sources.len() {
+                return Some(order);
+            }
+            let reason = format!("the order must name each of: {names}");
+            self.reject(&d, rej(reason, r::AUTOMATIC_ACTIONS));
+        }
+        self.outcome = Some(Outcome::NeedsDecision {
+            kind: crate::engine::NeedKind::Order,
+            player: p,
+            what: format!("the order of competing automatic actions from {names}"),
+        });
+        None
     }
 
     pub(super) fn push_automatic(&mut self, ix: usize, c: CardIx, a: usize) {
@@ -267,7 +274,8 @@ impl Engine {
             ActionKind::Play
             | ActionKind::UseText
             | ActionKind::Triggered
-            | ActionKind::Mandatory => {
+            | ActionKind::Mandatory
+            | ActionKind::Fire => {
                 let (c, a) = (self.stack[ix].card, self.stack[ix].ability);
                 if let (Some(c), Some(a)) = (c, a) {
                     let effects = self.st.def(c).abilities[a].effect.clone();
@@ -284,6 +292,7 @@ impl Engine {
                 value,
             } => {
                 let p = self.stack[ix].actor;
+                let battle_draw = self.stack[ix].battle_draw;
                 // Unless a response already sent the destiny card elsewhere.
                 if let Some(c) = card
                     && self.st.zone[c] == Zone::Drawn
@@ -308,7 +317,13 @@ impl Engine {
                     format!("{label} comes off the stack"),
                     &[r::HOW_THE_STACK_WORKS],
                 );
-                self.apply_destiny_test(parent, &test, value);
+                match battle_draw {
+                    Some(s) if parent < self.stack.len() => {
+                        self.stack[parent].drawn.push((s, value));
+                    }
+                    Some(_) => {}
+                    None => self.apply_destiny_test(parent, &test, value),
+                }
                 Flow::Go
             }
             ActionKind::JustDeployed
@@ -327,7 +342,8 @@ impl Engine {
                 self.move_result(ix, to);
                 Flow::Go
             }
-            ActionKind::Battle | ActionKind::ForceDrain => {
+            ActionKind::Battle => self.battle_begin(ix),
+            ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go
                 } else {
@@ -417,11 +433,14 @@ impl Engine {
             card,
             value,
         };
-        self.stack[ix].label = format!(
-            "{}'s destiny draw for {}",
-            p.name(),
-            self.stack[parent].label
-        );
+        // A battle destiny draw keeps its label (which draw it is).
+        if self.stack[ix].battle_draw.is_none() {
+            self.stack[ix].label = format!(
+                "{}'s destiny draw for {}",
+                p.name(),
+                self.stack[parent].label
+            );
+        }
         self.stack[ix].autos = None;
         self.stack[ix].passes = 0;
         self.stack[ix].next = p.other();
@@ -443,7 +462,9 @@ impl Engine {
             );
             return (None, None);
         };
-        let printed = self.st.def(c).stats.destiny.unwrap_or(0);
+        let Some(printed) = self.destiny_number(p, c) else {
+            return (None, None);
+        };
         let req = destiny::Request::new("destiny", p.name(), 1);
         let out = destiny::draw(
             &req,
@@ -468,6 +489,89 @@ impl Engine {
             &[r::RESULT],
         );
         (Some(c), value)
+    }
+
+    /// The destiny number of the card `p` draws: its printed value; a location's is 0;
+    /// with several values (`destiny_values`), the drawing player's `destiny_value`
+    /// decision picks one. A card whose destiny number the board does not give is not
+    /// modelled (the run stops) rather than drawn as 0.
+    fn destiny_number(&mut self, p: Side, c: CardIx) -> Option<i64> {
+        use super::values::cite;
+        let def = self.st.def(c);
+        let values = if !def.stats.destiny_values.is_empty() {
+            def.stats.destiny_values.clone()
+        } else if let Some(v) = def.stats.destiny {
+            vec![v]
+        } else if def.card_type == CardType::Location {
+            vec![0]
+        } else {
+            let what = format!(
+                "the destiny number of {} (drawn for destiny) is not given on the board",
+                self.name(c)
+            );
+            let depth = self.depth();
+            self.trace
+                .not_modelled(depth, actor(p), what.clone(), &[cite::UNDEFINED_VALUES]);
+            self.outcome = Some(Outcome::NotModelled { what });
+            return None;
+        };
+        if let [v] = values[..] {
+            return Some(v);
+        }
+        while let Some(d) = self
+            .script
+            .peek()
+            .filter(|d| d.by == p && d.verb == Verb::DestinyValue)
+            .cloned()
+        {
+            self.script.take();
+            match d.step.amount.filter(|v| values.contains(v)) {
+                Some(v) => {
+                    self.log(
+                        actor(p),
+                        Event::StateChange,
+                        format!(
+                            "{} has several destiny numbers ({}): {} chooses {v}",
+                            self.name(c),
+                            values
+                                .iter()
+                                .map(|v| v.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            p.name()
+                        ),
+                        &[cite::MULTIPLE_DESTINY_VALUES],
+                    );
+                    return Some(v);
+                }
+                None => {
+                    let reason = format!(
+                        "{}'s destiny numbers are {}",
+                        self.name(c),
+                        values
+                            .iter()
+                            .map(|v| v.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    self.reject(&d, rej(reason, cite::MULTIPLE_DESTINY_VALUES));
+                }
+            }
+        }
+        self.outcome = Some(Outcome::NeedsDecision {
+            kind: crate::engine::NeedKind::Choice,
+            player: p,
+            what: format!(
+                "the destiny number of {} (one of {})",
+                self.name(c),
+                values
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+        None
     }
 
     pub(super) fn apply_destiny_test(

@@ -151,4 +151,22 @@ pub const ALL: &[&str] = &[
     DEPLOYING_ABOARD,
     LOCATION_DEPLOYMENT_RESTRICTIONS,
     INTERIOR_SITES,
+    BATTLE,
+    BATTLE_PHASE,
+    INITIATE_BATTLE,
+    CONTROL_PHASE,
+    FORCE_DRAIN,
+    PRESENCE,
+    CONTROL,
+    LOSING_FORCE_FROM_X,
 ];
+
+/// Battles and Force drains started by the script (`battle`, `force_drain`).
+pub const BATTLE: &str = "swccg.ar.battle";
+pub const BATTLE_PHASE: &str = "swccg.ar.battle-phase";
+pub const INITIATE_BATTLE: &str = "swccg.ar.initiate-the-battle";
+pub const CONTROL_PHASE: &str = "swccg.ar.control-phase";
+pub const FORCE_DRAIN: &str = "swccg.ar.force-drain";
+pub const PRESENCE: &str = "swccg.ar.presence";
+pub const CONTROL: &str = "swccg.ar.control-of-a-location";
+pub const LOSING_FORCE_FROM_X: &str = "swccg.ar.losing-force-from-x";

@@ -47,6 +47,8 @@ pub enum ActionKind {
     Battle,
     /// A Force drain: not modelled by the stack engine itself.
     ForceDrain,
+    /// Firing a weapon in a battle's weapons segment (the battle is `responding_to`).
+    Fire,
 }
 
 impl ActionKind {
@@ -65,6 +67,7 @@ impl ActionKind {
             ActionKind::Move { .. } => "move",
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
+            ActionKind::Fire => "weapon firing",
         }
     }
 }
@@ -122,6 +125,24 @@ pub struct Entry {
     pub canceled: bool,
     /// A destiny draw: the substituted value used instead of drawing a card.
     pub substitute: Option<i64>,
+    /// A battle destiny draw: the side drawing it (its value goes to the battle).
+    pub battle_draw: Option<Side>,
+    /// A battle: the battle destiny draws still to make, in order.
+    pub draws_left: VecDeque<Side>,
+    /// A battle: the battle destinies drawn, in order (`None`: failed).
+    pub drawn: Vec<(Side, Option<i64>)>,
+    /// A battle: sides that chose to draw fewer battle destinies, and how many.
+    pub fewer: Vec<(Side, u32)>,
+    /// A battle in its weapons segment: who acts next and the consecutive passes.
+    pub segment: Option<(Side, u8)>,
+    /// A battle: the weapon segment is over.
+    pub weapons_done: bool,
+    /// A battle: cards hit by weapons (and whether their forfeit became 0).
+    pub hits: Vec<(CardIx, bool)>,
+    /// A battle: weapons fired in it.
+    pub fired: Vec<CardIx>,
+    /// A weapon firing: added to its weapon destiny before comparing.
+    pub destiny_add: i64,
 }
 
 impl Entry {
@@ -146,6 +167,15 @@ impl Entry {
             moved: Vec::new(),
             canceled: false,
             substitute: None,
+            battle_draw: None,
+            draws_left: VecDeque::new(),
+            drawn: Vec::new(),
+            fewer: Vec::new(),
+            segment: None,
+            weapons_done: false,
+            hits: Vec::new(),
+            fired: Vec::new(),
+            destiny_add: 0,
         }
     }
 

@@ -22,6 +22,24 @@ impl Engine {
         let mut out = Vec::new();
         let mut picks = chosen.iter();
         for spec in &ab.targets {
+            // The current action's card is immune to this card (AR: Actions - Immune).
+            if spec.kind == TargetKind::Current
+                && let Window::Response(i) = w
+                && let Some(tc) = self.stack[i].card
+                && (filter_empty(&spec.filter) || self.st.matches(tc, &spec.filter, p))
+                && self.immune(tc, c)
+            {
+                if spec.optional {
+                    continue;
+                }
+                return Err(rej(
+                    format!(
+                        "{title} cannot be initiated: {} is immune to {title}",
+                        self.name(tc)
+                    ),
+                    r::IMMUNE,
+                ));
+            }
             let t = self.target_one(p, c, spec, w, &mut picks);
             match t {
                 Ok(Some(t)) => out.push((spec.name.clone(), t)),
@@ -30,12 +48,10 @@ impl Engine {
                     if spec.optional {
                         continue;
                     }
-                    let rule = if reason.contains(" is immune to ") {
-                        r::IMMUNE
-                    } else {
-                        r::IMPLIED_TARGET_RULE
-                    };
-                    return Err(rej(format!("{title} cannot be initiated: {reason}"), rule));
+                    return Err(rej(
+                        format!("{title} cannot be initiated: {reason}"),
+                        r::IMPLIED_TARGET_RULE,
+                    ));
                 }
             }
         }
@@ -68,9 +84,6 @@ impl Engine {
                 if let Some(tc) = e.card {
                     if !filter_empty(&spec.filter) && !self.st.matches(tc, &spec.filter, p) {
                         return Err(format!("{} is not a valid target", self.name(tc)));
-                    }
-                    if self.immune(tc, c) {
-                        return Err(format!("{} is immune to {}", self.name(tc), self.name(c)));
                     }
                 } else if !filter_empty(&spec.filter) {
                     return Err(format!("{} is not a valid target", e.label));

@@ -61,6 +61,7 @@ pub mod cite {
     pub const INITIATE_BATTLE: &str = "swccg.ar.initiate-the-battle";
     pub const WEAPONS_SEGMENT: &str = "swccg.ar.weapons-segment";
     pub const FIRING_WEAPONS: &str = "swccg.ar.weapons-segment-firing-weapons";
+    pub const WEAPONS_DESTINY: &str = "swccg.ar.weapons-destiny";
     pub const POWER_SEGMENT: &str = "swccg.ar.power-segment";
     pub const POWER_DESTINIES: &str = "swccg.ar.power-segment-draw-power-destinies";
     pub const BATTLE_DESTINIES: &str = "swccg.ar.power-segment-draw-battle-destinies";
@@ -144,6 +145,7 @@ pub mod cite {
         INITIATE_BATTLE,
         WEAPONS_SEGMENT,
         FIRING_WEAPONS,
+        WEAPONS_DESTINY,
         POWER_SEGMENT,
         POWER_DESTINIES,
         BATTLE_DESTINIES,
@@ -347,11 +349,11 @@ impl Total {
 }
 
 impl fmt::Display for Total {
-    /// `power 10 = Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2`
+    /// `Dark's total power is 10: Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.value {
-            Some(v) => write!(f, "{} {v} =", self.label)?,
-            None => write!(f, "{} does not exist =", self.label)?,
+            Some(v) => write!(f, "{} is {v}:", self.label)?,
+            None => write!(f, "{} does not exist:", self.label)?,
         }
         let mut first = true;
         for t in &self.terms {
@@ -953,7 +955,7 @@ mod tests {
         t.terms[0].source = "Saber 1".into();
         assert_eq!(
             t.to_string(),
-            "power 10 = Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2"
+            "power is 10: Saber 1 3 + Fel 3 + All Power To Weapons 2 + battle destiny 2"
         );
     }
 

@@ -1,0 +1,270 @@
+//! A battle's weapons segment on the board: the players alternate actions, the
+//! battle's initiator first; firing a weapon (`fire`) is an action on the stack that
+//! can be responded to, and its weapon destiny is an ordinary destiny draw. Two
+//! consecutive passes end the segment (AR: Weapons Segment).
+
+use super::battle::Defense;
+use super::engine::*;
+use super::stack::{ActionKind, Entry};
+use super::state::CardIx;
+use super::values::cite;
+use crate::engine::swccg::model::{Amount, CardType, DestinyTest, Effect, PileName, Side, Verb};
+use crate::engine::{Actor, Event, NeedKind};
+
+impl Engine {
+    /// The next action of the weapons segment of the battle at stack index `ix`.
+    pub(super) fn weapons_step(&mut self, ix: usize) -> Flow {
+        let Some((p, passes)) = self.stack[ix].segment else {
+            return Flow::Go;
+        };
+        if passes >= 2 {
+            self.stack[ix].segment = None;
+            self.stack[ix].weapons_done = true;
+            let label = self.stack[ix].label.clone();
+            self.log(
+                Actor::Rules,
+                Event::Phase,
+                format!("{label}: both players passed consecutively: the weapons segment ends"),
+                &[cite::WEAPONS_SEGMENT],
+            );
+            return self.battle_begin(ix);
+        }
+        let can = self.can_fire(ix, p);
+        let next = self.script.peek().cloned();
+        match next {
+            Some(d) if d.verb == Verb::Fire && d.by == p => {
+                self.script.take();
+                match self.fire(ix, &d) {
+                    Ok(()) => self.stack[ix].segment = Some((p.other(), 0)),
+                    Err(e) => self.reject(&d, e),
+                }
+            }
+            Some(d) if d.verb == Verb::Pass && d.by == p => {
+                self.script.take();
+                self.log(
+                    actor(p),
+                    Event::Pass,
+                    format!("{} passes (weapons segment)", p.name()),
+                    &[cite::WEAPONS_SEGMENT],
+                );
+                self.stack[ix].segment = Some((p.other(), passes + 1));
+            }
+            Some(d) if d.verb == Verb::Fire && can => {
+                self.script.take();
+                let reason = format!(
+                    "out of turn: {} has the next action in the weapons segment (actions alternate)",
+                    p.name()
+                );
+                self.reject(&d, rej(reason, cite::WEAPONS_SEGMENT));
+            }
+            None if can => {
+                self.outcome = Some(Outcome::NeedsDecision {
+                    player: p,
+                    kind: NeedKind::Action,
+                    what: "fire a weapon or pass (weapons segment)".into(),
+                });
+                return Flow::Stop;
+            }
+            _ => {
+                // No weapon to fire (or the next decision belongs to a later segment).
+                let why = if can {
+                    "its next decision belongs to a later segment"
+                } else {
+                    "no weapon it can fire"
+                };
+                self.log(
+                    actor(p),
+                    Event::Pass,
+                    format!("{} passes (weapons segment: {why})", p.name()),
+                    &[cite::WEAPONS_SEGMENT],
+                );
+                self.stack[ix].segment = Some((p.other(), passes + 1));
+            }
+        }
+        Flow::Go
+    }
+
+    /// The battle's location.
+    fn battle_at(&self, ix: usize) -> Option<usize> {
+        self.stack[ix].targets.iter().find_map(|(_, t)| match t {
+            super::stack::Tgt::Location(l) => Some(*l),
+            _ => None,
+        })
+    }
+
+    /// Could `p` fire any weapon now?
+    fn can_fire(&self, ix: usize, p: Side) -> bool {
+        let Some(l) = self.battle_at(ix) else {
+            return false;
+        };
+        let here = self.cards_at(l);
+        here.iter()
+            .any(|&w| here.iter().any(|&t| self.check_fire(ix, p, w, t).is_ok()))
+    }
+
+    /// Can `p` fire weapon `w` at `t` in the battle at `ix`?
+    fn check_fire(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
+        let title = self.st.title(w);
+        let Some(def) = self.st.def(w).weapon.as_ref() else {
+            return Err(rej(
+                format!("{title} is not a weapon"),
+                cite::FIRING_WEAPONS,
+            ));
+        };
+        let here = self
+            .battle_at(ix)
+            .map(|l| self.cards_at(l))
+            .unwrap_or_default();
+        if self.st.owner(w) != p || !here.contains(&w) {
+            return Err(rej(
+                format!("{title} is not {}'s weapon at the battle", p.name()),
+                cite::FIRING_WEAPONS,
+            ));
+        }
+        if self.stack[ix].fired.contains(&w) {
+            return Err(rej(
+                format!("{title} has already fired in this battle"),
+                cite::FIRING_WEAPONS,
+            ));
+        }
+        let ok_type = matches!(
+            self.st.def(t).card_type,
+            CardType::Character | CardType::Vehicle | CardType::Starship | CardType::Creature
+        );
+        if !here.contains(&t) || self.st.owner(t) == p || !ok_type {
+            return Err(rej(
+                format!(
+                    "{} is not an opponent's card participating in the battle",
+                    self.st.title(t)
+                ),
+                cite::FIRING_WEAPONS,
+            ));
+        }
+        if self.stat_of(t, def.against).is_none() {
+            return Err(rej(
+                format!(
+                    "{} has no {} to fire against (a value that does not exist cannot be targeted)",
+                    self.st.title(t),
+                    defense_word(def.against)
+                ),
+                super::rules::IMPLIED_TARGET_RULE,
+            ));
+        }
+        let reserve = self.st.pile_len(p, PileName::ReserveDeck);
+        if reserve == 0 {
+            return Err(rej(
+                format!(
+                    "{} may not fire {title}: weapon destiny must be drawn and {}'s Reserve Deck is empty",
+                    p.name(),
+                    p.name()
+                ),
+                cite::WEAPONS_DESTINY,
+            ));
+        }
+        let force = self.st.pile_len(p, PileName::ForcePile) as u32;
+        if def.cost > force {
+            return Err(rej(
+                format!(
+                    "firing {title} uses {} Force; {} has {force} in Force Pile",
+                    def.cost,
+                    p.name()
+                ),
+                super::rules::PAYING_COSTS,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The value a weapon fires against (`None`: the card has none).
+    pub(super) fn stat_of(&self, t: CardIx, d: Defense) -> Option<i64> {
+        let s = &self.st.def(t).stats;
+        match d {
+            Defense::Ability => s.ability,
+            Defense::Armor => s.armor,
+            Defense::Maneuver => s.maneuver,
+            Defense::Defense => None,
+        }
+    }
+
+    /// `fire`: a weapon fires at a target; an action on the stack responding to the
+    /// battle, whose result draws weapon destiny and, if it is greater, hits the target.
+    fn fire(&mut self, ix: usize, d: &Decision) -> Result<(), Rej> {
+        let p = d.by;
+        let key = d.step.card.as_deref().unwrap_or("");
+        let w = self
+            .st
+            .find(key)
+            .ok_or_else(|| rej(format!("no card {key}"), cite::FIRING_WEAPONS))?;
+        let t = d
+            .step
+            .target
+            .first()
+            .and_then(|k| self.st.find(k))
+            .ok_or_else(|| rej("`fire` names its target", cite::FIRING_WEAPONS))?;
+        self.check_fire(ix, p, w, t)?;
+        let Some(def) = self.st.def(w).weapon.clone() else {
+            return Err(rej("not a weapon", cite::FIRING_WEAPONS));
+        };
+        self.stack[ix].fired.push(w);
+        // "destiny (+ add) > value": the value is read when the destiny is compared.
+        let test = DestinyTest {
+            greater_than: Some(Amount::StatOf(t, def.against)),
+            success: vec![Effect::Hit(t, def.forfeit_zero)],
+            ..Default::default()
+        };
+        let label = format!("{} fires {}", p.name(), self.st.title(w));
+        let mut e = Entry::new(ActionKind::Fire, p, Some(w), label);
+        e.responding_to = Some(ix);
+        e.pending = vec![Effect::Destiny(test)].into();
+        e.destiny_add = def.add;
+        self.stack.push(e);
+        self.log(
+            actor(p),
+            Event::Push,
+            format!(
+                "{} fires {} at {} (weapon destiny against its {})",
+                p.name(),
+                self.st.title(w),
+                self.st.title(t),
+                defense_word(def.against)
+            ),
+            &[cite::FIRING_WEAPONS, super::rules::INITIATION],
+        );
+        self.pay_use(p, def.cost, &format!("to fire {}", self.st.title(w)));
+        Ok(())
+    }
+
+    /// A weapon hit: the card is hit in the battle the weapon fires in.
+    pub(super) fn hit(&mut self, ix: usize, t: CardIx, forfeit_zero: bool) {
+        let Some(b) = self.stack[ix]
+            .responding_to
+            .filter(|&b| b < self.stack.len())
+        else {
+            return;
+        };
+        self.stack[b].hits.push((t, forfeit_zero));
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!(
+                "{} is hit (turned sideways, still participating){}",
+                self.st.title(t),
+                if forfeit_zero {
+                    "; its forfeit is 0"
+                } else {
+                    ""
+                }
+            ),
+            &[cite::WEAPON_HITS, cite::FIRING_WEAPONS],
+        );
+    }
+}
+
+fn defense_word(d: Defense) -> &'static str {
+    match d {
+        Defense::Ability => "ability",
+        Defense::Armor => "armor",
+        Defense::Maneuver => "maneuver",
+        Defense::Defense => "defense value",
+    }
+}
