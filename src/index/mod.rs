@@ -334,16 +334,23 @@ impl Index {
         let stats = query::Stats::new(searcher, &self.weights);
         let mut analyzer = self.analyzer.clone();
         let plan = query::plan(&q.text, &mut analyzer, &stats, &self.fields, &self.weights)?;
-        let (game_factor, clear) = match q.game {
-            Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
-            None => rank::game_prior(searcher, &self.fields, &plan, &self.weights, self.sections),
-        };
         let priors = match self.priors.get() {
             Some(p) => std::sync::Arc::clone(p),
             None => {
                 let p = std::sync::Arc::new(scorer::Priors::read(searcher).map_err(ix_err)?);
                 std::sync::Arc::clone(self.priors.get_or_init(|| p))
             }
+        };
+        let (game_factor, clear) = match q.game {
+            Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
+            None => rank::game_prior(
+                searcher,
+                &self.fields,
+                &plan,
+                &self.weights,
+                &priors,
+                self.sections,
+            ),
         };
         let scope = query::Scope {
             kind: q.kind,

@@ -5,7 +5,7 @@
 
 use super::query::{GAMMA, Plan};
 use super::schema::Fields;
-use super::scorer::TermWeights;
+use super::scorer::{Priors, TermWeights};
 use crate::rulebook::Game;
 use tantivy::postings::Postings;
 use tantivy::schema::IndexRecordOption;
@@ -49,9 +49,10 @@ pub fn game_prior(
     f: &Fields,
     plan: &Plan,
     weights: &TermWeights,
+    priors: &Priors,
     sections: u32,
 ) -> ([f32; 3], bool) {
-    let Some(totals) = game_totals(searcher, sections) else {
+    let Some(totals) = priors.game_totals(sections) else {
         return ([1.0; 3], false);
     };
     let mut evidence = [0.0f32; 3];
@@ -80,19 +81,6 @@ pub fn game_prior(
         factor[i] = OTHER_GAME + (1.0 - OTHER_GAME) * prob[i] / top;
     }
     (factor, top >= CLEAR_GAME)
-}
-
-/// Rulebook sections per game (documents before `sections` in build order).
-fn game_totals(searcher: &Searcher, sections: u32) -> Option<[u32; 3]> {
-    let mut totals = [0u32; 3];
-    let seg = searcher.segment_readers().first()?;
-    let col = seg.fast_fields().u64("game_ord").ok()?;
-    for doc in 0..sections.min(seg.max_doc()) {
-        if let Some(g) = col.first(doc) {
-            totals[(g as usize).min(2)] += 1;
-        }
-    }
-    Some(totals)
 }
 
 /// Rulebook sections per game whose body holds `stem`, counted once per index.

@@ -146,6 +146,13 @@ impl Union {
         min
     }
 
+    /// Drop every scorer: no document is left.
+    fn finish(&mut self) -> DocId {
+        self.scorers.clear();
+        self.doc = TERMINATED;
+        TERMINATED
+    }
+
     fn advance(&mut self) -> DocId {
         let doc = self.doc;
         let (mut min, mut finished) = (TERMINATED, false);
@@ -251,7 +258,29 @@ pub struct Cover {
 /// read once from the `prior` and `game_ord` fast fields.
 #[derive(Debug, Default)]
 pub struct Priors {
-    segments: Vec<(tantivy::index::SegmentId, Vec<f32>, Vec<u8>)>,
+    segments: Vec<SegmentPriors>,
+}
+
+/// Priors and games of one segment's documents.
+#[derive(Debug)]
+struct SegmentPriors {
+    id: tantivy::index::SegmentId,
+    priors: Vec<f32>,
+    games: Vec<u8>,
+    /// Runs of documents of one game, as (first document, game), in order:
+    /// documents are indexed game by game, so there are few.
+    runs: Vec<(DocId, u8)>,
+}
+
+impl SegmentPriors {
+    /// The first document after `doc` of a game whose factor is not 0.
+    fn next_in_games(&self, doc: DocId, factor: &[f32; 3]) -> DocId {
+        let from = self.runs.partition_point(|r| r.0 <= doc);
+        self.runs[from..]
+            .iter()
+            .find(|r| factor[usize::from(r.1)] != 0.0)
+            .map_or(TERMINATED, |r| r.0)
+    }
 }
 
 impl Priors {
@@ -269,20 +298,44 @@ impl Priors {
             let ff = seg.fast_fields();
             let (prior, game) = (ff.u64("prior")?, ff.u64("game_ord")?);
             let n = seg.max_doc();
-            let priors = (0..n)
-                .map(|d| prior.first(d).map_or(1.0, |p| p as f32 / 1000.0))
+            let priors = all_values(&prior, n, 1000)
+                .into_iter()
+                .map(|p| p as f32 / 1000.0)
                 .collect();
-            let games = (0..n)
-                .map(|d| game.first(d).map_or(0, |g| g.min(2) as u8))
+            let games = all_values(&game, n, 0)
+                .into_iter()
+                .map(|g| g.min(2) as u8)
                 .collect();
-            segments.push((seg.segment_id(), priors, games));
+            let games: Vec<u8> = games;
+            let mut runs: Vec<(DocId, u8)> = Vec::new();
+            for (d, &g) in games.iter().enumerate() {
+                if runs.last().is_none_or(|r| r.1 != g) {
+                    runs.push((d as DocId, g));
+                }
+            }
+            segments.push(SegmentPriors {
+                id: seg.segment_id(),
+                priors,
+                games,
+                runs,
+            });
         }
         Ok(Priors { segments })
     }
 
+    /// Documents per game among the first `n` documents of the first segment.
+    pub fn game_totals(&self, n: u32) -> Option<[u32; 3]> {
+        let games = &self.segments.first()?.games;
+        let mut totals = [0u32; 3];
+        for &g in &games[..(n as usize).min(games.len())] {
+            totals[usize::from(g)] += 1;
+        }
+        Some(totals)
+    }
+
     /// Position of the segment `id`.
     fn segment(&self, id: tantivy::index::SegmentId) -> Option<usize> {
-        self.segments.iter().position(|s| s.0 == id)
+        self.segments.iter().position(|s| s.id == id)
     }
 }
 
@@ -350,14 +403,17 @@ impl Weight for CoverWeight {
             Some(i) => (Arc::clone(&self.priors), i),
             None => (Arc::new(Priors::read_segment(reader)?), 0),
         };
-        Ok(Box::new(CoverScorer {
+        let mut scorer = CoverScorer {
             union,
             total: self.total,
             gamma: self.gamma,
             game_factor: self.game_factor,
             priors,
             seg,
-        }))
+        };
+        let first = scorer.union.doc;
+        scorer.skip_other_games(first);
+        Ok(Box::new(scorer))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
@@ -375,7 +431,45 @@ struct CoverScorer {
     seg: usize,
 }
 
-union_docset!(CoverScorer);
+impl CoverScorer {
+    /// `doc`, or when its game's factor is 0 (a game not asked for), the
+    /// first document of a game asked for: the others would score 0, so they
+    /// are skipped whole, never scored.
+    fn skip_other_games(&mut self, mut doc: DocId) -> DocId {
+        let seg = &self.priors.segments[self.seg];
+        while doc != TERMINATED {
+            let game = seg.games.get(doc as usize).copied().unwrap_or(0);
+            if self.game_factor[usize::from(game)] != 0.0 {
+                break;
+            }
+            doc = match seg.next_in_games(doc, &self.game_factor) {
+                TERMINATED => self.union.finish(),
+                next => self.union.seek(next),
+            };
+        }
+        doc
+    }
+}
+
+impl DocSet for CoverScorer {
+    fn advance(&mut self) -> DocId {
+        let doc = self.union.advance();
+        self.skip_other_games(doc)
+    }
+    fn seek(&mut self, target: DocId) -> DocId {
+        let doc = self.union.seek(target);
+        self.skip_other_games(doc)
+    }
+    fn doc(&self) -> DocId {
+        self.union.doc
+    }
+    fn size_hint(&self) -> u32 {
+        self.union.size_hint
+    }
+    fn cost(&self) -> u64 {
+        self.union.cost
+    }
+}
 
 impl Scorer for CoverScorer {
     fn score(&mut self) -> Score {
@@ -391,13 +485,24 @@ impl Scorer for CoverScorer {
             share.powf(self.gamma)
         };
         let doc = self.union.doc as usize;
-        let (_, priors, games) = &self.priors.segments[self.seg];
+        let SegmentPriors { priors, games, .. } = &self.priors.segments[self.seg];
         let prior = priors.get(doc).copied().unwrap_or(1.0);
         let game = games
             .get(doc)
             .map_or(1.0, |&g| self.game_factor[usize::from(g)]);
         sum * scaled * prior * game
     }
+}
+
+/// The value of every one of the `n` documents in `col` (`missing` for those
+/// without one): one bulk read when every document has a value.
+fn all_values(col: &tantivy::columnar::Column<u64>, n: u32, missing: u64) -> Vec<u64> {
+    if col.get_cardinality() == tantivy::columnar::Cardinality::Full && col.values.num_vals() == n {
+        let mut out = vec![0; n as usize];
+        col.values.get_range(0, &mut out);
+        return out;
+    }
+    (0..n).map(|d| col.first(d).unwrap_or(missing)).collect()
 }
 
 /// Estimated size of a union of sets of these sizes (tantivy's own estimate,

@@ -13,7 +13,8 @@
 //! contents (every `*.md` file under the rulebook, and every stored card
 //! database under `<data-dir>/cards/`), hashed on every open: sizes and
 //! modification times are never trusted. It is sound when tantivy's checksum
-//! of every file of it holds; a damaged index is rebuilt.
+//! of every file of it but the document store holds (see [`open_current`]); a
+//! damaged index is rebuilt.
 
 use super::schema::{self, Doc, schema};
 use super::text;
@@ -105,21 +106,46 @@ fn rel_name(root: &Path, path: &Path) -> String {
 }
 
 /// Open the index under `index_dir` when it exists, records `fingerprint`, and
-/// every file of it passes its checksum; `None` when it must be rebuilt. Never
-/// fails: any problem means rebuild.
+/// every file of it but the document store passes its checksum; `None` when
+/// it must be rebuilt. Never fails: any problem means rebuild.
+///
+/// The document store (half the index's bytes) is not checksummed here: only
+/// the few documents shown as hits are read from it, its blocks are
+/// compressed and its footer checked on opening, and damage found while
+/// reading a hit fails the search with an index error, upon which the caller
+/// rebuilds and searches again.
 pub fn open_current(index_dir: &Path, fingerprint: &str) -> Option<Index> {
     let dir = index_dir.join(SECTIONS_DIR);
-    let mut index = Index::open_in_dir(&dir).ok()?;
-    let payload = index.load_metas().ok()?.payload?;
-    if payload != fingerprint {
+    // The recorded fingerprint first, read without building the schema, so a
+    // stale index costs no more than reading its meta.json.
+    if recorded_fingerprint(&dir)? != fingerprint {
         return None;
     }
+    let mut index = Index::open_in_dir(&dir).ok()?;
     schema::fields_of(&index.schema())?;
-    if !index.validate_checksum().ok()?.is_empty() {
-        return None;
+    let managed = index.directory();
+    for file in managed.list_managed_files() {
+        let name = file.to_string_lossy();
+        // meta.json is plain JSON (no checksum footer); it was read above.
+        if name.ends_with(".store") || name.ends_with(".lock") || name.ends_with(".json") {
+            continue;
+        }
+        if !managed.validate_checksum(&file).ok()? {
+            return None;
+        }
     }
     text::register(&mut index);
     Some(index)
+}
+
+/// The payload of the last commit recorded in `dir/meta.json`.
+fn recorded_fingerprint(dir: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        payload: Option<String>,
+    }
+    let bytes = std::fs::read(dir.join("meta.json")).ok()?;
+    serde_json::from_slice::<Meta>(&bytes).ok()?.payload
 }
 
 /// Build the index of `docs` into a fresh folder beside the current one and
