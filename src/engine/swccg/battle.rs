@@ -794,9 +794,42 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
 }
 
 fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
+    if !initiate(live, out) || !early_segments(live, out, script) {
+        return;
+    }
+    let Some(d) = power_segment_draws(live, out, script) else {
+        return;
+    };
+    for step in &script.power {
+        early_step(live, out, step, "power segment");
+        if ended(live, out) {
+            return;
+        }
+    }
+    total_power(live, out, &d);
+    attrition(live, out, &d);
+    winner_and_loser(live, out);
+    for step in &script.after_winner {
+        early_step(live, out, step, "responses to winning");
+    }
+    damage_segment(live, out, script);
+}
+
+
+/// The destinies drawn in the power segment, by side index.
+struct PowerDraws {
+    power_destiny: [Option<Total>; 2],
+    battle_destiny: [Option<Total>; 2],
+    /// Responses to a battle destiny just drawn that add to total power.
+    from_drawn: [Vec<Modifier>; 2],
+    attrition_destiny: [Option<i64>; 2],
+}
+
+/// Initiating the battle: presence of both players, cards that battled already, the cost.
+/// False when the battle is not initiated.
+fn initiate(live: &mut Live, out: &mut Outcome) -> bool {
     let b = live.b;
     let me = b.initiator;
-
     // Initiate: both players must occupy the location.
     for s in [me, me.other()] {
         if !live.presence(s) {
@@ -809,7 +842,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                 &[cite::BATTLE, cite::INITIATE_BATTLE, cite::PRESENCE],
             );
             out.not_initiated = Some(why);
-            return;
+            return false;
         }
     }
     for c in b.cards.iter().filter(|c| c.battled_this_turn) {
@@ -838,7 +871,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             out.say(why.clone(), &[cite::INITIATE_BATTLE]);
             out.not_initiated = Some(why);
             out.cost = Some(cost);
-            return;
+            return false;
         }
     }
     out.say(
@@ -847,6 +880,13 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     );
     out.cost = Some(cost);
 
+    true
+}
+
+/// Responses to the initiation and the weapons segment. False when the battle ended or
+/// waits for a decision.
+fn early_segments(live: &mut Live, out: &mut Outcome, script: &Script) -> bool {
+    let me = live.b.initiator;
     // Responses, beginning with the defender.
     let mut turns = Alternation::new(
         "responses to the battle initiation",
@@ -855,21 +895,21 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     );
     for (k, step) in script.responses.iter().enumerate() {
         if out.needs.is_some() {
-            return;
+            return false;
         }
         if turns.admit(out, me, step, k + 1) {
             early_step(live, out, step, "responses");
         }
     }
     if ended(live, out) {
-        return;
+        return false;
     }
     // Weapons segment.
     out.say("weapons segment begins", &[cite::WEAPONS_SEGMENT]);
     let mut turns = Alternation::new("weapons segment", cite::WEAPONS_SEGMENT, me);
     for (k, step) in script.weapons.iter().enumerate() {
         if out.needs.is_some() {
-            return;
+            return false;
         }
         let pos = script.responses.len() + k + 1;
         if !weapon_destiny_possible(live, out, step, pos) {
@@ -880,9 +920,16 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         }
         early_step(live, out, step, "weapons segment");
         if ended(live, out) {
-            return;
+            return false;
         }
     }
+    true
+}
+
+/// The power segment's destiny draws: power destinies, battle destinies (with responses
+/// to a battle destiny just drawn) and attrition destinies. None when a decision is needed.
+fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> Option<PowerDraws> {
+    let me = live.b.initiator;
     // Power segment.
     out.say("power segment begins", &[cite::POWER_SEGMENT]);
     let order = [me, me.other()];
@@ -920,7 +967,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             if o.needs.is_some() {
                 out.needs = o.needs.clone();
                 out.needs_from = Some(s);
-                return;
+                return None;
             }
             drawn = o
                 .draws
@@ -998,12 +1045,19 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             attrition_destiny[s.ix()] = o.total_value();
         }
     }
-    for step in &script.power {
-        early_step(live, out, step, "power segment");
-        if ended(live, out) {
-            return;
-        }
-    }
+    Some(PowerDraws {
+        power_destiny,
+        battle_destiny: bd,
+        from_drawn,
+        attrition_destiny,
+    })
+}
+
+/// Each side's total power.
+fn total_power(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
+    let me = live.b.initiator;
+    let order = [me, me.other()];
+    let (power_destiny, bd, from_drawn) = (&d.power_destiny, &d.battle_destiny, &d.from_drawn);
     // Totaling power.
     for s in order {
         let mut parts: Vec<Modifier> = Vec::new();
@@ -1077,6 +1131,14 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         out.say(format!("{total}"), &total.cites());
         out.side_mut(s).total_power = Some(total);
     }
+}
+
+/// Attrition against each side: starts from the total battle destiny, if it exists.
+fn attrition(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
+    let b = live.b;
+    let me = b.initiator;
+    let order = [me, me.other()];
+    let (bd, attrition_destiny) = (&d.battle_destiny, &d.attrition_destiny);
     // Attrition: starts from the total battle destiny, if it exists.
     for s in order {
         let against = s.other();
@@ -1124,6 +1186,10 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         };
         out.side_mut(against).attrition = att;
     }
+}
+
+/// The winner and loser, and battle damage against the loser.
+fn winner_and_loser(live: &mut Live, out: &mut Outcome) {
     // Winner and loser.
     let pl = out
         .light
@@ -1169,10 +1235,6 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             &[cite::WINNER_AND_LOSER],
         ),
     }
-    for step in &script.after_winner {
-        early_step(live, out, step, "responses to winning");
-    }
-    damage_segment(live, out, script);
 }
 
 /// A card's power as separate added terms, when it is a plain sum of its
