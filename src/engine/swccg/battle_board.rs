@@ -417,6 +417,9 @@ pub const BATTLE_NUMBERS: &[&str] = &[
     "attrition",
     "battle_damage",
     "force_lost",
+    "forfeited",
+    "attrition_ignored",
+    "battle_damage_canceled",
 ];
 
 /// The observable numbers of a Force drain on the board.
@@ -435,8 +438,15 @@ fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)
         out.push((format!("{k}.attrition"), json!(r.attrition)));
         out.push((format!("{k}.battle_damage"), json!(r.battle_damage)));
         out.push((format!("{k}.force_lost"), json!(r.force_lost)));
+        out.push((format!("{k}.forfeited"), json!(r.forfeited.len())));
+        out.push((format!("{k}.attrition_ignored"), json!(r.attrition_ignored)));
+        out.push((
+            format!("{k}.battle_damage_canceled"),
+            json!(r.battle_damage_canceled),
+        ));
     }
     out.push(("winner".into(), json!(o.winner.map(|s| s.as_str()))));
+    out.push(("ended_early".into(), json!(o.ended_early)));
 }
 
 fn is_battle_choice(v: Verb) -> bool {
