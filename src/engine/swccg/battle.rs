@@ -774,10 +774,9 @@ fn deck(cards: &[DeckCard]) -> Vec<DestinyCard> {
         .collect()
 }
 
-/// Resolves a battle from initiation to its end.
-pub fn resolve(b: &Battle, script: &Script) -> Outcome {
+fn live(b: &Battle) -> Live<'_> {
     let n = b.cards.len();
-    let mut live = Live {
+    Live {
         b,
         state: vec![State::Active; n],
         at: b.cards.iter().map(|c| !c.elsewhere).collect(),
@@ -786,7 +785,30 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
         fired: Vec::new(),
         reserve_used: [0, 0],
         decks: [deck(&b.reserve.light), deck(&b.reserve.dark)],
-    };
+    }
+}
+
+/// What initiating the battle costs its initiator: 1, with the battle cost modifiers.
+pub fn cost(b: &Battle) -> Total {
+    cost_of(&live(b))
+}
+
+fn cost_of(live: &Live) -> Total {
+    compute(
+        "battle cost",
+        &Base {
+            source: "initiating battle".into(),
+            value: Some(1),
+            cite: cite::INITIATE_BATTLE,
+        },
+        &live.mods_for(&Target::BattleCost, live.b.initiator),
+        Rules::default(),
+    )
+}
+
+/// Resolves a battle from initiation to its end.
+pub fn resolve(b: &Battle, script: &Script) -> Outcome {
+    let mut live = live(b);
     let mut out = Outcome::default();
     run(&mut live, &mut out, script);
     out.destiny_cards_drawn = live.reserve_used;
@@ -854,16 +876,7 @@ fn initiate(live: &mut Live, out: &mut Outcome) -> bool {
             &[cite::BATTLE, cite::PARTICIPATING],
         );
     }
-    let cost = compute(
-        "battle cost",
-        &Base {
-            source: "initiating battle".into(),
-            value: Some(1),
-            cite: cite::INITIATE_BATTLE,
-        },
-        &live.mods_for(&Target::BattleCost, me),
-        Rules::default(),
-    );
+    let cost = cost_of(live);
     if let (Some(fp), Some(c)) = (b.force_pile, cost.value) {
         let have = if me == Side::Light { fp.light } else { fp.dark };
         if have < c {

@@ -149,13 +149,13 @@ fn battle_with(
             } else {
                 Role::Pilot
             },
-            enclosed: false,
+            enclosed: d.keywords.iter().any(|k| k.eq_ignore_ascii_case("enclosed")),
             presence_icon: d
                 .stats
                 .icons
                 .iter()
                 .any(|i| i.eq_ignore_ascii_case("presence")),
-            draws_if_unable: None,
+            draws_if_unable: d.stats.draws_if_unable,
             battled_this_turn: battled.contains(&c),
             elsewhere: false,
             hit: hits.iter().any(|h| h.0 == c),
@@ -165,7 +165,10 @@ fn battle_with(
     let modifiers = card_modifiers(st, at, &cards);
     Battle {
         location: st.locations[at].title.clone(),
-        site: true,
+        site: !matches!(
+            st.locations[at].geo.kind,
+            Some(crate::engine::swccg::model::LocKind::System | crate::engine::swccg::model::LocKind::Sector)
+        ),
         initiator,
         cards,
         modifiers,
@@ -233,6 +236,12 @@ fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec>
     out
 }
 
+/// The Force `by` uses to initiate a battle at `at`: 1, with the `battle_cost`
+/// modifiers of the cards on table that apply there (AR: Initiate The Battle).
+pub fn battle_cost(st: &State, at: usize, by: BoardSide) -> super::values::Total {
+    battle::cost(&battle_from_state(st, at, by))
+}
+
 /// The Force drain at location `at` by `drainer`, as the board shows it.
 pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
     let opp = drainer.other();
@@ -268,7 +277,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     Zone::On(h) => Some(battle_name(st, h)),
                     _ => None,
                 },
-                enclosed: false,
+                enclosed: d.keywords.iter().any(|k| k.eq_ignore_ascii_case("enclosed")),
                 permanent_pilot: None,
             }
         })
@@ -427,8 +436,8 @@ pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost"];
 
 fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)>) {
     use serde_json::json;
+    let v = |t: &Option<super::values::Total>| json!(t.as_ref().and_then(|t| t.value));
     for (k, r) in [("light", &o.light), ("dark", &o.dark)] {
-        let v = |t: &Option<super::values::Total>| json!(t.as_ref().and_then(|t| t.value));
         out.push((format!("{k}.total_power"), v(&r.total_power)));
         out.push((format!("{k}.battle_destinies"), json!(r.battle_destinies)));
         out.push((
@@ -447,6 +456,7 @@ fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)
     }
     out.push(("winner".into(), json!(o.winner.map(|s| s.as_str()))));
     out.push(("ended_early".into(), json!(o.ended_early)));
+    out.push(("cost".into(), v(&o.cost)));
 }
 
 fn is_battle_choice(v: Verb) -> bool {

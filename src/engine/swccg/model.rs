@@ -364,6 +364,9 @@ pub struct Stats {
     pub permanent_pilot: Option<i64>,
     #[serde(default)]
     pub icons: Vec<String>,
+    /// "Draws N battle destiny if unable to otherwise."
+    #[serde(default)]
+    pub draws_if_unable: Option<u32>,
 }
 
 /// One card, defined inline.
