@@ -377,6 +377,10 @@ pub struct SideResult {
     /// Attrition left over and ignored (nothing left that must be forfeited).
     pub attrition_ignored: i64,
     pub battle_damage_canceled: i64,
+    /// Power destinies drawn (or to draw) in the power segment.
+    pub power_destinies: u32,
+    /// Attrition destinies drawn (or to draw) in the power segment.
+    pub attrition_destinies: u32,
 }
 
 /// The outcome of a battle.
@@ -959,6 +963,7 @@ fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> O
             Rules::default(),
         );
         let k = count.or_zero().clamp(0, 64) as u32;
+        out.side_mut(s).power_destinies = k;
         if k > 0 {
             let req = destiny::Request::new("power destiny", &s.to_string(), k);
             let o = live.draw(s, &req);
@@ -1048,7 +1053,18 @@ fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> O
             &live.mods_for(&Target::AttritionDestinies, s),
             Rules::default(),
         );
-        let k = count.or_zero().clamp(0, 64) as u32;
+        let mut k = count.or_zero().clamp(0, 64) as u32;
+        if k > 0 && bd[s.ix()].is_none() {
+            out.say(
+                format!(
+                    "{s} has no total battle destiny: its {k} attrition {} reduced to an unmodifiable zero",
+                    if k == 1 { "destiny is" } else { "destinies are" }
+                ),
+                &[cite::ATTRITION_DESTINIES],
+            );
+            k = 0;
+        }
+        out.side_mut(s).attrition_destinies = k;
         if k > 0 {
             let o = live.draw(
                 s,

@@ -17,7 +17,12 @@ use super::battle::{
     self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script, Step,
 };
 use super::drain::{self, Drain, DrainCard};
+use super::stack::BattleDraw;
 use super::state::{CardIx, State, Zone};
+
+/// A destiny drawn in a battle's power segment on the stack: who drew it, its value
+/// (`None`: the draw failed) and which kind of destiny it was.
+type Drawn = (BoardSide, Option<i64>, BattleDraw);
 use crate::engine::swccg::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
 /// A card's name in a battle or drain and its trace: its title, or, when another card
@@ -77,19 +82,23 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
 
 /// The destiny values a battle draws from: each side's Reserve Deck, or, once its battle
 /// destinies were drawn on the stack, the values drawn there (a failed draw ends them).
-fn decks(st: &State, drawn: Option<&[(BoardSide, Option<i64>)]>) -> Reserves {
+fn decks(st: &State, drawn: Option<&[Drawn]>) -> Reserves {
     let side = |s: BoardSide| match drawn {
         None => deck(st, s),
-        Some(d) => d
-            .iter()
-            .filter(|x| x.0 == s)
-            .map_while(|x| x.1)
-            .enumerate()
-            .map(|(i, v)| DeckCard {
-                name: format!("{} battle destiny {}", s.name(), i + 1),
-                destiny: DestinyValues::One(v),
-            })
-            .collect(),
+        Some(d) => {
+            let mut k = [0usize; 3];
+            d.iter()
+                .filter(|x| x.0 == s)
+                .map_while(|x| x.1.map(|v| (v, x.2)))
+                .map(|(v, kind)| {
+                    k[kind as usize] += 1;
+                    DeckCard {
+                        name: format!("{} {} destiny {}", s.name(), kind.as_str(), k[kind as usize]),
+                        destiny: DestinyValues::One(v),
+                    }
+                })
+                .collect()
+        }
     };
     Reserves {
         light: side(BoardSide::Light),
@@ -108,7 +117,7 @@ fn battle_with(
     st: &State,
     at: usize,
     initiator: BoardSide,
-    drawn: Option<&[(BoardSide, Option<i64>)]>,
+    drawn: Option<&[Drawn]>,
     battled: &[CardIx],
     hits: &[(CardIx, bool)],
 ) -> Battle {
@@ -732,13 +741,22 @@ impl super::engine::Engine {
             ),
             &[cite::POWER_SEGMENT, cite::BATTLE_DESTINIES],
         );
+        let power = [o.light.power_destinies, o.dark.power_destinies];
+        let attrition = [o.light.attrition_destinies, o.dark.attrition_destinies];
+        self.log_extra_destinies(&label, by, power, attrition);
         let e = &mut self.stack[ix];
         e.stage = Stage::Resolving;
         e.draws_left.clear();
         e.drawn.clear();
-        for s in [by, by.other()] {
-            for _ in 0..n[s.ix()] {
-                e.draws_left.push_back(s);
+        for (kind, count) in [
+            (BattleDraw::Power, power),
+            (BattleDraw::Battle, n),
+            (BattleDraw::Attrition, attrition),
+        ] {
+            for s in [by, by.other()] {
+                for _ in 0..count[s.ix()] {
+                    e.draws_left.push_back((s, kind));
+                }
             }
         }
         Flow::Go
@@ -757,11 +775,17 @@ impl super::engine::Engine {
         if !self.stack[ix].weapons_done {
             return self.battle_begin(ix);
         }
-        let Some(s) = self.stack[ix].draws_left.pop_front() else {
+        let Some((s, kind)) = self.stack[ix].draws_left.pop_front() else {
             return self.battle_end(ix);
         };
         let label = self.stack[ix].label.clone();
-        let k = self.stack[ix].drawn.iter().filter(|x| x.0 == s).count() + 1;
+        let k = self.stack[ix]
+            .drawn
+            .iter()
+            .filter(|x| x.0 == s && x.2 == kind)
+            .count()
+            + 1;
+        let what = kind.as_str();
         let mut e = Entry::new(
             ActionKind::DestinyDraw {
                 parent: ix,
@@ -769,20 +793,55 @@ impl super::engine::Engine {
             },
             s,
             None,
-            format!("{}'s battle destiny draw {k} for {label}", s.name()),
+            format!("{}'s {what} destiny draw {k} for {label}", s.name()),
         );
         e.battle_draw = Some(s);
+        e.draw_kind = kind;
         self.stack.push(e);
         self.log(
             super::engine::actor(s),
             Event::Push,
             format!(
-                "{label}: {} draws battle destiny {k} (an action of its own)",
+                "{label}: {} draws {what} destiny {k} (an action of its own)",
                 s.name()
             ),
-            &[cite::BATTLE_DESTINIES, super::rules::ACTIONS],
+            &[
+                match kind {
+                    BattleDraw::Power => cite::POWER_DESTINIES,
+                    BattleDraw::Battle => cite::BATTLE_DESTINIES,
+                    BattleDraw::Attrition => cite::ATTRITION_DESTINIES,
+                },
+                super::rules::ACTIONS,
+            ],
         );
         Flow::Go
+    }
+
+    /// The power and attrition destinies each side draws besides its battle destinies
+    /// (from the cards' `power_destinies` / `attrition_destinies` modifiers), if any.
+    fn log_extra_destinies(&mut self, label: &str, by: BoardSide, power: [u32; 2], attrition: [u32; 2]) {
+        use super::values::cite;
+        use crate::engine::{Actor, Event};
+        for (what, n, c) in [
+            ("power", power, cite::POWER_DESTINIES),
+            ("attrition", attrition, cite::ATTRITION_DESTINIES),
+        ] {
+            for s in [by, by.other()] {
+                let k = n[s.ix()];
+                if k > 0 {
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!(
+                            "{label}: {} also draws {k} {what} destin{}",
+                            s.name(),
+                            if k == 1 { "y" } else { "ies" }
+                        ),
+                        &[c],
+                    );
+                }
+            }
+        }
     }
 
     fn battle_end(&mut self, ix: usize) -> super::engine::Flow {
