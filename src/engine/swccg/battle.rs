@@ -841,7 +841,6 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     damage_segment(live, out, script);
 }
 
-
 /// The destinies drawn in the power segment, by side index.
 struct PowerDraws {
     power_destiny: [Option<Total>; 2],

@@ -300,7 +300,8 @@ fn weapons_segment(a: &Attack, cr: usize, f: &mut Fight, out: &mut Outcome) -> b
                 }
             }
             AttackStep::Ferocity { add, source } => {
-                f.ferocity_mods.push(Modifier::new(source.clone(), Op::Add(*add)));
+                f.ferocity_mods
+                    .push(Modifier::new(source.clone(), Op::Add(*add)));
                 out.say(
                     format!("{source}: {} ferocity +{add}", creature.name),
                     &[cite::ATTACKS_STEPS],

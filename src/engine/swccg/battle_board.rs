@@ -93,7 +93,12 @@ fn decks(st: &State, drawn: Option<&[Drawn]>) -> Reserves {
                 .map(|(v, kind)| {
                     k[kind as usize] += 1;
                     DeckCard {
-                        name: format!("{} {} destiny {}", s.name(), kind.as_str(), k[kind as usize]),
+                        name: format!(
+                            "{} {} destiny {}",
+                            s.name(),
+                            kind.as_str(),
+                            k[kind as usize]
+                        ),
                         destiny: DestinyValues::One(v),
                     }
                 })
@@ -158,7 +163,10 @@ fn battle_with(
             } else {
                 Role::Pilot
             },
-            enclosed: d.keywords.iter().any(|k| k.eq_ignore_ascii_case("enclosed")),
+            enclosed: d
+                .keywords
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case("enclosed")),
             presence_icon: d
                 .stats
                 .icons
@@ -176,7 +184,10 @@ fn battle_with(
         location: st.locations[at].title.clone(),
         site: !matches!(
             st.locations[at].geo.kind,
-            Some(crate::engine::swccg::model::LocKind::System | crate::engine::swccg::model::LocKind::Sector)
+            Some(
+                crate::engine::swccg::model::LocKind::System
+                    | crate::engine::swccg::model::LocKind::Sector
+            )
         ),
         initiator,
         cards,
@@ -286,7 +297,10 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     Zone::On(h) => Some(battle_name(st, h)),
                     _ => None,
                 },
-                enclosed: d.keywords.iter().any(|k| k.eq_ignore_ascii_case("enclosed")),
+                enclosed: d
+                    .keywords
+                    .iter()
+                    .any(|k| k.eq_ignore_ascii_case("enclosed")),
                 permanent_pilot: None,
             }
         })
@@ -819,7 +833,13 @@ impl super::engine::Engine {
 
     /// The power and attrition destinies each side draws besides its battle destinies
     /// (from the cards' `power_destinies` / `attrition_destinies` modifiers), if any.
-    fn log_extra_destinies(&mut self, label: &str, by: BoardSide, power: [u32; 2], attrition: [u32; 2]) {
+    fn log_extra_destinies(
+        &mut self,
+        label: &str,
+        by: BoardSide,
+        power: [u32; 2],
+        attrition: [u32; 2],
+    ) {
         use super::values::cite;
         use crate::engine::{Actor, Event};
         for (what, n, c) in [
