@@ -42,7 +42,7 @@ fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
 }
 
 /// Active cards at location `at`, with the cards on them, in board order.
-fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
+pub fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
     fn host_at(st: &State, c: CardIx, at: usize, depth: u8) -> bool {
         match st.zone[c] {
             Zone::At(l) => l == at,
@@ -301,7 +301,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     .keywords
                     .iter()
                     .any(|k| k.eq_ignore_ascii_case("enclosed")),
-                permanent_pilot: None,
+                permanent_pilot: d.stats.permanent_pilot,
             }
         })
         .collect();
