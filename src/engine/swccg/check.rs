@@ -281,6 +281,7 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
         walk(p, &mut place)?;
     }
     check_geo(b, locations)?;
+    check_drain_texts(b)?;
     for p in &b.stack {
         if let Some(a) = &p.at
             && !locations.contains(a)
@@ -308,6 +309,37 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
                     ),
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Force drain text: a location's names its side; `requires` names cards on this board.
+fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
+    let known = |t: &crate::engine::swccg::model::DrainText, whose: &str| match t
+        .requires
+        .iter()
+        .find(|k| !b.cards.contains_key(*k))
+    {
+        Some(k) => Err(nowhere(format!(
+            "{whose}: drain text requires `{k}`, which is not in `cards:`"
+        ))),
+        None => Ok(()),
+    };
+    for l in &b.locations {
+        for t in &l.drain {
+            if t.side.is_none() {
+                return Err(nowhere(format!(
+                    "location `{}`: its drain text names the side whose text it is (`side: light` or `side: dark`)",
+                    l.name
+                )));
+            }
+            known(t, &format!("location `{}`", l.name))?;
+        }
+    }
+    for (k, d) in &b.cards {
+        for t in &d.value.drain {
+            known(t, &format!("card `{k}`"))?;
         }
     }
     Ok(())

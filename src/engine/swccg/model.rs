@@ -220,6 +220,9 @@ pub struct LocationDef {
     /// Deployment restrictions of the location ("Your characters may not deploy here").
     #[serde(default)]
     pub no_deploy: Vec<Filter>,
+    /// Force drain text of the location card (each names its `side`), for drains here.
+    #[serde(default)]
+    pub drain: Vec<DrainText>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -415,6 +418,10 @@ pub struct CardDef {
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
     pub weapon: Option<WeaponDef>,
+    /// Game text about Force drains (modifiers, canceling modifiers, protection),
+    /// worked out from the board each time a drain resolves.
+    #[serde(default)]
+    pub drain: Vec<DrainText>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -1062,4 +1069,38 @@ pub struct DeployRules {
     /// "Deploys only aboard …" / "deploy on": the cards it may deploy on (filter).
     #[serde(default)]
     pub on: Option<Filter>,
+}
+
+/// Force drain text of a card or location, as data. A card's text applies to drains
+/// at its location (anywhere on table with `anywhere:`); a location's to drains there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrainText {
+    /// The side whose text it is: a card's own side (default); required on a location.
+    #[serde(default)]
+    pub side: Option<Side>,
+    /// Whose Force drains it is about: `you` (default) or `opponent`.
+    #[serde(default)]
+    pub whose: Option<Who>,
+    /// What it modifies: the drain's amount (default), the `icons` or the `cost`.
+    #[serde(default = "drain_amount")]
+    pub target: super::drain::DrainTarget,
+    /// `{add: N}`, `{sub: N}`, `{mul: N}`, `{reset: N}`, `{limit: N}`.
+    #[serde(default)]
+    pub op: Option<super::drain::DrainOp>,
+    /// "Cancels opponent's Force drain bonuses" / "modifiers" (the drainer's own cards').
+    #[serde(default)]
+    pub cancels: Option<super::drain::Cancels>,
+    /// "Your Force drains here may not be modified by opponent."
+    #[serde(default)]
+    pub not_modified_by_opponent: bool,
+    /// Applies only while these cards (keys) are at the drain location.
+    #[serde(default)]
+    pub requires: Vec<String>,
+    #[serde(default)]
+    pub anywhere: bool,
+}
+
+fn drain_amount() -> super::drain::DrainTarget {
+    super::drain::DrainTarget::Drain
 }
