@@ -1099,6 +1099,9 @@ pub struct DrainText {
     pub requires: Vec<String>,
     #[serde(default)]
     pub anywhere: bool,
+    /// Applies only to drains at these locations (names; default: any it reaches).
+    #[serde(default)]
+    pub at: Vec<String>,
 }
 
 fn drain_amount() -> super::drain::DrainTarget {
