@@ -132,6 +132,13 @@ impl Engine {
                 ));
             }
         }
+        if !battle
+            && let Some(why) = super::drain::prevented_by_spy(
+                &super::battle_board::drain_from_state(&self.st, l, p),
+            )
+        {
+            return Err(rej(why, super::values::cite::FORCE_DRAIN_CANCELING_EXAMPLE));
+        }
         let mine = self.has_presence(p, l);
         let theirs = self.has_presence(p.other(), l);
         if battle {
