@@ -192,6 +192,29 @@ fn battle_and_force_drain_name_a_known_location() {
 }
 
 #[test]
+fn drain_text_names_its_side_on_a_location_and_known_cards() {
+    let with_location = |drain: &str| {
+        MINIMAL.replace(
+            "  light:\n    hand: [a]\n",
+            &format!(
+                "  light:\n    hand: [a]\n  locations:\n    - name: site\n      drain: [{drain}]\n"
+            ),
+        )
+    };
+    let e = load_err(&with_location("{op: {add: 1}}"));
+    assert!(
+        e.contains("location `site`: its drain text names the side"),
+        "{e}"
+    );
+    let e = load_err(&with_location("{side: dark, op: {add: 1}, requires: [zz]}"));
+    assert!(e.contains("requires `zz`"), "{e}");
+    let e = load_err(&with_location("{side: dark, op: {add: 1}, colour: red}"));
+    assert!(e.starts_with("s.yaml:12:"), "{e}");
+    let ok = with_location("{side: dark, whose: opponent, op: {add: 1}, requires: [a]}");
+    assert!(scenario::load_str(Path::new("s.yaml"), &ok, None).is_ok());
+}
+
+#[test]
 fn a_board_battle_number_path_is_checked() {
     let e = load_err(&MINIMAL.replace("cards: {a: table}", "numbers: {b: {light: {colour: 1}}}"));
     assert!(e.contains("numbers.b.light.colour"), "{e}");

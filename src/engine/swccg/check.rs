@@ -340,7 +340,10 @@ fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
     for (k, d) in &b.cards {
         for t in &d.value.drain {
             known(t, &format!("card `{k}`"))?;
-            if let Some(n) = t.at.iter().find(|n| !b.locations.iter().any(|l| l.name == **n)) {
+            if let Some(n) =
+                t.at.iter()
+                    .find(|n| !b.locations.iter().any(|l| l.name == **n))
+            {
                 return Err(nowhere(format!(
                     "card `{k}`: drain text at `{n}`, which is not a location on this board"
                 )));
