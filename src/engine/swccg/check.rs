@@ -480,11 +480,11 @@ fn board_number(rest: &str) -> Result<(), String> {
     use super::battle_board::{BATTLE_NUMBERS, DRAIN_NUMBERS};
     let parts: Vec<&str> = rest.split('.').collect();
     match parts.as_slice() {
-        [_, "winner"] => Ok(()),
+        [_, "winner" | "ended_early" | "cost"] => Ok(()),
         [_, "light" | "dark", k] if BATTLE_NUMBERS.contains(k) => Ok(()),
         [_, k] if DRAIN_NUMBERS.contains(k) => Ok(()),
         _ => Err(format!(
-            "`numbers.{rest}`: a battle's numbers are numbers.<label>.winner and numbers.<label>.<light|dark>.<{}>; a Force drain's numbers.<label>.<{}>",
+            "`numbers.{rest}`: a battle's numbers are numbers.<label>.<winner|ended_early|cost> and numbers.<label>.<light|dark>.<{}>; a Force drain's numbers.<label>.<{}>",
             BATTLE_NUMBERS.join("|"),
             DRAIN_NUMBERS.join("|")
         )),

@@ -211,7 +211,7 @@ pub fn setup(board: &Board) -> State {
             name: l.name.clone(),
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
-            geo: l.geo(),
+            geo: l.clone(),
         })
         .collect();
     let mut st = State::new(cards, locations);

@@ -169,7 +169,10 @@ pub struct Piles {
     pub out_of_play: Vec<Pos<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A location on table: its cards, and what movement and deployment read about it
+/// (sites of one system, or of one starship, are adjacent in the order the board
+/// lists them).
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LocationDef {
     /// Short name used in scripts and expectations.
@@ -219,30 +222,9 @@ pub struct LocationDef {
     pub no_deploy: Vec<Filter>,
 }
 
-impl LocationDef {
-    /// What movement and deployment read about the location.
-    pub fn geo(&self) -> LocGeo {
-        LocGeo {
-            kind: self.kind,
-            system: self.system.clone(),
-            parsec: self.parsec,
-            exterior: self.exterior,
-            interior: self.interior,
-            docking_bay: self.docking_bay,
-            transit_cost: self.transit_cost,
-            starship: self.starship.clone(),
-            orbiting: self.orbiting.clone(),
-            mobile: self.mobile,
-            extra_landspeed: self.extra_landspeed,
-            movement: self.movement.clone(),
-            no_deploy: self.no_deploy.clone(),
-        }
-    }
-}
-
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
 /// stacked cards).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Placed {
     pub card: Pos<String>,
@@ -382,6 +364,9 @@ pub struct Stats {
     pub permanent_pilot: Option<i64>,
     #[serde(default)]
     pub icons: Vec<String>,
+    /// "Draws N battle destiny if unable to otherwise."
+    #[serde(default)]
+    pub draws_if_unable: Option<u32>,
 }
 
 /// One card, defined inline.
@@ -972,49 +957,6 @@ pub enum LocKind {
     System,
     Site,
     Sector,
-}
-
-/// What movement and deployment read about a location. Sites of one system (or of
-/// one starship) are adjacent in the order the board lists them.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LocGeo {
-    #[serde(default)]
-    pub kind: Option<LocKind>,
-    /// For a site or sector: the system it is related to (its `name` on this board,
-    /// or a planet name when the system is not on table).
-    #[serde(default)]
-    pub system: Option<String>,
-    /// For a system: its parsec number.
-    #[serde(default)]
-    pub parsec: Option<i64>,
-    #[serde(default)]
-    pub exterior: bool,
-    #[serde(default)]
-    pub interior: bool,
-    #[serde(default)]
-    pub docking_bay: bool,
-    /// Docking Bay Transit cost listed on this docking bay (none listed: 0).
-    #[serde(default)]
-    pub transit_cost: Option<i64>,
-    /// A starship or vehicle site: the card (key) it is related to.
-    #[serde(default)]
-    pub starship: Option<String>,
-    /// A Death Star system: the system (name) it orbits; none means deep space.
-    #[serde(default)]
-    pub orbiting: Option<String>,
-    /// A mobile system (a Death Star): it is not a planet.
-    #[serde(default)]
-    pub mobile: bool,
-    /// Extra landspeed needed to move to, from or through this site (e.g. Desert).
-    #[serde(default)]
-    pub extra_landspeed: i64,
-    /// Movement text on the location card.
-    #[serde(default)]
-    pub movement: Vec<MoveText>,
-    /// Deployment restrictions of the location ("Your characters may not deploy here").
-    #[serde(default)]
-    pub no_deploy: Vec<Filter>,
 }
 
 /// Movement text on a location: "you may move (free) between here and …".
