@@ -202,6 +202,8 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    /// The activation total counted when the activate phase began (AR Activate Phase).
+    pub generation: Option<super::activation::Generation>,
 }
 
 impl Engine {
@@ -232,6 +234,7 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            generation: None,
         }
     }
 
@@ -305,6 +308,9 @@ impl Engine {
             ),
             &[r::TYPES_OF_ACTIONS],
         );
+        if self.phase == Phase::Activate {
+            self.count_generation(self.turn);
+        }
         for _ in 0..MAX_STEPS {
             let flow = if self.stack.is_empty() {
                 self.top_level()
@@ -526,7 +532,7 @@ impl Engine {
 
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
-        if w == Window::TopLevel && self.can_battle_or_drain(p) {
+        if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
             return true;
         }
         let n = self.st.cards.len();

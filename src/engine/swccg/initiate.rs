@@ -31,6 +31,11 @@ impl Engine {
                 ))
             }
             Verb::Move => self.initiate_move(d, w == Window::TopLevel),
+            Verb::Activate if w != Window::TopLevel => Err(rej(
+                "activating Force is a top-level action: not while the stack is not empty",
+                r::THE_STACK,
+            )),
+            Verb::Activate => self.activate_force(d),
             Verb::Deploy => {
                 let c = self
                     .st

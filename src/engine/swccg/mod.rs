@@ -26,6 +26,7 @@
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
+mod activation;
 mod battle_drain;
 pub mod battle_scenario;
 mod check;
@@ -151,6 +152,9 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
+    for (k, v) in &run.turn_obs {
+        obs.set(k.clone(), v.clone());
+    }
     let end = match &run.outcome {
         Outcome::Complete { .. } => End::Complete,
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
@@ -191,6 +195,8 @@ pub struct Run {
     pub destinies: Vec<i64>,
     /// Numbers of battles and Force drains, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Turn structure: the activation count and each location's battleground status.
+    pub turn_obs: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -212,6 +218,8 @@ pub fn setup(board: &Board) -> State {
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
             geo: l.geo(),
+            owner: l.owner,
+            never_battleground: l.never_battleground.clone(),
         })
         .collect();
     let mut st = State::new(cards, locations);
@@ -282,6 +290,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         e.seed(p);
     }
     e.run();
+    let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
@@ -295,6 +304,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
+        turn_obs,
     }
 }
 

@@ -217,6 +217,14 @@ pub struct LocationDef {
     /// Deployment restrictions of the location ("Your characters may not deploy here").
     #[serde(default)]
     pub no_deploy: Vec<Filter>,
+    // ---- turn structure and Force generation (AR Ch.3)
+    /// The player whose location card this is ("your Cantina").
+    #[serde(default)]
+    pub owner: Option<Side>,
+    /// Why this location is never a battleground (AR Locations - Battleground: e.g.
+    /// "shielded Hoth site"), whatever other cards say.
+    #[serde(default)]
+    pub never_battleground: Option<String>,
 }
 
 impl LocationDef {
@@ -430,6 +438,16 @@ pub struct CardDef {
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
     pub weapon: Option<WeaponDef>,
+    // ---- turn structure and Force generation (AR Ch.3)
+    /// Force generation modifiers of its game text, while it is active on table.
+    #[serde(default)]
+    pub generation: Vec<super::activation::GenModifier>,
+    /// Force icons it adds to the location it is at or deployed on (e.g. `dark_force`).
+    #[serde(default)]
+    pub adds_icons: Vec<String>,
+    /// Locations its game text makes battlegrounds, while it is active on table.
+    #[serde(default)]
+    pub makes_battleground: Option<super::activation::LocFilter>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -940,6 +958,8 @@ pub enum Verb {
     BattleDestinies,
     /// A battle's weapons segment: fire the weapon `card` at `target`.
     Fire,
+    /// Activate `amount` Force (default 1), one card at a time, in your activate phase.
+    Activate,
 }
 
 impl Verb {
@@ -959,6 +979,7 @@ impl Verb {
             Verb::ForceDrain => "force_drain",
             Verb::BattleDestinies => "battle_destinies",
             Verb::Fire => "fire",
+            Verb::Activate => "activate",
         }
     }
 }

@@ -170,3 +170,27 @@ pub const FORCE_DRAIN: &str = "swccg.ar.force-drain";
 pub const PRESENCE: &str = "swccg.ar.presence";
 pub const CONTROL: &str = "swccg.ar.control-of-a-location";
 pub const LOSING_FORCE_FROM_X: &str = "swccg.ar.losing-force-from-x";
+
+// Turn structure, Force generation and activation (AR Ch.2, Ch.3, Ch.8).
+pub const ACTIVATE_PHASE: &str = "swccg.ar.activate-phase";
+pub const ACTIVATING_FORCE: &str = "swccg.ar.activating-force";
+pub const FORCE_ICONS: &str = "swccg.ar.force-icons";
+pub const FORCE_GENERATION: &str = "swccg.ar.force-generation";
+pub const FORCE_GENERATION_MODIFIER: &str = "swccg.ar.force-generation-modifier";
+pub const BATTLEGROUND: &str = "swccg.ar.locations-battleground";
+pub const NEVER: &str = "swccg.ar.never";
+pub const OCCUPY: &str = "swccg.ar.occupy";
+pub const MODIFIERS: &str = "swccg.ar.modifiers";
+
+/// Every section the turn-structure, activation and deployment additions cite.
+pub const TURN_ALL: &[&str] = &[
+    ACTIVATE_PHASE,
+    ACTIVATING_FORCE,
+    FORCE_ICONS,
+    FORCE_GENERATION,
+    FORCE_GENERATION_MODIFIER,
+    BATTLEGROUND,
+    NEVER,
+    OCCUPY,
+    MODIFIERS,
+];

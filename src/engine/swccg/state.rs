@@ -49,6 +49,10 @@ pub struct Location {
     pub icons: Vec<String>,
     /// What movement and deployment read about it.
     pub geo: LocGeo,
+    /// The player whose location card it is, where the board says.
+    pub owner: Option<Side>,
+    /// Why it is never a battleground, where the board says.
+    pub never_battleground: Option<String>,
 }
 
 /// Force bookkeeping of one side during the run.
