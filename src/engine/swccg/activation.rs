@@ -145,9 +145,12 @@ impl Engine {
         }
         let by = (0..self.st.cards.len()).find(|&c| {
             self.st.active(c)
-                && self.st.def(c).makes_battleground.as_ref().is_some_and(|f| {
-                    self.loc_matches(l, f, self.st.owner(c), false)
-                })
+                && self
+                    .st
+                    .def(c)
+                    .makes_battleground
+                    .as_ref()
+                    .is_some_and(|f| self.loc_matches(l, f, self.st.owner(c), false))
         });
         match by {
             Some(c) => (
@@ -411,6 +414,12 @@ impl Engine {
                 ));
             }
         }
+        for c in 0..self.st.cards.len() {
+            v.push((
+                format!("owner.{}", self.st.key(c)),
+                self.st.owner(c).as_str().into(),
+            ));
+        }
         for l in 0..self.st.locations.len() {
             v.push((
                 format!("battleground.{}", self.st.locations[l].name),
@@ -424,16 +433,29 @@ impl Engine {
 /// Is `generation.*` / `battleground.*` a path a board position can observe?
 pub(super) fn observable(b: &super::model::Board, head: &str, rest: &str) -> Result<(), String> {
     let known = |n: &str| b.locations.iter().any(|l| l.name == n);
+    if head == "owner" {
+        return if b.cards.contains_key(rest) {
+            Ok(())
+        } else {
+            Err(format!(
+                "`owner.{rest}`: `{rest}` is not a card in `cards:`"
+            ))
+        };
+    }
     if head == "battleground" {
         return if known(rest) {
             Ok(())
         } else {
-            Err(format!("`battleground.{rest}`: `{rest}` is not a location name"))
+            Err(format!(
+                "`battleground.{rest}`: `{rest}` is not a location name"
+            ))
         };
     }
     let (side, key) = rest.split_once('.').unwrap_or((rest, ""));
     if side != "light" && side != "dark" {
-        return Err(format!("`generation.{rest}`: `{side}` is not light or dark"));
+        return Err(format!(
+            "`generation.{rest}`: `{side}` is not light or dark"
+        ));
     }
     if ["total", "personal", "masters", "activated"].contains(&key) || known(key) {
         Ok(())

@@ -36,6 +36,11 @@ impl Engine {
                 r::THE_STACK,
             )),
             Verb::Activate => self.activate_force(d),
+            Verb::Replace if w != Window::TopLevel => Err(rej(
+                "persona replacement and converting are top-level actions: not while the stack is not empty",
+                r::THE_STACK,
+            )),
+            Verb::Replace => self.replace_persona(d),
             Verb::Deploy => {
                 let c = self
                     .st

@@ -23,10 +23,10 @@
 //! are reported with [`engine::Engine::log`], each with the rule IDs that
 //! justify it.
 
+mod activation;
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
-mod activation;
 mod battle_drain;
 pub mod battle_scenario;
 mod check;
@@ -38,6 +38,7 @@ pub mod engine;
 mod initiate;
 pub mod model;
 pub mod movement;
+mod persona;
 mod phases;
 mod resolve;
 pub mod rules;

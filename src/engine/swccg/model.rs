@@ -448,6 +448,10 @@ pub struct CardDef {
     /// Locations its game text makes battlegrounds, while it is active on table.
     #[serde(default)]
     pub makes_battleground: Option<super::activation::LocFilter>,
+    // ---- personas: converting (AR Persona - Converting Characters)
+    /// "Can be replaced by opponent with …": the opponent may convert it.
+    #[serde(default)]
+    pub converted_by: Option<super::persona::ConvertRule>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -821,6 +825,8 @@ pub enum Effect {
     /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
     #[serde(skip)]
     Hit(usize, bool),
+    /// The card (and every card on it) crosses over to your side (AR Converting Characters).
+    CrossOver(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -960,6 +966,9 @@ pub enum Verb {
     Fire,
     /// Activate `amount` Force (default 1), one card at a time, in your activate phase.
     Activate,
+    /// Persona replacement (your character) or converting (the opponent's) with the
+    /// character `card` from hand, in place of the character `to`.
+    Replace,
 }
 
 impl Verb {
@@ -980,6 +989,7 @@ impl Verb {
             Verb::BattleDestinies => "battle_destinies",
             Verb::Fire => "fire",
             Verb::Activate => "activate",
+            Verb::Replace => "replace",
         }
     }
 }
@@ -1141,4 +1151,18 @@ pub struct DeployRules {
     /// "Deploys only aboard …" / "deploy on": the cards it may deploy on (filter).
     #[serde(default)]
     pub on: Option<Filter>,
+    /// "Deploy on an alien or Imperial": it may deploy on a card matching any of these.
+    #[serde(default)]
+    pub on_any: Vec<Filter>,
+    /// "Deploys only to a site": the kind of location it deploys to.
+    #[serde(default)]
+    pub kind: Option<LocKind>,
+    /// "Deploys only where an Imperial is": an active card at the destination must match.
+    #[serde(default)]
+    pub where_card: Option<Filter>,
+    /// A card deploying on a persona deploys only on a card of that persona's type
+    /// (AR Persona): the type, e.g. `character` for an Effect that deploys on Vader.
+    /// A character, starship or vehicle weapon (its `subtype`) needs none.
+    #[serde(default)]
+    pub persona_type: Option<CardType>,
 }

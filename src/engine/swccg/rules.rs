@@ -181,6 +181,9 @@ pub const BATTLEGROUND: &str = "swccg.ar.locations-battleground";
 pub const NEVER: &str = "swccg.ar.never";
 pub const OCCUPY: &str = "swccg.ar.occupy";
 pub const MODIFIERS: &str = "swccg.ar.modifiers";
+pub const PERSONA_REPLACEMENT: &str = "swccg.ar.persona-replacement";
+pub const PERSONA_NON_UNIQUE: &str = "swccg.ar.persona-replacement-non-unique-persona";
+pub const CONVERTING: &str = "swccg.ar.persona-converting-characters";
 
 /// Every section the turn-structure, activation and deployment additions cite.
 pub const TURN_ALL: &[&str] = &[
@@ -193,4 +196,7 @@ pub const TURN_ALL: &[&str] = &[
     NEVER,
     OCCUPY,
     MODIFIERS,
+    PERSONA_REPLACEMENT,
+    PERSONA_NON_UNIQUE,
+    CONVERTING,
 ];
