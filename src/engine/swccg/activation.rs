@@ -169,9 +169,24 @@ impl Engine {
         }
     }
 
+    /// At the start of the run: the locations whose battleground status game text or
+    /// a "never" rule decides, rather than their Force icons alone.
+    pub(super) fn note_battlegrounds(&mut self) {
+        for l in 0..self.st.locations.len() {
+            let (li, di) = (
+                self.force_icons(l, Side::Light),
+                self.force_icons(l, Side::Dark),
+            );
+            let (bg, why, cites) = self.battleground(l);
+            if bg != (li > 0 && di > 0) {
+                self.log(Actor::Rules, Event::StateChange, why, &cites);
+            }
+        }
+    }
+
     /// Does location `l` match `f`, seen from `me`? `with_bg`: whether the battleground
     /// key may be read (not while deciding battleground status itself).
-    fn loc_matches(&self, l: usize, f: &LocFilter, me: Side, with_bg: bool) -> bool {
+    pub(super) fn loc_matches(&self, l: usize, f: &LocFilter, me: Side, with_bg: bool) -> bool {
         let lo = &self.st.locations[l];
         if !f.name.is_empty()
             && !f
@@ -414,6 +429,11 @@ impl Engine {
                 ));
             }
         }
+        v.push(("turn".into(), self.turn.as_str().into()));
+        v.push((
+            "phase".into(),
+            serde_json::to_value(self.phase).unwrap_or_default(),
+        ));
         for c in 0..self.st.cards.len() {
             v.push((
                 format!("owner.{}", self.st.key(c)),
@@ -433,6 +453,9 @@ impl Engine {
 /// Is `generation.*` / `battleground.*` a path a board position can observe?
 pub(super) fn observable(b: &super::model::Board, head: &str, rest: &str) -> Result<(), String> {
     let known = |n: &str| b.locations.iter().any(|l| l.name == n);
+    if matches!(head, "turn" | "phase") && rest.is_empty() {
+        return Ok(());
+    }
     if head == "owner" {
         return if b.cards.contains_key(rest) {
             Ok(())

@@ -392,7 +392,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Ok(())
         }
         "numbers" => board_number(rest),
-        "generation" | "battleground" | "owner" => super::activation::observable(b, head, rest),
+        "generation" | "battleground" | "owner" | "turn" | "phase" => {
+            super::activation::observable(b, head, rest)
+        }
         _ if rest.is_empty() && RUN_KEYS.contains(&head) => Ok(()),
         _ => Err(format!(
             "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, numbers.<battle or drain label>.<number>, {}",

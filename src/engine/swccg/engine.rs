@@ -204,6 +204,8 @@ pub struct Engine {
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
     /// The activation total counted when the activate phase began (AR Activate Phase).
     pub generation: Option<super::activation::Generation>,
+    /// The end of the turn has been reported.
+    pub(super) turn_over_noted: bool,
 }
 
 impl Engine {
@@ -235,6 +237,7 @@ impl Engine {
             numbers: Vec::new(),
             loss_from: Default::default(),
             generation: None,
+            turn_over_noted: false,
         }
     }
 
@@ -308,9 +311,11 @@ impl Engine {
             ),
             &[r::TYPES_OF_ACTIONS],
         );
+        self.note_battlegrounds();
         if self.phase == Phase::Activate {
             self.count_generation(self.turn);
         }
+        self.begin_turn_frame();
         for _ in 0..MAX_STEPS {
             let flow = if self.stack.is_empty() {
                 self.top_level()

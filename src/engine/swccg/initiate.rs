@@ -533,6 +533,7 @@ impl Engine {
                 ));
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::TopLevel) => {
+                self.frame_allows(c, ab)?;
                 if let Some(ph) = ab.during
                     && ph != self.phase
                 {
@@ -684,6 +685,7 @@ impl Engine {
                 r::MEETING_CONDITIONS,
             ));
         }
+        self.where_conditions(p, c, ab)?;
         if let Some(f) = &ab.requires
             && self.st.table_matching(f, p).is_empty()
         {

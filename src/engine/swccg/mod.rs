@@ -45,6 +45,7 @@ pub mod rules;
 pub mod stack;
 pub mod state;
 mod targets;
+mod turn;
 pub mod values;
 mod weapons;
 

@@ -61,12 +61,22 @@ pub enum Phase {
     Battle,
     Move,
     Draw,
+    /// Start of turn: mandatory, then optional start of turn actions (AR Start Of Turn).
+    #[serde(rename = "start_of_turn")]
+    StartOfTurn,
+    /// End of turn: mandatory, then optional end of turn actions (AR End Of Turn).
+    #[serde(rename = "end_of_turn")]
+    EndOfTurn,
 }
 
 impl Phase {
     /// Position in the turn (AR: Order Of Events In A Turn), from 0.
     pub fn index(self) -> usize {
-        self as usize
+        match self {
+            Phase::StartOfTurn => 0,
+            Phase::EndOfTurn => 7,
+            p => p as usize + 1,
+        }
     }
 
     pub fn as_str(self) -> &'static str {
@@ -77,6 +87,8 @@ impl Phase {
             Phase::Battle => "battle",
             Phase::Move => "move",
             Phase::Draw => "draw",
+            Phase::StartOfTurn => "start of turn",
+            Phase::EndOfTurn => "end of turn",
         }
     }
 }
@@ -853,6 +865,14 @@ pub struct Ability {
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
     pub requires: Option<Filter>,
+    /// Conditions on where cards are ("when Vader is present at a battleground site"):
+    /// each must hold.
+    #[serde(default)]
+    pub when: Vec<super::turn::Where>,
+    /// "… unless Luke is out of play, or present at a battleground site": the action
+    /// may not happen if any of these holds.
+    #[serde(default)]
+    pub unless: Vec<super::turn::Where>,
     #[serde(default)]
     pub limit: Option<Limit>,
     #[serde(default)]

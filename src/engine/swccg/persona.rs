@@ -282,7 +282,7 @@ impl Engine {
                 );
             } else {
                 let xo = self.st.owner(x);
-                self.st.put(x, Zone::Pile(xo, PileName::LostPile));
+                self.st.to_pile(x, xo, PileName::LostPile);
                 self.log(
                     Actor::Rules,
                     Event::StateChange,
@@ -294,7 +294,7 @@ impl Engine {
                 );
             }
         }
-        self.st.put(old, Zone::Pile(owner, PileName::LostPile));
+        self.st.to_pile(old, owner, PileName::LostPile);
         self.log(
             Actor::Rules,
             Event::StateChange,

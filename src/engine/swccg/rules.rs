@@ -181,6 +181,8 @@ pub const BATTLEGROUND: &str = "swccg.ar.locations-battleground";
 pub const NEVER: &str = "swccg.ar.never";
 pub const OCCUPY: &str = "swccg.ar.occupy";
 pub const MODIFIERS: &str = "swccg.ar.modifiers";
+pub const START_OF_TURN: &str = "swccg.ar.start-of-turn";
+pub const DRAW_PHASE: &str = "swccg.ar.draw-phase";
 pub const PERSONA_REPLACEMENT: &str = "swccg.ar.persona-replacement";
 pub const PERSONA_NON_UNIQUE: &str = "swccg.ar.persona-replacement-non-unique-persona";
 pub const CONVERTING: &str = "swccg.ar.persona-converting-characters";
@@ -196,6 +198,8 @@ pub const TURN_ALL: &[&str] = &[
     NEVER,
     OCCUPY,
     MODIFIERS,
+    START_OF_TURN,
+    DRAW_PHASE,
     PERSONA_REPLACEMENT,
     PERSONA_NON_UNIQUE,
     CONVERTING,
