@@ -25,6 +25,10 @@ impl Engine {
                 return Flow::Stop;
             };
             self.begin_phase(next);
+            if !self.stack.is_empty() {
+                // Mandatory actions of a start or end of turn resolve first.
+                return Flow::Go;
+            }
         }
         let p = self.top_next;
         match self.ask(p, Window::TopLevel) {
