@@ -168,6 +168,11 @@ fn check_step(
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
     }
+    if verb == Verb::Replace && (st.card.is_none() || st.to.is_none()) {
+        return Err(err(
+            "`replace` needs `card:` (the new version, from hand) and `to:` (the character replaced)".into(),
+        ));
+    }
     if verb == Verb::Move && st.to.is_none() {
         return Err(err(
             "`move` needs `to:` (a location, or a card to move aboard)".into(),
@@ -387,6 +392,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Ok(())
         }
         "numbers" => board_number(rest),
+        "generation" | "battleground" | "owner" | "turn" | "phase" => {
+            super::activation::observable(b, head, rest)
+        }
         _ if rest.is_empty() && RUN_KEYS.contains(&head) => Ok(()),
         _ => Err(format!(
             "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, numbers.<battle or drain label>.<number>, {}",
