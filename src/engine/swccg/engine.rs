@@ -202,6 +202,9 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    /// Questions about cards, answered when the run ends (AR Appendix D).
+    pub questions: Vec<super::identify::Question>,
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 impl Engine {
@@ -232,6 +235,8 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            questions: Vec::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -328,6 +333,7 @@ impl Engine {
                 decision: d.describe(&self.st),
             })
             .collect();
+        self.answer_questions();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self

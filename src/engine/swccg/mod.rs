@@ -34,6 +34,7 @@ pub mod destiny;
 pub mod drain;
 mod effects;
 pub mod engine;
+pub mod identify;
 mod initiate;
 pub mod model;
 pub mod movement;
@@ -151,6 +152,9 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
+    for (k, v) in &run.answers {
+        obs.set(k.clone(), v.clone());
+    }
     let end = match &run.outcome {
         Outcome::Complete { .. } => End::Complete,
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
@@ -191,6 +195,8 @@ pub struct Run {
     pub destinies: Vec<i64>,
     /// Numbers of battles and Force drains, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's questions about cards, by observation path.
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -278,6 +284,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let next = board.next.unwrap_or(turn);
     let mut e = engine::Engine::new(st, turn, phase, next, script);
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
+    e.questions = board.questions.clone();
     for p in &board.stack {
         e.seed(p);
     }
@@ -295,6 +302,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
+        answers: e.answers,
     }
 }
 

@@ -128,6 +128,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    // ---- identification (AR Appendix D)
+    /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
+    #[serde(default)]
+    pub questions: Vec<super::identify::Question>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -430,6 +434,10 @@ pub struct CardDef {
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
     pub weapon: Option<WeaponDef>,
+    // ---- identification (AR Appendix D)
+    /// What identifies the card: character types, subtype line, lore, mentions…
+    #[serde(default)]
+    pub identity: super::identify::Identity,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -596,6 +604,13 @@ pub struct Filter {
     /// Contains any of these personas (its `personas:`, or its title).
     #[serde(default)]
     pub persona: Vec<String>,
+    // ---- identification (AR Appendix D)
+    /// Has every one of these attributes (names, subtypes, characteristics, icons of type).
+    #[serde(default)]
+    pub is: Vec<String>,
+    /// Lacks each of these ("non-Imperial": lacks the character type icon).
+    #[serde(default)]
+    pub is_not: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -843,6 +858,14 @@ pub struct Ability {
     /// The words of the card this ability models.
     #[serde(default)]
     pub text: Option<String>,
+    // ---- conditions on several cards (AR Meeting Conditions, Dual Character Types)
+    /// No active card on table may match this filter ("you have no Imperials…").
+    #[serde(default)]
+    pub requires_none: Option<Filter>,
+    /// Different active cards at one location, one matching each filter ("alien and
+    /// Rebel … together": a dual-icon character does not count as two characters).
+    #[serde(default)]
+    pub requires_together: Vec<Filter>,
 }
 
 // ---------------------------------------------------------------- script
