@@ -78,6 +78,7 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
+    super::identify::check(b).map_err(nowhere)?;
     for s in script {
         check_step(b, s, &names, &locations)?;
     }
@@ -375,6 +376,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             "cards" => Err(format!("`{rest}` is not a card of this case")),
             _ => Err("a rules case observes `numbers.*` and `cards.*`".into()),
         };
+    }
+    if let Some(r) = super::identify::observable(b, path) {
+        return r;
     }
     match head {
         "cards" if b.cards.contains_key(rest) => Ok(()),

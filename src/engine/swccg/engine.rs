@@ -206,6 +206,9 @@ pub struct Engine {
     pub generation: Option<super::activation::Generation>,
     /// The end of the turn has been reported.
     pub(super) turn_over_noted: bool,
+    /// Questions about cards, answered when the run ends (AR Appendix D).
+    pub questions: Vec<super::identify::Question>,
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 impl Engine {
@@ -238,6 +241,8 @@ impl Engine {
             loss_from: Default::default(),
             generation: None,
             turn_over_noted: false,
+            questions: Vec::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -339,6 +344,7 @@ impl Engine {
                 decision: d.describe(&self.st),
             })
             .collect();
+        self.answer_questions();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self

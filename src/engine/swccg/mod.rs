@@ -35,6 +35,7 @@ pub mod destiny;
 pub mod drain;
 mod effects;
 pub mod engine;
+pub mod identify;
 mod initiate;
 pub mod model;
 pub mod movement;
@@ -154,7 +155,7 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
-    for (k, v) in &run.turn_obs {
+    for (k, v) in run.turn_obs.iter().chain(&run.answers) {
         obs.set(k.clone(), v.clone());
     }
     let end = match &run.outcome {
@@ -199,6 +200,8 @@ pub struct Run {
     pub numbers: Vec<(String, serde_json::Value)>,
     /// Turn structure: the activation count and each location's battleground status.
     pub turn_obs: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's questions about cards, by observation path.
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -286,6 +289,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let next = board.next.unwrap_or(turn);
     let mut e = engine::Engine::new(st, turn, phase, next, script);
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
+    e.questions = board.questions.clone();
     for p in &board.stack {
         e.seed(p);
     }
@@ -305,6 +309,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         destinies: e.destinies,
         numbers: e.numbers,
         turn_obs,
+        answers: e.answers,
     }
 }
 

@@ -140,6 +140,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    // ---- identification (AR Appendix D)
+    /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
+    #[serde(default)]
+    pub questions: Vec<super::identify::Question>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -449,6 +453,10 @@ pub struct CardDef {
     /// "Can be replaced by opponent with …": the opponent may convert it.
     #[serde(default)]
     pub converted_by: Option<super::persona::ConvertRule>,
+    // ---- identification (AR Appendix D)
+    /// What identifies the card: character types, subtype line, lore, mentions…
+    #[serde(default)]
+    pub identity: super::identify::Identity,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -615,6 +623,13 @@ pub struct Filter {
     /// Contains any of these personas (its `personas:`, or its title).
     #[serde(default)]
     pub persona: Vec<String>,
+    // ---- identification (AR Appendix D)
+    /// Has every one of these attributes (names, subtypes, characteristics, icons of type).
+    #[serde(default)]
+    pub is: Vec<String>,
+    /// Lacks each of these ("non-Imperial": lacks the character type icon).
+    #[serde(default)]
+    pub is_not: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -872,6 +887,14 @@ pub struct Ability {
     /// The words of the card this ability models.
     #[serde(default)]
     pub text: Option<String>,
+    // ---- conditions on several cards (AR Meeting Conditions, Dual Character Types)
+    /// No active card on table may match this filter ("you have no Imperials…").
+    #[serde(default)]
+    pub requires_none: Option<Filter>,
+    /// Different active cards at one location, one matching each filter ("alien and
+    /// Rebel … together": a dual-icon character does not count as two characters).
+    #[serde(default)]
+    pub requires_together: Vec<Filter>,
 }
 
 // ---------------------------------------------------------------- script

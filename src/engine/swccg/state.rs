@@ -310,6 +310,13 @@ impl State {
                 return false;
             }
         }
+        if f.is.iter().any(|t| !super::identify::is(self, c, t).yes)
+            || f.is_not
+                .iter()
+                .any(|t| !super::identify::non(self, c, t).yes)
+        {
+            return false;
+        }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
                 x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)
