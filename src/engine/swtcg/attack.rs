@@ -50,12 +50,19 @@ impl<'a> Engine<'a> {
         if arena == Arena::Ground && kw.ion_cannon.is_some() {
             arenas.push(Arena::Space);
         }
-        let foe = self.st.pieces[a].side.other();
-        arenas
+        let side = self.st.pieces[a].side;
+        let mut out: Vec<PieceIx> = arenas
             .into_iter()
-            .flat_map(|x| self.st.units_in(x, foe))
-            .filter(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth)
-            .collect()
+            .flat_map(|x| self.st.units_in(x, side.other()))
+            .collect();
+        if self.st.top_def(a).attacks_own {
+            // "Your other units": in Two-Headed Wookiee only its own player's.
+            out.extend(self.st.units_in(arena, side).into_iter().filter(|&u| {
+                u != a && self.st.is_you(a, side, self.st.pieces[u].player.as_deref())
+            }));
+        }
+        out.retain(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth);
+        out
     }
 
     /// One attack: `double` for a Double Strike attack (the unit does not tap).
