@@ -78,7 +78,11 @@ impl<'a> Engine<'a> {
                     && match pc.zone {
                         PZone::BuildZone => true,
                         PZone::Pilot(_) => !pc.moved,
-                        PZone::Gone => false,
+                        PZone::Gone | PZone::Location(_) => false,
+                        PZone::Arena(_) => {
+                            pc.stack.len() > 1
+                                || (self.st.top_def(p).types.len() > 1 && !pc.moved)
+                        }
                         _ => pc.stack.len() > 1,
                     }
             })

@@ -680,12 +680,13 @@ impl<'a> Engine<'a> {
         let opts = |e: &Engine, s: Side| {
             e.can_play(s, Timing::General, None) || e.hidden_cost_ready(s)
         };
-        let judge = |e: &Engine, s: Side, st: &Step| {
-            if st.verb() == Verb::Deploy {
-                e.judge_anytime(s, st)
-            } else {
-                e.judge_card(s, st, Timing::General)
-            }
+        let judge = |e: &Engine, s: Side, st: &Step| match st.verb() {
+            Verb::Deploy => e.judge_anytime(s, st),
+            Verb::Move => Err(reject(
+                "units move between arenas only during the build step; Switch doesn't allow units to change arenas during the battle phase",
+                &[r::G_MOVE, r::MULTI_ARENA, r::SWITCH],
+            )),
+            _ => e.judge_card(s, st, Timing::General),
         };
         let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
             if st.verb() == Verb::Deploy {
