@@ -388,6 +388,15 @@ impl<'a> Engine<'a> {
                     self.gain_control(s, t)?;
                 }
             }
+            Effect::MayAttackIn(a) => {
+                self.may_attack[s.ix()] = Some(*a);
+                let txt = format!(
+                    "the next time one of {}'s units would attack this turn, it may attack a unit in the {} arena instead",
+                    s.name(),
+                    a.title()
+                );
+                self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
+            }
             Effect::Prevent(_) => {}
         }
         Ok(0)

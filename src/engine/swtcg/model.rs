@@ -431,6 +431,10 @@ pub struct Grant {
     /// Build cost change to deploy the cards the filter names (-1: "costs 1 fewer").
     #[serde(default)]
     pub cost: i64,
+    /// The units the filter names must attack the card with this ability
+    /// whenever they can ("… can attack Motti, it must do so").
+    #[serde(default)]
+    pub must_attack_this: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -543,6 +547,9 @@ pub enum Effect {
     DiscardOneEachArena(i64),
     /// Gain control of the chosen unit.
     GainControl,
+    /// "The next time one of your units would attack this turn, you may have
+    /// it attack another of your opponent's units in the [arena]."
+    MayAttackIn(Arena),
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,

@@ -116,6 +116,7 @@ pub const G_REPLACEMENT: &str = "swtcg.rb.glossary.replacement-effect";
 pub const G_ANYTIME: &str = "swtcg.rb.glossary.anytime";
 pub const G_MUST_ATTACK: &str = "swtcg.rb.glossary.must-attack";
 pub const G_WHEN_DISCARDED: &str = "swtcg.rb.glossary.when-this-unit-is-discarded";
+pub const G_MAY_ATTACK: &str = "swtcg.rb.glossary.may-attack";
 
 /// Every ID above.
 pub const ALL: &[&str] = &[
@@ -220,6 +221,7 @@ pub const ALL: &[&str] = &[
     TURN_SUMMARY,
     ATTACK_SUMMARY,
     ORDER_OF_OPERATIONS,
+    G_MAY_ATTACK,
     MISSION_CARDS,
     LOCATION_CARDS,
     COOPERATION,

@@ -198,6 +198,23 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// Units an effect says `u` must attack ("… can attack Motti, it must do so"), among those it can attack.
+    pub fn must_attack(&self, u: PieceIx) -> Vec<PieceIx> {
+        let can = self.targets(u);
+        can.iter()
+            .copied()
+            .filter(|&q| {
+                self.st.top_def(q).abilities.iter().any(|a| {
+                    a.grant.as_ref().is_some_and(|g| {
+                        g.must_attack_this
+                            && self.st.works(q, a.reserves)
+                            && self.st.matches(&g.to, q, u)
+                    })
+                })
+            })
+            .collect()
+    }
+
     fn next_attack(&mut self, side: Side, units: &[PieceIx]) -> Flow<()> {
         // A lone unit with nothing to attack taps in its speed order.
         if units.len() == 1 && self.targets(units[0]).is_empty() {
@@ -232,8 +249,20 @@ impl<'a> Engine<'a> {
                         &[r::G_MUST_ATTACK],
                     ))
                 }
+                Verb::Skip if u.is_some_and(|u| !e.must_attack(u).is_empty()) => Err(reject(
+                    "this unit must attack a unit it can attack, so it can't tap to skip its attack",
+                    &[r::G_MUST_ATTACK],
+                )),
                 Verb::Skip => Ok(()),
                 Verb::Attack => match (u, e.target_of(st)) {
+                    (Some(u), Some(t))
+                        if !e.must_attack(u).is_empty() && !e.must_attack(u).contains(&t) =>
+                    {
+                        Err(reject(
+                            "this unit must attack the unit an effect names, when it can attack it",
+                            &[r::G_MUST_ATTACK],
+                        ))
+                    }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
                     (_, Some(t)) if e.st.totals(t).kw.stealth && !e.st.pieces[t].tapped => {
                         Err(reject(
@@ -455,6 +484,7 @@ impl<'a> Engine<'a> {
             p.power_mod = 0;
             p.speed_mod = 0;
         }
+        self.may_attack = [None, None];
         self.rules(
             Event::Phase,
             "end of turn: effects until end of battle and end of turn end",
