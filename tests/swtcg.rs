@@ -111,7 +111,10 @@ fn team_players_are_named_only_in_two_headed_wookiee() {
         e.starts_with("s.yaml:") && e.contains("Two-Headed Wookiee"),
         "{e}"
     );
-    let team = BASE.replace("  arena: ground\n", "  arena: ground\n  format: two_headed_wookiee\n");
+    let team = BASE.replace(
+        "  arena: ground\n",
+        "  arena: ground\n  format: two_headed_wookiee\n",
+    );
     let e = load(&team).unwrap_err();
     assert!(e.contains("names its player"), "{e}");
     let e = load(
@@ -131,7 +134,10 @@ fn team_players_are_named_only_in_two_headed_wookiee() {
 #[test]
 fn a_team_with_its_own_pools_is_not_modelled() {
     let team = BASE
-        .replace("  arena: ground\n", "  arena: ground\n  format: two_headed_wookiee\n")
+        .replace(
+            "  arena: ground\n",
+            "  arena: ground\n  format: two_headed_wookiee\n",
+        )
         .replace("{card: atst}", "{card: atst, player: a}")
         .replace("tapped: true}", "tapped: true, player: b}")
         .replace("  dark:\n", "  dark:\n    force: 3\n");

@@ -80,8 +80,7 @@ impl<'a> Engine<'a> {
                         PZone::Pilot(_) => !pc.moved,
                         PZone::Gone | PZone::Location(_) => false,
                         PZone::Arena(_) => {
-                            pc.stack.len() > 1
-                                || (self.st.top_def(p).types.len() > 1 && !pc.moved)
+                            pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
                         }
                         _ => pc.stack.len() > 1,
                     }
@@ -236,7 +235,11 @@ impl<'a> Engine<'a> {
         } else if d.kind == Kind::Mission {
             (d.cost, PZone::Gone, None)
         } else if st.build_zone || d.kind == Kind::Equipment {
-            (fd.map_or(d.cost, |p| self.st.deploy_cost(p)), PZone::BuildZone, None)
+            (
+                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                PZone::BuildZone,
+                None,
+            )
         } else {
             let a = st.arena.ok_or_else(|| {
                 reject(
@@ -262,11 +265,15 @@ impl<'a> Engine<'a> {
                     &[r::CONTESTING, r::STACKING],
                 ));
             }
-            (fd.map_or(d.cost, |p| self.st.deploy_cost(p)), PZone::Arena(a), None)
+            (
+                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                PZone::Arena(a),
+                None,
+            )
         };
         let pay = if fd.is_some() { 0 } else { cost };
         let mut force = 0;
-        let hidden = fd.and_then(|_| d.keywords.hidden_cost);
+        let hidden = fd.and(d.keywords.hidden_cost);
         if let Some(x) = hidden.filter(|_| counters < cost && onto.is_none()) {
             if counters < x.min(cost) {
                 return Err(reject(
@@ -565,7 +572,10 @@ impl<'a> Engine<'a> {
             );
             self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
             self.resolved.push(format!("play:{}", self.st.keys[c]));
-            let effects = self.card_activated(c).map(|a| a.effects).unwrap_or_default();
+            let effects = self
+                .card_activated(c)
+                .map(|a| a.effects)
+                .unwrap_or_default();
             return self.run_effects(s, None, &effects, None, super::effects::Ctx::default());
         }
         match plan.onto {

@@ -387,8 +387,10 @@ impl<'a> Engine<'a> {
         match rep.instead {
             Instead::ReturnToHand => self.st.return_to_hand(u),
         }
-        self.resolved
-            .push(format!("replaced:{}", self.st.keys[self.st.pieces[u].stack[0]]));
+        self.resolved.push(format!(
+            "replaced:{}",
+            self.st.keys[self.st.pieces[u].stack[0]]
+        ));
         let t = format!(
             "{label} would be discarded; instead it returns to its owner's hand with all cards stacked with it (the discard never occurs: nothing triggers from it)"
         );

@@ -125,9 +125,9 @@ impl<'a> Engine<'a> {
             return Err(reject("the card has no Enhance effect", &[r::ENHANCE]));
         }
         if a.effects.iter().any(|e| matches!(e, Effect::GainControl))
-            && !self.target_of(st).is_some_and(|u| {
-                self.st.in_arena(u) && self.st.pieces[u].side != s
-            })
+            && !self
+                .target_of(st)
+                .is_some_and(|u| self.st.in_arena(u) && self.st.pieces[u].side != s)
         {
             return Err(reject(
                 "gain control of one of your opponent's units in an arena (`target:`)",
@@ -441,7 +441,10 @@ impl<'a> Engine<'a> {
                         units.len()
                     );
                     self.st.discard_piece(t);
-                    self.resolved.push(format!("discard:{}", self.st.keys[self.st.pieces[t].stack[0]]));
+                    self.resolved.push(format!(
+                        "discard:{}",
+                        self.st.keys[self.st.pieces[t].stack[0]]
+                    ));
                     self.by(s, Event::StateChange, txt, cites);
                 }
             }
@@ -686,9 +689,8 @@ impl<'a> Engine<'a> {
 
     /// A general POP (or a start/end POP): Battle cards and abilities played at that time.
     pub fn general_pop(&mut self, what: &str, cites: &[&'static str]) -> Flow<()> {
-        let opts = |e: &Engine, s: Side| {
-            e.can_play(s, Timing::General, None) || e.hidden_cost_ready(s)
-        };
+        let opts =
+            |e: &Engine, s: Side| e.can_play(s, Timing::General, None) || e.hidden_cost_ready(s);
         let judge = |e: &Engine, s: Side, st: &Step| match st.verb() {
             Verb::Deploy => e.judge_anytime(s, st),
             Verb::Move => Err(reject(

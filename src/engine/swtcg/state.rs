@@ -544,7 +544,11 @@ impl State {
     /// Return a piece and all cards stacked with it (Pilots, Equipment) to
     /// their owners' hands.
     pub fn return_to_hand(&mut self, p: PieceIx) {
-        for q in self.riders(p, false).into_iter().chain(self.riders(p, true)) {
+        for q in self
+            .riders(p, false)
+            .into_iter()
+            .chain(self.riders(p, true))
+        {
             self.return_to_hand(q);
         }
         let cards = self.pieces[p].stack.clone();
@@ -614,7 +618,12 @@ pub fn setup(b: &Board) -> State {
             .chain(&pb.locations)
         {
             listed.extend(std::iter::once(&u.card).chain(&u.under));
-            listed.extend(u.pilots.iter().flatten().chain(u.equipment.iter().flatten()));
+            listed.extend(
+                u.pilots
+                    .iter()
+                    .flatten()
+                    .chain(u.equipment.iter().flatten()),
+            );
         }
         for k in listed {
             if let Some(c) = st.find(&k.value) {

@@ -407,7 +407,12 @@ impl<'a> Engine<'a> {
             self.st.label(pairs[k].0),
             self.st.label(pairs[k].1)
         );
-        self.by(Side::Dark, Event::Result, txt, &[r::CONTESTING, r::PRIMARY_RULES]);
+        self.by(
+            Side::Dark,
+            Event::Result,
+            txt,
+            &[r::CONTESTING, r::PRIMARY_RULES],
+        );
         Ok(k)
     }
 
