@@ -12,6 +12,7 @@ mod rank;
 mod schema;
 mod scorer;
 mod snippet;
+mod stamp;
 mod store;
 mod text;
 
@@ -183,21 +184,34 @@ impl Index {
     /// damaged. A current index is opened without parsing the rulebook.
     pub fn open_or_build(paths: &Paths) -> Result<Index> {
         let sources = store::Sources::scan(paths)?;
-        let fingerprint = sources.fingerprint()?;
+        let seen = sources.snapshot();
+        // The sources' metadata as last hashed stands in for their contents
+        // when every file is exactly as it was then (see [`stamp`]).
+        let stamp = stamp::Stamp::read(&store::sections_dir(&paths.index));
+        let (fingerprint, hashed) = match &stamp {
+            Some(s) if s.sources.vouches_for(&seen) => (s.fingerprint.clone(), false),
+            _ => (sources.fingerprint()?, true),
+        };
         if !sources.no_rulebook()
-            && let Some(index) = store::open_current(&paths.index, &fingerprint)
+            && let Some((index, files, checked)) =
+                store::open_current(&paths.index, &fingerprint, stamp.as_ref().map(|s| &s.index))
             && let Ok(ix) = Index::from_parts(&paths.rulebook, None, index, false)
         {
+            if hashed || checked {
+                store::stamp(&paths.index, &fingerprint, seen, files);
+            }
             return Ok(ix);
         }
-        Index::build_from(paths, &fingerprint)
+        Index::build_from(paths, &fingerprint, seen)
     }
 
     /// Rebuild the index from the rulebook and the imported cards now,
     /// replacing whatever was there.
     pub fn rebuild(paths: &Paths) -> Result<Index> {
-        let fingerprint = store::fingerprint(paths)?;
-        Index::build_from(paths, &fingerprint)
+        let sources = store::Sources::scan(paths)?;
+        let seen = sources.snapshot();
+        let fingerprint = sources.fingerprint()?;
+        Index::build_from(paths, &fingerprint, seen)
     }
 
     /// An index of the rulebook alone, held in memory only, never written to disk.
@@ -208,7 +222,7 @@ impl Index {
         Index::from_parts(&root, Some(corpus), index, true)
     }
 
-    fn build_from(paths: &Paths, fingerprint: &str) -> Result<Index> {
+    fn build_from(paths: &Paths, fingerprint: &str, seen: stamp::Snapshot) -> Result<Index> {
         let corpus = Corpus::load(&paths.rulebook)?;
         let mut docs: Vec<schema::Doc> = corpus.sections.iter().map(schema::section_doc).collect();
         let mut warnings = Vec::new();
@@ -220,7 +234,7 @@ impl Index {
             }
             Err(e) => warnings.push(format!("imported cards are not searchable: {e}")),
         }
-        let index = store::build(&paths.index, &docs, fingerprint)?;
+        let index = store::build(&paths.index, &docs, fingerprint, seen)?;
         let mut ix = Index::from_parts(&paths.rulebook, Some(corpus), index, true)?;
         ix.warnings = warnings;
         Ok(ix)
