@@ -158,7 +158,8 @@ impl Stamp {
             }
         }
         let tmp = dir.join(format!(".{STAMP_FILE}.tmp-{}", std::process::id()));
-        if std::fs::write(&tmp, out).is_err() || std::fs::rename(&tmp, dir.join(STAMP_FILE)).is_err()
+        if std::fs::write(&tmp, out).is_err()
+            || std::fs::rename(&tmp, dir.join(STAMP_FILE)).is_err()
         {
             let _ = std::fs::remove_file(&tmp);
         }

@@ -11,10 +11,14 @@
 //!
 //! The index is current when its payload equals the fingerprint of the sources'
 //! contents (every `*.md` file under the rulebook, and every stored card
-//! database under `<data-dir>/cards/`), hashed on every open: sizes and
-//! modification times are never trusted. It is sound when tantivy's checksum
+//! database under `<data-dir>/cards/`). It is sound when tantivy's checksum
 //! of every file of it but the document store holds (see [`open_current`]); a
-//! damaged index is rebuilt.
+//! damaged index is rebuilt. Both are read in full only when a file changed:
+//! a [`Stamp`] in the index folder records every source and index file's size,
+//! modification and change times and inode as they were when last hashed or
+//! checked, and a file exactly as recorded (and long settled then) is not read
+//! again. Writing a file always moves its change time, which no tool sets
+//! back, so sizes and modification times alone are never trusted.
 
 use super::schema::{self, Doc, schema};
 use super::stamp::{Snapshot, Stamp};
