@@ -202,6 +202,10 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    /// The activation total counted when the activate phase began (AR Activate Phase).
+    pub generation: Option<super::activation::Generation>,
+    /// The end of the turn has been reported.
+    pub(super) turn_over_noted: bool,
 }
 
 impl Engine {
@@ -232,6 +236,8 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            generation: None,
+            turn_over_noted: false,
         }
     }
 
@@ -305,6 +311,11 @@ impl Engine {
             ),
             &[r::TYPES_OF_ACTIONS],
         );
+        self.note_battlegrounds();
+        if self.phase == Phase::Activate {
+            self.count_generation(self.turn);
+        }
+        self.begin_turn_frame();
         for _ in 0..MAX_STEPS {
             let flow = if self.stack.is_empty() {
                 self.top_level()
@@ -526,7 +537,7 @@ impl Engine {
 
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
-        if w == Window::TopLevel && self.can_battle_or_drain(p) {
+        if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
             return true;
         }
         let n = self.st.cards.len();

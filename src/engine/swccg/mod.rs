@@ -23,6 +23,7 @@
 //! are reported with [`engine::Engine::log`], each with the rule IDs that
 //! justify it.
 
+mod activation;
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
@@ -37,12 +38,14 @@ pub mod engine;
 mod initiate;
 pub mod model;
 pub mod movement;
+mod persona;
 mod phases;
 mod resolve;
 pub mod rules;
 pub mod stack;
 pub mod state;
 mod targets;
+mod turn;
 pub mod values;
 mod weapons;
 
@@ -151,6 +154,9 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
+    for (k, v) in &run.turn_obs {
+        obs.set(k.clone(), v.clone());
+    }
     let end = match &run.outcome {
         Outcome::Complete { .. } => End::Complete,
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
@@ -191,6 +197,8 @@ pub struct Run {
     pub destinies: Vec<i64>,
     /// Numbers of battles and Force drains, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Turn structure: the activation count and each location's battleground status.
+    pub turn_obs: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -211,7 +219,7 @@ pub fn setup(board: &Board) -> State {
             name: l.name.clone(),
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
-            geo: l.geo(),
+            geo: l.clone(),
         })
         .collect();
     let mut st = State::new(cards, locations);
@@ -282,6 +290,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         e.seed(p);
     }
     e.run();
+    let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
@@ -295,6 +304,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
+        turn_obs,
     }
 }
 
