@@ -61,12 +61,22 @@ pub enum Phase {
     Battle,
     Move,
     Draw,
+    /// Start of turn: mandatory, then optional start of turn actions (AR Start Of Turn).
+    #[serde(rename = "start_of_turn")]
+    StartOfTurn,
+    /// End of turn: mandatory, then optional end of turn actions (AR End Of Turn).
+    #[serde(rename = "end_of_turn")]
+    EndOfTurn,
 }
 
 impl Phase {
     /// Position in the turn (AR: Order Of Events In A Turn), from 0.
     pub fn index(self) -> usize {
-        self as usize
+        match self {
+            Phase::StartOfTurn => 0,
+            Phase::EndOfTurn => 7,
+            p => p as usize + 1,
+        }
     }
 
     pub fn as_str(self) -> &'static str {
@@ -77,6 +87,8 @@ impl Phase {
             Phase::Battle => "battle",
             Phase::Move => "move",
             Phase::Draw => "draw",
+            Phase::StartOfTurn => "start of turn",
+            Phase::EndOfTurn => "end of turn",
         }
     }
 }
@@ -128,6 +140,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    // ---- identification (AR Appendix D)
+    /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
+    #[serde(default)]
+    pub questions: Vec<super::identify::Question>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -223,6 +239,14 @@ pub struct LocationDef {
     /// Force drain text of the location card (each names its `side`), for drains here.
     #[serde(default)]
     pub drain: Vec<DrainText>,
+    // ---- turn structure and Force generation (AR Ch.3)
+    /// The player whose location card this is ("your Cantina").
+    #[serde(default)]
+    pub owner: Option<Side>,
+    /// Why this location is never a battleground (AR Locations - Battleground: e.g.
+    /// "shielded Hoth site"), whatever other cards say.
+    #[serde(default)]
+    pub never_battleground: Option<String>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -422,6 +446,24 @@ pub struct CardDef {
     /// worked out from the board each time a drain resolves.
     #[serde(default)]
     pub drain: Vec<DrainText>,
+    // ---- turn structure and Force generation (AR Ch.3)
+    /// Force generation modifiers of its game text, while it is active on table.
+    #[serde(default)]
+    pub generation: Vec<super::activation::GenModifier>,
+    /// Force icons it adds to the location it is at or deployed on (e.g. `dark_force`).
+    #[serde(default)]
+    pub adds_icons: Vec<String>,
+    /// Locations its game text makes battlegrounds, while it is active on table.
+    #[serde(default)]
+    pub makes_battleground: Option<super::activation::LocFilter>,
+    // ---- personas: converting (AR Persona - Converting Characters)
+    /// "Can be replaced by opponent with …": the opponent may convert it.
+    #[serde(default)]
+    pub converted_by: Option<super::persona::ConvertRule>,
+    // ---- identification (AR Appendix D)
+    /// What identifies the card: character types, subtype line, lore, mentions…
+    #[serde(default)]
+    pub identity: super::identify::Identity,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -588,6 +630,13 @@ pub struct Filter {
     /// Contains any of these personas (its `personas:`, or its title).
     #[serde(default)]
     pub persona: Vec<String>,
+    // ---- identification (AR Appendix D)
+    /// Has every one of these attributes (names, subtypes, characteristics, icons of type).
+    #[serde(default)]
+    pub is: Vec<String>,
+    /// Lacks each of these ("non-Imperial": lacks the character type icon).
+    #[serde(default)]
+    pub is_not: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -795,6 +844,8 @@ pub enum Effect {
     /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
     #[serde(skip)]
     Hit(usize, bool),
+    /// The card (and every card on it) crosses over to your side (AR Converting Characters).
+    CrossOver(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -821,6 +872,14 @@ pub struct Ability {
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
     pub requires: Option<Filter>,
+    /// Conditions on where cards are ("when Vader is present at a battleground site"):
+    /// each must hold.
+    #[serde(default)]
+    pub when: Vec<super::turn::Where>,
+    /// "… unless Luke is out of play, or present at a battleground site": the action
+    /// may not happen if any of these holds.
+    #[serde(default)]
+    pub unless: Vec<super::turn::Where>,
     #[serde(default)]
     pub limit: Option<Limit>,
     #[serde(default)]
@@ -835,6 +894,14 @@ pub struct Ability {
     /// The words of the card this ability models.
     #[serde(default)]
     pub text: Option<String>,
+    // ---- conditions on several cards (AR Meeting Conditions, Dual Character Types)
+    /// No active card on table may match this filter ("you have no Imperials…").
+    #[serde(default)]
+    pub requires_none: Option<Filter>,
+    /// Different active cards at one location, one matching each filter ("alien and
+    /// Rebel … together": a dual-icon character does not count as two characters).
+    #[serde(default)]
+    pub requires_together: Vec<Filter>,
 }
 
 // ---------------------------------------------------------------- script
@@ -932,6 +999,11 @@ pub enum Verb {
     BattleDestinies,
     /// A battle's weapons segment: fire the weapon `card` at `target`.
     Fire,
+    /// Activate `amount` Force (default 1), one card at a time, in your activate phase.
+    Activate,
+    /// Persona replacement (your character) or converting (the opponent's) with the
+    /// character `card` from hand, in place of the character `to`.
+    Replace,
 }
 
 impl Verb {
@@ -951,6 +1023,8 @@ impl Verb {
             Verb::ForceDrain => "force_drain",
             Verb::BattleDestinies => "battle_destinies",
             Verb::Fire => "fire",
+            Verb::Activate => "activate",
+            Verb::Replace => "replace",
         }
     }
 }
@@ -1069,6 +1143,20 @@ pub struct DeployRules {
     /// "Deploys only aboard …" / "deploy on": the cards it may deploy on (filter).
     #[serde(default)]
     pub on: Option<Filter>,
+    /// "Deploy on an alien or Imperial": it may deploy on a card matching any of these.
+    #[serde(default)]
+    pub on_any: Vec<Filter>,
+    /// "Deploys only to a site": the kind of location it deploys to.
+    #[serde(default)]
+    pub kind: Option<LocKind>,
+    /// "Deploys only where an Imperial is": an active card at the destination must match.
+    #[serde(default)]
+    pub where_card: Option<Filter>,
+    /// A card deploying on a persona deploys only on a card of that persona's type
+    /// (AR Persona): the type, e.g. `character` for an Effect that deploys on Vader.
+    /// A character, starship or vehicle weapon (its `subtype`) needs none.
+    #[serde(default)]
+    pub persona_type: Option<CardType>,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains

@@ -173,7 +173,7 @@ impl Engine {
     /// The order of competing automatic actions, chosen by `p` (whose turn it is). An
     /// `order` decision by the other player, or one that does not name each source once,
     /// is rejected where it stands; with none left, the run needs `p`'s decision.
-    fn take_order(&mut self, p: Side, sources: &[CardIx]) -> Option<Vec<CardIx>> {
+    pub(super) fn take_order(&mut self, p: Side, sources: &[CardIx]) -> Option<Vec<CardIx>> {
         let names = sources
             .iter()
             .map(|&c| self.st.key(c).to_string())

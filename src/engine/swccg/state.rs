@@ -179,6 +179,17 @@ impl State {
         self.card_state[c] = CardState::Active;
     }
 
+    /// Re-circulate: `side`'s Used Pile goes under its Reserve Deck, in the same order.
+    pub fn recirculate(&mut self, side: Side) -> usize {
+        let used = std::mem::take(&mut self.piles[side.ix()][pile_ix(PileName::UsedPile)]);
+        let n = used.len();
+        for &c in &used {
+            self.zone[c] = Zone::Pile(side, PileName::ReserveDeck);
+        }
+        self.piles[side.ix()][pile_ix(PileName::ReserveDeck)].extend(used);
+        n
+    }
+
     /// Place a card somewhere on table (or on the stack).
     pub fn put(&mut self, c: CardIx, z: Zone) {
         self.detach(c);
@@ -298,6 +309,13 @@ impl State {
             {
                 return false;
             }
+        }
+        if f.is.iter().any(|t| !super::identify::is(self, c, t).yes)
+            || f.is_not
+                .iter()
+                .any(|t| !super::identify::non(self, c, t).yes)
+        {
+            return false;
         }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
