@@ -346,7 +346,7 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain) {
             continue;
         }
         for t in &def.drain {
-            let reaches = t.at.is_empty() || t.at.iter().any(|n| *n == loc.name);
+            let reaches = t.at.is_empty() || t.at.contains(&loc.name);
             if reaches && (t.anywhere || here.contains(&c)) {
                 texts.push((battle_name(st, c), t.side.unwrap_or(def.side), t));
             }
