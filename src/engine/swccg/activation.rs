@@ -56,6 +56,10 @@ pub struct LocFilter {
     pub docking_bay: Option<bool>,
     #[serde(default)]
     pub kind: Option<LocKind>,
+    /// Of this system or planet: the system itself, or a site or sector related to it
+    /// (its `system:`, or a title like "Tatooine: Cantina").
+    #[serde(default)]
+    pub system: Option<String>,
     /// A location this player occupies (has presence at).
     #[serde(default)]
     pub occupied: Option<Who>,
@@ -204,6 +208,21 @@ impl Engine {
         }
         if f.kind.is_some() && f.kind != lo.geo.kind {
             return false;
+        }
+        if let Some(s) = &f.system {
+            let of = lo.title.eq_ignore_ascii_case(s)
+                || lo
+                    .geo
+                    .system
+                    .as_ref()
+                    .is_some_and(|x| x.eq_ignore_ascii_case(s))
+                || lo
+                    .title
+                    .to_ascii_lowercase()
+                    .starts_with(&format!("{}:", s.to_ascii_lowercase()));
+            if !of {
+                return false;
+            }
         }
         if f.occupied.is_some() && !self.has_presence(rel(f.occupied, me), l) {
             return false;

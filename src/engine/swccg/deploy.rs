@@ -130,6 +130,21 @@ impl Engine {
                 r::INTERIOR_SITES,
             ));
         }
+        // Starships exist at sites only as starfighters at exterior sites (AR Never -
+        // Location Restrictions).
+        if host.is_none()
+            && def.card_type == CardType::Starship
+            && lo.geo.kind == Some(LocKind::Site)
+            && (!lo.geo.exterior || def.subtype.as_deref() == Some("capital"))
+        {
+            return Err(rej(
+                format!(
+                    "{title} is a starship: it may not deploy to {}, a site where it cannot exist (starfighters only, at exterior sites)",
+                    lo.title
+                ),
+                r::NEVER_LOCATION_RESTRICTIONS,
+            ));
+        }
         Ok(())
     }
 

@@ -206,6 +206,8 @@ pub struct Engine {
     pub generation: Option<super::activation::Generation>,
     /// The end of the turn has been reported.
     pub(super) turn_over_noted: bool,
+    /// Starting the game: revealed starting locations, starting hand sizes.
+    pub(super) start: super::startgame::StartState,
 }
 
 impl Engine {
@@ -238,6 +240,7 @@ impl Engine {
             loss_from: Default::default(),
             generation: None,
             turn_over_noted: false,
+            start: Default::default(),
         }
     }
 

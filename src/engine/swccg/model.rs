@@ -67,15 +67,19 @@ pub enum Phase {
     /// End of turn: mandatory, then optional end of turn actions (AR End Of Turn).
     #[serde(rename = "end_of_turn")]
     EndOfTurn,
+    /// Starting the game (AR Ch.2): starting cards, starting locations, starting hands.
+    #[serde(rename = "start_of_game")]
+    StartOfGame,
 }
 
 impl Phase {
     /// Position in the turn (AR: Order Of Events In A Turn), from 0.
     pub fn index(self) -> usize {
         match self {
-            Phase::StartOfTurn => 0,
-            Phase::EndOfTurn => 7,
-            p => p as usize + 1,
+            Phase::StartOfGame => 0,
+            Phase::StartOfTurn => 1,
+            Phase::EndOfTurn => 8,
+            p => p as usize + 2,
         }
     }
 
@@ -89,6 +93,7 @@ impl Phase {
             Phase::Draw => "draw",
             Phase::StartOfTurn => "start of turn",
             Phase::EndOfTurn => "end of turn",
+            Phase::StartOfGame => "start of game",
         }
     }
 }
@@ -839,6 +844,8 @@ pub enum Effect {
     Hit(usize, bool),
     /// The card (and every card on it) crosses over to your side (AR Converting Characters).
     CrossOver(CardRef),
+    /// "When you draw your starting hand, draw N more cards instead of eight."
+    StartingHand(u32),
 }
 
 /// One piece of game text the engine understands.
@@ -873,6 +880,10 @@ pub struct Ability {
     /// may not happen if any of these holds.
     #[serde(default)]
     pub unless: Vec<super::turn::Where>,
+    /// "If your starting location was a system": your starting location (deployed,
+    /// converted or not) must match.
+    #[serde(default)]
+    pub starting_location: Option<Filter>,
     #[serde(default)]
     pub limit: Option<Limit>,
     #[serde(default)]
@@ -989,6 +1000,12 @@ pub enum Verb {
     /// Persona replacement (your character) or converting (the opponent's) with the
     /// character `card` from hand, in place of the character `to`.
     Replace,
+    /// Starting the game: reveal your starting location (`card`, from Reserve Deck).
+    Reveal,
+    /// Starting the game: both chose the same starting location; allow yours to be converted.
+    AllowConversion,
+    /// Starting the game: decline to have your starting location converted.
+    DeclineConversion,
 }
 
 impl Verb {
@@ -1010,6 +1027,9 @@ impl Verb {
             Verb::Fire => "fire",
             Verb::Activate => "activate",
             Verb::Replace => "replace",
+            Verb::Reveal => "reveal",
+            Verb::AllowConversion => "allow_conversion",
+            Verb::DeclineConversion => "decline_conversion",
         }
     }
 }
@@ -1185,4 +1205,7 @@ pub struct DeployRules {
     /// A character, starship or vehicle weapon (its `subtype`) needs none.
     #[serde(default)]
     pub persona_type: Option<CardType>,
+    /// Deployment conditions: "deploy only if you occupy two Tatooine sites".
+    #[serde(default)]
+    pub occupy: Option<super::startgame::Occupy>,
 }

@@ -183,6 +183,15 @@ impl State {
         self.card_state[c] = CardState::Active;
     }
 
+    /// Move a card already in `side`'s pile `p` to the bottom of that pile.
+    pub fn bottom(&mut self, c: CardIx, side: Side, p: PileName) {
+        let v = &mut self.piles[side.ix()][pile_ix(p)];
+        if let Some(i) = v.iter().position(|&x| x == c) {
+            v.remove(i);
+            v.push(c);
+        }
+    }
+
     /// Re-circulate: `side`'s Used Pile goes under its Reserve Deck, in the same order.
     pub fn recirculate(&mut self, side: Side) -> usize {
         let used = std::mem::take(&mut self.piles[side.ix()][pile_ix(PileName::UsedPile)]);

@@ -62,6 +62,7 @@ impl Engine {
 
     /// The `when` / `unless` conditions of an ability (AR Meeting Conditions).
     pub(super) fn where_conditions(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
+        self.starting_location_ok(p, c, ab)?;
         if ab.when.iter().any(|w| !self.where_holds(w, p)) {
             return Err(rej(
                 format!(
