@@ -137,6 +137,28 @@ impl Engine {
             self.force_icons(l, Side::Light),
             self.force_icons(l, Side::Dark),
         );
+        let non = (0..self.st.cards.len()).find(|&c| {
+            self.st.on_table(c)
+                && self
+                    .st
+                    .def(c)
+                    .makes_non_battleground
+                    .as_ref()
+                    .is_some_and(|f| self.loc_matches(l, f, self.st.owner(c), false))
+        });
+        if let Some(c) = non
+            && self.phase != super::model::Phase::StartOfGame
+        {
+            return (
+                false,
+                format!(
+                    "{} is a non-battleground in all states while {} is on table",
+                    lo.title,
+                    self.st.title(c)
+                ),
+                vec![r::BATTLEGROUND, r::INVASION],
+            );
+        }
         if li > 0 && di > 0 {
             return (
                 true,

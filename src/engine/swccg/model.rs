@@ -465,6 +465,10 @@ pub struct CardDef {
     /// Locations its game text makes battlegrounds, while it is active on table.
     #[serde(default)]
     pub makes_battleground: Option<super::activation::LocFilter>,
+    /// Locations its game text makes non-battlegrounds "in all states" (except for
+    /// start of game actions), while it is on table.
+    #[serde(default)]
+    pub makes_non_battleground: Option<super::activation::LocFilter>,
     // ---- personas: converting (AR Persona - Converting Characters)
     /// "Can be replaced by opponent with …": the opponent may convert it.
     #[serde(default)]
