@@ -126,7 +126,7 @@ impl Engine {
     /// Is the location a battleground (AR Locations - Battleground), and why.
     pub(super) fn battleground(&self, l: usize) -> (bool, String, Vec<&'static str>) {
         let lo = &self.st.locations[l];
-        if let Some(why) = &lo.never_battleground {
+        if let Some(why) = &lo.geo.never_battleground {
             return (
                 false,
                 format!("{} is never a battleground ({why})", lo.title),
@@ -222,7 +222,7 @@ impl Engine {
         {
             return false;
         }
-        if f.owner.is_some() && lo.owner != Some(rel(f.owner, me)) {
+        if f.owner.is_some() && lo.geo.owner != Some(rel(f.owner, me)) {
             return false;
         }
         if f.docking_bay.is_some_and(|d| d != lo.geo.docking_bay) {

@@ -96,6 +96,9 @@ impl Engine {
                 ));
             }
         }
+        if let (Some(f), Some(h)) = (&def.deploy_rules.on, host) {
+            super::identify::character_persona_host(&self.st, c, h, f)?;
+        }
         let loc = match to {
             DeployTo::Location(l) => Some(l),
             DeployTo::OnCard(h) => self.st.location_of(h),

@@ -208,6 +208,9 @@ pub struct Engine {
     pub(super) turn_over_noted: bool,
     /// Starting the game: revealed starting locations, starting hand sizes.
     pub(super) start: super::startgame::StartState,
+    /// Questions about cards, answered when the run ends (AR Appendix D).
+    pub questions: Vec<super::identify::Question>,
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 impl Engine {
@@ -241,6 +244,8 @@ impl Engine {
             generation: None,
             turn_over_noted: false,
             start: Default::default(),
+            questions: Vec::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -342,6 +347,7 @@ impl Engine {
                 decision: d.describe(&self.st),
             })
             .collect();
+        self.answer_questions();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self

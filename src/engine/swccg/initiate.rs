@@ -709,7 +709,7 @@ impl Engine {
                 r::MEETING_CONDITIONS,
             ));
         }
-        Ok(())
+        self.conditions_on_cards(p, c, ab)
     }
 
     /// Deploying from hand as a top-level action: its conditions and cost.

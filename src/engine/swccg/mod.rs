@@ -35,6 +35,7 @@ pub mod destiny;
 pub mod drain;
 mod effects;
 pub mod engine;
+pub mod identify;
 mod initiate;
 pub mod model;
 pub mod movement;
@@ -155,7 +156,7 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
-    for (k, v) in &run.turn_obs {
+    for (k, v) in run.turn_obs.iter().chain(&run.answers) {
         obs.set(k.clone(), v.clone());
     }
     let end = match &run.outcome {
@@ -200,6 +201,8 @@ pub struct Run {
     pub numbers: Vec<(String, serde_json::Value)>,
     /// Turn structure: the activation count and each location's battleground status.
     pub turn_obs: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's questions about cards, by observation path.
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -220,9 +223,7 @@ pub fn setup(board: &Board) -> State {
             name: l.name.clone(),
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
-            geo: l.geo(),
-            owner: l.owner,
-            never_battleground: l.never_battleground.clone(),
+            geo: l.clone(),
         })
         .collect();
     let mut st = State::new(cards, locations);
@@ -289,6 +290,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let next = board.next.unwrap_or(turn);
     let mut e = engine::Engine::new(st, turn, phase, next, script);
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
+    e.questions = board.questions.clone();
     for p in &board.stack {
         e.seed(p);
     }
@@ -308,6 +310,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         destinies: e.destinies,
         numbers: e.numbers,
         turn_obs,
+        answers: e.answers,
     }
 }
 

@@ -145,6 +145,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    // ---- identification (AR Appendix D)
+    /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
+    #[serde(default)]
+    pub questions: Vec<super::identify::Question>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -186,7 +190,10 @@ pub struct Piles {
     pub out_of_play: Vec<Pos<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A location on table: its cards, and what movement and deployment read about it
+/// (sites of one system, or of one starship, are adjacent in the order the board
+/// lists them).
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LocationDef {
     /// Short name used in scripts and expectations.
@@ -244,30 +251,9 @@ pub struct LocationDef {
     pub never_battleground: Option<String>,
 }
 
-impl LocationDef {
-    /// What movement and deployment read about the location.
-    pub fn geo(&self) -> LocGeo {
-        LocGeo {
-            kind: self.kind,
-            system: self.system.clone(),
-            parsec: self.parsec,
-            exterior: self.exterior,
-            interior: self.interior,
-            docking_bay: self.docking_bay,
-            transit_cost: self.transit_cost,
-            starship: self.starship.clone(),
-            orbiting: self.orbiting.clone(),
-            mobile: self.mobile,
-            extra_landspeed: self.extra_landspeed,
-            movement: self.movement.clone(),
-            no_deploy: self.no_deploy.clone(),
-        }
-    }
-}
-
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
 /// stacked cards).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Placed {
     pub card: Pos<String>,
@@ -407,6 +393,9 @@ pub struct Stats {
     pub permanent_pilot: Option<i64>,
     #[serde(default)]
     pub icons: Vec<String>,
+    /// "Draws N battle destiny if unable to otherwise."
+    #[serde(default)]
+    pub draws_if_unable: Option<u32>,
 }
 
 /// One card, defined inline.
@@ -473,6 +462,10 @@ pub struct CardDef {
     /// "Can be replaced by opponent with …": the opponent may convert it.
     #[serde(default)]
     pub converted_by: Option<super::persona::ConvertRule>,
+    // ---- identification (AR Appendix D)
+    /// What identifies the card: character types, subtype line, lore, mentions…
+    #[serde(default)]
+    pub identity: super::identify::Identity,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -639,6 +632,13 @@ pub struct Filter {
     /// Contains any of these personas (its `personas:`, or its title).
     #[serde(default)]
     pub persona: Vec<String>,
+    // ---- identification (AR Appendix D)
+    /// Has every one of these attributes (names, subtypes, characteristics, icons of type).
+    #[serde(default)]
+    pub is: Vec<String>,
+    /// Lacks each of these ("non-Imperial": lacks the character type icon).
+    #[serde(default)]
+    pub is_not: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -902,6 +902,14 @@ pub struct Ability {
     /// The words of the card this ability models.
     #[serde(default)]
     pub text: Option<String>,
+    // ---- conditions on several cards (AR Meeting Conditions, Dual Character Types)
+    /// No active card on table may match this filter ("you have no Imperials…").
+    #[serde(default)]
+    pub requires_none: Option<Filter>,
+    /// Different active cards at one location, one matching each filter ("alien and
+    /// Rebel … together": a dual-icon character does not count as two characters).
+    #[serde(default)]
+    pub requires_together: Vec<Filter>,
 }
 
 // ---------------------------------------------------------------- script
@@ -1047,49 +1055,6 @@ pub enum LocKind {
     System,
     Site,
     Sector,
-}
-
-/// What movement and deployment read about a location. Sites of one system (or of
-/// one starship) are adjacent in the order the board lists them.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LocGeo {
-    #[serde(default)]
-    pub kind: Option<LocKind>,
-    /// For a site or sector: the system it is related to (its `name` on this board,
-    /// or a planet name when the system is not on table).
-    #[serde(default)]
-    pub system: Option<String>,
-    /// For a system: its parsec number.
-    #[serde(default)]
-    pub parsec: Option<i64>,
-    #[serde(default)]
-    pub exterior: bool,
-    #[serde(default)]
-    pub interior: bool,
-    #[serde(default)]
-    pub docking_bay: bool,
-    /// Docking Bay Transit cost listed on this docking bay (none listed: 0).
-    #[serde(default)]
-    pub transit_cost: Option<i64>,
-    /// A starship or vehicle site: the card (key) it is related to.
-    #[serde(default)]
-    pub starship: Option<String>,
-    /// A Death Star system: the system (name) it orbits; none means deep space.
-    #[serde(default)]
-    pub orbiting: Option<String>,
-    /// A mobile system (a Death Star): it is not a planet.
-    #[serde(default)]
-    pub mobile: bool,
-    /// Extra landspeed needed to move to, from or through this site (e.g. Desert).
-    #[serde(default)]
-    pub extra_landspeed: i64,
-    /// Movement text on the location card.
-    #[serde(default)]
-    pub movement: Vec<MoveText>,
-    /// Deployment restrictions of the location ("Your characters may not deploy here").
-    #[serde(default)]
-    pub no_deploy: Vec<Filter>,
 }
 
 /// Movement text on a location: "you may move (free) between here and …".

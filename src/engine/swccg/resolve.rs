@@ -293,6 +293,7 @@ impl Engine {
             } => {
                 let p = self.stack[ix].actor;
                 let battle_draw = self.stack[ix].battle_draw;
+                let draw_kind = self.stack[ix].draw_kind;
                 // Unless a response already sent the destiny card elsewhere.
                 if let Some(c) = card
                     && self.st.zone[c] == Zone::Drawn
@@ -319,7 +320,7 @@ impl Engine {
                 );
                 match battle_draw {
                     Some(s) if parent < self.stack.len() => {
-                        self.stack[parent].drawn.push((s, value));
+                        self.stack[parent].drawn.push((s, value, draw_kind));
                     }
                     Some(_) => {}
                     None => self.apply_destiny_test(parent, &test, value),

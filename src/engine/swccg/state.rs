@@ -5,7 +5,7 @@
 //! Piles are ordered top card first. Nothing is cached: every query walks the
 //! state, so a value can never go stale.
 
-use crate::engine::swccg::model::{CardDef, CardState, Filter, LocGeo, PileName, Rel, Side};
+use crate::engine::swccg::model::{CardDef, CardState, Filter, LocationDef, PileName, Rel, Side};
 
 pub type CardIx = usize;
 
@@ -47,12 +47,8 @@ pub struct Location {
     pub name: String,
     pub title: String,
     pub icons: Vec<String>,
-    /// What movement and deployment read about it.
-    pub geo: LocGeo,
-    /// The player whose location card it is, where the board says.
-    pub owner: Option<Side>,
-    /// Why it is never a battleground, where the board says.
-    pub never_battleground: Option<String>,
+    /// The location as the board gives it: what movement and deployment read about it.
+    pub geo: LocationDef,
 }
 
 /// Force bookkeeping of one side during the run.
@@ -322,6 +318,13 @@ impl State {
             {
                 return false;
             }
+        }
+        if f.is.iter().any(|t| !super::identify::is(self, c, t).yes)
+            || f.is_not
+                .iter()
+                .any(|t| !super::identify::non(self, c, t).yes)
+        {
+            return false;
         }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
