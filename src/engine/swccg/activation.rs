@@ -210,6 +210,11 @@ impl Engine {
         }
     }
 
+    /// Was the card deployed to a location matching `f` itself (not aboard a card)?
+    pub(super) fn deployed_to(&self, c: CardIx, f: &LocFilter, me: Side) -> bool {
+        matches!(self.st.zone[c], super::state::Zone::At(l) if self.loc_matches(l, f, me, true))
+    }
+
     /// Does location `l` match `f`, seen from `me`? `with_bg`: whether the battleground
     /// key may be read (not while deciding battleground status itself).
     pub(super) fn loc_matches(&self, l: usize, f: &LocFilter, me: Side, with_bg: bool) -> bool {

@@ -597,6 +597,10 @@ pub struct Trigger {
     /// For `destiny_drawn`: only when the destiny drawn is exactly this value.
     #[serde(default)]
     pub destiny: Option<i64>,
+    /// For `just_deployed`: the card was deployed to a location matching this (the
+    /// location itself, not aboard a card there: AR System Location).
+    #[serde(default)]
+    pub to_location: Option<super::activation::LocFilter>,
 }
 
 fn rel_any() -> Rel {
