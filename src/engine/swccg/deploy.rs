@@ -109,7 +109,11 @@ impl Engine {
         };
         self.card_location_rules(p, c, l)?;
         let lo = &self.st.locations[l];
-        if let Some(f) = lo.geo.no_deploy.iter().find(|f| self.st.matches(c, f, p)) {
+        if let Some(f) =
+            lo.geo.no_deploy.iter().find(|f| {
+                !def.deploy_rules.ignore_location_restrictions && self.st.matches(c, f, p)
+            })
+        {
             let what = f
                 .card_type
                 .as_ref()

@@ -454,6 +454,10 @@ pub struct CardDef {
     /// Locations its game text makes battlegrounds, while it is active on table.
     #[serde(default)]
     pub makes_battleground: Option<super::activation::LocFilter>,
+    /// Restricted by an objective: while this card is on table, cards matching any of
+    /// these may not deploy.
+    #[serde(default)]
+    pub prohibits_deploy: Vec<Filter>,
     /// Locations its game text makes non-battlegrounds "in all states" (except for
     /// start of game actions), while it is on table.
     #[serde(default)]
@@ -1181,4 +1185,12 @@ pub struct DeployRules {
     /// Deployment conditions: "deploy only if you occupy two Tatooine sites".
     #[serde(default)]
     pub occupy: Option<super::startgame::Occupy>,
+    /// Restricted to an objective: it deploys only while a card matching this (e.g. an
+    /// objective, or one side of it) is on table.
+    #[serde(default)]
+    pub only_with: Option<Filter>,
+    /// "May ignore location deployment restrictions": the location's own restrictions
+    /// do not apply (rules and objective restrictions still do).
+    #[serde(default)]
+    pub ignore_location_restrictions: bool,
 }

@@ -191,6 +191,7 @@ pub const STEP_B: &str = "swccg.ar.step-b-shuffle-and-draw-starting-hand";
 pub const STARTING_LOCATION: &str = "swccg.ar.starting-location";
 pub const NEVER_LOCATION_RESTRICTIONS: &str = "swccg.ar.never-location-restrictions";
 pub const INVASION: &str = "swccg.ar.rulings.invasion";
+pub const OBJECTIVE_DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.objective-deployment-restrictions";
 pub const PERSONA_REPLACEMENT: &str = "swccg.ar.persona-replacement";
 pub const PERSONA_NON_UNIQUE: &str = "swccg.ar.persona-replacement-non-unique-persona";
 pub const CONVERTING: &str = "swccg.ar.persona-converting-characters";
@@ -216,6 +217,7 @@ pub const TURN_ALL: &[&str] = &[
     STARTING_LOCATION,
     NEVER_LOCATION_RESTRICTIONS,
     INVASION,
+    OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
     PERSONA_REPLACEMENT,
     PERSONA_NON_UNIQUE,
     CONVERTING,

@@ -61,6 +61,7 @@ impl Engine {
     /// Deployment conditions of the card (AR Conditions Versus Costs): they hold
     /// even where the card deploys for free.
     pub(super) fn deploy_conditions(&self, p: Side, c: CardIx) -> Result<(), Rej> {
+        self.objective_restrictions(p, c)?;
         let Some(o) = &self.st.def(c).deploy_rules.occupy else {
             return Ok(());
         };
@@ -109,6 +110,37 @@ impl Engine {
             )
             .and(r::STARTING_LOCATION)),
         }
+    }
+
+    /// Objective deployment restrictions: restricted to an objective (`only_with`) or by
+    /// one (`prohibits_deploy` of a card on table). Ignoring location deployment
+    /// restrictions does not lift them.
+    fn objective_restrictions(&self, p: Side, c: CardIx) -> Result<(), Rej> {
+        let title = self.name(c);
+        if let Some(f) = &self.st.def(c).deploy_rules.only_with
+            && self.st.table_matching(f, p).is_empty()
+        {
+            return Err(rej(
+                format!("{title} deploys only while the card its text names is on table"),
+                r::OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        let by = (0..self.st.cards.len()).find(|&x| {
+            self.st.active(x)
+                && self
+                    .st
+                    .def(x)
+                    .prohibits_deploy
+                    .iter()
+                    .any(|f| self.st.matches(c, f, self.st.owner(x)))
+        });
+        if let Some(x) = by {
+            return Err(rej(
+                format!("{title} may not deploy while {} is on table", self.name(x)),
+                r::OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        Ok(())
     }
 
     /// "Draw N more cards instead of eight."
