@@ -333,6 +333,9 @@ impl Engine {
             if matches!(flow, Flow::Stop) || self.outcome.is_some() {
                 break;
             }
+            if self.stack.is_empty() && !self.enforce_copies() {
+                break;
+            }
         }
         if self.outcome.is_none() {
             self.outcome = Some(Outcome::StepLimit);

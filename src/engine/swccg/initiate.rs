@@ -780,6 +780,9 @@ impl Engine {
         if let Some(e) = self.persona_on_table(c) {
             return Err(e);
         }
+        if self.copies_allowed(c) {
+            return Ok(());
+        }
         let mine = personas(def);
         for x in 0..self.st.cards.len() {
             if x == c || self.st.owner(x) != self.st.owner(c) {

@@ -48,6 +48,7 @@ pub mod startgame;
 mod state;
 mod targets;
 mod turn;
+mod uniqueness;
 pub mod values;
 mod weapons;
 

@@ -454,6 +454,10 @@ pub struct CardDef {
     /// Locations its game text makes battlegrounds, while it is active on table.
     #[serde(default)]
     pub makes_battleground: Option<super::activation::LocFilter>,
+    /// "Allows multiple copies of Jawa Siesta to be on table": titles whose uniqueness
+    /// limit it lifts while it is active on table.
+    #[serde(default)]
+    pub allows_copies: Vec<String>,
     /// Restricted by an objective: while this card is on table, cards matching any of
     /// these may not deploy.
     #[serde(default)]
