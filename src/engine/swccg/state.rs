@@ -167,6 +167,7 @@ impl State {
         moved
     }
 
+    #[allow(clippy::wrong_self_convention)] // "to a pile", not a conversion
     pub fn to_pile(&mut self, c: CardIx, side: Side, p: PileName) {
         self.detach(c);
         let v = &mut self.piles[side.ix()][pile_ix(p)];
