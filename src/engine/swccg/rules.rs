@@ -192,6 +192,7 @@ pub const STARTING_LOCATION: &str = "swccg.ar.starting-location";
 pub const NEVER_LOCATION_RESTRICTIONS: &str = "swccg.ar.never-location-restrictions";
 pub const INVASION: &str = "swccg.ar.rulings.invasion";
 pub const OBJECTIVE_DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.objective-deployment-restrictions";
+pub const ANAKIN_AND_VADER: &str = "swccg.ar.personas-anakin-skywalker-and-darth-vader";
 pub const PERSONA_REPLACEMENT: &str = "swccg.ar.persona-replacement";
 pub const PERSONA_NON_UNIQUE: &str = "swccg.ar.persona-replacement-non-unique-persona";
 pub const CONVERTING: &str = "swccg.ar.persona-converting-characters";
@@ -218,6 +219,7 @@ pub const TURN_ALL: &[&str] = &[
     NEVER_LOCATION_RESTRICTIONS,
     INVASION,
     OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
+    ANAKIN_AND_VADER,
     PERSONA_REPLACEMENT,
     PERSONA_NON_UNIQUE,
     CONVERTING,

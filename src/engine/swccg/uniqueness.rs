@@ -28,6 +28,9 @@ impl Engine {
     /// longer allowed, go to the owner's Used Pile (the owner's `choose` names them).
     /// `false` when the run must stop for that choice.
     pub(super) fn enforce_copies(&mut self) -> bool {
+        if !self.anakin_and_vader() {
+            return false;
+        }
         for c in 0..self.st.cards.len() {
             let d = self.st.def(c);
             if !d.unique
@@ -49,6 +52,79 @@ impl Engine {
             if copies.len() > 1 {
                 return self.remove_extra(owner, copies);
             }
+        }
+        true
+    }
+
+    /// Anakin and Darth Vader are two people and may both be on table; but if one
+    /// crosses over so that one player owns both, that player immediately chooses one
+    /// of them to be lost (AR Personas - Anakin Skywalker And Darth Vader).
+    fn anakin_and_vader(&mut self) -> bool {
+        let has = |st: &super::state::State, x: CardIx, p: &str| {
+            let d = st.def(x);
+            if d.personas.is_empty() {
+                d.title.eq_ignore_ascii_case(p)
+            } else {
+                d.personas.iter().any(|q| q.eq_ignore_ascii_case(p))
+            }
+        };
+        for side in [Side::Light, Side::Dark] {
+            let mine = |p: &str| {
+                (0..self.st.cards.len())
+                    .find(|&x| self.st.active(x) && self.st.owner(x) == side && has(&self.st, x, p))
+            };
+            let (Some(a), Some(v)) = (mine("Anakin Skywalker"), mine("Darth Vader")) else {
+                continue;
+            };
+            if a == v {
+                continue;
+            }
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!(
+                    "{} owns both {} and {}: he must immediately choose one of them to be lost",
+                    side.name(),
+                    self.name(a),
+                    self.name(v)
+                ),
+                &[r::ANAKIN_AND_VADER],
+            );
+            while let Some(d) = self.script.peek().cloned() {
+                if d.by != side || d.verb != Verb::Choose {
+                    break;
+                }
+                self.script.take();
+                let pick: Vec<CardIx> = d
+                    .step
+                    .cards
+                    .iter()
+                    .filter_map(|k| self.st.find(k))
+                    .collect();
+                match pick.as_slice() {
+                    [x] if *x == a || *x == v => {
+                        self.st.to_pile(*x, side, PileName::LostPile);
+                        let text = format!("{} is lost", self.name(*x));
+                        self.log(
+                            super::actor(side),
+                            Event::StateChange,
+                            text,
+                            &[r::ANAKIN_AND_VADER],
+                        );
+                        return true;
+                    }
+                    _ => {
+                        let why = format!("choose one of {} and {}", self.name(a), self.name(v));
+                        self.reject(&d, rej(why, r::ANAKIN_AND_VADER));
+                    }
+                }
+            }
+            self.outcome = Some(Outcome::NeedsDecision {
+                player: side,
+                kind: crate::engine::NeedKind::Choice,
+                what: format!("which of {} and {} is lost", self.name(a), self.name(v)),
+            });
+            return false;
         }
         true
     }
