@@ -134,6 +134,17 @@ impl Engine {
                 self.hit(ix, t, forfeit_zero);
                 Applied::Done
             }
+            Effect::CrossOverAs {
+                card,
+                title,
+                personas,
+                keywords,
+            } => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over_as(me, c, &title, &personas, &keywords);
+                }
+                Applied::Done
+            }
             Effect::StartingHand(n) => {
                 self.set_starting_hand(me, n);
                 Applied::Done

@@ -862,6 +862,16 @@ pub enum Effect {
     CrossOver(CardRef),
     /// "When you draw your starting hand, draw N more cards instead of eight."
     StartingHand(u32),
+    /// The card crosses over to your side and becomes another character: its new
+    /// title, personas and characteristics (AR Crossing Over).
+    CrossOverAs {
+        card: CardRef,
+        title: String,
+        #[serde(default)]
+        personas: Vec<String>,
+        #[serde(default)]
+        keywords: Vec<String>,
+    },
 }
 
 /// One piece of game text the engine understands.

@@ -193,6 +193,7 @@ pub const NEVER_LOCATION_RESTRICTIONS: &str = "swccg.ar.never-location-restricti
 pub const INVASION: &str = "swccg.ar.rulings.invasion";
 pub const OBJECTIVE_DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.objective-deployment-restrictions";
 pub const ANAKIN_AND_VADER: &str = "swccg.ar.personas-anakin-skywalker-and-darth-vader";
+pub const CROSSING_OVER: &str = "swccg.ar.persona-crossing-over";
 pub const PERSONA_REPLACEMENT: &str = "swccg.ar.persona-replacement";
 pub const PERSONA_NON_UNIQUE: &str = "swccg.ar.persona-replacement-non-unique-persona";
 pub const CONVERTING: &str = "swccg.ar.persona-converting-characters";
@@ -220,6 +221,7 @@ pub const TURN_ALL: &[&str] = &[
     INVASION,
     OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
     ANAKIN_AND_VADER,
+    CROSSING_OVER,
     PERSONA_REPLACEMENT,
     PERSONA_NON_UNIQUE,
     CONVERTING,
