@@ -169,6 +169,11 @@ fn check_step(
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
     }
+    if verb == Verb::Reveal && st.card.is_none() {
+        return Err(err(
+            "`reveal` needs `card:` (a location in your Reserve Deck)".into(),
+        ));
+    }
     if verb == Verb::Replace && (st.card.is_none() || st.to.is_none()) {
         return Err(err(
             "`replace` needs `card:` (the new version, from hand) and `to:` (the character replaced)".into(),

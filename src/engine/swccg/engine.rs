@@ -206,6 +206,8 @@ pub struct Engine {
     pub generation: Option<super::activation::Generation>,
     /// The end of the turn has been reported.
     pub(super) turn_over_noted: bool,
+    /// Starting the game: revealed starting locations, starting hand sizes.
+    pub(super) start: super::startgame::StartState,
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
@@ -241,6 +243,7 @@ impl Engine {
             loss_from: Default::default(),
             generation: None,
             turn_over_noted: false,
+            start: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
         }
@@ -328,6 +331,9 @@ impl Engine {
                 self.step_stack()
             };
             if matches!(flow, Flow::Stop) || self.outcome.is_some() {
+                break;
+            }
+            if self.stack.is_empty() && !self.enforce_copies() {
                 break;
             }
         }

@@ -44,9 +44,11 @@ mod phases;
 mod resolve;
 pub mod rules;
 pub mod stack;
-pub mod state;
+pub mod startgame;
+mod state;
 mod targets;
 mod turn;
+mod uniqueness;
 pub mod values;
 mod weapons;
 

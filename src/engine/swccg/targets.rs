@@ -259,6 +259,11 @@ impl Engine {
         if t.this_card && e.card != Some(c) {
             return false;
         }
+        if let Some(f) = &t.to_location
+            && !e.card.is_some_and(|x| self.deployed_to(x, f, me))
+        {
+            return false;
+        }
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
             match &e.kind {
