@@ -69,6 +69,7 @@ fn every_citation_resolves() {
     }
     for id in swjudge::engine::swccg::rules::ALL
         .iter()
+        .chain(swjudge::engine::swccg::rules::ALL_PLACES)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
     {

@@ -102,20 +102,28 @@ impl Engine {
             return Ok(());
         };
         let lo = &self.st.locations[l];
+        // Asteroid sectors are related to a system but are not part of its planet.
+        let planet = super::prepositions::location_on(&self.st, l);
         let names = |n: &String| {
             n.eq_ignore_ascii_case(&lo.name)
                 || n.eq_ignore_ascii_case(&lo.title)
-                || lo
-                    .geo
-                    .system
-                    .as_ref()
-                    .is_some_and(|s| n.eq_ignore_ascii_case(s))
+                || (lo.geo.kind != Some(super::model::LocKind::Sector) || planet.is_some())
+                    && lo
+                        .geo
+                        .system
+                        .as_ref()
+                        .is_some_and(|s| n.eq_ignore_ascii_case(s))
                 || lo
                     .title
                     .to_ascii_lowercase()
                     .starts_with(&format!("{}:", n.to_ascii_lowercase()))
         };
         let rules = &def.deploy_rules;
+        if let DeployTo::Location(_) = to
+            && let Some(why) = super::prepositions::remote_planet(&self.st, c, l)
+        {
+            return Err(rej(why, r::DAGOBAH_AHCH_TO));
+        }
         if !rules.only_at.is_empty() && !rules.only_at.iter().any(names) {
             return Err(rej(
                 format!(

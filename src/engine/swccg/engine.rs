@@ -202,6 +202,9 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    /// Cards and locations asked about (`locate:`) and the answers, `<name>.<key>`.
+    pub locate: Vec<String>,
+    pub wheres: Vec<(String, serde_json::Value)>,
 }
 
 impl Engine {
@@ -232,6 +235,8 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            locate: Vec::new(),
+            wheres: Vec::new(),
         }
     }
 
@@ -328,6 +333,7 @@ impl Engine {
                 decision: d.describe(&self.st),
             })
             .collect();
+        self.report_where();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self

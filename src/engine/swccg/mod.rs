@@ -46,6 +46,9 @@ mod targets;
 pub mod values;
 mod weapons;
 
+mod firing;
+mod prepositions;
+
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
     Scripted, Seat, Trace,
@@ -151,6 +154,9 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
+    for (k, v) in &run.wheres {
+        obs.set(format!("where.{k}"), v.clone());
+    }
     let end = match &run.outcome {
         Outcome::Complete { .. } => End::Complete,
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
@@ -191,6 +197,8 @@ pub struct Run {
     pub destinies: Vec<i64>,
     /// Numbers of battles and Force drains, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's `locate:` questions, `<name>.<key>`.
+    pub wheres: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -278,6 +286,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let next = board.next.unwrap_or(turn);
     let mut e = engine::Engine::new(st, turn, phase, next, script);
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
+    e.locate = board.locate.iter().map(|n| n.value.clone()).collect();
     for p in &board.stack {
         e.seed(p);
     }
@@ -295,6 +304,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
+        wheres: e.wheres,
     }
 }
 

@@ -128,6 +128,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    /// Cards and locations a judge asks about: where each is, in the rulebook's words
+    /// (at, present, presence, on, aboard), answered at the end of the run.
+    #[serde(default)]
+    pub locate: Vec<Pos<String>>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -217,6 +221,9 @@ pub struct LocationDef {
     /// Deployment restrictions of the location ("Your characters may not deploy here").
     #[serde(default)]
     pub no_deploy: Vec<Filter>,
+    /// A sector: cloud, asteroid or Death Star II.
+    #[serde(default)]
+    pub sector: Option<SectorKind>,
 }
 
 impl LocationDef {
@@ -236,6 +243,7 @@ impl LocationDef {
             extra_landspeed: self.extra_landspeed,
             movement: self.movement.clone(),
             no_deploy: self.no_deploy.clone(),
+            sector: self.sector,
         }
     }
 }
@@ -430,6 +438,10 @@ pub struct CardDef {
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
     pub weapon: Option<WeaponDef>,
+    /// "May fire <weapons> for free": weapons matching the filter, on this card or on
+    /// the character this card is on, fire for free (a repeating weapon: its first shot).
+    #[serde(default)]
+    pub fires_free: Option<Filter>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -447,6 +459,9 @@ pub struct WeaponDef {
     /// The hit also makes the target's forfeit 0.
     #[serde(default)]
     pub forfeit_zero: bool,
+    /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
+    #[serde(default)]
+    pub repeat: Option<u32>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -1015,6 +1030,8 @@ pub struct LocGeo {
     /// Deployment restrictions of the location ("Your characters may not deploy here").
     #[serde(default)]
     pub no_deploy: Vec<Filter>,
+    #[serde(default)]
+    pub sector: Option<SectorKind>,
 }
 
 /// Movement text on a location: "you may move (free) between here and …".
@@ -1120,4 +1137,14 @@ pub struct DeployRules {
     /// "Deploys only aboard …" / "deploy on": the cards it may deploy on (filter).
     #[serde(default)]
     pub on: Option<Filter>,
+}
+
+/// The kind of a sector (AR Ch.9 Sectors): cloud sectors are part of their planet,
+/// asteroid sectors are only related to its system, Death Star II sectors belong to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SectorKind {
+    Cloud,
+    Asteroid,
+    DeathStarIi,
 }

@@ -170,3 +170,29 @@ pub const FORCE_DRAIN: &str = "swccg.ar.force-drain";
 pub const PRESENCE: &str = "swccg.ar.presence";
 pub const CONTROL: &str = "swccg.ar.control-of-a-location";
 pub const LOSING_FORCE_FROM_X: &str = "swccg.ar.losing-force-from-x";
+
+/// Where cards are (prepositions), weapons on the board, captives, reacts and the other
+/// rules of their own modules.
+pub const PREPOSITIONS: &str = "swccg.ar.prepositions";
+pub const PRESENT: &str = "swccg.ar.present";
+pub const PLANET: &str = "swccg.ar.planet";
+pub const ASTEROID_SECTORS: &str = "swccg.ar.asteroid-sectors";
+pub const STARSHIP_VEHICLE_SITES: &str = "swccg.ar.starship-and-vehicle-sites";
+pub const STARSHIPS_ENCLOSED: &str = "swccg.ar.starships-enclosed";
+pub const OPEN_VEHICLES: &str = "swccg.ar.vehicles-open-vehicles";
+pub const DAGOBAH_AHCH_TO: &str = "swccg.ar.dagobah-and-ahch-to";
+pub const REPEATING_WEAPONS: &str = "swccg.ar.weapons-repeating-weapons-fire-repeatedly";
+pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
+
+pub const ALL_PLACES: &[&str] = &[
+    PREPOSITIONS,
+    PRESENT,
+    PLANET,
+    ASTEROID_SECTORS,
+    STARSHIP_VEHICLE_SITES,
+    STARSHIPS_ENCLOSED,
+    OPEN_VEHICLES,
+    DAGOBAH_AHCH_TO,
+    REPEATING_WEAPONS,
+    FIRING_FOR_FREE,
+];

@@ -143,6 +143,8 @@ pub struct Entry {
     pub fired: Vec<CardIx>,
     /// A weapon firing: added to its weapon destiny before comparing.
     pub destiny_add: i64,
+    /// A battle: the repeating weapon whose owner may fire it again now.
+    pub repeating: Option<CardIx>,
 }
 
 impl Entry {
@@ -176,6 +178,7 @@ impl Entry {
             hits: Vec::new(),
             fired: Vec::new(),
             destiny_add: 0,
+            repeating: None,
         }
     }
 
