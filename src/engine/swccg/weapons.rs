@@ -133,12 +133,14 @@ impl Engine {
                     super::rules::REPEATING_WEAPONS,
                 )
             } else {
-                rej(
+                let mut e = rej(
                     format!(
                         "{title} has already fired in this battle (it does not say it may fire repeatedly)"
                     ),
                     cite::FIRING_WEAPONS,
-                )
+                );
+                e.also.push(super::rules::REPEATING_WEAPONS);
+                e
             });
         }
         let ok_type = matches!(
