@@ -84,6 +84,9 @@ impl Engine {
                 ));
             }
         }
+        if let Some(h) = host {
+            self.host_rules(p, c, h)?;
+        }
         if let Some(f) = &def.deploy_rules.on {
             let ok = host.is_some_and(|h| self.st.matches(h, f, p));
             if !ok {
@@ -93,6 +96,9 @@ impl Engine {
                 ));
             }
         }
+        if let (Some(f), Some(h)) = (&def.deploy_rules.on, host) {
+            super::identify::character_persona_host(&self.st, c, h, f)?;
+        }
         let loc = match to {
             DeployTo::Location(l) => Some(l),
             DeployTo::OnCard(h) => self.st.location_of(h),
@@ -101,45 +107,11 @@ impl Engine {
         let Some(l) = loc else {
             return Ok(());
         };
-        let lo = &self.st.locations[l];
-        // Asteroid sectors are related to a system but are not part of its planet.
-        let planet = super::prepositions::location_on(&self.st, l);
-        let names = |n: &String| {
-            n.eq_ignore_ascii_case(&lo.name)
-                || n.eq_ignore_ascii_case(&lo.title)
-                || (lo.geo.kind != Some(super::model::LocKind::Sector) || planet.is_some())
-                    && lo
-                        .geo
-                        .system
-                        .as_ref()
-                        .is_some_and(|s| n.eq_ignore_ascii_case(s))
-                || lo
-                    .title
-                    .to_ascii_lowercase()
-                    .starts_with(&format!("{}:", n.to_ascii_lowercase()))
-        };
-        let rules = &def.deploy_rules;
-        if let DeployTo::Location(_) = to
-            && let Some(why) = super::prepositions::remote_planet(&self.st, c, l)
-        {
+        self.card_location_rules(p, c, l)?;
+        if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none()) {
             return Err(rej(why, r::DAGOBAH_AHCH_TO));
         }
-        if !rules.only_at.is_empty() && !rules.only_at.iter().any(names) {
-            return Err(rej(
-                format!(
-                    "{title} deploys only to {}; {} is not one of them",
-                    rules.only_at.join(" or "),
-                    lo.title
-                ),
-                r::DEPLOYMENT_RESTRICTIONS,
-            ));
-        }
-        if let Some(n) = rules.not_at.iter().find(|n| names(n)) {
-            return Err(rej(
-                format!("{title} may not deploy to {n} ({})", lo.title),
-                r::DEPLOYMENT_RESTRICTIONS,
-            ));
-        }
+        let lo = &self.st.locations[l];
         if let Some(f) = lo.geo.no_deploy.iter().find(|f| self.st.matches(c, f, p)) {
             let what = f
                 .card_type
@@ -162,6 +134,73 @@ impl Engine {
             return Err(rej(
                 format!("{title} is a vehicle: it may not deploy to an interior-only site"),
                 r::INTERIOR_SITES,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The deployment restrictions listed on the card itself, for location `l`: where it
+    /// deploys only (`only_at`, `kind`, `where_card`) and where it may not (`not_at`).
+    /// Persona replacement obeys these, and not the location's own restrictions.
+    pub(crate) fn card_location_rules(&self, p: Side, c: CardIx, l: usize) -> Result<(), Rej> {
+        let def = self.st.def(c);
+        let title = &def.title;
+        let lo = &self.st.locations[l];
+        // Asteroid sectors are related to a system but are not part of its planet.
+        let planet = super::prepositions::location_on(&self.st, l);
+        let names = |n: &String| {
+            n.eq_ignore_ascii_case(&lo.name)
+                || n.eq_ignore_ascii_case(&lo.title)
+                || (lo.geo.kind != Some(super::model::LocKind::Sector) || planet.is_some())
+                    && lo
+                        .geo
+                        .system
+                        .as_ref()
+                        .is_some_and(|s| n.eq_ignore_ascii_case(s))
+                || lo
+                    .title
+                    .to_ascii_lowercase()
+                    .starts_with(&format!("{}:", n.to_ascii_lowercase()))
+        };
+        let rules = &def.deploy_rules;
+        if !rules.only_at.is_empty() && !rules.only_at.iter().any(names) {
+            return Err(rej(
+                format!(
+                    "{title} deploys only to {}; {} is not one of them",
+                    rules.only_at.join(" or "),
+                    lo.title
+                ),
+                r::DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        if let Some(n) = rules.not_at.iter().find(|n| names(n)) {
+            return Err(rej(
+                format!("{title} may not deploy to {n} ({})", lo.title),
+                r::DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        if let Some(k) = rules.kind
+            && lo.geo.kind != Some(k)
+        {
+            return Err(rej(
+                format!("{title} deploys only to a {k:?}; {} is not one", lo.title).to_lowercase(),
+                r::DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        if let Some(f) = &rules.where_card
+            && !(0..self.st.cards.len()).any(|x| {
+                x != c
+                    && self.st.active(x)
+                    && self.st.location_of(x) == Some(l)
+                    && self.st.matches(x, f, p)
+            })
+        {
+            return Err(rej(
+                format!(
+                    "{title} deploys only where a card its text names is; there is none at {}",
+                    lo.title
+                ),
+                r::DEPLOYMENT_RESTRICTIONS,
             ));
         }
         Ok(())

@@ -205,6 +205,13 @@ pub struct Engine {
     /// Cards and locations asked about (`locate:`) and the answers, `<name>.<key>`.
     pub locate: Vec<String>,
     pub wheres: Vec<(String, serde_json::Value)>,
+    /// The activation total counted when the activate phase began (AR Activate Phase).
+    pub generation: Option<super::activation::Generation>,
+    /// The end of the turn has been reported.
+    pub(super) turn_over_noted: bool,
+    /// Questions about cards, answered when the run ends (AR Appendix D).
+    pub questions: Vec<super::identify::Question>,
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 impl Engine {
@@ -237,6 +244,10 @@ impl Engine {
             loss_from: Default::default(),
             locate: Vec::new(),
             wheres: Vec::new(),
+            generation: None,
+            turn_over_noted: false,
+            questions: Vec::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -310,6 +321,11 @@ impl Engine {
             ),
             &[r::TYPES_OF_ACTIONS],
         );
+        self.note_battlegrounds();
+        if self.phase == Phase::Activate {
+            self.count_generation(self.turn);
+        }
+        self.begin_turn_frame();
         for _ in 0..MAX_STEPS {
             let flow = if self.stack.is_empty() {
                 self.top_level()
@@ -334,6 +350,7 @@ impl Engine {
             })
             .collect();
         self.report_where();
+        self.answer_questions();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self
@@ -532,7 +549,7 @@ impl Engine {
 
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
-        if w == Window::TopLevel && self.can_battle_or_drain(p) {
+        if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
             return true;
         }
         let n = self.st.cards.len();

@@ -94,10 +94,11 @@ pub fn planet_title(st: &State, l: usize) -> Option<String> {
 }
 
 /// Dagobah and Ahch-To (AR Ap.C): characters, vehicles and starships may not deploy to
-/// their locations, and devices and weapons not directly, unless the card's own text
+/// their locations (`direct`: to the location, not on a card there), and devices and
+/// weapons not directly, unless the card's own text
 /// allows it (`deploy_rules.only_at` naming the planet). Asteroid sectors are not part
 /// of the planet. `Some(reason)` when the deployment is refused.
-pub fn remote_planet(st: &State, c: CardIx, l: usize) -> Option<String> {
+pub fn remote_planet(st: &State, c: CardIx, l: usize, direct: bool) -> Option<String> {
     let planet = planet_title(st, l)?;
     if !["dagobah", "ahch-to"]
         .iter()
@@ -106,14 +107,11 @@ pub fn remote_planet(st: &State, c: CardIx, l: usize) -> Option<String> {
         return None;
     }
     let d = st.def(c);
-    let restricted = matches!(
-        d.card_type,
-        CardType::Character
-            | CardType::Vehicle
-            | CardType::Starship
-            | CardType::Device
-            | CardType::Weapon
-    );
+    let restricted = match d.card_type {
+        CardType::Character | CardType::Vehicle | CardType::Starship => true,
+        CardType::Device | CardType::Weapon => direct,
+        _ => false,
+    };
     let allowed = d
         .deploy_rules
         .only_at
