@@ -51,6 +51,7 @@ pub mod values;
 mod weapons;
 
 mod firing;
+mod move_costs;
 mod prepositions;
 
 use crate::engine::{

@@ -1128,6 +1128,19 @@ pub struct MoveRules {
     /// "Moves like a character" / "moves like a starfighter".
     #[serde(default)]
     pub like: Option<MovesLike>,
+    /// Text of this card that makes other cards' moves to its location cost more
+    /// ("opponent's characters require +1 Force to move here").
+    #[serde(default)]
+    pub to_here: Option<MoveToHere>,
+}
+
+/// "Cards matching `filter` (seen from this card's owner) require +`add` Force to move
+/// to this card's location" (AR Movement - costs +X to move).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveToHere {
+    pub filter: Filter,
+    pub add: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]

@@ -216,6 +216,7 @@ pub const OPEN_VEHICLES: &str = "swccg.ar.vehicles-open-vehicles";
 pub const DAGOBAH_AHCH_TO: &str = "swccg.ar.dagobah-and-ahch-to";
 pub const REPEATING_WEAPONS: &str = "swccg.ar.weapons-repeating-weapons-fire-repeatedly";
 pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
+pub const MOVEMENT_COSTS: &str = "swccg.ar.movement-costs-x-to-move-moves-for-free";
 
 pub const ALL_PLACES: &[&str] = &[
     PREPOSITIONS,
@@ -228,4 +229,5 @@ pub const ALL_PLACES: &[&str] = &[
     DAGOBAH_AHCH_TO,
     REPEATING_WEAPONS,
     FIRING_FOR_FREE,
+    MOVEMENT_COSTS,
 ];
