@@ -478,7 +478,18 @@ impl Engine {
                     && here
                     && is_system(st, a)
                 {
-                    ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
+                    if st.def(c).card_type == CardType::Starship {
+                        ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
+                    } else {
+                        miss.push((
+                            format!(
+                                "{} moves like a starfighter but is not a starfighter: {} has no capacity for it",
+                                st.title(c),
+                                st.title(s)
+                            ),
+                            r::MOVES_LIKE_STARFIGHTER,
+                        ));
+                    }
                 }
             }
             // Between the bridge of a carrying starship and a starship or vehicle in its hold.

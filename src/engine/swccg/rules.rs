@@ -217,6 +217,7 @@ pub const DAGOBAH_AHCH_TO: &str = "swccg.ar.dagobah-and-ahch-to";
 pub const REPEATING_WEAPONS: &str = "swccg.ar.weapons-repeating-weapons-fire-repeatedly";
 pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
 pub const MOVEMENT_COSTS: &str = "swccg.ar.movement-costs-x-to-move-moves-for-free";
+pub const RELOCATING: &str = "swccg.ar.unlimited-relocating-cards-between-locations";
 
 pub const ALL_PLACES: &[&str] = &[
     PREPOSITIONS,
@@ -230,4 +231,5 @@ pub const ALL_PLACES: &[&str] = &[
     REPEATING_WEAPONS,
     FIRING_FOR_FREE,
     MOVEMENT_COSTS,
+    RELOCATING,
 ];
