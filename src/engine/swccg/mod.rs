@@ -53,6 +53,7 @@ mod weapons;
 mod firing;
 mod move_costs;
 mod prepositions;
+mod relocation;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
