@@ -108,6 +108,9 @@ impl Engine {
             return Ok(());
         };
         self.card_location_rules(p, c, l)?;
+        if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none()) {
+            return Err(rej(why, r::DAGOBAH_AHCH_TO));
+        }
         let lo = &self.st.locations[l];
         if let Some(f) =
             lo.geo.no_deploy.iter().find(|f| {
@@ -162,14 +165,17 @@ impl Engine {
         let def = self.st.def(c);
         let title = &def.title;
         let lo = &self.st.locations[l];
+        // Asteroid sectors are related to a system but are not part of its planet.
+        let planet = super::prepositions::location_on(&self.st, l);
         let names = |n: &String| {
             n.eq_ignore_ascii_case(&lo.name)
                 || n.eq_ignore_ascii_case(&lo.title)
-                || lo
-                    .geo
-                    .system
-                    .as_ref()
-                    .is_some_and(|s| n.eq_ignore_ascii_case(s))
+                || (lo.geo.kind != Some(super::model::LocKind::Sector) || planet.is_some())
+                    && lo
+                        .geo
+                        .system
+                        .as_ref()
+                        .is_some_and(|s| n.eq_ignore_ascii_case(s))
                 || lo
                     .title
                     .to_ascii_lowercase()

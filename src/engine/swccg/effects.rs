@@ -472,17 +472,30 @@ impl Engine {
             if !self.st.on_table(c) {
                 continue;
             }
+            if self.st.location_of(c) == Some(l) {
+                self.log(
+                    actor(me),
+                    Event::StateChange,
+                    format!(
+                        "{} stays at {}: a relocation that does not change locations is no move",
+                        self.name(c),
+                        self.st.locations[l].title
+                    ),
+                    &[r::RELOCATING],
+                );
+                continue;
+            }
             self.st.put(c, Zone::At(l));
             self.stack[ix].moved.push(c);
             self.log(
                 actor(me),
                 Event::StateChange,
                 format!(
-                    "{} is relocated to {}",
+                    "{} is relocated to {} (an unlimited move)",
                     self.name(c),
                     self.st.locations[l].title
                 ),
-                &[r::RESULT],
+                &[r::RESULT, r::RELOCATING],
             );
         }
         Applied::Done

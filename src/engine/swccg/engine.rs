@@ -202,6 +202,9 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    /// Cards and locations asked about (`locate:`) and the answers, `<name>.<key>`.
+    pub locate: Vec<String>,
+    pub wheres: Vec<(String, serde_json::Value)>,
     /// The activation total counted when the activate phase began (AR Activate Phase).
     pub generation: Option<super::activation::Generation>,
     /// The end of the turn has been reported.
@@ -241,6 +244,8 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            locate: Vec::new(),
+            wheres: Vec::new(),
             generation: None,
             turn_over_noted: false,
             start: Default::default(),
@@ -350,6 +355,7 @@ impl Engine {
                 decision: d.describe(&self.st),
             })
             .collect();
+        self.report_where();
         self.answer_questions();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);

@@ -145,6 +145,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    /// Cards and locations a judge asks about: where each is, in the rulebook's words
+    /// (at, present, presence, on, aboard), answered at the end of the run.
+    #[serde(default)]
+    pub locate: Vec<Pos<String>>,
     // ---- identification (AR Appendix D)
     /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
     #[serde(default)]
@@ -252,6 +256,9 @@ pub struct LocationDef {
     /// "shielded Hoth site"), whatever other cards say.
     #[serde(default)]
     pub never_battleground: Option<String>,
+    /// A sector: cloud, asteroid or Death Star II.
+    #[serde(default)]
+    pub sector: Option<SectorKind>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -451,6 +458,10 @@ pub struct CardDef {
     /// worked out from the board each time a drain resolves.
     #[serde(default)]
     pub drain: Vec<DrainText>,
+    /// "May fire <weapons> for free": weapons matching the filter, on this card or on
+    /// the character this card is on, fire for free (a repeating weapon: its first shot).
+    #[serde(default)]
+    pub fires_free: Option<Filter>,
     // ---- turn structure and Force generation (AR Ch.3)
     /// Force generation modifiers of its game text, while it is active on table.
     #[serde(default)]
@@ -498,6 +509,9 @@ pub struct WeaponDef {
     /// The hit also makes the target's forfeit 0.
     #[serde(default)]
     pub forfeit_zero: bool,
+    /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
+    #[serde(default)]
+    pub repeat: Option<u32>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -1167,6 +1181,19 @@ pub struct MoveRules {
     /// "Moves like a character" / "moves like a starfighter".
     #[serde(default)]
     pub like: Option<MovesLike>,
+    /// Text of this card that makes other cards' moves to its location cost more
+    /// ("opponent's characters require +1 Force to move here").
+    #[serde(default)]
+    pub to_here: Option<MoveToHere>,
+}
+
+/// "Cards matching `filter` (seen from this card's owner) require +`add` Force to move
+/// to this card's location" (AR Movement - costs +X to move).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveToHere {
+    pub filter: Filter,
+    pub add: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -1251,4 +1278,14 @@ pub struct DrainText {
 
 fn drain_amount() -> super::drain::DrainTarget {
     super::drain::DrainTarget::Drain
+}
+
+/// The kind of a sector (AR Ch.9 Sectors): cloud sectors are part of their planet,
+/// asteroid sectors are only related to its system, Death Star II sectors belong to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SectorKind {
+    Cloud,
+    Asteroid,
+    DeathStarIi,
 }

@@ -226,3 +226,32 @@ pub const TURN_ALL: &[&str] = &[
     PERSONA_NON_UNIQUE,
     CONVERTING,
 ];
+
+/// Where cards are (prepositions), weapons on the board.
+pub const PREPOSITIONS: &str = "swccg.ar.prepositions";
+pub const PRESENT: &str = "swccg.ar.present";
+pub const PLANET: &str = "swccg.ar.planet";
+pub const ASTEROID_SECTORS: &str = "swccg.ar.asteroid-sectors";
+pub const STARSHIP_VEHICLE_SITES: &str = "swccg.ar.starship-and-vehicle-sites";
+pub const STARSHIPS_ENCLOSED: &str = "swccg.ar.starships-enclosed";
+pub const OPEN_VEHICLES: &str = "swccg.ar.vehicles-open-vehicles";
+pub const DAGOBAH_AHCH_TO: &str = "swccg.ar.dagobah-and-ahch-to";
+pub const REPEATING_WEAPONS: &str = "swccg.ar.weapons-repeating-weapons-fire-repeatedly";
+pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
+pub const MOVEMENT_COSTS: &str = "swccg.ar.movement-costs-x-to-move-moves-for-free";
+pub const RELOCATING: &str = "swccg.ar.unlimited-relocating-cards-between-locations";
+
+pub const ALL_PLACES: &[&str] = &[
+    PREPOSITIONS,
+    PRESENT,
+    PLANET,
+    ASTEROID_SECTORS,
+    STARSHIP_VEHICLE_SITES,
+    STARSHIPS_ENCLOSED,
+    OPEN_VEHICLES,
+    DAGOBAH_AHCH_TO,
+    REPEATING_WEAPONS,
+    FIRING_FOR_FREE,
+    MOVEMENT_COSTS,
+    RELOCATING,
+];

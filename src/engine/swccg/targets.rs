@@ -40,6 +40,13 @@ impl Engine {
                     r::IMMUNE,
                 ));
             }
+            if spec.kind == TargetKind::Card
+                && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
+                && let Some(e) = self.relocation_target(c, a, spec, x)
+                && !spec.optional
+            {
+                return Err(e);
+            }
             let t = self.target_one(p, c, spec, w, &mut picks);
             match t {
                 Ok(Some(t)) => out.push((spec.name.clone(), t)),
