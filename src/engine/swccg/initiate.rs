@@ -514,6 +514,20 @@ impl Engine {
                     },
                 ));
             }
+            (AbilityKind::Response, Window::TopLevel)
+                if ab.responds_to.as_ref().is_some_and(|t| {
+                    t.event == crate::engine::swccg::model::EventKind::JustLost
+                }) =>
+            {
+                return Err(Rej {
+                    reason: format!(
+                        "{title} responds to a card just lost, and no card is just lost now (a card that has left the Lost Pile is no longer just lost)"
+                    ),
+                    rule: r::MEETING_CONDITIONS,
+                    not_modelled: None,
+                    also: vec![r::JUST_LOST, r::JUST_ACTIONS],
+                });
+            }
             (AbilityKind::Response, Window::TopLevel) => {
                 return Err(rej(
                     format!(
