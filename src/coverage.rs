@@ -318,6 +318,151 @@ pub fn coverage(
     }
 }
 
+/// One case of a rules team's census: a worked case they found in a rulebook.
+#[derive(Debug, Clone, Serialize)]
+pub struct CensusCase {
+    pub game: String,
+    pub name: String,
+    /// The section the case sits in; the N-th case of one section is `SECTION#N`.
+    pub id: String,
+    /// The census topic's first part ("deployment" for "deployment/personas").
+    pub area: String,
+    /// Scenario files whose `source:` names the case (or its whole section).
+    pub scenarios: Vec<String>,
+}
+
+/// Cases and cases covered, for one game or one area of a game.
+#[derive(Debug, Clone, Serialize)]
+pub struct CensusCount {
+    pub game: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    pub cases: usize,
+    pub covered: usize,
+}
+
+/// The census against the scenarios: totals per game, per area, and each case.
+#[derive(Debug, Clone, Serialize)]
+pub struct Census {
+    pub games: Vec<CensusCount>,
+    pub areas: Vec<CensusCount>,
+    pub cases: Vec<CensusCase>,
+}
+
+/// Parse a census: tab-separated, with a header line naming at least the columns
+/// `game`, `name`, `section_id` and `topic` (in any order; other columns are ignored).
+pub fn parse_census(origin: &Path, text: &str) -> Result<Vec<CensusCase>> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else {
+        return Err(Error::Input(format!(
+            "{}: empty census (expected a header line: game, name, section_id, topic)",
+            origin.display()
+        )));
+    };
+    let cols: Vec<&str> = header.split('\t').map(str::trim).collect();
+    let col = |name: &str| {
+        cols.iter().position(|c| *c == name).ok_or_else(|| {
+            Error::Input(format!(
+                "{}:1: the header has no `{name}` column (expected game, name, section_id, topic)",
+                origin.display()
+            ))
+        })
+    };
+    let (g, n, s, t) = (
+        col("game")?,
+        col("name")?,
+        col("section_id")?,
+        col("topic")?,
+    );
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, line) in lines {
+        let f: Vec<&str> = line.split('\t').map(str::trim).collect();
+        let get = |k: usize| f.get(k).copied().filter(|v| !v.is_empty());
+        let (Some(game), Some(name), Some(section)) = (get(g), get(n), get(s)) else {
+            return Err(Error::Input(format!(
+                "{}:{}: expected a game, a name and a section_id on this line",
+                origin.display(),
+                i + 1
+            )));
+        };
+        let k = seen.entry(section.to_string()).or_insert(0);
+        *k += 1;
+        let topic = get(t).unwrap_or("other");
+        out.push(CensusCase {
+            game: game.to_string(),
+            name: name.to_string(),
+            id: if *k == 1 {
+                section.to_string()
+            } else {
+                format!("{section}#{k}")
+            },
+            area: topic.split('/').next().unwrap_or(topic).trim().to_string(),
+            scenarios: Vec::new(),
+        });
+    }
+    Ok(out)
+}
+
+/// Match scenarios against the census. A scenario covers a case when its `source:`
+/// names the case's ID: `SECTION` and `SECTION#1` both name the first case of a
+/// section, `SECTION#N` the N-th.
+pub fn census(mut cases: Vec<CensusCase>, scenarios: &[ScenarioSource]) -> Census {
+    for c in &mut cases {
+        let (section, n) = match c.id.rsplit_once('#') {
+            Some((s, n)) => (s, n),
+            None => (c.id.as_str(), "1"),
+        };
+        for sc in scenarios {
+            let hit = sc.sources.iter().any(|src| match src.rsplit_once('#') {
+                Some((s, k)) => s == section && k == n,
+                None => src == section && n == "1",
+            });
+            if hit {
+                c.scenarios.push(sc.file.clone());
+            }
+        }
+    }
+    let mut games: BTreeMap<String, CensusCount> = BTreeMap::new();
+    let mut areas: BTreeMap<(String, String), CensusCount> = BTreeMap::new();
+    for c in &cases {
+        let covered = usize::from(!c.scenarios.is_empty());
+        let g = games.entry(c.game.clone()).or_insert_with(|| CensusCount {
+            game: c.game.clone(),
+            area: None,
+            cases: 0,
+            covered: 0,
+        });
+        g.cases += 1;
+        g.covered += covered;
+        let a = areas
+            .entry((c.game.clone(), c.area.clone()))
+            .or_insert_with(|| CensusCount {
+                game: c.game.clone(),
+                area: Some(c.area.clone()),
+                cases: 0,
+                covered: 0,
+            });
+        a.cases += 1;
+        a.covered += covered;
+    }
+    let mut areas: Vec<CensusCount> = areas.into_values().collect();
+    areas.sort_by(|a, b| {
+        a.game
+            .cmp(&b.game)
+            .then(b.cases.cmp(&a.cases))
+            .then(a.area.cmp(&b.area))
+    });
+    Census {
+        games: games.into_values().collect(),
+        areas,
+        cases,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,5 +549,65 @@ mod tests {
         assert_eq!(ok, vec![("x.y".to_string(), "cut off".to_string())]);
         let err = parse_unreproducible(p, "x.y cut off\n").unwrap_err();
         assert_eq!(err.to_string(), "u.tsv:1: expected SECTION-ID<TAB>reason");
+    }
+
+    #[test]
+    fn census_numbers_repeated_sections_and_counts_by_area() {
+        let text = "game\tname\tsection_id\ttopic\tencoded\n\
+swccg\tA\ts.one\tdeployment/personas\tno\n\
+swccg\tB\ts.one\tdeployment\tno\n\
+swccg\tC\ts.two\tmovement\tno\n\
+destiny\tD\td.x\tdice\tno\n";
+        let cases = parse_census(Path::new("c.tsv"), text).unwrap();
+        let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["s.one", "s.one#2", "s.two", "d.x"]);
+        let src = |f: &str, s: &[&str]| ScenarioSource {
+            file: f.into(),
+            game: None,
+            sources: s.iter().map(|x| x.to_string()).collect(),
+        };
+        let c = census(
+            cases,
+            &[
+                src("a.yaml", &["s.one#2"]),
+                src("b.yaml", &["s.two"]),
+                src("c.yaml", &["s.two#2"]),
+                src("d.yaml", &["s.one#1"]),
+            ],
+        );
+        let covered: Vec<(&str, &[String])> = c
+            .cases
+            .iter()
+            .map(|c| (c.id.as_str(), c.scenarios.as_slice()))
+            .collect();
+        assert_eq!(
+            covered[0].1,
+            ["d.yaml"],
+            "s.one#2 does not cover the first case"
+        );
+        assert_eq!(covered[1].1, ["a.yaml"]);
+        assert_eq!(covered[2].1, ["b.yaml"], "s.two#2 names no case");
+        let sw = c.games.iter().find(|g| g.game == "swccg").unwrap();
+        assert_eq!((sw.cases, sw.covered), (3, 3));
+        let d = c.games.iter().find(|g| g.game == "destiny").unwrap();
+        assert_eq!((d.cases, d.covered), (1, 0));
+        let dep = c
+            .areas
+            .iter()
+            .find(|a| a.area.as_deref() == Some("deployment"))
+            .unwrap();
+        assert_eq!((dep.cases, dep.covered), (2, 2));
+    }
+
+    #[test]
+    fn census_needs_its_columns() {
+        let e = parse_census(Path::new("c.tsv"), "game\tname\ttopic\n").unwrap_err();
+        assert!(e.to_string().contains("section_id"), "{e}");
+        let e = parse_census(
+            Path::new("c.tsv"),
+            "game\tname\tsection_id\ttopic\nswccg\t\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("c.tsv:2:"), "{e}");
     }
 }

@@ -1094,6 +1094,69 @@ fn coverage_counts_examples_per_game_and_lists_unreproducible_apart() {
     );
 }
 
+/// `coverage --census` counts a rules team's census of cases against the scenarios'
+/// `source:`, the N-th case of one section being `SECTION#N`.
+#[test]
+fn coverage_counts_a_census_by_game_and_area() {
+    let tmp = TempDir::new("census");
+    let census = tmp.path().join("census.tsv");
+    std::fs::write(
+        &census,
+        "game\tname\tsection_id\ttopic\n\
+         swccg\tActions 1\tswccg.ar.actions-example-1\tactions\n\
+         swccg\tNowhere\tswccg.ar.no-such-example\tactions/passing\n\
+         swccg\tSecond case\tswccg.ar.actions-example-1\tstack\n",
+    )
+    .unwrap();
+    let c = census.to_str().unwrap();
+    let o = swjudge(tmp.path())
+        .args(["--json", "coverage", "--census", c])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"][0]["cases"], 3, "{v}");
+    assert_eq!(v["games"][0]["covered"], 1, "{v}");
+    let ids: Vec<&str> = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["scenarios"].as_array().unwrap().is_empty())
+        .map(|x| x["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["swccg.ar.no-such-example", "swccg.ar.actions-example-1#2"]
+    );
+    let actions = v["areas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["area"] == "actions")
+        .unwrap();
+    assert_eq!(
+        (actions["cases"].as_u64(), actions["covered"].as_u64()),
+        (Some(2), Some(1))
+    );
+    let text = stdout(
+        &swjudge(tmp.path())
+            .args(["coverage", "--census", c, "--missing"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        text.contains("Not covered (2)") && text.contains("Second case [stack]"),
+        "{text}"
+    );
+    std::fs::write(&census, "game\tname\n").unwrap();
+    let o = swjudge(tmp.path())
+        .args(["coverage", "--census", c])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("section_id"), "{}", stderr(&o));
+}
+
 /// `search` follows `--color` like every other command (it used to ask the terminal itself).
 #[test]
 fn search_honours_color_choice() {

@@ -1,10 +1,10 @@
 //! `swjudge coverage`: the rulebooks' worked examples and the scenarios that reproduce them.
 
 use super::{CliResult, Ctx, Outcome, out, out_json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use swjudge::coverage::{self, Status};
 use swjudge::game::Game;
-use swjudge::render::coverage::text;
+use swjudge::render::coverage::{census_text, text};
 use swjudge::rulebook::Corpus;
 
 #[derive(Debug, clap::Args)]
@@ -21,17 +21,25 @@ pub struct Args {
     /// unreproducible.tsv in the first scenario folder, when it exists).
     #[arg(long, value_name = "FILE")]
     pub unreproducible: Option<PathBuf>,
+    /// Count against a rules team's census of worked cases instead: a TSV with the
+    /// columns game, name, section_id and topic. The N-th case of one section is
+    /// covered by a scenario whose `source:` is `SECTION#N`.
+    #[arg(long, value_name = "FILE")]
+    pub census: Option<PathBuf>,
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("scenarios")]
     } else {
-        args.paths
+        args.paths.clone()
     };
-    let corpus = Corpus::load(&ctx.paths.rulebook)?;
     let files = coverage::scenario_files(&paths)?;
     let sources = coverage::scenario_sources(&files)?;
+    if let Some(f) = &args.census {
+        return census(f, &sources, &args, ctx);
+    }
+    let corpus = Corpus::load(&ctx.paths.rulebook)?;
     let list_file = args.unreproducible.clone().or_else(|| {
         let p = paths
             .iter()
@@ -59,6 +67,27 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         out_json(&cov)?;
     } else {
         out(&text(&cov, &ctx.style))?;
+    }
+    Ok(Outcome::Found)
+}
+
+fn census(file: &Path, sources: &[coverage::ScenarioSource], args: &Args, ctx: &Ctx) -> CliResult {
+    let bytes = swjudge::paths::read_regular_file(file, 8 << 20, "is a folder, not a file")?;
+    let text = String::from_utf8(bytes).map_err(|e| swjudge::Error::not_utf8(file, &e))?;
+    let cases = coverage::parse_census(file, &text)?;
+    let mut c = coverage::census(cases, sources);
+    if let Some(g) = args.game {
+        c.games.retain(|x| x.game == g.as_str());
+        c.areas.retain(|x| x.game == g.as_str());
+        c.cases.retain(|x| x.game == g.as_str());
+    }
+    if args.missing {
+        c.cases.retain(|x| x.scenarios.is_empty());
+    }
+    if ctx.json {
+        out_json(&c)?;
+    } else {
+        out(&census_text(&c, &ctx.style))?;
     }
     Ok(Outcome::Found)
 }

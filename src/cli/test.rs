@@ -50,10 +50,10 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         scenarios: Vec::new(),
     };
     let mut invalid = false;
-    for f in &files {
+    for (f, result) in files.iter().zip(scenario::run_files(&files, ids)) {
         let name = f.display().to_string();
-        let line = match scenario::load(f, ids) {
-            Ok(s) => TestLine::from_report(&name, &scenario::run(&s)),
+        let line = match result {
+            Ok(report) => TestLine::from_report(&name, &report),
             Err(e) => {
                 invalid = true;
                 TestLine {

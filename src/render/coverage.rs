@@ -1,7 +1,7 @@
 //! Rendering for `coverage`: counts per game, then each example with its scenarios.
 
 use super::{Style, wrap_hanging};
-use crate::coverage::{Coverage, Status};
+use crate::coverage::{Census, Coverage, Status};
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 /// The counts as a table, then the examples grouped by status.
@@ -56,6 +56,76 @@ pub fn text(c: &Coverage, style: &Style) -> String {
     }
     for w in &c.warnings {
         out.push_str(&format!("warning: {w}\n"));
+    }
+    out
+}
+
+/// A census: cases and covered per game, then per area, then the cases no scenario covers.
+pub fn census_text(c: &Census, style: &Style) -> String {
+    let table = |head: [&str; 4], rows: Vec<[String; 4]>, first_number: usize| {
+        let mut t = Table::new();
+        t.load_style(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(style.width as u16);
+        t.set_header(head.to_vec());
+        for r in rows {
+            t.add_row(r.to_vec());
+        }
+        for col in first_number..4 {
+            if let Some(column) = t.column_mut(col) {
+                column.set_cell_alignment(CellAlignment::Right);
+            }
+        }
+        t
+    };
+    let pct = |n: usize, d: usize| {
+        if d == 0 {
+            "–".to_string()
+        } else {
+            format!("{:.0}%", n as f64 * 100.0 / d as f64)
+        }
+    };
+    let games = c
+        .games
+        .iter()
+        .map(|g| {
+            [
+                g.game.clone(),
+                g.cases.to_string(),
+                g.covered.to_string(),
+                pct(g.covered, g.cases),
+            ]
+        })
+        .collect();
+    let areas = c
+        .areas
+        .iter()
+        .map(|a| {
+            [
+                a.game.clone(),
+                a.area.clone().unwrap_or_default(),
+                a.cases.to_string(),
+                a.covered.to_string(),
+            ]
+        })
+        .collect();
+    let mut out = format!(
+        "{}\n\n{}\n",
+        table(["game", "cases", "covered", "share"], games, 1),
+        table(["game", "area", "cases", "covered"], areas, 2)
+    );
+    let missing: Vec<_> = c.cases.iter().filter(|x| x.scenarios.is_empty()).collect();
+    if !missing.is_empty() {
+        out.push_str(&format!(
+            "\n{} ({}):\n",
+            style.bold("Not covered"),
+            missing.len()
+        ));
+        for x in missing {
+            let line = format!("{} — {} [{}]", x.id, x.name, x.area);
+            out.push_str(&wrap_hanging(&line, style.width, "  ", "      "));
+            out.push('\n');
+        }
     }
     out
 }

@@ -96,7 +96,7 @@ impl Scenario {
 }
 
 /// Where to look up section IDs when checking `source:`.
-pub trait SectionIds {
+pub trait SectionIds: Sync {
     fn has(&self, id: &str) -> bool;
 }
 
@@ -301,6 +301,47 @@ pub fn section_of(source: &str) -> &str {
 pub fn run(s: &Scenario) -> Report {
     let r = s.run_engine();
     compare(s, &r)
+}
+
+/// Load and run each file with `run_text`, on every core the machine has; the
+/// results come back in the order of `files`. Each scenario is loaded and run
+/// on its own, so the order of work never changes a result.
+pub fn run_files(files: &[PathBuf], ids: Option<&dyn SectionIds>) -> Vec<Result<Report>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len().max(1));
+    if workers <= 1 {
+        return files.iter().map(|f| load_and_run(f, ids)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<Report>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(f) = files.get(i) else { break };
+                        mine.push((i, load_and_run(f, ids)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| match h.join() {
+                Ok(v) => v,
+                Err(p) => std::panic::resume_unwind(p),
+            })
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+fn load_and_run(f: &Path, ids: Option<&dyn SectionIds>) -> Result<Report> {
+    load(f, ids).map(|s| run(&s))
 }
 
 /// Every `*.yaml` file under the paths, recursively, sorted.

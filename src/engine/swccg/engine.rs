@@ -205,6 +205,10 @@ pub struct Engine {
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
+    /// The activation total counted when the activate phase began (AR Activate Phase).
+    pub generation: Option<super::activation::Generation>,
+    /// The end of the turn has been reported.
+    pub(super) turn_over_noted: bool,
 }
 
 impl Engine {
@@ -237,6 +241,8 @@ impl Engine {
             loss_from: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
+            generation: None,
+            turn_over_noted: false,
         }
     }
 
@@ -310,6 +316,11 @@ impl Engine {
             ),
             &[r::TYPES_OF_ACTIONS],
         );
+        self.note_battlegrounds();
+        if self.phase == Phase::Activate {
+            self.count_generation(self.turn);
+        }
+        self.begin_turn_frame();
         for _ in 0..MAX_STEPS {
             let flow = if self.stack.is_empty() {
                 self.top_level()
@@ -532,7 +543,7 @@ impl Engine {
 
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
-        if w == Window::TopLevel && self.can_battle_or_drain(p) {
+        if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
             return true;
         }
         let n = self.st.cards.len();

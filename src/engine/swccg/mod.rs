@@ -23,6 +23,7 @@
 //! are reported with [`engine::Engine::log`], each with the rule IDs that
 //! justify it.
 
+mod activation;
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
@@ -38,12 +39,14 @@ pub mod identify;
 mod initiate;
 pub mod model;
 pub mod movement;
+mod persona;
 mod phases;
 mod resolve;
 pub mod rules;
 pub mod stack;
 pub mod state;
 mod targets;
+mod turn;
 pub mod values;
 mod weapons;
 
@@ -156,7 +159,7 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
-    for (k, v) in &run.answers {
+    for (k, v) in run.answers.iter().chain(&run.turn_obs) {
         obs.set(k.clone(), v.clone());
     }
     let end = match &run.outcome {
@@ -218,6 +221,8 @@ pub struct Run {
     pub numbers: Vec<(String, serde_json::Value)>,
     /// Answers to the board's questions about cards, by observation path.
     pub answers: Vec<(String, serde_json::Value)>,
+    /// Turn structure: the activation count and each location's battleground status.
+    pub turn_obs: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -238,7 +243,7 @@ pub fn setup(board: &Board) -> State {
             name: l.name.clone(),
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
-            geo: l.geo(),
+            geo: l.clone(),
         })
         .collect();
     let mut st = State::new(cards, locations);
@@ -310,6 +315,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         e.seed(p);
     }
     e.run();
+    let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
@@ -324,6 +330,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         destinies: e.destinies,
         numbers: e.numbers,
         answers: e.answers,
+        turn_obs,
     }
 }
 
