@@ -1305,68 +1305,6 @@ pub fn observable(b: &super::model::Board, path: &str) -> Option<Result<(), Stri
     }
 }
 
-// ------------------------------------------------------------------ conditions
-
-impl super::engine::Engine {
-    /// `requires_none` and `requires_together` (AR Meeting Conditions; a dual-icon
-    /// character is checked for each icon, and never counts as two characters).
-    pub(super) fn conditions_on_cards(
-        &self,
-        p: Side,
-        c: CardIx,
-        ab: &super::model::Ability,
-    ) -> Result<(), super::engine::Rej> {
-        use super::rules as r;
-        let fail = |reason: String| super::engine::Rej {
-            reason,
-            rule: r::MEETING_CONDITIONS,
-            not_modelled: None,
-            also: vec![DUAL_TYPES],
-        };
-        if let Some(f) = &ab.requires_none
-            && let Some(&x) = self.st.table_matching(f, p).first()
-        {
-            return Err(fail(format!(
-                "{}: its condition is not met ({} is on table)",
-                self.name(c),
-                self.name(x)
-            )));
-        }
-        if !ab.requires_together.is_empty() {
-            let found = (0..self.st.locations.len()).any(|l| {
-                let here: Vec<CardIx> = (0..self.st.cards.len())
-                    .filter(|&x| self.st.active(x) && self.st.location_of(x) == Some(l))
-                    .collect();
-                distinct(&self.st, &here, &ab.requires_together, p, &mut Vec::new())
-            });
-            if !found {
-                return Err(fail(format!(
-                    "{}: its condition is not met (no different cards, one for each requirement, together at one location)",
-                    self.name(c)
-                )));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Can each filter be matched by a different card among `cards`?
-fn distinct(st: &State, cards: &[CardIx], fs: &[Filter], me: Side, used: &mut Vec<CardIx>) -> bool {
-    let Some((f, rest)) = fs.split_first() else {
-        return true;
-    };
-    for &x in cards {
-        if !used.contains(&x) && st.matches(x, f, me) {
-            used.push(x);
-            if distinct(st, cards, rest, me, used) {
-                return true;
-            }
-            used.pop();
-        }
-    }
-    false
-}
-
 // ------------------------------------------------------------------ persona lists
 
 /// The AR's Starship Personas list (lower case).

@@ -30,6 +30,7 @@ pub mod battle_board;
 mod battle_drain;
 pub mod battle_scenario;
 mod check;
+pub mod conditions;
 mod deploy;
 pub mod destiny;
 pub mod drain;

@@ -535,6 +535,8 @@ pub enum Limit {
     OncePerPhase,
     OncePerBattle,
     OncePerGame,
+    /// "Twice per game" (AR Once Per Game: a number of uses beyond once, per title).
+    TwicePerGame,
 }
 
 /// Relation of a player to the ability's owner.

@@ -1,0 +1,110 @@
+//! Conditions of an action that look at several cards or at piles (AR Meeting
+//! Conditions, Characters - Dual Character Types, Empty Deck Or Pile).
+
+use super::model::{Effect, Filter, PileName, Side};
+use super::state::{CardIx, State};
+
+pub const EMPTY_DECK: &str = "swccg.ar.empty-deck-or-pile";
+
+/// Every ID this module cites beyond `rules`.
+pub const IDS: &[&str] = &[EMPTY_DECK];
+
+impl super::engine::Engine {
+    /// `requires_none` and `requires_together` (AR Meeting Conditions; a dual-icon
+    /// character is checked for each icon, and never counts as two characters).
+    pub(super) fn conditions_on_cards(
+        &self,
+        p: Side,
+        c: CardIx,
+        ab: &super::model::Ability,
+    ) -> Result<(), super::engine::Rej> {
+        use super::rules as r;
+        let fail = |reason: String| super::engine::Rej {
+            reason,
+            rule: r::MEETING_CONDITIONS,
+            not_modelled: None,
+            also: vec![super::identify::DUAL_TYPES],
+        };
+        if let Some(f) = &ab.requires_none
+            && let Some(&x) = self.st.table_matching(f, p).first()
+        {
+            return Err(fail(format!(
+                "{}: its condition is not met ({} is on table)",
+                self.name(c),
+                self.name(x)
+            )));
+        }
+        if !ab.requires_together.is_empty() {
+            let found = (0..self.st.locations.len()).any(|l| {
+                let here: Vec<CardIx> = (0..self.st.cards.len())
+                    .filter(|&x| self.st.active(x) && self.st.location_of(x) == Some(l))
+                    .collect();
+                distinct(&self.st, &here, &ab.requires_together, p, &mut Vec::new())
+            });
+            if !found {
+                return Err(fail(format!(
+                    "{}: its condition is not met (no different cards, one for each requirement, together at one location)",
+                    self.name(c)
+                )));
+            }
+        }
+        self.empty_pile_ok(p, c, ab)
+    }
+}
+
+/// Can each filter be matched by a different card among `cards`?
+fn distinct(st: &State, cards: &[CardIx], fs: &[Filter], me: Side, used: &mut Vec<CardIx>) -> bool {
+    let Some((f, rest)) = fs.split_first() else {
+        return true;
+    };
+    for &x in cards {
+        if !used.contains(&x) && st.matches(x, f, me) {
+            used.push(x);
+            if distinct(st, cards, rest, me, used) {
+                return true;
+            }
+            used.pop();
+        }
+    }
+    false
+}
+
+impl super::engine::Engine {
+    /// An action that draws, takes, deploys or stacks cards from a deck or pile
+    /// may not be initiated while that deck or pile is empty (destiny draws
+    /// excepted: they fail instead).
+    fn empty_pile_ok(
+        &self,
+        p: Side,
+        c: CardIx,
+        ab: &super::model::Ability,
+    ) -> Result<(), super::engine::Rej> {
+        for e in &ab.effect {
+            let (pile, what) = match e {
+                Effect::Draw(_) => (PileName::ReserveDeck, "draws from"),
+                Effect::TakeIntoHand { from, .. } => (*from, "takes a card from"),
+                Effect::DeployFrom { from, .. } => (*from, "deploys a card from"),
+                Effect::StackFrom { from, .. } => (*from, "takes a card from"),
+                Effect::PlayFrom { from, .. } => (*from, "plays a card from"),
+                _ => continue,
+            };
+            if matches!(pile, PileName::Hand | PileName::OutOfPlay) {
+                continue;
+            }
+            if self.st.pile_len(p, pile) == 0 {
+                return Err(super::engine::Rej {
+                    reason: format!(
+                        "{} {what} {}'s {}, which is empty",
+                        self.name(c),
+                        p.name(),
+                        pile.as_str().replace('_', " ")
+                    ),
+                    rule: EMPTY_DECK,
+                    not_modelled: None,
+                    also: vec![super::rules::MEETING_CONDITIONS],
+                });
+            }
+        }
+        Ok(())
+    }
+}
