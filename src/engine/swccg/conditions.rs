@@ -1,13 +1,15 @@
 //! Conditions of an action that look at several cards or at piles (AR Meeting
 //! Conditions, Characters - Dual Character Types, Empty Deck Or Pile).
 
+use super::identify::IdState;
 use super::model::{Effect, Filter, PileName, Side};
 use super::state::{CardIx, State};
 
 pub const EMPTY_DECK: &str = "swccg.ar.empty-deck-or-pile";
+pub const CANCELING_TEXT: &str = "swccg.ar.canceling-game-text";
 
 /// Every ID this module cites beyond `rules`.
-pub const IDS: &[&str] = &[EMPTY_DECK];
+pub const IDS: &[&str] = &[EMPTY_DECK, CANCELING_TEXT];
 
 impl super::engine::Engine {
     /// `requires_none` and `requires_together` (AR Meeting Conditions; a dual-icon
@@ -25,6 +27,23 @@ impl super::engine::Engine {
             not_modelled: None,
             also: vec![super::identify::DUAL_TYPES],
         };
+        if self
+            .st
+            .def(c)
+            .identity
+            .states
+            .contains(&IdState::TextCanceled)
+        {
+            return Err(super::engine::Rej {
+                reason: format!(
+                    "{}'s game text is canceled: no action may be initiated or triggered from it",
+                    self.name(c)
+                ),
+                rule: CANCELING_TEXT,
+                not_modelled: None,
+                also: vec![super::rules::MEETING_CONDITIONS],
+            });
+        }
         if let Some(f) = &ab.requires_none
             && let Some(&x) = self.st.table_matching(f, p).first()
         {
@@ -106,5 +125,49 @@ impl super::engine::Engine {
             }
         }
         Ok(())
+    }
+}
+
+impl super::engine::Engine {
+    /// A triggered automatic action whose card's game text has since been canceled is
+    /// not initiated (AR Canceling Game Text: competing automatic actions).
+    pub(super) fn automatic_text_canceled(&mut self, c: CardIx) -> bool {
+        if !self
+            .st
+            .def(c)
+            .identity
+            .states
+            .contains(&IdState::TextCanceled)
+        {
+            return false;
+        }
+        self.log(
+            crate::engine::Actor::Rules,
+            crate::engine::Event::StateChange,
+            format!(
+                "{}'s game text was canceled first: its automatic action cannot be initiated",
+                self.name(c)
+            ),
+            &[CANCELING_TEXT, super::rules::AUTOMATIC_ACTIONS],
+        );
+        true
+    }
+
+    /// Cancel a card's game text (AR Canceling Game Text): it stays on table,
+    /// neither lost nor suspended; its title, statistics and icons are unaffected.
+    pub(super) fn cancel_text(&mut self, c: CardIx) {
+        let states = &mut self.st.cards[c].def.identity.states;
+        if !states.contains(&IdState::TextCanceled) {
+            states.push(IdState::TextCanceled);
+        }
+        self.log(
+            crate::engine::Actor::Rules,
+            crate::engine::Event::StateChange,
+            format!(
+                "{}'s game text is canceled: it stays on table, and no action may be initiated or triggered from its game text",
+                self.name(c)
+            ),
+            &[CANCELING_TEXT],
+        );
     }
 }

@@ -136,6 +136,12 @@ impl Engine {
                 }
                 Applied::Done
             }
+            Effect::CancelText(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.cancel_text(c);
+                }
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

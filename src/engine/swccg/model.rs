@@ -836,6 +836,10 @@ pub enum Effect {
     SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
+    // ---- canceling game text (AR Canceling Game Text)
+    /// Cancel the game text of a card: no action or modifier may be initiated or
+    /// triggered from it while it stays canceled.
+    CancelText(CardRef),
     /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
     #[serde(skip)]
     Hit(usize, bool),
