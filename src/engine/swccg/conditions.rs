@@ -7,9 +7,10 @@ use super::state::{CardIx, State};
 
 pub const EMPTY_DECK: &str = "swccg.ar.empty-deck-or-pile";
 pub const CANCELING_TEXT: &str = "swccg.ar.canceling-game-text";
+pub const SUBSTITUTED: &str = "swccg.ar.substituted-destinies";
 
 /// Every ID this module cites beyond `rules`.
-pub const IDS: &[&str] = &[EMPTY_DECK, CANCELING_TEXT];
+pub const IDS: &[&str] = &[EMPTY_DECK, CANCELING_TEXT, SUBSTITUTED];
 
 impl super::engine::Engine {
     /// `requires_none` and `requires_together` (AR Meeting Conditions; a dual-icon
@@ -67,7 +68,55 @@ impl super::engine::Engine {
                 )));
             }
         }
-        self.empty_pile_ok(p, c, ab)
+        self.empty_pile_ok(p, c, ab)?;
+        self.physical_card_ok(c, ab)
+    }
+
+    /// A response that acts on the card just drawn for destiny needs a physical
+    /// card: a substituted destiny value has none (AR Substituted Destinies).
+    fn physical_card_ok(
+        &self,
+        c: CardIx,
+        ab: &super::model::Ability,
+    ) -> Result<(), super::engine::Rej> {
+        use super::model::{CardRef, EventKind};
+        use super::stack::ActionKind;
+        let on_drawn = ab
+            .responds_to
+            .as_ref()
+            .is_some_and(|t| t.event == EventKind::DestinyDrawn);
+        let uses_card = ab.effect.iter().any(|e| {
+            matches!(
+                e,
+                Effect::SendTo {
+                    card: CardRef::Current,
+                    ..
+                } | Effect::StackOn {
+                    card: CardRef::Current,
+                    ..
+                }
+            )
+        });
+        if !on_drawn || !uses_card {
+            return Ok(());
+        }
+        if let Some(ActionKind::DestinyDrawn {
+            card: None,
+            value: Some(v),
+            ..
+        }) = self.stack.last().map(|e| &e.kind)
+        {
+            return Err(super::engine::Rej {
+                reason: format!(
+                    "{}: the destiny just drawn is a substituted value ({v}); no card was drawn, so there is no card to act on",
+                    self.name(c)
+                ),
+                rule: SUBSTITUTED,
+                not_modelled: None,
+                also: vec![super::rules::MEETING_CONDITIONS],
+            });
+        }
+        Ok(())
     }
 }
 
