@@ -103,3 +103,65 @@ fn different_names_that_stack() {
     assert!(same_unit("Queen Amidala", "Padmé Amidala"));
     assert!(!same_unit("Obi-Wan Kenobi", "Obi-Wan's Spirit"));
 }
+
+#[test]
+fn team_players_are_named_only_in_two_headed_wookiee() {
+    let e = load(&BASE.replace("{card: atst}", "{card: atst, player: a}")).unwrap_err();
+    assert!(
+        e.starts_with("s.yaml:") && e.contains("Two-Headed Wookiee"),
+        "{e}"
+    );
+    let team = BASE.replace(
+        "  arena: ground\n",
+        "  arena: ground\n  format: two_headed_wookiee\n",
+    );
+    let e = load(&team).unwrap_err();
+    assert!(e.contains("names its player"), "{e}");
+    let e = load(
+        &team
+            .replace("{card: atst}", "{card: atst, player: c}")
+            .replace("tapped: true}", "tapped: true, player: a}"),
+    )
+    .unwrap_err();
+    assert!(e.contains("`a` or `b`"), "{e}");
+    let ok = team
+        .replace("{card: atst}", "{card: atst, player: a}")
+        .replace("tapped: true}", "tapped: true, player: b}");
+    let s = load(&ok).unwrap();
+    assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
+}
+
+#[test]
+fn a_team_with_its_own_pools_is_not_modelled() {
+    let team = BASE
+        .replace(
+            "  arena: ground\n",
+            "  arena: ground\n  format: two_headed_wookiee\n",
+        )
+        .replace("{card: atst}", "{card: atst, player: a}")
+        .replace("tapped: true}", "tapped: true, player: b}")
+        .replace("  dark:\n", "  dark:\n    force: 3\n");
+    let r = load(&team).unwrap().run_engine();
+    assert!(matches!(r.end, End::NotModelled { .. }), "{:?}", r.end);
+}
+
+#[test]
+fn locations_are_one_per_arena_and_name_one_arena() {
+    let with = |light: &str| {
+        BASE.replace(
+            "    rebel:",
+            "    farm: {name: Farm, kind: location, types: [ground]}\n    farm2: {name: Farm 2, kind: location, types: [ground]}\n    rock: {name: Rock, types: [ground]}\n    rebel:",
+        )
+        .replace("  light:\n", &format!("  light:\n{light}"))
+    };
+    let e = load(&with("    locations: [{card: farm}, {card: farm2}]\n")).unwrap_err();
+    assert!(e.contains("only 1 Location"), "{e}");
+    let e = load(&with("    locations: [{card: rock}]\n")).unwrap_err();
+    assert!(e.contains("Location cards"), "{e}");
+    let s = load(&with("    locations: [{card: farm}]\n")).unwrap();
+    let r = s.run_engine();
+    assert_eq!(
+        r.observations.get("cards.farm"),
+        Some(&serde_json::json!("light.location"))
+    );
+}

@@ -202,13 +202,13 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
-    /// Questions about cards, answered when the run ends (AR Appendix D).
-    pub questions: Vec<super::identify::Question>,
-    pub answers: Vec<(String, serde_json::Value)>,
     /// The activation total counted when the activate phase began (AR Activate Phase).
     pub generation: Option<super::activation::Generation>,
     /// The end of the turn has been reported.
     pub(super) turn_over_noted: bool,
+    /// Questions about cards, answered when the run ends (AR Appendix D).
+    pub questions: Vec<super::identify::Question>,
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 impl Engine {
@@ -239,10 +239,10 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
-            questions: Vec::new(),
-            answers: Vec::new(),
             generation: None,
             turn_over_noted: false,
+            questions: Vec::new(),
+            answers: Vec::new(),
         }
     }
 

@@ -160,7 +160,7 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
-    for (k, v) in run.answers.iter().chain(&run.turn_obs) {
+    for (k, v) in run.turn_obs.iter().chain(&run.answers) {
         obs.set(k.clone(), v.clone());
     }
     let end = match &run.outcome {
@@ -220,10 +220,10 @@ pub struct Run {
     pub destinies: Vec<i64>,
     /// Numbers of battles and Force drains, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
-    /// Answers to the board's questions about cards, by observation path.
-    pub answers: Vec<(String, serde_json::Value)>,
     /// Turn structure: the activation count and each location's battleground status.
     pub turn_obs: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's questions about cards, by observation path.
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -330,8 +330,8 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
-        answers: e.answers,
         turn_obs,
+        answers: e.answers,
     }
 }
 

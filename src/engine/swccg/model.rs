@@ -439,10 +439,6 @@ pub struct CardDef {
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
     pub weapon: Option<WeaponDef>,
-    // ---- identification (AR Appendix D)
-    /// What identifies the card: character types, subtype line, lore, mentions…
-    #[serde(default)]
-    pub identity: super::identify::Identity,
     // ---- turn structure and Force generation (AR Ch.3)
     /// Force generation modifiers of its game text, while it is active on table.
     #[serde(default)]
@@ -457,6 +453,10 @@ pub struct CardDef {
     /// "Can be replaced by opponent with …": the opponent may convert it.
     #[serde(default)]
     pub converted_by: Option<super::persona::ConvertRule>,
+    // ---- identification (AR Appendix D)
+    /// What identifies the card: character types, subtype line, lore, mentions…
+    #[serde(default)]
+    pub identity: super::identify::Identity,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw

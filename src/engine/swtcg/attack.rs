@@ -50,12 +50,24 @@ impl<'a> Engine<'a> {
         if arena == Arena::Ground && kw.ion_cannon.is_some() {
             arenas.push(Arena::Space);
         }
-        let foe = self.st.pieces[a].side.other();
-        arenas
+        let side = self.st.pieces[a].side;
+        if let Some(x) = self.may_attack[side.ix()]
+            && !arenas.contains(&x)
+        {
+            arenas.push(x);
+        }
+        let mut out: Vec<PieceIx> = arenas
             .into_iter()
-            .flat_map(|x| self.st.units_in(x, foe))
-            .filter(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth)
-            .collect()
+            .flat_map(|x| self.st.units_in(x, side.other()))
+            .collect();
+        if self.st.top_def(a).attacks_own {
+            // "Your other units": in Two-Headed Wookiee only its own player's.
+            out.extend(self.st.units_in(arena, side).into_iter().filter(|&u| {
+                u != a && self.st.is_you(a, side, self.st.pieces[u].player.as_deref())
+            }));
+        }
+        out.retain(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth);
+        out
     }
 
     /// One attack: `double` for a Double Strike attack (the unit does not tap).
@@ -63,6 +75,13 @@ impl<'a> Engine<'a> {
         let side = self.st.pieces[attacker].side;
         if !double {
             self.st.pieces[attacker].tapped = true;
+        }
+        if self.may_attack[side.ix()].take().is_some() {
+            self.rules(
+                Event::StateChange,
+                "\"the next time one of your units would attack\": this is that attack",
+                &[r::G_MAY_ATTACK],
+            );
         }
         self.attacks.push(AttackRecord {
             attacker: self.st.key(attacker).to_string(),
@@ -356,7 +375,10 @@ impl<'a> Engine<'a> {
         let side = self.st.pieces[a].side;
         let ta = self.st.totals(a);
         let td = self.st.totals(d);
-        let bombard = self.st.arena_of(a) != self.st.arena_of(d);
+        let (from, to) = (self.st.arena_of(a), self.st.arena_of(d));
+        let bombard = from != to
+            && ((from == Some(Arena::Space) && ta.kw.bombard.is_some())
+                || (from == Some(Arena::Ground) && ta.kw.ion_cannon.is_some()));
         let base = if bombard {
             let printed = self.st.top_def(a).power + self.st.pieces[a].stack.len() as i64 - 1;
             ta.kw.bombard.or(ta.kw.ion_cannon).unwrap_or(0) + ta.power - printed

@@ -9,10 +9,12 @@ use super::state::{CardIx, PZone, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
 
 /// What a `deploy` does, once judged.
-struct Plan {
+pub struct Plan {
     card: CardIx,
     /// Build points to pay now (after counters on a face-down card).
     pay: i64,
+    /// Force paid for the rest of the build cost (Hidden Cost).
+    force: i64,
     to: PZone,
     onto: Option<PieceIx>,
     beneath: bool,
@@ -52,7 +54,7 @@ impl<'a> Engine<'a> {
             let can = self.has_build_options(s);
             match self.ask(s, NeedKind::Action, "build step", can, &judge)? {
                 Answer::Pass => break,
-                Answer::Do(st) => self.do_build(s, &st),
+                Answer::Do(st) => self.do_build(s, &st)?,
             }
         }
         let left = self.st.player(s).build;
@@ -76,7 +78,10 @@ impl<'a> Engine<'a> {
                     && match pc.zone {
                         PZone::BuildZone => true,
                         PZone::Pilot(_) => !pc.moved,
-                        PZone::Gone => false,
+                        PZone::Gone | PZone::Location(_) => false,
+                        PZone::Arena(_) => {
+                            pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
+                        }
                         _ => pc.stack.len() > 1,
                     }
             })
@@ -197,7 +202,7 @@ impl<'a> Engine<'a> {
     }
 
     /// The build points a card still needs: its cost (a stacking cost when stacked) less its counters.
-    fn judge_deploy(&self, s: Side, st: &Step) -> Result<Plan, Reject> {
+    pub fn judge_deploy(&self, s: Side, st: &Step) -> Result<Plan, Reject> {
         let c = st
             .card()
             .and_then(|k| self.st.find(k))
@@ -227,8 +232,14 @@ impl<'a> Engine<'a> {
                 1 + (d.cost - top).max(0)
             };
             (cost, self.st.pieces[u].zone, Some(u))
+        } else if d.kind == Kind::Mission {
+            (d.cost, PZone::Gone, None)
         } else if st.build_zone || d.kind == Kind::Equipment {
-            (d.cost, PZone::BuildZone, None)
+            (
+                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                PZone::BuildZone,
+                None,
+            )
         } else {
             let a = st.arena.ok_or_else(|| {
                 reject(
@@ -254,10 +265,37 @@ impl<'a> Engine<'a> {
                     &[r::CONTESTING, r::STACKING],
                 ));
             }
-            (d.cost, PZone::Arena(a), None)
+            (
+                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                PZone::Arena(a),
+                None,
+            )
         };
         let pay = if fd.is_some() { 0 } else { cost };
-        if fd.is_some() && counters < cost {
+        let mut force = 0;
+        let hidden = fd.and(d.keywords.hidden_cost);
+        if let Some(x) = hidden.filter(|_| counters < cost && onto.is_none()) {
+            if counters < x.min(cost) {
+                return Err(reject(
+                    format!(
+                        "Hidden Cost {x}: it needs {} build counters (X or its build cost {cost}, whichever is less); it has {counters}",
+                        x.min(cost)
+                    ),
+                    &[r::HIDDEN_COST],
+                ));
+            }
+            force = cost - counters;
+            if force > pl.force {
+                return Err(reject(
+                    format!(
+                        "Hidden Cost: the remaining build cost is {force} Force; {} has {}",
+                        s.name(),
+                        pl.force
+                    ),
+                    &[r::HIDDEN_COST, r::G_PAY],
+                ));
+            }
+        } else if fd.is_some() && counters < cost {
             return Err(reject(
                 format!(
                     "it costs {cost} build and has {counters} build counters: its cost is not fulfilled"
@@ -278,6 +316,7 @@ impl<'a> Engine<'a> {
         Ok(Plan {
             card: c,
             pay,
+            force,
             to,
             onto,
             beneath: st.beneath,
@@ -460,14 +499,14 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn do_build(&mut self, s: Side, st: &Step) {
+    fn do_build(&mut self, s: Side, st: &Step) -> Flow<()> {
         let Ok(plan) = self.judge_build(s, st) else {
-            return;
+            return Ok(());
         };
         match st.verb() {
             Verb::Build => {
                 let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
-                    return;
+                    return Ok(());
                 };
                 let n = st.amount.unwrap_or(0);
                 let p = match self.own_piece(s, st.card()) {
@@ -491,7 +530,7 @@ impl<'a> Engine<'a> {
             }
             Verb::Deploy => {
                 if let Some(plan) = plan {
-                    self.deploy(s, plan);
+                    self.deploy(s, plan)?;
                 }
             }
             Verb::Rearrange => self.rearrange(s, st),
@@ -499,9 +538,12 @@ impl<'a> Engine<'a> {
             Verb::Move => self.do_move(s, st),
             _ => {}
         }
+        Ok(())
     }
 
-    fn deploy(&mut self, s: Side, plan: Plan) {
+    /// Complete a card: deploy a unit, put Equipment in the build zone, or
+    /// resolve a Mission and discard it.
+    pub fn deploy(&mut self, s: Side, plan: Plan) -> Flow<()> {
         let c = plan.card;
         if let Some(p) = self.st.piece_of(c) {
             self.st.pieces[p].zone = PZone::Gone;
@@ -509,6 +551,33 @@ impl<'a> Engine<'a> {
         }
         self.st.player_mut(s).hand.retain(|&x| x != c);
         self.st.player_mut(s).build -= plan.pay;
+        if plan.force > 0 {
+            self.st.player_mut(s).force -= plan.force;
+            let t = format!(
+                "Hidden Cost: {} pays {} Force for the rest of the build cost of {}",
+                s.name(),
+                plan.force,
+                self.st.card_label(c)
+            );
+            self.by(s, Event::StateChange, t, &[r::HIDDEN_COST, r::G_PAY]);
+        }
+        if self.st.def(c).kind == Kind::Mission {
+            let o = self.st.owner[c];
+            self.st.player_mut(o).discard.push(c);
+            let t = format!(
+                "{} completes the Mission {} for {} build point(s): follow its instructions and discard it",
+                s.name(),
+                self.st.card_label(c),
+                plan.pay
+            );
+            self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
+            self.resolved.push(format!("play:{}", self.st.keys[c]));
+            let effects = self
+                .card_activated(c)
+                .map(|a| a.effects)
+                .unwrap_or_default();
+            return self.run_effects(s, None, &effects, None, super::effects::Ctx::default());
+        }
         match plan.onto {
             Some(u) => {
                 if plan.beneath {
@@ -544,6 +613,7 @@ impl<'a> Engine<'a> {
                 self.by(s, Event::StateChange, t, &[r::BUILDING, r::UNIT_CARDS]);
             }
         }
+        Ok(())
     }
 
     fn rearrange(&mut self, s: Side, st: &Step) {

@@ -1,7 +1,7 @@
 //! Meaning checks on a loaded SWTCG board and script, and the paths a board
 //! can observe. Errors point at a position where one is known.
 
-use super::model::{Board, PlayerBoard, Step, UnitBoard};
+use super::model::{Board, Format, Kind, PlayerBoard, Step, UnitBoard};
 use super::state::KEYWORDS;
 use crate::engine::{BoardError, Scripted};
 use serde_saphyr::Spanned;
@@ -23,6 +23,31 @@ fn known(b: &Board, k: &Spanned<String>) -> Result<(), BoardError> {
 }
 
 fn check_unit(b: &Board, u: &UnitBoard, seen: &mut Vec<String>) -> Result<(), BoardError> {
+    let team = b.format == Format::TwoHeadedWookiee;
+    match (&u.player, team) {
+        (Some(p), true) if p.value != "a" && p.value != "b" => {
+            return Err(BoardError::new(
+                p.referenced.line(),
+                p.referenced.column(),
+                "a team player is `a` or `b`",
+            ));
+        }
+        (None, true) => {
+            return Err(BoardError::new(
+                u.card.referenced.line(),
+                u.card.referenced.column(),
+                "in Two-Headed Wookiee every card in play names its player (`player: a` or `b`)",
+            ));
+        }
+        (Some(p), false) => {
+            return Err(BoardError::new(
+                p.referenced.line(),
+                p.referenced.column(),
+                "`player:` is for the Two-Headed Wookiee format (`format: two_headed_wookiee`)",
+            ));
+        }
+        _ => {}
+    }
     let all = std::iter::once(&u.card)
         .chain(&u.under)
         .chain(u.pilots.iter().flatten())
@@ -72,8 +97,21 @@ fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<()
         .chain(&p.ground)
         .chain(&p.character)
         .chain(&p.build_zone)
+        .chain(&p.locations)
     {
         check_unit(b, u, seen)?;
+    }
+    for u in &p.locations {
+        let d = &b.cards[&u.card.value].value;
+        let at = |m: &str| BoardError::new(u.card.referenced.line(), u.card.referenced.column(), m);
+        if d.kind != Kind::Location {
+            return Err(at("`locations:` holds Location cards (`kind: location`)"));
+        }
+        if d.types.len() != 1 {
+            return Err(at(
+                "a Location names the one arena it is in (`types:`); multi-arena Locations are not modelled",
+            ));
+        }
     }
     Ok(())
 }
@@ -83,6 +121,18 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     let mut seen = Vec::new();
     check_player(b, &b.dark, &mut seen)?;
     check_player(b, &b.light, &mut seen)?;
+    let mut arenas = Vec::new();
+    for u in b.dark.locations.iter().chain(&b.light.locations) {
+        let a = b.cards[&u.card.value].value.types[0];
+        if arenas.contains(&a) {
+            return Err(BoardError::new(
+                u.card.referenced.line(),
+                u.card.referenced.column(),
+                "only 1 Location can be in each arena",
+            ));
+        }
+        arenas.push(a);
+    }
     if let Some(sb) = &b.side_bid
         && sb.first != "player1"
         && sb.first != "player2"

@@ -3,7 +3,7 @@
 //! dice, Overkill, Deflect, dice of damage and direct damage alike.
 
 use super::engine::{Engine, Flow, Reject, reject};
-use super::model::{Effect, Kind, Side, Step, Timing, Verb};
+use super::model::{Effect, Instead, Kind, Side, Step, Timing, Verb, WouldEvent};
 use super::rules as r;
 use super::state::PieceIx;
 use crate::engine::Event;
@@ -216,6 +216,10 @@ impl<'a> Engine<'a> {
                         )),
                     })
             }
+            Verb::Deploy => Err(reject(
+                "\"anytime\" effects such as Hidden Cost can't be played during damage prevention, reroll and disrupt POP chances",
+                &[r::G_ANYTIME, r::HIDDEN_COST, r::POP],
+            )),
             _ => Err(reject(
                 "during the damage prevention POP: evade, deflect, play or pass",
                 &[r::POP],
@@ -307,8 +311,11 @@ impl<'a> Engine<'a> {
                 let Some(t) = self.target_of(st) else { return };
                 let Some(i) = find(inst, t) else { return };
                 let act = self.card_activated(c);
-                self.pay_card(s, c);
-                for e in act.map(|a| a.effects).unwrap_or_default() {
+                self.pay_card(s, c, st.enhance);
+                for e in act
+                    .map(|a| super::effects::enhanced(&a, st.enhance))
+                    .unwrap_or_default()
+                {
                     if let Effect::Prevent(n) = e {
                         let n = n.min(inst[i].left());
                         inst[i].prevented += n;
@@ -362,6 +369,39 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// A replacement effect on the unit ("if this unit would be discarded,
+    /// instead …"): the discard does not occur, and nothing that triggers on
+    /// it (Bounty, "when this unit is discarded") triggers.
+    fn replace_discard(&mut self, u: PieceIx) -> bool {
+        let Some(rep) = self
+            .st
+            .top_def(u)
+            .abilities
+            .iter()
+            .find_map(|a| a.replacement.clone())
+            .filter(|x| x.would == WouldEvent::Discarded)
+        else {
+            return false;
+        };
+        let label = self.st.label(u);
+        match rep.instead {
+            Instead::ReturnToHand => self.st.return_to_hand(u),
+        }
+        self.resolved.push(format!(
+            "replaced:{}",
+            self.st.keys[self.st.pieces[u].stack[0]]
+        ));
+        let t = format!(
+            "{label} would be discarded; instead it returns to its owner's hand with all cards stacked with it (the discard never occurs: nothing triggers from it)"
+        );
+        self.rules(
+            Event::StateChange,
+            t,
+            &[r::G_REPLACEMENT, r::G_WHEN_DISCARDED, r::G_OWNER],
+        );
+        true
+    }
+
     /// Discard a unit if its damage counters reach its health; Bounty for the source.
     pub fn discard_check(&mut self, u: PieceIx, source: Option<PieceIx>) {
         if !self.st.in_arena(u) {
@@ -373,6 +413,9 @@ impl<'a> Engine<'a> {
         }
         let label = self.st.label(u);
         let key = self.st.key(u).to_string();
+        if self.replace_discard(u) {
+            return;
+        }
         self.st.discard_piece(u);
         self.resolved.push(format!("discard:{key}"));
         let t = format!("{label} has damage counters equal to its health ({h}) and is discarded");

@@ -3,7 +3,7 @@
 
 use super::damage::{DmgKind, Instance};
 use super::engine::{Answer, Engine, Flow, Reject, reject};
-use super::model::{Activated, Effect, Kind, Side, Step, Timing, Trigger, Verb};
+use super::model::{Activated, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb};
 use super::rules as r;
 use super::state::{CardIx, PZone, PieceIx};
 use crate::engine::{Event, NeedKind};
@@ -12,6 +12,16 @@ use crate::engine::{Event, NeedKind};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ctx {
     pub attacker: Option<PieceIx>,
+}
+
+/// The effects an activated ability gives: with a declared Enhance, its
+/// effect also or instead.
+pub fn enhanced(a: &Activated, enhance: bool) -> Vec<Effect> {
+    match a.enhance.as_ref().filter(|_| enhance) {
+        Some(x) if x.mode == EnhanceMode::Instead => x.effects.clone(),
+        Some(x) => a.effects.iter().chain(&x.effects).cloned().collect(),
+        None => a.effects.clone(),
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -35,7 +45,7 @@ impl<'a> Engine<'a> {
         });
         card || (0..self.st.pieces.len()).any(|u| {
             self.st.pieces[u].side == s
-                && self.st.in_arena(u)
+                && matches!(self.st.pieces[u].zone, PZone::Arena(_) | PZone::BuildZone)
                 && (timing != Timing::WhenAttacked || Some(u) == attacked)
                 && (1..=self.st.top_def(u).abilities.len())
                     .any(|k| self.ability_ok(s, u, k, timing).is_ok())
@@ -48,7 +58,24 @@ impl<'a> Engine<'a> {
             return Err(reject("play a card or an ability, or pass", &[r::POP]));
         }
         if let Some(u) = self.unit_of(st) {
-            return self.ability_ok(s, u, st.ability.unwrap_or(1), timing);
+            self.ability_ok(s, u, st.ability.unwrap_or(1), timing)?;
+            let k = st.ability.unwrap_or(1);
+            let act = self.st.top_def(u).abilities[k - 1].activated.as_ref();
+            if let Some(a) = act.filter(|_| st.enhance) {
+                let Some(x) = &a.enhance else {
+                    return Err(reject("the ability has no Enhance effect", &[r::ENHANCE]));
+                };
+                if a.cost.force + x.cost.force > self.st.player(s).force {
+                    return Err(reject(
+                        format!(
+                            "with Enhance the ability costs {} Force",
+                            a.cost.force + x.cost.force
+                        ),
+                        &[r::ENHANCE, r::G_PAY],
+                    ));
+                }
+            }
+            return Ok(());
         }
         let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
             return Err(reject(
@@ -82,6 +109,31 @@ impl<'a> Engine<'a> {
                 &[r::G_PAY, r::G_FORCE],
             ));
         }
+        if let Some(x) = a.enhance.as_ref().filter(|_| st.enhance) {
+            let need = a.cost.force + x.cost.force;
+            if need > self.st.player(s).force {
+                return Err(reject(
+                    format!(
+                        "with Enhance the card costs {need} Force; {} has {}",
+                        s.name(),
+                        self.st.player(s).force
+                    ),
+                    &[r::ENHANCE, r::G_PAY],
+                ));
+            }
+        } else if st.enhance {
+            return Err(reject("the card has no Enhance effect", &[r::ENHANCE]));
+        }
+        if a.effects.iter().any(|e| matches!(e, Effect::GainControl))
+            && !self
+                .target_of(st)
+                .is_some_and(|u| self.st.in_arena(u) && self.st.pieces[u].side != s)
+        {
+            return Err(reject(
+                "gain control of one of your opponent's units in an arena (`target:`)",
+                &[r::G_CONTROL],
+            ));
+        }
         if let Some(Effect::DiscardUnit(t)) = a
             .effects
             .iter()
@@ -107,18 +159,24 @@ impl<'a> Engine<'a> {
             ));
         }
         let c = self.st.top(u);
-        let Some(a) = self
-            .st
-            .def(c)
-            .abilities
-            .get(k.wrapping_sub(1))
-            .and_then(|a| a.activated.as_ref())
-        else {
+        let ab = self.st.def(c).abilities.get(k.wrapping_sub(1));
+        let Some(a) = ab.and_then(|a| a.activated.as_ref()) else {
             return Err(reject(
                 "the unit has no such activated ability",
                 &[r::EFFECT_TYPES],
             ));
         };
+        let reserves = ab.is_some_and(|a| a.reserves);
+        if !self.st.works(u, reserves) {
+            return Err(reject(
+                if reserves {
+                    "a Reserves ability works while, and only while, its card is in the build zone"
+                } else {
+                    "abilities don't work in the build zone"
+                },
+                &[r::RESERVES, r::EFFECTS],
+            ));
+        }
         if a.timing != timing {
             return Err(reject(
                 "the ability can't be played at this time",
@@ -145,9 +203,19 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    /// Pay for a Battle card and discard it.
-    pub fn pay_card(&mut self, s: Side, c: CardIx) {
-        let cost = self.card_activated(c).map_or(0, |a| a.cost.force);
+    /// Pay for a Battle card (and its Enhance, if declared) and discard it.
+    pub fn pay_card(&mut self, s: Side, c: CardIx, enhance: bool) {
+        let a = self.card_activated(c);
+        let extra = a
+            .as_ref()
+            .and_then(|a| a.enhance.as_ref())
+            .filter(|_| enhance)
+            .map_or(0, |x| x.cost.force);
+        let cost = a.map_or(0, |a| a.cost.force) + extra;
+        if enhance {
+            let t = format!("Enhance declared: {extra} Force more");
+            self.by(s, Event::Initiate, t, &[r::ENHANCE]);
+        }
         let pl = self.st.player_mut(s);
         pl.force -= cost;
         pl.hand.retain(|&x| x != c);
@@ -190,22 +258,23 @@ impl<'a> Engine<'a> {
             let Some(a) = self.pay_ability(s, u, k) else {
                 return Ok(());
             };
+            if let Some(x) = a.enhance.as_ref().filter(|_| st.enhance) {
+                self.st.player_mut(s).force -= x.cost.force;
+                let t = format!("Enhance declared: {} Force more", x.cost.force);
+                self.by(s, Event::Initiate, t, &[r::ENHANCE]);
+            }
             self.resolved.push(format!("ability:{}", self.st.key(u)));
-            return self.run_effects(s, Some(u), &a.effects, target, ctx);
+            let effects = enhanced(&a, st.enhance);
+            return self.run_effects(s, Some(u), &effects, target, ctx);
         }
         let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
             return Ok(());
         };
         let a = self.card_activated(c);
-        self.pay_card(s, c);
+        self.pay_card(s, c, st.enhance);
         self.resolved.push(format!("play:{}", self.st.keys[c]));
-        self.run_effects(
-            s,
-            None,
-            &a.map(|a| a.effects).unwrap_or_default(),
-            target,
-            ctx,
-        )
+        let effects = a.map(|a| enhanced(&a, st.enhance)).unwrap_or_default();
+        self.run_effects(s, None, &effects, target, ctx)
     }
 
     /// Run effects in order; "when you draw a card" triggers wait until they finish.
@@ -313,9 +382,116 @@ impl<'a> Engine<'a> {
                     self.rules(Event::StateChange, txt, &[r::G_DISCARD, r::G_TYPE]);
                 }
             }
+            Effect::DiscardOneEachArena(n) => self.discard_one_each_arena(*n)?,
+            Effect::GainControl => {
+                if let Some(t) = target {
+                    self.gain_control(s, t)?;
+                }
+            }
+            Effect::MayAttackIn(a) => {
+                self.may_attack[s.ix()] = Some(*a);
+                let txt = format!(
+                    "the next time one of {}'s units would attack this turn, it may attack a unit in the {} arena instead",
+                    s.name(),
+                    a.title()
+                );
+                self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
+            }
             Effect::Prevent(_) => {}
         }
         Ok(0)
+    }
+
+    /// Each side chooses and discards one of its units from each arena where it
+    /// has at least `n` units, Dark Side first. In Two-Headed Wookiee a side
+    /// is both players of the team, and the team chooses among their units.
+    fn discard_one_each_arena(&mut self, n: i64) -> Flow<()> {
+        let cites: &[&'static str] = if self.st.team {
+            &[r::G_DISCARD, r::SHARING, r::PRIMARY_RULES]
+        } else {
+            &[r::G_DISCARD, r::PRIMARY_RULES]
+        };
+        for s in Side::BOTH {
+            for a in super::model::Arena::ALL {
+                let units = self.st.units_in(a, s);
+                if (units.len() as i64) < n.max(1) {
+                    continue;
+                }
+                let u2 = units.clone();
+                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+                    Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
+                    _ => Err(reject(
+                        format!(
+                            "{} chooses one of its own units in the {} arena",
+                            s.name(),
+                            a.title()
+                        ),
+                        cites,
+                    )),
+                };
+                let what = format!("a unit to discard from the {} arena", a.title());
+                if let Answer::Do(st) = self.ask(s, NeedKind::Choice, &what, true, &judge)?
+                    && let Some(t) = self.target_of(&st)
+                {
+                    let txt = format!(
+                        "{} discards {} from the {} arena ({} units there)",
+                        s.name(),
+                        self.st.label(t),
+                        a.title(),
+                        units.len()
+                    );
+                    self.st.discard_piece(t);
+                    self.resolved.push(format!(
+                        "discard:{}",
+                        self.st.keys[self.st.pieces[t].stack[0]]
+                    ));
+                    self.by(s, Event::StateChange, txt, cites);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Gain control of a unit: its stack changes sides; its Pilots and
+    /// Equipment keep their controllers and still grant it their effects.
+    fn gain_control(&mut self, s: Side, t: PieceIx) -> Flow<()> {
+        if self.st.pieces[t].side == s {
+            return Ok(());
+        }
+        let name = self.st.top_def(t).name.clone();
+        let clash = self.st.top_def(t).version.is_some()
+            && (0..self.st.pieces.len()).any(|p| {
+                p != t
+                    && self.st.pieces[p].side == s
+                    && self.st.in_arena(p)
+                    && self.st.top_def(p).version.is_some()
+                    && super::state::same_unit(&self.st.top_def(p).name, &name)
+            });
+        if clash {
+            return self.not_modelled(
+                "gaining control of a unique unit whose name you already control (discard the lower cost one, or pay the difference)",
+                &[r::CONTESTING, r::G_CONTROL],
+            );
+        }
+        self.st.pieces[t].side = s;
+        let riders = !self.st.riders(t, true).is_empty() || !self.st.riders(t, false).is_empty();
+        let txt = format!(
+            "{} gains control of {}{}",
+            s.name(),
+            self.st.label(t),
+            if riders {
+                " (its Pilots and Equipment keep their controller and still grant it their effects)"
+            } else {
+                ""
+            }
+        );
+        let cites: &[&'static str] = if riders {
+            &[r::G_CONTROL, r::CONTROL_OF_PILOTS, r::EQUIPMENT_CARDS]
+        } else {
+            &[r::G_CONTROL]
+        };
+        self.rules(Event::StateChange, txt, cites);
+        Ok(())
     }
 
     /// Draw up to `n` cards (as many as there are).
@@ -513,9 +689,57 @@ impl<'a> Engine<'a> {
 
     /// A general POP (or a start/end POP): Battle cards and abilities played at that time.
     pub fn general_pop(&mut self, what: &str, cites: &[&'static str]) -> Flow<()> {
-        let opts = |e: &Engine, s: Side| e.can_play(s, Timing::General, None);
-        let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, Timing::General);
-        let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| e.play(s, st, Ctx::default());
+        let opts =
+            |e: &Engine, s: Side| e.can_play(s, Timing::General, None) || e.hidden_cost_ready(s);
+        let judge = |e: &Engine, s: Side, st: &Step| match st.verb() {
+            Verb::Deploy => e.judge_anytime(s, st),
+            Verb::Move => Err(reject(
+                "units move between arenas only during the build step; Switch doesn't allow units to change arenas during the battle phase",
+                &[r::G_MOVE, r::MULTI_ARENA, r::SWITCH],
+            )),
+            _ => e.judge_card(s, st, Timing::General),
+        };
+        let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
+            if st.verb() == Verb::Deploy {
+                match e.judge_deploy(s, st) {
+                    Ok(plan) => e.deploy(s, plan),
+                    Err(_) => Ok(()),
+                }
+            } else {
+                e.play(s, st, Ctx::default())
+            }
+        };
         self.pop(what, cites, &opts, &judge, &mut play)
+    }
+
+    /// Whether a side has a face-down card with Hidden Cost it could complete now.
+    fn hidden_cost_ready(&self, s: Side) -> bool {
+        (0..self.st.pieces.len()).any(|p| {
+            let pc = &self.st.pieces[p];
+            pc.side == s
+                && pc.face_down
+                && pc.zone == PZone::BuildZone
+                && self.st.top_def(p).keywords.hidden_cost.is_some_and(|x| {
+                    let cost = self.st.deploy_cost(p);
+                    pc.counters >= x.min(cost) && cost - pc.counters <= self.st.player(s).force
+                })
+        })
+    }
+
+    /// Completing a card outside the build step: only with Hidden Cost ("anytime").
+    fn judge_anytime(&self, s: Side, st: &Step) -> Result<(), Reject> {
+        let p = st
+            .card()
+            .and_then(|k| self.st.piece_by_key(k))
+            .filter(|&p| self.st.pieces[p].side == s && self.st.pieces[p].face_down);
+        match p {
+            Some(p) if self.st.top_def(p).keywords.hidden_cost.is_some() => {
+                self.judge_deploy(s, st).map(|_| ())
+            }
+            _ => Err(reject(
+                "cards are completed during your build step; only a partially built card with Hidden Cost may be completed anytime",
+                &[r::BUILDING, r::HIDDEN_COST, r::G_ANYTIME],
+            )),
+        }
     }
 }

@@ -60,6 +60,9 @@ pub struct Engine<'a> {
     steps: usize,
     /// Seat names (for messages).
     pub names: [&'static str; 2],
+    /// "The next time one of your units would attack this turn, you may have
+    /// it attack … in the [arena]", for each side.
+    pub may_attack: [Option<super::model::Arena>; 2],
 }
 
 pub fn actor(s: Side) -> Actor {
@@ -83,6 +86,7 @@ impl<'a> Engine<'a> {
             level: 0,
             steps: 0,
             names: ["dark", "light"],
+            may_attack: [None, None],
         }
     }
 

@@ -116,9 +116,24 @@ pub fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
 
 fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engine::Flow<()> {
     if board.format == Format::TwoHeadedWookiee {
-        return e.not_modelled(
-            "the Two-Headed Wookiee format (teams of two players)",
-            &[rules::TWO_HEADED],
+        let pools = [&board.dark, &board.light].into_iter().any(|p| {
+            p.force != 0
+                || p.build != 0
+                || !p.hand.is_empty()
+                || !p.deck.is_empty()
+                || !p.discard.is_empty()
+                || p.resource.is_some()
+        });
+        if pools {
+            return e.not_modelled(
+                "Two-Headed Wookiee: each player's own Force, build points, hand, deck, discard pile and Resource",
+                &[rules::SHARING],
+            );
+        }
+        e.rules(
+            Event::Phase,
+            "Two-Headed Wookiee: each side is a team of two players (a and b); the primary player makes the team's decisions",
+            &[rules::TWO_HEADED, rules::COOPERATION, rules::TEAM_ORDER],
         );
     }
     for p in 0..e.st.pieces.len() {

@@ -163,6 +163,9 @@ pub struct PlayerBoard {
     pub character: Vec<UnitBoard>,
     #[serde(default)]
     pub build_zone: Vec<UnitBoard>,
+    /// Locations in play, each in the arena its subtype names.
+    #[serde(default)]
+    pub locations: Vec<UnitBoard>,
 }
 
 /// A unit (or a face-down card, or completed Equipment) on the board.
@@ -243,6 +246,15 @@ pub struct CardDef {
     pub pilotable_as: Option<String>,
     #[serde(default)]
     pub abilities: Vec<Ability>,
+    /// Switch: what the unit gets in each arena of its type line, in that order (`null`: None).
+    #[serde(default)]
+    pub switch: Option<Vec<Option<Bonus>>>,
+    /// "Can attack your other units in its arena" (only its own player's, in Two-Headed Wookiee).
+    #[serde(default)]
+    pub attacks_own: bool,
+    /// "Must attack": it can't tap to skip an attack while it has a unit to attack.
+    #[serde(default)]
+    pub must_attack: bool,
     /// Card text the engine does not model: met in play, it is reported.
     #[serde(default)]
     pub unmodelled: Vec<String>,
@@ -272,6 +284,22 @@ pub struct Keywords {
     pub stun: Option<i64>,
     /// Upkeep costs: one ability per entry.
     pub upkeep: Option<Vec<Cost>>,
+    /// Hidden Cost X (a face-down card completed anytime, paying Force for the rest).
+    pub hidden_cost: Option<i64>,
+}
+
+/// What a Switch slot gives the unit in one arena.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bonus {
+    #[serde(default)]
+    pub speed: i64,
+    #[serde(default)]
+    pub power: i64,
+    #[serde(default)]
+    pub health: i64,
+    #[serde(default)]
+    pub keywords: Keywords,
 }
 
 /// A cost (or a gain) in build points and Force.
@@ -324,6 +352,9 @@ pub struct Filter {
     /// Only units in the same arena as the unit with the ability.
     #[serde(default)]
     pub same_arena: bool,
+    /// Only cards with a printed build cost of at most this.
+    #[serde(default)]
+    pub max_cost: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -351,6 +382,34 @@ pub struct Ability {
     /// A triggered ability.
     #[serde(default)]
     pub triggered: Option<Triggered>,
+    /// A replacement effect ("if this unit would be discarded, instead …").
+    #[serde(default)]
+    pub replacement: Option<Replacement>,
+    /// Reserves: the ability works while, and only while, the card is in the build zone.
+    #[serde(default)]
+    pub reserves: bool,
+}
+
+/// A replacement effect: the event does not occur; what happens instead.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replacement {
+    pub would: WouldEvent,
+    pub instead: Instead,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WouldEvent {
+    /// This unit would be discarded.
+    Discarded,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Instead {
+    /// Return the unit (and all cards stacked with it) to its owner's hand.
+    ReturnToHand,
 }
 
 /// A static grant to units.
@@ -369,6 +428,13 @@ pub struct Grant {
     /// "You can't use Evade" (for units the filter names).
     #[serde(default)]
     pub cant_use_evade: bool,
+    /// Build cost change to deploy the cards the filter names (-1: "costs 1 fewer").
+    #[serde(default)]
+    pub cost: i64,
+    /// The units the filter names must attack the card with this ability
+    /// whenever they can ("… can attack Motti, it must do so").
+    #[serde(default)]
+    pub must_attack_this: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -383,6 +449,8 @@ pub enum Timing {
     Prevention,
     /// The disrupt POP of an attack.
     DisruptAttack,
+    /// A Mission: its effect resolves when it is completed in the build step.
+    Build,
 }
 
 /// An activated ability or a Battle card: pay the cost, get the effects.
@@ -398,6 +466,26 @@ pub struct Activated {
     /// What happens when the attack ends (a waiting effect).
     #[serde(default)]
     pub at_attack_end: Vec<Effect>,
+    /// Enhance: an additional cost for another effect, played `also` or `instead`.
+    #[serde(default)]
+    pub enhance: Option<Enhance>,
+}
+
+/// Enhance: [effect] — played only when declared, paying the additional cost.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Enhance {
+    #[serde(default)]
+    pub cost: Cost,
+    pub mode: EnhanceMode,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnhanceMode {
+    Also,
+    Instead,
 }
 
 /// A triggered ability.
@@ -454,6 +542,14 @@ pub enum Effect {
     DisruptAttack,
     /// Discard the chosen unit, which must have this type.
     DiscardUnit(Arena),
+    /// Each side chooses and discards one of its units from each arena in
+    /// which it has at least N units, Dark Side first (Clear the Skies).
+    DiscardOneEachArena(i64),
+    /// Gain control of the chosen unit.
+    GainControl,
+    /// "The next time one of your units would attack this turn, you may have
+    /// it attack another of your opponent's units in the [arena]."
+    MayAttackIn(Arena),
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,
@@ -502,6 +598,9 @@ pub struct Step {
     /// Into the build zone.
     #[serde(default)]
     pub build_zone: bool,
+    /// Play the card's Enhance effect too (declared, with its additional cost).
+    #[serde(default)]
+    pub enhance: bool,
 }
 
 /// What a scripted decision does.

@@ -101,6 +101,22 @@ pub const G_WOULD_BE_DAMAGED: &str = "swtcg.rb.glossary.would-be-damaged";
 pub const TURN_SUMMARY: &str = "swtcg.rb.turn-sequence-summary";
 pub const ATTACK_SUMMARY: &str = "swtcg.rb.attack-sequence-summary";
 pub const ORDER_OF_OPERATIONS: &str = "swtcg.rb.order-of-operations-for-effects";
+pub const MISSION_CARDS: &str = "swtcg.rb.mission-cards";
+pub const LOCATION_CARDS: &str = "swtcg.rb.location-cards";
+pub const COOPERATION: &str = "swtcg.rb.cooperation";
+pub const TEAM_ORDER: &str = "swtcg.rb.order";
+pub const ENHANCE: &str = "swtcg.rb.enhance";
+pub const HIDDEN_COST: &str = "swtcg.rb.hidden-cost";
+pub const RESERVES: &str = "swtcg.rb.reserves";
+pub const SWITCH: &str = "swtcg.rb.switch";
+pub const CONTROL_OF_PILOTS: &str = "swtcg.rb.control-of-pilots-and-piloted-units";
+pub const G_CONTROL: &str = "swtcg.rb.glossary.control";
+pub const G_OWNER: &str = "swtcg.rb.glossary.owner";
+pub const G_REPLACEMENT: &str = "swtcg.rb.glossary.replacement-effect";
+pub const G_ANYTIME: &str = "swtcg.rb.glossary.anytime";
+pub const G_MUST_ATTACK: &str = "swtcg.rb.glossary.must-attack";
+pub const G_WHEN_DISCARDED: &str = "swtcg.rb.glossary.when-this-unit-is-discarded";
+pub const G_MAY_ATTACK: &str = "swtcg.rb.glossary.may-attack";
 
 /// Every ID above.
 pub const ALL: &[&str] = &[
@@ -205,4 +221,20 @@ pub const ALL: &[&str] = &[
     TURN_SUMMARY,
     ATTACK_SUMMARY,
     ORDER_OF_OPERATIONS,
+    G_MAY_ATTACK,
+    MISSION_CARDS,
+    LOCATION_CARDS,
+    COOPERATION,
+    TEAM_ORDER,
+    ENHANCE,
+    HIDDEN_COST,
+    RESERVES,
+    SWITCH,
+    CONTROL_OF_PILOTS,
+    G_CONTROL,
+    G_OWNER,
+    G_REPLACEMENT,
+    G_ANYTIME,
+    G_MUST_ATTACK,
+    G_WHEN_DISCARDED,
 ];

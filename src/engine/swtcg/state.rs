@@ -1,7 +1,9 @@
 //! The SWTCG state: cards, pieces in play (unit stacks, Pilots, Equipment),
 //! piles, Force and build points; and the totals the rules compute.
 
-use super::model::{Arena, Board, CardDef, Cost, Filter, Keywords, Kind, Side, UnitBoard, Whose};
+use super::model::{
+    Arena, Board, CardDef, Cost, Filter, Format, Grant, Keywords, Kind, Side, UnitBoard, Whose,
+};
 
 pub type CardIx = usize;
 pub type PieceIx = usize;
@@ -15,6 +17,8 @@ pub enum PZone {
     Pilot(PieceIx),
     /// Attached to this unit.
     Attached(PieceIx),
+    /// A Location in play in this arena.
+    Location(Arena),
     /// No longer in play (its cards are in piles).
     Gone,
 }
@@ -62,6 +66,7 @@ pub struct Kw {
     pub bounty: Vec<Cost>,
     pub upkeep: Vec<Cost>,
     pub cant_use_evade: bool,
+    pub hidden_cost: Option<i64>,
 }
 
 fn add(a: &mut Option<i64>, b: Option<i64>) {
@@ -96,6 +101,9 @@ impl Kw {
         if let Some(u) = &k.upkeep {
             self.upkeep.extend(u.iter().copied());
         }
+        if k.hidden_cost.is_some() && self.hidden_cost.is_none() {
+            self.hidden_cost = k.hidden_cost;
+        }
     }
     /// A keyword's value for observation (`null` if the unit lacks it).
     pub fn get(&self, name: &str) -> serde_json::Value {
@@ -127,13 +135,14 @@ impl Kw {
             "overkill" => flag(self.overkill),
             "stealth" => flag(self.stealth),
             "intercept" => flag(self.intercept.is_some()),
+            "hidden_cost" => num(self.hidden_cost),
             _ => Value::Null,
         }
     }
 }
 
 /// Keyword names a unit can be observed with.
-pub const KEYWORDS: [&str; 17] = [
+pub const KEYWORDS: [&str; 18] = [
     "accuracy",
     "bombard",
     "critical_hit",
@@ -151,6 +160,7 @@ pub const KEYWORDS: [&str; 17] = [
     "overkill",
     "stealth",
     "intercept",
+    "hidden_cost",
 ];
 
 /// A unit's totals.
@@ -183,6 +193,10 @@ pub struct State {
     pub defs: Vec<CardDef>,
     pub pieces: Vec<Piece>,
     pub players: [Player; 2],
+    /// Each card's owner (the side whose board lists it).
+    pub owner: Vec<Side>,
+    /// Two-Headed Wookiee: each side is a team of two players.
+    pub team: bool,
 }
 
 /// Names that stack and contest although they differ.
@@ -306,14 +320,37 @@ impl State {
             _ => self.top_def(p).types.contains(&t),
         }
     }
-    /// Whether the unit `p` is named by a filter of an ability on `src` controlled by `owner`.
-    pub fn matches(&self, f: &Filter, src: PieceIx, owner: Side, p: PieceIx) -> bool {
-        let side_ok = match f.whose {
-            Whose::Your => self.pieces[p].side == owner,
-            Whose::Opponent => self.pieces[p].side != owner,
+    /// Whether a card of `side` (and, in Two-Headed Wookiee, of team player
+    /// `player`) belongs to "you" of the card `src`: the player who controls
+    /// `src`; on a Location, the players who control Characters in its arena
+    /// on its side.
+    pub fn is_you(&self, src: PieceIx, side: Side, player: Option<&str>) -> bool {
+        let sp = &self.pieces[src];
+        if sp.side != side {
+            return false;
+        }
+        if !self.team {
+            return true;
+        }
+        match sp.zone {
+            PZone::Location(a) => self.units_in(a, side).into_iter().any(|u| {
+                self.pieces[u].player.as_deref() == player
+                    && self.top_def(u).types.contains(&Arena::Character)
+            }),
+            _ => sp.player.as_deref() == player,
+        }
+    }
+    fn whose_ok(&self, f: &Filter, src: PieceIx, p: PieceIx) -> bool {
+        let pc = &self.pieces[p];
+        match f.whose {
+            Whose::Your => self.is_you(src, pc.side, pc.player.as_deref()),
+            Whose::Opponent => pc.side != self.pieces[src].side,
             Whose::Any => true,
-        };
-        side_ok
+        }
+    }
+    /// Whether the unit `p` is named by a filter of an ability on `src`.
+    pub fn matches(&self, f: &Filter, src: PieceIx, p: PieceIx) -> bool {
+        self.whose_ok(f, src, p)
             && !(f.other && p == src)
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
@@ -322,6 +359,44 @@ impl State {
             && f.r#type.is_none_or(|t| self.has_type(p, t))
             && (!f.unequipped || self.riders(p, false).is_empty())
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
+            && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
+    }
+    /// Whether an ability works where its card is: abilities work in an
+    /// arena (a Location's in play), a Reserves ability only in the build zone.
+    pub fn works(&self, q: PieceIx, reserves: bool) -> bool {
+        let pc = &self.pieces[q];
+        if pc.face_down {
+            return false;
+        }
+        match pc.zone {
+            PZone::Arena(_) | PZone::Location(_) => !reserves,
+            PZone::BuildZone => reserves,
+            _ => false,
+        }
+    }
+    /// Static grants that name unit `p`, with their source.
+    pub fn grants_to(&self, p: PieceIx) -> Vec<(PieceIx, &Grant)> {
+        let mut out = Vec::new();
+        for q in 0..self.pieces.len() {
+            if self.pieces[q].zone == PZone::Gone || self.pieces[q].stack.is_empty() {
+                continue;
+            }
+            for a in &self.top_def(q).abilities {
+                if let Some(g) = &a.grant
+                    && self.works(q, a.reserves)
+                    && self.matches(&g.to, q, p)
+                {
+                    out.push((q, g));
+                }
+            }
+        }
+        out
+    }
+    /// The build cost to complete the card on top of piece `p` (a face-down
+    /// card): its printed cost with the cost changes granted to it, never below 0.
+    pub fn deploy_cost(&self, p: PieceIx) -> i64 {
+        let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum();
+        (self.top_def(p).cost + change).max(0)
     }
     /// A unit's totals: printed values of the top card, +10 speed, +1 power,
     /// +1 health and +1 build for each version beneath it, Pilots,
@@ -351,21 +426,23 @@ impl State {
                     t.health += e.health;
                     t.kw.add(&e.keywords);
                 }
-                PZone::Arena(_) if !self.pieces[q].face_down => {
-                    for a in &self.top_def(q).abilities {
-                        if let Some(g) = &a.grant
-                            && self.matches(&g.to, q, self.pieces[q].side, p)
-                        {
-                            t.speed += g.speed;
-                            t.power += g.power;
-                            t.health += g.health;
-                            t.kw.add(&g.keywords);
-                            t.kw.cant_use_evade |= g.cant_use_evade;
-                        }
-                    }
-                }
                 _ => {}
             }
+        }
+        for (_, g) in self.grants_to(p) {
+            t.speed += g.speed;
+            t.power += g.power;
+            t.health += g.health;
+            t.kw.add(&g.keywords);
+            t.kw.cant_use_evade |= g.cant_use_evade;
+        }
+        if let (Some(sw), PZone::Arena(a)) = (&d.switch, pc.zone)
+            && let Some(Some(b)) = d.types.iter().position(|&x| x == a).and_then(|i| sw.get(i))
+        {
+            t.speed += b.speed;
+            t.power += b.power;
+            t.health += b.health;
+            t.kw.add(&b.keywords);
         }
         t
     }
@@ -421,6 +498,7 @@ impl State {
                 PZone::BuildZone => "build_zone",
                 PZone::Pilot(_) => "pilot",
                 PZone::Attached(_) => "equipment",
+                PZone::Location(_) => "location",
                 PZone::Gone => "gone",
             };
             return format!("{}.{z}", pc.side.as_str());
@@ -446,7 +524,8 @@ impl State {
     pub fn keys_of(&self, cs: &[CardIx]) -> Vec<String> {
         cs.iter().map(|&c| self.keys[c].clone()).collect()
     }
-    /// Discard a piece and everything with it (Equipment returns to the build zone).
+    /// Discard a piece and everything with it (Equipment returns to the build
+    /// zone). Each card goes to its owner's discard pile (Owner Overrides).
     pub fn discard_piece(&mut self, p: PieceIx) {
         for q in self.riders(p, false) {
             self.pieces[q].zone = PZone::BuildZone;
@@ -454,10 +533,29 @@ impl State {
         for q in self.riders(p, true) {
             self.discard_piece(q);
         }
-        let side = self.pieces[p].side;
-        let cards = std::mem::take(&mut self.pieces[p].stack);
-        self.player_mut(side).discard.extend(cards.iter().copied());
-        self.pieces[p].stack = cards;
+        let cards = self.pieces[p].stack.clone();
+        for c in cards {
+            let o = self.owner[c];
+            self.player_mut(o).discard.push(c);
+        }
+        self.pieces[p].zone = PZone::Gone;
+        self.pieces[p].damage = 0;
+    }
+    /// Return a piece and all cards stacked with it (Pilots, Equipment) to
+    /// their owners' hands.
+    pub fn return_to_hand(&mut self, p: PieceIx) {
+        for q in self
+            .riders(p, false)
+            .into_iter()
+            .chain(self.riders(p, true))
+        {
+            self.return_to_hand(q);
+        }
+        let cards = self.pieces[p].stack.clone();
+        for c in cards {
+            let o = self.owner[c];
+            self.player_mut(o).hand.push(c);
+        }
         self.pieces[p].zone = PZone::Gone;
         self.pieces[p].damage = 0;
     }
@@ -470,6 +568,8 @@ pub fn setup(b: &Board) -> State {
         defs: b.cards.values().map(|d| d.value.clone()).collect(),
         pieces: Vec::new(),
         players: [Player::default(), Player::default()],
+        owner: vec![Side::Dark; b.cards.len()],
+        team: b.format == Format::TwoHeadedWookiee,
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {
@@ -493,6 +593,41 @@ pub fn setup(b: &Board) -> State {
         ] {
             for u in list {
                 place(&mut st, side, zone, u);
+            }
+        }
+        for u in &pb.locations {
+            let arena = st
+                .find(&u.card.value)
+                .and_then(|c| st.def(c).types.first().copied())
+                .unwrap_or(Arena::Space);
+            place(&mut st, side, PZone::Location(arena), u);
+        }
+        let mut listed: Vec<&serde_saphyr::Spanned<String>> = pb
+            .hand
+            .iter()
+            .chain(&pb.deck)
+            .chain(&pb.discard)
+            .chain(&pb.resource)
+            .collect();
+        for u in pb
+            .space
+            .iter()
+            .chain(&pb.ground)
+            .chain(&pb.character)
+            .chain(&pb.build_zone)
+            .chain(&pb.locations)
+        {
+            listed.extend(std::iter::once(&u.card).chain(&u.under));
+            listed.extend(
+                u.pilots
+                    .iter()
+                    .flatten()
+                    .chain(u.equipment.iter().flatten()),
+            );
+        }
+        for k in listed {
+            if let Some(c) = st.find(&k.value) {
+                st.owner[c] = side;
             }
         }
     }
@@ -536,7 +671,8 @@ fn place(st: &mut State, side: Side, zone: PZone, u: &UnitBoard) -> Option<Piece
         for stack in list {
             let cs: Vec<CardIx> = stack.iter().filter_map(|k| st.find(&k.value)).collect();
             if !cs.is_empty() {
-                new_piece(st, side, zone, cs);
+                let q = new_piece(st, side, zone, cs);
+                st.pieces[q].player = st.pieces[p].player.clone();
             }
         }
     }

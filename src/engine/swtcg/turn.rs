@@ -198,6 +198,23 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// Units an effect says `u` must attack ("… can attack Motti, it must do so"), among those it can attack.
+    pub fn must_attack(&self, u: PieceIx) -> Vec<PieceIx> {
+        let can = self.targets(u);
+        can.iter()
+            .copied()
+            .filter(|&q| {
+                self.st.top_def(q).abilities.iter().any(|a| {
+                    a.grant.as_ref().is_some_and(|g| {
+                        g.must_attack_this
+                            && self.st.works(q, a.reserves)
+                            && self.st.matches(&g.to, q, u)
+                    })
+                })
+            })
+            .collect()
+    }
+
     fn next_attack(&mut self, side: Side, units: &[PieceIx]) -> Flow<()> {
         // A lone unit with nothing to attack taps in its speed order.
         if units.len() == 1 && self.targets(units[0]).is_empty() {
@@ -222,8 +239,30 @@ impl<'a> Engine<'a> {
                         &[r::BATTLE_PHASE, r::G_SPEED, r::PRIMARY_RULES],
                     ))
                 }
+                Verb::Skip
+                    if u.is_some_and(|u| {
+                        e.st.top_def(u).must_attack && !e.targets(u).is_empty()
+                    }) =>
+                {
+                    Err(reject(
+                        "this unit must attack: it can attack a unit, so it can't tap to skip its attack",
+                        &[r::G_MUST_ATTACK],
+                    ))
+                }
+                Verb::Skip if u.is_some_and(|u| !e.must_attack(u).is_empty()) => Err(reject(
+                    "this unit must attack a unit it can attack, so it can't tap to skip its attack",
+                    &[r::G_MUST_ATTACK],
+                )),
                 Verb::Skip => Ok(()),
                 Verb::Attack => match (u, e.target_of(st)) {
+                    (Some(u), Some(t))
+                        if !e.must_attack(u).is_empty() && !e.must_attack(u).contains(&t) =>
+                    {
+                        Err(reject(
+                            "this unit must attack the unit an effect names, when it can attack it",
+                            &[r::G_MUST_ATTACK],
+                        ))
+                    }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
                     (_, Some(t)) if e.st.totals(t).kw.stealth && !e.st.pieces[t].tapped => {
                         Err(reject(
@@ -231,6 +270,20 @@ impl<'a> Engine<'a> {
                             &[r::STEALTH],
                         ))
                     }
+                    (Some(u), Some(t))
+                        if e.st.team
+                            && e.st.top_def(u).attacks_own
+                            && e.st.pieces[t].side == e.st.pieces[u].side =>
+                    {
+                        Err(reject(
+                            "\"your units\" means only the units of the player to whom the attacking unit belongs",
+                            &[r::DISTINCTIONS, r::ATTACKING],
+                        ))
+                    }
+                    (Some(u), _) if e.st.totals(u).kw.ion_cannon.is_some() => Err(reject(
+                        "Ion Cannon: a Ground unit may attack a unit in the Space arena instead; otherwise attack an opponent's unit in the same arena",
+                        &[r::ION_CANNON, r::ATTACKING],
+                    )),
                     _ => Err(reject(
                         "attack an opponent's unit in the same arena (`target:`)",
                         &[r::ATTACKING, r::BATTLE_PHASE],
@@ -275,31 +328,95 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    /// Contesting unique units on opposite sides, at the start of the battle phase.
-    fn contests(&mut self) -> Flow<()> {
+    /// Whether piece `p` takes part in contests: a unique unit in an arena,
+    /// or (`equipment`) unique Equipment attached to a unit in an arena.
+    fn contestable(&self, p: PieceIx, equipment: bool) -> bool {
+        let live = match self.st.pieces[p].zone {
+            PZone::Arena(_) => !equipment,
+            PZone::Attached(h) => equipment && self.st.in_arena(h),
+            _ => false,
+        };
+        live && self.st.top_def(p).version.is_some()
+    }
+
+    fn contest_pairs(&self, equipment: bool) -> Vec<(PieceIx, PieceIx)> {
         let mut pairs = Vec::new();
         for d in 0..self.st.pieces.len() {
             for l in 0..self.st.pieces.len() {
-                let (pd, pl) = (&self.st.pieces[d], &self.st.pieces[l]);
-                if pd.side == Side::Dark
-                    && pl.side == Side::Light
-                    && self.st.in_arena(d)
-                    && self.st.in_arena(l)
-                    && self.st.top_def(d).version.is_some()
-                    && self.st.top_def(l).version.is_some()
+                if self.st.pieces[d].side == Side::Dark
+                    && self.st.pieces[l].side == Side::Light
+                    && self.contestable(d, equipment)
+                    && self.contestable(l, equipment)
                     && same_unit(&self.st.top_def(d).name, &self.st.top_def(l).name)
                 {
                     pairs.push((d, l));
                 }
             }
         }
-        for (d, l) in pairs {
-            self.contest(d, l)?;
+        pairs
+    }
+
+    /// Contesting unique units (then Equipment still in an arena) on opposite
+    /// sides, at the start of the battle phase; with more than one pair the
+    /// Dark Side chooses the order of bidding.
+    fn contests(&mut self) -> Flow<()> {
+        for equipment in [false, true] {
+            let mut pairs = self.contest_pairs(equipment);
+            while !pairs.is_empty() {
+                let k = if pairs.len() == 1 {
+                    0
+                } else {
+                    self.contest_order(&pairs, equipment)?
+                };
+                let (d, l) = pairs.remove(k);
+                if self.contestable(d, equipment) && self.contestable(l, equipment) {
+                    self.contest(d, l, equipment)?;
+                }
+            }
         }
         Ok(())
     }
 
-    fn contest(&mut self, d: PieceIx, l: PieceIx) -> Flow<()> {
+    /// The Dark Side names the pair that bids next (`choose`, `target:` a card of the pair).
+    fn contest_order(&mut self, pairs: &[(PieceIx, PieceIx)], equipment: bool) -> Flow<usize> {
+        let what = format!(
+            "the order of bidding for contested {} ({} pairs)",
+            if equipment { "Equipment" } else { "units" },
+            pairs.len()
+        );
+        let p2 = pairs.to_vec();
+        let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+            Some(t) if st.verb() == Verb::Choose && p2.iter().any(|&(d, l)| t == d || t == l) => {
+                Ok(())
+            }
+            _ => Err(reject(
+                "the Dark Side chooses which contested pair bids next (`choose`, `target:`)",
+                &[r::CONTESTING, r::PRIMARY_RULES],
+            )),
+        };
+        let Answer::Do(st) = self.ask(Side::Dark, NeedKind::Order, &what, true, &judge)? else {
+            return Ok(0);
+        };
+        let t = self.target_of(&st);
+        let k = pairs
+            .iter()
+            .position(|&(d, l)| Some(d) == t || Some(l) == t)
+            .unwrap_or(0);
+        let txt = format!(
+            "the Dark Side chooses the contest of {} and {} next",
+            self.st.label(pairs[k].0),
+            self.st.label(pairs[k].1)
+        );
+        self.by(
+            Side::Dark,
+            Event::Result,
+            txt,
+            &[r::CONTESTING, r::PRIMARY_RULES],
+        );
+        Ok(k)
+    }
+
+    fn contest(&mut self, d: PieceIx, l: PieceIx, equipment: bool) -> Flow<()> {
         let t = format!(
             "{} and {} contest: Force bids, Dark Side first",
             self.st.label(d),
@@ -350,9 +467,15 @@ impl<'a> Engine<'a> {
             (l, d, Side::Light)
         };
         self.st.player_mut(ws).force -= bid[ws.ix()];
-        self.st.pieces[lose].zone = PZone::BuildZone;
+        let fate = if equipment {
+            self.st.pieces[lose].tapped = true;
+            "taps and remains attached to the equipped unit"
+        } else {
+            self.st.pieces[lose].zone = PZone::BuildZone;
+            "moves to the build zone without tapping"
+        };
         let t = format!(
-            "{} wins the contest ({dt} to {lt}; the Dark Side wins ties) and pays {} Force; {} moves to the build zone without tapping",
+            "{} wins the contest ({dt} to {lt}; the Dark Side wins ties) and pays {} Force; {} {fate}",
             self.st.label(win),
             bid[ws.ix()],
             self.st.label(lose)
@@ -366,6 +489,7 @@ impl<'a> Engine<'a> {
             p.power_mod = 0;
             p.speed_mod = 0;
         }
+        self.may_attack = [None, None];
         self.rules(
             Event::Phase,
             "end of turn: effects until end of battle and end of turn end",
