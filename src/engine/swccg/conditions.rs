@@ -9,6 +9,15 @@ pub const EMPTY_DECK: &str = "swccg.ar.empty-deck-or-pile";
 pub const CANCELING_TEXT: &str = "swccg.ar.canceling-game-text";
 pub const SUBSTITUTED: &str = "swccg.ar.substituted-destinies";
 
+/// "If <who> has N or more cards in <pile>".
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PileCount {
+    pub who: super::model::Who,
+    pub pile: PileName,
+    pub at_least: usize,
+}
+
 /// Every ID this module cites beyond `rules`.
 pub const IDS: &[&str] = &[EMPTY_DECK, CANCELING_TEXT, SUBSTITUTED];
 
@@ -66,6 +75,27 @@ impl super::engine::Engine {
                     "{}: its condition is not met (no different cards, one for each requirement, together at one location)",
                     self.name(c)
                 )));
+            }
+        }
+        if let Some(pc) = &ab.requires_pile {
+            let side = match pc.who {
+                super::model::Who::You => p,
+                super::model::Who::Opponent => p.other(),
+            };
+            let n = self.st.pile_len(side, pc.pile);
+            if n < pc.at_least {
+                return Err(super::engine::Rej {
+                    reason: format!(
+                        "{}: its condition is not met ({} has {n} cards in {}, fewer than {})",
+                        self.name(c),
+                        side.name(),
+                        pc.pile.as_str().replace('_', " "),
+                        pc.at_least
+                    ),
+                    rule: super::rules::MEETING_CONDITIONS,
+                    not_modelled: None,
+                    also: vec![super::rules::INITIATION],
+                });
             }
         }
         self.empty_pile_ok(p, c, ab)?;

@@ -632,6 +632,9 @@ pub struct Filter {
     /// Lacks each of these ("non-Imperial": lacks the character type icon).
     #[serde(default)]
     pub is_not: Vec<String>,
+    /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
+    #[serde(default)]
+    pub duplicate_in_pile: bool,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -901,6 +904,10 @@ pub struct Ability {
     /// Rebel … together": a dual-icon character does not count as two characters).
     #[serde(default)]
     pub requires_together: Vec<Filter>,
+    /// A player's deck or pile must hold at least this many cards ("if opponent has
+    /// 13 or more cards in hand"): checked at initiation only.
+    #[serde(default)]
+    pub requires_pile: Option<super::conditions::PileCount>,
 }
 
 // ---------------------------------------------------------------- script
