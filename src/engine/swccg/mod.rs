@@ -42,6 +42,7 @@ pub mod model;
 pub mod movement;
 mod persona;
 mod phases;
+pub mod reduce;
 mod resolve;
 pub mod rules;
 pub mod stack;
