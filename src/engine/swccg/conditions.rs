@@ -8,6 +8,7 @@ use super::state::{CardIx, State};
 pub const EMPTY_DECK: &str = "swccg.ar.empty-deck-or-pile";
 pub const CANCELING_TEXT: &str = "swccg.ar.canceling-game-text";
 pub const SUBSTITUTED: &str = "swccg.ar.substituted-destinies";
+pub const FOR_EACH: &str = "swccg.ar.actions-for-each-for-every";
 
 /// "If <who> has N or more cards in <pile>".
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -19,7 +20,7 @@ pub struct PileCount {
 }
 
 /// Every ID this module cites beyond `rules`.
-pub const IDS: &[&str] = &[EMPTY_DECK, CANCELING_TEXT, SUBSTITUTED];
+pub const IDS: &[&str] = &[EMPTY_DECK, CANCELING_TEXT, SUBSTITUTED, FOR_EACH];
 
 impl super::engine::Engine {
     /// `requires_none` and `requires_together` (AR Meeting Conditions; a dual-icon
@@ -247,6 +248,45 @@ impl super::engine::Engine {
                 self.name(c)
             ),
             &[CANCELING_TEXT],
+        );
+    }
+}
+
+impl super::engine::Engine {
+    /// Retrieve 1 Force for each qualifying location: one action for the full
+    /// amount; with none qualifying, an unmodifiable zero (AR Actions - For Each).
+    pub(super) fn retrieve_for_each(
+        &mut self,
+        me: Side,
+        who: super::model::Who,
+        per: &super::activation::LocFilter,
+    ) {
+        let p = match who {
+            super::model::Who::You => me,
+            super::model::Who::Opponent => me.other(),
+        };
+        let at: Vec<String> = (0..self.st.locations.len())
+            .filter(|&l| self.loc_matches(l, per, me, true))
+            .map(|l| self.st.locations[l].title.clone())
+            .collect();
+        let n = at.len() as u32;
+        let why = if at.is_empty() {
+            "no location qualifies: the amount is an unmodifiable zero".to_string()
+        } else {
+            format!("{n} qualifying: {}", at.join(", "))
+        };
+        let got = self
+            .st
+            .move_top(p, PileName::LostPile, PileName::UsedPile, n);
+        self.st.force[p.ix()].retrieved += i64::from(got);
+        self.log(
+            crate::engine::Actor::Player(super::seat(p)),
+            crate::engine::Event::StateChange,
+            format!(
+                "{} retrieves {got} Force in one action, 1 for each location ({why})",
+                p.name()
+            ),
+            &[FOR_EACH, super::rules::RETRIEVE],
         );
     }
 }

@@ -839,6 +839,13 @@ pub enum Effect {
     SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
+    // ---- "for each" (AR Actions - For Each/For Every)
+    /// Retrieve 1 Force for each location matching the filter, as one action for the
+    /// full amount (none qualifying: an unmodifiable zero).
+    RetrieveForEach {
+        who: Who,
+        per: super::activation::LocFilter,
+    },
     // ---- canceling game text (AR Canceling Game Text)
     /// Cancel the game text of a card: no action or modifier may be initiated or
     /// triggered from it while it stays canceled.
