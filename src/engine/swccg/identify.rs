@@ -417,12 +417,16 @@ impl Answer {
 
 // ------------------------------------------------------------------ words
 
+/// An icon inside game text is written between braces: `{hoth}`.
+const ICON_OPEN: char = '\x7b';
+const ICON_CLOSE: char = '\x7d';
+
 /// A text's words, lower case (capitalization is not relevant: AR Capitalization);
 /// icons written `{name}` in game text are pictures, not words, and are skipped.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for raw in text.split(|c: char| c.is_whitespace() || ",.;:!?()\"“”[]/&".contains(c)) {
-        if raw.starts_with('{') || raw.is_empty() {
+        if raw.starts_with(ICON_OPEN) || raw.is_empty() {
             continue;
         }
         let mut w = raw.trim_start_matches(['\'', '‘', '’']).to_lowercase();
@@ -439,9 +443,9 @@ pub fn words(text: &str) -> Vec<String> {
 
 /// Icons written `{name}` in a text.
 fn icons_in(text: &str) -> Vec<String> {
-    text.split('{')
+    text.split(ICON_OPEN)
         .skip(1)
-        .filter_map(|s| s.split_once('}').map(|(i, _)| i.trim().to_lowercase()))
+        .filter_map(|s| s.split_once(ICON_CLOSE).map(|(i, _)| i.trim().to_lowercase()))
         .collect()
 }
 
