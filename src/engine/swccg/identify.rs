@@ -45,6 +45,7 @@ pub const TRANSPORT_VEHICLE: &str = "swccg.ar.vehicles-transport-vehicle";
 pub const CREATURE_VEHICLE: &str = "swccg.ar.vehicles-creature-vehicles";
 pub const CHARACTER_WEAPON: &str = "swccg.ar.weapons-character-weapon";
 pub const MATCHING_PILOT: &str = "swccg.ar.characters-matching-pilot";
+pub const GLOBAL_EFFECTS: &str = "swccg.ar.global-effects-and-card-state";
 
 /// Every ID this module cites.
 pub const IDS: &[&str] = &[
@@ -77,6 +78,7 @@ pub const IDS: &[&str] = &[
     CREATURE_VEHICLE,
     CHARACTER_WEAPON,
     MATCHING_PILOT,
+    GLOBAL_EFFECTS,
 ];
 
 // ------------------------------------------------------------------ rules data
@@ -249,6 +251,9 @@ pub struct Identity {
     /// States that change who it is or what it can do.
     #[serde(default)]
     pub states: Vec<IdState>,
+    /// Attributes it gives the one card it is deployed on ("makes him a pilot").
+    #[serde(default)]
+    pub grants: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -445,7 +450,10 @@ pub fn words(text: &str) -> Vec<String> {
 fn icons_in(text: &str) -> Vec<String> {
     text.split(ICON_OPEN)
         .skip(1)
-        .filter_map(|s| s.split_once(ICON_CLOSE).map(|(i, _)| i.trim().to_lowercase()))
+        .filter_map(|s| {
+            s.split_once(ICON_CLOSE)
+                .map(|(i, _)| i.trim().to_lowercase())
+        })
         .collect()
 }
 
@@ -548,6 +556,24 @@ pub fn is(st: &State, c: CardIx, term: &str) -> Answer {
             format!("{term} is a persona {title} does not represent"),
             &[PERSONA_LISTS, MATCHING],
         );
+    }
+    // A card deployed on this one gives it an attribute: only this copy (AR Global
+    // Effects And Card State).
+    if let Some(g) = (0..st.cards.len()).find(|&x| {
+        st.zone[x] == Zone::On(c)
+            && st.active(x)
+            && st.def(x).identity.grants.iter().any(|a| norm(a) == t)
+    }) {
+        return Answer::yes(
+            format!(
+                "{} is deployed on {title}: this copy is {term}",
+                st.def(g).title
+            ),
+            &[GLOBAL_EFFECTS],
+        );
+    }
+    if t == "pilot" && is_pilot(d) {
+        return Answer::yes(format!("{title} is a pilot (pilot icon)"), &[ICONS]);
     }
     // Character type icons (AR Characters - Dual Character Types).
     if CHARACTER_TYPES.contains(&t.as_str()) {
