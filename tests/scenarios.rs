@@ -69,8 +69,10 @@ fn every_citation_resolves() {
     }
     for id in swjudge::engine::swccg::rules::ALL
         .iter()
+        .chain(swjudge::engine::swccg::identify::IDS)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
+        .chain(swjudge::engine::swccg::rules::TURN_ALL)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -154,7 +154,7 @@ fn parse_content(path: &Path) -> Result<Parsed> {
         .iter()
         .copied()
         .find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
-    let is_json = ext == "json" || matches!(first, Some(b'{') | Some(b'['));
+    let is_json = ext == "json" || first.is_some_and(|b| b"{[".contains(&b));
     if !is_json {
         let text = String::from_utf8_lossy(&bytes);
         if ext == "txt" || ext == "tsv" || swtcg::looks_like(&text) {

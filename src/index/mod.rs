@@ -12,6 +12,7 @@ mod rank;
 mod schema;
 mod scorer;
 mod snippet;
+mod stamp;
 mod store;
 mod text;
 
@@ -28,7 +29,7 @@ use tantivy::columnar::Column;
 use tantivy::schema::Field;
 use tantivy::schema::document::Value;
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
+use tantivy::{DocAddress, DocSet, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
 pub use schema::{DocKind, Origin, SUPERSEDED_FACTOR};
 pub use store::fingerprint;
@@ -46,6 +47,8 @@ const SNIPPET_CHARS: usize = 200;
 const SENTENCE_REACH: usize = 90;
 /// Candidates ranked again in the second pass (at least).
 const RERANK: usize = 30;
+/// Candidates the cheap first pass picks for the full query to score.
+const FIRST_PASS: usize = 50;
 
 /// A search request: plain words, optional filters, how many hits at most.
 #[derive(Debug, Clone)]
@@ -183,21 +186,34 @@ impl Index {
     /// damaged. A current index is opened without parsing the rulebook.
     pub fn open_or_build(paths: &Paths) -> Result<Index> {
         let sources = store::Sources::scan(paths)?;
-        let fingerprint = sources.fingerprint()?;
+        let seen = sources.snapshot();
+        // The sources' metadata as last hashed stands in for their contents
+        // when every file is exactly as it was then (see [`stamp`]).
+        let stamp = stamp::Stamp::read(&store::sections_dir(&paths.index));
+        let (fingerprint, hashed) = match &stamp {
+            Some(s) if s.sources.vouches_for(&seen) => (s.fingerprint.clone(), false),
+            _ => (sources.fingerprint()?, true),
+        };
         if !sources.no_rulebook()
-            && let Some(index) = store::open_current(&paths.index, &fingerprint)
+            && let Some((index, files, checked)) =
+                store::open_current(&paths.index, &fingerprint, stamp.as_ref().map(|s| &s.index))
             && let Ok(ix) = Index::from_parts(&paths.rulebook, None, index, false)
         {
+            if hashed || checked {
+                store::stamp(&paths.index, &fingerprint, seen, files);
+            }
             return Ok(ix);
         }
-        Index::build_from(paths, &fingerprint)
+        Index::build_from(paths, &fingerprint, seen)
     }
 
     /// Rebuild the index from the rulebook and the imported cards now,
     /// replacing whatever was there.
     pub fn rebuild(paths: &Paths) -> Result<Index> {
-        let fingerprint = store::fingerprint(paths)?;
-        Index::build_from(paths, &fingerprint)
+        let sources = store::Sources::scan(paths)?;
+        let seen = sources.snapshot();
+        let fingerprint = sources.fingerprint()?;
+        Index::build_from(paths, &fingerprint, seen)
     }
 
     /// An index of the rulebook alone, held in memory only, never written to disk.
@@ -208,7 +224,7 @@ impl Index {
         Index::from_parts(&root, Some(corpus), index, true)
     }
 
-    fn build_from(paths: &Paths, fingerprint: &str) -> Result<Index> {
+    fn build_from(paths: &Paths, fingerprint: &str, seen: stamp::Snapshot) -> Result<Index> {
         let corpus = Corpus::load(&paths.rulebook)?;
         let mut docs: Vec<schema::Doc> = corpus.sections.iter().map(schema::section_doc).collect();
         let mut warnings = Vec::new();
@@ -220,7 +236,7 @@ impl Index {
             }
             Err(e) => warnings.push(format!("imported cards are not searchable: {e}")),
         }
-        let index = store::build(&paths.index, &docs, fingerprint)?;
+        let index = store::build(&paths.index, &docs, fingerprint, seen)?;
         let mut ix = Index::from_parts(&paths.rulebook, Some(corpus), index, true)?;
         ix.warnings = warnings;
         Ok(ix)
@@ -357,11 +373,14 @@ impl Index {
             game_factor,
             priors,
         };
-        let Some(tq) = plan.to_query(&self.fields, &scope, &self.weights) else {
+        let (Some(cheap), Some(full)) = (
+            plan.to_query(&self.fields, &scope, &self.weights, false),
+            plan.to_query(&self.fields, &scope, &self.weights, true),
+        ) else {
             return Ok(Vec::new());
         };
         let want = q.limit.max(RERANK);
-        let mut ranked = self.ranked(searcher, &stats, tq.as_ref(), want)?;
+        let mut ranked = self.ranked(searcher, &stats, cheap.as_ref(), full.as_ref(), want)?;
         rank::refine(searcher, &self.fields, &plan, &mut ranked);
         // Nothing is an answer unless the best covers enough of the question;
         // then hits that cover some of it follow.
@@ -443,21 +462,48 @@ impl Index {
             .is_some_and(|v| v != 0)
     }
 
-    /// Top `limit` documents by first-pass score.
+    /// Top `limit` documents by first-pass score: the best [`FIRST_PASS`]
+    /// (at least `limit`) by the `cheap` query, scored again by the `full` one
+    /// (its score on each of them, found by seeking, never by walking every
+    /// document the full query matches).
     fn ranked(
         &self,
         searcher: &Searcher,
         stats: &query::Stats<'_>,
-        tq: &dyn tantivy::query::Query,
+        cheap: &dyn tantivy::query::Query,
+        full: &dyn tantivy::query::Query,
         limit: usize,
     ) -> Result<Vec<Ranked>> {
-        let top: Vec<(f32, DocAddress)> = searcher
+        let mut top: Vec<(f32, DocAddress)> = searcher
             .search_with_statistics_provider(
-                tq,
-                &TopDocs::with_limit(limit).order_by_score(),
+                cheap,
+                &TopDocs::with_limit(limit.max(FIRST_PASS)).order_by_score(),
                 stats,
             )
             .map_err(ix_err)?;
+        top.sort_by_key(|t| (t.1.segment_ord, t.1.doc_id));
+        let weight = full
+            .weight(
+                tantivy::query::EnableScoring::enabled_from_statistics_provider(stats, searcher),
+            )
+            .map_err(ix_err)?;
+        let mut scorer: Option<(u32, Box<dyn tantivy::query::Scorer>)> = None;
+        for (score, addr) in &mut top {
+            if scorer.as_ref().is_none_or(|s| s.0 != addr.segment_ord) {
+                let seg = searcher.segment_reader(addr.segment_ord);
+                scorer = Some((addr.segment_ord, weight.scorer(seg, 1.0).map_err(ix_err)?));
+            }
+            if let Some((_, s)) = scorer.as_mut() {
+                if s.doc() < addr.doc_id {
+                    s.seek(addr.doc_id);
+                }
+                if s.doc() == addr.doc_id {
+                    *score = s.score();
+                }
+            }
+        }
+        top.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        top.truncate(limit);
         let mut out = Vec::with_capacity(top.len());
         // A score of 0 is a document of another game than the one asked for.
         for &(score, addr) in top.iter().filter(|t| t.0 > 0.0) {

@@ -75,8 +75,9 @@ const TERMS_OF_ART: &[&[&str]] = &[
 ];
 
 /// Classes of words that mean the same at the table: any word of a class also
-/// searches every other word of it (at a lower weight). Stemming already
-/// covers plurals and most verb forms.
+/// searches every other word of it (at a lower weight), and a member of
+/// several words found in a question is searched as one meaning (the phrase
+/// or any other member). Stemming already covers plurals and most verb forms.
 const SYNONYMS: &[&[&str]] = &[
     &["dice", "die"],
     &["roll", "reroll"],
@@ -91,7 +92,17 @@ const SYNONYMS: &[&[&str]] = &[
     &["unique", "uniqueness"],
     &["fight", "battle"],
     &["ship", "starship"],
-    &["empty", "depleted"],
+    &[
+        "empty",
+        "depleted",
+        "run out",
+        "runs out",
+        "ran out",
+        "no cards left",
+        "no more cards",
+    ],
+    &["illegal", "not allowed", "not legal", "not permitted"],
+    &["multiple", "multi", "more than one", "several"],
     &["turn", "round"],
     &["money", "resources"],
     &["swap", "switch", "replace", "exchange"],
@@ -106,6 +117,15 @@ const SYNONYMS: &[&[&str]] = &[
     &["pick", "choose", "select"],
     &["cancel", "negate", "prevent"],
     &["hand", "cards in hand"],
+    &["two", "2"],
+    &["three", "3"],
+    &["four", "4"],
+    &["five", "5"],
+    &["six", "6"],
+    &["seven", "7"],
+    &["eight", "8"],
+    &["nine", "9"],
+    &["ten", "10"],
 ];
 
 /// One search alternative of a group: a single stem, or a phrase of stems.
@@ -233,31 +253,86 @@ fn phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, bool)> {
     out
 }
 
-/// The other stems of the synonym classes `stem` belongs to (single-word members).
-fn synonym_stems(stem: &str) -> &'static [String] {
-    static MAP: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
-    let map = MAP.get_or_init(|| {
+/// The synonym classes as stems: each member a single stem or a phrase of stems.
+struct SynonymTable {
+    /// For a single stem: the other members of its classes.
+    by_stem: HashMap<String, Vec<Vec<String>>>,
+    /// Each member of several words, with the other members of its class.
+    phrases: Vec<(Vec<String>, Vec<Vec<String>>)>,
+}
+
+fn synonym_table() -> &'static SynonymTable {
+    static TABLE: OnceLock<SynonymTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
         let mut analyzer = text::analyzer();
-        let mut map: HashMap<String, Vec<String>> = HashMap::new();
+        let mut by_stem: HashMap<String, Vec<Vec<String>>> = HashMap::new();
+        let mut phrases: Vec<(Vec<String>, Vec<Vec<String>>)> = Vec::new();
         for class in SYNONYMS {
-            let stems: Vec<String> = class
-                .iter()
-                .map(|w| text::stems(&mut analyzer, w))
-                .filter(|s| s.len() == 1)
-                .map(|mut s| s.remove(0))
-                .collect();
-            for a in &stems {
-                let others = map.entry(a.clone()).or_default();
-                for b in &stems {
-                    if b != a && !others.contains(b) {
-                        others.push(b.clone());
+            let mut members: Vec<Vec<String>> = Vec::new();
+            for w in *class {
+                let stems = text::stems(&mut analyzer, w);
+                if !stems.is_empty() && !members.contains(&stems) {
+                    members.push(stems);
+                }
+            }
+            for a in &members {
+                let others: Vec<Vec<String>> =
+                    members.iter().filter(|b| *b != a).cloned().collect();
+                if a.len() == 1 {
+                    let entry = by_stem.entry(a[0].clone()).or_default();
+                    for o in others {
+                        if !entry.contains(&o) {
+                            entry.push(o);
+                        }
                     }
+                } else {
+                    phrases.push((a.clone(), others));
                 }
             }
         }
-        map
-    });
-    map.get(stem).map_or(&[], Vec::as_slice)
+        SynonymTable { by_stem, phrases }
+    })
+}
+
+/// The other members of the synonym classes `stem` belongs to (single stems
+/// or phrases of stems).
+fn synonym_stems(stem: &str) -> &'static [Vec<String>] {
+    synonym_table().by_stem.get(stem).map_or(&[], Vec::as_slice)
+}
+
+/// Synonyms of several words found in the query ("not allowed", "more than
+/// one"), longest first, without overlaps: each as its word range and the
+/// other members of its class.
+fn synonym_phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, &'static [Vec<String>])> {
+    let table = synonym_table();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let hit = table
+            .phrases
+            .iter()
+            .filter(|(p, _)| {
+                p.len() <= words.len() - i && p.iter().zip(&words[i..]).all(|(a, w)| *a == w.stem)
+            })
+            .max_by_key(|(p, _)| p.len());
+        match hit {
+            Some((p, others)) => {
+                out.push((i..i + p.len(), others.as_slice()));
+                i += p.len();
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// Words that negate the word after them: with one of them, "piloted" also
+/// searches "unpiloted".
+fn is_negator(w: &str) -> bool {
+    matches!(
+        w,
+        "not" | "no" | "nobody" | "never" | "without" | "none" | "cannot" | "nothing"
+    )
 }
 
 /// Inverse document frequency, as BM25 computes it.
@@ -287,17 +362,19 @@ pub fn plan(
         }
         Ok(best)
     };
-    let content: Vec<&Word> = words
-        .iter()
-        .filter(|w| !is_stop(&w.lower) && !is_letter(&w.lower))
+    let synonyms = synonym_phrases(&words);
+    let in_synonym = |i: usize| synonyms.iter().any(|(r, _)| r.contains(&i));
+    let content: Vec<usize> = (0..words.len())
+        .filter(|&i| !in_synonym(i) && !is_stop(&words[i].lower) && !is_letter(&words[i].lower))
         .collect();
-    let chosen: Vec<&Word> = if content.is_empty() {
-        words.iter().collect()
+    let chosen: Vec<usize> = if content.is_empty() && synonyms.is_empty() {
+        (0..words.len()).collect()
     } else {
         content
     };
     let mut groups: Vec<Group> = Vec::new();
-    for w in chosen {
+    for i in chosen {
+        let w = &words[i];
         if groups
             .iter()
             .any(|g| g.variants[0].stems == [w.stem.clone()])
@@ -311,12 +388,23 @@ pub fn plan(
             known: own > 0,
         }];
         for s in synonym_stems(&w.stem) {
-            let known = df(s)? > 0;
-            variants.push(Variant {
-                stems: vec![s.clone()],
-                weight: SYNONYM_WEIGHT,
-                known,
-            });
+            variants.push(variant(s.clone(), SYNONYM_WEIGHT, &df)?);
+        }
+        // "nobody piloting" means "unpiloted": the negation and the word are
+        // one meaning, found whole in the negated form.
+        let mut weight = idf(own, n);
+        if let Some(neg) = (i.saturating_sub(2)..i)
+            .rev()
+            .find(|&j| is_negator(&words[j].lower))
+        {
+            let un = text::stems(analyzer, &format!("un{}", w.lower));
+            if un.len() == 1 && df(&un[0])? > 0 {
+                variants.push(variant(un, 1.0, &df)?);
+                let neg_stem = [words[neg].stem.clone()];
+                if let Some(k) = groups.iter().position(|g| g.variants[0].stems == neg_stem) {
+                    weight += groups.remove(k).weight;
+                }
+            }
         }
         // A word the index does not know may be a typo: search the close words it does.
         if own == 0 {
@@ -334,7 +422,7 @@ pub fn plan(
         let number = w.lower.chars().all(|c| c.is_ascii_digit());
         groups.push(Group {
             variants,
-            weight: idf(own, n) * if number { NUMBER_WEIGHT } else { 1.0 },
+            weight: weight * if number { NUMBER_WEIGHT } else { 1.0 },
         });
     }
     // A word the corpus never uses (and no close word stands in for) weighs
@@ -354,7 +442,33 @@ pub fn plan(
             g.weight = mean;
         }
     }
+    // Synonyms of several words: one group, the phrase or any other member of
+    // its class, weighing what the phrase's words weigh.
+    for (range, others) in &synonyms {
+        let stems: Vec<String> = words[range.clone()]
+            .iter()
+            .map(|w| w.stem.clone())
+            .collect();
+        let mut weight = 0.0;
+        for w in words[range.clone()].iter().filter(|w| !is_stop(&w.lower)) {
+            weight += idf(df(&w.stem)?, n);
+        }
+        let mut variants = vec![variant(stems, 1.0, &df)?];
+        for o in *others {
+            variants.push(variant(o.clone(), SYNONYM_WEIGHT, &df)?);
+        }
+        groups.push(Group {
+            variants,
+            weight: weight.max(idf(n / 10, n)),
+        });
+    }
     for (range, name) in phrases(&words) {
+        if synonyms
+            .iter()
+            .any(|(r, _)| r.start < range.end && range.start < r.end)
+        {
+            continue;
+        }
         let stems: Vec<String> = words[range.clone()]
             .iter()
             .map(|w| w.stem.clone())
@@ -362,10 +476,7 @@ pub fn plan(
         if stems.len() < 2 {
             continue;
         }
-        let mut known = true;
-        for s in &stems {
-            known &= df(s)? > 0;
-        }
+        let known = variant(stems.clone(), 1.0, &df)?.known;
         // A term of art weighs what its content words weigh (at least one rare
         // word); a name twice that, so a document without it covers at most a third.
         let inner: f32 = groups
@@ -384,6 +495,19 @@ pub fn plan(
         });
     }
     Ok(Plan { groups })
+}
+
+/// A search alternative: known when every one of its stems is in the index.
+fn variant(stems: Vec<String>, weight: f32, df: &dyn Fn(&str) -> Result<u64>) -> Result<Variant> {
+    let mut known = true;
+    for s in &stems {
+        known &= df(s)? > 0;
+    }
+    Ok(Variant {
+        stems,
+        weight,
+        known,
+    })
 }
 
 /// BM25 collection statistics for one query, each looked up once: the plan
@@ -522,12 +646,15 @@ impl Plan {
         self.groups.iter().map(|g| g.weight).sum()
     }
 
-    /// The tantivy query; `None` when no word can be searched.
+    /// The tantivy query; `None` when no word can be searched. Without
+    /// `pairs`, neighbouring words found together add no bonus: a cheaper
+    /// query, for picking the candidates the full one scores.
     pub fn to_query(
         &self,
         f: &Fields,
         scope: &Scope,
         weights: &Arc<TermWeights>,
+        pairs: bool,
     ) -> Option<Box<dyn Query>> {
         let term_query = |term: Term, option: IndexRecordOption| -> Box<dyn Query> {
             Box::new(CachedTerm {
@@ -565,7 +692,7 @@ impl Plan {
             return None;
         }
         let mut bonus: Vec<Box<dyn Query>> = Vec::new();
-        {
+        if pairs {
             let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
             for pair in words.windows(2) {
                 if !(pair[0].known() && pair[1].known()) {
@@ -659,9 +786,9 @@ mod tests {
         for class in SYNONYMS {
             for w in class.iter().filter(|w| !w.contains(' ')) {
                 let stem = text::stems(&mut a, w).remove(0);
-                for other in class.iter().filter(|o| !o.contains(' ')) {
-                    let o = text::stems(&mut a, other).remove(0);
-                    if o != stem {
+                for other in class.iter() {
+                    let o = text::stems(&mut a, other);
+                    if o != [stem.clone()] {
                         assert!(synonym_stems(&stem).contains(&o), "{w} -> {other}");
                     }
                 }

@@ -11,12 +11,17 @@
 //!
 //! The index is current when its payload equals the fingerprint of the sources'
 //! contents (every `*.md` file under the rulebook, and every stored card
-//! database under `<data-dir>/cards/`), hashed on every open: sizes and
-//! modification times are never trusted. It is sound when tantivy's checksum
+//! database under `<data-dir>/cards/`). It is sound when tantivy's checksum
 //! of every file of it but the document store holds (see [`open_current`]); a
-//! damaged index is rebuilt.
+//! damaged index is rebuilt. Both are read in full only when a file changed:
+//! a [`Stamp`] in the index folder records every source and index file's size,
+//! modification and change times and inode as they were when last hashed or
+//! checked, and a file exactly as recorded (and long settled then) is not read
+//! again. Writing a file always moves its change time, which no tool sets
+//! back, so sizes and modification times alone are never trusted.
 
 use super::schema::{self, Doc, schema};
+use super::stamp::{Snapshot, Stamp};
 use super::text;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
@@ -54,6 +59,11 @@ impl Sources {
             files.push((format!("cards/{}", rel_name(&paths.data_dir, &path)), path));
         }
         Ok(Sources { files })
+    }
+
+    /// The metadata of every source file, read now.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::take(self.files.iter().map(|(n, p)| (n.as_str(), p.as_path())))
     }
 
     /// Whether there is no rulebook file at all.
@@ -105,17 +115,29 @@ fn rel_name(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
+/// The folder of the tantivy index (and of its [`Stamp`]) inside `index_dir`.
+pub fn sections_dir(index_dir: &Path) -> PathBuf {
+    index_dir.join(SECTIONS_DIR)
+}
+
 /// Open the index under `index_dir` when it exists, records `fingerprint`, and
 /// every file of it but the document store passes its checksum; `None` when
-/// it must be rebuilt. Never fails: any problem means rebuild.
+/// it must be rebuilt. Never fails: any problem means rebuild. The checksums
+/// are not read again when `checked` (the index files as they were when last
+/// checked) vouches for the files as they are. Returns the index, its files
+/// as they are, and whether their checksums were read.
 ///
 /// The document store (half the index's bytes) is not checksummed here: only
 /// the few documents shown as hits are read from it, its blocks are
 /// compressed and its footer checked on opening, and damage found while
 /// reading a hit fails the search with an index error, upon which the caller
 /// rebuilds and searches again.
-pub fn open_current(index_dir: &Path, fingerprint: &str) -> Option<Index> {
-    let dir = index_dir.join(SECTIONS_DIR);
+pub fn open_current(
+    index_dir: &Path,
+    fingerprint: &str,
+    checked: Option<&Snapshot>,
+) -> Option<(Index, Snapshot, bool)> {
+    let dir = sections_dir(index_dir);
     // The recorded fingerprint first, read without building the schema, so a
     // stale index costs no more than reading its meta.json.
     if recorded_fingerprint(&dir)? != fingerprint {
@@ -124,18 +146,44 @@ pub fn open_current(index_dir: &Path, fingerprint: &str) -> Option<Index> {
     let mut index = Index::open_in_dir(&dir).ok()?;
     schema::fields_of(&index.schema())?;
     let managed = index.directory();
-    for file in managed.list_managed_files() {
-        let name = file.to_string_lossy();
-        // meta.json is plain JSON (no checksum footer); it was read above.
-        if name.ends_with(".store") || name.ends_with(".lock") || name.ends_with(".json") {
+    let files = checksummed_files(&index, &dir);
+    let now = Snapshot::take(files.iter().map(|(n, p)| (n.as_str(), p.as_path())));
+    let check = !checked.is_some_and(|c| c.vouches_for(&now));
+    for (name, _) in files.iter().filter(|_| check) {
+        if name.ends_with(".store") {
             continue;
         }
-        if !managed.validate_checksum(&file).ok()? {
+        if !managed.validate_checksum(Path::new(name)).ok()? {
             return None;
         }
     }
     text::register(&mut index);
-    Some(index)
+    Some((index, now, check))
+}
+
+/// The index's files that carry a checksum footer, by name, in order: every
+/// managed file but meta.json (plain JSON, read on every open) and locks.
+fn checksummed_files(index: &Index, dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut files: Vec<(String, PathBuf)> = index
+        .directory()
+        .list_managed_files()
+        .into_iter()
+        .map(|f| (f.to_string_lossy().into_owned(), dir.join(&f)))
+        .filter(|(n, _)| !n.ends_with(".lock") && !n.ends_with(".json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Record in the index folder that the index of `fingerprint` was built
+/// from the sources as `sources` saw them, and what its files look like.
+pub fn stamp(index_dir: &Path, fingerprint: &str, sources: Snapshot, files: Snapshot) {
+    Stamp {
+        fingerprint: fingerprint.to_string(),
+        sources,
+        index: files,
+    }
+    .write(&sections_dir(index_dir));
 }
 
 /// The payload of the last commit recorded in `dir/meta.json`.
@@ -151,9 +199,22 @@ fn recorded_fingerprint(dir: &Path) -> Option<String> {
 /// Build the index of `docs` into a fresh folder beside the current one and
 /// rename it into place. When the index folder cannot be written, the index is
 /// built in memory instead, so search still works.
-pub fn build(index_dir: &Path, docs: &[Doc], fingerprint: &str) -> Result<Index> {
+/// `sources` is what the sources looked like when `fingerprint` was taken: it
+/// is recorded in the index's [`Stamp`] beside the new files.
+pub fn build(
+    index_dir: &Path,
+    docs: &[Doc],
+    fingerprint: &str,
+    sources: Snapshot,
+) -> Result<Index> {
     match build_on_disk(index_dir, docs, fingerprint) {
-        Ok(index) => Ok(index),
+        Ok(index) => {
+            let dir = sections_dir(index_dir);
+            let files = checksummed_files(&index, &dir);
+            let files = Snapshot::take(files.iter().map(|(n, p)| (n.as_str(), p.as_path())));
+            stamp(index_dir, fingerprint, sources, files);
+            Ok(index)
+        }
         Err(_) => build_in_ram(docs, fingerprint),
     }
 }

@@ -2,7 +2,7 @@
 
 use super::effects::Dmg;
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, Effect, Target};
+use super::model::{Amount, CardType, DieFilter, Effect, Target};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name};
 use crate::engine::{Actor, Event, NeedKind};
@@ -209,84 +209,8 @@ fn apply_more(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             en.discard_random(by, n, &d, r::DISCARD)?;
             Ok(true)
         }
-        Effect::RemoveDie { filter } => {
-            let cands: Vec<usize> = (0..en.st.dice.len())
-                .filter(|&x| {
-                    matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by)
-                })
-                .collect();
-            if cands.is_empty() {
-                en.log(
-                    Actor::Player(by),
-                    Event::Result,
-                    "no such die in a pool: nothing is removed",
-                    &[r::REMOVING_DICE],
-                );
-                return Ok(false);
-            }
-            let named = step.as_ref().and_then(|d| d.step.remove.clone());
-            let x = match named {
-                Some(n) => match en.stat.die(&n) {
-                    Some(x) if cands.contains(&x) => x,
-                    _ => {
-                        return rej(
-                            format!("die {n} cannot be removed by this ability"),
-                            r::REMOVING_DICE,
-                        );
-                    }
-                },
-                None if cands.len() == 1 => cands[0],
-                None => return Err(en.need(by, NeedKind::Choice, "the die to remove (`remove:`)")),
-            };
-            ctx.removed = Some(en.value_of(x));
-            en.st.dice[x].at = DieAt::OnCard;
-            let t = format!(
-                "{} removes die {} (value {})",
-                seat_name(by),
-                en.die_id(x),
-                ctx.removed.unwrap_or(0)
-            );
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                t,
-                &[r::REMOVING_DICE],
-            );
-            Ok(true)
-        }
-        Effect::RemoveAll { filter } => {
-            let xs: Vec<usize> = (0..en.st.dice.len())
-                .filter(|&x| {
-                    matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by)
-                })
-                .collect();
-            ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
-            for &x in &xs {
-                en.st.dice[x].at = DieAt::OnCard;
-            }
-            if xs.len() > 1 {
-                let t = format!(
-                    "the combined value of the dice removed is {}",
-                    ctx.removed.unwrap_or(0)
-                );
-                en.log(Actor::Player(by), Event::Result, t, &[r::COMBINED_VALUE]);
-            }
-            let t = format!(
-                "removes {}",
-                if xs.is_empty() {
-                    "no dice".to_string()
-                } else {
-                    en.die_list(&xs)
-                }
-            );
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                t,
-                &[r::REMOVING_DICE],
-            );
-            Ok(true)
-        }
+        Effect::RemoveDie { filter } => remove_die(en, filter, ctx),
+        Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
         Effect::Reroll { whose } => {
             let Some(d) = step else { return Ok(true) };
             let f = super::model::DieFilter {
@@ -352,6 +276,87 @@ fn apply_more(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         }
         _ => apply_rest(en, e, ctx),
     }
+}
+
+/// Remove one die in a pool that matches the filter (the decision's `remove:`).
+fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let cands: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by))
+        .collect();
+    if cands.is_empty() {
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            "no such die in a pool: nothing is removed",
+            &[r::REMOVING_DICE],
+        );
+        return Ok(false);
+    }
+    let named = step.as_ref().and_then(|d| d.step.remove.clone());
+    let x = match named {
+        Some(n) => match en.stat.die(&n) {
+            Some(x) if cands.contains(&x) => x,
+            _ => {
+                return rej(
+                    format!("die {n} cannot be removed by this ability"),
+                    r::REMOVING_DICE,
+                );
+            }
+        },
+        None if cands.len() == 1 => cands[0],
+        None => return Err(en.need(by, NeedKind::Choice, "the die to remove (`remove:`)")),
+    };
+    ctx.removed = Some(en.value_of(x));
+    en.st.dice[x].at = DieAt::OnCard;
+    let t = format!(
+        "{} removes die {} (value {})",
+        seat_name(by),
+        en.die_id(x),
+        ctx.removed.unwrap_or(0)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::REMOVING_DICE],
+    );
+    Ok(true)
+}
+
+/// Remove every die in a pool that matches the filter; their values are combined.
+fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let xs: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by))
+        .collect();
+    ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
+    for &x in &xs {
+        en.st.dice[x].at = DieAt::OnCard;
+    }
+    if xs.len() > 1 {
+        let t = format!(
+            "the combined value of the dice removed is {}",
+            ctx.removed.unwrap_or(0)
+        );
+        en.log(Actor::Player(by), Event::Result, t, &[r::COMBINED_VALUE]);
+    }
+    let t = format!(
+        "removes {}",
+        if xs.is_empty() {
+            "no dice".to_string()
+        } else {
+            en.die_list(&xs)
+        }
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::REMOVING_DICE],
+    );
+    Ok(true)
 }
 
 fn apply_rest(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
@@ -503,105 +508,9 @@ fn apply_last(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             amount: a,
             from,
             to,
-        } => {
-            let (Some(f), Some(t)) = (en.target(*from, ctx)?, en.target(*to, ctx)?) else {
-                return Ok(false);
-            };
-            if f == t {
-                return rej("something cannot move to its current placement", r::MOVE);
-            }
-            let n = amount_of(en, *a, ctx).min(en.st.cards[f].damage).max(0);
-            en.st.cards[f].damage -= n;
-            en.st.cards[t].damage += n;
-            let txt = format!(
-                "{n} damage moves from {} to {} (shields ignored; not taken)",
-                en.key(f),
-                en.key(t)
-            );
-            en.log(Actor::Player(by), Event::StateChange, txt, &[r::MOVE]);
-            if n > 0
-                && en.st.cards[t].ctype == CardType::Character
-                && en.st.cards[t].damage >= en.stat.defs[t].health.unwrap_or(i64::MAX)
-            {
-                en.defeat(t)?;
-            }
-            Ok(n == amount_of(en, *a, ctx))
-        }
-        Effect::MoveShield => {
-            let (Some(f), Some(t)) = (
-                en.target(Target::ChosenYours, ctx)?,
-                en.target(Target::ChosenYours, ctx)?,
-            ) else {
-                return Ok(false);
-            };
-            if f == t {
-                return rej("a shield cannot move to its current placement", r::MOVE);
-            }
-            if en.st.cards[f].shields == 0 || en.st.cards[t].shields >= 3 {
-                let txt = format!(
-                    "no shield can move from {} to {} (no shield there, or already 3)",
-                    en.key(f),
-                    en.key(t)
-                );
-                en.log(
-                    Actor::Player(by),
-                    Event::Result,
-                    txt,
-                    &[r::MOVE, r::SHIELDS],
-                );
-                return Ok(false);
-            }
-            en.st.cards[f].shields -= 1;
-            en.st.cards[t].shields += 1;
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("a shield moves from {} to {}", en.key(f), en.key(t)),
-                &[r::MOVE, r::SHIELDS],
-            );
-            Ok(true)
-        }
-        Effect::MoveUpgrade { from } => {
-            let Some(d) = step else { return Ok(false) };
-            let (Some(un), Some(on)) = (d.step.upgrade.clone(), d.step.on.clone()) else {
-                return Err(en.need(
-                    by,
-                    NeedKind::Choice,
-                    "the upgrade to move (`upgrade:`) and where (`on:`)",
-                ));
-            };
-            let u = en.card_named(Some(&un), r::MOVE)?;
-            let t = en.card_named(Some(&on), r::MOVE)?;
-            let holder = match from {
-                Some(f) => en.target(*f, ctx)?,
-                None => en.st.cards[u].on,
-            };
-            if !en.st.in_play(u) || en.st.cards[u].on.is_none() || en.st.cards[u].on != holder {
-                return rej(
-                    format!("{un} is not an upgrade this ability can move"),
-                    r::MOVE,
-                );
-            }
-            if !en.st.in_play(t)
-                || en.st.cards[t].ctype != CardType::Character
-                || en.st.cards[t].controller != by
-                || en.st.cards[u].on == Some(t)
-            {
-                return rej(format!("{on} is not one of your other characters"), r::MOVE);
-            }
-            en.st.cards[u].on = Some(t);
-            en.st.cards[u].controller = by;
-            for x in en.st.dice_of(u) {
-                en.st.dice[x].at = DieAt::OnCard;
-                en.st.dice[x].controller = by;
-            }
-            let txt = format!(
-                "{un} moves to {on} (ignoring play restrictions; its die returns to the card)",
-            );
-            en.log(Actor::Player(by), Event::StateChange, txt, &[r::MOVE]);
-            en.max_upgrades(t, &d)?;
-            Ok(true)
-        }
+        } => move_damage(en, *a, *from, *to, ctx),
+        Effect::MoveShield => move_shield(en, ctx),
+        Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
         Effect::EndActionPhase => {
             en.end_phase = true;
             en.log(
@@ -729,4 +638,112 @@ fn apply_last(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             Err(en.halt(crate::engine::End::NotModelled { what }))
         }
     }
+}
+
+/// Move damage from one card to another: shields are ignored and the damage is not taken.
+fn move_damage(en: &mut Engine, a: Amount, from: Target, to: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let (Some(f), Some(t)) = (en.target(from, ctx)?, en.target(to, ctx)?) else {
+        return Ok(false);
+    };
+    if f == t {
+        return rej("something cannot move to its current placement", r::MOVE);
+    }
+    let n = amount_of(en, a, ctx).min(en.st.cards[f].damage).max(0);
+    en.st.cards[f].damage -= n;
+    en.st.cards[t].damage += n;
+    let txt = format!(
+        "{n} damage moves from {} to {} (shields ignored; not taken)",
+        en.key(f),
+        en.key(t)
+    );
+    en.log(Actor::Player(by), Event::StateChange, txt, &[r::MOVE]);
+    if n > 0
+        && en.st.cards[t].ctype == CardType::Character
+        && en.st.cards[t].damage >= en.stat.defs[t].health.unwrap_or(i64::MAX)
+    {
+        en.defeat(t)?;
+    }
+    Ok(n == amount_of(en, a, ctx))
+}
+
+/// Move a shield from one of your characters to another.
+fn move_shield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let (Some(f), Some(t)) = (
+        en.target(Target::ChosenYours, ctx)?,
+        en.target(Target::ChosenYours, ctx)?,
+    ) else {
+        return Ok(false);
+    };
+    if f == t {
+        return rej("a shield cannot move to its current placement", r::MOVE);
+    }
+    if en.st.cards[f].shields == 0 || en.st.cards[t].shields >= 3 {
+        let txt = format!(
+            "no shield can move from {} to {} (no shield there, or already 3)",
+            en.key(f),
+            en.key(t)
+        );
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            txt,
+            &[r::MOVE, r::SHIELDS],
+        );
+        return Ok(false);
+    }
+    en.st.cards[f].shields -= 1;
+    en.st.cards[t].shields += 1;
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("a shield moves from {} to {}", en.key(f), en.key(t)),
+        &[r::MOVE, r::SHIELDS],
+    );
+    Ok(true)
+}
+
+/// Move an upgrade to another of your characters, ignoring play restrictions.
+fn move_upgrade(en: &mut Engine, from: Option<Target>, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let Some(d) = step else { return Ok(false) };
+    let (Some(un), Some(on)) = (d.step.upgrade.clone(), d.step.on.clone()) else {
+        return Err(en.need(
+            by,
+            NeedKind::Choice,
+            "the upgrade to move (`upgrade:`) and where (`on:`)",
+        ));
+    };
+    let u = en.card_named(Some(&un), r::MOVE)?;
+    let t = en.card_named(Some(&on), r::MOVE)?;
+    let holder = match from {
+        Some(f) => en.target(f, ctx)?,
+        None => en.st.cards[u].on,
+    };
+    if !en.st.in_play(u) || en.st.cards[u].on.is_none() || en.st.cards[u].on != holder {
+        return rej(
+            format!("{un} is not an upgrade this ability can move"),
+            r::MOVE,
+        );
+    }
+    if !en.st.in_play(t)
+        || en.st.cards[t].ctype != CardType::Character
+        || en.st.cards[t].controller != by
+        || en.st.cards[u].on == Some(t)
+    {
+        return rej(format!("{on} is not one of your other characters"), r::MOVE);
+    }
+    en.st.cards[u].on = Some(t);
+    en.st.cards[u].controller = by;
+    for x in en.st.dice_of(u) {
+        en.st.dice[x].at = DieAt::OnCard;
+        en.st.dice[x].controller = by;
+    }
+    let txt =
+        format!("{un} moves to {on} (ignoring play restrictions; its die returns to the card)",);
+    en.log(Actor::Player(by), Event::StateChange, txt, &[r::MOVE]);
+    en.max_upgrades(t, &d)?;
+    Ok(true)
 }

@@ -377,6 +377,10 @@ pub struct SideResult {
     /// Attrition left over and ignored (nothing left that must be forfeited).
     pub attrition_ignored: i64,
     pub battle_damage_canceled: i64,
+    /// Power destinies drawn (or to draw) in the power segment.
+    pub power_destinies: u32,
+    /// Attrition destinies drawn (or to draw) in the power segment.
+    pub attrition_destinies: u32,
 }
 
 /// The outcome of a battle.
@@ -774,10 +778,9 @@ fn deck(cards: &[DeckCard]) -> Vec<DestinyCard> {
         .collect()
 }
 
-/// Resolves a battle from initiation to its end.
-pub fn resolve(b: &Battle, script: &Script) -> Outcome {
+fn live(b: &Battle) -> Live<'_> {
     let n = b.cards.len();
-    let mut live = Live {
+    Live {
         b,
         state: vec![State::Active; n],
         at: b.cards.iter().map(|c| !c.elsewhere).collect(),
@@ -786,7 +789,30 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
         fired: Vec::new(),
         reserve_used: [0, 0],
         decks: [deck(&b.reserve.light), deck(&b.reserve.dark)],
-    };
+    }
+}
+
+/// What initiating the battle costs its initiator: 1, with the battle cost modifiers.
+pub fn cost(b: &Battle) -> Total {
+    cost_of(&live(b))
+}
+
+fn cost_of(live: &Live) -> Total {
+    compute(
+        "battle cost",
+        &Base {
+            source: "initiating battle".into(),
+            value: Some(1),
+            cite: cite::INITIATE_BATTLE,
+        },
+        &live.mods_for(&Target::BattleCost, live.b.initiator),
+        Rules::default(),
+    )
+}
+
+/// Resolves a battle from initiation to its end.
+pub fn resolve(b: &Battle, script: &Script) -> Outcome {
+    let mut live = live(b);
     let mut out = Outcome::default();
     run(&mut live, &mut out, script);
     out.destiny_cards_drawn = live.reserve_used;
@@ -794,9 +820,41 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
 }
 
 fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
+    if !initiate(live, out) || !early_segments(live, out, script) {
+        return;
+    }
+    let Some(d) = power_segment_draws(live, out, script) else {
+        return;
+    };
+    for step in &script.power {
+        early_step(live, out, step, "power segment");
+        if ended(live, out) {
+            return;
+        }
+    }
+    total_power(live, out, &d);
+    attrition(live, out, &d);
+    winner_and_loser(live, out);
+    for step in &script.after_winner {
+        early_step(live, out, step, "responses to winning");
+    }
+    damage_segment(live, out, script);
+}
+
+/// The destinies drawn in the power segment, by side index.
+struct PowerDraws {
+    power_destiny: [Option<Total>; 2],
+    battle_destiny: [Option<Total>; 2],
+    /// Responses to a battle destiny just drawn that add to total power.
+    from_drawn: [Vec<Modifier>; 2],
+    attrition_destiny: [Option<i64>; 2],
+}
+
+/// Initiating the battle: presence of both players, cards that battled already, the cost.
+/// False when the battle is not initiated.
+fn initiate(live: &mut Live, out: &mut Outcome) -> bool {
     let b = live.b;
     let me = b.initiator;
-
     // Initiate: both players must occupy the location.
     for s in [me, me.other()] {
         if !live.presence(s) {
@@ -809,7 +867,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
                 &[cite::BATTLE, cite::INITIATE_BATTLE, cite::PRESENCE],
             );
             out.not_initiated = Some(why);
-            return;
+            return false;
         }
     }
     for c in b.cards.iter().filter(|c| c.battled_this_turn) {
@@ -821,16 +879,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             &[cite::BATTLE, cite::PARTICIPATING],
         );
     }
-    let cost = compute(
-        "battle cost",
-        &Base {
-            source: "initiating battle".into(),
-            value: Some(1),
-            cite: cite::INITIATE_BATTLE,
-        },
-        &live.mods_for(&Target::BattleCost, me),
-        Rules::default(),
-    );
+    let cost = cost_of(live);
     if let (Some(fp), Some(c)) = (b.force_pile, cost.value) {
         let have = if me == Side::Light { fp.light } else { fp.dark };
         if have < c {
@@ -838,7 +887,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             out.say(why.clone(), &[cite::INITIATE_BATTLE]);
             out.not_initiated = Some(why);
             out.cost = Some(cost);
-            return;
+            return false;
         }
     }
     out.say(
@@ -847,6 +896,13 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     );
     out.cost = Some(cost);
 
+    true
+}
+
+/// Responses to the initiation and the weapons segment. False when the battle ended or
+/// waits for a decision.
+fn early_segments(live: &mut Live, out: &mut Outcome, script: &Script) -> bool {
+    let me = live.b.initiator;
     // Responses, beginning with the defender.
     let mut turns = Alternation::new(
         "responses to the battle initiation",
@@ -855,21 +911,21 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     );
     for (k, step) in script.responses.iter().enumerate() {
         if out.needs.is_some() {
-            return;
+            return false;
         }
         if turns.admit(out, me, step, k + 1) {
             early_step(live, out, step, "responses");
         }
     }
     if ended(live, out) {
-        return;
+        return false;
     }
     // Weapons segment.
     out.say("weapons segment begins", &[cite::WEAPONS_SEGMENT]);
     let mut turns = Alternation::new("weapons segment", cite::WEAPONS_SEGMENT, me);
     for (k, step) in script.weapons.iter().enumerate() {
         if out.needs.is_some() {
-            return;
+            return false;
         }
         let pos = script.responses.len() + k + 1;
         if !weapon_destiny_possible(live, out, step, pos) {
@@ -880,9 +936,16 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         }
         early_step(live, out, step, "weapons segment");
         if ended(live, out) {
-            return;
+            return false;
         }
     }
+    true
+}
+
+/// The power segment's destiny draws: power destinies, battle destinies (with responses
+/// to a battle destiny just drawn) and attrition destinies. None when a decision is needed.
+fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> Option<PowerDraws> {
+    let me = live.b.initiator;
     // Power segment.
     out.say("power segment begins", &[cite::POWER_SEGMENT]);
     let order = [me, me.other()];
@@ -899,6 +962,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             Rules::default(),
         );
         let k = count.or_zero().clamp(0, 64) as u32;
+        out.side_mut(s).power_destinies = k;
         if k > 0 {
             let req = destiny::Request::new("power destiny", &s.to_string(), k);
             let o = live.draw(s, &req);
@@ -920,7 +984,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             if o.needs.is_some() {
                 out.needs = o.needs.clone();
                 out.needs_from = Some(s);
-                return;
+                return None;
             }
             drawn = o
                 .draws
@@ -988,7 +1052,18 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             &live.mods_for(&Target::AttritionDestinies, s),
             Rules::default(),
         );
-        let k = count.or_zero().clamp(0, 64) as u32;
+        let mut k = count.or_zero().clamp(0, 64) as u32;
+        if k > 0 && bd[s.ix()].is_none() {
+            out.say(
+                format!(
+                    "{s} has no total battle destiny: its {k} attrition {} reduced to an unmodifiable zero",
+                    if k == 1 { "destiny is" } else { "destinies are" }
+                ),
+                &[cite::ATTRITION_DESTINIES],
+            );
+            k = 0;
+        }
+        out.side_mut(s).attrition_destinies = k;
         if k > 0 {
             let o = live.draw(
                 s,
@@ -998,12 +1073,19 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             attrition_destiny[s.ix()] = o.total_value();
         }
     }
-    for step in &script.power {
-        early_step(live, out, step, "power segment");
-        if ended(live, out) {
-            return;
-        }
-    }
+    Some(PowerDraws {
+        power_destiny,
+        battle_destiny: bd,
+        from_drawn,
+        attrition_destiny,
+    })
+}
+
+/// Each side's total power.
+fn total_power(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
+    let me = live.b.initiator;
+    let order = [me, me.other()];
+    let (power_destiny, bd, from_drawn) = (&d.power_destiny, &d.battle_destiny, &d.from_drawn);
     // Totaling power.
     for s in order {
         let mut parts: Vec<Modifier> = Vec::new();
@@ -1077,6 +1159,14 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         out.say(format!("{total}"), &total.cites());
         out.side_mut(s).total_power = Some(total);
     }
+}
+
+/// Attrition against each side: starts from the total battle destiny, if it exists.
+fn attrition(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
+    let b = live.b;
+    let me = b.initiator;
+    let order = [me, me.other()];
+    let (bd, attrition_destiny) = (&d.battle_destiny, &d.attrition_destiny);
     // Attrition: starts from the total battle destiny, if it exists.
     for s in order {
         let against = s.other();
@@ -1124,6 +1214,10 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
         };
         out.side_mut(against).attrition = att;
     }
+}
+
+/// The winner and loser, and battle damage against the loser.
+fn winner_and_loser(live: &mut Live, out: &mut Outcome) {
     // Winner and loser.
     let pl = out
         .light
@@ -1169,10 +1263,6 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
             &[cite::WINNER_AND_LOSER],
         ),
     }
-    for step in &script.after_winner {
-        early_step(live, out, step, "responses to winning");
-    }
-    damage_segment(live, out, script);
 }
 
 /// A card's power as separate added terms, when it is a plain sum of its

@@ -137,11 +137,25 @@ fn deck(cards: &[super::battle::DeckCard]) -> Vec<DestinyCard> {
         .collect()
 }
 
+/// What an attack has done so far, beside its outcome.
+struct Fight {
+    decks: Decks,
+    gone: Vec<bool>,
+    /// Cards that jumped off a lost creature vehicle: no longer aboard.
+    off: Vec<bool>,
+    hit: bool,
+    power_mods: Vec<Vec<Modifier>>,
+    ferocity_mods: Vec<Modifier>,
+}
+
+fn find(a: &Attack, n: &str) -> Option<usize> {
+    a.cards.iter().position(|c| c.name.eq_ignore_ascii_case(n))
+}
+
 /// Resolves one attack.
 pub fn resolve(a: &Attack) -> Outcome {
     let mut out = Outcome::default();
-    let find = |n: &str| a.cards.iter().position(|c| c.name.eq_ignore_ascii_case(n));
-    let Some(cr) = find(&a.creature) else {
+    let Some(cr) = find(a, &a.creature) else {
         out.needs = Some(format!("unknown creature: {}", a.creature));
         return out;
     };
@@ -150,54 +164,19 @@ pub fn resolve(a: &Attack) -> Outcome {
         out.needs = Some(format!("{} is not a creature", creature.name));
         return out;
     }
-    let mut decks = Decks {
-        cards: [deck(&a.reserve.light), deck(&a.reserve.dark)],
-        used: [0, 0],
+    let mut f = Fight {
+        decks: Decks {
+            cards: [deck(&a.reserve.light), deck(&a.reserve.dark)],
+            used: [0, 0],
+        },
+        gone: vec![false; a.cards.len()],
+        off: vec![false; a.cards.len()],
+        hit: false,
+        power_mods: vec![Vec::new(); a.cards.len()],
+        ferocity_mods: Vec::new(),
     };
-    let mut gone = vec![false; a.cards.len()];
-    // Cards that jumped off a lost creature vehicle: no longer aboard.
-    let mut off = vec![false; a.cards.len()];
-    let mut hit = false;
-    let mut power_mods: Vec<Vec<Modifier>> = vec![Vec::new(); a.cards.len()];
-    let mut ferocity_mods: Vec<Modifier> = Vec::new();
-
-    // Participants on the non-creature side.
-    let (opp_side, participants): (Side, Vec<usize>) = match a.direction {
-        Direction::CreatureAttacks => {
-            let Some(t) = a.target.as_deref().and_then(find) else {
-                out.needs =
-                    Some("needs a decision: the randomly selected target of the attack".into());
-                return out;
-            };
-            let tc = &a.cards[t];
-            if tc.aboard.is_some() && tc.kind == Kind::Character {
-                out.say(
-                    format!(
-                        "{} is aboard a vehicle or starship and is not a potential target",
-                        tc.name
-                    ),
-                    &[cite::ATTACKS_NON_PARASITE],
-                );
-                return out;
-            }
-            (tc.side, vec![t])
-        }
-        Direction::AttackCreature => {
-            let Some(s) = a.side else {
-                out.needs = Some("needs a decision: which side attacks the creature".into());
-                return out;
-            };
-            let v = (0..a.cards.len())
-                .filter(|&i| {
-                    a.cards[i].side == s
-                        && matches!(
-                            a.cards[i].kind,
-                            Kind::Character | Kind::Vehicle | Kind::Starship
-                        )
-                })
-                .collect();
-            (s, v)
-        }
+    let Some((opp_side, participants)) = participants(a, &mut out) else {
+        return out;
     };
     out.say(
         format!(
@@ -210,6 +189,69 @@ pub fn resolve(a: &Attack) -> Outcome {
         "weapons segment begins",
         &[cite::ATTACKS_STEPS, cite::WEAPONS_SEGMENT],
     );
+    if !weapons_segment(a, cr, &mut f, &mut out) {
+        return out;
+    }
+    let participants: Vec<usize> = participants.into_iter().filter(|&i| !f.gone[i]).collect();
+    if participants.is_empty() || f.gone[cr] {
+        out.say(
+            "one side of the attack has no cards left: the attack ends",
+            &[cite::ATTACKS],
+        );
+        return out;
+    }
+    out.say("power segment begins", &[cite::ATTACKS_STEPS]);
+    totals(a, cr, opp_side, &participants, &mut f, &mut out);
+    damage(a, cr, &participants, f.hit, &mut out);
+    out
+}
+
+/// The attack's participants on the non-creature side, and that side. None when the
+/// attack needs a decision or has no target.
+fn participants(a: &Attack, out: &mut Outcome) -> Option<(Side, Vec<usize>)> {
+    Some(match a.direction {
+        Direction::CreatureAttacks => {
+            let Some(t) = a.target.as_deref().and_then(|n| find(a, n)) else {
+                out.needs =
+                    Some("needs a decision: the randomly selected target of the attack".into());
+                return None;
+            };
+            let tc = &a.cards[t];
+            if tc.aboard.is_some() && tc.kind == Kind::Character {
+                out.say(
+                    format!(
+                        "{} is aboard a vehicle or starship and is not a potential target",
+                        tc.name
+                    ),
+                    &[cite::ATTACKS_NON_PARASITE],
+                );
+                return None;
+            }
+            (tc.side, vec![t])
+        }
+        Direction::AttackCreature => {
+            let Some(s) = a.side else {
+                out.needs = Some("needs a decision: which side attacks the creature".into());
+                return None;
+            };
+            let v = (0..a.cards.len())
+                .filter(|&i| {
+                    a.cards[i].side == s
+                        && matches!(
+                            a.cards[i].kind,
+                            Kind::Character | Kind::Vehicle | Kind::Starship
+                        )
+                })
+                .collect();
+            (s, v)
+        }
+    })
+}
+
+/// The attack's weapons segment (and the script's other steps before the power segment).
+/// False when the attack stopped for a decision or something not modelled.
+fn weapons_segment(a: &Attack, cr: usize, f: &mut Fight, out: &mut Outcome) -> bool {
+    let creature = &a.cards[cr];
     let mut fired: Vec<&str> = Vec::new();
     for st in &a.weapons {
         match st {
@@ -223,10 +265,10 @@ pub fn resolve(a: &Attack) -> Outcome {
                 }
                 fired.push(weapon);
                 let dv = creature.defense;
-                let d = decks.draw(*by, "weapon destiny", 1, *add, &mut out);
+                let d = f.decks.draw(*by, "weapon destiny", 1, *add, out);
                 match (d, dv) {
                     (Some(d), Some(v)) if d > v => {
-                        hit = true;
+                        f.hit = true;
                         out.say(
                             format!("{weapon} fires at {}: total weapon destiny {d} > defense value {v}: hit (turned sideways; the attack continues)", creature.name),
                             &[cite::ATTACKS_STEPS, cite::FIRING_WEAPONS],
@@ -245,12 +287,12 @@ pub fn resolve(a: &Attack) -> Outcome {
                 }
             }
             AttackStep::PowerPlusDestiny { card, by, source } => {
-                let Some(i) = find(card) else {
+                let Some(i) = find(a, card) else {
                     out.needs = Some(format!("unknown card in script: {card}"));
-                    return out;
+                    return false;
                 };
-                if let Some(x) = decks.draw(*by, "destiny", 1, 0, &mut out) {
-                    power_mods[i].push(Modifier::new(source.clone(), Op::Add(x)));
+                if let Some(x) = f.decks.draw(*by, "destiny", 1, 0, out) {
+                    f.power_mods[i].push(Modifier::new(source.clone(), Op::Add(x)));
                     out.say(
                         format!("{source}: {card} is power +{x}"),
                         &[cite::ATTACKS_STEPS],
@@ -258,7 +300,8 @@ pub fn resolve(a: &Attack) -> Outcome {
                 }
             }
             AttackStep::Ferocity { add, source } => {
-                ferocity_mods.push(Modifier::new(source.clone(), Op::Add(*add)));
+                f.ferocity_mods
+                    .push(Modifier::new(source.clone(), Op::Add(*add)));
                 out.say(
                     format!("{source}: {} ferocity +{add}", creature.name),
                     &[cite::ATTACKS_STEPS],
@@ -269,8 +312,8 @@ pub fn resolve(a: &Attack) -> Outcome {
                 source,
                 jump_off,
             } => {
-                if let Some(i) = find(card) {
-                    gone[i] = true;
+                if let Some(i) = find(a, card) {
+                    f.gone[i] = true;
                     out.lost.push(a.cards[i].name.clone());
                     out.say(format!("{card} is lost ({source})"), &[cite::ATTACKS_STEPS]);
                     let host = &a.cards[i].name;
@@ -284,7 +327,7 @@ pub fn resolve(a: &Attack) -> Outcome {
                         .collect();
                     for j in riders {
                         if *jump_off {
-                            off[j] = true;
+                            f.off[j] = true;
                             out.say(
                                 format!(
                                     "{} jumps off {card} (a creature vehicle) and stays at {}",
@@ -306,37 +349,40 @@ pub fn resolve(a: &Attack) -> Outcome {
                                     a.cards[j].name
                                 )
                             });
-                            return out;
+                            return false;
                         }
                     }
                 }
             }
         }
     }
-    let participants: Vec<usize> = participants.into_iter().filter(|&i| !gone[i]).collect();
-    if participants.is_empty() || gone[cr] {
-        out.say(
-            "one side of the attack has no cards left: the attack ends",
-            &[cite::ATTACKS],
-        );
-        return out;
-    }
-    out.say("power segment begins", &[cite::ATTACKS_STEPS]);
+    true
+}
 
+/// The power segment: the creature's total against the other side's total.
+fn totals(
+    a: &Attack,
+    cr: usize,
+    opp_side: Side,
+    participants: &[usize],
+    f: &mut Fight,
+    out: &mut Outcome,
+) {
+    let creature = &a.cards[cr];
     // The creature's total.
     let mut fmods = Vec::new();
     if a.ferocity_destinies > 0
-        && let Some(d) = decks.draw(
+        && let Some(d) = f.decks.draw(
             creature.side,
             "ferocity destiny",
             a.ferocity_destinies,
             0,
-            &mut out,
+            out,
         )
     {
         fmods.push(Modifier::new("destiny", Op::Add(d)));
     }
-    fmods.extend(ferocity_mods);
+    fmods.extend(std::mem::take(&mut f.ferocity_mods));
     if a.direction == Direction::AttackCreature
         && let Some(dv) = creature.defense
     {
@@ -359,9 +405,9 @@ pub fn resolve(a: &Attack) -> Outcome {
     // The other side's total.
     let mut parts: Vec<Modifier> = Vec::new();
     let mut ability = 0i64;
-    for &i in &participants {
+    for &i in participants {
         let c = &a.cards[i];
-        if c.aboard.is_none() || off[i] {
+        if c.aboard.is_none() || f.off[i] {
             let p = compute(
                 &format!("power of {}", c.name),
                 &Base {
@@ -369,7 +415,7 @@ pub fn resolve(a: &Attack) -> Outcome {
                     value: c.power,
                     cite: cite::ATTACKS,
                 },
-                &power_mods[i],
+                &f.power_mods[i],
                 Rules::default(),
             );
             if let Some(v) = p.value {
@@ -381,7 +427,7 @@ pub fn resolve(a: &Attack) -> Outcome {
             .saturating_add(c.permanent_pilot.unwrap_or(0));
     }
     if ability >= 4 {
-        if let Some(d) = decks.draw(opp_side, "destiny", 1, 0, &mut out) {
+        if let Some(d) = f.decks.draw(opp_side, "destiny", 1, 0, out) {
             parts.push(Modifier::new("destiny (4 or more ability)", Op::Add(d)).cumulative());
         }
     } else {
@@ -427,10 +473,20 @@ pub fn resolve(a: &Attack) -> Outcome {
         ),
         &cites,
     );
+}
+
+/// The damage segment: the defeated are lost, and so is a creature that was hit.
+fn damage(a: &Attack, cr: usize, participants: &[usize], hit: bool, out: &mut Outcome) {
+    let creature = &a.cards[cr];
+    let defeated = out.defeated;
+    let cites = match a.direction {
+        Direction::CreatureAttacks => [cite::ATTACKS_NON_PARASITE, cite::ATTACKS_STEPS],
+        Direction::AttackCreature => [cite::ATTACKS_CREATURES_ATTACKED, cite::ATTACKS_STEPS],
+    };
     out.say("damage segment begins", &[cite::ATTACKS_STEPS]);
-    if out.defeated {
+    if defeated {
         let victims: Vec<usize> = match a.direction {
-            Direction::CreatureAttacks => participants.clone(),
+            Direction::CreatureAttacks => participants.to_vec(),
             Direction::AttackCreature => vec![cr],
         };
         for i in victims {
@@ -445,5 +501,4 @@ pub fn resolve(a: &Attack) -> Outcome {
             &[cite::ATTACKS_STEPS, cite::ATTACKS],
         );
     }
-    out
 }

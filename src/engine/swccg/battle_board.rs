@@ -17,7 +17,12 @@ use super::battle::{
     self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script, Step,
 };
 use super::drain::{self, Drain, DrainCard};
+use super::stack::BattleDraw;
 use super::state::{CardIx, State, Zone};
+
+/// A destiny drawn in a battle's power segment on the stack: who drew it, its value
+/// (`None`: the draw failed) and which kind of destiny it was.
+type Drawn = (BoardSide, Option<i64>, BattleDraw);
 use crate::engine::swccg::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
 /// A card's name in a battle or drain and its trace: its title, or, when another card
@@ -77,19 +82,28 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
 
 /// The destiny values a battle draws from: each side's Reserve Deck, or, once its battle
 /// destinies were drawn on the stack, the values drawn there (a failed draw ends them).
-fn decks(st: &State, drawn: Option<&[(BoardSide, Option<i64>)]>) -> Reserves {
+fn decks(st: &State, drawn: Option<&[Drawn]>) -> Reserves {
     let side = |s: BoardSide| match drawn {
         None => deck(st, s),
-        Some(d) => d
-            .iter()
-            .filter(|x| x.0 == s)
-            .map_while(|x| x.1)
-            .enumerate()
-            .map(|(i, v)| DeckCard {
-                name: format!("{} battle destiny {}", s.name(), i + 1),
-                destiny: DestinyValues::One(v),
-            })
-            .collect(),
+        Some(d) => {
+            let mut k = [0usize; 3];
+            d.iter()
+                .filter(|x| x.0 == s)
+                .map_while(|x| x.1.map(|v| (v, x.2)))
+                .map(|(v, kind)| {
+                    k[kind as usize] += 1;
+                    DeckCard {
+                        name: format!(
+                            "{} {} destiny {}",
+                            s.name(),
+                            kind.as_str(),
+                            k[kind as usize]
+                        ),
+                        destiny: DestinyValues::One(v),
+                    }
+                })
+                .collect()
+        }
     };
     Reserves {
         light: side(BoardSide::Light),
@@ -108,7 +122,7 @@ fn battle_with(
     st: &State,
     at: usize,
     initiator: BoardSide,
-    drawn: Option<&[(BoardSide, Option<i64>)]>,
+    drawn: Option<&[Drawn]>,
     battled: &[CardIx],
     hits: &[(CardIx, bool)],
 ) -> Battle {
@@ -149,13 +163,16 @@ fn battle_with(
             } else {
                 Role::Pilot
             },
-            enclosed: false,
+            enclosed: d
+                .keywords
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case("enclosed")),
             presence_icon: d
                 .stats
                 .icons
                 .iter()
                 .any(|i| i.eq_ignore_ascii_case("presence")),
-            draws_if_unable: None,
+            draws_if_unable: d.stats.draws_if_unable,
             battled_this_turn: battled.contains(&c),
             elsewhere: false,
             hit: hits.iter().any(|h| h.0 == c),
@@ -165,7 +182,13 @@ fn battle_with(
     let modifiers = card_modifiers(st, at, &cards);
     Battle {
         location: st.locations[at].title.clone(),
-        site: true,
+        site: !matches!(
+            st.locations[at].geo.kind,
+            Some(
+                crate::engine::swccg::model::LocKind::System
+                    | crate::engine::swccg::model::LocKind::Sector
+            )
+        ),
         initiator,
         cards,
         modifiers,
@@ -233,6 +256,12 @@ fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec>
     out
 }
 
+/// The Force `by` uses to initiate a battle at `at`: 1, with the `battle_cost`
+/// modifiers of the cards on table that apply there (AR: Initiate The Battle).
+pub fn battle_cost(st: &State, at: usize, by: BoardSide) -> super::values::Total {
+    battle::cost(&battle_from_state(st, at, by))
+}
+
 /// The Force drain at location `at` by `drainer`, as the board shows it.
 pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
     let opp = drainer.other();
@@ -268,7 +297,10 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     Zone::On(h) => Some(battle_name(st, h)),
                     _ => None,
                 },
-                enclosed: false,
+                enclosed: d
+                    .keywords
+                    .iter()
+                    .any(|k| k.eq_ignore_ascii_case("enclosed")),
                 permanent_pilot: None,
             }
         })
@@ -417,6 +449,9 @@ pub const BATTLE_NUMBERS: &[&str] = &[
     "attrition",
     "battle_damage",
     "force_lost",
+    "forfeited",
+    "attrition_ignored",
+    "battle_damage_canceled",
 ];
 
 /// The observable numbers of a Force drain on the board.
@@ -424,8 +459,8 @@ pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost"];
 
 fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)>) {
     use serde_json::json;
+    let v = |t: &Option<super::values::Total>| json!(t.as_ref().and_then(|t| t.value));
     for (k, r) in [("light", &o.light), ("dark", &o.dark)] {
-        let v = |t: &Option<super::values::Total>| json!(t.as_ref().and_then(|t| t.value));
         out.push((format!("{k}.total_power"), v(&r.total_power)));
         out.push((format!("{k}.battle_destinies"), json!(r.battle_destinies)));
         out.push((
@@ -435,8 +470,16 @@ fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)
         out.push((format!("{k}.attrition"), json!(r.attrition)));
         out.push((format!("{k}.battle_damage"), json!(r.battle_damage)));
         out.push((format!("{k}.force_lost"), json!(r.force_lost)));
+        out.push((format!("{k}.forfeited"), json!(r.forfeited.len())));
+        out.push((format!("{k}.attrition_ignored"), json!(r.attrition_ignored)));
+        out.push((
+            format!("{k}.battle_damage_canceled"),
+            json!(r.battle_damage_canceled),
+        ));
     }
     out.push(("winner".into(), json!(o.winner.map(|s| s.as_str()))));
+    out.push(("ended_early".into(), json!(o.ended_early)));
+    out.push(("cost".into(), v(&o.cost)));
 }
 
 fn is_battle_choice(v: Verb) -> bool {
@@ -712,13 +755,22 @@ impl super::engine::Engine {
             ),
             &[cite::POWER_SEGMENT, cite::BATTLE_DESTINIES],
         );
+        let power = [o.light.power_destinies, o.dark.power_destinies];
+        let attrition = [o.light.attrition_destinies, o.dark.attrition_destinies];
+        self.log_extra_destinies(&label, by, power, attrition);
         let e = &mut self.stack[ix];
         e.stage = Stage::Resolving;
         e.draws_left.clear();
         e.drawn.clear();
-        for s in [by, by.other()] {
-            for _ in 0..n[s.ix()] {
-                e.draws_left.push_back(s);
+        for (kind, count) in [
+            (BattleDraw::Power, power),
+            (BattleDraw::Battle, n),
+            (BattleDraw::Attrition, attrition),
+        ] {
+            for s in [by, by.other()] {
+                for _ in 0..count[s.ix()] {
+                    e.draws_left.push_back((s, kind));
+                }
             }
         }
         Flow::Go
@@ -737,11 +789,17 @@ impl super::engine::Engine {
         if !self.stack[ix].weapons_done {
             return self.battle_begin(ix);
         }
-        let Some(s) = self.stack[ix].draws_left.pop_front() else {
+        let Some((s, kind)) = self.stack[ix].draws_left.pop_front() else {
             return self.battle_end(ix);
         };
         let label = self.stack[ix].label.clone();
-        let k = self.stack[ix].drawn.iter().filter(|x| x.0 == s).count() + 1;
+        let k = self.stack[ix]
+            .drawn
+            .iter()
+            .filter(|x| x.0 == s && x.2 == kind)
+            .count()
+            + 1;
+        let what = kind.as_str();
         let mut e = Entry::new(
             ActionKind::DestinyDraw {
                 parent: ix,
@@ -749,20 +807,61 @@ impl super::engine::Engine {
             },
             s,
             None,
-            format!("{}'s battle destiny draw {k} for {label}", s.name()),
+            format!("{}'s {what} destiny draw {k} for {label}", s.name()),
         );
         e.battle_draw = Some(s);
+        e.draw_kind = kind;
         self.stack.push(e);
         self.log(
             super::engine::actor(s),
             Event::Push,
             format!(
-                "{label}: {} draws battle destiny {k} (an action of its own)",
+                "{label}: {} draws {what} destiny {k} (an action of its own)",
                 s.name()
             ),
-            &[cite::BATTLE_DESTINIES, super::rules::ACTIONS],
+            &[
+                match kind {
+                    BattleDraw::Power => cite::POWER_DESTINIES,
+                    BattleDraw::Battle => cite::BATTLE_DESTINIES,
+                    BattleDraw::Attrition => cite::ATTRITION_DESTINIES,
+                },
+                super::rules::ACTIONS,
+            ],
         );
         Flow::Go
+    }
+
+    /// The power and attrition destinies each side draws besides its battle destinies
+    /// (from the cards' `power_destinies` / `attrition_destinies` modifiers), if any.
+    fn log_extra_destinies(
+        &mut self,
+        label: &str,
+        by: BoardSide,
+        power: [u32; 2],
+        attrition: [u32; 2],
+    ) {
+        use super::values::cite;
+        use crate::engine::{Actor, Event};
+        for (what, n, c) in [
+            ("power", power, cite::POWER_DESTINIES),
+            ("attrition", attrition, cite::ATTRITION_DESTINIES),
+        ] {
+            for s in [by, by.other()] {
+                let k = n[s.ix()];
+                if k > 0 {
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!(
+                            "{label}: {} also draws {k} {what} destin{}",
+                            s.name(),
+                            if k == 1 { "y" } else { "ies" }
+                        ),
+                        &[c],
+                    );
+                }
+            }
+        }
     }
 
     fn battle_end(&mut self, ix: usize) -> super::engine::Flow {

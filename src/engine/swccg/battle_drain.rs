@@ -19,8 +19,11 @@ pub(super) struct AtLocation {
     pub(super) cards: Vec<CardIx>,
 }
 
-/// The Force a battle costs to initiate (AR: Battle, "uses 1 Force to initiate battle").
-const BATTLE_COST: u32 = 1;
+/// The Force a battle costs to initiate at `l` (AR: Battle, "uses 1 Force to initiate
+/// battle"), with the `battle_cost` modifiers of the cards that apply there.
+fn battle_cost(st: &super::state::State, l: usize, p: Side) -> super::values::Total {
+    super::battle_board::battle_cost(st, l, p)
+}
 
 impl Engine {
     /// Active cards at location `l`, with the cards on them.
@@ -170,12 +173,14 @@ impl Engine {
                     r::BATTLE,
                 ));
             }
-            let force = self.st.pile_len(p, PileName::ForcePile) as u32;
-            if force < BATTLE_COST {
+            let force = self.st.pile_len(p, PileName::ForcePile) as i64;
+            let cost = battle_cost(&self.st, l, p);
+            if force < cost.or_zero() {
                 return Err(rej(
                     format!(
-                        "initiating a battle uses {BATTLE_COST} Force; {} has {force} in Force Pile",
-                        p.name()
+                        "{} has {force} Force and initiating battle costs {}: {cost}",
+                        p.name(),
+                        cost.or_zero()
                     ),
                     r::PAYING_COSTS,
                 ));
@@ -231,7 +236,11 @@ impl Engine {
         };
         self.log(actor(p), Event::Push, text, &[r::INITIATION, cite]);
         if battle {
-            self.pay_use(p, BATTLE_COST, "to initiate the battle");
+            let cost = battle_cost(&self.st, l, p);
+            let n = u32::try_from(cost.or_zero()).unwrap_or(0);
+            if n > 0 {
+                self.pay_use(p, n, "to initiate the battle");
+            }
         }
         Ok(())
     }

@@ -78,6 +78,7 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
+    super::identify::check(b).map_err(nowhere)?;
     for s in script {
         check_step(b, s, &names, &locations)?;
     }
@@ -167,6 +168,11 @@ fn check_step(
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
+    }
+    if verb == Verb::Replace && (st.card.is_none() || st.to.is_none()) {
+        return Err(err(
+            "`replace` needs `card:` (the new version, from hand) and `to:` (the character replaced)".into(),
+        ));
     }
     if verb == Verb::Move && st.to.is_none() {
         return Err(err(
@@ -371,6 +377,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             _ => Err("a rules case observes `numbers.*` and `cards.*`".into()),
         };
     }
+    if let Some(r) = super::identify::observable(b, path) {
+        return r;
+    }
     match head {
         "cards" if b.cards.contains_key(rest) => Ok(()),
         "cards" => Err(format!("`{rest}` is not a card in `cards:`")),
@@ -387,6 +396,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Ok(())
         }
         "numbers" => board_number(rest),
+        "generation" | "battleground" | "owner" | "turn" | "phase" => {
+            super::activation::observable(b, head, rest)
+        }
         _ if rest.is_empty() && RUN_KEYS.contains(&head) => Ok(()),
         _ => Err(format!(
             "a board position observes cards.<card>, piles.<side>.<pile>, force.<side>.<key>, numbers.<battle or drain label>.<number>, {}",
@@ -480,11 +492,11 @@ fn board_number(rest: &str) -> Result<(), String> {
     use super::battle_board::{BATTLE_NUMBERS, DRAIN_NUMBERS};
     let parts: Vec<&str> = rest.split('.').collect();
     match parts.as_slice() {
-        [_, "winner"] => Ok(()),
+        [_, "winner" | "ended_early" | "cost"] => Ok(()),
         [_, "light" | "dark", k] if BATTLE_NUMBERS.contains(k) => Ok(()),
         [_, k] if DRAIN_NUMBERS.contains(k) => Ok(()),
         _ => Err(format!(
-            "`numbers.{rest}`: a battle's numbers are numbers.<label>.winner and numbers.<label>.<light|dark>.<{}>; a Force drain's numbers.<label>.<{}>",
+            "`numbers.{rest}`: a battle's numbers are numbers.<label>.<winner|ended_early|cost> and numbers.<label>.<light|dark>.<{}>; a Force drain's numbers.<label>.<{}>",
             BATTLE_NUMBERS.join("|"),
             DRAIN_NUMBERS.join("|")
         )),

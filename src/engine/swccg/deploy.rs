@@ -84,6 +84,9 @@ impl Engine {
                 ));
             }
         }
+        if let Some(h) = host {
+            self.host_rules(p, c, h)?;
+        }
         if let Some(f) = &def.deploy_rules.on {
             let ok = host.is_some_and(|h| self.st.matches(h, f, p));
             if !ok {
@@ -93,6 +96,9 @@ impl Engine {
                 ));
             }
         }
+        if let (Some(f), Some(h)) = (&def.deploy_rules.on, host) {
+            super::identify::character_persona_host(&self.st, c, h, f)?;
+        }
         let loc = match to {
             DeployTo::Location(l) => Some(l),
             DeployTo::OnCard(h) => self.st.location_of(h),
@@ -101,6 +107,41 @@ impl Engine {
         let Some(l) = loc else {
             return Ok(());
         };
+        self.card_location_rules(p, c, l)?;
+        let lo = &self.st.locations[l];
+        if let Some(f) = lo.geo.no_deploy.iter().find(|f| self.st.matches(c, f, p)) {
+            let what = f
+                .card_type
+                .as_ref()
+                .map(|t| t.iter().map(|x| x.as_str()).collect::<Vec<_>>().join("/"))
+                .unwrap_or_else(|| "such cards".into());
+            return Err(rej(
+                format!("{}'s game text: {what} may not deploy there", lo.title),
+                r::LOCATION_DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        // Vehicles may not deploy to interior-only sites unless their card allows it.
+        if host.is_none()
+            && def.card_type == CardType::Vehicle
+            && lo.geo.kind == Some(LocKind::Site)
+            && lo.geo.interior
+            && !lo.geo.exterior
+            && !def.moves.interior
+        {
+            return Err(rej(
+                format!("{title} is a vehicle: it may not deploy to an interior-only site"),
+                r::INTERIOR_SITES,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The deployment restrictions listed on the card itself, for location `l`: where it
+    /// deploys only (`only_at`, `kind`, `where_card`) and where it may not (`not_at`).
+    /// Persona replacement obeys these, and not the location's own restrictions.
+    pub(crate) fn card_location_rules(&self, p: Side, c: CardIx, l: usize) -> Result<(), Rej> {
+        let def = self.st.def(c);
+        let title = &def.title;
         let lo = &self.st.locations[l];
         let names = |n: &String| {
             n.eq_ignore_ascii_case(&lo.name)
@@ -132,28 +173,28 @@ impl Engine {
                 r::DEPLOYMENT_RESTRICTIONS,
             ));
         }
-        if let Some(f) = lo.geo.no_deploy.iter().find(|f| self.st.matches(c, f, p)) {
-            let what = f
-                .card_type
-                .as_ref()
-                .map(|t| t.iter().map(|x| x.as_str()).collect::<Vec<_>>().join("/"))
-                .unwrap_or_else(|| "such cards".into());
-            return Err(rej(
-                format!("{}'s game text: {what} may not deploy there", lo.title),
-                r::LOCATION_DEPLOYMENT_RESTRICTIONS,
-            ));
-        }
-        // Vehicles may not deploy to interior-only sites unless their card allows it.
-        if host.is_none()
-            && def.card_type == CardType::Vehicle
-            && lo.geo.kind == Some(LocKind::Site)
-            && lo.geo.interior
-            && !lo.geo.exterior
-            && !def.moves.interior
+        if let Some(k) = rules.kind
+            && lo.geo.kind != Some(k)
         {
             return Err(rej(
-                format!("{title} is a vehicle: it may not deploy to an interior-only site"),
-                r::INTERIOR_SITES,
+                format!("{title} deploys only to a {k:?}; {} is not one", lo.title).to_lowercase(),
+                r::DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        if let Some(f) = &rules.where_card
+            && !(0..self.st.cards.len()).any(|x| {
+                x != c
+                    && self.st.active(x)
+                    && self.st.location_of(x) == Some(l)
+                    && self.st.matches(x, f, p)
+            })
+        {
+            return Err(rej(
+                format!(
+                    "{title} deploys only where a card its text names is; there is none at {}",
+                    lo.title
+                ),
+                r::DEPLOYMENT_RESTRICTIONS,
             ));
         }
         Ok(())

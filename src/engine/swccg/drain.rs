@@ -267,6 +267,23 @@ fn here(d: &Drain, name: &str) -> bool {
 /// Initiates and resolves one Force drain.
 pub fn resolve(d: &Drain) -> Outcome {
     let mut out = Outcome::default();
+    if !may_drain(d, &mut out) || !pay_cost(d, &mut out) || canceled(d, &mut out) {
+        return out;
+    }
+    let (icons, amount) = amount(d, &mut out);
+    out.icons = Some(icons);
+    out.amount = Some(amount);
+    out
+}
+
+fn fail(out: &mut Outcome, why: String, cites: &[&'static str]) {
+    out.say(why.clone(), cites);
+    out.not_initiated = Some(why);
+}
+
+/// Who may drain: control (presence, and the opponent has none), spies, cards that
+/// drained this turn, drains prevented. False when the drain is not initiated.
+fn may_drain(d: &Drain, out: &mut Outcome) -> bool {
     let me = d.drainer;
     let opp = me.other();
     let mine = has_presence(&d.cards, me);
@@ -275,33 +292,27 @@ pub fn resolve(d: &Drain) -> Outcome {
         .cards
         .iter()
         .find(|c| c.side == me && c.may_force_drain && !c.undercover);
-
-    // Who may drain: control (presence, and the opponent has none).
-    let fail = |out: &mut Outcome, why: String, cites: &[&'static str]| {
-        out.say(why.clone(), cites);
-        out.not_initiated = Some(why);
-    };
     if let Some(spy) = d.cards.iter().find(|c| c.side == opp && c.undercover) {
         fail(
-            &mut out,
+            out,
             format!(
                 "{}'s undercover spy {} prevents Force drains at {}",
                 opp, spy.name, d.location
             ),
             &[cite::FORCE_DRAIN_CANCELING_EXAMPLE],
         );
-        return out;
+        return false;
     }
     if theirs {
         fail(
-            &mut out,
+            out,
             format!(
                 "{opp} also occupies {}: {me} does not control it and cannot Force drain",
                 d.location
             ),
             &[cite::FORCE_DRAIN, cite::OCCUPY],
         );
-        return out;
+        return false;
     }
     if !mine {
         match droid {
@@ -314,38 +325,43 @@ pub fn resolve(d: &Drain) -> Outcome {
             ),
             None => {
                 fail(
-                    &mut out,
+                    out,
                     format!(
                         "{me} has no presence at {}: does not control it and cannot Force drain",
                         d.location
                     ),
                     &[cite::FORCE_DRAIN, cite::PRESENCE],
                 );
-                return out;
+                return false;
             }
         }
     }
     if let Some(c) = d.cards.iter().find(|c| c.side == me && c.drained_this_turn) {
         fail(
-            &mut out,
+            out,
             format!(
                 "{} already participated in a Force drain this turn: no drain at {}",
                 c.name, d.location
             ),
             &[cite::FORCE_DRAIN],
         );
-        return out;
+        return false;
     }
     if let Some(p) = &d.prevented {
         fail(
-            &mut out,
+            out,
             format!("{p}: the drain cannot be initiated (preventing is not canceling)"),
             &[cite::NOT_MODIFIED_BY_OPPONENT],
         );
-        return out;
+        return false;
     }
 
-    // Cost: 0, which can be modified or reset.
+    true
+}
+
+/// The cost: 0, which can be modified or reset. False when it cannot be paid.
+fn pay_cost(d: &Drain, out: &mut Outcome) -> bool {
+    let me = d.drainer;
     let cost_mods: Vec<Modifier> = d
         .modifiers
         .iter()
@@ -366,12 +382,12 @@ pub fn resolve(d: &Drain) -> Outcome {
         && fp < c
     {
         fail(
-            &mut out,
+            out,
             format!("{me} has {fp} Force and the drain costs {c}: not initiated"),
             &[cite::FORCE_DRAIN],
         );
         out.cost = Some(cost);
-        return out;
+        return false;
     }
     out.initiated = true;
     out.say(
@@ -380,7 +396,12 @@ pub fn resolve(d: &Drain) -> Outcome {
     );
     out.cost = Some(cost);
 
-    // Responses: the opponent responds first.
+    true
+}
+
+/// Responses: the opponent responds first. True when the drain is canceled.
+fn canceled(d: &Drain, out: &mut Outcome) -> bool {
+    let me = d.drainer;
     for r in &d.responses {
         let Response::Cancel { by, source, react } = r;
         if *by == me {
@@ -407,10 +428,16 @@ pub fn resolve(d: &Drain) -> Outcome {
             format!("{by} responds with {source}: the Force drain is canceled; no Force is lost"),
             &[cite::DRAIN_RESPONSES, cite::FORCE_DRAIN_CANCELING_EXAMPLE],
         );
-        return out;
+        return true;
     }
 
-    // Icons, then the amount.
+    false
+}
+
+/// Icons, then the amount, and where the Force is lost from.
+fn amount(d: &Drain, out: &mut Outcome) -> (Total, Total) {
+    let me = d.drainer;
+    let opp = me.other();
     let icon_mods: Vec<Modifier> = d
         .modifiers
         .iter()
@@ -510,9 +537,7 @@ pub fn resolve(d: &Drain) -> Outcome {
         format!("{amount}; {opp} loses {} Force", out.force_lost),
         &amount.cites(),
     );
-    out.icons = Some(icons);
-    out.amount = Some(amount);
-    out
+    (icons, amount)
 }
 
 fn op(o: DrainOp) -> Op {

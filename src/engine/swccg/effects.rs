@@ -130,6 +130,12 @@ impl Engine {
                 self.hit(ix, t, forfeit_zero);
                 Applied::Done
             }
+            Effect::CrossOver(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over(me, c);
+                }
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

@@ -202,6 +202,13 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    /// The activation total counted when the activate phase began (AR Activate Phase).
+    pub generation: Option<super::activation::Generation>,
+    /// The end of the turn has been reported.
+    pub(super) turn_over_noted: bool,
+    /// Questions about cards, answered when the run ends (AR Appendix D).
+    pub questions: Vec<super::identify::Question>,
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 impl Engine {
@@ -232,6 +239,10 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            generation: None,
+            turn_over_noted: false,
+            questions: Vec::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -305,6 +316,11 @@ impl Engine {
             ),
             &[r::TYPES_OF_ACTIONS],
         );
+        self.note_battlegrounds();
+        if self.phase == Phase::Activate {
+            self.count_generation(self.turn);
+        }
+        self.begin_turn_frame();
         for _ in 0..MAX_STEPS {
             let flow = if self.stack.is_empty() {
                 self.top_level()
@@ -328,6 +344,7 @@ impl Engine {
                 decision: d.describe(&self.st),
             })
             .collect();
+        self.answer_questions();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self
@@ -526,7 +543,7 @@ impl Engine {
 
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
-        if w == Window::TopLevel && self.can_battle_or_drain(p) {
+        if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
             return true;
         }
         let n = self.st.cards.len();

@@ -31,6 +31,16 @@ impl Engine {
                 ))
             }
             Verb::Move => self.initiate_move(d, w == Window::TopLevel),
+            Verb::Activate if w != Window::TopLevel => Err(rej(
+                "activating Force is a top-level action: not while the stack is not empty",
+                r::THE_STACK,
+            )),
+            Verb::Activate => self.activate_force(d),
+            Verb::Replace if w != Window::TopLevel => Err(rej(
+                "persona replacement and converting are top-level actions: not while the stack is not empty",
+                r::THE_STACK,
+            )),
+            Verb::Replace => self.replace_persona(d),
             Verb::Deploy => {
                 let c = self
                     .st
@@ -523,6 +533,7 @@ impl Engine {
                 ));
             }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::TopLevel) => {
+                self.frame_allows(c, ab)?;
                 if let Some(ph) = ab.during
                     && ph != self.phase
                 {
@@ -674,6 +685,7 @@ impl Engine {
                 r::MEETING_CONDITIONS,
             ));
         }
+        self.where_conditions(p, c, ab)?;
         if let Some(f) = &ab.requires
             && self.st.table_matching(f, p).is_empty()
         {
@@ -685,7 +697,7 @@ impl Engine {
                 r::MEETING_CONDITIONS,
             ));
         }
-        Ok(())
+        self.conditions_on_cards(p, c, ab)
     }
 
     /// Deploying from hand as a top-level action: its conditions and cost.

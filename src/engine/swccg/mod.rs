@@ -23,6 +23,7 @@
 //! are reported with [`engine::Engine::log`], each with the rule IDs that
 //! justify it.
 
+mod activation;
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
@@ -34,15 +35,18 @@ pub mod destiny;
 pub mod drain;
 mod effects;
 pub mod engine;
+pub mod identify;
 mod initiate;
 pub mod model;
 pub mod movement;
+mod persona;
 mod phases;
 mod resolve;
 pub mod rules;
 pub mod stack;
 pub mod state;
 mod targets;
+mod turn;
 pub mod values;
 mod weapons;
 
@@ -151,6 +155,9 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
+    for (k, v) in run.turn_obs.iter().chain(&run.answers) {
+        obs.set(k.clone(), v.clone());
+    }
     let end = match &run.outcome {
         Outcome::Complete { .. } => End::Complete,
         Outcome::PhaseEnded { phase } => End::PhaseEnded {
@@ -191,6 +198,10 @@ pub struct Run {
     pub destinies: Vec<i64>,
     /// Numbers of battles and Force drains, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Turn structure: the activation count and each location's battleground status.
+    pub turn_obs: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's questions about cards, by observation path.
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -211,7 +222,7 @@ pub fn setup(board: &Board) -> State {
             name: l.name.clone(),
             title: l.title.clone().unwrap_or_else(|| l.name.clone()),
             icons: l.icons.clone(),
-            geo: l.geo(),
+            geo: l.clone(),
         })
         .collect();
     let mut st = State::new(cards, locations);
@@ -278,10 +289,12 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let next = board.next.unwrap_or(turn);
     let mut e = engine::Engine::new(st, turn, phase, next, script);
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
+    e.questions = board.questions.clone();
     for p in &board.stack {
         e.seed(p);
     }
     e.run();
+    let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
@@ -295,6 +308,8 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
+        turn_obs,
+        answers: e.answers,
     }
 }
 

@@ -61,12 +61,22 @@ pub enum Phase {
     Battle,
     Move,
     Draw,
+    /// Start of turn: mandatory, then optional start of turn actions (AR Start Of Turn).
+    #[serde(rename = "start_of_turn")]
+    StartOfTurn,
+    /// End of turn: mandatory, then optional end of turn actions (AR End Of Turn).
+    #[serde(rename = "end_of_turn")]
+    EndOfTurn,
 }
 
 impl Phase {
     /// Position in the turn (AR: Order Of Events In A Turn), from 0.
     pub fn index(self) -> usize {
-        self as usize
+        match self {
+            Phase::StartOfTurn => 0,
+            Phase::EndOfTurn => 7,
+            p => p as usize + 1,
+        }
     }
 
     pub fn as_str(self) -> &'static str {
@@ -77,6 +87,8 @@ impl Phase {
             Phase::Battle => "battle",
             Phase::Move => "move",
             Phase::Draw => "draw",
+            Phase::StartOfTurn => "start of turn",
+            Phase::EndOfTurn => "end of turn",
         }
     }
 }
@@ -128,6 +140,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    // ---- identification (AR Appendix D)
+    /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
+    #[serde(default)]
+    pub questions: Vec<super::identify::Question>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -169,7 +185,10 @@ pub struct Piles {
     pub out_of_play: Vec<Pos<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A location on table: its cards, and what movement and deployment read about it
+/// (sites of one system, or of one starship, are adjacent in the order the board
+/// lists them).
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LocationDef {
     /// Short name used in scripts and expectations.
@@ -217,32 +236,19 @@ pub struct LocationDef {
     /// Deployment restrictions of the location ("Your characters may not deploy here").
     #[serde(default)]
     pub no_deploy: Vec<Filter>,
-}
-
-impl LocationDef {
-    /// What movement and deployment read about the location.
-    pub fn geo(&self) -> LocGeo {
-        LocGeo {
-            kind: self.kind,
-            system: self.system.clone(),
-            parsec: self.parsec,
-            exterior: self.exterior,
-            interior: self.interior,
-            docking_bay: self.docking_bay,
-            transit_cost: self.transit_cost,
-            starship: self.starship.clone(),
-            orbiting: self.orbiting.clone(),
-            mobile: self.mobile,
-            extra_landspeed: self.extra_landspeed,
-            movement: self.movement.clone(),
-            no_deploy: self.no_deploy.clone(),
-        }
-    }
+    // ---- turn structure and Force generation (AR Ch.3)
+    /// The player whose location card this is ("your Cantina").
+    #[serde(default)]
+    pub owner: Option<Side>,
+    /// Why this location is never a battleground (AR Locations - Battleground: e.g.
+    /// "shielded Hoth site"), whatever other cards say.
+    #[serde(default)]
+    pub never_battleground: Option<String>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
 /// stacked cards).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Placed {
     pub card: Pos<String>,
@@ -382,6 +388,9 @@ pub struct Stats {
     pub permanent_pilot: Option<i64>,
     #[serde(default)]
     pub icons: Vec<String>,
+    /// "Draws N battle destiny if unable to otherwise."
+    #[serde(default)]
+    pub draws_if_unable: Option<u32>,
 }
 
 /// One card, defined inline.
@@ -430,6 +439,24 @@ pub struct CardDef {
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
     pub weapon: Option<WeaponDef>,
+    // ---- turn structure and Force generation (AR Ch.3)
+    /// Force generation modifiers of its game text, while it is active on table.
+    #[serde(default)]
+    pub generation: Vec<super::activation::GenModifier>,
+    /// Force icons it adds to the location it is at or deployed on (e.g. `dark_force`).
+    #[serde(default)]
+    pub adds_icons: Vec<String>,
+    /// Locations its game text makes battlegrounds, while it is active on table.
+    #[serde(default)]
+    pub makes_battleground: Option<super::activation::LocFilter>,
+    // ---- personas: converting (AR Persona - Converting Characters)
+    /// "Can be replaced by opponent with …": the opponent may convert it.
+    #[serde(default)]
+    pub converted_by: Option<super::persona::ConvertRule>,
+    // ---- identification (AR Appendix D)
+    /// What identifies the card: character types, subtype line, lore, mentions…
+    #[serde(default)]
+    pub identity: super::identify::Identity,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -596,6 +623,13 @@ pub struct Filter {
     /// Contains any of these personas (its `personas:`, or its title).
     #[serde(default)]
     pub persona: Vec<String>,
+    // ---- identification (AR Appendix D)
+    /// Has every one of these attributes (names, subtypes, characteristics, icons of type).
+    #[serde(default)]
+    pub is: Vec<String>,
+    /// Lacks each of these ("non-Imperial": lacks the character type icon).
+    #[serde(default)]
+    pub is_not: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -803,6 +837,8 @@ pub enum Effect {
     /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
     #[serde(skip)]
     Hit(usize, bool),
+    /// The card (and every card on it) crosses over to your side (AR Converting Characters).
+    CrossOver(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -829,6 +865,14 @@ pub struct Ability {
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
     pub requires: Option<Filter>,
+    /// Conditions on where cards are ("when Vader is present at a battleground site"):
+    /// each must hold.
+    #[serde(default)]
+    pub when: Vec<super::turn::Where>,
+    /// "… unless Luke is out of play, or present at a battleground site": the action
+    /// may not happen if any of these holds.
+    #[serde(default)]
+    pub unless: Vec<super::turn::Where>,
     #[serde(default)]
     pub limit: Option<Limit>,
     #[serde(default)]
@@ -843,6 +887,14 @@ pub struct Ability {
     /// The words of the card this ability models.
     #[serde(default)]
     pub text: Option<String>,
+    // ---- conditions on several cards (AR Meeting Conditions, Dual Character Types)
+    /// No active card on table may match this filter ("you have no Imperials…").
+    #[serde(default)]
+    pub requires_none: Option<Filter>,
+    /// Different active cards at one location, one matching each filter ("alien and
+    /// Rebel … together": a dual-icon character does not count as two characters).
+    #[serde(default)]
+    pub requires_together: Vec<Filter>,
 }
 
 // ---------------------------------------------------------------- script
@@ -940,6 +992,11 @@ pub enum Verb {
     BattleDestinies,
     /// A battle's weapons segment: fire the weapon `card` at `target`.
     Fire,
+    /// Activate `amount` Force (default 1), one card at a time, in your activate phase.
+    Activate,
+    /// Persona replacement (your character) or converting (the opponent's) with the
+    /// character `card` from hand, in place of the character `to`.
+    Replace,
 }
 
 impl Verb {
@@ -959,6 +1016,8 @@ impl Verb {
             Verb::ForceDrain => "force_drain",
             Verb::BattleDestinies => "battle_destinies",
             Verb::Fire => "fire",
+            Verb::Activate => "activate",
+            Verb::Replace => "replace",
         }
     }
 }
@@ -972,49 +1031,6 @@ pub enum LocKind {
     System,
     Site,
     Sector,
-}
-
-/// What movement and deployment read about a location. Sites of one system (or of
-/// one starship) are adjacent in the order the board lists them.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LocGeo {
-    #[serde(default)]
-    pub kind: Option<LocKind>,
-    /// For a site or sector: the system it is related to (its `name` on this board,
-    /// or a planet name when the system is not on table).
-    #[serde(default)]
-    pub system: Option<String>,
-    /// For a system: its parsec number.
-    #[serde(default)]
-    pub parsec: Option<i64>,
-    #[serde(default)]
-    pub exterior: bool,
-    #[serde(default)]
-    pub interior: bool,
-    #[serde(default)]
-    pub docking_bay: bool,
-    /// Docking Bay Transit cost listed on this docking bay (none listed: 0).
-    #[serde(default)]
-    pub transit_cost: Option<i64>,
-    /// A starship or vehicle site: the card (key) it is related to.
-    #[serde(default)]
-    pub starship: Option<String>,
-    /// A Death Star system: the system (name) it orbits; none means deep space.
-    #[serde(default)]
-    pub orbiting: Option<String>,
-    /// A mobile system (a Death Star): it is not a planet.
-    #[serde(default)]
-    pub mobile: bool,
-    /// Extra landspeed needed to move to, from or through this site (e.g. Desert).
-    #[serde(default)]
-    pub extra_landspeed: i64,
-    /// Movement text on the location card.
-    #[serde(default)]
-    pub movement: Vec<MoveText>,
-    /// Deployment restrictions of the location ("Your characters may not deploy here").
-    #[serde(default)]
-    pub no_deploy: Vec<Filter>,
 }
 
 /// Movement text on a location: "you may move (free) between here and …".
@@ -1120,4 +1136,18 @@ pub struct DeployRules {
     /// "Deploys only aboard …" / "deploy on": the cards it may deploy on (filter).
     #[serde(default)]
     pub on: Option<Filter>,
+    /// "Deploy on an alien or Imperial": it may deploy on a card matching any of these.
+    #[serde(default)]
+    pub on_any: Vec<Filter>,
+    /// "Deploys only to a site": the kind of location it deploys to.
+    #[serde(default)]
+    pub kind: Option<LocKind>,
+    /// "Deploys only where an Imperial is": an active card at the destination must match.
+    #[serde(default)]
+    pub where_card: Option<Filter>,
+    /// A card deploying on a persona deploys only on a card of that persona's type
+    /// (AR Persona): the type, e.g. `character` for an Effect that deploys on Vader.
+    /// A character, starship or vehicle weapon (its `subtype`) needs none.
+    #[serde(default)]
+    pub persona_type: Option<CardType>,
 }

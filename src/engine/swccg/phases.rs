@@ -9,6 +9,10 @@ use crate::engine::{Actor, Event};
 impl Engine {
     pub(super) fn top_level(&mut self) -> Flow {
         if self.phase_over {
+            if self.phase == Phase::EndOfTurn && !self.turn_over_noted {
+                self.turn_over_noted = true;
+                self.note_turn_over();
+            }
             // The run goes on into the next phase only while the script has decisions for it.
             if self.script.peek().is_none() || self.phase == self.through {
                 self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
@@ -21,6 +25,10 @@ impl Engine {
                 return Flow::Stop;
             };
             self.begin_phase(next);
+            if !self.stack.is_empty() {
+                // Mandatory actions of a start or end of turn resolve first.
+                return Flow::Go;
+            }
         }
         let p = self.top_next;
         match self.ask(p, Window::TopLevel) {
@@ -58,6 +66,9 @@ impl Engine {
     /// limits do not.
     pub(super) fn begin_phase(&mut self, next: Phase) {
         let ended = self.phase;
+        if next == Phase::EndOfTurn {
+            self.recirculate_all();
+        }
         self.phase = next;
         self.phase_over = false;
         self.top_passes = 0;
@@ -82,6 +93,10 @@ impl Engine {
             ),
             &[r::ORDER_OF_EVENTS, r::TYPES_OF_ACTIONS, r::ONE_RULE],
         );
+        if next == Phase::Activate {
+            self.count_generation(self.turn);
+        }
+        self.begin_turn_frame();
     }
 
     pub(super) fn end_phase(&mut self) {
@@ -144,6 +159,8 @@ pub(super) fn next_phase(p: Phase) -> Option<Phase> {
         Phase::Deploy => Some(Phase::Battle),
         Phase::Battle => Some(Phase::Move),
         Phase::Move => Some(Phase::Draw),
-        Phase::Draw => None,
+        Phase::Draw => Some(Phase::EndOfTurn),
+        Phase::StartOfTurn => Some(Phase::Activate),
+        Phase::EndOfTurn => None,
     }
 }

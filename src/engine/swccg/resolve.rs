@@ -173,7 +173,7 @@ impl Engine {
     /// The order of competing automatic actions, chosen by `p` (whose turn it is). An
     /// `order` decision by the other player, or one that does not name each source once,
     /// is rejected where it stands; with none left, the run needs `p`'s decision.
-    fn take_order(&mut self, p: Side, sources: &[CardIx]) -> Option<Vec<CardIx>> {
+    pub(super) fn take_order(&mut self, p: Side, sources: &[CardIx]) -> Option<Vec<CardIx>> {
         let names = sources
             .iter()
             .map(|&c| self.st.key(c).to_string())
@@ -293,6 +293,7 @@ impl Engine {
             } => {
                 let p = self.stack[ix].actor;
                 let battle_draw = self.stack[ix].battle_draw;
+                let draw_kind = self.stack[ix].draw_kind;
                 // Unless a response already sent the destiny card elsewhere.
                 if let Some(c) = card
                     && self.st.zone[c] == Zone::Drawn
@@ -319,7 +320,7 @@ impl Engine {
                 );
                 match battle_draw {
                     Some(s) if parent < self.stack.len() => {
-                        self.stack[parent].drawn.push((s, value));
+                        self.stack[parent].drawn.push((s, value, draw_kind));
                     }
                     Some(_) => {}
                     None => self.apply_destiny_test(parent, &test, value),

@@ -170,3 +170,37 @@ pub const FORCE_DRAIN: &str = "swccg.ar.force-drain";
 pub const PRESENCE: &str = "swccg.ar.presence";
 pub const CONTROL: &str = "swccg.ar.control-of-a-location";
 pub const LOSING_FORCE_FROM_X: &str = "swccg.ar.losing-force-from-x";
+
+// Turn structure, Force generation and activation (AR Ch.2, Ch.3, Ch.8).
+pub const ACTIVATE_PHASE: &str = "swccg.ar.activate-phase";
+pub const ACTIVATING_FORCE: &str = "swccg.ar.activating-force";
+pub const FORCE_ICONS: &str = "swccg.ar.force-icons";
+pub const FORCE_GENERATION: &str = "swccg.ar.force-generation";
+pub const FORCE_GENERATION_MODIFIER: &str = "swccg.ar.force-generation-modifier";
+pub const BATTLEGROUND: &str = "swccg.ar.locations-battleground";
+pub const NEVER: &str = "swccg.ar.never";
+pub const OCCUPY: &str = "swccg.ar.occupy";
+pub const MODIFIERS: &str = "swccg.ar.modifiers";
+pub const START_OF_TURN: &str = "swccg.ar.start-of-turn";
+pub const DRAW_PHASE: &str = "swccg.ar.draw-phase";
+pub const PERSONA_REPLACEMENT: &str = "swccg.ar.persona-replacement";
+pub const PERSONA_NON_UNIQUE: &str = "swccg.ar.persona-replacement-non-unique-persona";
+pub const CONVERTING: &str = "swccg.ar.persona-converting-characters";
+
+/// Every section the turn-structure, activation and deployment additions cite.
+pub const TURN_ALL: &[&str] = &[
+    ACTIVATE_PHASE,
+    ACTIVATING_FORCE,
+    FORCE_ICONS,
+    FORCE_GENERATION,
+    FORCE_GENERATION_MODIFIER,
+    BATTLEGROUND,
+    NEVER,
+    OCCUPY,
+    MODIFIERS,
+    START_OF_TURN,
+    DRAW_PHASE,
+    PERSONA_REPLACEMENT,
+    PERSONA_NON_UNIQUE,
+    CONVERTING,
+];

@@ -127,10 +127,10 @@ pub struct Entry {
     pub substitute: Option<i64>,
     /// A battle destiny draw: the side drawing it (its value goes to the battle).
     pub battle_draw: Option<Side>,
-    /// A battle: the battle destiny draws still to make, in order.
-    pub draws_left: VecDeque<Side>,
-    /// A battle: the battle destinies drawn, in order (`None`: failed).
-    pub drawn: Vec<(Side, Option<i64>)>,
+    /// A battle: the destiny draws still to make (power, battle, attrition), in order.
+    pub draws_left: VecDeque<(Side, BattleDraw)>,
+    /// A battle: the destinies drawn in its power segment, in order (`None`: failed).
+    pub drawn: Vec<(Side, Option<i64>, BattleDraw)>,
     /// A battle: sides that chose to draw fewer battle destinies, and how many.
     pub fewer: Vec<(Side, u32)>,
     /// A battle in its weapons segment: who acts next and the consecutive passes.
@@ -143,6 +143,8 @@ pub struct Entry {
     pub fired: Vec<CardIx>,
     /// A weapon firing: added to its weapon destiny before comparing.
     pub destiny_add: i64,
+    /// A battle's destiny draw: which kind it is.
+    pub draw_kind: BattleDraw,
 }
 
 impl Entry {
@@ -176,10 +178,32 @@ impl Entry {
             hits: Vec::new(),
             fired: Vec::new(),
             destiny_add: 0,
+            draw_kind: BattleDraw::Battle,
         }
     }
 
     pub fn target(&self, name: &str) -> Option<&Tgt> {
         self.targets.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+}
+
+/// The destiny draws of a battle's power segment, each an action on the stack: power
+/// destinies (added to total power), battle destinies and attrition destinies (added to
+/// attrition). Each side's draws are made in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BattleDraw {
+    Power,
+    #[default]
+    Battle,
+    Attrition,
+}
+
+impl BattleDraw {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BattleDraw::Power => "power",
+            BattleDraw::Battle => "battle",
+            BattleDraw::Attrition => "attrition",
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! Piles are ordered top card first. Nothing is cached: every query walks the
 //! state, so a value can never go stale.
 
-use crate::engine::swccg::model::{CardDef, CardState, Filter, LocGeo, PileName, Rel, Side};
+use crate::engine::swccg::model::{CardDef, CardState, Filter, LocationDef, PileName, Rel, Side};
 
 pub type CardIx = usize;
 
@@ -47,8 +47,8 @@ pub struct Location {
     pub name: String,
     pub title: String,
     pub icons: Vec<String>,
-    /// What movement and deployment read about it.
-    pub geo: LocGeo,
+    /// The location as the board gives it: what movement and deployment read about it.
+    pub geo: LocationDef,
 }
 
 /// Force bookkeeping of one side during the run.
@@ -179,6 +179,17 @@ impl State {
         self.card_state[c] = CardState::Active;
     }
 
+    /// Re-circulate: `side`'s Used Pile goes under its Reserve Deck, in the same order.
+    pub fn recirculate(&mut self, side: Side) -> usize {
+        let used = std::mem::take(&mut self.piles[side.ix()][pile_ix(PileName::UsedPile)]);
+        let n = used.len();
+        for &c in &used {
+            self.zone[c] = Zone::Pile(side, PileName::ReserveDeck);
+        }
+        self.piles[side.ix()][pile_ix(PileName::ReserveDeck)].extend(used);
+        n
+    }
+
     /// Place a card somewhere on table (or on the stack).
     pub fn put(&mut self, c: CardIx, z: Zone) {
         self.detach(c);
@@ -298,6 +309,13 @@ impl State {
             {
                 return false;
             }
+        }
+        if f.is.iter().any(|t| !super::identify::is(self, c, t).yes)
+            || f.is_not
+                .iter()
+                .any(|t| !super::identify::non(self, c, t).yes)
+        {
+            return false;
         }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {

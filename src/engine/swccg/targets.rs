@@ -301,4 +301,6 @@ pub(super) fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
         && f.icon.is_none()
         && !f.duplicate_on_table
         && f.persona.is_empty()
+        && f.is.is_empty()
+        && f.is_not.is_empty()
 }

@@ -413,8 +413,6 @@ impl Default for Rules {
 /// previous total.
 pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Total {
     let mut terms = Vec::with_capacity(mods.len() + 2);
-    let mut value = base.value;
-    let mut unresolved = None;
     terms.push(Term {
         source: base.source.clone(),
         shown: match base.value {
@@ -424,7 +422,50 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
         effect: Effect::Base,
         cite: base.cite,
     });
+    if let Some((value, unresolved)) = free_or_substituted(mods, &mut terms) {
+        return Total {
+            label: label.into(),
+            value: Some(value),
+            terms,
+            unresolved,
+        };
+    }
+    let mut p = sort_terms(base.value, mods, &mut terms);
+    let mut unresolved = None;
+    let mut v = apply_pending(mods, &mut p, &mut unresolved);
+    terms.extend(p.pending.into_iter().map(|(_, t)| t));
+    if !p.exists {
+        return Total {
+            label: label.into(),
+            value: None,
+            terms,
+            unresolved,
+        };
+    }
+    if let Some((l, _)) = p.limit {
+        v = v.min(l);
+    }
+    if rules.floor_zero && v < 0 {
+        terms.push(Term {
+            source: "minimum zero".into(),
+            shown: format!("floor 0 (was {v})"),
+            effect: Effect::Applied,
+            cite: cite::MINIMUM_ZERO,
+        });
+        v = 0;
+    }
+    Total {
+        label: label.into(),
+        value: Some(v),
+        terms,
+        unresolved,
+    }
+}
 
+/// A free action's cost (0) or a substituted value, which nothing modifies or resets:
+/// the value, and anything left unresolved.
+fn free_or_substituted(mods: &[Modifier], terms: &mut Vec<Term>) -> Option<(i64, Option<String>)> {
+    let mut unresolved = None;
     // Free: the cost is ignored, whatever modifies or resets it.
     if let Some(free) = mods.iter().find(|m| m.op == Op::Free && live(m)) {
         terms.push(Term {
@@ -436,12 +477,7 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
         for m in mods.iter().filter(|m| !std::ptr::eq(*m, free)) {
             terms.push(ignored(m, "the action is free"));
         }
-        return Total {
-            label: label.into(),
-            value: Some(0),
-            terms,
-            unresolved,
-        };
+        return Some((0, unresolved));
     }
 
     // A substituted value is final: nothing modifies or resets it.
@@ -467,18 +503,29 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
                 "a substituted value may not be modified or reset",
             ));
         }
-        return Total {
-            label: label.into(),
-            value: Some(v),
-            terms,
-            unresolved,
-        };
+        return Some((v, unresolved));
     }
 
-    // Resets: a definition on a value that already exists is a reset.
+    None
+}
+
+/// The modifiers sorted into terms: those ignored go to `terms` at once, the others wait
+/// in `pending` (in order) to be applied.
+struct Pending {
+    value: Option<i64>,
+    exists: bool,
+    reset: Option<(i64, usize)>,
+    limit: Option<(i64, usize)>,
+    pending: Vec<(usize, Term)>,
+}
+
+/// Sorts the modifiers: resets (a definition on a value that already exists is a reset),
+/// limits, modifiers, and those canceled, declined or not cumulative.
+fn sort_terms<'a>(value: Option<i64>, mods: &'a [Modifier], terms: &mut Vec<Term>) -> Pending {
+    let mut value = value;
     let mut exists = value.is_some();
     let mut reset: Option<(i64, usize)> = None;
-    let mut seen_copies: Vec<&str> = Vec::new();
+    let mut seen_copies: Vec<&'a str> = Vec::new();
     let mut limit: Option<(i64, usize)> = None;
     let mut pending: Vec<(usize, Term)> = Vec::new();
 
@@ -593,7 +640,18 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
         }
     }
 
-    // Apply in order. After a reset nothing modifies the value.
+    Pending {
+        value,
+        exists,
+        reset,
+        limit,
+        pending,
+    }
+}
+
+/// Applies the pending terms in order. After a reset nothing modifies the value.
+fn apply_pending(mods: &[Modifier], p: &mut Pending, unresolved: &mut Option<String>) -> i64 {
+    let (value, reset, pending) = (p.value, p.reset, &mut p.pending);
     let mut v = value.unwrap_or(0);
     let reset_at = reset.map(|(_, i)| i);
     for (i, t) in pending.iter_mut() {
@@ -618,9 +676,9 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
             Op::Div(n) => {
                 if n == 0 {
                     t.effect = Effect::Ignored("division by zero".into());
-                    unresolved = Some("divided by zero: not modelled — ruling needed".into());
+                    *unresolved = Some("divided by zero: not modelled — ruling needed".into());
                 } else if v.checked_rem(n).is_none_or(|r| r != 0) {
-                    unresolved = Some(format!(
+                    *unresolved = Some(format!(
                         "{v} / {n} is not whole and the rules do not round unless told to: not modelled — ruling needed"
                     ));
                     t.cite = cite::ROUNDING;
@@ -632,34 +690,7 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
             Op::Substitute(_) | Op::Free => {}
         }
     }
-    terms.extend(pending.into_iter().map(|(_, t)| t));
-
-    if !exists {
-        return Total {
-            label: label.into(),
-            value: None,
-            terms,
-            unresolved,
-        };
-    }
-    if let Some((l, _)) = limit {
-        v = v.min(l);
-    }
-    if rules.floor_zero && v < 0 {
-        terms.push(Term {
-            source: "minimum zero".into(),
-            shown: format!("floor 0 (was {v})"),
-            effect: Effect::Applied,
-            cite: cite::MINIMUM_ZERO,
-        });
-        v = 0;
-    }
-    Total {
-        label: label.into(),
-        value: Some(v),
-        terms,
-        unresolved,
-    }
+    v
 }
 
 fn live(m: &Modifier) -> bool {
