@@ -63,6 +63,11 @@ pub struct LocFilter {
     /// A location this player occupies (has presence at).
     #[serde(default)]
     pub occupied: Option<Who>,
+    // ---- "for each" (AR Actions - For Each/For Every)
+    /// A location occupied by an active card matching this filter ("occupied by Xizor
+    /// or Emperor"): such a card is at the location and gives its side presence there.
+    #[serde(default)]
+    pub occupied_by: Option<Box<super::model::Filter>>,
 }
 
 /// The count of a player's activation total, made when their activate phase begins.
@@ -252,6 +257,11 @@ impl Engine {
             }
         }
         if f.occupied.is_some() && !self.has_presence(rel(f.occupied, me), l) {
+            return false;
+        }
+        if let Some(by) = &f.occupied_by
+            && !self.occupied_by(l, by, me)
+        {
             return false;
         }
         match f.battleground {

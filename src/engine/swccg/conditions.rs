@@ -290,3 +290,57 @@ impl super::engine::Engine {
         );
     }
 }
+
+impl super::engine::Engine {
+    /// Whether an active card matching `by` is at location `l` and gives its side
+    /// presence there ("a location occupied by Xizor or Emperor").
+    pub(super) fn occupied_by(&self, l: usize, by: &Filter, me: Side) -> bool {
+        self.st
+            .table_matching(by, me)
+            .into_iter()
+            .any(|c| self.st.location_of(c) == Some(l) && self.has_presence(self.st.owner(c), l))
+    }
+
+    /// `who` loses 1 Force for each qualifying location: one Force loss for the full
+    /// amount; with none qualifying, an unmodifiable zero, and the action still
+    /// resolves (AR Actions - For Each, an exception to the Implied Target rule).
+    pub(super) fn lose_for_each(
+        &mut self,
+        me: Side,
+        who: super::model::Who,
+        per: &super::activation::LocFilter,
+    ) {
+        let p = match who {
+            super::model::Who::You => me,
+            super::model::Who::Opponent => me.other(),
+        };
+        let at: Vec<String> = (0..self.st.locations.len())
+            .filter(|&l| self.loc_matches(l, per, me, true))
+            .map(|l| self.st.locations[l].title.clone())
+            .collect();
+        if at.is_empty() {
+            self.log(
+                crate::engine::Actor::Rules,
+                crate::engine::Event::StateChange,
+                format!(
+                    "no location qualifies: {}'s Force loss is an unmodifiable zero",
+                    p.name()
+                ),
+                &[FOR_EACH, super::rules::IMPLIED_TARGET_RULE],
+            );
+            return;
+        }
+        let n = at.len() as i64;
+        let lost = self.lose_force(p, n);
+        self.log(
+            crate::engine::Actor::Player(super::seat(p)),
+            crate::engine::Event::StateChange,
+            format!(
+                "{} loses {lost} Force in one Force loss, 1 for each location ({n} qualifying: {})",
+                p.name(),
+                at.join(", ")
+            ),
+            &[FOR_EACH, super::rules::LOSING_FORCE],
+        );
+    }
+}

@@ -159,6 +159,10 @@ impl Engine {
                 self.retrieve_for_each(me, who, &per);
                 Applied::Done
             }
+            Effect::LoseForEach { who, per } => {
+                self.lose_for_each(me, who, &per);
+                Applied::Done
+            }
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);

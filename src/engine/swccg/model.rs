@@ -888,6 +888,12 @@ pub enum Effect {
         who: Who,
         per: super::activation::LocFilter,
     },
+    /// Lose 1 Force for each location matching the filter, as one Force loss for the
+    /// full amount (none qualifying: an unmodifiable zero).
+    LoseForEach {
+        who: Who,
+        per: super::activation::LocFilter,
+    },
     // ---- canceling game text (AR Canceling Game Text)
     /// Cancel the game text of a card: no action or modifier may be initiated or
     /// triggered from it while it stays canceled.
