@@ -295,6 +295,7 @@ impl Engine {
             .copied()
             .filter(|&c| {
                 self.st.matches(c, &filter, me)
+                    && self.shield_not_deployed(c).is_ok()
                     && self.unique_ok(c).is_ok()
                     && (free || self.st.def(c).stats.deploy.unwrap_or(0) <= force)
             })
@@ -317,6 +318,7 @@ impl Engine {
             }
             return Applied::Done;
         }
+        self.reject_shield_choices(me);
         let Some(c) = self.choose_one(
             me,
             &cands,

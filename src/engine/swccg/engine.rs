@@ -473,6 +473,10 @@ impl Engine {
         let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else {
             return false;
         };
+        if d.verb == Verb::Play && self.is_shield(c) {
+            // judged when played: a Defensive Shield is never a valid response
+            return true;
+        }
         let abilities = &self.st.def(c).abilities;
         let responds = |ab: &Ability| {
             matches!(

@@ -63,6 +63,7 @@ impl Engine {
                         r::THE_STACK,
                     ));
                 }
+                self.shield_not_deployed(c)?;
                 let to = self.check_deploy(p, c, Some(d))?;
                 let with = self.check_with(p, c, d)?;
                 let free = self.phase == Phase::StartOfGame;
@@ -103,6 +104,9 @@ impl Engine {
                         format!("{} is not in {}'s hand", self.name(c), p.name()),
                         r::ACTIONS,
                     ));
+                }
+                if self.is_shield(c) && via_use.is_none() {
+                    return self.play_shield(p, c, w);
                 }
                 if self.st.def(c).card_type != CardType::Interrupt {
                     return Err(rej(

@@ -58,6 +58,7 @@ mod firing;
 mod move_costs;
 mod prepositions;
 mod relocation;
+pub mod shields;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

@@ -300,6 +300,8 @@ pub enum CardType {
     JediTest,
     AdmiralsOrder,
     Podracer,
+    // ---- AR Defensive Shields
+    DefensiveShield,
 }
 
 impl CardType {
@@ -318,6 +320,7 @@ impl CardType {
             CardType::EpicEvent => "epic_event",
             CardType::JediTest => "jedi_test",
             CardType::AdmiralsOrder => "admirals_order",
+            CardType::DefensiveShield => "defensive_shield",
             CardType::Podracer => "podracer",
         }
     }
