@@ -70,6 +70,7 @@ fn every_citation_resolves() {
     for id in swjudge::engine::swccg::rules::ALL
         .iter()
         .chain(swjudge::engine::swccg::identify::IDS)
+        .chain(swjudge::engine::swccg::rules::ALL_PLACES)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)

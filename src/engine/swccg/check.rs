@@ -78,6 +78,17 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
+    for n in &b.locate {
+        if !names.contains(&n.value) && !locations.contains(&n.value) {
+            return Err(spanned(
+                n,
+                format!(
+                    "`locate`: `{}` is not a card or a location of this board",
+                    n.value
+                ),
+            ));
+        }
+    }
     super::identify::check(b).map_err(nowhere)?;
     for s in script {
         check_step(b, s, &names, &locations)?;
@@ -168,6 +179,11 @@ fn check_step(
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
+    }
+    if verb == Verb::Reveal && st.card.is_none() {
+        return Err(err(
+            "`reveal` needs `card:` (a location in your Reserve Deck)".into(),
+        ));
     }
     if verb == Verb::Replace && (st.card.is_none() || st.to.is_none()) {
         return Err(err(
@@ -436,6 +452,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Ok(())
         }
         "numbers" => board_number(rest),
+        "where" => locate_path(b, rest),
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)
         }
@@ -540,5 +557,24 @@ fn board_number(rest: &str) -> Result<(), String> {
             BATTLE_NUMBERS.join("|"),
             DRAIN_NUMBERS.join("|")
         )),
+    }
+}
+
+/// `where.<name>.<key>`: a card or location the board asks about in `locate:`.
+fn locate_path(b: &Board, rest: &str) -> Result<(), String> {
+    use super::prepositions::{CARD_KEYS, LOCATION_KEYS};
+    let (name, key) = rest.split_once('.').unwrap_or((rest, ""));
+    if !b.locate.iter().any(|n| n.value == name) {
+        return Err(format!("`{name}` is not named in the board's `locate:`"));
+    }
+    let keys = if b.cards.contains_key(name) {
+        CARD_KEYS
+    } else {
+        LOCATION_KEYS
+    };
+    if keys.contains(&key) {
+        Ok(())
+    } else {
+        Err(format!("`{key}` is not one of {}", keys.join(", ")))
     }
 }

@@ -108,8 +108,15 @@ impl Engine {
             return Ok(());
         };
         self.card_location_rules(p, c, l)?;
+        if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none()) {
+            return Err(rej(why, r::DAGOBAH_AHCH_TO));
+        }
         let lo = &self.st.locations[l];
-        if let Some(f) = lo.geo.no_deploy.iter().find(|f| self.st.matches(c, f, p)) {
+        if let Some(f) =
+            lo.geo.no_deploy.iter().find(|f| {
+                !def.deploy_rules.ignore_location_restrictions && self.st.matches(c, f, p)
+            })
+        {
             let what = f
                 .card_type
                 .as_ref()
@@ -133,6 +140,21 @@ impl Engine {
                 r::INTERIOR_SITES,
             ));
         }
+        // Starships exist at sites only as starfighters at exterior sites (AR Never -
+        // Location Restrictions).
+        if host.is_none()
+            && def.card_type == CardType::Starship
+            && lo.geo.kind == Some(LocKind::Site)
+            && (!lo.geo.exterior || def.subtype.as_deref() == Some("capital"))
+        {
+            return Err(rej(
+                format!(
+                    "{title} is a starship: it may not deploy to {}, a site where it cannot exist (starfighters only, at exterior sites)",
+                    lo.title
+                ),
+                r::NEVER_LOCATION_RESTRICTIONS,
+            ));
+        }
         Ok(())
     }
 
@@ -143,14 +165,17 @@ impl Engine {
         let def = self.st.def(c);
         let title = &def.title;
         let lo = &self.st.locations[l];
+        // Asteroid sectors are related to a system but are not part of its planet.
+        let planet = super::prepositions::location_on(&self.st, l);
         let names = |n: &String| {
             n.eq_ignore_ascii_case(&lo.name)
                 || n.eq_ignore_ascii_case(&lo.title)
-                || lo
-                    .geo
-                    .system
-                    .as_ref()
-                    .is_some_and(|s| n.eq_ignore_ascii_case(s))
+                || (lo.geo.kind != Some(super::model::LocKind::Sector) || planet.is_some())
+                    && lo
+                        .geo
+                        .system
+                        .as_ref()
+                        .is_some_and(|s| n.eq_ignore_ascii_case(s))
                 || lo
                     .title
                     .to_ascii_lowercase()

@@ -46,6 +46,10 @@ impl Engine {
                 to,
             } => self.move_all(me, &label, who, from, filter, to),
             Effect::Draw(n) => self.draw_cards(me, n),
+            Effect::Activate { who, count } if self.no_force_now(side_of(who, me), "activate") => {
+                let _ = count;
+                Applied::Done
+            }
             Effect::Activate { who, count } => {
                 let p = side_of(who, me);
                 let moved = self
@@ -128,6 +132,21 @@ impl Engine {
             }
             Effect::Hit(t, forfeit_zero) => {
                 self.hit(ix, t, forfeit_zero);
+                Applied::Done
+            }
+            Effect::CrossOverAs {
+                card,
+                title,
+                personas,
+                keywords,
+            } => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over_as(me, c, &title, &personas, &keywords);
+                }
+                Applied::Done
+            }
+            Effect::StartingHand(n) => {
+                self.set_starting_hand(me, n);
                 Applied::Done
             }
             Effect::CrossOver(card) => {
@@ -453,17 +472,30 @@ impl Engine {
             if !self.st.on_table(c) {
                 continue;
             }
+            if self.st.location_of(c) == Some(l) {
+                self.log(
+                    actor(me),
+                    Event::StateChange,
+                    format!(
+                        "{} stays at {}: a relocation that does not change locations is no move",
+                        self.name(c),
+                        self.st.locations[l].title
+                    ),
+                    &[r::RELOCATING],
+                );
+                continue;
+            }
             self.st.put(c, Zone::At(l));
             self.stack[ix].moved.push(c);
             self.log(
                 actor(me),
                 Event::StateChange,
                 format!(
-                    "{} is relocated to {}",
+                    "{} is relocated to {} (an unlimited move)",
                     self.name(c),
                     self.st.locations[l].title
                 ),
-                &[r::RESULT],
+                &[r::RESULT, r::RELOCATING],
             );
         }
         Applied::Done
@@ -678,6 +710,9 @@ impl Engine {
     /// `lose_force` decision (`from:`), taken from the script. With none, the run needs
     /// `p`'s decision and stops after the units already lost.
     pub(crate) fn lose_force(&mut self, p: Side, n: i64) -> i64 {
+        if self.no_force_now(p, "lose") {
+            return 0;
+        }
         const PLACES: [PileName; 4] = [
             PileName::Hand,
             PileName::ReserveDeck,

@@ -202,10 +202,15 @@ pub struct Engine {
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    /// Cards and locations asked about (`locate:`) and the answers, `<name>.<key>`.
+    pub locate: Vec<String>,
+    pub wheres: Vec<(String, serde_json::Value)>,
     /// The activation total counted when the activate phase began (AR Activate Phase).
     pub generation: Option<super::activation::Generation>,
     /// The end of the turn has been reported.
     pub(super) turn_over_noted: bool,
+    /// Starting the game: revealed starting locations, starting hand sizes.
+    pub(super) start: super::startgame::StartState,
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
@@ -239,8 +244,11 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            locate: Vec::new(),
+            wheres: Vec::new(),
             generation: None,
             turn_over_noted: false,
+            start: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
         }
@@ -330,6 +338,9 @@ impl Engine {
             if matches!(flow, Flow::Stop) || self.outcome.is_some() {
                 break;
             }
+            if self.stack.is_empty() && !self.enforce_copies() {
+                break;
+            }
         }
         if self.outcome.is_none() {
             self.outcome = Some(Outcome::StepLimit);
@@ -344,6 +355,7 @@ impl Engine {
                 decision: d.describe(&self.st),
             })
             .collect();
+        self.report_where();
         self.answer_questions();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);

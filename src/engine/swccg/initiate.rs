@@ -41,6 +41,17 @@ impl Engine {
                 r::THE_STACK,
             )),
             Verb::Replace => self.replace_persona(d),
+            Verb::Reveal | Verb::AllowConversion | Verb::DeclineConversion
+                if w != Window::TopLevel =>
+            {
+                Err(rej(
+                    "starting locations are revealed and converted while nothing is on the stack",
+                    r::THE_STACK,
+                ))
+            }
+            Verb::Reveal | Verb::AllowConversion | Verb::DeclineConversion => {
+                self.starting_location(d)
+            }
             Verb::Deploy => {
                 let c = self
                     .st
@@ -54,7 +65,8 @@ impl Engine {
                 }
                 let to = self.check_deploy(p, c, Some(d))?;
                 let with = self.check_with(p, c, d)?;
-                self.push_deploy(p, c, to, false, None);
+                let free = self.phase == Phase::StartOfGame;
+                self.push_deploy(p, c, to, free, None);
                 self.push_with(p, with);
                 Ok(())
             }
@@ -709,7 +721,11 @@ impl Engine {
     ) -> Result<DeployTo, Rej> {
         let def = self.st.def(c);
         let title = self.name(c);
-        if self.st.owner(c) != p || self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
+        // At the start of the game, starting cards come from the Reserve Deck.
+        let sog = self.phase == Phase::StartOfGame;
+        let from_deck = sog && self.st.zone[c] == Zone::Pile(p, PileName::ReserveDeck);
+        if self.st.owner(c) != p || (self.st.zone[c] != Zone::Pile(p, PileName::Hand) && !from_deck)
+        {
             return Err(rej(
                 format!("{title} is not in {}'s hand", p.name()),
                 r::ACTIONS,
@@ -721,7 +737,7 @@ impl Engine {
                 r::ACTIONS,
             ));
         }
-        if self.turn != p || self.phase != Phase::Deploy {
+        if !sog && (self.turn != p || self.phase != Phase::Deploy) {
             return Err(rej(
                 format!(
                     "{} may deploy {title} only during their own deploy phase",
@@ -735,7 +751,12 @@ impl Engine {
             Some(d) => self.check_with(p, c, d)?,
             None => Vec::new(),
         };
-        let cost = def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with);
+        self.deploy_conditions(p, c)?;
+        let cost = if sog {
+            0
+        } else {
+            def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with)
+        };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
             return Err(rej(
@@ -758,6 +779,9 @@ impl Engine {
         }
         if let Some(e) = self.persona_on_table(c) {
             return Err(e);
+        }
+        if self.copies_allowed(c) {
+            return Ok(());
         }
         let mine = personas(def);
         for x in 0..self.st.cards.len() {
@@ -862,7 +886,7 @@ impl Engine {
     }
 
     pub(super) fn pay_use(&mut self, p: Side, n: u32, why: &str) {
-        if n == 0 {
+        if n == 0 || self.no_force_now(p, "use") {
             return;
         }
         let paid = self

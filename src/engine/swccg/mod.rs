@@ -44,11 +44,18 @@ mod phases;
 mod resolve;
 pub mod rules;
 pub mod stack;
-pub mod state;
+pub mod startgame;
+mod state;
 mod targets;
 mod turn;
+mod uniqueness;
 pub mod values;
 mod weapons;
+
+mod firing;
+mod move_costs;
+mod prepositions;
+mod relocation;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
@@ -155,6 +162,9 @@ fn result(run: Run) -> RunResult {
     for (k, v) in &run.numbers {
         obs.set(format!("numbers.{k}"), v.clone());
     }
+    for (k, v) in &run.wheres {
+        obs.set(format!("where.{k}"), v.clone());
+    }
     for (k, v) in run.turn_obs.iter().chain(&run.answers) {
         obs.set(k.clone(), v.clone());
     }
@@ -198,6 +208,8 @@ pub struct Run {
     pub destinies: Vec<i64>,
     /// Numbers of battles and Force drains, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's `locate:` questions, `<name>.<key>`.
+    pub wheres: Vec<(String, serde_json::Value)>,
     /// Turn structure: the activation count and each location's battleground status.
     pub turn_obs: Vec<(String, serde_json::Value)>,
     /// Answers to the board's questions about cards, by observation path.
@@ -289,6 +301,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     let next = board.next.unwrap_or(turn);
     let mut e = engine::Engine::new(st, turn, phase, next, script);
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
+    e.locate = board.locate.iter().map(|n| n.value.clone()).collect();
     e.questions = board.questions.clone();
     for p in &board.stack {
         e.seed(p);
@@ -308,6 +321,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
+        wheres: e.wheres,
         turn_obs,
         answers: e.answers,
     }

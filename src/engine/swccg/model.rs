@@ -67,15 +67,19 @@ pub enum Phase {
     /// End of turn: mandatory, then optional end of turn actions (AR End Of Turn).
     #[serde(rename = "end_of_turn")]
     EndOfTurn,
+    /// Starting the game (AR Ch.2): starting cards, starting locations, starting hands.
+    #[serde(rename = "start_of_game")]
+    StartOfGame,
 }
 
 impl Phase {
     /// Position in the turn (AR: Order Of Events In A Turn), from 0.
     pub fn index(self) -> usize {
         match self {
-            Phase::StartOfTurn => 0,
-            Phase::EndOfTurn => 7,
-            p => p as usize + 1,
+            Phase::StartOfGame => 0,
+            Phase::StartOfTurn => 1,
+            Phase::EndOfTurn => 8,
+            p => p as usize + 2,
         }
     }
 
@@ -89,6 +93,7 @@ impl Phase {
             Phase::Draw => "draw",
             Phase::StartOfTurn => "start of turn",
             Phase::EndOfTurn => "end of turn",
+            Phase::StartOfGame => "start of game",
         }
     }
 }
@@ -140,6 +145,10 @@ pub struct Board {
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
+    /// Cards and locations a judge asks about: where each is, in the rulebook's words
+    /// (at, present, presence, on, aboard), answered at the end of the run.
+    #[serde(default)]
+    pub locate: Vec<Pos<String>>,
     // ---- identification (AR Appendix D)
     /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
     #[serde(default)]
@@ -247,6 +256,9 @@ pub struct LocationDef {
     /// "shielded Hoth site"), whatever other cards say.
     #[serde(default)]
     pub never_battleground: Option<String>,
+    /// A sector: cloud, asteroid or Death Star II.
+    #[serde(default)]
+    pub sector: Option<SectorKind>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -446,6 +458,10 @@ pub struct CardDef {
     /// worked out from the board each time a drain resolves.
     #[serde(default)]
     pub drain: Vec<DrainText>,
+    /// "May fire <weapons> for free": weapons matching the filter, on this card or on
+    /// the character this card is on, fire for free (a repeating weapon: its first shot).
+    #[serde(default)]
+    pub fires_free: Option<Filter>,
     // ---- turn structure and Force generation (AR Ch.3)
     /// Force generation modifiers of its game text, while it is active on table.
     #[serde(default)]
@@ -456,6 +472,18 @@ pub struct CardDef {
     /// Locations its game text makes battlegrounds, while it is active on table.
     #[serde(default)]
     pub makes_battleground: Option<super::activation::LocFilter>,
+    /// "Allows multiple copies of Jawa Siesta to be on table": titles whose uniqueness
+    /// limit it lifts while it is active on table.
+    #[serde(default)]
+    pub allows_copies: Vec<String>,
+    /// Restricted by an objective: while this card is on table, cards matching any of
+    /// these may not deploy.
+    #[serde(default)]
+    pub prohibits_deploy: Vec<Filter>,
+    /// Locations its game text makes non-battlegrounds "in all states" (except for
+    /// start of game actions), while it is on table.
+    #[serde(default)]
+    pub makes_non_battleground: Option<super::activation::LocFilter>,
     // ---- personas: converting (AR Persona - Converting Characters)
     /// "Can be replaced by opponent with …": the opponent may convert it.
     #[serde(default)]
@@ -481,6 +509,9 @@ pub struct WeaponDef {
     /// The hit also makes the target's forfeit 0.
     #[serde(default)]
     pub forfeit_zero: bool,
+    /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
+    #[serde(default)]
+    pub repeat: Option<u32>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -595,6 +626,10 @@ pub struct Trigger {
     /// For `destiny_drawn`: only when the destiny drawn is exactly this value.
     #[serde(default)]
     pub destiny: Option<i64>,
+    /// For `just_deployed`: the card was deployed to a location matching this (the
+    /// location itself, not aboard a card there: AR System Location).
+    #[serde(default)]
+    pub to_location: Option<super::activation::LocFilter>,
 }
 
 fn rel_any() -> Rel {
@@ -846,6 +881,18 @@ pub enum Effect {
     Hit(usize, bool),
     /// The card (and every card on it) crosses over to your side (AR Converting Characters).
     CrossOver(CardRef),
+    /// "When you draw your starting hand, draw N more cards instead of eight."
+    StartingHand(u32),
+    /// The card crosses over to your side and becomes another character: its new
+    /// title, personas and characteristics (AR Crossing Over).
+    CrossOverAs {
+        card: CardRef,
+        title: String,
+        #[serde(default)]
+        personas: Vec<String>,
+        #[serde(default)]
+        keywords: Vec<String>,
+    },
 }
 
 /// One piece of game text the engine understands.
@@ -880,6 +927,10 @@ pub struct Ability {
     /// may not happen if any of these holds.
     #[serde(default)]
     pub unless: Vec<super::turn::Where>,
+    /// "If your starting location was a system": your starting location (deployed,
+    /// converted or not) must match.
+    #[serde(default)]
+    pub starting_location: Option<Filter>,
     #[serde(default)]
     pub limit: Option<Limit>,
     #[serde(default)]
@@ -1004,6 +1055,12 @@ pub enum Verb {
     /// Persona replacement (your character) or converting (the opponent's) with the
     /// character `card` from hand, in place of the character `to`.
     Replace,
+    /// Starting the game: reveal your starting location (`card`, from Reserve Deck).
+    Reveal,
+    /// Starting the game: both chose the same starting location; allow yours to be converted.
+    AllowConversion,
+    /// Starting the game: decline to have your starting location converted.
+    DeclineConversion,
 }
 
 impl Verb {
@@ -1025,6 +1082,9 @@ impl Verb {
             Verb::Fire => "fire",
             Verb::Activate => "activate",
             Verb::Replace => "replace",
+            Verb::Reveal => "reveal",
+            Verb::AllowConversion => "allow_conversion",
+            Verb::DeclineConversion => "decline_conversion",
         }
     }
 }
@@ -1121,6 +1181,19 @@ pub struct MoveRules {
     /// "Moves like a character" / "moves like a starfighter".
     #[serde(default)]
     pub like: Option<MovesLike>,
+    /// Text of this card that makes other cards' moves to its location cost more
+    /// ("opponent's characters require +1 Force to move here").
+    #[serde(default)]
+    pub to_here: Option<MoveToHere>,
+}
+
+/// "Cards matching `filter` (seen from this card's owner) require +`add` Force to move
+/// to this card's location" (AR Movement - costs +X to move).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveToHere {
+    pub filter: Filter,
+    pub add: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -1157,6 +1230,17 @@ pub struct DeployRules {
     /// A character, starship or vehicle weapon (its `subtype`) needs none.
     #[serde(default)]
     pub persona_type: Option<CardType>,
+    /// Deployment conditions: "deploy only if you occupy two Tatooine sites".
+    #[serde(default)]
+    pub occupy: Option<super::startgame::Occupy>,
+    /// Restricted to an objective: it deploys only while a card matching this (e.g. an
+    /// objective, or one side of it) is on table.
+    #[serde(default)]
+    pub only_with: Option<Filter>,
+    /// "May ignore location deployment restrictions": the location's own restrictions
+    /// do not apply (rules and objective restrictions still do).
+    #[serde(default)]
+    pub ignore_location_restrictions: bool,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains
@@ -1194,4 +1278,14 @@ pub struct DrainText {
 
 fn drain_amount() -> super::drain::DrainTarget {
     super::drain::DrainTarget::Drain
+}
+
+/// The kind of a sector (AR Ch.9 Sectors): cloud sectors are part of their planet,
+/// asteroid sectors are only related to its system, Death Star II sectors belong to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SectorKind {
+    Cloud,
+    Asteroid,
+    DeathStarIi,
 }

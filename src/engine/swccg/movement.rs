@@ -34,6 +34,8 @@ pub struct Plan {
     pub cite: &'static str,
     /// The phase the move belongs to.
     pub during: Phase,
+    /// Cards whose text added to the cost (AR Movement - costs +X to move).
+    pub surcharged_by: Vec<CardIx>,
 }
 
 fn class(st: &State, c: CardIx) -> Class {
@@ -192,6 +194,7 @@ impl Engine {
             text,
             &[r::INITIATION, plan.cite, kind_cite],
         );
+        self.log_surcharge(p, c, &plan);
         let cost = plan.cost.max(0) as u32;
         let why = format!("for {}'s move", self.st.title(c));
         if cost == 0 {
@@ -368,6 +371,7 @@ impl Engine {
             plan.cost = 0;
         } else if plan.cost > 0 || plan.how == MoveHow::Landspeed {
             plan.cost += def.moves.extra_cost;
+            self.surcharge(c, &mut plan);
         }
         let have = self.st.pile_len(p, super::model::PileName::ForcePile) as i64;
         if plan.cost > have {
@@ -418,6 +422,7 @@ impl Engine {
             cost,
             cite,
             during: Phase::Move,
+            surcharged_by: Vec::new(),
         };
         match (st.zone[c], dest) {
             (Zone::At(a), Zone::At(b)) if a != b => {
@@ -473,7 +478,18 @@ impl Engine {
                     && here
                     && is_system(st, a)
                 {
-                    ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
+                    if st.def(c).card_type == CardType::Starship {
+                        ok.push(plan(MoveHow::Embark, 0, r::EMBARKING));
+                    } else {
+                        miss.push((
+                            format!(
+                                "{} moves like a starfighter but is not a starfighter: {} has no capacity for it",
+                                st.title(c),
+                                st.title(s)
+                            ),
+                            r::MOVES_LIKE_STARFIGHTER,
+                        ));
+                    }
                 }
             }
             // Between the bridge of a carrying starship and a starship or vehicle in its hold.
@@ -686,6 +702,7 @@ impl Engine {
                         cost: m.cost,
                         cite: r::LOCATION_TEXT_MOVE,
                         during: m.during.unwrap_or(Phase::Move),
+                        surcharged_by: Vec::new(),
                     });
                 }
             }

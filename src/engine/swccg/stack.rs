@@ -145,6 +145,8 @@ pub struct Entry {
     pub destiny_add: i64,
     /// A battle's destiny draw: which kind it is.
     pub draw_kind: BattleDraw,
+    /// A battle: the repeating weapon whose owner may fire it again now.
+    pub repeating: Option<CardIx>,
 }
 
 impl Entry {
@@ -179,6 +181,7 @@ impl Entry {
             fired: Vec::new(),
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
+            repeating: None,
         }
     }
 

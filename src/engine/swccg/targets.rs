@@ -40,6 +40,13 @@ impl Engine {
                     r::IMMUNE,
                 ));
             }
+            if spec.kind == TargetKind::Card
+                && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
+                && let Some(e) = self.relocation_target(c, a, spec, x)
+                && !spec.optional
+            {
+                return Err(e);
+            }
             let t = self.target_one(p, c, spec, w, &mut picks);
             match t {
                 Ok(Some(t)) => out.push((spec.name.clone(), t)),
@@ -257,6 +264,11 @@ impl Engine {
             _ => {}
         }
         if t.this_card && e.card != Some(c) {
+            return false;
+        }
+        if let Some(f) = &t.to_location
+            && !e.card.is_some_and(|x| self.deployed_to(x, f, me))
+        {
             return false;
         }
         if let Some(f) = &t.card {

@@ -29,13 +29,16 @@ impl Engine {
             );
             return self.battle_begin(ix);
         }
+        if let Some(w) = self.stack[ix].repeating {
+            return self.repeat_step(ix, p, w);
+        }
         let can = self.can_fire(ix, p);
         let next = self.script.peek().cloned();
         match next {
             Some(d) if d.verb == Verb::Fire && d.by == p => {
                 self.script.take();
                 match self.fire(ix, &d) {
-                    Ok(()) => self.stack[ix].segment = Some((p.other(), 0)),
+                    Ok(w) => self.after_fire(ix, p, w),
                     Err(e) => self.reject(&d, e),
                 }
             }
@@ -121,11 +124,24 @@ impl Engine {
                 cite::FIRING_WEAPONS,
             ));
         }
-        if self.stack[ix].fired.contains(&w) {
-            return Err(rej(
-                format!("{title} has already fired in this battle"),
-                cite::FIRING_WEAPONS,
-            ));
+        if self.stack[ix].fired.contains(&w) && self.stack[ix].repeating != Some(w) {
+            return Err(if def.repeat.is_some() {
+                rej(
+                    format!(
+                        "{title} fires repeatedly only while its owner keeps firing it: once its owner stopped, it may not begin firing again"
+                    ),
+                    super::rules::REPEATING_WEAPONS,
+                )
+            } else {
+                let mut e = rej(
+                    format!(
+                        "{title} has already fired in this battle (it does not say it may fire repeatedly)"
+                    ),
+                    cite::FIRING_WEAPONS,
+                );
+                e.also.push(super::rules::REPEATING_WEAPONS);
+                e
+            });
         }
         let ok_type = matches!(
             self.st.def(t).card_type,
@@ -162,11 +178,11 @@ impl Engine {
             ));
         }
         let force = self.st.pile_len(p, PileName::ForcePile) as u32;
-        if def.cost > force {
+        let (cost, _) = self.fire_cost(ix, w);
+        if cost > force {
             return Err(rej(
                 format!(
-                    "firing {title} uses {} Force; {} has {force} in Force Pile",
-                    def.cost,
+                    "firing {title} uses {cost} Force; {} has {force} in Force Pile",
                     p.name()
                 ),
                 super::rules::PAYING_COSTS,
@@ -188,7 +204,7 @@ impl Engine {
 
     /// `fire`: a weapon fires at a target; an action on the stack responding to the
     /// battle, whose result draws weapon destiny and, if it is greater, hits the target.
-    fn fire(&mut self, ix: usize, d: &Decision) -> Result<(), Rej> {
+    pub(super) fn fire(&mut self, ix: usize, d: &Decision) -> Result<CardIx, Rej> {
         let p = d.by;
         let key = d.step.card.as_deref().unwrap_or("");
         let w = self
@@ -205,7 +221,10 @@ impl Engine {
         let Some(def) = self.st.def(w).weapon.clone() else {
             return Err(rej("not a weapon", cite::FIRING_WEAPONS));
         };
-        self.stack[ix].fired.push(w);
+        let (cost, why) = self.fire_cost(ix, w);
+        if !self.stack[ix].fired.contains(&w) {
+            self.stack[ix].fired.push(w);
+        }
         // "destiny (+ add) > value": the value is read when the destiny is compared.
         let test = DestinyTest {
             greater_than: Some(Amount::StatOf(t, def.against)),
@@ -230,8 +249,11 @@ impl Engine {
             ),
             &[cite::FIRING_WEAPONS, super::rules::INITIATION],
         );
-        self.pay_use(p, def.cost, &format!("to fire {}", self.st.title(w)));
-        Ok(())
+        if let Some((text, rule)) = why {
+            self.log(actor(p), Event::Initiate, text, &[rule]);
+        }
+        self.pay_use(p, cost, &format!("to fire {}", self.st.title(w)));
+        Ok(w)
     }
 
     /// A weapon hit: the card is hit in the battle the weapon fires in.
