@@ -2166,12 +2166,12 @@ script:
         let kinds = [Kind::Character, Kind::Starship, Kind::Vehicle, Kind::Weapon];
         let kind = kinds[(next() % 4) as usize];
         let name = format!("{side}{i}");
-        let aboard = if kind == Kind::Character && i > 0 && next() % 3 == 0 {
+        let aboard = if kind == Kind::Character && i > 0 && next().is_multiple_of(3) {
             Some(format!("{side}{}", next() % i))
         } else {
             None
         };
-        let big = next() % 50 == 0;
+        let big = next().is_multiple_of(50);
         let v = |n: u64| {
             if big {
                 i64::MAX / 3
@@ -2184,12 +2184,12 @@ script:
             side,
             kind,
             power: Some(v(next())),
-            ability: if next() % 4 == 0 {
+            ability: if next().is_multiple_of(4) {
                 None
             } else {
                 Some(v(next()))
             },
-            forfeit: if next() % 5 == 0 {
+            forfeit: if next().is_multiple_of(5) {
                 None
             } else {
                 Some(v(next()))
@@ -2198,28 +2198,32 @@ script:
             maneuver: None,
             defense: None,
             ferocity: None,
-            immune_to_attrition: if next() % 3 == 0 {
+            immune_to_attrition: if next().is_multiple_of(3) {
                 Some(v(next()))
             } else {
                 None
             },
             adds_power_piloting: Some(v(next())),
-            permanent_pilot: if next() % 4 == 0 { Some(2) } else { None },
+            permanent_pilot: if next().is_multiple_of(4) {
+                Some(2)
+            } else {
+                None
+            },
             aboard,
-            role: if next() % 2 == 0 {
+            role: if next().is_multiple_of(2) {
                 Role::Pilot
             } else {
                 Role::Passenger
             },
-            enclosed: next() % 2 == 0,
-            presence_icon: next() % 6 == 0,
-            draws_if_unable: if next() % 5 == 0 {
+            enclosed: next().is_multiple_of(2),
+            presence_icon: next().is_multiple_of(6),
+            draws_if_unable: if next().is_multiple_of(5) {
                 Some((next() % 3) as u32)
             } else {
                 None
             },
-            battled_this_turn: next() % 10 == 0,
-            elsewhere: next() % 8 == 0,
+            battled_this_turn: next().is_multiple_of(10),
+            elsewhere: next().is_multiple_of(8),
             hit: false,
             forfeit_zero: false,
         }
@@ -2236,7 +2240,7 @@ script:
     fn random_modifiers(next: &mut impl FnMut() -> u64, names: &[String]) -> Vec<ModSpec> {
         let mut modifiers = Vec::new();
         for k in 0..(next() % 20) {
-            let side = if next() % 2 == 0 {
+            let side = if next().is_multiple_of(2) {
                 Side::Light
             } else {
                 Side::Dark
@@ -2267,8 +2271,8 @@ script:
                 side,
                 target,
                 op,
-                optional: next() % 2 == 0,
-                cumulative: next() % 2 == 0,
+                optional: next().is_multiple_of(2),
+                cumulative: next().is_multiple_of(2),
                 requires: Vec::new(),
                 cite: None,
             });
@@ -2282,7 +2286,7 @@ script:
         for _ in 0..(next() % 4) {
             script.weapons.push(Step::Fire {
                 weapon: format!("w{}", next() % 3),
-                by: if next() % 2 == 0 {
+                by: if next().is_multiple_of(2) {
                     Side::Light
                 } else {
                     Side::Dark
@@ -2291,7 +2295,7 @@ script:
                 against: Defense::Armor,
                 draws: (next() % 3) as u32,
                 add: 1,
-                forfeit_zero: next() % 2 == 0,
+                forfeit_zero: next().is_multiple_of(2),
             });
         }
         for _ in 0..(next() % 6) {
@@ -2336,7 +2340,7 @@ script:
             let b = Battle {
                 location: "x".into(),
                 site: true,
-                initiator: if next() % 2 == 0 {
+                initiator: if next().is_multiple_of(2) {
                     Side::Light
                 } else {
                     Side::Dark
