@@ -71,6 +71,8 @@ fn every_citation_resolves() {
         .iter()
         .chain(swjudge::engine::swccg::identify::IDS)
         .chain(swjudge::engine::swccg::rules::ALL_PLACES)
+        .chain(swjudge::engine::swccg::conditions::IDS)
+        .chain(swjudge::engine::swccg::reduce::IDS)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)

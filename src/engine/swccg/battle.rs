@@ -135,6 +135,9 @@ pub enum OpSpec {
     Free(bool),
     /// For immunity: the card loses its immunity (overrides any gain).
     Lose(bool),
+    /// The value may not be reduced (AR Reduce): a later modifier or reset that
+    /// would lower it fails.
+    NotReduced(bool),
 }
 
 /// A modifier in effect, listed in the order it occurred.
@@ -597,7 +600,7 @@ impl<'a> Live<'a> {
     fn mods_for(&self, target: &Target, side: Side) -> Vec<Modifier> {
         let mut out = Vec::new();
         for m in &self.b.modifiers {
-            if &m.target != target {
+            if &m.target != target || matches!(m.op, OpSpec::NotReduced(_)) {
                 continue;
             }
             let card_target = matches!(
@@ -654,12 +657,21 @@ impl<'a> Live<'a> {
             value: base,
             cite: cite::MODIFIERS,
         };
+        let mods = self.mods_for(&target, c.side);
+        let mods = super::reduce::guard(&base, mods, self.not_reduced(&target));
         compute(
             &format!("{}'s {label}", c.name),
             &base,
-            &self.mods_for(&target, c.side),
+            &mods,
             Rules::default(),
         )
+    }
+    /// Is the value under a "may not be reduced" (AR Reduce)?
+    fn not_reduced(&self, target: &Target) -> bool {
+        self.b
+            .modifiers
+            .iter()
+            .any(|m| &m.target == target && m.op == OpSpec::NotReduced(true))
     }
     fn ability(&self, i: usize) -> Total {
         let c = self.card(i);
@@ -711,6 +723,11 @@ impl<'a> Live<'a> {
                     value: c.power,
                     cite: cite::TOTALING_POWER,
                 };
+                let mods = super::reduce::guard(
+                    &base,
+                    mods,
+                    self.not_reduced(&Target::Power(c.name.clone())),
+                );
                 Some(compute(
                     &format!("{}'s power", c.name),
                     &base,
@@ -762,6 +779,7 @@ pub(crate) fn to_op(o: OpSpec) -> Op {
         OpSpec::Limit(n) => Op::Limit(n),
         OpSpec::Free(_) => Op::Free,
         OpSpec::Lose(_) => Op::Reset(0),
+        OpSpec::NotReduced(_) => Op::Add(0),
     }
 }
 

@@ -439,6 +439,8 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
     match head {
         "cards" if b.cards.contains_key(rest) => Ok(()),
         "cards" => Err(format!("`{rest}` is not a card in `cards:`")),
+        "states" if b.cards.contains_key(rest) => Ok(()),
+        "states" => Err(format!("`{rest}` is not a card in `cards:`")),
         "piles" if parse_pile_name(rest).is_some() => Ok(()),
         "piles" => Err(format!("`{rest}` is not a pile like light.used_pile")),
         "force" => {

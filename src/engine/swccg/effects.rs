@@ -155,6 +155,16 @@ impl Engine {
                 }
                 Applied::Done
             }
+            Effect::RetrieveForEach { who, per } => {
+                self.retrieve_for_each(me, who, &per);
+                Applied::Done
+            }
+            Effect::CancelText(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.cancel_text(c);
+                }
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

@@ -334,19 +334,25 @@ impl Engine {
         let Some(limit) = ab.limit else { return Ok(()) };
         let title = self.st.title(c).to_string();
         let name = ability_name(ab, a);
-        let prior = self.usage.iter().find(|u| match limit {
-            Limit::OncePerGame => {
+        let same = |u: &&Usage| match limit {
+            Limit::OncePerGame | Limit::TwicePerGame => {
                 u.title == title
                     && ability_name(&self.st.def(u.card).abilities[u.ability], u.ability) == name
             }
             _ => u.card == c && u.ability == a,
-        });
-        let Some(u) = prior else { return Ok(()) };
+        };
+        let allowed = if limit == Limit::TwicePerGame { 2 } else { 1 };
+        let uses: Vec<&Usage> = self.usage.iter().filter(same).collect();
+        if uses.len() < allowed {
+            return Ok(());
+        }
+        let u = uses[0];
         let (period, rule) = match limit {
             Limit::OncePerTurn => ("turn", r::ONE_RULE),
             Limit::OncePerPhase => ("phase", r::ONE_RULE),
             Limit::OncePerBattle => ("battle", r::ONE_RULE),
             Limit::OncePerGame => ("game", r::ONCE_PER_GAME),
+            Limit::TwicePerGame => ("game", r::ONCE_PER_GAME),
         };
         if u.canceled {
             return Err(rej(
@@ -359,8 +365,14 @@ impl Engine {
         }
         Err(rej(
             format!(
-                "{}'s action is limited to once per {period} and was already initiated",
-                self.name(c)
+                "{}'s action is limited to {} per {period} and was already initiated{}",
+                self.name(c),
+                if allowed == 2 { "twice" } else { "once" },
+                if allowed == 2 {
+                    " twice (with any card of that title)"
+                } else {
+                    ""
+                }
             ),
             rule,
         ))
@@ -535,6 +547,20 @@ impl Engine {
                         r::THE_STACK
                     },
                 ));
+            }
+            (AbilityKind::Response, Window::TopLevel)
+                if ab.responds_to.as_ref().is_some_and(|t| {
+                    t.event == crate::engine::swccg::model::EventKind::JustLost
+                }) =>
+            {
+                return Err(Rej {
+                    reason: format!(
+                        "{title} responds to a card just lost, and no card is just lost now (a card that has left the Lost Pile is no longer just lost)"
+                    ),
+                    rule: r::MEETING_CONDITIONS,
+                    not_modelled: None,
+                    also: vec![r::JUST_LOST, r::JUST_ACTIONS],
+                });
             }
             (AbilityKind::Response, Window::TopLevel) => {
                 return Err(rej(

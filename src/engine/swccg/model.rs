@@ -573,6 +573,8 @@ pub enum Limit {
     OncePerPhase,
     OncePerBattle,
     OncePerGame,
+    /// "Twice per game" (AR Once Per Game: a number of uses beyond once, per title).
+    TwicePerGame,
 }
 
 /// Relation of a player to the ability's owner.
@@ -672,6 +674,9 @@ pub struct Filter {
     /// Lacks each of these ("non-Imperial": lacks the character type icon).
     #[serde(default)]
     pub is_not: Vec<String>,
+    /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
+    #[serde(default)]
+    pub duplicate_in_pile: bool,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -876,6 +881,17 @@ pub enum Effect {
     SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
+    // ---- "for each" (AR Actions - For Each/For Every)
+    /// Retrieve 1 Force for each location matching the filter, as one action for the
+    /// full amount (none qualifying: an unmodifiable zero).
+    RetrieveForEach {
+        who: Who,
+        per: super::activation::LocFilter,
+    },
+    // ---- canceling game text (AR Canceling Game Text)
+    /// Cancel the game text of a card: no action or modifier may be initiated or
+    /// triggered from it while it stays canceled.
+    CancelText(CardRef),
     /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
     #[serde(skip)]
     Hit(usize, bool),
@@ -953,6 +969,10 @@ pub struct Ability {
     /// Rebel … together": a dual-icon character does not count as two characters).
     #[serde(default)]
     pub requires_together: Vec<Filter>,
+    /// A player's deck or pile must hold at least this many cards ("if opponent has
+    /// 13 or more cards in hand"): checked at initiation only.
+    #[serde(default)]
+    pub requires_pile: Option<super::conditions::PileCount>,
 }
 
 // ---------------------------------------------------------------- script

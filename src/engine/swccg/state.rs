@@ -320,6 +320,17 @@ impl State {
                 return false;
             }
         }
+        if f.duplicate_in_pile
+            && !match self.zone[c] {
+                Zone::Pile(side, p) => self
+                    .pile(side, p)
+                    .iter()
+                    .any(|&x| x != c && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)),
+                _ => false,
+            }
+        {
+            return false;
+        }
         if f.is.iter().any(|t| !super::identify::is(self, c, t).yes)
             || f.is_not
                 .iter()

@@ -315,4 +315,5 @@ pub(super) fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
         && f.persona.is_empty()
         && f.is.is_empty()
         && f.is_not.is_empty()
+        && !f.duplicate_in_pile
 }
