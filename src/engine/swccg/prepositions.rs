@@ -112,13 +112,11 @@ pub fn remote_planet(st: &State, c: CardIx, l: usize, direct: bool) -> Option<St
         CardType::Device | CardType::Weapon => direct,
         _ => false,
     };
-    // Allowed by its own text, or deploying "regardless of location deployment
-    // restrictions" (AR Dagobah and Ahch-To).
-    let allowed = d.deploy_rules.ignore_location_restrictions
-        || d.deploy_rules
-            .only_at
-            .iter()
-            .any(|x| x.eq_ignore_ascii_case(&planet));
+    let allowed = d
+        .deploy_rules
+        .only_at
+        .iter()
+        .any(|x| x.eq_ignore_ascii_case(&planet));
     (restricted && !allowed).then(|| {
         format!(
             "{} may not deploy to a {planet} location ({}) unless its own text allows it",
