@@ -309,7 +309,7 @@ impl super::engine::Engine {
         me: Side,
         who: super::model::Who,
         per: &super::activation::LocFilter,
-    ) {
+    ) -> super::effects::Applied {
         let p = match who {
             super::model::Who::You => me,
             super::model::Who::Opponent => me.other(),
@@ -328,7 +328,7 @@ impl super::engine::Engine {
                 ),
                 &[FOR_EACH, super::rules::IMPLIED_TARGET_RULE],
             );
-            return;
+            return super::effects::Applied::Done;
         }
         let n = at.len() as i64;
         let lost = self.lose_force(p, n);
@@ -342,5 +342,6 @@ impl super::engine::Engine {
             ),
             &[FOR_EACH, super::rules::LOSING_FORCE],
         );
+        super::effects::Applied::Done
     }
 }

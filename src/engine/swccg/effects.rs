@@ -159,10 +159,7 @@ impl Engine {
                 self.retrieve_for_each(me, who, &per);
                 Applied::Done
             }
-            Effect::LoseForEach { who, per } => {
-                self.lose_for_each(me, who, &per);
-                Applied::Done
-            }
+            Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);
