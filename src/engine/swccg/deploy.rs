@@ -89,6 +89,9 @@ impl Engine {
         }
         if let Some(f) = &def.deploy_rules.on {
             let ok = host.is_some_and(|h| self.st.matches(h, f, p));
+            if !ok && let Some(h) = host {
+                return self.special_weapon_deployment(p, c, h, f);
+            }
             if !ok {
                 return Err(rej(
                     format!("{title} may deploy only on a card its text names"),

@@ -24,18 +24,18 @@ impl Engine {
             return (0, None);
         };
         let title = self.st.title(w);
-        if self.stack[ix].fired.contains(&w) {
-            if let Some(n) = def.repeat {
-                return (
-                    n,
-                    Some((
-                        format!(
-                            "{title} fires again (fire repeatedly): each further shot uses {n} Force; a free or modified firing cost applies only to the first shot"
-                        ),
-                        r::REPEATING_WEAPONS,
-                    )),
-                );
-            }
+        if self.stack[ix].fired.contains(&w)
+            && let Some(n) = def.repeat
+        {
+            return (
+                n,
+                Some((
+                    format!(
+                        "{title} fires again (fire repeatedly): each further shot uses {n} Force; a free or modified firing cost applies only to the first shot"
+                    ),
+                    r::REPEATING_WEAPONS,
+                )),
+            );
         }
         if let Some(g) = self.fires_free_by(w) {
             return (

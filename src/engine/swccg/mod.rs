@@ -54,6 +54,7 @@ mod firing;
 mod move_costs;
 mod prepositions;
 mod relocation;
+mod weapon_deploy;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

@@ -218,6 +218,7 @@ pub const REPEATING_WEAPONS: &str = "swccg.ar.weapons-repeating-weapons-fire-rep
 pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
 pub const MOVEMENT_COSTS: &str = "swccg.ar.movement-costs-x-to-move-moves-for-free";
 pub const RELOCATING: &str = "swccg.ar.unlimited-relocating-cards-between-locations";
+pub const STARSHIP_WEAPON_DEPLOYMENT: &str = "swccg.ar.weapons-starship-weapons-special-deployment";
 
 pub const ALL_PLACES: &[&str] = &[
     PREPOSITIONS,
@@ -232,4 +233,5 @@ pub const ALL_PLACES: &[&str] = &[
     FIRING_FOR_FREE,
     MOVEMENT_COSTS,
     RELOCATING,
+    STARSHIP_WEAPON_DEPLOYMENT,
 ];
