@@ -75,9 +75,30 @@ fn scenario_text() -> String {
     )
 }
 
-fn main() {
-    let text = scenario_text();
-    let s = match scenario::load_str(Path::new("bench.yaml"), &text, None) {
+/// The same battle with each side a Two-Headed Wookiee team (players a and b).
+fn team_text(text: &str) -> String {
+    let mut team = String::new();
+    let mut k = 0;
+    for line in text.lines() {
+        let mut l = line.to_string();
+        if l.contains("[{card: ") {
+            let mut parts = Vec::new();
+            for u in l.split("}, {") {
+                k += 1;
+                let p = if k % 2 == 0 { "b" } else { "a" };
+                parts.push(format!("{}, player: {p}", u.trim_end_matches("}]")));
+            }
+            l = format!("{}}}]", parts.join("}, {"));
+        }
+        team.push_str(&l);
+        team.push('\n');
+    }
+    team.replacen("swtcg:\n", "swtcg:\n  format: two_headed_wookiee\n", 1)
+}
+
+/// Load, check it passes, then time `RUNS` runs; returns (µs per run, attacks, steps).
+fn measure(name: &str, text: &str) -> (f64, usize, usize) {
+    let s = match scenario::load_str(Path::new(name), text, None) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
@@ -100,9 +121,17 @@ fn main() {
         steps += s.run_engine().trace.steps.len();
     }
     let per = start.elapsed().as_secs_f64() / RUNS as f64;
+    (per * 1e6, attacks, steps / RUNS)
+}
+
+fn main() {
+    let text = scenario_text();
+    let (us, attacks, steps) = measure("bench.yaml", &text);
     println!(
-        "swtcg: battle phase over 3 arenas, {attacks} attacks: {:.1} µs per run ({} trace steps per run, {RUNS} runs)",
-        per * 1e6,
-        steps / RUNS
+        "swtcg: battle phase over 3 arenas, {attacks} attacks: {us:.1} µs per run ({steps} trace steps per run, {RUNS} runs)"
+    );
+    let (us, attacks, steps) = measure("bench-team.yaml", &team_text(&text));
+    println!(
+        "swtcg: the same battle, Two-Headed Wookiee teams, {attacks} attacks: {us:.1} µs per run ({steps} trace steps per run, {RUNS} runs)"
     );
 }

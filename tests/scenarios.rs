@@ -71,6 +71,8 @@ fn every_citation_resolves() {
         .iter()
         .chain(swjudge::engine::swccg::identify::IDS)
         .chain(swjudge::engine::swccg::rules::ALL_PLACES)
+        .chain(swjudge::engine::swccg::conditions::IDS)
+        .chain(swjudge::engine::swccg::reduce::IDS)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
@@ -192,6 +194,29 @@ fn battle_and_force_drain_name_a_known_location() {
     assert!(e.contains("unknown location `nowhere`"), "{e}");
     let e = load_err(&MINIMAL.replace("{light: deploy, card: a}", "{light: force_drain}"));
     assert!(e.contains("`force_drain` needs `at:`"), "{e}");
+}
+
+#[test]
+fn drain_text_names_its_side_on_a_location_and_known_cards() {
+    let with_location = |drain: &str| {
+        MINIMAL.replace(
+            "  light:\n    hand: [a]\n",
+            &format!(
+                "  light:\n    hand: [a]\n  locations:\n    - name: site\n      drain: [{drain}]\n"
+            ),
+        )
+    };
+    let e = load_err(&with_location("{op: {add: 1}}"));
+    assert!(
+        e.contains("location `site`: its drain text names the side"),
+        "{e}"
+    );
+    let e = load_err(&with_location("{side: dark, op: {add: 1}, requires: [zz]}"));
+    assert!(e.contains("requires `zz`"), "{e}");
+    let e = load_err(&with_location("{side: dark, op: {add: 1}, colour: red}"));
+    assert!(e.starts_with("s.yaml:12:"), "{e}");
+    let ok = with_location("{side: dark, whose: opponent, op: {add: 1}, requires: [a]}");
+    assert!(scenario::load_str(Path::new("s.yaml"), &ok, None).is_ok());
 }
 
 #[test]

@@ -837,9 +837,10 @@ fn search_quality_recall_at_5() {
         tally[1][0].1 >= 40,
         "a held-out split of at least 40 questions"
     );
-    // Floors a little under today's figures (README "Measured"): a ranking
-    // change that loses answers fails here.
-    for (split, mode, floor) in [(0, 0, 93.0), (0, 1, 92.0), (1, 0, 85.0), (1, 1, 78.0)] {
+    // Floors a little under today's figures (README "Measured"); the held-out
+    // floor within the game is the target. A ranking change that loses
+    // answers fails here.
+    for (split, mode, floor) in [(0, 0, 95.0), (0, 1, 94.0), (1, 0, 95.0), (1, 1, 87.0)] {
         assert!(
             pct(tally[split][mode]) >= floor,
             "recall@5 {:.1}% below {floor}% (split {split}, mode {mode}):\n{}",

@@ -29,7 +29,7 @@ use tantivy::columnar::Column;
 use tantivy::schema::Field;
 use tantivy::schema::document::Value;
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{DocAddress, DocSet, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
+use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
 pub use schema::{DocKind, Origin, SUPERSEDED_FACTOR};
 pub use store::fingerprint;
@@ -47,8 +47,6 @@ const SNIPPET_CHARS: usize = 200;
 const SENTENCE_REACH: usize = 90;
 /// Candidates ranked again in the second pass (at least).
 const RERANK: usize = 30;
-/// Candidates the cheap first pass picks for the full query to score.
-const FIRST_PASS: usize = 50;
 
 /// A search request: plain words, optional filters, how many hits at most.
 #[derive(Debug, Clone)]
@@ -373,14 +371,11 @@ impl Index {
             game_factor,
             priors,
         };
-        let (Some(cheap), Some(full)) = (
-            plan.to_query(&self.fields, &scope, &self.weights, false),
-            plan.to_query(&self.fields, &scope, &self.weights, true),
-        ) else {
+        let Some(tq) = plan.to_query(&self.fields, &scope, &self.weights) else {
             return Ok(Vec::new());
         };
         let want = q.limit.max(RERANK);
-        let mut ranked = self.ranked(searcher, &stats, cheap.as_ref(), full.as_ref(), want)?;
+        let mut ranked = self.ranked(searcher, &stats, tq.as_ref(), want)?;
         rank::refine(searcher, &self.fields, &plan, &mut ranked);
         // Nothing is an answer unless the best covers enough of the question;
         // then hits that cover some of it follow.
@@ -462,48 +457,21 @@ impl Index {
             .is_some_and(|v| v != 0)
     }
 
-    /// Top `limit` documents by first-pass score: the best [`FIRST_PASS`]
-    /// (at least `limit`) by the `cheap` query, scored again by the `full` one
-    /// (its score on each of them, found by seeking, never by walking every
-    /// document the full query matches).
+    /// Top `limit` documents by first-pass score.
     fn ranked(
         &self,
         searcher: &Searcher,
         stats: &query::Stats<'_>,
-        cheap: &dyn tantivy::query::Query,
-        full: &dyn tantivy::query::Query,
+        tq: &dyn tantivy::query::Query,
         limit: usize,
     ) -> Result<Vec<Ranked>> {
-        let mut top: Vec<(f32, DocAddress)> = searcher
+        let top: Vec<(f32, DocAddress)> = searcher
             .search_with_statistics_provider(
-                cheap,
-                &TopDocs::with_limit(limit.max(FIRST_PASS)).order_by_score(),
+                tq,
+                &TopDocs::with_limit(limit).order_by_score(),
                 stats,
             )
             .map_err(ix_err)?;
-        top.sort_by_key(|t| (t.1.segment_ord, t.1.doc_id));
-        let weight = full
-            .weight(
-                tantivy::query::EnableScoring::enabled_from_statistics_provider(stats, searcher),
-            )
-            .map_err(ix_err)?;
-        let mut scorer: Option<(u32, Box<dyn tantivy::query::Scorer>)> = None;
-        for (score, addr) in &mut top {
-            if scorer.as_ref().is_none_or(|s| s.0 != addr.segment_ord) {
-                let seg = searcher.segment_reader(addr.segment_ord);
-                scorer = Some((addr.segment_ord, weight.scorer(seg, 1.0).map_err(ix_err)?));
-            }
-            if let Some((_, s)) = scorer.as_mut() {
-                if s.doc() < addr.doc_id {
-                    s.seek(addr.doc_id);
-                }
-                if s.doc() == addr.doc_id {
-                    *score = s.score();
-                }
-            }
-        }
-        top.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        top.truncate(limit);
         let mut out = Vec::with_capacity(top.len());
         // A score of 0 is a document of another game than the one asked for.
         for &(score, addr) in top.iter().filter(|t| t.0 > 0.0) {

@@ -646,15 +646,12 @@ impl Plan {
         self.groups.iter().map(|g| g.weight).sum()
     }
 
-    /// The tantivy query; `None` when no word can be searched. Without
-    /// `pairs`, neighbouring words found together add no bonus: a cheaper
-    /// query, for picking the candidates the full one scores.
+    /// The tantivy query; `None` when no word can be searched.
     pub fn to_query(
         &self,
         f: &Fields,
         scope: &Scope,
         weights: &Arc<TermWeights>,
-        pairs: bool,
     ) -> Option<Box<dyn Query>> {
         let term_query = |term: Term, option: IndexRecordOption| -> Box<dyn Query> {
             Box::new(CachedTerm {
@@ -692,7 +689,7 @@ impl Plan {
             return None;
         }
         let mut bonus: Vec<Box<dyn Query>> = Vec::new();
-        if pairs {
+        {
             let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
             for pair in words.windows(2) {
                 if !(pair[0].known() && pair[1].known()) {

@@ -3,6 +3,7 @@
 //! lost: "can't" is "cannot", "won't" is "will not", "doesn't" is "does not",
 //! and "Obi-Wan's" is "Obi-Wan". Then lower case and the English stemmer.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use tantivy::tokenizer::{
     Language, LowerCaser, RawTokenizer, RemoveLongFilter, Stemmer, TextAnalyzer, Token,
@@ -21,8 +22,9 @@ pub fn analyzer() -> TextAnalyzer {
         .build()
 }
 
-/// The English stemmer, remembering each word's stem: a corpus has far fewer
-/// distinct words than words, and stemming is the dearest step of indexing.
+/// The English stemmer, remembering each word's stem (per thread, across
+/// documents and queries): a corpus has far fewer distinct words than words,
+/// and stemming is the dearest step of indexing.
 #[derive(Clone, Copy)]
 pub struct CachedStemmer;
 
@@ -32,7 +34,6 @@ impl TokenFilter for CachedStemmer {
     fn transform<T: Tokenizer>(self, tokenizer: T) -> CachedStemmerFilter<T> {
         CachedStemmerFilter {
             inner: tokenizer,
-            stems: HashMap::new(),
             stemmer: TextAnalyzer::builder(RawTokenizer::default())
                 .filter(Stemmer::new(Language::English))
                 .build(),
@@ -43,25 +44,24 @@ impl TokenFilter for CachedStemmer {
 #[derive(Clone)]
 pub struct CachedStemmerFilter<T> {
     inner: T,
-    /// Stem of each word seen so far.
-    stems: HashMap<String, String>,
     /// The stemmer itself, over one whole word.
     stemmer: TextAnalyzer,
 }
 
-/// Most words whose stems are remembered.
-const MAX_STEMS: usize = 200_000;
+/// Most words whose stems a thread remembers.
+const MAX_STEMS: usize = 100_000;
+
+thread_local! {
+    /// Stem of each word this thread has stemmed.
+    static STEMS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+}
 
 impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
     type TokenStream<'a> = CachedStemmerStream<'a, T::TokenStream<'a>>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
-        if self.stems.len() > MAX_STEMS {
-            self.stems.clear();
-        }
         CachedStemmerStream {
             tail: self.inner.token_stream(text),
-            stems: &mut self.stems,
             stemmer: &mut self.stemmer,
         }
     }
@@ -69,7 +69,6 @@ impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
 
 pub struct CachedStemmerStream<'a, T> {
     tail: T,
-    stems: &'a mut HashMap<String, String>,
     stemmer: &'a mut TextAnalyzer,
 }
 
@@ -79,17 +78,24 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
             return false;
         }
         let token = self.tail.token_mut();
-        if let Some(stem) = self.stems.get(&token.text) {
-            token.text.clear();
-            token.text.push_str(stem);
-            return true;
-        }
-        let stem = {
-            let mut stream = self.stemmer.token_stream(&token.text);
-            stream.next().map(|t| t.text.clone()).unwrap_or_default()
-        };
-        let word = std::mem::replace(&mut token.text, stem.clone());
-        self.stems.insert(word, stem);
+        let stemmer = &mut *self.stemmer;
+        STEMS.with(|cell| {
+            let mut stems = cell.borrow_mut();
+            if let Some(stem) = stems.get(&token.text) {
+                token.text.clear();
+                token.text.push_str(stem);
+                return;
+            }
+            let stem = {
+                let mut stream = stemmer.token_stream(&token.text);
+                stream.next().map(|t| t.text.clone()).unwrap_or_default()
+            };
+            let word = std::mem::replace(&mut token.text, stem.clone());
+            if stems.len() >= MAX_STEMS {
+                stems.clear();
+            }
+            stems.insert(word, stem);
+        });
         true
     }
 

@@ -56,6 +56,10 @@ pub struct LocFilter {
     pub docking_bay: Option<bool>,
     #[serde(default)]
     pub kind: Option<LocKind>,
+    /// Of this system or planet: the system itself, or a site or sector related to it
+    /// (its `system:`, or a title like "Tatooine: Cantina").
+    #[serde(default)]
+    pub system: Option<String>,
     /// A location this player occupies (has presence at).
     #[serde(default)]
     pub occupied: Option<Who>,
@@ -133,6 +137,28 @@ impl Engine {
             self.force_icons(l, Side::Light),
             self.force_icons(l, Side::Dark),
         );
+        let non = (0..self.st.cards.len()).find(|&c| {
+            self.st.on_table(c)
+                && self
+                    .st
+                    .def(c)
+                    .makes_non_battleground
+                    .as_ref()
+                    .is_some_and(|f| self.loc_matches(l, f, self.st.owner(c), false))
+        });
+        if let Some(c) = non
+            && self.phase != super::model::Phase::StartOfGame
+        {
+            return (
+                false,
+                format!(
+                    "{} is a non-battleground in all states while {} is on table",
+                    lo.title,
+                    self.st.title(c)
+                ),
+                vec![r::BATTLEGROUND, r::INVASION],
+            );
+        }
         if li > 0 && di > 0 {
             return (
                 true,
@@ -184,6 +210,11 @@ impl Engine {
         }
     }
 
+    /// Was the card deployed to a location matching `f` itself (not aboard a card)?
+    pub(super) fn deployed_to(&self, c: CardIx, f: &LocFilter, me: Side) -> bool {
+        matches!(self.st.zone[c], super::state::Zone::At(l) if self.loc_matches(l, f, me, true))
+    }
+
     /// Does location `l` match `f`, seen from `me`? `with_bg`: whether the battleground
     /// key may be read (not while deciding battleground status itself).
     pub(super) fn loc_matches(&self, l: usize, f: &LocFilter, me: Side, with_bg: bool) -> bool {
@@ -204,6 +235,21 @@ impl Engine {
         }
         if f.kind.is_some() && f.kind != lo.geo.kind {
             return false;
+        }
+        if let Some(s) = &f.system {
+            let of = lo.title.eq_ignore_ascii_case(s)
+                || lo
+                    .geo
+                    .system
+                    .as_ref()
+                    .is_some_and(|x| x.eq_ignore_ascii_case(s))
+                || lo
+                    .title
+                    .to_ascii_lowercase()
+                    .starts_with(&format!("{}:", s.to_ascii_lowercase()));
+            if !of {
+                return false;
+            }
         }
         if f.occupied.is_some() && !self.has_presence(rel(f.occupied, me), l) {
             return false;

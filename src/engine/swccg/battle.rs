@@ -135,6 +135,9 @@ pub enum OpSpec {
     Free(bool),
     /// For immunity: the card loses its immunity (overrides any gain).
     Lose(bool),
+    /// The value may not be reduced (AR Reduce): a later modifier or reset that
+    /// would lower it fails.
+    NotReduced(bool),
 }
 
 /// A modifier in effect, listed in the order it occurred.
@@ -597,7 +600,7 @@ impl<'a> Live<'a> {
     fn mods_for(&self, target: &Target, side: Side) -> Vec<Modifier> {
         let mut out = Vec::new();
         for m in &self.b.modifiers {
-            if &m.target != target {
+            if &m.target != target || matches!(m.op, OpSpec::NotReduced(_)) {
                 continue;
             }
             let card_target = matches!(
@@ -654,12 +657,21 @@ impl<'a> Live<'a> {
             value: base,
             cite: cite::MODIFIERS,
         };
+        let mods = self.mods_for(&target, c.side);
+        let mods = super::reduce::guard(&base, mods, self.not_reduced(&target));
         compute(
             &format!("{}'s {label}", c.name),
             &base,
-            &self.mods_for(&target, c.side),
+            &mods,
             Rules::default(),
         )
+    }
+    /// Is the value under a "may not be reduced" (AR Reduce)?
+    fn not_reduced(&self, target: &Target) -> bool {
+        self.b
+            .modifiers
+            .iter()
+            .any(|m| &m.target == target && m.op == OpSpec::NotReduced(true))
     }
     fn ability(&self, i: usize) -> Total {
         let c = self.card(i);
@@ -711,6 +723,11 @@ impl<'a> Live<'a> {
                     value: c.power,
                     cite: cite::TOTALING_POWER,
                 };
+                let mods = super::reduce::guard(
+                    &base,
+                    mods,
+                    self.not_reduced(&Target::Power(c.name.clone())),
+                );
                 Some(compute(
                     &format!("{}'s power", c.name),
                     &base,
@@ -762,6 +779,7 @@ pub(crate) fn to_op(o: OpSpec) -> Op {
         OpSpec::Limit(n) => Op::Limit(n),
         OpSpec::Free(_) => Op::Free,
         OpSpec::Lose(_) => Op::Reset(0),
+        OpSpec::NotReduced(_) => Op::Add(0),
     }
 }
 
@@ -1741,6 +1759,21 @@ struct Pending {
 
 fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
     out.say("damage segment begins", &[cite::DAMAGE_SEGMENT]);
+    let mut pend = fixed_immunity(live, out);
+    if !scripted_damage(live, out, &mut pend, script) {
+        return;
+    }
+    // What the rules force without a choice.
+    for s in [live.b.initiator, live.b.initiator.other()] {
+        if !forced_damage(live, out, &mut pend, s) {
+            return;
+        }
+    }
+    out.say("both players pass: the battle ends", &[cite::END_OF_BATTLE]);
+}
+
+/// What each side must satisfy, with immunity fixed at the start of the damage segment.
+fn fixed_immunity(live: &Live, out: &mut Outcome) -> [Pending; 2] {
     let n = live.b.cards.len();
     // Immunity is fixed at the start of the damage segment.
     let mut pend = [
@@ -1792,14 +1825,25 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
             }
         }
     }
+    pend
+}
+
+/// The players' damage segment choices, in script order. False when the battle waits
+/// for a decision.
+fn scripted_damage(
+    live: &mut Live,
+    out: &mut Outcome,
+    pend: &mut [Pending; 2],
+    script: &Script,
+) -> bool {
     for step in &script.damage {
         match step {
             Step::Forfeit { card } => {
                 let Some(i) = live.idx(card) else {
                     out.needs = Some(format!("unknown card in script: {card}"));
-                    return;
+                    return false;
                 };
-                forfeit(live, out, &mut pend, i);
+                forfeit(live, out, pend, i);
             }
             Step::LoseForceForDamage { side, amount } => {
                 let p = &mut pend[side.ix()];
@@ -1857,98 +1901,99 @@ fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
             ),
         }
     }
-    // What the rules force without a choice.
-    for s in [live.b.initiator, live.b.initiator.other()] {
-        // Hit cards must be forfeited.
-        let hits: Vec<usize> = live
+    true
+}
+
+/// What the rules force on side `s` without a choice: hit cards forfeited, attrition
+/// forfeited while only one card can satisfy it, battle damage lost as Force with no
+/// cards left. False when `s` must choose.
+fn forced_damage(live: &mut Live, out: &mut Outcome, pend: &mut [Pending; 2], s: Side) -> bool {
+    // Hit cards must be forfeited.
+    let hits: Vec<usize> = live
+        .participants(s)
+        .into_iter()
+        .filter(|&i| live.hit[i])
+        .collect();
+    for i in hits {
+        out.say(
+            format!("{} was hit and must be forfeited", live.card(i).name),
+            &[cite::WEAPON_HITS],
+        );
+        forfeit(live, out, pend, i);
+    }
+    // Attrition: forfeit while something non-immune remains.
+    loop {
+        let p = &pend[s.ix()];
+        if p.attrition <= 0 {
+            break;
+        }
+        let candidates: Vec<usize> = live
             .participants(s)
             .into_iter()
-            .filter(|&i| live.hit[i])
+            .filter(|&i| !p.immune[i] && live.card(i).forfeit.is_some())
             .collect();
-        for i in hits {
-            out.say(
-                format!("{} was hit and must be forfeited", live.card(i).name),
-                &[cite::WEAPON_HITS],
-            );
-            forfeit(live, out, &mut pend, i);
-        }
-        // Attrition: forfeit while something non-immune remains.
-        loop {
-            let p = &pend[s.ix()];
-            if p.attrition <= 0 {
-                break;
+        match candidates.as_slice() {
+            [] => {
+                let left = p.attrition;
+                pend[s.ix()].attrition = 0;
+                out.side_mut(s).attrition_ignored =
+                    out.side_mut(s).attrition_ignored.saturating_add(left);
+                out.say(
+                    format!("{s} has nothing left that attrition affects: remaining attrition {left} is ignored"),
+                    &[cite::ATTRITION, cite::IMMUNE_TO_ATTRITION],
+                );
             }
-            let candidates: Vec<usize> = live
-                .participants(s)
-                .into_iter()
-                .filter(|&i| !p.immune[i] && live.card(i).forfeit.is_some())
-                .collect();
-            match candidates.as_slice() {
-                [] => {
-                    let left = p.attrition;
-                    pend[s.ix()].attrition = 0;
-                    out.side_mut(s).attrition_ignored =
-                        out.side_mut(s).attrition_ignored.saturating_add(left);
-                    out.say(
-                        format!("{s} has nothing left that attrition affects: remaining attrition {left} is ignored"),
-                        &[cite::ATTRITION, cite::IMMUNE_TO_ATTRITION],
-                    );
-                }
-                [only] => {
-                    let only = *only;
-                    out.say(
-                        format!(
-                            "{} is {s}'s only card affected by attrition and must be forfeited",
-                            live.card(only).name
-                        ),
-                        &[cite::ATTRITION],
-                    );
-                    forfeit(live, out, &mut pend, only);
-                }
-                many => {
-                    let names: Vec<String> =
-                        many.iter().map(|&i| live.card(i).name.clone()).collect();
-                    out.needs_from = Some(s);
-                    out.needs = Some(format!(
-                        "forfeit to satisfy {} attrition ({})",
-                        p.attrition,
-                        names.join(", ")
-                    ));
-                    return;
-                }
-            }
-        }
-        // Battle damage: with no cards left the Force must be lost.
-        let p = &pend[s.ix()];
-        if p.damage > 0 {
-            let cards: Vec<String> = live
-                .participants(s)
-                .into_iter()
-                .filter(|&i| live.card(i).forfeit.is_some())
-                .map(|i| live.card(i).name.clone())
-                .collect();
-            if cards.is_empty() {
-                let d = p.damage;
-                pend[s.ix()].damage = 0;
-                out.side_mut(s).force_lost = out.side_mut(s).force_lost.saturating_add(d);
+            [only] => {
+                let only = *only;
                 out.say(
                     format!(
-                        "{s} has no cards left to forfeit and loses {d} Force to battle damage"
+                        "{} is {s}'s only card affected by attrition and must be forfeited",
+                        live.card(only).name
                     ),
-                    &[cite::BATTLE_DAMAGE],
+                    &[cite::ATTRITION],
                 );
-            } else {
+                forfeit(live, out, pend, only);
+            }
+            many => {
+                let names: Vec<String> = many.iter().map(|&i| live.card(i).name.clone()).collect();
                 out.needs_from = Some(s);
                 out.needs = Some(format!(
-                    "satisfy {} battle damage (forfeit {} or lose Force)",
-                    p.damage,
-                    cards.join(", ")
+                    "forfeit to satisfy {} attrition ({})",
+                    p.attrition,
+                    names.join(", ")
                 ));
-                return;
+                return false;
             }
         }
     }
-    out.say("both players pass: the battle ends", &[cite::END_OF_BATTLE]);
+    // Battle damage: with no cards left the Force must be lost.
+    let p = &pend[s.ix()];
+    if p.damage > 0 {
+        let cards: Vec<String> = live
+            .participants(s)
+            .into_iter()
+            .filter(|&i| live.card(i).forfeit.is_some())
+            .map(|i| live.card(i).name.clone())
+            .collect();
+        if cards.is_empty() {
+            let d = p.damage;
+            pend[s.ix()].damage = 0;
+            out.side_mut(s).force_lost = out.side_mut(s).force_lost.saturating_add(d);
+            out.say(
+                format!("{s} has no cards left to forfeit and loses {d} Force to battle damage"),
+                &[cite::BATTLE_DAMAGE],
+            );
+        } else {
+            out.needs_from = Some(s);
+            out.needs = Some(format!(
+                "satisfy {} battle damage (forfeit {} or lose Force)",
+                p.damage,
+                cards.join(", ")
+            ));
+            return false;
+        }
+    }
+    true
 }
 
 /// Highest immunity from any source; losing immunity overrides gaining it.

@@ -42,7 +42,7 @@ fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
 }
 
 /// Active cards at location `at`, with the cards on them, in board order.
-fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
+pub fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
     fn host_at(st: &State, c: CardIx, at: usize, depth: u8) -> bool {
         match st.zone[c] {
             Zone::At(l) => l == at,
@@ -301,11 +301,11 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     .keywords
                     .iter()
                     .any(|k| k.eq_ignore_ascii_case("enclosed")),
-                permanent_pilot: None,
+                permanent_pilot: d.stats.permanent_pilot,
             }
         })
         .collect();
-    Drain {
+    let mut d = Drain {
         name: None,
         location: st.locations[at].title.clone(),
         drainer,
@@ -319,6 +319,69 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
         responses: Vec::new(),
         force_pile: None,
         lose_from: None,
+    };
+    drain_texts(st, at, &mut d);
+    d
+}
+
+/// The Force drain text of the location and of the cards on table that applies to
+/// `d` (a card's at the drain location, or anywhere with `anywhere:`), as the board
+/// stands now.
+fn drain_texts(st: &State, at: usize, d: &mut Drain) {
+    use crate::engine::swccg::model::{DrainText, Who};
+    let here = cards_at(st, at);
+    let loc = &st.locations[at];
+    let mut texts: Vec<(String, BoardSide, &DrainText)> = Vec::new();
+    for t in &loc.geo.drain {
+        if let Some(s) = t.side {
+            texts.push((loc.title.clone(), s, t));
+        }
+    }
+    for c in 0..st.cards.len() {
+        let def = st.def(c);
+        if def.drain.is_empty()
+            || !st.active(c)
+            || !matches!(st.zone[c], Zone::At(_) | Zone::On(_) | Zone::Table)
+        {
+            continue;
+        }
+        for t in &def.drain {
+            let reaches = t.at.is_empty() || t.at.contains(&loc.name);
+            if reaches && (t.anywhere || here.contains(&c)) {
+                texts.push((battle_name(st, c), t.side.unwrap_or(def.side), t));
+            }
+        }
+    }
+    for (source, owner, t) in texts {
+        let whose = match t.whose {
+            Some(Who::Opponent) => owner.other(),
+            _ => owner,
+        };
+        if whose != d.drainer {
+            continue;
+        }
+        if t.not_modified_by_opponent {
+            d.not_modified_by_opponent = Some(source.clone());
+        }
+        if let Some(c) = t.cancels {
+            d.canceling.push(drain::CancelMods {
+                source: source.clone(),
+                cancels: c,
+            });
+        }
+        if let Some(op) = t.op {
+            d.modifiers.push(drain::DrainMod {
+                source,
+                owner,
+                target: t.target,
+                op,
+                requires: t
+                    .requires
+                    .iter()
+                    .map(|k| st.find(k).map_or_else(|| k.clone(), |c| battle_name(st, c)))
+                    .collect(),
+            });
+        }
     }
 }
 

@@ -5,9 +5,9 @@
 use super::engine::*;
 use super::rules as r;
 use super::stack::{ActionKind, Entry, Tgt};
-use super::state::{CardIx, Zone};
+use super::state::CardIx;
 use crate::engine::Event;
-use crate::engine::swccg::model::{CardState, Phase, PileName, Side, Verb};
+use crate::engine::swccg::model::{Phase, PileName, Side, Verb};
 
 /// A battle or Force drain initiated this turn at a location.
 #[derive(Debug, Clone)]
@@ -28,45 +28,17 @@ fn battle_cost(st: &super::state::State, l: usize, p: Side) -> super::values::To
 impl Engine {
     /// Active cards at location `l`, with the cards on them.
     pub(super) fn cards_at(&self, l: usize) -> Vec<CardIx> {
-        let st = &self.st;
-        let at = |mut c: CardIx| {
-            for _ in 0..8 {
-                match st.zone[c] {
-                    Zone::At(x) => return x == l,
-                    Zone::On(h) => c = h,
-                    _ => return false,
-                }
-            }
-            false
-        };
-        (0..st.cards.len())
-            .filter(|&c| st.card_state[c] == CardState::Active && at(c))
-            .collect()
+        super::battle_board::cards_at(&self.st, l)
     }
 
-    /// Presence (AR: Presence): total ability of 1 or more at the location, or a card
-    /// with the Presence icon there. Undercover spies give no presence.
+    /// Presence (AR: Presence) of `p` at `l`, as Force drains and battles read it: total
+    /// ability of 1 or more (permanent pilots included), or a card with the Presence icon
+    /// there. Undercover spies give no presence.
     pub(super) fn has_presence(&self, p: Side, l: usize) -> bool {
-        let mut ability = 0;
-        for c in self.cards_at(l) {
-            let d = self.st.def(c);
-            if self.st.owner(c) != p
-                || d.keywords
-                    .iter()
-                    .any(|k| k.eq_ignore_ascii_case("undercover"))
-            {
-                continue;
-            }
-            if d.stats
-                .icons
-                .iter()
-                .any(|i| i.eq_ignore_ascii_case("presence"))
-            {
-                return true;
-            }
-            ability += d.stats.ability.unwrap_or(0) + d.stats.permanent_pilot.unwrap_or(0);
-        }
-        ability >= 1
+        super::drain::has_presence(
+            &super::battle_board::drain_from_state(&self.st, l, p).cards,
+            p,
+        )
     }
 
     fn location_named(&self, d: &Decision) -> Result<usize, Rej> {
@@ -159,6 +131,13 @@ impl Engine {
                     r::FORCE_DRAIN,
                 ));
             }
+        }
+        if !battle
+            && let Some(why) = super::drain::prevented_by_spy(
+                &super::battle_board::drain_from_state(&self.st, l, p),
+            )
+        {
+            return Err(rej(why, super::values::cite::FORCE_DRAIN_CANCELING_EXAMPLE));
         }
         let mine = self.has_presence(p, l);
         let theirs = self.has_presence(p.other(), l);

@@ -173,197 +173,203 @@ fn side_key(s: Side) -> &'static str {
 pub fn run(case: &Case) -> Report {
     let mut r = Report::default();
     match case {
-        Case::Values(vs) => {
-            for v in vs {
-                let mods: Vec<Modifier> = v.modifiers.iter().map(modifier).collect();
-                let base = Base {
-                    source: v.source.clone(),
-                    value: v.base,
-                    cite: if v.base.is_some() {
-                        cite::MODIFIERS
-                    } else {
-                        cite::UNDEFINED_VALUES
-                    },
-                };
-                let t = compute(
-                    &v.label,
-                    &base,
-                    &mods,
-                    Rules {
-                        floor_zero: v.floor_zero,
-                    },
-                );
-                r.line(t.to_string(), t.cites());
-                if let Some(u) = &t.unresolved {
-                    r.needs.get_or_insert_with(|| u.clone());
-                }
-                r.num(v.name.clone(), t.value);
-            }
-        }
-        Case::Draws(ds) => {
-            for d in ds {
-                let deck: Vec<DestinyCard> = d
-                    .reserve
-                    .iter()
-                    .map(|c| DestinyCard {
-                        name: c.name.clone(),
-                        values: match &c.destiny {
-                            battle::DestinyValues::One(v) => vec![*v],
-                            battle::DestinyValues::Many(v) => v.clone(),
-                        },
-                    })
-                    .collect();
-                let mut req = destiny::Request::new(&d.kind, &side_name(d.player), 0);
-                for p in &d.plans {
-                    match p {
-                        PlanSpec::Normal(n) => req.plans.extend((0..*n).map(|_| Plan::Normal)),
-                        PlanSpec::Choose { x, y, keep, source } => {
-                            req.plans.push(Plan::ChooseFrom {
-                                x: *x,
-                                y: *y,
-                                keep: keep.clone(),
-                                source: source.clone(),
-                            })
-                        }
-                        PlanSpec::Substitute { source, value } => {
-                            req.plans.push(Plan::Substitute {
-                                source: source.clone(),
-                                value: *value,
-                            })
-                        }
-                    }
-                }
-                req.limit = d.limit;
-                req.each_draw = d.each_draw.iter().map(modifier).collect();
-                req.to_total = d.to_total.iter().map(modifier).collect();
-                req.cancels = d
-                    .cancels
-                    .iter()
-                    .map(|c| destiny::Cancel {
-                        draw: c.draw,
-                        by: c.by.clone(),
-                        redraw: c.redraw,
-                    })
-                    .collect();
-                req.value_choices = d.value_choices.clone();
-                let o = destiny::draw(&req, &deck);
-                for n in &o.notes {
-                    r.line(n.text.clone(), n.cites.clone());
-                }
-                if r.needs.is_none() {
-                    r.needs = o
-                        .needs
-                        .as_ref()
-                        .map(|n| format!("needs a decision from {}: {n}", d.player));
-                }
-                r.num(format!("{}.total", d.name), o.total_value());
-                r.num(format!("{}.counted", d.name), Some(i64::from(o.counted)));
-                r.num(format!("{}.consumed", d.name), Some(o.consumed as i64));
-                r.num(
-                    format!("{}.chosen", d.name),
-                    Some(
-                        o.draws
-                            .iter()
-                            .filter(|x| x.chosen && x.value.is_some())
-                            .count() as i64,
-                    ),
-                );
-            }
-        }
-        Case::Drain(ds) => {
-            for d in ds {
-                let o = drain::resolve(d);
-                for l in &o.lines {
-                    r.line(l.text.clone(), l.cites.clone());
-                }
-                let key = drain_key(d.name.as_deref().unwrap_or(&d.location));
-                r.num(format!("{key}.force_lost"), Some(o.force_lost));
-                r.num(format!("{key}.initiated"), Some(i64::from(o.initiated)));
-                r.num(
-                    format!("{key}.amount"),
-                    o.amount.as_ref().and_then(|t| t.value),
-                );
-                r.num(format!("{key}.cost"), o.cost.as_ref().and_then(|t| t.value));
-                if let Some((first, rest)) = o.lost_from {
-                    r.num(format!("{key}.lost_from_place"), Some(first));
-                    r.num(format!("{key}.lost_elsewhere"), Some(rest));
-                }
-                card_places(&mut r, &key, d);
-                let total = r.numbers.get("force_lost").copied().flatten().unwrap_or(0);
-                r.num("force_lost", Some(total.saturating_add(o.force_lost)));
-            }
-        }
-        Case::Battle(b) => {
-            let o = battle::resolve(b, &b.script);
-            for l in &o.lines {
-                r.line(l.text.clone(), l.cites.clone());
-            }
-            r.needs = match (o.needs_from, &o.needs) {
-                (Some(s), Some(n)) => Some(format!("needs a decision from {s}: {n}")),
-                (_, n) => n.clone(),
-            };
-            r.illegal = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
-            r.num("initiated", Some(i64::from(o.not_initiated.is_none())));
-            r.num("cost", o.cost.as_ref().and_then(|t| t.value));
-            r.num("ended_early", Some(i64::from(o.ended_early)));
-            for s in [Side::Light, Side::Dark] {
-                let k = side_key(s);
-                let sr = o.side(s);
-                r.num(
-                    format!("{k}.total_power"),
-                    sr.total_power.as_ref().and_then(|t| t.value),
-                );
-                r.num(
-                    format!("{k}.battle_destinies"),
-                    Some(i64::from(sr.battle_destinies)),
-                );
-                r.num(
-                    format!("{k}.total_battle_destiny"),
-                    sr.total_battle_destiny.as_ref().and_then(|t| t.value),
-                );
-                r.num(format!("{k}.attrition"), sr.attrition);
-                r.num(format!("{k}.battle_damage"), Some(sr.battle_damage));
-                r.num(format!("{k}.force_lost"), Some(sr.force_lost));
-                r.num(format!("{k}.attrition_ignored"), Some(sr.attrition_ignored));
-                r.num(
-                    format!("{k}.battle_damage_canceled"),
-                    Some(sr.battle_damage_canceled),
-                );
-                r.num(format!("{k}.forfeited"), Some(sr.forfeited.len() as i64));
-                for c in sr.forfeited.iter().chain(&sr.lost) {
-                    r.cards.insert(c.clone(), format!("{k}.lost_pile"));
-                }
-                for c in &sr.out_of_play {
-                    r.cards.insert(c.clone(), "out_of_play".into());
-                }
-            }
-            r.winner = Some(o.winner);
-            for c in &b.cards {
-                r.cards
-                    .entry(c.name.clone())
-                    .or_insert_with(|| "table".into());
-            }
-        }
-        Case::Attack(a) => {
-            let o = battle_attack::resolve(a);
-            for l in &o.lines {
-                r.line(l.text.clone(), l.cites.clone());
-            }
-            r.needs = o.needs.clone();
-            r.num("attacker_total", o.attacker_total);
-            r.num("defender_total", o.defender_total);
-            r.num("defeated", Some(i64::from(o.defeated)));
-            for c in &o.lost {
-                r.cards.insert(c.clone(), "lost_pile".into());
-            }
-            for c in &a.cards {
-                r.cards
-                    .entry(c.name.clone())
-                    .or_insert_with(|| "table".into());
-            }
-        }
+        Case::Values(vs) => values_case(&mut r, vs),
+        Case::Draws(ds) => draws_case(&mut r, ds),
+        Case::Drain(ds) => drain_case(&mut r, ds),
+        Case::Battle(b) => battle_case(&mut r, b),
+        Case::Attack(a) => attack_case(&mut r, a),
     }
     r
+}
+
+fn values_case(r: &mut Report, vs: &[ValueCase]) {
+    for v in vs {
+        let mods: Vec<Modifier> = v.modifiers.iter().map(modifier).collect();
+        let base = Base {
+            source: v.source.clone(),
+            value: v.base,
+            cite: if v.base.is_some() {
+                cite::MODIFIERS
+            } else {
+                cite::UNDEFINED_VALUES
+            },
+        };
+        let t = compute(
+            &v.label,
+            &base,
+            &mods,
+            Rules {
+                floor_zero: v.floor_zero,
+            },
+        );
+        r.line(t.to_string(), t.cites());
+        if let Some(u) = &t.unresolved {
+            r.needs.get_or_insert_with(|| u.clone());
+        }
+        r.num(v.name.clone(), t.value);
+    }
+}
+
+fn draws_case(r: &mut Report, ds: &[DrawCase]) {
+    for d in ds {
+        let deck: Vec<DestinyCard> = d
+            .reserve
+            .iter()
+            .map(|c| DestinyCard {
+                name: c.name.clone(),
+                values: match &c.destiny {
+                    battle::DestinyValues::One(v) => vec![*v],
+                    battle::DestinyValues::Many(v) => v.clone(),
+                },
+            })
+            .collect();
+        let mut req = destiny::Request::new(&d.kind, &side_name(d.player), 0);
+        for p in &d.plans {
+            match p {
+                PlanSpec::Normal(n) => req.plans.extend((0..*n).map(|_| Plan::Normal)),
+                PlanSpec::Choose { x, y, keep, source } => req.plans.push(Plan::ChooseFrom {
+                    x: *x,
+                    y: *y,
+                    keep: keep.clone(),
+                    source: source.clone(),
+                }),
+                PlanSpec::Substitute { source, value } => req.plans.push(Plan::Substitute {
+                    source: source.clone(),
+                    value: *value,
+                }),
+            }
+        }
+        req.limit = d.limit;
+        req.each_draw = d.each_draw.iter().map(modifier).collect();
+        req.to_total = d.to_total.iter().map(modifier).collect();
+        req.cancels = d
+            .cancels
+            .iter()
+            .map(|c| destiny::Cancel {
+                draw: c.draw,
+                by: c.by.clone(),
+                redraw: c.redraw,
+            })
+            .collect();
+        req.value_choices = d.value_choices.clone();
+        let o = destiny::draw(&req, &deck);
+        for n in &o.notes {
+            r.line(n.text.clone(), n.cites.clone());
+        }
+        if r.needs.is_none() {
+            r.needs = o
+                .needs
+                .as_ref()
+                .map(|n| format!("needs a decision from {}: {n}", d.player));
+        }
+        r.num(format!("{}.total", d.name), o.total_value());
+        r.num(format!("{}.counted", d.name), Some(i64::from(o.counted)));
+        r.num(format!("{}.consumed", d.name), Some(o.consumed as i64));
+        r.num(
+            format!("{}.chosen", d.name),
+            Some(
+                o.draws
+                    .iter()
+                    .filter(|x| x.chosen && x.value.is_some())
+                    .count() as i64,
+            ),
+        );
+    }
+}
+
+fn drain_case(r: &mut Report, ds: &[Drain]) {
+    for d in ds {
+        let o = drain::resolve(d);
+        for l in &o.lines {
+            r.line(l.text.clone(), l.cites.clone());
+        }
+        let key = drain_key(d.name.as_deref().unwrap_or(&d.location));
+        r.num(format!("{key}.force_lost"), Some(o.force_lost));
+        r.num(format!("{key}.initiated"), Some(i64::from(o.initiated)));
+        r.num(
+            format!("{key}.amount"),
+            o.amount.as_ref().and_then(|t| t.value),
+        );
+        r.num(format!("{key}.cost"), o.cost.as_ref().and_then(|t| t.value));
+        if let Some((first, rest)) = o.lost_from {
+            r.num(format!("{key}.lost_from_place"), Some(first));
+            r.num(format!("{key}.lost_elsewhere"), Some(rest));
+        }
+        card_places(r, &key, d);
+        let total = r.numbers.get("force_lost").copied().flatten().unwrap_or(0);
+        r.num("force_lost", Some(total.saturating_add(o.force_lost)));
+    }
+}
+
+fn battle_case(r: &mut Report, b: &battle::Battle) {
+    let o = battle::resolve(b, &b.script);
+    for l in &o.lines {
+        r.line(l.text.clone(), l.cites.clone());
+    }
+    r.needs = match (o.needs_from, &o.needs) {
+        (Some(s), Some(n)) => Some(format!("needs a decision from {s}: {n}")),
+        (_, n) => n.clone(),
+    };
+    r.illegal = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
+    r.num("initiated", Some(i64::from(o.not_initiated.is_none())));
+    r.num("cost", o.cost.as_ref().and_then(|t| t.value));
+    r.num("ended_early", Some(i64::from(o.ended_early)));
+    for s in [Side::Light, Side::Dark] {
+        let k = side_key(s);
+        let sr = o.side(s);
+        r.num(
+            format!("{k}.total_power"),
+            sr.total_power.as_ref().and_then(|t| t.value),
+        );
+        r.num(
+            format!("{k}.battle_destinies"),
+            Some(i64::from(sr.battle_destinies)),
+        );
+        r.num(
+            format!("{k}.total_battle_destiny"),
+            sr.total_battle_destiny.as_ref().and_then(|t| t.value),
+        );
+        r.num(format!("{k}.attrition"), sr.attrition);
+        r.num(format!("{k}.battle_damage"), Some(sr.battle_damage));
+        r.num(format!("{k}.force_lost"), Some(sr.force_lost));
+        r.num(format!("{k}.attrition_ignored"), Some(sr.attrition_ignored));
+        r.num(
+            format!("{k}.battle_damage_canceled"),
+            Some(sr.battle_damage_canceled),
+        );
+        r.num(format!("{k}.forfeited"), Some(sr.forfeited.len() as i64));
+        for c in sr.forfeited.iter().chain(&sr.lost) {
+            r.cards.insert(c.clone(), format!("{k}.lost_pile"));
+        }
+        for c in &sr.out_of_play {
+            r.cards.insert(c.clone(), "out_of_play".into());
+        }
+    }
+    r.winner = Some(o.winner);
+    for c in &b.cards {
+        r.cards
+            .entry(c.name.clone())
+            .or_insert_with(|| "table".into());
+    }
+}
+
+fn attack_case(r: &mut Report, a: &Attack) {
+    let o = battle_attack::resolve(a);
+    for l in &o.lines {
+        r.line(l.text.clone(), l.cites.clone());
+    }
+    r.needs = o.needs.clone();
+    r.num("attacker_total", o.attacker_total);
+    r.num("defender_total", o.defender_total);
+    r.num("defeated", Some(i64::from(o.defeated)));
+    for c in &o.lost {
+        r.cards.insert(c.clone(), "lost_pile".into());
+    }
+    for c in &a.cards {
+        r.cards
+            .entry(c.name.clone())
+            .or_insert_with(|| "table".into());
+    }
 }
 
 fn side_name(s: Side) -> String {

@@ -180,6 +180,11 @@ fn check_step(
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
     }
+    if verb == Verb::Reveal && st.card.is_none() {
+        return Err(err(
+            "`reveal` needs `card:` (a location in your Reserve Deck)".into(),
+        ));
+    }
     if verb == Verb::Replace && (st.card.is_none() || st.to.is_none()) {
         return Err(err(
             "`replace` needs `card:` (the new version, from hand) and `to:` (the character replaced)".into(),
@@ -298,6 +303,7 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
         walk(p, &mut place)?;
     }
     check_geo(b, locations)?;
+    check_drain_texts(b)?;
     for p in &b.stack {
         if let Some(a) = &p.at
             && !locations.contains(a)
@@ -324,6 +330,45 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
                         ab.kind.as_str()
                     ),
                 ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Force drain text: a location's names its side; `requires` names cards on this board.
+fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
+    let known = |t: &crate::engine::swccg::model::DrainText, whose: &str| match t
+        .requires
+        .iter()
+        .find(|k| !b.cards.contains_key(*k))
+    {
+        Some(k) => Err(nowhere(format!(
+            "{whose}: drain text requires `{k}`, which is not in `cards:`"
+        ))),
+        None => Ok(()),
+    };
+    for l in &b.locations {
+        for t in &l.drain {
+            if t.side.is_none() {
+                return Err(nowhere(format!(
+                    "location `{}`: its drain text names the side whose text it is (`side: light` or `side: dark`)",
+                    l.name
+                )));
+            }
+            known(t, &format!("location `{}`", l.name))?;
+        }
+    }
+    for (k, d) in &b.cards {
+        for t in &d.value.drain {
+            known(t, &format!("card `{k}`"))?;
+            if let Some(n) =
+                t.at.iter()
+                    .find(|n| !b.locations.iter().any(|l| l.name == **n))
+            {
+                return Err(nowhere(format!(
+                    "card `{k}`: drain text at `{n}`, which is not a location on this board"
+                )));
             }
         }
     }
@@ -394,6 +439,8 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
     match head {
         "cards" if b.cards.contains_key(rest) => Ok(()),
         "cards" => Err(format!("`{rest}` is not a card in `cards:`")),
+        "states" if b.cards.contains_key(rest) => Ok(()),
+        "states" => Err(format!("`{rest}` is not a card in `cards:`")),
         "piles" if parse_pile_name(rest).is_some() => Ok(()),
         "piles" => Err(format!("`{rest}` is not a pile like light.used_pile")),
         "force" => {

@@ -115,7 +115,11 @@ impl Engine {
             return Err(rej(why, r::DAGOBAH_AHCH_TO));
         }
         let lo = &self.st.locations[l];
-        if let Some(f) = lo.geo.no_deploy.iter().find(|f| self.st.matches(c, f, p)) {
+        if let Some(f) =
+            lo.geo.no_deploy.iter().find(|f| {
+                !def.deploy_rules.ignore_location_restrictions && self.st.matches(c, f, p)
+            })
+        {
             let what = f
                 .card_type
                 .as_ref()
@@ -137,6 +141,21 @@ impl Engine {
             return Err(rej(
                 format!("{title} is a vehicle: it may not deploy to an interior-only site"),
                 r::INTERIOR_SITES,
+            ));
+        }
+        // Starships exist at sites only as starfighters at exterior sites (AR Never -
+        // Location Restrictions).
+        if host.is_none()
+            && def.card_type == CardType::Starship
+            && lo.geo.kind == Some(LocKind::Site)
+            && (!lo.geo.exterior || def.subtype.as_deref() == Some("capital"))
+        {
+            return Err(rej(
+                format!(
+                    "{title} is a starship: it may not deploy to {}, a site where it cannot exist (starfighters only, at exterior sites)",
+                    lo.title
+                ),
+                r::NEVER_LOCATION_RESTRICTIONS,
             ));
         }
         Ok(())

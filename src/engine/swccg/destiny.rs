@@ -161,43 +161,7 @@ pub fn draw(req: &Request, reserve: &[DestinyCard]) -> Outcome {
     for plan in &req.plans {
         match plan {
             Plan::Substitute { source, value } => {
-                // "About to draw": only while a draw could be made at all.
-                if out.consumed >= reserve.len() {
-                    out.notes.push(note(
-                        format!(
-                            "{}: cannot substitute {source} — the Reserve Deck is empty, so {} is not about to draw",
-                            req.kind, req.player
-                        ),
-                        &[cite::ABOUT_TO_DRAW],
-                    ));
-                    continue;
-                }
-                let t = Total {
-                    label: req.kind.clone(),
-                    value: Some(*value),
-                    terms: vec![Term {
-                        source: source.clone(),
-                        shown: value.to_string(),
-                        effect: Effect::Base,
-                        cite: cite::SUBSTITUTED_DESTINIES,
-                    }],
-                    unresolved: None,
-                };
-                out.notes.push(note(
-                    format!(
-                        "{} substitutes {value} from {source} for a {} (cannot be modified, canceled or reset; not counted against limits)",
-                        req.player, req.kind
-                    ),
-                    &[cite::SUBSTITUTED_DESTINIES],
-                ));
-                out.draws.push(Drawn {
-                    source: source.clone(),
-                    substituted: true,
-                    value: Some(t),
-                    counted: false,
-                    chosen: true,
-                    canceled_by: None,
-                });
+                substitute(req, reserve, &mut out, source, *value);
             }
             Plan::Normal => {
                 if out.counted >= limit {
@@ -217,78 +181,150 @@ pub fn draw(req: &Request, reserve: &[DestinyCard]) -> Outcome {
                 );
             }
             Plan::ChooseFrom { x, y, keep, source } => {
-                let room = limit.saturating_sub(out.counted);
-                let x_eff = (*x).min(room);
-                if x_eff == 0 {
-                    out.notes.push(note(
-                        format!("{}: limited to {limit}; no further draw", req.kind),
-                        &[cite::LIMITED, cite::DRAW_X_CHOOSE_Y],
-                    ));
-                    continue;
-                }
-                if x_eff < *x {
-                    out.notes.push(note(
-                        format!(
-                            "{source}: draw {x} choose {y} — every draw counts against the limit of {limit}, so only {x_eff} may be drawn"
-                        ),
-                        &[cite::DRAW_X_CHOOSE_Y, cite::DRAW_X_CHOOSE_Y_EXAMPLE_1],
-                    ));
-                }
-                let first = out.draws.len();
-                for _ in 0..x_eff {
-                    draw_one(
-                        req,
-                        reserve,
-                        &mut out,
-                        &mut choices,
-                        &mut index_of_counted,
-                        false,
-                    );
-                }
-                let group: Vec<usize> = (first..out.draws.len())
-                    .filter(|&i| out.draws[i].value.is_some())
-                    .collect();
-                let y_eff = (*y as usize).min(group.len());
-                let picked: Vec<usize> = if group.len() <= y_eff {
-                    group.clone()
-                } else {
-                    match keep {
-                        Some(k) => k
-                            .iter()
-                            .filter_map(|&j| group.get(j).copied())
-                            .take(y_eff)
-                            .collect(),
-                        None => {
-                            out.needs = Some(format!(
-                                "which {y} of the {} {} drawn with {source} to keep",
-                                group.len(),
-                                req.kind
-                            ));
-                            Vec::new()
-                        }
-                    }
+                let mut draws = Draws {
+                    reserve,
+                    choices: &mut choices,
+                    index_of_counted: &mut index_of_counted,
                 };
-                for &i in &group {
-                    out.draws[i].chosen = picked.contains(&i);
-                }
-                out.notes.push(note(
-                    format!(
-                        "{source}: drew {}, chose {}",
-                        group.len(),
-                        picked
-                            .iter()
-                            .filter_map(|&i| out.draws[i].value.as_ref().and_then(|t| t.value))
-                            .map(|v| v.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    &[cite::DRAW_X_CHOOSE_Y],
-                ));
+                choose_from(req, &mut draws, &mut out, (*x, *y), keep.as_deref(), source);
             }
         }
     }
+    total(req, &mut out);
+    out
+}
 
-    // Step 7: add up the chosen, existing values, then modifiers to the total.
+/// "About to draw": a substituted value instead of a draw, only while a draw could be
+/// made at all.
+fn substitute(
+    req: &Request,
+    reserve: &[DestinyCard],
+    out: &mut Outcome,
+    source: &String,
+    value: i64,
+) {
+    let value = &value;
+    // "About to draw": only while a draw could be made at all.
+    if out.consumed >= reserve.len() {
+        out.notes.push(note(
+            format!(
+                "{}: cannot substitute {source} — the Reserve Deck is empty, so {} is not about to draw",
+                req.kind, req.player
+            ),
+            &[cite::ABOUT_TO_DRAW],
+        ));
+        return;
+    }
+    let t = Total {
+        label: req.kind.clone(),
+        value: Some(*value),
+        terms: vec![Term {
+            source: source.clone(),
+            shown: value.to_string(),
+            effect: Effect::Base,
+            cite: cite::SUBSTITUTED_DESTINIES,
+        }],
+        unresolved: None,
+    };
+    out.notes.push(note(
+        format!(
+            "{} substitutes {value} from {source} for a {} (cannot be modified, canceled or reset; not counted against limits)",
+            req.player, req.kind
+        ),
+        &[cite::SUBSTITUTED_DESTINIES],
+    ));
+    out.draws.push(Drawn {
+        source: source.clone(),
+        substituted: true,
+        value: Some(t),
+        counted: false,
+        chosen: true,
+        canceled_by: None,
+    });
+}
+
+/// What a draw X choose Y draws from, and the choices it uses.
+struct Draws<'a, I: Iterator<Item = i64>> {
+    reserve: &'a [DestinyCard],
+    choices: &'a mut I,
+    index_of_counted: &'a mut usize,
+}
+
+/// Draw X, choose Y: every draw counts against the limit; the script names the kept ones.
+fn choose_from<I: Iterator<Item = i64>>(
+    req: &Request,
+    d: &mut Draws<'_, I>,
+    out: &mut Outcome,
+    (x, y): (u32, u32),
+    keep: Option<&[usize]>,
+    source: &String,
+) {
+    let (x, y) = (&x, &y);
+    let limit = req.limit.unwrap_or(u32::MAX);
+    let room = limit.saturating_sub(out.counted);
+    let x_eff = (*x).min(room);
+    if x_eff == 0 {
+        out.notes.push(note(
+            format!("{}: limited to {limit}; no further draw", req.kind),
+            &[cite::LIMITED, cite::DRAW_X_CHOOSE_Y],
+        ));
+        return;
+    }
+    if x_eff < *x {
+        out.notes.push(note(
+            format!(
+                "{source}: draw {x} choose {y} — every draw counts against the limit of {limit}, so only {x_eff} may be drawn"
+            ),
+            &[cite::DRAW_X_CHOOSE_Y, cite::DRAW_X_CHOOSE_Y_EXAMPLE_1],
+        ));
+    }
+    let first = out.draws.len();
+    for _ in 0..x_eff {
+        draw_one(req, d.reserve, out, d.choices, d.index_of_counted, false);
+    }
+    let group: Vec<usize> = (first..out.draws.len())
+        .filter(|&i| out.draws[i].value.is_some())
+        .collect();
+    let y_eff = (*y as usize).min(group.len());
+    let picked: Vec<usize> = if group.len() <= y_eff {
+        group.clone()
+    } else {
+        match keep {
+            Some(k) => k
+                .iter()
+                .filter_map(|&j| group.get(j).copied())
+                .take(y_eff)
+                .collect(),
+            None => {
+                out.needs = Some(format!(
+                    "which {y} of the {} {} drawn with {source} to keep",
+                    group.len(),
+                    req.kind
+                ));
+                Vec::new()
+            }
+        }
+    };
+    for &i in &group {
+        out.draws[i].chosen = picked.contains(&i);
+    }
+    out.notes.push(note(
+        format!(
+            "{source}: drew {}, chose {}",
+            group.len(),
+            picked
+                .iter()
+                .filter_map(|&i| out.draws[i].value.as_ref().and_then(|t| t.value))
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        &[cite::DRAW_X_CHOOSE_Y],
+    ));
+}
+
+/// Step 7: add up the chosen, existing values, then modifiers to the total.
+fn total(req: &Request, out: &mut Outcome) {
     let parts: Vec<&Drawn> = out
         .draws
         .iter()
@@ -302,7 +338,7 @@ pub fn draw(req: &Request, reserve: &[DestinyCard]) -> Outcome {
             ),
             &[cite::STEP_COMPLETE_ALL, cite::FAILED_DRAWS],
         ));
-        return out;
+        return;
     }
     let mut mods: Vec<Modifier> = Vec::with_capacity(parts.len() + req.to_total.len());
     let mut base_source = String::new();
@@ -335,7 +371,6 @@ pub fn draw(req: &Request, reserve: &[DestinyCard]) -> Outcome {
     out.notes
         .push(note(format!("{total}"), &[cite::STEP_TOTAL]));
     out.total = Some(total);
-    out
 }
 
 fn draw_one(

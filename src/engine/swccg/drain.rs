@@ -276,6 +276,17 @@ pub fn resolve(d: &Drain) -> Outcome {
     out
 }
 
+/// An opponent's undercover spy at the location prevents the drain (AR Force Drains And
+/// Canceling Example): why, when it does.
+pub fn prevented_by_spy(d: &Drain) -> Option<String> {
+    let opp = d.drainer.other();
+    let spy = d.cards.iter().find(|c| c.side == opp && c.undercover)?;
+    Some(format!(
+        "{}'s undercover spy {} prevents Force drains at {}",
+        opp, spy.name, d.location
+    ))
+}
+
 fn fail(out: &mut Outcome, why: String, cites: &[&'static str]) {
     out.say(why.clone(), cites);
     out.not_initiated = Some(why);
@@ -292,15 +303,8 @@ fn may_drain(d: &Drain, out: &mut Outcome) -> bool {
         .cards
         .iter()
         .find(|c| c.side == me && c.may_force_drain && !c.undercover);
-    if let Some(spy) = d.cards.iter().find(|c| c.side == opp && c.undercover) {
-        fail(
-            out,
-            format!(
-                "{}'s undercover spy {} prevents Force drains at {}",
-                opp, spy.name, d.location
-            ),
-            &[cite::FORCE_DRAIN_CANCELING_EXAMPLE],
-        );
+    if let Some(why) = prevented_by_spy(d) {
+        fail(out, why, &[cite::FORCE_DRAIN_CANCELING_EXAMPLE]);
         return false;
     }
     if theirs {

@@ -46,6 +46,10 @@ impl Engine {
                 to,
             } => self.move_all(me, &label, who, from, filter, to),
             Effect::Draw(n) => self.draw_cards(me, n),
+            Effect::Activate { who, count } if self.no_force_now(side_of(who, me), "activate") => {
+                let _ = count;
+                Applied::Done
+            }
             Effect::Activate { who, count } => {
                 let p = side_of(who, me);
                 let moved = self
@@ -130,9 +134,34 @@ impl Engine {
                 self.hit(ix, t, forfeit_zero);
                 Applied::Done
             }
+            Effect::CrossOverAs {
+                card,
+                title,
+                personas,
+                keywords,
+            } => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over_as(me, c, &title, &personas, &keywords);
+                }
+                Applied::Done
+            }
+            Effect::StartingHand(n) => {
+                self.set_starting_hand(me, n);
+                Applied::Done
+            }
             Effect::CrossOver(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cross_over(me, c);
+                }
+                Applied::Done
+            }
+            Effect::RetrieveForEach { who, per } => {
+                self.retrieve_for_each(me, who, &per);
+                Applied::Done
+            }
+            Effect::CancelText(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.cancel_text(c);
                 }
                 Applied::Done
             }
@@ -691,6 +720,9 @@ impl Engine {
     /// `lose_force` decision (`from:`), taken from the script. With none, the run needs
     /// `p`'s decision and stops after the units already lost.
     pub(crate) fn lose_force(&mut self, p: Side, n: i64) -> i64 {
+        if self.no_force_now(p, "lose") {
+            return 0;
+        }
         const PLACES: [PileName; 4] = [
             PileName::Hand,
             PileName::ReserveDeck,

@@ -209,6 +209,8 @@ pub struct Engine {
     pub generation: Option<super::activation::Generation>,
     /// The end of the turn has been reported.
     pub(super) turn_over_noted: bool,
+    /// Starting the game: revealed starting locations, starting hand sizes.
+    pub(super) start: super::startgame::StartState,
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
@@ -246,6 +248,7 @@ impl Engine {
             wheres: Vec::new(),
             generation: None,
             turn_over_noted: false,
+            start: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
         }
@@ -333,6 +336,9 @@ impl Engine {
                 self.step_stack()
             };
             if matches!(flow, Flow::Stop) || self.outcome.is_some() {
+                break;
+            }
+            if self.stack.is_empty() && !self.enforce_copies() {
                 break;
             }
         }

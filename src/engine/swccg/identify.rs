@@ -45,6 +45,7 @@ pub const TRANSPORT_VEHICLE: &str = "swccg.ar.vehicles-transport-vehicle";
 pub const CREATURE_VEHICLE: &str = "swccg.ar.vehicles-creature-vehicles";
 pub const CHARACTER_WEAPON: &str = "swccg.ar.weapons-character-weapon";
 pub const MATCHING_PILOT: &str = "swccg.ar.characters-matching-pilot";
+pub const GLOBAL_EFFECTS: &str = "swccg.ar.global-effects-and-card-state";
 
 /// Every ID this module cites.
 pub const IDS: &[&str] = &[
@@ -77,6 +78,7 @@ pub const IDS: &[&str] = &[
     CREATURE_VEHICLE,
     CHARACTER_WEAPON,
     MATCHING_PILOT,
+    GLOBAL_EFFECTS,
 ];
 
 // ------------------------------------------------------------------ rules data
@@ -249,6 +251,9 @@ pub struct Identity {
     /// States that change who it is or what it can do.
     #[serde(default)]
     pub states: Vec<IdState>,
+    /// Attributes it gives the one card it is deployed on ("makes him a pilot").
+    #[serde(default)]
+    pub grants: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -417,12 +422,16 @@ impl Answer {
 
 // ------------------------------------------------------------------ words
 
+/// An icon inside game text is written between braces: `{hoth}`.
+const ICON_OPEN: char = '\x7b';
+const ICON_CLOSE: char = '\x7d';
+
 /// A text's words, lower case (capitalization is not relevant: AR Capitalization);
 /// icons written `{name}` in game text are pictures, not words, and are skipped.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for raw in text.split(|c: char| c.is_whitespace() || ",.;:!?()\"“”[]/&".contains(c)) {
-        if raw.starts_with('{') || raw.is_empty() {
+        if raw.starts_with(ICON_OPEN) || raw.is_empty() {
             continue;
         }
         let mut w = raw.trim_start_matches(['\'', '‘', '’']).to_lowercase();
@@ -439,9 +448,12 @@ pub fn words(text: &str) -> Vec<String> {
 
 /// Icons written `{name}` in a text.
 fn icons_in(text: &str) -> Vec<String> {
-    text.split('{')
+    text.split(ICON_OPEN)
         .skip(1)
-        .filter_map(|s| s.split_once('}').map(|(i, _)| i.trim().to_lowercase()))
+        .filter_map(|s| {
+            s.split_once(ICON_CLOSE)
+                .map(|(i, _)| i.trim().to_lowercase())
+        })
         .collect()
 }
 
@@ -544,6 +556,24 @@ pub fn is(st: &State, c: CardIx, term: &str) -> Answer {
             format!("{term} is a persona {title} does not represent"),
             &[PERSONA_LISTS, MATCHING],
         );
+    }
+    // A card deployed on this one gives it an attribute: only this copy (AR Global
+    // Effects And Card State).
+    if let Some(g) = (0..st.cards.len()).find(|&x| {
+        st.zone[x] == Zone::On(c)
+            && st.active(x)
+            && st.def(x).identity.grants.iter().any(|a| norm(a) == t)
+    }) {
+        return Answer::yes(
+            format!(
+                "{} is deployed on {title}: this copy is {term}",
+                st.def(g).title
+            ),
+            &[GLOBAL_EFFECTS],
+        );
+    }
+    if t == "pilot" && is_pilot(d) {
+        return Answer::yes(format!("{title} is a pilot (pilot icon)"), &[ICONS]);
     }
     // Character type icons (AR Characters - Dual Character Types).
     if CHARACTER_TYPES.contains(&t.as_str()) {
@@ -1303,68 +1333,6 @@ pub fn observable(b: &super::model::Board, path: &str) -> Option<Result<(), Stri
             "`{path}` answers no question in `questions:` (e.g. {{card: x, is: trooper}} is observed as is.x.trooper)"
         )))
     }
-}
-
-// ------------------------------------------------------------------ conditions
-
-impl super::engine::Engine {
-    /// `requires_none` and `requires_together` (AR Meeting Conditions; a dual-icon
-    /// character is checked for each icon, and never counts as two characters).
-    pub(super) fn conditions_on_cards(
-        &self,
-        p: Side,
-        c: CardIx,
-        ab: &super::model::Ability,
-    ) -> Result<(), super::engine::Rej> {
-        use super::rules as r;
-        let fail = |reason: String| super::engine::Rej {
-            reason,
-            rule: r::MEETING_CONDITIONS,
-            not_modelled: None,
-            also: vec![DUAL_TYPES],
-        };
-        if let Some(f) = &ab.requires_none
-            && let Some(&x) = self.st.table_matching(f, p).first()
-        {
-            return Err(fail(format!(
-                "{}: its condition is not met ({} is on table)",
-                self.name(c),
-                self.name(x)
-            )));
-        }
-        if !ab.requires_together.is_empty() {
-            let found = (0..self.st.locations.len()).any(|l| {
-                let here: Vec<CardIx> = (0..self.st.cards.len())
-                    .filter(|&x| self.st.active(x) && self.st.location_of(x) == Some(l))
-                    .collect();
-                distinct(&self.st, &here, &ab.requires_together, p, &mut Vec::new())
-            });
-            if !found {
-                return Err(fail(format!(
-                    "{}: its condition is not met (no different cards, one for each requirement, together at one location)",
-                    self.name(c)
-                )));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Can each filter be matched by a different card among `cards`?
-fn distinct(st: &State, cards: &[CardIx], fs: &[Filter], me: Side, used: &mut Vec<CardIx>) -> bool {
-    let Some((f, rest)) = fs.split_first() else {
-        return true;
-    };
-    for &x in cards {
-        if !used.contains(&x) && st.matches(x, f, me) {
-            used.push(x);
-            if distinct(st, cards, rest, me, used) {
-                return true;
-            }
-            used.pop();
-        }
-    }
-    false
 }
 
 // ------------------------------------------------------------------ persona lists

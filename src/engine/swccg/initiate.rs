@@ -41,6 +41,17 @@ impl Engine {
                 r::THE_STACK,
             )),
             Verb::Replace => self.replace_persona(d),
+            Verb::Reveal | Verb::AllowConversion | Verb::DeclineConversion
+                if w != Window::TopLevel =>
+            {
+                Err(rej(
+                    "starting locations are revealed and converted while nothing is on the stack",
+                    r::THE_STACK,
+                ))
+            }
+            Verb::Reveal | Verb::AllowConversion | Verb::DeclineConversion => {
+                self.starting_location(d)
+            }
             Verb::Deploy => {
                 let c = self
                     .st
@@ -54,7 +65,8 @@ impl Engine {
                 }
                 let to = self.check_deploy(p, c, Some(d))?;
                 let with = self.check_with(p, c, d)?;
-                self.push_deploy(p, c, to, false, None);
+                let free = self.phase == Phase::StartOfGame;
+                self.push_deploy(p, c, to, free, None);
                 self.push_with(p, with);
                 Ok(())
             }
@@ -322,19 +334,25 @@ impl Engine {
         let Some(limit) = ab.limit else { return Ok(()) };
         let title = self.st.title(c).to_string();
         let name = ability_name(ab, a);
-        let prior = self.usage.iter().find(|u| match limit {
-            Limit::OncePerGame => {
+        let same = |u: &&Usage| match limit {
+            Limit::OncePerGame | Limit::TwicePerGame => {
                 u.title == title
                     && ability_name(&self.st.def(u.card).abilities[u.ability], u.ability) == name
             }
             _ => u.card == c && u.ability == a,
-        });
-        let Some(u) = prior else { return Ok(()) };
+        };
+        let allowed = if limit == Limit::TwicePerGame { 2 } else { 1 };
+        let uses: Vec<&Usage> = self.usage.iter().filter(same).collect();
+        if uses.len() < allowed {
+            return Ok(());
+        }
+        let u = uses[0];
         let (period, rule) = match limit {
             Limit::OncePerTurn => ("turn", r::ONE_RULE),
             Limit::OncePerPhase => ("phase", r::ONE_RULE),
             Limit::OncePerBattle => ("battle", r::ONE_RULE),
             Limit::OncePerGame => ("game", r::ONCE_PER_GAME),
+            Limit::TwicePerGame => ("game", r::ONCE_PER_GAME),
         };
         if u.canceled {
             return Err(rej(
@@ -347,8 +365,14 @@ impl Engine {
         }
         Err(rej(
             format!(
-                "{}'s action is limited to once per {period} and was already initiated",
-                self.name(c)
+                "{}'s action is limited to {} per {period} and was already initiated{}",
+                self.name(c),
+                if allowed == 2 { "twice" } else { "once" },
+                if allowed == 2 {
+                    " twice (with any card of that title)"
+                } else {
+                    ""
+                }
             ),
             rule,
         ))
@@ -523,6 +547,20 @@ impl Engine {
                         r::THE_STACK
                     },
                 ));
+            }
+            (AbilityKind::Response, Window::TopLevel)
+                if ab.responds_to.as_ref().is_some_and(|t| {
+                    t.event == crate::engine::swccg::model::EventKind::JustLost
+                }) =>
+            {
+                return Err(Rej {
+                    reason: format!(
+                        "{title} responds to a card just lost, and no card is just lost now (a card that has left the Lost Pile is no longer just lost)"
+                    ),
+                    rule: r::MEETING_CONDITIONS,
+                    not_modelled: None,
+                    also: vec![r::JUST_LOST, r::JUST_ACTIONS],
+                });
             }
             (AbilityKind::Response, Window::TopLevel) => {
                 return Err(rej(
@@ -709,7 +747,11 @@ impl Engine {
     ) -> Result<DeployTo, Rej> {
         let def = self.st.def(c);
         let title = self.name(c);
-        if self.st.owner(c) != p || self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
+        // At the start of the game, starting cards come from the Reserve Deck.
+        let sog = self.phase == Phase::StartOfGame;
+        let from_deck = sog && self.st.zone[c] == Zone::Pile(p, PileName::ReserveDeck);
+        if self.st.owner(c) != p || (self.st.zone[c] != Zone::Pile(p, PileName::Hand) && !from_deck)
+        {
             return Err(rej(
                 format!("{title} is not in {}'s hand", p.name()),
                 r::ACTIONS,
@@ -721,7 +763,7 @@ impl Engine {
                 r::ACTIONS,
             ));
         }
-        if self.turn != p || self.phase != Phase::Deploy {
+        if !sog && (self.turn != p || self.phase != Phase::Deploy) {
             return Err(rej(
                 format!(
                     "{} may deploy {title} only during their own deploy phase",
@@ -735,7 +777,12 @@ impl Engine {
             Some(d) => self.check_with(p, c, d)?,
             None => Vec::new(),
         };
-        let cost = def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with);
+        self.deploy_conditions(p, c)?;
+        let cost = if sog {
+            0
+        } else {
+            def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with)
+        };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
             return Err(rej(
@@ -758,6 +805,9 @@ impl Engine {
         }
         if let Some(e) = self.persona_on_table(c) {
             return Err(e);
+        }
+        if self.copies_allowed(c) {
+            return Ok(());
         }
         let mine = personas(def);
         for x in 0..self.st.cards.len() {
@@ -862,7 +912,7 @@ impl Engine {
     }
 
     pub(super) fn pay_use(&mut self, p: Side, n: u32, why: &str) {
-        if n == 0 {
+        if n == 0 || self.no_force_now(p, "use") {
             return;
         }
         let paid = self

@@ -30,6 +30,7 @@ pub mod battle_board;
 mod battle_drain;
 pub mod battle_scenario;
 mod check;
+pub mod conditions;
 mod deploy;
 pub mod destiny;
 pub mod drain;
@@ -41,12 +42,15 @@ pub mod model;
 pub mod movement;
 mod persona;
 mod phases;
+pub mod reduce;
 mod resolve;
 pub mod rules;
 pub mod stack;
-pub mod state;
+pub mod startgame;
+mod state;
 mod targets;
 mod turn;
+mod uniqueness;
 pub mod values;
 mod weapons;
 
@@ -120,6 +124,10 @@ fn result(run: Run) -> RunResult {
     let mut obs = Observations::default();
     for c in 0..st.cards.len() {
         obs.set(format!("cards.{}", st.cards[c].key), st.where_is(c));
+        obs.set(
+            format!("states.{}", st.cards[c].key),
+            card_state_name(st, c),
+        );
     }
     for side in [Side::Light, Side::Dark] {
         for p in check::PILES {
@@ -187,6 +195,23 @@ fn result(run: Run) -> RunResult {
         illegal: run.illegal,
         leftover: run.leftover,
         observations: obs,
+    }
+}
+
+/// A card's state (AR Ch.1 Section D): `active`, `inactive` or `supporting` on
+/// table; `unit_of_force` in a deck, pile or hand; `out_of_play`; `stack` while
+/// being played or deployed, `drawn` while drawn for destiny.
+fn card_state_name(st: &State, c: CardIx) -> &'static str {
+    match st.zone[c] {
+        Zone::Pile(_, model::PileName::OutOfPlay) => "out_of_play",
+        Zone::Pile(..) => "unit_of_force",
+        Zone::Stack => "stack",
+        Zone::Drawn => "drawn",
+        Zone::At(_) | Zone::Table | Zone::On(_) => match st.card_state[c] {
+            CardState::Active => "active",
+            CardState::Inactive => "inactive",
+            CardState::Supporting => "supporting",
+        },
     }
 }
 

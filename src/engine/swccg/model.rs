@@ -67,15 +67,19 @@ pub enum Phase {
     /// End of turn: mandatory, then optional end of turn actions (AR End Of Turn).
     #[serde(rename = "end_of_turn")]
     EndOfTurn,
+    /// Starting the game (AR Ch.2): starting cards, starting locations, starting hands.
+    #[serde(rename = "start_of_game")]
+    StartOfGame,
 }
 
 impl Phase {
     /// Position in the turn (AR: Order Of Events In A Turn), from 0.
     pub fn index(self) -> usize {
         match self {
-            Phase::StartOfTurn => 0,
-            Phase::EndOfTurn => 7,
-            p => p as usize + 1,
+            Phase::StartOfGame => 0,
+            Phase::StartOfTurn => 1,
+            Phase::EndOfTurn => 8,
+            p => p as usize + 2,
         }
     }
 
@@ -89,6 +93,7 @@ impl Phase {
             Phase::Draw => "draw",
             Phase::StartOfTurn => "start of turn",
             Phase::EndOfTurn => "end of turn",
+            Phase::StartOfGame => "start of game",
         }
     }
 }
@@ -240,6 +245,9 @@ pub struct LocationDef {
     /// Deployment restrictions of the location ("Your characters may not deploy here").
     #[serde(default)]
     pub no_deploy: Vec<Filter>,
+    /// Force drain text of the location card (each names its `side`), for drains here.
+    #[serde(default)]
+    pub drain: Vec<DrainText>,
     // ---- turn structure and Force generation (AR Ch.3)
     /// The player whose location card this is ("your Cantina").
     #[serde(default)]
@@ -446,6 +454,10 @@ pub struct CardDef {
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
     pub weapon: Option<WeaponDef>,
+    /// Game text about Force drains (modifiers, canceling modifiers, protection),
+    /// worked out from the board each time a drain resolves.
+    #[serde(default)]
+    pub drain: Vec<DrainText>,
     /// "May fire <weapons> for free": weapons matching the filter, on this card or on
     /// the character this card is on, fire for free (a repeating weapon: its first shot).
     #[serde(default)]
@@ -464,6 +476,18 @@ pub struct CardDef {
     /// Locations its game text makes battlegrounds, while it is active on table.
     #[serde(default)]
     pub makes_battleground: Option<super::activation::LocFilter>,
+    /// "Allows multiple copies of Jawa Siesta to be on table": titles whose uniqueness
+    /// limit it lifts while it is active on table.
+    #[serde(default)]
+    pub allows_copies: Vec<String>,
+    /// Restricted by an objective: while this card is on table, cards matching any of
+    /// these may not deploy.
+    #[serde(default)]
+    pub prohibits_deploy: Vec<Filter>,
+    /// Locations its game text makes non-battlegrounds "in all states" (except for
+    /// start of game actions), while it is on table.
+    #[serde(default)]
+    pub makes_non_battleground: Option<super::activation::LocFilter>,
     // ---- personas: converting (AR Persona - Converting Characters)
     /// "Can be replaced by opponent with …": the opponent may convert it.
     #[serde(default)]
@@ -553,6 +577,8 @@ pub enum Limit {
     OncePerPhase,
     OncePerBattle,
     OncePerGame,
+    /// "Twice per game" (AR Once Per Game: a number of uses beyond once, per title).
+    TwicePerGame,
 }
 
 /// Relation of a player to the ability's owner.
@@ -606,6 +632,10 @@ pub struct Trigger {
     /// For `destiny_drawn`: only when the destiny drawn is exactly this value.
     #[serde(default)]
     pub destiny: Option<i64>,
+    /// For `just_deployed`: the card was deployed to a location matching this (the
+    /// location itself, not aboard a card there: AR System Location).
+    #[serde(default)]
+    pub to_location: Option<super::activation::LocFilter>,
 }
 
 fn rel_any() -> Rel {
@@ -648,6 +678,9 @@ pub struct Filter {
     /// Lacks each of these ("non-Imperial": lacks the character type icon).
     #[serde(default)]
     pub is_not: Vec<String>,
+    /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
+    #[serde(default)]
+    pub duplicate_in_pile: bool,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -852,11 +885,34 @@ pub enum Effect {
     SubstituteDestiny(i64),
     /// Something the engine does not model; carrying it out reports "not modelled — ruling needed".
     NotModelled(String),
+    // ---- "for each" (AR Actions - For Each/For Every)
+    /// Retrieve 1 Force for each location matching the filter, as one action for the
+    /// full amount (none qualifying: an unmodifiable zero).
+    RetrieveForEach {
+        who: Who,
+        per: super::activation::LocFilter,
+    },
+    // ---- canceling game text (AR Canceling Game Text)
+    /// Cancel the game text of a card: no action or modifier may be initiated or
+    /// triggered from it while it stays canceled.
+    CancelText(CardRef),
     /// A weapon hits this card (and, with `true`, its forfeit becomes 0) in the battle it fires in.
     #[serde(skip)]
     Hit(usize, bool),
     /// The card (and every card on it) crosses over to your side (AR Converting Characters).
     CrossOver(CardRef),
+    /// "When you draw your starting hand, draw N more cards instead of eight."
+    StartingHand(u32),
+    /// The card crosses over to your side and becomes another character: its new
+    /// title, personas and characteristics (AR Crossing Over).
+    CrossOverAs {
+        card: CardRef,
+        title: String,
+        #[serde(default)]
+        personas: Vec<String>,
+        #[serde(default)]
+        keywords: Vec<String>,
+    },
 }
 
 /// One piece of game text the engine understands.
@@ -891,6 +947,10 @@ pub struct Ability {
     /// may not happen if any of these holds.
     #[serde(default)]
     pub unless: Vec<super::turn::Where>,
+    /// "If your starting location was a system": your starting location (deployed,
+    /// converted or not) must match.
+    #[serde(default)]
+    pub starting_location: Option<Filter>,
     #[serde(default)]
     pub limit: Option<Limit>,
     #[serde(default)]
@@ -913,6 +973,10 @@ pub struct Ability {
     /// Rebel … together": a dual-icon character does not count as two characters).
     #[serde(default)]
     pub requires_together: Vec<Filter>,
+    /// A player's deck or pile must hold at least this many cards ("if opponent has
+    /// 13 or more cards in hand"): checked at initiation only.
+    #[serde(default)]
+    pub requires_pile: Option<super::conditions::PileCount>,
 }
 
 // ---------------------------------------------------------------- script
@@ -1015,6 +1079,12 @@ pub enum Verb {
     /// Persona replacement (your character) or converting (the opponent's) with the
     /// character `card` from hand, in place of the character `to`.
     Replace,
+    /// Starting the game: reveal your starting location (`card`, from Reserve Deck).
+    Reveal,
+    /// Starting the game: both chose the same starting location; allow yours to be converted.
+    AllowConversion,
+    /// Starting the game: decline to have your starting location converted.
+    DeclineConversion,
 }
 
 impl Verb {
@@ -1036,6 +1106,9 @@ impl Verb {
             Verb::Fire => "fire",
             Verb::Activate => "activate",
             Verb::Replace => "replace",
+            Verb::Reveal => "reveal",
+            Verb::AllowConversion => "allow_conversion",
+            Verb::DeclineConversion => "decline_conversion",
         }
     }
 }
@@ -1181,6 +1254,54 @@ pub struct DeployRules {
     /// A character, starship or vehicle weapon (its `subtype`) needs none.
     #[serde(default)]
     pub persona_type: Option<CardType>,
+    /// Deployment conditions: "deploy only if you occupy two Tatooine sites".
+    #[serde(default)]
+    pub occupy: Option<super::startgame::Occupy>,
+    /// Restricted to an objective: it deploys only while a card matching this (e.g. an
+    /// objective, or one side of it) is on table.
+    #[serde(default)]
+    pub only_with: Option<Filter>,
+    /// "May ignore location deployment restrictions": the location's own restrictions
+    /// do not apply (rules and objective restrictions still do).
+    #[serde(default)]
+    pub ignore_location_restrictions: bool,
+}
+
+/// Force drain text of a card or location, as data. A card's text applies to drains
+/// at its location (anywhere on table with `anywhere:`); a location's to drains there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrainText {
+    /// The side whose text it is: a card's own side (default); required on a location.
+    #[serde(default)]
+    pub side: Option<Side>,
+    /// Whose Force drains it is about: `you` (default) or `opponent`.
+    #[serde(default)]
+    pub whose: Option<Who>,
+    /// What it modifies: the drain's amount (default), the `icons` or the `cost`.
+    #[serde(default = "drain_amount")]
+    pub target: super::drain::DrainTarget,
+    /// `{add: N}`, `{sub: N}`, `{mul: N}`, `{reset: N}`, `{limit: N}`.
+    #[serde(default)]
+    pub op: Option<super::drain::DrainOp>,
+    /// "Cancels opponent's Force drain bonuses" / "modifiers" (the drainer's own cards').
+    #[serde(default)]
+    pub cancels: Option<super::drain::Cancels>,
+    /// "Your Force drains here may not be modified by opponent."
+    #[serde(default)]
+    pub not_modified_by_opponent: bool,
+    /// Applies only while these cards (keys) are at the drain location.
+    #[serde(default)]
+    pub requires: Vec<String>,
+    #[serde(default)]
+    pub anywhere: bool,
+    /// Applies only to drains at these locations (names; default: any it reaches).
+    #[serde(default)]
+    pub at: Vec<String>,
+}
+
+fn drain_amount() -> super::drain::DrainTarget {
+    super::drain::DrainTarget::Drain
 }
 
 /// The kind of a sector (AR Ch.9 Sectors): cloud sectors are part of their planet,

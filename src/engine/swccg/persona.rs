@@ -314,6 +314,55 @@ impl Engine {
         on && self.host_rules(p, x, h).is_ok()
     }
 
+    /// Crossing over as another character: the card ceases being what it was and
+    /// becomes `title` with these personas and characteristics; each card on it that
+    /// may no longer be on it (its deploy-on rules) is lost, except Jedi Tests; then
+    /// it crosses over with the cards still on it (AR Crossing Over Examples).
+    pub(super) fn cross_over_as(
+        &mut self,
+        p: Side,
+        c: CardIx,
+        title: &str,
+        personas: &[String],
+        keywords: &[String],
+    ) {
+        let old = self.name(c);
+        {
+            let d = &mut self.st.cards[c].def;
+            d.title = title.to_string();
+            d.personas = personas.to_vec();
+            d.keywords = keywords.to_vec();
+        }
+        self.log(
+            super::actor(p),
+            Event::StateChange,
+            format!(
+                "{old} ceases being {old} and becomes {title} ({}; characteristics: {})",
+                if personas.is_empty() {
+                    title.to_string()
+                } else {
+                    personas.join(", ")
+                },
+                keywords.join(", ")
+            ),
+            &[r::CROSSING_OVER],
+        );
+        for x in self.st.cards_on(c) {
+            if self.st.def(x).card_type == CardType::JediTest || self.fits_on(p, x, c) {
+                continue;
+            }
+            let xo = self.st.owner(x);
+            self.st.to_pile(x, xo, PileName::LostPile);
+            let text = format!(
+                "{} may no longer be on {title}: it goes to {}'s Lost Pile",
+                self.name(x),
+                xo.name()
+            );
+            self.log(Actor::Rules, Event::StateChange, text, &[r::CROSSING_OVER]);
+        }
+        self.cross_over(p, c);
+    }
+
     /// "Crosses over to your side": the card and every card on it become `p`'s.
     pub(super) fn cross_over(&mut self, p: Side, c: CardIx) {
         let mut all = vec![c];

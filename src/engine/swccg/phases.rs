@@ -110,6 +110,9 @@ impl Engine {
             &[r::TYPES_OF_ACTIONS],
         );
         self.phase_over = true;
+        if self.phase == Phase::StartOfGame {
+            self.finish_start_of_game();
+        }
         // Mandatory actions not performed become automatic actions responding to the end of the time frame.
         let mut due = Vec::new();
         for c in 0..self.st.cards.len() {
@@ -161,6 +164,6 @@ pub(super) fn next_phase(p: Phase) -> Option<Phase> {
         Phase::Move => Some(Phase::Draw),
         Phase::Draw => Some(Phase::EndOfTurn),
         Phase::StartOfTurn => Some(Phase::Activate),
-        Phase::EndOfTurn => None,
+        Phase::EndOfTurn | Phase::StartOfGame => None,
     }
 }

@@ -218,6 +218,9 @@ impl Engine {
     }
 
     pub(super) fn push_automatic(&mut self, ix: usize, c: CardIx, a: usize) {
+        if self.automatic_text_canceled(c) {
+            return;
+        }
         let owner = self.st.owner(c);
         let targets = match self.choose_targets(owner, c, a, Window::Response(ix), &[]) {
             Ok(t) => t,

@@ -183,6 +183,17 @@ pub const OCCUPY: &str = "swccg.ar.occupy";
 pub const MODIFIERS: &str = "swccg.ar.modifiers";
 pub const START_OF_TURN: &str = "swccg.ar.start-of-turn";
 pub const DRAW_PHASE: &str = "swccg.ar.draw-phase";
+pub const STARTING_THE_GAME_GENERAL: &str = "swccg.ar.starting-the-game-general-rules";
+pub const CONDITIONS_VERSUS_COSTS: &str = "swccg.ar.conditions-versus-costs";
+pub const STARTING_HAND: &str = "swccg.ar.starting-hand";
+pub const STEP_A: &str = "swccg.ar.step-a-playing-starting-cards";
+pub const STEP_B: &str = "swccg.ar.step-b-shuffle-and-draw-starting-hand";
+pub const STARTING_LOCATION: &str = "swccg.ar.starting-location";
+pub const NEVER_LOCATION_RESTRICTIONS: &str = "swccg.ar.never-location-restrictions";
+pub const INVASION: &str = "swccg.ar.rulings.invasion";
+pub const OBJECTIVE_DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.objective-deployment-restrictions";
+pub const ANAKIN_AND_VADER: &str = "swccg.ar.personas-anakin-skywalker-and-darth-vader";
+pub const CROSSING_OVER: &str = "swccg.ar.persona-crossing-over";
 pub const PERSONA_REPLACEMENT: &str = "swccg.ar.persona-replacement";
 pub const PERSONA_NON_UNIQUE: &str = "swccg.ar.persona-replacement-non-unique-persona";
 pub const CONVERTING: &str = "swccg.ar.persona-converting-characters";
@@ -200,6 +211,17 @@ pub const TURN_ALL: &[&str] = &[
     MODIFIERS,
     START_OF_TURN,
     DRAW_PHASE,
+    STARTING_THE_GAME_GENERAL,
+    CONDITIONS_VERSUS_COSTS,
+    STARTING_HAND,
+    STEP_A,
+    STEP_B,
+    STARTING_LOCATION,
+    NEVER_LOCATION_RESTRICTIONS,
+    INVASION,
+    OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
+    ANAKIN_AND_VADER,
+    CROSSING_OVER,
     PERSONA_REPLACEMENT,
     PERSONA_NON_UNIQUE,
     CONVERTING,

@@ -167,6 +167,7 @@ impl State {
         moved
     }
 
+    #[allow(clippy::wrong_self_convention)] // "to a pile", not a conversion
     pub fn to_pile(&mut self, c: CardIx, side: Side, p: PileName) {
         self.detach(c);
         let v = &mut self.piles[side.ix()][pile_ix(p)];
@@ -177,6 +178,15 @@ impl State {
         }
         self.zone[c] = Zone::Pile(side, p);
         self.card_state[c] = CardState::Active;
+    }
+
+    /// Move a card already in `side`'s pile `p` to the bottom of that pile.
+    pub fn bottom(&mut self, c: CardIx, side: Side, p: PileName) {
+        let v = &mut self.piles[side.ix()][pile_ix(p)];
+        if let Some(i) = v.iter().position(|&x| x == c) {
+            v.remove(i);
+            v.push(c);
+        }
     }
 
     /// Re-circulate: `side`'s Used Pile goes under its Reserve Deck, in the same order.
@@ -309,6 +319,17 @@ impl State {
             {
                 return false;
             }
+        }
+        if f.duplicate_in_pile
+            && !match self.zone[c] {
+                Zone::Pile(side, p) => self
+                    .pile(side, p)
+                    .iter()
+                    .any(|&x| x != c && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)),
+                _ => false,
+            }
+        {
+            return false;
         }
         if f.is.iter().any(|t| !super::identify::is(self, c, t).yes)
             || f.is_not

@@ -266,6 +266,11 @@ impl Engine {
         if t.this_card && e.card != Some(c) {
             return false;
         }
+        if let Some(f) = &t.to_location
+            && !e.card.is_some_and(|x| self.deployed_to(x, f, me))
+        {
+            return false;
+        }
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
             match &e.kind {
@@ -310,4 +315,5 @@ pub(super) fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
         && f.persona.is_empty()
         && f.is.is_empty()
         && f.is_not.is_empty()
+        && !f.duplicate_in_pile
 }

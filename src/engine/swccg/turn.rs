@@ -62,6 +62,26 @@ impl Engine {
 
     /// The `when` / `unless` conditions of an ability (AR Meeting Conditions).
     pub(super) fn where_conditions(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
+        self.starting_location_ok(p, c, ab)?;
+        // Deploying from a deck or pile obeys the deployed card's normal timing: your
+        // own deploy phase (AR Deploying/Playing From A Deck Or Pile).
+        let deploys = ab
+            .effect
+            .iter()
+            .any(|e| matches!(e, super::model::Effect::DeployFrom { .. }));
+        if deploys
+            && self.phase != Phase::StartOfGame
+            && (self.turn != p || self.phase != Phase::Deploy)
+        {
+            return Err(rej(
+                format!(
+                    "{}: a card deployed from a deck or pile obeys its normal timing: only during {}'s own deploy phase",
+                    self.name(c),
+                    p.name()
+                ),
+                r::DEPLOYING_FROM_PILE,
+            ));
+        }
         if ab.when.iter().any(|w| !self.where_holds(w, p)) {
             return Err(rej(
                 format!(

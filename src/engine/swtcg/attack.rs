@@ -220,6 +220,12 @@ impl<'a> Engine<'a> {
                 &[r::INTERCEPT],
             ));
         }
+        if self.st.team && pc.player != self.st.pieces[at.defender].player {
+            return Err(reject(
+                "Intercept protects \"your other units\": in Two-Headed Wookiee only the units of the player who controls the interceptor",
+                &[r::DISTINCTIONS, r::INTERCEPT],
+            ));
+        }
         if cost.force > self.st.player(s).force {
             return Err(reject("not enough Force for Intercept", &[r::G_PAY]));
         }

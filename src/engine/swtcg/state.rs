@@ -426,15 +426,24 @@ impl State {
                     t.health += e.health;
                     t.kw.add(&e.keywords);
                 }
+                PZone::Gone => continue,
                 _ => {}
             }
-        }
-        for (_, g) in self.grants_to(p) {
-            t.speed += g.speed;
-            t.power += g.power;
-            t.health += g.health;
-            t.kw.add(&g.keywords);
-            t.kw.cant_use_evade |= g.cant_use_evade;
+            if self.pieces[q].face_down || self.pieces[q].stack.is_empty() {
+                continue;
+            }
+            for a in &self.top_def(q).abilities {
+                if let Some(g) = &a.grant
+                    && self.works(q, a.reserves)
+                    && self.matches(&g.to, q, p)
+                {
+                    t.speed += g.speed;
+                    t.power += g.power;
+                    t.health += g.health;
+                    t.kw.add(&g.keywords);
+                    t.kw.cant_use_evade |= g.cant_use_evade;
+                }
+            }
         }
         if let (Some(sw), PZone::Arena(a)) = (&d.switch, pc.zone)
             && let Some(Some(b)) = d.types.iter().position(|&x| x == a).and_then(|i| sw.get(i))
