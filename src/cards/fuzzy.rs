@@ -383,37 +383,14 @@ impl Matcher {
                     best_span = 1;
                 }
             }
-            if best < 1.0 && qw.len() >= 4 {
-                for span in 2..=3usize {
-                    for j in 0..nb.saturating_sub(span - 1) {
-                        let joined_len: usize = e.base[j..j + span]
-                            .iter()
-                            .map(|&w| self.words[w as usize].len())
-                            .sum();
-                        if joined_len != qw.len() && joined_len != qw.len() + 1 {
-                            continue;
-                        }
-                        let mut joined = String::with_capacity(joined_len);
-                        for &w in &e.base[j..j + span] {
-                            joined.push_str(&self.words[w as usize]);
-                        }
-                        let s = if joined == *qw {
-                            1.0
-                        } else if joined.len() == qw.len() + 1
-                            && joined.ends_with('s')
-                            && joined.starts_with(qw)
-                        {
-                            POSSESSIVE
-                        } else {
-                            0.0
-                        };
-                        if s > best {
-                            best = s;
-                            best_pos = Some(j);
-                            best_span = span;
-                        }
-                    }
-                }
+            if best < 1.0
+                && qw.len() >= 4
+                && let Some((s, j, span)) = self.best_joined(e, qw)
+                && s > best
+            {
+                best = s;
+                best_pos = Some(j);
+                best_span = span;
             }
             bests.push(best);
             if best > 0.0 {
@@ -479,23 +456,7 @@ impl Matcher {
         let precision = (cover_sum / nb as f64).min(1.0);
         // In-order adjacency of matched query words; a lone word counts as ordered
         // when it matches the first base word.
-        let adjacency = if nq == 1 {
-            if positions[0] == Some(0) || covered.first() == Some(&true) {
-                1.0
-            } else {
-                0.5
-            }
-        } else {
-            let mut good = 0.0;
-            for w in positions.windows(2) {
-                if let (Some(a), Some(b)) = (w[0], w[1])
-                    && b > a
-                {
-                    good += if b == a + 1 { 1.0 } else { 0.5 };
-                }
-            }
-            good / (nq - 1) as f64
-        };
+        let adjacency = adjacency(&positions, &covered);
         let mut base = 0.5 * recall + 0.3 * precision + 0.1 * adjacency;
         if from_start {
             base += START_BONUS;
@@ -506,6 +467,42 @@ impl Matcher {
             quals_hit,
             unmatched_q,
         })
+    }
+
+    /// The best match of a query word with two or three consecutive base words
+    /// joined ("quigon" = "qui" + "gon"): (score, first word, span).
+    fn best_joined(&self, e: &Entry, qw: &str) -> Option<(f64, usize, usize)> {
+        let nb = e.base.len();
+        let mut best: Option<(f64, usize, usize)> = None;
+        for span in 2..=3usize {
+            for j in 0..nb.saturating_sub(span - 1) {
+                let joined_len: usize = e.base[j..j + span]
+                    .iter()
+                    .map(|&w| self.words[w as usize].len())
+                    .sum();
+                if joined_len != qw.len() && joined_len != qw.len() + 1 {
+                    continue;
+                }
+                let mut joined = String::with_capacity(joined_len);
+                for &w in &e.base[j..j + span] {
+                    joined.push_str(&self.words[w as usize]);
+                }
+                let s = if joined == qw {
+                    1.0
+                } else if joined.len() == qw.len() + 1
+                    && joined.ends_with('s')
+                    && joined.starts_with(qw)
+                {
+                    POSSESSIVE
+                } else {
+                    0.0
+                };
+                if s > best.map_or(0.0, |b| b.0) {
+                    best = Some((s, j, span));
+                }
+            }
+        }
+        best
     }
 
     /// The final score of a name from its partial score and the whole-string
@@ -659,6 +656,28 @@ fn word_sim(q: &str, w: &str) -> f64 {
         };
     }
     0.0
+}
+
+/// In-order adjacency of the matched query words (positions: the base word each
+/// matched, in query order); a lone word counts as ordered when it matches the
+/// first base word.
+fn adjacency(positions: &[Option<usize>], covered: &[bool]) -> f64 {
+    if positions.len() == 1 {
+        return if positions[0] == Some(0) || covered.first() == Some(&true) {
+            1.0
+        } else {
+            0.5
+        };
+    }
+    let mut good = 0.0;
+    for w in positions.windows(2) {
+        if let (Some(a), Some(b)) = (w[0], w[1])
+            && b > a
+        {
+            good += if b == a + 1 { 1.0 } else { 0.5 };
+        }
+    }
+    good / (positions.len() - 1) as f64
 }
 
 #[cfg(test)]

@@ -425,23 +425,7 @@ pub fn plan(
             weight: weight * if number { NUMBER_WEIGHT } else { 1.0 },
         });
     }
-    // A word the corpus never uses (and no close word stands in for) weighs
-    // what the known words weigh on average: it should not decide alone
-    // whether a document answers the question.
-    let known: Vec<f32> = groups
-        .iter()
-        .filter(|g| g.known())
-        .map(|g| g.weight)
-        .collect();
-    if !known.is_empty() {
-        let mean = known.iter().sum::<f32>() / known.len() as f32;
-        for g in groups
-            .iter_mut()
-            .filter(|g| !g.known() && g.variants.len() == 1)
-        {
-            g.weight = mean;
-        }
-    }
+    weigh_unknown(&mut groups);
     // Synonyms of several words: one group, the phrase or any other member of
     // its class, weighing what the phrase's words weigh.
     for (range, others) in &synonyms {
@@ -495,6 +479,27 @@ pub fn plan(
         });
     }
     Ok(Plan { groups })
+}
+
+/// A word the corpus never uses (and no close word stands in for) weighs what
+/// the known words weigh on average: it should not decide alone whether a
+/// document answers the question.
+fn weigh_unknown(groups: &mut [Group]) {
+    let known: Vec<f32> = groups
+        .iter()
+        .filter(|g| g.known())
+        .map(|g| g.weight)
+        .collect();
+    if known.is_empty() {
+        return;
+    }
+    let mean = known.iter().sum::<f32>() / known.len() as f32;
+    for g in groups
+        .iter_mut()
+        .filter(|g| !g.known() && g.variants.len() == 1)
+    {
+        g.weight = mean;
+    }
 }
 
 /// A search alternative: known when every one of its stems is in the index.

@@ -2179,6 +2179,155 @@ script:
         assert_eq!(got, vec![(1, cite::INITIATE_BATTLE)]);
     }
 
+    /// A random card for the fuzz test: any kind, values from -1 to 7 or huge.
+    fn random_card(next: &mut impl FnMut() -> u64, side: Side, i: u64) -> Card {
+        let kinds = [Kind::Character, Kind::Starship, Kind::Vehicle, Kind::Weapon];
+        let kind = kinds[(next() % 4) as usize];
+        let name = format!("{side}{i}");
+        let aboard = if kind == Kind::Character && i > 0 && next().is_multiple_of(3) {
+            Some(format!("{side}{}", next() % i))
+        } else {
+            None
+        };
+        let big = next().is_multiple_of(50);
+        let v = |n: u64| {
+            if big {
+                i64::MAX / 3
+            } else {
+                (n % 9) as i64 - 1
+            }
+        };
+        Card {
+            name,
+            side,
+            kind,
+            power: Some(v(next())),
+            ability: if next().is_multiple_of(4) {
+                None
+            } else {
+                Some(v(next()))
+            },
+            forfeit: if next().is_multiple_of(5) {
+                None
+            } else {
+                Some(v(next()))
+            },
+            armor: Some(v(next())),
+            maneuver: None,
+            defense: None,
+            ferocity: None,
+            immune_to_attrition: if next().is_multiple_of(3) {
+                Some(v(next()))
+            } else {
+                None
+            },
+            adds_power_piloting: Some(v(next())),
+            permanent_pilot: if next().is_multiple_of(4) {
+                Some(2)
+            } else {
+                None
+            },
+            aboard,
+            role: if next().is_multiple_of(2) {
+                Role::Pilot
+            } else {
+                Role::Passenger
+            },
+            enclosed: next().is_multiple_of(2),
+            presence_icon: next().is_multiple_of(6),
+            draws_if_unable: if next().is_multiple_of(5) {
+                Some((next() % 3) as u32)
+            } else {
+                None
+            },
+            battled_this_turn: next().is_multiple_of(10),
+            elsewhere: next().is_multiple_of(8),
+            hit: false,
+            forfeit_zero: false,
+        }
+    }
+
+    fn pick(names: &[String], n: u64) -> String {
+        names
+            .get((n as usize) % names.len().max(1))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Up to 19 random modifiers on random targets.
+    fn random_modifiers(next: &mut impl FnMut() -> u64, names: &[String]) -> Vec<ModSpec> {
+        let mut modifiers = Vec::new();
+        for k in 0..(next() % 20) {
+            let side = if next().is_multiple_of(2) {
+                Side::Light
+            } else {
+                Side::Dark
+            };
+            let target = match next() % 9 {
+                0 => Target::Power(pick(names, next())),
+                1 => Target::Forfeit(pick(names, next())),
+                2 => Target::Immunity(pick(names, next())),
+                3 => Target::TotalPower,
+                4 => Target::BattleDestinies,
+                5 => Target::EachBattleDestiny,
+                6 => Target::TotalBattleDestiny,
+                7 => Target::Attrition,
+                _ => Target::BattleDamage,
+            };
+            let n = (next() % 13) as i64 - 6;
+            let op = match next() % 7 {
+                0 => OpSpec::Add(n),
+                1 => OpSpec::Sub(n),
+                2 => OpSpec::Mul(n),
+                3 => OpSpec::Reset(n),
+                4 => OpSpec::Limit(n),
+                5 => OpSpec::Lose(true),
+                _ => OpSpec::Add(i64::MAX / 2),
+            };
+            modifiers.push(ModSpec {
+                source: format!("m{k}"),
+                side,
+                target,
+                op,
+                optional: next().is_multiple_of(2),
+                cumulative: next().is_multiple_of(2),
+                requires: Vec::new(),
+                cite: None,
+            });
+        }
+        modifiers
+    }
+
+    /// Random weapons fired, forfeits and a Force loss.
+    fn random_script(next: &mut impl FnMut() -> u64, names: &[String]) -> Script {
+        let mut script = Script::default();
+        for _ in 0..(next() % 4) {
+            script.weapons.push(Step::Fire {
+                weapon: format!("w{}", next() % 3),
+                by: if next().is_multiple_of(2) {
+                    Side::Light
+                } else {
+                    Side::Dark
+                },
+                target: pick(names, next()),
+                against: Defense::Armor,
+                draws: (next() % 3) as u32,
+                add: 1,
+                forfeit_zero: next().is_multiple_of(2),
+            });
+        }
+        for _ in 0..(next() % 6) {
+            script.damage.push(Step::Forfeit {
+                card: pick(names, next()),
+            });
+        }
+        script.damage.push(Step::LoseForceForDamage {
+            side: Side::Light,
+            amount: (next() % 30) as i64,
+        });
+        script
+    }
+
     #[test]
     fn fuzz_random_battles_never_panic_or_go_negative() {
         let mut seed: u64 = 0xdead_beef_1234_5678;
@@ -2188,118 +2337,15 @@ script:
             seed ^= seed << 17;
             seed
         };
-        let kinds = [Kind::Character, Kind::Starship, Kind::Vehicle, Kind::Weapon];
         for _ in 0..1500 {
             let mut cards = Vec::new();
             for side in [Side::Light, Side::Dark] {
                 for i in 0..(next() % 7) {
-                    let kind = kinds[(next() % 4) as usize];
-                    let name = format!("{side}{i}");
-                    let aboard = if kind == Kind::Character && i > 0 && next() % 3 == 0 {
-                        Some(format!("{side}{}", next() % i))
-                    } else {
-                        None
-                    };
-                    let big = next() % 50 == 0;
-                    let v = |n: u64| {
-                        if big {
-                            i64::MAX / 3
-                        } else {
-                            (n % 9) as i64 - 1
-                        }
-                    };
-                    cards.push(Card {
-                        name,
-                        side,
-                        kind,
-                        power: Some(v(next())),
-                        ability: if next() % 4 == 0 {
-                            None
-                        } else {
-                            Some(v(next()))
-                        },
-                        forfeit: if next() % 5 == 0 {
-                            None
-                        } else {
-                            Some(v(next()))
-                        },
-                        armor: Some(v(next())),
-                        maneuver: None,
-                        defense: None,
-                        ferocity: None,
-                        immune_to_attrition: if next() % 3 == 0 {
-                            Some(v(next()))
-                        } else {
-                            None
-                        },
-                        adds_power_piloting: Some(v(next())),
-                        permanent_pilot: if next() % 4 == 0 { Some(2) } else { None },
-                        aboard,
-                        role: if next() % 2 == 0 {
-                            Role::Pilot
-                        } else {
-                            Role::Passenger
-                        },
-                        enclosed: next() % 2 == 0,
-                        presence_icon: next() % 6 == 0,
-                        draws_if_unable: if next() % 5 == 0 {
-                            Some((next() % 3) as u32)
-                        } else {
-                            None
-                        },
-                        battled_this_turn: next() % 10 == 0,
-                        elsewhere: next() % 8 == 0,
-                        hit: false,
-                        forfeit_zero: false,
-                    });
+                    cards.push(random_card(&mut next, side, i));
                 }
             }
             let names: Vec<String> = cards.iter().map(|c| c.name.clone()).collect();
-            let pick = |n: u64| {
-                names
-                    .get((n as usize) % names.len().max(1))
-                    .cloned()
-                    .unwrap_or_default()
-            };
-            let mut modifiers = Vec::new();
-            for k in 0..(next() % 20) {
-                let side = if next() % 2 == 0 {
-                    Side::Light
-                } else {
-                    Side::Dark
-                };
-                let target = match next() % 9 {
-                    0 => Target::Power(pick(next())),
-                    1 => Target::Forfeit(pick(next())),
-                    2 => Target::Immunity(pick(next())),
-                    3 => Target::TotalPower,
-                    4 => Target::BattleDestinies,
-                    5 => Target::EachBattleDestiny,
-                    6 => Target::TotalBattleDestiny,
-                    7 => Target::Attrition,
-                    _ => Target::BattleDamage,
-                };
-                let n = (next() % 13) as i64 - 6;
-                let op = match next() % 7 {
-                    0 => OpSpec::Add(n),
-                    1 => OpSpec::Sub(n),
-                    2 => OpSpec::Mul(n),
-                    3 => OpSpec::Reset(n),
-                    4 => OpSpec::Limit(n),
-                    5 => OpSpec::Lose(true),
-                    _ => OpSpec::Add(i64::MAX / 2),
-                };
-                modifiers.push(ModSpec {
-                    source: format!("m{k}"),
-                    side,
-                    target,
-                    op,
-                    optional: next() % 2 == 0,
-                    cumulative: next() % 2 == 0,
-                    requires: Vec::new(),
-                    cite: None,
-                });
-            }
+            let modifiers = random_modifiers(&mut next, &names);
             let deck = |n: u64| -> Vec<DeckCard> {
                 (0..n % 6)
                     .map(|i| DeckCard {
@@ -2308,33 +2354,11 @@ script:
                     })
                     .collect()
             };
-            let mut script = Script::default();
-            for _ in 0..(next() % 4) {
-                script.weapons.push(Step::Fire {
-                    weapon: format!("w{}", next() % 3),
-                    by: if next() % 2 == 0 {
-                        Side::Light
-                    } else {
-                        Side::Dark
-                    },
-                    target: pick(next()),
-                    against: Defense::Armor,
-                    draws: (next() % 3) as u32,
-                    add: 1,
-                    forfeit_zero: next() % 2 == 0,
-                });
-            }
-            for _ in 0..(next() % 6) {
-                script.damage.push(Step::Forfeit { card: pick(next()) });
-            }
-            script.damage.push(Step::LoseForceForDamage {
-                side: Side::Light,
-                amount: (next() % 30) as i64,
-            });
+            let script = random_script(&mut next, &names);
             let b = Battle {
                 location: "x".into(),
                 site: true,
-                initiator: if next() % 2 == 0 {
+                initiator: if next().is_multiple_of(2) {
                     Side::Light
                 } else {
                     Side::Dark

@@ -452,7 +452,7 @@ pub fn resolve_battle(
     for s in [BoardSide::Light, BoardSide::Dark] {
         if o.destiny_cards_drawn[s.ix()] > supplied(s) {
             a.unresolvable = Some(format!(
-                "{} draws more destinies in the battle than its battle destinies (attrition or weapon destinies on the board)",
+                "{} draws more destinies in the battle than its battle destinies (weapon destinies within the battle model on the board)",
                 s.name()
             ));
         }

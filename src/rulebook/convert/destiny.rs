@@ -299,13 +299,18 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         )));
     }
     let mut sections = b.finish();
-    for s in &mut sections {
+    mark_missing_answers(&mut sections);
+    assign_ids(PREFIX, &mut sections, &mut taken);
+    Ok(vec![file(sections)])
+}
+
+/// A FAQ question whose answer the source text lost says so.
+fn mark_missing_answers(sections: &mut [OutSection]) {
+    for s in sections {
         if s.kind == Kind::Faq && s.body.trim().is_empty() {
             s.body = "*The answer to this question is missing from the source text.*".into();
         }
     }
-    assign_ids(PREFIX, &mut sections, &mut taken);
-    Ok(vec![file(sections)])
 }
 
 fn file(sections: Vec<OutSection>) -> OutFile {
