@@ -111,11 +111,7 @@ impl Engine {
             return Ok(());
         };
         self.card_location_rules(p, c, l)?;
-        // Dagobah and Ahch-To are location deployment restrictions: a card that ignores
-        // those may deploy there (AR Objective Deployment Restrictions).
-        if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none())
-            && !def.deploy_rules.ignore_location_restrictions
-        {
+        if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none()) {
             return Err(rej(why, r::DAGOBAH_AHCH_TO));
         }
         let lo = &self.st.locations[l];
