@@ -89,6 +89,9 @@ impl Engine {
         }
         if let Some(f) = &def.deploy_rules.on {
             let ok = host.is_some_and(|h| self.st.matches(h, f, p));
+            if !ok && let Some(h) = host {
+                return self.special_weapon_deployment(p, c, h, f);
+            }
             if !ok {
                 return Err(rej(
                     format!("{title} may deploy only on a card its text names"),
@@ -108,11 +111,7 @@ impl Engine {
             return Ok(());
         };
         self.card_location_rules(p, c, l)?;
-        // Dagobah and Ahch-To are location deployment restrictions: a card that ignores
-        // those may deploy there (AR Objective Deployment Restrictions).
-        if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none())
-            && !def.deploy_rules.ignore_location_restrictions
-        {
+        if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none()) {
             return Err(rej(why, r::DAGOBAH_AHCH_TO));
         }
         let lo = &self.st.locations[l];

@@ -59,6 +59,7 @@ mod move_costs;
 mod prepositions;
 mod relocation;
 pub mod shields;
+mod weapon_deploy;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

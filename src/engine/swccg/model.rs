@@ -465,6 +465,10 @@ pub struct CardDef {
     /// the character this card is on, fire for free (a repeating weapon: its first shot).
     #[serde(default)]
     pub fires_free: Option<Filter>,
+    /// A starship's text allowing weapons to deploy on it: those matching `filter`
+    /// (if they may deploy on another starship of the same type), and those it names.
+    #[serde(default)]
+    pub allows_weapons: Option<AllowsWeapons>,
     // ---- turn structure and Force generation (AR Ch.3)
     /// Force generation modifiers of its game text, while it is active on table.
     #[serde(default)]
@@ -1317,4 +1321,15 @@ pub enum SectorKind {
     Cloud,
     Asteroid,
     DeathStarIi,
+}
+
+/// "Weapons with <attribute> may deploy on this starship" (AR Weapons - Starship Weapons -
+/// Special Deployment); `named`: weapons named by title, which deploy regardless.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AllowsWeapons {
+    #[serde(default)]
+    pub filter: Option<Filter>,
+    #[serde(default)]
+    pub named: Vec<String>,
 }

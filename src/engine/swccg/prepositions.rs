@@ -96,7 +96,8 @@ pub fn planet_title(st: &State, l: usize) -> Option<String> {
 /// Dagobah and Ahch-To (AR Ap.C): characters, vehicles and starships may not deploy to
 /// their locations (`direct`: to the location, not on a card there), and devices and
 /// weapons not directly, unless the card's own text
-/// allows it (`deploy_rules.only_at` naming the planet). Asteroid sectors are not part
+/// allows it (`deploy_rules.only_at` naming the planet) or it deploys regardless of
+/// location deployment restrictions. Asteroid sectors are not part
 /// of the planet. `Some(reason)` when the deployment is refused.
 pub fn remote_planet(st: &State, c: CardIx, l: usize, direct: bool) -> Option<String> {
     let planet = planet_title(st, l)?;
@@ -112,11 +113,12 @@ pub fn remote_planet(st: &State, c: CardIx, l: usize, direct: bool) -> Option<St
         CardType::Device | CardType::Weapon => direct,
         _ => false,
     };
-    let allowed = d
-        .deploy_rules
-        .only_at
-        .iter()
-        .any(|x| x.eq_ignore_ascii_case(&planet));
+    // "Regardless of location deployment restrictions" (Encampment) also lifts it.
+    let allowed = d.deploy_rules.ignore_location_restrictions
+        || d.deploy_rules
+            .only_at
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(&planet));
     (restricted && !allowed).then(|| {
         format!(
             "{} may not deploy to a {planet} location ({}) unless its own text allows it",

@@ -240,6 +240,7 @@ pub const REPEATING_WEAPONS: &str = "swccg.ar.weapons-repeating-weapons-fire-rep
 pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
 pub const MOVEMENT_COSTS: &str = "swccg.ar.movement-costs-x-to-move-moves-for-free";
 pub const RELOCATING: &str = "swccg.ar.unlimited-relocating-cards-between-locations";
+pub const STARSHIP_WEAPON_DEPLOYMENT: &str = "swccg.ar.weapons-starship-weapons-special-deployment";
 
 pub const ALL_PLACES: &[&str] = &[
     PREPOSITIONS,
@@ -254,4 +255,5 @@ pub const ALL_PLACES: &[&str] = &[
     FIRING_FOR_FREE,
     MOVEMENT_COSTS,
     RELOCATING,
+    STARSHIP_WEAPON_DEPLOYMENT,
 ];
