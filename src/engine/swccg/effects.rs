@@ -50,62 +50,10 @@ impl Engine {
                 let _ = count;
                 Applied::Done
             }
-            Effect::Activate { who, count } => {
-                let p = side_of(who, me);
-                let moved = self
-                    .st
-                    .move_top(p, PileName::ReserveDeck, PileName::ForcePile, count);
-                self.st.force[p.ix()].activated += i64::from(moved);
-                self.log(
-                    actor(p),
-                    Event::StateChange,
-                    if moved < count {
-                        format!(
-                            "{} activates {moved} Force (of {count}: no more cards in the Reserve Deck)",
-                            p.name()
-                        )
-                    } else {
-                        format!("{} activates {moved} Force", p.name())
-                    },
-                    &[r::RESULT],
-                );
-                Applied::Done
-            }
-            Effect::Retrieve { who, count } => {
-                let p = side_of(who, me);
-                let n = self
-                    .st
-                    .move_top(p, PileName::LostPile, PileName::UsedPile, count);
-                self.st.force[p.ix()].retrieved += i64::from(n);
-                self.log(
-                    actor(p),
-                    Event::StateChange,
-                    format!("{} retrieves {n} Force", p.name()),
-                    &[r::RETRIEVE],
-                );
-                Applied::Done
-            }
+            Effect::Activate { who, count } => self.activate_effect(me, who, count),
+            Effect::Retrieve { who, count } => self.retrieve_effect(me, who, count),
             Effect::LoseForce { who, amount } => self.lose_force_effect(ix, me, who, amount),
-            Effect::Destiny(test) => {
-                let mut e = Entry::new(
-                    ActionKind::DestinyDraw { parent: ix, test },
-                    me,
-                    None,
-                    format!("{}'s destiny draw for {label}", me.name()),
-                );
-                e.next = me.other();
-                self.stack.push(e);
-                self.log(
-                    actor(me),
-                    Event::Push,
-                    format!(
-                        "{label}: {} draws destiny (an action of its own)",
-                        me.name()
-                    ),
-                    &[r::ACTIONS, r::RESULT],
-                );
-                Applied::Pushed
-            }
+            Effect::Destiny(test) => self.destiny_effect(ix, me, &label, test),
             Effect::TakeIntoHand {
                 from,
                 filter,
@@ -174,6 +122,74 @@ impl Engine {
                 Applied::Done
             }
         }
+    }
+
+    /// A card's text makes a player activate Force (not counted against the
+    /// activation total).
+    fn activate_effect(&mut self, me: Side, who: Who, count: u32) -> Applied {
+        let p = side_of(who, me);
+        let moved = self
+            .st
+            .move_top(p, PileName::ReserveDeck, PileName::ForcePile, count);
+        self.st.force[p.ix()].activated += i64::from(moved);
+        self.log(
+            actor(p),
+            Event::StateChange,
+            if moved < count {
+                format!(
+                    "{} activates {moved} Force (of {count}: no more cards in the Reserve Deck)",
+                    p.name()
+                )
+            } else {
+                format!("{} activates {moved} Force", p.name())
+            },
+            &[r::RESULT],
+        );
+        Applied::Done
+    }
+
+    /// A card's text retrieves Force: Lost Pile to Used Pile, top first.
+    fn retrieve_effect(&mut self, me: Side, who: Who, count: u32) -> Applied {
+        let p = side_of(who, me);
+        let n = self
+            .st
+            .move_top(p, PileName::LostPile, PileName::UsedPile, count);
+        self.st.force[p.ix()].retrieved += i64::from(n);
+        self.log(
+            actor(p),
+            Event::StateChange,
+            format!("{} retrieves {n} Force", p.name()),
+            &[r::RETRIEVE],
+        );
+        Applied::Done
+    }
+
+    /// A destiny draw for an action's result: an action of its own on the stack.
+    fn destiny_effect(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        test: super::model::DestinyTest,
+    ) -> Applied {
+        let mut e = Entry::new(
+            ActionKind::DestinyDraw { parent: ix, test },
+            me,
+            None,
+            format!("{}'s destiny draw for {label}", me.name()),
+        );
+        e.next = me.other();
+        self.stack.push(e);
+        self.log(
+            actor(me),
+            Event::Push,
+            format!(
+                "{label}: {} draws destiny (an action of its own)",
+                me.name()
+            ),
+            &[r::ACTIONS, r::RESULT],
+        );
+        Applied::Pushed
     }
 
     fn move_all(

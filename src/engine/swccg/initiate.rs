@@ -71,121 +71,132 @@ impl Engine {
                 self.push_with(p, with);
                 Ok(())
             }
-            Verb::Play => {
-                let c = self
-                    .st
-                    .find(card_key)
-                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
-                if self.st.owner(c) != p {
-                    return Err(rej(
-                        format!("{} is not {}'s card", self.name(c), p.name()),
-                        r::ACTIONS,
-                    ));
-                }
-                let mut then = None;
-                let mut via_use = None;
-                if let Some(v) = &d.step.via {
-                    let vc = self
-                        .st
-                        .find(v)
-                        .ok_or_else(|| rej(format!("no card {v}"), r::ACTIONS))?;
-                    let (va, from, th) = self.via_ability(p, vc)?;
-                    if self.st.zone[c] != Zone::Pile(p, from) {
-                        return Err(rej(
-                            format!("{} is not in {}'s {}", self.name(c), p.name(), from.title()),
-                            r::DEPLOYING_FROM_PILE,
-                        ));
-                    }
-                    self.limit_ok(vc, va)?;
-                    then = Some(th);
-                    via_use = Some((vc, va));
-                } else if self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
-                    return Err(rej(
-                        format!("{} is not in {}'s hand", self.name(c), p.name()),
-                        r::ACTIONS,
-                    ));
-                }
-                if self.is_shield(c) && via_use.is_none() {
-                    return self.play_shield(p, c, w);
-                }
-                if self.st.def(c).card_type != CardType::Interrupt {
-                    return Err(rej(
-                        format!(
-                            "{} is not an Interrupt; it is deployed, not played",
-                            self.name(c)
-                        ),
-                        r::ACTIONS,
-                    ));
-                }
-                let a = self.pick_ability(p, c, d, w)?;
-                let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
-                if self.st.def(c).abilities[a].kind == AbilityKind::Before
-                    && via_use.is_none()
-                    && !self.before_draw(w)
-                {
-                    self.back_up(p, c, a, ActionKind::Play, targets, then);
-                    return Ok(());
-                }
-                if let Some((vc, va)) = via_use {
-                    self.record_use(vc, va);
-                    self.log(
-                        actor(p),
-                        Event::Initiate,
-                        format!(
-                            "{} uses {} to play {} as if from hand",
-                            p.name(),
-                            self.name(vc),
-                            self.name(c)
-                        ),
-                        &[r::DEPLOYING_FROM_PILE],
-                    );
-                }
-                self.push_ability(p, c, a, ActionKind::Play, targets, w, then);
-                Ok(())
-            }
-            Verb::Use => {
-                let c = self
-                    .st
-                    .find(card_key)
-                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
-                if self.st.owner(c) != p {
-                    return Err(rej(
-                        format!("{} is not {}'s card", self.name(c), p.name()),
-                        r::ACTIONS,
-                    ));
-                }
-                if !self.st.active(c) {
-                    return Err(rej(
-                        format!(
-                            "{} is not active on table: its game text cannot be used",
-                            self.name(c)
-                        ),
-                        if self.st.on_table(c) {
-                            r::INACTIVE
-                        } else {
-                            r::ACTIVE
-                        },
-                    ));
-                }
-                if let Ok((va, from, _)) = self.via_ability(p, c) {
-                    return self.search_to_play(p, c, va, from, w);
-                }
-                let a = self.pick_ability(p, c, d, w)?;
-                let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
-                if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
-                    self.back_up(p, c, a, ActionKind::UseText, targets, None);
-                    return Ok(());
-                }
-                let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
-                    self.mandatory_done.push((c, a));
-                    ActionKind::Mandatory
-                } else {
-                    ActionKind::UseText
-                };
-                self.push_ability(p, c, a, kind, targets, w, None);
-                Ok(())
-            }
+            Verb::Play => self.initiate_play(d, w),
+            Verb::Use => self.initiate_use(d, w),
         }
+    }
+
+    /// Playing an Interrupt (or a Defensive Shield) from hand, or from a pile by a
+    /// card's permission (`via:`).
+    fn initiate_play(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+        let p = d.by;
+        let card_key = d.step.card.as_deref().unwrap_or("");
+        let c = self
+            .st
+            .find(card_key)
+            .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+        if self.st.owner(c) != p {
+            return Err(rej(
+                format!("{} is not {}'s card", self.name(c), p.name()),
+                r::ACTIONS,
+            ));
+        }
+        let mut then = None;
+        let mut via_use = None;
+        if let Some(v) = &d.step.via {
+            let vc = self
+                .st
+                .find(v)
+                .ok_or_else(|| rej(format!("no card {v}"), r::ACTIONS))?;
+            let (va, from, th) = self.via_ability(p, vc)?;
+            if self.st.zone[c] != Zone::Pile(p, from) {
+                return Err(rej(
+                    format!("{} is not in {}'s {}", self.name(c), p.name(), from.title()),
+                    r::DEPLOYING_FROM_PILE,
+                ));
+            }
+            self.limit_ok(vc, va)?;
+            then = Some(th);
+            via_use = Some((vc, va));
+        } else if self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
+            return Err(rej(
+                format!("{} is not in {}'s hand", self.name(c), p.name()),
+                r::ACTIONS,
+            ));
+        }
+        if self.is_shield(c) && via_use.is_none() {
+            return self.play_shield(p, c, w);
+        }
+        if self.st.def(c).card_type != CardType::Interrupt {
+            return Err(rej(
+                format!(
+                    "{} is not an Interrupt; it is deployed, not played",
+                    self.name(c)
+                ),
+                r::ACTIONS,
+            ));
+        }
+        let a = self.pick_ability(p, c, d, w)?;
+        let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+        if self.st.def(c).abilities[a].kind == AbilityKind::Before
+            && via_use.is_none()
+            && !self.before_draw(w)
+        {
+            self.back_up(p, c, a, ActionKind::Play, targets, then);
+            return Ok(());
+        }
+        if let Some((vc, va)) = via_use {
+            self.record_use(vc, va);
+            self.log(
+                actor(p),
+                Event::Initiate,
+                format!(
+                    "{} uses {} to play {} as if from hand",
+                    p.name(),
+                    self.name(vc),
+                    self.name(c)
+                ),
+                &[r::DEPLOYING_FROM_PILE],
+            );
+        }
+        self.push_ability(p, c, a, ActionKind::Play, targets, w, then);
+        Ok(())
+    }
+
+    /// Using a card's game text.
+    fn initiate_use(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+        let p = d.by;
+        let card_key = d.step.card.as_deref().unwrap_or("");
+        let c = self
+            .st
+            .find(card_key)
+            .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+        if self.st.owner(c) != p {
+            return Err(rej(
+                format!("{} is not {}'s card", self.name(c), p.name()),
+                r::ACTIONS,
+            ));
+        }
+        if !self.st.active(c) {
+            return Err(rej(
+                format!(
+                    "{} is not active on table: its game text cannot be used",
+                    self.name(c)
+                ),
+                if self.st.on_table(c) {
+                    r::INACTIVE
+                } else {
+                    r::ACTIVE
+                },
+            ));
+        }
+        if let Ok((va, from, _)) = self.via_ability(p, c) {
+            return self.search_to_play(p, c, va, from, w);
+        }
+        let a = self.pick_ability(p, c, d, w)?;
+        let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+        if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
+            self.back_up(p, c, a, ActionKind::UseText, targets, None);
+            return Ok(());
+        }
+        let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
+            self.mandatory_done.push((c, a));
+            ActionKind::Mandatory
+        } else {
+            ActionKind::UseText
+        };
+        self.push_ability(p, c, a, kind, targets, w, None);
+        Ok(())
     }
 
     /// Using "play one Interrupt from a pile as if from hand" without naming the card:
@@ -461,6 +472,68 @@ impl Engine {
             if matches!(self.stack[i].kind, ActionKind::DestinyDraw { .. }))
     }
 
+    /// A "before" action may preempt only an action just being attempted, by the
+    /// opponent (or a destiny about to be drawn), that its condition names.
+    fn check_before(&self, p: Side, c: CardIx, a: usize, i: usize, w: Window) -> Result<(), Rej> {
+        let ab = &self.st.def(c).abilities[a];
+        let title = self.name(c);
+        let Some(t) = &ab.responds_to else {
+            return Err(rej(
+                format!("{title}'s \"before\" action names no action"),
+                r::BEFORE,
+            ));
+        };
+        // A destiny draw is made by the rules, not attempted by a player: a
+        // "before" action to it happens while it is about to be drawn.
+        let draw = self.before_draw(w);
+        let fresh = (draw
+            || self
+                .attempt
+                .as_ref()
+                .is_some_and(|at| at.snap.stack.len() == i))
+            && i + 1 == self.stack.len()
+            && self.stack[i].stage == Stage::Responding
+            && self.stack[i].responded.is_empty();
+        if !fresh {
+            return Err(rej(
+                format!(
+                    "{title}'s \"before\" action happens before the action is even initiated; {} is no longer just being attempted",
+                    self.stack[i].label
+                ),
+                r::BEFORE,
+            ));
+        }
+        if self.stack[i].actor == p && !draw {
+            return Err(rej(
+                format!(
+                    "{} may not back up from their own action ({}): a \"before\" action to one's own action is played before initiating it",
+                    p.name(),
+                    self.stack[i].label
+                ),
+                r::BEFORE,
+            ));
+        }
+        if !self.trigger_matches(t, i, c) {
+            return Err(rej(
+                format!(
+                    "{title}'s \"before\" action does not preempt the attempted action ({}, {})",
+                    self.stack[i].label,
+                    self.stack[i].kind.name()
+                ),
+                r::BEFORE,
+            ));
+        }
+        if ab.targets.iter().any(|x| x.kind == TargetKind::Current) {
+            return Err(rej(
+                format!(
+                    "{title}'s \"before\" action cannot target the action it preempts: that action is never initiated"
+                ),
+                r::BEFORE,
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether the ability may be used in this window: its kind (top-level, response,
     /// automatic, "before", mandatory) against the current action.
     fn check_timing(&self, p: Side, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
@@ -482,62 +555,7 @@ impl Engine {
                     r::BEFORE,
                 ));
             }
-            (AbilityKind::Before, Window::Response(i)) => {
-                let Some(t) = &ab.responds_to else {
-                    return Err(rej(
-                        format!("{title}'s \"before\" action names no action"),
-                        r::BEFORE,
-                    ));
-                };
-                // A destiny draw is made by the rules, not attempted by a player: a
-                // "before" action to it happens while it is about to be drawn.
-                let draw = self.before_draw(w);
-                let fresh = (draw
-                    || self
-                        .attempt
-                        .as_ref()
-                        .is_some_and(|at| at.snap.stack.len() == i))
-                    && i + 1 == self.stack.len()
-                    && self.stack[i].stage == Stage::Responding
-                    && self.stack[i].responded.is_empty();
-                if !fresh {
-                    return Err(rej(
-                        format!(
-                            "{title}'s \"before\" action happens before the action is even initiated; {} is no longer just being attempted",
-                            self.stack[i].label
-                        ),
-                        r::BEFORE,
-                    ));
-                }
-                if self.stack[i].actor == p && !draw {
-                    return Err(rej(
-                        format!(
-                            "{} may not back up from their own action ({}): a \"before\" action to one's own action is played before initiating it",
-                            p.name(),
-                            self.stack[i].label
-                        ),
-                        r::BEFORE,
-                    ));
-                }
-                if !self.trigger_matches(t, i, c) {
-                    return Err(rej(
-                        format!(
-                            "{title}'s \"before\" action does not preempt the attempted action ({}, {})",
-                            self.stack[i].label,
-                            self.stack[i].kind.name()
-                        ),
-                        r::BEFORE,
-                    ));
-                }
-                if ab.targets.iter().any(|x| x.kind == TargetKind::Current) {
-                    return Err(rej(
-                        format!(
-                            "{title}'s \"before\" action cannot target the action it preempts: that action is never initiated"
-                        ),
-                        r::BEFORE,
-                    ));
-                }
-            }
+            (AbilityKind::Before, Window::Response(i)) => self.check_before(p, c, a, i, w)?,
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.at_any_time;
                 return Err(rej(
