@@ -76,21 +76,27 @@ impl Engine {
         }
     }
 
-    /// Playing an Interrupt (or a Defensive Shield) from hand, or from a pile by a
-    /// card's permission (`via:`).
-    fn initiate_play(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
-        let p = d.by;
+    /// The card a decision names, which must be the deciding player's own.
+    fn own_card(&self, d: &Decision) -> Result<CardIx, Rej> {
         let card_key = d.step.card.as_deref().unwrap_or("");
         let c = self
             .st
             .find(card_key)
             .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
-        if self.st.owner(c) != p {
+        if self.st.owner(c) != d.by {
             return Err(rej(
-                format!("{} is not {}'s card", self.name(c), p.name()),
+                format!("{} is not {}'s card", self.name(c), d.by.name()),
                 r::ACTIONS,
             ));
         }
+        Ok(c)
+    }
+
+    /// Playing an Interrupt (or a Defensive Shield) from hand, or from a pile by a
+    /// card's permission (`via:`).
+    fn initiate_play(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+        let p = d.by;
+        let c = self.own_card(d)?;
         let mut then = None;
         let mut via_use = None;
         if let Some(v) = &d.step.via {
@@ -156,17 +162,7 @@ impl Engine {
     /// Using a card's game text.
     fn initiate_use(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
         let p = d.by;
-        let card_key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(card_key)
-            .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
-        if self.st.owner(c) != p {
-            return Err(rej(
-                format!("{} is not {}'s card", self.name(c), p.name()),
-                r::ACTIONS,
-            ));
-        }
+        let c = self.own_card(d)?;
         if !self.st.active(c) {
             return Err(rej(
                 format!(
