@@ -63,7 +63,7 @@ impl<'a> Engine<'a> {
         if self.st.top_def(a).attacks_own {
             // "Your other units": in Two-Headed Wookiee only its own player's.
             out.extend(self.st.units_in(arena, side).into_iter().filter(|&u| {
-                u != a && self.st.is_you(a, side, self.st.pieces[u].player.as_deref())
+                u != a && self.st.is_you(a, side, self.st.pieces[u].player)
             }));
         }
         out.retain(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth);
@@ -226,7 +226,7 @@ impl<'a> Engine<'a> {
                 &[r::DISTINCTIONS, r::INTERCEPT],
             ));
         }
-        if cost.force > self.st.player(s).force {
+        if cost.force > self.st.player(self.st.pid_of(u)).force {
             return Err(reject("not enough Force for Intercept", &[r::G_PAY]));
         }
         Ok(())
@@ -321,7 +321,8 @@ impl<'a> Engine<'a> {
         match st.verb() {
             Verb::Intercept => {
                 let cost = self.st.totals(u).kw.intercept.unwrap_or_default();
-                self.st.player_mut(s).force -= cost.force;
+                let w = self.st.pid_of(u);
+                self.st.player_mut(w).force -= cost.force;
                 at.defender = u;
                 if !at.attacked.contains(&u) {
                     at.attacked.push(u);
@@ -363,7 +364,7 @@ impl<'a> Engine<'a> {
                 }
                 let target = self.target_of(st);
                 self.run_effects(
-                    s,
+                    self.st.pid_of(u),
                     Some(u),
                     &a.effects,
                     target,
@@ -621,8 +622,13 @@ impl<'a> Engine<'a> {
                     self.resolved.push(format!("ability:{}", self.st.key(unit)));
                     let t = format!("{}'s waiting ability resolves", self.st.label(unit));
                     self.by(side, Event::Pop, t, &[r::USING_EFFECTS, r::INTERCEPT]);
+                    let w = if self.st.pieces[unit].side == side {
+                        self.st.pid_of(unit)
+                    } else {
+                        side.into()
+                    };
                     self.run_effects(
-                        side,
+                        w,
                         Some(unit),
                         &effects,
                         None,

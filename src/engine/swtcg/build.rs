@@ -5,12 +5,14 @@
 use super::engine::{Answer, Engine, Flow, Reject, reject};
 use super::model::{Arena, Cost, Kind, Side, Step, Verb};
 use super::rules as r;
-use super::state::{CardIx, PZone, PieceIx, add_piece, buildable, same_unit};
+use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
 
 /// What a `deploy` does, once judged.
 pub struct Plan {
     card: CardIx,
+    /// The player whose card it is, who pays.
+    who: Pid,
     /// Build points to pay now (after counters on a face-down card).
     pay: i64,
     /// Force paid for the rest of the build cost (Hidden Cost).
@@ -27,22 +29,32 @@ impl<'a> Engine<'a> {
             format!("{}'s build step", s.name()),
             &[r::COMMAND_PHASE],
         );
-        let drawn = self.draw(s, 1);
-        let _ = drawn;
-        let b = std::mem::take(&mut self.st.player_mut(s).bounty);
-        if b != Cost::default() {
-            let pl = self.st.player_mut(s);
-            pl.force += b.force;
-            pl.build += b.build;
-            let t = format!(
-                "{} gains its bounties: {} Force, {} build points",
-                s.name(),
-                b.force,
-                b.build
-            );
-            self.rules(Event::StateChange, t, &[r::BOUNTY, r::COMMAND_PHASE]);
+        let team: &[&'static str] = if self.st.team {
+            &[r::BOUNTY, r::COMMAND_PHASE, r::SHARING]
+        } else {
+            &[r::BOUNTY, r::COMMAND_PHASE]
+        };
+        for w in self.st.pids(s) {
+            self.draw(w, 1);
         }
-        self.upkeeps(s)?;
+        for w in self.st.pids(s) {
+            let b = std::mem::take(&mut self.st.player_mut(w).bounty);
+            if b != Cost::default() {
+                let pl = self.st.player_mut(w);
+                pl.force += b.force;
+                pl.build += b.build;
+                let t = format!(
+                    "{} gains its bounties: {} Force, {} build points",
+                    self.st.who(w),
+                    b.force,
+                    b.build
+                );
+                self.rules(Event::StateChange, t, team);
+            }
+        }
+        for w in self.st.pids(s) {
+            self.upkeeps(w)?;
+        }
         loop {
             let judge = |e: &Engine, st: &Step| {
                 if st.verb() == Verb::Pass {
@@ -57,11 +69,17 @@ impl<'a> Engine<'a> {
                 Answer::Do(st) => self.do_build(s, &st)?,
             }
         }
-        let left = self.st.player(s).build;
-        if left > 0 {
-            self.st.player_mut(s).build = 0;
-            let t = format!("{left} unspent build points are wasted");
-            self.rules(Event::StateChange, t, &[r::COMMAND_PHASE]);
+        for w in self.st.pids(s) {
+            let left = self.st.player(w).build;
+            if left > 0 {
+                self.st.player_mut(w).build = 0;
+                let t = if self.st.team {
+                    format!("{left} unspent build points are wasted ({})", self.st.who(w))
+                } else {
+                    format!("{left} unspent build points are wasted")
+                };
+                self.rules(Event::StateChange, t, &[r::COMMAND_PHASE]);
+            }
         }
         Ok(())
     }
@@ -69,10 +87,10 @@ impl<'a> Engine<'a> {
     /// Whether a player has anything to do in the build step: build points or
     /// cards to build, Equipment to equip, a stack to rearrange, a unit or Pilot to move.
     fn has_build_options(&self, s: Side) -> bool {
-        let pl = self.st.player(s);
-        pl.build > 0
-            || !pl.hand.is_empty()
-            || (0..self.st.pieces.len()).any(|p| {
+        self.st.pids(s).into_iter().any(|w| {
+            let pl = self.st.player(w);
+            pl.build > 0 || !pl.hand.is_empty()
+        }) || (0..self.st.pieces.len()).any(|p| {
                 let pc = &self.st.pieces[p];
                 pc.side == s
                     && match pc.zone {
@@ -88,10 +106,11 @@ impl<'a> Engine<'a> {
     }
 
     /// Upkeep: each payable Upkeep must be paid; the player orders them when it matters.
-    fn upkeeps(&mut self, s: Side) -> Flow<()> {
+    fn upkeeps(&mut self, w: Pid) -> Flow<()> {
+        let s = w.side;
         let mut pending: Vec<(PieceIx, usize, Cost)> = Vec::new();
         for p in 0..self.st.pieces.len() {
-            if self.st.pieces[p].side == s && self.st.pieces[p].zone != PZone::Gone {
+            if self.st.pid_of(p) == w && self.st.pieces[p].zone != PZone::Gone {
                 for (k, c) in self
                     .st
                     .top_def(p)
@@ -106,7 +125,7 @@ impl<'a> Engine<'a> {
             }
         }
         while !pending.is_empty() {
-            let pl = self.st.player(s);
+            let pl = self.st.player(w);
             let payable = |c: &Cost| c.build <= pl.build && c.force <= pl.force;
             pending.retain(|x| payable(&x.2));
             let total = pending.iter().fold(Cost::default(), |a, x| Cost {
@@ -143,12 +162,12 @@ impl<'a> Engine<'a> {
                 break;
             }
             let (p, n, c) = pending.remove(k);
-            let pl = self.st.player_mut(s);
+            let pl = self.st.player_mut(w);
             pl.build -= c.build;
             pl.force -= c.force;
             let t = format!(
                 "{} pays Upkeep {n} of {} ({} build, {} Force)",
-                s.name(),
+                self.st.who(w),
                 self.st.label(p),
                 c.build,
                 c.force
@@ -163,14 +182,47 @@ impl<'a> Engine<'a> {
             .filter(|&p| self.st.pieces[p].side == s)
     }
 
+    /// The player a decision about a card is for: the player who controls it
+    /// (in play) or holds it; in Two-Headed Wookiee a step's `player:` naming
+    /// the teammate is rejected: teammates don't share Force or build points.
+    pub fn card_player(&self, s: Side, st: &Step) -> Result<Pid, Reject> {
+        let c = st.card().and_then(|k| self.st.find(k));
+        let w = match (self.own_piece(s, st.card()), c) {
+            (Some(p), _) => self.st.pid_of(p),
+            (None, Some(c)) => self
+                .st
+                .holder(c)
+                .filter(|w| w.side == s)
+                .unwrap_or(Pid::from(s)),
+            (None, None) => Pid::from(s),
+        };
+        self.payer(w, st)?;
+        Ok(w)
+    }
+
+    /// Reject a step whose `player:` is not `w` (Two-Headed Wookiee).
+    pub fn payer(&self, w: Pid, st: &Step) -> Result<(), Reject> {
+        match &st.player {
+            Some(p) if self.st.team && p.value != w.letter() => Err(reject(
+                format!(
+                    "players on a team do not share Force or build points: the card is {}'s, and only that player pays for it",
+                    self.st.who(w)
+                ),
+                &[r::SHARING, r::DISTINCTIONS],
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn judge_build(&self, s: Side, st: &Step) -> Result<Option<Plan>, Reject> {
-        let pl = self.st.player(s);
         match st.verb() {
             Verb::Build => {
                 let c = st
                     .card()
                     .and_then(|k| self.st.find(k))
                     .ok_or_else(|| reject("name the card", &[r::BUILDING]))?;
+                let w = self.card_player(s, st)?;
+                let pl = self.st.player(w);
                 let n = st.amount.unwrap_or(0);
                 let face_down = self
                     .own_piece(s, st.card())
@@ -207,7 +259,8 @@ impl<'a> Engine<'a> {
             .card()
             .and_then(|k| self.st.find(k))
             .ok_or_else(|| reject("name the card", &[r::BUILDING]))?;
-        let pl = self.st.player(s);
+        let who = self.card_player(s, st)?;
+        let pl = self.st.player(who);
         let fd = self
             .own_piece(s, st.card())
             .filter(|&p| self.st.pieces[p].face_down);
@@ -224,6 +277,12 @@ impl<'a> Engine<'a> {
             let u = self
                 .own_piece(s, Some(on))
                 .ok_or_else(|| reject("stack onto one of your units", &[r::STACKING]))?;
+            if self.st.pid_of(u) != who {
+                return Err(reject(
+                    "you stack versions onto your own unique unit: in Two-Headed Wookiee \"you\" is only the player who controls the card",
+                    &[r::STACKING, r::DISTINCTIONS],
+                ));
+            }
             self.judge_stack(c, u)?;
             let top = self.st.top_def(u).cost;
             let cost = if st.beneath {
@@ -253,18 +312,6 @@ impl<'a> Engine<'a> {
                     &[r::UNIT_CARDS, r::MULTI_ARENA],
                 ));
             }
-            if d.version.is_some()
-                && (0..self.st.pieces.len()).any(|p| {
-                    self.st.pieces[p].side == s
-                        && self.st.in_arena(p)
-                        && same_unit(&self.st.top_def(p).name, &d.name)
-                })
-            {
-                return Err(reject(
-                    "you can't have two unique units with the same name in play: stack it",
-                    &[r::CONTESTING, r::STACKING],
-                ));
-            }
             (
                 fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
                 PZone::Arena(a),
@@ -289,10 +336,10 @@ impl<'a> Engine<'a> {
                 return Err(reject(
                     format!(
                         "Hidden Cost: the remaining build cost is {force} Force; {} has {}",
-                        s.name(),
+                        self.st.who(who),
                         pl.force
                     ),
-                    &[r::HIDDEN_COST, r::G_PAY],
+                    &[r::HIDDEN_COST, r::G_PAY, r::SHARING],
                 ));
             }
         } else if fd.is_some() && counters < cost {
@@ -307,7 +354,7 @@ impl<'a> Engine<'a> {
             return Err(reject(
                 format!(
                     "it costs {cost} build ({counters} counters on it); {} has {} build points",
-                    s.name(),
+                    self.st.who(who),
                     pl.build
                 ),
                 &[r::BUILDING, r::STACKING, r::G_PAY],
@@ -315,6 +362,7 @@ impl<'a> Engine<'a> {
         }
         Ok(Plan {
             card: c,
+            who,
             pay,
             force,
             to,
@@ -366,8 +414,9 @@ impl<'a> Engine<'a> {
         if self.st.top(u) == c {
             return Err(reject("the card is already on top", &[r::STACKING]));
         }
+        self.payer(self.st.pid_of(u), st)?;
         let diff = (self.st.def(c).cost - self.st.top_def(u).cost).max(0);
-        if diff > self.st.player(s).build {
+        if diff > self.st.player(self.st.pid_of(u)).build {
             return Err(reject(
                 format!("putting it on top costs {diff} build points"),
                 &[r::STACKING, r::G_PAY],
@@ -407,8 +456,10 @@ impl<'a> Engine<'a> {
                 &[r::EQUIP, r::EQUIPMENT_CARDS],
             ));
         }
+        let w = self.st.pid_of(e);
+        self.payer(w, st)?;
         let cost = self.equip_cost(e, st);
-        let pl = self.st.player(s);
+        let pl = self.st.player(w);
         if cost.build > pl.build || cost.force > pl.force {
             return Err(reject(
                 format!(
@@ -429,6 +480,12 @@ impl<'a> Engine<'a> {
             .own_piece(s, st.unit())
             .filter(|&u| self.st.in_arena(u))
             .ok_or_else(|| reject("equip one of your units in an arena", &[r::EQUIP]))?;
+        if self.st.pid_of(u) != w {
+            return Err(reject(
+                "equip a valid unit you control: in Two-Headed Wookiee not your teammate's",
+                &[r::EQUIPMENT_CARDS, r::DISTINCTIONS],
+            ));
+        }
         let ed = self.st.top_def(e);
         if !ed.types.iter().any(|&t| self.st.has_type(u, t)) {
             return Err(reject(
@@ -509,20 +566,21 @@ impl<'a> Engine<'a> {
                     return Ok(());
                 };
                 let n = st.amount.unwrap_or(0);
+                let w = self.card_player(s, st).unwrap_or(Pid::from(s));
                 let p = match self.own_piece(s, st.card()) {
                     Some(p) => p,
                     None => {
-                        self.st.player_mut(s).hand.retain(|&x| x != c);
-                        let p = add_piece(&mut self.st, s, PZone::BuildZone, c);
+                        self.st.player_mut(w).hand.retain(|&x| x != c);
+                        let p = add_piece(&mut self.st, w, PZone::BuildZone, c);
                         self.st.pieces[p].face_down = true;
                         p
                     }
                 };
                 self.st.pieces[p].counters += n;
-                self.st.player_mut(s).build -= n;
+                self.st.player_mut(w).build -= n;
                 let t = format!(
                     "{} puts {n} build counter(s) on {} face-down ({} in all)",
-                    s.name(),
+                    self.st.who(w),
                     self.st.card_label(c),
                     self.st.pieces[p].counters
                 );
@@ -534,7 +592,7 @@ impl<'a> Engine<'a> {
                 }
             }
             Verb::Rearrange => self.rearrange(s, st),
-            Verb::Equip => self.equip(s, st),
+            Verb::Equip => self.equip(s, st)?,
             Verb::Move => self.do_move(s, st),
             _ => {}
         }
@@ -549,13 +607,14 @@ impl<'a> Engine<'a> {
             self.st.pieces[p].zone = PZone::Gone;
             self.st.pieces[p].stack.clear();
         }
-        self.st.player_mut(s).hand.retain(|&x| x != c);
-        self.st.player_mut(s).build -= plan.pay;
+        let w = plan.who;
+        self.st.player_mut(w).hand.retain(|&x| x != c);
+        self.st.player_mut(w).build -= plan.pay;
         if plan.force > 0 {
-            self.st.player_mut(s).force -= plan.force;
+            self.st.player_mut(w).force -= plan.force;
             let t = format!(
                 "Hidden Cost: {} pays {} Force for the rest of the build cost of {}",
-                s.name(),
+                self.st.who(w),
                 plan.force,
                 self.st.card_label(c)
             );
@@ -576,7 +635,7 @@ impl<'a> Engine<'a> {
                 .card_activated(c)
                 .map(|a| a.effects)
                 .unwrap_or_default();
-            return self.run_effects(s, None, &effects, None, super::effects::Ctx::default());
+            return self.run_effects(w, None, &effects, None, super::effects::Ctx::default());
         }
         match plan.onto {
             Some(u) => {
@@ -599,7 +658,7 @@ impl<'a> Engine<'a> {
                 self.discard_check(u, None);
             }
             None => {
-                add_piece(&mut self.st, s, plan.to, c);
+                let p = add_piece(&mut self.st, w, plan.to, c);
                 let z = match plan.to {
                     PZone::Arena(a) => format!("the {} arena", a.title()),
                     _ => "the build zone".into(),
@@ -611,6 +670,7 @@ impl<'a> Engine<'a> {
                     plan.pay
                 );
                 self.by(s, Event::StateChange, t, &[r::BUILDING, r::UNIT_CARDS]);
+                self.unique_clash(p)?;
             }
         }
         Ok(())
@@ -624,7 +684,8 @@ impl<'a> Engine<'a> {
             return;
         };
         let diff = (self.st.def(c).cost - self.st.top_def(u).cost).max(0);
-        self.st.player_mut(s).build -= diff;
+        let w = self.st.pid_of(u);
+        self.st.player_mut(w).build -= diff;
         self.st.pieces[u].stack.retain(|&x| x != c);
         self.st.pieces[u].stack.insert(0, c);
         let t = format!(
@@ -636,12 +697,13 @@ impl<'a> Engine<'a> {
         self.discard_check(u, None);
     }
 
-    fn equip(&mut self, s: Side, st: &Step) {
+    fn equip(&mut self, s: Side, st: &Step) -> Flow<()> {
         let Some(e) = self.own_piece(s, st.card()) else {
-            return;
+            return Ok(());
         };
         let cost = self.equip_cost(e, st);
-        let pl = self.st.player_mut(s);
+        let w = self.st.pid_of(e);
+        let pl = self.st.player_mut(w);
         pl.build -= cost.build;
         pl.force -= cost.force;
         if let Some(x) = st.onto().and_then(|k| self.st.piece_by_key(k)) {
@@ -663,6 +725,10 @@ impl<'a> Engine<'a> {
             cost.force
         );
         self.by(s, Event::StateChange, t, &[r::EQUIP, r::STACKING]);
+        if self.st.pieces[e].zone != PZone::Gone {
+            self.unique_clash(e)?;
+        }
+        Ok(())
     }
 
     fn do_move(&mut self, s: Side, st: &Step) {

@@ -138,7 +138,11 @@ impl<'a> Engine<'a> {
     }
 
     fn prevention_cards(&self, s: Side) -> bool {
-        let pl = self.st.player(s);
+        self.st.pids(s).into_iter().any(|w| self.prevention_cards_of(w))
+    }
+
+    fn prevention_cards_of(&self, w: super::state::Pid) -> bool {
+        let pl = self.st.player(w);
         pl.hand.iter().any(|&c| {
             let d = self.st.def(c);
             d.kind == Kind::Battle
@@ -428,14 +432,14 @@ impl<'a> Engine<'a> {
             && src != u
         {
             let kw = self.st.totals(src).kw;
-            let side = self.st.pieces[src].side;
+            let w = self.st.pid_of(src);
             for b in kw.bounty {
-                let pl = self.st.player_mut(side);
+                let pl = self.st.player_mut(w);
                 pl.bounty.build += b.build;
                 pl.bounty.force += b.force;
                 let t = format!(
                     "Bounty: {} gains {} Force and {} build points when its next build step starts",
-                    side.name(),
+                    self.st.who(w),
                     b.force,
                     b.build
                 );

@@ -30,7 +30,7 @@ impl<'a> Engine<'a> {
         };
         self.battle_phase(first)?;
         if through == Through::Turn {
-            self.end_of_turn();
+            self.end_of_turn()?;
         }
         Ok(())
     }
@@ -49,28 +49,44 @@ impl<'a> Engine<'a> {
                 &[r::READY_PHASE, r::G_TAP],
             );
         }
+        let team: &[&'static str] = if self.st.team {
+            &[r::READY_PHASE, r::SHARING]
+        } else {
+            &[r::READY_PHASE]
+        };
         for s in Side::BOTH {
-            self.st.player_mut(s).force += 4;
-            let t = format!("{} gains 4 Force ({})", s.name(), self.st.player(s).force);
-            self.rules(Event::StateChange, t, &[r::READY_PHASE]);
+            for w in self.st.pids(s) {
+                self.st.player_mut(w).force += 4;
+                let t = format!(
+                    "{} gains 4 Force ({})",
+                    self.st.who(w),
+                    self.st.player(w).force
+                );
+                self.rules(Event::StateChange, t, team);
+            }
         }
         let roll = self.roll(Side::Light, 1, "build points")?[0];
         for s in Side::BOTH {
-            let all = Arena::ALL
-                .iter()
-                .all(|&a| !self.st.units_in(a, s).is_empty());
-            let n = roll + i64::from(all);
-            self.st.player_mut(s).build = n;
-            let t = format!(
-                "{} gets {n} build points{}",
-                s.name(),
-                if all {
-                    " (+1: units in all 3 arenas)"
-                } else {
-                    ""
-                }
-            );
-            self.rules(Event::StateChange, t, &[r::READY_PHASE]);
+            for w in self.st.pids(s) {
+                let all = Arena::ALL.iter().all(|&a| {
+                    self.st
+                        .units_in(a, s)
+                        .iter()
+                        .any(|&u| self.st.pieces[u].player == w.p)
+                });
+                let n = roll + i64::from(all);
+                self.st.player_mut(w).build = n;
+                let t = format!(
+                    "{} gets {n} build points{}",
+                    self.st.who(w),
+                    if all {
+                        " (+1: units in all 3 arenas)"
+                    } else {
+                        ""
+                    }
+                );
+                self.rules(Event::StateChange, t, team);
+            }
         }
         Ok(())
     }
@@ -424,12 +440,13 @@ impl<'a> Engine<'a> {
         );
         self.rules(Event::Window, t, &[r::CONTESTING]);
         let base = [self.st.totals(d).build, self.st.totals(l).build];
+        let bidder = [self.st.pid_of(d), self.st.pid_of(l)];
         let mut bid = [0i64; 2];
         let mut side = Side::Dark;
         let mut first = true;
         loop {
             let me = side.ix();
-            let force = self.st.player(side).force;
+            let force = self.st.player(bidder[me]).force;
             let can = force > bid[me];
             let judge = |_: &Engine, st: &Step| match (st.verb(), st.amount) {
                 (Verb::Pass, _) => Ok(()),
@@ -466,7 +483,7 @@ impl<'a> Engine<'a> {
         } else {
             (l, d, Side::Light)
         };
-        self.st.player_mut(ws).force -= bid[ws.ix()];
+        self.st.player_mut(bidder[ws.ix()]).force -= bid[ws.ix()];
         let fate = if equipment {
             self.st.pieces[lose].tapped = true;
             "taps and remains attached to the equipped unit"
@@ -484,7 +501,7 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn end_of_turn(&mut self) {
+    fn end_of_turn(&mut self) -> Flow<()> {
         for p in &mut self.st.pieces {
             p.power_mod = 0;
             p.speed_mod = 0;
@@ -495,6 +512,7 @@ impl<'a> Engine<'a> {
             "end of turn: effects until end of battle and end of turn end",
             &[r::END_OF_TURN, r::G_THIS_TURN],
         );
+        self.control_ends()?;
         let count = |s: Side, e: &Engine| {
             Arena::ALL
                 .iter()
@@ -510,7 +528,7 @@ impl<'a> Engine<'a> {
                     t,
                     &[r::END_OF_TURN, r::OBJECT, r::G_CONTROL_ARENA],
                 );
-                return;
+                return Ok(());
             }
         }
         self.rules(
@@ -518,5 +536,6 @@ impl<'a> Engine<'a> {
             "no player controls 2 or more arenas: a new turn starts",
             &[r::END_OF_TURN, r::OBJECT],
         );
+        Ok(())
     }
 }
