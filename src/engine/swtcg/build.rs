@@ -125,9 +125,25 @@ impl<'a> Engine<'a> {
             }
         }
         while !pending.is_empty() {
-            let pl = self.st.player(w);
-            let payable = |c: &Cost| c.build <= pl.build && c.force <= pl.force;
-            pending.retain(|x| payable(&x.2));
+            let (hb, hf) = (self.st.player(w).build, self.st.player(w).force);
+            let payable = |c: &Cost| c.build <= hb && c.force <= hf;
+            let (ok, unpaid): (Vec<_>, Vec<_>) = pending.into_iter().partition(|x| payable(&x.2));
+            pending = ok;
+            for (p, n, c) in unpaid {
+                let t = format!(
+                    "{} can't pay Upkeep {n} of {} ({} build, {} Force) in full: it is ignored",
+                    self.st.who(w),
+                    self.st.label(p),
+                    c.build,
+                    c.force
+                );
+                let cites: &[&'static str] = if self.st.team {
+                    &[r::UPKEEP, r::SHARING]
+                } else {
+                    &[r::UPKEEP]
+                };
+                self.rules(Event::Result, t, cites);
+            }
             let total = pending.iter().fold(Cost::default(), |a, x| Cost {
                 build: a.build + x.2.build,
                 force: a.force + x.2.force,

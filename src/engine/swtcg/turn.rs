@@ -378,6 +378,17 @@ impl<'a> Engine<'a> {
     fn contests(&mut self) -> Flow<()> {
         for equipment in [false, true] {
             let mut pairs = self.contest_pairs(equipment);
+            let shared = pairs.iter().enumerate().any(|(i, a)| {
+                pairs[i + 1..]
+                    .iter()
+                    .any(|b| a.0 == b.0 || a.1 == b.1)
+            });
+            if self.st.team && shared {
+                return self.not_modelled(
+                    "Two-Headed Wookiee: both players of a team with a unique card of the same name contesting one card",
+                    &[r::CONTESTING, r::DISTINCTIONS],
+                );
+            }
             while !pairs.is_empty() {
                 let k = if pairs.len() == 1 {
                     0
