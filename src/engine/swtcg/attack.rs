@@ -128,7 +128,11 @@ impl<'a> Engine<'a> {
 
     /// Steps 1 to 7; false if the attack was disrupted.
     fn attack_steps(&mut self, at: &mut Attack) -> Flow<bool> {
-        if self.disrupt_pop()? {
+        if self.disrupt_pop(
+            Timing::DisruptAttack,
+            "disrupt POP (declare attack)",
+            &[r::ATTACKING, r::POP, r::G_DISRUPT],
+        )? {
             self.attacks[at.rec].disrupted = true;
             self.rules(
                 Event::Cancel,
@@ -160,28 +164,25 @@ impl<'a> Engine<'a> {
         Ok(true)
     }
 
-    /// Step 1: the disrupt POP. True if the attack was disrupted.
-    fn disrupt_pop(&mut self) -> Flow<bool> {
+    /// A disrupt POP (an attack declared, a Mission completed): true if a
+    /// disrupt effect was played.
+    pub fn disrupt_pop(&mut self, timing: Timing, what: &str, cites: &[&'static str]) -> Flow<bool> {
         let mut disrupted = false;
         {
-            let opts = |e: &Engine, s: Side| e.can_play(s, Timing::DisruptAttack, None);
-            let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, Timing::DisruptAttack);
+            let opts = |e: &Engine, s: Side| e.can_play(s, timing, None);
+            let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, timing);
             let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
                 let c = st.card().and_then(|k| e.st.find(k));
-                if c.and_then(|c| e.card_activated(c))
-                    .is_some_and(|a| a.effects.iter().any(|x| matches!(x, Effect::DisruptAttack)))
-                {
+                if c.and_then(|c| e.card_activated(c)).is_some_and(|a| {
+                    a.effects
+                        .iter()
+                        .any(|x| matches!(x, Effect::DisruptAttack | Effect::DisruptMission))
+                }) {
                     disrupted = true;
                 }
                 e.play(s, st, Ctx::default())
             };
-            self.pop(
-                "disrupt POP (declare attack)",
-                &[r::ATTACKING, r::POP, r::G_DISRUPT],
-                &opts,
-                &judge,
-                &mut play,
-            )?;
+            self.pop(what, cites, &opts, &judge, &mut play)?;
         }
         Ok(disrupted)
     }

@@ -3,7 +3,7 @@
 //! rearranging stacks, moving units and Pilots.
 
 use super::engine::{Answer, Engine, Flow, Reject, reject};
-use super::model::{Arena, Cost, Kind, Side, Step, Verb};
+use super::model::{Arena, Cost, Kind, Side, Step, Timing, Verb};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
@@ -20,6 +20,8 @@ pub struct Plan {
     to: PZone,
     onto: Option<PieceIx>,
     beneath: bool,
+    /// The unit a Mission's effect is played on.
+    target: Option<PieceIx>,
 }
 
 impl<'a> Engine<'a> {
@@ -309,6 +311,9 @@ impl<'a> Engine<'a> {
             (cost, self.st.pieces[u].zone, Some(u))
         } else if d.kind == Kind::Mission {
             (d.cost, PZone::Gone, None)
+        } else if d.kind == Kind::Location {
+            let (cost, a) = self.location_cost(c, st.arena)?;
+            (cost, PZone::Location(a), None)
         } else if st.build_zone || d.kind == Kind::Equipment {
             (
                 fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
@@ -363,7 +368,11 @@ impl<'a> Engine<'a> {
                 format!(
                     "it costs {cost} build and has {counters} build counters: its cost is not fulfilled"
                 ),
-                &[r::BUILDING, r::STACKING],
+                if d.kind == Kind::Location {
+                    &[r::BUILDING, r::LOCATION_CARDS]
+                } else {
+                    &[r::BUILDING, r::STACKING]
+                },
             ));
         }
         if pay > pl.build {
@@ -373,7 +382,7 @@ impl<'a> Engine<'a> {
                     self.st.who(who),
                     pl.build
                 ),
-                &[r::BUILDING, r::STACKING, r::G_PAY],
+                &[r::BUILDING, r::STACKING, r::LOCATION_CARDS, r::G_PAY],
             ));
         }
         Ok(Plan {
@@ -384,7 +393,36 @@ impl<'a> Engine<'a> {
             to,
             onto,
             beneath: st.beneath,
+            target: self.target_of(st),
         })
+    }
+
+    /// A Location goes into an arena matching its subtype; replacing the
+    /// Location there costs the build cost of whichever Location costs more.
+    fn location_cost(&self, c: CardIx, arena: Option<Arena>) -> Result<(i64, Arena), Reject> {
+        let d = self.st.def(c);
+        let a = arena
+            .or_else(|| (d.types.len() == 1).then(|| d.types[0]))
+            .ok_or_else(|| {
+                reject(
+                    "name the arena the Location goes into (`arena:`)",
+                    &[r::LOCATION_CARDS, r::MULTI_ARENA],
+                )
+            })?;
+        if !d.types.contains(&a) {
+            return Err(reject(
+                format!(
+                    "a Location goes into an arena that matches its subtype: {} is not a {} Location",
+                    d.name,
+                    a.title()
+                ),
+                &[r::LOCATION_CARDS],
+            ));
+        }
+        let old = (0..self.st.pieces.len())
+            .find(|&q| self.st.pieces[q].zone == PZone::Location(a))
+            .map_or(0, |q| self.st.top_def(q).cost);
+        Ok((d.cost.max(old), a))
     }
 
     /// The stacking rules: same unit, not the same version, at most 4.
@@ -637,21 +675,7 @@ impl<'a> Engine<'a> {
             self.by(s, Event::StateChange, t, &[r::HIDDEN_COST, r::G_PAY]);
         }
         if self.st.def(c).kind == Kind::Mission {
-            let o = self.st.owner[c];
-            self.st.player_mut(o).discard.push(c);
-            let t = format!(
-                "{} completes the Mission {} for {} build point(s): follow its instructions and discard it",
-                s.name(),
-                self.st.card_label(c),
-                plan.pay
-            );
-            self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
-            self.resolved.push(format!("play:{}", self.st.keys[c]));
-            let effects = self
-                .card_activated(c)
-                .map(|a| a.effects)
-                .unwrap_or_default();
-            return self.run_effects(w, None, &effects, None, super::effects::Ctx::default());
+            return self.complete_mission(s, &plan);
         }
         match plan.onto {
             Some(u) => {
@@ -674,22 +698,72 @@ impl<'a> Engine<'a> {
                 self.discard_check(u, None);
             }
             None => {
+                if let PZone::Location(a) = plan.to
+                    && let Some(q) =
+                        (0..self.st.pieces.len()).find(|&q| self.st.pieces[q].zone == plan.to)
+                {
+                    let t = format!(
+                        "{} replaces {} in the {} arena (paying the build cost of whichever Location costs more); {} goes to its owner's discard pile",
+                        self.st.card_label(c),
+                        self.st.label(q),
+                        a.title(),
+                        self.st.label(q)
+                    );
+                    self.st.discard_piece(q);
+                    self.by(s, Event::StateChange, t, &[r::LOCATION_CARDS, r::PRIMARY_RULES]);
+                }
                 let p = add_piece(&mut self.st, w, plan.to, c);
-                let z = match plan.to {
-                    PZone::Arena(a) => format!("the {} arena", a.title()),
-                    _ => "the build zone".into(),
+                let (z, cite) = match plan.to {
+                    PZone::Arena(a) => (format!("deploys it to the {} arena", a.title()), r::UNIT_CARDS),
+                    PZone::Location(a) => (
+                        format!("puts it into the {} arena (a Location is not deployed)", a.title()),
+                        r::LOCATION_CARDS,
+                    ),
+                    _ => ("deploys it to the build zone".into(), r::UNIT_CARDS),
                 };
                 let t = format!(
-                    "{} completes {} for {} build point(s) and deploys it to {z}",
-                    s.name(),
+                    "{} completes {} for {} build point(s) and {z}",
+                    self.st.who(w),
                     self.st.card_label(c),
                     plan.pay
                 );
-                self.by(s, Event::StateChange, t, &[r::BUILDING, r::UNIT_CARDS]);
+                self.by(s, Event::StateChange, t, &[r::BUILDING, cite]);
                 self.unique_clash(p)?;
             }
         }
         Ok(())
+    }
+
+    /// A Mission completed: the disrupt POP, then (if not disrupted) its
+    /// instructions; it is discarded either way.
+    fn complete_mission(&mut self, s: Side, plan: &Plan) -> Flow<()> {
+        let (c, w) = (plan.card, plan.who);
+        let o = self.st.owner[c];
+        self.st.player_mut(o).discard.push(c);
+        let t = format!(
+            "{} completes the Mission {} for {} build point(s): unless it is disrupted, follow its instructions and discard it",
+            self.st.who(w),
+            self.st.card_label(c),
+            plan.pay
+        );
+        self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
+        let cites = [r::MISSION_CARDS, r::POP, r::G_DISRUPT];
+        let what = format!("disrupt POP ({} completed)", self.st.card_label(c));
+        if self.disrupt_pop(Timing::DisruptMission, &what, &cites)? {
+            let t = format!(
+                "the completion of {} is disrupted: it is discarded without effect (its cost stays paid)",
+                self.st.card_label(c)
+            );
+            self.rules(Event::Cancel, t, &cites);
+            return Ok(());
+        }
+        self.resolved.push(format!("play:{}", self.st.keys[c]));
+        let effects = self
+            .card_activated(c)
+            .map(|a| a.effects)
+            .unwrap_or_default();
+        let ctx = super::effects::Ctx::default();
+        self.run_effects(w, None, &effects, plan.target, ctx)
     }
 
     fn rearrange(&mut self, s: Side, st: &Step) {
