@@ -645,7 +645,7 @@ impl<'a> Engine<'a> {
                     self.deploy(s, plan)?;
                 }
             }
-            Verb::Rearrange => self.rearrange(s, st),
+            Verb::Rearrange => self.rearrange(s, st)?,
             Verb::Equip => self.equip(s, st)?,
             Verb::Move => self.do_move(s, st),
             _ => {}
@@ -695,7 +695,7 @@ impl<'a> Engine<'a> {
                     self.st.pieces[u].stack.len()
                 );
                 self.by(s, Event::StateChange, t, &[r::STACKING, r::BUILDING]);
-                self.discard_check(u, None);
+                self.discard_check(u, None)?;
             }
             None => {
                 if let PZone::Location(a) = plan.to
@@ -766,12 +766,12 @@ impl<'a> Engine<'a> {
         self.run_effects(w, None, &effects, plan.target, ctx)
     }
 
-    fn rearrange(&mut self, s: Side, st: &Step) {
+    fn rearrange(&mut self, s: Side, st: &Step) -> Flow<()> {
         let (Some(c), Some(u)) = (
             st.card().and_then(|k| self.st.find(k)),
             self.own_piece(s, st.card()),
         ) else {
-            return;
+            return Ok(());
         };
         let diff = (self.st.def(c).cost - self.st.top_def(u).cost).max(0);
         let w = self.st.pid_of(u);
@@ -784,7 +784,7 @@ impl<'a> Engine<'a> {
             self.st.card_label(c)
         );
         self.by(s, Event::StateChange, t, &[r::STACKING]);
-        self.discard_check(u, None);
+        self.discard_check(u, None)
     }
 
     fn equip(&mut self, s: Side, st: &Step) -> Flow<()> {

@@ -163,7 +163,7 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
+    pub fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
         if self.st.pieces[u].side != s {
             return Err(reject(
                 "only a unit's controller plays its abilities",
@@ -195,7 +195,8 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
-        if self.used.contains(&(c, k)) {
+        // "Play only when this unit would attack": once each time it would attack.
+        if a.timing != Timing::WouldAttack && self.used.contains(&(c, k)) {
             return Err(reject(
                 "an activated effect is played once per turn",
                 &[r::EFFECT_TYPES],
@@ -396,11 +397,18 @@ impl<'a> Engine<'a> {
                         self.st.label(a)
                     );
                     self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::POP]);
-                    self.discard_check(a, None);
+                    self.discard_check(a, None)?;
                 }
             }
             Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
             Effect::DisruptAttack | Effect::DisruptMission => {}
+            Effect::TapSelf => {
+                if let Some(u) = src {
+                    self.st.pieces[u].tapped = true;
+                    let txt = format!("{} taps", self.st.label(u));
+                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
+                }
+            }
             Effect::DiscardUnit(_) => {
                 if let Some(t) = target {
                     let txt = format!("{} is discarded", tl(self));

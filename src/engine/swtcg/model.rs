@@ -441,6 +441,9 @@ pub struct Ability {
 pub struct Replacement {
     pub would: WouldEvent,
     pub instead: Instead,
+    /// "You may pay …; if you do, … instead": optional, at this cost.
+    #[serde(default)]
+    pub cost: Option<Cost>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -455,6 +458,8 @@ pub enum WouldEvent {
 pub enum Instead {
     /// Return the unit (and all cards stacked with it) to its owner's hand.
     ReturnToHand,
+    /// Remove all damage counters from the unit; it stays in play.
+    RemoveDamage,
 }
 
 /// A static grant to units.
@@ -498,6 +503,8 @@ pub enum Timing {
     Build,
     /// The disrupt POP of a Mission card being completed.
     DisruptMission,
+    /// "Play only when this unit would attack": instead of attacking (not an attack).
+    WouldAttack,
 }
 
 /// An activated ability or a Battle card: pay the cost, get the effects.
@@ -596,6 +603,8 @@ pub enum Effect {
     GainControl,
     /// Gain control of the chosen unit until end of turn.
     GainControlThisTurn,
+    /// Tap the unit with the ability.
+    TapSelf,
     /// Disrupt a Mission card being completed (it is discarded without effect).
     DisruptMission,
     /// "The next time one of your units would attack this turn, you may have

@@ -3,7 +3,7 @@
 //! order with the Dark Side winning ties) and the end of turn with the win check.
 
 use super::engine::{Answer, Engine, Flow, reject};
-use super::model::{Arena, Side, Start, Step, Through, Verb};
+use super::model::{Arena, Side, Start, Step, Through, Timing, Verb};
 use super::rules as r;
 use super::state::{PZone, PieceIx, same_unit};
 use crate::engine::{Event, NeedKind};
@@ -305,6 +305,7 @@ impl<'a> Engine<'a> {
                         &[r::ATTACKING, r::BATTLE_PHASE],
                     )),
                 },
+                Verb::Play if ok_unit => e.judge_would_attack(side, st),
                 Verb::DoubleStrike => Err(reject(
                     "Double Strike is played only if this unit just attacked and tapped for that attack",
                     &[r::DOUBLE_STRIKE],
@@ -324,6 +325,11 @@ impl<'a> Engine<'a> {
                 .join(" or ")
         );
         match self.ask(side, NeedKind::Action, &what, true, &judge)? {
+            Answer::Do(st) if st.verb() == Verb::Play => {
+                let t = "\"play only when this unit would attack\": not an attack (the unit does not tap unless the ability says so; no attack effects)";
+                self.rules(Event::Initiate, t, &[r::G_WOULD_ATTACK]);
+                self.play(side, &st, super::effects::Ctx::default())?;
+            }
             Answer::Do(st) if st.verb() == Verb::Attack => {
                 if let (Some(u), Some(t)) = (self.unit_of(&st), self.target_of(&st)) {
                     self.attack(u, t, false)?;
@@ -342,6 +348,22 @@ impl<'a> Engine<'a> {
             Answer::Pass => {}
         }
         Ok(())
+    }
+
+    /// An ability played when the next attacker would attack, instead of
+    /// attacking: not while it must attack, and only while it is untapped.
+    fn judge_would_attack(&self, side: Side, st: &Step) -> Result<(), super::engine::Reject> {
+        let u = self.unit_of(st).ok_or_else(|| reject("name the unit", &[r::G_WOULD_ATTACK]))?;
+        if (self.st.top_def(u).must_attack && !self.targets(u).is_empty())
+            || !self.must_attack(u).is_empty()
+        {
+            return Err(reject(
+                "a unit that must attack can't play abilities that say \"Play only when this unit would attack\"",
+                &[r::G_MUST_ATTACK, r::G_WOULD_ATTACK],
+            ));
+        }
+        self.ability_ok(side, u, st.ability.unwrap_or(1), Timing::WouldAttack)?;
+        self.payer(self.st.pid_of(u), st)
     }
 
     /// Whether piece `p` takes part in contests: a unique unit in an arena,
