@@ -100,10 +100,16 @@ impl<'a> Engine<'a> {
                 " (it taps)"
             }
         );
-        let cites: &[&str] = if double {
-            &[r::ATTACKING, r::DOUBLE_STRIKE]
-        } else {
-            &[r::ATTACKING, r::G_TAP]
+        // A card that lets a unit attack its own side's unit, or another arena
+        // without Bombard or Ion Cannon, overrides the written rules.
+        let own = self.st.pieces[defender].side == side;
+        let other_arena = self.st.arena_of(attacker) != self.st.arena_of(defender)
+            && self.st.totals(attacker).kw.bombard.is_none()
+            && self.st.totals(attacker).kw.ion_cannon.is_none();
+        let cites: &[&str] = match (double, own || other_arena) {
+            (true, _) => &[r::ATTACKING, r::DOUBLE_STRIKE],
+            (false, true) => &[r::ATTACKING, r::G_TAP, r::PRIMARY_RULES],
+            (false, false) => &[r::ATTACKING, r::G_TAP],
         };
         self.by(side, Event::Initiate, t, cites);
         let mut at = Attack {

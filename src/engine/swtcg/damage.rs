@@ -113,10 +113,11 @@ impl<'a> Engine<'a> {
             let n = x.min(i.left()).max(0);
             i.prevented += n;
             let t = format!(
-                "Parry {x}: the attack roll shows a natural 1; {n} damage to {} prevented",
+                "Parry {x} (triggered, before activated prevention): the attack roll shows a natural 1; {n} damage to {} prevented",
                 self.st.label(i.unit)
             );
-            self.rules(Event::Result, t, &[r::PARRY, r::G_NATURAL, r::POP]);
+            let cites = [r::PARRY, r::G_NATURAL, r::POP, r::ORDER_OF_OPERATIONS];
+            self.rules(Event::Result, t, &cites);
         }
     }
 

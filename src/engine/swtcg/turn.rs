@@ -40,7 +40,11 @@ impl<'a> Engine<'a> {
         for s in Side::BOTH {
             for p in 0..self.st.pieces.len() {
                 if self.st.pieces[p].side == s && self.st.pieces[p].zone != PZone::Gone {
-                    self.st.pieces[p].tapped = false;
+                    let pc = &mut self.st.pieces[p];
+                    pc.tapped = false;
+                    // A new turn: one move and one equip again.
+                    pc.moved = false;
+                    pc.equipped = false;
                 }
             }
             self.rules(
@@ -127,6 +131,11 @@ impl<'a> Engine<'a> {
                                 "you can't retreat a unit that's already tapped",
                                 &[r::COMMAND_PHASE],
                             ))
+                        } else if e.st.riders(u, true).iter().any(|&q| e.st.pieces[q].tapped) {
+                            Err(reject(
+                                "its Pilot is already tapped: move the Pilot to the build zone during the build step separately, then retreat the unit",
+                                &[r::RETREATING_PILOTS],
+                            ))
                         } else {
                             Ok(())
                         }
@@ -143,8 +152,11 @@ impl<'a> Engine<'a> {
                     let Some(u) = self.unit_of(&st) else { continue };
                     self.st.pieces[u].tapped = true;
                     self.st.pieces[u].zone = PZone::BuildZone;
+                    for q in self.st.riders(u, true) {
+                        self.st.pieces[q].tapped = true;
+                    }
                     let t = format!(
-                        "{} taps and retreats to the build zone (its Pilots with it)",
+                        "{} taps and retreats to the build zone (its Pilots tap and go with it)",
                         self.st.label(u)
                     );
                     self.by(
@@ -280,6 +292,10 @@ impl<'a> Engine<'a> {
                         ))
                     }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
+                    (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => Err(reject(
+                        "a unit's Pilot can't be attacked",
+                        &[r::PILOTING],
+                    )),
                     (_, Some(t)) if e.st.totals(t).kw.stealth && !e.st.pieces[t].tapped => {
                         Err(reject(
                             "Stealth: this unit can't be attacked unless it's tapped",
