@@ -144,9 +144,11 @@ fn team_players_keep_their_own_pools() {
     assert!(e.contains("under `a:` and `b:`"), "{e}");
     let e = load(&BASE.replace("  dark:\n", "  dark:\n    a: {force: 3}\n")).unwrap_err();
     assert!(e.contains("Two-Headed Wookiee"), "{e}");
-    let ok = team.replace("  dark:\n", "  dark:\n    a: {force: 3}\n    b: {force: 5}\n");
-    let e = load(&ok.replace("  units: {rebel: {damage: 2}}", "  force: {dark: 3}"))
-        .unwrap_err();
+    let ok = team.replace(
+        "  dark:\n",
+        "  dark:\n    a: {force: 3}\n    b: {force: 5}\n",
+    );
+    let e = load(&ok.replace("  units: {rebel: {damage: 2}}", "  force: {dark: 3}")).unwrap_err();
     assert!(e.contains("`dark.a` or `dark.b`"), "{e}");
     let s = load(&ok.replace(
         "  units: {rebel: {damage: 2}}",

@@ -62,9 +62,12 @@ impl<'a> Engine<'a> {
             .collect();
         if self.st.top_def(a).attacks_own {
             // "Your other units": in Two-Headed Wookiee only its own player's.
-            out.extend(self.st.units_in(arena, side).into_iter().filter(|&u| {
-                u != a && self.st.is_you(a, side, self.st.pieces[u].player)
-            }));
+            out.extend(
+                self.st
+                    .units_in(arena, side)
+                    .into_iter()
+                    .filter(|&u| u != a && self.st.is_you(a, side, self.st.pieces[u].player)),
+            );
         }
         out.retain(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth);
         out
@@ -172,7 +175,12 @@ impl<'a> Engine<'a> {
 
     /// A disrupt POP (an attack declared, a Mission completed): true if a
     /// disrupt effect was played.
-    pub fn disrupt_pop(&mut self, timing: Timing, what: &str, cites: &[&'static str]) -> Flow<bool> {
+    pub fn disrupt_pop(
+        &mut self,
+        timing: Timing,
+        what: &str,
+        cites: &[&'static str],
+    ) -> Flow<bool> {
         let mut disrupted = false;
         {
             let opts = |e: &Engine, s: Side| e.can_play(s, timing, None);

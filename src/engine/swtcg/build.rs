@@ -76,7 +76,10 @@ impl<'a> Engine<'a> {
             if left > 0 {
                 self.st.player_mut(w).build = 0;
                 let t = if self.st.team {
-                    format!("{left} unspent build points are wasted ({})", self.st.who(w))
+                    format!(
+                        "{left} unspent build points are wasted ({})",
+                        self.st.who(w)
+                    )
                 } else {
                     format!("{left} unspent build points are wasted")
                 };
@@ -93,18 +96,18 @@ impl<'a> Engine<'a> {
             let pl = self.st.player(w);
             pl.build > 0 || !pl.hand.is_empty()
         }) || (0..self.st.pieces.len()).any(|p| {
-                let pc = &self.st.pieces[p];
-                pc.side == s
-                    && match pc.zone {
-                        PZone::BuildZone => true,
-                        PZone::Pilot(_) => !pc.moved,
-                        PZone::Gone | PZone::Location(_) => false,
-                        PZone::Arena(_) => {
-                            pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
-                        }
-                        _ => pc.stack.len() > 1,
+            let pc = &self.st.pieces[p];
+            pc.side == s
+                && match pc.zone {
+                    PZone::BuildZone => true,
+                    PZone::Pilot(_) => !pc.moved,
+                    PZone::Gone | PZone::Location(_) => false,
+                    PZone::Arena(_) => {
+                        pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
                     }
-            })
+                    _ => pc.stack.len() > 1,
+                }
+        })
     }
 
     /// Upkeep: each payable Upkeep must be paid; the player orders them when it matters.
@@ -710,13 +713,24 @@ impl<'a> Engine<'a> {
                         self.st.label(q)
                     );
                     self.st.discard_piece(q);
-                    self.by(s, Event::StateChange, t, &[r::LOCATION_CARDS, r::PRIMARY_RULES]);
+                    self.by(
+                        s,
+                        Event::StateChange,
+                        t,
+                        &[r::LOCATION_CARDS, r::PRIMARY_RULES],
+                    );
                 }
                 let p = add_piece(&mut self.st, w, plan.to, c);
                 let (z, cite) = match plan.to {
-                    PZone::Arena(a) => (format!("deploys it to the {} arena", a.title()), r::UNIT_CARDS),
+                    PZone::Arena(a) => (
+                        format!("deploys it to the {} arena", a.title()),
+                        r::UNIT_CARDS,
+                    ),
                     PZone::Location(a) => (
-                        format!("puts it into the {} arena (a Location is not deployed)", a.title()),
+                        format!(
+                            "puts it into the {} arena (a Location is not deployed)",
+                            a.title()
+                        ),
                         r::LOCATION_CARDS,
                     ),
                     _ => ("deploys it to the build zone".into(), r::UNIT_CARDS),

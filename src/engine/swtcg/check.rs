@@ -98,7 +98,13 @@ fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<()
     };
     let piles: Vec<&Spanned<String>> = pools
         .iter()
-        .flat_map(|x| x.hand.iter().chain(&x.deck).chain(&x.discard).chain(&x.resource))
+        .flat_map(|x| {
+            x.hand
+                .iter()
+                .chain(&x.deck)
+                .chain(&x.discard)
+                .chain(&x.resource)
+        })
         .collect();
     for k in piles {
         known(b, k)?;
@@ -179,7 +185,11 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
                 None
             };
             if let Some(why) = why {
-                return Err(BoardError::new(p.referenced.line(), p.referenced.column(), why));
+                return Err(BoardError::new(
+                    p.referenced.line(),
+                    p.referenced.column(),
+                    why,
+                ));
             }
         }
         if st.dice.len() > 100 || st.reroll.len() > 100 {

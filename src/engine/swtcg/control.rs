@@ -144,7 +144,11 @@ impl<'a> Engine<'a> {
             return Ok(());
         };
         let y = if x == p { q } else { p };
-        let paid = if cost(self, x) > cost(self, y) { diff } else { 0 };
+        let paid = if cost(self, x) > cost(self, y) {
+            diff
+        } else {
+            0
+        };
         self.st.player_mut(w).force -= paid;
         let label = self.st.label(x);
         let key = self.st.key(x).to_string();

@@ -139,7 +139,10 @@ impl<'a> Engine<'a> {
     }
 
     fn prevention_cards(&self, s: Side) -> bool {
-        self.st.pids(s).into_iter().any(|w| self.prevention_cards_of(w))
+        self.st
+            .pids(s)
+            .into_iter()
+            .any(|w| self.prevention_cards_of(w))
     }
 
     fn prevention_cards_of(&self, w: super::state::Pid) -> bool {
@@ -402,7 +405,11 @@ impl<'a> Engine<'a> {
                     cost.build,
                     self.st.who(w)
                 );
-                self.rules(Event::Result, t, &[r::G_REPLACEMENT, r::EFFECT_TYPES, r::G_PAY]);
+                self.rules(
+                    Event::Result,
+                    t,
+                    &[r::G_REPLACEMENT, r::EFFECT_TYPES, r::G_PAY],
+                );
                 return Ok(false);
             }
             let judge = move |e: &Engine, st: &Step| match (st.verb(), e.unit_of(st)) {

@@ -133,8 +133,7 @@ impl<'a> Engine<'a> {
         } else if st.enhance {
             return Err(reject("the card has no Enhance effect", &[r::ENHANCE]));
         }
-        if a
-            .effects
+        if a.effects
             .iter()
             .any(|e| matches!(e, Effect::GainControl | Effect::GainControlThisTurn))
             && !self

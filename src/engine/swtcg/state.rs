@@ -361,8 +361,7 @@ impl State {
         }
         match sp.zone {
             PZone::Location(a) => self.units_in(a, side).into_iter().any(|u| {
-                self.pieces[u].player == player
-                    && self.top_def(u).types.contains(&Arena::Character)
+                self.pieces[u].player == player && self.top_def(u).types.contains(&Arena::Character)
             }),
             _ => sp.player == player,
         }

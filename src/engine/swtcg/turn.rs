@@ -292,10 +292,9 @@ impl<'a> Engine<'a> {
                         ))
                     }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
-                    (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => Err(reject(
-                        "a unit's Pilot can't be attacked",
-                        &[r::PILOTING],
-                    )),
+                    (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => {
+                        Err(reject("a unit's Pilot can't be attacked", &[r::PILOTING]))
+                    }
                     (_, Some(t)) if e.st.totals(t).kw.stealth && !e.st.pieces[t].tapped => {
                         Err(reject(
                             "Stealth: this unit can't be attacked unless it's tapped",
@@ -369,7 +368,9 @@ impl<'a> Engine<'a> {
     /// An ability played when the next attacker would attack, instead of
     /// attacking: not while it must attack, and only while it is untapped.
     fn judge_would_attack(&self, side: Side, st: &Step) -> Result<(), super::engine::Reject> {
-        let u = self.unit_of(st).ok_or_else(|| reject("name the unit", &[r::G_WOULD_ATTACK]))?;
+        let u = self
+            .unit_of(st)
+            .ok_or_else(|| reject("name the unit", &[r::G_WOULD_ATTACK]))?;
         if (self.st.top_def(u).must_attack && !self.targets(u).is_empty())
             || !self.must_attack(u).is_empty()
         {
@@ -416,11 +417,10 @@ impl<'a> Engine<'a> {
     fn contests(&mut self) -> Flow<()> {
         for equipment in [false, true] {
             let mut pairs = self.contest_pairs(equipment);
-            let shared = pairs.iter().enumerate().any(|(i, a)| {
-                pairs[i + 1..]
-                    .iter()
-                    .any(|b| a.0 == b.0 || a.1 == b.1)
-            });
+            let shared = pairs
+                .iter()
+                .enumerate()
+                .any(|(i, a)| pairs[i + 1..].iter().any(|b| a.0 == b.0 || a.1 == b.1));
             if self.st.team && shared {
                 return self.not_modelled(
                     "Two-Headed Wookiee: both players of a team with a unique card of the same name contesting one card",
