@@ -525,9 +525,9 @@ impl State {
         &mut self.players[who.into().ix()]
     }
     /// The players of a side: one, or a team's two.
-    pub fn pids(&self, side: Side) -> Vec<Pid> {
+    pub fn pids(&self, side: Side) -> impl Iterator<Item = Pid> + use<> {
         let n = if self.team { 2 } else { 1 };
-        (0..n).map(|p| Pid { side, p }).collect()
+        (0..n).map(move |p| Pid { side, p })
     }
     /// The player who controls a piece.
     pub fn pid_of(&self, p: PieceIx) -> Pid {
