@@ -173,34 +173,6 @@ impl<'a> Engine<'a> {
         Ok(true)
     }
 
-    /// A disrupt POP (an attack declared, a Mission completed): true if a
-    /// disrupt effect was played.
-    pub fn disrupt_pop(
-        &mut self,
-        timing: Timing,
-        what: &str,
-        cites: &[&'static str],
-    ) -> Flow<bool> {
-        let mut disrupted = false;
-        {
-            let opts = |e: &Engine, s: Side| e.can_play(s, timing, None);
-            let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, timing);
-            let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
-                let c = st.card().and_then(|k| e.st.find(k));
-                if c.and_then(|c| e.card_activated(c)).is_some_and(|a| {
-                    a.effects
-                        .iter()
-                        .any(|x| matches!(x, Effect::DisruptAttack | Effect::DisruptMission))
-                }) {
-                    disrupted = true;
-                }
-                e.play(s, st, Ctx::default())
-            };
-            self.pop(what, cites, &opts, &judge, &mut play)?;
-        }
-        Ok(disrupted)
-    }
-
     fn attack_pop_options(&self, at: &Attack, s: Side) -> bool {
         let d = at.defender;
         if self.can_play(s, Timing::General, None) {

@@ -19,6 +19,7 @@ mod build;
 mod check;
 mod control;
 mod damage;
+mod disrupt;
 pub mod effects;
 pub mod engine;
 pub mod model;
