@@ -39,6 +39,10 @@ impl Engine {
             Effect::SendTo { card, to } => self.send_to(ix, me, card, to),
             Effect::SubstituteDestiny(n) => self.substitute_destiny(ix, me, &label, n),
             Effect::ResetDestiny(n) => self.reset_destiny(ix, me, &label, n),
+            Effect::CancelBattleDamage { .. } => {
+                self.cancel_battle_damage(ix, me);
+                Applied::Done
+            }
             Effect::MoveAll {
                 who,
                 from,

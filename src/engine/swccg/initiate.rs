@@ -26,7 +26,7 @@ impl Engine {
             }
             Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue | Verb::BattleDestinies => {
                 Err(rej(
-                    "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                    "there is no battle choice to make now (forfeiting and losing Force to battle damage happen in a battle's damage segment)",
                     super::values::cite::DAMAGE_SEGMENT,
                 ))
             }
@@ -552,6 +552,17 @@ impl Engine {
                 ));
             }
             (AbilityKind::Before, Window::Response(i)) => self.check_before(p, c, a, i, w)?,
+            (AbilityKind::TopLevel, Window::Response(i))
+                if ab.damage_segment && self.stack[i].damage.is_some() =>
+            {
+                self.damage_action_ok(i, p, c, a)?
+            }
+            (AbilityKind::TopLevel, _) if ab.damage_segment => {
+                return Err(rej(
+                    format!("{title}'s action is played only during a battle's damage segment"),
+                    super::values::cite::DAMAGE_SEGMENT,
+                ));
+            }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.at_any_time;
                 return Err(rej(

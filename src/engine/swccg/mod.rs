@@ -27,6 +27,7 @@ mod activation;
 pub mod battle;
 pub mod battle_attack;
 pub mod battle_board;
+mod battle_damage;
 mod battle_drain;
 pub mod battle_scenario;
 mod check;

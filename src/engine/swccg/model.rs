@@ -922,6 +922,13 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- the damage segment (AR Damage Segment)
+    /// Cancel all remaining battle damage against you (a damage segment action, e.g.
+    /// Houjix); with `no_cards_left`, only if you have no cards left that can be forfeited.
+    CancelBattleDamage {
+        #[serde(default)]
+        no_cards_left: bool,
+    },
 }
 
 /// One piece of game text the engine understands.
@@ -986,6 +993,10 @@ pub struct Ability {
     /// 13 or more cards in hand"): checked at initiation only.
     #[serde(default)]
     pub requires_pile: Option<super::conditions::PileCount>,
+    // ---- the damage segment (AR Damage Segment)
+    /// A top-level action played during a battle's damage segment (e.g. Houjix).
+    #[serde(default)]
+    pub damage_segment: bool,
 }
 
 // ---------------------------------------------------------------- script

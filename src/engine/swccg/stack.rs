@@ -147,6 +147,9 @@ pub struct Entry {
     pub draw_kind: BattleDraw,
     /// A battle: the repeating weapon whose owner may fire it again now.
     pub repeating: Option<CardIx>,
+    // ---- the damage segment as decisions
+    /// A battle in its damage segment.
+    pub damage: Option<Box<super::battle_damage::DamageSeg>>,
 }
 
 impl Entry {
@@ -182,6 +185,7 @@ impl Entry {
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
             repeating: None,
+            damage: None,
         }
     }
 
