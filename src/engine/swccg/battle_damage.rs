@@ -722,18 +722,12 @@ impl Engine {
         );
     }
 
-    /// Both players passed consecutively: the battle ends; its numbers are recorded.
-    fn damage_end(&mut self, ix: usize) -> Flow {
+    /// The battle's numbers as they stand: its totals, and what the damage segment has
+    /// done so far (Force lost, cards forfeited, attrition ignored, battle damage canceled).
+    fn push_damage_numbers(&mut self, ix: usize) {
         let label = self.stack[ix].label.clone();
-        self.log(
-            Actor::Rules,
-            Event::Phase,
-            format!(
-                "{label}: both players passed consecutively in the damage segment: the battle ends"
-            ),
-            &[cite::DAMAGE_SEGMENT, cite::END_OF_BATTLE],
-        );
-        let seg = self.seg(ix).clone();
+        let seg = self.seg(ix);
+        let mut out = Vec::with_capacity(seg.numbers.len());
         for (k, v) in &seg.numbers {
             let mut v = v.clone();
             for s in [Side::Light, Side::Dark] {
@@ -749,8 +743,32 @@ impl Engine {
                     v = x;
                 }
             }
-            self.numbers.push((format!("{label}.{k}"), v));
+            out.push((format!("{label}.{k}"), v));
         }
+        self.numbers.extend(out);
+    }
+
+    /// When a run stops during a damage segment, the numbers of the battle so far.
+    pub fn damage_numbers_so_far(&mut self) {
+        for ix in 0..self.stack.len() {
+            if self.stack[ix].damage.is_some() {
+                self.push_damage_numbers(ix);
+            }
+        }
+    }
+
+    /// Both players passed consecutively: the battle ends; its numbers are recorded.
+    fn damage_end(&mut self, ix: usize) -> Flow {
+        let label = self.stack[ix].label.clone();
+        self.log(
+            Actor::Rules,
+            Event::Phase,
+            format!(
+                "{label}: both players passed consecutively in the damage segment: the battle ends"
+            ),
+            &[cite::DAMAGE_SEGMENT, cite::END_OF_BATTLE],
+        );
+        self.push_damage_numbers(ix);
         self.resolved.push(label.clone());
         self.stack.pop();
         self.log(

@@ -43,6 +43,8 @@ impl Engine {
                 self.cancel_battle_damage(ix, me);
                 Applied::Done
             }
+            // Carried out when the card is deployed (`battle_arrive`).
+            Effect::DeployToBattle { .. } => Applied::Done,
             Effect::MoveAll {
                 who,
                 from,

@@ -57,6 +57,11 @@ impl Engine {
                     .st
                     .find(card_key)
                     .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if let Window::Response(i) = w
+                    && self.is_arrival(d)
+                {
+                    return self.arrive(d, i);
+                }
                 if let Window::Response(_) = w {
                     return Err(rej(
                         "a top-level action (deploying from hand) cannot be initiated while the stack is not empty",

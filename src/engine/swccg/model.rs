@@ -153,6 +153,10 @@ pub struct Board {
     /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
     #[serde(default)]
     pub questions: Vec<super::identify::Question>,
+    // ---- battles earlier this turn (AR Battle: each card battles once per turn)
+    /// Cards that already battled this turn: they do not participate in a battle again.
+    #[serde(default)]
+    pub battled_this_turn: Vec<Pos<String>>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -928,6 +932,16 @@ pub enum Effect {
     CancelBattleDamage {
         #[serde(default)]
         no_cards_left: bool,
+    },
+    // ---- cards arriving in a battle (AR Initiate The Battle, React)
+    /// This card (in hand) deploys to the location of a battle just initiated, as a
+    /// response to the initiation (`free`: for free; `react`: as a 'react', which only
+    /// the opponent of the player who initiated the battle may do).
+    DeployToBattle {
+        #[serde(default)]
+        free: bool,
+        #[serde(default)]
+        react: bool,
     },
 }
 

@@ -35,6 +35,18 @@ impl Engine {
         let can = self.can_fire(ix, p);
         let next = self.script.peek().cloned();
         match next {
+            Some(d) if d.by == p && d.verb == Verb::Deploy && self.is_arrival(&d) => {
+                self.script.take();
+                let reason = format!(
+                    "too late: {} may deploy to the battle only as a response to its initiation, and those responses ended when both players passed",
+                    d.step
+                        .card
+                        .as_deref()
+                        .and_then(|k| self.st.find(k))
+                        .map_or("the card", |c| self.st.title(c))
+                );
+                self.reject(&d, rej(reason, cite::INITIATE_BATTLE));
+            }
             Some(d) if d.verb == Verb::Fire && d.by == p => {
                 self.script.take();
                 match self.fire(ix, &d) {
