@@ -435,6 +435,18 @@ pub fn resolve_battle(
 ) -> Applied {
     let (drawn, fewer, hits) = (&entry.drawn[..], &entry.fewer[..], &entry.hits[..]);
     let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits);
+    for (s, v, source) in &entry.power_adds {
+        b.modifiers.push(battle::ModSpec {
+            source: source.clone(),
+            side: *s,
+            target: battle::Target::TotalPower,
+            op: battle::OpSpec::Add(*v),
+            optional: false,
+            cumulative: true,
+            requires: Vec::new(),
+            cite: None,
+        });
+    }
     for &(s, k) in fewer {
         b.modifiers.push(battle::ModSpec {
             source: format!("{} chooses to draw {k}", s.name()),

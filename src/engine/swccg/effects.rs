@@ -45,6 +45,10 @@ impl Engine {
             }
             // Carried out when the card is deployed (`battle_arrive`).
             Effect::DeployToBattle { .. } => Applied::Done,
+            Effect::AddDrawnDestinyToPower => {
+                self.add_drawn_destiny(ix, me);
+                Applied::Done
+            }
             Effect::MoveAll {
                 who,
                 from,

@@ -632,6 +632,7 @@ impl Engine {
                         r::WHAT_IS_A_RESPONSE,
                     ));
                 }
+                self.power_response_ok(c, a, i)?;
                 if self.stack[i].responded.contains(&(c, a)) {
                     return Err(rej(
                         format!(

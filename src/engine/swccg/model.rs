@@ -943,6 +943,9 @@ pub enum Effect {
         #[serde(default)]
         react: bool,
     },
+    /// Responding to a battle destiny just drawn: add its destiny number to your total
+    /// power in that battle.
+    AddDrawnDestinyToPower,
 }
 
 /// One piece of game text the engine understands.

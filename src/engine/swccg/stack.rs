@@ -150,6 +150,9 @@ pub struct Entry {
     // ---- the damage segment as decisions
     /// A battle in its damage segment.
     pub damage: Option<Box<super::battle_damage::DamageSeg>>,
+    /// A battle: destinies just drawn that responses added to a side's total power
+    /// (side, value, source).
+    pub power_adds: Vec<(Side, i64, String)>,
 }
 
 impl Entry {
@@ -186,6 +189,7 @@ impl Entry {
             draw_kind: BattleDraw::Battle,
             repeating: None,
             damage: None,
+            power_adds: Vec::new(),
         }
     }
 
