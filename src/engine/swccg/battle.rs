@@ -2147,6 +2147,12 @@ fn run_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) {
     out.damage = Some(start);
 }
 
+/// Whether `side` has presence in battle `b` (its participating cards' ability, or a
+/// Presence icon).
+pub fn presence_of(b: &Battle, side: Side) -> bool {
+    live(b).presence(side)
+}
+
 /// The forfeit value of the card `name` in battle `b` now (its modifiers, a weapon hit
 /// that made it 0); `None` when it has none (it cannot be forfeited).
 pub fn forfeit_value(b: &Battle, name: &str) -> Option<Total> {

@@ -562,6 +562,11 @@ impl Engine {
             {
                 self.damage_action_ok(i, p, c, a)?
             }
+            (AbilityKind::TopLevel, Window::Response(i))
+                if !ab.damage_segment && self.in_weapons_segment(i) =>
+            {
+                self.frame_allows(c, ab)?;
+            }
             (AbilityKind::TopLevel, _) if ab.damage_segment => {
                 return Err(rej(
                     format!("{title}'s action is played only during a battle's damage segment"),

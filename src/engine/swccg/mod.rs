@@ -30,6 +30,7 @@ pub mod battle_attack;
 pub mod battle_board;
 mod battle_damage;
 mod battle_drain;
+mod battle_early;
 mod battle_power;
 pub mod battle_scenario;
 mod check;
