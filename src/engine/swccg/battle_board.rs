@@ -204,7 +204,16 @@ fn battle_with(
         initiator,
         cards,
         modifiers,
-        conditions: Vec::new(),
+        conditions: st.locations[at]
+            .geo
+            .battle_conditions
+            .iter()
+            .map(|c| battle::Condition {
+                source: st.locations[at].title.clone(),
+                side: c.side,
+                min_ability: c.min_ability,
+            })
+            .collect(),
         reserve: decks(st, drawn),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,
@@ -435,6 +444,7 @@ pub fn resolve_battle(
 ) -> Applied {
     let (drawn, fewer, hits) = (&entry.drawn[..], &entry.fewer[..], &entry.hits[..]);
     let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits);
+    b.modifiers.extend(entry.played_mods.iter().cloned());
     for (s, v, source) in &entry.power_adds {
         b.modifiers.push(battle::ModSpec {
             source: source.clone(),
@@ -759,10 +769,10 @@ impl super::engine::Engine {
         }
         let before = self.battled_before(ix);
         let hits = self.stack[ix].hits.clone();
-        let o = battle::resolve(
-            &battle_with(&self.st, at, by, None, &before, &hits),
-            &Script::default(),
-        );
+        let mut b = battle_with(&self.st, at, by, None, &before, &hits);
+        b.modifiers
+            .extend(self.stack[ix].played_mods.iter().cloned());
+        let o = battle::resolve(&b, &Script::default());
         if o.not_initiated.is_some() {
             return self.battle_end(ix);
         }

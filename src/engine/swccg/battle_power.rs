@@ -78,3 +78,91 @@ impl Engine {
         );
     }
 }
+
+impl Engine {
+    /// A played card's modifier for the rest of the battle it is played in (the
+    /// nearest battle on the stack below the action at `ix`).
+    pub(super) fn play_battle_modifier(
+        &mut self,
+        ix: usize,
+        me: Side,
+        m: &crate::engine::swccg::model::CardModifier,
+    ) {
+        use super::battle::{ModSpec, Target};
+        use super::battle_board::battle_name;
+        let source = self.stack[ix]
+            .card
+            .map_or_else(|| self.stack[ix].label.clone(), |c| self.name(c));
+        let Some(j) = (0..ix)
+            .rev()
+            .find(|&j| matches!(self.stack[j].kind, ActionKind::Battle))
+        else {
+            self.log(
+                actor(me),
+                Event::Result,
+                format!("{source}: no battle to modify"),
+                &[cite::MODIFIERS],
+            );
+            return;
+        };
+        let name = |st: &super::state::State, n: &String| {
+            st.find(n).map_or_else(|| n.clone(), |c| battle_name(st, c))
+        };
+        let target = match &m.target {
+            Target::Power(n) => Target::Power(name(&self.st, n)),
+            Target::Ability(n) => Target::Ability(name(&self.st, n)),
+            Target::Forfeit(n) => Target::Forfeit(name(&self.st, n)),
+            Target::Defense(n) => Target::Defense(name(&self.st, n)),
+            Target::Immunity(n) => Target::Immunity(name(&self.st, n)),
+            t => t.clone(),
+        };
+        let side = match m.side {
+            Some(crate::engine::swccg::model::Who::Opponent) => me.other(),
+            _ => me,
+        };
+        let battle = self.stack[j].label.clone();
+        self.log(
+            actor(me),
+            Event::StateChange,
+            format!(
+                "{source}: {target:?} {:?} for the rest of {battle} (locked in)",
+                m.op
+            ),
+            &[cite::MODIFIERS, cite::OPTIONAL_POWER_ACTIONS],
+        );
+        self.stack[j].played_mods.push(ModSpec {
+            source,
+            side,
+            target,
+            op: m.op,
+            optional: true,
+            cumulative: m.cumulative,
+            requires: Vec::new(),
+            cite: None,
+        });
+    }
+
+    /// A weapon whose target is immediately lost: the target (and what is on it) goes
+    /// to its owner's Lost Pile.
+    pub(super) fn lost_by_weapon(&mut self, ix: usize, t: CardIx) {
+        use crate::engine::swccg::model::PileName;
+        if !self.st.on_table(t) {
+            return;
+        }
+        let weapon = self.stack[ix]
+            .card
+            .map_or_else(|| self.stack[ix].label.clone(), |c| self.name(c));
+        let mut gone = vec![t];
+        gone.extend(self.all_on(t));
+        for x in gone {
+            let owner = self.st.owner(x);
+            self.st.to_pile(x, owner, PileName::LostPile);
+        }
+        self.log(
+            crate::engine::Actor::Rules,
+            Event::StateChange,
+            format!("{} is hit by {weapon} and immediately lost", self.name(t)),
+            &[cite::FIRING_WEAPONS, super::rules::LEAVES_TABLE],
+        );
+    }
+}

@@ -45,6 +45,14 @@ impl Engine {
             }
             // Carried out when the card is deployed (`battle_arrive`).
             Effect::DeployToBattle { .. } => Applied::Done,
+            Effect::BattleModifier(m) => {
+                self.play_battle_modifier(ix, me, &m);
+                Applied::Done
+            }
+            Effect::LostByWeapon(t) => {
+                self.lost_by_weapon(ix, t);
+                Applied::Done
+            }
             Effect::AddDrawnDestinyToPower => {
                 self.add_drawn_destiny(ix, me);
                 Applied::Done

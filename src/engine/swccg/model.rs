@@ -263,6 +263,18 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- battles here (AR Battle Destiny - Conditions On Drawing)
+    /// "Total ability of N or more required for <side> to draw battle destiny here."
+    #[serde(default)]
+    pub battle_conditions: Vec<BattleCondition>,
+}
+
+/// A location's condition on drawing battle destiny there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleCondition {
+    pub side: Side,
+    pub min_ability: i64,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -523,6 +535,9 @@ pub struct WeaponDef {
     /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
     #[serde(default)]
     pub repeat: Option<u32>,
+    /// The target is immediately lost when it succeeds, instead of being hit.
+    #[serde(default)]
+    pub lost: bool,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -946,6 +961,13 @@ pub enum Effect {
     /// Responding to a battle destiny just drawn: add its destiny number to your total
     /// power in that battle.
     AddDrawnDestinyToPower,
+    /// A modifier for the rest of the current battle (a played card's "add 2 battle
+    /// destinies", "adds 2 to power of …"): its conditions were met when it was played
+    /// and are not checked again.
+    BattleModifier(CardModifier),
+    /// A weapon whose target is immediately lost (not hit) when it succeeds.
+    #[serde(skip)]
+    LostByWeapon(usize),
 }
 
 /// One piece of game text the engine understands.

@@ -153,6 +153,8 @@ pub struct Entry {
     /// A battle: destinies just drawn that responses added to a side's total power
     /// (side, value, source).
     pub power_adds: Vec<(Side, i64, String)>,
+    /// A battle: modifiers played for the rest of it.
+    pub played_mods: Vec<super::battle::ModSpec>,
 }
 
 impl Entry {
@@ -190,6 +192,7 @@ impl Entry {
             repeating: None,
             damage: None,
             power_adds: Vec::new(),
+            played_mods: Vec::new(),
         }
     }
 
