@@ -78,6 +78,17 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
+    for n in &b.battled_this_turn {
+        if !names.contains(&n.value) {
+            return Err(spanned(
+                n,
+                format!(
+                    "`battled_this_turn`: unknown card `{}` (not in `cards:`)",
+                    n.value
+                ),
+            ));
+        }
+    }
     for n in &b.locate {
         if !names.contains(&n.value) && !locations.contains(&n.value) {
             return Err(spanned(

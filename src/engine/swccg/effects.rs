@@ -39,6 +39,24 @@ impl Engine {
             Effect::SendTo { card, to } => self.send_to(ix, me, card, to),
             Effect::SubstituteDestiny(n) => self.substitute_destiny(ix, me, &label, n),
             Effect::ResetDestiny(n) => self.reset_destiny(ix, me, &label, n),
+            Effect::CancelBattleDamage { .. } => {
+                self.cancel_battle_damage(ix, me);
+                Applied::Done
+            }
+            // Carried out when the card is deployed (`battle_arrive`).
+            Effect::DeployToBattle { .. } => Applied::Done,
+            Effect::BattleModifier(m) => {
+                self.play_battle_modifier(ix, me, &m);
+                Applied::Done
+            }
+            Effect::LostByWeapon(t) => {
+                self.lost_by_weapon(ix, t);
+                Applied::Done
+            }
+            Effect::AddDrawnDestinyToPower => {
+                self.add_drawn_destiny(ix, me);
+                Applied::Done
+            }
             Effect::MoveAll {
                 who,
                 from,

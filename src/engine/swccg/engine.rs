@@ -467,6 +467,9 @@ impl Engine {
     /// Is a scripted decision an attempt to respond (playing or using an ability that
     /// is a just, automatic or "before" action)?
     pub(super) fn is_response_attempt(&self, d: &Decision) -> bool {
+        if d.verb == Verb::Deploy && self.is_arrival(d) {
+            return true;
+        }
         if !matches!(d.verb, Verb::Play | Verb::Use) {
             return false;
         }
@@ -570,6 +573,11 @@ impl Engine {
             let zone = self.st.zone[c];
             if zone == Zone::Pile(p, PileName::Hand) {
                 if w == Window::TopLevel && self.check_deploy(p, c, None).is_ok() {
+                    return true;
+                }
+                if let Window::Response(i) = w
+                    && self.can_arrive(p, c, i)
+                {
                     return true;
                 }
                 if self.st.def(c).card_type == CardType::Interrupt {

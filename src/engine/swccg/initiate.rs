@@ -26,7 +26,7 @@ impl Engine {
             }
             Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue | Verb::BattleDestinies => {
                 Err(rej(
-                    "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                    "there is no battle choice to make now (forfeiting and losing Force to battle damage happen in a battle's damage segment)",
                     super::values::cite::DAMAGE_SEGMENT,
                 ))
             }
@@ -57,6 +57,11 @@ impl Engine {
                     .st
                     .find(card_key)
                     .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if let Window::Response(i) = w
+                    && self.is_arrival(d)
+                {
+                    return self.arrive(d, i);
+                }
                 if let Window::Response(_) = w {
                     return Err(rej(
                         "a top-level action (deploying from hand) cannot be initiated while the stack is not empty",
@@ -552,6 +557,22 @@ impl Engine {
                 ));
             }
             (AbilityKind::Before, Window::Response(i)) => self.check_before(p, c, a, i, w)?,
+            (AbilityKind::TopLevel, Window::Response(i))
+                if ab.damage_segment && self.stack[i].damage.is_some() =>
+            {
+                self.damage_action_ok(i, p, c, a)?
+            }
+            (AbilityKind::TopLevel, Window::Response(i))
+                if !ab.damage_segment && self.in_weapons_segment(i) =>
+            {
+                self.frame_allows(c, ab)?;
+            }
+            (AbilityKind::TopLevel, _) if ab.damage_segment => {
+                return Err(rej(
+                    format!("{title}'s action is played only during a battle's damage segment"),
+                    super::values::cite::DAMAGE_SEGMENT,
+                ));
+            }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.at_any_time;
                 return Err(rej(
@@ -616,6 +637,7 @@ impl Engine {
                         r::WHAT_IS_A_RESPONSE,
                     ));
                 }
+                self.power_response_ok(c, a, i)?;
                 if self.stack[i].responded.contains(&(c, a)) {
                     return Err(rej(
                         format!(

@@ -25,9 +25,13 @@
 
 mod activation;
 pub mod battle;
+pub mod battle_arrive;
 pub mod battle_attack;
 pub mod battle_board;
+mod battle_damage;
 mod battle_drain;
+mod battle_early;
+mod battle_power;
 pub mod battle_scenario;
 mod check;
 pub mod conditions;
@@ -328,10 +332,17 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
     e.locate = board.locate.iter().map(|n| n.value.clone()).collect();
     e.questions = board.questions.clone();
+    let battled = board
+        .battled_this_turn
+        .iter()
+        .filter_map(|k| e.st.find(&k.value))
+        .collect();
+    e.battled_earlier(battled);
     for p in &board.stack {
         e.seed(p);
     }
     e.run();
+    e.damage_numbers_so_far();
     let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {

@@ -153,6 +153,10 @@ pub struct Board {
     /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
     #[serde(default)]
     pub questions: Vec<super::identify::Question>,
+    // ---- battles earlier this turn (AR Battle: each card battles once per turn)
+    /// Cards that already battled this turn: they do not participate in a battle again.
+    #[serde(default)]
+    pub battled_this_turn: Vec<Pos<String>>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -259,6 +263,18 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- battles here (AR Battle Destiny - Conditions On Drawing)
+    /// "Total ability of N or more required for <side> to draw battle destiny here."
+    #[serde(default)]
+    pub battle_conditions: Vec<BattleCondition>,
+}
+
+/// A location's condition on drawing battle destiny there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleCondition {
+    pub side: Side,
+    pub min_ability: i64,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -519,6 +535,9 @@ pub struct WeaponDef {
     /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
     #[serde(default)]
     pub repeat: Option<u32>,
+    /// The target is immediately lost when it succeeds, instead of being hit.
+    #[serde(default)]
+    pub lost: bool,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -922,6 +941,33 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- the damage segment (AR Damage Segment)
+    /// Cancel all remaining battle damage against you (a damage segment action, e.g.
+    /// Houjix); with `no_cards_left`, only if you have no cards left that can be forfeited.
+    CancelBattleDamage {
+        #[serde(default)]
+        no_cards_left: bool,
+    },
+    // ---- cards arriving in a battle (AR Initiate The Battle, React)
+    /// This card (in hand) deploys to the location of a battle just initiated, as a
+    /// response to the initiation (`free`: for free; `react`: as a 'react', which only
+    /// the opponent of the player who initiated the battle may do).
+    DeployToBattle {
+        #[serde(default)]
+        free: bool,
+        #[serde(default)]
+        react: bool,
+    },
+    /// Responding to a battle destiny just drawn: add its destiny number to your total
+    /// power in that battle.
+    AddDrawnDestinyToPower,
+    /// A modifier for the rest of the current battle (a played card's "add 2 battle
+    /// destinies", "adds 2 to power of …"): its conditions were met when it was played
+    /// and are not checked again.
+    BattleModifier(CardModifier),
+    /// A weapon whose target is immediately lost (not hit) when it succeeds.
+    #[serde(skip)]
+    LostByWeapon(usize),
 }
 
 /// One piece of game text the engine understands.
@@ -986,6 +1032,10 @@ pub struct Ability {
     /// 13 or more cards in hand"): checked at initiation only.
     #[serde(default)]
     pub requires_pile: Option<super::conditions::PileCount>,
+    // ---- the damage segment (AR Damage Segment)
+    /// A top-level action played during a battle's damage segment (e.g. Houjix).
+    #[serde(default)]
+    pub damage_segment: bool,
 }
 
 // ---------------------------------------------------------------- script
