@@ -34,6 +34,7 @@ pub mod conditions;
 mod deploy;
 pub mod destiny;
 pub mod drain;
+mod drain_board;
 mod effects;
 pub mod engine;
 pub mod identify;
