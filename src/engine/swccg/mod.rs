@@ -35,6 +35,7 @@ mod deploy;
 pub mod destiny;
 pub mod drain;
 mod drain_board;
+pub mod card_values;
 mod effects;
 pub mod engine;
 pub mod identify;
