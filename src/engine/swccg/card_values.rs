@@ -67,18 +67,21 @@ fn names<'a>(t: &'a Target, stat: &str) -> Option<&'a str> {
 }
 
 /// Does card `s`'s modifier reach card `c` where both are now: anywhere on table with
-/// `anywhere`, else at the same location, or one on the other.
-fn reaches(st: &State, s: CardIx, c: CardIx, anywhere: bool) -> bool {
+/// `anywhere`, else at the same location `at` (where `c` is, or would be), or one on
+/// the other.
+fn reaches(st: &State, s: CardIx, c: CardIx, at: Option<usize>, anywhere: bool) -> bool {
     if anywhere || s == c || st.zone[s] == Zone::On(c) || st.zone[c] == Zone::On(s) {
         return true;
     }
-    matches!((st.location_of(s), st.location_of(c)), (Some(a), Some(b)) if a == b)
+    matches!((st.location_of(s), at), (Some(a), Some(b)) if a == b)
 }
 
-/// Every card key in `requires` is active at `c`'s location.
-fn required_here(st: &State, c: CardIx, requires: &[String]) -> bool {
-    let here = st
-        .location_of(c)
+/// Every card key in `requires` is active at location `at`.
+fn required_here(st: &State, at: Option<usize>, requires: &[String]) -> bool {
+    if requires.is_empty() {
+        return true;
+    }
+    let here = at
         .map(|l| super::battle_board::cards_at(st, l))
         .unwrap_or_default();
     requires
@@ -88,6 +91,23 @@ fn required_here(st: &State, c: CardIx, requires: &[String]) -> bool {
 
 /// The value `stat` of card `c` as the board stands now, with its cited breakdown.
 pub fn value(st: &State, c: CardIx, stat: &str) -> Total {
+    value_at(st, c, stat, st.location_of(c))
+}
+
+/// The Force card `c` deploys for to `to` (AR Deploy; Free; Modifiers): its deploy
+/// number with the modifiers that apply where it would be (none printed: 0).
+pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) -> i64 {
+    use super::stack::DeployTo;
+    let at = match to {
+        Some(DeployTo::Location(l)) => Some(l),
+        Some(DeployTo::OnCard(h)) => st.location_of(h),
+        _ => None,
+    };
+    value_at(st, c, "deploy", at).or_zero().max(0)
+}
+
+/// The value `stat` of card `c` if it were at location `at`.
+fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
     let title = st.title(c).to_string();
     let key = st.key(c);
     let base = match printed(&st.def(c).stats, stat) {
@@ -106,7 +126,8 @@ pub fn value(st: &State, c: CardIx, stat: &str) -> Total {
                 continue;
             };
             let about = n == key || (n == "this" && s == c);
-            if !about || !reaches(st, s, c, m.anywhere) || !required_here(st, c, &m.requires) {
+            if !about || !reaches(st, s, c, at, m.anywhere) || !required_here(st, at, &m.requires)
+            {
                 continue;
             }
             if matches!(m.op, OpSpec::NotReduced(true)) {
