@@ -465,6 +465,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Ok(())
         }
         "numbers" => board_number(rest),
+        "values" => super::card_values::observable(b, rest),
         "where" => locate_path(b, rest),
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)
@@ -536,7 +537,14 @@ fn check_modifiers(
             | Target::Ability(n)
             | Target::Forfeit(n)
             | Target::Defense(n)
-            | Target::Immunity(n) => Some(n),
+            | Target::Immunity(n)
+            | Target::Armor(n)
+            | Target::Maneuver(n)
+            | Target::Hyperspeed(n)
+            | Target::Landspeed(n)
+            | Target::Deploy(n)
+            | Target::Destiny(n)
+            | Target::Politics(n) => Some(n),
             _ => None,
         };
         for n in named.into_iter().chain(m.requires.iter()) {

@@ -126,6 +126,9 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
+            Effect::LoseForceFrom { who, amount, from } => {
+                self.lose_force_from(ix, me, who, amount, from)
+            }
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);
@@ -860,6 +863,9 @@ impl Engine {
                 format!("{by_label} cannot cancel {}: characters, vehicles and starships may not be canceled", e.label),
                 &[r::CANCELING],
             );
+            return;
+        }
+        if self.refuse_drain_cancel(by, j) {
             return;
         }
         self.stack[j].canceled = true;

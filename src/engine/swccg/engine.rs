@@ -357,6 +357,7 @@ impl Engine {
             .collect();
         self.report_where();
         self.answer_questions();
+        self.report_values();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self

@@ -462,6 +462,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
+        self.drain_cancel_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }
@@ -821,7 +822,8 @@ impl Engine {
         let cost = if sog {
             0
         } else {
-            def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with)
+            let to = self.deploy_destination(p, c, d).ok();
+            super::card_values::deploy_cost(&self.st, c, to) as usize + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
@@ -906,7 +908,7 @@ impl Engine {
         let cost = if free {
             0
         } else {
-            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
+            super::card_values::deploy_cost(&self.st, c, Some(to))
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),

@@ -38,6 +38,8 @@ pub mod conditions;
 mod deploy;
 pub mod destiny;
 pub mod drain;
+mod drain_board;
+pub mod card_values;
 mod effects;
 pub mod engine;
 pub mod identify;

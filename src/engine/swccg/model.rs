@@ -968,6 +968,14 @@ pub enum Effect {
     /// A weapon whose target is immediately lost (not hit) when it succeeds.
     #[serde(skip)]
     LostByWeapon(usize),
+    // ---- losing Force from a place (AR Losing Force - From X)
+    /// Lose N Force from a pile first ("lose 4 Force from Reserve Deck"); what that pile
+    /// cannot give is lost from anywhere else, as the losing player chooses.
+    LoseForceFrom {
+        who: Who,
+        amount: Amount,
+        from: PileName,
+    },
 }
 
 /// One piece of game text the engine understands.
@@ -1357,6 +1365,15 @@ pub struct DrainText {
     /// Applies only to drains at these locations (names; default: any it reaches).
     #[serde(default)]
     pub at: Vec<String>,
+    // ---- permissions and protection (AR May Force Drain; Force Drains May Not Be
+    // Modified Or Canceled By Opponent)
+    /// "May Force drain here": this card lets its side control the location for the
+    /// purpose of Force draining there, without presence (a card's text only).
+    #[serde(default)]
+    pub may_force_drain: bool,
+    /// "Your Force drains here may not be canceled" (a 'react' may still stop one).
+    #[serde(default)]
+    pub not_canceled: bool,
 }
 
 fn drain_amount() -> super::drain::DrainTarget {

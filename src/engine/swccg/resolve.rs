@@ -222,7 +222,10 @@ impl Engine {
             return;
         }
         let owner = self.st.owner(c);
-        let targets = match self.choose_targets(owner, c, a, Window::Response(ix), &[]) {
+        let targets = match self
+            .drain_cancel_allowed(c, a, Window::Response(ix))
+            .and_then(|()| self.choose_targets(owner, c, a, Window::Response(ix), &[]))
+        {
             Ok(t) => t,
             Err(e) => {
                 self.log(
