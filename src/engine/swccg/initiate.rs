@@ -73,6 +73,7 @@ impl Engine {
             }
             Verb::Play => self.initiate_play(d, w),
             Verb::Use => self.initiate_use(d, w),
+            Verb::React => self.initiate_react(d, w),
         }
     }
 

@@ -61,6 +61,9 @@ mod relocation;
 pub mod shields;
 mod weapon_deploy;
 
+// reacts, capturing
+pub mod react;
+
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
     Scripted, Seat, Trace,

@@ -258,7 +258,11 @@ pub struct LocationDef {
     pub never_battleground: Option<String>,
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
-    pub sector: Option<SectorKind>,
+    pub sector: Option<SectorKind>,    // ---- reacts (AR Appendix C React)
+    /// React text of the location card ("All starships may move between here and … as a
+    /// 'react'"); `side:` names whose text it is.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -498,7 +502,10 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity,
+    pub identity: super::identify::Identity,    // ---- reacts (AR Appendix C React)
+    /// "May deploy or move as a 'react'": who may react, how, and from where.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -1094,6 +1101,10 @@ pub enum Verb {
     AllowConversion,
     /// Starting the game: decline to have your starting location converted.
     DeclineConversion,
+    // ---- reacts (AR Appendix C React)
+    /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
+    /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
+    React,
 }
 
 impl Verb {
@@ -1118,6 +1129,7 @@ impl Verb {
             Verb::Reveal => "reveal",
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
+            Verb::React => "react",
         }
     }
 }
