@@ -118,6 +118,22 @@ struct Grant {
     location_text: bool,
 }
 
+/// The forms of movement a reacting card may use (AR React - Move); location text only
+/// when the react is granted by that location's text.
+fn react_how(h: MoveHow, location_text: bool) -> bool {
+    matches!(
+        h,
+        MoveHow::Landspeed
+            | MoveHow::Hyperspeed
+            | MoveHow::Land
+            | MoveHow::TakeOff
+            | MoveHow::Embark
+            | MoveHow::Disembark
+            | MoveHow::DeathStarOrbit
+            | MoveHow::ShipSite
+    ) || (h == MoveHow::LocationText && location_text)
+}
+
 fn site_group(g: &super::model::LocationDef) -> Option<&str> {
     g.system.as_deref().or(g.starship.as_deref())
 }
@@ -440,18 +456,19 @@ impl Engine {
                 REACT_MOVE,
             ));
         }
+        if let Some(h) = d.step.how
+            && !react_how(h, g.location_text)
+        {
+            return Err(rej(
+                format!(
+                    "{} is not a form of movement allowed by the react movement rules",
+                    h.as_str()
+                ),
+                REACT_MOVE,
+            ));
+        }
         let plan = self.plan_move_as(p, c, to, d.step.how, true)?;
-        let legal = matches!(
-            plan.how,
-            MoveHow::Landspeed
-                | MoveHow::Hyperspeed
-                | MoveHow::Land
-                | MoveHow::TakeOff
-                | MoveHow::Embark
-                | MoveHow::Disembark
-                | MoveHow::DeathStarOrbit
-                | MoveHow::ShipSite
-        ) || (plan.how == MoveHow::LocationText && g.location_text);
+        let legal = react_how(plan.how, g.location_text);
         if !legal {
             return Err(rej(
                 format!(
