@@ -182,6 +182,10 @@ fn check_step(
             | Verb::Fire
             | Verb::Move
             | Verb::React
+            | Verb::Seize
+            | Verb::Imprison
+            | Verb::Escape
+            | Verb::Rally
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
@@ -195,6 +199,9 @@ fn check_step(
         return Err(err(
             "`replace` needs `card:` (the new version, from hand) and `to:` (the character replaced)".into(),
         ));
+    }
+    if verb == Verb::Seize && st.to.is_none() {
+        return Err(err("`seize` needs `to:` (the escort)".into()));
     }
     if verb == Verb::Move && st.to.is_none() {
         return Err(err(

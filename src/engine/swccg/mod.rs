@@ -63,6 +63,7 @@ mod weapon_deploy;
 
 // reacts, capturing
 pub mod react;
+pub mod capture;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

@@ -263,6 +263,10 @@ pub struct LocationDef {
     /// 'react'"); `side:` names whose text it is.
     #[serde(default)]
     pub react: Vec<super::react::ReactText>,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A prison (AR Prisons): captured characters may be imprisoned here.
+    #[serde(default)]
+    pub prison: bool,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -526,6 +530,11 @@ pub struct WeaponDef {
     /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
     #[serde(default)]
     pub repeat: Option<u32>,
+    // ---- capturing (AR Appendix C Capturing)
+    /// "Target captured if destiny > defense value": a success captures the target
+    /// instead of hitting it.
+    #[serde(default)]
+    pub captures: bool,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -929,6 +938,16 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- capturing (AR Appendix C Capturing)
+    /// The card is captured (only the Dark Side captures; only Light Side characters).
+    Capture(CardRef),
+    /// Release the Light Side's captives matching `captive`, where a
+    /// card matching `present` is present at the captive's site ("If Leia is present at
+    /// a site where Han is a captive, release Han.").
+    Release(super::capture::ReleaseText),
+    /// A weapon's success captures this card.
+    #[serde(skip)]
+    CaptureCard(usize),
 }
 
 /// One piece of game text the engine understands.
@@ -1105,6 +1124,15 @@ pub enum Verb {
     /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
     /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
     React,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A captured character (`card`) is seized by an escort (`to`).
+    Seize,
+    /// A captured character (`card`) is imprisoned at the prison it was captured at.
+    Imprison,
+    /// A captured or released character (`card`) escapes to its owner's Used Pile.
+    Escape,
+    /// A released character (`card`) rallies: it moves to its owner's side of the site.
+    Rally,
 }
 
 impl Verb {
@@ -1130,6 +1158,10 @@ impl Verb {
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
             Verb::React => "react",
+            Verb::Seize => "seize",
+            Verb::Imprison => "imprison",
+            Verb::Escape => "escape",
+            Verb::Rally => "rally",
         }
     }
 }

@@ -228,7 +228,11 @@ impl Engine {
         // "destiny (+ add) > value": the value is read when the destiny is compared.
         let test = DestinyTest {
             greater_than: Some(Amount::StatOf(t, def.against)),
-            success: vec![Effect::Hit(t, def.forfeit_zero)],
+            success: vec![if def.captures {
+                Effect::CaptureCard(t)
+            } else {
+                Effect::Hit(t, def.forfeit_zero)
+            }],
             ..Default::default()
         };
         let label = format!("{} fires {}", p.name(), self.st.title(w));
