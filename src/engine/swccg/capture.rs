@@ -392,6 +392,17 @@ impl Engine {
 
     /// A capture decision with no captured or released character to decide about.
     pub(super) fn stray_capture_decision(&self, d: &Decision) -> Rej {
+        if let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k))
+            && self.held(c).is_some()
+        {
+            return rej(
+                format!(
+                    "{} is a captive: only a card that releases captives (or removing its escort) releases it; controlling the location is not sufficient",
+                    self.name(c)
+                ),
+                CAPTIVES_RELEASING,
+            );
+        }
         rej(
             format!(
                 "there is no captured or released character to {} now",
