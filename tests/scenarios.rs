@@ -78,6 +78,8 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
+        .chain(swjudge::engine::swccg::react::IDS)
+        .chain(swjudge::engine::swccg::capture::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -186,7 +186,17 @@ fn check_step(
     }
     if matches!(
         verb,
-        Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit | Verb::Fire | Verb::Move
+        Verb::Deploy
+            | Verb::Play
+            | Verb::Use
+            | Verb::Forfeit
+            | Verb::Fire
+            | Verb::Move
+            | Verb::React
+            | Verb::Seize
+            | Verb::Imprison
+            | Verb::Escape
+            | Verb::Rally
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
@@ -201,15 +211,18 @@ fn check_step(
             "`replace` needs `card:` (the new version, from hand) and `to:` (the character replaced)".into(),
         ));
     }
+    if verb == Verb::Seize && st.to.is_none() {
+        return Err(err("`seize` needs `to:` (the escort)".into()));
+    }
     if verb == Verb::Move && st.to.is_none() {
         return Err(err(
             "`move` needs `to:` (a location, or a card to move aboard)".into(),
         ));
     }
-    if st.how.is_some() && verb != Verb::Move {
+    if st.how.is_some() && !matches!(verb, Verb::Move | Verb::React) {
         return Err(err("`how:` belongs to a `move` step".into()));
     }
-    if !st.with.is_empty() && verb != Verb::Deploy {
+    if !st.with.is_empty() && !matches!(verb, Verb::Deploy | Verb::React) {
         return Err(err("`with:` belongs to a `deploy` step".into()));
     }
     let known =

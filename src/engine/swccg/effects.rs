@@ -135,6 +135,16 @@ impl Engine {
                 }
                 Applied::Done
             }
+            Effect::Capture(card) => {
+                for c in self.card_refs(ix, &card) {
+                    if let Applied::Stop = self.capture(me, c) {
+                        return Applied::Stop;
+                    }
+                }
+                Applied::Done
+            }
+            Effect::CaptureCard(c) => self.capture(me, c),
+            Effect::Release(text) => self.release(me, &text),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

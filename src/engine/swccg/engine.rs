@@ -214,6 +214,9 @@ pub struct Engine {
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
+    // ---- reacts (AR Appendix C React)
+    /// Cards that deployed or moved as a react this turn.
+    pub(super) reacts: Vec<super::react::Reacted>,
 }
 
 impl Engine {
@@ -251,6 +254,7 @@ impl Engine {
             start: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
+            reacts: Vec::new(),
         }
     }
 
@@ -422,7 +426,12 @@ impl Engine {
                 self.log_pass(p, w, text);
                 return Asked::Pass;
             }
-            if !can && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d))) {
+            // A react is judged in the response window of the opponent's battle or drain.
+            let react_now = d.verb == Verb::React && d.by == p && self.react_window(w);
+            if !can
+                && !react_now
+                && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d)))
+            {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -564,6 +573,9 @@ impl Engine {
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
         if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
+            return true;
+        }
+        if self.can_react(p, w) {
             return true;
         }
         let n = self.st.cards.len();

@@ -67,6 +67,10 @@ mod relocation;
 pub mod shields;
 mod weapon_deploy;
 
+// reacts, capturing
+pub mod react;
+pub mod capture;
+
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
     Scripted, Seat, Trace,

@@ -267,6 +267,15 @@ pub struct LocationDef {
     /// "Total ability of N or more required for <side> to draw battle destiny here."
     #[serde(default)]
     pub battle_conditions: Vec<BattleCondition>,
+    // ---- reacts (AR Appendix C React)
+    /// React text of the location card ("All starships may move between here and … as a
+    /// 'react'"); `side:` names whose text it is.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A prison (AR Prisons): captured characters may be imprisoned here.
+    #[serde(default)]
+    pub prison: bool,
 }
 
 /// A location's condition on drawing battle destiny there.
@@ -514,7 +523,10 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity,
+    pub identity: super::identify::Identity,    // ---- reacts (AR Appendix C React)
+    /// "May deploy or move as a 'react'": who may react, how, and from where.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -538,6 +550,11 @@ pub struct WeaponDef {
     /// The target is immediately lost when it succeeds, instead of being hit.
     #[serde(default)]
     pub lost: bool,
+    // ---- capturing (AR Appendix C Capturing)
+    /// "Target captured if destiny > defense value": a success captures the target
+    /// instead of hitting it.
+    #[serde(default)]
+    pub captures: bool,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -976,6 +993,16 @@ pub enum Effect {
         amount: Amount,
         from: PileName,
     },
+    // ---- capturing (AR Appendix C Capturing)
+    /// The card is captured (only the Dark Side captures; only Light Side characters).
+    Capture(CardRef),
+    /// Release the Light Side's captives matching `captive`, where a
+    /// card matching `present` is present at the captive's site ("If Leia is present at
+    /// a site where Han is a captive, release Han.").
+    Release(super::capture::ReleaseText),
+    /// A weapon's success captures this card.
+    #[serde(skip)]
+    CaptureCard(usize),
 }
 
 /// One piece of game text the engine understands.
@@ -1152,6 +1179,19 @@ pub enum Verb {
     AllowConversion,
     /// Starting the game: decline to have your starting location converted.
     DeclineConversion,
+    // ---- reacts (AR Appendix C React)
+    /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
+    /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
+    React,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A captured character (`card`) is seized by an escort (`to`).
+    Seize,
+    /// A captured character (`card`) is imprisoned at the prison it was captured at.
+    Imprison,
+    /// A captured or released character (`card`) escapes to its owner's Used Pile.
+    Escape,
+    /// A released character (`card`) rallies: it moves to its owner's side of the site.
+    Rally,
 }
 
 impl Verb {
@@ -1176,6 +1216,11 @@ impl Verb {
             Verb::Reveal => "reveal",
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
+            Verb::React => "react",
+            Verb::Seize => "seize",
+            Verb::Imprison => "imprison",
+            Verb::Escape => "escape",
+            Verb::Rally => "rally",
         }
     }
 }
