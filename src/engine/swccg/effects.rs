@@ -78,10 +78,7 @@ impl Engine {
                 );
                 Applied::Done
             }
-            Effect::Hit(t, forfeit_zero) => {
-                self.hit(ix, t, forfeit_zero);
-                Applied::Done
-            }
+            Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::CrossOverAs {
                 card,
                 title,

@@ -17,10 +17,7 @@ impl Engine {
         match d.verb {
             Verb::Pass => Ok(()),
             Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
-            Verb::Fire => Err(rej(
-                "weapons fire during a battle's weapons segment",
-                super::values::cite::FIRING_WEAPONS,
-            )),
+            Verb::Fire => self.initiate_fire(d, w),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }

@@ -61,6 +61,9 @@ mod relocation;
 pub mod shields;
 mod weapon_deploy;
 
+// Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
+pub mod weapon_fire;
+
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
     Scripted, Seat, Trace,

@@ -499,6 +499,15 @@ pub struct CardDef {
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
     pub identity: super::identify::Identity,
+    // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
+    /// A permission to fire a weapon (an Interrupt, a device, a character's or a
+    /// weapon's own text).
+    #[serde(default)]
+    pub permits_fire: Option<super::weapon_fire::FirePermit>,
+    /// "Adds N to each of its weapon destiny draws": weapons on the starship or
+    /// vehicle this card is aboard (or on this card).
+    #[serde(default)]
+    pub weapon_destiny_each: i64,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -519,6 +528,30 @@ pub struct WeaponDef {
     /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
     #[serde(default)]
     pub repeat: Option<u32>,
+    // ---- weapons on the board: targets, draws, long range, automated (AR Weapons)
+    /// What it may target ("may target a character or creature"); default: characters,
+    /// creatures, vehicles and starships.
+    #[serde(default)]
+    pub targets: Option<Filter>,
+    /// Weapon destiny draws per firing ("draw two destiny"); default 1.
+    #[serde(default)]
+    pub draws: Option<u32>,
+    /// "Using X Force, where X = 0 to N": the Force used (X) is added to its destiny.
+    #[serde(default)]
+    pub x_max: Option<u32>,
+    /// Added to the total weapon destiny when the target matches (the first that
+    /// matches): "add 1 if targeting a capital starship; otherwise, subtract 1".
+    #[serde(default)]
+    pub vs: Vec<super::weapon_fire::WeaponVs>,
+    /// "May target … at same or adjacent site": a long-range weapon.
+    #[serde(default)]
+    pub adjacent: bool,
+    /// An automated weapon: not fired (Laser Projector excepted).
+    #[serde(default)]
+    pub automated: bool,
+    /// Times it may fire in one battle ("may fire twice"); default 1.
+    #[serde(default)]
+    pub per_battle: Option<u32>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is

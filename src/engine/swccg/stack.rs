@@ -147,6 +147,8 @@ pub struct Entry {
     pub draw_kind: BattleDraw,
     /// A battle: the repeating weapon whose owner may fire it again now.
     pub repeating: Option<CardIx>,
+    /// A weapon firing: its weapon destiny draws so far and what they add up to.
+    pub shot: Option<Box<super::weapon_fire::Shot>>,
 }
 
 impl Entry {
@@ -182,6 +184,7 @@ impl Entry {
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
             repeating: None,
+            shot: None,
         }
     }
 
