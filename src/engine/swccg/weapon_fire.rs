@@ -104,8 +104,9 @@ pub struct Shot {
     /// The draws of the firing in progress (each modified), and each firing's total.
     pub current: Vec<i64>,
     pub totals: Vec<i64>,
-    /// Added to each draw (Targeting Computer, a pilot's bonus).
+    /// Added to each draw (Targeting Computer, a pilot's bonus), and by which cards.
     pub each: i64,
+    pub each_by: Vec<(String, i64)>,
     /// Added to the total: the weapon's "destiny +N", X, and "add N if targeting …".
     pub add: i64,
     pub forfeit_zero: bool,
@@ -354,7 +355,17 @@ impl Engine {
             (None, _) => 0,
         };
         let mul = permit.as_ref().and_then(|(_, pm)| pm.cost_mul).unwrap_or(1);
-        let cost = if free { 0 } else { (base + x as u32) * mul };
+        // Firing twice (separately or combined) is two firings: each uses the cost.
+        let times = if permit.as_ref().is_some_and(|(_, pm)| pm.twice) {
+            2
+        } else {
+            1
+        };
+        let cost = if free {
+            0
+        } else {
+            (base + x as u32) * mul * times
+        };
         if self.st.pile_len(p, PileName::ReserveDeck) == 0 {
             return Err(rej(
                 format!(
@@ -386,16 +397,19 @@ impl Engine {
             .iter()
             .find(|v| self.st.matches(t, &v.filter, p))
             .map_or(0, |v| v.add);
-        let aboard: i64 = self
+        let mut each_by: Vec<(String, i64)> = self
             .holder(w)
             .map(|h| {
                 std::iter::once(h)
                     .chain(self.st.cards_on(h))
-                    .filter(|&c| self.st.active(c))
-                    .map(|c| self.st.def(c).weapon_destiny_each)
-                    .sum()
+                    .filter(|&c| self.st.active(c) && self.st.def(c).weapon_destiny_each != 0)
+                    .map(|c| (self.name(c), self.st.def(c).weapon_destiny_each))
+                    .collect()
             })
-            .unwrap_or(0);
+            .unwrap_or_default();
+        if let Some((v, pm)) = f.permit.as_ref().filter(|(_, pm)| pm.each_draw != 0) {
+            each_by.push((self.name(*v), pm.each_draw));
+        }
         let pm = f.permit.as_ref().map(|(_, pm)| pm);
         Shot {
             weapon: w,
@@ -405,7 +419,8 @@ impl Engine {
             firings: if pm.is_some_and(|pm| pm.twice) { 2 } else { 1 },
             current: Vec::new(),
             totals: Vec::new(),
-            each: aboard + pm.map_or(0, |pm| pm.each_draw),
+            each: each_by.iter().map(|(_, n)| n).sum(),
+            each_by,
             add: def.add + f.x + vs,
             forfeit_zero: def.forfeit_zero,
         }
@@ -573,14 +588,17 @@ impl Engine {
         let m = (v + sh.each).max(0);
         sh.current.push(m);
         let p = self.stack[ix].actor;
-        if sh.each != 0 {
+        if !sh.each_by.is_empty() {
+            let by = sh
+                .each_by
+                .iter()
+                .map(|(c, n)| format!("{c} {n:+}"))
+                .collect::<Vec<_>>()
+                .join(", ");
             self.log(
                 actor(p),
                 Event::Result,
-                format!(
-                    "weapon destiny draw {v} ({:+} to each draw) counts {m}",
-                    sh.each
-                ),
+                format!("weapon destiny draw {v} ({by}) counts {m}"),
                 &[WEAPON_DESTINY],
             );
         }
