@@ -38,6 +38,7 @@ pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
 pub const CHARACTER_WEAPON: &str = "swccg.ar.weapons-character-weapon";
 pub const STARSHIP_WEAPONS: &str = "swccg.ar.weapons-starship-and-vehicle-weapons";
 pub const UNDERCOVER: &str = "swccg.ar.undercover-spy-rules";
+pub const INSTEAD_OF_FIRING: &str = "swccg.ar.weapons-instead-of-firing";
 
 /// Every section this module cites.
 pub const IDS: &[&str] = &[
@@ -53,6 +54,7 @@ pub const IDS: &[&str] = &[
     CHARACTER_WEAPON,
     STARSHIP_WEAPONS,
     UNDERCOVER,
+    INSTEAD_OF_FIRING,
 ];
 
 /// The lone automated weapon that fires (AR Weapons - Automated).
@@ -90,6 +92,10 @@ pub struct FirePermit {
     /// "At double use of Force": the firing cost is multiplied.
     #[serde(default)]
     pub cost_mul: Option<u32>,
+    /// "Instead of firing one of your weapons at a target, …": the weapon is used,
+    /// not fired; this text is its result (reported, not modelled).
+    #[serde(default)]
+    pub instead: Option<String>,
 }
 
 /// One firing's weapon destiny, draw by draw.
@@ -737,9 +743,15 @@ impl Engine {
             .st
             .find(k)
             .ok_or_else(|| rej(format!("no card {k}"), WEAPONS_FIRING))?;
-        if self.st.owner(v) != d.by || !self.st.active(v) {
+        let in_hand = self.st.zone[v] == Zone::Pile(d.by, PileName::Hand)
+            && self.st.def(v).card_type == CardType::Interrupt;
+        if self.st.owner(v) != d.by || !(in_hand || self.st.active(v)) {
             return Err(rej(
-                format!("{} is not {}'s active card on table", self.name(v), d.by.name()),
+                format!(
+                    "{} is not {}'s Interrupt in hand or active card on table",
+                    self.name(v),
+                    d.by.name()
+                ),
                 super::rules::ACTIONS,
             ));
         }
@@ -760,5 +772,40 @@ fn defense_name(d: Defense) -> &'static str {
         Defense::Armor => "armor",
         Defense::Maneuver => "maneuver",
         Defense::Defense => "defense value",
+    }
+}
+
+impl Engine {
+    /// "Instead of firing": the Interrupt `v` is played targeting your weapon `w`,
+    /// which could fire at `t` now (conditions and target checked, Force not needed);
+    /// the weapon is used, not fired, and this counts toward its firing limit.
+    pub(super) fn push_instead(&mut self, p: Side, w: CardIx, t: CardIx, v: CardIx, battle: usize) {
+        let what = self
+            .st
+            .def(v)
+            .permits_fire
+            .as_ref()
+            .and_then(|pm| pm.instead.clone())
+            .unwrap_or_default();
+        self.st.put(v, Zone::Stack);
+        let label = format!("{} plays {}", p.name(), self.name(v));
+        let mut e = Entry::new(ActionKind::Play, p, Some(v), label);
+        e.responding_to = Some(battle);
+        e.targets.push(("weapon".into(), Tgt::Card(w)));
+        e.targets.push(("target".into(), Tgt::Card(t)));
+        e.pending = vec![Effect::NotModelled(what)].into();
+        self.stack.push(e);
+        self.log(
+            actor(p),
+            Event::Push,
+            format!(
+                "{} plays {} instead of firing {} at {}: the weapon is used, not fired, and this counts toward its firing limit",
+                p.name(),
+                self.name(v),
+                self.name(w),
+                self.name(t)
+            ),
+            &[INSTEAD_OF_FIRING],
+        );
     }
 }

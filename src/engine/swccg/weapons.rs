@@ -105,8 +105,8 @@ impl Engine {
             .any(|w| here.iter().any(|&t| self.check_fire(ix, p, w, t).is_ok()))
     }
 
-    /// Can `p` fire weapon `w` at `t` in the battle at `ix`?
-    fn check_fire(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
+    /// Firing conditions and target of `w` at `t` in the battle at `ix` (not its costs).
+    fn check_fire_conditions(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
         let title = self.st.title(w);
         let Some(def) = self.st.def(w).weapon.as_ref() else {
             return Err(rej(
@@ -138,7 +138,13 @@ impl Engine {
                 e
             });
         }
-        self.check_target(p, w, t, at)?;
+        self.check_target(p, w, t, at)
+    }
+
+    /// Can `p` fire weapon `w` at `t` in the battle at `ix`?
+    fn check_fire(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
+        self.check_fire_conditions(ix, p, w, t)?;
+        let title = self.st.title(w);
         let reserve = self.st.pile_len(p, PileName::ReserveDeck);
         if reserve == 0 {
             return Err(rej(
@@ -191,6 +197,14 @@ impl Engine {
             .and_then(|k| self.st.find(k))
             .ok_or_else(|| rej("`fire` names its target", cite::FIRING_WEAPONS))?;
         let permit = self.battle_permit(d, w)?;
+        if let Some((v, pm)) = permit.as_ref().filter(|(_, pm)| pm.instead.is_some()) {
+            self.check_fire_conditions(ix, p, w, t)
+                .map_err(|e| e.and(super::weapon_fire::INSTEAD_OF_FIRING))?;
+            self.stack[ix].fired.push(w);
+            self.push_instead(p, w, t, *v, ix);
+            let _ = pm;
+            return Ok(w);
+        }
         self.check_fire(ix, p, w, t)?;
         let (base, why) = self.fire_cost(ix, w);
         let f = self.firing(p, w, d, permit, base)?;
