@@ -79,6 +79,7 @@ impl Engine {
                 Applied::Done
             }
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
+            Effect::Explode => self.explode(ix),
             Effect::CrossOverAs {
                 card,
                 title,

@@ -214,6 +214,8 @@ pub struct Engine {
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
+    /// Devices used this turn, by the card using them (AR Devices - Using Devices).
+    pub(super) device_uses: Vec<(CardIx, CardIx)>,
 }
 
 impl Engine {
@@ -251,6 +253,7 @@ impl Engine {
             start: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
+            device_uses: Vec::new(),
         }
     }
 

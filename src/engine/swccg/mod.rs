@@ -63,6 +63,7 @@ mod weapon_deploy;
 
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod weapon_fire;
+pub mod device;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

@@ -672,6 +672,11 @@ pub struct Trigger {
     /// location itself, not aboard a card there: AR System Location).
     #[serde(default)]
     pub to_location: Option<super::activation::LocFilter>,
+    // ---- devices (Program Trap)
+    /// For `destiny_drawn`: only when the destiny drawn equals this count, read when
+    /// the destiny is drawn (the check is made once per draw).
+    #[serde(default)]
+    pub destiny_matches: Option<super::device::DestinyCount>,
 }
 
 fn rel_any() -> Rel {
@@ -955,6 +960,10 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- devices (AR Devices; Program Trap, Ap. B)
+    /// The card this card is deployed on 'explodes': it and every character present
+    /// with it are lost (only while it is at a site).
+    Explode,
 }
 
 /// One piece of game text the engine understands.
