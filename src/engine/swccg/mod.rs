@@ -64,6 +64,7 @@ mod weapon_deploy;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod weapon_fire;
 pub mod device;
+pub mod games;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

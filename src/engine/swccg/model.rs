@@ -259,6 +259,11 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- dejarik (AR Dejarik Rules)
+    /// A holosite (Dejarik Hologameboard, Imperial Holotable): dejariks and
+    /// holograms there are neither Interrupts nor Effects.
+    #[serde(default)]
+    pub holosite: bool,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,

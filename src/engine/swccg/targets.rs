@@ -42,6 +42,13 @@ impl Engine {
             }
             if spec.kind == TargetKind::Card
                 && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
+                && let Some(e) = self.holosite_target(&title, spec, x)
+                && !spec.optional
+            {
+                return Err(e);
+            }
+            if spec.kind == TargetKind::Card
+                && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
                 && let Some(e) = self.relocation_target(c, a, spec, x)
                 && !spec.optional
             {
