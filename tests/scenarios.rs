@@ -80,6 +80,9 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
         .chain(swjudge::engine::swccg::react::IDS)
         .chain(swjudge::engine::swccg::capture::IDS)
+        .chain(swjudge::engine::swccg::weapon_fire::IDS)
+        .chain(swjudge::engine::swccg::device::IDS)
+        .chain(swjudge::engine::swccg::games::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -96,10 +96,8 @@ impl Engine {
                 );
                 Applied::Done
             }
-            Effect::Hit(t, forfeit_zero) => {
-                self.hit(ix, t, forfeit_zero);
-                Applied::Done
-            }
+            Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
+            Effect::Explode => self.explode(ix),
             Effect::CrossOverAs {
                 card,
                 title,

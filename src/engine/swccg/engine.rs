@@ -217,6 +217,8 @@ pub struct Engine {
     // ---- reacts (AR Appendix C React)
     /// Cards that deployed or moved as a react this turn.
     pub(super) reacts: Vec<super::react::Reacted>,
+    /// Devices used this turn, by the card using them (AR Devices - Using Devices).
+    pub(super) device_uses: Vec<(CardIx, CardIx)>,
 }
 
 impl Engine {
@@ -255,6 +257,7 @@ impl Engine {
             questions: Vec::new(),
             answers: Vec::new(),
             reacts: Vec::new(),
+            device_uses: Vec::new(),
         }
     }
 

@@ -17,10 +17,7 @@ impl Engine {
         match d.verb {
             Verb::Pass => Ok(()),
             Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
-            Verb::Fire => Err(rej(
-                "weapons fire during a battle's weapons segment",
-                super::values::cite::FIRING_WEAPONS,
-            )),
+            Verb::Fire => self.initiate_fire(d, w),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }
@@ -190,10 +187,12 @@ impl Engine {
         }
         let a = self.pick_ability(p, c, d, w)?;
         let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+        self.device_use_ok(c)?;
         if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
             self.back_up(p, c, a, ActionKind::UseText, targets, None);
             return Ok(());
         }
+        self.note_device_use(c);
         let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
             self.mandatory_done.push((c, a));
             ActionKind::Mandatory

@@ -33,13 +33,13 @@ mod battle_drain;
 mod battle_early;
 mod battle_power;
 pub mod battle_scenario;
+pub mod card_values;
 mod check;
 pub mod conditions;
 mod deploy;
 pub mod destiny;
 pub mod drain;
 mod drain_board;
-pub mod card_values;
 mod effects;
 pub mod engine;
 pub mod identify;
@@ -68,8 +68,12 @@ pub mod shields;
 mod weapon_deploy;
 
 // reacts, capturing
-pub mod react;
 pub mod capture;
+pub mod react;
+// Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
+pub mod device;
+pub mod games;
+pub mod weapon_fire;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

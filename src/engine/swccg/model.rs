@@ -276,6 +276,11 @@ pub struct LocationDef {
     /// A prison (AR Prisons): captured characters may be imprisoned here.
     #[serde(default)]
     pub prison: bool,
+    // ---- dejarik (AR Dejarik Rules)
+    /// A holosite (Dejarik Hologameboard, Imperial Holotable): dejariks and
+    /// holograms there are neither Interrupts nor Effects.
+    #[serde(default)]
+    pub holosite: bool,
 }
 
 /// A location's condition on drawing battle destiny there.
@@ -523,10 +528,20 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity,    // ---- reacts (AR Appendix C React)
+    pub identity: super::identify::Identity, // ---- reacts (AR Appendix C React)
     /// "May deploy or move as a 'react'": who may react, how, and from where.
     #[serde(default)]
     pub react: Vec<super::react::ReactText>,
+    pub identity: super::identify::Identity,
+    // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
+    /// A permission to fire a weapon (an Interrupt, a device, a character's or a
+    /// weapon's own text).
+    #[serde(default)]
+    pub permits_fire: Option<super::weapon_fire::FirePermit>,
+    /// "Adds N to each of its weapon destiny draws": weapons on the starship or
+    /// vehicle this card is aboard (or on this card).
+    #[serde(default)]
+    pub weapon_destiny_each: i64,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -555,6 +570,30 @@ pub struct WeaponDef {
     /// instead of hitting it.
     #[serde(default)]
     pub captures: bool,
+    // ---- weapons on the board: targets, draws, long range, automated (AR Weapons)
+    /// What it may target ("may target a character or creature"); default: characters,
+    /// creatures, vehicles and starships.
+    #[serde(default)]
+    pub targets: Option<Filter>,
+    /// Weapon destiny draws per firing ("draw two destiny"); default 1.
+    #[serde(default)]
+    pub draws: Option<u32>,
+    /// "Using X Force, where X = 0 to N": the Force used (X) is added to its destiny.
+    #[serde(default)]
+    pub x_max: Option<u32>,
+    /// Added to the total weapon destiny when the target matches (the first that
+    /// matches): "add 1 if targeting a capital starship; otherwise, subtract 1".
+    #[serde(default)]
+    pub vs: Vec<super::weapon_fire::WeaponVs>,
+    /// "May target … at same or adjacent site": a long-range weapon.
+    #[serde(default)]
+    pub adjacent: bool,
+    /// An automated weapon: not fired (Laser Projector excepted).
+    #[serde(default)]
+    pub automated: bool,
+    /// Times it may fire in one battle ("may fire twice"); default 1.
+    #[serde(default)]
+    pub per_battle: Option<u32>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -675,6 +714,11 @@ pub struct Trigger {
     /// location itself, not aboard a card there: AR System Location).
     #[serde(default)]
     pub to_location: Option<super::activation::LocFilter>,
+    // ---- devices (Program Trap)
+    /// For `destiny_drawn`: only when the destiny drawn equals this count, read when
+    /// the destiny is drawn (the check is made once per draw).
+    #[serde(default)]
+    pub destiny_matches: Option<super::device::DestinyCount>,
 }
 
 fn rel_any() -> Rel {
@@ -1003,6 +1047,10 @@ pub enum Effect {
     /// A weapon's success captures this card.
     #[serde(skip)]
     CaptureCard(usize),
+    // ---- devices (AR Devices; Program Trap, Ap. B)
+    /// The card this card is deployed on 'explodes': it and every character present
+    /// with it are lost (only while it is at a site).
+    Explode,
 }
 
 /// One piece of game text the engine understands.

@@ -593,6 +593,10 @@ impl Engine {
         if parent >= self.stack.len() {
             return;
         }
+        if self.stack[parent].shot.is_some() {
+            self.shot_drawn(parent, value);
+            return;
+        }
         self.stack[parent].destiny = value;
         let me = self.stack[parent].actor;
         let ok = match value {

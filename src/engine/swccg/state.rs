@@ -282,7 +282,7 @@ impl State {
             return false;
         }
         if let Some(types) = &f.card_type
-            && !types.contains(&d.card_type)
+            && (!types.contains(&d.card_type) || super::games::at_holosite(self, c))
         {
             return false;
         }
