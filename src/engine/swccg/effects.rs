@@ -114,6 +114,25 @@ impl Engine {
                 }
                 Applied::Done
             }
+            Effect::ModifyUntil {
+                filter,
+                stat,
+                add,
+                until,
+            } => {
+                let source = self.stack[ix]
+                    .card
+                    .map_or(label.clone(), |c| self.st.key(c).to_string());
+                self.start_duration(super::globals::Timed {
+                    source,
+                    side: me,
+                    filter,
+                    stat,
+                    add,
+                    until,
+                });
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -310,7 +329,12 @@ impl Engine {
                 self.st.matches(c, &filter, me)
                     && self.shield_not_deployed(c).is_ok()
                     && self.unique_ok(c).is_ok()
-                    && (free || self.st.def(c).stats.deploy.unwrap_or(0) <= force)
+                    && (free
+                        || self
+                            .st
+                            .value(c, super::globals::Stat::Deploy)
+                            .unwrap_or(0)
+                            <= force)
             })
             .collect();
         if cands.is_empty() {

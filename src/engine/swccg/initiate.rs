@@ -799,7 +799,11 @@ impl Engine {
         let cost = if sog {
             0
         } else {
-            def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with)
+            self.st
+                .value(c, super::globals::Stat::Deploy)
+                .unwrap_or(0)
+                .max(0) as usize
+                + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
@@ -884,7 +888,11 @@ impl Engine {
         let cost = if free {
             0
         } else {
-            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
+            self.note_value(c, super::globals::Stat::Deploy, "when deployed");
+            self.st
+                .value(c, super::globals::Stat::Deploy)
+                .unwrap_or(0)
+                .max(0)
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
@@ -1075,7 +1083,8 @@ impl Engine {
 
 pub(super) fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {
     if d.personas.is_empty() {
-        vec![d.title.clone()]
+        // A virtual card has the title of the original (AR Virtual Cards).
+        vec![super::titles::base_title(&d.title).to_string()]
     } else {
         d.personas.clone()
     }

@@ -61,6 +61,9 @@ mod relocation;
 pub mod shields;
 mod weapon_deploy;
 
+mod globals;
+pub mod titles;
+
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
     Scripted, Seat, Trace,
@@ -129,6 +132,11 @@ fn result(run: Run) -> RunResult {
             format!("states.{}", st.cards[c].key),
             card_state_name(st, c),
         );
+        for stat in globals::Stat::ALL {
+            if let Some(v) = st.value(c, stat) {
+                obs.num(format!("value.{}.{}", st.cards[c].key, stat.as_str()), Some(v));
+            }
+        }
     }
     for side in [Side::Light, Side::Dark] {
         for p in check::PILES {
@@ -298,6 +306,7 @@ pub fn setup(board: &Board) -> State {
     for p in &board.table {
         place(&mut st, p, Zone::Table);
     }
+    st.timed = board.durations.clone();
     // A card on an inactive card is inactive too.
     for c in 0..st.cards.len() {
         if let Zone::On(h) = st.zone[c]

@@ -153,6 +153,10 @@ pub struct Board {
     /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
     #[serde(default)]
     pub questions: Vec<super::identify::Question>,
+    // ---- durations (AR Actions - Duration)
+    /// Changes already in force for a stated duration when the position starts.
+    #[serde(default)]
+    pub durations: Vec<super::globals::Timed>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -498,7 +502,18 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity,
+    pub identity: super::identify::Identity,    // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
+    /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
+    /// card (one dot) says `unique: true`.
+    #[serde(default)]
+    pub dots: u8,
+    /// Diamond restricted: the number of ♦ next to its title.
+    #[serde(default)]
+    pub diamonds: u8,
+    /// Game text that modifies values of cards matching a filter, in every state
+    /// (deployed, in a pile, stacked, drawn), while this card is active on table.
+    #[serde(default)]
+    pub globals: Vec<super::globals::GlobalMod>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -684,6 +699,10 @@ pub struct Filter {
     /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
     #[serde(default)]
     pub duplicate_in_pile: bool,
+    // ---- global effects and durations
+    /// Its current value (global effects and durations applied) is at most this.
+    #[serde(default)]
+    pub at_most: Option<super::globals::StatBound>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -921,6 +940,15 @@ pub enum Effect {
         personas: Vec<String>,
         #[serde(default)]
         keywords: Vec<String>,
+    },
+    // ---- durations (AR Actions - Duration, Until End Of Turn)
+    /// Values of every card matching the filter (seen from the action's player)
+    /// change by `add` until the duration ends, whatever happens to this card.
+    ModifyUntil {
+        filter: Filter,
+        stat: super::globals::Stat,
+        add: i64,
+        until: super::globals::Until,
     },
 }
 

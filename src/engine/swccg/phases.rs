@@ -70,6 +70,9 @@ impl Engine {
             self.recirculate_all();
         }
         self.phase = next;
+        if next == Phase::EndOfTurn {
+            self.end_durations();
+        }
         self.phase_over = false;
         self.top_passes = 0;
         self.top_next = self.turn;

@@ -91,6 +91,8 @@ pub struct State {
     pub force: [ForceCount; 2],
     /// Cards that have made their regular move this turn, in order.
     pub regular_moves: Vec<CardIx>,
+    /// Changes in force for a stated duration (AR Actions - Duration).
+    pub timed: Vec<super::globals::Timed>,
 }
 
 impl State {
@@ -104,6 +106,7 @@ impl State {
             piles: Default::default(),
             force: [ForceCount::default(); 2],
             regular_moves: Vec::new(),
+            timed: Vec::new(),
         }
     }
 
@@ -267,7 +270,7 @@ impl State {
     /// Does the card match the filter, seen from `me`?
     pub fn matches(&self, c: CardIx, f: &Filter, me: Side) -> bool {
         let d = &self.cards[c].def;
-        if !f.title.is_empty() && !f.title.iter().any(|t| t.eq_ignore_ascii_case(&d.title)) {
+        if !f.title.is_empty() && !f.title.iter().any(|t| super::titles::same_title(t, &d.title)) {
             return false;
         }
         if let Some(types) = &f.card_type
@@ -325,7 +328,7 @@ impl State {
                 Zone::Pile(side, p) => self
                     .pile(side, p)
                     .iter()
-                    .any(|&x| x != c && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)),
+                    .any(|&x| x != c && super::titles::identical(&self.cards[x].def, d)),
                 _ => false,
             }
         {
@@ -338,9 +341,14 @@ impl State {
         {
             return false;
         }
+        if let Some(b) = &f.at_most
+            && !self.within(c, b)
+        {
+            return false;
+        }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
-                x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)
+                x != c && self.on_table(x) && super::titles::identical(&self.cards[x].def, d)
             })
         {
             return false;
