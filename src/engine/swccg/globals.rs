@@ -169,6 +169,21 @@ fn signed(n: i64) -> String {
 }
 
 impl Engine {
+    /// A rejection about a value that a global effect or a duration changes cites
+    /// that rule too.
+    pub(super) fn global_cite(
+        &self,
+        e: super::engine::Rej,
+        c: CardIx,
+        stat: Stat,
+    ) -> super::engine::Rej {
+        if self.st.value_terms(c, stat).is_empty() {
+            e
+        } else {
+            e.and(r::GLOBAL_EFFECTS)
+        }
+    }
+
     /// Say so when a card's value is not its printed one (a global effect or a
     /// duration applies, whatever state the card is in).
     pub(super) fn note_value(&mut self, c: CardIx, stat: Stat, why: &str) {
@@ -200,9 +215,12 @@ impl Engine {
 
     /// An action's change for a stated duration takes effect.
     pub(super) fn start_duration(&mut self, t: Timed) {
+        let src = self
+            .st
+            .find(&t.source)
+            .map_or(t.source.clone(), |s| self.name(s));
         let text = format!(
-            "{}: {} of every card matching its text {} {}",
-            t.source,
+            "{src}: {} of every card matching its text {} {}",
             t.stat.as_str(),
             signed(t.add),
             t.until.words()

@@ -807,13 +807,14 @@ impl Engine {
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
-            return Err(rej(
+            let e = rej(
                 format!(
                     "{title} deploys for {cost} Force; {} has {have} in Force Pile",
                     p.name()
                 ),
                 r::PAYING_COSTS,
-            ));
+            );
+            return Err(self.global_cite(e, c, super::globals::Stat::Deploy));
         }
         self.deploy_destination(p, c, d)
     }

@@ -70,9 +70,6 @@ impl Engine {
             self.recirculate_all();
         }
         self.phase = next;
-        if next == Phase::EndOfTurn {
-            self.end_durations();
-        }
         self.phase_over = false;
         self.top_passes = 0;
         self.top_next = self.turn;
@@ -98,6 +95,9 @@ impl Engine {
         );
         if next == Phase::Activate {
             self.count_generation(self.turn);
+        }
+        if next == Phase::EndOfTurn {
+            self.end_durations();
         }
         self.begin_turn_frame();
     }
