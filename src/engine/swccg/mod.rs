@@ -62,6 +62,7 @@ pub mod shields;
 mod weapon_deploy;
 
 mod globals;
+mod objective;
 pub mod titles;
 
 use crate::engine::{

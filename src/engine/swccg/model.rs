@@ -514,6 +514,9 @@ pub struct CardDef {
     /// (deployed, in a pile, stacked, drawn), while this card is active on table.
     #[serde(default)]
     pub globals: Vec<super::globals::GlobalMod>,
+    /// An Objective's 0 side: the "Deploy …" text carried out at the start of the game.
+    #[serde(default)]
+    pub objective: Option<super::objective::ObjectiveDef>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -703,6 +706,16 @@ pub struct Filter {
     /// Its current value (global effects and durations applied) is at most this.
     #[serde(default)]
     pub at_most: Option<super::globals::StatBound>,
+    /// A location card that is (or is not) a battleground by its icons: Force icons
+    /// on both sides (`stats.icons` has `light_force` and `dark_force`).
+    #[serde(default)]
+    pub battleground: Option<bool>,
+    /// "Deploys for free": no deploy cost is listed on the card (AR Free).
+    #[serde(default)]
+    pub no_deploy_cost: bool,
+    /// "Always immune to Alter": immune to this title by its own text (`immune_to`).
+    #[serde(default)]
+    pub immune_to: Option<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -1014,6 +1027,11 @@ pub struct Ability {
     /// 13 or more cards in hand"): checked at initiation only.
     #[serde(default)]
     pub requires_pile: Option<super::conditions::PileCount>,
+    // ---- starting the game (AR Starting The Game - Example 1)
+    /// "If you have deployed a battleground": a location you deployed at the start of
+    /// the game (converted since or not) must match.
+    #[serde(default)]
+    pub deployed_location: Option<Filter>,
 }
 
 // ---------------------------------------------------------------- script

@@ -264,6 +264,9 @@ pub const VIRTUAL_CARDS: &str = "swccg.ar.virtual-cards";
 pub const GLOBAL_EFFECTS: &str = "swccg.ar.global-effects-and-card-state";
 pub const ACTIONS_DURATION: &str = "swccg.ar.actions-duration";
 pub const UNTIL_END_OF_TURN: &str = "swccg.ar.until-end-of-turn";
+pub const OBJECTIVES: &str = "swccg.ar.double-sided-cards-objectives";
+pub const STARTING_MANDATORY: &str = "swccg.ar.starting-interrupts-and-objectives-mandatory-actions";
+pub const STARTING_THE_GAME_EXAMPLE_1: &str = "swccg.ar.starting-the-game-example-1";
 
 /// Every section the identical-title, global-effect and duration rules cite.
 pub const STATES_ALL: &[&str] = &[
@@ -272,4 +275,7 @@ pub const STATES_ALL: &[&str] = &[
     GLOBAL_EFFECTS,
     ACTIONS_DURATION,
     UNTIL_END_OF_TURN,
+    OBJECTIVES,
+    STARTING_MANDATORY,
+    STARTING_THE_GAME_EXAMPLE_1,
 ];

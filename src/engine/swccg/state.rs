@@ -346,6 +346,9 @@ impl State {
         {
             return false;
         }
+        if !super::objective::card_tests(d, f) {
+            return false;
+        }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
                 x != c && self.on_table(x) && super::titles::identical(&self.cards[x].def, d)
