@@ -65,7 +65,13 @@ impl Engine {
                 aboard,
                 free,
                 reshuffle,
-            } => self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle),
+                optional,
+            } => {
+                if optional && self.declines_optional(me, &label, &filter) {
+                    return Applied::Done;
+                }
+                self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle)
+            }
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
             Effect::StackFrom { from, filter } => self.stack_from(ix, me, &label, from, filter),
@@ -329,6 +335,7 @@ impl Engine {
                 self.st.matches(c, &filter, me)
                     && self.shield_not_deployed(c).is_ok()
                     && self.unique_ok(c).is_ok()
+                    && self.deploy_conditions(me, c).is_ok()
                     && (free
                         || self
                             .st

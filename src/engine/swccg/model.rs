@@ -898,6 +898,9 @@ pub enum Effect {
         free: bool,
         #[serde(default)]
         reshuffle: bool,
+        /// "and/or", "up to": the player may deploy none (`choose` with no card).
+        #[serde(default)]
+        optional: bool,
     },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },

@@ -53,6 +53,32 @@ pub struct ObjDeploy {
     pub text: String,
 }
 
+impl Engine {
+    /// An optional deployment ("and/or", "up to"): the player's `choose` with no
+    /// card declines it.
+    pub(super) fn declines_optional(&mut self, p: Side, label: &str, f: &Filter) -> bool {
+        let Some(d) = self.script.peek().cloned() else {
+            return false;
+        };
+        if d.by != p || d.verb != Verb::Choose || !d.step.cards.is_empty() {
+            return false;
+        }
+        self.script.take();
+        let what = if f.title.is_empty() {
+            "a card".to_string()
+        } else {
+            f.title.join(" or ")
+        };
+        self.log(
+            super::actor(p),
+            Event::Pass,
+            format!("{label}: {} chooses not to deploy {what} (optional)", p.name()),
+            &[r::RESULT],
+        );
+        true
+    }
+}
+
 enum Pick {
     Card(CardIx),
     Declined,

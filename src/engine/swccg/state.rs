@@ -270,7 +270,7 @@ impl State {
     /// Does the card match the filter, seen from `me`?
     pub fn matches(&self, c: CardIx, f: &Filter, me: Side) -> bool {
         let d = &self.cards[c].def;
-        if !f.title.is_empty() && !f.title.iter().any(|t| super::titles::same_title(t, &d.title)) {
+        if !f.title.is_empty() && !f.title.iter().any(|t| super::titles::names(t, &d.title)) {
             return false;
         }
         if let Some(types) = &f.card_type

@@ -22,6 +22,13 @@ pub fn same_title(a: &str, b: &str) -> bool {
     base_title(a).eq_ignore_ascii_case(base_title(b))
 }
 
+/// Does a reference to the title `wanted` name a card titled `card`? Its own title,
+/// or one of the titles of a combo card ("Imperial Arrest Order & Secret Plans").
+pub fn names(wanted: &str, card: &str) -> bool {
+    same_title(wanted, card)
+        || (card.contains(" & ") && card.split(" & ").any(|part| same_title(wanted, part)))
+}
+
 /// The uniqueness symbols next to a title: (dots, diamonds). A unique card has one dot.
 pub fn symbols(d: &CardDef) -> (u8, u8) {
     let dots = if d.dots > 0 {
