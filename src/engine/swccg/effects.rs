@@ -139,6 +139,12 @@ impl Engine {
                 });
                 Applied::Done
             }
+            Effect::Flip(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.flip(c);
+                }
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -363,6 +369,7 @@ impl Engine {
             return Applied::Done;
         }
         self.reject_shield_choices(me);
+        self.reject_barred_choices(me, &filter);
         let Some(c) = self.choose_one(
             me,
             &cands,

@@ -517,6 +517,9 @@ pub struct CardDef {
     /// An Objective's 0 side: the "Deploy …" text carried out at the start of the game.
     #[serde(default)]
     pub objective: Option<super::objective::ObjectiveDef>,
+    /// A double-sided card's other side (its own title, type and text).
+    #[serde(default)]
+    pub back: Option<Box<CardDef>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -966,6 +969,8 @@ pub enum Effect {
         add: i64,
         until: super::globals::Until,
     },
+    /// A double-sided card turns over to its other side (`back:`).
+    Flip(CardRef),
 }
 
 /// One piece of game text the engine understands.

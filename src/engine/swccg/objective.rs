@@ -54,6 +54,63 @@ pub struct ObjDeploy {
 }
 
 impl Engine {
+    /// A double-sided card flips: it now has its other side's title and text (a
+    /// reference to one side's title affects only that side); cards deployed on or
+    /// stacked on it stay there, on the new side.
+    pub(super) fn flip(&mut self, c: CardIx) {
+        let Some(back) = self.st.cards[c].def.back.take() else {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{} has no other side to flip to", self.name(c)),
+                &[r::OBJECTIVES],
+            );
+            return;
+        };
+        let before = self.name(c);
+        let front = std::mem::replace(&mut self.st.cards[c].def, *back);
+        self.st.cards[c].def.back = Some(Box::new(front));
+        let on: Vec<String> = (0..self.st.cards.len())
+            .filter(|&x| self.st.zone[x] == Zone::On(c))
+            .map(|x| self.name(x))
+            .collect();
+        let carried = if on.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} stay(s) on it, transferred to the new side",
+                on.join(", ")
+            )
+        };
+        self.log(
+            super::actor(self.st.owner(c)),
+            Event::StateChange,
+            format!("{before} flips to {}{carried}", self.name(c)),
+            &[r::OBJECTIVES],
+        );
+    }
+
+    /// Choices of a card its deployment conditions or an Objective's restrictions
+    /// bar from deploying are rejected with that rule.
+    pub(super) fn reject_barred_choices(&mut self, p: Side, f: &Filter) {
+        while let Some(d) = self.script.peek().cloned() {
+            if d.by != p || d.verb != Verb::Choose {
+                return;
+            }
+            let Some(c) = d.step.cards.first().and_then(|k| self.st.find(k)) else {
+                return;
+            };
+            if !self.st.matches(c, f, p) {
+                return;
+            }
+            let Err(why) = self.deploy_conditions(p, c) else {
+                return;
+            };
+            self.script.take();
+            self.reject(&d, why);
+        }
+    }
+
     /// An optional deployment ("and/or", "up to"): the player's `choose` with no
     /// card declines it.
     pub(super) fn declines_optional(&mut self, p: Side, label: &str, f: &Filter) -> bool {
