@@ -308,6 +308,11 @@ pub fn setup(board: &Board) -> State {
         place(&mut st, p, Zone::Table);
     }
     st.timed = board.durations.clone();
+    for c in 0..st.cards.len() {
+        if st.on_table(c) {
+            st.note_for_game(c);
+        }
+    }
     // A card on an inactive card is inactive too.
     for c in 0..st.cards.len() {
         if let Zone::On(h) = st.zone[c]

@@ -25,6 +25,11 @@ use crate::engine::{Actor, Event};
 pub struct ObjectiveDef {
     #[serde(default)]
     pub deploy: Vec<ObjDeploy>,
+    /// "For remainder of game, you may not deploy …": restrictions that start once it
+    /// is deployed and last for the rest of the game, whatever happens to it (flipped,
+    /// placed out of play).
+    #[serde(default)]
+    pub remainder_of_game: Vec<Filter>,
 }
 
 /// One part of an Objective's "Deploy …" text.
@@ -54,6 +59,30 @@ pub struct ObjDeploy {
 }
 
 impl Engine {
+    /// A "for remainder of game" restriction of an Objective its player deployed still
+    /// applies, whatever has happened to the Objective since (AR Actions - Duration).
+    pub(super) fn for_game_restriction(&self, p: Side, c: CardIx) -> Result<(), super::engine::Rej> {
+        let hit = self
+            .st
+            .for_game
+            .iter()
+            .find(|(o, _, f)| self.st.owner(*o) == p && self.st.matches(c, f, p));
+        match hit {
+            Some((_, side, _)) => {
+                Err(rej(
+                    format!(
+                        "{} may not deploy: {} restricted it \"for remainder of game\" when deployed, and that lasts whatever happens to the Objective",
+                        self.name(c),
+                        side
+                    ),
+                    r::ACTIONS_DURATION,
+                )
+                .and(r::OBJECTIVE_DEPLOYMENT_RESTRICTIONS))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// A double-sided card flips: it now has its other side's title and text (a
     /// reference to one side's title affects only that side); cards deployed on or
     /// stacked on it stay there, on the new side.
@@ -259,6 +288,7 @@ impl Engine {
             ),
             &[r::OBJECTIVES],
         );
+        self.st.note_for_game(o);
         true
     }
 
@@ -429,4 +459,17 @@ pub fn card_tests(d: &super::model::CardDef, f: &Filter) -> bool {
         return false;
     }
     true
+}
+
+impl super::state::State {
+    /// An Objective's "for remainder of game" restrictions take effect (it has been
+    /// deployed).
+    pub fn note_for_game(&mut self, o: CardIx) {
+        if let Some(x) = &self.def(o).objective {
+            let fs = x.remainder_of_game.clone();
+            let t = self.title(o).to_string();
+            self.for_game
+                .extend(fs.into_iter().map(|f| (o, t.clone(), f)));
+        }
+    }
 }

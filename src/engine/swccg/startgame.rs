@@ -157,6 +157,7 @@ impl Engine {
                 r::OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
             ));
         }
+        self.for_game_restriction(p, c)?;
         Ok(())
     }
 

@@ -93,6 +93,9 @@ pub struct State {
     pub regular_moves: Vec<CardIx>,
     /// Changes in force for a stated duration (AR Actions - Duration).
     pub timed: Vec<super::globals::Timed>,
+    /// Restrictions "for remainder of game" of deployed Objectives: (the Objective,
+    /// the title of the side that made it, the cards its owner may not deploy).
+    pub for_game: Vec<(CardIx, String, Filter)>,
 }
 
 impl State {
@@ -107,6 +110,7 @@ impl State {
             force: [ForceCount::default(); 2],
             regular_moves: Vec::new(),
             timed: Vec::new(),
+            for_game: Vec::new(),
         }
     }
 
