@@ -83,7 +83,13 @@ impl Engine {
                 aboard,
                 free,
                 reshuffle,
-            } => self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle),
+                optional,
+            } => {
+                if optional && self.declines_optional(me, &label, &filter) {
+                    return Applied::Done;
+                }
+                self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle)
+            }
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
             Effect::StackFrom { from, filter } => self.stack_from(ix, me, &label, from, filter),
@@ -143,6 +149,31 @@ impl Engine {
             }
             Effect::CaptureCard(c) => self.capture(me, c),
             Effect::Release(text) => self.release(me, &text),
+            Effect::ModifyUntil {
+                filter,
+                stat,
+                add,
+                until,
+            } => {
+                let source = self.stack[ix]
+                    .card
+                    .map_or(label.clone(), |c| self.st.key(c).to_string());
+                self.start_duration(super::globals::Timed {
+                    source,
+                    side: me,
+                    filter,
+                    stat,
+                    add,
+                    until,
+                });
+                Applied::Done
+            }
+            Effect::Flip(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.flip(c);
+                }
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -339,7 +370,9 @@ impl Engine {
                 self.st.matches(c, &filter, me)
                     && self.shield_not_deployed(c).is_ok()
                     && self.unique_ok(c).is_ok()
-                    && (free || self.st.def(c).stats.deploy.unwrap_or(0) <= force)
+                    && self.deploy_conditions(me, c).is_ok()
+                    && (free
+                        || self.st.value(c, super::globals::Stat::Deploy).unwrap_or(0) <= force)
             })
             .collect();
         if cands.is_empty() {
@@ -361,6 +394,7 @@ impl Engine {
             return Applied::Done;
         }
         self.reject_shield_choices(me);
+        self.reject_barred_choices(me, &filter);
         let Some(c) = self.choose_one(
             me,
             &cands,

@@ -830,13 +830,14 @@ impl Engine {
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
-            return Err(rej(
+            let e = rej(
                 format!(
                     "{title} deploys for {cost} Force; {} has {have} in Force Pile",
                     p.name()
                 ),
                 r::PAYING_COSTS,
-            ));
+            );
+            return Err(self.global_cite(e, c, super::globals::Stat::Deploy));
         }
         self.deploy_destination(p, c, d)
     }
@@ -911,6 +912,7 @@ impl Engine {
         let cost = if free {
             0
         } else {
+            self.note_value(c, super::globals::Stat::Deploy, "when deployed");
             super::card_values::deploy_cost(&self.st, c, Some(to))
         };
         let from = match self.st.zone[c] {
@@ -1102,7 +1104,8 @@ impl Engine {
 
 pub(super) fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {
     if d.personas.is_empty() {
-        vec![d.title.clone()]
+        // A virtual card has the title of the original (AR Virtual Cards).
+        vec![super::titles::base_title(&d.title).to_string()]
     } else {
         d.personas.clone()
     }

@@ -73,6 +73,9 @@ pub mod react;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
 pub mod games;
+mod globals;
+mod objective;
+pub mod titles;
 pub mod weapon_fire;
 
 use crate::engine::{
@@ -143,6 +146,14 @@ fn result(run: Run) -> RunResult {
             format!("states.{}", st.cards[c].key),
             card_state_name(st, c),
         );
+        for stat in globals::Stat::ALL {
+            if let Some(v) = st.value(c, stat) {
+                obs.num(
+                    format!("value.{}.{}", st.cards[c].key, stat.as_str()),
+                    Some(v),
+                );
+            }
+        }
     }
     for side in [Side::Light, Side::Dark] {
         for p in check::PILES {
@@ -311,6 +322,12 @@ pub fn setup(board: &Board) -> State {
     }
     for p in &board.table {
         place(&mut st, p, Zone::Table);
+    }
+    st.timed = board.durations.clone();
+    for c in 0..st.cards.len() {
+        if st.on_table(c) {
+            st.note_for_game(c);
+        }
     }
     // A card on an inactive card is inactive too.
     for c in 0..st.cards.len() {

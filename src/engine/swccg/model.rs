@@ -157,6 +157,10 @@ pub struct Board {
     /// Cards that already battled this turn: they do not participate in a battle again.
     #[serde(default)]
     pub battled_this_turn: Vec<Pos<String>>,
+    // ---- durations (AR Actions - Duration)
+    /// Changes already in force for a stated duration when the position starts.
+    #[serde(default)]
+    pub durations: Vec<super::globals::Timed>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -528,11 +532,11 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity, // ---- reacts (AR Appendix C React)
+    pub identity: super::identify::Identity,
+    // ---- reacts (AR Appendix C React)
     /// "May deploy or move as a 'react'": who may react, how, and from where.
     #[serde(default)]
     pub react: Vec<super::react::ReactText>,
-    pub identity: super::identify::Identity,
     // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
     /// A permission to fire a weapon (an Interrupt, a device, a character's or a
     /// weapon's own text).
@@ -542,6 +546,24 @@ pub struct CardDef {
     /// vehicle this card is aboard (or on this card).
     #[serde(default)]
     pub weapon_destiny_each: i64,
+    // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
+    /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
+    /// card (one dot) says `unique: true`.
+    #[serde(default)]
+    pub dots: u8,
+    /// Diamond restricted: the number of ♦ next to its title.
+    #[serde(default)]
+    pub diamonds: u8,
+    /// Game text that modifies values of cards matching a filter, in every state
+    /// (deployed, in a pile, stacked, drawn), while this card is active on table.
+    #[serde(default)]
+    pub globals: Vec<super::globals::GlobalMod>,
+    /// An Objective's 0 side: the "Deploy …" text carried out at the start of the game.
+    #[serde(default)]
+    pub objective: Option<super::objective::ObjectiveDef>,
+    /// A double-sided card's other side (its own title, type and text).
+    #[serde(default)]
+    pub back: Option<Box<CardDef>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -764,6 +786,20 @@ pub struct Filter {
     /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
     #[serde(default)]
     pub duplicate_in_pile: bool,
+    // ---- global effects and durations
+    /// Its current value (global effects and durations applied) is at most this.
+    #[serde(default)]
+    pub at_most: Option<super::globals::StatBound>,
+    /// A location card that is (or is not) a battleground by its icons: Force icons
+    /// on both sides (`stats.icons` has `light_force` and `dark_force`).
+    #[serde(default)]
+    pub battleground: Option<bool>,
+    /// "Deploys for free": no deploy cost is listed on the card (AR Free).
+    #[serde(default)]
+    pub no_deploy_cost: bool,
+    /// "Always immune to Alter": immune to this title by its own text (`immune_to`).
+    #[serde(default)]
+    pub immune_to: Option<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -946,6 +982,9 @@ pub enum Effect {
         free: bool,
         #[serde(default)]
         reshuffle: bool,
+        /// "and/or", "up to": the player may deploy none (`choose` with no card).
+        #[serde(default)]
+        optional: bool,
     },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
@@ -1051,6 +1090,17 @@ pub enum Effect {
     /// The card this card is deployed on 'explodes': it and every character present
     /// with it are lost (only while it is at a site).
     Explode,
+    // ---- durations (AR Actions - Duration, Until End Of Turn)
+    /// Values of every card matching the filter (seen from the action's player)
+    /// change by `add` until the duration ends, whatever happens to this card.
+    ModifyUntil {
+        filter: Filter,
+        stat: super::globals::Stat,
+        add: i64,
+        until: super::globals::Until,
+    },
+    /// A double-sided card turns over to its other side (`back:`).
+    Flip(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -1119,6 +1169,11 @@ pub struct Ability {
     /// A top-level action played during a battle's damage segment (e.g. Houjix).
     #[serde(default)]
     pub damage_segment: bool,
+    // ---- starting the game (AR Starting The Game - Example 1)
+    /// "If you have deployed a battleground": a location you deployed at the start of
+    /// the game (converted since or not) must match.
+    #[serde(default)]
+    pub deployed_location: Option<Filter>,
 }
 
 // ---------------------------------------------------------------- script

@@ -157,8 +157,8 @@ impl Engine {
         self.cards_at(l).contains(&t) && !self.undercover(t)
     }
 
-    /// Are two sites adjacent (or the same)?
-    fn same_or_adjacent(&self, a: usize, b: usize) -> bool {
+    /// Are `a` and `b` the same location or adjacent sites (AR Adjacent)?
+    pub(super) fn same_or_adjacent(&self, a: usize, b: usize) -> bool {
         if a == b {
             return true;
         }
