@@ -455,6 +455,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         }
         "numbers" => board_number(rest),
         "values" => super::card_values::observable(b, rest),
+        "totals" => super::destiny_total::observable(rest),
         "where" => locate_path(b, rest),
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)

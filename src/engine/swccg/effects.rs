@@ -108,6 +108,7 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
+            Effect::DestinyTotal(spec) => self.destiny_total_effect(ix, me, &label, spec),
             Effect::LoseForceFrom { who, amount, from } => {
                 self.lose_force_from(ix, me, who, amount, from)
             }

@@ -36,6 +36,7 @@ pub mod destiny;
 pub mod drain;
 mod drain_board;
 pub mod card_values;
+pub mod destiny_total;
 mod effects;
 pub mod engine;
 pub mod identify;

@@ -930,6 +930,10 @@ pub enum Effect {
         amount: Amount,
         from: PileName,
     },
+    // ---- destiny totals outside battle (AR Ch.1 Section F)
+    /// Draw N destinies, each an action of its own on the stack, and total them with
+    /// the modifiers to each draw and to the total; test the total like `destiny`.
+    DestinyTotal(super::destiny_total::TotalSpec),
 }
 
 /// One piece of game text the engine understands.

@@ -223,7 +223,7 @@ impl Engine {
         }
         let owner = self.st.owner(c);
         let targets = match self
-            .drain_cancel_allowed(c, a, Window::Response(ix))
+            .response_allowed(c, a, Window::Response(ix))
             .and_then(|()| self.choose_targets(owner, c, a, Window::Response(ix), &[]))
         {
             Ok(t) => t,
@@ -300,6 +300,7 @@ impl Engine {
                 let p = self.stack[ix].actor;
                 let battle_draw = self.stack[ix].battle_draw;
                 let draw_kind = self.stack[ix].draw_kind;
+                let substituted = self.stack[ix].substitute.is_some();
                 // Unless a response already sent the destiny card elsewhere.
                 if let Some(c) = card
                     && self.st.zone[c] == Zone::Drawn
@@ -329,7 +330,7 @@ impl Engine {
                         self.stack[parent].drawn.push((s, value, draw_kind));
                     }
                     Some(_) => {}
-                    None => self.apply_destiny_test(parent, &test, value),
+                    None => self.destiny_done(parent, &test, value, substituted),
                 }
                 Flow::Go
             }

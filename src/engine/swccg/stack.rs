@@ -147,6 +147,8 @@ pub struct Entry {
     pub draw_kind: BattleDraw,
     /// A battle: the repeating weapon whose owner may fire it again now.
     pub repeating: Option<CardIx>,
+    /// An action drawing a destiny total outside battle: its draws so far.
+    pub total: Option<Box<super::destiny_total::TotalRun>>,
 }
 
 impl Entry {
@@ -182,6 +184,7 @@ impl Entry {
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
             repeating: None,
+            total: None,
         }
     }
 
