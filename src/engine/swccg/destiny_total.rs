@@ -21,7 +21,7 @@ use super::model::{Amount, DestinyTest, Effect, Side, Who};
 use super::stack::{ActionKind, Entry};
 use super::state::CardIx;
 use super::values::{Base, Modifier, Rules, Total, cite, compute};
-use crate::engine::Event;
+use crate::engine::{Actor, Event};
 use serde::Deserialize;
 
 /// `destiny_total:` — what the action draws and how it is totaled.
@@ -289,6 +289,68 @@ impl Engine {
             ));
         }
         Ok(())
+    }
+}
+
+impl Engine {
+    /// `cancel_and_redraw`: the destiny just drawn (the action responded to) is
+    /// canceled and will be drawn again.
+    pub(super) fn cancel_and_redraw(&mut self, ix: usize, label: &str) -> Applied {
+        let j = self.stack[ix]
+            .responding_to
+            .filter(|&j| j < self.stack.len() && !self.stack[j].canceled);
+        match j {
+            Some(j) if matches!(self.stack[j].kind, ActionKind::DestinyDrawn { .. }) => {
+                self.cancel(ix, j);
+                self.stack[j].redraw = self.stack[j].canceled;
+            }
+            _ => self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: no destiny just drawn to cancel and redraw"),
+                &[cite::CANCELED_REDRAWN],
+            ),
+        }
+        Applied::Done
+    }
+
+    /// A destiny draw of a total came off the stack canceled: its card goes to the Used
+    /// Pile; a redraw is drawn in its place (and counts instead), otherwise the canceled
+    /// draw still counts against the limit and adds nothing (AR Canceled And Redrawn
+    /// Destiny Draws).
+    pub(super) fn canceled_draw(&mut self, e: Entry) {
+        let (parent, card) = match e.kind {
+            ActionKind::DestinyDrawn { parent, card, .. } => (parent, card),
+            ActionKind::DestinyDraw { parent, .. } => (parent, None),
+            _ => return,
+        };
+        if parent >= self.stack.len() || self.stack[parent].total.is_none() {
+            return;
+        }
+        let me = e.actor;
+        if let Some(c) = card
+            && self.st.zone[c] == super::state::Zone::Drawn
+        {
+            self.st.to_pile(c, me, super::model::PileName::UsedPile);
+        }
+        let label = self.stack[parent].label.clone();
+        if e.redraw {
+            self.log(
+                actor(me),
+                Event::Result,
+                format!("{label}: the canceled destiny is redrawn; the redraw counts instead"),
+                &[cite::CANCELED_REDRAWN],
+            );
+            let _ = self.push_total_draw(parent, me, &label);
+            return;
+        }
+        self.log(
+            actor(me),
+            Event::Result,
+            format!("{label}: a canceled destiny draw still counts against the limit"),
+            &[cite::CANCELED_REDRAWN],
+        );
+        self.destiny_done(parent, &DestinyTest::default(), None, false);
     }
 }
 

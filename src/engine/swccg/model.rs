@@ -934,6 +934,9 @@ pub enum Effect {
     /// Draw N destinies, each an action of its own on the stack, and total them with
     /// the modifiers to each draw and to the total; test the total like `destiny`.
     DestinyTotal(super::destiny_total::TotalSpec),
+    /// Cancel the destiny just drawn (the action responded to) and draw it again: the
+    /// redraw counts instead of the canceled draw (AR Canceled And Redrawn Destiny Draws).
+    CancelAndRedraw(CardRef),
 }
 
 /// One piece of game text the engine understands.

@@ -16,13 +16,17 @@ impl Engine {
         // Canceled actions are always removed from the stack.
         if self.stack[ix].canceled {
             self.attempt = None;
-            let e = self.stack.pop().map(|e| e.label).unwrap_or_default();
+            let popped = self.stack.pop();
+            let e = popped.as_ref().map(|e| e.label.clone()).unwrap_or_default();
             self.log(
                 Actor::Rules,
                 Event::Pop,
                 format!("{e} (canceled) is removed from the stack"),
                 &[r::CANCELING],
             );
+            if let Some(p) = popped {
+                self.canceled_draw(p);
+            }
             return Flow::Go;
         }
         // An action no longer a legal target for responses comes off.

@@ -149,6 +149,8 @@ pub struct Entry {
     pub repeating: Option<CardIx>,
     /// An action drawing a destiny total outside battle: its draws so far.
     pub total: Option<Box<super::destiny_total::TotalRun>>,
+    /// A canceled destiny draw that is drawn again.
+    pub redraw: bool,
 }
 
 impl Entry {
@@ -185,6 +187,7 @@ impl Entry {
             draw_kind: BattleDraw::Battle,
             repeating: None,
             total: None,
+            redraw: false,
         }
     }
 
