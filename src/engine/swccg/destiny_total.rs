@@ -61,12 +61,14 @@ pub struct TotalRun {
     pub spec: TotalSpec,
     /// Each draw: its value (`None`: failed) and whether it was substituted.
     pub made: Vec<(Option<i64>, bool)>,
+    /// Draws beyond one made by "draw X choose Y" (they count against limits too).
+    pub extra: u32,
 }
 
 impl TotalRun {
     /// Draws that count against a limit: every one made but a substituted one.
     fn counted(&self) -> u32 {
-        self.made.iter().filter(|(_, s)| !s).count() as u32
+        self.made.iter().filter(|(_, s)| !s).count() as u32 + self.extra
     }
 }
 
@@ -156,6 +158,7 @@ impl Engine {
         self.stack[ix].total = Some(Box::new(TotalRun {
             spec,
             made: Vec::new(),
+            extra: 0,
         }));
         self.push_total_draw(ix, me, label)
     }
@@ -278,6 +281,7 @@ impl Engine {
             .st
             .top(drawer, super::model::PileName::ReserveDeck)
             .is_none();
+        self.choose_allowed(c, a, i)?;
         if substitutes && matches!(self.stack[i].kind, ActionKind::DestinyDraw { .. }) && empty {
             return Err(rej(
                 format!(
@@ -351,6 +355,142 @@ impl Engine {
             &[cite::CANCELED_REDRAWN],
         );
         self.destiny_done(parent, &DestinyTest::default(), None, false);
+    }
+}
+
+impl Engine {
+    /// `draw_x_choose_y`: the destiny about to be drawn (the action responded to) is
+    /// drawn as X destinies, of which Y are chosen.
+    pub(super) fn draw_x_choose_y(&mut self, ix: usize, label: &str, x: u32, y: u32) -> Applied {
+        let j = self.stack[ix].responding_to.filter(|&j| j < self.stack.len());
+        match j {
+            Some(j) if matches!(self.stack[j].kind, ActionKind::DestinyDraw { .. }) => {
+                self.stack[j].choose = Some((x, y));
+                let text = format!(
+                    "{label}: {} will draw {x} destinies and choose {y}",
+                    self.stack[j].label
+                );
+                self.log(actor(self.stack[ix].actor), Event::StateChange, text, &[cite::DRAW_X_CHOOSE_Y]);
+            }
+            _ => self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: no destiny draw about to happen"),
+                &[cite::DRAW_X_CHOOSE_Y],
+            ),
+        }
+        Applied::Done
+    }
+
+    /// How many more destinies the total of `parent` may draw under its limit.
+    fn allowance(&self, parent: usize) -> Option<u32> {
+        let run = self.stack.get(parent)?.total.as_ref()?;
+        run.spec.limit.map(|l| l.saturating_sub(run.counted()))
+    }
+
+    /// Draws X destinies for the draw at `ix` (each counts against limits), and the
+    /// drawing player chooses one to keep (`choose`); the others go to the Used Pile.
+    pub(super) fn draw_and_choose(
+        &mut self,
+        ix: usize,
+        parent: usize,
+        p: Side,
+    ) -> (Option<CardIx>, Option<i64>) {
+        use super::model::PileName;
+        let (x, y) = self.stack[ix].choose.unwrap_or((1, 1));
+        if y != 1 {
+            let what = format!("draw {x} and choose {y} destinies (only one kept is modelled)");
+            let depth = self.depth();
+            self.trace.not_modelled(depth, actor(p), what.clone(), &[cite::DRAW_X_CHOOSE_Y]);
+            self.outcome = Some(Outcome::NotModelled { what });
+            return (None, None);
+        }
+        let mut drawn: Vec<(CardIx, i64)> = Vec::new();
+        for _ in 0..x {
+            let Some(c) = self.st.top(p, PileName::ReserveDeck) else {
+                break;
+            };
+            let Some(v) = self.destiny_number(p, c) else {
+                break;
+            };
+            self.st.put(c, super::state::Zone::Drawn);
+            self.destinies.push(v);
+            drawn.push((c, v));
+        }
+        if let Some(t) = self.stack.get_mut(parent).and_then(|e| e.total.as_mut()) {
+            t.extra += (drawn.len() as u32).saturating_sub(1);
+        }
+        let shown: Vec<String> = drawn
+            .iter()
+            .map(|&(c, v)| format!("{} ({v})", self.st.key(c)))
+            .collect();
+        self.log(
+            actor(p),
+            Event::Result,
+            format!("{} draws {} destinies: {}; each counts as a draw", p.name(), drawn.len(), shown.join(", ")),
+            &[cite::DRAW_X_CHOOSE_Y],
+        );
+        let keep = match drawn.as_slice() {
+            [] => return (None, None),
+            [only] => Some(only.0),
+            _ => {
+                let cands: Vec<CardIx> = drawn.iter().map(|d| d.0).collect();
+                self.choose_one(p, &cands, "the destiny to keep")
+            }
+        };
+        let Some(keep) = keep else {
+            return (None, None);
+        };
+        for &(c, _) in drawn.iter().filter(|d| d.0 != keep) {
+            self.st.to_pile(c, p, PileName::UsedPile);
+        }
+        let v = drawn.iter().find(|d| d.0 == keep).map(|d| d.1);
+        self.log(
+            actor(p),
+            Event::Result,
+            format!("{} chooses {} ({}); the others go to the Used Pile", p.name(), self.name(keep), v.unwrap_or(0)),
+            &[cite::DRAW_X_CHOOSE_Y],
+        );
+        (Some(keep), v)
+    }
+
+    /// "Draw X choose Y" may be used only when every one of the X draws may be made:
+    /// all of them count against the limit (AR Draw X Choose Y - Examples 1 to 3).
+    fn choose_allowed(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rej> {
+        let x = self.st.def(c).abilities[a].effect.iter().find_map(|e| match e {
+            Effect::DrawXChooseY { x, .. } => Some(*x),
+            _ => None,
+        });
+        let (Some(x), ActionKind::DestinyDraw { parent, .. }) = (x, &self.stack[i].kind) else {
+            return Ok(());
+        };
+        match self.allowance(*parent) {
+            Some(left) if left < x => Err(rej(
+                format!(
+                    "{} cannot be used: its {x} draws all count against the limit, and only {left} more may be drawn",
+                    self.name(c)
+                ),
+                cite::DRAW_X_CHOOSE_Y_EXAMPLE_1,
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Engine {
+    /// A scripted response anchored (`responding_to:`) to the action at `i` whose card
+    /// has text responding to that kind of action is judged there even when the rules
+    /// forbid it there (so it is rejected with the rule, never silently held).
+    pub(super) fn anchored_here(&self, d: &Decision, i: usize) -> bool {
+        let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k)) else {
+            return false;
+        };
+        self.st
+            .def(c)
+            .abilities
+            .iter()
+            .filter_map(|a| a.responds_to.as_ref())
+            .any(|t| self.trigger_matches(t, i, c))
     }
 }
 

@@ -110,6 +110,7 @@ impl Engine {
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
             Effect::DestinyTotal(spec) => self.destiny_total_effect(ix, me, &label, spec),
             Effect::CancelAndRedraw(_) => self.cancel_and_redraw(ix, &label),
+            Effect::DrawXChooseY { x, y } => self.draw_x_choose_y(ix, &label, x, y),
             Effect::LoseForceFrom { who, amount, from } => {
                 self.lose_force_from(ix, me, who, amount, from)
             }

@@ -937,6 +937,9 @@ pub enum Effect {
     /// Cancel the destiny just drawn (the action responded to) and draw it again: the
     /// redraw counts instead of the canceled draw (AR Canceled And Redrawn Destiny Draws).
     CancelAndRedraw(CardRef),
+    /// Responding to a destiny about to be drawn: draw X instead and choose Y of them
+    /// (AR Draw X Choose Y); every one drawn counts against limits.
+    DrawXChooseY { x: u32, y: u32 },
 }
 
 /// One piece of game text the engine understands.

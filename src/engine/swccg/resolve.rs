@@ -437,6 +437,7 @@ impl Engine {
                 );
                 (None, Some(v))
             }
+            None if self.stack[ix].choose.is_some() => self.draw_and_choose(ix, parent, p),
             None => self.draw_destiny(p),
         };
         self.stack[ix].kind = ActionKind::DestinyDrawn {
@@ -507,7 +508,7 @@ impl Engine {
     /// with several values (`destiny_values`), the drawing player's `destiny_value`
     /// decision picks one. A card whose destiny number the board does not give is not
     /// modelled (the run stops) rather than drawn as 0.
-    fn destiny_number(&mut self, p: Side, c: CardIx) -> Option<i64> {
+    pub(super) fn destiny_number(&mut self, p: Side, c: CardIx) -> Option<i64> {
         use super::values::cite;
         let def = self.st.def(c);
         let values = if !def.stats.destiny_values.is_empty() {

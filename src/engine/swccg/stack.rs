@@ -151,6 +151,8 @@ pub struct Entry {
     pub total: Option<Box<super::destiny_total::TotalRun>>,
     /// A canceled destiny draw that is drawn again.
     pub redraw: bool,
+    /// A destiny draw made as "draw X and choose Y".
+    pub choose: Option<(u32, u32)>,
 }
 
 impl Entry {
@@ -188,6 +190,7 @@ impl Entry {
             repeating: None,
             total: None,
             redraw: false,
+            choose: None,
         }
     }
 
