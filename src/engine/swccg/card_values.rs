@@ -126,8 +126,7 @@ fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
                 continue;
             };
             let about = n == key || (n == "this" && s == c);
-            if !about || !reaches(st, s, c, at, m.anywhere) || !required_here(st, at, &m.requires)
-            {
+            if !about || !reaches(st, s, c, at, m.anywhere) || !required_here(st, at, &m.requires) {
                 continue;
             }
             if matches!(m.op, OpSpec::NotReduced(true)) {
@@ -142,7 +141,12 @@ fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
         }
     }
     let mods = super::reduce::guard(&base, mods, guarded);
-    compute(&format!("{stat} of {title}"), &base, &mods, Rules::default())
+    compute(
+        &format!("{stat} of {title}"),
+        &base,
+        &mods,
+        Rules::default(),
+    )
 }
 
 impl Engine {

@@ -236,15 +236,27 @@ impl Engine {
         let to_total = modifiers(self, me, &run.spec.to_total, &source, false);
         let (draws, t) = total(&run.made, &each, &to_total);
         for d in &draws {
-            self.log(actor(me), Event::Result, format!("{label}: {d}"), &d.cites());
+            self.log(
+                actor(me),
+                Event::Result,
+                format!("{label}: {d}"),
+                &d.cites(),
+            );
         }
         let value = t.as_ref().and_then(|t| t.value);
         match &t {
-            Some(t) => self.log(actor(me), Event::Result, format!("{label}: {t}"), &t.cites()),
+            Some(t) => self.log(
+                actor(me),
+                Event::Result,
+                format!("{label}: {t}"),
+                &t.cites(),
+            ),
             None => self.log(
                 actor(me),
                 Event::Result,
-                format!("{label}: no destiny was drawn, so there is no total to modify: the draw fails"),
+                format!(
+                    "{label}: no destiny was drawn, so there is no total to modify: the draw fails"
+                ),
                 &[cite::FAILED_DRAWS, cite::UNDEFINED_VALUES],
             ),
         }
@@ -362,7 +374,9 @@ impl Engine {
     /// `draw_x_choose_y`: the destiny about to be drawn (the action responded to) is
     /// drawn as X destinies, of which Y are chosen.
     pub(super) fn draw_x_choose_y(&mut self, ix: usize, label: &str, x: u32, y: u32) -> Applied {
-        let j = self.stack[ix].responding_to.filter(|&j| j < self.stack.len());
+        let j = self.stack[ix]
+            .responding_to
+            .filter(|&j| j < self.stack.len());
         match j {
             Some(j) if matches!(self.stack[j].kind, ActionKind::DestinyDraw { .. }) => {
                 self.stack[j].choose = Some((x, y));
@@ -370,7 +384,12 @@ impl Engine {
                     "{label}: {} will draw {x} destinies and choose {y}",
                     self.stack[j].label
                 );
-                self.log(actor(self.stack[ix].actor), Event::StateChange, text, &[cite::DRAW_X_CHOOSE_Y]);
+                self.log(
+                    actor(self.stack[ix].actor),
+                    Event::StateChange,
+                    text,
+                    &[cite::DRAW_X_CHOOSE_Y],
+                );
             }
             _ => self.log(
                 Actor::Rules,
@@ -401,7 +420,8 @@ impl Engine {
         if y != 1 {
             let what = format!("draw {x} and choose {y} destinies (only one kept is modelled)");
             let depth = self.depth();
-            self.trace.not_modelled(depth, actor(p), what.clone(), &[cite::DRAW_X_CHOOSE_Y]);
+            self.trace
+                .not_modelled(depth, actor(p), what.clone(), &[cite::DRAW_X_CHOOSE_Y]);
             self.outcome = Some(Outcome::NotModelled { what });
             return (None, None);
         }
@@ -427,7 +447,12 @@ impl Engine {
         self.log(
             actor(p),
             Event::Result,
-            format!("{} draws {} destinies: {}; each counts as a draw", p.name(), drawn.len(), shown.join(", ")),
+            format!(
+                "{} draws {} destinies: {}; each counts as a draw",
+                p.name(),
+                drawn.len(),
+                shown.join(", ")
+            ),
             &[cite::DRAW_X_CHOOSE_Y],
         );
         let keep = match drawn.as_slice() {
@@ -448,7 +473,12 @@ impl Engine {
         self.log(
             actor(p),
             Event::Result,
-            format!("{} chooses {} ({}); the others go to the Used Pile", p.name(), self.name(keep), v.unwrap_or(0)),
+            format!(
+                "{} chooses {} ({}); the others go to the Used Pile",
+                p.name(),
+                self.name(keep),
+                v.unwrap_or(0)
+            ),
             &[cite::DRAW_X_CHOOSE_Y],
         );
         (Some(keep), v)
@@ -457,10 +487,13 @@ impl Engine {
     /// "Draw X choose Y" may be used only when every one of the X draws may be made:
     /// all of them count against the limit (AR Draw X Choose Y - Examples 1 to 3).
     fn choose_allowed(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rej> {
-        let x = self.st.def(c).abilities[a].effect.iter().find_map(|e| match e {
-            Effect::DrawXChooseY { x, .. } => Some(*x),
-            _ => None,
-        });
+        let x = self.st.def(c).abilities[a]
+            .effect
+            .iter()
+            .find_map(|e| match e {
+                Effect::DrawXChooseY { x, .. } => Some(*x),
+                _ => None,
+            });
         let (Some(x), ActionKind::DestinyDraw { parent, .. }) = (x, &self.stack[i].kind) else {
             return Ok(());
         };

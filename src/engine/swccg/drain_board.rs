@@ -54,7 +54,11 @@ impl Engine {
             ),
             &[cite::LOSING_FORCE_FROM_X, cite::LOSING_FORCE],
         );
-        let elsewhere = if rest > 0 { self.lose_force(p, rest) } else { 0 };
+        let elsewhere = if rest > 0 {
+            self.lose_force(p, rest)
+        } else {
+            0
+        };
         if elsewhere < rest && self.outcome.is_none() {
             self.log(
                 actor(p),

@@ -135,12 +135,6 @@ pub struct Board {
     #[serde(default)]
     pub battle: Option<super::battle::Battle>,
     #[serde(default)]
-    pub drains: Option<Vec<super::drain::Drain>>,
-    #[serde(default)]
-    pub values: Option<Vec<super::battle_scenario::ValueCase>>,
-    #[serde(default)]
-    pub draws: Option<Vec<super::battle_scenario::DrawCase>>,
-    #[serde(default)]
     pub attack: Option<super::battle_attack::Attack>,
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
