@@ -103,7 +103,13 @@ pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) ->
         Some(DeployTo::OnCard(h)) => st.location_of(h),
         _ => None,
     };
-    value_at(st, c, "deploy", at).or_zero().max(0)
+    // Global effects and durations on deploy costs (AR Global Effects, Duration).
+    let global: i64 = st
+        .value_terms(c, super::globals::Stat::Deploy)
+        .iter()
+        .map(|(_, add)| add)
+        .sum();
+    (value_at(st, c, "deploy", at).or_zero() + global).max(0)
 }
 
 /// The value `stat` of card `c` if it were at location `at`.

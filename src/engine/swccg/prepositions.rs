@@ -129,7 +129,7 @@ pub fn remote_planet(st: &State, c: CardIx, l: usize, direct: bool) -> Option<St
 
 /// Where a card is present: `Ok(location)` or `Err(enclosed craft)`; `None` when it
 /// is not present anywhere (inactive, or not on table at a location).
-fn present(st: &State, c: CardIx) -> Option<Result<usize, CardIx>> {
+pub(super) fn present(st: &State, c: CardIx) -> Option<Result<usize, CardIx>> {
     if !st.active(c) {
         return None;
     }

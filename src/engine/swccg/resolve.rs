@@ -13,6 +13,9 @@ use crate::engine::{Actor, Event};
 impl Engine {
     pub(super) fn step_stack(&mut self) -> Flow {
         let ix = self.stack.len() - 1;
+        if self.react_arrivals(ix) {
+            return Flow::Go;
+        }
         // Canceled actions are always removed from the stack.
         if self.stack[ix].canceled {
             self.attempt = None;
@@ -594,6 +597,10 @@ impl Engine {
         value: Option<i64>,
     ) {
         if parent >= self.stack.len() {
+            return;
+        }
+        if self.stack[parent].shot.is_some() {
+            self.shot_drawn(parent, value);
             return;
         }
         self.stack[parent].destiny = value;

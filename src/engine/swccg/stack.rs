@@ -153,6 +153,16 @@ pub struct Entry {
     pub redraw: bool,
     /// A destiny draw made as "draw X and choose Y".
     pub choose: Option<(u32, u32)>,
+    // ---- the damage segment as decisions
+    /// A battle in its damage segment.
+    pub damage: Option<Box<super::battle_damage::DamageSeg>>,
+    /// A battle: destinies just drawn that responses added to a side's total power
+    /// (side, value, source).
+    pub power_adds: Vec<(Side, i64, String)>,
+    /// A battle: modifiers played for the rest of it.
+    pub played_mods: Vec<super::battle::ModSpec>,
+    /// A weapon firing: its weapon destiny draws so far and what they add up to.
+    pub shot: Option<Box<super::weapon_fire::Shot>>,
 }
 
 impl Entry {
@@ -191,6 +201,10 @@ impl Entry {
             total: None,
             redraw: false,
             choose: None,
+            damage: None,
+            power_adds: Vec::new(),
+            played_mods: Vec::new(),
+            shot: None,
         }
     }
 
