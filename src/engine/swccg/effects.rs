@@ -130,9 +130,10 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
-            Effect::LoseForceFrom { who, amount, from } => {
-                self.lose_force_from(ix, me, who, amount, from)
-            }
+            e @ (Effect::DestinyTotal(_)
+            | Effect::CancelAndRedraw(_)
+            | Effect::DrawXChooseY { .. }
+            | Effect::LoseForceFrom { .. }) => self.values_effect(ix, me, &label, e),
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);

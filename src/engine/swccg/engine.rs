@@ -407,7 +407,7 @@ impl Engine {
             // its player passes until that action is the one responded to.
             if let (Some(anchor), Window::Response(i)) = (&d.step.responding_to, w)
                 && d.by == p
-                && (self.stack[i].label != *anchor || !can)
+                && (self.stack[i].label != *anchor || !(can || self.anchored_here(&d, i)))
             {
                 let text = format!(
                     "{} passes (its next decision responds to {anchor})",

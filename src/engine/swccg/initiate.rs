@@ -465,7 +465,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
-        self.drain_cancel_allowed(c, a, w)?;
+        self.response_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }

@@ -38,6 +38,7 @@ mod check;
 pub mod conditions;
 mod deploy;
 pub mod destiny;
+pub mod destiny_total;
 pub mod drain;
 mod drain_board;
 mod effects;

@@ -135,12 +135,6 @@ pub struct Board {
     #[serde(default)]
     pub battle: Option<super::battle::Battle>,
     #[serde(default)]
-    pub drains: Option<Vec<super::drain::Drain>>,
-    #[serde(default)]
-    pub values: Option<Vec<super::battle_scenario::ValueCase>>,
-    #[serde(default)]
-    pub draws: Option<Vec<super::battle_scenario::DrawCase>>,
-    #[serde(default)]
     pub attack: Option<super::battle_attack::Attack>,
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
@@ -1076,6 +1070,16 @@ pub enum Effect {
         amount: Amount,
         from: PileName,
     },
+    // ---- destiny totals outside battle (AR Ch.1 Section F)
+    /// Draw N destinies, each an action of its own on the stack, and total them with
+    /// the modifiers to each draw and to the total; test the total like `destiny`.
+    DestinyTotal(super::destiny_total::TotalSpec),
+    /// Cancel the destiny just drawn (the action responded to) and draw it again: the
+    /// redraw counts instead of the canceled draw (AR Canceled And Redrawn Destiny Draws).
+    CancelAndRedraw(CardRef),
+    /// Responding to a destiny about to be drawn: draw X instead and choose Y of them
+    /// (AR Draw X Choose Y); every one drawn counts against limits.
+    DrawXChooseY { x: u32, y: u32 },
     // ---- capturing (AR Appendix C Capturing)
     /// The card is captured (only the Dark Side captures; only Light Side characters).
     Capture(CardRef),
