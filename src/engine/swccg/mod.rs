@@ -63,6 +63,7 @@ mod weapon_deploy;
 
 mod globals;
 mod objective;
+mod utinni;
 pub mod titles;
 
 use crate::engine::{
@@ -347,7 +348,8 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         e.seed(p);
     }
     e.run();
-    let turn_obs = e.turn_observations();
+    let mut turn_obs = e.turn_observations();
+    turn_obs.extend(e.utinni_answers());
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),

@@ -520,6 +520,9 @@ pub struct CardDef {
     /// A double-sided card's other side (its own title, type and text).
     #[serde(default)]
     pub back: Option<Box<CardDef>>,
+    /// An Utinni Effect's target (a card key), chosen when it was deployed.
+    #[serde(default)]
+    pub utinni_target: Option<String>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw

@@ -267,6 +267,7 @@ pub const UNTIL_END_OF_TURN: &str = "swccg.ar.until-end-of-turn";
 pub const OBJECTIVES: &str = "swccg.ar.double-sided-cards-objectives";
 pub const STARTING_MANDATORY: &str = "swccg.ar.starting-interrupts-and-objectives-mandatory-actions";
 pub const STARTING_THE_GAME_EXAMPLE_1: &str = "swccg.ar.starting-the-game-example-1";
+pub const REACHING_UTINNI: &str = "swccg.ar.reaching-an-utinni-effect";
 
 /// Every section the identical-title, global-effect and duration rules cite.
 pub const STATES_ALL: &[&str] = &[
@@ -278,4 +279,5 @@ pub const STATES_ALL: &[&str] = &[
     OBJECTIVES,
     STARTING_MANDATORY,
     STARTING_THE_GAME_EXAMPLE_1,
+    REACHING_UTINNI,
 ];
