@@ -263,6 +263,9 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    /// A Hoth site's marker number.
+    #[serde(default)]
+    pub marker: Option<i64>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -523,6 +526,9 @@ pub struct CardDef {
     /// An Utinni Effect's target (a card key), chosen when it was deployed.
     #[serde(default)]
     pub utinni_target: Option<String>,
+    /// A Hoth site's marker number.
+    #[serde(default)]
+    pub marker: Option<i64>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw

@@ -268,6 +268,8 @@ pub const OBJECTIVES: &str = "swccg.ar.double-sided-cards-objectives";
 pub const STARTING_MANDATORY: &str = "swccg.ar.starting-interrupts-and-objectives-mandatory-actions";
 pub const STARTING_THE_GAME_EXAMPLE_1: &str = "swccg.ar.starting-the-game-example-1";
 pub const REACHING_UTINNI: &str = "swccg.ar.reaching-an-utinni-effect";
+pub const LOCATION_SPECIAL_CONDITIONS: &str =
+    "swccg.ar.deploying-locations-while-there-are-special-conditions";
 
 /// Every section the identical-title, global-effect and duration rules cite.
 pub const STATES_ALL: &[&str] = &[
@@ -280,4 +282,5 @@ pub const STATES_ALL: &[&str] = &[
     STARTING_MANDATORY,
     STARTING_THE_GAME_EXAMPLE_1,
     REACHING_UTINNI,
+    LOCATION_SPECIAL_CONDITIONS,
 ];

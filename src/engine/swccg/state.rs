@@ -353,6 +353,9 @@ impl State {
         if !super::objective::card_tests(d, f) {
             return false;
         }
+        if f.battleground.is_some_and(|b| self.card_is_battleground(c) != b) {
+            return false;
+        }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
                 x != c && self.on_table(x) && super::titles::identical(&self.cards[x].def, d)
