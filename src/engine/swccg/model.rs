@@ -728,6 +728,10 @@ pub struct Filter {
     /// "Always immune to Alter": immune to this title by its own text (`immune_to`).
     #[serde(default)]
     pub immune_to: Option<String>,
+    /// A site of this planet by its title ("Dagobah: Swamp"): a generic site (♦) in a
+    /// deck or pile has no planet yet — it takes the system's name once deployed.
+    #[serde(default)]
+    pub site_of: Option<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.

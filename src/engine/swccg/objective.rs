@@ -479,6 +479,14 @@ impl Engine {
 /// The tests of a filter on the card itself that starting cards read: no deploy
 /// cost, immune to a title by its own text.
 pub fn card_tests(d: &super::model::CardDef, f: &Filter) -> bool {
+    if let Some(p) = &f.site_of
+        && !(d.card_type == CardType::Location
+            && d.title
+                .to_ascii_lowercase()
+                .starts_with(&format!("{}:", p.to_ascii_lowercase())))
+    {
+        return false;
+    }
     if f.no_deploy_cost && d.stats.deploy.is_some() {
         return false;
     }
