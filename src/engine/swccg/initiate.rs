@@ -799,10 +799,15 @@ impl Engine {
         let cost = if sog {
             0
         } else {
+            let tax = d
+                .and_then(|d| d.step.to.as_deref())
+                .and_then(|n| self.st.find_location(n))
+                .map_or(0, |l| self.st.deploy_tax(c, l).0);
             self.st
                 .value(c, super::globals::Stat::Deploy)
                 .unwrap_or(0)
                 .max(0) as usize
+                + tax.max(0) as usize
                 + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
@@ -890,10 +895,15 @@ impl Engine {
             0
         } else {
             self.note_value(c, super::globals::Stat::Deploy, "when deployed");
+            let tax = match to {
+                DeployTo::Location(l) => self.note_deploy_tax(p, c, l),
+                _ => 0,
+            };
             self.st
                 .value(c, super::globals::Stat::Deploy)
                 .unwrap_or(0)
                 .max(0)
+                + tax.max(0)
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),

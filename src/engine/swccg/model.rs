@@ -529,6 +529,13 @@ pub struct CardDef {
     /// A Hoth site's marker number.
     #[serde(default)]
     pub marker: Option<i64>,
+    /// "Opponent must first use X Force to deploy a non-unique card to a location,
+    /// where X = the number of copies of that card at that location."
+    #[serde(default)]
+    pub deploy_tax: Option<super::globals::DeployTax>,
+    /// "Your <title> is doubled": every value in those cards' game text is doubled.
+    #[serde(default)]
+    pub doubles: Vec<String>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
