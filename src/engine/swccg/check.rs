@@ -458,7 +458,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         "value" => value_path(b, rest),
         "utinni" => match rest.split_once('.') {
             Some((k, "reached"))
-                if b.cards.get(k).is_some_and(|d| d.value.utinni_target.is_some()) =>
+                if b.cards
+                    .get(k)
+                    .is_some_and(|d| d.value.utinni_target.is_some()) =>
             {
                 Ok(())
             }

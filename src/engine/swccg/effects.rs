@@ -343,11 +343,7 @@ impl Engine {
                     && self.unique_ok(c).is_ok()
                     && self.deploy_conditions(me, c).is_ok()
                     && (free
-                        || self
-                            .st
-                            .value(c, super::globals::Stat::Deploy)
-                            .unwrap_or(0)
-                            <= force)
+                        || self.st.value(c, super::globals::Stat::Deploy).unwrap_or(0) <= force)
             })
             .collect();
         if cands.is_empty() {

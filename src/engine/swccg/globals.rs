@@ -79,27 +79,30 @@ pub struct StatBound {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Until {
-    /// "Until end of turn": at the end of this turn.
-    EndOfTurn,
+    /// "Until end of turn": at the end of this turn (`end_of_turn`).
+    #[serde(rename = "end_of_turn")]
+    ThisTurn,
     /// "Until the end of the next Light Side player's turn" (made outside it).
-    EndOfLightTurn,
+    #[serde(rename = "end_of_light_turn")]
+    LightTurn,
     /// "Until the end of the next Dark Side player's turn" (made outside it).
-    EndOfDarkTurn,
+    #[serde(rename = "end_of_dark_turn")]
+    DarkTurn,
 }
 
 impl Until {
     fn ends_after(self, turn: Side) -> bool {
         match self {
-            Until::EndOfTurn => true,
-            Until::EndOfLightTurn => turn == Side::Light,
-            Until::EndOfDarkTurn => turn == Side::Dark,
+            Until::ThisTurn => true,
+            Until::LightTurn => turn == Side::Light,
+            Until::DarkTurn => turn == Side::Dark,
         }
     }
     fn words(self) -> &'static str {
         match self {
-            Until::EndOfTurn => "until end of turn",
-            Until::EndOfLightTurn => "until the end of the Light Side player's turn",
-            Until::EndOfDarkTurn => "until the end of the Dark Side player's turn",
+            Until::ThisTurn => "until end of turn",
+            Until::LightTurn => "until the end of the Light Side player's turn",
+            Until::DarkTurn => "until the end of the Dark Side player's turn",
         }
     }
 }
@@ -153,7 +156,8 @@ impl State {
             let doubled = (0..self.cards.len()).find(|&y| {
                 self.active(y)
                     && self.owner(y) == self.owner(x)
-                    && self.def(y)
+                    && self
+                        .def(y)
                         .doubles
                         .iter()
                         .any(|d| super::titles::same_title(d, self.title(x)))

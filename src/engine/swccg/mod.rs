@@ -63,8 +63,8 @@ mod weapon_deploy;
 
 mod globals;
 mod objective;
-mod utinni;
 pub mod titles;
+mod utinni;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
@@ -136,7 +136,10 @@ fn result(run: Run) -> RunResult {
         );
         for stat in globals::Stat::ALL {
             if let Some(v) = st.value(c, stat) {
-                obs.num(format!("value.{}.{}", st.cards[c].key, stat.as_str()), Some(v));
+                obs.num(
+                    format!("value.{}.{}", st.cards[c].key, stat.as_str()),
+                    Some(v),
+                );
             }
         }
     }

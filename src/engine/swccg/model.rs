@@ -505,7 +505,7 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity,    // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
+    pub identity: super::identify::Identity, // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
     /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
     /// card (one dot) says `unique: true`.
     #[serde(default)]

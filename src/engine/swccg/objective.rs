@@ -61,7 +61,11 @@ pub struct ObjDeploy {
 impl Engine {
     /// A "for remainder of game" restriction of an Objective its player deployed still
     /// applies, whatever has happened to the Objective since (AR Actions - Duration).
-    pub(super) fn for_game_restriction(&self, p: Side, c: CardIx) -> Result<(), super::engine::Rej> {
+    pub(super) fn for_game_restriction(
+        &self,
+        p: Side,
+        c: CardIx,
+    ) -> Result<(), super::engine::Rej> {
         let hit = self
             .st
             .for_game
@@ -193,7 +197,10 @@ impl Engine {
         self.log(
             super::actor(p),
             Event::Pass,
-            format!("{label}: {} chooses not to deploy {what} (optional)", p.name()),
+            format!(
+                "{label}: {} chooses not to deploy {what} (optional)",
+                p.name()
+            ),
             &[r::RESULT],
         );
         true
@@ -379,10 +386,7 @@ impl Engine {
                             " (mandatory)"
                         }
                     );
-                    self.reject(
-                        &d,
-                        rej(why, r::OBJECTIVES).and(r::STARTING_MANDATORY),
-                    );
+                    self.reject(&d, rej(why, r::OBJECTIVES).and(r::STARTING_MANDATORY));
                 }
             }
         }
@@ -508,24 +512,29 @@ impl super::state::State {
         let kind = d.subtype.as_deref().unwrap_or("");
         (0..self.cards.len()).find(|&x| {
             self.on_table(x)
-                && self.def(x).makes_non_battleground.as_ref().is_some_and(|f| {
-                    (f.name.is_empty() || f.name.iter().any(|n| n.eq_ignore_ascii_case(&d.title)))
-                        && f.system.as_ref().is_none_or(|s| {
-                            d.title
-                                .to_ascii_lowercase()
-                                .starts_with(&format!("{}:", s.to_ascii_lowercase()))
-                                || d.title.eq_ignore_ascii_case(s)
-                        })
-                        && f.kind.is_none_or(|k| {
-                            kind.eq_ignore_ascii_case(match k {
-                                super::model::LocKind::System => "system",
-                                super::model::LocKind::Site => "site",
-                                super::model::LocKind::Sector => "sector",
+                && self
+                    .def(x)
+                    .makes_non_battleground
+                    .as_ref()
+                    .is_some_and(|f| {
+                        (f.name.is_empty()
+                            || f.name.iter().any(|n| n.eq_ignore_ascii_case(&d.title)))
+                            && f.system.as_ref().is_none_or(|s| {
+                                d.title
+                                    .to_ascii_lowercase()
+                                    .starts_with(&format!("{}:", s.to_ascii_lowercase()))
+                                    || d.title.eq_ignore_ascii_case(s)
                             })
-                        })
-                        && f.marker_at_most
-                            .is_none_or(|m| d.marker.is_some_and(|x| x <= m))
-                })
+                            && f.kind.is_none_or(|k| {
+                                kind.eq_ignore_ascii_case(match k {
+                                    super::model::LocKind::System => "system",
+                                    super::model::LocKind::Site => "site",
+                                    super::model::LocKind::Sector => "sector",
+                                })
+                            })
+                            && f.marker_at_most
+                                .is_none_or(|m| d.marker.is_some_and(|x| x <= m))
+                    })
         })
     }
 

@@ -265,7 +265,8 @@ pub const GLOBAL_EFFECTS: &str = "swccg.ar.global-effects-and-card-state";
 pub const ACTIONS_DURATION: &str = "swccg.ar.actions-duration";
 pub const UNTIL_END_OF_TURN: &str = "swccg.ar.until-end-of-turn";
 pub const OBJECTIVES: &str = "swccg.ar.double-sided-cards-objectives";
-pub const STARTING_MANDATORY: &str = "swccg.ar.starting-interrupts-and-objectives-mandatory-actions";
+pub const STARTING_MANDATORY: &str =
+    "swccg.ar.starting-interrupts-and-objectives-mandatory-actions";
 pub const STARTING_THE_GAME_EXAMPLE_1: &str = "swccg.ar.starting-the-game-example-1";
 pub const NOT_UNIQUE_DOUBLED: &str = "swccg.ar.not-unique-is-doubled-etc-and-virtual-cards";
 pub const REACHING_UTINNI: &str = "swccg.ar.reaching-an-utinni-effect";

@@ -353,7 +353,9 @@ impl State {
         if !super::objective::card_tests(d, f) {
             return false;
         }
-        if f.battleground.is_some_and(|b| self.card_is_battleground(c) != b) {
+        if f.battleground
+            .is_some_and(|b| self.card_is_battleground(c) != b)
+        {
             return false;
         }
         if f.duplicate_on_table

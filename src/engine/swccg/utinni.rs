@@ -49,7 +49,11 @@ impl Engine {
                     "{} ({}) {} {} on {}: the target is {place}",
                     self.name(t),
                     key,
-                    if yes { "has reached" } else { "has not reached" },
+                    if yes {
+                        "has reached"
+                    } else {
+                        "has not reached"
+                    },
                     self.name(u),
                     self.st.locations[l].title
                 ),
