@@ -81,28 +81,28 @@ pub struct StatBound {
 pub enum Until {
     /// "Until end of turn": at the end of this turn (`end_of_turn`).
     #[serde(rename = "end_of_turn")]
-    ThisTurn,
+    Now,
     /// "Until the end of the next Light Side player's turn" (made outside it).
     #[serde(rename = "end_of_light_turn")]
-    LightTurn,
+    Light,
     /// "Until the end of the next Dark Side player's turn" (made outside it).
     #[serde(rename = "end_of_dark_turn")]
-    DarkTurn,
+    Dark,
 }
 
 impl Until {
     fn ends_after(self, turn: Side) -> bool {
         match self {
-            Until::ThisTurn => true,
-            Until::LightTurn => turn == Side::Light,
-            Until::DarkTurn => turn == Side::Dark,
+            Until::Now => true,
+            Until::Light => turn == Side::Light,
+            Until::Dark => turn == Side::Dark,
         }
     }
     fn words(self) -> &'static str {
         match self {
-            Until::ThisTurn => "until end of turn",
-            Until::LightTurn => "until the end of the Light Side player's turn",
-            Until::DarkTurn => "until the end of the Dark Side player's turn",
+            Until::Now => "until end of turn",
+            Until::Light => "until the end of the Light Side player's turn",
+            Until::Dark => "until the end of the Dark Side player's turn",
         }
     }
 }
