@@ -1060,6 +1060,10 @@ pub struct Ability {
     /// the game (converted since or not) must match.
     #[serde(default)]
     pub deployed_location: Option<Filter>,
+    /// An action already scheduled (its trigger happened earlier): it still occurs if
+    /// the card has since become inactive (AR Inactive).
+    #[serde(default)]
+    pub scheduled: bool,
 }
 
 // ---------------------------------------------------------------- script
