@@ -62,6 +62,7 @@ pub mod shields;
 mod weapon_deploy;
 
 mod globals;
+mod insert;
 mod objective;
 pub mod titles;
 mod utinni;

@@ -536,6 +536,9 @@ pub struct CardDef {
     /// "Your <title> is doubled": every value in those cards' game text is doubled.
     #[serde(default)]
     pub doubles: Vec<String>,
+    /// An 'insert' card (inserted in the opponent's Reserve Deck): not part of that deck.
+    #[serde(default)]
+    pub insert: bool,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -991,6 +994,13 @@ pub enum Effect {
     },
     /// A double-sided card turns over to its other side (`back:`).
     Flip(CardRef),
+    /// Peek at the top `count` cards of your Reserve Deck and place `place` of them
+    /// (your `choose`) in `to`; the others return on top.
+    Peek {
+        count: usize,
+        place: usize,
+        to: Dest,
+    },
 }
 
 /// One piece of game text the engine understands.
