@@ -39,6 +39,24 @@ impl Engine {
             Effect::SendTo { card, to } => self.send_to(ix, me, card, to),
             Effect::SubstituteDestiny(n) => self.substitute_destiny(ix, me, &label, n),
             Effect::ResetDestiny(n) => self.reset_destiny(ix, me, &label, n),
+            Effect::CancelBattleDamage { .. } => {
+                self.cancel_battle_damage(ix, me);
+                Applied::Done
+            }
+            // Carried out when the card is deployed (`battle_arrive`).
+            Effect::DeployToBattle { .. } => Applied::Done,
+            Effect::BattleModifier(m) => {
+                self.play_battle_modifier(ix, me, &m);
+                Applied::Done
+            }
+            Effect::LostByWeapon(t) => {
+                self.lost_by_weapon(ix, t);
+                Applied::Done
+            }
+            Effect::AddDrawnDestinyToPower => {
+                self.add_drawn_destiny(ix, me);
+                Applied::Done
+            }
             Effect::MoveAll {
                 who,
                 from,
@@ -84,10 +102,8 @@ impl Engine {
                 );
                 Applied::Done
             }
-            Effect::Hit(t, forfeit_zero) => {
-                self.hit(ix, t, forfeit_zero);
-                Applied::Done
-            }
+            Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
+            Effect::Explode => self.explode(ix),
             Effect::CrossOverAs {
                 card,
                 title,
@@ -114,12 +130,25 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
+            Effect::LoseForceFrom { who, amount, from } => {
+                self.lose_force_from(ix, me, who, amount, from)
+            }
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);
                 }
                 Applied::Done
             }
+            Effect::Capture(card) => {
+                for c in self.card_refs(ix, &card) {
+                    if let Applied::Stop = self.capture(me, c) {
+                        return Applied::Stop;
+                    }
+                }
+                Applied::Done
+            }
+            Effect::CaptureCard(c) => self.capture(me, c),
+            Effect::Release(text) => self.release(me, &text),
             Effect::ModifyUntil {
                 filter,
                 stat,
@@ -877,6 +906,9 @@ impl Engine {
                 format!("{by_label} cannot cancel {}: characters, vehicles and starships may not be canceled", e.label),
                 &[r::CANCELING],
             );
+            return;
+        }
+        if self.refuse_drain_cancel(by, j) {
             return;
         }
         self.stack[j].canceled = true;

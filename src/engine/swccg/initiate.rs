@@ -17,16 +17,13 @@ impl Engine {
         match d.verb {
             Verb::Pass => Ok(()),
             Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
-            Verb::Fire => Err(rej(
-                "weapons fire during a battle's weapons segment",
-                super::values::cite::FIRING_WEAPONS,
-            )),
+            Verb::Fire => self.initiate_fire(d, w),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }
             Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue | Verb::BattleDestinies => {
                 Err(rej(
-                    "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                    "there is no battle choice to make now (forfeiting and losing Force to battle damage happen in a battle's damage segment)",
                     super::values::cite::DAMAGE_SEGMENT,
                 ))
             }
@@ -57,6 +54,11 @@ impl Engine {
                     .st
                     .find(card_key)
                     .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if let Window::Response(i) = w
+                    && self.is_arrival(d)
+                {
+                    return self.arrive(d, i);
+                }
                 if let Window::Response(_) = w {
                     return Err(rej(
                         "a top-level action (deploying from hand) cannot be initiated while the stack is not empty",
@@ -73,6 +75,10 @@ impl Engine {
             }
             Verb::Play => self.initiate_play(d, w),
             Verb::Use => self.initiate_use(d, w),
+            Verb::React => self.initiate_react(d, w),
+            Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
+                Err(self.stray_capture_decision(d))
+            }
         }
     }
 
@@ -181,10 +187,12 @@ impl Engine {
         }
         let a = self.pick_ability(p, c, d, w)?;
         let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+        self.device_use_ok(c)?;
         if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
             self.back_up(p, c, a, ActionKind::UseText, targets, None);
             return Ok(());
         }
+        self.note_device_use(c);
         let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
             self.mandatory_done.push((c, a));
             ActionKind::Mandatory
@@ -457,6 +465,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
+        self.drain_cancel_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }
@@ -552,6 +561,22 @@ impl Engine {
                 ));
             }
             (AbilityKind::Before, Window::Response(i)) => self.check_before(p, c, a, i, w)?,
+            (AbilityKind::TopLevel, Window::Response(i))
+                if ab.damage_segment && self.stack[i].damage.is_some() =>
+            {
+                self.damage_action_ok(i, p, c, a)?
+            }
+            (AbilityKind::TopLevel, Window::Response(i))
+                if !ab.damage_segment && self.in_weapons_segment(i) =>
+            {
+                self.frame_allows(c, ab)?;
+            }
+            (AbilityKind::TopLevel, _) if ab.damage_segment => {
+                return Err(rej(
+                    format!("{title}'s action is played only during a battle's damage segment"),
+                    super::values::cite::DAMAGE_SEGMENT,
+                ));
+            }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.at_any_time;
                 return Err(rej(
@@ -616,6 +641,7 @@ impl Engine {
                         r::WHAT_IS_A_RESPONSE,
                     ));
                 }
+                self.power_response_ok(c, a, i)?;
                 if self.stack[i].responded.contains(&(c, a)) {
                     return Err(rej(
                         format!(
@@ -799,14 +825,12 @@ impl Engine {
         let cost = if sog {
             0
         } else {
-            let tax = d
-                .and_then(|d| d.step.to.as_deref())
-                .and_then(|n| self.st.find_location(n))
-                .map_or(0, |l| self.st.deploy_tax(c, l).0);
-            self.st
-                .value(c, super::globals::Stat::Deploy)
-                .unwrap_or(0)
-                .max(0) as usize
+            let to = self.deploy_destination(p, c, d).ok();
+            let tax = match to {
+                Some(DeployTo::Location(l)) => self.st.deploy_tax(c, l).0,
+                _ => 0,
+            };
+            super::card_values::deploy_cost(&self.st, c, to) as usize
                 + tax.max(0) as usize
                 + self.with_cost(&with)
         };
@@ -899,11 +923,7 @@ impl Engine {
                 DeployTo::Location(l) => self.note_deploy_tax(p, c, l),
                 _ => 0,
             };
-            self.st
-                .value(c, super::globals::Stat::Deploy)
-                .unwrap_or(0)
-                .max(0)
-                + tax.max(0)
+            super::card_values::deploy_cost(&self.st, c, Some(to)) + tax.max(0)
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),

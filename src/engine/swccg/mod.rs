@@ -25,15 +25,21 @@
 
 mod activation;
 pub mod battle;
+pub mod battle_arrive;
 pub mod battle_attack;
 pub mod battle_board;
+mod battle_damage;
 mod battle_drain;
+mod battle_early;
+mod battle_power;
 pub mod battle_scenario;
+pub mod card_values;
 mod check;
 pub mod conditions;
 mod deploy;
 pub mod destiny;
 pub mod drain;
+mod drain_board;
 mod effects;
 pub mod engine;
 pub mod identify;
@@ -61,11 +67,18 @@ mod relocation;
 pub mod shields;
 mod weapon_deploy;
 
+// reacts, capturing
+pub mod capture;
+pub mod react;
+// Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
+pub mod device;
+pub mod games;
 mod globals;
 mod insert;
 mod objective;
 pub mod titles;
 mod utinni;
+pub mod weapon_fire;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
@@ -348,10 +361,17 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
     e.locate = board.locate.iter().map(|n| n.value.clone()).collect();
     e.questions = board.questions.clone();
+    let battled = board
+        .battled_this_turn
+        .iter()
+        .filter_map(|k| e.st.find(&k.value))
+        .collect();
+    e.battled_earlier(battled);
     for p in &board.stack {
         e.seed(p);
     }
     e.run();
+    e.damage_numbers_so_far();
     let mut turn_obs = e.turn_observations();
     turn_obs.extend(e.utinni_answers());
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);

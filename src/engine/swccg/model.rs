@@ -153,6 +153,10 @@ pub struct Board {
     /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
     #[serde(default)]
     pub questions: Vec<super::identify::Question>,
+    // ---- battles earlier this turn (AR Battle: each card battles once per turn)
+    /// Cards that already battled this turn: they do not participate in a battle again.
+    #[serde(default)]
+    pub battled_this_turn: Vec<Pos<String>>,
     // ---- durations (AR Actions - Duration)
     /// Changes already in force for a stated duration when the position starts.
     #[serde(default)]
@@ -263,9 +267,35 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- battles here (AR Battle Destiny - Conditions On Drawing)
+    /// "Total ability of N or more required for <side> to draw battle destiny here."
+    #[serde(default)]
+    pub battle_conditions: Vec<BattleCondition>,
+    // ---- reacts (AR Appendix C React)
+    /// React text of the location card ("All starships may move between here and … as a
+    /// 'react'"); `side:` names whose text it is.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A prison (AR Prisons): captured characters may be imprisoned here.
+    #[serde(default)]
+    pub prison: bool,
+    // ---- dejarik (AR Dejarik Rules)
+    /// A holosite (Dejarik Hologameboard, Imperial Holotable): dejariks and
+    /// holograms there are neither Interrupts nor Effects.
+    #[serde(default)]
+    pub holosite: bool,
     /// A Hoth site's marker number.
     #[serde(default)]
     pub marker: Option<i64>,
+}
+
+/// A location's condition on drawing battle destiny there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleCondition {
+    pub side: Side,
+    pub min_ability: i64,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -505,7 +535,21 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity, // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
+    pub identity: super::identify::Identity,
+    // ---- reacts (AR Appendix C React)
+    /// "May deploy or move as a 'react'": who may react, how, and from where.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
+    // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
+    /// A permission to fire a weapon (an Interrupt, a device, a character's or a
+    /// weapon's own text).
+    #[serde(default)]
+    pub permits_fire: Option<super::weapon_fire::FirePermit>,
+    /// "Adds N to each of its weapon destiny draws": weapons on the starship or
+    /// vehicle this card is aboard (or on this card).
+    #[serde(default)]
+    pub weapon_destiny_each: i64,
+    // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
     /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
     /// card (one dot) says `unique: true`.
     #[serde(default)]
@@ -559,6 +603,38 @@ pub struct WeaponDef {
     /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
     #[serde(default)]
     pub repeat: Option<u32>,
+    /// The target is immediately lost when it succeeds, instead of being hit.
+    #[serde(default)]
+    pub lost: bool,
+    // ---- capturing (AR Appendix C Capturing)
+    /// "Target captured if destiny > defense value": a success captures the target
+    /// instead of hitting it.
+    #[serde(default)]
+    pub captures: bool,
+    // ---- weapons on the board: targets, draws, long range, automated (AR Weapons)
+    /// What it may target ("may target a character or creature"); default: characters,
+    /// creatures, vehicles and starships.
+    #[serde(default)]
+    pub targets: Option<Filter>,
+    /// Weapon destiny draws per firing ("draw two destiny"); default 1.
+    #[serde(default)]
+    pub draws: Option<u32>,
+    /// "Using X Force, where X = 0 to N": the Force used (X) is added to its destiny.
+    #[serde(default)]
+    pub x_max: Option<u32>,
+    /// Added to the total weapon destiny when the target matches (the first that
+    /// matches): "add 1 if targeting a capital starship; otherwise, subtract 1".
+    #[serde(default)]
+    pub vs: Vec<super::weapon_fire::WeaponVs>,
+    /// "May target … at same or adjacent site": a long-range weapon.
+    #[serde(default)]
+    pub adjacent: bool,
+    /// An automated weapon: not fired (Laser Projector excepted).
+    #[serde(default)]
+    pub automated: bool,
+    /// Times it may fire in one battle ("may fire twice"); default 1.
+    #[serde(default)]
+    pub per_battle: Option<u32>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -679,6 +755,11 @@ pub struct Trigger {
     /// location itself, not aboard a card there: AR System Location).
     #[serde(default)]
     pub to_location: Option<super::activation::LocFilter>,
+    // ---- devices (Program Trap)
+    /// For `destiny_drawn`: only when the destiny drawn equals this count, read when
+    /// the destiny is drawn (the check is made once per draw).
+    #[serde(default)]
+    pub destiny_matches: Option<super::device::DestinyCount>,
 }
 
 fn rel_any() -> Rel {
@@ -983,6 +1064,55 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- the damage segment (AR Damage Segment)
+    /// Cancel all remaining battle damage against you (a damage segment action, e.g.
+    /// Houjix); with `no_cards_left`, only if you have no cards left that can be forfeited.
+    CancelBattleDamage {
+        #[serde(default)]
+        no_cards_left: bool,
+    },
+    // ---- cards arriving in a battle (AR Initiate The Battle, React)
+    /// This card (in hand) deploys to the location of a battle just initiated, as a
+    /// response to the initiation (`free`: for free; `react`: as a 'react', which only
+    /// the opponent of the player who initiated the battle may do).
+    DeployToBattle {
+        #[serde(default)]
+        free: bool,
+        #[serde(default)]
+        react: bool,
+    },
+    /// Responding to a battle destiny just drawn: add its destiny number to your total
+    /// power in that battle.
+    AddDrawnDestinyToPower,
+    /// A modifier for the rest of the current battle (a played card's "add 2 battle
+    /// destinies", "adds 2 to power of …"): its conditions were met when it was played
+    /// and are not checked again.
+    BattleModifier(CardModifier),
+    /// A weapon whose target is immediately lost (not hit) when it succeeds.
+    #[serde(skip)]
+    LostByWeapon(usize),
+    // ---- losing Force from a place (AR Losing Force - From X)
+    /// Lose N Force from a pile first ("lose 4 Force from Reserve Deck"); what that pile
+    /// cannot give is lost from anywhere else, as the losing player chooses.
+    LoseForceFrom {
+        who: Who,
+        amount: Amount,
+        from: PileName,
+    },
+    // ---- capturing (AR Appendix C Capturing)
+    /// The card is captured (only the Dark Side captures; only Light Side characters).
+    Capture(CardRef),
+    /// Release the Light Side's captives matching `captive`, where a
+    /// card matching `present` is present at the captive's site ("If Leia is present at
+    /// a site where Han is a captive, release Han.").
+    Release(super::capture::ReleaseText),
+    /// A weapon's success captures this card.
+    #[serde(skip)]
+    CaptureCard(usize),
+    // ---- devices (AR Devices; Program Trap, Ap. B)
+    /// The card this card is deployed on 'explodes': it and every character present
+    /// with it are lost (only while it is at a site).
+    Explode,
     // ---- durations (AR Actions - Duration, Until End Of Turn)
     /// Values of every card matching the filter (seen from the action's player)
     /// change by `add` until the duration ends, whatever happens to this card.
@@ -1065,6 +1195,10 @@ pub struct Ability {
     /// 13 or more cards in hand"): checked at initiation only.
     #[serde(default)]
     pub requires_pile: Option<super::conditions::PileCount>,
+    // ---- the damage segment (AR Damage Segment)
+    /// A top-level action played during a battle's damage segment (e.g. Houjix).
+    #[serde(default)]
+    pub damage_segment: bool,
     // ---- starting the game (AR Starting The Game - Example 1)
     /// "If you have deployed a battleground": a location you deployed at the start of
     /// the game (converted since or not) must match.
@@ -1182,6 +1316,19 @@ pub enum Verb {
     AllowConversion,
     /// Starting the game: decline to have your starting location converted.
     DeclineConversion,
+    // ---- reacts (AR Appendix C React)
+    /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
+    /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
+    React,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A captured character (`card`) is seized by an escort (`to`).
+    Seize,
+    /// A captured character (`card`) is imprisoned at the prison it was captured at.
+    Imprison,
+    /// A captured or released character (`card`) escapes to its owner's Used Pile.
+    Escape,
+    /// A released character (`card`) rallies: it moves to its owner's side of the site.
+    Rally,
 }
 
 impl Verb {
@@ -1206,6 +1353,11 @@ impl Verb {
             Verb::Reveal => "reveal",
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
+            Verb::React => "react",
+            Verb::Seize => "seize",
+            Verb::Imprison => "imprison",
+            Verb::Escape => "escape",
+            Verb::Rally => "rally",
         }
     }
 }
@@ -1395,6 +1547,15 @@ pub struct DrainText {
     /// Applies only to drains at these locations (names; default: any it reaches).
     #[serde(default)]
     pub at: Vec<String>,
+    // ---- permissions and protection (AR May Force Drain; Force Drains May Not Be
+    // Modified Or Canceled By Opponent)
+    /// "May Force drain here": this card lets its side control the location for the
+    /// purpose of Force draining there, without presence (a card's text only).
+    #[serde(default)]
+    pub may_force_drain: bool,
+    /// "Your Force drains here may not be canceled" (a 'react' may still stop one).
+    #[serde(default)]
+    pub not_canceled: bool,
 }
 
 fn drain_amount() -> super::drain::DrainTarget {

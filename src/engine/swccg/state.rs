@@ -91,6 +91,10 @@ pub struct State {
     pub force: [ForceCount; 2],
     /// Cards that have made their regular move this turn, in order.
     pub regular_moves: Vec<CardIx>,
+    /// When each card last came onto the table (a running count; board order at the
+    /// start): the order its game-text modifiers occurred in (AR Modifiers).
+    pub entered: Vec<u64>,
+    entries: u64,
     /// Changes in force for a stated duration (AR Actions - Duration).
     pub timed: Vec<super::globals::Timed>,
     /// Restrictions "for remainder of game" of deployed Objectives: (the Objective,
@@ -109,6 +113,8 @@ impl State {
             piles: Default::default(),
             force: [ForceCount::default(); 2],
             regular_moves: Vec::new(),
+            entered: vec![0; n],
+            entries: 0,
             timed: Vec::new(),
             for_game: Vec::new(),
         }
@@ -218,6 +224,11 @@ impl State {
     /// Place a card somewhere on table (or on the stack).
     pub fn put(&mut self, c: CardIx, z: Zone) {
         self.detach(c);
+        let table = |z: Zone| matches!(z, Zone::At(_) | Zone::On(_) | Zone::Table);
+        if table(z) && !table(self.zone[c]) {
+            self.entries += 1;
+            self.entered[c] = self.entries;
+        }
         self.zone[c] = z;
     }
 
@@ -286,7 +297,7 @@ impl State {
             return false;
         }
         if let Some(types) = &f.card_type
-            && !types.contains(&d.card_type)
+            && (!types.contains(&d.card_type) || super::games::at_holosite(self, c))
         {
             return false;
         }
