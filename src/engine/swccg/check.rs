@@ -473,6 +473,18 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         "totals" => super::destiny_total::observable(rest),
         "where" => locate_path(b, rest),
         "value" => value_path(b, rest),
+        "utinni" => match rest.split_once('.') {
+            Some((k, "reached"))
+                if b.cards
+                    .get(k)
+                    .is_some_and(|d| d.value.utinni_target.is_some()) =>
+            {
+                Ok(())
+            }
+            _ => Err(format!(
+                "`utinni.{rest}`: utinni.<card>.reached names a card with `utinni_target:`"
+            )),
+        },
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)
         }

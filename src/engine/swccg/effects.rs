@@ -169,6 +169,7 @@ impl Engine {
                 });
                 Applied::Done
             }
+            Effect::Peek { count, place, to } => self.peek(me, &label, count, place, to),
             Effect::Flip(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.flip(c);

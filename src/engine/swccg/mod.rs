@@ -75,8 +75,10 @@ pub mod react;
 pub mod device;
 pub mod games;
 mod globals;
+mod insert;
 mod objective;
 pub mod titles;
+mod utinni;
 pub mod weapon_fire;
 
 use crate::engine::{
@@ -371,7 +373,8 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     }
     e.run();
     e.damage_numbers_so_far();
-    let turn_obs = e.turn_observations();
+    let mut turn_obs = e.turn_observations();
+    turn_obs.extend(e.utinni_answers());
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),

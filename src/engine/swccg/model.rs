@@ -279,6 +279,9 @@ pub struct LocationDef {
     /// holograms there are neither Interrupts nor Effects.
     #[serde(default)]
     pub holosite: bool,
+    /// A Hoth site's marker number.
+    #[serde(default)]
+    pub marker: Option<i64>,
 }
 
 /// A location's condition on drawing battle destiny there.
@@ -558,6 +561,22 @@ pub struct CardDef {
     /// A double-sided card's other side (its own title, type and text).
     #[serde(default)]
     pub back: Option<Box<CardDef>>,
+    /// An Utinni Effect's target (a card key), chosen when it was deployed.
+    #[serde(default)]
+    pub utinni_target: Option<String>,
+    /// A Hoth site's marker number.
+    #[serde(default)]
+    pub marker: Option<i64>,
+    /// "Opponent must first use X Force to deploy a non-unique card to a location,
+    /// where X = the number of copies of that card at that location."
+    #[serde(default)]
+    pub deploy_tax: Option<super::globals::DeployTax>,
+    /// "Your <title> is doubled": every value in those cards' game text is doubled.
+    #[serde(default)]
+    pub doubles: Vec<String>,
+    /// An 'insert' card (inserted in the opponent's Reserve Deck): not part of that deck.
+    #[serde(default)]
+    pub insert: bool,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -794,6 +813,10 @@ pub struct Filter {
     /// "Always immune to Alter": immune to this title by its own text (`immune_to`).
     #[serde(default)]
     pub immune_to: Option<String>,
+    /// A site of this planet by its title ("Dagobah: Swamp"): a generic site (♦) in a
+    /// deck or pile has no planet yet — it takes the system's name once deployed.
+    #[serde(default)]
+    pub site_of: Option<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -1105,6 +1128,13 @@ pub enum Effect {
     },
     /// A double-sided card turns over to its other side (`back:`).
     Flip(CardRef),
+    /// Peek at the top `count` cards of your Reserve Deck and place `place` of them
+    /// (your `choose`) in `to`; the others return on top.
+    Peek {
+        count: usize,
+        place: usize,
+        to: Dest,
+    },
 }
 
 /// One piece of game text the engine understands.
@@ -1178,6 +1208,10 @@ pub struct Ability {
     /// the game (converted since or not) must match.
     #[serde(default)]
     pub deployed_location: Option<Filter>,
+    /// An action already scheduled (its trigger happened earlier): it still occurs if
+    /// the card has since become inactive (AR Inactive).
+    #[serde(default)]
+    pub scheduled: bool,
 }
 
 // ---------------------------------------------------------------- script
