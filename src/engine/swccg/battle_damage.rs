@@ -131,6 +131,7 @@ impl Engine {
             seg.initiator,
             &self.battled_before(ix),
             &self.stack[ix].hits,
+            &self.stack[ix].excluded,
         );
         battle::forfeit_value(&b, &battle_name(&self.st, c))
     }

@@ -61,6 +61,7 @@ impl Engine {
             by,
             &self.battled_before(ix),
             &self.stack[ix].hits,
+            &self.stack[ix].excluded,
         );
         [by, by.other()]
             .into_iter()

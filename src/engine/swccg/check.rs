@@ -78,14 +78,11 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
-    for n in &b.battled_this_turn {
+    for n in b.battled_this_turn.iter().chain(&b.may_not_battle) {
         if !names.contains(&n.value) {
             return Err(spanned(
                 n,
-                format!(
-                    "`battled_this_turn`: unknown card `{}` (not in `cards:`)",
-                    n.value
-                ),
+                format!("unknown card `{}` (not in `cards:`)", n.value),
             ));
         }
     }

@@ -49,6 +49,10 @@ impl Engine {
                 self.play_battle_modifier(ix, me, &m);
                 Applied::Done
             }
+            Effect::ExcludedByWeapon(t) => {
+                self.exclude_by_weapon(ix, t);
+                Applied::Done
+            }
             Effect::LostByWeapon(t) => {
                 self.lost_by_weapon(ix, t);
                 Applied::Done

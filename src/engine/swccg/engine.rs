@@ -197,6 +197,8 @@ pub struct Engine {
     pub through: Phase,
     /// Numbers of battles and Force drains that had their result, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Cards that may not battle this turn (the board's `may_not_battle`).
+    pub may_not_battle: Vec<CardIx>,
     /// Where each player chose to lose the next units of Force from (AR: Losing Force).
     pub(super) loss_from: [std::collections::VecDeque<PileName>; 2],
     /// Battles and Force drains initiated this turn, by location.
@@ -244,6 +246,7 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            may_not_battle: Vec::new(),
             locate: Vec::new(),
             wheres: Vec::new(),
             generation: None,

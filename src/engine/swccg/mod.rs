@@ -338,6 +338,11 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         .filter_map(|k| e.st.find(&k.value))
         .collect();
     e.battled_earlier(battled);
+    e.may_not_battle = board
+        .may_not_battle
+        .iter()
+        .filter_map(|k| e.st.find(&k.value))
+        .collect();
     for p in &board.stack {
         e.seed(p);
     }

@@ -157,6 +157,10 @@ pub struct Board {
     /// Cards that already battled this turn: they do not participate in a battle again.
     #[serde(default)]
     pub battled_this_turn: Vec<Pos<String>>,
+    /// Cards that may not battle this turn (e.g. prevented by a Rebel Barrier played
+    /// earlier): each is excluded from a battle as an automatic action when it begins.
+    #[serde(default)]
+    pub may_not_battle: Vec<Pos<String>>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -538,6 +542,10 @@ pub struct WeaponDef {
     /// The target is immediately lost when it succeeds, instead of being hit.
     #[serde(default)]
     pub lost: bool,
+    /// The target is immediately excluded from the battle when it succeeds, instead of
+    /// being hit.
+    #[serde(default)]
+    pub excludes: bool,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is
@@ -968,6 +976,9 @@ pub enum Effect {
     /// A weapon whose target is immediately lost (not hit) when it succeeds.
     #[serde(skip)]
     LostByWeapon(usize),
+    /// A weapon whose target is immediately excluded from the battle when it succeeds.
+    #[serde(skip)]
+    ExcludedByWeapon(usize),
 }
 
 /// One piece of game text the engine understands.

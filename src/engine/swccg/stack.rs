@@ -155,6 +155,8 @@ pub struct Entry {
     pub power_adds: Vec<(Side, i64, String)>,
     /// A battle: modifiers played for the rest of it.
     pub played_mods: Vec<super::battle::ModSpec>,
+    /// A battle: cards excluded from it (inactive for the battle, with what is on them).
+    pub excluded: Vec<CardIx>,
 }
 
 impl Entry {
@@ -193,6 +195,7 @@ impl Entry {
             damage: None,
             power_adds: Vec::new(),
             played_mods: Vec::new(),
+            excluded: Vec::new(),
         }
     }
 

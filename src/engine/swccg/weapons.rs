@@ -252,6 +252,8 @@ impl Engine {
             greater_than: Some(Amount::StatOf(t, def.against)),
             success: vec![if def.lost {
                 Effect::LostByWeapon(t)
+            } else if def.excludes {
+                Effect::ExcludedByWeapon(t)
             } else {
                 Effect::Hit(t, def.forfeit_zero)
             }],
