@@ -502,7 +502,7 @@ impl Engine {
     fn check_lose(&self, ix: usize, d: &Decision) -> Result<i64, Rej> {
         let p = d.by;
         let seg = self.seg(ix);
-        let n = d.step.amount.unwrap_or(1);
+        let n = d.step.amount.unwrap_or(d.step.from.len().max(1) as i64);
         if seg.damage[p.ix()] <= 0 {
             if seg.attrition[p.ix()] > 0 {
                 return Err(rej(

@@ -560,6 +560,7 @@ fn board_number(rest: &str) -> Result<(), String> {
     let parts: Vec<&str> = rest.split('.').collect();
     match parts.as_slice() {
         [_, "winner" | "ended_early" | "cost"] => Ok(()),
+        [_, "attacker_total" | "defender_total" | "defeated"] => Ok(()),
         [_, "light" | "dark", k] if BATTLE_NUMBERS.contains(k) => Ok(()),
         [_, k] if DRAIN_NUMBERS.contains(k) => Ok(()),
         _ => Err(format!(

@@ -199,6 +199,8 @@ pub struct Engine {
     pub numbers: Vec<(String, serde_json::Value)>,
     /// Cards that may not battle this turn (the board's `may_not_battle`).
     pub may_not_battle: Vec<CardIx>,
+    /// Attacks this turn: (location, creature, whether the creature attacked).
+    pub(super) attacks: Vec<(usize, CardIx, bool)>,
     /// Where each player chose to lose the next units of Force from (AR: Losing Force).
     pub(super) loss_from: [std::collections::VecDeque<PileName>; 2],
     /// Battles and Force drains initiated this turn, by location.
@@ -247,6 +249,7 @@ impl Engine {
             numbers: Vec::new(),
             loss_from: Default::default(),
             may_not_battle: Vec::new(),
+            attacks: Vec::new(),
             locate: Vec::new(),
             wheres: Vec::new(),
             generation: None,

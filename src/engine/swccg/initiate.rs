@@ -77,6 +77,7 @@ impl Engine {
                 Ok(())
             }
             Verb::Play => self.initiate_play(d, w),
+            Verb::Attack => self.initiate_attack(d, w),
             Verb::Use => self.initiate_use(d, w),
         }
     }

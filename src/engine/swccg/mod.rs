@@ -35,6 +35,7 @@ mod battle_power;
 pub mod battle_scenario;
 mod check;
 pub mod conditions;
+pub mod creature;
 mod deploy;
 pub mod destiny;
 pub mod drain;

@@ -429,6 +429,13 @@ pub struct Stats {
     /// "Draws N battle destiny if unable to otherwise."
     #[serde(default)]
     pub draws_if_unable: Option<u32>,
+    // ---- creatures (AR Attacks - Ferocity And Defense Value)
+    /// A creature's ferocity.
+    #[serde(default)]
+    pub ferocity: Option<i64>,
+    /// "Ferocity N + destiny": the destinies drawn each time it participates in an attack.
+    #[serde(default)]
+    pub ferocity_destinies: Option<u32>,
 }
 
 /// One card, defined inline.
@@ -1155,6 +1162,9 @@ pub enum Verb {
     AllowConversion,
     /// Starting the game: decline to have your starting location converted.
     DeclineConversion,
+    /// A creature attack (`card`: the creature; `target`: the card it attacks, the
+    /// random pick; without `target`, your cards attack the creature).
+    Attack,
 }
 
 impl Verb {
@@ -1179,6 +1189,7 @@ impl Verb {
             Verb::Reveal => "reveal",
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
+            Verb::Attack => "attack",
         }
     }
 }

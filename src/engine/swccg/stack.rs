@@ -49,6 +49,8 @@ pub enum ActionKind {
     ForceDrain,
     /// Firing a weapon in a battle's weapons segment (the battle is `responding_to`).
     Fire,
+    /// A creature attack (`creature`).
+    Attack,
 }
 
 impl ActionKind {
@@ -68,6 +70,7 @@ impl ActionKind {
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
             ActionKind::Fire => "weapon firing",
+            ActionKind::Attack => "attack",
         }
     }
 }
@@ -157,6 +160,8 @@ pub struct Entry {
     pub played_mods: Vec<super::battle::ModSpec>,
     /// A battle: cards excluded from it (inactive for the battle, with what is on them).
     pub excluded: Vec<CardIx>,
+    /// A creature attack.
+    pub attack: Option<Box<super::creature::AttackInfo>>,
 }
 
 impl Entry {
@@ -196,6 +201,7 @@ impl Entry {
             power_adds: Vec::new(),
             played_mods: Vec::new(),
             excluded: Vec::new(),
+            attack: None,
         }
     }
 
