@@ -468,6 +468,23 @@ impl Engine {
         }
     }
 
+    /// A participant's power in the attack: printed, with what was added to it during
+    /// the attack.
+    fn attack_power(&self, ix: usize, c: CardIx) -> i64 {
+        use super::battle::{OpSpec, Target};
+        let name = super::battle_board::battle_name(&self.st, c);
+        let added: i64 = self.stack[ix]
+            .played_mods
+            .iter()
+            .filter(|m| m.target == Target::Power(name.clone()))
+            .map(|m| match m.op {
+                OpSpec::Add(v) => v,
+                _ => 0,
+            })
+            .sum();
+        self.st.def(c).stats.power.unwrap_or(0) + added
+    }
+
     /// Totals, the defeated defender and hit cards lost; the attack ends.
     fn attack_end(&mut self, ix: usize) -> Flow {
         let a = self.attack_info(ix).clone();
@@ -497,7 +514,7 @@ impl Engine {
         let mut side_total = 0;
         let mut side_terms = Vec::new();
         for c in self.attack_side(ix, other) {
-            let p = self.st.def(c).stats.power.unwrap_or(0);
+            let p = self.attack_power(ix, c);
             side_total += p;
             side_terms.push(format!("{} {p}", self.name(c)));
         }

@@ -986,6 +986,9 @@ pub enum Effect {
     /// A weapon whose target is immediately excluded from the battle when it succeeds.
     #[serde(skip)]
     ExcludedByWeapon(usize),
+    /// Add an amount (e.g. the destiny just drawn for this action) to the power of a
+    /// card for the rest of the current battle or attack ("adds a destiny to power").
+    AddPower { card: CardRef, amount: Amount },
 }
 
 /// One piece of game text the engine understands.
