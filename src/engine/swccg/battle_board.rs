@@ -607,14 +607,11 @@ impl super::engine::Engine {
     fn battle_choices(&mut self) -> Script {
         let mut script = Script::default();
         for d in self.take_decisions_while(|d| is_battle_choice(d.verb)) {
-            let side = d.by;
-            match d.verb {
-                Verb::DestinyValue => {
-                    if let Some(v) = d.step.amount {
-                        script.power.push(Step::DestinyValue { side, value: v });
-                    }
-                }
-                _ => {}
+            if let Some(v) = d.step.amount {
+                script.power.push(Step::DestinyValue {
+                    side: d.by,
+                    value: v,
+                });
             }
         }
         script
