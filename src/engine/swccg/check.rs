@@ -255,6 +255,12 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     for (k, d) in &b.cards {
         check_interrupt(k, d)?;
         check_modifiers(b, k, d)?;
+        if d.value.stats.ferocity_destinies.is_some_and(|n| n > 64) {
+            return Err(spanned(
+                d,
+                format!("card `{k}`: `ferocity_destinies` is more than 64"),
+            ));
+        }
     }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &Spanned<String>| -> Result<(), BoardError> {
