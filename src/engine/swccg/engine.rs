@@ -154,6 +154,7 @@ pub(super) struct Snapshot {
     pub(super) top_passes: u8,
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    pub(super) attacks: Vec<(usize, CardIx, bool)>,
 }
 
 /// The last action initiated by a decision, while a "before" action may still preempt it.

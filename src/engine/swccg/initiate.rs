@@ -707,6 +707,7 @@ impl Engine {
             top_passes: self.top_passes,
             battles: self.battles.clone(),
             drains: self.drains.clone(),
+            attacks: self.attacks.clone(),
         })
     }
 
@@ -740,6 +741,7 @@ impl Engine {
         self.top_passes = s.top_passes;
         self.battles = s.battles;
         self.drains = s.drains;
+        self.attacks = s.attacks;
         if let Some((label, by)) = top {
             self.log(
                 Actor::Rules,
