@@ -125,7 +125,7 @@ impl Engine {
     /// The forfeit value of `c` in the battle at `ix`, as the board stands now.
     fn forfeit_of(&self, ix: usize, c: CardIx) -> Option<Total> {
         let seg = self.seg(ix);
-        let b = battle_now(
+        let mut b = battle_now(
             &self.st,
             seg.at,
             seg.initiator,
@@ -133,6 +133,8 @@ impl Engine {
             &self.stack[ix].hits,
             &self.stack[ix].excluded,
         );
+        b.modifiers
+            .extend(self.stack[ix].played_mods.iter().cloned());
         battle::forfeit_value(&b, &battle_name(&self.st, c))
     }
 
