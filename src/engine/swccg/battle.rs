@@ -118,6 +118,14 @@ pub enum Target {
     BattleDamage,
     /// The cost of initiating this battle.
     BattleCost,
+    // ---- card values outside battle (AR Ch.1 Section E; observed as `values.*`)
+    Armor(String),
+    Maneuver(String),
+    Hyperspeed(String),
+    Landspeed(String),
+    Deploy(String),
+    Destiny(String),
+    Politics(String),
 }
 
 /// The operation, as written in YAML (`add: 2`, `reset: 0`, `free: true`...).

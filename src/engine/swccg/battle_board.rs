@@ -389,6 +389,12 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain) {
         if t.not_modified_by_opponent {
             d.not_modified_by_opponent = Some(source.clone());
         }
+        if t.not_canceled {
+            d.not_canceled = Some(source.clone());
+        }
+        if t.may_force_drain {
+            drain::allow_drain(d, &source);
+        }
         if let Some(c) = t.cancels {
             d.canceling.push(drain::CancelMods {
                 source: source.clone(),
@@ -549,6 +555,7 @@ pub fn resolve_drain(st: &State, at: usize, drainer: BoardSide) -> Applied {
     let v = |t: &Option<super::values::Total>| serde_json::json!(t.as_ref().and_then(|t| t.value));
     a.numbers.push(("icons".into(), v(&o.icons)));
     a.numbers.push(("amount".into(), v(&o.amount)));
+    a.numbers.push(("cost".into(), v(&o.cost)));
     a.numbers
         .push(("force_lost".into(), serde_json::json!(o.force_lost)));
     a
@@ -568,7 +575,7 @@ pub const BATTLE_NUMBERS: &[&str] = &[
 ];
 
 /// The observable numbers of a Force drain on the board.
-pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost"];
+pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost", "cost"];
 
 fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)>) {
     use serde_json::json;

@@ -94,7 +94,13 @@ impl Engine {
                 aboard,
                 free,
                 reshuffle,
-            } => self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle),
+                optional,
+            } => {
+                if optional && self.declines_optional(me, &label, &filter) {
+                    return Applied::Done;
+                }
+                self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle)
+            }
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
             Effect::StackFrom { from, filter } => self.stack_from(ix, me, &label, from, filter),
@@ -107,10 +113,8 @@ impl Engine {
                 );
                 Applied::Done
             }
-            Effect::Hit(t, forfeit_zero) => {
-                self.hit(ix, t, forfeit_zero);
-                Applied::Done
-            }
+            Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
+            Effect::Explode => self.explode(ix),
             Effect::CrossOverAs {
                 card,
                 title,
@@ -137,9 +141,47 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
+            Effect::LoseForceFrom { who, amount, from } => {
+                self.lose_force_from(ix, me, who, amount, from)
+            }
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);
+                }
+                Applied::Done
+            }
+            Effect::Capture(card) => {
+                for c in self.card_refs(ix, &card) {
+                    if let Applied::Stop = self.capture(me, c) {
+                        return Applied::Stop;
+                    }
+                }
+                Applied::Done
+            }
+            Effect::CaptureCard(c) => self.capture(me, c),
+            Effect::Release(text) => self.release(me, &text),
+            Effect::ModifyUntil {
+                filter,
+                stat,
+                add,
+                until,
+            } => {
+                let source = self.stack[ix]
+                    .card
+                    .map_or(label.clone(), |c| self.st.key(c).to_string());
+                self.start_duration(super::globals::Timed {
+                    source,
+                    side: me,
+                    filter,
+                    stat,
+                    add,
+                    until,
+                });
+                Applied::Done
+            }
+            Effect::Flip(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.flip(c);
                 }
                 Applied::Done
             }
@@ -339,7 +381,9 @@ impl Engine {
                 self.st.matches(c, &filter, me)
                     && self.shield_not_deployed(c).is_ok()
                     && self.unique_ok(c).is_ok()
-                    && (free || self.st.def(c).stats.deploy.unwrap_or(0) <= force)
+                    && self.deploy_conditions(me, c).is_ok()
+                    && (free
+                        || self.st.value(c, super::globals::Stat::Deploy).unwrap_or(0) <= force)
             })
             .collect();
         if cands.is_empty() {
@@ -361,6 +405,7 @@ impl Engine {
             return Applied::Done;
         }
         self.reject_shield_choices(me);
+        self.reject_barred_choices(me, &filter);
         let Some(c) = self.choose_one(
             me,
             &cands,
@@ -871,6 +916,9 @@ impl Engine {
                 format!("{by_label} cannot cancel {}: characters, vehicles and starships may not be canceled", e.label),
                 &[r::CANCELING],
             );
+            return;
+        }
+        if self.refuse_drain_cancel(by, j) {
             return;
         }
         self.stack[j].canceled = true;

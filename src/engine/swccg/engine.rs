@@ -219,6 +219,11 @@ pub struct Engine {
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
+    // ---- reacts (AR Appendix C React)
+    /// Cards that deployed or moved as a react this turn.
+    pub(super) reacts: Vec<super::react::Reacted>,
+    /// Devices used this turn, by the card using them (AR Devices - Using Devices).
+    pub(super) device_uses: Vec<(CardIx, CardIx)>,
 }
 
 impl Engine {
@@ -258,6 +263,8 @@ impl Engine {
             start: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
+            reacts: Vec::new(),
+            device_uses: Vec::new(),
         }
     }
 
@@ -364,6 +371,7 @@ impl Engine {
             .collect();
         self.report_where();
         self.answer_questions();
+        self.report_values();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self
@@ -428,7 +436,12 @@ impl Engine {
                 self.log_pass(p, w, text);
                 return Asked::Pass;
             }
-            if !can && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d))) {
+            // A react is judged in the response window of the opponent's battle or drain.
+            let react_now = d.verb == Verb::React && d.by == p && self.react_window(w);
+            if !can
+                && !react_now
+                && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d)))
+            {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -570,6 +583,9 @@ impl Engine {
     /// Does `p` have any legal action in `w`?
     pub(super) fn can_act(&self, p: Side, w: Window) -> bool {
         if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
+            return true;
+        }
+        if self.can_react(p, w) {
             return true;
         }
         let n = self.st.cards.len();

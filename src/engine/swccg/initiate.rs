@@ -17,10 +17,7 @@ impl Engine {
         match d.verb {
             Verb::Pass => Ok(()),
             Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
-            Verb::Fire => Err(rej(
-                "weapons fire during a battle's weapons segment",
-                super::values::cite::FIRING_WEAPONS,
-            )),
+            Verb::Fire => self.initiate_fire(d, w),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }
@@ -79,6 +76,10 @@ impl Engine {
             Verb::Play => self.initiate_play(d, w),
             Verb::Attack => self.initiate_attack(d, w),
             Verb::Use => self.initiate_use(d, w),
+            Verb::React => self.initiate_react(d, w),
+            Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
+                Err(self.stray_capture_decision(d))
+            }
         }
     }
 
@@ -187,10 +188,12 @@ impl Engine {
         }
         let a = self.pick_ability(p, c, d, w)?;
         let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+        self.device_use_ok(c)?;
         if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
             self.back_up(p, c, a, ActionKind::UseText, targets, None);
             return Ok(());
         }
+        self.note_device_use(c);
         let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
             self.mandatory_done.push((c, a));
             ActionKind::Mandatory
@@ -463,6 +466,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
+        self.drain_cancel_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }
@@ -824,17 +828,19 @@ impl Engine {
         let cost = if sog {
             0
         } else {
-            def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with)
+            let to = self.deploy_destination(p, c, d).ok();
+            super::card_values::deploy_cost(&self.st, c, to) as usize + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
-            return Err(rej(
+            let e = rej(
                 format!(
                     "{title} deploys for {cost} Force; {} has {have} in Force Pile",
                     p.name()
                 ),
                 r::PAYING_COSTS,
-            ));
+            );
+            return Err(self.global_cite(e, c, super::globals::Stat::Deploy));
         }
         self.deploy_destination(p, c, d)
     }
@@ -909,7 +915,8 @@ impl Engine {
         let cost = if free {
             0
         } else {
-            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
+            self.note_value(c, super::globals::Stat::Deploy, "when deployed");
+            super::card_values::deploy_cost(&self.st, c, Some(to))
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
@@ -1100,7 +1107,8 @@ impl Engine {
 
 pub(super) fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {
     if d.personas.is_empty() {
-        vec![d.title.clone()]
+        // A virtual card has the title of the original (AR Virtual Cards).
+        vec![super::titles::base_title(&d.title).to_string()]
     } else {
         d.personas.clone()
     }

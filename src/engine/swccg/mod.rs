@@ -33,12 +33,14 @@ mod battle_drain;
 mod battle_early;
 mod battle_power;
 pub mod battle_scenario;
+pub mod card_values;
 mod check;
 pub mod conditions;
 pub mod creature;
 mod deploy;
 pub mod destiny;
 pub mod drain;
+mod drain_board;
 mod effects;
 pub mod engine;
 pub mod identify;
@@ -65,6 +67,17 @@ mod prepositions;
 mod relocation;
 pub mod shields;
 mod weapon_deploy;
+
+// reacts, capturing
+pub mod capture;
+pub mod react;
+// Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
+pub mod device;
+pub mod games;
+mod globals;
+mod objective;
+pub mod titles;
+pub mod weapon_fire;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
@@ -134,6 +147,14 @@ fn result(run: Run) -> RunResult {
             format!("states.{}", st.cards[c].key),
             card_state_name(st, c),
         );
+        for stat in globals::Stat::ALL {
+            if let Some(v) = st.value(c, stat) {
+                obs.num(
+                    format!("value.{}.{}", st.cards[c].key, stat.as_str()),
+                    Some(v),
+                );
+            }
+        }
     }
     for side in [Side::Light, Side::Dark] {
         for p in check::PILES {
@@ -302,6 +323,12 @@ pub fn setup(board: &Board) -> State {
     }
     for p in &board.table {
         place(&mut st, p, Zone::Table);
+    }
+    st.timed = board.durations.clone();
+    for c in 0..st.cards.len() {
+        if st.on_table(c) {
+            st.note_for_game(c);
+        }
     }
     // A card on an inactive card is inactive too.
     for c in 0..st.cards.len() {

@@ -162,6 +162,8 @@ pub struct Entry {
     pub excluded: Vec<CardIx>,
     /// A creature attack.
     pub attack: Option<Box<super::creature::AttackInfo>>,
+    /// A weapon firing: its weapon destiny draws so far and what they add up to.
+    pub shot: Option<Box<super::weapon_fire::Shot>>,
 }
 
 impl Entry {
@@ -202,6 +204,7 @@ impl Entry {
             played_mods: Vec::new(),
             excluded: Vec::new(),
             attack: None,
+            shot: None,
         }
     }
 
