@@ -75,6 +75,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::reduce::IDS)
         .chain(swjudge::engine::swccg::shields::IDS)
         .chain(swjudge::engine::swccg::battle_arrive::IDS)
+        .chain(swjudge::engine::swccg::creature::IDS)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)

@@ -78,14 +78,11 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
-    for n in &b.battled_this_turn {
+    for n in b.battled_this_turn.iter().chain(&b.may_not_battle) {
         if !names.contains(&n.value) {
             return Err(spanned(
                 n,
-                format!(
-                    "`battled_this_turn`: unknown card `{}` (not in `cards:`)",
-                    n.value
-                ),
+                format!("unknown card `{}` (not in `cards:`)", n.value),
             ));
         }
     }
@@ -262,6 +259,12 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     for (k, d) in &b.cards {
         check_interrupt(k, d)?;
         check_modifiers(b, k, d)?;
+        if d.value.stats.ferocity_destinies.is_some_and(|n| n > 64) {
+            return Err(spanned(
+                d,
+                format!("card `{k}`: `ferocity_destinies` is more than 64"),
+            ));
+        }
     }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &Spanned<String>| -> Result<(), BoardError> {
@@ -589,6 +592,7 @@ fn board_number(rest: &str) -> Result<(), String> {
     let parts: Vec<&str> = rest.split('.').collect();
     match parts.as_slice() {
         [_, "winner" | "ended_early" | "cost"] => Ok(()),
+        [_, "attacker_total" | "defender_total" | "defeated"] => Ok(()),
         [_, "light" | "dark", k] if BATTLE_NUMBERS.contains(k) => Ok(()),
         [_, k] if DRAIN_NUMBERS.contains(k) => Ok(()),
         _ => Err(format!(

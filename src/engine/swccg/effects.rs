@@ -49,6 +49,17 @@ impl Engine {
                 self.play_battle_modifier(ix, me, &m);
                 Applied::Done
             }
+            Effect::AddPower { card, amount } => {
+                let v = self.amount(ix, &amount, me).unwrap_or(0);
+                for c in self.card_refs(ix, &card) {
+                    self.add_power(ix, me, c, v);
+                }
+                Applied::Done
+            }
+            Effect::ExcludedByWeapon(t) => {
+                self.exclude_by_weapon(ix, t);
+                Applied::Done
+            }
             Effect::LostByWeapon(t) => {
                 self.lost_by_weapon(ix, t);
                 Applied::Done

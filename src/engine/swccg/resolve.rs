@@ -66,6 +66,9 @@ impl Engine {
             if matches!(self.stack[ix].kind, ActionKind::Battle) {
                 return self.battle_step(ix);
             }
+            if matches!(self.stack[ix].kind, ActionKind::Attack) {
+                return self.attack_step(ix);
+            }
             return self.continue_result(ix);
         }
         // Automatic actions first.
@@ -358,6 +361,7 @@ impl Engine {
                 Flow::Go
             }
             ActionKind::Battle => self.battle_begin(ix),
+            ActionKind::Attack => self.attack_begin(ix),
             ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go

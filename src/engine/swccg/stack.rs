@@ -49,6 +49,8 @@ pub enum ActionKind {
     ForceDrain,
     /// Firing a weapon in a battle's weapons segment (the battle is `responding_to`).
     Fire,
+    /// A creature attack (`creature`).
+    Attack,
 }
 
 impl ActionKind {
@@ -68,6 +70,7 @@ impl ActionKind {
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
             ActionKind::Fire => "weapon firing",
+            ActionKind::Attack => "attack",
         }
     }
 }
@@ -161,6 +164,10 @@ pub struct Entry {
     pub power_adds: Vec<(Side, i64, String)>,
     /// A battle: modifiers played for the rest of it.
     pub played_mods: Vec<super::battle::ModSpec>,
+    /// A battle: cards excluded from it (inactive for the battle, with what is on them).
+    pub excluded: Vec<CardIx>,
+    /// A creature attack.
+    pub attack: Option<Box<super::creature::AttackInfo>>,
     /// A weapon firing: its weapon destiny draws so far and what they add up to.
     pub shot: Option<Box<super::weapon_fire::Shot>>,
 }
@@ -204,6 +211,8 @@ impl Entry {
             damage: None,
             power_adds: Vec::new(),
             played_mods: Vec::new(),
+            excluded: Vec::new(),
+            attack: None,
             shot: None,
         }
     }
