@@ -157,9 +157,11 @@ impl Engine {
             .filter(|&l| self.st.locations[l].geo.prison && self.st.zone[t] == Zone::At(l));
         if escorts.is_empty() && prison.is_none() {
             // Seizure and Imprisonment are impossible: a decision naming them is refused here.
-            while let Some(d) = self.script.peek().cloned().filter(|d| {
-                d.by == Side::Dark && matches!(d.verb, Verb::Seize | Verb::Imprison)
-            }) {
+            while let Some(d) =
+                self.script.peek().cloned().filter(|d| {
+                    d.by == Side::Dark && matches!(d.verb, Verb::Seize | Verb::Imprison)
+                })
+            {
                 self.script.take();
                 let e = self.capture_refusal(&d, t);
                 self.reject(&d, e);
@@ -227,7 +229,12 @@ impl Engine {
     }
 
     /// Dark's choice for a captured character.
-    fn capture_choice(&mut self, d: &Decision, t: CardIx, prison: Option<usize>) -> Result<(), Rej> {
+    fn capture_choice(
+        &mut self,
+        d: &Decision,
+        t: CardIx,
+        prison: Option<usize>,
+    ) -> Result<(), Rej> {
         if d.step.card.as_deref() != Some(self.st.key(t)) {
             return Err(rej(
                 format!("the character captured is {}", self.name(t)),
@@ -340,8 +347,7 @@ impl Engine {
     /// chooses Escape or Rally (Rally only at a site). False: the run needs a decision.
     pub(super) fn released(&mut self, c: CardIx, h: Held) -> bool {
         let l = self.st.location_of(c);
-        let at_site =
-            l.filter(|&l| self.st.locations[l].geo.kind == Some(LocKind::Site));
+        let at_site = l.filter(|&l| self.st.locations[l].geo.kind == Some(LocKind::Site));
         let title = self.name(c);
         let rally = match h {
             Held::Imprisoned(_) => true,
@@ -361,7 +367,10 @@ impl Engine {
                 if d.step.card.as_deref() == Some(self.st.key(c)) {
                     break d.verb == Verb::Rally;
                 }
-                let e = rej(format!("the character released is {title}"), CAPTIVES_RELEASING);
+                let e = rej(
+                    format!("the character released is {title}"),
+                    CAPTIVES_RELEASING,
+                );
                 self.reject(&d, e);
             },
         };

@@ -62,8 +62,8 @@ pub mod shields;
 mod weapon_deploy;
 
 // reacts, capturing
-pub mod react;
 pub mod capture;
+pub mod react;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

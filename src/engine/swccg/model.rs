@@ -258,7 +258,7 @@ pub struct LocationDef {
     pub never_battleground: Option<String>,
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
-    pub sector: Option<SectorKind>,    // ---- reacts (AR Appendix C React)
+    pub sector: Option<SectorKind>, // ---- reacts (AR Appendix C React)
     /// React text of the location card ("All starships may move between here and … as a
     /// 'react'"); `side:` names whose text it is.
     #[serde(default)]
@@ -506,7 +506,7 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity,    // ---- reacts (AR Appendix C React)
+    pub identity: super::identify::Identity, // ---- reacts (AR Appendix C React)
     /// "May deploy or move as a 'react'": who may react, how, and from where.
     #[serde(default)]
     pub react: Vec<super::react::ReactText>,

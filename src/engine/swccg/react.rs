@@ -218,8 +218,7 @@ impl Engine {
                     a == h && b.is_some_and(|b| t.between.contains(&st.locations[b].name))
                 };
                 let owner = t.side.unwrap_or(p);
-                if (ends(l, from) || from.is_some_and(|f| ends(f, Some(l))))
-                    && fits(t, owner, None)
+                if (ends(l, from) || from.is_some_and(|f| ends(f, Some(l)))) && fits(t, owner, None)
                 {
                     return Some(Grant {
                         by: loc.title.clone(),
@@ -562,7 +561,11 @@ impl Engine {
             ),
             &[r::INITIATION, APPENDIX_C_REACT, REACT_DEPLOY],
         );
-        self.pay_use(p, cost as u32, &format!("to deploy {} as a react", self.name(c)));
+        self.pay_use(
+            p,
+            cost as u32,
+            &format!("to deploy {} as a react", self.name(c)),
+        );
     }
 
     fn push_react_move(
@@ -656,10 +659,7 @@ impl Engine {
             return false;
         }
         let p = e.actor.other();
-        let reacted = self
-            .reacts
-            .iter()
-            .any(|x| x.to == label);
+        let reacted = self.reacts.iter().any(|x| x.to == label);
         if !reacted || !self.has_presence(p, l) {
             return false;
         }
