@@ -79,6 +79,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
         .chain(swjudge::engine::swccg::react::IDS)
         .chain(swjudge::engine::swccg::capture::IDS)
+        .chain(swjudge::engine::swccg::steal::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

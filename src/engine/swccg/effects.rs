@@ -124,6 +124,13 @@ impl Engine {
             }
             Effect::CaptureCard(c) => self.capture(me, c),
             Effect::Release(text) => self.release(me, &text),
+            Effect::Steal(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.steal(me, c);
+                }
+                Applied::Done
+            }
+            Effect::StealFrom(from) => self.steal_from(me, &from),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

@@ -64,6 +64,7 @@ mod weapon_deploy;
 // reacts, capturing
 pub mod capture;
 pub mod react;
+pub mod steal;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

@@ -258,7 +258,8 @@ pub struct LocationDef {
     pub never_battleground: Option<String>,
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
-    pub sector: Option<SectorKind>, // ---- reacts (AR Appendix C React)
+    pub sector: Option<SectorKind>,
+    // ---- reacts (AR Appendix C React)
     /// React text of the location card ("All starships may move between here and … as a
     /// 'react'"); `side:` names whose text it is.
     #[serde(default)]
@@ -506,10 +507,16 @@ pub struct CardDef {
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity, // ---- reacts (AR Appendix C React)
+    pub identity: super::identify::Identity,
+    // ---- reacts (AR Appendix C React)
     /// "May deploy or move as a 'react'": who may react, how, and from where.
     #[serde(default)]
     pub react: Vec<super::react::ReactText>,
+    // ---- stealing (AR Appendix C Stealing)
+    /// Personas identified as this starship's or vehicle's permanent pilot or astromech
+    /// (a stolen card is no longer those personas).
+    #[serde(default)]
+    pub pilot_personas: Vec<String>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -948,6 +955,11 @@ pub enum Effect {
     /// A weapon's success captures this card.
     #[serde(skip)]
     CaptureCard(usize),
+    // ---- stealing (AR Appendix C Stealing)
+    /// Steal a targeted card of the opponent on table: it becomes yours.
+    Steal(CardRef),
+    /// Steal a card of the opponent's pile (the script chooses) into one of your piles.
+    StealFrom(super::steal::StealFrom),
 }
 
 /// One piece of game text the engine understands.
