@@ -80,6 +80,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::react::IDS)
         .chain(swjudge::engine::swccg::capture::IDS)
         .chain(swjudge::engine::swccg::steal::IDS)
+        .chain(swjudge::engine::swccg::epic::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -63,6 +63,7 @@ mod weapon_deploy;
 
 // reacts, capturing
 pub mod capture;
+pub mod epic;
 pub mod react;
 pub mod steal;
 

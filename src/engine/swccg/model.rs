@@ -268,6 +268,10 @@ pub struct LocationDef {
     /// A prison (AR Prisons): captured characters may be imprisoned here.
     #[serde(default)]
     pub prison: bool,
+    // ---- blown away (AR Appendix C Blown Away)
+    /// The location has been blown away: face down, an unnamed location.
+    #[serde(default)]
+    pub blown_away: bool,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
