@@ -21,6 +21,7 @@ pub const CAPTIVES_ESCORTING: &str = "swccg.ar.captives-escorting";
 pub const CAPTIVES_IMPRISONED: &str = "swccg.ar.captives-imprisoned";
 pub const CAPTIVES_RELEASING: &str = "swccg.ar.captives-releasing";
 pub const PRISONS: &str = "swccg.ar.prisons";
+pub const PRISONER_TRANSFERS: &str = "swccg.ar.unlimited-prisoner-transfers";
 
 /// Every section the capturing rules cite.
 pub const IDS: &[&str] = &[
@@ -31,6 +32,7 @@ pub const IDS: &[&str] = &[
     CAPTIVES_IMPRISONED,
     CAPTIVES_RELEASING,
     PRISONS,
+    PRISONER_TRANSFERS,
 ];
 
 /// "If Leia is present at a site where Han is a captive, release Han": the captives
@@ -397,6 +399,93 @@ impl Engine {
             _ => self.escape(c, "released"),
         }
         true
+    }
+
+    /// An escort leaving the table releases its captive (AR Captives - Releasing).
+    /// False: the run needs Light's decision.
+    pub(super) fn release_escorted_by(&mut self, e: CardIx) -> bool {
+        let captives: Vec<CardIx> = self
+            .st
+            .cards_on(e)
+            .into_iter()
+            .filter(|&x| self.held(x) == Some(Held::Escorted(e)))
+            .collect();
+        for x in captives {
+            let text = format!(
+                "{} leaves the table: its captive {} is released",
+                self.name(e),
+                self.name(x)
+            );
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                text,
+                &[CAPTIVES_RELEASING],
+            );
+            if !self.released(x, Held::Escorted(e)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `imprison` as a prisoner transfer: during Dark's move phase, an escort present
+    /// at a prison delivers its captive there (an unlimited move, free).
+    pub(super) fn prisoner_transfer(
+        &mut self,
+        d: &Decision,
+        w: super::engine::Window,
+    ) -> Result<(), Rej> {
+        if w != super::engine::Window::TopLevel {
+            return Err(self.stray_capture_decision(d));
+        }
+        if d.by != Side::Dark || self.turn != Side::Dark || self.phase != super::model::Phase::Move
+        {
+            return Err(rej(
+                "prisoner transfers happen during the Dark Side's move phase",
+                PRISONER_TRANSFERS,
+            ));
+        }
+        let key = d.step.card.as_deref().unwrap_or("");
+        let c = self
+            .st
+            .find(key)
+            .ok_or_else(|| rej(format!("no card {key}"), r::ACTIONS))?;
+        let Some(Held::Escorted(e)) = self.held(c) else {
+            return Err(rej(
+                format!("{} is not a captive escorted by Dark", self.name(c)),
+                PRISONER_TRANSFERS,
+            ));
+        };
+        let l = match self.st.zone[e] {
+            Zone::At(l) if self.st.locations[l].geo.prison => l,
+            _ => {
+                return Err(rej(
+                    format!(
+                        "{} is not present at a prison: it cannot deliver its captive",
+                        self.name(e)
+                    ),
+                    PRISONER_TRANSFERS,
+                )
+                .and(PRISONS));
+            }
+        };
+        self.st.put(c, Zone::At(l));
+        self.st.card_state[c] = CardState::Inactive;
+        let text = format!(
+            "{} transfers its captive {} into the prison: {} is imprisoned at {} (an unlimited move, free)",
+            self.name(e),
+            self.name(c),
+            self.name(c),
+            self.st.locations[l].title
+        );
+        self.log(
+            super::actor(Side::Dark),
+            Event::StateChange,
+            text,
+            &[PRISONER_TRANSFERS, CAPTIVES_IMPRISONED],
+        );
+        Ok(())
     }
 
     /// A capture decision with no captured or released character to decide about.

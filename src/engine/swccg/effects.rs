@@ -377,6 +377,9 @@ impl Engine {
                 continue;
             }
             let from_table = self.st.on_table(c);
+            if from_table && !self.release_escorted_by(c) {
+                return Applied::Stop;
+            }
             let carried = if from_table {
                 self.all_on(c)
             } else {

@@ -74,9 +74,8 @@ impl Engine {
             Verb::Play => self.initiate_play(d, w),
             Verb::Use => self.initiate_use(d, w),
             Verb::React => self.initiate_react(d, w),
-            Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
-                Err(self.stray_capture_decision(d))
-            }
+            Verb::Imprison => self.prisoner_transfer(d, w),
+            Verb::Seize | Verb::Escape | Verb::Rally => Err(self.stray_capture_decision(d)),
         }
     }
 
