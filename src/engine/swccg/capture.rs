@@ -22,6 +22,7 @@ pub const CAPTIVES_IMPRISONED: &str = "swccg.ar.captives-imprisoned";
 pub const CAPTIVES_RELEASING: &str = "swccg.ar.captives-releasing";
 pub const PRISONS: &str = "swccg.ar.prisons";
 pub const PRISONER_TRANSFERS: &str = "swccg.ar.unlimited-prisoner-transfers";
+pub const CAPTURING_STARSHIPS: &str = "swccg.ar.capturing-starships";
 
 /// Every section the capturing rules cite.
 pub const IDS: &[&str] = &[
@@ -33,6 +34,7 @@ pub const IDS: &[&str] = &[
     CAPTIVES_RELEASING,
     PRISONS,
     PRISONER_TRANSFERS,
+    CAPTURING_STARSHIPS,
 ];
 
 /// "If Leia is present at a site where Han is a captive, release Han": the captives
@@ -486,6 +488,146 @@ impl Engine {
             &[PRISONER_TRANSFERS, CAPTIVES_IMPRISONED],
         );
         Ok(())
+    }
+
+    /// The effect `capture` on any card: characters as above; a starship is captured
+    /// by the card whose text captures it (`holder`).
+    pub(super) fn capture_any(&mut self, me: Side, t: CardIx, holder: Option<CardIx>) -> Applied {
+        if self.st.def(t).card_type != CardType::Starship {
+            return self.capture(me, t);
+        }
+        if me != Side::Dark || self.st.owner(t) != Side::Light {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!(
+                    "only the Dark Side captures, and only Light Side cards: {} is not captured",
+                    self.name(t)
+                ),
+                &[CAPTURING],
+            );
+            return Applied::Done;
+        }
+        let aboard = self.characters_aboard(t);
+        let Some(h) = holder.filter(|_| !aboard.is_empty()) else {
+            self.log(
+                super::actor(me),
+                Event::StateChange,
+                format!(
+                    "{} is captured with no characters aboard: it is stolen",
+                    self.name(t)
+                ),
+                &[CAPTURING_STARSHIPS],
+            );
+            self.steal_captured(me, t);
+            return Applied::Done;
+        };
+        let mut all = vec![t];
+        all.extend(self.st.cards_on(t));
+        for &x in &all {
+            self.st.card_state[x] = CardState::Inactive;
+        }
+        self.st.put(t, Zone::On(h));
+        let text = format!(
+            "{} is captured with characters aboard: it is placed under {}; it and {} are inactive",
+            self.name(t),
+            self.name(h),
+            aboard
+                .iter()
+                .map(|&x| self.name(x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        self.log(
+            super::actor(me),
+            Event::StateChange,
+            text,
+            &[CAPTURING_STARSHIPS],
+        );
+        Applied::Done
+    }
+
+    fn characters_aboard(&self, s: CardIx) -> Vec<CardIx> {
+        self.st
+            .cards_on(s)
+            .into_iter()
+            .filter(|&x| self.st.def(x).card_type == CardType::Character)
+            .collect()
+    }
+
+    /// A captured starship with no characters aboard is stolen: it goes to the system
+    /// it is at, on the captor's side, active.
+    fn steal_captured(&mut self, me: Side, s: CardIx) {
+        let at = self.st.location_of(s);
+        self.steal(me, s);
+        if let Some(l) = at {
+            self.st.put(s, Zone::At(l));
+            self.st.card_state[s] = CardState::Active;
+            let text = format!(
+                "{} is placed at {} as {}'s starship",
+                self.name(s),
+                self.st.locations[l].title,
+                me.name()
+            );
+            self.log(
+                super::actor(me),
+                Event::StateChange,
+                text,
+                &[CAPTURING_STARSHIPS],
+            );
+        }
+    }
+
+    /// A captured starship: a Light Side starship held (inactive) under a Dark card.
+    fn captured_starship(&self, s: CardIx) -> bool {
+        self.st.def(s).card_type == CardType::Starship
+            && self.st.owner(s) == Side::Light
+            && self.st.card_state[s] == CardState::Inactive
+            && matches!(self.st.zone[s], Zone::On(h) if self.st.owner(h) == Side::Dark)
+    }
+
+    /// The effect `capture_aboard`: every character aboard each captured starship
+    /// matching `f` is captured; a starship left with none is stolen.
+    pub(super) fn capture_all_aboard(&mut self, me: Side, f: &Filter) -> Applied {
+        let ships: Vec<CardIx> = (0..self.st.cards.len())
+            .filter(|&s| self.captured_starship(s) && self.st.matches(s, f, me))
+            .collect();
+        if ships.is_empty() {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                "there is no captured starship: nobody is captured",
+                &[CAPTURING_STARSHIPS],
+            );
+        }
+        for s in ships {
+            if let Applied::Stop = self.capture_aboard(me, s) {
+                return Applied::Stop;
+            }
+        }
+        Applied::Done
+    }
+
+    fn capture_aboard(&mut self, me: Side, s: CardIx) -> Applied {
+        for x in self.characters_aboard(s) {
+            // Captives aboard a captured starship are inactive characters of Light.
+            if let Applied::Stop = self.capture(me, x) {
+                return Applied::Stop;
+            }
+        }
+        if self.characters_aboard(s).is_empty() {
+            self.log(
+                super::actor(me),
+                Event::StateChange,
+                format!(
+                    "{} has no characters aboard any more: it is stolen",
+                    self.name(s)
+                ),
+                &[CAPTURING_STARSHIPS],
+            );
+            self.steal_captured(me, s);
+        }
+        Applied::Done
     }
 
     /// A capture decision with no captured or released character to decide about.

@@ -115,14 +115,16 @@ impl Engine {
                 Applied::Done
             }
             Effect::Capture(card) => {
+                let holder = self.stack[ix].card;
                 for c in self.card_refs(ix, &card) {
-                    if let Applied::Stop = self.capture(me, c) {
+                    if let Applied::Stop = self.capture_any(me, c, holder) {
                         return Applied::Stop;
                     }
                 }
                 Applied::Done
             }
             Effect::CaptureCard(c) => self.capture(me, c),
+            Effect::CaptureAboard(filter) => self.capture_all_aboard(me, &filter),
             Effect::Release(text) => self.release(me, &text),
             Effect::Steal(card) => {
                 for c in self.card_refs(ix, &card) {
@@ -960,6 +962,13 @@ impl Engine {
             Amount::StatOf(c, d) => self
                 .stat_of(*c, *d)
                 .map(|v| v - self.stack.get(ix).map_or(0, |e| e.destiny_add)),
+            Amount::DefenseOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
+                Some(Tgt::Card(c)) => {
+                    let s = &self.st.def(*c).stats;
+                    s.armor.or(s.maneuver).or(s.ability)
+                }
+                _ => None,
+            },
             Amount::AbilityOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
                 Some(Tgt::Card(c)) => self.st.def(*c).stats.ability,
                 _ => None,

@@ -855,6 +855,10 @@ pub enum Amount {
     /// A weapon's target's value it fires against, read when the destiny is compared.
     #[serde(skip)]
     StatOf(usize, super::battle::Defense),
+    // ---- capturing (AR Appendix C Capturing)
+    /// The defense value of a named target: a character's ability, a starship's or
+    /// vehicle's armor or maneuver.
+    DefenseOf(String),
 }
 
 /// One step of an ability's result. Steps are carried out in the order listed
@@ -959,6 +963,9 @@ pub enum Effect {
     /// A weapon's success captures this card.
     #[serde(skip)]
     CaptureCard(usize),
+    /// Capture every character aboard each captured starship matching the filter;
+    /// a starship left with no characters aboard is then stolen.
+    CaptureAboard(Filter),
     // ---- stealing (AR Appendix C Stealing)
     /// Steal a targeted card of the opponent on table: it becomes yours.
     Steal(CardRef),

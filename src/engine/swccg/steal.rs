@@ -99,7 +99,14 @@ impl Engine {
             .personas
             .retain(|p| !gone.iter().any(|g| g.eq_ignore_ascii_case(p)));
         let pilot = if gone.is_empty() {
-            String::new()
+            if self.st.def(c).stats.permanent_pilot.is_some() {
+                format!(
+                    "; its permanent pilot is now a {} permanent pilot with the same ability",
+                    me.name()
+                )
+            } else {
+                String::new()
+            }
         } else {
             format!(
                 "; its permanent pilot is now a generic {} permanent pilot with the same ability, no longer {}",
