@@ -78,6 +78,17 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
+    for n in &b.battled_this_turn {
+        if !names.contains(&n.value) {
+            return Err(spanned(
+                n,
+                format!(
+                    "`battled_this_turn`: unknown card `{}` (not in `cards:`)",
+                    n.value
+                ),
+            ));
+        }
+    }
     for n in &b.locate {
         if !names.contains(&n.value) && !locations.contains(&n.value) {
             return Err(spanned(
@@ -467,7 +478,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Ok(())
         }
         "numbers" => board_number(rest),
+        "values" => super::card_values::observable(b, rest),
         "where" => locate_path(b, rest),
+        "value" => value_path(b, rest),
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)
         }
@@ -538,7 +551,14 @@ fn check_modifiers(
             | Target::Ability(n)
             | Target::Forfeit(n)
             | Target::Defense(n)
-            | Target::Immunity(n) => Some(n),
+            | Target::Immunity(n)
+            | Target::Armor(n)
+            | Target::Maneuver(n)
+            | Target::Hyperspeed(n)
+            | Target::Landspeed(n)
+            | Target::Deploy(n)
+            | Target::Destiny(n)
+            | Target::Politics(n) => Some(n),
             _ => None,
         };
         for n in named.into_iter().chain(m.requires.iter()) {
@@ -591,5 +611,23 @@ fn locate_path(b: &Board, rest: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("`{key}` is not one of {}", keys.join(", ")))
+    }
+}
+
+/// `value.<card>.<stat>`: a card's current value (global effects and durations
+/// applied), in whatever state it is.
+fn value_path(b: &Board, rest: &str) -> Result<(), String> {
+    use super::globals::Stat;
+    let (card, stat) = rest.split_once('.').unwrap_or((rest, ""));
+    if !b.cards.contains_key(card) {
+        return Err(format!("`{card}` is not a card in `cards:`"));
+    }
+    if Stat::ALL.iter().any(|s| s.as_str() == stat) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{stat}` is not one of {}",
+            Stat::ALL.map(|s| s.as_str()).join(", ")
+        ))
     }
 }

@@ -217,6 +217,8 @@ pub struct Engine {
     // ---- reacts (AR Appendix C React)
     /// Cards that deployed or moved as a react this turn.
     pub(super) reacts: Vec<super::react::Reacted>,
+    /// Devices used this turn, by the card using them (AR Devices - Using Devices).
+    pub(super) device_uses: Vec<(CardIx, CardIx)>,
 }
 
 impl Engine {
@@ -255,6 +257,7 @@ impl Engine {
             questions: Vec::new(),
             answers: Vec::new(),
             reacts: Vec::new(),
+            device_uses: Vec::new(),
         }
     }
 
@@ -361,6 +364,7 @@ impl Engine {
             .collect();
         self.report_where();
         self.answer_questions();
+        self.report_values();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self
@@ -476,6 +480,9 @@ impl Engine {
     /// Is a scripted decision an attempt to respond (playing or using an ability that
     /// is a just, automatic or "before" action)?
     pub(super) fn is_response_attempt(&self, d: &Decision) -> bool {
+        if d.verb == Verb::Deploy && self.is_arrival(d) {
+            return true;
+        }
         if !matches!(d.verb, Verb::Play | Verb::Use) {
             return false;
         }
@@ -582,6 +589,11 @@ impl Engine {
             let zone = self.st.zone[c];
             if zone == Zone::Pile(p, PileName::Hand) {
                 if w == Window::TopLevel && self.check_deploy(p, c, None).is_ok() {
+                    return true;
+                }
+                if let Window::Response(i) = w
+                    && self.can_arrive(p, c, i)
+                {
                     return true;
                 }
                 if self.st.def(c).card_type == CardType::Interrupt {

@@ -99,7 +99,7 @@ fn group(st: &State, l: usize) -> Option<&str> {
 }
 
 /// The sites of a site's group, in board order.
-fn row(st: &State, l: usize) -> Vec<usize> {
+pub(super) fn row(st: &State, l: usize) -> Vec<usize> {
     let g = group(st, l);
     (0..st.locations.len())
         .filter(|&x| is_site(st, x) && group(st, x) == g)

@@ -134,10 +134,6 @@ fn react_how(h: MoveHow, location_text: bool) -> bool {
     ) || (h == MoveHow::LocationText && location_text)
 }
 
-fn site_group(g: &super::model::LocationDef) -> Option<&str> {
-    g.system.as_deref().or(g.starship.as_deref())
-}
-
 impl Engine {
     /// The battle or Force drain a response window belongs to, and its location.
     fn react_target(&self, w: Window) -> Option<(usize, usize)> {
@@ -155,23 +151,6 @@ impl Engine {
     /// Is `w` the response window of a battle or Force drain (where reacts are judged)?
     pub(super) fn react_window(&self, w: Window) -> bool {
         self.react_target(w).is_some()
-    }
-
-    /// Are `a` and `b` the same location or adjacent sites?
-    fn same_or_adjacent(&self, a: usize, b: usize) -> bool {
-        if a == b {
-            return true;
-        }
-        let geo = |l: usize| &self.st.locations[l].geo;
-        let site = |l: usize| geo(l).kind == Some(LocKind::Site);
-        if !site(a) || !site(b) || site_group(geo(a)) != site_group(geo(b)) {
-            return false;
-        }
-        let row: Vec<usize> = (0..self.st.locations.len())
-            .filter(|&x| site(x) && site_group(geo(x)) == site_group(geo(a)))
-            .collect();
-        let pos = |l| row.iter().position(|&x| x == l);
-        matches!((pos(a), pos(b)), (Some(i), Some(j)) if i.abs_diff(j) == 1)
     }
 
     /// The react text that lets `c` (of `p`) react by `how` to a battle or drain at `l`.

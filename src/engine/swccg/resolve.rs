@@ -225,7 +225,10 @@ impl Engine {
             return;
         }
         let owner = self.st.owner(c);
-        let targets = match self.choose_targets(owner, c, a, Window::Response(ix), &[]) {
+        let targets = match self
+            .drain_cancel_allowed(c, a, Window::Response(ix))
+            .and_then(|()| self.choose_targets(owner, c, a, Window::Response(ix), &[]))
+        {
             Ok(t) => t,
             Err(e) => {
                 self.log(
@@ -588,6 +591,10 @@ impl Engine {
         value: Option<i64>,
     ) {
         if parent >= self.stack.len() {
+            return;
+        }
+        if self.stack[parent].shot.is_some() {
+            self.shot_drawn(parent, value);
             return;
         }
         self.stack[parent].destiny = value;
