@@ -82,6 +82,8 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::values::cite::ALL)
         .chain(swjudge::engine::swccg::react::IDS)
         .chain(swjudge::engine::swccg::capture::IDS)
+        .chain(swjudge::engine::swccg::steal::IDS)
+        .chain(swjudge::engine::swccg::epic::IDS)
         .chain(swjudge::engine::swccg::weapon_fire::IDS)
         .chain(swjudge::engine::swccg::device::IDS)
         .chain(swjudge::engine::swccg::games::IDS)

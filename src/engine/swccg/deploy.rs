@@ -185,6 +185,9 @@ impl Engine {
                     .starts_with(&format!("{}:", n.to_ascii_lowercase()))
         };
         let rules = &def.deploy_rules;
+        if let Some(e) = super::epic::blown_away_refusal(title, &rules.only_at, lo) {
+            return Err(e);
+        }
         if !rules.only_at.is_empty() && !rules.only_at.iter().any(names) {
             return Err(rej(
                 format!(

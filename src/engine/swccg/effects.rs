@@ -151,35 +151,18 @@ impl Engine {
                 }
                 Applied::Done
             }
-            Effect::Capture(card) => {
-                for c in self.card_refs(ix, &card) {
-                    if let Applied::Stop = self.capture(me, c) {
-                        return Applied::Stop;
-                    }
-                }
-                Applied::Done
-            }
-            Effect::CaptureCard(c) => self.capture(me, c),
-            Effect::Release(text) => self.release(me, &text),
+            eff @ (Effect::Capture(_)
+            | Effect::CaptureCard(_)
+            | Effect::CaptureAboard(_)
+            | Effect::Release(_)
+            | Effect::Steal(_)
+            | Effect::StealFrom(_)) => self.apply_capture_or_steal(ix, me, eff),
             Effect::ModifyUntil {
                 filter,
                 stat,
                 add,
                 until,
-            } => {
-                let source = self.stack[ix]
-                    .card
-                    .map_or(label.clone(), |c| self.st.key(c).to_string());
-                self.start_duration(super::globals::Timed {
-                    source,
-                    side: me,
-                    filter,
-                    stat,
-                    add,
-                    until,
-                });
-                Applied::Done
-            }
+            } => self.modify_until(ix, me, &label, filter, stat, add, until),
             Effect::Peek { count, place, to } => self.peek(me, &label, count, place, to),
             Effect::Flip(card) => {
                 for c in self.card_refs(ix, &card) {
@@ -195,6 +178,32 @@ impl Engine {
                 Applied::Done
             }
         }
+    }
+
+    /// "Until …": values of matching cards change until the duration ends.
+    #[allow(clippy::too_many_arguments)]
+    fn modify_until(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        filter: Filter,
+        stat: super::globals::Stat,
+        add: i64,
+        until: super::globals::Until,
+    ) -> Applied {
+        let source = self.stack[ix]
+            .card
+            .map_or(label.to_string(), |c| self.st.key(c).to_string());
+        self.start_duration(super::globals::Timed {
+            source,
+            side: me,
+            filter,
+            stat,
+            add,
+            until,
+        });
+        Applied::Done
     }
 
     /// A card's text makes a player activate Force (not counted against the
@@ -436,6 +445,9 @@ impl Engine {
                 continue;
             }
             let from_table = self.st.on_table(c);
+            if from_table && !self.release_escorted_by(c) {
+                return Applied::Stop;
+            }
             let carried = if from_table {
                 self.all_on(c)
             } else {
@@ -1019,6 +1031,13 @@ impl Engine {
             Amount::StatOf(c, d) => self
                 .stat_of(*c, *d)
                 .map(|v| v - self.stack.get(ix).map_or(0, |e| e.destiny_add)),
+            Amount::DefenseOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
+                Some(Tgt::Card(c)) => {
+                    let s = &self.st.def(*c).stats;
+                    s.armor.or(s.maneuver).or(s.ability)
+                }
+                _ => None,
+            },
             Amount::AbilityOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
                 Some(Tgt::Card(c)) => self.st.def(*c).stats.ability,
                 _ => None,

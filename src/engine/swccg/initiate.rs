@@ -77,9 +77,8 @@ impl Engine {
             Verb::Attack => self.initiate_attack(d, w),
             Verb::Use => self.initiate_use(d, w),
             Verb::React => self.initiate_react(d, w),
-            Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
-                Err(self.stray_capture_decision(d))
-            }
+            Verb::Imprison => self.prisoner_transfer(d, w),
+            Verb::Seize | Verb::Escape | Verb::Rally => Err(self.stray_capture_decision(d)),
         }
     }
 

@@ -71,7 +71,9 @@ mod weapon_deploy;
 
 // reacts, capturing
 pub mod capture;
+pub mod epic;
 pub mod react;
+pub mod steal;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
 pub mod games;

@@ -278,6 +278,10 @@ pub struct LocationDef {
     /// A prison (AR Prisons): captured characters may be imprisoned here.
     #[serde(default)]
     pub prison: bool,
+    // ---- blown away (AR Appendix C Blown Away)
+    /// The location has been blown away: face down, an unnamed location.
+    #[serde(default)]
+    pub blown_away: bool,
     // ---- dejarik (AR Dejarik Rules)
     /// A holosite (Dejarik Hologameboard, Imperial Holotable): dejariks and
     /// holograms there are neither Interrupts nor Effects.
@@ -545,6 +549,11 @@ pub struct CardDef {
     /// "May deploy or move as a 'react'": who may react, how, and from where.
     #[serde(default)]
     pub react: Vec<super::react::ReactText>,
+    // ---- stealing (AR Appendix C Stealing)
+    /// Personas identified as this starship's or vehicle's permanent pilot or astromech
+    /// (a stolen card is no longer those personas).
+    #[serde(default)]
+    pub pilot_personas: Vec<String>,
     // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
     /// A permission to fire a weapon (an Interrupt, a device, a character's or a
     /// weapon's own text).
@@ -976,6 +985,10 @@ pub enum Amount {
     /// A weapon's target's value it fires against, read when the destiny is compared.
     #[serde(skip)]
     StatOf(usize, super::battle::Defense),
+    // ---- capturing (AR Appendix C Capturing)
+    /// The defense value of a named target: a character's ability, a starship's or
+    /// vehicle's armor or maneuver.
+    DefenseOf(String),
 }
 
 /// One step of an ability's result. Steps are carried out in the order listed
@@ -1130,10 +1143,18 @@ pub enum Effect {
     /// Release the Light Side's captives matching `captive`, where a
     /// card matching `present` is present at the captive's site ("If Leia is present at
     /// a site where Han is a captive, release Han.").
-    Release(super::capture::ReleaseText),
+    Release(Box<super::capture::ReleaseText>),
     /// A weapon's success captures this card.
     #[serde(skip)]
     CaptureCard(usize),
+    /// Capture every character aboard each captured starship matching the filter;
+    /// a starship left with no characters aboard is then stolen.
+    CaptureAboard(Filter),
+    // ---- stealing (AR Appendix C Stealing)
+    /// Steal a targeted card of the opponent on table: it becomes yours.
+    Steal(CardRef),
+    /// Steal a card of the opponent's pile (the script chooses) into one of your piles.
+    StealFrom(super::steal::StealFrom),
     // ---- devices (AR Devices; Program Trap, Ap. B)
     /// The card this card is deployed on 'explodes': it and every character present
     /// with it are lost (only while it is at a site).

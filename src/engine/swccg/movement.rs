@@ -137,6 +137,9 @@ impl Engine {
             ));
         }
         let to = d.step.to.as_deref().unwrap_or("");
+        if let Some(e) = self.boarding_refusal(c, to) {
+            return Err(e);
+        }
         let plan = self.plan_move(p, c, to, d.step.how)?;
         self.push_move(p, c, plan);
         Ok(())
