@@ -77,6 +77,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
+        .chain(swjudge::engine::swccg::deploy_cost::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

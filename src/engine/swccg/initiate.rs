@@ -796,10 +796,15 @@ impl Engine {
             None => Vec::new(),
         };
         self.deploy_conditions(p, c)?;
+        let dest = self.deploy_destination(p, c, d);
+        let own = match &dest {
+            Ok(to) => self.deploy_cost(p, c, *to).cost,
+            Err(_) => def.stats.deploy.unwrap_or(0).max(0),
+        };
         let cost = if sog {
             0
         } else {
-            def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with)
+            own as usize + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
@@ -811,7 +816,7 @@ impl Engine {
                 r::PAYING_COSTS,
             ));
         }
-        self.deploy_destination(p, c, d)
+        dest
     }
 
     /// Uniqueness and persona: a unique card may not be deployed while a copy
@@ -881,11 +886,8 @@ impl Engine {
         free: bool,
         responding_to: Option<usize>,
     ) {
-        let cost = if free {
-            0
-        } else {
-            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
-        };
+        let line = self.deploy_cost(p, c, to);
+        let cost = if free { 0 } else { line.cost };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
             _ => self.st.where_is(c),
@@ -926,6 +928,18 @@ impl Engine {
                 },
             ],
         );
+        if !free && !line.why.is_empty() {
+            self.log(
+                actor(p),
+                Event::StateChange,
+                format!(
+                    "{}'s deploy cost is {cost} ({})",
+                    self.name(c),
+                    line.why.join("; ")
+                ),
+                &[super::deploy_cost::DEPLOY_COST],
+            );
+        }
         self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
     }
 

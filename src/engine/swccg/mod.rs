@@ -60,6 +60,8 @@ mod prepositions;
 mod relocation;
 pub mod shields;
 mod weapon_deploy;
+// ---- deploy costs and permissions
+pub mod deploy_cost;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

@@ -259,6 +259,10 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- deploy costs (AR Deploy Cost)
+    /// Deploy cost modifiers of the location card ("your starfighters deploy -1 here").
+    #[serde(default)]
+    pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -499,6 +503,14 @@ pub struct CardDef {
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
     pub identity: super::identify::Identity,
+    // ---- deploy costs and permissions (AR Deploy Cost, Conditions Versus Costs)
+    /// Deploy cost modifiers of its game text for cards deploying to its location.
+    #[serde(default)]
+    pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
+    /// "You may deploy characters at this site regardless of location deployment
+    /// restrictions": a permission for cards deploying to its location.
+    #[serde(default)]
+    pub deploy_here: Option<super::deploy_cost::DeployHere>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -1274,6 +1286,11 @@ pub struct DeployRules {
     /// do not apply (rules and objective restrictions still do).
     #[serde(default)]
     pub ignore_location_restrictions: bool,
+    // ---- AR Starships - deploys like a starfighter
+    /// "Deploys like a starfighter": it follows every rule and text for deploying
+    /// starfighters, and none for its own class.
+    #[serde(default)]
+    pub like_starfighter: bool,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains
