@@ -78,6 +78,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
         .chain(swjudge::engine::swccg::deploy_cost::IDS)
+        .chain(swjudge::engine::swccg::retarget::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

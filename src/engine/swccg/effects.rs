@@ -114,6 +114,7 @@ impl Engine {
                 }
                 Applied::Done
             }
+            Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -956,7 +957,7 @@ impl Engine {
     }
 }
 
-pub(super) enum Applied {
+pub(crate) enum Applied {
     Done,
     Pushed,
     Stop,

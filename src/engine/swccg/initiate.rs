@@ -21,6 +21,10 @@ impl Engine {
                 "weapons fire during a battle's weapons segment",
                 super::values::cite::FIRING_WEAPONS,
             )),
+            Verb::Retarget => Err(rej(
+                "there is nothing to retarget now (a retargeting card's result asks for it)",
+                super::retarget::RETARGETING,
+            )),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }

@@ -62,6 +62,8 @@ pub mod shields;
 mod weapon_deploy;
 // ---- deploy costs and permissions
 pub mod deploy_cost;
+// ---- retargeting
+pub mod retarget;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

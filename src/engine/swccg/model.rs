@@ -717,6 +717,15 @@ pub struct TargetSpec {
     /// Exception 1 to the Implied Target Rule: an optional target.
     #[serde(default)]
     pub optional: bool,
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// Card targets sharing a group name are one primary target: a group of cards
+    /// at one location (that location is a secondary target, set by the group).
+    #[serde(default)]
+    pub group: Option<String>,
+    /// For `current`: the action must already have defined a target ("an Interrupt
+    /// which specifies a target"): one that targets only once searched has none yet.
+    #[serde(default)]
+    pub defined_targets: bool,
 }
 
 pub fn target_name() -> String {
@@ -934,6 +943,10 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// Change one primary target of an action on the stack (the player's `retarget`
+    /// decision names the new target); secondary targets follow.
+    Retarget(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -1106,6 +1119,9 @@ pub enum Verb {
     AllowConversion,
     /// Starting the game: decline to have your starting location converted.
     DeclineConversion,
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// A retargeting result: the new primary target (`target:`, cards or a location).
+    Retarget,
 }
 
 impl Verb {
@@ -1130,6 +1146,7 @@ impl Verb {
             Verb::Reveal => "reveal",
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
+            Verb::Retarget => "retarget",
         }
     }
 }

@@ -47,6 +47,11 @@ impl Engine {
             {
                 return Err(e);
             }
+            if spec.defined_targets
+                && let Window::Response(i) = w
+            {
+                self.has_defined_targets(c, i)?;
+            }
             let t = self.target_one(p, c, spec, w, &mut picks);
             match t {
                 Ok(Some(t)) => out.push((spec.name.clone(), t)),
@@ -62,6 +67,7 @@ impl Engine {
                 }
             }
         }
+        self.group_at_one_location(c, a, &out)?;
         Ok(out)
     }
 
