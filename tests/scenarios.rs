@@ -79,6 +79,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
         .chain(swjudge::engine::swccg::deploy_cost::IDS)
         .chain(swjudge::engine::swccg::retarget::IDS)
+        .chain(swjudge::engine::swccg::value_resets::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -455,6 +455,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         }
         "numbers" => board_number(rest),
         "where" => locate_path(b, rest),
+        "values" => super::value_resets::observable(b, rest),
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)
         }

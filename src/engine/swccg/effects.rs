@@ -115,6 +115,10 @@ impl Engine {
                 Applied::Done
             }
             Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
+            Effect::SetValue { card, stats, to } => {
+                self.set_value(ix, card, stats, to);
+                Applied::Done
+            }
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

@@ -64,6 +64,8 @@ mod weapon_deploy;
 pub mod deploy_cost;
 // ---- retargeting
 pub mod retarget;
+// ---- values set by game text
+pub mod value_resets;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
@@ -176,6 +178,9 @@ fn result(run: Run) -> RunResult {
     }
     for (k, v) in &run.wheres {
         obs.set(format!("where.{k}"), v.clone());
+    }
+    for (k, v) in value_resets::observations(st) {
+        obs.set(k, v);
     }
     for (k, v) in run.turn_obs.iter().chain(&run.answers) {
         obs.set(k.clone(), v.clone());

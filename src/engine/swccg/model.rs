@@ -947,6 +947,13 @@ pub enum Effect {
     /// Change one primary target of an action on the stack (the player's `retarget`
     /// decision names the new target); secondary targets follow.
     Retarget(CardRef),
+    // ---- values set by game text (AR Choosing Targets)
+    /// "Target's power and forfeit = 0": the named values of the card (only that card).
+    SetValue {
+        card: CardRef,
+        stats: Vec<String>,
+        to: i64,
+    },
 }
 
 /// One piece of game text the engine understands.

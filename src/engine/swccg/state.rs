@@ -91,6 +91,8 @@ pub struct State {
     pub force: [ForceCount; 2],
     /// Cards that have made their regular move this turn, in order.
     pub regular_moves: Vec<CardIx>,
+    /// Values game text set on cards (card, value name, value), latest last.
+    pub resets: Vec<(CardIx, String, i64)>,
 }
 
 impl State {
@@ -104,6 +106,7 @@ impl State {
             piles: Default::default(),
             force: [ForceCount::default(); 2],
             regular_moves: Vec::new(),
+            resets: Vec::new(),
         }
     }
 
