@@ -80,6 +80,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::deploy_cost::IDS)
         .chain(swjudge::engine::swccg::retarget::IDS)
         .chain(swjudge::engine::swccg::value_resets::IDS)
+        .chain(swjudge::engine::swccg::GRABBER_IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

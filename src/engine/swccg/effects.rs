@@ -360,8 +360,9 @@ impl Engine {
 
     fn send_to(&mut self, ix: usize, me: Side, card: CardRef, to: Dest) -> Applied {
         let mut lost = Vec::new();
+        let label = self.stack[ix].label.clone();
         for c in self.card_refs(ix, &card) {
-            if self.st.zone[c] == Zone::Stack {
+            if self.st.zone[c] == Zone::Stack || self.keep_on_grabber(c, &label) {
                 continue;
             }
             let from_table = self.st.on_table(c);
@@ -540,6 +541,9 @@ impl Engine {
             return Applied::Done;
         };
         for c in self.card_refs(ix, &card) {
+            if self.grab_from_stack(me, c, host) {
+                continue;
+            }
             // The played Interrupt stacking itself as its result: it is stacked after it
             // resolves, from the stack, and is supporting (no longer an action on the stack).
             if self.st.zone[c] == Zone::Stack

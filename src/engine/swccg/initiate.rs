@@ -159,7 +159,10 @@ impl Engine {
                 &[r::DEPLOYING_FROM_PILE],
             );
         }
+        let base = self.st.def(c).abilities[a].cost.use_force as usize;
+        self.grab_cost_ok(p, c, base)?;
         self.push_ability(p, c, a, ActionKind::Play, targets, w, then);
+        self.grab_on_initiation(p, c);
         Ok(())
     }
 

@@ -66,6 +66,9 @@ pub mod deploy_cost;
 pub mod retarget;
 // ---- values set by game text
 pub mod value_resets;
+// ---- grabbers
+mod grabbers;
+pub use grabbers::IDS as GRABBER_IDS;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

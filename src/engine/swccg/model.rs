@@ -511,6 +511,11 @@ pub struct CardDef {
     /// restrictions": a permission for cards deploying to its location.
     #[serde(default)]
     pub deploy_here: Option<super::deploy_cost::DeployHere>,
+    // ---- grabbers (AR Icons - Grabbers)
+    /// "To play any new Interrupt of the same name, player must first stack it here and
+    /// use +1 Force for each Interrupt in stack."
+    #[serde(default)]
+    pub grabs_same_title: bool,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw

@@ -280,7 +280,14 @@ impl Engine {
             | ActionKind::Mandatory
             | ActionKind::Fire => {
                 let (c, a) = (self.stack[ix].card, self.stack[ix].ability);
-                if let (Some(c), Some(a)) = (c, a) {
+                if self.stack[ix].grabbed {
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label} has no result: its Interrupt was stacked on a grabber"),
+                        &[super::grabbers::GRABBERS],
+                    );
+                } else if let (Some(c), Some(a)) = (c, a) {
                     let effects = self.st.def(c).abilities[a].effect.clone();
                     self.stack[ix].pending = effects.into();
                 }
@@ -661,6 +668,16 @@ impl Engine {
         let e = &self.stack[ix];
         let (kind, card, then, a_side, moved) =
             (e.kind.clone(), e.card, e.then, e.actor, e.moved.clone());
+        if e.grabbed {
+            self.stack.truncate(ix);
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{label} comes off the stack without a result"),
+                &[super::grabbers::GRABBERS],
+            );
+            return;
+        }
         self.resolved.push(label.clone());
         if let (ActionKind::Play, Some(c)) = (&kind, card)
             && self.st.zone[c] == Zone::Stack

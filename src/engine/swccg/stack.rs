@@ -147,6 +147,8 @@ pub struct Entry {
     pub draw_kind: BattleDraw,
     /// A battle: the repeating weapon whose owner may fire it again now.
     pub repeating: Option<CardIx>,
+    /// A played Interrupt grabbed (stacked on a grabber) before its result: it has none.
+    pub grabbed: bool,
 }
 
 impl Entry {
@@ -182,6 +184,7 @@ impl Entry {
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
             repeating: None,
+            grabbed: false,
         }
     }
 

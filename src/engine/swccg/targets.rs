@@ -40,6 +40,12 @@ impl Engine {
                     r::IMMUNE,
                 ));
             }
+            if spec.kind == TargetKind::Current
+                && let Window::Response(i) = w
+                && let Some(tc) = self.stack[i].card
+            {
+                self.grab_target_ok(c, tc)?;
+            }
             if spec.kind == TargetKind::Card
                 && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
                 && let Some(e) = self.relocation_target(c, a, spec, x)
