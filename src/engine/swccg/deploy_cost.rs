@@ -182,3 +182,70 @@ impl Engine {
         ))
     }
 }
+
+pub const EFFECTS: &str = "swccg.ar.effects";
+pub const STARTING_EFFECTS: &str = "swccg.ar.effects-starting-effects";
+pub const IMMEDIATE_EFFECTS: &str = "swccg.ar.effects-immediate-effects";
+pub const EFFECTS_EXAMPLES: &str = "swccg.ar.effects-examples";
+
+/// Every section the Effect rules here cite.
+pub const EFFECT_IDS: &[&str] = &[
+    EFFECTS,
+    STARTING_EFFECTS,
+    IMMEDIATE_EFFECTS,
+    EFFECTS_EXAMPLES,
+];
+
+/// Subtypes of Effect that are not "normal" Effects (AR Effects).
+const OTHER_EFFECTS: &[&str] = &["immediate", "mobile", "utinni", "political", "starting"];
+
+/// A filter of `type: [effect]` takes only normal Effects unless it says "of any kind"
+/// or names the subtype (AR Effects: a card that targets 'Effects' targets only the
+/// first subtype). Filters on other card types are untouched.
+pub fn effect_kind_matches(d: &super::model::CardDef, f: &Filter) -> bool {
+    if d.card_type != CardType::Effect || f.any_kind || f.subtype.is_some() {
+        return f
+            .immune_to
+            .iter()
+            .all(|t| d.immune_to.iter().any(|x| x.eq_ignore_ascii_case(t)));
+    }
+    let asks_effects = f
+        .card_type
+        .as_ref()
+        .is_some_and(|t| t.contains(&CardType::Effect));
+    let other = d
+        .subtype
+        .as_deref()
+        .is_some_and(|s| OTHER_EFFECTS.iter().any(|o| o.eq_ignore_ascii_case(s)));
+    !(asks_effects && other)
+        && f.immune_to
+            .iter()
+            .all(|t| d.immune_to.iter().any(|x| x.eq_ignore_ascii_case(t)))
+}
+
+impl Engine {
+    /// When an Effect may deploy, where its subtype decides: a Starting Effect only at
+    /// the start of the game; an Immediate Effect whose text responds to nothing at
+    /// any time (as a top-level action). None: the ordinary deploy-phase rule applies.
+    pub(crate) fn effect_timing(&self, c: CardIx, sog: bool) -> Option<Result<(), Rej>> {
+        let d = self.st.def(c);
+        if d.card_type != CardType::Effect {
+            return None;
+        }
+        let sub = d.subtype.as_deref().unwrap_or("").to_ascii_lowercase();
+        match sub.as_str() {
+            "starting" if !sog => Some(Err(rej(
+                format!(
+                    "{} is a Starting Effect: Starting Effects deploy only at the start of the game",
+                    d.title
+                ),
+                STARTING_EFFECTS,
+            )
+            .and(EFFECTS_EXAMPLES))),
+            "immediate" if !sog && d.abilities.iter().all(|a| a.responds_to.is_none()) => {
+                Some(Ok(()))
+            }
+            _ => None,
+        }
+    }
+}

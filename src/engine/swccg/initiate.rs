@@ -788,7 +788,9 @@ impl Engine {
                 r::ACTIONS,
             ));
         }
-        if !sog && (self.turn != p || self.phase != Phase::Deploy) {
+        if let Some(timing) = self.effect_timing(c, sog) {
+            timing?;
+        } else if !sog && (self.turn != p || self.phase != Phase::Deploy) {
             return Err(rej(
                 format!(
                     "{} may deploy {title} only during their own deploy phase",

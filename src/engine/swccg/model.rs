@@ -701,6 +701,15 @@ pub struct Filter {
     /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
     #[serde(default)]
     pub duplicate_in_pile: bool,
+    // ---- Effects of any kind (AR Effects)
+    /// "An Effect of any kind": `type: [effect]` then takes every subtype of Effect;
+    /// without it, only normal Effects (no Immediate, Mobile, Utinni, Political or
+    /// Starting Effect) unless `subtype` names one.
+    #[serde(default)]
+    pub any_kind: bool,
+    /// Immune to each of these card titles ("Effects that are always immune to Alter").
+    #[serde(default)]
+    pub immune_to: Vec<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.

@@ -283,6 +283,9 @@ impl State {
         {
             return false;
         }
+        if !super::deploy_cost::effect_kind_matches(d, f) {
+            return false;
+        }
         match f.owner {
             Some(Rel::You) if d.side != me => return false,
             Some(Rel::Opponent) if d.side == me => return false,
