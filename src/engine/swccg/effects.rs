@@ -115,6 +115,8 @@ impl Engine {
                 Applied::Done
             }
             Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
+            Effect::EachActivates(n) => self.each_activates(ix, &label, n),
+            Effect::ActivateOne(side) => self.activate_one(ix, &label, side),
             Effect::SetValue { card, stats, to } => {
                 self.set_value(ix, card, stats, to);
                 Applied::Done

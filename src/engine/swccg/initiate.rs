@@ -21,6 +21,10 @@ impl Engine {
                 "weapons fire during a battle's weapons segment",
                 super::values::cite::FIRING_WEAPONS,
             )),
+            Verb::First => Err(rej(
+                "there is no result with several players to order now",
+                super::each_player::RESULT,
+            )),
             Verb::Retarget => Err(rej(
                 "there is nothing to retarget now (a retargeting card's result asks for it)",
                 super::retarget::RETARGETING,

@@ -66,6 +66,8 @@ pub mod deploy_cost;
 pub mod retarget;
 // ---- values set by game text
 pub mod value_resets;
+// ---- each player's actions in a result
+pub mod each_player;
 // ---- grabbers
 mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;

@@ -634,6 +634,9 @@ pub enum EventKind {
     ForceDrain,
     /// A player is about to lose Force.
     ForceLoss,
+    // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
+    /// A player activating one Force (an action of its own within a result).
+    ActivateForce,
 }
 
 /// The condition a response puts on the current action.
@@ -968,6 +971,13 @@ pub enum Effect {
         stats: Vec<String>,
         to: i64,
     },
+    // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
+    /// "Each player must activate N Force": the player whose turn it is decides who
+    /// activates first (`first` decision); each Force activated is an action of its own.
+    EachActivates(u32),
+    /// One Force activated by this player, as an action on the stack.
+    #[serde(skip)]
+    ActivateOne(Side),
 }
 
 /// One piece of game text the engine understands.
@@ -1095,6 +1105,9 @@ pub struct Step {
     /// For `deploy`: cards deployed simultaneously aboard (pilots, passengers).
     #[serde(default)]
     pub with: Vec<String>,
+    /// For `first`: the player who acts first.
+    #[serde(default)]
+    pub player: Option<Side>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -1143,6 +1156,9 @@ pub enum Verb {
     // ---- retargeting (AR Targeting - Retargeting)
     /// A retargeting result: the new primary target (`target:`, cards or a location).
     Retarget,
+    /// A result with several players: the player whose turn it is decides who acts
+    /// first (`player:`).
+    First,
 }
 
 impl Verb {
@@ -1168,6 +1184,7 @@ impl Verb {
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
             Verb::Retarget => "retarget",
+            Verb::First => "first",
         }
     }
 }

@@ -354,6 +354,7 @@ impl Engine {
                 Flow::Go
             }
             ActionKind::Battle => self.battle_begin(ix),
+            ActionKind::Activation { side } => self.activation_result(ix, side),
             ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go

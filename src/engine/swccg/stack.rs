@@ -49,6 +49,8 @@ pub enum ActionKind {
     ForceDrain,
     /// Firing a weapon in a battle's weapons segment (the battle is `responding_to`).
     Fire,
+    /// One Force activated by `side` within another action's result.
+    Activation { side: Side },
 }
 
 impl ActionKind {
@@ -68,6 +70,7 @@ impl ActionKind {
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
             ActionKind::Fire => "weapon firing",
+            ActionKind::Activation { .. } => "activation",
         }
     }
 }

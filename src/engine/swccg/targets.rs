@@ -265,6 +265,7 @@ impl Engine {
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
+            (EventKind::ActivateForce, ActionKind::Activation { .. }) => true,
             _ => false,
         };
         if !kind_ok {
