@@ -68,6 +68,9 @@ pub mod retarget;
 pub mod value_resets;
 // ---- each player's actions in a result
 pub mod each_player;
+// ---- Star Destroyer: Launch Bay
+mod launch_bay;
+pub use launch_bay::IDS as LAUNCH_BAY_IDS;
 // ---- grabbers
 mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;

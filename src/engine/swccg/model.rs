@@ -263,6 +263,10 @@ pub struct LocationDef {
     /// Deploy cost modifiers of the location card ("your starfighters deploy -1 here").
     #[serde(default)]
     pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
+    // ---- Star Destroyer: Launch Bay (AR Appendix B)
+    /// A starship site that takes shuttles in place of its starship.
+    #[serde(default)]
+    pub shuttle_here: Option<super::launch_bay::ShuttleHere>,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
