@@ -86,6 +86,7 @@ impl Engine {
         }
         if let Some(h) = host {
             self.host_rules(p, c, h)?;
+            self.aboard_ok(c, h)?;
         }
         if let Some(f) = &def.deploy_rules.on {
             let ok = host.is_some_and(|h| self.st.matches(h, f, p));

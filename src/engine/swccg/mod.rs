@@ -71,6 +71,9 @@ pub mod each_player;
 // ---- Star Destroyer: Launch Bay
 mod launch_bay;
 pub use launch_bay::IDS as LAUNCH_BAY_IDS;
+// ---- game text that returns
+mod text_returns;
+pub use text_returns::IDS as TEXT_RETURNS_IDS;
 // ---- grabbers
 mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;

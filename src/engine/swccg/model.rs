@@ -520,6 +520,14 @@ pub struct CardDef {
     /// use +1 Force for each Interrupt in stack."
     #[serde(default)]
     pub grabs_same_title: bool,
+    // ---- game text that returns (AR Canceling Game Text)
+    /// While this card is active on table, the game text of cards matching this
+    /// (seen from its owner) is canceled.
+    #[serde(default)]
+    pub cancels_text_of: Option<Filter>,
+    /// "May not be aboard …": the cards it may not be aboard (its own game text).
+    #[serde(default)]
+    pub not_aboard: Option<Filter>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw

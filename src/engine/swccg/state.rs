@@ -93,6 +93,8 @@ pub struct State {
     pub regular_moves: Vec<CardIx>,
     /// Values game text set on cards (card, value name, value), latest last.
     pub resets: Vec<(CardIx, String, i64)>,
+    /// Cards whose game text a card on table canceled, at the last check.
+    pub text_canceled: Option<Vec<CardIx>>,
 }
 
 impl State {
@@ -107,6 +109,7 @@ impl State {
             force: [ForceCount::default(); 2],
             regular_moves: Vec::new(),
             resets: Vec::new(),
+            text_canceled: None,
         }
     }
 
