@@ -117,6 +117,9 @@ impl Engine {
             Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
             Effect::EachActivates(n) => self.each_activates(ix, &label, n),
             Effect::ActivateOne(side) => self.activate_one(ix, &label, side),
+            Effect::DeployMatchingPair { reveal, from, to } => {
+                self.deploy_matching_pair(ix, me, &reveal, from, &to)
+            }
             Effect::SetValue { card, stats, to } => {
                 self.set_value(ix, card, stats, to);
                 Applied::Done

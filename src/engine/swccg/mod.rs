@@ -74,6 +74,9 @@ pub use launch_bay::IDS as LAUNCH_BAY_IDS;
 // ---- game text that returns
 mod text_returns;
 pub use text_returns::IDS as TEXT_RETURNS_IDS;
+// ---- matching pairs deployed simultaneously
+mod matching_deploy;
+pub use matching_deploy::IDS as MATCHING_DEPLOY_IDS;
 // ---- grabbers
 mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;

@@ -990,6 +990,14 @@ pub enum Effect {
     /// One Force activated by this player, as an action on the stack.
     #[serde(skip)]
     ActivateOne(Side),
+    // ---- matching pairs deployed simultaneously (AR Persona And Simultaneous Deployment)
+    /// Reveal a card from hand matching `reveal`, take its matching pilot character
+    /// from `from`, and deploy both simultaneously to the location target `to`.
+    DeployMatchingPair {
+        reveal: Filter,
+        from: PileName,
+        to: String,
+    },
 }
 
 /// One piece of game text the engine understands.
