@@ -203,6 +203,13 @@ const OTHER_EFFECTS: &[&str] = &["immediate", "mobile", "utinni", "political", "
 /// or names the subtype (AR Effects: a card that targets 'Effects' targets only the
 /// first subtype). Filters on other card types are untouched.
 pub fn effect_kind_matches(d: &super::model::CardDef, f: &Filter) -> bool {
+    if let (Some(max), Some(n)) = (f.max_ships, d.squadron_of)
+        && n > max
+    {
+        // A squadron is several starfighters: text for fewer cannot take it
+        // (AR Squadron Examples: Commander Brandei takes only one TIE).
+        return false;
+    }
     if d.card_type != CardType::Effect || f.any_kind || f.subtype.is_some() {
         return f
             .immune_to

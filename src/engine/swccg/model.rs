@@ -528,6 +528,10 @@ pub struct CardDef {
     /// "May not be aboard …": the cards it may not be aboard (its own game text).
     #[serde(default)]
     pub not_aboard: Option<Filter>,
+    // ---- squadrons (AR Starships - squadron)
+    /// A squadron: the number of starfighters it represents ("Squadron: 3 TIE/ln").
+    #[serde(default)]
+    pub squadron_of: Option<u32>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -725,6 +729,11 @@ pub struct Filter {
     /// Immune to each of these card titles ("Effects that are always immune to Alter").
     #[serde(default)]
     pub immune_to: Vec<String>,
+    // ---- squadrons (AR Starships - squadron)
+    /// Text that works on this many starfighters at most ("one TIE": 1, "up to 3
+    /// TIEs": 3): a squadron representing more does not match.
+    #[serde(default)]
+    pub max_ships: Option<u32>,
 }
 
 /// What an ability must be able to target before it can be initiated.
