@@ -82,6 +82,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::retarget::IDS)
         .chain(swjudge::engine::swccg::value_resets::IDS)
         .chain(swjudge::engine::swccg::GRABBER_IDS)
+        .chain(swjudge::engine::swccg::FORCE_LOSS_IDS)
         .chain(swjudge::engine::swccg::MATCHING_DEPLOY_IDS)
         .chain(swjudge::engine::swccg::TEXT_RETURNS_IDS)
         .chain(swjudge::engine::swccg::LAUNCH_BAY_IDS)

@@ -117,6 +117,7 @@ impl Engine {
             Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
             Effect::EachActivates(n) => self.each_activates(ix, &label, n),
             Effect::ActivateOne(side) => self.activate_one(ix, &label, side),
+            Effect::ReduceLoss(x) => self.reduce_loss(ix, x),
             Effect::DeployMatchingPair { reveal, from, to } => {
                 self.deploy_matching_pair(ix, me, &reveal, from, &to)
             }
@@ -477,6 +478,9 @@ impl Engine {
     fn lose_force_effect(&mut self, ix: usize, me: Side, who: Who, amount: Amount) -> Applied {
         let p = side_of(who, me);
         let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
+        if n > 0 && self.loss_can_be_responded_to() {
+            return self.push_force_loss(ix, p, n);
+        }
         let lost = self.lose_force(p, n);
         let short = if lost < n {
             format!(

@@ -77,6 +77,9 @@ pub use text_returns::IDS as TEXT_RETURNS_IDS;
 // ---- matching pairs deployed simultaneously
 mod matching_deploy;
 pub use matching_deploy::IDS as MATCHING_DEPLOY_IDS;
+// ---- Force loss responded to
+mod force_loss;
+pub use force_loss::IDS as FORCE_LOSS_IDS;
 // ---- grabbers
 mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;

@@ -1007,6 +1007,9 @@ pub enum Effect {
         from: PileName,
         to: String,
     },
+    // ---- Force loss responded to (AR Paying Costs, Losing Force)
+    /// "Reduce the loss by N": the Force loss responded to is N less.
+    ReduceLoss(i64),
 }
 
 /// One piece of game text the engine understands.

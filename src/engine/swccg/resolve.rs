@@ -355,6 +355,7 @@ impl Engine {
             }
             ActionKind::Battle => self.battle_begin(ix),
             ActionKind::Activation { side } => self.activation_result(ix, side),
+            ActionKind::ForceLoss { side, amount } => self.force_loss_result(ix, side, amount),
             ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go

@@ -51,6 +51,8 @@ pub enum ActionKind {
     Fire,
     /// One Force activated by `side` within another action's result.
     Activation { side: Side },
+    /// A Force loss required by a result, open to responses that reduce it.
+    ForceLoss { side: Side, amount: i64 },
 }
 
 impl ActionKind {
@@ -71,6 +73,7 @@ impl ActionKind {
             ActionKind::ForceDrain => "Force drain",
             ActionKind::Fire => "weapon firing",
             ActionKind::Activation { .. } => "activation",
+            ActionKind::ForceLoss { .. } => "Force loss",
         }
     }
 }
@@ -152,6 +155,8 @@ pub struct Entry {
     pub repeating: Option<CardIx>,
     /// A played Interrupt grabbed (stacked on a grabber) before its result: it has none.
     pub grabbed: bool,
+    /// A Force loss: how much responses reduced it.
+    pub loss_reduced: i64,
 }
 
 impl Entry {
@@ -188,6 +193,7 @@ impl Entry {
             draw_kind: BattleDraw::Battle,
             repeating: None,
             grabbed: false,
+            loss_reduced: 0,
         }
     }
 

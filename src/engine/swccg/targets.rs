@@ -266,6 +266,7 @@ impl Engine {
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
             (EventKind::ActivateForce, ActionKind::Activation { .. }) => true,
+            (EventKind::ForceLoss, ActionKind::ForceLoss { .. }) => true,
             _ => false,
         };
         if !kind_ok {
