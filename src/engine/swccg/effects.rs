@@ -114,17 +114,12 @@ impl Engine {
                 }
                 Applied::Done
             }
-            Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
-            Effect::EachActivates(n) => self.each_activates(ix, &label, n),
-            Effect::ActivateOne(side) => self.activate_one(ix, &label, side),
-            Effect::ReduceLoss(x) => self.reduce_loss(ix, x),
-            Effect::DeployMatchingPair { reveal, from, to } => {
-                self.deploy_matching_pair(ix, me, &reveal, from, &to)
-            }
-            Effect::SetValue { card, stats, to } => {
-                self.set_value(ix, card, stats, to);
-                Applied::Done
-            }
+            e @ (Effect::Retarget(_)
+            | Effect::EachActivates(_)
+            | Effect::ActivateOne(_)
+            | Effect::ReduceLoss(_)
+            | Effect::DeployMatchingPair { .. }
+            | Effect::SetValue { .. }) => self.apply_more(ix, me, &label, e),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
