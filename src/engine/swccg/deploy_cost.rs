@@ -96,7 +96,8 @@ impl Engine {
     /// The Force it costs to deploy `c` to `to`: its deploy cost with the modifiers of
     /// active cards at the destination and of the destination location.
     pub(crate) fn deploy_cost(&self, p: Side, c: CardIx, to: DeployTo) -> CostLine {
-        let base = self.st.def(c).stats.deploy.unwrap_or(0).max(0);
+        // The deploy cost with its modifiers, global effects and durations.
+        let base = super::card_values::deploy_cost(&self.st, c, Some(to));
         let mut line = CostLine {
             cost: base,
             why: Vec::new(),
@@ -165,9 +166,17 @@ impl Engine {
             CardType::Starship => {
                 self.deploys_like_starfighter(c) || d.subtype.as_deref() == Some("squadron")
             }
-            CardType::Vehicle => ["shuttle", "cloud_car", "patrol_craft"]
-                .iter()
-                .any(|k| d.keywords.iter().any(|w| w == k)),
+            CardType::Vehicle => {
+                let sub = d
+                    .subtype
+                    .as_deref()
+                    .unwrap_or("")
+                    .to_ascii_lowercase()
+                    .replace(' ', "_");
+                ["shuttle", "cloud_car", "patrol_craft"]
+                    .iter()
+                    .any(|k| sub.starts_with(k) || d.keywords.iter().any(|w| w == k))
+            }
             _ => true,
         };
         if ok {
@@ -211,10 +220,7 @@ pub fn effect_kind_matches(d: &super::model::CardDef, f: &Filter) -> bool {
         return false;
     }
     if d.card_type != CardType::Effect || f.any_kind || f.subtype.is_some() {
-        return f
-            .immune_to
-            .iter()
-            .all(|t| d.immune_to.iter().any(|x| x.eq_ignore_ascii_case(t)));
+        return true;
     }
     let asks_effects = f
         .card_type
@@ -225,9 +231,6 @@ pub fn effect_kind_matches(d: &super::model::CardDef, f: &Filter) -> bool {
         .as_deref()
         .is_some_and(|s| OTHER_EFFECTS.iter().any(|o| o.eq_ignore_ascii_case(s)));
     !(asks_effects && other)
-        && f.immune_to
-            .iter()
-            .all(|t| d.immune_to.iter().any(|x| x.eq_ignore_ascii_case(t)))
 }
 
 impl Engine {

@@ -17,10 +17,7 @@ impl Engine {
         match d.verb {
             Verb::Pass => Ok(()),
             Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
-            Verb::Fire => Err(rej(
-                "weapons fire during a battle's weapons segment",
-                super::values::cite::FIRING_WEAPONS,
-            )),
+            Verb::Fire => self.initiate_fire(d, w),
             Verb::First => Err(rej(
                 "there is no result with several players to order now",
                 super::each_player::RESULT,
@@ -34,7 +31,7 @@ impl Engine {
             }
             Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue | Verb::BattleDestinies => {
                 Err(rej(
-                    "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                    "there is no battle choice to make now (forfeiting and losing Force to battle damage happen in a battle's damage segment)",
                     super::values::cite::DAMAGE_SEGMENT,
                 ))
             }
@@ -65,6 +62,11 @@ impl Engine {
                     .st
                     .find(card_key)
                     .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if let Window::Response(i) = w
+                    && self.is_arrival(d)
+                {
+                    return self.arrive(d, i);
+                }
                 if let Window::Response(_) = w {
                     return Err(rej(
                         "a top-level action (deploying from hand) cannot be initiated while the stack is not empty",
@@ -81,6 +83,10 @@ impl Engine {
             }
             Verb::Play => self.initiate_play(d, w),
             Verb::Use => self.initiate_use(d, w),
+            Verb::React => self.initiate_react(d, w),
+            Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
+                Err(self.stray_capture_decision(d))
+            }
         }
     }
 
@@ -192,10 +198,12 @@ impl Engine {
         }
         let a = self.pick_ability(p, c, d, w)?;
         let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+        self.device_use_ok(c)?;
         if self.st.def(c).abilities[a].kind == AbilityKind::Before && !self.before_draw(w) {
             self.back_up(p, c, a, ActionKind::UseText, targets, None);
             return Ok(());
         }
+        self.note_device_use(c);
         let kind = if self.st.def(c).abilities[a].kind == AbilityKind::Mandatory {
             self.mandatory_done.push((c, a));
             ActionKind::Mandatory
@@ -468,6 +476,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
+        self.drain_cancel_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }
@@ -563,6 +572,22 @@ impl Engine {
                 ));
             }
             (AbilityKind::Before, Window::Response(i)) => self.check_before(p, c, a, i, w)?,
+            (AbilityKind::TopLevel, Window::Response(i))
+                if ab.damage_segment && self.stack[i].damage.is_some() =>
+            {
+                self.damage_action_ok(i, p, c, a)?
+            }
+            (AbilityKind::TopLevel, Window::Response(i))
+                if !ab.damage_segment && self.in_weapons_segment(i) =>
+            {
+                self.frame_allows(c, ab)?;
+            }
+            (AbilityKind::TopLevel, _) if ab.damage_segment => {
+                return Err(rej(
+                    format!("{title}'s action is played only during a battle's damage segment"),
+                    super::values::cite::DAMAGE_SEGMENT,
+                ));
+            }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.at_any_time;
                 return Err(rej(
@@ -627,6 +652,7 @@ impl Engine {
                         r::WHAT_IS_A_RESPONSE,
                     ));
                 }
+                self.power_response_ok(c, a, i)?;
                 if self.stack[i].responded.contains(&(c, a)) {
                     return Err(rej(
                         format!(
@@ -812,7 +838,7 @@ impl Engine {
         let dest = self.deploy_destination(p, c, d);
         let own = match &dest {
             Ok(to) => self.deploy_cost(p, c, *to).cost,
-            Err(_) => def.stats.deploy.unwrap_or(0).max(0),
+            Err(_) => super::card_values::deploy_cost(&self.st, c, None),
         };
         let cost = if sog {
             0
@@ -821,13 +847,14 @@ impl Engine {
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
-            return Err(rej(
+            let e = rej(
                 format!(
                     "{title} deploys for {cost} Force; {} has {have} in Force Pile",
                     p.name()
                 ),
                 r::PAYING_COSTS,
-            ));
+            );
+            return Err(self.global_cite(e, c, super::globals::Stat::Deploy));
         }
         dest
     }
@@ -900,7 +927,12 @@ impl Engine {
         responding_to: Option<usize>,
     ) {
         let line = self.deploy_cost(p, c, to);
-        let cost = if free { 0 } else { line.cost };
+        let cost = if free {
+            0
+        } else {
+            self.note_value(c, super::globals::Stat::Deploy, "when deployed");
+            line.cost
+        };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
             _ => self.st.where_is(c),
@@ -1102,7 +1134,8 @@ impl Engine {
 
 pub(super) fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {
     if d.personas.is_empty() {
-        vec![d.title.clone()]
+        // A virtual card has the title of the original (AR Virtual Cards).
+        vec![super::titles::base_title(&d.title).to_string()]
     } else {
         d.personas.clone()
     }

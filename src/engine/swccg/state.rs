@@ -95,6 +95,15 @@ pub struct State {
     pub resets: Vec<(CardIx, String, i64)>,
     /// Cards whose game text a card on table canceled, at the last check.
     pub text_canceled: Option<Vec<CardIx>>,
+    /// When each card last came onto the table (a running count; board order at the
+    /// start): the order its game-text modifiers occurred in (AR Modifiers).
+    pub entered: Vec<u64>,
+    entries: u64,
+    /// Changes in force for a stated duration (AR Actions - Duration).
+    pub timed: Vec<super::globals::Timed>,
+    /// Restrictions "for remainder of game" of deployed Objectives: (the Objective,
+    /// the title of the side that made it, the cards its owner may not deploy).
+    pub for_game: Vec<(CardIx, String, Filter)>,
 }
 
 impl State {
@@ -110,6 +119,10 @@ impl State {
             regular_moves: Vec::new(),
             resets: Vec::new(),
             text_canceled: None,
+            entered: vec![0; n],
+            entries: 0,
+            timed: Vec::new(),
+            for_game: Vec::new(),
         }
     }
 
@@ -209,6 +222,11 @@ impl State {
     /// Place a card somewhere on table (or on the stack).
     pub fn put(&mut self, c: CardIx, z: Zone) {
         self.detach(c);
+        let table = |z: Zone| matches!(z, Zone::At(_) | Zone::On(_) | Zone::Table);
+        if table(z) && !table(self.zone[c]) {
+            self.entries += 1;
+            self.entered[c] = self.entries;
+        }
         self.zone[c] = z;
     }
 
@@ -273,11 +291,11 @@ impl State {
     /// Does the card match the filter, seen from `me`?
     pub fn matches(&self, c: CardIx, f: &Filter, me: Side) -> bool {
         let d = &self.cards[c].def;
-        if !f.title.is_empty() && !f.title.iter().any(|t| t.eq_ignore_ascii_case(&d.title)) {
+        if !f.title.is_empty() && !f.title.iter().any(|t| super::titles::names(t, &d.title)) {
             return false;
         }
         if let Some(types) = &f.card_type
-            && !types.contains(&d.card_type)
+            && (!types.contains(&d.card_type) || super::games::at_holosite(self, c))
         {
             return false;
         }
@@ -334,7 +352,7 @@ impl State {
                 Zone::Pile(side, p) => self
                     .pile(side, p)
                     .iter()
-                    .any(|&x| x != c && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)),
+                    .any(|&x| x != c && super::titles::identical(&self.cards[x].def, d)),
                 _ => false,
             }
         {
@@ -347,9 +365,17 @@ impl State {
         {
             return false;
         }
+        if let Some(b) = &f.at_most
+            && !self.within(c, b)
+        {
+            return false;
+        }
+        if !super::objective::card_tests(d, f) {
+            return false;
+        }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
-                x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)
+                x != c && self.on_table(x) && super::titles::identical(&self.cards[x].def, d)
             })
         {
             return false;

@@ -48,6 +48,13 @@ impl Engine {
             }
             if spec.kind == TargetKind::Card
                 && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
+                && let Some(e) = self.holosite_target(&title, spec, x)
+                && !spec.optional
+            {
+                return Err(e);
+            }
+            if spec.kind == TargetKind::Card
+                && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
                 && let Some(e) = self.relocation_target(c, a, spec, x)
                 && !spec.optional
             {
@@ -260,6 +267,8 @@ impl Engine {
             (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
             (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => {
                 t.destiny.is_none_or(|d| Some(d) == *value)
+                    && t.destiny_matches
+                        .is_none_or(|m| value.is_some() && self.destiny_count(m, c) == *value)
             }
             (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,

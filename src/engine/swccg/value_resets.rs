@@ -1,5 +1,5 @@
-//! Values game text sets on a targeted card ("Target's power and forfeit = 0"), and
-//! the `values.<card>.<stat>` observations (AR Choosing Targets: an action only
+//! Values game text sets on a targeted card ("Target's power and forfeit = 0"), read
+//! by the card values (`values.<card>.<stat>`) (AR Choosing Targets: an action only
 //! affects the appropriate targets — Lateral Damage resets the forfeit of a starship
 //! to zero, but not that of any character aboard).
 
@@ -14,65 +14,16 @@ pub const RESET: &str = "swccg.ar.reset";
 /// Every section this file cites.
 pub const IDS: &[&str] = &[CHOOSING_TARGETS, RESET];
 
-/// The values a `set_value` effect and a `values.` path may name.
-pub const STATS: &[&str] = &[
-    "power", "ability", "deploy", "forfeit", "destiny", "armor", "maneuver",
-];
-
-/// A card's printed value by name (None: the card has no such value).
-fn printed(st: &State, c: CardIx, stat: &str) -> Option<i64> {
-    let s = &st.def(c).stats;
-    match stat {
-        "power" => s.power,
-        "ability" => s.ability,
-        "deploy" => s.deploy,
-        "forfeit" => s.forfeit,
-        "destiny" => s.destiny,
-        "armor" => s.armor,
-        "maneuver" => s.maneuver,
-        _ => None,
+/// The value game text last set on card `c`'s `stat`, while the card stays on table.
+pub fn reset_of(st: &State, c: CardIx, stat: &str) -> Option<i64> {
+    if !st.on_table(c) {
+        return None;
     }
-}
-
-/// The value of `stat` of card `c` now: the last reset game text set on it while it
-/// stays on table, else its printed value.
-pub fn value(st: &State, c: CardIx, stat: &str) -> Option<i64> {
-    if st.on_table(c)
-        && let Some((_, _, v)) = st
-            .resets
-            .iter()
-            .rev()
-            .find(|(x, s, _)| *x == c && s == stat)
-    {
-        return Some(*v);
-    }
-    printed(st, c, stat)
-}
-
-/// Is `values.<rest>` observable: `<card>.<stat>`?
-pub fn observable(b: &super::model::Board, rest: &str) -> Result<(), String> {
-    let (card, stat) = rest.split_once('.').unwrap_or((rest, ""));
-    if !b.cards.contains_key(card) {
-        return Err(format!("`{card}` is not a card in `cards:`"));
-    }
-    if !STATS.contains(&stat) {
-        return Err(format!("`{stat}` is not one of {}", STATS.join(", ")));
-    }
-    Ok(())
-}
-
-/// The `values.<card>.<stat>` observations of every card (null: no such value).
-pub fn observations(st: &State) -> Vec<(String, serde_json::Value)> {
-    let mut v = Vec::new();
-    for c in 0..st.cards.len() {
-        for s in STATS {
-            v.push((
-                format!("values.{}.{s}", st.key(c)),
-                serde_json::json!(value(st, c, s)),
-            ));
-        }
-    }
-    v
+    st.resets
+        .iter()
+        .rev()
+        .find(|(x, s, _)| *x == c && s == stat)
+        .map(|(_, _, v)| *v)
 }
 
 impl Engine {

@@ -5,10 +5,9 @@
 
 use super::battle::Defense;
 use super::engine::*;
-use super::stack::{ActionKind, Entry};
 use super::state::CardIx;
 use super::values::cite;
-use crate::engine::swccg::model::{Amount, CardType, DestinyTest, Effect, PileName, Side, Verb};
+use crate::engine::swccg::model::{PileName, Side, Verb};
 use crate::engine::{Actor, Event, NeedKind};
 
 impl Engine {
@@ -17,6 +16,9 @@ impl Engine {
         let Some((p, passes)) = self.stack[ix].segment else {
             return Flow::Go;
         };
+        if self.end_if_no_presence(ix) {
+            return Flow::Go;
+        }
         if passes >= 2 {
             self.stack[ix].segment = None;
             self.stack[ix].weapons_done = true;
@@ -32,9 +34,28 @@ impl Engine {
         if let Some(w) = self.stack[ix].repeating {
             return self.repeat_step(ix, p, w);
         }
-        let can = self.can_fire(ix, p);
+        let can = self.can_fire(ix, p) || self.can_act(p, Window::Response(ix));
         let next = self.script.peek().cloned();
         match next {
+            Some(d) if d.by == p && d.verb == Verb::Deploy && self.is_arrival(&d) => {
+                self.script.take();
+                let reason = format!(
+                    "too late: {} may deploy to the battle only as a response to its initiation, and those responses ended when both players passed",
+                    d.step
+                        .card
+                        .as_deref()
+                        .and_then(|k| self.st.find(k))
+                        .map_or("the card", |c| self.st.title(c))
+                );
+                self.reject(&d, rej(reason, cite::INITIATE_BATTLE));
+            }
+            Some(d) if d.by == p && self.is_weapons_action(&d) => {
+                self.script.take();
+                match self.initiate(&d, Window::Response(ix)) {
+                    Ok(()) => self.stack[ix].segment = Some((p.other(), 0)),
+                    Err(e) => self.reject(&d, e),
+                }
+            }
             Some(d) if d.verb == Verb::Fire && d.by == p => {
                 self.script.take();
                 match self.fire(ix, &d) {
@@ -101,12 +122,13 @@ impl Engine {
             return false;
         };
         let here = self.cards_at(l);
-        here.iter()
-            .any(|&w| here.iter().any(|&t| self.check_fire(ix, p, w, t).is_ok()))
+        (0..self.st.cards.len())
+            .filter(|&w| self.st.def(w).weapon.is_some() && self.st.owner(w) == p)
+            .any(|w| here.iter().any(|&t| self.check_fire(ix, p, w, t).is_ok()))
     }
 
-    /// Can `p` fire weapon `w` at `t` in the battle at `ix`?
-    fn check_fire(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
+    /// Firing conditions and target of `w` at `t` in the battle at `ix` (not its costs).
+    fn check_fire_conditions(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
         let title = self.st.title(w);
         let Some(def) = self.st.def(w).weapon.as_ref() else {
             return Err(rej(
@@ -114,17 +136,11 @@ impl Engine {
                 cite::FIRING_WEAPONS,
             ));
         };
-        let here = self
-            .battle_at(ix)
-            .map(|l| self.cards_at(l))
-            .unwrap_or_default();
-        if self.st.owner(w) != p || !here.contains(&w) {
-            return Err(rej(
-                format!("{title} is not {}'s weapon at the battle", p.name()),
-                cite::FIRING_WEAPONS,
-            ));
-        }
-        if self.stack[ix].fired.contains(&w) && self.stack[ix].repeating != Some(w) {
+        let at = self.battle_at(ix);
+        self.check_shooter(p, w, at)?;
+        let fired = self.stack[ix].fired.iter().filter(|&&x| x == w).count();
+        let limit = def.per_battle.unwrap_or(1) as usize;
+        if fired >= limit && self.stack[ix].repeating != Some(w) {
             return Err(if def.repeat.is_some() {
                 rej(
                     format!(
@@ -135,37 +151,22 @@ impl Engine {
             } else {
                 let mut e = rej(
                     format!(
-                        "{title} has already fired in this battle (it does not say it may fire repeatedly)"
+                        "{title} has already fired {fired} time(s) in this battle, its limit (a weapon fires once per battle unless it says otherwise)"
                     ),
                     cite::FIRING_WEAPONS,
                 );
                 e.also.push(super::rules::REPEATING_WEAPONS);
+                e.also.push(super::weapon_fire::WHEN_CAN_I_FIRE);
                 e
             });
         }
-        let ok_type = matches!(
-            self.st.def(t).card_type,
-            CardType::Character | CardType::Vehicle | CardType::Starship | CardType::Creature
-        );
-        if !here.contains(&t) || self.st.owner(t) == p || !ok_type {
-            return Err(rej(
-                format!(
-                    "{} is not an opponent's card participating in the battle",
-                    self.st.title(t)
-                ),
-                cite::FIRING_WEAPONS,
-            ));
-        }
-        if self.stat_of(t, def.against).is_none() {
-            return Err(rej(
-                format!(
-                    "{} has no {} to fire against (a value that does not exist cannot be targeted)",
-                    self.st.title(t),
-                    defense_word(def.against)
-                ),
-                super::rules::IMPLIED_TARGET_RULE,
-            ));
-        }
+        self.check_target(p, w, t, at)
+    }
+
+    /// Can `p` fire weapon `w` at `t` in the battle at `ix`?
+    fn check_fire(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
+        self.check_fire_conditions(ix, p, w, t)?;
+        let title = self.st.title(w);
         let reserve = self.st.pile_len(p, PileName::ReserveDeck);
         if reserve == 0 {
             return Err(rej(
@@ -217,42 +218,24 @@ impl Engine {
             .first()
             .and_then(|k| self.st.find(k))
             .ok_or_else(|| rej("`fire` names its target", cite::FIRING_WEAPONS))?;
-        self.check_fire(ix, p, w, t)?;
-        let Some(def) = self.st.def(w).weapon.clone() else {
-            return Err(rej("not a weapon", cite::FIRING_WEAPONS));
-        };
-        let (cost, why) = self.fire_cost(ix, w);
-        if !self.stack[ix].fired.contains(&w) {
+        let permit = self.battle_permit(d, w)?;
+        if let Some((v, pm)) = permit.as_ref().filter(|(_, pm)| pm.instead.is_some()) {
+            self.check_fire_conditions(ix, p, w, t)
+                .map_err(|e| e.and(super::weapon_fire::INSTEAD_OF_FIRING))?;
             self.stack[ix].fired.push(w);
+            self.push_instead(p, w, t, *v, ix);
+            let _ = pm;
+            return Ok(w);
         }
-        // "destiny (+ add) > value": the value is read when the destiny is compared.
-        let test = DestinyTest {
-            greater_than: Some(Amount::StatOf(t, def.against)),
-            success: vec![Effect::Hit(t, def.forfeit_zero)],
-            ..Default::default()
-        };
-        let label = format!("{} fires {}", p.name(), self.st.title(w));
-        let mut e = Entry::new(ActionKind::Fire, p, Some(w), label);
-        e.responding_to = Some(ix);
-        e.pending = vec![Effect::Destiny(test)].into();
-        e.destiny_add = def.add;
-        self.stack.push(e);
-        self.log(
-            actor(p),
-            Event::Push,
-            format!(
-                "{} fires {} at {} (weapon destiny against its {})",
-                p.name(),
-                self.st.title(w),
-                self.st.title(t),
-                defense_word(def.against)
-            ),
-            &[cite::FIRING_WEAPONS, super::rules::INITIATION],
-        );
+        self.check_fire(ix, p, w, t)?;
+        let (base, why) = self.fire_cost(ix, w);
+        let f = self.firing(p, w, d, permit, base)?;
+        let v = f.permit.as_ref().map_or(w, |(v, _)| *v);
+        self.stack[ix].fired.push(w);
         if let Some((text, rule)) = why {
             self.log(actor(p), Event::Initiate, text, &[rule]);
         }
-        self.pay_use(p, cost, &format!("to fire {}", self.st.title(w)));
+        self.push_fire(p, w, t, f, Some(ix), v);
         Ok(w)
     }
 
@@ -279,14 +262,5 @@ impl Engine {
             ),
             &[cite::WEAPON_HITS, cite::FIRING_WEAPONS],
         );
-    }
-}
-
-fn defense_word(d: Defense) -> &'static str {
-    match d {
-        Defense::Ability => "ability",
-        Defense::Armor => "armor",
-        Defense::Maneuver => "maneuver",
-        Defense::Defense => "defense value",
     }
 }

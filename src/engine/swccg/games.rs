@@ -1,0 +1,50 @@
+//! Games within the game: dejarik (AR Appendix C, Dejarik Rules).
+//!
+//! A dejarik or hologram (an Interrupt or Effect with "dejarik" or "hologram" in its
+//! lore: the keyword `dejarik` or `hologram`) at a holosite is not an Interrupt or an
+//! Effect, nor a character: a card that targets a type of card cannot target it
+//! there; a card naming it by title still can (Alter may not cancel Molator at the
+//! holosite; Grimtaash, which names Molator, may).
+
+use super::engine::{Engine, Rej, rej};
+use super::state::{CardIx, State};
+use crate::engine::swccg::model::TargetSpec;
+
+pub const DEJARIK: &str = "swccg.ar.dejarik-rules";
+
+/// Every section this module cites.
+pub const IDS: &[&str] = &[DEJARIK];
+
+/// Is `c` a dejarik or hologram at a holosite (where it has no card type)?
+pub fn at_holosite(st: &State, c: CardIx) -> bool {
+    let d = st.def(c);
+    let holo = d
+        .keywords
+        .iter()
+        .any(|k| k.eq_ignore_ascii_case("dejarik") || k.eq_ignore_ascii_case("hologram"));
+    holo && st
+        .location_of(c)
+        .is_some_and(|l| st.locations[l].geo.holosite)
+}
+
+impl Engine {
+    /// A card's target `x` that is a dejarik or hologram at a holosite: a filter by
+    /// card type cannot take it unless it names it by title.
+    pub(super) fn holosite_target(&self, title: &str, spec: &TargetSpec, x: CardIx) -> Option<Rej> {
+        let f = &spec.filter;
+        let named = f
+            .title
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(self.st.title(x)));
+        if f.card_type.is_none() || named || !at_holosite(&self.st, x) {
+            return None;
+        }
+        Some(rej(
+            format!(
+                "{title} cannot target {}: a dejarik or hologram at a holosite is not an Interrupt, an Effect or a character (only a card naming it may affect it)",
+                self.name(x)
+            ),
+            DEJARIK,
+        ))
+    }
+}
