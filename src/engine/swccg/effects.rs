@@ -157,6 +157,12 @@ impl Engine {
             | Effect::Release(_)
             | Effect::Steal(_)
             | Effect::StealFrom(_)) => self.apply_capture_or_steal(ix, me, eff),
+            e @ (Effect::Retarget(_)
+            | Effect::EachActivates(_)
+            | Effect::ActivateOne(_)
+            | Effect::ReduceLoss(_)
+            | Effect::DeployMatchingPair { .. }
+            | Effect::SetValue { .. }) => self.apply_more(ix, me, &label, e),
             Effect::ModifyUntil {
                 filter,
                 stat,
@@ -440,8 +446,9 @@ impl Engine {
 
     fn send_to(&mut self, ix: usize, me: Side, card: CardRef, to: Dest) -> Applied {
         let mut lost = Vec::new();
+        let label = self.stack[ix].label.clone();
         for c in self.card_refs(ix, &card) {
-            if self.st.zone[c] == Zone::Stack {
+            if self.st.zone[c] == Zone::Stack || self.keep_on_grabber(c, &label) {
                 continue;
             }
             let from_table = self.st.on_table(c);
@@ -554,6 +561,9 @@ impl Engine {
     fn lose_force_effect(&mut self, ix: usize, me: Side, who: Who, amount: Amount) -> Applied {
         let p = side_of(who, me);
         let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
+        if n > 0 && self.loss_can_be_responded_to() {
+            return self.push_force_loss(ix, p, n);
+        }
         let lost = self.lose_force(p, n);
         let short = if lost < n {
             format!(
@@ -623,6 +633,9 @@ impl Engine {
             return Applied::Done;
         };
         for c in self.card_refs(ix, &card) {
+            if self.grab_from_stack(me, c, host) {
+                continue;
+            }
             // The played Interrupt stacking itself as its result: it is stacked after it
             // resolves, from the stack, and is supporting (no longer an action on the stack).
             if self.st.zone[c] == Zone::Stack
@@ -1054,7 +1067,7 @@ impl Engine {
     }
 }
 
-pub(super) enum Applied {
+pub(crate) enum Applied {
     Done,
     Pushed,
     Stop,

@@ -265,6 +265,14 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- deploy costs (AR Deploy Cost)
+    /// Deploy cost modifiers of the location card ("your starfighters deploy -1 here").
+    #[serde(default)]
+    pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
+    // ---- Star Destroyer: Launch Bay (AR Appendix B)
+    /// A starship site that takes shuttles in place of its starship.
+    #[serde(default)]
+    pub shuttle_here: Option<super::launch_bay::ShuttleHere>,
     // ---- battles here (AR Battle Destiny - Conditions On Drawing)
     /// "Total ability of N or more required for <side> to draw battle destiny here."
     #[serde(default)]
@@ -545,6 +553,31 @@ pub struct CardDef {
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
     pub identity: super::identify::Identity,
+    // ---- deploy costs and permissions (AR Deploy Cost, Conditions Versus Costs)
+    /// Deploy cost modifiers of its game text for cards deploying to its location.
+    #[serde(default)]
+    pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
+    /// "You may deploy characters at this site regardless of location deployment
+    /// restrictions": a permission for cards deploying to its location.
+    #[serde(default)]
+    pub deploy_here: Option<super::deploy_cost::DeployHere>,
+    // ---- grabbers (AR Icons - Grabbers)
+    /// "To play any new Interrupt of the same name, player must first stack it here and
+    /// use +1 Force for each Interrupt in stack."
+    #[serde(default)]
+    pub grabs_same_title: bool,
+    // ---- game text that returns (AR Canceling Game Text)
+    /// While this card is active on table, the game text of cards matching this
+    /// (seen from its owner) is canceled.
+    #[serde(default)]
+    pub cancels_text_of: Option<Filter>,
+    /// "May not be aboard …": the cards it may not be aboard (its own game text).
+    #[serde(default)]
+    pub not_aboard: Option<Filter>,
+    // ---- squadrons (AR Starships - squadron)
+    /// A squadron: the number of starfighters it represents ("Squadron: 3 TIE/ln").
+    #[serde(default)]
+    pub squadron_of: Option<u32>,
     // ---- reacts (AR Appendix C React)
     /// "May deploy or move as a 'react'": who may react, how, and from where.
     #[serde(default)]
@@ -751,6 +784,9 @@ pub enum EventKind {
     ForceDrain,
     /// A player is about to lose Force.
     ForceLoss,
+    // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
+    /// A player activating one Force (an action of its own within a result).
+    ActivateForce,
 }
 
 /// The condition a response puts on the current action.
@@ -823,6 +859,17 @@ pub struct Filter {
     /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
     #[serde(default)]
     pub duplicate_in_pile: bool,
+    // ---- Effects of any kind (AR Effects)
+    /// "An Effect of any kind": `type: [effect]` then takes every subtype of Effect;
+    /// without it, only normal Effects (no Immediate, Mobile, Utinni, Political or
+    /// Starting Effect) unless `subtype` names one.
+    #[serde(default)]
+    pub any_kind: bool,
+    // ---- squadrons (AR Starships - squadron)
+    /// Text that works on this many starfighters at most ("one TIE": 1, "up to 3
+    /// TIEs": 3): a squadron representing more does not match.
+    #[serde(default)]
+    pub max_ships: Option<u32>,
     // ---- global effects and durations
     /// Its current value (global effects and durations applied) is at most this.
     #[serde(default)]
@@ -862,6 +909,15 @@ pub struct TargetSpec {
     /// Exception 1 to the Implied Target Rule: an optional target.
     #[serde(default)]
     pub optional: bool,
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// Card targets sharing a group name are one primary target: a group of cards
+    /// at one location (that location is a secondary target, set by the group).
+    #[serde(default)]
+    pub group: Option<String>,
+    /// For `current`: the action must already have defined a target ("an Interrupt
+    /// which specifies a target"): one that targets only once searched has none yet.
+    #[serde(default)]
+    pub defined_targets: bool,
 }
 
 pub fn target_name() -> String {
@@ -1086,6 +1142,35 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// Change one primary target of an action on the stack (the player's `retarget`
+    /// decision names the new target); secondary targets follow.
+    Retarget(CardRef),
+    // ---- values set by game text (AR Choosing Targets)
+    /// "Target's power and forfeit = 0": the named values of the card (only that card).
+    SetValue {
+        card: CardRef,
+        stats: Vec<String>,
+        to: i64,
+    },
+    // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
+    /// "Each player must activate N Force": the player whose turn it is decides who
+    /// activates first (`first` decision); each Force activated is an action of its own.
+    EachActivates(u32),
+    /// One Force activated by this player, as an action on the stack.
+    #[serde(skip)]
+    ActivateOne(Side),
+    // ---- matching pairs deployed simultaneously (AR Persona And Simultaneous Deployment)
+    /// Reveal a card from hand matching `reveal`, take its matching pilot character
+    /// from `from`, and deploy both simultaneously to the location target `to`.
+    DeployMatchingPair {
+        reveal: Filter,
+        from: PileName,
+        to: String,
+    },
+    // ---- Force loss responded to (AR Paying Costs, Losing Force)
+    /// "Reduce the loss by N": the Force loss responded to is N less.
+    ReduceLoss(i64),
     // ---- the damage segment (AR Damage Segment)
     /// Cancel all remaining battle damage against you (a damage segment action, e.g.
     /// Houjix); with `no_cards_left`, only if you have no cards left that can be forfeited.
@@ -1317,6 +1402,9 @@ pub struct Step {
     /// For `deploy`: cards deployed simultaneously aboard (pilots, passengers).
     #[serde(default)]
     pub with: Vec<String>,
+    /// For `first`: the player who acts first.
+    #[serde(default)]
+    pub player: Option<Side>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -1365,6 +1453,12 @@ pub enum Verb {
     /// A creature attack (`card`: the creature; `target`: the card it attacks, the
     /// random pick; without `target`, your cards attack the creature).
     Attack,
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// A retargeting result: the new primary target (`target:`, cards or a location).
+    Retarget,
+    /// A result with several players: the player whose turn it is decides who acts
+    /// first (`player:`).
+    First,
     // ---- reacts (AR Appendix C React)
     /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
     /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
@@ -1403,6 +1497,8 @@ impl Verb {
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
             Verb::Attack => "attack",
+            Verb::Retarget => "retarget",
+            Verb::First => "first",
             Verb::React => "react",
             Verb::Seize => "seize",
             Verb::Imprison => "imprison",
@@ -1564,6 +1660,11 @@ pub struct DeployRules {
     /// do not apply (rules and objective restrictions still do).
     #[serde(default)]
     pub ignore_location_restrictions: bool,
+    // ---- AR Starships - deploys like a starfighter
+    /// "Deploys like a starfighter": it follows every rule and text for deploying
+    /// starfighters, and none for its own class.
+    #[serde(default)]
+    pub like_starfighter: bool,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains

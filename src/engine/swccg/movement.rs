@@ -538,6 +538,7 @@ impl Engine {
             _ => {}
         }
         self.location_text(p, c, dest, &mut ok);
+        self.launch_bay_moves(p, c, dest, &mut ok);
         (ok, miss)
     }
 

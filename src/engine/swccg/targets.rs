@@ -40,6 +40,12 @@ impl Engine {
                     r::IMMUNE,
                 ));
             }
+            if spec.kind == TargetKind::Current
+                && let Window::Response(i) = w
+                && let Some(tc) = self.stack[i].card
+            {
+                self.grab_target_ok(c, tc)?;
+            }
             if spec.kind == TargetKind::Card
                 && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
                 && let Some(e) = self.holosite_target(&title, spec, x)
@@ -53,6 +59,11 @@ impl Engine {
                 && !spec.optional
             {
                 return Err(e);
+            }
+            if spec.defined_targets
+                && let Window::Response(i) = w
+            {
+                self.has_defined_targets(c, i)?;
             }
             let t = self.target_one(p, c, spec, w, &mut picks);
             match t {
@@ -69,6 +80,7 @@ impl Engine {
                 }
             }
         }
+        self.group_at_one_location(c, a, &out)?;
         Ok(out)
     }
 
@@ -262,6 +274,8 @@ impl Engine {
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
+            (EventKind::ActivateForce, ActionKind::Activation { .. }) => true,
+            (EventKind::ForceLoss, ActionKind::ForceLoss { .. }) => true,
             _ => false,
         };
         if !kind_ok {
