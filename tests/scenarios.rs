@@ -80,6 +80,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::weapon_fire::IDS)
         .chain(swjudge::engine::swccg::device::IDS)
         .chain(swjudge::engine::swccg::games::IDS)
+        .chain(swjudge::engine::swccg::jeditest::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -80,6 +80,7 @@ impl Engine {
             }
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
+            Effect::CompleteJediTest => self.complete_jedi_test(ix),
             Effect::CrossOverAs {
                 card,
                 title,

@@ -65,6 +65,7 @@ mod weapon_deploy;
 pub mod weapon_fire;
 pub mod device;
 pub mod games;
+pub mod jeditest;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

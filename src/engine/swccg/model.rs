@@ -513,6 +513,10 @@ pub struct CardDef {
     /// vehicle this card is aboard (or on this card).
     #[serde(default)]
     pub weapon_destiny_each: i64,
+    // ---- Jedi tests (AR Appendix C, Jedi Testing)
+    /// A Jedi Test: its number, and whether it is completed.
+    #[serde(default)]
+    pub jedi_test: Option<super::jeditest::JediTestDef>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -969,6 +973,9 @@ pub enum Effect {
     /// The card this card is deployed on 'explodes': it and every character present
     /// with it are lost (only while it is at a site).
     Explode,
+    // ---- Jedi tests (AR Appendix C, Jedi Testing)
+    /// This Jedi Test is completed by the apprentice it is on.
+    CompleteJediTest,
 }
 
 /// One piece of game text the engine understands.
