@@ -51,6 +51,7 @@ impl Engine {
                 Applied::Done
             }
             Effect::Activate { who, count } => self.activate_effect(me, who, count),
+            Effect::Retrieve { .. } if self.retrieval_prevented(ix) => Applied::Done,
             Effect::Retrieve { who, count } => self.retrieve_effect(me, who, count),
             Effect::LoseForce { who, amount } => self.lose_force_effect(ix, me, who, amount),
             Effect::Destiny(test) => self.destiny_effect(ix, me, &label, test),

@@ -14,9 +14,10 @@ use crate::engine::{Actor, Event};
 use serde::Deserialize;
 
 pub const JEDI_TESTING: &str = "swccg.ar.jedi-testing";
+pub const MWYHL_RETRIEVAL: &str = "swccg.ar.mind-what-you-have-learned-retrieval";
 
 /// Every section this module cites.
-pub const IDS: &[&str] = &[JEDI_TESTING];
+pub const IDS: &[&str] = &[JEDI_TESTING, MWYHL_RETRIEVAL];
 
 /// A Jedi Test card.
 #[derive(Debug, Clone, Deserialize)]
@@ -81,6 +82,40 @@ impl Engine {
                 self.name(x)
             ),
             &[JEDI_TESTING],
+        );
+        true
+    }
+}
+
+impl Engine {
+    /// Does a card on table prevent the retrieval the action at `ix` (its card's) would
+    /// make? The action was initiated normally; only its retrieval does not occur.
+    pub(super) fn retrieval_prevented(&mut self, ix: usize) -> bool {
+        let Some(c) = self.stack[ix].card else {
+            return false;
+        };
+        let Some(l) = self.st.location_of(c) else {
+            return false;
+        };
+        let by = (0..self.st.cards.len()).find(|&x| {
+            self.st.active(x)
+                && self.st.def(x).prevents_retrieval.as_ref().is_some_and(|f| {
+                    self.loc_matches(l, f, self.st.owner(x), false)
+                })
+        });
+        let Some(x) = by else {
+            return false;
+        };
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!(
+                "{}: {} prevents retrieval using cards at {}: the action had its result, but no retrieval occurs",
+                self.stack[ix].label,
+                self.name(x),
+                self.st.locations[l].title
+            ),
+            &[MWYHL_RETRIEVAL],
         );
         true
     }

@@ -517,6 +517,10 @@ pub struct CardDef {
     /// A Jedi Test: its number, and whether it is completed.
     #[serde(default)]
     pub jedi_test: Option<super::jeditest::JediTestDef>,
+    /// "Force may not be retrieved using cards on Dagobah": while this card is
+    /// active, a retrieval by a card at a matching location does not occur.
+    #[serde(default)]
+    pub prevents_retrieval: Option<super::activation::LocFilter>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
