@@ -45,7 +45,8 @@ impl Engine {
             DestinyCount::CharactersAtSite => {
                 let h = self.host(c).unwrap_or(c);
                 let l = self.st.location_of(h)?;
-                if self.st.locations[l].geo.kind != Some(crate::engine::swccg::model::LocKind::Site) {
+                if self.st.locations[l].geo.kind != Some(crate::engine::swccg::model::LocKind::Site)
+                {
                     return None;
                 }
                 let n = self

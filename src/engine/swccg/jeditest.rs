@@ -62,8 +62,8 @@ impl Engine {
     /// is lost because `new` is not an apprentice (a Jedi version)?
     pub(super) fn jedi_test_lost_on(&mut self, x: CardIx, new: CardIx) -> bool {
         let d = self.st.def(x);
-        let uncompleted = d.card_type == CardType::JediTest
-            && d.jedi_test.as_ref().is_some_and(|t| !t.completed);
+        let uncompleted =
+            d.card_type == CardType::JediTest && d.jedi_test.as_ref().is_some_and(|t| !t.completed);
         let jedi = self
             .st
             .def(new)
@@ -99,9 +99,12 @@ impl Engine {
         };
         let by = (0..self.st.cards.len()).find(|&x| {
             self.st.active(x)
-                && self.st.def(x).prevents_retrieval.as_ref().is_some_and(|f| {
-                    self.loc_matches(l, f, self.st.owner(x), false)
-                })
+                && self
+                    .st
+                    .def(x)
+                    .prevents_retrieval
+                    .as_ref()
+                    .is_some_and(|f| self.loc_matches(l, f, self.st.owner(x), false))
         });
         let Some(x) = by else {
             return false;

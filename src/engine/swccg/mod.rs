@@ -62,10 +62,10 @@ pub mod shields;
 mod weapon_deploy;
 
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
-pub mod weapon_fire;
 pub mod device;
 pub mod games;
 pub mod jeditest;
+pub mod weapon_fire;
 
 use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,

@@ -255,8 +255,7 @@ impl Engine {
             (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
             (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => {
                 t.destiny.is_none_or(|d| Some(d) == *value)
-                    && t
-                        .destiny_matches
+                    && t.destiny_matches
                         .is_none_or(|m| value.is_some() && self.destiny_count(m, c) == *value)
             }
             (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,

@@ -279,9 +279,13 @@ impl Engine {
                 super::rules::IMPLIED_TARGET_RULE,
             ));
         }
-        let (from, at) = (self.weapon_present(w), super::prepositions::present(&self.st, t));
+        let (from, at) = (
+            self.weapon_present(w),
+            super::prepositions::present(&self.st, t),
+        );
         if def.adjacent {
-            let ok = matches!((from, at), (Some(Ok(a)), Some(Ok(b))) if self.same_or_adjacent(a, b));
+            let ok =
+                matches!((from, at), (Some(Ok(a)), Some(Ok(b))) if self.same_or_adjacent(a, b));
             if !ok {
                 return Err(rej(
                     format!(
@@ -345,7 +349,10 @@ impl Engine {
         base: u32,
     ) -> Result<Firing, Rej> {
         let Some(def) = self.st.def(w).weapon.clone() else {
-            return Err(rej(format!("{} is not a weapon", self.name(w)), WEAPONS_FIRING));
+            return Err(rej(
+                format!("{} is not a weapon", self.name(w)),
+                WEAPONS_FIRING,
+            ));
         };
         let free = permit.as_ref().is_some_and(|(_, pm)| pm.free);
         let x = match (def.x_max, d.step.amount) {
@@ -495,7 +502,9 @@ impl Engine {
                 .ok_or_else(|| rej(format!("no card {k}"), WEAPONS_FIRING))?;
             let in_hand = self.st.zone[v] == Zone::Pile(p, PileName::Hand);
             let interrupt = self.st.def(v).card_type == CardType::Interrupt;
-            if self.st.owner(v) != p || (interrupt && !in_hand) || (!interrupt && !self.st.active(v))
+            if self.st.owner(v) != p
+                || (interrupt && !in_hand)
+                || (!interrupt && !self.st.active(v))
             {
                 return Err(rej(
                     format!(
@@ -618,7 +627,9 @@ impl Engine {
             self.log(
                 actor(p),
                 Event::Result,
-                format!("first firing: weapon destiny {firing}; the second firing is combined with it"),
+                format!(
+                    "first firing: weapon destiny {firing}; the second firing is combined with it"
+                ),
                 &[SEPARATELY_OR_COMBINED],
             );
             self.again(ix, sh);
