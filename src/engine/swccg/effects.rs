@@ -82,6 +82,7 @@ impl Engine {
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
             Effect::CompleteJediTest => self.complete_jedi_test(ix),
+            Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
             Effect::CrossOverAs {
                 card,
                 title,

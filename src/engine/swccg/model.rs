@@ -980,6 +980,10 @@ pub enum Effect {
     // ---- Jedi tests (AR Appendix C, Jedi Testing)
     /// This Jedi Test is completed by the apprentice it is on.
     CompleteJediTest,
+    // ---- podracing (AR Podracing)
+    /// "Place all race destinies here in owner's Used Pile": the cards stacked on
+    /// that card (supporting), and on no other, go to their owner's pile.
+    MoveStacked { on: CardRef, to: Dest },
 }
 
 /// One piece of game text the engine understands.
