@@ -91,10 +91,19 @@ impl Engine {
     /// Does a card on table prevent the retrieval the action at `ix` (its card's) would
     /// make? The action was initiated normally; only its retrieval does not occur.
     pub(super) fn retrieval_prevented(&mut self, ix: usize) -> bool {
-        let Some(c) = self.stack[ix].card else {
-            return false;
-        };
-        let Some(l) = self.st.location_of(c) else {
+        // Where the retrieval is made using cards: the action's card's location, or
+        // the battle (or Force drain) it responds to.
+        let at_card = self.stack[ix].card.and_then(|c| self.st.location_of(c));
+        let at_battle = self.stack[ix]
+            .responding_to
+            .filter(|&j| j < self.stack.len())
+            .and_then(|j| {
+                self.stack[j].targets.iter().find_map(|(_, t)| match t {
+                    super::stack::Tgt::Location(l) => Some(*l),
+                    _ => None,
+                })
+            });
+        let Some(l) = at_card.or(at_battle) else {
             return false;
         };
         let by = (0..self.st.cards.len()).find(|&x| {
@@ -113,7 +122,7 @@ impl Engine {
             Actor::Rules,
             Event::Result,
             format!(
-                "{}: {} prevents retrieval using cards at {}: the action had its result, but no retrieval occurs",
+                "{}: {} prevents retrieval using cards at {}: the action was initiated and has its result, but no retrieval occurs",
                 self.stack[ix].label,
                 self.name(x),
                 self.st.locations[l].title
