@@ -81,6 +81,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::device::IDS)
         .chain(swjudge::engine::swccg::games::IDS)
         .chain(swjudge::engine::swccg::jeditest::IDS)
+        .chain(swjudge::engine::swccg::duel::IDS)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -83,6 +83,10 @@ impl Engine {
             Effect::Explode => self.explode(ix),
             Effect::CompleteJediTest => self.complete_jedi_test(ix),
             Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
+            Effect::Duel(def) => self.duel_begin(ix, def),
+            Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
+            Effect::DuelDraws => self.duel_draws(ix),
+            Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
             Effect::CrossOverAs {
                 card,
                 title,

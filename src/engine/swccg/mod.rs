@@ -63,6 +63,7 @@ mod weapon_deploy;
 
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
+pub mod duel;
 pub mod games;
 pub mod jeditest;
 pub mod weapon_fire;

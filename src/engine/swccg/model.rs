@@ -663,6 +663,9 @@ pub enum EventKind {
     ForceDrain,
     /// A player is about to lose Force.
     ForceLoss,
+    // ---- duels (AR Appendix C, Dueling)
+    /// A duel's step 2 (actions that add or modify duel destinies).
+    Duel,
 }
 
 /// The condition a response puts on the current action.
@@ -984,6 +987,16 @@ pub enum Effect {
     /// "Place all race destinies here in owner's Used Pile": the cards stacked on
     /// that card (supporting), and on no other, go to their owner's pile.
     MoveStacked { on: CardRef, to: Dest },
+    // ---- duels (AR Appendix C, Dueling)
+    /// Two characters duel (your target against the opponent's).
+    Duel(super::duel::DuelDef),
+    /// A duel's step 2: add N duel destinies to your total.
+    AddDuelDestiny(u32),
+    /// A duel's step 3: the next duel destiny draw (internal).
+    #[serde(skip)]
+    DuelDraws,
+    /// Add N to the destiny just drawn (the action responded to).
+    AddToDestiny(i64),
 }
 
 /// One piece of game text the engine understands.

@@ -149,6 +149,8 @@ pub struct Entry {
     pub repeating: Option<CardIx>,
     /// A weapon firing: its weapon destiny draws so far and what they add up to.
     pub shot: Option<Box<super::weapon_fire::Shot>>,
+    /// A duel: its duelists, draws and totals.
+    pub duel: Option<Box<super::duel::DuelState>>,
 }
 
 impl Entry {
@@ -185,6 +187,7 @@ impl Entry {
             draw_kind: BattleDraw::Battle,
             repeating: None,
             shot: None,
+            duel: None,
         }
     }
 

@@ -262,6 +262,7 @@ impl Engine {
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
+            (EventKind::Duel, ActionKind::Triggered) => e.duel.is_some(),
             _ => false,
         };
         if !kind_ok {
