@@ -48,6 +48,8 @@ pub struct DuelState {
     pub draws: [u32; 2],
     /// The draws made, by player.
     pub drawn: [Vec<i64>; 2],
+    /// The duel is over (the entry is its "just won" occurrence: steps 5 and 6).
+    pub over: bool,
 }
 
 impl Engine {
@@ -78,6 +80,7 @@ impl Engine {
             duelists: [a, b],
             draws: [n, n],
             drawn: [Vec::new(), Vec::new()],
+            over: false,
         }));
         self.stack.push(e);
         self.log(
@@ -229,9 +232,37 @@ impl Engine {
         for e in result.into_iter().rev() {
             self.stack[ix].pending.push_front(e);
         }
-        if let Some(s) = winner.map(|i| side_of_ix(first, i)) {
-            self.numbers.push((format!("{label}.winner"), s.as_str().into()));
+        if let Some(i) = winner {
+            let s = side_of_ix(first, i);
+            self.numbers
+                .push((format!("{label}.winner"), s.as_str().into()));
+            self.stack[ix].pending.push_back(Effect::DuelWon(i));
         }
+    }
+
+    /// Steps 5 and 6: the duel just won, open to automatic, then optional, responses.
+    pub(super) fn duel_won(&mut self, ix: usize, i: usize) -> Applied {
+        let first = self.stack[ix].actor;
+        let Some(mut d) = self.stack[ix].duel.clone() else {
+            return Applied::Done;
+        };
+        d.over = true;
+        let s = side_of_ix(first, i);
+        let c = d.duelists[i];
+        let label = format!("{} won", self.stack[ix].label);
+        let mut e = Entry::new(ActionKind::Triggered, s, Some(c), label.clone());
+        e.duel = Some(d);
+        self.stack.push(e);
+        self.log(
+            actor(s),
+            Event::Push,
+            format!(
+                "{label}: {} just won the duel: step 5, automatic responses; step 6, optional responses",
+                self.name(c)
+            ),
+            &[DUELING],
+        );
+        Applied::Pushed
     }
 
     /// "Add N to a destiny just drawn".

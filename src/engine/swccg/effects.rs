@@ -87,6 +87,7 @@ impl Engine {
             Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
             Effect::DuelDraws => self.duel_draws(ix),
             Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
+            Effect::DuelWon(i) => self.duel_won(ix, i),
             Effect::CrossOverAs {
                 card,
                 title,

@@ -666,6 +666,8 @@ pub enum EventKind {
     // ---- duels (AR Appendix C, Dueling)
     /// A duel's step 2 (actions that add or modify duel destinies).
     Duel,
+    /// A duel was just won (`by`: the winner): its steps 5 and 6.
+    DuelWon,
 }
 
 /// The condition a response puts on the current action.
@@ -997,6 +999,9 @@ pub enum Effect {
     DuelDraws,
     /// Add N to the destiny just drawn (the action responded to).
     AddToDestiny(i64),
+    /// A duel was just won by duelist 0 (the initiator's) or 1 (internal).
+    #[serde(skip)]
+    DuelWon(usize),
 }
 
 /// One piece of game text the engine understands.

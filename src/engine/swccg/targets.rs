@@ -262,7 +262,8 @@ impl Engine {
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
-            (EventKind::Duel, ActionKind::Triggered) => e.duel.is_some(),
+            (EventKind::Duel, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| !d.over),
+            (EventKind::DuelWon, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| d.over),
             _ => false,
         };
         if !kind_ok {
