@@ -71,7 +71,12 @@ impl Engine {
         };
         let n = def.draws.unwrap_or(1);
         let label = format!("{} duel", self.stack[ix].label);
-        let mut e = Entry::new(ActionKind::Triggered, me, self.stack[ix].card, label.clone());
+        let mut e = Entry::new(
+            ActionKind::Triggered,
+            me,
+            self.stack[ix].card,
+            label.clone(),
+        );
         e.responding_to = Some(ix);
         e.next = me;
         e.pending = vec![Effect::DuelDraws].into();

@@ -6,9 +6,9 @@
 //! there; a card naming it by title still can (Alter may not cancel Molator at the
 //! holosite; Grimtaash, which names Molator, may).
 
+use super::effects::Applied;
 use super::engine::{Engine, Rej, rej};
 use super::state::{CardIx, State};
-use super::effects::Applied;
 use crate::engine::swccg::model::{CardRef, CardState, Dest, TargetSpec};
 use crate::engine::{Actor, Event};
 
@@ -76,7 +76,11 @@ impl Engine {
                 format!(
                     "the cards stacked on {} (here: {}) are placed; cards stacked elsewhere stay",
                     self.name(c),
-                    if names.is_empty() { "none".into() } else { names }
+                    if names.is_empty() {
+                        "none".into()
+                    } else {
+                        names
+                    }
                 ),
                 &[RACE_DESTINY],
             );

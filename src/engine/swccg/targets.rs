@@ -245,6 +245,10 @@ impl Engine {
             return false;
         }
         let me = self.st.owner(c);
+        // A duel's steps admit only duel actions (AR Dueling, step 2).
+        if e.duel.is_some() && !matches!(t.event, EventKind::Duel | EventKind::DuelWon) {
+            return false;
+        }
         let kind_ok = match (t.event, &e.kind) {
             (EventKind::Play, ActionKind::Deploy { .. } | ActionKind::Play) => true,
             (EventKind::JustDeployed, ActionKind::JustDeployed) => true,
