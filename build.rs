@@ -8,6 +8,13 @@ fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
         .join("rulebook");
     println!("cargo:rerun-if-changed=rulebook");
+    // A position-dependent executable: the dynamic loader then has no
+    // relocations to apply at start-up (a PIE `swjudge` carries ~35,000 of them,
+    // over 800 KB, faulted in on every run), which is most of the start-up cost
+    // of a one-off `swjudge search`.
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
     let mut files = Vec::new();
     walk(&root, &mut files);
     files.sort();

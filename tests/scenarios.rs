@@ -74,14 +74,18 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::conditions::IDS)
         .chain(swjudge::engine::swccg::reduce::IDS)
         .chain(swjudge::engine::swccg::shields::IDS)
+        .chain(swjudge::engine::swccg::battle_arrive::IDS)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
+        .chain(swjudge::engine::swccg::react::IDS)
+        .chain(swjudge::engine::swccg::capture::IDS)
         .chain(swjudge::engine::swccg::weapon_fire::IDS)
         .chain(swjudge::engine::swccg::device::IDS)
         .chain(swjudge::engine::swccg::games::IDS)
         .chain(swjudge::engine::swccg::jeditest::IDS)
         .chain(swjudge::engine::swccg::duel::IDS)
+        .chain(swjudge::engine::swccg::rules::STATES_ALL)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

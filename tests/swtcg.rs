@@ -132,17 +132,30 @@ fn team_players_are_named_only_in_two_headed_wookiee() {
 }
 
 #[test]
-fn a_team_with_its_own_pools_is_not_modelled() {
+fn team_players_keep_their_own_pools() {
     let team = BASE
         .replace(
             "  arena: ground\n",
             "  arena: ground\n  format: two_headed_wookiee\n",
         )
         .replace("{card: atst}", "{card: atst, player: a}")
-        .replace("tapped: true}", "tapped: true, player: b}")
-        .replace("  dark:\n", "  dark:\n    force: 3\n");
-    let r = load(&team).unwrap().run_engine();
-    assert!(matches!(r.end, End::NotModelled { .. }), "{:?}", r.end);
+        .replace("tapped: true}", "tapped: true, player: b}");
+    let e = load(&team.replace("  dark:\n", "  dark:\n    force: 3\n")).unwrap_err();
+    assert!(e.contains("under `a:` and `b:`"), "{e}");
+    let e = load(&BASE.replace("  dark:\n", "  dark:\n    a: {force: 3}\n")).unwrap_err();
+    assert!(e.contains("Two-Headed Wookiee"), "{e}");
+    let ok = team.replace(
+        "  dark:\n",
+        "  dark:\n    a: {force: 3}\n    b: {force: 5}\n",
+    );
+    let e = load(&ok.replace("  units: {rebel: {damage: 2}}", "  force: {dark: 3}")).unwrap_err();
+    assert!(e.contains("`dark.a` or `dark.b`"), "{e}");
+    let s = load(&ok.replace(
+        "  units: {rebel: {damage: 2}}",
+        "  force: {dark: {a: 3, b: 5}}\n  units: {atst: {player: a}}",
+    ))
+    .unwrap();
+    assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
 }
 
 #[test]

@@ -155,8 +155,9 @@ pub struct Index {
     fields: Fields,
     analyzer: TextAnalyzer,
     columns: Vec<Columns>,
-    /// Stored fields of each document, read when first needed for a hit.
-    stored: Vec<OnceLock<Stored>>,
+    /// Stored fields of each document, read when first needed for a hit
+    /// (boxed: an empty cell costs a pointer, not a whole `Stored`).
+    stored: Vec<OnceLock<Box<Stored>>>,
     /// Rulebook sections: the first documents in build order.
     sections: u32,
     /// Scoring weights of the terms searched so far.
@@ -447,7 +448,7 @@ impl Index {
             superseded: self.superseded(addr),
             plain: text(f.body)?,
         };
-        Ok(cell.get_or_init(|| s))
+        Ok(cell.get_or_init(|| Box::new(s)))
     }
 
     fn superseded(&self, addr: DocAddress) -> bool {

@@ -21,7 +21,7 @@ use super::scorer::{CachedPair, CachedTerm, Cover, DisMax, TermWeights};
 use super::text;
 use crate::error::Result;
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
 use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query};
@@ -253,71 +253,88 @@ fn phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, bool)> {
     out
 }
 
-/// The synonym classes as stems: each member a single stem or a phrase of stems.
-struct SynonymTable {
-    /// For a single stem: the other members of its classes.
-    by_stem: HashMap<String, Vec<Vec<String>>>,
-    /// Each member of several words, with the other members of its class.
-    phrases: Vec<(Vec<String>, Vec<Vec<String>>)>,
-}
-
-fn synonym_table() -> &'static SynonymTable {
-    static TABLE: OnceLock<SynonymTable> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// The members of synonym class `ci` as stems (a single stem or a phrase of
+/// stems each), stemmed the first time a query may need that class: a one-off
+/// search stems the few classes its words could belong to, not all of them.
+fn class_stems(ci: usize) -> &'static [Vec<String>] {
+    static CLASSES: OnceLock<Vec<OnceLock<Vec<Vec<String>>>>> = OnceLock::new();
+    let cells = CLASSES.get_or_init(|| SYNONYMS.iter().map(|_| OnceLock::new()).collect());
+    cells[ci].get_or_init(|| {
         let mut analyzer = text::analyzer();
-        let mut by_stem: HashMap<String, Vec<Vec<String>>> = HashMap::new();
-        let mut phrases: Vec<(Vec<String>, Vec<Vec<String>>)> = Vec::new();
-        for class in SYNONYMS {
-            let mut members: Vec<Vec<String>> = Vec::new();
-            for w in *class {
-                let stems = text::stems(&mut analyzer, w);
-                if !stems.is_empty() && !members.contains(&stems) {
-                    members.push(stems);
-                }
-            }
-            for a in &members {
-                let others: Vec<Vec<String>> =
-                    members.iter().filter(|b| *b != a).cloned().collect();
-                if a.len() == 1 {
-                    let entry = by_stem.entry(a[0].clone()).or_default();
-                    for o in others {
-                        if !entry.contains(&o) {
-                            entry.push(o);
-                        }
-                    }
-                } else {
-                    phrases.push((a.clone(), others));
-                }
+        let mut members: Vec<Vec<String>> = Vec::new();
+        for w in SYNONYMS[ci] {
+            let stems = text::stems(&mut analyzer, w);
+            if !stems.is_empty() && !members.contains(&stems) {
+                members.push(stems);
             }
         }
-        SynonymTable { by_stem, phrases }
+        members
     })
+}
+
+/// Letters a stem keeps from the start of its word: the English stemmer only
+/// rewrites endings ("dying" → "die" keeps two), so a word can stem to `stem`
+/// only when they begin alike (checked for every class word by a test).
+const STEM_KEEPS: usize = 2;
+
+/// Whether a word of `member` could stem to `stem` (a cheap test before stemming).
+fn may_stem_to(member: &str, stem: &str) -> bool {
+    member.split_whitespace().any(|w| {
+        let n = STEM_KEEPS.min(w.len()).min(stem.len());
+        w.as_bytes()[..n].eq_ignore_ascii_case(&stem.as_bytes()[..n])
+    })
+}
+
+/// The classes that may hold `stem`, with their members as stems.
+fn classes_with(stem: &str) -> impl Iterator<Item = &'static [Vec<String>]> + '_ {
+    SYNONYMS
+        .iter()
+        .enumerate()
+        .filter(move |(_, class)| class.iter().any(|m| may_stem_to(m, stem)))
+        .map(|(ci, _)| class_stems(ci))
 }
 
 /// The other members of the synonym classes `stem` belongs to (single stems
 /// or phrases of stems).
-fn synonym_stems(stem: &str) -> &'static [Vec<String>] {
-    synonym_table().by_stem.get(stem).map_or(&[], Vec::as_slice)
+fn synonym_stems(stem: &str) -> Vec<Vec<String>> {
+    let own = [stem.to_string()];
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for members in classes_with(stem) {
+        if !members.iter().any(|m| m[..] == own) {
+            continue;
+        }
+        for o in members {
+            if o[..] != own && !out.contains(o) {
+                out.push(o.clone());
+            }
+        }
+    }
+    out
 }
 
 /// Synonyms of several words found in the query ("not allowed", "more than
 /// one"), longest first, without overlaps: each as its word range and the
 /// other members of its class.
-fn synonym_phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, &'static [Vec<String>])> {
-    let table = synonym_table();
+fn synonym_phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, Vec<Vec<String>>)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        let hit = table
-            .phrases
-            .iter()
-            .filter(|(p, _)| {
-                p.len() <= words.len() - i && p.iter().zip(&words[i..]).all(|(a, w)| *a == w.stem)
-            })
-            .max_by_key(|(p, _)| p.len());
-        match hit {
-            Some((p, others)) => {
-                out.push((i..i + p.len(), others.as_slice()));
+        let mut best: Option<(&[String], &[Vec<String>])> = None;
+        for members in classes_with(&words[i].stem) {
+            for p in members.iter().filter(|p| {
+                p.len() > 1
+                    && p.len() <= words.len() - i
+                    && p.iter().zip(&words[i..]).all(|(a, w)| *a == w.stem)
+            }) {
+                if best.is_none_or(|(b, _)| p.len() > b.len()) {
+                    best = Some((p, members));
+                }
+            }
+        }
+        match best {
+            Some((p, members)) => {
+                let others = members.iter().filter(|m| m[..] != *p).cloned().collect();
+                out.push((i..i + p.len(), others));
                 i += p.len();
             }
             None => i += 1,
@@ -438,7 +455,7 @@ pub fn plan(
             weight += idf(df(&w.stem)?, n);
         }
         let mut variants = vec![variant(stems, 1.0, &df)?];
-        for o in *others {
+        for o in others {
             variants.push(variant(o.clone(), SYNONYM_WEIGHT, &df)?);
         }
         groups.push(Group {
@@ -796,6 +813,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn class_words_keep_their_first_letters_when_stemmed() {
+        let mut a = text::analyzer();
+        for w in SYNONYMS
+            .iter()
+            .flat_map(|c| c.iter())
+            .flat_map(|m| m.split_whitespace())
+        {
+            for stem in text::stems(&mut a, w) {
+                assert!(may_stem_to(w, &stem), "{w} -> {stem}");
+            }
+        }
+    }
+
+    #[test]
+    fn several_word_synonyms_are_found_longest_first() {
+        let mut a = text::analyzer();
+        let ws = split("what if my deck runs out of cards", &mut a);
+        let found = synonym_phrases(&ws);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, 4..6);
+        assert!(found[0].1.contains(&text::stems(&mut a, "empty")));
     }
 
     #[test]

@@ -316,6 +316,7 @@ impl Engine {
             let (bg, why, bc) = self.battleground(l);
             value = n;
             text.push_str(&format!(", limited to {n} ({src})"));
+            cites.push(super::values::cite::LIMITED);
             if !bg {
                 text.push_str(&format!("; {why}"));
             }

@@ -118,6 +118,14 @@ pub enum Target {
     BattleDamage,
     /// The cost of initiating this battle.
     BattleCost,
+    // ---- card values outside battle (AR Ch.1 Section E; observed as `values.*`)
+    Armor(String),
+    Maneuver(String),
+    Hyperspeed(String),
+    Landspeed(String),
+    Deploy(String),
+    Destiny(String),
+    Politics(String),
 }
 
 /// The operation, as written in YAML (`add: 2`, `reset: 0`, `free: true`...).
@@ -407,6 +415,9 @@ pub struct Outcome {
     pub destiny_cards_drawn: [usize; 2],
     /// Scripted steps rejected (e.g. out of turn), with the rule cited.
     pub illegal: Vec<Rejected>,
+    /// [`resolve_to_damage`]: the battle reached its damage segment, which the
+    /// caller carries out as the players' decisions.
+    pub damage: Option<DamageStart>,
 }
 
 /// A scripted step the rules did not allow; it is treated as not made.
@@ -2081,6 +2092,82 @@ fn forfeit(live: &mut Live, out: &mut Outcome, pend: &mut [Pending; 2], i: usize
             );
         }
     }
+}
+
+// ---------------------------------------------------------------- the damage segment as decisions
+
+/// A battle at the start of its damage segment: what each side must satisfy and the
+/// cards that participate (AR: Damage Segment).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DamageStart {
+    /// Attrition against each side (Light, Dark); `None` when there is none.
+    pub attrition: [Option<i64>; 2],
+    /// Battle damage against each side (Light, Dark).
+    pub damage: [i64; 2],
+    /// The participating cards: name, whether attrition does not affect it (immunity is
+    /// fixed at the start of the segment; cards aboard an enclosed immune craft too) and
+    /// whether a weapon hit it.
+    pub cards: Vec<(String, bool, bool)>,
+}
+
+/// Resolves a battle up to the start of its damage segment (responses to winning
+/// included); the segment itself is left to the caller (`Outcome::damage`).
+pub fn resolve_to_damage(b: &Battle, script: &Script) -> Outcome {
+    let mut live = live(b);
+    let mut out = Outcome::default();
+    run_to_damage(&mut live, &mut out, script);
+    out.destiny_cards_drawn = live.reserve_used;
+    out
+}
+
+fn run_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) {
+    if !initiate(live, out) || !early_segments(live, out, script) {
+        return;
+    }
+    let Some(d) = power_segment_draws(live, out, script) else {
+        return;
+    };
+    for step in &script.power {
+        early_step(live, out, step, "power segment");
+        if ended(live, out) {
+            return;
+        }
+    }
+    total_power(live, out, &d);
+    attrition(live, out, &d);
+    winner_and_loser(live, out);
+    for step in &script.after_winner {
+        early_step(live, out, step, "responses to winning");
+    }
+    out.say("damage segment begins", &[cite::DAMAGE_SEGMENT]);
+    let pend = fixed_immunity(live, out);
+    let mut start = DamageStart::default();
+    for s in [Side::Light, Side::Dark] {
+        start.attrition[s.ix()] = out.side(s).attrition.map(|a| a.max(0));
+        start.damage[s.ix()] = out.side(s).battle_damage.max(0);
+        for i in live.participants(s) {
+            let immune = pend[s.ix()].immune[i];
+            start
+                .cards
+                .push((live.card(i).name.clone(), immune, live.hit[i]));
+        }
+    }
+    out.damage = Some(start);
+}
+
+/// Whether `side` has presence in battle `b` (its participating cards' ability, or a
+/// Presence icon).
+pub fn presence_of(b: &Battle, side: Side) -> bool {
+    live(b).presence(side)
+}
+
+/// The forfeit value of the card `name` in battle `b` now (its modifiers, a weapon hit
+/// that made it 0); `None` when it has none (it cannot be forfeited).
+pub fn forfeit_value(b: &Battle, name: &str) -> Option<Total> {
+    let live = live(b);
+    let i = live.idx(name)?;
+    let t = live.forfeit(i);
+    t.value.map(|_| t)
 }
 
 #[cfg(test)]

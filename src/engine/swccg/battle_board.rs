@@ -37,7 +37,7 @@ pub fn battle_name(st: &State, c: CardIx) -> String {
 }
 
 /// The card a battle names (see [`battle_name`]).
-fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
+pub fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
     (0..st.cards.len()).find(|&c| battle_name(st, c) == n)
 }
 
@@ -116,6 +116,18 @@ pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle 
     battle_with(st, at, initiator, None, &[], &[])
 }
 
+/// The battle at `at` as the board stands now (cards that already battled this turn,
+/// weapon hits).
+pub fn battle_now(
+    st: &State,
+    at: usize,
+    initiator: BoardSide,
+    battled: &[CardIx],
+    hits: &[(CardIx, bool)],
+) -> Battle {
+    battle_with(st, at, initiator, None, battled, hits)
+}
+
 /// The battle at `at`; `battled`: cards that already battled this turn (they do not
 /// participate again).
 fn battle_with(
@@ -192,7 +204,16 @@ fn battle_with(
         initiator,
         cards,
         modifiers,
-        conditions: Vec::new(),
+        conditions: st.locations[at]
+            .geo
+            .battle_conditions
+            .iter()
+            .map(|c| battle::Condition {
+                source: st.locations[at].title.clone(),
+                side: c.side,
+                min_ability: c.min_ability,
+            })
+            .collect(),
         reserve: decks(st, drawn),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,
@@ -363,6 +384,12 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain) {
         if t.not_modified_by_opponent {
             d.not_modified_by_opponent = Some(source.clone());
         }
+        if t.not_canceled {
+            d.not_canceled = Some(source.clone());
+        }
+        if t.may_force_drain {
+            drain::allow_drain(d, &source);
+        }
         if let Some(c) = t.cancels {
             d.canceling.push(drain::CancelMods {
                 source: source.clone(),
@@ -407,6 +434,8 @@ pub struct Applied {
     /// The numbers judges ask about, by path below `numbers.<label>.`
     /// (`light.total_power`, `winner`, `amount`...); `null` where a value does not exist.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// A battle that reached its damage segment: what each side must satisfy.
+    pub damage: Option<battle::DamageStart>,
 }
 
 /// Resolves the battle at `at` on the board state with the players' choices and the
@@ -421,6 +450,19 @@ pub fn resolve_battle(
 ) -> Applied {
     let (drawn, fewer, hits) = (&entry.drawn[..], &entry.fewer[..], &entry.hits[..]);
     let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits);
+    b.modifiers.extend(entry.played_mods.iter().cloned());
+    for (s, v, source) in &entry.power_adds {
+        b.modifiers.push(battle::ModSpec {
+            source: source.clone(),
+            side: *s,
+            target: battle::Target::TotalPower,
+            op: battle::OpSpec::Add(*v),
+            optional: false,
+            cumulative: true,
+            requires: Vec::new(),
+            cite: None,
+        });
+    }
     for &(s, k) in fewer {
         b.modifiers.push(battle::ModSpec {
             source: format!("{} chooses to draw {k}", s.name()),
@@ -433,7 +475,7 @@ pub fn resolve_battle(
             cite: None,
         });
     }
-    let o = battle::resolve(&b, script);
+    let o = battle::resolve_to_damage(&b, script);
     let mut a = Applied {
         lines: o
             .lines
@@ -447,6 +489,7 @@ pub fn resolve_battle(
         return a;
     }
     battle_numbers(&o, &mut a.numbers);
+    a.damage = o.damage.clone();
     // The battle destinies were drawn on the stack, their cards already placed.
     let supplied = |s: BoardSide| drawn.iter().filter(|x| x.0 == s).map_while(|x| x.1).count();
     for s in [BoardSide::Light, BoardSide::Dark] {
@@ -499,6 +542,7 @@ pub fn resolve_drain(st: &State, at: usize, drainer: BoardSide) -> Applied {
     let v = |t: &Option<super::values::Total>| serde_json::json!(t.as_ref().and_then(|t| t.value));
     a.numbers.push(("icons".into(), v(&o.icons)));
     a.numbers.push(("amount".into(), v(&o.amount)));
+    a.numbers.push(("cost".into(), v(&o.cost)));
     a.numbers
         .push(("force_lost".into(), serde_json::json!(o.force_lost)));
     a
@@ -518,7 +562,7 @@ pub const BATTLE_NUMBERS: &[&str] = &[
 ];
 
 /// The observable numbers of a Force drain on the board.
-pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost"];
+pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost", "cost"];
 
 fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)>) {
     use serde_json::json;
@@ -546,64 +590,19 @@ fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)
 }
 
 fn is_battle_choice(v: Verb) -> bool {
-    matches!(v, Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue)
+    matches!(v, Verb::DestinyValue)
 }
 
 impl super::engine::Engine {
-    /// The battle choices at the front of the script (forfeit, lose Force,
-    /// destiny value), checked against the board and turned into the battle's
-    /// script. A choice naming a card that is not the chooser's card at the
-    /// battle location is rejected.
-    fn battle_choices(&mut self, at: usize) -> Script {
-        use super::engine::rej;
-        use super::values::cite;
+    /// The battle choices at the front of the script when its power segment is
+    /// totaled (the value of a drawn card with several destiny values), turned into the
+    /// battle's script. The damage segment's choices are decisions of their own
+    /// (`battle_damage`).
+    fn battle_choices(&mut self) -> Script {
         let mut script = Script::default();
-        let here = cards_at(&self.st, at);
         for d in self.take_decisions_while(|d| is_battle_choice(d.verb)) {
             let side = d.by;
             match d.verb {
-                Verb::Forfeit => {
-                    let key = d.step.card.clone().unwrap_or_default();
-                    match self.st.find(&key) {
-                        Some(c) if here.contains(&c) && self.st.def(c).side == d.by => {
-                            script.damage.push(Step::Forfeit {
-                                card: battle_name(&self.st, c),
-                            });
-                        }
-                        Some(c) if here.contains(&c) => self.reject(
-                            &d,
-                            rej(
-                                format!(
-                                    "{} is not {}'s card: only its owner forfeits it",
-                                    self.st.title(c),
-                                    d.by.name()
-                                ),
-                                cite::FORFEIT,
-                            ),
-                        ),
-                        _ => self.reject(
-                            &d,
-                            rej(
-                                format!(
-                                    "{key} is not at the battle location and cannot be forfeited"
-                                ),
-                                cite::FORFEIT,
-                            ),
-                        ),
-                    }
-                }
-                Verb::LoseForce => match d.step.amount {
-                    Some(n) if n > 0 => {
-                        self.loss_from[side.ix()].extend(d.step.from.iter().copied());
-                        script
-                            .damage
-                            .push(Step::LoseForceForDamage { side, amount: n })
-                    }
-                    _ => self.reject(
-                        &d,
-                        rej("the Force lost must be at least 1", cite::BATTLE_DAMAGE),
-                    ),
-                },
                 Verb::DestinyValue => {
                     if let Some(v) = d.step.amount {
                         script.power.push(Step::DestinyValue { side, value: v });
@@ -639,7 +638,7 @@ impl super::engine::Engine {
             return false;
         };
         let a = if is_battle {
-            let script = self.battle_choices(at);
+            let script = self.battle_choices();
             let before = self.battled_before(ix);
             resolve_battle(&self.st, at, by, &script, &self.stack[ix], &before)
         } else {
@@ -648,8 +647,10 @@ impl super::engine::Engine {
         for (text, cites) in &a.lines {
             self.log(Actor::Rules, Event::Result, text.clone(), cites);
         }
-        for (k, v) in &a.numbers {
-            self.numbers.push((format!("{label}.{k}"), v.clone()));
+        if a.damage.is_none() {
+            for (k, v) in &a.numbers {
+                self.numbers.push((format!("{label}.{k}"), v.clone()));
+            }
         }
         if let Some(why) = a.unresolvable {
             self.outcome = Some(Outcome::NotModelled {
@@ -718,6 +719,12 @@ impl super::engine::Engine {
                 );
             }
         }
+        if let Some(start) = &a.damage {
+            // The damage segment: the players' decisions, one at a time.
+            let seg = super::battle_damage::DamageSeg::new(&self.st, at, by, start, a.numbers);
+            self.stack[ix].damage = Some(Box::new(seg));
+            return true;
+        }
         self.resolved.push(label.clone());
         self.stack.pop();
         self.log(
@@ -769,10 +776,10 @@ impl super::engine::Engine {
         }
         let before = self.battled_before(ix);
         let hits = self.stack[ix].hits.clone();
-        let o = battle::resolve(
-            &battle_with(&self.st, at, by, None, &before, &hits),
-            &Script::default(),
-        );
+        let mut b = battle_with(&self.st, at, by, None, &before, &hits);
+        b.modifiers
+            .extend(self.stack[ix].played_mods.iter().cloned());
+        let o = battle::resolve(&b, &Script::default());
         if o.not_initiated.is_some() {
             return self.battle_end(ix);
         }
@@ -846,6 +853,9 @@ impl super::engine::Engine {
         use super::stack::{ActionKind, Entry};
         use super::values::cite;
         use crate::engine::Event;
+        if self.stack[ix].damage.is_some() {
+            return self.damage_step(ix);
+        }
         if self.stack[ix].segment.is_some() {
             return self.weapons_step(ix);
         }

@@ -164,7 +164,10 @@ impl Engine {
                     r::PAYING_COSTS,
                 ));
             }
-        } else if !mine || theirs {
+        } else if !super::drain::controls_to_drain(
+            &super::battle_board::drain_from_state(&self.st, l, p),
+            p,
+        ) {
             let why = if mine {
                 format!("{} has presence there too", p.other().name())
             } else {
@@ -177,6 +180,9 @@ impl Engine {
                 ),
                 r::CONTROL,
             ));
+        }
+        if !battle {
+            self.check_drain_cost(p, l)?;
         }
         Ok(l)
     }
@@ -220,6 +226,8 @@ impl Engine {
             if n > 0 {
                 self.pay_use(p, n, "to initiate the battle");
             }
+        } else {
+            self.pay_drain_cost(p, l);
         }
         Ok(())
     }

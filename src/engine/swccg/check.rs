@@ -78,6 +78,17 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
+    for n in &b.battled_this_turn {
+        if !names.contains(&n.value) {
+            return Err(spanned(
+                n,
+                format!(
+                    "`battled_this_turn`: unknown card `{}` (not in `cards:`)",
+                    n.value
+                ),
+            ));
+        }
+    }
     for n in &b.locate {
         if !names.contains(&n.value) && !locations.contains(&n.value) {
             return Err(spanned(
@@ -175,7 +186,17 @@ fn check_step(
     }
     if matches!(
         verb,
-        Verb::Deploy | Verb::Play | Verb::Use | Verb::Forfeit | Verb::Fire | Verb::Move
+        Verb::Deploy
+            | Verb::Play
+            | Verb::Use
+            | Verb::Forfeit
+            | Verb::Fire
+            | Verb::Move
+            | Verb::React
+            | Verb::Seize
+            | Verb::Imprison
+            | Verb::Escape
+            | Verb::Rally
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
@@ -190,15 +211,18 @@ fn check_step(
             "`replace` needs `card:` (the new version, from hand) and `to:` (the character replaced)".into(),
         ));
     }
+    if verb == Verb::Seize && st.to.is_none() {
+        return Err(err("`seize` needs `to:` (the escort)".into()));
+    }
     if verb == Verb::Move && st.to.is_none() {
         return Err(err(
             "`move` needs `to:` (a location, or a card to move aboard)".into(),
         ));
     }
-    if st.how.is_some() && verb != Verb::Move {
+    if st.how.is_some() && !matches!(verb, Verb::Move | Verb::React) {
         return Err(err("`how:` belongs to a `move` step".into()));
     }
-    if !st.with.is_empty() && verb != Verb::Deploy {
+    if !st.with.is_empty() && !matches!(verb, Verb::Deploy | Verb::React) {
         return Err(err("`with:` belongs to a `deploy` step".into()));
     }
     let known =
@@ -454,7 +478,9 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Ok(())
         }
         "numbers" => board_number(rest),
+        "values" => super::card_values::observable(b, rest),
         "where" => locate_path(b, rest),
+        "value" => value_path(b, rest),
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)
         }
@@ -525,7 +551,14 @@ fn check_modifiers(
             | Target::Ability(n)
             | Target::Forfeit(n)
             | Target::Defense(n)
-            | Target::Immunity(n) => Some(n),
+            | Target::Immunity(n)
+            | Target::Armor(n)
+            | Target::Maneuver(n)
+            | Target::Hyperspeed(n)
+            | Target::Landspeed(n)
+            | Target::Deploy(n)
+            | Target::Destiny(n)
+            | Target::Politics(n) => Some(n),
             _ => None,
         };
         for n in named.into_iter().chain(m.requires.iter()) {
@@ -578,5 +611,23 @@ fn locate_path(b: &Board, rest: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("`{key}` is not one of {}", keys.join(", ")))
+    }
+}
+
+/// `value.<card>.<stat>`: a card's current value (global effects and durations
+/// applied), in whatever state it is.
+fn value_path(b: &Board, rest: &str) -> Result<(), String> {
+    use super::globals::Stat;
+    let (card, stat) = rest.split_once('.').unwrap_or((rest, ""));
+    if !b.cards.contains_key(card) {
+        return Err(format!("`{card}` is not a card in `cards:`"));
+    }
+    if Stat::ALL.iter().any(|s| s.as_str() == stat) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{stat}` is not one of {}",
+            Stat::ALL.map(|s| s.as_str()).join(", ")
+        ))
     }
 }

@@ -374,7 +374,7 @@ fn persona_type(t: CardType) -> bool {
 
 fn personas_of(d: &super::model::CardDef) -> Vec<&str> {
     if d.personas.is_empty() {
-        vec![d.title.as_str()]
+        vec![super::titles::base_title(&d.title)]
     } else {
         d.personas.iter().map(String::as_str).collect()
     }

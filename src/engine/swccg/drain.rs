@@ -260,6 +260,25 @@ pub fn creates_presence(cards: &[DrainCard], name: &str) -> Option<bool> {
     )
 }
 
+/// "May Force drain": the card named `name` lets its side control the location for
+/// the purpose of draining there (AR May Force Drain).
+pub fn allow_drain(d: &mut Drain, name: &str) {
+    for c in d.cards.iter_mut().filter(|c| c.name == name) {
+        c.may_force_drain = true;
+    }
+}
+
+/// Whether `side` controls the drain's location for the purpose of Force draining:
+/// presence there, or a card of theirs that "may Force drain" (AR May Force Drain);
+/// and no presence of the opponent (AR Force Drain).
+pub fn controls_to_drain(d: &Drain, side: Side) -> bool {
+    let droid = d
+        .cards
+        .iter()
+        .any(|c| c.side == side && c.may_force_drain && !c.undercover);
+    (has_presence(&d.cards, side) || droid) && !has_presence(&d.cards, side.other())
+}
+
 fn here(d: &Drain, name: &str) -> bool {
     d.cards.iter().any(|c| c.name.eq_ignore_ascii_case(name))
 }
@@ -363,16 +382,16 @@ fn may_drain(d: &Drain, out: &mut Outcome) -> bool {
     true
 }
 
-/// The cost: 0, which can be modified or reset. False when it cannot be paid.
-fn pay_cost(d: &Drain, out: &mut Outcome) -> bool {
-    let me = d.drainer;
+/// The Force a drain costs to initiate: 0, modified or reset by the cost text that
+/// applies (AR Force Drain: "Force drains cost 0 Force unless modified").
+pub fn cost(d: &Drain) -> Total {
     let cost_mods: Vec<Modifier> = d
         .modifiers
         .iter()
         .filter(|m| m.target == DrainTarget::Cost && m.requires.iter().all(|r| here(d, r)))
         .map(|m| Modifier::new(m.source.clone(), op(m.op)).cite(cite::FORCE_DRAIN))
         .collect();
-    let cost = compute(
+    compute(
         "Force drain cost",
         &Base {
             source: "Force drain".into(),
@@ -381,7 +400,13 @@ fn pay_cost(d: &Drain, out: &mut Outcome) -> bool {
         },
         &cost_mods,
         Rules::default(),
-    );
+    )
+}
+
+/// The cost: 0, which can be modified or reset. False when it cannot be paid.
+fn pay_cost(d: &Drain, out: &mut Outcome) -> bool {
+    let me = d.drainer;
+    let cost = cost(d);
     if let (Some(fp), Some(c)) = (d.force_pile, cost.value)
         && fp < c
     {

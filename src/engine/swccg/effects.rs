@@ -39,6 +39,24 @@ impl Engine {
             Effect::SendTo { card, to } => self.send_to(ix, me, card, to),
             Effect::SubstituteDestiny(n) => self.substitute_destiny(ix, me, &label, n),
             Effect::ResetDestiny(n) => self.reset_destiny(ix, me, &label, n),
+            Effect::CancelBattleDamage { .. } => {
+                self.cancel_battle_damage(ix, me);
+                Applied::Done
+            }
+            // Carried out when the card is deployed (`battle_arrive`).
+            Effect::DeployToBattle { .. } => Applied::Done,
+            Effect::BattleModifier(m) => {
+                self.play_battle_modifier(ix, me, &m);
+                Applied::Done
+            }
+            Effect::LostByWeapon(t) => {
+                self.lost_by_weapon(ix, t);
+                Applied::Done
+            }
+            Effect::AddDrawnDestinyToPower => {
+                self.add_drawn_destiny(ix, me);
+                Applied::Done
+            }
             Effect::MoveAll {
                 who,
                 from,
@@ -66,7 +84,13 @@ impl Engine {
                 aboard,
                 free,
                 reshuffle,
-            } => self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle),
+                optional,
+            } => {
+                if optional && self.declines_optional(me, &label, &filter) {
+                    return Applied::Done;
+                }
+                self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle)
+            }
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
             Effect::StackFrom { from, filter } => self.stack_from(ix, me, &label, from, filter),
@@ -114,9 +138,47 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
+            Effect::LoseForceFrom { who, amount, from } => {
+                self.lose_force_from(ix, me, who, amount, from)
+            }
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);
+                }
+                Applied::Done
+            }
+            Effect::Capture(card) => {
+                for c in self.card_refs(ix, &card) {
+                    if let Applied::Stop = self.capture(me, c) {
+                        return Applied::Stop;
+                    }
+                }
+                Applied::Done
+            }
+            Effect::CaptureCard(c) => self.capture(me, c),
+            Effect::Release(text) => self.release(me, &text),
+            Effect::ModifyUntil {
+                filter,
+                stat,
+                add,
+                until,
+            } => {
+                let source = self.stack[ix]
+                    .card
+                    .map_or(label.clone(), |c| self.st.key(c).to_string());
+                self.start_duration(super::globals::Timed {
+                    source,
+                    side: me,
+                    filter,
+                    stat,
+                    add,
+                    until,
+                });
+                Applied::Done
+            }
+            Effect::Flip(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.flip(c);
                 }
                 Applied::Done
             }
@@ -316,7 +378,9 @@ impl Engine {
                 self.st.matches(c, &filter, me)
                     && self.shield_not_deployed(c).is_ok()
                     && self.unique_ok(c).is_ok()
-                    && (free || self.st.def(c).stats.deploy.unwrap_or(0) <= force)
+                    && self.deploy_conditions(me, c).is_ok()
+                    && (free
+                        || self.st.value(c, super::globals::Stat::Deploy).unwrap_or(0) <= force)
             })
             .collect();
         if cands.is_empty() {
@@ -338,6 +402,7 @@ impl Engine {
             return Applied::Done;
         }
         self.reject_shield_choices(me);
+        self.reject_barred_choices(me, &filter);
         let Some(c) = self.choose_one(
             me,
             &cands,
@@ -848,6 +913,9 @@ impl Engine {
                 format!("{by_label} cannot cancel {}: characters, vehicles and starships may not be canceled", e.label),
                 &[r::CANCELING],
             );
+            return;
+        }
+        if self.refuse_drain_cancel(by, j) {
             return;
         }
         self.stack[j].canceled = true;

@@ -214,6 +214,9 @@ pub struct Engine {
     /// Questions about cards, answered when the run ends (AR Appendix D).
     pub questions: Vec<super::identify::Question>,
     pub answers: Vec<(String, serde_json::Value)>,
+    // ---- reacts (AR Appendix C React)
+    /// Cards that deployed or moved as a react this turn.
+    pub(super) reacts: Vec<super::react::Reacted>,
     /// Devices used this turn, by the card using them (AR Devices - Using Devices).
     pub(super) device_uses: Vec<(CardIx, CardIx)>,
 }
@@ -253,6 +256,7 @@ impl Engine {
             start: Default::default(),
             questions: Vec::new(),
             answers: Vec::new(),
+            reacts: Vec::new(),
             device_uses: Vec::new(),
         }
     }
@@ -360,6 +364,7 @@ impl Engine {
             .collect();
         self.report_where();
         self.answer_questions();
+        self.report_values();
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self
@@ -424,7 +429,12 @@ impl Engine {
                 self.log_pass(p, w, text);
                 return Asked::Pass;
             }
-            if !can && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d))) {
+            // A react is judged in the response window of the opponent's battle or drain.
+            let react_now = d.verb == Verb::React && d.by == p && self.react_window(w);
+            if !can
+                && !react_now
+                && (d.by != p || (w != Window::TopLevel && !self.is_response_attempt(&d)))
+            {
                 self.auto_pass(p, w);
                 return Asked::Pass;
             }
@@ -470,6 +480,9 @@ impl Engine {
     /// Is a scripted decision an attempt to respond (playing or using an ability that
     /// is a just, automatic or "before" action)?
     pub(super) fn is_response_attempt(&self, d: &Decision) -> bool {
+        if d.verb == Verb::Deploy && self.is_arrival(d) {
+            return true;
+        }
         if !matches!(d.verb, Verb::Play | Verb::Use) {
             return false;
         }
@@ -565,6 +578,9 @@ impl Engine {
         if w == Window::TopLevel && (self.can_battle_or_drain(p) || self.can_activate(p)) {
             return true;
         }
+        if self.can_react(p, w) {
+            return true;
+        }
         let n = self.st.cards.len();
         for c in 0..n {
             if self.st.owner(c) != p {
@@ -573,6 +589,11 @@ impl Engine {
             let zone = self.st.zone[c];
             if zone == Zone::Pile(p, PileName::Hand) {
                 if w == Window::TopLevel && self.check_deploy(p, c, None).is_ok() {
+                    return true;
+                }
+                if let Window::Response(i) = w
+                    && self.can_arrive(p, c, i)
+                {
                     return true;
                 }
                 if self.st.def(c).card_type == CardType::Interrupt {

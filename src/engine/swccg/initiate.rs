@@ -23,7 +23,7 @@ impl Engine {
             }
             Verb::Forfeit | Verb::LoseForce | Verb::DestinyValue | Verb::BattleDestinies => {
                 Err(rej(
-                    "there is no battle choice to make now (a battle's choices are taken when its result is reached)",
+                    "there is no battle choice to make now (forfeiting and losing Force to battle damage happen in a battle's damage segment)",
                     super::values::cite::DAMAGE_SEGMENT,
                 ))
             }
@@ -54,6 +54,11 @@ impl Engine {
                     .st
                     .find(card_key)
                     .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                if let Window::Response(i) = w
+                    && self.is_arrival(d)
+                {
+                    return self.arrive(d, i);
+                }
                 if let Window::Response(_) = w {
                     return Err(rej(
                         "a top-level action (deploying from hand) cannot be initiated while the stack is not empty",
@@ -70,6 +75,10 @@ impl Engine {
             }
             Verb::Play => self.initiate_play(d, w),
             Verb::Use => self.initiate_use(d, w),
+            Verb::React => self.initiate_react(d, w),
+            Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
+                Err(self.stray_capture_decision(d))
+            }
         }
     }
 
@@ -456,6 +465,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
+        self.drain_cancel_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }
@@ -551,6 +561,22 @@ impl Engine {
                 ));
             }
             (AbilityKind::Before, Window::Response(i)) => self.check_before(p, c, a, i, w)?,
+            (AbilityKind::TopLevel, Window::Response(i))
+                if ab.damage_segment && self.stack[i].damage.is_some() =>
+            {
+                self.damage_action_ok(i, p, c, a)?
+            }
+            (AbilityKind::TopLevel, Window::Response(i))
+                if !ab.damage_segment && self.in_weapons_segment(i) =>
+            {
+                self.frame_allows(c, ab)?;
+            }
+            (AbilityKind::TopLevel, _) if ab.damage_segment => {
+                return Err(rej(
+                    format!("{title}'s action is played only during a battle's damage segment"),
+                    super::values::cite::DAMAGE_SEGMENT,
+                ));
+            }
             (AbilityKind::TopLevel | AbilityKind::Mandatory, Window::Response(i)) => {
                 let any_time = ab.at_any_time;
                 return Err(rej(
@@ -615,6 +641,7 @@ impl Engine {
                         r::WHAT_IS_A_RESPONSE,
                     ));
                 }
+                self.power_response_ok(c, a, i)?;
                 if self.stack[i].responded.contains(&(c, a)) {
                     return Err(rej(
                         format!(
@@ -798,17 +825,19 @@ impl Engine {
         let cost = if sog {
             0
         } else {
-            def.stats.deploy.unwrap_or(0).max(0) as usize + self.with_cost(&with)
+            let to = self.deploy_destination(p, c, d).ok();
+            super::card_values::deploy_cost(&self.st, c, to) as usize + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
-            return Err(rej(
+            let e = rej(
                 format!(
                     "{title} deploys for {cost} Force; {} has {have} in Force Pile",
                     p.name()
                 ),
                 r::PAYING_COSTS,
-            ));
+            );
+            return Err(self.global_cite(e, c, super::globals::Stat::Deploy));
         }
         self.deploy_destination(p, c, d)
     }
@@ -883,7 +912,8 @@ impl Engine {
         let cost = if free {
             0
         } else {
-            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
+            self.note_value(c, super::globals::Stat::Deploy, "when deployed");
+            super::card_values::deploy_cost(&self.st, c, Some(to))
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
@@ -1074,7 +1104,8 @@ impl Engine {
 
 pub(super) fn personas(d: &crate::engine::swccg::model::CardDef) -> Vec<String> {
     if d.personas.is_empty() {
-        vec![d.title.clone()]
+        // A virtual card has the title of the original (AR Virtual Cards).
+        vec![super::titles::base_title(&d.title).to_string()]
     } else {
         d.personas.clone()
     }

@@ -25,15 +25,21 @@
 
 mod activation;
 pub mod battle;
+pub mod battle_arrive;
 pub mod battle_attack;
 pub mod battle_board;
+mod battle_damage;
 mod battle_drain;
+mod battle_early;
+mod battle_power;
 pub mod battle_scenario;
+pub mod card_values;
 mod check;
 pub mod conditions;
 mod deploy;
 pub mod destiny;
 pub mod drain;
+mod drain_board;
 mod effects;
 pub mod engine;
 pub mod identify;
@@ -61,11 +67,17 @@ mod relocation;
 pub mod shields;
 mod weapon_deploy;
 
+// reacts, capturing
+pub mod capture;
+pub mod react;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
 pub mod duel;
 pub mod games;
+mod globals;
 pub mod jeditest;
+mod objective;
+pub mod titles;
 pub mod weapon_fire;
 
 use crate::engine::{
@@ -136,6 +148,14 @@ fn result(run: Run) -> RunResult {
             format!("states.{}", st.cards[c].key),
             card_state_name(st, c),
         );
+        for stat in globals::Stat::ALL {
+            if let Some(v) = st.value(c, stat) {
+                obs.num(
+                    format!("value.{}.{}", st.cards[c].key, stat.as_str()),
+                    Some(v),
+                );
+            }
+        }
     }
     for side in [Side::Light, Side::Dark] {
         for p in check::PILES {
@@ -305,6 +325,12 @@ pub fn setup(board: &Board) -> State {
     for p in &board.table {
         place(&mut st, p, Zone::Table);
     }
+    st.timed = board.durations.clone();
+    for c in 0..st.cards.len() {
+        if st.on_table(c) {
+            st.note_for_game(c);
+        }
+    }
     // A card on an inactive card is inactive too.
     for c in 0..st.cards.len() {
         if let Zone::On(h) = st.zone[c]
@@ -335,10 +361,17 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     e.through = board.through.as_ref().map_or(phase, |t| t.value);
     e.locate = board.locate.iter().map(|n| n.value.clone()).collect();
     e.questions = board.questions.clone();
+    let battled = board
+        .battled_this_turn
+        .iter()
+        .filter_map(|k| e.st.find(&k.value))
+        .collect();
+    e.battled_earlier(battled);
     for p in &board.stack {
         e.seed(p);
     }
     e.run();
+    e.damage_numbers_so_far();
     let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {

@@ -153,6 +153,14 @@ pub struct Board {
     /// Questions about cards, answered at the end of the run (`is.<card>.<term>`…).
     #[serde(default)]
     pub questions: Vec<super::identify::Question>,
+    // ---- battles earlier this turn (AR Battle: each card battles once per turn)
+    /// Cards that already battled this turn: they do not participate in a battle again.
+    #[serde(default)]
+    pub battled_this_turn: Vec<Pos<String>>,
+    // ---- durations (AR Actions - Duration)
+    /// Changes already in force for a stated duration when the position starts.
+    #[serde(default)]
+    pub durations: Vec<super::globals::Timed>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -259,11 +267,32 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- battles here (AR Battle Destiny - Conditions On Drawing)
+    /// "Total ability of N or more required for <side> to draw battle destiny here."
+    #[serde(default)]
+    pub battle_conditions: Vec<BattleCondition>,
+    // ---- reacts (AR Appendix C React)
+    /// React text of the location card ("All starships may move between here and … as a
+    /// 'react'"); `side:` names whose text it is.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A prison (AR Prisons): captured characters may be imprisoned here.
+    #[serde(default)]
+    pub prison: bool,
     // ---- dejarik (AR Dejarik Rules)
     /// A holosite (Dejarik Hologameboard, Imperial Holotable): dejariks and
     /// holograms there are neither Interrupts nor Effects.
     #[serde(default)]
     pub holosite: bool,
+}
+
+/// A location's condition on drawing battle destiny there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleCondition {
+    pub side: Side,
+    pub min_ability: i64,
 }
 
 /// A card on table, with the cards on it (pilots, passengers, weapons, devices,
@@ -504,6 +533,10 @@ pub struct CardDef {
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
     pub identity: super::identify::Identity,
+    // ---- reacts (AR Appendix C React)
+    /// "May deploy or move as a 'react'": who may react, how, and from where.
+    #[serde(default)]
+    pub react: Vec<super::react::ReactText>,
     // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
     /// A permission to fire a weapon (an Interrupt, a device, a character's or a
     /// weapon's own text).
@@ -521,6 +554,24 @@ pub struct CardDef {
     /// active, a retrieval by a card at a matching location does not occur.
     #[serde(default)]
     pub prevents_retrieval: Option<super::activation::LocFilter>,
+    // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
+    /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
+    /// card (one dot) says `unique: true`.
+    #[serde(default)]
+    pub dots: u8,
+    /// Diamond restricted: the number of ♦ next to its title.
+    #[serde(default)]
+    pub diamonds: u8,
+    /// Game text that modifies values of cards matching a filter, in every state
+    /// (deployed, in a pile, stacked, drawn), while this card is active on table.
+    #[serde(default)]
+    pub globals: Vec<super::globals::GlobalMod>,
+    /// An Objective's 0 side: the "Deploy …" text carried out at the start of the game.
+    #[serde(default)]
+    pub objective: Option<super::objective::ObjectiveDef>,
+    /// A double-sided card's other side (its own title, type and text).
+    #[serde(default)]
+    pub back: Option<Box<CardDef>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -541,6 +592,14 @@ pub struct WeaponDef {
     /// "May fire repeatedly for N Force each time": the Force each shot after the first uses.
     #[serde(default)]
     pub repeat: Option<u32>,
+    /// The target is immediately lost when it succeeds, instead of being hit.
+    #[serde(default)]
+    pub lost: bool,
+    // ---- capturing (AR Appendix C Capturing)
+    /// "Target captured if destiny > defense value": a success captures the target
+    /// instead of hitting it.
+    #[serde(default)]
+    pub captures: bool,
     // ---- weapons on the board: targets, draws, long range, automated (AR Weapons)
     /// What it may target ("may target a character or creature"); default: characters,
     /// creatures, vehicles and starships.
@@ -740,6 +799,20 @@ pub struct Filter {
     /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
     #[serde(default)]
     pub duplicate_in_pile: bool,
+    // ---- global effects and durations
+    /// Its current value (global effects and durations applied) is at most this.
+    #[serde(default)]
+    pub at_most: Option<super::globals::StatBound>,
+    /// A location card that is (or is not) a battleground by its icons: Force icons
+    /// on both sides (`stats.icons` has `light_force` and `dark_force`).
+    #[serde(default)]
+    pub battleground: Option<bool>,
+    /// "Deploys for free": no deploy cost is listed on the card (AR Free).
+    #[serde(default)]
+    pub no_deploy_cost: bool,
+    /// "Always immune to Alter": immune to this title by its own text (`immune_to`).
+    #[serde(default)]
+    pub immune_to: Option<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -922,6 +995,9 @@ pub enum Effect {
         free: bool,
         #[serde(default)]
         reshuffle: bool,
+        /// "and/or", "up to": the player may deploy none (`choose` with no card).
+        #[serde(default)]
+        optional: bool,
     },
     /// Play one Interrupt from a pile as if from hand; it goes to `then` afterwards, even if canceled.
     PlayFrom { from: PileName, then: Dest },
@@ -978,6 +1054,51 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- the damage segment (AR Damage Segment)
+    /// Cancel all remaining battle damage against you (a damage segment action, e.g.
+    /// Houjix); with `no_cards_left`, only if you have no cards left that can be forfeited.
+    CancelBattleDamage {
+        #[serde(default)]
+        no_cards_left: bool,
+    },
+    // ---- cards arriving in a battle (AR Initiate The Battle, React)
+    /// This card (in hand) deploys to the location of a battle just initiated, as a
+    /// response to the initiation (`free`: for free; `react`: as a 'react', which only
+    /// the opponent of the player who initiated the battle may do).
+    DeployToBattle {
+        #[serde(default)]
+        free: bool,
+        #[serde(default)]
+        react: bool,
+    },
+    /// Responding to a battle destiny just drawn: add its destiny number to your total
+    /// power in that battle.
+    AddDrawnDestinyToPower,
+    /// A modifier for the rest of the current battle (a played card's "add 2 battle
+    /// destinies", "adds 2 to power of …"): its conditions were met when it was played
+    /// and are not checked again.
+    BattleModifier(CardModifier),
+    /// A weapon whose target is immediately lost (not hit) when it succeeds.
+    #[serde(skip)]
+    LostByWeapon(usize),
+    // ---- losing Force from a place (AR Losing Force - From X)
+    /// Lose N Force from a pile first ("lose 4 Force from Reserve Deck"); what that pile
+    /// cannot give is lost from anywhere else, as the losing player chooses.
+    LoseForceFrom {
+        who: Who,
+        amount: Amount,
+        from: PileName,
+    },
+    // ---- capturing (AR Appendix C Capturing)
+    /// The card is captured (only the Dark Side captures; only Light Side characters).
+    Capture(CardRef),
+    /// Release the Light Side's captives matching `captive`, where a
+    /// card matching `present` is present at the captive's site ("If Leia is present at
+    /// a site where Han is a captive, release Han.").
+    Release(super::capture::ReleaseText),
+    /// A weapon's success captures this card.
+    #[serde(skip)]
+    CaptureCard(usize),
     // ---- devices (AR Devices; Program Trap, Ap. B)
     /// The card this card is deployed on 'explodes': it and every character present
     /// with it are lost (only while it is at a site).
@@ -1002,6 +1123,17 @@ pub enum Effect {
     /// A duel was just won by duelist 0 (the initiator's) or 1 (internal).
     #[serde(skip)]
     DuelWon(usize),
+    // ---- durations (AR Actions - Duration, Until End Of Turn)
+    /// Values of every card matching the filter (seen from the action's player)
+    /// change by `add` until the duration ends, whatever happens to this card.
+    ModifyUntil {
+        filter: Filter,
+        stat: super::globals::Stat,
+        add: i64,
+        until: super::globals::Until,
+    },
+    /// A double-sided card turns over to its other side (`back:`).
+    Flip(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -1066,6 +1198,15 @@ pub struct Ability {
     /// 13 or more cards in hand"): checked at initiation only.
     #[serde(default)]
     pub requires_pile: Option<super::conditions::PileCount>,
+    // ---- the damage segment (AR Damage Segment)
+    /// A top-level action played during a battle's damage segment (e.g. Houjix).
+    #[serde(default)]
+    pub damage_segment: bool,
+    // ---- starting the game (AR Starting The Game - Example 1)
+    /// "If you have deployed a battleground": a location you deployed at the start of
+    /// the game (converted since or not) must match.
+    #[serde(default)]
+    pub deployed_location: Option<Filter>,
 }
 
 // ---------------------------------------------------------------- script
@@ -1174,6 +1315,19 @@ pub enum Verb {
     AllowConversion,
     /// Starting the game: decline to have your starting location converted.
     DeclineConversion,
+    // ---- reacts (AR Appendix C React)
+    /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
+    /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
+    React,
+    // ---- capturing (AR Appendix C Capturing)
+    /// A captured character (`card`) is seized by an escort (`to`).
+    Seize,
+    /// A captured character (`card`) is imprisoned at the prison it was captured at.
+    Imprison,
+    /// A captured or released character (`card`) escapes to its owner's Used Pile.
+    Escape,
+    /// A released character (`card`) rallies: it moves to its owner's side of the site.
+    Rally,
 }
 
 impl Verb {
@@ -1198,6 +1352,11 @@ impl Verb {
             Verb::Reveal => "reveal",
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
+            Verb::React => "react",
+            Verb::Seize => "seize",
+            Verb::Imprison => "imprison",
+            Verb::Escape => "escape",
+            Verb::Rally => "rally",
         }
     }
 }
@@ -1387,6 +1546,15 @@ pub struct DrainText {
     /// Applies only to drains at these locations (names; default: any it reaches).
     #[serde(default)]
     pub at: Vec<String>,
+    // ---- permissions and protection (AR May Force Drain; Force Drains May Not Be
+    // Modified Or Canceled By Opponent)
+    /// "May Force drain here": this card lets its side control the location for the
+    /// purpose of Force draining there, without presence (a card's text only).
+    #[serde(default)]
+    pub may_force_drain: bool,
+    /// "Your Force drains here may not be canceled" (a 'react' may still stop one).
+    #[serde(default)]
+    pub not_canceled: bool,
 }
 
 fn drain_amount() -> super::drain::DrainTarget {

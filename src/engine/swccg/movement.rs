@@ -276,6 +276,19 @@ impl Engine {
         to: &str,
         how: Option<MoveHow>,
     ) -> Result<Plan, Rej> {
+        self.plan_move_as(p, c, to, how, false)
+    }
+
+    /// Check a move; a react (`react`) is not bound to the move phase or the one
+    /// regular move per turn (AR Appendix C React - Move).
+    pub(crate) fn plan_move_as(
+        &self,
+        p: Side,
+        c: CardIx,
+        to: &str,
+        how: Option<MoveHow>,
+        react: bool,
+    ) -> Result<Plan, Rej> {
         let title = self.st.title(c).to_string();
         if self.st.owner(c) != p {
             return Err(rej(
@@ -354,7 +367,9 @@ impl Engine {
             });
             return Err(rej(reason, rule));
         };
-        self.timing_ok(p, c, &plan)?;
+        if !react {
+            self.timing_ok(p, c, &plan)?;
+        }
         let mover_is_craft = matches!(
             class(&self.st, c),
             Class::Vehicle | Class::Starfighter | Class::Capital

@@ -96,6 +96,9 @@ impl Engine {
         if next == Phase::Activate {
             self.count_generation(self.turn);
         }
+        if next == Phase::EndOfTurn {
+            self.end_durations();
+        }
         self.begin_turn_frame();
     }
 

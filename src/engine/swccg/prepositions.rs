@@ -230,6 +230,9 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
         text += &format!(", aboard {} ({})", keys.join(", "), kinds.join(", "));
     }
     let mut cites = vec![r::PREPOSITIONS, r::PRESENT, r::PRESENCE];
+    if pres.is_some() {
+        cites.push(super::values::cite::PRESENT_WITH);
+    }
     if on.is_some() {
         cites.push(r::PLANET);
     }
@@ -246,7 +249,15 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
     if all.iter().any(|&h| !enclosed(st, h)) {
         cites.push(r::OPEN_VEHICLES);
     }
+    let with = present_with(st, c);
+    if pres.is_some() {
+        text += &match with.is_empty() {
+            true => ", present with no card".to_string(),
+            false => format!(", present with {}", with.join(", ")),
+        };
+    }
     let obs = vec![
+        ("present_with", json!(with)),
         ("at", json!(at.map(loc_name))),
         ("present", json!(present_word)),
         ("presence", json!(presence_at)),
@@ -256,6 +267,19 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
         ("aboard_a", json!(kinds)),
     ];
     (obs, text, cites)
+}
+
+/// The other active cards `c` is present with (AR Present versus Present With): both
+/// present at the same location, or both present aboard the same enclosed starship or
+/// vehicle. Card keys, in key order.
+pub fn present_with(st: &State, c: CardIx) -> Vec<String> {
+    let Some(mine) = present(st, c) else {
+        return Vec::new();
+    };
+    (0..st.cards.len())
+        .filter(|&o| o != c && st.on_table(o) && present(st, o) == Some(mine))
+        .map(|o| st.key(o).to_string())
+        .collect()
 }
 
 /// The answer for one location.
@@ -309,6 +333,7 @@ impl Engine {
 
 /// The observation keys of a `locate:` answer about a card or a location.
 pub const CARD_KEYS: &[&str] = &[
+    "present_with",
     "at",
     "present",
     "presence",

@@ -13,6 +13,9 @@ use crate::engine::{Actor, Event};
 impl Engine {
     pub(super) fn step_stack(&mut self) -> Flow {
         let ix = self.stack.len() - 1;
+        if self.react_arrivals(ix) {
+            return Flow::Go;
+        }
         // Canceled actions are always removed from the stack.
         if self.stack[ix].canceled {
             self.attempt = None;
@@ -222,7 +225,10 @@ impl Engine {
             return;
         }
         let owner = self.st.owner(c);
-        let targets = match self.choose_targets(owner, c, a, Window::Response(ix), &[]) {
+        let targets = match self
+            .drain_cancel_allowed(c, a, Window::Response(ix))
+            .and_then(|()| self.choose_targets(owner, c, a, Window::Response(ix), &[]))
+        {
             Ok(t) => t,
             Err(e) => {
                 self.log(

@@ -257,3 +257,26 @@ pub const ALL_PLACES: &[&str] = &[
     RELOCATING,
     STARSHIP_WEAPON_DEPLOYMENT,
 ];
+
+// ---- identical titles, global effects and durations
+pub const TITLE_IDENTICAL: &str = "swccg.ar.title-identical-cards";
+pub const VIRTUAL_CARDS: &str = "swccg.ar.virtual-cards";
+pub const GLOBAL_EFFECTS: &str = "swccg.ar.global-effects-and-card-state";
+pub const ACTIONS_DURATION: &str = "swccg.ar.actions-duration";
+pub const UNTIL_END_OF_TURN: &str = "swccg.ar.until-end-of-turn";
+pub const OBJECTIVES: &str = "swccg.ar.double-sided-cards-objectives";
+pub const STARTING_MANDATORY: &str =
+    "swccg.ar.starting-interrupts-and-objectives-mandatory-actions";
+pub const STARTING_THE_GAME_EXAMPLE_1: &str = "swccg.ar.starting-the-game-example-1";
+
+/// Every section the identical-title, global-effect and duration rules cite.
+pub const STATES_ALL: &[&str] = &[
+    TITLE_IDENTICAL,
+    VIRTUAL_CARDS,
+    GLOBAL_EFFECTS,
+    ACTIONS_DURATION,
+    UNTIL_END_OF_TURN,
+    OBJECTIVES,
+    STARTING_MANDATORY,
+    STARTING_THE_GAME_EXAMPLE_1,
+];

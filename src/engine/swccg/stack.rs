@@ -147,6 +147,14 @@ pub struct Entry {
     pub draw_kind: BattleDraw,
     /// A battle: the repeating weapon whose owner may fire it again now.
     pub repeating: Option<CardIx>,
+    // ---- the damage segment as decisions
+    /// A battle in its damage segment.
+    pub damage: Option<Box<super::battle_damage::DamageSeg>>,
+    /// A battle: destinies just drawn that responses added to a side's total power
+    /// (side, value, source).
+    pub power_adds: Vec<(Side, i64, String)>,
+    /// A battle: modifiers played for the rest of it.
+    pub played_mods: Vec<super::battle::ModSpec>,
     /// A weapon firing: its weapon destiny draws so far and what they add up to.
     pub shot: Option<Box<super::weapon_fire::Shot>>,
     /// A duel: its duelists, draws and totals.
@@ -186,6 +194,9 @@ impl Entry {
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
             repeating: None,
+            damage: None,
+            power_adds: Vec::new(),
+            played_mods: Vec::new(),
             shot: None,
             duel: None,
         }

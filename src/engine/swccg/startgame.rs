@@ -37,6 +37,8 @@ pub struct StartState {
     pub draw: [Option<u32>; 2],
     /// Each side's starting location once deployed (converted or not).
     pub location: [Option<CardIx>; 2],
+    /// Locations each side deployed at the start of the game (converted or not).
+    pub deployed: [Vec<CardIx>; 2],
 }
 
 impl Engine {
@@ -95,6 +97,21 @@ impl Engine {
         c: CardIx,
         ab: &super::model::Ability,
     ) -> Result<(), Rej> {
+        if let Some(f) = &ab.deployed_location
+            && !self.start.deployed[p.ix()]
+                .iter()
+                .any(|&l| self.st.matches(l, f, p))
+        {
+            return Err(rej(
+                format!(
+                    "{}: {} has deployed no such location",
+                    self.name(c),
+                    p.name()
+                ),
+                r::MEETING_CONDITIONS,
+            )
+            .and(r::STARTING_THE_GAME_EXAMPLE_1));
+        }
         let Some(f) = &ab.starting_location else {
             return Ok(());
         };
@@ -140,6 +157,7 @@ impl Engine {
                 r::OBJECTIVE_DEPLOYMENT_RESTRICTIONS,
             ));
         }
+        self.for_game_restriction(p, c)?;
         Ok(())
     }
 
@@ -190,9 +208,12 @@ impl Engine {
                             r::STEP_A,
                         )
                     })?;
-                if self.st.def(c).card_type != super::model::CardType::Location {
+                if !matches!(
+                    self.st.def(c).card_type,
+                    super::model::CardType::Location | super::model::CardType::Objective
+                ) {
                     return Err(rej(
-                        format!("{} is not a location", self.name(c)),
+                        format!("{} is not a location or an Objective", self.name(c)),
                         r::STEP_A,
                     ));
                 }
@@ -202,7 +223,16 @@ impl Engine {
                 self.log(
                     super::actor(p),
                     Event::StateChange,
-                    format!("{} reveals {} as starting location", p.name(), self.name(c)),
+                    format!(
+                        "{} reveals {} as {}",
+                        p.name(),
+                        self.name(c),
+                        if self.st.def(c).card_type == super::model::CardType::Objective {
+                            "Objective"
+                        } else {
+                            "starting location"
+                        }
+                    ),
                     &[r::STEP_A, r::STARTING_LOCATION],
                 );
                 if let Some(t) = theirs {
@@ -247,6 +277,11 @@ impl Engine {
     /// Both revealed: different locations deploy simultaneously; the same one waits
     /// for the conversion choices.
     fn both_revealed(&mut self, a: CardIx, b: CardIx, _p: Side) {
+        let objective = |c: CardIx| self.st.def(c).card_type == super::model::CardType::Objective;
+        if objective(a) || objective(b) {
+            self.resolve_objectives(a, b);
+            return;
+        }
         if self.st.title(a).eq_ignore_ascii_case(self.st.title(b)) {
             self.start.declined = [false, false];
             self.log(
@@ -274,6 +309,7 @@ impl Engine {
     fn deploy_starting(&mut self, c: CardIx, on: Option<CardIx>) {
         let p = self.st.owner(c);
         self.start.location[p.ix()] = Some(c);
+        self.start.deployed[p.ix()].push(c);
         let text = match on {
             Some(x) => {
                 self.st.put(c, Zone::On(x));

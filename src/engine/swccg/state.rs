@@ -91,6 +91,15 @@ pub struct State {
     pub force: [ForceCount; 2],
     /// Cards that have made their regular move this turn, in order.
     pub regular_moves: Vec<CardIx>,
+    /// When each card last came onto the table (a running count; board order at the
+    /// start): the order its game-text modifiers occurred in (AR Modifiers).
+    pub entered: Vec<u64>,
+    entries: u64,
+    /// Changes in force for a stated duration (AR Actions - Duration).
+    pub timed: Vec<super::globals::Timed>,
+    /// Restrictions "for remainder of game" of deployed Objectives: (the Objective,
+    /// the title of the side that made it, the cards its owner may not deploy).
+    pub for_game: Vec<(CardIx, String, Filter)>,
 }
 
 impl State {
@@ -104,6 +113,10 @@ impl State {
             piles: Default::default(),
             force: [ForceCount::default(); 2],
             regular_moves: Vec::new(),
+            entered: vec![0; n],
+            entries: 0,
+            timed: Vec::new(),
+            for_game: Vec::new(),
         }
     }
 
@@ -203,6 +216,11 @@ impl State {
     /// Place a card somewhere on table (or on the stack).
     pub fn put(&mut self, c: CardIx, z: Zone) {
         self.detach(c);
+        let table = |z: Zone| matches!(z, Zone::At(_) | Zone::On(_) | Zone::Table);
+        if table(z) && !table(self.zone[c]) {
+            self.entries += 1;
+            self.entered[c] = self.entries;
+        }
         self.zone[c] = z;
     }
 
@@ -267,7 +285,7 @@ impl State {
     /// Does the card match the filter, seen from `me`?
     pub fn matches(&self, c: CardIx, f: &Filter, me: Side) -> bool {
         let d = &self.cards[c].def;
-        if !f.title.is_empty() && !f.title.iter().any(|t| t.eq_ignore_ascii_case(&d.title)) {
+        if !f.title.is_empty() && !f.title.iter().any(|t| super::titles::names(t, &d.title)) {
             return false;
         }
         if let Some(types) = &f.card_type
@@ -325,7 +343,7 @@ impl State {
                 Zone::Pile(side, p) => self
                     .pile(side, p)
                     .iter()
-                    .any(|&x| x != c && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)),
+                    .any(|&x| x != c && super::titles::identical(&self.cards[x].def, d)),
                 _ => false,
             }
         {
@@ -338,9 +356,17 @@ impl State {
         {
             return false;
         }
+        if let Some(b) = &f.at_most
+            && !self.within(c, b)
+        {
+            return false;
+        }
+        if !super::objective::card_tests(d, f) {
+            return false;
+        }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
-                x != c && self.on_table(x) && self.cards[x].def.title.eq_ignore_ascii_case(&d.title)
+                x != c && self.on_table(x) && super::titles::identical(&self.cards[x].def, d)
             })
         {
             return false;

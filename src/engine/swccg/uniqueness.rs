@@ -20,7 +20,7 @@ impl Engine {
                     .def(x)
                     .allows_copies
                     .iter()
-                    .any(|t| t.eq_ignore_ascii_case(title))
+                    .any(|t| super::titles::same_title(t, title))
         })
     }
 
@@ -46,7 +46,7 @@ impl Engine {
                     self.st.on_table(x)
                         && self.st.card_state[x] != CardState::Supporting
                         && self.st.owner(x) == owner
-                        && self.st.title(x).eq_ignore_ascii_case(&d.title)
+                        && super::titles::identical(self.st.def(x), d)
                 })
                 .collect();
             if copies.len() > 1 {

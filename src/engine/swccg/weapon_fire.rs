@@ -116,6 +116,9 @@ pub struct Shot {
     /// Added to the total: the weapon's "destiny +N", X, and "add N if targeting …".
     pub add: i64,
     pub forfeit_zero: bool,
+    /// A success makes the target lost instead of hit, or captures it.
+    pub lost: bool,
+    pub captures: bool,
 }
 
 /// How a firing is permitted and what it costs.
@@ -154,8 +157,8 @@ impl Engine {
         self.cards_at(l).contains(&t) && !self.undercover(t)
     }
 
-    /// Are two sites adjacent (or the same)?
-    fn same_or_adjacent(&self, a: usize, b: usize) -> bool {
+    /// Are `a` and `b` the same location or adjacent sites (AR Adjacent)?
+    pub(super) fn same_or_adjacent(&self, a: usize, b: usize) -> bool {
         if a == b {
             return true;
         }
@@ -436,6 +439,8 @@ impl Engine {
             each_by,
             add: def.add + f.x + vs,
             forfeit_zero: def.forfeit_zero,
+            lost: def.lost,
+            captures: def.captures,
         }
     }
 
@@ -686,9 +691,14 @@ impl Engine {
             &cites,
         );
         if hit {
-            self.stack[ix]
-                .pending
-                .push_front(Effect::Hit(sh.target, sh.forfeit_zero));
+            let success = if sh.lost {
+                Effect::LostByWeapon(sh.target)
+            } else if sh.captures {
+                Effect::CaptureCard(sh.target)
+            } else {
+                Effect::Hit(sh.target, sh.forfeit_zero)
+            };
+            self.stack[ix].pending.push_front(success);
         }
     }
 

@@ -16,6 +16,9 @@ impl Engine {
         let Some((p, passes)) = self.stack[ix].segment else {
             return Flow::Go;
         };
+        if self.end_if_no_presence(ix) {
+            return Flow::Go;
+        }
         if passes >= 2 {
             self.stack[ix].segment = None;
             self.stack[ix].weapons_done = true;
@@ -31,9 +34,28 @@ impl Engine {
         if let Some(w) = self.stack[ix].repeating {
             return self.repeat_step(ix, p, w);
         }
-        let can = self.can_fire(ix, p);
+        let can = self.can_fire(ix, p) || self.can_act(p, Window::Response(ix));
         let next = self.script.peek().cloned();
         match next {
+            Some(d) if d.by == p && d.verb == Verb::Deploy && self.is_arrival(&d) => {
+                self.script.take();
+                let reason = format!(
+                    "too late: {} may deploy to the battle only as a response to its initiation, and those responses ended when both players passed",
+                    d.step
+                        .card
+                        .as_deref()
+                        .and_then(|k| self.st.find(k))
+                        .map_or("the card", |c| self.st.title(c))
+                );
+                self.reject(&d, rej(reason, cite::INITIATE_BATTLE));
+            }
+            Some(d) if d.by == p && self.is_weapons_action(&d) => {
+                self.script.take();
+                match self.initiate(&d, Window::Response(ix)) {
+                    Ok(()) => self.stack[ix].segment = Some((p.other(), 0)),
+                    Err(e) => self.reject(&d, e),
+                }
+            }
             Some(d) if d.verb == Verb::Fire && d.by == p => {
                 self.script.take();
                 match self.fire(ix, &d) {

@@ -62,9 +62,12 @@ impl<'a> Engine<'a> {
             .collect();
         if self.st.top_def(a).attacks_own {
             // "Your other units": in Two-Headed Wookiee only its own player's.
-            out.extend(self.st.units_in(arena, side).into_iter().filter(|&u| {
-                u != a && self.st.is_you(a, side, self.st.pieces[u].player.as_deref())
-            }));
+            out.extend(
+                self.st
+                    .units_in(arena, side)
+                    .into_iter()
+                    .filter(|&u| u != a && self.st.is_you(a, side, self.st.pieces[u].player)),
+            );
         }
         out.retain(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth);
         out
@@ -100,10 +103,16 @@ impl<'a> Engine<'a> {
                 " (it taps)"
             }
         );
-        let cites: &[&str] = if double {
-            &[r::ATTACKING, r::DOUBLE_STRIKE]
-        } else {
-            &[r::ATTACKING, r::G_TAP]
+        // A card that lets a unit attack its own side's unit, or another arena
+        // without Bombard or Ion Cannon, overrides the written rules.
+        let own = self.st.pieces[defender].side == side;
+        let other_arena = self.st.arena_of(attacker) != self.st.arena_of(defender)
+            && self.st.totals(attacker).kw.bombard.is_none()
+            && self.st.totals(attacker).kw.ion_cannon.is_none();
+        let cites: &[&str] = match (double, own || other_arena) {
+            (true, _) => &[r::ATTACKING, r::DOUBLE_STRIKE],
+            (false, true) => &[r::ATTACKING, r::G_TAP, r::PRIMARY_RULES],
+            (false, false) => &[r::ATTACKING, r::G_TAP],
         };
         self.by(side, Event::Initiate, t, cites);
         let mut at = Attack {
@@ -128,7 +137,11 @@ impl<'a> Engine<'a> {
 
     /// Steps 1 to 7; false if the attack was disrupted.
     fn attack_steps(&mut self, at: &mut Attack) -> Flow<bool> {
-        if self.disrupt_pop()? {
+        if self.disrupt_pop(
+            Timing::DisruptAttack,
+            "disrupt POP (declare attack)",
+            &[r::ATTACKING, r::POP, r::G_DISRUPT],
+        )? {
             self.attacks[at.rec].disrupted = true;
             self.rules(
                 Event::Cancel,
@@ -160,28 +173,30 @@ impl<'a> Engine<'a> {
         Ok(true)
     }
 
-    /// Step 1: the disrupt POP. True if the attack was disrupted.
-    fn disrupt_pop(&mut self) -> Flow<bool> {
+    /// A disrupt POP (an attack declared, a Mission completed): true if a
+    /// disrupt effect was played.
+    pub fn disrupt_pop(
+        &mut self,
+        timing: Timing,
+        what: &str,
+        cites: &[&'static str],
+    ) -> Flow<bool> {
         let mut disrupted = false;
         {
-            let opts = |e: &Engine, s: Side| e.can_play(s, Timing::DisruptAttack, None);
-            let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, Timing::DisruptAttack);
+            let opts = |e: &Engine, s: Side| e.can_play(s, timing, None);
+            let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, timing);
             let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
                 let c = st.card().and_then(|k| e.st.find(k));
-                if c.and_then(|c| e.card_activated(c))
-                    .is_some_and(|a| a.effects.iter().any(|x| matches!(x, Effect::DisruptAttack)))
-                {
+                if c.and_then(|c| e.card_activated(c)).is_some_and(|a| {
+                    a.effects
+                        .iter()
+                        .any(|x| matches!(x, Effect::DisruptAttack | Effect::DisruptMission))
+                }) {
                     disrupted = true;
                 }
                 e.play(s, st, Ctx::default())
             };
-            self.pop(
-                "disrupt POP (declare attack)",
-                &[r::ATTACKING, r::POP, r::G_DISRUPT],
-                &opts,
-                &judge,
-                &mut play,
-            )?;
+            self.pop(what, cites, &opts, &judge, &mut play)?;
         }
         Ok(disrupted)
     }
@@ -226,7 +241,7 @@ impl<'a> Engine<'a> {
                 &[r::DISTINCTIONS, r::INTERCEPT],
             ));
         }
-        if cost.force > self.st.player(s).force {
+        if cost.force > self.st.player(self.st.pid_of(u)).force {
             return Err(reject("not enough Force for Intercept", &[r::G_PAY]));
         }
         Ok(())
@@ -321,7 +336,8 @@ impl<'a> Engine<'a> {
         match st.verb() {
             Verb::Intercept => {
                 let cost = self.st.totals(u).kw.intercept.unwrap_or_default();
-                self.st.player_mut(s).force -= cost.force;
+                let w = self.st.pid_of(u);
+                self.st.player_mut(w).force -= cost.force;
                 at.defender = u;
                 if !at.attacked.contains(&u) {
                     at.attacked.push(u);
@@ -363,7 +379,7 @@ impl<'a> Engine<'a> {
                 }
                 let target = self.target_of(st);
                 self.run_effects(
-                    s,
+                    self.st.pid_of(u),
                     Some(u),
                     &a.effects,
                     target,
@@ -621,8 +637,13 @@ impl<'a> Engine<'a> {
                     self.resolved.push(format!("ability:{}", self.st.key(unit)));
                     let t = format!("{}'s waiting ability resolves", self.st.label(unit));
                     self.by(side, Event::Pop, t, &[r::USING_EFFECTS, r::INTERCEPT]);
+                    let w = if self.st.pieces[unit].side == side {
+                        self.st.pid_of(unit)
+                    } else {
+                        side.into()
+                    };
                     self.run_effects(
-                        side,
+                        w,
                         Some(unit),
                         &effects,
                         None,

@@ -3,14 +3,16 @@
 //! rearranging stacks, moving units and Pilots.
 
 use super::engine::{Answer, Engine, Flow, Reject, reject};
-use super::model::{Arena, Cost, Kind, Side, Step, Verb};
+use super::model::{Arena, Cost, Kind, Side, Step, Timing, Verb};
 use super::rules as r;
-use super::state::{CardIx, PZone, PieceIx, add_piece, buildable, same_unit};
+use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
 
 /// What a `deploy` does, once judged.
 pub struct Plan {
     card: CardIx,
+    /// The player whose card it is, who pays.
+    who: Pid,
     /// Build points to pay now (after counters on a face-down card).
     pay: i64,
     /// Force paid for the rest of the build cost (Hidden Cost).
@@ -18,6 +20,8 @@ pub struct Plan {
     to: PZone,
     onto: Option<PieceIx>,
     beneath: bool,
+    /// The unit a Mission's effect is played on.
+    target: Option<PieceIx>,
 }
 
 impl<'a> Engine<'a> {
@@ -27,22 +31,32 @@ impl<'a> Engine<'a> {
             format!("{}'s build step", s.name()),
             &[r::COMMAND_PHASE],
         );
-        let drawn = self.draw(s, 1);
-        let _ = drawn;
-        let b = std::mem::take(&mut self.st.player_mut(s).bounty);
-        if b != Cost::default() {
-            let pl = self.st.player_mut(s);
-            pl.force += b.force;
-            pl.build += b.build;
-            let t = format!(
-                "{} gains its bounties: {} Force, {} build points",
-                s.name(),
-                b.force,
-                b.build
-            );
-            self.rules(Event::StateChange, t, &[r::BOUNTY, r::COMMAND_PHASE]);
+        let team: &[&'static str] = if self.st.team {
+            &[r::BOUNTY, r::COMMAND_PHASE, r::SHARING]
+        } else {
+            &[r::BOUNTY, r::COMMAND_PHASE]
+        };
+        for w in self.st.pids(s) {
+            self.draw(w, 1);
         }
-        self.upkeeps(s)?;
+        for w in self.st.pids(s) {
+            let b = std::mem::take(&mut self.st.player_mut(w).bounty);
+            if b != Cost::default() {
+                let pl = self.st.player_mut(w);
+                pl.force += b.force;
+                pl.build += b.build;
+                let t = format!(
+                    "{} gains its bounties: {} Force, {} build points",
+                    self.st.who(w),
+                    b.force,
+                    b.build
+                );
+                self.rules(Event::StateChange, t, team);
+            }
+        }
+        for w in self.st.pids(s) {
+            self.upkeeps(w)?;
+        }
         loop {
             let judge = |e: &Engine, st: &Step| {
                 if st.verb() == Verb::Pass {
@@ -57,11 +71,20 @@ impl<'a> Engine<'a> {
                 Answer::Do(st) => self.do_build(s, &st)?,
             }
         }
-        let left = self.st.player(s).build;
-        if left > 0 {
-            self.st.player_mut(s).build = 0;
-            let t = format!("{left} unspent build points are wasted");
-            self.rules(Event::StateChange, t, &[r::COMMAND_PHASE]);
+        for w in self.st.pids(s) {
+            let left = self.st.player(w).build;
+            if left > 0 {
+                self.st.player_mut(w).build = 0;
+                let t = if self.st.team {
+                    format!(
+                        "{left} unspent build points are wasted ({})",
+                        self.st.who(w)
+                    )
+                } else {
+                    format!("{left} unspent build points are wasted")
+                };
+                self.rules(Event::StateChange, t, &[r::COMMAND_PHASE]);
+            }
         }
         Ok(())
     }
@@ -69,29 +92,30 @@ impl<'a> Engine<'a> {
     /// Whether a player has anything to do in the build step: build points or
     /// cards to build, Equipment to equip, a stack to rearrange, a unit or Pilot to move.
     fn has_build_options(&self, s: Side) -> bool {
-        let pl = self.st.player(s);
-        pl.build > 0
-            || !pl.hand.is_empty()
-            || (0..self.st.pieces.len()).any(|p| {
-                let pc = &self.st.pieces[p];
-                pc.side == s
-                    && match pc.zone {
-                        PZone::BuildZone => true,
-                        PZone::Pilot(_) => !pc.moved,
-                        PZone::Gone | PZone::Location(_) => false,
-                        PZone::Arena(_) => {
-                            pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
-                        }
-                        _ => pc.stack.len() > 1,
+        self.st.pids(s).into_iter().any(|w| {
+            let pl = self.st.player(w);
+            pl.build > 0 || !pl.hand.is_empty()
+        }) || (0..self.st.pieces.len()).any(|p| {
+            let pc = &self.st.pieces[p];
+            pc.side == s
+                && match pc.zone {
+                    PZone::BuildZone => true,
+                    PZone::Pilot(_) => !pc.moved,
+                    PZone::Gone | PZone::Location(_) => false,
+                    PZone::Arena(_) => {
+                        pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
                     }
-            })
+                    _ => pc.stack.len() > 1,
+                }
+        })
     }
 
     /// Upkeep: each payable Upkeep must be paid; the player orders them when it matters.
-    fn upkeeps(&mut self, s: Side) -> Flow<()> {
+    fn upkeeps(&mut self, w: Pid) -> Flow<()> {
+        let s = w.side;
         let mut pending: Vec<(PieceIx, usize, Cost)> = Vec::new();
         for p in 0..self.st.pieces.len() {
-            if self.st.pieces[p].side == s && self.st.pieces[p].zone != PZone::Gone {
+            if self.st.pid_of(p) == w && self.st.pieces[p].zone != PZone::Gone {
                 for (k, c) in self
                     .st
                     .top_def(p)
@@ -106,9 +130,25 @@ impl<'a> Engine<'a> {
             }
         }
         while !pending.is_empty() {
-            let pl = self.st.player(s);
-            let payable = |c: &Cost| c.build <= pl.build && c.force <= pl.force;
-            pending.retain(|x| payable(&x.2));
+            let (hb, hf) = (self.st.player(w).build, self.st.player(w).force);
+            let payable = |c: &Cost| c.build <= hb && c.force <= hf;
+            let (ok, unpaid): (Vec<_>, Vec<_>) = pending.into_iter().partition(|x| payable(&x.2));
+            pending = ok;
+            for (p, n, c) in unpaid {
+                let t = format!(
+                    "{} can't pay Upkeep {n} of {} ({} build, {} Force) in full: it is ignored",
+                    self.st.who(w),
+                    self.st.label(p),
+                    c.build,
+                    c.force
+                );
+                let cites: &[&'static str] = if self.st.team {
+                    &[r::UPKEEP, r::SHARING]
+                } else {
+                    &[r::UPKEEP]
+                };
+                self.rules(Event::Result, t, cites);
+            }
             let total = pending.iter().fold(Cost::default(), |a, x| Cost {
                 build: a.build + x.2.build,
                 force: a.force + x.2.force,
@@ -143,12 +183,12 @@ impl<'a> Engine<'a> {
                 break;
             }
             let (p, n, c) = pending.remove(k);
-            let pl = self.st.player_mut(s);
+            let pl = self.st.player_mut(w);
             pl.build -= c.build;
             pl.force -= c.force;
             let t = format!(
                 "{} pays Upkeep {n} of {} ({} build, {} Force)",
-                s.name(),
+                self.st.who(w),
                 self.st.label(p),
                 c.build,
                 c.force
@@ -163,14 +203,47 @@ impl<'a> Engine<'a> {
             .filter(|&p| self.st.pieces[p].side == s)
     }
 
+    /// The player a decision about a card is for: the player who controls it
+    /// (in play) or holds it; in Two-Headed Wookiee a step's `player:` naming
+    /// the teammate is rejected: teammates don't share Force or build points.
+    pub fn card_player(&self, s: Side, st: &Step) -> Result<Pid, Reject> {
+        let c = st.card().and_then(|k| self.st.find(k));
+        let w = match (self.own_piece(s, st.card()), c) {
+            (Some(p), _) => self.st.pid_of(p),
+            (None, Some(c)) => self
+                .st
+                .holder(c)
+                .filter(|w| w.side == s)
+                .unwrap_or(Pid::from(s)),
+            (None, None) => Pid::from(s),
+        };
+        self.payer(w, st)?;
+        Ok(w)
+    }
+
+    /// Reject a step whose `player:` is not `w` (Two-Headed Wookiee).
+    pub fn payer(&self, w: Pid, st: &Step) -> Result<(), Reject> {
+        match &st.player {
+            Some(p) if self.st.team && p.value != w.letter() => Err(reject(
+                format!(
+                    "players on a team do not share Force or build points: the card is {}'s, and only that player pays for it",
+                    self.st.who(w)
+                ),
+                &[r::SHARING, r::DISTINCTIONS],
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn judge_build(&self, s: Side, st: &Step) -> Result<Option<Plan>, Reject> {
-        let pl = self.st.player(s);
         match st.verb() {
             Verb::Build => {
                 let c = st
                     .card()
                     .and_then(|k| self.st.find(k))
                     .ok_or_else(|| reject("name the card", &[r::BUILDING]))?;
+                let w = self.card_player(s, st)?;
+                let pl = self.st.player(w);
                 let n = st.amount.unwrap_or(0);
                 let face_down = self
                     .own_piece(s, st.card())
@@ -207,7 +280,8 @@ impl<'a> Engine<'a> {
             .card()
             .and_then(|k| self.st.find(k))
             .ok_or_else(|| reject("name the card", &[r::BUILDING]))?;
-        let pl = self.st.player(s);
+        let who = self.card_player(s, st)?;
+        let pl = self.st.player(who);
         let fd = self
             .own_piece(s, st.card())
             .filter(|&p| self.st.pieces[p].face_down);
@@ -224,6 +298,12 @@ impl<'a> Engine<'a> {
             let u = self
                 .own_piece(s, Some(on))
                 .ok_or_else(|| reject("stack onto one of your units", &[r::STACKING]))?;
+            if self.st.pid_of(u) != who {
+                return Err(reject(
+                    "you stack versions onto your own unique unit: in Two-Headed Wookiee \"you\" is only the player who controls the card",
+                    &[r::STACKING, r::DISTINCTIONS],
+                ));
+            }
             self.judge_stack(c, u)?;
             let top = self.st.top_def(u).cost;
             let cost = if st.beneath {
@@ -234,6 +314,9 @@ impl<'a> Engine<'a> {
             (cost, self.st.pieces[u].zone, Some(u))
         } else if d.kind == Kind::Mission {
             (d.cost, PZone::Gone, None)
+        } else if d.kind == Kind::Location {
+            let (cost, a) = self.location_cost(c, st.arena)?;
+            (cost, PZone::Location(a), None)
         } else if st.build_zone || d.kind == Kind::Equipment {
             (
                 fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
@@ -251,18 +334,6 @@ impl<'a> Engine<'a> {
                 return Err(reject(
                     format!("{} is not a {} unit", d.name, a.title()),
                     &[r::UNIT_CARDS, r::MULTI_ARENA],
-                ));
-            }
-            if d.version.is_some()
-                && (0..self.st.pieces.len()).any(|p| {
-                    self.st.pieces[p].side == s
-                        && self.st.in_arena(p)
-                        && same_unit(&self.st.top_def(p).name, &d.name)
-                })
-            {
-                return Err(reject(
-                    "you can't have two unique units with the same name in play: stack it",
-                    &[r::CONTESTING, r::STACKING],
                 ));
             }
             (
@@ -289,10 +360,10 @@ impl<'a> Engine<'a> {
                 return Err(reject(
                     format!(
                         "Hidden Cost: the remaining build cost is {force} Force; {} has {}",
-                        s.name(),
+                        self.st.who(who),
                         pl.force
                     ),
-                    &[r::HIDDEN_COST, r::G_PAY],
+                    &[r::HIDDEN_COST, r::G_PAY, r::SHARING],
                 ));
             }
         } else if fd.is_some() && counters < cost {
@@ -300,27 +371,61 @@ impl<'a> Engine<'a> {
                 format!(
                     "it costs {cost} build and has {counters} build counters: its cost is not fulfilled"
                 ),
-                &[r::BUILDING, r::STACKING],
+                if d.kind == Kind::Location {
+                    &[r::BUILDING, r::LOCATION_CARDS]
+                } else {
+                    &[r::BUILDING, r::STACKING]
+                },
             ));
         }
         if pay > pl.build {
             return Err(reject(
                 format!(
                     "it costs {cost} build ({counters} counters on it); {} has {} build points",
-                    s.name(),
+                    self.st.who(who),
                     pl.build
                 ),
-                &[r::BUILDING, r::STACKING, r::G_PAY],
+                &[r::BUILDING, r::STACKING, r::LOCATION_CARDS, r::G_PAY],
             ));
         }
         Ok(Plan {
             card: c,
+            who,
             pay,
             force,
             to,
             onto,
             beneath: st.beneath,
+            target: self.target_of(st),
         })
+    }
+
+    /// A Location goes into an arena matching its subtype; replacing the
+    /// Location there costs the build cost of whichever Location costs more.
+    fn location_cost(&self, c: CardIx, arena: Option<Arena>) -> Result<(i64, Arena), Reject> {
+        let d = self.st.def(c);
+        let a = arena
+            .or_else(|| (d.types.len() == 1).then(|| d.types[0]))
+            .ok_or_else(|| {
+                reject(
+                    "name the arena the Location goes into (`arena:`)",
+                    &[r::LOCATION_CARDS, r::MULTI_ARENA],
+                )
+            })?;
+        if !d.types.contains(&a) {
+            return Err(reject(
+                format!(
+                    "a Location goes into an arena that matches its subtype: {} is not a {} Location",
+                    d.name,
+                    a.title()
+                ),
+                &[r::LOCATION_CARDS],
+            ));
+        }
+        let old = (0..self.st.pieces.len())
+            .find(|&q| self.st.pieces[q].zone == PZone::Location(a))
+            .map_or(0, |q| self.st.top_def(q).cost);
+        Ok((d.cost.max(old), a))
     }
 
     /// The stacking rules: same unit, not the same version, at most 4.
@@ -366,8 +471,9 @@ impl<'a> Engine<'a> {
         if self.st.top(u) == c {
             return Err(reject("the card is already on top", &[r::STACKING]));
         }
+        self.payer(self.st.pid_of(u), st)?;
         let diff = (self.st.def(c).cost - self.st.top_def(u).cost).max(0);
-        if diff > self.st.player(s).build {
+        if diff > self.st.player(self.st.pid_of(u)).build {
             return Err(reject(
                 format!("putting it on top costs {diff} build points"),
                 &[r::STACKING, r::G_PAY],
@@ -407,8 +513,10 @@ impl<'a> Engine<'a> {
                 &[r::EQUIP, r::EQUIPMENT_CARDS],
             ));
         }
+        let w = self.st.pid_of(e);
+        self.payer(w, st)?;
         let cost = self.equip_cost(e, st);
-        let pl = self.st.player(s);
+        let pl = self.st.player(w);
         if cost.build > pl.build || cost.force > pl.force {
             return Err(reject(
                 format!(
@@ -429,6 +537,12 @@ impl<'a> Engine<'a> {
             .own_piece(s, st.unit())
             .filter(|&u| self.st.in_arena(u))
             .ok_or_else(|| reject("equip one of your units in an arena", &[r::EQUIP]))?;
+        if self.st.pid_of(u) != w {
+            return Err(reject(
+                "equip a valid unit you control: in Two-Headed Wookiee not your teammate's",
+                &[r::EQUIPMENT_CARDS, r::DISTINCTIONS],
+            ));
+        }
         let ed = self.st.top_def(e);
         if !ed.types.iter().any(|&t| self.st.has_type(u, t)) {
             return Err(reject(
@@ -509,20 +623,21 @@ impl<'a> Engine<'a> {
                     return Ok(());
                 };
                 let n = st.amount.unwrap_or(0);
+                let w = self.card_player(s, st).unwrap_or(Pid::from(s));
                 let p = match self.own_piece(s, st.card()) {
                     Some(p) => p,
                     None => {
-                        self.st.player_mut(s).hand.retain(|&x| x != c);
-                        let p = add_piece(&mut self.st, s, PZone::BuildZone, c);
+                        self.st.player_mut(w).hand.retain(|&x| x != c);
+                        let p = add_piece(&mut self.st, w, PZone::BuildZone, c);
                         self.st.pieces[p].face_down = true;
                         p
                     }
                 };
                 self.st.pieces[p].counters += n;
-                self.st.player_mut(s).build -= n;
+                self.st.player_mut(w).build -= n;
                 let t = format!(
                     "{} puts {n} build counter(s) on {} face-down ({} in all)",
-                    s.name(),
+                    self.st.who(w),
                     self.st.card_label(c),
                     self.st.pieces[p].counters
                 );
@@ -533,8 +648,8 @@ impl<'a> Engine<'a> {
                     self.deploy(s, plan)?;
                 }
             }
-            Verb::Rearrange => self.rearrange(s, st),
-            Verb::Equip => self.equip(s, st),
+            Verb::Rearrange => self.rearrange(s, st)?,
+            Verb::Equip => self.equip(s, st)?,
             Verb::Move => self.do_move(s, st),
             _ => {}
         }
@@ -549,34 +664,21 @@ impl<'a> Engine<'a> {
             self.st.pieces[p].zone = PZone::Gone;
             self.st.pieces[p].stack.clear();
         }
-        self.st.player_mut(s).hand.retain(|&x| x != c);
-        self.st.player_mut(s).build -= plan.pay;
+        let w = plan.who;
+        self.st.player_mut(w).hand.retain(|&x| x != c);
+        self.st.player_mut(w).build -= plan.pay;
         if plan.force > 0 {
-            self.st.player_mut(s).force -= plan.force;
+            self.st.player_mut(w).force -= plan.force;
             let t = format!(
                 "Hidden Cost: {} pays {} Force for the rest of the build cost of {}",
-                s.name(),
+                self.st.who(w),
                 plan.force,
                 self.st.card_label(c)
             );
             self.by(s, Event::StateChange, t, &[r::HIDDEN_COST, r::G_PAY]);
         }
         if self.st.def(c).kind == Kind::Mission {
-            let o = self.st.owner[c];
-            self.st.player_mut(o).discard.push(c);
-            let t = format!(
-                "{} completes the Mission {} for {} build point(s): follow its instructions and discard it",
-                s.name(),
-                self.st.card_label(c),
-                plan.pay
-            );
-            self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
-            self.resolved.push(format!("play:{}", self.st.keys[c]));
-            let effects = self
-                .card_activated(c)
-                .map(|a| a.effects)
-                .unwrap_or_default();
-            return self.run_effects(s, None, &effects, None, super::effects::Ctx::default());
+            return self.complete_mission(s, &plan);
         }
         match plan.onto {
             Some(u) => {
@@ -596,35 +698,98 @@ impl<'a> Engine<'a> {
                     self.st.pieces[u].stack.len()
                 );
                 self.by(s, Event::StateChange, t, &[r::STACKING, r::BUILDING]);
-                self.discard_check(u, None);
+                self.discard_check(u, None)?;
             }
             None => {
-                add_piece(&mut self.st, s, plan.to, c);
-                let z = match plan.to {
-                    PZone::Arena(a) => format!("the {} arena", a.title()),
-                    _ => "the build zone".into(),
+                if let PZone::Location(a) = plan.to
+                    && let Some(q) =
+                        (0..self.st.pieces.len()).find(|&q| self.st.pieces[q].zone == plan.to)
+                {
+                    let t = format!(
+                        "{} replaces {} in the {} arena (paying the build cost of whichever Location costs more); {} goes to its owner's discard pile",
+                        self.st.card_label(c),
+                        self.st.label(q),
+                        a.title(),
+                        self.st.label(q)
+                    );
+                    self.st.discard_piece(q);
+                    self.by(
+                        s,
+                        Event::StateChange,
+                        t,
+                        &[r::LOCATION_CARDS, r::PRIMARY_RULES],
+                    );
+                }
+                let p = add_piece(&mut self.st, w, plan.to, c);
+                let (z, cite) = match plan.to {
+                    PZone::Arena(a) => (
+                        format!("deploys it to the {} arena", a.title()),
+                        r::UNIT_CARDS,
+                    ),
+                    PZone::Location(a) => (
+                        format!(
+                            "puts it into the {} arena (a Location is not deployed)",
+                            a.title()
+                        ),
+                        r::LOCATION_CARDS,
+                    ),
+                    _ => ("deploys it to the build zone".into(), r::UNIT_CARDS),
                 };
                 let t = format!(
-                    "{} completes {} for {} build point(s) and deploys it to {z}",
-                    s.name(),
+                    "{} completes {} for {} build point(s) and {z}",
+                    self.st.who(w),
                     self.st.card_label(c),
                     plan.pay
                 );
-                self.by(s, Event::StateChange, t, &[r::BUILDING, r::UNIT_CARDS]);
+                self.by(s, Event::StateChange, t, &[r::BUILDING, cite]);
+                self.unique_clash(p)?;
             }
         }
         Ok(())
     }
 
-    fn rearrange(&mut self, s: Side, st: &Step) {
+    /// A Mission completed: the disrupt POP, then (if not disrupted) its
+    /// instructions; it is discarded either way.
+    fn complete_mission(&mut self, s: Side, plan: &Plan) -> Flow<()> {
+        let (c, w) = (plan.card, plan.who);
+        let o = self.st.owner[c];
+        self.st.player_mut(o).discard.push(c);
+        let t = format!(
+            "{} completes the Mission {} for {} build point(s): unless it is disrupted, follow its instructions and discard it",
+            self.st.who(w),
+            self.st.card_label(c),
+            plan.pay
+        );
+        self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
+        let cites = [r::MISSION_CARDS, r::POP, r::G_DISRUPT];
+        let what = format!("disrupt POP ({} completed)", self.st.card_label(c));
+        if self.disrupt_pop(Timing::DisruptMission, &what, &cites)? {
+            let t = format!(
+                "the completion of {} is disrupted: it is discarded without effect (its cost stays paid)",
+                self.st.card_label(c)
+            );
+            self.rules(Event::Cancel, t, &cites);
+            return Ok(());
+        }
+        self.resolved.push(format!("play:{}", self.st.keys[c]));
+        let effects = self
+            .card_activated(c)
+            .map(|a| a.effects)
+            .unwrap_or_default();
+        let ctx = super::effects::Ctx::default();
+        self.run_effects(w, None, &effects, plan.target, ctx)
+    }
+
+    fn rearrange(&mut self, s: Side, st: &Step) -> Flow<()> {
         let (Some(c), Some(u)) = (
             st.card().and_then(|k| self.st.find(k)),
             self.own_piece(s, st.card()),
         ) else {
-            return;
+            return Ok(());
         };
         let diff = (self.st.def(c).cost - self.st.top_def(u).cost).max(0);
-        self.st.player_mut(s).build -= diff;
+        let w = self.st.pid_of(u);
+        self.st.player_mut(w).build -= diff;
         self.st.pieces[u].stack.retain(|&x| x != c);
         self.st.pieces[u].stack.insert(0, c);
         let t = format!(
@@ -633,15 +798,16 @@ impl<'a> Engine<'a> {
             self.st.card_label(c)
         );
         self.by(s, Event::StateChange, t, &[r::STACKING]);
-        self.discard_check(u, None);
+        self.discard_check(u, None)
     }
 
-    fn equip(&mut self, s: Side, st: &Step) {
+    fn equip(&mut self, s: Side, st: &Step) -> Flow<()> {
         let Some(e) = self.own_piece(s, st.card()) else {
-            return;
+            return Ok(());
         };
         let cost = self.equip_cost(e, st);
-        let pl = self.st.player_mut(s);
+        let w = self.st.pid_of(e);
+        let pl = self.st.player_mut(w);
         pl.build -= cost.build;
         pl.force -= cost.force;
         if let Some(x) = st.onto().and_then(|k| self.st.piece_by_key(k)) {
@@ -663,6 +829,10 @@ impl<'a> Engine<'a> {
             cost.force
         );
         self.by(s, Event::StateChange, t, &[r::EQUIP, r::STACKING]);
+        if self.st.pieces[e].zone != PZone::Gone {
+            self.unique_clash(e)?;
+        }
+        Ok(())
     }
 
     fn do_move(&mut self, s: Side, st: &Step) {

@@ -74,13 +74,39 @@ fn check_unit(b: &Board, u: &UnitBoard, seen: &mut Vec<String>) -> Result<(), Bo
 }
 
 fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<(), BoardError> {
-    for k in p
-        .hand
+    let team = b.format == Format::TwoHeadedWookiee;
+    let shared = p.force != 0
+        || p.build != 0
+        || !p.hand.is_empty()
+        || !p.deck.is_empty()
+        || !p.discard.is_empty()
+        || p.resource.is_some();
+    if team && shared {
+        return Err(BoardError::nowhere(
+            "in Two-Headed Wookiee teammates don't share Force, build points, hands, decks, discard piles or Resources: give each player's under `a:` and `b:`",
+        ));
+    }
+    if !team && (p.a.is_some() || p.b.is_some()) {
+        return Err(BoardError::nowhere(
+            "`a:` and `b:` (each team player's own pools) are for the Two-Headed Wookiee format (`format: two_headed_wookiee`)",
+        ));
+    }
+    let pools: Vec<_> = if team {
+        vec![p.pools(0), p.pools(1)]
+    } else {
+        vec![p.pools(0)]
+    };
+    let piles: Vec<&Spanned<String>> = pools
         .iter()
-        .chain(&p.deck)
-        .chain(&p.discard)
-        .chain(&p.resource)
-    {
+        .flat_map(|x| {
+            x.hand
+                .iter()
+                .chain(&x.deck)
+                .chain(&x.discard)
+                .chain(&x.resource)
+        })
+        .collect();
+    for k in piles {
         known(b, k)?;
         if seen.contains(&k.value) {
             return Err(BoardError::new(
@@ -150,6 +176,22 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
         {
             known(b, k)?;
         }
+        if let Some(p) = &st.player {
+            let why = if b.format != Format::TwoHeadedWookiee {
+                Some("`player:` on a step is for the Two-Headed Wookiee format")
+            } else if p.value != "a" && p.value != "b" {
+                Some("a team player is `a` or `b`")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(BoardError::new(
+                    p.referenced.line(),
+                    p.referenced.column(),
+                    why,
+                ));
+            }
+        }
         if st.dice.len() > 100 || st.reroll.len() > 100 {
             return Err(BoardError::at(s.at, "more than 100 dice in one step"));
         }
@@ -157,8 +199,9 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     Ok(())
 }
 
-const UNIT_KEYS: [&str; 13] = [
+const UNIT_KEYS: [&str; 14] = [
     "zone",
+    "player",
     "top",
     "tapped",
     "damage",
@@ -198,6 +241,15 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
             Err(format!("`{s}` is not a side (dark, light)"))
         }
     };
+    let team = b.format == Format::TwoHeadedWookiee;
+    let pools = |s: &str, p: Option<&str>| match (team, p) {
+        (false, None) => side(s),
+        (true, Some("a" | "b")) => side(s),
+        (true, _) => Err(format!(
+            "in Two-Headed Wookiee each player has their own: `{s}.a` or `{s}.b`"
+        )),
+        (false, Some(_)) => Err("team players (`.a`, `.b`) are for Two-Headed Wookiee".into()),
+    };
     match parts.as_slice() {
         ["cards", k] => card(k),
         ["units", k, "keywords", kw] => {
@@ -206,21 +258,26 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         }
         ["units", k, key] => {
             card(k)?;
-            if UNIT_KEYS.contains(key) && *key != "keywords" {
+            if *key == "player" && !team {
+                Err("`player` (a team player) is for Two-Headed Wookiee".into())
+            } else if UNIT_KEYS.contains(key) && *key != "keywords" {
                 Ok(())
             } else {
                 Err(format!("a unit has {}", UNIT_KEYS.join(", ")))
             }
         }
-        ["force" | "build" | "hand" | "deck" | "discard" | "setup", s] => side(s),
-        ["bounty", s, "force" | "build"] => side(s),
+        ["setup", s] => side(s),
+        ["force" | "build" | "hand" | "deck" | "discard", s] => pools(s, None),
+        ["force" | "build" | "hand" | "deck" | "discard", s, p] => pools(s, Some(p)),
+        ["bounty", s, "force" | "build"] => pools(s, None),
+        ["bounty", s, p, "force" | "build"] => pools(s, Some(p)),
         ["control", a] if ["space", "ground", "character"].contains(a) => Ok(()),
         ["winner" | "resolved" | "attack_order"] => Ok(()),
         ["attacks", n, key] if n.parse::<usize>().is_ok_and(|n| n >= 1) && ATTACK_KEYS.contains(key) => Ok(()),
         ["side_bid", "player1" | "player2", "side" | "build"] => Ok(()),
         _ => Err(
-            "paths are cards.<id>, units.<id>.<zone|top|tapped|damage|counters|speed|power|health|build|stack|pilots|equipment|keywords.<kw>>, \
-             force|build|hand|deck|discard|setup.<side>, bounty.<side>.<force|build>, control.<arena>, winner, resolved, attack_order, \
+            "paths are cards.<id>, units.<id>.<zone|player|top|tapped|damage|counters|speed|power|health|build|stack|pilots|equipment|keywords.<kw>>, \
+             force|build|hand|deck|discard.<side>[.<a|b> in Two-Headed Wookiee], setup.<side>, bounty.<side>[.<a|b>].<force|build>, control.<arena>, winner, resolved, attack_order, \
              attacks.<n>.<attacker|defender|dice|hits|damage|disrupted>, side_bid.<player>.<side|build>"
                 .into(),
         ),

@@ -2,11 +2,11 @@
 //! placement and unit discard POPs (attacking steps 4 to 7), for attack
 //! dice, Overkill, Deflect, dice of damage and direct damage alike.
 
-use super::engine::{Engine, Flow, Reject, reject};
+use super::engine::{Answer, Engine, Flow, Reject, reject};
 use super::model::{Effect, Instead, Kind, Side, Step, Timing, Verb, WouldEvent};
 use super::rules as r;
 use super::state::PieceIx;
-use crate::engine::Event;
+use crate::engine::{Event, NeedKind};
 
 /// Where damage comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +79,7 @@ impl<'a> Engine<'a> {
         self.parry(&mut inst);
         let deflected = self.prevention(&mut inst)?;
         self.place(&mut inst);
-        self.discards(&inst);
+        self.discards(&inst)?;
         self.level -= 1;
         for d in deflected {
             if self.st.in_arena(d.to) {
@@ -113,10 +113,11 @@ impl<'a> Engine<'a> {
             let n = x.min(i.left()).max(0);
             i.prevented += n;
             let t = format!(
-                "Parry {x}: the attack roll shows a natural 1; {n} damage to {} prevented",
+                "Parry {x} (triggered, before activated prevention): the attack roll shows a natural 1; {n} damage to {} prevented",
                 self.st.label(i.unit)
             );
-            self.rules(Event::Result, t, &[r::PARRY, r::G_NATURAL, r::POP]);
+            let cites = [r::PARRY, r::G_NATURAL, r::POP, r::ORDER_OF_OPERATIONS];
+            self.rules(Event::Result, t, &cites);
         }
     }
 
@@ -138,7 +139,14 @@ impl<'a> Engine<'a> {
     }
 
     fn prevention_cards(&self, s: Side) -> bool {
-        let pl = self.st.player(s);
+        self.st
+            .pids(s)
+            .into_iter()
+            .any(|w| self.prevention_cards_of(w))
+    }
+
+    fn prevention_cards_of(&self, w: super::state::Pid) -> bool {
+        let pl = self.st.player(w);
         pl.hand.iter().any(|&c| {
             let d = self.st.def(c);
             d.kind == Kind::Battle
@@ -363,16 +371,19 @@ impl<'a> Engine<'a> {
     }
 
     /// Unit discard: a unit whose damage counters reach its health is discarded.
-    pub fn discards(&mut self, inst: &[Instance]) {
+    pub fn discards(&mut self, inst: &[Instance]) -> Flow<()> {
         for i in inst {
-            self.discard_check(i.unit, i.source);
+            self.discard_check(i.unit, i.source)?;
         }
+        Ok(())
     }
 
     /// A replacement effect on the unit ("if this unit would be discarded,
     /// instead …"): the discard does not occur, and nothing that triggers on
-    /// it (Bounty, "when this unit is discarded") triggers.
-    fn replace_discard(&mut self, u: PieceIx) -> bool {
+    /// it (Bounty, "when this unit is discarded") triggers. One with a cost
+    /// ("you may pay …; if you do, … instead") is its controller's choice, in
+    /// the damage placement POP, and only if the cost can be paid in full.
+    fn replace_discard(&mut self, u: PieceIx) -> Flow<bool> {
         let Some(rep) = self
             .st
             .top_def(u)
@@ -381,40 +392,89 @@ impl<'a> Engine<'a> {
             .find_map(|a| a.replacement.clone())
             .filter(|x| x.would == WouldEvent::Discarded)
         else {
-            return false;
+            return Ok(false);
         };
         let label = self.st.label(u);
-        match rep.instead {
-            Instead::ReturnToHand => self.st.return_to_hand(u),
+        if let Some(cost) = rep.cost {
+            let w = self.st.pid_of(u);
+            let pl = self.st.player(w);
+            if cost.force > pl.force || cost.build > pl.build {
+                let t = format!(
+                    "{label}'s replacement effect costs {} Force and {} build: {} can't pay it in full, so the discard occurs",
+                    cost.force,
+                    cost.build,
+                    self.st.who(w)
+                );
+                self.rules(
+                    Event::Result,
+                    t,
+                    &[r::G_REPLACEMENT, r::EFFECT_TYPES, r::G_PAY],
+                );
+                return Ok(false);
+            }
+            let judge = move |e: &Engine, st: &Step| match (st.verb(), e.unit_of(st)) {
+                (Verb::Pass, _) => Ok(()),
+                (Verb::Play, Some(x)) if x == u => e.payer(w, st),
+                _ => Err(reject(
+                    "play the unit's replacement effect (`play`, `unit:`) or pass",
+                    &[r::G_REPLACEMENT, r::ATTACKING],
+                )),
+            };
+            let what = format!("pay to replace the discard of {label}");
+            match self.ask(w.side, NeedKind::Choice, &what, true, &judge)? {
+                Answer::Pass => return Ok(false),
+                Answer::Do(_) => {
+                    let pl = self.st.player_mut(w);
+                    pl.force -= cost.force;
+                    pl.build -= cost.build;
+                    let t = format!(
+                        "{} pays {} Force and {} build for {label}'s replacement effect",
+                        self.st.who(w),
+                        cost.force,
+                        cost.build
+                    );
+                    self.by(w.side, Event::Initiate, t, &[r::G_REPLACEMENT, r::G_PAY]);
+                }
+            }
         }
+        let done = match rep.instead {
+            Instead::ReturnToHand => {
+                self.st.return_to_hand(u);
+                "it returns to its owner's hand with all cards stacked with it"
+            }
+            Instead::RemoveDamage => {
+                self.st.pieces[u].damage = 0;
+                "all its damage counters are removed and it stays in play"
+            }
+        };
         self.resolved.push(format!(
             "replaced:{}",
             self.st.keys[self.st.pieces[u].stack[0]]
         ));
         let t = format!(
-            "{label} would be discarded; instead it returns to its owner's hand with all cards stacked with it (the discard never occurs: nothing triggers from it)"
+            "{label} would be discarded; instead {done} (the discard never occurs: nothing triggers from it)"
         );
         self.rules(
             Event::StateChange,
             t,
             &[r::G_REPLACEMENT, r::G_WHEN_DISCARDED, r::G_OWNER],
         );
-        true
+        Ok(true)
     }
 
     /// Discard a unit if its damage counters reach its health; Bounty for the source.
-    pub fn discard_check(&mut self, u: PieceIx, source: Option<PieceIx>) {
+    pub fn discard_check(&mut self, u: PieceIx, source: Option<PieceIx>) -> Flow<()> {
         if !self.st.in_arena(u) {
-            return;
+            return Ok(());
         }
         let h = self.st.totals(u).health;
         if self.st.pieces[u].damage < h {
-            return;
+            return Ok(());
         }
         let label = self.st.label(u);
         let key = self.st.key(u).to_string();
-        if self.replace_discard(u) {
-            return;
+        if self.replace_discard(u)? {
+            return Ok(());
         }
         self.st.discard_piece(u);
         self.resolved.push(format!("discard:{key}"));
@@ -428,19 +488,20 @@ impl<'a> Engine<'a> {
             && src != u
         {
             let kw = self.st.totals(src).kw;
-            let side = self.st.pieces[src].side;
+            let w = self.st.pid_of(src);
             for b in kw.bounty {
-                let pl = self.st.player_mut(side);
+                let pl = self.st.player_mut(w);
                 pl.bounty.build += b.build;
                 pl.bounty.force += b.force;
                 let t = format!(
                     "Bounty: {} gains {} Force and {} build points when its next build step starts",
-                    side.name(),
+                    self.st.who(w),
                     b.force,
                     b.build
                 );
                 self.rules(Event::StateChange, t, &[r::BOUNTY]);
             }
         }
+        Ok(())
     }
 }

@@ -5,7 +5,7 @@ use super::damage::{DmgKind, Instance};
 use super::engine::{Answer, Engine, Flow, Reject, reject};
 use super::model::{Activated, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb};
 use super::rules as r;
-use super::state::{CardIx, PZone, PieceIx};
+use super::state::{CardIx, PZone, Pid, PieceIx};
 use crate::engine::{Event, NeedKind};
 
 /// Where an effect is played: the attack it belongs to, if any.
@@ -36,12 +36,14 @@ impl<'a> Engine<'a> {
 
     /// Whether a side could play a Battle card or a unit's activated ability at this timing.
     pub fn can_play(&self, s: Side, timing: Timing, attacked: Option<PieceIx>) -> bool {
-        let pl = self.st.player(s);
-        let card = pl.hand.iter().any(|&c| {
-            self.st.def(c).kind == Kind::Battle
-                && self
-                    .card_activated(c)
-                    .is_some_and(|a| a.timing == timing && a.cost.force <= pl.force)
+        let card = self.st.pids(s).into_iter().any(|w| {
+            let pl = self.st.player(w);
+            pl.hand.iter().any(|&c| {
+                self.st.def(c).kind == Kind::Battle
+                    && self
+                        .card_activated(c)
+                        .is_some_and(|a| a.timing == timing && a.cost.force <= pl.force)
+            })
         });
         card || (0..self.st.pieces.len()).any(|u| {
             self.st.pieces[u].side == s
@@ -59,13 +61,14 @@ impl<'a> Engine<'a> {
         }
         if let Some(u) = self.unit_of(st) {
             self.ability_ok(s, u, st.ability.unwrap_or(1), timing)?;
+            self.payer(self.st.pid_of(u), st)?;
             let k = st.ability.unwrap_or(1);
             let act = self.st.top_def(u).abilities[k - 1].activated.as_ref();
             if let Some(a) = act.filter(|_| st.enhance) {
                 let Some(x) = &a.enhance else {
                     return Err(reject("the ability has no Enhance effect", &[r::ENHANCE]));
                 };
-                if a.cost.force + x.cost.force > self.st.player(s).force {
+                if a.cost.force + x.cost.force > self.st.player(self.st.pid_of(u)).force {
                     return Err(reject(
                         format!(
                             "with Enhance the ability costs {} Force",
@@ -83,12 +86,18 @@ impl<'a> Engine<'a> {
                 &[r::BATTLE_CARDS],
             ));
         };
-        if !self.st.player(s).hand.contains(&c) || self.st.def(c).kind != Kind::Battle {
+        let Some(w) = self
+            .st
+            .holder(c)
+            .filter(|&w| w.side == s && self.st.player(w).hand.contains(&c))
+            .filter(|_| self.st.def(c).kind == Kind::Battle)
+        else {
             return Err(reject(
                 "a Battle card is played from its player's hand",
                 &[r::BATTLE_CARDS],
             ));
-        }
+        };
+        self.payer(w, st)?;
         let Some(a) = self.card_activated(c) else {
             return Err(reject("the card has no effect to play", &[r::BATTLE_CARDS]));
         };
@@ -98,25 +107,25 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
-        if a.cost.force > self.st.player(s).force {
+        if a.cost.force > self.st.player(w).force {
             return Err(reject(
                 format!(
                     "the card costs {} Force; {} has {}",
                     a.cost.force,
-                    s.name(),
-                    self.st.player(s).force
+                    self.st.who(w),
+                    self.st.player(w).force
                 ),
                 &[r::G_PAY, r::G_FORCE],
             ));
         }
         if let Some(x) = a.enhance.as_ref().filter(|_| st.enhance) {
             let need = a.cost.force + x.cost.force;
-            if need > self.st.player(s).force {
+            if need > self.st.player(w).force {
                 return Err(reject(
                     format!(
                         "with Enhance the card costs {need} Force; {} has {}",
-                        s.name(),
-                        self.st.player(s).force
+                        self.st.who(w),
+                        self.st.player(w).force
                     ),
                     &[r::ENHANCE, r::G_PAY],
                 ));
@@ -124,7 +133,9 @@ impl<'a> Engine<'a> {
         } else if st.enhance {
             return Err(reject("the card has no Enhance effect", &[r::ENHANCE]));
         }
-        if a.effects.iter().any(|e| matches!(e, Effect::GainControl))
+        if a.effects
+            .iter()
+            .any(|e| matches!(e, Effect::GainControl | Effect::GainControlThisTurn))
             && !self
                 .target_of(st)
                 .is_some_and(|u| self.st.in_arena(u) && self.st.pieces[u].side != s)
@@ -151,7 +162,7 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
+    pub fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
         if self.st.pieces[u].side != s {
             return Err(reject(
                 "only a unit's controller plays its abilities",
@@ -183,19 +194,21 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
-        if self.used.contains(&(c, k)) {
+        // "Play only when this unit would attack": once each time it would attack.
+        if a.timing != Timing::WouldAttack && self.used.contains(&(c, k)) {
             return Err(reject(
                 "an activated effect is played once per turn",
                 &[r::EFFECT_TYPES],
             ));
         }
-        if a.cost.force > self.st.player(s).force {
+        let w = self.st.pid_of(u);
+        if a.cost.force > self.st.player(w).force {
             return Err(reject(
                 format!(
                     "the ability costs {} Force; {} has {}",
                     a.cost.force,
-                    s.name(),
-                    self.st.player(s).force
+                    self.st.who(w),
+                    self.st.player(w).force
                 ),
                 &[r::G_PAY, r::G_FORCE, r::EFFECT_TYPES],
             ));
@@ -216,13 +229,15 @@ impl<'a> Engine<'a> {
             let t = format!("Enhance declared: {extra} Force more");
             self.by(s, Event::Initiate, t, &[r::ENHANCE]);
         }
-        let pl = self.st.player_mut(s);
+        let w = self.st.holder(c).unwrap_or(Pid::from(s));
+        let pl = self.st.player_mut(w);
         pl.force -= cost;
         pl.hand.retain(|&x| x != c);
-        pl.discard.push(c);
+        let o = self.st.owner[c];
+        self.st.player_mut(o).discard.push(c);
         let t = format!(
             "{} plays {} (pays {cost} Force)",
-            s.name(),
+            self.st.who(w),
             self.st.card_label(c)
         );
         self.by(s, Event::Initiate, t, &[r::BATTLE_CARDS, r::EFFECT_TYPES]);
@@ -239,10 +254,11 @@ impl<'a> Engine<'a> {
             .activated
             .clone()?;
         self.used.push((c, k));
-        self.st.player_mut(s).force -= a.cost.force;
+        let w = self.st.pid_of(u);
+        self.st.player_mut(w).force -= a.cost.force;
         let t = format!(
             "{} activates {}'s ability {k} (pays {} Force)",
-            s.name(),
+            self.st.who(w),
             self.st.label(u),
             a.cost.force
         );
@@ -258,42 +274,45 @@ impl<'a> Engine<'a> {
             let Some(a) = self.pay_ability(s, u, k) else {
                 return Ok(());
             };
+            let w = self.st.pid_of(u);
             if let Some(x) = a.enhance.as_ref().filter(|_| st.enhance) {
-                self.st.player_mut(s).force -= x.cost.force;
+                self.st.player_mut(w).force -= x.cost.force;
                 let t = format!("Enhance declared: {} Force more", x.cost.force);
                 self.by(s, Event::Initiate, t, &[r::ENHANCE]);
             }
             self.resolved.push(format!("ability:{}", self.st.key(u)));
             let effects = enhanced(&a, st.enhance);
-            return self.run_effects(s, Some(u), &effects, target, ctx);
+            return self.run_effects(w, Some(u), &effects, target, ctx);
         }
         let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
             return Ok(());
         };
+        let w = self.st.holder(c).unwrap_or(Pid::from(s));
         let a = self.card_activated(c);
         self.pay_card(s, c, st.enhance);
         self.resolved.push(format!("play:{}", self.st.keys[c]));
         let effects = a.map(|a| enhanced(&a, st.enhance)).unwrap_or_default();
-        self.run_effects(s, None, &effects, target, ctx)
+        self.run_effects(w, None, &effects, target, ctx)
     }
 
     /// Run effects in order; "when you draw a card" triggers wait until they finish.
     pub fn run_effects(
         &mut self,
-        s: Side,
+        who: impl Into<Pid>,
         src: Option<PieceIx>,
         effects: &[Effect],
         target: Option<PieceIx>,
         ctx: Ctx,
     ) -> Flow<()> {
+        let w = who.into();
         let mut drawn = 0;
         self.level += 1;
         for e in effects {
-            drawn += self.effect(s, src, e, target, ctx)?;
+            drawn += self.effect(w, src, e, target, ctx)?;
         }
         self.level -= 1;
         for _ in 0..drawn {
-            self.draw_triggers(s)?;
+            self.draw_triggers(w)?;
         }
         Ok(())
     }
@@ -301,12 +320,13 @@ impl<'a> Engine<'a> {
     /// One effect; returns the number of cards drawn.
     fn effect(
         &mut self,
-        s: Side,
+        w: Pid,
         src: Option<PieceIx>,
         e: &Effect,
         target: Option<PieceIx>,
         ctx: Ctx,
     ) -> Flow<i64> {
+        let s = w.side;
         let tl = |e: &Engine| target.map_or("no unit".to_string(), |t| e.st.label(t));
         match e {
             Effect::Untap => {
@@ -334,13 +354,19 @@ impl<'a> Engine<'a> {
                 }
             }
             Effect::GainForce(n) => {
-                self.st.player_mut(s).force += n;
+                self.st.player_mut(w).force += n;
                 let txt = format!(
                     "{} gains {n} Force ({} now)",
-                    s.name(),
-                    self.st.player(s).force
+                    self.st.who(w),
+                    self.st.player(w).force
                 );
                 self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
+            }
+            Effect::LoseForce(_) if self.st.team => {
+                return self.not_modelled(
+                    "Two-Headed Wookiee: \"your opponent loses X Force\" when the opponent is two players with their own Force",
+                    &[r::DISTINCTIONS, r::SHARING, r::G_GAIN_LOSE],
+                );
             }
             Effect::LoseForce(n) => {
                 let o = s.other();
@@ -352,9 +378,9 @@ impl<'a> Engine<'a> {
                 );
                 self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
             }
-            Effect::Draw(n) => return Ok(self.draw(s, *n)),
-            Effect::DiscardCards(n) => self.discard_from_hand(s, *n)?,
-            Effect::Search(names) => self.search(s, names)?,
+            Effect::Draw(n) => return Ok(self.draw(w, *n)),
+            Effect::DiscardCards(n) => self.discard_from_hand(w, *n)?,
+            Effect::Search(names) => self.search(w, names)?,
             Effect::RetreatSelf => {
                 if let Some(u) = src.filter(|&u| self.st.in_arena(u)) {
                     self.st.pieces[u].zone = PZone::BuildZone;
@@ -370,11 +396,18 @@ impl<'a> Engine<'a> {
                         self.st.label(a)
                     );
                     self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::POP]);
-                    self.discard_check(a, None);
+                    self.discard_check(a, None)?;
                 }
             }
-            Effect::RemoveCounters { n, from } => self.remove_counters(s, *n, from)?,
-            Effect::DisruptAttack => {}
+            Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
+            Effect::DisruptAttack | Effect::DisruptMission => {}
+            Effect::TapSelf => {
+                if let Some(u) = src {
+                    self.st.pieces[u].tapped = true;
+                    let txt = format!("{} taps", self.st.label(u));
+                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
+                }
+            }
             Effect::DiscardUnit(_) => {
                 if let Some(t) = target {
                     let txt = format!("{} is discarded", tl(self));
@@ -383,9 +416,9 @@ impl<'a> Engine<'a> {
                 }
             }
             Effect::DiscardOneEachArena(n) => self.discard_one_each_arena(*n)?,
-            Effect::GainControl => {
+            Effect::GainControl | Effect::GainControlThisTurn => {
                 if let Some(t) = target {
-                    self.gain_control(s, t)?;
+                    self.gain_control(w, t, matches!(e, Effect::GainControlThisTurn))?;
                 }
             }
             Effect::MayAttackIn(a) => {
@@ -452,53 +485,12 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    /// Gain control of a unit: its stack changes sides; its Pilots and
-    /// Equipment keep their controllers and still grant it their effects.
-    fn gain_control(&mut self, s: Side, t: PieceIx) -> Flow<()> {
-        if self.st.pieces[t].side == s {
-            return Ok(());
-        }
-        let name = self.st.top_def(t).name.clone();
-        let clash = self.st.top_def(t).version.is_some()
-            && (0..self.st.pieces.len()).any(|p| {
-                p != t
-                    && self.st.pieces[p].side == s
-                    && self.st.in_arena(p)
-                    && self.st.top_def(p).version.is_some()
-                    && super::state::same_unit(&self.st.top_def(p).name, &name)
-            });
-        if clash {
-            return self.not_modelled(
-                "gaining control of a unique unit whose name you already control (discard the lower cost one, or pay the difference)",
-                &[r::CONTESTING, r::G_CONTROL],
-            );
-        }
-        self.st.pieces[t].side = s;
-        let riders = !self.st.riders(t, true).is_empty() || !self.st.riders(t, false).is_empty();
-        let txt = format!(
-            "{} gains control of {}{}",
-            s.name(),
-            self.st.label(t),
-            if riders {
-                " (its Pilots and Equipment keep their controller and still grant it their effects)"
-            } else {
-                ""
-            }
-        );
-        let cites: &[&'static str] = if riders {
-            &[r::G_CONTROL, r::CONTROL_OF_PILOTS, r::EQUIPMENT_CARDS]
-        } else {
-            &[r::G_CONTROL]
-        };
-        self.rules(Event::StateChange, txt, cites);
-        Ok(())
-    }
-
     /// Draw up to `n` cards (as many as there are).
-    pub fn draw(&mut self, s: Side, n: i64) -> i64 {
+    pub fn draw(&mut self, who: impl Into<Pid>, n: i64) -> i64 {
+        let w = who.into();
         let mut k = 0;
         for _ in 0..n {
-            let pl = self.st.player_mut(s);
+            let pl = self.st.player_mut(w);
             if pl.deck.is_empty() {
                 break;
             }
@@ -508,15 +500,21 @@ impl<'a> Engine<'a> {
         }
         let txt = format!(
             "{} draws {k} card{}",
-            s.name(),
+            self.st.who(w),
             if k == 1 { "" } else { "s" }
         );
-        self.rules(Event::StateChange, txt, &[r::G_DRAW_X, r::DECK]);
+        let cites: &[&'static str] = if self.st.team {
+            &[r::G_DRAW_X, r::DECK, r::SHARING]
+        } else {
+            &[r::G_DRAW_X, r::DECK]
+        };
+        self.rules(Event::StateChange, txt, cites);
         k
     }
 
-    fn discard_from_hand(&mut self, s: Side, n: i64) -> Flow<()> {
-        let n = (n.max(0) as usize).min(self.st.player(s).hand.len());
+    fn discard_from_hand(&mut self, w: Pid, n: i64) -> Flow<()> {
+        let s = w.side;
+        let n = (n.max(0) as usize).min(self.st.player(w).hand.len());
         if n == 0 {
             return Ok(());
         }
@@ -525,7 +523,7 @@ impl<'a> Engine<'a> {
                 && st.cards.len() == n
                 && st.cards.iter().all(|k| {
                     e.st.find(&k.value)
-                        .is_some_and(|c| e.st.player(s).hand.contains(&c))
+                        .is_some_and(|c| e.st.player(w).hand.contains(&c))
                 });
             if ok {
                 Ok(())
@@ -539,21 +537,22 @@ impl<'a> Engine<'a> {
         if let Answer::Do(st) = self.ask(s, NeedKind::Choice, "cards to discard", true, &judge)? {
             for k in &st.cards {
                 if let Some(c) = self.st.find(&k.value) {
-                    let pl = self.st.player_mut(s);
-                    pl.hand.retain(|&x| x != c);
-                    pl.discard.push(c);
+                    self.st.player_mut(w).hand.retain(|&x| x != c);
+                    let o = self.st.owner[c];
+                    self.st.player_mut(o).discard.push(c);
                 }
             }
-            let txt = format!("{} discards {} cards", s.name(), n);
+            let txt = format!("{} discards {} cards", self.st.who(w), n);
             self.by(s, Event::StateChange, txt, &[r::G_DISCARD]);
         }
         Ok(())
     }
 
-    fn search(&mut self, s: Side, names: &[String]) -> Flow<()> {
+    fn search(&mut self, w: Pid, names: &[String]) -> Flow<()> {
+        let s = w.side;
         let found: Vec<CardIx> = self
             .st
-            .player(s)
+            .player(w)
             .deck
             .iter()
             .copied()
@@ -561,7 +560,7 @@ impl<'a> Engine<'a> {
             .collect();
         let txt = format!(
             "{} searches the deck: {} of {} named cards found",
-            s.name(),
+            self.st.who(w),
             found.len(),
             names.len()
         );
@@ -600,7 +599,7 @@ impl<'a> Engine<'a> {
         )? {
             for k in &st.cards {
                 if let Some(c) = self.st.find(&k.value) {
-                    let pl = self.st.player_mut(s);
+                    let pl = self.st.player_mut(w);
                     pl.deck.retain(|&x| x != c);
                     pl.hand.push(c);
                 }
@@ -611,10 +610,11 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn remove_counters(&mut self, s: Side, n: i64, from: &[super::model::Arena]) -> Flow<()> {
+    fn remove_counters(&mut self, w: Pid, n: i64, from: &[super::model::Arena]) -> Flow<()> {
+        let s = w.side;
         let cands: Vec<PieceIx> = (0..self.st.pieces.len())
             .filter(|&u| {
-                self.st.pieces[u].side == s
+                self.st.pid_of(u) == w
                     && self.st.pieces[u].damage > 0
                     && self.st.arena_of(u).is_some_and(|a| from.contains(&a))
             })
@@ -662,9 +662,9 @@ impl<'a> Engine<'a> {
     }
 
     /// "When you draw a card" abilities of a side's units, once.
-    fn draw_triggers(&mut self, s: Side) -> Flow<()> {
+    fn draw_triggers(&mut self, w: Pid) -> Flow<()> {
         for u in 0..self.st.pieces.len() {
-            if self.st.pieces[u].side != s || !self.st.in_arena(u) {
+            if self.st.pid_of(u) != w || !self.st.in_arena(u) {
                 continue;
             }
             let trig: Vec<_> = self
@@ -681,7 +681,7 @@ impl<'a> Engine<'a> {
                 }
                 let txt = format!("{}: \"when you draw a card\" resolves", self.st.label(u));
                 self.rules(Event::Push, txt, &[r::G_WHEN_DRAW, r::USING_EFFECTS]);
-                self.run_effects(s, Some(u), &t.effects, None, Ctx::default())?;
+                self.run_effects(w, Some(u), &t.effects, None, Ctx::default())?;
             }
         }
         Ok(())
@@ -721,7 +721,8 @@ impl<'a> Engine<'a> {
                 && pc.zone == PZone::BuildZone
                 && self.st.top_def(p).keywords.hidden_cost.is_some_and(|x| {
                     let cost = self.st.deploy_cost(p);
-                    pc.counters >= x.min(cost) && cost - pc.counters <= self.st.player(s).force
+                    pc.counters >= x.min(cost)
+                        && cost - pc.counters <= self.st.player(self.st.pid_of(p)).force
                 })
         })
     }

@@ -17,6 +17,7 @@
 mod attack;
 mod build;
 mod check;
+mod control;
 mod damage;
 pub mod effects;
 pub mod engine;
@@ -116,25 +117,17 @@ pub fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
 
 fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engine::Flow<()> {
     if board.format == Format::TwoHeadedWookiee {
-        let pools = [&board.dark, &board.light].into_iter().any(|p| {
-            p.force != 0
-                || p.build != 0
-                || !p.hand.is_empty()
-                || !p.deck.is_empty()
-                || !p.discard.is_empty()
-                || p.resource.is_some()
-        });
-        if pools {
-            return e.not_modelled(
-                "Two-Headed Wookiee: each player's own Force, build points, hand, deck, discard pile and Resource",
-                &[rules::SHARING],
-            );
-        }
         e.rules(
             Event::Phase,
-            "Two-Headed Wookiee: each side is a team of two players (a and b); the primary player makes the team's decisions",
-            &[rules::TWO_HEADED, rules::COOPERATION, rules::TEAM_ORDER],
+            "Two-Headed Wookiee: each side is a team of two players (a and b), each with their own Force, build points, hand, deck, discard pile and Resource; the primary player makes the team's decisions",
+            &[rules::TWO_HEADED, rules::COOPERATION, rules::SHARING, rules::TEAM_ORDER],
         );
+        if board.start == Some(Start::Setup) {
+            return e.not_modelled(
+                "Two-Headed Wookiee setup: the team's shared 50 build total",
+                &[rules::SHARING, rules::SETUP],
+            );
+        }
     }
     for p in 0..e.st.pieces.len() {
         let pc = &e.st.pieces[p];
@@ -184,6 +177,9 @@ fn observe(e: &engine::Engine, obs: &mut Observations) {
         let t = st.totals(p);
         let u = |x: &str| format!("units.{k}.{x}");
         obs.set(u("zone"), st.where_is(c));
+        if st.team {
+            obs.set(u("player"), st.pid_of(p).letter());
+        }
         obs.set(u("top"), st.key(p));
         obs.set(u("tapped"), pc.tapped);
         obs.set(u("damage"), pc.damage);
@@ -210,15 +206,21 @@ fn observe(e: &engine::Engine, obs: &mut Observations) {
         }
     }
     for s in Side::BOTH {
-        let pl = st.player(s);
-        let n = s.as_str();
-        obs.set(format!("force.{n}"), pl.force);
-        obs.set(format!("build.{n}"), pl.build);
-        obs.list(format!("hand.{n}"), &st.keys_of(&pl.hand));
-        obs.list(format!("deck.{n}"), &st.keys_of(&pl.deck));
-        obs.list(format!("discard.{n}"), &st.keys_of(&pl.discard));
-        obs.set(format!("bounty.{n}.force"), pl.bounty.force);
-        obs.set(format!("bounty.{n}.build"), pl.bounty.build);
+        for w in st.pids(s) {
+            let pl = st.player(w);
+            let n = if st.team {
+                format!("{}.{}", s.as_str(), w.letter())
+            } else {
+                s.as_str().to_string()
+            };
+            obs.set(format!("force.{n}"), pl.force);
+            obs.set(format!("build.{n}"), pl.build);
+            obs.list(format!("hand.{n}"), &st.keys_of(&pl.hand));
+            obs.list(format!("deck.{n}"), &st.keys_of(&pl.deck));
+            obs.list(format!("discard.{n}"), &st.keys_of(&pl.discard));
+            obs.set(format!("bounty.{n}.force"), pl.bounty.force);
+            obs.set(format!("bounty.{n}.build"), pl.bounty.build);
+        }
     }
     for a in Arena::ALL {
         obs.set(

@@ -166,6 +166,51 @@ pub struct PlayerBoard {
     /// Locations in play, each in the arena its subtype names.
     #[serde(default)]
     pub locations: Vec<UnitBoard>,
+    /// Two-Headed Wookiee: player A's own Force, build points and piles.
+    #[serde(default)]
+    pub a: Option<Pools>,
+    /// Two-Headed Wookiee: player B's own Force, build points and piles.
+    #[serde(default)]
+    pub b: Option<Pools>,
+}
+
+/// One team player's own Force, build points, hand, deck, discard pile and
+/// Resource (Two-Headed Wookiee: teammates don't share them).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pools {
+    #[serde(default)]
+    pub force: i64,
+    #[serde(default)]
+    pub build: i64,
+    #[serde(default)]
+    pub hand: Vec<Spanned<String>>,
+    /// The deck, top first.
+    #[serde(default)]
+    pub deck: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub discard: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub resource: Option<Spanned<String>>,
+}
+
+impl PlayerBoard {
+    /// The pools of a player: the side's own (standard), or team player `a`/`b`.
+    pub fn pools(&self, p: u8) -> Pools {
+        let own = |x: &Option<Pools>| x.clone().unwrap_or_default();
+        match p {
+            0 if self.a.is_none() && self.b.is_none() => Pools {
+                force: self.force,
+                build: self.build,
+                hand: self.hand.clone(),
+                deck: self.deck.clone(),
+                discard: self.discard.clone(),
+                resource: self.resource.clone(),
+            },
+            0 => own(&self.a),
+            _ => own(&self.b),
+        }
+    }
 }
 
 /// A unit (or a face-down card, or completed Equipment) on the board.
@@ -396,6 +441,9 @@ pub struct Ability {
 pub struct Replacement {
     pub would: WouldEvent,
     pub instead: Instead,
+    /// "You may pay …; if you do, … instead": optional, at this cost.
+    #[serde(default)]
+    pub cost: Option<Cost>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -410,6 +458,8 @@ pub enum WouldEvent {
 pub enum Instead {
     /// Return the unit (and all cards stacked with it) to its owner's hand.
     ReturnToHand,
+    /// Remove all damage counters from the unit; it stays in play.
+    RemoveDamage,
 }
 
 /// A static grant to units.
@@ -451,6 +501,10 @@ pub enum Timing {
     DisruptAttack,
     /// A Mission: its effect resolves when it is completed in the build step.
     Build,
+    /// The disrupt POP of a Mission card being completed.
+    DisruptMission,
+    /// "Play only when this unit would attack": instead of attacking (not an attack).
+    WouldAttack,
 }
 
 /// An activated ability or a Battle card: pay the cost, get the effects.
@@ -547,6 +601,12 @@ pub enum Effect {
     DiscardOneEachArena(i64),
     /// Gain control of the chosen unit.
     GainControl,
+    /// Gain control of the chosen unit until end of turn.
+    GainControlThisTurn,
+    /// Tap the unit with the ability.
+    TapSelf,
+    /// Disrupt a Mission card being completed (it is discarded without effect).
+    DisruptMission,
     /// "The next time one of your units would attack this turn, you may have
     /// it attack another of your opponent's units in the [arena]."
     MayAttackIn(Arena),
@@ -601,6 +661,10 @@ pub struct Step {
     /// Play the card's Enhance effect too (declared, with its additional cost).
     #[serde(default)]
     pub enhance: bool,
+    /// Two-Headed Wookiee: the team player (`a` or `b`) who pays for the
+    /// decision (default: the player whose card it is).
+    #[serde(default)]
+    pub player: Option<Spanned<String>>,
 }
 
 /// What a scripted decision does.

@@ -117,6 +117,7 @@ pub const G_ANYTIME: &str = "swtcg.rb.glossary.anytime";
 pub const G_MUST_ATTACK: &str = "swtcg.rb.glossary.must-attack";
 pub const G_WHEN_DISCARDED: &str = "swtcg.rb.glossary.when-this-unit-is-discarded";
 pub const G_MAY_ATTACK: &str = "swtcg.rb.glossary.may-attack";
+pub const G_WOULD_ATTACK: &str = "swtcg.rb.glossary.would-attack";
 
 /// Every ID above.
 pub const ALL: &[&str] = &[
@@ -237,4 +238,5 @@ pub const ALL: &[&str] = &[
     G_ANYTIME,
     G_MUST_ATTACK,
     G_WHEN_DISCARDED,
+    G_WOULD_ATTACK,
 ];

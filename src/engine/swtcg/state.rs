@@ -8,6 +8,30 @@ use super::model::{
 pub type CardIx = usize;
 pub type PieceIx = usize;
 
+/// A player: a side, and in Two-Headed Wookiee which player of the team
+/// (0: player A, 1: player B; always 0 in a standard game).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pid {
+    pub side: Side,
+    pub p: u8,
+}
+
+impl From<Side> for Pid {
+    fn from(side: Side) -> Pid {
+        Pid { side, p: 0 }
+    }
+}
+
+impl Pid {
+    pub fn ix(self) -> usize {
+        self.side.ix() * 2 + usize::from(self.p)
+    }
+    /// `a` or `b`.
+    pub fn letter(self) -> &'static str {
+        if self.p == 0 { "a" } else { "b" }
+    }
+}
+
 /// Where a piece (a unit stack, a Pilot stack, an Equipment stack) is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PZone {
@@ -39,8 +63,10 @@ pub struct Piece {
     pub speed_mod: i64,
     pub moved: bool,
     pub equipped: bool,
-    /// Two-Headed Wookiee: which player of the team owns it.
-    pub player: Option<String>,
+    /// Control gained until end of turn: the player it returns to then.
+    pub returns_to: Option<Pid>,
+    /// Two-Headed Wookiee: which player of the team controls it (0: A, 1: B).
+    pub player: u8,
 }
 
 /// The summed keywords of a unit.
@@ -192,9 +218,10 @@ pub struct State {
     pub keys: Vec<String>,
     pub defs: Vec<CardDef>,
     pub pieces: Vec<Piece>,
-    pub players: [Player; 2],
-    /// Each card's owner (the side whose board lists it).
-    pub owner: Vec<Side>,
+    /// Each player's things, by `Pid::ix` (a standard game uses 0 and 2).
+    pub players: [Player; 4],
+    /// Each card's owner (the player whose board lists it).
+    pub owner: Vec<Pid>,
     /// Two-Headed Wookiee: each side is a team of two players.
     pub team: bool,
 }
@@ -324,7 +351,7 @@ impl State {
     /// `player`) belongs to "you" of the card `src`: the player who controls
     /// `src`; on a Location, the players who control Characters in its arena
     /// on its side.
-    pub fn is_you(&self, src: PieceIx, side: Side, player: Option<&str>) -> bool {
+    pub fn is_you(&self, src: PieceIx, side: Side, player: u8) -> bool {
         let sp = &self.pieces[src];
         if sp.side != side {
             return false;
@@ -334,16 +361,15 @@ impl State {
         }
         match sp.zone {
             PZone::Location(a) => self.units_in(a, side).into_iter().any(|u| {
-                self.pieces[u].player.as_deref() == player
-                    && self.top_def(u).types.contains(&Arena::Character)
+                self.pieces[u].player == player && self.top_def(u).types.contains(&Arena::Character)
             }),
-            _ => sp.player.as_deref() == player,
+            _ => sp.player == player,
         }
     }
     fn whose_ok(&self, f: &Filter, src: PieceIx, p: PieceIx) -> bool {
         let pc = &self.pieces[p];
         match f.whose {
-            Whose::Your => self.is_you(src, pc.side, pc.player.as_deref()),
+            Whose::Your => self.is_you(src, pc.side, pc.player),
             Whose::Opponent => pc.side != self.pieces[src].side,
             Whose::Any => true,
         }
@@ -492,11 +518,44 @@ impl State {
             _ => None,
         }
     }
-    pub fn player(&self, s: Side) -> &Player {
-        &self.players[s.ix()]
+    pub fn player(&self, who: impl Into<Pid>) -> &Player {
+        &self.players[who.into().ix()]
     }
-    pub fn player_mut(&mut self, s: Side) -> &mut Player {
-        &mut self.players[s.ix()]
+    pub fn player_mut(&mut self, who: impl Into<Pid>) -> &mut Player {
+        &mut self.players[who.into().ix()]
+    }
+    /// The players of a side: one, or a team's two.
+    pub fn pids(&self, side: Side) -> Vec<Pid> {
+        let n = if self.team { 2 } else { 1 };
+        (0..n).map(|p| Pid { side, p }).collect()
+    }
+    /// The player who controls a piece.
+    pub fn pid_of(&self, p: PieceIx) -> Pid {
+        Pid {
+            side: self.pieces[p].side,
+            p: self.pieces[p].player,
+        }
+    }
+    /// The player whose hand, deck, discard pile or Resource zone holds a card.
+    pub fn holder(&self, c: CardIx) -> Option<Pid> {
+        Side::BOTH
+            .into_iter()
+            .flat_map(|s| self.pids(s))
+            .find(|&w| {
+                let pl = self.player(w);
+                pl.hand.contains(&c)
+                    || pl.deck.contains(&c)
+                    || pl.discard.contains(&c)
+                    || pl.resource == Some(c)
+            })
+    }
+    /// A player, in words: "the Dark Side", or "player A of the Dark Side".
+    pub fn who(&self, w: Pid) -> String {
+        if self.team {
+            format!("player {} of {}", w.letter().to_uppercase(), w.side.name())
+        } else {
+            w.side.name().to_string()
+        }
     }
     /// Where a card is, as observed: `dark.space`, `light.hand`, `dark.pilot`…
     pub fn where_is(&self, c: CardIx) -> String {
@@ -512,22 +571,24 @@ impl State {
             };
             return format!("{}.{z}", pc.side.as_str());
         }
-        for s in Side::BOTH {
-            let pl = self.player(s);
-            for (name, pile) in [
-                ("hand", &pl.hand),
-                ("deck", &pl.deck),
-                ("discard", &pl.discard),
-            ] {
-                if pile.contains(&c) {
-                    return format!("{}.{name}", s.as_str());
-                }
-            }
-            if pl.resource == Some(c) {
-                return format!("{}.resource", s.as_str());
-            }
+        let Some(w) = self.holder(c) else {
+            return "nowhere".into();
+        };
+        let pl = self.player(w);
+        let name = if pl.hand.contains(&c) {
+            "hand"
+        } else if pl.deck.contains(&c) {
+            "deck"
+        } else if pl.discard.contains(&c) {
+            "discard"
+        } else {
+            "resource"
+        };
+        if self.team {
+            format!("{}.{}.{name}", w.side.as_str(), w.letter())
+        } else {
+            format!("{}.{name}", w.side.as_str())
         }
-        "nowhere".into()
     }
     /// Cards of a pile, as keys.
     pub fn keys_of(&self, cs: &[CardIx]) -> Vec<String> {
@@ -572,28 +633,43 @@ impl State {
 
 /// Build the state from a board (names have been checked by the loader).
 pub fn setup(b: &Board) -> State {
+    let team = b.format == Format::TwoHeadedWookiee;
     let mut st = State {
         keys: b.cards.keys().cloned().collect(),
         defs: b.cards.values().map(|d| d.value.clone()).collect(),
         pieces: Vec::new(),
-        players: [Player::default(), Player::default()],
-        owner: vec![Side::Dark; b.cards.len()],
-        team: b.format == Format::TwoHeadedWookiee,
+        players: Default::default(),
+        owner: vec![Pid::from(Side::Dark); b.cards.len()],
+        team,
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {
             v.iter().filter_map(|k| st.find(&k.value)).collect()
         };
-        let pl = Player {
-            force: pb.force,
-            build: pb.build,
-            hand: ids(&pb.hand, &st),
-            deck: ids(&pb.deck, &st),
-            discard: ids(&pb.discard, &st),
-            resource: pb.resource.as_ref().and_then(|k| st.find(&k.value)),
-            bounty: Cost::default(),
-        };
-        st.players[side.ix()] = pl;
+        for w in st.pids(side) {
+            let pools = pb.pools(w.p);
+            let pl = Player {
+                force: pools.force,
+                build: pools.build,
+                hand: ids(&pools.hand, &st),
+                deck: ids(&pools.deck, &st),
+                discard: ids(&pools.discard, &st),
+                resource: pools.resource.as_ref().and_then(|k| st.find(&k.value)),
+                bounty: Cost::default(),
+            };
+            let listed: Vec<CardIx> = pl
+                .hand
+                .iter()
+                .chain(&pl.deck)
+                .chain(&pl.discard)
+                .chain(&pl.resource)
+                .copied()
+                .collect();
+            for c in listed {
+                st.owner[c] = w;
+            }
+            st.players[w.ix()] = pl;
+        }
         for (zone, list) in [
             (PZone::Arena(Arena::Space), &pb.space),
             (PZone::Arena(Arena::Ground), &pb.ground),
@@ -610,34 +686,6 @@ pub fn setup(b: &Board) -> State {
                 .and_then(|c| st.def(c).types.first().copied())
                 .unwrap_or(Arena::Space);
             place(&mut st, side, PZone::Location(arena), u);
-        }
-        let mut listed: Vec<&serde_saphyr::Spanned<String>> = pb
-            .hand
-            .iter()
-            .chain(&pb.deck)
-            .chain(&pb.discard)
-            .chain(&pb.resource)
-            .collect();
-        for u in pb
-            .space
-            .iter()
-            .chain(&pb.ground)
-            .chain(&pb.character)
-            .chain(&pb.build_zone)
-            .chain(&pb.locations)
-        {
-            listed.extend(std::iter::once(&u.card).chain(&u.under));
-            listed.extend(
-                u.pilots
-                    .iter()
-                    .flatten()
-                    .chain(u.equipment.iter().flatten()),
-            );
-        }
-        for k in listed {
-            if let Some(c) = st.find(&k.value) {
-                st.owner[c] = side;
-            }
         }
     }
     st
@@ -656,7 +704,8 @@ fn new_piece(st: &mut State, side: Side, zone: PZone, stack: Vec<CardIx>) -> Pie
         speed_mod: 0,
         moved: false,
         equipped: false,
-        player: None,
+        returns_to: None,
+        player: 0,
     });
     st.pieces.len() - 1
 }
@@ -664,6 +713,11 @@ fn new_piece(st: &mut State, side: Side, zone: PZone, stack: Vec<CardIx>) -> Pie
 fn place(st: &mut State, side: Side, zone: PZone, u: &UnitBoard) -> Option<PieceIx> {
     let mut stack = vec![st.find(&u.card.value)?];
     stack.extend(u.under.iter().filter_map(|k| st.find(&k.value)));
+    let player = u8::from(u.player.as_ref().is_some_and(|s| s.value == "b"));
+    let w = Pid { side, p: player };
+    for &c in &stack {
+        st.owner[c] = w;
+    }
     let p = new_piece(st, side, zone, stack);
     {
         let pc = &mut st.pieces[p];
@@ -671,7 +725,7 @@ fn place(st: &mut State, side: Side, zone: PZone, u: &UnitBoard) -> Option<Piece
         pc.damage = u.damage;
         pc.face_down = u.face_down;
         pc.counters = u.counters;
-        pc.player = u.player.as_ref().map(|s| s.value.clone());
+        pc.player = player;
     }
     for (list, zone) in [
         (&u.pilots, PZone::Pilot(p)),
@@ -679,18 +733,24 @@ fn place(st: &mut State, side: Side, zone: PZone, u: &UnitBoard) -> Option<Piece
     ] {
         for stack in list {
             let cs: Vec<CardIx> = stack.iter().filter_map(|k| st.find(&k.value)).collect();
+            for &c in &cs {
+                st.owner[c] = w;
+            }
             if !cs.is_empty() {
                 let q = new_piece(st, side, zone, cs);
-                st.pieces[q].player = st.pieces[p].player.clone();
+                st.pieces[q].player = player;
             }
         }
     }
     Some(p)
 }
 
-/// Make a new piece (a card completed or deployed).
-pub fn add_piece(st: &mut State, side: Side, zone: PZone, c: CardIx) -> PieceIx {
-    new_piece(st, side, zone, vec![c])
+/// Make a new piece (a card completed or deployed), controlled by `who`.
+pub fn add_piece(st: &mut State, who: impl Into<Pid>, zone: PZone, c: CardIx) -> PieceIx {
+    let w = who.into();
+    let p = new_piece(st, w.side, zone, vec![c]);
+    st.pieces[p].player = w.p;
+    p
 }
 
 /// Whether a card kind has a build cost (and can be built).

@@ -3,7 +3,7 @@
 //! order with the Dark Side winning ties) and the end of turn with the win check.
 
 use super::engine::{Answer, Engine, Flow, reject};
-use super::model::{Arena, Side, Start, Step, Through, Verb};
+use super::model::{Arena, Side, Start, Step, Through, Timing, Verb};
 use super::rules as r;
 use super::state::{PZone, PieceIx, same_unit};
 use crate::engine::{Event, NeedKind};
@@ -30,7 +30,7 @@ impl<'a> Engine<'a> {
         };
         self.battle_phase(first)?;
         if through == Through::Turn {
-            self.end_of_turn();
+            self.end_of_turn()?;
         }
         Ok(())
     }
@@ -40,7 +40,11 @@ impl<'a> Engine<'a> {
         for s in Side::BOTH {
             for p in 0..self.st.pieces.len() {
                 if self.st.pieces[p].side == s && self.st.pieces[p].zone != PZone::Gone {
-                    self.st.pieces[p].tapped = false;
+                    let pc = &mut self.st.pieces[p];
+                    pc.tapped = false;
+                    // A new turn: one move and one equip again.
+                    pc.moved = false;
+                    pc.equipped = false;
                 }
             }
             self.rules(
@@ -49,28 +53,44 @@ impl<'a> Engine<'a> {
                 &[r::READY_PHASE, r::G_TAP],
             );
         }
+        let team: &[&'static str] = if self.st.team {
+            &[r::READY_PHASE, r::SHARING]
+        } else {
+            &[r::READY_PHASE]
+        };
         for s in Side::BOTH {
-            self.st.player_mut(s).force += 4;
-            let t = format!("{} gains 4 Force ({})", s.name(), self.st.player(s).force);
-            self.rules(Event::StateChange, t, &[r::READY_PHASE]);
+            for w in self.st.pids(s) {
+                self.st.player_mut(w).force += 4;
+                let t = format!(
+                    "{} gains 4 Force ({})",
+                    self.st.who(w),
+                    self.st.player(w).force
+                );
+                self.rules(Event::StateChange, t, team);
+            }
         }
         let roll = self.roll(Side::Light, 1, "build points")?[0];
         for s in Side::BOTH {
-            let all = Arena::ALL
-                .iter()
-                .all(|&a| !self.st.units_in(a, s).is_empty());
-            let n = roll + i64::from(all);
-            self.st.player_mut(s).build = n;
-            let t = format!(
-                "{} gets {n} build points{}",
-                s.name(),
-                if all {
-                    " (+1: units in all 3 arenas)"
-                } else {
-                    ""
-                }
-            );
-            self.rules(Event::StateChange, t, &[r::READY_PHASE]);
+            for w in self.st.pids(s) {
+                let all = Arena::ALL.iter().all(|&a| {
+                    self.st
+                        .units_in(a, s)
+                        .iter()
+                        .any(|&u| self.st.pieces[u].player == w.p)
+                });
+                let n = roll + i64::from(all);
+                self.st.player_mut(w).build = n;
+                let t = format!(
+                    "{} gets {n} build points{}",
+                    self.st.who(w),
+                    if all {
+                        " (+1: units in all 3 arenas)"
+                    } else {
+                        ""
+                    }
+                );
+                self.rules(Event::StateChange, t, team);
+            }
         }
         Ok(())
     }
@@ -111,6 +131,11 @@ impl<'a> Engine<'a> {
                                 "you can't retreat a unit that's already tapped",
                                 &[r::COMMAND_PHASE],
                             ))
+                        } else if e.st.riders(u, true).iter().any(|&q| e.st.pieces[q].tapped) {
+                            Err(reject(
+                                "its Pilot is already tapped: move the Pilot to the build zone during the build step separately, then retreat the unit",
+                                &[r::RETREATING_PILOTS],
+                            ))
                         } else {
                             Ok(())
                         }
@@ -127,8 +152,11 @@ impl<'a> Engine<'a> {
                     let Some(u) = self.unit_of(&st) else { continue };
                     self.st.pieces[u].tapped = true;
                     self.st.pieces[u].zone = PZone::BuildZone;
+                    for q in self.st.riders(u, true) {
+                        self.st.pieces[q].tapped = true;
+                    }
                     let t = format!(
-                        "{} taps and retreats to the build zone (its Pilots with it)",
+                        "{} taps and retreats to the build zone (its Pilots tap and go with it)",
                         self.st.label(u)
                     );
                     self.by(
@@ -264,6 +292,9 @@ impl<'a> Engine<'a> {
                         ))
                     }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
+                    (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => {
+                        Err(reject("a unit's Pilot can't be attacked", &[r::PILOTING]))
+                    }
                     (_, Some(t)) if e.st.totals(t).kw.stealth && !e.st.pieces[t].tapped => {
                         Err(reject(
                             "Stealth: this unit can't be attacked unless it's tapped",
@@ -289,6 +320,7 @@ impl<'a> Engine<'a> {
                         &[r::ATTACKING, r::BATTLE_PHASE],
                     )),
                 },
+                Verb::Play if ok_unit => e.judge_would_attack(side, st),
                 Verb::DoubleStrike => Err(reject(
                     "Double Strike is played only if this unit just attacked and tapped for that attack",
                     &[r::DOUBLE_STRIKE],
@@ -308,6 +340,11 @@ impl<'a> Engine<'a> {
                 .join(" or ")
         );
         match self.ask(side, NeedKind::Action, &what, true, &judge)? {
+            Answer::Do(st) if st.verb() == Verb::Play => {
+                let t = "\"play only when this unit would attack\": not an attack (the unit does not tap unless the ability says so; no attack effects)";
+                self.rules(Event::Initiate, t, &[r::G_WOULD_ATTACK]);
+                self.play(side, &st, super::effects::Ctx::default())?;
+            }
             Answer::Do(st) if st.verb() == Verb::Attack => {
                 if let (Some(u), Some(t)) = (self.unit_of(&st), self.target_of(&st)) {
                     self.attack(u, t, false)?;
@@ -326,6 +363,24 @@ impl<'a> Engine<'a> {
             Answer::Pass => {}
         }
         Ok(())
+    }
+
+    /// An ability played when the next attacker would attack, instead of
+    /// attacking: not while it must attack, and only while it is untapped.
+    fn judge_would_attack(&self, side: Side, st: &Step) -> Result<(), super::engine::Reject> {
+        let u = self
+            .unit_of(st)
+            .ok_or_else(|| reject("name the unit", &[r::G_WOULD_ATTACK]))?;
+        if (self.st.top_def(u).must_attack && !self.targets(u).is_empty())
+            || !self.must_attack(u).is_empty()
+        {
+            return Err(reject(
+                "a unit that must attack can't play abilities that say \"Play only when this unit would attack\"",
+                &[r::G_MUST_ATTACK, r::G_WOULD_ATTACK],
+            ));
+        }
+        self.ability_ok(side, u, st.ability.unwrap_or(1), Timing::WouldAttack)?;
+        self.payer(self.st.pid_of(u), st)
     }
 
     /// Whether piece `p` takes part in contests: a unique unit in an arena,
@@ -362,6 +417,16 @@ impl<'a> Engine<'a> {
     fn contests(&mut self) -> Flow<()> {
         for equipment in [false, true] {
             let mut pairs = self.contest_pairs(equipment);
+            let shared = pairs
+                .iter()
+                .enumerate()
+                .any(|(i, a)| pairs[i + 1..].iter().any(|b| a.0 == b.0 || a.1 == b.1));
+            if self.st.team && shared {
+                return self.not_modelled(
+                    "Two-Headed Wookiee: both players of a team with a unique card of the same name contesting one card",
+                    &[r::CONTESTING, r::DISTINCTIONS],
+                );
+            }
             while !pairs.is_empty() {
                 let k = if pairs.len() == 1 {
                     0
@@ -424,12 +489,13 @@ impl<'a> Engine<'a> {
         );
         self.rules(Event::Window, t, &[r::CONTESTING]);
         let base = [self.st.totals(d).build, self.st.totals(l).build];
+        let bidder = [self.st.pid_of(d), self.st.pid_of(l)];
         let mut bid = [0i64; 2];
         let mut side = Side::Dark;
         let mut first = true;
         loop {
             let me = side.ix();
-            let force = self.st.player(side).force;
+            let force = self.st.player(bidder[me]).force;
             let can = force > bid[me];
             let judge = |_: &Engine, st: &Step| match (st.verb(), st.amount) {
                 (Verb::Pass, _) => Ok(()),
@@ -466,7 +532,7 @@ impl<'a> Engine<'a> {
         } else {
             (l, d, Side::Light)
         };
-        self.st.player_mut(ws).force -= bid[ws.ix()];
+        self.st.player_mut(bidder[ws.ix()]).force -= bid[ws.ix()];
         let fate = if equipment {
             self.st.pieces[lose].tapped = true;
             "taps and remains attached to the equipped unit"
@@ -484,7 +550,7 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn end_of_turn(&mut self) {
+    fn end_of_turn(&mut self) -> Flow<()> {
         for p in &mut self.st.pieces {
             p.power_mod = 0;
             p.speed_mod = 0;
@@ -495,6 +561,7 @@ impl<'a> Engine<'a> {
             "end of turn: effects until end of battle and end of turn end",
             &[r::END_OF_TURN, r::G_THIS_TURN],
         );
+        self.control_ends()?;
         let count = |s: Side, e: &Engine| {
             Arena::ALL
                 .iter()
@@ -510,7 +577,7 @@ impl<'a> Engine<'a> {
                     t,
                     &[r::END_OF_TURN, r::OBJECT, r::G_CONTROL_ARENA],
                 );
-                return;
+                return Ok(());
             }
         }
         self.rules(
@@ -518,5 +585,6 @@ impl<'a> Engine<'a> {
             "no player controls 2 or more arenas: a new turn starts",
             &[r::END_OF_TURN, r::OBJECT],
         );
+        Ok(())
     }
 }

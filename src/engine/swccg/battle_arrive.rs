@@ -1,0 +1,201 @@
+//! Cards arriving in a battle on the board (AR: Initiate The Battle, React): a card
+//! whose game text lets it deploy to a battle just initiated (`deploy_to_battle`) is
+//! deployed from hand as a response to the battle's initiation (`{dark: deploy, card:
+//! …}` while the responses to the initiation are open). A 'react' may be made only by
+//! the opponent of the player who initiated the battle. A card that arrives before the
+//! power segment participates (AR: Participating In Battle); cards that already
+//! battled this turn (the board's `battled_this_turn`) do not.
+
+use super::engine::*;
+use super::stack::{ActionKind, DeployTo, Tgt};
+use super::state::{CardIx, Zone};
+use super::values::cite;
+use crate::engine::swccg::model::{AbilityKind, Effect, PileName, Side};
+use crate::engine::{Actor, Event};
+
+/// AR React - Deploy.
+pub const REACT: &str = "swccg.ar.react-deploy";
+
+/// Every section ID this file cites beyond `values::cite`.
+pub const IDS: &[&str] = &[REACT];
+
+impl Engine {
+    /// The ability of `c` that deploys it to a battle just initiated, if any:
+    /// (ability index, free, react).
+    fn arrival_ability(&self, c: CardIx) -> Option<(usize, bool, bool)> {
+        self.st
+            .def(c)
+            .abilities
+            .iter()
+            .enumerate()
+            .find_map(|(a, ab)| {
+                ab.effect.iter().find_map(|e| match e {
+                    Effect::DeployToBattle { free, react } if ab.kind == AbilityKind::Response => {
+                        Some((a, *free, *react))
+                    }
+                    _ => None,
+                })
+            })
+    }
+
+    /// Whether the decision deploys a card into a battle just initiated (`deploy` in a
+    /// response window, of a card with `deploy_to_battle` text).
+    pub(super) fn is_arrival(&self, d: &Decision) -> bool {
+        d.step
+            .card
+            .as_deref()
+            .and_then(|k| self.st.find(k))
+            .is_some_and(|c| self.arrival_ability(c).is_some())
+    }
+
+    /// `d` deploys its card from hand to the battle at stack index `i`, as a response
+    /// to the battle's initiation.
+    pub(super) fn arrive(&mut self, d: &Decision, i: usize) -> Result<(), Rej> {
+        let p = d.by;
+        let key = d.step.card.as_deref().unwrap_or("");
+        let c = self
+            .st
+            .find(key)
+            .ok_or_else(|| rej(format!("no card {key}"), super::rules::ACTIONS))?;
+        let (a, free, react, at) = self.check_arrival(p, c, i)?;
+        let title = self.name(c);
+        self.stack[i].responded.push((c, a));
+        let how = if react {
+            "as a 'react'"
+        } else {
+            "(its game text)"
+        };
+        let text = format!(
+            "{} deploys {title} {how} to the battle at {}",
+            p.name(),
+            self.st.locations[at].title
+        );
+        self.log(
+            actor(p),
+            Event::Initiate,
+            text,
+            if react {
+                &[cite::INITIATE_BATTLE, REACT]
+            } else {
+                &[cite::INITIATE_BATTLE]
+            },
+        );
+        self.push_deploy(p, c, DeployTo::Location(at), free, Some(i));
+        Ok(())
+    }
+
+    /// Could `p` deploy `c` to the battle at stack index `i` now?
+    pub(super) fn can_arrive(&self, p: Side, c: CardIx, i: usize) -> bool {
+        self.arrival_ability(c).is_some() && self.check_arrival(p, c, i).is_ok()
+    }
+
+    /// The conditions of deploying `c` to the battle at `i`: its text, in `p`'s hand, a
+    /// battle just initiated, a 'react' only by the initiator's opponent, its response
+    /// condition, once per battle, its deploy cost. Returns (ability, free, react, location).
+    fn check_arrival(
+        &self,
+        p: Side,
+        c: CardIx,
+        i: usize,
+    ) -> Result<(usize, bool, bool, usize), Rej> {
+        let title = self.name(c);
+        let Some((a, free, react)) = self.arrival_ability(c) else {
+            return Err(rej(
+                format!("{title} has no text that deploys it to a battle"),
+                super::rules::ACTIONS,
+            ));
+        };
+        if self.st.owner(c) != p || self.st.zone[c] != Zone::Pile(p, PileName::Hand) {
+            return Err(rej(
+                format!("{title} is not in {}'s hand", p.name()),
+                super::rules::ACTIONS,
+            ));
+        }
+        let battle = (0..=i)
+            .rev()
+            .find(|&j| matches!(self.stack[j].kind, ActionKind::Battle));
+        if react && battle.is_some_and(|j| self.stack[j].actor == p) {
+            return Err(rej(
+                format!(
+                    "{} cannot react to his own battle: {title} does not arrive (only the opponent of the player who initiated the battle may react)",
+                    p.name()
+                ),
+                cite::INITIATE_BATTLE,
+            )
+            .and(REACT));
+        }
+        let at = self.battle_just_initiated(i).ok_or_else(|| {
+            rej(
+                format!(
+                    "{title} deploys to a battle as a response to its initiation, and no battle was just initiated ({} is the current action)",
+                    self.stack[i].label
+                ),
+                cite::INITIATE_BATTLE,
+            )
+        })?;
+        if let Some(t) = &self.st.def(c).abilities[a].responds_to
+            && !self.trigger_matches(t, i, c)
+        {
+            return Err(rej(
+                format!("{title} does not respond to {}", self.stack[i].label),
+                super::rules::WHAT_IS_A_RESPONSE,
+            ));
+        }
+        if self.stack[i].responded.contains(&(c, a)) {
+            return Err(rej(
+                format!("{title} already responded to {}", self.stack[i].label),
+                super::rules::THE_STACK,
+            ));
+        }
+        let cost = if free {
+            0
+        } else {
+            self.st.def(c).stats.deploy.unwrap_or(0).max(0)
+        };
+        let have = self.st.pile_len(p, PileName::ForcePile) as i64;
+        if cost > have {
+            return Err(rej(
+                format!(
+                    "{title} deploys for {cost} Force and {} has {have}",
+                    p.name()
+                ),
+                super::rules::ACTIONS,
+            ));
+        }
+        Ok((a, free, react, at))
+    }
+
+    /// The location of the battle at stack index `i` while the responses to its
+    /// initiation are open.
+    fn battle_just_initiated(&self, i: usize) -> Option<usize> {
+        let e = &self.stack[i];
+        if !matches!(e.kind, ActionKind::Battle) || e.stage != super::stack::Stage::Responding {
+            return None;
+        }
+        e.targets.iter().find_map(|(_, t)| match t {
+            Tgt::Location(l) => Some(*l),
+            _ => None,
+        })
+    }
+
+    /// The board's `battled_this_turn`: cards that already battled this turn (they do
+    /// not participate in another battle this turn).
+    pub fn battled_earlier(&mut self, cards: Vec<CardIx>) {
+        if cards.is_empty() {
+            return;
+        }
+        let names: Vec<String> = cards.iter().map(|&c| self.name(c)).collect();
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!("already battled this turn: {}", names.join(", ")),
+            &[cite::BATTLE],
+        );
+        self.battles.push(super::battle_drain::AtLocation {
+            // At no location of the board: it limits no later battle's location.
+            location: usize::MAX,
+            label: "battles earlier this turn".into(),
+            cards,
+        });
+    }
+}

@@ -1,0 +1,202 @@
+//! A card's values on the board (AR Ch.1 Section E): its printed number (or none: a
+//! value the card does not have does not exist and cannot be modified), then the
+//! game-text modifiers of the cards on table that apply to it, in the order they
+//! occurred (the order their cards came onto the table). Worked out from the state
+//! each time it is read, never stored; the rules are those of [`values::compute`]
+//! (order, copies not cumulative unless said so, resets and competing resets,
+//! definitions, limits last, free costs, minimum zero) and "may not be reduced".
+//!
+//! Observed as `values.<card>.<stat>` when a run ends; a value with any modifier is
+//! also explained by one cited trace step with its breakdown.
+
+use super::battle::{OpSpec, Target, to_op};
+use super::engine::Engine;
+use super::model::Stats;
+use super::state::{CardIx, State, Zone};
+use super::values::{Base, Modifier, Rules, Total, cite, compute};
+use crate::engine::{Actor, Event};
+use serde_json::json;
+
+/// The card values a board position observes (`values.<card>.<stat>`).
+pub const STATS: &[&str] = &[
+    "power",
+    "ability",
+    "forfeit",
+    "armor",
+    "maneuver",
+    "hyperspeed",
+    "landspeed",
+    "deploy",
+    "destiny",
+    "politics",
+];
+
+/// The printed number of `stat`, if the card has one.
+fn printed(s: &Stats, stat: &str) -> Option<i64> {
+    match stat {
+        "power" => s.power,
+        "ability" => s.ability,
+        "forfeit" => s.forfeit,
+        "armor" => s.armor,
+        "maneuver" => s.maneuver,
+        "hyperspeed" => s.hyperspeed,
+        "landspeed" => s.landspeed,
+        "deploy" => s.deploy,
+        "destiny" => s.destiny,
+        "politics" => s.politics,
+        _ => None,
+    }
+}
+
+/// The card a modifier target names for `stat`, if it is about that value.
+fn names<'a>(t: &'a Target, stat: &str) -> Option<&'a str> {
+    let (s, n) = match t {
+        Target::Power(n) => ("power", n),
+        Target::Ability(n) => ("ability", n),
+        Target::Forfeit(n) => ("forfeit", n),
+        Target::Armor(n) => ("armor", n),
+        Target::Maneuver(n) => ("maneuver", n),
+        Target::Hyperspeed(n) => ("hyperspeed", n),
+        Target::Landspeed(n) => ("landspeed", n),
+        Target::Deploy(n) => ("deploy", n),
+        Target::Destiny(n) => ("destiny", n),
+        Target::Politics(n) => ("politics", n),
+        _ => return None,
+    };
+    (s == stat).then_some(n.as_str())
+}
+
+/// Does card `s`'s modifier reach card `c` where both are now: anywhere on table with
+/// `anywhere`, else at the same location `at` (where `c` is, or would be), or one on
+/// the other.
+fn reaches(st: &State, s: CardIx, c: CardIx, at: Option<usize>, anywhere: bool) -> bool {
+    if anywhere || s == c || st.zone[s] == Zone::On(c) || st.zone[c] == Zone::On(s) {
+        return true;
+    }
+    matches!((st.location_of(s), at), (Some(a), Some(b)) if a == b)
+}
+
+/// Every card key in `requires` is active at location `at`.
+fn required_here(st: &State, at: Option<usize>, requires: &[String]) -> bool {
+    if requires.is_empty() {
+        return true;
+    }
+    let here = at
+        .map(|l| super::battle_board::cards_at(st, l))
+        .unwrap_or_default();
+    requires
+        .iter()
+        .all(|k| st.find(k).is_some_and(|x| here.contains(&x)))
+}
+
+/// The value `stat` of card `c` as the board stands now, with its cited breakdown.
+pub fn value(st: &State, c: CardIx, stat: &str) -> Total {
+    value_at(st, c, stat, st.location_of(c))
+}
+
+/// The Force card `c` deploys for to `to` (AR Deploy; Free; Modifiers): its deploy
+/// number with the modifiers that apply where it would be (none printed: 0).
+pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) -> i64 {
+    use super::stack::DeployTo;
+    let at = match to {
+        Some(DeployTo::Location(l)) => Some(l),
+        Some(DeployTo::OnCard(h)) => st.location_of(h),
+        _ => None,
+    };
+    // Global effects and durations on deploy costs (AR Global Effects, Duration).
+    let global: i64 = st
+        .value_terms(c, super::globals::Stat::Deploy)
+        .iter()
+        .map(|(_, add)| add)
+        .sum();
+    (value_at(st, c, "deploy", at).or_zero() + global).max(0)
+}
+
+/// The value `stat` of card `c` if it were at location `at`.
+fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
+    let title = st.title(c).to_string();
+    let key = st.key(c);
+    let base = match printed(&st.def(c).stats, stat) {
+        Some(v) => Base::of(title.clone(), v),
+        None => Base::none(title.clone()),
+    };
+    let mut sources: Vec<CardIx> = (0..st.cards.len())
+        .filter(|&s| st.active(s) && !st.def(s).modifiers.is_empty())
+        .collect();
+    sources.sort_by_key(|&s| (st.entered[s], s));
+    let mut mods = Vec::new();
+    let mut guarded = false;
+    for s in sources {
+        for m in &st.def(s).modifiers {
+            let Some(n) = names(&m.target, stat) else {
+                continue;
+            };
+            let about = n == key || (n == "this" && s == c);
+            if !about || !reaches(st, s, c, at, m.anywhere) || !required_here(st, at, &m.requires) {
+                continue;
+            }
+            if matches!(m.op, OpSpec::NotReduced(true)) {
+                guarded = true;
+                continue;
+            }
+            let mut md = Modifier::new(st.title(s).to_string(), to_op(m.op));
+            if m.cumulative {
+                md = md.cumulative();
+            }
+            mods.push(md);
+        }
+    }
+    let mods = super::reduce::guard(&base, mods, guarded);
+    compute(
+        &format!("{stat} of {title}"),
+        &base,
+        &mods,
+        Rules::default(),
+    )
+}
+
+impl Engine {
+    /// The card values when the run ends: `values.<card>.<stat>` for every card on
+    /// table, in a pile or in hand, and one cited step for each value with modifiers.
+    pub(crate) fn report_values(&mut self) {
+        for c in 0..self.st.cards.len() {
+            for &stat in STATS {
+                let modified = (0..self.st.cards.len()).any(|s| {
+                    self.st.active(s)
+                        && self.st.def(s).modifiers.iter().any(|m| {
+                            names(&m.target, stat)
+                                .is_some_and(|n| n == self.st.key(c) || (n == "this" && s == c))
+                        })
+                });
+                let path = format!("values.{}.{stat}", self.st.key(c));
+                if !modified {
+                    let v = printed(&self.st.def(c).stats, stat);
+                    self.answers.push((path, json!(v)));
+                    continue;
+                }
+                let t = value(&self.st, c, stat);
+                self.answers.push((path, json!(t.value)));
+                let mut cites = t.cites();
+                if t.value.is_none() && !cites.contains(&cite::UNDEFINED_VALUES) {
+                    cites.push(cite::UNDEFINED_VALUES);
+                }
+                self.log(Actor::Rules, Event::Result, t.to_string(), &cites);
+            }
+        }
+    }
+}
+
+/// Is `values.<rest>` a path a board position can observe?
+pub fn observable(b: &super::model::Board, rest: &str) -> Result<(), String> {
+    let (card, stat) = rest.split_once('.').unwrap_or((rest, ""));
+    if !b.cards.contains_key(card) {
+        return Err(format!("`{card}` is not a card in `cards:`"));
+    }
+    if !STATS.contains(&stat) {
+        return Err(format!(
+            "`values.{card}.{stat}`: a card's value is one of {}",
+            STATS.join(", ")
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! Global effects and durations (AR Global Effects And Card State, Actions - Duration,
+//! Until End Of Turn). A card's game text that modifies the values of other cards
+//! (`globals:` — "Leia is deploy +2") applies to those cards in every state: on table,
+//! in a deck, pile or hand (units of Force), stacked, drawn for destiny. A change made by
+//! an action for a stated duration ("power +2 until end of turn") lasts until that
+//! duration ends, regardless of what happens to the card that caused it; changes that
+//! last "until end of turn" cease during the end of turn, as automatic actions, before
+//! any optional end of turn action.
+
+use serde::Deserialize;
+
+use super::engine::Engine;
+use super::model::{CardDef, Filter, Side};
+use super::rules as r;
+use super::state::{CardIx, State};
+use crate::engine::{Actor, Event};
+
+/// A value of a card that game text may modify.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stat {
+    Power,
+    Ability,
+    Deploy,
+    Forfeit,
+    Destiny,
+}
+
+impl Stat {
+    pub const ALL: [Stat; 5] = [
+        Stat::Power,
+        Stat::Ability,
+        Stat::Deploy,
+        Stat::Forfeit,
+        Stat::Destiny,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stat::Power => "power",
+            Stat::Ability => "ability",
+            Stat::Deploy => "deploy",
+            Stat::Forfeit => "forfeit",
+            Stat::Destiny => "destiny",
+        }
+    }
+    /// The printed value (none: the value does not exist and cannot be modified).
+    pub fn printed(self, d: &CardDef) -> Option<i64> {
+        match self {
+            Stat::Power => d.stats.power,
+            Stat::Ability => d.stats.ability,
+            Stat::Deploy => d.stats.deploy,
+            Stat::Forfeit => d.stats.forfeit,
+            Stat::Destiny => d.stats.destiny,
+        }
+    }
+}
+
+/// Game text modifying a value of every card matching `filter` (seen from the card
+/// whose text it is), in all states, while that card is active on table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalMod {
+    pub filter: Filter,
+    pub stat: Stat,
+    pub add: i64,
+    #[serde(default)]
+    pub text: String,
+}
+
+/// "Power 4 or less": a bound on a card's current value, for filters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatBound {
+    pub stat: Stat,
+    pub value: i64,
+}
+
+/// When a change with a stated duration ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Until {
+    /// "Until end of turn": at the end of this turn.
+    EndOfTurn,
+    /// "Until the end of the next Light Side player's turn" (made outside it).
+    EndOfLightTurn,
+    /// "Until the end of the next Dark Side player's turn" (made outside it).
+    EndOfDarkTurn,
+}
+
+impl Until {
+    fn ends_after(self, turn: Side) -> bool {
+        match self {
+            Until::EndOfTurn => true,
+            Until::EndOfLightTurn => turn == Side::Light,
+            Until::EndOfDarkTurn => turn == Side::Dark,
+        }
+    }
+    fn words(self) -> &'static str {
+        match self {
+            Until::EndOfTurn => "until end of turn",
+            Until::EndOfLightTurn => "until the end of the Light Side player's turn",
+            Until::EndOfDarkTurn => "until the end of the Dark Side player's turn",
+        }
+    }
+}
+
+/// A change in force for a stated duration: values of cards matching `filter`
+/// (seen from `side`) change by `add`. On a board (`durations:`), one made before the
+/// position starts; `source` is the card whose action made it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Timed {
+    pub source: String,
+    pub side: Side,
+    pub filter: Filter,
+    pub stat: Stat,
+    pub add: i64,
+    pub until: Until,
+}
+
+impl State {
+    /// A card's current value: printed, plus global game text of active cards on
+    /// table, plus changes still in force for their duration. `None` when the card
+    /// has no such value (it cannot be modified).
+    pub fn value(&self, c: CardIx, stat: Stat) -> Option<i64> {
+        let mut v = stat.printed(self.def(c))?;
+        for (_, add) in self.value_terms(c, stat) {
+            v = v.saturating_add(add);
+        }
+        Some(v)
+    }
+
+    /// The modifiers of a card's value: (what, amount), in board order.
+    pub fn value_terms(&self, c: CardIx, stat: Stat) -> Vec<(String, i64)> {
+        let mut out = Vec::new();
+        for x in 0..self.cards.len() {
+            if !self.active(x) || !self.on_table(x) {
+                continue;
+            }
+            for g in &self.def(x).globals {
+                if g.stat == stat && self.matches(c, &g.filter, self.owner(x)) {
+                    out.push((self.title(x).to_string(), g.add));
+                }
+            }
+        }
+        for t in &self.timed {
+            if t.stat == stat && self.matches(c, &t.filter, t.side) {
+                let src = self
+                    .find(&t.source)
+                    .map_or(t.source.clone(), |s| self.title(s).to_string());
+                out.push((format!("{src} ({})", t.until.words()), t.add));
+            }
+        }
+        out
+    }
+
+    /// Does the card's current value stay within the bound?
+    pub fn within(&self, c: CardIx, b: &StatBound) -> bool {
+        self.value(c, b.stat).is_some_and(|v| v <= b.value)
+    }
+}
+
+fn signed(n: i64) -> String {
+    if n < 0 {
+        n.to_string()
+    } else {
+        format!("+{n}")
+    }
+}
+
+impl Engine {
+    /// A rejection about a value that a global effect or a duration changes cites
+    /// that rule too.
+    pub(super) fn global_cite(
+        &self,
+        e: super::engine::Rej,
+        c: CardIx,
+        stat: Stat,
+    ) -> super::engine::Rej {
+        if self.st.value_terms(c, stat).is_empty() {
+            e
+        } else {
+            e.and(r::GLOBAL_EFFECTS)
+        }
+    }
+
+    /// Say so when a card's value is not its printed one (a global effect or a
+    /// duration applies, whatever state the card is in).
+    pub(super) fn note_value(&mut self, c: CardIx, stat: Stat, why: &str) {
+        let terms = self.st.value_terms(c, stat);
+        let (Some(v), Some(printed)) = (self.st.value(c, stat), stat.printed(self.st.def(c)))
+        else {
+            return;
+        };
+        if terms.is_empty() {
+            return;
+        }
+        let parts: Vec<String> = terms
+            .iter()
+            .map(|(w, a)| format!("{w} {}", signed(*a)))
+            .collect();
+        let state = super::card_state_name(&self.st, c).replace('_', " ");
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!(
+                "{} is {} {v} (printed {printed}; {}) as a {state} card {why}: a global effect applies in every state",
+                self.name(c),
+                stat.as_str(),
+                parts.join(", ")
+            ),
+            &[r::GLOBAL_EFFECTS, r::MODIFIERS],
+        );
+    }
+
+    /// An action's change for a stated duration takes effect.
+    pub(super) fn start_duration(&mut self, t: Timed) {
+        let src = self
+            .st
+            .find(&t.source)
+            .map_or(t.source.clone(), |s| self.name(s));
+        let text = format!(
+            "{src}: {} of every card matching its text {} {}",
+            t.stat.as_str(),
+            signed(t.add),
+            t.until.words()
+        );
+        self.st.timed.push(t);
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            text,
+            &[r::ACTIONS_DURATION],
+        );
+    }
+
+    /// The end of the turn begins: changes lasting until now cease, as automatic
+    /// actions, before any optional end of turn action.
+    pub(super) fn end_durations(&mut self) {
+        let turn = self.turn;
+        let (ended, kept): (Vec<Timed>, Vec<Timed>) = std::mem::take(&mut self.st.timed)
+            .into_iter()
+            .partition(|t| t.until.ends_after(turn));
+        self.st.timed = kept;
+        for t in ended {
+            let src = self
+                .st
+                .find(&t.source)
+                .map_or(t.source.clone(), |s| self.name(s));
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!(
+                    "end of {}'s turn: {src}'s {} {} ({}) ceases, as an automatic action before any optional end of turn action",
+                    turn.name(),
+                    t.stat.as_str(),
+                    signed(t.add),
+                    t.until.words()
+                ),
+                &[r::UNTIL_END_OF_TURN, r::ACTIONS_DURATION],
+            );
+        }
+    }
+}
