@@ -602,13 +602,10 @@ impl super::engine::Engine {
         let mut script = Script::default();
         for d in self.take_decisions_while(|d| is_battle_choice(d.verb)) {
             let side = d.by;
-            match d.verb {
-                Verb::DestinyValue => {
-                    if let Some(v) = d.step.amount {
-                        script.power.push(Step::DestinyValue { side, value: v });
-                    }
-                }
-                _ => {}
+            if d.verb == Verb::DestinyValue
+                && let Some(v) = d.step.amount
+            {
+                script.power.push(Step::DestinyValue { side, value: v });
             }
         }
         script

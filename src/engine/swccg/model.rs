@@ -1095,7 +1095,7 @@ pub enum Effect {
     /// Release the Light Side's captives matching `captive`, where a
     /// card matching `present` is present at the captive's site ("If Leia is present at
     /// a site where Han is a captive, release Han.").
-    Release(super::capture::ReleaseText),
+    Release(Box<super::capture::ReleaseText>),
     /// A weapon's success captures this card.
     #[serde(skip)]
     CaptureCard(usize),
