@@ -97,6 +97,8 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::weapon_fire::IDS)
         .chain(swjudge::engine::swccg::device::IDS)
         .chain(swjudge::engine::swccg::games::IDS)
+        .chain(swjudge::engine::swccg::jeditest::IDS)
+        .chain(swjudge::engine::swccg::duel::IDS)
         .chain(swjudge::engine::swccg::rules::STATES_ALL)
     {
         if !corpus.contains(id) {

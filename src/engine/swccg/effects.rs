@@ -14,28 +14,7 @@ impl Engine {
         let me = self.stack[ix].actor;
         let label = self.stack[ix].label.clone();
         match eff {
-            Effect::Cancel(rf) => {
-                let target = match &rf {
-                    CardRef::Current => self.stack[ix].responding_to,
-                    CardRef::Target(n) => match self.stack[ix].target(n) {
-                        Some(Tgt::Entry(j)) => Some(*j),
-                        _ => None,
-                    },
-                    CardRef::This => None,
-                };
-                let Some(j) = target.filter(|&j| j < self.stack.len() && !self.stack[j].canceled)
-                else {
-                    self.log(
-                        Actor::Rules,
-                        Event::Result,
-                        format!("{label}: nothing left to cancel"),
-                        &[r::CANCELING],
-                    );
-                    return Applied::Done;
-                };
-                self.cancel(ix, j);
-                Applied::Done
-            }
+            Effect::Cancel(rf) => self.cancel_effect(ix, &rf, &label),
             Effect::SendTo { card, to } => self.send_to(ix, me, card, to),
             Effect::SubstituteDestiny(n) => self.substitute_destiny(ix, me, &label, n),
             Effect::ResetDestiny(n) => self.reset_destiny(ix, me, &label, n),
@@ -75,11 +54,11 @@ impl Engine {
                 to,
             } => self.move_all(me, &label, who, from, filter, to),
             Effect::Draw(n) => self.draw_cards(me, n),
-            Effect::Activate { who, count } if self.no_force_now(side_of(who, me), "activate") => {
-                let _ = count;
+            Effect::Activate { who, .. } if self.no_force_now(side_of(who, me), "activate") => {
                 Applied::Done
             }
             Effect::Activate { who, count } => self.activate_effect(me, who, count),
+            Effect::Retrieve { .. } if self.retrieval_prevented(ix) => Applied::Done,
             Effect::Retrieve { who, count } => self.retrieve_effect(me, who, count),
             Effect::LoseForce { who, amount } => self.lose_force_effect(ix, me, who, amount),
             Effect::Destiny(test) => self.destiny_effect(ix, me, &label, test),
@@ -104,17 +83,16 @@ impl Engine {
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
             Effect::StackFrom { from, filter } => self.stack_from(ix, me, &label, from, filter),
-            Effect::PlayFrom { .. } => {
-                self.log(
-                    Actor::Rules,
-                    Event::Result,
-                    format!("{label}: its game text is used when a card is played through it"),
-                    &[r::DEPLOYING_FROM_PILE],
-                );
-                Applied::Done
-            }
+            Effect::PlayFrom { .. } => self.play_from_effect(&label),
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
+            Effect::CompleteJediTest => self.complete_jedi_test(ix),
+            Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
+            Effect::Duel(def) => self.duel_begin(ix, def),
+            Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
+            Effect::DuelDraws => self.duel_draws(ix),
+            Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
+            Effect::DuelWon(i) => self.duel_won(ix, i),
             Effect::CrossOverAs {
                 card,
                 title,
@@ -179,8 +157,7 @@ impl Engine {
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
-                    .not_modelled(depth, Actor::Rules, text.clone(), &[r::RESULT]);
-                let _ = label;
+                    .not_modelled(depth, Actor::Rules, text, &[r::RESULT]);
                 Applied::Done
             }
         }
@@ -209,6 +186,40 @@ impl Engine {
             add,
             until,
         });
+        Applied::Done
+    }
+
+    /// `cancel`: the action responded to, or a target action, is canceled.
+    fn cancel_effect(&mut self, ix: usize, rf: &CardRef, label: &str) -> Applied {
+        let target = match rf {
+            CardRef::Current => self.stack[ix].responding_to,
+            CardRef::Target(n) => match self.stack[ix].target(n) {
+                Some(Tgt::Entry(j)) => Some(*j),
+                _ => None,
+            },
+            CardRef::This => None,
+        };
+        let Some(j) = target.filter(|&j| j < self.stack.len() && !self.stack[j].canceled) else {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: nothing left to cancel"),
+                &[r::CANCELING],
+            );
+            return Applied::Done;
+        };
+        self.cancel(ix, j);
+        Applied::Done
+    }
+
+    /// "Play an Interrupt from … as if from hand": used when a card is played through it.
+    fn play_from_effect(&mut self, label: &str) -> Applied {
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!("{label}: its game text is used when a card is played through it"),
+            &[r::DEPLOYING_FROM_PILE],
+        );
         Applied::Done
     }
 

@@ -99,9 +99,11 @@ pub mod react;
 pub mod steal;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
+pub mod duel;
 pub mod games;
 mod globals;
 mod insert;
+pub mod jeditest;
 mod objective;
 pub mod titles;
 mod utinni;

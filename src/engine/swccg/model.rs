@@ -596,6 +596,14 @@ pub struct CardDef {
     /// vehicle this card is aboard (or on this card).
     #[serde(default)]
     pub weapon_destiny_each: i64,
+    // ---- Jedi tests (AR Appendix C, Jedi Testing)
+    /// A Jedi Test: its number, and whether it is completed.
+    #[serde(default)]
+    pub jedi_test: Option<super::jeditest::JediTestDef>,
+    /// "Force may not be retrieved using cards on Dagobah": while this card is
+    /// active, a retrieval by a card at a matching location does not occur.
+    #[serde(default)]
+    pub prevents_retrieval: Option<super::activation::LocFilter>,
     // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
     /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
     /// card (one dot) says `unique: true`.
@@ -787,6 +795,11 @@ pub enum EventKind {
     // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
     /// A player activating one Force (an action of its own within a result).
     ActivateForce,
+    // ---- duels (AR Appendix C, Dueling)
+    /// A duel's step 2 (actions that add or modify duel destinies).
+    Duel,
+    /// A duel was just won (`by`: the winner): its steps 5 and 6.
+    DuelWon,
 }
 
 /// The condition a response puts on the current action.
@@ -1244,6 +1257,26 @@ pub enum Effect {
     /// The card this card is deployed on 'explodes': it and every character present
     /// with it are lost (only while it is at a site).
     Explode,
+    // ---- Jedi tests (AR Appendix C, Jedi Testing)
+    /// This Jedi Test is completed by the apprentice it is on.
+    CompleteJediTest,
+    // ---- podracing (AR Podracing)
+    /// "Place all race destinies here in owner's Used Pile": the cards stacked on
+    /// that card (supporting), and on no other, go to their owner's pile.
+    MoveStacked { on: CardRef, to: Dest },
+    // ---- duels (AR Appendix C, Dueling)
+    /// Two characters duel (your target against the opponent's).
+    Duel(super::duel::DuelDef),
+    /// A duel's step 2: add N duel destinies to your total.
+    AddDuelDestiny(u32),
+    /// A duel's step 3: the next duel destiny draw (internal).
+    #[serde(skip)]
+    DuelDraws,
+    /// Add N to the destiny just drawn (the action responded to).
+    AddToDestiny(i64),
+    /// A duel was just won by duelist 0 (the initiator's) or 1 (internal).
+    #[serde(skip)]
+    DuelWon(usize),
     // ---- durations (AR Actions - Duration, Until End Of Turn)
     /// Values of every card matching the filter (seen from the action's player)
     /// change by `add` until the duration ends, whatever happens to this card.

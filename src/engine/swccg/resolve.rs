@@ -616,6 +616,10 @@ impl Engine {
             self.shot_drawn(parent, value);
             return;
         }
+        if self.stack[parent].duel.is_some() {
+            self.duel_drawn(parent, value);
+            return;
+        }
         self.stack[parent].destiny = value;
         let me = self.stack[parent].actor;
         let ok = match value {

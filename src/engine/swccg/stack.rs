@@ -180,6 +180,8 @@ pub struct Entry {
     pub attack: Option<Box<super::creature::AttackInfo>>,
     /// A weapon firing: its weapon destiny draws so far and what they add up to.
     pub shot: Option<Box<super::weapon_fire::Shot>>,
+    /// A duel: its duelists, draws and totals.
+    pub duel: Option<Box<super::duel::DuelState>>,
 }
 
 impl Entry {
@@ -226,6 +228,7 @@ impl Entry {
             excluded: Vec::new(),
             attack: None,
             shot: None,
+            duel: None,
         }
     }
 

@@ -257,6 +257,10 @@ impl Engine {
             return false;
         }
         let me = self.st.owner(c);
+        // A duel's steps admit only duel actions (AR Dueling, step 2).
+        if e.duel.is_some() && !matches!(t.event, EventKind::Duel | EventKind::DuelWon) {
+            return false;
+        }
         let kind_ok = match (t.event, &e.kind) {
             (EventKind::Play, ActionKind::Deploy { .. } | ActionKind::Play) => true,
             (EventKind::JustDeployed, ActionKind::JustDeployed) => true,
@@ -276,6 +280,8 @@ impl Engine {
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
             (EventKind::ActivateForce, ActionKind::Activation { .. }) => true,
             (EventKind::ForceLoss, ActionKind::ForceLoss { .. }) => true,
+            (EventKind::Duel, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| !d.over),
+            (EventKind::DuelWon, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| d.over),
             _ => false,
         };
         if !kind_ok {
