@@ -68,6 +68,10 @@ pub struct LocFilter {
     /// or Emperor"): such a card is at the location and gives its side presence there.
     #[serde(default)]
     pub occupied_by: Option<Box<super::model::Filter>>,
+    // ---- location deployment under special conditions
+    /// A site whose marker number is at most this (Hoth Energy Shield rules).
+    #[serde(default)]
+    pub marker_at_most: Option<i64>,
 }
 
 /// The count of a player's activation total, made when their activate phase begins.
@@ -255,6 +259,11 @@ impl Engine {
             if !of {
                 return false;
             }
+        }
+        if f.marker_at_most
+            .is_some_and(|m| lo.geo.marker.is_none_or(|x| x > m))
+        {
+            return false;
         }
         if f.occupied.is_some() && !self.has_presence(rel(f.occupied, me), l) {
             return false;

@@ -141,9 +141,10 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
-            Effect::LoseForceFrom { who, amount, from } => {
-                self.lose_force_from(ix, me, who, amount, from)
-            }
+            e @ (Effect::DestinyTotal(_)
+            | Effect::CancelAndRedraw(_)
+            | Effect::DrawXChooseY { .. }
+            | Effect::LoseForceFrom { .. }) => self.values_effect(ix, me, &label, e),
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);
@@ -179,6 +180,7 @@ impl Engine {
                 });
                 Applied::Done
             }
+            Effect::Peek { count, place, to } => self.peek(me, &label, count, place, to),
             Effect::Flip(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.flip(c);

@@ -372,6 +372,8 @@ impl Engine {
         self.report_where();
         self.answer_questions();
         self.report_values();
+        let utinni = self.utinni_answers();
+        self.answers.extend(utinni);
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self
@@ -414,7 +416,7 @@ impl Engine {
             // its player passes until that action is the one responded to.
             if let (Some(anchor), Window::Response(i)) = (&d.step.responding_to, w)
                 && d.by == p
-                && (self.stack[i].label != *anchor || !can)
+                && (self.stack[i].label != *anchor || !(can || self.anchored_here(&d, i)))
             {
                 let text = format!(
                     "{} passes (its next decision responds to {anchor})",

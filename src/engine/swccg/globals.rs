@@ -79,27 +79,30 @@ pub struct StatBound {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Until {
-    /// "Until end of turn": at the end of this turn.
-    EndOfTurn,
+    /// "Until end of turn": at the end of this turn (`end_of_turn`).
+    #[serde(rename = "end_of_turn")]
+    Now,
     /// "Until the end of the next Light Side player's turn" (made outside it).
-    EndOfLightTurn,
+    #[serde(rename = "end_of_light_turn")]
+    Light,
     /// "Until the end of the next Dark Side player's turn" (made outside it).
-    EndOfDarkTurn,
+    #[serde(rename = "end_of_dark_turn")]
+    Dark,
 }
 
 impl Until {
     fn ends_after(self, turn: Side) -> bool {
         match self {
-            Until::EndOfTurn => true,
-            Until::EndOfLightTurn => turn == Side::Light,
-            Until::EndOfDarkTurn => turn == Side::Dark,
+            Until::Now => true,
+            Until::Light => turn == Side::Light,
+            Until::Dark => turn == Side::Dark,
         }
     }
     fn words(self) -> &'static str {
         match self {
-            Until::EndOfTurn => "until end of turn",
-            Until::EndOfLightTurn => "until the end of the Light Side player's turn",
-            Until::EndOfDarkTurn => "until the end of the Dark Side player's turn",
+            Until::Now => "until end of turn",
+            Until::Light => "until the end of the Light Side player's turn",
+            Until::Dark => "until the end of the Dark Side player's turn",
         }
     }
 }
@@ -118,7 +121,63 @@ pub struct Timed {
     pub until: Until,
 }
 
+/// A cost another card's text adds to deploying a card to a location: X Force, X the
+/// number of copies of that card already at that location (doubled where a card says
+/// the text is doubled).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeployTax {
+    /// The cards it taxes, seen from the taxing card's owner.
+    pub filter: Filter,
+    #[serde(default)]
+    pub text: String,
+}
+
 impl State {
+    /// What other cards' text adds to deploying `c` to location `l`: the amount and
+    /// the cards responsible (the highest one applies; copies are not cumulative).
+    pub fn deploy_tax(&self, c: CardIx, l: usize) -> (i64, String) {
+        let copies = (0..self.cards.len())
+            .filter(|&x| {
+                x != c
+                    && self.on_table(x)
+                    && self.location_of(x) == Some(l)
+                    && super::titles::identical(self.def(x), self.def(c))
+            })
+            .count() as i64;
+        let mut best = (0, String::new());
+        for x in 0..self.cards.len() {
+            let Some(t) = &self.def(x).deploy_tax else {
+                continue;
+            };
+            if !self.active(x) || !self.matches(c, &t.filter, self.owner(x)) {
+                continue;
+            }
+            let doubled = (0..self.cards.len()).find(|&y| {
+                self.active(y)
+                    && self.owner(y) == self.owner(x)
+                    && self
+                        .def(y)
+                        .doubles
+                        .iter()
+                        .any(|d| super::titles::same_title(d, self.title(x)))
+            });
+            let amount = copies * if doubled.is_some() { 2 } else { 1 };
+            let why = match doubled {
+                Some(y) => format!(
+                    "{}: X = {copies} cop(ies) at the location, doubled by {} = {amount}",
+                    self.title(x),
+                    self.title(y)
+                ),
+                None => format!("{}: X = {copies} cop(ies) at the location", self.title(x)),
+            };
+            if amount > best.0 {
+                best = (amount, why);
+            }
+        }
+        best
+    }
+
     /// A card's current value: printed, plus global game text of active cards on
     /// table, plus changes still in force for their duration. `None` when the card
     /// has no such value (it cannot be modified).
@@ -169,6 +228,26 @@ fn signed(n: i64) -> String {
 }
 
 impl Engine {
+    /// The extra Force another card's text requires to deploy `c` to location `l`,
+    /// said in the trace when there is any.
+    pub(super) fn note_deploy_tax(&mut self, p: Side, c: CardIx, l: usize) -> i64 {
+        let (n, why) = self.st.deploy_tax(c, l);
+        if n > 0 {
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!(
+                    "{} must first use {n} more Force to deploy {} to {} ({why})",
+                    p.name(),
+                    self.name(c),
+                    self.st.locations[l].title
+                ),
+                &[r::NOT_UNIQUE_DOUBLED, r::PAYING_COSTS],
+            );
+        }
+        n
+    }
+
     /// A rejection about a value that a global effect or a duration changes cites
     /// that rule too.
     pub(super) fn global_cite(

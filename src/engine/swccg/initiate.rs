@@ -466,7 +466,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
-        self.drain_cancel_allowed(c, a, w)?;
+        self.response_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }
@@ -829,7 +829,13 @@ impl Engine {
             0
         } else {
             let to = self.deploy_destination(p, c, d).ok();
-            super::card_values::deploy_cost(&self.st, c, to) as usize + self.with_cost(&with)
+            let tax = match to {
+                Some(DeployTo::Location(l)) => self.st.deploy_tax(c, l).0,
+                _ => 0,
+            };
+            super::card_values::deploy_cost(&self.st, c, to) as usize
+                + tax.max(0) as usize
+                + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
@@ -916,7 +922,11 @@ impl Engine {
             0
         } else {
             self.note_value(c, super::globals::Stat::Deploy, "when deployed");
-            super::card_values::deploy_cost(&self.st, c, Some(to))
+            let tax = match to {
+                DeployTo::Location(l) => self.note_deploy_tax(p, c, l),
+                _ => 0,
+            };
+            super::card_values::deploy_cost(&self.st, c, Some(to)) + tax.max(0)
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),

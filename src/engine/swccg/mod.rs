@@ -39,6 +39,7 @@ pub mod conditions;
 pub mod creature;
 mod deploy;
 pub mod destiny;
+pub mod destiny_total;
 pub mod drain;
 mod drain_board;
 mod effects;
@@ -75,8 +76,10 @@ pub mod react;
 pub mod device;
 pub mod games;
 mod globals;
+mod insert;
 mod objective;
 pub mod titles;
+mod utinni;
 pub mod weapon_fire;
 
 use crate::engine::{

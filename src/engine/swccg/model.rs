@@ -135,12 +135,6 @@ pub struct Board {
     #[serde(default)]
     pub battle: Option<super::battle::Battle>,
     #[serde(default)]
-    pub drains: Option<Vec<super::drain::Drain>>,
-    #[serde(default)]
-    pub values: Option<Vec<super::battle_scenario::ValueCase>>,
-    #[serde(default)]
-    pub draws: Option<Vec<super::battle_scenario::DrawCase>>,
-    #[serde(default)]
     pub attack: Option<super::battle_attack::Attack>,
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
@@ -289,6 +283,9 @@ pub struct LocationDef {
     /// holograms there are neither Interrupts nor Effects.
     #[serde(default)]
     pub holosite: bool,
+    /// A Hoth site's marker number.
+    #[serde(default)]
+    pub marker: Option<i64>,
 }
 
 /// A location's condition on drawing battle destiny there.
@@ -575,6 +572,22 @@ pub struct CardDef {
     /// A double-sided card's other side (its own title, type and text).
     #[serde(default)]
     pub back: Option<Box<CardDef>>,
+    /// An Utinni Effect's target (a card key), chosen when it was deployed.
+    #[serde(default)]
+    pub utinni_target: Option<String>,
+    /// A Hoth site's marker number.
+    #[serde(default)]
+    pub marker: Option<i64>,
+    /// "Opponent must first use X Force to deploy a non-unique card to a location,
+    /// where X = the number of copies of that card at that location."
+    #[serde(default)]
+    pub deploy_tax: Option<super::globals::DeployTax>,
+    /// "Your <title> is doubled": every value in those cards' game text is doubled.
+    #[serde(default)]
+    pub doubles: Vec<String>,
+    /// An 'insert' card (inserted in the opponent's Reserve Deck): not part of that deck.
+    #[serde(default)]
+    pub insert: bool,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -815,6 +828,10 @@ pub struct Filter {
     /// "Always immune to Alter": immune to this title by its own text (`immune_to`).
     #[serde(default)]
     pub immune_to: Option<String>,
+    /// A site of this planet by its title ("Dagobah: Swamp"): a generic site (♦) in a
+    /// deck or pile has no planet yet — it takes the system's name once deployed.
+    #[serde(default)]
+    pub site_of: Option<String>,
 }
 
 /// What an ability must be able to target before it can be initiated.
@@ -1097,6 +1114,16 @@ pub enum Effect {
         amount: Amount,
         from: PileName,
     },
+    // ---- destiny totals outside battle (AR Ch.1 Section F)
+    /// Draw N destinies, each an action of its own on the stack, and total them with
+    /// the modifiers to each draw and to the total; test the total like `destiny`.
+    DestinyTotal(super::destiny_total::TotalSpec),
+    /// Cancel the destiny just drawn (the action responded to) and draw it again: the
+    /// redraw counts instead of the canceled draw (AR Canceled And Redrawn Destiny Draws).
+    CancelAndRedraw(CardRef),
+    /// Responding to a destiny about to be drawn: draw X instead and choose Y of them
+    /// (AR Draw X Choose Y); every one drawn counts against limits.
+    DrawXChooseY { x: u32, y: u32 },
     // ---- capturing (AR Appendix C Capturing)
     /// The card is captured (only the Dark Side captures; only Light Side characters).
     Capture(CardRef),
@@ -1122,6 +1149,13 @@ pub enum Effect {
     },
     /// A double-sided card turns over to its other side (`back:`).
     Flip(CardRef),
+    /// Peek at the top `count` cards of your Reserve Deck and place `place` of them
+    /// (your `choose`) in `to`; the others return on top.
+    Peek {
+        count: usize,
+        place: usize,
+        to: Dest,
+    },
 }
 
 /// One piece of game text the engine understands.
@@ -1195,6 +1229,10 @@ pub struct Ability {
     /// the game (converted since or not) must match.
     #[serde(default)]
     pub deployed_location: Option<Filter>,
+    /// An action already scheduled (its trigger happened earlier): it still occurs if
+    /// the card has since become inactive (AR Inactive).
+    #[serde(default)]
+    pub scheduled: bool,
 }
 
 // ---------------------------------------------------------------- script

@@ -133,6 +133,11 @@ impl Engine {
             let Some(c) = d.step.cards.first().and_then(|k| self.st.find(k)) else {
                 return;
             };
+            if let Some(why) = self.not_a_battleground_when_deployed(c, f, p) {
+                self.script.take();
+                self.reject(&d, why);
+                continue;
+            }
             if !self.st.matches(c, f, p) {
                 return;
             }
@@ -142,6 +147,36 @@ impl Engine {
             self.script.take();
             self.reject(&d, why);
         }
+    }
+
+    /// A location card an action may take only if it is a battleground, which would
+    /// be a non-battleground when deployed: not a legal target.
+    fn not_a_battleground_when_deployed(
+        &self,
+        c: CardIx,
+        f: &Filter,
+        p: Side,
+    ) -> Option<super::engine::Rej> {
+        if f.battleground != Some(true) {
+            return None;
+        }
+        let mut rest = f.clone();
+        rest.battleground = None;
+        if !self.st.matches(c, &rest, p) {
+            return None;
+        }
+        let x = self.st.makes_card_non_battleground(c)?;
+        Some(
+            rej(
+                format!(
+                    "{} would not be a battleground when deployed ({} makes it a non-battleground), so it is not a legal target",
+                    self.name(c),
+                    self.name(x)
+                ),
+                r::LOCATION_SPECIAL_CONDITIONS,
+            )
+            .and(r::BATTLEGROUND),
+        )
     }
 
     /// An optional deployment ("and/or", "up to"): the player's `choose` with no
@@ -445,12 +480,14 @@ impl Engine {
     }
 }
 
-/// The tests of a filter on the card itself that starting cards read: a
-/// battleground location card, no deploy cost, immune to a title by its own text.
+/// The tests of a filter on the card itself that starting cards read: no deploy
+/// cost, immune to a title by its own text.
 pub fn card_tests(d: &super::model::CardDef, f: &Filter) -> bool {
-    let icon = |n: &str| d.stats.icons.iter().any(|i| i.eq_ignore_ascii_case(n));
-    if let Some(b) = f.battleground
-        && (d.card_type != CardType::Location || (icon("light_force") && icon("dark_force")) != b)
+    if let Some(p) = &f.site_of
+        && !(d.card_type == CardType::Location
+            && d.title
+                .to_ascii_lowercase()
+                .starts_with(&format!("{}:", p.to_ascii_lowercase())))
     {
         return false;
     }
@@ -466,6 +503,52 @@ pub fn card_tests(d: &super::model::CardDef, f: &Filter) -> bool {
 }
 
 impl super::state::State {
+    /// The card on table whose text would make this location card a
+    /// non-battleground once deployed (AR Deploying Locations While There Are
+    /// Special Conditions): its `makes_non_battleground` names the location by title,
+    /// system, kind or marker number.
+    pub fn makes_card_non_battleground(&self, c: CardIx) -> Option<CardIx> {
+        let d = self.def(c);
+        let kind = d.subtype.as_deref().unwrap_or("");
+        (0..self.cards.len()).find(|&x| {
+            self.on_table(x)
+                && self
+                    .def(x)
+                    .makes_non_battleground
+                    .as_ref()
+                    .is_some_and(|f| {
+                        (f.name.is_empty()
+                            || f.name.iter().any(|n| n.eq_ignore_ascii_case(&d.title)))
+                            && f.system.as_ref().is_none_or(|s| {
+                                d.title
+                                    .to_ascii_lowercase()
+                                    .starts_with(&format!("{}:", s.to_ascii_lowercase()))
+                                    || d.title.eq_ignore_ascii_case(s)
+                            })
+                            && f.kind.is_none_or(|k| {
+                                kind.eq_ignore_ascii_case(match k {
+                                    super::model::LocKind::System => "system",
+                                    super::model::LocKind::Site => "site",
+                                    super::model::LocKind::Sector => "sector",
+                                })
+                            })
+                            && f.marker_at_most
+                                .is_none_or(|m| d.marker.is_some_and(|x| x <= m))
+                    })
+        })
+    }
+
+    /// Would this location card be a battleground when deployed: Force icons on
+    /// both sides, and nothing on table making it a non-battleground?
+    pub fn card_is_battleground(&self, c: CardIx) -> bool {
+        let d = self.def(c);
+        let icon = |n: &str| d.stats.icons.iter().any(|i| i.eq_ignore_ascii_case(n));
+        d.card_type == CardType::Location
+            && icon("light_force")
+            && icon("dark_force")
+            && self.makes_card_non_battleground(c).is_none()
+    }
+
     /// An Objective's "for remainder of game" restrictions take effect (it has been
     /// deployed).
     pub fn note_for_game(&mut self, o: CardIx) {

@@ -268,6 +268,11 @@ pub const OBJECTIVES: &str = "swccg.ar.double-sided-cards-objectives";
 pub const STARTING_MANDATORY: &str =
     "swccg.ar.starting-interrupts-and-objectives-mandatory-actions";
 pub const STARTING_THE_GAME_EXAMPLE_1: &str = "swccg.ar.starting-the-game-example-1";
+pub const NOT_UNIQUE_DOUBLED: &str = "swccg.ar.not-unique-is-doubled-etc-and-virtual-cards";
+pub const INSERT_CARDS: &str = "swccg.ar.insert-cards-effects-on-gameplay";
+pub const REACHING_UTINNI: &str = "swccg.ar.reaching-an-utinni-effect";
+pub const LOCATION_SPECIAL_CONDITIONS: &str =
+    "swccg.ar.deploying-locations-while-there-are-special-conditions";
 
 /// Every section the identical-title, global-effect and duration rules cite.
 pub const STATES_ALL: &[&str] = &[
@@ -279,4 +284,6 @@ pub const STATES_ALL: &[&str] = &[
     OBJECTIVES,
     STARTING_MANDATORY,
     STARTING_THE_GAME_EXAMPLE_1,
+    REACHING_UTINNI,
+    LOCATION_SPECIAL_CONDITIONS,
 ];

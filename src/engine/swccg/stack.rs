@@ -150,6 +150,12 @@ pub struct Entry {
     pub draw_kind: BattleDraw,
     /// A battle: the repeating weapon whose owner may fire it again now.
     pub repeating: Option<CardIx>,
+    /// An action drawing a destiny total outside battle: its draws so far.
+    pub total: Option<Box<super::destiny_total::TotalRun>>,
+    /// A canceled destiny draw that is drawn again.
+    pub redraw: bool,
+    /// A destiny draw made as "draw X and choose Y".
+    pub choose: Option<(u32, u32)>,
     // ---- the damage segment as decisions
     /// A battle in its damage segment.
     pub damage: Option<Box<super::battle_damage::DamageSeg>>,
@@ -199,6 +205,9 @@ impl Entry {
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
             repeating: None,
+            total: None,
+            redraw: false,
+            choose: None,
             damage: None,
             power_adds: Vec::new(),
             played_mods: Vec::new(),

@@ -158,6 +158,14 @@ impl State {
         self.zone[c] = Zone::Pile(side, p);
     }
 
+    /// Put a pile of a side in a new order (the same cards; others are left out).
+    pub fn reorder(&mut self, side: Side, p: PileName, order: Vec<CardIx>) {
+        let v = &mut self.piles[side.ix()][pile_ix(p)];
+        if order.len() == v.len() && order.iter().all(|c| v.contains(c)) {
+            *v = order;
+        }
+    }
+
     /// Take a card out of wherever it is (no rules applied).
     fn detach(&mut self, c: CardIx) {
         if let Zone::Pile(side, p) = self.zone[c] {
@@ -362,6 +370,11 @@ impl State {
             return false;
         }
         if !super::objective::card_tests(d, f) {
+            return false;
+        }
+        if f.battleground
+            .is_some_and(|b| self.card_is_battleground(c) != b)
+        {
             return false;
         }
         if f.duplicate_on_table

@@ -126,12 +126,16 @@ impl Engine {
         let mut due = Vec::new();
         let mut idle = Vec::new();
         for c in 0..self.st.cards.len() {
-            if !self.st.active(c) {
+            if !self.st.on_table(c) {
                 continue;
             }
             let owner = self.st.owner(c);
             for (a, ab) in self.st.def(c).abilities.iter().enumerate() {
                 if ab.kind != AbilityKind::Mandatory || ab.during != Some(self.phase) {
+                    continue;
+                }
+                // An inactive card does nothing, except an action already scheduled.
+                if !self.st.active(c) && !ab.scheduled {
                     continue;
                 }
                 match self.conditions_hold(owner, c, ab) {
