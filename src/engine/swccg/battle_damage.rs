@@ -122,8 +122,8 @@ impl Engine {
             .expect("a battle in its damage segment")
     }
 
-    /// The forfeit value of `c` in the battle at `ix`, as the board stands now.
-    fn forfeit_of(&self, ix: usize, c: CardIx) -> Option<Total> {
+    /// The battle at `ix` as the board stands now (its forfeit values are read from it).
+    fn battle_for_damage(&self, ix: usize) -> battle::Battle {
         let seg = self.seg(ix);
         let mut b = battle_now(
             &self.st,
@@ -135,7 +135,12 @@ impl Engine {
         );
         b.modifiers
             .extend(self.stack[ix].played_mods.iter().cloned());
-        battle::forfeit_value(&b, &battle_name(&self.st, c))
+        b
+    }
+
+    /// The forfeit value of `c` in the battle at `ix`, as the board stands now.
+    fn forfeit_of(&self, ix: usize, c: CardIx) -> Option<Total> {
+        battle::forfeit_value(&self.battle_for_damage(ix), &battle_name(&self.st, c))
     }
 
     /// Still participating: participating when the segment began and still at the
@@ -147,6 +152,7 @@ impl Engine {
 
     /// The cards `p` may forfeit now.
     fn forfeitable(&self, ix: usize, p: Side) -> Vec<CardIx> {
+        let b = self.battle_for_damage(ix);
         let seg = self.seg(ix);
         let pending = seg.attrition[p.ix()] > 0 || seg.damage[p.ix()] > 0;
         seg.cards
@@ -154,7 +160,7 @@ impl Engine {
             .copied()
             .filter(|&c| self.st.def(c).side == p && self.still_participating(ix, c))
             .filter(|&c| pending || seg.hits.contains(&c))
-            .filter(|&c| self.forfeit_of(ix, c).is_some())
+            .filter(|&c| battle::forfeit_value(&b, &battle_name(&self.st, c)).is_some())
             .collect()
     }
 
@@ -229,13 +235,14 @@ impl Engine {
     /// pending battle damage.
     fn must_act(&self, ix: usize, p: Side) -> bool {
         let seg = self.seg(ix);
-        seg.attrition[p.ix()] > 0
-            || seg.damage[p.ix()] > 0
-            || seg.hits.iter().any(|&c| {
-                self.st.def(c).side == p
-                    && self.still_participating(ix, c)
-                    && self.forfeit_of(ix, c).is_some()
-            })
+        if seg.attrition[p.ix()] > 0 || seg.damage[p.ix()] > 0 {
+            return true;
+        }
+        seg.hits.iter().any(|&c| {
+            self.st.def(c).side == p
+                && self.still_participating(ix, c)
+                && self.forfeit_of(ix, c).is_some()
+        })
     }
 
     /// The next damage segment action of the battle at stack index `ix`.
@@ -380,11 +387,12 @@ impl Engine {
             if a <= 0 {
                 continue;
             }
+            let b = self.battle_for_damage(ix);
             let affected = self.seg(ix).cards.iter().any(|&c| {
                 self.st.def(c).side == s
                     && !self.seg(ix).immune.contains(&c)
                     && self.still_participating(ix, c)
-                    && self.forfeit_of(ix, c).is_some()
+                    && battle::forfeit_value(&b, &battle_name(&self.st, c)).is_some()
             });
             if affected {
                 continue;
