@@ -153,7 +153,6 @@ impl Engine {
         self.react_target(w).is_some()
     }
 
-
     /// The react text that lets `c` (of `p`) react by `how` to a battle or drain at `l`.
     fn react_grant(&self, p: Side, c: CardIx, how: ReactHow, l: usize) -> Option<Grant> {
         let st = &self.st;
