@@ -88,7 +88,7 @@ impl Engine {
                 if optional && self.declines_optional(me, &label, &filter) {
                     return Applied::Done;
                 }
-                self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle)
+                self.deploy_from(ix, me, &label, from, *filter, aboard, free, reshuffle)
             }
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
@@ -149,6 +149,21 @@ impl Engine {
             }
             Effect::CaptureCard(c) => self.capture(me, c),
             Effect::Release(text) => self.release(me, &text),
+            e @ (Effect::ModifyUntil { .. } | Effect::Peek { .. } | Effect::Flip(_)) => {
+                self.apply_more(ix, me, &label, e)
+            }
+            Effect::NotModelled(text) => {
+                let depth = self.depth();
+                self.trace
+                    .not_modelled(depth, Actor::Rules, text.clone(), &[r::RESULT]);
+                Applied::Done
+            }
+        }
+    }
+
+    /// Durations, peeking past insert cards, flipping double-sided cards.
+    fn apply_more(&mut self, ix: usize, me: Side, label: &str, eff: Effect) -> Applied {
+        match eff {
             Effect::ModifyUntil {
                 filter,
                 stat,
@@ -157,7 +172,7 @@ impl Engine {
             } => {
                 let source = self.stack[ix]
                     .card
-                    .map_or(label.clone(), |c| self.st.key(c).to_string());
+                    .map_or(label.to_string(), |c| self.st.key(c).to_string());
                 self.start_duration(super::globals::Timed {
                     source,
                     side: me,
@@ -166,23 +181,16 @@ impl Engine {
                     add,
                     until,
                 });
-                Applied::Done
             }
-            Effect::Peek { count, place, to } => self.peek(me, &label, count, place, to),
+            Effect::Peek { count, place, to } => return self.peek(me, label, count, place, to),
             Effect::Flip(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.flip(c);
                 }
-                Applied::Done
             }
-            Effect::NotModelled(text) => {
-                let depth = self.depth();
-                self.trace
-                    .not_modelled(depth, Actor::Rules, text.clone(), &[r::RESULT]);
-                let _ = label;
-                Applied::Done
-            }
+            _ => {}
         }
+        Applied::Done
     }
 
     /// A card's text makes a player activate Force (not counted against the
