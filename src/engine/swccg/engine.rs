@@ -365,6 +365,8 @@ impl Engine {
         self.report_where();
         self.answer_questions();
         self.report_values();
+        let reached = self.utinni_answers();
+        self.answers.extend(reached);
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self

@@ -364,8 +364,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     }
     e.run();
     e.damage_numbers_so_far();
-    let mut turn_obs = e.turn_observations();
-    turn_obs.extend(e.utinni_answers());
+    let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
