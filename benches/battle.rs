@@ -1,8 +1,9 @@
 //! Board battle speed: a 6-on-6 battle on the board, initiated by the script
 //! (`battle` verb), with 20 game-text modifiers carried by the cards, battle
-//! destinies drawn on the stack, and a full damage segment. Each run starts from
-//! the loaded scenario: the battle's cards, modifiers and numbers are worked out
-//! from the board every time. Target: under 1 ms each.
+//! destinies drawn on the stack, and a full damage segment of the players'
+//! decisions. Each run starts from the loaded scenario: the battle's cards,
+//! modifiers and numbers are worked out from the board every time. Target: under
+//! 1 ms each.
 //!
 //! `cargo bench --bench battle` prints the median and the 99th percentile.
 
@@ -64,12 +65,12 @@ fn scenario_text() -> String {
             .collect::<Vec<_>>()
             .join(", "),
     );
-    y.push_str("]\nscript:\n  - {dark: battle, at: kessel}\n");
-    for i in 0..6 {
-        y.push_str(&format!(
-            "  - {{light: forfeit, card: l{i}}}\n  - {{dark: forfeit, card: d{}}}\n",
-            5 - i
-        ));
+    // The damage segment, one decision at a time (the initiator first): Dark forfeits
+    // to its attrition, then Light forfeits three cards to its attrition and 8 battle
+    // damage (Dark passes in between).
+    y.push_str("]\nscript:\n  - {dark: battle, at: kessel}\n  - {dark: forfeit, card: d5}\n");
+    for i in 0..3 {
+        y.push_str(&format!("  - {{light: forfeit, card: l{i}}}\n"));
     }
     y
 }

@@ -75,9 +75,11 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::reduce::IDS)
         .chain(swjudge::engine::swccg::shields::IDS)
         .chain(swjudge::engine::swccg::battle_arrive::IDS)
+        .chain(swjudge::engine::swccg::creature::IDS)
         .chain(swjudge::engine::swtcg::rules::ALL)
         .chain(swjudge::engine::destiny::rules::ALL)
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
+        .chain(swjudge::engine::swccg::values::cite::ALL)
         .chain(swjudge::engine::swccg::react::IDS)
         .chain(swjudge::engine::swccg::capture::IDS)
         .chain(swjudge::engine::swccg::weapon_fire::IDS)
@@ -630,10 +632,13 @@ fn an_unobservable_expectation_is_an_error() {
         assert!(e.contains(needle), "{bad}: {e}");
         assert!(e.starts_with("s.yaml:"), "{e}");
     }
-    // A rules case observes only what it computes.
-    let case = "game: swccg\ntitle: t\nswccg:\n  values:\n    - {name: p, label: power, source: Luke, base: 3}\nexpect:\n  numbers: {p: 3, q: 1}\n";
-    assert!(load_err(case).contains("has no number `q`"));
-    let ok = case.replace(", q: 1", "");
+    // A card's values: only the cards of the board and the values a card has.
+    let e = load_err(&format!("{MINIMAL}  values: {{a: {{sabers: 1}}}}\n"));
+    assert!(e.contains("a card's value is one of"), "{e}");
+    let e = load_err(&format!("{MINIMAL}  values: {{zz: {{power: 1}}}}\n"));
+    assert!(e.contains("`zz` is not a card"), "{e}");
+    // A value a card does not have does not exist: observed as null.
+    let ok = format!("{MINIMAL}  values: {{a: {{power: null}}}}\n");
     let r = scenario::run(&scenario::load_str(Path::new("s.yaml"), &ok, None).unwrap());
     assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
 }
@@ -643,13 +648,13 @@ fn an_unobservable_expectation_is_an_error() {
 fn two_things_to_run_in_one_file_are_rejected() {
     let both = MINIMAL.replace(
         "  turn: light\n",
-        "  turn: light\n  values:\n    - {name: p, label: power, source: Luke, base: 3}\n",
+        "  turn: light\n  battle: {location: s, initiator: light, cards: []}\n",
     );
     assert!(load_err(&both).contains("exactly one thing to run"));
     let two_boards = format!("{MINIMAL}destiny: {{}}\n");
     let e = load_err(&two_boards);
     assert!(e.contains("exactly one thing to run"), "{e}");
-    let two_cases = "game: swccg\ntitle: t\nswccg:\n  values: []\n  drains: []\n";
+    let two_cases = "game: swccg\ntitle: t\nswccg:\n  battle: {location: s, initiator: light, cards: []}\n  attack: {location: s, direction: creature_attacks, creature: c, cards: []}\n";
     assert!(load_err(two_cases).contains("exactly one thing to run"));
 }
 

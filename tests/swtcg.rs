@@ -178,3 +178,37 @@ fn locations_are_one_per_arena_and_name_one_arena() {
         Some(&serde_json::json!("light.location"))
     );
 }
+
+#[test]
+fn team_cases_without_a_ruling_are_not_modelled() {
+    let team = BASE
+        .replace(
+            "  arena: ground\n",
+            "  arena: ground\n  format: two_headed_wookiee\n",
+        )
+        .replace("{card: atst}", "{card: atst, player: a}")
+        .replace("tapped: true}", "tapped: true, player: b}");
+    let drain = team
+        .replace(
+            "    rebel:",
+            "    drain: {name: Drain, kind: battle, abilities: [{activated: {timing: general, effects: [{lose_force: 2}]}}]}\n    rebel:",
+        )
+        .replace("  dark:\n", "  dark:\n    a: {hand: [drain]}\n")
+        .replace(
+            "  - {dark: attack, unit: atst, target: rebel}\n",
+            "  - {dark: play, card: drain}\n",
+        );
+    let r = load(&drain).unwrap().run_engine();
+    assert!(
+        matches!(&r.end, End::NotModelled { what } if what.contains("loses X Force")),
+        "{:?}",
+        r.end
+    );
+    let setup = team.replace("  arena: ground\n", "  start: setup\n");
+    let r = load(&setup).unwrap().run_engine();
+    assert!(
+        matches!(&r.end, End::NotModelled { what } if what.contains("50 build")),
+        "{:?}",
+        r.end
+    );
+}

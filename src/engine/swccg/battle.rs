@@ -126,6 +126,11 @@ pub enum Target {
     Deploy(String),
     Destiny(String),
     Politics(String),
+    // ---- destiny totals outside battle (AR Ch.1 Section F; `destiny_total`)
+    /// Each destiny a side draws outside battle.
+    EachDestiny,
+    /// The total of the destinies a side draws outside battle.
+    TotalDestiny,
 }
 
 /// The operation, as written in YAML (`add: 2`, `reset: 0`, `free: true`...).

@@ -17,7 +17,7 @@ use crate::engine::{Actor, Event};
 pub const REACT: &str = "swccg.ar.react-deploy";
 
 /// Every section ID this file cites beyond `values::cite`.
-pub const IDS: &[&str] = &[REACT];
+pub const IDS: &[&str] = &[REACT, EXCLUDED];
 
 impl Engine {
     /// The ability of `c` that deploys it to a battle just initiated, if any:
@@ -197,5 +197,76 @@ impl Engine {
             label: "battles earlier this turn".into(),
             cards,
         });
+    }
+}
+
+/// AR Participating In Battle - Excluded From Battle.
+pub const EXCLUDED: &str = "swccg.ar.participating-in-battle-excluded-from-battle";
+
+/// Whether `c` is excluded from the battle: excluded itself, or on (aboard) an
+/// excluded card (inactive with it).
+pub fn is_excluded(st: &super::state::State, c: CardIx, excluded: &[CardIx]) -> bool {
+    let mut x = c;
+    for _ in 0..8 {
+        if excluded.contains(&x) {
+            return true;
+        }
+        match st.zone[x] {
+            Zone::On(h) => x = h,
+            _ => return false,
+        }
+    }
+    false
+}
+
+impl Engine {
+    /// Excludes `c` from the battle at stack index `b`: it (and what is on it) is
+    /// inactive for the rest of the battle.
+    pub(super) fn exclude(&mut self, b: usize, c: CardIx, why: &str) {
+        if self.stack[b].excluded.contains(&c) {
+            return;
+        }
+        self.stack[b].excluded.push(c);
+        let on: Vec<String> = self.all_on(c).iter().map(|&x| self.name(x)).collect();
+        let also = if on.is_empty() {
+            String::new()
+        } else {
+            format!("; {} on it inactive too", on.join(", "))
+        };
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!(
+                "{} is excluded from {} ({why}): inactive for the battle, not participating{also}",
+                self.name(c),
+                self.stack[b].label
+            ),
+            &[EXCLUDED, cite::PARTICIPATING],
+        );
+    }
+
+    /// At the start of a battle, cards that may not battle this turn are excluded as an
+    /// automatic action.
+    pub(super) fn exclude_may_not_battle(&mut self, ix: usize, at: usize) {
+        let here = self.cards_at(at);
+        for c in self.may_not_battle.clone() {
+            if here.contains(&c) {
+                self.exclude(ix, c, "it may not battle this turn");
+            }
+        }
+    }
+
+    /// A weapon whose target is immediately excluded from the battle it fires in.
+    pub(super) fn exclude_by_weapon(&mut self, ix: usize, t: CardIx) {
+        let Some(b) = self.stack[ix]
+            .responding_to
+            .filter(|&b| b < self.stack.len())
+        else {
+            return;
+        };
+        let weapon = self.stack[ix]
+            .card
+            .map_or_else(|| self.stack[ix].label.clone(), |c| self.name(c));
+        self.exclude(b, t, &format!("hit by {weapon}"));
     }
 }

@@ -113,7 +113,7 @@ fn decks(st: &State, drawn: Option<&[Drawn]>) -> Reserves {
 
 /// The battle at location `at`, initiated by `initiator`, as the board shows it.
 pub fn battle_from_state(st: &State, at: usize, initiator: BoardSide) -> Battle {
-    battle_with(st, at, initiator, None, &[], &[])
+    battle_with(st, at, initiator, None, &[], &[], &[])
 }
 
 /// The battle at `at` as the board stands now (cards that already battled this turn,
@@ -124,8 +124,9 @@ pub fn battle_now(
     initiator: BoardSide,
     battled: &[CardIx],
     hits: &[(CardIx, bool)],
+    excluded: &[CardIx],
 ) -> Battle {
-    battle_with(st, at, initiator, None, battled, hits)
+    battle_with(st, at, initiator, None, battled, hits, excluded)
 }
 
 /// The battle at `at`; `battled`: cards that already battled this turn (they do not
@@ -137,9 +138,13 @@ fn battle_with(
     drawn: Option<&[Drawn]>,
     battled: &[CardIx],
     hits: &[(CardIx, bool)],
+    excluded: &[CardIx],
 ) -> Battle {
     let mut cards = Vec::new();
     for c in cards_at(st, at) {
+        if super::battle_arrive::is_excluded(st, c, excluded) {
+            continue;
+        }
         let d = st.def(c);
         let Some(k) = kind(d.card_type) else { continue };
         let aboard = match st.zone[c] {
@@ -449,7 +454,15 @@ pub fn resolve_battle(
     battled: &[CardIx],
 ) -> Applied {
     let (drawn, fewer, hits) = (&entry.drawn[..], &entry.fewer[..], &entry.hits[..]);
-    let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits);
+    let mut b = battle_with(
+        st,
+        at,
+        initiator,
+        Some(drawn),
+        battled,
+        hits,
+        &entry.excluded,
+    );
     b.modifiers.extend(entry.played_mods.iter().cloned());
     for (s, v, source) in &entry.power_adds {
         b.modifiers.push(battle::ModSpec {
@@ -601,14 +614,11 @@ impl super::engine::Engine {
     fn battle_choices(&mut self) -> Script {
         let mut script = Script::default();
         for d in self.take_decisions_while(|d| is_battle_choice(d.verb)) {
-            let side = d.by;
-            match d.verb {
-                Verb::DestinyValue => {
-                    if let Some(v) = d.step.amount {
-                        script.power.push(Step::DestinyValue { side, value: v });
-                    }
-                }
-                _ => {}
+            if let Some(v) = d.step.amount {
+                script.power.push(Step::DestinyValue {
+                    side: d.by,
+                    value: v,
+                });
             }
         }
         script
@@ -759,6 +769,7 @@ impl super::engine::Engine {
         // The weapons segment: players alternate actions, the initiator first.
         if !self.stack[ix].weapons_done {
             if self.stack[ix].segment.is_none() {
+                self.exclude_may_not_battle(ix, at);
                 self.stack[ix].stage = Stage::Resolving;
                 self.stack[ix].segment = Some((by, 0));
                 let label = self.stack[ix].label.clone();
@@ -776,7 +787,8 @@ impl super::engine::Engine {
         }
         let before = self.battled_before(ix);
         let hits = self.stack[ix].hits.clone();
-        let mut b = battle_with(&self.st, at, by, None, &before, &hits);
+        let excluded = self.stack[ix].excluded.clone();
+        let mut b = battle_with(&self.st, at, by, None, &before, &hits, &excluded);
         b.modifiers
             .extend(self.stack[ix].played_mods.iter().cloned());
         let o = battle::resolve(&b, &Script::default());

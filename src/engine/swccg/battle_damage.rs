@@ -125,13 +125,16 @@ impl Engine {
     /// The forfeit value of `c` in the battle at `ix`, as the board stands now.
     fn forfeit_of(&self, ix: usize, c: CardIx) -> Option<Total> {
         let seg = self.seg(ix);
-        let b = battle_now(
+        let mut b = battle_now(
             &self.st,
             seg.at,
             seg.initiator,
             &self.battled_before(ix),
             &self.stack[ix].hits,
+            &self.stack[ix].excluded,
         );
+        b.modifiers
+            .extend(self.stack[ix].played_mods.iter().cloned());
         battle::forfeit_value(&b, &battle_name(&self.st, c))
     }
 
@@ -501,7 +504,7 @@ impl Engine {
     fn check_lose(&self, ix: usize, d: &Decision) -> Result<i64, Rej> {
         let p = d.by;
         let seg = self.seg(ix);
-        let n = d.step.amount.unwrap_or(1);
+        let n = d.step.amount.unwrap_or(d.step.from.len().max(1) as i64);
         if seg.damage[p.ix()] <= 0 {
             if seg.attrition[p.ix()] > 0 {
                 return Err(rej(

@@ -16,7 +16,7 @@ impl Engine {
     /// Whether the battle at stack index `i` is in its weapons segment with nothing
     /// above it: top-level actions may be performed there.
     pub(super) fn in_weapons_segment(&self, i: usize) -> bool {
-        matches!(self.stack[i].kind, ActionKind::Battle)
+        matches!(self.stack[i].kind, ActionKind::Battle | ActionKind::Attack)
             && self.stack[i].segment.is_some()
             && i + 1 == self.stack.len()
     }
@@ -61,6 +61,7 @@ impl Engine {
             by,
             &self.battled_before(ix),
             &self.stack[ix].hits,
+            &self.stack[ix].excluded,
         );
         [by, by.other()]
             .into_iter()

@@ -142,6 +142,40 @@ impl Engine {
         });
     }
 
+    /// `v` added to the power of `c` for the rest of the battle or attack below `ix`.
+    pub(super) fn add_power(&mut self, ix: usize, me: Side, c: CardIx, v: i64) {
+        use super::battle::{ModSpec, OpSpec, Target};
+        let source = self.stack[ix]
+            .card
+            .map_or_else(|| self.stack[ix].label.clone(), |x| self.name(x));
+        let Some(j) = (0..ix)
+            .rev()
+            .find(|&j| matches!(self.stack[j].kind, ActionKind::Battle | ActionKind::Attack))
+        else {
+            return;
+        };
+        let name = super::battle_board::battle_name(&self.st, c);
+        self.log(
+            actor(me),
+            Event::StateChange,
+            format!(
+                "{source}: {v} added to {name}'s power for the rest of {}",
+                self.stack[j].label
+            ),
+            &[cite::MODIFIERS],
+        );
+        self.stack[j].played_mods.push(ModSpec {
+            source,
+            side: me,
+            target: Target::Power(name),
+            op: OpSpec::Add(v),
+            optional: true,
+            cumulative: true,
+            requires: Vec::new(),
+            cite: None,
+        });
+    }
+
     /// A weapon whose target is immediately lost: the target (and what is on it) goes
     /// to its owner's Lost Pile.
     pub(super) fn lost_by_weapon(&mut self, ix: usize, t: CardIx) {

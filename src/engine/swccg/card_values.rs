@@ -29,6 +29,7 @@ pub const STATS: &[&str] = &[
     "deploy",
     "destiny",
     "politics",
+    "defense",
 ];
 
 /// The printed number of `stat`, if the card has one.
@@ -61,6 +62,7 @@ fn names<'a>(t: &'a Target, stat: &str) -> Option<&'a str> {
         Target::Deploy(n) => ("deploy", n),
         Target::Destiny(n) => ("destiny", n),
         Target::Politics(n) => ("politics", n),
+        Target::Defense(n) => ("defense", n),
         _ => return None,
     };
     (s == stat).then_some(n.as_str())
@@ -91,7 +93,60 @@ fn required_here(st: &State, at: Option<usize>, requires: &[String]) -> bool {
 
 /// The value `stat` of card `c` as the board stands now, with its cited breakdown.
 pub fn value(st: &State, c: CardIx, stat: &str) -> Total {
+    if stat == "defense" {
+        return defense(st, c);
+    }
     value_at(st, c, stat, st.location_of(c))
+}
+
+/// A card's defense value (AR Defense Value): a character's ability, armor or
+/// maneuver, whichever is highest; a starship's or vehicle's armor or maneuver; or the
+/// defense value the card itself gives (`defense: {name: value}`). It follows those
+/// values as modified, then the modifiers to the defense value itself (which do not
+/// change the values it is based on). An unarmored droid without maneuver: 0.
+fn defense(st: &State, c: CardIx) -> Total {
+    use super::model::CardType;
+    let d = st.def(c);
+    let title = d.title.clone();
+    let printed = d
+        .stats
+        .defense
+        .iter()
+        .map(|(n, v)| (n.clone(), *v))
+        .max_by_key(|x| x.1);
+    let (source, base) = match printed {
+        Some((name, v)) => (format!("{title} {name}"), Some(v)),
+        None => {
+            let from: &[&str] = match d.card_type {
+                CardType::Character => &["ability", "armor", "maneuver"],
+                CardType::Starship | CardType::Vehicle => &["armor", "maneuver"],
+                _ => &[],
+            };
+            let best = from
+                .iter()
+                .filter_map(|&s| value_at(st, c, s, st.location_of(c)).value.map(|v| (s, v)))
+                .max_by_key(|x| x.1);
+            match best {
+                Some((s, v)) => (format!("{title}'s {s}"), Some(v)),
+                None if d.card_type == CardType::Character => {
+                    (format!("{title} (no ability, armor or maneuver)"), Some(0))
+                }
+                None => (title.clone(), None),
+            }
+        }
+    };
+    let mut b = match base {
+        Some(v) => Base::of(source, v),
+        None => Base::none(source),
+    };
+    b.cite = cite::DEFENSE_VALUE;
+    let mods = own_modifiers(st, c, "defense", st.location_of(c));
+    compute(
+        &format!("defense value of {title}"),
+        &b,
+        &mods,
+        Rules::default(),
+    )
 }
 
 /// The Force card `c` deploys for to `to` (AR Deploy; Free; Modifiers): its deploy
@@ -109,11 +164,29 @@ pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) ->
 /// The value `stat` of card `c` if it were at location `at`.
 fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
     let title = st.title(c).to_string();
-    let key = st.key(c);
     let base = match printed(&st.def(c).stats, stat) {
         Some(v) => Base::of(title.clone(), v),
         None => Base::none(title.clone()),
     };
+    let (mods, guarded) = collect(st, c, stat, at);
+    let mods = super::reduce::guard(&base, mods, guarded);
+    compute(
+        &format!("{stat} of {title}"),
+        &base,
+        &mods,
+        Rules::default(),
+    )
+}
+
+/// The modifiers of the cards on table to `stat` of card `c` (at `at`), in the order
+/// they occurred, without "may not be reduced".
+fn own_modifiers(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Vec<Modifier> {
+    collect(st, c, stat, at).0
+}
+
+/// The modifiers to `stat` of card `c` (at `at`) and whether it may not be reduced.
+fn collect(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> (Vec<Modifier>, bool) {
+    let key = st.key(c);
     let mut sources: Vec<CardIx> = (0..st.cards.len())
         .filter(|&s| st.active(s) && !st.def(s).modifiers.is_empty())
         .collect();
@@ -149,13 +222,7 @@ fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
             );
         }
     }
-    let mods = super::reduce::guard(&base, mods, guarded);
-    compute(
-        &format!("{stat} of {title}"),
-        &base,
-        &mods,
-        Rules::default(),
-    )
+    (mods, guarded)
 }
 
 impl Engine {
@@ -163,18 +230,30 @@ impl Engine {
     /// table, in a pile or in hand, and one cited step for each value with modifiers.
     pub(crate) fn report_values(&mut self) {
         for c in 0..self.st.cards.len() {
-            for &stat in STATS {
-                let modified = (0..self.st.cards.len()).any(|s| {
+            let named = |stat: &str| {
+                (0..self.st.cards.len()).any(|s| {
                     self.st.active(s)
                         && self.st.def(s).modifiers.iter().any(|m| {
                             names(&m.target, stat)
                                 .is_some_and(|n| n == self.st.key(c) || (n == "this" && s == c))
                         })
                 }) || super::globals::Stat::named(stat)
-                    .is_some_and(|g| !self.st.value_terms(c, g).is_empty());
+                    .is_some_and(|g| !self.st.value_terms(c, g).is_empty())
+            };
+            let modified: Vec<bool> = STATS.iter().map(|s| named(s)).collect();
+            for (i, &stat) in STATS.iter().enumerate() {
                 let path = format!("values.{}.{stat}", self.st.key(c));
-                if !modified {
-                    let v = printed(&self.st.def(c).stats, stat);
+                // A defense value follows the values it is based on.
+                let based = stat == "defense"
+                    && STATS
+                        .iter()
+                        .zip(&modified)
+                        .any(|(s, m)| *m && ["ability", "armor", "maneuver"].contains(s));
+                if !modified[i] && !based {
+                    let v = match stat {
+                        "defense" => value(&self.st, c, stat).value,
+                        _ => printed(&self.st.def(c).stats, stat),
+                    };
                     self.answers.push((path, json!(v)));
                     continue;
                 }

@@ -2,7 +2,7 @@
 //! paths a board can observe. Every error points at a position where one is
 //! known.
 
-use super::battle_scenario::{self, Case, PlanSpec};
+use super::battle_scenario::{self, Case};
 use super::engine::find_ability;
 use super::model::{AbilityKind, Board, PileName, Placed, Step, Verb};
 use super::state::parse_pile_name;
@@ -55,7 +55,7 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     let (case, n) = battle_scenario::case_of(b);
     if n > 1 {
         return Err(nowhere(
-            "a file holds exactly one thing to run: give one of battle, drains, values, draws, attack",
+            "a file holds exactly one thing to run: give one of battle, attack",
         ));
     }
     let mut names: BTreeSet<String> = BTreeSet::new();
@@ -65,7 +65,7 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
         if let Some(s) = script.first() {
             return Err(BoardError::at(
                 s.at,
-                "a rules case (battle, drains, values, draws, attack) carries its own choices; \
+                "a rules case (battle, attack) carries its own choices; \
                  `script:` belongs to a board position",
             ));
         }
@@ -73,19 +73,16 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     if b.turn.is_none() || b.phase.is_none() {
         return Err(nowhere(
-            "a board position needs `turn:` and `phase:` (or give one rules case: battle, drains, values, draws, attack)",
+            "a board position needs `turn:` and `phase:` (or give one rules case: battle, attack)",
         ));
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
-    for n in &b.battled_this_turn {
+    for n in b.battled_this_turn.iter().chain(&b.may_not_battle) {
         if !names.contains(&n.value) {
             return Err(spanned(
                 n,
-                format!(
-                    "`battled_this_turn`: unknown card `{}` (not in `cards:`)",
-                    n.value
-                ),
+                format!("unknown card `{}` (not in `cards:`)", n.value),
             ));
         }
     }
@@ -120,15 +117,6 @@ fn check_case(b: &Board, c: &Case) -> Result<(), BoardError> {
         return Err(nowhere(
             "a file holds exactly one thing to run: a board position or a rules case, not both",
         ));
-    }
-    // `normal: N` expands to N draws: bound it, or a typo exhausts memory.
-    if let Case::Draws(ds) = c
-        && ds
-            .iter()
-            .flat_map(|d| &d.plans)
-            .any(|p| matches!(p, PlanSpec::Normal(n) if *n > 1000))
-    {
-        return Err(nowhere("draws: `normal:` asks for more than 1000 draws"));
     }
     if let Case::Attack(a) = c
         && a.ferocity_destinies > 64
@@ -271,6 +259,12 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     for (k, d) in &b.cards {
         check_interrupt(k, d)?;
         check_modifiers(b, k, d)?;
+        if d.value.stats.ferocity_destinies.is_some_and(|n| n > 64) {
+            return Err(spanned(
+                d,
+                format!("card `{k}`: `ferocity_destinies` is more than 64"),
+            ));
+        }
     }
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut place = |n: &Spanned<String>| -> Result<(), BoardError> {
@@ -479,6 +473,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         }
         "numbers" => board_number(rest),
         "values" => super::card_values::observable(b, rest),
+        "totals" => super::destiny_total::observable(rest),
         "where" => locate_path(b, rest),
         "utinni" => match rest.split_once('.') {
             Some((k, "reached"))
@@ -596,6 +591,7 @@ fn board_number(rest: &str) -> Result<(), String> {
     let parts: Vec<&str> = rest.split('.').collect();
     match parts.as_slice() {
         [_, "winner" | "ended_early" | "cost"] => Ok(()),
+        [_, "attacker_total" | "defender_total" | "defeated"] => Ok(()),
         [_, "light" | "dark", k] if BATTLE_NUMBERS.contains(k) => Ok(()),
         [_, k] if DRAIN_NUMBERS.contains(k) => Ok(()),
         _ => Err(format!(

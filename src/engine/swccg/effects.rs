@@ -49,6 +49,17 @@ impl Engine {
                 self.play_battle_modifier(ix, me, &m);
                 Applied::Done
             }
+            Effect::AddPower { card, amount } => {
+                let v = self.amount(ix, &amount, me).unwrap_or(0);
+                for c in self.card_refs(ix, &card) {
+                    self.add_power(ix, me, c, v);
+                }
+                Applied::Done
+            }
+            Effect::ExcludedByWeapon(t) => {
+                self.exclude_by_weapon(ix, t);
+                Applied::Done
+            }
             Effect::LostByWeapon(t) => {
                 self.lost_by_weapon(ix, t);
                 Applied::Done
@@ -130,9 +141,10 @@ impl Engine {
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
-            Effect::LoseForceFrom { who, amount, from } => {
-                self.lose_force_from(ix, me, who, amount, from)
-            }
+            e @ (Effect::DestinyTotal(_)
+            | Effect::CancelAndRedraw(_)
+            | Effect::DrawXChooseY { .. }
+            | Effect::LoseForceFrom { .. }) => self.values_effect(ix, me, &label, e),
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);

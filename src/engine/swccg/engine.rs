@@ -154,6 +154,7 @@ pub(super) struct Snapshot {
     pub(super) top_passes: u8,
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
+    pub(super) attacks: Vec<(usize, CardIx, bool)>,
 }
 
 /// The last action initiated by a decision, while a "before" action may still preempt it.
@@ -197,6 +198,10 @@ pub struct Engine {
     pub through: Phase,
     /// Numbers of battles and Force drains that had their result, by `<label>.<path>`.
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// Cards that may not battle this turn (the board's `may_not_battle`).
+    pub may_not_battle: Vec<CardIx>,
+    /// Attacks this turn: (location, creature, whether the creature attacked).
+    pub(super) attacks: Vec<(usize, CardIx, bool)>,
     /// Where each player chose to lose the next units of Force from (AR: Losing Force).
     pub(super) loss_from: [std::collections::VecDeque<PileName>; 2],
     /// Battles and Force drains initiated this turn, by location.
@@ -249,6 +254,8 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            may_not_battle: Vec::new(),
+            attacks: Vec::new(),
             locate: Vec::new(),
             wheres: Vec::new(),
             generation: None,
@@ -365,8 +372,8 @@ impl Engine {
         self.report_where();
         self.answer_questions();
         self.report_values();
-        let reached = self.utinni_answers();
-        self.answers.extend(reached);
+        let utinni = self.utinni_answers();
+        self.answers.extend(utinni);
         let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
         self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
         let left: Vec<String> = self
@@ -409,7 +416,7 @@ impl Engine {
             // its player passes until that action is the one responded to.
             if let (Some(anchor), Window::Response(i)) = (&d.step.responding_to, w)
                 && d.by == p
-                && (self.stack[i].label != *anchor || !can)
+                && (self.stack[i].label != *anchor || !(can || self.anchored_here(&d, i)))
             {
                 let text = format!(
                     "{} passes (its next decision responds to {anchor})",

@@ -74,6 +74,7 @@ impl Engine {
                 Ok(())
             }
             Verb::Play => self.initiate_play(d, w),
+            Verb::Attack => self.initiate_attack(d, w),
             Verb::Use => self.initiate_use(d, w),
             Verb::React => self.initiate_react(d, w),
             Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
@@ -465,7 +466,7 @@ impl Engine {
                 r::IMPLIED_TARGET_RULE,
             ));
         }
-        self.drain_cancel_allowed(c, a, w)?;
+        self.response_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
         Ok(targets)
     }
@@ -710,6 +711,7 @@ impl Engine {
             top_passes: self.top_passes,
             battles: self.battles.clone(),
             drains: self.drains.clone(),
+            attacks: self.attacks.clone(),
         })
     }
 
@@ -743,6 +745,7 @@ impl Engine {
         self.top_passes = s.top_passes;
         self.battles = s.battles;
         self.drains = s.drains;
+        self.attacks = s.attacks;
         if let Some((label, by)) = top {
             self.log(
                 Actor::Rules,

@@ -36,8 +36,10 @@ pub mod battle_scenario;
 pub mod card_values;
 mod check;
 pub mod conditions;
+pub mod creature;
 mod deploy;
 pub mod destiny;
+pub mod destiny_total;
 pub mod drain;
 mod drain_board;
 mod effects;
@@ -359,6 +361,11 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
         .filter_map(|k| e.st.find(&k.value))
         .collect();
     e.battled_earlier(battled);
+    e.may_not_battle = board
+        .may_not_battle
+        .iter()
+        .filter_map(|k| e.st.find(&k.value))
+        .collect();
     for p in &board.stack {
         e.seed(p);
     }

@@ -135,12 +135,6 @@ pub struct Board {
     #[serde(default)]
     pub battle: Option<super::battle::Battle>,
     #[serde(default)]
-    pub drains: Option<Vec<super::drain::Drain>>,
-    #[serde(default)]
-    pub values: Option<Vec<super::battle_scenario::ValueCase>>,
-    #[serde(default)]
-    pub draws: Option<Vec<super::battle_scenario::DrawCase>>,
-    #[serde(default)]
     pub attack: Option<super::battle_attack::Attack>,
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
@@ -157,6 +151,10 @@ pub struct Board {
     /// Cards that already battled this turn: they do not participate in a battle again.
     #[serde(default)]
     pub battled_this_turn: Vec<Pos<String>>,
+    /// Cards that may not battle this turn (e.g. prevented by a Rebel Barrier played
+    /// earlier): each is excluded from a battle as an automatic action when it begins.
+    #[serde(default)]
+    pub may_not_battle: Vec<Pos<String>>,
     // ---- durations (AR Actions - Duration)
     /// Changes already in force for a stated duration when the position starts.
     #[serde(default)]
@@ -446,6 +444,13 @@ pub struct Stats {
     /// "Draws N battle destiny if unable to otherwise."
     #[serde(default)]
     pub draws_if_unable: Option<u32>,
+    // ---- creatures (AR Attacks - Ferocity And Defense Value)
+    /// A creature's ferocity.
+    #[serde(default)]
+    pub ferocity: Option<i64>,
+    /// "Ferocity N + destiny": the destinies drawn each time it participates in an attack.
+    #[serde(default)]
+    pub ferocity_destinies: Option<u32>,
 }
 
 /// One card, defined inline.
@@ -606,6 +611,10 @@ pub struct WeaponDef {
     /// The target is immediately lost when it succeeds, instead of being hit.
     #[serde(default)]
     pub lost: bool,
+    /// The target is immediately excluded from the battle when it succeeds, instead of
+    /// being hit.
+    #[serde(default)]
+    pub excludes: bool,
     // ---- capturing (AR Appendix C Capturing)
     /// "Target captured if destiny > defense value": a success captures the target
     /// instead of hitting it.
@@ -1091,6 +1100,12 @@ pub enum Effect {
     /// A weapon whose target is immediately lost (not hit) when it succeeds.
     #[serde(skip)]
     LostByWeapon(usize),
+    /// A weapon whose target is immediately excluded from the battle when it succeeds.
+    #[serde(skip)]
+    ExcludedByWeapon(usize),
+    /// Add an amount (e.g. the destiny just drawn for this action) to the power of a
+    /// card for the rest of the current battle or attack ("adds a destiny to power").
+    AddPower { card: CardRef, amount: Amount },
     // ---- losing Force from a place (AR Losing Force - From X)
     /// Lose N Force from a pile first ("lose 4 Force from Reserve Deck"); what that pile
     /// cannot give is lost from anywhere else, as the losing player chooses.
@@ -1099,6 +1114,16 @@ pub enum Effect {
         amount: Amount,
         from: PileName,
     },
+    // ---- destiny totals outside battle (AR Ch.1 Section F)
+    /// Draw N destinies, each an action of its own on the stack, and total them with
+    /// the modifiers to each draw and to the total; test the total like `destiny`.
+    DestinyTotal(super::destiny_total::TotalSpec),
+    /// Cancel the destiny just drawn (the action responded to) and draw it again: the
+    /// redraw counts instead of the canceled draw (AR Canceled And Redrawn Destiny Draws).
+    CancelAndRedraw(CardRef),
+    /// Responding to a destiny about to be drawn: draw X instead and choose Y of them
+    /// (AR Draw X Choose Y); every one drawn counts against limits.
+    DrawXChooseY { x: u32, y: u32 },
     // ---- capturing (AR Appendix C Capturing)
     /// The card is captured (only the Dark Side captures; only Light Side characters).
     Capture(CardRef),
@@ -1316,6 +1341,9 @@ pub enum Verb {
     AllowConversion,
     /// Starting the game: decline to have your starting location converted.
     DeclineConversion,
+    /// A creature attack (`card`: the creature; `target`: the card it attacks, the
+    /// random pick; without `target`, your cards attack the creature).
+    Attack,
     // ---- reacts (AR Appendix C React)
     /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
     /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
@@ -1353,6 +1381,7 @@ impl Verb {
             Verb::Reveal => "reveal",
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
+            Verb::Attack => "attack",
             Verb::React => "react",
             Verb::Seize => "seize",
             Verb::Imprison => "imprison",

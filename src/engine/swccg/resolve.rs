@@ -19,13 +19,17 @@ impl Engine {
         // Canceled actions are always removed from the stack.
         if self.stack[ix].canceled {
             self.attempt = None;
-            let e = self.stack.pop().map(|e| e.label).unwrap_or_default();
+            let popped = self.stack.pop();
+            let e = popped.as_ref().map(|e| e.label.clone()).unwrap_or_default();
             self.log(
                 Actor::Rules,
                 Event::Pop,
                 format!("{e} (canceled) is removed from the stack"),
                 &[r::CANCELING],
             );
+            if let Some(p) = popped {
+                self.canceled_draw(p);
+            }
             return Flow::Go;
         }
         // An action no longer a legal target for responses comes off.
@@ -61,6 +65,9 @@ impl Engine {
         if self.stack[ix].stage == Stage::Resolving {
             if matches!(self.stack[ix].kind, ActionKind::Battle) {
                 return self.battle_step(ix);
+            }
+            if matches!(self.stack[ix].kind, ActionKind::Attack) {
+                return self.attack_step(ix);
             }
             return self.continue_result(ix);
         }
@@ -226,7 +233,7 @@ impl Engine {
         }
         let owner = self.st.owner(c);
         let targets = match self
-            .drain_cancel_allowed(c, a, Window::Response(ix))
+            .response_allowed(c, a, Window::Response(ix))
             .and_then(|()| self.choose_targets(owner, c, a, Window::Response(ix), &[]))
         {
             Ok(t) => t,
@@ -303,6 +310,7 @@ impl Engine {
                 let p = self.stack[ix].actor;
                 let battle_draw = self.stack[ix].battle_draw;
                 let draw_kind = self.stack[ix].draw_kind;
+                let substituted = self.stack[ix].substitute.is_some();
                 // Unless a response already sent the destiny card elsewhere.
                 if let Some(c) = card
                     && self.st.zone[c] == Zone::Drawn
@@ -332,7 +340,7 @@ impl Engine {
                         self.stack[parent].drawn.push((s, value, draw_kind));
                     }
                     Some(_) => {}
-                    None => self.apply_destiny_test(parent, &test, value),
+                    None => self.destiny_done(parent, &test, value, substituted),
                 }
                 Flow::Go
             }
@@ -353,6 +361,7 @@ impl Engine {
                 Flow::Go
             }
             ActionKind::Battle => self.battle_begin(ix),
+            ActionKind::Attack => self.attack_begin(ix),
             ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go
@@ -435,6 +444,7 @@ impl Engine {
                 );
                 (None, Some(v))
             }
+            None if self.stack[ix].choose.is_some() => self.draw_and_choose(ix, parent, p),
             None => self.draw_destiny(p),
         };
         self.stack[ix].kind = ActionKind::DestinyDrawn {
@@ -505,7 +515,7 @@ impl Engine {
     /// with several values (`destiny_values`), the drawing player's `destiny_value`
     /// decision picks one. A card whose destiny number the board does not give is not
     /// modelled (the run stops) rather than drawn as 0.
-    fn destiny_number(&mut self, p: Side, c: CardIx) -> Option<i64> {
+    pub(super) fn destiny_number(&mut self, p: Side, c: CardIx) -> Option<i64> {
         use super::values::cite;
         let def = self.st.def(c);
         let values = if !def.stats.destiny_values.is_empty() {

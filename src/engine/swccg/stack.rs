@@ -49,6 +49,8 @@ pub enum ActionKind {
     ForceDrain,
     /// Firing a weapon in a battle's weapons segment (the battle is `responding_to`).
     Fire,
+    /// A creature attack (`creature`).
+    Attack,
 }
 
 impl ActionKind {
@@ -68,6 +70,7 @@ impl ActionKind {
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",
             ActionKind::Fire => "weapon firing",
+            ActionKind::Attack => "attack",
         }
     }
 }
@@ -147,6 +150,12 @@ pub struct Entry {
     pub draw_kind: BattleDraw,
     /// A battle: the repeating weapon whose owner may fire it again now.
     pub repeating: Option<CardIx>,
+    /// An action drawing a destiny total outside battle: its draws so far.
+    pub total: Option<Box<super::destiny_total::TotalRun>>,
+    /// A canceled destiny draw that is drawn again.
+    pub redraw: bool,
+    /// A destiny draw made as "draw X and choose Y".
+    pub choose: Option<(u32, u32)>,
     // ---- the damage segment as decisions
     /// A battle in its damage segment.
     pub damage: Option<Box<super::battle_damage::DamageSeg>>,
@@ -155,6 +164,10 @@ pub struct Entry {
     pub power_adds: Vec<(Side, i64, String)>,
     /// A battle: modifiers played for the rest of it.
     pub played_mods: Vec<super::battle::ModSpec>,
+    /// A battle: cards excluded from it (inactive for the battle, with what is on them).
+    pub excluded: Vec<CardIx>,
+    /// A creature attack.
+    pub attack: Option<Box<super::creature::AttackInfo>>,
     /// A weapon firing: its weapon destiny draws so far and what they add up to.
     pub shot: Option<Box<super::weapon_fire::Shot>>,
 }
@@ -192,9 +205,14 @@ impl Entry {
             destiny_add: 0,
             draw_kind: BattleDraw::Battle,
             repeating: None,
+            total: None,
+            redraw: false,
+            choose: None,
             damage: None,
             power_adds: Vec::new(),
             played_mods: Vec::new(),
+            excluded: Vec::new(),
+            attack: None,
             shot: None,
         }
     }

@@ -104,6 +104,7 @@ pub mod cite {
     pub const PRESENT: &str = "swccg.ar.present";
     pub const PRESENT_WITH: &str = "swccg.ar.present-versus-present-with";
     pub const OCCUPY: &str = "swccg.ar.occupy";
+    pub const DEFENSE_VALUE: &str = "swccg.ar.defense-value";
 
     /// Every ID above, for the test that checks them against `rulebook/`.
     pub const ALL: &[&str] = &[
@@ -184,6 +185,7 @@ pub mod cite {
         PRESENT,
         PRESENT_WITH,
         OCCUPY,
+        DEFENSE_VALUE,
     ];
 }
 

@@ -119,6 +119,8 @@ pub struct Shot {
     /// A success makes the target lost instead of hit, or captures it.
     pub lost: bool,
     pub captures: bool,
+    /// A success excludes the target from the battle instead of hitting it.
+    pub excludes: bool,
 }
 
 /// How a firing is permitted and what it costs.
@@ -441,6 +443,7 @@ impl Engine {
             forfeit_zero: def.forfeit_zero,
             lost: def.lost,
             captures: def.captures,
+            excludes: def.excludes,
         }
     }
 
@@ -695,6 +698,8 @@ impl Engine {
                 Effect::LostByWeapon(sh.target)
             } else if sh.captures {
                 Effect::CaptureCard(sh.target)
+            } else if sh.excludes {
+                Effect::ExcludedByWeapon(sh.target)
             } else {
                 Effect::Hit(sh.target, sh.forfeit_zero)
             };

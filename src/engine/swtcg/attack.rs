@@ -5,7 +5,7 @@
 use super::damage::{DmgKind, Instance};
 use super::effects::Ctx;
 use super::engine::{Answer, AttackRecord, Engine, Flow, Reject, reject};
-use super::model::{Arena, Effect, Side, Step, Timing, Verb};
+use super::model::{Arena, Cost, Effect, Side, Step, Timing, Verb};
 use super::rules as r;
 use super::state::PieceIx;
 use crate::engine::{Event, NeedKind};
@@ -173,34 +173,6 @@ impl<'a> Engine<'a> {
         Ok(true)
     }
 
-    /// A disrupt POP (an attack declared, a Mission completed): true if a
-    /// disrupt effect was played.
-    pub fn disrupt_pop(
-        &mut self,
-        timing: Timing,
-        what: &str,
-        cites: &[&'static str],
-    ) -> Flow<bool> {
-        let mut disrupted = false;
-        {
-            let opts = |e: &Engine, s: Side| e.can_play(s, timing, None);
-            let judge = |e: &Engine, s: Side, st: &Step| e.judge_card(s, st, timing);
-            let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| {
-                let c = st.card().and_then(|k| e.st.find(k));
-                if c.and_then(|c| e.card_activated(c)).is_some_and(|a| {
-                    a.effects
-                        .iter()
-                        .any(|x| matches!(x, Effect::DisruptAttack | Effect::DisruptMission))
-                }) {
-                    disrupted = true;
-                }
-                e.play(s, st, Ctx::default())
-            };
-            self.pop(what, cites, &opts, &judge, &mut play)?;
-        }
-        Ok(disrupted)
-    }
-
     fn attack_pop_options(&self, at: &Attack, s: Side) -> bool {
         let d = at.defender;
         if self.can_play(s, Timing::General, None) {
@@ -211,18 +183,48 @@ impl<'a> Engine<'a> {
         }
         self.can_play(s, Timing::WhenAttacked, Some(d))
             || (0..self.st.pieces.len()).any(|u| {
-                self.judge_intercept(at, s, u).is_ok() || self.judge_retaliate(at, s, u).is_ok()
+                self.judge_intercept(at, s, u, None).is_ok()
+                    || self.judge_retaliate(at, s, u).is_ok()
             })
     }
 
-    fn judge_intercept(&self, at: &Attack, s: Side, u: PieceIx) -> Result<(), Reject> {
+    /// The Intercept copy a step uses. Intercept is selective: with copies of
+    /// different costs the step chooses one (`ability:`, from 1: printed
+    /// first, then Pilots, Equipment and granted copies); without a step
+    /// (`step` None) the cheapest stands for whether any can be played.
+    fn intercept_copy(&self, u: PieceIx, step: Option<&Step>) -> Result<Cost, Reject> {
+        let copies = self.st.totals(u).kw.intercept;
+        let cheapest = copies.iter().copied().min_by_key(|c| (c.force, c.build));
+        let Some(cheapest) = cheapest else {
+            return Err(reject("the unit has no Intercept", &[r::INTERCEPT]));
+        };
+        match step.and_then(|st| st.ability) {
+            Some(k) => copies.get(k.wrapping_sub(1)).copied().ok_or_else(|| {
+                reject(
+                    format!("the unit has {} Intercept abilities", copies.len()),
+                    &[r::INTERCEPT, r::DUPLICATES],
+                )
+            }),
+            None if step.is_some() && copies.iter().any(|c| *c != copies[0]) => Err(reject(
+                "Intercept is selective: choose which copy to use (`ability:`)",
+                &[r::DUPLICATES, r::INTERCEPT],
+            )),
+            None => Ok(cheapest),
+        }
+    }
+
+    fn judge_intercept(
+        &self,
+        at: &Attack,
+        s: Side,
+        u: PieceIx,
+        step: Option<&Step>,
+    ) -> Result<(), Reject> {
         let pc = &self.st.pieces[u];
         if pc.side != s || !self.st.in_arena(u) {
             return Err(reject("intercept with one of your units", &[r::INTERCEPT]));
         }
-        let Some(cost) = self.st.totals(u).kw.intercept else {
-            return Err(reject("the unit has no Intercept", &[r::INTERCEPT]));
-        };
+        let cost = self.intercept_copy(u, step)?;
         if u == at.defender || u == at.attacker {
             return Err(reject(
                 "Intercept: one of your other units must be attacked; a unit may not intercept its own attack",
@@ -274,7 +276,7 @@ impl<'a> Engine<'a> {
     fn judge_attack_pop(&self, at: &Attack, s: Side, st: &Step) -> Result<(), Reject> {
         let u = self.unit_of(st);
         match (st.verb(), u) {
-            (Verb::Intercept, Some(u)) => self.judge_intercept(at, s, u),
+            (Verb::Intercept, Some(u)) => self.judge_intercept(at, s, u, Some(st)),
             (Verb::Retaliate, Some(u)) => self.judge_retaliate(at, s, u),
             (Verb::Play, Some(u)) if u == at.defender => {
                 self.judge_card(s, st, Timing::WhenAttacked)
@@ -335,7 +337,7 @@ impl<'a> Engine<'a> {
         };
         match st.verb() {
             Verb::Intercept => {
-                let cost = self.st.totals(u).kw.intercept.unwrap_or_default();
+                let cost = self.intercept_copy(u, Some(st)).unwrap_or_default();
                 let w = self.st.pid_of(u);
                 self.st.player_mut(w).force -= cost.force;
                 at.defender = u;
@@ -345,11 +347,12 @@ impl<'a> Engine<'a> {
                 self.attacks[at.rec].defender = self.st.key(u).to_string();
                 self.resolved.push(format!("intercept:{}", self.st.key(u)));
                 let t = format!(
-                    "{} intercepts: {} now attacks it",
+                    "{} intercepts (paying {} Force): {} now attacks it",
                     self.st.label(u),
+                    cost.force,
                     self.st.label(at.attacker)
                 );
-                self.by(s, Event::Result, t, &[r::INTERCEPT]);
+                self.by(s, Event::Result, t, &[r::INTERCEPT, r::DUPLICATES]);
             }
             Verb::Retaliate => {
                 let kw = self.st.totals(u).kw;

@@ -82,9 +82,18 @@ fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<()
         || !p.discard.is_empty()
         || p.resource.is_some();
     if team && shared {
-        return Err(BoardError::nowhere(
-            "in Two-Headed Wookiee teammates don't share Force, build points, hands, decks, discard piles or Resources: give each player's under `a:` and `b:`",
-        ));
+        let why = "in Two-Headed Wookiee teammates don't share Force, build points, hands, decks, discard piles or Resources: give each player's under `a:` and `b:`";
+        let first = p
+            .hand
+            .iter()
+            .chain(&p.deck)
+            .chain(&p.discard)
+            .chain(&p.resource)
+            .next();
+        return Err(match first {
+            Some(k) => BoardError::new(k.referenced.line(), k.referenced.column(), why),
+            None => BoardError::nowhere(why),
+        });
     }
     if !team && (p.a.is_some() || p.b.is_some()) {
         return Err(BoardError::nowhere(

@@ -104,6 +104,20 @@ impl<'a> Engine<'a> {
                 && (self.st.top_def(q).kind == Kind::Equipment) == equipment
                 && same_unit(&self.st.top_def(q).name, &name)
         });
+        let teammate = (0..self.st.pieces.len()).any(|q| {
+            q != p
+                && self.unique_in_play(q)
+                && self.st.pieces[q].side == w.side
+                && self.st.pid_of(q) != w
+                && (self.st.top_def(q).kind == Kind::Equipment) == equipment
+                && same_unit(&self.st.top_def(q).name, &name)
+        });
+        if other.is_none() && teammate {
+            return self.not_modelled(
+                "Two-Headed Wookiee: teammates each with a unique card of the same name in play",
+                &[r::CONTESTING, r::DISTINCTIONS],
+            );
+        }
         let Some(q) = other else { return Ok(()) };
         let cost = |e: &Engine, x: PieceIx| e.st.top_def(x).cost;
         let diff = (cost(self, p) - cost(self, q)).abs();

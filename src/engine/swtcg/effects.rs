@@ -400,7 +400,7 @@ impl<'a> Engine<'a> {
                 }
             }
             Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
-            Effect::DisruptAttack | Effect::DisruptMission => {}
+            Effect::DisruptAttack | Effect::DisruptMission | Effect::DisruptCard => {}
             Effect::TapSelf => {
                 if let Some(u) = src {
                     self.st.pieces[u].tapped = true;

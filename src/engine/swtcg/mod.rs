@@ -2,7 +2,8 @@
 //!
 //! A run is a pure function of (board, script): the board gives the cards,
 //! each player's Force, build points, piles and units in the three arenas
-//! and the build zone; the script gives every decision and every die.
+//! and the build zone (in Two-Headed Wookiee, each team player's own pools);
+//! the script gives every decision and every die.
 //!
 //! - `model`: the YAML board, cards, abilities and script steps.
 //! - `state`: pieces (unit, Pilot and Equipment stacks), piles, totals.
@@ -11,6 +12,8 @@
 //! - `build`: the build step (stacking, Equipment, Upkeep, Pilots).
 //! - `attack`, `damage`: the eight attack steps and damage resolution.
 //! - `effects`: Battle cards and activated and triggered abilities.
+//! - `disrupt`: disrupt POPs (attacks, Missions), disrupts disrupted.
+//! - `control`: control gained and returned, two unique cards of one name.
 //! - `setup`: the side bid and setup builds.
 //! - `rules`: every section ID cited.
 
@@ -19,6 +22,7 @@ mod build;
 mod check;
 mod control;
 mod damage;
+mod disrupt;
 pub mod effects;
 pub mod engine;
 pub mod model;

@@ -505,6 +505,8 @@ pub enum Timing {
     DisruptMission,
     /// "Play only when this unit would attack": instead of attacking (not an attack).
     WouldAttack,
+    /// A disrupt POP, once a disrupt has been played in it: disrupt that disrupt.
+    DisruptCard,
 }
 
 /// An activated ability or a Battle card: pay the cost, get the effects.
@@ -607,6 +609,8 @@ pub enum Effect {
     TapSelf,
     /// Disrupt a Mission card being completed (it is discarded without effect).
     DisruptMission,
+    /// Disrupt a Battle card played to disrupt (a disrupt in the same disrupt POP).
+    DisruptCard,
     /// "The next time one of your units would attack this turn, you may have
     /// it attack another of your opponent's units in the [arena]."
     MayAttackIn(Arena),

@@ -88,7 +88,8 @@ pub struct Kw {
     pub double_strike: bool,
     pub overkill: bool,
     pub stealth: bool,
-    pub intercept: Option<Cost>,
+    /// Intercept is selective: every copy, with its cost (printed first).
+    pub intercept: Vec<Cost>,
     pub bounty: Vec<Cost>,
     pub upkeep: Vec<Cost>,
     pub cant_use_evade: bool,
@@ -120,9 +121,7 @@ impl Kw {
         self.double_strike |= k.double_strike == Some(true);
         self.overkill |= k.overkill == Some(true);
         self.stealth |= k.stealth == Some(true);
-        if k.intercept.is_some() && self.intercept.is_none() {
-            self.intercept = k.intercept;
-        }
+        self.intercept.extend(k.intercept);
         self.bounty.extend(k.bounty);
         if let Some(u) = &k.upkeep {
             self.upkeep.extend(u.iter().copied());
@@ -160,7 +159,7 @@ impl Kw {
             "double_strike" => flag(self.double_strike),
             "overkill" => flag(self.overkill),
             "stealth" => flag(self.stealth),
-            "intercept" => flag(self.intercept.is_some()),
+            "intercept" => flag(!self.intercept.is_empty()),
             "hidden_cost" => num(self.hidden_cost),
             _ => Value::Null,
         }
@@ -525,9 +524,9 @@ impl State {
         &mut self.players[who.into().ix()]
     }
     /// The players of a side: one, or a team's two.
-    pub fn pids(&self, side: Side) -> Vec<Pid> {
+    pub fn pids(&self, side: Side) -> impl Iterator<Item = Pid> + use<> {
         let n = if self.team { 2 } else { 1 };
-        (0..n).map(|p| Pid { side, p }).collect()
+        (0..n).map(move |p| Pid { side, p })
     }
     /// The player who controls a piece.
     pub fn pid_of(&self, p: PieceIx) -> Pid {

@@ -1,0 +1,599 @@
+//! Creature attacks on the board (AR: Attacks). An attack is an action on the stack,
+//! free, in the attacking player's battle phase (`{side: attack, at, card, target}`):
+//! a player's creature attacks a potential target there (a non-droid character not
+//! aboard a starship or vehicle; `target:` is the random pick, given by the script),
+//! or the player's characters, vehicles and starships there attack a creature
+//! (`card:` the creature, no `target:`). After responses, the weapons segment (the
+//! attacker first; participating cards may fire at the participating creature against
+//! its defense value), then the power segment: attacker and defender totals with their
+//! destiny draws (a side with 4 or more ability in the attack draws one; a creature with
+//! "ferocity N + destiny" draws its destinies), each an ordinary destiny draw on the
+//! stack. A defender whose total is exceeded is defeated (ties are not enough) and
+//! lost; hit cards are then lost. There is no battle damage, attrition or forfeiting,
+//! and battle-only text (battle destinies, "draws one battle destiny if unable to
+//! otherwise") does not apply.
+
+use super::engine::*;
+use super::stack::{ActionKind, BattleDraw, Entry, Stage, Tgt};
+use super::state::{CardIx, Zone};
+use super::values::cite;
+use crate::engine::swccg::model::{
+    Amount, CardType, DestinyTest, Effect, Phase, PileName, Side, Verb,
+};
+use crate::engine::{Actor, Event, NeedKind};
+
+/// What an attack on the stack is.
+#[derive(Debug, Clone)]
+pub struct AttackInfo {
+    pub at: usize,
+    pub creature: CardIx,
+    /// The creature attacks `target`; `None`: the creature is attacked.
+    pub target: Option<CardIx>,
+    /// The attacking player's participating cards when the creature is attacked.
+    pub attackers: Vec<CardIx>,
+    pub draws_set: bool,
+}
+
+/// AR Attacks - Example sections and the steps cited here.
+pub const IDS: &[&str] = &[
+    cite::ATTACKS,
+    cite::ATTACKS_STEPS,
+    cite::ATTACKS_CREATURES_ATTACKED,
+    cite::ATTACKS_NON_PARASITE,
+];
+
+fn present_at(st: &super::state::State, c: CardIx, l: usize) -> bool {
+    st.zone[c] == Zone::At(l) && st.active(c)
+}
+
+impl Engine {
+    fn attack_info(&self, ix: usize) -> &AttackInfo {
+        self.stack[ix].attack.as_deref().expect("an attack")
+    }
+
+    /// `{side: attack, …}`: initiate an attack (free, top level, in your battle phase).
+    pub(super) fn initiate_attack(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+        let p = d.by;
+        if w != Window::TopLevel {
+            return Err(rej(
+                "an attack is a top-level action: not while the stack is not empty",
+                super::rules::THE_STACK,
+            ));
+        }
+        if self.phase != Phase::Battle || self.turn != p {
+            return Err(rej(
+                format!("{} attacks only during its own battle phase", p.name()),
+                cite::ATTACKS,
+            ));
+        }
+        let key = d.step.card.as_deref().unwrap_or("");
+        let c = self
+            .st
+            .find(key)
+            .ok_or_else(|| rej(format!("no card {key}"), cite::ATTACKS))?;
+        if self.st.def(c).card_type != CardType::Creature {
+            return Err(rej(
+                format!("{} is not a creature", self.name(c)),
+                cite::ATTACKS,
+            ));
+        }
+        let Some(l) = (0..self.st.locations.len()).find(|&l| present_at(&self.st, c, l)) else {
+            return Err(rej(
+                format!("{} is not present at a location", self.name(c)),
+                cite::ATTACKS,
+            ));
+        };
+        let info = match d.step.target.first() {
+            Some(t) => self.creature_attacks(p, c, l, t)?,
+            None => self.attack_creature(p, c, l)?,
+        };
+        if self
+            .attacks
+            .iter()
+            .any(|&(ol, oc, by_creature)| match info.target {
+                Some(_) => by_creature && oc == c,
+                None => !by_creature && ol == l,
+            })
+        {
+            return Err(rej(
+                if info.target.is_some() {
+                    format!("{} already attacked this turn", self.name(c))
+                } else {
+                    "only one attack on a creature per location during your battle phase".into()
+                },
+                cite::ATTACKS,
+            ));
+        }
+        self.attacks.push((l, c, info.target.is_some()));
+        let label = format!("attack_{}", self.st.key(c));
+        let text = match info.target {
+            Some(t) => format!(
+                "{} attacks {} at {} (free)",
+                self.name(c),
+                self.name(t),
+                self.st.locations[l].title
+            ),
+            None => format!(
+                "{} attacks {} at {} (free)",
+                p.name(),
+                self.name(c),
+                self.st.locations[l].title
+            ),
+        };
+        let mut e = Entry::new(ActionKind::Attack, p, Some(c), label);
+        e.targets.push(("at".into(), Tgt::Location(l)));
+        e.attack = Some(Box::new(info));
+        self.stack.push(e);
+        self.log(
+            actor(p),
+            Event::Push,
+            text,
+            &[cite::ATTACKS_STEPS, super::rules::INITIATION],
+        );
+        Ok(())
+    }
+
+    /// The creature `c` (the player's) attacks `t` (a potential target present with it).
+    fn creature_attacks(&self, p: Side, c: CardIx, l: usize, t: &str) -> Result<AttackInfo, Rej> {
+        if self.st.owner(c) != p {
+            return Err(rej(
+                format!("{} is not {}'s creature", self.name(c), p.name()),
+                cite::ATTACKS,
+            ));
+        }
+        let t = self
+            .st
+            .find(t)
+            .ok_or_else(|| rej(format!("no card {t}"), cite::ATTACKS))?;
+        let d = self.st.def(t);
+        let droid = d.keywords.iter().any(|k| k.eq_ignore_ascii_case("droid"));
+        if d.card_type != CardType::Character || droid || !present_at(&self.st, t, l) {
+            return Err(rej(
+                format!(
+                    "{} is not a potential target of {}: a non-droid character present with it, not aboard a starship or vehicle",
+                    self.name(t),
+                    self.name(c)
+                ),
+                cite::ATTACKS_NON_PARASITE,
+            ));
+        }
+        Ok(AttackInfo {
+            at: l,
+            creature: c,
+            target: Some(t),
+            attackers: Vec::new(),
+            draws_set: false,
+        })
+    }
+
+    /// `p`'s characters, vehicles and starships present with the creature `c` attack it.
+    fn attack_creature(&self, p: Side, c: CardIx, l: usize) -> Result<AttackInfo, Rej> {
+        let attackers: Vec<CardIx> = (0..self.st.cards.len())
+            .filter(|&x| self.st.owner(x) == p && present_at(&self.st, x, l))
+            .filter(|&x| {
+                matches!(
+                    self.st.def(x).card_type,
+                    CardType::Character | CardType::Vehicle | CardType::Starship
+                )
+            })
+            .collect();
+        if attackers.is_empty() {
+            return Err(rej(
+                format!(
+                    "{} has no character, vehicle or starship present with {}",
+                    p.name(),
+                    self.name(c)
+                ),
+                cite::ATTACKS_CREATURES_ATTACKED,
+            ));
+        }
+        Ok(AttackInfo {
+            at: l,
+            creature: c,
+            target: None,
+            attackers,
+            draws_set: false,
+        })
+    }
+
+    /// The attack's result begins: its weapons segment, the attacker first.
+    pub(super) fn attack_begin(&mut self, ix: usize) -> Flow {
+        let p = self.stack[ix].actor;
+        self.stack[ix].stage = Stage::Resolving;
+        self.stack[ix].segment = Some((p, 0));
+        let label = self.stack[ix].label.clone();
+        self.log(
+            Actor::Rules,
+            Event::Window,
+            format!(
+                "{label}: the weapon segment begins; {} takes the first action",
+                p.name()
+            ),
+            &[cite::ATTACKS_STEPS],
+        );
+        Flow::Go
+    }
+
+    /// Cards participating in the attack at `ix`, on `p`'s side.
+    fn attack_side(&self, ix: usize, p: Side) -> Vec<CardIx> {
+        let a = self.attack_info(ix);
+        let mut v: Vec<CardIx> = match a.target {
+            Some(t) => vec![a.creature, t],
+            None => {
+                let mut v = a.attackers.clone();
+                v.push(a.creature);
+                v
+            }
+        };
+        v.retain(|&c| self.st.owner(c) == p && self.st.on_table(c));
+        v
+    }
+
+    /// The weapons `p` could fire at the creature now.
+    fn attack_weapons(&self, ix: usize, p: Side) -> Vec<CardIx> {
+        let a = self.attack_info(ix);
+        if a.creature_defense(&self.st).is_none() || self.st.pile_len(p, PileName::ReserveDeck) == 0
+        {
+            return Vec::new();
+        }
+        let holders = self.attack_side(ix, p);
+        (0..self.st.cards.len())
+            .filter(|&w| self.st.def(w).weapon.is_some() && self.st.owner(w) == p)
+            .filter(|&w| matches!(self.st.zone[w], Zone::On(h) if holders.contains(&h)))
+            .filter(|&w| !self.stack[ix].fired.contains(&w))
+            .collect()
+    }
+
+    /// The next step of the attack at stack index `ix`.
+    pub(super) fn attack_step(&mut self, ix: usize) -> Flow {
+        if self.stack[ix].segment.is_some() {
+            return self.attack_weapons_step(ix);
+        }
+        if !self.attack_info(ix).draws_set {
+            self.attack_draws(ix);
+        }
+        let Some((s, kind)) = self.stack[ix].draws_left.pop_front() else {
+            return self.attack_end(ix);
+        };
+        let label = self.stack[ix].label.clone();
+        let k = self.stack[ix].drawn.iter().filter(|x| x.0 == s).count() + 1;
+        let mut e = Entry::new(
+            ActionKind::DestinyDraw {
+                parent: ix,
+                test: Default::default(),
+            },
+            s,
+            None,
+            format!("{}'s destiny draw {k} for {label}", s.name()),
+        );
+        e.battle_draw = Some(s);
+        e.draw_kind = kind;
+        self.stack.push(e);
+        self.log(
+            actor(s),
+            Event::Push,
+            format!(
+                "{label}: {} draws destiny {k} (an action of its own)",
+                s.name()
+            ),
+            &[cite::ATTACKS, super::rules::ACTIONS],
+        );
+        Flow::Go
+    }
+
+    fn attack_weapons_step(&mut self, ix: usize) -> Flow {
+        let Some((p, passes)) = self.stack[ix].segment else {
+            return Flow::Go;
+        };
+        if passes >= 2 {
+            self.stack[ix].segment = None;
+            self.stack[ix].weapons_done = true;
+            let label = self.stack[ix].label.clone();
+            self.log(
+                Actor::Rules,
+                Event::Phase,
+                format!("{label}: both players passed consecutively: the weapon segment ends; the power segment"),
+                &[cite::ATTACKS_STEPS],
+            );
+            return Flow::Go;
+        }
+        let can = !self.attack_weapons(ix, p).is_empty() || self.can_act(p, Window::Response(ix));
+        match self.script.peek().cloned() {
+            Some(d) if d.by == p && d.verb == Verb::Fire => {
+                self.script.take();
+                match self.attack_fire(ix, &d) {
+                    Ok(()) => self.stack[ix].segment = Some((p.other(), 0)),
+                    Err(e) => self.reject(&d, e),
+                }
+            }
+            Some(d) if d.by == p && self.is_weapons_action(&d) => {
+                self.script.take();
+                match self.initiate(&d, Window::Response(ix)) {
+                    Ok(()) => self.stack[ix].segment = Some((p.other(), 0)),
+                    Err(e) => self.reject(&d, e),
+                }
+            }
+            Some(d) if d.by == p && d.verb == Verb::Pass && can => {
+                self.script.take();
+                self.log(
+                    actor(p),
+                    Event::Pass,
+                    format!("{} passes (weapon segment)", p.name()),
+                    &[cite::ATTACKS_STEPS],
+                );
+                self.stack[ix].segment = Some((p.other(), passes + 1));
+            }
+            None if can => {
+                self.outcome = Some(Outcome::NeedsDecision {
+                    player: p,
+                    kind: NeedKind::Action,
+                    what: "fire a weapon at the creature or pass (weapon segment of an attack)"
+                        .into(),
+                });
+                return Flow::Stop;
+            }
+            _ => {
+                self.log(
+                    actor(p),
+                    Event::Pass,
+                    format!("{} passes (weapon segment: nothing it can do)", p.name()),
+                    &[cite::ATTACKS_STEPS],
+                );
+                self.stack[ix].segment = Some((p.other(), passes + 1));
+            }
+        }
+        Flow::Go
+    }
+
+    /// Firing a participating card's weapon at the participating creature: weapon
+    /// destiny (+ the weapon's `add`) against the creature's defense value.
+    fn attack_fire(&mut self, ix: usize, d: &Decision) -> Result<(), Rej> {
+        let p = d.by;
+        let key = d.step.card.as_deref().unwrap_or("");
+        let w = self
+            .st
+            .find(key)
+            .ok_or_else(|| rej(format!("no card {key}"), cite::FIRING_WEAPONS))?;
+        let creature = self.attack_info(ix).creature;
+        if self.stack[ix].fired.contains(&w) {
+            return Err(rej(
+                format!("{} has already fired in this attack", self.name(w)),
+                cite::FIRING_WEAPONS,
+            )
+            .and(cite::ATTACKS));
+        }
+        if !self.attack_weapons(ix, p).contains(&w) {
+            return Err(rej(
+                format!(
+                    "{} cannot fire in this attack: only a weapon of a participating card, with a card in the Reserve Deck for its destiny",
+                    self.name(w)
+                ),
+                cite::ATTACKS_STEPS,
+            ));
+        }
+        let t = d.step.target.first().and_then(|k| self.st.find(k));
+        if t != Some(creature) {
+            return Err(rej(
+                "weapons fire in an attack only at the participating creature",
+                cite::ATTACKS_STEPS,
+            ));
+        }
+        let def = self
+            .st
+            .def(w)
+            .weapon
+            .clone()
+            .unwrap_or_else(|| unreachable!());
+        let dv = self.attack_info(ix).creature_defense(&self.st).unwrap_or(0);
+        self.stack[ix].fired.push(w);
+        let test = DestinyTest {
+            greater_than: Some(Amount::Value(dv - def.add)),
+            success: vec![Effect::Hit(creature, false)],
+            ..Default::default()
+        };
+        let label = format!("{} fires {}", p.name(), self.st.title(w));
+        let mut e = Entry::new(ActionKind::Fire, p, Some(w), label);
+        e.responding_to = Some(ix);
+        e.pending = vec![Effect::Destiny(test)].into();
+        self.stack.push(e);
+        self.log(
+            actor(p),
+            Event::Push,
+            format!(
+                "{} fires {} at {} (weapon destiny{} against its defense value {dv})",
+                p.name(),
+                self.st.title(w),
+                self.name(creature),
+                if def.add != 0 {
+                    format!(" +{}", def.add)
+                } else {
+                    String::new()
+                }
+            ),
+            &[cite::ATTACKS_STEPS, cite::FIRING_WEAPONS],
+        );
+        if def.cost > 0 {
+            self.pay_use(p, def.cost, &format!("to fire {}", self.st.title(w)));
+        }
+        Ok(())
+    }
+
+    /// The power segment's destiny draws: the creature's "+ destiny" draws, and a side
+    /// with 4 or more ability in the attack draws one.
+    fn attack_draws(&mut self, ix: usize) {
+        let a = self.attack_info(ix).clone();
+        let owner = self.st.owner(a.creature);
+        let mut draws = Vec::new();
+        let ferocity_draws = self
+            .st
+            .def(a.creature)
+            .stats
+            .ferocity_destinies
+            .unwrap_or(0);
+        let other = match a.target {
+            Some(t) => self.st.owner(t),
+            None => self.stack[ix].actor,
+        };
+        let ability: i64 = self
+            .attack_side(ix, other)
+            .iter()
+            .filter(|&&c| c != a.creature)
+            .filter_map(|&c| self.st.def(c).stats.ability)
+            .sum();
+        let label = self.stack[ix].label.clone();
+        let (first, second) = if a.target.is_some() {
+            ((owner, ferocity_draws), (other, u32::from(ability >= 4)))
+        } else {
+            ((other, u32::from(ability >= 4)), (owner, ferocity_draws))
+        };
+        for (s, n) in [first, second] {
+            for _ in 0..n {
+                draws.push((s, BattleDraw::Power));
+            }
+        }
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!(
+                "{label}: power segment: {} has {ability} ability in the attack and draws {} destiny (4 or more ability); the creature draws {ferocity_draws}",
+                other.name(),
+                u32::from(ability >= 4)
+            ),
+            &[cite::ATTACKS],
+        );
+        let e = &mut self.stack[ix];
+        e.draws_left = draws.into();
+        if let Some(info) = e.attack.as_deref_mut() {
+            info.draws_set = true;
+        }
+    }
+
+    /// A participant's power in the attack: printed, with what was added to it during
+    /// the attack.
+    fn attack_power(&self, ix: usize, c: CardIx) -> i64 {
+        use super::battle::{OpSpec, Target};
+        let name = super::battle_board::battle_name(&self.st, c);
+        let added: i64 = self.stack[ix]
+            .played_mods
+            .iter()
+            .filter(|m| m.target == Target::Power(name.clone()))
+            .map(|m| match m.op {
+                OpSpec::Add(v) => v,
+                _ => 0,
+            })
+            .sum();
+        self.st.def(c).stats.power.unwrap_or(0) + added
+    }
+
+    /// Totals, the defeated defender and hit cards lost; the attack ends.
+    fn attack_end(&mut self, ix: usize) -> Flow {
+        let a = self.attack_info(ix).clone();
+        let label = self.stack[ix].label.clone();
+        let owner = self.st.owner(a.creature);
+        let drawn = |s: Side| -> (i64, Vec<String>) {
+            let v: Vec<i64> = self.stack[ix]
+                .drawn
+                .iter()
+                .filter(|x| x.0 == s)
+                .map(|x| x.1.unwrap_or(0))
+                .collect();
+            (
+                v.iter().sum(),
+                v.iter().map(|x| format!("destiny {x}")).collect(),
+            )
+        };
+        let ferocity = self.st.def(a.creature).stats.ferocity.unwrap_or(0);
+        let (cd, cterms) = drawn(owner);
+        let mut creature_terms = vec![format!("ferocity {ferocity}")];
+        creature_terms.extend(cterms);
+        let mut creature_total = ferocity + cd;
+        let other = match a.target {
+            Some(t) => self.st.owner(t),
+            None => self.stack[ix].actor,
+        };
+        let mut side_total = 0;
+        let mut side_terms = Vec::new();
+        for c in self.attack_side(ix, other) {
+            let p = self.attack_power(ix, c);
+            side_total += p;
+            side_terms.push(format!("{} {p}", self.name(c)));
+        }
+        let (sd, sterms) = drawn(other);
+        side_total += sd;
+        side_terms.extend(sterms);
+        if a.target.is_none() {
+            let dv = a.creature_defense(&self.st).unwrap_or(0);
+            creature_total += dv;
+            creature_terms.push(format!("defense value {dv}"));
+        }
+        let (att, def, att_t, def_t) = if a.target.is_some() {
+            (creature_total, side_total, creature_terms, side_terms)
+        } else {
+            (side_total, creature_total, side_terms, creature_terms)
+        };
+        let defeated = att > def;
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!(
+                "{label}: attacker total {att} ({}) against defender total {def} ({}): the defender is {}",
+                att_t.join(" + "),
+                def_t.join(" + "),
+                if defeated { "defeated" } else { "not defeated (ties are not enough)" }
+            ),
+            &[cite::ATTACKS_STEPS, cite::ATTACKS],
+        );
+        let mut lost = Vec::new();
+        if defeated {
+            lost.push(a.target.unwrap_or(a.creature));
+        }
+        lost.extend(self.stack[ix].hits.iter().map(|h| h.0));
+        for c in lost {
+            if !self.st.on_table(c) {
+                continue;
+            }
+            let why = if Some(c) == a.target && defeated {
+                "is defeated and eaten (lost)"
+            } else if c == a.creature && defeated {
+                "is defeated and lost"
+            } else {
+                "was hit and is lost"
+            };
+            let mut gone = vec![c];
+            gone.extend(self.all_on(c));
+            for x in gone {
+                let o = self.st.owner(x);
+                self.st.to_pile(x, o, PileName::LostPile);
+            }
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!("{label}: damage segment: {} {why}", self.name(c)),
+                &[cite::ATTACKS_STEPS],
+            );
+        }
+        for (k, v) in [
+            ("attacker_total", serde_json::json!(att)),
+            ("defender_total", serde_json::json!(def)),
+            ("defeated", serde_json::json!(defeated)),
+        ] {
+            self.numbers.push((format!("{label}.{k}"), v));
+        }
+        self.resolved.push(label.clone());
+        self.stack.pop();
+        self.log(
+            Actor::Rules,
+            Event::Pop,
+            format!("{label} comes off the stack: the attack ends"),
+            &[super::rules::HOW_THE_STACK_WORKS],
+        );
+        Flow::Go
+    }
+}
+
+impl AttackInfo {
+    /// The creature's defense value (the first its card gives).
+    fn creature_defense(&self, st: &super::state::State) -> Option<i64> {
+        st.def(self.creature).stats.defense.values().next().copied()
+    }
+}
