@@ -115,25 +115,8 @@ impl Engine {
             }
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
-            Effect::CrossOverAs {
-                card,
-                title,
-                personas,
-                keywords,
-            } => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over_as(me, c, &title, &personas, &keywords);
-                }
-                Applied::Done
-            }
             Effect::StartingHand(n) => {
                 self.set_starting_hand(me, n);
-                Applied::Done
-            }
-            Effect::CrossOver(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over(me, c);
-                }
                 Applied::Done
             }
             Effect::RetrieveForEach { who, per } => {
@@ -145,12 +128,6 @@ impl Engine {
             | Effect::CancelAndRedraw(_)
             | Effect::DrawXChooseY { .. }
             | Effect::LoseForceFrom { .. }) => self.values_effect(ix, me, &label, e),
-            Effect::CancelText(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.cancel_text(c);
-                }
-                Applied::Done
-            }
             Effect::Capture(card) => {
                 for c in self.card_refs(ix, &card) {
                     if let Applied::Stop = self.capture(me, c) {
@@ -161,9 +138,12 @@ impl Engine {
             }
             Effect::CaptureCard(c) => self.capture(me, c),
             Effect::Release(text) => self.release(me, &text),
-            e @ (Effect::ModifyUntil { .. } | Effect::Peek { .. } | Effect::Flip(_)) => {
-                self.apply_more(ix, me, &label, e)
-            }
+            e @ (Effect::ModifyUntil { .. }
+            | Effect::Peek { .. }
+            | Effect::Flip(_)
+            | Effect::CrossOver(_)
+            | Effect::CrossOverAs { .. }
+            | Effect::CancelText(_)) => self.apply_more(ix, me, &label, e),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -173,9 +153,30 @@ impl Engine {
         }
     }
 
-    /// Durations, peeking past insert cards, flipping double-sided cards.
+    /// Durations, peeking past insert cards, flipping double-sided cards, crossing
+    /// over, canceling game text.
     fn apply_more(&mut self, ix: usize, me: Side, label: &str, eff: Effect) -> Applied {
         match eff {
+            Effect::CrossOverAs {
+                card,
+                title,
+                personas,
+                keywords,
+            } => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over_as(me, c, &title, &personas, &keywords);
+                }
+            }
+            Effect::CrossOver(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over(me, c);
+                }
+            }
+            Effect::CancelText(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.cancel_text(c);
+                }
+            }
             Effect::ModifyUntil {
                 filter,
                 stat,
