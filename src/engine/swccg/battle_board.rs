@@ -614,11 +614,11 @@ impl super::engine::Engine {
     fn battle_choices(&mut self) -> Script {
         let mut script = Script::default();
         for d in self.take_decisions_while(|d| is_battle_choice(d.verb)) {
-            if let Some(v) = d.step.amount {
-                script.power.push(Step::DestinyValue {
-                    side: d.by,
-                    value: v,
-                });
+            let side = d.by;
+            if d.verb == Verb::DestinyValue
+                && let Some(v) = d.step.amount
+            {
+                script.power.push(Step::DestinyValue { side, value: v });
             }
         }
         script

@@ -21,6 +21,8 @@ pub const CAPTIVES_ESCORTING: &str = "swccg.ar.captives-escorting";
 pub const CAPTIVES_IMPRISONED: &str = "swccg.ar.captives-imprisoned";
 pub const CAPTIVES_RELEASING: &str = "swccg.ar.captives-releasing";
 pub const PRISONS: &str = "swccg.ar.prisons";
+pub const PRISONER_TRANSFERS: &str = "swccg.ar.unlimited-prisoner-transfers";
+pub const CAPTURING_STARSHIPS: &str = "swccg.ar.capturing-starships";
 
 /// Every section the capturing rules cite.
 pub const IDS: &[&str] = &[
@@ -31,6 +33,8 @@ pub const IDS: &[&str] = &[
     CAPTIVES_IMPRISONED,
     CAPTIVES_RELEASING,
     PRISONS,
+    PRISONER_TRANSFERS,
+    CAPTURING_STARSHIPS,
 ];
 
 /// "If Leia is present at a site where Han is a captive, release Han": the captives
@@ -397,6 +401,265 @@ impl Engine {
             _ => self.escape(c, "released"),
         }
         true
+    }
+
+    /// An escort leaving the table releases its captive (AR Captives - Releasing).
+    /// False: the run needs Light's decision.
+    pub(super) fn release_escorted_by(&mut self, e: CardIx) -> bool {
+        let captives: Vec<CardIx> = self
+            .st
+            .cards_on(e)
+            .into_iter()
+            .filter(|&x| self.held(x) == Some(Held::Escorted(e)))
+            .collect();
+        for x in captives {
+            let text = format!(
+                "{} leaves the table: its captive {} is released",
+                self.name(e),
+                self.name(x)
+            );
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                text,
+                &[CAPTIVES_RELEASING],
+            );
+            if !self.released(x, Held::Escorted(e)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `imprison` as a prisoner transfer: during Dark's move phase, an escort present
+    /// at a prison delivers its captive there (an unlimited move, free).
+    pub(super) fn prisoner_transfer(
+        &mut self,
+        d: &Decision,
+        w: super::engine::Window,
+    ) -> Result<(), Rej> {
+        if w != super::engine::Window::TopLevel {
+            return Err(self.stray_capture_decision(d));
+        }
+        if d.by != Side::Dark || self.turn != Side::Dark || self.phase != super::model::Phase::Move
+        {
+            return Err(rej(
+                "prisoner transfers happen during the Dark Side's move phase",
+                PRISONER_TRANSFERS,
+            ));
+        }
+        let key = d.step.card.as_deref().unwrap_or("");
+        let c = self
+            .st
+            .find(key)
+            .ok_or_else(|| rej(format!("no card {key}"), r::ACTIONS))?;
+        let Some(Held::Escorted(e)) = self.held(c) else {
+            return Err(rej(
+                format!("{} is not a captive escorted by Dark", self.name(c)),
+                PRISONER_TRANSFERS,
+            ));
+        };
+        let l = match self.st.zone[e] {
+            Zone::At(l) if self.st.locations[l].geo.prison => l,
+            _ => {
+                return Err(rej(
+                    format!(
+                        "{} is not present at a prison: it cannot deliver its captive",
+                        self.name(e)
+                    ),
+                    PRISONER_TRANSFERS,
+                )
+                .and(PRISONS));
+            }
+        };
+        self.st.put(c, Zone::At(l));
+        self.st.card_state[c] = CardState::Inactive;
+        let text = format!(
+            "{} transfers its captive {} into the prison: {} is imprisoned at {} (an unlimited move, free)",
+            self.name(e),
+            self.name(c),
+            self.name(c),
+            self.st.locations[l].title
+        );
+        self.log(
+            super::actor(Side::Dark),
+            Event::StateChange,
+            text,
+            &[PRISONER_TRANSFERS, CAPTIVES_IMPRISONED],
+        );
+        Ok(())
+    }
+
+    /// The effect `capture` on any card: characters as above; a starship is captured
+    /// by the card whose text captures it (`holder`).
+    pub(super) fn capture_any(&mut self, me: Side, t: CardIx, holder: Option<CardIx>) -> Applied {
+        if self.st.def(t).card_type != CardType::Starship {
+            return self.capture(me, t);
+        }
+        if me != Side::Dark || self.st.owner(t) != Side::Light {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!(
+                    "only the Dark Side captures, and only Light Side cards: {} is not captured",
+                    self.name(t)
+                ),
+                &[CAPTURING],
+            );
+            return Applied::Done;
+        }
+        let aboard = self.characters_aboard(t);
+        let Some(h) = holder.filter(|_| !aboard.is_empty()) else {
+            self.log(
+                super::actor(me),
+                Event::StateChange,
+                format!(
+                    "{} is captured with no characters aboard: it is stolen",
+                    self.name(t)
+                ),
+                &[CAPTURING_STARSHIPS],
+            );
+            self.steal_captured(me, t);
+            return Applied::Done;
+        };
+        let mut all = vec![t];
+        all.extend(self.st.cards_on(t));
+        for &x in &all {
+            self.st.card_state[x] = CardState::Inactive;
+        }
+        self.st.put(t, Zone::On(h));
+        let text = format!(
+            "{} is captured with characters aboard: it is placed under {}; it and {} are inactive",
+            self.name(t),
+            self.name(h),
+            aboard
+                .iter()
+                .map(|&x| self.name(x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        self.log(
+            super::actor(me),
+            Event::StateChange,
+            text,
+            &[CAPTURING_STARSHIPS],
+        );
+        Applied::Done
+    }
+
+    fn characters_aboard(&self, s: CardIx) -> Vec<CardIx> {
+        self.st
+            .cards_on(s)
+            .into_iter()
+            .filter(|&x| self.st.def(x).card_type == CardType::Character)
+            .collect()
+    }
+
+    /// A captured starship with no characters aboard is stolen: it goes to the system
+    /// it is at, on the captor's side, active.
+    fn steal_captured(&mut self, me: Side, s: CardIx) {
+        let at = self.st.location_of(s);
+        self.steal(me, s);
+        if let Some(l) = at {
+            self.st.put(s, Zone::At(l));
+            self.st.card_state[s] = CardState::Active;
+            let text = format!(
+                "{} is placed at {} as {}'s starship",
+                self.name(s),
+                self.st.locations[l].title,
+                me.name()
+            );
+            self.log(
+                super::actor(me),
+                Event::StateChange,
+                text,
+                &[CAPTURING_STARSHIPS],
+            );
+        }
+    }
+
+    /// A captured starship: a Light Side starship held (inactive) under a Dark card.
+    fn captured_starship(&self, s: CardIx) -> bool {
+        self.st.def(s).card_type == CardType::Starship
+            && self.st.owner(s) == Side::Light
+            && self.st.card_state[s] == CardState::Inactive
+            && matches!(self.st.zone[s], Zone::On(h) if self.st.owner(h) == Side::Dark)
+    }
+
+    /// The effect `capture_aboard`: every character aboard each captured starship
+    /// matching `f` is captured; a starship left with none is stolen.
+    pub(super) fn capture_all_aboard(&mut self, me: Side, f: &Filter) -> Applied {
+        let ships: Vec<CardIx> = (0..self.st.cards.len())
+            .filter(|&s| self.captured_starship(s) && self.st.matches(s, f, me))
+            .collect();
+        if ships.is_empty() {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                "there is no captured starship: nobody is captured",
+                &[CAPTURING_STARSHIPS],
+            );
+        }
+        for s in ships {
+            if let Applied::Stop = self.capture_aboard(me, s) {
+                return Applied::Stop;
+            }
+        }
+        Applied::Done
+    }
+
+    fn capture_aboard(&mut self, me: Side, s: CardIx) -> Applied {
+        for x in self.characters_aboard(s) {
+            // Captives aboard a captured starship are inactive characters of Light.
+            if let Applied::Stop = self.capture(me, x) {
+                return Applied::Stop;
+            }
+        }
+        if self.characters_aboard(s).is_empty() {
+            self.log(
+                super::actor(me),
+                Event::StateChange,
+                format!(
+                    "{} has no characters aboard any more: it is stolen",
+                    self.name(s)
+                ),
+                &[CAPTURING_STARSHIPS],
+            );
+            self.steal_captured(me, s);
+        }
+        Applied::Done
+    }
+
+    /// Capturing and stealing effects (AR Appendix C Capturing, Stealing).
+    pub(super) fn apply_capture_or_steal(
+        &mut self,
+        ix: usize,
+        me: Side,
+        eff: super::model::Effect,
+    ) -> Applied {
+        use super::model::Effect;
+        match eff {
+            Effect::Capture(card) => {
+                let holder = self.stack[ix].card;
+                for c in self.card_refs(ix, &card) {
+                    if let Applied::Stop = self.capture_any(me, c, holder) {
+                        return Applied::Stop;
+                    }
+                }
+                Applied::Done
+            }
+            Effect::CaptureCard(c) => self.capture(me, c),
+            Effect::CaptureAboard(filter) => self.capture_all_aboard(me, &filter),
+            Effect::Release(text) => self.release(me, &text),
+            Effect::Steal(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.steal(me, c);
+                }
+                Applied::Done
+            }
+            Effect::StealFrom(from) => self.steal_from(me, &from),
+            _ => Applied::Done,
+        }
     }
 
     /// A capture decision with no captured or released character to decide about.

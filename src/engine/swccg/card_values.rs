@@ -243,6 +243,11 @@ impl Engine {
             let modified: Vec<bool> = STATS.iter().map(|s| named(s)).collect();
             for (i, &stat) in STATS.iter().enumerate() {
                 let path = format!("values.{}.{stat}", self.st.key(c));
+                // A value game text set on this card (AR Reset) is its value now.
+                if let Some(v) = super::value_resets::reset_of(&self.st, c, stat) {
+                    self.answers.push((path, json!(v)));
+                    continue;
+                }
                 // A defense value follows the values it is based on.
                 let based = stat == "defense"
                     && STATS

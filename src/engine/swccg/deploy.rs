@@ -86,6 +86,7 @@ impl Engine {
         }
         if let Some(h) = host {
             self.host_rules(p, c, h)?;
+            self.aboard_ok(c, h)?;
         }
         if let Some(f) = &def.deploy_rules.on {
             let ok = host.is_some_and(|h| self.st.matches(h, f, p));
@@ -110,6 +111,14 @@ impl Engine {
         let Some(l) = loc else {
             return Ok(());
         };
+        if host.is_none() {
+            self.cloud_rules(c, l)?;
+        }
+        if self.deploy_permission(p, c, l).is_some() {
+            // A permission lifts the location deployment restrictions (its own
+            // "deploys only …" included), never the cost (AR Conditions Versus Costs).
+            return Ok(());
+        }
         self.card_location_rules(p, c, l)?;
         if let Some(why) = super::prepositions::remote_planet(&self.st, c, l, host.is_none()) {
             return Err(rej(why, r::DAGOBAH_AHCH_TO));
@@ -185,6 +194,9 @@ impl Engine {
                     .starts_with(&format!("{}:", n.to_ascii_lowercase()))
         };
         let rules = &def.deploy_rules;
+        if let Some(e) = super::epic::blown_away_refusal(title, &rules.only_at, lo) {
+            return Err(e);
+        }
         if !rules.only_at.is_empty() && !rules.only_at.iter().any(names) {
             return Err(rej(
                 format!(

@@ -14,28 +14,7 @@ impl Engine {
         let me = self.stack[ix].actor;
         let label = self.stack[ix].label.clone();
         match eff {
-            Effect::Cancel(rf) => {
-                let target = match &rf {
-                    CardRef::Current => self.stack[ix].responding_to,
-                    CardRef::Target(n) => match self.stack[ix].target(n) {
-                        Some(Tgt::Entry(j)) => Some(*j),
-                        _ => None,
-                    },
-                    CardRef::This => None,
-                };
-                let Some(j) = target.filter(|&j| j < self.stack.len() && !self.stack[j].canceled)
-                else {
-                    self.log(
-                        Actor::Rules,
-                        Event::Result,
-                        format!("{label}: nothing left to cancel"),
-                        &[r::CANCELING],
-                    );
-                    return Applied::Done;
-                };
-                self.cancel(ix, j);
-                Applied::Done
-            }
+            Effect::Cancel(rf) => self.cancel_effect(ix, &rf, &label),
             Effect::SendTo { card, to } => self.send_to(ix, me, card, to),
             Effect::SubstituteDestiny(n) => self.substitute_destiny(ix, me, &label, n),
             Effect::ResetDestiny(n) => self.reset_destiny(ix, me, &label, n),
@@ -75,11 +54,11 @@ impl Engine {
                 to,
             } => self.move_all(me, &label, who, from, filter, to),
             Effect::Draw(n) => self.draw_cards(me, n),
-            Effect::Activate { who, count } if self.no_force_now(side_of(who, me), "activate") => {
-                let _ = count;
+            Effect::Activate { who, .. } if self.no_force_now(side_of(who, me), "activate") => {
                 Applied::Done
             }
             Effect::Activate { who, count } => self.activate_effect(me, who, count),
+            Effect::Retrieve { .. } if self.retrieval_prevented(ix) => Applied::Done,
             Effect::Retrieve { who, count } => self.retrieve_effect(me, who, count),
             Effect::LoseForce { who, amount } => self.lose_force_effect(ix, me, who, amount),
             Effect::Destiny(test) => self.destiny_effect(ix, me, &label, test),
@@ -104,19 +83,35 @@ impl Engine {
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
             Effect::StackFrom { from, filter } => self.stack_from(ix, me, &label, from, filter),
-            Effect::PlayFrom { .. } => {
-                self.log(
-                    Actor::Rules,
-                    Event::Result,
-                    format!("{label}: its game text is used when a card is played through it"),
-                    &[r::DEPLOYING_FROM_PILE],
-                );
-                Applied::Done
-            }
+            Effect::PlayFrom { .. } => self.play_from_effect(&label),
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
+            Effect::CompleteJediTest => self.complete_jedi_test(ix),
+            Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
+            Effect::Duel(def) => self.duel_begin(ix, def),
+            Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
+            Effect::DuelDraws => self.duel_draws(ix),
+            Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
+            Effect::DuelWon(i) => self.duel_won(ix, i),
+            Effect::CrossOverAs {
+                card,
+                title,
+                personas,
+                keywords,
+            } => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over_as(me, c, &title, &personas, &keywords);
+                }
+                Applied::Done
+            }
             Effect::StartingHand(n) => {
                 self.set_starting_hand(me, n);
+                Applied::Done
+            }
+            Effect::CrossOver(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.cross_over(me, c);
+                }
                 Applied::Done
             }
             Effect::RetrieveForEach { who, per } => {
@@ -128,82 +123,112 @@ impl Engine {
             | Effect::CancelAndRedraw(_)
             | Effect::DrawXChooseY { .. }
             | Effect::LoseForceFrom { .. }) => self.values_effect(ix, me, &label, e),
-            Effect::Capture(card) => {
-                for c in self.card_refs(ix, &card) {
-                    if let Applied::Stop = self.capture(me, c) {
-                        return Applied::Stop;
-                    }
-                }
-                Applied::Done
-            }
-            Effect::CaptureCard(c) => self.capture(me, c),
-            Effect::Release(text) => self.release(me, &text),
-            e @ (Effect::ModifyUntil { .. }
-            | Effect::Peek { .. }
-            | Effect::Flip(_)
-            | Effect::CrossOver(_)
-            | Effect::CrossOverAs { .. }
-            | Effect::CancelText(_)) => self.apply_more(ix, me, &label, e),
-            Effect::NotModelled(text) => {
-                let depth = self.depth();
-                self.trace
-                    .not_modelled(depth, Actor::Rules, text.clone(), &[r::RESULT]);
-                Applied::Done
-            }
-        }
-    }
-
-    /// Durations, peeking past insert cards, flipping double-sided cards, crossing
-    /// over, canceling game text.
-    fn apply_more(&mut self, ix: usize, me: Side, label: &str, eff: Effect) -> Applied {
-        match eff {
-            Effect::CrossOverAs {
-                card,
-                title,
-                personas,
-                keywords,
-            } => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over_as(me, c, &title, &personas, &keywords);
-                }
-            }
-            Effect::CrossOver(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over(me, c);
-                }
-            }
             Effect::CancelText(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.cancel_text(c);
                 }
+                Applied::Done
             }
+            eff @ (Effect::Capture(_)
+            | Effect::CaptureCard(_)
+            | Effect::CaptureAboard(_)
+            | Effect::Release(_)
+            | Effect::Steal(_)
+            | Effect::StealFrom(_)) => self.apply_capture_or_steal(ix, me, eff),
+            e @ (Effect::Retarget(_)
+            | Effect::EachActivates(_)
+            | Effect::ActivateOne(_)
+            | Effect::ReduceLoss(_)
+            | Effect::DeployMatchingPair { .. }
+            | Effect::SetValue { .. }) => self.apply_more(ix, me, &label, e),
             Effect::ModifyUntil {
                 filter,
                 stat,
                 add,
                 until,
-            } => {
-                let source = self.stack[ix]
-                    .card
-                    .map_or(label.to_string(), |c| self.st.key(c).to_string());
-                self.start_duration(super::globals::Timed {
-                    source,
-                    side: me,
-                    filter,
-                    stat,
-                    add,
-                    until,
-                });
+            } => self.modify_until(ix, me, &label, filter, stat, add, until),
+            e @ (Effect::Peek { .. } | Effect::Flip(_)) => self.peek_or_flip(ix, me, &label, e),
+            Effect::NotModelled(text) => {
+                let depth = self.depth();
+                self.trace
+                    .not_modelled(depth, Actor::Rules, text, &[r::RESULT]);
+                Applied::Done
             }
-            Effect::Peek { count, place, to } => return self.peek(me, label, count, place, to),
+        }
+    }
+
+    /// "Until …": values of matching cards change until the duration ends.
+    #[allow(clippy::too_many_arguments)]
+    fn modify_until(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        filter: Filter,
+        stat: super::globals::Stat,
+        add: i64,
+        until: super::globals::Until,
+    ) -> Applied {
+        let source = self.stack[ix]
+            .card
+            .map_or(label.to_string(), |c| self.st.key(c).to_string());
+        self.start_duration(super::globals::Timed {
+            source,
+            side: me,
+            filter,
+            stat,
+            add,
+            until,
+        });
+        Applied::Done
+    }
+
+    /// `cancel`: the action responded to, or a target action, is canceled.
+    fn cancel_effect(&mut self, ix: usize, rf: &CardRef, label: &str) -> Applied {
+        let target = match rf {
+            CardRef::Current => self.stack[ix].responding_to,
+            CardRef::Target(n) => match self.stack[ix].target(n) {
+                Some(Tgt::Entry(j)) => Some(*j),
+                _ => None,
+            },
+            CardRef::This => None,
+        };
+        let Some(j) = target.filter(|&j| j < self.stack.len() && !self.stack[j].canceled) else {
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!("{label}: nothing left to cancel"),
+                &[r::CANCELING],
+            );
+            return Applied::Done;
+        };
+        self.cancel(ix, j);
+        Applied::Done
+    }
+
+    /// "Play an Interrupt from … as if from hand": used when a card is played through it.
+    fn play_from_effect(&mut self, label: &str) -> Applied {
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            format!("{label}: its game text is used when a card is played through it"),
+            &[r::DEPLOYING_FROM_PILE],
+        );
+        Applied::Done
+    }
+
+    /// Peeking past insert cards; flipping a double-sided card.
+    fn peek_or_flip(&mut self, ix: usize, me: Side, label: &str, eff: Effect) -> Applied {
+        match eff {
+            Effect::Peek { count, place, to } => self.peek(me, label, count, place, to),
             Effect::Flip(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.flip(c);
                 }
+                Applied::Done
             }
-            _ => {}
+            _ => Applied::Done,
         }
-        Applied::Done
     }
 
     /// A card's text makes a player activate Force (not counted against the
@@ -440,11 +465,15 @@ impl Engine {
 
     fn send_to(&mut self, ix: usize, me: Side, card: CardRef, to: Dest) -> Applied {
         let mut lost = Vec::new();
+        let label = self.stack[ix].label.clone();
         for c in self.card_refs(ix, &card) {
-            if self.st.zone[c] == Zone::Stack {
+            if self.st.zone[c] == Zone::Stack || self.keep_on_grabber(c, &label) {
                 continue;
             }
             let from_table = self.st.on_table(c);
+            if from_table && !self.release_escorted_by(c) {
+                return Applied::Stop;
+            }
             let carried = if from_table {
                 self.all_on(c)
             } else {
@@ -551,6 +580,9 @@ impl Engine {
     fn lose_force_effect(&mut self, ix: usize, me: Side, who: Who, amount: Amount) -> Applied {
         let p = side_of(who, me);
         let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
+        if n > 0 && self.loss_can_be_responded_to() {
+            return self.push_force_loss(ix, p, n);
+        }
         let lost = self.lose_force(p, n);
         let short = if lost < n {
             format!(
@@ -620,6 +652,9 @@ impl Engine {
             return Applied::Done;
         };
         for c in self.card_refs(ix, &card) {
+            if self.grab_from_stack(me, c, host) {
+                continue;
+            }
             // The played Interrupt stacking itself as its result: it is stacked after it
             // resolves, from the stack, and is supporting (no longer an action on the stack).
             if self.st.zone[c] == Zone::Stack
@@ -1028,6 +1063,13 @@ impl Engine {
             Amount::StatOf(c, d) => self
                 .stat_of(*c, *d)
                 .map(|v| v - self.stack.get(ix).map_or(0, |e| e.destiny_add)),
+            Amount::DefenseOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
+                Some(Tgt::Card(c)) => {
+                    let s = &self.st.def(*c).stats;
+                    s.armor.or(s.maneuver).or(s.ability)
+                }
+                _ => None,
+            },
             Amount::AbilityOf(n) => match self.stack.get(ix).and_then(|e| e.target(n)) {
                 Some(Tgt::Card(c)) => self.st.def(*c).stats.ability,
                 _ => None,
@@ -1044,7 +1086,7 @@ impl Engine {
     }
 }
 
-pub(super) enum Applied {
+pub(crate) enum Applied {
     Done,
     Pushed,
     Stop,

@@ -6,14 +6,17 @@
 //! there; a card naming it by title still can (Alter may not cancel Molator at the
 //! holosite; Grimtaash, which names Molator, may).
 
+use super::effects::Applied;
 use super::engine::{Engine, Rej, rej};
 use super::state::{CardIx, State};
-use crate::engine::swccg::model::TargetSpec;
+use crate::engine::swccg::model::{CardRef, CardState, Dest, TargetSpec};
+use crate::engine::{Actor, Event};
 
 pub const DEJARIK: &str = "swccg.ar.dejarik-rules";
+pub const RACE_DESTINY: &str = "swccg.ar.podracing-race-destiny-and-race-total";
 
 /// Every section this module cites.
-pub const IDS: &[&str] = &[DEJARIK];
+pub const IDS: &[&str] = &[DEJARIK, RACE_DESTINY];
 
 /// Is `c` a dejarik or hologram at a holosite (where it has no card type)?
 pub fn at_holosite(st: &State, c: CardIx) -> bool {
@@ -46,5 +49,45 @@ impl Engine {
             ),
             DEJARIK,
         ))
+    }
+}
+
+impl Engine {
+    /// The cards stacked "here" (supporting, directly on the card `on` names) go to
+    /// `to`; cards stacked on any other card stay (AR Podracing: "here" on a podracer
+    /// is that podracer).
+    pub(super) fn move_stacked(&mut self, ix: usize, on: CardRef, to: Dest) -> Applied {
+        let me = self.stack[ix].actor;
+        for c in self.card_refs(ix, &on) {
+            let here: Vec<CardIx> = self
+                .st
+                .cards_on(c)
+                .into_iter()
+                .filter(|&x| self.st.card_state[x] == CardState::Supporting)
+                .collect();
+            let names = here
+                .iter()
+                .map(|&x| self.name(x))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.log(
+                Actor::Rules,
+                Event::Result,
+                format!(
+                    "the cards stacked on {} (here: {}) are placed; cards stacked elsewhere stay",
+                    self.name(c),
+                    if names.is_empty() {
+                        "none".into()
+                    } else {
+                        names
+                    }
+                ),
+                &[RACE_DESTINY],
+            );
+            for x in here {
+                self.place(x, to, me);
+            }
+        }
+        Applied::Done
     }
 }

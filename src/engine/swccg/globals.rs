@@ -82,6 +82,7 @@ pub struct StatBound {
 /// When a change with a stated duration ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[allow(clippy::enum_variant_names)] // the rulebook's own words: "until end of …"
 pub enum Until {
     /// "Until end of turn": at the end of this turn (`end_of_turn`).
     #[serde(rename = "end_of_turn")]

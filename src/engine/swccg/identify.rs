@@ -975,6 +975,11 @@ pub fn search(st: &State, c: CardIx, p: Place, what: &str) -> Answer {
         Place::Lore => &d.identity.lore,
         Place::GameText => &d.text,
     };
+    if matches!(p, Place::Title)
+        && let Some(a) = super::epic::death_star_in_title(text, what)
+    {
+        return a;
+    }
     if occurs(&words(text), what) {
         return Answer::yes(
             format!(

@@ -18,6 +18,14 @@ impl Engine {
             Verb::Pass => Ok(()),
             Verb::Battle | Verb::ForceDrain => self.initiate_battle_or_drain(d, w),
             Verb::Fire => self.initiate_fire(d, w),
+            Verb::First => Err(rej(
+                "there is no result with several players to order now",
+                super::each_player::RESULT,
+            )),
+            Verb::Retarget => Err(rej(
+                "there is nothing to retarget now (a retargeting card's result asks for it)",
+                super::retarget::RETARGETING,
+            )),
             Verb::Choose | Verb::Order => {
                 Err(rej("there is nothing to choose or order now", r::ACTIONS))
             }
@@ -77,9 +85,8 @@ impl Engine {
             Verb::Attack => self.initiate_attack(d, w),
             Verb::Use => self.initiate_use(d, w),
             Verb::React => self.initiate_react(d, w),
-            Verb::Seize | Verb::Imprison | Verb::Escape | Verb::Rally => {
-                Err(self.stray_capture_decision(d))
-            }
+            Verb::Imprison => self.prisoner_transfer(d, w),
+            Verb::Seize | Verb::Escape | Verb::Rally => Err(self.stray_capture_decision(d)),
         }
     }
 
@@ -162,7 +169,10 @@ impl Engine {
                 &[r::DEPLOYING_FROM_PILE],
             );
         }
+        let base = self.st.def(c).abilities[a].cost.use_force as usize;
+        self.grab_cost_ok(p, c, base)?;
         self.push_ability(p, c, a, ActionKind::Play, targets, w, then);
+        self.grab_on_initiation(p, c);
         Ok(())
     }
 
@@ -810,7 +820,9 @@ impl Engine {
                 r::ACTIONS,
             ));
         }
-        if !sog && (self.turn != p || self.phase != Phase::Deploy) {
+        if let Some(timing) = self.effect_timing(c, sog) {
+            timing?;
+        } else if !sog && (self.turn != p || self.phase != Phase::Deploy) {
             return Err(rej(
                 format!(
                     "{} may deploy {title} only during their own deploy phase",
@@ -825,17 +837,19 @@ impl Engine {
             None => Vec::new(),
         };
         self.deploy_conditions(p, c)?;
+        let dest = self.deploy_destination(p, c, d);
+        let own = match &dest {
+            Ok(to) => self.deploy_cost(p, c, *to).cost,
+            Err(_) => super::card_values::deploy_cost(&self.st, c, None),
+        };
         let cost = if sog {
             0
         } else {
-            let to = self.deploy_destination(p, c, d).ok();
-            let tax = match to {
-                Some(DeployTo::Location(l)) => self.st.deploy_tax(c, l).0,
+            let tax = match dest {
+                Ok(DeployTo::Location(l)) => self.st.deploy_tax(c, l).0,
                 _ => 0,
             };
-            super::card_values::deploy_cost(&self.st, c, to) as usize
-                + tax.max(0) as usize
-                + self.with_cost(&with)
+            own as usize + tax.max(0) as usize + self.with_cost(&with)
         };
         let have = self.st.pile_len(p, PileName::ForcePile);
         if cost > have {
@@ -848,7 +862,7 @@ impl Engine {
             );
             return Err(self.global_cite(e, c, super::globals::Stat::Deploy));
         }
-        self.deploy_destination(p, c, d)
+        dest
     }
 
     /// Uniqueness and persona: a unique card may not be deployed while a copy
@@ -918,6 +932,7 @@ impl Engine {
         free: bool,
         responding_to: Option<usize>,
     ) {
+        let line = self.deploy_cost(p, c, to);
         let cost = if free {
             0
         } else {
@@ -926,7 +941,7 @@ impl Engine {
                 DeployTo::Location(l) => self.note_deploy_tax(p, c, l),
                 _ => 0,
             };
-            super::card_values::deploy_cost(&self.st, c, Some(to)) + tax.max(0)
+            line.cost + tax.max(0)
         };
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
@@ -968,6 +983,18 @@ impl Engine {
                 },
             ],
         );
+        if !free && !line.why.is_empty() {
+            self.log(
+                actor(p),
+                Event::StateChange,
+                format!(
+                    "{}'s deploy cost is {cost} ({})",
+                    self.name(c),
+                    line.why.join("; ")
+                ),
+                &[super::deploy_cost::DEPLOY_COST],
+            );
+        }
         self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
     }
 

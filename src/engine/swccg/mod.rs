@@ -68,15 +68,42 @@ mod prepositions;
 mod relocation;
 pub mod shields;
 mod weapon_deploy;
+// ---- deploy costs and permissions
+pub mod deploy_cost;
+// ---- retargeting
+pub mod retarget;
+// ---- values set by game text
+pub mod value_resets;
+// ---- each player's actions in a result
+pub mod each_player;
+// ---- Star Destroyer: Launch Bay
+mod launch_bay;
+pub use launch_bay::IDS as LAUNCH_BAY_IDS;
+// ---- game text that returns
+mod text_returns;
+pub use text_returns::IDS as TEXT_RETURNS_IDS;
+// ---- matching pairs deployed simultaneously
+mod matching_deploy;
+pub use matching_deploy::IDS as MATCHING_DEPLOY_IDS;
+// ---- Force loss responded to
+mod force_loss;
+pub use force_loss::IDS as FORCE_LOSS_IDS;
+// ---- grabbers
+mod grabbers;
+pub use grabbers::IDS as GRABBER_IDS;
 
 // reacts, capturing
 pub mod capture;
+pub mod epic;
 pub mod react;
+pub mod steal;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
+pub mod duel;
 pub mod games;
 mod globals;
 mod insert;
+pub mod jeditest;
 mod objective;
 pub mod titles;
 mod utinni;

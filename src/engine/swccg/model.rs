@@ -265,6 +265,14 @@ pub struct LocationDef {
     /// A sector: cloud, asteroid or Death Star II.
     #[serde(default)]
     pub sector: Option<SectorKind>,
+    // ---- deploy costs (AR Deploy Cost)
+    /// Deploy cost modifiers of the location card ("your starfighters deploy -1 here").
+    #[serde(default)]
+    pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
+    // ---- Star Destroyer: Launch Bay (AR Appendix B)
+    /// A starship site that takes shuttles in place of its starship.
+    #[serde(default)]
+    pub shuttle_here: Option<super::launch_bay::ShuttleHere>,
     // ---- battles here (AR Battle Destiny - Conditions On Drawing)
     /// "Total ability of N or more required for <side> to draw battle destiny here."
     #[serde(default)]
@@ -278,6 +286,10 @@ pub struct LocationDef {
     /// A prison (AR Prisons): captured characters may be imprisoned here.
     #[serde(default)]
     pub prison: bool,
+    // ---- blown away (AR Appendix C Blown Away)
+    /// The location has been blown away: face down, an unnamed location.
+    #[serde(default)]
+    pub blown_away: bool,
     // ---- dejarik (AR Dejarik Rules)
     /// A holosite (Dejarik Hologameboard, Imperial Holotable): dejariks and
     /// holograms there are neither Interrupts nor Effects.
@@ -541,10 +553,40 @@ pub struct CardDef {
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
     pub identity: super::identify::Identity,
+    // ---- deploy costs and permissions (AR Deploy Cost, Conditions Versus Costs)
+    /// Deploy cost modifiers of its game text for cards deploying to its location.
+    #[serde(default)]
+    pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
+    /// "You may deploy characters at this site regardless of location deployment
+    /// restrictions": a permission for cards deploying to its location.
+    #[serde(default)]
+    pub deploy_here: Option<super::deploy_cost::DeployHere>,
+    // ---- grabbers (AR Icons - Grabbers)
+    /// "To play any new Interrupt of the same name, player must first stack it here and
+    /// use +1 Force for each Interrupt in stack."
+    #[serde(default)]
+    pub grabs_same_title: bool,
+    // ---- game text that returns (AR Canceling Game Text)
+    /// While this card is active on table, the game text of cards matching this
+    /// (seen from its owner) is canceled.
+    #[serde(default)]
+    pub cancels_text_of: Option<Filter>,
+    /// "May not be aboard …": the cards it may not be aboard (its own game text).
+    #[serde(default)]
+    pub not_aboard: Option<Filter>,
+    // ---- squadrons (AR Starships - squadron)
+    /// A squadron: the number of starfighters it represents ("Squadron: 3 TIE/ln").
+    #[serde(default)]
+    pub squadron_of: Option<u32>,
     // ---- reacts (AR Appendix C React)
     /// "May deploy or move as a 'react'": who may react, how, and from where.
     #[serde(default)]
     pub react: Vec<super::react::ReactText>,
+    // ---- stealing (AR Appendix C Stealing)
+    /// Personas identified as this starship's or vehicle's permanent pilot or astromech
+    /// (a stolen card is no longer those personas).
+    #[serde(default)]
+    pub pilot_personas: Vec<String>,
     // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
     /// A permission to fire a weapon (an Interrupt, a device, a character's or a
     /// weapon's own text).
@@ -554,6 +596,14 @@ pub struct CardDef {
     /// vehicle this card is aboard (or on this card).
     #[serde(default)]
     pub weapon_destiny_each: i64,
+    // ---- Jedi tests (AR Appendix C, Jedi Testing)
+    /// A Jedi Test: its number, and whether it is completed.
+    #[serde(default)]
+    pub jedi_test: Option<super::jeditest::JediTestDef>,
+    /// "Force may not be retrieved using cards on Dagobah": while this card is
+    /// active, a retrieval by a card at a matching location does not occur.
+    #[serde(default)]
+    pub prevents_retrieval: Option<super::activation::LocFilter>,
     // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
     /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
     /// card (one dot) says `unique: true`.
@@ -742,6 +792,14 @@ pub enum EventKind {
     ForceDrain,
     /// A player is about to lose Force.
     ForceLoss,
+    // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
+    /// A player activating one Force (an action of its own within a result).
+    ActivateForce,
+    // ---- duels (AR Appendix C, Dueling)
+    /// A duel's step 2 (actions that add or modify duel destinies).
+    Duel,
+    /// A duel was just won (`by`: the winner): its steps 5 and 6.
+    DuelWon,
 }
 
 /// The condition a response puts on the current action.
@@ -814,6 +872,17 @@ pub struct Filter {
     /// Another card of the same title is in the same deck, pile or hand (a duplicate there).
     #[serde(default)]
     pub duplicate_in_pile: bool,
+    // ---- Effects of any kind (AR Effects)
+    /// "An Effect of any kind": `type: [effect]` then takes every subtype of Effect;
+    /// without it, only normal Effects (no Immediate, Mobile, Utinni, Political or
+    /// Starting Effect) unless `subtype` names one.
+    #[serde(default)]
+    pub any_kind: bool,
+    // ---- squadrons (AR Starships - squadron)
+    /// Text that works on this many starfighters at most ("one TIE": 1, "up to 3
+    /// TIEs": 3): a squadron representing more does not match.
+    #[serde(default)]
+    pub max_ships: Option<u32>,
     // ---- global effects and durations
     /// Its current value (global effects and durations applied) is at most this.
     #[serde(default)]
@@ -853,6 +922,15 @@ pub struct TargetSpec {
     /// Exception 1 to the Implied Target Rule: an optional target.
     #[serde(default)]
     pub optional: bool,
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// Card targets sharing a group name are one primary target: a group of cards
+    /// at one location (that location is a secondary target, set by the group).
+    #[serde(default)]
+    pub group: Option<String>,
+    /// For `current`: the action must already have defined a target ("an Interrupt
+    /// which specifies a target"): one that targets only once searched has none yet.
+    #[serde(default)]
+    pub defined_targets: bool,
 }
 
 pub fn target_name() -> String {
@@ -976,6 +1054,10 @@ pub enum Amount {
     /// A weapon's target's value it fires against, read when the destiny is compared.
     #[serde(skip)]
     StatOf(usize, super::battle::Defense),
+    // ---- capturing (AR Appendix C Capturing)
+    /// The defense value of a named target: a character's ability, a starship's or
+    /// vehicle's armor or maneuver.
+    DefenseOf(String),
 }
 
 /// One step of an ability's result. Steps are carried out in the order listed
@@ -1073,6 +1155,35 @@ pub enum Effect {
         #[serde(default)]
         keywords: Vec<String>,
     },
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// Change one primary target of an action on the stack (the player's `retarget`
+    /// decision names the new target); secondary targets follow.
+    Retarget(CardRef),
+    // ---- values set by game text (AR Choosing Targets)
+    /// "Target's power and forfeit = 0": the named values of the card (only that card).
+    SetValue {
+        card: CardRef,
+        stats: Vec<String>,
+        to: i64,
+    },
+    // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
+    /// "Each player must activate N Force": the player whose turn it is decides who
+    /// activates first (`first` decision); each Force activated is an action of its own.
+    EachActivates(u32),
+    /// One Force activated by this player, as an action on the stack.
+    #[serde(skip)]
+    ActivateOne(Side),
+    // ---- matching pairs deployed simultaneously (AR Persona And Simultaneous Deployment)
+    /// Reveal a card from hand matching `reveal`, take its matching pilot character
+    /// from `from`, and deploy both simultaneously to the location target `to`.
+    DeployMatchingPair {
+        reveal: Filter,
+        from: PileName,
+        to: String,
+    },
+    // ---- Force loss responded to (AR Paying Costs, Losing Force)
+    /// "Reduce the loss by N": the Force loss responded to is N less.
+    ReduceLoss(i64),
     // ---- the damage segment (AR Damage Segment)
     /// Cancel all remaining battle damage against you (a damage segment action, e.g.
     /// Houjix); with `no_cards_left`, only if you have no cards left that can be forfeited.
@@ -1130,14 +1241,42 @@ pub enum Effect {
     /// Release the Light Side's captives matching `captive`, where a
     /// card matching `present` is present at the captive's site ("If Leia is present at
     /// a site where Han is a captive, release Han.").
-    Release(super::capture::ReleaseText),
+    Release(Box<super::capture::ReleaseText>),
     /// A weapon's success captures this card.
     #[serde(skip)]
     CaptureCard(usize),
+    /// Capture every character aboard each captured starship matching the filter;
+    /// a starship left with no characters aboard is then stolen.
+    CaptureAboard(Filter),
+    // ---- stealing (AR Appendix C Stealing)
+    /// Steal a targeted card of the opponent on table: it becomes yours.
+    Steal(CardRef),
+    /// Steal a card of the opponent's pile (the script chooses) into one of your piles.
+    StealFrom(super::steal::StealFrom),
     // ---- devices (AR Devices; Program Trap, Ap. B)
     /// The card this card is deployed on 'explodes': it and every character present
     /// with it are lost (only while it is at a site).
     Explode,
+    // ---- Jedi tests (AR Appendix C, Jedi Testing)
+    /// This Jedi Test is completed by the apprentice it is on.
+    CompleteJediTest,
+    // ---- podracing (AR Podracing)
+    /// "Place all race destinies here in owner's Used Pile": the cards stacked on
+    /// that card (supporting), and on no other, go to their owner's pile.
+    MoveStacked { on: CardRef, to: Dest },
+    // ---- duels (AR Appendix C, Dueling)
+    /// Two characters duel (your target against the opponent's).
+    Duel(super::duel::DuelDef),
+    /// A duel's step 2: add N duel destinies to your total.
+    AddDuelDestiny(u32),
+    /// A duel's step 3: the next duel destiny draw (internal).
+    #[serde(skip)]
+    DuelDraws,
+    /// Add N to the destiny just drawn (the action responded to).
+    AddToDestiny(i64),
+    /// A duel was just won by duelist 0 (the initiator's) or 1 (internal).
+    #[serde(skip)]
+    DuelWon(usize),
     // ---- durations (AR Actions - Duration, Until End Of Turn)
     /// Values of every card matching the filter (seen from the action's player)
     /// change by `add` until the duration ends, whatever happens to this card.
@@ -1296,6 +1435,9 @@ pub struct Step {
     /// For `deploy`: cards deployed simultaneously aboard (pilots, passengers).
     #[serde(default)]
     pub with: Vec<String>,
+    /// For `first`: the player who acts first.
+    #[serde(default)]
+    pub player: Option<Side>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -1344,6 +1486,12 @@ pub enum Verb {
     /// A creature attack (`card`: the creature; `target`: the card it attacks, the
     /// random pick; without `target`, your cards attack the creature).
     Attack,
+    // ---- retargeting (AR Targeting - Retargeting)
+    /// A retargeting result: the new primary target (`target:`, cards or a location).
+    Retarget,
+    /// A result with several players: the player whose turn it is decides who acts
+    /// first (`player:`).
+    First,
     // ---- reacts (AR Appendix C React)
     /// Deploy (from hand) or move (on table) `card` as a react to the opponent's
     /// just-initiated battle or Force drain; `to`, `how`, `with` as for deploy and move.
@@ -1382,6 +1530,8 @@ impl Verb {
             Verb::AllowConversion => "allow_conversion",
             Verb::DeclineConversion => "decline_conversion",
             Verb::Attack => "attack",
+            Verb::Retarget => "retarget",
+            Verb::First => "first",
             Verb::React => "react",
             Verb::Seize => "seize",
             Verb::Imprison => "imprison",
@@ -1543,6 +1693,11 @@ pub struct DeployRules {
     /// do not apply (rules and objective restrictions still do).
     #[serde(default)]
     pub ignore_location_restrictions: bool,
+    // ---- AR Starships - deploys like a starfighter
+    /// "Deploys like a starfighter": it follows every rule and text for deploying
+    /// starfighters, and none for its own class.
+    #[serde(default)]
+    pub like_starfighter: bool,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains

@@ -137,6 +137,9 @@ impl Engine {
             ));
         }
         let to = d.step.to.as_deref().unwrap_or("");
+        if let Some(e) = self.boarding_refusal(c, to) {
+            return Err(e);
+        }
         let plan = self.plan_move(p, c, to, d.step.how)?;
         self.push_move(p, c, plan);
         Ok(())
@@ -535,6 +538,7 @@ impl Engine {
             _ => {}
         }
         self.location_text(p, c, dest, &mut ok);
+        self.launch_bay_moves(p, c, dest, &mut ok);
         (ok, miss)
     }
 

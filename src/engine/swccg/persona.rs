@@ -271,7 +271,7 @@ impl Engine {
         );
         for x in self.st.cards_on(old) {
             let xt = self.name(x);
-            let fits = self.fits_on(p, x, new);
+            let fits = self.fits_on(p, x, new) && !self.jedi_test_lost_on(x, new);
             if fits {
                 self.st.put(x, Zone::On(new));
                 self.log(

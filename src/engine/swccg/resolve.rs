@@ -293,7 +293,14 @@ impl Engine {
             | ActionKind::Mandatory
             | ActionKind::Fire => {
                 let (c, a) = (self.stack[ix].card, self.stack[ix].ability);
-                if let (Some(c), Some(a)) = (c, a) {
+                if self.stack[ix].grabbed {
+                    self.log(
+                        Actor::Rules,
+                        Event::Result,
+                        format!("{label} has no result: its Interrupt was stacked on a grabber"),
+                        &[super::grabbers::GRABBERS],
+                    );
+                } else if let (Some(c), Some(a)) = (c, a) {
                     let effects = self.st.def(c).abilities[a].effect.clone();
                     self.stack[ix].pending = effects.into();
                 }
@@ -362,6 +369,8 @@ impl Engine {
             }
             ActionKind::Battle => self.battle_begin(ix),
             ActionKind::Attack => self.attack_begin(ix),
+            ActionKind::Activation { side } => self.activation_result(ix, side),
+            ActionKind::ForceLoss { side, amount } => self.force_loss_result(ix, side, amount),
             ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
                     Flow::Go
@@ -607,6 +616,10 @@ impl Engine {
             self.shot_drawn(parent, value);
             return;
         }
+        if self.stack[parent].duel.is_some() {
+            self.duel_drawn(parent, value);
+            return;
+        }
         self.stack[parent].destiny = value;
         let me = self.stack[parent].actor;
         let ok = match value {
@@ -681,6 +694,16 @@ impl Engine {
         let e = &self.stack[ix];
         let (kind, card, then, a_side, moved) =
             (e.kind.clone(), e.card, e.then, e.actor, e.moved.clone());
+        if e.grabbed {
+            self.stack.truncate(ix);
+            self.log(
+                Actor::Rules,
+                Event::Pop,
+                format!("{label} comes off the stack without a result"),
+                &[super::grabbers::GRABBERS],
+            );
+            return;
+        }
         self.resolved.push(label.clone());
         if let (ActionKind::Play, Some(c)) = (&kind, card)
             && self.st.zone[c] == Zone::Stack

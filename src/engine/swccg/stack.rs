@@ -51,6 +51,10 @@ pub enum ActionKind {
     Fire,
     /// A creature attack (`creature`).
     Attack,
+    /// One Force activated by `side` within another action's result.
+    Activation { side: Side },
+    /// A Force loss required by a result, open to responses that reduce it.
+    ForceLoss { side: Side, amount: i64 },
 }
 
 impl ActionKind {
@@ -71,6 +75,8 @@ impl ActionKind {
             ActionKind::ForceDrain => "Force drain",
             ActionKind::Fire => "weapon firing",
             ActionKind::Attack => "attack",
+            ActionKind::Activation { .. } => "activation",
+            ActionKind::ForceLoss { .. } => "Force loss",
         }
     }
 }
@@ -156,6 +162,10 @@ pub struct Entry {
     pub redraw: bool,
     /// A destiny draw made as "draw X and choose Y".
     pub choose: Option<(u32, u32)>,
+    /// A played Interrupt grabbed (stacked on a grabber) before its result: it has none.
+    pub grabbed: bool,
+    /// A Force loss: how much responses reduced it.
+    pub loss_reduced: i64,
     // ---- the damage segment as decisions
     /// A battle in its damage segment.
     pub damage: Option<Box<super::battle_damage::DamageSeg>>,
@@ -170,6 +180,8 @@ pub struct Entry {
     pub attack: Option<Box<super::creature::AttackInfo>>,
     /// A weapon firing: its weapon destiny draws so far and what they add up to.
     pub shot: Option<Box<super::weapon_fire::Shot>>,
+    /// A duel: its duelists, draws and totals.
+    pub duel: Option<Box<super::duel::DuelState>>,
 }
 
 impl Entry {
@@ -208,12 +220,15 @@ impl Entry {
             total: None,
             redraw: false,
             choose: None,
+            grabbed: false,
+            loss_reduced: 0,
             damage: None,
             power_adds: Vec::new(),
             played_mods: Vec::new(),
             excluded: Vec::new(),
             attack: None,
             shot: None,
+            duel: None,
         }
     }
 

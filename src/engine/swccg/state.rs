@@ -91,6 +91,10 @@ pub struct State {
     pub force: [ForceCount; 2],
     /// Cards that have made their regular move this turn, in order.
     pub regular_moves: Vec<CardIx>,
+    /// Values game text set on cards (card, value name, value), latest last.
+    pub resets: Vec<(CardIx, String, i64)>,
+    /// Cards whose game text a card on table canceled, at the last check.
+    pub text_canceled: Option<Vec<CardIx>>,
     /// When each card last came onto the table (a running count; board order at the
     /// start): the order its game-text modifiers occurred in (AR Modifiers).
     pub entered: Vec<u64>,
@@ -113,6 +117,8 @@ impl State {
             piles: Default::default(),
             force: [ForceCount::default(); 2],
             regular_moves: Vec::new(),
+            resets: Vec::new(),
+            text_canceled: None,
             entered: vec![0; n],
             entries: 0,
             timed: Vec::new(),
@@ -304,6 +310,9 @@ impl State {
         if let Some(st) = &f.subtype
             && d.subtype.as_deref().map(|s| s.eq_ignore_ascii_case(st)) != Some(true)
         {
+            return false;
+        }
+        if !super::deploy_cost::effect_kind_matches(d, f) {
             return false;
         }
         match f.owner {

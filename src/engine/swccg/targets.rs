@@ -40,6 +40,12 @@ impl Engine {
                     r::IMMUNE,
                 ));
             }
+            if spec.kind == TargetKind::Current
+                && let Window::Response(i) = w
+                && let Some(tc) = self.stack[i].card
+            {
+                self.grab_target_ok(c, tc)?;
+            }
             if spec.kind == TargetKind::Card
                 && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
                 && let Some(e) = self.holosite_target(&title, spec, x)
@@ -53,6 +59,11 @@ impl Engine {
                 && !spec.optional
             {
                 return Err(e);
+            }
+            if spec.defined_targets
+                && let Window::Response(i) = w
+            {
+                self.has_defined_targets(c, i)?;
             }
             let t = self.target_one(p, c, spec, w, &mut picks);
             match t {
@@ -69,6 +80,7 @@ impl Engine {
                 }
             }
         }
+        self.group_at_one_location(c, a, &out)?;
         Ok(out)
     }
 
@@ -245,6 +257,10 @@ impl Engine {
             return false;
         }
         let me = self.st.owner(c);
+        // A duel's steps admit only duel actions (AR Dueling, step 2).
+        if e.duel.is_some() && !matches!(t.event, EventKind::Duel | EventKind::DuelWon) {
+            return false;
+        }
         let kind_ok = match (t.event, &e.kind) {
             (EventKind::Play, ActionKind::Deploy { .. } | ActionKind::Play) => true,
             (EventKind::JustDeployed, ActionKind::JustDeployed) => true,
@@ -262,6 +278,10 @@ impl Engine {
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
+            (EventKind::ActivateForce, ActionKind::Activation { .. }) => true,
+            (EventKind::ForceLoss, ActionKind::ForceLoss { .. }) => true,
+            (EventKind::Duel, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| !d.over),
+            (EventKind::DuelWon, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| d.over),
             _ => false,
         };
         if !kind_ok {

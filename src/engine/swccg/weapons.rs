@@ -219,12 +219,11 @@ impl Engine {
             .and_then(|k| self.st.find(k))
             .ok_or_else(|| rej("`fire` names its target", cite::FIRING_WEAPONS))?;
         let permit = self.battle_permit(d, w)?;
-        if let Some((v, pm)) = permit.as_ref().filter(|(_, pm)| pm.instead.is_some()) {
+        if let Some((v, _)) = permit.as_ref().filter(|(_, pm)| pm.instead.is_some()) {
             self.check_fire_conditions(ix, p, w, t)
                 .map_err(|e| e.and(super::weapon_fire::INSTEAD_OF_FIRING))?;
             self.stack[ix].fired.push(w);
             self.push_instead(p, w, t, *v, ix);
-            let _ = pm;
             return Ok(w);
         }
         self.check_fire(ix, p, w, t)?;

@@ -1,0 +1,156 @@
+//! Results with several players (AR Steps Of An Action - 3: Result). The result of an
+//! action is itself automatic actions: "each player must activate 2 Force" has two
+//! targets, so the player whose turn it is decides who activates first; activating
+//! each Force is an action of its own, which can be responded to, while the action
+//! whose result this is can no longer be (the time for responses to it has passed).
+
+use super::effects::Applied;
+use super::engine::{Engine, Flow, Outcome, actor, rej};
+use super::model::{PileName, Side, Verb};
+use super::stack::{ActionKind, Entry};
+use crate::engine::Event;
+
+pub const RESULT: &str = "swccg.ar.steps-of-an-action-3-result";
+pub const AUTOMATIC_ACTIONS: &str = "swccg.ar.automatic-actions";
+pub const ACTIVATING_FORCE: &str = "swccg.ar.activating-force";
+
+/// Every section this file cites.
+pub const IDS: &[&str] = &[RESULT, AUTOMATIC_ACTIONS, ACTIVATING_FORCE];
+
+impl Engine {
+    /// Effects of the later rule areas (retargeting, results with several players,
+    /// Force loss, matching pairs, values set on a target).
+    pub(super) fn apply_more(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        eff: super::model::Effect,
+    ) -> Applied {
+        use super::model::Effect;
+        match eff {
+            Effect::Retarget(rf) => self.retarget(ix, me, label, rf),
+            Effect::EachActivates(n) => self.each_activates(ix, label, n),
+            Effect::ActivateOne(side) => self.activate_one(ix, label, side),
+            Effect::ReduceLoss(x) => self.reduce_loss(ix, x),
+            Effect::DeployMatchingPair { reveal, from, to } => {
+                self.deploy_matching_pair(ix, me, &reveal, from, &to)
+            }
+            Effect::SetValue { card, stats, to } => {
+                self.set_value(ix, card, stats, to);
+                Applied::Done
+            }
+            _ => Applied::Done,
+        }
+    }
+
+    /// "Each player must activate `n` Force": the player whose turn it is decides who
+    /// activates first; each Force is then one action, in that order.
+    pub(super) fn each_activates(&mut self, ix: usize, label: &str, n: u32) -> Applied {
+        let chooser = self.turn;
+        let first = loop {
+            if let Some(d) = self
+                .script
+                .peek()
+                .cloned()
+                .filter(|d| d.by != chooser && d.verb == Verb::First)
+            {
+                self.script.take();
+                let why = format!(
+                    "{} decides who activates first for {label}: it is {}'s turn",
+                    chooser.name(),
+                    chooser.name()
+                );
+                self.reject(&d, rej(why, RESULT).and(AUTOMATIC_ACTIONS));
+                continue;
+            }
+            let Some(d) = self
+                .script
+                .peek()
+                .cloned()
+                .filter(|d| d.by == chooser && d.verb == Verb::First)
+            else {
+                self.outcome = Some(Outcome::NeedsDecision {
+                    player: chooser,
+                    kind: crate::engine::NeedKind::Choice,
+                    what: format!("who activates first for {label} (`first`)"),
+                });
+                return Applied::Stop;
+            };
+            self.script.take();
+            match d.step.player {
+                Some(p) => break p,
+                None => self.reject(
+                    &d,
+                    rej("`first` names the `player:` who acts first", RESULT),
+                ),
+            }
+        };
+        self.log(
+            actor(chooser),
+            Event::StateChange,
+            format!(
+                "{label}: each player must activate {n} Force; {} (whose turn it is) decides that {} activates first; each Force activated is an action of its own",
+                chooser.name(),
+                first.name()
+            ),
+            &[RESULT, AUTOMATIC_ACTIONS],
+        );
+        for side in [first.other(), first] {
+            for _ in 0..n {
+                self.stack[ix]
+                    .pending
+                    .push_front(super::model::Effect::ActivateOne(side));
+            }
+        }
+        Applied::Done
+    }
+
+    /// One Force activated by `side`, pushed as an action of its own (responses to it
+    /// come before it has its result).
+    pub(super) fn activate_one(&mut self, ix: usize, label: &str, side: Side) -> Applied {
+        let done = self
+            .resolved
+            .iter()
+            .filter(|l| l.starts_with(&format!("{label}: {} activates", side.as_str())))
+            .count();
+        let mut e = Entry::new(
+            ActionKind::Activation { side },
+            side,
+            None,
+            format!("{label}: {} activates {}", side.as_str(), done + 1),
+        );
+        e.responding_to = Some(ix);
+        e.next = side.other();
+        let text = format!(
+            "{} activates one Force for {label} (an action of its own)",
+            side.name()
+        );
+        self.stack.push(e);
+        self.log(actor(side), Event::Push, text, &[RESULT, ACTIVATING_FORCE]);
+        Applied::Pushed
+    }
+
+    /// The result of one activation: the top card of the Reserve Deck to the Force Pile.
+    pub(super) fn activation_result(&mut self, ix: usize, side: Side) -> Flow {
+        let moved = self
+            .st
+            .move_top(side, PileName::ReserveDeck, PileName::ForcePile, 1);
+        self.st.force[side.ix()].activated += i64::from(moved);
+        self.log(
+            actor(side),
+            Event::StateChange,
+            if moved == 1 {
+                format!("{} activates 1 Force", side.name())
+            } else {
+                format!(
+                    "{} has no card in the Reserve Deck to activate",
+                    side.name()
+                )
+            },
+            &[ACTIVATING_FORCE],
+        );
+        self.finish(ix);
+        Flow::Go
+    }
+}
