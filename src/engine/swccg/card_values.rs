@@ -158,13 +158,7 @@ pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) ->
         Some(DeployTo::OnCard(h)) => st.location_of(h),
         _ => None,
     };
-    // Global effects and durations on deploy costs (AR Global Effects, Duration).
-    let global: i64 = st
-        .value_terms(c, super::globals::Stat::Deploy)
-        .iter()
-        .map(|(_, add)| add)
-        .sum();
-    (value_at(st, c, "deploy", at).or_zero() + global).max(0)
+    value_at(st, c, "deploy", at).or_zero().max(0)
 }
 
 /// The value `stat` of card `c` if it were at location `at`.
@@ -219,6 +213,15 @@ fn collect(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> (Vec<Modifie
             mods.push(md);
         }
     }
+    // Global effects and changes for a stated duration (AR Global Effects And Card
+    // State, Actions - Duration): in every state, after the card's own modifiers.
+    if let Some(gs) = super::globals::Stat::named(stat) {
+        for (who, add) in st.value_terms(c, gs) {
+            mods.push(
+                Modifier::new(who, super::values::Op::Add(add)).cite(super::rules::GLOBAL_EFFECTS),
+            );
+        }
+    }
     (mods, guarded)
 }
 
@@ -234,7 +237,8 @@ impl Engine {
                             names(&m.target, stat)
                                 .is_some_and(|n| n == self.st.key(c) || (n == "this" && s == c))
                         })
-                })
+                }) || super::globals::Stat::named(stat)
+                    .is_some_and(|g| !self.st.value_terms(c, g).is_empty())
             };
             let modified: Vec<bool> = STATS.iter().map(|s| named(s)).collect();
             for (i, &stat) in STATS.iter().enumerate() {

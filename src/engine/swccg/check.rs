@@ -475,7 +475,6 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         "values" => super::card_values::observable(b, rest),
         "totals" => super::destiny_total::observable(rest),
         "where" => locate_path(b, rest),
-        "value" => value_path(b, rest),
         "utinni" => match rest.split_once('.') {
             Some((k, "reached"))
                 if b.cards
@@ -619,23 +618,5 @@ fn locate_path(b: &Board, rest: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("`{key}` is not one of {}", keys.join(", ")))
-    }
-}
-
-/// `value.<card>.<stat>`: a card's current value (global effects and durations
-/// applied), in whatever state it is.
-fn value_path(b: &Board, rest: &str) -> Result<(), String> {
-    use super::globals::Stat;
-    let (card, stat) = rest.split_once('.').unwrap_or((rest, ""));
-    if !b.cards.contains_key(card) {
-        return Err(format!("`{card}` is not a card in `cards:`"));
-    }
-    if Stat::ALL.iter().any(|s| s.as_str() == stat) {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{stat}` is not one of {}",
-            Stat::ALL.map(|s| s.as_str()).join(", ")
-        ))
     }
 }

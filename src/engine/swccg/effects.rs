@@ -78,7 +78,7 @@ impl Engine {
                 if optional && self.declines_optional(me, &label, &filter) {
                     return Applied::Done;
                 }
-                self.deploy_from(ix, me, &label, from, filter, aboard, free, reshuffle)
+                self.deploy_from(ix, me, &label, from, *filter, aboard, free, reshuffle)
             }
             Effect::Relocate { card, to } => self.relocate(ix, me, &label, card, to),
             Effect::StackOn { card, on } => self.stack_on(ix, me, card, on),
@@ -147,13 +147,7 @@ impl Engine {
                 add,
                 until,
             } => self.modify_until(ix, me, &label, filter, stat, add, until),
-            Effect::Peek { count, place, to } => self.peek(me, &label, count, place, to),
-            Effect::Flip(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.flip(c);
-                }
-                Applied::Done
-            }
+            e @ (Effect::Peek { .. } | Effect::Flip(_)) => self.peek_or_flip(ix, me, &label, e),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -221,6 +215,20 @@ impl Engine {
             &[r::DEPLOYING_FROM_PILE],
         );
         Applied::Done
+    }
+
+    /// Peeking past insert cards; flipping a double-sided card.
+    fn peek_or_flip(&mut self, ix: usize, me: Side, label: &str, eff: Effect) -> Applied {
+        match eff {
+            Effect::Peek { count, place, to } => self.peek(me, label, count, place, to),
+            Effect::Flip(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.flip(c);
+                }
+                Applied::Done
+            }
+            _ => Applied::Done,
+        }
     }
 
     /// A card's text makes a player activate Force (not counted against the

@@ -43,6 +43,10 @@ impl Stat {
             Stat::Destiny => "destiny",
         }
     }
+    /// The stat of this name.
+    pub fn named(s: &str) -> Option<Stat> {
+        Stat::ALL.into_iter().find(|x| x.as_str() == s)
+    }
     /// The printed value (none: the value does not exist and cannot be modified).
     pub fn printed(self, d: &CardDef) -> Option<i64> {
         match self {
@@ -179,15 +183,11 @@ impl State {
         best
     }
 
-    /// A card's current value: printed, plus global game text of active cards on
-    /// table, plus changes still in force for their duration. `None` when the card
-    /// has no such value (it cannot be modified).
+    /// A card's current value (`card_values`): printed, its card modifiers, global
+    /// game text of active cards on table, changes still in force for their
+    /// duration. `None` when the card has no such value (it cannot be modified).
     pub fn value(&self, c: CardIx, stat: Stat) -> Option<i64> {
-        let mut v = stat.printed(self.def(c))?;
-        for (_, add) in self.value_terms(c, stat) {
-            v = v.saturating_add(add);
-        }
-        Some(v)
+        super::card_values::value(self, c, stat.as_str()).value
     }
 
     /// The modifiers of a card's value: (what, amount), in board order.

@@ -177,14 +177,6 @@ fn result(run: Run) -> RunResult {
             format!("states.{}", st.cards[c].key),
             card_state_name(st, c),
         );
-        for stat in globals::Stat::ALL {
-            if let Some(v) = st.value(c, stat) {
-                obs.num(
-                    format!("value.{}.{}", st.cards[c].key, stat.as_str()),
-                    Some(v),
-                );
-            }
-        }
     }
     for side in [Side::Light, Side::Dark] {
         for p in check::PILES {

@@ -1089,7 +1089,7 @@ pub enum Effect {
     /// Search a pile for a card and deploy it (the script chooses), optionally aboard/at a target.
     DeployFrom {
         from: PileName,
-        filter: Filter,
+        filter: Box<Filter>,
         #[serde(default)]
         aboard: Option<CardRef>,
         #[serde(default)]
