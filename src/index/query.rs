@@ -285,13 +285,32 @@ fn may_stem_to(member: &str, stem: &str) -> bool {
     })
 }
 
+/// The classes with a word beginning with each byte (lower case): where a stem
+/// beginning with it may belong.
+fn classes_by_first_byte() -> &'static [Vec<usize>] {
+    static BY_BYTE: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
+    BY_BYTE.get_or_init(|| {
+        let mut by: Vec<Vec<usize>> = vec![Vec::new(); 256];
+        for (ci, class) in SYNONYMS.iter().enumerate() {
+            for w in class.iter().flat_map(|m| m.split_whitespace()) {
+                let b = &mut by[usize::from(w.as_bytes()[0].to_ascii_lowercase())];
+                if b.last() != Some(&ci) {
+                    b.push(ci);
+                }
+            }
+        }
+        by
+    })
+}
+
 /// The classes that may hold `stem`, with their members as stems.
 fn classes_with(stem: &str) -> impl Iterator<Item = &'static [Vec<String>]> + '_ {
-    SYNONYMS
+    let first = stem.as_bytes().first().map(u8::to_ascii_lowercase);
+    first
+        .map_or(&[][..], |b| &classes_by_first_byte()[usize::from(b)][..])
         .iter()
-        .enumerate()
-        .filter(move |(_, class)| class.iter().any(|m| may_stem_to(m, stem)))
-        .map(|(ci, _)| class_stems(ci))
+        .filter(move |&&ci| SYNONYMS[ci].iter().any(|m| may_stem_to(m, stem)))
+        .map(|&ci| class_stems(ci))
 }
 
 /// The other members of the synonym classes `stem` belongs to (single stems
