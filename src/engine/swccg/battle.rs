@@ -854,16 +854,24 @@ pub fn resolve(b: &Battle, script: &Script) -> Outcome {
 }
 
 fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
+    if up_to_damage(live, out, script) {
+        damage_segment(live, out, script);
+    }
+}
+
+/// Initiation through the responses to winning; `false` when the battle ended
+/// before its damage segment.
+fn up_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) -> bool {
     if !initiate(live, out) || !early_segments(live, out, script) {
-        return;
+        return false;
     }
     let Some(d) = power_segment_draws(live, out, script) else {
-        return;
+        return false;
     };
     for step in &script.power {
         early_step(live, out, step, "power segment");
         if ended(live, out) {
-            return;
+            return false;
         }
     }
     total_power(live, out, &d);
@@ -872,7 +880,7 @@ fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
     for step in &script.after_winner {
         early_step(live, out, step, "responses to winning");
     }
-    damage_segment(live, out, script);
+    true
 }
 
 /// The destinies drawn in the power segment, by side index.
@@ -2126,23 +2134,8 @@ pub fn resolve_to_damage(b: &Battle, script: &Script) -> Outcome {
 }
 
 fn run_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) {
-    if !initiate(live, out) || !early_segments(live, out, script) {
+    if !up_to_damage(live, out, script) {
         return;
-    }
-    let Some(d) = power_segment_draws(live, out, script) else {
-        return;
-    };
-    for step in &script.power {
-        early_step(live, out, step, "power segment");
-        if ended(live, out) {
-            return;
-        }
-    }
-    total_power(live, out, &d);
-    attrition(live, out, &d);
-    winner_and_loser(live, out);
-    for step in &script.after_winner {
-        early_step(live, out, step, "responses to winning");
     }
     out.say("damage segment begins", &[cite::DAMAGE_SEGMENT]);
     let pend = fixed_immunity(live, out);

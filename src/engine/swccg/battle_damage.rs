@@ -697,11 +697,8 @@ impl Engine {
             ),
             &[cite::FORFEIT, cite::ATTRITION, cite::BATTLE_DAMAGE],
         );
-        let mut gone = vec![c];
-        gone.extend(self.all_on(c));
-        for x in gone {
+        for x in self.lose_with_all_on(c) {
             let owner = self.st.owner(x);
-            self.st.to_pile(x, owner, PileName::LostPile);
             self.log(
                 Actor::Rules,
                 Event::StateChange,

@@ -9,7 +9,7 @@ use super::battle_board::{battle_now, cards_at};
 use super::engine::*;
 use super::stack::{ActionKind, Tgt};
 use super::values::cite;
-use crate::engine::swccg::model::{PileName, Side};
+use crate::engine::swccg::model::Side;
 use crate::engine::{Actor, Event};
 
 impl Engine {
@@ -90,12 +90,7 @@ impl Engine {
             .unwrap_or_default();
         let hits: Vec<_> = self.stack[ix].hits.iter().map(|h| h.0).collect();
         for c in hits.into_iter().filter(|c| here.contains(c)) {
-            let mut gone = vec![c];
-            gone.extend(self.all_on(c));
-            for x in gone {
-                let owner = self.st.owner(x);
-                self.st.to_pile(x, owner, PileName::LostPile);
-            }
+            self.lose_with_all_on(c);
             self.log(
                 Actor::Rules,
                 Event::StateChange,

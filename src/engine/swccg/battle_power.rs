@@ -179,19 +179,13 @@ impl Engine {
     /// A weapon whose target is immediately lost: the target (and what is on it) goes
     /// to its owner's Lost Pile.
     pub(super) fn lost_by_weapon(&mut self, ix: usize, t: CardIx) {
-        use crate::engine::swccg::model::PileName;
         if !self.st.on_table(t) {
             return;
         }
         let weapon = self.stack[ix]
             .card
             .map_or_else(|| self.stack[ix].label.clone(), |c| self.name(c));
-        let mut gone = vec![t];
-        gone.extend(self.all_on(t));
-        for x in gone {
-            let owner = self.st.owner(x);
-            self.st.to_pile(x, owner, PileName::LostPile);
-        }
+        self.lose_with_all_on(t);
         self.log(
             crate::engine::Actor::Rules,
             Event::StateChange,

@@ -559,12 +559,7 @@ impl Engine {
             } else {
                 "was hit and is lost"
             };
-            let mut gone = vec![c];
-            gone.extend(self.all_on(c));
-            for x in gone {
-                let o = self.st.owner(x);
-                self.st.to_pile(x, o, PileName::LostPile);
-            }
+            self.lose_with_all_on(c);
             self.log(
                 Actor::Rules,
                 Event::StateChange,

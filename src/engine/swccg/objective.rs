@@ -254,15 +254,7 @@ impl Engine {
                 && super::titles::identical(self.st.def(x), self.st.def(c))
         });
         let text = match under {
-            Some(x) => {
-                self.st.put(c, Zone::On(x));
-                format!(
-                    "{}'s {} is deployed on top of {}'s copy: it converts it (the one on top is the one on table)",
-                    p.name(),
-                    self.name(c),
-                    self.st.owner(x).name()
-                )
-            }
+            Some(x) => self.convert_copy(c, x),
             None => {
                 self.st.put(c, Zone::Table);
                 format!("{}'s {} is deployed (for free)", p.name(), self.name(c))

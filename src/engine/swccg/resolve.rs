@@ -817,4 +817,16 @@ impl Engine {
         out.sort_unstable();
         out
     }
+
+    /// `c` and every card on it go to their owners' Lost Piles; returns them, `c`
+    /// first.
+    pub(super) fn lose_with_all_on(&mut self, c: CardIx) -> Vec<CardIx> {
+        let mut gone = vec![c];
+        gone.extend(self.all_on(c));
+        for &x in &gone {
+            let owner = self.st.owner(x);
+            self.st.to_pile(x, owner, PileName::LostPile);
+        }
+        gone
+    }
 }

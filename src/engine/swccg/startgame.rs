@@ -305,21 +305,25 @@ impl Engine {
         self.start.revealed = [None, None];
     }
 
+    /// Location `c` is deployed on top of the opponent's copy `x`, converting it; the
+    /// trace's words for it.
+    pub(super) fn convert_copy(&mut self, c: CardIx, x: CardIx) -> String {
+        self.st.put(c, Zone::On(x));
+        format!(
+            "{}'s {} is deployed on top of {}'s copy: it converts it (the one on top is the one on table)",
+            self.st.owner(c).name(),
+            self.name(c),
+            self.st.owner(x).name()
+        )
+    }
+
     /// A starting location goes on table; `on`: it converts that copy (placed on top).
     fn deploy_starting(&mut self, c: CardIx, on: Option<CardIx>) {
         let p = self.st.owner(c);
         self.start.location[p.ix()] = Some(c);
         self.start.deployed[p.ix()].push(c);
         let text = match on {
-            Some(x) => {
-                self.st.put(c, Zone::On(x));
-                format!(
-                    "{}'s {} is deployed on top of {}'s copy: it converts it (the one on top is the one on table)",
-                    p.name(),
-                    self.name(c),
-                    self.st.owner(x).name()
-                )
-            }
+            Some(x) => self.convert_copy(c, x),
             None => {
                 self.st.put(c, Zone::Table);
                 format!(
