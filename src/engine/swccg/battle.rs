@@ -93,6 +93,10 @@ pub struct Card {
     /// Its forfeit is 0 (a weapon hit that says so).
     #[serde(default)]
     pub forfeit_zero: bool,
+    /// The board card this is (a battle on the board): results are joined back to the
+    /// board by this index, never by name.
+    #[serde(skip)]
+    pub ix: Option<usize>,
 }
 
 /// What a modifier changes.
@@ -2117,10 +2121,9 @@ pub struct DamageStart {
     pub attrition: [Option<i64>; 2],
     /// Battle damage against each side (Light, Dark).
     pub damage: [i64; 2],
-    /// The participating cards: name, whether attrition does not affect it (immunity is
-    /// fixed at the start of the segment; cards aboard an enclosed immune craft too) and
-    /// whether a weapon hit it.
-    pub cards: Vec<(String, bool, bool)>,
+    /// The participating board cards: its index, whether attrition does not affect it
+    /// (cards aboard an enclosed immune craft too) and whether a weapon hit it.
+    pub cards: Vec<(usize, bool, bool)>,
 }
 
 /// Resolves a battle up to the start of its damage segment (responses to winning
@@ -2145,9 +2148,9 @@ fn run_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) {
         start.damage[s.ix()] = out.side(s).battle_damage.max(0);
         for i in live.participants(s) {
             let immune = pend[s.ix()].immune[i];
-            start
-                .cards
-                .push((live.card(i).name.clone(), immune, live.hit[i]));
+            if let Some(c) = live.card(i).ix {
+                start.cards.push((c, immune, live.hit[i]));
+            }
         }
     }
     out.damage = Some(start);
@@ -2166,6 +2169,19 @@ pub fn forfeit_value(b: &Battle, name: &str) -> Option<Total> {
     let i = live.idx(name)?;
     let t = live.forfeit(i);
     t.value.map(|_| t)
+}
+
+/// The forfeit value of each of the board cards `of` in battle `b`, worked out together
+/// from one reading of the battle: (board card, its forfeit; `None` when it has none).
+pub fn forfeit_values(b: &Battle, of: &[usize]) -> Vec<(usize, Option<Total>)> {
+    let live = live(b);
+    (0..b.cards.len())
+        .filter_map(|i| {
+            let c = b.cards[i].ix.filter(|c| of.contains(c))?;
+            let t = live.forfeit(i);
+            Some((c, t.value.map(|_| t)))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -2329,6 +2345,7 @@ script:
             elsewhere: next().is_multiple_of(8),
             hit: false,
             forfeit_zero: false,
+            ix: None,
         }
     }
 

@@ -36,6 +36,36 @@ pub fn battle_name(st: &State, c: CardIx) -> String {
     }
 }
 
+/// Battle names (see [`battle_name`]) for many cards: which titles more than one card
+/// of the board has is worked out once, in one pass.
+pub struct BattleNames<'a> {
+    st: &'a State,
+    shared: Vec<bool>,
+}
+
+impl<'a> BattleNames<'a> {
+    pub fn of(st: &'a State) -> BattleNames<'a> {
+        let mut order: Vec<CardIx> = (0..st.cards.len()).collect();
+        order.sort_unstable_by(|&a, &b| st.title(a).cmp(st.title(b)));
+        let mut shared = vec![false; st.cards.len()];
+        for w in order.windows(2) {
+            if st.title(w[0]) == st.title(w[1]) {
+                shared[w[0]] = true;
+                shared[w[1]] = true;
+            }
+        }
+        BattleNames { st, shared }
+    }
+
+    pub fn get(&self, c: CardIx) -> String {
+        if self.shared[c] {
+            format!("{} ({})", self.st.title(c), self.st.key(c))
+        } else {
+            self.st.title(c).to_string()
+        }
+    }
+}
+
 /// The card a battle names (see [`battle_name`]).
 pub fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
     (0..st.cards.len()).find(|&c| battle_name(st, c) == n)
@@ -140,6 +170,7 @@ fn battle_with(
     hits: &[(CardIx, bool)],
     excluded: &[CardIx],
 ) -> Battle {
+    let names = BattleNames::of(st);
     let mut cards = Vec::new();
     for c in cards_at(st, at) {
         if super::battle_arrive::is_excluded(st, c, excluded) {
@@ -151,7 +182,7 @@ fn battle_with(
             Zone::On(h)
                 if matches!(st.def(h).card_type, CardType::Starship | CardType::Vehicle) =>
             {
-                Some(battle_name(st, h))
+                Some(names.get(h))
             }
             _ => None,
         };
@@ -161,7 +192,7 @@ fn battle_with(
         let pilot = d.stats.piloting.is_some()
             || d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
         cards.push(Card {
-            name: battle_name(st, c),
+            name: names.get(c),
             side: d.side,
             kind: k,
             power: d.stats.power,
@@ -194,9 +225,10 @@ fn battle_with(
             elsewhere: false,
             hit: hits.iter().any(|h| h.0 == c),
             forfeit_zero: hits.iter().any(|h| h.0 == c && h.1),
+            ix: Some(c),
         });
     }
-    let modifiers = card_modifiers(st, at, &cards);
+    let modifiers = card_modifiers(st, at, &cards, &names);
     Battle {
         location: st.locations[at].title.clone(),
         site: !matches!(
@@ -229,7 +261,12 @@ fn battle_with(
 /// The game-text modifiers of the cards on table that apply in a battle at `at`, as
 /// the board stands now (never cached: a card that left, or a required card that does
 /// not participate, gives none).
-fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec> {
+fn card_modifiers(
+    st: &State,
+    at: usize,
+    cards: &[Card],
+    names: &BattleNames,
+) -> Vec<battle::ModSpec> {
     let here = cards_at(st, at);
     let mut out = Vec::new();
     for c in 0..st.cards.len() {
@@ -237,9 +274,9 @@ fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec>
         if d.modifiers.is_empty() || !st.active(c) {
             continue;
         }
-        let key = battle_name(st, c);
+        let key = names.get(c);
         let key = key.as_str();
-        let participates = cards.iter().any(|x| x.name == key);
+        let participates = cards.iter().any(|x| x.ix == Some(c));
         for m in &d.modifiers {
             if !(m.anywhere || here.contains(&c)) {
                 continue;
@@ -248,7 +285,7 @@ fn card_modifiers(st: &State, at: usize, cards: &[Card]) -> Vec<battle::ModSpec>
                 if n == "this" {
                     key.to_string()
                 } else {
-                    st.find(n).map_or_else(|| n.clone(), |x| battle_name(st, x))
+                    st.find(n).map_or_else(|| n.clone(), |x| names.get(x))
                 }
             };
             let target = match &m.target {
@@ -731,7 +768,7 @@ impl super::engine::Engine {
         }
         if let Some(start) = &a.damage {
             // The damage segment: the players' decisions, one at a time.
-            let seg = super::battle_damage::DamageSeg::new(&self.st, at, by, start, a.numbers);
+            let seg = super::battle_damage::DamageSeg::new(at, by, start, a.numbers);
             self.stack[ix].damage = Some(Box::new(seg));
             return true;
         }

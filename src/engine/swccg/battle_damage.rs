@@ -13,7 +13,7 @@
 //! Attrition, Immune To Attrition).
 
 use super::battle::{self, DamageStart};
-use super::battle_board::{battle_name, battle_now, by_battle_name, cards_at};
+use super::battle_board::{battle_now, cards_at};
 use super::engine::*;
 use super::state::CardIx;
 use super::values::{Total, cite};
@@ -61,7 +61,6 @@ pub struct DamageSeg {
 
 impl DamageSeg {
     pub fn new(
-        st: &super::state::State,
         at: usize,
         initiator: Side,
         start: &DamageStart,
@@ -85,18 +84,26 @@ impl DamageSeg {
             from: Default::default(),
             numbers,
         };
-        for (name, immune, hit) in &start.cards {
-            if let Some(c) = by_battle_name(st, name) {
-                seg.cards.push(c);
-                if *immune {
-                    seg.immune.push(c);
-                }
-                if *hit {
-                    seg.hits.push(c);
-                }
+        for &(c, immune, hit) in &start.cards {
+            seg.cards.push(c);
+            if immune {
+                seg.immune.push(c);
+            }
+            if hit {
+                seg.hits.push(c);
             }
         }
         seg
+    }
+}
+
+/// The battle read once for one damage segment decision (see `Engine::reading`): each
+/// card still participating with its forfeit value.
+struct Reading(Vec<(CardIx, Option<Total>)>);
+
+impl Reading {
+    fn forfeit(&self, c: CardIx) -> Option<&Total> {
+        self.0.iter().find(|x| x.0 == c).and_then(|x| x.1.as_ref())
     }
 }
 
@@ -138,9 +145,22 @@ impl Engine {
         b
     }
 
-    /// The forfeit value of `c` in the battle at `ix`, as the board stands now.
-    fn forfeit_of(&self, ix: usize, c: CardIx) -> Option<Total> {
-        battle::forfeit_value(&self.battle_for_damage(ix), &battle_name(&self.st, c))
+    /// The battle at `ix` read once for one damage segment decision: the forfeit value
+    /// of each card still participating, worked out together from the board as it
+    /// stands now (`None`: it has none).
+    fn reading(&self, ix: usize) -> Reading {
+        let seg = self.seg(ix);
+        let here = cards_at(&self.st, seg.at);
+        let of: Vec<CardIx> = seg
+            .cards
+            .iter()
+            .copied()
+            .filter(|c| here.contains(c))
+            .collect();
+        if of.is_empty() {
+            return Reading(Vec::new());
+        }
+        Reading(battle::forfeit_values(&self.battle_for_damage(ix), &of))
     }
 
     /// Still participating: participating when the segment began and still at the
@@ -151,16 +171,13 @@ impl Engine {
     }
 
     /// The cards `p` may forfeit now.
-    fn forfeitable(&self, ix: usize, p: Side) -> Vec<CardIx> {
-        let b = self.battle_for_damage(ix);
+    fn forfeitable(&self, ix: usize, p: Side, r: &Reading) -> Vec<CardIx> {
         let seg = self.seg(ix);
         let pending = seg.attrition[p.ix()] > 0 || seg.damage[p.ix()] > 0;
-        seg.cards
-            .iter()
-            .copied()
-            .filter(|&c| self.st.def(c).side == p && self.still_participating(ix, c))
-            .filter(|&c| pending || seg.hits.contains(&c))
-            .filter(|&c| battle::forfeit_value(&b, &battle_name(&self.st, c)).is_some())
+        r.0.iter()
+            .filter(|(c, v)| v.is_some() && self.st.def(*c).side == p)
+            .map(|x| x.0)
+            .filter(|c| pending || seg.hits.contains(c))
             .collect()
     }
 
@@ -217,7 +234,7 @@ impl Engine {
                         cite::DAMAGE_SEGMENT,
                     ));
                 }
-                if *no_cards_left && !self.forfeitable(ix, p).is_empty() {
+                if *no_cards_left && !self.forfeitable(ix, p, &self.reading(ix)).is_empty() {
                     return Err(rej(
                         format!(
                             "{title} needs {} to have no cards left that can be forfeited",
@@ -233,21 +250,20 @@ impl Engine {
 
     /// Whether `p` may not pass: a hit card it can forfeit, pending attrition or
     /// pending battle damage.
-    fn must_act(&self, ix: usize, p: Side) -> bool {
+    fn must_act(&self, ix: usize, p: Side, r: &Reading) -> bool {
         let seg = self.seg(ix);
         if seg.attrition[p.ix()] > 0 || seg.damage[p.ix()] > 0 {
             return true;
         }
-        seg.hits.iter().any(|&c| {
-            self.st.def(c).side == p
-                && self.still_participating(ix, c)
-                && self.forfeit_of(ix, c).is_some()
-        })
+        seg.hits
+            .iter()
+            .any(|&c| self.st.def(c).side == p && r.forfeit(c).is_some())
     }
 
     /// The next damage segment action of the battle at stack index `ix`.
     pub(super) fn damage_step(&mut self, ix: usize) -> Flow {
-        self.ignore_attrition(ix);
+        let r = self.reading(ix);
+        self.ignore_attrition(ix, &r);
         let (p, passes) = (self.seg(ix).next, self.seg(ix).passes);
         if passes >= 2 {
             return self.damage_end(ix);
@@ -260,8 +276,8 @@ impl Engine {
             seg.carry[p.ix()] = 0;
             seg.from[p.ix()].clear();
         }
-        let must = self.must_act(ix, p);
-        let forfeits = self.forfeitable(ix, p);
+        let must = self.must_act(ix, p, &r);
+        let forfeits = self.forfeitable(ix, p, &r);
         let can_lose = self.seg(ix).damage[p.ix()] > 0 && !self.open_places(p).is_empty();
         let plays = self.damage_plays(ix, p);
         let options = forfeits.len() + usize::from(can_lose) + plays;
@@ -276,7 +292,7 @@ impl Engine {
         });
         if let Some(d) = own.cloned() {
             self.script.take();
-            return self.damage_decision(ix, &d);
+            return self.damage_decision(ix, &d, &r);
         }
         if options == 0 {
             return self.damage_pass(ix, p, "nothing it must or can do");
@@ -286,7 +302,7 @@ impl Engine {
             self.seg_mut(ix).next = p.other();
             return match forfeits.first() {
                 Some(&c) => {
-                    self.forfeit_card(ix, p, c, true);
+                    self.forfeit_card(ix, p, c, true, &r);
                     Flow::Go
                 }
                 None => self.lose_one(ix, p),
@@ -381,18 +397,14 @@ impl Engine {
 
     /// Attrition that nothing left can satisfy is ignored: every remaining card of the
     /// side is immune to it, or has no forfeit value, or none is left.
-    fn ignore_attrition(&mut self, ix: usize) {
+    fn ignore_attrition(&mut self, ix: usize, r: &Reading) {
         for s in [Side::Light, Side::Dark] {
             let a = self.seg(ix).attrition[s.ix()];
             if a <= 0 {
                 continue;
             }
-            let b = self.battle_for_damage(ix);
-            let affected = self.seg(ix).cards.iter().any(|&c| {
-                self.st.def(c).side == s
-                    && !self.seg(ix).immune.contains(&c)
-                    && self.still_participating(ix, c)
-                    && battle::forfeit_value(&b, &battle_name(&self.st, c)).is_some()
+            let affected = r.0.iter().any(|(c, v)| {
+                v.is_some() && self.st.def(*c).side == s && !self.seg(ix).immune.contains(c)
             });
             if affected {
                 continue;
@@ -413,10 +425,10 @@ impl Engine {
     }
 
     /// A scripted damage segment decision of the player whose action it is.
-    fn damage_decision(&mut self, ix: usize, d: &Decision) -> Flow {
+    fn damage_decision(&mut self, ix: usize, d: &Decision, r: &Reading) -> Flow {
         let p = d.by;
         let res = match d.verb {
-            Verb::Pass if self.must_act(ix, p) => Err(rej(
+            Verb::Pass if self.must_act(ix, p, r) => Err(rej(
                 format!(
                     "{} may not pass in the damage segment with a hit card, pending attrition or pending battle damage",
                     p.name()
@@ -427,8 +439,8 @@ impl Engine {
                 self.script_pass(ix, p);
                 return Flow::Go;
             }
-            Verb::Forfeit => self.check_forfeit(ix, d).map(|c| {
-                self.forfeit_card(ix, p, c, false);
+            Verb::Forfeit => self.check_forfeit(ix, d, r).map(|c| {
+                self.forfeit_card(ix, p, c, false, r);
             }),
             Verb::LoseForce => self.check_lose(ix, d).map(|n| {
                 let seg = self.seg_mut(ix);
@@ -470,7 +482,7 @@ impl Engine {
 
     /// A `forfeit` decision: the card must be the player's, participating in the battle,
     /// have a forfeit value, and be hit or forfeited to pending attrition or battle damage.
-    fn check_forfeit(&self, ix: usize, d: &Decision) -> Result<CardIx, Rej> {
+    fn check_forfeit(&self, ix: usize, d: &Decision, r: &Reading) -> Result<CardIx, Rej> {
         let key = d.step.card.clone().unwrap_or_default();
         let Some(c) = self.st.find(&key) else {
             return Err(rej(format!("no card {key}"), cite::FORFEIT));
@@ -492,8 +504,8 @@ impl Engine {
                 cite::FORFEIT,
             ));
         }
-        if !self.forfeitable(ix, d.by).contains(&c) {
-            let why = if self.forfeit_of(ix, c).is_none() {
+        if !self.forfeitable(ix, d.by, r).contains(&c) {
+            let why = if r.forfeit(c).is_none() {
                 "it has no forfeit value"
             } else {
                 "it was not hit and its player has no pending attrition or battle damage"
@@ -655,7 +667,7 @@ impl Engine {
 
     /// `p` forfeits `c`: its forfeit value satisfies attrition and battle damage; it and
     /// everything on it go to the Lost Pile.
-    fn forfeit_card(&mut self, ix: usize, p: Side, c: CardIx, forced: bool) {
+    fn forfeit_card(&mut self, ix: usize, p: Side, c: CardIx, forced: bool, r: &Reading) {
         let name = self.name(c);
         if forced {
             let seg = self.seg(ix);
@@ -679,7 +691,7 @@ impl Engine {
             };
             self.log(Actor::Rules, Event::Result, why, cites);
         }
-        let fv = self.forfeit_of(ix, c);
+        let fv = r.forfeit(c).cloned();
         let v = fv.as_ref().and_then(|t| t.value).unwrap_or(0).max(0);
         let seg = self.seg_mut(ix);
         seg.attrition[p.ix()] = (seg.attrition[p.ix()] - v).max(0);

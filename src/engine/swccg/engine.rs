@@ -194,6 +194,10 @@ pub struct Engine {
     pub leftover: Vec<Leftover>,
     pub(super) attempt: Option<Attempt>,
     pub(super) backed_up: bool,
+    /// Some card of the board (either side of it) has a "before" action: only then can
+    /// an attempted action be backed up, so only then is the game kept as it was
+    /// before each attempt.
+    pub(super) before_possible: bool,
     /// The last phase the run may reach (the scenario's `through:`).
     pub through: Phase,
     /// Numbers of battles and Force drains that had their result, by `<label>.<path>`.
@@ -228,7 +232,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(st: State, turn: Side, phase: Phase, next: Side, script: Vec<Decision>) -> Engine {
+        fn has_before(d: &super::model::CardDef) -> bool {
+            d.abilities.iter().any(|a| a.kind == AbilityKind::Before)
+                || d.back.as_deref().is_some_and(has_before)
+        }
+        let before_possible = st.cards.iter().any(|c| has_before(&c.def));
         Engine {
+            before_possible,
             st,
             turn,
             phase,

@@ -112,11 +112,11 @@ impl Engine {
                 }
             }
             Asked::Act(d) => {
-                let snap = self.snapshot();
+                let snap = self.before_possible.then(|| self.snapshot());
                 match self.initiate(&d, Window::Response(ix)) {
                     Ok(()) if std::mem::take(&mut self.backed_up) => {}
                     Ok(()) => {
-                        self.attempt = Some(Attempt {
+                        self.attempt = snap.map(|snap| Attempt {
                             snap,
                             window: Window::Response(ix),
                         });
