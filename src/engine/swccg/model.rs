@@ -500,17 +500,17 @@ pub struct CardDef {
     pub not_modelled: Vec<String>,
     /// How the card moves, where its game text changes the movement rules.
     #[serde(default)]
-    pub moves: MoveRules,
+    pub moves: Box<MoveRules>,
     /// Where the card may or may not deploy (its own game text or its rules).
     #[serde(default)]
-    pub deploy_rules: DeployRules,
+    pub deploy_rules: Box<DeployRules>,
     /// Game-text modifiers that apply in battles (e.g. "adds 2 to power of Luke"), worked
     /// out from the board each time a battle is resolved.
     #[serde(default)]
     pub modifiers: Vec<CardModifier>,
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
     #[serde(default)]
-    pub weapon: Option<WeaponDef>,
+    pub weapon: Option<Box<WeaponDef>>,
     /// Game text about Force drains (modifiers, canceling modifiers, protection),
     /// worked out from the board each time a drain resolves.
     #[serde(default)]
@@ -518,11 +518,11 @@ pub struct CardDef {
     /// "May fire <weapons> for free": weapons matching the filter, on this card or on
     /// the character this card is on, fire for free (a repeating weapon: its first shot).
     #[serde(default)]
-    pub fires_free: Option<Filter>,
+    pub fires_free: Option<Box<Filter>>,
     /// A starship's text allowing weapons to deploy on it: those matching `filter`
     /// (if they may deploy on another starship of the same type), and those it names.
     #[serde(default)]
-    pub allows_weapons: Option<AllowsWeapons>,
+    pub allows_weapons: Option<Box<AllowsWeapons>>,
     // ---- turn structure and Force generation (AR Ch.3)
     /// Force generation modifiers of its game text, while it is active on table.
     #[serde(default)]
@@ -548,11 +548,11 @@ pub struct CardDef {
     // ---- personas: converting (AR Persona - Converting Characters)
     /// "Can be replaced by opponent with …": the opponent may convert it.
     #[serde(default)]
-    pub converted_by: Option<super::persona::ConvertRule>,
+    pub converted_by: Option<Box<super::persona::ConvertRule>>,
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
     #[serde(default)]
-    pub identity: super::identify::Identity,
+    pub identity: Box<super::identify::Identity>,
     // ---- deploy costs and permissions (AR Deploy Cost, Conditions Versus Costs)
     /// Deploy cost modifiers of its game text for cards deploying to its location.
     #[serde(default)]
@@ -560,7 +560,7 @@ pub struct CardDef {
     /// "You may deploy characters at this site regardless of location deployment
     /// restrictions": a permission for cards deploying to its location.
     #[serde(default)]
-    pub deploy_here: Option<super::deploy_cost::DeployHere>,
+    pub deploy_here: Option<Box<super::deploy_cost::DeployHere>>,
     // ---- grabbers (AR Icons - Grabbers)
     /// "To play any new Interrupt of the same name, player must first stack it here and
     /// use +1 Force for each Interrupt in stack."
@@ -570,10 +570,10 @@ pub struct CardDef {
     /// While this card is active on table, the game text of cards matching this
     /// (seen from its owner) is canceled.
     #[serde(default)]
-    pub cancels_text_of: Option<Filter>,
+    pub cancels_text_of: Option<Box<Filter>>,
     /// "May not be aboard …": the cards it may not be aboard (its own game text).
     #[serde(default)]
-    pub not_aboard: Option<Filter>,
+    pub not_aboard: Option<Box<Filter>>,
     // ---- squadrons (AR Starships - squadron)
     /// A squadron: the number of starfighters it represents ("Squadron: 3 TIE/ln").
     #[serde(default)]
@@ -591,7 +591,7 @@ pub struct CardDef {
     /// A permission to fire a weapon (an Interrupt, a device, a character's or a
     /// weapon's own text).
     #[serde(default)]
-    pub permits_fire: Option<super::weapon_fire::FirePermit>,
+    pub permits_fire: Option<Box<super::weapon_fire::FirePermit>>,
     /// "Adds N to each of its weapon destiny draws": weapons on the starship or
     /// vehicle this card is aboard (or on this card).
     #[serde(default)]
@@ -631,7 +631,7 @@ pub struct CardDef {
     /// "Opponent must first use X Force to deploy a non-unique card to a location,
     /// where X = the number of copies of that card at that location."
     #[serde(default)]
-    pub deploy_tax: Option<super::globals::DeployTax>,
+    pub deploy_tax: Option<Box<super::globals::DeployTax>>,
     /// "Your <title> is doubled": every value in those cards' game text is doubled.
     #[serde(default)]
     pub doubles: Vec<String>,
@@ -1320,7 +1320,7 @@ pub struct Ability {
     pub at_any_time: bool,
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
-    pub requires: Option<Filter>,
+    pub requires: Option<Box<Filter>>,
     /// Conditions on where cards are ("when Vader is present at a battleground site"):
     /// each must hold.
     #[serde(default)]
@@ -1332,7 +1332,7 @@ pub struct Ability {
     /// "If your starting location was a system": your starting location (deployed,
     /// converted or not) must match.
     #[serde(default)]
-    pub starting_location: Option<Filter>,
+    pub starting_location: Option<Box<Filter>>,
     #[serde(default)]
     pub limit: Option<Limit>,
     #[serde(default)]
@@ -1350,7 +1350,7 @@ pub struct Ability {
     // ---- conditions on several cards (AR Meeting Conditions, Dual Character Types)
     /// No active card on table may match this filter ("you have no Imperials…").
     #[serde(default)]
-    pub requires_none: Option<Filter>,
+    pub requires_none: Option<Box<Filter>>,
     /// Different active cards at one location, one matching each filter ("alien and
     /// Rebel … together": a dual-icon character does not count as two characters).
     #[serde(default)]
@@ -1367,7 +1367,7 @@ pub struct Ability {
     /// "If you have deployed a battleground": a location you deployed at the start of
     /// the game (converted since or not) must match.
     #[serde(default)]
-    pub deployed_location: Option<Filter>,
+    pub deployed_location: Option<Box<Filter>>,
     /// An action already scheduled (its trigger happened earlier): it still occurs if
     /// the card has since become inactive (AR Inactive).
     #[serde(default)]

@@ -312,7 +312,7 @@ impl Engine {
     /// Interrupt's to any of your weapons; a weapon's to itself; any other card's to
     /// weapons on it or on the card it is on.
     fn permit_for(&self, v: CardIx, w: CardIx) -> Result<FirePermit, Rej> {
-        let Some(pm) = self.st.def(v).permits_fire.clone() else {
+        let Some(pm) = self.st.def(v).permits_fire.as_deref().cloned() else {
             return Err(rej(
                 format!("{}'s text does not permit firing", self.name(v)),
                 WHEN_CAN_I_FIRE,
