@@ -442,11 +442,15 @@ impl Engine {
             Verb::Forfeit => self.check_forfeit(ix, d, r).map(|c| {
                 self.forfeit_card(ix, p, c, false, r);
             }),
-            Verb::LoseForce => self.check_lose(ix, d).map(|n| {
-                let seg = self.seg_mut(ix);
-                seg.carry[p.ix()] = n;
-                seg.from[p.ix()] = d.step.from.iter().copied().collect();
-            }),
+            Verb::LoseForce => self
+                .check_lose(ix, d)
+                .and_then(|n| self.check_loss_cards(d).map(|()| n))
+                .map(|n| {
+                    let seg = self.seg_mut(ix);
+                    seg.carry[p.ix()] = n;
+                    seg.from[p.ix()] = d.step.from.iter().copied().collect();
+                    self.take_loss_cards(d);
+                }),
             _ => self.initiate(d, Window::Response(ix)),
         };
         match res {
@@ -641,8 +645,19 @@ impl Engine {
                 return Flow::Stop;
             }
         };
-        let Some(c) = self.st.top(p, place) else {
-            return Flow::Go;
+        let c = match self.card_to_lose(p, place) {
+            super::force_loss::LossCard::Card(c) => c,
+            super::force_loss::LossCard::None => return Flow::Go,
+            super::force_loss::LossCard::Choose(what) => {
+                // The place chosen stands; the card is asked for.
+                self.seg_mut(ix).from[p.ix()].push_front(place);
+                self.outcome = Some(Outcome::NeedsDecision {
+                    player: p,
+                    kind: NeedKind::Choice,
+                    what,
+                });
+                return Flow::Stop;
+            }
         };
         self.st.to_pile(c, p, PileName::LostPile);
         self.st.force[p.ix()].lost += 1;

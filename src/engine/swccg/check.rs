@@ -158,6 +158,15 @@ fn check_step(
     if !st.from.is_empty() && verb != Verb::LoseForce {
         return Err(err("`from:` belongs to `lose_force`".into()));
     }
+    if verb == Verb::LoseForce && !st.cards.is_empty() {
+        let hand = st.from.iter().filter(|&&p| p == PileName::Hand).count();
+        if hand != st.cards.len() {
+            return Err(err(format!(
+                "`cards:` names the hand cards lost as Force, one for each `hand` in `from:` ({} named, {hand} from hand)",
+                st.cards.len()
+            )));
+        }
+    }
     if let Some(p) = st.from.iter().find(|p| {
         !matches!(
             p,

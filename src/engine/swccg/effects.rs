@@ -897,8 +897,17 @@ impl Engine {
                     }
                 },
             };
-            let Some(c) = self.st.top(p, place) else {
-                break;
+            let c = match self.card_to_lose(p, place) {
+                super::force_loss::LossCard::Card(c) => c,
+                super::force_loss::LossCard::None => break,
+                super::force_loss::LossCard::Choose(what) => {
+                    self.outcome = Some(Outcome::NeedsDecision {
+                        kind: crate::engine::NeedKind::Choice,
+                        player: p,
+                        what,
+                    });
+                    break;
+                }
             };
             self.st.to_pile(c, p, PileName::LostPile);
             self.st.force[p.ix()].lost += 1;
@@ -943,7 +952,12 @@ impl Engine {
                 .filter(|d| d.by == p && d.verb == Verb::LoseForce && !d.step.from.is_empty())
                 .cloned()?;
             self.script.take();
+            if let Err(e) = self.check_loss_cards(&d) {
+                self.reject(&d, e);
+                continue;
+            }
             self.loss_from[p.ix()].extend(d.step.from.iter().copied());
+            self.take_loss_cards(&d);
         }
     }
 

@@ -208,6 +208,8 @@ pub struct Engine {
     pub(super) attacks: Vec<(usize, CardIx, bool)>,
     /// Where each player chose to lose the next units of Force from (AR: Losing Force).
     pub(super) loss_from: [std::collections::VecDeque<PileName>; 2],
+    /// The hand cards each player chose to lose as its next units of Force from hand.
+    pub(super) loss_cards: [std::collections::VecDeque<String>; 2],
     /// Battles and Force drains initiated this turn, by location.
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
@@ -264,6 +266,7 @@ impl Engine {
             drains: Vec::new(),
             numbers: Vec::new(),
             loss_from: Default::default(),
+            loss_cards: Default::default(),
             may_not_battle: Vec::new(),
             attacks: Vec::new(),
             locate: Vec::new(),

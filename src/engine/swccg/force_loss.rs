@@ -82,3 +82,74 @@ impl Engine {
         Flow::Go
     }
 }
+
+/// Which card of a pile is lost as 1 Force (AR Losing Force: "You may choose cards to be
+/// lost from your hand, from the top of your Reserve Deck, Force Pile, or Used Pile").
+pub(super) enum LossCard {
+    /// This card.
+    Card(super::state::CardIx),
+    /// The place is empty.
+    None,
+    /// The player must choose which card of the hand (the text says what is needed).
+    Choose(String),
+}
+
+impl Engine {
+    /// The card `p` loses as 1 Force from `place`: the top card of a deck or pile; from
+    /// hand, the next card `p` named (`cards:` of a `lose_force` decision), or the only
+    /// card there. With several cards in hand and none named, `p` must choose.
+    pub(super) fn card_to_lose(&mut self, p: Side, place: super::model::PileName) -> LossCard {
+        use super::model::PileName;
+        if place != PileName::Hand {
+            return self.st.top(p, place).map_or(LossCard::None, LossCard::Card);
+        }
+        let hand = self.st.pile(p, PileName::Hand);
+        if let Some(k) = self.loss_cards[p.ix()].pop_front()
+            && let Some(c) = self.st.find(&k)
+            && hand.contains(&c)
+        {
+            return LossCard::Card(c);
+        }
+        match hand {
+            [] => LossCard::None,
+            [only] => LossCard::Card(*only),
+            many => LossCard::Choose(format!(
+                "which card of {}'s hand to lose as Force (`lose_force` with `cards:`: {})",
+                p.name(),
+                many.iter()
+                    .map(|&c| self.st.key(c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// The hand cards a `lose_force` decision names must be in the player's hand, and
+    /// each must have a `hand` place in `from:` (AR Losing Force).
+    pub(super) fn check_loss_cards(
+        &self,
+        d: &super::engine::Decision,
+    ) -> Result<(), super::engine::Rej> {
+        use super::model::PileName;
+        let hand = self.st.pile(d.by, PileName::Hand);
+        for k in &d.step.cards {
+            let found = self.st.find(k);
+            if !found.is_some_and(|c| hand.contains(&c)) {
+                let name = found.map_or_else(|| k.clone(), |c| self.name(c));
+                return Err(super::engine::rej(
+                    format!(
+                        "{name} is not in {}'s hand: only cards in hand are chosen to be lost",
+                        d.by.name()
+                    ),
+                    LOSING_FORCE,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Take the named hand cards of a `lose_force` decision for the losses to come.
+    pub(super) fn take_loss_cards(&mut self, d: &super::engine::Decision) {
+        self.loss_cards[d.by.ix()].extend(d.step.cards.iter().cloned());
+    }
+}
