@@ -3,15 +3,13 @@
 //! resolved by [`battle::resolve`] / [`drain::resolve`]; what happened is
 //! applied back to the state (cards lost, Force lost).
 //!
-//! Read from the board: power, ability, forfeit, armor, maneuver, the first
-//! defense value, immunity to attrition, piloting bonuses (`piloting`),
-//! permanent pilots (`permanent_pilot`), the `presence` icon, the
-//! `light_force` / `dark_force` icons of a location, each player's Reserve
-//! Deck (top first) and Force Pile. The players' battle choices come from the
-//! script (`forfeit`, `lose_force`, `destiny_value`), taken when the battle's
-//! result is reached. Not read (reported when it matters): game-text
-//! modifiers, which the board's card definitions do not carry; cases needing
-//! them use the `battle:` / `drains:` scenario keys.
+//! Read from the board, as it stands on every read: power, ability, forfeit,
+//! armor, maneuver, the first defense value, immunity to attrition, piloting
+//! bonuses (`piloting`), permanent pilots (`permanent_pilot`), the `presence`
+//! icon, the `light_force` / `dark_force` icons of a location, the game-text
+//! modifiers of the cards on table, each player's Reserve Deck (top first) and
+//! Force Pile. Each battle card carries the board card it is ([`Card::ix`]):
+//! results are applied back to the board by that index.
 
 use super::battle::{
     self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script, Step,
@@ -64,11 +62,6 @@ impl<'a> BattleNames<'a> {
             self.st.title(c).to_string()
         }
     }
-}
-
-/// The card a battle names (see [`battle_name`]).
-pub fn by_battle_name(st: &State, n: &str) -> Option<CardIx> {
-    (0..st.cards.len()).find(|&c| battle_name(st, c) == n)
 }
 
 /// Active cards at location `at`, with the cards on them, in board order.
@@ -550,16 +543,14 @@ pub fn resolve_battle(
             ));
         }
     }
+    // The battle's cards carry the board card each one is.
+    let board_card = |n: &String| b.cards.iter().find(|c| &c.name == n).and_then(|c| c.ix);
     for s in [battle::Side::Light, battle::Side::Dark] {
         let r = o.side(s);
-        a.lost.extend(
-            r.forfeited
-                .iter()
-                .chain(&r.lost)
-                .filter_map(|n| by_battle_name(st, n)),
-        );
+        a.lost
+            .extend(r.forfeited.iter().chain(&r.lost).filter_map(board_card));
         a.out_of_play
-            .extend(r.out_of_play.iter().filter_map(|n| by_battle_name(st, n)));
+            .extend(r.out_of_play.iter().filter_map(board_card));
         a.force_lost[s.ix()] = r.force_lost;
     }
     if let Some(n) = &o.needs {
