@@ -269,7 +269,10 @@ fn row(path: impl Into<String>, expected: Value, actual: Value) -> Expectation {
 }
 
 /// Compare a run with the scenario's expectations: the one comparer.
-pub fn compare(s: &Scenario, r: &RunResult) -> Report {
+pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
+    let observations = std::mem::take(&mut r.observations.0);
+    let trace = std::mem::take(&mut r.trace.steps);
+    let r = &r;
     let e = &s.expect;
     let p = &r.players;
     let mut rows = Vec::new();
@@ -280,7 +283,7 @@ pub fn compare(s: &Scenario, r: &RunResult) -> Report {
         Value::from(r.end.key()),
     ));
     for (path, want) in &e.paths {
-        let got = r.observations.get(path).cloned().unwrap_or(Value::Null);
+        let got = observations.get(path).cloned().unwrap_or(Value::Null);
         rows.push(row(path.clone(), want.clone(), got));
     }
     // Illegal decisions: by position, each matched against a rule it cites.
@@ -330,7 +333,7 @@ pub fn compare(s: &Scenario, r: &RunResult) -> Report {
         ));
     }
     for want in &e.trace_contains {
-        let found = r.trace.steps.iter().any(|s| s.text.contains(want.as_str()));
+        let found = trace.iter().any(|s| s.text.contains(want.as_str()));
         rows.push(Expectation {
             path: "trace_contains".into(),
             expected: Value::from(want.as_str()),
@@ -356,17 +359,15 @@ pub fn compare(s: &Scenario, r: &RunResult) -> Report {
         source: s.source.as_ref().map(|x| x.value.clone()),
         verdict,
         players: p.0.clone(),
-        steps: r
-            .trace
-            .steps
-            .iter()
+        steps: trace
+            .into_iter()
             .map(|t| StepOut {
                 n: t.n,
                 level: t.level,
                 actor: p.name(t.actor).to_string(),
                 event: t.event.as_str(),
-                text: t.text.clone(),
-                cites: t.cites.clone(),
+                text: t.text,
+                cites: t.cites,
             })
             .collect(),
         end: end_out(&r.end, p),
@@ -394,7 +395,7 @@ pub fn compare(s: &Scenario, r: &RunResult) -> Report {
             })
             .collect(),
         not_modelled: met,
-        observations: r.observations.0.clone(),
+        observations,
         expectations: rows,
     }
 }

@@ -299,8 +299,7 @@ pub fn section_of(source: &str) -> &str {
 
 /// Run a scenario and check its expectations.
 pub fn run(s: &Scenario) -> Report {
-    let r = s.run_engine();
-    compare(s, &r)
+    compare(s, s.run_engine())
 }
 
 /// Load and run each file with `run_text`, on every core the machine has; the
