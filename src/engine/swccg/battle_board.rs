@@ -64,6 +64,18 @@ impl<'a> BattleNames<'a> {
     }
 }
 
+/// The cards at the battle location that arrived after the battle's power segment
+/// began (or left and returned): not participating (AR Participating In Battle).
+pub fn late_arrivals(st: &State, at: usize, entry: &super::stack::Entry) -> Vec<CardIx> {
+    let Some(roster) = &entry.roster else {
+        return Vec::new();
+    };
+    cards_at(st, at)
+        .into_iter()
+        .filter(|&c| !roster.contains(&(c, st.entered[c])))
+        .collect()
+}
+
 /// Active cards at location `at`, with the cards on them, in board order.
 pub fn cards_at(st: &State, at: usize) -> Vec<CardIx> {
     fn host_at(st: &State, c: CardIx, at: usize, depth: u8) -> bool {
@@ -484,15 +496,10 @@ pub fn resolve_battle(
     battled: &[CardIx],
 ) -> Applied {
     let (drawn, fewer, hits) = (&entry.drawn[..], &entry.fewer[..], &entry.hits[..]);
-    let mut b = battle_with(
-        st,
-        at,
-        initiator,
-        Some(drawn),
-        battled,
-        hits,
-        &entry.excluded,
-    );
+    let late = late_arrivals(st, at, entry);
+    let mut out = entry.excluded.clone();
+    out.extend(&late);
+    let mut b = battle_with(st, at, initiator, Some(drawn), battled, hits, &out);
     b.modifiers.extend(entry.played_mods.iter().cloned());
     for (s, v, source) in &entry.power_adds {
         b.modifiers.push(battle::ModSpec {
@@ -520,10 +527,18 @@ pub fn resolve_battle(
     }
     let o = battle::resolve_to_damage(&b, script);
     let mut a = Applied {
-        lines: o
-            .lines
+        lines: late
             .iter()
-            .map(|l| (l.text.clone(), l.cites.clone()))
+            .map(|&c| {
+                (
+                    format!(
+                        "{} arrived after the power segment began: not participating",
+                        battle_name(st, c)
+                    ),
+                    vec![super::values::cite::PARTICIPATING],
+                )
+            })
+            .chain(o.lines.iter().map(|l| (l.text.clone(), l.cites.clone())))
             .collect(),
         ..Applied::default()
     };
@@ -868,7 +883,12 @@ impl super::engine::Engine {
         let power = [o.light.power_destinies, o.dark.power_destinies];
         let attrition = [o.light.attrition_destinies, o.dark.attrition_destinies];
         self.log_extra_destinies(&label, by, power, attrition);
+        let roster = cards_at(&self.st, at)
+            .into_iter()
+            .map(|c| (c, self.st.entered[c]))
+            .collect();
         let e = &mut self.stack[ix];
+        e.roster = Some(roster);
         e.stage = Stage::Resolving;
         e.draws_left.clear();
         e.drawn.clear();

@@ -132,13 +132,19 @@ impl Engine {
     /// The battle at `ix` as the board stands now (its forfeit values are read from it).
     fn battle_for_damage(&self, ix: usize) -> battle::Battle {
         let seg = self.seg(ix);
+        let mut out = self.stack[ix].excluded.clone();
+        out.extend(super::battle_board::late_arrivals(
+            &self.st,
+            seg.at,
+            &self.stack[ix],
+        ));
         let mut b = battle_now(
             &self.st,
             seg.at,
             seg.initiator,
             &self.battled_before(ix),
             &self.stack[ix].hits,
-            &self.stack[ix].excluded,
+            &out,
         );
         b.modifiers
             .extend(self.stack[ix].played_mods.iter().cloned());

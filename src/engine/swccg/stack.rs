@@ -176,6 +176,10 @@ pub struct Entry {
     pub played_mods: Vec<super::battle::ModSpec>,
     /// A battle: cards excluded from it (inactive for the battle, with what is on them).
     pub excluded: Vec<CardIx>,
+    /// A battle: the cards at its location when its power segment began, with when each
+    /// came onto the table. A card that arrives later (or returns) does not participate
+    /// (AR Participating In Battle).
+    pub roster: Option<Vec<(CardIx, u64)>>,
     /// A creature attack.
     pub attack: Option<Box<super::creature::AttackInfo>>,
     /// A weapon firing: its weapon destiny draws so far and what they add up to.
@@ -226,6 +230,7 @@ impl Entry {
             power_adds: Vec::new(),
             played_mods: Vec::new(),
             excluded: Vec::new(),
+            roster: None,
             attack: None,
             shot: None,
             duel: None,

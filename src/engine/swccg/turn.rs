@@ -64,11 +64,12 @@ impl Engine {
     pub(super) fn where_conditions(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
         self.starting_location_ok(p, c, ab)?;
         // Deploying from a deck or pile obeys the deployed card's normal timing: your
-        // own deploy phase (AR Deploying/Playing From A Deck Or Pile).
-        let deploys = ab
-            .effect
-            .iter()
-            .any(|e| matches!(e, super::model::Effect::DeployFrom { .. }));
+        // own deploy phase (AR Deploying/Playing From A Deck Or Pile: "from a place
+        // other than your hand"; a card that lets you deploy from hand sets its own
+        // timing).
+        let deploys = ab.effect.iter().any(|e| {
+            matches!(e, super::model::Effect::DeployFrom { from, .. } if *from != super::model::PileName::Hand)
+        });
         if deploys
             && self.phase != Phase::StartOfGame
             && (self.turn != p || self.phase != Phase::Deploy)
