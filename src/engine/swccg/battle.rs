@@ -137,6 +137,60 @@ pub enum Target {
     TotalDestiny,
 }
 
+impl std::fmt::Display for Target {
+    /// The value a modifier changes, in words ("Lord Vader's immunity to attrition").
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let of = |f: &mut std::fmt::Formatter<'_>, n: &str, what: &str| write!(f, "{n}'s {what}");
+        match self {
+            Target::Power(n) => of(f, n, "power"),
+            Target::Ability(n) => of(f, n, "ability"),
+            Target::Forfeit(n) => of(f, n, "forfeit"),
+            Target::Defense(n) => of(f, n, "defense value"),
+            Target::Immunity(n) => of(f, n, "immunity to attrition"),
+            Target::Armor(n) => of(f, n, "armor"),
+            Target::Maneuver(n) => of(f, n, "maneuver"),
+            Target::Hyperspeed(n) => of(f, n, "hyperspeed"),
+            Target::Landspeed(n) => of(f, n, "landspeed"),
+            Target::Deploy(n) => of(f, n, "deploy cost"),
+            Target::Destiny(n) => of(f, n, "destiny number"),
+            Target::Politics(n) => of(f, n, "politics"),
+            Target::TotalPower => f.write_str("total power"),
+            Target::BattleDestinies => f.write_str("the number of battle destinies"),
+            Target::PowerDestinies => f.write_str("the number of power destinies"),
+            Target::AttritionDestinies => f.write_str("the number of attrition destinies"),
+            Target::EachBattleDestiny => f.write_str("each battle destiny"),
+            Target::TotalBattleDestiny => f.write_str("total battle destiny"),
+            Target::Attrition => f.write_str("attrition"),
+            Target::BattleDamage => f.write_str("battle damage"),
+            Target::BattleCost => f.write_str("the cost of initiating the battle"),
+            Target::EachDestiny => f.write_str("each destiny drawn"),
+            Target::TotalDestiny => f.write_str("the destiny total"),
+        }
+    }
+}
+
+impl std::fmt::Display for OpSpec {
+    /// The operation in words ("+3", "reset to 0", "may not be reduced").
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            OpSpec::Add(n) => write!(f, "+{n}"),
+            OpSpec::Sub(n) => write!(f, "-{n}"),
+            OpSpec::Mul(n) => write!(f, "multiplied by {n}"),
+            OpSpec::Div(n) => write!(f, "divided by {n}"),
+            OpSpec::Reset(n) => write!(f, "reset to {n}"),
+            OpSpec::Define(n) => write!(f, "defined as {n}"),
+            OpSpec::Substitute(n) => write!(f, "substituted by {n}"),
+            OpSpec::Limit(n) => write!(f, "limited to {n}"),
+            OpSpec::Free(true) => f.write_str("free"),
+            OpSpec::Free(false) => f.write_str("not free"),
+            OpSpec::Lose(true) => f.write_str("lost"),
+            OpSpec::Lose(false) => f.write_str("kept"),
+            OpSpec::NotReduced(true) => f.write_str("may not be reduced"),
+            OpSpec::NotReduced(false) => f.write_str("may be reduced"),
+        }
+    }
+}
+
 /// The operation, as written in YAML (`add: 2`, `reset: 0`, `free: true`...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]

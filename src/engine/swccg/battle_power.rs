@@ -125,7 +125,7 @@ impl Engine {
             actor(me),
             Event::StateChange,
             format!(
-                "{source}: {target:?} {:?} for the rest of {battle} (locked in)",
+                "{source}: {target} {} for the rest of {battle} (locked in)",
                 m.op
             ),
             &[cite::MODIFIERS, cite::OPTIONAL_POWER_ACTIONS],
