@@ -442,25 +442,50 @@ impl Engine {
         }
         self.reject_shield_choices(me);
         self.reject_barred_choices(me, &filter);
-        let Some(c) = self.choose_one(
-            me,
-            &cands,
-            &format!("a card to deploy from {}", from.title()),
-        ) else {
-            return Applied::Stop;
-        };
-        let to = match aboard.as_ref().map(|rf| self.card_refs(ix, rf)) {
-            Some(v) if !v.is_empty() => DeployTo::OnCard(v[0]),
-            _ => match self.stack[ix].card.and_then(|h| self.st.location_of(h)) {
-                Some(l) => DeployTo::Location(l),
-                None => DeployTo::Table,
-            },
+        let what = format!("a card to deploy from {}", from.title());
+        let (c, to) = loop {
+            let Some((c, d)) = self.choose_one_decision(me, &cands, &what) else {
+                return Applied::Stop;
+            };
+            match self.deploy_from_destination(ix, me, c, aboard.as_ref(), &d) {
+                Ok(to) => break (c, to),
+                Err(e) => self.reject(&d, e),
+            }
         };
         if reshuffle {
             self.reshuffle_note(me, from);
         }
         self.push_deploy(me, c, to, free, Some(ix));
         Applied::Pushed
+    }
+
+    /// Where a card deploys from a pile: aboard the ability's card target; where the
+    /// player's choice says (`to:`, a location or a card: "deploy … for free" with no
+    /// place given); else here, at the ability's card's location; else on table.
+    fn deploy_from_destination(
+        &self,
+        ix: usize,
+        me: Side,
+        c: CardIx,
+        aboard: Option<&CardRef>,
+        d: &Decision,
+    ) -> Result<DeployTo, Rej> {
+        if let Some(v) = aboard.map(|rf| self.card_refs(ix, rf))
+            && let Some(&h) = v.first()
+        {
+            return Ok(DeployTo::OnCard(h));
+        }
+        let here = self.stack[ix].card.and_then(|h| self.st.location_of(h));
+        match (here, d.step.to.as_deref()) {
+            (Some(l), None) => Ok(DeployTo::Location(l)),
+            (Some(l), Some(k)) if self.st.find_location(k) == Some(l) => Ok(DeployTo::Location(l)),
+            (Some(l), Some(_)) => Err(rej(
+                format!("this deploys here, to {}", self.st.locations[l].title),
+                r::CHOOSING_TARGETS,
+            )),
+            (None, None) if !self.st.def(c).card_type.deploys_to_location() => Ok(DeployTo::Table),
+            (None, _) => self.deploy_destination(me, c, Some(d)),
+        }
     }
 
     fn send_to(&mut self, ix: usize, me: Side, card: CardRef, to: Dest) -> Applied {
@@ -810,6 +835,16 @@ impl Engine {
 
     /// Take a `choose` decision from `p` naming one of `cands`.
     pub(super) fn choose_one(&mut self, p: Side, cands: &[CardIx], what: &str) -> Option<CardIx> {
+        self.choose_one_decision(p, cands, what).map(|(c, _)| c)
+    }
+
+    /// `choose_one`, also giving the decision taken (for its `to:`).
+    pub(super) fn choose_one_decision(
+        &mut self,
+        p: Side,
+        cands: &[CardIx],
+        what: &str,
+    ) -> Option<(CardIx, Decision)> {
         loop {
             match self.script.peek().cloned() {
                 Some(d) if d.by == p && d.verb == Verb::Choose => {
@@ -821,7 +856,7 @@ impl Engine {
                         .and_then(|k| self.st.find(k))
                         .filter(|c| cands.contains(c));
                     match pick {
-                        Some(c) => return Some(c),
+                        Some(c) => return Some((c, d)),
                         None => self.reject(
                             &d,
                             rej(
