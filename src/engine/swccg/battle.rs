@@ -2194,7 +2194,6 @@ fn run_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) {
     if !up_to_damage(live, out, script) {
         return;
     }
-    out.say("damage segment begins", &[cite::DAMAGE_SEGMENT]);
     let pend = fixed_immunity(live, out);
     let mut start = DamageStart::default();
     for s in [Side::Light, Side::Dark] {

@@ -483,6 +483,8 @@ pub struct Applied {
     pub numbers: Vec<(String, serde_json::Value)>,
     /// A battle that reached its damage segment: what each side must satisfy.
     pub damage: Option<battle::DamageStart>,
+    /// The battle's winner, if any.
+    pub winner: Option<BoardSide>,
 }
 
 /// Resolves the battle at `at` on the board state with the players' choices and the
@@ -548,6 +550,7 @@ pub fn resolve_battle(
     }
     battle_numbers(&o, &mut a.numbers);
     a.damage = o.damage.clone();
+    a.winner = o.winner;
     // The battle destinies were drawn on the stack, their cards already placed.
     let supplied = |s: BoardSide| drawn.iter().filter(|x| x.0 == s).map_while(|x| x.1).count();
     for s in [BoardSide::Light, BoardSide::Dark] {
@@ -776,6 +779,9 @@ impl super::engine::Engine {
             // The damage segment: the players' decisions, one at a time.
             let seg = super::battle_damage::DamageSeg::new(at, by, start, a.numbers);
             self.stack[ix].damage = Some(Box::new(seg));
+            if let Some(w) = a.winner {
+                self.push_battle_won(ix, at, w);
+            }
             return true;
         }
         self.resolved.push(label.clone());
@@ -1003,5 +1009,29 @@ impl super::engine::Engine {
         } else {
             super::engine::Flow::Stop
         }
+    }
+}
+
+impl super::engine::Engine {
+    /// The battle's winner was just determined: automatic responses to winning or
+    /// losing, then optional ones, beginning with the opponent of the player who
+    /// initiated the battle (AR Power Segment - Winner And Loser).
+    fn push_battle_won(&mut self, ix: usize, at: usize, winner: BoardSide) {
+        use super::stack::{ActionKind, Entry, Tgt};
+        let label = format!("{} won by {}", self.stack[ix].label, winner.name());
+        let mut e = Entry::new(ActionKind::BattleWon { battle: ix }, winner, None, label);
+        e.next = self.stack[ix].actor.other();
+        e.targets.push(("location".to_string(), Tgt::Location(at)));
+        self.stack.push(e);
+        self.log(
+            super::engine::actor(winner),
+            crate::engine::Event::Push,
+            format!(
+                "{} won {}: responses to winning or losing the battle, before the damage segment",
+                winner.name(),
+                self.stack[ix].label
+            ),
+            &[super::values::cite::WINNER_AND_LOSER],
+        );
     }
 }

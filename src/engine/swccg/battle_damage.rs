@@ -57,6 +57,8 @@ pub struct DamageSeg {
     pub from: [VecDeque<PileName>; 2],
     /// The battle's numbers at the start of the segment (totals, attrition, damage).
     pub numbers: Vec<(String, serde_json::Value)>,
+    /// The segment has begun (responses to winning the battle come first).
+    pub begun: bool,
 }
 
 impl DamageSeg {
@@ -83,6 +85,7 @@ impl DamageSeg {
             carry: [0; 2],
             from: Default::default(),
             numbers,
+            begun: false,
         };
         for &(c, immune, hit) in &start.cards {
             seg.cards.push(c);
@@ -268,6 +271,11 @@ impl Engine {
 
     /// The next damage segment action of the battle at stack index `ix`.
     pub(super) fn damage_step(&mut self, ix: usize) -> Flow {
+        if !self.seg(ix).begun {
+            self.seg_mut(ix).begun = true;
+            let text = format!("{}: damage segment begins", self.stack[ix].label);
+            self.log(Actor::Rules, Event::Phase, text, &[cite::DAMAGE_SEGMENT]);
+        }
         let r = self.reading(ix);
         self.ignore_attrition(ix, &r);
         let (p, passes) = (self.seg(ix).next, self.seg(ix).passes);

@@ -105,8 +105,11 @@ impl Engine {
             );
             return;
         };
-        let name = |st: &super::state::State, n: &String| {
-            st.find(n).map_or_else(|| n.clone(), |c| battle_name(st, c))
+        // A card named by the action's own target (`{power: target}`), or by its key.
+        let entry = &self.stack[ix];
+        let name = |st: &super::state::State, n: &String| match entry.target(n) {
+            Some(super::stack::Tgt::Card(c)) => battle_name(st, *c),
+            _ => st.find(n).map_or_else(|| n.clone(), |c| battle_name(st, c)),
         };
         let target = match &m.target {
             Target::Power(n) => Target::Power(name(&self.st, n)),

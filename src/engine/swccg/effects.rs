@@ -61,6 +61,9 @@ impl Engine {
             Effect::Retrieve { .. } if self.retrieval_prevented(ix) => Applied::Done,
             Effect::Retrieve { who, count } => self.retrieve_effect(me, who, count),
             Effect::LoseForce { who, amount } => self.lose_force_effect(ix, me, who, amount),
+            Effect::LoseForceStackHere { who, amount } => {
+                self.lose_force_stack_here(ix, side_of(who, me), amount)
+            }
             Effect::Destiny(test) => self.destiny_effect(ix, me, &label, test),
             Effect::TakeIntoHand {
                 from,

@@ -153,3 +153,42 @@ impl Engine {
         self.loss_cards[d.by.ix()].extend(d.step.cards.iter().cloned());
     }
 }
+
+impl Engine {
+    /// `p` loses `n` Force that cannot be reduced (no response may reduce it: it is
+    /// not offered as a Force loss to respond to), and each card lost is stacked on
+    /// the ability's card, face down: supporting (AR Stacked Cards).
+    pub(super) fn lose_force_stack_here(&mut self, ix: usize, p: Side, n: i64) -> Applied {
+        use super::model::PileName;
+        use super::rules as r;
+        let before: Vec<_> = self.st.pile(p, PileName::LostPile).to_vec();
+        let lost = self.lose_force(p, n.max(0));
+        self.log(
+            actor(p),
+            Event::StateChange,
+            format!("{} loses {lost} Force (cannot be reduced)", p.name()),
+            &[r::LOSING_FORCE, r::UNIT_OF_FORCE],
+        );
+        let Some(host) = self.stack[ix].card.filter(|&h| self.st.on_table(h)) else {
+            return Applied::Done;
+        };
+        let new: Vec<_> = self
+            .st
+            .pile(p, PileName::LostPile)
+            .iter()
+            .copied()
+            .filter(|c| !before.contains(c))
+            .collect();
+        for c in new {
+            self.st.put(c, super::state::Zone::On(host));
+            self.st.card_state[c] = super::model::CardState::Supporting;
+            let text = format!(
+                "{} is stacked face down on {}: supporting",
+                self.name(c),
+                self.name(host)
+            );
+            self.log(actor(p), Event::StateChange, text, &[r::STACKED_CARDS, r::SUPPORTING]);
+        }
+        Applied::Done
+    }
+}

@@ -790,6 +790,8 @@ pub enum EventKind {
     Battle,
     /// A Force drain was just initiated.
     ForceDrain,
+    /// A battle was just won (`by`: the winner), before its damage segment.
+    BattleWon,
     /// A player is about to lose Force.
     ForceLoss,
     // ---- each player's actions in a result (AR Steps Of An Action - 3: Result)
@@ -1225,6 +1227,10 @@ pub enum Effect {
         amount: Amount,
         from: PileName,
     },
+    /// "Opponent loses N Force (cannot be reduced) and stacks lost card here face
+    /// down" (Insignificant Rebellion): a loss no response can reduce; each card lost
+    /// is stacked on this card, supporting.
+    LoseForceStackHere { who: Who, amount: i64 },
     // ---- destiny totals outside battle (AR Ch.1 Section F)
     /// Draw N destinies, each an action of its own on the stack, and total them with
     /// the modifiers to each draw and to the total; test the total like `destiny`.

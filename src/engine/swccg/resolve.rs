@@ -353,7 +353,8 @@ impl Engine {
             }
             ActionKind::JustDeployed
             | ActionKind::JustMoved { .. }
-            | ActionKind::JustLost { .. } => {
+            | ActionKind::JustLost { .. }
+            | ActionKind::BattleWon { .. } => {
                 self.stack.pop();
                 self.log(
                     Actor::Rules,

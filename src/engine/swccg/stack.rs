@@ -41,6 +41,9 @@ pub enum ActionKind {
     JustLost { cards: Vec<CardIx> },
     /// A move or transport coming off the stack: responses to just moved cards.
     JustMoved { cards: Vec<CardIx> },
+    /// A battle's winner was just determined (AR Power Segment - Winner And Loser):
+    /// responses to winning or losing, before the damage segment.
+    BattleWon { battle: usize },
     /// A move (AR Ch.7): the card goes to `to` when the action has its result.
     Move { to: Zone, how: MoveHow },
     /// A battle: not modelled by the stack engine itself.
@@ -70,6 +73,7 @@ impl ActionKind {
             ActionKind::JustDeployed => "just deployed",
             ActionKind::JustMoved { .. } => "just moved",
             ActionKind::JustLost { .. } => "just lost",
+            ActionKind::BattleWon { .. } => "battle won",
             ActionKind::Move { .. } => "move",
             ActionKind::Battle => "battle",
             ActionKind::ForceDrain => "Force drain",

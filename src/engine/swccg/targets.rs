@@ -277,6 +277,7 @@ impl Engine {
             (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,
             (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
             (EventKind::Battle, ActionKind::Battle) => true,
+            (EventKind::BattleWon, ActionKind::BattleWon { .. }) => true,
             (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
             (EventKind::ActivateForce, ActionKind::Activation { .. }) => true,
             (EventKind::ForceLoss, ActionKind::ForceLoss { .. }) => true,
