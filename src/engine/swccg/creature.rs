@@ -168,7 +168,7 @@ impl Engine {
 
     /// `p`'s characters, vehicles and starships present with the creature `c` attack it.
     fn attack_creature(&self, p: Side, c: CardIx, l: usize) -> Result<AttackInfo, Rej> {
-        let attackers: Vec<CardIx> = (0..self.st.cards.len())
+        let mut attackers: Vec<CardIx> = (0..self.st.cards.len())
             .filter(|&x| self.st.owner(x) == p && present_at(&self.st, x, l))
             .filter(|&x| {
                 matches!(
@@ -177,6 +177,14 @@ impl Engine {
                 )
             })
             .collect();
+        // Characters aboard those vehicles and starships take part too ("all the
+        // Light Side cards there are participating").
+        let aboard: Vec<CardIx> = attackers
+            .iter()
+            .flat_map(|&x| self.all_on(x))
+            .filter(|&x| self.st.def(x).card_type == CardType::Character && self.st.active(x))
+            .collect();
+        attackers.extend(aboard);
         if attackers.is_empty() {
             return Err(rej(
                 format!(
@@ -482,6 +490,10 @@ impl Engine {
                 _ => 0,
             })
             .sum();
+        // A character aboard a vehicle or starship adds no power of its own.
+        if !matches!(self.st.zone[c], Zone::At(_)) {
+            return 0;
+        }
         self.st.def(c).stats.power.unwrap_or(0) + added
     }
 
@@ -502,9 +514,13 @@ impl Engine {
                 v.iter().map(|x| format!("destiny {x}")).collect(),
             )
         };
-        let ferocity = self.st.def(a.creature).stats.ferocity.unwrap_or(0);
+        let (printed, added) = self.ferocity(a.creature);
+        let ferocity = printed + added;
         let (cd, cterms) = drawn(owner);
-        let mut creature_terms = vec![format!("ferocity {ferocity}")];
+        let mut creature_terms = vec![format!("ferocity {printed}")];
+        if added != 0 {
+            creature_terms.push(format!("ferocity added {added}"));
+        }
         creature_terms.extend(cterms);
         let mut creature_total = ferocity + cd;
         let other = match a.target {
@@ -590,5 +606,136 @@ impl AttackInfo {
     /// The creature's defense value (the first its card gives).
     fn creature_defense(&self, st: &super::state::State) -> Option<i64> {
         st.def(self.creature).stats.defense.values().next().copied()
+    }
+}
+
+impl Engine {
+    /// A creature's ferocity without destiny: printed, with what was added to it for
+    /// the rest of the game.
+    pub(super) fn ferocity(&self, c: CardIx) -> (i64, i64) {
+        let printed = self.st.def(c).stats.ferocity.unwrap_or(0);
+        let added = self
+            .ferocity_added
+            .iter()
+            .filter(|x| x.0 == c)
+            .map(|x| x.1)
+            .sum();
+        (printed, added)
+    }
+
+    pub(super) fn add_ferocity(&mut self, c: CardIx, n: i64) -> super::effects::Applied {
+        self.ferocity_added.push((c, n));
+        let (printed, added) = self.ferocity(c);
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!(
+                "{}'s ferocity is +{n} for the rest of the game (cumulatively: {printed} + {added})",
+                self.name(c)
+            ),
+            &[cite::ATTACKS],
+        );
+        super::effects::Applied::Done
+    }
+
+    /// Yaggle Gakkle: the creature present with the targeted creature vehicle draws its
+    /// ferocity destiny; if ferocity + destiny is more than the vehicle's maneuver +
+    /// landspeed, the vehicle is eaten (lost) and the creature's ferocity is +`add`.
+    pub(super) fn eat(
+        &mut self,
+        ix: usize,
+        me: Side,
+        label: &str,
+        vehicle: crate::engine::swccg::model::CardRef,
+        add: i64,
+    ) -> super::effects::Applied {
+        use crate::engine::swccg::model::Dest;
+        let target = self.card_refs(ix, &vehicle).first().copied();
+        let at = target.and_then(|v| match self.st.zone[v] {
+            Zone::At(l) => Some(l),
+            _ => None,
+        });
+        let (Some(v), Some(l)) = (target, at) else {
+            let text = format!("{label}: no creature vehicle at a site to eat");
+            self.log(Actor::Rules, Event::Result, text, &[cite::ATTACKS]);
+            return super::effects::Applied::Done;
+        };
+        let creatures: Vec<CardIx> = (0..self.st.cards.len())
+            .filter(|&c| self.st.def(c).card_type == CardType::Creature)
+            .filter(|&c| present_at(&self.st, c, l))
+            .collect();
+        let [c] = creatures[..] else {
+            let depth = self.depth();
+            let text = format!(
+                "{label}: {} creatures at the site: which one eats is not modelled",
+                creatures.len()
+            );
+            self.trace
+                .not_modelled(depth, Actor::Rules, text, &[cite::ATTACKS]);
+            return super::effects::Applied::Stop;
+        };
+        let stats = &self.st.def(v).stats;
+        let (m, s) = (stats.maneuver.unwrap_or(0), stats.landspeed.unwrap_or(0));
+        let (printed, added) = self.ferocity(c);
+        let fer = printed + added;
+        self.log(
+            actor(me),
+            Event::Result,
+            format!(
+                "{label}: {}'s ferocity {fer} + destiny must be more than {}'s maneuver {m} + landspeed {s} = {}: destiny > {}",
+                self.name(c),
+                self.name(v),
+                m + s,
+                m + s - fer
+            ),
+            &[cite::ATTACKS, super::rules::VEHICLES_CREATURE],
+        );
+        let test = DestinyTest {
+            less_than: None,
+            greater_than: Some(Amount::Value(m + s - fer)),
+            success: vec![
+                Effect::SendTo {
+                    card: vehicle,
+                    to: Dest::LostPile,
+                },
+                Effect::AddFerocity(c, add),
+            ],
+            failure: Vec::new(),
+        };
+        self.destiny_effect(ix, me, label, test)
+    }
+
+    /// A creature vehicle about to be lost: the characters aboard it "jump off"
+    /// (disembark) at the same site and survive (AR Vehicles - Creature Vehicles).
+    pub(super) fn jump_off(&mut self, v: CardIx) {
+        let def = self.st.def(v);
+        let creature_vehicle = def.card_type == CardType::Vehicle
+            && def.subtype.as_deref() == Some("creature_vehicle");
+        let Zone::At(l) = self.st.zone[v] else {
+            return;
+        };
+        if !creature_vehicle
+            || self.st.locations[l].geo.kind != Some(crate::engine::swccg::model::LocKind::Site)
+        {
+            return;
+        }
+        for c in self.st.cards_on(v) {
+            if self.st.def(c).card_type != CardType::Character {
+                continue;
+            }
+            self.st.put(c, Zone::At(l));
+            let text = format!(
+                "{} jumps off {} (a creature vehicle about to be lost) and disembarks at {}",
+                self.name(c),
+                self.name(v),
+                self.st.locations[l].title
+            );
+            self.log(
+                actor(self.st.owner(c)),
+                Event::StateChange,
+                text,
+                &[super::rules::VEHICLES_CREATURE],
+            );
+        }
     }
 }

@@ -95,6 +95,11 @@ impl Engine {
             Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
             Effect::DuelDraws => self.duel_draws(ix),
             Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
+            Effect::Eat {
+                vehicle,
+                add_ferocity,
+            } => self.eat(ix, me, &label, vehicle, add_ferocity),
+            Effect::AddFerocity(c, n) => self.add_ferocity(c, n),
             Effect::DuelWon(i) => self.duel_won(ix, i),
             Effect::CrossOverAs {
                 card,
@@ -275,7 +280,7 @@ impl Engine {
     }
 
     /// A destiny draw for an action's result: an action of its own on the stack.
-    fn destiny_effect(
+    pub(super) fn destiny_effect(
         &mut self,
         ix: usize,
         me: Side,
@@ -501,6 +506,9 @@ impl Engine {
             let from_table = self.st.on_table(c);
             if from_table && !self.release_escorted_by(c) {
                 return Applied::Stop;
+            }
+            if from_table && to == Dest::LostPile {
+                self.jump_off(c);
             }
             let carried = if from_table {
                 self.all_on(c)

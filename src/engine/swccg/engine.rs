@@ -155,6 +155,9 @@ pub(super) struct Snapshot {
     pub(super) battles: Vec<super::battle_drain::AtLocation>,
     pub(super) drains: Vec<super::battle_drain::AtLocation>,
     pub(super) attacks: Vec<(usize, CardIx, bool)>,
+    /// Ferocity added to creatures for the rest of the game ("cumulatively adding 2 to
+    /// creature's ferocity").
+    pub(super) ferocity_added: Vec<(CardIx, i64)>,
 }
 
 /// The last action initiated by a decision, while a "before" action may still preempt it.
@@ -206,6 +209,9 @@ pub struct Engine {
     pub may_not_battle: Vec<CardIx>,
     /// Attacks this turn: (location, creature, whether the creature attacked).
     pub(super) attacks: Vec<(usize, CardIx, bool)>,
+    /// Ferocity added to creatures for the rest of the game ("cumulatively adding 2 to
+    /// creature's ferocity").
+    pub(super) ferocity_added: Vec<(CardIx, i64)>,
     /// Where each player chose to lose the next units of Force from (AR: Losing Force).
     pub(super) loss_from: [std::collections::VecDeque<PileName>; 2],
     /// The hand cards each player chose to lose as its next units of Force from hand.
@@ -269,6 +275,7 @@ impl Engine {
             loss_cards: Default::default(),
             may_not_battle: Vec::new(),
             attacks: Vec::new(),
+            ferocity_added: Vec::new(),
             locate: Vec::new(),
             wheres: Vec::new(),
             generation: None,

@@ -722,6 +722,7 @@ impl Engine {
             battles: self.battles.clone(),
             drains: self.drains.clone(),
             attacks: self.attacks.clone(),
+            ferocity_added: self.ferocity_added.clone(),
         })
     }
 
@@ -756,6 +757,7 @@ impl Engine {
         self.battles = s.battles;
         self.drains = s.drains;
         self.attacks = s.attacks;
+        self.ferocity_added = s.ferocity_added;
         if let Some((label, by)) = top {
             self.log(
                 Actor::Rules,

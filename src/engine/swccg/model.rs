@@ -1280,6 +1280,16 @@ pub enum Effect {
     DuelDraws,
     /// Add N to the destiny just drawn (the action responded to).
     AddToDestiny(i64),
+    // ---- creatures (AR Attacks; Vehicles - Creature Vehicles)
+    /// "If ferocity > target's maneuver + landspeed, creature vehicle is eaten,
+    /// cumulatively adding N to creature's ferocity" (Yaggle Gakkle): the creature
+    /// present with the targeted creature vehicle draws its ferocity destiny; if its
+    /// ferocity is more, the vehicle is lost (characters aboard jump off) and the
+    /// creature's ferocity is +N for the rest of the game.
+    Eat { vehicle: CardRef, add_ferocity: i64 },
+    /// The creature's ferocity is +N for the rest of the game (internal).
+    #[serde(skip)]
+    AddFerocity(usize, i64),
     /// A duel was just won by duelist 0 (the initiator's) or 1 (internal).
     #[serde(skip)]
     DuelWon(usize),

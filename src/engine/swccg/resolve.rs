@@ -822,6 +822,7 @@ impl Engine {
     /// `c` and every card on it go to their owners' Lost Piles; returns them, `c`
     /// first.
     pub(super) fn lose_with_all_on(&mut self, c: CardIx) -> Vec<CardIx> {
+        self.jump_off(c);
         let mut gone = vec![c];
         gone.extend(self.all_on(c));
         for &x in &gone {

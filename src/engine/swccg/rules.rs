@@ -235,6 +235,7 @@ pub const ASTEROID_SECTORS: &str = "swccg.ar.asteroid-sectors";
 pub const STARSHIP_VEHICLE_SITES: &str = "swccg.ar.starship-and-vehicle-sites";
 pub const STARSHIPS_ENCLOSED: &str = "swccg.ar.starships-enclosed";
 pub const OPEN_VEHICLES: &str = "swccg.ar.vehicles-open-vehicles";
+pub const VEHICLES_CREATURE: &str = "swccg.ar.vehicles-creature-vehicles";
 pub const DAGOBAH_AHCH_TO: &str = "swccg.ar.dagobah-and-ahch-to";
 pub const REPEATING_WEAPONS: &str = "swccg.ar.weapons-repeating-weapons-fire-repeatedly";
 pub const FIRING_FOR_FREE: &str = "swccg.ar.weapons-firing-for-free";
@@ -250,6 +251,7 @@ pub const ALL_PLACES: &[&str] = &[
     STARSHIP_VEHICLE_SITES,
     STARSHIPS_ENCLOSED,
     OPEN_VEHICLES,
+    VEHICLES_CREATURE,
     DAGOBAH_AHCH_TO,
     REPEATING_WEAPONS,
     FIRING_FOR_FREE,
