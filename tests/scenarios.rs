@@ -94,6 +94,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::capture::IDS)
         .chain(swjudge::engine::swccg::steal::IDS)
         .chain(swjudge::engine::swccg::epic::IDS)
+        .chain(swjudge::engine::swccg::blown_away::IDS)
         .chain(swjudge::engine::swccg::weapon_fire::IDS)
         .chain(swjudge::engine::swccg::device::IDS)
         .chain(swjudge::engine::swccg::games::IDS)

@@ -79,6 +79,8 @@ impl Engine {
         );
         e.responding_to = Some(ix);
         e.next = me;
+        // The duel card's result names its targets (e.g. "Obi-Wan is placed out of play").
+        e.targets = self.stack[ix].targets.clone();
         e.pending = vec![Effect::DuelDraws].into();
         e.duel = Some(Box::new(DuelState {
             def,

@@ -93,6 +93,8 @@ impl Engine {
             Effect::DuelDraws => self.duel_draws(ix),
             Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
             Effect::DuelWon(i) => self.duel_won(ix, i),
+            Effect::BlowAway(def) => self.blow_away(ix, *def),
+            Effect::BlownAwayOccurred(locs) => self.blown_away_occurred(ix, locs),
             Effect::CrossOverAs {
                 card,
                 title,

@@ -353,7 +353,8 @@ impl Engine {
             }
             ActionKind::JustDeployed
             | ActionKind::JustMoved { .. }
-            | ActionKind::JustLost { .. } => {
+            | ActionKind::JustLost { .. }
+            | ActionKind::BlownAway { .. } => {
                 self.stack.pop();
                 self.log(
                     Actor::Rules,
