@@ -100,6 +100,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::games::IDS)
         .chain(swjudge::engine::swccg::jeditest::IDS)
         .chain(swjudge::engine::swccg::duel::IDS)
+        .chain(swjudge::engine::swccg::epic_duel::IDS)
         .chain(swjudge::engine::swccg::rules::STATES_ALL)
     {
         if !corpus.contains(id) {

@@ -142,7 +142,9 @@ impl Engine {
             None => "6) no card to continue with".to_string(),
         };
         self.log(Actor::Rules, Event::Result, step6, &[BLOWN_AWAY_TIMING]);
-        self.stack[ix].pending.push_back(Effect::BlownAwayOccurred(locs));
+        self.stack[ix]
+            .pending
+            .push_back(Effect::BlownAwayOccurred(locs));
         Applied::Done
     }
 
@@ -251,12 +253,7 @@ impl Engine {
             let lost = self.lose_all(&at);
             let spared = cause
                 .filter(|&c| matches!(self.st.zone[c], Zone::At(x) if x == l))
-                .map(|c| {
-                    format!(
-                        ", except {} (it is causing the blowing away)",
-                        self.name(c)
-                    )
-                })
+                .map(|c| format!(", except {} (it is causing the blowing away)", self.name(c)))
                 .unwrap_or_default();
             let text = format!(
                 "2) every card at {} is lost: {}{spared}",
@@ -298,7 +295,10 @@ impl Engine {
             if let Some(s) = self.st.locations[l].geo.epic.if_blown_away {
                 // Only a location blown away itself (not one lost with its system).
 
-                let why = format!("{}'s text (it is blown away itself)", self.st.locations[l].title);
+                let why = format!(
+                    "{}'s text (it is blown away itself)",
+                    self.st.locations[l].title
+                );
                 owed.push((s.side, s.lose, why, MAIN_POWER_GENERATORS));
             }
         }
@@ -469,6 +469,8 @@ pub(super) fn observable(b: &super::model::Board, rest: &str) -> Result<(), Stri
     if b.locations.iter().any(|l| l.name == rest) {
         Ok(())
     } else {
-        Err(format!("`locations.{rest}`: `{rest}` is not a location name"))
+        Err(format!(
+            "`locations.{rest}`: `{rest}` is not a location name"
+        ))
     }
 }

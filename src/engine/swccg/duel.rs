@@ -236,6 +236,15 @@ impl Engine {
                 &[DUELING],
             );
         }
+        if let Some(i) = winner {
+            // The result may name the winner and the loser.
+            self.stack[ix]
+                .targets
+                .push(("winner".into(), Tgt::Card(d.duelists[i])));
+            self.stack[ix]
+                .targets
+                .push(("loser".into(), Tgt::Card(d.duelists[1 - i])));
+        }
         for e in result.into_iter().rev() {
             self.stack[ix].pending.push_front(e);
         }

@@ -95,6 +95,7 @@ impl Engine {
             Effect::DuelWon(i) => self.duel_won(ix, i),
             Effect::BlowAway(def) => self.blow_away(ix, *def),
             Effect::BlownAwayOccurred(locs) => self.blown_away_occurred(ix, locs),
+            Effect::EpicDuel(spec) => self.epic_duel(ix, spec),
             Effect::CrossOverAs {
                 card,
                 title,

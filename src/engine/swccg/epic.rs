@@ -78,11 +78,18 @@ pub fn user_ok(
     Err(super::engine::rej(why, ACTIONS))
 }
 
+/// Does the card carry text its owner's opponent uses?
+pub fn opponent_text(st: &super::state::State, c: super::state::CardIx) -> bool {
+    st.def(c).abilities.iter().any(|a| a.opponent_uses)
+}
+
 impl super::engine::Engine {
     /// An opponent's card on table whose text `d`'s player may use (`opponent_uses`).
-    pub(super) fn opponents_text(&self, d: &super::engine::Decision) -> Option<super::state::CardIx> {
+    pub(super) fn opponents_text(
+        &self,
+        d: &super::engine::Decision,
+    ) -> Option<super::state::CardIx> {
         let c = self.st.find(d.step.card.as_deref()?)?;
-        (self.st.owner(c) != d.by && self.st.def(c).abilities.iter().any(|a| a.opponent_uses))
-            .then_some(c)
+        (self.st.owner(c) != d.by && opponent_text(&self.st, c)).then_some(c)
     }
 }

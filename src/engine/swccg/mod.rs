@@ -101,6 +101,7 @@ pub mod steal;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
 pub mod duel;
+pub mod epic_duel;
 pub mod games;
 mod globals;
 mod insert;

@@ -646,6 +646,10 @@ pub struct CardDef {
     /// Timing, step 1).
     #[serde(default)]
     pub relocates_if_blown_away: bool,
+    /// An Epic Event's text for epic duels (Epic Duel): the draws and results of a duel
+    /// another card initiates as an epic duel.
+    #[serde(default)]
+    pub epic_duel: Option<Box<super::epic_duel::EpicDuelDef>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -1318,6 +1322,9 @@ pub enum Effect {
     /// Steps 7 and 8: the blowing away of these locations, open to responses (internal).
     #[serde(skip)]
     BlownAwayOccurred(Vec<usize>),
+    /// The card initiates an epic duel between two targets, carried out with the text
+    /// of the Epic Event on table (`epic_duel:`).
+    EpicDuel(super::epic_duel::EpicDuel),
 }
 
 /// One piece of game text the engine understands.

@@ -99,9 +99,9 @@ impl Engine {
 
     /// Was `x` hit by a weapon in a battle under way (AR Weapons - hit)?
     pub(super) fn hit_in_battle(&self, x: CardIx) -> bool {
-        self.stack.iter().any(|e| {
-            matches!(e.kind, ActionKind::Battle) && e.hits.iter().any(|&(h, _)| h == x)
-        })
+        self.stack
+            .iter()
+            .any(|e| matches!(e.kind, ActionKind::Battle) && e.hits.iter().any(|&(h, _)| h == x))
     }
 
     /// An undercover spy during a battle: inactive, not a valid target (AR Undercover
