@@ -94,11 +94,13 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::capture::IDS)
         .chain(swjudge::engine::swccg::steal::IDS)
         .chain(swjudge::engine::swccg::epic::IDS)
+        .chain(swjudge::engine::swccg::blown_away::IDS)
         .chain(swjudge::engine::swccg::weapon_fire::IDS)
         .chain(swjudge::engine::swccg::device::IDS)
         .chain(swjudge::engine::swccg::games::IDS)
         .chain(swjudge::engine::swccg::jeditest::IDS)
         .chain(swjudge::engine::swccg::duel::IDS)
+        .chain(swjudge::engine::swccg::epic_duel::IDS)
         .chain(swjudge::engine::swccg::rules::STATES_ALL)
     {
         if !corpus.contains(id) {

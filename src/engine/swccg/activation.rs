@@ -512,6 +512,7 @@ impl Engine {
                 self.battleground(l).0.into(),
             ));
         }
+        v.extend(self.location_observations());
         v
     }
 }

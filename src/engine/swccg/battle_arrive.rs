@@ -208,7 +208,8 @@ pub const EXCLUDED: &str = "swccg.ar.participating-in-battle-excluded-from-battl
 pub fn is_excluded(st: &super::state::State, c: CardIx, excluded: &[CardIx]) -> bool {
     let mut x = c;
     for _ in 0..8 {
-        if excluded.contains(&x) {
+        // An undercover spy is inactive: it (and what is on it) does not participate.
+        if excluded.contains(&x) || undercover(st, x) {
             return true;
         }
         match st.zone[x] {
@@ -217,6 +218,14 @@ pub fn is_excluded(st: &super::state::State, c: CardIx, excluded: &[CardIx]) -> 
         }
     }
     false
+}
+
+/// An undercover spy (AR Undercover Spy Rules): inactive, not participating in battles.
+fn undercover(st: &super::state::State, c: CardIx) -> bool {
+    st.def(c)
+        .keywords
+        .iter()
+        .any(|k| k.eq_ignore_ascii_case("undercover"))
 }
 
 impl Engine {
@@ -249,6 +258,24 @@ impl Engine {
     /// automatic action.
     pub(super) fn exclude_may_not_battle(&mut self, ix: usize, at: usize) {
         let here = self.cards_at(at);
+        let spies: Vec<CardIx> = here
+            .iter()
+            .copied()
+            .filter(|&c| undercover(&self.st, c))
+            .collect();
+        for c in spies {
+            let text = format!(
+                "{} is an undercover spy: inactive, it does not participate in {}",
+                self.name(c),
+                self.stack[ix].label
+            );
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                text,
+                &[super::weapon_fire::UNDERCOVER, cite::PARTICIPATING],
+            );
+        }
         for c in self.may_not_battle.clone() {
             if here.contains(&c) {
                 self.exclude(ix, c, "it may not battle this turn");

@@ -496,6 +496,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
                 "`utinni.{rest}`: utinni.<card>.reached names a card with `utinni_target:`"
             )),
         },
+        "locations" => super::blown_away::observable(b, rest),
         "generation" | "battleground" | "owner" | "turn" | "phase" => {
             super::activation::observable(b, head, rest)
         }

@@ -79,6 +79,8 @@ impl Engine {
         );
         e.responding_to = Some(ix);
         e.next = me;
+        // The duel card's result names its targets (e.g. "Obi-Wan is placed out of play").
+        e.targets = self.stack[ix].targets.clone();
         e.pending = vec![Effect::DuelDraws].into();
         e.duel = Some(Box::new(DuelState {
             def,
@@ -233,6 +235,15 @@ impl Engine {
                 format!("{label}: step 4: the duel card states no result for this outcome"),
                 &[DUELING],
             );
+        }
+        if let Some(i) = winner {
+            // The result may name the winner and the loser.
+            self.stack[ix]
+                .targets
+                .push(("winner".into(), Tgt::Card(d.duelists[i])));
+            self.stack[ix]
+                .targets
+                .push(("loser".into(), Tgt::Card(d.duelists[1 - i])));
         }
         for e in result.into_iter().rev() {
             self.stack[ix].pending.push_front(e);

@@ -101,6 +101,9 @@ impl Engine {
             } => self.eat(ix, me, &label, vehicle, add_ferocity),
             Effect::AddFerocity(c, n) => self.add_ferocity(c, n),
             Effect::DuelWon(i) => self.duel_won(ix, i),
+            Effect::BlowAway(def) => self.blow_away(ix, *def),
+            Effect::BlownAwayOccurred(locs) => self.blown_away_occurred(ix, locs),
+            Effect::EpicDuel(spec) => self.epic_duel(ix, spec),
             Effect::CrossOverAs {
                 card,
                 title,

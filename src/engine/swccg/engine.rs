@@ -613,7 +613,7 @@ impl Engine {
         }
         let n = self.st.cards.len();
         for c in 0..n {
-            if self.st.owner(c) != p {
+            if self.st.owner(c) != p && !super::epic::opponent_text(&self.st, c) {
                 continue;
             }
             let zone = self.st.zone[c];

@@ -179,7 +179,10 @@ impl Engine {
     /// Using a card's game text.
     fn initiate_use(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
         let p = d.by;
-        let c = self.own_card(d)?;
+        let c = match self.own_card(d) {
+            Ok(c) => c,
+            Err(e) => self.opponents_text(d).ok_or(e)?,
+        };
         if !self.st.active(c) {
             return Err(rej(
                 format!(
@@ -445,6 +448,7 @@ impl Engine {
         let _ = d;
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
+        super::epic::user_ok(&self.st, p, c, ab)?;
         self.check_timing(p, c, a, w)?;
         if ab.kind == AbilityKind::Mandatory && self.mandatory_done.contains(&(c, a)) {
             return Err(rej(

@@ -93,6 +93,7 @@ mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;
 
 // reacts, capturing
+pub mod blown_away;
 pub mod capture;
 pub mod epic;
 pub mod react;
@@ -100,6 +101,7 @@ pub mod steal;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
 pub mod duel;
+pub mod epic_duel;
 pub mod games;
 mod globals;
 mod insert;

@@ -290,6 +290,10 @@ pub struct LocationDef {
     /// The location has been blown away: face down, an unnamed location.
     #[serde(default)]
     pub blown_away: bool,
+    /// What the blown away rules read about it (a Rebel Base, a generic site, its
+    /// own "if 'blown away'" Force loss).
+    #[serde(default)]
+    pub epic: super::blown_away::LocationEpic,
     // ---- dejarik (AR Dejarik Rules)
     /// A holosite (Dejarik Hologameboard, Imperial Holotable): dejariks and
     /// holograms there are neither Interrupts nor Effects.
@@ -638,6 +642,14 @@ pub struct CardDef {
     /// An 'insert' card (inserted in the opponent's Reserve Deck): not part of that deck.
     #[serde(default)]
     pub insert: bool,
+    /// "If system 'blown away,' relocate to opponent's side of table" (AR Blown Away -
+    /// Timing, step 1).
+    #[serde(default)]
+    pub relocates_if_blown_away: bool,
+    /// An Epic Event's text for epic duels (Epic Duel): the draws and results of a duel
+    /// another card initiates as an epic duel.
+    #[serde(default)]
+    pub epic_duel: Option<Box<super::epic_duel::EpicDuelDef>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -802,6 +814,8 @@ pub enum EventKind {
     Duel,
     /// A duel was just won (`by`: the winner): its steps 5 and 6.
     DuelWon,
+    /// A location was just blown away (`location`: which).
+    BlownAway,
 }
 
 /// The condition a response puts on the current action.
@@ -829,6 +843,9 @@ pub struct Trigger {
     /// the destiny is drawn (the check is made once per draw).
     #[serde(default)]
     pub destiny_matches: Option<super::device::DestinyCount>,
+    /// For `blown_away`: a location blown away matches this.
+    #[serde(default)]
+    pub location: Option<super::activation::LocFilter>,
 }
 
 fn rel_any() -> Rel {
@@ -933,6 +950,10 @@ pub struct TargetSpec {
     /// which specifies a target"): one that targets only once searched has none yet.
     #[serde(default)]
     pub defined_targets: bool,
+    /// For `card`: only a card hit by a weapon in the battle under way ("a character
+    /// just hit"; AR Weapons - hit).
+    #[serde(default)]
+    pub hit: bool,
 }
 
 pub fn target_name() -> String {
@@ -1311,6 +1332,15 @@ pub enum Effect {
         place: usize,
         to: Dest,
     },
+    // ---- blown away (AR Appendix C, Blown Away - Timing)
+    /// The card's text reaches "… is 'blown away'": steps 1 to 6 of the timing.
+    BlowAway(Box<super::blown_away::BlowAway>),
+    /// Steps 7 and 8: the blowing away of these locations, open to responses (internal).
+    #[serde(skip)]
+    BlownAwayOccurred(Vec<usize>),
+    /// The card initiates an epic duel between two targets, carried out with the text
+    /// of the Epic Event on table (`epic_duel:`).
+    EpicDuel(super::epic_duel::EpicDuel),
 }
 
 /// One piece of game text the engine understands.
@@ -1384,6 +1414,10 @@ pub struct Ability {
     /// the game (converted since or not) must match.
     #[serde(default)]
     pub deployed_location: Option<Box<Filter>>,
+    /// Text the opponent of the card's owner uses ("opponent's piloted starfighter here
+    /// may attempt to …"): only the opponent may initiate it.
+    #[serde(default)]
+    pub opponent_uses: bool,
     /// An action already scheduled (its trigger happened earlier): it still occurs if
     /// the card has since become inactive (AR Inactive).
     #[serde(default)]

@@ -354,7 +354,8 @@ impl Engine {
             ActionKind::JustDeployed
             | ActionKind::JustMoved { .. }
             | ActionKind::JustLost { .. }
-            | ActionKind::BattleWon { .. } => {
+            | ActionKind::BattleWon { .. }
+            | ActionKind::BlownAway { .. } => {
                 self.stack.pop();
                 self.log(
                     Actor::Rules,

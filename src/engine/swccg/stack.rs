@@ -58,6 +58,8 @@ pub enum ActionKind {
     Activation { side: Side },
     /// A Force loss required by a result, open to responses that reduce it.
     ForceLoss { side: Side, amount: i64 },
+    /// Locations just blown away: responses to the blowing away (AR Blown Away - Timing).
+    BlownAway { locations: Vec<usize> },
 }
 
 impl ActionKind {
@@ -81,6 +83,7 @@ impl ActionKind {
             ActionKind::Attack => "attack",
             ActionKind::Activation { .. } => "activation",
             ActionKind::ForceLoss { .. } => "Force loss",
+            ActionKind::BlownAway { .. } => "blown away",
         }
     }
 }

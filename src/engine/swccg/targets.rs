@@ -60,6 +60,19 @@ impl Engine {
             {
                 return Err(e);
             }
+            if spec.kind == TargetKind::Card
+                && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
+                && self.undercover_in_battle(x)
+                && !spec.optional
+            {
+                return Err(rej(
+                    format!(
+                        "{title} cannot be initiated: {} is an undercover spy; during a battle it is inactive and may not be targeted",
+                        self.name(x)
+                    ),
+                    super::weapon_fire::UNDERCOVER,
+                ));
+            }
             if spec.defined_targets
                 && let Window::Response(i) = w
             {
@@ -82,6 +95,27 @@ impl Engine {
         }
         self.group_at_one_location(c, a, &out)?;
         Ok(out)
+    }
+
+    /// Was `x` hit by a weapon in a battle under way (AR Weapons - hit)?
+    pub(super) fn hit_in_battle(&self, x: CardIx) -> bool {
+        self.stack
+            .iter()
+            .any(|e| matches!(e.kind, ActionKind::Battle) && e.hits.iter().any(|&(h, _)| h == x))
+    }
+
+    /// An undercover spy during a battle: inactive, not a valid target (AR Undercover
+    /// Spy Rules: "except during battle, they may still be targeted by Interrupts").
+    pub(super) fn undercover_in_battle(&self, x: CardIx) -> bool {
+        self.st
+            .def(x)
+            .keywords
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case("undercover"))
+            && self
+                .stack
+                .iter()
+                .any(|e| matches!(e.kind, ActionKind::Battle))
     }
 
     pub(super) fn immune(&self, target: CardIx, by: CardIx) -> bool {
@@ -121,12 +155,18 @@ impl Engine {
                     .st
                     .table_matching(&spec.filter, p)
                     .into_iter()
-                    .filter(|&x| !self.immune(x, c))
+                    .filter(|&x| !self.immune(x, c) && (!spec.hit || self.hit_in_battle(x)))
+                    .filter(|&x| !self.undercover_in_battle(x))
                     .collect();
                 match picks.next() {
                     Some(k) => {
                         let x = self.st.find(k).ok_or_else(|| format!("no card {k}"))?;
-                        if cands.contains(&x) {
+                        if spec.hit && !self.hit_in_battle(x) {
+                            Err(format!(
+                                "{} has not been hit in this battle (the text targets a card just hit)",
+                                self.name(x)
+                            ))
+                        } else if cands.contains(&x) {
                             Ok(Some(Tgt::Card(x)))
                         } else if !self.st.on_table(x) {
                             Err(format!("{} is not on table", self.name(x)))
@@ -283,6 +323,9 @@ impl Engine {
             (EventKind::ForceLoss, ActionKind::ForceLoss { .. }) => true,
             (EventKind::Duel, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| !d.over),
             (EventKind::DuelWon, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| d.over),
+            (EventKind::BlownAway, ActionKind::BlownAway { locations }) => {
+                self.blown_matches(locations, t.location.as_ref(), me)
+            }
             _ => false,
         };
         if !kind_ok {
