@@ -670,8 +670,6 @@ fn two_things_to_run_in_one_file_are_rejected() {
     let two_boards = format!("{MINIMAL}destiny: {{}}\n");
     let e = load_err(&two_boards);
     assert!(e.contains("exactly one thing to run"), "{e}");
-    let two_cases = "game: swccg\ntitle: t\nswccg:\n  battle: {location: s, initiator: light, cards: []}\n  attack: {location: s, direction: creature_attacks, creature: c, cards: []}\n";
-    assert!(load_err(two_cases).contains("exactly one thing to run"));
 }
 
 /// A response that is illegal where it stands is rejected there, at its own

@@ -1,20 +1,18 @@
-//! The battle and attack parts of a SWCCG scenario file, and the numbers they
-//! produce for expectations.
+//! The `battle:` rules case of a SWCCG scenario file (kept for the one scenario not
+//! yet written as a board position), and the numbers it produces for expectations.
 //!
-//! A scenario names one of `battle:` or `attack:`; [`run`] computes a [`Report`]:
+//! [`run`] computes a [`Report`]:
 //! the trace lines (each with its citations), named numbers (`light.total_power`,
 //! `dark.attrition`, `null` where a value does not exist), where cards ended up, and
 //! the decision the script lacked, if any.
 
 use super::battle::{self, Side};
-use super::battle_attack::{self, Attack};
 use std::collections::BTreeMap;
 
 /// The rules part of a scenario this module runs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Case {
     Battle(Box<battle::Battle>),
-    Attack(Box<Attack>),
 }
 
 /// One trace line.
@@ -60,7 +58,6 @@ pub fn run(case: &Case) -> Report {
     let mut r = Report::default();
     match case {
         Case::Battle(b) => battle_case(&mut r, b),
-        Case::Attack(a) => attack_case(&mut r, a),
     }
     r
 }
@@ -117,42 +114,15 @@ fn battle_case(r: &mut Report, b: &battle::Battle) {
     }
 }
 
-fn attack_case(r: &mut Report, a: &Attack) {
-    let o = battle_attack::resolve(a);
-    for l in &o.lines {
-        r.line(l.text.clone(), l.cites.clone());
-    }
-    r.needs = o.needs.clone();
-    r.num("attacker_total", o.attacker_total);
-    r.num("defender_total", o.defender_total);
-    r.num("defeated", Some(i64::from(o.defeated)));
-    for c in &o.lost {
-        r.cards.insert(c.clone(), "lost_pile".into());
-    }
-    for c in &a.cards {
-        r.cards
-            .entry(c.name.clone())
-            .or_insert_with(|| "table".into());
-    }
-}
-
-/// The rules case a board names, if any (`battle:` or `attack:`), and how many it
-/// names.
-pub fn case_of(b: &crate::engine::swccg::model::Board) -> (Option<Case>, usize) {
-    let n = usize::from(b.battle.is_some()) + usize::from(b.attack.is_some());
-    let case = if let Some(x) = &b.battle {
-        Some(Case::Battle(Box::new(x.clone())))
-    } else {
-        b.attack.as_ref().map(|a| Case::Attack(Box::new(a.clone())))
-    };
-    (case, n)
+/// The rules case a board names, if any (`battle:`).
+pub fn case_of(b: &crate::engine::swccg::model::Board) -> Option<Case> {
+    b.battle.as_ref().map(|x| Case::Battle(Box::new(x.clone())))
 }
 
 /// Card names a case knows, for checking `expect.cards`.
 pub fn card_names(c: &Case) -> Vec<String> {
     match c {
         Case::Battle(b) => b.cards.iter().map(|c| c.name.clone()).collect(),
-        Case::Attack(a) => a.cards.iter().map(|c| c.name.clone()).collect(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! paths a board can observe. Every error points at a position where one is
 //! known.
 
-use super::battle_scenario::{self, Case};
+use super::battle_scenario;
 use super::engine::find_ability;
 use super::model::{AbilityKind, Board, PileName, Placed, Step, Verb};
 use super::state::parse_pile_name;
@@ -52,20 +52,15 @@ fn spanned<T>(n: &Spanned<T>, m: impl Into<String>) -> BoardError {
 
 /// A board position, or exactly one rules case; and a script that names only what exists.
 pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
-    let (case, n) = battle_scenario::case_of(b);
-    if n > 1 {
-        return Err(nowhere(
-            "a file holds exactly one thing to run: give one of battle, attack",
-        ));
-    }
+    let case = battle_scenario::case_of(b);
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut locations: BTreeSet<String> = BTreeSet::new();
-    if let Some(c) = &case {
-        check_case(b, c)?;
+    if case.is_some() {
+        check_case(b)?;
         if let Some(s) = script.first() {
             return Err(BoardError::at(
                 s.at,
-                "a rules case (battle, attack) carries its own choices; \
+                "a rules case (battle) carries its own choices; \
                  `script:` belongs to a board position",
             ));
         }
@@ -104,7 +99,7 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     Ok(())
 }
 
-fn check_case(b: &Board, c: &Case) -> Result<(), BoardError> {
+fn check_case(b: &Board) -> Result<(), BoardError> {
     let board_given = b.turn.is_some()
         || b.phase.is_some()
         || b.next.is_some()
@@ -117,11 +112,6 @@ fn check_case(b: &Board, c: &Case) -> Result<(), BoardError> {
         return Err(nowhere(
             "a file holds exactly one thing to run: a board position or a rules case, not both",
         ));
-    }
-    if let Case::Attack(a) = c
-        && a.ferocity_destinies > 64
-    {
-        return Err(nowhere("attack: `ferocity_destinies` is more than 64"));
     }
     Ok(())
 }
@@ -435,7 +425,7 @@ fn check_geo(b: &Board, locations: &BTreeSet<String>) -> Result<(), BoardError> 
 /// Can a run of this board observe `path`?
 pub fn observable(b: &Board, path: &str) -> Result<(), String> {
     let (head, rest) = path.split_once('.').unwrap_or((path, ""));
-    if let (Some(case), _) = battle_scenario::case_of(b) {
+    if let Some(case) = battle_scenario::case_of(b) {
         return match head {
             "numbers" => {
                 let known = b.case_numbers.get_or_init(|| {

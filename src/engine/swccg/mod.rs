@@ -26,7 +26,6 @@
 mod activation;
 pub mod battle;
 pub mod battle_arrive;
-pub mod battle_attack;
 pub mod battle_board;
 mod battle_damage;
 mod battle_drain;
@@ -151,7 +150,7 @@ impl GameRules for Swccg {
     }
 
     fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
-        if let (Some(case), _) = battle_scenario::case_of(board) {
+        if let Some(case) = battle_scenario::case_of(board) {
             return battle_scenario::run_result(&case);
         }
         let decisions = script.iter().filter_map(decision).collect();

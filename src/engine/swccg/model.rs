@@ -134,8 +134,6 @@ pub struct Board {
     /// Shorthand rules cases, run instead of a board position (exactly one thing to run).
     #[serde(default)]
     pub battle: Option<super::battle::Battle>,
-    #[serde(default)]
-    pub attack: Option<super::battle_attack::Attack>,
     /// The numbers a rules case computes, worked out once when its expectations are checked.
     #[serde(skip)]
     pub case_numbers: std::sync::OnceLock<Vec<String>>,
