@@ -100,6 +100,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::jeditest::IDS)
         .chain(swjudge::engine::swccg::duel::IDS)
         .chain(swjudge::engine::swccg::rules::STATES_ALL)
+        .chain(swjudge::engine::swccg::rules::UPKEEP_ALL)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

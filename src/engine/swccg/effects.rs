@@ -148,6 +148,10 @@ impl Engine {
                 until,
             } => self.modify_until(ix, me, &label, filter, stat, add, until),
             e @ (Effect::Peek { .. } | Effect::Flip(_)) => self.peek_or_flip(ix, me, &label, e),
+            Effect::Maintenance(m) => self.maintenance(ix, me, &m),
+            Effect::DrawUpTo { count, from } => self.draw_up_to(me, &label, count, from),
+            Effect::PlaceFromHand { to, bottom } => self.place_from_hand(me, &label, to, bottom),
+            Effect::DoublePowerPresent { if_less } => self.double_power_present(ix, me, if_less),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
@@ -579,6 +583,10 @@ impl Engine {
 
     fn lose_force_effect(&mut self, ix: usize, me: Side, who: Who, amount: Amount) -> Applied {
         let p = side_of(who, me);
+        if let Some(by) = self.protected_from_loss(p, self.stack[ix].card) {
+            self.note_protected(ix, p, by);
+            return Applied::Done;
+        }
         let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
         if n > 0 && self.loss_can_be_responded_to() {
             return self.push_force_loss(ix, p, n);

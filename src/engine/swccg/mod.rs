@@ -99,6 +99,7 @@ pub mod react;
 pub mod steal;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
+mod drawn_text;
 pub mod duel;
 pub mod games;
 mod globals;
@@ -106,6 +107,7 @@ mod insert;
 pub mod jeditest;
 mod objective;
 pub mod titles;
+mod upkeep;
 mod utinni;
 pub mod weapon_fire;
 
@@ -390,6 +392,11 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     e.battled_earlier(battled);
     e.may_not_battle = board
         .may_not_battle
+        .iter()
+        .filter_map(|k| e.st.find(&k.value))
+        .collect();
+    e.played_turn = board
+        .played_this_turn
         .iter()
         .filter_map(|k| e.st.find(&k.value))
         .collect();
