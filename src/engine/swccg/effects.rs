@@ -152,6 +152,7 @@ impl Engine {
             Effect::DrawUpTo { count, from } => self.draw_up_to(me, &label, count, from),
             Effect::PlaceFromHand { to, bottom } => self.place_from_hand(me, &label, to, bottom),
             Effect::DoublePowerPresent { if_less } => self.double_power_present(ix, me, if_less),
+            Effect::DeploySite(spec) => self.deploy_site(ix, me, &label, &spec),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

@@ -106,6 +106,7 @@ mod globals;
 mod insert;
 pub mod jeditest;
 mod objective;
+mod site_deploy;
 pub mod titles;
 mod upkeep;
 mod utinni;

@@ -1333,6 +1333,9 @@ pub enum Effect {
         #[serde(default)]
         if_less: bool,
     },
+    /// Deploy a site from a deck or pile to a planet system on table (the player's
+    /// `choose` with `to:`), only where the end result obeys every rule and condition.
+    DeploySite(Box<super::site_deploy::SiteDeploy>),
 }
 
 /// One piece of game text the engine understands.

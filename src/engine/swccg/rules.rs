@@ -294,6 +294,7 @@ pub const MAINTENANCE: &str = "swccg.ar.icons-maintenance-cards";
 pub const GRAPPLING_HOOK: &str = "swccg.ar.rulings.grappling-hook";
 pub const RELOCATING_DEFEATED: &str = "swccg.ar.creatures-relocating-defeated-cards";
 pub const CAPTIVES_ESCORTING: &str = "swccg.ar.captives-escorting";
+pub const GENERIC_SITES: &str = "swccg.ar.generic-sites";
 
 /// Every section the draw phase, maintenance and unique-per-turn rules cite.
 pub const UPKEEP_ALL: &[&str] = &[
@@ -302,4 +303,5 @@ pub const UPKEEP_ALL: &[&str] = &[
     GRAPPLING_HOOK,
     RELOCATING_DEFEATED,
     CAPTIVES_ESCORTING,
+    GENERIC_SITES,
 ];
