@@ -148,17 +148,14 @@ impl Engine {
                 until,
             } => self.modify_until(ix, me, &label, filter, stat, add, until),
             e @ (Effect::Peek { .. } | Effect::Flip(_)) => self.peek_or_flip(ix, me, &label, e),
-            Effect::Maintenance(m) => self.maintenance(ix, me, &m),
-            Effect::DrawUpTo { count, from } => self.draw_up_to(me, &label, count, from),
-            Effect::PlaceFromHand { to, bottom } => self.place_from_hand(me, &label, to, bottom),
-            Effect::DoublePowerPresent { if_less } => self.double_power_present(ix, me, if_less),
-            Effect::DeploySite(spec) => self.deploy_site(ix, me, &label, &spec),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace
                     .not_modelled(depth, Actor::Rules, text, &[r::RESULT]);
                 Applied::Done
             }
+            // Draw phase, maintenance, drawn-card text, site deployment (`upkeep.rs`).
+            e => self.apply_upkeep(ix, me, &label, e),
         }
     }
 
