@@ -102,6 +102,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::duel::IDS)
         .chain(swjudge::engine::swccg::epic_duel::IDS)
         .chain(swjudge::engine::swccg::rules::STATES_ALL)
+        .chain(swjudge::engine::swccg::rules::UPKEEP_ALL)
     {
         if !corpus.contains(id) {
             missing.push(format!("rules.rs: {id}"));

@@ -2215,6 +2215,16 @@ pub fn presence_of(b: &Battle, side: Side) -> bool {
     live(b).presence(side)
 }
 
+/// `side`'s power present in battle `b` now: its participating cards' power, before
+/// any destiny (AR Unit of Force - Example 1: EG-6).
+pub fn power_present(b: &Battle, side: Side) -> i64 {
+    let live = live(b);
+    live.participants(side)
+        .into_iter()
+        .filter_map(|i| live.power(i).and_then(|t| t.value))
+        .sum()
+}
+
 /// The forfeit value of the card `name` in battle `b` now (its modifiers, a weapon hit
 /// that made it 0); `None` when it has none (it cannot be forfeited).
 pub fn forfeit_value(b: &Battle, name: &str) -> Option<Total> {

@@ -42,7 +42,7 @@ impl Engine {
                 })
     }
 
-    fn battle_location(&self, ix: usize) -> Option<usize> {
+    pub(super) fn battle_location(&self, ix: usize) -> Option<usize> {
         self.stack[ix].targets.iter().find_map(|(_, t)| match t {
             Tgt::Location(l) => Some(*l),
             _ => None,

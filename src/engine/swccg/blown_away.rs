@@ -2,18 +2,22 @@
 //! Mobile Systems, Main Power Generators).
 //!
 //! When a card's text reaches "… is 'blown away'" (the effect `blow_away`), in order:
-//! 1) cards on that location that say they are relocated when it is blown away are
-//! relocated (to the table); 2) at a site, every card there is lost except the cards
-//! causing the blowing away; 3) the Force loss of the cards and rules is applied: the
-//! loss the card lists, 2 Force for each light side Force icon at a blown away Rebel
-//! Base system and its related locations, 2 for each dark side icon at a blown away
-//! mobile system and its related locations (doubled when the card says so; generic
-//! sites ignored), a location's own "if blown away" loss only when that location itself
-//! is blown away; 4) at a system, every related site and sector (and the cards at them)
-//! is lost, and every card at the system except starships; 5) the location is flipped
-//! over (blown away); 6) the card's text continues if it is still on table; 7) and 8)
-//! the blowing away is an occurrence open to automatic, then just, actions
-//! (`responds_to: {event: blown_away, location: …}`).
+//!
+//! 1. cards on that location that say they are relocated when it is blown away are
+//!    relocated (to the table);
+//! 2. at a site, every card there is lost except the cards causing the blowing away;
+//! 3. the Force loss of the cards and rules is applied: the loss the card lists, 2
+//!    Force for each light side Force icon at a blown away Rebel Base system and its
+//!    related locations, 2 for each dark side icon at a blown away mobile system and
+//!    its related locations (doubled when the card says so; generic sites ignored), a
+//!    location's own "if blown away" loss only when that location itself is blown
+//!    away;
+//! 4. at a system, every related site and sector (and the cards at them) is lost, and
+//!    every card at the system except starships;
+//! 5. the location is flipped over (blown away);
+//! 6. the card's text continues if it is still on table;
+//! 7. and 8. the blowing away is an occurrence open to automatic, then just, actions
+//!    (`responds_to: {event: blown_away, location: …}`).
 
 use super::activation::LocFilter;
 use super::effects::Applied;

@@ -73,7 +73,12 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
-    for n in b.battled_this_turn.iter().chain(&b.may_not_battle) {
+    for n in b
+        .battled_this_turn
+        .iter()
+        .chain(&b.may_not_battle)
+        .chain(&b.played_this_turn)
+    {
         if !names.contains(&n.value) {
             return Err(spanned(
                 n,
@@ -184,6 +189,9 @@ fn check_step(
             | Verb::Imprison
             | Verb::Escape
             | Verb::Rally
+            | Verb::Maintain
+            | Verb::Recycle
+            | Verb::Sacrifice
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));

@@ -46,6 +46,21 @@ fn present_at(st: &super::state::State, c: CardIx, l: usize) -> bool {
     st.zone[c] == Zone::At(l) && st.active(c)
 }
 
+/// A potential target's place: at the location itself, active or not ("non-droid
+/// characters (even if inactive)"), or a captive on its escort there (not aboard a
+/// starship or vehicle).
+fn target_at(st: &super::state::State, c: CardIx, l: usize) -> bool {
+    match st.zone[c] {
+        Zone::At(x) => x == l,
+        Zone::On(h) => {
+            st.def(h).card_type == CardType::Character
+                && st.zone[h] == Zone::At(l)
+                && st.card_state[c] == super::model::CardState::Inactive
+        }
+        _ => false,
+    }
+}
+
 impl Engine {
     fn attack_info(&self, ix: usize) -> &AttackInfo {
         self.stack[ix].attack.as_deref().expect("an attack")
@@ -147,7 +162,7 @@ impl Engine {
             .ok_or_else(|| rej(format!("no card {t}"), cite::ATTACKS))?;
         let d = self.st.def(t);
         let droid = d.keywords.iter().any(|k| k.eq_ignore_ascii_case("droid"));
-        if d.card_type != CardType::Character || droid || !present_at(&self.st, t, l) {
+        if d.card_type != CardType::Character || droid || !target_at(&self.st, t, l) {
             return Err(rej(
                 format!(
                     "{} is not a potential target of {}: a non-droid character present with it, not aboard a starship or vehicle",
@@ -502,11 +517,25 @@ impl Engine {
         let a = self.attack_info(ix).clone();
         let label = self.stack[ix].label.clone();
         let owner = self.st.owner(a.creature);
-        let drawn = |s: Side| -> (i64, Vec<String>) {
+        // A creature attacking its owner's card: the owner's first draws are the
+        // creature's ferocity destinies, the rest the target side's.
+        let shared = a.target.is_some_and(|t| self.st.owner(t) == owner);
+        let nf = if shared {
+            self.st
+                .def(a.creature)
+                .stats
+                .ferocity_destinies
+                .unwrap_or(0) as usize
+        } else {
+            usize::MAX
+        };
+        let drawn = |s: Side, skip: usize, take: usize| -> (i64, Vec<String>) {
             let v: Vec<i64> = self.stack[ix]
                 .drawn
                 .iter()
                 .filter(|x| x.0 == s)
+                .skip(skip)
+                .take(take)
                 .map(|x| x.1.unwrap_or(0))
                 .collect();
             (
@@ -516,7 +545,7 @@ impl Engine {
         };
         let (printed, added) = self.ferocity(a.creature);
         let ferocity = printed + added;
-        let (cd, cterms) = drawn(owner);
+        let (cd, cterms) = drawn(owner, 0, nf);
         let mut creature_terms = vec![format!("ferocity {printed}")];
         if added != 0 {
             creature_terms.push(format!("ferocity added {added}"));
@@ -534,7 +563,7 @@ impl Engine {
             side_total += p;
             side_terms.push(format!("{} {p}", self.name(c)));
         }
-        let (sd, sterms) = drawn(other);
+        let (sd, sterms) = drawn(other, if shared { nf } else { 0 }, usize::MAX);
         side_total += sd;
         side_terms.extend(sterms);
         if a.target.is_none() {
@@ -561,7 +590,10 @@ impl Engine {
         );
         let mut lost = Vec::new();
         if defeated {
-            lost.push(a.target.unwrap_or(a.creature));
+            let t = a.target.unwrap_or(a.creature);
+            if a.target.is_none() || !self.relocate_defeated(&label, a.creature, t) {
+                lost.push(t);
+            }
         }
         lost.extend(self.stack[ix].hits.iter().map(|h| h.0));
         for c in lost {
@@ -599,6 +631,81 @@ impl Engine {
             &[super::rules::HOW_THE_STACK_WORKS],
         );
         Flow::Go
+    }
+}
+
+impl Engine {
+    /// A creature whose text relocates a card it defeats (`defeated_to`): the defeated
+    /// card is relocated there if it can move; otherwise it is eaten (AR Creatures -
+    /// Relocating Defeated Cards). A captive cannot move (except with its escort,
+    /// automatically); "cannot move" text prevents it; a prohibition on relocating
+    /// specifically (an escort's) is ignored; the escort's captive moves with it.
+    fn relocate_defeated(&mut self, label: &str, creature: CardIx, t: CardIx) -> bool {
+        use super::rules as r;
+        let Some(rule) = self.st.def(creature).defeated_to.clone() else {
+            return false;
+        };
+        let dest = self.st.find_location(&rule.to).or_else(|| {
+            (0..self.st.locations.len()).find(|&l| self.st.locations[l].title == rule.to)
+        });
+        let why_not = match dest {
+            None => Some(format!("{} is not on table", rule.to)),
+            Some(_) if self.held(t).is_some() => Some(format!(
+                "{} is a captive: captives cannot move, except with their escort automatically",
+                self.name(t)
+            )),
+            Some(_) if self.st.def(t).moves.cannot_move => {
+                Some(format!("{} cannot move", self.name(t)))
+            }
+            Some(l) if self.st.zone[t] == Zone::At(l) => {
+                Some(format!("{} is already there", self.name(t)))
+            }
+            Some(_) => None,
+        };
+        if let Some(why) = why_not {
+            self.log(
+                Actor::Rules,
+                Event::StateChange,
+                format!(
+                    "{label}: {} cannot be relocated to {} ({why}), so it is eaten instead",
+                    self.name(t),
+                    rule.to
+                ),
+                &[r::RELOCATING_DEFEATED, r::CAPTIVES_ESCORTING],
+            );
+            return false;
+        }
+        let l = dest.expect("checked");
+        self.st.put(t, Zone::At(l));
+        let escorted: Vec<CardIx> = self
+            .st
+            .cards_on(t)
+            .into_iter()
+            .filter(|&x| self.held(x).is_some())
+            .collect();
+        let with = if escorted.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; its captive {} moves with it automatically",
+                escorted
+                    .iter()
+                    .map(|&x| self.name(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        self.log(
+            Actor::Rules,
+            Event::StateChange,
+            format!(
+                "{label}: {} is defeated and relocated to {} instead of being eaten (relocating defeated cards ignores conditions that specifically prevent relocation){with}",
+                self.name(t),
+                self.st.locations[l].title
+            ),
+            &[r::RELOCATING_DEFEATED, r::RELOCATING, r::CAPTIVES_ESCORTING],
+        );
+        true
     }
 }
 
@@ -738,4 +845,12 @@ impl Engine {
             );
         }
     }
+/// A creature's text that relocates a card it defeats to a location instead of eating
+/// it ("… relocated to Wampa Cave"): `to` names the location (board name or title).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefeatedTo {
+    pub to: String,
+    #[serde(default)]
+    pub text: Option<String>,
 }

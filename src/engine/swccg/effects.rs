@@ -165,6 +165,8 @@ impl Engine {
                     .not_modelled(depth, Actor::Rules, text, &[r::RESULT]);
                 Applied::Done
             }
+            // Draw phase, maintenance, drawn-card text, site deployment (`upkeep.rs`).
+            e => self.apply_upkeep(ix, me, &label, e),
         }
     }
 
@@ -618,6 +620,10 @@ impl Engine {
 
     fn lose_force_effect(&mut self, ix: usize, me: Side, who: Who, amount: Amount) -> Applied {
         let p = side_of(who, me);
+        if let Some(by) = self.protected_from_loss(p, self.stack[ix].card) {
+            self.note_protected(ix, p, by);
+            return Applied::Done;
+        }
         let n = self.amount(ix, &amount, me).unwrap_or(0).max(0);
         if n > 0 && self.loss_can_be_responded_to() {
             return self.push_force_loss(ix, p, n);

@@ -236,6 +236,8 @@ pub struct Engine {
     pub(super) reacts: Vec<super::react::Reacted>,
     /// Devices used this turn, by the card using them (AR Devices - Using Devices).
     pub(super) device_uses: Vec<(CardIx, CardIx)>,
+    /// Interrupts played this turn (the board's `played_this_turn`, then the run's).
+    pub(super) played_turn: Vec<CardIx>,
 }
 
 impl Engine {
@@ -285,6 +287,7 @@ impl Engine {
             answers: Vec::new(),
             reacts: Vec::new(),
             device_uses: Vec::new(),
+            played_turn: Vec::new(),
         }
     }
 

@@ -87,6 +87,11 @@ impl Engine {
             Verb::React => self.initiate_react(d, w),
             Verb::Imprison => self.prisoner_transfer(d, w),
             Verb::Seize | Verb::Escape | Verb::Rally => Err(self.stray_capture_decision(d)),
+            Verb::Draw => self.draw_phase_draw(d, w),
+            Verb::Maintain | Verb::Recycle | Verb::Sacrifice => Err(rej(
+                "no maintenance cost is due now (maintenance is paid at the end of its owner's turn)",
+                r::MAINTENANCE,
+            )),
         }
     }
 
@@ -172,6 +177,7 @@ impl Engine {
         let base = self.st.def(c).abilities[a].cost.use_force as usize;
         self.grab_cost_ok(p, c, base)?;
         self.push_ability(p, c, a, ActionKind::Play, targets, w, then);
+        self.note_played(c);
         self.grab_on_initiation(p, c);
         Ok(())
     }
@@ -449,6 +455,7 @@ impl Engine {
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
         super::epic::user_ok(&self.st, p, c, ab)?;
+        self.unique_this_turn_ok(c)?;
         self.check_timing(p, c, a, w)?;
         if ab.kind == AbilityKind::Mandatory && self.mandatory_done.contains(&(c, a)) {
             return Err(rej(

@@ -99,6 +99,7 @@ pub mod react;
 pub mod steal;
 // Weapons on the board, devices, duels, Jedi tests, sabacc, podracing, dejarik.
 pub mod device;
+mod drawn_text;
 pub mod duel;
 pub mod epic_duel;
 pub mod games;
@@ -106,7 +107,9 @@ mod globals;
 mod insert;
 pub mod jeditest;
 mod objective;
+mod site_deploy;
 pub mod titles;
+mod upkeep;
 mod utinni;
 pub mod weapon_fire;
 
@@ -391,6 +394,11 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     e.battled_earlier(battled);
     e.may_not_battle = board
         .may_not_battle
+        .iter()
+        .filter_map(|k| e.st.find(&k.value))
+        .collect();
+    e.played_turn = board
+        .played_this_turn
         .iter()
         .filter_map(|k| e.st.find(&k.value))
         .collect();

@@ -157,6 +157,11 @@ pub struct Board {
     /// Changes already in force for a stated duration when the position starts.
     #[serde(default)]
     pub durations: Vec<super::globals::Timed>,
+    // ---- unique cards played this turn (AR Unique, Restricted & Non-Unique)
+    /// Cards played or deployed earlier this turn (by either player): a unique title
+    /// may be played once per turn.
+    #[serde(default)]
+    pub played_this_turn: Vec<Pos<String>>,
 }
 
 /// An action on the stack at the start of a scenario.
@@ -648,6 +653,17 @@ pub struct CardDef {
     /// another card initiates as an epic duel.
     #[serde(default)]
     pub epic_duel: Option<Box<super::epic_duel::EpicDuelDef>>,
+    // ---- draw phase and end of turn (AR Ch.8; `upkeep.rs`)
+    /// Titles this card makes unique (•) for both players while it is on table (e.g.
+    /// Grappling Hook on the Interrupt it grabbed).
+    #[serde(default)]
+    pub makes_unique: Vec<String>,
+    /// Its owner loses no Force to cards of these titles ("you lose no Force to …").
+    #[serde(default)]
+    pub no_loss_from: Vec<String>,
+    /// A creature's text that relocates a card it defeats to a location (`creature.rs`).
+    #[serde(default)]
+    pub defeated_to: Option<Box<super::creature::DefeatedTo>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -844,6 +860,9 @@ pub struct Trigger {
     /// For `blown_away`: a location blown away matches this.
     #[serde(default)]
     pub location: Option<super::activation::LocFilter>,
+    /// For `destiny_drawn`: only a battle destiny ("if drawn as a battle destiny").
+    #[serde(default)]
+    pub battle_destiny: bool,
 }
 
 fn rel_any() -> Rel {
@@ -1339,6 +1358,28 @@ pub enum Effect {
     /// The card initiates an epic duel between two targets, carried out with the text
     /// of the Epic Event on table (`epic_duel:`).
     EpicDuel(super::epic_duel::EpicDuel),
+    // ---- draw phase and end of turn (AR Ch.8, Icons - Maintenance Cards; `upkeep.rs`)
+    /// A maintenance card's cost, due at the end of its owner's turn: the owner chooses
+    /// to maintain, recycle or sacrifice it.
+    Maintenance(super::upkeep::MaintenanceCost),
+    /// "Draw up to N cards from <pile>": the player draws 1 to N (the script's `draw`).
+    DrawUpTo { count: u32, from: PileName },
+    /// Place one card from your hand (your `choose`) in one of your piles, on top or
+    /// (`bottom`) on the bottom.
+    PlaceFromHand {
+        to: PileName,
+        #[serde(default)]
+        bottom: bool,
+    },
+    /// "Your total power present is doubled" in the battle the destiny just drawn
+    /// belongs to; with `if_less`, only where your power is less than the opponent's.
+    DoublePowerPresent {
+        #[serde(default)]
+        if_less: bool,
+    },
+    /// Deploy a site from a deck or pile to a planet system on table (the player's
+    /// `choose` with `to:`), only where the end result obeys every rule and condition.
+    DeploySite(Box<super::site_deploy::SiteDeploy>),
 }
 
 /// One piece of game text the engine understands.
@@ -1553,6 +1594,16 @@ pub enum Verb {
     Escape,
     /// A released character (`card`) rallies: it moves to its owner's side of the site.
     Rally,
+    // ---- draw phase and end of turn (`upkeep.rs`)
+    /// Draw `amount` cards (default 1) one at a time into hand: in your draw phase from
+    /// the Force Pile, or the number chosen for a "draw up to N" result.
+    Draw,
+    /// A maintenance cost: pay the maintain option and keep `card` on table.
+    Maintain,
+    /// A maintenance cost: pay the recycle option and place `card` in the Used Pile.
+    Recycle,
+    /// A maintenance cost: place `card` out of play (no cost).
+    Sacrifice,
 }
 
 impl Verb {
@@ -1585,6 +1636,10 @@ impl Verb {
             Verb::Imprison => "imprison",
             Verb::Escape => "escape",
             Verb::Rally => "rally",
+            Verb::Draw => "draw",
+            Verb::Maintain => "maintain",
+            Verb::Recycle => "recycle",
+            Verb::Sacrifice => "sacrifice",
         }
     }
 }

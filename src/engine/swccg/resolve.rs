@@ -135,7 +135,7 @@ impl Engine {
     pub(super) fn collect_autos(&mut self, ix: usize) -> Result<Vec<(CardIx, usize)>, ()> {
         let mut found = Vec::new();
         for c in 0..self.st.cards.len() {
-            if !self.st.active(c) {
+            if !self.st.active(c) && !self.drawn_text_active(ix, c) {
                 continue;
             }
             for (a, ab) in self.st.def(c).abilities.iter().enumerate() {

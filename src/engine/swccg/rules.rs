@@ -289,3 +289,21 @@ pub const STATES_ALL: &[&str] = &[
     REACHING_UTINNI,
     LOCATION_SPECIAL_CONDITIONS,
 ];
+
+// ---- draw phase, end of turn, maintenance, unique cards per turn (`upkeep.rs`)
+pub const DRAWING_CARDS: &str = "swccg.ar.drawing-cards";
+pub const MAINTENANCE: &str = "swccg.ar.icons-maintenance-cards";
+pub const GRAPPLING_HOOK: &str = "swccg.ar.rulings.grappling-hook";
+pub const RELOCATING_DEFEATED: &str = "swccg.ar.creatures-relocating-defeated-cards";
+pub const CAPTIVES_ESCORTING: &str = "swccg.ar.captives-escorting";
+pub const GENERIC_SITES: &str = "swccg.ar.generic-sites";
+
+/// Every section the draw phase, maintenance and unique-per-turn rules cite.
+pub const UPKEEP_ALL: &[&str] = &[
+    DRAWING_CARDS,
+    MAINTENANCE,
+    GRAPPLING_HOOK,
+    RELOCATING_DEFEATED,
+    CAPTIVES_ESCORTING,
+    GENERIC_SITES,
+];

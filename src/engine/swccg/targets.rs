@@ -310,7 +310,9 @@ impl Engine {
             ) => true,
             (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
             (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => {
-                t.destiny.is_none_or(|d| Some(d) == *value)
+                (!t.battle_destiny
+                    || (e.battle_draw.is_some() && e.draw_kind == super::stack::BattleDraw::Battle))
+                    && t.destiny.is_none_or(|d| Some(d) == *value)
                     && t.destiny_matches
                         .is_none_or(|m| value.is_some() && self.destiny_count(m, c) == *value)
             }
@@ -336,7 +338,12 @@ impl Engine {
             Rel::Opponent if e.actor == me => return false,
             _ => {}
         }
-        if t.this_card && e.card != Some(c) {
+        let this = match &e.kind {
+            // "When drawn for destiny": the card drawn.
+            ActionKind::DestinyDrawn { card, .. } => *card,
+            _ => e.card,
+        };
+        if t.this_card && this != Some(c) {
             return false;
         }
         if let Some(f) = &t.to_location
