@@ -571,10 +571,12 @@ fn sentence_snippet(
     }
     let offset = out.len();
     // Whitespace is mapped one byte for one, so the ranges stay valid.
-    out.extend(text[start..end].chars().map(|c| match c {
-        '\n' | '\t' | '\r' => ' ',
-        c => c,
-    }));
+    for (i, piece) in text[start..end].split(['\n', '\t', '\r']).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(piece);
+    }
     for r in highlights {
         hl.push(r.start + shift + offset..r.end + shift + offset);
     }

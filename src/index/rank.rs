@@ -7,7 +7,7 @@ use super::query::{GAMMA, Plan};
 use super::schema::Fields;
 use super::scorer::{Priors, TermWeights};
 use crate::rulebook::Game;
-use tantivy::postings::Postings;
+use tantivy::postings::{Postings, SegmentPostings};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
 
@@ -145,7 +145,7 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
                 &mut |ci, title, pos| {
                     let fd = &mut found[ci][gi];
                     fd.title |= title;
-                    fd.body.extend(pos);
+                    fd.body.extend_from_slice(pos);
                 },
             );
         }
@@ -208,17 +208,24 @@ fn locate(
     stems: &[String],
     cands: &[Ranked],
     order: &[usize],
-    each: &mut dyn FnMut(usize, bool, Vec<u32>),
+    each: &mut dyn FnMut(usize, bool, &[u32]),
 ) {
+    // A title is only asked whether it holds the words: one word needs no positions.
+    let title_option = if stems.len() == 1 {
+        IndexRecordOption::Basic
+    } else {
+        IndexRecordOption::WithFreqsAndPositions
+    };
     let mut seg_ord = u32::MAX;
-    let mut title: Vec<Option<tantivy::postings::SegmentPostings>> = Vec::new();
-    let mut body: Vec<Option<tantivy::postings::SegmentPostings>> = Vec::new();
+    let mut title: Vec<Option<SegmentPostings>> = Vec::new();
+    let mut body: Vec<Option<SegmentPostings>> = Vec::new();
+    let (mut pos, mut scratch) = (Vec::new(), Vec::new());
     for &ci in order {
         let addr = cands[ci].addr;
         if addr.segment_ord != seg_ord {
             seg_ord = addr.segment_ord;
             let seg = searcher.segment_reader(seg_ord);
-            let open = |field, option| -> Vec<Option<tantivy::postings::SegmentPostings>> {
+            let open = |field, option| -> Vec<Option<SegmentPostings>> {
                 let Ok(inv) = seg.inverted_index(field) else {
                     return Vec::new();
                 };
@@ -231,47 +238,62 @@ fn locate(
                     })
                     .collect()
             };
-            title = open(f.title, IndexRecordOption::WithFreqsAndPositions);
+            title = open(f.title, title_option);
             body = open(f.body, IndexRecordOption::WithFreqsAndPositions);
         }
         let doc = addr.doc_id;
-        let in_title = phrase_positions(&mut title, doc).is_some_and(|p| !p.is_empty());
-        let pos = phrase_positions(&mut body, doc).unwrap_or_default();
+        let in_title = if stems.len() == 1 {
+            title
+                .first_mut()
+                .and_then(Option::as_mut)
+                .is_some_and(|p| on_doc(p, doc))
+        } else {
+            phrase_positions(&mut title, doc, &mut pos, &mut scratch) && !pos.is_empty()
+        };
+        if !phrase_positions(&mut body, doc, &mut pos, &mut scratch) {
+            pos.clear();
+        }
         if in_title || !pos.is_empty() {
-            each(ci, in_title, pos);
+            each(ci, in_title, &pos);
         }
     }
 }
 
-/// Positions in `doc` where the stems stand in order, one after another (for
-/// one stem, where it stands); `None` when a stem is absent.
+/// Whether `p` holds `doc` (moving it there when it is behind).
+fn on_doc(p: &mut SegmentPostings, doc: DocId) -> bool {
+    if p.doc() < doc {
+        p.seek(doc);
+    }
+    p.doc() == doc
+}
+
+/// Into `out`, the positions in `doc` where the stems stand in order, one after
+/// another (for one stem, where it stands); `false` when a stem is absent.
 fn phrase_positions(
-    postings: &mut [Option<tantivy::postings::SegmentPostings>],
+    postings: &mut [Option<SegmentPostings>],
     doc: DocId,
-) -> Option<Vec<u32>> {
+    out: &mut Vec<u32>,
+    scratch: &mut Vec<u32>,
+) -> bool {
+    out.clear();
     if postings.is_empty() {
-        return None;
+        return false;
     }
-    let mut out: Option<Vec<u32>> = None;
     for (i, p) in postings.iter_mut().enumerate() {
-        let p = p.as_mut()?;
-        if p.doc() < doc {
-            p.seek(doc);
+        let Some(p) = p.as_mut() else {
+            return false;
+        };
+        if !on_doc(p, doc) {
+            return false;
         }
-        if p.doc() != doc {
-            return None;
+        if i == 0 {
+            p.positions(out);
+        } else {
+            p.positions(scratch);
+            out.retain(|&q| scratch.binary_search(&(q + i as u32)).is_ok());
         }
-        let mut pos = Vec::new();
-        p.positions(&mut pos);
-        out = Some(match out {
-            None => pos,
-            Some(prev) => prev
-                .into_iter()
-                .filter(|&q| pos.binary_search(&(q + i as u32)).is_ok())
-                .collect(),
-        });
     }
-    out
+    true
 }
 
 /// Spread the first [`TOP`] hits across games: a game with a good hit (at

@@ -107,31 +107,29 @@ impl SnippetTokenizer {
     }
 }
 
-/// Byte ranges of the words of `text` as the index analyzer splits them
-/// (runs of alphanumeric characters), long words left out.
-fn words(text: &str) -> Box<dyn Iterator<Item = Range<usize>> + '_> {
+/// Call `each` with the byte range of every word of `text` as the index
+/// analyzer splits them (runs of alphanumeric characters), long words left out.
+fn for_each_word(text: &str, mut each: impl FnMut(Range<usize>)) {
     if text.is_ascii() {
-        return Box::new(ascii_words(text.as_bytes()));
+        ascii_words(text.as_bytes()).for_each(each);
+        return;
     }
     let mut chars = text.char_indices().peekable();
-    Box::new(std::iter::from_fn(move || {
-        loop {
-            let (from, c) = chars.next()?;
+    while let Some((from, c)) = chars.next() {
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        let mut to = text.len();
+        for (i, c) in chars.by_ref() {
             if !c.is_alphanumeric() {
-                continue;
-            }
-            let mut to = text.len();
-            for (i, c) in chars.by_ref() {
-                if !c.is_alphanumeric() {
-                    to = i;
-                    break;
-                }
-            }
-            if to - from < LONG_WORD {
-                return Some(from..to);
+                to = i;
+                break;
             }
         }
-    }))
+        if to - from < LONG_WORD {
+            each(from..to);
+        }
+    }
 }
 
 /// [`words`] for ASCII text, byte by byte.
@@ -193,7 +191,7 @@ pub fn best_fragment(
         }
     };
     let mut current = Fragment::new(0);
-    for w in words(text) {
+    for_each_word(text, |w| {
         if w.end - current.start > max {
             keep(std::mem::replace(&mut current, Fragment::new(w.start)));
         }
@@ -205,7 +203,7 @@ pub fn best_fragment(
             current.score += weight;
             current.highlighted.push(w);
         }
-    }
+    });
     keep(current);
     let best = best?;
     let highlighted = best
