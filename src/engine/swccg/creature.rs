@@ -506,7 +506,12 @@ impl Engine {
             })
             .sum();
         // A character aboard a vehicle or starship adds no power of its own.
-        if !matches!(self.st.zone[c], Zone::At(_)) {
+        if let Zone::On(h) = self.st.zone[c]
+            && matches!(
+                self.st.def(h).card_type,
+                CardType::Vehicle | CardType::Starship
+            )
+        {
             return 0;
         }
         self.st.def(c).stats.power.unwrap_or(0) + added
@@ -845,6 +850,8 @@ impl Engine {
             );
         }
     }
+}
+
 /// A creature's text that relocates a card it defeats to a location instead of eating
 /// it ("… relocated to Wampa Cave"): `to` names the location (board name or title).
 #[derive(Debug, Clone, serde::Deserialize)]

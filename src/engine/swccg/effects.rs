@@ -91,39 +91,18 @@ impl Engine {
             Effect::Explode => self.explode(ix),
             Effect::CompleteJediTest => self.complete_jedi_test(ix),
             Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
-            Effect::Duel(def) => self.duel_begin(ix, def),
-            Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
-            Effect::DuelDraws => self.duel_draws(ix),
-            Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
-            Effect::Eat {
-                vehicle,
-                add_ferocity,
-            } => self.eat(ix, me, &label, vehicle, add_ferocity),
-            Effect::AddFerocity(c, n) => self.add_ferocity(c, n),
-            Effect::DuelWon(i) => self.duel_won(ix, i),
+            e @ (Effect::Duel(_)
+            | Effect::AddDuelDestiny(_)
+            | Effect::DuelDraws
+            | Effect::AddToDestiny(_)
+            | Effect::DuelWon(_)
+            | Effect::EpicDuel(_)
+            | Effect::Eat { .. }
+            | Effect::AddFerocity(..)) => self.apply_duel_or_creature(ix, me, &label, e),
             Effect::BlowAway(def) => self.blow_away(ix, *def),
             Effect::BlownAwayOccurred(locs) => self.blown_away_occurred(ix, locs),
-            Effect::EpicDuel(spec) => self.epic_duel(ix, spec),
-            Effect::CrossOverAs {
-                card,
-                title,
-                personas,
-                keywords,
-            } => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over_as(me, c, &title, &personas, &keywords);
-                }
-                Applied::Done
-            }
-            Effect::StartingHand(n) => {
-                self.set_starting_hand(me, n);
-                Applied::Done
-            }
-            Effect::CrossOver(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over(me, c);
-                }
-                Applied::Done
+            e @ (Effect::CrossOverAs { .. } | Effect::StartingHand(_) | Effect::CrossOver(_)) => {
+                self.apply_crossing(ix, me, e)
             }
             Effect::RetrieveForEach { who, per } => {
                 self.retrieve_for_each(me, who, &per);

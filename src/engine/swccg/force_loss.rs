@@ -187,7 +187,12 @@ impl Engine {
                 self.name(c),
                 self.name(host)
             );
-            self.log(actor(p), Event::StateChange, text, &[r::STACKED_CARDS, r::SUPPORTING]);
+            self.log(
+                actor(p),
+                Event::StateChange,
+                text,
+                &[r::STACKED_CARDS, r::SUPPORTING],
+            );
         }
         Applied::Done
     }
