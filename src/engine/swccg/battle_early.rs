@@ -114,3 +114,41 @@ impl Engine {
         true
     }
 }
+
+impl Engine {
+    /// Text of a card that works "during each battle": only while a battle is under way
+    /// and the card participates in it (at its location, not excluded, not arrived
+    /// after its power segment began).
+    pub(super) fn participates_in_battle(&self, c: super::state::CardIx) -> Result<(), Rej> {
+        let name = self.name(c);
+        let Some(j) = (0..self.stack.len())
+            .rev()
+            .find(|&j| matches!(self.stack[j].kind, ActionKind::Battle))
+        else {
+            return Err(rej(
+                format!(
+                    "{name}'s text works only during a battle it participates in, and no battle is under way"
+                ),
+                cite::PARTICIPATING_DURING,
+            ));
+        };
+        let at = self.battle_location(j);
+        let here = at.is_some_and(|l| cards_at(&self.st, l).contains(&c));
+        let out = super::battle_arrive::is_excluded(&self.st, c, &self.stack[j].excluded)
+            || at.is_some_and(|l| {
+                super::battle_board::late_arrivals(&self.st, l, &self.stack[j]).contains(&c)
+            });
+        if here && !out {
+            return Ok(());
+        }
+        let place = at.map_or_else(String::new, |l| {
+            format!(" at {}", self.st.locations[l].title)
+        });
+        Err(rej(
+            format!(
+                "{name} is not participating in the battle{place}: its \"during each battle\" text cannot be used"
+            ),
+            cite::PARTICIPATING_DURING,
+        ))
+    }
+}

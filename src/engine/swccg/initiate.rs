@@ -566,6 +566,9 @@ impl Engine {
     fn check_timing(&self, p: Side, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
+        if ab.in_battle {
+            self.participates_in_battle(c)?;
+        }
         match (ab.kind, w) {
             (AbilityKind::Automatic, _) => {
                 return Err(rej(

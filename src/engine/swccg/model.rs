@@ -1448,6 +1448,10 @@ pub struct Ability {
     /// A top-level action played during a battle's damage segment (e.g. Houjix).
     #[serde(default)]
     pub damage_segment: bool,
+    /// "During each battle": only during a battle this card participates in (AR
+    /// Participating In Battle - During Battle).
+    #[serde(default)]
+    pub in_battle: bool,
     // ---- starting the game (AR Starting The Game - Example 1)
     /// "If you have deployed a battleground": a location you deployed at the start of
     /// the game (converted since or not) must match.

@@ -83,6 +83,7 @@ pub mod cite {
     pub const CONDITIONS_ON_DRAWING: &str = "swccg.ar.battle-destiny-conditions-on-drawing";
     pub const BATTLE_DESTINY_IN_BRIEF: &str = "swccg.ar.battle-destiny-in-brief";
     pub const PARTICIPATING: &str = "swccg.ar.participating-in-battle";
+    pub const PARTICIPATING_DURING: &str = "swccg.ar.participating-in-battle-during-battle";
     pub const IMMUNE_TO_ATTRITION: &str = "swccg.ar.immune-to-attrition";
     pub const UNPILOTED: &str = "swccg.ar.starships-or-vehicles-unpiloted";
     pub const ATTACKS: &str = "swccg.ar.attacks";
@@ -166,6 +167,7 @@ pub mod cite {
         CONDITIONS_ON_DRAWING,
         BATTLE_DESTINY_IN_BRIEF,
         PARTICIPATING,
+        PARTICIPATING_DURING,
         IMMUNE_TO_ATTRITION,
         UNPILOTED,
         ATTACKS,
