@@ -7,7 +7,7 @@
 //! `prison: true` location (imprisoned).
 
 use super::effects::Applied;
-use super::engine::{Decision, Engine, Outcome, Rej, rej};
+use super::engine::{Decision, Engine, Rej, rej};
 use super::model::{CardState, CardType, Filter, LocKind, PileName, Side, Verb};
 use super::rules as r;
 use super::state::{CardIx, Zone};
@@ -180,18 +180,11 @@ impl Engine {
                 .cloned()
                 .filter(|d| d.by == Side::Dark && is_capture_verb(d.verb))
             else {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: Side::Dark,
-                    kind: crate::engine::NeedKind::Choice,
-                    what: format!(
-                        "{title} is captured: seize (by {}), imprison or escape",
-                        escorts
-                            .iter()
-                            .map(|&e| self.st.key(e).to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
+                let what = format!(
+                    "{title} is captured: seize (by {}), imprison or escape",
+                    self.keys(&escorts)
+                );
+                self.need_choice(Side::Dark, what);
                 return Applied::Stop;
             };
             self.script.take();
@@ -360,11 +353,7 @@ impl Engine {
                 let Some(d) = self.script.peek().cloned().filter(|d| {
                     d.by == Side::Light && matches!(d.verb, Verb::Escape | Verb::Rally)
                 }) else {
-                    self.outcome = Some(Outcome::NeedsDecision {
-                        player: Side::Light,
-                        kind: crate::engine::NeedKind::Choice,
-                        what: format!("{title} is released: escape or rally"),
-                    });
+                    self.need_choice(Side::Light, format!("{title} is released: escape or rally"));
                     return false;
                 };
                 self.script.take();

@@ -5,7 +5,7 @@
 //! whose result this is can no longer be (the time for responses to it has passed).
 
 use super::effects::Applied;
-use super::engine::{Engine, Flow, Outcome, actor, rej};
+use super::engine::{Engine, Flow, actor, rej};
 use super::model::{PileName, Side, Verb};
 use super::stack::{ActionKind, Entry};
 use crate::engine::Event;
@@ -64,20 +64,13 @@ impl Engine {
                 self.reject(&d, rej(why, RESULT).and(AUTOMATIC_ACTIONS));
                 continue;
             }
-            let Some(d) = self
-                .script
-                .peek()
-                .cloned()
-                .filter(|d| d.by == chooser && d.verb == Verb::First)
-            else {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: chooser,
-                    kind: crate::engine::NeedKind::Choice,
-                    what: format!("who activates first for {label} (`first`)"),
-                });
+            let Some(d) = self.take_next_of(chooser, Verb::First) else {
+                self.need_choice(
+                    chooser,
+                    format!("who activates first for {label} (`first`)"),
+                );
                 return Applied::Stop;
             };
-            self.script.take();
             match d.step.player {
                 Some(p) => break p,
                 None => self.reject(

@@ -844,47 +844,22 @@ impl Engine {
         cands: &[CardIx],
         what: &str,
     ) -> Option<(CardIx, Decision)> {
-        loop {
-            match self.script.peek().cloned() {
-                Some(d) if d.by == p && d.verb == Verb::Choose => {
-                    self.script.take();
-                    let pick = d
-                        .step
-                        .cards
-                        .first()
-                        .and_then(|k| self.st.find(k))
-                        .filter(|c| cands.contains(c));
-                    match pick {
-                        Some(c) => return Some((c, d)),
-                        None => self.reject(
-                            &d,
-                            rej(
-                                format!(
-                                    "must choose one of: {} (a search must take a card if possible)",
-                                    cands.iter().map(|&c| self.st.key(c).to_string()).collect::<Vec<_>>().join(", ")
-                                ),
-                                r::TAKING_CARDS,
-                            ),
-                        ),
-                    }
-                }
-                _ => {
-                    self.outcome = Some(Outcome::NeedsDecision {
-                        kind: crate::engine::NeedKind::Choice,
-                        player: p,
-                        what: format!(
-                            "choose {what}: one of {}",
-                            cands
-                                .iter()
-                                .map(|&c| self.st.key(c).to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    });
-                    return None;
-                }
-            }
-        }
+        let (chosen, d) = self.choose_cards(
+            p,
+            cands,
+            1,
+            |e| format!("choose {what}: one of {}", e.keys(cands)),
+            |e, _| {
+                rej(
+                    format!(
+                        "must choose one of: {} (a search must take a card if possible)",
+                        e.keys(cands)
+                    ),
+                    r::TAKING_CARDS,
+                )
+            },
+        )?;
+        Some((chosen[0], d))
     }
 
     /// `p` loses `n` Force, one card at a time (AR: Losing Force): from hand or the top
@@ -915,18 +890,13 @@ impl Engine {
                 _ => match self.next_loss_place(p, &open) {
                     Some(pl) => pl,
                     None => {
-                        self.outcome = Some(Outcome::NeedsDecision {
-                            kind: crate::engine::NeedKind::Choice,
-                            player: p,
-                            what: format!(
-                                "where to lose {} more Force from (`lose_force` with `from:`: {})",
-                                n - lost,
-                                open.iter()
-                                    .map(|x| x.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        });
+                        let places: Vec<&str> = open.iter().map(|x| x.as_str()).collect();
+                        let what = format!(
+                            "where to lose {} more Force from (`lose_force` with `from:`: {})",
+                            n - lost,
+                            places.join(", ")
+                        );
+                        self.need_choice(p, what);
                         break;
                     }
                 },
@@ -935,11 +905,7 @@ impl Engine {
                 super::force_loss::LossCard::Card(c) => c,
                 super::force_loss::LossCard::None => break,
                 super::force_loss::LossCard::Choose(what) => {
-                    self.outcome = Some(Outcome::NeedsDecision {
-                        kind: crate::engine::NeedKind::Choice,
-                        player: p,
-                        what,
-                    });
+                    self.need_choice(p, what);
                     break;
                 }
             };

@@ -4,8 +4,8 @@
 //! the peeked cards returned are placed on top of it.
 
 use super::effects::Applied;
-use super::engine::{Engine, Outcome, rej};
-use super::model::{Dest, PileName, Side, Verb};
+use super::engine::{Engine, rej};
+use super::model::{Dest, PileName, Side};
 use super::rules as r;
 use super::state::CardIx;
 use crate::engine::{Actor, Event};
@@ -94,38 +94,20 @@ impl Engine {
 
     /// The player's `choose` of exactly `n` of the peeked cards.
     fn choose_peeked(&mut self, p: Side, peeked: &[CardIx], n: usize) -> Option<Vec<CardIx>> {
-        while let Some(d) = self.script.peek().cloned() {
-            if d.by != p || d.verb != Verb::Choose {
-                break;
-            }
-            self.script.take();
-            let chosen: Vec<CardIx> = d
-                .step
-                .cards
-                .iter()
-                .filter_map(|k| self.st.find(k))
-                .collect();
-            let mut uniq = chosen.clone();
-            uniq.sort_unstable();
-            uniq.dedup();
-            if uniq.len() == n
-                && chosen.len() == d.step.cards.len()
-                && chosen.iter().all(|c| peeked.contains(c))
-            {
-                return Some(chosen);
-            }
-            let why = if chosen.iter().any(|&c| self.is_insert(p, c)) {
-                "an insert card is not a card of the Reserve Deck: it is not one of the cards peeked at".to_string()
-            } else {
-                format!("choose exactly {n} of the cards peeked at")
-            };
-            self.reject(&d, rej(why, r::INSERT_CARDS));
-        }
-        self.outcome = Some(Outcome::NeedsDecision {
-            player: p,
-            kind: crate::engine::NeedKind::Choice,
-            what: format!("which {n} of the cards peeked at to place"),
-        });
-        None
+        let (chosen, _) = self.choose_cards(
+            p,
+            peeked,
+            n,
+            |_| format!("which {n} of the cards peeked at to place"),
+            |e, named| {
+                let why = if named.iter().any(|&c| e.is_insert(p, c)) {
+                    "an insert card is not a card of the Reserve Deck: it is not one of the cards peeked at".to_string()
+                } else {
+                    format!("choose exactly {n} of the cards peeked at")
+                };
+                rej(why, r::INSERT_CARDS)
+            },
+        )?;
+        Some(chosen)
     }
 }

@@ -34,6 +34,7 @@ mod battle_power;
 pub mod battle_scenario;
 pub mod card_values;
 mod check;
+mod choose;
 pub mod conditions;
 pub mod creature;
 mod deploy;

@@ -12,7 +12,7 @@
 
 use serde::Deserialize;
 
-use super::engine::{Engine, Outcome, rej};
+use super::engine::{Engine, rej};
 use super::model::{CardState, CardType, Filter, PileName, Side, Verb};
 use super::rules as r;
 use super::state::{CardIx, Zone};
@@ -126,13 +126,7 @@ impl Engine {
     /// Choices of a card its deployment conditions or an Objective's restrictions
     /// bar from deploying are rejected with that rule.
     pub(super) fn reject_barred_choices(&mut self, p: Side, f: &Filter) {
-        while let Some(d) = self.script.peek().cloned() {
-            if d.by != p || d.verb != Verb::Choose {
-                return;
-            }
-            let Some(c) = d.step.cards.first().and_then(|k| self.st.find(k)) else {
-                return;
-            };
+        while let Some((d, c)) = self.next_chosen_card(p) {
             if let Some(why) = self.not_a_battleground_when_deployed(c, f, p) {
                 self.script.take();
                 self.reject(&d, why);
@@ -182,10 +176,10 @@ impl Engine {
     /// An optional deployment ("and/or", "up to"): the player's `choose` with no
     /// card declines it.
     pub(super) fn declines_optional(&mut self, p: Side, label: &str, f: &Filter) -> bool {
-        let Some(d) = self.script.peek().cloned() else {
-            return false;
-        };
-        if d.by != p || d.verb != Verb::Choose || !d.step.cards.is_empty() {
+        if !self
+            .next_of(p, Verb::Choose)
+            .is_some_and(|d| d.step.cards.is_empty())
+        {
             return false;
         }
         self.script.take();
@@ -350,11 +344,7 @@ impl Engine {
     /// The chooser's `choose` decision for one part of the text (no card: declines an
     /// optional part).
     fn pick(&mut self, chooser: Side, cands: &[CardIx], it: &ObjDeploy) -> Pick {
-        while let Some(d) = self.script.peek().cloned() {
-            if d.by != chooser || d.verb != Verb::Choose {
-                break;
-            }
-            self.script.take();
+        while let Some(d) = self.take_next_of(chooser, Verb::Choose) {
             let chosen: Vec<Option<CardIx>> =
                 d.step.cards.iter().map(|k| self.st.find(k)).collect();
             match chosen.as_slice() {
@@ -382,11 +372,7 @@ impl Engine {
                 }
             }
         }
-        self.outcome = Some(Outcome::NeedsDecision {
-            player: chooser,
-            kind: crate::engine::NeedKind::Choice,
-            what: format!("a card for \"{}\"", it.text),
-        });
+        self.need_choice(chooser, format!("a card for \"{}\"", it.text));
         Pick::Stop
     }
 

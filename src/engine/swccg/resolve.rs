@@ -589,19 +589,13 @@ impl Engine {
                 }
             }
         }
-        self.outcome = Some(Outcome::NeedsDecision {
-            kind: crate::engine::NeedKind::Choice,
-            player: p,
-            what: format!(
-                "the destiny number of {} (one of {})",
-                self.name(c),
-                values
-                    .iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        });
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let what = format!(
+            "the destiny number of {} (one of {})",
+            self.name(c),
+            values.join(", ")
+        );
+        self.need_choice(p, what);
         None
     }
 

@@ -8,7 +8,7 @@
 //! when the retargeting card is played can be changed: an action that targets only
 //! once it has searched a pile has none yet.
 
-use super::engine::{Engine, Outcome, Rej, actor, rej};
+use super::engine::{Engine, Rej, actor, rej};
 use super::model::{CardRef, TargetKind, Verb};
 use super::rules as r;
 use super::stack::Tgt;
@@ -116,20 +116,11 @@ impl Engine {
             return Applied::Done;
         };
         loop {
-            let Some(d) = self
-                .script
-                .peek()
-                .cloned()
-                .filter(|d| d.by == me && d.verb == Verb::Retarget)
-            else {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: me,
-                    kind: crate::engine::NeedKind::Choice,
-                    what: format!("the new target of {} (`retarget`)", self.stack[j].label),
-                });
+            let Some(d) = self.take_next_of(me, Verb::Retarget) else {
+                let what = format!("the new target of {} (`retarget`)", self.stack[j].label);
+                self.need_choice(me, what);
                 return Applied::Stop;
             };
-            self.script.take();
             match self.check_retarget(j, &d.step.target) {
                 Ok((p, new)) => {
                     self.apply_retarget(j, me, p, new);

@@ -64,13 +64,7 @@ impl super::engine::Engine {
     /// A search that deploys a card: a scripted choice of a Defensive Shield (even
     /// one the search names) is rejected, since a Shield is never deployed.
     pub(super) fn reject_shield_choices(&mut self, p: Side) {
-        while let Some(d) = self.script.peek().cloned() {
-            if d.by != p || d.verb != super::model::Verb::Choose {
-                return;
-            }
-            let Some(c) = d.step.cards.first().and_then(|k| self.st.find(k)) else {
-                return;
-            };
+        while let Some((d, c)) = self.next_chosen_card(p) {
             let Err(why) = self.shield_not_deployed(c) else {
                 return;
             };

@@ -13,11 +13,11 @@ use serde::Deserialize;
 
 use super::activation::LocFilter;
 use super::effects::Applied;
-use super::engine::{Engine, Outcome, actor, rej};
+use super::engine::{Engine, actor, rej};
 use super::model::{Filter, LocKind, LocationDef, PileName, Side, Verb};
 use super::rules as r;
 use super::state::{CardIx, Location, Zone};
-use crate::engine::{Event, NeedKind};
+use crate::engine::Event;
 
 /// `deploy_site: {from, filter, to, battleground, not_on_table, reshuffle}`.
 #[derive(Debug, Clone, Deserialize)]
@@ -194,25 +194,18 @@ impl Engine {
             );
         }
         loop {
-            let Some(d) = self
-                .script
-                .peek()
-                .filter(|d| d.by == me && d.verb == Verb::Choose)
-                .cloned()
-            else {
+            let Some(d) = self.take_next_of(me, Verb::Choose) else {
                 if valid.is_empty() {
                     break;
                 }
-                self.outcome = Some(Outcome::NeedsDecision {
-                    kind: NeedKind::Choice,
-                    player: me,
-                    what: format!(
+                self.need_choice(
+                    me,
+                    format!(
                         "a site for {label} and the planet it deploys to (`choose` with `to:`)"
                     ),
-                });
+                );
                 return Applied::Stop;
             };
-            self.script.take();
             let c = d.step.cards.first().and_then(|k| self.st.find(k));
             let Some(c) = c.filter(|c| cards.contains(c)) else {
                 let reason = format!(

@@ -5,8 +5,8 @@
 //! may be stolen.
 
 use super::effects::Applied;
-use super::engine::{Engine, Outcome, rej};
-use super::model::{CardType, Filter, PileName, Side, Verb};
+use super::engine::{Engine, rej};
+use super::model::{CardType, Filter, PileName, Side};
 use super::state::{CardIx, Zone};
 use crate::engine::{Actor, Event};
 use serde::Deserialize;
@@ -157,62 +157,52 @@ impl Engine {
             );
             return Applied::Done;
         }
-        loop {
-            let Some(d) = self
-                .script
-                .peek()
-                .cloned()
-                .filter(|d| d.by == me && d.verb == Verb::Choose)
-            else {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: me,
-                    kind: crate::engine::NeedKind::Choice,
-                    what: format!(
-                        "choose a card to steal from {}'s {}: one of {}",
-                        opp.name(),
-                        s.from.title(),
-                        ok.iter()
-                            .map(|&c| self.st.key(c).to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
-                return Applied::Stop;
-            };
-            self.script.take();
-            let pick = d.step.cards.first().and_then(|k| self.st.find(k));
-            match pick {
-                Some(c) if ok.contains(&c) => {
-                    self.st.cards[c].def.side = me;
-                    self.st.to_pile(c, me, s.to);
-                    let text = format!(
-                        "{} steals {} from {}'s {} into {}'s {}",
-                        me.name(),
-                        self.name(c),
-                        opp.name(),
-                        s.from.title(),
-                        me.name(),
-                        s.to.title()
-                    );
-                    self.log(super::actor(me), Event::StateChange, text, &[STEALING]);
-                    return Applied::Done;
-                }
-                Some(c) if pile.contains(&c) => {
-                    let (why, rule) = self
-                        .steal_refusal(c)
+        let (chosen, _) = match self.choose_cards(
+            me,
+            &ok,
+            1,
+            |e| {
+                format!(
+                    "choose a card to steal from {}'s {}: one of {}",
+                    opp.name(),
+                    s.from.title(),
+                    e.keys(&ok)
+                )
+            },
+            |e, named| match named {
+                [c] if pile.contains(c) => {
+                    let (why, rule) = e
+                        .steal_refusal(*c)
                         .unwrap_or_else(|| ("it may not be stolen".into(), STEALING));
-                    self.reject(&d, rej(why, rule));
+                    rej(why, rule)
                 }
-                _ => {
-                    let why = format!(
+                _ => rej(
+                    format!(
                         "the card chosen is not in {}'s {}",
                         opp.name(),
                         s.from.title()
-                    );
-                    self.reject(&d, rej(why, STEALING));
-                }
-            }
-        }
+                    ),
+                    STEALING,
+                ),
+            },
+        ) {
+            Some(x) => x,
+            None => return Applied::Stop,
+        };
+        let c = chosen[0];
+        self.st.cards[c].def.side = me;
+        self.st.to_pile(c, me, s.to);
+        let text = format!(
+            "{} steals {} from {}'s {} into {}'s {}",
+            me.name(),
+            self.name(c),
+            opp.name(),
+            s.from.title(),
+            me.name(),
+            s.to.title()
+        );
+        self.log(super::actor(me), Event::StateChange, text, &[STEALING]);
+        Applied::Done
     }
 
     /// Boarding an opponent's empty starship or vehicle does not steal it.

@@ -3,8 +3,8 @@
 //! is removed, the extra copies go to their owner's Used Pile, the owner choosing which.
 //! Supporting (stacked) cards do not count.
 
-use super::engine::{Engine, Outcome, rej};
-use super::model::{CardState, PileName, Side, Verb};
+use super::engine::{Engine, rej};
+use super::model::{CardState, PileName, Side};
 use super::rules as r;
 use super::state::CardIx;
 use crate::engine::{Actor, Event};
@@ -90,41 +90,28 @@ impl Engine {
                 ),
                 &[r::ANAKIN_AND_VADER],
             );
-            while let Some(d) = self.script.peek().cloned() {
-                if d.by != side || d.verb != Verb::Choose {
-                    break;
-                }
-                self.script.take();
-                let pick: Vec<CardIx> = d
-                    .step
-                    .cards
-                    .iter()
-                    .filter_map(|k| self.st.find(k))
-                    .collect();
-                match pick.as_slice() {
-                    [x] if *x == a || *x == v => {
-                        self.st.to_pile(*x, side, PileName::LostPile);
-                        let text = format!("{} is lost", self.name(*x));
-                        self.log(
-                            super::actor(side),
-                            Event::StateChange,
-                            text,
-                            &[r::ANAKIN_AND_VADER],
-                        );
-                        return true;
-                    }
-                    _ => {
-                        let why = format!("choose one of {} and {}", self.name(a), self.name(v));
-                        self.reject(&d, rej(why, r::ANAKIN_AND_VADER));
-                    }
-                }
-            }
-            self.outcome = Some(Outcome::NeedsDecision {
-                player: side,
-                kind: crate::engine::NeedKind::Choice,
-                what: format!("which of {} and {} is lost", self.name(a), self.name(v)),
-            });
-            return false;
+            let Some((x, _)) = self.choose_cards(
+                side,
+                &[a, v],
+                1,
+                |e| format!("which of {} and {} is lost", e.name(a), e.name(v)),
+                |e, _| {
+                    let why = format!("choose one of {} and {}", e.name(a), e.name(v));
+                    rej(why, r::ANAKIN_AND_VADER)
+                },
+            ) else {
+                return false;
+            };
+            let x = x[0];
+            self.st.to_pile(x, side, PileName::LostPile);
+            let text = format!("{} is lost", self.name(x));
+            self.log(
+                super::actor(side),
+                Event::StateChange,
+                text,
+                &[r::ANAKIN_AND_VADER],
+            );
+            return true;
         }
         true
     }
@@ -142,43 +129,28 @@ impl Engine {
             ),
             &[r::UNIQUENESS],
         );
-        while let Some(d) = self.script.peek().cloned() {
-            if d.by != owner || d.verb != Verb::Choose {
-                break;
-            }
-            self.script.take();
-            let chosen: Vec<CardIx> = d
-                .step
-                .cards
-                .iter()
-                .filter_map(|k| self.st.find(k))
-                .filter(|x| copies.contains(x))
-                .collect();
-            let mut uniq = chosen.clone();
-            uniq.sort_unstable();
-            uniq.dedup();
-            if uniq.len() != extra || chosen.len() != d.step.cards.len() {
+        let Some((chosen, _)) = self.choose_cards(
+            owner,
+            &copies,
+            extra,
+            |_| format!("which {extra} copies of {title} go to the Used Pile"),
+            |_, _| {
                 let why = format!("choose exactly {extra} of the copies of {title} on table");
-                self.reject(&d, rej(why, r::UNIQUENESS));
-                continue;
-            }
-            for x in chosen {
-                self.st.to_pile(x, owner, PileName::UsedPile);
-                let text = format!("{} is placed in {}'s Used Pile", self.name(x), owner.name());
-                self.log(
-                    super::actor(owner),
-                    Event::StateChange,
-                    text,
-                    &[r::UNIQUENESS],
-                );
-            }
-            return true;
+                rej(why, r::UNIQUENESS)
+            },
+        ) else {
+            return false;
+        };
+        for x in chosen {
+            self.st.to_pile(x, owner, PileName::UsedPile);
+            let text = format!("{} is placed in {}'s Used Pile", self.name(x), owner.name());
+            self.log(
+                super::actor(owner),
+                Event::StateChange,
+                text,
+                &[r::UNIQUENESS],
+            );
         }
-        self.outcome = Some(Outcome::NeedsDecision {
-            player: owner,
-            kind: crate::engine::NeedKind::Choice,
-            what: format!("which {extra} copies of {title} go to the Used Pile"),
-        });
-        false
+        true
     }
 }

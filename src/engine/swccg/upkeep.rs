@@ -14,12 +14,12 @@
 use serde::Deserialize;
 
 use super::effects::Applied;
-use super::engine::{Decision, Engine, Outcome, Rej, Window, actor, rej};
+use super::engine::{Decision, Engine, Rej, Window, actor, rej};
 use super::model::{CardType, Cost, Phase, PileName, Side, Verb};
 use super::rules as r;
 use super::state::CardIx;
 use super::values::cite;
-use crate::engine::{Actor, Event, NeedKind};
+use crate::engine::{Actor, Event};
 
 /// A maintenance card's options besides sacrificing it (always offered).
 #[derive(Debug, Clone, Deserialize)]
@@ -149,24 +149,15 @@ impl Engine {
             return Applied::Done;
         }
         loop {
-            let Some(d) = self
-                .script
-                .peek()
-                .filter(|d| d.by == me && d.verb == Verb::Draw)
-                .cloned()
-            else {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    kind: NeedKind::Choice,
-                    player: me,
-                    what: format!(
-                        "how many cards to draw for {label} ({}..={})",
-                        range.start(),
-                        range.end()
-                    ),
-                });
+            let Some(d) = self.take_next_of(me, Verb::Draw) else {
+                let what = format!(
+                    "how many cards to draw for {label} ({}..={})",
+                    range.start(),
+                    range.end()
+                );
+                self.need_choice(me, what);
                 return Applied::Stop;
             };
-            self.script.take();
             let n = d.step.amount.unwrap_or(1);
             if n < 0 || !range.contains(&(n as u32)) {
                 let reason = format!(
@@ -313,14 +304,11 @@ impl Engine {
             self.pay_maintenance(me, c, d.verb, &cost);
             return Applied::Done;
         }
-        self.outcome = Some(Outcome::NeedsDecision {
-            kind: NeedKind::Choice,
-            player: me,
-            what: format!(
-                "{}'s maintenance cost: maintain, recycle or sacrifice it",
-                self.name(c)
-            ),
-        });
+        let what = format!(
+            "{}'s maintenance cost: maintain, recycle or sacrifice it",
+            self.name(c)
+        );
+        self.need_choice(me, what);
         Applied::Stop
     }
 
