@@ -108,6 +108,24 @@ impl Event {
     }
 }
 
+/// A line of text with the rulebook section IDs that justify it: what a game's rule
+/// helpers (a destiny draw, a drain's numbers, a battle's numbers) say before the
+/// driver makes it a trace step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cited {
+    pub text: String,
+    pub cites: Vec<&'static str>,
+}
+
+impl Cited {
+    pub fn new(text: impl Into<String>, cites: &[&'static str]) -> Cited {
+        Cited {
+            text: text.into(),
+            cites: cites.to_vec(),
+        }
+    }
+}
+
 /// One step of a trace. `cites` are rulebook section IDs that justify it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TraceStep {

@@ -8,6 +8,7 @@
 //! the draw fails and resolves in the opponent's favour).
 
 use super::values::{Base, Effect, Modifier, Op, Rules, Term, Total, cite, compute};
+use crate::engine::Cited;
 
 /// A card as far as destiny is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,13 +106,6 @@ pub struct Drawn {
     pub canceled_by: Option<String>,
 }
 
-/// One line of the destiny trace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Note {
-    pub text: String,
-    pub cites: Vec<&'static str>,
-}
-
 /// The outcome of a destiny request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
@@ -122,7 +116,7 @@ pub struct Outcome {
     pub consumed: usize,
     /// Draws that counted against limits.
     pub counted: u32,
-    pub notes: Vec<Note>,
+    pub notes: Vec<Cited>,
     /// A choice the script did not give ("needs a decision from Light: ...").
     pub needs: Option<String>,
 }
@@ -134,13 +128,6 @@ impl Outcome {
     }
     pub fn total_value(&self) -> Option<i64> {
         self.total.as_ref().and_then(|t| t.value)
-    }
-}
-
-fn note(text: String, cites: &[&'static str]) -> Note {
-    Note {
-        text,
-        cites: cites.to_vec(),
     }
 }
 
@@ -165,7 +152,7 @@ pub fn draw(req: &Request, reserve: &[DestinyCard]) -> Outcome {
             }
             Plan::Normal => {
                 if out.counted >= limit {
-                    out.notes.push(note(
+                    out.notes.push(Cited::new(
                         format!("{}: limited to {limit}; no further draw", req.kind),
                         &[cite::LIMITED, cite::CANCELED_REDRAWN],
                     ));
@@ -206,7 +193,7 @@ fn substitute(
     let value = &value;
     // "About to draw": only while a draw could be made at all.
     if out.consumed >= reserve.len() {
-        out.notes.push(note(
+        out.notes.push(Cited::new(
             format!(
                 "{}: cannot substitute {source} — the Reserve Deck is empty, so {} is not about to draw",
                 req.kind, req.player
@@ -226,7 +213,7 @@ fn substitute(
         }],
         unresolved: None,
     };
-    out.notes.push(note(
+    out.notes.push(Cited::new(
         format!(
             "{} substitutes {value} from {source} for a {} (cannot be modified, canceled or reset; not counted against limits)",
             req.player, req.kind
@@ -264,14 +251,14 @@ fn choose_from<I: Iterator<Item = i64>>(
     let room = limit.saturating_sub(out.counted);
     let x_eff = (*x).min(room);
     if x_eff == 0 {
-        out.notes.push(note(
+        out.notes.push(Cited::new(
             format!("{}: limited to {limit}; no further draw", req.kind),
             &[cite::LIMITED, cite::DRAW_X_CHOOSE_Y],
         ));
         return;
     }
     if x_eff < *x {
-        out.notes.push(note(
+        out.notes.push(Cited::new(
             format!(
                 "{source}: draw {x} choose {y} — every draw counts against the limit of {limit}, so only {x_eff} may be drawn"
             ),
@@ -308,7 +295,7 @@ fn choose_from<I: Iterator<Item = i64>>(
     for &i in &group {
         out.draws[i].chosen = picked.contains(&i);
     }
-    out.notes.push(note(
+    out.notes.push(Cited::new(
         format!(
             "{source}: drew {}, chose {}",
             group.len(),
@@ -331,7 +318,7 @@ fn total(req: &Request, out: &mut Outcome) {
         .filter(|d| d.chosen && d.value.is_some())
         .collect();
     if parts.is_empty() {
-        out.notes.push(note(
+        out.notes.push(Cited::new(
             format!(
                 "{}: no destiny total — the draw fails and resolves in the opponent's favour",
                 req.kind
@@ -369,7 +356,7 @@ fn total(req: &Request, out: &mut Outcome) {
         Rules { floor_zero: true },
     );
     out.notes
-        .push(note(format!("{total}"), &[cite::STEP_TOTAL]));
+        .push(Cited::new(format!("{total}"), &[cite::STEP_TOTAL]));
     out.total = Some(total);
 }
 
@@ -382,7 +369,7 @@ fn draw_one(
     chosen: bool,
 ) {
     let Some(card) = reserve.get(out.consumed) else {
-        out.notes.push(note(
+        out.notes.push(Cited::new(
             format!(
                 "{}: {}'s Reserve Deck is empty — the draw does not exist",
                 req.kind, req.player
@@ -400,7 +387,7 @@ fn draw_one(
         [one] => Some(*one),
         many => match choices.next() {
             Some(c) if many.contains(&c) => {
-                out.notes.push(note(
+                out.notes.push(Cited::new(
                     format!(
                         "{} chooses {} as the destiny of {} (locked in)",
                         req.player, c, card.name
@@ -447,7 +434,7 @@ fn draw_one(
     );
     let cancel = req.cancels.iter().find(|c| c.draw == my_ix);
     if let Some(c) = cancel {
-        out.notes.push(note(
+        out.notes.push(Cited::new(
             format!(
                 "{} draws {} ({}); canceled by {}{}",
                 req.player,
@@ -476,7 +463,7 @@ fn draw_one(
         }
         return;
     }
-    out.notes.push(note(
+    out.notes.push(Cited::new(
         format!("{} draws {}: {value}", req.player, card.name),
         &[cite::HOW_TO_DRAW, cite::STEP_COMPLETE_DRAW],
     ));

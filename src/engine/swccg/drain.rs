@@ -8,6 +8,7 @@
 
 use super::battle::Side;
 use super::values::{Base, Modifier, Op, Rules, Total, cite, compute};
+use crate::engine::Cited;
 use serde::Deserialize;
 
 /// A card at the drain location.
@@ -167,16 +168,9 @@ pub fn split_loss(amount: i64, available: i64, elsewhere: i64) -> (i64, i64, i64
     (first, rest, amount - first - rest)
 }
 
-/// One line of the drain trace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
-    pub text: String,
-    pub cites: Vec<&'static str>,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Outcome {
-    pub lines: Vec<Line>,
+    pub lines: Vec<Cited>,
     pub initiated: bool,
     pub not_initiated: Option<String>,
     pub cost: Option<Total>,
@@ -191,10 +185,7 @@ pub struct Outcome {
 
 impl Outcome {
     fn say(&mut self, text: impl Into<String>, cites: &[&'static str]) {
-        self.lines.push(Line {
-            text: text.into(),
-            cites: cites.to_vec(),
-        });
+        self.lines.push(Cited::new(text, cites));
     }
 }
 
