@@ -831,7 +831,7 @@ impl<'a> Live<'a> {
         }
         a
     }
-    fn draw(&mut self, side: Side, req: &destiny::Request) -> destiny::Outcome {
+    fn draw(&mut self, side: Side, req: &destiny::Request) -> destiny::DestinyResult {
         let deck = &self.decks[side.ix()];
         let from = self.reserve_used[side.ix()].min(deck.len());
         let o = destiny::draw(req, &deck[from..]);
@@ -1393,7 +1393,7 @@ fn flat_terms(t: &Total) -> Option<Vec<Modifier>> {
     Some(out)
 }
 
-fn push_notes(out: &mut Outcome, o: &destiny::Outcome) {
+fn push_notes(out: &mut Outcome, o: &destiny::DestinyResult) {
     for n in &o.notes {
         out.lines.push(Line {
             text: n.text.clone(),
@@ -1408,7 +1408,7 @@ fn battle_destinies(
     out: &mut Outcome,
     script: &Script,
     s: Side,
-) -> Option<destiny::Outcome> {
+) -> Option<destiny::DestinyResult> {
     let ability = live.destiny_ability(s);
     let start = if ability >= 4 { 1 } else { 0 };
     let mods = live.mods_for(&Target::BattleDestinies, s);

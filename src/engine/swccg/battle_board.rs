@@ -674,8 +674,8 @@ impl super::engine::Engine {
     /// it at its location, apply it to the state and take it off the stack.
     /// Returns false when the run must stop (a decision or a location is missing).
     pub(crate) fn battle_or_drain_result(&mut self, ix: usize) -> bool {
-        use super::engine::Outcome;
         use super::stack::{ActionKind, Tgt};
+        use crate::engine::End;
         use crate::engine::{Actor, Event};
         let label = self.stack[ix].label.clone();
         let by = self.stack[ix].actor;
@@ -688,7 +688,7 @@ impl super::engine::Engine {
             }
         });
         let Some(at) = at else {
-            self.outcome = Some(Outcome::NotModelled {
+            self.outcome = Some(End::NotModelled {
                 what: format!("the result of {label}: its location is not given"),
             });
             return false;
@@ -709,14 +709,14 @@ impl super::engine::Engine {
             }
         }
         if let Some(why) = a.unresolvable {
-            self.outcome = Some(Outcome::NotModelled {
+            self.outcome = Some(End::NotModelled {
                 what: format!("the result of {label}: {why}"),
             });
             return false;
         }
         if let Some((player, what)) = a.needs {
-            self.outcome = Some(Outcome::NeedsDecision {
-                player,
+            self.outcome = Some(End::NeedsDecision {
+                player: super::actor(player),
                 kind: crate::engine::NeedKind::Choice,
                 what,
             });

@@ -17,6 +17,7 @@ use super::battle_board::{battle_now, cards_at};
 use super::engine::*;
 use super::state::CardIx;
 use super::values::{Total, cite};
+use crate::engine::End;
 use crate::engine::swccg::model::{Effect, PileName, Side, Verb};
 use crate::engine::{Actor, Event, NeedKind};
 use std::collections::VecDeque;
@@ -334,8 +335,8 @@ impl Engine {
             }
             _ => {
                 let what = self.damage_need(ix, p, &forfeits, can_lose, plays);
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: p,
+                self.outcome = Some(End::NeedsDecision {
+                    player: super::actor(p),
                     kind: NeedKind::Choice,
                     what,
                 });
@@ -645,8 +646,8 @@ impl Engine {
             (Some(pl), _) if open.contains(&pl) => pl,
             (_, [only]) => *only,
             _ => {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: p,
+                self.outcome = Some(End::NeedsDecision {
+                    player: super::actor(p),
                     kind: NeedKind::Choice,
                     what: format!(
                         "where to lose 1 Force from to battle damage (`lose_force` with `from:`: {})",
@@ -665,8 +666,8 @@ impl Engine {
             super::force_loss::LossCard::Choose(what) => {
                 // The place chosen stands; the card is asked for.
                 self.seg_mut(ix).from[p.ix()].push_front(place);
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: p,
+                self.outcome = Some(End::NeedsDecision {
+                    player: super::actor(p),
                     kind: NeedKind::Choice,
                     what,
                 });

@@ -2,17 +2,17 @@
 //! given kind, checks the cards a `choose` names, rejects it where it stands, or stops the
 //! run for the decision it needs.
 
-use super::engine::{Decision, Engine, Outcome, Rej};
+use super::engine::{Decision, Engine, Rej};
 use super::model::{Side, Verb};
 use super::state::CardIx;
-use crate::engine::NeedKind;
+use crate::engine::{End, NeedKind};
 
 impl Engine {
     /// The run needs `p`'s choice: it stops here, saying what is needed.
     pub(super) fn need_choice(&mut self, p: Side, what: String) {
-        self.outcome = Some(Outcome::NeedsDecision {
+        self.outcome = Some(End::NeedsDecision {
             kind: NeedKind::Choice,
-            player: p,
+            player: super::actor(p),
             what,
         });
     }

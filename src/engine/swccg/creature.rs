@@ -17,6 +17,7 @@ use super::engine::*;
 use super::stack::{ActionKind, BattleDraw, Entry, Stage, Tgt};
 use super::state::{CardIx, Zone};
 use super::values::cite;
+use crate::engine::End;
 use crate::engine::swccg::model::{
     Amount, CardType, DestinyTest, Effect, Phase, PileName, Side, Verb,
 };
@@ -347,8 +348,8 @@ impl Engine {
                 self.stack[ix].segment = Some((p.other(), passes + 1));
             }
             None if can => {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: p,
+                self.outcome = Some(End::NeedsDecision {
+                    player: super::actor(p),
                     kind: NeedKind::Action,
                     what: "fire a weapon at the creature or pass (weapon segment of an attack)"
                         .into(),

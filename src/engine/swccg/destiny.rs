@@ -108,7 +108,7 @@ pub struct Drawn {
 
 /// The outcome of a destiny request.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
+pub struct DestinyResult {
     pub draws: Vec<Drawn>,
     /// The total destiny; `None` when every draw failed or was canceled.
     pub total: Option<Total>,
@@ -121,7 +121,7 @@ pub struct Outcome {
     pub needs: Option<String>,
 }
 
-impl Outcome {
+impl DestinyResult {
     /// The draw failed: no total. It resolves in the opponent's favour.
     pub fn failed(&self) -> bool {
         self.total.is_none()
@@ -132,8 +132,8 @@ impl Outcome {
 }
 
 /// Draws destiny from `reserve` (top first), starting at `reserve[0]`.
-pub fn draw(req: &Request, reserve: &[DestinyCard]) -> Outcome {
-    let mut out = Outcome {
+pub fn draw(req: &Request, reserve: &[DestinyCard]) -> DestinyResult {
+    let mut out = DestinyResult {
         draws: Vec::new(),
         total: None,
         consumed: 0,
@@ -186,7 +186,7 @@ pub fn draw(req: &Request, reserve: &[DestinyCard]) -> Outcome {
 fn substitute(
     req: &Request,
     reserve: &[DestinyCard],
-    out: &mut Outcome,
+    out: &mut DestinyResult,
     source: &String,
     value: i64,
 ) {
@@ -241,7 +241,7 @@ struct Draws<'a, I: Iterator<Item = i64>> {
 fn choose_from<I: Iterator<Item = i64>>(
     req: &Request,
     d: &mut Draws<'_, I>,
-    out: &mut Outcome,
+    out: &mut DestinyResult,
     (x, y): (u32, u32),
     keep: Option<&[usize]>,
     source: &String,
@@ -311,7 +311,7 @@ fn choose_from<I: Iterator<Item = i64>>(
 }
 
 /// Step 7: add up the chosen, existing values, then modifiers to the total.
-fn total(req: &Request, out: &mut Outcome) {
+fn total(req: &Request, out: &mut DestinyResult) {
     let parts: Vec<&Drawn> = out
         .draws
         .iter()
@@ -363,7 +363,7 @@ fn total(req: &Request, out: &mut Outcome) {
 fn draw_one(
     req: &Request,
     reserve: &[DestinyCard],
-    out: &mut Outcome,
+    out: &mut DestinyResult,
     choices: &mut impl Iterator<Item = i64>,
     counted_ix: &mut usize,
     chosen: bool,

@@ -21,6 +21,7 @@ use super::model::{Amount, DestinyTest, Effect, Side, Who};
 use super::stack::{ActionKind, Entry};
 use super::state::CardIx;
 use super::values::{Base, Modifier, Rules, Total, cite, compute};
+use crate::engine::End;
 use crate::engine::{Actor, Event};
 use serde::Deserialize;
 
@@ -422,7 +423,7 @@ impl Engine {
             let depth = self.depth();
             self.trace
                 .not_modelled(depth, actor(p), what.clone(), &[cite::DRAW_X_CHOOSE_Y]);
-            self.outcome = Some(Outcome::NotModelled { what });
+            self.outcome = Some(End::NotModelled { what });
             return (None, None);
         }
         let mut drawn: Vec<(CardIx, i64)> = Vec::new();

@@ -169,7 +169,7 @@ pub fn split_loss(amount: i64, available: i64, elsewhere: i64) -> (i64, i64, i64
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Outcome {
+pub struct DrainResult {
     pub lines: Vec<Cited>,
     pub initiated: bool,
     pub not_initiated: Option<String>,
@@ -183,7 +183,7 @@ pub struct Outcome {
     pub lost_from: Option<(i64, i64)>,
 }
 
-impl Outcome {
+impl DrainResult {
     fn say(&mut self, text: impl Into<String>, cites: &[&'static str]) {
         self.lines.push(Cited::new(text, cites));
     }
@@ -275,8 +275,8 @@ fn here(d: &Drain, name: &str) -> bool {
 }
 
 /// Initiates and resolves one Force drain.
-pub fn resolve(d: &Drain) -> Outcome {
-    let mut out = Outcome::default();
+pub fn resolve(d: &Drain) -> DrainResult {
+    let mut out = DrainResult::default();
     if !may_drain(d, &mut out) || !pay_cost(d, &mut out) || canceled(d, &mut out) {
         return out;
     }
@@ -297,14 +297,14 @@ pub fn prevented_by_spy(d: &Drain) -> Option<String> {
     ))
 }
 
-fn fail(out: &mut Outcome, why: String, cites: &[&'static str]) {
+fn fail(out: &mut DrainResult, why: String, cites: &[&'static str]) {
     out.say(why.clone(), cites);
     out.not_initiated = Some(why);
 }
 
 /// Who may drain: control (presence, and the opponent has none), spies, cards that
 /// drained this turn, drains prevented. False when the drain is not initiated.
-fn may_drain(d: &Drain, out: &mut Outcome) -> bool {
+fn may_drain(d: &Drain, out: &mut DrainResult) -> bool {
     let me = d.drainer;
     let opp = me.other();
     let mine = has_presence(&d.cards, me);
@@ -395,7 +395,7 @@ pub fn cost(d: &Drain) -> Total {
 }
 
 /// The cost: 0, which can be modified or reset. False when it cannot be paid.
-fn pay_cost(d: &Drain, out: &mut Outcome) -> bool {
+fn pay_cost(d: &Drain, out: &mut DrainResult) -> bool {
     let me = d.drainer;
     let cost = cost(d);
     if let (Some(fp), Some(c)) = (d.force_pile, cost.value)
@@ -420,7 +420,7 @@ fn pay_cost(d: &Drain, out: &mut Outcome) -> bool {
 }
 
 /// Responses: the opponent responds first. True when the drain is canceled.
-fn canceled(d: &Drain, out: &mut Outcome) -> bool {
+fn canceled(d: &Drain, out: &mut DrainResult) -> bool {
     let me = d.drainer;
     for r in &d.responses {
         let Response::Cancel { by, source, react } = r;
@@ -455,7 +455,7 @@ fn canceled(d: &Drain, out: &mut Outcome) -> bool {
 }
 
 /// Icons, then the amount, and where the Force is lost from.
-fn amount(d: &Drain, out: &mut Outcome) -> (Total, Total) {
+fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
     let me = d.drainer;
     let opp = me.other();
     let icon_mods: Vec<Modifier> = d

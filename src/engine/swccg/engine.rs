@@ -13,7 +13,7 @@ use super::state::{CardIx, State, Zone};
 use crate::engine::swccg::model::{
     Ability, AbilityKind, CardType, Phase, PileName, Side, Step, Verb,
 };
-use crate::engine::{Actor, At, Event, Illegal, Leftover, Script, Trace};
+use crate::engine::{Actor, At, End, Event, Illegal, Leftover, Players, Script, Trace};
 
 /// Upper bound on engine steps: a run always ends.
 const MAX_STEPS: usize = 20_000;
@@ -45,52 +45,6 @@ impl Decision {
             s.push_str(&format!(" [{}]", self.step.cards.join(", ")));
         }
         s
-    }
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "end", rename_all = "snake_case")]
-pub enum Outcome {
-    /// The stack is empty and the script has no more decisions.
-    Complete { next: Side },
-    /// Two consecutive passes ended the phase.
-    PhaseEnded { phase: Phase },
-    /// A player had a choice and the script gave none.
-    NeedsDecision {
-        player: Side,
-        kind: crate::engine::NeedKind,
-        what: String,
-    },
-    /// The run met something the engine does not model and could not go on.
-    NotModelled { what: String },
-    /// Safety stop.
-    StepLimit,
-}
-
-impl Outcome {
-    pub fn key(&self) -> &'static str {
-        match self {
-            Outcome::Complete { .. } => "complete",
-            Outcome::PhaseEnded { .. } => "phase_ended",
-            Outcome::NeedsDecision { .. } => "needs_decision",
-            Outcome::NotModelled { .. } => "not_modelled",
-            Outcome::StepLimit => "step_limit",
-        }
-    }
-    pub fn sentence(&self) -> String {
-        match self {
-            Outcome::Complete { next } => format!(
-                "the stack is empty; {} performs the next top-level action",
-                next.name()
-            ),
-            Outcome::PhaseEnded { phase } => format!("the {} phase ended", phase.as_str()),
-            Outcome::NeedsDecision { player, what, .. } => {
-                format!("needs a decision from {}: {what}", player.name())
-            }
-            Outcome::NotModelled { what } => format!("not modelled — ruling needed: {what}"),
-            Outcome::StepLimit => format!("stopped after {MAX_STEPS} steps"),
-        }
     }
 }
 
@@ -193,7 +147,8 @@ pub struct Engine {
     pub canceled: Vec<String>,
     pub illegal: Vec<Illegal>,
     pub destinies: Vec<i64>,
-    pub outcome: Option<Outcome>,
+    /// How the run ended, once it has.
+    pub outcome: Option<End>,
     pub leftover: Vec<Leftover>,
     pub(super) attempt: Option<Attempt>,
     pub(super) backed_up: bool,
@@ -381,7 +336,7 @@ impl Engine {
             }
         }
         if self.outcome.is_none() {
-            self.outcome = Some(Outcome::StepLimit);
+            self.outcome = Some(End::StepLimit);
         }
         self.leftover = self
             .script
@@ -398,8 +353,14 @@ impl Engine {
         self.report_values();
         let utinni = self.utinni_answers();
         self.answers.extend(utinni);
-        let outcome = self.outcome.clone().unwrap_or(Outcome::StepLimit);
-        self.log(Actor::Rules, Event::Stop, outcome.sentence(), &[]);
+        let sentence = match self.outcome.clone().unwrap_or(End::StepLimit) {
+            End::Complete => format!(
+                "the stack is empty; {} performs the next top-level action",
+                self.top_next.name()
+            ),
+            end => end.sentence(&Players::new("Light", "Dark")),
+        };
+        self.log(Actor::Rules, Event::Stop, sentence, &[]);
         let left: Vec<String> = self
             .leftover
             .iter()
@@ -416,13 +377,13 @@ impl Engine {
             let can = self.can_act(p, w);
             let Some(d) = self.script.peek().cloned() else {
                 if w == Window::TopLevel {
-                    self.outcome = Some(Outcome::Complete { next: p });
+                    self.outcome = Some(End::Complete);
                     return Asked::Stop;
                 }
                 if can {
                     let what = self.what_is_asked(p, w);
-                    self.outcome = Some(Outcome::NeedsDecision {
-                        player: p,
+                    self.outcome = Some(End::NeedsDecision {
+                        player: super::actor(p),
                         kind: crate::engine::NeedKind::Response,
                         what,
                     });
@@ -584,7 +545,7 @@ impl Engine {
             let depth = self.depth();
             self.trace
                 .not_modelled(depth, actor(d.by), what.clone(), &[e.rule]);
-            self.outcome = Some(Outcome::NotModelled { what });
+            self.outcome = Some(End::NotModelled { what });
             return;
         }
         self.log(

@@ -118,7 +118,7 @@ use crate::engine::{
     Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
     Scripted, Seat, Trace,
 };
-pub use engine::{Decision, Outcome};
+pub use engine::Decision;
 use model::{Board, CardState, Placed, Side, Step};
 use state::{Card, CardIx, Location, State, Zone};
 
@@ -229,23 +229,10 @@ fn result(run: Run) -> RunResult {
     for (k, v) in run.turn_obs.iter().chain(&run.answers) {
         obs.set(k.clone(), v.clone());
     }
-    let end = match &run.outcome {
-        Outcome::Complete { .. } => End::Complete,
-        Outcome::PhaseEnded { phase } => End::PhaseEnded {
-            phase: format!("{} phase", phase.as_str()),
-        },
-        Outcome::NeedsDecision { player, kind, what } => End::NeedsDecision {
-            player: actor(player.to_owned()),
-            kind: *kind,
-            what: what.clone(),
-        },
-        Outcome::NotModelled { what } => End::NotModelled { what: what.clone() },
-        Outcome::StepLimit => End::StepLimit,
-    };
     RunResult {
         players: Players::new("light", "dark"),
         trace: run.trace,
-        end,
+        end: run.outcome,
         illegal: run.illegal,
         leftover: run.leftover,
         observations: obs,
@@ -272,7 +259,7 @@ fn card_state_name(st: &State, c: CardIx) -> &'static str {
 /// Everything a board run produced.
 pub struct Run {
     pub trace: Trace,
-    pub outcome: Outcome,
+    pub outcome: End,
     pub state: State,
     /// Labels of actions that had their result, in order.
     pub resolved: Vec<String>,
@@ -409,7 +396,7 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     e.run();
     e.damage_numbers_so_far();
     let turn_obs = e.turn_observations();
-    let outcome = e.outcome.clone().unwrap_or(Outcome::StepLimit);
+    let outcome = e.outcome.clone().unwrap_or(End::StepLimit);
     Run {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
         next: e.next_top_level(),

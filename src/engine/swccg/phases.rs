@@ -3,6 +3,7 @@
 use super::engine::*;
 use super::rules as r;
 use super::stack::{ActionKind, Entry};
+use crate::engine::End;
 use crate::engine::swccg::model::{AbilityKind, Limit, Phase};
 use crate::engine::{Actor, Event};
 
@@ -15,13 +16,17 @@ impl Engine {
             }
             // The run goes on into the next phase only while the script has decisions for it.
             if self.script.peek().is_none() || self.phase == self.through {
-                self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
+                self.outcome = Some(End::PhaseEnded {
+                    phase: format!("{} phase", self.phase.as_str()),
+                });
                 return Flow::Stop;
             }
             // `through:` is at most the draw phase, so a next phase always exists here;
             // the end of the turn is not modelled.
             let Some(next) = next_phase(self.phase) else {
-                self.outcome = Some(Outcome::PhaseEnded { phase: self.phase });
+                self.outcome = Some(End::PhaseEnded {
+                    phase: format!("{} phase", self.phase.as_str()),
+                });
                 return Flow::Stop;
             };
             self.begin_phase(next);

@@ -7,6 +7,7 @@ use super::initiate::interrupt_default_dest;
 use super::rules as r;
 use super::stack::{ActionKind, DeployTo, Entry, Stage};
 use super::state::{CardIx, Zone};
+use crate::engine::End;
 use crate::engine::swccg::model::{AbilityKind, CardType, Dest, DestinyTest, PileName, Side, Verb};
 use crate::engine::{Actor, Event};
 
@@ -219,9 +220,9 @@ impl Engine {
             let reason = format!("the order must name each of: {names}");
             self.reject(&d, rej(reason, r::AUTOMATIC_ACTIONS));
         }
-        self.outcome = Some(Outcome::NeedsDecision {
+        self.outcome = Some(End::NeedsDecision {
             kind: crate::engine::NeedKind::Order,
-            player: p,
+            player: super::actor(p),
             what: format!("the order of competing automatic actions from {names}"),
         });
         None
@@ -543,7 +544,7 @@ impl Engine {
             let depth = self.depth();
             self.trace
                 .not_modelled(depth, actor(p), what.clone(), &[cite::UNDEFINED_VALUES]);
-            self.outcome = Some(Outcome::NotModelled { what });
+            self.outcome = Some(End::NotModelled { what });
             return None;
         };
         if let [v] = values[..] {

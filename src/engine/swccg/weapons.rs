@@ -7,6 +7,7 @@ use super::battle::Defense;
 use super::engine::*;
 use super::state::CardIx;
 use super::values::cite;
+use crate::engine::End;
 use crate::engine::swccg::model::{PileName, Side, Verb};
 use crate::engine::{Actor, Event, NeedKind};
 
@@ -82,8 +83,8 @@ impl Engine {
                 self.reject(&d, rej(reason, cite::WEAPONS_SEGMENT));
             }
             None if can => {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: p,
+                self.outcome = Some(End::NeedsDecision {
+                    player: super::actor(p),
                     kind: NeedKind::Action,
                     what: "fire a weapon or pass (weapons segment)".into(),
                 });
