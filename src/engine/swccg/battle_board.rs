@@ -243,12 +243,12 @@ fn battle_with(
         location: st.locations[at].title.clone(),
         site: siege.is_some()
             || !matches!(
-            st.locations[at].geo.kind,
-            Some(
-                crate::engine::swccg::model::LocKind::System
-                    | crate::engine::swccg::model::LocKind::Sector
-            )
-        ),
+                st.locations[at].geo.kind,
+                Some(
+                    crate::engine::swccg::model::LocKind::System
+                        | crate::engine::swccg::model::LocKind::Sector
+                )
+            ),
         initiator,
         cards,
         modifiers,

@@ -123,7 +123,10 @@ impl Engine {
         let Some(s) = self.st.find(key) else {
             return Some(Err(rej(format!("no location {key}"), r::CHOOSING_TARGETS)));
         };
-        Some(self.check_siege(d, w, s).map(|siege| self.begin_siege(d.by, siege)))
+        Some(
+            self.check_siege(d, w, s)
+                .map(|siege| self.begin_siege(d.by, siege)),
+        )
     }
 
     /// The cards of `p` present with captured starship `s`: characters aboard the
@@ -145,10 +148,7 @@ impl Engine {
     fn besieger_refusal(&self, p: Side, s: CardIx, c: CardIx) -> Rej {
         let t = self.name(c);
         if self.st.owner(c) != p {
-            return rej(
-                format!("{t} is not {}'s card", p.name()),
-                BESIEGED_BATTLES,
-            );
+            return rej(format!("{t} is not {}'s card", p.name()), BESIEGED_BATTLES);
         }
         if matches!(
             self.st.def(c).card_type,
@@ -464,9 +464,12 @@ impl Engine {
         let owner = self.st.owner(s);
         let title = self.name(s);
         let launch = loop {
-            let Some(d) = self.script.peek().cloned().filter(|d| {
-                d.by == owner && matches!(d.verb, Verb::Launch | Verb::Escape)
-            }) else {
+            let Some(d) = self
+                .script
+                .peek()
+                .cloned()
+                .filter(|d| d.by == owner && matches!(d.verb, Verb::Launch | Verb::Escape))
+            else {
                 self.outcome = Some(Outcome::NeedsDecision {
                     player: owner,
                     kind: crate::engine::NeedKind::Choice,
