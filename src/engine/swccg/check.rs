@@ -139,7 +139,8 @@ fn check_step(
     if matches!(verb, Verb::Battle | Verb::ForceDrain) {
         match &st.at {
             None => return Err(err(format!("`{}` needs `at:`", verb.as_str()))),
-            Some(l) if !locations.contains(l) && !(verb == Verb::Battle && names.contains(l)) => {
+            // `battle` may name a captured starship (a besieged battle).
+            Some(l) if !(locations.contains(l) || verb == Verb::Battle && names.contains(l)) => {
                 return Err(err(format!("unknown location `{l}` (not in `locations:`)")));
             }
             _ => {}
