@@ -176,16 +176,21 @@ fn battle_with(
     excluded: &[CardIx],
 ) -> Battle {
     let names = BattleNames::of(st);
+    // A besieged battle: only its characters (and cards on them), as if at a site.
+    let siege = super::besieged::siege_at(st, at);
     let mut cards = Vec::new();
     for c in cards_at(st, at) {
-        if super::battle_arrive::is_excluded(st, c, excluded) {
+        if super::battle_arrive::is_excluded(st, c, excluded)
+            || siege.is_some_and(|s| !super::besieged::in_siege(st, s, c))
+        {
             continue;
         }
         let d = st.def(c);
         let Some(k) = kind(d.card_type) else { continue };
         let aboard = match st.zone[c] {
             Zone::On(h)
-                if matches!(st.def(h).card_type, CardType::Starship | CardType::Vehicle) =>
+                if siege.is_none()
+                    && matches!(st.def(h).card_type, CardType::Starship | CardType::Vehicle) =>
             {
                 Some(names.get(h))
             }
@@ -236,13 +241,14 @@ fn battle_with(
     let modifiers = card_modifiers(st, at, &cards, &names);
     Battle {
         location: st.locations[at].title.clone(),
-        site: !matches!(
-            st.locations[at].geo.kind,
-            Some(
-                crate::engine::swccg::model::LocKind::System
-                    | crate::engine::swccg::model::LocKind::Sector
-            )
-        ),
+        site: siege.is_some()
+            || !matches!(
+                st.locations[at].geo.kind,
+                Some(
+                    crate::engine::swccg::model::LocKind::System
+                        | crate::engine::swccg::model::LocKind::Sector
+                )
+            ),
         initiator,
         cards,
         modifiers,
@@ -272,7 +278,10 @@ fn card_modifiers(
     cards: &[Card],
     names: &BattleNames,
 ) -> Vec<battle::ModSpec> {
-    let here = cards_at(st, at);
+    let mut here = cards_at(st, at);
+    if let Some(s) = super::besieged::siege_at(st, at) {
+        here.retain(|&c| super::besieged::in_siege(st, s, c));
+    }
     let mut out = Vec::new();
     for c in 0..st.cards.len() {
         let d = st.def(c);

@@ -190,6 +190,11 @@ impl Engine {
     /// Initiate a battle or Force drain: record it for the turn's limits, put it on the
     /// stack and pay its cost.
     pub(super) fn initiate_battle_or_drain(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+        if d.verb == Verb::Battle
+            && let Some(besieged) = self.besieged_battle(d, w)
+        {
+            return besieged;
+        }
         let l = self.check_battle_or_drain(d, w)?;
         let p = d.by;
         let battle = d.verb == Verb::Battle;

@@ -35,6 +35,10 @@ pub const IDS: &[&str] = &[
     PRISONS,
     PRISONER_TRANSFERS,
     CAPTURING_STARSHIPS,
+    super::besieged::BESIEGED_BATTLES,
+    super::besieged::BESIEGED_BATTLES_LINK,
+    super::besieged::BESIEGED_TEXT,
+    super::besieged::BESIEGED_RULING,
 ];
 
 /// "If Leia is present at a site where Han is a captive, release Han": the captives
@@ -536,7 +540,7 @@ impl Engine {
         Applied::Done
     }
 
-    fn characters_aboard(&self, s: CardIx) -> Vec<CardIx> {
+    pub(super) fn characters_aboard(&self, s: CardIx) -> Vec<CardIx> {
         self.st
             .cards_on(s)
             .into_iter()
@@ -546,7 +550,7 @@ impl Engine {
 
     /// A captured starship with no characters aboard is stolen: it goes to the system
     /// it is at, on the captor's side, active.
-    fn steal_captured(&mut self, me: Side, s: CardIx) {
+    pub(super) fn steal_captured(&mut self, me: Side, s: CardIx) {
         let at = self.st.location_of(s);
         self.steal(me, s);
         if let Some(l) = at {
@@ -568,7 +572,7 @@ impl Engine {
     }
 
     /// A captured starship: a Light Side starship held (inactive) under a Dark card.
-    fn captured_starship(&self, s: CardIx) -> bool {
+    pub(super) fn captured_starship(&self, s: CardIx) -> bool {
         self.st.def(s).card_type == CardType::Starship
             && self.st.owner(s) == Side::Light
             && self.st.card_state[s] == CardState::Inactive
@@ -640,6 +644,7 @@ impl Engine {
             Effect::CaptureCard(c) => self.capture(me, c),
             Effect::CaptureAboard(filter) => self.capture_all_aboard(me, &filter),
             Effect::Release(text) => self.release(me, &text),
+            Effect::ReleaseStarship(filter) => self.release_starship(me, &filter),
             Effect::Steal(card) => {
                 for c in self.card_refs(ix, &card) {
                     self.steal(me, c);

@@ -139,7 +139,8 @@ fn check_step(
     if matches!(verb, Verb::Battle | Verb::ForceDrain) {
         match &st.at {
             None => return Err(err(format!("`{}` needs `at:`", verb.as_str()))),
-            Some(l) if !locations.contains(l) => {
+            // `battle` may name a captured starship (a besieged battle).
+            Some(l) if !(locations.contains(l) || verb == Verb::Battle && names.contains(l)) => {
                 return Err(err(format!("unknown location `{l}` (not in `locations:`)")));
             }
             _ => {}
@@ -192,6 +193,7 @@ fn check_step(
             | Verb::Maintain
             | Verb::Recycle
             | Verb::Sacrifice
+            | Verb::Launch
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));
@@ -217,8 +219,8 @@ fn check_step(
     if st.how.is_some() && !matches!(verb, Verb::Move | Verb::React) {
         return Err(err("`how:` belongs to a `move` step".into()));
     }
-    if !st.with.is_empty() && !matches!(verb, Verb::Deploy | Verb::React) {
-        return Err(err("`with:` belongs to a `deploy` step".into()));
+    if !st.with.is_empty() && !matches!(verb, Verb::Deploy | Verb::React | Verb::Battle) {
+        return Err(err("`with:` belongs to a `deploy` or `battle` step".into()));
     }
     let known =
         |n: &str| names.contains(n) || locations.contains(n) || parse_pile_name(n).is_some();

@@ -123,6 +123,7 @@ impl Engine {
             | Effect::CaptureCard(_)
             | Effect::CaptureAboard(_)
             | Effect::Release(_)
+            | Effect::ReleaseStarship(_)
             | Effect::Steal(_)
             | Effect::StealFrom(_)) => self.apply_capture_or_steal(ix, me, eff),
             e @ (Effect::Retarget(_)

@@ -323,6 +323,7 @@ impl Engine {
         self.begin_turn_frame();
         for _ in 0..MAX_STEPS {
             self.text_returns();
+            self.siege_check();
             let flow = if self.stack.is_empty() {
                 self.top_level()
             } else {

@@ -86,7 +86,9 @@ impl Engine {
             Verb::Use => self.initiate_use(d, w),
             Verb::React => self.initiate_react(d, w),
             Verb::Imprison => self.prisoner_transfer(d, w),
-            Verb::Seize | Verb::Escape | Verb::Rally => Err(self.stray_capture_decision(d)),
+            Verb::Seize | Verb::Escape | Verb::Rally | Verb::Launch => {
+                Err(self.stray_capture_decision(d))
+            }
             Verb::Draw => self.draw_phase_draw(d, w),
             Verb::Maintain | Verb::Recycle | Verb::Sacrifice => Err(rej(
                 "no maintenance cost is due now (maintenance is paid at the end of its owner's turn)",

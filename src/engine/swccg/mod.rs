@@ -93,6 +93,7 @@ mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;
 
 // reacts, capturing
+pub mod besieged;
 pub mod blown_away;
 pub mod capture;
 pub mod epic;

@@ -664,6 +664,11 @@ pub struct CardDef {
     /// A creature's text that relocates a card it defeats to a location (`creature.rs`).
     #[serde(default)]
     pub defeated_to: Option<Box<super::creature::DefeatedTo>>,
+    /// Besieged ("your characters present with captured starship may battle opponent's
+    /// characters aboard it"): on a captured starship, its owner may initiate a besieged
+    /// battle there (`besieged.rs`).
+    #[serde(default)]
+    pub besieges: bool,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -1292,6 +1297,9 @@ pub enum Effect {
     /// Capture every character aboard each captured starship matching the filter;
     /// a starship left with no characters aboard is then stolen.
     CaptureAboard(Filter),
+    /// Release a captured starship matching the filter ("release a starship held by any
+    /// Tractor Beam"): its owner chooses Launch or Escape (`besieged.rs`).
+    ReleaseStarship(Filter),
     // ---- stealing (AR Appendix C Stealing)
     /// Steal a targeted card of the opponent on table: it becomes yours.
     Steal(CardRef),
@@ -1608,6 +1616,9 @@ pub enum Verb {
     Recycle,
     /// A maintenance cost: place `card` out of play (no cost).
     Sacrifice,
+    /// A released captured starship (`card`) launches: placed on its owner's side of
+    /// the system (`escape` places it in the Used Pile).
+    Launch,
 }
 
 impl Verb {
@@ -1644,6 +1655,7 @@ impl Verb {
             Verb::Maintain => "maintain",
             Verb::Recycle => "recycle",
             Verb::Sacrifice => "sacrifice",
+            Verb::Launch => "launch",
         }
     }
 }

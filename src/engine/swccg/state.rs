@@ -104,6 +104,8 @@ pub struct State {
     /// Restrictions "for remainder of game" of deployed Objectives: (the Objective,
     /// the title of the side that made it, the cards its owner may not deploy).
     pub for_game: Vec<(CardIx, String, Filter)>,
+    /// The besieged battle under way, if any (`besieged.rs`).
+    pub siege: Option<super::besieged::Siege>,
 }
 
 impl State {
@@ -123,6 +125,7 @@ impl State {
             entries: 0,
             timed: Vec::new(),
             for_game: Vec::new(),
+            siege: None,
         }
     }
 

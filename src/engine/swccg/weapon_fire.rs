@@ -156,7 +156,13 @@ impl Engine {
 
     /// Is `t` participating in the battle at `l`? (Active there, not an undercover spy.)
     pub(super) fn participates(&self, t: CardIx, l: usize) -> bool {
-        self.cards_at(l).contains(&t) && !self.undercover(t)
+        self.cards_at(l).contains(&t) && !self.undercover(t) && self.in_any_siege(t, l)
+    }
+
+    /// In a besieged battle at `l`, only its characters (and cards on them) take part.
+    fn in_any_siege(&self, c: CardIx, l: usize) -> bool {
+        super::besieged::siege_at(&self.st, l)
+            .is_none_or(|s| super::besieged::in_siege(&self.st, s, c))
     }
 
     /// Are `a` and `b` the same location or adjacent sites (AR Adjacent)?
@@ -223,7 +229,7 @@ impl Engine {
             )
             .and(WHEN_CAN_I_FIRE));
         }
-        let here = self.cards_at(l).contains(&w);
+        let here = self.cards_at(l).contains(&w) && self.in_any_siege(w, l);
         let reach = def.adjacent
             && matches!(self.weapon_present(w), Some(Ok(a)) if self.same_or_adjacent(a, l));
         if here || reach {
@@ -299,7 +305,7 @@ impl Engine {
                     LONG_RANGE,
                 ));
             }
-        } else if from.is_none() || from != at {
+        } else if (from.is_none() || from != at) && !self.besieged_together(w, t) {
             return Err(rej(
                 format!("{tt} is not present with {title}"),
                 WEAPONS_FIRING,
