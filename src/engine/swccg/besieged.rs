@@ -16,11 +16,12 @@
 //! their Used Pile with the cards aboard; a Besieged card on it is lost).
 
 use super::effects::Applied;
-use super::engine::{Decision, Engine, Outcome, Rej, Window, actor, rej};
+use super::engine::{Decision, Engine, Rej, Window, actor, rej};
 use super::model::{CardState, CardType, Filter, Phase, PileName, Side, Verb};
 use super::rules as r;
 use super::stack::{ActionKind, Entry, Tgt};
 use super::state::{CardIx, State, Zone};
+use crate::engine::End;
 use crate::engine::{Actor, Event};
 
 pub const BESIEGED_BATTLES: &str = "swccg.ar.capturing-starships-besieged-battles";
@@ -414,7 +415,7 @@ impl Engine {
             if self.all_on(s).iter().any(|&b| self.st.def(b).besieges) {
                 // Ap. C: Besieged "remains on the starship" whichever side controls it;
                 // the Besieged ruling (Ap. B): it is lost if the starship is stolen.
-                self.outcome = Some(Outcome::NotModelled {
+                self.outcome = Some(End::NotModelled {
                     what: format!(
                         "{} is stolen with Besieged on it: the rulebook says both that Besieged remains on the starship whichever side controls it and that it is lost if the starship is stolen",
                         self.name(s)
@@ -455,7 +456,7 @@ impl Engine {
             }
             [s] => *s,
             _ => {
-                self.outcome = Some(Outcome::NotModelled {
+                self.outcome = Some(End::NotModelled {
                     what: "choosing which of several captured starships is released".into(),
                 });
                 return Applied::Stop;
@@ -470,11 +471,7 @@ impl Engine {
                 .cloned()
                 .filter(|d| d.by == owner && matches!(d.verb, Verb::Launch | Verb::Escape))
             else {
-                self.outcome = Some(Outcome::NeedsDecision {
-                    player: owner,
-                    kind: crate::engine::NeedKind::Choice,
-                    what: format!("{title} is released: launch or escape"),
-                });
+                self.need_choice(owner, format!("{title} is released: launch or escape"));
                 return Applied::Stop;
             };
             self.script.take();
