@@ -105,6 +105,7 @@ pub mod epic_duel;
 pub mod games;
 mod globals;
 mod insert;
+mod interrupt_tax;
 pub mod jeditest;
 mod objective;
 mod site_deploy;

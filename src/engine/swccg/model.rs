@@ -664,6 +664,10 @@ pub struct CardDef {
     /// A creature's text that relocates a card it defeats to a location (`creature.rs`).
     #[serde(default)]
     pub defeated_to: Option<Box<super::creature::DefeatedTo>>,
+    /// "During a battle you initiate, each time opponent plays an interrupt, opponent
+    /// must first use N Force" (`interrupt_tax.rs`).
+    #[serde(default)]
+    pub interrupt_tax: Option<Box<super::interrupt_tax::InterruptTax>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -1380,6 +1384,9 @@ pub enum Effect {
     /// Deploy a site from a deck or pile to a planet system on table (the player's
     /// `choose` with `to:`), only where the end result obeys every rule and condition.
     DeploySite(Box<super::site_deploy::SiteDeploy>),
+    /// Move a card as a regular move to a battle just initiated at an adjacent site
+    /// (Run Luke, Run!; `battle_arrive.rs`).
+    MoveToBattle(Box<super::battle_arrive::MoveToBattle>),
 }
 
 /// One piece of game text the engine understands.
