@@ -11,9 +11,7 @@ use super::engine::*;
 use super::stack::{ActionKind, DeployTo, Tgt};
 use super::state::{CardIx, Zone};
 use super::values::cite;
-use crate::engine::swccg::model::{
-    AbilityKind, CardRef, Effect, Filter, MoveHow, PileName, Side,
-};
+use crate::engine::swccg::model::{AbilityKind, CardRef, Effect, Filter, MoveHow, PileName, Side};
 use crate::engine::{Actor, Event};
 use serde::Deserialize;
 
@@ -322,9 +320,9 @@ pub struct MoveToBattle {
 impl Engine {
     /// Whether an ability moves its target `name` to a battle just initiated.
     fn moves_target_to_battle(&self, c: CardIx, a: usize, name: &str) -> bool {
-        self.st.def(c).abilities[a].effect.iter().any(|e| {
-            matches!(e, Effect::MoveToBattle(m) if m.card == CardRef::Target(name.to_string()))
-        })
+        self.st.def(c).abilities[a].effect.iter().any(
+            |e| matches!(e, Effect::MoveToBattle(m) if m.card == CardRef::Target(name.to_string())),
+        )
     }
 
     /// Can `x` move now, as a regular move by landspeed, to the battle just initiated
@@ -364,8 +362,11 @@ impl Engine {
             ));
         }
         let to = self.st.locations[at].name.clone();
-        self.plan_move_as(p, x, &to, Some(MoveHow::Landspeed), true)?;
-        Ok((i, at))
+        match self.plan_move_as(p, x, &to, Some(MoveHow::Landspeed), true) {
+            // The move is for free: its Force cost does not apply.
+            Err(e) if e.rule != super::rules::PAYING_COSTS => Err(e),
+            _ => Ok((i, at)),
+        }
     }
 
     /// Is `x` refused as target `name` of ability `a` of `c` because it cannot make the

@@ -131,12 +131,6 @@ pub struct Board {
     /// (their responses begin fresh).
     #[serde(default)]
     pub stack: Vec<Pending>,
-    /// Shorthand rules cases, run instead of a board position (exactly one thing to run).
-    #[serde(default)]
-    pub battle: Option<super::battle::Battle>,
-    /// The numbers a rules case computes, worked out once when its expectations are checked.
-    #[serde(skip)]
-    pub case_numbers: std::sync::OnceLock<Vec<String>>,
     /// Cards and locations a judge asks about: where each is, in the rulebook's words
     /// (at, present, presence, on, aboard), answered at the end of the run.
     #[serde(default)]
