@@ -262,9 +262,6 @@ pub struct Battle {
     /// Force each player may use (Force Pile), when the scenario tracks it.
     #[serde(default)]
     pub force_pile: Option<Pair>,
-    /// The players' choices.
-    #[serde(default)]
-    pub script: Script,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -313,57 +310,6 @@ pub enum Defense {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
-    /// A player passes: no (further) response to the initiation, or no
-    /// weapons segment action now.
-    Pass { side: Side },
-    /// A card arrives as a 'react' (only the defender may react).
-    React { card: String, by: Side },
-    /// A card arrives by other means (e.g. Run Luke, Run!).
-    Arrive {
-        card: String,
-        by: Side,
-        source: String,
-    },
-    /// A card fires a weapon at a participant.
-    Fire {
-        weapon: String,
-        by: Side,
-        target: String,
-        against: Defense,
-        #[serde(default = "one")]
-        draws: u32,
-        /// Added to the total weapon destiny ("destiny +1 > defense value").
-        #[serde(default)]
-        add: i64,
-        /// The hit also makes the target's forfeit 0.
-        #[serde(default)]
-        forfeit_zero: bool,
-    },
-    /// A card is lost at once (Trample, Physical Choke...), or placed out of play.
-    Lose {
-        card: String,
-        source: String,
-        #[serde(default)]
-        out_of_play: bool,
-        /// The player whose action it is, when it is an optional action
-        /// (it then takes its turn in the alternation).
-        #[serde(default)]
-        by: Option<Side>,
-    },
-    /// A card is excluded from the battle (inactive).
-    Exclude {
-        card: String,
-        source: String,
-        /// The player whose action it is, when it is an optional action.
-        #[serde(default)]
-        by: Option<Side>,
-    },
-    /// A player loses Force outside battle damage (Draw Their Fire, Insignificant Rebellion).
-    LoseForce {
-        side: Side,
-        amount: i64,
-        source: String,
-    },
     /// A player declines to draw battle destiny (always optional).
     DeclineBattleDestiny { side: Side },
     /// A battle destiny draw is made by draw X choose Y.
@@ -400,16 +346,6 @@ pub enum Step {
         draw: usize,
         source: String,
     },
-    /// Damage segment: forfeit a participating card.
-    Forfeit { card: String },
-    /// Damage segment: lose Force to satisfy battle damage.
-    LoseForceForDamage { side: Side, amount: i64 },
-    /// Damage segment: cancel remaining battle damage (e.g. Houjix).
-    CancelBattleDamage { side: Side, source: String },
-}
-
-fn one() -> u32 {
-    1
 }
 
 /// The scripted choices, segment by segment.
@@ -417,15 +353,7 @@ fn one() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct Script {
     #[serde(default)]
-    pub responses: Vec<Step>,
-    #[serde(default)]
-    pub weapons: Vec<Step>,
-    #[serde(default)]
     pub power: Vec<Step>,
-    #[serde(default)]
-    pub after_winner: Vec<Step>,
-    #[serde(default)]
-    pub damage: Vec<Step>,
 }
 
 /// One line of the battle trace.
@@ -493,80 +421,6 @@ pub struct Rejected {
     pub rule: &'static str,
 }
 
-/// Who takes the next optional action in a segment where actions
-/// alternate, and whether both players have passed consecutively.
-struct Alternation {
-    what: &'static str,
-    rule: &'static str,
-    next: Side,
-    passes: u8,
-}
-
-impl Alternation {
-    fn new(what: &'static str, rule: &'static str, first: Side) -> Self {
-        Alternation {
-            what,
-            rule,
-            next: first,
-            passes: 0,
-        }
-    }
-
-    /// Whether `step` (at script position `pos`) is taken now. Steps with
-    /// no acting player (results, automatic actions) are not part of the
-    /// alternation. A step out of turn, or after both players passed, is
-    /// rejected and treated as not made.
-    fn admit(&mut self, out: &mut Outcome, initiator: Side, step: &Step, pos: usize) -> bool {
-        let by = match step {
-            Step::Pass { side } => *side,
-            // A react by the initiator is refused by its own rule and takes no turn.
-            Step::React { by, .. } if *by == initiator => return true,
-            Step::React { by, .. } | Step::Arrive { by, .. } | Step::Fire { by, .. } => *by,
-            Step::Lose { by: Some(by), .. } | Step::Exclude { by: Some(by), .. } => *by,
-            _ => return true,
-        };
-        let reason = if self.passes >= 2 {
-            Some(format!(
-                "{by}'s step is too late: both players passed consecutively and the {} ended",
-                self.what
-            ))
-        } else if by != self.next {
-            Some(format!(
-                "out of turn: {} has the next action in the {} (actions alternate)",
-                self.next, self.what
-            ))
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            out.say(
-                format!("decision {pos} rejected ({by}): {reason}"),
-                &[self.rule],
-            );
-            out.illegal.push(Rejected {
-                step: pos,
-                reason,
-                rule: self.rule,
-            });
-            return false;
-        }
-        self.next = by.other();
-        if matches!(step, Step::Pass { .. }) {
-            self.passes += 1;
-            out.say(format!("{by} passes ({})", self.what), &[self.rule]);
-            if self.passes >= 2 {
-                out.say(
-                    format!("both players passed consecutively: the {} ends", self.what),
-                    &[self.rule],
-                );
-            }
-            return false;
-        }
-        self.passes = 0;
-        true
-    }
-}
-
 impl Outcome {
     pub fn side(&self, s: Side) -> &SideResult {
         match s {
@@ -588,20 +442,11 @@ impl Outcome {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    Active,
-    Excluded,
-    Gone,
-}
-
 struct Live<'a> {
     b: &'a Battle,
-    state: Vec<State>,
     at: Vec<bool>,
     hit: Vec<bool>,
     forfeit_zero: Vec<bool>,
-    fired: Vec<String>,
     reserve_used: [usize; 2],
     decks: [Vec<DestinyCard>; 2],
 }
@@ -620,7 +465,7 @@ impl<'a> Live<'a> {
     /// and (if aboard something) its carrier participates too.
     fn participating(&self, i: usize) -> bool {
         let c = self.card(i);
-        if !self.at[i] || self.state[i] != State::Active || c.battled_this_turn {
+        if !self.at[i] || c.battled_this_turn {
             return false;
         }
         match &c.aboard {
@@ -632,7 +477,7 @@ impl<'a> Live<'a> {
     }
     fn participating_shallow(&self, i: usize) -> bool {
         let c = self.card(i);
-        self.at[i] && self.state[i] == State::Active && !c.battled_this_turn
+        self.at[i] && !c.battled_this_turn
     }
     fn participants(&self, side: Side) -> Vec<usize> {
         (0..self.b.cards.len())
@@ -871,14 +716,11 @@ fn deck(cards: &[DeckCard]) -> Vec<DestinyCard> {
 }
 
 fn live(b: &Battle) -> Live<'_> {
-    let n = b.cards.len();
     Live {
         b,
-        state: vec![State::Active; n],
         at: b.cards.iter().map(|c| !c.elsewhere).collect(),
         hit: b.cards.iter().map(|c| c.hit).collect(),
         forfeit_zero: b.cards.iter().map(|c| c.forfeit_zero).collect(),
-        fired: Vec::new(),
         reserve_used: [0, 0],
         decks: [deck(&b.reserve.light), deck(&b.reserve.dark)],
     }
@@ -902,42 +744,21 @@ fn cost_of(live: &Live) -> Total {
     )
 }
 
-/// Resolves a battle from initiation to its end.
-pub fn resolve(b: &Battle, script: &Script) -> Outcome {
-    let mut live = live(b);
-    let mut out = Outcome::default();
-    run(&mut live, &mut out, script);
-    out.destiny_cards_drawn = live.reserve_used;
-    out
-}
-
-fn run(live: &mut Live, out: &mut Outcome, script: &Script) {
-    if up_to_damage(live, out, script) {
-        damage_segment(live, out, script);
-    }
-}
-
 /// Initiation through the responses to winning; `false` when the battle ended
 /// before its damage segment.
 fn up_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) -> bool {
-    if !initiate(live, out) || !early_segments(live, out, script) {
+    if !initiate(live, out) {
         return false;
     }
+    // The responses to the initiation and the weapons segment are actions on the
+    // board's stack (`weapons.rs`, `battle_early.rs`).
+    out.say("weapons segment begins", &[cite::WEAPONS_SEGMENT]);
     let Some(d) = power_segment_draws(live, out, script) else {
         return false;
     };
-    for step in &script.power {
-        early_step(live, out, step, "power segment");
-        if ended(live, out) {
-            return false;
-        }
-    }
     total_power(live, out, &d);
     attrition(live, out, &d);
     winner_and_loser(live, out);
-    for step in &script.after_winner {
-        early_step(live, out, step, "responses to winning");
-    }
     true
 }
 
@@ -999,49 +820,6 @@ fn initiate(live: &mut Live, out: &mut Outcome) -> bool {
     true
 }
 
-/// Responses to the initiation and the weapons segment. False when the battle ended or
-/// waits for a decision.
-fn early_segments(live: &mut Live, out: &mut Outcome, script: &Script) -> bool {
-    let me = live.b.initiator;
-    // Responses, beginning with the defender.
-    let mut turns = Alternation::new(
-        "responses to the battle initiation",
-        cite::INITIATE_BATTLE,
-        me.other(),
-    );
-    for (k, step) in script.responses.iter().enumerate() {
-        if out.needs.is_some() {
-            return false;
-        }
-        if turns.admit(out, me, step, k + 1) {
-            early_step(live, out, step, "responses");
-        }
-    }
-    if ended(live, out) {
-        return false;
-    }
-    // Weapons segment.
-    out.say("weapons segment begins", &[cite::WEAPONS_SEGMENT]);
-    let mut turns = Alternation::new("weapons segment", cite::WEAPONS_SEGMENT, me);
-    for (k, step) in script.weapons.iter().enumerate() {
-        if out.needs.is_some() {
-            return false;
-        }
-        let pos = script.responses.len() + k + 1;
-        if !weapon_destiny_possible(live, out, step, pos) {
-            continue;
-        }
-        if !turns.admit(out, me, step, pos) {
-            continue;
-        }
-        early_step(live, out, step, "weapons segment");
-        if ended(live, out) {
-            return false;
-        }
-    }
-    true
-}
-
 /// The power segment's destiny draws: power destinies, battle destinies (with responses
 /// to a battle destiny just drawn) and attrition destinies. None when a decision is needed.
 fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> Option<PowerDraws> {
@@ -1073,7 +851,6 @@ fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> O
     let mut bd: [Option<Total>; 2] = [None, None];
     // Responses to a battle destiny just drawn that add to total power.
     let mut from_drawn: [Vec<Modifier>; 2] = [Vec::new(), Vec::new()];
-    let before = script.responses.len() + script.weapons.len();
     for s in order {
         let o = battle_destinies(live, out, script, s);
         // The side's battle destiny draws as drawn (None: canceled or failed).
@@ -1128,11 +905,11 @@ fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> O
                         draw + 1
                     );
                     out.say(
-                        format!("decision {} rejected ({side}): {reason}", before + k + 1),
+                        format!("decision {} rejected ({side}): {reason}", k + 1),
                         &[cite::BATTLE_DESTINY],
                     );
                     out.illegal.push(Rejected {
-                        step: before + k + 1,
+                        step: k + 1,
                         reason,
                         rule: cite::BATTLE_DESTINY,
                     });
@@ -1482,7 +1259,6 @@ fn battle_destinies(
     if script
         .power
         .iter()
-        .chain(&script.weapons)
         .any(|st| matches!(st, Step::DeclineBattleDestiny { side } if *side == s))
     {
         out.say(
@@ -1495,7 +1271,7 @@ fn battle_destinies(
     req.limit = cap;
     req.each_draw = live.mods_for(&Target::EachBattleDestiny, s);
     req.to_total = live.mods_for(&Target::TotalBattleDestiny, s);
-    let all = script.weapons.iter().chain(&script.power);
+    let all = script.power.iter();
     let mut special: Vec<Plan> = Vec::new();
     for st in all {
         match st {
@@ -1544,314 +1320,10 @@ fn battle_destinies(
     Some(o)
 }
 
-/// Steps allowed before the power segment (and the few allowed after).
-fn early_step(live: &mut Live, out: &mut Outcome, step: &Step, when: &str) {
-    match step {
-        Step::React { card, by } => {
-            let Some(i) = live.idx(card) else {
-                out.needs = Some(format!("unknown card in script: {card}"));
-                return;
-            };
-            if *by == live.b.initiator {
-                out.say(
-                    format!("{by} cannot react to his own battle: {card} does not arrive"),
-                    &[cite::INITIATE_BATTLE],
-                );
-                return;
-            }
-            arrive(live, out, i, &format!("as a 'react' by {by}"), when);
-        }
-        Step::Arrive {
-            card,
-            by: _,
-            source,
-        } => {
-            let Some(i) = live.idx(card) else {
-                out.needs = Some(format!("unknown card in script: {card}"));
-                return;
-            };
-            arrive(live, out, i, &format!("({source})"), when);
-        }
-        Step::Fire {
-            weapon,
-            by,
-            target,
-            against,
-            draws,
-            add,
-            forfeit_zero,
-        } => {
-            fire(
-                live,
-                out,
-                weapon,
-                *by,
-                target,
-                *against,
-                *draws,
-                *add,
-                *forfeit_zero,
-            );
-        }
-        Step::Lose {
-            card,
-            source,
-            out_of_play,
-            ..
-        } => {
-            let Some(i) = live.idx(card) else {
-                out.needs = Some(format!("unknown card in script: {card}"));
-                return;
-            };
-            if *out_of_play {
-                live.state[i] = State::Gone;
-                let side = live.card(i).side;
-                out.side_mut(side).out_of_play.push(card.clone());
-                out.say(
-                    format!("{card} is placed out of play ({source})"),
-                    &[cite::BATTLE],
-                );
-            } else {
-                lose(live, out, i, source);
-            }
-        }
-        Step::Exclude { card, source, .. } => {
-            let Some(i) = live.idx(card) else {
-                out.needs = Some(format!("unknown card in script: {card}"));
-                return;
-            };
-            live.state[i] = State::Excluded;
-            out.say(
-                format!("{card} is excluded from the battle by {source} (inactive)"),
-                &[cite::PARTICIPATING],
-            );
-        }
-        Step::LoseForce {
-            side,
-            amount,
-            source,
-        } => {
-            let a = (*amount).max(0);
-            out.side_mut(*side).force_lost = out.side_mut(*side).force_lost.saturating_add(a);
-            out.say(
-                format!("{side} loses {a} Force ({source})"),
-                &[cite::BATTLE],
-            );
-        }
-        _ => {}
-    }
-}
-
-fn arrive(live: &mut Live, out: &mut Outcome, i: usize, how: &str, when: &str) {
-    let name = live.card(i).name.clone();
-    if when == "power segment" || when == "responses to winning" {
-        out.say(
-            format!("{name} arrives during the {when} and does not participate"),
-            &[cite::PARTICIPATING, cite::POWER_SEGMENT],
-        );
-        return;
-    }
-    live.at[i] = true;
-    // Cards aboard it arrive with it.
-    for j in 0..live.b.cards.len() {
-        if live
-            .card(j)
-            .aboard
-            .as_deref()
-            .is_some_and(|a| a.eq_ignore_ascii_case(&name))
-        {
-            live.at[j] = true;
-        }
-    }
-    out.say(
-        format!("{name} arrives {how} and participates in the battle"),
-        &[cite::PARTICIPATING],
-    );
-}
-
-fn lose(live: &mut Live, out: &mut Outcome, i: usize, source: &str) {
-    if live.state[i] == State::Gone {
-        return;
-    }
-    let name = live.card(i).name.clone();
-    let side = live.card(i).side;
-    live.state[i] = State::Gone;
-    out.side_mut(side).lost.push(name.clone());
-    out.say(format!("{name} is lost ({source})"), &[cite::BATTLE]);
-    for j in 0..live.b.cards.len() {
-        if live.state[j] != State::Gone
-            && live
-                .card(j)
-                .aboard
-                .as_deref()
-                .is_some_and(|a| a.eq_ignore_ascii_case(&name))
-        {
-            lose(live, out, j, &format!("aboard {name}"));
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn fire(
-    live: &mut Live,
-    out: &mut Outcome,
-    weapon: &str,
-    by: Side,
-    target: &str,
-    against: Defense,
-    draws: u32,
-    add: i64,
-    forfeit_zero: bool,
-) {
-    if live.fired.iter().any(|w| w.eq_ignore_ascii_case(weapon)) {
-        out.say(
-            format!("{weapon} has already fired in this battle"),
-            &[cite::FIRING_WEAPONS],
-        );
-        return;
-    }
-    let Some(t) = live.idx(target) else {
-        out.needs = Some(format!("unknown card in script: {target}"));
-        return;
-    };
-    if !live.participating(t) {
-        out.say(
-            format!("{target} is not participating: {weapon} cannot target it"),
-            &[cite::FIRING_WEAPONS],
-        );
-        return;
-    }
-    live.fired.push(weapon.to_string());
-    let c = live.card(t);
-    let (label, base) = match against {
-        Defense::Ability => ("ability", c.ability),
-        Defense::Armor => ("armor", c.armor),
-        Defense::Maneuver => ("maneuver", c.maneuver),
-        Defense::Defense => ("defense value", c.defense),
-    };
-    let dv = if against == Defense::Ability {
-        live.ability(t)
-    } else {
-        live.value(t, label, base, Target::Defense(c.name.clone()))
-    };
-    let mut req = destiny::Request::new("weapon destiny", &by.to_string(), draws);
-    if add != 0 {
-        req.to_total.push(Modifier::new(weapon, Op::Add(add)));
-    }
-    let o = live.draw(by, &req);
-    push_notes(out, &o);
-    let hit = match (o.total_value(), dv.value) {
-        (Some(d), Some(v)) => d > v,
-        (Some(_), None) => {
-            out.needs = Some(format!(
-                "{target} has no {label}: not modelled — ruling needed"
-            ));
-            return;
-        }
-        (None, _) => false,
-    };
-    if hit {
-        live.hit[t] = true;
-        if forfeit_zero {
-            live.forfeit_zero[t] = true;
-        }
-        out.say(
-            format!(
-                "{weapon} fires at {target}: total weapon destiny {} > {dv}: hit (turned sideways, still participating)",
-                o.total_value().unwrap_or(0)
-            ),
-            &[cite::FIRING_WEAPONS, cite::WEAPONS_SEGMENT],
-        );
-    } else if let Some(v) = o.total_value() {
-        out.say(
-            format!("{weapon} fires at {target}: {v} against {dv}: missed"),
-            &[cite::FIRING_WEAPONS],
-        );
-    } else {
-        out.say(
-            format!("{weapon} fires at {target}: no destiny total (failed draw), resolved in {}'s favour: missed", by.other()),
-            &[cite::FIRING_WEAPONS, cite::FAILED_DRAWS],
-        );
-    }
-}
-
-/// A weapon fires only when its owner can draw every weapon destiny it requires
-/// (AR Weapons - Destiny): otherwise the step is rejected and treated as not made.
-fn weapon_destiny_possible(live: &Live, out: &mut Outcome, step: &Step, pos: usize) -> bool {
-    let Step::Fire {
-        weapon, by, draws, ..
-    } = step
-    else {
-        return true;
-    };
-    let need = (*draws).max(1) as usize;
-    let left = live.decks[by.ix()]
-        .len()
-        .saturating_sub(live.reserve_used[by.ix()]);
-    if left >= need {
-        return true;
-    }
-    let reason = format!(
-        "{by} may not fire {weapon}: it requires {need} weapon destiny draw(s) and {by}'s Reserve Deck has {left} card(s)"
-    );
-    out.say(
-        format!("decision {pos} rejected ({by}): {reason}"),
-        &[cite::WEAPONS_DESTINY],
-    );
-    out.illegal.push(Rejected {
-        step: pos,
-        reason,
-        rule: cite::WEAPONS_DESTINY,
-    });
-    false
-}
-
-/// Before the damage segment a battle ends at once when a side has no presence.
-fn ended(live: &Live, out: &mut Outcome) -> bool {
-    for s in [Side::Light, Side::Dark] {
-        if !live.presence(s) {
-            out.ended_early = true;
-            out.say(
-                format!("{s} has no presence left: the battle ends at once; hit cards are lost"),
-                &[cite::BATTLE, cite::END_OF_BATTLE],
-            );
-            let hits: Vec<usize> = (0..live.b.cards.len())
-                .filter(|&i| live.hit[i] && live.state[i] != State::Gone)
-                .collect();
-            for i in hits {
-                let name = live.card(i).name.clone();
-                let side = live.card(i).side;
-                out.side_mut(side).lost.push(name.clone());
-                out.say(
-                    format!("{name} (hit) is lost"),
-                    &[cite::FIRING_WEAPONS, cite::BATTLE],
-                );
-            }
-            return true;
-        }
-    }
-    false
-}
-
 struct Pending {
     attrition: i64,
     damage: i64,
     immune: Vec<bool>,
-}
-
-fn damage_segment(live: &mut Live, out: &mut Outcome, script: &Script) {
-    out.say("damage segment begins", &[cite::DAMAGE_SEGMENT]);
-    let mut pend = fixed_immunity(live, out);
-    if !scripted_damage(live, out, &mut pend, script) {
-        return;
-    }
-    // What the rules force without a choice.
-    for s in [live.b.initiator, live.b.initiator.other()] {
-        if !forced_damage(live, out, &mut pend, s) {
-            return;
-        }
-    }
-    out.say("both players pass: the battle ends", &[cite::END_OF_BATTLE]);
 }
 
 /// What each side must satisfy, with immunity fixed at the start of the damage segment.
@@ -1910,174 +1382,6 @@ fn fixed_immunity(live: &Live, out: &mut Outcome) -> [Pending; 2] {
     pend
 }
 
-/// The players' damage segment choices, in script order. False when the battle waits
-/// for a decision.
-fn scripted_damage(
-    live: &mut Live,
-    out: &mut Outcome,
-    pend: &mut [Pending; 2],
-    script: &Script,
-) -> bool {
-    for step in &script.damage {
-        match step {
-            Step::Forfeit { card } => {
-                let Some(i) = live.idx(card) else {
-                    out.needs = Some(format!("unknown card in script: {card}"));
-                    return false;
-                };
-                forfeit(live, out, pend, i);
-            }
-            Step::LoseForceForDamage { side, amount } => {
-                let p = &mut pend[side.ix()];
-                if p.damage <= 0 {
-                    out.say(
-                        format!("{side} has no pending battle damage: no Force to lose for it"),
-                        &[cite::BATTLE_DAMAGE],
-                    );
-                    continue;
-                }
-                let a = (*amount).clamp(0, p.damage);
-                p.damage -= a;
-                out.side_mut(*side).force_lost = out.side_mut(*side).force_lost.saturating_add(a);
-                out.say(
-                    format!(
-                        "{side} loses {a} Force to battle damage ({} remaining)",
-                        p.damage
-                    ),
-                    &[cite::BATTLE_DAMAGE],
-                );
-            }
-            Step::CancelBattleDamage { side, source } => {
-                let p = &mut pend[side.ix()];
-                let c = p.damage;
-                p.damage = 0;
-                out.side_mut(*side).battle_damage_canceled =
-                    out.side_mut(*side).battle_damage_canceled.saturating_add(c);
-                out.say(
-                    format!("{source} cancels {c} battle damage against {side}"),
-                    &[cite::BATTLE_DAMAGE],
-                );
-            }
-            Step::LoseForce {
-                side,
-                amount,
-                source,
-            } => {
-                out.side_mut(*side).force_lost = out
-                    .side_mut(*side)
-                    .force_lost
-                    .saturating_add((*amount).max(0));
-                out.say(
-                    format!("{side} loses {amount} Force ({source})"),
-                    &[cite::BATTLE],
-                );
-            }
-            Step::Lose { card, source, .. } => {
-                if let Some(i) = live.idx(card) {
-                    lose(live, out, i, source);
-                }
-            }
-            other => out.say(
-                format!("not allowed in the damage segment: {other:?}"),
-                &[cite::DAMAGE_SEGMENT],
-            ),
-        }
-    }
-    true
-}
-
-/// What the rules force on side `s` without a choice: hit cards forfeited, attrition
-/// forfeited while only one card can satisfy it, battle damage lost as Force with no
-/// cards left. False when `s` must choose.
-fn forced_damage(live: &mut Live, out: &mut Outcome, pend: &mut [Pending; 2], s: Side) -> bool {
-    // Hit cards must be forfeited.
-    let hits: Vec<usize> = live
-        .participants(s)
-        .into_iter()
-        .filter(|&i| live.hit[i])
-        .collect();
-    for i in hits {
-        out.say(
-            format!("{} was hit and must be forfeited", live.card(i).name),
-            &[cite::WEAPON_HITS],
-        );
-        forfeit(live, out, pend, i);
-    }
-    // Attrition: forfeit while something non-immune remains.
-    loop {
-        let p = &pend[s.ix()];
-        if p.attrition <= 0 {
-            break;
-        }
-        let candidates: Vec<usize> = live
-            .participants(s)
-            .into_iter()
-            .filter(|&i| !p.immune[i] && live.card(i).forfeit.is_some())
-            .collect();
-        match candidates.as_slice() {
-            [] => {
-                let left = p.attrition;
-                pend[s.ix()].attrition = 0;
-                out.side_mut(s).attrition_ignored =
-                    out.side_mut(s).attrition_ignored.saturating_add(left);
-                out.say(
-                    format!("{s} has nothing left that attrition affects: remaining attrition {left} is ignored"),
-                    &[cite::ATTRITION, cite::IMMUNE_TO_ATTRITION],
-                );
-            }
-            [only] => {
-                let only = *only;
-                out.say(
-                    format!(
-                        "{} is {s}'s only card affected by attrition and must be forfeited",
-                        live.card(only).name
-                    ),
-                    &[cite::ATTRITION],
-                );
-                forfeit(live, out, pend, only);
-            }
-            many => {
-                let names: Vec<String> = many.iter().map(|&i| live.card(i).name.clone()).collect();
-                out.needs_from = Some(s);
-                out.needs = Some(format!(
-                    "forfeit to satisfy {} attrition ({})",
-                    p.attrition,
-                    names.join(", ")
-                ));
-                return false;
-            }
-        }
-    }
-    // Battle damage: with no cards left the Force must be lost.
-    let p = &pend[s.ix()];
-    if p.damage > 0 {
-        let cards: Vec<String> = live
-            .participants(s)
-            .into_iter()
-            .filter(|&i| live.card(i).forfeit.is_some())
-            .map(|i| live.card(i).name.clone())
-            .collect();
-        if cards.is_empty() {
-            let d = p.damage;
-            pend[s.ix()].damage = 0;
-            out.side_mut(s).force_lost = out.side_mut(s).force_lost.saturating_add(d);
-            out.say(
-                format!("{s} has no cards left to forfeit and loses {d} Force to battle damage"),
-                &[cite::BATTLE_DAMAGE],
-            );
-        } else {
-            out.needs_from = Some(s);
-            out.needs = Some(format!(
-                "satisfy {} battle damage (forfeit {} or lose Force)",
-                p.damage,
-                cards.join(", ")
-            ));
-            return false;
-        }
-    }
-    true
-}
-
 /// Highest immunity from any source; losing immunity overrides gaining it.
 fn immunity(live: &Live, i: usize) -> Option<i64> {
     let c = live.card(i);
@@ -2108,61 +1412,6 @@ fn immunity(live: &Live, i: usize) -> Option<i64> {
         }
     }
     best
-}
-
-fn forfeit(live: &mut Live, out: &mut Outcome, pend: &mut [Pending; 2], i: usize) {
-    let c = live.card(i);
-    let s = c.side;
-    let name = c.name.clone();
-    if !live.participating(i) {
-        out.say(
-            format!("{name} is not participating in the battle and cannot be forfeited"),
-            &[cite::FORFEIT],
-        );
-        return;
-    }
-    let p = &pend[s.ix()];
-    if !live.hit[i] && p.attrition <= 0 && p.damage <= 0 {
-        out.say(
-            format!("{name} cannot be forfeited: not hit and {s} has no pending attrition or battle damage"),
-            &[cite::DAMAGE_SEGMENT, cite::FORFEIT],
-        );
-        return;
-    }
-    let fv = live.forfeit(i);
-    let Some(v) = fv.value else {
-        out.say(
-            format!("{name} has no forfeit value and cannot be forfeited"),
-            &[cite::FORFEIT],
-        );
-        return;
-    };
-    let p = &mut pend[s.ix()];
-    p.attrition = (p.attrition - v).max(0);
-    p.damage = (p.damage - v).max(0);
-    let (a, d) = (p.attrition, p.damage);
-    live.state[i] = State::Gone;
-    out.side_mut(s).forfeited.push(name.clone());
-    out.say(
-        format!("{s} forfeits {name} ({fv}): attrition remaining {a}, battle damage remaining {d}"),
-        &[cite::FORFEIT, cite::ATTRITION, cite::BATTLE_DAMAGE],
-    );
-    for j in 0..live.b.cards.len() {
-        if live.state[j] != State::Gone
-            && live
-                .card(j)
-                .aboard
-                .as_deref()
-                .is_some_and(|h| h.eq_ignore_ascii_case(&name))
-        {
-            lose(
-                live,
-                out,
-                j,
-                &format!("aboard {name} when it was forfeited"),
-            );
-        }
-    }
 }
 
 // ---------------------------------------------------------------- the damage segment as decisions
@@ -2276,15 +1525,12 @@ battle:
   reserve:
     light: [{name: light top, destiny: 1}]
     dark: [{name: dark top, destiny: 3}]
-script:
-  damage:
-    - lose_force_for_damage: {side: light, amount: 1}
 "#;
 
     #[test]
     fn simple_example_numbers() {
         let (b, s) = load(SIMPLE);
-        let o = resolve(&b, &s);
+        let o = resolve_to_damage(&b, &s);
         assert_eq!(o.needs, None, "{:#?}", o.lines);
         assert_eq!(o.light.total_power.as_ref().and_then(|t| t.value), Some(5));
         assert_eq!(o.dark.total_power.as_ref().and_then(|t| t.value), Some(6));
@@ -2292,55 +1538,8 @@ script:
         assert_eq!(o.light.battle_damage, 1);
         assert_eq!(o.dark.attrition, Some(1));
         assert_eq!(o.light.attrition, None);
-        assert_eq!(o.dark.forfeited, vec!["Snoova".to_string()]);
-        assert_eq!(o.light.force_lost, 1);
-    }
-
-    #[test]
-    fn missing_choice_asks() {
-        let (b, _) = load(SIMPLE);
-        let o = resolve(&b, &Script::default());
-        assert_eq!(o.needs_from, Some(Side::Light), "{:?}", o.needs);
-    }
-
-    #[test]
-    fn weapons_actions_alternate_from_the_initiator() {
-        let (b, _) = load(SIMPLE);
-        let pass = |side| Step::Pass { side };
-        // Light initiated: Dark may not pass first; after Light and Dark
-        // pass, the segment is over and a further pass is too late.
-        let script = Script {
-            weapons: vec![
-                pass(Side::Dark),
-                pass(Side::Light),
-                pass(Side::Dark),
-                pass(Side::Light),
-            ],
-            damage: vec![Step::LoseForceForDamage {
-                side: Side::Light,
-                amount: 1,
-            }],
-            ..Script::default()
-        };
-        let o = resolve(&b, &script);
-        let got: Vec<(usize, &str)> = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
-        assert_eq!(
-            got,
-            vec![(1, cite::WEAPONS_SEGMENT), (4, cite::WEAPONS_SEGMENT)]
-        );
-        assert_eq!(o.needs, None);
-        // Responses begin with the defender (Dark).
-        let script = Script {
-            responses: vec![pass(Side::Light), pass(Side::Dark), pass(Side::Light)],
-            damage: vec![Step::LoseForceForDamage {
-                side: Side::Light,
-                amount: 1,
-            }],
-            ..Script::default()
-        };
-        let o = resolve(&b, &script);
-        let got: Vec<(usize, &str)> = o.illegal.iter().map(|x| (x.step, x.rule)).collect();
-        assert_eq!(got, vec![(1, cite::INITIATE_BATTLE)]);
+        let d = o.damage.expect("the damage segment is reached");
+        assert_eq!((d.damage, d.attrition), ([1, 0], [None, Some(1)]));
     }
 
     /// A random card for the fuzz test: any kind, values from -1 to 7 or huge.
@@ -2463,36 +1662,6 @@ script:
         modifiers
     }
 
-    /// Random weapons fired, forfeits and a Force loss.
-    fn random_script(next: &mut impl FnMut() -> u64, names: &[String]) -> Script {
-        let mut script = Script::default();
-        for _ in 0..(next() % 4) {
-            script.weapons.push(Step::Fire {
-                weapon: format!("w{}", next() % 3),
-                by: if next().is_multiple_of(2) {
-                    Side::Light
-                } else {
-                    Side::Dark
-                },
-                target: pick(names, next()),
-                against: Defense::Armor,
-                draws: (next() % 3) as u32,
-                add: 1,
-                forfeit_zero: next().is_multiple_of(2),
-            });
-        }
-        for _ in 0..(next() % 6) {
-            script.damage.push(Step::Forfeit {
-                card: pick(names, next()),
-            });
-        }
-        script.damage.push(Step::LoseForceForDamage {
-            side: Side::Light,
-            amount: (next() % 30) as i64,
-        });
-        script
-    }
-
     #[test]
     fn fuzz_random_battles_never_panic_or_go_negative() {
         let mut seed: u64 = 0xdead_beef_1234_5678;
@@ -2519,7 +1688,6 @@ script:
                     })
                     .collect()
             };
-            let script = random_script(&mut next, &names);
             let b = Battle {
                 location: "x".into(),
                 site: true,
@@ -2536,15 +1704,14 @@ script:
                     dark: deck(next()),
                 },
                 force_pile: None,
-                script,
             };
-            let o = resolve(&b, &b.script);
+            let o = resolve_to_damage(&b, &Script::default());
             for s in [Side::Light, Side::Dark] {
                 let r = o.side(s);
                 if let Some(v) = r.total_power.as_ref().and_then(|t| t.value) {
                     assert!(v >= 0, "{:#?}", o.lines);
                 }
-                assert!(r.battle_damage >= 0 && r.force_lost >= 0 && r.attrition_ignored >= 0);
+                assert!(r.battle_damage >= 0);
                 assert!(r.attrition.is_none_or(|a| a >= 0));
                 if let Some(v) = r.total_battle_destiny.as_ref().and_then(|t| t.value) {
                     assert!(v >= 0);
@@ -2557,6 +1724,6 @@ script:
     fn no_presence_no_battle() {
         let (mut b, s) = load(SIMPLE);
         b.cards.retain(|c| c.name != "Snoova");
-        assert!(resolve(&b, &s).not_initiated.is_some());
+        assert!(resolve_to_damage(&b, &s).not_initiated.is_some());
     }
 }

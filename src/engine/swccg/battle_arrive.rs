@@ -6,12 +6,14 @@
 //! power segment participates (AR: Participating In Battle); cards that already
 //! battled this turn (the board's `battled_this_turn`) do not.
 
+use super::effects::Applied;
 use super::engine::*;
 use super::stack::{ActionKind, DeployTo, Tgt};
 use super::state::{CardIx, Zone};
 use super::values::cite;
-use crate::engine::swccg::model::{AbilityKind, Effect, PileName, Side};
+use crate::engine::swccg::model::{AbilityKind, CardRef, Effect, Filter, MoveHow, PileName, Side};
 use crate::engine::{Actor, Event};
+use serde::Deserialize;
 
 /// AR React - Deploy.
 pub const REACT: &str = "swccg.ar.react-deploy";
@@ -295,5 +297,163 @@ impl Engine {
             .card
             .map_or_else(|| self.stack[ix].label.clone(), |c| self.name(c));
         self.exclude(b, t, &format!("hit by {weapon}"));
+    }
+}
+
+/// "Move <card> as a regular move (using landspeed for free) to a battle just initiated
+/// at an adjacent site. <card> is power +N during that battle, unless <filter> is
+/// present or adjacent to the battle site." (Run Luke, Run!): a response to the
+/// battle's initiation that is not a react, so the initiator may play it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveToBattle {
+    pub card: CardRef,
+    /// Power added to the card for that battle.
+    #[serde(default)]
+    pub power: i64,
+    /// No power added while a card matching this is present at or adjacent to the
+    /// battle site.
+    #[serde(default)]
+    pub unless_near: Option<Filter>,
+}
+
+impl Engine {
+    /// Whether an ability moves its target `name` to a battle just initiated.
+    fn moves_target_to_battle(&self, c: CardIx, a: usize, name: &str) -> bool {
+        self.st.def(c).abilities[a].effect.iter().any(
+            |e| matches!(e, Effect::MoveToBattle(m) if m.card == CardRef::Target(name.to_string())),
+        )
+    }
+
+    /// Can `x` move now, as a regular move by landspeed, to the battle just initiated
+    /// (the current action) from an adjacent site? Returns the battle's stack index and
+    /// location.
+    fn move_to_battle_check(&self, p: Side, x: CardIx) -> Result<(usize, usize), Rej> {
+        let title = self.name(x);
+        let i = self.stack.len().checked_sub(1);
+        let Some((i, at)) = i.and_then(|i| self.battle_just_initiated(i).map(|l| (i, l))) else {
+            return Err(rej(
+                format!("{title} may move only to a battle just initiated, and none was"),
+                cite::INITIATE_BATTLE,
+            ));
+        };
+        let from = match self.st.zone[x] {
+            Zone::At(l) => l,
+            _ => {
+                return Err(rej(
+                    format!("{title} is not at a site of its own to move from"),
+                    super::rules::MOVEMENT_REGULAR,
+                ));
+            }
+        };
+        if from == at || !self.same_or_adjacent(from, at) {
+            return Err(rej(
+                format!(
+                    "{title} is not at a site adjacent to the battle at {}",
+                    self.st.locations[at].title
+                ),
+                super::rules::LANDSPEED,
+            ));
+        }
+        if self.st.regular_moves.contains(&x) {
+            return Err(rej(
+                format!("{title} has already made its regular move this turn"),
+                super::rules::MOVEMENT_REGULAR,
+            ));
+        }
+        let to = self.st.locations[at].name.clone();
+        match self.plan_move_as(p, x, &to, Some(MoveHow::Landspeed), true) {
+            // The move is for free: its Force cost does not apply.
+            Err(e) if e.rule != super::rules::PAYING_COSTS => Err(e),
+            _ => Ok((i, at)),
+        }
+    }
+
+    /// Is `x` refused as target `name` of ability `a` of `c` because it cannot make the
+    /// move to the battle the ability makes?
+    pub(super) fn move_to_battle_target(
+        &self,
+        c: CardIx,
+        a: usize,
+        name: &str,
+        x: CardIx,
+    ) -> Option<Rej> {
+        if !self.moves_target_to_battle(c, a, name) {
+            return None;
+        }
+        self.move_to_battle_check(self.st.owner(c), x).err()
+    }
+
+    /// The result: each card moves to the battle (a regular move by landspeed, for
+    /// free), then gets its power bonus for that battle unless the named card is near.
+    pub(super) fn move_to_battle(&mut self, ix: usize, me: Side, m: &MoveToBattle) -> Applied {
+        let label = self.stack[ix].label.clone();
+        for c in self.card_refs(ix, &m.card) {
+            let at = self.stack[ix]
+                .responding_to
+                .and_then(|j| self.battle_location(j));
+            let Some(at) = at.filter(|&l| {
+                matches!(self.st.zone[c], Zone::At(f) if f != l && self.same_or_adjacent(f, l))
+            }) else {
+                self.log(
+                    Actor::Rules,
+                    Event::Result,
+                    format!(
+                        "{label}: {} is no longer at a site adjacent to the battle: it does not move",
+                        self.name(c)
+                    ),
+                    &[super::rules::LANDSPEED],
+                );
+                continue;
+            };
+            let from = self.st.zone[c];
+            self.st.regular_moves.push(c);
+            self.st.put(c, Zone::At(at));
+            self.stack[ix].moved.push(c);
+            self.log(
+                actor(me),
+                Event::StateChange,
+                format!(
+                    "{label}: {} moves from {} to the battle at {} (a regular move by landspeed, for free; a response to the battle's initiation, not a react)",
+                    self.name(c),
+                    match from {
+                        Zone::At(l) => self.st.locations[l].title.clone(),
+                        _ => String::new(),
+                    },
+                    self.st.locations[at].title
+                ),
+                &[cite::INITIATE_BATTLE, super::rules::MOVEMENT_REGULAR],
+            );
+            if m.power != 0 {
+                self.move_bonus(ix, me, c, at, m);
+            }
+        }
+        Applied::Done
+    }
+
+    /// "Power +N during that battle, unless <filter> is present or adjacent".
+    fn move_bonus(&mut self, ix: usize, me: Side, c: CardIx, at: usize, m: &MoveToBattle) {
+        let near = m.unless_near.as_ref().and_then(|f| {
+            (0..self.st.cards.len()).find(|&x| {
+                self.st.active(x)
+                    && self.st.matches(x, f, me)
+                    && matches!(self.st.zone[x], Zone::At(l) if self.same_or_adjacent(l, at))
+            })
+        });
+        match near {
+            Some(x) => self.log(
+                Actor::Rules,
+                Event::Result,
+                format!(
+                    "{}: {} is present at or adjacent to the battle site: {} gets no power {:+}",
+                    self.stack[ix].label,
+                    self.name(x),
+                    self.name(c),
+                    m.power
+                ),
+                &[cite::MODIFIERS],
+            ),
+            None => self.add_power(ix, me, c, m.power),
+        }
     }
 }

@@ -265,7 +265,6 @@ fn battle_with(
         reserve: decks(st, drawn),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,
-        script: Script::default(),
     }
 }
 
@@ -849,7 +848,7 @@ impl super::engine::Engine {
         let mut b = battle_with(&self.st, at, by, None, &before, &hits, &excluded);
         b.modifiers
             .extend(self.stack[ix].played_mods.iter().cloned());
-        let o = battle::resolve(&b, &Script::default());
+        let o = battle::resolve_to_damage(&b, &Script::default());
         if o.not_initiated.is_some() {
             return self.battle_end(ix);
         }

@@ -2,7 +2,6 @@
 //! paths a board can observe. Every error points at a position where one is
 //! known.
 
-use super::battle_scenario;
 use super::engine::find_ability;
 use super::model::{AbilityKind, Board, PileName, Placed, Step, Verb};
 use super::state::parse_pile_name;
@@ -50,26 +49,12 @@ fn spanned<T>(n: &Spanned<T>, m: impl Into<String>) -> BoardError {
     BoardError::new(n.referenced.line(), n.referenced.column(), m)
 }
 
-/// A board position, or exactly one rules case; and a script that names only what exists.
+/// A board position, and a script that names only what exists.
 pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
-    let case = battle_scenario::case_of(b);
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut locations: BTreeSet<String> = BTreeSet::new();
-    if case.is_some() {
-        check_case(b)?;
-        if let Some(s) = script.first() {
-            return Err(BoardError::at(
-                s.at,
-                "a rules case (battle) carries its own choices; \
-                 `script:` belongs to a board position",
-            ));
-        }
-        return Ok(());
-    }
     if b.turn.is_none() || b.phase.is_none() {
-        return Err(nowhere(
-            "a board position needs `turn:` and `phase:` (or give one rules case: battle, attack)",
-        ));
+        return Err(nowhere("a board position needs `turn:` and `phase:`"));
     }
     names.extend(b.cards.keys().cloned());
     check_board(b, &mut locations)?;
@@ -100,23 +85,6 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     super::identify::check(b).map_err(nowhere)?;
     for s in script {
         check_step(b, s, &names, &locations)?;
-    }
-    Ok(())
-}
-
-fn check_case(b: &Board) -> Result<(), BoardError> {
-    let board_given = b.turn.is_some()
-        || b.phase.is_some()
-        || b.next.is_some()
-        || b.through.is_some()
-        || !b.cards.is_empty()
-        || !b.locations.is_empty()
-        || !b.table.is_empty()
-        || !b.stack.is_empty();
-    if board_given {
-        return Err(nowhere(
-            "a file holds exactly one thing to run: a board position or a rules case, not both",
-        ));
     }
     Ok(())
 }
@@ -435,31 +403,6 @@ fn check_geo(b: &Board, locations: &BTreeSet<String>) -> Result<(), BoardError> 
 /// Can a run of this board observe `path`?
 pub fn observable(b: &Board, path: &str) -> Result<(), String> {
     let (head, rest) = path.split_once('.').unwrap_or((path, ""));
-    if let Some(case) = battle_scenario::case_of(b) {
-        return match head {
-            "numbers" => {
-                let known = b.case_numbers.get_or_init(|| {
-                    let r = battle_scenario::run(&case);
-                    let mut k: Vec<String> = r.numbers.keys().cloned().collect();
-                    if r.winner.is_some() {
-                        k.push("winner".into());
-                    }
-                    k
-                });
-                if known.iter().any(|k| k == rest) {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "this case has no number `{rest}` (it has: {})",
-                        known.join(", ")
-                    ))
-                }
-            }
-            "cards" if battle_scenario::card_names(&case).iter().any(|n| n == rest) => Ok(()),
-            "cards" => Err(format!("`{rest}` is not a card of this case")),
-            _ => Err("a rules case observes `numbers.*` and `cards.*`".into()),
-        };
-    }
     if let Some(r) = super::identify::observable(b, path) {
         return r;
     }

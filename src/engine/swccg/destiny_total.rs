@@ -331,7 +331,7 @@ impl Engine {
         Applied::Done
     }
 
-    /// A destiny draw of a total came off the stack canceled: its card goes to the Used
+    /// A destiny draw of a total (or a duel) came off the stack canceled: its card goes to the Used
     /// Pile; a redraw is drawn in its place (and counts instead), otherwise the canceled
     /// draw still counts against the limit and adds nothing (AR Canceled And Redrawn
     /// Destiny Draws).
@@ -341,7 +341,9 @@ impl Engine {
             ActionKind::DestinyDraw { parent, .. } => (parent, None),
             _ => return,
         };
-        if parent >= self.stack.len() || self.stack[parent].total.is_none() {
+        if parent >= self.stack.len()
+            || (self.stack[parent].total.is_none() && self.stack[parent].duel.is_none())
+        {
             return;
         }
         let me = e.actor;
@@ -349,6 +351,10 @@ impl Engine {
             && self.st.zone[c] == super::state::Zone::Drawn
         {
             self.st.to_pile(c, me, super::model::PileName::UsedPile);
+        }
+        if self.stack[parent].duel.is_some() {
+            self.duel_draw_canceled(parent, me);
+            return;
         }
         let label = self.stack[parent].label.clone();
         if e.redraw {

@@ -6,6 +6,12 @@
 //! {event: duel}`); step 3 each player draws duel destiny, the initiator first (only
 //! responses to the draws); each total is the destinies plus the duelist's ability;
 //! the highest total wins; step 4 the duel card's result for that winner.
+//!
+//! A duel card may state its own terms (You'll Find I'm Full Of Surprises: "Either is
+//! power +2 if armed with a lightsaber. Draw destiny. Opponent draws two destiny. Both
+//! players add power."): the opponent's number of draws, power instead of ability, and a
+//! bonus for a duelist armed with a matching weapon. A canceled duel destiny counts as
+//! drawn and adds nothing (AR Canceled And Redrawn Destiny Draws).
 
 use super::effects::Applied;
 use super::engine::*;
@@ -31,11 +37,48 @@ pub struct DuelDef {
     /// Duel destinies each player draws (default 1).
     #[serde(default)]
     pub draws: Option<u32>,
+    /// Duel destinies the opponent draws, when the card says otherwise ("Opponent draws
+    /// two destiny").
+    #[serde(default)]
+    pub their_draws: Option<u32>,
+    /// What each player adds to its duel destinies: `ability` (default) or `power`.
+    #[serde(default)]
+    pub add: DuelAdd,
+    /// "Either is power +N if armed with …": a weapon matching the filter on the duelist.
+    #[serde(default)]
+    pub armed: Option<ArmedBonus>,
     /// The result when your duelist wins, and when the opponent's wins.
     #[serde(default)]
     pub if_yours_wins: Vec<Effect>,
     #[serde(default)]
     pub if_theirs_wins: Vec<Effect>,
+}
+
+/// The duelist's value added to its duel destinies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DuelAdd {
+    #[default]
+    Ability,
+    Power,
+}
+
+impl DuelAdd {
+    fn as_str(self) -> &'static str {
+        match self {
+            DuelAdd::Ability => "ability",
+            DuelAdd::Power => "power",
+        }
+    }
+}
+
+/// "Either is power +N if armed with a lightsaber" (for the duel's totals).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmedBonus {
+    /// The weapon the duelist must carry.
+    pub weapon: crate::engine::swccg::model::Filter,
+    pub power: i64,
 }
 
 /// A duel under way.
@@ -46,8 +89,8 @@ pub struct DuelState {
     pub duelists: [CardIx; 2],
     /// Duel destinies to draw, by player (the initiator's first).
     pub draws: [u32; 2],
-    /// The draws made, by player.
-    pub drawn: [Vec<i64>; 2],
+    /// The draws made, by player (`None`: a canceled draw, which adds nothing).
+    pub drawn: [Vec<Option<i64>>; 2],
     /// The duel is over (the entry is its "just won" occurrence: steps 5 and 6).
     pub over: bool,
 }
@@ -70,6 +113,7 @@ impl Engine {
             return Applied::Done;
         };
         let n = def.draws.unwrap_or(1);
+        let theirs = def.their_draws.unwrap_or(n);
         let label = format!("{} duel", self.stack[ix].label);
         let mut e = Entry::new(
             ActionKind::Triggered,
@@ -85,7 +129,7 @@ impl Engine {
         e.duel = Some(Box::new(DuelState {
             def,
             duelists: [a, b],
-            draws: [n, n],
+            draws: [n, theirs],
             drawn: [Vec::new(), Vec::new()],
             over: false,
         }));
@@ -173,9 +217,53 @@ impl Engine {
             return;
         };
         if let Some(i) = (0..2).find(|&i| d.drawn[i].len() < d.draws[i] as usize) {
-            d.drawn[i].push(value.unwrap_or(0));
+            d.drawn[i].push(Some(value.unwrap_or(0)));
         }
         self.stack[ix].pending.push_front(Effect::DuelDraws);
+    }
+
+    /// A duel destiny draw for the duel at `ix` was canceled: it counts as drawn and
+    /// adds nothing to its player's total; the duel goes on with the next draw.
+    pub(super) fn duel_draw_canceled(&mut self, ix: usize, p: Side) {
+        let label = self.stack[ix].label.clone();
+        let Some(d) = self.stack[ix].duel.as_mut() else {
+            return;
+        };
+        if let Some(i) = (0..2).find(|&i| d.drawn[i].len() < d.draws[i] as usize) {
+            d.drawn[i].push(None);
+        }
+        self.stack[ix].pending.push_front(Effect::DuelDraws);
+        self.log(
+            actor(p),
+            Event::Result,
+            format!(
+                "{label}: {}'s canceled duel destiny counts as drawn and adds nothing to the total",
+                p.name()
+            ),
+            &[DUELING, super::values::cite::CANCELED_REDRAWN],
+        );
+    }
+
+    /// What duelist `c` adds to its destinies (the duel card's terms), and the words.
+    fn duelist_adds(&self, c: CardIx, def: &DuelDef) -> (i64, String) {
+        let base = match def.add {
+            DuelAdd::Ability => self.st.def(c).stats.ability.unwrap_or(0),
+            DuelAdd::Power => super::card_values::value(&self.st, c, "power").or_zero(),
+        };
+        let mut words = format!("{} {base}", def.add.as_str());
+        let mut total = base;
+        if let Some(b) = &def.armed {
+            let owner = self.st.owner(c);
+            let weapon = self.st.cards_on(c).into_iter().find(|&w| {
+                self.st.def(w).card_type == crate::engine::swccg::model::CardType::Weapon
+                    && self.st.matches(w, &b.weapon, owner)
+            });
+            if let Some(w) = weapon {
+                total += b.power;
+                words.push_str(&format!(" {:+} (armed with {})", b.power, self.name(w)));
+            }
+        }
+        (total, words)
     }
 
     /// Totals (destinies + ability), the winner, and step 4: the duel card's result.
@@ -186,19 +274,19 @@ impl Engine {
         };
         let total = |i: usize| -> (i64, String) {
             let c = d.duelists[i];
-            let ability = self.st.def(c).stats.ability.unwrap_or(0);
-            let sum: i64 = d.drawn[i].iter().sum();
+            let (adds, words) = self.duelist_adds(c, &d.def);
+            let sum: i64 = d.drawn[i].iter().flatten().sum();
             let parts = d.drawn[i]
                 .iter()
-                .map(|v| v.to_string())
+                .map(|v| v.map_or_else(|| "canceled".to_string(), |v| v.to_string()))
                 .collect::<Vec<_>>()
                 .join(" + ");
             (
-                sum + ability,
+                sum + adds,
                 format!(
-                    "{}: destiny {parts} + ability {ability} = {}",
+                    "{}: destiny {parts} + {words} = {}",
                     self.name(c),
-                    sum + ability
+                    sum + adds
                 ),
             )
         };

@@ -139,6 +139,7 @@ impl Engine {
                 until,
             } => self.modify_until(ix, me, &label, filter, stat, add, until),
             e @ (Effect::Peek { .. } | Effect::Flip(_)) => self.peek_or_flip(ix, me, &label, e),
+            Effect::MoveToBattle(m) => self.move_to_battle(ix, me, &m),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
                 self.trace

@@ -83,6 +83,9 @@ impl Engine {
             yours: spec.yours.clone(),
             theirs: spec.theirs.clone(),
             draws: Some(def.draws),
+            their_draws: None,
+            add: Default::default(),
+            armed: None,
             if_yours_wins: results(b),
             if_theirs_wins: results(a),
         };

@@ -491,6 +491,7 @@ impl Engine {
         }
         self.response_allowed(c, a, w)?;
         self.check_costs(p, c, a)?;
+        self.interrupt_tax_ok(p, c, self.st.def(c).abilities[a].cost.use_force)?;
         Ok(targets)
     }
 
@@ -1122,6 +1123,9 @@ impl Engine {
             );
         }
         self.pay_use(p, ab.cost.use_force, &format!("for {}", self.name(c)));
+        if is_play {
+            self.pay_interrupt_tax(p, c);
+        }
         if ab.cost.lose_force > 0 {
             let n = self.lose_force(p, ab.cost.lose_force as i64);
             self.log(

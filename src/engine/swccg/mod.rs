@@ -31,7 +31,6 @@ mod battle_damage;
 mod battle_drain;
 mod battle_early;
 mod battle_power;
-pub mod battle_scenario;
 pub mod card_values;
 mod check;
 mod choose;
@@ -107,6 +106,7 @@ pub mod epic_duel;
 pub mod games;
 mod globals;
 mod insert;
+mod interrupt_tax;
 pub mod jeditest;
 mod objective;
 mod site_deploy;
@@ -155,9 +155,6 @@ impl GameRules for Swccg {
     }
 
     fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
-        if let Some(case) = battle_scenario::case_of(board) {
-            return battle_scenario::run_result(&case);
-        }
         let decisions = script.iter().filter_map(decision).collect();
         result(run(board, decisions))
     }

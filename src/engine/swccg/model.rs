@@ -131,12 +131,6 @@ pub struct Board {
     /// (their responses begin fresh).
     #[serde(default)]
     pub stack: Vec<Pending>,
-    /// Shorthand rules cases, run instead of a board position (exactly one thing to run).
-    #[serde(default)]
-    pub battle: Option<super::battle::Battle>,
-    /// The numbers a rules case computes, worked out once when its expectations are checked.
-    #[serde(skip)]
-    pub case_numbers: std::sync::OnceLock<Vec<String>>,
     /// Cards and locations a judge asks about: where each is, in the rulebook's words
     /// (at, present, presence, on, aboard), answered at the end of the run.
     #[serde(default)]
@@ -669,6 +663,10 @@ pub struct CardDef {
     /// battle there (`besieged.rs`).
     #[serde(default)]
     pub besieges: bool,
+    /// "During a battle you initiate, each time opponent plays an interrupt, opponent
+    /// must first use N Force" (`interrupt_tax.rs`).
+    #[serde(default)]
+    pub interrupt_tax: Option<Box<super::interrupt_tax::InterruptTax>>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
@@ -1388,6 +1386,9 @@ pub enum Effect {
     /// Deploy a site from a deck or pile to a planet system on table (the player's
     /// `choose` with `to:`), only where the end result obeys every rule and condition.
     DeploySite(Box<super::site_deploy::SiteDeploy>),
+    /// Move a card as a regular move to a battle just initiated at an adjacent site
+    /// (Run Luke, Run!; `battle_arrive.rs`).
+    MoveToBattle(Box<super::battle_arrive::MoveToBattle>),
 }
 
 /// One piece of game text the engine understands.

@@ -62,6 +62,12 @@ impl Engine {
             }
             if spec.kind == TargetKind::Card
                 && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
+                && let Some(e) = self.move_to_battle_target(c, a, &spec.name, x)
+            {
+                return Err(e);
+            }
+            if spec.kind == TargetKind::Card
+                && let Some(x) = picks.clone().next().and_then(|k| self.st.find(k))
                 && self.undercover_in_battle(x)
                 && !spec.optional
             {
