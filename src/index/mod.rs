@@ -372,7 +372,7 @@ impl Index {
             game_factor,
             priors,
         };
-        let Some(tq) = plan.to_query(&self.fields, &scope, &self.weights) else {
+        let Some(tq) = plan.to_query(&self.fields, &scope, &self.weights, &stats) else {
             return Ok(Vec::new());
         };
         let want = q.limit.max(RERANK);

@@ -693,7 +693,17 @@ impl Plan {
         f: &Fields,
         scope: &Scope,
         weights: &Arc<TermWeights>,
+        stats: &Stats<'_>,
     ) -> Option<Box<dyn Query>> {
+        // A clause over a term its field never holds matches nothing: it is left
+        // out rather than set up (a dictionary lookup and a scorer) for every
+        // query. Document frequencies are kept across queries, so this is a
+        // table lookup.
+        let present = |field: Field, stem: &str| -> bool {
+            stats
+                .doc_freq(&Term::from_field_text(field, stem))
+                .map_or(true, |n| n > 0)
+        };
         let term_query = |term: Term, option: IndexRecordOption| -> Box<dyn Query> {
             Box::new(CachedTerm {
                 term,
@@ -706,6 +716,9 @@ impl Plan {
             let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
             for v in g.variants.iter().filter(|v| v.known) {
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
+                    if !v.stems.iter().all(|s| present(field, s)) {
+                        continue;
+                    }
                     let q: Box<dyn Query> = if v.stems.len() > 1 {
                         let terms = v
                             .stems
@@ -740,22 +753,31 @@ impl Plan {
                 // Best of title and body, so a pair in both does not count twice.
                 // Titles are short: their pairs are indexed as tokens (cheap to look
                 // up); bodies are matched with a phrase query of slop 1.
-                let title = term_query(
-                    Term::from_field_text(f.title_pairs, &pair_token(a, b)),
-                    IndexRecordOption::WithFreqs,
-                );
-                let body = CachedPair {
-                    terms: (
-                        Term::from_field_text(f.body, a),
-                        Term::from_field_text(f.body, b),
-                    ),
-                    weights: Arc::clone(weights),
-                };
-                let pairs: Vec<Box<dyn Query>> = vec![
-                    Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)),
-                    Box::new(BoostQuery::new(Box::new(body), PAIR_BOOST * BODY_BOOST)),
-                ];
-                bonus.push(Box::new(DisMax::new(pairs, 0.0)));
+                let mut pairs: Vec<Box<dyn Query>> = Vec::with_capacity(2);
+                let token = pair_token(a, b);
+                if present(f.title_pairs, &token) {
+                    let title = term_query(
+                        Term::from_field_text(f.title_pairs, &token),
+                        IndexRecordOption::WithFreqs,
+                    );
+                    pairs.push(Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)));
+                }
+                if present(f.body, a) && present(f.body, b) {
+                    let body = CachedPair {
+                        terms: (
+                            Term::from_field_text(f.body, a),
+                            Term::from_field_text(f.body, b),
+                        ),
+                        weights: Arc::clone(weights),
+                    };
+                    pairs.push(Box::new(BoostQuery::new(
+                        Box::new(body),
+                        PAIR_BOOST * BODY_BOOST,
+                    )));
+                }
+                if !pairs.is_empty() {
+                    bonus.push(Box::new(DisMax::new(pairs, 0.0)));
+                }
             }
         }
         let cover = Cover {

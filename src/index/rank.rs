@@ -116,24 +116,20 @@ fn stem_games(
     counts
 }
 
-/// Where one group's words stand in one document.
-#[derive(Default)]
-struct Found {
-    title: bool,
-    body: Vec<u32>,
-}
-
 /// Second pass over the candidates: each one's covered share of the query, and
 /// a score scaled down when its matched words are scattered rather than
 /// together in one passage. Re-sorts the candidates.
 pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]) {
     let total = plan.total_weight().max(f32::EPSILON);
+    let groups = plan.groups.len();
     let mut order: Vec<usize> = (0..cands.len()).collect();
     order.sort_by_key(|&i| (cands[i].addr.segment_ord, cands[i].addr.doc_id));
-    // found[candidate][group]
-    let mut found: Vec<Vec<Found>> = (0..cands.len())
-        .map(|_| plan.groups.iter().map(|_| Found::default()).collect())
-        .collect();
+    // Per (candidate, group): whether the group is in the title, and whether
+    // anywhere; the body positions of every candidate in one list, as
+    // (candidate, position, group), so no list is grown per candidate.
+    let mut in_title = vec![false; cands.len() * groups];
+    let mut anywhere = vec![false; cands.len() * groups];
+    let mut marks: Vec<(u32, u32, u32)> = Vec::new();
     for (gi, g) in plan.groups.iter().enumerate() {
         for v in &g.variants {
             locate(
@@ -143,35 +139,42 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
                 cands,
                 &order,
                 &mut |ci, title, pos| {
-                    let fd = &mut found[ci][gi];
-                    fd.title |= title;
-                    fd.body.extend_from_slice(pos);
+                    in_title[ci * groups + gi] |= title;
+                    anywhere[ci * groups + gi] = true;
+                    marks.extend(pos.iter().map(|&p| (ci as u32, p, gi as u32)));
                 },
             );
         }
     }
-    for (c, groups) in cands.iter_mut().zip(&found) {
-        let mut covered = 0.0;
-        let mut in_title = 0.0;
-        let mut marks: Vec<(u32, usize)> = Vec::new();
-        for (gi, fd) in groups.iter().enumerate() {
-            let w = plan.groups[gi].weight;
-            if fd.title || !fd.body.is_empty() {
-                covered += w;
+    marks.sort_unstable();
+    let mut rest = &marks[..];
+    let mut window: Vec<(u32, usize)> = Vec::new();
+    for (ci, c) in cands.iter_mut().enumerate() {
+        let split = rest.partition_point(|m| m.0 as usize == ci);
+        let (mine, next) = rest.split_at(split);
+        rest = next;
+        let (mut covered, mut title_weight) = (0.0, 0.0);
+        for (gi, g) in plan.groups.iter().enumerate() {
+            if anywhere[ci * groups + gi] {
+                covered += g.weight;
             }
-            if fd.title {
-                in_title += w;
-            } else {
-                marks.extend(fd.body.iter().map(|&p| (p, gi)));
+            if in_title[ci * groups + gi] {
+                title_weight += g.weight;
             }
         }
-        marks.sort_unstable();
-        let best = best_window(&marks, |gi| plan.groups[gi].weight, plan.groups.len());
+        // Words of groups found in the title are not looked for in a passage.
+        window.clear();
+        window.extend(
+            mine.iter()
+                .filter(|m| !in_title[ci * groups + m.2 as usize])
+                .map(|m| (m.1, m.2 as usize)),
+        );
+        let best = best_window(&window, |gi| plan.groups[gi].weight, groups);
         c.cover = (covered / total).min(1.0);
         if covered > 0.0 {
             // The first pass scaled by the share covered anywhere; what counts is
             // the share covered by the title and the best passage.
-            let together = ((in_title + best) / covered).min(1.0);
+            let together = ((title_weight + best) / covered).min(1.0);
             c.score *= SCATTERED + (1.0 - SCATTERED) * together.powf(GAMMA);
         }
     }
