@@ -205,6 +205,17 @@ fn unknown_card_in_a_pile_points_at_it() {
 }
 
 #[test]
+fn a_drain_modifier_that_is_not_a_drain_operation_is_a_load_error() {
+    let ok = MINIMAL.replace(
+        "a: {title: A, side: light, type: effect}",
+        "a: {title: A, side: light, type: effect, drain: [{op: {add: 1}}]}",
+    );
+    assert!(scenario::load_str(Path::new("s.yaml"), &ok, None).is_ok());
+    let e = load_err(&ok.replace("{add: 1}", "{free: true}"));
+    assert!(e.contains("drain text `op:` is `free`"), "{e}");
+}
+
+#[test]
 fn an_interrupt_subtype_typo_is_a_load_error() {
     let e = load_err(&MINIMAL.replace(
         "a: {title: A, side: light, type: effect}",

@@ -10,6 +10,7 @@
 
 use super::destiny::{self, DestinyCard, Plan};
 use super::values::{Base, Effect, Mode, Modifier, Op, Rules, Term, Total, cite, compute};
+use crate::engine::Cited;
 use serde::Deserialize;
 
 pub use crate::engine::swccg::model::Side;
@@ -306,61 +307,11 @@ pub enum Defense {
     Defense,
 }
 
-/// One scripted step.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Step {
-    /// A player declines to draw battle destiny (always optional).
-    DeclineBattleDestiny { side: Side },
-    /// A battle destiny draw is made by draw X choose Y.
-    ChooseBattleDestiny {
-        side: Side,
-        x: u32,
-        y: u32,
-        keep: Option<Vec<usize>>,
-        source: String,
-    },
-    /// A battle destiny is substituted ("about to draw").
-    SubstituteBattleDestiny {
-        side: Side,
-        value: i64,
-        source: String,
-    },
-    /// A battle destiny just drawn is canceled (index among the side's draws).
-    CancelBattleDestiny {
-        side: Side,
-        draw: usize,
-        by: String,
-        #[serde(default)]
-        redraw: bool,
-    },
-    /// Owner's choice for a drawn card with several destiny values.
-    DestinyValue { side: Side, value: i64 },
-    /// A response to a battle destiny just drawn by `from` (its draw number
-    /// `draw`, from 0): its destiny number is added to `side`'s total power
-    /// (Senator Palpatine). Only in the `power` script.
-    AddDrawnDestiny {
-        side: Side,
-        from: Side,
-        #[serde(default)]
-        draw: usize,
-        source: String,
-    },
-}
-
-/// The scripted choices, segment by segment.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+/// The players' choices a battle's numbers need from the board: the value chosen
+/// for a drawn card with several destiny numbers, in the order drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Script {
-    #[serde(default)]
-    pub power: Vec<Step>,
-}
-
-/// One line of the battle trace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
-    pub text: String,
-    pub cites: Vec<&'static str>,
+    pub destiny_values: Vec<(Side, i64)>,
 }
 
 /// Per-side results.
@@ -387,8 +338,8 @@ pub struct SideResult {
 
 /// The outcome of a battle.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Outcome {
-    pub lines: Vec<Line>,
+pub struct BattleResult {
+    pub lines: Vec<Cited>,
     pub light: SideResult,
     pub dark: SideResult,
     pub winner: Option<Side>,
@@ -404,24 +355,12 @@ pub struct Outcome {
     /// Cards drawn from each Reserve Deck (Light, Dark) for destiny: each
     /// went to its owner's Used Pile when its draw completed.
     pub destiny_cards_drawn: [usize; 2],
-    /// Scripted steps rejected (e.g. out of turn), with the rule cited.
-    pub illegal: Vec<Rejected>,
     /// [`resolve_to_damage`]: the battle reached its damage segment, which the
     /// caller carries out as the players' decisions.
     pub damage: Option<DamageStart>,
 }
 
-/// A scripted step the rules did not allow; it is treated as not made.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rejected {
-    /// Position among the script's steps (responses, weapons, power,
-    /// after_winner, damage, in that order), from 1.
-    pub step: usize,
-    pub reason: String,
-    pub rule: &'static str,
-}
-
-impl Outcome {
+impl BattleResult {
     pub fn side(&self, s: Side) -> &SideResult {
         match s {
             Side::Light => &self.light,
@@ -435,10 +374,7 @@ impl Outcome {
         }
     }
     fn say(&mut self, text: impl Into<String>, cites: &[&'static str]) {
-        self.lines.push(Line {
-            text: text.into(),
-            cites: cites.to_vec(),
-        });
+        self.lines.push(Cited::new(text, cites));
     }
 }
 
@@ -746,7 +682,7 @@ fn cost_of(live: &Live) -> Total {
 
 /// Initiation through the responses to winning; `false` when the battle ended
 /// before its damage segment.
-fn up_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) -> bool {
+fn up_to_damage(live: &mut Live, out: &mut BattleResult, script: &Script) -> bool {
     if !initiate(live, out) {
         return false;
     }
@@ -766,14 +702,12 @@ fn up_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) -> bool {
 struct PowerDraws {
     power_destiny: [Option<Total>; 2],
     battle_destiny: [Option<Total>; 2],
-    /// Responses to a battle destiny just drawn that add to total power.
-    from_drawn: [Vec<Modifier>; 2],
     attrition_destiny: [Option<i64>; 2],
 }
 
 /// Initiating the battle: presence of both players, cards that battled already, the cost.
 /// False when the battle is not initiated.
-fn initiate(live: &mut Live, out: &mut Outcome) -> bool {
+fn initiate(live: &mut Live, out: &mut BattleResult) -> bool {
     let b = live.b;
     let me = b.initiator;
     // Initiate: both players must occupy the location.
@@ -822,7 +756,11 @@ fn initiate(live: &mut Live, out: &mut Outcome) -> bool {
 
 /// The power segment's destiny draws: power destinies, battle destinies (with responses
 /// to a battle destiny just drawn) and attrition destinies. None when a decision is needed.
-fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> Option<PowerDraws> {
+fn power_segment_draws(
+    live: &mut Live,
+    out: &mut BattleResult,
+    script: &Script,
+) -> Option<PowerDraws> {
     let me = live.b.initiator;
     // Power segment.
     out.say("power segment begins", &[cite::POWER_SEGMENT]);
@@ -849,12 +787,8 @@ fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> O
         }
     }
     let mut bd: [Option<Total>; 2] = [None, None];
-    // Responses to a battle destiny just drawn that add to total power.
-    let mut from_drawn: [Vec<Modifier>; 2] = [Vec::new(), Vec::new()];
     for s in order {
         let o = battle_destinies(live, out, script, s);
-        // The side's battle destiny draws as drawn (None: canceled or failed).
-        let mut drawn: Vec<Option<i64>> = Vec::new();
         if let Some(o) = o {
             out.side_mut(s).battle_destinies =
                 o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
@@ -863,58 +797,8 @@ fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> O
                 out.needs_from = Some(s);
                 return None;
             }
-            drawn = o
-                .draws
-                .iter()
-                .filter(|d| !d.substituted)
-                .map(|d| d.value.as_ref().and_then(|t| t.value))
-                .collect();
             bd[s.ix()] = o.total.clone();
             out.side_mut(s).total_battle_destiny = o.total;
-        }
-        for (k, step) in script.power.iter().enumerate() {
-            let Step::AddDrawnDestiny {
-                side,
-                from,
-                draw,
-                source,
-            } = step
-            else {
-                continue;
-            };
-            if *from != s {
-                continue;
-            }
-            match drawn.get(*draw).copied().flatten() {
-                Some(v) => {
-                    out.say(
-                        format!(
-                            "{source} responds to {from}'s battle destiny just drawn ({v}): {side}'s total power +{v}"
-                        ),
-                        &[cite::BATTLE_DESTINY, cite::TOTALING_POWER],
-                    );
-                    from_drawn[side.ix()].push(
-                        Modifier::new(source.clone(), Op::Add(v))
-                            .cite(cite::TOTALING_POWER)
-                            .cumulative(),
-                    );
-                }
-                None => {
-                    let reason = format!(
-                        "{source}: {from} has no battle destiny draw {} just drawn (not drawn, failed or canceled)",
-                        draw + 1
-                    );
-                    out.say(
-                        format!("decision {} rejected ({side}): {reason}", k + 1),
-                        &[cite::BATTLE_DESTINY],
-                    );
-                    out.illegal.push(Rejected {
-                        step: k + 1,
-                        reason,
-                        rule: cite::BATTLE_DESTINY,
-                    });
-                }
-            }
         }
     }
     let mut attrition_destiny: [Option<i64>; 2] = [None, None];
@@ -953,16 +837,15 @@ fn power_segment_draws(live: &mut Live, out: &mut Outcome, script: &Script) -> O
     Some(PowerDraws {
         power_destiny,
         battle_destiny: bd,
-        from_drawn,
         attrition_destiny,
     })
 }
 
 /// Each side's total power.
-fn total_power(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
+fn total_power(live: &mut Live, out: &mut BattleResult, d: &PowerDraws) {
     let me = live.b.initiator;
     let order = [me, me.other()];
-    let (power_destiny, bd, from_drawn) = (&d.power_destiny, &d.battle_destiny, &d.from_drawn);
+    let (power_destiny, bd) = (&d.power_destiny, &d.battle_destiny);
     // Totaling power.
     for s in order {
         let mut parts: Vec<Modifier> = Vec::new();
@@ -1002,7 +885,6 @@ fn total_power(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
                     .cumulative(),
             );
         }
-        parts.extend(from_drawn[s.ix()].iter().cloned());
         parts.extend(live.mods_for(&Target::TotalPower, s));
         let (base, rest) = match parts.first() {
             Some(Modifier {
@@ -1039,7 +921,7 @@ fn total_power(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
 }
 
 /// Attrition against each side: starts from the total battle destiny, if it exists.
-fn attrition(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
+fn attrition(live: &mut Live, out: &mut BattleResult, d: &PowerDraws) {
     let b = live.b;
     let me = b.initiator;
     let order = [me, me.other()];
@@ -1094,7 +976,7 @@ fn attrition(live: &mut Live, out: &mut Outcome, d: &PowerDraws) {
 }
 
 /// The winner and loser, and battle damage against the loser.
-fn winner_and_loser(live: &mut Live, out: &mut Outcome) {
+fn winner_and_loser(live: &mut Live, out: &mut BattleResult) {
     // Winner and loser.
     let pl = out
         .light
@@ -1170,19 +1052,16 @@ fn flat_terms(t: &Total) -> Option<Vec<Modifier>> {
     Some(out)
 }
 
-fn push_notes(out: &mut Outcome, o: &destiny::DestinyResult) {
+fn push_notes(out: &mut BattleResult, o: &destiny::DestinyResult) {
     for n in &o.notes {
-        out.lines.push(Line {
-            text: n.text.clone(),
-            cites: n.cites.clone(),
-        });
+        out.lines.push(n.clone());
     }
 }
 
 /// Battle destiny: the In Brief steps, then the draws.
 fn battle_destinies(
     live: &mut Live,
-    out: &mut Outcome,
+    out: &mut BattleResult,
     script: &Script,
     s: Side,
 ) -> Option<destiny::DestinyResult> {
@@ -1256,65 +1135,18 @@ fn battle_destinies(
         );
         return None;
     }
-    if script
-        .power
-        .iter()
-        .any(|st| matches!(st, Step::DeclineBattleDestiny { side } if *side == s))
-    {
-        out.say(
-            format!("{s} declines to draw battle destiny (always optional)"),
-            &[cite::BATTLE_DESTINY],
-        );
-        return None;
-    }
     let mut req = destiny::Request::new("battle destiny", &s.to_string(), 0);
     req.limit = cap;
     req.each_draw = live.mods_for(&Target::EachBattleDestiny, s);
     req.to_total = live.mods_for(&Target::TotalBattleDestiny, s);
-    let all = script.power.iter();
-    let mut special: Vec<Plan> = Vec::new();
-    for st in all {
-        match st {
-            Step::ChooseBattleDestiny {
-                side,
-                x,
-                y,
-                keep,
-                source,
-            } if *side == s => special.push(Plan::ChooseFrom {
-                x: *x,
-                y: *y,
-                keep: keep.clone(),
-                source: source.clone(),
-            }),
-            Step::SubstituteBattleDestiny {
-                side,
-                value,
-                source,
-            } if *side == s => special.push(Plan::Substitute {
-                source: source.clone(),
-                value: *value,
-            }),
-            Step::CancelBattleDestiny {
-                side,
-                draw,
-                by,
-                redraw,
-            } if *side == s => req.cancels.push(destiny::Cancel {
-                draw: *draw,
-                by: by.clone(),
-                redraw: *redraw,
-            }),
-            Step::DestinyValue { side, value } if *side == s => req.value_choices.push(*value),
-            _ => {}
-        }
-    }
+    req.value_choices = script
+        .destiny_values
+        .iter()
+        .filter(|(side, _)| *side == s)
+        .map(|(_, v)| *v)
+        .collect();
     let n = draws.clamp(0, 64) as usize;
-    let mut plans: Vec<Plan> = special.into_iter().take(n).collect();
-    while plans.len() < n {
-        plans.push(Plan::Normal);
-    }
-    req.plans = plans;
+    req.plans = vec![Plan::Normal; n];
     let o = live.draw(s, &req);
     push_notes(out, &o);
     Some(o)
@@ -1327,7 +1159,7 @@ struct Pending {
 }
 
 /// What each side must satisfy, with immunity fixed at the start of the damage segment.
-fn fixed_immunity(live: &Live, out: &mut Outcome) -> [Pending; 2] {
+fn fixed_immunity(live: &Live, out: &mut BattleResult) -> [Pending; 2] {
     let n = live.b.cards.len();
     // Immunity is fixed at the start of the damage segment.
     let mut pend = [
@@ -1430,16 +1262,16 @@ pub struct DamageStart {
 }
 
 /// Resolves a battle up to the start of its damage segment (responses to winning
-/// included); the segment itself is left to the caller (`Outcome::damage`).
-pub fn resolve_to_damage(b: &Battle, script: &Script) -> Outcome {
+/// included); the segment itself is left to the caller (`BattleResult::damage`).
+pub fn resolve_to_damage(b: &Battle, script: &Script) -> BattleResult {
     let mut live = live(b);
-    let mut out = Outcome::default();
+    let mut out = BattleResult::default();
     run_to_damage(&mut live, &mut out, script);
     out.destiny_cards_drawn = live.reserve_used;
     out
 }
 
-fn run_to_damage(live: &mut Live, out: &mut Outcome, script: &Script) {
+fn run_to_damage(live: &mut Live, out: &mut BattleResult, script: &Script) {
     if !up_to_damage(live, out, script) {
         return;
     }
@@ -1506,11 +1338,9 @@ mod tests {
         #[serde(deny_unknown_fields)]
         struct Doc {
             battle: Battle,
-            #[serde(default)]
-            script: Script,
         }
         let d: Doc = crate::yaml::load(Path::new("t.yaml"), y).expect("test YAML");
-        (d.battle, d.script)
+        (d.battle, Script::default())
     }
 
     const SIMPLE: &str = r#"

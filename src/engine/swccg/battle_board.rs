@@ -11,9 +11,7 @@
 //! Force Pile. Each battle card carries the board card it is ([`Card::ix`]):
 //! results are applied back to the board by that index.
 
-use super::battle::{
-    self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script, Step,
-};
+use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script};
 use super::drain::{self, Drain, DrainCard};
 use super::stack::BattleDraw;
 use super::state::{CardIx, State, Zone};
@@ -631,7 +629,7 @@ pub const BATTLE_NUMBERS: &[&str] = &[
 /// The observable numbers of a Force drain on the board.
 pub const DRAIN_NUMBERS: &[&str] = &["icons", "amount", "force_lost", "cost"];
 
-fn battle_numbers(o: &battle::Outcome, out: &mut Vec<(String, serde_json::Value)>) {
+fn battle_numbers(o: &battle::BattleResult, out: &mut Vec<(String, serde_json::Value)>) {
     use serde_json::json;
     let v = |t: &Option<super::values::Total>| json!(t.as_ref().and_then(|t| t.value));
     for (k, r) in [("light", &o.light), ("dark", &o.dark)] {
@@ -672,7 +670,7 @@ impl super::engine::Engine {
             if d.verb == Verb::DestinyValue
                 && let Some(v) = d.step.amount
             {
-                script.power.push(Step::DestinyValue { side, value: v });
+                script.destiny_values.push((side, v));
             }
         }
         script

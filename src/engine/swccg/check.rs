@@ -331,6 +331,12 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     Ok(())
 }
 
+/// The operations a Force drain modifier may have.
+fn drain_op(op: super::battle::OpSpec) -> bool {
+    use super::battle::OpSpec as O;
+    matches!(op, O::Add(_) | O::Sub(_) | O::Mul(_) | O::Reset(_) | O::Limit(_))
+}
+
 /// Force drain text: a location's names its side; `requires` names cards on this board.
 fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
     let known = |t: &crate::engine::swccg::model::DrainText, whose: &str| match t
@@ -341,7 +347,12 @@ fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
         Some(k) => Err(nowhere(format!(
             "{whose}: drain text requires `{k}`, which is not in `cards:`"
         ))),
-        None => Ok(()),
+        None => match t.op {
+            Some(op) if !drain_op(op) => Err(nowhere(format!(
+                "{whose}: drain text `op:` is `{op}`; a drain modifier adds (`add`), subtracts (`sub`), multiplies (`mul`), resets (`reset`) or limits (`limit`)"
+            ))),
+            _ => Ok(()),
+        },
     };
     for l in &b.locations {
         for t in &l.drain {

@@ -6,8 +6,8 @@
 //! drain that is prevented is never initiated, a canceled one causes no
 //! Force loss.
 
-use super::battle::Side;
-use super::values::{Base, Modifier, Op, Rules, Total, cite, compute};
+use super::battle::{OpSpec, Side, to_op};
+use super::values::{Base, Modifier, Rules, Total, cite, compute};
 use crate::engine::Cited;
 use serde::Deserialize;
 
@@ -53,16 +53,6 @@ pub enum DrainTarget {
     Cost,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum DrainOp {
-    Add(i64),
-    Sub(i64),
-    Mul(i64),
-    Reset(i64),
-    Limit(i64),
-}
-
 /// A modifier from a card; `owner` is the side that owns the card.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,7 +61,8 @@ pub struct DrainMod {
     pub owner: Side,
     #[serde(default = "drain_target")]
     pub target: DrainTarget,
-    pub op: DrainOp,
+    /// One of `add`, `sub`, `mul`, `reset`, `limit` (the loader refuses the others).
+    pub op: OpSpec,
     /// Applies only while these cards are at the location.
     #[serde(default)]
     pub requires: Vec<String>,
@@ -380,7 +371,7 @@ pub fn cost(d: &Drain) -> Total {
         .modifiers
         .iter()
         .filter(|m| m.target == DrainTarget::Cost && m.requires.iter().all(|r| here(d, r)))
-        .map(|m| Modifier::new(m.source.clone(), op(m.op)).cite(cite::FORCE_DRAIN))
+        .map(|m| Modifier::new(m.source.clone(), to_op(m.op)).cite(cite::FORCE_DRAIN))
         .collect();
     compute(
         "Force drain cost",
@@ -463,7 +454,7 @@ fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
         .iter()
         .filter(|m| m.target == DrainTarget::Icons)
         .map(|m| {
-            let md = Modifier::new(m.source.clone(), op(m.op)).cite(cite::FORCE_DRAIN_MODIFIER);
+            let md = Modifier::new(m.source.clone(), to_op(m.op)).cite(cite::FORCE_DRAIN_MODIFIER);
             if m.requires.iter().all(|r| here(d, r)) {
                 md
             } else {
@@ -487,11 +478,11 @@ fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
         .iter()
         .filter(|m| m.target == DrainTarget::Drain)
     {
-        let mut md = Modifier::new(m.source.clone(), op(m.op)).cite(cite::FORCE_DRAIN_MODIFIER);
+        let mut md = Modifier::new(m.source.clone(), to_op(m.op)).cite(cite::FORCE_DRAIN_MODIFIER);
         if let Some(missing) = m.requires.iter().find(|r| !here(d, r)) {
             md = md.canceled(format!("{missing} not there"));
         } else if m.owner == opp {
-            if let (Some(nm), DrainOp::Add(_) | DrainOp::Sub(_) | DrainOp::Mul(_)) =
+            if let (Some(nm), OpSpec::Add(_) | OpSpec::Sub(_) | OpSpec::Mul(_)) =
                 (&d.not_modified_by_opponent, m.op)
             {
                 md = md
@@ -499,11 +490,11 @@ fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
                     .cite(cite::NOT_MODIFIED_BY_OPPONENT);
             }
         } else {
-            let bonus = matches!(m.op, DrainOp::Add(n) if n > 0)
-                || matches!(m.op, DrainOp::Sub(n) if n < 0);
+            let bonus = matches!(m.op, OpSpec::Add(n) if n > 0)
+                || matches!(m.op, OpSpec::Sub(n) if n < 0);
             for c in &d.canceling {
                 let hits = match c.cancels {
-                    Cancels::Modifiers => !matches!(m.op, DrainOp::Reset(_) | DrainOp::Limit(_)),
+                    Cancels::Modifiers => !matches!(m.op, OpSpec::Reset(_) | OpSpec::Limit(_)),
                     Cancels::Bonuses => bonus,
                 };
                 if hits {
@@ -558,16 +549,6 @@ fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
         &amount.cites(),
     );
     (icons, amount)
-}
-
-fn op(o: DrainOp) -> Op {
-    match o {
-        DrainOp::Add(n) => Op::Add(n),
-        DrainOp::Sub(n) => Op::Sub(n),
-        DrainOp::Mul(n) => Op::Mul(n),
-        DrainOp::Reset(n) => Op::Reset(n),
-        DrainOp::Limit(n) => Op::Limit(n),
-    }
 }
 
 #[cfg(test)]
@@ -679,10 +660,10 @@ modifiers:
             for k in 0..(next() % 6) {
                 let v = (next() % 9) as i64 - 4;
                 let o = match next() % 4 {
-                    0 => DrainOp::Add(v),
-                    1 => DrainOp::Sub(v),
-                    2 => DrainOp::Mul(v),
-                    _ => DrainOp::Reset(v),
+                    0 => OpSpec::Add(v),
+                    1 => OpSpec::Sub(v),
+                    2 => OpSpec::Mul(v),
+                    _ => OpSpec::Reset(v),
                 };
                 let owner = if next() % 2 == 0 {
                     Side::Light

@@ -1836,7 +1836,7 @@ pub struct DrainText {
     pub target: super::drain::DrainTarget,
     /// `{add: N}`, `{sub: N}`, `{mul: N}`, `{reset: N}`, `{limit: N}`.
     #[serde(default)]
-    pub op: Option<super::drain::DrainOp>,
+    pub op: Option<super::battle::OpSpec>,
     /// "Cancels opponent's Force drain bonuses" / "modifiers" (the drainer's own cards').
     #[serde(default)]
     pub cancels: Option<super::drain::Cancels>,
