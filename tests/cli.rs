@@ -242,8 +242,13 @@ fn check_non_utf8_names_line_and_column() {
 fn check_rejects_oversized_tabbed_unknown_and_mistyped_yaml() {
     let t = TempDir::new("cli-check-bad");
     let big = format!("game: swccg\nnotes: \"{}\"\n", "x".repeat(2 << 20));
-    let cases: [(&str, String, &str); 4] = [
+    let cases: [(&str, String, &str); 5] = [
         ("big.yaml", big, "the limit is 1048576 bytes"),
+        (
+            "case.yaml",
+            "game: swccg\nswccg:\n  battle:\n    location: Forest\n".into(),
+            "case.yaml:3:3: unknown field `battle`",
+        ),
         (
             "tab.yaml",
             "game: swccg\nswccg:\n\tturn: dark\n".into(),
