@@ -334,7 +334,10 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
 /// The operations a Force drain modifier may have.
 fn drain_op(op: super::battle::OpSpec) -> bool {
     use super::battle::OpSpec as O;
-    matches!(op, O::Add(_) | O::Sub(_) | O::Mul(_) | O::Reset(_) | O::Limit(_))
+    matches!(
+        op,
+        O::Add(_) | O::Sub(_) | O::Mul(_) | O::Reset(_) | O::Limit(_)
+    )
 }
 
 /// Force drain text: a location's names its side; `requires` names cards on this board.

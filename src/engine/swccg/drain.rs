@@ -490,8 +490,8 @@ fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
                     .cite(cite::NOT_MODIFIED_BY_OPPONENT);
             }
         } else {
-            let bonus = matches!(m.op, OpSpec::Add(n) if n > 0)
-                || matches!(m.op, OpSpec::Sub(n) if n < 0);
+            let bonus =
+                matches!(m.op, OpSpec::Add(n) if n > 0) || matches!(m.op, OpSpec::Sub(n) if n < 0);
             for c in &d.canceling {
                 let hits = match c.cancels {
                     Cancels::Modifiers => !matches!(m.op, OpSpec::Reset(_) | OpSpec::Limit(_)),
