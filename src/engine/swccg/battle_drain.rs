@@ -152,18 +152,7 @@ impl Engine {
                     r::BATTLE,
                 ));
             }
-            let force = self.st.pile_len(p, PileName::ForcePile) as i64;
-            let cost = battle_cost(&self.st, l, p);
-            if force < cost.or_zero() {
-                return Err(rej(
-                    format!(
-                        "{} has {force} Force and initiating battle costs {}: {cost}",
-                        p.name(),
-                        cost.or_zero()
-                    ),
-                    r::PAYING_COSTS,
-                ));
-            }
+            self.afford_battle(p, &battle_cost(&self.st, l, p))?;
         } else if !super::drain::controls_to_drain(
             &super::battle_board::drain_from_state(&self.st, l, p),
             p,
@@ -301,5 +290,23 @@ impl Engine {
             };
             self.check_battle_or_drain(&d, Window::TopLevel).is_ok()
         })
+    }
+}
+
+impl Engine {
+    /// `p`'s Force Pile holds enough to pay `cost`, the cost of initiating a battle.
+    pub(super) fn afford_battle(&self, p: Side, cost: &super::values::Total) -> Result<(), Rej> {
+        let force = self.st.pile_len(p, PileName::ForcePile) as i64;
+        if force >= cost.or_zero() {
+            return Ok(());
+        }
+        Err(rej(
+            format!(
+                "{} has {force} Force and initiating battle costs {}: {cost}",
+                p.name(),
+                cost.or_zero()
+            ),
+            r::PAYING_COSTS,
+        ))
     }
 }

@@ -290,18 +290,7 @@ impl Engine {
         };
         let mut st = self.st.clone();
         st.siege = Some(siege.clone());
-        let cost = super::battle_board::battle_cost(&st, at, p);
-        let force = self.st.pile_len(p, PileName::ForcePile) as i64;
-        if force < cost.or_zero() {
-            return Err(rej(
-                format!(
-                    "{} has {force} Force and initiating battle costs {}: {cost}",
-                    p.name(),
-                    cost.or_zero()
-                ),
-                r::PAYING_COSTS,
-            ));
-        }
+        self.afford_battle(p, &super::battle_board::battle_cost(&st, at, p))?;
         Ok(siege)
     }
 
