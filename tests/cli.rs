@@ -246,8 +246,8 @@ fn check_rejects_oversized_tabbed_unknown_and_mistyped_yaml() {
         ("big.yaml", big, "the limit is 1048576 bytes"),
         (
             "case.yaml",
-            "game: swccg\nswccg:\n  battle:\n    location: Forest\n".into(),
-            "case.yaml:3:3: unknown field `battle`",
+            "game: swccg\ntitle: t\nswccg:\n  battle:\n    location: Forest\n".into(),
+            "case.yaml:4:3: unknown field `battle`",
         ),
         (
             "tab.yaml",

@@ -671,14 +671,15 @@ fn an_unobservable_expectation_is_an_error() {
     assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
 }
 
-/// A file holds exactly one thing to run.
+/// A file holds exactly one thing to run; the old `battle:` case form is an unknown key.
 #[test]
 fn two_things_to_run_in_one_file_are_rejected() {
     let both = MINIMAL.replace(
         "  turn: light\n",
         "  turn: light\n  battle: {location: s, initiator: light, cards: []}\n",
     );
-    assert!(load_err(&both).contains("exactly one thing to run"));
+    let e = load_err(&both);
+    assert!(e.contains("unknown field `battle`"), "{e}");
     let two_boards = format!("{MINIMAL}destiny: {{}}\n");
     let e = load_err(&two_boards);
     assert!(e.contains("exactly one thing to run"), "{e}");

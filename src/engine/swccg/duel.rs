@@ -46,7 +46,7 @@ pub struct DuelDef {
     pub add: DuelAdd,
     /// "Either is power +N if armed with …": a weapon matching the filter on the duelist.
     #[serde(default)]
-    pub armed: Option<ArmedBonus>,
+    pub armed: Option<Box<ArmedBonus>>,
     /// The result when your duelist wins, and when the opponent's wins.
     #[serde(default)]
     pub if_yours_wins: Vec<Effect>,
