@@ -721,11 +721,7 @@ impl super::engine::Engine {
             return false;
         }
         if let Some((player, what)) = a.needs {
-            self.outcome = Some(End::NeedsDecision {
-                player: super::actor(player),
-                kind: crate::engine::NeedKind::Choice,
-                what,
-            });
+            self.need(player, crate::engine::NeedKind::Choice, what);
             return false;
         }
         for &c in &a.destiny_drawn {

@@ -17,7 +17,6 @@ use super::battle_board::{battle_now, cards_at};
 use super::engine::*;
 use super::state::CardIx;
 use super::values::{Total, cite};
-use crate::engine::End;
 use crate::engine::swccg::model::{Effect, PileName, Side, Verb};
 use crate::engine::{Actor, Event, NeedKind};
 use std::collections::VecDeque;
@@ -335,11 +334,7 @@ impl Engine {
             }
             _ => {
                 let what = self.damage_need(ix, p, &forfeits, can_lose, plays);
-                self.outcome = Some(End::NeedsDecision {
-                    player: super::actor(p),
-                    kind: NeedKind::Choice,
-                    what,
-                });
+                self.need(p, NeedKind::Choice, what);
                 Flow::Stop
             }
         }
@@ -646,17 +641,13 @@ impl Engine {
             (Some(pl), _) if open.contains(&pl) => pl,
             (_, [only]) => *only,
             _ => {
-                self.outcome = Some(End::NeedsDecision {
-                    player: super::actor(p),
-                    kind: NeedKind::Choice,
-                    what: format!(
+                self.need(p, NeedKind::Choice, format!(
                         "where to lose 1 Force from to battle damage (`lose_force` with `from:`: {})",
                         open.iter()
                             .map(|x| x.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
-                    ),
-                });
+                    ));
                 return Flow::Stop;
             }
         };
@@ -666,11 +657,7 @@ impl Engine {
             super::force_loss::LossCard::Choose(what) => {
                 // The place chosen stands; the card is asked for.
                 self.seg_mut(ix).from[p.ix()].push_front(place);
-                self.outcome = Some(End::NeedsDecision {
-                    player: super::actor(p),
-                    kind: NeedKind::Choice,
-                    what,
-                });
+                self.need(p, NeedKind::Choice, what);
                 return Flow::Stop;
             }
         };

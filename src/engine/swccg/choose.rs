@@ -10,8 +10,13 @@ use crate::engine::{End, NeedKind};
 impl Engine {
     /// The run needs `p`'s choice: it stops here, saying what is needed.
     pub(super) fn need_choice(&mut self, p: Side, what: String) {
+        self.need(p, NeedKind::Choice, what);
+    }
+
+    /// The run needs `p`'s decision of this kind: it stops here, saying what is needed.
+    pub(super) fn need(&mut self, p: Side, kind: NeedKind, what: String) {
         self.outcome = Some(End::NeedsDecision {
-            kind: NeedKind::Choice,
+            kind,
             player: super::actor(p),
             what,
         });

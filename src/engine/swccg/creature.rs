@@ -17,7 +17,6 @@ use super::engine::*;
 use super::stack::{ActionKind, BattleDraw, Entry, Stage, Tgt};
 use super::state::{CardIx, Zone};
 use super::values::cite;
-use crate::engine::End;
 use crate::engine::swccg::model::{
     Amount, CardType, DestinyTest, Effect, Phase, PileName, Side, Verb,
 };
@@ -339,32 +338,14 @@ impl Engine {
             }
             Some(d) if d.by == p && d.verb == Verb::Pass && can => {
                 self.script.take();
-                self.log(
-                    actor(p),
-                    Event::Pass,
-                    format!("{} passes (weapon segment)", p.name()),
-                    &[cite::ATTACKS_STEPS],
-                );
-                self.stack[ix].segment = Some((p.other(), passes + 1));
+                self.segment_pass(ix, "weapon segment", cite::ATTACKS_STEPS);
             }
             None if can => {
-                self.outcome = Some(End::NeedsDecision {
-                    player: super::actor(p),
-                    kind: NeedKind::Action,
-                    what: "fire a weapon at the creature or pass (weapon segment of an attack)"
-                        .into(),
-                });
+                let what = "fire a weapon at the creature or pass (weapon segment of an attack)";
+                self.need(p, NeedKind::Action, what.into());
                 return Flow::Stop;
             }
-            _ => {
-                self.log(
-                    actor(p),
-                    Event::Pass,
-                    format!("{} passes (weapon segment: nothing it can do)", p.name()),
-                    &[cite::ATTACKS_STEPS],
-                );
-                self.stack[ix].segment = Some((p.other(), passes + 1));
-            }
+            _ => self.segment_pass(ix, "weapon segment: nothing it can do", cite::ATTACKS_STEPS),
         }
         Flow::Go
     }

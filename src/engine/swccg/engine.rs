@@ -383,11 +383,7 @@ impl Engine {
                 }
                 if can {
                     let what = self.what_is_asked(p, w);
-                    self.outcome = Some(End::NeedsDecision {
-                        player: super::actor(p),
-                        kind: crate::engine::NeedKind::Response,
-                        what,
-                    });
+                    self.need(p, crate::engine::NeedKind::Response, what);
                     return Asked::Stop;
                 }
                 self.auto_pass(p, w);

@@ -13,7 +13,6 @@ use super::engine::*;
 use super::rules as r;
 use super::state::{CardIx, Zone};
 use super::values::cite;
-use crate::engine::End;
 use crate::engine::swccg::model::{Side, Verb};
 use crate::engine::{Event, NeedKind};
 
@@ -110,11 +109,11 @@ impl Engine {
                 self.stop_repeating(ix, p, w, " (states it is not firing again)");
             }
             None => {
-                self.outcome = Some(End::NeedsDecision {
-                    player: super::actor(p),
-                    kind: NeedKind::Action,
-                    what: format!("fire {title} again or stop firing it"),
-                });
+                self.need(
+                    p,
+                    NeedKind::Action,
+                    format!("fire {title} again or stop firing it"),
+                );
                 return Flow::Stop;
             }
             Some(_) => self.stop_repeating(ix, p, w, ""),

@@ -220,11 +220,11 @@ impl Engine {
             let reason = format!("the order must name each of: {names}");
             self.reject(&d, rej(reason, r::AUTOMATIC_ACTIONS));
         }
-        self.outcome = Some(End::NeedsDecision {
-            kind: crate::engine::NeedKind::Order,
-            player: super::actor(p),
-            what: format!("the order of competing automatic actions from {names}"),
-        });
+        self.need(
+            p,
+            crate::engine::NeedKind::Order,
+            format!("the order of competing automatic actions from {names}"),
+        );
         None
     }
 

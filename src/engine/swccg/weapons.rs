@@ -7,7 +7,6 @@ use super::battle::Defense;
 use super::engine::*;
 use super::state::CardIx;
 use super::values::cite;
-use crate::engine::End;
 use crate::engine::swccg::model::{PileName, Side, Verb};
 use crate::engine::{Actor, Event, NeedKind};
 
@@ -66,13 +65,7 @@ impl Engine {
             }
             Some(d) if d.verb == Verb::Pass && d.by == p => {
                 self.script.take();
-                self.log(
-                    actor(p),
-                    Event::Pass,
-                    format!("{} passes (weapons segment)", p.name()),
-                    &[cite::WEAPONS_SEGMENT],
-                );
-                self.stack[ix].segment = Some((p.other(), passes + 1));
+                self.segment_pass(ix, "weapons segment", cite::WEAPONS_SEGMENT);
             }
             Some(d) if d.verb == Verb::Fire && can => {
                 self.script.take();
@@ -83,11 +76,11 @@ impl Engine {
                 self.reject(&d, rej(reason, cite::WEAPONS_SEGMENT));
             }
             None if can => {
-                self.outcome = Some(End::NeedsDecision {
-                    player: super::actor(p),
-                    kind: NeedKind::Action,
-                    what: "fire a weapon or pass (weapons segment)".into(),
-                });
+                self.need(
+                    p,
+                    NeedKind::Action,
+                    "fire a weapon or pass (weapons segment)".into(),
+                );
                 return Flow::Stop;
             }
             _ => {
@@ -97,16 +90,27 @@ impl Engine {
                 } else {
                     "no weapon it can fire"
                 };
-                self.log(
-                    actor(p),
-                    Event::Pass,
-                    format!("{} passes (weapons segment: {why})", p.name()),
-                    &[cite::WEAPONS_SEGMENT],
-                );
-                self.stack[ix].segment = Some((p.other(), passes + 1));
+                let what = format!("weapons segment: {why}");
+                self.segment_pass(ix, &what, cite::WEAPONS_SEGMENT);
             }
         }
         Flow::Go
+    }
+
+    /// The player whose turn it is in the alternating segment of the action at `ix`
+    /// passes (`what`: the segment, and why when not by choice); the other player acts
+    /// next.
+    pub(super) fn segment_pass(&mut self, ix: usize, what: &str, cite: &'static str) {
+        let Some((p, passes)) = self.stack[ix].segment else {
+            return;
+        };
+        self.log(
+            actor(p),
+            Event::Pass,
+            format!("{} passes ({what})", p.name()),
+            &[cite],
+        );
+        self.stack[ix].segment = Some((p.other(), passes + 1));
     }
 
     /// The battle's location.
