@@ -15,6 +15,7 @@ use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves,
 use super::drain::{self, Drain, DrainCard};
 use super::stack::BattleDraw;
 use super::state::{CardIx, State, Zone};
+use crate::engine::Cited;
 
 /// A destiny drawn in a battle's power segment on the stack: who drew it, its value
 /// (`None`: the draw failed) and which kind of destiny it was.
@@ -469,7 +470,7 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain) {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Applied {
     /// Trace lines with their citations.
-    pub lines: Vec<(String, Vec<&'static str>)>,
+    pub lines: Vec<Cited>,
     /// Destiny cards drawn from the Reserve Decks, in draw order: each goes
     /// to its owner's Used Pile.
     pub destiny_drawn: Vec<CardIx>,
@@ -538,15 +539,15 @@ pub fn resolve_battle(
         lines: late
             .iter()
             .map(|&c| {
-                (
+                Cited::new(
                     format!(
                         "{} arrived after the power segment began: not participating",
                         battle_name(st, c)
                     ),
-                    vec![super::values::cite::PARTICIPATING],
+                    &[super::values::cite::PARTICIPATING],
                 )
             })
-            .chain(o.lines.iter().map(|l| (l.text.clone(), l.cites.clone())))
+            .chain(o.lines.iter().cloned())
             .collect(),
         ..Applied::default()
     };
@@ -592,11 +593,7 @@ pub fn resolve_drain(st: &State, at: usize, drainer: BoardSide) -> Applied {
     let d = drain_from_state(st, at, drainer);
     let o = drain::resolve(&d);
     let mut a = Applied {
-        lines: o
-            .lines
-            .iter()
-            .map(|l| (l.text.clone(), l.cites.clone()))
-            .collect(),
+        lines: o.lines.clone(),
         ..Applied::default()
     };
     if let Some(why) = &o.not_initiated {
@@ -706,8 +703,8 @@ impl super::engine::Engine {
         } else {
             resolve_drain(&self.st, at, by)
         };
-        for (text, cites) in &a.lines {
-            self.log(Actor::Rules, Event::Result, text.clone(), cites);
+        for l in &a.lines {
+            self.log(Actor::Rules, Event::Result, l.text.clone(), &l.cites);
         }
         if a.damage.is_none() {
             for (k, v) in &a.numbers {

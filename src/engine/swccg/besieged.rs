@@ -313,12 +313,6 @@ impl Engine {
                 }
             }
         }
-        let names = |v: &[CardIx]| {
-            v.iter()
-                .map(|&c| self.name(c))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let besiegers: Vec<CardIx> = siege
             .cards
             .iter()
@@ -330,8 +324,8 @@ impl Engine {
             p.name(),
             self.name(s),
             self.st.locations[at].title,
-            names(&besiegers),
-            names(&siege.trapped),
+            self.names(&besiegers),
+            self.names(&siege.trapped),
         );
         self.st.siege = Some(siege);
         let mut e = Entry::new(ActionKind::Battle, p, None, label);
@@ -386,11 +380,7 @@ impl Engine {
             let text = format!(
                 "the besieged battle at {} is over: {} still aboard, inactive again (the starship is still captured)",
                 self.name(s),
-                still
-                    .iter()
-                    .map(|&c| self.name(c))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                self.names(&still)
             );
             self.log(
                 Actor::Rules,

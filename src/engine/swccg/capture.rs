@@ -525,11 +525,7 @@ impl Engine {
             "{} is captured with characters aboard: it is placed under {}; it and {} are inactive",
             self.name(t),
             self.name(h),
-            aboard
-                .iter()
-                .map(|&x| self.name(x))
-                .collect::<Vec<_>>()
-                .join(", ")
+            self.names(&aboard)
         );
         self.log(
             super::actor(me),

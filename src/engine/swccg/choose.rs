@@ -79,13 +79,4 @@ impl Engine {
         self.need_choice(p, what);
         None
     }
-
-    /// The keys of `cards`, joined for a message.
-    pub(super) fn keys(&self, cards: &[CardIx]) -> String {
-        cards
-            .iter()
-            .map(|&c| self.st.key(c).to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
 }

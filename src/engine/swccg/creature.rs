@@ -675,11 +675,7 @@ impl Engine {
         } else {
             format!(
                 "; its captive {} moves with it automatically",
-                escorted
-                    .iter()
-                    .map(|&x| self.name(x))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                self.names(&escorted)
             )
         };
         self.log(

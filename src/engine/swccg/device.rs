@@ -143,11 +143,7 @@ impl Engine {
         if used.contains(&c) || used.len() < limit {
             return Ok(());
         }
-        let names = used
-            .iter()
-            .map(|&d| self.name(d))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let names = self.names(&used);
         Err(rej(
             format!(
                 "{} has already used {names} this turn: it may use {limit} device(s) per turn (continuous modifiers of a device are not a use)",

@@ -794,11 +794,7 @@ impl Engine {
     }
 
     pub(super) fn push_just_lost(&mut self, by: Side, cards: Vec<CardIx>) {
-        let names = cards
-            .iter()
-            .map(|&c| self.name(c))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let names = self.names(&cards);
         let label = format!(
             "{} just lost",
             cards

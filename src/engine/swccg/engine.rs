@@ -299,6 +299,24 @@ impl Engine {
         self.trace.push(d, actor, event, text, cites);
     }
 
+    /// The keys of `cards`, joined for a message.
+    pub(super) fn keys(&self, cards: &[CardIx]) -> String {
+        cards
+            .iter()
+            .map(|&c| self.st.key(c).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The names of `cards` (as [`Engine::name`] gives them), joined for a message.
+    pub(super) fn names(&self, cards: &[CardIx]) -> String {
+        cards
+            .iter()
+            .map(|&c| self.name(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     pub(super) fn name(&self, c: CardIx) -> String {
         self.st.title(c).to_string()
     }

@@ -116,10 +116,7 @@ impl Engine {
             many => LossCard::Choose(format!(
                 "which card of {}'s hand to lose as Force (`lose_force` with `cards:`: {})",
                 p.name(),
-                many.iter()
-                    .map(|&c| self.st.key(c).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                self.keys(many)
             )),
         }
     }

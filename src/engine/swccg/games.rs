@@ -65,11 +65,7 @@ impl Engine {
                 .into_iter()
                 .filter(|&x| self.st.card_state[x] == CardState::Supporting)
                 .collect();
-            let names = here
-                .iter()
-                .map(|&x| self.name(x))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let names = self.names(&here);
             self.log(
                 Actor::Rules,
                 Event::Result,

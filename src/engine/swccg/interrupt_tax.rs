@@ -91,11 +91,4 @@ impl Engine {
         );
         self.pay_use(p, n, &format!("for {}", self.names(&by)));
     }
-
-    fn names(&self, cs: &[CardIx]) -> String {
-        cs.iter()
-            .map(|&x| self.name(x))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
 }

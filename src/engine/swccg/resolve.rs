@@ -164,11 +164,7 @@ impl Engine {
                 format!(
                     "{} (whose turn it is) orders the automatic actions: {}",
                     p.name(),
-                    order
-                        .iter()
-                        .map(|&c| self.name(c))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    self.names(&order)
                 ),
                 &[r::AUTOMATIC_ACTIONS],
             );
@@ -185,11 +181,7 @@ impl Engine {
     /// `order` decision by the other player, or one that does not name each source once,
     /// is rejected where it stands; with none left, the run needs `p`'s decision.
     pub(super) fn take_order(&mut self, p: Side, sources: &[CardIx]) -> Option<Vec<CardIx>> {
-        let names = sources
-            .iter()
-            .map(|&c| self.st.key(c).to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
+        let names = self.keys(sources);
         while let Some(d) = self
             .script
             .peek()
@@ -718,11 +710,7 @@ impl Engine {
             &[r::HOW_THE_STACK_WORKS],
         );
         if !moved.is_empty() {
-            let names = moved
-                .iter()
-                .map(|&c| self.name(c))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let names = self.names(&moved);
             let mut e = Entry::new(
                 ActionKind::JustMoved { cards: moved },
                 a_side,
