@@ -18,3 +18,10 @@ pub mod yaml;
 
 pub use error::{Error, Result};
 pub use game::Game;
+
+/// The allocator of every binary built on this library (the `swjudge` binary, its
+/// benchmarks and tests). Loading a scenario and searching the index allocate many
+/// small strings; mimalloc serves them with about a tenth fewer instructions in all
+/// than the system allocator (README, "Measured").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
