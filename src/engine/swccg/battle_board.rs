@@ -101,11 +101,11 @@ fn kind(t: CardType) -> Option<Kind> {
     }
 }
 
-fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
+fn deck(st: &State, s: BoardSide, names: &BattleNames) -> Vec<DeckCard> {
     st.pile(s, PileName::ReserveDeck)
         .iter()
         .map(|&c| DeckCard {
-            name: battle_name(st, c),
+            name: names.get(c),
             destiny: match st.def(c).stats.destiny_values.as_slice() {
                 [] => DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
                 many => DestinyValues::Many(many.to_vec()),
@@ -116,9 +116,9 @@ fn deck(st: &State, s: BoardSide) -> Vec<DeckCard> {
 
 /// The destiny values a battle draws from: each side's Reserve Deck, or, once its battle
 /// destinies were drawn on the stack, the values drawn there (a failed draw ends them).
-fn decks(st: &State, drawn: Option<&[Drawn]>) -> Reserves {
+fn decks(st: &State, drawn: Option<&[Drawn]>, names: &BattleNames) -> Reserves {
     let side = |s: BoardSide| match drawn {
-        None => deck(st, s),
+        None => deck(st, s, names),
         Some(d) => {
             let mut k = [0usize; 3];
             d.iter()
@@ -261,7 +261,7 @@ fn battle_with(
                 min_ability: c.min_ability,
             })
             .collect(),
-        reserve: decks(st, drawn),
+        reserve: decks(st, drawn, &names),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,
     }
@@ -349,12 +349,13 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
         .iter()
         .filter(|i| i.eq_ignore_ascii_case(icon))
         .count() as i64;
+    let names = BattleNames::of(st);
     let cards = cards_at(st, at)
         .into_iter()
         .map(|c| {
             let d = st.def(c);
             DrainCard {
-                name: battle_name(st, c),
+                name: names.get(c),
                 side: d.side,
                 ability: d.stats.ability,
                 presence_icon: d
@@ -369,7 +370,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                 may_force_drain: false,
                 drained_this_turn: false,
                 aboard: match st.zone[c] {
-                    Zone::On(h) => Some(battle_name(st, h)),
+                    Zone::On(h) => Some(names.get(h)),
                     _ => None,
                 },
                 enclosed: d
@@ -395,14 +396,14 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
         force_pile: None,
         lose_from: None,
     };
-    drain_texts(st, at, &mut d);
+    drain_texts(st, at, &mut d, &names);
     d
 }
 
 /// The Force drain text of the location and of the cards on table that applies to
 /// `d` (a card's at the drain location, or anywhere with `anywhere:`), as the board
 /// stands now.
-fn drain_texts(st: &State, at: usize, d: &mut Drain) {
+fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
     use crate::engine::swccg::model::{DrainText, Who};
     let here = cards_at(st, at);
     let loc = &st.locations[at];
@@ -423,7 +424,7 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain) {
         for t in &def.drain {
             let reaches = t.at.is_empty() || t.at.contains(&loc.name);
             if reaches && (t.anywhere || here.contains(&c)) {
-                texts.push((battle_name(st, c), t.side.unwrap_or(def.side), t));
+                texts.push((names.get(c), t.side.unwrap_or(def.side), t));
             }
         }
     }
@@ -459,7 +460,7 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain) {
                 requires: t
                     .requires
                     .iter()
-                    .map(|k| st.find(k).map_or_else(|| k.clone(), |c| battle_name(st, c)))
+                    .map(|k| st.find(k).map_or_else(|| k.clone(), |c| names.get(c)))
                     .collect(),
             });
         }
