@@ -9,7 +9,9 @@
 //! battle with "needs a decision from ...".
 
 use super::destiny::{self, DestinyCard, Plan};
-use super::values::{Base, Effect, Mode, Modifier, Op, Rules, Term, Total, cite, compute};
+use super::values::{
+    Base, Effect, Mode, Modifier, Op, Rules, Shown, Term, Total, cite, compute,
+};
 use crate::engine::Cited;
 use serde::Deserialize;
 
@@ -539,7 +541,7 @@ impl<'a> Live<'a> {
             t.value = Some(0);
             t.terms.push(Term {
                 source: "weapon hit".into(),
-                shown: "=0".into(),
+                shown: Shown::Op(Op::Reset(0)),
                 effect: Effect::Applied,
                 cite: cite::FIRING_WEAPONS,
             });
@@ -1032,7 +1034,9 @@ fn flat_terms(t: &Total) -> Option<Vec<Modifier>> {
         match &term.effect {
             Effect::Ignored(_) => continue,
             Effect::Base => {
-                let v: i64 = term.shown.parse().ok()?;
+                let Shown::Value(v) = term.shown else {
+                    return None;
+                };
                 out.push(
                     Modifier::new(term.source.clone(), Op::Add(v))
                         .cite(cite::TOTALING_POWER)
@@ -1040,7 +1044,9 @@ fn flat_terms(t: &Total) -> Option<Vec<Modifier>> {
                 );
             }
             Effect::Applied => {
-                let v: i64 = term.shown.strip_prefix('+')?.parse().ok()?;
+                let Shown::Op(Op::Add(v @ 0..)) = term.shown else {
+                    return None;
+                };
                 out.push(
                     Modifier::new(term.source.clone(), Op::Add(v))
                         .cite(term.cite)

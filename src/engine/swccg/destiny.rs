@@ -207,7 +207,7 @@ fn substitute(
         value: Some(*value),
         terms: vec![Term {
             source: source.clone(),
-            shown: value.to_string(),
+            shown: super::values::Shown::Value(*value),
             effect: Effect::Base,
             cite: cite::SUBSTITUTED_DESTINIES,
         }],

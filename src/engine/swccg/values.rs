@@ -317,10 +317,53 @@ pub enum Effect {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
     pub source: String,
-    /// The term as shown: "3", "+2", "-1", "x2", "/2", "=0", "<=1", "floor 0".
-    pub shown: String,
+    /// The term's number: "3", "+2", "-1", "x2", "/2", "=0", "<=1", "floor 0".
+    pub shown: Shown,
     pub effect: Effect,
     pub cite: &'static str,
+}
+
+/// A term's number, kept typed: its text is written only when a breakdown is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// A base value ("3").
+    Value(i64),
+    /// A value that does not exist ("(none)").
+    Absent,
+    /// A modifier's operation ("+2", "-1", "x2", "/2", "=0", "<=1").
+    Op(Op),
+    /// The floor at zero of a negative value ("floor 0 (was -2)").
+    Floor { was: i64 },
+}
+
+impl Shown {
+    /// The sign an applied term is written with, and the number after it.
+    fn sign(self) -> (&'static str, String) {
+        let (sign, n) = match self {
+            Shown::Op(Op::Add(n)) if n < 0 => ("-", n.unsigned_abs().to_string()),
+            Shown::Op(Op::Add(n)) => ("+", n.to_string()),
+            Shown::Op(Op::Sub(n)) => ("-", n.to_string()),
+            Shown::Op(Op::Mul(n)) => ("x", n.to_string()),
+            Shown::Op(Op::Div(n)) => ("/", n.to_string()),
+            Shown::Op(Op::Limit(n)) => ("<=", n.to_string()),
+            Shown::Op(Op::Reset(n) | Op::Define(n) | Op::Substitute(n)) => ("=", n.to_string()),
+            Shown::Op(Op::Free) => ("=", "0".to_string()),
+            Shown::Value(n) => ("", n.to_string()),
+            Shown::Absent => ("", "(none)".to_string()),
+            Shown::Floor { was } => ("floor", format!("0 (was {was})")),
+        };
+        (sign, n)
+    }
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (sign, n) = self.sign();
+        match self {
+            Shown::Floor { .. } => write!(f, "{sign} {n}"),
+            _ => write!(f, "{sign}{n}"),
+        }
+    }
 }
 
 /// A computed value with its cited breakdown.
@@ -367,11 +410,11 @@ impl fmt::Display for Total {
                 }
                 Effect::Applied if t.cite == cite::MINIMUM_ZERO => write!(f, " -> {}", t.shown)?,
                 Effect::Applied => {
-                    let (sign, rest) = split_sign(&t.shown);
+                    let (sign, n) = t.shown.sign();
                     if first && sign == "+" {
-                        write!(f, " {} {rest}", t.source)?;
+                        write!(f, " {} {n}", t.source)?;
                     } else {
-                        write!(f, " {sign} {} {rest}", t.source)?;
+                        write!(f, " {sign} {} {n}", t.source)?;
                     }
                 }
                 Effect::Ignored(why) => write!(f, " [{} {} ignored: {why}]", t.source, t.shown)?,
@@ -385,18 +428,6 @@ impl fmt::Display for Total {
         }
         Ok(())
     }
-}
-
-fn split_sign(shown: &str) -> (&str, &str) {
-    for p in ["+", "-", "x", "/", "<=", "="] {
-        if let Some(rest) = shown.strip_prefix(p) {
-            return (p, rest);
-        }
-    }
-    if let Some(rest) = shown.strip_prefix("floor ") {
-        return ("floor", rest);
-    }
-    ("", shown)
 }
 
 /// Options for [`compute`].
@@ -420,8 +451,8 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
     terms.push(Term {
         source: base.source.clone(),
         shown: match base.value {
-            Some(v) => v.to_string(),
-            None => "(none)".into(),
+            Some(v) => Shown::Value(v),
+            None => Shown::Absent,
         },
         effect: Effect::Base,
         cite: base.cite,
@@ -452,7 +483,7 @@ pub fn compute(label: &str, base: &Base, mods: &[Modifier], rules: Rules) -> Tot
     if rules.floor_zero && v < 0 {
         terms.push(Term {
             source: "minimum zero".into(),
-            shown: format!("floor 0 (was {v})"),
+            shown: Shown::Floor { was: v },
             effect: Effect::Applied,
             cite: cite::MINIMUM_ZERO,
         });
@@ -474,7 +505,7 @@ fn free_or_substituted(mods: &[Modifier], terms: &mut Vec<Term>) -> Option<(i64,
     if let Some(free) = mods.iter().find(|m| m.op == Op::Free && live(m)) {
         terms.push(Term {
             source: free.source.clone(),
-            shown: "=0".into(),
+            shown: Shown::Op(Op::Free),
             effect: Effect::Applied,
             cite: free.cite,
         });
@@ -494,7 +525,7 @@ fn free_or_substituted(mods: &[Modifier], terms: &mut Vec<Term>) -> Option<(i64,
         };
         terms.push(Term {
             source: sub.source.clone(),
-            shown: format!("={v}"),
+            shown: Shown::Op(Op::Substitute(v)),
             effect: Effect::Applied,
             cite: sub.cite,
         });
@@ -558,7 +589,7 @@ fn sort_terms<'a>(value: Option<i64>, mods: &'a [Modifier], terms: &mut Vec<Term
                 value = Some(v);
                 terms.push(Term {
                     source: m.source.clone(),
-                    shown: format!("{v}"),
+                    shown: Shown::Value(v),
                     effect: Effect::Base,
                     cite: cite::RESETS_EXAMPLES,
                 });
@@ -589,7 +620,7 @@ fn sort_terms<'a>(value: Option<i64>, mods: &'a [Modifier], terms: &mut Vec<Term
                         i,
                         Term {
                             source: m.source.clone(),
-                            shown: format!("={v}"),
+                            shown: Shown::Op(Op::Reset(v)),
                             effect: Effect::Applied,
                             cite,
                         },
@@ -614,7 +645,7 @@ fn sort_terms<'a>(value: Option<i64>, mods: &'a [Modifier], terms: &mut Vec<Term
                         i,
                         Term {
                             source: m.source.clone(),
-                            shown: format!("<={v}"),
+                            shown: Shown::Op(Op::Limit(v)),
                             effect: Effect::Applied,
                             cite: m.cite,
                         },
@@ -634,7 +665,7 @@ fn sort_terms<'a>(value: Option<i64>, mods: &'a [Modifier], terms: &mut Vec<Term
                     i,
                     Term {
                         source: m.source.clone(),
-                        shown: shown(m.op),
+                        shown: Shown::Op(m.op),
                         effect: Effect::Applied,
                         cite: m.cite,
                     },
@@ -701,23 +732,10 @@ fn live(m: &Modifier) -> bool {
     m.canceled.is_none() && m.mode != Mode::Declined
 }
 
-fn shown(op: Op) -> String {
-    match op {
-        Op::Add(n) if n < 0 => format!("-{}", n.unsigned_abs()),
-        Op::Add(n) => format!("+{n}"),
-        Op::Sub(n) => format!("-{n}"),
-        Op::Mul(n) => format!("x{n}"),
-        Op::Div(n) => format!("/{n}"),
-        Op::Reset(n) | Op::Define(n) | Op::Substitute(n) => format!("={n}"),
-        Op::Limit(n) => format!("<={n}"),
-        Op::Free => "=0".into(),
-    }
-}
-
 fn ignored(m: &Modifier, why: &str) -> Term {
     Term {
         source: m.source.clone(),
-        shown: shown(m.op),
+        shown: Shown::Op(m.op),
         effect: Effect::Ignored(why.into()),
         cite: m.cite,
     }
@@ -739,14 +757,14 @@ pub fn sum(
                 v = Some(v.unwrap_or(0).saturating_add(*n));
                 terms.push(Term {
                     source: source.clone(),
-                    shown: format!("+{n}"),
+                    shown: Shown::Op(Op::Add(*n)),
                     effect: Effect::Applied,
                     cite,
                 });
             }
             None => terms.push(Term {
                 source: source.clone(),
-                shown: "(none)".into(),
+                shown: Shown::Absent,
                 effect: Effect::Ignored("does not exist".into()),
                 cite,
             }),
