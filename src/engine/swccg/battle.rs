@@ -9,9 +9,7 @@
 //! battle with "needs a decision from ...".
 
 use super::destiny::{self, DestinyCard, Plan};
-use super::values::{
-    Base, Effect, Mode, Modifier, Op, Rules, Shown, Term, Total, cite, compute,
-};
+use super::values::{Base, Effect, Mode, Modifier, Op, Rules, Shown, Term, Total, cite, compute};
 use crate::engine::Cited;
 use serde::Deserialize;
 
