@@ -111,6 +111,9 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
 /// Make the analyzer known to `index` (tokenizers are not stored with an index).
 pub fn register(index: &mut tantivy::Index) {
     index.tokenizers().register(ANALYZER, analyzer());
+    index
+        .tokenizers()
+        .register(PAIRS, TextAnalyzer::from(PairTokenizer::default()));
 }
 
 /// Splits on non-alphanumeric characters and expands contractions.
@@ -243,6 +246,90 @@ pub fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
     out
 }
 
+/// Name the pair tokenizer is registered under in the index.
+pub const PAIRS: &str = "swj_pairs";
+
+/// Every pair of stems that stand next to each other or one word apart, in
+/// order ("reserve deck", "reserve the deck"), as one token each
+/// ([`pair_token`]): what a two-word phrase query with slop 1 matches, found
+/// with a plain term lookup at query time.
+#[derive(Clone)]
+pub struct PairTokenizer {
+    analyzer: TextAnalyzer,
+    token: Token,
+}
+
+impl Default for PairTokenizer {
+    fn default() -> PairTokenizer {
+        PairTokenizer {
+            analyzer: analyzer(),
+            token: Token::default(),
+        }
+    }
+}
+
+pub struct PairStream<'a> {
+    stems: Vec<String>,
+    /// The first stem of the next pair, and how far after it the second is (1 or 2).
+    at: usize,
+    gap: usize,
+    token: &'a mut Token,
+}
+
+impl Tokenizer for PairTokenizer {
+    type TokenStream<'a> = PairStream<'a>;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> PairStream<'a> {
+        self.token.reset();
+        PairStream {
+            stems: stems(&mut self.analyzer, text),
+            at: 0,
+            gap: 1,
+            token: &mut self.token,
+        }
+    }
+}
+
+impl TokenStream for PairStream<'_> {
+    fn advance(&mut self) -> bool {
+        while self.at < self.stems.len() {
+            let (a, gap) = (self.at, self.gap);
+            if gap == 2 {
+                (self.at, self.gap) = (a + 1, 1);
+            } else {
+                self.gap = 2;
+            }
+            if let Some(b) = self.stems.get(a + gap) {
+                self.token.text.clear();
+                pair_token_into(&mut self.token.text, &self.stems[a], b);
+                self.token.position = self.token.position.wrapping_add(1);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn token(&self) -> &Token {
+        self.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.token
+    }
+}
+
+/// The token for two stems that stand next to each other (or one word apart).
+pub fn pair_token(a: &str, b: &str) -> String {
+    let mut out = String::with_capacity(a.len() + b.len() + 1);
+    pair_token_into(&mut out, a, b);
+    out
+}
+
+fn pair_token_into(out: &mut String, a: &str, b: &str) {
+    out.push_str(a);
+    out.push('_');
+    out.push_str(b);
+}
+
 /// The words of `text` as the tokenizer makes them (lower case, not stemmed).
 #[cfg(test)]
 fn words(text: &str) -> Vec<String> {
@@ -286,6 +373,25 @@ mod tests {
         for _ in 0..2 {
             assert_eq!(stems(&mut cached, text), stems(&mut plain, text));
         }
+    }
+
+    #[test]
+    fn pair_tokens_cover_neighbours_and_one_gap() {
+        let pairs = |text: &str| {
+            let mut t = PairTokenizer::default();
+            let mut s = t.token_stream(text);
+            let mut out = Vec::new();
+            while let Some(tok) = s.next() {
+                out.push(tok.text.clone());
+            }
+            out
+        };
+        assert_eq!(
+            pairs("Reserve the Deck"),
+            ["reserv_the", "reserv_deck", "the_deck"]
+        );
+        assert!(pairs("one").is_empty());
+        assert_eq!(pairs("a b"), ["a_b"]);
     }
 
     #[test]
