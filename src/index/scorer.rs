@@ -2,7 +2,7 @@
 //! at the top of every query ([`Cover`]), and term and phrase queries whose
 //! scoring weights are kept across queries ([`TermWeights`]).
 
-use std::collections::HashMap;
+use super::text::FastMap;
 use std::sync::{Arc, Mutex};
 use tantivy::query::{EnableScoring, Explanation, Query, QueryClone, Scorer, TermQuery, Weight};
 use tantivy::schema::IndexRecordOption;
@@ -520,13 +520,13 @@ type WeightPair = [Option<Arc<dyn Weight>>; 2];
 #[derive(Default)]
 pub struct TermWeights {
     /// Per term: its weight without and with term frequencies.
-    weights: Mutex<HashMap<Term, WeightPair>>,
+    weights: Mutex<FastMap<Term, WeightPair>>,
     /// Document frequency of each term looked up so far.
-    pub freqs: Mutex<HashMap<Term, u64>>,
+    pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
-    pub close: Mutex<HashMap<String, Vec<String>>>,
+    pub close: Mutex<FastMap<String, Vec<String>>>,
     /// Rulebook sections per game holding each body stem, counted so far.
-    pub games: Mutex<HashMap<String, [u32; 3]>>,
+    pub games: Mutex<FastMap<String, [u32; 3]>>,
 }
 
 impl std::fmt::Debug for TermWeights {

@@ -10,6 +10,31 @@ use tantivy::tokenizer::{
     TokenFilter, TokenStream, Tokenizer,
 };
 
+/// A hash map with [`Fnv`] hashing: its keys are short words and index terms
+/// the program makes itself, so a slower hash that resists chosen keys buys nothing.
+pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
+/// The 64-bit FNV-1a hash.
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Name the analyzer is registered under in the index.
 pub const ANALYZER: &str = "swj_en";
 
@@ -53,7 +78,7 @@ const MAX_STEMS: usize = 100_000;
 
 thread_local! {
     /// Stem of each word this thread has stemmed.
-    static STEMS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    static STEMS: RefCell<FastMap<String, String>> = RefCell::new(FastMap::default());
 }
 
 impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
