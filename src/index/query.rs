@@ -171,7 +171,7 @@ struct Word {
     capital: bool,
 }
 
-fn is_stop(w: &str) -> bool {
+pub fn is_stop(w: &str) -> bool {
     STOP_WORDS.binary_search(&w).is_ok()
 }
 

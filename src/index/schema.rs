@@ -2,7 +2,7 @@
 //! from rulebook sections and from imported cards (card text, database errata
 //! and rulings, one document each).
 
-use super::text::{ANALYZER, PAIRS};
+use super::text::{ANALYZER, CONTENT_PAIRS, PAIRS};
 use crate::cards::{Card, SourceFile};
 use crate::rulebook::{Game, Kind, Section};
 use serde::Serialize;
@@ -115,7 +115,7 @@ pub struct Fields {
     pub body: Field,
     /// Neighbouring stems of the titles as single tokens ("reserv_deck").
     pub title_pairs: Field,
-    /// Neighbouring stems of the body as single tokens.
+    /// Neighbouring content stems of the body as single tokens.
     pub body_pairs: Field,
     /// Stored only: the full breadcrumb, one value per level.
     pub crumbs: Field,
@@ -144,10 +144,10 @@ pub fn schema() -> (Schema, Fields) {
         )
     };
     // Pairs of neighbouring stems as single tokens (see [`PairTokenizer`]).
-    let pairs = || {
+    let pairs = |tokenizer: &str| {
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
-                .set_tokenizer(PAIRS)
+                .set_tokenizer(tokenizer)
                 .set_index_option(IndexRecordOption::WithFreqs),
         )
     };
@@ -159,8 +159,8 @@ pub fn schema() -> (Schema, Fields) {
         origin: b.add_text_field("origin", STRING | STORED),
         title: b.add_text_field("title", text().set_stored()),
         body: b.add_text_field("body", text().set_stored()),
-        title_pairs: b.add_text_field("title_pairs", pairs()),
-        body_pairs: b.add_text_field("body_pairs", pairs()),
+        title_pairs: b.add_text_field("title_pairs", pairs(PAIRS)),
+        body_pairs: b.add_text_field("body_pairs", pairs(CONTENT_PAIRS)),
         crumbs: b.add_text_field("crumbs", STORED),
         doc: b.add_text_field("doc", STORED),
         card: b.add_text_field("card", STORED),

@@ -138,7 +138,10 @@ pub fn register(index: &mut tantivy::Index) {
     index.tokenizers().register(ANALYZER, analyzer());
     index
         .tokenizers()
-        .register(PAIRS, TextAnalyzer::from(PairTokenizer::default()));
+        .register(PAIRS, TextAnalyzer::from(PairTokenizer::new(false)));
+    index
+        .tokenizers()
+        .register(CONTENT_PAIRS, TextAnalyzer::from(PairTokenizer::new(true)));
 }
 
 /// Splits on non-alphanumeric characters and expands contractions.
@@ -273,28 +276,41 @@ pub fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
 
 /// Name the pair tokenizer is registered under in the index.
 pub const PAIRS: &str = "swj_pairs";
+/// Name of the pair tokenizer that keeps only pairs of content words.
+pub const CONTENT_PAIRS: &str = "swj_content_pairs";
 
 /// Every pair of stems that stand next to each other or one word apart, in
 /// order ("reserve deck", "reserve the deck"), as one token each
 /// ([`pair_token`]): what a two-word phrase query with slop 1 matches, found
-/// with a plain term lookup at query time.
+/// with a plain term lookup at query time. With `content_only`, pairs with a
+/// stop word are left out: a query pairs only its content words, and most
+/// pairs of a long text hold a stop word.
 #[derive(Clone)]
 pub struct PairTokenizer {
     analyzer: TextAnalyzer,
+    /// The words before stemming, to tell stop words.
+    words: TextAnalyzer,
+    content_only: bool,
     token: Token,
 }
 
-impl Default for PairTokenizer {
-    fn default() -> PairTokenizer {
+impl PairTokenizer {
+    pub fn new(content_only: bool) -> PairTokenizer {
         PairTokenizer {
             analyzer: analyzer(),
+            words: TextAnalyzer::builder(WordTokenizer::default())
+                .filter(RemoveLongFilter::limit(40))
+                .filter(LowerCaser)
+                .build(),
+            content_only,
             token: Token::default(),
         }
     }
 }
 
 pub struct PairStream<'a> {
-    stems: Vec<String>,
+    /// Each word's stem, and whether it may stand in a pair.
+    stems: Vec<(String, bool)>,
     /// The first stem of the next pair, and how far after it the second is (1 or 2).
     at: usize,
     gap: usize,
@@ -305,8 +321,20 @@ impl Tokenizer for PairTokenizer {
     type TokenStream<'a> = PairStream<'a>;
     fn token_stream<'a>(&'a mut self, text: &'a str) -> PairStream<'a> {
         self.token.reset();
+        let mut stems = Vec::new();
+        let mut full = self.analyzer.token_stream(text);
+        if self.content_only {
+            let mut words = self.words.token_stream(text);
+            while let (Some(w), Some(s)) = (words.next(), full.next()) {
+                stems.push((s.text.clone(), !super::query::is_stop(&w.text)));
+            }
+        } else {
+            while let Some(s) = full.next() {
+                stems.push((s.text.clone(), true));
+            }
+        }
         PairStream {
-            stems: stems(&mut self.analyzer, text),
+            stems,
             at: 0,
             gap: 1,
             token: &mut self.token,
@@ -323,9 +351,13 @@ impl TokenStream for PairStream<'_> {
             } else {
                 self.gap = 2;
             }
-            if let Some(b) = self.stems.get(a + gap) {
+            if !self.stems[a].1 {
+                (self.at, self.gap) = (a + 1, 1);
+                continue;
+            }
+            if let Some((b, true)) = self.stems.get(a + gap) {
                 self.token.text.clear();
-                pair_token_into(&mut self.token.text, &self.stems[a], b);
+                pair_token_into(&mut self.token.text, &self.stems[a].0, b);
                 self.token.position = self.token.position.wrapping_add(1);
                 return true;
             }
@@ -402,8 +434,8 @@ mod tests {
 
     #[test]
     fn pair_tokens_cover_neighbours_and_one_gap() {
-        let pairs = |text: &str| {
-            let mut t = PairTokenizer::default();
+        let pairs_of = |text: &str, content_only: bool| {
+            let mut t = PairTokenizer::new(content_only);
             let mut s = t.token_stream(text);
             let mut out = Vec::new();
             while let Some(tok) = s.next() {
@@ -411,12 +443,18 @@ mod tests {
             }
             out
         };
+        let pairs = |text: &str| pairs_of(text, false);
         assert_eq!(
             pairs("Reserve the Deck"),
             ["reserv_the", "reserv_deck", "the_deck"]
         );
         assert!(pairs("one").is_empty());
         assert_eq!(pairs("a b"), ["a_b"]);
+        assert_eq!(
+            pairs_of("the Reserve of the Deck, not used", true),
+            ["deck_not", "deck_use", "not_use"]
+        );
+        assert_eq!(pairs_of("reserve the deck", true), ["reserv_deck"]);
     }
 
     #[test]
