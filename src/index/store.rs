@@ -34,7 +34,7 @@ use tantivy::{Index, TantivyDocument};
 /// Folder of the tantivy index inside the index folder.
 const SECTIONS_DIR: &str = "sections";
 /// Bumped whenever the schema or the way documents are indexed changes.
-const FORMAT: &str = "swjudge-index-9";
+const FORMAT: &str = "swjudge-index-10";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 32 << 20;
 

@@ -282,9 +282,10 @@ pub const CONTENT_PAIRS: &str = "swj_content_pairs";
 /// Every pair of stems that stand next to each other or one word apart, in
 /// order ("reserve deck", "reserve the deck"), as one token each
 /// ([`pair_token`]): what a two-word phrase query with slop 1 matches, found
-/// with a plain term lookup at query time. With `content_only`, pairs with a
-/// stop word are left out: a query pairs only its content words, and most
-/// pairs of a long text hold a stop word.
+/// with a plain term lookup at query time. With `content_only`, stop words are
+/// skipped and each content word pairs with the next one only: a query pairs
+/// its content words, and a long text has far fewer such pairs (every distinct
+/// pair is a term of the index, the dearest part of building it).
 #[derive(Clone)]
 pub struct PairTokenizer {
     analyzer: TextAnalyzer,
@@ -309,11 +310,12 @@ impl PairTokenizer {
 }
 
 pub struct PairStream<'a> {
-    /// Each word's stem, and whether it may stand in a pair.
-    stems: Vec<(String, bool)>,
-    /// The first stem of the next pair, and how far after it the second is (1 or 2).
+    /// The stems that may stand in a pair.
+    stems: Vec<String>,
+    /// The first stem of the next pair, and how far after it the second is.
     at: usize,
     gap: usize,
+    max_gap: usize,
     token: &'a mut Token,
 }
 
@@ -326,17 +328,20 @@ impl Tokenizer for PairTokenizer {
         if self.content_only {
             let mut words = self.words.token_stream(text);
             while let (Some(w), Some(s)) = (words.next(), full.next()) {
-                stems.push((s.text.clone(), !super::query::is_stop(&w.text)));
+                if !super::query::is_stop(&w.text) {
+                    stems.push(s.text.clone());
+                }
             }
         } else {
             while let Some(s) = full.next() {
-                stems.push((s.text.clone(), true));
+                stems.push(s.text.clone());
             }
         }
         PairStream {
             stems,
             at: 0,
             gap: 1,
+            max_gap: if self.content_only { 1 } else { 2 },
             token: &mut self.token,
         }
     }
@@ -346,18 +351,14 @@ impl TokenStream for PairStream<'_> {
     fn advance(&mut self) -> bool {
         while self.at < self.stems.len() {
             let (a, gap) = (self.at, self.gap);
-            if gap == 2 {
+            if gap == self.max_gap {
                 (self.at, self.gap) = (a + 1, 1);
             } else {
-                self.gap = 2;
+                self.gap += 1;
             }
-            if !self.stems[a].1 {
-                (self.at, self.gap) = (a + 1, 1);
-                continue;
-            }
-            if let Some((b, true)) = self.stems.get(a + gap) {
+            if let Some(b) = self.stems.get(a + gap) {
                 self.token.text.clear();
-                pair_token_into(&mut self.token.text, &self.stems[a].0, b);
+                pair_token_into(&mut self.token.text, &self.stems[a], b);
                 self.token.position = self.token.position.wrapping_add(1);
                 return true;
             }
@@ -452,7 +453,7 @@ mod tests {
         assert_eq!(pairs("a b"), ["a_b"]);
         assert_eq!(
             pairs_of("the Reserve of the Deck, not used", true),
-            ["deck_not", "deck_use", "not_use"]
+            ["reserv_deck", "deck_not", "not_use"]
         );
         assert_eq!(pairs_of("reserve the deck", true), ["reserv_deck"]);
     }
