@@ -59,9 +59,7 @@ impl TokenFilter for CachedStemmer {
     fn transform<T: Tokenizer>(self, tokenizer: T) -> CachedStemmerFilter<T> {
         CachedStemmerFilter {
             inner: tokenizer,
-            stemmer: TextAnalyzer::builder(RawTokenizer::default())
-                .filter(Stemmer::new(Language::English))
-                .build(),
+            stemmer: word_stemmer(),
         }
     }
 }
@@ -92,6 +90,34 @@ impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
     }
 }
 
+/// Replace the lower-case word `text` by its stem, remembered per thread.
+fn stem_in_place(stemmer: &mut TextAnalyzer, text: &mut String) {
+    STEMS.with(|cell| {
+        let mut stems = cell.borrow_mut();
+        if let Some(stem) = stems.get(text.as_str()) {
+            text.clear();
+            text.push_str(stem);
+            return;
+        }
+        let stem = {
+            let mut stream = stemmer.token_stream(text);
+            stream.next().map(|t| t.text.clone()).unwrap_or_default()
+        };
+        let word = std::mem::replace(text, stem.clone());
+        if stems.len() >= MAX_STEMS {
+            stems.clear();
+        }
+        stems.insert(word, stem);
+    });
+}
+
+/// The English stemmer over one whole word.
+fn word_stemmer() -> TextAnalyzer {
+    TextAnalyzer::builder(RawTokenizer::default())
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
 pub struct CachedStemmerStream<'a, T> {
     tail: T,
     stemmer: &'a mut TextAnalyzer,
@@ -102,25 +128,7 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
         if !self.tail.advance() {
             return false;
         }
-        let token = self.tail.token_mut();
-        let stemmer = &mut *self.stemmer;
-        STEMS.with(|cell| {
-            let mut stems = cell.borrow_mut();
-            if let Some(stem) = stems.get(&token.text) {
-                token.text.clear();
-                token.text.push_str(stem);
-                return;
-            }
-            let stem = {
-                let mut stream = stemmer.token_stream(&token.text);
-                stream.next().map(|t| t.text.clone()).unwrap_or_default()
-            };
-            let word = std::mem::replace(&mut token.text, stem.clone());
-            if stems.len() >= MAX_STEMS {
-                stems.clear();
-            }
-            stems.insert(word, stem);
-        });
+        stem_in_place(self.stemmer, &mut self.tail.token_mut().text);
         true
     }
 
@@ -288,9 +296,9 @@ pub const CONTENT_PAIRS: &str = "swj_content_pairs";
 /// pair is a term of the index, the dearest part of building it).
 #[derive(Clone)]
 pub struct PairTokenizer {
-    analyzer: TextAnalyzer,
     /// The words before stemming, to tell stop words.
     words: TextAnalyzer,
+    stemmer: TextAnalyzer,
     content_only: bool,
     token: Token,
 }
@@ -298,7 +306,7 @@ pub struct PairTokenizer {
 impl PairTokenizer {
     pub fn new(content_only: bool) -> PairTokenizer {
         PairTokenizer {
-            analyzer: analyzer(),
+            stemmer: word_stemmer(),
             words: TextAnalyzer::builder(WordTokenizer::default())
                 .filter(RemoveLongFilter::limit(40))
                 .filter(LowerCaser)
@@ -324,17 +332,12 @@ impl Tokenizer for PairTokenizer {
     fn token_stream<'a>(&'a mut self, text: &'a str) -> PairStream<'a> {
         self.token.reset();
         let mut stems = Vec::new();
-        let mut full = self.analyzer.token_stream(text);
-        if self.content_only {
-            let mut words = self.words.token_stream(text);
-            while let (Some(w), Some(s)) = (words.next(), full.next()) {
-                if !super::query::is_stop(&w.text) {
-                    stems.push(s.text.clone());
-                }
-            }
-        } else {
-            while let Some(s) = full.next() {
-                stems.push(s.text.clone());
+        let mut words = self.words.token_stream(text);
+        while let Some(w) = words.next() {
+            if !(self.content_only && super::query::is_stop(&w.text)) {
+                let mut stem = w.text.clone();
+                stem_in_place(&mut self.stemmer, &mut stem);
+                stems.push(stem);
             }
         }
         PairStream {
