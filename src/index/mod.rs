@@ -46,7 +46,7 @@ const SNIPPET_CHARS: usize = 200;
 /// How far back a snippet may reach for the start of its sentence, in bytes.
 const SENTENCE_REACH: usize = 90;
 /// Candidates ranked again in the second pass (at least).
-const RERANK: usize = 30;
+const RERANK: usize = 20;
 
 /// A search request: plain words, optional filters, how many hits at most.
 #[derive(Debug, Clone)]

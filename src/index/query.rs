@@ -16,9 +16,10 @@
 //!   are kept. A word the index does not know is matched fuzzily.
 
 use super::ix_err;
-use super::schema::{DocKind, Fields, pair_token};
-use super::scorer::{CachedPair, CachedTerm, Cover, DisMax, TermWeights};
+use super::schema::{DocKind, Fields};
+use super::scorer::{CachedTerm, Cover, DisMax, TermWeights};
 use super::text;
+use super::text::pair_token;
 use crate::error::Result;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -170,7 +171,7 @@ struct Word {
     capital: bool,
 }
 
-fn is_stop(w: &str) -> bool {
+pub fn is_stop(w: &str) -> bool {
     STOP_WORDS.binary_search(&w).is_ok()
 }
 
@@ -672,6 +673,26 @@ fn fuzzy_distance(stem: &str) -> Option<u8> {
     }
 }
 
+/// Boost that makes the body pair token of `a` and `b` score as the two-word
+/// phrase (slop 1) it stands for: a phrase weighs the sum of its words'
+/// inverse document frequencies, a token its own.
+fn phrase_scale(stats: &Stats<'_>, f: &Fields, a: &str, b: &str, token: &str) -> f32 {
+    let Ok(n) = stats.total_num_docs() else {
+        return 1.0;
+    };
+    let idf_of = |field: Field, s: &str| {
+        let df = stats
+            .doc_freq(&Term::from_field_text(field, s))
+            .unwrap_or(0);
+        idf(df, n)
+    };
+    let own = idf_of(f.body_pairs, token);
+    if own <= 0.0 {
+        return 1.0;
+    }
+    (idf_of(f.body, a) + idf_of(f.body, b)) / own
+}
+
 /// What to search for besides the words.
 pub struct Scope {
     pub kind: Option<DocKind>,
@@ -751,29 +772,23 @@ impl Plan {
                 }
                 let (a, b) = (&pair[0].variants[0].stems[0], &pair[1].variants[0].stems[0]);
                 // Best of title and body, so a pair in both does not count twice.
-                // Titles are short: their pairs are indexed as tokens (cheap to look
-                // up); bodies are matched with a phrase query of slop 1.
-                let mut pairs: Vec<Box<dyn Query>> = Vec::with_capacity(2);
+                // Pairs are indexed as tokens (neighbours or one word apart), so
+                // each is a plain term lookup, not a phrase match.
                 let token = pair_token(a, b);
-                if present(f.title_pairs, &token) {
-                    let title = term_query(
-                        Term::from_field_text(f.title_pairs, &token),
-                        IndexRecordOption::WithFreqs,
-                    );
-                    pairs.push(Box::new(BoostQuery::new(title, PAIR_BOOST * TITLE_BOOST)));
-                }
-                if present(f.body, a) && present(f.body, b) {
-                    let body = CachedPair {
-                        terms: (
-                            Term::from_field_text(f.body, a),
-                            Term::from_field_text(f.body, b),
-                        ),
-                        weights: Arc::clone(weights),
-                    };
-                    pairs.push(Box::new(BoostQuery::new(
-                        Box::new(body),
-                        PAIR_BOOST * BODY_BOOST,
-                    )));
+                let mut pairs: Vec<Box<dyn Query>> = Vec::with_capacity(2);
+                for (field, boost) in [(f.title_pairs, TITLE_BOOST), (f.body_pairs, BODY_BOOST)] {
+                    if present(field, &token) {
+                        let q = term_query(
+                            Term::from_field_text(field, &token),
+                            IndexRecordOption::WithFreqs,
+                        );
+                        let scale = if field == f.body_pairs {
+                            phrase_scale(stats, f, a, b, &token)
+                        } else {
+                            1.0
+                        };
+                        pairs.push(Box::new(BoostQuery::new(q, PAIR_BOOST * boost * scale)));
+                    }
                 }
                 if !pairs.is_empty() {
                     bonus.push(Box::new(DisMax::new(pairs, 0.0)));

@@ -2,7 +2,7 @@
 //! from rulebook sections and from imported cards (card text, database errata
 //! and rulings, one document each).
 
-use super::text::ANALYZER;
+use super::text::{ANALYZER, CONTENT_PAIRS, PAIRS};
 use crate::cards::{Card, SourceFile};
 use crate::rulebook::{Game, Kind, Section};
 use serde::Serialize;
@@ -12,7 +12,6 @@ use tantivy::TantivyDocument;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::tokenizer::TextAnalyzer;
 
 /// Score factor for sections of superseded documents, so current text ranks first.
 pub const SUPERSEDED_FACTOR: f32 = 0.6;
@@ -116,6 +115,8 @@ pub struct Fields {
     pub body: Field,
     /// Neighbouring stems of the titles as single tokens ("reserv_deck").
     pub title_pairs: Field,
+    /// Neighbouring content stems of the body as single tokens.
+    pub body_pairs: Field,
     /// Stored only: the full breadcrumb, one value per level.
     pub crumbs: Field,
     /// Stored only: the document name within its game ("ar"), or the database file.
@@ -142,11 +143,11 @@ pub fn schema() -> (Schema, Fields) {
                 .set_index_option(IndexRecordOption::WithFreqsAndPositions),
         )
     };
-    // Pair tokens are made at build time (see [`pair_tokens`]); whitespace splits them.
-    let pairs = || {
+    // Pairs of neighbouring stems as single tokens (see [`PairTokenizer`]).
+    let pairs = |tokenizer: &str| {
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
-                .set_tokenizer("whitespace")
+                .set_tokenizer(tokenizer)
                 .set_index_option(IndexRecordOption::WithFreqs),
         )
     };
@@ -158,7 +159,8 @@ pub fn schema() -> (Schema, Fields) {
         origin: b.add_text_field("origin", STRING | STORED),
         title: b.add_text_field("title", text().set_stored()),
         body: b.add_text_field("body", text().set_stored()),
-        title_pairs: b.add_text_field("title_pairs", pairs()),
+        title_pairs: b.add_text_field("title_pairs", pairs(PAIRS)),
+        body_pairs: b.add_text_field("body_pairs", pairs(CONTENT_PAIRS)),
         crumbs: b.add_text_field("crumbs", STORED),
         doc: b.add_text_field("doc", STORED),
         card: b.add_text_field("card", STORED),
@@ -182,6 +184,7 @@ pub fn fields_of(schema: &Schema) -> Option<Fields> {
         title: f("title")?,
         body: f("body")?,
         title_pairs: f("title_pairs")?,
+        body_pairs: f("body_pairs")?,
         crumbs: f("crumbs")?,
         doc: f("doc")?,
         card: f("card")?,
@@ -213,13 +216,7 @@ pub struct Doc {
 }
 
 impl Doc {
-    pub fn to_tantivy(
-        &self,
-        f: &Fields,
-        analyzer: &mut TextAnalyzer,
-        ord: usize,
-        rank: usize,
-    ) -> TantivyDocument {
+    pub fn to_tantivy(&self, f: &Fields, ord: usize, rank: usize) -> TantivyDocument {
         let mut d = TantivyDocument::default();
         d.add_text(f.id, &self.id);
         d.add_u64(f.ord, ord as u64);
@@ -247,16 +244,12 @@ impl Doc {
             }
             None => d.add_text(f.origin, "rulebook"),
         }
-        let mut pairs = String::new();
         for t in &self.titles {
             d.add_text(f.title, t);
-            if !pairs.is_empty() {
-                pairs.push(' ');
-            }
-            pairs.push_str(&pair_tokens(analyzer, t));
+            d.add_text(f.title_pairs, t);
         }
-        d.add_text(f.title_pairs, pairs);
         d.add_text(f.body, &self.body);
+        d.add_text(f.body_pairs, &self.body);
         d
     }
 }
@@ -414,31 +407,6 @@ fn card_doc(file: &str, card: &Card, out: &mut Vec<Doc>) {
     }
 }
 
-/// The token for two stems that stand next to each other (or one word apart).
-pub fn pair_token(a: &str, b: &str) -> String {
-    format!("{a}_{b}")
-}
-
-/// Every pair of stems in `text` that are adjacent or one word apart, in order
-/// ("reserve deck", "reserve the deck"), as space-separated [`pair_token`]s:
-/// what a two-word phrase query with slop 1 would match, found with a plain
-/// term lookup at query time.
-pub fn pair_tokens(analyzer: &mut TextAnalyzer, text: &str) -> String {
-    let stems = super::text::stems(analyzer, text);
-    let mut out = String::with_capacity(text.len() * 2);
-    for i in 0..stems.len() {
-        for j in [i + 1, i + 2] {
-            if let Some(b) = stems.get(j) {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(&pair_token(&stems[i], b));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,16 +424,6 @@ mod tests {
                 "Bold Lead"
             ]
         );
-    }
-
-    #[test]
-    fn pair_tokens_cover_neighbours_and_one_gap() {
-        let mut a = super::super::text::analyzer();
-        assert_eq!(
-            pair_tokens(&mut a, "Reserve the Deck"),
-            "reserv_the reserv_deck the_deck"
-        );
-        assert_eq!(pair_tokens(&mut a, "one"), "");
     }
 
     #[test]

@@ -2,16 +2,11 @@
 //! at the top of every query ([`Cover`]), and term and phrase queries whose
 //! scoring weights are kept across queries ([`TermWeights`]).
 
-use std::collections::HashMap;
+use super::text::FastMap;
 use std::sync::{Arc, Mutex};
-use tantivy::query::{
-    EnableScoring, Explanation, PhraseQuery, Query, QueryClone, Scorer, TermQuery, Weight,
-};
+use tantivy::query::{EnableScoring, Explanation, Query, QueryClone, Scorer, TermQuery, Weight};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
-
-/// How far apart neighbouring words may be in a body and still count as a pair.
-pub const PAIR_SLOP: u32 = 1;
 
 /// The best of several queries plus `tie_breaker` times the rest: scores exactly
 /// as tantivy's `DisjunctionMaxQuery`, but walks its few disjuncts side by side
@@ -525,15 +520,13 @@ type WeightPair = [Option<Arc<dyn Weight>>; 2];
 #[derive(Default)]
 pub struct TermWeights {
     /// Per term: its weight without and with term frequencies.
-    weights: Mutex<HashMap<Term, WeightPair>>,
-    /// Weight of each body phrase of two terms (slop [`PAIR_SLOP`]).
-    pairs: Mutex<HashMap<(Term, Term), Arc<dyn Weight>>>,
+    weights: Mutex<FastMap<Term, WeightPair>>,
     /// Document frequency of each term looked up so far.
-    pub freqs: Mutex<HashMap<Term, u64>>,
+    pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
-    pub close: Mutex<HashMap<String, Vec<String>>>,
+    pub close: Mutex<FastMap<String, Vec<String>>>,
     /// Rulebook sections per game holding each body stem, counted so far.
-    pub games: Mutex<HashMap<String, [u32; 3]>>,
+    pub games: Mutex<FastMap<String, [u32; 3]>>,
 }
 
 impl std::fmt::Debug for TermWeights {
@@ -584,45 +577,6 @@ impl Query for CachedTerm {
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
         visitor(&self.term, false);
-    }
-}
-
-/// A two-term body phrase (slop [`PAIR_SLOP`]) whose scoring weight comes from
-/// [`TermWeights`]: scores as tantivy's `PhraseQuery`.
-#[derive(Debug, Clone)]
-pub struct CachedPair {
-    pub terms: (Term, Term),
-    pub weights: Arc<TermWeights>,
-}
-
-impl Query for CachedPair {
-    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let plain = || {
-            let mut q = PhraseQuery::new(vec![self.terms.0.clone(), self.terms.1.clone()]);
-            q.set_slop(PAIR_SLOP);
-            q
-        };
-        if !scoring.is_scoring_enabled() {
-            return plain().weight(scoring);
-        }
-        let cached = {
-            let map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
-            map.get(&self.terms).cloned()
-        };
-        let weight = match cached {
-            Some(w) => w,
-            None => {
-                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
-                let mut map = self.weights.pairs.lock().unwrap_or_else(|e| e.into_inner());
-                Arc::clone(map.entry(self.terms.clone()).or_insert(w))
-            }
-        };
-        Ok(Box::new(SharedWeight(weight)))
-    }
-
-    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        visitor(&self.terms.0, true);
-        visitor(&self.terms.1, true);
     }
 }
 

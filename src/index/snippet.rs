@@ -3,8 +3,9 @@
 //! query term, i.e. that begin like one. Highlighting stays exactly what the
 //! full analyzer would give, at a fraction of the cost.
 
+use super::text::FastMap;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 use tantivy::tokenizer::{
@@ -27,7 +28,7 @@ pub struct SnippetTokenizer {
     /// First bytes of the prefixes, either case.
     first: [bool; 256],
     /// Stems of the candidate words seen so far (lowercase word → stem).
-    stems: HashMap<String, String>,
+    stems: FastMap<String, String>,
 }
 
 impl SnippetTokenizer {
@@ -59,7 +60,7 @@ impl SnippetTokenizer {
             words,
             stemmer,
             prefixes: prefixes.into(),
-            stems: HashMap::new(),
+            stems: FastMap::default(),
         }
     }
 

@@ -34,7 +34,7 @@ use tantivy::{Index, TantivyDocument};
 /// Folder of the tantivy index inside the index folder.
 const SECTIONS_DIR: &str = "sections";
 /// Bumped whenever the schema or the way documents are indexed changes.
-const FORMAT: &str = "swjudge-index-7";
+const FORMAT: &str = "swjudge-index-10";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 32 << 20;
 
@@ -303,13 +303,12 @@ fn fill(index: &Index, docs: &[Doc], fingerprint: &str) -> Result<()> {
     let mut writer = index
         .writer_with_num_threads::<TantivyDocument>(1, WRITER_BUDGET)
         .map_err(super::ix_err)?;
-    let mut analyzer = index.tokenizer_for_field(f.body).map_err(super::ix_err)?;
     let mut ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
     ids.sort_unstable();
     for (ord, d) in docs.iter().enumerate() {
         let rank = ids.partition_point(|id| *id < d.id.as_str());
         writer
-            .add_document(d.to_tantivy(&f, &mut analyzer, ord, rank))
+            .add_document(d.to_tantivy(&f, ord, rank))
             .map_err(super::ix_err)?;
     }
     let mut commit = writer.prepare_commit().map_err(super::ix_err)?;

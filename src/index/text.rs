@@ -10,6 +10,31 @@ use tantivy::tokenizer::{
     TokenFilter, TokenStream, Tokenizer,
 };
 
+/// A hash map with [`Fnv`] hashing: its keys are short words and index terms
+/// the program makes itself, so a slower hash that resists chosen keys buys nothing.
+pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
+/// The 64-bit FNV-1a hash.
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Name the analyzer is registered under in the index.
 pub const ANALYZER: &str = "swj_en";
 
@@ -34,9 +59,7 @@ impl TokenFilter for CachedStemmer {
     fn transform<T: Tokenizer>(self, tokenizer: T) -> CachedStemmerFilter<T> {
         CachedStemmerFilter {
             inner: tokenizer,
-            stemmer: TextAnalyzer::builder(RawTokenizer::default())
-                .filter(Stemmer::new(Language::English))
-                .build(),
+            stemmer: word_stemmer(),
         }
     }
 }
@@ -53,7 +76,7 @@ const MAX_STEMS: usize = 100_000;
 
 thread_local! {
     /// Stem of each word this thread has stemmed.
-    static STEMS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    static STEMS: RefCell<FastMap<String, String>> = RefCell::new(FastMap::default());
 }
 
 impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
@@ -67,6 +90,34 @@ impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
     }
 }
 
+/// Replace the lower-case word `text` by its stem, remembered per thread.
+fn stem_in_place(stemmer: &mut TextAnalyzer, text: &mut String) {
+    STEMS.with(|cell| {
+        let mut stems = cell.borrow_mut();
+        if let Some(stem) = stems.get(text.as_str()) {
+            text.clear();
+            text.push_str(stem);
+            return;
+        }
+        let stem = {
+            let mut stream = stemmer.token_stream(text);
+            stream.next().map(|t| t.text.clone()).unwrap_or_default()
+        };
+        let word = std::mem::replace(text, stem.clone());
+        if stems.len() >= MAX_STEMS {
+            stems.clear();
+        }
+        stems.insert(word, stem);
+    });
+}
+
+/// The English stemmer over one whole word.
+fn word_stemmer() -> TextAnalyzer {
+    TextAnalyzer::builder(RawTokenizer::default())
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
 pub struct CachedStemmerStream<'a, T> {
     tail: T,
     stemmer: &'a mut TextAnalyzer,
@@ -77,25 +128,7 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
         if !self.tail.advance() {
             return false;
         }
-        let token = self.tail.token_mut();
-        let stemmer = &mut *self.stemmer;
-        STEMS.with(|cell| {
-            let mut stems = cell.borrow_mut();
-            if let Some(stem) = stems.get(&token.text) {
-                token.text.clear();
-                token.text.push_str(stem);
-                return;
-            }
-            let stem = {
-                let mut stream = stemmer.token_stream(&token.text);
-                stream.next().map(|t| t.text.clone()).unwrap_or_default()
-            };
-            let word = std::mem::replace(&mut token.text, stem.clone());
-            if stems.len() >= MAX_STEMS {
-                stems.clear();
-            }
-            stems.insert(word, stem);
-        });
+        stem_in_place(self.stemmer, &mut self.tail.token_mut().text);
         true
     }
 
@@ -111,6 +144,12 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
 /// Make the analyzer known to `index` (tokenizers are not stored with an index).
 pub fn register(index: &mut tantivy::Index) {
     index.tokenizers().register(ANALYZER, analyzer());
+    index
+        .tokenizers()
+        .register(PAIRS, TextAnalyzer::from(PairTokenizer::new(false)));
+    index
+        .tokenizers()
+        .register(CONTENT_PAIRS, TextAnalyzer::from(PairTokenizer::new(true)));
 }
 
 /// Splits on non-alphanumeric characters and expands contractions.
@@ -243,6 +282,115 @@ pub fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
     out
 }
 
+/// Name the pair tokenizer is registered under in the index.
+pub const PAIRS: &str = "swj_pairs";
+/// Name of the pair tokenizer that keeps only pairs of content words.
+pub const CONTENT_PAIRS: &str = "swj_content_pairs";
+
+/// Every pair of stems that stand next to each other or one word apart, in
+/// order ("reserve deck", "reserve the deck"), as one token each
+/// ([`pair_token`]): what a two-word phrase query with slop 1 matches, found
+/// with a plain term lookup at query time. With `content_only`, stop words are
+/// skipped and each content word pairs with the next one only: a query pairs
+/// its content words, and a long text has far fewer such pairs (every distinct
+/// pair is a term of the index, the dearest part of building it).
+#[derive(Clone)]
+pub struct PairTokenizer {
+    /// The words before stemming, to tell stop words.
+    words: TextAnalyzer,
+    stemmer: TextAnalyzer,
+    content_only: bool,
+    token: Token,
+}
+
+impl PairTokenizer {
+    pub fn new(content_only: bool) -> PairTokenizer {
+        PairTokenizer {
+            stemmer: word_stemmer(),
+            words: TextAnalyzer::builder(WordTokenizer::default())
+                .filter(RemoveLongFilter::limit(40))
+                .filter(LowerCaser)
+                .build(),
+            content_only,
+            token: Token::default(),
+        }
+    }
+}
+
+pub struct PairStream<'a> {
+    /// The stems that may stand in a pair.
+    stems: Vec<String>,
+    /// The first stem of the next pair, and how far after it the second is.
+    at: usize,
+    gap: usize,
+    max_gap: usize,
+    token: &'a mut Token,
+}
+
+impl Tokenizer for PairTokenizer {
+    type TokenStream<'a> = PairStream<'a>;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> PairStream<'a> {
+        self.token.reset();
+        let mut stems = Vec::new();
+        let mut words = self.words.token_stream(text);
+        while let Some(w) = words.next() {
+            if !(self.content_only && super::query::is_stop(&w.text)) {
+                let mut stem = w.text.clone();
+                stem_in_place(&mut self.stemmer, &mut stem);
+                stems.push(stem);
+            }
+        }
+        PairStream {
+            stems,
+            at: 0,
+            gap: 1,
+            max_gap: if self.content_only { 1 } else { 2 },
+            token: &mut self.token,
+        }
+    }
+}
+
+impl TokenStream for PairStream<'_> {
+    fn advance(&mut self) -> bool {
+        while self.at < self.stems.len() {
+            let (a, gap) = (self.at, self.gap);
+            if gap == self.max_gap {
+                (self.at, self.gap) = (a + 1, 1);
+            } else {
+                self.gap += 1;
+            }
+            if let Some(b) = self.stems.get(a + gap) {
+                self.token.text.clear();
+                pair_token_into(&mut self.token.text, &self.stems[a], b);
+                self.token.position = self.token.position.wrapping_add(1);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn token(&self) -> &Token {
+        self.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.token
+    }
+}
+
+/// The token for two stems that stand next to each other (or one word apart).
+pub fn pair_token(a: &str, b: &str) -> String {
+    let mut out = String::with_capacity(a.len() + b.len() + 1);
+    pair_token_into(&mut out, a, b);
+    out
+}
+
+fn pair_token_into(out: &mut String, a: &str, b: &str) {
+    out.push_str(a);
+    out.push('_');
+    out.push_str(b);
+}
+
 /// The words of `text` as the tokenizer makes them (lower case, not stemmed).
 #[cfg(test)]
 fn words(text: &str) -> Vec<String> {
@@ -286,6 +434,31 @@ mod tests {
         for _ in 0..2 {
             assert_eq!(stems(&mut cached, text), stems(&mut plain, text));
         }
+    }
+
+    #[test]
+    fn pair_tokens_cover_neighbours_and_one_gap() {
+        let pairs_of = |text: &str, content_only: bool| {
+            let mut t = PairTokenizer::new(content_only);
+            let mut s = t.token_stream(text);
+            let mut out = Vec::new();
+            while let Some(tok) = s.next() {
+                out.push(tok.text.clone());
+            }
+            out
+        };
+        let pairs = |text: &str| pairs_of(text, false);
+        assert_eq!(
+            pairs("Reserve the Deck"),
+            ["reserv_the", "reserv_deck", "the_deck"]
+        );
+        assert!(pairs("one").is_empty());
+        assert_eq!(pairs("a b"), ["a_b"]);
+        assert_eq!(
+            pairs_of("the Reserve of the Deck, not used", true),
+            ["reserv_deck", "deck_not", "not_use"]
+        );
+        assert_eq!(pairs_of("reserve the deck", true), ["reserv_deck"]);
     }
 
     #[test]
