@@ -6,8 +6,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use tantivy::tokenizer::{
-    Language, LowerCaser, RawTokenizer, RemoveLongFilter, Stemmer, TextAnalyzer, Token,
-    TokenFilter, TokenStream, Tokenizer,
+    Language, LowerCaser, RawTokenizer, RemoveLongFilter, Stemmer, TextAnalyzer,
+    TextAnalyzerBuilder, Token, TokenFilter, TokenStream, Tokenizer,
 };
 
 /// A hash map with [`Fnv`] hashing: its keys are short words and index terms
@@ -40,11 +40,14 @@ pub const ANALYZER: &str = "swj_en";
 
 /// The analyzer the title and body fields are indexed and searched with.
 pub fn analyzer() -> TextAnalyzer {
+    lower_words().filter(CachedStemmer).build()
+}
+
+/// The analyzer's words before stemming: split, overlong words dropped, lower case.
+fn lower_words() -> TextAnalyzerBuilder<impl Tokenizer> {
     TextAnalyzer::builder(WordTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
-        .filter(CachedStemmer)
-        .build()
 }
 
 /// The English stemmer, remembering each word's stem (per thread, across
@@ -307,10 +310,7 @@ impl PairTokenizer {
     pub fn new(content_only: bool) -> PairTokenizer {
         PairTokenizer {
             stemmer: word_stemmer(),
-            words: TextAnalyzer::builder(WordTokenizer::default())
-                .filter(RemoveLongFilter::limit(40))
-                .filter(LowerCaser)
-                .build(),
+            words: lower_words().build(),
             content_only,
             token: Token::default(),
         }

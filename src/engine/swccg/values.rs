@@ -337,31 +337,30 @@ pub enum Shown {
 }
 
 impl Shown {
-    /// The sign an applied term is written with, and the number after it.
-    fn sign(self) -> (&'static str, String) {
-        let (sign, n) = match self {
-            Shown::Op(Op::Add(n)) if n < 0 => ("-", n.unsigned_abs().to_string()),
-            Shown::Op(Op::Add(n)) => ("+", n.to_string()),
-            Shown::Op(Op::Sub(n)) => ("-", n.to_string()),
-            Shown::Op(Op::Mul(n)) => ("x", n.to_string()),
-            Shown::Op(Op::Div(n)) => ("/", n.to_string()),
-            Shown::Op(Op::Limit(n)) => ("<=", n.to_string()),
-            Shown::Op(Op::Reset(n) | Op::Define(n) | Op::Substitute(n)) => ("=", n.to_string()),
-            Shown::Op(Op::Free) => ("=", "0".to_string()),
-            Shown::Value(n) => ("", n.to_string()),
-            Shown::Absent => ("", "(none)".to_string()),
-            Shown::Floor { was } => ("floor", format!("0 (was {was})")),
-        };
-        (sign, n)
+    /// The sign a number is written with, and the number after it ("+2": `("+", 2)`;
+    /// a base value: `("", 3)`). `None` for a term written in words: absent, a floor.
+    fn signed(self) -> Option<(&'static str, i64)> {
+        Some(match self {
+            Shown::Op(Op::Add(n)) if n < 0 => ("-", n.saturating_neg()),
+            Shown::Op(Op::Add(n)) => ("+", n),
+            Shown::Op(Op::Sub(n)) => ("-", n),
+            Shown::Op(Op::Mul(n)) => ("x", n),
+            Shown::Op(Op::Div(n)) => ("/", n),
+            Shown::Op(Op::Limit(n)) => ("<=", n),
+            Shown::Op(Op::Reset(n) | Op::Define(n) | Op::Substitute(n)) => ("=", n),
+            Shown::Op(Op::Free) => ("=", 0),
+            Shown::Value(n) => ("", n),
+            Shown::Absent | Shown::Floor { .. } => return None,
+        })
     }
 }
 
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (sign, n) = self.sign();
-        match self {
-            Shown::Floor { .. } => write!(f, "{sign} {n}"),
-            _ => write!(f, "{sign}{n}"),
+        match (self, self.signed()) {
+            (_, Some((sign, n))) => write!(f, "{sign}{n}"),
+            (Shown::Floor { was }, None) => write!(f, "floor 0 (was {was})"),
+            _ => f.write_str("(none)"),
         }
     }
 }
@@ -409,14 +408,11 @@ impl fmt::Display for Total {
                     write!(f, " {} {}", t.source, t.shown)?;
                 }
                 Effect::Applied if t.cite == cite::MINIMUM_ZERO => write!(f, " -> {}", t.shown)?,
-                Effect::Applied => {
-                    let (sign, n) = t.shown.sign();
-                    if first && sign == "+" {
-                        write!(f, " {} {n}", t.source)?;
-                    } else {
-                        write!(f, " {sign} {} {n}", t.source)?;
-                    }
-                }
+                Effect::Applied => match t.shown.signed() {
+                    Some(("+", n)) if first => write!(f, " {} {n}", t.source)?,
+                    Some((sign, n)) => write!(f, " {sign} {} {n}", t.source)?,
+                    None => write!(f, " {} {}", t.source, t.shown)?,
+                },
                 Effect::Ignored(why) => write!(f, " [{} {} ignored: {why}]", t.source, t.shown)?,
             }
             if !matches!(t.effect, Effect::Ignored(_)) {
