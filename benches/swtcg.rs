@@ -112,6 +112,7 @@ fn measure(name: &str, text: &str) -> (f64, usize, usize) {
     }
     let attacks = r
         .observations
+        .all()
         .keys()
         .filter(|k| k.ends_with(".attacker"))
         .count();

@@ -208,7 +208,7 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn scenario_sources(files: &[PathBuf]) -> Result<Vec<ScenarioSource>> {
     let mut out = Vec::new();
     for f in files {
-        let v: serde_json::Value = crate::yaml::load_file(f)?;
+        let crate::yaml::Json(v) = crate::yaml::load_file(f)?;
         let sources = match v.get("source") {
             Some(serde_json::Value::String(s)) => vec![s.trim().to_string()],
             Some(serde_json::Value::Array(a)) => a

@@ -1,11 +1,25 @@
 //! The one YAML loader. Every YAML file the project reads goes through [`load`].
 //!
 //! It rejects unknown keys (through the target type's `deny_unknown_fields`),
-//! duplicate keys, oversized input and alias bombs, and names `file:line:column`
-//! in every error.
+//! duplicate keys, oversized input and alias bombs, expands merge keys (`<<`),
+//! and names `file:line:column` in every error.
+//!
+//! A file is read in one pass that hands repeated keys to the target type:
+//! derived structs reject a repeated field themselves, and every map of a YAML
+//! model is read through [`unique`] (or [`Json`]), which rejects a repeated key.
+//! Only when that pass fails is the file read again with the parser's own
+//! duplicate-key check, for its message and position. Remembering every key of
+//! every mapping costs about a fifth of a scenario's load, so the pass that
+//! succeeds does not. Expanding a merge key needs the keys remembered, so a file
+//! that has one (`<<` appears in its text) is read with merges expanded, and one
+//! that has none with merge keys refused, which remembers nothing.
 
 use crate::error::{Error, Result};
-use serde::de::DeserializeOwned;
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
 
 /// Largest YAML document accepted, in bytes.
@@ -30,6 +44,19 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
             origin.display()
         )));
     }
+    match parse(text, serde_saphyr::DuplicateKeyPolicy::PassThrough) {
+        Ok(v) => Ok(v),
+        // Read again, the parser remembering keys: a repeated key is then named
+        // where it stands.
+        Err(_) => parse(text, serde_saphyr::DuplicateKeyPolicy::Error)
+            .map_err(|e| Error::Input(format_error(origin, &e))),
+    }
+}
+
+fn parse<T: DeserializeOwned>(
+    text: &str,
+    duplicates: serde_saphyr::DuplicateKeyPolicy,
+) -> std::result::Result<T, serde_saphyr::Error> {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_reader_input_bytes = Some(MAX_BYTES);
     budget.max_events = 200_000;
@@ -41,9 +68,107 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
     budget.max_total_scalar_bytes = MAX_BYTES;
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
-    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
+    options.duplicate_keys = duplicates;
+    options.merge_keys = if text.contains("<<") {
+        serde_saphyr::MergeKeyPolicy::Merge
+    } else {
+        serde_saphyr::MergeKeyPolicy::Error
+    };
     serde_saphyr::from_str_with_options(text, options)
-        .map_err(|e| Error::Input(format_error(origin, &e)))
+}
+
+/// Read a mapping whose keys must all differ (`#[serde(deserialize_with =
+/// "crate::yaml::unique")]`): a repeated key is an error, never a value lost.
+pub fn unique<'de, D, K, V>(d: D) -> std::result::Result<BTreeMap<K, V>, D::Error>
+where
+    D: Deserializer<'de>,
+    K: Deserialize<'de> + Ord,
+    V: Deserialize<'de>,
+{
+    d.deserialize_map(UniqueMap(PhantomData))
+}
+
+struct UniqueMap<K, V>(PhantomData<(K, V)>);
+
+impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for UniqueMap<K, V> {
+    type Value = BTreeMap<K, V>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a mapping")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut out = BTreeMap::new();
+        while let Some((k, v)) = m.next_entry()? {
+            match out.entry(k) {
+                Entry::Vacant(e) => {
+                    e.insert(v);
+                }
+                Entry::Occupied(_) => return Err(de::Error::custom("duplicate mapping key")),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Any YAML value, read as JSON, a repeated key at any depth being an error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Json(pub serde_json::Value);
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Json, D::Error> {
+        d.deserialize_any(JsonVisitor).map(Json)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = serde_json::Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E>(self, v: bool) -> std::result::Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> std::result::Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> std::result::Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> std::result::Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_str<E>(self, v: &str) -> std::result::Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_string<E>(self, v: String) -> std::result::Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_none<E>(self) -> std::result::Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        Json::deserialize(d).map(|j| j.0)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Json(v)) = s.next_element()? {
+            out.push(v);
+        }
+        Ok(serde_json::Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some((k, Json(v))) = m.next_entry::<String, Json>()? {
+            if out.insert(k, v).is_some() {
+                return Err(de::Error::custom("duplicate mapping key"));
+            }
+        }
+        Ok(serde_json::Value::Object(out))
+    }
 }
 
 /// Read and parse a YAML file. Only regular files are read (a FIFO or device

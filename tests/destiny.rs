@@ -28,6 +28,23 @@ fn load_err(text: &str) -> String {
         .to_string()
 }
 
+#[test]
+fn repeated_keys_in_destiny_maps_are_rejected() {
+    let e = load_err(&BASE.replace("    pool: {han: 2RD}\n", "    pool: {han: 2RD, han: 1R}\n"));
+    assert!(
+        e.starts_with("d.yaml:10:") && e.ends_with("duplicate mapping key: han"),
+        "{e}"
+    );
+    let e = load_err(&BASE.replace(
+        "  cards:\n",
+        "  cards:\n    han: {title: Han, type: character, health: 1, die: [1R, 1R, 1R, 1R, 1R, 1R]}\n",
+    ));
+    assert!(
+        e.starts_with("d.yaml:7:") && e.ends_with("duplicate mapping key: han"),
+        "{e}"
+    );
+}
+
 fn verdict(text: &str) -> Verdict {
     let s = scenario::load_str(Path::new("d.yaml"), text, None).expect("loads");
     scenario::run(&s).verdict

@@ -296,6 +296,51 @@ fn unknown_source_is_rejected_with_position() {
 fn duplicate_keys_are_rejected() {
     let e = load_err(&MINIMAL.replace("title: t\n", "title: t\ntitle: u\n"));
     assert!(e.starts_with("s.yaml:3:"), "{e}");
+    // A repeated key in a map (two cards of one name), not only in a struct.
+    let e = load_err(&MINIMAL.replace(
+        "    a: {title: A, side: light, type: effect}\n",
+        "    a: {title: A, side: light, type: effect}\n    a: {title: B, side: light, type: effect}\n",
+    ));
+    assert_eq!(e, "s.yaml:8:5: duplicate mapping key: a");
+    // Inside a struct written in flow style.
+    let e =
+        load_err(&MINIMAL.replace("title: A, side: light,", "title: A, side: light, title: B,"));
+    assert!(
+        e.starts_with("s.yaml:7:") && e.contains("duplicate mapping key: title"),
+        "{e}"
+    );
+    // In `expect:`, at the top and inside a value.
+    let e = load_err(&MINIMAL.replace(
+        "  cards: {a: table}\n",
+        "  cards: {a: table}\n  cards: {a: hand}\n",
+    ));
+    assert_eq!(e, "s.yaml:14:3: duplicate mapping key: cards");
+    let e = load_err(&MINIMAL.replace("  cards: {a: table}\n", "  cards: {a: table, a: hand}\n"));
+    assert!(
+        e.starts_with("s.yaml:13:") && e.ends_with("duplicate mapping key: a"),
+        "{e}"
+    );
+}
+
+#[test]
+fn merge_keys_expand_and_repeated_keys_beside_them_are_rejected() {
+    let merged = MINIMAL.replace(
+        "    a: {title: A, side: light, type: effect}\n",
+        "    a: &a {title: A, side: light, type: effect}\n    b: {<<: *a, title: B}\n",
+    );
+    let text = merged.replace(
+        "  cards: {a: table}\n",
+        "  cards: {a: table, b: light.reserve_deck}\n",
+    );
+    let text = text.replace("    hand: [a]\n", "    hand: [a]\n    reserve_deck: [b]\n");
+    let s = scenario::load_str(Path::new("s.yaml"), &text, None).unwrap();
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Pass, "{:#?}", r.expectations);
+    let e = load_err(&merged.replace("title: B}", "title: B, title: C}"));
+    assert!(
+        e.starts_with("s.yaml:8:") && e.contains("duplicate mapping key: title"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -700,8 +745,8 @@ fn an_illegal_decision_is_judged_at_its_own_position() {
     assert_eq!(r.illegal[0].player, "dark");
     assert!(!r.illegal[0].cites.is_empty());
     // Sense was never played later: Mystery resolved uncanceled.
-    assert_eq!(r.observations["cards.sense"], "dark.hand");
-    assert_eq!(r.observations["cards.nm"], "light.used_pile");
+    assert_eq!(r.observations.get("cards.sense").unwrap(), "dark.hand");
+    assert_eq!(r.observations.get("cards.nm").unwrap(), "light.used_pile");
     assert_eq!(r.verdict, Verdict::NotModelled);
 }
 

@@ -30,6 +30,20 @@ fn load(text: &str) -> Result<scenario::Scenario, String> {
 }
 
 #[test]
+fn repeated_card_ids_are_rejected() {
+    let e = load(&BASE.replace(
+        "  cards:\n",
+        "  cards:\n    rebel: {name: Rebel, types: [ground], speed: 1, power: 1, health: 1}\n",
+    ))
+    .map(|_| ())
+    .unwrap_err();
+    assert!(
+        e.starts_with("s.yaml:") && e.ends_with("duplicate mapping key: rebel"),
+        "{e}"
+    );
+}
+
+#[test]
 fn the_documented_swtcg_example_runs() {
     let doc = std::fs::read_to_string(root().join("docs/swtcg.md")).unwrap();
     let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
@@ -175,7 +189,7 @@ fn locations_are_one_per_arena_and_name_one_arena() {
     let r = s.run_engine();
     assert_eq!(
         r.observations.get("cards.farm"),
-        Some(&serde_json::json!("light.location"))
+        Some(serde_json::json!("light.location"))
     );
 }
 

@@ -20,6 +20,7 @@ pub mod swtcg;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use crate::game::Game;
 
@@ -310,16 +311,56 @@ pub type Value = serde_json::Value;
 /// The values a run produced, by path (`cards.alter`, `force.light.used`,
 /// `numbers.light.total_power`…). A path the game can observe but that has no
 /// value here compares as `null`: the value does not exist.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Observations(pub BTreeMap<String, Value>);
+///
+/// A game either sets its values as the run ends, or hands over an [`Observe`]
+/// source that works them out from the end state on request: checking three
+/// expected paths then does not write out every card's place.
+#[derive(Clone, Default)]
+pub struct Observations {
+    values: BTreeMap<String, Value>,
+    source: Option<Arc<dyn Observe>>,
+}
+
+/// A game's observations, worked out from a run's end state when asked.
+pub trait Observe: Send + Sync {
+    /// Add to `out` the observations of every family `want` asks for.
+    fn observe(&self, want: &Want<'_>, out: &mut Observations);
+}
+
+/// Which families of observations to work out: every one, or those that some
+/// of the given paths fall in.
+pub struct Want<'a>(Option<&'a [String]>);
+
+impl<'a> Want<'a> {
+    pub fn all() -> Want<'static> {
+        Want(None)
+    }
+    pub fn paths(paths: &'a [String]) -> Want<'a> {
+        Want(Some(paths))
+    }
+    /// Whether the family of paths that begin with `prefix` is wanted. A family
+    /// writes only paths that begin with its prefix, so working out more than
+    /// was asked for never changes an answer.
+    pub fn family(&self, prefix: &str) -> bool {
+        self.0
+            .is_none_or(|ps| ps.iter().any(|p| p.starts_with(prefix)))
+    }
+}
 
 impl Observations {
+    /// Observations worked out on request by `source`.
+    pub fn from_source(source: Arc<dyn Observe>) -> Observations {
+        Observations {
+            values: BTreeMap::new(),
+            source: Some(source),
+        }
+    }
     pub fn set(&mut self, path: impl Into<String>, v: impl Into<Value>) {
-        self.0.insert(path.into(), v.into());
+        self.values.insert(path.into(), v.into());
     }
     /// A number that may not exist (`None` → `null`).
     pub fn num(&mut self, path: impl Into<String>, v: Option<i64>) {
-        self.0
+        self.values
             .insert(path.into(), v.map_or(Value::Null, Value::from));
     }
     pub fn list<S: AsRef<str>>(&mut self, path: impl Into<String>, items: &[S]) {
@@ -327,10 +368,49 @@ impl Observations {
             .iter()
             .map(|s| Value::from(s.as_ref()))
             .collect::<Vec<_>>();
-        self.0.insert(path.into(), Value::Array(v));
+        self.values.insert(path.into(), Value::Array(v));
     }
-    pub fn get(&self, path: &str) -> Option<&Value> {
-        self.0.get(path)
+    /// The value at each of `paths`, in order: `None` where there is none.
+    pub fn values_at(&self, paths: &[String]) -> Vec<Option<Value>> {
+        let mut worked = Observations::default();
+        if let Some(src) = &self.source {
+            src.observe(&Want::paths(paths), &mut worked);
+        }
+        paths
+            .iter()
+            .map(|p| {
+                worked
+                    .values
+                    .remove(p)
+                    .or_else(|| self.values.get(p).cloned())
+            })
+            .collect()
+    }
+    pub fn get(&self, path: &str) -> Option<Value> {
+        self.values_at(&[path.to_string()]).pop().flatten()
+    }
+    /// Every observation, by path.
+    pub fn all(&self) -> BTreeMap<String, Value> {
+        let mut out = Observations {
+            values: self.values.clone(),
+            source: None,
+        };
+        if let Some(src) = &self.source {
+            src.observe(&Want::all(), &mut out);
+        }
+        out.values
+    }
+}
+
+impl Serialize for Observations {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.all().serialize(s)
+    }
+}
+
+impl std::fmt::Debug for Observations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.all()).finish()
     }
 }
 

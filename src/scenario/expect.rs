@@ -10,13 +10,22 @@
 //! that the game must be able to observe.
 
 use super::Scenario;
-use crate::engine::{BoardError, End, Players, RunResult, Value};
+use crate::engine::{BoardError, End, Observations, Players, RunResult, Value};
+use crate::yaml::Json;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
 
 /// `expect:` as written.
-pub type ExpectFile = Spanned<BTreeMap<String, Spanned<Value>>>;
+pub type ExpectFile = Spanned<ExpectMap>;
+
+/// The keys of `expect:`, each with its value and where it stands; a key
+/// repeated, here or inside a value, is an error.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(transparent)]
+pub struct ExpectMap(
+    #[serde(deserialize_with = "crate::yaml::unique")] pub BTreeMap<String, Spanned<Json>>,
+);
 
 const KERNEL_KEYS: [&str; 5] = [
     "outcome",
@@ -48,8 +57,8 @@ pub struct Expect {
     pub paths: BTreeMap<String, Value>,
 }
 
-fn typed<T: serde::de::DeserializeOwned>(key: &str, v: &Spanned<Value>) -> Result<T, BoardError> {
-    serde_json::from_value(v.value.clone()).map_err(|e| {
+fn typed<T: serde::de::DeserializeOwned>(key: &str, v: &Spanned<Json>) -> Result<T, BoardError> {
+    serde_json::from_value(v.value.0.clone()).map_err(|e| {
         BoardError::new(
             v.referenced.line(),
             v.referenced.column(),
@@ -80,7 +89,7 @@ impl Expect {
         let Some(file) = file else {
             return Ok(e);
         };
-        for (k, v) in &file.value {
+        for (k, v) in &file.value.0 {
             let (line, col) = (v.referenced.line(), v.referenced.column());
             match k.as_str() {
                 "outcome" => {
@@ -103,7 +112,7 @@ impl Expect {
                 "trace_contains" => e.trace_contains = typed(k, v)?,
                 _ => {
                     let mut flat = Vec::new();
-                    flatten(k, &v.value, &mut flat);
+                    flatten(k, &v.value.0, &mut flat);
                     for (path, want) in flat {
                         observable(&path).map_err(|why| {
                             BoardError::new(
@@ -210,7 +219,7 @@ pub struct Report {
     pub illegal: Vec<IllegalOut>,
     pub leftover: Vec<LeftoverOut>,
     pub not_modelled: Vec<String>,
-    pub observations: BTreeMap<String, Value>,
+    pub observations: Observations,
     pub expectations: Vec<Expectation>,
 }
 
@@ -270,7 +279,7 @@ fn row(path: impl Into<String>, expected: Value, actual: Value) -> Expectation {
 
 /// Compare a run with the scenario's expectations: the one comparer.
 pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
-    let observations = std::mem::take(&mut r.observations.0);
+    let observations = std::mem::take(&mut r.observations);
     let trace = std::mem::take(&mut r.trace.steps);
     let r = &r;
     let e = &s.expect;
@@ -282,9 +291,10 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
         Value::from(want_end),
         Value::from(r.end.key()),
     ));
-    for (path, want) in &e.paths {
-        let got = observations.get(path).cloned().unwrap_or(Value::Null);
-        rows.push(row(path.clone(), want.clone(), got));
+    let paths: Vec<String> = e.paths.keys().cloned().collect();
+    let got = observations.values_at(&paths);
+    for ((path, want), got) in e.paths.iter().zip(got) {
+        rows.push(row(path.clone(), want.clone(), got.unwrap_or(Value::Null)));
     }
     // Illegal decisions: by position, each matched against a rule it cites.
     let want: Vec<Value> = e

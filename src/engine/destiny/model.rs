@@ -531,7 +531,7 @@ pub struct Side {
     #[serde(default)]
     pub set_aside: Vec<Spanned<String>>,
     /// Dice in the pool: die ID → side showing.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub pool: BTreeMap<String, Spanned<String>>,
 }
 
@@ -573,7 +573,7 @@ pub enum PhaseName {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub cards: BTreeMap<String, Spanned<CardDef>>,
     #[serde(default)]
     pub battlefield: Option<BattlefieldDef>,
@@ -706,16 +706,16 @@ pub struct Step {
     #[serde(default)]
     pub to: Vec<String>,
     /// Roll results: die → side.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub roll: BTreeMap<String, String>,
     /// Focus or turn: die → side.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub turn: BTreeMap<String, String>,
     /// Random discards: the cards.
     #[serde(default)]
     pub random: Vec<String>,
     /// Damage distributed: character → amount.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub assign: BTreeMap<String, i64>,
     /// Choose either: the option taken (from 1).
     #[serde(default)]

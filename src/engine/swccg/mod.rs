@@ -116,8 +116,8 @@ mod utinni;
 pub mod weapon_fire;
 
 use crate::engine::{
-    Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Players, RunResult,
-    Scripted, Seat, Trace,
+    Actor, BoardError, End, Game, GameRules, Illegal, Leftover, Observations, Observe, Players,
+    RunResult, Scripted, Seat, Trace, Want,
 };
 pub use engine::Decision;
 use model::{Board, CardState, Placed, Side, Step};
@@ -172,68 +172,145 @@ pub fn actor(s: Side) -> Actor {
 
 /// A board run as the kernel's result: how it ended, and what can be observed.
 fn result(run: Run) -> RunResult {
-    let st = &run.state;
-    let mut obs = Observations::default();
-    for c in 0..st.cards.len() {
-        obs.set(format!("cards.{}", st.cards[c].key), st.where_is(c));
-        obs.set(
-            format!("states.{}", st.cards[c].key),
-            card_state_name(st, c),
-        );
-    }
-    for side in [Side::Light, Side::Dark] {
-        for p in check::PILES {
-            let name = format!("{}.{}", side.as_str(), p.as_str());
-            obs.list(
-                format!("piles.{name}"),
-                &st.pile_by_name(&name).unwrap_or_default(),
-            );
-        }
-        let f = st.force[side.ix()];
-        let k = side.as_str();
-        obs.num(format!("force.{k}.used"), Some(f.used));
-        obs.num(format!("force.{k}.lost"), Some(f.lost));
-        obs.num(format!("force.{k}.activated"), Some(f.activated));
-        obs.num(format!("force.{k}.retrieved"), Some(f.retrieved));
-        obs.num(format!("force.{k}.drawn"), Some(f.drawn));
-        for (key, p) in [
-            ("force_pile", model::PileName::ForcePile),
-            ("reserve_deck", model::PileName::ReserveDeck),
-            ("hand", model::PileName::Hand),
-        ] {
-            obs.num(
-                format!("force.{k}.{key}"),
-                Some(st.pile_len(side, p) as i64),
-            );
-        }
-    }
-    obs.list("resolved", &run.resolved);
-    let moved: Vec<String> = st
-        .regular_moves
-        .iter()
-        .map(|&c| st.key(c).to_string())
-        .collect();
-    obs.list("regular_moves", &moved);
-    obs.list("canceled", &run.canceled);
-    obs.list("stack", &run.stack);
-    obs.set("next", run.next.as_str());
-    obs.set("destinies", serde_json::json!(run.destinies));
-    for (k, v) in &run.numbers {
-        obs.set(format!("numbers.{k}"), v.clone());
-    }
-    for (k, v) in &run.wheres {
-        obs.set(format!("where.{k}"), v.clone());
-    }
-    for (k, v) in run.turn_obs.iter().chain(&run.answers) {
-        obs.set(k.clone(), v.clone());
-    }
+    let Run {
+        trace,
+        outcome,
+        state,
+        resolved,
+        canceled,
+        illegal,
+        stack,
+        next,
+        leftover,
+        destinies,
+        numbers,
+        wheres,
+        turn_obs,
+        answers,
+    } = run;
+    let end = Observed {
+        state,
+        resolved,
+        canceled,
+        stack,
+        next,
+        destinies,
+        numbers,
+        wheres,
+        turn_obs,
+        answers,
+    };
     RunResult {
         players: Players::new("light", "dark"),
-        trace: run.trace,
-        end: run.outcome,
-        illegal: run.illegal,
-        leftover: run.leftover,
-        observations: obs,
+        trace,
+        end: outcome,
+        illegal,
+        leftover,
+        observations: Observations::from_source(std::sync::Arc::new(end)),
+    }
+}
+
+/// What a board run leaves to observe: its end state and what happened on the way.
+struct Observed {
+    state: State,
+    resolved: Vec<String>,
+    canceled: Vec<String>,
+    stack: Vec<String>,
+    next: Side,
+    destinies: Vec<i64>,
+    numbers: Vec<(String, serde_json::Value)>,
+    wheres: Vec<(String, serde_json::Value)>,
+    turn_obs: Vec<(String, serde_json::Value)>,
+    answers: Vec<(String, serde_json::Value)>,
+}
+
+impl Observe for Observed {
+    fn observe(&self, want: &Want<'_>, obs: &mut Observations) {
+        let st = &self.state;
+        let (cards, states) = (want.family("cards."), want.family("states."));
+        for c in 0..st.cards.len() {
+            if cards {
+                obs.set(format!("cards.{}", st.cards[c].key), st.where_is(c));
+            }
+            if states {
+                obs.set(
+                    format!("states.{}", st.cards[c].key),
+                    card_state_name(st, c),
+                );
+            }
+        }
+        for side in [Side::Light, Side::Dark] {
+            if want.family("piles.") {
+                for p in check::PILES {
+                    let name = format!("{}.{}", side.as_str(), p.as_str());
+                    obs.list(
+                        format!("piles.{name}"),
+                        &st.pile_by_name(&name).unwrap_or_default(),
+                    );
+                }
+            }
+            if want.family("force.") {
+                force_observations(st, side, obs);
+            }
+        }
+        if want.family("regular_moves") {
+            let moved: Vec<&str> = st.regular_moves.iter().map(|&c| st.key(c)).collect();
+            obs.list("regular_moves", &moved);
+        }
+        for (key, list) in [
+            ("resolved", &self.resolved),
+            ("canceled", &self.canceled),
+            ("stack", &self.stack),
+        ] {
+            if want.family(key) {
+                obs.list(key, list);
+            }
+        }
+        if want.family("next") {
+            obs.set("next", self.next.as_str());
+        }
+        if want.family("destinies") {
+            obs.set("destinies", serde_json::json!(self.destinies));
+        }
+        let named = [("numbers.", &self.numbers), ("where.", &self.wheres)];
+        for (prefix, list) in named {
+            if !want.family(prefix) {
+                continue;
+            }
+            for (k, v) in list {
+                let path = format!("{prefix}{k}");
+                if want.family(&path) {
+                    obs.set(path, v.clone());
+                }
+            }
+        }
+        for (k, v) in self.turn_obs.iter().chain(&self.answers) {
+            if want.family(k) {
+                obs.set(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+/// `force.<side>.*`: the Force a side used, lost, activated, retrieved and drew,
+/// and the cards in its Force Pile, Reserve Deck and hand.
+fn force_observations(st: &State, side: Side, obs: &mut Observations) {
+    let f = st.force[side.ix()];
+    let k = side.as_str();
+    obs.num(format!("force.{k}.used"), Some(f.used));
+    obs.num(format!("force.{k}.lost"), Some(f.lost));
+    obs.num(format!("force.{k}.activated"), Some(f.activated));
+    obs.num(format!("force.{k}.retrieved"), Some(f.retrieved));
+    obs.num(format!("force.{k}.drawn"), Some(f.drawn));
+    for (key, p) in [
+        ("force_pile", model::PileName::ForcePile),
+        ("reserve_deck", model::PileName::ReserveDeck),
+        ("hand", model::PileName::Hand),
+    ] {
+        obs.num(
+            format!("force.{k}.{key}"),
+            Some(st.pile_len(side, p) as i64),
+        );
     }
 }
 

@@ -115,7 +115,7 @@ pub struct Board {
     #[serde(default)]
     pub through: Option<Pos<Phase>>,
     /// Every physical card of the scenario, keyed by a short name used everywhere else.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub cards: BTreeMap<String, Pos<CardDef>>,
     #[serde(default)]
     pub light: Piles,
@@ -432,7 +432,7 @@ pub struct Stats {
     pub armor: Option<i64>,
     #[serde(default)]
     pub maneuver: Option<i64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub defense: BTreeMap<String, i64>,
     #[serde(default)]
     pub hyperspeed: Option<i64>,

@@ -117,7 +117,7 @@ pub struct Board {
     #[serde(default)]
     pub format: Format,
     /// The cards, by id.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub cards: BTreeMap<String, Spanned<CardDef>>,
     #[serde(default)]
     pub dark: PlayerBoard,
