@@ -354,6 +354,25 @@ fn leftover_decisions_fail_by_default() {
     assert_eq!(r.verdict, Verdict::Fail);
 }
 
+/// Observations worked out on request (only the families some path asks for)
+/// are the values of the full set: asking for one path, or for several of
+/// different families at once, never changes an answer.
+#[test]
+fn observations_asked_for_match_the_full_set() {
+    for f in all_scenarios().into_iter().step_by(7) {
+        let s = scenario::load(&f, None).unwrap();
+        let obs = s.run_engine().observations;
+        let all = obs.all();
+        assert!(!all.is_empty(), "{}", f.display());
+        let paths: Vec<String> = all.keys().step_by(5).cloned().collect();
+        for (p, got) in paths.iter().zip(obs.values_at(&paths)) {
+            assert_eq!(got.as_ref(), all.get(p), "{}: {p}", f.display());
+            assert_eq!(obs.get(p).as_ref(), all.get(p), "{}: {p}", f.display());
+        }
+        assert_eq!(obs.get("no.such.path"), None);
+    }
+}
+
 #[test]
 fn the_run_is_deterministic() {
     for f in all_scenarios().into_iter().take(5) {
