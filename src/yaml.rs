@@ -271,6 +271,49 @@ mod tests {
         assert!(e.starts_with("s.yaml:2:"), "{e}");
     }
 
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct M {
+        #[serde(deserialize_with = "unique")]
+        m: BTreeMap<String, u32>,
+        #[serde(default)]
+        j: Option<Json>,
+    }
+
+    #[test]
+    fn maps_and_untyped_values_reject_repeated_keys() {
+        let e = |text: &str| {
+            load::<M>(Path::new("s.yaml"), text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e("m:\n  x: 1\n  x: 2\n"),
+            "s.yaml:3:3: duplicate mapping key: x"
+        );
+        assert_eq!(
+            e("m: {}\nj: [{a: {b: 1, b: 2}}]\n"),
+            "s.yaml:2:16: duplicate mapping key: b"
+        );
+        let ok = load::<M>(
+            Path::new("s.yaml"),
+            "m: {x: 1, y: 2}\nj: {a: [1, 2.5, x, null, true]}\n",
+        );
+        let ok = ok.unwrap();
+        assert_eq!(ok.m.len(), 2);
+        assert_eq!(
+            ok.j.unwrap().0,
+            serde_json::json!({"a": [1, 2.5, "x", null, true]})
+        );
+    }
+
+    #[test]
+    fn merge_keys_expand_only_where_written() {
+        let m: M = load(Path::new("s.yaml"), "m:\n  <<: {x: 1, y: 2}\n  y: 3\n").unwrap();
+        assert_eq!(m.m.get("x"), Some(&1));
+        assert_eq!(m.m.get("y"), Some(&3));
+    }
+
     #[test]
     fn stops_alias_bombs() {
         let mut y = String::from("a: 1\nb:\n  - &x0 [\"lol\"]\n");
