@@ -261,8 +261,11 @@ pub fn coverage(
     for sc in scenarios {
         for src in &sc.sources {
             let mut hit = false;
+            // `SECTION` alone names a section's first example, as in the census:
+            // a scenario reproduces one example, not every example of its section.
+            let first = format!("{src}#1");
             for e in list.iter_mut() {
-                if e.id == *src || (e.section == *src && !src.contains('#')) {
+                if e.id == *src || (e.section == *src && e.id == first) {
                     e.scenarios.push(sc.file.clone());
                     hit = true;
                 }
@@ -511,6 +514,8 @@ mod tests {
                 sc("a.yaml", &["d.rules#2"]),
                 sc("b.yaml", &["d.worked", "d.nothing"]),
                 sc("c.yaml", &["d.cl"]),
+                // A section alone names its first example only.
+                sc("d.yaml", &["d.rules"]),
             ],
             &[
                 ("d.faq.q".into(), "text cut off".into()),
@@ -525,7 +530,7 @@ mod tests {
         assert_eq!(
             status,
             vec![
-                ("d.rules#1", Status::NotCovered),
+                ("d.rules#1", Status::Covered),
                 ("d.rules#2", Status::Covered),
                 ("d.rules#3", Status::NotCovered),
                 ("d.cl.card", Status::NotCovered),
@@ -536,8 +541,10 @@ mod tests {
         let g = &cov.games[0];
         assert_eq!(
             (g.examples, g.covered, g.not_covered, g.cannot_be_reproduced),
-            (6, 2, 3, 1)
+            (6, 3, 2, 1)
         );
+        assert_eq!(cov.examples[0].scenarios, vec!["d.yaml"]);
+        assert_eq!(cov.examples[1].scenarios, vec!["a.yaml"]);
         assert_eq!(cov.other_sources, vec!["b.yaml: d.nothing", "c.yaml: d.cl"]);
         assert_eq!(cov.warnings.len(), 1);
     }
