@@ -172,56 +172,35 @@ pub fn actor(s: Side) -> Actor {
 
 /// A board run as the kernel's result: how it ended, and what can be observed.
 fn result(run: Run) -> RunResult {
-    let Run {
-        trace,
-        outcome,
-        state,
-        resolved,
-        canceled,
-        illegal,
-        stack,
-        next,
-        leftover,
-        destinies,
-        numbers,
-        wheres,
-        turn_obs,
-        answers,
-    } = run;
-    let end = Observed {
-        state,
-        resolved,
-        canceled,
-        stack,
-        next,
-        destinies,
-        numbers,
-        wheres,
-        turn_obs,
-        answers,
-    };
     RunResult {
         players: Players::new("light", "dark"),
-        trace,
-        end: outcome,
-        illegal,
-        leftover,
-        observations: Observations::from_source(std::sync::Arc::new(end)),
+        trace: run.trace,
+        end: run.outcome,
+        illegal: run.illegal,
+        leftover: run.leftover,
+        observations: Observations::from_source(std::sync::Arc::new(run.end)),
     }
 }
 
 /// What a board run leaves to observe: its end state and what happened on the way.
-struct Observed {
-    state: State,
-    resolved: Vec<String>,
-    canceled: Vec<String>,
-    stack: Vec<String>,
-    next: Side,
-    destinies: Vec<i64>,
-    numbers: Vec<(String, serde_json::Value)>,
-    wheres: Vec<(String, serde_json::Value)>,
-    turn_obs: Vec<(String, serde_json::Value)>,
-    answers: Vec<(String, serde_json::Value)>,
+pub struct Observed {
+    pub state: State,
+    /// Labels of actions that had their result, in order.
+    pub resolved: Vec<String>,
+    /// Labels of actions canceled, in order.
+    pub canceled: Vec<String>,
+    /// Labels of the actions left on the stack, bottom first.
+    pub stack: Vec<String>,
+    pub next: Side,
+    pub destinies: Vec<i64>,
+    /// Numbers of battles and Force drains, by `<label>.<path>`.
+    pub numbers: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's `locate:` questions, `<name>.<key>`.
+    pub wheres: Vec<(String, serde_json::Value)>,
+    /// Turn structure: the activation count and each location's battleground status.
+    pub turn_obs: Vec<(String, serde_json::Value)>,
+    /// Answers to the board's questions about cards, by observation path.
+    pub answers: Vec<(String, serde_json::Value)>,
 }
 
 impl Observe for Observed {
@@ -335,25 +314,10 @@ fn card_state_name(st: &State, c: CardIx) -> &'static str {
 pub struct Run {
     pub trace: Trace,
     pub outcome: End,
-    pub state: State,
-    /// Labels of actions that had their result, in order.
-    pub resolved: Vec<String>,
-    /// Labels of actions canceled, in order.
-    pub canceled: Vec<String>,
     pub illegal: Vec<Illegal>,
-    /// Labels of the actions left on the stack, bottom first.
-    pub stack: Vec<String>,
-    pub next: Side,
     pub leftover: Vec<Leftover>,
-    pub destinies: Vec<i64>,
-    /// Numbers of battles and Force drains, by `<label>.<path>`.
-    pub numbers: Vec<(String, serde_json::Value)>,
-    /// Answers to the board's `locate:` questions, `<name>.<key>`.
-    pub wheres: Vec<(String, serde_json::Value)>,
-    /// Turn structure: the activation count and each location's battleground status.
-    pub turn_obs: Vec<(String, serde_json::Value)>,
-    /// Answers to the board's questions about cards, by observation path.
-    pub answers: Vec<(String, serde_json::Value)>,
+    /// The end state and what can be observed of the run.
+    pub end: Observed,
 }
 
 /// Build the state from a board. Card names have been checked by the loader;
@@ -472,21 +436,24 @@ pub fn run(board: &Board, script: Vec<Decision>) -> Run {
     e.damage_numbers_so_far();
     let turn_obs = e.turn_observations();
     let outcome = e.outcome.clone().unwrap_or(End::StepLimit);
-    Run {
+    let end = Observed {
         stack: e.stack.iter().map(|x| x.label.clone()).collect(),
         next: e.next_top_level(),
-        leftover: std::mem::take(&mut e.leftover),
-        trace: e.trace,
-        outcome,
         state: e.st,
         resolved: e.resolved,
         canceled: e.canceled,
-        illegal: e.illegal,
         destinies: e.destinies,
         numbers: e.numbers,
         wheres: e.wheres,
         turn_obs,
         answers: e.answers,
+    };
+    Run {
+        leftover: e.leftover,
+        trace: e.trace,
+        outcome,
+        illegal: e.illegal,
+        end,
     }
 }
 
