@@ -5,7 +5,7 @@ use crate::util::{TempDir, code, root, rulebook, stderr, stdout, swjudge};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use swjudge::index::{Index, Query};
+use swjudge::index::{DocKind, Index, Query};
 use swjudge::paths::Paths;
 use swjudge::rulebook::{Corpus, Game, lint};
 
@@ -773,6 +773,65 @@ fn top5(index: &Index, q: &Question, game: Option<Game>) -> Vec<String> {
         .into_iter()
         .map(|h| h.id)
         .collect()
+}
+
+/// The first pass prunes (MaxScore): documents that cannot reach its top
+/// are skipped unscored. Over every evaluation question, within its game,
+/// without a game, and limited to one kind, the pruned top 20 must be the top
+/// 20 of scoring every document: the same scores, and the same documents
+/// above the last score (documents tied with the last may differ).
+#[test]
+fn pruned_first_pass_finds_what_scoring_every_document_finds() {
+    let tmp = TempDir::new("prune");
+    let (eval, index) = eval_index(&tmp);
+    let mut compared = 0;
+    for q in &eval.questions {
+        let kinds = [None, Some(DocKind::Rule), Some(DocKind::Ruling)];
+        for (game, kind) in [(Some(q.game), None), (None, None), (Some(q.game), kinds[1])]
+            .into_iter()
+            .chain([(None, kinds[2])])
+        {
+            let query = Query {
+                text: q.q.clone(),
+                game,
+                kind,
+                limit: 5,
+            };
+            let pruned = index.first_pass(&query, 20, false).unwrap();
+            let every = index.first_pass(&query, 20, true).unwrap();
+            let scores = |v: &[(String, f32)]| v.iter().map(|h| h.1).collect::<Vec<_>>();
+            assert_eq!(
+                scores(&pruned),
+                scores(&every),
+                "{:?} {game:?} {kind:?}",
+                q.q
+            );
+            let last = every.last().map_or(0.0, |h| h.1);
+            for h in every.iter().filter(|h| h.1 > last) {
+                assert!(
+                    pruned.contains(h),
+                    "{:?} {game:?} {kind:?}: {h:?} missed",
+                    q.q
+                );
+            }
+            compared += usize::from(!every.is_empty());
+        }
+    }
+    assert!(compared > 400, "only {compared} searches found anything");
+    // A question of more words than the pruning marks (64 clauses) is scored whole.
+    let mut long = String::new();
+    for w in eval.questions.iter().flat_map(|q| q.q.split_whitespace()) {
+        if long.len() + w.len() >= swjudge::index::MAX_QUERY_CHARS {
+            break;
+        }
+        if w.len() > 3 && !long.split(' ').any(|x| x == w) {
+            long = format!("{long} {w}");
+        }
+    }
+    let query = Query::new(long);
+    let pruned = index.first_pass(&query, 20, false).unwrap();
+    assert!(!pruned.is_empty());
+    assert_eq!(pruned, index.first_pass(&query, 20, true).unwrap());
 }
 
 /// Recall@5 over tests/data/search-eval.yaml against the committed rulebook and

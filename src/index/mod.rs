@@ -48,6 +48,16 @@ const SENTENCE_REACH: usize = 90;
 /// Candidates ranked again in the second pass (at least).
 const RERANK: usize = 20;
 
+/// What a search starts from: the query plan, the analyzer it was made with,
+/// whether the game is clear (asked for, or plain from the words), and the
+/// first-pass query.
+struct First {
+    plan: query::Plan,
+    analyzer: TextAnalyzer,
+    clear: bool,
+    query: Option<Box<dyn tantivy::query::Query>>,
+}
+
 /// A search request: plain words, optional filters, how many hits at most.
 #[derive(Debug, Clone)]
 pub struct Query {
@@ -344,35 +354,15 @@ impl Index {
     /// (see [`rank::MIN_COVER`]). Words the index does not know are matched
     /// by close words (typos).
     pub fn search(&self, q: &Query) -> Result<Vec<Hit>> {
-        q.validate()?;
         let searcher = &self.searcher;
         let stats = query::Stats::new(searcher, &self.weights);
-        let mut analyzer = self.analyzer.clone();
-        let plan = query::plan(&q.text, &mut analyzer, &stats, &self.fields, &self.weights)?;
-        let priors = match self.priors.get() {
-            Some(p) => std::sync::Arc::clone(p),
-            None => {
-                let p = std::sync::Arc::new(scorer::Priors::read(searcher).map_err(ix_err)?);
-                std::sync::Arc::clone(self.priors.get_or_init(|| p))
-            }
-        };
-        let (game_factor, clear) = match q.game {
-            Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
-            None => rank::game_prior(
-                searcher,
-                &self.fields,
-                &plan,
-                &self.weights,
-                &priors,
-                self.sections,
-            ),
-        };
-        let scope = query::Scope {
-            kind: q.kind,
-            game_factor,
-            priors,
-        };
-        let Some(tq) = plan.to_query(&self.fields, &scope, &self.weights, &stats) else {
+        let First {
+            plan,
+            analyzer,
+            clear,
+            query: tq,
+        } = self.first_query(q, &stats)?;
+        let Some(tq) = tq else {
             return Ok(Vec::new());
         };
         let want = q.limit.max(RERANK);
@@ -397,6 +387,95 @@ impl Index {
             .map(|r| {
                 let s = self.stored(searcher, r.ord, r.addr)?;
                 Ok(hit(s, &r, &mut tokenizer, &terms, &stems))
+            })
+            .collect()
+    }
+
+    /// The query plan of `q`, its game factors, and its first-pass query (none
+    /// when no word of it is in the index).
+    fn first_query(&self, q: &Query, stats: &query::Stats<'_>) -> Result<First> {
+        q.validate()?;
+        let searcher = &self.searcher;
+        let mut analyzer = self.analyzer.clone();
+        let plan = query::plan(&q.text, &mut analyzer, stats, &self.fields, &self.weights)?;
+        let priors = match self.priors.get() {
+            Some(p) => std::sync::Arc::clone(p),
+            None => {
+                let p = std::sync::Arc::new(scorer::Priors::read(searcher).map_err(ix_err)?);
+                std::sync::Arc::clone(self.priors.get_or_init(|| p))
+            }
+        };
+        let (game_factor, clear) = match q.game {
+            Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
+            None => rank::game_prior(
+                searcher,
+                &self.fields,
+                &plan,
+                &self.weights,
+                &priors,
+                self.sections,
+            ),
+        };
+        let scope = query::Scope {
+            kind: q.kind,
+            game_factor,
+            priors,
+        };
+        let query = plan.to_query(&self.fields, &scope, &self.weights, stats);
+        Ok(First {
+            plan,
+            analyzer,
+            clear,
+            query,
+        })
+    }
+
+    /// The best `limit` documents of the first pass (before re-ranking), as
+    /// (ID, score), the best first: found as [`Index::search`] finds them, or,
+    /// with `every_document`, by scoring every document the query matches, the
+    /// pruning skipped. The two must agree; this lets a test check it.
+    pub fn first_pass(
+        &self,
+        q: &Query,
+        limit: usize,
+        every_document: bool,
+    ) -> Result<Vec<(String, f32)>> {
+        let searcher = &self.searcher;
+        let stats = query::Stats::new(searcher, &self.weights);
+        let Some(tq) = self.first_query(q, &stats)?.query else {
+            return Ok(Vec::new());
+        };
+        let mut top: Vec<(f32, DocAddress)> = if every_document {
+            let scoring =
+                tantivy::query::EnableScoring::enabled_from_statistics_provider(&stats, searcher);
+            let weight = tq.weight(scoring).map_err(ix_err)?;
+            let mut all = Vec::new();
+            for (ord, reader) in searcher.segment_readers().iter().enumerate() {
+                let mut scorer = weight.scorer(reader, 1.0).map_err(ix_err)?;
+                let mut doc = scorer.doc();
+                while doc != tantivy::TERMINATED {
+                    all.push((scorer.score(), DocAddress::new(ord as u32, doc)));
+                    doc = scorer.advance();
+                }
+            }
+            all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            all.truncate(limit);
+            all
+        } else {
+            searcher
+                .search_with_statistics_provider(
+                    tq.as_ref(),
+                    &TopDocs::with_limit(limit).order_by_score(),
+                    &stats,
+                )
+                .map_err(ix_err)?
+        };
+        top.retain(|t| t.0 > 0.0);
+        top.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        top.into_iter()
+            .map(|(score, addr)| {
+                let id = self.stored(searcher, self.ord(addr)?, addr)?.id.clone();
+                Ok((id, score))
             })
             .collect()
     }
@@ -458,6 +537,23 @@ impl Index {
             .is_some_and(|v| v != 0)
     }
 
+    /// The fast-field columns of `addr`'s segment.
+    fn columns(&self, addr: DocAddress) -> Result<&Columns> {
+        self.columns
+            .get(addr.segment_ord as usize)
+            .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))
+    }
+
+    /// The build position of the document at `addr`.
+    fn ord(&self, addr: DocAddress) -> Result<usize> {
+        self.columns(addr)?
+            .ord
+            .first(addr.doc_id)
+            .map(|o| o as usize)
+            .filter(|&o| o < self.stored.len())
+            .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))
+    }
+
     /// Top `limit` documents by first-pass score.
     fn ranked(
         &self,
@@ -476,16 +572,8 @@ impl Index {
         let mut out = Vec::with_capacity(top.len());
         // A score of 0 is a document of another game than the one asked for.
         for &(score, addr) in top.iter().filter(|t| t.0 > 0.0) {
-            let cols = self
-                .columns
-                .get(addr.segment_ord as usize)
-                .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))?;
-            let ord = cols
-                .ord
-                .first(addr.doc_id)
-                .map(|o| o as usize)
-                .filter(|&o| o < self.stored.len())
-                .ok_or_else(|| Error::Index(format!("document {addr:?} has no section")))?;
+            let cols = self.columns(addr)?;
+            let ord = self.ord(addr)?;
             out.push(Ranked {
                 score,
                 ord,

@@ -17,7 +17,7 @@
 
 use super::ix_err;
 use super::schema::{DocKind, Fields};
-use super::scorer::{CachedTerm, Cover, DisMax, TermWeights};
+use super::scorer::{CachedTerm, Cover, DisMax, TermWeights, bm25_bound};
 use super::text;
 use super::text::pair_token;
 use crate::error::Result;
@@ -25,7 +25,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query};
+use tantivy::query::{Bm25StatisticsProvider, BoostQuery, PhraseQuery, Query};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
@@ -732,38 +732,44 @@ impl Plan {
                 weights: Arc::clone(weights),
             })
         };
-        let mut groups: Vec<(Box<dyn Query>, f32)> = Vec::new();
+        // Each disjunct's score bound (see `bm25_bound`), from its terms' idf.
+        let n = stats.total_num_docs().unwrap_or(0);
+        let bound = |terms: &[Term], boost: f32| -> f32 {
+            let idfs = terms
+                .iter()
+                .map(|t| stats.doc_freq(t).map_or(f32::INFINITY, |df| idf(df, n)));
+            bm25_bound(idfs, boost)
+        };
+        let mut groups: Vec<(DisMax, f32)> = Vec::new();
         for g in &self.groups {
-            let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
+            let mut disjuncts: Vec<(Box<dyn Query>, f32)> = Vec::new();
             for v in g.variants.iter().filter(|v| v.known) {
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
                     if !v.stems.iter().all(|s| present(field, s)) {
                         continue;
                     }
-                    let q: Box<dyn Query> = if v.stems.len() > 1 {
-                        let terms = v
-                            .stems
-                            .iter()
-                            .map(|s| Term::from_field_text(field, s))
-                            .collect();
+                    let terms: Vec<Term> = v
+                        .stems
+                        .iter()
+                        .map(|s| Term::from_field_text(field, s))
+                        .collect();
+                    let b = bound(&terms, boost * v.weight);
+                    let q: Box<dyn Query> = if terms.len() > 1 {
                         Box::new(PhraseQuery::new(terms))
                     } else {
-                        term_query(
-                            Term::from_field_text(field, &v.stems[0]),
-                            IndexRecordOption::WithFreqs,
-                        )
+                        term_query(terms[0].clone(), IndexRecordOption::WithFreqs)
                     };
-                    disjuncts.push(Box::new(BoostQuery::new(q, boost * v.weight)));
+                    disjuncts.push((Box::new(BoostQuery::new(q, boost * v.weight)), b));
                 }
             }
             if !disjuncts.is_empty() {
-                groups.push((Box::new(DisMax::new(disjuncts, TIE_BREAKER)), g.weight));
+                groups.push((DisMax::new(disjuncts, TIE_BREAKER), g.weight));
             }
         }
         if groups.is_empty() {
             return None;
         }
-        let mut bonus: Vec<Box<dyn Query>> = Vec::new();
+        let mut bonus: Vec<DisMax> = Vec::new();
         {
             let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
             for pair in words.windows(2) {
@@ -775,45 +781,43 @@ impl Plan {
                 // Pairs are indexed as tokens (neighbours or one word apart), so
                 // each is a plain term lookup, not a phrase match.
                 let token = pair_token(a, b);
-                let mut pairs: Vec<Box<dyn Query>> = Vec::with_capacity(2);
+                let mut pairs: Vec<(Box<dyn Query>, f32)> = Vec::with_capacity(2);
                 for (field, boost) in [(f.title_pairs, TITLE_BOOST), (f.body_pairs, BODY_BOOST)] {
                     if present(field, &token) {
-                        let q = term_query(
-                            Term::from_field_text(field, &token),
-                            IndexRecordOption::WithFreqs,
-                        );
+                        let term = Term::from_field_text(field, &token);
                         let scale = if field == f.body_pairs {
                             phrase_scale(stats, f, a, b, &token)
                         } else {
                             1.0
                         };
-                        pairs.push(Box::new(BoostQuery::new(q, PAIR_BOOST * boost * scale)));
+                        let boost = PAIR_BOOST * boost * scale;
+                        let b = bound(std::slice::from_ref(&term), boost);
+                        let q = term_query(term, IndexRecordOption::WithFreqs);
+                        pairs.push((Box::new(BoostQuery::new(q, boost)), b));
                     }
                 }
                 if !pairs.is_empty() {
-                    bonus.push(Box::new(DisMax::new(pairs, 0.0)));
+                    bonus.push(DisMax::new(pairs, 0.0));
                 }
             }
         }
-        let cover = Cover {
+        // Filters add nothing to the score. (A game is not a filter: its factor
+        // is 0 for the other games, cheaper than seeking every clause.)
+        let filter = scope.kind.map(|k| {
+            term_query(
+                Term::from_field_text(f.kind, k.as_str()),
+                IndexRecordOption::Basic,
+            )
+        });
+        Some(Box::new(Cover {
             groups,
             bonus,
+            filter,
             total: self.total_weight(),
             gamma: GAMMA,
             game_factor: scope.game_factor,
             priors: Arc::clone(&scope.priors),
-        };
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(cover))];
-        // Filters add nothing to the score. (A game is not a filter clause: its
-        // factor is 0 for the other games, cheaper than seeking every clause.)
-        if let Some(k) = scope.kind {
-            let t = term_query(
-                Term::from_field_text(f.kind, k.as_str()),
-                IndexRecordOption::Basic,
-            );
-            clauses.push((Occur::Must, Box::new(BoostQuery::new(t, 0.0))));
-        }
-        Some(Box::new(BooleanQuery::new(clauses)))
+        }))
     }
 
     /// Stems to highlight in snippets, with their weights.

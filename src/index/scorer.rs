@@ -4,7 +4,12 @@
 
 use super::text::FastMap;
 use std::sync::{Arc, Mutex};
-use tantivy::query::{EnableScoring, Explanation, Query, QueryClone, Scorer, TermQuery, Weight};
+use tantivy::fieldnorm::FieldNormReader;
+use tantivy::index::SegmentId;
+use tantivy::postings::Postings;
+use tantivy::query::{
+    Bm25Weight, EnableScoring, Explanation, Query, QueryClone, Scorer, TermQuery, Weight,
+};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
@@ -12,25 +17,52 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 /// as tantivy's `DisjunctionMaxQuery`, but walks its few disjuncts side by side
 /// instead of through a 4096-document union buffer, which a query of a dozen
 /// words would otherwise allocate and clear a dozen times.
+///
+/// Each disjunct comes with an upper bound of its score (see [`bm25_bound`]),
+/// from which the disjunction's own bound follows ([`DisMax::bound`]).
 #[derive(Debug)]
 pub struct DisMax {
-    disjuncts: Vec<Box<dyn Query>>,
+    disjuncts: Vec<(Box<dyn Query>, Score)>,
     tie_breaker: Score,
 }
 
 impl DisMax {
-    pub fn new(disjuncts: Vec<Box<dyn Query>>, tie_breaker: Score) -> DisMax {
+    pub fn new(disjuncts: Vec<(Box<dyn Query>, Score)>, tie_breaker: Score) -> DisMax {
         DisMax {
             disjuncts,
             tie_breaker,
         }
     }
+
+    /// No document scores more than this. The score is the best disjunct's
+    /// plus `tie_breaker` times the others', `(1 - t) · max + t · sum`, which
+    /// grows with each disjunct's score, so the disjuncts' bounds bound it.
+    pub fn bound(&self) -> Score {
+        let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
+        for &(_, b) in &self.disjuncts {
+            max = max.max(b);
+            sum += b;
+        }
+        (1.0 - self.tie_breaker) * max + self.tie_breaker * sum
+    }
+}
+
+/// Upper bound of the BM25 score of a term, or of a phrase of several, whose
+/// idf (summed over the phrase's terms) is given, boosted by `boost`. The score
+/// is the BM25 weight `idf × (1 + k1) × boost` times a term-frequency factor
+/// `tf / (tf + norm)` below 1, so the weight bounds it.
+pub fn bm25_bound(idfs: impl IntoIterator<Item = Score>, boost: Score) -> Score {
+    const K1: Score = 1.2;
+    idfs.into_iter().sum::<Score>() * (1.0 + K1) * boost
 }
 
 impl Clone for DisMax {
     fn clone(&self) -> DisMax {
         DisMax::new(
-            self.disjuncts.iter().map(|q| q.box_clone()).collect(),
+            self.disjuncts
+                .iter()
+                .map(|(q, b)| (q.box_clone(), *b))
+                .collect(),
             self.tie_breaker,
         )
     }
@@ -41,7 +73,7 @@ impl Query for DisMax {
         let weights = self
             .disjuncts
             .iter()
-            .map(|d| d.weight(scoring))
+            .map(|(d, _)| d.weight(scoring))
             .collect::<tantivy::Result<_>>()?;
         Ok(Box::new(DisMaxWeight {
             weights,
@@ -50,7 +82,7 @@ impl Query for DisMax {
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        for d in &self.disjuncts {
+        for (d, _) in &self.disjuncts {
             d.query_terms(visitor);
         }
     }
@@ -64,7 +96,7 @@ struct DisMaxWeight {
 impl Weight for DisMaxWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
         let union = Union::new(
-            self.weights.iter().map(|w| (w.as_ref(), 0.0)),
+            self.weights.iter().map(|w| (w.as_ref(), 0.0, 0.0)),
             reader,
             boost,
         )?;
@@ -94,37 +126,49 @@ fn explain(
     Ok(Explanation::new(name, scorer.score()))
 }
 
-/// Scorers walked side by side, each with a tag (its coverage weight).
+/// One scorer of a [`Union`], with its tag (its coverage weight) and an upper
+/// bound of its score.
+struct Clause {
+    scorer: Box<dyn Scorer>,
+    tag: f32,
+    bound: Score,
+}
+
+/// Scorers walked side by side.
 struct Union {
     /// Scorers still holding documents, in query order (the order scores are summed in).
-    scorers: Vec<(Box<dyn Scorer>, f32)>,
+    clauses: Vec<Clause>,
     doc: DocId,
     size_hint: u32,
     cost: u64,
 }
 
 impl Union {
+    /// The scorers of `weights`, each given with its tag and bound.
     fn new<'a>(
-        weights: impl Iterator<Item = (&'a dyn Weight, f32)>,
+        weights: impl Iterator<Item = (&'a dyn Weight, f32, Score)>,
         reader: &SegmentReader,
         boost: Score,
     ) -> tantivy::Result<Union> {
-        let mut scorers = Vec::new();
-        for (w, tag) in weights {
-            let s = w.scorer(reader, boost)?;
-            if s.doc() != TERMINATED {
-                scorers.push((s, tag));
+        let mut clauses = Vec::new();
+        for (w, tag, bound) in weights {
+            let scorer = w.scorer(reader, boost)?;
+            if scorer.doc() != TERMINATED {
+                clauses.push(Clause { scorer, tag, bound });
             }
         }
-        let size_hint = estimate_union(scorers.iter().map(|s| s.0.size_hint()), reader.num_docs());
-        let cost = scorers.iter().map(|s| s.0.cost()).sum();
-        let doc = scorers
+        let size_hint = estimate_union(
+            clauses.iter().map(|c| c.scorer.size_hint()),
+            reader.num_docs(),
+        );
+        let cost = clauses.iter().map(|c| c.scorer.cost()).sum();
+        let doc = clauses
             .iter()
-            .map(|s| s.0.doc())
+            .map(|c| c.scorer.doc())
             .min()
             .unwrap_or(TERMINATED);
         Ok(Union {
-            scorers,
+            clauses,
             doc,
             size_hint,
             cost,
@@ -135,7 +179,7 @@ impl Union {
     /// finished ones when there are any (`finished`).
     fn land(&mut self, min: DocId, finished: bool) -> DocId {
         if finished {
-            self.scorers.retain(|s| s.0.doc() != TERMINATED);
+            self.clauses.retain(|c| c.scorer.doc() != TERMINATED);
         }
         self.doc = min;
         min
@@ -143,7 +187,7 @@ impl Union {
 
     /// Drop every scorer: no document is left.
     fn finish(&mut self) -> DocId {
-        self.scorers.clear();
+        self.clauses.clear();
         self.doc = TERMINATED;
         TERMINATED
     }
@@ -151,10 +195,10 @@ impl Union {
     fn advance(&mut self) -> DocId {
         let doc = self.doc;
         let (mut min, mut finished) = (TERMINATED, false);
-        for (s, _) in &mut self.scorers {
-            let mut d = s.doc();
+        for c in &mut self.clauses {
+            let mut d = c.scorer.doc();
             if d == doc {
-                d = s.advance();
+                d = c.scorer.advance();
             }
             finished |= d == TERMINATED;
             min = min.min(d);
@@ -167,10 +211,10 @@ impl Union {
             return self.doc;
         }
         let (mut min, mut finished) = (TERMINATED, false);
-        for (s, _) in &mut self.scorers {
-            let mut d = s.doc();
+        for c in &mut self.clauses {
+            let mut d = c.scorer.doc();
             if d < target {
-                d = s.seek(target);
+                d = c.scorer.seek(target);
             }
             finished |= d == TERMINATED;
             min = min.min(d);
@@ -181,10 +225,10 @@ impl Union {
     /// The scores of the scorers on the current document, with their tags.
     fn scores(&mut self) -> impl Iterator<Item = (Score, f32)> + '_ {
         let doc = self.doc;
-        self.scorers
+        self.clauses
             .iter_mut()
-            .filter(move |(s, _)| s.doc() == doc)
-            .map(|(s, tag)| (s.score(), *tag))
+            .filter(move |c| c.scorer.doc() == doc)
+            .map(|c| (c.scorer.score(), c.tag))
     }
 }
 
@@ -233,12 +277,19 @@ impl Scorer for DisMaxScorer {
 /// bonus clauses: pairs of neighbouring words), times the share of the query's
 /// weight the document covers raised to `gamma`, times the document's prior
 /// (stubs and superseded text rank lower) and its game's factor.
+///
+/// The best documents are found by MaxScore pruning ([`CoverScorer::prune`]):
+/// once the top documents are known well enough, a document that only the
+/// clauses of small bound hold cannot join them, so those clauses are no
+/// longer walked, only looked up on the documents the others hold.
 #[derive(Debug)]
 pub struct Cover {
     /// One clause per word group, with the group's weight.
-    pub groups: Vec<(Box<dyn Query>, f32)>,
+    pub groups: Vec<(DisMax, f32)>,
     /// Clauses that add to the score but cover no word.
-    pub bonus: Vec<Box<dyn Query>>,
+    pub bonus: Vec<DisMax>,
+    /// Documents must also match this (a kind), which adds nothing to the score.
+    pub filter: Option<Box<dyn Query>>,
     /// Total weight of the query's groups, searchable or not.
     pub total: f32,
     /// Exponent of the covered share.
@@ -261,6 +312,8 @@ pub struct Priors {
 struct SegmentPriors {
     id: tantivy::index::SegmentId,
     priors: Vec<f32>,
+    /// The largest of `priors` (1 when there are none).
+    max_prior: f32,
     games: Vec<u8>,
     /// Runs of documents of one game, as (first document, game), in order:
     /// documents are indexed game by game, so there are few.
@@ -288,34 +341,33 @@ impl Priors {
     }
 
     fn read_segment(seg: &SegmentReader) -> tantivy::Result<Priors> {
-        let mut segments = Vec::new();
-        {
-            let ff = seg.fast_fields();
-            let (prior, game) = (ff.u64("prior")?, ff.u64("game_ord")?);
-            let n = seg.max_doc();
-            let priors = all_values(&prior, n, 1000)
-                .into_iter()
-                .map(|p| p as f32 / 1000.0)
-                .collect();
-            let games = all_values(&game, n, 0)
-                .into_iter()
-                .map(|g| g.min(2) as u8)
-                .collect();
-            let games: Vec<u8> = games;
-            let mut runs: Vec<(DocId, u8)> = Vec::new();
-            for (d, &g) in games.iter().enumerate() {
-                if runs.last().is_none_or(|r| r.1 != g) {
-                    runs.push((d as DocId, g));
-                }
+        let ff = seg.fast_fields();
+        let (prior, game) = (ff.u64("prior")?, ff.u64("game_ord")?);
+        let n = seg.max_doc();
+        let priors: Vec<f32> = all_values(&prior, n, 1000)
+            .into_iter()
+            .map(|p| p as f32 / 1000.0)
+            .collect();
+        let games: Vec<u8> = all_values(&game, n, 0)
+            .into_iter()
+            .map(|g| g.min(2) as u8)
+            .collect();
+        let mut runs: Vec<(DocId, u8)> = Vec::new();
+        for (d, &g) in games.iter().enumerate() {
+            if runs.last().is_none_or(|r| r.1 != g) {
+                runs.push((d as DocId, g));
             }
-            segments.push(SegmentPriors {
+        }
+        let max_prior = priors.iter().copied().reduce(f32::max).unwrap_or(1.0);
+        Ok(Priors {
+            segments: vec![SegmentPriors {
                 id: seg.segment_id(),
                 priors,
+                max_prior,
                 games,
                 runs,
-            });
-        }
-        Ok(Priors { segments })
+            }],
+        })
     }
 
     /// Documents per game among the first `n` documents of the first segment.
@@ -337,12 +389,9 @@ impl Priors {
 impl Clone for Cover {
     fn clone(&self) -> Cover {
         Cover {
-            groups: self
-                .groups
-                .iter()
-                .map(|(q, w)| (q.box_clone(), *w))
-                .collect(),
-            bonus: self.bonus.iter().map(|q| q.box_clone()).collect(),
+            groups: self.groups.clone(),
+            bonus: self.bonus.clone(),
+            filter: self.filter.as_ref().map(|q| q.box_clone()),
             total: self.total,
             gamma: self.gamma,
             game_factor: self.game_factor,
@@ -355,13 +404,18 @@ impl Query for Cover {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         let mut clauses = Vec::with_capacity(self.groups.len() + self.bonus.len());
         for (q, w) in &self.groups {
-            clauses.push((q.weight(scoring)?, *w));
+            clauses.push((q.weight(scoring)?, *w, q.bound()));
         }
         for q in &self.bonus {
-            clauses.push((q.weight(scoring)?, 0.0));
+            clauses.push((q.weight(scoring)?, 0.0, q.bound()));
         }
+        let filter = match &self.filter {
+            Some(q) => Some(q.weight(scoring)?),
+            None => None,
+        };
         Ok(Box::new(CoverWeight {
             clauses,
+            filter,
             total: self.total.max(f32::EPSILON),
             gamma: self.gamma,
             game_factor: self.game_factor,
@@ -376,30 +430,42 @@ impl Query for Cover {
         for q in &self.bonus {
             q.query_terms(visitor);
         }
+        if let Some(q) = &self.filter {
+            q.query_terms(visitor);
+        }
     }
 }
 
 struct CoverWeight {
-    clauses: Vec<(Box<dyn Weight>, f32)>,
+    /// Per clause: its weight, its tag (coverage weight) and its bound.
+    clauses: Vec<(Box<dyn Weight>, f32, Score)>,
+    filter: Option<Box<dyn Weight>>,
     total: f32,
     gamma: f32,
     game_factor: [f32; 3],
     priors: Arc<Priors>,
 }
 
-impl Weight for CoverWeight {
-    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+impl CoverWeight {
+    fn cover_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<CoverScorer> {
         let union = Union::new(
-            self.clauses.iter().map(|(w, tag)| (w.as_ref(), *tag)),
+            self.clauses
+                .iter()
+                .map(|(w, tag, bound)| (w.as_ref(), *tag, *bound * boost)),
             reader,
             boost,
         )?;
+        let filter = match &self.filter {
+            Some(w) => Some(w.scorer(reader, boost)?),
+            None => None,
+        };
         let (priors, seg) = match self.priors.segment(reader.segment_id()) {
             Some(i) => (Arc::clone(&self.priors), i),
             None => (Arc::new(Priors::read_segment(reader)?), 0),
         };
         let mut scorer = CoverScorer {
             union,
+            filter,
             total: self.total,
             gamma: self.gamma,
             game_factor: self.game_factor,
@@ -407,8 +473,24 @@ impl Weight for CoverWeight {
             seg,
         };
         let first = scorer.union.doc;
-        scorer.skip_other_games(first);
-        Ok(Box::new(scorer))
+        scorer.align(first);
+        Ok(scorer)
+    }
+}
+
+impl Weight for CoverWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        Ok(Box::new(self.cover_scorer(reader, boost)?))
+    }
+
+    fn for_each_pruning(
+        &self,
+        threshold: Score,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score) -> Score,
+    ) -> tantivy::Result<()> {
+        self.cover_scorer(reader, 1.0)?.prune(threshold, callback);
+        Ok(())
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
@@ -418,6 +500,7 @@ impl Weight for CoverWeight {
 
 struct CoverScorer {
     union: Union,
+    filter: Option<Box<dyn Scorer>>,
     total: f32,
     gamma: f32,
     game_factor: [f32; 3],
@@ -426,34 +509,280 @@ struct CoverScorer {
     seg: usize,
 }
 
+/// A bound is raised by this share before it is compared, so that rounding in
+/// the sums it is made of never lets it fall below a score it bounds.
+const BOUND_MARGIN: f32 = 1.0 + 1e-4;
+
 impl CoverScorer {
-    /// `doc`, or when its game's factor is 0 (a game not asked for), the
-    /// first document of a game asked for: the others would score 0, so they
-    /// are skipped whole, never scored.
-    fn skip_other_games(&mut self, mut doc: DocId) -> DocId {
+    /// The first document from `doc` on that may be scored: of a game asked for
+    /// (the others would score 0, so they are skipped whole) and matching the
+    /// filter.
+    fn allowed(&mut self, mut doc: DocId) -> DocId {
         let seg = &self.priors.segments[self.seg];
         while doc != TERMINATED {
             let game = seg.games.get(doc as usize).copied().unwrap_or(0);
-            if self.game_factor[usize::from(game)] != 0.0 {
+            if self.game_factor[usize::from(game)] == 0.0 {
+                doc = seg.next_in_games(doc, &self.game_factor);
+                continue;
+            }
+            let Some(f) = &mut self.filter else {
+                break;
+            };
+            let mut at = f.doc();
+            if at < doc {
+                at = f.seek(doc);
+            }
+            if at == doc {
                 break;
             }
-            doc = match seg.next_in_games(doc, &self.game_factor) {
-                TERMINATED => self.union.finish(),
-                next => self.union.seek(next),
-            };
+            doc = at;
         }
         doc
+    }
+
+    /// Move the union to the first document from `doc` on that may be scored.
+    fn align(&mut self, mut doc: DocId) -> DocId {
+        loop {
+            match self.allowed(doc) {
+                TERMINATED => return self.union.finish(),
+                next if next == doc => return doc,
+                next => doc = self.union.seek(next),
+            }
+        }
+    }
+
+    /// The covered share of the query's weight raised to `gamma`, for the
+    /// clauses of tags summing to `covered`.
+    fn scaled(&self, covered: f32) -> f32 {
+        let share = (covered / self.total).min(1.0);
+        if self.gamma == 2.0 {
+            share * share
+        } else {
+            share.powf(self.gamma)
+        }
+    }
+
+    /// Hand `callback` every document scoring above `threshold` (which the
+    /// callback raises as it goes), by MaxScore: the clauses are taken by
+    /// bound, the smallest first, and the longest run of them whose documents
+    /// could not score above the threshold even holding all of them is
+    /// "non-essential". Only the other clauses are walked; the non-essential
+    /// ones are sought to a document only when the bound of what it holds
+    /// could still beat the threshold. Scores are computed exactly as
+    /// [`Scorer::score`] does, so the documents found and their scores are
+    /// those of a walk over every document.
+    fn prune(&mut self, mut threshold: Score, callback: &mut dyn FnMut(DocId, Score) -> Score) {
+        let clauses = std::mem::take(&mut self.union.clauses);
+        if clauses.len() > Walk::MAX_CLAUSES {
+            // Too many clauses to mark in a word: every document is scored.
+            self.union.clauses = clauses;
+            let mut doc = self.union.doc;
+            while doc != TERMINATED {
+                let score = self.score();
+                if score > threshold {
+                    threshold = callback(doc, score);
+                }
+                doc = self.advance();
+            }
+            return;
+        }
+        let mut walk = Walk::new(clauses);
+        let seg = &self.priors.segments[self.seg];
+        let best_factor =
+            seg.max_prior * self.game_factor.iter().copied().fold(0.0, f32::max) * BOUND_MARGIN;
+        // The bound and tags of the clauses not walked.
+        let (mut rest_bound, mut rest_tags) = (0.0, 0.0);
+        let (mut doc, mut on) = walk.next_doc();
+        while doc != TERMINATED {
+            let next = self.allowed(doc);
+            if next != doc {
+                if next == TERMINATED {
+                    break;
+                }
+                (doc, on) = walk.seek_walked(next);
+                continue;
+            }
+            let may_beat = threshold == Score::MIN || {
+                let (bound, tags) = walk.sums(on, rest_bound, rest_tags);
+                self.finish(doc, bound, tags) * BOUND_MARGIN > threshold
+            };
+            if may_beat {
+                let score = walk.score(doc, on, |sum, covered| self.finish(doc, sum, covered));
+                if score > threshold {
+                    let raised = callback(doc, score);
+                    if raised > threshold {
+                        threshold = raised;
+                        (rest_bound, rest_tags) =
+                            walk.partition(|b, t| b * self.scaled(t) * best_factor <= threshold);
+                    }
+                }
+            }
+            (doc, on) = walk.advance_walked(on);
+        }
+        self.union.finish();
+    }
+
+    /// The score of `doc` from the sum of its clauses' scores and of their
+    /// tags: times the covered share raised to `gamma`, its prior and its
+    /// game's factor.
+    fn finish(&self, doc: DocId, sum: Score, covered: f32) -> Score {
+        let (prior, game) = self.prior_and_game(doc);
+        sum * self.scaled(covered) * prior * game
+    }
+
+    /// The prior of `doc` and its game's factor.
+    fn prior_and_game(&self, doc: DocId) -> (f32, f32) {
+        let seg = &self.priors.segments[self.seg];
+        let prior = seg.priors.get(doc as usize).copied().unwrap_or(1.0);
+        let game = seg
+            .games
+            .get(doc as usize)
+            .map_or(1.0, |&g| self.game_factor[usize::from(g)]);
+        (prior, game)
+    }
+}
+
+/// The clauses of a MaxScore walk ([`CoverScorer::prune`]), each one's
+/// current document kept beside it, and which of them are walked. A set of
+/// clauses is a word of bits, bit `i` for clause `i` (in query order).
+struct Walk {
+    clauses: Vec<Clause>,
+    docs: Vec<DocId>,
+    /// The clauses walked ("essential").
+    walked: u64,
+    /// Every clause by bound, the smallest first. The clauses not walked, only
+    /// sought, are a run at its start that grows as the threshold rises.
+    by_bound: Vec<usize>,
+    /// How many of `by_bound` are not walked.
+    sought: usize,
+}
+
+/// The clauses of the set `bits`, in query order.
+fn members(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            i
+        })
+    })
+}
+
+impl Walk {
+    /// Most clauses a walk takes.
+    const MAX_CLAUSES: usize = 64;
+
+    fn new(clauses: Vec<Clause>) -> Walk {
+        let docs = clauses.iter().map(|c| c.scorer.doc()).collect();
+        let mut by_bound: Vec<usize> = (0..clauses.len()).collect();
+        by_bound.sort_by(|&a, &b| clauses[a].bound.total_cmp(&clauses[b].bound));
+        let walked = match clauses.len() {
+            64 => u64::MAX,
+            n => (1u64 << n) - 1,
+        };
+        Walk {
+            clauses,
+            docs,
+            walked,
+            by_bound,
+            sought: 0,
+        }
+    }
+
+    /// The next document a walked clause holds, and the walked clauses on it.
+    fn next_doc(&self) -> (DocId, u64) {
+        let (mut min, mut on) = (TERMINATED, 0u64);
+        for i in members(self.walked) {
+            let d = self.docs[i];
+            if d < min {
+                (min, on) = (d, 1 << i);
+            } else if d == min {
+                on |= 1 << i;
+            }
+        }
+        (min, on)
+    }
+
+    fn seek_walked(&mut self, target: DocId) -> (DocId, u64) {
+        for i in members(self.walked) {
+            if self.docs[i] < target {
+                self.docs[i] = self.clauses[i].scorer.seek(target);
+            }
+        }
+        self.next_doc()
+    }
+
+    /// Advance the clauses `on` (walked, on the current document).
+    fn advance_walked(&mut self, on: u64) -> (DocId, u64) {
+        for i in members(on) {
+            self.docs[i] = self.clauses[i].scorer.advance();
+        }
+        self.next_doc()
+    }
+
+    /// The bounds and tags of the clauses `on`, added to `bound` and `tags`.
+    fn sums(&self, on: u64, mut bound: Score, mut tags: f32) -> (Score, f32) {
+        for i in members(on) {
+            bound += self.clauses[i].bound;
+            tags += self.clauses[i].tag;
+        }
+        (bound, tags)
+    }
+
+    /// The score of `doc`, on which the walked clauses `on` are: the clauses
+    /// not walked are sought to it, then `finish` is given the sum of the
+    /// scores of the clauses on it (in query order, as [`Union::scores`] sums
+    /// them) and the sum of their tags.
+    fn score(&mut self, doc: DocId, mut on: u64, finish: impl Fn(Score, f32) -> Score) -> Score {
+        for &i in &self.by_bound[..self.sought] {
+            let mut d = self.docs[i];
+            if d < doc {
+                d = self.clauses[i].scorer.seek(doc);
+                self.docs[i] = d;
+            }
+            if d == doc {
+                on |= 1 << i;
+            }
+        }
+        let (mut sum, mut covered) = (0.0, 0.0);
+        for i in members(on) {
+            let c = &mut self.clauses[i];
+            sum += c.scorer.score();
+            covered += c.tag;
+        }
+        finish(sum, covered)
+    }
+
+    /// Stop walking the longest run of clauses by bound, the smallest first,
+    /// whose bounds and tags summed still pass `beaten`; return those sums.
+    fn partition(&mut self, beaten: impl Fn(Score, f32) -> bool) -> (Score, f32) {
+        let (mut bound, mut tags) = (0.0, 0.0);
+        let mut count = 0;
+        for &i in &self.by_bound {
+            let c = &self.clauses[i];
+            if !beaten(bound + c.bound, tags + c.tag) {
+                break;
+            }
+            bound += c.bound;
+            tags += c.tag;
+            count += 1;
+        }
+        for &i in &self.by_bound[self.sought..count.max(self.sought)] {
+            self.walked &= !(1 << i);
+        }
+        self.sought = self.sought.max(count);
+        (bound, tags)
     }
 }
 
 impl DocSet for CoverScorer {
     fn advance(&mut self) -> DocId {
         let doc = self.union.advance();
-        self.skip_other_games(doc)
+        self.align(doc)
     }
     fn seek(&mut self, target: DocId) -> DocId {
         let doc = self.union.seek(target);
-        self.skip_other_games(doc)
+        self.align(doc)
     }
     fn doc(&self) -> DocId {
         self.union.doc
@@ -473,19 +802,7 @@ impl Scorer for CoverScorer {
             sum += score;
             covered += weight;
         }
-        let share = (covered / self.total).min(1.0);
-        let scaled = if self.gamma == 2.0 {
-            share * share
-        } else {
-            share.powf(self.gamma)
-        };
-        let doc = self.union.doc as usize;
-        let SegmentPriors { priors, games, .. } = &self.priors.segments[self.seg];
-        let prior = priors.get(doc).copied().unwrap_or(1.0);
-        let game = games
-            .get(doc)
-            .map_or(1.0, |&g| self.game_factor[usize::from(g)]);
-        sum * scaled * prior * game
+        self.finish(self.union.doc, sum, covered)
     }
 }
 
@@ -511,16 +828,14 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
     estimate.min(f64::from(max_docs)) as u32
 }
 
-/// A term's weight without and with term frequencies.
-type WeightPair = [Option<Arc<dyn Weight>>; 2];
-
-/// Term weights (BM25 statistics: document frequency, average field length,
-/// and the tables derived from them) of one searcher, made once per term and
-/// reused by every later query: the searcher never changes, so neither do they.
+/// Per-searcher caches kept across queries: the searcher never changes, so
+/// neither do a term's statistics, its BM25 weight or its postings.
 #[derive(Default)]
 pub struct TermWeights {
-    /// Per term: its weight without and with term frequencies.
-    weights: Mutex<FastMap<Term, WeightPair>>,
+    /// BM25 weight of each term scored so far.
+    bm25: Mutex<FastMap<Term, Bm25Weight>>,
+    /// Decoded postings of each term scored so far, per segment.
+    postings: Mutex<FastMap<(SegmentId, Term), Arc<TermPostings>>>,
     /// Document frequency of each term looked up so far.
     pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
@@ -535,8 +850,53 @@ impl std::fmt::Debug for TermWeights {
     }
 }
 
-/// A term query whose scoring weight comes from [`TermWeights`]: scores as
-/// tantivy's `TermQuery`.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A term's postings in one segment, decoded: its documents (ending with
+/// `TERMINATED`, so a cursor never runs off the end), and on each its
+/// frequency and field-norm id.
+struct TermPostings {
+    docs: Vec<DocId>,
+    freqs: Vec<u32>,
+    norms: Vec<u8>,
+}
+
+impl TermPostings {
+    fn read(reader: &SegmentReader, term: &Term) -> tantivy::Result<TermPostings> {
+        let field = term.field();
+        let mut out = TermPostings {
+            docs: Vec::new(),
+            freqs: Vec::new(),
+            norms: Vec::new(),
+        };
+        let inverted = reader.inverted_index(field)?;
+        if let Some(mut p) = inverted.read_postings(term, IndexRecordOption::WithFreqs)? {
+            let norms = match reader.fieldnorms_readers().get_field(field)? {
+                Some(r) => r,
+                None => FieldNormReader::constant(reader.max_doc(), 1),
+            };
+            let mut doc = p.doc();
+            while doc != TERMINATED {
+                out.docs.push(doc);
+                out.freqs.push(p.term_freq());
+                out.norms.push(norms.fieldnorm_id(doc));
+                doc = p.advance();
+            }
+        }
+        out.docs.push(TERMINATED);
+        out.freqs.push(0);
+        out.norms.push(0);
+        Ok(out)
+    }
+}
+
+/// A term query that scores as tantivy's `TermQuery` (the same BM25 weight,
+/// the same frequencies and field norms, so the same scores to the bit), over
+/// postings decoded once per searcher and kept in [`TermWeights`]: a query
+/// then sets up no posting-list reader, and walking a term is stepping
+/// through an array.
 #[derive(Debug, Clone)]
 pub struct CachedTerm {
     pub term: Term,
@@ -546,33 +906,32 @@ pub struct CachedTerm {
 
 impl Query for CachedTerm {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let plain = || TermQuery::new(self.term.clone(), self.option);
-        if !scoring.is_scoring_enabled() {
-            return plain().weight(scoring);
-        }
-        let slot = usize::from(self.option.has_freq());
-        let cached = {
-            let map = self
-                .weights
-                .weights
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            map.get(&self.term).and_then(|w| w[slot].clone())
+        let stats = match scoring {
+            EnableScoring::Enabled {
+                statistics_provider,
+                ..
+            } if self.option.has_freq() => statistics_provider,
+            _ => return TermQuery::new(self.term.clone(), self.option).weight(scoring),
         };
-        let weight = match cached {
+        let cached = lock(&self.weights.bm25).get(&self.term).cloned();
+        let bm25 = match cached {
             Some(w) => w,
             None => {
-                let w: Arc<dyn Weight> = Arc::from(plain().weight(scoring)?);
-                let mut map = self
-                    .weights
-                    .weights
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
-                let entry = map.entry(self.term.clone()).or_default();
-                Arc::clone(entry[slot].get_or_insert(w))
+                // As `Bm25Weight::for_terms` weighs one term, without its explanation.
+                let field = self.term.field();
+                let docs = stats.total_num_docs()?;
+                let average = stats.total_num_tokens(field)? as Score / docs as Score;
+                let df = stats.doc_freq(&self.term)?;
+                let w = Bm25Weight::for_one_term_without_explain(df, docs, average);
+                lock(&self.weights.bm25).insert(self.term.clone(), w.clone());
+                w
             }
         };
-        Ok(Box::new(SharedWeight(weight)))
+        Ok(Box::new(ArrayTermWeight {
+            term: self.term.clone(),
+            bm25,
+            weights: Arc::clone(&self.weights),
+        }))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -580,27 +939,84 @@ impl Query for CachedTerm {
     }
 }
 
-struct SharedWeight(Arc<dyn Weight>);
+struct ArrayTermWeight {
+    term: Term,
+    bm25: Bm25Weight,
+    weights: Arc<TermWeights>,
+}
 
-impl Weight for SharedWeight {
-    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        self.0.scorer(reader, boost)
+impl ArrayTermWeight {
+    fn array_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<ArrayTerm> {
+        let key = (reader.segment_id(), self.term.clone());
+        let cached = lock(&self.weights.postings).get(&key).cloned();
+        let postings = match cached {
+            Some(p) => p,
+            None => {
+                let p = Arc::new(TermPostings::read(reader, &self.term)?);
+                lock(&self.weights.postings).insert(key, Arc::clone(&p));
+                p
+            }
+        };
+        Ok(ArrayTerm {
+            postings,
+            at: 0,
+            bm25: self.bm25.boost_by(boost),
+        })
     }
+}
 
-    fn scorer_danger(
-        &self,
-        reader: &SegmentReader,
-        target: DocId,
-        boost: Score,
-    ) -> tantivy::Result<(tantivy::SeekDangerResult, Box<dyn Scorer>)> {
-        self.0.scorer_danger(reader, target, boost)
+impl Weight for ArrayTermWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        Ok(Box::new(self.array_scorer(reader, boost)?))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        self.0.explain(reader, doc)
+        let mut s = self.array_scorer(reader, 1.0)?;
+        if s.seek(doc) != doc {
+            return Err(tantivy::TantivyError::InvalidArgument(format!(
+                "document #{doc} does not match"
+            )));
+        }
+        let p = &s.postings;
+        Ok(s.bm25.explain(p.norms[s.at], p.freqs[s.at]))
+    }
+}
+
+/// A cursor over a term's decoded postings.
+struct ArrayTerm {
+    postings: Arc<TermPostings>,
+    /// Position of the current document in `postings`.
+    at: usize,
+    bm25: Bm25Weight,
+}
+
+impl DocSet for ArrayTerm {
+    fn advance(&mut self) -> DocId {
+        let docs = &self.postings.docs;
+        if docs[self.at] != TERMINATED {
+            self.at += 1;
+        }
+        docs[self.at]
     }
 
-    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
-        self.0.count(reader)
+    fn seek(&mut self, target: DocId) -> DocId {
+        let docs = &self.postings.docs;
+        self.at += docs[self.at..].partition_point(|&d| d < target);
+        docs[self.at]
+    }
+
+    fn doc(&self) -> DocId {
+        self.postings.docs[self.at]
+    }
+
+    fn size_hint(&self) -> u32 {
+        (self.postings.docs.len() - 1) as u32
+    }
+}
+
+impl Scorer for ArrayTerm {
+    fn score(&mut self) -> Score {
+        let p = &self.postings;
+        self.bm25.score(p.norms[self.at], p.freqs[self.at])
     }
 }
