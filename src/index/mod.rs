@@ -367,7 +367,7 @@ impl Index {
         };
         let want = q.limit.max(RERANK);
         let mut ranked = self.ranked(searcher, &stats, tq.as_ref(), want)?;
-        rank::refine(searcher, &self.fields, &plan, &mut ranked);
+        rank::refine(searcher, &self.weights, &self.fields, &plan, &mut ranked);
         // Nothing is an answer unless the best covers enough of the question;
         // then hits that cover some of it follow.
         if !ranked.iter().any(|r| r.cover >= rank::MIN_COVER) {

@@ -5,9 +5,9 @@
 
 use super::query::{GAMMA, Plan};
 use super::schema::Fields;
-use super::scorer::{Priors, TermWeights};
+use super::scorer::{Priors, TermPositions, TermWeights};
 use crate::rulebook::Game;
-use tantivy::postings::{Postings, SegmentPostings};
+use std::sync::Arc;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
 
@@ -119,7 +119,13 @@ fn stem_games(
 /// Second pass over the candidates: each one's covered share of the query, and
 /// a score scaled down when its matched words are scattered rather than
 /// together in one passage. Re-sorts the candidates.
-pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]) {
+pub fn refine(
+    searcher: &Searcher,
+    weights: &TermWeights,
+    f: &Fields,
+    plan: &Plan,
+    cands: &mut [Ranked],
+) {
     let total = plan.total_weight().max(f32::EPSILON);
     let groups = plan.groups.len();
     let mut order: Vec<usize> = (0..cands.len()).collect();
@@ -134,6 +140,7 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         for v in &g.variants {
             locate(
                 searcher,
+                weights,
                 f,
                 &v.stems,
                 cands,
@@ -230,53 +237,41 @@ fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, groups: us
 /// the stem (or the phrase of stems) in its title or body.
 fn locate(
     searcher: &Searcher,
+    weights: &TermWeights,
     f: &Fields,
     stems: &[String],
     cands: &[Ranked],
     order: &[usize],
     each: &mut dyn FnMut(usize, bool, &[u32]),
 ) {
-    // A title is only asked whether it holds the words: one word needs no positions.
-    let title_option = if stems.len() == 1 {
-        IndexRecordOption::Basic
-    } else {
-        IndexRecordOption::WithFreqsAndPositions
-    };
     let mut seg_ord = u32::MAX;
-    let mut title: Vec<Option<SegmentPostings>> = Vec::new();
-    let mut body: Vec<Option<SegmentPostings>> = Vec::new();
-    let (mut pos, mut scratch) = (Vec::new(), Vec::new());
+    let mut title: Vec<Option<Arc<TermPositions>>> = Vec::new();
+    let mut body: Vec<Option<Arc<TermPositions>>> = Vec::new();
+    let mut pos = Vec::new();
     for &ci in order {
         let addr = cands[ci].addr;
         if addr.segment_ord != seg_ord {
             seg_ord = addr.segment_ord;
             let seg = searcher.segment_reader(seg_ord);
-            let open = |field, option| -> Vec<Option<SegmentPostings>> {
-                let Ok(inv) = seg.inverted_index(field) else {
-                    return Vec::new();
-                };
+            let open = |field| -> Vec<Option<Arc<TermPositions>>> {
                 stems
                     .iter()
-                    .map(|s| {
-                        inv.read_postings(&Term::from_field_text(field, s), option)
-                            .ok()
-                            .flatten()
-                    })
+                    .map(|s| weights.positions(seg, &Term::from_field_text(field, s)))
                     .collect()
             };
-            title = open(f.title, title_option);
-            body = open(f.body, IndexRecordOption::WithFreqsAndPositions);
+            title = open(f.title);
+            body = open(f.body);
         }
         let doc = addr.doc_id;
         let in_title = if stems.len() == 1 {
             title
-                .first_mut()
-                .and_then(Option::as_mut)
-                .is_some_and(|p| on_doc(p, doc))
+                .first()
+                .and_then(Option::as_ref)
+                .is_some_and(|p| p.in_doc(doc).is_some())
         } else {
-            phrase_positions(&mut title, doc, &mut pos, &mut scratch) && !pos.is_empty()
+            phrase_positions(&title, doc, &mut pos) && !pos.is_empty()
         };
-        if !phrase_positions(&mut body, doc, &mut pos, &mut scratch) {
+        if !phrase_positions(&body, doc, &mut pos) {
             pos.clear();
         }
         if in_title || !pos.is_empty() {
@@ -285,38 +280,21 @@ fn locate(
     }
 }
 
-/// Whether `p` holds `doc` (moving it there when it is behind).
-fn on_doc(p: &mut SegmentPostings, doc: DocId) -> bool {
-    if p.doc() < doc {
-        p.seek(doc);
-    }
-    p.doc() == doc
-}
-
 /// Into `out`, the positions in `doc` where the stems stand in order, one after
 /// another (for one stem, where it stands); `false` when a stem is absent.
-fn phrase_positions(
-    postings: &mut [Option<SegmentPostings>],
-    doc: DocId,
-    out: &mut Vec<u32>,
-    scratch: &mut Vec<u32>,
-) -> bool {
+fn phrase_positions(lists: &[Option<Arc<TermPositions>>], doc: DocId, out: &mut Vec<u32>) -> bool {
     out.clear();
-    if postings.is_empty() {
+    if lists.is_empty() {
         return false;
     }
-    for (i, p) in postings.iter_mut().enumerate() {
-        let Some(p) = p.as_mut() else {
+    for (i, list) in lists.iter().enumerate() {
+        let Some(here) = list.as_ref().and_then(|l| l.in_doc(doc)) else {
             return false;
         };
-        if !on_doc(p, doc) {
-            return false;
-        }
         if i == 0 {
-            p.positions(out);
+            out.extend_from_slice(here);
         } else {
-            p.positions(scratch);
-            out.retain(|&q| scratch.binary_search(&(q + i as u32)).is_ok());
+            out.retain(|&q| here.binary_search(&(q + i as u32)).is_ok());
         }
     }
     true

@@ -100,6 +100,22 @@ impl Weight for DisMaxWeight {
             reader,
             boost,
         )?;
+        // Terms alone (no phrase): walked side by side without a virtual call.
+        if union.clauses.iter().all(|c| c.scorer.is::<ArrayTerm>()) {
+            let mut leaves = Vec::with_capacity(union.clauses.len());
+            for c in union.clauses {
+                if let Ok(t) = c.scorer.downcast::<ArrayTerm>() {
+                    leaves.push(*t);
+                }
+            }
+            return Ok(Box::new(TermDisMax {
+                leaves,
+                doc: union.doc,
+                size_hint: union.size_hint,
+                cost: union.cost,
+                tie_breaker: self.tie_breaker,
+            }));
+        }
         Ok(Box::new(DisMaxScorer {
             union,
             tie_breaker: self.tie_breaker,
@@ -266,6 +282,79 @@ impl Scorer for DisMaxScorer {
     fn score(&mut self) -> Score {
         let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
         for (score, _) in self.union.scores() {
+            max = Score::max(score, max);
+            sum += score;
+        }
+        max + (sum - max) * self.tie_breaker
+    }
+}
+
+/// [`DisMaxScorer`] over terms alone: the same documents and the same scores,
+/// its terms held by value.
+struct TermDisMax {
+    /// The terms still holding documents, in query order.
+    leaves: Vec<ArrayTerm>,
+    doc: DocId,
+    size_hint: u32,
+    cost: u64,
+    tie_breaker: Score,
+}
+
+impl TermDisMax {
+    /// Move to the smallest document of the terms, dropping finished ones.
+    fn land(&mut self) -> DocId {
+        let (mut min, mut finished) = (TERMINATED, false);
+        for l in &self.leaves {
+            let d = l.doc();
+            finished |= d == TERMINATED;
+            min = min.min(d);
+        }
+        if finished {
+            self.leaves.retain(|l| l.doc() != TERMINATED);
+        }
+        self.doc = min;
+        min
+    }
+}
+
+impl DocSet for TermDisMax {
+    fn advance(&mut self) -> DocId {
+        let doc = self.doc;
+        for l in &mut self.leaves {
+            if l.doc() == doc {
+                l.advance();
+            }
+        }
+        self.land()
+    }
+    fn seek(&mut self, target: DocId) -> DocId {
+        if self.doc >= target {
+            return self.doc;
+        }
+        for l in &mut self.leaves {
+            if l.doc() < target {
+                l.seek(target);
+            }
+        }
+        self.land()
+    }
+    fn doc(&self) -> DocId {
+        self.doc
+    }
+    fn size_hint(&self) -> u32 {
+        self.size_hint
+    }
+    fn cost(&self) -> u64 {
+        self.cost
+    }
+}
+
+impl Scorer for TermDisMax {
+    fn score(&mut self) -> Score {
+        let doc = self.doc;
+        let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
+        for l in self.leaves.iter_mut().filter(|l| l.doc() == doc) {
+            let score = l.score();
             max = Score::max(score, max);
             sum += score;
         }
@@ -836,6 +925,8 @@ pub struct TermWeights {
     bm25: Mutex<FastMap<Term, Bm25Weight>>,
     /// Decoded postings of each term scored so far, per segment.
     postings: Mutex<FastMap<(SegmentId, Term), Arc<TermPostings>>>,
+    /// Decoded positions of each term located so far, per segment.
+    positions: Mutex<FastMap<(SegmentId, Term), Option<Arc<TermPositions>>>>,
     /// Document frequency of each term looked up so far.
     pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
@@ -852,6 +943,59 @@ impl std::fmt::Debug for TermWeights {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl TermWeights {
+    /// The positions of `term` in every document of `seg` holding it, decoded
+    /// once and kept; `None` when no document holds it.
+    pub fn positions(&self, seg: &SegmentReader, term: &Term) -> Option<Arc<TermPositions>> {
+        let key = (seg.segment_id(), term.clone());
+        if let Some(p) = lock(&self.positions).get(&key) {
+            return p.clone();
+        }
+        let p = TermPositions::read(seg, term).map(Arc::new);
+        lock(&self.positions).insert(key, p.clone());
+        p
+    }
+}
+
+/// A term's positions in one segment, decoded: the documents holding it, and
+/// in each the positions where it stands (ascending).
+pub struct TermPositions {
+    docs: Vec<DocId>,
+    /// Where each document's positions begin in `positions` (one more entry
+    /// than `docs`, the last the end).
+    starts: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+impl TermPositions {
+    fn read(seg: &SegmentReader, term: &Term) -> Option<TermPositions> {
+        let inv = seg.inverted_index(term.field()).ok()?;
+        let option = IndexRecordOption::WithFreqsAndPositions;
+        let mut p = inv.read_postings(term, option).ok()??;
+        let mut out = TermPositions {
+            docs: Vec::new(),
+            starts: vec![0],
+            positions: Vec::new(),
+        };
+        let mut buf = Vec::new();
+        let mut doc = p.doc();
+        while doc != TERMINATED {
+            p.positions(&mut buf);
+            out.docs.push(doc);
+            out.positions.extend_from_slice(&buf);
+            out.starts.push(out.positions.len() as u32);
+            doc = p.advance();
+        }
+        Some(out)
+    }
+
+    /// The positions of the term in `doc`, or `None` when `doc` lacks it.
+    pub fn in_doc(&self, doc: DocId) -> Option<&[u32]> {
+        let i = self.docs.binary_search(&doc).ok()?;
+        Some(&self.positions[self.starts[i] as usize..self.starts[i + 1] as usize])
+    }
 }
 
 /// A term's postings in one segment, decoded: its documents (ending with

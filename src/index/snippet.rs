@@ -27,6 +27,10 @@ pub struct SnippetTokenizer {
     prefixes: Arc<[String]>,
     /// First bytes of the prefixes, either case.
     first: [bool; 256],
+    /// Bit `a << 8 | b` set when a prefix begins with the lowercase bytes `a b`,
+    /// or is the one byte `a` (then every `b`): one lookup rules out most words
+    /// that begin like no prefix but share its first letter.
+    pairs: Box<[u64; 1024]>,
     /// Stems of the candidate words seen so far (lowercase word → stem).
     stems: FastMap<String, String>,
 }
@@ -55,8 +59,18 @@ impl SnippetTokenizer {
                 first[usize::from(c.to_ascii_uppercase())] = true;
             }
         }
+        let mut pairs = Box::new([0u64; 1024]);
+        let mut set = |key: usize| pairs[key / 64] |= 1 << (key % 64);
+        for p in prefixes.iter().map(|p| p.as_bytes()) {
+            match *p {
+                [a] => (0..256).for_each(|b| set(usize::from(a) << 8 | b)),
+                [a, b, ..] => set(usize::from(a) << 8 | usize::from(b)),
+                [] => {}
+            }
+        }
         SnippetTokenizer {
             first,
+            pairs,
             words,
             stemmer,
             prefixes: prefixes.into(),
@@ -72,6 +86,13 @@ impl SnippetTokenizer {
             let b = word.as_bytes();
             if !b.first().is_some_and(|&c| self.first[usize::from(c)]) {
                 return None;
+            }
+            if let [x, y, ..] = *b {
+                let key =
+                    usize::from(x.to_ascii_lowercase()) << 8 | usize::from(y.to_ascii_lowercase());
+                if self.pairs[key / 64] & (1 << (key % 64)) == 0 {
+                    return None;
+                }
             }
             let candidate = self
                 .prefixes
