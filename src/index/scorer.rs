@@ -917,6 +917,9 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
     estimate.min(f64::from(max_docs)) as u32
 }
 
+/// A term in one segment.
+type SegmentTerm = (SegmentId, Term);
+
 /// Per-searcher caches kept across queries: the searcher never changes, so
 /// neither do a term's statistics, its BM25 weight or its postings.
 #[derive(Default)]
@@ -924,9 +927,9 @@ pub struct TermWeights {
     /// BM25 weight of each term scored so far.
     bm25: Mutex<FastMap<Term, Bm25Weight>>,
     /// Decoded postings of each term scored so far, per segment.
-    postings: Mutex<FastMap<(SegmentId, Term), Arc<TermPostings>>>,
+    postings: Mutex<FastMap<SegmentTerm, Arc<TermPostings>>>,
     /// Decoded positions of each term located so far, per segment.
-    positions: Mutex<FastMap<(SegmentId, Term), Option<Arc<TermPositions>>>>,
+    positions: Mutex<FastMap<SegmentTerm, Option<Arc<TermPositions>>>>,
     /// Document frequency of each term looked up so far.
     pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
