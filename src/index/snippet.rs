@@ -20,6 +20,20 @@ const PREFIX: usize = 3;
 /// Words this long (in bytes) or longer are dropped, as the index analyzer drops them.
 const LONG_WORD: usize = 40;
 
+/// Letters and digits, the bytes a word's first two are told apart by.
+const SLOTS: usize = 36;
+const PAIR_WORDS: usize = (SLOTS * SLOTS).div_ceil(64);
+
+/// Position of an ASCII letter (either case) or digit among the [`SLOTS`].
+fn slot(b: u8) -> Option<usize> {
+    match b {
+        b'a'..=b'z' => Some(usize::from(b - b'a')),
+        b'A'..=b'Z' => Some(usize::from(b - b'A')),
+        b'0'..=b'9' => Some(26 + usize::from(b - b'0')),
+        _ => None,
+    }
+}
+
 #[derive(Clone)]
 pub struct SnippetTokenizer {
     words: TextAnalyzer,
@@ -27,10 +41,11 @@ pub struct SnippetTokenizer {
     prefixes: Arc<[String]>,
     /// First bytes of the prefixes, either case.
     first: [bool; 256],
-    /// Bit `a << 8 | b` set when a prefix begins with the lowercase bytes `a b`,
-    /// or is the one byte `a` (then every `b`): one lookup rules out most words
-    /// that begin like no prefix but share its first letter.
-    pairs: Box<[u64; 1024]>,
+    /// Bit `slot(a) * SLOTS + slot(b)` set when a prefix begins with the
+    /// letters or digits `a b`, or is the one byte `a` (then every `b`): one
+    /// lookup rules out most words that begin like no prefix but share its
+    /// first letter.
+    pairs: [u64; PAIR_WORDS],
     /// Stems of the candidate words seen so far (lowercase word → stem).
     stems: FastMap<String, String>,
 }
@@ -59,12 +74,21 @@ impl SnippetTokenizer {
                 first[usize::from(c.to_ascii_uppercase())] = true;
             }
         }
-        let mut pairs = Box::new([0u64; 1024]);
+        let mut pairs = [0u64; PAIR_WORDS];
         let mut set = |key: usize| pairs[key / 64] |= 1 << (key % 64);
         for p in prefixes.iter().map(|p| p.as_bytes()) {
+            // A prefix not of letters or digits matches no word ruled out here.
             match *p {
-                [a] => (0..256).for_each(|b| set(usize::from(a) << 8 | b)),
-                [a, b, ..] => set(usize::from(a) << 8 | usize::from(b)),
+                [a] => {
+                    if let Some(a) = slot(a) {
+                        (0..SLOTS).for_each(|b| set(a * SLOTS + b));
+                    }
+                }
+                [a, b, ..] => {
+                    if let (Some(a), Some(b)) = (slot(a), slot(b)) {
+                        set(a * SLOTS + b);
+                    }
+                }
                 [] => {}
             }
         }
@@ -87,9 +111,10 @@ impl SnippetTokenizer {
             if !b.first().is_some_and(|&c| self.first[usize::from(c)]) {
                 return None;
             }
-            if let [x, y, ..] = *b {
-                let key =
-                    usize::from(x.to_ascii_lowercase()) << 8 | usize::from(y.to_ascii_lowercase());
+            if let [x, y, ..] = *b
+                && let (Some(x), Some(y)) = (slot(x), slot(y))
+            {
+                let key = x * SLOTS + y;
                 if self.pairs[key / 64] & (1 << (key % 64)) == 0 {
                     return None;
                 }
