@@ -8,6 +8,8 @@ use super::schema::Fields;
 use super::scorer::{Priors, TermPositions, TermWeights};
 use crate::rulebook::Game;
 use std::sync::Arc;
+use tantivy::SegmentReader;
+use tantivy::postings::{Postings, SegmentPostings};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
 
@@ -233,6 +235,64 @@ fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, groups: us
     best
 }
 
+/// Where a stem stands in each document: decoded and kept, or read from its
+/// posting list as stored (on the stem's first use, see `TermWeights::second_use`).
+enum Positions {
+    Kept(Arc<TermPositions>),
+    Stored(Box<SegmentPostings>),
+}
+
+impl Positions {
+    fn open(weights: &TermWeights, seg: &SegmentReader, term: &Term) -> Option<Positions> {
+        match weights.positions(seg, term) {
+            Some(kept) => kept.map(Positions::Kept),
+            None => {
+                let inv = seg.inverted_index(term.field()).ok()?;
+                let option = IndexRecordOption::WithFreqsAndPositions;
+                let p = inv.read_postings(term, option).ok()??;
+                Some(Positions::Stored(Box::new(p)))
+            }
+        }
+    }
+
+    /// Whether `doc` holds the stem (documents are asked in ascending order).
+    fn holds(&mut self, doc: DocId) -> bool {
+        match self {
+            Positions::Kept(p) => p.in_doc(doc).is_some(),
+            Positions::Stored(p) => {
+                if p.doc() < doc {
+                    p.seek(doc);
+                }
+                p.doc() == doc
+            }
+        }
+    }
+
+    /// Into `out`, where the stem stands in `doc`; `false` when `doc` lacks it.
+    fn in_doc(&mut self, doc: DocId, out: &mut Vec<u32>) -> bool {
+        match self {
+            Positions::Kept(p) => match p.in_doc(doc) {
+                Some(here) => {
+                    out.clear();
+                    out.extend_from_slice(here);
+                    true
+                }
+                None => false,
+            },
+            Positions::Stored(p) => {
+                if p.doc() < doc {
+                    p.seek(doc);
+                }
+                if p.doc() != doc {
+                    return false;
+                }
+                p.positions(out);
+                true
+            }
+        }
+    }
+}
+
 /// Call `each(candidate, in_title, body positions)` for every candidate holding
 /// the stem (or the phrase of stems) in its title or body.
 fn locate(
@@ -245,18 +305,18 @@ fn locate(
     each: &mut dyn FnMut(usize, bool, &[u32]),
 ) {
     let mut seg_ord = u32::MAX;
-    let mut title: Vec<Option<Arc<TermPositions>>> = Vec::new();
-    let mut body: Vec<Option<Arc<TermPositions>>> = Vec::new();
-    let mut pos = Vec::new();
+    let mut title: Vec<Option<Positions>> = Vec::new();
+    let mut body: Vec<Option<Positions>> = Vec::new();
+    let (mut pos, mut scratch) = (Vec::new(), Vec::new());
     for &ci in order {
         let addr = cands[ci].addr;
         if addr.segment_ord != seg_ord {
             seg_ord = addr.segment_ord;
             let seg = searcher.segment_reader(seg_ord);
-            let open = |field| -> Vec<Option<Arc<TermPositions>>> {
+            let open = |field| -> Vec<Option<Positions>> {
                 stems
                     .iter()
-                    .map(|s| weights.positions(seg, &Term::from_field_text(field, s)))
+                    .map(|s| Positions::open(weights, seg, &Term::from_field_text(field, s)))
                     .collect()
             };
             title = open(f.title);
@@ -265,13 +325,13 @@ fn locate(
         let doc = addr.doc_id;
         let in_title = if stems.len() == 1 {
             title
-                .first()
-                .and_then(Option::as_ref)
-                .is_some_and(|p| p.in_doc(doc).is_some())
+                .first_mut()
+                .and_then(Option::as_mut)
+                .is_some_and(|p| p.holds(doc))
         } else {
-            phrase_positions(&title, doc, &mut pos) && !pos.is_empty()
+            phrase_positions(&mut title, doc, &mut pos, &mut scratch) && !pos.is_empty()
         };
-        if !phrase_positions(&body, doc, &mut pos) {
+        if !phrase_positions(&mut body, doc, &mut pos, &mut scratch) {
             pos.clear();
         }
         if in_title || !pos.is_empty() {
@@ -282,19 +342,30 @@ fn locate(
 
 /// Into `out`, the positions in `doc` where the stems stand in order, one after
 /// another (for one stem, where it stands); `false` when a stem is absent.
-fn phrase_positions(lists: &[Option<Arc<TermPositions>>], doc: DocId, out: &mut Vec<u32>) -> bool {
+fn phrase_positions(
+    lists: &mut [Option<Positions>],
+    doc: DocId,
+    out: &mut Vec<u32>,
+    scratch: &mut Vec<u32>,
+) -> bool {
     out.clear();
     if lists.is_empty() {
         return false;
     }
-    for (i, list) in lists.iter().enumerate() {
-        let Some(here) = list.as_ref().and_then(|l| l.in_doc(doc)) else {
+    for (i, list) in lists.iter_mut().enumerate() {
+        let Some(list) = list.as_mut() else {
             return false;
         };
         if i == 0 {
-            out.extend_from_slice(here);
+            if !list.in_doc(doc, out) {
+                out.clear();
+                return false;
+            }
         } else {
-            out.retain(|&q| here.binary_search(&(q + i as u32)).is_ok());
+            if !list.in_doc(doc, scratch) {
+                return false;
+            }
+            out.retain(|&q| scratch.binary_search(&(q + i as u32)).is_ok());
         }
     }
     true

@@ -930,6 +930,8 @@ pub struct TermWeights {
     postings: Mutex<FastMap<SegmentTerm, Arc<TermPostings>>>,
     /// Decoded positions of each term located so far, per segment.
     positions: Mutex<FastMap<SegmentTerm, Option<Arc<TermPositions>>>>,
+    /// Terms scored, and terms located, once already.
+    used: Mutex<FastMap<(Use, Term), ()>>,
     /// Document frequency of each term looked up so far.
     pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
@@ -948,17 +950,39 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What a term is used for, as [`TermWeights::second_use`] counts it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Use {
+    Scored,
+    Located,
+}
+
 impl TermWeights {
+    /// Whether `term` was used for `what` before; it is from now on. A term's
+    /// postings and positions are decoded and kept on its second use only, so
+    /// a one-off search (the command line) decodes nothing it does not walk.
+    pub fn second_use(&self, what: Use, term: &Term) -> bool {
+        lock(&self.used).insert((what, term.clone()), ()).is_some()
+    }
+
     /// The positions of `term` in every document of `seg` holding it, decoded
-    /// once and kept; `None` when no document holds it.
-    pub fn positions(&self, seg: &SegmentReader, term: &Term) -> Option<Arc<TermPositions>> {
+    /// once and kept (`Some(None)` when no document holds it); `None` on the
+    /// term's first use for this, when they are not decoded.
+    pub fn positions(
+        &self,
+        seg: &SegmentReader,
+        term: &Term,
+    ) -> Option<Option<Arc<TermPositions>>> {
         let key = (seg.segment_id(), term.clone());
         if let Some(p) = lock(&self.positions).get(&key) {
-            return p.clone();
+            return Some(p.clone());
+        }
+        if !self.second_use(Use::Located, term) {
+            return None;
         }
         let p = TermPositions::read(seg, term).map(Arc::new);
         lock(&self.positions).insert(key, p.clone());
-        p
+        Some(p)
     }
 }
 
@@ -1060,6 +1084,11 @@ impl Query for CachedTerm {
             } if self.option.has_freq() => statistics_provider,
             _ => return TermQuery::new(self.term.clone(), self.option).weight(scoring),
         };
+        if !self.weights.second_use(Use::Scored, &self.term) {
+            // Scored as tantivy scores it, the same to the bit, from its posting
+            // list as stored: nothing is decoded that the walk skips.
+            return TermQuery::new(self.term.clone(), self.option).weight(scoring);
+        }
         let cached = lock(&self.weights.bm25).get(&self.term).cloned();
         let bm25 = match cached {
             Some(w) => w,
