@@ -17,7 +17,7 @@
 
 use super::ix_err;
 use super::schema::{DocKind, Fields};
-use super::scorer::{CachedTerm, Cover, DisMax, TermWeights, bm25_bound};
+use super::scorer::{CachedTerm, Cover, DisMax, TermWeights, bm25_bound, lock};
 use super::text;
 use super::text::pair_token;
 use crate::error::Result;
@@ -594,12 +594,12 @@ impl Bm25StatisticsProvider for Stats<'_> {
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        let lock = || self.freqs.freqs.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&n) = lock().get(term) {
+        let held = || lock(&self.freqs.freqs);
+        if let Some(&n) = held().get(term) {
             return Ok(n);
         }
         let n = self.searcher.doc_freq(term)?;
-        lock().insert(term.clone(), n);
+        held().insert(term.clone(), n);
         Ok(n)
     }
 }
@@ -611,12 +611,12 @@ const MAX_CLOSE: usize = 4;
 /// its first letter and, unless swapped, its second (a transposition counting
 /// as one edit), the commonest first; found once per stem and index.
 fn close_words(searcher: &Searcher, field: Field, stem: &str, cache: &TermWeights) -> Vec<String> {
-    let lock = || cache.close.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = lock().get(stem) {
+    let held = || lock(&cache.close);
+    if let Some(found) = held().get(stem) {
         return found.clone();
     }
     let found = find_close_words(searcher, field, stem);
-    lock().insert(stem.to_string(), found.clone());
+    held().insert(stem.to_string(), found.clone());
     found
 }
 

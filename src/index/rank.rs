@@ -5,7 +5,7 @@
 
 use super::query::{GAMMA, Plan};
 use super::schema::Fields;
-use super::scorer::{Priors, TermPositions, TermWeights};
+use super::scorer::{Priors, TermPositions, TermWeights, lock};
 use crate::rulebook::Game;
 use std::sync::Arc;
 use tantivy::SegmentReader;
@@ -93,8 +93,8 @@ fn stem_games(
     stem: &str,
     sections: u32,
 ) -> [u32; 3] {
-    let lock = || weights.games.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(c) = lock().get(stem) {
+    let held = || lock(&weights.games);
+    if let Some(c) = held().get(stem) {
         return *c;
     }
     let mut counts = [0u32; 3];
@@ -114,7 +114,7 @@ fn stem_games(
             doc = postings.advance();
         }
     }
-    lock().insert(stem.to_string(), counts);
+    held().insert(stem.to_string(), counts);
     counts
 }
 

@@ -102,17 +102,8 @@ impl Weight for DisMaxWeight {
         )?;
         // Terms alone (no phrase): walked side by side without a virtual call.
         if union.clauses.iter().all(|c| c.scorer.is::<ArrayTerm>()) {
-            let mut leaves = Vec::with_capacity(union.clauses.len());
-            for c in union.clauses {
-                if let Ok(t) = c.scorer.downcast::<ArrayTerm>() {
-                    leaves.push(*t);
-                }
-            }
-            return Ok(Box::new(TermDisMax {
-                leaves,
-                doc: union.doc,
-                size_hint: union.size_hint,
-                cost: union.cost,
+            return Ok(Box::new(DisMaxScorer {
+                union: union.map(|s| s.downcast::<ArrayTerm>().ok().map(|t| *t)),
                 tie_breaker: self.tie_breaker,
             }));
         }
@@ -144,16 +135,16 @@ fn explain(
 
 /// One scorer of a [`Union`], with its tag (its coverage weight) and an upper
 /// bound of its score.
-struct Clause {
-    scorer: Box<dyn Scorer>,
+struct Clause<S = Box<dyn Scorer>> {
+    scorer: S,
     tag: f32,
     bound: Score,
 }
 
 /// Scorers walked side by side.
-struct Union {
+struct Union<S = Box<dyn Scorer>> {
     /// Scorers still holding documents, in query order (the order scores are summed in).
-    clauses: Vec<Clause>,
+    clauses: Vec<Clause<S>>,
     doc: DocId,
     size_hint: u32,
     cost: u64,
@@ -191,6 +182,29 @@ impl Union {
         })
     }
 
+    /// The same union over `convert`ed scorers; `None` from `convert` is a
+    /// scorer dropped.
+    fn map<T>(self, convert: impl Fn(Box<dyn Scorer>) -> Option<T>) -> Union<T> {
+        Union {
+            clauses: self
+                .clauses
+                .into_iter()
+                .filter_map(|c| {
+                    Some(Clause {
+                        scorer: convert(c.scorer)?,
+                        tag: c.tag,
+                        bound: c.bound,
+                    })
+                })
+                .collect(),
+            doc: self.doc,
+            size_hint: self.size_hint,
+            cost: self.cost,
+        }
+    }
+}
+
+impl<S: Scorer> Union<S> {
     /// Move to `min`, the smallest document of the scorers, dropping the
     /// finished ones when there are any (`finished`).
     fn land(&mut self, min: DocId, finished: bool) -> DocId {
@@ -248,113 +262,33 @@ impl Union {
     }
 }
 
-/// DocSet methods of a scorer built on a [`Union`] field `union`.
-macro_rules! union_docset {
-    ($t:ty) => {
-        impl DocSet for $t {
-            fn advance(&mut self) -> DocId {
-                self.union.advance()
-            }
-            fn seek(&mut self, target: DocId) -> DocId {
-                self.union.seek(target)
-            }
-            fn doc(&self) -> DocId {
-                self.union.doc
-            }
-            fn size_hint(&self) -> u32 {
-                self.union.size_hint
-            }
-            fn cost(&self) -> u64 {
-                self.union.cost
-            }
-        }
-    };
-}
-
-struct DisMaxScorer {
-    union: Union,
+struct DisMaxScorer<S = Box<dyn Scorer>> {
+    union: Union<S>,
     tie_breaker: Score,
 }
 
-union_docset!(DisMaxScorer);
+impl<S: Scorer> DocSet for DisMaxScorer<S> {
+    fn advance(&mut self) -> DocId {
+        self.union.advance()
+    }
+    fn seek(&mut self, target: DocId) -> DocId {
+        self.union.seek(target)
+    }
+    fn doc(&self) -> DocId {
+        self.union.doc
+    }
+    fn size_hint(&self) -> u32 {
+        self.union.size_hint
+    }
+    fn cost(&self) -> u64 {
+        self.union.cost
+    }
+}
 
-impl Scorer for DisMaxScorer {
+impl<S: Scorer> Scorer for DisMaxScorer<S> {
     fn score(&mut self) -> Score {
         let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
         for (score, _) in self.union.scores() {
-            max = Score::max(score, max);
-            sum += score;
-        }
-        max + (sum - max) * self.tie_breaker
-    }
-}
-
-/// [`DisMaxScorer`] over terms alone: the same documents and the same scores,
-/// its terms held by value.
-struct TermDisMax {
-    /// The terms still holding documents, in query order.
-    leaves: Vec<ArrayTerm>,
-    doc: DocId,
-    size_hint: u32,
-    cost: u64,
-    tie_breaker: Score,
-}
-
-impl TermDisMax {
-    /// Move to the smallest document of the terms, dropping finished ones.
-    fn land(&mut self) -> DocId {
-        let (mut min, mut finished) = (TERMINATED, false);
-        for l in &self.leaves {
-            let d = l.doc();
-            finished |= d == TERMINATED;
-            min = min.min(d);
-        }
-        if finished {
-            self.leaves.retain(|l| l.doc() != TERMINATED);
-        }
-        self.doc = min;
-        min
-    }
-}
-
-impl DocSet for TermDisMax {
-    fn advance(&mut self) -> DocId {
-        let doc = self.doc;
-        for l in &mut self.leaves {
-            if l.doc() == doc {
-                l.advance();
-            }
-        }
-        self.land()
-    }
-    fn seek(&mut self, target: DocId) -> DocId {
-        if self.doc >= target {
-            return self.doc;
-        }
-        for l in &mut self.leaves {
-            if l.doc() < target {
-                l.seek(target);
-            }
-        }
-        self.land()
-    }
-    fn doc(&self) -> DocId {
-        self.doc
-    }
-    fn size_hint(&self) -> u32 {
-        self.size_hint
-    }
-    fn cost(&self) -> u64 {
-        self.cost
-    }
-}
-
-impl Scorer for TermDisMax {
-    fn score(&mut self) -> Score {
-        let doc = self.doc;
-        let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
-        for l in self.leaves.iter_mut().filter(|l| l.doc() == doc) {
-            let score = l.score();
             max = Score::max(score, max);
             sum += score;
         }
@@ -946,7 +880,8 @@ impl std::fmt::Debug for TermWeights {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+/// `m` locked, even when a thread panicked holding it (the caches stay valid).
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
