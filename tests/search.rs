@@ -834,6 +834,52 @@ fn pruned_first_pass_finds_what_scoring_every_document_finds() {
     assert_eq!(pruned, index.first_pass(&query, 20, true).unwrap());
 }
 
+/// A document's words are found and kept on its second showing as a hit, and
+/// its snippet is then chosen from them. Over every evaluation question (in its
+/// game, 20 hits, and without a game), an index that has shown every hit before
+/// must give what a freshly opened one gives, whose first showing of a document
+/// reads its text.
+#[test]
+fn kept_words_give_the_snippets_of_a_first_showing() {
+    let tmp = TempDir::new("words");
+    let (eval, warm) = eval_index(&tmp);
+    let queries: Vec<Query> = eval
+        .questions
+        .iter()
+        .flat_map(|q| {
+            [(Some(q.game), 20), (None, 5)].map(|(game, limit)| Query {
+                text: q.q.clone(),
+                game,
+                kind: None,
+                limit,
+            })
+        })
+        .collect();
+    for _ in 0..2 {
+        for q in &queries {
+            warm.search(q).unwrap();
+        }
+    }
+    let fresh = Index::open_or_build(&Paths {
+        rulebook: rulebook(),
+        index: tmp.path().join("index"),
+        data_dir: tmp.path().join("data"),
+    })
+    .unwrap();
+    let mut first_shown = std::collections::HashSet::new();
+    for q in &queries {
+        let json = |hits: Vec<swjudge::index::Hit>| serde_json::to_string(&hits).unwrap();
+        let hits = fresh.search(q).unwrap();
+        first_shown.extend(hits.iter().map(|h| h.id.clone()));
+        assert_eq!(json(hits), json(warm.search(q).unwrap()), "{:?}", q.text);
+    }
+    assert!(
+        first_shown.len() > 500,
+        "{} documents shown",
+        first_shown.len()
+    );
+}
+
 /// Recall@5 over tests/data/search-eval.yaml against the committed rulebook and
 /// the fixture cards: the share of questions with an answer in the first five
 /// hits, within the question's game (`--game`) and without a game, for the

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
 use tantivy::schema::Field;
@@ -146,6 +147,26 @@ struct Stored {
     superseded: bool,
     /// The body as plain text.
     plain: String,
+    /// Whether the document has been a hit before.
+    shown: AtomicBool,
+    /// The words of `plain`, found on the document's second time as a hit (a
+    /// one-off search reads only the part of the body it shows).
+    words: OnceLock<Option<snippet::Words>>,
+}
+
+impl Stored {
+    /// The words of the body, when kept (see `words`).
+    fn words(&self) -> Option<&snippet::Words> {
+        if let Some(w) = self.words.get() {
+            return w.as_ref();
+        }
+        if !self.shown.swap(true, Ordering::Relaxed) {
+            return None;
+        }
+        self.words
+            .get_or_init(|| snippet::Words::of(&self.plain))
+            .as_ref()
+    }
 }
 
 /// Fast-field columns of one segment.
@@ -526,6 +547,8 @@ impl Index {
             source,
             superseded: self.superseded(addr),
             plain: text(f.body)?,
+            shown: AtomicBool::new(false),
+            words: OnceLock::new(),
         };
         Ok(cell.get_or_init(|| Box::new(s)))
     }
@@ -595,11 +618,17 @@ fn hit(
     stems: &[String],
 ) -> Hit {
     let plain = s.plain.as_str();
-    let win = snippet_window(plain, stems);
+    let words = s.words();
+    let win = snippet_window(plain, stems, words);
     let window = &plain[win.clone()];
-    let best = snippet::best_fragment(tokenizer, window, terms, SNIPPET_CHARS)
-        .filter(|(range, _)| !window[range.clone()].trim().is_empty())
-        .map(|(range, hl)| (range.start + win.start..range.end + win.start, hl));
+    let best = match words {
+        Some(w) => {
+            snippet::best_fragment_in(tokenizer, plain, win.clone(), w, terms, SNIPPET_CHARS)
+        }
+        None => snippet::best_fragment(tokenizer, window, terms, SNIPPET_CHARS),
+    }
+    .filter(|(range, _)| !window[range.clone()].trim().is_empty())
+    .map(|(range, hl)| (range.start + win.start..range.end + win.start, hl));
     let (snippet, highlights) = match best {
         Some((range, hl)) => sentence_snippet(plain, range, hl),
         None => (lead(plain, SNIPPET_CHARS), Vec::new()),
@@ -695,13 +724,17 @@ fn sentence_starts_at(b: &[u8], i: usize) -> bool {
 /// The part of `text` the snippet is chosen from: long bodies are cut to a
 /// window starting a little before the first word that begins with a query stem,
 /// so snippet cost does not grow with section length.
-fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
+fn snippet_window(text: &str, stems: &[String], words: Option<&snippet::Words>) -> Range<usize> {
     const BEFORE: usize = 100;
     const WINDOW: usize = 450;
     if text.len() <= WINDOW {
         return 0..text.len();
     }
-    let first = first_word_starting_with(text.as_bytes(), stems).unwrap_or(0);
+    let first = match words {
+        Some(w) => w.first_starting_with(text.as_bytes(), stems),
+        None => first_word_starting_with(text.as_bytes(), stems),
+    }
+    .unwrap_or(0);
     let mut start = first.saturating_sub(BEFORE);
     while !text.is_char_boundary(start) {
         start -= 1;
@@ -730,26 +763,16 @@ fn snippet_window(text: &str, stems: &[String]) -> Range<usize> {
 /// Byte offset of the first word of `text` that starts with one of `stems`
 /// (ASCII case-insensitive), in one pass over the text.
 fn first_word_starting_with(text: &[u8], stems: &[String]) -> Option<usize> {
-    // First bytes of the stems, either case: most words are ruled out by one lookup.
-    let mut first = [false; 256];
-    for s in stems {
-        if let Some(&c) = s.as_bytes().first() {
-            first[usize::from(c.to_ascii_lowercase())] = true;
-            first[usize::from(c.to_ascii_uppercase())] = true;
-        }
-    }
+    let first = snippet::first_bytes(stems);
     let mut prev_alnum = false;
     for (i, &b) in text.iter().enumerate() {
         let alnum = b.is_ascii_alphanumeric();
-        if alnum && !prev_alnum && first[usize::from(b)] {
-            let rest = &text[i..];
-            let hit = stems.iter().any(|s| {
-                let s = s.as_bytes();
-                !s.is_empty() && rest.len() >= s.len() && rest[..s.len()].eq_ignore_ascii_case(s)
-            });
-            if hit {
-                return Some(i);
-            }
+        if alnum
+            && !prev_alnum
+            && first[usize::from(b)]
+            && snippet::starts_with_any(&text[i..], stems)
+        {
+            return Some(i);
         }
         prev_alnum = alnum;
     }
@@ -801,7 +824,7 @@ mod tests {
             "abcdefghij ".repeat(60),
             "klmnopqrs ".repeat(60)
         );
-        let w = snippet_window(&text, &["drain".to_string()]);
+        let w = snippet_window(&text, &["drain".to_string()], None);
         assert!(w.start > 0 && w.end < text.len(), "{w:?}");
         assert_eq!(
             text.as_bytes()[w.start - 1],
@@ -818,10 +841,13 @@ mod tests {
             "x ".repeat(1000),
             "y ".repeat(1000)
         );
-        let w = snippet_window(&text, &["drain".to_string()]);
+        let w = snippet_window(&text, &["drain".to_string()], None);
         assert!(text[w.clone()].contains("force drain here"));
         assert!(w.len() <= 450);
-        assert_eq!(snippet_window("short text", &["zz".to_string()]), 0..10);
+        assert_eq!(
+            snippet_window("short text", &["zz".to_string()], None),
+            0..10
+        );
         let drain = ["drain".to_string()];
         assert_eq!(first_word_starting_with(b"a Drains b", &drain), Some(2));
         assert_eq!(first_word_starting_with(b"redrain", &drain), None);

@@ -46,8 +46,9 @@ pub struct SnippetTokenizer {
     /// lookup rules out most words that begin like no prefix but share its
     /// first letter.
     pairs: [u64; PAIR_WORDS],
-    /// Stems of the candidate words seen so far (lowercase word → stem).
-    stems: FastMap<String, String>,
+    /// Weights of the candidate words seen so far (lowercase word → the
+    /// weight of its stem among the terms, if it is one).
+    weights: FastMap<String, Option<f32>>,
 }
 
 impl SnippetTokenizer {
@@ -67,13 +68,7 @@ impl SnippetTokenizer {
             .collect();
         prefixes.sort();
         prefixes.dedup();
-        let mut first = [false; 256];
-        for p in &prefixes {
-            if let Some(&c) = p.as_bytes().first() {
-                first[usize::from(c.to_ascii_lowercase())] = true;
-                first[usize::from(c.to_ascii_uppercase())] = true;
-            }
-        }
+        let first = first_bytes(&prefixes);
         let mut pairs = [0u64; PAIR_WORDS];
         let mut set = |key: usize| pairs[key / 64] |= 1 << (key % 64);
         for p in prefixes.iter().map(|p| p.as_bytes()) {
@@ -98,14 +93,15 @@ impl SnippetTokenizer {
             words,
             stemmer,
             prefixes: prefixes.into(),
-            stems: FastMap::default(),
+            weights: FastMap::default(),
         }
     }
 
-    /// What `word` (as it stands in the text) becomes as a token: lowercase, and
-    /// stemmed when it could stem to a query term; `None` when it cannot match
-    /// any query term at all (most words), decided without allocating.
-    fn term_of(&mut self, word: &str) -> Option<&str> {
+    /// The weight in `terms` of the term `word` (as it stands in the text)
+    /// becomes as a token, lowercase and stemmed; `None` when it is no term of
+    /// them. Most words are ruled out by their first letters without
+    /// allocating; the others are looked up once per word.
+    fn weight_of(&mut self, word: &str, terms: &BTreeMap<String, f32>) -> Option<f32> {
         let lower: Cow<'_, str> = if word.is_ascii() {
             let b = word.as_bytes();
             if !b.first().is_some_and(|&c| self.first[usize::from(c)]) {
@@ -141,63 +137,140 @@ impl SnippetTokenizer {
             }
             Cow::Owned(l)
         };
-        if !self.stems.contains_key(lower.as_ref()) {
-            let stem = {
-                let mut stream = self.stemmer.token_stream(&lower);
-                stream.next().map(|t| t.text.clone())
-            };
-            let lower = lower.clone().into_owned();
-            let stem = stem.unwrap_or_else(|| lower.clone());
-            self.stems.insert(lower, stem);
+        if let Some(&w) = self.weights.get(lower.as_ref()) {
+            return w;
         }
-        self.stems.get(lower.as_ref()).map(String::as_str)
+        let stem = {
+            let mut stream = self.stemmer.token_stream(&lower);
+            stream.next().map(|t| t.text.clone())
+        };
+        let w = terms.get(stem.as_deref().unwrap_or(&lower)).copied();
+        self.weights.insert(lower.into_owned(), w);
+        w
     }
 }
 
-/// Call `each` with the byte range of every word of `text` as the index
-/// analyzer splits them (runs of alphanumeric characters), long words left out.
-fn for_each_word(text: &str, mut each: impl FnMut(Range<usize>)) {
-    if text.is_ascii() {
-        ascii_words(text.as_bytes()).for_each(each);
-        return;
-    }
+/// Byte range of every word of `text` as the index analyzer splits them (runs
+/// of alphanumeric characters), long words left out.
+fn unicode_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut chars = text.char_indices().peekable();
-    while let Some((from, c)) = chars.next() {
-        if !c.is_alphanumeric() {
-            continue;
-        }
-        let mut to = text.len();
-        for (i, c) in chars.by_ref() {
+    std::iter::from_fn(move || {
+        while let Some((from, c)) = chars.next() {
             if !c.is_alphanumeric() {
-                to = i;
-                break;
+                continue;
+            }
+            let mut to = text.len();
+            for (i, c) in chars.by_ref() {
+                if !c.is_alphanumeric() {
+                    to = i;
+                    break;
+                }
+            }
+            if to - from < LONG_WORD {
+                return Some(from..to);
             }
         }
-        if to - from < LONG_WORD {
-            each(from..to);
-        }
-    }
+        None
+    })
 }
 
-/// [`words`] for ASCII text, byte by byte.
+/// [`unicode_words`] for ASCII text, byte by byte.
 fn ascii_words(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    ascii_runs(b).filter(|r| r.len() < LONG_WORD)
+}
+
+/// Every run of ASCII letters and digits in `b`, long ones included.
+fn ascii_runs(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
-        loop {
-            while i < b.len() && !b[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            if i >= b.len() {
-                return None;
-            }
-            let from = i;
-            while i < b.len() && b[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            if i - from < LONG_WORD {
-                return Some(from..i);
-            }
+        while i < b.len() && !b[i].is_ascii_alphanumeric() {
+            i += 1;
         }
+        if i >= b.len() {
+            return None;
+        }
+        let from = i;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        Some(from..i)
+    })
+}
+
+/// Where the words of one document's text stand, found once and kept with the
+/// document, so that choosing a snippet for it again reads no byte that cannot
+/// begin a query word.
+#[derive(Debug)]
+pub struct Words {
+    /// Every run of ASCII letters and digits (long ones included), as byte ranges.
+    runs: Box<[(u32, u32)]>,
+    /// Whether the text has no letter or digit beyond ASCII: then the runs are
+    /// the words the index analyzer finds, in the text and in any part of it.
+    ascii_words: bool,
+}
+
+impl Words {
+    pub fn of(text: &str) -> Option<Words> {
+        let fits = |n: usize| u32::try_from(n).ok();
+        let runs = ascii_runs(text.as_bytes())
+            .map(|r| Some((fits(r.start)?, fits(r.end)?)))
+            .collect::<Option<_>>()?;
+        Some(Words {
+            runs,
+            ascii_words: text.is_ascii()
+                || !text.chars().any(|c| !c.is_ascii() && c.is_alphanumeric()),
+        })
+    }
+
+    /// Byte offset of the first run that starts with one of `stems` (ASCII
+    /// case-insensitive) in `text`, the text these words were found in.
+    pub fn first_starting_with(&self, text: &[u8], stems: &[String]) -> Option<usize> {
+        let first = first_bytes(stems);
+        self.runs
+            .iter()
+            .map(|&(s, _)| s as usize)
+            .find(|&i| first[usize::from(text[i])] && starts_with_any(&text[i..], stems))
+    }
+
+    /// The words [`best_fragment`] would find in `text[window]` (relative to the
+    /// window), or `None` when they are not the runs cut to the window.
+    fn within(&self, window: Range<usize>) -> Option<impl Iterator<Item = Range<usize>> + '_> {
+        if !self.ascii_words {
+            return None;
+        }
+        let from = self
+            .runs
+            .partition_point(|&(_, e)| e as usize <= window.start);
+        Some(
+            self.runs[from..]
+                .iter()
+                .map(|&(s, e)| (s as usize, e as usize))
+                .take_while(move |&(s, _)| s < window.end)
+                .map(move |(s, e)| {
+                    s.max(window.start) - window.start..e.min(window.end) - window.start
+                })
+                .filter(|r| r.len() < LONG_WORD),
+        )
+    }
+}
+
+/// First bytes of `stems`, either case: one lookup rules out most words.
+pub fn first_bytes(stems: &[String]) -> [bool; 256] {
+    let mut first = [false; 256];
+    for s in stems {
+        if let Some(&c) = s.as_bytes().first() {
+            first[usize::from(c.to_ascii_lowercase())] = true;
+            first[usize::from(c.to_ascii_uppercase())] = true;
+        }
+    }
+    first
+}
+
+/// Whether `text` begins with one of `stems`, ASCII case-insensitive.
+pub fn starts_with_any(text: &[u8], stems: &[String]) -> bool {
+    stems.iter().any(|s| {
+        let s = s.as_bytes();
+        !s.is_empty() && text.len() >= s.len() && text[..s.len()].eq_ignore_ascii_case(s)
     })
 }
 
@@ -231,26 +304,60 @@ pub fn best_fragment(
     terms: &BTreeMap<String, f32>,
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
+    if text.is_ascii() {
+        best_of(tokenizer, text, ascii_words(text.as_bytes()), terms, max)
+    } else {
+        best_of(tokenizer, text, unicode_words(text), terms, max)
+    }
+}
+
+/// [`best_fragment`] of `text[window]`, its words read from `words` (those of
+/// `text`) when they serve. Ranges are relative to the window.
+pub fn best_fragment_in(
+    tokenizer: &mut SnippetTokenizer,
+    text: &str,
+    window: Range<usize>,
+    words: &Words,
+    terms: &BTreeMap<String, f32>,
+    max: usize,
+) -> Option<(Range<usize>, Vec<Range<usize>>)> {
+    let part = &text[window.clone()];
+    match words.within(window) {
+        Some(found) => best_of(tokenizer, part, found, terms, max),
+        None => best_fragment(tokenizer, part, terms, max),
+    }
+}
+
+fn best_of(
+    tokenizer: &mut SnippetTokenizer,
+    text: &str,
+    words: impl Iterator<Item = Range<usize>>,
+    terms: &BTreeMap<String, f32>,
+    max: usize,
+) -> Option<(Range<usize>, Vec<Range<usize>>)> {
     let mut best: Option<Fragment> = None;
     let mut keep = |f: Fragment| {
         if f.score > 0.0 && best.as_ref().is_none_or(|b| f.score > b.score) {
             best = Some(f);
         }
     };
+    let bytes = text.as_bytes();
     let mut current = Fragment::new(0);
-    for_each_word(text, |w| {
+    for w in words {
         if w.end - current.start > max {
             keep(std::mem::replace(&mut current, Fragment::new(w.start)));
         }
         current.stop = w.end;
-        if let Some(&weight) = tokenizer
-            .term_of(&text[w.clone()])
-            .and_then(|t| terms.get(t))
-        {
+        // Most words begin like no query term: one lookup, before slicing.
+        let c = bytes[w.start];
+        if c.is_ascii() && !tokenizer.first[usize::from(c)] {
+            continue;
+        }
+        if let Some(weight) = tokenizer.weight_of(&text[w.clone()], terms) {
             current.score += weight;
             current.highlighted.push(w);
         }
-    });
+    }
     keep(current);
     let best = best?;
     let highlighted = best
