@@ -19,7 +19,7 @@ use super::ix_err;
 use super::schema::{DocKind, Fields};
 use super::scorer::{CachedTerm, Cover, DisMax, TermWeights, bm25_bound, lock};
 use super::text;
-use super::text::pair_token;
+use super::text::{FastMap, pair_token};
 use crate::error::Result;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -304,14 +304,64 @@ fn classes_by_first_byte() -> &'static [Vec<usize>] {
     })
 }
 
-/// The classes that may hold `stem`, with their members as stems.
-fn classes_with(stem: &str) -> impl Iterator<Item = &'static [Vec<String>]> + '_ {
-    let first = stem.as_bytes().first().map(u8::to_ascii_lowercase);
-    first
-        .map_or(&[][..], |b| &classes_by_first_byte()[usize::from(b)][..])
-        .iter()
-        .filter(move |&&ci| SYNONYMS[ci].iter().any(|m| may_stem_to(m, stem)))
-        .map(|&ci| class_stems(ci))
+/// The classes with a word of two bytes or more beginning with each two
+/// (lower case), and the classes with a word of one byte, by that byte.
+struct ClassStarts {
+    two: FastMap<[u8; 2], Vec<usize>>,
+    one: Vec<Vec<usize>>,
+}
+
+fn class_starts() -> &'static ClassStarts {
+    static STARTS: OnceLock<ClassStarts> = OnceLock::new();
+    STARTS.get_or_init(|| {
+        let mut starts = ClassStarts {
+            two: FastMap::default(),
+            one: vec![Vec::new(); 256],
+        };
+        for (ci, class) in SYNONYMS.iter().enumerate() {
+            for w in class.iter().flat_map(|m| m.split_whitespace()) {
+                let list = match *w.as_bytes() {
+                    [a] => &mut starts.one[usize::from(a.to_ascii_lowercase())],
+                    [a, b, ..] => starts
+                        .two
+                        .entry([a.to_ascii_lowercase(), b.to_ascii_lowercase()])
+                        .or_default(),
+                    [] => continue,
+                };
+                if list.last() != Some(&ci) {
+                    list.push(ci);
+                }
+            }
+        }
+        starts
+    })
+}
+
+/// The classes that may hold `stem` (a word of them may stem to it, see
+/// [`may_stem_to`]), in class order, with their members as stems.
+fn classes_with(stem: &str) -> impl Iterator<Item = &'static [Vec<String>]> {
+    class_ids(stem).into_iter().map(class_stems)
+}
+
+/// The indices of the classes [`classes_with`] gives.
+fn class_ids(stem: &str) -> Vec<usize> {
+    match *stem.as_bytes() {
+        [] => Vec::new(),
+        [a] => classes_by_first_byte()[usize::from(a.to_ascii_lowercase())]
+            .iter()
+            .copied()
+            .filter(|&ci| SYNONYMS[ci].iter().any(|m| may_stem_to(m, stem)))
+            .collect(),
+        [a, b, ..] => {
+            let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+            let starts = class_starts();
+            let mut found = starts.two.get(&[a, b]).cloned().unwrap_or_default();
+            found.extend(&starts.one[usize::from(a)]);
+            found.sort_unstable();
+            found.dedup();
+            found
+        }
+    }
 }
 
 /// The other members of the synonym classes `stem` belongs to (single stems
@@ -897,6 +947,25 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, 4..6);
         assert!(found[0].1.contains(&text::stems(&mut a, "empty")));
+    }
+
+    #[test]
+    fn classes_are_found_by_their_words_first_letters() {
+        let mut stems: Vec<String> = SYNONYMS
+            .iter()
+            .flat_map(|c| c.iter().flat_map(|m| m.split_whitespace()))
+            .flat_map(|w| [w.to_string(), w[..1].to_string(), w.to_uppercase()])
+            .collect();
+        stems.extend(["zz", "qx", "a", "b9", "\u{e9}t\u{e9}"].map(String::from));
+        for stem in &stems {
+            let first = stem.as_bytes()[0].to_ascii_lowercase();
+            let want: Vec<usize> = classes_by_first_byte()[usize::from(first)]
+                .iter()
+                .copied()
+                .filter(|&ci| SYNONYMS[ci].iter().any(|m| may_stem_to(m, stem)))
+                .collect();
+            assert_eq!(class_ids(stem), want, "{stem}");
+        }
     }
 
     #[test]

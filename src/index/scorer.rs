@@ -851,27 +851,29 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
     estimate.min(f64::from(max_docs)) as u32
 }
 
-/// A term in one segment.
-type SegmentTerm = (SegmentId, Term);
-
 /// Per-searcher caches kept across queries: the searcher never changes, so
 /// neither do a term's statistics, its BM25 weight or its postings.
 #[derive(Default)]
 pub struct TermWeights {
-    /// BM25 weight of each term scored so far.
-    bm25: Mutex<FastMap<Term, Bm25Weight>>,
-    /// Decoded postings of each term scored so far, per segment.
-    postings: Mutex<FastMap<SegmentTerm, Arc<TermPostings>>>,
-    /// Decoded positions of each term located so far, per segment.
-    positions: Mutex<FastMap<SegmentTerm, Option<Arc<TermPositions>>>>,
-    /// Terms scored, and terms located, once already.
-    used: Mutex<FastMap<(Use, Term), ()>>,
+    /// What is kept of each term used so far.
+    terms: Mutex<FastMap<Term, Kept>>,
     /// Document frequency of each term looked up so far.
     pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
     pub close: Mutex<FastMap<String, Vec<String>>>,
     /// Rulebook sections per game holding each body stem, counted so far.
     pub games: Mutex<FastMap<String, [u32; 3]>>,
+}
+
+/// What is kept of one term: its uses so far, its BM25 weight, and per segment
+/// its decoded postings and positions.
+#[derive(Default)]
+struct Kept {
+    /// Bit `Use as u8` set once the term was used for it.
+    used: u8,
+    bm25: Option<Bm25Weight>,
+    postings: Vec<(SegmentId, Arc<TermPostings>)>,
+    positions: Vec<(SegmentId, Option<Arc<TermPositions>>)>,
 }
 
 impl std::fmt::Debug for TermWeights {
@@ -888,8 +890,8 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// What a term is used for, as [`TermWeights::second_use`] counts it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Use {
-    Scored,
-    Located,
+    Scored = 1,
+    Located = 2,
 }
 
 impl TermWeights {
@@ -897,7 +899,56 @@ impl TermWeights {
     /// postings and positions are decoded and kept on its second use only, so
     /// a one-off search (the command line) decodes nothing it does not walk.
     pub fn second_use(&self, what: Use, term: &Term) -> bool {
-        lock(&self.used).insert((what, term.clone()), ()).is_some()
+        let mut terms = lock(&self.terms);
+        let bit = what as u8;
+        match terms.get_mut(term) {
+            Some(k) => {
+                let before = k.used;
+                k.used |= bit;
+                before & bit != 0
+            }
+            None => {
+                let k = Kept {
+                    used: bit,
+                    ..Kept::default()
+                };
+                terms.insert(term.clone(), k);
+                false
+            }
+        }
+    }
+
+    /// The BM25 weight of `term`, worked out by `weigh` the first time.
+    fn bm25(
+        &self,
+        term: &Term,
+        weigh: impl FnOnce() -> tantivy::Result<Bm25Weight>,
+    ) -> tantivy::Result<Bm25Weight> {
+        if let Some(w) = lock(&self.terms).get(term).and_then(|k| k.bm25.clone()) {
+            return Ok(w);
+        }
+        let w = weigh()?;
+        lock(&self.terms).entry(term.clone()).or_default().bm25 = Some(w.clone());
+        Ok(w)
+    }
+
+    /// The decoded postings of `term` in `seg`, decoded the first time.
+    fn postings(&self, seg: &SegmentReader, term: &Term) -> tantivy::Result<Arc<TermPostings>> {
+        let id = seg.segment_id();
+        let kept = |k: &Kept| {
+            k.postings
+                .iter()
+                .find(|p| p.0 == id)
+                .map(|p| Arc::clone(&p.1))
+        };
+        if let Some(p) = lock(&self.terms).get(term).and_then(kept) {
+            return Ok(p);
+        }
+        let p = Arc::new(TermPostings::read(seg, term)?);
+        let mut terms = lock(&self.terms);
+        let k = terms.entry(term.clone()).or_default();
+        k.postings.push((id, Arc::clone(&p)));
+        Ok(p)
     }
 
     /// The positions of `term` in every document of `seg` holding it, decoded
@@ -908,15 +959,18 @@ impl TermWeights {
         seg: &SegmentReader,
         term: &Term,
     ) -> Option<Option<Arc<TermPositions>>> {
-        let key = (seg.segment_id(), term.clone());
-        if let Some(p) = lock(&self.positions).get(&key) {
-            return Some(p.clone());
+        let id = seg.segment_id();
+        let kept = |k: &Kept| k.positions.iter().find(|p| p.0 == id).map(|p| p.1.clone());
+        if let Some(p) = lock(&self.terms).get(term).and_then(kept) {
+            return Some(p);
         }
         if !self.second_use(Use::Located, term) {
             return None;
         }
         let p = TermPositions::read(seg, term).map(Arc::new);
-        lock(&self.positions).insert(key, p.clone());
+        let mut terms = lock(&self.terms);
+        let k = terms.entry(term.clone()).or_default();
+        k.positions.push((id, p.clone()));
         Some(p)
     }
 }
@@ -1024,20 +1078,14 @@ impl Query for CachedTerm {
             // list as stored: nothing is decoded that the walk skips.
             return TermQuery::new(self.term.clone(), self.option).weight(scoring);
         }
-        let cached = lock(&self.weights.bm25).get(&self.term).cloned();
-        let bm25 = match cached {
-            Some(w) => w,
-            None => {
-                // As `Bm25Weight::for_terms` weighs one term, without its explanation.
-                let field = self.term.field();
-                let docs = stats.total_num_docs()?;
-                let average = stats.total_num_tokens(field)? as Score / docs as Score;
-                let df = stats.doc_freq(&self.term)?;
-                let w = Bm25Weight::for_one_term_without_explain(df, docs, average);
-                lock(&self.weights.bm25).insert(self.term.clone(), w.clone());
-                w
-            }
-        };
+        let bm25 = self.weights.bm25(&self.term, || {
+            // As `Bm25Weight::for_terms` weighs one term, without its explanation.
+            let field = self.term.field();
+            let docs = stats.total_num_docs()?;
+            let average = stats.total_num_tokens(field)? as Score / docs as Score;
+            let df = stats.doc_freq(&self.term)?;
+            Ok(Bm25Weight::for_one_term_without_explain(df, docs, average))
+        })?;
         Ok(Box::new(ArrayTermWeight {
             term: self.term.clone(),
             bm25,
@@ -1058,16 +1106,7 @@ struct ArrayTermWeight {
 
 impl ArrayTermWeight {
     fn array_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<ArrayTerm> {
-        let key = (reader.segment_id(), self.term.clone());
-        let cached = lock(&self.weights.postings).get(&key).cloned();
-        let postings = match cached {
-            Some(p) => p,
-            None => {
-                let p = Arc::new(TermPostings::read(reader, &self.term)?);
-                lock(&self.weights.postings).insert(key, Arc::clone(&p));
-                p
-            }
-        };
+        let postings = self.weights.postings(reader, &self.term)?;
         Ok(ArrayTerm {
             postings,
             at: 0,
