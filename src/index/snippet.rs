@@ -20,9 +20,8 @@ const PREFIX: usize = 3;
 /// Words this long (in bytes) or longer are dropped, as the index analyzer drops them.
 const LONG_WORD: usize = 40;
 
-/// Letters and digits, the bytes a word's first two are told apart by.
+/// Letters and digits, the bytes a word's first three are told apart by.
 const SLOTS: usize = 36;
-const PAIR_WORDS: usize = (SLOTS * SLOTS).div_ceil(64);
 
 /// Position of an ASCII letter (either case) or digit among the [`SLOTS`].
 fn slot(b: u8) -> Option<usize> {
@@ -41,11 +40,13 @@ pub struct SnippetTokenizer {
     prefixes: Arc<[String]>,
     /// First bytes of the prefixes, either case.
     first: [bool; 256],
-    /// Bit `slot(a) * SLOTS + slot(b)` set when a prefix begins with the
-    /// letters or digits `a b`, or is the one byte `a` (then every `b`): one
-    /// lookup rules out most words that begin like no prefix but share its
-    /// first letter.
-    pairs: [u64; PAIR_WORDS],
+    /// For the letters or digits `a b` at `slot(a) * SLOTS + slot(b)`: the
+    /// position in `thirds` of the third letters or digits `c` with which a
+    /// word beginning `a b c` begins like a prefix (0: none). Two lookups tell
+    /// whether a word of three bytes or more is a candidate.
+    pairs: [u16; SLOTS * SLOTS],
+    /// Bit `slot(c)` set for each such `c` (the first entry unused).
+    thirds: Vec<u64>,
     /// Weights of the candidate words seen so far (lowercase word → the
     /// weight of its stem among the terms, if it is one).
     weights: FastMap<String, Option<f32>>,
@@ -69,27 +70,35 @@ impl SnippetTokenizer {
         prefixes.sort();
         prefixes.dedup();
         let first = first_bytes(&prefixes);
-        let mut pairs = [0u64; PAIR_WORDS];
-        let mut set = |key: usize| pairs[key / 64] |= 1 << (key % 64);
+        let mut pairs = [0u16; SLOTS * SLOTS];
+        let mut thirds = vec![0u64];
+        let mut add = |pair: usize, mask: u64| {
+            if pairs[pair] == 0 {
+                // At most one entry per pair: the positions fit.
+                pairs[pair] = thirds.len() as u16;
+                thirds.push(0);
+            }
+            thirds[usize::from(pairs[pair])] |= mask;
+        };
+        let every = (1u64 << SLOTS) - 1;
         for p in prefixes.iter().map(|p| p.as_bytes()) {
-            // A prefix not of letters or digits matches no word ruled out here.
-            match *p {
-                [a] => {
-                    if let Some(a) = slot(a) {
-                        (0..SLOTS).for_each(|b| set(a * SLOTS + b));
-                    }
-                }
-                [a, b, ..] => {
-                    if let (Some(a), Some(b)) = (slot(a), slot(b)) {
-                        set(a * SLOTS + b);
-                    }
-                }
-                [] => {}
+            // A prefix not of letters or digits matches no word of them.
+            match p
+                .iter()
+                .map(|&b| slot(b))
+                .collect::<Option<Vec<usize>>>()
+                .as_deref()
+            {
+                Some(&[a]) => (0..SLOTS).for_each(|b| add(a * SLOTS + b, every)),
+                Some(&[a, b]) => add(a * SLOTS + b, every),
+                Some(&[a, b, c]) => add(a * SLOTS + b, 1 << c),
+                _ => {}
             }
         }
         SnippetTokenizer {
             first,
             pairs,
+            thirds,
             words,
             stemmer,
             prefixes: prefixes.into(),
@@ -104,21 +113,15 @@ impl SnippetTokenizer {
     fn weight_of(&mut self, word: &str, terms: &BTreeMap<String, f32>) -> Option<f32> {
         let lower: Cow<'_, str> = if word.is_ascii() {
             let b = word.as_bytes();
-            if !b.first().is_some_and(|&c| self.first[usize::from(c)]) {
-                return None;
-            }
-            if let [x, y, ..] = *b
-                && let (Some(x), Some(y)) = (slot(x), slot(y))
+            let candidate = if let [x, y, z, ..] = *b
+                && let (Some(x), Some(y), Some(z)) = (slot(x), slot(y), slot(z))
             {
-                let key = x * SLOTS + y;
-                if self.pairs[key / 64] & (1 << (key % 64)) == 0 {
-                    return None;
-                }
-            }
-            let candidate = self
-                .prefixes
-                .iter()
-                .any(|p| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes()));
+                self.thirds[usize::from(self.pairs[x * SLOTS + y])] & (1 << z) != 0
+            } else {
+                self.prefixes
+                    .iter()
+                    .any(|p| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+            };
             if !candidate {
                 return None;
             }
