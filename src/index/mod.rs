@@ -732,7 +732,7 @@ fn snippet_window(text: &str, stems: &[String], words: Option<&snippet::Words>) 
     }
     let first = match words {
         Some(w) => w.first_starting_with(text.as_bytes(), stems),
-        None => first_word_starting_with(text.as_bytes(), stems),
+        None => snippet::first_word_starting_with(text.as_bytes(), stems),
     }
     .unwrap_or(0);
     let mut start = first.saturating_sub(BEFORE);
@@ -758,25 +758,6 @@ fn snippet_window(text: &str, stems: &[String], words: Option<&snippet::Words>) 
         end = start + ws;
     }
     start..end
-}
-
-/// Byte offset of the first word of `text` that starts with one of `stems`
-/// (ASCII case-insensitive), in one pass over the text.
-fn first_word_starting_with(text: &[u8], stems: &[String]) -> Option<usize> {
-    let first = snippet::first_bytes(stems);
-    let mut prev_alnum = false;
-    for (i, &b) in text.iter().enumerate() {
-        let alnum = b.is_ascii_alphanumeric();
-        if alnum
-            && !prev_alnum
-            && first[usize::from(b)]
-            && snippet::starts_with_any(&text[i..], stems)
-        {
-            return Some(i);
-        }
-        prev_alnum = alnum;
-    }
-    None
 }
 
 /// The first `max` characters of `text`, cut at a word boundary.
@@ -849,8 +830,11 @@ mod tests {
             0..10
         );
         let drain = ["drain".to_string()];
-        assert_eq!(first_word_starting_with(b"a Drains b", &drain), Some(2));
-        assert_eq!(first_word_starting_with(b"redrain", &drain), None);
+        assert_eq!(
+            snippet::first_word_starting_with(b"a Drains b", &drain),
+            Some(2)
+        );
+        assert_eq!(snippet::first_word_starting_with(b"redrain", &drain), None);
     }
 
     #[test]

@@ -259,12 +259,7 @@ impl Positions {
     fn holds(&mut self, doc: DocId) -> bool {
         match self {
             Positions::Kept(p) => p.in_doc(doc).is_some(),
-            Positions::Stored(p) => {
-                if p.doc() < doc {
-                    p.seek(doc);
-                }
-                p.doc() == doc
-            }
+            Positions::Stored(p) => on_doc(p, doc),
         }
     }
 
@@ -280,10 +275,7 @@ impl Positions {
                 None => false,
             },
             Positions::Stored(p) => {
-                if p.doc() < doc {
-                    p.seek(doc);
-                }
-                if p.doc() != doc {
+                if !on_doc(p, doc) {
                     return false;
                 }
                 p.positions(out);
@@ -291,6 +283,14 @@ impl Positions {
             }
         }
     }
+}
+
+/// Whether `p` holds `doc` (moving it there when it is behind).
+fn on_doc(p: &mut SegmentPostings, doc: DocId) -> bool {
+    if p.doc() < doc {
+        p.seek(doc);
+    }
+    p.doc() == doc
 }
 
 /// Call `each(candidate, in_title, body positions)` for every candidate holding

@@ -118,9 +118,7 @@ impl SnippetTokenizer {
             {
                 self.thirds[usize::from(self.pairs[x * SLOTS + y])] & (1 << z) != 0
             } else {
-                self.prefixes
-                    .iter()
-                    .any(|p| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+                starts_with_any(b, &self.prefixes)
             };
             if !candidate {
                 return None;
@@ -228,11 +226,7 @@ impl Words {
     /// Byte offset of the first run that starts with one of `stems` (ASCII
     /// case-insensitive) in `text`, the text these words were found in.
     pub fn first_starting_with(&self, text: &[u8], stems: &[String]) -> Option<usize> {
-        let first = first_bytes(stems);
-        self.runs
-            .iter()
-            .map(|&(s, _)| s as usize)
-            .find(|&i| first[usize::from(text[i])] && starts_with_any(&text[i..], stems))
+        first_starting_with(text, self.runs.iter().map(|&(s, _)| s as usize), stems)
     }
 
     /// The words [`best_fragment`] would find in `text[window]` (relative to the
@@ -257,8 +251,27 @@ impl Words {
     }
 }
 
+/// Byte offset of the first word of `text` that starts with one of `stems`
+/// (ASCII case-insensitive), words being runs of ASCII letters and digits.
+pub fn first_word_starting_with(text: &[u8], stems: &[String]) -> Option<usize> {
+    first_starting_with(text, ascii_runs(text).map(|r| r.start), stems)
+}
+
+/// The first of `starts` (where words of `text` start) at which one of `stems`
+/// begins, ASCII case-insensitive.
+fn first_starting_with(
+    text: &[u8],
+    starts: impl Iterator<Item = usize>,
+    stems: &[String],
+) -> Option<usize> {
+    let first = first_bytes(stems);
+    starts
+        .into_iter()
+        .find(|&i| first[usize::from(text[i])] && starts_with_any(&text[i..], stems))
+}
+
 /// First bytes of `stems`, either case: one lookup rules out most words.
-pub fn first_bytes(stems: &[String]) -> [bool; 256] {
+fn first_bytes(stems: &[String]) -> [bool; 256] {
     let mut first = [false; 256];
     for s in stems {
         if let Some(&c) = s.as_bytes().first() {
@@ -270,7 +283,7 @@ pub fn first_bytes(stems: &[String]) -> [bool; 256] {
 }
 
 /// Whether `text` begins with one of `stems`, ASCII case-insensitive.
-pub fn starts_with_any(text: &[u8], stems: &[String]) -> bool {
+fn starts_with_any(text: &[u8], stems: &[String]) -> bool {
     stems.iter().any(|s| {
         let s = s.as_bytes();
         !s.is_empty() && text.len() >= s.len() && text[..s.len()].eq_ignore_ascii_case(s)
