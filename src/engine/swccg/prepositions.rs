@@ -11,7 +11,8 @@
 //!   or vehicle (a card on an open vehicle is present where the vehicle is present); an
 //!   inactive card is not present anywhere (null).
 //! - `presence`: the one location where the card creates presence (ability, a permanent
-//!   pilot, or the Presence icon), or null.
+//!   pilot, or the Presence icon), or null; `presence_by`: `ability`, `icon`, or
+//!   `permanent_pilot` (the presence is the craft's permanent pilot's, not the craft's own).
 //! - `on`: the planet or mobile system the card is on (present at a site or cloud sector
 //!   of it, or aboard a craft present there), or null.
 //! - `at_system`: the system the card is at (on it, orbiting it, or aboard a starship
@@ -139,24 +140,29 @@ pub(super) fn present(st: &State, c: CardIx) -> Option<Result<usize, CardIx>> {
     st.location_of(c).map(Ok)
 }
 
-/// The location a card's presence is created at, if it creates any.
-fn presence(st: &State, c: CardIx) -> Option<usize> {
+/// The location a card's presence is created at, if it creates any, and what
+/// creates it: the card's own ability, the Presence icon, or (for a starship
+/// or vehicle) its permanent pilot, which the craft itself is not.
+fn presence(st: &State, c: CardIx) -> Option<(usize, &'static str)> {
     if !st.active(c) {
         return None;
     }
     let d = st.def(c);
-    let ability = d.stats.ability.unwrap_or(0) > 0 && d.card_type == CardType::Character;
-    let pilots = d.stats.permanent_pilot.unwrap_or(0) > 0;
-    let icon = d
+    let by = if d.stats.ability.unwrap_or(0) > 0 && d.card_type == CardType::Character {
+        "ability"
+    } else if d
         .stats
         .icons
         .iter()
-        .any(|i| i.eq_ignore_ascii_case("presence"));
-    if ability || pilots || icon {
-        st.location_of(c)
+        .any(|i| i.eq_ignore_ascii_case("presence"))
+    {
+        "icon"
+    } else if d.stats.permanent_pilot.unwrap_or(0) > 0 {
+        "permanent_pilot"
     } else {
-        None
-    }
+        return None;
+    };
+    st.location_of(c).map(|l| (l, by))
 }
 
 /// The answer for one card: observations and the sentence that explains them.
@@ -207,16 +213,22 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
         Some(Err(h)) => Some(format!("aboard:{}", st.key(h))),
         None => None,
     };
-    let presence_at = presence(st, c).map(loc_name);
+    let (presence_at, presence_by) = match presence(st, c) {
+        Some((l, by)) => (Some(loc_name(l)), Some(by)),
+        None => (None, None),
+    };
     let mut text = format!("{title}: at {}", at.map_or("no location".into(), loc_name));
     text += &match (&present_word, pres) {
         (_, Some(Err(h))) => format!(", present aboard {} (enclosed)", st.title(h)),
         (Some(p), _) => format!(", present {}", p.replace(':', " ")),
         _ => ", not present anywhere (inactive)".into(),
     };
-    text += &match &presence_at {
-        Some(l) => format!(", creates presence at {l} only"),
-        None => ", creates no presence".into(),
+    text += &match (&presence_at, presence_by) {
+        (Some(l), Some("permanent_pilot")) => {
+            format!(", creates no presence itself (its permanent pilot creates presence at {l} only)")
+        }
+        (Some(l), _) => format!(", creates presence at {l} only"),
+        _ => ", creates no presence".into(),
     };
     text += &match &on {
         Some(p) => format!(", on {p}"),
@@ -261,6 +273,7 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
         ("at", json!(at.map(loc_name))),
         ("present", json!(present_word)),
         ("presence", json!(presence_at)),
+        ("presence_by", json!(presence_by)),
         ("on", json!(on)),
         ("at_system", json!(at_system)),
         ("aboard", json!(keys)),
@@ -337,6 +350,7 @@ pub const CARD_KEYS: &[&str] = &[
     "at",
     "present",
     "presence",
+    "presence_by",
     "on",
     "at_system",
     "aboard",
