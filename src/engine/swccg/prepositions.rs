@@ -225,7 +225,9 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
     };
     text += &match (&presence_at, presence_by) {
         (Some(l), Some("permanent_pilot")) => {
-            format!(", creates no presence itself (its permanent pilot creates presence at {l} only)")
+            format!(
+                ", creates no presence itself (its permanent pilot creates presence at {l} only)"
+            )
         }
         (Some(l), _) => format!(", creates presence at {l} only"),
         _ => ", creates no presence".into(),
