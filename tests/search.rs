@@ -775,14 +775,14 @@ fn top5(index: &Index, q: &Question, game: Option<Game>) -> Vec<String> {
         .collect()
 }
 
-/// The first pass prunes (MaxScore): documents that cannot reach its top
-/// are skipped unscored. Over every evaluation question, within its game,
-/// without a game, and limited to one kind, the pruned top 20 must be the top
-/// 20 of scoring every document: the same scores, and the same documents
-/// above the last score (documents tied with the last may differ).
+/// The first pass sums scores clause by clause, term at a time. Over every
+/// evaluation question, within its game, without a game, and limited to one
+/// kind, its top 20 must be the top 20 of scoring every document one at a
+/// time: the same scores to the bit, and the same documents above the last
+/// score (documents tied with the last may differ).
 #[test]
-fn pruned_first_pass_finds_what_scoring_every_document_finds() {
-    let tmp = TempDir::new("prune");
+fn first_pass_finds_what_scoring_every_document_finds() {
+    let tmp = TempDir::new("first-pass");
     let (eval, index) = eval_index(&tmp);
     let mut compared = 0;
     for q in &eval.questions {
@@ -797,11 +797,11 @@ fn pruned_first_pass_finds_what_scoring_every_document_finds() {
                 kind,
                 limit: 5,
             };
-            let pruned = index.first_pass(&query, 20, false).unwrap();
+            let by_clause = index.first_pass(&query, 20, false).unwrap();
             let every = index.first_pass(&query, 20, true).unwrap();
             let scores = |v: &[(String, f32)]| v.iter().map(|h| h.1).collect::<Vec<_>>();
             assert_eq!(
-                scores(&pruned),
+                scores(&by_clause),
                 scores(&every),
                 "{:?} {game:?} {kind:?}",
                 q.q
@@ -809,7 +809,7 @@ fn pruned_first_pass_finds_what_scoring_every_document_finds() {
             let last = every.last().map_or(0.0, |h| h.1);
             for h in every.iter().filter(|h| h.1 > last) {
                 assert!(
-                    pruned.contains(h),
+                    by_clause.contains(h),
                     "{:?} {game:?} {kind:?}: {h:?} missed",
                     q.q
                 );
@@ -818,7 +818,7 @@ fn pruned_first_pass_finds_what_scoring_every_document_finds() {
         }
     }
     assert!(compared > 400, "only {compared} searches found anything");
-    // A question of more words than the pruning marks (64 clauses) is scored whole.
+    // A question of dozens of words, and as many clauses, too.
     let mut long = String::new();
     for w in eval.questions.iter().flat_map(|q| q.q.split_whitespace()) {
         if long.len() + w.len() >= swjudge::index::MAX_QUERY_CHARS {
@@ -829,9 +829,9 @@ fn pruned_first_pass_finds_what_scoring_every_document_finds() {
         }
     }
     let query = Query::new(long);
-    let pruned = index.first_pass(&query, 20, false).unwrap();
-    assert!(!pruned.is_empty());
-    assert_eq!(pruned, index.first_pass(&query, 20, true).unwrap());
+    let by_clause = index.first_pass(&query, 20, false).unwrap();
+    assert!(!by_clause.is_empty());
+    assert_eq!(by_clause, index.first_pass(&query, 20, true).unwrap());
 }
 
 /// A document's words are found and kept on its second showing as a hit, and

@@ -452,9 +452,10 @@ impl Index {
     }
 
     /// The best `limit` documents of the first pass (before re-ranking), as
-    /// (ID, score), the best first: found as [`Index::search`] finds them, or,
-    /// with `every_document`, by scoring every document the query matches, the
-    /// pruning skipped. The two must agree; this lets a test check it.
+    /// (ID, score), the best first: found as [`Index::search`] finds them
+    /// (clause at a time), or, with `every_document`, by scoring every document
+    /// the query matches one at a time. The two must agree; this lets a test
+    /// check it.
     pub fn first_pass(
         &self,
         q: &Query,

@@ -17,7 +17,7 @@
 
 use super::ix_err;
 use super::schema::{DocKind, Fields};
-use super::scorer::{CachedTerm, Cover, DisMax, TermWeights, bm25_bound, lock};
+use super::scorer::{CachedTerm, Cover, DisMax, TermWeights, lock};
 use super::text;
 use super::text::{FastMap, pair_token};
 use crate::error::Result;
@@ -782,17 +782,9 @@ impl Plan {
                 weights: Arc::clone(weights),
             })
         };
-        // Each disjunct's score bound (see `bm25_bound`), from its terms' idf.
-        let n = stats.total_num_docs().unwrap_or(0);
-        let bound = |terms: &[Term], boost: f32| -> f32 {
-            let idfs = terms
-                .iter()
-                .map(|t| stats.doc_freq(t).map_or(f32::INFINITY, |df| idf(df, n)));
-            bm25_bound(idfs, boost)
-        };
         let mut groups: Vec<(DisMax, f32)> = Vec::new();
         for g in &self.groups {
-            let mut disjuncts: Vec<(Box<dyn Query>, f32)> = Vec::new();
+            let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
             for v in g.variants.iter().filter(|v| v.known) {
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
                     if !v.stems.iter().all(|s| present(field, s)) {
@@ -803,13 +795,12 @@ impl Plan {
                         .iter()
                         .map(|s| Term::from_field_text(field, s))
                         .collect();
-                    let b = bound(&terms, boost * v.weight);
                     let q: Box<dyn Query> = if terms.len() > 1 {
                         Box::new(PhraseQuery::new(terms))
                     } else {
                         term_query(terms[0].clone(), IndexRecordOption::WithFreqs)
                     };
-                    disjuncts.push((Box::new(BoostQuery::new(q, boost * v.weight)), b));
+                    disjuncts.push(Box::new(BoostQuery::new(q, boost * v.weight)));
                 }
             }
             if !disjuncts.is_empty() {
@@ -831,7 +822,7 @@ impl Plan {
                 // Pairs are indexed as tokens (neighbours or one word apart), so
                 // each is a plain term lookup, not a phrase match.
                 let token = pair_token(a, b);
-                let mut pairs: Vec<(Box<dyn Query>, f32)> = Vec::with_capacity(2);
+                let mut pairs: Vec<Box<dyn Query>> = Vec::with_capacity(2);
                 for (field, boost) in [(f.title_pairs, TITLE_BOOST), (f.body_pairs, BODY_BOOST)] {
                     if present(field, &token) {
                         let term = Term::from_field_text(field, &token);
@@ -841,9 +832,8 @@ impl Plan {
                             1.0
                         };
                         let boost = PAIR_BOOST * boost * scale;
-                        let b = bound(std::slice::from_ref(&term), boost);
                         let q = term_query(term, IndexRecordOption::WithFreqs);
-                        pairs.push((Box::new(BoostQuery::new(q, boost)), b));
+                        pairs.push(Box::new(BoostQuery::new(q, boost)));
                     }
                 }
                 if !pairs.is_empty() {

@@ -17,52 +17,37 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 /// as tantivy's `DisjunctionMaxQuery`, but walks its few disjuncts side by side
 /// instead of through a 4096-document union buffer, which a query of a dozen
 /// words would otherwise allocate and clear a dozen times.
-///
-/// Each disjunct comes with an upper bound of its score (see [`bm25_bound`]),
-/// from which the disjunction's own bound follows ([`DisMax::bound`]).
 #[derive(Debug)]
 pub struct DisMax {
-    disjuncts: Vec<(Box<dyn Query>, Score)>,
+    disjuncts: Vec<Box<dyn Query>>,
     tie_breaker: Score,
 }
 
 impl DisMax {
-    pub fn new(disjuncts: Vec<(Box<dyn Query>, Score)>, tie_breaker: Score) -> DisMax {
+    pub fn new(disjuncts: Vec<Box<dyn Query>>, tie_breaker: Score) -> DisMax {
         DisMax {
             disjuncts,
             tie_breaker,
         }
     }
 
-    /// No document scores more than this. The score is the best disjunct's
-    /// plus `tie_breaker` times the others', `(1 - t) · max + t · sum`, which
-    /// grows with each disjunct's score, so the disjuncts' bounds bound it.
-    pub fn bound(&self) -> Score {
-        let (mut max, mut sum): (Score, Score) = (0.0, 0.0);
-        for &(_, b) in &self.disjuncts {
-            max = max.max(b);
-            sum += b;
-        }
-        (1.0 - self.tie_breaker) * max + self.tie_breaker * sum
+    fn dismax_weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<DisMaxWeight> {
+        let weights = self
+            .disjuncts
+            .iter()
+            .map(|d| d.weight(scoring))
+            .collect::<tantivy::Result<_>>()?;
+        Ok(DisMaxWeight {
+            weights,
+            tie_breaker: self.tie_breaker,
+        })
     }
-}
-
-/// Upper bound of the BM25 score of a term, or of a phrase of several, whose
-/// idf (summed over the phrase's terms) is given, boosted by `boost`. The score
-/// is the BM25 weight `idf × (1 + k1) × boost` times a term-frequency factor
-/// `tf / (tf + norm)` below 1, so the weight bounds it.
-pub fn bm25_bound(idfs: impl IntoIterator<Item = Score>, boost: Score) -> Score {
-    const K1: Score = 1.2;
-    idfs.into_iter().sum::<Score>() * (1.0 + K1) * boost
 }
 
 impl Clone for DisMax {
     fn clone(&self) -> DisMax {
         DisMax::new(
-            self.disjuncts
-                .iter()
-                .map(|(q, b)| (q.box_clone(), *b))
-                .collect(),
+            self.disjuncts.iter().map(|q| q.box_clone()).collect(),
             self.tie_breaker,
         )
     }
@@ -70,19 +55,11 @@ impl Clone for DisMax {
 
 impl Query for DisMax {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let weights = self
-            .disjuncts
-            .iter()
-            .map(|(d, _)| d.weight(scoring))
-            .collect::<tantivy::Result<_>>()?;
-        Ok(Box::new(DisMaxWeight {
-            weights,
-            tie_breaker: self.tie_breaker,
-        }))
+        Ok(Box::new(self.dismax_weight(scoring)?))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        for (d, _) in &self.disjuncts {
+        for d in &self.disjuncts {
             d.query_terms(visitor);
         }
     }
@@ -96,7 +73,7 @@ struct DisMaxWeight {
 impl Weight for DisMaxWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
         let union = Union::new(
-            self.weights.iter().map(|w| (w.as_ref(), 0.0, 0.0)),
+            self.weights.iter().map(|w| (w.as_ref(), 0.0)),
             reader,
             boost,
         )?;
@@ -133,12 +110,10 @@ fn explain(
     Ok(Explanation::new(name, scorer.score()))
 }
 
-/// One scorer of a [`Union`], with its tag (its coverage weight) and an upper
-/// bound of its score.
+/// One scorer of a [`Union`], with its tag (its coverage weight).
 struct Clause<S = Box<dyn Scorer>> {
     scorer: S,
     tag: f32,
-    bound: Score,
 }
 
 /// Scorers walked side by side.
@@ -151,17 +126,17 @@ struct Union<S = Box<dyn Scorer>> {
 }
 
 impl Union {
-    /// The scorers of `weights`, each given with its tag and bound.
+    /// The scorers of `weights`, each given with its tag.
     fn new<'a>(
-        weights: impl Iterator<Item = (&'a dyn Weight, f32, Score)>,
+        weights: impl Iterator<Item = (&'a dyn Weight, f32)>,
         reader: &SegmentReader,
         boost: Score,
     ) -> tantivy::Result<Union> {
         let mut clauses = Vec::new();
-        for (w, tag, bound) in weights {
+        for (w, tag) in weights {
             let scorer = w.scorer(reader, boost)?;
             if scorer.doc() != TERMINATED {
-                clauses.push(Clause { scorer, tag, bound });
+                clauses.push(Clause { scorer, tag });
             }
         }
         let size_hint = estimate_union(
@@ -193,7 +168,6 @@ impl Union {
                     Some(Clause {
                         scorer: convert(c.scorer)?,
                         tag: c.tag,
-                        bound: c.bound,
                     })
                 })
                 .collect(),
@@ -301,10 +275,11 @@ impl<S: Scorer> Scorer for DisMaxScorer<S> {
 /// weight the document covers raised to `gamma`, times the document's prior
 /// (stubs and superseded text rank lower) and its game's factor.
 ///
-/// The best documents are found by MaxScore pruning ([`CoverScorer::prune`]):
-/// once the top documents are known well enough, a document that only the
-/// clauses of small bound hold cannot join them, so those clauses are no
-/// longer walked, only looked up on the documents the others hold.
+/// The best documents are found clause at a time
+/// ([`CoverWeight::sum_by_clause`]): each term's postings are read straight
+/// through and its scores summed per document, with no union of every
+/// clause's postings walked document by document; the scorers below
+/// ([`CoverScorer`]) score one document at a time, the same to the bit.
 #[derive(Debug)]
 pub struct Cover {
     /// One clause per word group, with the group's weight.
@@ -335,8 +310,6 @@ pub struct Priors {
 struct SegmentPriors {
     id: tantivy::index::SegmentId,
     priors: Vec<f32>,
-    /// The largest of `priors` (1 when there are none).
-    max_prior: f32,
     games: Vec<u8>,
     /// Runs of documents of one game, as (first document, game), in order:
     /// documents are indexed game by game, so there are few.
@@ -344,6 +317,20 @@ struct SegmentPriors {
 }
 
 impl SegmentPriors {
+    /// The runs of documents of a game whose factor is not 0, as (first
+    /// document, end).
+    fn runs_counted<'a>(
+        &'a self,
+        factor: &'a [f32; 3],
+    ) -> impl Iterator<Item = (DocId, DocId)> + 'a {
+        let end = self.games.len() as DocId;
+        self.runs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| factor[usize::from(r.1)] != 0.0)
+            .map(move |(i, r)| (r.0, self.runs.get(i + 1).map_or(end, |n| n.0)))
+    }
+
     /// The first document after `doc` of a game whose factor is not 0.
     fn next_in_games(&self, doc: DocId, factor: &[f32; 3]) -> DocId {
         let from = self.runs.partition_point(|r| r.0 <= doc);
@@ -381,12 +368,10 @@ impl Priors {
                 runs.push((d as DocId, g));
             }
         }
-        let max_prior = priors.iter().copied().reduce(f32::max).unwrap_or(1.0);
         Ok(Priors {
             segments: vec![SegmentPriors {
                 id: seg.segment_id(),
                 priors,
-                max_prior,
                 games,
                 runs,
             }],
@@ -427,10 +412,10 @@ impl Query for Cover {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         let mut clauses = Vec::with_capacity(self.groups.len() + self.bonus.len());
         for (q, w) in &self.groups {
-            clauses.push((q.weight(scoring)?, *w, q.bound()));
+            clauses.push((q.dismax_weight(scoring)?, *w));
         }
         for q in &self.bonus {
-            clauses.push((q.weight(scoring)?, 0.0, q.bound()));
+            clauses.push((q.dismax_weight(scoring)?, 0.0));
         }
         let filter = match &self.filter {
             Some(q) => Some(q.weight(scoring)?),
@@ -460,8 +445,8 @@ impl Query for Cover {
 }
 
 struct CoverWeight {
-    /// Per clause: its weight, its tag (coverage weight) and its bound.
-    clauses: Vec<(Box<dyn Weight>, f32, Score)>,
+    /// Per clause: its weight and its tag (coverage weight).
+    clauses: Vec<(DisMaxWeight, f32)>,
     filter: Option<Box<dyn Weight>>,
     total: f32,
     gamma: f32,
@@ -472,9 +457,7 @@ struct CoverWeight {
 impl CoverWeight {
     fn cover_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<CoverScorer> {
         let union = Union::new(
-            self.clauses
-                .iter()
-                .map(|(w, tag, bound)| (w.as_ref(), *tag, *bound * boost)),
+            self.clauses.iter().map(|(w, tag)| (w as &dyn Weight, *tag)),
             reader,
             boost,
         )?;
@@ -482,22 +465,69 @@ impl CoverWeight {
             Some(w) => Some(w.scorer(reader, boost)?),
             None => None,
         };
-        let (priors, seg) = match self.priors.segment(reader.segment_id()) {
-            Some(i) => (Arc::clone(&self.priors), i),
-            None => (Arc::new(Priors::read_segment(reader)?), 0),
-        };
+        let (priors, seg) = self.segment_priors(reader)?;
         let mut scorer = CoverScorer {
             union,
             filter,
-            total: self.total,
-            gamma: self.gamma,
-            game_factor: self.game_factor,
+            scale: self.scale(),
             priors,
             seg,
         };
         let first = scorer.union.doc;
         scorer.align(first);
         Ok(scorer)
+    }
+}
+
+impl CoverWeight {
+    /// The priors of `reader`'s segment, and its position among them.
+    fn segment_priors(&self, reader: &SegmentReader) -> tantivy::Result<(Arc<Priors>, usize)> {
+        Ok(match self.priors.segment(reader.segment_id()) {
+            Some(i) => (Arc::clone(&self.priors), i),
+            None => (Arc::new(Priors::read_segment(reader)?), 0),
+        })
+    }
+
+    fn scale(&self) -> Scale {
+        Scale {
+            total: self.total,
+            gamma: self.gamma,
+            game_factor: self.game_factor,
+        }
+    }
+}
+
+/// How a document's summed clause scores become its score: times the share of
+/// the query's weight it covers raised to `gamma`, its prior and its game's
+/// factor.
+#[derive(Clone, Copy)]
+struct Scale {
+    total: f32,
+    gamma: f32,
+    game_factor: [f32; 3],
+}
+
+impl Scale {
+    /// The covered share of the query's weight raised to `gamma`, for the
+    /// clauses of tags summing to `covered`.
+    fn scaled(&self, covered: f32) -> f32 {
+        let share = (covered / self.total).min(1.0);
+        if self.gamma == 2.0 {
+            share * share
+        } else {
+            share.powf(self.gamma)
+        }
+    }
+
+    /// The score of `doc` of `seg` from the sum of its clauses' scores and of
+    /// their tags.
+    fn score(&self, seg: &SegmentPriors, doc: DocId, sum: Score, covered: f32) -> Score {
+        let prior = seg.priors.get(doc as usize).copied().unwrap_or(1.0);
+        let game = seg
+            .games
+            .get(doc as usize)
+            .map_or(1.0, |&g| self.game_factor[usize::from(g)]);
+        sum * self.scaled(covered) * prior * game
     }
 }
 
@@ -512,8 +542,7 @@ impl Weight for CoverWeight {
         reader: &SegmentReader,
         callback: &mut dyn FnMut(DocId, Score) -> Score,
     ) -> tantivy::Result<()> {
-        self.cover_scorer(reader, 1.0)?.prune(threshold, callback);
-        Ok(())
+        self.sum_by_clause(threshold, reader, callback)
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
@@ -521,20 +550,195 @@ impl Weight for CoverWeight {
     }
 }
 
+/// Per-document sums of [`CoverWeight::sum_by_clause`], one set per thread,
+/// kept between searches: every entry is zero again once a pass ends (and is
+/// set to zero at the start of the next one, should a pass stop half-way).
+#[derive(Default)]
+struct Sums {
+    /// Of the clause being summed, per document: its best disjunct's score,
+    /// and all its disjuncts' scores summed.
+    best: Vec<Score>,
+    all: Vec<Score>,
+    in_clause: Vec<bool>,
+    /// The documents the clause holds, in the order first met.
+    clause_docs: Vec<DocId>,
+    /// Of the query, per document: its clauses' scores summed, and their tags.
+    score: Vec<Score>,
+    covered: Vec<f32>,
+    /// The documents any clause holds, a bit each (bit `d % 64` of word `d / 64`).
+    in_query: Vec<u64>,
+}
+
+thread_local! {
+    static SUMS: std::cell::RefCell<Sums> = std::cell::RefCell::new(Sums::default());
+}
+
+impl Sums {
+    /// Room for `n` documents, every sum zero.
+    fn ready(&mut self, n: usize) {
+        self.end_clause_unscored();
+        self.end_query();
+        for v in [
+            &mut self.best,
+            &mut self.all,
+            &mut self.score,
+            &mut self.covered,
+        ] {
+            if v.len() < n {
+                v.resize(n, 0.0);
+            }
+        }
+        if self.in_clause.len() < n {
+            self.in_clause.resize(n, false);
+        }
+        let words = n.div_ceil(64);
+        if self.in_query.len() < words {
+            self.in_query.resize(words, 0);
+        }
+    }
+
+    /// The documents any clause holds, in order.
+    fn docs(&self) -> impl Iterator<Item = DocId> + '_ {
+        self.in_query
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &bits)| members(bits).map(move |b| (w * 64 + b) as DocId))
+    }
+
+    /// A disjunct of the current clause scores `score` on `doc`.
+    fn add(&mut self, doc: DocId, score: Score) {
+        let i = doc as usize;
+        if !self.in_clause[i] {
+            self.in_clause[i] = true;
+            self.clause_docs.push(doc);
+        }
+        self.best[i] = Score::max(score, self.best[i]);
+        self.all[i] += score;
+    }
+
+    /// The current clause is summed: on each document it holds, its score is
+    /// its best disjunct's plus `tie_breaker` times the rest (as
+    /// [`DisMaxScorer`] scores), added to the document's score with the
+    /// clause's `tag`.
+    fn end_clause(&mut self, tie_breaker: Score, tag: f32) {
+        for &doc in &self.clause_docs {
+            let i = doc as usize;
+            let (max, sum) = (self.best[i], self.all[i]);
+            self.in_query[i / 64] |= 1 << (i % 64);
+            self.score[i] += max + (sum - max) * tie_breaker;
+            self.covered[i] += tag;
+            (self.best[i], self.all[i], self.in_clause[i]) = (0.0, 0.0, false);
+        }
+        self.clause_docs.clear();
+    }
+
+    fn end_clause_unscored(&mut self) {
+        for &doc in &self.clause_docs {
+            let i = doc as usize;
+            (self.best[i], self.all[i], self.in_clause[i]) = (0.0, 0.0, false);
+        }
+        self.clause_docs.clear();
+    }
+
+    fn end_query(&mut self) {
+        for w in 0..self.in_query.len() {
+            for b in members(self.in_query[w]) {
+                (self.score[w * 64 + b], self.covered[w * 64 + b]) = (0.0, 0.0);
+            }
+            self.in_query[w] = 0;
+        }
+    }
+}
+
+/// Every document of a game that counts that `scorer` holds, from its current
+/// one on, added to `sums` with its score. Decoded postings are read straight
+/// from their arrays.
+fn add_scorer(sums: &mut Sums, scorer: &mut dyn Scorer, seg: &SegmentPriors, factor: &[f32; 3]) {
+    let counts = |doc: DocId| factor[usize::from(seg.games[doc as usize])] != 0.0;
+    if let Some(t) = scorer.downcast_ref::<ArrayTerm>() {
+        let p = &t.postings;
+        let docs = &p.docs[..p.docs.len() - 1];
+        for (first, end) in seg.runs_counted(factor) {
+            let from = t.at + docs[t.at..].partition_point(|&d| d < first);
+            let to = from + docs[from..].partition_point(|&d| d < end);
+            for (i, &doc) in (from..to).zip(&docs[from..to]) {
+                sums.add(doc, t.bm25.score(p.norms[i], p.freqs[i]));
+            }
+        }
+        return;
+    }
+    let mut doc = scorer.doc();
+    while doc != TERMINATED {
+        if !counts(doc) {
+            match seg.next_in_games(doc, factor) {
+                TERMINATED => break,
+                next => doc = scorer.seek(next),
+            }
+            continue;
+        }
+        sums.add(doc, scorer.score());
+        doc = scorer.advance();
+    }
+}
+
+impl CoverWeight {
+    /// Hand `callback` every document scoring above `threshold` (which the
+    /// callback raises as it goes), in document order, term at a time: each
+    /// clause's disjuncts are walked one after another, their scores summed
+    /// per document, then the clause's score added to each document's, in
+    /// query order, so every score is the one [`Scorer::score`] gives, to the
+    /// bit. Only documents of a game that counts are summed; the filter is
+    /// looked up on the documents found.
+    fn sum_by_clause(
+        &self,
+        mut threshold: Score,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score) -> Score,
+    ) -> tantivy::Result<()> {
+        let (priors, seg) = self.segment_priors(reader)?;
+        let seg = &priors.segments[seg];
+        SUMS.with(|cell| {
+            let mut sums = cell.borrow_mut();
+            sums.ready(reader.max_doc() as usize);
+            for (w, tag) in &self.clauses {
+                for leaf in &w.weights {
+                    let mut scorer = leaf.scorer(reader, 1.0)?;
+                    add_scorer(&mut sums, scorer.as_mut(), seg, &self.game_factor);
+                }
+                sums.end_clause(w.tie_breaker, *tag);
+            }
+            let mut filter = match &self.filter {
+                Some(w) => Some(w.scorer(reader, 1.0)?),
+                None => None,
+            };
+            let scale = self.scale();
+            for doc in sums.docs() {
+                if let Some(f) = &mut filter {
+                    let at = if f.doc() < doc { f.seek(doc) } else { f.doc() };
+                    if at != doc {
+                        continue;
+                    }
+                }
+                let i = doc as usize;
+                let score = scale.score(seg, doc, sums.score[i], sums.covered[i]);
+                if score > threshold {
+                    threshold = callback(doc, score);
+                }
+            }
+            sums.end_query();
+            Ok(())
+        })
+    }
+}
+
 struct CoverScorer {
     union: Union,
     filter: Option<Box<dyn Scorer>>,
-    total: f32,
-    gamma: f32,
-    game_factor: [f32; 3],
+    scale: Scale,
     priors: Arc<Priors>,
     /// This segment's position in `priors`.
     seg: usize,
 }
-
-/// A bound is raised by this share before it is compared, so that rounding in
-/// the sums it is made of never lets it fall below a score it bounds.
-const BOUND_MARGIN: f32 = 1.0 + 1e-4;
 
 impl CoverScorer {
     /// The first document from `doc` on that may be scored: of a game asked for
@@ -544,8 +748,8 @@ impl CoverScorer {
         let seg = &self.priors.segments[self.seg];
         while doc != TERMINATED {
             let game = seg.games.get(doc as usize).copied().unwrap_or(0);
-            if self.game_factor[usize::from(game)] == 0.0 {
-                doc = seg.next_in_games(doc, &self.game_factor);
+            if self.scale.game_factor[usize::from(game)] == 0.0 {
+                doc = seg.next_in_games(doc, &self.scale.game_factor);
                 continue;
             }
             let Some(f) = &mut self.filter else {
@@ -574,113 +778,14 @@ impl CoverScorer {
         }
     }
 
-    /// The covered share of the query's weight raised to `gamma`, for the
-    /// clauses of tags summing to `covered`.
-    fn scaled(&self, covered: f32) -> f32 {
-        let share = (covered / self.total).min(1.0);
-        if self.gamma == 2.0 {
-            share * share
-        } else {
-            share.powf(self.gamma)
-        }
-    }
-
-    /// Hand `callback` every document scoring above `threshold` (which the
-    /// callback raises as it goes), by MaxScore: the clauses are taken by
-    /// bound, the smallest first, and the longest run of them whose documents
-    /// could not score above the threshold even holding all of them is
-    /// "non-essential". Only the other clauses are walked; the non-essential
-    /// ones are sought to a document only when the bound of what it holds
-    /// could still beat the threshold. Scores are computed exactly as
-    /// [`Scorer::score`] does, so the documents found and their scores are
-    /// those of a walk over every document.
-    fn prune(&mut self, mut threshold: Score, callback: &mut dyn FnMut(DocId, Score) -> Score) {
-        let clauses = std::mem::take(&mut self.union.clauses);
-        if clauses.len() > Walk::MAX_CLAUSES {
-            // Too many clauses to mark in a word: every document is scored.
-            self.union.clauses = clauses;
-            let mut doc = self.union.doc;
-            while doc != TERMINATED {
-                let score = self.score();
-                if score > threshold {
-                    threshold = callback(doc, score);
-                }
-                doc = self.advance();
-            }
-            return;
-        }
-        let mut walk = Walk::new(clauses);
-        let seg = &self.priors.segments[self.seg];
-        let best_factor =
-            seg.max_prior * self.game_factor.iter().copied().fold(0.0, f32::max) * BOUND_MARGIN;
-        // The bound and tags of the clauses not walked.
-        let (mut rest_bound, mut rest_tags) = (0.0, 0.0);
-        let (mut doc, mut on) = walk.next_doc();
-        while doc != TERMINATED {
-            let next = self.allowed(doc);
-            if next != doc {
-                if next == TERMINATED {
-                    break;
-                }
-                (doc, on) = walk.seek_walked(next);
-                continue;
-            }
-            let may_beat = threshold == Score::MIN || {
-                let (bound, tags) = walk.sums(on, rest_bound, rest_tags);
-                self.finish(doc, bound, tags) * BOUND_MARGIN > threshold
-            };
-            if may_beat {
-                let score = walk.score(doc, on, |sum, covered| self.finish(doc, sum, covered));
-                if score > threshold {
-                    let raised = callback(doc, score);
-                    if raised > threshold {
-                        threshold = raised;
-                        (rest_bound, rest_tags) =
-                            walk.partition(|b, t| b * self.scaled(t) * best_factor <= threshold);
-                    }
-                }
-            }
-            (doc, on) = walk.advance_walked(on);
-        }
-        self.union.finish();
-    }
-
-    /// The score of `doc` from the sum of its clauses' scores and of their
-    /// tags: times the covered share raised to `gamma`, its prior and its
-    /// game's factor.
+    /// The score of `doc` from the sum of its clauses' scores and of their tags.
     fn finish(&self, doc: DocId, sum: Score, covered: f32) -> Score {
-        let (prior, game) = self.prior_and_game(doc);
-        sum * self.scaled(covered) * prior * game
-    }
-
-    /// The prior of `doc` and its game's factor.
-    fn prior_and_game(&self, doc: DocId) -> (f32, f32) {
-        let seg = &self.priors.segments[self.seg];
-        let prior = seg.priors.get(doc as usize).copied().unwrap_or(1.0);
-        let game = seg
-            .games
-            .get(doc as usize)
-            .map_or(1.0, |&g| self.game_factor[usize::from(g)]);
-        (prior, game)
+        self.scale
+            .score(&self.priors.segments[self.seg], doc, sum, covered)
     }
 }
 
-/// The clauses of a MaxScore walk ([`CoverScorer::prune`]), each one's
-/// current document kept beside it, and which of them are walked. A set of
-/// clauses is a word of bits, bit `i` for clause `i` (in query order).
-struct Walk {
-    clauses: Vec<Clause>,
-    docs: Vec<DocId>,
-    /// The clauses walked ("essential").
-    walked: u64,
-    /// Every clause by bound, the smallest first. The clauses not walked, only
-    /// sought, are a run at its start that grows as the threshold rises.
-    by_bound: Vec<usize>,
-    /// How many of `by_bound` are not walked.
-    sought: usize,
-}
-
-/// The clauses of the set `bits`, in query order.
+/// The members of the set `bits` (bit `i` for member `i`), in order.
 fn members(mut bits: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (bits != 0).then(|| {
@@ -689,113 +794,6 @@ fn members(mut bits: u64) -> impl Iterator<Item = usize> {
             i
         })
     })
-}
-
-impl Walk {
-    /// Most clauses a walk takes.
-    const MAX_CLAUSES: usize = 64;
-
-    fn new(clauses: Vec<Clause>) -> Walk {
-        let docs = clauses.iter().map(|c| c.scorer.doc()).collect();
-        let mut by_bound: Vec<usize> = (0..clauses.len()).collect();
-        by_bound.sort_by(|&a, &b| clauses[a].bound.total_cmp(&clauses[b].bound));
-        let walked = match clauses.len() {
-            64 => u64::MAX,
-            n => (1u64 << n) - 1,
-        };
-        Walk {
-            clauses,
-            docs,
-            walked,
-            by_bound,
-            sought: 0,
-        }
-    }
-
-    /// The next document a walked clause holds, and the walked clauses on it.
-    fn next_doc(&self) -> (DocId, u64) {
-        let (mut min, mut on) = (TERMINATED, 0u64);
-        for i in members(self.walked) {
-            let d = self.docs[i];
-            if d < min {
-                (min, on) = (d, 1 << i);
-            } else if d == min {
-                on |= 1 << i;
-            }
-        }
-        (min, on)
-    }
-
-    fn seek_walked(&mut self, target: DocId) -> (DocId, u64) {
-        for i in members(self.walked) {
-            if self.docs[i] < target {
-                self.docs[i] = self.clauses[i].scorer.seek(target);
-            }
-        }
-        self.next_doc()
-    }
-
-    /// Advance the clauses `on` (walked, on the current document).
-    fn advance_walked(&mut self, on: u64) -> (DocId, u64) {
-        for i in members(on) {
-            self.docs[i] = self.clauses[i].scorer.advance();
-        }
-        self.next_doc()
-    }
-
-    /// The bounds and tags of the clauses `on`, added to `bound` and `tags`.
-    fn sums(&self, on: u64, mut bound: Score, mut tags: f32) -> (Score, f32) {
-        for i in members(on) {
-            bound += self.clauses[i].bound;
-            tags += self.clauses[i].tag;
-        }
-        (bound, tags)
-    }
-
-    /// The score of `doc`, on which the walked clauses `on` are: the clauses
-    /// not walked are sought to it, then `finish` is given the sum of the
-    /// scores of the clauses on it (in query order, as [`Union::scores`] sums
-    /// them) and the sum of their tags.
-    fn score(&mut self, doc: DocId, mut on: u64, finish: impl Fn(Score, f32) -> Score) -> Score {
-        for &i in &self.by_bound[..self.sought] {
-            let mut d = self.docs[i];
-            if d < doc {
-                d = self.clauses[i].scorer.seek(doc);
-                self.docs[i] = d;
-            }
-            if d == doc {
-                on |= 1 << i;
-            }
-        }
-        let (mut sum, mut covered) = (0.0, 0.0);
-        for i in members(on) {
-            let c = &mut self.clauses[i];
-            sum += c.scorer.score();
-            covered += c.tag;
-        }
-        finish(sum, covered)
-    }
-
-    /// Stop walking the longest run of clauses by bound, the smallest first,
-    /// whose bounds and tags summed still pass `beaten`; return those sums.
-    fn partition(&mut self, beaten: impl Fn(Score, f32) -> bool) -> (Score, f32) {
-        let (mut bound, mut tags) = (0.0, 0.0);
-        let mut count = 0;
-        for &i in &self.by_bound {
-            let c = &self.clauses[i];
-            if !beaten(bound + c.bound, tags + c.tag) {
-                break;
-            }
-            bound += c.bound;
-            tags += c.tag;
-            count += 1;
-        }
-        for &i in &self.by_bound[self.sought..count.max(self.sought)] {
-            self.walked &= !(1 << i);
-        }
-        self.sought = self.sought.max(count);
-        (bound, tags)
-    }
 }
 
 impl DocSet for CoverScorer {
