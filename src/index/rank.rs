@@ -155,13 +155,26 @@ pub fn refine(
             );
         }
     }
-    marks.sort_unstable();
-    let mut rest = &marks[..];
+    // Sorted as one list would sort them, by candidate first: put in each
+    // candidate's place, then each candidate's few sorted.
+    let mut starts = vec![0usize; cands.len() + 1];
+    for &m in &marks {
+        starts[unmark(m).0 + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut sorted = vec![0u64; marks.len()];
+    let mut next = starts.clone();
+    for &m in &marks {
+        let ci = unmark(m).0;
+        sorted[next[ci]] = m;
+        next[ci] += 1;
+    }
     let mut window: Vec<(u32, usize)> = Vec::new();
     for (ci, c) in cands.iter_mut().enumerate() {
-        let split = rest.partition_point(|&m| unmark(m).0 == ci);
-        let (mine, next) = rest.split_at(split);
-        rest = next;
+        let mine = &mut sorted[starts[ci]..starts[ci + 1]];
+        mine.sort_unstable();
         let (mut covered, mut title_weight) = (0.0, 0.0);
         for (gi, g) in plan.groups.iter().enumerate() {
             if anywhere[ci * groups + gi] {

@@ -555,18 +555,23 @@ impl Weight for CoverWeight {
 /// set to zero at the start of the next one, should a pass stop half-way).
 #[derive(Default)]
 struct Sums {
-    /// Of the clause being summed, per document: its best disjunct's score,
-    /// and all its disjuncts' scores summed.
-    best: Vec<Score>,
-    all: Vec<Score>,
-    in_clause: Vec<bool>,
+    /// Of the clause being summed, per document.
+    clause: Vec<ClauseSum>,
     /// The documents the clause holds, in the order first met.
     clause_docs: Vec<DocId>,
     /// Of the query, per document: its clauses' scores summed, and their tags.
-    score: Vec<Score>,
-    covered: Vec<f32>,
+    query: Vec<(Score, f32)>,
     /// The documents any clause holds, a bit each (bit `d % 64` of word `d / 64`).
     in_query: Vec<u64>,
+}
+
+/// A document's disjunct scores in the clause being summed: the best, and
+/// all of them summed.
+#[derive(Clone, Copy, Default)]
+struct ClauseSum {
+    best: Score,
+    all: Score,
+    held: bool,
 }
 
 thread_local! {
@@ -578,22 +583,10 @@ impl Sums {
     fn ready(&mut self, n: usize) {
         self.end_clause_unscored();
         self.end_query();
-        for v in [
-            &mut self.best,
-            &mut self.all,
-            &mut self.score,
-            &mut self.covered,
-        ] {
-            if v.len() < n {
-                v.resize(n, 0.0);
-            }
-        }
-        if self.in_clause.len() < n {
-            self.in_clause.resize(n, false);
-        }
-        let words = n.div_ceil(64);
-        if self.in_query.len() < words {
-            self.in_query.resize(words, 0);
+        if self.clause.len() < n {
+            self.clause.resize(n, ClauseSum::default());
+            self.query.resize(n, (0.0, 0.0));
+            self.in_query.resize(n.div_ceil(64), 0);
         }
     }
 
@@ -607,13 +600,13 @@ impl Sums {
 
     /// A disjunct of the current clause scores `score` on `doc`.
     fn add(&mut self, doc: DocId, score: Score) {
-        let i = doc as usize;
-        if !self.in_clause[i] {
-            self.in_clause[i] = true;
+        let c = &mut self.clause[doc as usize];
+        if !c.held {
+            c.held = true;
             self.clause_docs.push(doc);
         }
-        self.best[i] = Score::max(score, self.best[i]);
-        self.all[i] += score;
+        c.best = Score::max(score, c.best);
+        c.all += score;
     }
 
     /// The current clause is summed: on each document it holds, its score is
@@ -623,19 +616,18 @@ impl Sums {
     fn end_clause(&mut self, tie_breaker: Score, tag: f32) {
         for &doc in &self.clause_docs {
             let i = doc as usize;
-            let (max, sum) = (self.best[i], self.all[i]);
+            let c = std::mem::take(&mut self.clause[i]);
             self.in_query[i / 64] |= 1 << (i % 64);
-            self.score[i] += max + (sum - max) * tie_breaker;
-            self.covered[i] += tag;
-            (self.best[i], self.all[i], self.in_clause[i]) = (0.0, 0.0, false);
+            let q = &mut self.query[i];
+            q.0 += c.best + (c.all - c.best) * tie_breaker;
+            q.1 += tag;
         }
         self.clause_docs.clear();
     }
 
     fn end_clause_unscored(&mut self) {
         for &doc in &self.clause_docs {
-            let i = doc as usize;
-            (self.best[i], self.all[i], self.in_clause[i]) = (0.0, 0.0, false);
+            self.clause[doc as usize] = ClauseSum::default();
         }
         self.clause_docs.clear();
     }
@@ -643,7 +635,7 @@ impl Sums {
     fn end_query(&mut self) {
         for w in 0..self.in_query.len() {
             for b in members(self.in_query[w]) {
-                (self.score[w * 64 + b], self.covered[w * 64 + b]) = (0.0, 0.0);
+                self.query[w * 64 + b] = (0.0, 0.0);
             }
             self.in_query[w] = 0;
         }
@@ -719,8 +711,8 @@ impl CoverWeight {
                         continue;
                     }
                 }
-                let i = doc as usize;
-                let score = scale.score(seg, doc, sums.score[i], sums.covered[i]);
+                let (sum, covered) = sums.query[doc as usize];
+                let score = scale.score(seg, doc, sum, covered);
                 if score > threshold {
                     threshold = callback(doc, score);
                 }
