@@ -331,6 +331,17 @@ impl SegmentPriors {
             .map(move |(i, r)| (r.0, self.runs.get(i + 1).map_or(end, |n| n.0)))
     }
 
+    /// `doc` when its game's factor is not 0, else the first document after it
+    /// of a game whose factor is not 0.
+    fn counted_from(&self, doc: DocId, factor: &[f32; 3]) -> DocId {
+        let game = self.games.get(doc as usize).copied().unwrap_or(0);
+        if factor[usize::from(game)] != 0.0 {
+            doc
+        } else {
+            self.next_in_games(doc, factor)
+        }
+    }
+
     /// The first document after `doc` of a game whose factor is not 0.
     fn next_in_games(&self, doc: DocId, factor: &[f32; 3]) -> DocId {
         let from = self.runs.partition_point(|r| r.0 <= doc);
@@ -477,9 +488,7 @@ impl CoverWeight {
         scorer.align(first);
         Ok(scorer)
     }
-}
 
-impl CoverWeight {
     /// The priors of `reader`'s segment, and its position among them.
     fn segment_priors(&self, reader: &SegmentReader) -> tantivy::Result<(Arc<Priors>, usize)> {
         Ok(match self.priors.segment(reader.segment_id()) {
@@ -642,11 +651,19 @@ impl Sums {
     }
 }
 
+/// The first document of `s` from `doc` on: its current one when that is not
+/// before `doc`, else where seeking `doc` lands.
+fn seek_from(s: &mut dyn Scorer, doc: DocId) -> DocId {
+    match s.doc() {
+        at if at < doc => s.seek(doc),
+        at => at,
+    }
+}
+
 /// Every document of a game that counts that `scorer` holds, from its current
 /// one on, added to `sums` with its score. Decoded postings are read straight
 /// from their arrays.
 fn add_scorer(sums: &mut Sums, scorer: &mut dyn Scorer, seg: &SegmentPriors, factor: &[f32; 3]) {
-    let counts = |doc: DocId| factor[usize::from(seg.games[doc as usize])] != 0.0;
     if let Some(t) = scorer.downcast_ref::<ArrayTerm>() {
         let p = &t.postings;
         let docs = &p.docs[..p.docs.len() - 1];
@@ -661,11 +678,12 @@ fn add_scorer(sums: &mut Sums, scorer: &mut dyn Scorer, seg: &SegmentPriors, fac
     }
     let mut doc = scorer.doc();
     while doc != TERMINATED {
-        if !counts(doc) {
-            match seg.next_in_games(doc, factor) {
-                TERMINATED => break,
-                next => doc = scorer.seek(next),
+        let counted = seg.counted_from(doc, factor);
+        if counted != doc {
+            if counted == TERMINATED {
+                break;
             }
+            doc = scorer.seek(counted);
             continue;
         }
         sums.add(doc, scorer.score());
@@ -705,11 +723,10 @@ impl CoverWeight {
             };
             let scale = self.scale();
             for doc in sums.docs() {
-                if let Some(f) = &mut filter {
-                    let at = if f.doc() < doc { f.seek(doc) } else { f.doc() };
-                    if at != doc {
-                        continue;
-                    }
+                if let Some(f) = &mut filter
+                    && seek_from(f.as_mut(), doc) != doc
+                {
+                    continue;
                 }
                 let (sum, covered) = sums.query[doc as usize];
                 let score = scale.score(seg, doc, sum, covered);
@@ -739,18 +756,15 @@ impl CoverScorer {
     fn allowed(&mut self, mut doc: DocId) -> DocId {
         let seg = &self.priors.segments[self.seg];
         while doc != TERMINATED {
-            let game = seg.games.get(doc as usize).copied().unwrap_or(0);
-            if self.scale.game_factor[usize::from(game)] == 0.0 {
-                doc = seg.next_in_games(doc, &self.scale.game_factor);
+            let counted = seg.counted_from(doc, &self.scale.game_factor);
+            if counted != doc {
+                doc = counted;
                 continue;
             }
             let Some(f) = &mut self.filter else {
                 break;
             };
-            let mut at = f.doc();
-            if at < doc {
-                at = f.seek(doc);
-            }
+            let at = seek_from(f.as_mut(), doc);
             if at == doc {
                 break;
             }
