@@ -140,25 +140,44 @@ pub(super) fn present(st: &State, c: CardIx) -> Option<Result<usize, CardIx>> {
     st.location_of(c).map(Ok)
 }
 
+/// What creates a card's presence: its own ability, the Presence icon, or (for
+/// a starship or vehicle) its permanent pilot, which the craft itself is not.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PresenceBy {
+    Ability,
+    Icon,
+    PermanentPilot,
+}
+
+impl PresenceBy {
+    /// The value of the `presence_by` observation.
+    fn key(self) -> &'static str {
+        match self {
+            PresenceBy::Ability => "ability",
+            PresenceBy::Icon => "icon",
+            PresenceBy::PermanentPilot => "permanent_pilot",
+        }
+    }
+}
+
 /// The location a card's presence is created at, if it creates any, and what
-/// creates it: the card's own ability, the Presence icon, or (for a starship
-/// or vehicle) its permanent pilot, which the craft itself is not.
-fn presence(st: &State, c: CardIx) -> Option<(usize, &'static str)> {
+/// creates it.
+fn presence(st: &State, c: CardIx) -> Option<(usize, PresenceBy)> {
     if !st.active(c) {
         return None;
     }
     let d = st.def(c);
     let by = if d.stats.ability.unwrap_or(0) > 0 && d.card_type == CardType::Character {
-        "ability"
+        PresenceBy::Ability
     } else if d
         .stats
         .icons
         .iter()
         .any(|i| i.eq_ignore_ascii_case("presence"))
     {
-        "icon"
+        PresenceBy::Icon
     } else if d.stats.permanent_pilot.unwrap_or(0) > 0 {
-        "permanent_pilot"
+        PresenceBy::PermanentPilot
     } else {
         return None;
     };
@@ -224,7 +243,7 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
         _ => ", not present anywhere (inactive)".into(),
     };
     text += &match (&presence_at, presence_by) {
-        (Some(l), Some("permanent_pilot")) => {
+        (Some(l), Some(PresenceBy::PermanentPilot)) => {
             format!(
                 ", creates no presence itself (its permanent pilot creates presence at {l} only)"
             )
@@ -275,7 +294,7 @@ fn card_answer(st: &State, c: CardIx) -> Answer {
         ("at", json!(at.map(loc_name))),
         ("present", json!(present_word)),
         ("presence", json!(presence_at)),
-        ("presence_by", json!(presence_by)),
+        ("presence_by", json!(presence_by.map(PresenceBy::key))),
         ("on", json!(on)),
         ("at_system", json!(at_system)),
         ("aboard", json!(keys)),
