@@ -17,7 +17,7 @@
 
 use super::ix_err;
 use super::schema::{DocKind, Fields};
-use super::scorer::{CachedTerm, Cover, DisMax, TermWeights, lock};
+use super::scorer::{CachedPhrase, CachedTerm, Cover, DisMax, TermWeights, lock};
 use super::text;
 use super::text::{FastMap, pair_token};
 use crate::error::Result;
@@ -25,7 +25,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use tantivy::query::{Bm25StatisticsProvider, BoostQuery, PhraseQuery, Query};
+use tantivy::query::{Bm25StatisticsProvider, BoostQuery, Query};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
@@ -796,7 +796,10 @@ impl Plan {
                         .map(|s| Term::from_field_text(field, s))
                         .collect();
                     let q: Box<dyn Query> = if terms.len() > 1 {
-                        Box::new(PhraseQuery::new(terms))
+                        Box::new(CachedPhrase {
+                            terms,
+                            weights: Arc::clone(weights),
+                        })
                     } else {
                         term_query(terms[0].clone(), IndexRecordOption::WithFreqs)
                     };

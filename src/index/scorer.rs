@@ -8,7 +8,8 @@ use tantivy::fieldnorm::FieldNormReader;
 use tantivy::index::SegmentId;
 use tantivy::postings::Postings;
 use tantivy::query::{
-    Bm25Weight, EnableScoring, Explanation, Query, QueryClone, Scorer, TermQuery, Weight,
+    Bm25Weight, EnableScoring, Explanation, PhraseQuery, Query, QueryClone, Scorer, TermQuery,
+    Weight,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
@@ -670,8 +671,8 @@ fn add_scorer(sums: &mut Sums, scorer: &mut dyn Scorer, seg: &SegmentPriors, fac
         for (first, end) in seg.runs_counted(factor) {
             let from = t.at + docs[t.at..].partition_point(|&d| d < first);
             let to = from + docs[from..].partition_point(|&d| d < end);
-            for (i, &doc) in (from..to).zip(&docs[from..to]) {
-                sums.add(doc, t.bm25.score(p.norms[i], p.freqs[i]));
+            for (&doc, &tf) in docs[from..to].iter().zip(&p.tf[from..to]) {
+                sums.add(doc, t.weight * tf);
             }
         }
         return;
@@ -861,6 +862,8 @@ fn estimate_union(sizes: impl Iterator<Item = u32>, max_docs: u32) -> u32 {
 pub struct TermWeights {
     /// What is kept of each term used so far.
     terms: Mutex<FastMap<Term, Kept>>,
+    /// What is kept of each phrase scored so far (its positions never are).
+    phrases: Mutex<FastMap<Vec<Term>, Kept>>,
     /// Document frequency of each term looked up so far.
     pub freqs: Mutex<FastMap<Term, u64>>,
     /// Close indexed words of each unknown stem looked up so far.
@@ -875,7 +878,7 @@ pub struct TermWeights {
 struct Kept {
     /// Bit `Use as u8` set once the term was used for it.
     used: u8,
-    bm25: Option<Bm25Weight>,
+    bm25: Option<TermBm25>,
     postings: Vec<(SegmentId, Arc<TermPostings>)>,
     positions: Vec<(SegmentId, Option<Arc<TermPositions>>)>,
 }
@@ -891,6 +894,78 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// [`TermWeights::second_use`] of `key` in `map` (of terms or of phrases).
+fn second_use_in<K, Q>(map: &Mutex<FastMap<K, Kept>>, what: Use, key: &Q) -> bool
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
+{
+    let mut map = lock(map);
+    let bit = what as u8;
+    match map.get_mut(key) {
+        Some(k) => {
+            let before = k.used;
+            k.used |= bit;
+            before & bit != 0
+        }
+        None => {
+            let k = Kept {
+                used: bit,
+                ..Kept::default()
+            };
+            map.insert(key.to_owned(), k);
+            false
+        }
+    }
+}
+
+/// The BM25 weight kept for `key` in `map`, worked out by `weigh` the first time.
+fn bm25_in<K, Q>(
+    map: &Mutex<FastMap<K, Kept>>,
+    key: &Q,
+    weigh: impl FnOnce() -> tantivy::Result<TermBm25>,
+) -> tantivy::Result<TermBm25>
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
+{
+    if let Some(w) = lock(map).get(key).and_then(|k| k.bm25.clone()) {
+        return Ok(w);
+    }
+    let w = weigh()?;
+    lock(map).entry(key.to_owned()).or_default().bm25 = Some(w.clone());
+    Ok(w)
+}
+
+/// The postings kept for `key` in `map` for the segment `seg`, decoded by
+/// `decode` the first time.
+fn postings_in<K, Q>(
+    map: &Mutex<FastMap<K, Kept>>,
+    seg: &SegmentReader,
+    key: &Q,
+    decode: impl FnOnce() -> tantivy::Result<TermPostings>,
+) -> tantivy::Result<Arc<TermPostings>>
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
+{
+    let id = seg.segment_id();
+    let kept = |k: &Kept| {
+        k.postings
+            .iter()
+            .find(|p| p.0 == id)
+            .map(|p| Arc::clone(&p.1))
+    };
+    if let Some(p) = lock(map).get(key).and_then(kept) {
+        return Ok(p);
+    }
+    let p = Arc::new(decode()?);
+    let mut map = lock(map);
+    let k = map.entry(key.to_owned()).or_default();
+    k.postings.push((id, Arc::clone(&p)));
+    Ok(p)
+}
+
 /// What a term is used for, as [`TermWeights::second_use`] counts it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Use {
@@ -903,56 +978,44 @@ impl TermWeights {
     /// postings and positions are decoded and kept on its second use only, so
     /// a one-off search (the command line) decodes nothing it does not walk.
     pub fn second_use(&self, what: Use, term: &Term) -> bool {
-        let mut terms = lock(&self.terms);
-        let bit = what as u8;
-        match terms.get_mut(term) {
-            Some(k) => {
-                let before = k.used;
-                k.used |= bit;
-                before & bit != 0
-            }
-            None => {
-                let k = Kept {
-                    used: bit,
-                    ..Kept::default()
-                };
-                terms.insert(term.clone(), k);
-                false
-            }
-        }
+        second_use_in(&self.terms, what, term)
     }
 
     /// The BM25 weight of `term`, worked out by `weigh` the first time.
     fn bm25(
         &self,
         term: &Term,
-        weigh: impl FnOnce() -> tantivy::Result<Bm25Weight>,
-    ) -> tantivy::Result<Bm25Weight> {
-        if let Some(w) = lock(&self.terms).get(term).and_then(|k| k.bm25.clone()) {
-            return Ok(w);
-        }
-        let w = weigh()?;
-        lock(&self.terms).entry(term.clone()).or_default().bm25 = Some(w.clone());
-        Ok(w)
+        weigh: impl FnOnce() -> tantivy::Result<TermBm25>,
+    ) -> tantivy::Result<TermBm25> {
+        bm25_in(&self.terms, term, weigh)
     }
 
-    /// The decoded postings of `term` in `seg`, decoded the first time.
-    fn postings(&self, seg: &SegmentReader, term: &Term) -> tantivy::Result<Arc<TermPostings>> {
-        let id = seg.segment_id();
-        let kept = |k: &Kept| {
-            k.postings
-                .iter()
-                .find(|p| p.0 == id)
-                .map(|p| Arc::clone(&p.1))
-        };
-        if let Some(p) = lock(&self.terms).get(term).and_then(kept) {
-            return Ok(p);
-        }
-        let p = Arc::new(TermPostings::read(seg, term)?);
-        let mut terms = lock(&self.terms);
-        let k = terms.entry(term.clone()).or_default();
-        k.postings.push((id, Arc::clone(&p)));
-        Ok(p)
+    /// The decoded postings of `term` in `seg`, decoded the first time, with
+    /// each document's BM25 term-frequency factor for the field's `average`
+    /// length (the same for every use of the term: the searcher's contents fix it).
+    fn postings(
+        &self,
+        seg: &SegmentReader,
+        term: &Term,
+        average: Score,
+    ) -> tantivy::Result<Arc<TermPostings>> {
+        postings_in(&self.terms, seg, term, || {
+            TermPostings::read(seg, term, average)
+        })
+    }
+
+    /// The documents of `seg` where the phrase `terms` stands, with the
+    /// number of times it does, as [`CachedPhrase`] decoded them.
+    fn phrase_postings(
+        &self,
+        seg: &SegmentReader,
+        terms: &[Term],
+    ) -> tantivy::Result<Arc<TermPostings>> {
+        postings_in(&self.phrases, seg, terms, || {
+            Err(tantivy::TantivyError::InternalError(
+                "a phrase's postings were not decoded".into(),
+            ))
+        })
     }
 
     /// The positions of `term` in every document of `seg` holding it, decoded
@@ -1020,39 +1083,130 @@ impl TermPositions {
 
 /// A term's postings in one segment, decoded: its documents (ending with
 /// `TERMINATED`, so a cursor never runs off the end), and on each its
-/// frequency and field-norm id.
+/// frequency, field-norm id, and BM25 term-frequency factor.
+#[derive(Default)]
 struct TermPostings {
     docs: Vec<DocId>,
     freqs: Vec<u32>,
     norms: Vec<u8>,
+    /// [`tf_factor`] of each document: its score is the term's weight times this.
+    tf: Vec<Score>,
 }
 
 impl TermPostings {
-    fn read(reader: &SegmentReader, term: &Term) -> tantivy::Result<TermPostings> {
+    fn read(reader: &SegmentReader, term: &Term, average: Score) -> tantivy::Result<TermPostings> {
         let field = term.field();
-        let mut out = TermPostings {
-            docs: Vec::new(),
-            freqs: Vec::new(),
-            norms: Vec::new(),
-        };
+        let mut out = TermPostings::default();
         let inverted = reader.inverted_index(field)?;
         if let Some(mut p) = inverted.read_postings(term, IndexRecordOption::WithFreqs)? {
-            let norms = match reader.fieldnorms_readers().get_field(field)? {
-                Some(r) => r,
-                None => FieldNormReader::constant(reader.max_doc(), 1),
-            };
+            let norms = field_norms(reader, field)?;
             let mut doc = p.doc();
             while doc != TERMINATED {
-                out.docs.push(doc);
-                out.freqs.push(p.term_freq());
-                out.norms.push(norms.fieldnorm_id(doc));
+                out.push(doc, p.term_freq(), norms.fieldnorm_id(doc), average);
                 doc = p.advance();
             }
         }
-        out.docs.push(TERMINATED);
-        out.freqs.push(0);
-        out.norms.push(0);
-        Ok(out)
+        Ok(out.finish())
+    }
+
+    fn push(&mut self, doc: DocId, freq: u32, norm: u8, average: Score) {
+        self.docs.push(doc);
+        self.freqs.push(freq);
+        self.norms.push(norm);
+        self.tf.push(tf_factor(norm, freq, average));
+    }
+
+    /// The postings, ended by `TERMINATED`.
+    fn finish(mut self) -> TermPostings {
+        self.docs.push(TERMINATED);
+        self.freqs.push(0);
+        self.norms.push(0);
+        self.tf.push(0.0);
+        self
+    }
+}
+
+/// The field-norm reader of `field` (a constant one when norms are not kept).
+fn field_norms(
+    reader: &SegmentReader,
+    field: tantivy::schema::Field,
+) -> tantivy::Result<FieldNormReader> {
+    Ok(match reader.fieldnorms_readers().get_field(field)? {
+        Some(r) => r,
+        None => FieldNormReader::constant(reader.max_doc(), 1),
+    })
+}
+
+impl TermPostings {
+    /// The documents of `reader` that tantivy's phrase query `phrase` (weighed
+    /// with `bm25`, unboosted) matches, each with the number of times the
+    /// phrase stands there, its field-norm id and term-frequency factor.
+    fn read_phrase(
+        reader: &SegmentReader,
+        field: tantivy::schema::Field,
+        phrase: &dyn Weight,
+        bm25: &TermBm25,
+    ) -> tantivy::Result<TermPostings> {
+        let mut out = TermPostings::default();
+        let mut scorer = phrase.scorer(reader, 1.0)?;
+        let norms = field_norms(reader, field)?;
+        let mut doc = scorer.doc();
+        while doc != TERMINATED {
+            let norm = norms.fieldnorm_id(doc);
+            let count = phrase_count(&bm25.bm25, norm, scorer.score()).ok_or_else(|| {
+                tantivy::TantivyError::InternalError(format!(
+                    "no phrase count gives the score of document #{doc}"
+                ))
+            })?;
+            out.push(doc, count, norm, bm25.average);
+            doc = scorer.advance();
+        }
+        Ok(out.finish())
+    }
+}
+
+/// The number of times a phrase stands in a document, from the score
+/// tantivy's phrase scorer gives it (`bm25` of the phrase times its
+/// frequency factor): the count whose score is that one to the bit, if any.
+/// The scorer keeps the count to itself; scores grow with the count.
+fn phrase_count(bm25: &Bm25Weight, norm: u8, score: Score) -> Option<u32> {
+    (1..=1 << 16)
+        .map(|count| (count, bm25.score(norm, count)))
+        .find(|&(_, s)| s >= score)
+        .filter(|&(_, s)| s.to_bits() == score.to_bits())
+        .map(|(count, _)| count)
+}
+
+/// tantivy's BM25 constants.
+const K1: Score = 1.2;
+const B: Score = 0.75;
+
+/// The factor by which a term's BM25 weight is multiplied on a document where
+/// it occurs `freq` times in a field of norm id `norm`, the field's average
+/// length being `average`: as `Bm25Weight` works it out, operation for
+/// operation, so `weight * tf_factor(..)` is `Bm25Weight::score(..)` to the bit
+/// (a test checks it over every norm id).
+fn tf_factor(norm: u8, freq: u32, average: Score) -> Score {
+    let length = FieldNormReader::id_to_fieldnorm(norm) as Score;
+    let component = K1 * (1.0 - B + B * length / average);
+    let freq = freq as Score;
+    freq / (freq + component)
+}
+
+/// A term's BM25 weight, and the average length of its field it was worked
+/// out with.
+#[derive(Clone)]
+struct TermBm25 {
+    bm25: Bm25Weight,
+    average: Score,
+}
+
+impl TermBm25 {
+    /// The weight the term-frequency factor is multiplied by, boosted by
+    /// `boost`: a factor of exactly 1 (a frequency so large the length term
+    /// vanishes beside it) gives it exactly.
+    fn weight(&self, boost: Score) -> Score {
+        self.bm25.boost_by(boost).score(0, 1 << 30)
     }
 }
 
@@ -1088,10 +1242,11 @@ impl Query for CachedTerm {
             let docs = stats.total_num_docs()?;
             let average = stats.total_num_tokens(field)? as Score / docs as Score;
             let df = stats.doc_freq(&self.term)?;
-            Ok(Bm25Weight::for_one_term_without_explain(df, docs, average))
+            let bm25 = Bm25Weight::for_one_term_without_explain(df, docs, average);
+            Ok(TermBm25 { bm25, average })
         })?;
         Ok(Box::new(ArrayTermWeight {
-            term: self.term.clone(),
+            source: Source::Term(self.term.clone()),
             bm25,
             weights: Arc::clone(&self.weights),
         }))
@@ -1102,19 +1257,84 @@ impl Query for CachedTerm {
     }
 }
 
+/// A phrase query (no slop) that scores as tantivy's `PhraseQuery`, to the
+/// bit: on its second use, the documents where the phrase stands and how many
+/// times it does are found once (by tantivy's phrase scorer) and kept in
+/// [`TermWeights`], and later queries step through them as through a term's.
+#[derive(Debug, Clone)]
+pub struct CachedPhrase {
+    pub terms: Vec<Term>,
+    pub weights: Arc<TermWeights>,
+}
+
+impl Query for CachedPhrase {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let phrase = || PhraseQuery::new(self.terms.clone());
+        let EnableScoring::Enabled {
+            searcher,
+            statistics_provider: stats,
+        } = scoring
+        else {
+            return phrase().weight(scoring);
+        };
+        let key = self.terms.as_slice();
+        if !second_use_in(&self.weights.phrases, Use::Scored, key) {
+            return phrase().weight(scoring);
+        }
+        let field = self.terms[0].field();
+        let bm25 = bm25_in(&self.weights.phrases, key, || {
+            let docs = stats.total_num_docs()?;
+            let average = stats.total_num_tokens(field)? as Score / docs as Score;
+            let bm25 = Bm25Weight::for_terms(stats, &self.terms)?;
+            Ok(TermBm25 { bm25, average })
+        })?;
+        // Decoded in every segment now: a segment's scorer cannot weigh the phrase.
+        let mut tantivy_weight: Option<Box<dyn Weight>> = None;
+        for seg in searcher.segment_readers() {
+            postings_in(&self.weights.phrases, seg, key, || {
+                let w = match &mut tantivy_weight {
+                    Some(w) => w,
+                    None => tantivy_weight.insert(phrase().weight(scoring)?),
+                };
+                TermPostings::read_phrase(seg, field, w.as_ref(), &bm25)
+            })?;
+        }
+        Ok(Box::new(ArrayTermWeight {
+            source: Source::Phrase(self.terms.clone()),
+            bm25,
+            weights: Arc::clone(&self.weights),
+        }))
+    }
+
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        for t in &self.terms {
+            visitor(t, true);
+        }
+    }
+}
+
+/// What an [`ArrayTermWeight`] walks: a term's postings or a phrase's.
+enum Source {
+    Term(Term),
+    Phrase(Vec<Term>),
+}
+
 struct ArrayTermWeight {
-    term: Term,
-    bm25: Bm25Weight,
+    source: Source,
+    bm25: TermBm25,
     weights: Arc<TermWeights>,
 }
 
 impl ArrayTermWeight {
     fn array_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<ArrayTerm> {
-        let postings = self.weights.postings(reader, &self.term)?;
+        let postings = match &self.source {
+            Source::Term(t) => self.weights.postings(reader, t, self.bm25.average)?,
+            Source::Phrase(terms) => self.weights.phrase_postings(reader, terms)?,
+        };
         Ok(ArrayTerm {
             postings,
             at: 0,
-            bm25: self.bm25.boost_by(boost),
+            weight: self.bm25.weight(boost),
         })
     }
 }
@@ -1132,7 +1352,7 @@ impl Weight for ArrayTermWeight {
             )));
         }
         let p = &s.postings;
-        Ok(s.bm25.explain(p.norms[s.at], p.freqs[s.at]))
+        Ok(self.bm25.bm25.explain(p.norms[s.at], p.freqs[s.at]))
     }
 }
 
@@ -1141,7 +1361,8 @@ struct ArrayTerm {
     postings: Arc<TermPostings>,
     /// Position of the current document in `postings`.
     at: usize,
-    bm25: Bm25Weight,
+    /// The term's BM25 weight, boosted.
+    weight: Score,
 }
 
 impl DocSet for ArrayTerm {
@@ -1170,7 +1391,42 @@ impl DocSet for ArrayTerm {
 
 impl Scorer for ArrayTerm {
     fn score(&mut self) -> Score {
-        let p = &self.postings;
-        self.bm25.score(p.norms[self.at], p.freqs[self.at])
+        self.weight * self.postings.tf[self.at]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A decoded posting scores as tantivy's BM25 scores it, to the bit: for
+    /// every field-norm id, a range of frequencies, document frequencies,
+    /// averages and boosts.
+    #[test]
+    fn tf_factor_times_weight_is_bm25_to_the_bit() {
+        for average in [1.0, 3.7, 18.25, 120.5, 2048.0] {
+            for (df, n) in [(1, 2), (3, 2340), (700, 2340), (9000, 10000)] {
+                let bm25 = Bm25Weight::for_one_term_without_explain(df, n, average);
+                let term = TermBm25 {
+                    bm25: bm25.clone(),
+                    average,
+                };
+                for boost in [1.0, 0.35, 2.5] {
+                    let boosted = bm25.boost_by(boost);
+                    let weight = term.weight(boost);
+                    for norm in 0..=255u8 {
+                        for freq in (1..=40).chain([1000, 123_456]) {
+                            let want = boosted.score(norm, freq);
+                            let got = weight * tf_factor(norm, freq, average);
+                            assert_eq!(
+                                want.to_bits(),
+                                got.to_bits(),
+                                "norm {norm}, freq {freq}, average {average}, df {df}, boost {boost}: {want} vs {got}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
