@@ -50,21 +50,22 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         scenarios: Vec::new(),
     };
     let mut invalid = false;
-    for (f, result) in files.iter().zip(scenario::run_files(&files, ids)) {
+    // Each report is reduced to its line on the thread that ran it.
+    let lines = scenario::run_files_with(&files, ids, |f, result| {
         let name = f.display().to_string();
-        let line = match result {
+        match result {
             Ok(report) => TestLine::from_report(&name, &report),
-            Err(e) => {
-                invalid = true;
-                TestLine {
-                    file: name,
-                    game: String::new(),
-                    source: None,
-                    verdict: "invalid".into(),
-                    problems: vec![e.to_string()],
-                }
-            }
-        };
+            Err(e) => TestLine {
+                file: name,
+                game: String::new(),
+                source: None,
+                verdict: "invalid".into(),
+                problems: vec![e.to_string()],
+            },
+        }
+    });
+    for line in lines {
+        invalid |= line.verdict == "invalid";
         if line.verdict == "pass" {
             summary.passed += 1;
         } else {

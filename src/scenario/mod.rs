@@ -306,14 +306,26 @@ pub fn run(s: &Scenario) -> Report {
 /// results come back in the order of `files`. Each scenario is loaded and run
 /// on its own, so the order of work never changes a result.
 pub fn run_files(files: &[PathBuf], ids: Option<&dyn SectionIds>) -> Vec<Result<Report>> {
+    run_files_with(files, ids, |_, r| r)
+}
+
+/// [`run_files`], each file's result handed to `each` on the thread that ran
+/// it (so what a caller keeps of a report is made, and the rest dropped, on
+/// every core), in the order of `files`.
+pub fn run_files_with<T: Send>(
+    files: &[PathBuf],
+    ids: Option<&dyn SectionIds>,
+    each: impl Fn(&Path, Result<Report>) -> T + Sync,
+) -> Vec<T> {
+    let one = |f: &PathBuf| each(f, load_and_run(f, ids));
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().max(1));
     if workers <= 1 {
-        return files.iter().map(|f| load_and_run(f, ids)).collect();
+        return files.iter().map(one).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, Result<Report>)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
@@ -321,7 +333,7 @@ pub fn run_files(files: &[PathBuf], ids: Option<&dyn SectionIds>) -> Vec<Result<
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(f) = files.get(i) else { break };
-                        mine.push((i, load_and_run(f, ids)));
+                        mine.push((i, one(f)));
                     }
                     mine
                 })
