@@ -689,12 +689,13 @@ fn sentence_snippet(
     }
     let offset = out.len();
     // Whitespace is mapped one byte for one, so the ranges stay valid.
-    for (i, piece) in text[start..end].split(['\n', '\t', '\r']).enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(piece);
+    let mut rest = &text[start..end];
+    while let Some(i) = rest.bytes().position(|b| matches!(b, b'\n' | b'\t' | b'\r')) {
+        out.push_str(&rest[..i]);
+        out.push(' ');
+        rest = &rest[i + 1..];
     }
+    out.push_str(rest);
     for r in highlights {
         hl.push(r.start + shift + offset..r.end + shift + offset);
     }
