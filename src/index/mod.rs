@@ -690,7 +690,10 @@ fn sentence_snippet(
     let offset = out.len();
     // Whitespace is mapped one byte for one, so the ranges stay valid.
     let mut rest = &text[start..end];
-    while let Some(i) = rest.bytes().position(|b| matches!(b, b'\n' | b'\t' | b'\r')) {
+    while let Some(i) = rest
+        .bytes()
+        .position(|b| matches!(b, b'\n' | b'\t' | b'\r'))
+    {
         out.push_str(&rest[..i]);
         out.push(' ');
         rest = &rest[i + 1..];

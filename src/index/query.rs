@@ -190,10 +190,7 @@ fn split(text: &str, analyzer: &mut TextAnalyzer) -> Vec<Word> {
         let t = stream.token();
         let raw = text.get(t.offset_from..t.offset_to).unwrap_or("");
         let lower = t.text.to_lowercase();
-        let stem = text::stems(analyzer, &lower)
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| lower.clone());
+        let stem = text::first_stem(analyzer, &lower).unwrap_or_else(|| lower.clone());
         out.push(Word {
             capital: raw.chars().next().is_some_and(char::is_uppercase),
             lower,

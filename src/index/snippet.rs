@@ -141,10 +141,7 @@ impl SnippetTokenizer {
         if let Some(&w) = self.weights.get(lower.as_ref()) {
             return w;
         }
-        let stem = {
-            let mut stream = self.stemmer.token_stream(&lower);
-            stream.next().map(|t| t.text.clone())
-        };
+        let stem = super::text::first_stem(&mut self.stemmer, &lower);
         let w = terms.get(stem.as_deref().unwrap_or(&lower)).copied();
         self.weights.insert(lower.into_owned(), w);
         w

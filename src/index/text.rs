@@ -46,7 +46,7 @@ pub fn analyzer() -> TextAnalyzer {
 /// The analyzer's words before stemming: split, overlong words dropped, lower case.
 fn lower_words() -> TextAnalyzerBuilder<impl Tokenizer> {
     TextAnalyzer::builder(WordTokenizer::default())
-        .filter(RemoveLongFilter::limit(40))
+        .filter(RemoveLongFilter::limit(MAX_WORD + 1))
         .filter(LowerCaser)
 }
 
@@ -112,6 +112,26 @@ fn stem_in_place(stemmer: &mut TextAnalyzer, text: &mut String) {
         }
         stems.insert(word, stem);
     });
+}
+
+/// Longest word the analyzer keeps, in bytes: longer ones are dropped.
+const MAX_WORD: usize = 39;
+
+/// The first stem the index analyzer (`analyzer`) gives the lower-case text
+/// `lower`. A word of ASCII letters and digits is one token of the analyzer,
+/// unchanged until stemmed, so when this thread remembers its stem that is
+/// the answer, with no token stream set up.
+pub fn first_stem(analyzer: &mut TextAnalyzer, lower: &str) -> Option<String> {
+    if !lower.is_empty()
+        && lower.len() <= MAX_WORD
+        && lower
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && let Some(stem) = STEMS.with(|cell| cell.borrow().get(lower).cloned())
+    {
+        return Some(stem);
+    }
+    stems(analyzer, lower).into_iter().next()
 }
 
 /// The English stemmer over one whole word.
@@ -406,6 +426,39 @@ fn words(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The remembered stem [`first_stem`] reads is the one the analyzer gives,
+    /// once remembered and before, for every kind of word.
+    #[test]
+    fn first_stem_is_the_analyzers() {
+        let mut a = analyzer();
+        let long = "a".repeat(MAX_WORD);
+        let longer = "b".repeat(MAX_WORD + 1);
+        let words = [
+            "drains",
+            "battling",
+            "destiny",
+            "x2",
+            "4th",
+            "a",
+            "cannot",
+            "can't",
+            "obi-wan",
+            "c3po",
+            "naïve",
+            "ewoks",
+            "i\u{307}zmir",
+            &long,
+            &longer,
+            "",
+        ];
+        for _ in 0..2 {
+            for w in words {
+                let want = stems(&mut a, w).into_iter().next();
+                assert_eq!(first_stem(&mut a, w), want, "{w:?}");
+            }
+        }
+    }
 
     #[test]
     fn contractions_keep_their_negation() {
