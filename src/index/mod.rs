@@ -23,8 +23,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
 use tantivy::schema::Field;
@@ -156,7 +156,7 @@ struct Stored {
 
 impl Stored {
     /// The words of the body, when kept (see `words`).
-    fn words(&self) -> Option<&snippet::Words> {
+    fn words(&self, tokenizer: &mut snippet::SnippetTokenizer) -> Option<&snippet::Words> {
         if let Some(w) = self.words.get() {
             return w.as_ref();
         }
@@ -164,7 +164,7 @@ impl Stored {
             return None;
         }
         self.words
-            .get_or_init(|| snippet::Words::of(&self.plain))
+            .get_or_init(|| snippet::Words::of(&self.plain, tokenizer))
             .as_ref()
     }
 }
@@ -195,6 +195,8 @@ pub struct Index {
     weights: std::sync::Arc<scorer::TermWeights>,
     /// Every document's prior and game, read on the first search.
     priors: OnceLock<std::sync::Arc<scorer::Priors>>,
+    /// Numbers of the stems of kept documents' words (see `snippet::Words`).
+    stem_ids: Arc<snippet::StemIds>,
     /// Whether the last open had to (re)build the index.
     built: bool,
     /// Problems that did not stop the index from being built (unreadable card data).
@@ -325,6 +327,7 @@ impl Index {
             sections,
             weights: Default::default(),
             priors: OnceLock::new(),
+            stem_ids: Arc::default(),
             built,
             warnings: Vec::new(),
         })
@@ -402,7 +405,8 @@ impl Index {
         ranked.truncate(q.limit);
         let terms = plan.highlight_terms();
         let stems: Vec<String> = terms.keys().cloned().collect();
-        let mut tokenizer = snippet::SnippetTokenizer::new(analyzer, &stems);
+        let ids = Arc::clone(&self.stem_ids);
+        let mut tokenizer = snippet::SnippetTokenizer::new(analyzer, &terms, ids);
         ranked
             .into_iter()
             .map(|r| {
@@ -619,7 +623,7 @@ fn hit(
     stems: &[String],
 ) -> Hit {
     let plain = s.plain.as_str();
-    let words = s.words();
+    let words = s.words(tokenizer);
     let win = snippet_window(plain, stems, words);
     let window = &plain[win.clone()];
     let best = match words {

@@ -7,7 +7,7 @@ use super::text::FastMap;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tantivy::tokenizer::{
     BoxTokenStream, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token,
     TokenStream, Tokenizer,
@@ -50,11 +50,49 @@ pub struct SnippetTokenizer {
     /// Weights of the candidate words seen so far (lowercase word → the
     /// weight of its stem among the terms, if it is one).
     weights: FastMap<String, Option<f32>>,
+    /// The index's stem numbers, and the weight of each query term by its
+    /// number (worked out when first needed, and again once words were numbered).
+    ids: Arc<StemIds>,
+    by_id: Option<FastMap<u32, f32>>,
+}
+
+/// A number for each stem (or unstemmed lower-case word) of the words of the
+/// documents kept so far, shared by an index's searches: a kept document's
+/// words are told query terms by number, with no lower-casing or lookup by text.
+#[derive(Default)]
+pub struct StemIds(Mutex<FastMap<String, u32>>);
+
+impl StemIds {
+    /// The number of each of `stems`, numbering the new ones.
+    fn number(&self, stems: impl Iterator<Item = String>) -> Vec<u32> {
+        let mut ids = super::scorer::lock(&self.0);
+        stems
+            .map(|s| {
+                let next = ids.len() as u32;
+                *ids.entry(s).or_insert(next)
+            })
+            .collect()
+    }
+
+    /// The weight of each of `terms` that has a number, by its number.
+    fn weights(&self, terms: &BTreeMap<String, f32>) -> FastMap<u32, f32> {
+        let ids = super::scorer::lock(&self.0);
+        terms
+            .iter()
+            .filter_map(|(t, &w)| ids.get(t).map(|&id| (id, w)))
+            .collect()
+    }
 }
 
 impl SnippetTokenizer {
-    /// `stemmer` is the index analyzer; `stems` the query terms to highlight.
-    pub fn new(stemmer: TextAnalyzer, stems: &[String]) -> SnippetTokenizer {
+    /// `stemmer` is the index analyzer; `terms` the query terms to highlight,
+    /// with their weights; `ids` the index's stem numbers.
+    pub fn new(
+        stemmer: TextAnalyzer,
+        terms: &BTreeMap<String, f32>,
+        ids: Arc<StemIds>,
+    ) -> SnippetTokenizer {
+        let stems: Vec<String> = terms.keys().cloned().collect();
         let words = TextAnalyzer::builder(SimpleTokenizer::default())
             .filter(RemoveLongFilter::limit(LONG_WORD))
             .filter(LowerCaser)
@@ -103,7 +141,31 @@ impl SnippetTokenizer {
             stemmer,
             prefixes: prefixes.into(),
             weights: FastMap::default(),
+            ids,
+            by_id: None,
         }
+    }
+
+    /// Whether the ASCII word `b` begins like a query term (a prefix).
+    fn ascii_candidate(&self, b: &[u8]) -> bool {
+        if let [x, y, z, ..] = *b
+            && let (Some(x), Some(y), Some(z)) = (slot(x), slot(y), slot(z))
+        {
+            self.thirds[usize::from(self.pairs[x * SLOTS + y])] & (1 << z) != 0
+        } else {
+            starts_with_any(b, &self.prefixes)
+        }
+    }
+
+    /// [`SnippetTokenizer::weight_of`] of a word of ASCII letters and digits whose
+    /// stem (or, unstemmed, lower-case form) has the number `id`.
+    fn weight_of_id(&mut self, word: &[u8], id: u32, terms: &BTreeMap<String, f32>) -> Option<f32> {
+        if !self.ascii_candidate(word) {
+            return None;
+        }
+        let ids = &self.ids;
+        let by_id = self.by_id.get_or_insert_with(|| ids.weights(terms));
+        by_id.get(&id).copied()
     }
 
     /// The weight in `terms` of the term `word` (as it stands in the text)
@@ -113,14 +175,7 @@ impl SnippetTokenizer {
     fn weight_of(&mut self, word: &str, terms: &BTreeMap<String, f32>) -> Option<f32> {
         let lower: Cow<'_, str> = if word.is_ascii() {
             let b = word.as_bytes();
-            let candidate = if let [x, y, z, ..] = *b
-                && let (Some(x), Some(y), Some(z)) = (slot(x), slot(y), slot(z))
-            {
-                self.thirds[usize::from(self.pairs[x * SLOTS + y])] & (1 << z) != 0
-            } else {
-                starts_with_any(b, &self.prefixes)
-            };
-            if !candidate {
+            if !self.ascii_candidate(b) {
                 return None;
             }
             if b.iter().any(u8::is_ascii_uppercase) {
@@ -205,18 +260,37 @@ pub struct Words {
     /// Whether the text has no letter or digit beyond ASCII: then the runs are
     /// the words the index analyzer finds, in the text and in any part of it.
     ascii_words: bool,
+    /// With `ascii_words`, the number ([`StemIds`]) of each run's stem (its
+    /// lower-case form when it has none); empty otherwise.
+    ids: Box<[u32]>,
 }
 
 impl Words {
-    pub fn of(text: &str) -> Option<Words> {
+    /// The words of `text`, each numbered by `tokenizer`'s stem numbers.
+    pub fn of(text: &str, tokenizer: &mut SnippetTokenizer) -> Option<Words> {
         let fits = |n: usize| u32::try_from(n).ok();
-        let runs = ascii_runs(text.as_bytes())
+        let runs: Box<[(u32, u32)]> = ascii_runs(text.as_bytes())
             .map(|r| Some((fits(r.start)?, fits(r.end)?)))
             .collect::<Option<_>>()?;
+        let ascii_words =
+            text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_alphanumeric());
+        let ids = if ascii_words {
+            let stemmer = &mut tokenizer.stemmer;
+            let stems = runs.iter().map(|&(s, e)| {
+                let lower = text[s as usize..e as usize].to_ascii_lowercase();
+                super::text::first_stem(stemmer, &lower).unwrap_or(lower)
+            });
+            let stems: Vec<String> = stems.collect();
+            // A term numbered now may be one the weights by number lack.
+            tokenizer.by_id = None;
+            tokenizer.ids.number(stems.into_iter()).into()
+        } else {
+            Box::default()
+        };
         Some(Words {
             runs,
-            ascii_words: text.is_ascii()
-                || !text.chars().any(|c| !c.is_ascii() && c.is_alphanumeric()),
+            ascii_words,
+            ids,
         })
     }
 
@@ -227,8 +301,12 @@ impl Words {
     }
 
     /// The words [`best_fragment`] would find in `text[window]` (relative to the
-    /// window), or `None` when they are not the runs cut to the window.
-    fn within(&self, window: Range<usize>) -> Option<impl Iterator<Item = Range<usize>> + '_> {
+    /// window), each with its stem number when the window holds it whole, or
+    /// `None` when they are not the runs cut to the window.
+    fn within(
+        &self,
+        window: Range<usize>,
+    ) -> Option<impl Iterator<Item = (Range<usize>, Option<u32>)> + '_> {
         if !self.ascii_words {
             return None;
         }
@@ -238,12 +316,15 @@ impl Words {
         Some(
             self.runs[from..]
                 .iter()
-                .map(|&(s, e)| (s as usize, e as usize))
-                .take_while(move |&(s, _)| s < window.end)
-                .map(move |(s, e)| {
-                    s.max(window.start) - window.start..e.min(window.end) - window.start
+                .zip(&self.ids[from..])
+                .map(|(&(s, e), &id)| (s as usize, e as usize, id))
+                .take_while(move |&(s, _, _)| s < window.end)
+                .map(move |(s, e, id)| {
+                    let whole = s >= window.start && e <= window.end;
+                    let cut = s.max(window.start) - window.start..e.min(window.end) - window.start;
+                    (cut, whole.then_some(id))
                 })
-                .filter(|r| r.len() < LONG_WORD),
+                .filter(|(r, _)| r.len() < LONG_WORD),
         )
     }
 }
@@ -318,9 +399,16 @@ pub fn best_fragment(
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
     if text.is_ascii() {
-        best_of(tokenizer, text, ascii_words(text.as_bytes()), terms, max)
+        let words = ascii_words(text.as_bytes()).map(|r| (r, None));
+        best_of(tokenizer, text, words, terms, max)
     } else {
-        best_of(tokenizer, text, unicode_words(text), terms, max)
+        best_of(
+            tokenizer,
+            text,
+            unicode_words(text).map(|r| (r, None)),
+            terms,
+            max,
+        )
     }
 }
 
@@ -341,10 +429,12 @@ pub fn best_fragment_in(
     }
 }
 
+/// The best fragment of `text` among `words`, each with its stem number when
+/// known (see [`best_fragment`]).
 fn best_of(
     tokenizer: &mut SnippetTokenizer,
     text: &str,
-    words: impl Iterator<Item = Range<usize>>,
+    words: impl Iterator<Item = (Range<usize>, Option<u32>)>,
     terms: &BTreeMap<String, f32>,
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
@@ -356,7 +446,7 @@ fn best_of(
     };
     let bytes = text.as_bytes();
     let mut current = Fragment::new(0);
-    for w in words {
+    for (w, id) in words {
         if w.end - current.start > max {
             keep(std::mem::replace(&mut current, Fragment::new(w.start)));
         }
@@ -366,7 +456,11 @@ fn best_of(
         if c.is_ascii() && !tokenizer.first[usize::from(c)] {
             continue;
         }
-        if let Some(weight) = tokenizer.weight_of(&text[w.clone()], terms) {
+        let weight = match id {
+            Some(id) => tokenizer.weight_of_id(&bytes[w.clone()], id, terms),
+            None => tokenizer.weight_of(&text[w.clone()], terms),
+        };
+        if let Some(weight) = weight {
             current.score += weight;
             current.highlighted.push(w);
         }
@@ -452,6 +546,52 @@ mod tests {
         out
     }
 
+    fn terms_of(stems: &[String]) -> BTreeMap<String, f32> {
+        stems.iter().map(|s| (s.clone(), 1.0)).collect()
+    }
+
+    /// A kept document's words, told query terms by stem number, give the
+    /// fragment reading the text gives: in windows that cut words and that do
+    /// not, and when a term is numbered after the tokenizer first weighed by
+    /// number.
+    #[test]
+    fn numbered_words_choose_what_reading_the_text_chooses() {
+        let text = "Battles happen here. Battle destiny is drawn; DESTINIES are drawn \
+            at the end of the battle, then nothing more for a while. battles";
+        let terms: BTreeMap<String, f32> = [
+            ("battl".to_string(), 1.0),
+            ("destini".to_string(), 0.7),
+            ("drawn".to_string(), 0.4),
+        ]
+        .into();
+        let ids: Arc<StemIds> = Arc::default();
+        let mut tok = SnippetTokenizer::new(en_stem(), &terms, Arc::clone(&ids));
+        // Weighed by number while only "battl" has one.
+        let first = "a battle";
+        let early = Words::of(first, &mut tok).unwrap();
+        let got = best_fragment_in(&mut tok, first, 0..first.len(), &early, &terms, 100);
+        let (fragment, highlights) = got.expect("a fragment");
+        assert_eq!((fragment, highlights.as_slice()), (0..8, &[2..8][..]));
+        let words = Words::of(text, &mut tok).unwrap();
+        let mut compared = 0;
+        for start in [0, 3, 10, 21, 30] {
+            for end in [text.len(), 80, 47, 40] {
+                for max in [20, 45, 200] {
+                    if start >= end {
+                        continue;
+                    }
+                    let window = start..end;
+                    let mut plain = SnippetTokenizer::new(en_stem(), &terms, Arc::default());
+                    let want = best_fragment(&mut plain, &text[window.clone()], &terms, max);
+                    let got = best_fragment_in(&mut tok, text, window.clone(), &words, &terms, max);
+                    assert_eq!(got, want, "window {window:?}, max {max}");
+                    compared += usize::from(want.is_some());
+                }
+            }
+        }
+        assert!(compared >= 45, "{compared} windows with a match");
+    }
+
     #[test]
     fn best_fragment_picks_what_the_snippet_generator_picks() {
         let text = "Battles happen. A long stretch of words with nothing in it at all, \
@@ -469,12 +609,16 @@ mod tests {
         {
             let generator = tantivy::snippet::SnippetGenerator::new(
                 terms.clone(),
-                TextAnalyzer::from(SnippetTokenizer::new(en_stem(), &stems)),
+                TextAnalyzer::from(SnippetTokenizer::new(
+                    en_stem(),
+                    &terms_of(&stems),
+                    Arc::default(),
+                )),
                 tantivy::schema::Field::from_field_id(0),
                 max,
             );
             let want = generator.snippet(text);
-            let mut tok = SnippetTokenizer::new(en_stem(), &stems);
+            let mut tok = SnippetTokenizer::new(en_stem(), &terms_of(&stems), Arc::default());
             let got = best_fragment(&mut tok, text, &terms, max);
             match got {
                 None => assert!(want.is_empty(), "max {max}"),
@@ -484,7 +628,7 @@ mod tests {
                 }
             }
         }
-        let mut tok = SnippetTokenizer::new(en_stem(), &stems);
+        let mut tok = SnippetTokenizer::new(en_stem(), &terms_of(&stems), Arc::default());
         assert!(best_fragment(&mut tok, "no match here", &terms, 200).is_none());
     }
 
@@ -497,7 +641,11 @@ mod tests {
             "destini".to_string(),
             "drawn".to_string(),
         ];
-        let mut fast = TextAnalyzer::from(SnippetTokenizer::new(en_stem(), &stems));
+        let mut fast = TextAnalyzer::from(SnippetTokenizer::new(
+            en_stem(),
+            &terms_of(&stems),
+            Arc::default(),
+        ));
         let want = tokens(&mut full, text);
         let got = tokens(&mut fast, text);
         assert_eq!(want.len(), got.len());
