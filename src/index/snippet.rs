@@ -1,7 +1,9 @@
 //! Snippet tokenizer: splits and lowercases like the index analyzer, but runs
 //! the (comparatively slow) English stemmer only on words that could stem to a
 //! query term, i.e. that begin like one. Highlighting stays exactly what the
-//! full analyzer would give, at a fraction of the cost.
+//! full analyzer would give, at a fraction of the cost. A document shown a
+//! second time keeps its words, each with its stem's number ([`Words`]), so
+//! its later snippets compare numbers instead of stemming or looking up text.
 
 use super::text::FastMap;
 use std::borrow::Cow;
