@@ -1124,20 +1124,7 @@ impl TermPostings {
         self.tf.push(0.0);
         self
     }
-}
 
-/// The field-norm reader of `field` (a constant one when norms are not kept).
-fn field_norms(
-    reader: &SegmentReader,
-    field: tantivy::schema::Field,
-) -> tantivy::Result<FieldNormReader> {
-    Ok(match reader.fieldnorms_readers().get_field(field)? {
-        Some(r) => r,
-        None => FieldNormReader::constant(reader.max_doc(), 1),
-    })
-}
-
-impl TermPostings {
     /// The documents of `reader` that tantivy's phrase query `phrase` (weighed
     /// with `bm25`, unboosted) matches, each with the number of times the
     /// phrase stands there, its field-norm id and term-frequency factor.
@@ -1163,6 +1150,17 @@ impl TermPostings {
         }
         Ok(out.finish())
     }
+}
+
+/// The field-norm reader of `field` (a constant one when norms are not kept).
+fn field_norms(
+    reader: &SegmentReader,
+    field: tantivy::schema::Field,
+) -> tantivy::Result<FieldNormReader> {
+    Ok(match reader.fieldnorms_readers().get_field(field)? {
+        Some(r) => r,
+        None => FieldNormReader::constant(reader.max_doc(), 1),
+    })
 }
 
 /// The number of times a phrase stands in a document, from the score
@@ -1193,6 +1191,19 @@ fn tf_factor(norm: u8, freq: u32, average: Score) -> Score {
     freq / (freq + component)
 }
 
+/// The number of documents, and the average length of `field` in them, as
+/// tantivy's BM25 works them out.
+fn field_average(
+    stats: &dyn tantivy::query::Bm25StatisticsProvider,
+    field: tantivy::schema::Field,
+) -> tantivy::Result<(u64, Score)> {
+    let docs = stats.total_num_docs()?;
+    Ok((
+        docs,
+        stats.total_num_tokens(field)? as Score / docs as Score,
+    ))
+}
+
 /// A term's BM25 weight, and the average length of its field it was worked
 /// out with.
 #[derive(Clone)]
@@ -1203,10 +1214,11 @@ struct TermBm25 {
 
 impl TermBm25 {
     /// The weight the term-frequency factor is multiplied by, boosted by
-    /// `boost`: a factor of exactly 1 (a frequency so large the length term
-    /// vanishes beside it) gives it exactly.
+    /// `boost` (as `Bm25Weight::boost_by` multiplies it): a factor of exactly 1
+    /// (a frequency so large the length term vanishes beside it) gives the
+    /// unboosted weight exactly.
     fn weight(&self, boost: Score) -> Score {
-        self.bm25.boost_by(boost).score(0, 1 << 30)
+        self.bm25.score(0, 1 << 30) * boost
     }
 }
 
@@ -1238,9 +1250,7 @@ impl Query for CachedTerm {
         }
         let bm25 = self.weights.bm25(&self.term, || {
             // As `Bm25Weight::for_terms` weighs one term, without its explanation.
-            let field = self.term.field();
-            let docs = stats.total_num_docs()?;
-            let average = stats.total_num_tokens(field)? as Score / docs as Score;
+            let (docs, average) = field_average(stats, self.term.field())?;
             let df = stats.doc_freq(&self.term)?;
             let bm25 = Bm25Weight::for_one_term_without_explain(df, docs, average);
             Ok(TermBm25 { bm25, average })
@@ -1283,8 +1293,7 @@ impl Query for CachedPhrase {
         }
         let field = self.terms[0].field();
         let bm25 = bm25_in(&self.weights.phrases, key, || {
-            let docs = stats.total_num_docs()?;
-            let average = stats.total_num_tokens(field)? as Score / docs as Score;
+            let (_, average) = field_average(stats, field)?;
             let bm25 = Bm25Weight::for_terms(stats, &self.terms)?;
             Ok(TermBm25 { bm25, average })
         })?;

@@ -20,7 +20,7 @@ use tantivy::tokenizer::{
 /// when it shares this many leading bytes with it.
 const PREFIX: usize = 3;
 /// Words this long (in bytes) or longer are dropped, as the index analyzer drops them.
-const LONG_WORD: usize = 40;
+const LONG_WORD: usize = super::text::MAX_WORD + 1;
 
 /// Letters and digits, the bytes a word's first three are told apart by.
 const SLOTS: usize = 36;
@@ -275,15 +275,14 @@ impl Words {
         let ascii_words =
             text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_alphanumeric());
         let ids = if ascii_words {
+            // A term numbered now may be one the weights by number lack.
+            tokenizer.by_id = None;
             let stemmer = &mut tokenizer.stemmer;
             let stems = runs.iter().map(|&(s, e)| {
                 let lower = text[s as usize..e as usize].to_ascii_lowercase();
                 super::text::first_stem(stemmer, &lower).unwrap_or(lower)
             });
-            let stems: Vec<String> = stems.collect();
-            // A term numbered now may be one the weights by number lack.
-            tokenizer.by_id = None;
-            tokenizer.ids.number(stems.into_iter()).into()
+            tokenizer.ids.number(stems).into()
         } else {
             Box::default()
         };
@@ -534,7 +533,7 @@ mod tests {
 
     fn en_stem() -> TextAnalyzer {
         TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(RemoveLongFilter::limit(40))
+            .filter(RemoveLongFilter::limit(LONG_WORD))
             .filter(LowerCaser)
             .filter(Stemmer::new(Language::English))
             .build()

@@ -115,7 +115,7 @@ fn stem_in_place(stemmer: &mut TextAnalyzer, text: &mut String) {
 }
 
 /// Longest word the analyzer keeps, in bytes: longer ones are dropped.
-const MAX_WORD: usize = 39;
+pub const MAX_WORD: usize = 39;
 
 /// The first stem the index analyzer (`analyzer`) gives the lower-case text
 /// `lower`. A word of ASCII letters and digits is one token of the analyzer,
