@@ -14,6 +14,9 @@
 //! that has one (`<<` appears in its text) is read with merges expanded, and one
 //! that has none with merge keys refused, which remembers nothing.
 
+mod subset;
+mod tree;
+
 use crate::error::{Error, Result};
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::collections::BTreeMap;
@@ -43,6 +46,9 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
             "{}: file is empty (expected a YAML mapping)",
             origin.display()
         )));
+    }
+    if let Some(v) = subset::read(text).and_then(|t| tree::from_tree(&t).ok()) {
+        return Ok(v);
     }
     match parse(text, serde_saphyr::DuplicateKeyPolicy::PassThrough) {
         Ok(v) => Ok(v),
@@ -75,6 +81,36 @@ fn parse<T: DeserializeOwned>(
         serde_saphyr::MergeKeyPolicy::Error
     };
     serde_saphyr::from_str_with_options(text, options)
+}
+
+/// Both readers on `text`: the subset reader's value (`None` when it declines)
+/// and serde-saphyr's (`None` on an error).
+#[cfg(test)]
+pub(crate) fn both<T: DeserializeOwned>(text: &str) -> (Option<T>, Option<T>) {
+    let fast = subset::read(text).and_then(|t| tree::from_tree(&t).ok());
+    let full = parse(text, serde_saphyr::DuplicateKeyPolicy::PassThrough).ok();
+    (fast, full)
+}
+
+/// Why the subset reader declines `text`: `(document line, reader line)`, or
+/// `None` when it reads it (the typed read may still fail).
+#[cfg(test)]
+pub(crate) fn declined<T: DeserializeOwned>(text: &str) -> String {
+    match subset::read_or_decline(text) {
+        Err(d) => format!("read: line {} (subset.rs:{})", d.line, d.why),
+        Ok(t) => match tree::from_tree::<T>(&t) {
+            Err(e) => format!("typed: {e}"),
+            Ok(_) => "read".into(),
+        },
+    }
+}
+
+/// A value's debug form without the character spans serde-saphyr's locations
+/// carry (the subset reader gives lines and columns only; nothing reads spans).
+#[cfg(test)]
+pub(crate) fn debug_without_spans<T: fmt::Debug>(v: &T) -> String {
+    let re = regex::Regex::new(r"span: Span \{[^{}]*(\{[^{}]*\}[^{}]*)*\}, ").unwrap();
+    re.replace_all(&format!("{v:?}"), "").into_owned()
 }
 
 /// Read a mapping whose keys must all differ (`#[serde(deserialize_with =
