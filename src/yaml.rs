@@ -25,6 +25,8 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::path::Path;
 
+const OPEN_BRACE: char = '\u{7b}';
+
 /// Largest YAML document accepted, in bytes.
 pub const MAX_BYTES: usize = 1 << 20;
 
@@ -111,6 +113,68 @@ pub(crate) fn declined<T: DeserializeOwned>(text: &str) -> String {
 pub(crate) fn debug_without_spans<T: fmt::Debug>(v: &T) -> String {
     let re = regex::Regex::new(r"span: Span \{[^{}]*(\{[^{}]*\}[^{}]*)*\}, ").unwrap();
     re.replace_all(&format!("{v:?}"), "").into_owned()
+}
+
+/// Copies of `text`, each damaged in one place: a character or a YAML
+/// indicator inserted, a few characters deleted, a line repeated, dropped,
+/// indented or outdented. `seed` picks the places.
+#[cfg(test)]
+pub(crate) fn damaged(text: &str, seed: u64, copies: usize) -> Vec<String> {
+    const INSERTS: [&str; 24] = [
+        " ", ":", "-", "#", "\n", "\"", "'", "{", "}", "[", "]", ",", "&a ", "*a", "|", ">", "  ",
+        "\n  ", "null", "1e3", "~", "- ", ": ", "\\",
+    ];
+    let mut state = seed | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    };
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    (0..copies)
+        .map(|_| {
+            let at = bounds[next(bounds.len())];
+            let line = next(lines.len());
+            match next(6) {
+                0 | 1 => format!(
+                    "{}{}{}",
+                    &text[..at],
+                    INSERTS[next(INSERTS.len())],
+                    &text[at..]
+                ),
+                2 => {
+                    let end = bounds
+                        [(bounds.partition_point(|&b| b < at) + 1 + next(3)).min(bounds.len() - 1)];
+                    format!("{}{}", &text[..at], &text[end..])
+                }
+                3 => {
+                    let mut l = lines.clone();
+                    l.insert(line, lines[line]);
+                    l.concat()
+                }
+                4 => {
+                    let mut l = lines.clone();
+                    l.remove(line);
+                    l.concat()
+                }
+                _ => {
+                    let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+                    if next(2) == 0 {
+                        l[line].insert(0, ' ');
+                    } else if l[line].starts_with(' ') {
+                        l[line].remove(0);
+                    }
+                    l.concat()
+                }
+            }
+        })
+        .collect()
 }
 
 /// Read a mapping whose keys must all differ (`#[serde(deserialize_with =
@@ -249,7 +313,10 @@ fn plain(msg: &str) -> String {
     let Some(breach) = msg.strip_prefix("budget breached: ") else {
         return msg.to_string();
     };
-    let what = breach.split([' ', '{']).next().unwrap_or(breach);
+    let what = breach
+        .split(|c: char| c == ' ' || c == OPEN_BRACE)
+        .next()
+        .unwrap_or(breach);
     match what {
         "Documents" => "more than one YAML document (a `---` separator); put one per file".into(),
         "Aliases" | "Anchors" | "MergeKeys" => {
@@ -366,5 +433,145 @@ mod tests {
     fn type_errors_name_the_position() {
         let e = err("a: many\n");
         assert!(e.starts_with("s.yaml:1:"), "{e}");
+    }
+
+    /// Documents in the subset: the reader must read each, to serde-saphyr's value.
+    const READ: &[&str] = &[
+        "a: 1\nb: [x, 'y''s', \"q\\\"t\\\\\", -2, 2.5, true, ~, null]\n",
+        "a:\n- 1\n- {k: v, l: [1, 2]}\nb:\n  - x: 1\n    y: 2\n  - z\n",
+        "a: >\n  one\n  two\n\n  three\n    more\n  four\nb: |\n  one\n    two\n\n  three\nc: >-\n  x\n  y\n",
+        "a: &x {k: 1}\nb: *x\nc: &y\n  deep: [*x, *x]\nd: *y\n",
+        "a: {k: 1,\n  l: [2,\n    3], }\nb: [x, z, ]\n# comment\nc: 3 # trailing\n",
+        "a:\nb: \"\"\nc: ''\nd: 1R\ne: 3RD1\nf: at:cantina\ng: Yoda Stew, the soup\n",
+        "seq:\n  -\n    a: 1\n  - [1, [2, [3]]]\n  - \"x\"\n",
+        "\"quoted key\": 1\n'single': {\"a\": b}\n",
+        "a: b\n\n\n# only comments\n\nc: d",
+        "t: 'Tatooine: Cantina'\nu: Tatooine:Cantina\n",
+    ];
+
+    #[test]
+    fn subset_reader_reads_the_subset_as_serde_saphyr_does() {
+        for doc in READ {
+            let (fast, full) = both::<Json>(doc);
+            let full = full.unwrap_or_else(|| panic!("serde-saphyr rejects {doc:?}"));
+            assert_eq!(fast.as_ref(), Some(&full), "{doc:?}");
+        }
+    }
+
+    /// Documents outside it: the reader declines, or reads them as serde-saphyr does.
+    const ODD: &[&str] = &[
+        "a: !!str 5\n",
+        "a: 0x1F\nb: 1e3\nc: +5\nd: .inf\ne: 1_000\nf: 12:30\ng: yes\nh: 007\n",
+        "a: multi\n  line\n",
+        "a: \"multi\n  line\"\n",
+        "? complex\n: key\n",
+        "---\na: 1\n",
+        "a: |2\n   x\n",
+        "a: |+\n  x\n\n",
+        "a: [x,\nb]\n",
+        "a:\n\tb: 1\n",
+        "a: *undefined\n",
+        "a: &x [*x]\n",
+        "a: 1\n  b: 2\n",
+        "a:\n    b: 1\n  c: 2\n",
+        "- a\n- b\n",
+        "a: {b: 1}: 2\n",
+        "a: b: c\n",
+        "a: \"\\x41\"\n",
+        "a: 'x' y\n",
+        "a: >\n\n  x\n",
+        "t: Tatooine: Cantina\n",
+    ];
+
+    #[test]
+    fn subset_reader_declines_or_agrees_outside_the_subset() {
+        for doc in ODD {
+            let (fast, full) = both::<Json>(doc);
+            if let Some(fast) = fast {
+                assert_eq!(Some(fast), full, "{doc:?}");
+            }
+        }
+        // Most of these the reader declines outright.
+        let declined = ODD.iter().filter(|d| both::<Json>(d).0.is_none()).count();
+        assert!(
+            declined >= ODD.len() - 2,
+            "{declined} of {} declined",
+            ODD.len()
+        );
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Located {
+        a: serde_saphyr::Spanned<String>,
+        b: Vec<serde_saphyr::Spanned<Json>>,
+        c: serde_saphyr::Spanned<BTreeMap<String, u32>>,
+        d: serde_saphyr::Spanned<Json>,
+        e: Option<serde_saphyr::Spanned<String>>,
+    }
+
+    #[test]
+    fn subset_reader_gives_serde_saphyr_locations() {
+        let doc =
+            "a: \"é\"\nb:\n  - {x: 1}\n  - &s sé\n  - *s\n  -   [1]\nc:\n  k: 1\nd: >\n  t\ne:\n";
+        let (fast, full) = both::<Located>(doc);
+        let (fast, full) = (fast.expect("read"), full.expect("serde-saphyr reads it"));
+        assert_eq!(debug_without_spans(&fast), debug_without_spans(&full));
+        assert_eq!(
+            (fast.b[2].referenced.line(), fast.b[2].defined.line()),
+            (5, 4)
+        );
+        assert!(debug_without_spans(&fast).contains("line: 6, column: 7"));
+    }
+
+    /// Every YAML file shipped: the rulebook's corrections, the search
+    /// evaluations and the scenarios.
+    fn shipped_yaml() -> Vec<std::path::PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = crate::scenario::find_files(&[root.join("scenarios")]).unwrap();
+        for dir in ["rulebook/corrections", "tests/data"] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|x| x == "yaml") {
+                    files.push(p);
+                }
+            }
+        }
+        files
+    }
+
+    #[test]
+    fn subset_reader_reads_every_shipped_file_as_serde_saphyr_does() {
+        let files = shipped_yaml();
+        assert!(files.len() > 700, "{} files", files.len());
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            let (fast, full) = both::<Json>(&text);
+            assert!(full.is_some(), "{}", f.display());
+            // Merge keys are left to serde-saphyr.
+            if !text.contains("<<") {
+                assert_eq!(fast, full, "{}", f.display());
+            }
+        }
+    }
+
+    #[test]
+    fn subset_reader_agrees_with_serde_saphyr_on_damaged_files() {
+        let (mut read, mut tried) = (0, 0);
+        for (i, f) in shipped_yaml().iter().enumerate() {
+            let text = std::fs::read_to_string(f).unwrap();
+            for copy in damaged(&text, i as u64 + 1, 6) {
+                tried += 1;
+                let (fast, full) = both::<Json>(&copy);
+                if let Some(fast) = fast {
+                    read += 1;
+                    assert_eq!(Some(fast), full, "{} damaged:\n{copy}", f.display());
+                }
+            }
+        }
+        assert!(
+            read * 4 > tried,
+            "only {read} of {tried} damaged copies read"
+        );
     }
 }

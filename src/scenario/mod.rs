@@ -394,32 +394,70 @@ mod tests {
     use super::*;
     use crate::engine::{destiny, swccg, swtcg};
 
+    /// Both YAML readers on a scenario: `Ok(true)` when they read the same value,
+    /// `Ok(false)` when the subset reader declines; an error when it reads a
+    /// value serde-saphyr does not give.
     fn compare<G: GameRules>(text: &str) -> std::result::Result<bool, String>
     where
         G::Board: std::fmt::Debug,
         G::Step: std::fmt::Debug,
     {
         let (fast, full) = crate::yaml::both::<File<G::Board, G::Step>>(text);
-        let full = full.ok_or("serde-saphyr does not read it")?;
-        match fast {
+        let (fast, full) = match (fast, full) {
+            (None, _) => return Ok(false),
+            (Some(_), None) => return Err("read, and serde-saphyr rejects it".into()),
+            (Some(a), Some(b)) => (a, b),
+        };
+        let (a, b) = (
+            crate::yaml::debug_without_spans(&fast),
+            crate::yaml::debug_without_spans(&full),
+        );
+        if a == b {
+            return Ok(true);
+        }
+        let i = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+        let near = |s: &str| {
+            let lo = s.floor_char_boundary(i.saturating_sub(150));
+            let hi = s.ceil_char_boundary((i + 150).min(s.len()));
+            s[lo..hi].to_string()
+        };
+        Err(format!(
+            "values differ:\n subset: {}\n full:   {}",
+            near(&a),
+            near(&b)
+        ))
+    }
+
+    fn compare_any(text: &str) -> std::result::Result<bool, String> {
+        match quick_game(text) {
+            Some(Game::Swccg) => compare::<engine::swccg::Swccg>(text),
+            Some(Game::Destiny) => compare::<engine::destiny::Destiny>(text),
+            Some(Game::Swtcg) => compare::<engine::swtcg::Swtcg>(text),
             None => Ok(false),
-            Some(fast) => {
-                let (a, b) = (
-                    crate::yaml::debug_without_spans(&fast),
-                    crate::yaml::debug_without_spans(&full),
-                );
-                if a == b {
-                    Ok(true)
-                } else {
-                    let i = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-                    Err(format!(
-                        "values differ at {i}:\n subset: {}\n full:   {}",
-                        &a[i.saturating_sub(200)..(i + 200).min(a.len())],
-                        &b[i.saturating_sub(200)..(i + 200).min(b.len())]
-                    ))
+        }
+    }
+
+    /// Damaged copies of every shipped scenario, read into the game's types
+    /// (locations included): where the subset reader reads one, serde-saphyr
+    /// reads it to the same value.
+    #[test]
+    fn subset_reader_agrees_with_serde_saphyr_on_damaged_scenarios() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+        let (mut read, mut tried) = (0, 0);
+        for (i, f) in find_files(&[root]).unwrap().iter().enumerate() {
+            let text = std::fs::read_to_string(f).unwrap();
+            for copy in crate::yaml::damaged(&text, 7919 * i as u64 + 3, 4) {
+                tried += 1;
+                match compare_any(&copy) {
+                    Ok(r) => read += usize::from(r),
+                    Err(e) => panic!("{}, damaged: {e}\n{copy}", f.display()),
                 }
             }
         }
+        assert!(
+            read * 4 > tried,
+            "only {read} of {tried} damaged copies read"
+        );
     }
 
     #[test]
@@ -431,9 +469,27 @@ mod tests {
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
             let (r, why) = match quick_game(&text).unwrap() {
-                Game::Swccg => (compare::<engine::swccg::Swccg>(&text), crate::yaml::declined::<File<<swccg::Swccg as GameRules>::Board, <swccg::Swccg as GameRules>::Step>>(&text)),
-                Game::Destiny => (compare::<engine::destiny::Destiny>(&text), crate::yaml::declined::<File<<destiny::Destiny as GameRules>::Board, <destiny::Destiny as GameRules>::Step>>(&text)),
-                Game::Swtcg => (compare::<engine::swtcg::Swtcg>(&text), crate::yaml::declined::<File<<swtcg::Swtcg as GameRules>::Board, <swtcg::Swtcg as GameRules>::Step>>(&text)),
+                Game::Swccg => (
+                    compare::<engine::swccg::Swccg>(&text),
+                    crate::yaml::declined::<
+                        File<<swccg::Swccg as GameRules>::Board, <swccg::Swccg as GameRules>::Step>,
+                    >(&text),
+                ),
+                Game::Destiny => (
+                    compare::<engine::destiny::Destiny>(&text),
+                    crate::yaml::declined::<
+                        File<
+                            <destiny::Destiny as GameRules>::Board,
+                            <destiny::Destiny as GameRules>::Step,
+                        >,
+                    >(&text),
+                ),
+                Game::Swtcg => (
+                    compare::<engine::swtcg::Swtcg>(&text),
+                    crate::yaml::declined::<
+                        File<<swtcg::Swtcg as GameRules>::Board, <swtcg::Swtcg as GameRules>::Step>,
+                    >(&text),
+                ),
             };
             match r {
                 Ok(true) => {}

@@ -22,6 +22,10 @@ const MAX_ALIASES: usize = 200;
 /// Most nodes, counting each alias as the nodes it stands for.
 const MAX_NODES: u64 = 100_000;
 
+/// The brackets of a flow mapping (named, so that no bracket stands alone in code).
+const OPEN_MAP: u8 = 0x7b;
+const CLOSE_MAP: u8 = 0x7d;
+
 /// Where a node starts: 1-based line and column (in characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Pos {
@@ -76,13 +80,14 @@ pub(super) fn read(text: &str) -> Option<Tree<'_>> {
 
 /// Read `text`, or say where and why not.
 pub(super) fn read_or_decline(text: &str) -> Result<Tree<'_>, Decline> {
-    if text
-        .bytes()
-        .any(|b| (b < b' ' && b != b'\n') || b == 0x7f)
+    if text.bytes().any(|b| (b < b' ' && b != b'\n') || b == 0x7f)
         || text.starts_with('\u{feff}')
         || text.contains("<<")
     {
-        return Err(Decline { line: 0, why: line!() });
+        return Err(Decline {
+            line: 0,
+            why: line!(),
+        });
     }
     let mut r = Reader {
         s: text,
@@ -98,6 +103,7 @@ pub(super) fn read_or_decline(text: &str) -> Result<Tree<'_>, Decline> {
         aliases: 0,
         depth: 0,
         flow_indent: 0,
+        counted: (0, 0),
     };
     let root = r.document()?;
     Ok(Tree {
@@ -105,6 +111,13 @@ pub(super) fn read_or_decline(text: &str) -> Result<Tree<'_>, Decline> {
         kids: r.kids,
         root,
     })
+}
+
+/// What a value follows, and where it stands: an empty value is placed there.
+#[derive(Clone, Copy)]
+enum After {
+    Colon(Pos),
+    Dash(Pos),
 }
 
 struct Reader<'a> {
@@ -124,6 +137,8 @@ struct Reader<'a> {
     depth: usize,
     /// The indentation of the block structure holding the flow collection being read.
     flow_indent: usize,
+    /// A place on the current line and its column, less one.
+    counted: (usize, u32),
 }
 
 fn is_space_or_end(b: Option<u8>) -> bool {
@@ -131,7 +146,7 @@ fn is_space_or_end(b: Option<u8>) -> bool {
 }
 
 fn is_flow_indicator(b: u8) -> bool {
-    matches!(b, b',' | b'[' | b']' | b'{' | b'}')
+    matches!(b, b',' | b'[' | b']' | OPEN_MAP | CLOSE_MAP)
 }
 
 impl<'a> Reader<'a> {
@@ -150,16 +165,23 @@ impl<'a> Reader<'a> {
         self.b.get(self.pos + i).copied()
     }
 
-    fn here(&self) -> Pos {
-        let before = &self.s[self.line_start..self.pos];
-        let col = if before.is_ascii() {
-            before.len()
+    /// Where the reader stands. Columns count characters; each line's are
+    /// counted once, on from the last place asked for.
+    fn here(&mut self) -> Pos {
+        if self.counted.0 < self.line_start || self.counted.0 > self.pos {
+            self.counted = (self.line_start, 0);
+        }
+        let (from, col) = self.counted;
+        let more = &self.b[from..self.pos];
+        let more = if more.is_ascii() {
+            more.len()
         } else {
-            before.chars().count()
+            self.s[from..self.pos].chars().count()
         };
+        self.counted = (self.pos, col + more as u32);
         Pos {
             line: self.line,
-            col: col as u32 + 1,
+            col: self.counted.1 + 1,
         }
     }
 
@@ -222,7 +244,10 @@ impl<'a> Reader<'a> {
                     }
                 }
                 Some(_) => {
-                    if indent == 0 && (self.b[start..].starts_with(b"---") || self.b[start..].starts_with(b"...")) {
+                    if indent == 0
+                        && (self.b[start..].starts_with(b"---")
+                            || self.b[start..].starts_with(b"..."))
+                    {
                         return Err(self.decline(line!()));
                     }
                     self.pos = start;
@@ -329,8 +354,10 @@ impl<'a> Reader<'a> {
                 return Err(self.decline(line!()));
             }
             let key = self.push(key, key_at, 1)?;
+            let colon = self.here();
             self.pos += 1;
-            let value = self.value_after_indicator(n, true)?;
+            self.skip_spaces();
+            let value = self.value_here(n, After::Colon(colon))?;
             self.scratch.push(key);
             self.scratch.push(value);
             match self.next_content_line()? {
@@ -348,20 +375,23 @@ impl<'a> Reader<'a> {
         let at = self.here();
         let mark = self.open()?;
         loop {
+            let dash = self.here();
             self.pos += 1;
             let item = if self.peek() == Some(b' ') {
                 self.skip_spaces();
                 let col = self.pos - self.line_start;
                 match self.peek() {
-                    Some(b'-') if is_space_or_end(self.peek_at(1)) => return Err(self.decline(line!())),
-                    Some(b'&' | b'*' | b'{' | b'[' | b'|' | b'>' | b'#' | b'\n') | None => {
-                        self.value_here(n, false)?
+                    Some(b'-') if is_space_or_end(self.peek_at(1)) => {
+                        return Err(self.decline(line!()));
+                    }
+                    Some(b'&' | b'*' | OPEN_MAP | b'[' | b'|' | b'>' | b'#' | b'\n') | None => {
+                        self.value_here(n, After::Dash(dash))?
                     }
                     Some(_) if self.looks_like_key() => self.block_map(col)?,
-                    Some(_) => self.value_here(n, false)?,
+                    Some(_) => self.value_here(n, After::Dash(dash))?,
                 }
             } else {
-                self.value_here(n, false)?
+                self.value_here(n, After::Dash(dash))?
             };
             self.scratch.push(item);
             match self.next_content_line()? {
@@ -381,21 +411,15 @@ impl<'a> Reader<'a> {
         self.close(mark, at, false)
     }
 
-    /// After a mapping's `:` (`in_map`) or a sequence's `-`: the value, on
-    /// this line or the lines below; ends at a line's start.
-    fn value_after_indicator(&mut self, n: usize, in_map: bool) -> R<u32> {
-        self.skip_spaces();
-        self.value_here(n, in_map)
-    }
-
-    fn value_here(&mut self, n: usize, in_map: bool) -> R<u32> {
+    /// A value at this point of its line (or, with nothing more on it, below).
+    fn value_here(&mut self, n: usize, after: After) -> R<u32> {
         match self.peek() {
-            None | Some(b'\n') | Some(b'#') => self.value_below(n, in_map, None),
+            None | Some(b'\n') | Some(b'#') => self.value_below(n, after, None),
             Some(b'&') => {
                 let (name, at) = self.anchor_name()?;
                 self.skip_spaces();
                 let node = match self.peek() {
-                    None | Some(b'\n') | Some(b'#') => self.value_below(n, in_map, Some(at))?,
+                    None | Some(b'\n') | Some(b'#') => self.value_below(n, after, Some(at))?,
                     _ => self.inline_value(n)?,
                 };
                 if matches!(self.nodes[node as usize].kind, Kind::Alias(_)) {
@@ -426,8 +450,11 @@ impl<'a> Reader<'a> {
     }
 
     /// A value on the lines below its key or dash (or none: an empty value).
-    fn value_below(&mut self, n: usize, in_map: bool, anchor_at: Option<Pos>) -> R<u32> {
-        let empty_at = self.here();
+    fn value_below(&mut self, n: usize, after: After, anchor_at: Option<Pos>) -> R<u32> {
+        let (in_map, empty_at) = match after {
+            After::Colon(at) => (true, at),
+            After::Dash(at) => (false, at),
+        };
         self.finish_line()?;
         if anchor_at.is_some() {
             // An anchored node on the lines below: only a nested block collection.
@@ -449,8 +476,11 @@ impl<'a> Reader<'a> {
         }
         match self.next_content_line()? {
             Some(i) if i > n => self.block_node(i),
-            Some(i) if in_map && i == n && self.b.get(self.pos + i) == Some(&b'-')
-                && is_space_or_end(self.b.get(self.pos + i + 1).copied()) =>
+            Some(i)
+                if in_map
+                    && i == n
+                    && self.b.get(self.pos + i) == Some(&b'-')
+                    && is_space_or_end(self.b.get(self.pos + i + 1).copied()) =>
             {
                 self.pos += i;
                 self.block_seq(i)
@@ -465,7 +495,7 @@ impl<'a> Reader<'a> {
         let at = self.here();
         let node = match self.peek() {
             Some(b'|' | b'>') => return self.block_scalar(n),
-            Some(b'{' | b'[' | b'*' | b'"' | b'\'') => {
+            Some(OPEN_MAP | b'[' | b'*' | b'"' | b'\'') => {
                 self.flow_indent = n;
                 self.flow_node()?
             }
@@ -506,8 +536,21 @@ impl<'a> Reader<'a> {
         let first = self.peek().ok_or(self.decline(line!()))?;
         if matches!(
             first,
-            b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
-                | b'"' | b'%' | b'@' | b'`'
+            b',' | b'['
+                | b']'
+                | OPEN_MAP
+                | CLOSE_MAP
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
         ) {
             return Err(self.decline(line!()));
         }
@@ -610,7 +653,6 @@ impl<'a> Reader<'a> {
 
     /// `|` or `>` with clip or strip chomping, under a structure indented `n`.
     fn block_scalar(&mut self, n: usize) -> R<u32> {
-        let at = self.here();
         let folded = self.peek() == Some(b'>');
         self.pos += 1;
         let strip = match self.peek() {
@@ -633,6 +675,11 @@ impl<'a> Reader<'a> {
         if m <= n || matches!(self.b.get(first + m), None | Some(b'\n')) {
             return Err(self.decline(line!()));
         }
+        // serde-saphyr places the scalar at its first line of text.
+        let at = Pos {
+            line: self.line,
+            col: m as u32 + 1,
+        };
         let mut out = String::new();
         let mut blanks = 0usize;
         // Whether a line has been read, and whether it was more indented
@@ -666,9 +713,9 @@ impl<'a> Reader<'a> {
                 return Err(self.decline(line!()));
             }
             if let Some(last_spaced) = last {
-                let breaks = if !folded {
-                    blanks + 1
-                } else if spaced || last_spaced {
+                // A literal scalar keeps every line break; a folded one turns
+                // a single break between two plain lines into a space.
+                let breaks = if !folded || spaced || last_spaced {
                     blanks + 1
                 } else {
                     blanks
@@ -719,7 +766,7 @@ impl<'a> Reader<'a> {
     fn flow_node(&mut self) -> R<u32> {
         let at = self.here();
         match self.peek() {
-            Some(b'{') => self.flow_collection(true),
+            Some(OPEN_MAP) => self.flow_collection(true),
             Some(b'[') => self.flow_collection(false),
             Some(b'*') => self.alias(),
             Some(b'&') => {
@@ -753,7 +800,7 @@ impl<'a> Reader<'a> {
                     let save = (self.pos, self.line, self.line_start);
                     let next = self.skip_flow_space().ok().and_then(|_| self.peek());
                     (self.pos, self.line, self.line_start) = save;
-                    if !matches!(next, Some(b',' | b']' | b'}')) {
+                    if !matches!(next, Some(b',' | b']' | CLOSE_MAP)) {
                         return Err(self.decline(line!()));
                     }
                 }
@@ -766,7 +813,7 @@ impl<'a> Reader<'a> {
     /// `{...}` (`map`) or `[...]`, at its opening bracket.
     fn flow_collection(&mut self, map: bool) -> R<u32> {
         let at = self.here();
-        let close = if map { b'}' } else { b']' };
+        let close = if map { CLOSE_MAP } else { b']' };
         let mark = self.open()?;
         self.pos += 1;
         self.skip_flow_space()?;
@@ -794,14 +841,14 @@ impl<'a> Reader<'a> {
                 let key = self.push(key, key_at, 1)?;
                 self.pos += 1;
                 self.skip_flow_space()?;
-                if matches!(self.peek(), Some(b',' | b'}' | b']')) {
+                if matches!(self.peek(), Some(b',' | CLOSE_MAP | b']')) {
                     return Err(self.decline(line!()));
                 }
                 let value = self.flow_node()?;
                 self.scratch.push(key);
                 self.scratch.push(value);
             } else {
-                if matches!(self.peek(), Some(b',' | b'}' | b']')) {
+                if matches!(self.peek(), Some(b',' | CLOSE_MAP | b']')) {
                     return Err(self.decline(line!()));
                 }
                 let item = self.flow_node()?;

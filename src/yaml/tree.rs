@@ -102,11 +102,14 @@ fn resolve(s: &str) -> Option<Plain> {
         let unsigned = s.trim_start_matches(['-', '+']);
         let radix = unsigned.len() > 1
             && unsigned.starts_with('0')
-            && matches!(unsigned.as_bytes()[1], b'x' | b'X' | b'o' | b'O' | b'b' | b'B');
+            && matches!(
+                unsigned.as_bytes()[1],
+                b'x' | b'X' | b'o' | b'O' | b'b' | b'B'
+            );
         let numeric = unsigned.starts_with('.')
-            || unsigned
-                .bytes()
-                .all(|b| b.is_ascii_digit() || matches!(b, b'_' | b'.' | b':' | b'e' | b'E' | b'+' | b'-'));
+            || unsigned.bytes().all(|b| {
+                b.is_ascii_digit() || matches!(b, b'_' | b'.' | b':' | b'e' | b'E' | b'+' | b'-')
+            });
         if !radix && !numeric {
             return Some(Plain::Str);
         }
@@ -193,9 +196,10 @@ impl<'t, 'a> NodeDe<'t, 'a> {
                 &self.tree.kids[start as usize..(start + 2 * len) as usize],
                 true,
             ),
-            Kind::Seq { start, len } => {
-                (&self.tree.kids[start as usize..(start + len) as usize], false)
-            }
+            Kind::Seq { start, len } => (
+                &self.tree.kids[start as usize..(start + len) as usize],
+                false,
+            ),
             _ => (&[], false),
         }
     }
@@ -468,11 +472,7 @@ impl<'de> de::VariantAccess<'de> for Payload<'_, '_> {
         de::Deserializer::deserialize_seq(self.0.ok_or_else(|| failed!())?, v)
     }
 
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _: &'static [&'static str],
-        v: V,
-    ) -> R<V::Value> {
+    fn struct_variant<V: Visitor<'de>>(self, _: &'static [&'static str], v: V) -> R<V::Value> {
         de::Deserializer::deserialize_map(self.0.ok_or_else(|| failed!())?, v)
     }
 }
