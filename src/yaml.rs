@@ -313,10 +313,7 @@ fn plain(msg: &str) -> String {
     let Some(breach) = msg.strip_prefix("budget breached: ") else {
         return msg.to_string();
     };
-    let what = breach
-        .split(|c: char| c == ' ' || c == OPEN_BRACE)
-        .next()
-        .unwrap_or(breach);
+    let what = breach.split([' ', OPEN_BRACE]).next().unwrap_or(breach);
     match what {
         "Documents" => "more than one YAML document (a `---` separator); put one per file".into(),
         "Aliases" | "Anchors" | "MergeKeys" => {
