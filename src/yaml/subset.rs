@@ -4,7 +4,7 @@
 //! collections, plain, quoted, literal (`|`) and folded (`>`) scalars, comments,
 //! anchors and aliases, into a [`Tree`] that [`super::tree`] hands to serde.
 //! Anything else (tags, complex keys, multi-line plain or quoted scalars,
-//! explicit indentation indicators, tabs, documents markers, merge keys, odd
+//! explicit indentation indicators, tabs, document markers, merge keys, odd
 //! indentation...) makes it decline, and the file is read by serde-saphyr,
 //! which stays the authority: every error message, and every file this reader
 //! does not accept, comes from it. A tree it does accept deserializes to the
