@@ -120,9 +120,10 @@ pub(crate) fn debug_without_spans<T: fmt::Debug>(v: &T) -> String {
 /// indented or outdented. `seed` picks the places.
 #[cfg(test)]
 pub(crate) fn damaged(text: &str, seed: u64, copies: usize) -> Vec<String> {
-    const INSERTS: [&str; 24] = [
+    const INSERTS: [&str; 36] = [
         " ", ":", "-", "#", "\n", "\"", "'", "{", "}", "[", "]", ",", "&a ", "*a", "|", ">", "  ",
-        "\n  ", "null", "1e3", "~", "- ", ": ", "\\",
+        "\n  ", "null", "1e3", "~", "- ", ": ", "\\", "é", "\u{85}", "!x ", "? ", "%", "@", "`",
+        "&b", "*b", "0x1", "yes", "y",
     ];
     let mut state = seed | 1;
     let mut next = move |n: usize| {
@@ -478,6 +479,11 @@ mod tests {
         "a: 'x' y\n",
         "a: >\n\n  x\n",
         "t: Tatooine: Cantina\n",
+        "a: b\u{85}c\n",
+        "a: \u{9f}\n",
+        "a: x\u{2028}y\n",
+        "a: \u{feff}x\n",
+        "a: x\u{a0}y\n",
     ];
 
     #[test]
@@ -505,20 +511,28 @@ mod tests {
         c: serde_saphyr::Spanned<BTreeMap<String, u32>>,
         d: serde_saphyr::Spanned<Json>,
         e: Option<serde_saphyr::Spanned<String>>,
+        f: serde_saphyr::Spanned<Json>,
     }
 
     #[test]
     fn subset_reader_gives_serde_saphyr_locations() {
-        let doc =
-            "a: \"é\"\nb:\n  - {x: 1}\n  - &s sé\n  - *s\n  -   [1]\nc:\n  k: 1\nd: >\n  t\ne:\n";
+        let doc = "a: \"é\"\nb:\n  - {x: 1}\n  - &s sé\n  - *s\n  -   [1]\nc:\n  k: 1\nd: >\n  t\ne:\nf:\n-   x\n- z\n";
         let (fast, full) = both::<Located>(doc);
-        let (fast, full) = (fast.expect("read"), full.expect("serde-saphyr reads it"));
+        let (fast, full) = (
+            fast.unwrap_or_else(|| panic!("{}", declined::<Located>(doc))),
+            full.expect("serde-saphyr reads it"),
+        );
         assert_eq!(debug_without_spans(&fast), debug_without_spans(&full));
         assert_eq!(
             (fast.b[2].referenced.line(), fast.b[2].defined.line()),
             (5, 4)
         );
         assert!(debug_without_spans(&fast).contains("line: 6, column: 7"));
+        // A sequence at its key's indentation stands at its first item.
+        assert_eq!(
+            (fast.f.referenced.line(), fast.f.referenced.column()),
+            (13, 5)
+        );
     }
 
     /// Every YAML file shipped: the rulebook's corrections, the search

@@ -80,8 +80,16 @@ pub(super) fn read(text: &str) -> Option<Tree<'_>> {
 
 /// Read `text`, or say where and why not.
 pub(super) fn read_or_decline(text: &str) -> Result<Tree<'_>, Decline> {
+    // Control characters, and characters YAML does not print or may take for
+    // line breaks or byte-order marks, are left to the full parser.
+    let odd_char = |c: char| {
+        matches!(
+            c,
+            '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+        )
+    };
     if text.bytes().any(|b| (b < b' ' && b != b'\n') || b == 0x7f)
-        || text.starts_with('\u{feff}')
+        || (!text.is_ascii() && text.chars().any(odd_char))
         || text.contains("<<")
     {
         return Err(Decline {
@@ -482,8 +490,20 @@ impl<'a> Reader<'a> {
                     && self.b.get(self.pos + i) == Some(&b'-')
                     && is_space_or_end(self.b.get(self.pos + i + 1).copied()) =>
             {
+                // A sequence at its key's indentation: serde-saphyr places it at
+                // its first item's text, so one with an empty first item is declined.
                 self.pos += i;
-                self.block_seq(i)
+                let dash = self.pos;
+                self.pos += 1;
+                self.skip_spaces();
+                if matches!(self.peek(), None | Some(b'\n' | b'#')) {
+                    return Err(self.decline(line!()));
+                }
+                let first = self.here();
+                self.pos = dash;
+                let seq = self.block_seq(i)?;
+                self.nodes[seq as usize].at = first;
+                Ok(seq)
             }
             _ => self.push(Kind::Plain(Cow::Borrowed("")), empty_at, 1),
         }
