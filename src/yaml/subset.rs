@@ -65,9 +65,9 @@ pub(super) struct Tree<'a> {
 /// document line it stopped at, and the reader's own source line, for tests.
 #[derive(Debug)]
 pub(super) struct Decline {
-    #[allow(dead_code)]
+    #[cfg_attr(not(test), allow(dead_code))]
     pub line: u32,
-    #[allow(dead_code)]
+    #[cfg_attr(not(test), allow(dead_code))]
     pub why: u32,
 }
 
@@ -422,12 +422,12 @@ impl<'a> Reader<'a> {
     /// A value at this point of its line (or, with nothing more on it, below).
     fn value_here(&mut self, n: usize, after: After) -> R<u32> {
         match self.peek() {
-            None | Some(b'\n') | Some(b'#') => self.value_below(n, after, None),
+            None | Some(b'\n') | Some(b'#') => self.value_below(n, after, false),
             Some(b'&') => {
-                let (name, at) = self.anchor_name()?;
+                let name = self.anchor_name()?;
                 self.skip_spaces();
                 let node = match self.peek() {
-                    None | Some(b'\n') | Some(b'#') => self.value_below(n, after, Some(at))?,
+                    None | Some(b'\n') | Some(b'#') => self.value_below(n, after, true)?,
                     _ => self.inline_value(n)?,
                 };
                 if matches!(self.nodes[node as usize].kind, Kind::Alias(_)) {
@@ -440,9 +440,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// `&name`: the name, and where the anchor stands.
-    fn anchor_name(&mut self) -> R<(&'a str, Pos)> {
-        let at = self.here();
+    /// The name of an anchor (`&name`) or alias (`*name`).
+    fn anchor_name(&mut self) -> R<&'a str> {
         self.pos += 1;
         let start = self.pos;
         while let Some(b) = self.peek() {
@@ -454,17 +453,17 @@ impl<'a> Reader<'a> {
         if self.pos == start {
             return Err(self.decline(line!()));
         }
-        Ok((&self.s[start..self.pos], at))
+        Ok(&self.s[start..self.pos])
     }
 
     /// A value on the lines below its key or dash (or none: an empty value).
-    fn value_below(&mut self, n: usize, after: After, anchor_at: Option<Pos>) -> R<u32> {
+    fn value_below(&mut self, n: usize, after: After, anchored: bool) -> R<u32> {
         let (in_map, empty_at) = match after {
             After::Colon(at) => (true, at),
             After::Dash(at) => (false, at),
         };
         self.finish_line()?;
-        if anchor_at.is_some() {
+        if anchored {
             // An anchored node on the lines below: only a nested block collection.
             return match self.next_content_line()? {
                 Some(i) if i > n => {
@@ -535,7 +534,7 @@ impl<'a> Reader<'a> {
     /// `*name`.
     fn alias(&mut self) -> R<u32> {
         let at = self.here();
-        let (name, _) = self.anchor_name()?;
+        let name = self.anchor_name()?;
         let target = self
             .anchors
             .iter()
@@ -790,7 +789,7 @@ impl<'a> Reader<'a> {
             Some(b'[') => self.flow_collection(false),
             Some(b'*') => self.alias(),
             Some(b'&') => {
-                let (name, _) = self.anchor_name()?;
+                let name = self.anchor_name()?;
                 if self.peek() != Some(b' ') {
                     return Err(self.decline(line!()));
                 }
