@@ -4,7 +4,13 @@
 //! duplicate keys, oversized input and alias bombs, expands merge keys (`<<`),
 //! and names `file:line:column` in every error.
 //!
-//! A file is read in one pass that hands repeated keys to the target type:
+//! A file is first read by the subset reader (`yaml/subset.rs`, `yaml/tree.rs`), which reads
+//! the everyday YAML the project's files are written in about eight times
+//! faster than the full parser and declines anything else. A file it declines,
+//! or whose value the target type refuses, is read by serde-saphyr, which gives
+//! every error message; a file it reads has the value serde-saphyr would give.
+//!
+//! serde-saphyr reads a file in one pass that hands repeated keys to the target type:
 //! derived structs reject a repeated field themselves, and every map of a YAML
 //! model is read through [`unique`] (or [`Json`]), which rejects a repeated key.
 //! Only when that pass fails is the file read again with the parser's own
@@ -25,6 +31,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::path::Path;
 
+/// An opening brace (named, so that no brace stands alone in code).
 const OPEN_BRACE: char = '\u{7b}';
 
 /// Largest YAML document accepted, in bytes.
@@ -94,8 +101,8 @@ pub(crate) fn both<T: DeserializeOwned>(text: &str) -> (Option<T>, Option<T>) {
     (fast, full)
 }
 
-/// Why the subset reader declines `text`: `(document line, reader line)`, or
-/// `None` when it reads it (the typed read may still fail).
+/// Why the subset reader does not give a `T` for `text`: where it declined the
+/// text, or what the typed read over its tree said; "read" when it does.
 #[cfg(test)]
 pub(crate) fn declined<T: DeserializeOwned>(text: &str) -> String {
     match subset::read_or_decline(text) {
