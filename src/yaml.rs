@@ -56,7 +56,7 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
             origin.display()
         )));
     }
-    if let Some(v) = subset::read(text).and_then(|t| tree::from_tree(&t).ok()) {
+    if let Some(v) = read_subset(text) {
         return Ok(v);
     }
     match parse(text, serde_saphyr::DuplicateKeyPolicy::PassThrough) {
@@ -66,6 +66,12 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
         Err(_) => parse(text, serde_saphyr::DuplicateKeyPolicy::Error)
             .map_err(|e| Error::Input(format_error(origin, &e))),
     }
+}
+
+/// `text` read by the subset reader, or `None` when it declines the text or
+/// the target type refuses what it read.
+fn read_subset<T: DeserializeOwned>(text: &str) -> Option<T> {
+    subset::read(text).and_then(|t| tree::from_tree(&t).ok())
 }
 
 fn parse<T: DeserializeOwned>(
@@ -96,7 +102,7 @@ fn parse<T: DeserializeOwned>(
 /// and serde-saphyr's (`None` on an error).
 #[cfg(test)]
 pub(crate) fn both<T: DeserializeOwned>(text: &str) -> (Option<T>, Option<T>) {
-    let fast = subset::read(text).and_then(|t| tree::from_tree(&t).ok());
+    let fast = read_subset(text);
     let full = parse(text, serde_saphyr::DuplicateKeyPolicy::PassThrough).ok();
     (fast, full)
 }

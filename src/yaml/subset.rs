@@ -173,6 +173,11 @@ impl<'a> Reader<'a> {
         self.b.get(self.pos + i).copied()
     }
 
+    /// Whether a sequence entry's `-` stands `i` bytes on.
+    fn dash_at(&self, i: usize) -> bool {
+        self.peek_at(i) == Some(b'-') && is_space_or_end(self.peek_at(i + 1))
+    }
+
     /// Where the reader stands. Columns count characters; each line's are
     /// counted once, on from the last place asked for.
     fn here(&mut self) -> Pos {
@@ -313,7 +318,7 @@ impl<'a> Reader<'a> {
     /// A block node whose first line has indentation `n` (at its first character).
     fn block_node(&mut self, n: usize) -> R<u32> {
         self.pos += n;
-        if self.peek() == Some(b'-') && is_space_or_end(self.peek_at(1)) {
+        if self.dash_at(0) {
             return self.block_seq(n);
         }
         if self.looks_like_key() {
@@ -327,22 +332,20 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether a mapping key and its `:` start here.
+    /// (A key never runs past its line, so only the place is put back.)
     fn looks_like_key(&mut self) -> bool {
-        let (pos, line, line_start) = (self.pos, self.line, self.line_start);
+        let pos = self.pos;
         let ok = self.key_scalar().is_ok()
             && self.peek() == Some(b':')
             && is_space_or_end(self.peek_at(1));
         self.pos = pos;
-        self.line = line;
-        self.line_start = line_start;
         ok
     }
 
     /// A mapping key: a quoted or plain scalar on one line.
     fn key_scalar(&mut self) -> R<Kind<'a>> {
         match self.peek() {
-            Some(b'"') => self.double_quoted().map(Kind::Text),
-            Some(b'\'') => self.single_quoted().map(Kind::Text),
+            Some(b'"' | b'\'') => self.quoted().map(Kind::Text),
             Some(_) => self.plain(false).map(Kind::Plain),
             None => Err(self.decline(line!())),
         }
@@ -353,7 +356,7 @@ impl<'a> Reader<'a> {
         let at = self.here();
         let mark = self.open()?;
         loop {
-            if self.peek() == Some(b'-') && is_space_or_end(self.peek_at(1)) {
+            if self.dash_at(0) {
                 return Err(self.decline(line!()));
             }
             let key_at = self.here();
@@ -389,9 +392,7 @@ impl<'a> Reader<'a> {
                 self.skip_spaces();
                 let col = self.pos - self.line_start;
                 match self.peek() {
-                    Some(b'-') if is_space_or_end(self.peek_at(1)) => {
-                        return Err(self.decline(line!()));
-                    }
+                    Some(b'-') if self.dash_at(0) => return Err(self.decline(line!())),
                     Some(b'&' | b'*' | OPEN_MAP | b'[' | b'|' | b'>' | b'#' | b'\n') | None => {
                         self.value_here(n, After::Dash(dash))?
                     }
@@ -403,15 +404,8 @@ impl<'a> Reader<'a> {
             };
             self.scratch.push(item);
             match self.next_content_line()? {
-                Some(i) if i == n => {
-                    let (dash, after) = (self.b.get(self.pos + i), self.b.get(self.pos + i + 1));
-                    if dash == Some(&b'-') && is_space_or_end(after.copied()) {
-                        self.pos += i;
-                    } else {
-                        break;
-                    }
-                }
-                Some(i) if i < n => break,
+                Some(i) if i == n && self.dash_at(i) => self.pos += i,
+                Some(i) if i <= n => break,
                 None => break,
                 Some(_) => return Err(self.decline(line!())),
             }
@@ -469,8 +463,7 @@ impl<'a> Reader<'a> {
                 Some(i) if i > n => {
                     let save = self.pos;
                     self.pos += i;
-                    let col_ok = self.looks_like_key()
-                        || (self.peek() == Some(b'-') && is_space_or_end(self.peek_at(1)));
+                    let col_ok = self.looks_like_key() || self.dash_at(0);
                     self.pos = save;
                     if col_ok {
                         self.block_node(i)
@@ -483,12 +476,7 @@ impl<'a> Reader<'a> {
         }
         match self.next_content_line()? {
             Some(i) if i > n => self.block_node(i),
-            Some(i)
-                if in_map
-                    && i == n
-                    && self.b.get(self.pos + i) == Some(&b'-')
-                    && is_space_or_end(self.b.get(self.pos + i + 1).copied()) =>
-            {
+            Some(i) if in_map && i == n && self.dash_at(i) => {
                 // A sequence at its key's indentation: serde-saphyr places it at
                 // its first item's text, so one with an empty first item is declined.
                 self.pos += i;
@@ -603,61 +591,37 @@ impl<'a> Reader<'a> {
         Ok(Cow::Borrowed(&self.s[start..end]))
     }
 
-    fn double_quoted(&mut self) -> R<Cow<'a, str>> {
+    /// A quoted scalar on one line, at its opening `"` or `'`: in double
+    /// quotes a few backslash escapes, in single quotes `''` for `'`.
+    fn quoted(&mut self) -> R<Cow<'a, str>> {
+        let quote = self.peek().ok_or(self.decline(line!()))?;
         self.pos += 1;
         let start = self.pos;
         let mut owned: Option<String> = None;
         let mut run = start;
         loop {
-            match self.peek() {
+            let escaped = match self.peek() {
                 None | Some(b'\n') => return Err(self.decline(line!())),
-                Some(b'"') => break,
-                Some(b'\\') => {
-                    let out = owned.get_or_insert_with(String::new);
-                    out.push_str(&self.s[run..self.pos]);
-                    let c = match self.peek_at(1) {
-                        Some(b'"') => '"',
-                        Some(b'\\') => '\\',
-                        Some(b'/') => '/',
-                        Some(b'n') => '\n',
-                        Some(b't') => '\t',
-                        _ => return Err(self.decline(line!())),
-                    };
-                    out.push(c);
-                    self.pos += 2;
-                    run = self.pos;
+                Some(b'\'') if quote == b'\'' && self.peek_at(1) == Some(b'\'') => '\'',
+                Some(b) if b == quote => break,
+                Some(b'\\') if quote == b'"' => match self.peek_at(1) {
+                    Some(b'"') => '"',
+                    Some(b'\\') => '\\',
+                    Some(b'/') => '/',
+                    Some(b'n') => '\n',
+                    Some(b't') => '\t',
+                    _ => return Err(self.decline(line!())),
+                },
+                Some(_) => {
+                    self.pos += 1;
+                    continue;
                 }
-                Some(_) => self.pos += 1,
-            }
-        }
-        let text = match owned {
-            None => Cow::Borrowed(&self.s[start..self.pos]),
-            Some(mut out) => {
-                out.push_str(&self.s[run..self.pos]);
-                Cow::Owned(out)
-            }
-        };
-        self.pos += 1;
-        Ok(text)
-    }
-
-    fn single_quoted(&mut self) -> R<Cow<'a, str>> {
-        self.pos += 1;
-        let start = self.pos;
-        let mut owned: Option<String> = None;
-        let mut run = start;
-        loop {
-            match self.peek() {
-                None | Some(b'\n') => return Err(self.decline(line!())),
-                Some(b'\'') if self.peek_at(1) == Some(b'\'') => {
-                    let out = owned.get_or_insert_with(String::new);
-                    out.push_str(&self.s[run..=self.pos]);
-                    self.pos += 2;
-                    run = self.pos;
-                }
-                Some(b'\'') => break,
-                Some(_) => self.pos += 1,
-            }
+            };
+            let out = owned.get_or_insert_with(String::new);
+            out.push_str(&self.s[run..self.pos]);
+            out.push(escaped);
+            self.pos += 2;
+            run = self.pos;
         }
         let text = match owned {
             None => Cow::Borrowed(&self.s[start..self.pos]),
@@ -801,12 +765,8 @@ impl<'a> Reader<'a> {
                 self.anchors.push((name, node));
                 Ok(node)
             }
-            Some(b'"') => {
-                let t = self.double_quoted()?;
-                self.push(Kind::Text(t), at, 1)
-            }
-            Some(b'\'') => {
-                let t = self.single_quoted()?;
+            Some(b'"' | b'\'') => {
+                let t = self.quoted()?;
                 self.push(Kind::Text(t), at, 1)
             }
             Some(_) => {

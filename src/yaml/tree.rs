@@ -66,10 +66,17 @@ enum Plain {
     Str,
 }
 
+/// Whether a plain scalar is YAML's null.
+fn is_null_word(s: &str) -> bool {
+    matches!(s, "" | "~" | "null" | "Null" | "NULL")
+}
+
 /// What a plain scalar is, by YAML 1.2's core schema, where certain; `None` in doubt.
 fn resolve(s: &str) -> Option<Plain> {
+    if is_null_word(s) {
+        return Some(Plain::Null);
+    }
     match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Some(Plain::Null),
         "true" | "True" | "TRUE" => return Some(Plain::Bool(true)),
         "false" | "False" | "FALSE" => return Some(Plain::Bool(false)),
         _ => {}
@@ -154,10 +161,7 @@ impl<'t, 'a> NodeDe<'t, 'a> {
     fn string(&self) -> R<&'t str> {
         match self.kind() {
             Kind::Text(t) => Ok(t),
-            Kind::Plain(t) => match t.as_ref() {
-                "" | "~" | "null" | "Null" | "NULL" => Err(failed!()),
-                _ => Ok(t),
-            },
+            Kind::Plain(t) if !is_null_word(t) => Ok(t),
             _ => Err(failed!()),
         }
     }
@@ -170,7 +174,7 @@ impl<'t, 'a> NodeDe<'t, 'a> {
     }
 
     fn is_null(&self) -> bool {
-        matches!(self.kind(), Kind::Plain(t) if matches!(resolve(t), Some(Plain::Null)))
+        matches!(self.kind(), Kind::Plain(t) if is_null_word(t))
     }
 
     fn int<T: TryFrom<i64> + TryFrom<u64>>(&self) -> R<T> {
@@ -190,36 +194,29 @@ impl<'t, 'a> NodeDe<'t, 'a> {
         }
     }
 
-    fn children(&self) -> (&'t [u32], bool) {
+    /// A mapping's keys and values, one after the other.
+    fn pairs(&self) -> R<&'t [u32]> {
         match *self.kind() {
-            Kind::Map { start, len } => (
-                &self.tree.kids[start as usize..(start + 2 * len) as usize],
-                true,
-            ),
-            Kind::Seq { start, len } => (
-                &self.tree.kids[start as usize..(start + len) as usize],
-                false,
-            ),
-            _ => (&[], false),
-        }
-    }
-
-    fn map_access(&self) -> R<Pairs<'t, 'a>> {
-        match self.children() {
-            (kids, true) => Ok(Pairs {
-                tree: self.tree,
-                kids,
-                at: 0,
-            }),
+            Kind::Map { start, len } => {
+                Ok(&self.tree.kids[start as usize..(start + 2 * len) as usize])
+            }
             _ => Err(failed!()),
         }
     }
 
+    fn map_access(&self) -> R<Pairs<'t, 'a>> {
+        Ok(Pairs {
+            tree: self.tree,
+            kids: self.pairs()?,
+            at: 0,
+        })
+    }
+
     fn seq_access(&self) -> R<Items<'t, 'a>> {
-        match (self.kind(), self.children()) {
-            (Kind::Seq { .. }, (kids, false)) => Ok(Items {
+        match *self.kind() {
+            Kind::Seq { start, len } => Ok(Items {
                 tree: self.tree,
-                kids,
+                kids: &self.tree.kids[start as usize..(start + len) as usize],
             }),
             _ => Err(failed!()),
         }
@@ -352,7 +349,7 @@ impl<'de> de::Deserializer<'de> for NodeDe<'_, '_> {
         _: &'static [&'static str],
         v: V,
     ) -> R<V::Value> {
-        v.visit_map(self.map_access()?)
+        self.deserialize_map(v)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -363,7 +360,7 @@ impl<'de> de::Deserializer<'de> for NodeDe<'_, '_> {
     ) -> R<V::Value> {
         match self.kind() {
             Kind::Map { len: 1, .. } => {
-                let (kids, _) = self.children();
+                let kids = self.pairs()?;
                 v.visit_enum(Variant {
                     key: NodeDe::new(self.tree, kids[0]),
                     value: Some(NodeDe::new(self.tree, kids[1])),
