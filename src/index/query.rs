@@ -17,7 +17,7 @@
 
 use super::ix_err;
 use super::schema::{DocKind, Fields};
-use super::scorer::{CachedPhrase, CachedTerm, Cover, DisMax, TermWeights, lock};
+use super::scorer::{CachedPhrase, CachedTerm, Cover, DisMax, Leaf, TermWeights, lock};
 use super::text;
 use super::text::{FastMap, pair_token};
 use crate::error::Result;
@@ -25,7 +25,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use tantivy::query::{Bm25StatisticsProvider, BoostQuery, Query};
+use tantivy::query::{Bm25StatisticsProvider, Query};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
@@ -767,40 +767,42 @@ impl Plan {
         // out rather than set up (a dictionary lookup and a scorer) for every
         // query. Document frequencies are kept across queries, so this is a
         // table lookup.
-        let present = |field: Field, stem: &str| -> bool {
-            stats
-                .doc_freq(&Term::from_field_text(field, stem))
-                .map_or(true, |n| n > 0)
-        };
-        let term_query = |term: Term, option: IndexRecordOption| -> Box<dyn Query> {
-            Box::new(CachedTerm {
+        let present = |term: &Term| -> bool { stats.doc_freq(term).map_or(true, |n| n > 0) };
+        let term_leaf = |term: Term, boost: f32| -> Leaf {
+            Leaf::Term(CachedTerm {
                 term,
-                option,
+                option: IndexRecordOption::WithFreqs,
+                boost,
                 weights: Arc::clone(weights),
             })
         };
         let mut groups: Vec<(DisMax, f32)> = Vec::new();
         for g in &self.groups {
-            let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
+            let mut disjuncts: Vec<Leaf> = Vec::new();
             for v in g.variants.iter().filter(|v| v.known) {
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
-                    if !v.stems.iter().all(|s| present(field, s)) {
+                    let mut terms: Vec<Term> = Vec::with_capacity(v.stems.len());
+                    for s in &v.stems {
+                        let term = Term::from_field_text(field, s);
+                        if !present(&term) {
+                            break;
+                        }
+                        terms.push(term);
+                    }
+                    if terms.len() < v.stems.len() {
                         continue;
                     }
-                    let terms: Vec<Term> = v
-                        .stems
-                        .iter()
-                        .map(|s| Term::from_field_text(field, s))
-                        .collect();
-                    let q: Box<dyn Query> = if terms.len() > 1 {
-                        Box::new(CachedPhrase {
+                    let boost = boost * v.weight;
+                    disjuncts.push(if terms.len() > 1 {
+                        Leaf::Phrase(CachedPhrase {
                             terms,
+                            boost,
                             weights: Arc::clone(weights),
                         })
                     } else {
-                        term_query(terms[0].clone(), IndexRecordOption::WithFreqs)
-                    };
-                    disjuncts.push(Box::new(BoostQuery::new(q, boost * v.weight)));
+                        let Some(term) = terms.pop() else { continue };
+                        term_leaf(term, boost)
+                    });
                 }
             }
             if !disjuncts.is_empty() {
@@ -822,18 +824,16 @@ impl Plan {
                 // Pairs are indexed as tokens (neighbours or one word apart), so
                 // each is a plain term lookup, not a phrase match.
                 let token = pair_token(a, b);
-                let mut pairs: Vec<Box<dyn Query>> = Vec::with_capacity(2);
+                let mut pairs: Vec<Leaf> = Vec::with_capacity(2);
                 for (field, boost) in [(f.title_pairs, TITLE_BOOST), (f.body_pairs, BODY_BOOST)] {
-                    if present(field, &token) {
-                        let term = Term::from_field_text(field, &token);
+                    let term = Term::from_field_text(field, &token);
+                    if present(&term) {
                         let scale = if field == f.body_pairs {
                             phrase_scale(stats, f, a, b, &token)
                         } else {
                             1.0
                         };
-                        let boost = PAIR_BOOST * boost * scale;
-                        let q = term_query(term, IndexRecordOption::WithFreqs);
-                        pairs.push(Box::new(BoostQuery::new(q, boost)));
+                        pairs.push(term_leaf(term, PAIR_BOOST * boost * scale));
                     }
                 }
                 if !pairs.is_empty() {
@@ -843,11 +843,13 @@ impl Plan {
         }
         // Filters add nothing to the score. (A game is not a filter: its factor
         // is 0 for the other games, cheaper than seeking every clause.)
-        let filter = scope.kind.map(|k| {
-            term_query(
-                Term::from_field_text(f.kind, k.as_str()),
-                IndexRecordOption::Basic,
-            )
+        let filter = scope.kind.map(|k| -> Box<dyn Query> {
+            Box::new(CachedTerm {
+                term: Term::from_field_text(f.kind, k.as_str()),
+                option: IndexRecordOption::Basic,
+                boost: 1.0,
+                weights: Arc::clone(weights),
+            })
         });
         Some(Box::new(Cover {
             groups,

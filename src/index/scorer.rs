@@ -18,14 +18,14 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 /// as tantivy's `DisjunctionMaxQuery`, but walks its few disjuncts side by side
 /// instead of through a 4096-document union buffer, which a query of a dozen
 /// words would otherwise allocate and clear a dozen times.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DisMax {
-    disjuncts: Vec<Box<dyn Query>>,
+    disjuncts: Vec<Leaf>,
     tie_breaker: Score,
 }
 
 impl DisMax {
-    pub fn new(disjuncts: Vec<Box<dyn Query>>, tie_breaker: Score) -> DisMax {
+    pub fn new(disjuncts: Vec<Leaf>, tie_breaker: Score) -> DisMax {
         DisMax {
             disjuncts,
             tie_breaker,
@@ -36,21 +36,12 @@ impl DisMax {
         let weights = self
             .disjuncts
             .iter()
-            .map(|d| d.weight(scoring))
+            .map(|d| d.leaf_weight(scoring))
             .collect::<tantivy::Result<_>>()?;
         Ok(DisMaxWeight {
             weights,
             tie_breaker: self.tie_breaker,
         })
-    }
-}
-
-impl Clone for DisMax {
-    fn clone(&self) -> DisMax {
-        DisMax::new(
-            self.disjuncts.iter().map(|q| q.box_clone()).collect(),
-            self.tie_breaker,
-        )
     }
 }
 
@@ -61,20 +52,81 @@ impl Query for DisMax {
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
         for d in &self.disjuncts {
-            d.query_terms(visitor);
+            match d {
+                Leaf::Term(t) => t.query_terms(visitor),
+                Leaf::Phrase(p) => p.query_terms(visitor),
+            }
+        }
+    }
+}
+
+/// A disjunct of a [`DisMax`]: a term or a phrase, each with its boost.
+#[derive(Debug, Clone)]
+pub enum Leaf {
+    Term(CachedTerm),
+    Phrase(CachedPhrase),
+}
+
+impl Leaf {
+    fn leaf_weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<LeafWeight> {
+        match self {
+            Leaf::Term(t) => t.leaf_weight(scoring),
+            Leaf::Phrase(p) => p.leaf_weight(scoring),
+        }
+    }
+}
+
+/// The weight of a [`Leaf`]: its decoded postings, or (on its first use, or
+/// without scores) tantivy's own weight, boosted as tantivy's `BoostQuery`
+/// boosts it.
+enum LeafWeight {
+    Array(ArrayTermWeight),
+    Stored(Box<dyn Weight>),
+}
+
+impl LeafWeight {
+    /// `weight` boosted by `boost`, as tantivy's `BoostQuery` boosts it (with
+    /// scores, an outer boost times this one).
+    fn boosted(weight: Box<dyn Weight>, boost: Score, scoring: EnableScoring<'_>) -> LeafWeight {
+        if boost == 1.0 || !scoring.is_scoring_enabled() {
+            return LeafWeight::Stored(weight);
+        }
+        LeafWeight::Stored(Box::new(tantivy::query::BoostWeight::new(weight, boost)))
+    }
+
+    fn boxed(self) -> Box<dyn Weight> {
+        match self {
+            LeafWeight::Array(a) => Box::new(a),
+            LeafWeight::Stored(w) => w,
+        }
+    }
+}
+
+impl Weight for LeafWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        match self {
+            LeafWeight::Array(a) => a.scorer(reader, boost),
+            LeafWeight::Stored(w) => w.scorer(reader, boost),
+        }
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        match self {
+            LeafWeight::Array(a) => a.explain(reader, doc),
+            LeafWeight::Stored(w) => w.explain(reader, doc),
         }
     }
 }
 
 struct DisMaxWeight {
-    weights: Vec<Box<dyn Weight>>,
+    weights: Vec<LeafWeight>,
     tie_breaker: Score,
 }
 
 impl Weight for DisMaxWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
         let union = Union::new(
-            self.weights.iter().map(|w| (w.as_ref(), 0.0)),
+            self.weights.iter().map(|w| (w as &dyn Weight, 0.0)),
             reader,
             boost,
         )?;
@@ -661,22 +713,28 @@ fn seek_from(s: &mut dyn Scorer, doc: DocId) -> DocId {
     }
 }
 
-/// Every document of a game that counts that `scorer` holds, from its current
-/// one on, added to `sums` with its score. Decoded postings are read straight
-/// from their arrays.
-fn add_scorer(sums: &mut Sums, scorer: &mut dyn Scorer, seg: &SegmentPriors, factor: &[f32; 3]) {
-    if let Some(t) = scorer.downcast_ref::<ArrayTerm>() {
-        let p = &t.postings;
-        let docs = &p.docs[..p.docs.len() - 1];
-        for (first, end) in seg.runs_counted(factor) {
-            let from = t.at + docs[t.at..].partition_point(|&d| d < first);
-            let to = from + docs[from..].partition_point(|&d| d < end);
-            for (&doc, &tf) in docs[from..to].iter().zip(&p.tf[from..to]) {
-                sums.add(doc, t.weight * tf);
-            }
+/// Every document of a game that counts in decoded postings `p`, added to
+/// `sums` with its score: `weight` times its frequency factor.
+fn add_postings(
+    sums: &mut Sums,
+    p: &TermPostings,
+    weight: Score,
+    seg: &SegmentPriors,
+    factor: &[f32; 3],
+) {
+    let docs = &p.docs[..p.docs.len() - 1];
+    for (first, end) in seg.runs_counted(factor) {
+        let from = docs.partition_point(|&d| d < first);
+        let to = from + docs[from..].partition_point(|&d| d < end);
+        for (&doc, &tf) in docs[from..to].iter().zip(&p.tf[from..to]) {
+            sums.add(doc, weight * tf);
         }
-        return;
     }
+}
+
+/// Every document of a game that counts that `scorer` holds, from its current
+/// one on, added to `sums` with its score.
+fn add_scorer(sums: &mut Sums, scorer: &mut dyn Scorer, seg: &SegmentPriors, factor: &[f32; 3]) {
     let mut doc = scorer.doc();
     while doc != TERMINATED {
         let counted = seg.counted_from(doc, factor);
@@ -708,13 +766,22 @@ impl CoverWeight {
     ) -> tantivy::Result<()> {
         let (priors, seg) = self.segment_priors(reader)?;
         let seg = &priors.segments[seg];
+        let factor = &self.game_factor;
         SUMS.with(|cell| {
             let mut sums = cell.borrow_mut();
             sums.ready(reader.max_doc() as usize);
             for (w, tag) in &self.clauses {
                 for leaf in &w.weights {
-                    let mut scorer = leaf.scorer(reader, 1.0)?;
-                    add_scorer(&mut sums, scorer.as_mut(), seg, &self.game_factor);
+                    match leaf {
+                        LeafWeight::Array(a) => {
+                            let weight = a.bm25.weight(1.0 * a.boost);
+                            add_postings(&mut sums, a.postings(reader)?, weight, seg, factor);
+                        }
+                        LeafWeight::Stored(s) => {
+                            let mut scorer = s.scorer(reader, 1.0)?;
+                            add_scorer(&mut sums, scorer.as_mut(), seg, factor);
+                        }
+                    }
                 }
                 sums.end_clause(w.tie_breaker, *tag);
             }
@@ -919,51 +986,79 @@ where
     }
 }
 
-/// The BM25 weight kept for `key` in `map`, worked out by `weigh` the first time.
-fn bm25_in<K, Q>(
+/// On the second use or a later one of `key` (a term or a phrase) in `map`
+/// for scoring: its BM25 weight, worked out by `weigh`, and its postings in
+/// every segment of `searcher`, decoded by `decode`, each the first time and
+/// kept. `None` on its first use (now counted). Once all is kept, this is one
+/// lookup.
+fn scored_in<K, Q>(
     map: &Mutex<FastMap<K, Kept>>,
     key: &Q,
+    searcher: &tantivy::Searcher,
     weigh: impl FnOnce() -> tantivy::Result<TermBm25>,
-) -> tantivy::Result<TermBm25>
+    mut decode: impl FnMut(&SegmentReader, &TermBm25) -> tantivy::Result<TermPostings>,
+) -> tantivy::Result<Option<(TermBm25, Vec<(SegmentId, Arc<TermPostings>)>)>>
 where
     K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
     Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
 {
-    if let Some(w) = lock(map).get(key).and_then(|k| k.bm25.clone()) {
-        return Ok(w);
-    }
-    let w = weigh()?;
-    lock(map).entry(key.to_owned()).or_default().bm25 = Some(w.clone());
-    Ok(w)
-}
-
-/// The postings kept for `key` in `map` for the segment `seg`, decoded by
-/// `decode` the first time.
-fn postings_in<K, Q>(
-    map: &Mutex<FastMap<K, Kept>>,
-    seg: &SegmentReader,
-    key: &Q,
-    decode: impl FnOnce() -> tantivy::Result<TermPostings>,
-) -> tantivy::Result<Arc<TermPostings>>
-where
-    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
-    Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
-{
-    let id = seg.segment_id();
-    let kept = |k: &Kept| {
-        k.postings
-            .iter()
-            .find(|p| p.0 == id)
-            .map(|p| Arc::clone(&p.1))
+    let segments = searcher.segment_readers();
+    let bm25 = {
+        let mut held = lock(map);
+        let bit = Use::Scored as u8;
+        let Some(k) = held.get_mut(key) else {
+            let k = Kept {
+                used: bit,
+                ..Kept::default()
+            };
+            held.insert(key.to_owned(), k);
+            return Ok(None);
+        };
+        let before = k.used;
+        k.used |= bit;
+        if before & bit == 0 {
+            return Ok(None);
+        }
+        let every = |k: &Kept| {
+            segments
+                .iter()
+                .all(|seg| k.postings.iter().any(|p| p.0 == seg.segment_id()))
+        };
+        match &k.bm25 {
+            Some(b) if every(k) => return Ok(Some((b.clone(), k.postings.clone()))),
+            Some(b) => b.clone(),
+            None => {
+                drop(held);
+                let b = weigh()?;
+                lock(map).entry(key.to_owned()).or_default().bm25 = Some(b.clone());
+                b
+            }
+        }
     };
-    if let Some(p) = lock(map).get(key).and_then(kept) {
-        return Ok(p);
+    let mut postings = Vec::with_capacity(segments.len());
+    for seg in segments {
+        let id = seg.segment_id();
+        let kept = lock(map).get(key).and_then(|k| {
+            k.postings
+                .iter()
+                .find(|p| p.0 == id)
+                .map(|p| Arc::clone(&p.1))
+        });
+        let p = match kept {
+            Some(p) => p,
+            None => {
+                let p = Arc::new(decode(seg, &bm25)?);
+                let mut held = lock(map);
+                let k = held.entry(key.to_owned()).or_default();
+                if !k.postings.iter().any(|q| q.0 == id) {
+                    k.postings.push((id, Arc::clone(&p)));
+                }
+                p
+            }
+        };
+        postings.push((id, p));
     }
-    let p = Arc::new(decode()?);
-    let mut map = lock(map);
-    let k = map.entry(key.to_owned()).or_default();
-    k.postings.push((id, Arc::clone(&p)));
-    Ok(p)
+    Ok(Some((bm25, postings)))
 }
 
 /// What a term is used for, as [`TermWeights::second_use`] counts it.
@@ -979,43 +1074,6 @@ impl TermWeights {
     /// a one-off search (the command line) decodes nothing it does not walk.
     pub fn second_use(&self, what: Use, term: &Term) -> bool {
         second_use_in(&self.terms, what, term)
-    }
-
-    /// The BM25 weight of `term`, worked out by `weigh` the first time.
-    fn bm25(
-        &self,
-        term: &Term,
-        weigh: impl FnOnce() -> tantivy::Result<TermBm25>,
-    ) -> tantivy::Result<TermBm25> {
-        bm25_in(&self.terms, term, weigh)
-    }
-
-    /// The decoded postings of `term` in `seg`, decoded the first time, with
-    /// each document's BM25 term-frequency factor for the field's `average`
-    /// length (the same for every use of the term: the searcher's contents fix it).
-    fn postings(
-        &self,
-        seg: &SegmentReader,
-        term: &Term,
-        average: Score,
-    ) -> tantivy::Result<Arc<TermPostings>> {
-        postings_in(&self.terms, seg, term, || {
-            TermPostings::read(seg, term, average)
-        })
-    }
-
-    /// The documents of `seg` where the phrase `terms` stands, with the
-    /// number of times it does, as [`CachedPhrase`] decoded them.
-    fn phrase_postings(
-        &self,
-        seg: &SegmentReader,
-        terms: &[Term],
-    ) -> tantivy::Result<Arc<TermPostings>> {
-        postings_in(&self.phrases, seg, terms, || {
-            Err(tantivy::TantivyError::InternalError(
-                "a phrase's postings were not decoded".into(),
-            ))
-        })
     }
 
     /// The positions of `term` in every document of `seg` holding it, decoded
@@ -1222,44 +1280,64 @@ impl TermBm25 {
     }
 }
 
-/// A term query that scores as tantivy's `TermQuery` (the same BM25 weight,
-/// the same frequencies and field norms, so the same scores to the bit), over
-/// postings decoded once per searcher and kept in [`TermWeights`]: a query
-/// then sets up no posting-list reader, and walking a term is stepping
-/// through an array.
+/// A term query that scores as tantivy's `TermQuery` boosted by `boost` (the
+/// same BM25 weight, the same frequencies and field norms, so the same scores
+/// to the bit), over postings decoded once per searcher and kept in
+/// [`TermWeights`]: a query then sets up no posting-list reader, and walking a
+/// term is stepping through an array.
 #[derive(Debug, Clone)]
 pub struct CachedTerm {
     pub term: Term,
     pub option: IndexRecordOption,
+    pub boost: Score,
     pub weights: Arc<TermWeights>,
+}
+
+impl CachedTerm {
+    fn leaf_weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<LeafWeight> {
+        let stored = || -> tantivy::Result<LeafWeight> {
+            let w = TermQuery::new(self.term.clone(), self.option).weight(scoring)?;
+            Ok(LeafWeight::boosted(w, self.boost, scoring))
+        };
+        let EnableScoring::Enabled {
+            searcher,
+            statistics_provider: stats,
+        } = scoring
+        else {
+            return stored();
+        };
+        if !self.option.has_freq() {
+            return stored();
+        }
+        // On its first use, scored as tantivy scores it, the same to the bit,
+        // from its posting list as stored: nothing is decoded that the walk skips.
+        let warm = scored_in(
+            &self.weights.terms,
+            &self.term,
+            searcher,
+            || {
+                // As `Bm25Weight::for_terms` weighs one term, without its explanation.
+                let (docs, average) = field_average(stats, self.term.field())?;
+                let df = stats.doc_freq(&self.term)?;
+                let bm25 = Bm25Weight::for_one_term_without_explain(df, docs, average);
+                Ok(TermBm25 { bm25, average })
+            },
+            |seg, bm25| TermPostings::read(seg, &self.term, bm25.average),
+        )?;
+        match warm {
+            Some((bm25, postings)) => Ok(LeafWeight::Array(ArrayTermWeight {
+                bm25,
+                boost: self.boost,
+                postings,
+            })),
+            None => stored(),
+        }
+    }
 }
 
 impl Query for CachedTerm {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let stats = match scoring {
-            EnableScoring::Enabled {
-                statistics_provider,
-                ..
-            } if self.option.has_freq() => statistics_provider,
-            _ => return TermQuery::new(self.term.clone(), self.option).weight(scoring),
-        };
-        if !self.weights.second_use(Use::Scored, &self.term) {
-            // Scored as tantivy scores it, the same to the bit, from its posting
-            // list as stored: nothing is decoded that the walk skips.
-            return TermQuery::new(self.term.clone(), self.option).weight(scoring);
-        }
-        let bm25 = self.weights.bm25(&self.term, || {
-            // As `Bm25Weight::for_terms` weighs one term, without its explanation.
-            let (docs, average) = field_average(stats, self.term.field())?;
-            let df = stats.doc_freq(&self.term)?;
-            let bm25 = Bm25Weight::for_one_term_without_explain(df, docs, average);
-            Ok(TermBm25 { bm25, average })
-        })?;
-        Ok(Box::new(ArrayTermWeight {
-            source: Source::Term(self.term.clone()),
-            bm25,
-            weights: Arc::clone(&self.weights),
-        }))
+        Ok(self.leaf_weight(scoring)?.boxed())
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -1267,52 +1345,66 @@ impl Query for CachedTerm {
     }
 }
 
-/// A phrase query (no slop) that scores as tantivy's `PhraseQuery`, to the
-/// bit: on its second use, the documents where the phrase stands and how many
-/// times it does are found once (by tantivy's phrase scorer) and kept in
-/// [`TermWeights`], and later queries step through them as through a term's.
+/// A phrase query (no slop) that scores as tantivy's `PhraseQuery` boosted by
+/// `boost`, to the bit: on its second use, the documents where the phrase
+/// stands and how many times it does are found once (by tantivy's phrase
+/// scorer) and kept in [`TermWeights`], and later queries step through them
+/// as through a term's.
 #[derive(Debug, Clone)]
 pub struct CachedPhrase {
     pub terms: Vec<Term>,
+    pub boost: Score,
     pub weights: Arc<TermWeights>,
 }
 
-impl Query for CachedPhrase {
-    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+impl CachedPhrase {
+    fn leaf_weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<LeafWeight> {
         let phrase = || PhraseQuery::new(self.terms.clone());
+        let stored = || -> tantivy::Result<LeafWeight> {
+            let w = phrase().weight(scoring)?;
+            Ok(LeafWeight::boosted(w, self.boost, scoring))
+        };
         let EnableScoring::Enabled {
             searcher,
             statistics_provider: stats,
         } = scoring
         else {
-            return phrase().weight(scoring);
+            return stored();
         };
-        let key = self.terms.as_slice();
-        if !second_use_in(&self.weights.phrases, Use::Scored, key) {
-            return phrase().weight(scoring);
-        }
         let field = self.terms[0].field();
-        let bm25 = bm25_in(&self.weights.phrases, key, || {
-            let (_, average) = field_average(stats, field)?;
-            let bm25 = Bm25Weight::for_terms(stats, &self.terms)?;
-            Ok(TermBm25 { bm25, average })
-        })?;
-        // Decoded in every segment now: a segment's scorer cannot weigh the phrase.
+        // Decoded in every segment at once: a segment's scorer cannot weigh the phrase.
         let mut tantivy_weight: Option<Box<dyn Weight>> = None;
-        for seg in searcher.segment_readers() {
-            postings_in(&self.weights.phrases, seg, key, || {
+        let warm = scored_in(
+            &self.weights.phrases,
+            self.terms.as_slice(),
+            searcher,
+            || {
+                let (_, average) = field_average(stats, field)?;
+                let bm25 = Bm25Weight::for_terms(stats, &self.terms)?;
+                Ok(TermBm25 { bm25, average })
+            },
+            |seg, bm25| {
                 let w = match &mut tantivy_weight {
                     Some(w) => w,
                     None => tantivy_weight.insert(phrase().weight(scoring)?),
                 };
-                TermPostings::read_phrase(seg, field, w.as_ref(), &bm25)
-            })?;
+                TermPostings::read_phrase(seg, field, w.as_ref(), bm25)
+            },
+        )?;
+        match warm {
+            Some((bm25, postings)) => Ok(LeafWeight::Array(ArrayTermWeight {
+                bm25,
+                boost: self.boost,
+                postings,
+            })),
+            None => stored(),
         }
-        Ok(Box::new(ArrayTermWeight {
-            source: Source::Phrase(self.terms.clone()),
-            bm25,
-            weights: Arc::clone(&self.weights),
-        }))
+    }
+}
+
+impl Query for CachedPhrase {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        Ok(self.leaf_weight(scoring)?.boxed())
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -1322,28 +1414,34 @@ impl Query for CachedPhrase {
     }
 }
 
-/// What an [`ArrayTermWeight`] walks: a term's postings or a phrase's.
-enum Source {
-    Term(Term),
-    Phrase(Vec<Term>),
-}
-
+/// A term's or a phrase's BM25 weight, boost and postings, decoded in every
+/// segment of the searcher.
 struct ArrayTermWeight {
-    source: Source,
     bm25: TermBm25,
-    weights: Arc<TermWeights>,
+    boost: Score,
+    postings: Vec<(SegmentId, Arc<TermPostings>)>,
 }
 
 impl ArrayTermWeight {
+    /// The postings of `reader`'s segment.
+    fn postings(&self, reader: &SegmentReader) -> tantivy::Result<&Arc<TermPostings>> {
+        let id = reader.segment_id();
+        self.postings
+            .iter()
+            .find(|p| p.0 == id)
+            .map(|p| &p.1)
+            .ok_or_else(|| {
+                tantivy::TantivyError::InternalError("postings of an unknown segment".into())
+            })
+    }
+
+    /// A cursor over the postings of `reader`'s segment, scored with an outer
+    /// `boost` times this one (as tantivy's `BoostWeight` passes it on).
     fn array_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<ArrayTerm> {
-        let postings = match &self.source {
-            Source::Term(t) => self.weights.postings(reader, t, self.bm25.average)?,
-            Source::Phrase(terms) => self.weights.phrase_postings(reader, terms)?,
-        };
         Ok(ArrayTerm {
-            postings,
+            postings: Arc::clone(self.postings(reader)?),
             at: 0,
-            weight: self.bm25.weight(boost),
+            weight: self.bm25.weight(boost * self.boost),
         })
     }
 }
@@ -1361,7 +1459,16 @@ impl Weight for ArrayTermWeight {
             )));
         }
         let p = &s.postings;
-        Ok(self.bm25.bm25.explain(p.norms[s.at], p.freqs[s.at]))
+        let inner = self.bm25.bm25.explain(p.norms[s.at], p.freqs[s.at]);
+        if self.boost == 1.0 {
+            return Ok(inner);
+        }
+        let mut boosted = Explanation::new_with_string(
+            format!("Boost x{} of ...", self.boost),
+            inner.value() * self.boost,
+        );
+        boosted.add_detail(inner);
+        Ok(boosted)
     }
 }
 
