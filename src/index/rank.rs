@@ -248,17 +248,18 @@ fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, groups: us
     best
 }
 
-/// Where a stem stands in each document: decoded and kept, or read from its
-/// posting list as stored (on the stem's first use, see `TermWeights::second_use`).
+/// Where a stem stands in each document: decoded and kept (with a cursor, as
+/// documents are asked in ascending order), or read from its posting list as
+/// stored (on the stem's first use, see `TermWeights::second_use`).
 enum Positions {
-    Kept(Arc<TermPositions>),
+    Kept(Arc<TermPositions>, usize),
     Stored(Box<SegmentPostings>),
 }
 
 impl Positions {
     fn open(weights: &TermWeights, seg: &SegmentReader, term: &Term) -> Option<Positions> {
         match weights.positions(seg, term) {
-            Some(kept) => kept.map(Positions::Kept),
+            Some(kept) => kept.map(|p| Positions::Kept(p, 0)),
             None => {
                 let inv = seg.inverted_index(term.field()).ok()?;
                 let option = IndexRecordOption::WithFreqsAndPositions;
@@ -271,7 +272,7 @@ impl Positions {
     /// Whether `doc` holds the stem (documents are asked in ascending order).
     fn holds(&mut self, doc: DocId) -> bool {
         match self {
-            Positions::Kept(p) => p.in_doc(doc).is_some(),
+            Positions::Kept(p, at) => p.in_doc_from(doc, at).is_some(),
             Positions::Stored(p) => on_doc(p, doc),
         }
     }
@@ -279,7 +280,7 @@ impl Positions {
     /// Into `out`, where the stem stands in `doc`; `false` when `doc` lacks it.
     fn in_doc(&mut self, doc: DocId, out: &mut Vec<u32>) -> bool {
         match self {
-            Positions::Kept(p) => match p.in_doc(doc) {
+            Positions::Kept(p, at) => match p.in_doc_from(doc, at) {
                 Some(here) => {
                     out.clear();
                     out.extend_from_slice(here);
@@ -344,6 +345,14 @@ fn locate(
         } else {
             phrase_positions(&mut title, doc, &mut pos, &mut scratch) && !pos.is_empty()
         };
+        // One stem with kept positions: they are handed on as they are.
+        if let [Some(Positions::Kept(p, at))] = body.as_mut_slice() {
+            let here = p.in_doc_from(doc, at).unwrap_or_default();
+            if in_title || !here.is_empty() {
+                each(ci, in_title, here);
+            }
+            continue;
+        }
         if !phrase_positions(&mut body, doc, &mut pos, &mut scratch) {
             pos.clear();
         }

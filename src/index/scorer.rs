@@ -1132,10 +1132,26 @@ impl TermPositions {
         Some(out)
     }
 
-    /// The positions of the term in `doc`, or `None` when `doc` lacks it.
-    pub fn in_doc(&self, doc: DocId) -> Option<&[u32]> {
-        let i = self.docs.binary_search(&doc).ok()?;
-        Some(&self.positions[self.starts[i] as usize..self.starts[i + 1] as usize])
+    /// The positions of the term in `doc`, or `None` when `doc` lacks it,
+    /// searched from the document at `at` on (every document before it is
+    /// before `doc`), which is left at the first document not before `doc`.
+    pub fn in_doc_from(&self, doc: DocId, at: &mut usize) -> Option<&[u32]> {
+        let docs = &self.docs;
+        // Galloping: the documents asked for are near one another.
+        let (mut lo, mut step) = (*at, 1);
+        while lo + step < docs.len() && docs[lo + step] < doc {
+            lo += step;
+            step *= 2;
+        }
+        let hi = (lo + step + 1).min(docs.len());
+        let i = lo
+            + docs
+                .get(lo..hi)
+                .unwrap_or_default()
+                .partition_point(|&d| d < doc);
+        *at = i;
+        (docs.get(i) == Some(&doc))
+            .then(|| &self.positions[self.starts[i] as usize..self.starts[i + 1] as usize])
     }
 }
 
