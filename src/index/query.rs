@@ -43,7 +43,7 @@ const NUMBER_WEIGHT: f32 = 0.25;
 /// Exponent of the covered share of the query's weight (see [`Cover`]).
 pub const GAMMA: f32 = 2.0;
 
-/// Words that carry no meaning for a rules search, sorted for binary search.
+/// Words that carry no meaning for a rules search, sorted, of at most seven bytes.
 /// Negations and modals that change a ruling (not, cannot, never, only, must,
 /// may, no) are deliberately absent.
 const STOP_WORDS: &[&str] = &[
@@ -171,8 +171,34 @@ struct Word {
     capital: bool,
 }
 
+/// Whether `w` is a stop word. Called for every word indexed, so a word is
+/// compared as one number (see [`packed`]).
 pub fn is_stop(w: &str) -> bool {
-    STOP_WORDS.binary_search(&w).is_ok()
+    static PACKED: OnceLock<Vec<u64>> = OnceLock::new();
+    let Some(p) = packed(w) else {
+        return false;
+    };
+    PACKED
+        .get_or_init(|| {
+            let mut all: Vec<u64> = STOP_WORDS.iter().filter_map(|s| packed(s)).collect();
+            all.sort_unstable();
+            all
+        })
+        .binary_search(&p)
+        .is_ok()
+}
+
+/// A word of at most seven bytes as one number: its bytes, then its length
+/// in the last byte (so no two words share a number); `None` when longer.
+fn packed(w: &str) -> Option<u64> {
+    let b = w.as_bytes();
+    let mut bytes = [0u8; 8];
+    bytes
+        .get_mut(..b.len())
+        .filter(|_| b.len() < 8)?
+        .copy_from_slice(b);
+    bytes[7] = b.len() as u8;
+    Some(u64::from_le_bytes(bytes))
 }
 
 /// A lone letter: the "s" of "Obi-Wan's" when typed without the apostrophe.
@@ -302,7 +328,8 @@ fn classes_by_first_byte() -> &'static [Vec<usize>] {
 }
 
 /// The classes with a word of two bytes or more beginning with each two
-/// (lower case), and the classes with a word of one byte, by that byte.
+/// (lower case) or a word of one byte, the first of them; and the classes
+/// with a word of one byte, by that byte.
 struct ClassStarts {
     two: FastMap<[u8; 2], Vec<usize>>,
     one: Vec<Vec<usize>>,
@@ -330,6 +357,12 @@ fn class_starts() -> &'static ClassStarts {
                 }
             }
         }
+        // A stem's two first bytes give the classes of both lists.
+        for (&[a, _], list) in &mut starts.two {
+            list.extend(&starts.one[usize::from(a)]);
+            list.sort_unstable();
+            list.dedup();
+        }
         starts
     })
 }
@@ -337,13 +370,14 @@ fn class_starts() -> &'static ClassStarts {
 /// The classes that may hold `stem` (a word of them may stem to it, see
 /// [`may_stem_to`]), in class order, with their members as stems.
 fn classes_with(stem: &str) -> impl Iterator<Item = &'static [Vec<String>]> {
-    class_ids(stem).into_iter().map(class_stems)
+    let ids: std::borrow::Cow<'static, [usize]> = class_ids(stem);
+    (0..ids.len()).map(move |i| class_stems(ids[i]))
 }
 
-/// The indices of the classes [`classes_with`] gives.
-fn class_ids(stem: &str) -> Vec<usize> {
+/// The indices of the classes [`classes_with`] gives, in order.
+fn class_ids(stem: &str) -> std::borrow::Cow<'static, [usize]> {
     match *stem.as_bytes() {
-        [] => Vec::new(),
+        [] => std::borrow::Cow::Borrowed(&[]),
         [a] => classes_by_first_byte()[usize::from(a.to_ascii_lowercase())]
             .iter()
             .copied()
@@ -352,11 +386,10 @@ fn class_ids(stem: &str) -> Vec<usize> {
         [a, b, ..] => {
             let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
             let starts = class_starts();
-            let mut found = starts.two.get(&[a, b]).cloned().unwrap_or_default();
-            found.extend(&starts.one[usize::from(a)]);
-            found.sort_unstable();
-            found.dedup();
-            found
+            std::borrow::Cow::Borrowed(match starts.two.get(&[a, b]) {
+                Some(both) => both,
+                None => &starts.one[usize::from(a)],
+            })
         }
     }
 }
@@ -881,11 +914,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stop_words_are_sorted_for_binary_search() {
+    fn stop_words_are_sorted_and_each_is_found() {
         assert!(
             STOP_WORDS.windows(2).all(|w| w[0] < w[1]),
             "STOP_WORDS must be sorted and unique"
         );
+        for w in STOP_WORDS {
+            assert!(packed(w).is_some(), "{w}: longer than seven bytes");
+            assert!(is_stop(w), "{w}");
+        }
+        for w in [
+            "",
+            "not",
+            "cannot",
+            "must",
+            "the\0",
+            "thee",
+            "th",
+            "whichever",
+            "happened",
+        ] {
+            assert!(!is_stop(w), "{w:?}");
+        }
     }
 
     #[test]
