@@ -45,38 +45,42 @@ fn main() {
     };
     println!("\n== the rulebooks alone ({})", rulebook.display());
     measure(&paths, &eval);
-    // With SWJUDGE_REAL_DATA: every real SWCCG, Destiny and SWTCG card and ruling too.
+    // With SWJUDGE_REAL_DATA: the real SWCCG and Destiny cards and rulings (the
+    // build target's corpus), then the SWTCG ones as well.
     if let Some(real) = std::env::var_os("SWJUDGE_REAL_DATA").map(PathBuf::from) {
-        let paths = Paths {
-            rulebook,
-            index: tmp.join("index-real"),
-            data_dir: tmp.join("data-real"),
-        };
-        let files = real_files(&real);
-        let reports = swjudge::cards::import::import(&files, &paths.data_dir, false)
-            .unwrap_or_else(|e| fail(&format!("import: {e}")));
-        let cards: usize = reports.iter().map(|r| r.imported).sum();
-        println!(
-            "\n== the rulebooks and {cards} imported cards from {} files ({})",
-            files.len(),
-            real.display()
-        );
-        measure(&paths, &eval);
+        for (name, with_swtcg) in [("ccg-destiny", false), ("all", true)] {
+            let paths = Paths {
+                rulebook: rulebook.clone(),
+                index: tmp.join(format!("index-{name}")),
+                data_dir: tmp.join(format!("data-{name}")),
+            };
+            let files = real_files(&real, with_swtcg);
+            let reports = swjudge::cards::import::import(&files, &paths.data_dir, false)
+                .unwrap_or_else(|e| fail(&format!("import: {e}")));
+            let cards: usize = reports.iter().map(|r| r.imported).sum();
+            println!(
+                "\n== the rulebooks and {cards} imported cards from {} files ({})",
+                files.len(),
+                real.display()
+            );
+            measure(&paths, &eval);
+        }
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// The real card databases under `root`: SWCCG Light and Dark, every Destiny
-/// set and every SWTCG set.
-fn real_files(root: &Path) -> Vec<PathBuf> {
+/// set and, `with_swtcg`, every SWTCG set.
+fn real_files(root: &Path, with_swtcg: bool) -> Vec<PathBuf> {
     let mut files = vec![
         root.join("swccg-card-json/Light.json"),
         root.join("swccg-card-json/Dark.json"),
     ];
-    for (dir, ext) in [
-        ("swdestinydb-json-data/set", "json"),
-        ("swtcg-lackey/sets", "txt"),
-    ] {
+    let mut sets = vec![("swdestinydb-json-data/set", "json")];
+    if with_swtcg {
+        sets.push(("swtcg-lackey/sets", "txt"));
+    }
+    for (dir, ext) in sets {
         let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
             .unwrap_or_else(|e| fail(&format!("{dir}: {e}")))
             .filter_map(|e| e.ok().map(|e| e.path()))

@@ -299,13 +299,10 @@ impl Words {
         first_starting_with(text, self.runs.iter().map(|&(s, _)| s as usize), stems)
     }
 
-    /// The words [`best_fragment`] would find in `text[window]` (relative to the
-    /// window), each with its stem number when the window holds it whole, or
-    /// `None` when they are not the runs cut to the window.
-    fn within(
-        &self,
-        window: Range<usize>,
-    ) -> Option<impl Iterator<Item = (Range<usize>, Option<u32>)> + '_> {
+    /// The runs overlapping `text[window]` and their stem numbers, which are
+    /// the words [`best_fragment`] would find there once cut to the window
+    /// (long ones left out); `None` when they are not.
+    fn within(&self, window: Range<usize>) -> Option<(&[(u32, u32)], &[u32])> {
         if !self.ascii_words {
             return None;
         }
@@ -313,21 +310,7 @@ impl Words {
             .runs
             .partition_point(|&(_, e)| e as usize <= window.start);
         let to = from + self.runs[from..].partition_point(|&(s, _)| (s as usize) < window.end);
-        let (start, end) = (window.start, window.end);
-        Some(
-            self.runs[from..to]
-                .iter()
-                .zip(&self.ids[from..to])
-                .map(move |(&(s, e), &id)| {
-                    let (s, e) = (s as usize, e as usize);
-                    let whole = s >= start && e <= end;
-                    (
-                        s.max(start) - start..e.min(end) - start,
-                        whole.then_some(id),
-                    )
-                })
-                .filter(|(r, _)| r.len() < LONG_WORD),
-        )
+        Some((&self.runs[from..to], &self.ids[from..to]))
     }
 }
 
@@ -400,18 +383,15 @@ pub fn best_fragment(
     terms: &BTreeMap<String, f32>,
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
-    if text.is_ascii() {
-        let words = ascii_words(text.as_bytes()).map(|r| (r, None));
-        best_of(tokenizer, text, words, terms, max)
+    let fits = |r: Range<usize>| Some((u32::try_from(r.start).ok()?, u32::try_from(r.end).ok()?));
+    let runs: Vec<(u32, u32)> = if text.is_ascii() {
+        ascii_words(text.as_bytes())
+            .map(fits)
+            .collect::<Option<_>>()?
     } else {
-        best_of(
-            tokenizer,
-            text,
-            unicode_words(text).map(|r| (r, None)),
-            terms,
-            max,
-        )
-    }
+        unicode_words(text).map(fits).collect::<Option<_>>()?
+    };
+    best_of(tokenizer, text, 0..text.len(), &runs, None, terms, max)
 }
 
 /// [`best_fragment`] of `text[window]`, its words read from `words` (those of
@@ -424,19 +404,22 @@ pub fn best_fragment_in(
     terms: &BTreeMap<String, f32>,
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
-    let part = &text[window.clone()];
-    match words.within(window) {
-        Some(found) => best_of(tokenizer, part, found, terms, max),
-        None => best_fragment(tokenizer, part, terms, max),
+    match words.within(window.clone()) {
+        Some((runs, ids)) => best_of(tokenizer, text, window, runs, Some(ids), terms, max),
+        None => best_fragment(tokenizer, &text[window], terms, max),
     }
 }
 
-/// The best fragment of `text` among `words`, each with its stem number when
-/// known (see [`best_fragment`]).
+/// The best fragment of `text[window]` (see [`best_fragment`]) among the
+/// words at `runs` (byte ranges in `text`, in order, each cut to the window;
+/// long ones left out), each with its stem number in `ids` when given and
+/// the window holds it whole. Ranges are relative to the window.
 fn best_of(
     tokenizer: &mut SnippetTokenizer,
     text: &str,
-    words: impl Iterator<Item = (Range<usize>, Option<u32>)>,
+    window: Range<usize>,
+    runs: &[(u32, u32)],
+    ids: Option<&[u32]>,
     terms: &BTreeMap<String, f32>,
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
@@ -447,24 +430,32 @@ fn best_of(
         }
     };
     let bytes = text.as_bytes();
+    let (from, to) = (window.start, window.end);
     let mut current = Fragment::new(0);
-    for (w, id) in words {
-        if w.end - current.start > max {
-            keep(std::mem::replace(&mut current, Fragment::new(w.start)));
+    for (k, &(s, e)) in runs.iter().enumerate() {
+        let (s, e) = (s as usize, e as usize);
+        let (start, end) = (s.max(from), e.min(to));
+        if end - start >= LONG_WORD {
+            continue;
         }
-        current.stop = w.end;
+        if end - from - current.start > max {
+            keep(std::mem::replace(&mut current, Fragment::new(start - from)));
+        }
+        current.stop = end - from;
         // Most words begin like no query term: one lookup, before slicing.
-        let c = bytes[w.start];
+        let c = bytes[start];
         if c.is_ascii() && !tokenizer.first[usize::from(c)] {
             continue;
         }
-        let weight = match id {
-            Some(id) => tokenizer.weight_of_id(&bytes[w.clone()], id, terms),
-            None => tokenizer.weight_of(&text[w.clone()], terms),
+        let weight = match ids {
+            Some(ids) if s >= from && e <= to => {
+                tokenizer.weight_of_id(&bytes[start..end], ids[k], terms)
+            }
+            _ => tokenizer.weight_of(&text[start..end], terms),
         };
         if let Some(weight) = weight {
             current.score += weight;
-            current.highlighted.push(w);
+            current.highlighted.push(start - from..end - from);
         }
     }
     keep(current);
