@@ -946,7 +946,8 @@ struct Kept {
     /// Bit `Use as u8` set once the term was used for it.
     used: u8,
     bm25: Option<TermBm25>,
-    postings: Vec<(SegmentId, Arc<TermPostings>)>,
+    /// Per segment (shared with the weights that read them).
+    postings: SegmentPostings,
     positions: Vec<(SegmentId, Option<Arc<TermPositions>>)>,
 }
 
@@ -991,13 +992,16 @@ where
 /// every segment of `searcher`, decoded by `decode`, each the first time and
 /// kept. `None` on its first use (now counted). Once all is kept, this is one
 /// lookup.
+/// Decoded postings per segment.
+type SegmentPostings = Arc<[(SegmentId, Arc<TermPostings>)]>;
+
 fn scored_in<K, Q>(
     map: &Mutex<FastMap<K, Kept>>,
     key: &Q,
     searcher: &tantivy::Searcher,
     weigh: impl FnOnce() -> tantivy::Result<TermBm25>,
     mut decode: impl FnMut(&SegmentReader, &TermBm25) -> tantivy::Result<TermPostings>,
-) -> tantivy::Result<Option<(TermBm25, Vec<(SegmentId, Arc<TermPostings>)>)>>
+) -> tantivy::Result<Option<(TermBm25, SegmentPostings)>>
 where
     K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
     Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
@@ -1025,7 +1029,7 @@ where
                 .all(|seg| k.postings.iter().any(|p| p.0 == seg.segment_id()))
         };
         match &k.bm25 {
-            Some(b) if every(k) => return Ok(Some((b.clone(), k.postings.clone()))),
+            Some(b) if every(k) => return Ok(Some((b.clone(), Arc::clone(&k.postings)))),
             Some(b) => b.clone(),
             None => {
                 drop(held);
@@ -1051,14 +1055,15 @@ where
                 let mut held = lock(map);
                 let k = held.entry(key.to_owned()).or_default();
                 if !k.postings.iter().any(|q| q.0 == id) {
-                    k.postings.push((id, Arc::clone(&p)));
+                    let with = k.postings.iter().cloned().chain([(id, Arc::clone(&p))]);
+                    k.postings = with.collect();
                 }
                 p
             }
         };
         postings.push((id, p));
     }
-    Ok(Some((bm25, postings)))
+    Ok(Some((bm25, postings.into())))
 }
 
 /// What a term is used for, as [`TermWeights::second_use`] counts it.
@@ -1435,7 +1440,7 @@ impl Query for CachedPhrase {
 struct ArrayTermWeight {
     bm25: TermBm25,
     boost: Score,
-    postings: Vec<(SegmentId, Arc<TermPostings>)>,
+    postings: SegmentPostings,
 }
 
 impl ArrayTermWeight {
