@@ -468,14 +468,13 @@ pub fn plan(
 ) -> Result<Plan> {
     let words = split(text, analyzer);
     let n = stats.total_num_docs().map_err(ix_err)?;
+    // One term per field, its text set for each stem looked up.
+    let scratch = RefCell::new([f.body, f.title].map(|field| Term::from_field_text(field, "")));
     let df = |stem: &str| -> Result<u64> {
         let mut best = 0;
-        for field in [f.body, f.title] {
-            best = best.max(
-                stats
-                    .doc_freq(&Term::from_field_text(field, stem))
-                    .map_err(ix_err)?,
-            );
+        for term in scratch.borrow_mut().iter_mut() {
+            term.set_bytes(stem.as_bytes());
+            best = best.max(stats.doc_freq(term).map_err(ix_err)?);
         }
         Ok(best)
     };

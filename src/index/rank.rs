@@ -328,9 +328,13 @@ fn locate(
             seg_ord = addr.segment_ord;
             let seg = searcher.segment_reader(seg_ord);
             let open = |field| -> Vec<Option<Positions>> {
+                let mut term = Term::from_field_text(field, "");
                 stems
                     .iter()
-                    .map(|s| Positions::open(weights, seg, &Term::from_field_text(field, s)))
+                    .map(|s| {
+                        term.set_bytes(s.as_bytes());
+                        Positions::open(weights, seg, &term)
+                    })
                     .collect()
             };
             title = open(f.title);
