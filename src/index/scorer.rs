@@ -687,6 +687,17 @@ impl Sums {
         self.clause_docs.clear();
     }
 
+    /// A clause of one disjunct scores `score` on `doc`: that is the clause's
+    /// score (its best, with no rest: [`Sums::end_clause`] gives the same
+    /// bits), added to the document's at once with the clause's `tag`.
+    fn add_alone(&mut self, doc: DocId, score: Score, tag: f32) {
+        let i = doc as usize;
+        self.in_query[i / 64] |= 1 << (i % 64);
+        let q = &mut self.query[i];
+        q.0 += score;
+        q.1 += tag;
+    }
+
     fn end_clause_unscored(&mut self) {
         for &doc in &self.clause_docs {
             self.clause[doc as usize] = ClauseSum::default();
@@ -713,21 +724,21 @@ fn seek_from(s: &mut dyn Scorer, doc: DocId) -> DocId {
     }
 }
 
-/// Every document of a game that counts in decoded postings `p`, added to
-/// `sums` with its score: `weight` times its frequency factor.
-fn add_postings(
-    sums: &mut Sums,
+/// Every document of a game that counts in decoded postings `p`, handed to
+/// `each` with its score: `weight` times its frequency factor.
+fn for_postings(
     p: &TermPostings,
     weight: Score,
     seg: &SegmentPriors,
     factor: &[f32; 3],
+    mut each: impl FnMut(DocId, Score),
 ) {
     let docs = &p.docs[..p.docs.len() - 1];
     for (first, end) in seg.runs_counted(factor) {
         let from = docs.partition_point(|&d| d < first);
         let to = from + docs[from..].partition_point(|&d| d < end);
         for (&doc, &tf) in docs[from..to].iter().zip(&p.tf[from..to]) {
-            sums.add(doc, weight * tf);
+            each(doc, weight * tf);
         }
     }
 }
@@ -771,11 +782,18 @@ impl CoverWeight {
             let mut sums = cell.borrow_mut();
             sums.ready(reader.max_doc() as usize);
             for (w, tag) in &self.clauses {
+                if let [LeafWeight::Array(a)] = w.weights.as_slice() {
+                    let weight = a.bm25.weight(1.0 * a.boost);
+                    let alone = |doc, score| sums.add_alone(doc, score, *tag);
+                    for_postings(a.postings(reader)?, weight, seg, factor, alone);
+                    continue;
+                }
                 for leaf in &w.weights {
                     match leaf {
                         LeafWeight::Array(a) => {
                             let weight = a.bm25.weight(1.0 * a.boost);
-                            add_postings(&mut sums, a.postings(reader)?, weight, seg, factor);
+                            let add = |doc, score| sums.add(doc, score);
+                            for_postings(a.postings(reader)?, weight, seg, factor, add);
                         }
                         LeafWeight::Stored(s) => {
                             let mut scorer = s.scorer(reader, 1.0)?;
