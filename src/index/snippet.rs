@@ -250,13 +250,16 @@ fn ascii_runs(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
     })
 }
 
+/// Words as byte ranges `(start, end)` in a text, in order.
+type Runs = [(u32, u32)];
+
 /// Where the words of one document's text stand, found once and kept with the
 /// document, so that choosing a snippet for it again reads no byte that cannot
 /// begin a query word.
 #[derive(Debug)]
 pub struct Words {
     /// Every run of ASCII letters and digits (long ones included), as byte ranges.
-    runs: Box<[(u32, u32)]>,
+    runs: Box<Runs>,
     /// Whether the text has no letter or digit beyond ASCII: then the runs are
     /// the words the index analyzer finds, in the text and in any part of it.
     ascii_words: bool,
@@ -302,7 +305,7 @@ impl Words {
     /// The runs overlapping `text[window]` and their stem numbers, which are
     /// the words [`best_fragment`] would find there once cut to the window
     /// (long ones left out); `None` when they are not.
-    fn within(&self, window: Range<usize>) -> Option<(&[(u32, u32)], &[u32])> {
+    fn within(&self, window: Range<usize>) -> Option<(&Runs, &[u32])> {
         if !self.ascii_words {
             return None;
         }
@@ -418,7 +421,7 @@ fn best_of(
     tokenizer: &mut SnippetTokenizer,
     text: &str,
     window: Range<usize>,
-    runs: &[(u32, u32)],
+    runs: &Runs,
     ids: Option<&[u32]>,
     terms: &BTreeMap<String, f32>,
     max: usize,
