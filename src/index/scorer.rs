@@ -617,23 +617,24 @@ impl Weight for CoverWeight {
 /// set to zero at the start of the next one, should a pass stop half-way).
 #[derive(Default)]
 struct Sums {
-    /// Of the clause being summed, per document.
-    clause: Vec<ClauseSum>,
+    /// Per document, the clause's sums and the query's side by side.
+    docs: Vec<DocSum>,
     /// The documents the clause holds, in the order first met.
     clause_docs: Vec<DocId>,
-    /// Of the query, per document: its clauses' scores summed, and their tags.
-    query: Vec<(Score, f32)>,
     /// The documents any clause holds, a bit each (bit `d % 64` of word `d / 64`).
     in_query: Vec<u64>,
 }
 
-/// A document's disjunct scores in the clause being summed: the best, and
-/// all of them summed.
+/// One document's sums: of the clause being summed, its disjuncts' best
+/// score, all of them summed, and whether it holds the document; of the
+/// query, its clauses' scores summed and their tags.
 #[derive(Clone, Copy, Default)]
-struct ClauseSum {
+struct DocSum {
     best: Score,
     all: Score,
     held: bool,
+    sum: Score,
+    covered: f32,
 }
 
 thread_local! {
@@ -645,15 +646,14 @@ impl Sums {
     fn ready(&mut self, n: usize) {
         self.end_clause_unscored();
         self.end_query();
-        if self.clause.len() < n {
-            self.clause.resize(n, ClauseSum::default());
-            self.query.resize(n, (0.0, 0.0));
+        if self.docs.len() < n {
+            self.docs.resize(n, DocSum::default());
             self.in_query.resize(n.div_ceil(64), 0);
         }
     }
 
     /// The documents any clause holds, in order.
-    fn docs(&self) -> impl Iterator<Item = DocId> + '_ {
+    fn held(&self) -> impl Iterator<Item = DocId> + '_ {
         self.in_query
             .iter()
             .enumerate()
@@ -662,13 +662,13 @@ impl Sums {
 
     /// A disjunct of the current clause scores `score` on `doc`.
     fn add(&mut self, doc: DocId, score: Score) {
-        let c = &mut self.clause[doc as usize];
-        if !c.held {
-            c.held = true;
+        let d = &mut self.docs[doc as usize];
+        if !d.held {
+            d.held = true;
             self.clause_docs.push(doc);
         }
-        c.best = Score::max(score, c.best);
-        c.all += score;
+        d.best = Score::max(score, d.best);
+        d.all += score;
     }
 
     /// The current clause is summed: on each document it holds, its score is
@@ -678,11 +678,12 @@ impl Sums {
     fn end_clause(&mut self, tie_breaker: Score, tag: f32) {
         for &doc in &self.clause_docs {
             let i = doc as usize;
-            let c = std::mem::take(&mut self.clause[i]);
             self.in_query[i / 64] |= 1 << (i % 64);
-            let q = &mut self.query[i];
-            q.0 += c.best + (c.all - c.best) * tie_breaker;
-            q.1 += tag;
+            let d = &mut self.docs[i];
+            let (best, all) = (d.best, d.all);
+            (d.best, d.all, d.held) = (0.0, 0.0, false);
+            d.sum += best + (all - best) * tie_breaker;
+            d.covered += tag;
         }
         self.clause_docs.clear();
     }
@@ -693,14 +694,15 @@ impl Sums {
     fn add_alone(&mut self, doc: DocId, score: Score, tag: f32) {
         let i = doc as usize;
         self.in_query[i / 64] |= 1 << (i % 64);
-        let q = &mut self.query[i];
-        q.0 += score;
-        q.1 += tag;
+        let d = &mut self.docs[i];
+        d.sum += score;
+        d.covered += tag;
     }
 
     fn end_clause_unscored(&mut self) {
         for &doc in &self.clause_docs {
-            self.clause[doc as usize] = ClauseSum::default();
+            let d = &mut self.docs[doc as usize];
+            (d.best, d.all, d.held) = (0.0, 0.0, false);
         }
         self.clause_docs.clear();
     }
@@ -708,7 +710,8 @@ impl Sums {
     fn end_query(&mut self) {
         for w in 0..self.in_query.len() {
             for b in members(self.in_query[w]) {
-                self.query[w * 64 + b] = (0.0, 0.0);
+                let d = &mut self.docs[w * 64 + b];
+                (d.sum, d.covered) = (0.0, 0.0);
             }
             self.in_query[w] = 0;
         }
@@ -808,13 +811,13 @@ impl CoverWeight {
                 None => None,
             };
             let scale = self.scale();
-            for doc in sums.docs() {
+            for doc in sums.held() {
                 if let Some(f) = &mut filter
                     && seek_from(f.as_mut(), doc) != doc
                 {
                     continue;
                 }
-                let (sum, covered) = sums.query[doc as usize];
+                let DocSum { sum, covered, .. } = sums.docs[doc as usize];
                 let score = scale.score(seg, doc, sum, covered);
                 if score > threshold {
                     threshold = callback(doc, score);
