@@ -813,27 +813,20 @@ impl Plan {
             let mut disjuncts: Vec<Leaf> = Vec::new();
             for v in g.variants.iter().filter(|v| v.known) {
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
-                    let mut terms: Vec<Term> = Vec::with_capacity(v.stems.len());
-                    for s in &v.stems {
-                        let term = Term::from_field_text(field, s);
-                        if !present(&term) {
-                            break;
-                        }
-                        terms.push(term);
-                    }
-                    if terms.len() < v.stems.len() {
-                        continue;
-                    }
+                    let terms: Option<Vec<Term>> = v
+                        .stems
+                        .iter()
+                        .map(|s| Some(Term::from_field_text(field, s)).filter(|t| present(t)))
+                        .collect();
+                    let Some(terms) = terms else { continue };
                     let boost = boost * v.weight;
-                    disjuncts.push(if terms.len() > 1 {
-                        Leaf::Phrase(CachedPhrase {
+                    disjuncts.push(match <[Term; 1]>::try_from(terms) {
+                        Ok([term]) => term_leaf(term, boost),
+                        Err(terms) => Leaf::Phrase(CachedPhrase {
                             terms,
                             boost,
                             weights: Arc::clone(weights),
-                        })
-                    } else {
-                        let Some(term) = terms.pop() else { continue };
-                        term_leaf(term, boost)
+                        }),
                     });
                 }
             }

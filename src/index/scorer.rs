@@ -94,6 +94,23 @@ impl LeafWeight {
         LeafWeight::Stored(Box::new(tantivy::query::BoostWeight::new(weight, boost)))
     }
 
+    /// A warm leaf's weight (`warm`: its BM25 weight and decoded postings),
+    /// boosted by `boost`; else, on its first use, what `stored` gives.
+    fn warm_or(
+        warm: Option<(TermBm25, SegmentPostings)>,
+        boost: Score,
+        stored: impl FnOnce() -> tantivy::Result<LeafWeight>,
+    ) -> tantivy::Result<LeafWeight> {
+        match warm {
+            Some((bm25, postings)) => Ok(LeafWeight::Array(ArrayTermWeight {
+                bm25,
+                boost,
+                postings,
+            })),
+            None => stored(),
+        }
+    }
+
     fn boxed(self) -> Box<dyn Weight> {
         match self {
             LeafWeight::Array(a) => Box::new(a),
@@ -637,6 +654,13 @@ struct DocSum {
     covered: f32,
 }
 
+impl DocSum {
+    /// The clause's sums back to zero.
+    fn end_clause(&mut self) {
+        (self.best, self.all, self.held) = (0.0, 0.0, false);
+    }
+}
+
 thread_local! {
     static SUMS: std::cell::RefCell<Sums> = std::cell::RefCell::new(Sums::default());
 }
@@ -681,7 +705,7 @@ impl Sums {
             self.in_query[i / 64] |= 1 << (i % 64);
             let d = &mut self.docs[i];
             let (best, all) = (d.best, d.all);
-            (d.best, d.all, d.held) = (0.0, 0.0, false);
+            d.end_clause();
             d.sum += best + (all - best) * tie_breaker;
             d.covered += tag;
         }
@@ -701,8 +725,7 @@ impl Sums {
 
     fn end_clause_unscored(&mut self) {
         for &doc in &self.clause_docs {
-            let d = &mut self.docs[doc as usize];
-            (d.best, d.all, d.held) = (0.0, 0.0, false);
+            self.docs[doc as usize].end_clause();
         }
         self.clause_docs.clear();
     }
@@ -786,7 +809,7 @@ impl CoverWeight {
             sums.ready(reader.max_doc() as usize);
             for (w, tag) in &self.clauses {
                 if let [LeafWeight::Array(a)] = w.weights.as_slice() {
-                    let weight = a.bm25.weight(1.0 * a.boost);
+                    let weight = a.weight(1.0);
                     let alone = |doc, score| sums.add_alone(doc, score, *tag);
                     for_postings(a.postings(reader)?, weight, seg, factor, alone);
                     continue;
@@ -794,7 +817,7 @@ impl CoverWeight {
                 for leaf in &w.weights {
                     match leaf {
                         LeafWeight::Array(a) => {
-                            let weight = a.bm25.weight(1.0 * a.boost);
+                            let weight = a.weight(1.0);
                             let add = |doc, score| sums.add(doc, score);
                             for_postings(a.postings(reader)?, weight, seg, factor, add);
                         }
@@ -1008,14 +1031,14 @@ where
     }
 }
 
+/// Decoded postings per segment.
+type SegmentPostings = Arc<[(SegmentId, Arc<TermPostings>)]>;
+
 /// On the second use or a later one of `key` (a term or a phrase) in `map`
 /// for scoring: its BM25 weight, worked out by `weigh`, and its postings in
 /// every segment of `searcher`, decoded by `decode`, each the first time and
 /// kept. `None` on its first use (now counted). Once all is kept, this is one
 /// lookup.
-/// Decoded postings per segment.
-type SegmentPostings = Arc<[(SegmentId, Arc<TermPostings>)]>;
-
 fn scored_in<K, Q>(
     map: &Mutex<FastMap<K, Kept>>,
     key: &Q,
@@ -1366,14 +1389,7 @@ impl CachedTerm {
             },
             |seg, bm25| TermPostings::read(seg, &self.term, bm25.average),
         )?;
-        match warm {
-            Some((bm25, postings)) => Ok(LeafWeight::Array(ArrayTermWeight {
-                bm25,
-                boost: self.boost,
-                postings,
-            })),
-            None => stored(),
-        }
+        LeafWeight::warm_or(warm, self.boost, stored)
     }
 }
 
@@ -1433,14 +1449,7 @@ impl CachedPhrase {
                 TermPostings::read_phrase(seg, field, w.as_ref(), bm25)
             },
         )?;
-        match warm {
-            Some((bm25, postings)) => Ok(LeafWeight::Array(ArrayTermWeight {
-                bm25,
-                boost: self.boost,
-                postings,
-            })),
-            None => stored(),
-        }
+        LeafWeight::warm_or(warm, self.boost, stored)
     }
 }
 
@@ -1483,8 +1492,15 @@ impl ArrayTermWeight {
         Ok(ArrayTerm {
             postings: Arc::clone(self.postings(reader)?),
             at: 0,
-            weight: self.bm25.weight(boost * self.boost),
+            weight: self.weight(boost),
         })
+    }
+
+    /// The weight a posting's frequency factor is multiplied by, under an
+    /// outer `boost`: the outer boost times this one, as tantivy's
+    /// `BoostWeight` passes it on.
+    fn weight(&self, boost: Score) -> Score {
+        self.bm25.weight(boost * self.boost)
     }
 }
 

@@ -253,6 +253,11 @@ fn ascii_runs(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
 /// Words as byte ranges `(start, end)` in a text, in order.
 type Runs = [(u32, u32)];
 
+/// The byte range `r` as an entry of [`Runs`]; `None` past 4 GiB.
+fn run(r: Range<usize>) -> Option<(u32, u32)> {
+    Some((u32::try_from(r.start).ok()?, u32::try_from(r.end).ok()?))
+}
+
 /// Where the words of one document's text stand, found once and kept with the
 /// document, so that choosing a snippet for it again reads no byte that cannot
 /// begin a query word.
@@ -271,9 +276,8 @@ pub struct Words {
 impl Words {
     /// The words of `text`, each numbered by `tokenizer`'s stem numbers.
     pub fn of(text: &str, tokenizer: &mut SnippetTokenizer) -> Option<Words> {
-        let fits = |n: usize| u32::try_from(n).ok();
-        let runs: Box<[(u32, u32)]> = ascii_runs(text.as_bytes())
-            .map(|r| Some((fits(r.start)?, fits(r.end)?)))
+        let runs: Box<Runs> = ascii_runs(text.as_bytes())
+            .map(run)
             .collect::<Option<_>>()?;
         let ascii_words =
             text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_alphanumeric());
@@ -386,13 +390,12 @@ pub fn best_fragment(
     terms: &BTreeMap<String, f32>,
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
-    let fits = |r: Range<usize>| Some((u32::try_from(r.start).ok()?, u32::try_from(r.end).ok()?));
     let runs: Vec<(u32, u32)> = if text.is_ascii() {
         ascii_words(text.as_bytes())
-            .map(fits)
+            .map(run)
             .collect::<Option<_>>()?
     } else {
-        unicode_words(text).map(fits).collect::<Option<_>>()?
+        unicode_words(text).map(run).collect::<Option<_>>()?
     };
     best_of(tokenizer, text, 0..text.len(), &runs, None, terms, max)
 }
