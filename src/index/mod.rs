@@ -624,12 +624,17 @@ fn hit(
 ) -> Hit {
     let plain = s.plain.as_str();
     let words = s.words(tokenizer);
-    let win = snippet_window(plain, stems, words);
+    let (win, near) = snippet_window(plain, stems, words);
     let window = &plain[win.clone()];
     let best = match words {
-        Some(w) => {
-            snippet::best_fragment_in(tokenizer, plain, win.clone(), w, terms, SNIPPET_CHARS)
-        }
+        Some(w) => snippet::best_fragment_in(
+            tokenizer,
+            plain,
+            (win.clone(), near),
+            w,
+            terms,
+            SNIPPET_CHARS,
+        ),
         None => snippet::best_fragment(tokenizer, window, terms, SNIPPET_CHARS),
     }
     .filter(|(range, _)| !window[range.clone()].trim().is_empty())
@@ -732,18 +737,23 @@ fn sentence_starts_at(b: &[u8], i: usize) -> bool {
 
 /// The part of `text` the snippet is chosen from: long bodies are cut to a
 /// window starting a little before the first word that begins with a query stem,
-/// so snippet cost does not grow with section length.
-fn snippet_window(text: &str, stems: &[String], words: Option<&snippet::Words>) -> Range<usize> {
+/// so snippet cost does not grow with section length. With it, the position
+/// of that word among `words` (0 when there is none).
+fn snippet_window(
+    text: &str,
+    stems: &[String],
+    words: Option<&snippet::Words>,
+) -> (Range<usize>, usize) {
     const BEFORE: usize = 100;
     const WINDOW: usize = 450;
     if text.len() <= WINDOW {
-        return 0..text.len();
+        return (0..text.len(), 0);
     }
-    let first = match words {
+    let (near, first) = match words {
         Some(w) => w.first_starting_with(text.as_bytes(), stems),
-        None => snippet::first_word_starting_with(text.as_bytes(), stems),
+        None => snippet::first_word_starting_with(text.as_bytes(), stems).map(|at| (0, at)),
     }
-    .unwrap_or(0);
+    .unwrap_or((0, 0));
     let mut start = first.saturating_sub(BEFORE);
     while !text.is_char_boundary(start) {
         start -= 1;
@@ -766,7 +776,7 @@ fn snippet_window(text: &str, stems: &[String], words: Option<&snippet::Words>) 
     {
         end = start + ws;
     }
-    start..end
+    (start..end, near)
 }
 
 /// The first `max` characters of `text`, cut at a word boundary.
@@ -814,7 +824,7 @@ mod tests {
             "abcdefghij ".repeat(60),
             "klmnopqrs ".repeat(60)
         );
-        let w = snippet_window(&text, &["drain".to_string()], None);
+        let (w, _) = snippet_window(&text, &["drain".to_string()], None);
         assert!(w.start > 0 && w.end < text.len(), "{w:?}");
         assert_eq!(
             text.as_bytes()[w.start - 1],
@@ -831,14 +841,20 @@ mod tests {
             "x ".repeat(1000),
             "y ".repeat(1000)
         );
-        let w = snippet_window(&text, &["drain".to_string()], None);
+        let drain = ["drain".to_string()];
+        let (w, _) = snippet_window(&text, &drain, None);
         assert!(text[w.clone()].contains("force drain here"));
         assert!(w.len() <= 450);
+        // A kept document's words give the same window, and the position of
+        // the word it was found by: the 1,001st word, "drain".
+        let terms = BTreeMap::from([("drain".to_string(), 1.0)]);
+        let mut tok = snippet::SnippetTokenizer::new(text::analyzer(), &terms, Arc::default());
+        let words = snippet::Words::of(&text, &mut tok).expect("words");
+        assert_eq!(snippet_window(&text, &drain, Some(&words)), (w, 1001));
         assert_eq!(
             snippet_window("short text", &["zz".to_string()], None),
-            0..10
+            (0..10, 0)
         );
-        let drain = ["drain".to_string()];
         assert_eq!(
             snippet::first_word_starting_with(b"a Drains b", &drain),
             Some(2)

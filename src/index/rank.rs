@@ -172,9 +172,11 @@ pub fn refine(
         next[ci] += 1;
     }
     let mut window: Vec<(u32, usize)> = Vec::new();
+    let mut count = vec![0u32; groups];
     for (ci, c) in cands.iter_mut().enumerate() {
         let mine = &mut sorted[starts[ci]..starts[ci + 1]];
-        mine.sort_unstable();
+        // Each variant's marks are already in order: a stable sort merges those runs.
+        mine.sort();
         let (mut covered, mut title_weight) = (0.0, 0.0);
         for (gi, g) in plan.groups.iter().enumerate() {
             if anywhere[ci * groups + gi] {
@@ -192,7 +194,7 @@ pub fn refine(
                 .filter(|m| !in_title[ci * groups + m.2])
                 .map(|m| (m.1, m.2)),
         );
-        let best = best_window(&window, |gi| plan.groups[gi].weight, groups);
+        let best = best_window(&window, |gi| plan.groups[gi].weight, &mut count);
         c.cover = (covered / total).min(1.0);
         if covered > 0.0 {
             // The first pass scaled by the share covered anywhere; what counts is
@@ -226,8 +228,8 @@ fn unmark(m: u64) -> (usize, u32, usize) {
 }
 
 /// The largest total weight of distinct groups within [`PASSAGE`] words.
-fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, groups: usize) -> f32 {
-    let mut count = vec![0u32; groups];
+/// `count` has an entry per group, each 0, and is left so.
+fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, count: &mut [u32]) -> f32 {
     let (mut sum, mut best, mut lo) = (0.0f32, 0.0f32, 0);
     for hi in 0..marks.len() {
         let (p, g) = marks[hi];
@@ -244,6 +246,9 @@ fn best_window(marks: &[(u32, usize)], weight: impl Fn(usize) -> f32, groups: us
             lo += 1;
         }
         best = best.max(sum);
+    }
+    for &(_, g) in &marks[lo..] {
+        count[g] = 0;
     }
     best
 }
@@ -445,9 +450,13 @@ mod tests {
     fn best_window_counts_distinct_groups_close_together() {
         let w = |g: usize| [1.0, 2.0, 4.0][g];
         let marks = [(0, 0), (5, 1), (100, 0), (110, 1), (120, 2), (300, 2)];
-        assert_eq!(best_window(&marks, w, 3), 7.0);
-        assert_eq!(best_window(&[(0, 0), (0, 0)], w, 3), 1.0);
-        assert_eq!(best_window(&[], w, 3), 0.0);
+        // One count serves every call: each leaves it as it found it.
+        let mut count = [0; 3];
+        assert_eq!(best_window(&marks, w, &mut count), 7.0);
+        assert_eq!(count, [0; 3]);
+        assert_eq!(best_window(&[(0, 0), (0, 0)], w, &mut count), 1.0);
+        assert_eq!(best_window(&[], w, &mut count), 0.0);
+        assert_eq!(count, [0; 3]);
     }
 
     fn r(score: f32, game: usize) -> Ranked {

@@ -3,7 +3,7 @@
 //! scoring weights are kept across queries ([`TermWeights`]).
 
 use super::text::FastMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::index::SegmentId;
 use tantivy::postings::Postings;
@@ -387,18 +387,24 @@ struct SegmentPriors {
 }
 
 impl SegmentPriors {
-    /// The runs of documents of a game whose factor is not 0, as (first
-    /// document, end).
-    fn runs_counted<'a>(
+    /// The entries of `p`, postings of this segment, that are documents of a
+    /// game whose factor is not 0: a range of entries per run of such a game.
+    /// Where each run begins among the entries is found once per posting list.
+    fn counted_in<'a>(
         &'a self,
+        p: &'a TermPostings,
         factor: &'a [f32; 3],
-    ) -> impl Iterator<Item = (DocId, DocId)> + 'a {
-        let end = self.games.len() as DocId;
+    ) -> impl Iterator<Item = std::ops::Range<usize>> + 'a {
+        let starts = p.run_starts.get_or_init(|| {
+            let docs = &p.docs[..p.docs.len() - 1];
+            let starts = self.runs.iter().map(|r| docs.partition_point(|&d| d < r.0));
+            starts.chain([docs.len()]).collect()
+        });
         self.runs
             .iter()
             .enumerate()
             .filter(|(_, r)| factor[usize::from(r.1)] != 0.0)
-            .map(move |(i, r)| (r.0, self.runs.get(i + 1).map_or(end, |n| n.0)))
+            .map(move |(i, _)| starts[i]..starts[i + 1])
     }
 
     /// `doc` when its game's factor is not 0, else the first document after it
@@ -759,11 +765,8 @@ fn for_postings(
     factor: &[f32; 3],
     mut each: impl FnMut(DocId, Score),
 ) {
-    let docs = &p.docs[..p.docs.len() - 1];
-    for (first, end) in seg.runs_counted(factor) {
-        let from = docs.partition_point(|&d| d < first);
-        let to = from + docs[from..].partition_point(|&d| d < end);
-        for (&doc, &tf) in docs[from..to].iter().zip(&p.tf[from..to]) {
+    for run in seg.counted_in(p, factor) {
+        for (&doc, &tf) in p.docs[run.clone()].iter().zip(&p.tf[run]) {
             each(doc, weight * tf);
         }
     }
@@ -1214,6 +1217,9 @@ struct TermPostings {
     norms: Vec<u8>,
     /// [`tf_factor`] of each document: its score is the term's weight times this.
     tf: Vec<Score>,
+    /// Where each run of one game's documents begins among the entries (see
+    /// `SegmentPriors::counted_in`), and the end.
+    run_starts: OnceLock<Box<[usize]>>,
 }
 
 impl TermPostings {

@@ -37,7 +37,9 @@ fn slot(b: u8) -> Option<usize> {
 
 #[derive(Clone)]
 pub struct SnippetTokenizer {
-    words: TextAnalyzer,
+    /// The word splitter of the tantivy tokenizer this one also is, made when
+    /// first used that way (snippets are chosen without it).
+    words: Option<TextAnalyzer>,
     stemmer: TextAnalyzer,
     prefixes: Arc<[String]>,
     /// First bytes of the prefixes, either case.
@@ -94,13 +96,8 @@ impl SnippetTokenizer {
         terms: &BTreeMap<String, f32>,
         ids: Arc<StemIds>,
     ) -> SnippetTokenizer {
-        let stems: Vec<String> = terms.keys().cloned().collect();
-        let words = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(RemoveLongFilter::limit(LONG_WORD))
-            .filter(LowerCaser)
-            .build();
-        let mut prefixes: Vec<String> = stems
-            .iter()
+        let mut prefixes: Vec<String> = terms
+            .keys()
             .map(|s| {
                 let end = s.char_indices().nth(PREFIX).map_or(s.len(), |(i, _)| i);
                 s[..end].to_string()
@@ -139,7 +136,7 @@ impl SnippetTokenizer {
             first,
             pairs,
             thirds,
-            words,
+            words: None,
             stemmer,
             prefixes: prefixes.into(),
             weights: FastMap::default(),
@@ -265,6 +262,9 @@ fn run(r: Range<usize>) -> Option<(u32, u32)> {
 pub struct Words {
     /// Every run of ASCII letters and digits (long ones included), as byte ranges.
     runs: Box<Runs>,
+    /// The first byte of each run, side by side, so that looking for a word
+    /// that begins like a query term reads only these.
+    firsts: Box<[u8]>,
     /// Whether the text has no letter or digit beyond ASCII: then the runs are
     /// the words the index analyzer finds, in the text and in any part of it.
     ascii_words: bool,
@@ -279,6 +279,10 @@ impl Words {
         let runs: Box<Runs> = ascii_runs(text.as_bytes())
             .map(run)
             .collect::<Option<_>>()?;
+        let firsts = runs
+            .iter()
+            .map(|&(s, _)| text.as_bytes()[s as usize])
+            .collect();
         let ascii_words =
             text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_alphanumeric());
         let ids = if ascii_words {
@@ -295,29 +299,48 @@ impl Words {
         };
         Some(Words {
             runs,
+            firsts,
             ascii_words,
             ids,
         })
     }
 
-    /// Byte offset of the first run that starts with one of `stems` (ASCII
-    /// case-insensitive) in `text`, the text these words were found in.
-    pub fn first_starting_with(&self, text: &[u8], stems: &[String]) -> Option<usize> {
-        first_starting_with(text, self.runs.iter().map(|&(s, _)| s as usize), stems)
+    /// The first run that starts with one of `stems` (ASCII case-insensitive)
+    /// in `text`, the text these words were found in: its position among the
+    /// runs and its byte offset.
+    pub fn first_starting_with(&self, text: &[u8], stems: &[String]) -> Option<(usize, usize)> {
+        let first = first_bytes(stems);
+        let k = self
+            .firsts
+            .iter()
+            .zip(&self.runs)
+            .position(|(&c, &(s, _))| {
+                first[usize::from(c)] && starts_with_any(&text[s as usize..], stems)
+            })?;
+        Some((k, self.runs[k].0 as usize))
     }
 
     /// The runs overlapping `text[window]` and their stem numbers, which are
     /// the words [`best_fragment`] would find there once cut to the window
-    /// (long ones left out); `None` when they are not.
-    fn within(&self, window: Range<usize>) -> Option<(&Runs, &[u32])> {
+    /// (long ones left out); `None` when they are not. `near` is the position
+    /// of a run near the window's start: the runs are walked from there.
+    fn within(&self, window: Range<usize>, near: usize) -> Option<(&Runs, &[u32])> {
         if !self.ascii_words {
             return None;
         }
-        let from = self
-            .runs
-            .partition_point(|&(_, e)| e as usize <= window.start);
-        let to = from + self.runs[from..].partition_point(|&(s, _)| (s as usize) < window.end);
-        Some((&self.runs[from..to], &self.ids[from..to]))
+        let runs = &self.runs;
+        let mut from = near.min(runs.len());
+        while from > 0 && runs[from - 1].1 as usize > window.start {
+            from -= 1;
+        }
+        while from < runs.len() && runs[from].1 as usize <= window.start {
+            from += 1;
+        }
+        let mut to = from;
+        while to < runs.len() && (runs[to].0 as usize) < window.end {
+            to += 1;
+        }
+        Some((&runs[from..to], &self.ids[from..to]))
     }
 }
 
@@ -401,16 +424,17 @@ pub fn best_fragment(
 }
 
 /// [`best_fragment`] of `text[window]`, its words read from `words` (those of
-/// `text`) when they serve. Ranges are relative to the window.
+/// `text`) when they serve; `near` is the position among them of a word near
+/// the window's start. Ranges are relative to the window.
 pub fn best_fragment_in(
     tokenizer: &mut SnippetTokenizer,
     text: &str,
-    window: Range<usize>,
+    (window, near): (Range<usize>, usize),
     words: &Words,
     terms: &BTreeMap<String, f32>,
     max: usize,
 ) -> Option<(Range<usize>, Vec<Range<usize>>)> {
-    match words.within(window.clone()) {
+    match words.within(window.clone(), near) {
         Some((runs, ids)) => best_of(tokenizer, text, window, runs, Some(ids), terms, max),
         None => best_fragment(tokenizer, &text[window], terms, max),
     }
@@ -479,7 +503,15 @@ impl Tokenizer for SnippetTokenizer {
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> SnippetStream<'a> {
         SnippetStream {
-            inner: self.words.token_stream(text),
+            inner: self
+                .words
+                .get_or_insert_with(|| {
+                    TextAnalyzer::builder(SimpleTokenizer::default())
+                        .filter(RemoveLongFilter::limit(LONG_WORD))
+                        .filter(LowerCaser)
+                        .build()
+                })
+                .token_stream(text),
             stemmer: &mut self.stemmer,
             prefixes: &self.prefixes,
         }
@@ -551,8 +583,8 @@ mod tests {
 
     /// A kept document's words, told query terms by stem number, give the
     /// fragment reading the text gives: in windows that cut words and that do
-    /// not, and when a term is numbered after the tokenizer first weighed by
-    /// number.
+    /// not, walked to from any word, and when a term is numbered after the
+    /// tokenizer first weighed by number.
     #[test]
     fn numbered_words_choose_what_reading_the_text_chooses() {
         let text = "Battles happen here. Battle destiny is drawn; DESTINIES are drawn \
@@ -568,7 +600,7 @@ mod tests {
         // Weighed by number while only "battl" has one.
         let first = "a battle";
         let early = Words::of(first, &mut tok).unwrap();
-        let got = best_fragment_in(&mut tok, first, 0..first.len(), &early, &terms, 100);
+        let got = best_fragment_in(&mut tok, first, (0..first.len(), 0), &early, &terms, 100);
         let (fragment, highlights) = got.expect("a fragment");
         assert_eq!(fragment, 0..8);
         assert_eq!(highlights.len(), 1);
@@ -584,8 +616,12 @@ mod tests {
                     let window = start..end;
                     let mut plain = SnippetTokenizer::new(en_stem(), &terms, Arc::default());
                     let want = best_fragment(&mut plain, &text[window.clone()], &terms, max);
-                    let got = best_fragment_in(&mut tok, text, window.clone(), &words, &terms, max);
-                    assert_eq!(got, want, "window {window:?}, max {max}");
+                    // Walked from any word, the window holds the same words.
+                    for near in [0, 4, 9, 1000] {
+                        let at = (window.clone(), near);
+                        let got = best_fragment_in(&mut tok, text, at, &words, &terms, max);
+                        assert_eq!(got, want, "window {window:?}, near {near}, max {max}");
+                    }
                     compared += usize::from(want.is_some());
                 }
             }

@@ -10,28 +10,61 @@ use tantivy::tokenizer::{
     TextAnalyzerBuilder, Token, TokenFilter, TokenStream, Tokenizer,
 };
 
-/// A hash map with [`Fnv`] hashing: its keys are short words and index terms
-/// the program makes itself, so a slower hash that resists chosen keys buys nothing.
-pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+/// A hash map with [`WordHash`] hashing: its keys are short words and index
+/// terms the program makes itself, so a slower hash that resists chosen keys
+/// buys nothing.
+pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<WordHash>>;
 
-/// The 64-bit FNV-1a hash.
-pub struct Fnv(u64);
+/// A hash that takes its input eight bytes at a time, each step a rotate, an
+/// exclusive or and a multiply (as rustc's own hash does), so that a word or
+/// index term is hashed in a few steps, not one per byte.
+#[derive(Default)]
+pub struct WordHash(u64);
 
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl WordHash {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
     }
 }
 
-impl std::hash::Hasher for Fnv {
+impl std::hash::Hasher for WordHash {
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            self.add(u64::from_le_bytes(b));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            // The short last word's length in its top byte, which the bytes leave 0.
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(b) | (rest.len() as u64) << 56);
         }
     }
 
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
     fn finish(&self) -> u64 {
-        self.0
+        // The multiply mixes the high bits best; the table indexes by the low ones.
+        self.0.rotate_left(26)
     }
 }
 
@@ -426,6 +459,37 @@ fn words(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::hash::BuildHasher;
+
+    /// Words and terms that differ in one late byte, or only in length, land
+    /// in buckets spread as random ones would be (a table indexes by the low bits).
+    #[test]
+    fn word_hash_spreads_close_keys() {
+        let hasher = std::hash::BuildHasherDefault::<WordHash>::default();
+        let mut keys: Vec<String> = (0..1000)
+            .map(|i| format!("battle destiny {i:04}"))
+            .collect();
+        keys.extend((1..=24).map(|n| "a".repeat(n)));
+        keys.extend(
+            (0..976).map(|i| format!("{}", (b'a' + (i % 26) as u8) as char).repeat(1 + i / 26)),
+        );
+        keys.sort_unstable();
+        keys.dedup();
+        let mut hashes: Vec<u64> = keys.iter().map(|k| hasher.hash_one(k)).collect();
+        let buckets: std::collections::HashSet<u64> = hashes.iter().map(|h| h & 1023).collect();
+        // 1,976 random keys would fill about 880 of 1,024 buckets.
+        assert_eq!(keys.len(), 1976);
+        assert!(buckets.len() > 800, "{} buckets", buckets.len());
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), keys.len(), "whole hashes collide");
+        let term =
+            |w: &str| tantivy::Term::from_field_text(tantivy::schema::Field::from_field_id(1), w);
+        assert_ne!(
+            hasher.hash_one(term("drain")),
+            hasher.hash_one(term("drains"))
+        );
+    }
 
     /// The remembered stem [`first_stem`] reads is the one the analyzer gives,
     /// once remembered and before, for every kind of word.
