@@ -85,13 +85,36 @@ enum LeafWeight {
 }
 
 impl LeafWeight {
-    /// `weight` boosted by `boost`, as tantivy's `BoostQuery` boosts it (with
-    /// scores, an outer boost times this one).
-    fn boosted(weight: Box<dyn Weight>, boost: Score, scoring: EnableScoring<'_>) -> LeafWeight {
+    /// Tantivy's own weight of `query`, boosted by `boost` as tantivy's
+    /// `BoostQuery` boosts it (with scores, an outer boost times this one).
+    fn stored(
+        query: &dyn Query,
+        boost: Score,
+        scoring: EnableScoring<'_>,
+    ) -> tantivy::Result<LeafWeight> {
+        let weight = query.weight(scoring)?;
         if boost == 1.0 || !scoring.is_scoring_enabled() {
-            return LeafWeight::Stored(weight);
+            return Ok(LeafWeight::Stored(weight));
         }
-        LeafWeight::Stored(Box::new(tantivy::query::BoostWeight::new(weight, boost)))
+        Ok(LeafWeight::Stored(Box::new(
+            tantivy::query::BoostWeight::new(weight, boost),
+        )))
+    }
+
+    /// The searcher and statistics `scoring` scores with; `None` without scores.
+    fn statistics<'a>(
+        scoring: EnableScoring<'a>,
+    ) -> Option<(
+        &'a tantivy::Searcher,
+        &'a dyn tantivy::query::Bm25StatisticsProvider,
+    )> {
+        match scoring {
+            EnableScoring::Enabled {
+                searcher,
+                statistics_provider,
+            } => Some((searcher, statistics_provider)),
+            _ => None,
+        }
     }
 
     /// A warm leaf's weight (`warm`: its BM25 weight and decoded postings),
@@ -1366,15 +1389,11 @@ pub struct CachedTerm {
 
 impl CachedTerm {
     fn leaf_weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<LeafWeight> {
-        let stored = || -> tantivy::Result<LeafWeight> {
-            let w = TermQuery::new(self.term.clone(), self.option).weight(scoring)?;
-            Ok(LeafWeight::boosted(w, self.boost, scoring))
+        let stored = || {
+            let query = TermQuery::new(self.term.clone(), self.option);
+            LeafWeight::stored(&query, self.boost, scoring)
         };
-        let EnableScoring::Enabled {
-            searcher,
-            statistics_provider: stats,
-        } = scoring
-        else {
+        let Some((searcher, stats)) = LeafWeight::statistics(scoring) else {
             return stored();
         };
         if !self.option.has_freq() {
@@ -1424,15 +1443,8 @@ pub struct CachedPhrase {
 impl CachedPhrase {
     fn leaf_weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<LeafWeight> {
         let phrase = || PhraseQuery::new(self.terms.clone());
-        let stored = || -> tantivy::Result<LeafWeight> {
-            let w = phrase().weight(scoring)?;
-            Ok(LeafWeight::boosted(w, self.boost, scoring))
-        };
-        let EnableScoring::Enabled {
-            searcher,
-            statistics_provider: stats,
-        } = scoring
-        else {
+        let stored = || LeafWeight::stored(&phrase(), self.boost, scoring);
+        let Some((searcher, stats)) = LeafWeight::statistics(scoring) else {
             return stored();
         };
         let field = self.terms[0].field();
