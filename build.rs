@@ -52,6 +52,38 @@ fn main() {
     let out =
         PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("rulebook_files.rs");
     std::fs::write(out, code).expect("write rulebook_files.rs");
+    embed_library();
+}
+
+/// Embeds the card library: writes `$OUT_DIR/library_files.rs` with every
+/// `cards/<game>/*.yaml` file (path relative to `cards/`, text).
+fn embed_library() {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
+        .join("cards");
+    println!("cargo:rerun-if-changed=cards");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    files.retain(|p| p.extension().is_some_and(|e| e == "yaml"));
+    files.sort();
+    let mut list = String::new();
+    for path in &files {
+        let rel = path
+            .strip_prefix(&root)
+            .expect("file under cards/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let _ = writeln!(
+            list,
+            "    ({rel:?}, include_str!({:?})),",
+            path.to_string_lossy()
+        );
+    }
+    let code = format!(
+        "/// Every file of the card library `cards/`: path relative to it (with `/`), and text.\n\
+         pub static FILES: &[(&str, &str)] = &[\n{list}];\n"
+    );
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("library_files.rs");
+    std::fs::write(out, code).expect("write library_files.rs");
 }
 
 /// Every regular file under `dir`, recursively; hidden files and editor leftovers skipped.

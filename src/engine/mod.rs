@@ -15,6 +15,7 @@
 //! player takes or `pass`es, `roll` is a scripted random result.
 
 pub mod destiny;
+pub mod library;
 pub mod swccg;
 pub mod swtcg;
 

@@ -193,6 +193,8 @@ pub struct Engine {
     pub(super) device_uses: Vec<(CardIx, CardIx)>,
     /// Interrupts played this turn (the board's `played_this_turn`, then the run's).
     pub(super) played_turn: Vec<CardIx>,
+    /// Cards whose text no field encodes, already reported as met on table or played.
+    pub(super) text_met: Vec<bool>,
 }
 
 impl Engine {
@@ -243,6 +245,7 @@ impl Engine {
             reacts: Vec::new(),
             device_uses: Vec::new(),
             played_turn: Vec::new(),
+            text_met: Vec::new(),
         }
     }
 
@@ -334,12 +337,14 @@ impl Engine {
             ),
             &[r::TYPES_OF_ACTIONS],
         );
+        self.note_library();
         self.note_battlegrounds();
         if self.phase == Phase::Activate {
             self.count_generation(self.turn);
         }
         self.begin_turn_frame();
         for _ in 0..MAX_STEPS {
+            self.meet_unencoded_text();
             self.text_returns();
             self.siege_check();
             let flow = if self.stack.is_empty() {

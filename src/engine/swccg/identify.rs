@@ -733,7 +733,7 @@ fn find(d: &CardDef, t: &str, lore_counts: bool) -> Answer {
     for p in places {
         let text = match p {
             Place::Lore => &d.identity.lore,
-            _ => &d.text,
+            _ => &d.text.full,
         };
         if !occurs(&words(text), t) {
             continue;
@@ -950,7 +950,7 @@ pub fn icon(st: &State, c: CardIx, name: &str) -> Answer {
     if d.stats.icons.iter().any(|i| i.eq_ignore_ascii_case(&n)) {
         return Answer::yes(format!("{} has the {name} icon", d.title), &[ICONS]);
     }
-    if icons_in(&d.text).contains(&n) {
+    if icons_in(&d.text.full).contains(&n) {
         let rule = if SHORTHAND_ICONS.contains(&n.as_str()) {
             SHORTHAND
         } else {
@@ -973,7 +973,7 @@ pub fn search(st: &State, c: CardIx, p: Place, what: &str) -> Answer {
     let text = match p {
         Place::Title => &d.title,
         Place::Lore => &d.identity.lore,
-        Place::GameText => &d.text,
+        Place::GameText => &d.text.full,
     };
     if matches!(p, Place::Title)
         && let Some(a) = super::epic::death_star_in_title(text, what)
@@ -1301,7 +1301,7 @@ pub fn check(b: &super::model::Board) -> Result<(), String> {
             let text = match m.place {
                 Place::Title => &d.title,
                 Place::Lore => &d.identity.lore,
-                Place::GameText => &d.text,
+                Place::GameText => &d.text.full,
             };
             if !occurs(&words(text), &m.words) {
                 return Err(format!(

@@ -45,6 +45,7 @@ mod effects;
 pub mod engine;
 pub mod identify;
 mod initiate;
+pub mod library;
 pub mod model;
 pub mod movement;
 mod persona;

@@ -115,7 +115,8 @@ pub struct Board {
     #[serde(default)]
     pub through: Option<Pos<Phase>>,
     /// Every physical card of the scenario, keyed by a short name used everywhere else.
-    #[serde(default, deserialize_with = "crate::yaml::unique")]
+    /// Each is an inline definition or a card named from the library.
+    #[serde(default, deserialize_with = "super::library::cards")]
     pub cards: BTreeMap<String, Pos<CardDef>>,
     #[serde(default)]
     pub light: Piles,
@@ -490,9 +491,11 @@ pub struct CardDef {
     /// Card titles this card is immune to (e.g. Alter).
     #[serde(default)]
     pub immune_to: Vec<String>,
-    /// The printed game text, for display.
+    /// The printed game text: sentence by sentence, each saying which fields
+    /// encode it (`by:`) or that it is `not_modelled:`; a plain string is
+    /// wholly not modelled.
     #[serde(default)]
-    pub text: String,
+    pub text: crate::engine::library::CardText,
     /// The game text as structured abilities the engine understands.
     #[serde(default)]
     pub abilities: Vec<Ability>,
@@ -667,6 +670,9 @@ pub struct CardDef {
     /// must first use N Force" (`interrupt_tax.rs`).
     #[serde(default)]
     pub interrupt_tax: Option<Box<super::interrupt_tax::InterruptTax>>,
+    /// The library card it was named as, and any stat the scenario set on purpose.
+    #[serde(skip)]
+    pub origin: Option<crate::engine::library::Origin>,
 }
 
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw

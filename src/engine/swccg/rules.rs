@@ -2,6 +2,8 @@
 //! IDs are `swccg.ar.` + slug(section title) (Advanced Rulebook 3.27).
 
 pub const ACTIONS: &str = "swccg.ar.section-c-actions";
+/// A card's game text (AR Ch.9 Game Text): what it says and the engine may not model.
+pub const CARD_TEXT: &str = "swccg.ar.game-text";
 pub const TYPES_OF_ACTIONS: &str = "swccg.ar.types-of-actions";
 pub const OPTIONAL_ACTIONS: &str = "swccg.ar.optional-actions";
 pub const JUST_ACTIONS: &str = "swccg.ar.just-actions";
@@ -79,6 +81,7 @@ pub const INTERIOR_SITES: &str = "swccg.ar.interior-sites";
 
 /// Every ID above, for audits.
 pub const ALL: &[&str] = &[
+    CARD_TEXT,
     ACTIONS,
     TYPES_OF_ACTIONS,
     OPTIONAL_ACTIONS,

@@ -1,0 +1,432 @@
+//! The card library and card text, shared by the three games.
+//!
+//! The library (`cards/<game>/*.yaml`, built into the binary) holds each real
+//! card once, keyed by the reference users see (`swccg:1595`): a mapping of
+//! reference → the game's card definition. A card's `text:` is what the card
+//! says, sentence by sentence, and each sentence says how the engine knows it:
+//! `by:` names the fields of the definition that encode it, `not_modelled:`
+//! says the engine does not. A `text:` written as one plain string is wholly
+//! not modelled, unless the card has no other game text at all to encode it.
+//!
+//! Scenarios name library cards by reference or title (`{card: "Luke
+//! Skywalker, Jedi Knight"}`, or the bare string) and override only stats; a
+//! title must be unambiguous. The engines read what is named here; nothing in
+//! this module reads the scenario layer.
+
+use crate::game::Game;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+
+mod files {
+    include!(concat!(env!("OUT_DIR"), "/library_files.rs"));
+}
+
+/// Every library file of a game: its path under `cards/` and its text.
+pub fn files(game: Game) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let prefix = game.as_str();
+    files::FILES
+        .iter()
+        .filter(move |(p, _)| p.split('/').next() == Some(prefix))
+        .copied()
+}
+
+/// A card's printed text, and for each sentence how the engine knows it.
+#[derive(Debug, Clone, Default)]
+pub struct CardText {
+    /// The whole text as printed (sentences joined by spaces).
+    pub full: String,
+    /// The sentences, when the text is written sentence by sentence.
+    pub sentences: Vec<Sentence>,
+    /// Written as one plain string: no sentence says what encodes it.
+    pub plain: bool,
+}
+
+/// One sentence of a card's text.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sentence {
+    /// The sentence as printed.
+    pub said: String,
+    /// The fields of the card's definition that encode it (`abilities`,
+    /// `stats.piloting`, `modifiers`…).
+    #[serde(default)]
+    pub by: Vec<String>,
+    /// The engine does not model it: `true`, or a note saying what is missing.
+    #[serde(default)]
+    pub not_modelled: Option<NotModelled>,
+}
+
+/// `not_modelled: true` or `not_modelled: "what is missing"`.
+#[derive(Debug, Clone)]
+pub enum NotModelled {
+    Yes,
+    Because(String),
+}
+
+impl<'de> Deserialize<'de> for NotModelled {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = NotModelled;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("`true` or a note saying what is not modelled")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<NotModelled, E> {
+                if b {
+                    Ok(NotModelled::Yes)
+                } else {
+                    Err(E::custom(
+                        "`not_modelled: false` says nothing: name the fields that encode the sentence with `by:`",
+                    ))
+                }
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<NotModelled, E> {
+                Ok(NotModelled::Because(s.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl CardText {
+    /// A text given as one plain string.
+    pub fn plain(s: impl Into<String>) -> CardText {
+        let full: String = s.into();
+        CardText {
+            plain: !full.trim().is_empty(),
+            full,
+            sentences: Vec::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.full.trim().is_empty()
+    }
+
+    /// Check the sentences against the fields the card's definition sets
+    /// (`encoded`): every `by:` names a field that is set, every sentence says
+    /// `by:` or `not_modelled:` (not both), and a plain text is allowed only on a
+    /// card with no encoding (then it is wholly not modelled).
+    pub fn check(&self, encoded: &[&str]) -> Result<(), String> {
+        if self.is_empty() {
+            // A hypothetical card defined by its encodings alone.
+            return Ok(());
+        }
+        if self.plain {
+            if !encoded.is_empty() {
+                return Err(format!(
+                    "this card's text is encoded by `{}`: write `text:` sentence by sentence, each with `by:` (the fields that encode it) or `not_modelled:`",
+                    encoded.join("`, `")
+                ));
+            }
+            return Ok(());
+        }
+        for s in &self.sentences {
+            match (s.by.is_empty(), &s.not_modelled) {
+                (true, None) => {
+                    return Err(format!(
+                        "sentence \"{}\" says neither `by:` (the fields that encode it) nor `not_modelled:`",
+                        s.said
+                    ));
+                }
+                (false, Some(_)) => {
+                    return Err(format!(
+                        "sentence \"{}\" says both `by:` and `not_modelled:`",
+                        s.said
+                    ));
+                }
+                _ => {}
+            }
+            for f in &s.by {
+                if !encoded.contains(&f.as_str()) {
+                    return Err(format!(
+                        "sentence \"{}\" is `by: {f}`, but the card sets no `{f}`{}",
+                        s.said,
+                        if encoded.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (it sets `{}`)", encoded.join("`, `"))
+                        }
+                    ));
+                }
+            }
+        }
+        if let Some(f) = encoded
+            .iter()
+            .find(|f| !self.sentences.iter().any(|s| s.by.iter().any(|b| b == *f)))
+        {
+            return Err(format!(
+                "`{f}` encodes game text, but no sentence of `text:` says it is `by: {f}`"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The parts of the text no field encodes, as printed (each with its note).
+    pub fn unencoded(&self) -> Vec<String> {
+        if self.plain {
+            return vec![self.full.trim().to_string()];
+        }
+        self.sentences
+            .iter()
+            .filter_map(|s| match &s.not_modelled {
+                None => None,
+                Some(NotModelled::Yes) => Some(s.said.clone()),
+                Some(NotModelled::Because(why)) => Some(format!("{} ({why})", s.said)),
+            })
+            .collect()
+    }
+}
+
+impl<'de> Deserialize<'de> for CardText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CardText;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "the card's text: a string, or a list of sentences ({said, by} or {said, not_modelled})",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<CardText, E> {
+                Ok(CardText::plain(s))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<CardText, E> {
+                Ok(CardText::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CardText, A::Error> {
+                let mut sentences: Vec<Sentence> = Vec::new();
+                while let Some(s) = seq.next_element::<Sentence>()? {
+                    sentences.push(s);
+                }
+                let full = sentences
+                    .iter()
+                    .map(|s| s.said.trim())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Ok(CardText {
+                    full,
+                    sentences,
+                    plain: false,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Where a scenario's card came from, when it was named rather than defined.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The card's reference (`swccg:1595`).
+    pub reference: String,
+    /// Stats the scenario set on purpose: (stat, the card's value, the scenario's).
+    pub overrides: Vec<(String, String, String)>,
+}
+
+impl Origin {
+    /// How the trace names it: `swccg:1595`, with any stat set on purpose.
+    pub fn describe(&self) -> String {
+        if self.overrides.is_empty() {
+            return self.reference.clone();
+        }
+        let set: Vec<String> = self
+            .overrides
+            .iter()
+            .map(|(k, was, now)| format!("{k} {now} (the card says {was})"))
+            .collect();
+        format!(
+            "{}, with {} as the scenario sets",
+            self.reference,
+            set.join(", ")
+        )
+    }
+}
+
+/// Normalised title for matching: lower case, bullets and punctuation dropped,
+/// runs of spaces as one.
+pub fn title_key(title: &str) -> String {
+    let mut out = String::with_capacity(title.len());
+    for ch in title.chars() {
+        if ch.is_alphanumeric() {
+            out.extend(ch.to_lowercase());
+        } else if ch.is_whitespace() || ch == '-' || ch == ',' || ch == ':' {
+            if !out.ends_with(' ') && !out.is_empty() {
+                out.push(' ');
+            }
+        } else if ch == '(' || ch == ')' {
+            if !out.ends_with(' ') && !out.is_empty() {
+                out.push(' ');
+            }
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// A game's library: every entry's reference, title and definition, read once.
+pub struct Catalogue<C> {
+    pub entries: Vec<Entry<C>>,
+}
+
+/// One library card.
+pub struct Entry<C> {
+    pub reference: String,
+    pub title: String,
+    /// The library file it is in (`swccg/premiere.yaml`).
+    pub file: &'static str,
+    pub def: C,
+}
+
+/// What naming a card found.
+pub enum Found<'a, C> {
+    One(&'a Entry<C>),
+    /// Several cards have the title: their references.
+    Several(Vec<String>),
+    None,
+}
+
+impl<C> Catalogue<C> {
+    /// Read every library file of a game, each a mapping of reference → card.
+    /// `title` reads a definition's title.
+    pub fn read(game: Game, title: impl Fn(&C) -> String) -> Result<Catalogue<C>, String>
+    where
+        C: serde::de::DeserializeOwned,
+    {
+        let mut entries = Vec::new();
+        for (file, text) in files(game) {
+            let path = std::path::Path::new("cards").join(file);
+            let map: std::collections::BTreeMap<String, C> =
+                crate::yaml::load(&path, text).map_err(|e| e.to_string())?;
+            for (reference, def) in map {
+                let want = format!("{}:", game.as_str());
+                if !reference.starts_with(&want) {
+                    return Err(format!(
+                        "{}: `{reference}` is not a {} reference (`{want}…`)",
+                        path.display(),
+                        game.as_str()
+                    ));
+                }
+                entries.push(Entry {
+                    title: title(&def),
+                    reference,
+                    file,
+                    def,
+                });
+            }
+        }
+        Ok(Catalogue { entries })
+    }
+
+    /// The card a name means: a reference, or a title (exact, ignoring case,
+    /// bullets and punctuation).
+    pub fn find(&self, name: &str) -> Found<'_, C> {
+        let name = name.trim();
+        if let Some(e) = self.entries.iter().find(|e| e.reference == name) {
+            return Found::One(e);
+        }
+        let exact: Vec<&Entry<C>> = self.entries.iter().filter(|e| e.title == name).collect();
+        let hits = if exact.is_empty() {
+            let key = title_key(name);
+            self.entries
+                .iter()
+                .filter(|e| title_key(&e.title) == key)
+                .collect()
+        } else {
+            exact
+        };
+        match hits.as_slice() {
+            [] => Found::None,
+            [one] => Found::One(one),
+            many => Found::Several(many.iter().map(|e| e.reference.clone()).collect()),
+        }
+    }
+}
+
+/// A `MapAccess` that hands back one key already read before the rest: lets a
+/// card be read as a named card or an inline definition by its first key.
+pub struct Prepend<A> {
+    pub first: Option<String>,
+    pub rest: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prepend<A> {
+    type Error = A::Error;
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.first.take() {
+            Some(k) => seed
+                .deserialize(de::value::StringDeserializer::<A::Error>::new(k))
+                .map(Some),
+            None => self.rest.next_key_seed(seed),
+        }
+    }
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, A::Error> {
+        self.rest.next_value_seed(seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sentences(v: &[(&str, &[&str], bool)]) -> CardText {
+        CardText {
+            full: String::new(),
+            plain: false,
+            sentences: v
+                .iter()
+                .map(|(s, by, nm)| Sentence {
+                    said: s.to_string(),
+                    by: by.iter().map(|b| b.to_string()).collect(),
+                    not_modelled: nm.then_some(NotModelled::Yes),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn every_field_and_every_sentence_is_accounted_for() {
+        let t = sentences(&[
+            ("Adds 2.", &["modifiers"], false),
+            ("Deploy -1.", &[], true),
+        ]);
+        assert!(t.check(&["modifiers"]).is_ok());
+        assert_eq!(t.unencoded(), vec!["Deploy -1.".to_string()]);
+        // A field no sentence claims.
+        assert!(
+            t.check(&["modifiers", "drain"])
+                .unwrap_err()
+                .contains("`drain`")
+        );
+        // A sentence claiming a field the card does not set.
+        assert!(t.check(&[]).unwrap_err().contains("sets no `modifiers`"));
+        // Neither by nor not_modelled.
+        let t = sentences(&[("Adds 2.", &[], false)]);
+        assert!(t.check(&[]).unwrap_err().contains("neither"));
+    }
+
+    #[test]
+    fn a_plain_text_is_wholly_not_modelled_and_refused_beside_encodings() {
+        let t = CardText::plain("When in battle, adds one battle destiny.");
+        assert!(t.check(&[]).is_ok());
+        assert_eq!(t.unencoded().len(), 1);
+        assert!(t.check(&["abilities"]).is_err());
+        assert!(CardText::plain("  ").unencoded().is_empty());
+    }
+
+    #[test]
+    fn titles_match_ignoring_case_bullets_and_punctuation() {
+        assert_eq!(
+            title_key("•Luke Skywalker, Jedi Knight"),
+            "luke skywalker jedi knight"
+        );
+        assert_eq!(title_key("Tatooine: Mos Eisley"), "tatooine mos eisley");
+        assert_eq!(title_key("Obi-Wan's Cape"), "obi wans cape");
+    }
+}

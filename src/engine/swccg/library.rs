@@ -1,0 +1,327 @@
+//! SWCCG cards named from the library (`cards/swccg/`), and which fields of a
+//! definition encode game text.
+//!
+//! A scenario's card is either an inline definition (a mapping whose first key
+//! is not `card`) or a named card: a bare reference or title, or a mapping
+//! `{card: <reference or title>, stats: {…}}` whose `stats:` replace the
+//! library's on purpose (the trace says so). Nothing else of a library card
+//! can be changed in a scenario: its text is the card's.
+
+use super::model::{CardDef, Pos, Stats};
+use crate::engine::library::{Catalogue, Found, Origin, Prepend};
+use crate::game::Game;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The SWCCG library, read once.
+pub fn catalogue() -> Result<&'static Catalogue<CardDef>, String> {
+    static LIB: OnceLock<Result<Catalogue<CardDef>, String>> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let cat = Catalogue::read(Game::Swccg, |d: &CardDef| d.title.clone())?;
+        for e in &cat.entries {
+            e.def
+                .check_text()
+                .map_err(|m| format!("cards/{}: {}: {m}", e.file, e.reference))?;
+        }
+        Ok(cat)
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// The library card a name means, with its origin; an unknown or ambiguous
+/// name is an error that says so (and lists the references).
+pub fn named(name: &str) -> Result<CardDef, String> {
+    let cat = catalogue()?;
+    match cat.find(name) {
+        Found::One(e) => {
+            let mut def = e.def.clone();
+            def.origin = Some(Origin {
+                reference: e.reference.clone(),
+                overrides: Vec::new(),
+            });
+            Ok(def)
+        }
+        Found::Several(refs) => Err(format!(
+            "`{name}` names {} library cards: {}; name one by its reference",
+            refs.len(),
+            refs.join(", ")
+        )),
+        Found::None => Err(format!(
+            "no card `{name}` in the card library (cards/swccg/); define it inline with `title:`, `side:` and `type:`"
+        )),
+    }
+}
+
+/// `cards:` of a board: every card inline or named, each key once.
+pub fn cards<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Pos<CardDef>>, D::Error> {
+    let slots: BTreeMap<String, Pos<Slot>> = crate::yaml::unique(d)?;
+    Ok(slots
+        .into_iter()
+        .map(|(k, s)| (k, Pos::new(s.value.0, s.referenced, s.defined)))
+        .collect())
+}
+
+/// One card of `cards:`, inline or named.
+pub struct Slot(pub CardDef);
+
+impl<'de> Deserialize<'de> for Slot {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SlotVisitor)
+    }
+}
+
+struct SlotVisitor;
+
+impl<'de> Visitor<'de> for SlotVisitor {
+    type Value = Slot;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(
+            "a card: a library reference or title (`swccg:1595`, `{card: …}`), or an inline definition with `title:`, `side:` and `type:`",
+        )
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Slot, E> {
+        named(s).map(Slot).map_err(E::custom)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Slot, A::Error> {
+        let Some(first) = m.next_key::<String>()? else {
+            return Err(de::Error::custom(
+                "an empty card: name a library card with `card:`, or give `title:`, `side:` and `type:`",
+            ));
+        };
+        if first != "card" {
+            let def = CardDef::deserialize(de::value::MapAccessDeserializer::new(Prepend {
+                first: Some(first),
+                rest: m,
+            }))?;
+            def.check_text().map_err(de::Error::custom)?;
+            return Ok(Slot(def));
+        }
+        let name: String = m.next_value()?;
+        let mut def = named(&name).map_err(de::Error::custom)?;
+        while let Some(key) = m.next_key::<String>()? {
+            match key.as_str() {
+                "stats" => {
+                    let over: Stats = m.next_value()?;
+                    override_stats(&mut def, over);
+                }
+                "card" => return Err(de::Error::custom("duplicate mapping key `card`")),
+                other => {
+                    return Err(de::Error::custom(format!(
+                        "`{other}` can't be set on a library card (its text and traits are the card's); a named card overrides only `stats:` — define a hypothetical card inline instead"
+                    )));
+                }
+            }
+        }
+        Ok(Slot(def))
+    }
+}
+
+/// Replace the stats a scenario sets on purpose, noting each change.
+fn override_stats(def: &mut CardDef, over: Stats) {
+    let origin = def.origin.get_or_insert_with(Origin::default);
+    let mut note = |name: &str, was: Option<i64>, now: i64| {
+        if was != Some(now) {
+            let was = was.map_or("none".to_string(), |v| v.to_string());
+            origin
+                .overrides
+                .push((name.to_string(), was, now.to_string()));
+        }
+    };
+    let s = &mut def.stats;
+    macro_rules! opt {
+        ($($f:ident),*) => {$(
+            if let Some(v) = over.$f {
+                note(stringify!($f), s.$f, v);
+                s.$f = Some(v);
+            }
+        )*};
+    }
+    opt!(
+        power,
+        ability,
+        deploy,
+        forfeit,
+        destiny,
+        armor,
+        maneuver,
+        hyperspeed,
+        landspeed,
+        politics,
+        immune_to_attrition,
+        piloting,
+        permanent_pilot,
+        ferocity
+    );
+    for (k, v) in over.defense {
+        note(&format!("defense.{k}"), s.defense.get(&k).copied(), v);
+        s.defense.insert(k, v);
+    }
+    if !over.destiny_values.is_empty() {
+        s.destiny_values = over.destiny_values;
+    }
+    if !over.icons.is_empty() {
+        s.icons = over.icons;
+    }
+    if let Some(n) = over.draws_if_unable {
+        s.draws_if_unable = Some(n);
+    }
+    if let Some(n) = over.ferocity_destinies {
+        s.ferocity_destinies = Some(n);
+    }
+}
+
+impl CardDef {
+    /// The fields of this definition that encode game text (for `text:`'s `by:`).
+    pub fn encoded_fields(&self) -> Vec<&'static str> {
+        fn boxed<T: fmt::Debug + Default>(b: &T) -> bool {
+            format!("{b:?}") != format!("{:?}", T::default())
+        }
+        let mut out = Vec::new();
+        let mut add = |set: bool, name: &'static str| {
+            if set {
+                out.push(name);
+            }
+        };
+        add(!self.immune_to.is_empty(), "immune_to");
+        add(!self.abilities.is_empty(), "abilities");
+        add(boxed(&*self.moves), "moves");
+        add(boxed(&*self.deploy_rules), "deploy_rules");
+        add(!self.modifiers.is_empty(), "modifiers");
+        add(self.weapon.is_some(), "weapon");
+        add(!self.drain.is_empty(), "drain");
+        add(self.fires_free.is_some(), "fires_free");
+        add(self.allows_weapons.is_some(), "allows_weapons");
+        add(!self.generation.is_empty(), "generation");
+        add(!self.adds_icons.is_empty(), "adds_icons");
+        add(self.makes_battleground.is_some(), "makes_battleground");
+        add(!self.allows_copies.is_empty(), "allows_copies");
+        add(!self.prohibits_deploy.is_empty(), "prohibits_deploy");
+        add(
+            self.makes_non_battleground.is_some(),
+            "makes_non_battleground",
+        );
+        add(self.converted_by.is_some(), "converted_by");
+        add(!self.deploy_mods.is_empty(), "deploy_mods");
+        add(self.deploy_here.is_some(), "deploy_here");
+        add(self.grabs_same_title, "grabs_same_title");
+        add(self.cancels_text_of.is_some(), "cancels_text_of");
+        add(self.not_aboard.is_some(), "not_aboard");
+        add(!self.react.is_empty(), "react");
+        add(self.permits_fire.is_some(), "permits_fire");
+        add(self.weapon_destiny_each != 0, "weapon_destiny_each");
+        add(self.prevents_retrieval.is_some(), "prevents_retrieval");
+        add(!self.globals.is_empty(), "globals");
+        add(self.objective.is_some(), "objective");
+        add(self.deploy_tax.is_some(), "deploy_tax");
+        add(!self.doubles.is_empty(), "doubles");
+        add(self.relocates_if_blown_away, "relocates_if_blown_away");
+        add(self.epic_duel.is_some(), "epic_duel");
+        add(!self.makes_unique.is_empty(), "makes_unique");
+        add(!self.no_loss_from.is_empty(), "no_loss_from");
+        add(self.defeated_to.is_some(), "defeated_to");
+        add(self.besieges, "besieges");
+        add(self.interrupt_tax.is_some(), "interrupt_tax");
+        add(
+            self.stats.immune_to_attrition.is_some(),
+            "stats.immune_to_attrition",
+        );
+        add(self.stats.piloting.is_some(), "stats.piloting");
+        add(
+            self.stats.draws_if_unable.is_some(),
+            "stats.draws_if_unable",
+        );
+        add(!self.identity.names.is_empty(), "identity.names");
+        add(!self.identity.matching.is_empty(), "identity.matching");
+        add(!self.identity.grants.is_empty(), "identity.grants");
+        add(self.identity.no_pilots, "identity.no_pilots");
+        out
+    }
+
+    /// Check `text:` against the fields that encode it.
+    pub fn check_text(&self) -> Result<(), String> {
+        self.text
+            .check(&self.encoded_fields())
+            .map_err(|m| format!("{}: {m}", self.title))
+    }
+
+    /// The parts of its printed text no field encodes (the `not_modelled:` list
+    /// of an inline card included).
+    pub fn unencoded_text(&self) -> Vec<String> {
+        let mut out = self.text.unencoded();
+        for n in &self.not_modelled {
+            if !out.contains(n) {
+                out.push(n.clone());
+            }
+        }
+        out
+    }
+
+    /// The card's reference, when it was named from the library.
+    pub fn reference(&self) -> Option<&str> {
+        self.origin.as_ref().map(|o| o.reference.as_str())
+    }
+}
+
+impl super::engine::Engine {
+    /// One step naming the library card behind each named card of the board,
+    /// with any stat the scenario set on purpose.
+    pub(super) fn note_library(&mut self) {
+        let named: Vec<String> = self
+            .st
+            .cards
+            .iter()
+            .filter_map(|c| {
+                let o = c.def.origin.as_ref()?;
+                Some(format!("{} is {} ({})", c.key, c.def.title, o.describe()))
+            })
+            .collect();
+        if named.is_empty() {
+            return;
+        }
+        self.log(
+            crate::engine::Actor::Rules,
+            crate::engine::Event::StateChange,
+            format!("cards from the card library: {}", named.join("; ")),
+            &[super::rules::CARD_TEXT],
+        );
+    }
+
+    /// Report, once per card, the game text no field encodes of every card on
+    /// table or being played: the engine cannot say what that text would do.
+    pub(super) fn meet_unencoded_text(&mut self) {
+        use super::state::Zone;
+        if self.text_met.len() < self.st.cards.len() {
+            self.text_met.resize(self.st.cards.len(), false);
+        }
+        for c in 0..self.st.cards.len() {
+            if self.text_met[c] {
+                continue;
+            }
+            let here = self.st.on_table(c) || self.st.zone[c] == Zone::Stack;
+            if !here {
+                continue;
+            }
+            let def = &self.st.cards[c].def;
+            let parts = def.unencoded_text();
+            if parts.is_empty() {
+                continue;
+            }
+            self.text_met[c] = true;
+            let who = match def.reference() {
+                Some(r) => format!("{} ({r})", def.title),
+                None => def.title.clone(),
+            };
+            let what = format!("{who}: \"{}\"", parts.join(" "));
+            self.trace.not_modelled(
+                0,
+                crate::engine::Actor::Rules,
+                what,
+                &[super::rules::CARD_TEXT],
+            );
+        }
+    }
+}
