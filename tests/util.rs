@@ -92,3 +92,22 @@ pub fn seeds() -> Option<PathBuf> {
     }
     found
 }
+
+/// The real community card databases (`shared/data` beside the checkout or one of
+/// its parents, or `SWJUDGE_REAL_DATA`). Without them a test that needs them is
+/// skipped on a developer's machine, and FAILS under CI.
+pub fn real_data() -> Option<PathBuf> {
+    let found = std::env::var_os("SWJUDGE_REAL_DATA")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(root().ancestors().skip(1).map(|a| a.join("shared/data")))
+        .find(|p| p.join("swccg-card-json").is_dir());
+    if found.is_none() {
+        assert!(
+            !under_ci(),
+            "CI: the card databases (../shared/data or SWJUDGE_REAL_DATA) are missing"
+        );
+        eprintln!("card databases unavailable; skipped");
+    }
+    found
+}

@@ -231,6 +231,10 @@ impl CardDef {
         );
         add(self.stats.piloting.is_some(), "stats.piloting");
         add(
+            self.stats.permanent_pilot.is_some(),
+            "stats.permanent_pilot",
+        );
+        add(
             self.stats.draws_if_unable.is_some(),
             "stats.draws_if_unable",
         );

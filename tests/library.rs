@@ -1,0 +1,201 @@
+//! The card library: every card loads, every sentence of its text is accounted
+//! for, each card agrees with the real database, and scenarios name cards.
+
+use crate::util::real_data;
+use std::collections::BTreeMap;
+use std::path::Path;
+use swjudge::engine::swccg::library;
+use swjudge::scenario::{self, Verdict};
+
+#[test]
+fn every_library_card_loads_with_its_text_accounted_for() {
+    let cat = library::catalogue().unwrap_or_else(|e| panic!("{e}"));
+    assert!(cat.entries.len() >= 600, "{} cards", cat.entries.len());
+    let mut seen = std::collections::BTreeSet::new();
+    for e in &cat.entries {
+        assert!(seen.insert(&e.reference), "{} twice", e.reference);
+        assert!(
+            !e.def.text.plain,
+            "{}: text must be written sentence by sentence",
+            e.reference
+        );
+        e.def.check_text().unwrap();
+    }
+}
+
+/// The text of a database card as the library stores it: whitespace runs as one space.
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn db_type(t: &str) -> &'static str {
+    match t {
+        "Character" => "character",
+        "Creature" => "creature",
+        "Device" => "device",
+        "Effect" => "effect",
+        "Interrupt" => "interrupt",
+        "Objective" => "objective",
+        "Starship" => "starship",
+        "Vehicle" => "vehicle",
+        "Weapon" => "weapon",
+        "Epic Event" => "epic_event",
+        "Jedi Test" => "jedi_test",
+        "Admiral's Order" => "admirals_order",
+        "Podracer" => "podracer",
+        "Defensive Shield" => "defensive_shield",
+        _ => "?",
+    }
+}
+
+#[test]
+fn every_library_card_agrees_with_the_real_database() {
+    let Some(data) = real_data() else { return };
+    let mut db: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for side in ["Light", "Dark"] {
+        let path = data.join(format!("swccg-card-json/{side}.json"));
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        for c in v["cards"].as_array().unwrap() {
+            db.insert(format!("swccg:{}", c["id"]), c.clone());
+        }
+    }
+    let cat = library::catalogue().unwrap();
+    let mut wrong = Vec::new();
+    for e in &cat.entries {
+        let Some(c) = db.get(&e.reference) else {
+            wrong.push(format!("{}: not in the database", e.reference));
+            continue;
+        };
+        let f = &c["front"];
+        let title = f["title"].as_str().unwrap().replace(['\u{2022}'], "");
+        let title = title.replace("<>", "");
+        if title.trim() != e.def.title {
+            wrong.push(format!(
+                "{}: title {:?} vs {:?}",
+                e.reference, e.def.title, title
+            ));
+        }
+        if c["side"].as_str().unwrap().to_lowercase() != e.def.side.as_str() {
+            wrong.push(format!("{}: side", e.reference));
+        }
+        if db_type(f["type"].as_str().unwrap()) != e.def.card_type.as_str() {
+            wrong.push(format!(
+                "{}: type {}",
+                e.reference,
+                e.def.card_type.as_str()
+            ));
+        }
+        let s = &e.def.stats;
+        let stats = [
+            ("power", s.power),
+            ("ability", s.ability),
+            ("deploy", s.deploy),
+            ("forfeit", s.forfeit),
+            ("destiny", s.destiny),
+            ("armor", s.armor),
+            ("maneuver", s.maneuver),
+            ("hyperspeed", s.hyperspeed),
+            ("landspeed", s.landspeed),
+            ("politics", s.politics),
+            ("ferocity", s.ferocity),
+        ];
+        for (k, mine) in stats {
+            let theirs = f[k].as_str().and_then(|v| v.trim().parse::<i64>().ok());
+            if theirs != mine {
+                wrong.push(format!("{}: {k} {mine:?} vs {theirs:?}", e.reference));
+            }
+        }
+        let text = squash(f["gametext"].as_str().unwrap_or(""));
+        if squash(&e.def.text.full) != text {
+            wrong.push(format!("{}: text differs from the database's", e.reference));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+const BOARD: &str = "game: swccg
+title: t
+swccg:
+  turn: light
+  phase: deploy
+  cards:
+CARDS
+  light:
+    hand: [a]
+script:
+  - {light: deploy, card: a}
+";
+
+fn load(cards: &str) -> Result<scenario::Scenario, String> {
+    scenario::load_str(Path::new("s.yaml"), &BOARD.replace("CARDS", cards), None)
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn an_ambiguous_title_is_a_load_error_listing_the_references() {
+    let e = load("    a: Alter\n").err().unwrap();
+    assert!(e.starts_with("s.yaml:7:"), "{e}");
+    assert!(e.contains("swccg:94") && e.contains("swccg:95"), "{e}");
+}
+
+#[test]
+fn a_named_card_overrides_only_its_stats() {
+    let e = load("    a: {card: swccg:2293, text: \"x\"}\n")
+        .err()
+        .unwrap();
+    assert!(e.contains("overrides only `stats:`"), "{e}");
+    let e = load("    a: {card: Nobody Such, stats: {power: 1}}\n")
+        .err()
+        .unwrap();
+    assert!(e.contains("no card `Nobody Such`"), "{e}");
+}
+
+#[test]
+fn a_stat_set_on_purpose_is_named_in_the_trace() {
+    let s = load("    a: {card: swccg:2293, stats: {forfeit: 2}}\n").unwrap();
+    let r = s.run_engine();
+    let step = r
+        .trace
+        .steps
+        .iter()
+        .find(|s| s.text.contains("card library"))
+        .expect("a library step");
+    assert!(
+        step.text.contains("swccg:2293") && step.text.contains("forfeit 2 (the card says 4)"),
+        "{}",
+        step.text
+    );
+}
+
+#[test]
+fn typed_text_no_field_encodes_is_not_modelled_and_the_run_does_not_pass() {
+    // Darth Vader's text pasted into an inline card: nothing encodes it.
+    let s = load(
+        "    a: {title: Darth Vader, side: light, type: effect, text: \"When in battle, adds one battle destiny. Immune to attrition < 4.\"}\n",
+    )
+    .unwrap();
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::NotModelled, "{:?}", r.expectations);
+    assert!(
+        r.not_modelled[0].contains("adds one battle destiny"),
+        "{:?}",
+        r.not_modelled
+    );
+    // The same card without its text passes.
+    let s = load("    a: {title: Darth Vader, side: light, type: effect}\n").unwrap();
+    assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
+}
+
+#[test]
+fn a_plain_text_beside_encodings_must_say_which_sentence_they_encode() {
+    let e = load(
+        "    a: {title: X, side: light, type: character, text: \"Immune to attrition < 4.\", stats: {immune_to_attrition: 4}}\n",
+    )
+    .err()
+    .unwrap();
+    assert!(e.contains("sentence by sentence"), "{e}");
+    assert!(load(
+        "    a: {title: X, side: light, type: character, text: [{said: \"Immune to attrition < 4.\", by: [stats.immune_to_attrition]}], stats: {immune_to_attrition: 4}}\n",
+    )
+    .is_ok());
+}
