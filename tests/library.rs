@@ -158,7 +158,7 @@ fn a_stat_set_on_purpose_is_named_in_the_trace() {
         .trace
         .steps
         .iter()
-        .find(|s| s.text.contains("card library"))
+        .find(|s| s.text.contains("named cards"))
         .expect("a library step");
     assert!(
         step.text.contains("swccg:2293") && step.text.contains("forfeit 2 (the card says 4)"),

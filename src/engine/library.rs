@@ -31,6 +31,45 @@ pub fn files(game: Game) -> impl Iterator<Item = (&'static str, &'static str)> {
         .copied()
 }
 
+/// A card of the user's imported databases, named in a scenario: its title and
+/// printed values come from the database; its text is not modelled unless the
+/// library encodes the card.
+#[derive(Debug, Clone, Default)]
+pub struct Imported {
+    /// `swccg:1098`.
+    pub reference: String,
+    pub title: String,
+    pub side: Option<String>,
+    pub card_type: Option<String>,
+    pub subtype: Option<String>,
+    /// Uniqueness marks as printed ("•", "••", "<>").
+    pub uniqueness: Option<String>,
+    /// Printed values by name (`power`, `deploy`…), as printed.
+    pub stats: Vec<(String, String)>,
+    pub text: Option<String>,
+}
+
+/// Finds a card of the imported databases by exact title or reference:
+/// `Ok(None)` when there is none, `Err` (listing the references) when the name
+/// is ambiguous.
+pub type ImportedCards = dyn Fn(Game, &str) -> Result<Option<Imported>, String> + Send + Sync;
+
+static IMPORTED: std::sync::OnceLock<Box<ImportedCards>> = std::sync::OnceLock::new();
+
+/// Let scenarios name the cards of the user's imported databases (set once per
+/// process, by the command that loads scenarios).
+pub fn use_imported(find: Box<ImportedCards>) {
+    let _ = IMPORTED.set(find);
+}
+
+/// The imported card a name means, if imported cards may be named.
+pub fn imported(game: Game, name: &str) -> Result<Option<Imported>, String> {
+    match IMPORTED.get() {
+        Some(find) => find(game, name),
+        None => Ok(None),
+    }
+}
+
 /// A card's printed text, and for each sentence how the engine knows it.
 #[derive(Debug, Clone, Default)]
 pub struct CardText {
@@ -223,13 +262,20 @@ pub struct Origin {
     pub reference: String,
     /// Stats the scenario set on purpose: (stat, the card's value, the scenario's).
     pub overrides: Vec<(String, String, String)>,
+    /// From the user's imported databases, not the library: its text is not modelled.
+    pub imported: bool,
 }
 
 impl Origin {
     /// How the trace names it: `swccg:1595`, with any stat set on purpose.
     pub fn describe(&self) -> String {
+        let reference = if self.imported {
+            format!("imported {}", self.reference)
+        } else {
+            format!("library {}", self.reference)
+        };
         if self.overrides.is_empty() {
-            return self.reference.clone();
+            return reference;
         }
         let set: Vec<String> = self
             .overrides

@@ -8,7 +8,7 @@
 //! can be changed in a scenario: its text is the card's.
 
 use super::model::{CardDef, Pos, Stats};
-use crate::engine::library::{Catalogue, Found, Origin, Prepend};
+use crate::engine::library::{self, Catalogue, Found, Origin, Prepend};
 use crate::game::Game;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -41,7 +41,7 @@ pub fn named(name: &str) -> Result<CardDef, String> {
             let mut def = e.def.clone();
             def.origin = Some(Origin {
                 reference: e.reference.clone(),
-                overrides: Vec::new(),
+                ..Origin::default()
             });
             Ok(def)
         }
@@ -50,10 +50,68 @@ pub fn named(name: &str) -> Result<CardDef, String> {
             refs.len(),
             refs.join(", ")
         )),
-        Found::None => Err(format!(
-            "no card `{name}` in the card library (cards/swccg/); define it inline with `title:`, `side:` and `type:`"
-        )),
+        Found::None => match library::imported(Game::Swccg, name)? {
+            Some(card) => from_imported(&card),
+            None => Err(format!(
+                "no card `{name}` in the card library (cards/swccg/) or the imported databases; define it inline with `title:`, `side:` and `type:`"
+            )),
+        },
     }
+}
+
+/// An imported card as a definition: title, side, type, uniqueness and numeric
+/// values from the database; its whole text not modelled.
+fn from_imported(card: &library::Imported) -> Result<CardDef, String> {
+    let snake = |s: &str| {
+        s.to_lowercase()
+            .replace('\'', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("_")
+    };
+    let mut stats = serde_json::Map::new();
+    for (k, v) in &card.stats {
+        if let Ok(n) = v.trim().parse::<i64>()
+            && [
+                "power",
+                "ability",
+                "deploy",
+                "forfeit",
+                "destiny",
+                "armor",
+                "maneuver",
+                "hyperspeed",
+                "landspeed",
+                "politics",
+                "ferocity",
+            ]
+            .contains(&k.as_str())
+        {
+            stats.insert(k.clone(), n.into());
+        }
+    }
+    let marks = card.uniqueness.as_deref().unwrap_or("");
+    let v = serde_json::json!({
+        "title": card.title,
+        "side": card.side.as_deref().map(snake),
+        "type": card.card_type.as_deref().map(snake),
+        "unique": marks == "\u{2022}",
+        "dots": if marks.chars().count() > 1 && !marks.contains('<') { marks.chars().count() } else { 0 },
+        "stats": stats,
+        "text": card.text.clone().unwrap_or_default(),
+    });
+    let mut def: CardDef = serde_json::from_value(v).map_err(|e| {
+        format!(
+            "{} ({}): the imported card can't be named in a scenario ({e})",
+            card.title, card.reference
+        )
+    })?;
+    def.origin = Some(Origin {
+        reference: card.reference.clone(),
+        overrides: Vec::new(),
+        imported: true,
+    });
+    Ok(def)
 }
 
 /// `cards:` of a board: every card inline or named, each key once.
@@ -289,7 +347,7 @@ impl super::engine::Engine {
         self.log(
             crate::engine::Actor::Rules,
             crate::engine::Event::StateChange,
-            format!("cards from the card library: {}", named.join("; ")),
+            format!("named cards: {}", named.join("; ")),
             &[super::rules::CARD_TEXT],
         );
     }
