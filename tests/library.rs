@@ -4,6 +4,7 @@
 use crate::util::real_data;
 use std::collections::BTreeMap;
 use std::path::Path;
+use swjudge::engine::library::LibraryCard;
 use swjudge::engine::swccg::library;
 use swjudge::scenario::{self, Verdict};
 
