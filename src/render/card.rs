@@ -207,8 +207,11 @@ impl CardReport {
     }
 
     /// Whether a card answers the query.
+    /// One card answers the query (or one card in each game it names): an
+    /// answer that leaves a choice to make, in any game, is "several cards match".
     pub fn found(&self) -> bool {
-        self.card.is_some() || self.by_game.iter().any(|g| g.card.is_some())
+        self.card.is_some()
+            || (!self.by_game.is_empty() && self.by_game.iter().all(|g| g.card.is_some()))
     }
 }
 
