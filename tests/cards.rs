@@ -910,3 +910,37 @@ fn every_label_and_reference_resolves_typed_back() {
         );
     }
 }
+
+/// "What cancels X?": the Players Committee's relations are on the card page,
+/// and its bold words in braces are shown as words.
+#[test]
+fn the_card_page_shows_what_a_card_cancels_and_what_pulls_it() {
+    let tmp = TempDir::new("cards-relations");
+    let o = swjudge(tmp.path())
+        .args(["cards", "import"])
+        .arg(fixture("swccg-light.json"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (c, v) = card_json(tmp.path(), &["Qui-Gon's End"]);
+    assert_eq!(c, 0, "{v:#}");
+    assert_eq!(
+        v["card"]["relations"]["cancels"][0], "Qui-Gon Jinn",
+        "{v:#}"
+    );
+    assert_eq!(
+        v["card"]["relations"]["pulled_by"][0], "Obi-Wan Kenobi",
+        "{v:#}"
+    );
+    assert_eq!(v["card"]["text"], "While in battle, lose 1 Force.", "{v:#}");
+    let o = swjudge(tmp.path())
+        .args(["card", "Qui-Gon's End"])
+        .output()
+        .unwrap();
+    let page = stdout(&o);
+    assert!(
+        page.contains("Cancels") && page.contains("Pulled by"),
+        "{page}"
+    );
+    assert!(!page.contains("{While}"), "{page}");
+}

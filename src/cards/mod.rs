@@ -99,6 +99,43 @@ impl<'de> Deserialize<'de> for Stats {
     }
 }
 
+/// What a card cancels, is canceled by, pulls and is pulled by: the titles the
+/// database gives, each a name `swjudge card` looks up.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Relations {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancels: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub canceled_by: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pulls: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pulled_by: Vec<String>,
+}
+
+impl Relations {
+    pub fn is_empty(&self) -> bool {
+        self.cancels.is_empty()
+            && self.canceled_by.is_empty()
+            && self.pulls.is_empty()
+            && self.pulled_by.is_empty()
+    }
+
+    /// Each relation with its heading, non-empty ones only.
+    pub fn listed(&self) -> Vec<(&'static str, &[String])> {
+        [
+            ("Cancels", &self.cancels),
+            ("Canceled by", &self.canceled_by),
+            ("Pulls", &self.pulls),
+            ("Pulled by", &self.pulled_by),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k, v.as_slice()))
+        .collect()
+    }
+}
+
 /// The back of a two-sided card (SWCCG objectives and flip cards).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Face {
@@ -167,6 +204,10 @@ pub struct Card {
     /// Notes about the record itself (e.g. "marked as errata'd").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Cards this one names by relation (the Players Committee's `cancels`,
+    /// `canceledBy`, `pulls`, `pulledBy`), by title.
+    #[serde(default, skip_serializing_if = "Relations::is_empty")]
+    pub relations: Relations,
     /// A legacy version: not legal in tournaments (the Players Committee's `legacy`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub legacy: bool,
@@ -201,6 +242,7 @@ impl Card {
             rulings: Vec::new(),
             notes: Vec::new(),
             legacy: false,
+            relations: Relations::default(),
             source,
         }
     }
