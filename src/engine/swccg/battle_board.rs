@@ -220,10 +220,7 @@ fn battle_with(
             } else {
                 Role::Pilot
             },
-            enclosed: d
-                .keywords
-                .iter()
-                .any(|k| k.eq_ignore_ascii_case("enclosed")),
+            enclosed: super::prepositions::enclosed(st, c),
             presence_icon: d
                 .stats
                 .icons
@@ -373,10 +370,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     Zone::On(h) => Some(names.get(h)),
                     _ => None,
                 },
-                enclosed: d
-                    .keywords
-                    .iter()
-                    .any(|k| k.eq_ignore_ascii_case("enclosed")),
+                enclosed: super::prepositions::enclosed(st, c),
                 permanent_pilot: d.stats.permanent_pilot,
             }
         })
