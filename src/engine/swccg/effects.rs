@@ -28,10 +28,14 @@ impl Engine {
                 self.play_battle_modifier(ix, me, &m);
                 Applied::Done
             }
-            Effect::AddPower { card, amount } => {
+            Effect::AddPower {
+                card,
+                amount,
+                cumulative,
+            } => {
                 let v = self.amount(ix, &amount, me).unwrap_or(0);
                 for c in self.card_refs(ix, &card) {
-                    self.add_power(ix, me, c, v);
+                    self.add_power(ix, me, c, v, cumulative);
                 }
                 Applied::Done
             }
