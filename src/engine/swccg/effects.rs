@@ -648,6 +648,18 @@ impl Engine {
             if !self.st.on_table(c) {
                 continue;
             }
+            if self.st.def(c).moves.cannot_move {
+                self.log(
+                    Actor::Rules,
+                    Event::Result,
+                    format!(
+                        "{} may not move, so it is not relocated: a relocation is an unlimited move",
+                        self.name(c)
+                    ),
+                    &[r::RELOCATING, r::CANNOT_MOVE],
+                );
+                continue;
+            }
             if self.st.location_of(c) == Some(l) {
                 self.log(
                     actor(me),
