@@ -220,10 +220,7 @@ fn battle_with(
             } else {
                 Role::Pilot
             },
-            enclosed: d
-                .keywords
-                .iter()
-                .any(|k| k.eq_ignore_ascii_case("enclosed")),
+            enclosed: super::prepositions::enclosed(st, c),
             presence_icon: d
                 .stats
                 .icons
@@ -373,10 +370,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     Zone::On(h) => Some(names.get(h)),
                     _ => None,
                 },
-                enclosed: d
-                    .keywords
-                    .iter()
-                    .any(|k| k.eq_ignore_ascii_case("enclosed")),
+                enclosed: super::prepositions::enclosed(st, c),
                 permanent_pilot: d.stats.permanent_pilot,
             }
         })
@@ -799,9 +793,11 @@ impl super::engine::Engine {
 impl super::engine::Engine {
     /// A battle reaches its result: no weapons are fired on the board, so the power
     /// segment begins. How many battle destinies each side may draw comes from the
-    /// board (ability, modifiers); a player may choose to draw fewer
-    /// (`battle_destinies`). The draws are then made one at a time on the stack, the
-    /// battle's initiator first, each an action that can be responded to.
+    /// board (ability, modifiers); a player draws all of them or declines and draws
+    /// none (`battle_destinies`: 0 or the number entitled; anything between is
+    /// rejected, AR Power Segment - Draw Battle Destinies). The draws are then made
+    /// one at a time on the stack, the battle's initiator first, each an action that
+    /// can be responded to.
     pub(super) fn battle_begin(&mut self, ix: usize) -> super::engine::Flow {
         use super::engine::{Flow, rej};
         use super::stack::{Stage, Tgt};
@@ -847,20 +843,27 @@ impl super::engine::Engine {
         let mut n = [o.light.battle_destinies, o.dark.battle_destinies];
         for d in self.take_decisions_while(|d| d.verb == Verb::BattleDestinies) {
             let s = d.by;
+            let entitled = n[s.ix()];
             match d.step.amount {
-                Some(k) if k >= 0 && (k as u32) <= n[s.ix()] => {
+                Some(k) if k == 0 || k == i64::from(entitled) => {
                     self.log(
                         super::engine::actor(s),
                         Event::StateChange,
                         format!(
-                            "{} chooses to draw {k} of its {} battle destinies",
+                            "{} chooses to draw {k} of its {entitled} battle destinies",
                             s.name(),
-                            n[s.ix()]
                         ),
                         &[cite::BATTLE_DESTINIES],
                     );
                     n[s.ix()] = k as u32;
                     self.stack[ix].fewer.push((s, k as u32));
+                }
+                Some(k) if k > 0 && k < i64::from(entitled) => {
+                    let reason = format!(
+                        "{} is entitled to {entitled} battle destinies: it must draw all of them or decline and draw none, not {k}",
+                        s.name(),
+                    );
+                    self.reject(&d, rej(reason, cite::BATTLE_DESTINIES));
                 }
                 _ => {
                     let reason = format!(

@@ -222,6 +222,11 @@ fn collect(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> (Vec<Modifie
             );
         }
     }
+    // Values game text set on the card (AR Reset): resets, so "may not be reduced"
+    // keeps one that would lower the value from applying (AR Reduce).
+    for r in super::value_resets::set_on(st, c, stat) {
+        mods.push(Modifier::new(r.by.clone(), super::values::Op::Reset(r.to)));
+    }
     (mods, guarded)
 }
 
@@ -239,15 +244,13 @@ impl Engine {
                         })
                 }) || super::globals::Stat::named(stat)
                     .is_some_and(|g| !self.st.value_terms(c, g).is_empty())
+                    || super::value_resets::set_on(&self.st, c, stat)
+                        .next()
+                        .is_some()
             };
             let modified: Vec<bool> = STATS.iter().map(|s| named(s)).collect();
             for (i, &stat) in STATS.iter().enumerate() {
                 let path = format!("values.{}.{stat}", self.st.key(c));
-                // A value game text set on this card (AR Reset) is its value now.
-                if let Some(v) = super::value_resets::reset_of(&self.st, c, stat) {
-                    self.answers.push((path, json!(v)));
-                    continue;
-                }
                 // A defense value follows the values it is based on.
                 let based = stat == "defense"
                     && STATS

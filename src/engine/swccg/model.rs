@@ -1265,7 +1265,14 @@ pub enum Effect {
     ExcludedByWeapon(usize),
     /// Add an amount (e.g. the destiny just drawn for this action) to the power of a
     /// card for the rest of the current battle or attack ("adds a destiny to power").
-    AddPower { card: CardRef, amount: Amount },
+    /// Another copy of the same card adds nothing more unless its text says
+    /// "cumulatively" (AR Cumulatively).
+    AddPower {
+        card: CardRef,
+        amount: Amount,
+        #[serde(default)]
+        cumulative: bool,
+    },
     // ---- losing Force from a place (AR Losing Force - From X)
     /// Lose N Force from a pile first ("lose 4 Force from Reserve Deck"); what that pile
     /// cannot give is lost from anywhere else, as the losing player chooses.
