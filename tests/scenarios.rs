@@ -809,3 +809,24 @@ fn a_source_may_name_an_example_inside_a_section() {
     let bad = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.no-such#2\n");
     assert!(scenario::load_str(Path::new("s.yaml"), &bad, Some(&c as &dyn SectionIds)).is_err());
 }
+
+/// Unknown keys are rejected inside an ability's effects too (a misspelt or
+/// invented option is never silently dropped).
+#[test]
+fn an_unknown_key_inside_an_effect_is_rejected() {
+    let text = "game: swccg
+title: t
+swccg:
+  turn: light
+  phase: deploy
+  cards:
+    a: {title: A, side: light, type: interrupt, subtype: lost, abilities: [{kind: top_level, effect: [{add_power: {card: this, amount: {value: 1}, colour: red}}]}]}
+  light:
+    hand: [a]
+script:
+  - {light: play, card: a}
+";
+    let e = load_err(text);
+    assert!(e.starts_with("s.yaml:7:"), "{e}");
+    assert!(e.contains("unknown field `colour`"), "{e}");
+}

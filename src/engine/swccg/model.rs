@@ -1112,7 +1112,7 @@ pub enum Amount {
 /// One step of an ability's result. Steps are carried out in the order listed
 /// (AR: automatic actions on a single card happen in the order on the card).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Effect {
     /// Cancel an action on the stack.
     Cancel(CardRef),
