@@ -238,8 +238,8 @@ fn battle_with(
             ix: Some(c),
         });
     }
-    conditional_draws(st, &mut cards);
-    let modifiers = card_modifiers(st, at, &cards, &names);
+    conditional_draws(st, &mut cards, initiator);
+    let modifiers = card_modifiers(st, at, &cards, &names, initiator);
     Battle {
         location: st.locations[at].title.clone(),
         site: siege.is_some()
@@ -277,6 +277,7 @@ fn card_modifiers(
     at: usize,
     cards: &[Card],
     names: &BattleNames,
+    initiator: BoardSide,
 ) -> Vec<battle::ModSpec> {
     let mut here = cards_at(st, at);
     if let Some(s) = super::besieged::siege_at(st, at) {
@@ -303,6 +304,7 @@ fn card_modifiers(
             let in_battle = text_when::InBattle {
                 participants: &participants,
                 destinies: destiny_count(&m.target),
+                initiator,
             };
             if !text_when::holds(st, c, &m.when, Some(in_battle)) {
                 continue;
@@ -345,7 +347,7 @@ fn card_modifiers(
 /// "When piloting Red 2, … draws one battle destiny if not able to otherwise": a
 /// card's conditional text, read for each card of the battle that has no such
 /// printed number.
-fn conditional_draws(st: &State, cards: &mut [Card]) {
+fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
     let participants: Vec<CardIx> = cards
         .iter()
         .filter(|x| !x.battled_this_turn && !x.elsewhere)
@@ -359,6 +361,7 @@ fn conditional_draws(st: &State, cards: &mut [Card]) {
         let b = text_when::InBattle {
             participants: &participants,
             destinies: true,
+            initiator,
         };
         card.draws_if_unable = st
             .def(c)

@@ -5,7 +5,7 @@
 //! battle" (AR Prepositions; Present versus Present With; Participating In Battle -
 //! In A Battle Together), and "anything he pilots", "each Rebel present with her".
 
-use super::model::{CardType, Filter, LocKind, SectorKind};
+use super::model::{CardType, Filter, LocKind, SectorKind, Side};
 use super::state::{CardIx, State, Zone};
 use serde::Deserialize;
 
@@ -13,8 +13,15 @@ pub const PREPOSITIONS: &str = "swccg.ar.prepositions";
 pub const PRESENT_WITH: &str = "swccg.ar.present-versus-present-with";
 pub const IN_BATTLE_TOGETHER: &str = "swccg.ar.participating-in-battle-in-a-battle-together-in-battle-with-involved-in-the-same-battle";
 
+pub const INITIATE_THE_BATTLE: &str = "swccg.ar.initiate-the-battle";
+
 /// Every section this file cites.
-pub const IDS: &[&str] = &[PREPOSITIONS, PRESENT_WITH, IN_BATTLE_TOGETHER];
+pub const IDS: &[&str] = &[
+    PREPOSITIONS,
+    PRESENT_WITH,
+    IN_BATTLE_TOGETHER,
+    INITIATE_THE_BATTLE,
+];
 
 /// The name a modifier's target uses for the starship or vehicle the card pilots
 /// ("adds 2 to maneuver of anything he pilots").
@@ -50,9 +57,17 @@ pub struct Cond {
     /// The source is at a site of this system ("at a Death Star site").
     #[serde(default)]
     pub at_site_of: Option<String>,
+    /// The source is at a site that is not of this system ("at a site other than a
+    /// Hoth site").
+    #[serde(default)]
+    pub not_at_site_of: Option<String>,
     /// The source is at a site ("in battles at same site").
     #[serde(default)]
     pub at_site: bool,
+    /// The source participates in a battle the opponent initiated ("when defending a
+    /// battle").
+    #[serde(default)]
+    pub defending: bool,
     /// The source participates in the battle under way ("when in battle").
     #[serde(default)]
     pub in_battle: bool,
@@ -80,6 +95,8 @@ pub struct Each {
 pub struct InBattle<'a> {
     pub participants: &'a [CardIx],
     pub destinies: bool,
+    /// The player who initiated the battle.
+    pub initiator: Side,
 }
 
 /// The starship or vehicle card `s` pilots, if any: `s` is a pilot aboard it.
@@ -202,17 +219,26 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     if k.at_site && !l.is_some_and(|l| is_site(st, l)) {
         return false;
     }
-    if let Some(sys) = &k.at_site_of {
-        let of = l.is_some_and(|l| {
+    let site_of = |sys: &str| {
+        l.is_some_and(|l| {
             is_site(st, l)
                 && super::prepositions::planet_title(st, l)
                     .is_some_and(|t| t.eq_ignore_ascii_case(sys))
-        });
-        if !of {
-            return false;
-        }
+        })
+    };
+    if k.at_site_of.as_deref().is_some_and(|x| !site_of(x)) {
+        return false;
     }
-    !k.in_battle || battle.is_some_and(|b| b.participants.contains(&s))
+    if let Some(x) = &k.not_at_site_of
+        && (!l.is_some_and(|l| is_site(st, l)) || site_of(x))
+    {
+        return false;
+    }
+    let fights = battle.is_some_and(|b| b.participants.contains(&s));
+    if k.defending && !(fights && battle.is_some_and(|b| b.initiator != st.owner(s))) {
+        return false;
+    }
+    !k.in_battle || fights
 }
 
 /// Do all the conditions hold for the text of `s`? Outside a battle (`battle` none),
