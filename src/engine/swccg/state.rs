@@ -382,7 +382,7 @@ impl State {
             return false;
         }
         if let Some(b) = &f.at_least
-            && !self.value(c, b.stat).is_some_and(|v| v >= b.value)
+            && self.value(c, b.stat).is_none_or(|v| v < b.value)
         {
             return false;
         }
