@@ -283,11 +283,7 @@ fn card_modifiers(
     if let Some(s) = super::besieged::siege_at(st, at) {
         here.retain(|&c| super::besieged::in_siege(st, s, c));
     }
-    let participants: Vec<CardIx> = cards
-        .iter()
-        .filter(|x| !x.battled_this_turn && !x.elsewhere)
-        .filter_map(|x| x.ix)
-        .collect();
+    let participants = participants(cards);
     let mut out = Vec::new();
     for c in 0..st.cards.len() {
         let d = st.def(c);
@@ -348,11 +344,7 @@ fn card_modifiers(
 /// card's conditional text, read for each card of the battle that has no such
 /// printed number.
 fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
-    let participants: Vec<CardIx> = cards
-        .iter()
-        .filter(|x| !x.battled_this_turn && !x.elsewhere)
-        .filter_map(|x| x.ix)
-        .collect();
+    let participants = participants(cards);
     for card in cards.iter_mut() {
         let Some(c) = card.ix else { continue };
         if card.draws_if_unable.is_some() {
@@ -370,6 +362,16 @@ fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
             .find(|x| text_when::holds(st, c, &x.when, Some(b)))
             .map(|x| x.draws);
     }
+}
+
+/// The board cards that take part in the battle (not those that battled earlier this
+/// turn, nor those elsewhere).
+fn participants(cards: &[Card]) -> Vec<CardIx> {
+    cards
+        .iter()
+        .filter(|x| !x.battled_this_turn && !x.elsewhere)
+        .filter_map(|x| x.ix)
+        .collect()
 }
 
 /// Is the value a number of destinies (whose adders must participate in the battle)?
