@@ -81,6 +81,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
         .chain(swjudge::engine::swccg::values::cite::ALL)
         .chain(swjudge::engine::swccg::deploy_cost::IDS)
+        .chain(swjudge::engine::swccg::text_when::IDS)
         .chain(swjudge::engine::swccg::deploy_cost::EFFECT_IDS)
         .chain(swjudge::engine::swccg::retarget::IDS)
         .chain(swjudge::engine::swccg::value_resets::IDS)

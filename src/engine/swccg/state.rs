@@ -381,6 +381,11 @@ impl State {
         {
             return false;
         }
+        if let Some(b) = &f.at_least
+            && self.value(c, b.stat).is_none_or(|v| v < b.value)
+        {
+            return false;
+        }
         if !super::objective::card_tests(d, f) {
             return false;
         }
