@@ -43,12 +43,14 @@ pub const MAX_LIMIT: usize = 1000;
 const RERANK: usize = 60;
 /// Score factor of imported card documents for a question about the rules
 /// (one that names no card and does not ask what a card does).
-const CARDS_FOR_RULES: f32 = 0.45;
+const CARDS_FOR_RULES: f32 = 0.5;
+/// Further factor of a card's own text (not a ruling on it) for such a question.
+const CARD_TEXT_FOR_RULES: f32 = 0.6;
 /// Score factor of the documents of a card the question names.
 const NAMED_CARD: f32 = 1.5;
 /// Score factor of a worked example, unless the question asks for one: an
 /// example comes under the rule it illustrates.
-const EXAMPLE: f32 = 0.75;
+const EXAMPLE: f32 = 0.55;
 /// Times a search is tried again on an index rebuilt or switched under it.
 const ATTEMPTS: usize = 3;
 
@@ -133,6 +135,7 @@ struct Columns {
     id_rank: Column<u64>,
     game: Column<u64>,
     from_db: Column<u64>,
+    kind: Column<u64>,
 }
 
 /// The search index. Searching needs only the index; the corpus it was built
@@ -247,6 +250,7 @@ impl Index {
                 id_rank: ff.u64("id_rank").map_err(ix_err)?,
                 game: ff.u64("game_ord").map_err(ix_err)?,
                 from_db: ff.u64("from_db").map_err(ix_err)?,
+                kind: ff.u64("kind_ord").map_err(ix_err)?,
             });
         }
         let analyzer = index.tokenizer_for_field(fields.body).map_err(ix_err)?;
@@ -334,10 +338,10 @@ impl Index {
         };
         let mut ranked = self.ranked(tq.as_ref(), q.limit.max(RERANK))?;
         rank::refine(searcher, &self.fields, &plan, &mut ranked);
-        self.weigh_cards(q, &plan, factors.database, &mut ranked)?;
+        self.weigh_cards(q, &plan, &mut ranked)?;
         // Nothing is an answer unless the best answers enough of the question;
         // then hits that cover some of it follow.
-        if !ranked.iter().any(|r| r.answer >= rank::MIN_COVER) {
+        if !ranked.iter().any(|r| r.gate >= rank::MIN_COVER) {
             return Ok(Vec::new());
         }
         ranked.retain(|r| r.cover >= rank::MIN_COVER_FOLLOWING);
@@ -361,8 +365,8 @@ impl Index {
     /// Imported card documents for what the question is: those of a card it
     /// names rank over rule sections; for a question about the rules (no card
     /// named, no card asked about), under them, and a card's title is then no
-    /// part of its answer. `first` is the factor the first pass gave them.
-    fn weigh_cards(&self, q: &Query, plan: &query::Plan, first: f32, cands: &mut [Ranked]) -> Result<()> {
+    /// part of its answer.
+    fn weigh_cards(&self, q: &Query, plan: &query::Plan, cands: &mut [Ranked]) -> Result<()> {
         let mut named = vec![false; cands.len()];
         let mut analyzer = self.analyzer.clone();
         for (i, c) in cands.iter().enumerate().filter(|(_, c)| c.from_db) {
@@ -371,14 +375,20 @@ impl Index {
         }
         let card_question = plan.asks_card || named.contains(&true) || q.kind.is_some();
         for (c, named) in cands.iter_mut().zip(named).filter(|(c, _)| c.from_db) {
+            // What the first pass gave, as [`factors`] sets it.
+            let first = match (rules_question(q, plan), c.card_text) {
+                (true, true) => CARDS_FOR_RULES * CARD_TEXT_FOR_RULES,
+                (true, false) => CARDS_FOR_RULES,
+                (false, _) => 1.0,
+            };
             let target = match (named, card_question) {
                 (true, _) => NAMED_CARD,
                 (false, true) => 1.0,
-                (false, false) => CARDS_FOR_RULES,
+                (false, false) => first,
             };
             c.score *= target / first;
             if !named {
-                c.answer -= c.titled;
+                c.gate -= c.titled;
             }
         }
         Ok(())
@@ -422,9 +432,11 @@ impl Index {
                 addr,
                 game: cols.game.first(addr.doc_id).unwrap_or(0) as usize,
                 from_db: cols.from_db.first(addr.doc_id) == Some(1),
+                card_text: cols.kind.first(addr.doc_id) == Some(DocKind::Card.ord() as u64),
                 cover: 0.0,
                 answer: 0.0,
                 titled: 0.0,
+                gate: 0.0,
             });
         }
         Ok(out)
@@ -436,21 +448,25 @@ impl Index {
 /// and the card databases' (under rule sections unless the question asks
 /// about a card or `--kind` says what it wants).
 fn factors(q: &Query, plan: &query::Plan, game: [f32; 3]) -> cover::Factors {
+    let rules_question = rules_question(q, plan);
     let kind = DocKind::ALL.map(|k| match q.kind {
         Some(wanted) => f32::from(u8::from(k == wanted)),
         None if k == DocKind::Example && !plan.asks_example => EXAMPLE,
+        None if k == DocKind::Card && rules_question => CARD_TEXT_FOR_RULES,
         None => 1.0,
     });
-    let database = if plan.asks_card || q.kind.is_some() {
-        1.0
-    } else {
-        CARDS_FOR_RULES
-    };
+    let database = if rules_question { CARDS_FOR_RULES } else { 1.0 };
     cover::Factors {
         game,
         kind,
         database,
     }
+}
+
+/// Whether the first pass takes `q` for a question about the rules: it does
+/// not ask about a card, and `--kind` does not say what it wants.
+fn rules_question(q: &Query, plan: &query::Plan) -> bool {
+    !plan.asks_card && q.kind.is_none()
 }
 
 fn ix_err(e: tantivy::TantivyError) -> Error {

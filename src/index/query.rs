@@ -29,6 +29,9 @@ const TITLE_BOOST: f32 = 2.0;
 const BODY_BOOST: f32 = 1.0;
 const SYNONYM_WEIGHT: f32 = 0.7;
 const FUZZY_WEIGHT: f32 = 0.8;
+/// Share of its weight a word the index lacks covers when a close word is
+/// found: a typo is likely, an unrelated word just as likely.
+const FUZZY_COVER: f32 = 0.5;
 const TIE_BREAKER: f32 = 0.25;
 /// Bonus for two neighbouring query words found next to each other, or one
 /// word apart ("reserve deck", "reserve the deck").
@@ -106,6 +109,15 @@ impl Group {
     /// Whether the word itself (not a synonym) occurs in the index.
     fn known(&self) -> bool {
         self.variants[0].known
+    }
+
+    /// The share of the question this group covers when found.
+    pub fn covers(&self) -> f32 {
+        if self.fuzzy {
+            self.weight * FUZZY_COVER
+        } else {
+            self.weight
+        }
     }
 
     fn is_phrase(&self) -> bool {
@@ -560,7 +572,7 @@ impl Plan {
             }
             if !disjuncts.is_empty() {
                 let q = DisjunctionMaxQuery::with_tie_breaker(disjuncts, TIE_BREAKER);
-                clauses.push((Box::new(q), g.weight));
+                clauses.push((Box::new(q), g.covers()));
             }
         }
         if clauses.is_empty() {

@@ -11,7 +11,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
 
 /// A document covering less than this share of the query's weight is no answer.
-pub const MIN_COVER: f32 = 0.4;
+pub const MIN_COVER: f32 = 0.55;
 /// Once one document is an answer, others covering this share are shown too.
 pub const MIN_COVER_FOLLOWING: f32 = 0.25;
 /// Width, in words, of the passage the words of a question should fall in.
@@ -41,13 +41,19 @@ pub struct Ranked {
     pub game: usize,
     /// Whether the document comes from an imported card database.
     pub from_db: bool,
+    /// Whether the document is a card's own text.
+    pub card_text: bool,
     /// Share of the query's weight the document covers (title or body).
     pub cover: f32,
     /// Share of the query's weight covered by the best passage of the body
     /// (and, for a rulebook section, its title).
     pub answer: f32,
-    /// The part of `answer` its title gives.
+    /// The part of `gate` its title gives.
     pub titled: f32,
+    /// The share that decides whether the document answers the question at
+    /// all: `answer`, less its title's part for a card the question does
+    /// not name.
+    pub gate: f32,
 }
 
 /// Score factors per game inferred from the question's words, and whether the
@@ -177,16 +183,20 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         mine.sort_unstable();
         let titled = |gi: usize| in_title[ci * groups + gi];
         let anywhere = |gi: usize| titled(gi) || mine.iter().any(|m| m.1 == gi);
-        let covered: f32 = (0..groups).filter(|&gi| anywhere(gi)).map(|gi| plan.groups[gi].weight).sum();
-        let (best, in_best) = best_window(mine, |gi| plan.groups[gi].weight, &mut count);
+        let covers = |gi: usize| plan.groups[gi].covers();
+        let covered: f32 = (0..groups).filter(|&gi| anywhere(gi)).map(covers).sum();
+        let (best, in_best) = best_window(mine, covers, &mut count);
         let title_only: f32 = (0..groups)
             .filter(|&gi| titled(gi) && !in_best.contains(&gi))
-            .map(|gi| plan.groups[gi].weight)
+            .map(covers)
             .sum();
         let answer = best + TITLE_SHARE * title_only;
         c.cover = (covered / total).min(1.0);
         c.answer = (answer / total).min(1.0);
-        c.titled = TITLE_SHARE * title_only / total;
+        // Whether the question is answered at all: a title holding words of
+        // it counts in full (a heading names its subject).
+        c.titled = title_only / total;
+        c.gate = ((best + title_only) / total).min(1.0);
         if covered > 0.0 {
             // The first pass scaled by the share covered anywhere; what counts is
             // the share the best passage answers, with the title's help.
@@ -287,9 +297,11 @@ mod tests {
             addr: DocAddress::new(0, 0),
             game,
             from_db: false,
+            card_text: false,
             cover: 1.0,
             answer: 1.0,
             titled: 0.0,
+            gate: 1.0,
         }
     }
 
