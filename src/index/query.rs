@@ -31,7 +31,7 @@ const SYNONYM_WEIGHT: f32 = 0.7;
 const FUZZY_WEIGHT: f32 = 0.8;
 /// Share of its weight a word the index lacks covers when a close word is
 /// found: a typo is likely, an unrelated word just as likely.
-const FUZZY_COVER: f32 = 0.5;
+const FUZZY_COVER: f32 = 0.75;
 const TIE_BREAKER: f32 = 0.25;
 /// Bonus for two neighbouring query words found next to each other, or one
 /// word apart ("reserve deck", "reserve the deck").
@@ -437,9 +437,9 @@ fn word_groups(
     Ok(groups)
 }
 
-/// A word the corpus never uses (and no close word stands in for) weighs what
-/// the known words weigh on average: it should not decide alone whether a
-/// document answers the question. Numbers, negations and modals weigh at
+/// A word the corpus never uses weighs what the weightiest known word
+/// weighs: a question whose main words the rulebooks and cards never use is
+/// not theirs to answer. Numbers, negations and modals weigh at
 /// least [`SMALL_WORD_FLOOR`] of that average.
 fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize]) {
     let known: Vec<f32> = groups
@@ -451,13 +451,14 @@ fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize
         return;
     }
     let mean = known.iter().sum::<f32>() / known.len() as f32;
+    let max = known.iter().copied().fold(0.0, f32::max);
     for g in groups.iter_mut() {
         let stem = &g.variants[0].stems[0];
         let small = chosen
             .iter()
             .any(|&i| words[i].stem == *stem && is_small_but_decisive(&words[i].lower));
         if !g.known() && g.variants.iter().all(|v| !v.known || v.weight == FUZZY_WEIGHT) {
-            g.weight = mean;
+            g.weight = max;
         } else if small {
             g.weight = g.weight.max(mean * SMALL_WORD_FLOOR);
         }
@@ -518,7 +519,7 @@ fn close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
 fn fuzzy_distance(stem: &str) -> Option<u8> {
     match stem.chars().count() {
         0..=3 => None,
-        4..=8 => Some(1),
+        4..=5 => Some(1),
         _ => Some(2),
     }
 }
@@ -650,7 +651,8 @@ mod tests {
     #[test]
     fn short_stems_are_not_fuzzed() {
         assert_eq!(fuzzy_distance("die"), None);
-        assert_eq!(fuzzy_distance("shield"), Some(1));
+        assert_eq!(fuzzy_distance("shiel"), Some(1));
+        assert_eq!(fuzzy_distance("dockng"), Some(2));
         assert_eq!(fuzzy_distance("uniqueness"), Some(2));
     }
 }

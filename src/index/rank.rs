@@ -11,7 +11,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
 
 /// A document covering less than this share of the query's weight is no answer.
-pub const MIN_COVER: f32 = 0.55;
+pub const MIN_COVER: f32 = 0.4;
 /// Once one document is an answer, others covering this share are shown too.
 pub const MIN_COVER_FOLLOWING: f32 = 0.25;
 /// Width, in words, of the passage the words of a question should fall in.
@@ -197,6 +197,12 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         // it counts in full (a heading names its subject).
         c.titled = title_only / total;
         c.gate = ((best + title_only) / total).min(1.0);
+        // A question of several words none of which the index holds as
+        // written (only close words) is not about these games.
+        let exact = (0..groups).any(|gi| anywhere(gi) && !plan.groups[gi].fuzzy);
+        if groups > 1 && !exact {
+            c.gate = 0.0;
+        }
         if covered > 0.0 {
             // The first pass scaled by the share covered anywhere; what counts is
             // the share the best passage answers, with the title's help.

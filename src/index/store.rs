@@ -32,6 +32,7 @@ use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{Directory, DirectoryLock, FileHandle, Lock, OwnedBytes, WatchCallback, WatchHandle, WritePtr};
 use tantivy::{HasLen, Index, TantivyDocument};
@@ -43,7 +44,10 @@ const FORMAT: &str = "swjudge-index-11";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 64 << 20;
 /// A build folder left this long is taken for an abandoned one and removed.
-const ABANDONED: std::time::Duration = std::time::Duration::from_secs(600);
+const ABANDONED: Duration = Duration::from_secs(600);
+/// A superseded generation is kept this long, for the searches (and the
+/// build that wrote it) still opening it.
+const GRACE: Duration = Duration::from_secs(10);
 
 /// Fingerprint of the sources `paths` name (what the index records): the
 /// built-in rulebook's is known when the binary is built; a rulebook on
@@ -205,16 +209,20 @@ fn remove_superseded(index_dir: &Path, ours: &Path) {
     for entry in rd.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        let old = |p: &Path| {
+        let older = |p: &Path, than: Duration| {
             std::fs::metadata(p)
                 .and_then(|m| m.modified())
                 .ok()
                 .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age > ABANDONED)
+                .is_some_and(|age| age > than)
         };
         let remove = match name.as_str() {
-            n if n.starts_with("gen-") => Some(&path) != keep.as_ref() && path != ours,
-            n if n.starts_with(".build-") || n.starts_with(&format!(".{CURRENT}-")) => old(&path),
+            n if n.starts_with("gen-") => {
+                Some(&path) != keep.as_ref() && path != ours && older(&path, GRACE)
+            }
+            n if n.starts_with(".build-") || n.starts_with(&format!(".{CURRENT}-")) => {
+                older(&path, ABANDONED)
+            }
             "sections" => true,
             n => n.starts_with(".sections."),
         };
