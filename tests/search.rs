@@ -1203,3 +1203,27 @@ fn searches_survive_rebuilds_and_damage() {
         assert_eq!(json(o)[0]["id"], "destiny.rr.shields", "{}", stdout(o));
     }
 }
+
+/// `search` fits its text to the terminal width (`COLUMNS`), as every
+/// command does: no line is wider, but for one word too long to break.
+#[test]
+fn search_output_fits_the_width() {
+    let tmp = TempDir::new("search-width");
+    for cols in [50, 80] {
+        let o = fx(&tmp)
+            .env("COLUMNS", cols.to_string())
+            .args(["search", "shields"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.lines().count() > 3, "{out}");
+        for line in out.lines() {
+            let long = line.chars().count() > cols;
+            assert!(
+                !long || line.split_whitespace().count() <= 2,
+                "{cols} columns: {line:?}"
+            );
+        }
+    }
+}

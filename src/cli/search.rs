@@ -23,6 +23,25 @@ pub struct Args {
     pub limit: usize,
 }
 
+/// `text` wrapped to `width` columns, line by line, each continuation
+/// indented as its line is (IDs are never split: they hold no spaces).
+fn fit(text: &str, width: usize) -> String {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let body = line.trim_start_matches(' ');
+            let indent = &line[..line.len() - body.len()];
+            let rest = if indent.is_empty() { "    " } else { indent };
+            render::wrap_hanging(body, width, indent, rest)
+        })
+        .collect();
+    let mut out = lines.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
 fn parse_game(s: &str) -> Result<Game, String> {
     Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
 }
@@ -62,7 +81,8 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {
-        super::out(&render::search::text(&hits, ctx.style.color))?;
+        let text = render::search::text(&hits, ctx.style.color);
+        super::out(&fit(&text, ctx.style.width))?;
     }
     if hits.is_empty() {
         let scope = match (q.game, q.kind) {
