@@ -972,7 +972,10 @@ fn tally(index: &Index, questions: &[&Question], misses: &mut Vec<String>) -> Ta
         let anywhere = top5(index, q, None);
         t.any_game += usize::from(anywhere.iter().any(|id| q.expect.contains(id)));
         if !found || top.first().is_none_or(|id| !q.expect.contains(id)) {
-            misses.push(format!("  {:?} ({}) expected {:?}, got {top:?}", q.q, q.game, q.expect));
+            misses.push(format!(
+                "  {:?} ({}) expected {:?}, got {top:?}",
+                q.q, q.game, q.expect
+            ));
         }
     }
     t
@@ -1006,13 +1009,18 @@ fn search_quality_with_the_real_card_databases() {
     let tuning = tally(&index, &split(false), &mut misses);
     let held = tally(&index, &split(true), &mut Vec::new());
     // The rulebook questions of the committed evaluation, the cards in.
-    let rules: Eval = swjudge::yaml::load_file(&root().join("tests/data/search-eval.yaml")).unwrap();
+    let rules: Eval =
+        swjudge::yaml::load_file(&root().join("tests/data/search-eval.yaml")).unwrap();
     let sections: Vec<&Question> = rules
         .questions
         .iter()
         .filter(|q| q.expect.iter().all(|id| !id.contains('#')))
         .collect();
-    let rules_held: Vec<&Question> = sections.iter().copied().filter(|q| q.split.is_some()).collect();
+    let rules_held: Vec<&Question> = sections
+        .iter()
+        .copied()
+        .filter(|q| q.split.is_some())
+        .collect();
     let rules_tally = tally(&index, &rules_held, &mut Vec::new());
     let off: OffTopic =
         swjudge::yaml::load_file(&root().join("tests/data/search-offtopic.yaml")).unwrap();
@@ -1025,24 +1033,45 @@ fn search_quality_with_the_real_card_databases() {
     println!("misses (tuning split):\n{}", misses.join("\n"));
     println!("{}", tuning.line("table talk, tuning split"));
     println!("{}", held.line("table talk, held-out split"));
-    println!("{}", rules_tally.line("rulebook questions (held out), cards imported"));
+    println!(
+        "{}",
+        rules_tally.line("rulebook questions (held out), cards imported")
+    );
     println!(
         "off-topic answered: {} of {} ({answered:?})",
         answered.len(),
         off.questions.len()
     );
-    assert!(held.asked >= 30, "a held-out split of at least 30 questions");
+    assert!(
+        held.asked >= 30,
+        "a held-out split of at least 30 questions"
+    );
     assert!(off.questions.len() >= 20);
     let pct = Tally::pct;
     for (what, got, floor) in [
-        ("recall@5 with the game", pct(held.in_game, held.asked), 95.0),
-        ("recall@5 without a game", pct(held.any_game, held.asked), 90.0),
+        (
+            "recall@5 with the game",
+            pct(held.in_game, held.asked),
+            95.0,
+        ),
+        (
+            "recall@5 without a game",
+            pct(held.any_game, held.asked),
+            90.0,
+        ),
         ("rank 1", pct(held.first, held.asked), 75.0),
-        ("rulebook questions, recall@5", pct(rules_tally.in_game, rules_tally.asked), 90.0),
+        (
+            "rulebook questions, recall@5",
+            pct(rules_tally.in_game, rules_tally.asked),
+            90.0,
+        ),
     ] {
         assert!(got >= floor, "held-out {what}: {got:.1}% below {floor}%");
     }
-    assert!(answered.len() * 20 <= off.questions.len(), "off-topic answered: {answered:?}");
+    assert!(
+        answered.len() * 20 <= off.questions.len(),
+        "off-topic answered: {answered:?}"
+    );
 }
 
 /// Questions nothing in the corpus answers find nothing (exit 1 on the command line).

@@ -190,8 +190,6 @@ fn lead(text: &str, max: usize) -> String {
     format!("{}…", text[..cut].trim_end())
 }
 
-
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,7 +205,9 @@ mod tests {
     fn snippets_begin_at_a_sentence_near_the_fragment() {
         let text = "First sentence here. The answer is 3 shields. More follows on and on.";
         let at = text.find("answer").unwrap();
-        let (s, hl) = sentence_snippet(text, at..at + 17, vec![0..6]);
+        let answer = 0..6;
+        let end = text.find(" More").unwrap();
+        let (s, hl) = sentence_snippet(text, at..end, [answer].into());
         assert!(s.starts_with("The answer is 3 shields"), "{s}");
         assert_eq!(&s[hl[0].clone()], "answer");
         let long = format!("{} tail words", "x".repeat(200));

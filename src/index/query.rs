@@ -74,14 +74,27 @@ const TERMS_OF_ART: &[&[&str]] = &[
     &["in", "front", "of"],
 ];
 
-
 /// Words that negate or limit what follows, and modals: they change a ruling,
 /// so they keep a weight even when the rulebooks use them everywhere.
 fn is_small_but_decisive(w: &str) -> bool {
     matches!(
         w,
-        "not" | "no" | "never" | "cannot" | "only" | "once" | "must" | "may" | "already"
-            | "without" | "twice" | "each" | "every" | "per" | "before" | "after"
+        "not"
+            | "no"
+            | "never"
+            | "cannot"
+            | "only"
+            | "once"
+            | "must"
+            | "may"
+            | "already"
+            | "without"
+            | "twice"
+            | "each"
+            | "every"
+            | "per"
+            | "before"
+            | "after"
     ) || w.chars().all(|c| c.is_ascii_digit())
 }
 
@@ -249,7 +262,9 @@ fn asks_about_a_card(words: &[Word]) -> bool {
     let has = |w: &str| words.iter().any(|x| x.lower == w);
     has("card")
         || has("cards")
-        || (has("what") && (has("do") || has("does")) && words.last().is_some_and(|w| w.lower == "do"))
+        || (has("what")
+            && (has("do") || has("does"))
+            && words.last().is_some_and(|w| w.lower == "do"))
         || has("text")
         || has("errata")
         || has("erratum")
@@ -372,7 +387,12 @@ pub fn plan(
         stems: words.iter().map(|w| w.stem.clone()).collect(),
         asks_card: asks_about_a_card(&words),
         asks_example,
-        capitals: words.iter().skip(1).filter(|w| w.capital).map(|w| w.stem.clone()).collect(),
+        capitals: words
+            .iter()
+            .skip(1)
+            .filter(|w| w.capital)
+            .map(|w| w.stem.clone())
+            .collect(),
     })
 }
 
@@ -388,7 +408,10 @@ fn word_groups(
     let mut groups: Vec<Group> = Vec::new();
     for &i in chosen {
         let w = &words[i];
-        if groups.iter().any(|g| g.variants[0].stems == [w.stem.clone()]) {
+        if groups
+            .iter()
+            .any(|g| g.variants[0].stems == [w.stem.clone()])
+        {
             continue;
         }
         let own = look.df(&w.stem)?;
@@ -457,7 +480,11 @@ fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize
         let small = chosen
             .iter()
             .any(|&i| words[i].stem == *stem && is_small_but_decisive(&words[i].lower));
-        if !g.known() && g.variants.iter().all(|v| !v.known || v.weight == FUZZY_WEIGHT) {
+        if !g.known()
+            && g.variants
+                .iter()
+                .all(|v| !v.known || v.weight == FUZZY_WEIGHT)
+        {
             g.weight = max;
         } else if small {
             g.weight = g.weight.max(mean * SMALL_WORD_FLOOR);
@@ -546,12 +573,13 @@ impl Plan {
     /// it holds every content word of the title, and either the title has
     /// several, or the question writes it with a capital or asks about a card.
     pub fn names(&self, title: &[String]) -> bool {
-        let content: Vec<&String> = title.iter().filter(|s| !is_stop(s) && !is_letter(s)).collect();
+        let content: Vec<&String> = title
+            .iter()
+            .filter(|s| !is_stop(s) && !is_letter(s))
+            .collect();
         match content.as_slice() {
             [] => false,
-            [one] => {
-                self.stems.contains(one) && (self.asks_card || self.capitals.contains(one))
-            }
+            [one] => self.stems.contains(one) && (self.asks_card || self.capitals.contains(one)),
             several => several.iter().all(|s| self.stems.contains(s)),
         }
     }
@@ -586,7 +614,10 @@ impl Plan {
             if !(pair[0].known() && pair[1].known()) {
                 continue;
             }
-            let stems = [pair[0].variants[0].stems[0].clone(), pair[1].variants[0].stems[0].clone()];
+            let stems = [
+                pair[0].variants[0].stems[0].clone(),
+                pair[1].variants[0].stems[0].clone(),
+            ];
             let disjuncts = [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)]
                 .map(|(field, boost)| leaf(field, &stems, PAIR_BOOST * boost, 1));
             clauses.push((Box::new(DisjunctionMaxQuery::new(disjuncts.into())), 0.0));
@@ -642,10 +673,22 @@ mod tests {
     #[test]
     fn card_questions_are_told_from_rules_questions() {
         let mut a = text::analyzer();
-        assert!(asks_about_a_card(&split("what does Vader's Cape do", &mut a)));
-        assert!(asks_about_a_card(&split("which card cancels a drain", &mut a)));
-        assert!(!asks_about_a_card(&split("what do I do when my deck is empty", &mut a)));
-        assert!(!asks_about_a_card(&split("can I react to my own battle", &mut a)));
+        assert!(asks_about_a_card(&split(
+            "what does Vader's Cape do",
+            &mut a
+        )));
+        assert!(asks_about_a_card(&split(
+            "which card cancels a drain",
+            &mut a
+        )));
+        assert!(!asks_about_a_card(&split(
+            "what do I do when my deck is empty",
+            &mut a
+        )));
+        assert!(!asks_about_a_card(&split(
+            "can I react to my own battle",
+            &mut a
+        )));
     }
 
     #[test]

@@ -72,7 +72,11 @@ pub fn game_prior(searcher: &Searcher, f: &Fields, plan: &Plan, sections: u32) -
         totals[game_of(doc)] += 1;
     }
     let mut evidence = [0.0f32; 3];
-    for g in plan.groups.iter().filter(|g| g.variants[0].stems.len() == 1) {
+    for g in plan
+        .groups
+        .iter()
+        .filter(|g| g.variants[0].stems.len() == 1)
+    {
         let mut counts = [0u32; 3];
         let term = Term::from_field_text(f.body, &g.variants[0].stems[0]);
         if let Some(mut p) = postings(seg, &term, IndexRecordOption::Basic) {
@@ -100,7 +104,11 @@ pub fn game_prior(searcher: &Searcher, f: &Fields, plan: &Plan, sections: u32) -
 }
 
 /// The postings of `term` in `seg`, when it has any.
-fn postings(seg: &tantivy::SegmentReader, term: &Term, option: IndexRecordOption) -> Option<SegmentPostings> {
+fn postings(
+    seg: &tantivy::SegmentReader,
+    term: &Term,
+    option: IndexRecordOption,
+) -> Option<SegmentPostings> {
     seg.inverted_index(term.field())
         .ok()?
         .read_postings(term, option)

@@ -34,7 +34,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
-use tantivy::directory::{Directory, DirectoryLock, FileHandle, Lock, OwnedBytes, WatchCallback, WatchHandle, WritePtr};
+use tantivy::directory::{
+    Directory, DirectoryLock, FileHandle, Lock, OwnedBytes, WatchCallback, WatchHandle, WritePtr,
+};
 use tantivy::{HasLen, Index, TantivyDocument};
 
 /// The file naming the generation in use.
@@ -54,13 +56,19 @@ const GRACE: Duration = Duration::from_secs(10);
 /// disk and the stored card data are hashed (xxh3).
 pub fn fingerprint(paths: &Paths) -> Result<String> {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    let builtin = paths.rulebook.file_name().is_some_and(|n| n == embedded::FINGERPRINT);
+    let builtin = paths
+        .rulebook
+        .file_name()
+        .is_some_and(|n| n == embedded::FINGERPRINT);
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     if builtin {
         h.update(embedded::FINGERPRINT.as_bytes());
     } else {
         for path in markdown_files(&paths.rulebook)? {
-            files.push((format!("rulebook/{}", rel_name(&paths.rulebook, &path)), path));
+            files.push((
+                format!("rulebook/{}", rel_name(&paths.rulebook, &path)),
+                path,
+            ));
         }
         if files.is_empty() {
             return Err(Error::Index(format!(
@@ -188,7 +196,10 @@ fn build_on_disk(index_dir: &Path, docs: &[Doc], fingerprint: &str) -> Result<In
 
 /// Point `CURRENT` at `generation`: written beside it, then renamed over it.
 fn point_at(index_dir: &Path, generation: &Path, tag: &str) -> Result<()> {
-    let name = generation.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = generation
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = index_dir.join(format!(".{CURRENT}-{tag}"));
     std::fs::write(&tmp, name).map_err(|e| Error::io(&tmp, e))?;
     std::fs::rename(&tmp, index_dir.join(CURRENT)).map_err(|e| {
@@ -294,7 +305,10 @@ impl HasLen for ReadFile {
 impl FileHandle for ReadFile {
     fn read_bytes(&self, range: Range<usize>) -> io::Result<OwnedBytes> {
         if range.start > range.end || range.end > self.len {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "read past the end"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "read past the end",
+            ));
         }
         let mut buf = vec![0; range.len()];
         read_at(&self.file, &mut buf, range.start as u64)?;
@@ -322,7 +336,10 @@ fn read_at(file: &std::fs::File, mut buf: &mut [u8], mut at: u64) -> io::Result<
 }
 
 impl Directory for ReadDir {
-    fn get_file_handle(&self, path: &Path) -> std::result::Result<Arc<dyn FileHandle>, OpenReadError> {
+    fn get_file_handle(
+        &self,
+        path: &Path,
+    ) -> std::result::Result<Arc<dyn FileHandle>, OpenReadError> {
         let full = self.root.join(path);
         let file = std::fs::File::open(&full).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => OpenReadError::FileDoesNotExist(path.to_path_buf()),
