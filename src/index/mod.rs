@@ -43,14 +43,14 @@ pub const MAX_LIMIT: usize = 1000;
 const RERANK: usize = 60;
 /// Score factor of imported card documents for a question about the rules
 /// (one that names no card and does not ask what a card does).
-const CARDS_FOR_RULES: f32 = 0.5;
+const CARDS_FOR_RULES: f32 = 0.4;
 /// Further factor of a card's own text (not a ruling on it) for such a question.
 const CARD_TEXT_FOR_RULES: f32 = 0.6;
 /// Score factor of the documents of a card the question names.
 const NAMED_CARD: f32 = 1.5;
 /// Score factor of a worked example, unless the question asks for one: an
 /// example comes under the rule it illustrates.
-const EXAMPLE: f32 = 0.55;
+const EXAMPLE: f32 = 0.4;
 /// Times a search is tried again on an index rebuilt or switched under it.
 const ATTEMPTS: usize = 3;
 
@@ -341,7 +341,11 @@ impl Index {
         self.weigh_cards(q, &plan, &mut ranked)?;
         // Nothing is an answer unless the best answers enough of the question;
         // then hits that cover some of it follow.
-        if !ranked.iter().any(|r| r.gate >= rank::MIN_COVER) {
+        let answers = |r: &Ranked| match plan.lacks_a_word() {
+            true => r.gate > rank::MIN_COVER_LACKING,
+            false => r.gate >= rank::MIN_COVER,
+        };
+        if !ranked.iter().any(answers) {
             return Ok(Vec::new());
         }
         ranked.retain(|r| r.cover >= rank::MIN_COVER_FOLLOWING);

@@ -569,6 +569,12 @@ fn leaf(field: Field, stems: &[String], boost: f32, slop: u32) -> Box<dyn Query>
 }
 
 impl Plan {
+    /// Whether a word of the question is one the index lacks (found, if at
+    /// all, through close words).
+    pub fn lacks_a_word(&self) -> bool {
+        self.groups.iter().any(|g| !g.is_phrase() && !g.known())
+    }
+
     /// Whether the question names the card titled with `title` (its stems):
     /// it holds every content word of the title, and either the title has
     /// several, or the question writes it with a capital or asks about a card.

@@ -12,6 +12,9 @@ use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, Term};
 
 /// A document covering less than this share of the query's weight is no answer.
 pub const MIN_COVER: f32 = 0.4;
+/// With a word the index lacks, a document must cover more than this share:
+/// one known word beside one unknown is no answer ("castling in chess").
+pub const MIN_COVER_LACKING: f32 = 0.5;
 /// Once one document is an answer, others covering this share are shown too.
 pub const MIN_COVER_FOLLOWING: f32 = 0.25;
 /// Width, in words, of the passage the words of a question should fall in.
