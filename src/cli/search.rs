@@ -24,15 +24,29 @@ pub struct Args {
 }
 
 /// `text` wrapped to `width` columns, line by line, each continuation
-/// indented as its line is (IDs are never split: they hold no spaces).
+/// indented as its line is. A hit's number and ID stay together on the
+/// first line (an ID is never split); its labels follow when they fit.
 fn fit(text: &str, width: usize) -> String {
     let lines: Vec<String> = text
         .lines()
         .map(|line| {
             let body = line.trim_start_matches(' ');
             let indent = &line[..line.len() - body.len()];
-            let rest = if indent.is_empty() { "    " } else { indent };
-            render::wrap_hanging(body, width, indent, rest)
+            if indent.len() >= 4 {
+                return render::wrap(body, width, indent);
+            }
+            let mut parts = body.splitn(3, ' ');
+            let head = format!(
+                "{indent}{} {}",
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or("")
+            );
+            match parts.next() {
+                Some(rest) if render::visible_len(line) > width => {
+                    format!("{head}\n{}", render::wrap(rest, width, "    "))
+                }
+                _ => line.to_string(),
+            }
         })
         .collect();
     let mut out = lines.join("\n");
