@@ -23,7 +23,6 @@ mod swtcg;
 
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::index::{Index, Query};
 use crate::paths::Paths;
 use crate::rulebook::Corpus;
 use die::DieFace;
@@ -392,8 +391,6 @@ pub struct CardDb {
     pub warnings: Vec<String>,
     /// The rulebook the errata and rulings came from, for "see also" by scan.
     pub corpus: Option<Corpus>,
-    /// The search index (which holds its own copy of the rulebook), for "see also".
-    pub index: Option<Index>,
 }
 
 impl CardDb {
@@ -435,29 +432,13 @@ impl CardDb {
             names,
             warnings: Vec::new(),
             corpus: None,
-            index: None,
         }
     }
 
-    /// Load imported data and the rulebook through the search index (built when
-    /// missing or stale). Without a usable index the rulebook is read directly
-    /// and "see also" falls back to a scan; without a rulebook, to nothing.
+    /// Load imported data and the rulebook that `paths` name; a rulebook
+    /// that cannot be loaded becomes a warning.
     pub fn open(paths: &Paths) -> Result<CardDb> {
-        let imported = load_imported(&paths.data_dir)?;
-        match Index::open_or_build(paths) {
-            Ok(ix) => {
-                let mut db = CardDb::build(imported, Some(ix.corpus()?));
-                db.index = Some(ix);
-                Ok(db)
-            }
-            Err(e) => {
-                let mut db = CardDb::load_with(imported, &paths.rulebook);
-                if db.corpus.is_some() {
-                    db.warnings.push(format!("search index unavailable ({e}); \"see also\" uses a plain scan of the rulebook"));
-                }
-                Ok(db)
-            }
-        }
+        CardDb::load(&paths.data_dir, &paths.rulebook)
     }
 
     /// Load imported data from `data_dir` and the corpus from `rulebook`; a
@@ -493,9 +474,6 @@ impl CardDb {
         let Some(card) = self.cards.get(index) else {
             return Vec::new();
         };
-        if let Some(ix) = &self.index {
-            return see_also_indexed(ix, card, limit);
-        }
         match &self.corpus {
             Some(c) => from_rulebook::see_also(c, card, limit),
             None => Vec::new(),
@@ -673,30 +651,6 @@ fn explain_source_errata(cards: &mut [Card]) {
                 in_rulebook.join(", ")
             )
         };
-    }
-}
-
-/// Sections the search index ranks for the card's title that really mention it
-/// (see [`from_rulebook::see_also_in`]); a scan of the index's corpus if the
-/// search fails.
-fn see_also_indexed(ix: &Index, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    let Some(needle) = from_rulebook::mention_needle(card) else {
-        return Vec::new();
-    };
-    let q = Query {
-        text: needle,
-        game: Some(card.game),
-        kind: None,
-        limit: limit.saturating_mul(8).clamp(20, 200),
-    };
-    let Ok(corpus) = ix.corpus() else {
-        return Vec::new();
-    };
-    match ix.search(&q) {
-        Ok(hits) => {
-            from_rulebook::see_also_in(hits.iter().filter_map(|h| corpus.get(&h.id)), card, limit)
-        }
-        Err(_) => from_rulebook::see_also(corpus, card, limit),
     }
 }
 
