@@ -7,6 +7,7 @@
 //! [`check`] is a pure function of the deck, the cards and the formats.
 
 pub mod destiny;
+mod load;
 pub mod read;
 pub mod resolve;
 pub mod swccg;
@@ -17,6 +18,8 @@ use crate::cards::{Card, CardDb};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use serde::Serialize;
+
+pub use load::load_cards;
 
 /// Where a line of a deck file puts its cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -321,6 +324,14 @@ pub fn check(
     formats: &[DeckFormat],
     opts: &Options,
 ) -> Result<Report> {
+    if let (Some(g), Some(_)) = (opts.game.or(list.game), &opts.format)
+        && g != Game::Destiny
+    {
+        return Err(Error::Usage(format!(
+            "--format names a Star Wars: Destiny format; this deck is checked as {}",
+            g.title()
+        )));
+    }
     let format_query = opts.format.clone().or_else(|| list.format.clone());
     let format = match &format_query {
         Some(q) => Some(find_format(formats, q, opts.format.is_some())?),
@@ -336,12 +347,6 @@ pub fn check(
             ))
         })?,
     };
-    if format.is_some() && game != Game::Destiny {
-        return Err(Error::Usage(format!(
-            "--format names a Star Wars: Destiny format; this deck is checked as {}",
-            game.title()
-        )));
-    }
     let (slots, mut problems) = resolve::resolve(list, db, &names, game);
     let deck = Deck { db, slots };
     let mut summary = Summary::default();
@@ -366,6 +371,7 @@ pub fn check(
     }
     if let (Some(q), None) = (&format_query, format)
         && opts.format.is_none()
+        && !formats.is_empty()
     {
         problems.push(Problem {
             check: "format.unknown-format",
