@@ -357,12 +357,11 @@ pub fn check(
         Game::Destiny => {
             destiny::check(&deck, format, &mut problems, &mut summary);
             card_rules = destiny::card_rules(&deck);
-            if format.is_none() && !formats.is_empty() {
-                let legal = problems.is_empty();
+            if format.is_none() && !formats.is_empty() && problems.is_empty() {
                 summary.legal_in = Some(
                     formats
                         .iter()
-                        .filter(|f| legal && destiny::legal_in(&deck, f))
+                        .filter(|f| destiny::legal_in(&deck, f))
                         .map(|f| format!("{} ({})", f.code, f.name))
                         .collect(),
                 );

@@ -86,6 +86,8 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
         v = whole;
     }
     if v.iter().all(|&i| same_card(&db.cards[i], &db.cards[v[0]])) {
+        // printings of one card: the newest (highest ID) first
+        v.sort_by_key(|&i| std::cmp::Reverse((db.cards[i].id.len(), db.cards[i].id.clone())));
         Found::One(v)
     } else {
         Found::Several(v)

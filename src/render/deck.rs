@@ -110,7 +110,10 @@ pub fn text(r: &Report, style: &Style) -> String {
                 Zone::OutsideDeck => " [outside deck]",
                 Zone::Sideboard => " [sideboard]",
             };
-            let dice = c.dice.map(|d| format!(", {d} dice")).unwrap_or_default();
+            let dice = c
+                .dice
+                .map(|d| format!(", {d} {}", if d == 1 { "die" } else { "dice" }))
+                .unwrap_or_default();
             let line = format!(
                 "{}x {} ({}, {}{dice}){zone}",
                 c.count,
