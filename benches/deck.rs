@@ -172,8 +172,16 @@ fn main() {
     std::fs::write(&tcg, list).unwrap_or_else(|e| fail(&e.to_string()));
     for (deck, game, label) in [
         (&gemp, Some(Game::Swccg), "SWCCG 60 cards, GEMP file"),
-        (&plain, None, "SWCCG 60 cards, plain list, game told from its names"),
-        (&tcg, None, "SWTCG 60 cards, plain list, game told from its names"),
+        (
+            &plain,
+            None,
+            "SWCCG 60 cards, plain list, game told from its names",
+        ),
+        (
+            &tcg,
+            None,
+            "SWTCG 60 cards, plain list, game told from its names",
+        ),
     ] {
         whole_process(&exe, &data, deck, label);
         in_process(&data, deck, game, label);

@@ -81,7 +81,10 @@ fn every_case_gives_its_verdict_problem_and_citation() {
     for c in cases() {
         let (exit, v, err) = deck_json(tmp.path(), &c.file, &c.args);
         let problems = v["problems"].as_array().cloned().unwrap_or_default();
-        let shown = format!("{} {:?}: exit {exit}, problems {problems:#?} {err}", c.file, c.args);
+        let shown = format!(
+            "{} {:?}: exit {exit}, problems {problems:#?} {err}",
+            c.file, c.args
+        );
         if exit != c.exit || v["legal"].as_bool() != Some(c.exit == 0) {
             failures.push(format!("{shown}\n  expected exit {}", c.exit));
             continue;
@@ -95,9 +98,9 @@ fn every_case_gives_its_verdict_problem_and_citation() {
         let hit = problems.iter().find(|p| {
             p["check"] == check.as_str()
                 && c.cites.as_deref().is_none_or(|x| p["cites"] == x)
-                && c.fragment.as_deref().is_none_or(|x| {
-                    p["message"].as_str().is_some_and(|m| m.contains(x))
-                })
+                && c.fragment
+                    .as_deref()
+                    .is_none_or(|x| p["message"].as_str().is_some_and(|m| m.contains(x)))
         });
         if hit.is_none() {
             failures.push(format!(
@@ -120,7 +123,10 @@ fn every_check_has_an_illegal_deck() {
         .map(|(check, _)| *check)
         .filter(|c| !covered.iter().any(|x| x == c))
         .collect();
-    assert!(missing.is_empty(), "checks without an illegal deck in cases.tsv: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "checks without an illegal deck in cases.tsv: {missing:?}"
+    );
 }
 
 #[test]
@@ -128,7 +134,10 @@ fn every_cited_section_exists_in_the_rulebook() {
     let corpus = swjudge::rulebook::Corpus::load(&crate::util::rulebook()).unwrap();
     for (check, cites) in swjudge::deck::RULES {
         if cites.contains('.') && !cites.contains(' ') && !cites.ends_with(".json") {
-            assert!(corpus.get(cites).is_some(), "{check} cites {cites}, which is no section");
+            assert!(
+                corpus.get(cites).is_some(),
+                "{check} cites {cites}, which is no section"
+            );
         }
     }
 }
@@ -182,10 +191,16 @@ fn the_summary_counts_types_points_dice_and_formats() {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    assert_eq!(legal, ["STD (Standard)", "INF (Infinite)", "ARNS (ARH Standard)"]);
+    assert_eq!(
+        legal,
+        ["STD (Standard)", "INF (Infinite)", "ARNS (ARH Standard)"]
+    );
     // the balance of the Force raises Han Solo to 15 points in Standard only
     let (_, v, _) = deck_json(tmp.path(), "destiny-balance.txt", &[]);
-    assert_eq!(v["summary"]["legal_in"], serde_json::json!(["INF (Infinite)", "ARNS (ARH Standard)"]));
+    assert_eq!(
+        v["summary"]["legal_in"],
+        serde_json::json!(["INF (Infinite)", "ARNS (ARH Standard)"])
+    );
     let (_, v, _) = deck_json(tmp.path(), "swccg-legal.txt", &[]);
     assert_eq!(v["game"], "swccg");
     assert_eq!(v["summary"]["deck_cards"], 60);
@@ -193,7 +208,11 @@ fn the_summary_counts_types_points_dice_and_formats() {
     assert_eq!(v["summary"]["side"], "Light");
     let types = &v["summary"]["by_type"];
     assert!(
-        types.as_array().unwrap().iter().any(|t| t["kind"] == "Character" && t["count"] == 21),
+        types
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["kind"] == "Character" && t["count"] == 21),
         "{types:#}"
     );
     let (_, v, _) = deck_json(tmp.path(), "swtcg-legal.dek", &[]);
@@ -212,7 +231,10 @@ fn text_output_cites_each_problem_and_its_cards() {
     assert_eq!(code(&o), 1);
     let t = stdout(&o);
     assert!(t.contains("ILLEGAL: 1 problem"), "{t}");
-    assert!(t.contains("[destiny.rr.2-building-a-deck] 3 copies of Disarm"), "{t}");
+    assert!(
+        t.contains("[destiny.rr.2-building-a-deck] 3 copies of Disarm"),
+        "{t}"
+    );
     assert!(t.contains("cards: Disarm (destiny:05030)"), "{t}");
     assert!(t.contains("Team: 28 of 30 points, 2 dice"), "{t}");
     let o = swjudge(tmp.path())
@@ -241,7 +263,11 @@ fn unreadable_decks_and_unknown_formats_are_one_error_line() {
         (run(&[missing.to_str().unwrap()]), "no-such-deck.txt"),
         (run(&[folder.to_str().unwrap()]), "is a folder"),
         (
-            run(&[decks().join("destiny-legal.txt").to_str().unwrap(), "--format", "nope"]),
+            run(&[
+                decks().join("destiny-legal.txt").to_str().unwrap(),
+                "--format",
+                "nope",
+            ]),
             "unknown format \"nope\"; the imported formats are STD (Standard)",
         ),
         (
@@ -277,10 +303,18 @@ fn real_data() -> Option<PathBuf> {
     let found = std::env::var_os("SWJUDGE_REAL_DATA")
         .map(PathBuf::from)
         .into_iter()
-        .chain(crate::util::root().ancestors().skip(1).map(|a| a.join("shared/data")))
+        .chain(
+            crate::util::root()
+                .ancestors()
+                .skip(1)
+                .map(|a| a.join("shared/data")),
+        )
         .find(|p| p.join("swdestinydb-json-data/formats.json").is_file());
     if found.is_none() {
-        assert!(!crate::util::under_ci(), "CI: the real card databases are missing");
+        assert!(
+            !crate::util::under_ci(),
+            "CI: the real card databases are missing"
+        );
         eprintln!("real card databases unavailable; skipped");
     }
     found
@@ -312,15 +346,26 @@ fn the_real_formats_file_imports_and_names_its_formats() {
         .arg(&deck)
         .output()
         .unwrap();
-    let v: Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    let v: Value =
+        serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
     assert_eq!(v["format"], "TRI (Trilogy)");
-    assert_eq!(code(&o), 1, "28 cards short of a deck, and outside Trilogy's sets");
-    assert_eq!(v["summary"]["points"], 16, "elite Leia Organa, Born Leader: {v:#}");
+    assert_eq!(
+        code(&o),
+        1,
+        "28 cards short of a deck, and outside Trilogy's sets"
+    );
+    assert_eq!(
+        v["summary"]["points"], 16,
+        "elite Leia Organa, Born Leader: {v:#}"
+    );
     let checks: Vec<&str> = v["problems"]
         .as_array()
         .unwrap()
         .iter()
         .filter_map(|p| p["check"].as_str())
         .collect();
-    assert!(checks.contains(&"destiny.deck-size") && checks.contains(&"format.sets"), "{v:#}");
+    assert!(
+        checks.contains(&"destiny.deck-size") && checks.contains(&"format.sets"),
+        "{v:#}"
+    );
 }

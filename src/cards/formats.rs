@@ -84,7 +84,11 @@ pub fn looks_like(v: &Value) -> bool {
 
 fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -251,8 +255,8 @@ mod tests {
 
     #[test]
     fn a_card_set_file_is_not_a_formats_file() {
-        let v: Value = serde_json::from_str(r#"[{"code": "01001", "type_code": "character"}]"#)
-            .unwrap();
+        let v: Value =
+            serde_json::from_str(r#"[{"code": "01001", "type_code": "character"}]"#).unwrap();
         assert!(!looks_like(&v));
     }
 }

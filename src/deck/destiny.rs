@@ -24,9 +24,8 @@ const DECK_CARDS: u32 = 30;
 const MAX_COPIES: u32 = 2;
 
 /// "You may include up to 4 copies of this support in your deck."
-static COPIES_TEXT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)include up to (\d+) copies of this\b").unwrap()
-});
+static COPIES_TEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)include up to (\d+) copies of this\b").unwrap());
 /// Text that changes deck building, which the checker leaves to the judge.
 static BUILDING_TEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:include|including|while building your team|deckbuilding|bring \d+ battlefields|on your team)\b").unwrap()
@@ -69,7 +68,10 @@ fn slot_points(c: &Card, s: &Slot, format: Option<&DeckFormat>) -> Result<i64, S
         return Ok(0);
     };
     if c.uniqueness.is_some() {
-        return match usize::try_from(s.dice).ok().filter(|&d| d >= 1 && d <= values.len()) {
+        return match usize::try_from(s.dice)
+            .ok()
+            .filter(|&d| d >= 1 && d <= values.len())
+        {
             Some(d) => Ok(values[d - 1]),
             None => Err(format!(
                 "has {} dice; with point values {} it takes 1 to {} dice",
@@ -80,7 +82,10 @@ fn slot_points(c: &Card, s: &Slot, format: Option<&DeckFormat>) -> Result<i64, S
         };
     }
     // a non-unique character: each copy brings one die, or two as an elite
-    let per_copy = s.dice.checked_div(s.count).filter(|_| s.dice % s.count.max(1) == 0);
+    let per_copy = s
+        .dice
+        .checked_div(s.count)
+        .filter(|_| s.dice % s.count.max(1) == 0);
     match per_copy.and_then(|d| usize::try_from(d).ok()) {
         Some(d) if d >= 1 && d <= values.len() => Ok(values[d - 1] * i64::from(s.count)),
         _ if s.dice == 0 => Ok(first * i64::from(s.count)),
@@ -242,7 +247,8 @@ fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
     for s in &plots {
         let p = deck.card(s);
         let a = affiliation(p);
-        if (a == "hero" || a == "villain") && !chars.iter().any(|c| affiliation(deck.card(c)) == a) {
+        if (a == "hero" || a == "villain") && !chars.iter().any(|c| affiliation(deck.card(c)) == a)
+        {
             problems.push(problem(
                 "destiny.plot-affiliation",
                 PLOTS,
@@ -341,7 +347,13 @@ fn build_deck(deck: &Deck, problems: &mut Vec<Problem>) {
                 format!(
                     "{} is a {a} card; a {} team's deck cannot include {a} cards",
                     deck.db.labels[s.card],
-                    if hero { "hero" } else if villain { "villain" } else { "neutral" }
+                    if hero {
+                        "hero"
+                    } else if villain {
+                        "villain"
+                    } else {
+                        "neutral"
+                    }
                 ),
                 vec![deck.cref(s.card)],
             ));
@@ -372,11 +384,17 @@ pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
         .filter(|s| s.zone != Zone::Sideboard)
         .collect();
     let codes = |s: &Slot| -> Vec<&str> {
-        s.printings.iter().map(|&i| deck.db.cards[i].id.as_str()).collect()
+        s.printings
+            .iter()
+            .map(|&i| deck.db.cards[i].id.as_str())
+            .collect()
     };
     for s in &slots {
         let in_sets = s.printings.iter().any(|&i| {
-            deck.db.cards[i].set.as_deref().is_some_and(|set| f.has_set(set))
+            deck.db.cards[i]
+                .set
+                .as_deref()
+                .is_some_and(|set| f.has_set(set))
         });
         if !in_sets {
             out.push(problem(

@@ -451,7 +451,10 @@ fn by_type(deck: &Deck) -> Vec<Count> {
             .unwrap_or_else(|| "(no type)".into());
         match out.iter_mut().find(|c| c.kind == kind) {
             Some(c) => c.count += s.count,
-            None => out.push(Count { kind, count: s.count }),
+            None => out.push(Count {
+                kind,
+                count: s.count,
+            }),
         }
     }
     out

@@ -24,11 +24,8 @@ const MAX_COUNT: u32 = 999;
 /// Read and parse a deck file. Anything that is not a deck list is an error
 /// naming the file (and line, where there is one).
 pub fn read(path: &Path) -> Result<DeckList> {
-    let bytes = crate::paths::read_regular_file(
-        path,
-        MAX_DECK_BYTES,
-        "is a folder; give one deck file",
-    )?;
+    let bytes =
+        crate::paths::read_regular_file(path, MAX_DECK_BYTES, "is a folder; give one deck file")?;
     let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
     parse(&text, &path.display().to_string())
 }
@@ -130,7 +127,8 @@ static EXPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn is_destiny_export(text: &str) -> bool {
-    text.lines().any(|l| export_section(l).is_some_and(|z| z.is_some()))
+    text.lines()
+        .any(|l| export_section(l).is_some_and(|z| z.is_some()))
         && text.lines().any(|l| EXPORT_LINE.is_match(l.trim()))
 }
 
@@ -260,8 +258,7 @@ fn lackey(text: &str, shown: &str) -> Result<DeckList> {
     static CARD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?s)<card>\s*<name\b[^>]*>(.*?)</name>(?:\s*<set>(.*?)</set>)?").unwrap()
     });
-    static GAME: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?s)<game>(.*?)</game>").unwrap());
+    static GAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)<game>(.*?)</game>").unwrap());
     let mut list = DeckList::new(Source::Lackey);
     list.game = GAME.captures(text).and_then(|c| {
         let g = c[1].trim().to_ascii_lowercase();
@@ -283,7 +280,9 @@ fn lackey(text: &str, shown: &str) -> Result<DeckList> {
             let at = line_of(text, zone_start + c.get(0).map_or(0, |m| m.start()));
             let name = unescape(c[1].trim());
             if name.is_empty() {
-                return Err(Error::Input(format!("{shown}:{at}: card with an empty name")));
+                return Err(Error::Input(format!(
+                    "{shown}:{at}: card with an empty name"
+                )));
             }
             let mut l = Line::new(name, 1, at);
             l.zone = Some(zone);
@@ -301,8 +300,9 @@ fn lackey(text: &str, shown: &str) -> Result<DeckList> {
 /// A section header of a plain list: "Characters (12)", "Defensive Shields:",
 /// "**Space**", "Sideboard". `None` when the line is not one.
 fn plain_section(line: &str) -> Option<Option<Zone>> {
-    static COUNTED: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"^(.*?)\s*(?:\(\s*\d+\s*\)|\[\s*\d+\s*\]|:\s*\d+)?\s*:?$").unwrap());
+    static COUNTED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(.*?)\s*(?:\(\s*\d+\s*\)|\[\s*\d+\s*\]|:\s*\d+)?\s*:?$").unwrap()
+    });
     let t = line.trim().trim_matches('*').trim_matches('#').trim();
     let colon = t.ends_with(':');
     let words = COUNTED
@@ -325,14 +325,59 @@ fn plain_section(line: &str) -> Option<Option<Zone>> {
 
 /// Card-type headings of SWCCG, Destiny and SWTCG lists.
 const SECTION_WORDS: &[&str] = &[
-    "locations", "location", "effects", "effect", "interrupts", "interrupt", "starships",
-    "starship", "vehicles", "vehicle", "weapons", "weapon", "devices", "device", "objective",
-    "objectives", "creatures", "creature", "admiral's orders", "admiral's order",
-    "epic events", "epic event", "jedi tests", "jedi test", "podracers", "podracer",
-    "starting", "starting cards", "upgrades", "upgrade", "supports", "support", "events",
-    "event", "downgrades", "downgrade", "space", "ground", "multi-arena", "multi arena",
-    "equipment", "battle", "battle cards", "missions", "mission", "resource", "resources",
-    "units", "unit", "used interrupts", "lost interrupts", "dark side", "light side",
+    "locations",
+    "location",
+    "effects",
+    "effect",
+    "interrupts",
+    "interrupt",
+    "starships",
+    "starship",
+    "vehicles",
+    "vehicle",
+    "weapons",
+    "weapon",
+    "devices",
+    "device",
+    "objective",
+    "objectives",
+    "creatures",
+    "creature",
+    "admiral's orders",
+    "admiral's order",
+    "epic events",
+    "epic event",
+    "jedi tests",
+    "jedi test",
+    "podracers",
+    "podracer",
+    "starting",
+    "starting cards",
+    "upgrades",
+    "upgrade",
+    "supports",
+    "support",
+    "events",
+    "event",
+    "downgrades",
+    "downgrade",
+    "space",
+    "ground",
+    "multi-arena",
+    "multi arena",
+    "equipment",
+    "battle",
+    "battle cards",
+    "missions",
+    "mission",
+    "resource",
+    "resources",
+    "units",
+    "unit",
+    "used interrupts",
+    "lost interrupts",
+    "dark side",
+    "light side",
 ];
 
 /// "2x Name", "2 x Name", "2 Name", "2\tName", "- 4 x Name".
@@ -352,7 +397,10 @@ fn plain(text: &str, shown: &str) -> Result<DeckList> {
     let mut zone: Option<Zone> = None;
     for (i, raw) in text.lines().enumerate() {
         let mut line = raw.trim();
-        if line.is_empty() || line.starts_with("//") || line.starts_with('#') && !line.starts_with("##") {
+        if line.is_empty()
+            || line.starts_with("//")
+            || line.starts_with('#') && !line.starts_with("##")
+        {
             continue;
         }
         if let Some(z) = plain_section(line) {
@@ -364,9 +412,15 @@ fn plain(text: &str, shown: &str) -> Result<DeckList> {
             continue;
         }
         let (count, name) = if let Some(c) = COUNT_FIRST.captures(line) {
-            (c[1].parse::<u64>().unwrap_or(u64::MAX), c[2].trim().to_string())
+            (
+                c[1].parse::<u64>().unwrap_or(u64::MAX),
+                c[2].trim().to_string(),
+            )
         } else if let Some(c) = COUNT_LAST.captures(line) {
-            (c[2].parse::<u64>().unwrap_or(u64::MAX), c[1].trim().to_string())
+            (
+                c[2].parse::<u64>().unwrap_or(u64::MAX),
+                c[1].trim().to_string(),
+            )
         } else {
             (1, line.to_string())
         };
@@ -379,7 +433,10 @@ fn plain(text: &str, shown: &str) -> Result<DeckList> {
             None => name,
         };
         if l.name.is_empty() {
-            return Err(Error::Input(format!("{shown}:{}: a count with no card name", i + 1)));
+            return Err(Error::Input(format!(
+                "{shown}:{}: a count with no card name",
+                i + 1
+            )));
         }
         l.count_is_dice = true;
         l.zone = zone;
@@ -455,7 +512,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(l.game, Some(Game::Swtcg));
-        assert_eq!((l.lines[0].name.as_str(), l.lines[0].count), ("Yoda (A)", 2));
+        assert_eq!(
+            (l.lines[0].name.as_str(), l.lines[0].count),
+            ("Yoda (A)", 2)
+        );
     }
 
     #[test]

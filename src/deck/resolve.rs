@@ -60,7 +60,9 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
                 let c = &db.cards[i];
                 keep(i)
                     && c.number.as_deref() == Some(num.as_str())
-                    && c.set.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(set))
+                    && c.set
+                        .as_deref()
+                        .is_some_and(|s| s.eq_ignore_ascii_case(set))
             })
             .collect();
         if at.len() == 1 {
@@ -117,7 +119,11 @@ pub fn resolve(
                     .copied()
                     .filter(|&i| db.cards[i].side.as_deref() == Some(side.as_str()))
                     .collect();
-                if !mine.is_empty() && mine.iter().all(|&i| same_card(&db.cards[i], &db.cards[mine[0]])) {
+                if !mine.is_empty()
+                    && mine
+                        .iter()
+                        .all(|&i| same_card(&db.cards[i], &db.cards[mine[0]]))
+                {
                     Found::One(mine)
                 } else {
                     Found::Several(v)
@@ -230,7 +236,9 @@ fn unresolved(db: &CardDb, names: &Names, l: &Line, game: Game) -> Problem {
     if let Some(b) = &l.blueprint {
         return problem(
             "name.unresolved",
-            format!("GEMP blueprint {b} has no title in the file, and the card data has no GEMP IDs; export the deck with titles"),
+            format!(
+                "GEMP blueprint {b} has no title in the file, and the card data has no GEMP IDs; export the deck with titles"
+            ),
             l,
         );
     }

@@ -21,7 +21,11 @@ const ARENAS: [&str; 3] = ["Space", "Ground", "Character"];
 pub fn unit_types(c: &Card) -> Vec<&'static str> {
     let t = c.card_type.as_deref().unwrap_or("");
     let parts: Vec<&str> = t.split('/').map(str::trim).collect();
-    if t.is_empty() || !parts.iter().all(|p| ARENAS.iter().any(|a| a.eq_ignore_ascii_case(p))) {
+    if t.is_empty()
+        || !parts
+            .iter()
+            .all(|p| ARENAS.iter().any(|a| a.eq_ignore_ascii_case(p)))
+    {
         return Vec::new();
     }
     ARENAS
@@ -131,7 +135,11 @@ fn sides(deck: &Deck, slots: &[&Slot], problems: &mut Vec<Problem>, summary: &mu
         .to_string(),
     );
     if !light.is_empty() && !dark.is_empty() {
-        let fewer = if count(&light) >= count(&dark) { &dark } else { &light };
+        let fewer = if count(&light) >= count(&dark) {
+            &dark
+        } else {
+            &light
+        };
         problems.push(problem(
             "swtcg.one-side",
             format!(

@@ -22,10 +22,18 @@ fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
     }
     let _ = writeln!(out, "{}", wrap_hanging(&text, style.width, &head, "    "));
     if !p.cards.is_empty() {
-        let _ = writeln!(out, "{}", wrap(&cards_line("cards", &p.cards), style.width, "    "));
+        let _ = writeln!(
+            out,
+            "{}",
+            wrap(&cards_line("cards", &p.cards), style.width, "    ")
+        );
     }
     if !p.choices.is_empty() {
-        let _ = writeln!(out, "{}", wrap(&cards_line("choices", &p.choices), style.width, "    "));
+        let _ = writeln!(
+            out,
+            "{}",
+            wrap(&cards_line("choices", &p.choices), style.width, "    ")
+        );
     }
 }
 
@@ -45,7 +53,11 @@ fn summary(out: &mut String, r: &Report, style: &Style) {
         let _ = write!(deck, ", {} in the sideboard (not checked)", s.sideboard);
     }
     let _ = writeln!(out, "{}", wrap(&deck, style.width, "  "));
-    let _ = writeln!(out, "{}", wrap(&format!("By type: {}", types.join(", ")), style.width, "  "));
+    let _ = writeln!(
+        out,
+        "{}",
+        wrap(&format!("By type: {}", types.join(", ")), style.width, "  ")
+    );
     if let Some(side) = &s.side {
         let _ = writeln!(out, "  Side: {side}");
     }
@@ -62,7 +74,11 @@ fn summary(out: &mut String, r: &Report, style: &Style) {
         } else {
             legal.join(", ")
         };
-        let _ = writeln!(out, "{}", wrap(&format!("Legal in: {v}"), style.width, "  "));
+        let _ = writeln!(
+            out,
+            "{}",
+            wrap(&format!("Legal in: {v}"), style.width, "  ")
+        );
     }
 }
 
@@ -95,7 +111,10 @@ pub fn text(r: &Report, style: &Style) -> String {
         }
     }
     if !r.card_rules.is_empty() {
-        let _ = writeln!(out, "\nDeck-building text on cards (not applied; for the judge)");
+        let _ = writeln!(
+            out,
+            "\nDeck-building text on cards (not applied; for the judge)"
+        );
         for c in &r.card_rules {
             let line = format!("{} ({}): {}", c.card.name, c.card.reference, c.text);
             let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  - ", "    "));
