@@ -11,7 +11,7 @@ use super::{SourceFile, destiny};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One format, as `swjudge deck --format` checks it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -189,27 +189,32 @@ pub fn stored_json(p: &Parsed) -> Result<Vec<u8>> {
     res.map_err(|e| Error::Input(format!("{}: {e}", p.path.display())))
 }
 
-/// Every imported Destiny format (none when no formats file was imported).
-pub fn load(data_dir: &Path) -> Result<Vec<DeckFormat>> {
+/// The stored JSON files under `<data_dir>/cards/` whose names `keep` accepts,
+/// sorted; none when nothing was imported.
+pub fn stored_files(data_dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>> {
     let dir = data_dir.join("cards");
-    let prefix = format!("{}-", Format::DestinyFormats.as_str());
     let rd = match std::fs::read_dir(&dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error::io(&dir, e)),
     };
-    let mut files: Vec<_> = rd
+    let mut files: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.is_file()
                 && p.extension().is_some_and(|e| e == "json")
-                && p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
+                && p.file_name().is_some_and(|n| keep(&n.to_string_lossy()))
         })
         .collect();
     files.sort();
+    Ok(files)
+}
+
+/// Every imported Destiny format (none when no formats file was imported).
+pub fn load(data_dir: &Path) -> Result<Vec<DeckFormat>> {
+    let prefix = format!("{}-", Format::DestinyFormats.as_str());
     let mut out = Vec::new();
-    for p in files {
+    for p in stored_files(data_dir, |n| n.starts_with(&prefix))? {
         let text = Error::read_text(&p)?;
         let s: Stored = serde_json::from_str(&text).map_err(|e| {
             Error::Input(format!(

@@ -2,7 +2,7 @@
 //! a format's sets, banned and restricted cards and balance-of-the-Force points
 //! (SWDestinyDB `formats.json`).
 
-use super::{CardRef, CardRule, Deck, Problem, Slot, Summary, Zone, type_of};
+use super::{CardRef, CardRule, Deck, Problem, Slot, Summary, Zone, group_by, type_of};
 use crate::cards::formats::DeckFormat;
 use crate::cards::{Card, names};
 use regex::Regex;
@@ -50,17 +50,6 @@ fn points(c: &Card, format: Option<&DeckFormat>) -> Vec<i64> {
         .collect()
 }
 
-fn problem(check: &'static str, cites: &str, message: String, cards: Vec<CardRef>) -> Problem {
-    Problem {
-        check,
-        cites: cites.to_string(),
-        message,
-        cards,
-        choices: Vec::new(),
-        line: None,
-    }
-}
-
 /// The team's points for one character slot, or why its dice do not fit.
 fn slot_points(c: &Card, s: &Slot, format: Option<&DeckFormat>) -> Result<i64, String> {
     let values = points(c, format);
@@ -85,7 +74,7 @@ fn slot_points(c: &Card, s: &Slot, format: Option<&DeckFormat>) -> Result<i64, S
     let per_copy = s
         .dice
         .checked_div(s.count)
-        .filter(|_| s.dice % s.count.max(1) == 0);
+        .filter(|_| s.dice.is_multiple_of(s.count.max(1)));
     match per_copy.and_then(|d| usize::try_from(d).ok()) {
         Some(d) if d >= 1 && d <= values.len() => Ok(values[d - 1] * i64::from(s.count)),
         _ if s.dice == 0 => Ok(first * i64::from(s.count)),
@@ -138,7 +127,7 @@ fn team(
 ) {
     let chars = characters(deck);
     if chars.is_empty() {
-        problems.push(problem(
+        problems.push(Problem::new(
             "destiny.no-character",
             TEAM,
             "the team has no character; a player must choose at least one".into(),
@@ -147,7 +136,7 @@ fn team(
     }
     for s in &chars {
         if let Err(why) = slot_points(deck.card(s), s, format) {
-            problems.push(problem(
+            problems.push(Problem::new(
                 "destiny.dice",
                 POINT_VALUES,
                 format!("{} {why}", deck.db.labels[s.card]),
@@ -160,7 +149,7 @@ fn team(
     summary.point_limit = Some(POINT_LIMIT);
     summary.dice = Some(chars.iter().map(|s| s.dice).sum());
     if total > POINT_LIMIT {
-        problems.push(problem(
+        problems.push(Problem::new(
             "destiny.points",
             TEAM,
             format!(
@@ -190,7 +179,7 @@ fn team(
         .into(),
     );
     if !heroes.is_empty() && !villains.is_empty() {
-        problems.push(problem(
+        problems.push(Problem::new(
             "destiny.hero-and-villain",
             TEAM,
             "hero and villain characters cannot be on the same team".into(),
@@ -203,27 +192,22 @@ fn team(
 /// One copy of each unique character; the same title with another subtitle is
 /// the same character.
 fn unique_characters(deck: &Deck, chars: &[&Slot], problems: &mut Vec<Problem>) {
-    let mut seen: Vec<(String, u32, Vec<usize>)> = Vec::new();
-    for s in chars.iter().filter(|s| deck.card(s).uniqueness.is_some()) {
-        let key = names::letters(&deck.card(s).title);
-        match seen.iter_mut().find(|(k, _, _)| *k == key) {
-            Some((_, n, v)) => {
-                *n += s.count;
-                v.push(s.card);
-            }
-            None => seen.push((key, s.count, vec![s.card])),
+    let unique = chars
+        .iter()
+        .copied()
+        .filter(|s| deck.card(s).uniqueness.is_some());
+    for g in group_by(unique, |s| names::letters(&deck.card(s).title)) {
+        if g.count > 1 {
+            problems.push(Problem::new(
+                "destiny.unique-character",
+                TEAM,
+                format!(
+                    "{} copies of the unique character {}; a team has one copy of each unique character (whatever its subtitle)",
+                    g.count, deck.db.cards[g.cards[0]].title
+                ),
+                deck.crefs(&g.cards),
+            ));
         }
-    }
-    for (_, n, v) in seen.into_iter().filter(|(_, n, _)| *n > 1) {
-        problems.push(problem(
-            "destiny.unique-character",
-            TEAM,
-            format!(
-                "{n} copies of the unique character {}; a team has one copy of each unique character (whatever its subtitle)",
-                deck.db.cards[v[0]].title
-            ),
-            v.iter().map(|&i| deck.cref(i)).collect(),
-        ));
     }
 }
 
@@ -236,7 +220,7 @@ fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
     let plots = of_type("plot");
     let n: u32 = plots.iter().map(|s| s.count).sum();
     if n > 1 {
-        problems.push(problem(
+        problems.push(Problem::new(
             "destiny.plot-count",
             PLOTS,
             format!("{n} plots; a team may include one plot, no more"),
@@ -249,7 +233,7 @@ fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
         let a = affiliation(p);
         if (a == "hero" || a == "villain") && !chars.iter().any(|c| affiliation(deck.card(c)) == a)
         {
-            problems.push(problem(
+            problems.push(Problem::new(
                 "destiny.plot-affiliation",
                 PLOTS,
                 format!(
@@ -261,7 +245,7 @@ fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
         }
         let col = color(p);
         if col != "gray" && !chars.iter().any(|c| color(deck.card(c)) == col) {
-            problems.push(problem(
+            problems.push(Problem::new(
                 "destiny.plot-color",
                 PLOTS,
                 format!(
@@ -275,7 +259,7 @@ fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
     let fields = of_type("battlefield");
     let n: u32 = fields.iter().map(|s| s.count).sum();
     if n != 1 {
-        problems.push(problem(
+        problems.push(Problem::new(
             "destiny.battlefield",
             BATTLEFIELD,
             format!("{n} battlefields; a player selects one battlefield"),
@@ -297,36 +281,33 @@ fn build_deck(deck: &Deck, problems: &mut Vec<Problem>) {
     let cards: Vec<&Slot> = deck.zone(Zone::Deck).collect();
     let size: u32 = cards.iter().map(|s| s.count).sum();
     if size != DECK_CARDS {
-        problems.push(problem(
+        problems.push(Problem::new(
             "destiny.deck-size",
             DECK,
             format!("the deck has {size} cards; a deck includes exactly {DECK_CARDS} (characters, plots and battlefields not counted)"),
             Vec::new(),
         ));
     }
-    let mut seen: Vec<(String, u32, u32, Vec<usize>)> = Vec::new();
-    for s in &cards {
-        let c = deck.card(s);
-        let key = names::letters(&c.title);
-        match seen.iter_mut().find(|(k, ..)| *k == key) {
-            Some((_, n, lim, v)) => {
-                *n += s.count;
-                *lim = (*lim).min(copy_limit(c));
-                v.push(s.card);
-            }
-            None => seen.push((key, s.count, copy_limit(c), vec![s.card])),
+    for g in group_by(cards.iter().copied(), |s| {
+        names::letters(&deck.card(s).title)
+    }) {
+        let lim = g
+            .cards
+            .iter()
+            .map(|&i| copy_limit(&deck.db.cards[i]))
+            .min()
+            .unwrap_or(MAX_COPIES);
+        if g.count > lim {
+            problems.push(Problem::new(
+                "destiny.copies",
+                DECK,
+                format!(
+                    "{} copies of {}; a deck cannot include more than {lim} copies of the same card",
+                    g.count, deck.db.cards[g.cards[0]].title
+                ),
+                deck.crefs(&g.cards),
+            ));
         }
-    }
-    for (_, n, lim, v) in seen.into_iter().filter(|(_, n, lim, _)| n > lim) {
-        problems.push(problem(
-            "destiny.copies",
-            DECK,
-            format!(
-                "{n} copies of {}; a deck cannot include more than {lim} copies of the same card",
-                deck.db.cards[v[0]].title
-            ),
-            v.iter().map(|&i| deck.cref(i)).collect(),
-        ));
     }
     let chars = characters(deck);
     let has = |f: &dyn Fn(&Card) -> bool| chars.iter().any(|s| f(deck.card(s)));
@@ -341,7 +322,7 @@ fn build_deck(deck: &Deck, problems: &mut Vec<Problem>) {
             _ => false,
         };
         if barred && !(hero && villain) {
-            problems.push(problem(
+            problems.push(Problem::new(
                 "destiny.affiliation",
                 DECK,
                 format!(
@@ -360,7 +341,7 @@ fn build_deck(deck: &Deck, problems: &mut Vec<Problem>) {
         }
         let col = color(c);
         if col != "gray" && !has(&|ch| color(ch) == col) {
-            problems.push(problem(
+            problems.push(Problem::new(
                 "destiny.color",
                 DECK,
                 format!(
@@ -397,7 +378,7 @@ pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
                 .is_some_and(|set| f.has_set(set))
         });
         if !in_sets {
-            out.push(problem(
+            out.push(Problem::new(
                 "format.sets",
                 &entry("sets"),
                 format!(
@@ -410,7 +391,7 @@ pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
             ));
         }
         if codes(s).iter().any(|c| f.banned.iter().any(|b| b == c)) {
-            out.push(problem(
+            out.push(Problem::new(
                 "format.banned",
                 &entry("banned"),
                 format!("{} is banned in {}", deck.db.labels[s.card], f.name),
@@ -423,7 +404,7 @@ pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
         .filter(|s| codes(s).iter().any(|c| f.restricted.iter().any(|r| r == c)))
         .collect();
     if restricted.len() > 1 {
-        out.push(problem(
+        out.push(Problem::new(
             "format.restricted",
             &entry("restricted"),
             format!(
@@ -439,7 +420,7 @@ pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
         if let Some(sa) = has(a) {
             for b in partners.iter().filter(|b| a < *b) {
                 if let Some(sb) = has(b) {
-                    out.push(problem(
+                    out.push(Problem::new(
                         "format.restricted-pair",
                         &entry("restrictedPairs"),
                         format!(

@@ -3,6 +3,7 @@
 //! `swccg-…`, `destiny-…`, `swtcg-…`), every source otherwise.
 
 use crate::cards::SourceFile;
+use crate::cards::formats::stored_files;
 use crate::cards::import::Format;
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -19,23 +20,7 @@ fn holds(name: &str, game: Option<Game>) -> bool {
 
 /// Load the stored card sources of `game` (every game's when `None`).
 pub fn load_cards(data_dir: &Path, game: Option<Game>) -> Result<Vec<SourceFile>> {
-    let dir = data_dir.join("cards");
-    let rd = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(&dir, e)),
-    };
-    let mut files: Vec<_> = rd
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && p.extension().is_some_and(|e| e == "json")
-                && p.file_name()
-                    .is_some_and(|n| holds(&n.to_string_lossy(), game))
-        })
-        .collect();
-    files.sort();
-    files
+    stored_files(data_dir, |n| holds(n, game))?
         .iter()
         .map(|p| {
             let text = Error::read_text(p)?;

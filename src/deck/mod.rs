@@ -152,6 +152,52 @@ pub struct Problem {
     pub line: Option<usize>,
 }
 
+impl Problem {
+    /// A problem of the deck as a whole (no line of its own, no choices).
+    pub fn new(check: &'static str, cites: &str, message: String, cards: Vec<CardRef>) -> Problem {
+        Problem {
+            check,
+            cites: cites.to_string(),
+            message,
+            cards,
+            choices: Vec::new(),
+            line: None,
+        }
+    }
+}
+
+/// Slots that are one card for a rule: how many copies, and the cards.
+pub struct Group {
+    pub count: u32,
+    pub cards: Vec<usize>,
+}
+
+/// Slots grouped by a key (a card's identity for the rule), in first-seen order.
+pub fn group_by<'s>(
+    slots: impl IntoIterator<Item = &'s Slot>,
+    key: impl Fn(&Slot) -> String,
+) -> Vec<Group> {
+    let mut keys: Vec<String> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
+    for s in slots {
+        let k = key(s);
+        match keys.iter().position(|x| *x == k) {
+            Some(i) => {
+                groups[i].count += s.count;
+                groups[i].cards.push(s.card);
+            }
+            None => {
+                keys.push(k);
+                groups.push(Group {
+                    count: s.count,
+                    cards: vec![s.card],
+                });
+            }
+        }
+    }
+    groups
+}
+
 /// Every check and the rule it enforces. A test keeps an illegal deck for each.
 pub const RULES: &[(&str, &str)] = &[
     ("name.unresolved", "swjudge card lookup"),
@@ -304,6 +350,10 @@ impl Deck<'_> {
             reference: self.db.refs[i].clone(),
         }
     }
+    /// References to several cards.
+    pub fn crefs(&self, cards: &[usize]) -> Vec<CardRef> {
+        cards.iter().map(|&i| self.cref(i)).collect()
+    }
     /// The slots in a zone.
     pub fn zone(&self, z: Zone) -> impl Iterator<Item = &Slot> {
         self.slots.iter().filter(move |s| s.zone == z)
@@ -372,16 +422,14 @@ pub fn check(
         && opts.format.is_none()
         && !formats.is_empty()
     {
-        problems.push(Problem {
-            check: "format.unknown-format",
-            cites: "formats.json".into(),
-            message: format!(
+        problems.push(Problem::new(
+            "format.unknown-format",
+            "formats.json",
+            format!(
                 "the deck file names format {q:?}, which no imported formats.json has; import formats.json to check it"
             ),
-            cards: Vec::new(),
-            choices: Vec::new(),
-            line: None,
-        });
+            Vec::new(),
+        ));
     }
     summary.deck_cards = deck.zone(Zone::Deck).map(|s| s.count).sum();
     summary.outside_deck = deck.zone(Zone::OutsideDeck).map(|s| s.count).sum();

@@ -154,7 +154,7 @@ fn deck_side(db: &CardDb, found: &[Found]) -> Option<String> {
             }
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     match counts.as_slice() {
         [(s, _)] => Some(s.clone()),
         [(s, a), (_, b), ..] if a > b => Some(s.clone()),
@@ -224,7 +224,7 @@ fn ambiguous(db: &CardDb, l: &Line, v: &[usize]) -> Problem {
         ),
         l,
     );
-    p.choices = v.iter().map(|&i| d.cref(i)).collect();
+    p.choices = d.crefs(v);
     p
 }
 

@@ -3,7 +3,7 @@
 //! of the Force, at most one Objective, at most one double-sided card of a
 //! title, only the card types of Chapter 9, and no legacy cards.
 
-use super::{CardRef, Deck, Problem, Summary, Zone, type_of};
+use super::{Deck, Problem, Slot, Summary, Zone, group_by, type_of};
 use crate::cards::names;
 
 /// "The 60-card deck you use to play the game becomes your Reserve Deck".
@@ -37,17 +37,6 @@ const CARD_TYPES: &[&str] = &[
     "weapon",
 ];
 
-fn problem(check: &'static str, cites: &str, message: String, cards: Vec<CardRef>) -> Problem {
-    Problem {
-        check,
-        cites: cites.to_string(),
-        message,
-        cards,
-        choices: Vec::new(),
-        line: None,
-    }
-}
-
 pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
     let in_play: Vec<_> = deck
         .slots
@@ -56,7 +45,7 @@ pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
         .collect();
     let size: u32 = deck.zone(Zone::Deck).map(|s| s.count).sum();
     if size != DECK_CARDS {
-        problems.push(problem(
+        problems.push(Problem::new(
             "swccg.deck-size",
             DECK_SIZE,
             format!(
@@ -78,7 +67,7 @@ pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
     summary.side = (light + dark > 0).then(|| side.to_string());
     if light > 0 && dark > 0 {
         let other = if side == "Light" { "Dark" } else { "Light" };
-        problems.push(problem(
+        problems.push(Problem::new(
             "swccg.one-side",
             ALLEGIANCE,
             format!(
@@ -97,7 +86,7 @@ pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
         .collect();
     let n: u32 = objectives.iter().map(|s| s.count).sum();
     if n > 1 {
-        problems.push(problem(
+        problems.push(Problem::new(
             "swccg.one-objective",
             OBJECTIVES,
             format!("{n} Objectives; a deck may include only one"),
@@ -109,7 +98,7 @@ pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
         let c = deck.card(s);
         let t = type_of(c);
         if !t.is_empty() && !CARD_TYPES.contains(&t.as_str()) && !t.starts_with("jedi test") {
-            problems.push(problem(
+            problems.push(Problem::new(
                 "swccg.card-type",
                 OTHER_CARDS,
                 format!(
@@ -121,7 +110,7 @@ pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
             ));
         }
         if c.notes.iter().any(|n| n.starts_with("legacy card")) {
-            problems.push(problem(
+            problems.push(Problem::new(
                 "swccg.legacy",
                 &format!("{} (legacy)", c.source),
                 format!(
@@ -135,31 +124,22 @@ pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
 }
 
 /// At most one double-sided card of one title (Objectives have their own limit).
-fn double_sided(deck: &Deck, in_play: &[&super::Slot], problems: &mut Vec<Problem>) {
-    let mut seen: Vec<(String, u32, Vec<usize>)> = Vec::new();
-    for s in in_play {
+fn double_sided(deck: &Deck, in_play: &[&Slot], problems: &mut Vec<Problem>) {
+    let two_sided = in_play.iter().copied().filter(|s| {
         let c = deck.card(s);
-        if c.back.is_none() || type_of(c) == "objective" {
-            continue;
+        c.back.is_some() && type_of(c) != "objective"
+    });
+    for g in group_by(two_sided, |s| names::letters(&deck.card(s).title)) {
+        if g.count > 1 {
+            problems.push(Problem::new(
+                "swccg.double-sided",
+                DOUBLE_SIDED,
+                format!(
+                    "{} copies of the double-sided card {}; a deck may include only one double-sided card of a title",
+                    g.count, deck.db.labels[g.cards[0]]
+                ),
+                deck.crefs(&g.cards),
+            ));
         }
-        let key = names::letters(&c.title);
-        match seen.iter_mut().find(|(k, _, _)| *k == key) {
-            Some((_, n, v)) => {
-                *n += s.count;
-                v.push(s.card);
-            }
-            None => seen.push((key, s.count, vec![s.card])),
-        }
-    }
-    for (_, n, v) in seen.into_iter().filter(|(_, n, _)| *n > 1) {
-        problems.push(problem(
-            "swccg.double-sided",
-            DOUBLE_SIDED,
-            format!(
-                "{n} copies of the double-sided card {}; a deck may include only one double-sided card of a title",
-                deck.db.labels[v[0]]
-            ),
-            v.iter().map(|&i| deck.cref(i)).collect(),
-        ));
     }
 }

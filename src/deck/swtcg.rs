@@ -5,7 +5,7 @@
 //! unique card a separate card); no more than twice as many unit cards of one
 //! type as of another.
 
-use super::{CardRef, Deck, Problem, Slot, Summary, Zone};
+use super::{CardRef, Deck, Problem, Slot, Summary, Zone, group_by};
 use crate::cards::{Card, names};
 
 /// The section that lists every deck rule.
@@ -42,14 +42,7 @@ fn identity(c: &Card) -> String {
 }
 
 fn problem(check: &'static str, message: String, cards: Vec<CardRef>) -> Problem {
-    Problem {
-        check,
-        cites: DECK.into(),
-        message,
-        cards,
-        choices: Vec::new(),
-        line: None,
-    }
+    Problem::new(check, DECK, message, cards)
 }
 
 pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
@@ -153,25 +146,16 @@ fn sides(deck: &Deck, slots: &[&Slot], problems: &mut Vec<Problem>, summary: &mu
 }
 
 fn copies(deck: &Deck, slots: &[&Slot], problems: &mut Vec<Problem>) {
-    let mut seen: Vec<(String, u32, Vec<usize>)> = Vec::new();
-    for s in slots {
-        let key = identity(deck.card(s));
-        match seen.iter_mut().find(|(k, _, _)| *k == key) {
-            Some((_, n, v)) => {
-                *n += s.count;
-                v.push(s.card);
-            }
-            None => seen.push((key, s.count, vec![s.card])),
+    for g in group_by(slots.iter().copied(), |s| identity(deck.card(s))) {
+        if g.count > MAX_COPIES {
+            problems.push(problem(
+                "swtcg.copies",
+                format!(
+                    "{} copies of {}; a deck can't have more than {MAX_COPIES} copies of a card (each version of a unique card is a separate card)",
+                    g.count, deck.db.labels[g.cards[0]]
+                ),
+                deck.crefs(&g.cards),
+            ));
         }
-    }
-    for (_, n, v) in seen.into_iter().filter(|(_, n, _)| *n > MAX_COPIES) {
-        problems.push(problem(
-            "swtcg.copies",
-            format!(
-                "{n} copies of {}; a deck can't have more than {MAX_COPIES} copies of a card (each version of a unique card is a separate card)",
-                deck.db.labels[v[0]]
-            ),
-            v.iter().map(|&i| deck.cref(i)).collect(),
-        ));
     }
 }
