@@ -204,8 +204,19 @@ fn the_summary_counts_types_points_dice_and_formats() {
     let (_, v, _) = deck_json(tmp.path(), "swccg-legal.txt", &[]);
     assert_eq!(v["game"], "swccg");
     assert_eq!(v["summary"]["deck_cards"], 60);
-    assert_eq!(v["summary"]["outside_deck"], 1);
+    assert_eq!(
+        v["summary"]["outside_deck"], 2,
+        "Do, Or Do Not: the Defensive Shield, not the Effect"
+    );
     assert_eq!(v["summary"]["side"], "Light");
+    assert!(
+        v["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["reference"] == "swccg:7"),
+        "\"Hidden Base\" names the Objective by its front title: {v:#}"
+    );
     let types = &v["summary"]["by_type"];
     assert!(
         types

@@ -73,7 +73,7 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
         return Found::One(vec![i]);
     }
     let Some((tier, mut v)) = names.exact(&l.name, keep) else {
-        return Found::None;
+        return front_title(db, l, game);
     };
     // the card whose whole label is the name beats cards sharing only the title
     let whole: Vec<usize> = v
@@ -96,6 +96,47 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
     }
 }
 
+/// A two-sided card named by its front title alone ("Hidden Base" for
+/// "Hidden Base / Systems Will Slip Through Your Fingers"), as players list Objectives.
+fn front_title(db: &CardDb, l: &Line, game: Game) -> Found {
+    let want = names::letters(&l.name);
+    let v: Vec<usize> = (0..db.cards.len())
+        .filter(|&i| {
+            let c = &db.cards[i];
+            c.game == game
+                && c.title
+                    .split_once(" / ")
+                    .is_some_and(|(front, _)| names::letters(front) == want)
+        })
+        .collect();
+    match v.len() {
+        0 => Found::None,
+        _ if v.iter().all(|&i| same_card(&db.cards[i], &db.cards[v[0]])) => Found::One(v),
+        _ => Found::Several(v),
+    }
+}
+
+/// Several cards a line's name fits, narrowed by what the file and the deck
+/// say: a card listed outside the deck is a Defensive Shield; the deck's side.
+fn narrow(db: &CardDb, l: &Line, v: Vec<usize>, side: Option<&str>) -> Found {
+    let mut keep = v.clone();
+    if l.zone == Some(Zone::OutsideDeck) {
+        keep.retain(|&i| type_of(&db.cards[i]) == "defensive shield");
+    }
+    if let Some(side) = side {
+        keep.retain(|&i| db.cards[i].side.as_deref() == Some(side));
+    }
+    if !keep.is_empty()
+        && keep
+            .iter()
+            .all(|&i| same_card(&db.cards[i], &db.cards[keep[0]]))
+    {
+        Found::One(keep)
+    } else {
+        Found::Several(v)
+    }
+}
+
 /// Each line's card, and a problem for each line whose card cannot be told.
 pub fn resolve(
     list: &DeckList,
@@ -112,24 +153,9 @@ pub fn resolve(
     let mut slots = Vec::new();
     let mut problems = Vec::new();
     for (l, f) in list.lines.iter().zip(found) {
-        let f = match (f, &side) {
-            (Found::Several(v), Some(side)) => {
-                let mine: Vec<usize> = v
-                    .iter()
-                    .copied()
-                    .filter(|&i| db.cards[i].side.as_deref() == Some(side.as_str()))
-                    .collect();
-                if !mine.is_empty()
-                    && mine
-                        .iter()
-                        .all(|&i| same_card(&db.cards[i], &db.cards[mine[0]]))
-                {
-                    Found::One(mine)
-                } else {
-                    Found::Several(v)
-                }
-            }
-            (f, _) => f,
+        let f = match f {
+            Found::Several(v) => narrow(db, l, v, side.as_deref()),
+            f => f,
         };
         match f {
             Found::One(v) => slots.push(slot(db, l, v, game)),
