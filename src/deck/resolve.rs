@@ -65,7 +65,11 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
                         .is_some_and(|s| s.eq_ignore_ascii_case(set))
             })
             .collect();
-        if at.len() == 1 {
+        // the set and position find the card the name names, not another one
+        let title = l.name.split(", ").next().unwrap_or(&l.name);
+        if let [i] = at[..]
+            && names::letters(&db.cards[i].title) == names::letters(title)
+        {
             return Found::One(at);
         }
     }
