@@ -70,15 +70,16 @@ struct Stored {
     formats: Vec<DeckFormat>,
 }
 
-/// Is this SWDestinyDB's `formats.json`? (an array of objects with `code`,
-/// `name` and a `data` object holding `sets`)
+/// Is this SWDestinyDB's `formats.json`? (an array of objects with a `code` and
+/// a `data` object, one at least holding `sets`)
 pub fn looks_like(v: &Value) -> bool {
     v.as_array().is_some_and(|a| {
-        !a.is_empty()
-            && a.iter().all(|f| {
-                f.get("code").is_some_and(Value::is_string)
-                    && f.get("data").and_then(|d| d.get("sets")).is_some()
-            })
+        a.iter().all(|f| {
+            f.get("code").is_some_and(Value::is_string)
+                && f.get("data").is_some_and(Value::is_object)
+        }) && a
+            .iter()
+            .any(|f| f.get("data").and_then(|d| d.get("sets")).is_some())
     })
 }
 

@@ -308,3 +308,94 @@ fn unresolved(db: &CardDb, names: &Names, l: &Line, game: Game) -> Problem {
     p.choices = lk.matches.iter().map(|m| d.cref(m.index)).collect();
     p
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::SourceFile;
+
+    fn card(game: Game, id: &str, title: &str, side: &str, t: &str) -> Card {
+        let mut c = Card::new(game, id, title, format!("t.json#{id}"));
+        c.side = Some(side.into());
+        c.card_type = Some(t.into());
+        c
+    }
+
+    fn db(cards: Vec<Card>) -> CardDb {
+        CardDb::build(
+            vec![SourceFile {
+                format: "t".into(),
+                file: "t.json".into(),
+                cards,
+            }],
+            None,
+        )
+    }
+
+    fn line(name: &str) -> Line {
+        Line::new(name.into(), 1, 1)
+    }
+
+    #[test]
+    fn a_set_and_position_that_name_another_card_give_way_to_the_name() {
+        let mut leia = card(Game::Destiny, "01028", "Leia Organa", "Hero", "Character");
+        leia.set = Some("Awakenings".into());
+        leia.number = Some("28".into());
+        let mut padawan = card(Game::Destiny, "01036", "Padawan", "Hero", "Upgrade");
+        padawan.set = Some("Awakenings".into());
+        padawan.number = Some("36".into());
+        let db = db(vec![leia, padawan]);
+        let names = names(&db);
+        let mut l = line("Padawan");
+        (l.set, l.number) = (Some("Awakenings".into()), Some("28".into()));
+        assert!(matches!(find(&names, &db, &l, Game::Destiny), Found::One(v) if v == [1]));
+        l.name = "Leia Organa, Born Leader".into();
+        assert!(matches!(find(&names, &db, &l, Game::Destiny), Found::One(v) if v == [0]));
+    }
+
+    #[test]
+    fn front_titles_shield_sections_and_the_decks_side_pick_one_card() {
+        let db = db(vec![
+            card(
+                Game::Swccg,
+                "1",
+                "Hidden Base / Systems Will Slip",
+                "Light",
+                "Objective",
+            ),
+            card(Game::Swccg, "2", "Do, Or Do Not", "Light", "Effect"),
+            card(
+                Game::Swccg,
+                "3",
+                "Do, Or Do Not",
+                "Light",
+                "Defensive Shield",
+            ),
+            card(Game::Swccg, "4", "Tatooine", "Light", "Location"),
+            card(Game::Swccg, "5", "Tatooine", "Dark", "Location"),
+        ]);
+        let names = names(&db);
+        let found = |l: &Line| find(&names, &db, l, Game::Swccg);
+        assert!(matches!(found(&line("Hidden Base")), Found::One(v) if v == [0]));
+        let mut shield = line("Do, Or Do Not");
+        assert!(
+            matches!(found(&shield), Found::Several(_)),
+            "two types: no guess"
+        );
+        shield.zone = Some(Zone::OutsideDeck);
+        let Found::Several(v) = found(&shield) else {
+            panic!("several before narrowing")
+        };
+        assert!(matches!(narrow(&db, &shield, v, None), Found::One(v) if v == [2]));
+        let Found::Several(v) = found(&line("Tatooine")) else {
+            panic!("both sides")
+        };
+        assert!(matches!(
+            narrow(&db, &line("Tatooine"), v.clone(), None),
+            Found::Several(_)
+        ));
+        assert!(
+            matches!(narrow(&db, &line("Tatooine"), v, Some("Dark")), Found::One(v) if v == [4])
+        );
+    }
+}
