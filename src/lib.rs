@@ -6,6 +6,7 @@
 
 pub mod cards;
 pub mod coverage;
+pub mod deck;
 pub mod engine;
 pub mod error;
 pub mod game;

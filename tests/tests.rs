@@ -4,6 +4,7 @@ mod util;
 
 mod cards;
 mod cli;
+mod deck;
 mod destiny;
 mod library;
 mod lookup;

@@ -23,6 +23,8 @@ pub enum Format {
     Destiny,
     /// SWTCG LackeyCCG tab-separated set file.
     Swtcg,
+    /// SWDestinyDB `formats.json` (see [`super::formats`]).
+    DestinyFormats,
 }
 
 impl Format {
@@ -31,6 +33,7 @@ impl Format {
             Format::Swccg => "swccg",
             Format::Destiny => "destiny",
             Format::Swtcg => "swtcg",
+            Format::DestinyFormats => "destiny-formats",
         }
     }
     pub fn describe(self) -> &'static str {
@@ -38,6 +41,7 @@ impl Format {
             Format::Swccg => "SWCCG Players Committee JSON",
             Format::Destiny => "SWDestinyDB set JSON",
             Format::Swtcg => "SWTCG LackeyCCG TSV",
+            Format::DestinyFormats => "SWDestinyDB formats",
         }
     }
 }
@@ -57,6 +61,8 @@ pub struct Parsed {
     pub format: Format,
     pub source: SourceFile,
     pub rejected: Vec<Rejected>,
+    /// Destiny formats, for a `formats.json`.
+    pub formats: Vec<super::formats::DeckFormat>,
 }
 
 /// What happened to one file.
@@ -173,6 +179,7 @@ fn parse_content(path: &Path) -> Result<Parsed> {
                     cards,
                 },
                 rejected,
+                formats: Vec::new(),
             });
         }
         return Err(Error::Input(format!(
@@ -207,6 +214,9 @@ fn parse_content(path: &Path) -> Result<Parsed> {
                 &destiny::set_names(&sibling_json(path, "sets.json")),
             ),
         )
+    } else if super::formats::looks_like(&v) {
+        let sets = sibling_json(path, "sets.json");
+        return Ok(super::formats::parsed(path, &v, name, &sets));
     } else {
         return Err(Error::Input(format!(
             "{shown}:1:1: JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")"
@@ -221,6 +231,7 @@ fn parse_content(path: &Path) -> Result<Parsed> {
             cards,
         },
         rejected,
+        formats: Vec::new(),
     })
 }
 
@@ -336,9 +347,7 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
     // folder in the way) leaves the stored data as it was; then rename them all.
     let mut staged: Vec<PathBuf> = Vec::with_capacity(parsed.len());
     for (p, t) in parsed.iter().zip(&targets) {
-        let res = serde_json::to_vec(&p.source)
-            .map_err(|e| Error::Input(format!("{}: {e}", p.path.display())))
-            .and_then(|bytes| write_temp(t, &bytes));
+        let res = super::formats::stored_json(p).and_then(|bytes| write_temp(t, &bytes));
         match res {
             Ok(tmp) => staged.push(tmp),
             Err(e) => {
@@ -363,7 +372,7 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
         reports.push(FileReport {
             file: p.path.display().to_string(),
             format: p.format,
-            imported: p.source.cards.len(),
+            imported: p.source.cards.len() + p.formats.len(),
             rejected: p.rejected,
             stored_as: t,
         });

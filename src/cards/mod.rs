@@ -11,6 +11,7 @@
 //! `<file name>#<card id>` for imported data.
 
 pub mod die;
+pub mod formats;
 pub mod from_rulebook;
 pub mod fuzzy;
 pub mod import;

@@ -5,6 +5,7 @@ mod cards;
 mod check;
 mod convert;
 mod coverage;
+mod deck;
 mod index;
 mod lint;
 mod rule;
@@ -60,6 +61,8 @@ pub enum Command {
     Card(card::Args),
     /// Manage imported card databases.
     Cards(cards::Args),
+    /// Check a deck (or Destiny team) against its game's deck rules and a format.
+    Deck(deck::Args),
     /// Run one scenario and print its cited trace and verdict.
     Check(check::Args),
     /// Run every scenario under the given paths (default: scenarios/).
@@ -249,6 +252,7 @@ fn dispatch(cli: Cli) -> CliResult {
         Command::Rule(a) => rule::run(a, &ctx),
         Command::Card(a) => card::run(a, &ctx),
         Command::Cards(a) => cards::run(a, &ctx),
+        Command::Deck(a) => deck::run(a, &ctx),
         Command::Check(a) => check::run(a, &ctx),
         Command::Test(a) => test::run(a, &ctx),
         Command::Index(a) => index::run(a, &ctx),

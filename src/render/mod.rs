@@ -3,6 +3,7 @@
 
 pub mod card;
 pub mod coverage;
+pub mod deck;
 pub mod markdown;
 pub mod rule;
 pub mod search;

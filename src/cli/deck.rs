@@ -1,0 +1,70 @@
+//! `swjudge deck FILE`: is this deck (or Destiny team) legal? Each problem with
+//! the rule or format entry it breaks. Exit 0 legal, 1 illegal, 2 unreadable.
+
+use super::card::parse_game;
+use super::{CliResult, Ctx, Outcome, out, out_json};
+use std::path::PathBuf;
+use swjudge::cards::CardDb;
+use swjudge::cards::formats;
+use swjudge::deck::{self, Options};
+use swjudge::game::Game;
+use swjudge::render::deck::text;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The deck file: SWDestinyDB deck JSON or text export, a GEMP or LackeyCCG
+    /// deck file, or a plain list ("2x Card Name" or "Card Name x2" a line).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The game (swccg, destiny or swtcg); by default the file's format or its
+    /// card names tell.
+    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    pub game: Option<Game>,
+    /// A Star Wars: Destiny format, by code or name in any case (STD, standard),
+    /// from an imported formats.json.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+}
+
+pub fn run(args: Args, ctx: &Ctx) -> CliResult {
+    let list = deck::read::read(&args.file)?;
+    let game = args
+        .game
+        .or(list.game)
+        .or(args.format.as_ref().map(|_| Game::Destiny));
+    let sources = deck::load_cards(&ctx.paths.data_dir, game)?;
+    if sources.iter().all(|s| s.cards.is_empty()) {
+        return Err(swjudge::Error::Usage(format!(
+            "no card data{}: import a card database with `swjudge cards import FILE…` (data dir {})",
+            game.map(|g| format!(" for {}", g.title())).unwrap_or_default(),
+            ctx.paths.data_dir.display()
+        ))
+        .into());
+    }
+    let formats = match game {
+        Some(Game::Destiny) | None => formats::load(&ctx.paths.data_dir)?,
+        Some(_) => Vec::new(),
+    };
+    let db = CardDb::build(sources, None);
+    let opts = Options {
+        game: args.game,
+        format: args.format,
+    };
+    let report = deck::check(
+        &args.file.display().to_string(),
+        &list,
+        &db,
+        &formats,
+        &opts,
+    )?;
+    if ctx.json {
+        out_json(&report)?;
+    } else {
+        out(&text(&report, &ctx.style))?;
+    }
+    Ok(if report.legal {
+        Outcome::Found
+    } else {
+        Outcome::NotFound
+    })
+}

@@ -1,0 +1,401 @@
+//! Finding each line's card: by the reference a file gives, by set and position
+//! (SWDestinyDB text export), else by the exact names of `swjudge card` (the
+//! same bytes, the same letters, the same title without its version, a
+//! nickname). A name no card has, or several cards have, is a problem listing
+//! the candidates; it is never guessed. Two things are not guesses and are
+//! taken: printings of one card (same title, subtitle, type and side) are one
+//! card; and where a title belongs to both sides of the Force, the deck's own
+//! side (that of its other cards) picks the card.
+
+use super::{Deck, DeckList, Line, Problem, Slot, Zone, type_of};
+use crate::cards::names::{self, Names, Tier};
+use crate::cards::{Card, CardDb};
+use crate::game::Game;
+
+/// The exact-name tables over a card list (as `CardDb` builds them).
+pub fn names(db: &CardDb) -> Names {
+    Names::new(&db.cards, &db.labels, &db.refs, &[])
+}
+
+/// How a line's name came out.
+enum Found {
+    One(Vec<usize>),
+    Several(Vec<usize>),
+    None,
+}
+
+/// The game whose cards the most lines name exactly; `None` on a tie or no match.
+pub fn guess_game(list: &DeckList, db: &CardDb, names: &Names) -> Option<Game> {
+    let mut score = [0usize; 3];
+    for (gi, g) in Game::ALL.into_iter().enumerate() {
+        for l in &list.lines {
+            if !matches!(find(names, db, l, g), Found::None) {
+                score[gi] += 1;
+            }
+        }
+    }
+    let best = *score.iter().max()?;
+    let winners: Vec<usize> = (0..3).filter(|&i| score[i] == best).collect();
+    (best > 0 && winners.len() == 1).then(|| Game::ALL[winners[0]])
+}
+
+fn same_card(a: &Card, b: &Card) -> bool {
+    names::letters(&a.title) == names::letters(&b.title)
+        && a.subtitle.as_deref().map(names::letters) == b.subtitle.as_deref().map(names::letters)
+        && a.card_type == b.card_type
+        && a.side == b.side
+}
+
+fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
+    let keep = |i: usize| db.cards[i].game == game;
+    if let Some(r) = &l.reference {
+        return match names.by_ref(r).filter(|&i| keep(i)) {
+            Some(i) => Found::One(vec![i]),
+            None => Found::None,
+        };
+    }
+    if let (Some(set), Some(num)) = (&l.set, &l.number) {
+        let at: Vec<usize> = (0..db.cards.len())
+            .filter(|&i| {
+                let c = &db.cards[i];
+                keep(i)
+                    && c.number.as_deref() == Some(num.as_str())
+                    && c.set
+                        .as_deref()
+                        .is_some_and(|s| s.eq_ignore_ascii_case(set))
+            })
+            .collect();
+        // the set and position find the card the name names, not another one
+        let title = l.name.split(", ").next().unwrap_or(&l.name);
+        if let [i] = at[..]
+            && names::letters(&db.cards[i].title) == names::letters(title)
+        {
+            return Found::One(at);
+        }
+    }
+    if let Some(i) = names.by_ref(&l.name).filter(|&i| keep(i)) {
+        return Found::One(vec![i]);
+    }
+    let Some((tier, mut v)) = names.exact(&l.name, keep) else {
+        return front_title(db, l, game);
+    };
+    // the card whose whole label is the name beats cards sharing only the title
+    let whole: Vec<usize> = v
+        .iter()
+        .copied()
+        .filter(|&i| match tier {
+            Tier::Bytes => db.labels[i] == l.name.trim(),
+            _ => names::letters(&db.labels[i]) == names::letters(&l.name),
+        })
+        .collect();
+    if whole.len() == 1 {
+        v = whole;
+    }
+    if v.iter().all(|&i| same_card(&db.cards[i], &db.cards[v[0]])) {
+        // printings of one card: the newest (highest ID) first
+        v.sort_by_key(|&i| std::cmp::Reverse((db.cards[i].id.len(), db.cards[i].id.clone())));
+        Found::One(v)
+    } else {
+        Found::Several(v)
+    }
+}
+
+/// A two-sided card named by its front title alone ("Hidden Base" for
+/// "Hidden Base / Systems Will Slip Through Your Fingers"), as players list Objectives.
+fn front_title(db: &CardDb, l: &Line, game: Game) -> Found {
+    let want = names::letters(&l.name);
+    let v: Vec<usize> = (0..db.cards.len())
+        .filter(|&i| {
+            let c = &db.cards[i];
+            c.game == game
+                && c.title
+                    .split_once(" / ")
+                    .is_some_and(|(front, _)| names::letters(front) == want)
+        })
+        .collect();
+    match v.len() {
+        0 => Found::None,
+        _ if v.iter().all(|&i| same_card(&db.cards[i], &db.cards[v[0]])) => Found::One(v),
+        _ => Found::Several(v),
+    }
+}
+
+/// Several cards a line's name fits, narrowed by what the file and the deck
+/// say: a card listed outside the deck is a Defensive Shield; the deck's side.
+fn narrow(db: &CardDb, l: &Line, v: Vec<usize>, side: Option<&str>) -> Found {
+    let mut keep = v.clone();
+    if l.zone == Some(Zone::OutsideDeck) {
+        keep.retain(|&i| type_of(&db.cards[i]) == "defensive shield");
+    }
+    if let Some(side) = side {
+        keep.retain(|&i| db.cards[i].side.as_deref() == Some(side));
+    }
+    if !keep.is_empty()
+        && keep
+            .iter()
+            .all(|&i| same_card(&db.cards[i], &db.cards[keep[0]]))
+    {
+        Found::One(keep)
+    } else {
+        Found::Several(v)
+    }
+}
+
+/// Each line's card, and a problem for each line whose card cannot be told.
+pub fn resolve(
+    list: &DeckList,
+    db: &CardDb,
+    names: &Names,
+    game: Game,
+) -> (Vec<Slot>, Vec<Problem>) {
+    let found: Vec<Found> = list
+        .lines
+        .iter()
+        .map(|l| find(names, db, l, game))
+        .collect();
+    let side = deck_side(db, &found);
+    let mut slots = Vec::new();
+    let mut problems = Vec::new();
+    for (l, f) in list.lines.iter().zip(found) {
+        let f = match f {
+            Found::Several(v) => narrow(db, l, v, side.as_deref()),
+            f => f,
+        };
+        match f {
+            Found::One(v) => slots.push(slot(db, l, v, game)),
+            Found::Several(v) => problems.push(ambiguous(db, l, &v)),
+            Found::None => problems.push(unresolved(db, names, l, game)),
+        }
+    }
+    (slots, problems)
+}
+
+/// The side most of the deck's plainly found cards are on (SWCCG, SWTCG).
+fn deck_side(db: &CardDb, found: &[Found]) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for f in found {
+        if let Found::One(v) = f
+            && let Some(s) = db.cards[v[0]].side.as_deref()
+            && (s == "Light" || s == "Dark")
+        {
+            match counts.iter_mut().find(|(x, _)| x == s) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((s.to_string(), 1)),
+            }
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    match counts.as_slice() {
+        [(s, _)] => Some(s.clone()),
+        [(s, a), (_, b), ..] if a > b => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn slot(db: &CardDb, l: &Line, printings: Vec<usize>, game: Game) -> Slot {
+    let card = &db.cards[printings[0]];
+    let t = type_of(card);
+    let team = matches!(t.as_str(), "character" | "plot" | "battlefield");
+    let zone = match l.zone {
+        Some(Zone::Sideboard) => Zone::Sideboard,
+        Some(Zone::OutsideDeck) if game == Game::Swccg => Zone::OutsideDeck,
+        _ if game == Game::Destiny && team => Zone::Team,
+        _ if game == Game::Swccg && t == "defensive shield" => Zone::OutsideDeck,
+        _ => Zone::Deck,
+    };
+    let (mut count, mut dice) = (l.count, 0);
+    if game == Game::Destiny && t == "character" {
+        let unique = card.uniqueness.is_some();
+        dice = match l.dice {
+            Some(d) => d,
+            None if unique && l.count_is_dice => l.count,
+            None if l.elite => 2 * l.count,
+            None => l.count,
+        };
+        if unique && l.count_is_dice && l.dice.is_none() {
+            count = 1;
+        }
+        if l.elite && unique {
+            dice = dice.max(2);
+        }
+    }
+    Slot {
+        card: printings[0],
+        printings,
+        count,
+        zone,
+        dice,
+        line: l.line,
+    }
+}
+
+fn problem(check: &'static str, message: String, l: &Line) -> Problem {
+    Problem {
+        check,
+        cites: "swjudge card lookup".into(),
+        message,
+        cards: Vec::new(),
+        choices: Vec::new(),
+        line: (l.line > 0).then_some(l.line),
+    }
+}
+
+fn ambiguous(db: &CardDb, l: &Line, v: &[usize]) -> Problem {
+    let d = Deck {
+        db,
+        slots: Vec::new(),
+    };
+    let mut p = problem(
+        "name.ambiguous",
+        format!(
+            "{:?} names {} different cards; write the one meant (its name or reference)",
+            l.name,
+            v.len()
+        ),
+        l,
+    );
+    p.choices = d.crefs(v);
+    p
+}
+
+fn unresolved(db: &CardDb, names: &Names, l: &Line, game: Game) -> Problem {
+    let d = Deck {
+        db,
+        slots: Vec::new(),
+    };
+    if let Some(b) = &l.blueprint {
+        return problem(
+            "name.unresolved",
+            format!(
+                "GEMP blueprint {b} has no title in the file, and the card data has no GEMP IDs; export the deck with titles"
+            ),
+            l,
+        );
+    }
+    let other = Game::ALL
+        .into_iter()
+        .filter(|&g| g != game)
+        .find(|&g| !matches!(find(names, db, l, g), Found::None));
+    if let Some(g) = other {
+        let mut p = problem(
+            "name.wrong-game",
+            format!(
+                "{:?} is a {} card, not a {} one",
+                l.name,
+                g.title(),
+                game.title()
+            ),
+            l,
+        );
+        let lk = db.lookup(&l.name, Some(g));
+        p.cards = lk.matches.iter().take(1).map(|m| d.cref(m.index)).collect();
+        return p;
+    }
+    let lk = db.lookup(&l.name, Some(game));
+    let mut p = problem(
+        "name.unresolved",
+        if lk.matches.is_empty() {
+            format!("no {} card is named {:?}", game.title(), l.name)
+        } else {
+            format!(
+                "no {} card is named exactly {:?}; did you mean one of these?",
+                game.title(),
+                l.name
+            )
+        },
+        l,
+    );
+    p.choices = lk.matches.iter().map(|m| d.cref(m.index)).collect();
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::SourceFile;
+
+    fn card(game: Game, id: &str, title: &str, side: &str, t: &str) -> Card {
+        let mut c = Card::new(game, id, title, format!("t.json#{id}"));
+        c.side = Some(side.into());
+        c.card_type = Some(t.into());
+        c
+    }
+
+    fn db(cards: Vec<Card>) -> CardDb {
+        CardDb::build(
+            vec![SourceFile {
+                format: "t".into(),
+                file: "t.json".into(),
+                cards,
+            }],
+            None,
+        )
+    }
+
+    fn line(name: &str) -> Line {
+        Line::new(name.into(), 1, 1)
+    }
+
+    #[test]
+    fn a_set_and_position_that_name_another_card_give_way_to_the_name() {
+        let mut leia = card(Game::Destiny, "01028", "Leia Organa", "Hero", "Character");
+        leia.set = Some("Awakenings".into());
+        leia.number = Some("28".into());
+        let mut padawan = card(Game::Destiny, "01036", "Padawan", "Hero", "Upgrade");
+        padawan.set = Some("Awakenings".into());
+        padawan.number = Some("36".into());
+        let db = db(vec![leia, padawan]);
+        let names = names(&db);
+        let mut l = line("Padawan");
+        (l.set, l.number) = (Some("Awakenings".into()), Some("28".into()));
+        assert!(matches!(find(&names, &db, &l, Game::Destiny), Found::One(v) if v == [1]));
+        l.name = "Leia Organa, Born Leader".into();
+        assert!(matches!(find(&names, &db, &l, Game::Destiny), Found::One(v) if v == [0]));
+    }
+
+    #[test]
+    fn front_titles_shield_sections_and_the_decks_side_pick_one_card() {
+        let db = db(vec![
+            card(
+                Game::Swccg,
+                "1",
+                "Hidden Base / Systems Will Slip",
+                "Light",
+                "Objective",
+            ),
+            card(Game::Swccg, "2", "Do, Or Do Not", "Light", "Effect"),
+            card(
+                Game::Swccg,
+                "3",
+                "Do, Or Do Not",
+                "Light",
+                "Defensive Shield",
+            ),
+            card(Game::Swccg, "4", "Tatooine", "Light", "Location"),
+            card(Game::Swccg, "5", "Tatooine", "Dark", "Location"),
+        ]);
+        let names = names(&db);
+        let found = |l: &Line| find(&names, &db, l, Game::Swccg);
+        assert!(matches!(found(&line("Hidden Base")), Found::One(v) if v == [0]));
+        let mut shield = line("Do, Or Do Not");
+        assert!(
+            matches!(found(&shield), Found::Several(_)),
+            "two types: no guess"
+        );
+        shield.zone = Some(Zone::OutsideDeck);
+        let Found::Several(v) = found(&shield) else {
+            panic!("several before narrowing")
+        };
+        assert!(matches!(narrow(&db, &shield, v, None), Found::One(v) if v == [2]));
+        let Found::Several(v) = found(&line("Tatooine")) else {
+            panic!("both sides")
+        };
+        assert!(matches!(
+            narrow(&db, &line("Tatooine"), v.clone(), None),
+            Found::Several(_)
+        ));
+        assert!(
+            matches!(narrow(&db, &line("Tatooine"), v, Some("Dark")), Found::One(v) if v == [4])
+        );
+    }
+}

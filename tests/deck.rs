@@ -1,0 +1,382 @@
+//! `swjudge deck`: every case of `tests/data/decks/cases.tsv` (legal decks, and
+//! decks that each break one rule, with the check, citation and message
+//! expected), every check of the checker covered by an illegal deck, the text
+//! and JSON reports agreeing, unreadable files, and the real databases when present.
+
+use crate::util::{TempDir, code, stderr, stdout, swjudge};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn decks() -> PathBuf {
+    crate::util::root().join("tests/data/decks")
+}
+
+/// Import the fixture cards and formats into `tmp`'s data dir.
+fn import_fixtures(tmp: &Path) {
+    let c = decks().join("cards");
+    let o = swjudge(tmp)
+        .args(["cards", "import"])
+        .arg(c.join("swccg.json"))
+        .arg(c.join("LEG.json"))
+        .arg(c.join("AW.json"))
+        .arg(c.join("formats.json"))
+        .arg(c.join("swtcg.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "import failed: {}{}", stdout(&o), stderr(&o));
+}
+
+/// One row of `cases.tsv`.
+#[derive(Debug)]
+struct Case {
+    file: String,
+    args: Vec<String>,
+    exit: i32,
+    check: Option<String>,
+    cites: Option<String>,
+    fragment: Option<String>,
+    only: bool,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(decks().join("cases.tsv")).unwrap();
+    let opt = |s: &str| (s != "-").then(|| s.to_string());
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 7, "cases.tsv: 7 columns expected: {l}");
+            Case {
+                file: f[0].into(),
+                args: opt(f[1])
+                    .map(|a| a.split(' ').map(str::to_string).collect())
+                    .unwrap_or_default(),
+                exit: f[2].parse().unwrap(),
+                check: opt(f[3]),
+                cites: opt(f[4]),
+                fragment: opt(f[5]),
+                only: f[6] == "yes",
+            }
+        })
+        .collect()
+}
+
+fn deck_json(tmp: &Path, file: &str, args: &[String]) -> (i32, Value, String) {
+    let o = swjudge(tmp)
+        .args(["deck", "--json"])
+        .arg(decks().join(file))
+        .args(args)
+        .output()
+        .unwrap();
+    let v = serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("{file}: not JSON ({e}): {}\n{}", stdout(&o), stderr(&o)));
+    (code(&o), v, stderr(&o))
+}
+
+#[test]
+fn every_case_gives_its_verdict_problem_and_citation() {
+    let tmp = TempDir::new("deck-cases");
+    import_fixtures(tmp.path());
+    let mut failures = Vec::new();
+    for c in cases() {
+        let (exit, v, err) = deck_json(tmp.path(), &c.file, &c.args);
+        let problems = v["problems"].as_array().cloned().unwrap_or_default();
+        let shown = format!(
+            "{} {:?}: exit {exit}, problems {problems:#?} {err}",
+            c.file, c.args
+        );
+        if exit != c.exit || v["legal"].as_bool() != Some(c.exit == 0) {
+            failures.push(format!("{shown}\n  expected exit {}", c.exit));
+            continue;
+        }
+        let Some(check) = &c.check else {
+            if !problems.is_empty() {
+                failures.push(format!("{shown}\n  expected no problems"));
+            }
+            continue;
+        };
+        let hit = problems.iter().find(|p| {
+            p["check"] == check.as_str()
+                && c.cites.as_deref().is_none_or(|x| p["cites"] == x)
+                && c.fragment
+                    .as_deref()
+                    .is_none_or(|x| p["message"].as_str().is_some_and(|m| m.contains(x)))
+        });
+        if hit.is_none() {
+            failures.push(format!(
+                "{shown}\n  expected a {check} problem citing {:?} saying {:?}",
+                c.cites, c.fragment
+            ));
+        }
+        if c.only && problems.iter().any(|p| p["check"] != check.as_str()) {
+            failures.push(format!("{shown}\n  expected only {check} problems"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_check_has_an_illegal_deck() {
+    let covered: Vec<String> = cases().into_iter().filter_map(|c| c.check).collect();
+    let missing: Vec<&str> = swjudge::deck::RULES
+        .iter()
+        .map(|(check, _)| *check)
+        .filter(|c| !covered.iter().any(|x| x == c))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "checks without an illegal deck in cases.tsv: {missing:?}"
+    );
+}
+
+#[test]
+fn every_cited_section_exists_in_the_rulebook() {
+    let corpus = swjudge::rulebook::Corpus::load(&crate::util::rulebook()).unwrap();
+    for (check, cites) in swjudge::deck::RULES {
+        if cites.contains('.') && !cites.contains(' ') && !cites.ends_with(".json") {
+            assert!(
+                corpus.get(cites).is_some(),
+                "{check} cites {cites}, which is no section"
+            );
+        }
+    }
+}
+
+#[test]
+fn names_are_never_guessed_and_list_the_choices() {
+    let tmp = TempDir::new("deck-names");
+    import_fixtures(tmp.path());
+    let (_, v, _) = deck_json(tmp.path(), "names-ambiguous.txt", &[]);
+    let p = &v["problems"][0];
+    let mut refs: Vec<&str> = p["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["reference"].as_str())
+        .collect();
+    refs.sort();
+    assert_eq!(refs, ["destiny:01003", "destiny:05002"], "{p:#}");
+    assert_eq!(p["line"], 3);
+    let (_, v, _) = deck_json(tmp.path(), "names-unresolved.txt", &[]);
+    let p = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["check"] == "name.unresolved")
+        .unwrap();
+    assert!(
+        p["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "Disarm"),
+        "a close name is offered, not taken: {p:#}"
+    );
+}
+
+#[test]
+fn the_summary_counts_types_points_dice_and_formats() {
+    let tmp = TempDir::new("deck-summary");
+    import_fixtures(tmp.path());
+    let (_, v, _) = deck_json(tmp.path(), "destiny-legal.txt", &[]);
+    let s = &v["summary"];
+    assert_eq!(s["deck_cards"], 30);
+    assert_eq!(s["points"], 28);
+    assert_eq!(s["point_limit"], 30);
+    assert_eq!(s["dice"], 2);
+    assert_eq!(s["side"], "Hero");
+    let legal: Vec<&str> = s["legal_in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        legal,
+        ["STD (Standard)", "INF (Infinite)", "ARNS (ARH Standard)"]
+    );
+    // the balance of the Force raises Han Solo to 15 points in Standard only
+    let (_, v, _) = deck_json(tmp.path(), "destiny-balance.txt", &[]);
+    assert_eq!(
+        v["summary"]["legal_in"],
+        serde_json::json!(["INF (Infinite)", "ARNS (ARH Standard)"])
+    );
+    let (_, v, _) = deck_json(tmp.path(), "swccg-legal.txt", &[]);
+    assert_eq!(v["game"], "swccg");
+    assert_eq!(v["summary"]["deck_cards"], 60);
+    assert_eq!(
+        v["summary"]["outside_deck"], 2,
+        "Do, Or Do Not: the Defensive Shield, not the Effect"
+    );
+    assert_eq!(v["summary"]["side"], "Light");
+    assert!(
+        v["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["reference"] == "swccg:7"),
+        "\"Hidden Base\" names the Objective by its front title: {v:#}"
+    );
+    let types = &v["summary"]["by_type"];
+    assert!(
+        types
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["kind"] == "Character" && t["count"] == 21),
+        "{types:#}"
+    );
+    let (_, v, _) = deck_json(tmp.path(), "swtcg-legal.dek", &[]);
+    assert_eq!(v["summary"]["sideboard"], 1);
+}
+
+#[test]
+fn text_output_cites_each_problem_and_its_cards() {
+    let tmp = TempDir::new("deck-text");
+    import_fixtures(tmp.path());
+    let o = swjudge(tmp.path())
+        .arg("deck")
+        .arg(decks().join("destiny-copies.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 1);
+    let t = stdout(&o);
+    assert!(t.contains("ILLEGAL: 1 problem"), "{t}");
+    assert!(
+        t.contains("[destiny.rr.2-building-a-deck] 3 copies of Disarm"),
+        "{t}"
+    );
+    assert!(t.contains("cards: Disarm (destiny:05030)"), "{t}");
+    assert!(t.contains("Team: 28 of 30 points, 2 dice"), "{t}");
+    let o = swjudge(tmp.path())
+        .arg("deck")
+        .arg(decks().join("destiny-card-text.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0);
+    assert!(
+        stdout(&o).contains("Smuggling Run (destiny:05055): You can include villain cards"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn unreadable_decks_and_unknown_formats_are_one_error_line() {
+    let tmp = TempDir::new("deck-bad");
+    import_fixtures(tmp.path());
+    let run = |args: &[&str]| swjudge(tmp.path()).arg("deck").args(args).output().unwrap();
+    let bad = decks().join("bad.json");
+    let missing = decks().join("no-such-deck.txt");
+    let folder = decks().join("cards");
+    for (o, want) in [
+        (run(&[bad.to_str().unwrap()]), "bad.json:1:"),
+        (run(&[missing.to_str().unwrap()]), "no-such-deck.txt"),
+        (run(&[folder.to_str().unwrap()]), "is a folder"),
+        (
+            run(&[
+                decks().join("destiny-legal.txt").to_str().unwrap(),
+                "--format",
+                "nope",
+            ]),
+            "unknown format \"nope\"; the imported formats are STD (Standard)",
+        ),
+        (
+            run(&[
+                decks().join("swtcg-legal.txt").to_str().unwrap(),
+                "--game",
+                "swtcg",
+                "--format",
+                "std",
+            ]),
+            "--format names a Star Wars: Destiny format",
+        ),
+    ] {
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(want), "{e}");
+        assert!(stdout(&o).is_empty());
+    }
+    let empty = TempDir::new("deck-empty");
+    let o = swjudge(empty.path())
+        .arg("deck")
+        .arg(decks().join("swccg-legal.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no card data"), "{}", stderr(&o));
+}
+
+/// The real databases (`../shared/data`, or `SWJUDGE_REAL_DATA`), if present;
+/// under CI their absence fails.
+fn real_data() -> Option<PathBuf> {
+    let found = std::env::var_os("SWJUDGE_REAL_DATA")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(
+            crate::util::root()
+                .ancestors()
+                .skip(1)
+                .map(|a| a.join("shared/data")),
+        )
+        .find(|p| p.join("swdestinydb-json-data/formats.json").is_file());
+    if found.is_none() {
+        assert!(
+            !crate::util::under_ci(),
+            "CI: the real card databases are missing"
+        );
+        eprintln!("real card databases unavailable; skipped");
+    }
+    found
+}
+
+#[test]
+fn the_real_formats_file_imports_and_names_its_formats() {
+    let Some(data) = real_data() else {
+        return;
+    };
+    let tmp = TempDir::new("deck-real");
+    let d = data.join("swdestinydb-json-data");
+    let o = swjudge(tmp.path())
+        .args(["cards", "import"])
+        .arg(d.join("formats.json"))
+        .arg(d.join("set/LEG.json"))
+        .arg(d.join("set/AW.json"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let deck = tmp.path().join("real.txt");
+    std::fs::write(
+        &deck,
+        "2x Leia Organa, Born Leader\nEcho Base\n\n2x destiny:01138\n",
+    )
+    .unwrap();
+    let o = swjudge(tmp.path())
+        .args(["deck", "--json", "--format", "trilogy"])
+        .arg(&deck)
+        .output()
+        .unwrap();
+    let v: Value =
+        serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    assert_eq!(v["format"], "TRI (Trilogy)");
+    assert_eq!(
+        code(&o),
+        1,
+        "28 cards short of a deck, and outside Trilogy's sets"
+    );
+    assert_eq!(
+        v["summary"]["points"], 16,
+        "elite Leia Organa, Born Leader: {v:#}"
+    );
+    let checks: Vec<&str> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["check"].as_str())
+        .collect();
+    assert!(
+        checks.contains(&"destiny.deck-size") && checks.contains(&"format.sets"),
+        "{v:#}"
+    );
+}
