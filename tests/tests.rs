@@ -7,6 +7,7 @@ mod cli;
 mod destiny;
 mod library;
 mod rulebook;
+mod rulings;
 mod scenarios;
 mod search;
 mod swtcg;
