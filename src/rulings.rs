@@ -38,9 +38,8 @@ impl RulingRef {
     /// `ruling:`; an error says what is wrong with one that does.
     pub fn parse(text: &str) -> Option<std::result::Result<RulingRef, String>> {
         let rest = text.trim().strip_prefix(PREFIX)?;
-        let bad = || {
-            format!("ruling source `{text}` must read `ruling:<game>:<card id>#<n>` (n from 1)")
-        };
+        let bad =
+            || format!("ruling source `{text}` must read `ruling:<game>:<card id>#<n>` (n from 1)");
         let parsed = (|| {
             let (game, rest) = rest.split_once(':')?;
             let game = Game::ALL.into_iter().find(|g| g.as_str() == game)?;
@@ -270,7 +269,11 @@ mod tests {
 
     #[test]
     fn a_ruling_source_names_its_own_game_and_a_library_card() {
-        assert!(check_source(Game::Destiny, "ruling:swccg:1#1").unwrap().is_err());
+        assert!(
+            check_source(Game::Destiny, "ruling:swccg:1#1")
+                .unwrap()
+                .is_err()
+        );
         let cat = crate::engine::swccg::library::catalogue().unwrap();
         let known = &cat.entries[0].reference;
         let id = known.trim_start_matches("swccg:");
@@ -279,7 +282,11 @@ mod tests {
                 .unwrap()
                 .is_ok()
         );
-        assert!(check_source(Game::Swccg, "ruling:swccg:999999#1").unwrap().is_err());
+        assert!(
+            check_source(Game::Swccg, "ruling:swccg:999999#1")
+                .unwrap()
+                .is_err()
+        );
         assert!(check_source(Game::Swccg, "swccg.ar.battle").is_none());
     }
 

@@ -66,11 +66,18 @@ fn every_ruling_scenario_quotes_a_ruling_its_card_has() {
     let mut wrong = Vec::new();
     for (file, r, notes) in &list {
         let Some(rulings) = db.get(&r.card_reference()) else {
-            wrong.push(format!("{file}: {} is not in the database", r.card_reference()));
+            wrong.push(format!(
+                "{file}: {} is not in the database",
+                r.card_reference()
+            ));
             continue;
         };
         let Some(text) = rulings.get(r.n - 1) else {
-            wrong.push(format!("{file}: {} has {} rulings", r.card_reference(), rulings.len()));
+            wrong.push(format!(
+                "{file}: {} has {} rulings",
+                r.card_reference(),
+                rulings.len()
+            ));
             continue;
         };
         if !squash(notes).contains(&squash(text)) {
@@ -120,9 +127,15 @@ fn load(game: Game, source: &str) -> Result<scenario::Scenario, String> {
 fn a_ruling_source_must_name_a_library_card_of_the_scenarios_game() {
     assert!(load(Game::Swccg, "ruling:swccg:1595#1").is_ok());
     let e = load(Game::Swccg, "ruling:swccg:99999999#1").err().unwrap();
-    assert!(e.starts_with("r.yaml:3:9:") && e.contains("not in the card library"), "{e}");
+    assert!(
+        e.starts_with("r.yaml:3:9:") && e.contains("not in the card library"),
+        "{e}"
+    );
     let e = load(Game::Swccg, "ruling:destiny:01093#1").err().unwrap();
-    assert!(e.starts_with("r.yaml:3:9:") && e.contains("game: swccg"), "{e}");
+    assert!(
+        e.starts_with("r.yaml:3:9:") && e.contains("game: swccg"),
+        "{e}"
+    );
     let e = load(Game::Swccg, "ruling:swccg:1595").err().unwrap();
     assert!(e.contains("ruling:<game>:<card id>#<n>"), "{e}");
 }

@@ -70,10 +70,15 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .retain(|s| !s.contains(&format!(": {}", swjudge::rulings::PREFIX)));
     if ctx.json {
         let mut v = serde_json::to_value(&cov).map_err(|e| swjudge::Error::Input(e.to_string()))?;
-        v["rulings"] = serde_json::to_value(&ruled).map_err(|e| swjudge::Error::Input(e.to_string()))?;
+        v["rulings"] =
+            serde_json::to_value(&ruled).map_err(|e| swjudge::Error::Input(e.to_string()))?;
         out_json(&v)?;
     } else {
-        out(&format!("{}{}", text(&cov, &ctx.style), rulings::text(&ruled, args.missing, ctx)))?;
+        out(&format!(
+            "{}{}",
+            text(&cov, &ctx.style),
+            rulings::text(&ruled, args.missing, ctx)
+        ))?;
     }
     Ok(Outcome::Found)
 }

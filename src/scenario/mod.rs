@@ -250,7 +250,12 @@ where
     if let Some(src) = &f.source
         && let Some(Err(m)) = crate::rulings::check_source(G::GAME, &src.value)
     {
-        return Err(at(origin, src.referenced.line(), src.referenced.column(), m));
+        return Err(at(
+            origin,
+            src.referenced.line(),
+            src.referenced.column(),
+            m,
+        ));
     }
     // `SECTION#N` names the Nth worked example inside a section (see `coverage`).
     if let (Some(src), Some(ids)) = (&f.source, ids)

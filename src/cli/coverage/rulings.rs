@@ -43,7 +43,8 @@ pub fn text(cov: &RulingCoverage, missing: bool, ctx: &Ctx) -> String {
         ));
         if !missing {
             for (m, n) in &g.mechanisms {
-                out.push_str(&wrap_hanging(&format!("{n:>5}  {m}"), style.width, "  ", "         "));
+                let first = format!("  {n:>5}  ");
+                out.push_str(&wrap_hanging(m, style.width, &first, "         "));
                 out.push('\n');
             }
         }
