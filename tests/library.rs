@@ -4,6 +4,7 @@
 use crate::util::real_data;
 use std::collections::BTreeMap;
 use std::path::Path;
+use swjudge::engine::library::LibraryCard;
 use swjudge::engine::swccg::library;
 use swjudge::scenario::{self, Verdict};
 
@@ -158,7 +159,7 @@ fn a_stat_set_on_purpose_is_named_in_the_trace() {
         .trace
         .steps
         .iter()
-        .find(|s| s.text.contains("card library"))
+        .find(|s| s.text.contains("named cards"))
         .expect("a library step");
     assert!(
         step.text.contains("swccg:2293") && step.text.contains("forfeit 2 (the card says 4)"),
@@ -198,4 +199,65 @@ fn a_plain_text_beside_encodings_must_say_which_sentence_they_encode() {
         "    a: {title: X, side: light, type: character, text: [{said: \"Immune to attrition < 4.\", by: [stats.immune_to_attrition]}], stats: {immune_to_attrition: 4}}\n",
     )
     .is_ok());
+}
+
+const DESTINY: &str = "game: destiny
+title: t
+destiny:
+  first: player1
+  cards:
+    han: {title: Han Solo, type: character, health: 10, die: [1RD, 2RD, 3RD1, 1R, Sp, \"-\"]}
+    trooper: {title: Stormtrooper, type: character, health: 7, die: [1RD, 2RD, 1MD, 1Sh, 1R, \"-\"]TEXT}
+  player1:
+    characters: [{card: han, exhausted: true}]
+    pool: {han: 2RD}
+  player2:
+    characters: [{card: trooper, shields: 1}]
+script:
+  - {player1: resolve, dice: [han], to: [trooper]}
+expect:
+  cards: {trooper: {damage: 1, shields: 0}}
+";
+
+const SWTCG: &str = "game: swtcg
+title: t
+swtcg:
+  arena: ground
+  cards:
+    atst: {name: AT-ST, types: [ground], speed: 30, power: 2, health: 5}
+    rebel: {name: Rebel Trooper, types: [ground], speed: 5, power: 1, health: 5TEXT}
+  dark:
+    ground: [{card: atst}]
+  light:
+    ground: [{card: rebel, tapped: true}]
+script:
+  - {dark: attack, unit: atst, target: rebel}
+  - {dark: roll, dice: [4, 6]}
+expect:
+  units: {rebel: {damage: 2}}
+";
+
+/// In every game a card's typed text is what the card says: unencoded, it is
+/// not modelled and the run does not pass; without it the same board passes.
+#[test]
+fn typed_text_is_honoured_in_every_game() {
+    for (base, text) in [
+        (
+            DESTINY,
+            ", text: \"Damage dealt to this character is reduced by 2.\"",
+        ),
+        (SWTCG, ", text: \"Damage to this unit is reduced by 2.\""),
+    ] {
+        let s = scenario::load_str(Path::new("s.yaml"), &base.replace("TEXT", text), None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let r = scenario::run(&s);
+        assert_eq!(r.verdict, Verdict::NotModelled, "{:?}", r.expectations);
+        assert!(
+            r.not_modelled[0].contains("reduced by 2"),
+            "{:?}",
+            r.not_modelled
+        );
+        let s = scenario::load_str(Path::new("s.yaml"), &base.replace("TEXT", ""), None).unwrap();
+        assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
+    }
 }

@@ -6,6 +6,7 @@ mod cards;
 mod cli;
 mod destiny;
 mod library;
+mod lookup;
 mod rulebook;
 mod rulings;
 mod scenarios;

@@ -99,6 +99,43 @@ impl<'de> Deserialize<'de> for Stats {
     }
 }
 
+/// What a card cancels, is canceled by, pulls and is pulled by: the titles the
+/// database gives, each a name `swjudge card` looks up.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Relations {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancels: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub canceled_by: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pulls: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pulled_by: Vec<String>,
+}
+
+impl Relations {
+    pub fn is_empty(&self) -> bool {
+        self.cancels.is_empty()
+            && self.canceled_by.is_empty()
+            && self.pulls.is_empty()
+            && self.pulled_by.is_empty()
+    }
+
+    /// Each relation with its heading, non-empty ones only.
+    pub fn listed(&self) -> Vec<(&'static str, &[String])> {
+        [
+            ("Cancels", &self.cancels),
+            ("Canceled by", &self.canceled_by),
+            ("Pulls", &self.pulls),
+            ("Pulled by", &self.pulled_by),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k, v.as_slice()))
+        .collect()
+    }
+}
+
 /// The back of a two-sided card (SWCCG objectives and flip cards).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Face {
@@ -167,6 +204,13 @@ pub struct Card {
     /// Notes about the record itself (e.g. "marked as errata'd").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Cards this one names by relation (the Players Committee's `cancels`,
+    /// `canceledBy`, `pulls`, `pulledBy`), by title.
+    #[serde(default, skip_serializing_if = "Relations::is_empty")]
+    pub relations: Relations,
+    /// A legacy version: not legal in tournaments (the Players Committee's `legacy`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub legacy: bool,
     /// `<file name>#<card id>`, or the first rulebook section for rulebook-only cards.
     pub source: String,
 }
@@ -197,6 +241,8 @@ impl Card {
             errata: Vec::new(),
             rulings: Vec::new(),
             notes: Vec::new(),
+            legacy: false,
+            relations: Relations::default(),
             source,
         }
     }
@@ -325,9 +371,10 @@ impl Lookup {
         self.chosen.is_none() && self.by_game.is_empty() && self.matches.len() > 1
     }
 
-    /// Whether a card answers the query (one card, or one per game).
+    /// Whether a card answers the query (one card, or one in each game it names).
     pub fn found(&self) -> bool {
-        self.chosen.is_some() || self.by_game.iter().any(|(_, v)| v.len() == 1)
+        self.chosen.is_some()
+            || (!self.by_game.is_empty() && self.by_game.iter().all(|(_, v)| v.len() == 1))
     }
 }
 
@@ -550,7 +597,18 @@ impl CardDb {
             .iter()
             .filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0)
             .map(|h| (h.key, h.score));
-        let persona_score = |i: usize| hits.iter().find(|h| h.key == i).map_or(0.0, |h| h.score);
+        // a persona member the fuzzy pass did not score gets its title's similarity
+        let persona_score = |i: usize| {
+            hits.iter().find(|h| h.key == i).map_or_else(
+                || {
+                    strsim::jaro_winkler(
+                        &names::letters(query),
+                        &names::letters(&self.cards[i].title),
+                    )
+                },
+                |h| h.score,
+            )
+        };
         for (i, score) in persona.iter().map(|&i| (i, persona_score(i))).chain(close) {
             if l.matches.len() >= 12 {
                 break;
@@ -559,6 +617,14 @@ impl CardDb {
                 l.matches.push(self.to_match(i, score));
             }
         }
+        // best first; the card chosen, if any, stays first
+        let chosen = l.chosen;
+        l.matches.sort_by(|a, b| {
+            (Some(b.index) == chosen)
+                .cmp(&(Some(a.index) == chosen))
+                .then(b.score.total_cmp(&a.score))
+                .then(a.title.len().cmp(&b.title.len()))
+        });
         l
     }
 
@@ -819,6 +885,11 @@ fn make_labels(cards: &[Card]) -> Vec<String> {
             (None, None) => c.id.clone(),
         };
         labels[i] = format!("{} [{place}]", labels[i]);
+    }
+    for (i, c) in cards.iter().enumerate() {
+        if c.legacy {
+            labels[i] = format!("{} (Legacy)", labels[i]);
+        }
     }
     labels
 }

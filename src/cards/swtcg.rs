@@ -156,7 +156,12 @@ pub fn parse(text: &str, path_display: &str, file: &str) -> Result<(Vec<Card>, V
         };
         let set = get("Set").unwrap_or("");
         let num = get("Number").map(number);
-        let id = match (&num, get("ImageFile")) {
+        // A number without a digit ("P" on every promo) names no card: the
+        // image file does.
+        let numbered = num
+            .as_deref()
+            .filter(|n| n.bytes().any(|b| b.is_ascii_digit()));
+        let id = match (numbered, get("ImageFile")) {
             (Some(n), _) => format!("{set}-{n}"),
             (None, Some(img)) => format!("{set}-{img}"),
             (None, None) => format!("{set}-line{lineno}"),

@@ -14,6 +14,7 @@ pub struct Args {
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
     let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
+    super::name_imported_cards(&ctx.paths);
     let s = scenario::load(&args.file, ids)?;
     let report = scenario::run(&s);
     if ctx.json {

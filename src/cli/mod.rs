@@ -287,3 +287,58 @@ pub fn out_json<T: serde::Serialize>(value: &T) -> Result<(), Failure> {
         .map_err(|e| Failure::Error(swjudge::Error::Input(format!("JSON: {e}"))))?;
     out(&s)
 }
+
+/// Let scenarios name the cards of the user's imported databases (read on first
+/// use, exact titles and references only; an ambiguous name lists the references).
+pub fn name_imported_cards(paths: &swjudge::paths::Paths) {
+    use std::sync::OnceLock;
+    use swjudge::cards::{CardDb, load_imported};
+    use swjudge::engine::library::{Imported, use_imported};
+    let data_dir = paths.data_dir.clone();
+    let db: OnceLock<Result<CardDb, String>> = OnceLock::new();
+    use_imported(Box::new(move |game, name| {
+        let db = db
+            .get_or_init(|| {
+                load_imported(&data_dir)
+                    .map(|files| CardDb::build(files, None))
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let found = db.lookup(name, Some(game));
+        let exact: Vec<usize> = found
+            .matches
+            .iter()
+            .filter(|m| m.score >= 1.0 && m.game == game)
+            .map(|m| m.index)
+            .collect();
+        match exact.as_slice() {
+            [] => Ok(None),
+            [i] => {
+                let c = &db.cards[*i];
+                Ok(Some(Imported {
+                    reference: db.refs[*i].clone(),
+                    title: c.title.clone(),
+                    side: c.side.clone(),
+                    card_type: c.card_type.clone(),
+                    subtype: c.subtype.clone(),
+                    uniqueness: c.uniqueness.clone(),
+                    stats: c
+                        .stats
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect(),
+                    text: c.text.clone(),
+                }))
+            }
+            many => Err(format!(
+                "`{name}` names {} imported cards: {}; name one by its reference",
+                many.len(),
+                many.iter()
+                    .map(|i| db.refs[*i].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }));
+}

@@ -44,6 +44,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     }
     let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
     let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
+    super::name_imported_cards(&ctx.paths);
     let mut summary = TestSummary {
         passed: 0,
         failed: 0,

@@ -16,6 +16,8 @@
 use crate::game::Game;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+use std::collections::BTreeMap;
 use std::fmt;
 
 mod files {
@@ -29,6 +31,45 @@ pub fn files(game: Game) -> impl Iterator<Item = (&'static str, &'static str)> {
         .iter()
         .filter(move |(p, _)| p.split('/').next() == Some(prefix))
         .copied()
+}
+
+/// A card of the user's imported databases, named in a scenario: its title and
+/// printed values come from the database; its text is not modelled unless the
+/// library encodes the card.
+#[derive(Debug, Clone, Default)]
+pub struct Imported {
+    /// `swccg:1098`.
+    pub reference: String,
+    pub title: String,
+    pub side: Option<String>,
+    pub card_type: Option<String>,
+    pub subtype: Option<String>,
+    /// Uniqueness marks as printed ("•", "••", "<>").
+    pub uniqueness: Option<String>,
+    /// Printed values by name (`power`, `deploy`…), as printed.
+    pub stats: Vec<(String, String)>,
+    pub text: Option<String>,
+}
+
+/// Finds a card of the imported databases by exact title or reference:
+/// `Ok(None)` when there is none, `Err` (listing the references) when the name
+/// is ambiguous.
+pub type ImportedCards = dyn Fn(Game, &str) -> Result<Option<Imported>, String> + Send + Sync;
+
+static IMPORTED: std::sync::OnceLock<Box<ImportedCards>> = std::sync::OnceLock::new();
+
+/// Let scenarios name the cards of the user's imported databases (set once per
+/// process, by the command that loads scenarios).
+pub fn use_imported(find: Box<ImportedCards>) {
+    let _ = IMPORTED.set(find);
+}
+
+/// The imported card a name means, if imported cards may be named.
+pub fn imported(game: Game, name: &str) -> Result<Option<Imported>, String> {
+    match IMPORTED.get() {
+        Some(find) => find(game, name),
+        None => Ok(None),
+    }
 }
 
 /// A card's printed text, and for each sentence how the engine knows it.
@@ -49,7 +90,8 @@ pub struct Sentence {
     /// The sentence as printed.
     pub said: String,
     /// The fields of the card's definition that encode it (`abilities`,
-    /// `stats.piloting`, `modifiers`…).
+    /// `stats.piloting`, `modifiers`…), or `rules` for a sentence that says
+    /// what the rules already do ("Deploy on table.").
     #[serde(default)]
     pub by: Vec<String>,
     /// The engine does not model it: `true`, or a note saying what is missing.
@@ -139,7 +181,8 @@ impl CardText {
                 _ => {}
             }
             for f in &s.by {
-                if !encoded.contains(&f.as_str()) {
+                // `rules`: the sentence says what the rules already do for the card.
+                if f != "rules" && !encoded.contains(&f.as_str()) {
                     return Err(format!(
                         "sentence \"{}\" is `by: {f}`, but the card sets no `{f}`{}",
                         s.said,
@@ -223,13 +266,20 @@ pub struct Origin {
     pub reference: String,
     /// Stats the scenario set on purpose: (stat, the card's value, the scenario's).
     pub overrides: Vec<(String, String, String)>,
+    /// From the user's imported databases, not the library: its text is not modelled.
+    pub imported: bool,
 }
 
 impl Origin {
     /// How the trace names it: `swccg:1595`, with any stat set on purpose.
     pub fn describe(&self) -> String {
+        let reference = if self.imported {
+            format!("imported {}", self.reference)
+        } else {
+            format!("library {}", self.reference)
+        };
         if self.overrides.is_empty() {
-            return self.reference.clone();
+            return reference;
         }
         let set: Vec<String> = self
             .overrides
@@ -251,14 +301,11 @@ pub fn title_key(title: &str) -> String {
     for ch in title.chars() {
         if ch.is_alphanumeric() {
             out.extend(ch.to_lowercase());
-        } else if ch.is_whitespace() || ch == '-' || ch == ',' || ch == ':' {
-            if !out.ends_with(' ') && !out.is_empty() {
-                out.push(' ');
-            }
-        } else if ch == '(' || ch == ')' {
-            if !out.ends_with(' ') && !out.is_empty() {
-                out.push(' ');
-            }
+        } else if (ch.is_whitespace() || "-,:()".contains(ch))
+            && !out.is_empty()
+            && !out.ends_with(' ')
+        {
+            out.push(' ');
         }
     }
     out.trim_end().to_string()
@@ -343,11 +390,162 @@ impl<C> Catalogue<C> {
     }
 }
 
+/// A game's card definition, as the library holds it and scenarios name it.
+pub trait LibraryCard: serde::de::DeserializeOwned + Clone + Send + Sync + 'static {
+    const GAME: Game;
+    /// The values a scenario may set on purpose on a named card, read from
+    /// `stats:`.
+    type Overrides: serde::de::DeserializeOwned;
+    fn title(&self) -> String;
+    /// Check `text:` against the fields that encode it.
+    fn check_text(&self) -> Result<(), String>;
+    /// Where a named card came from (none for an inline definition).
+    fn origin_mut(&mut self) -> &mut Option<Origin>;
+    /// Set the overridden values, each change noted as (name, was, now).
+    fn apply_overrides(&mut self, over: Self::Overrides) -> Vec<(String, String, String)>;
+    /// An imported card as a definition, its whole text not modelled.
+    fn from_imported(card: &Imported) -> Result<Self, String>;
+    /// The game's library, read once (see [`read_once`]).
+    fn catalogue() -> Result<&'static Catalogue<Self>, String>;
+}
+
+/// Read a game's library into `cell` once, checking every card's text.
+pub fn read_once<C: LibraryCard>(
+    cell: &'static std::sync::OnceLock<Result<Catalogue<C>, String>>,
+) -> Result<&'static Catalogue<C>, String> {
+    cell.get_or_init(|| {
+        let cat = Catalogue::read(C::GAME, C::title)?;
+        for e in &cat.entries {
+            e.def
+                .check_text()
+                .map_err(|m| format!("cards/{}: {}: {m}", e.file, e.reference))?;
+        }
+        Ok(cat)
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// The card a name means: a library card, else an imported one; an unknown or
+/// ambiguous name is an error that says so (and lists the references).
+pub fn named<C: LibraryCard>(name: &str) -> Result<C, String> {
+    let game = C::GAME.as_str();
+    match C::catalogue()?.find(name) {
+        Found::One(e) => {
+            let mut def = e.def.clone();
+            *def.origin_mut() = Some(Origin {
+                reference: e.reference.clone(),
+                ..Origin::default()
+            });
+            Ok(def)
+        }
+        Found::Several(refs) => Err(format!(
+            "`{name}` names {} library cards: {}; name one by its reference",
+            refs.len(),
+            refs.join(", ")
+        )),
+        Found::None => match imported(C::GAME, name)? {
+            Some(card) => {
+                let mut def = C::from_imported(&card).map_err(|e| {
+                    format!(
+                        "{} ({}): the imported card can't be named in a scenario ({e})",
+                        card.title, card.reference
+                    )
+                })?;
+                *def.origin_mut() = Some(Origin {
+                    reference: card.reference.clone(),
+                    overrides: Vec::new(),
+                    imported: true,
+                });
+                Ok(def)
+            }
+            None => Err(format!(
+                "no card `{name}` in the card library (cards/{game}/) or the imported databases; define it inline"
+            )),
+        },
+    }
+}
+
+/// A board's `cards:`: every card inline or named, each key once.
+pub fn cards<'de, D, C>(d: D) -> Result<BTreeMap<String, Spanned<C>>, D::Error>
+where
+    D: Deserializer<'de>,
+    C: LibraryCard,
+{
+    let slots: BTreeMap<String, Spanned<Slot<C>>> = crate::yaml::unique(d)?;
+    Ok(slots
+        .into_iter()
+        .map(|(k, s)| (k, Spanned::new(s.value.0, s.referenced, s.defined)))
+        .collect())
+}
+
+/// One card of `cards:`: an inline definition (a mapping whose first key is not
+/// `card`), or a named card (a bare reference or title, or `{card: …, stats: {…}}`
+/// whose `stats:` replace the card's on purpose). Nothing else of a named card
+/// can change: its text is the card's.
+pub struct Slot<C>(pub C);
+
+impl<'de, C: LibraryCard> Deserialize<'de> for Slot<C> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SlotVisitor(std::marker::PhantomData))
+    }
+}
+
+struct SlotVisitor<C>(std::marker::PhantomData<C>);
+
+impl<'de, C: LibraryCard> Visitor<'de> for SlotVisitor<C> {
+    type Value = Slot<C>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "a card: a library reference or title (`{}:…`, `{{card: …}}`), or an inline definition",
+            C::GAME.as_str()
+        )
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Slot<C>, E> {
+        named(s).map(Slot).map_err(E::custom)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Slot<C>, A::Error> {
+        let Some(first) = m.next_key::<String>()? else {
+            return Err(de::Error::custom(
+                "an empty card: name a library card with `card:`, or define it inline",
+            ));
+        };
+        if first != "card" {
+            let def = C::deserialize(de::value::MapAccessDeserializer::new(Prepend {
+                first: Some(first),
+                rest: m,
+            }))?;
+            def.check_text().map_err(de::Error::custom)?;
+            return Ok(Slot(def));
+        }
+        let name: String = m.next_value()?;
+        let mut def: C = named(&name).map_err(de::Error::custom)?;
+        while let Some(key) = m.next_key::<String>()? {
+            match key.as_str() {
+                "stats" => {
+                    let notes = def.apply_overrides(m.next_value()?);
+                    if let Some(o) = def.origin_mut() {
+                        o.overrides.extend(notes);
+                    }
+                }
+                "card" => return Err(de::Error::custom("duplicate mapping key `card`")),
+                other => {
+                    return Err(de::Error::custom(format!(
+                        "`{other}` can't be set on a library card (its text and traits are the card's); a named card overrides only `stats:` — define a hypothetical card inline instead"
+                    )));
+                }
+            }
+        }
+        Ok(Slot(def))
+    }
+}
+
 /// A `MapAccess` that hands back one key already read before the rest: lets a
 /// card be read as a named card or an inline definition by its first key.
-pub struct Prepend<A> {
-    pub first: Option<String>,
-    pub rest: A,
+struct Prepend<A> {
+    first: Option<String>,
+    rest: A,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prepend<A> {
@@ -377,7 +575,7 @@ mod tests {
 
     fn sentences(v: &[(&str, &[&str], bool)]) -> CardText {
         CardText {
-            full: String::new(),
+            full: v.iter().map(|(s, ..)| *s).collect::<Vec<_>>().join(" "),
             plain: false,
             sentences: v
                 .iter()

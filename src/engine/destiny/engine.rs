@@ -94,6 +94,8 @@ pub struct Engine<'a> {
     pub end_phase: bool,
     /// The action's `turn:` choices were used by a focus die.
     pub turn_used: bool,
+    /// Cards whose text no field encodes, already reported as met in play or played.
+    pub text_met: Vec<bool>,
 }
 
 /// What a player did with a turn.
@@ -123,6 +125,27 @@ impl<'a> Engine<'a> {
             block: 0,
             end_phase: false,
             turn_used: false,
+            text_met: Vec::new(),
+        }
+    }
+
+    /// Report, once per card, the text no field encodes of every card in play
+    /// or being played: the engine cannot say what that text would do.
+    fn meet_unencoded_text(&mut self) {
+        self.text_met.resize(self.st.cards.len(), false);
+        for c in 0..self.st.cards.len() {
+            let here = matches!(self.st.cards[c].zone, Zone::Play | Zone::Queue);
+            if self.text_met[c] || !here {
+                continue;
+            }
+            let parts = self.stat.defs[c].text.unencoded();
+            if parts.is_empty() {
+                continue;
+            }
+            self.text_met[c] = true;
+            let what = format!("{}: \"{}\"", self.stat.defs[c].title, parts.join(" "));
+            self.trace
+                .not_modelled(self.level, Actor::Rules, what, &[r::EFFECTS]);
         }
     }
 
@@ -160,6 +183,7 @@ impl<'a> Engine<'a> {
     }
 
     pub fn tick(&mut self) -> R<()> {
+        self.meet_unencoded_text();
         self.steps += 1;
         if self.steps > MAX_STEPS {
             return Err(self.halt(End::StepLimit));

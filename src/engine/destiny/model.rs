@@ -95,11 +95,35 @@ pub struct CardDef {
     /// A play restriction ("Blue character only").
     #[serde(default)]
     pub only: Option<Only>,
-    /// The card's text, for people.
+    /// The card's text: sentence by sentence, each saying which fields encode it
+    /// (`by:`) or that it is `not_modelled:`; a plain string is wholly not modelled.
     #[serde(default)]
-    pub text: Option<String>,
+    pub text: crate::engine::library::CardText,
     #[serde(default)]
     pub abilities: Vec<Ability>,
+}
+
+impl CardDef {
+    /// The fields of this definition that encode game text (for `text:`'s `by:`).
+    pub fn encoded_fields(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if !self.abilities.is_empty() {
+            out.push("abilities");
+        }
+        if !self.keywords.is_empty() {
+            out.push("keywords");
+        }
+        if self.split_shields {
+            out.push("split_shields");
+        }
+        if self.only.is_some() {
+            out.push("only");
+        }
+        if self.modify.is_some() {
+            out.push("modify");
+        }
+        out
+    }
 }
 
 /// A play restriction: the character an upgrade goes on (or the player) must match.

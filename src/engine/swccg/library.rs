@@ -8,127 +8,105 @@
 //! can be changed in a scenario: its text is the card's.
 
 use super::model::{CardDef, Pos, Stats};
-use crate::engine::library::{Catalogue, Found, Origin, Prepend};
+pub use crate::engine::library::LibraryCard;
+use crate::engine::library::{self, Catalogue, Imported, Origin};
 use crate::game::Game;
-use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::Deserializer;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
+impl LibraryCard for CardDef {
+    const GAME: Game = Game::Swccg;
+    type Overrides = Stats;
+
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
+    fn check_text(&self) -> Result<(), String> {
+        self.text
+            .check(&self.encoded_fields())
+            .map_err(|m| format!("{}: {m}", self.title))
+    }
+
+    fn origin_mut(&mut self) -> &mut Option<Origin> {
+        &mut self.origin
+    }
+
+    fn apply_overrides(&mut self, over: Stats) -> Vec<(String, String, String)> {
+        override_stats(self, over)
+    }
+
+    fn from_imported(card: &Imported) -> Result<CardDef, String> {
+        from_imported(card)
+    }
+
+    fn catalogue() -> Result<&'static Catalogue<CardDef>, String> {
+        static LIB: OnceLock<Result<Catalogue<CardDef>, String>> = OnceLock::new();
+        library::read_once(&LIB)
+    }
+}
+
 /// The SWCCG library, read once.
 pub fn catalogue() -> Result<&'static Catalogue<CardDef>, String> {
-    static LIB: OnceLock<Result<Catalogue<CardDef>, String>> = OnceLock::new();
-    LIB.get_or_init(|| {
-        let cat = Catalogue::read(Game::Swccg, |d: &CardDef| d.title.clone())?;
-        for e in &cat.entries {
-            e.def
-                .check_text()
-                .map_err(|m| format!("cards/{}: {}: {m}", e.file, e.reference))?;
+    <CardDef as LibraryCard>::catalogue()
+}
+
+/// An imported card as a definition: title, side, type, uniqueness and numeric
+/// values from the database; its whole text not modelled.
+fn from_imported(card: &Imported) -> Result<CardDef, String> {
+    let snake = |s: &str| {
+        s.to_lowercase()
+            .replace('\'', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("_")
+    };
+    let mut stats = serde_json::Map::new();
+    for (k, v) in &card.stats {
+        if let Ok(n) = v.trim().parse::<i64>()
+            && NUMBERS.contains(&k.as_str())
+        {
+            stats.insert(k.clone(), n.into());
         }
-        Ok(cat)
-    })
-    .as_ref()
-    .map_err(Clone::clone)
+    }
+    let marks = card.uniqueness.as_deref().unwrap_or("");
+    let dots = marks.chars().filter(|&c| c == '\u{2022}').count();
+    let v = serde_json::json!({
+        "title": card.title,
+        "side": card.side.as_deref().map(snake),
+        "type": card.card_type.as_deref().map(snake),
+        "unique": dots == 1,
+        "dots": if dots > 1 { dots } else { 0 },
+        "stats": stats,
+        "text": card.text.clone().unwrap_or_default(),
+    });
+    serde_json::from_value(v).map_err(|e| e.to_string())
 }
 
-/// The library card a name means, with its origin; an unknown or ambiguous
-/// name is an error that says so (and lists the references).
-pub fn named(name: &str) -> Result<CardDef, String> {
-    let cat = catalogue()?;
-    match cat.find(name) {
-        Found::One(e) => {
-            let mut def = e.def.clone();
-            def.origin = Some(Origin {
-                reference: e.reference.clone(),
-                overrides: Vec::new(),
-            });
-            Ok(def)
-        }
-        Found::Several(refs) => Err(format!(
-            "`{name}` names {} library cards: {}; name one by its reference",
-            refs.len(),
-            refs.join(", ")
-        )),
-        Found::None => Err(format!(
-            "no card `{name}` in the card library (cards/swccg/); define it inline with `title:`, `side:` and `type:`"
-        )),
-    }
-}
-
-/// `cards:` of a board: every card inline or named, each key once.
-pub fn cards<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Pos<CardDef>>, D::Error> {
-    let slots: BTreeMap<String, Pos<Slot>> = crate::yaml::unique(d)?;
-    Ok(slots
-        .into_iter()
-        .map(|(k, s)| (k, Pos::new(s.value.0, s.referenced, s.defined)))
-        .collect())
-}
-
-/// One card of `cards:`, inline or named.
-pub struct Slot(pub CardDef);
-
-impl<'de> Deserialize<'de> for Slot {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(SlotVisitor)
-    }
-}
-
-struct SlotVisitor;
-
-impl<'de> Visitor<'de> for SlotVisitor {
-    type Value = Slot;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(
-            "a card: a library reference or title (`swccg:1595`, `{card: …}`), or an inline definition with `title:`, `side:` and `type:`",
-        )
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Slot, E> {
-        named(s).map(Slot).map_err(E::custom)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Slot, A::Error> {
-        let Some(first) = m.next_key::<String>()? else {
-            return Err(de::Error::custom(
-                "an empty card: name a library card with `card:`, or give `title:`, `side:` and `type:`",
-            ));
-        };
-        if first != "card" {
-            let def = CardDef::deserialize(de::value::MapAccessDeserializer::new(Prepend {
-                first: Some(first),
-                rest: m,
-            }))?;
-            def.check_text().map_err(de::Error::custom)?;
-            return Ok(Slot(def));
-        }
-        let name: String = m.next_value()?;
-        let mut def = named(&name).map_err(de::Error::custom)?;
-        while let Some(key) = m.next_key::<String>()? {
-            match key.as_str() {
-                "stats" => {
-                    let over: Stats = m.next_value()?;
-                    override_stats(&mut def, over);
-                }
-                "card" => return Err(de::Error::custom("duplicate mapping key `card`")),
-                other => {
-                    return Err(de::Error::custom(format!(
-                        "`{other}` can't be set on a library card (its text and traits are the card's); a named card overrides only `stats:` — define a hypothetical card inline instead"
-                    )));
-                }
-            }
-        }
-        Ok(Slot(def))
-    }
-}
+/// The printed numbers an imported card's stats may give.
+const NUMBERS: &[&str] = &[
+    "power",
+    "ability",
+    "deploy",
+    "forfeit",
+    "destiny",
+    "armor",
+    "maneuver",
+    "hyperspeed",
+    "landspeed",
+    "politics",
+    "ferocity",
+];
 
 /// Replace the stats a scenario sets on purpose, noting each change.
-fn override_stats(def: &mut CardDef, over: Stats) {
-    let origin = def.origin.get_or_insert_with(Origin::default);
+fn override_stats(def: &mut CardDef, over: Stats) -> Vec<(String, String, String)> {
+    let mut notes = Vec::new();
     let mut note = |name: &str, was: Option<i64>, now: i64| {
         if was != Some(now) {
             let was = was.map_or("none".to_string(), |v| v.to_string());
-            origin
-                .overrides
-                .push((name.to_string(), was, now.to_string()));
+            notes.push((name.to_string(), was, now.to_string()));
         }
     };
     let s = &mut def.stats;
@@ -172,6 +150,12 @@ fn override_stats(def: &mut CardDef, over: Stats) {
     if let Some(n) = over.ferocity_destinies {
         s.ferocity_destinies = Some(n);
     }
+    notes
+}
+
+/// `cards:` of a board: every card inline or named, each key once.
+pub fn cards<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Pos<CardDef>>, D::Error> {
+    library::cards(d)
 }
 
 impl CardDef {
@@ -245,13 +229,6 @@ impl CardDef {
         out
     }
 
-    /// Check `text:` against the fields that encode it.
-    pub fn check_text(&self) -> Result<(), String> {
-        self.text
-            .check(&self.encoded_fields())
-            .map_err(|m| format!("{}: {m}", self.title))
-    }
-
     /// The parts of its printed text no field encodes (the `not_modelled:` list
     /// of an inline card included).
     pub fn unencoded_text(&self) -> Vec<String> {
@@ -289,7 +266,7 @@ impl super::engine::Engine {
         self.log(
             crate::engine::Actor::Rules,
             crate::engine::Event::StateChange,
-            format!("cards from the card library: {}", named.join("; ")),
+            format!("named cards: {}", named.join("; ")),
             &[super::rules::CARD_TEXT],
         );
     }

@@ -138,7 +138,7 @@ fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engin
         if pc.zone == PZone::Gone || pc.face_down {
             continue;
         }
-        if let Some(t) = e.st.top_def(p).unmodelled.first() {
+        if let Some(t) = e.st.top_def(p).unmodelled_text().first() {
             let what = format!("{}: \"{t}\"", e.st.label(p));
             return e.not_modelled(what, &[rules::EFFECTS]);
         }
