@@ -14,6 +14,7 @@ pub mod index;
 pub mod paths;
 pub mod render;
 pub mod rulebook;
+pub mod rulings;
 pub mod scenario;
 pub mod yaml;
 

@@ -9,6 +9,7 @@ mod destiny;
 mod library;
 mod lookup;
 mod rulebook;
+mod rulings;
 mod scenarios;
 mod search;
 mod swtcg;

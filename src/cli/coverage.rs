@@ -7,6 +7,8 @@ use swjudge::game::Game;
 use swjudge::render::coverage::{census_text, text};
 use swjudge::rulebook::Corpus;
 
+mod rulings;
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Scenario files or folders (default: scenarios/).
@@ -63,10 +65,20 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if args.missing {
         cov.examples.retain(|e| e.status == Status::NotCovered);
     }
+    let ruled = rulings::read(&paths, &sources, args.game)?;
+    cov.other_sources
+        .retain(|s| !s.contains(&format!(": {}", swjudge::rulings::PREFIX)));
     if ctx.json {
-        out_json(&cov)?;
+        let mut v = serde_json::to_value(&cov).map_err(|e| swjudge::Error::Input(e.to_string()))?;
+        v["rulings"] =
+            serde_json::to_value(&ruled).map_err(|e| swjudge::Error::Input(e.to_string()))?;
+        out_json(&v)?;
     } else {
-        out(&text(&cov, &ctx.style))?;
+        out(&format!(
+            "{}{}",
+            text(&cov, &ctx.style),
+            rulings::text(&ruled, args.missing, ctx)
+        ))?;
     }
     Ok(Outcome::Found)
 }

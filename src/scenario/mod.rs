@@ -246,8 +246,20 @@ where
     G::Step: Send + Sync,
 {
     let f: File<G::Board, G::Step> = crate::yaml::load(origin, text)?;
+    // `ruling:<game>:<id>#<n>` names a published card ruling (see `rulings`).
+    if let Some(src) = &f.source
+        && let Some(Err(m)) = crate::rulings::check_source(G::GAME, &src.value)
+    {
+        return Err(at(
+            origin,
+            src.referenced.line(),
+            src.referenced.column(),
+            m,
+        ));
+    }
     // `SECTION#N` names the Nth worked example inside a section (see `coverage`).
     if let (Some(src), Some(ids)) = (&f.source, ids)
+        && crate::rulings::RulingRef::parse(&src.value).is_none()
         && !ids.has(section_of(&src.value))
     {
         return Err(at(

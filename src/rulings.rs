@@ -1,0 +1,310 @@
+//! Published card rulings as scenarios.
+//!
+//! A scenario that reproduces a published ruling names it in `source:` as
+//! `ruling:<game>:<card id>#<n>`: the card's reference in the game's database
+//! (`swccg:1595`) and the ruling's position in that card's list of rulings,
+//! from 1. The game must be the scenario's; for the Star Wars CCG the card
+//! must be in the card library (`cards/swccg/`), so that the ruling's card is
+//! the one the scenario can name.
+//!
+//! Rulings examined and not yet expressible are listed in
+//! `scenarios/<game>/rulings/missing.tsv`, one a line:
+//! `ruling:<game>:<id>#<n><TAB>mechanism it lacks<TAB>short ruling text`
+//! (blank lines and `#` comments skipped). `coverage` counts both per game.
+
+use crate::coverage::ScenarioSource;
+use crate::error::{Error, Result};
+use crate::game::Game;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The prefix that marks a ruling source.
+pub const PREFIX: &str = "ruling:";
+
+/// One published ruling: a card of a game's database and its ruling's position.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct RulingRef {
+    pub game: Game,
+    /// The card's ID in the game's database (`1595`).
+    pub card: String,
+    /// The ruling's position in the card's list, from 1.
+    pub n: usize,
+}
+
+impl RulingRef {
+    /// Read `ruling:<game>:<id>#<n>`. `None` when the text does not start with
+    /// `ruling:`; an error says what is wrong with one that does.
+    pub fn parse(text: &str) -> Option<std::result::Result<RulingRef, String>> {
+        let rest = text.trim().strip_prefix(PREFIX)?;
+        let bad =
+            || format!("ruling source `{text}` must read `ruling:<game>:<card id>#<n>` (n from 1)");
+        let parsed = (|| {
+            let (game, rest) = rest.split_once(':')?;
+            let game = Game::ALL.into_iter().find(|g| g.as_str() == game)?;
+            let (card, n) = rest.split_once('#')?;
+            let ok_id = !card.is_empty() && card.bytes().all(|b| b.is_ascii_alphanumeric());
+            let n: usize = n.parse().ok().filter(|n| *n >= 1)?;
+            ok_id.then(|| RulingRef {
+                game,
+                card: card.to_string(),
+                n,
+            })
+        })();
+        Some(parsed.ok_or_else(bad))
+    }
+
+    /// The card's reference as users type it (`swccg:1595`).
+    pub fn card_reference(&self) -> String {
+        format!("{}:{}", self.game.as_str(), self.card)
+    }
+}
+
+impl fmt::Display for RulingRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{PREFIX}{}:{}#{}", self.game.as_str(), self.card, self.n)
+    }
+}
+
+/// Check a ruling source of a scenario of `game`: its game is the scenario's,
+/// and a Star Wars CCG card is in the card library.
+pub fn check_source(game: Game, text: &str) -> Option<std::result::Result<RulingRef, String>> {
+    let r = match RulingRef::parse(text)? {
+        Ok(r) => r,
+        Err(m) => return Some(Err(m)),
+    };
+    if r.game != game {
+        return Some(Err(format!(
+            "ruling source `{text}` names a {} card in a `game: {}` scenario",
+            r.game.as_str(),
+            game.as_str()
+        )));
+    }
+    if game == Game::Swccg {
+        let cat = match crate::engine::swccg::library::catalogue() {
+            Ok(c) => c,
+            Err(m) => return Some(Err(m)),
+        };
+        let reference = r.card_reference();
+        if !cat.entries.iter().any(|e| e.reference == reference) {
+            return Some(Err(format!(
+                "ruling source `{text}`: {reference} is not in the card library (cards/swccg/)"
+            )));
+        }
+    }
+    Some(Ok(r))
+}
+
+/// One line of `missing.tsv`: a ruling not yet expressible.
+#[derive(Debug, Clone, Serialize)]
+pub struct Missing {
+    pub ruling: RulingRef,
+    /// The mechanism the engine lacks to state it.
+    pub mechanism: String,
+    /// The ruling, shortened.
+    pub text: String,
+}
+
+/// Parse a `missing.tsv`.
+pub fn parse_missing(origin: &Path, text: &str) -> Result<Vec<Missing>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let bad = |why: &str| {
+            Error::Input(format!(
+                "{}:{}: {why} (expected ruling:<game>:<id>#<n><TAB>mechanism<TAB>ruling text)",
+                origin.display(),
+                i + 1
+            ))
+        };
+        let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
+        let [id, mechanism, ruling] = cols.as_slice() else {
+            return Err(bad("three tab-separated columns"));
+        };
+        let ruling_ref = match RulingRef::parse(id) {
+            Some(Ok(r)) => r,
+            Some(Err(m)) => return Err(bad(&m)),
+            None => return Err(bad("the first column is not a ruling")),
+        };
+        if mechanism.is_empty() || ruling.is_empty() {
+            return Err(bad("an empty column"));
+        }
+        out.push(Missing {
+            ruling: ruling_ref,
+            mechanism: mechanism.to_string(),
+            text: ruling.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// The `missing.tsv` files that belong to scenario paths: `<dir>/<game>/rulings/`,
+/// `<dir>/rulings/` or `<dir>/` itself (a `rulings` folder), each once.
+pub fn missing_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = BTreeSet::new();
+    for p in paths.iter().filter(|p| p.is_dir()) {
+        let mut candidates = vec![p.join("rulings/missing.tsv")];
+        if p.file_name().is_some_and(|n| n == "rulings") {
+            candidates.push(p.join("missing.tsv"));
+        }
+        for g in Game::ALL {
+            candidates.push(p.join(g.as_str()).join("rulings/missing.tsv"));
+        }
+        for c in candidates.into_iter().filter(|c| c.is_file()) {
+            out.insert(c.canonicalize().unwrap_or(c));
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Rulings reproduced and listed missing, for one game.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulingCounts {
+    pub game: Game,
+    /// Distinct rulings named by a scenario's `source:`.
+    pub reproduced: usize,
+    /// Distinct rulings in `missing.tsv` that no scenario reproduces.
+    pub missing: usize,
+    /// Missing rulings by mechanism, most first.
+    pub mechanisms: Vec<(String, usize)>,
+}
+
+/// The rulings the scenarios reproduce and the ones listed as not yet expressible.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulingCoverage {
+    pub games: Vec<RulingCounts>,
+    /// Each reproduced ruling with its scenarios.
+    pub reproduced: Vec<(RulingRef, Vec<String>)>,
+    pub missing: Vec<Missing>,
+    /// Rulings listed missing although a scenario reproduces them, and lines listed twice.
+    pub warnings: Vec<String>,
+}
+
+/// Match the scenarios' ruling sources and the missing lists.
+pub fn ruling_coverage(scenarios: &[ScenarioSource], listed: Vec<Missing>) -> RulingCoverage {
+    let mut reproduced: BTreeMap<RulingRef, Vec<String>> = BTreeMap::new();
+    for sc in scenarios {
+        for src in &sc.sources {
+            if let Some(Ok(r)) = RulingRef::parse(src) {
+                reproduced.entry(r).or_default().push(sc.file.clone());
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut missing = Vec::new();
+    for m in listed {
+        if reproduced.contains_key(&m.ruling) {
+            warnings.push(format!(
+                "{} is listed missing but reproduced by {}",
+                m.ruling,
+                reproduced[&m.ruling].join(", ")
+            ));
+        } else if !seen.insert(m.ruling.clone()) {
+            warnings.push(format!("{} is listed missing twice", m.ruling));
+        } else {
+            missing.push(m);
+        }
+    }
+    let mut games = Vec::new();
+    for g in Game::ALL {
+        let done = reproduced.keys().filter(|r| r.game == g).count();
+        let mut by: BTreeMap<&str, usize> = BTreeMap::new();
+        for m in missing.iter().filter(|m| m.ruling.game == g) {
+            *by.entry(&m.mechanism).or_default() += 1;
+        }
+        let mut mechanisms: Vec<(String, usize)> =
+            by.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        mechanisms.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let listed: usize = mechanisms.iter().map(|m| m.1).sum();
+        if done + listed > 0 {
+            games.push(RulingCounts {
+                game: g,
+                reproduced: done,
+                missing: listed,
+                mechanisms,
+            });
+        }
+    }
+    RulingCoverage {
+        games,
+        reproduced: reproduced.into_iter().collect(),
+        missing,
+        warnings,
+    }
+}
+
+impl RulingCoverage {
+    /// Keep one game only.
+    pub fn retain_game(&mut self, game: Game) {
+        self.games.retain(|c| c.game == game);
+        self.reproduced.retain(|(r, _)| r.game == game);
+        self.missing.retain(|m| m.ruling.game == game);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ruling_sources_parse_or_say_what_is_wrong() {
+        let r = RulingRef::parse("ruling:swccg:1595#2").unwrap().unwrap();
+        assert_eq!((r.game, r.card.as_str(), r.n), (Game::Swccg, "1595", 2));
+        assert_eq!(r.to_string(), "ruling:swccg:1595#2");
+        assert!(RulingRef::parse("swccg.ar.battle").is_none());
+        for bad in [
+            "ruling:swccg:1595",
+            "ruling:swccg:1595#0",
+            "ruling:ccg:1595#1",
+            "ruling:swccg:#1",
+        ] {
+            assert!(RulingRef::parse(bad).unwrap().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_ruling_source_names_its_own_game_and_a_library_card() {
+        assert!(
+            check_source(Game::Destiny, "ruling:swccg:1#1")
+                .unwrap()
+                .is_err()
+        );
+        let cat = crate::engine::swccg::library::catalogue().unwrap();
+        let known = &cat.entries[0].reference;
+        let id = known.trim_start_matches("swccg:");
+        assert!(
+            check_source(Game::Swccg, &format!("ruling:swccg:{id}#1"))
+                .unwrap()
+                .is_ok()
+        );
+        assert!(
+            check_source(Game::Swccg, "ruling:swccg:999999#1")
+                .unwrap()
+                .is_err()
+        );
+        assert!(check_source(Game::Swccg, "swccg.ar.battle").is_none());
+    }
+
+    #[test]
+    fn missing_lines_count_by_mechanism_unless_reproduced() {
+        let text = "# triggers\nruling:swccg:1#1\tabout to be lost\tx\nruling:swccg:1#2\tabout to be lost\ty\nruling:swccg:2#1\tlocation text\tz\n";
+        let listed = parse_missing(Path::new("m.tsv"), text).unwrap();
+        assert_eq!(listed.len(), 3);
+        let sc = ScenarioSource {
+            file: "a.yaml".into(),
+            game: Some("swccg".into()),
+            sources: vec!["ruling:swccg:1#2".into(), "swccg.ar.battle".into()],
+        };
+        let c = ruling_coverage(&[sc], listed);
+        assert_eq!(c.games.len(), 1);
+        assert_eq!((c.games[0].reproduced, c.games[0].missing), (1, 2));
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        assert!(parse_missing(Path::new("m.tsv"), "ruling:swccg:1#1\tx\n").is_err());
+        assert!(parse_missing(Path::new("m.tsv"), "swccg.ar.x\ta\tb\n").is_err());
+    }
+}
