@@ -6,6 +6,8 @@ mod cards;
 mod cli;
 mod destiny;
 mod library;
+mod library_destiny;
+mod library_swtcg;
 mod rulebook;
 mod scenarios;
 mod search;
