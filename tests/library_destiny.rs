@@ -15,7 +15,11 @@ fn every_destiny_library_card_loads_with_its_text_accounted_for() {
     let mut seen = std::collections::BTreeSet::new();
     for e in &cat.entries {
         assert!(seen.insert(&e.reference), "{} twice", e.reference);
-        assert!(!e.def.text.plain, "{}: text must be sentence by sentence", e.reference);
+        assert!(
+            !e.def.text.plain,
+            "{}: text must be sentence by sentence",
+            e.reference
+        );
         e.def.check_text().unwrap();
         assert!(e.def.origin.is_none(), "{}", e.reference);
     }
@@ -34,7 +38,10 @@ fn every_destiny_library_card_agrees_with_the_real_database() {
         let path = f.unwrap().path();
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         for c in v.as_array().unwrap() {
-            db.insert(format!("destiny:{}", c["code"].as_str().unwrap()), c.clone());
+            db.insert(
+                format!("destiny:{}", c["code"].as_str().unwrap()),
+                c.clone(),
+            );
         }
     }
     let cat = library::catalogue().unwrap();
@@ -53,18 +60,42 @@ fn every_destiny_library_card_agrees_with_the_real_database() {
         let s = |k: &str| c[k].as_str().unwrap_or("").to_string();
         let n = |k: &str| c[k].as_i64().map_or("none".into(), |v: i64| v.to_string());
         differ("title", d.title.clone(), s("name"));
-        differ("subtitle", d.subtitle.clone().unwrap_or_default(), s("subtitle"));
+        differ(
+            "subtitle",
+            d.subtitle.clone().unwrap_or_default(),
+            s("subtitle"),
+        );
         differ("type", d.card_type.as_str().into(), s("type_code"));
-        differ("unique", d.unique.to_string(), c["is_unique"].as_bool().unwrap_or(false).to_string());
-        differ("color", d.color.map_or("", color_name).into(), s("faction_code"));
-        differ("affiliation", d.affiliation.map_or("", affiliation_name).into(), s("affiliation_code"));
+        differ(
+            "unique",
+            d.unique.to_string(),
+            c["is_unique"].as_bool().unwrap_or(false).to_string(),
+        );
+        differ(
+            "color",
+            d.color.map_or("", color_name).into(),
+            s("faction_code"),
+        );
+        differ(
+            "affiliation",
+            d.affiliation.map_or("", affiliation_name).into(),
+            s("affiliation_code"),
+        );
         let subtypes: Vec<String> = c["subtypes"]
             .as_array()
             .map(|a| a.iter().map(|v| v.as_str().unwrap().to_string()).collect())
             .unwrap_or_default();
         differ("subtypes", d.subtypes.join(","), subtypes.join(","));
-        differ("health", d.health.map_or("none".into(), |v| v.to_string()), n("health"));
-        differ("cost", d.cost.map_or("none".into(), |v| v.to_string()), n("cost"));
+        differ(
+            "health",
+            d.health.map_or("none".into(), |v| v.to_string()),
+            n("health"),
+        );
+        differ(
+            "cost",
+            d.cost.map_or("none".into(), |v| v.to_string()),
+            n("cost"),
+        );
         let points: Vec<String> = d.points.iter().map(i64::to_string).collect();
         let theirs = match &c["points"] {
             serde_json::Value::Null => String::new(),
@@ -75,7 +106,11 @@ fn every_destiny_library_card_agrees_with_the_real_database() {
             .as_array()
             .map(|a| a.iter().map(|v| v.as_str().unwrap().to_string()).collect())
             .unwrap_or_default();
-        differ("die", d.die.clone().unwrap_or_default().join(" "), sides.join(" "));
+        differ(
+            "die",
+            d.die.clone().unwrap_or_default().join(" "),
+            sides.join(" "),
+        );
         differ("text", squash(&d.text.full), squash(&s("text")));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -120,7 +155,11 @@ fn a_named_destiny_card_runs_and_a_value_set_on_purpose_is_in_the_trace() {
     let (r, health) = plain_character();
     let s = load(&r).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
-    let s = load(&format!("{{card: \"{r}\", stats: {{health: {}}}}}", health + 3)).unwrap();
+    let s = load(&format!(
+        "{{card: \"{r}\", stats: {{health: {}}}}}",
+        health + 3
+    ))
+    .unwrap();
     let run = scenario::run(&s);
     assert_eq!(run.verdict, Verdict::Pass);
     let step = s
@@ -131,7 +170,11 @@ fn a_named_destiny_card_runs_and_a_value_set_on_purpose_is_in_the_trace() {
         .find(|s| s.text.contains("named cards"))
         .expect("a step naming the cards");
     let said = format!("health {} (the card says {health})", health + 3);
-    assert!(step.text.contains(&r) && step.text.contains(&said), "{}", step.text);
+    assert!(
+        step.text.contains(&r) && step.text.contains(&said),
+        "{}",
+        step.text
+    );
     assert!(!step.cites.is_empty());
 }
 
@@ -142,7 +185,10 @@ fn a_destiny_title_of_several_cards_is_a_load_error_listing_the_references() {
     for e in &cat.entries {
         by_title.entry(&e.def.title).or_default().push(&e.reference);
     }
-    let (title, refs) = by_title.iter().find(|(_, v)| v.len() > 1).expect("a shared title");
+    let (title, refs) = by_title
+        .iter()
+        .find(|(_, v)| v.len() > 1)
+        .expect("a shared title");
     let e = load(&format!("\"{title}\"")).err().unwrap();
     assert!(refs.iter().all(|r| e.contains(r)), "{e}");
 }
@@ -150,9 +196,13 @@ fn a_destiny_title_of_several_cards_is_a_load_error_listing_the_references() {
 #[test]
 fn a_named_destiny_card_takes_only_its_printed_values() {
     let (r, _) = plain_character();
-    let e = load(&format!("{{card: \"{r}\", text: \"x\"}}")).err().unwrap();
+    let e = load(&format!("{{card: \"{r}\", text: \"x\"}}"))
+        .err()
+        .unwrap();
     assert!(e.contains("overrides only `stats:`"), "{e}");
-    let e = load(&format!("{{card: \"{r}\", stats: {{speed: 1}}}}")).err().unwrap();
+    let e = load(&format!("{{card: \"{r}\", stats: {{speed: 1}}}}"))
+        .err()
+        .unwrap();
     assert!(e.contains("speed"), "{e}");
     let e = load("{card: Nobody Such}").err().unwrap();
     assert!(e.contains("no card `Nobody Such`"), "{e}");
@@ -169,5 +219,9 @@ fn a_named_destiny_card_whose_text_is_not_modelled_does_not_pass() {
     let s = load(&e.reference).unwrap();
     let run = scenario::run(&s);
     assert_eq!(run.verdict, Verdict::NotModelled);
-    assert!(run.not_modelled[0].contains(&e.reference), "{:?}", run.not_modelled);
+    assert!(
+        run.not_modelled[0].contains(&e.reference),
+        "{:?}",
+        run.not_modelled
+    );
 }

@@ -16,7 +16,11 @@ fn every_swtcg_library_card_loads_with_its_text_accounted_for() {
     let mut seen = std::collections::BTreeSet::new();
     for e in &cat.entries {
         assert!(seen.insert(&e.reference), "{} twice", e.reference);
-        assert!(!e.def.text.plain, "{}: text must be sentence by sentence", e.reference);
+        assert!(
+            !e.def.text.plain,
+            "{}: text must be sentence by sentence",
+            e.reference
+        );
         e.def.check_text().unwrap();
     }
 }
@@ -93,21 +97,38 @@ fn every_swtcg_library_card_agrees_with_the_real_database() {
         };
         let (name, version) = name_and_version(&r["Name"]);
         differ("name", d.name.clone(), name);
-        differ("version", format!("{:?}", d.version), format!("{version:?}"));
+        differ(
+            "version",
+            format!("{:?}", d.version),
+            format!("{version:?}"),
+        );
         match kind_and_types(&r["Type"], &r["Subtype"]) {
             Ok((kind, types, subtypes)) => {
                 differ("kind", format!("{:?}", d.kind), format!("{kind:?}"));
                 differ("types", format!("{:?}", d.types), format!("{types:?}"));
                 differ("subtypes", d.subtypes.clone(), subtypes);
             }
-            Err(m) => wrong.push(format!("{}: {m}", e.reference)),
+            Err(m) => differ("type", m, String::new()),
         }
-        for (k, mine) in [("Cost", d.cost), ("Speed", d.speed), ("Power", d.power), ("Health", d.health)] {
+        for (k, mine) in [
+            ("Cost", d.cost),
+            ("Speed", d.speed),
+            ("Power", d.power),
+            ("Health", d.health),
+        ] {
             let theirs = number(&r[k]);
-            let theirs = if theirs.is_empty() { "0".into() } else { theirs };
+            let theirs = if theirs.is_empty() {
+                "0".into()
+            } else {
+                theirs
+            };
             differ(k, mine.to_string(), theirs);
         }
-        differ("text", squash(&d.text.full), squash(&r["Text"].replace(" | ", " ")));
+        differ(
+            "text",
+            squash(&d.text.full),
+            squash(&r["Text"].replace(" | ", " ")),
+        );
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -160,7 +181,11 @@ fn a_named_swtcg_card_runs_and_a_value_set_on_purpose_is_in_the_trace() {
     let (r, health) = plain_ground_unit();
     let s = load(&r).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
-    let s = load(&format!("{{card: \"{r}\", stats: {{health: {}}}}}", health + 2)).unwrap();
+    let s = load(&format!(
+        "{{card: \"{r}\", stats: {{health: {}}}}}",
+        health + 2
+    ))
+    .unwrap();
     assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
     let step = s
         .run_engine()
@@ -170,7 +195,11 @@ fn a_named_swtcg_card_runs_and_a_value_set_on_purpose_is_in_the_trace() {
         .find(|s| s.text.contains("named cards"))
         .expect("a step naming the cards");
     let said = format!("health {} (the card says {health})", health + 2);
-    assert!(step.text.contains(&r) && step.text.contains(&said), "{}", step.text);
+    assert!(
+        step.text.contains(&r) && step.text.contains(&said),
+        "{}",
+        step.text
+    );
     assert!(!step.cites.is_empty());
 }
 
@@ -179,9 +208,15 @@ fn a_swtcg_title_of_several_cards_is_a_load_error_listing_the_references() {
     let cat = library::catalogue().unwrap();
     let mut by_title: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for e in &cat.entries {
-        by_title.entry(e.def.title()).or_default().push(&e.reference);
+        by_title
+            .entry(e.def.title())
+            .or_default()
+            .push(&e.reference);
     }
-    let (title, refs) = by_title.iter().find(|(_, v)| v.len() > 1).expect("a shared title");
+    let (title, refs) = by_title
+        .iter()
+        .find(|(_, v)| v.len() > 1)
+        .expect("a shared title");
     let e = load(&format!("\"{title}\"")).err().unwrap();
     assert!(refs.iter().all(|r| e.contains(r)), "{e}");
 }
@@ -189,9 +224,13 @@ fn a_swtcg_title_of_several_cards_is_a_load_error_listing_the_references() {
 #[test]
 fn a_named_swtcg_card_takes_only_its_printed_values() {
     let (r, _) = plain_ground_unit();
-    let e = load(&format!("{{card: \"{r}\", keywords: {{armor: true}}}}")).err().unwrap();
+    let e = load(&format!("{{card: \"{r}\", keywords: {{armor: true}}}}"))
+        .err()
+        .unwrap();
     assert!(e.contains("overrides only `stats:`"), "{e}");
-    let e = load(&format!("{{card: \"{r}\", stats: {{ability: 1}}}}")).err().unwrap();
+    let e = load(&format!("{{card: \"{r}\", stats: {{ability: 1}}}}"))
+        .err()
+        .unwrap();
     assert!(e.contains("ability"), "{e}");
 }
 
@@ -201,10 +240,18 @@ fn a_named_swtcg_card_whose_text_is_not_modelled_does_not_pass() {
     let e = cat
         .entries
         .iter()
-        .find(|e| e.def.kind == Kind::Unit && e.def.types == [swjudge::engine::swtcg::model::Arena::Ground] && !e.def.text.unencoded().is_empty())
+        .find(|e| {
+            e.def.kind == Kind::Unit
+                && e.def.types == [swjudge::engine::swtcg::model::Arena::Ground]
+                && !e.def.text.unencoded().is_empty()
+        })
         .unwrap();
     let s = load(&e.reference).unwrap();
     let run = scenario::run(&s);
     assert_eq!(run.verdict, Verdict::NotModelled);
-    assert!(run.not_modelled[0].contains(&e.reference), "{:?}", run.not_modelled);
+    assert!(
+        run.not_modelled[0].contains(&e.reference),
+        "{:?}",
+        run.not_modelled
+    );
 }

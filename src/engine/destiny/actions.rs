@@ -402,7 +402,11 @@ impl Engine<'_> {
                         "{} targets named for {} dice: a die's {} go to a single character and cannot be split among characters (name one target per die)",
                         d.step.to.len(),
                         d.step.dice.len(),
-                        if sym == Symbol::Shield { "shields" } else { "damage and effect" },
+                        if sym == Symbol::Shield {
+                            "shields"
+                        } else {
+                            "damage and effect"
+                        },
                     ),
                     rule,
                 );
@@ -649,7 +653,12 @@ impl Engine<'_> {
                 // Each focus die turns up to its value; several focus dice of one
                 // action share the decision's `turn:` choices in order.
                 let done = self.turned;
-                let take = d.step.turn.len().saturating_sub(done).min(value.max(0) as usize);
+                let take = d
+                    .step
+                    .turn
+                    .len()
+                    .saturating_sub(done)
+                    .min(value.max(0) as usize);
                 self.turned += take;
                 self.focus_groups += 1;
                 let mine: Vec<(String, String)> = d
@@ -661,7 +670,8 @@ impl Engine<'_> {
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 self.turn_these(by, &mine, r::FOCUS)?;
-                if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len() {
+                if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len()
+                {
                     return rej(
                         format!(
                             "{} dice turned; the focus dice give at most {}",

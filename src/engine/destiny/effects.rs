@@ -964,7 +964,12 @@ impl Engine<'_> {
     }
 
     /// Turn each named die to the side named, each to a different side it has.
-    pub fn turn_these(&mut self, by: Seat, turns: &[(String, String)], rule: &'static str) -> R<()> {
+    pub fn turn_these(
+        &mut self,
+        by: Seat,
+        turns: &[(String, String)],
+        rule: &'static str,
+    ) -> R<()> {
         for (id, face) in turns {
             let Some(x) = self.stat.die(id) else {
                 return rej(format!("no die `{id}`"), rule);

@@ -47,7 +47,10 @@ impl LibraryCard for CardDef {
             self.points = p;
         }
         if let Some(d) = over.die {
-            let was = self.die.as_deref().map_or("none".to_string(), |d| d.join(" "));
+            let was = self
+                .die
+                .as_deref()
+                .map_or("none".to_string(), |d| d.join(" "));
             note("die", was, d.join(" "));
             self.die = Some(d);
         }
