@@ -93,7 +93,7 @@ pub struct Engine<'a> {
     /// An effect ended the action phase.
     pub end_phase: bool,
     /// How many of the action's `turn:` choices its focus dice have used (each
-    /// focus die turns up to its value, in the order the choices are listed).
+    /// focus die turns up to its value, taking the choices in die-ID order).
     pub turned: usize,
     /// Focus dice (or groups) of the action resolved so far.
     pub focus_groups: usize,
