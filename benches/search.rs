@@ -45,9 +45,11 @@ fn main() {
     };
     println!("\n== the rulebooks alone ({})", rulebook.display());
     measure(&paths, &eval);
-    // With SWJUDGE_REAL_DATA: the real SWCCG and Destiny cards and rulings (the
-    // build target's corpus), then the SWTCG ones as well.
-    if let Some(real) = std::env::var_os("SWJUDGE_REAL_DATA").map(PathBuf::from) {
+    // With the real card databases (SWJUDGE_REAL_DATA, else ../shared/data):
+    // the real SWCCG and Destiny cards and rulings, then the SWTCG ones as well.
+    let real = std::env::var_os("SWJUDGE_REAL_DATA")
+        .map_or_else(|| root.join("../shared/data"), PathBuf::from);
+    if real.join("swccg-card-json/Light.json").is_file() {
         for (name, with_swtcg) in [("ccg-destiny", false), ("all", true)] {
             let paths = Paths {
                 rulebook: rulebook.clone(),

@@ -309,9 +309,10 @@ fn close_candidates_are_listed_not_guessed() {
     assert_eq!(c, 1, "{v:#}");
     assert!(v["matches"].as_array().unwrap().len() >= 2);
     // the same name in two games, without --game: each game's answer, not a dead
-    // end (SWCCG has one such card; Destiny two, listed)
+    // end (SWCCG has one such card; Destiny two, listed, so a choice is left:
+    // "several cards match", as every such answer, exits 1)
     let (c, v) = card_json(tmp.path(), &["Qui-Gon Jinn"]);
-    assert_eq!(c, 0, "{v:#}");
+    assert_eq!(c, 1, "{v:#}");
     let by_game = v["by_game"].as_array().unwrap();
     assert_eq!(by_game.len(), 2, "{v:#}");
     assert_eq!(by_game[0]["game"], "swccg");
@@ -806,8 +807,9 @@ fn personas_from_the_rulebook_are_among_the_choices() {
             &["Luke Skywalker", "Luke Skywalker, Jedi Knight"][..],
         ),
     ] {
-        let (c, v) = lookup_json(tmp.path(), &[q]);
-        assert_eq!(c, 0, "{v:#}");
+        // the persona's name as each game spells it: the SWCCG's exact title
+        // is that game's answer
+        let (_, v) = lookup_json(tmp.path(), &[q, "--game", "swccg"]);
         assert_eq!(chosen_title(&v), exact, "an exact title wins: {v:#}");
         let names: Vec<&str> = v["matches"]
             .as_array()
@@ -907,4 +909,38 @@ fn every_label_and_reference_resolves_typed_back() {
             db.labels[i], l.chosen, l.by_game
         );
     }
+}
+
+/// "What cancels X?": the Players Committee's relations are on the card page,
+/// and its bold words in braces are shown as words.
+#[test]
+fn the_card_page_shows_what_a_card_cancels_and_what_pulls_it() {
+    let tmp = TempDir::new("cards-relations");
+    let o = swjudge(tmp.path())
+        .args(["cards", "import"])
+        .arg(fixture("swccg-light.json"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (c, v) = card_json(tmp.path(), &["Qui-Gon's End"]);
+    assert_eq!(c, 0, "{v:#}");
+    assert_eq!(
+        v["card"]["relations"]["cancels"][0], "Qui-Gon Jinn",
+        "{v:#}"
+    );
+    assert_eq!(
+        v["card"]["relations"]["pulled_by"][0], "Obi-Wan Kenobi",
+        "{v:#}"
+    );
+    assert_eq!(v["card"]["text"], "While in battle, lose 1 Force.", "{v:#}");
+    let o = swjudge(tmp.path())
+        .args(["card", "Qui-Gon's End"])
+        .output()
+        .unwrap();
+    let page = stdout(&o);
+    assert!(
+        page.contains("Cancels") && page.contains("Pulled by"),
+        "{page}"
+    );
+    assert!(!page.contains("{While}"), "{page}");
 }

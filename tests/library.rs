@@ -106,7 +106,8 @@ fn every_library_card_agrees_with_the_real_database() {
                 wrong.push(format!("{}: {k} {mine:?} vs {theirs:?}", e.reference));
             }
         }
-        let text = squash(f["gametext"].as_str().unwrap_or(""));
+        // the database writes a card with no game text as "<none>"
+        let text = squash(f["gametext"].as_str().unwrap_or("")).replace("<none>", "");
         if squash(&e.def.text.full) != text {
             wrong.push(format!("{}: text differs from the database's", e.reference));
         }

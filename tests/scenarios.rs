@@ -81,6 +81,7 @@ fn every_citation_resolves() {
         .chain(swjudge::engine::swccg::rules::TURN_ALL)
         .chain(swjudge::engine::swccg::values::cite::ALL)
         .chain(swjudge::engine::swccg::deploy_cost::IDS)
+        .chain(swjudge::engine::swccg::text_when::IDS)
         .chain(swjudge::engine::swccg::deploy_cost::EFFECT_IDS)
         .chain(swjudge::engine::swccg::retarget::IDS)
         .chain(swjudge::engine::swccg::value_resets::IDS)
@@ -808,4 +809,25 @@ fn a_source_may_name_an_example_inside_a_section() {
     assert!(scenario::load_str(Path::new("s.yaml"), &ok, Some(&c as &dyn SectionIds)).is_ok());
     let bad = MINIMAL.replace("title: t\n", "title: t\nsource: swccg.ar.no-such#2\n");
     assert!(scenario::load_str(Path::new("s.yaml"), &bad, Some(&c as &dyn SectionIds)).is_err());
+}
+
+/// Unknown keys are rejected inside an ability's effects too (a misspelt or
+/// invented option is never silently dropped).
+#[test]
+fn an_unknown_key_inside_an_effect_is_rejected() {
+    let text = "game: swccg
+title: t
+swccg:
+  turn: light
+  phase: deploy
+  cards:
+    a: {title: A, side: light, type: interrupt, subtype: lost, abilities: [{kind: top_level, effect: [{add_power: {card: this, amount: {value: 1}, colour: red}}]}]}
+  light:
+    hand: [a]
+script:
+  - {light: play, card: a}
+";
+    let e = load_err(text);
+    assert!(e.starts_with("s.yaml:7:"), "{e}");
+    assert!(e.contains("unknown field `colour`"), "{e}");
 }

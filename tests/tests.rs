@@ -8,6 +8,7 @@ mod destiny;
 mod library;
 mod library_destiny;
 mod library_swtcg;
+mod lookup;
 mod rulebook;
 mod scenarios;
 mod search;

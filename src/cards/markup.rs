@@ -1,5 +1,6 @@
 //! Card text markup from the databases: HTML tags (`<b>`, `<i>`, `<em>`,
-//! `<strong>`, `<u>`, `<li>`, `<br>`, entities) and Destiny icon codes
+//! `<strong>`, `<u>`, `<li>`, `<br>`, entities), the Players Committee's bold
+//! words in braces (`{While}`) and Destiny icon codes
 //! (`[special]`, `[melee]`). Tags become emphasis through a caller's function (a
 //! terminal makes them bold or italic, JSON drops them); icon codes become words.
 
@@ -71,6 +72,17 @@ pub fn render(text: &str, emph: impl Fn(Emphasis, &str) -> String) -> String {
                 "li" if !closing => out.push_str("\n• "),
                 _ => {}
             }
+            rest = &rest[end + 1..];
+            continue;
+        }
+        // The Players Committee's `{While}`, `{Flip}`: words printed in bold.
+        if c == '{'
+            && let Some(end) = rest.find('}')
+            && end > 1
+            && !rest[1..end].contains('{')
+        {
+            flush(&mut run, &mut out, bold, italic);
+            out.push_str(&emph(Emphasis::Bold, &rest[1..end]));
             rest = &rest[end + 1..];
             continue;
         }
@@ -187,5 +199,18 @@ mod tests {
             plain("Choose one:<ul><li>A</li><li>B</li></ul>"),
             "Choose one:\n• A\n• B"
         );
+    }
+
+    #[test]
+    fn braces_are_bold_words() {
+        assert_eq!(
+            plain("{While} in battle, {Flip} this."),
+            "While in battle, Flip this."
+        );
+        let shown = render("{While} here", |k, w| match k {
+            Emphasis::Bold => format!("*{w}*"),
+            _ => w.to_string(),
+        });
+        assert_eq!(shown, "*While* here");
     }
 }

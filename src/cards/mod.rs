@@ -23,7 +23,6 @@ mod swtcg;
 
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::index::{Index, Query};
 use crate::paths::Paths;
 use crate::rulebook::Corpus;
 use die::DieFace;
@@ -99,6 +98,43 @@ impl<'de> Deserialize<'de> for Stats {
     }
 }
 
+/// What a card cancels, is canceled by, pulls and is pulled by: the titles the
+/// database gives, each a name `swjudge card` looks up.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Relations {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancels: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub canceled_by: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pulls: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pulled_by: Vec<String>,
+}
+
+impl Relations {
+    pub fn is_empty(&self) -> bool {
+        self.cancels.is_empty()
+            && self.canceled_by.is_empty()
+            && self.pulls.is_empty()
+            && self.pulled_by.is_empty()
+    }
+
+    /// Each relation with its heading, non-empty ones only.
+    pub fn listed(&self) -> Vec<(&'static str, &[String])> {
+        [
+            ("Cancels", &self.cancels),
+            ("Canceled by", &self.canceled_by),
+            ("Pulls", &self.pulls),
+            ("Pulled by", &self.pulled_by),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k, v.as_slice()))
+        .collect()
+    }
+}
+
 /// The back of a two-sided card (SWCCG objectives and flip cards).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Face {
@@ -167,6 +203,13 @@ pub struct Card {
     /// Notes about the record itself (e.g. "marked as errata'd").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Cards this one names by relation (the Players Committee's `cancels`,
+    /// `canceledBy`, `pulls`, `pulledBy`), by title.
+    #[serde(default, skip_serializing_if = "Relations::is_empty")]
+    pub relations: Relations,
+    /// A legacy version: not legal in tournaments (the Players Committee's `legacy`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub legacy: bool,
     /// `<file name>#<card id>`, or the first rulebook section for rulebook-only cards.
     pub source: String,
 }
@@ -197,6 +240,8 @@ impl Card {
             errata: Vec::new(),
             rulings: Vec::new(),
             notes: Vec::new(),
+            legacy: false,
+            relations: Relations::default(),
             source,
         }
     }
@@ -325,9 +370,10 @@ impl Lookup {
         self.chosen.is_none() && self.by_game.is_empty() && self.matches.len() > 1
     }
 
-    /// Whether a card answers the query (one card, or one per game).
+    /// Whether a card answers the query (one card, or one in each game it names).
     pub fn found(&self) -> bool {
-        self.chosen.is_some() || self.by_game.iter().any(|(_, v)| v.len() == 1)
+        self.chosen.is_some()
+            || (!self.by_game.is_empty() && self.by_game.iter().all(|(_, v)| v.len() == 1))
     }
 }
 
@@ -345,8 +391,6 @@ pub struct CardDb {
     pub warnings: Vec<String>,
     /// The rulebook the errata and rulings came from, for "see also" by scan.
     pub corpus: Option<Corpus>,
-    /// The search index (which holds its own copy of the rulebook), for "see also".
-    pub index: Option<Index>,
 }
 
 impl CardDb {
@@ -388,29 +432,13 @@ impl CardDb {
             names,
             warnings: Vec::new(),
             corpus: None,
-            index: None,
         }
     }
 
-    /// Load imported data and the rulebook through the search index (built when
-    /// missing or stale). Without a usable index the rulebook is read directly
-    /// and "see also" falls back to a scan; without a rulebook, to nothing.
+    /// Load imported data and the rulebook that `paths` name; a rulebook
+    /// that cannot be loaded becomes a warning.
     pub fn open(paths: &Paths) -> Result<CardDb> {
-        let imported = load_imported(&paths.data_dir)?;
-        match Index::open_or_build(paths) {
-            Ok(ix) => {
-                let mut db = CardDb::build(imported, Some(ix.corpus()?));
-                db.index = Some(ix);
-                Ok(db)
-            }
-            Err(e) => {
-                let mut db = CardDb::load_with(imported, &paths.rulebook);
-                if db.corpus.is_some() {
-                    db.warnings.push(format!("search index unavailable ({e}); \"see also\" uses a plain scan of the rulebook"));
-                }
-                Ok(db)
-            }
-        }
+        CardDb::load(&paths.data_dir, &paths.rulebook)
     }
 
     /// Load imported data from `data_dir` and the corpus from `rulebook`; a
@@ -446,9 +474,6 @@ impl CardDb {
         let Some(card) = self.cards.get(index) else {
             return Vec::new();
         };
-        if let Some(ix) = &self.index {
-            return see_also_indexed(ix, card, limit);
-        }
         match &self.corpus {
             Some(c) => from_rulebook::see_also(c, card, limit),
             None => Vec::new(),
@@ -550,7 +575,18 @@ impl CardDb {
             .iter()
             .filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0)
             .map(|h| (h.key, h.score));
-        let persona_score = |i: usize| hits.iter().find(|h| h.key == i).map_or(0.0, |h| h.score);
+        // a persona member the fuzzy pass did not score gets its title's similarity
+        let persona_score = |i: usize| {
+            hits.iter().find(|h| h.key == i).map_or_else(
+                || {
+                    strsim::jaro_winkler(
+                        &names::letters(query),
+                        &names::letters(&self.cards[i].title),
+                    )
+                },
+                |h| h.score,
+            )
+        };
         for (i, score) in persona.iter().map(|&i| (i, persona_score(i))).chain(close) {
             if l.matches.len() >= 12 {
                 break;
@@ -559,6 +595,14 @@ impl CardDb {
                 l.matches.push(self.to_match(i, score));
             }
         }
+        // best first; the card chosen, if any, stays first
+        let chosen = l.chosen;
+        l.matches.sort_by(|a, b| {
+            (Some(b.index) == chosen)
+                .cmp(&(Some(a.index) == chosen))
+                .then(b.score.total_cmp(&a.score))
+                .then(a.title.len().cmp(&b.title.len()))
+        });
         l
     }
 
@@ -607,30 +651,6 @@ fn explain_source_errata(cards: &mut [Card]) {
                 in_rulebook.join(", ")
             )
         };
-    }
-}
-
-/// Sections the search index ranks for the card's title that really mention it
-/// (see [`from_rulebook::see_also_in`]); a scan of the index's corpus if the
-/// search fails.
-fn see_also_indexed(ix: &Index, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    let Some(needle) = from_rulebook::mention_needle(card) else {
-        return Vec::new();
-    };
-    let q = Query {
-        text: needle,
-        game: Some(card.game),
-        kind: None,
-        limit: limit.saturating_mul(8).clamp(20, 200),
-    };
-    let Ok(corpus) = ix.corpus() else {
-        return Vec::new();
-    };
-    match ix.search(&q) {
-        Ok(hits) => {
-            from_rulebook::see_also_in(hits.iter().filter_map(|h| corpus.get(&h.id)), card, limit)
-        }
-        Err(_) => from_rulebook::see_also(corpus, card, limit),
     }
 }
 
@@ -819,6 +839,11 @@ fn make_labels(cards: &[Card]) -> Vec<String> {
             (None, None) => c.id.clone(),
         };
         labels[i] = format!("{} [{place}]", labels[i]);
+    }
+    for (i, c) in cards.iter().enumerate() {
+        if c.legacy {
+            labels[i] = format!("{} (Legacy)", labels[i]);
+        }
     }
     labels
 }

@@ -27,6 +27,9 @@ pub enum Tier {
     Bytes,
     Letters,
     Version,
+    /// A location's own name after its system or planet ("Mos Eisley" for
+    /// "Tatooine: Mos Eisley").
+    Part,
     Nickname,
 }
 
@@ -58,10 +61,43 @@ pub struct Persona {
 #[derive(Debug, Default)]
 pub struct Names {
     by_ref: HashMap<String, usize>,
-    tiers: [HashMap<String, Vec<usize>>; 4],
+    tiers: [HashMap<String, Vec<usize>>; 5],
     personas: Vec<Persona>,
     /// Normalised title words per card, for persona membership.
     words: Vec<Vec<String>>,
+    /// Each card's game, as a number.
+    game: Vec<usize>,
+}
+
+/// The same persona as another game spells it: the SWCCG's "Darth Maul" is
+/// Destiny's "Maul" (letters only, both ways).
+const SPELLINGS: &[(&str, &str)] = &[
+    ("darthmaul", "maul"),
+    ("darthvader", "vader"),
+    ("darthsidious", "palpatine"),
+    ("emperorpalpatine", "palpatine"),
+    ("countdooku", "dooku"),
+    ("darthtyranus", "dooku"),
+    ("benkenobi", "obiwankenobi"),
+    ("generalgrievous", "grievous"),
+    ("kyloren", "bensolo"),
+    ("chewie", "chewbacca"),
+];
+
+/// The other spellings of a persona's name, as letters.
+fn other_spellings(l: &str) -> Vec<String> {
+    SPELLINGS
+        .iter()
+        .filter_map(|&(a, b)| {
+            if a == l {
+                Some(b.to_string())
+            } else if b == l {
+                Some(a.to_string())
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 impl Names {
@@ -98,6 +134,9 @@ impl Names {
                 add(Tier::Letters, letters(b), i);
             }
             add(Tier::Version, letters(base_title(&c.title)), i);
+            if let Some((_, part)) = base_title(&c.title).split_once(": ") {
+                add(Tier::Part, letters(part), i);
+            }
             for nick in &c.nicknames {
                 add(Tier::Nickname, letters(nick), i);
             }
@@ -105,6 +144,7 @@ impl Names {
         for (i, nick) in nicknames {
             add(Tier::Nickname, letters(nick), *i);
         }
+        n.game = cards.iter().map(|c| c.game as usize).collect();
         n.words = cards
             .iter()
             .map(|c| {
@@ -126,24 +166,53 @@ impl Names {
         self.by_ref.get(&query.trim().to_lowercase()).copied()
     }
 
-    /// The first tier at which any card kept by `keep` has this name, with those cards.
+    /// Each game's cards of this name, at the first tier at which that game has
+    /// any kept by `keep` ("Boba Fett" is a title in one game and a title with
+    /// version letters in another), with the best tier found.
     pub fn exact(&self, query: &str, keep: impl Fn(usize) -> bool) -> Option<(Tier, Vec<usize>)> {
         let q = query.trim();
         let l = letters(q);
+        let mut spellings = vec![l.clone()];
+        spellings.extend(other_spellings(&l));
+        let mut best: Option<Tier> = None;
+        let mut out: Vec<usize> = Vec::new();
+        let mut games_done: Vec<usize> = Vec::new();
         for (tier, key) in [
             (Tier::Bytes, q.to_string()),
             (Tier::Letters, l.clone()),
             (Tier::Version, l.clone()),
-            (Tier::Nickname, l),
+            (Tier::Part, l.clone()),
+            (Tier::Nickname, l.clone()),
         ] {
-            if let Some(v) = self.tiers[tier as usize].get(&key) {
-                let v: Vec<usize> = v.iter().copied().filter(|&i| keep(i)).collect();
-                if !v.is_empty() {
-                    return Some((tier, v));
+            let keys: Vec<String> = if tier == Tier::Version {
+                spellings.clone()
+            } else {
+                vec![key]
+            };
+            let mut found: Vec<usize> = Vec::new();
+            for k in &keys {
+                for &i in self.tiers[tier as usize].get(k).into_iter().flatten() {
+                    if keep(i) && !games_done.contains(&self.game[i]) && !found.contains(&i) {
+                        found.push(i);
+                    }
+                }
+            }
+            if found.is_empty() {
+                continue;
+            }
+            best.get_or_insert(tier);
+            for &i in &found {
+                if !games_done.contains(&self.game[i]) {
+                    out.push(i);
+                }
+            }
+            for &i in &found {
+                if !games_done.contains(&self.game[i]) {
+                    games_done.push(self.game[i]);
                 }
             }
         }
-        None
+        best.map(|t| (t, out))
     }
 
     /// Cards of the persona the query names ("vader", "luke"), in card order.
@@ -167,20 +236,26 @@ fn contains_run(words: &[String], run: &[String]) -> bool {
     !run.is_empty() && words.windows(run.len()).any(|w| w == run)
 }
 
-/// A stable reference per card: `GAME:ID`, made unique with `@<file>`.
+/// A stable reference per card: `GAME:ID`, made unique with `@<file>` (and
+/// `@<file>.<n>` when one file holds the ID twice), so that every reference
+/// typed back names the card it was shown for.
 pub fn references(cards: &[Card]) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     cards
         .iter()
         .map(|c| {
             let base = format!("{}:{}", c.game, c.id);
-            let n = seen.entry(base.to_lowercase()).or_default();
-            *n += 1;
-            if *n == 1 {
-                base
-            } else {
-                let file = c.source.split('#').next().unwrap_or("");
-                format!("{base}@{file}")
+            let file = c.source.split('#').next().unwrap_or("");
+            let mut candidates = [base.clone(), format!("{base}@{file}")]
+                .into_iter()
+                .chain((2..).map(|n| format!("{base}@{file}.{n}")));
+            loop {
+                let r = candidates.next().expect("an endless list");
+                let n = seen.entry(r.to_lowercase()).or_default();
+                *n += 1;
+                if *n == 1 {
+                    break r;
+                }
             }
         })
         .collect()

@@ -196,6 +196,13 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         .and_then(scalar)
         .map(|s| set_names.get(&s).cloned().unwrap_or(s));
     c.rarity = rec.get("rarity").and_then(scalar);
+    c.legacy = rec.get("legacy").and_then(Value::as_bool).unwrap_or(false);
+    c.relations = super::Relations {
+        cancels: strings(rec.get("cancels")),
+        canceled_by: strings(rec.get("canceledBy")),
+        pulls: strings(rec.get("pulls")),
+        pulled_by: strings(rec.get("pulledBy")),
+    };
     c.stats = stats(front);
     c.text = front
         .get("gametext")

@@ -156,7 +156,12 @@ pub fn parse(text: &str, path_display: &str, file: &str) -> Result<(Vec<Card>, V
         };
         let set = get("Set").unwrap_or("");
         let num = get("Number").map(number);
-        let id = match (&num, get("ImageFile")) {
+        // A number without a digit ("P" on every promo) names no card: the
+        // image file does.
+        let numbered = num
+            .as_deref()
+            .filter(|n| n.bytes().any(|b| b.is_ascii_digit()));
+        let id = match (numbered, get("ImageFile")) {
             (Some(n), _) => format!("{set}-{n}"),
             (None, Some(img)) => format!("{set}-{img}"),
             (None, None) => format!("{set}-line{lineno}"),
@@ -178,13 +183,19 @@ pub fn parse(text: &str, path_display: &str, file: &str) -> Result<(Vec<Card>, V
         c.stats = s;
         c.text = get("Text").map(|t| t.replace(" | ", "\n"));
         if let Some(u) = get("Usage") {
-            if u.to_ascii_lowercase().starts_with("text erratum") {
+            // "Text erratum | a ruling | another": the erratum marks the text; each
+            // part after it is a ruling of its own.
+            let mut parts = u.split(" | ").map(str::trim).filter(|p| !p.is_empty());
+            let mut first = parts.next();
+            if first.is_some_and(|p| p.to_ascii_lowercase().starts_with("text erratum")) {
                 c.text_is_errata = true;
                 c.notes
-                    .push(format!("LackeyCCG: {u} (text shown is the corrected text)"));
-            } else {
+                    .push("LackeyCCG: Text erratum (text shown is the corrected text)".to_string());
+                first = None;
+            }
+            for r in first.into_iter().chain(parts) {
                 c.rulings.push(Entry {
-                    text: u.to_string(),
+                    text: r.to_string(),
                     source: source.clone(),
                 });
             }
@@ -242,6 +253,25 @@ mod tests {
             assert!(c.text_is_errata);
             assert_eq!(c.text.as_deref(), Some("Pay 2 Force -> Evade 3\nDeflect"));
         }
+    }
+
+    #[test]
+    fn a_ruling_after_a_text_erratum_is_a_ruling() {
+        let h = "Name\tSet\tImageFile\tSide\tType\tSubtype\tCost\tSpeed\tPower\tHealth\tRarity\tNumber\tUsage\tText\tScript\tClassification";
+        let row = "Motti (A)\tRAS\tMotti_A\tD\tCharacter\tImperial Officer\t3\t30\t2\t3\tR\t20\tText erratum | Motti's ability takes precedence. | A second ruling.\tText\t\tWOTC";
+        let (cards, _) = parse(&format!("{h}\n{row}\n"), "f", "f.txt").unwrap();
+        let c = &cards[0];
+        assert!(c.text_is_errata);
+        let rulings: Vec<&str> = c.rulings.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            rulings,
+            ["Motti's ability takes precedence.", "A second ruling."]
+        );
+        assert!(
+            !c.notes.iter().any(|n| n.contains("precedence")),
+            "{:?}",
+            c.notes
+        );
     }
 
     #[test]

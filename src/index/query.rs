@@ -1,31 +1,26 @@
 //! From a judge's plain words to a tantivy query, built programmatically so
 //! quotes, colons and parentheses are just punctuation, never syntax.
 //!
-//! - Each content word becomes a group: its stem plus the stems of its
-//!   synonyms (classes of equivalent words, so every synonym finds every
-//!   other), searched in the titles (boosted) and the body; a document's score
-//!   for the group is the best of those plus a little of the rest (BM25).
+//! - Each content word becomes a group: its stem plus the stems of the words
+//!   players use for it ([`vocabulary`]), searched in the titles (boosted)
+//!   and the body; a document's score for the group is the best of those plus
+//!   a little of the rest (tantivy's BM25 and dis-max).
 //! - Terms of art that need their small words ("at any time", "up to", "once
 //!   per") and capitalised names ("Rule of Four") also become phrase groups.
 //! - Each group weighs its inverse document frequency; a document's score is
-//!   scaled by the share of that weight it covers (see [`Cover`]), so matching
-//!   most of the question beats repeating one word of it.
+//!   scaled by the share of that weight it covers ([`Cover`]).
 //! - Two neighbouring words found next to each other add a bonus.
 //! - Common function words ("can", "the", "my") are dropped unless nothing else
-//!   is left; negations and modals ("not", "cannot", "never", "only", "must")
-//!   are kept. A word the index does not know is matched fuzzily.
+//!   is left; negations, modals and numbers ("not", "only", "once", "3") keep
+//!   a weight of their own. A word the index does not know is matched fuzzily.
 
-use super::ix_err;
-use super::schema::{DocKind, Fields};
-use super::scorer::{CachedPhrase, CachedTerm, Cover, DisMax, Leaf, TermWeights, lock};
-use super::text;
-use super::text::{FastMap, pair_token};
+use super::cover::{Cover, Factors};
+use super::schema::Fields;
+use super::{ix_err, text, vocabulary};
 use crate::error::Result;
-use std::cell::{Cell, RefCell};
+use crate::rulebook::Game;
 use std::collections::BTreeMap;
-use std::sync::Arc;
-use std::sync::OnceLock;
-use tantivy::query::{Bm25StatisticsProvider, Query};
+use tantivy::query::{BoostQuery, DisjunctionMaxQuery, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Searcher, Term};
@@ -34,12 +29,16 @@ const TITLE_BOOST: f32 = 2.0;
 const BODY_BOOST: f32 = 1.0;
 const SYNONYM_WEIGHT: f32 = 0.7;
 const FUZZY_WEIGHT: f32 = 0.8;
+/// Share of its weight a word the index lacks covers when a close word is
+/// found: a typo is likely, an unrelated word just as likely.
+const FUZZY_COVER: f32 = 0.75;
 const TIE_BREAKER: f32 = 0.25;
 /// Bonus for two neighbouring query words found next to each other, or one
 /// word apart ("reserve deck", "reserve the deck").
 const PAIR_BOOST: f32 = 2.0;
-/// Share of its weight a number keeps.
-const NUMBER_WEIGHT: f32 = 0.25;
+/// Share of the mean weight of the question's words that a number, a
+/// negation or a modal weighs at least: common words that change the answer.
+const SMALL_WORD_FLOOR: f32 = 0.6;
 /// Exponent of the covered share of the query's weight (see [`Cover`]).
 pub const GAMMA: f32 = 2.0;
 
@@ -75,59 +74,29 @@ const TERMS_OF_ART: &[&[&str]] = &[
     &["in", "front", "of"],
 ];
 
-/// Classes of words that mean the same at the table: any word of a class also
-/// searches every other word of it (at a lower weight), and a member of
-/// several words found in a question is searched as one meaning (the phrase
-/// or any other member). Stemming already covers plurals and most verb forms.
-const SYNONYMS: &[&[&str]] = &[
-    &["dice", "die"],
-    &["roll", "reroll"],
-    &["hp", "health"],
-    &["respond", "response"],
-    &["win", "winning", "victory", "won"],
-    &["lose", "losing", "loss"],
-    &["early", "prematurely", "premature"],
-    &["kill", "killed", "defeat", "defeated"],
-    &["discard", "discarded"],
-    &["shuffle", "reshuffle"],
-    &["unique", "uniqueness"],
-    &["fight", "battle"],
-    &["ship", "starship"],
-    &[
-        "empty",
-        "depleted",
-        "run out",
-        "runs out",
-        "ran out",
-        "no cards left",
-        "no more cards",
-    ],
-    &["illegal", "not allowed", "not legal", "not permitted"],
-    &["multiple", "multi", "more than one", "several"],
-    &["turn", "round"],
-    &["money", "resources"],
-    &["swap", "switch", "replace", "exchange"],
-    &["travel", "move", "movement"],
-    &["redraw", "mulligan"],
-    &["sideways", "tap", "exhaust", "exhausted", "tapped"],
-    &["opening", "starting"],
-    &["beginning", "start"],
-    &["twice", "again", "once"],
-    &["put", "place", "placing"],
-    &["under", "beneath", "underneath"],
-    &["pick", "choose", "select"],
-    &["cancel", "negate", "prevent"],
-    &["hand", "cards in hand"],
-    &["two", "2"],
-    &["three", "3"],
-    &["four", "4"],
-    &["five", "5"],
-    &["six", "6"],
-    &["seven", "7"],
-    &["eight", "8"],
-    &["nine", "9"],
-    &["ten", "10"],
-];
+/// Words that negate or limit what follows, and modals: they change a ruling,
+/// so they keep a weight even when the rulebooks use them everywhere.
+fn is_small_but_decisive(w: &str) -> bool {
+    matches!(
+        w,
+        "not"
+            | "no"
+            | "never"
+            | "cannot"
+            | "only"
+            | "once"
+            | "must"
+            | "may"
+            | "already"
+            | "without"
+            | "twice"
+            | "each"
+            | "every"
+            | "per"
+            | "before"
+            | "after"
+    ) || w.chars().all(|c| c.is_ascii_digit())
+}
 
 /// One search alternative of a group: a single stem, or a phrase of stems.
 #[derive(Debug, Clone)]
@@ -145,12 +114,23 @@ pub struct Group {
     pub variants: Vec<Variant>,
     /// Its share of the query: inverse document frequency.
     pub weight: f32,
+    /// Found only through close words (the word itself is not in the index).
+    pub fuzzy: bool,
 }
 
 impl Group {
     /// Whether the word itself (not a synonym) occurs in the index.
     fn known(&self) -> bool {
         self.variants[0].known
+    }
+
+    /// The share of the question this group covers when found.
+    pub fn covers(&self) -> f32 {
+        if self.fuzzy {
+            self.weight * FUZZY_COVER
+        } else {
+            self.weight
+        }
     }
 
     fn is_phrase(&self) -> bool {
@@ -162,6 +142,14 @@ impl Group {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub groups: Vec<Group>,
+    /// The stems of the question's words, stop words included, in order.
+    pub stems: Vec<String>,
+    /// Whether the question asks about a card ("what does X do", "card").
+    pub asks_card: bool,
+    /// Whether the question asks for an example.
+    pub asks_example: bool,
+    /// The stems of the words written with a capital, but the first.
+    pub capitals: Vec<String>,
 }
 
 /// One word of the query: lower case, its stem, and whether it was capitalised.
@@ -171,34 +159,8 @@ struct Word {
     capital: bool,
 }
 
-/// Whether `w` is a stop word. Called for every word indexed, so a word is
-/// compared as one number (see [`packed`]).
 pub fn is_stop(w: &str) -> bool {
-    static PACKED: OnceLock<Vec<u64>> = OnceLock::new();
-    let Some(p) = packed(w) else {
-        return false;
-    };
-    PACKED
-        .get_or_init(|| {
-            let mut all: Vec<u64> = STOP_WORDS.iter().filter_map(|s| packed(s)).collect();
-            all.sort_unstable();
-            all
-        })
-        .binary_search(&p)
-        .is_ok()
-}
-
-/// A word of at most seven bytes as one number: its bytes, then its length
-/// in the last byte (so no two words share a number); `None` when longer.
-fn packed(w: &str) -> Option<u64> {
-    let b = w.as_bytes();
-    let mut bytes = [0u8; 8];
-    bytes
-        .get_mut(..b.len())
-        .filter(|_| b.len() < 8)?
-        .copy_from_slice(b);
-    bytes[7] = b.len() as u8;
-    Some(u64::from_le_bytes(bytes))
+    STOP_WORDS.binary_search(&w).is_ok()
 }
 
 /// A lone letter: the "s" of "Obi-Wan's" when typed without the apostrophe.
@@ -216,7 +178,10 @@ fn split(text: &str, analyzer: &mut TextAnalyzer) -> Vec<Word> {
         let t = stream.token();
         let raw = text.get(t.offset_from..t.offset_to).unwrap_or("");
         let lower = t.text.to_lowercase();
-        let stem = text::first_stem(analyzer, &lower).unwrap_or_else(|| lower.clone());
+        let stem = text::stems(analyzer, &lower)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| lower.clone());
         out.push(Word {
             capital: raw.chars().next().is_some_and(char::is_uppercase),
             lower,
@@ -277,172 +242,6 @@ fn phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, bool)> {
     out
 }
 
-/// The members of synonym class `ci` as stems (a single stem or a phrase of
-/// stems each), stemmed the first time a query may need that class: a one-off
-/// search stems the few classes its words could belong to, not all of them.
-fn class_stems(ci: usize) -> &'static [Vec<String>] {
-    static CLASSES: OnceLock<Vec<OnceLock<Vec<Vec<String>>>>> = OnceLock::new();
-    let cells = CLASSES.get_or_init(|| SYNONYMS.iter().map(|_| OnceLock::new()).collect());
-    cells[ci].get_or_init(|| {
-        let mut analyzer = text::analyzer();
-        let mut members: Vec<Vec<String>> = Vec::new();
-        for w in SYNONYMS[ci] {
-            let stems = text::stems(&mut analyzer, w);
-            if !stems.is_empty() && !members.contains(&stems) {
-                members.push(stems);
-            }
-        }
-        members
-    })
-}
-
-/// Letters a stem keeps from the start of its word: the English stemmer only
-/// rewrites endings ("dying" → "die" keeps two), so a word can stem to `stem`
-/// only when they begin alike (checked for every class word by a test).
-const STEM_KEEPS: usize = 2;
-
-/// Whether a word of `member` could stem to `stem` (a cheap test before stemming).
-fn may_stem_to(member: &str, stem: &str) -> bool {
-    member.split_whitespace().any(|w| {
-        let n = STEM_KEEPS.min(w.len()).min(stem.len());
-        w.as_bytes()[..n].eq_ignore_ascii_case(&stem.as_bytes()[..n])
-    })
-}
-
-/// The classes with a word beginning with each byte (lower case): where a stem
-/// beginning with it may belong.
-fn classes_by_first_byte() -> &'static [Vec<usize>] {
-    static BY_BYTE: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-    BY_BYTE.get_or_init(|| {
-        let mut by: Vec<Vec<usize>> = vec![Vec::new(); 256];
-        for (ci, class) in SYNONYMS.iter().enumerate() {
-            for w in class.iter().flat_map(|m| m.split_whitespace()) {
-                let b = &mut by[usize::from(w.as_bytes()[0].to_ascii_lowercase())];
-                if b.last() != Some(&ci) {
-                    b.push(ci);
-                }
-            }
-        }
-        by
-    })
-}
-
-/// The classes with a word of two bytes or more beginning with each two
-/// (lower case) or a word of one byte, the first of them; and the classes
-/// with a word of one byte, by that byte.
-struct ClassStarts {
-    two: FastMap<[u8; 2], Vec<usize>>,
-    one: Vec<Vec<usize>>,
-}
-
-fn class_starts() -> &'static ClassStarts {
-    static STARTS: OnceLock<ClassStarts> = OnceLock::new();
-    STARTS.get_or_init(|| {
-        let mut starts = ClassStarts {
-            two: FastMap::default(),
-            one: vec![Vec::new(); 256],
-        };
-        for (ci, class) in SYNONYMS.iter().enumerate() {
-            for w in class.iter().flat_map(|m| m.split_whitespace()) {
-                let list = match *w.as_bytes() {
-                    [a] => &mut starts.one[usize::from(a.to_ascii_lowercase())],
-                    [a, b, ..] => starts
-                        .two
-                        .entry([a.to_ascii_lowercase(), b.to_ascii_lowercase()])
-                        .or_default(),
-                    [] => continue,
-                };
-                if list.last() != Some(&ci) {
-                    list.push(ci);
-                }
-            }
-        }
-        // A stem's two first bytes give the classes of both lists.
-        for (&[a, _], list) in &mut starts.two {
-            list.extend(&starts.one[usize::from(a)]);
-            list.sort_unstable();
-            list.dedup();
-        }
-        starts
-    })
-}
-
-/// The classes that may hold `stem` (a word of them may stem to it, see
-/// [`may_stem_to`]), in class order, with their members as stems.
-fn classes_with(stem: &str) -> impl Iterator<Item = &'static [Vec<String>]> {
-    let ids: std::borrow::Cow<'static, [usize]> = class_ids(stem);
-    (0..ids.len()).map(move |i| class_stems(ids[i]))
-}
-
-/// The indices of the classes [`classes_with`] gives, in order.
-fn class_ids(stem: &str) -> std::borrow::Cow<'static, [usize]> {
-    match *stem.as_bytes() {
-        [] => std::borrow::Cow::Borrowed(&[]),
-        [a] => classes_by_first_byte()[usize::from(a.to_ascii_lowercase())]
-            .iter()
-            .copied()
-            .filter(|&ci| SYNONYMS[ci].iter().any(|m| may_stem_to(m, stem)))
-            .collect(),
-        [a, b, ..] => {
-            let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
-            let starts = class_starts();
-            std::borrow::Cow::Borrowed(match starts.two.get(&[a, b]) {
-                Some(both) => both,
-                None => &starts.one[usize::from(a)],
-            })
-        }
-    }
-}
-
-/// The other members of the synonym classes `stem` belongs to (single stems
-/// or phrases of stems).
-fn synonym_stems(stem: &str) -> Vec<Vec<String>> {
-    let own = [stem.to_string()];
-    let mut out: Vec<Vec<String>> = Vec::new();
-    for members in classes_with(stem) {
-        if !members.iter().any(|m| m[..] == own) {
-            continue;
-        }
-        for o in members {
-            if o[..] != own && !out.contains(o) {
-                out.push(o.clone());
-            }
-        }
-    }
-    out
-}
-
-/// Synonyms of several words found in the query ("not allowed", "more than
-/// one"), longest first, without overlaps: each as its word range and the
-/// other members of its class.
-fn synonym_phrases(words: &[Word]) -> Vec<(std::ops::Range<usize>, Vec<Vec<String>>)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let mut best: Option<(&[String], &[Vec<String>])> = None;
-        for members in classes_with(&words[i].stem) {
-            for p in members.iter().filter(|p| {
-                p.len() > 1
-                    && p.len() <= words.len() - i
-                    && p.iter().zip(&words[i..]).all(|(a, w)| *a == w.stem)
-            }) {
-                if best.is_none_or(|(b, _)| p.len() > b.len()) {
-                    best = Some((p, members));
-                }
-            }
-        }
-        match best {
-            Some((p, members)) => {
-                let others = members.iter().filter(|m| m[..] != *p).cloned().collect();
-                out.push((i..i + p.len(), others));
-                i += p.len();
-            }
-            None => i += 1,
-        }
-    }
-    out
-}
-
 /// Words that negate the word after them: with one of them, "piloted" also
 /// searches "unpiloted".
 fn is_negator(w: &str) -> bool {
@@ -458,27 +257,71 @@ fn idf(df: u64, n: u64) -> f32 {
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
-/// Analyse `text` with the index's analyzer and look its words up.
+/// Whether the question asks what a card does or says.
+fn asks_about_a_card(words: &[Word]) -> bool {
+    let has = |w: &str| words.iter().any(|x| x.lower == w);
+    has("card")
+        || has("cards")
+        || (has("what")
+            && (has("do") || has("does"))
+            && words.last().is_some_and(|w| w.lower == "do"))
+        || has("text")
+        || has("errata")
+        || has("erratum")
+}
+
+/// Looks words up in the index: how many documents hold a stem in their
+/// title or body, and the index's size.
+struct Lookup<'a> {
+    searcher: &'a Searcher,
+    fields: [Field; 2],
+    docs: u64,
+}
+
+impl Lookup<'_> {
+    fn df(&self, stem: &str) -> Result<u64> {
+        let mut best = 0;
+        for field in self.fields {
+            let term = Term::from_field_text(field, stem);
+            best = best.max(self.searcher.doc_freq(&term).map_err(ix_err)?);
+        }
+        Ok(best)
+    }
+
+    fn variant(&self, stems: Vec<String>, weight: f32) -> Result<Variant> {
+        let mut known = true;
+        for s in &stems {
+            known &= self.df(s)? > 0;
+        }
+        Ok(Variant {
+            stems,
+            weight,
+            known,
+        })
+    }
+
+    fn idf(&self, stem: &str) -> Result<f32> {
+        Ok(idf(self.df(stem)?, self.docs))
+    }
+}
+
+/// Analyse `text` with the index's analyzer and look its words up; `game` is
+/// the game asked about, when given (it chooses the players' words that apply).
 pub fn plan(
     text: &str,
     analyzer: &mut TextAnalyzer,
-    stats: &Stats<'_>,
+    searcher: &Searcher,
     f: &Fields,
-    cache: &TermWeights,
+    game: Option<Game>,
 ) -> Result<Plan> {
     let words = split(text, analyzer);
-    let n = stats.total_num_docs().map_err(ix_err)?;
-    // One term per field, its text set for each stem looked up.
-    let scratch = RefCell::new([f.body, f.title].map(|field| Term::from_field_text(field, "")));
-    let df = |stem: &str| -> Result<u64> {
-        let mut best = 0;
-        for term in scratch.borrow_mut().iter_mut() {
-            term.set_bytes(stem.as_bytes());
-            best = best.max(stats.doc_freq(term).map_err(ix_err)?);
-        }
-        Ok(best)
+    let look = Lookup {
+        searcher,
+        fields: [f.body, f.title],
+        docs: searcher.num_docs(),
     };
-    let synonyms = synonym_phrases(&words);
+    let stems: Vec<&str> = words.iter().map(|w| w.stem.as_str()).collect();
+    let synonyms = vocabulary::phrases(&stems, game);
     let in_synonym = |i: usize| synonyms.iter().any(|(r, _)| r.contains(&i));
     let content: Vec<usize> = (0..words.len())
         .filter(|&i| !in_synonym(i) && !is_stop(&words[i].lower) && !is_letter(&words[i].lower))
@@ -488,78 +331,24 @@ pub fn plan(
     } else {
         content
     };
-    let mut groups: Vec<Group> = Vec::new();
-    for i in chosen {
-        let w = &words[i];
-        if groups
-            .iter()
-            .any(|g| g.variants[0].stems == [w.stem.clone()])
-        {
-            continue;
-        }
-        let own = df(&w.stem)?;
-        let mut variants = vec![Variant {
-            stems: vec![w.stem.clone()],
-            weight: 1.0,
-            known: own > 0,
-        }];
-        for s in synonym_stems(&w.stem) {
-            variants.push(variant(s.clone(), SYNONYM_WEIGHT, &df)?);
-        }
-        // "nobody piloting" means "unpiloted": the negation and the word are
-        // one meaning, found whole in the negated form.
-        let mut weight = idf(own, n);
-        if let Some(neg) = (i.saturating_sub(2)..i)
-            .rev()
-            .find(|&j| is_negator(&words[j].lower))
-        {
-            let un = text::stems(analyzer, &format!("un{}", w.lower));
-            if un.len() == 1 && df(&un[0])? > 0 {
-                variants.push(variant(un, 1.0, &df)?);
-                let neg_stem = [words[neg].stem.clone()];
-                if let Some(k) = groups.iter().position(|g| g.variants[0].stems == neg_stem) {
-                    weight += groups.remove(k).weight;
-                }
-            }
-        }
-        // A word the index does not know may be a typo: search the close words it does.
-        if own == 0 {
-            for s in close_words(stats.searcher, f.body, &w.stem, cache) {
-                if !variants.iter().any(|v| v.stems[0] == s) {
-                    variants.push(Variant {
-                        stems: vec![s],
-                        weight: FUZZY_WEIGHT,
-                        known: true,
-                    });
-                }
-            }
-        }
-        // A number ("ability 4") narrows a question but is rarely its subject.
-        let number = w.lower.chars().all(|c| c.is_ascii_digit());
-        groups.push(Group {
-            variants,
-            weight: weight * if number { NUMBER_WEIGHT } else { 1.0 },
-        });
-    }
-    weigh_unknown(&mut groups);
-    // Synonyms of several words: one group, the phrase or any other member of
-    // its class, weighing what the phrase's words weigh.
+    let mut groups = word_groups(&words, &chosen, &look, analyzer, game)?;
+    weigh_unknown_and_small(&mut groups, &words, &chosen);
+    // Players' phrases: one group, the phrase or any other member of its
+    // class, weighing what the phrase's words weigh.
     for (range, others) in &synonyms {
-        let stems: Vec<String> = words[range.clone()]
-            .iter()
-            .map(|w| w.stem.clone())
-            .collect();
+        let phrase: Vec<String> = stems[range.clone()].iter().map(|s| s.to_string()).collect();
         let mut weight = 0.0;
         for w in words[range.clone()].iter().filter(|w| !is_stop(&w.lower)) {
-            weight += idf(df(&w.stem)?, n);
+            weight += look.idf(&w.stem)?;
         }
-        let mut variants = vec![variant(stems, 1.0, &df)?];
+        let mut variants = vec![look.variant(phrase, 1.0)?];
         for o in others {
-            variants.push(variant(o.clone(), SYNONYM_WEIGHT, &df)?);
+            variants.push(look.variant(o.clone(), SYNONYM_WEIGHT)?);
         }
         groups.push(Group {
             variants,
-            weight: weight.max(idf(n / 10, n)),
+            weight: weight.max(idf(look.docs / 10, look.docs)),
+            fuzzy: false,
         });
     }
     for (range, name) in phrases(&words) {
@@ -569,14 +358,11 @@ pub fn plan(
         {
             continue;
         }
-        let stems: Vec<String> = words[range.clone()]
-            .iter()
-            .map(|w| w.stem.clone())
-            .collect();
+        let stems: Vec<String> = words[range].iter().map(|w| w.stem.clone()).collect();
         if stems.len() < 2 {
             continue;
         }
-        let known = variant(stems.clone(), 1.0, &df)?.known;
+        let known = look.variant(stems.clone(), 1.0)?.known;
         // A term of art weighs what its content words weigh (at least one rare
         // word); a name twice that, so a document without it covers at most a third.
         let inner: f32 = groups
@@ -584,7 +370,7 @@ pub fn plan(
             .filter(|g| stems.contains(&g.variants[0].stems[0]))
             .map(|g| g.weight)
             .sum();
-        let weight = inner.max(idf(n / 10, n)) * if name { 2.0 } else { 1.0 };
+        let weight = inner.max(idf(look.docs / 10, look.docs)) * if name { 2.0 } else { 1.0 };
         groups.push(Group {
             variants: vec![Variant {
                 stems,
@@ -592,94 +378,117 @@ pub fn plan(
                 known,
             }],
             weight,
+            fuzzy: false,
         });
     }
-    Ok(Plan { groups })
+    let asks_example = words.iter().any(|w| w.stem == "exampl");
+    Ok(Plan {
+        groups,
+        stems: words.iter().map(|w| w.stem.clone()).collect(),
+        asks_card: asks_about_a_card(&words),
+        asks_example,
+        capitals: words
+            .iter()
+            .skip(1)
+            .filter(|w| w.capital)
+            .map(|w| w.stem.clone())
+            .collect(),
+    })
 }
 
-/// A word the corpus never uses (and no close word stands in for) weighs what
-/// the known words weigh on average: it should not decide alone whether a
-/// document answers the question.
-fn weigh_unknown(groups: &mut [Group]) {
+/// The groups of the single words at `chosen`: each with its players' words,
+/// its un- form after a negation, and close words when the index lacks it.
+fn word_groups(
+    words: &[Word],
+    chosen: &[usize],
+    look: &Lookup<'_>,
+    analyzer: &mut TextAnalyzer,
+    game: Option<Game>,
+) -> Result<Vec<Group>> {
+    let mut groups: Vec<Group> = Vec::new();
+    for &i in chosen {
+        let w = &words[i];
+        if groups
+            .iter()
+            .any(|g| g.variants[0].stems == [w.stem.clone()])
+        {
+            continue;
+        }
+        let own = look.df(&w.stem)?;
+        let mut variants = vec![Variant {
+            stems: vec![w.stem.clone()],
+            weight: 1.0,
+            known: own > 0,
+        }];
+        for s in vocabulary::synonyms(&w.stem, game) {
+            variants.push(look.variant(s, SYNONYM_WEIGHT)?);
+        }
+        // "nobody piloting" means "unpiloted": the negation and the word are
+        // one meaning, found whole in the negated form.
+        let mut weight = idf(own, look.docs);
+        if let Some(neg) = (i.saturating_sub(2)..i)
+            .rev()
+            .find(|&j| is_negator(&words[j].lower))
+        {
+            let un = text::stems(analyzer, &format!("un{}", w.lower));
+            if un.len() == 1 && look.df(&un[0])? > 0 {
+                variants.push(look.variant(un, 1.0)?);
+                let neg_stem = [words[neg].stem.clone()];
+                if let Some(k) = groups.iter().position(|g| g.variants[0].stems == neg_stem) {
+                    weight += groups.remove(k).weight;
+                }
+            }
+        }
+        // A word the index does not know may be a typo: search the close words it does.
+        let mut fuzzy = false;
+        if own == 0 && variants.iter().all(|v| !v.known) {
+            for s in close_words(look.searcher, look.fields[0], &w.stem) {
+                fuzzy = true;
+                variants.push(Variant {
+                    stems: vec![s],
+                    weight: FUZZY_WEIGHT,
+                    known: true,
+                });
+            }
+        }
+        groups.push(Group {
+            variants,
+            weight,
+            fuzzy,
+        });
+    }
+    Ok(groups)
+}
+
+/// A word the corpus never uses weighs what the weightiest known word
+/// weighs: a question whose main words the rulebooks and cards never use is
+/// not theirs to answer. Numbers, negations and modals weigh at
+/// least [`SMALL_WORD_FLOOR`] of that average.
+fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize]) {
     let known: Vec<f32> = groups
         .iter()
-        .filter(|g| g.known())
+        .filter(|g| g.known() && !g.fuzzy)
         .map(|g| g.weight)
         .collect();
     if known.is_empty() {
         return;
     }
     let mean = known.iter().sum::<f32>() / known.len() as f32;
-    for g in groups
-        .iter_mut()
-        .filter(|g| !g.known() && g.variants.len() == 1)
-    {
-        g.weight = mean;
-    }
-}
-
-/// A search alternative: known when every one of its stems is in the index.
-fn variant(stems: Vec<String>, weight: f32, df: &dyn Fn(&str) -> Result<u64>) -> Result<Variant> {
-    let mut known = true;
-    for s in &stems {
-        known &= df(s)? > 0;
-    }
-    Ok(Variant {
-        stems,
-        weight,
-        known,
-    })
-}
-
-/// BM25 collection statistics for one query, each looked up once: the plan
-/// already asks for the words' document frequencies, and a query scores the
-/// same field and term in several clauses. Same numbers as the searcher's.
-pub struct Stats<'a> {
-    pub searcher: &'a Searcher,
-    docs: Cell<Option<u64>>,
-    tokens: RefCell<Vec<(Field, u64)>>,
-    /// Document frequencies, kept across queries: the searcher never changes.
-    freqs: &'a TermWeights,
-}
-
-impl<'a> Stats<'a> {
-    pub fn new(searcher: &'a Searcher, weights: &'a TermWeights) -> Stats<'a> {
-        Stats {
-            searcher,
-            docs: Cell::new(None),
-            tokens: RefCell::new(Vec::new()),
-            freqs: weights,
+    let max = known.iter().copied().fold(0.0, f32::max);
+    for g in groups.iter_mut() {
+        let stem = &g.variants[0].stems[0];
+        let small = chosen
+            .iter()
+            .any(|&i| words[i].stem == *stem && is_small_but_decisive(&words[i].lower));
+        if !g.known()
+            && g.variants
+                .iter()
+                .all(|v| !v.known || v.weight == FUZZY_WEIGHT)
+        {
+            g.weight = max;
+        } else if small {
+            g.weight = g.weight.max(mean * SMALL_WORD_FLOOR);
         }
-    }
-}
-
-impl Bm25StatisticsProvider for Stats<'_> {
-    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
-        if let Some(&(_, n)) = self.tokens.borrow().iter().find(|(f, _)| *f == field) {
-            return Ok(n);
-        }
-        let n = Bm25StatisticsProvider::total_num_tokens(self.searcher, field)?;
-        self.tokens.borrow_mut().push((field, n));
-        Ok(n)
-    }
-
-    fn total_num_docs(&self) -> tantivy::Result<u64> {
-        if let Some(n) = self.docs.get() {
-            return Ok(n);
-        }
-        let n = Bm25StatisticsProvider::total_num_docs(self.searcher)?;
-        self.docs.set(Some(n));
-        Ok(n)
-    }
-
-    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        let held = || lock(&self.freqs.freqs);
-        if let Some(&n) = held().get(term) {
-            return Ok(n);
-        }
-        let n = self.searcher.doc_freq(term)?;
-        held().insert(term.clone(), n);
-        Ok(n)
     }
 }
 
@@ -688,18 +497,8 @@ const MAX_CLOSE: usize = 4;
 
 /// Indexed stems within [`fuzzy_distance`] edits of `stem` that begin with
 /// its first letter and, unless swapped, its second (a transposition counting
-/// as one edit), the commonest first; found once per stem and index.
-fn close_words(searcher: &Searcher, field: Field, stem: &str, cache: &TermWeights) -> Vec<String> {
-    let held = || lock(&cache.close);
-    if let Some(found) = held().get(stem) {
-        return found.clone();
-    }
-    let found = find_close_words(searcher, field, stem);
-    held().insert(stem.to_string(), found.clone());
-    found
-}
-
-fn find_close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
+/// as one edit), the commonest first.
+fn close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
     let Some(d) = fuzzy_distance(stem) else {
         return Vec::new();
     };
@@ -747,143 +546,93 @@ fn find_close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String
 fn fuzzy_distance(stem: &str) -> Option<u8> {
     match stem.chars().count() {
         0..=3 => None,
-        4..=8 => Some(1),
+        4..=5 => Some(1),
         _ => Some(2),
     }
 }
 
-/// Boost that makes the body pair token of `a` and `b` score as the two-word
-/// phrase (slop 1) it stands for: a phrase weighs the sum of its words'
-/// inverse document frequencies, a token its own.
-fn phrase_scale(stats: &Stats<'_>, f: &Fields, a: &str, b: &str, token: &str) -> f32 {
-    let Ok(n) = stats.total_num_docs() else {
-        return 1.0;
+/// A term or phrase query over `field`, boosted.
+fn leaf(field: Field, stems: &[String], boost: f32, slop: u32) -> Box<dyn Query> {
+    let terms: Vec<Term> = stems
+        .iter()
+        .map(|s| Term::from_field_text(field, s))
+        .collect();
+    let inner: Box<dyn Query> = match <[Term; 1]>::try_from(terms) {
+        Ok([term]) => Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+        Err(terms) => {
+            let mut q = PhraseQuery::new(terms);
+            q.set_slop(slop);
+            Box::new(q)
+        }
     };
-    let idf_of = |field: Field, s: &str| {
-        let df = stats
-            .doc_freq(&Term::from_field_text(field, s))
-            .unwrap_or(0);
-        idf(df, n)
-    };
-    let own = idf_of(f.body_pairs, token);
-    if own <= 0.0 {
-        return 1.0;
-    }
-    (idf_of(f.body, a) + idf_of(f.body, b)) / own
-}
-
-/// What to search for besides the words.
-pub struct Scope {
-    pub kind: Option<DocKind>,
-    /// Score factor per game: 0 for games other than the one asked for, else
-    /// inferred from the question when no game is given (see [`super::rank::game_prior`]).
-    pub game_factor: [f32; 3],
-    pub priors: Arc<super::scorer::Priors>,
+    Box::new(BoostQuery::new(inner, boost))
 }
 
 impl Plan {
+    /// Whether a word of the question is one the index lacks (found, if at
+    /// all, through close words).
+    pub fn lacks_a_word(&self) -> bool {
+        self.groups.iter().any(|g| !g.is_phrase() && !g.known())
+    }
+
+    /// Whether the question names the card titled with `title` (its stems):
+    /// it holds every content word of the title, and either the title has
+    /// several, or the question writes it with a capital or asks about a card.
+    pub fn names(&self, title: &[String]) -> bool {
+        let content: Vec<&String> = title
+            .iter()
+            .filter(|s| !is_stop(s) && !is_letter(s))
+            .collect();
+        match content.as_slice() {
+            [] => false,
+            [one] => self.stems.contains(one) && (self.asks_card || self.capitals.contains(one)),
+            several => several.iter().all(|s| self.stems.contains(s)),
+        }
+    }
+
     /// Total weight of the groups.
     pub fn total_weight(&self) -> f32 {
         self.groups.iter().map(|g| g.weight).sum()
     }
 
     /// The tantivy query; `None` when no word can be searched.
-    pub fn to_query(
-        &self,
-        f: &Fields,
-        scope: &Scope,
-        weights: &Arc<TermWeights>,
-        stats: &Stats<'_>,
-    ) -> Option<Box<dyn Query>> {
-        // A clause over a term its field never holds matches nothing: it is left
-        // out rather than set up (a dictionary lookup and a scorer) for every
-        // query. Document frequencies are kept across queries, so this is a
-        // table lookup.
-        let present = |term: &Term| -> bool { stats.doc_freq(term).map_or(true, |n| n > 0) };
-        let term_leaf = |term: Term, boost: f32| -> Leaf {
-            Leaf::Term(CachedTerm {
-                term,
-                option: IndexRecordOption::WithFreqs,
-                boost,
-                weights: Arc::clone(weights),
-            })
-        };
-        let mut groups: Vec<(DisMax, f32)> = Vec::new();
+    pub fn to_query(&self, f: &Fields, factors: Factors) -> Option<Box<dyn Query>> {
+        let mut clauses: Vec<(Box<dyn Query>, f32)> = Vec::new();
         for g in &self.groups {
-            let mut disjuncts: Vec<Leaf> = Vec::new();
+            let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
             for v in g.variants.iter().filter(|v| v.known) {
                 for (field, boost) in [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)] {
-                    let terms: Option<Vec<Term>> = v
-                        .stems
-                        .iter()
-                        .map(|s| Some(Term::from_field_text(field, s)).filter(|t| present(t)))
-                        .collect();
-                    let Some(terms) = terms else { continue };
-                    let boost = boost * v.weight;
-                    disjuncts.push(match <[Term; 1]>::try_from(terms) {
-                        Ok([term]) => term_leaf(term, boost),
-                        Err(terms) => Leaf::Phrase(CachedPhrase {
-                            terms,
-                            boost,
-                            weights: Arc::clone(weights),
-                        }),
-                    });
+                    disjuncts.push(leaf(field, &v.stems, boost * v.weight, 0));
                 }
             }
             if !disjuncts.is_empty() {
-                groups.push((DisMax::new(disjuncts, TIE_BREAKER), g.weight));
+                let q = DisjunctionMaxQuery::with_tie_breaker(disjuncts, TIE_BREAKER);
+                clauses.push((Box::new(q), g.covers()));
             }
         }
-        if groups.is_empty() {
+        if clauses.is_empty() {
             return None;
         }
-        let mut bonus: Vec<DisMax> = Vec::new();
-        {
-            let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
-            for pair in words.windows(2) {
-                if !(pair[0].known() && pair[1].known()) {
-                    continue;
-                }
-                let (a, b) = (&pair[0].variants[0].stems[0], &pair[1].variants[0].stems[0]);
-                // Best of title and body, so a pair in both does not count twice.
-                // Pairs are indexed as tokens (neighbours or one word apart), so
-                // each is a plain term lookup, not a phrase match.
-                let token = pair_token(a, b);
-                let mut pairs: Vec<Leaf> = Vec::with_capacity(2);
-                for (field, boost) in [(f.title_pairs, TITLE_BOOST), (f.body_pairs, BODY_BOOST)] {
-                    let term = Term::from_field_text(field, &token);
-                    if present(&term) {
-                        let scale = if field == f.body_pairs {
-                            phrase_scale(stats, f, a, b, &token)
-                        } else {
-                            1.0
-                        };
-                        pairs.push(term_leaf(term, PAIR_BOOST * boost * scale));
-                    }
-                }
-                if !pairs.is_empty() {
-                    bonus.push(DisMax::new(pairs, 0.0));
-                }
+        // Neighbouring words found together (or one word apart): best of
+        // title and body, so a pair in both does not count twice.
+        let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
+        for pair in words.windows(2) {
+            if !(pair[0].known() && pair[1].known()) {
+                continue;
             }
+            let stems = [
+                pair[0].variants[0].stems[0].clone(),
+                pair[1].variants[0].stems[0].clone(),
+            ];
+            let disjuncts = [(f.title, TITLE_BOOST), (f.body, BODY_BOOST)]
+                .map(|(field, boost)| leaf(field, &stems, PAIR_BOOST * boost, 1));
+            clauses.push((Box::new(DisjunctionMaxQuery::new(disjuncts.into())), 0.0));
         }
-        // Filters add nothing to the score. (A game is not a filter: its factor
-        // is 0 for the other games, cheaper than seeking every clause.)
-        let filter = scope.kind.map(|k| -> Box<dyn Query> {
-            Box::new(CachedTerm {
-                term: Term::from_field_text(f.kind, k.as_str()),
-                option: IndexRecordOption::Basic,
-                boost: 1.0,
-                weights: Arc::clone(weights),
-            })
-        });
         Some(Box::new(Cover {
-            groups,
-            bonus,
-            filter,
+            clauses,
             total: self.total_weight(),
             gamma: GAMMA,
-            game_factor: scope.game_factor,
-            priors: Arc::clone(&scope.priors),
+            factors,
         }))
     }
 
@@ -893,7 +642,7 @@ impl Plan {
         for g in &self.groups {
             for v in g.variants.iter().filter(|v| v.known) {
                 for s in &v.stems {
-                    out.entry(s.clone()).or_insert(v.weight);
+                    out.entry(s.clone()).or_insert(v.weight * g.weight);
                 }
             }
         }
@@ -906,28 +655,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stop_words_are_sorted_and_each_is_found() {
+    fn stop_words_are_sorted() {
         assert!(
             STOP_WORDS.windows(2).all(|w| w[0] < w[1]),
             "STOP_WORDS must be sorted and unique"
         );
-        for w in STOP_WORDS {
-            assert!(packed(w).is_some(), "{w}: longer than seven bytes");
-            assert!(is_stop(w), "{w}");
-        }
-        for w in [
-            "",
-            "not",
-            "cannot",
-            "must",
-            "the\0",
-            "thee",
-            "th",
-            "whichever",
-            "happened",
-        ] {
-            assert!(!is_stop(w), "{w:?}");
-        }
+        assert!(is_stop("the") && !is_stop("not") && !is_stop("cannot"));
     }
 
     #[test]
@@ -944,69 +677,31 @@ mod tests {
     }
 
     #[test]
-    fn synonyms_are_symmetric() {
+    fn card_questions_are_told_from_rules_questions() {
         let mut a = text::analyzer();
-        for class in SYNONYMS {
-            for w in class.iter().filter(|w| !w.contains(' ')) {
-                let stem = text::stems(&mut a, w).remove(0);
-                for other in class.iter() {
-                    let o = text::stems(&mut a, other);
-                    if o != [stem.clone()] {
-                        assert!(synonym_stems(&stem).contains(&o), "{w} -> {other}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn class_words_keep_their_first_letters_when_stemmed() {
-        let mut a = text::analyzer();
-        for w in SYNONYMS
-            .iter()
-            .flat_map(|c| c.iter())
-            .flat_map(|m| m.split_whitespace())
-        {
-            for stem in text::stems(&mut a, w) {
-                assert!(may_stem_to(w, &stem), "{w} -> {stem}");
-            }
-        }
-    }
-
-    #[test]
-    fn several_word_synonyms_are_found_longest_first() {
-        let mut a = text::analyzer();
-        let ws = split("what if my deck runs out of cards", &mut a);
-        let found = synonym_phrases(&ws);
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].0, 4..6);
-        assert!(found[0].1.contains(&text::stems(&mut a, "empty")));
-    }
-
-    #[test]
-    fn classes_are_found_by_their_words_first_letters() {
-        let mut stems: Vec<String> = SYNONYMS
-            .iter()
-            .flat_map(|c| c.iter().flat_map(|m| m.split_whitespace()))
-            .flat_map(|w| [w.to_string(), w[..1].to_string(), w.to_uppercase()])
-            .collect();
-        stems.extend(["zz", "qx", "a", "b9", "\u{e9}t\u{e9}"].map(String::from));
-        for stem in &stems {
-            let first = stem.as_bytes()[0].to_ascii_lowercase();
-            let want: Vec<usize> = classes_by_first_byte()[usize::from(first)]
-                .iter()
-                .copied()
-                .filter(|&ci| SYNONYMS[ci].iter().any(|m| may_stem_to(m, stem)))
-                .collect();
-            assert_eq!(class_ids(stem), want, "{stem}");
-        }
+        assert!(asks_about_a_card(&split(
+            "what does Vader's Cape do",
+            &mut a
+        )));
+        assert!(asks_about_a_card(&split(
+            "which card cancels a drain",
+            &mut a
+        )));
+        assert!(!asks_about_a_card(&split(
+            "what do I do when my deck is empty",
+            &mut a
+        )));
+        assert!(!asks_about_a_card(&split(
+            "can I react to my own battle",
+            &mut a
+        )));
     }
 
     #[test]
     fn short_stems_are_not_fuzzed() {
         assert_eq!(fuzzy_distance("die"), None);
-        assert_eq!(fuzzy_distance("shield"), Some(1));
-        assert_eq!(fuzzy_distance("charcter"), Some(1));
+        assert_eq!(fuzzy_distance("shiel"), Some(1));
+        assert_eq!(fuzzy_distance("dockng"), Some(2));
         assert_eq!(fuzzy_distance("uniqueness"), Some(2));
     }
 }

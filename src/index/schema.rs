@@ -2,7 +2,7 @@
 //! from rulebook sections and from imported cards (card text, database errata
 //! and rulings, one document each).
 
-use super::text::{ANALYZER, CONTENT_PAIRS, PAIRS};
+use super::text::ANALYZER;
 use crate::cards::{Card, SourceFile};
 use crate::rulebook::{Game, Kind, Section};
 use serde::Serialize;
@@ -59,6 +59,11 @@ impl DocKind {
         }
     }
 
+    /// Position in [`DocKind::ALL`].
+    pub fn ord(self) -> usize {
+        DocKind::ALL.iter().position(|&k| k == self).unwrap_or(0)
+    }
+
     pub fn parse(s: &str) -> Option<DocKind> {
         let s = s.to_ascii_lowercase();
         DocKind::ALL.into_iter().find(|k| k.as_str() == s)
@@ -113,10 +118,6 @@ pub struct Fields {
     /// The title first; step and bold lead-in titles of the body follow.
     pub title: Field,
     pub body: Field,
-    /// Neighbouring stems of the titles as single tokens ("reserv_deck").
-    pub title_pairs: Field,
-    /// Neighbouring content stems of the body as single tokens.
-    pub body_pairs: Field,
     /// Stored only: the full breadcrumb, one value per level.
     pub crumbs: Field,
     /// Stored only: the document name within its game ("ar"), or the database file.
@@ -132,6 +133,10 @@ pub struct Fields {
     pub prior: Field,
     /// The game's position in [`Game::ALL`].
     pub game_ord: Field,
+    /// The kind's position in [`DocKind::ALL`].
+    pub kind_ord: Field,
+    /// 1 for a document of an imported card database, 0 for a rulebook section.
+    pub from_db: Field,
 }
 
 pub fn schema() -> (Schema, Fields) {
@@ -143,14 +148,6 @@ pub fn schema() -> (Schema, Fields) {
                 .set_index_option(IndexRecordOption::WithFreqsAndPositions),
         )
     };
-    // Pairs of neighbouring stems as single tokens (see [`PairTokenizer`]).
-    let pairs = |tokenizer: &str| {
-        TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default()
-                .set_tokenizer(tokenizer)
-                .set_index_option(IndexRecordOption::WithFreqs),
-        )
-    };
     let fields = Fields {
         id: b.add_text_field("id", STRING | STORED),
         ord: b.add_u64_field("ord", FAST | STORED),
@@ -159,16 +156,16 @@ pub fn schema() -> (Schema, Fields) {
         origin: b.add_text_field("origin", STRING | STORED),
         title: b.add_text_field("title", text().set_stored()),
         body: b.add_text_field("body", text().set_stored()),
-        title_pairs: b.add_text_field("title_pairs", pairs(PAIRS)),
-        body_pairs: b.add_text_field("body_pairs", pairs(CONTENT_PAIRS)),
         crumbs: b.add_text_field("crumbs", STORED),
         doc: b.add_text_field("doc", STORED),
         card: b.add_text_field("card", STORED),
         position: b.add_u64_field("position", STORED),
         id_rank: b.add_u64_field("id_rank", FAST),
-        superseded: b.add_u64_field("superseded", INDEXED | FAST),
+        superseded: b.add_u64_field("superseded", INDEXED | FAST | STORED),
         prior: b.add_u64_field("prior", FAST),
         game_ord: b.add_u64_field("game_ord", FAST),
+        kind_ord: b.add_u64_field("kind_ord", FAST),
+        from_db: b.add_u64_field("from_db", FAST),
     };
     (b.build(), fields)
 }
@@ -183,8 +180,6 @@ pub fn fields_of(schema: &Schema) -> Option<Fields> {
         origin: f("origin")?,
         title: f("title")?,
         body: f("body")?,
-        title_pairs: f("title_pairs")?,
-        body_pairs: f("body_pairs")?,
         crumbs: f("crumbs")?,
         doc: f("doc")?,
         card: f("card")?,
@@ -193,6 +188,8 @@ pub fn fields_of(schema: &Schema) -> Option<Fields> {
         superseded: f("superseded")?,
         prior: f("prior")?,
         game_ord: f("game_ord")?,
+        kind_ord: f("kind_ord")?,
+        from_db: f("from_db")?,
     })
 }
 
@@ -228,6 +225,8 @@ impl Doc {
         d.add_text(f.game, self.game.as_str());
         d.add_u64(f.game_ord, game_ord(self.game));
         d.add_text(f.kind, self.kind.as_str());
+        d.add_u64(f.kind_ord, self.kind.ord() as u64);
+        d.add_u64(f.from_db, u64::from(self.card.is_some()));
         d.add_u64(f.superseded, u64::from(self.superseded));
         let mut prior = self.prior;
         if self.superseded {
@@ -246,10 +245,8 @@ impl Doc {
         }
         for t in &self.titles {
             d.add_text(f.title, t);
-            d.add_text(f.title_pairs, t);
         }
         d.add_text(f.body, &self.body);
-        d.add_text(f.body_pairs, &self.body);
         d
     }
 }

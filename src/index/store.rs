@@ -1,97 +1,99 @@
-//! The index on disk: where it lives, whether it is current, and how it is
-//! rebuilt atomically.
+//! The index on disk: where it lives, whether it is current, and how a new
+//! one replaces it without disturbing a search that is reading the old one.
 //!
 //! Layout under the index folder (`paths.index`):
 //!
 //! ```text
 //! index/
-//!   sections/            the tantivy index; its commit payload is the source fingerprint
-//!   .sections.tmp-…      a build in progress (renamed to sections/ when done)
+//!   CURRENT              the name of the generation in use (replaced by a rename)
+//!   gen-<tag>/           a tantivy index; its commit payload is the source fingerprint
+//!   .build-<tag>/        a build in progress (renamed to gen-<tag> when done)
 //! ```
 //!
+//! A rebuild writes a new generation beside the old one and then points
+//! `CURRENT` at it; no file of a generation is written again once it is in
+//! use. Superseded generations are removed afterwards: a search that still
+//! reads one keeps its open files (the index is read with plain reads, not
+//! memory maps, so a file damaged or cut short from outside is a read error,
+//! never a crash).
+//!
 //! The index is current when its payload equals the fingerprint of the sources'
-//! contents (every `*.md` file under the rulebook, and every stored card
-//! database under `<data-dir>/cards/`). It is sound when tantivy's checksum
-//! of every file of it but the document store holds (see [`open_current`]); a
-//! damaged index is rebuilt. Both are read in full only when a file changed:
-//! a [`Stamp`] in the index folder records every source and index file's size,
-//! modification and change times and inode as they were when last hashed or
-//! checked, and a file exactly as recorded (and long settled then) is not read
-//! again. Writing a file always moves its change time, which no tool sets
-//! back, so sizes and modification times alone are never trusted.
+//! contents (every `*.md` file under the rulebook, or the built-in rulebook's
+//! fingerprint, and every stored card database under `<data-dir>/cards/`). It
+//! is sound when tantivy's checksum of every file of it but the document store
+//! holds; a damaged index is rebuilt.
 
 use super::schema::{self, Doc, schema};
-use super::stamp::{Snapshot, Stamp};
 use super::text;
 use crate::error::{Error, Result};
-use crate::paths::Paths;
+use crate::paths::{Paths, embedded};
 use crate::rulebook::markdown_files;
+use std::io;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
-use tantivy::directory::Directory;
-use tantivy::{Index, TantivyDocument};
+use std::sync::Arc;
+use std::time::Duration;
+use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
+use tantivy::directory::{
+    Directory, DirectoryLock, FileHandle, Lock, OwnedBytes, WatchCallback, WatchHandle, WritePtr,
+};
+use tantivy::{HasLen, Index, TantivyDocument};
 
-/// Folder of the tantivy index inside the index folder.
-const SECTIONS_DIR: &str = "sections";
+/// The file naming the generation in use.
+const CURRENT: &str = "CURRENT";
 /// Bumped whenever the schema or the way documents are indexed changes.
-const FORMAT: &str = "swjudge-index-10";
+const FORMAT: &str = "swjudge-index-11";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
-const WRITER_BUDGET: usize = 32 << 20;
+const WRITER_BUDGET: usize = 64 << 20;
+/// A build folder left this long is taken for an abandoned one and removed.
+const ABANDONED: Duration = Duration::from_secs(600);
+/// A superseded generation is kept this long, for the searches (and the
+/// build that wrote it) still opening it.
+const GRACE: Duration = Duration::from_secs(10);
 
-/// The source files an index is built from, as they are now.
-#[derive(Debug, Clone)]
-pub struct Sources {
-    /// (name the fingerprint uses, path).
-    files: Vec<(String, PathBuf)>,
-}
-
-impl Sources {
-    /// The rulebook's `*.md` files and the stored card databases.
-    pub fn scan(paths: &Paths) -> Result<Sources> {
-        let mut files = Vec::new();
+/// Fingerprint of the sources `paths` name (what the index records): the
+/// built-in rulebook's is known when the binary is built; a rulebook on
+/// disk and the stored card data are hashed (xxh3).
+pub fn fingerprint(paths: &Paths) -> Result<String> {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let builtin = paths
+        .rulebook
+        .file_name()
+        .is_some_and(|n| n == embedded::FINGERPRINT);
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    if builtin {
+        h.update(embedded::FINGERPRINT.as_bytes());
+    } else {
         for path in markdown_files(&paths.rulebook)? {
             files.push((
                 format!("rulebook/{}", rel_name(&paths.rulebook, &path)),
                 path,
             ));
         }
-        for path in card_files(&paths.data_dir) {
-            files.push((format!("cards/{}", rel_name(&paths.data_dir, &path)), path));
+        if files.is_empty() {
+            return Err(Error::Index(format!(
+                "no rulebook files under {}",
+                paths.rulebook.display()
+            )));
         }
-        Ok(Sources { files })
     }
-
-    /// The metadata of every source file, read now.
-    pub fn snapshot(&self) -> Snapshot {
-        Snapshot::take(self.files.iter().map(|(n, p)| (n.as_str(), p.as_path())))
+    for path in card_files(&paths.data_dir) {
+        files.push((format!("cards/{}", rel_name(&paths.data_dir, &path)), path));
     }
-
-    /// Whether there is no rulebook file at all.
-    pub fn no_rulebook(&self) -> bool {
-        !self.files.iter().any(|(n, _)| n.starts_with("rulebook/"))
+    for (name, path) in &files {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        h.update(&[0]);
+        h.update(name.as_bytes());
+        h.update(&(bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
     }
-
-    /// Hash of the names and contents of every source file.
-    pub fn fingerprint(&self) -> Result<String> {
-        let mut h = Hash::new();
-        h.write(FORMAT.as_bytes());
-        for (name, path) in &self.files {
-            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-            h.write(&[0]);
-            h.write(name.as_bytes());
-            h.write(&[0]);
-            h.write(&(bytes.len() as u64).to_le_bytes());
-            h.write(&bytes);
-        }
-        Ok(format!("{FORMAT}:{:016x}", h.finish()))
-    }
+    Ok(format!("{FORMAT}:{:032x}", h.digest128()))
 }
 
 /// The stored card databases under `<data_dir>/cards/` (regular `*.json` files,
 /// as the card store reads them); none when the folder is missing or unreadable.
 fn card_files(data_dir: &Path) -> Vec<PathBuf> {
-    let dir = data_dir.join("cards");
-    let Ok(rd) = std::fs::read_dir(&dir) else {
+    let Ok(rd) = std::fs::read_dir(data_dir.join("cards")) else {
         return Vec::new();
     };
     let mut out: Vec<PathBuf> = rd
@@ -102,11 +104,6 @@ fn card_files(data_dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Fingerprint of the sources `paths` name (what the index records).
-pub fn fingerprint(paths: &Paths) -> Result<String> {
-    Sources::scan(paths)?.fingerprint()
-}
-
 fn rel_name(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     rel.components()
@@ -115,114 +112,59 @@ fn rel_name(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// The folder of the tantivy index (and of its [`Stamp`]) inside `index_dir`.
-pub fn sections_dir(index_dir: &Path) -> PathBuf {
-    index_dir.join(SECTIONS_DIR)
+/// The folder of the generation `CURRENT` names, when it names one.
+fn current(index_dir: &Path) -> Option<PathBuf> {
+    let name = std::fs::read_to_string(index_dir.join(CURRENT)).ok()?;
+    let name = name.trim();
+    (name.starts_with("gen-") && !name.contains(['/', '\\'])).then(|| index_dir.join(name))
 }
 
-/// Open the index under `index_dir` when it exists, records `fingerprint`, and
-/// every file of it but the document store passes its checksum; `None` when
-/// it must be rebuilt. Never fails: any problem means rebuild. The checksums
-/// are not read again when `checked` (the index files as they were when last
-/// checked) vouches for the files as they are. Returns the index, its files
-/// as they are, and whether their checksums were read.
+/// Open the generation in use under `index_dir` when it records `fingerprint`
+/// and every file of it but the document store passes its checksum; `None`
+/// when it must be rebuilt. Never fails: any problem means rebuild.
 ///
 /// The document store (half the index's bytes) is not checksummed here: only
 /// the few documents shown as hits are read from it, its blocks are
 /// compressed and its footer checked on opening, and damage found while
 /// reading a hit fails the search with an index error, upon which the caller
 /// rebuilds and searches again.
-pub fn open_current(
-    index_dir: &Path,
-    fingerprint: &str,
-    checked: Option<&Snapshot>,
-) -> Option<(Index, Snapshot, bool)> {
-    let dir = sections_dir(index_dir);
-    // The recorded fingerprint first, read without building the schema, so a
-    // stale index costs no more than reading its meta.json.
-    if recorded_fingerprint(&dir)? != fingerprint {
+pub fn open_current(index_dir: &Path, fingerprint: &str) -> Option<Index> {
+    let dir = current(index_dir)?;
+    let index = Index::open(ReadDir::new(&dir)).ok()?;
+    let payload = index.load_metas().ok()?.payload;
+    if payload.as_deref() != Some(fingerprint) {
         return None;
     }
-    let mut index = Index::open_in_dir(&dir).ok()?;
     schema::fields_of(&index.schema())?;
     let managed = index.directory();
-    let files = checksummed_files(&index, &dir);
-    let now = Snapshot::take(files.iter().map(|(n, p)| (n.as_str(), p.as_path())));
-    let check = !checked.is_some_and(|c| c.vouches_for(&now));
-    for (name, _) in files.iter().filter(|_| check) {
-        if name.ends_with(".store") {
+    for file in managed.list_managed_files() {
+        let name = file.to_string_lossy();
+        if name.ends_with(".store") || name.ends_with(".json") || name.ends_with(".lock") {
             continue;
         }
-        if !managed.validate_checksum(Path::new(name)).ok()? {
+        if !managed.validate_checksum(&file).ok()? {
             return None;
         }
     }
-    text::register(&mut index);
-    Some((index, now, check))
+    text::register(&index);
+    Some(index)
 }
 
-/// The index's files that carry a checksum footer, by name, in order: every
-/// managed file but meta.json (plain JSON, read on every open) and locks.
-fn checksummed_files(index: &Index, dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut files: Vec<(String, PathBuf)> = index
-        .directory()
-        .list_managed_files()
-        .into_iter()
-        .map(|f| (f.to_string_lossy().into_owned(), dir.join(&f)))
-        .filter(|(n, _)| !n.ends_with(".lock") && !n.ends_with(".json"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// Record in the index folder that the index of `fingerprint` was built
-/// from the sources as `sources` saw them, and what its files look like.
-pub fn stamp(index_dir: &Path, fingerprint: &str, sources: Snapshot, files: Snapshot) {
-    Stamp {
-        fingerprint: fingerprint.to_string(),
-        sources,
-        index: files,
-    }
-    .write(&sections_dir(index_dir));
-}
-
-/// The payload of the last commit recorded in `dir/meta.json`.
-fn recorded_fingerprint(dir: &Path) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Meta {
-        payload: Option<String>,
-    }
-    let bytes = std::fs::read(dir.join("meta.json")).ok()?;
-    serde_json::from_slice::<Meta>(&bytes).ok()?.payload
-}
-
-/// Build the index of `docs` into a fresh folder beside the current one and
-/// rename it into place. When the index folder cannot be written, the index is
-/// built in memory instead, so search still works.
-/// `sources` is what the sources looked like when `fingerprint` was taken: it
-/// is recorded in the index's [`Stamp`] beside the new files.
-pub fn build(
-    index_dir: &Path,
-    docs: &[Doc],
-    fingerprint: &str,
-    sources: Snapshot,
-) -> Result<Index> {
+/// Build the index of `docs` as a new generation under `index_dir`, point
+/// `CURRENT` at it and remove the generations it supersedes. When the
+/// index folder cannot be written, the index is built in memory instead, so
+/// search still works.
+pub fn build(index_dir: &Path, docs: &[Doc], fingerprint: &str) -> Result<Index> {
     match build_on_disk(index_dir, docs, fingerprint) {
-        Ok(index) => {
-            let dir = sections_dir(index_dir);
-            let files = checksummed_files(&index, &dir);
-            let files = Snapshot::take(files.iter().map(|(n, p)| (n.as_str(), p.as_path())));
-            stamp(index_dir, fingerprint, sources, files);
-            Ok(index)
-        }
+        Ok(index) => Ok(index),
         Err(_) => build_in_ram(docs, fingerprint),
     }
 }
 
 /// Build an index held in memory only.
 pub fn build_in_ram(docs: &[Doc], fingerprint: &str) -> Result<Index> {
-    let mut index = Index::create_in_ram(schema().0);
-    text::register(&mut index);
+    let index = Index::create_in_ram(schema().0);
+    text::register(&index);
     fill(&index, docs, fingerprint)?;
     Ok(index)
 }
@@ -230,69 +172,82 @@ pub fn build_in_ram(docs: &[Doc], fingerprint: &str) -> Result<Index> {
 fn build_on_disk(index_dir: &Path, docs: &[Doc], fingerprint: &str) -> Result<Index> {
     std::fs::create_dir_all(index_dir).map_err(|e| Error::io(index_dir, e))?;
     let tag = unique_tag();
-    let tmp = index_dir.join(format!(".{SECTIONS_DIR}.tmp-{tag}"));
+    let build = index_dir.join(format!(".build-{tag}"));
+    let generation = index_dir.join(format!("gen-{tag}"));
     let result = (|| {
-        std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let index = build_in_ram(docs, fingerprint)?;
-        write_files(&index, &tmp)?;
+        std::fs::create_dir(&build).map_err(|e| Error::io(&build, e))?;
+        let index = Index::create_in_dir(&build, schema().0).map_err(super::ix_err)?;
+        text::register(&index);
+        fill(&index, docs, fingerprint)?;
         drop(index);
-        swap_into_place(index_dir, &tmp, &tag)
+        std::fs::rename(&build, &generation).map_err(|e| Error::io(&generation, e))?;
+        point_at(index_dir, &generation, &tag)
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&build);
+        let _ = std::fs::remove_dir_all(&generation);
+        return Err(e);
     }
-    let dir = result?;
-    let mut index = Index::open_in_dir(&dir).map_err(super::ix_err)?;
-    text::register(&mut index);
+    remove_superseded(index_dir, &generation);
+    let index = Index::open(ReadDir::new(&generation)).map_err(super::ix_err)?;
+    text::register(&index);
     Ok(index)
 }
 
-/// Copy an index built in memory into the folder `dir`. Files are not synced:
-/// the index is a cache, and one damaged by a crash is rebuilt on next use.
-fn write_files(index: &Index, dir: &Path) -> Result<()> {
-    let managed = index.directory();
-    let mut files: Vec<PathBuf> = managed.list_managed_files().into_iter().collect();
-    files.extend([PathBuf::from("meta.json"), PathBuf::from(".managed.json")]);
-    files.sort();
-    files.dedup();
-    for file in files {
-        if file.to_string_lossy().ends_with(".lock") {
-            continue;
-        }
-        // Raw bytes (with tantivy's footers), as the underlying directory holds them.
-        let Ok(bytes) = managed.atomic_read(&file) else {
-            continue;
-        };
-        let path = dir.join(&file);
-        std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
-    }
-    if !dir.join("meta.json").is_file() {
-        return Err(Error::Index("built index has no meta.json".into()));
-    }
-    Ok(())
+/// Point `CURRENT` at `generation`: written beside it, then renamed over it.
+fn point_at(index_dir: &Path, generation: &Path, tag: &str) -> Result<()> {
+    let name = generation
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = index_dir.join(format!(".{CURRENT}-{tag}"));
+    std::fs::write(&tmp, name).map_err(|e| Error::io(&tmp, e))?;
+    std::fs::rename(&tmp, index_dir.join(CURRENT)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(index_dir, e)
+    })
 }
 
-/// Rename `tmp` to `index_dir/sections`, moving any previous index aside first.
-fn swap_into_place(index_dir: &Path, tmp: &Path, tag: &str) -> Result<PathBuf> {
-    let dir = index_dir.join(SECTIONS_DIR);
-    let old = index_dir.join(format!(".{SECTIONS_DIR}.old-{tag}"));
-    let had_old = match std::fs::rename(&dir, &old) {
-        Ok(()) => true,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
-        Err(e) => return Err(Error::io(&dir, e)),
+/// Remove every generation but the one in use and `ours` (which another
+/// build may already have superseded), abandoned builds, and what older
+/// versions left (best effort: a folder that cannot be removed now is
+/// removed by a later build).
+fn remove_superseded(index_dir: &Path, ours: &Path) {
+    let keep = current(index_dir);
+    let Ok(rd) = std::fs::read_dir(index_dir) else {
+        return;
     };
-    std::fs::rename(tmp, &dir).map_err(|e| Error::io(&dir, e))?;
-    if had_old {
-        let _ = std::fs::remove_dir_all(&old);
+    for entry in rd.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let older = |p: &Path, than: Duration| {
+            std::fs::metadata(p)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > than)
+        };
+        let remove = match name.as_str() {
+            n if n.starts_with("gen-") => {
+                Some(&path) != keep.as_ref() && path != ours && older(&path, GRACE)
+            }
+            n if n.starts_with(".build-") || n.starts_with(&format!(".{CURRENT}-")) => {
+                older(&path, ABANDONED)
+            }
+            "sections" => true,
+            n => n.starts_with(".sections."),
+        };
+        if remove {
+            let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+        }
     }
-    Ok(dir)
 }
 
 fn unique_tag() -> String {
     let nanos = std::time::SystemTime::now()
-        .duration_since(UNIX_EPOCH)
+        .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
-    format!("{}-{}", std::process::id(), nanos)
+    format!("{nanos:x}-{}", std::process::id())
 }
 
 /// Add every document with one writer thread and one commit, so the index is
@@ -318,79 +273,125 @@ fn fill(index: &Index, docs: &[Doc], fingerprint: &str) -> Result<()> {
     Ok(())
 }
 
-/// A 64-bit hash of a byte stream, eight bytes a step: small,
-/// dependency-free, stable across builds, and fast enough to hash every source
-/// on every open. It detects changes; it is not meant to resist an adversary.
-struct Hash {
-    h: u64,
-    /// Bytes not yet hashed (fewer than eight).
-    tail: Vec<u8>,
+/// A read-only tantivy directory that reads files with plain reads at an
+/// offset: a file cut short or replaced from outside gives a read error
+/// where a memory map would kill the process.
+#[derive(Debug, Clone)]
+struct ReadDir {
+    root: Arc<PathBuf>,
 }
 
-const K: u64 = 0x9e37_79b9_7f4a_7c15;
-
-impl Hash {
-    fn new() -> Hash {
-        Hash {
-            h: 0xcbf2_9ce4_8422_2325,
-            tail: Vec::with_capacity(8),
+impl ReadDir {
+    fn new(root: &Path) -> ReadDir {
+        ReadDir {
+            root: Arc::new(root.to_path_buf()),
         }
     }
+}
 
-    fn word(&mut self, w: u64) {
-        self.h = (self.h ^ w).wrapping_mul(K).rotate_left(29);
+/// An open file of a [`ReadDir`], with its length when opened.
+#[derive(Debug)]
+struct ReadFile {
+    file: std::fs::File,
+    len: usize,
+}
+
+impl HasLen for ReadFile {
+    fn len(&self) -> usize {
+        self.len
     }
+}
 
-    fn write(&mut self, mut bytes: &[u8]) {
-        if !self.tail.is_empty() {
-            let take = (8 - self.tail.len()).min(bytes.len());
-            self.tail.extend_from_slice(&bytes[..take]);
-            bytes = &bytes[take..];
-            if self.tail.len() < 8 {
-                return;
+impl FileHandle for ReadFile {
+    fn read_bytes(&self, range: Range<usize>) -> io::Result<OwnedBytes> {
+        if range.start > range.end || range.end > self.len {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "read past the end",
+            ));
+        }
+        let mut buf = vec![0; range.len()];
+        read_at(&self.file, &mut buf, range.start as u64)?;
+        Ok(OwnedBytes::new(buf))
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+#[cfg(windows)]
+fn read_at(file: &std::fs::File, mut buf: &mut [u8], mut at: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buf, at)? {
+            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n as u64;
             }
-            let w = u64::from_le_bytes(self.tail[..8].try_into().unwrap_or([0; 8]));
-            self.word(w);
-            self.tail.clear();
         }
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.word(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
-        }
-        self.tail.extend_from_slice(chunks.remainder());
     }
-
-    fn finish(&self) -> u64 {
-        let mut last = [0u8; 8];
-        last[..self.tail.len()].copy_from_slice(&self.tail);
-        let h = (self.h ^ u64::from_le_bytes(last) ^ self.tail.len() as u64).wrapping_mul(K);
-        h ^ (h >> 31)
-    }
+    Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+impl Directory for ReadDir {
+    fn get_file_handle(
+        &self,
+        path: &Path,
+    ) -> std::result::Result<Arc<dyn FileHandle>, OpenReadError> {
+        let full = self.root.join(path);
+        let file = std::fs::File::open(&full).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => OpenReadError::FileDoesNotExist(path.to_path_buf()),
+            _ => OpenReadError::wrap_io_error(e, full.clone()),
+        })?;
+        let len = file
+            .metadata()
+            .map_err(|e| OpenReadError::wrap_io_error(e, full))?
+            .len() as usize;
+        Ok(Arc::new(ReadFile { file, len }))
+    }
 
-    #[test]
-    fn hash_is_stable_and_split_independent() {
-        let data: Vec<u8> = (0..100u8).collect();
-        let mut a = Hash::new();
-        a.write(&data);
-        let mut b = Hash::new();
-        for part in data.chunks(3) {
-            b.write(part);
-        }
-        assert_eq!(a.finish(), b.finish());
-        let mut c = Hash::new();
-        c.write(&data[..99]);
-        assert_ne!(a.finish(), c.finish());
-        let mut one = Hash::new();
-        one.write(b"a");
-        assert_eq!(one.finish(), {
-            let mut again = Hash::new();
-            again.write(b"a");
-            again.finish()
-        });
+    fn delete(&self, path: &Path) -> std::result::Result<(), DeleteError> {
+        Err(DeleteError::IoError {
+            io_error: Arc::new(io::Error::other("the index is read-only")),
+            filepath: path.to_path_buf(),
+        })
+    }
+
+    fn exists(&self, path: &Path) -> std::result::Result<bool, OpenReadError> {
+        Ok(self.root.join(path).exists())
+    }
+
+    fn open_write(&self, path: &Path) -> std::result::Result<WritePtr, OpenWriteError> {
+        Err(OpenWriteError::wrap_io_error(
+            io::Error::other("the index is read-only"),
+            path.to_path_buf(),
+        ))
+    }
+
+    fn atomic_read(&self, path: &Path) -> std::result::Result<Vec<u8>, OpenReadError> {
+        let full = self.root.join(path);
+        std::fs::read(&full).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => OpenReadError::FileDoesNotExist(path.to_path_buf()),
+            _ => OpenReadError::wrap_io_error(e, full),
+        })
+    }
+
+    fn atomic_write(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        Err(io::Error::other("the index is read-only"))
+    }
+
+    fn sync_directory(&self) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// Nothing here is ever written: a lock guards nothing.
+    fn acquire_lock(&self, _lock: &Lock) -> std::result::Result<DirectoryLock, LockError> {
+        Ok(DirectoryLock::from(Box::new(())))
+    }
+
+    fn watch(&self, _callback: WatchCallback) -> tantivy::Result<WatchHandle> {
+        Ok(WatchHandle::empty())
     }
 }

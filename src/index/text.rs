@@ -4,69 +4,13 @@
 //! and "Obi-Wan's" is "Obi-Wan". Then lower case and the English stemmer.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use tantivy::tokenizer::{
     Language, LowerCaser, RawTokenizer, RemoveLongFilter, Stemmer, TextAnalyzer,
     TextAnalyzerBuilder, Token, TokenFilter, TokenStream, Tokenizer,
 };
 
-/// A hash map with [`WordHash`] hashing: its keys are short words and index
-/// terms the program makes itself, so a slower hash that resists chosen keys
-/// buys nothing.
-pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<WordHash>>;
-
-/// A hash that takes its input eight bytes at a time, each step a rotate, an
-/// exclusive or and a multiply (as rustc's own hash does), so that a word or
-/// index term is hashed in a few steps, not one per byte.
-#[derive(Default)]
-pub struct WordHash(u64);
-
-impl WordHash {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
-    }
-}
-
-impl std::hash::Hasher for WordHash {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(w);
-            self.add(u64::from_le_bytes(b));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            // The short last word's length in its top byte, which the bytes leave 0.
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(b) | (rest.len() as u64) << 56);
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply mixes the high bits best; the table indexes by the low ones.
-        self.0.rotate_left(26)
-    }
-}
+/// A hash map keyed by words the program makes itself.
+type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// Name the analyzer is registered under in the index.
 pub const ANALYZER: &str = "swj_en";
@@ -150,23 +94,6 @@ fn stem_in_place(stemmer: &mut TextAnalyzer, text: &mut String) {
 /// Longest word the analyzer keeps, in bytes: longer ones are dropped.
 pub const MAX_WORD: usize = 39;
 
-/// The first stem the index analyzer (`analyzer`) gives the lower-case text
-/// `lower`. A word of ASCII letters and digits is one token of the analyzer,
-/// unchanged until stemmed, so when this thread remembers its stem that is
-/// the answer, with no token stream set up.
-pub fn first_stem(analyzer: &mut TextAnalyzer, lower: &str) -> Option<String> {
-    if !lower.is_empty()
-        && lower.len() <= MAX_WORD
-        && lower
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        && let Some(stem) = STEMS.with(|cell| cell.borrow().get(lower).cloned())
-    {
-        return Some(stem);
-    }
-    stems(analyzer, lower).into_iter().next()
-}
-
 /// The English stemmer over one whole word.
 fn word_stemmer() -> TextAnalyzer {
     TextAnalyzer::builder(RawTokenizer::default())
@@ -198,14 +125,8 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
 }
 
 /// Make the analyzer known to `index` (tokenizers are not stored with an index).
-pub fn register(index: &mut tantivy::Index) {
+pub fn register(index: &tantivy::Index) {
     index.tokenizers().register(ANALYZER, analyzer());
-    index
-        .tokenizers()
-        .register(PAIRS, TextAnalyzer::from(PairTokenizer::new(false)));
-    index
-        .tokenizers()
-        .register(CONTENT_PAIRS, TextAnalyzer::from(PairTokenizer::new(true)));
 }
 
 /// Splits on non-alphanumeric characters and expands contractions.
@@ -338,112 +259,6 @@ pub fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
     out
 }
 
-/// Name the pair tokenizer is registered under in the index.
-pub const PAIRS: &str = "swj_pairs";
-/// Name of the pair tokenizer that keeps only pairs of content words.
-pub const CONTENT_PAIRS: &str = "swj_content_pairs";
-
-/// Every pair of stems that stand next to each other or one word apart, in
-/// order ("reserve deck", "reserve the deck"), as one token each
-/// ([`pair_token`]): what a two-word phrase query with slop 1 matches, found
-/// with a plain term lookup at query time. With `content_only`, stop words are
-/// skipped and each content word pairs with the next one only: a query pairs
-/// its content words, and a long text has far fewer such pairs (every distinct
-/// pair is a term of the index, the dearest part of building it).
-#[derive(Clone)]
-pub struct PairTokenizer {
-    /// The words before stemming, to tell stop words.
-    words: TextAnalyzer,
-    stemmer: TextAnalyzer,
-    content_only: bool,
-    token: Token,
-}
-
-impl PairTokenizer {
-    pub fn new(content_only: bool) -> PairTokenizer {
-        PairTokenizer {
-            stemmer: word_stemmer(),
-            words: lower_words().build(),
-            content_only,
-            token: Token::default(),
-        }
-    }
-}
-
-pub struct PairStream<'a> {
-    /// The stems that may stand in a pair.
-    stems: Vec<String>,
-    /// The first stem of the next pair, and how far after it the second is.
-    at: usize,
-    gap: usize,
-    max_gap: usize,
-    token: &'a mut Token,
-}
-
-impl Tokenizer for PairTokenizer {
-    type TokenStream<'a> = PairStream<'a>;
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> PairStream<'a> {
-        self.token.reset();
-        let mut stems = Vec::new();
-        let mut words = self.words.token_stream(text);
-        while let Some(w) = words.next() {
-            if !(self.content_only && super::query::is_stop(&w.text)) {
-                let mut stem = w.text.clone();
-                stem_in_place(&mut self.stemmer, &mut stem);
-                stems.push(stem);
-            }
-        }
-        PairStream {
-            stems,
-            at: 0,
-            gap: 1,
-            max_gap: if self.content_only { 1 } else { 2 },
-            token: &mut self.token,
-        }
-    }
-}
-
-impl TokenStream for PairStream<'_> {
-    fn advance(&mut self) -> bool {
-        while self.at < self.stems.len() {
-            let (a, gap) = (self.at, self.gap);
-            if gap == self.max_gap {
-                (self.at, self.gap) = (a + 1, 1);
-            } else {
-                self.gap += 1;
-            }
-            if let Some(b) = self.stems.get(a + gap) {
-                self.token.text.clear();
-                pair_token_into(&mut self.token.text, &self.stems[a], b);
-                self.token.position = self.token.position.wrapping_add(1);
-                return true;
-            }
-        }
-        false
-    }
-
-    fn token(&self) -> &Token {
-        self.token
-    }
-
-    fn token_mut(&mut self) -> &mut Token {
-        self.token
-    }
-}
-
-/// The token for two stems that stand next to each other (or one word apart).
-pub fn pair_token(a: &str, b: &str) -> String {
-    let mut out = String::with_capacity(a.len() + b.len() + 1);
-    pair_token_into(&mut out, a, b);
-    out
-}
-
-fn pair_token_into(out: &mut String, a: &str, b: &str) {
-    out.push_str(a);
-    out.push('_');
-    out.push_str(b);
-}
-
 /// The words of `text` as the tokenizer makes them (lower case, not stemmed).
 #[cfg(test)]
 fn words(text: &str) -> Vec<String> {
@@ -459,70 +274,6 @@ fn words(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::BuildHasher;
-
-    /// Words and terms that differ in one late byte, or only in length, land
-    /// in buckets spread as random ones would be (a table indexes by the low bits).
-    #[test]
-    fn word_hash_spreads_close_keys() {
-        let hasher = std::hash::BuildHasherDefault::<WordHash>::default();
-        let mut keys: Vec<String> = (0..1000)
-            .map(|i| format!("battle destiny {i:04}"))
-            .collect();
-        keys.extend((1..=24).map(|n| "a".repeat(n)));
-        keys.extend(
-            (0..976).map(|i| format!("{}", (b'a' + (i % 26) as u8) as char).repeat(1 + i / 26)),
-        );
-        keys.sort_unstable();
-        keys.dedup();
-        let mut hashes: Vec<u64> = keys.iter().map(|k| hasher.hash_one(k)).collect();
-        let buckets: std::collections::HashSet<u64> = hashes.iter().map(|h| h & 1023).collect();
-        // 1,976 random keys would fill about 880 of 1,024 buckets.
-        assert_eq!(keys.len(), 1976);
-        assert!(buckets.len() > 800, "{} buckets", buckets.len());
-        hashes.sort_unstable();
-        hashes.dedup();
-        assert_eq!(hashes.len(), keys.len(), "whole hashes collide");
-        let term =
-            |w: &str| tantivy::Term::from_field_text(tantivy::schema::Field::from_field_id(1), w);
-        assert_ne!(
-            hasher.hash_one(term("drain")),
-            hasher.hash_one(term("drains"))
-        );
-    }
-
-    /// The remembered stem [`first_stem`] reads is the one the analyzer gives,
-    /// once remembered and before, for every kind of word.
-    #[test]
-    fn first_stem_is_the_analyzers() {
-        let mut a = analyzer();
-        let long = "a".repeat(MAX_WORD);
-        let longer = "b".repeat(MAX_WORD + 1);
-        let words = [
-            "drains",
-            "battling",
-            "destiny",
-            "x2",
-            "4th",
-            "a",
-            "cannot",
-            "can't",
-            "obi-wan",
-            "c3po",
-            "naïve",
-            "ewoks",
-            "i\u{307}zmir",
-            &long,
-            &longer,
-            "",
-        ];
-        for _ in 0..2 {
-            for w in words {
-                let want = stems(&mut a, w).into_iter().next();
-                assert_eq!(first_stem(&mut a, w), want, "{w:?}");
-            }
-        }
-    }
 
     #[test]
     fn contractions_keep_their_negation() {
@@ -551,31 +302,6 @@ mod tests {
         for _ in 0..2 {
             assert_eq!(stems(&mut cached, text), stems(&mut plain, text));
         }
-    }
-
-    #[test]
-    fn pair_tokens_cover_neighbours_and_one_gap() {
-        let pairs_of = |text: &str, content_only: bool| {
-            let mut t = PairTokenizer::new(content_only);
-            let mut s = t.token_stream(text);
-            let mut out = Vec::new();
-            while let Some(tok) = s.next() {
-                out.push(tok.text.clone());
-            }
-            out
-        };
-        let pairs = |text: &str| pairs_of(text, false);
-        assert_eq!(
-            pairs("Reserve the Deck"),
-            ["reserv_the", "reserv_deck", "the_deck"]
-        );
-        assert!(pairs("one").is_empty());
-        assert_eq!(pairs("a b"), ["a_b"]);
-        assert_eq!(
-            pairs_of("the Reserve of the Deck, not used", true),
-            ["reserv_deck", "deck_not", "not_use"]
-        );
-        assert_eq!(pairs_of("reserve the deck", true), ["reserv_deck"]);
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct CardView {
     pub lore: Option<String>,
     pub errata: Vec<Entry>,
     pub rulings: Vec<Entry>,
+    /// What it cancels, is canceled by, pulls and is pulled by (card titles).
+    #[serde(skip_serializing_if = "crate::cards::Relations::is_empty")]
+    pub relations: crate::cards::Relations,
     pub see_also: Vec<SeeAlso>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub nicknames: Vec<String>,
@@ -129,6 +132,7 @@ impl CardView {
             lore: card.lore.clone(),
             errata: clean_entries(&card.errata),
             rulings: clean_entries(&card.rulings),
+            relations: card.relations.clone(),
             see_also,
             nicknames: card.nicknames.clone(),
             notes: card.notes.clone(),
@@ -207,8 +211,11 @@ impl CardReport {
     }
 
     /// Whether a card answers the query.
+    /// One card answers the query (or one card in each game it names): an
+    /// answer that leaves a choice to make, in any game, is "several cards match".
     pub fn found(&self) -> bool {
-        self.card.is_some() || self.by_game.iter().any(|g| g.card.is_some())
+        self.card.is_some()
+            || (!self.by_game.is_empty() && self.by_game.iter().all(|g| g.card.is_some()))
     }
 }
 
@@ -392,6 +399,11 @@ fn card_text(c: &CardView, style: &Style) -> String {
             out.push_str(&wrap(&e.text, style.width, "    "));
             out.push('\n');
         }
+    }
+    for (name, titles) in c.relations.listed() {
+        out.push_str(&format!("\n{name} (look each up with `swjudge card`):\n"));
+        out.push_str(&wrap(&titles.join("; "), style.width, "  "));
+        out.push('\n');
     }
     if !c.see_also.is_empty() {
         out.push_str("\nSee also:\n");

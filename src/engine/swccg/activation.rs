@@ -25,6 +25,13 @@ pub struct GenModifier {
     #[serde(default)]
     pub at: LocFilter,
     pub op: GenOp,
+    /// "Your total Force generation is +1": it changes the total (only `add`), not
+    /// the Force generated at a location.
+    #[serde(default)]
+    pub total: bool,
+    /// Conditions on the card itself ("while Luke is not on Tatooine").
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
 }
 
 /// What a Force generation modifier does at a location.
@@ -296,7 +303,11 @@ impl Engine {
             }
             let owner = self.st.owner(c);
             for m in &self.st.def(c).generation {
-                if rel(m.side, owner) != p || !self.loc_matches(l, &m.at, owner, true) {
+                if m.total
+                    || rel(m.side, owner) != p
+                    || !self.loc_matches(l, &m.at, owner, true)
+                    || !super::text_when::holds(&self.st, c, &m.when, None)
+                {
                     continue;
                 }
                 let src = self.st.title(c).to_string();
@@ -377,12 +388,18 @@ impl Engine {
             .count() as i64;
         g.personal = 1;
         let icons: i64 = g.at.iter().map(|x| x.1).sum();
-        g.total = icons + g.personal + g.masters;
+        let text = self.total_generation(p);
+        g.total = (icons + g.personal + g.masters + text).max(0);
+        let by_text = if text == 0 {
+            String::new()
+        } else {
+            format!(" {text:+} by game text")
+        };
         self.log(
             Actor::Rules,
             Event::StateChange,
             format!(
-                "{}'s activate phase begins: {icons} from locations + 1 personal Force + {} for {} = {} Force may be activated this turn (the total is fixed now)",
+                "{}'s activate phase begins: {icons} from locations + 1 personal Force + {} for {}{by_text} = {} Force may be activated this turn (the total is fixed now)",
                 p.name(),
                 g.masters,
                 if p == Side::Light { "Jedi Masters" } else { "Dark Jedi Masters" },
@@ -391,6 +408,47 @@ impl Engine {
             &[r::ACTIVATE_PHASE, r::FORCE_GENERATION],
         );
         self.generation = Some(g);
+    }
+
+    /// Game text changing `p`'s total Force generation ("while Luke is not on
+    /// Tatooine your total Force generation is +1"), each step traced.
+    fn total_generation(&mut self, p: Side) -> i64 {
+        let mut n = 0;
+        for c in 0..self.st.cards.len() {
+            if !self.st.active(c) {
+                continue;
+            }
+            let owner = self.st.owner(c);
+            let mut lines = Vec::new();
+            for m in &self.st.def(c).generation {
+                let GenOp::Add(k) = m.op else { continue };
+                if !m.total
+                    || rel(m.side, owner) != p
+                    || !super::text_when::holds(&self.st, c, &m.when, None)
+                {
+                    continue;
+                }
+                n += k;
+                lines.push(format!(
+                    "{}'s total Force generation {k:+} ({})",
+                    p.name(),
+                    self.st.title(c)
+                ));
+            }
+            for t in lines {
+                self.log(
+                    Actor::Rules,
+                    Event::StateChange,
+                    t,
+                    &[
+                        r::FORCE_GENERATION,
+                        r::FORCE_GENERATION_MODIFIER,
+                        super::text_when::PREPOSITIONS,
+                    ],
+                );
+            }
+        }
+        n
     }
 
     /// How many units an `activate` decision activates, if legal now.

@@ -1210,8 +1210,17 @@ fn fixed_immunity(live: &Live, out: &mut BattleResult) -> [Pending; 2] {
             if let Some(h) = live.card(i).aboard.as_deref().and_then(|h| live.idx(h))
                 && live.card(h).enclosed
                 && pend[s.ix()].immune[h]
+                && !pend[s.ix()].immune[i]
             {
                 pend[s.ix()].immune[i] = true;
+                out.say(
+                    format!(
+                        "{} is aboard {}, enclosed and not affected by this attrition: not affected",
+                        live.card(i).name,
+                        live.card(h).name
+                    ),
+                    &[cite::IMMUNE_TO_ATTRITION, super::rules::STARSHIPS_ENCLOSED],
+                );
             }
         }
     }

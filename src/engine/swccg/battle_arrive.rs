@@ -453,7 +453,7 @@ impl Engine {
                 ),
                 &[cite::MODIFIERS],
             ),
-            None => self.add_power(ix, me, c, m.power),
+            None => self.add_power(ix, me, c, m.power, false),
         }
     }
 }

@@ -15,6 +15,7 @@ use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves,
 use super::drain::{self, Drain, DrainCard};
 use super::stack::BattleDraw;
 use super::state::{CardIx, State, Zone};
+use super::text_when;
 use crate::engine::Cited;
 
 /// A destiny drawn in a battle's power segment on the stack: who drew it, its value
@@ -220,10 +221,7 @@ fn battle_with(
             } else {
                 Role::Pilot
             },
-            enclosed: d
-                .keywords
-                .iter()
-                .any(|k| k.eq_ignore_ascii_case("enclosed")),
+            enclosed: super::prepositions::enclosed(st, c),
             presence_icon: d
                 .stats
                 .icons
@@ -237,7 +235,8 @@ fn battle_with(
             ix: Some(c),
         });
     }
-    let modifiers = card_modifiers(st, at, &cards, &names);
+    conditional_draws(st, &mut cards, initiator);
+    let modifiers = card_modifiers(st, at, &cards, &names, initiator);
     Battle {
         location: st.locations[at].title.clone(),
         site: siege.is_some()
@@ -275,11 +274,13 @@ fn card_modifiers(
     at: usize,
     cards: &[Card],
     names: &BattleNames,
+    initiator: BoardSide,
 ) -> Vec<battle::ModSpec> {
     let mut here = cards_at(st, at);
     if let Some(s) = super::besieged::siege_at(st, at) {
         here.retain(|&c| super::besieged::in_siege(st, s, c));
     }
+    let participants = participants(cards);
     let mut out = Vec::new();
     for c in 0..st.cards.len() {
         let d = st.def(c);
@@ -293,42 +294,135 @@ fn card_modifiers(
             if !(m.anywhere || here.contains(&c)) {
                 continue;
             }
-            let this = |n: &String| {
-                if n == "this" {
-                    key.to_string()
-                } else {
-                    st.find(n).map_or_else(|| n.clone(), |x| names.get(x))
-                }
+            let in_battle = text_when::InBattle {
+                participants: &participants,
+                destinies: destiny_count(&m.target),
+                initiator,
             };
-            let target = match &m.target {
-                battle::Target::Power(n) => battle::Target::Power(this(n)),
-                battle::Target::Ability(n) => battle::Target::Ability(this(n)),
-                battle::Target::Forfeit(n) => battle::Target::Forfeit(this(n)),
-                battle::Target::Defense(n) => battle::Target::Defense(this(n)),
-                battle::Target::Immunity(n) => battle::Target::Immunity(this(n)),
-                t => t.clone(),
+            if !text_when::holds(st, c, &m.when, Some(in_battle)) {
+                continue;
+            }
+            let this = |n: &String| {
+                text_when::resolve(st, c, n).map_or_else(|| n.clone(), |x| names.get(x))
             };
             let mut requires: Vec<String> = m.requires.iter().map(this).collect();
             if participates && !m.anywhere && !requires.iter().any(|r| r == key) {
                 requires.push(key.to_string());
             }
             let owner = d.side;
-            out.push(battle::ModSpec {
-                source: d.title.clone(),
-                side: match m.side {
-                    Some(crate::engine::swccg::model::Who::Opponent) => owner.other(),
-                    _ => owner,
-                },
-                target,
-                op: m.op,
-                optional: false,
-                cumulative: m.cumulative,
-                requires,
-                cite: None,
-            });
+            let each: Vec<String> = match &m.each {
+                Some(e) => text_when::each(st, c, e)
+                    .into_iter()
+                    .map(|x| names.get(x))
+                    .collect(),
+                None => Vec::new(),
+            };
+            for target in modifier_targets(&m.target, this, &each) {
+                out.push(battle::ModSpec {
+                    source: d.title.clone(),
+                    side: match m.side {
+                        Some(crate::engine::swccg::model::Who::Opponent) => owner.other(),
+                        _ => owner,
+                    },
+                    target,
+                    op: m.op,
+                    optional: false,
+                    cumulative: m.cumulative,
+                    requires: requires.clone(),
+                    cite: None,
+                });
+            }
         }
     }
     out
+}
+
+/// "When piloting Red 2, … draws one battle destiny if not able to otherwise": a
+/// card's conditional text, read for each card of the battle that has no such
+/// printed number.
+fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
+    let participants = participants(cards);
+    for card in cards.iter_mut() {
+        let Some(c) = card.ix else { continue };
+        if card.draws_if_unable.is_some() {
+            continue;
+        }
+        let b = text_when::InBattle {
+            participants: &participants,
+            destinies: true,
+            initiator,
+        };
+        card.draws_if_unable = st
+            .def(c)
+            .draws_if_unable
+            .iter()
+            .find(|x| text_when::holds(st, c, &x.when, Some(b)))
+            .map(|x| x.draws);
+    }
+}
+
+/// The board cards that take part in the battle (not those that battled earlier this
+/// turn, nor those elsewhere).
+fn participants(cards: &[Card]) -> Vec<CardIx> {
+    cards
+        .iter()
+        .filter(|x| !x.battled_this_turn && !x.elsewhere)
+        .filter_map(|x| x.ix)
+        .collect()
+}
+
+/// Is the value a number of destinies (whose adders must participate in the battle)?
+fn destiny_count(t: &battle::Target) -> bool {
+    matches!(
+        t,
+        battle::Target::BattleDestinies
+            | battle::Target::PowerDestinies
+            | battle::Target::AttritionDestinies
+            | battle::Target::EachBattleDestiny
+            | battle::Target::TotalBattleDestiny
+    )
+}
+
+/// The battle targets a modifier's target means: its card named relative to the
+/// source (`this`, `piloted`), or one per card of `each`.
+fn modifier_targets(
+    t: &battle::Target,
+    name: impl Fn(&String) -> String,
+    each: &[String],
+) -> Vec<battle::Target> {
+    use battle::Target as T;
+    let per = |n: &String, f: &dyn Fn(String) -> T| -> Vec<T> {
+        if n == text_when::EACH {
+            each.iter().cloned().map(f).collect()
+        } else {
+            vec![f(name(n))]
+        }
+    };
+    match t {
+        T::Power(n) => per(n, &T::Power),
+        T::Ability(n) => per(n, &T::Ability),
+        T::Forfeit(n) => per(n, &T::Forfeit),
+        T::Defense(n) => per(n, &T::Defense),
+        T::Immunity(n) => per(n, &T::Immunity),
+        T::Armor(n) => per(n, &T::Armor),
+        T::Maneuver(n) => per(n, &T::Maneuver),
+        T::Hyperspeed(n) => per(n, &T::Hyperspeed),
+        T::Landspeed(n) => per(n, &T::Landspeed),
+        T::Deploy(n) => per(n, &T::Deploy),
+        T::Destiny(n) => per(n, &T::Destiny),
+        T::Politics(n) => per(n, &T::Politics),
+        T::TotalPower
+        | T::BattleDestinies
+        | T::PowerDestinies
+        | T::AttritionDestinies
+        | T::EachBattleDestiny
+        | T::TotalBattleDestiny
+        | T::Attrition
+        | T::BattleDamage
+        | T::BattleCost
+        | T::EachDestiny
+        | T::TotalDestiny => vec![t.clone()],
+    }
 }
 
 /// The Force `by` uses to initiate a battle at `at`: 1, with the `battle_cost`
@@ -373,10 +467,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     Zone::On(h) => Some(names.get(h)),
                     _ => None,
                 },
-                enclosed: d
-                    .keywords
-                    .iter()
-                    .any(|k| k.eq_ignore_ascii_case("enclosed")),
+                enclosed: super::prepositions::enclosed(st, c),
                 permanent_pilot: d.stats.permanent_pilot,
             }
         })
@@ -799,9 +890,11 @@ impl super::engine::Engine {
 impl super::engine::Engine {
     /// A battle reaches its result: no weapons are fired on the board, so the power
     /// segment begins. How many battle destinies each side may draw comes from the
-    /// board (ability, modifiers); a player may choose to draw fewer
-    /// (`battle_destinies`). The draws are then made one at a time on the stack, the
-    /// battle's initiator first, each an action that can be responded to.
+    /// board (ability, modifiers); a player draws all of them or declines and draws
+    /// none (`battle_destinies`: 0 or the number entitled; anything between is
+    /// rejected, AR Power Segment - Draw Battle Destinies). The draws are then made
+    /// one at a time on the stack, the battle's initiator first, each an action that
+    /// can be responded to.
     pub(super) fn battle_begin(&mut self, ix: usize) -> super::engine::Flow {
         use super::engine::{Flow, rej};
         use super::stack::{Stage, Tgt};
@@ -847,20 +940,27 @@ impl super::engine::Engine {
         let mut n = [o.light.battle_destinies, o.dark.battle_destinies];
         for d in self.take_decisions_while(|d| d.verb == Verb::BattleDestinies) {
             let s = d.by;
+            let entitled = n[s.ix()];
             match d.step.amount {
-                Some(k) if k >= 0 && (k as u32) <= n[s.ix()] => {
+                Some(k) if k == 0 || k == i64::from(entitled) => {
                     self.log(
                         super::engine::actor(s),
                         Event::StateChange,
                         format!(
-                            "{} chooses to draw {k} of its {} battle destinies",
+                            "{} chooses to draw {k} of its {entitled} battle destinies",
                             s.name(),
-                            n[s.ix()]
                         ),
                         &[cite::BATTLE_DESTINIES],
                     );
                     n[s.ix()] = k as u32;
                     self.stack[ix].fewer.push((s, k as u32));
+                }
+                Some(k) if k > 0 && k < i64::from(entitled) => {
+                    let reason = format!(
+                        "{} is entitled to {entitled} battle destinies: it must draw all of them or decline and draw none, not {k}",
+                        s.name(),
+                    );
+                    self.reject(&d, rej(reason, cite::BATTLE_DESTINIES));
                 }
                 _ => {
                     let reason = format!(

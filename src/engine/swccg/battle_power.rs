@@ -145,8 +145,9 @@ impl Engine {
         });
     }
 
-    /// `v` added to the power of `c` for the rest of the battle or attack below `ix`.
-    pub(super) fn add_power(&mut self, ix: usize, me: Side, c: CardIx, v: i64) {
+    /// `v` added to the power of `c` for the rest of the battle or attack below `ix`;
+    /// a copy of the same card adds nothing more unless `cumulative` (AR Cumulatively).
+    pub(super) fn add_power(&mut self, ix: usize, me: Side, c: CardIx, v: i64, cumulative: bool) {
         use super::battle::{ModSpec, OpSpec, Target};
         let source = self.stack[ix]
             .card
@@ -173,7 +174,7 @@ impl Engine {
             target: Target::Power(name),
             op: OpSpec::Add(v),
             optional: true,
-            cumulative: true,
+            cumulative,
             requires: Vec::new(),
             cite: None,
         });

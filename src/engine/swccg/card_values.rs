@@ -68,6 +68,18 @@ fn names<'a>(t: &'a Target, stat: &str) -> Option<&'a str> {
     (s == stat).then_some(n.as_str())
 }
 
+/// Is the modifier `m` of card `s`, whose target names `n`, about card `c` (a key,
+/// `this`, `piloted`, or `each` of its `each:` cards)?
+fn about(st: &State, s: CardIx, m: &super::model::CardModifier, n: &str, c: CardIx) -> bool {
+    if n == super::text_when::EACH {
+        return m
+            .each
+            .as_ref()
+            .is_some_and(|e| super::text_when::each(st, s, e).contains(&c));
+    }
+    super::text_when::refers(st, s, n, c)
+}
+
 /// Does card `s`'s modifier reach card `c` where both are now: anywhere on table with
 /// `anywhere`, else at the same location `at` (where `c` is, or would be), or one on
 /// the other.
@@ -186,7 +198,6 @@ fn own_modifiers(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Vec<Mo
 
 /// The modifiers to `stat` of card `c` (at `at`) and whether it may not be reduced.
 fn collect(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> (Vec<Modifier>, bool) {
-    let key = st.key(c);
     let mut sources: Vec<CardIx> = (0..st.cards.len())
         .filter(|&s| st.active(s) && !st.def(s).modifiers.is_empty())
         .collect();
@@ -198,8 +209,11 @@ fn collect(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> (Vec<Modifie
             let Some(n) = names(&m.target, stat) else {
                 continue;
             };
-            let about = n == key || (n == "this" && s == c);
-            if !about || !reaches(st, s, c, at, m.anywhere) || !required_here(st, at, &m.requires) {
+            if !about(st, s, m, n, c)
+                || !reaches(st, s, c, at, m.anywhere)
+                || !required_here(st, at, &m.requires)
+                || !super::text_when::holds(st, s, &m.when, None)
+            {
                 continue;
             }
             if matches!(m.op, OpSpec::NotReduced(true)) {
@@ -222,6 +236,11 @@ fn collect(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> (Vec<Modifie
             );
         }
     }
+    // Values game text set on the card (AR Reset): resets, so "may not be reduced"
+    // keeps one that would lower the value from applying (AR Reduce).
+    for r in super::value_resets::set_on(st, c, stat) {
+        mods.push(Modifier::new(r.by.clone(), super::values::Op::Reset(r.to)));
+    }
     (mods, guarded)
 }
 
@@ -234,20 +253,17 @@ impl Engine {
                 (0..self.st.cards.len()).any(|s| {
                     self.st.active(s)
                         && self.st.def(s).modifiers.iter().any(|m| {
-                            names(&m.target, stat)
-                                .is_some_and(|n| n == self.st.key(c) || (n == "this" && s == c))
+                            names(&m.target, stat).is_some_and(|n| about(&self.st, s, m, n, c))
                         })
                 }) || super::globals::Stat::named(stat)
                     .is_some_and(|g| !self.st.value_terms(c, g).is_empty())
+                    || super::value_resets::set_on(&self.st, c, stat)
+                        .next()
+                        .is_some()
             };
             let modified: Vec<bool> = STATS.iter().map(|s| named(s)).collect();
             for (i, &stat) in STATS.iter().enumerate() {
                 let path = format!("values.{}.{stat}", self.st.key(c));
-                // A value game text set on this card (AR Reset) is its value now.
-                if let Some(v) = super::value_resets::reset_of(&self.st, c, stat) {
-                    self.answers.push((path, json!(v)));
-                    continue;
-                }
                 // A defense value follows the values it is based on.
                 let based = stat == "defense"
                     && STATS

@@ -136,6 +136,10 @@ impl Engine {
             let n = m.add - m.sub;
             line.why.push(format!("{src}: deploy {n:+}"));
         }
+        let (own_free, own, why) = self.own_deploy(c, to);
+        free |= own_free;
+        line.cost += own;
+        line.why.extend(why);
         line.cost = if free { 0 } else { line.cost.max(0) };
         line
     }

@@ -135,7 +135,7 @@ fn modifiers(e: &Engine, p: Side, own: &[OpSpec], source: &str, each: bool) -> V
                 Target::TotalDestiny => !each,
                 _ => false,
             };
-            if hit && whose == p {
+            if hit && whose == p && super::text_when::holds(&e.st, c, &m.when, None) {
                 let mut md = Modifier::new(e.st.title(c).to_string(), to_op(m.op));
                 if m.cumulative {
                     md = md.cumulative();

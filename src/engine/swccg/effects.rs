@@ -28,10 +28,14 @@ impl Engine {
                 self.play_battle_modifier(ix, me, &m);
                 Applied::Done
             }
-            Effect::AddPower { card, amount } => {
+            Effect::AddPower {
+                card,
+                amount,
+                cumulative,
+            } => {
                 let v = self.amount(ix, &amount, me).unwrap_or(0);
                 for c in self.card_refs(ix, &card) {
-                    self.add_power(ix, me, c, v);
+                    self.add_power(ix, me, c, v, cumulative);
                 }
                 Applied::Done
             }
@@ -642,6 +646,18 @@ impl Engine {
         };
         for c in self.card_refs(ix, &card) {
             if !self.st.on_table(c) {
+                continue;
+            }
+            if self.st.def(c).moves.cannot_move {
+                self.log(
+                    Actor::Rules,
+                    Event::Result,
+                    format!(
+                        "{} may not move, so it is not relocated: a relocation is an unlimited move",
+                        self.name(c)
+                    ),
+                    &[r::RELOCATING, r::CANNOT_MOVE],
+                );
                 continue;
             }
             if self.st.location_of(c) == Some(l) {

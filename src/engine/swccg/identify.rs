@@ -24,6 +24,7 @@ pub const RULE_OF_THREE: &str = "swccg.ar.characteristics-the-rule-of-three";
 pub const TROOPERS: &str = "swccg.ar.characteristics-troopers";
 pub const GUARDS: &str = "swccg.ar.characteristics-guards";
 pub const SPECIES: &str = "swccg.ar.characteristics-species";
+pub const PADAWAN: &str = "swccg.ar.characteristics-padawan";
 pub const POSED: &str = "swccg.ar.posed";
 pub const BOLDFACE: &str = "swccg.ar.boldface-type";
 pub const CAPITALIZATION: &str = "swccg.ar.capitalization";
@@ -57,6 +58,7 @@ pub const IDS: &[&str] = &[
     TROOPERS,
     GUARDS,
     SPECIES,
+    PADAWAN,
     POSED,
     BOLDFACE,
     CAPITALIZATION,
@@ -640,6 +642,9 @@ fn characteristic(st: &State, c: CardIx, t: &str, term: &str) -> Answer {
             &[RULE_OF_THREE, CHARACTERISTICS],
         );
     }
+    if let Some(a) = padawan_excluded(d, t, term) {
+        return a;
+    }
     let mut cites = vec![RULE_OF_THREE, CHARACTERISTICS];
     if SPECIES_NAMES.contains(&t) {
         cites.push(SPECIES);
@@ -665,6 +670,22 @@ fn characteristic(st: &State, c: CardIx, t: &str, term: &str) -> Answer {
     let mut a = found;
     a.cites.extend(cites);
     a
+}
+
+/// AR Characteristics - Padawan: a character with ability 6 or more (printed, or
+/// raised to 6 by completing Jedi Test 6) is never a Padawan, whatever its title,
+/// lore or game text say.
+fn padawan_excluded(d: &CardDef, t: &str, term: &str) -> Option<Answer> {
+    let ability = d.stats.ability.filter(|&a| a >= 6)?;
+    (t == "padawan").then(|| {
+        Answer::no(
+            format!(
+                "{} has ability {ability}: a character with ability 6 or higher may never be a {term}",
+                d.title
+            ),
+            &[PADAWAN, CHARACTERISTICS],
+        )
+    })
 }
 
 /// A term that is not a characteristic: name, subtype and game text identify a

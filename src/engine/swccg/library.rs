@@ -190,6 +190,8 @@ impl CardDef {
         );
         add(self.converted_by.is_some(), "converted_by");
         add(!self.deploy_mods.is_empty(), "deploy_mods");
+        add(!self.own_deploy.is_empty(), "own_deploy");
+        add(!self.draws_if_unable.is_empty(), "draws_if_unable");
         add(self.deploy_here.is_some(), "deploy_here");
         add(self.grabs_same_title, "grabs_same_title");
         add(self.cancels_text_of.is_some(), "cancels_text_of");

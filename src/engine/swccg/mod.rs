@@ -88,6 +88,9 @@ pub use matching_deploy::IDS as MATCHING_DEPLOY_IDS;
 // ---- Force loss responded to
 mod force_loss;
 pub use force_loss::IDS as FORCE_LOSS_IDS;
+// ---- conditions and relative targets of a card's own text; its own deploy cost
+pub mod own_deploy;
+pub mod text_when;
 // ---- grabbers
 mod grabbers;
 pub use grabbers::IDS as GRABBER_IDS;

@@ -561,6 +561,14 @@ pub struct CardDef {
     /// Deploy cost modifiers of its game text for cards deploying to its location.
     #[serde(default)]
     pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
+    /// Its own deploy cost where it deploys ("deploys free to same site as one of your
+    /// Imperials with ability > 2"; `own_deploy.rs`).
+    #[serde(default)]
+    pub own_deploy: Vec<super::own_deploy::OwnDeploy>,
+    /// Conditional "draws N battle destiny if not able to otherwise" ("when piloting
+    /// Red 2, … draws one battle destiny if not able to otherwise").
+    #[serde(default)]
+    pub draws_if_unable: Vec<DrawsIfUnable>,
     /// "You may deploy characters at this site regardless of location deployment
     /// restrictions": a permission for cards deploying to its location.
     #[serde(default)]
@@ -675,6 +683,21 @@ pub struct CardDef {
     pub origin: Option<crate::engine::library::Origin>,
 }
 
+/// "Draws `draws` battle destiny if not able to otherwise" while each condition
+/// of `when` holds (AR Battle Destiny - Draws X Battle Destiny If Unable To Otherwise).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawsIfUnable {
+    #[serde(default = "one_draw")]
+    pub draws: u32,
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
+}
+
+fn one_draw() -> u32 {
+    1
+}
+
 /// How a weapon fires: weapon destiny against the target's `against` value ("draw
 /// destiny; target hit if destiny > ability").
 #[derive(Debug, Clone, Deserialize)]
@@ -753,6 +776,13 @@ pub struct CardModifier {
     /// Cumulative with other copies of the same card (AR: Cumulatively).
     #[serde(default)]
     pub cumulative: bool,
+    /// Conditions on the card itself ("when piloting Red 5", "when in battle"):
+    /// it applies only while each holds (`text_when.rs`).
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
+    /// For a target named `each`: the cards it changes ("each Rebel present with her").
+    #[serde(default)]
+    pub each: Option<super::text_when::Each>,
 }
 
 /// What kind of action an ability is (AR Ch.1 Section C, Types of Actions).
@@ -932,6 +962,9 @@ pub struct Filter {
     /// Its current value (global effects and durations applied) is at most this.
     #[serde(default)]
     pub at_most: Option<super::globals::StatBound>,
+    /// Its current value is at least this ("with ability > 2": at least 3).
+    #[serde(default)]
+    pub at_least: Option<super::globals::StatBound>,
     /// A location card that is (or is not) a battleground by its icons: Force icons
     /// on both sides (`stats.icons` has `light_force` and `dark_force`).
     #[serde(default)]
@@ -1112,7 +1145,7 @@ pub enum Amount {
 /// One step of an ability's result. Steps are carried out in the order listed
 /// (AR: automatic actions on a single card happen in the order on the card).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Effect {
     /// Cancel an action on the stack.
     Cancel(CardRef),
@@ -1265,7 +1298,14 @@ pub enum Effect {
     ExcludedByWeapon(usize),
     /// Add an amount (e.g. the destiny just drawn for this action) to the power of a
     /// card for the rest of the current battle or attack ("adds a destiny to power").
-    AddPower { card: CardRef, amount: Amount },
+    /// Another copy of the same card adds nothing more unless its text says
+    /// "cumulatively" (AR Cumulatively).
+    AddPower {
+        card: CardRef,
+        amount: Amount,
+        #[serde(default)]
+        cumulative: bool,
+    },
     // ---- losing Force from a place (AR Losing Force - From X)
     /// Lose N Force from a pile first ("lose 4 Force from Reserve Deck"); what that pile
     /// cannot give is lost from anywhere else, as the losing player chooses.

@@ -90,9 +90,10 @@ impl Engine {
             }
             for m in &self.st.def(s).modifiers {
                 let names = match &m.target {
-                    Target::Power(n) => *n == key || (n == "this" && s == c),
+                    Target::Power(n) => *n == key || super::text_when::refers(&self.st, s, n, c),
                     _ => false,
                 };
+                let names = names && super::text_when::holds(&self.st, s, &m.when, None);
                 let near =
                     m.anywhere || self.st.location_of(s) == at || self.st.zone[s] == Zone::On(c);
                 if !names || !near || !m.requires.is_empty() {

@@ -39,8 +39,9 @@ fn is_craft(st: &State, c: CardIx) -> bool {
     matches!(st.def(c).card_type, CardType::Starship | CardType::Vehicle)
 }
 
-/// Starships are always enclosed; a vehicle only with "enclosed" in its lore.
-fn enclosed(st: &State, c: CardIx) -> bool {
+/// Starships are always enclosed; a vehicle only with "enclosed" in its lore (AR
+/// Starships - Enclosed). The one test of enclosure: presence, battles and drains.
+pub(super) fn enclosed(st: &State, c: CardIx) -> bool {
     let d = st.def(c);
     d.card_type == CardType::Starship
         || d.keywords

@@ -5,7 +5,10 @@
 //! move: a card that may not move may not be relocated, so it is not a valid target of
 //! an ability that relocates it. A card relocated without changing locations has made
 //! no move. Cards that move like a character are not characters: abilities that work on
-//! characters (e.g. transporting them with Nabrun Leids) cannot take them.
+//! characters (e.g. transporting them with Nabrun Leids) cannot take them. A
+//! relocation anywhere in an ability's result counts, in a destiny draw's success or
+//! failure branch as at its top level; a card that may not move and is reached
+//! anyway (a result naming a card that is not a target) stays where it is.
 
 use super::engine::{Engine, Rej, rej};
 use super::model::{CardRef, CardType, Effect, MovesLike, TargetSpec};
@@ -41,9 +44,7 @@ impl Engine {
                 r::MOVES_LIKE_CHARACTER,
             ));
         }
-        let relocates = self.st.def(c).abilities[a].effect.iter().any(
-            |e| matches!(e, Effect::Relocate { card: CardRef::Target(n), .. } if *n == spec.name),
-        );
+        let relocates = relocates(&self.st.def(c).abilities[a].effect, &spec.name);
         if relocates && d.moves.cannot_move {
             let mut e = rej(
                 format!(
@@ -56,5 +57,91 @@ impl Engine {
             return Some(e);
         }
         None
+    }
+}
+
+/// Does any step of `effects`, at any depth, relocate the target `name`?
+fn relocates(effects: &[Effect], name: &str) -> bool {
+    effects.iter().any(|e| {
+        matches!(e, Effect::Relocate { card: CardRef::Target(n), .. } if n == name)
+            || branches(e).iter().any(|b| relocates(b, name))
+    })
+}
+
+/// The effects an effect carries out in its turn (a destiny draw's success and
+/// failure, a duel's results); none for every other effect.
+fn branches(e: &Effect) -> [&[Effect]; 2] {
+    match e {
+        Effect::Destiny(t) => [&t.success, &t.failure],
+        Effect::DestinyTotal(t) => [&t.success, &t.failure],
+        Effect::Duel(d) => [&d.if_yours_wins, &d.if_theirs_wins],
+        Effect::Cancel(_)
+        | Effect::SendTo { .. }
+        | Effect::Draw(_)
+        | Effect::Activate { .. }
+        | Effect::LoseForce { .. }
+        | Effect::Retrieve { .. }
+        | Effect::TakeIntoHand { .. }
+        | Effect::DeployFrom { .. }
+        | Effect::PlayFrom { .. }
+        | Effect::MoveAll { .. }
+        | Effect::StackOn { .. }
+        | Effect::StackFrom { .. }
+        | Effect::Relocate { .. }
+        | Effect::ResetDestiny(_)
+        | Effect::SubstituteDestiny(_)
+        | Effect::NotModelled(_)
+        | Effect::RetrieveForEach { .. }
+        | Effect::LoseForEach { .. }
+        | Effect::CancelText(_)
+        | Effect::Hit(..)
+        | Effect::CrossOver(_)
+        | Effect::StartingHand(_)
+        | Effect::CrossOverAs { .. }
+        | Effect::Retarget(_)
+        | Effect::SetValue { .. }
+        | Effect::EachActivates(_)
+        | Effect::ActivateOne(_)
+        | Effect::DeployMatchingPair { .. }
+        | Effect::ReduceLoss(_)
+        | Effect::CancelBattleDamage { .. }
+        | Effect::DeployToBattle { .. }
+        | Effect::AddDrawnDestinyToPower
+        | Effect::BattleModifier(_)
+        | Effect::LostByWeapon(_)
+        | Effect::ExcludedByWeapon(_)
+        | Effect::AddPower { .. }
+        | Effect::LoseForceFrom { .. }
+        | Effect::LoseForceStackHere { .. }
+        | Effect::CancelAndRedraw(_)
+        | Effect::DrawXChooseY { .. }
+        | Effect::Capture(_)
+        | Effect::Release(_)
+        | Effect::CaptureCard(_)
+        | Effect::CaptureAboard(_)
+        | Effect::ReleaseStarship(_)
+        | Effect::Steal(_)
+        | Effect::StealFrom(_)
+        | Effect::Explode
+        | Effect::CompleteJediTest
+        | Effect::MoveStacked { .. }
+        | Effect::AddDuelDestiny(_)
+        | Effect::DuelDraws
+        | Effect::AddToDestiny(_)
+        | Effect::Eat { .. }
+        | Effect::AddFerocity(..)
+        | Effect::DuelWon(_)
+        | Effect::ModifyUntil { .. }
+        | Effect::Flip(_)
+        | Effect::Peek { .. }
+        | Effect::BlowAway(_)
+        | Effect::BlownAwayOccurred(_)
+        | Effect::EpicDuel(_)
+        | Effect::Maintenance(_)
+        | Effect::DrawUpTo { .. }
+        | Effect::PlaceFromHand { .. }
+        | Effect::DoublePowerPresent { .. }
+        | Effect::DeploySite(_)
+        | Effect::MoveToBattle(_) => [&[], &[]],
     }
 }

@@ -91,8 +91,8 @@ pub struct State {
     pub force: [ForceCount; 2],
     /// Cards that have made their regular move this turn, in order.
     pub regular_moves: Vec<CardIx>,
-    /// Values game text set on cards (card, value name, value), latest last.
-    pub resets: Vec<(CardIx, String, i64)>,
+    /// Values game text set on cards, latest last.
+    pub resets: Vec<super::value_resets::SetValue>,
     /// Cards whose game text a card on table canceled, at the last check.
     pub text_canceled: Option<Vec<CardIx>>,
     /// When each card last came onto the table (a running count; board order at the
@@ -378,6 +378,11 @@ impl State {
         }
         if let Some(b) = &f.at_most
             && !self.within(c, b)
+        {
+            return false;
+        }
+        if let Some(b) = &f.at_least
+            && self.value(c, b.stat).is_none_or(|v| v < b.value)
         {
             return false;
         }

@@ -66,11 +66,14 @@ impl Engine {
         // Deploying from a deck or pile obeys the deployed card's normal timing: your
         // own deploy phase (AR Deploying/Playing From A Deck Or Pile: "from a place
         // other than your hand"; a card that lets you deploy from hand sets its own
-        // timing).
+        // timing). Text that names the moment it is used ("if opponent just deployed
+        // a planet site, deploy the related system from your Reserve Deck") is told
+        // otherwise: its trigger is its timing.
         let deploys = ab.effect.iter().any(|e| {
             matches!(e, super::model::Effect::DeployFrom { from, .. } if *from != super::model::PileName::Hand)
         });
         if deploys
+            && ab.responds_to.is_none()
             && self.phase != Phase::StartOfGame
             && (self.turn != p || self.phase != Phase::Deploy)
         {

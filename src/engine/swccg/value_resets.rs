@@ -14,16 +14,25 @@ pub const RESET: &str = "swccg.ar.reset";
 /// Every section this file cites.
 pub const IDS: &[&str] = &[CHOOSING_TARGETS, RESET];
 
-/// The value game text last set on card `c`'s `stat`, while the card stays on table.
-pub fn reset_of(st: &State, c: CardIx, stat: &str) -> Option<i64> {
-    if !st.on_table(c) {
-        return None;
-    }
+/// A value game text set on a card ("Target's power and forfeit = 0"): the card, the
+/// value's name, the number, and the card whose text set it. It is a reset (AR
+/// Reset), one of the card's modifiers in the order they occurred: the lowest of
+/// competing resets wins, and a value that may not be reduced keeps a reset that would
+/// lower it from applying (AR Reduce).
+#[derive(Debug, Clone)]
+pub struct SetValue {
+    pub card: CardIx,
+    pub stat: String,
+    pub to: i64,
+    pub by: String,
+}
+
+/// The values game text set on card `c`'s `stat`, in the order they were set, while
+/// the card stays on table.
+pub fn set_on<'a>(st: &'a State, c: CardIx, stat: &'a str) -> impl Iterator<Item = &'a SetValue> {
     st.resets
         .iter()
-        .rev()
-        .find(|(x, s, _)| *x == c && s == stat)
-        .map(|(_, _, v)| *v)
+        .filter(move |r| r.card == c && r.stat == stat && st.on_table(c))
 }
 
 impl Engine {
@@ -31,12 +40,20 @@ impl Engine {
     /// cards aboard it or on it keep their own values).
     pub(super) fn set_value(&mut self, ix: usize, card: CardRef, stats: Vec<String>, to: i64) {
         let me = self.stack[ix].actor;
+        let by = self.stack[ix]
+            .card
+            .map_or_else(|| self.stack[ix].label.clone(), |x| self.name(x));
         for c in self.card_refs(ix, &card) {
             if !self.st.on_table(c) {
                 continue;
             }
             for s in &stats {
-                self.st.resets.push((c, s.clone(), to));
+                self.st.resets.push(SetValue {
+                    card: c,
+                    stat: s.clone(),
+                    to,
+                    by: by.clone(),
+                });
             }
             let aboard: Vec<String> = self.st.cards_on(c).iter().map(|&x| self.name(x)).collect();
             let note = if aboard.is_empty() {
@@ -47,7 +64,11 @@ impl Engine {
             self.log(
                 actor(me),
                 Event::StateChange,
-                format!("{}'s {} = {to}{note}", self.name(c), stats.join(" and ")),
+                format!(
+                    "{by}: {}'s {} = {to}, a reset{note}",
+                    self.name(c),
+                    stats.join(" and ")
+                ),
                 &[RESET, CHOOSING_TARGETS],
             );
         }

@@ -1,0 +1,248 @@
+//! Conditions a card's own game text puts on its modifiers, and the cards that text
+//! names relative to itself, so a library card's text needs no scenario key:
+//! "when piloting Red 5", "if Han, Chewie or Lando piloting", "at same location as
+//! Han", "when at same site as Vader", "while Luke is not on Tatooine", "when in
+//! battle" (AR Prepositions; Present versus Present With; Participating In Battle -
+//! In A Battle Together), and "anything he pilots", "each Rebel present with her".
+
+use super::model::{CardType, Filter, LocKind, SectorKind, Side};
+use super::state::{CardIx, State, Zone};
+use serde::Deserialize;
+
+pub const PREPOSITIONS: &str = "swccg.ar.prepositions";
+pub const PRESENT_WITH: &str = "swccg.ar.present-versus-present-with";
+pub const IN_BATTLE_TOGETHER: &str = "swccg.ar.participating-in-battle-in-a-battle-together-in-battle-with-involved-in-the-same-battle";
+
+pub const INITIATE_THE_BATTLE: &str = "swccg.ar.initiate-the-battle";
+
+/// Every section this file cites.
+pub const IDS: &[&str] = &[
+    PREPOSITIONS,
+    PRESENT_WITH,
+    IN_BATTLE_TOGETHER,
+    INITIATE_THE_BATTLE,
+];
+
+/// The name a modifier's target uses for the starship or vehicle the card pilots
+/// ("adds 2 to maneuver of anything he pilots").
+pub const PILOTED: &str = "piloted";
+/// The name a modifier's target uses for each card its `each:` selects.
+pub const EACH: &str = "each";
+
+/// One condition on the card whose text it is (the source). Every key given must
+/// hold; a modifier's `when:` list holds when each of its conditions does.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cond {
+    /// The source pilots a starship or vehicle matching this ("when piloting Red 5").
+    #[serde(default)]
+    pub piloting: Option<Filter>,
+    /// A pilot matching this (owner seen from the source) is aboard the source, a
+    /// starship or vehicle ("if Han, Chewie or Lando piloting").
+    #[serde(default)]
+    pub piloted_by: Option<Filter>,
+    /// Another active card matching this is at the same location ("with Han"); in a
+    /// battle, for a number of destinies, it must participate too.
+    #[serde(default)]
+    pub with: Option<Filter>,
+    /// Another active card matching this is at the same site ("at same site as Vader").
+    #[serde(default)]
+    pub same_site_as: Option<Filter>,
+    /// The source is "on" this planet (present at a site or sector of it, or aboard a
+    /// craft present there); `not_on` for its negation.
+    #[serde(default)]
+    pub on: Option<String>,
+    #[serde(default)]
+    pub not_on: Option<String>,
+    /// The source is at a site of this system ("at a Death Star site").
+    #[serde(default)]
+    pub at_site_of: Option<String>,
+    /// The source is at a site that is not of this system ("at a site other than a
+    /// Hoth site").
+    #[serde(default)]
+    pub not_at_site_of: Option<String>,
+    /// The source is at a site ("in battles at same site").
+    #[serde(default)]
+    pub at_site: bool,
+    /// The source participates in a battle the opponent initiated ("when defending a
+    /// battle").
+    #[serde(default)]
+    pub defending: bool,
+    /// The source participates in the battle under way ("when in battle").
+    #[serde(default)]
+    pub in_battle: bool,
+}
+
+/// "Each Rebel present with her": the cards a modifier with target name `each`
+/// changes, seen from the source's owner.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Each {
+    pub filter: Filter,
+    /// Present with the source (AR Present versus Present With); otherwise at the
+    /// same location.
+    #[serde(default)]
+    pub present_with: bool,
+    /// The source itself may be one of them (default: only the other cards).
+    #[serde(default)]
+    pub itself: bool,
+}
+
+/// What a battle tells the conditions: the cards participating in it, and whether the
+/// value modified is a number of destinies (whose adders must participate: AR Battle
+/// Destiny - Modifying The Number Of Destinies).
+#[derive(Clone, Copy)]
+pub struct InBattle<'a> {
+    pub participants: &'a [CardIx],
+    pub destinies: bool,
+    /// The player who initiated the battle.
+    pub initiator: Side,
+}
+
+/// The starship or vehicle card `s` pilots, if any: `s` is a pilot aboard it.
+pub fn piloted_by(st: &State, s: CardIx) -> Option<CardIx> {
+    let Zone::On(h) = st.zone[s] else {
+        return None;
+    };
+    let craft = matches!(st.def(h).card_type, CardType::Starship | CardType::Vehicle);
+    (craft && st.active(s) && super::movement::is_pilot(st, s)).then_some(h)
+}
+
+/// Does the name `n` in the text of `s` mean card `c`?
+pub fn refers(st: &State, s: CardIx, n: &str, c: CardIx) -> bool {
+    match n {
+        "this" => s == c,
+        PILOTED => piloted_by(st, s) == Some(c),
+        _ => n == st.key(c),
+    }
+}
+
+/// The card the name `n` in the text of `s` means, if any (`each` means several:
+/// see [`each`]).
+pub fn resolve(st: &State, s: CardIx, n: &str) -> Option<CardIx> {
+    match n {
+        "this" => Some(s),
+        PILOTED => piloted_by(st, s),
+        EACH => None,
+        _ => st.find(n),
+    }
+}
+
+/// The cards `e` selects for the text of `s`, in scenario order.
+pub fn each(st: &State, s: CardIx, e: &Each) -> Vec<CardIx> {
+    let me = st.owner(s);
+    let mine = super::prepositions::present(st, s);
+    let here = st.location_of(s);
+    (0..st.cards.len())
+        .filter(|&c| (c != s || e.itself) && st.active(c) && st.matches(c, &e.filter, me))
+        .filter(|&c| {
+            if e.present_with {
+                mine.is_some() && super::prepositions::present(st, c) == mine
+            } else {
+                here.is_some() && st.location_of(c) == here
+            }
+        })
+        .collect()
+}
+
+/// Is card `c` "on" planet `p` (AR Prepositions: present at a site, cloud or Death
+/// Star II sector related to it, or aboard a craft present there)?
+fn on_planet(st: &State, c: CardIx, p: &str) -> bool {
+    let Some(l) = st.location_of(c) else {
+        return false;
+    };
+    let g = &st.locations[l].geo;
+    let surface = match g.kind {
+        Some(LocKind::Site) => true,
+        Some(LocKind::Sector) => g.sector != Some(SectorKind::Asteroid),
+        _ => false,
+    };
+    surface && super::prepositions::planet_title(st, l).is_some_and(|t| t.eq_ignore_ascii_case(p))
+}
+
+fn is_site(st: &State, l: usize) -> bool {
+    st.locations[l].geo.kind == Some(LocKind::Site)
+}
+
+/// Another active card matching `f` (seen from `s`'s owner) at the same location as
+/// `s`; `site`: that location is a site; `battle`: it participates too.
+fn with(st: &State, s: CardIx, f: &Filter, site: bool, battle: Option<&[CardIx]>) -> bool {
+    let Some(l) = st.location_of(s) else {
+        return false;
+    };
+    if site && !is_site(st, l) {
+        return false;
+    }
+    let me = st.owner(s);
+    (0..st.cards.len()).any(|c| {
+        c != s
+            && st.active(c)
+            && st.location_of(c) == Some(l)
+            && st.matches(c, f, me)
+            && battle.is_none_or(|b| b.contains(&c))
+    })
+}
+
+/// Does one condition hold for the text of `s`?
+fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
+    let me = st.owner(s);
+    if let Some(f) = &k.piloting
+        && !piloted_by(st, s).is_some_and(|h| st.matches(h, f, me))
+    {
+        return false;
+    }
+    if let Some(f) = &k.piloted_by
+        && !st
+            .cards_on(s)
+            .into_iter()
+            .any(|x| st.active(x) && super::movement::is_pilot(st, x) && st.matches(x, f, me))
+    {
+        return false;
+    }
+    let together = battle.filter(|b| b.destinies).map(|b| b.participants);
+    if let Some(f) = &k.with
+        && !with(st, s, f, false, together)
+    {
+        return false;
+    }
+    if let Some(f) = &k.same_site_as
+        && !with(st, s, f, true, together)
+    {
+        return false;
+    }
+    if k.on.as_deref().is_some_and(|p| !on_planet(st, s, p))
+        || k.not_on.as_deref().is_some_and(|p| on_planet(st, s, p))
+    {
+        return false;
+    }
+    let l = st.location_of(s);
+    if k.at_site && !l.is_some_and(|l| is_site(st, l)) {
+        return false;
+    }
+    let site_of = |sys: &str| {
+        l.is_some_and(|l| {
+            is_site(st, l)
+                && super::prepositions::planet_title(st, l)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(sys))
+        })
+    };
+    if k.at_site_of.as_deref().is_some_and(|x| !site_of(x)) {
+        return false;
+    }
+    if let Some(x) = &k.not_at_site_of
+        && (!l.is_some_and(|l| is_site(st, l)) || site_of(x))
+    {
+        return false;
+    }
+    let fights = battle.is_some_and(|b| b.participants.contains(&s));
+    if k.defending && !(fights && battle.is_some_and(|b| b.initiator != st.owner(s))) {
+        return false;
+    }
+    !k.in_battle || fights
+}
+
+/// Do all the conditions hold for the text of `s`? Outside a battle (`battle` none),
+/// "when in battle" never holds.
+pub fn holds(st: &State, s: CardIx, when: &[Cond], battle: Option<InBattle>) -> bool {
+    when.iter().all(|k| one(st, s, k, battle))
+}

@@ -1,0 +1,194 @@
+//! Players' words and the rulebooks' words, as reviewed data: one list for
+//! every game and one per game (`vocabulary/*.txt`). Each line is a class of
+//! members that mean the same at the table ("walk | landspeed | move"); any
+//! member also searches every other.
+
+use super::text;
+use crate::rulebook::Game;
+use std::sync::OnceLock;
+
+const COMMON: &str = include_str!("vocabulary/common.txt");
+const PER_GAME: [(Game, &str); 3] = [
+    (Game::Swccg, include_str!("vocabulary/swccg.txt")),
+    (Game::Destiny, include_str!("vocabulary/destiny.txt")),
+    (Game::Swtcg, include_str!("vocabulary/swtcg.txt")),
+];
+
+/// One class: its game (none for every game), and its members as stems (a
+/// word's stem, or a phrase of stems).
+#[derive(Debug)]
+pub struct Class {
+    pub game: Option<Game>,
+    pub members: Vec<Vec<String>>,
+}
+
+/// The classes of one list: a line's members split at "|", comments (`#`)
+/// and blank lines skipped.
+fn parse(list: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    list.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            l.split('|')
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .collect()
+        })
+}
+
+/// Every class of every list, stemmed once.
+pub fn classes() -> &'static [Class] {
+    static ALL: OnceLock<Vec<Class>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut analyzer = text::analyzer();
+        let lists = [(None, COMMON)]
+            .into_iter()
+            .chain(PER_GAME.map(|(g, l)| (Some(g), l)));
+        let mut out = Vec::new();
+        for (game, list) in lists {
+            for written in parse(list) {
+                let mut members: Vec<Vec<String>> = Vec::new();
+                for w in &written {
+                    let stems = text::stems(&mut analyzer, w);
+                    if !stems.is_empty() && !members.contains(&stems) {
+                        members.push(stems);
+                    }
+                }
+                out.push(Class { game, members });
+            }
+        }
+        out
+    })
+}
+
+/// The classes that apply to a question about `game` (every list's when the
+/// game is not known).
+pub fn for_game(game: Option<Game>) -> impl Iterator<Item = &'static Class> {
+    classes()
+        .iter()
+        .filter(move |c| c.game.is_none() || game.is_none() || c.game == game)
+}
+
+/// The other members of the classes holding the single stem `stem`.
+pub fn synonyms(stem: &str, game: Option<Game>) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for c in for_game(game) {
+        if !c.members.iter().any(|m| m.len() == 1 && m[0] == stem) {
+            continue;
+        }
+        for m in &c.members {
+            if !(out.contains(m) || m.len() == 1 && m[0] == stem) {
+                out.push(m.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Members of several words found in `stems` (a question's), longest first,
+/// without overlaps: each as its range of stems and the other members of its
+/// classes.
+pub fn phrases(
+    stems: &[&str],
+    game: Option<Game>,
+) -> Vec<(std::ops::Range<usize>, Vec<Vec<String>>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < stems.len() {
+        let fits = |m: &Vec<String>| {
+            m.len() > 1
+                && m.len() <= stems.len() - i
+                && m.iter().zip(&stems[i..]).all(|(a, b)| a == b)
+        };
+        let best = for_game(game)
+            .flat_map(|c| c.members.iter().filter(|m| fits(m)))
+            .map(Vec::len)
+            .max();
+        let Some(n) = best else {
+            i += 1;
+            continue;
+        };
+        let phrase: Vec<String> = stems[i..i + n].iter().map(|s| s.to_string()).collect();
+        let mut others: Vec<Vec<String>> = Vec::new();
+        for c in for_game(game).filter(|c| c.members.contains(&phrase)) {
+            for m in c.members.iter().filter(|m| **m != phrase) {
+                if !others.contains(m) {
+                    others.push(m.clone());
+                }
+            }
+        }
+        out.push((i..i + n, others));
+        i += n;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_class_has_two_members() {
+        for c in classes() {
+            assert!(c.members.len() >= 2, "{:?}: {:?}", c.game, c.members);
+        }
+        let lists = [COMMON].into_iter().chain(PER_GAME.map(|(_, l)| l));
+        let written: usize = lists.map(|l| parse(l).count()).sum();
+        assert_eq!(written, classes().len());
+    }
+
+    /// Each class holds a word or phrase the rulebooks use (its game's, or
+    /// any for the common list): players' words lead to the rulebooks' own.
+    #[test]
+    fn every_class_reaches_the_rulebook() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook");
+        let mut analyzer = text::analyzer();
+        let mut stems_of = |dir: &str| -> Vec<String> {
+            let mut all = Vec::new();
+            for f in crate::rulebook::markdown_files(&root.join(dir)).unwrap() {
+                let text = std::fs::read_to_string(f).unwrap();
+                all.extend(text::stems(&mut analyzer, &text));
+            }
+            all
+        };
+        let books: Vec<(Game, Vec<String>)> = Game::ALL.map(|g| (g, stems_of(g.as_str()))).into();
+        for c in classes() {
+            let holds = |book: &Vec<String>| {
+                c.members
+                    .iter()
+                    .any(|m| book.windows(m.len()).any(|w| w == m.as_slice()))
+            };
+            let found = books
+                .iter()
+                .filter(|(g, _)| c.game.is_none_or(|cg| cg == *g))
+                .any(|(_, book)| holds(book));
+            assert!(
+                found,
+                "{:?}: no member in the rulebook: {:?}",
+                c.game, c.members
+            );
+        }
+    }
+
+    #[test]
+    fn synonyms_are_symmetric() {
+        for c in classes() {
+            for m in c.members.iter().filter(|m| m.len() == 1) {
+                let found = synonyms(&m[0], c.game);
+                for o in c.members.iter().filter(|o| *o != m) {
+                    assert!(found.contains(o), "{:?} -> {o:?}", m);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn players_phrases_are_found_longest_first() {
+        let stems = ["what", "if", "my", "deck", "run", "out", "of", "card"];
+        let found = phrases(&stems, Some(Game::Swccg));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, 4..8);
+        assert!(found[0].1.contains(&vec!["empti".to_string()]));
+        assert!(phrases(&stems, Some(Game::Swtcg))[0].1.len() >= 2);
+    }
+}
