@@ -7,6 +7,8 @@ mod cli;
 mod deck;
 mod destiny;
 mod library;
+mod library_destiny;
+mod library_swtcg;
 mod lookup;
 mod rulebook;
 mod rulings;

@@ -390,6 +390,27 @@ impl Engine<'_> {
                 None => self.group_symbol(&dice)?,
             };
             symbol = Some(sym);
+            if i == 0 && d.step.to.len() > d.step.dice.len() {
+                let rule = match sym {
+                    Symbol::MeleeDamage => r::MELEE_DAMAGE,
+                    Symbol::RangedDamage => r::RANGED_DAMAGE,
+                    Symbol::Shield => r::SHIELD,
+                    _ => r::RESOLVE_DICE,
+                };
+                return rej(
+                    format!(
+                        "{} targets named for {} dice: a die's {} go to a single character and cannot be split among characters (name one target per die)",
+                        d.step.to.len(),
+                        d.step.dice.len(),
+                        if sym == Symbol::Shield {
+                            "shields"
+                        } else {
+                            "damage and effect"
+                        },
+                    ),
+                    rule,
+                );
+            }
             let target = d.step.to.get(i).cloned();
             let pos = self.queue.len() + 1;
             let t = format!("die {} enters the queue at position {pos}", names.join("+"));
@@ -568,6 +589,7 @@ impl Engine<'_> {
         use super::model::DamageKind;
         match sym {
             Symbol::MeleeDamage | Symbol::RangedDamage => {
+                let unblockable = self.die_unblockable(by, card, dice)?;
                 let t = self.die_target(by, target, false)?;
                 let kind = if sym == Symbol::MeleeDamage {
                     DamageKind::Melee
@@ -579,7 +601,7 @@ impl Engine<'_> {
                     Dmg {
                         amount: value,
                         kind: Some(kind),
-                        unblockable: false,
+                        unblockable,
                         by,
                         die: true,
                     },
@@ -627,11 +649,39 @@ impl Engine<'_> {
             }
             Symbol::Disrupt => self.lose(1 - by, value, r::DISRUPT),
             Symbol::Discard => self.discard_random(by, value, d, r::DISCARD)?,
-            Symbol::Focus if !self.turn_used => {
-                self.turn_used = true;
-                self.turn_dice(by, value, d, r::FOCUS)?;
+            Symbol::Focus => {
+                // Each focus die turns up to its value; several focus dice of one
+                // action share the decision's `turn:` choices in order.
+                let done = self.turned;
+                let take = d
+                    .step
+                    .turn
+                    .len()
+                    .saturating_sub(done)
+                    .min(value.max(0) as usize);
+                self.turned += take;
+                self.focus_groups += 1;
+                let mine: Vec<(String, String)> = d
+                    .step
+                    .turn
+                    .iter()
+                    .skip(done)
+                    .take(take)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                self.turn_these(by, &mine, r::FOCUS)?;
+                if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len()
+                {
+                    return rej(
+                        format!(
+                            "{} dice turned; the focus dice give at most {}",
+                            d.step.turn.len(),
+                            self.turned
+                        ),
+                        r::FOCUS,
+                    );
+                }
             }
-            Symbol::Focus => {}
             Symbol::Special => {
                 let specials: Vec<usize> = self.stat.defs[card]
                     .abilities
@@ -669,6 +719,54 @@ impl Engine<'_> {
             Symbol::Blank | Symbol::Any => return rej("blanks cannot be resolved", r::BLANK),
         }
         Ok(())
+    }
+
+    /// Whether the damage of a die group is unblockable: its base die's card
+    /// says so (every modifier added to it then deals unblockable damage too),
+    /// or a modifier's card says its die makes the dice it modifies unblockable.
+    fn die_unblockable(&mut self, by: Seat, base: Ix, dice: &[DieIx]) -> R<bool> {
+        use super::model::Unblockable;
+        if self.stat.defs[base].unblockable.is_some() {
+            self.log(
+                Actor::Player(by),
+                Event::Result,
+                format!("the damage of {}'s die is unblockable", self.key(base)),
+                &[r::UNBLOCKABLE_DAMAGE],
+            );
+            return Ok(true);
+        }
+        for &x in dice {
+            let card = self.st.dice[x].card;
+            match self.stat.defs[card].unblockable {
+                Some(Unblockable::Modified) if card != base => {
+                    self.log(
+                        Actor::Player(by),
+                        Event::Result,
+                        format!(
+                            "{}'s die makes the damage of the die it modifies unblockable",
+                            self.key(card)
+                        ),
+                        &[r::UNBLOCKABLE_DAMAGE],
+                    );
+                    return Ok(true);
+                }
+                Some(Unblockable::Die) if card != base => {
+                    let what = format!(
+                        "whether the damage of a die modified by {}'s die (\"damage dealt by this die is unblockable\") is unblockable",
+                        self.key(card)
+                    );
+                    self.trace.not_modelled(
+                        self.level,
+                        Actor::Player(by),
+                        what.clone(),
+                        &[r::UNBLOCKABLE_DAMAGE],
+                    );
+                    return Err(self.halt(End::NotModelled { what }));
+                }
+                _ => {}
+            }
+        }
+        Ok(false)
     }
 
     /// The character a die's damage or shields go to.

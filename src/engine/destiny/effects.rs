@@ -954,7 +954,23 @@ impl Engine<'_> {
                 rule,
             );
         }
-        for (id, face) in &d.step.turn {
+        let all: Vec<(String, String)> = d
+            .step
+            .turn
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        self.turn_these(by, &all, rule)
+    }
+
+    /// Turn each named die to the side named, each to a different side it has.
+    pub fn turn_these(
+        &mut self,
+        by: Seat,
+        turns: &[(String, String)],
+        rule: &'static str,
+    ) -> R<()> {
+        for (id, face) in turns {
             let Some(x) = self.stat.die(id) else {
                 return rej(format!("no die `{id}`"), rule);
             };

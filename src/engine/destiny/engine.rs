@@ -92,8 +92,11 @@ pub struct Engine<'a> {
     pub block: i64,
     /// An effect ended the action phase.
     pub end_phase: bool,
-    /// The action's `turn:` choices were used by a focus die.
-    pub turn_used: bool,
+    /// How many of the action's `turn:` choices its focus dice have used (each
+    /// focus die turns up to its value, taking the choices in die-ID order).
+    pub turned: usize,
+    /// Focus dice (or groups) of the action resolved so far.
+    pub focus_groups: usize,
     /// Cards whose text no field encodes, already reported as met in play or played.
     pub text_met: Vec<bool>,
 }
@@ -124,7 +127,8 @@ impl<'a> Engine<'a> {
             passes: 0,
             block: 0,
             end_phase: false,
-            turn_used: false,
+            turned: 0,
+            focus_groups: 0,
             text_met: Vec::new(),
         }
     }
@@ -143,7 +147,7 @@ impl<'a> Engine<'a> {
                 continue;
             }
             self.text_met[c] = true;
-            let what = format!("{}: \"{}\"", self.stat.defs[c].title, parts.join(" "));
+            let what = format!("{}: \"{}\"", self.stat.defs[c].described(), parts.join(" "));
             self.trace
                 .not_modelled(self.level, Actor::Rules, what, &[r::EFFECTS]);
         }
@@ -316,7 +320,8 @@ impl<'a> Engine<'a> {
     /// Carry out one action with everything it triggers; `None` if it was illegal and reversed.
     fn action(&mut self, p: Seat, d: &Scripted<Step>) -> R<Option<Took>> {
         let before = self.st.clone();
-        self.turn_used = false;
+        self.turned = 0;
+        self.focus_groups = 0;
         let label = self.describe(d);
         self.log(
             Actor::Player(p),

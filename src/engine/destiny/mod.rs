@@ -10,12 +10,14 @@
 //! - `effects`: the queue (first in, first out), "before"/"after"/replacement abilities,
 //!   damage, shields, defeat; `apply`: each effect.
 //! - `check`: board checks and the observable paths.
+//! - `library`: cards named from the library or the imported databases.
 
 mod actions;
 mod apply;
 mod check;
 pub mod effects;
 pub mod engine;
+pub mod library;
 pub mod model;
 pub mod rules;
 pub mod state;
@@ -67,6 +69,7 @@ impl GameRules for Destiny {
 pub fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
     let (stat, st) = setup(board);
     let mut e = engine::Engine::new(&stat, st, script.to_vec());
+    e.note_library();
     if board.check_team {
         for p in 0..2u8 {
             let t = team(board, p);

@@ -89,6 +89,10 @@ pub struct CardDef {
     /// Inherent die ability: this die's shields may be distributed among your characters.
     #[serde(default)]
     pub split_shields: bool,
+    /// "Damage dealt by this die is unblockable" (`die`), "… or by dice it
+    /// modifies" (`modified`).
+    #[serde(default)]
+    pub unblockable: Option<Unblockable>,
     /// Modify: the subtype of support this mod can be played on.
     #[serde(default)]
     pub modify: Option<String>,
@@ -101,6 +105,23 @@ pub struct CardDef {
     pub text: crate::engine::library::CardText,
     #[serde(default)]
     pub abilities: Vec<Ability>,
+    /// Where a named card came from (none for an inline definition).
+    #[serde(skip)]
+    pub origin: Option<crate::engine::library::Origin>,
+}
+
+/// The printed values a scenario may set on purpose on a named card (`stats:`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Printed {
+    #[serde(default)]
+    pub health: Option<i64>,
+    #[serde(default)]
+    pub cost: Option<i64>,
+    #[serde(default)]
+    pub points: Option<Vec<i64>>,
+    #[serde(default)]
+    pub die: Option<Vec<String>>,
 }
 
 impl CardDef {
@@ -116,6 +137,9 @@ impl CardDef {
         if self.split_shields {
             out.push("split_shields");
         }
+        if self.unblockable.is_some() {
+            out.push("unblockable");
+        }
         if self.only.is_some() {
             out.push("only");
         }
@@ -124,6 +148,16 @@ impl CardDef {
         }
         out
     }
+}
+
+/// Which damage of a card's die is unblockable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unblockable {
+    /// Damage dealt by this die (and every modifier added to it).
+    Die,
+    /// Damage dealt by this die or by dice it modifies.
+    Modified,
 }
 
 /// A play restriction: the character an upgrade goes on (or the player) must match.
@@ -597,7 +631,8 @@ pub enum PhaseName {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
-    #[serde(default, deserialize_with = "crate::yaml::unique")]
+    /// The cards, by key: inline definitions or named library cards.
+    #[serde(default, deserialize_with = "crate::engine::library::cards")]
     pub cards: BTreeMap<String, Spanned<CardDef>>,
     #[serde(default)]
     pub battlefield: Option<BattlefieldDef>,

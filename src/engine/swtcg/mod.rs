@@ -16,6 +16,7 @@
 //! - `control`: control gained and returned, two unique cards of one name.
 //! - `setup`: the side bid and setup builds.
 //! - `rules`: every section ID cited.
+//! - `library`: cards named from the library or the imported databases.
 
 mod attack;
 mod build;
@@ -25,6 +26,7 @@ mod damage;
 mod disrupt;
 pub mod effects;
 pub mod engine;
+pub mod library;
 pub mod model;
 pub mod rules;
 mod setup;
@@ -84,6 +86,7 @@ impl GameRules for Swtcg {
 pub fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
     let st = state::setup(board);
     let mut e = engine::Engine::new(st, script);
+    e.note_library();
     let players = Swtcg::players(board);
     if board.side_bid.is_some() {
         e.names = ["player1", "player2"];
@@ -139,7 +142,11 @@ fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engin
             continue;
         }
         if let Some(t) = e.st.top_def(p).unmodelled_text().first() {
-            let what = format!("{}: \"{t}\"", e.st.label(p));
+            let who = match e.st.top_def(p).reference() {
+                Some(r) => format!("{} ({r})", e.st.label(p)),
+                None => e.st.label(p),
+            };
+            let what = format!("{who}: \"{t}\"");
             return e.not_modelled(what, &[rules::EFFECTS]);
         }
     }

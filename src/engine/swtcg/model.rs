@@ -116,8 +116,8 @@ pub struct Board {
     pub arena: Option<Arena>,
     #[serde(default)]
     pub format: Format,
-    /// The cards, by id.
-    #[serde(default, deserialize_with = "crate::yaml::unique")]
+    /// The cards, by id: inline definitions or named library cards.
+    #[serde(default, deserialize_with = "crate::engine::library::cards")]
     pub cards: BTreeMap<String, Spanned<CardDef>>,
     #[serde(default)]
     pub dark: PlayerBoard,
@@ -307,6 +307,23 @@ pub struct CardDef {
     /// (`by:`) or that it is `not_modelled:`; a plain string is wholly not modelled.
     #[serde(default)]
     pub text: crate::engine::library::CardText,
+    /// Where a named card came from (none for an inline definition).
+    #[serde(skip)]
+    pub origin: Option<crate::engine::library::Origin>,
+}
+
+/// The printed values a scenario may set on purpose on a named card (`stats:`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Printed {
+    #[serde(default)]
+    pub cost: Option<i64>,
+    #[serde(default)]
+    pub speed: Option<i64>,
+    #[serde(default)]
+    pub power: Option<i64>,
+    #[serde(default)]
+    pub health: Option<i64>,
 }
 
 impl CardDef {
