@@ -12,9 +12,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
-    let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
-    let s = scenario::load(&args.file, ids)?;
+    let ids = ctx.section_ids()?;
+    let s = scenario::load(&args.file, Some(&*ids))?;
     let report = scenario::run(&s);
     if ctx.json {
         out(&trace::json(&report))?;

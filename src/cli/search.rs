@@ -62,7 +62,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {
-        super::out(&render::search::text(&hits, ctx.style.color))?;
+        super::out(&render::search::text(&hits, &ctx.style))?;
     }
     if hits.is_empty() {
         let scope = match (q.game, q.kind) {
