@@ -5,6 +5,7 @@ mod util;
 mod cards;
 mod cli;
 mod destiny;
+mod faults;
 mod rulebook;
 mod scenarios;
 mod search;
