@@ -99,7 +99,8 @@ pub fn wrap_hanging(text: &str, width: usize, first: &str, rest: &str) -> String
             .initial_indent(indent)
             .subsequent_indent(rest)
             .break_words(false)
-            .word_separator(textwrap::WordSeparator::AsciiSpace);
+            .word_separator(textwrap::WordSeparator::AsciiSpace)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
         out.extend(
             textwrap::wrap(para, options)
                 .into_iter()
