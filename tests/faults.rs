@@ -142,10 +142,7 @@ fn the_same_database_under_another_name_replaces_it() {
     );
     let o = sj(t.path(), &["cards", "import", s(&copy)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert_eq!(
-        stored(t.path()),
-        [("swccg-swccg-light.json".to_string(), 18)]
-    );
+    assert_eq!(stored(t.path()), [("swccg-light.json".to_string(), 18)]);
     let o = sj(t.path(), &["card", "Qui-Gon Jinn's Lightsaber"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(!stdout(&o).contains('@'), "{}", stdout(&o));
