@@ -79,7 +79,7 @@ fn damage(en: &mut Engine, a: Amount, to: Target, unblockable: bool, ctx: &mut C
         let d = Dmg {
             amount: n,
             kind: None,
-            unblockable: unblockable,
+            unblockable,
             by,
             die: false,
         };
@@ -268,7 +268,7 @@ fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
     let f = super::model::DieFilter {
-        whose: whose,
+        whose,
         ..Default::default()
     };
     let mut xs = Vec::new();
