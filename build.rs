@@ -1,5 +1,7 @@
 //! Embeds `rulebook/` in the binary: writes `$OUT_DIR/rulebook_files.rs` with every
-//! file under it (relative path, bytes) and a fingerprint of their contents.
+//! file under it (relative path, bytes), a fingerprint of their contents, and the
+//! section IDs a scenario's `source:` may name (`ids.txt` less the renamed IDs of
+//! `aliases.txt`), so that checking a scenario parses no rulebook.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -18,13 +20,7 @@ fn main() {
     let mut files = Vec::new();
     walk(&root, &mut files);
     files.sort();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for b in bytes {
-            hash ^= u64::from(*b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
+    let mut hash = xxhash_rust::xxh3::Xxh3::new();
     let mut list = String::new();
     for path in &files {
         let rel = path
@@ -33,10 +29,10 @@ fn main() {
             .to_string_lossy()
             .replace('\\', "/");
         let bytes = std::fs::read(path).expect("read rulebook file");
-        feed(rel.as_bytes());
-        feed(&[0]);
-        feed(&(bytes.len() as u64).to_le_bytes());
-        feed(&bytes);
+        hash.update(rel.as_bytes());
+        hash.update(&[0]);
+        hash.update(&(bytes.len() as u64).to_le_bytes());
+        hash.update(&bytes);
         let _ = writeln!(
             list,
             "    ({rel:?}, include_bytes!({:?})),",
@@ -47,7 +43,11 @@ fn main() {
         "/// Every file of `rulebook/`: path relative to it (with `/`), and contents.\n\
          pub static FILES: &[(&str, &[u8])] = &[\n{list}];\n\
          /// Fingerprint of the paths and contents of [`FILES`].\n\
-         pub const FINGERPRINT: &str = \"{hash:016x}\";\n"
+         pub const FINGERPRINT: &str = \"{:016x}\";\n\
+         /// Every current section ID, sorted.\n\
+         pub static SECTION_IDS: &[&str] = &{:?};\n",
+        hash.digest(),
+        section_ids(&root)
     );
     let out =
         PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("rulebook_files.rs");
@@ -86,21 +86,44 @@ fn embed_library() {
     std::fs::write(out, code).expect("write library_files.rs");
 }
 
-/// Every regular file under `dir`, recursively; hidden files and editor leftovers skipped.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
+/// The IDs of `ids.txt` less those `aliases.txt` renames (`old -> new`), sorted.
+fn section_ids(root: &Path) -> Vec<String> {
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap_or_default();
+    let (ids, aliases) = (read("ids.txt"), read("aliases.txt"));
+    let listed = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
     };
-    for entry in rd.flatten() {
-        let p = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name.ends_with(".tmp") || name.ends_with('~') {
-            continue;
-        }
-        match entry.file_type() {
-            Ok(t) if t.is_dir() => walk(&p, out),
-            Ok(t) if t.is_file() => out.push(p),
-            _ => {}
+    let renamed: Vec<String> = listed(&aliases)
+        .iter()
+        .filter_map(|l| l.split_once("->").map(|(old, _)| old.trim().to_string()))
+        .collect();
+    let mut ids: Vec<String> = listed(&ids)
+        .into_iter()
+        .filter(|id| !renamed.contains(id))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// Every regular file under `dir`, recursively; hidden files and folders and
+/// editor leftovers skipped, symbolic links not followed.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let skipped = |e: &walkdir::DirEntry| {
+        let name = e.file_name().to_string_lossy();
+        e.depth() > 0 && (name.starts_with('.') || name.ends_with(".tmp") || name.ends_with('~'))
+    };
+    for entry in walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_entry(|e| !skipped(e))
+        .flatten()
+    {
+        if entry.file_type().is_file() {
+            out.push(entry.into_path());
         }
     }
 }

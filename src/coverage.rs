@@ -180,35 +180,16 @@ fn first_words(text: &str, n: usize) -> String {
     s
 }
 
-/// Scenario files (`*.yaml`) under `paths`, sorted.
+/// Scenario files (`*.yaml`, `*.yml`) under `paths`, sorted.
 pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut todo: Vec<PathBuf> = paths.to_vec();
-    while let Some(p) = todo.pop() {
-        let meta = std::fs::metadata(&p).map_err(|e| Error::io(&p, e))?;
-        if meta.is_dir() {
-            let rd = std::fs::read_dir(&p).map_err(|e| Error::io(&p, e))?;
-            for entry in rd {
-                let entry = entry.map_err(|e| Error::io(&p, e))?;
-                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-                let path = entry.path();
-                if is_dir || path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                    todo.push(path);
-                }
-            }
-        } else if meta.is_file() {
-            out.push(p);
-        }
-    }
-    out.sort();
-    Ok(out)
+    crate::scenario::find_files(paths)
 }
 
 /// Read `game` and `source` (a string or a list of strings) of each scenario file.
 pub fn scenario_sources(files: &[PathBuf]) -> Result<Vec<ScenarioSource>> {
     let mut out = Vec::new();
     for f in files {
-        let crate::yaml::Json(v) = crate::yaml::load_file(f)?;
+        let v: serde_json::Value = crate::yaml::load_file(f)?;
         let sources = match v.get("source") {
             Some(serde_json::Value::String(s)) => vec![s.trim().to_string()],
             Some(serde_json::Value::Array(a)) => a

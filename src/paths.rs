@@ -19,6 +19,10 @@ pub mod embedded {
     include!(concat!(env!("OUT_DIR"), "/rulebook_files.rs"));
 }
 
+/// The fingerprint of the built-in rulebook's paths and contents, worked out when
+/// the binary was built: the built-in rulebook is never hashed at run time.
+pub const RULEBOOK_FINGERPRINT: &str = embedded::FINGERPRINT;
+
 #[derive(Debug, Clone)]
 pub struct Paths {
     /// The rulebook folder of Markdown sources (the unpacked built-in copy by default).
@@ -40,7 +44,7 @@ impl Paths {
         let cache = default_cache_dir();
         let (rulebook, default_index) = match rulebook {
             Some(dir) => {
-                let key = fnv(absolute(&dir).to_string_lossy().as_bytes());
+                let key = xxhash_rust::xxh3::xxh3_64(absolute(&dir).to_string_lossy().as_bytes());
                 (dir, cache.join(format!("index-{key:016x}")))
             }
             None => (
@@ -56,18 +60,20 @@ impl Paths {
     }
 }
 
+impl Paths {
+    /// [`RULEBOOK_FINGERPRINT`] when `rulebook` is the built-in rulebook's unpacked
+    /// copy, `None` for a rulebook on disk (whose files must be hashed).
+    pub fn builtin_fingerprint(&self) -> Option<&'static str> {
+        let unpacked = default_cache_dir()
+            .join("rulebook")
+            .join(RULEBOOK_FINGERPRINT);
+        (self.rulebook == unpacked).then_some(RULEBOOK_FINGERPRINT)
+    }
+}
+
 /// `path` made absolute against the current directory (not resolving links).
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 /// The built-in rulebook as a folder: `<parent>/<fingerprint>/`, written on first use
@@ -204,6 +210,47 @@ pub fn read_regular_file(path: &Path, limit: u64, folder_msg: &str) -> Result<Ve
         return Err(too_big(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// The files under `roots` whose extension is one of `exts`, sorted: the one way
+/// the crate walks folders. A root that is a file is taken as it is. Folders are
+/// walked recursively; symbolic links to folders are not followed (a link to `.`
+/// would loop), and hidden entries (names starting with `.`) are skipped. Any
+/// other entry with a matching extension is listed, so that a link, FIFO or
+/// folder named like a data file is reported when read, never skipped silently.
+pub fn files_under(roots: &[PathBuf], exts: &[&str]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for root in roots {
+        if !root.is_dir() {
+            if !root.exists() {
+                return Err(Error::Usage(format!(
+                    "{}: no such file or directory",
+                    root.display()
+                )));
+            }
+            out.push(root.clone());
+            continue;
+        }
+        let walk = walkdir::WalkDir::new(root)
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        for entry in walk {
+            let entry = entry.map_err(|e| {
+                let path = e.path().unwrap_or(root).to_path_buf();
+                Error::io(path, e.into())
+            })?;
+            let wanted = entry
+                .path()
+                .extension()
+                .is_some_and(|x| exts.iter().any(|e| x == *e));
+            if wanted && !entry.file_type().is_dir() {
+                out.push(entry.into_path());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
 }
 
 #[cfg(test)]

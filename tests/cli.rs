@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Run `cmd` with stdin closed; kill it and fail the test after `secs` seconds.
-fn run_within(mut cmd: Command, secs: u64) -> Output {
+pub(crate) fn run_within(mut cmd: Command, secs: u64) -> Output {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -48,7 +48,7 @@ fn run_within(mut cmd: Command, secs: u64) -> Output {
 }
 
 /// `swjudge ARGS…` with a private index and data dir under `tmp`, within 60 s.
-fn sj(tmp: &Path, args: &[&str]) -> Output {
+pub(crate) fn sj(tmp: &Path, args: &[&str]) -> Output {
     let mut c = swjudge(tmp);
     c.args(args);
     run_within(c, 60)
@@ -57,7 +57,7 @@ fn sj(tmp: &Path, args: &[&str]) -> Output {
 /// Exit code 2, exactly one stderr line starting "swjudge: " and containing
 /// `needle`, no panic.
 #[track_caller]
-fn assert_error(o: &Output, needle: &str) {
+pub(crate) fn assert_error(o: &Output, needle: &str) {
     let err = stderr(o);
     assert_eq!(code(o), 2, "exit code; stderr: {err}");
     assert!(!err.contains("panicked"), "panic: {err}");
@@ -66,13 +66,13 @@ fn assert_error(o: &Output, needle: &str) {
     assert!(err.contains(needle), "expected {needle:?} in {err:?}");
 }
 
-fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+pub(crate) fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, bytes).expect("write fixture");
     p
 }
 
-fn good_scenario() -> Vec<u8> {
+pub(crate) fn good_scenario() -> Vec<u8> {
     std::fs::read(root().join("scenarios/swccg/limits/one-rule-examples.yaml"))
         .expect("the One Rule scenario exists")
 }
@@ -84,7 +84,7 @@ fn mkfifo(p: &Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().expect("UTF-8 temp path")
 }
 

@@ -6,6 +6,7 @@ mod cards;
 mod cli;
 mod deck;
 mod destiny;
+mod faults;
 mod library;
 mod library_destiny;
 mod library_swtcg;

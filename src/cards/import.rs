@@ -4,15 +4,22 @@
 //! - Every file is parsed before anything is written: a malformed file fails the
 //!   whole import (naming file and line:column) and leaves stored data untouched.
 //! - Each stored file is written to a temporary file and renamed into place.
-//! - Re-importing a file replaces its stored records (same name → same target).
+//! - A database is known by its content, not its file name: importing a file
+//!   whose cards are mostly those of a stored file (the same format, most card
+//!   IDs shared) replaces that file, under whatever name it is imported; any
+//!   other file replaces the stored file of its own name.
 //! - A bad card record is rejected with its ID and the rest import, unless
-//!   `strict`, where any rejected record fails the import.
+//!   `strict`, where any rejected record fails the import. A file with rejected
+//!   records never replaces a stored copy that holds more cards: a damaged or
+//!   truncated file cannot shrink what is already imported.
 
 use super::{SourceFile, destiny, swccg, swtcg};
 use crate::error::{Error, Result};
 use serde::Serialize;
 use serde_json::Value;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -162,7 +169,7 @@ fn parse_content(path: &Path) -> Result<Parsed> {
         .find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
     let is_json = ext == "json" || first.is_some_and(|b| b"{[".contains(&b));
     if !is_json {
-        let text = String::from_utf8_lossy(&bytes);
+        let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
         if ext == "txt" || ext == "tsv" || swtcg::looks_like(&text) {
             if !swtcg::looks_like(&text) {
                 return Err(Error::Input(format!(
@@ -186,8 +193,7 @@ fn parse_content(path: &Path) -> Result<Parsed> {
             "{shown}: unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)"
         )));
     }
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| Error::Input(format!("{shown}: not UTF-8 text ({e})")))?;
+    let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
     let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
         Error::Input(format!(
             "{shown}:{}:{}: malformed JSON: {}",
@@ -259,26 +265,17 @@ pub fn target(data_dir: &Path, format: Format, path: &Path) -> PathBuf {
     data_dir.join("cards").join(format!("{name}.json"))
 }
 
-/// Write `value` to `dest` atomically: a temporary file in the same folder, then rename.
+/// Write `bytes` to `dest` atomically: a temporary file in the same folder, then rename.
 pub fn write_atomic(dest: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = write_temp(dest, bytes)?;
-    commit(&tmp, dest)
+    stage(dest, bytes)?
+        .persist(dest)
+        .map_err(|e| Error::io(dest, e.error))?;
+    Ok(())
 }
 
-/// The temporary file beside `dest` that [`write_temp`] writes.
-fn temp_path(dest: &Path) -> PathBuf {
-    let dir = dest.parent().unwrap_or(Path::new("."));
-    dir.join(format!(
-        ".{}.tmp-{}",
-        dest.file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        std::process::id()
-    ))
-}
-
-/// Write `bytes` to the temporary file beside `dest` (removed again on failure).
-fn write_temp(dest: &Path, bytes: &[u8]) -> Result<PathBuf> {
+/// `bytes` written to a temporary file beside `dest`, for
+/// [`NamedTempFile::persist`] to rename into place; dropped, it is removed.
+fn stage(dest: &Path, bytes: &[u8]) -> Result<NamedTempFile> {
     let dir = dest.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     if dest.is_dir() {
@@ -287,20 +284,10 @@ fn write_temp(dest: &Path, bytes: &[u8]) -> Result<PathBuf> {
             dest.display()
         )));
     }
-    let tmp = temp_path(dest);
-    if let Err(e) = std::fs::write(&tmp, bytes) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(&tmp, e));
-    }
+    let mut tmp = NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes)
+        .map_err(|e| Error::io(tmp.path().to_path_buf(), e))?;
     Ok(tmp)
-}
-
-/// Rename a temporary file into place (removing it on failure).
-fn commit(tmp: &Path, dest: &Path) -> Result<()> {
-    std::fs::rename(tmp, dest).map_err(|e| {
-        let _ = std::fs::remove_file(tmp);
-        Error::io(dest, e)
-    })
 }
 
 /// Import `files` into `data_dir`. Parses all first; writes only if all parse
@@ -330,10 +317,15 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
             )));
         }
     }
-    // Two inputs that would land in the same stored file would overwrite each other.
+    let stored = stored_databases(data_dir);
     let mut targets: Vec<PathBuf> = Vec::new();
+    let mut superseded: Vec<PathBuf> = Vec::new();
     for p in &parsed {
-        let t = target(data_dir, p.format, &p.path);
+        let same: Vec<&StoredDb> = stored.iter().filter(|d| d.is_same_database(p)).collect();
+        let t = same
+            .first()
+            .map_or_else(|| target(data_dir, p.format, &p.path), |d| d.path.clone());
+        // Two inputs that would land in the same stored file would overwrite each other.
         if targets.contains(&t) {
             return Err(Error::Usage(format!(
                 "{} and another file both import as {}; import them separately",
@@ -341,34 +333,38 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
                 t.display()
             )));
         }
+        if let Some(old) = stored.iter().find(|d| d.path == t)
+            && !p.rejected.is_empty()
+            && old.ids.len() > p.source.cards.len()
+        {
+            return Err(Error::Input(format!(
+                "{}: {} record(s) rejected, and its {} cards would replace the {} of {}; nothing imported",
+                p.path.display(),
+                p.rejected.len(),
+                p.source.cards.len(),
+                old.ids.len(),
+                t.display()
+            )));
+        }
+        superseded.extend(same.iter().skip(1).map(|d| d.path.clone()));
         targets.push(t);
     }
     // Write every file to a temporary file first, so a failure (a full disk, a
     // folder in the way) leaves the stored data as it was; then rename them all.
-    let mut staged: Vec<PathBuf> = Vec::with_capacity(parsed.len());
-    for (p, t) in parsed.iter().zip(&targets) {
-        let res = super::formats::stored_json(p).and_then(|bytes| write_temp(t, &bytes));
-        match res {
-            Ok(tmp) => staged.push(tmp),
-            Err(e) => {
-                for tmp in &staged {
-                    let _ = std::fs::remove_file(tmp);
-                }
-                return Err(e);
-            }
-        }
-    }
+    // A temporary file not renamed is removed when dropped.
+    let staged = parsed
+        .iter()
+        .zip(&targets)
+        .map(|(p, t)| {
+            let bytes = super::formats::stored_json(p)?;
+            stage(t, &bytes)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Copies of one database stored before identity came from content.
+    superseded.retain(|p| !targets.contains(p));
     let mut reports = Vec::with_capacity(parsed.len());
-    let mut pending = staged.iter();
-    for (p, t) in parsed.into_iter().zip(targets) {
-        if let Some(tmp) = pending.next()
-            && let Err(e) = commit(tmp, &t)
-        {
-            for rest in pending {
-                let _ = std::fs::remove_file(rest);
-            }
-            return Err(e);
-        }
+    for ((p, t), tmp) in parsed.into_iter().zip(targets).zip(staged) {
+        tmp.persist(&t).map_err(|e| Error::io(&t, e.error))?;
         reports.push(FileReport {
             file: p.path.display().to_string(),
             format: p.format,
@@ -377,7 +373,69 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
             stored_as: t,
         });
     }
+    for old in &superseded {
+        match std::fs::remove_file(old) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(old, e)),
+            _ => {}
+        }
+    }
     Ok(reports)
+}
+
+/// A stored card file, known by its format and card IDs.
+struct StoredDb {
+    path: PathBuf,
+    format: String,
+    ids: Vec<String>,
+}
+
+impl StoredDb {
+    /// Whether `p` is this database (perhaps another version of it): the same
+    /// format, and more than half of the smaller one's card IDs in both.
+    fn is_same_database(&self, p: &Parsed) -> bool {
+        if self.format != p.format.as_str() {
+            return false;
+        }
+        let shared = p
+            .source
+            .cards
+            .iter()
+            .filter(|c| self.ids.binary_search(&c.id).is_ok())
+            .count();
+        let smaller = self.ids.len().min(p.source.cards.len());
+        smaller > 0 && shared * 2 > smaller
+    }
+}
+
+/// The card files stored under `<data_dir>/cards/`, read for their identity;
+/// a file that cannot be read has none, and is replaced only by name.
+fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        format: String,
+        cards: Vec<Id>,
+    }
+    let Ok(files) = crate::paths::files_under(&[data_dir.join("cards")], &["json"]) else {
+        return Vec::new();
+    };
+    files
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = read_card_file(&path).ok()?;
+            let s: Stored = serde_json::from_slice(&bytes).ok()?;
+            let mut ids: Vec<String> = s.cards.into_iter().map(|c| c.id).collect();
+            ids.sort_unstable();
+            Some(StoredDb {
+                path,
+                format: s.format,
+                ids,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -140,7 +140,8 @@ pub fn parse(text: &str, path_display: &str, file: &str) -> Result<(Vec<Card>, V
         let label = get("Name")
             .map(|n| format!("line {lineno} ({n})"))
             .unwrap_or_else(|| format!("line {lineno}"));
-        if row.len() > header.len() {
+        // A row cut short (a truncated file) or run on is never read by guess.
+        if row.len() != header.len() {
             rejected.push(Rejected {
                 id: label,
                 reason: format!("{} columns, header has {}", row.len(), header.len()),

@@ -60,17 +60,17 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         )
         .into());
     }
-    if !has_title_words(&query) {
-        return Err(swjudge::Error::Usage(format!(
-            "card name \"{}\" has no letters or digits outside a version marker such as (V)",
-            query.trim()
-        ))
-        .into());
-    }
     if query.chars().count() > MAX_NAME_CHARS {
         return Err(swjudge::Error::Usage(format!(
             "card name is {} characters long; the limit is {MAX_NAME_CHARS}",
             query.chars().count()
+        ))
+        .into());
+    }
+    if !has_title_words(&query) {
+        return Err(swjudge::Error::Usage(format!(
+            "card name \"{}\" has no letters or digits outside a version marker such as (V)",
+            query.trim()
         ))
         .into());
     }

@@ -12,10 +12,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
-    let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
+    let ids = ctx.section_ids()?;
     super::name_imported_cards(&ctx.paths);
-    let s = scenario::load(&args.file, ids)?;
+    let s = scenario::load(&args.file, Some(&*ids))?;
     let report = scenario::run(&s);
     if ctx.json {
         out(&trace::json(&report))?;

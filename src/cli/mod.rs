@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use swjudge::paths::Paths;
 use swjudge::render::Style;
+use swjudge::scenario::{BuiltinIds, SectionIds};
 
 /// Judge and rules-lookup assistant for the Star Wars CCG, Star Wars: Destiny
 /// and the Star Wars Trading Card Game.
@@ -118,6 +119,18 @@ pub struct Ctx {
     pub rulebook_dir: Option<PathBuf>,
     /// Colour and width for text output.
     pub style: Style,
+}
+
+impl Ctx {
+    /// What a scenario's `source:` is checked against: the built-in rulebook's
+    /// section IDs (compiled in, nothing parsed), or the sections of the
+    /// `--rulebook` folder, which must then load.
+    pub fn section_ids(&self) -> Result<Box<dyn SectionIds>, Failure> {
+        Ok(match self.rulebook_dir {
+            None => Box::new(BuiltinIds),
+            Some(_) => Box::new(swjudge::rulebook::Corpus::load(&self.paths.rulebook)?),
+        })
+    }
 }
 
 /// Whether stdout gets colour: `--color`, then `NO_COLOR` (any non-empty value
@@ -226,16 +239,7 @@ pub fn run(cli: Cli) -> CliResult {
 /// Whether anything was written to stdout (so an error adds no second JSON document).
 static WROTE: AtomicBool = AtomicBool::new(false);
 
-/// `text` with control characters escaped (`\n`, `\u{1b}`, …), tabs kept.
-pub fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\t' => c.to_string(),
-            c if c.is_control() => c.escape_default().to_string(),
-            c => c.to_string(),
-        })
-        .collect()
-}
+pub use swjudge::render::one_line;
 
 fn dispatch(cli: Cli) -> CliResult {
     let ctx = Ctx {

@@ -95,7 +95,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {
-        let text = render::search::text(&hits, ctx.style.color);
+        let text = render::search::text(&hits, &ctx.style);
         super::out(&fit(&text, ctx.style.width))?;
     }
     if hits.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::{CliResult, Ctx, Outcome, out};
 use std::path::PathBuf;
-use swjudge::render::trace::{self, TestLine, TestSummary};
+use swjudge::render::trace::{self, LineVerdict, TestLine, TestSummary};
 use swjudge::scenario;
 
 #[derive(Debug, clap::Args)]
@@ -42,8 +42,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         ));
         return Ok(Outcome::NotFound);
     }
-    let corpus = swjudge::rulebook::Corpus::load(&ctx.paths.rulebook).ok();
-    let ids = corpus.as_ref().map(|c| c as &dyn scenario::SectionIds);
+    let ids = ctx.section_ids()?;
     super::name_imported_cards(&ctx.paths);
     let mut summary = TestSummary {
         passed: 0,
@@ -52,7 +51,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     };
     let mut invalid = false;
     // Each report is reduced to its line on the thread that ran it.
-    let lines = scenario::run_files_with(&files, ids, |f, result| {
+    let lines = scenario::run_files_with(&files, Some(&*ids), |f, result| {
         let name = f.display().to_string();
         match result {
             Ok(report) => TestLine::from_report(&name, &report),
@@ -60,17 +59,17 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
                 file: name,
                 game: String::new(),
                 source: None,
-                verdict: "invalid".into(),
+                verdict: LineVerdict::Invalid,
                 problems: vec![e.to_string()],
             },
         }
     });
     for line in lines {
-        invalid |= line.verdict == "invalid";
-        if line.verdict == "pass" {
-            summary.passed += 1;
-        } else {
+        invalid |= line.verdict == LineVerdict::Invalid;
+        if line.failed() {
             summary.failed += 1;
+        } else {
+            summary.passed += 1;
         }
         summary.scenarios.push(line);
     }
@@ -83,7 +82,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         let n = summary
             .scenarios
             .iter()
-            .filter(|l| l.verdict == "invalid")
+            .filter(|l| l.verdict == LineVerdict::Invalid)
             .count();
         return Err(super::Failure::Error(swjudge::Error::Input(format!(
             "{n} scenario file{} invalid (counted as failed)",

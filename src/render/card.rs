@@ -1,6 +1,6 @@
 //! Rendering for `card` and `cards import` output (text and JSON from one structure).
 
-use super::{Style, wrap, wrap_hanging};
+use super::{Style, one_line, wrap, wrap_hanging};
 use crate::cards::import::FileReport;
 use crate::cards::markup::{self, Emphasis};
 use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats, Status};
@@ -258,7 +258,7 @@ pub fn text(r: &CardReport, style: &Style) -> String {
     if !r.by_game.is_empty() {
         out.push_str(&format!(
             "\"{}\" names cards in {} games:\n",
-            r.query,
+            one_line(&r.query),
             r.by_game.len()
         ));
         for g in &r.by_game {
@@ -277,12 +277,12 @@ pub fn text(r: &CardReport, style: &Style) -> String {
         return out;
     }
     if r.matches.is_empty() {
-        out.push_str(&format!("no card matches \"{}\"\n", r.query));
+        out.push_str(&format!("no card matches \"{}\"\n", one_line(&r.query)));
         return out;
     }
     out.push_str(&format!(
         "\"{}\" could mean several cards; which one?\n",
-        r.query
+        one_line(&r.query)
     ));
     out.push_str(&candidates(&r.matches, style));
     out.push_str(

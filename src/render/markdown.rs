@@ -178,16 +178,8 @@ impl Renderer<'_> {
 
     /// Emit the escape sequence for the current bold/italic state.
     fn sgr(&mut self) {
-        if !self.style.color {
-            return;
-        }
-        self.cur.push_str("\x1b[0m");
-        if self.bold > 0 {
-            self.cur.push_str("\x1b[1m");
-        }
-        if self.italic > 0 {
-            self.cur.push_str("\x1b[3m");
-        }
+        let codes = self.style.emphasis(self.bold > 0, self.italic > 0);
+        self.cur.push_str(&codes);
     }
 
     fn flush_if_text(&mut self) {

@@ -9,6 +9,10 @@ pub mod rule;
 pub mod search;
 pub mod trace;
 
+const BOLD: &str = "\x1b[1m";
+const ITALIC: &str = "\x1b[3m";
+const RESET: &str = "\x1b[0m";
+
 /// How text output looks: colour/emphasis on or off, and the width to fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
@@ -34,20 +38,36 @@ impl Style {
 
     /// `s` in bold when colour is on.
     pub fn bold(&self, s: &str) -> String {
-        self.wrap_ansi(s, "\x1b[1m")
+        self.wrap_ansi(s, BOLD)
     }
 
     /// `s` in italics when colour is on.
     pub fn italic(&self, s: &str) -> String {
-        self.wrap_ansi(s, "\x1b[3m")
+        self.wrap_ansi(s, ITALIC)
     }
 
     fn wrap_ansi(&self, s: &str, on: &str) -> String {
         if self.color && !s.is_empty() {
-            format!("{on}{s}\x1b[0m")
+            format!("{on}{s}{RESET}")
         } else {
             s.to_string()
         }
+    }
+
+    /// The escape codes that switch emphasis to exactly `bold` and `italic`,
+    /// whatever was on before; nothing when colour is off.
+    pub fn emphasis(&self, bold: bool, italic: bool) -> String {
+        if !self.color {
+            return String::new();
+        }
+        let mut codes = RESET.to_string();
+        if bold {
+            codes.push_str(BOLD);
+        }
+        if italic {
+            codes.push_str(ITALIC);
+        }
+        codes
     }
 }
 
@@ -57,69 +77,56 @@ impl Default for Style {
     }
 }
 
-/// Wrap `text` to `width` columns at spaces; a word longer than the width (a rule
-/// ID, a URL) stays whole on its own line. Each output line starts with `indent`.
+/// Wrap `text` to `width` terminal columns at spaces; a word longer than the
+/// width (a rule ID, a URL) stays whole on its own line. Each output line starts
+/// with `indent`.
 pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     wrap_hanging(text, width, indent, indent)
 }
 
-/// [`wrap`] with a different start for the first line (a bullet) than for the rest.
+/// [`wrap`] with a different start for the first line (a bullet) than for the
+/// rest. A line of `text` that fits is kept as it is, spacing included; every
+/// line leaves at least 20 columns beside its indent.
 pub fn wrap_hanging(text: &str, width: usize, first: &str, rest: &str) -> String {
-    let mut indent = first;
-    let mut out = String::new();
-    for (i, para) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        // a line that fits is kept as it is, spacing included
+    let mut out: Vec<String> = Vec::new();
+    for para in text.split('\n') {
+        let indent = if out.is_empty() { first } else { rest };
         if visible_len(indent) + visible_len(para) <= width {
-            out.push_str(indent);
-            out.push_str(para);
-            indent = rest;
+            out.push(format!("{indent}{para}"));
             continue;
         }
-        let mut line = String::new();
-        let mut len = 0usize;
-        for word in para.split(' ').filter(|w| !w.is_empty()) {
-            let wl = visible_len(word);
-            let avail = width.saturating_sub(indent.chars().count()).max(20);
-            if len > 0 && len + 1 + wl > avail {
-                out.push_str(indent);
-                out.push_str(&line);
-                out.push('\n');
-                indent = rest;
-                line.clear();
-                len = 0;
-            }
-            if len > 0 {
-                line.push(' ');
-                len += 1;
-            }
-            line.push_str(word);
-            len += wl;
-        }
-        if !line.is_empty() {
-            out.push_str(indent);
-            out.push_str(&line);
-            indent = rest;
-        }
+        let width = width.max(visible_len(indent).max(visible_len(rest)) + 20);
+        let options = textwrap::Options::new(width)
+            .initial_indent(indent)
+            .subsequent_indent(rest)
+            .break_words(false)
+            .word_separator(textwrap::WordSeparator::AsciiSpace)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        out.extend(
+            textwrap::wrap(para, options)
+                .into_iter()
+                .map(|l| l.into_owned()),
+        );
     }
-    out
+    out.join("\n")
 }
 
-/// Characters that take a column: ANSI escape sequences excluded.
+/// `text` with control characters escaped (`\n`, `\u{1b}`, …), tabs kept: what
+/// came from input never reaches a terminal raw, and stays on one line.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => c.to_string(),
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// Terminal columns `s` takes: wide characters count two, ANSI escape
+/// sequences none.
 pub fn visible_len(s: &str) -> usize {
-    let mut n = 0;
-    let mut esc = false;
-    for c in s.chars() {
-        match c {
-            '\x1b' => esc = true,
-            'm' if esc => esc = false,
-            _ if esc => {}
-            _ => n += 1,
-        }
-    }
-    n
+    textwrap::core::display_width(s)
 }
 
 #[cfg(test)]
@@ -150,5 +157,14 @@ mod tests {
         };
         assert_eq!(c.bold("x"), "\x1b[1mx\x1b[0m");
         assert_eq!(visible_len(&c.bold("abc")), 3);
+    }
+
+    #[test]
+    fn wrap_counts_terminal_columns() {
+        // Each of these takes two columns: ten of them fill a 20-column line.
+        let wide = "日本 ".repeat(12);
+        let w = wrap(wide.trim_end(), 24, "");
+        assert!(w.lines().all(|l| visible_len(l) <= 24), "{w}");
+        assert!(w.lines().count() >= 2, "{w}");
     }
 }

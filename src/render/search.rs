@@ -1,25 +1,18 @@
 //! Rendering for `search` output (text and JSON from one structure: [`Hit`]).
 
+use super::{Style, one_line};
 use crate::index::{DocKind, Hit, Origin};
 use std::fmt::Write as _;
 
-const BOLD: &str = "\x1b[1m";
-const RESET: &str = "\x1b[0m";
-
 /// A ranked list: ID (with kind and "(superseded)" when they apply), breadcrumb,
-/// then the snippet. `bold` highlights matched words with ANSI bold (terminals only).
-pub fn text(hits: &[Hit], bold: bool) -> String {
+/// then the snippet on one line, its matched words in bold when colour is on.
+pub fn text(hits: &[Hit], style: &Style) -> String {
     let mut out = String::new();
     for (i, h) in hits.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        let id = if bold {
-            format!("{BOLD}{}{RESET}", h.id)
-        } else {
-            h.id.clone()
-        };
-        let _ = write!(out, "{:>2}. {id}", i + 1);
+        let _ = write!(out, "{:>2}. {}", i + 1, style.bold(&one_line(&h.id)));
         if h.kind != DocKind::Rule {
             let _ = write!(out, " [{}]", h.kind);
         }
@@ -27,46 +20,45 @@ pub fn text(hits: &[Hit], bold: bool) -> String {
             out.push_str(" (superseded)");
         }
         out.push('\n');
-        let _ = writeln!(out, "    {}", h.breadcrumb.join(" › "));
+        let _ = writeln!(out, "    {}", one_line(&h.breadcrumb.join(" › ")));
         if let Origin::Database { file, card, .. } = &h.source {
             let what = match h.kind {
                 DocKind::Ruling => "ruling from the card database",
                 DocKind::Errata => "erratum from the card database",
                 _ => "card database",
             };
-            let _ = writeln!(out, "    ({what} {file}, card {card})");
+            let _ = writeln!(
+                out,
+                "    ({what} {}, card {})",
+                one_line(file),
+                one_line(card)
+            );
         }
-        let snippet = highlight(&h.snippet, &h.highlights, bold);
-        if !snippet.trim().is_empty() {
-            let _ = writeln!(out, "    {}", one_line(&snippet));
+        let snippet = highlight(&h.snippet, &h.highlights, style);
+        if !snippet.is_empty() {
+            let _ = writeln!(out, "    {snippet}");
         }
     }
     out
 }
 
-/// `snippet` with the byte ranges in `ranges` wrapped in ANSI bold when `bold`.
-pub fn highlight(snippet: &str, ranges: &[std::ops::Range<usize>], bold: bool) -> String {
-    if !bold || ranges.is_empty() {
-        return snippet.to_string();
-    }
-    let mut out = String::with_capacity(snippet.len() + ranges.len() * 8);
+/// `snippet` on one line (runs of whitespace made one space, control characters
+/// escaped), the byte ranges in `ranges` in bold.
+pub fn highlight(snippet: &str, ranges: &[std::ops::Range<usize>], style: &Style) -> String {
+    let tidy = |s: &str| one_line(&s.split_whitespace().collect::<Vec<_>>().join(" "));
+    let mut pieces: Vec<String> = Vec::new();
     let mut at = 0;
     for r in ranges {
         let (Some(before), Some(word)) = (snippet.get(at..r.start), snippet.get(r.clone())) else {
-            return snippet.to_string();
+            return tidy(snippet);
         };
-        out.push_str(before);
-        out.push_str(BOLD);
-        out.push_str(word);
-        out.push_str(RESET);
+        pieces.push(tidy(before));
+        pieces.push(style.bold(&tidy(word)));
         at = r.end;
     }
-    out.push_str(snippet.get(at..).unwrap_or(""));
-    out
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    pieces.push(tidy(snippet.get(at..).unwrap_or("")));
+    pieces.retain(|p| !p.is_empty());
+    pieces.join(" ")
 }
 
 #[cfg(test)]
@@ -95,7 +87,7 @@ mod tests {
 
     #[test]
     fn plain_text_has_no_escapes_and_labels_superseded() {
-        let t = text(&[hit(true)], false);
+        let t = text(&[hit(true)], &Style::plain());
         assert!(!t.contains('\x1b'));
         assert!(t.contains("swccg.ar.x (superseded)"), "{t}");
         assert!(t.contains("a force drain here"), "{t}");
@@ -103,9 +95,14 @@ mod tests {
 
     #[test]
     fn bold_wraps_matches() {
+        let colour = Style {
+            color: true,
+            width: 80,
+        };
         assert_eq!(
-            highlight("a force drain", std::slice::from_ref(&(2..7)), true),
-            format!("a {BOLD}force{RESET} drain")
+            highlight("a force\ndrain", std::slice::from_ref(&(2..7)), &colour),
+            "a \x1b[1mforce\x1b[0m drain"
         );
+        assert_eq!(highlight("a \x1b[2J", &[], &Style::plain()), "a \\u{1b}[2J");
     }
 }

@@ -2,7 +2,8 @@
 //! scenario [`Report`] as a table of steps (indented by stack depth), the
 //! outcome and each expectation; or as JSON.
 
-use super::{Style, wrap_hanging};
+use super::{Style, one_line, wrap_hanging};
+use crate::scenario::expect::StepOut;
 use crate::scenario::{Report, Verdict};
 use comfy_table::{
     ColumnConstraint, ContentArrangement, Table, Width, presets::UTF8_FULL_CONDENSED,
@@ -15,59 +16,42 @@ pub fn json(r: &Report) -> String {
     serde_json::to_string_pretty(r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
-/// The report as readable text, fitted to `style.width`. The report is read
-/// through its JSON form, so the renderer keeps working when steps gain fields
-/// (a step's stack level may be called `level` or `depth`).
+/// The report as readable text, fitted to `style.width`. Text from the
+/// scenario (its title, card names in the trace) has its control characters
+/// escaped.
 pub fn text(r: &Report, style: &Style) -> String {
-    let v = serde_json::to_value(r).unwrap_or(Value::Null);
     let mut out = String::new();
-    let head = format!("{} — {}", str_of(&v["title"]), str_of(&v["scenario"]));
+    let head = format!("{} — {}", one_line(&r.title), one_line(&r.scenario));
     out.push_str(&wrap_hanging(&head, style.width, "", "  "));
     out.push('\n');
-    if let Some(s) = v["source"].as_str() {
-        out.push_str(&format!("source: {s}\n"));
+    if let Some(s) = &r.source {
+        out.push_str(&format!("source: {}\n", one_line(s)));
     }
-    let steps = v["steps"].as_array().map(Vec::as_slice).unwrap_or_default();
-    out.push_str(&steps_table(steps, style));
+    out.push_str(&steps_table(&r.steps, style));
     out.push('\n');
-    if let Some(text) = v["outcome"]["text"].as_str() {
-        out.push_str(&wrap_hanging(
-            &format!("outcome: {text}"),
-            style.width,
-            "",
-            "  ",
-        ));
-        out.push('\n');
-    }
-    let expectations = v["expectations"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    if !expectations.is_empty() {
+    let outcome = format!("outcome: {}", one_line(&r.end.text));
+    out.push_str(&wrap_hanging(&outcome, style.width, "", "  "));
+    out.push('\n');
+    if !r.expectations.is_empty() {
         let mut e = table(style);
         e.set_header(vec!["expectation", "expected", "actual", "ok"]);
-        for x in expectations {
-            let ok = x["ok"].as_bool().unwrap_or(false);
+        for x in &r.expectations {
             e.add_row(vec![
-                str_of(&x["path"]),
-                compact(&x["expected"]),
-                compact(&x["actual"]),
-                if ok {
+                one_line(&x.path),
+                one_line(&compact(&x.expected)),
+                one_line(&compact(&x.actual)),
+                if x.ok {
                     "ok".into()
                 } else {
                     style.bold("FAILED")
                 },
             ]);
         }
-        keep_whole(
-            &mut e,
-            0,
-            expectations.iter().map(|x| str_of(&x["path"]).len()),
-        );
+        keep_whole(&mut e, 0, r.expectations.iter().map(|x| x.path.len()));
         out.push_str(&e.to_string());
         out.push('\n');
     }
-    out.push_str(&format!("verdict: {}\n", str_of(&v["verdict"])));
+    out.push_str(&format!("verdict: {}\n", r.verdict.as_str()));
     out
 }
 
@@ -79,43 +63,9 @@ fn table(style: &Style) -> Table {
     t
 }
 
-/// One trace step as read from its JSON form.
-struct StepRow {
-    n: String,
-    depth: usize,
-    actor: String,
-    event: String,
-    text: String,
-    cites: Vec<String>,
-}
-
-impl StepRow {
-    fn new(s: &Value) -> StepRow {
-        StepRow {
-            n: str_of(&s["n"]),
-            depth: s
-                .get("level")
-                .or_else(|| s.get("depth"))
-                .and_then(Value::as_u64)
-                .unwrap_or(0) as usize,
-            actor: str_of(&s["actor"]),
-            event: str_of(&s["event"]),
-            text: str_of(&s["text"]),
-            cites: s["cites"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|c| c.as_str().map_or_else(|| str_of(&c["id"]), str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        }
-    }
-
-    /// A visible marker per stack level (leading spaces do not survive wrapping).
-    fn marker(&self) -> String {
-        "· ".repeat(self.depth.saturating_sub(1).min(12))
-    }
+/// A visible marker per stack level (leading spaces do not survive wrapping).
+fn marker(level: usize) -> String {
+    "· ".repeat(level.saturating_sub(1).min(12))
 }
 
 /// Room the table needs beside its rules column to stay readable.
@@ -123,15 +73,14 @@ const TABLE_MIN_BESIDE_RULES: usize = 60;
 
 /// The trace steps: a table when the width holds the longest rule ID beside
 /// readable text, else one block per step (IDs are never split either way).
-fn steps_table(steps: &[Value], style: &Style) -> String {
-    let rows: Vec<StepRow> = steps.iter().map(StepRow::new).collect();
+fn steps_table(rows: &[StepOut], style: &Style) -> String {
     let widest_cite = rows
         .iter()
-        .flat_map(|r| r.cites.iter().map(String::len))
+        .flat_map(|r| r.cites.iter().map(|c| c.len()))
         .max()
         .unwrap_or(0);
     if style.width < widest_cite + TABLE_MIN_BESIDE_RULES {
-        return steps_list(&rows, style);
+        return steps_list(rows, style);
     }
     let mut t = table(style);
     t.set_header(vec![
@@ -142,13 +91,13 @@ fn steps_table(steps: &[Value], style: &Style) -> String {
         "what happens",
         "rules",
     ]);
-    for r in &rows {
+    for r in rows {
         t.add_row(vec![
-            r.n.clone(),
-            r.depth.to_string(),
-            r.actor.clone(),
-            r.event.clone(),
-            format!("{}{}", r.marker(), r.text),
+            r.n.to_string(),
+            r.level.to_string(),
+            one_line(&r.actor),
+            r.event.to_string(),
+            format!("{}{}", marker(r.level), one_line(&r.text)),
             r.cites.join("\n"),
         ]);
     }
@@ -165,13 +114,19 @@ fn steps_table(steps: &[Value], style: &Style) -> String {
 }
 
 /// Steps as blocks for a narrow width: `n. actor · event`, then the text and rules.
-fn steps_list(rows: &[StepRow], style: &Style) -> String {
+fn steps_list(rows: &[StepOut], style: &Style) -> String {
     let mut out = String::new();
     for r in rows {
-        let head = format!("{}. {}{} · {}", r.n, r.marker(), r.actor, r.event);
+        let head = format!(
+            "{}. {}{} · {}",
+            r.n,
+            marker(r.level),
+            one_line(&r.actor),
+            r.event
+        );
         out.push_str(&wrap_hanging(&head, style.width, "", "   "));
         out.push('\n');
-        out.push_str(&wrap_hanging(&r.text, style.width, "   ", "   "));
+        out.push_str(&wrap_hanging(&one_line(&r.text), style.width, "   ", "   "));
         out.push('\n');
         if !r.cites.is_empty() {
             let rules = format!("rules: {}", r.cites.join(" "));
@@ -192,15 +147,6 @@ fn keep_whole(t: &mut Table, col: usize, widths: impl Iterator<Item = usize>) {
         c.set_constraint(ColumnConstraint::Absolute(Width::Fixed(
             (widest + 2).min(u16::MAX as usize) as u16,
         )));
-    }
-}
-
-/// A JSON scalar as text (strings without quotes); null as empty.
-fn str_of(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -229,13 +175,45 @@ fn spaced(v: &Value) -> String {
     }
 }
 
+/// A scenario's verdict in `swjudge test`: a run's [`Verdict`], or a file that
+/// did not load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineVerdict {
+    Pass,
+    Fail,
+    NotModelled,
+    Invalid,
+}
+
+impl LineVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineVerdict::Pass => "pass",
+            LineVerdict::Fail => "fail",
+            LineVerdict::NotModelled => "not_modelled",
+            LineVerdict::Invalid => "invalid",
+        }
+    }
+}
+
+impl From<Verdict> for LineVerdict {
+    fn from(v: Verdict) -> Self {
+        match v {
+            Verdict::Pass => LineVerdict::Pass,
+            Verdict::Fail => LineVerdict::Fail,
+            Verdict::NotModelled => LineVerdict::NotModelled,
+        }
+    }
+}
+
 /// One line of `swjudge test` output per scenario.
 #[derive(Debug, Clone, Serialize)]
 pub struct TestLine {
     pub file: String,
     pub game: String,
     pub source: Option<String>,
-    pub verdict: String,
+    pub verdict: LineVerdict,
     /// Why it failed: failed expectations, or the error for an invalid scenario.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
@@ -255,12 +233,12 @@ impl TestLine {
             file: file.to_string(),
             game: r.game.to_string(),
             source: r.source.clone(),
-            verdict: r.verdict.as_str().to_string(),
+            verdict: r.verdict.into(),
             problems: r.problems(),
         }
     }
     pub fn failed(&self) -> bool {
-        self.verdict != Verdict::Pass.as_str()
+        self.verdict != LineVerdict::Pass
     }
 }
 
@@ -268,12 +246,13 @@ impl TestLine {
 pub fn test_text(s: &TestSummary) -> String {
     let mut out = String::new();
     for l in &s.scenarios {
-        if l.verdict == "pass" {
+        if !l.failed() {
             continue;
         }
-        out.push_str(&format!("{}: {}", l.verdict.to_uppercase(), l.file));
+        let verdict = l.verdict.as_str().to_uppercase();
+        out.push_str(&format!("{verdict}: {}", one_line(&l.file)));
         if let Some(p) = l.problems.first() {
-            out.push_str(&format!(" — {p}"));
+            out.push_str(&format!(" — {}", one_line(p)));
             if l.problems.len() > 1 {
                 out.push_str(&format!(" (+{} more)", l.problems.len() - 1));
             }

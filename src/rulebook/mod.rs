@@ -325,26 +325,16 @@ pub fn slug(s: &str) -> String {
     out
 }
 
-/// Every `*.md` file under `root`, recursively, sorted by path.
+/// Every `*.md` file under `root`, recursively, sorted by path (see
+/// [`crate::paths::files_under`]).
 pub fn markdown_files(root: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut todo = vec![root.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        let rd = std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))?;
-        for entry in rd {
-            let entry = entry.map_err(|e| Error::io(&dir, e))?;
-            let p = entry.path();
-            // A symlinked folder is not followed: a link to `.` would loop forever.
-            let real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if real_dir {
-                todo.push(p);
-            } else if p.extension().is_some_and(|e| e == "md") {
-                out.push(p);
-            }
-        }
+    if !root.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: not a rulebook folder",
+            root.display()
+        )));
     }
-    out.sort();
-    Ok(out)
+    crate::paths::files_under(&[root.to_path_buf()], &["md"])
 }
 
 fn parse_front_matter(rel: &Path, text: &str) -> Result<(DocumentMeta, usize)> {

@@ -11,7 +11,6 @@
 
 use super::Scenario;
 use crate::engine::{BoardError, End, Observations, Players, RunResult, Value};
-use crate::yaml::Json;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
@@ -24,7 +23,7 @@ pub type ExpectFile = Spanned<ExpectMap>;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(transparent)]
 pub struct ExpectMap(
-    #[serde(deserialize_with = "crate::yaml::unique")] pub BTreeMap<String, Spanned<Json>>,
+    #[serde(deserialize_with = "crate::yaml::unique")] pub BTreeMap<String, Spanned<Value>>,
 );
 
 const KERNEL_KEYS: [&str; 5] = [
@@ -57,8 +56,8 @@ pub struct Expect {
     pub paths: BTreeMap<String, Value>,
 }
 
-fn typed<T: serde::de::DeserializeOwned>(key: &str, v: &Spanned<Json>) -> Result<T, BoardError> {
-    serde_json::from_value(v.value.0.clone()).map_err(|e| {
+fn typed<T: serde::de::DeserializeOwned>(key: &str, v: &Spanned<Value>) -> Result<T, BoardError> {
+    serde_json::from_value(v.value.clone()).map_err(|e| {
         BoardError::new(
             v.referenced.line(),
             v.referenced.column(),
@@ -112,7 +111,7 @@ impl Expect {
                 "trace_contains" => e.trace_contains = typed(k, v)?,
                 _ => {
                     let mut flat = Vec::new();
-                    flatten(k, &v.value.0, &mut flat);
+                    flatten(k, &v.value, &mut flat);
                     for (path, want) in flat {
                         observable(&path).map_err(|why| {
                             BoardError::new(

@@ -16,7 +16,7 @@
 
 pub mod expect;
 
-use crate::engine::{self, At, GameRules, RunResult, Scripted};
+use crate::engine::{self, At, BoardError, GameRules, RunResult, Scripted};
 use crate::error::{Error, Result};
 use crate::game::Game;
 pub use expect::{Expect, Expectation, Report, Verdict, compare};
@@ -100,6 +100,18 @@ pub trait SectionIds: Sync {
     fn has(&self, id: &str) -> bool;
 }
 
+/// The section IDs of the rulebook built into the binary (compiled in: checking a
+/// `source:` against them reads and parses nothing).
+pub struct BuiltinIds;
+
+impl SectionIds for BuiltinIds {
+    fn has(&self, id: &str) -> bool {
+        crate::paths::embedded::SECTION_IDS
+            .binary_search(&id)
+            .is_ok()
+    }
+}
+
 impl SectionIds for crate::rulebook::Corpus {
     fn has(&self, id: &str) -> bool {
         self.contains(id)
@@ -142,7 +154,7 @@ struct File<B, S> {
     #[serde(default)]
     notes: Option<String>,
     #[serde(alias = "swccg", alias = "destiny", alias = "swtcg")]
-    board: B,
+    board: Spanned<B>,
     #[serde(default = "Vec::new")]
     script: Vec<Spanned<S>>,
     #[serde(default)]
@@ -269,6 +281,13 @@ where
             format!("source `{}` is not a rulebook section ID", src.value),
         ));
     }
+    let board = f.board.value;
+    // A problem the game finds with no position of its own is placed at the board.
+    let (board_line, board_column) = (f.board.referenced.line(), f.board.referenced.column());
+    let placed = |e: BoardError| match e.line {
+        0 => at(origin, board_line, board_column, e.message),
+        line => at(origin, line, e.column, e.message),
+    };
     let mut script = Vec::with_capacity(f.script.len());
     for (i, s) in f.script.into_iter().enumerate() {
         let pos = At {
@@ -276,17 +295,16 @@ where
             line: s.referenced.line(),
             column: s.referenced.column(),
         };
-        let seat = G::seat(&f.board, &s.value).map_err(|m| at(origin, pos.line, pos.column, m))?;
+        let seat = G::seat(&board, &s.value).map_err(|m| at(origin, pos.line, pos.column, m))?;
         script.push(Scripted {
             at: pos,
             player: seat,
             step: s.value,
         });
     }
-    G::check(&f.board, &script).map_err(|e| at(origin, e.line, e.column, e.message))?;
-    let players = G::players(&f.board);
-    let expect = Expect::read(f.expect, &players, |p| G::observable(&f.board, p))
-        .map_err(|e| at(origin, e.line, e.column, e.message))?;
+    G::check(&board, &script).map_err(placed)?;
+    let players = G::players(&board);
+    let expect = Expect::read(f.expect, &players, |p| G::observable(&board, p)).map_err(placed)?;
     Ok(Scenario {
         file: origin.to_path_buf(),
         game: G::GAME,
@@ -294,10 +312,7 @@ where
         source: f.source,
         notes: f.notes,
         expect,
-        loaded: Box::new(Loaded::<G> {
-            board: f.board,
-            script,
-        }),
+        loaded: Box::new(Loaded::<G> { board, script }),
     })
 }
 
@@ -314,9 +329,9 @@ pub fn run(s: &Scenario) -> Report {
     compare(s, s.run_engine())
 }
 
-/// Load and run each file with `run_text`, on every core the machine has; the
-/// results come back in the order of `files`. Each scenario is loaded and run
-/// on its own, so the order of work never changes a result.
+/// Load and run each file, on every core the machine has; the results come
+/// back in the order of `files`. Each scenario is loaded and run on its own, so
+/// the order of work never changes a result.
 pub fn run_files(files: &[PathBuf], ids: Option<&dyn SectionIds>) -> Vec<Result<Report>> {
     run_files_with(files, ids, |_, r| r)
 }
@@ -329,166 +344,18 @@ pub fn run_files_with<T: Send>(
     ids: Option<&dyn SectionIds>,
     each: impl Fn(&Path, Result<Report>) -> T + Sync,
 ) -> Vec<T> {
-    let one = |f: &PathBuf| each(f, load_and_run(f, ids));
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len().max(1));
-    if workers <= 1 {
-        return files.iter().map(one).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(f) = files.get(i) else { break };
-                        mine.push((i, one(f)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| match h.join() {
-                Ok(v) => v,
-                Err(p) => std::panic::resume_unwind(p),
-            })
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
+    use rayon::prelude::*;
+    files
+        .par_iter()
+        .map(|f| each(f, load_and_run(f, ids)))
+        .collect()
 }
 
 fn load_and_run(f: &Path, ids: Option<&dyn SectionIds>) -> Result<Report> {
     load(f, ids).map(|s| run(&s))
 }
 
-/// Every `*.yaml` file under the paths, recursively, sorted.
+/// Every `*.yaml` / `*.yml` file under the paths, sorted (see [`crate::paths::files_under`]).
 pub fn find_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_file() {
-            out.push(p.clone());
-            continue;
-        }
-        if !p.is_dir() {
-            return Err(Error::Usage(format!(
-                "{}: no such file or directory",
-                p.display()
-            )));
-        }
-        walk(p, &mut out)?;
-    }
-    out.sort();
-    Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() && !p.is_symlink() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Both YAML readers on a scenario: `Ok(None)` when they read the same
-    /// value, `Ok(Some(why))` when the subset reader declines; an error when it
-    /// reads a value serde-saphyr does not give.
-    fn compare<G: GameRules>(text: &str) -> std::result::Result<Option<String>, String>
-    where
-        G::Board: std::fmt::Debug,
-        G::Step: std::fmt::Debug,
-    {
-        type F<G> = File<<G as GameRules>::Board, <G as GameRules>::Step>;
-        let (fast, full) = crate::yaml::both::<F<G>>(text);
-        let (fast, full) = match (fast, full) {
-            (None, _) => return Ok(Some(crate::yaml::declined::<F<G>>(text))),
-            (Some(_), None) => return Err("read, and serde-saphyr rejects it".into()),
-            (Some(a), Some(b)) => (a, b),
-        };
-        let (a, b) = (
-            crate::yaml::debug_without_spans(&fast),
-            crate::yaml::debug_without_spans(&full),
-        );
-        if a == b {
-            return Ok(None);
-        }
-        let i = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-        let near = |s: &str| {
-            let lo = s.floor_char_boundary(i.saturating_sub(150));
-            let hi = s.ceil_char_boundary((i + 150).min(s.len()));
-            s[lo..hi].to_string()
-        };
-        Err(format!(
-            "values differ:\n subset: {}\n full:   {}",
-            near(&a),
-            near(&b)
-        ))
-    }
-
-    fn compare_any(text: &str) -> std::result::Result<Option<String>, String> {
-        match quick_game(text) {
-            Some(Game::Swccg) => compare::<engine::swccg::Swccg>(text),
-            Some(Game::Destiny) => compare::<engine::destiny::Destiny>(text),
-            Some(Game::Swtcg) => compare::<engine::swtcg::Swtcg>(text),
-            None => Ok(Some("no `game:` line".into())),
-        }
-    }
-
-    /// Damaged copies of every shipped scenario, read into the game's types
-    /// (locations included): where the subset reader reads one, serde-saphyr
-    /// reads it to the same value.
-    #[test]
-    fn subset_reader_agrees_with_serde_saphyr_on_damaged_scenarios() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-        let (mut read, mut tried) = (0, 0);
-        for (i, f) in find_files(&[root]).unwrap().iter().enumerate() {
-            let text = std::fs::read_to_string(f).unwrap();
-            for copy in crate::yaml::damaged(&text, 7919 * i as u64 + 3, 4) {
-                tried += 1;
-                match compare_any(&copy) {
-                    Ok(declined) => read += usize::from(declined.is_none()),
-                    Err(e) => panic!("{}, damaged: {e}\n{copy}", f.display()),
-                }
-            }
-        }
-        assert!(
-            read * 4 > tried,
-            "only {read} of {tried} damaged copies read"
-        );
-    }
-
-    #[test]
-    fn subset_reader_reads_shipped_scenarios_as_serde_saphyr_does() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-        let files = find_files(&[root]).unwrap();
-        let mut declined = Vec::new();
-        let mut failures = Vec::new();
-        for f in &files {
-            let text = std::fs::read_to_string(f).unwrap();
-            match compare_any(&text) {
-                Ok(None) => {}
-                // Merge keys are left to serde-saphyr.
-                Ok(Some(_)) if text.contains("<<") => {}
-                Ok(Some(why)) => declined.push(format!("{} {why}", f.display())),
-                Err(e) => failures.push(format!("{}: {e}", f.display())),
-            }
-        }
-        assert!(failures.is_empty(), "{}", failures.join("\n"));
-        assert!(declined.is_empty(), "declined: {declined:#?}");
-    }
+    crate::paths::files_under(paths, &["yaml", "yml"])
 }

@@ -2,7 +2,7 @@
 
 use super::effects::Dmg;
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, DieFilter, Effect, Target};
+use super::model::{Amount, CardType, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name};
 use crate::engine::{Actor, Event, NeedKind};
@@ -16,266 +16,593 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
     }
 }
 
-/// Carry out `e`; `Ok(false)` if it did not resolve in full.
+/// Carry out `e`; `Ok(false)` if it did not resolve in full. One arm per effect.
 pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
-    let by = ctx.by;
     match e {
         Effect::Damage {
             amount: a,
             to,
             unblockable,
-        } => {
-            let n = amount_of(en, *a, ctx);
-            let targets = if *to == Target::EachOpponents {
-                en.st.characters(other(by))
-            } else {
-                en.target(*to, ctx)?.into_iter().collect()
-            };
-            let mut full = !targets.is_empty();
-            for t in targets {
-                let d = Dmg {
-                    amount: n,
-                    kind: None,
-                    unblockable: *unblockable,
-                    by,
-                    die: false,
-                };
-                full &= en.deal_damage(t, d)?;
-            }
-            Ok(full)
-        }
-        Effect::Block { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            en.block += n;
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("{n} of the damage is blocked"),
-                &[r::SHIELDS, r::BEFORE_ABILITIES],
-            );
-            Ok(true)
-        }
-        Effect::Indirect { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            en.indirect(by, n, None)
-        }
+        } => damage(en, *a, *to, *unblockable, ctx),
+        Effect::Block { amount: a } => block(en, *a, ctx),
+        Effect::Indirect { amount: a } => indirect(en, *a, ctx),
         Effect::Shields { amount: a, to } => match en.target(*to, ctx)? {
-            Some(t) => en.give_shields(t, amount_of(en, *a, ctx), by),
+            Some(t) => en.give_shields(t, amount_of(en, *a, ctx), ctx.by),
             None => Ok(false),
         },
-        Effect::Heal { amount: a, to } => {
-            let Some(t) = en.target(*to, ctx)? else {
-                return Ok(false);
-            };
-            let n = amount_of(en, *a, ctx).min(en.st.cards[t].damage).max(0);
-            en.st.cards[t].damage -= n;
-            let txt = if n > 0 {
-                format!("{} heals {n} damage", en.key(t))
-            } else {
-                format!("{} has no damage: it is not considered healed", en.key(t))
-            };
-            en.log(Actor::Player(by), Event::StateChange, txt, &[r::HEAL]);
-            Ok(n > 0)
-        }
-        Effect::Gain { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            en.st.resources[usize::from(by)] += n;
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("{} gains {n} resource(s)", seat_name(by)),
-                &[r::PART_6_GAME_CONCEPTS_RESOURCES],
-            );
-            Ok(true)
-        }
-        Effect::Lose { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            let had = en.st.resources[usize::from(other(by))];
-            en.lose(other(by), n, r::PART_6_GAME_CONCEPTS_RESOURCES);
-            Ok(had >= n)
-        }
-        Effect::Take { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            let o = usize::from(other(by));
-            let k = n.min(en.st.resources[o]).max(0);
-            en.st.resources[o] -= k;
-            en.st.resources[usize::from(by)] += k;
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!(
-                    "{} takes {k} resource(s) from {}",
-                    seat_name(by),
-                    seat_name(other(by))
-                ),
-                &[r::PART_6_GAME_CONCEPTS_RESOURCES],
-            );
-            Ok(k == n)
-        }
-        Effect::Draw { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            let k = en.draw(by, n);
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("{} draws {k} card(s)", seat_name(by)),
-                &[r::DRAW],
-            );
-            Ok(k == n)
-        }
-        Effect::DrawToHandSize => {
-            let n = (en.hand_size(by) - en.st.hand[usize::from(by)].len() as i64).max(0);
-            let k = en.draw(by, n);
-            let t = format!(
-                "{} draws {k} card(s), up to a hand size of {}",
-                seat_name(by),
-                en.hand_size(by)
-            );
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                t,
-                &[r::DRAW, r::HAND],
-            );
-            Ok(k == n)
-        }
-        Effect::DiscardTop { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            let mut k = 0;
-            while k < n {
-                let Some(&c) = en.st.deck[usize::from(by)].first() else {
-                    break;
-                };
-                en.st.put(c, Zone::Discard);
-                k += 1;
-            }
-            let t = format!(
-                "{} discards the top {k} card(s) of their deck{}",
-                seat_name(by),
-                if k < n {
-                    format!(" (only {k} left)")
-                } else {
-                    String::new()
-                }
-            );
-            en.log(Actor::Player(by), Event::StateChange, t, &[r::DECK]);
-            Ok(k == n)
-        }
-        _ => apply_more(en, e, ctx),
+        Effect::Heal { amount: a, to } => heal(en, *a, *to, ctx),
+        Effect::Gain { amount: a } => gain(en, *a, ctx),
+        Effect::Lose { amount: a } => lose(en, *a, ctx),
+        Effect::Take { amount: a } => take(en, *a, ctx),
+        Effect::Draw { amount: a } => draw(en, *a, ctx),
+        Effect::DrawToHandSize => draw_to_hand_size(en, ctx),
+        Effect::DiscardTop { amount: a } => discard_top(en, *a, ctx),
+        Effect::FromDiscard { types } => from_discard(en, types, ctx),
+        Effect::DiscardRandom { amount: a } => discard_random(en, *a, ctx),
+        Effect::RemoveDie { filter } => remove_die(en, filter, ctx),
+        Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
+        Effect::Reroll { whose } => reroll(en, *whose, ctx),
+        Effect::Turn { count, .. } => turn_dice(en, *count, ctx),
+        Effect::Exhaust { to } => exhaust_or_ready(en, *to, true, ctx),
+        Effect::Ready { to } => exhaust_or_ready(en, *to, false, ctx),
+        Effect::BecomeSupport => become_support(en, ctx),
+        Effect::DefeatAfterRound { to } => defeat_after_round(en, *to, ctx),
+        Effect::ExtraAction => extra_action(en, ctx),
+        Effect::ResolveDie { of } => resolve_die(en, *of, ctx),
+        Effect::RollIn { of } => roll_in(en, *of, ctx),
+        Effect::MoveDamage {
+            amount: a,
+            from,
+            to,
+        } => move_damage(en, *a, *from, *to, ctx),
+        Effect::MoveShield => move_shield(en, ctx),
+        Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
+        Effect::EndActionPhase => end_action_phase(en, ctx),
+        Effect::GiveBattlefield => give_battlefield(en, ctx),
+        Effect::SwitchBattlefield => switch_battlefield(en, ctx),
+        Effect::Choose { options } => choose(en, options, ctx),
+        Effect::DiscardThis => discard_this(en, ctx),
+        Effect::PlayFromHand { types, discount } => play_from_hand(en, types, *discount, ctx),
     }
 }
 
-fn apply_more(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
+fn damage(en: &mut Engine, a: Amount, to: Target, unblockable: bool, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    let targets = if to == Target::EachOpponents {
+        en.st.characters(other(by))
+    } else {
+        en.target(to, ctx)?.into_iter().collect()
+    };
+    let mut full = !targets.is_empty();
+    for t in targets {
+        let d = Dmg {
+            amount: n,
+            kind: None,
+            unblockable,
+            by,
+            die: false,
+        };
+        full &= en.deal_damage(t, d)?;
+    }
+    Ok(full)
+}
+
+fn block(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    en.block += n;
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{n} of the damage is blocked"),
+        &[r::SHIELDS, r::BEFORE_ABILITIES],
+    );
+    Ok(true)
+}
+
+fn indirect(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    en.indirect(by, n, None)
+}
+
+fn heal(en: &mut Engine, a: Amount, to: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(t) = en.target(to, ctx)? else {
+        return Ok(false);
+    };
+    let n = amount_of(en, a, ctx).min(en.st.cards[t].damage).max(0);
+    en.st.cards[t].damage -= n;
+    let txt = if n > 0 {
+        format!("{} heals {n} damage", en.key(t))
+    } else {
+        format!("{} has no damage: it is not considered healed", en.key(t))
+    };
+    en.log(Actor::Player(by), Event::StateChange, txt, &[r::HEAL]);
+    Ok(n > 0)
+}
+
+fn gain(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    en.st.resources[usize::from(by)] += n;
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{} gains {n} resource(s)", seat_name(by)),
+        &[r::PART_6_GAME_CONCEPTS_RESOURCES],
+    );
+    Ok(true)
+}
+
+fn lose(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    let had = en.st.resources[usize::from(other(by))];
+    en.lose(other(by), n, r::PART_6_GAME_CONCEPTS_RESOURCES);
+    Ok(had >= n)
+}
+
+fn take(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    let o = usize::from(other(by));
+    let k = n.min(en.st.resources[o]).max(0);
+    en.st.resources[o] -= k;
+    en.st.resources[usize::from(by)] += k;
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!(
+            "{} takes {k} resource(s) from {}",
+            seat_name(by),
+            seat_name(other(by))
+        ),
+        &[r::PART_6_GAME_CONCEPTS_RESOURCES],
+    );
+    Ok(k == n)
+}
+
+fn draw(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    let k = en.draw(by, n);
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{} draws {k} card(s)", seat_name(by)),
+        &[r::DRAW],
+    );
+    Ok(k == n)
+}
+
+fn draw_to_hand_size(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = (en.hand_size(by) - en.st.hand[usize::from(by)].len() as i64).max(0);
+    let k = en.draw(by, n);
+    let t = format!(
+        "{} draws {k} card(s), up to a hand size of {}",
+        seat_name(by),
+        en.hand_size(by)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::DRAW, r::HAND],
+    );
+    Ok(k == n)
+}
+
+fn discard_top(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    let mut k = 0;
+    while k < n {
+        let Some(&c) = en.st.deck[usize::from(by)].first() else {
+            break;
+        };
+        en.st.put(c, Zone::Discard);
+        k += 1;
+    }
+    let t = format!(
+        "{} discards the top {k} card(s) of their deck{}",
+        seat_name(by),
+        if k < n {
+            format!(" (only {k} left)")
+        } else {
+            String::new()
+        }
+    );
+    en.log(Actor::Player(by), Event::StateChange, t, &[r::DECK]);
+    Ok(k == n)
+}
+
+fn from_discard(en: &mut Engine, types: &[CardType], ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
-    match e {
-        Effect::FromDiscard { types } => {
-            let pick = step.as_ref().and_then(|d| d.step.play.clone());
-            let Some(n) = pick else {
-                en.log(
-                    Actor::Player(by),
-                    Event::Pass,
-                    "no card is added from the discard pile",
-                    &[r::DISCARD_PILE],
-                );
-                return Ok(true);
-            };
-            let c = en.card_named(Some(&n), r::DISCARD_PILE)?;
-            if !en.st.discard[usize::from(by)].contains(&c)
-                || !types.contains(&en.stat.defs[c].card_type)
-            {
-                return rej(
-                    format!(
-                        "{n} is not a card of that type in {}'s discard pile",
-                        seat_name(by)
-                    ),
-                    r::DISCARD_PILE,
-                );
-            }
-            en.st.put(c, Zone::Hand);
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("{n} is added to {}'s hand", seat_name(by)),
-                &[r::DISCARD_PILE, r::HAND],
-            );
-            Ok(true)
-        }
-        Effect::DiscardRandom { amount: a } => {
-            let n = amount_of(en, *a, ctx);
-            let Some(d) = step else {
-                return Err(en.need(by, NeedKind::Random, "random discards (`random:`)"));
-            };
-            en.discard_random(by, n, &d, r::DISCARD)?;
-            Ok(true)
-        }
-        Effect::RemoveDie { filter } => remove_die(en, filter, ctx),
-        Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
-        Effect::Reroll { whose } => {
-            let Some(d) = step else { return Ok(true) };
-            let f = super::model::DieFilter {
-                whose: *whose,
-                ..Default::default()
-            };
-            let mut xs = Vec::new();
-            for n in &d.step.dice {
-                match en.stat.die(n) {
-                    Some(x)
-                        if matches!(en.st.dice[x].at, DieAt::Pool(_))
-                            && en.die_matches(x, &f, by) =>
-                    {
-                        xs.push(x)
-                    }
-                    _ => {
-                        return rej(
-                            format!("die {n} cannot be rerolled (not in a pool it may reroll)"),
-                            r::ROLLING,
-                        );
-                    }
-                }
-            }
-            for &x in &xs {
-                let owner = en.st.dice[x].controller;
-                en.roll(owner, &[x], &d)?;
-            }
-            Ok(true)
-        }
-        Effect::Turn { count, .. } => {
-            let Some(d) = step else { return Ok(true) };
-            en.turn_dice(by, *count, &d, r::TURN_DIE)?;
-            Ok(true)
-        }
-        Effect::Exhaust { to } | Effect::Ready { to } => {
-            let Some(t) = en.target(*to, ctx)? else {
-                return Ok(false);
-            };
-            let ex = matches!(e, Effect::Exhaust { .. });
-            if en.st.cards[t].exhausted == ex {
-                let t = format!(
-                    "{} is already {}",
-                    en.key(t),
-                    if ex { "exhausted" } else { "ready" }
-                );
-                en.log(
-                    Actor::Player(by),
-                    Event::Result,
-                    t,
-                    &[if ex { r::EXHAUSTED } else { r::READY }],
-                );
-                return Ok(false);
-            }
-            en.st.cards[t].exhausted = ex;
-            let txt = format!("{} {}", en.key(t), if ex { "exhausts" } else { "readies" });
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                txt,
-                &[if ex { r::EXHAUSTED } else { r::READY }],
-            );
-            Ok(true)
-        }
-        _ => apply_rest(en, e, ctx),
+    let pick = step.as_ref().and_then(|d| d.step.play.clone());
+    let Some(n) = pick else {
+        en.log(
+            Actor::Player(by),
+            Event::Pass,
+            "no card is added from the discard pile",
+            &[r::DISCARD_PILE],
+        );
+        return Ok(true);
+    };
+    let c = en.card_named(Some(&n), r::DISCARD_PILE)?;
+    if !en.st.discard[usize::from(by)].contains(&c) || !types.contains(&en.stat.defs[c].card_type) {
+        return rej(
+            format!(
+                "{n} is not a card of that type in {}'s discard pile",
+                seat_name(by)
+            ),
+            r::DISCARD_PILE,
+        );
     }
+    en.st.put(c, Zone::Hand);
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{n} is added to {}'s hand", seat_name(by)),
+        &[r::DISCARD_PILE, r::HAND],
+    );
+    Ok(true)
+}
+
+fn discard_random(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let n = amount_of(en, a, ctx);
+    let Some(d) = step else {
+        return Err(en.need(by, NeedKind::Random, "random discards (`random:`)"));
+    };
+    en.discard_random(by, n, &d, r::DISCARD)?;
+    Ok(true)
+}
+
+fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let Some(d) = step else { return Ok(true) };
+    let f = super::model::DieFilter {
+        whose,
+        ..Default::default()
+    };
+    let mut xs = Vec::new();
+    for n in &d.step.dice {
+        match en.stat.die(n) {
+            Some(x) if matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by) => {
+                xs.push(x)
+            }
+            _ => {
+                return rej(
+                    format!("die {n} cannot be rerolled (not in a pool it may reroll)"),
+                    r::ROLLING,
+                );
+            }
+        }
+    }
+    for &x in &xs {
+        let owner = en.st.dice[x].controller;
+        en.roll(owner, &[x], &d)?;
+    }
+    Ok(true)
+}
+
+fn turn_dice(en: &mut Engine, count: i64, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let Some(d) = step else { return Ok(true) };
+    en.turn_dice(by, count, &d, r::TURN_DIE)?;
+    Ok(true)
+}
+
+fn exhaust_or_ready(en: &mut Engine, to: Target, ex: bool, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(t) = en.target(to, ctx)? else {
+        return Ok(false);
+    };
+    if en.st.cards[t].exhausted == ex {
+        let t = format!(
+            "{} is already {}",
+            en.key(t),
+            if ex { "exhausted" } else { "ready" }
+        );
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            t,
+            &[if ex { r::EXHAUSTED } else { r::READY }],
+        );
+        return Ok(false);
+    }
+    en.st.cards[t].exhausted = ex;
+    let txt = format!("{} {}", en.key(t), if ex { "exhausts" } else { "readies" });
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        txt,
+        &[if ex { r::EXHAUSTED } else { r::READY }],
+    );
+    Ok(true)
+}
+
+fn become_support(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(c) = ctx.source else {
+        return Ok(false);
+    };
+    for u in en.st.upgrades(c) {
+        en.leave_play(u, Zone::Discard);
+    }
+    let s = &mut en.st.cards[c];
+    s.ctype = CardType::Support;
+    s.on = None;
+    s.damage = 0;
+    s.shields = 0;
+    for x in en.st.dice_of(c) {
+        en.st.dice[x].at = DieAt::OnCard;
+    }
+    let t = format!(
+        "{} becomes a support; its die moves to the support card",
+        en.key(c)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::CHANGING_CARD_TYPES],
+    );
+    Ok(true)
+}
+
+fn defeat_after_round(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(t) = en.target(to, ctx)? else {
+        return Ok(false);
+    };
+    let source = ctx.source.unwrap_or(t);
+    let dl = super::state::Delayed {
+        by,
+        source,
+        target: t,
+    };
+    if !en.st.delayed.contains(&dl) {
+        en.st.delayed.push(dl);
+    }
+    let txt = format!(
+        "delayed effect: {} will be defeated after this round ends",
+        en.key(t)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        txt,
+        &[r::DELAYED_EFFECTS],
+    );
+    Ok(true)
+}
+
+fn extra_action(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    en.extra.push_back(by);
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{} may take an additional action", seat_name(by)),
+        &[r::EXTRA_ACTIONS],
+    );
+    Ok(true)
+}
+
+fn resolve_die(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let Some(t) = en.target(of, ctx)? else {
+        return Ok(false);
+    };
+    let mut cands = en.st.dice_of(t);
+    for u in en.st.upgrades(t) {
+        cands.extend(en.st.dice_of(u));
+    }
+    cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.st.dice[x].controller == by);
+    let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
+    let x = match named {
+        Some(n) => match en.stat.die(&n) {
+            Some(x) if cands.contains(&x) => x,
+            _ => {
+                return rej(
+                    format!("die {n} is not one of {}'s dice in the pool", en.key(t)),
+                    r::RESOLVING_DICE_THROUGH_CARDS,
+                );
+            }
+        },
+        None if cands.len() == 1 => cands[0],
+        None if cands.is_empty() => return Ok(false),
+        None => return Err(en.need(by, NeedKind::Choice, "the die to resolve (`dice:`)")),
+    };
+    let Some(d) = step.or_else(|| en.script.peek().cloned()) else {
+        return Err(en.need(by, NeedKind::Choice, "the die's target (`to:`)"));
+    };
+    let target = ctx.targets.get(ctx.next_target).cloned();
+    ctx.next_target += 1;
+    en.log(
+        Actor::Player(by),
+        Event::Result,
+        format!("resolves die {} through the card", en.die_id(x)),
+        &[r::RESOLVING_DICE_THROUGH_CARDS],
+    );
+    en.resolve_group(by, &[x], target, &d)?;
+    Ok(true)
+}
+
+fn roll_in(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let Some(t) = en.target(of, ctx)? else {
+        return Ok(false);
+    };
+    let xs: Vec<usize> = en
+        .st
+        .dice_of(t)
+        .into_iter()
+        .filter(|&x| en.st.dice[x].at == DieAt::OnCard)
+        .collect();
+    let Some(d) = step else {
+        return Err(en.need(by, NeedKind::Random, "roll results (`roll:`)"));
+    };
+    let txt = format!(
+        "rolls the dice on {} into the pool: {}",
+        en.key(t),
+        if xs.is_empty() {
+            "none".to_string()
+        } else {
+            en.die_list(&xs)
+        }
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        txt,
+        &[r::SELF_REFERENTIAL_EFFECTS, r::ROLLING],
+    );
+    en.roll(by, &xs, &d)?;
+    Ok(!xs.is_empty())
+}
+
+fn end_action_phase(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    en.end_phase = true;
+    en.log(
+        Actor::Player(by),
+        Event::Phase,
+        "the action phase ends",
+        &[r::ACTION_PHASE],
+    );
+    Ok(true)
+}
+
+fn give_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    if en.st.bf_controller != Some(by) {
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            format!(
+                "{} does not control the battlefield: it cannot give it away",
+                seat_name(by)
+            ),
+            &[r::BATTLEFIELDS, r::CONTROLLER],
+        );
+        return Ok(false);
+    }
+    en.st.bf_controller = Some(other(by));
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{} now controls the battlefield", seat_name(other(by))),
+        &[r::BATTLEFIELDS],
+    );
+    Ok(true)
+}
+
+fn switch_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let set: Vec<Ix> = (0..en.st.cards.len())
+        .filter(|&c| {
+            en.st.cards[c].zone == Zone::SetAside
+                && en.stat.defs[c].card_type == CardType::Battlefield
+        })
+        .collect();
+    let (Some(&new), Some(old)) = (set.first(), en.st.battlefield) else {
+        return Ok(false);
+    };
+    en.st.put(old, Zone::SetAside);
+    en.st.unlist(new);
+    en.st.cards[new].zone = Zone::Play;
+    en.st.battlefield = Some(new);
+    let t = format!(
+        "the battlefield is switched to {}; control does not change and its claim ability is not used",
+        en.key(new)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::BATTLEFIELDS, r::SET_ASIDE_ZONE],
+    );
+    Ok(true)
+}
+
+fn choose(en: &mut Engine, options: &[Vec<Effect>], ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let Some(n) = step.as_ref().and_then(|d| d.step.option) else {
+        return Err(en.need(by, NeedKind::Choice, "which option (`option:`)"));
+    };
+    let Some(opt) = options.get(n.wrapping_sub(1)) else {
+        return rej(format!("there is no option {n}"), r::CHOOSE_EITHER);
+    };
+    en.log(
+        Actor::Player(by),
+        Event::Result,
+        format!("{} chooses option {n}", seat_name(by)),
+        &[r::CHOOSE_EITHER],
+    );
+    let mut full = true;
+    for x in opt.clone() {
+        full &= en.apply(&x, ctx)?;
+    }
+    Ok(full)
+}
+
+fn discard_this(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(c) = ctx.source else {
+        return Ok(false);
+    };
+    if !en.st.in_play(c) {
+        return Ok(false);
+    }
+    en.leave_play(c, Zone::Discard);
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{} is discarded", en.key(c)),
+        &[r::UPGRADES],
+    );
+    Ok(true)
+}
+
+fn play_from_hand(en: &mut Engine, types: &[CardType], discount: i64, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let step = ctx.step.clone();
+    let Some(d) = step else { return Ok(false) };
+    let Some(n) = d.step.play.clone() else {
+        en.log(
+            Actor::Player(by),
+            Event::Pass,
+            "no card is played",
+            &[r::PLAY_A_CARD],
+        );
+        return Ok(false);
+    };
+    let c = en.card_named(Some(&n), r::PLAY_A_CARD)?;
+    if !en.st.hand[usize::from(by)].contains(&c)
+        || (!types.is_empty() && !types.contains(&en.stat.defs[c].card_type))
+    {
+        return rej(
+            format!("{n} cannot be played by this ability"),
+            r::PLAY_A_CARD,
+        );
+    }
+    let mut d2 = d.clone();
+    d2.step.card = Some(n);
+    en.play_card(by, c, &d2, discount)?;
+    Ok(true)
 }
 
 /// Remove one die in a pool that matches the filter (the decision's `remove:`).
@@ -357,287 +684,6 @@ fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         &[r::REMOVING_DICE],
     );
     Ok(true)
-}
-
-fn apply_rest(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
-    let by = ctx.by;
-    let step = ctx.step.clone();
-    match e {
-        Effect::BecomeSupport => {
-            let Some(c) = ctx.source else {
-                return Ok(false);
-            };
-            for u in en.st.upgrades(c) {
-                en.leave_play(u, Zone::Discard);
-            }
-            let s = &mut en.st.cards[c];
-            s.ctype = CardType::Support;
-            s.on = None;
-            s.damage = 0;
-            s.shields = 0;
-            for x in en.st.dice_of(c) {
-                en.st.dice[x].at = DieAt::OnCard;
-            }
-            let t = format!(
-                "{} becomes a support; its die moves to the support card",
-                en.key(c)
-            );
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                t,
-                &[r::CHANGING_CARD_TYPES],
-            );
-            Ok(true)
-        }
-        Effect::DefeatAfterRound { to } => {
-            let Some(t) = en.target(*to, ctx)? else {
-                return Ok(false);
-            };
-            let source = ctx.source.unwrap_or(t);
-            let dl = super::state::Delayed {
-                by,
-                source,
-                target: t,
-            };
-            if !en.st.delayed.contains(&dl) {
-                en.st.delayed.push(dl);
-            }
-            let txt = format!(
-                "delayed effect: {} will be defeated after this round ends",
-                en.key(t)
-            );
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                txt,
-                &[r::DELAYED_EFFECTS],
-            );
-            Ok(true)
-        }
-        Effect::ExtraAction => {
-            en.extra.push_back(by);
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("{} may take an additional action", seat_name(by)),
-                &[r::EXTRA_ACTIONS],
-            );
-            Ok(true)
-        }
-        Effect::ResolveDie { of } => {
-            let Some(t) = en.target(*of, ctx)? else {
-                return Ok(false);
-            };
-            let mut cands = en.st.dice_of(t);
-            for u in en.st.upgrades(t) {
-                cands.extend(en.st.dice_of(u));
-            }
-            cands.retain(|&x| {
-                matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.st.dice[x].controller == by
-            });
-            let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
-            let x = match named {
-                Some(n) => match en.stat.die(&n) {
-                    Some(x) if cands.contains(&x) => x,
-                    _ => {
-                        return rej(
-                            format!("die {n} is not one of {}'s dice in the pool", en.key(t)),
-                            r::RESOLVING_DICE_THROUGH_CARDS,
-                        );
-                    }
-                },
-                None if cands.len() == 1 => cands[0],
-                None if cands.is_empty() => return Ok(false),
-                None => return Err(en.need(by, NeedKind::Choice, "the die to resolve (`dice:`)")),
-            };
-            let Some(d) = step.or_else(|| en.script.peek().cloned()) else {
-                return Err(en.need(by, NeedKind::Choice, "the die's target (`to:`)"));
-            };
-            let target = ctx.targets.get(ctx.next_target).cloned();
-            ctx.next_target += 1;
-            en.log(
-                Actor::Player(by),
-                Event::Result,
-                format!("resolves die {} through the card", en.die_id(x)),
-                &[r::RESOLVING_DICE_THROUGH_CARDS],
-            );
-            en.resolve_group(by, &[x], target, &d)?;
-            Ok(true)
-        }
-        Effect::RollIn { of } => {
-            let Some(t) = en.target(*of, ctx)? else {
-                return Ok(false);
-            };
-            let xs: Vec<usize> = en
-                .st
-                .dice_of(t)
-                .into_iter()
-                .filter(|&x| en.st.dice[x].at == DieAt::OnCard)
-                .collect();
-            let Some(d) = step else {
-                return Err(en.need(by, NeedKind::Random, "roll results (`roll:`)"));
-            };
-            let txt = format!(
-                "rolls the dice on {} into the pool: {}",
-                en.key(t),
-                if xs.is_empty() {
-                    "none".to_string()
-                } else {
-                    en.die_list(&xs)
-                }
-            );
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                txt,
-                &[r::SELF_REFERENTIAL_EFFECTS, r::ROLLING],
-            );
-            en.roll(by, &xs, &d)?;
-            Ok(!xs.is_empty())
-        }
-        _ => apply_last(en, e, ctx),
-    }
-}
-
-fn apply_last(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
-    let by = ctx.by;
-    let step = ctx.step.clone();
-    match e {
-        Effect::MoveDamage {
-            amount: a,
-            from,
-            to,
-        } => move_damage(en, *a, *from, *to, ctx),
-        Effect::MoveShield => move_shield(en, ctx),
-        Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
-        Effect::EndActionPhase => {
-            en.end_phase = true;
-            en.log(
-                Actor::Player(by),
-                Event::Phase,
-                "the action phase ends",
-                &[r::ACTION_PHASE],
-            );
-            Ok(true)
-        }
-        Effect::GiveBattlefield => {
-            if en.st.bf_controller != Some(by) {
-                en.log(
-                    Actor::Player(by),
-                    Event::Result,
-                    format!(
-                        "{} does not control the battlefield: it cannot give it away",
-                        seat_name(by)
-                    ),
-                    &[r::BATTLEFIELDS, r::CONTROLLER],
-                );
-                return Ok(false);
-            }
-            en.st.bf_controller = Some(other(by));
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("{} now controls the battlefield", seat_name(other(by))),
-                &[r::BATTLEFIELDS],
-            );
-            Ok(true)
-        }
-        Effect::SwitchBattlefield => {
-            let set: Vec<Ix> = (0..en.st.cards.len())
-                .filter(|&c| {
-                    en.st.cards[c].zone == Zone::SetAside
-                        && en.stat.defs[c].card_type == CardType::Battlefield
-                })
-                .collect();
-            let (Some(&new), Some(old)) = (set.first(), en.st.battlefield) else {
-                return Ok(false);
-            };
-            en.st.put(old, Zone::SetAside);
-            en.st.unlist(new);
-            en.st.cards[new].zone = Zone::Play;
-            en.st.battlefield = Some(new);
-            let t = format!(
-                "the battlefield is switched to {}; control does not change and its claim ability is not used",
-                en.key(new)
-            );
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                t,
-                &[r::BATTLEFIELDS, r::SET_ASIDE_ZONE],
-            );
-            Ok(true)
-        }
-        Effect::Choose { options } => {
-            let Some(n) = step.as_ref().and_then(|d| d.step.option) else {
-                return Err(en.need(by, NeedKind::Choice, "which option (`option:`)"));
-            };
-            let Some(opt) = options.get(n.wrapping_sub(1)) else {
-                return rej(format!("there is no option {n}"), r::CHOOSE_EITHER);
-            };
-            en.log(
-                Actor::Player(by),
-                Event::Result,
-                format!("{} chooses option {n}", seat_name(by)),
-                &[r::CHOOSE_EITHER],
-            );
-            let mut full = true;
-            for x in opt.clone() {
-                full &= en.apply(&x, ctx)?;
-            }
-            Ok(full)
-        }
-        Effect::DiscardThis => {
-            let Some(c) = ctx.source else {
-                return Ok(false);
-            };
-            if !en.st.in_play(c) {
-                return Ok(false);
-            }
-            en.leave_play(c, Zone::Discard);
-            en.log(
-                Actor::Player(by),
-                Event::StateChange,
-                format!("{} is discarded", en.key(c)),
-                &[r::UPGRADES],
-            );
-            Ok(true)
-        }
-        Effect::PlayFromHand { types, discount } => {
-            let Some(d) = step else { return Ok(false) };
-            let Some(n) = d.step.play.clone() else {
-                en.log(
-                    Actor::Player(by),
-                    Event::Pass,
-                    "no card is played",
-                    &[r::PLAY_A_CARD],
-                );
-                return Ok(false);
-            };
-            let c = en.card_named(Some(&n), r::PLAY_A_CARD)?;
-            if !en.st.hand[usize::from(by)].contains(&c)
-                || (!types.is_empty() && !types.contains(&en.stat.defs[c].card_type))
-            {
-                return rej(
-                    format!("{n} cannot be played by this ability"),
-                    r::PLAY_A_CARD,
-                );
-            }
-            let mut d2 = d.clone();
-            d2.step.card = Some(n);
-            en.play_card(by, c, &d2, *discount)?;
-            Ok(true)
-        }
-        other => {
-            // Every effect is carried out by one of the functions above; this arm is the
-            // safety net if a new one is added without being carried out.
-            let what = format!("the effect {other:?}");
-            en.trace
-                .not_modelled(en.level, Actor::Player(by), what.clone(), &[r::EFFECTS]);
-            Err(en.halt(crate::engine::End::NotModelled { what }))
-        }
-    }
 }
 
 /// Move damage from one card to another: shields are ignored and the damage is not taken.
