@@ -45,7 +45,7 @@ fn ruling_scenarios() -> Vec<(String, RulingRef, String)> {
     let files = scenario_files(&[rulings_dir()]).unwrap();
     let mut out = Vec::new();
     for f in files {
-        let swjudge::yaml::Json(v) = swjudge::yaml::load_file(&f).unwrap();
+        let v: serde_json::Value = swjudge::yaml::load_file(&f).unwrap();
         let source = v["source"].as_str().unwrap_or("");
         let r = match RulingRef::parse(source) {
             Some(Ok(r)) => r,
