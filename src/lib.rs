@@ -14,6 +14,7 @@ pub mod paths;
 pub mod render;
 pub mod rulebook;
 pub mod scenario;
+pub mod serve;
 pub mod yaml;
 
 pub use error::{Error, Result};

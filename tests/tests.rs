@@ -1,5 +1,6 @@
 //! The one integration-test binary. Each module covers one area.
 
+mod http;
 mod util;
 
 mod cards;
@@ -8,4 +9,5 @@ mod destiny;
 mod rulebook;
 mod scenarios;
 mod search;
+mod serve;
 mod swtcg;
