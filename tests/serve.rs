@@ -29,8 +29,10 @@ fn folders(name: &str) -> Folders {
         index: tmp.path().join("index"),
         data_dir: tmp.path().join("data"),
     };
-    let files: Vec<PathBuf> =
-        FIXTURES.iter().map(|f| root().join("tests/fixtures/cards").join(f)).collect();
+    let files: Vec<PathBuf> = FIXTURES
+        .iter()
+        .map(|f| root().join("tests/fixtures/cards").join(f))
+        .collect();
     swjudge::cards::import::import(&files, &paths.data_dir, false).expect("fixtures import");
     Folders { tmp, paths }
 }
@@ -48,12 +50,16 @@ pub fn start(config: Config, extra: axum::Router) -> SocketAddr {
             .build()
             .expect("runtime");
         rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-            tx.send(listener.local_addr().expect("address")).expect("send");
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            tx.send(listener.local_addr().expect("address"))
+                .expect("send");
             axum::serve(listener, router).await.expect("serve");
         });
     });
-    rx.recv_timeout(Duration::from_secs(60)).expect("server started")
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("server started")
 }
 
 /// The shared server: the shipped scenarios, the card fixtures, the browser harness.
@@ -81,19 +87,6 @@ fn get(path: &str) -> Response {
 
 fn post(path: &str, kind: &str, body: &[u8]) -> Response {
     http::post(server(), path, kind, body).unwrap_or_else(|e| panic!("POST {path}: {e}"))
-}
-
-/// `text` URL-encoded as a form value.
-fn form_value(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(char::from(b)),
-            b' ' => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }
 
 fn assert_has(r: &Response, what: &str) {
@@ -135,7 +128,10 @@ fn search_rejects_bad_filters() {
     assert_has(&r, "unknown kind \"poem\"");
     let api = get("/api/search?q=%21%21%21");
     assert_eq!(api.status, 400);
-    assert_has(&api, "\"error\": \"query \\\"!!!\\\" has no words to search for\"");
+    assert_has(
+        &api,
+        "\"error\": \"query \\\"!!!\\\" has no words to search for\"",
+    );
     assert_eq!(get("/api/search").status, 400);
     assert_eq!(get("/api/search?q=battle&limit=0").status, 400);
     assert_eq!(get("/api/search?q=battle&limit=ten").status, 400);
@@ -166,18 +162,42 @@ fn cli(args: &[&str]) -> String {
 #[test]
 fn api_returns_what_the_json_commands_print() {
     let pairs: [(&str, &[&str]); 6] = [
-        ("/api/search?q=battle+destiny&game=swccg", &["search", "battle destiny", "--game", "swccg", "--json"]),
-        ("/api/search?q=womp+rat+hunter&kind=ruling&limit=3", &["search", "womp rat hunter", "--kind", "ruling", "--limit", "3", "--json"]),
-        ("/api/rule/swccg.ar.the-stack", &["rule", "swccg.ar.the-stack", "--json"]),
+        (
+            "/api/search?q=battle+destiny&game=swccg",
+            &["search", "battle destiny", "--game", "swccg", "--json"],
+        ),
+        (
+            "/api/search?q=womp+rat+hunter&kind=ruling&limit=3",
+            &[
+                "search",
+                "womp rat hunter",
+                "--kind",
+                "ruling",
+                "--limit",
+                "3",
+                "--json",
+            ],
+        ),
+        (
+            "/api/rule/swccg.ar.the-stack",
+            &["rule", "swccg.ar.the-stack", "--json"],
+        ),
         ("/api/card/swccg:9002", &["card", "swccg:9002", "--json"]),
         ("/api/card/womp%20rat", &["card", "womp rat", "--json"]),
-        ("/api/coverage?game=swtcg", &["coverage", "--game", "swtcg", "--json"]),
+        (
+            "/api/coverage?game=swtcg",
+            &["coverage", "--game", "swtcg", "--json"],
+        ),
     ];
     for (url, args) in pairs {
         let served = get(url);
         assert_eq!(served.status, 200, "{url}: {}", served.body);
         assert_eq!(served.header("content-type"), Some("application/json"));
-        assert_eq!(served.body, cli(args), "{url} differs from swjudge {args:?}");
+        assert_eq!(
+            served.body,
+            cli(args),
+            "{url} differs from swjudge {args:?}"
+        );
     }
 }
 
@@ -189,7 +209,11 @@ fn api_check_returns_what_check_json_prints() {
     std::fs::write(tmp.path().join("pasted.yaml"), &text).unwrap();
     let served = post("/api/check", "application/yaml", text.as_bytes());
     assert_eq!(served.status, 200, "{}", served.body);
-    let o = swjudge(tmp.path()).current_dir(tmp.path()).args(["check", "pasted.yaml", "--json"]).output().unwrap();
+    let o = swjudge(tmp.path())
+        .current_dir(tmp.path())
+        .args(["check", "pasted.yaml", "--json"])
+        .output()
+        .unwrap();
     assert_eq!(served.body, stdout(&o));
     assert_has(&served, "\"verdict\": \"pass\"");
 }
@@ -209,7 +233,11 @@ fn rule_page_links_ids_children_and_breadcrumb() {
 #[test]
 fn rule_page_marks_superseded_documents() {
     let corpus = swjudge::rulebook::Corpus::load(&crate::util::rulebook()).unwrap();
-    let old = corpus.sections.iter().find(|s| s.superseded && !s.body.trim().is_empty()).expect("a superseded section");
+    let old = corpus
+        .sections
+        .iter()
+        .find(|s| s.superseded && !s.body.trim().is_empty())
+        .expect("a superseded section");
     let r = get(&format!("/rule/{}", old.id));
     assert_eq!(r.status, 200);
     assert_has(&r, "Superseded.");
@@ -226,7 +254,9 @@ fn rule_cross_references_and_ids_in_text_are_links() {
         .iter()
         .find_map(|s| {
             let refs = resolver.cross_references(s);
-            let id = refs.into_iter().find_map(|r| r.id.filter(|_| s.body.contains(&r.text)))?;
+            let id = refs
+                .into_iter()
+                .find_map(|r| r.id.filter(|_| s.body.contains(&r.text)))?;
             Some((s, id))
         })
         .expect("a section with a resolved cross-reference");
@@ -292,7 +322,11 @@ fn ambiguous_card_name_lists_every_candidate() {
             assert_has(&page, &format!("href=\"/card/{reference}\""));
         }
     }
-    assert!(page.body.contains("Which card?") || page.body.contains("No card matches") || page.body.contains("Rulings ("));
+    assert!(
+        page.body.contains("Which card?")
+            || page.body.contains("No card matches")
+            || page.body.contains("Rulings (")
+    );
 }
 
 // ---- check ----
@@ -305,7 +339,10 @@ fn check_form_offers_every_shipped_scenario() {
     assert_has(&r, "<textarea id=\"yaml\" name=\"yaml\"");
     let open = get("/check/open?path=swccg/battles/simple-example.yaml");
     assert_eq!(open.status, 303);
-    assert_eq!(open.header("location"), Some("/check/swccg/battles/simple-example.yaml"));
+    assert_eq!(
+        open.header("location"),
+        Some("/check/swccg/battles/simple-example.yaml")
+    );
 }
 
 #[test]
@@ -315,7 +352,10 @@ fn check_shipped_scenario_shows_verdict_expectations_and_cited_trace() {
     assert_has(&r, "<strong>Pass</strong>");
     assert_has(&r, "<th scope=\"row\"><code>outcome</code></th>");
     assert_has(&r, "<table class=\"trace\">");
-    assert_has(&r, "<td class=\"cites\"><a class=\"rule\" href=\"/rule/swccg.");
+    assert_has(
+        &r,
+        "<td class=\"cites\"><a class=\"rule\" href=\"/rule/swccg.",
+    );
     assert_has(&r, "scenarios/swccg/battles/simple-example.yaml");
 }
 
@@ -330,8 +370,15 @@ fn check_refuses_paths_that_leave_the_scenarios_folder() {
         "/check/swccg\\..\\..\\Cargo.toml",
     ] {
         let r = http::get(server(), path).unwrap();
-        assert!(r.status == 403 || r.status == 404 || r.status == 400, "{path}: {}", r.status);
-        assert!(!r.body.contains("[package]"), "{path} served a file outside scenarios/");
+        assert!(
+            r.status == 403 || r.status == 404 || r.status == 400,
+            "{path}: {}",
+            r.status
+        );
+        assert!(
+            !r.body.contains("[package]"),
+            "{path} served a file outside scenarios/"
+        );
     }
     let r = get("/check/%2e%2e/Cargo.toml");
     assert_eq!(r.status, 403);
@@ -347,7 +394,11 @@ fn check_refuses_a_link_out_of_the_scenarios_folder() {
     let dir = f.tmp.path().join("scenarios");
     std::fs::create_dir_all(&dir).unwrap();
     let outside = f.tmp.path().join("outside.yaml");
-    std::fs::copy(root().join("scenarios/swccg/battles/simple-example.yaml"), &outside).unwrap();
+    std::fs::copy(
+        root().join("scenarios/swccg/battles/simple-example.yaml"),
+        &outside,
+    )
+    .unwrap();
     std::os::unix::fs::symlink(&outside, dir.join("link.yaml")).unwrap();
     let addr = start(Config::new(f.paths.clone(), dir), axum::Router::new());
     let r = http::get(addr, "/check/link.yaml").unwrap();
@@ -356,20 +407,41 @@ fn check_refuses_a_link_out_of_the_scenarios_folder() {
 
 #[test]
 fn pasted_scenario_is_checked_and_a_broken_one_shows_line_and_column() {
-    let good = std::fs::read_to_string(root().join("scenarios/swccg/battles/simple-example.yaml")).unwrap();
-    let r = post("/check", "application/x-www-form-urlencoded", format!("yaml={}", form_value(&good)).as_bytes());
+    let good = std::fs::read_to_string(root().join("scenarios/swccg/battles/simple-example.yaml"))
+        .unwrap();
+    let r = post(
+        "/check",
+        "application/x-www-form-urlencoded",
+        format!("yaml={}", http::encode(&good)).as_bytes(),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_has(&r, "<strong>Pass</strong>");
     let broken = good.replacen("turn: light", "turn: light\n  bogus_key: 1", 1);
-    let r = post("/check", "application/x-www-form-urlencoded", format!("yaml={}", form_value(&broken)).as_bytes());
+    let r = post(
+        "/check",
+        "application/x-www-form-urlencoded",
+        format!("yaml={}", http::encode(&broken)).as_bytes(),
+    );
     assert_eq!(r.status, 400, "{}", r.body);
     assert_has(&r, "The scenario could not be loaded");
-    assert!(regex::Regex::new(r"Line \d+, column \d+").unwrap().is_match(&r.body), "{}", r.body);
+    assert!(
+        regex::Regex::new(r"Line \d+, column \d+")
+            .unwrap()
+            .is_match(&r.body),
+        "{}",
+        r.body
+    );
     assert_has(&r, "<mark>");
     assert_has(&r, "bogus_key");
     let api = post("/api/check", "application/yaml", broken.as_bytes());
     assert_eq!(api.status, 400);
-    assert!(regex::Regex::new(r#""error": "pasted.yaml:\d+:\d+: "#).unwrap().is_match(&api.body), "{}", api.body);
+    assert!(
+        regex::Regex::new(r#""error": "pasted.yaml:\d+:\d+: "#)
+            .unwrap()
+            .is_match(&api.body),
+        "{}",
+        api.body
+    );
     let missing_field = post("/check", "application/x-www-form-urlencoded", b"other=1");
     assert_eq!(missing_field.status, 422);
 }
@@ -385,7 +457,10 @@ fn oversized_bodies_are_refused() {
     let r = post("/check", "application/x-www-form-urlencoded", &form);
     assert_eq!(r.status, 413);
     // Within the body limit but over the YAML loader's: the loader's own message.
-    let yaml = format!("game: swccg\ntitle: big\nnotes: {}\n", "a".repeat(swjudge::yaml::MAX_BYTES));
+    let yaml = format!(
+        "game: swccg\ntitle: big\nnotes: {}\n",
+        "a".repeat(swjudge::yaml::MAX_BYTES)
+    );
     let r = post("/api/check", "application/yaml", yaml.as_bytes());
     assert_eq!(r.status, 400);
     assert_has(&r, "the limit is 1048576 bytes");
@@ -419,8 +494,15 @@ fn coverage_page_counts_per_game_and_area_and_links_missing_examples() {
     assert_has(&r, "<summary>Star Wars CCG · ");
     assert_eq!(get("/coverage?game=chess").status, 400);
     assert_eq!(get("/api/coverage?missing=perhaps").status, 400);
-    let missing: serde_json::Value = serde_json::from_str(&get("/api/coverage?missing=true").body).unwrap();
-    assert!(missing["examples"].as_array().unwrap().iter().all(|e| e["status"] == "not-covered"));
+    let missing: serde_json::Value =
+        serde_json::from_str(&get("/api/coverage?missing=true").body).unwrap();
+    assert!(
+        missing["examples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["status"] == "not-covered")
+    );
 }
 
 // ---- the frame ----
@@ -433,11 +515,28 @@ fn unknown_paths_are_404_and_every_page_is_self_contained() {
     let api = get("/api/nothing");
     assert_eq!(api.status, 404);
     assert_has(&api, "\"error\"");
-    for path in ["/search?q=battle", "/rule/swccg.ar.the-stack", "/card/swccg:9002", "/check", "/coverage", "/static/app.css", "/static/app.js"] {
+    for path in [
+        "/search?q=battle",
+        "/rule/swccg.ar.the-stack",
+        "/card/swccg:9002",
+        "/check",
+        "/coverage",
+        "/static/app.css",
+        "/static/app.js",
+    ] {
         let r = get(path);
         assert_eq!(r.status, 200, "{path}");
-        assert!(!r.body.contains("http://") && !r.body.contains("https://") && !r.body.contains("//cdn"), "{path} loads something from elsewhere");
-        assert!(r.header("content-security-policy").is_some_and(|c| c.starts_with("default-src 'self'")), "{path}");
+        assert!(
+            !r.body.contains("http://")
+                && !r.body.contains("https://")
+                && !r.body.contains("//cdn"),
+            "{path} loads something from elsewhere"
+        );
+        assert!(
+            r.header("content-security-policy")
+                .is_some_and(|c| c.starts_with("default-src 'self'")),
+            "{path}"
+        );
         if !path.starts_with("/static/") {
             assert_has(&r, "<html lang=\"en\">");
             assert_has(&r, "<main id=\"main\"");
@@ -455,6 +554,42 @@ fn pages_label_every_form_control() {
             assert_has(&r, &format!("<label for=\"{}\">", &c[1]));
         }
     }
+}
+
+/// Bounded load: 50 clients on the loopback address typing searches and checking
+/// scenarios for a few seconds (`SWJUDGE_LOAD_SECS` for longer): no request may fail
+/// and every response must be whole. Latency targets are the bench's (`--bench serve`).
+#[test]
+fn fifty_clients_search_and_check_without_an_error() {
+    let secs = std::env::var("SWJUDGE_LOAD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let questions: Vec<String> = [
+        "battle destiny",
+        "force drain at a site",
+        "womp rat hunter",
+        "maximum shields on a character",
+        "can I react to my own battle",
+    ]
+    .map(String::from)
+    .to_vec();
+    let shipped = vec!["swccg/battles/simple-example.yaml".to_string()];
+    let pasted =
+        std::fs::read_to_string(root().join("scenarios/swccg/battles/simple-example.yaml"))
+            .unwrap();
+    let seen = http::load(
+        server(),
+        50,
+        Duration::from_secs(secs),
+        &questions,
+        &shipped,
+        &pasted,
+    );
+    assert!(seen.requests > 50, "{seen:?}");
+    assert_eq!(seen.errors, 0, "{:?}", seen.first_errors);
+    assert_eq!(seen.incomplete, 0);
+    assert!(!seen.check_ms.is_empty() && !seen.search_ms.is_empty());
 }
 
 #[path = "browser/browser.rs"]

@@ -24,7 +24,10 @@ const SEE_ALSO: usize = 8;
 fn report(app: &App, name: &str) -> Result<CardReport, String> {
     let name = name.trim();
     if name.is_empty() {
-        return Err("empty card name: give a card title, a nickname or a reference such as swccg:1098".into());
+        return Err(
+            "empty card name: give a card title, a nickname or a reference such as swccg:1098"
+                .into(),
+        );
     }
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(format!(
@@ -43,18 +46,25 @@ pub struct NameForm {
 }
 
 /// `/card?name=…` goes to the card's page; `/card` alone is the lookup form.
-pub async fn form(State(app): State<Arc<App>>, q: Result<Query<NameForm>, QueryRejection>) -> Response {
+pub async fn form(
+    State(app): State<Arc<App>>,
+    q: Result<Query<NameForm>, QueryRejection>,
+) -> Response {
     let name = q.map(|q| q.0.name).unwrap_or_default();
     if !name.trim().is_empty() {
         return Redirect::to(&format!("/card/{}", url_path(name.trim()))).into_response();
     }
     page::html(
         StatusCode::OK,
-        page::layout("Cards", Nav::Card, html! {
-            h1 { "Look a card up" }
-            (name_form(""))
-            @if app.cards.is_empty() { (no_data()) }
-        }),
+        page::layout(
+            "Cards",
+            Nav::Card,
+            html! {
+                h1 { "Look a card up" }
+                (name_form(""))
+                @if app.cards.is_empty() { (no_data()) }
+            },
+        ),
     )
 }
 
@@ -79,21 +89,30 @@ fn no_data() -> Markup {
 pub async fn page(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
     let r = match report(&app, &name) {
         Ok(r) => r,
-        Err(msg) => return page::error_page(StatusCode::BAD_REQUEST, "Not a card name", &msg, Nav::Card),
+        Err(msg) => {
+            return page::error_page(StatusCode::BAD_REQUEST, "Not a card name", &msg, Nav::Card);
+        }
     };
     let status = if r.found() || !r.matches.is_empty() {
         StatusCode::OK
     } else {
         StatusCode::NOT_FOUND
     };
-    let title = r.card.as_ref().map_or_else(|| name.trim().to_string(), |c| c.label.clone());
+    let title = r
+        .card
+        .as_ref()
+        .map_or_else(|| name.trim().to_string(), |c| c.label.clone());
     page::html(status, page::layout(&title, Nav::Card, body(&app, &r)))
 }
 
 pub async fn api(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
     match report(&app, &name) {
         Ok(r) => {
-            let status = if r.found() { StatusCode::OK } else { StatusCode::NOT_FOUND };
+            let status = if r.found() {
+                StatusCode::OK
+            } else {
+                StatusCode::NOT_FOUND
+            };
             page::json(status, &r)
         }
         Err(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
@@ -160,8 +179,15 @@ fn entries(app: &App, kind: &str, list: &[Entry]) -> Markup {
 }
 
 fn card(app: &App, c: &CardView) -> Markup {
-    let errata = c.text_source.as_deref().is_some_and(|s| s.starts_with("errata"));
-    let uses = app.uses.get(&normalize(&c.title)).map(Vec::as_slice).unwrap_or_default();
+    let errata = c
+        .text_source
+        .as_deref()
+        .is_some_and(|s| s.starts_with("errata"));
+    let uses = app
+        .uses
+        .get(&normalize(&c.title))
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     html! {
         article.card {
             h1 { (c.uniqueness.as_deref().unwrap_or("")) (c.title) }

@@ -40,13 +40,22 @@ pub fn shipped(root: &Path) -> crate::Result<(Vec<String>, HashMap<String, Vec<S
         if !f.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             continue;
         }
-        let Ok(rel) = f.strip_prefix(root) else { continue };
-        let rel: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        let Ok(rel) = f.strip_prefix(root) else {
+            continue;
+        };
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
         let rel = rel.join("/");
         if let Ok(text) = crate::yaml::read_text(&f) {
             for line in text.lines().filter(|l| l.starts_with([' ', '\t'])) {
                 for c in CARD_TITLE.captures_iter(line) {
-                    let title = c.get(1).or(c.get(2)).or(c.get(3)).map_or("", |m| m.as_str());
+                    let title = c
+                        .get(1)
+                        .or(c.get(2))
+                        .or(c.get(3))
+                        .map_or("", |m| m.as_str());
                     let key = normalize(title.trim());
                     let list = uses.entry(key).or_default();
                     if list.last() != Some(&rel) {
@@ -87,7 +96,12 @@ async fn check(app: &Arc<App>, input: Input) -> Checked {
             let loaded = match &input {
                 Input::Text(t) => scenario::load_str(Path::new(PASTED), t, ids),
                 Input::File(shown, real) => crate::yaml::read_text(real)
-                    .map_err(|e| crate::Error::Input(e.to_string().replace(&real.display().to_string(), &shown.display().to_string())))
+                    .map_err(|e| {
+                        crate::Error::Input(
+                            e.to_string()
+                                .replace(&real.display().to_string(), &shown.display().to_string()),
+                        )
+                    })
                     .and_then(|t| scenario::load_str(shown, &t, ids)),
             };
             match loaded {
@@ -112,9 +126,17 @@ struct Refused(StatusCode, String);
 /// never one that leaves it (`..`, an absolute path, a link pointing out).
 fn resolve(app: &App, rel: &str) -> Result<Input, Refused> {
     let Some((given, root)) = &app.scenarios else {
-        return Err(Refused(StatusCode::NOT_FOUND, "this server has no scenarios folder".into()));
+        return Err(Refused(
+            StatusCode::NOT_FOUND,
+            "this server has no scenarios folder".into(),
+        ));
     };
-    let leaves = || Refused(StatusCode::FORBIDDEN, format!("refused: {rel} is not a path inside the scenarios folder"));
+    let leaves = || {
+        Refused(
+            StatusCode::FORBIDDEN,
+            format!("refused: {rel} is not a path inside the scenarios folder"),
+        )
+    };
     if rel.is_empty() || rel.contains(['\\', '\0']) {
         return Err(leaves());
     }
@@ -123,13 +145,19 @@ fn resolve(app: &App, rel: &str) -> Result<Input, Refused> {
         return Err(leaves());
     }
     let real = root.join(path).canonicalize().map_err(|_| {
-        Refused(StatusCode::NOT_FOUND, format!("no scenario {rel} in the scenarios folder"))
+        Refused(
+            StatusCode::NOT_FOUND,
+            format!("no scenario {rel} in the scenarios folder"),
+        )
     })?;
     if !real.starts_with(root) {
         return Err(leaves());
     }
     if !real.is_file() || !real.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-        return Err(Refused(StatusCode::NOT_FOUND, format!("{rel} is not a scenario file")));
+        return Err(Refused(
+            StatusCode::NOT_FOUND,
+            format!("{rel} is not a scenario file"),
+        ));
     }
     Ok(Input::File(given.join(path), real))
 }
@@ -142,7 +170,10 @@ pub fn scenario_link(rel: &str) -> String {
 
 /// `/check`: choose a shipped scenario, or paste or upload one.
 pub async fn form(State(app): State<Arc<App>>) -> Response {
-    page::html(StatusCode::OK, page::layout("Check a scenario", Nav::Check, check_forms(&app, "")))
+    page::html(
+        StatusCode::OK,
+        page::layout("Check a scenario", Nav::Check, check_forms(&app, "")),
+    )
 }
 
 fn check_forms(app: &App, pasted: &str) -> Markup {
@@ -212,7 +243,9 @@ pub async fn open(q: Result<Query<OpenForm>, QueryRejection>) -> Response {
 pub async fn shipped_page(State(app): State<Arc<App>>, UrlPath(rel): UrlPath<String>) -> Response {
     let input = match resolve(&app, &rel) {
         Ok(i) => i,
-        Err(Refused(status, msg)) => return page::error_page(status, "Scenario not served", &msg, Nav::Check),
+        Err(Refused(status, msg)) => {
+            return page::error_page(status, "Scenario not served", &msg, Nav::Check);
+        }
     };
     let checked = check(&app, input).await;
     result_page(&app, checked, None)
@@ -224,7 +257,10 @@ pub struct PasteForm {
 }
 
 /// `POST /check`: run pasted YAML.
-pub async fn pasted(State(app): State<Arc<App>>, form: Result<Form<PasteForm>, FormRejection>) -> Response {
+pub async fn pasted(
+    State(app): State<Arc<App>>,
+    form: Result<Form<PasteForm>, FormRejection>,
+) -> Response {
     let text = match form {
         Ok(f) => f.0.yaml,
         Err(e) => {
@@ -266,7 +302,10 @@ pub async fn api(State(app): State<Arc<App>>, body: Result<String, StringRejecti
 }
 
 fn too_slow(d: std::time::Duration) -> String {
-    format!("the check took longer than its time limit of {} s and was abandoned", d.as_secs_f32())
+    format!(
+        "the check took longer than its time limit of {} s and was abandoned",
+        d.as_secs_f32()
+    )
 }
 
 fn result_page(app: &App, checked: Checked, pasted: Option<&str>) -> Response {
@@ -277,19 +316,32 @@ fn result_page(app: &App, checked: Checked, pasted: Option<&str>) -> Response {
         ),
         Checked::LoadError(msg) => page::html(
             StatusCode::BAD_REQUEST,
-            page::layout("Scenario not loaded", Nav::Check, html! {
-                (load_error(&msg, pasted))
-                @if let Some(t) = pasted { (check_forms(app, t)) }
-            }),
+            page::layout(
+                "Scenario not loaded",
+                Nav::Check,
+                html! {
+                    (load_error(&msg, pasted))
+                    @if let Some(t) = pasted { (check_forms(app, t)) }
+                },
+            ),
         ),
-        Checked::TooSlow(d) => page::error_page(StatusCode::SERVICE_UNAVAILABLE, "Check too slow", &too_slow(d), Nav::Check),
+        Checked::TooSlow(d) => page::error_page(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Check too slow",
+            &too_slow(d),
+            Nav::Check,
+        ),
     }
 }
 
 /// A load error: its message, where it is, and the pasted lines around it.
 fn load_error(msg: &str, pasted: Option<&str>) -> Markup {
     let at = AT.captures(msg).and_then(|c| {
-        Some((c[2].parse::<usize>().ok()?, c[3].parse::<usize>().ok()?, c.get(4)?.as_str()))
+        Some((
+            c[2].parse::<usize>().ok()?,
+            c[3].parse::<usize>().ok()?,
+            c.get(4)?.as_str(),
+        ))
     });
     html! {
         h1 { "The scenario could not be loaded" }
@@ -313,9 +365,18 @@ fn load_error(msg: &str, pasted: Option<&str>) -> Markup {
 
 fn verdict(v: Verdict) -> (&'static str, &'static str) {
     match v {
-        Verdict::Pass => ("Pass", "every step was computed and every expectation holds."),
-        Verdict::Fail => ("Fail", "an expectation does not hold, or a decision was rejected or left over."),
-        Verdict::NotModelled => ("Not modelled — ruling needed", "the run met something the engine does not model."),
+        Verdict::Pass => (
+            "Pass",
+            "every step was computed and every expectation holds.",
+        ),
+        Verdict::Fail => (
+            "Fail",
+            "an expectation does not hold, or a decision was rejected or left over.",
+        ),
+        Verdict::NotModelled => (
+            "Not modelled — ruling needed",
+            "the run met something the engine does not model.",
+        ),
     }
 }
 

@@ -23,7 +23,11 @@ const MAX_LIST_BYTES: u64 = 1 << 20;
 fn compute(app: &App) -> Result<&Coverage, String> {
     app.coverage
         .get_or_init(|| {
-            let dirs: Vec<std::path::PathBuf> = app.scenarios_dir().map(|d| d.to_path_buf()).into_iter().collect();
+            let dirs: Vec<std::path::PathBuf> = app
+                .scenarios_dir()
+                .map(|d| d.to_path_buf())
+                .into_iter()
+                .collect();
             let sources = if dirs.is_empty() {
                 Vec::new()
             } else {
@@ -32,9 +36,14 @@ fn compute(app: &App) -> Result<&Coverage, String> {
             };
             let unreproducible = match dirs.first().map(|d| d.join("unreproducible.tsv")) {
                 Some(f) if f.is_file() => {
-                    let bytes = crate::paths::read_regular_file(&f, MAX_LIST_BYTES, "is a folder, not a file")
-                        .map_err(|e| e.to_string())?;
-                    let text = String::from_utf8(bytes).map_err(|e| crate::Error::not_utf8(&f, &e).to_string())?;
+                    let bytes = crate::paths::read_regular_file(
+                        &f,
+                        MAX_LIST_BYTES,
+                        "is a folder, not a file",
+                    )
+                    .map_err(|e| e.to_string())?;
+                    let text = String::from_utf8(bytes)
+                        .map_err(|e| crate::Error::not_utf8(&f, &e).to_string())?;
                     coverage::parse_unreproducible(&f, &text).map_err(|e| e.to_string())?
                 }
                 _ => Vec::new(),
@@ -58,15 +67,25 @@ fn filtered(app: &App, f: &Filter) -> Result<Coverage, (StatusCode, String)> {
     let game = match f.game.trim() {
         "" | "all" => None,
         g => Some(Game::parse(g).ok_or_else(|| {
-            (StatusCode::BAD_REQUEST, format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)"))
+            (
+                StatusCode::BAD_REQUEST,
+                format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)"),
+            )
         })?),
     };
     let missing = match f.missing.as_deref().map(str::trim) {
         None | Some("" | "false" | "0" | "no") => false,
         Some("true" | "1" | "yes" | "on") => true,
-        Some(other) => return Err((StatusCode::BAD_REQUEST, format!("missing must be true or false (got \"{other}\")"))),
+        Some(other) => {
+            return Err((
+                StatusCode::BAD_REQUEST,
+                format!("missing must be true or false (got \"{other}\")"),
+            ));
+        }
     };
-    let mut cov = compute(app).map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?.clone();
+    let mut cov = compute(app)
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?
+        .clone();
     if let Some(g) = game {
         cov.games.retain(|c| c.game == g);
         cov.examples.retain(|e| e.game == g);
@@ -77,7 +96,10 @@ fn filtered(app: &App, f: &Filter) -> Result<Coverage, (StatusCode, String)> {
     Ok(cov)
 }
 
-pub async fn api(State(app): State<Arc<App>>, q: Result<Query<Filter>, QueryRejection>) -> Response {
+pub async fn api(
+    State(app): State<Arc<App>>,
+    q: Result<Query<Filter>, QueryRejection>,
+) -> Response {
     let f = match q {
         Ok(q) => q.0,
         Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
@@ -88,10 +110,16 @@ pub async fn api(State(app): State<Arc<App>>, q: Result<Query<Filter>, QueryReje
     }
 }
 
-pub async fn page(State(app): State<Arc<App>>, q: Result<Query<Filter>, QueryRejection>) -> Response {
+pub async fn page(
+    State(app): State<Arc<App>>,
+    q: Result<Query<Filter>, QueryRejection>,
+) -> Response {
     let f = q.map(|q| q.0).unwrap_or_default();
     match filtered(&app, &f) {
-        Ok(cov) => page::html(StatusCode::OK, page::layout("Coverage", Nav::Coverage, body(&app, &cov))),
+        Ok(cov) => page::html(
+            StatusCode::OK,
+            page::layout("Coverage", Nav::Coverage, body(&app, &cov)),
+        ),
         Err((status, msg)) => page::error_page(status, "Coverage", &msg, Nav::Coverage),
     }
 }

@@ -131,7 +131,10 @@ impl App {
     /// Ranked hits, as `swjudge search` finds them; an index found damaged is rebuilt
     /// once and asked again.
     fn search(&self, q: &Query) -> Result<Vec<Hit>> {
-        let index = self.index.read().map_or_else(|e| e.into_inner().clone(), |i| i.clone());
+        let index = self
+            .index
+            .read()
+            .map_or_else(|e| e.into_inner().clone(), |i| i.clone());
         match index.search(q) {
             Err(Error::Index(_)) => {
                 let fresh = Arc::new(Index::rebuild(&self.paths)?);

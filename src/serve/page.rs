@@ -80,12 +80,7 @@ pub fn json_text(status: StatusCode, mut text: String) -> Response {
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        text,
-    )
-        .into_response()
+    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
 }
 
 /// `{"error": "…"}`, as a command's `--json` prints an error.
@@ -111,7 +106,10 @@ pub fn error_page(status: StatusCode, title: &str, message: &str, nav: Nav) -> R
 /// Any path no route serves.
 pub async fn not_found(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {
-        return json_error(StatusCode::NOT_FOUND, &format!("no such API route: {}", uri.path()));
+        return json_error(
+            StatusCode::NOT_FOUND,
+            &format!("no such API route: {}", uri.path()),
+        );
     }
     error_page(
         StatusCode::NOT_FOUND,

@@ -8,7 +8,7 @@ use crate::rulebook::lookup::{self, NotFound};
 use crate::rulebook::{Corpus, Kind, Section};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::{Redirect, IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 use std::sync::Arc;
 
@@ -34,13 +34,18 @@ fn find<'c>(corpus: &'c Corpus, id: &str) -> Found<'c> {
 pub async fn page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
     match find(&app.corpus, &id) {
         Found::Section(s) if s.id != id => {
-            Redirect::permanent(&format!("/rule/{}", super::search::url_path(&s.id))).into_response()
+            Redirect::permanent(&format!("/rule/{}", super::search::url_path(&s.id)))
+                .into_response()
         }
         Found::Section(s) => {
             let view = RuleView::new(&app.corpus, s);
             page::html(
                 StatusCode::OK,
-                page::layout(&format!("{} — {}", view.title, view.id), Nav::Search, body(&app.corpus, &view)),
+                page::layout(
+                    &format!("{} — {}", view.title, view.id),
+                    Nav::Search,
+                    body(&app.corpus, &view),
+                ),
             )
         }
         Found::Missing(nf) => page::html(
@@ -59,7 +64,9 @@ pub async fn page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respon
                 },
             ),
         ),
-        Found::Bad(msg) => page::error_page(StatusCode::BAD_REQUEST, "Not a rule ID", &msg, Nav::Search),
+        Found::Bad(msg) => {
+            page::error_page(StatusCode::BAD_REQUEST, "Not a rule ID", &msg, Nav::Search)
+        }
     }
 }
 

@@ -40,12 +40,13 @@ enum Answer {
 
 /// The request as a [`Query`]; `None` when the question is blank.
 fn query(f: &Form, default_limit: usize) -> Result<Option<Query>, String> {
-    let game = match f.game.trim() {
-        "" | "all" => None,
-        g => Some(Game::parse(g).ok_or_else(|| {
-            format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)")
-        })?),
-    };
+    let game =
+        match f.game.trim() {
+            "" | "all" => None,
+            g => Some(Game::parse(g).ok_or_else(|| {
+                format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)")
+            })?),
+        };
     let kind = match f.kind.trim() {
         "" | "all" => None,
         k => Some(DocKind::parse(k).ok_or_else(|| {
@@ -97,7 +98,10 @@ fn answer(app: &App, f: &Form) -> Answer {
 }
 
 /// `/search?q=…&game=…&kind=…`: the form and, for a question, its results.
-pub async fn page(State(app): State<Arc<App>>, form: Result<Params<Form>, QueryRejection>) -> Response {
+pub async fn page(
+    State(app): State<Arc<App>>,
+    form: Result<Params<Form>, QueryRejection>,
+) -> Response {
     let f = form.map(|p| p.0).unwrap_or_default();
     let a = answer(&app, &f);
     let status = if matches!(a, Answer::Bad(_)) {
@@ -125,7 +129,10 @@ pub async fn page(State(app): State<Arc<App>>, form: Result<Params<Form>, QueryR
 }
 
 /// `/search/results?…`: the results alone, for the page to swap in as one types.
-pub async fn fragment(State(app): State<Arc<App>>, form: Result<Params<Form>, QueryRejection>) -> Response {
+pub async fn fragment(
+    State(app): State<Arc<App>>,
+    form: Result<Params<Form>, QueryRejection>,
+) -> Response {
     let f = form.map(|p| p.0).unwrap_or_default();
     let a = answer(&app, &f);
     page::html(StatusCode::OK, results(&a))
@@ -133,7 +140,10 @@ pub async fn fragment(State(app): State<Arc<App>>, form: Result<Params<Form>, Qu
 
 /// `/api/search?q=…`: the hits as `swjudge search --json` prints them (an empty list
 /// when nothing is found); a bad request is `{"error": …}` with status 400.
-pub async fn api(State(app): State<Arc<App>>, form: Result<Params<Form>, QueryRejection>) -> Response {
+pub async fn api(
+    State(app): State<Arc<App>>,
+    form: Result<Params<Form>, QueryRejection>,
+) -> Response {
     let f = match form {
         Ok(p) => p.0,
         Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
@@ -200,9 +210,7 @@ impl Group {
     fn of(h: &Hit) -> Group {
         match (&h.source, h.kind) {
             (Origin::Database { .. }, DocKind::Card) => Group::Cards,
-            (Origin::Database { .. }, _) | (_, DocKind::Ruling | DocKind::Errata) => {
-                Group::Rulings
-            }
+            (Origin::Database { .. }, _) | (_, DocKind::Ruling | DocKind::Errata) => Group::Rulings,
             _ => Group::Rules,
         }
     }
@@ -288,7 +296,11 @@ fn highlighted(snippet: &str, ranges: &[std::ops::Range<usize>]) -> Markup {
     let mut parts: Vec<(&str, bool)> = Vec::new();
     let mut at = 0;
     for r in ranges {
-        if r.start < at || r.end > snippet.len() || !snippet.is_char_boundary(r.start) || !snippet.is_char_boundary(r.end) {
+        if r.start < at
+            || r.end > snippet.len()
+            || !snippet.is_char_boundary(r.start)
+            || !snippet.is_char_boundary(r.end)
+        {
             continue;
         }
         parts.push((&snippet[at..r.start], false));

@@ -77,7 +77,10 @@ fn step<'a>(dom: &'a str, id: &str) -> &'a str {
 #[test]
 fn pages_work_in_headless_chromium() {
     let Some(bin) = chromium() else {
-        assert!(!under_ci(), "chromium is not installed; .ci/run installs it under CI");
+        assert!(
+            !under_ci(),
+            "chromium is not installed; .ci/run installs it under CI"
+        );
         eprintln!("browser test skipped: chromium is not installed (apt-get install chromium)");
         return;
     };
@@ -91,23 +94,47 @@ fn pages_work_in_headless_chromium() {
         ],
         Duration::from_secs(180),
     );
-    assert!(!dom.contains("<pre id=\"failure\">"), "the harness failed:\n{dom}");
-    assert!(dom.contains("<pre id=\"done\">"), "the harness did not finish:\n{dom}");
+    assert!(
+        !dom.contains("<pre id=\"failure\">"),
+        "the harness failed:\n{dom}"
+    );
+    assert!(
+        dom.contains("<pre id=\"done\">"),
+        "the harness did not finish:\n{dom}"
+    );
     let typed = step(&dom, "typed");
     assert!(typed.starts_with("RESULTS"), "{typed}");
     assert!(typed.contains("Rule sections"), "{typed}");
-    assert!(step(&dom, "typed-url").starts_with("/search?q=battle+destiny"), "{dom}");
+    assert!(
+        step(&dom, "typed-url").starts_with("/search?q=battle+destiny"),
+        "{dom}"
+    );
     let rule = step(&dom, "rule");
     assert!(rule.starts_with("/rule/"), "{rule}");
-    assert!(rule.contains("Skip") || rule.contains('›') || rule.contains("swccg."), "{rule}");
+    assert!(
+        rule.contains("Skip") || rule.contains('›') || rule.contains("swccg."),
+        "{rule}"
+    );
     let card = step(&dom, "card");
-    assert!(card.contains("Womp Rat Hunter") && card.contains("Rulings (2)"), "{card}");
+    assert!(
+        card.contains("Womp Rat Hunter") && card.contains("Rulings (2)"),
+        "{card}"
+    );
     assert!(card.contains("If this character is stolen"), "{card}");
     let shipped = step(&dom, "shipped");
-    assert!(shipped.starts_with("/check/swccg/battles/simple-example.yaml"), "{shipped}");
-    assert!(shipped.contains("Pass:") && shipped.contains("Trace"), "{shipped}");
+    assert!(
+        shipped.starts_with("/check/swccg/battles/simple-example.yaml"),
+        "{shipped}"
+    );
+    assert!(
+        shipped.contains("Pass:") && shipped.contains("Trace"),
+        "{shipped}"
+    );
     let broken = step(&dom, "broken");
-    assert!(broken.contains("could not be loaded") && broken.contains("Line 5, column"), "{broken}");
+    assert!(
+        broken.contains("could not be loaded") && broken.contains("Line 5, column"),
+        "{broken}"
+    );
     screenshots(&bin, addr);
 }
 
@@ -135,7 +162,11 @@ fn screenshots(bin: &Path, addr: std::net::SocketAddr) {
                 Duration::from_secs(60),
             );
             let size = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-            assert!(size > 1000, "no screenshot of {path} at {width} px ({})", file.display());
+            assert!(
+                size > 1000,
+                "no screenshot of {path} at {width} px ({})",
+                file.display()
+            );
         }
     }
 }
