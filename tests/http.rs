@@ -223,7 +223,9 @@ pub fn load(
     let mut total = Load::default();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..clients)
-            .map(|c| scope.spawn(move || client(addr, c, end, questions, shipped, pasted)))
+            .map(|c| {
+                scope.spawn(move || client(addr, (c, clients), end, questions, shipped, pasted))
+            })
             .collect();
         for h in handles {
             total.add(h.join().expect("client thread"));
@@ -232,9 +234,10 @@ pub fn load(
     total
 }
 
+/// Client `c` of `clients`.
 fn client(
     addr: SocketAddr,
-    c: usize,
+    (c, clients): (usize, usize),
     end: Instant,
     questions: &[String],
     shipped: &[String],

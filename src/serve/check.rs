@@ -31,11 +31,14 @@ static CARD_TITLE: LazyLock<Regex> = LazyLock::new(|| {
 static AT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(.*?):(\d+):(\d+): (.*)$").expect("valid regex"));
 
+/// Card titles (normalised) named on shipped scenarios' boards, with the files naming each.
+pub type CardUses = HashMap<String, Vec<String>>;
+
 /// The shipped scenario files under `root` (relative, with `/`), and the card
 /// titles their boards name (normalised) with the files naming each.
-pub fn shipped(root: &Path) -> crate::Result<(Vec<String>, HashMap<String, Vec<String>>)> {
+pub fn shipped(root: &Path) -> crate::Result<(Vec<String>, CardUses)> {
     let mut files = Vec::new();
-    let mut uses: HashMap<String, Vec<String>> = HashMap::new();
+    let mut uses = CardUses::new();
     for f in scenario::find_files(&[root.to_path_buf()])? {
         if !f.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             continue;

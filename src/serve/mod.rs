@@ -27,7 +27,6 @@ use crate::rulebook::Corpus;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
@@ -76,7 +75,7 @@ pub struct App {
     /// Shipped scenario files, relative to the scenarios folder, with `/`.
     shipped: Vec<String>,
     /// Card titles (normalised) named in shipped scenarios, and the files naming them.
-    uses: HashMap<String, Vec<String>>,
+    uses: check::CardUses,
     coverage: OnceLock<std::result::Result<crate::coverage::Coverage, String>>,
     check_time_limit: Duration,
     checks: Arc<tokio::sync::Semaphore>,
@@ -109,7 +108,7 @@ impl App {
         };
         let (shipped, uses) = match &scenarios {
             Some((_, root)) => check::shipped(root)?,
-            None => (Vec::new(), HashMap::new()),
+            None => (Vec::new(), check::CardUses::new()),
         };
         // Warm the searcher's caches, so that the first search is answered as fast as later ones.
         let _ = index.search(&Query::new("battle destiny"));
