@@ -49,23 +49,54 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         let bound = listener
             .local_addr()
             .map_err(|e| swjudge::Error::Usage(format!("cannot listen on {addr}: {e}")))?;
-        if !args.bind.is_loopback() {
-            note(&format!(
-                "swjudge: warning: listening on {bound}: anyone on the networks this machine is on can open these pages and run checks on it. Use this only on a network you trust, and stop the server (Ctrl-C) when done."
-            ));
+        if let Some(w) = warning(bound) {
+            note(&w);
         }
-        out(&format!("swjudge: serving on http://{} (Ctrl-C to stop)", shown(bound)))?;
+        out(&served(bound))?;
         swjudge::serve::run(listener, app).await?;
         Ok(Outcome::Found)
     })
 }
 
-/// The address to open: an unspecified address (every network) is shown as this
-/// machine's loopback address, which reaches it too.
-fn shown(addr: SocketAddr) -> SocketAddr {
+/// The line that says where to open the pages. An unspecified address (every
+/// network) is reached at the loopback address here, and at this machine's network
+/// address from elsewhere.
+fn served(addr: SocketAddr) -> String {
     if addr.ip().is_unspecified() {
-        SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port())
+        format!(
+            "swjudge: serving on http://127.0.0.1:{port} here, and from other devices at http://<this machine's network address>:{port} (Ctrl-C to stop)",
+            port = addr.port()
+        )
     } else {
-        addr
+        format!("swjudge: serving on http://{addr} (Ctrl-C to stop)")
+    }
+}
+
+/// The warning printed when the pages can be reached from other machines.
+fn warning(addr: SocketAddr) -> Option<String> {
+    (!addr.ip().is_loopback()).then(|| {
+        format!(
+            "swjudge: warning: listening on {addr}: anyone on the networks this machine is on can open these pages and run checks on it. Use this only on a network you trust, and stop the server (Ctrl-C) when done."
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warns_only_when_reachable_from_other_machines() {
+        let at = |ip: &str| SocketAddr::new(ip.parse().unwrap(), 8080);
+        assert!(warning(at("127.0.0.1")).is_none());
+        assert!(warning(at("::1")).is_none());
+        for ip in ["0.0.0.0", "192.168.1.20", "::"] {
+            assert!(
+                warning(at(ip)).is_some_and(|w| w.contains("anyone on the networks")),
+                "{ip}"
+            );
+        }
+        assert!(served(at("0.0.0.0")).contains("network address"));
+        assert!(served(at("127.0.0.1")).contains("http://127.0.0.1:8080"));
     }
 }
