@@ -115,7 +115,10 @@ async fn check(app: &Arc<App>, input: Input) -> Checked {
         .await
         .ok()
     };
+    let start = std::time::Instant::now();
     match tokio::time::timeout(limit, job).await {
+        // An answer that came after the limit (the timer fired late) is too slow all the same.
+        Ok(Some(_)) if start.elapsed() > limit => Checked::TooSlow(limit),
         Ok(Some(c)) => c,
         Ok(None) => Checked::LoadError("the check stopped without an answer".into()),
         Err(_) => Checked::TooSlow(limit),
