@@ -20,7 +20,7 @@ use std::sync::Arc;
 const MAX_LIST_BYTES: u64 = 1 << 20;
 
 /// Coverage of the served scenarios folder, worked out on first use.
-fn compute(app: &App) -> Result<&Coverage, String> {
+pub(super) fn compute(app: &App) -> Result<&Coverage, String> {
     app.coverage
         .get_or_init(|| {
             let dirs: Vec<std::path::PathBuf> = app

@@ -112,7 +112,7 @@ impl App {
         };
         // Warm the searcher's caches, so that the first search is answered as fast as later ones.
         let _ = index.search(&Query::new("battle destiny"));
-        Ok(App {
+        let app = App {
             paths: config.paths,
             corpus,
             index: RwLock::new(Arc::new(index)),
@@ -124,7 +124,10 @@ impl App {
             check_time_limit: config.check_time_limit,
             checks: Arc::new(tokio::sync::Semaphore::new(config.check_threads.max(1))),
             warnings,
-        })
+        };
+        // Coverage reads every scenario file: worked out now, not on the first request.
+        let _ = coverage::compute(&app);
+        Ok(app)
     }
 
     /// Ranked hits, as `swjudge search` finds them; an index found damaged is rebuilt
