@@ -16,6 +16,7 @@ pub mod render;
 pub mod rulebook;
 pub mod rulings;
 pub mod scenario;
+pub mod serve;
 pub mod yaml;
 
 pub use error::{Error, Result};

@@ -101,7 +101,7 @@ fn usage_errors_are_one_line() {
     assert_error(&sj(t.path(), &["frobnicate"]), "unrecognized subcommand");
     assert_error(
         &sj(t.path(), &["serch", "x"]),
-        "similar subcommand exists: 'search'",
+        "similar subcommands exist: 'serve', 'search'",
     );
     assert_error(&sj(t.path(), &["search", "--frob", "x"]), "--frob");
     assert_error(&sj(t.path(), &["card"]), "<NAME>");

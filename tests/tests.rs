@@ -1,5 +1,6 @@
 //! The one integration-test binary. Each module covers one area.
 
+mod http;
 mod util;
 
 mod cards;
@@ -15,4 +16,5 @@ mod rulebook;
 mod rulings;
 mod scenarios;
 mod search;
+mod serve;
 mod swtcg;

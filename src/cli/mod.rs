@@ -10,6 +10,7 @@ mod index;
 mod lint;
 mod rule;
 mod search;
+mod serve;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -76,6 +77,8 @@ pub enum Command {
     Convert(convert::Args),
     /// List the rulebooks' worked examples and the scenarios that reproduce them.
     Coverage(coverage::Args),
+    /// Serve the search, rule, card, check and coverage pages to a web browser.
+    Serve(serve::Args),
 }
 
 /// What a successful run found.
@@ -263,6 +266,7 @@ fn dispatch(cli: Cli) -> CliResult {
         Command::Lint(a) => lint::run(a, &ctx),
         Command::Convert(a) => convert::run(a, &ctx),
         Command::Coverage(a) => coverage::run(a, &ctx),
+        Command::Serve(a) => serve::run(a, &ctx),
     }
 }
 

@@ -23,6 +23,7 @@
 
 pub mod convert;
 pub mod lint;
+pub mod lookup;
 
 use crate::error::{Error, Result};
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};

@@ -1,0 +1,193 @@
+//! `swjudge serve`: the pages a judge opens on a laptop or a phone at the table.
+//!
+//! The server renders what search, rule, card, check and coverage return, through
+//! the same typed values their `--json` output prints ([`crate::render`]); the
+//! `/api/…` routes return exactly that JSON. Pages are maud templates (escaped at
+//! compile time); the stylesheet and the one small script are embedded.
+//!
+//! Safety: pasted YAML goes through [`crate::yaml`]'s limits like a file, each check
+//! runs under a time limit on a bounded number of threads, shipped scenarios are
+//! read only from inside the scenarios folder, request bodies are size-limited, and
+//! nothing is written but the index cache. The library never binds or prints: the
+//! `swjudge serve` command binds the listener and hands it to [`run`].
+
+mod card;
+mod check;
+mod coverage;
+mod markdown;
+mod page;
+mod rule;
+mod search;
+
+use crate::cards::CardDb;
+use crate::error::{Error, Result};
+use crate::index::{Hit, Index, Query};
+use crate::paths::Paths;
+use crate::rulebook::Corpus;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock, RwLock};
+use std::time::Duration;
+
+/// Largest request body accepted: a form holding a YAML file of the loader's
+/// largest size, URL-encoded.
+pub const MAX_BODY: usize = 3 * crate::yaml::MAX_BYTES;
+
+/// How long one check may take, unless configured otherwise.
+pub const CHECK_TIME_LIMIT: Duration = Duration::from_secs(5);
+
+/// What the server serves.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub paths: Paths,
+    /// The shipped scenarios offered by the check page (`scenarios/`); a missing
+    /// folder offers none.
+    pub scenarios: PathBuf,
+    /// How long one check may take before it is reported as too slow.
+    pub check_time_limit: Duration,
+    /// Checks run at once; more wait for a turn (within their time limit).
+    pub check_threads: usize,
+}
+
+impl Config {
+    pub fn new(paths: Paths, scenarios: PathBuf) -> Config {
+        let threads = std::thread::available_parallelism().map_or(2, usize::from);
+        Config {
+            paths,
+            scenarios,
+            check_time_limit: CHECK_TIME_LIMIT,
+            check_threads: threads.max(2),
+        }
+    }
+}
+
+/// The server's state: everything loaded once, shared by every request.
+pub struct App {
+    paths: Paths,
+    corpus: Corpus,
+    index: RwLock<Arc<Index>>,
+    cards: CardDb,
+    /// The scenarios folder as given (for the paths shown) and resolved (for the
+    /// containment check); `None` when it does not exist.
+    scenarios: Option<(PathBuf, PathBuf)>,
+    /// Shipped scenario files, relative to the scenarios folder, with `/`.
+    shipped: Vec<String>,
+    /// Card titles (normalised) named in shipped scenarios, and the files naming them.
+    uses: check::CardUses,
+    coverage: OnceLock<std::result::Result<crate::coverage::Coverage, String>>,
+    check_time_limit: Duration,
+    checks: Arc<tokio::sync::Semaphore>,
+    /// Problems met while loading that did not stop the server (unreadable card data).
+    pub warnings: Vec<String>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("sections", &self.corpus.sections.len())
+            .field("cards", &self.cards.len())
+            .field("shipped", &self.shipped.len())
+            .finish()
+    }
+}
+
+impl App {
+    /// Load the rulebook, open (or build) the index and read the card data and the
+    /// shipped scenarios' list, so that the first request is answered warm.
+    pub fn open(config: Config) -> Result<App> {
+        let corpus = Corpus::load(&config.paths.rulebook)?;
+        let index = Index::open_or_build(&config.paths)?;
+        let cards = CardDb::open(&config.paths)?;
+        let mut warnings = index.warnings.clone();
+        warnings.extend(cards.warnings.iter().cloned());
+        let scenarios = match config.scenarios.canonicalize() {
+            Ok(root) if root.is_dir() => Some((config.scenarios.clone(), root)),
+            _ => None,
+        };
+        let (shipped, uses) = match &scenarios {
+            Some((_, root)) => check::shipped(root)?,
+            None => (Vec::new(), check::CardUses::new()),
+        };
+        // Warm the searcher's caches, so that the first search is answered as fast as later ones.
+        let _ = index.search(&Query::new("battle destiny"));
+        let app = App {
+            paths: config.paths,
+            corpus,
+            index: RwLock::new(Arc::new(index)),
+            cards,
+            scenarios,
+            shipped,
+            uses,
+            coverage: OnceLock::new(),
+            check_time_limit: config.check_time_limit,
+            checks: Arc::new(tokio::sync::Semaphore::new(config.check_threads.max(1))),
+            warnings,
+        };
+        // Coverage reads every scenario file: worked out now, not on the first request.
+        let _ = coverage::compute(&app);
+        Ok(app)
+    }
+
+    /// Ranked hits, as `swjudge search` finds them; an index found damaged is rebuilt
+    /// once and asked again.
+    fn search(&self, q: &Query) -> Result<Vec<Hit>> {
+        let index = self
+            .index
+            .read()
+            .map_or_else(|e| e.into_inner().clone(), |i| i.clone());
+        match index.search(q) {
+            Err(Error::Index(_)) => {
+                let fresh = Arc::new(Index::rebuild(&self.paths)?);
+                let hits = fresh.search(q);
+                if let Ok(mut slot) = self.index.write() {
+                    *slot = fresh;
+                }
+                hits
+            }
+            other => other,
+        }
+    }
+
+    /// The shipped scenarios folder, as given.
+    fn scenarios_dir(&self) -> Option<&Path> {
+        self.scenarios.as_ref().map(|(given, _)| given.as_path())
+    }
+}
+
+/// Every page and API route.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(search::page))
+        .route("/search", get(search::page))
+        .route("/search/results", get(search::fragment))
+        .route("/api/search", get(search::api))
+        .route("/rule/{id}", get(rule::page))
+        .route("/api/rule/{id}", get(rule::api))
+        .route("/card", get(card::form))
+        .route("/card/{reference}", get(card::page))
+        .route("/api/card/{reference}", get(card::api))
+        .route("/check", get(check::form).post(check::pasted))
+        .route("/check/open", get(check::open))
+        .route("/check/{*path}", get(check::shipped_page))
+        .route("/api/check", axum::routing::post(check::api))
+        .route("/coverage", get(coverage::page))
+        .route("/api/coverage", get(coverage::api))
+        .route("/static/app.css", get(page::css))
+        .route("/static/app.js", get(page::js))
+        .fallback(page::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(page::headers))
+        .with_state(app)
+}
+
+/// Serve on `listener` until the process ends.
+pub async fn run(listener: tokio::net::TcpListener, app: Arc<App>) -> Result<()> {
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::Usage(format!("listening socket: {e}")))?;
+    axum::serve(listener, router(app))
+        .await
+        .map_err(|e| Error::Usage(format!("serving on {addr}: {e}")))
+}

@@ -1,0 +1,160 @@
+//! The page frame every page shares, the responses (HTML, JSON, errors) and the
+//! embedded stylesheet and script.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use maud::{DOCTYPE, Markup, html};
+use serde::Serialize;
+
+const CSS: &str = include_str!("assets/app.css");
+const JS: &str = include_str!("assets/app.js");
+
+/// Which section of the site a page belongs to (marked in the navigation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nav {
+    Search,
+    Card,
+    Check,
+    Coverage,
+    None,
+}
+
+/// A whole page: head, skip link, navigation and `body` as the main content.
+pub fn layout(title: &str, nav: Nav, body: Markup) -> Markup {
+    let item = |target: Nav, href: &str, label: &str| {
+        html! {
+            li { a href=(href) aria-current=[(nav == target).then_some("page")] { (label) } }
+        }
+    };
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="color-scheme" content="light dark";
+                title { (title) " · swjudge" }
+                link rel="stylesheet" href="/static/app.css";
+                script src="/static/app.js" defer {}
+            }
+            body {
+                a.skip href="#main" { "Skip to the content" }
+                header.top {
+                    a.brand href="/" { "swjudge" }
+                    nav aria-label="Main" {
+                        ul {
+                            (item(Nav::Search, "/search", "Search"))
+                            (item(Nav::Card, "/card", "Cards"))
+                            (item(Nav::Check, "/check", "Check a scenario"))
+                            (item(Nav::Coverage, "/coverage", "Coverage"))
+                        }
+                    }
+                }
+                main #main tabindex="-1" { (body) }
+            }
+        }
+    }
+}
+
+/// An HTML response.
+pub fn html(status: StatusCode, markup: Markup) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        markup.into_string(),
+    )
+        .into_response()
+}
+
+/// A JSON response, written as the `--json` output of the matching command is
+/// (pretty, ending with a newline).
+pub fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => json_text(status, text),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &format!("JSON: {e}")),
+    }
+}
+
+/// JSON already written.
+pub fn json_text(status: StatusCode, mut text: String) -> Response {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+/// `{"error": "…"}`, as a command's `--json` prints an error.
+pub fn json_error(status: StatusCode, message: &str) -> Response {
+    json(status, &serde_json::json!({ "error": message }))
+}
+
+/// A page that says what went wrong, in one sentence.
+pub fn error_page(status: StatusCode, title: &str, message: &str, nav: Nav) -> Response {
+    html(
+        status,
+        layout(
+            title,
+            nav,
+            html! {
+                h1 { (title) }
+                p.error role="alert" { (message) }
+            },
+        ),
+    )
+}
+
+/// Any path no route serves.
+pub async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return json_error(
+            StatusCode::NOT_FOUND,
+            &format!("no such API route: {}", uri.path()),
+        );
+    }
+    error_page(
+        StatusCode::NOT_FOUND,
+        "Page not found",
+        &format!("Nothing is served at {}. Try the search.", uri.path()),
+        Nav::None,
+    )
+}
+
+pub async fn css() -> Response {
+    asset("text/css; charset=utf-8", CSS)
+}
+
+pub async fn js() -> Response {
+    asset("text/javascript; charset=utf-8", JS)
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Headers every response carries: nothing is loaded from elsewhere, nothing is
+/// framed by another site, no referrer leaves the page. Rejections made by the
+/// framework (an oversized body, a malformed query) are given a readable body.
+pub async fn headers(mut res: Response) -> Response {
+    let h = res.headers_mut();
+    let set = |h: &mut axum::http::HeaderMap, name, value: &'static str| {
+        h.insert(name, HeaderValue::from_static(value));
+    };
+    set(
+        h,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; img-src 'self' data:; frame-ancestors 'self'; base-uri 'none'; form-action 'self'",
+    );
+    set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(h, header::REFERRER_POLICY, "no-referrer");
+    if !h.contains_key(header::CACHE_CONTROL) {
+        set(h, header::CACHE_CONTROL, "no-store");
+    }
+    res
+}
