@@ -82,6 +82,30 @@ pub struct Coverage {
     pub other_sources: Vec<String>,
     /// Entries of `unreproducible.tsv` that name no example.
     pub warnings: Vec<String>,
+    /// Published card rulings: reproduced by scenarios, or listed as not yet expressible.
+    pub rulings: crate::rulings::RulingCoverage,
+}
+
+impl Coverage {
+    /// Add the published rulings of the scenario folders: their sources are not
+    /// "other sources" then.
+    pub fn with_rulings(
+        mut self,
+        paths: &[PathBuf],
+        sources: &[ScenarioSource],
+    ) -> crate::error::Result<Coverage> {
+        self.rulings = crate::rulings::RulingCoverage::read(paths, sources)?;
+        self.other_sources
+            .retain(|s| !s.contains(&format!(": {}", crate::rulings::PREFIX)));
+        Ok(self)
+    }
+
+    /// Narrowed to one game.
+    pub fn retain_game(&mut self, game: Game) {
+        self.games.retain(|c| c.game == game);
+        self.examples.retain(|e| e.game == game);
+        self.rulings.retain_game(game);
+    }
 }
 
 /// A scenario's file, game and the IDs its `source:` names.
@@ -299,6 +323,7 @@ pub fn coverage(
         examples: list,
         other_sources: other,
         warnings,
+        rulings: Default::default(),
     }
 }
 

@@ -174,7 +174,7 @@ pub struct RulingCounts {
 }
 
 /// The rulings the scenarios reproduce and the ones listed as not yet expressible.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct RulingCoverage {
     pub games: Vec<RulingCounts>,
     /// Each reproduced ruling with its scenarios.
@@ -240,6 +240,21 @@ pub fn ruling_coverage(scenarios: &[ScenarioSource], listed: Vec<Missing>) -> Ru
 
 impl RulingCoverage {
     /// Keep one game only.
+    /// The rulings of the scenario folders `paths` (their `missing.tsv` lists
+    /// and the scenarios' ruling sources).
+    pub fn read(
+        paths: &[PathBuf],
+        sources: &[ScenarioSource],
+    ) -> crate::error::Result<RulingCoverage> {
+        let mut listed = Vec::new();
+        for f in missing_files(paths) {
+            let bytes = crate::paths::read_regular_file(&f, 8 << 20, "is a folder, not a file")?;
+            let text = String::from_utf8(bytes).map_err(|e| crate::Error::not_utf8(&f, &e))?;
+            listed.extend(parse_missing(&f, &text)?);
+        }
+        Ok(ruling_coverage(sources, listed))
+    }
+
     pub fn retain_game(&mut self, game: Game) {
         self.games.retain(|c| c.game == game);
         self.reproduced.retain(|(r, _)| r.game == game);

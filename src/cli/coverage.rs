@@ -57,27 +57,21 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         }
         None => Vec::new(),
     };
-    let mut cov = coverage::coverage(&corpus, &sources, &unreproducible);
+    let mut cov =
+        coverage::coverage(&corpus, &sources, &unreproducible).with_rulings(&paths, &sources)?;
     if let Some(g) = args.game {
-        cov.games.retain(|c| c.game == g);
-        cov.examples.retain(|e| e.game == g);
+        cov.retain_game(g);
     }
     if args.missing {
         cov.examples.retain(|e| e.status == Status::NotCovered);
     }
-    let ruled = rulings::read(&paths, &sources, args.game)?;
-    cov.other_sources
-        .retain(|s| !s.contains(&format!(": {}", swjudge::rulings::PREFIX)));
     if ctx.json {
-        let mut v = serde_json::to_value(&cov).map_err(|e| swjudge::Error::Input(e.to_string()))?;
-        v["rulings"] =
-            serde_json::to_value(&ruled).map_err(|e| swjudge::Error::Input(e.to_string()))?;
-        out_json(&v)?;
+        out_json(&cov)?;
     } else {
         out(&format!(
             "{}{}",
             text(&cov, &ctx.style),
-            rulings::text(&ruled, args.missing, ctx)
+            rulings::text(&cov.rulings, args.missing, ctx)
         ))?;
     }
     Ok(Outcome::Found)

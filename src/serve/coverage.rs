@@ -48,7 +48,9 @@ pub(super) fn compute(app: &App) -> Result<&Coverage, String> {
                 }
                 _ => Vec::new(),
             };
-            Ok(coverage::coverage(&app.corpus, &sources, &unreproducible))
+            coverage::coverage(&app.corpus, &sources, &unreproducible)
+                .with_rulings(&dirs, &sources)
+                .map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -87,8 +89,7 @@ fn filtered(app: &App, f: &Filter) -> Result<Coverage, (StatusCode, String)> {
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?
         .clone();
     if let Some(g) = game {
-        cov.games.retain(|c| c.game == g);
-        cov.examples.retain(|e| e.game == g);
+        cov.retain_game(g);
     }
     if missing {
         cov.examples.retain(|e| e.status == Status::NotCovered);

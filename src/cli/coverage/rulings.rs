@@ -2,30 +2,8 @@
 //! or listed as not yet expressible with the mechanism they lack.
 
 use crate::cli::Ctx;
-use std::path::PathBuf;
-use swjudge::coverage::ScenarioSource;
-use swjudge::game::Game;
 use swjudge::render::wrap_hanging;
 use swjudge::rulings::{self, RulingCoverage};
-
-/// The rulings of the scenario paths, for one game if given.
-pub fn read(
-    paths: &[PathBuf],
-    sources: &[ScenarioSource],
-    game: Option<Game>,
-) -> swjudge::error::Result<RulingCoverage> {
-    let mut listed = Vec::new();
-    for f in rulings::missing_files(paths) {
-        let bytes = swjudge::paths::read_regular_file(&f, 8 << 20, "is a folder, not a file")?;
-        let text = String::from_utf8(bytes).map_err(|e| swjudge::Error::not_utf8(&f, &e))?;
-        listed.extend(rulings::parse_missing(&f, &text)?);
-    }
-    let mut cov = rulings::ruling_coverage(sources, listed);
-    if let Some(g) = game {
-        cov.retain_game(g);
-    }
-    Ok(cov)
-}
 
 /// Counts per game; with `missing`, each missing ruling under its mechanism.
 pub fn text(cov: &RulingCoverage, missing: bool, ctx: &Ctx) -> String {
