@@ -262,3 +262,48 @@ fn typed_text_is_honoured_in_every_game() {
         assert_eq!(scenario::run(&s).verdict, Verdict::Pass);
     }
 }
+
+/// Naming reads each entry's title from its own lines, without parsing the
+/// library: those titles are the parsed cards' titles, in every game.
+#[test]
+fn the_titles_naming_reads_are_the_cards_titles() {
+    use swjudge::game::Game;
+    let parsed: Vec<(String, String)> = library::catalogue()
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| (e.reference.clone(), e.def.title.clone()))
+        .collect();
+    let mut scanned = swjudge::engine::library::titles(Game::Swccg);
+    let mut parsed = parsed;
+    scanned.sort();
+    parsed.sort();
+    assert_eq!(scanned, parsed);
+    let destiny = <swjudge::engine::destiny::model::CardDef as LibraryCard>::catalogue().unwrap();
+    let swtcg = <swjudge::engine::swtcg::model::CardDef as LibraryCard>::catalogue().unwrap();
+    for (game, parsed) in [
+        (
+            Game::Destiny,
+            destiny
+                .entries
+                .iter()
+                .map(|e| (e.reference.clone(), e.title.clone()))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            Game::Swtcg,
+            swtcg
+                .entries
+                .iter()
+                .map(|e| (e.reference.clone(), e.title.clone()))
+                .collect(),
+        ),
+    ] {
+        let scanned = swjudge::engine::library::titles(game);
+        let mut a = scanned.clone();
+        let mut b = parsed.clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{game:?}");
+    }
+}

@@ -390,6 +390,96 @@ impl<C> Catalogue<C> {
     }
 }
 
+/// One library entry's text, unparsed: what naming a card reads, so that a
+/// scenario pays for parsing only the cards it names.
+#[derive(Debug, Clone, Copy)]
+pub struct Snippet {
+    pub text: &'static str,
+    /// Its first line in its file (from 1).
+    pub line: usize,
+}
+
+/// Each game's entries as snippets, with their titles, read once.
+fn snippets(game: Game) -> &'static Catalogue<Snippet> {
+    static INDEX: [std::sync::OnceLock<Catalogue<Snippet>>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    let ix = Game::ALL.iter().position(|g| *g == game).unwrap_or(0);
+    INDEX[ix].get_or_init(|| {
+        let prefix = format!("{}:", game.as_str());
+        let mut entries = Vec::new();
+        for (file, text) in files(game) {
+            let mut starts: Vec<(usize, usize)> = Vec::new(); // (byte, line)
+            let mut at = 0;
+            for (n, line) in text.split_inclusive('\n').enumerate() {
+                if line.starts_with(&prefix) && line.trim_end().ends_with(':') {
+                    starts.push((at, n + 1));
+                }
+                at += line.len();
+            }
+            for (k, &(start, line)) in starts.iter().enumerate() {
+                let end = starts.get(k + 1).map_or(text.len(), |&(b, _)| b);
+                let body = &text[start..end];
+                let reference = body.lines().next().unwrap_or("").trim_end();
+                let reference = reference.trim_end_matches(':').to_string();
+                entries.push(Entry {
+                    title: scanned_title(body),
+                    reference,
+                    file,
+                    def: Snippet { text: body, line },
+                });
+            }
+        }
+        Catalogue { entries }
+    })
+}
+
+/// The title an entry's own lines give: `title:`, or `name:` with `version:`
+/// as "Name (A)" (the SWTCG's form).
+fn scanned_title(body: &str) -> String {
+    let field = |key: &str| {
+        body.lines().find_map(|l| {
+            let v = l.strip_prefix("  ")?.strip_prefix(key)?.strip_prefix(':')?;
+            let v = v.trim();
+            serde_saphyr::from_str::<String>(v).ok()
+        })
+    };
+    match (field("title"), field("name"), field("version")) {
+        (Some(t), _, _) => t,
+        (None, Some(n), Some(v)) => format!("{n} ({v})"),
+        (None, Some(n), None) => n,
+        _ => String::new(),
+    }
+}
+
+/// Parse one entry's snippet into the game's definition, its text checked.
+fn parse_entry<C: LibraryCard>(e: &Entry<Snippet>) -> Result<C, String> {
+    let path = std::path::Path::new("cards").join(e.file);
+    let map: BTreeMap<String, C> = crate::yaml::load(&path, e.def.text).map_err(|m| {
+        format!(
+            "{m} (in the entry at line {} of {})",
+            e.def.line,
+            path.display()
+        )
+    })?;
+    let def = map
+        .into_values()
+        .next()
+        .ok_or_else(|| format!("{}: entry {} is empty", path.display(), e.reference))?;
+    def.check_text()
+        .map_err(|m| format!("{}: {}: {m}", path.display(), e.reference))?;
+    Ok(def)
+}
+
+/// Every library entry's reference and title as naming reads them (for a
+/// test that they agree with the parsed library).
+pub fn titles(game: Game) -> Vec<(String, String)> {
+    snippets(game)
+        .entries
+        .iter()
+        .map(|e| (e.reference.clone(), e.title.clone()))
+        .collect()
+}
+
 /// A game's card definition, as the library holds it and scenarios name it.
 pub trait LibraryCard: serde::de::DeserializeOwned + Clone + Send + Sync + 'static {
     const GAME: Game;
@@ -430,9 +520,9 @@ pub fn read_once<C: LibraryCard>(
 /// ambiguous name is an error that says so (and lists the references).
 pub fn named<C: LibraryCard>(name: &str) -> Result<C, String> {
     let game = C::GAME.as_str();
-    match C::catalogue()?.find(name) {
+    match snippets(C::GAME).find(name) {
         Found::One(e) => {
-            let mut def = e.def.clone();
+            let mut def: C = parse_entry(e)?;
             *def.origin_mut() = Some(Origin {
                 reference: e.reference.clone(),
                 ..Origin::default()
