@@ -10,17 +10,27 @@ use swjudge::scenario::{self, Verdict};
 
 #[test]
 fn every_library_card_loads_with_its_text_accounted_for() {
-    let cat = library::catalogue().unwrap_or_else(|e| panic!("{e}"));
-    assert!(cat.entries.len() >= 600, "{} cards", cat.entries.len());
+    every_card_loads(library::catalogue(), 600);
+}
+
+/// Every card of a game's library loads, once, with no origin of its own, its
+/// text written sentence by sentence and every sentence accounted for.
+pub fn every_card_loads<C: LibraryCard>(
+    cat: Result<&swjudge::engine::library::Catalogue<C>, String>,
+    at_least: usize,
+) {
+    let cat = cat.unwrap_or_else(|e| panic!("{e}"));
+    assert!(cat.entries.len() >= at_least, "{} cards", cat.entries.len());
     let mut seen = std::collections::BTreeSet::new();
     for e in &cat.entries {
         assert!(seen.insert(&e.reference), "{} twice", e.reference);
         assert!(
-            !e.def.text.plain,
+            !e.def.text().plain,
             "{}: text must be written sentence by sentence",
             e.reference
         );
         e.def.check_text().unwrap();
+        assert!(e.def.clone().origin_mut().is_none(), "{}", e.reference);
     }
 }
 

@@ -487,8 +487,17 @@ pub trait LibraryCard: serde::de::DeserializeOwned + Clone + Send + Sync + 'stat
     /// `stats:`.
     type Overrides: serde::de::DeserializeOwned;
     fn title(&self) -> String;
+    /// What the card says (`text:`).
+    fn text(&self) -> &CardText;
+    /// The fields of the definition that encode game text (what `text:`'s
+    /// `by:` may name).
+    fn encoded_fields(&self) -> Vec<&'static str>;
     /// Check `text:` against the fields that encode it.
-    fn check_text(&self) -> Result<(), String>;
+    fn check_text(&self) -> Result<(), String> {
+        self.text()
+            .check(&self.encoded_fields())
+            .map_err(|m| format!("{}: {m}", self.title()))
+    }
     /// Where a named card came from (none for an inline definition).
     fn origin_mut(&mut self) -> &mut Option<Origin>;
     /// Set the overridden values, each change noted as (name, was, now).

@@ -42,10 +42,6 @@ pub fn check(board: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError>
         Ok(())
     };
     for (k, d) in &board.cards {
-        d.value
-            .text
-            .check(&d.value.encoded_fields())
-            .map_err(|m| at(d, format!("{k}: {m}")))?;
         if let Some(faces) = &d.value.die {
             if faces.len() != 6 {
                 return Err(at(

@@ -16,10 +16,32 @@ impl LibraryCard for CardDef {
         self.title.clone()
     }
 
-    fn check_text(&self) -> Result<(), String> {
-        self.text
-            .check(&self.encoded_fields())
-            .map_err(|m| format!("{}: {m}", self.title))
+    fn text(&self) -> &library::CardText {
+        &self.text
+    }
+
+    /// The fields of this definition that encode game text (for `text:`'s `by:`).
+    fn encoded_fields(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if !self.abilities.is_empty() {
+            out.push("abilities");
+        }
+        if !self.keywords.is_empty() {
+            out.push("keywords");
+        }
+        if self.split_shields {
+            out.push("split_shields");
+        }
+        if self.unblockable.is_some() {
+            out.push("unblockable");
+        }
+        if self.only.is_some() {
+            out.push("only");
+        }
+        if self.modify.is_some() {
+            out.push("modify");
+        }
+        out
     }
 
     fn origin_mut(&mut self) -> &mut Option<Origin> {

@@ -124,32 +124,6 @@ pub struct Printed {
     pub die: Option<Vec<String>>,
 }
 
-impl CardDef {
-    /// The fields of this definition that encode game text (for `text:`'s `by:`).
-    pub fn encoded_fields(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        if !self.abilities.is_empty() {
-            out.push("abilities");
-        }
-        if !self.keywords.is_empty() {
-            out.push("keywords");
-        }
-        if self.split_shields {
-            out.push("split_shields");
-        }
-        if self.unblockable.is_some() {
-            out.push("unblockable");
-        }
-        if self.only.is_some() {
-            out.push("only");
-        }
-        if self.modify.is_some() {
-            out.push("modify");
-        }
-        out
-    }
-}
-
 /// Which damage of a card's die is unblockable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -24,10 +24,80 @@ impl LibraryCard for CardDef {
         self.title.clone()
     }
 
-    fn check_text(&self) -> Result<(), String> {
-        self.text
-            .check(&self.encoded_fields())
-            .map_err(|m| format!("{}: {m}", self.title))
+    fn text(&self) -> &library::CardText {
+        &self.text
+    }
+
+    /// The fields of this definition that encode game text (for `text:`'s `by:`).
+    fn encoded_fields(&self) -> Vec<&'static str> {
+        fn boxed<T: fmt::Debug + Default>(b: &T) -> bool {
+            format!("{b:?}") != format!("{:?}", T::default())
+        }
+        let mut out = Vec::new();
+        let mut add = |set: bool, name: &'static str| {
+            if set {
+                out.push(name);
+            }
+        };
+        add(!self.immune_to.is_empty(), "immune_to");
+        add(!self.abilities.is_empty(), "abilities");
+        add(boxed(&*self.moves), "moves");
+        add(boxed(&*self.deploy_rules), "deploy_rules");
+        add(!self.modifiers.is_empty(), "modifiers");
+        add(self.weapon.is_some(), "weapon");
+        add(!self.drain.is_empty(), "drain");
+        add(self.fires_free.is_some(), "fires_free");
+        add(self.allows_weapons.is_some(), "allows_weapons");
+        add(!self.generation.is_empty(), "generation");
+        add(!self.adds_icons.is_empty(), "adds_icons");
+        add(self.makes_battleground.is_some(), "makes_battleground");
+        add(!self.allows_copies.is_empty(), "allows_copies");
+        add(!self.prohibits_deploy.is_empty(), "prohibits_deploy");
+        add(
+            self.makes_non_battleground.is_some(),
+            "makes_non_battleground",
+        );
+        add(self.converted_by.is_some(), "converted_by");
+        add(!self.deploy_mods.is_empty(), "deploy_mods");
+        add(!self.own_deploy.is_empty(), "own_deploy");
+        add(!self.draws_if_unable.is_empty(), "draws_if_unable");
+        add(self.deploy_here.is_some(), "deploy_here");
+        add(self.grabs_same_title, "grabs_same_title");
+        add(self.cancels_text_of.is_some(), "cancels_text_of");
+        add(self.not_aboard.is_some(), "not_aboard");
+        add(!self.react.is_empty(), "react");
+        add(self.permits_fire.is_some(), "permits_fire");
+        add(self.weapon_destiny_each != 0, "weapon_destiny_each");
+        add(self.prevents_retrieval.is_some(), "prevents_retrieval");
+        add(!self.globals.is_empty(), "globals");
+        add(self.objective.is_some(), "objective");
+        add(self.deploy_tax.is_some(), "deploy_tax");
+        add(!self.doubles.is_empty(), "doubles");
+        add(self.relocates_if_blown_away, "relocates_if_blown_away");
+        add(self.epic_duel.is_some(), "epic_duel");
+        add(!self.makes_unique.is_empty(), "makes_unique");
+        add(!self.no_loss_from.is_empty(), "no_loss_from");
+        add(self.defeated_to.is_some(), "defeated_to");
+        add(self.besieges, "besieges");
+        add(self.interrupt_tax.is_some(), "interrupt_tax");
+        add(
+            self.stats.immune_to_attrition.is_some(),
+            "stats.immune_to_attrition",
+        );
+        add(self.stats.piloting.is_some(), "stats.piloting");
+        add(
+            self.stats.permanent_pilot.is_some(),
+            "stats.permanent_pilot",
+        );
+        add(
+            self.stats.draws_if_unable.is_some(),
+            "stats.draws_if_unable",
+        );
+        add(!self.identity.names.is_empty(), "identity.names");
+        add(!self.identity.matching.is_empty(), "identity.matching");
+        add(!self.identity.grants.is_empty(), "identity.grants");
+        add(self.identity.no_pilots, "identity.no_pilots");
+        out
     }
 
     fn origin_mut(&mut self) -> &mut Option<Origin> {
@@ -159,78 +229,6 @@ pub fn cards<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Pos<Car
 }
 
 impl CardDef {
-    /// The fields of this definition that encode game text (for `text:`'s `by:`).
-    pub fn encoded_fields(&self) -> Vec<&'static str> {
-        fn boxed<T: fmt::Debug + Default>(b: &T) -> bool {
-            format!("{b:?}") != format!("{:?}", T::default())
-        }
-        let mut out = Vec::new();
-        let mut add = |set: bool, name: &'static str| {
-            if set {
-                out.push(name);
-            }
-        };
-        add(!self.immune_to.is_empty(), "immune_to");
-        add(!self.abilities.is_empty(), "abilities");
-        add(boxed(&*self.moves), "moves");
-        add(boxed(&*self.deploy_rules), "deploy_rules");
-        add(!self.modifiers.is_empty(), "modifiers");
-        add(self.weapon.is_some(), "weapon");
-        add(!self.drain.is_empty(), "drain");
-        add(self.fires_free.is_some(), "fires_free");
-        add(self.allows_weapons.is_some(), "allows_weapons");
-        add(!self.generation.is_empty(), "generation");
-        add(!self.adds_icons.is_empty(), "adds_icons");
-        add(self.makes_battleground.is_some(), "makes_battleground");
-        add(!self.allows_copies.is_empty(), "allows_copies");
-        add(!self.prohibits_deploy.is_empty(), "prohibits_deploy");
-        add(
-            self.makes_non_battleground.is_some(),
-            "makes_non_battleground",
-        );
-        add(self.converted_by.is_some(), "converted_by");
-        add(!self.deploy_mods.is_empty(), "deploy_mods");
-        add(!self.own_deploy.is_empty(), "own_deploy");
-        add(!self.draws_if_unable.is_empty(), "draws_if_unable");
-        add(self.deploy_here.is_some(), "deploy_here");
-        add(self.grabs_same_title, "grabs_same_title");
-        add(self.cancels_text_of.is_some(), "cancels_text_of");
-        add(self.not_aboard.is_some(), "not_aboard");
-        add(!self.react.is_empty(), "react");
-        add(self.permits_fire.is_some(), "permits_fire");
-        add(self.weapon_destiny_each != 0, "weapon_destiny_each");
-        add(self.prevents_retrieval.is_some(), "prevents_retrieval");
-        add(!self.globals.is_empty(), "globals");
-        add(self.objective.is_some(), "objective");
-        add(self.deploy_tax.is_some(), "deploy_tax");
-        add(!self.doubles.is_empty(), "doubles");
-        add(self.relocates_if_blown_away, "relocates_if_blown_away");
-        add(self.epic_duel.is_some(), "epic_duel");
-        add(!self.makes_unique.is_empty(), "makes_unique");
-        add(!self.no_loss_from.is_empty(), "no_loss_from");
-        add(self.defeated_to.is_some(), "defeated_to");
-        add(self.besieges, "besieges");
-        add(self.interrupt_tax.is_some(), "interrupt_tax");
-        add(
-            self.stats.immune_to_attrition.is_some(),
-            "stats.immune_to_attrition",
-        );
-        add(self.stats.piloting.is_some(), "stats.piloting");
-        add(
-            self.stats.permanent_pilot.is_some(),
-            "stats.permanent_pilot",
-        );
-        add(
-            self.stats.draws_if_unable.is_some(),
-            "stats.draws_if_unable",
-        );
-        add(!self.identity.names.is_empty(), "identity.names");
-        add(!self.identity.matching.is_empty(), "identity.matching");
-        add(!self.identity.grants.is_empty(), "identity.grants");
-        add(self.identity.no_pilots, "identity.no_pilots");
-        out
-    }
-
     /// The parts of its printed text no field encodes (the `not_modelled:` list
     /// of an inline card included).
     pub fn unencoded_text(&self) -> Vec<String> {

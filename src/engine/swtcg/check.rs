@@ -153,15 +153,6 @@ fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<()
 
 /// Names exist, each card is placed once, steps name only known cards, dice are bounded.
 pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
-    for (k, d) in &b.cards {
-        d.value.text.check(&d.value.encoded_fields()).map_err(|m| {
-            BoardError::new(
-                d.referenced.line(),
-                d.referenced.column(),
-                format!("{k}: {m}"),
-            )
-        })?;
-    }
     let mut seen = Vec::new();
     check_player(b, &b.dark, &mut seen)?;
     check_player(b, &b.light, &mut seen)?;

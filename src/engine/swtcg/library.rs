@@ -4,7 +4,7 @@
 //! or from the user's imported databases, with the printed values a scenario
 //! may set on purpose.
 
-use super::model::{Arena, CardDef, Kind, Printed};
+use super::model::{Arena, CardDef, Keywords, Kind, Printed};
 pub use crate::engine::library::LibraryCard;
 use crate::engine::library::{self, Catalogue, Imported, Origin};
 use crate::game::Game;
@@ -22,10 +22,27 @@ impl LibraryCard for CardDef {
         }
     }
 
-    fn check_text(&self) -> Result<(), String> {
-        self.text
-            .check(&self.encoded_fields())
-            .map_err(|m| format!("{}: {m}", self.name))
+    fn text(&self) -> &library::CardText {
+        &self.text
+    }
+
+    /// The fields of this definition that encode game text (for `text:`'s `by:`).
+    fn encoded_fields(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let mut add = |set: bool, name: &'static str| {
+            if set {
+                out.push(name);
+            }
+        };
+        add(!self.abilities.is_empty(), "abilities");
+        add(self.keywords != Keywords::default(), "keywords");
+        add(self.equip.is_some(), "equip");
+        add(self.pilot.is_some(), "pilot");
+        add(self.pilotable_as.is_some(), "pilotable_as");
+        add(self.switch.is_some(), "switch");
+        add(self.attacks_own, "attacks_own");
+        add(self.must_attack, "must_attack");
+        out
     }
 
     fn origin_mut(&mut self) -> &mut Option<Origin> {

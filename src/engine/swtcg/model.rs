@@ -327,25 +327,6 @@ pub struct Printed {
 }
 
 impl CardDef {
-    /// The fields of this definition that encode game text (for `text:`'s `by:`).
-    pub fn encoded_fields(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        let mut add = |set: bool, name: &'static str| {
-            if set {
-                out.push(name);
-            }
-        };
-        add(!self.abilities.is_empty(), "abilities");
-        add(self.keywords != Keywords::default(), "keywords");
-        add(self.equip.is_some(), "equip");
-        add(self.pilot.is_some(), "pilot");
-        add(self.pilotable_as.is_some(), "pilotable_as");
-        add(self.switch.is_some(), "switch");
-        add(self.attacks_own, "attacks_own");
-        add(self.must_attack, "must_attack");
-        out
-    }
-
     /// The text met in play that the engine does not model: the `unmodelled:`
     /// list and every sentence of `text:` no field encodes.
     pub fn unmodelled_text(&self) -> Vec<String> {
