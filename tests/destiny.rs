@@ -4,7 +4,7 @@ use crate::util::root;
 use std::path::Path;
 use swjudge::scenario::{self, Verdict};
 
-const BASE: &str = "game: destiny
+pub(crate) const BASE: &str = "game: destiny
 title: t
 destiny:
   first: player1

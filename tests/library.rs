@@ -212,52 +212,23 @@ fn a_plain_text_beside_encodings_must_say_which_sentence_they_encode() {
     .is_ok());
 }
 
-const DESTINY: &str = "game: destiny
-title: t
-destiny:
-  first: player1
-  cards:
-    han: {title: Han Solo, type: character, health: 10, die: [1RD, 2RD, 3RD1, 1R, Sp, \"-\"]}
-    trooper: {title: Stormtrooper, type: character, health: 7, die: [1RD, 2RD, 1MD, 1Sh, 1R, \"-\"]TEXT}
-  player1:
-    characters: [{card: han, exhausted: true}]
-    pool: {han: 2RD}
-  player2:
-    characters: [{card: trooper, shields: 1}]
-script:
-  - {player1: resolve, dice: [han], to: [trooper]}
-expect:
-  cards: {trooper: {damage: 1, shields: 0}}
-";
-
-const SWTCG: &str = "game: swtcg
-title: t
-swtcg:
-  arena: ground
-  cards:
-    atst: {name: AT-ST, types: [ground], speed: 30, power: 2, health: 5}
-    rebel: {name: Rebel Trooper, types: [ground], speed: 5, power: 1, health: 5TEXT}
-  dark:
-    ground: [{card: atst}]
-  light:
-    ground: [{card: rebel, tapped: true}]
-script:
-  - {dark: attack, unit: atst, target: rebel}
-  - {dark: roll, dice: [4, 6]}
-expect:
-  units: {rebel: {damage: 2}}
-";
-
 /// In every game a card's typed text is what the card says: unencoded, it is
 /// not modelled and the run does not pass; without it the same board passes.
 #[test]
 fn typed_text_is_honoured_in_every_game() {
+    // each game's base board from its own tests, with TEXT where the card's text goes
+    let destiny = crate::destiny::BASE.replace("1R, \"-\"]}", "1R, \"-\"]TEXT}");
+    let swtcg = crate::swtcg::BASE.replace("power: 1, health: 5}", "power: 1, health: 5TEXT}");
+    assert!(destiny.contains("TEXT") && swtcg.contains("TEXT"));
     for (base, text) in [
         (
-            DESTINY,
+            destiny.as_str(),
             ", text: \"Damage dealt to this character is reduced by 2.\"",
         ),
-        (SWTCG, ", text: \"Damage to this unit is reduced by 2.\""),
+        (
+            swtcg.as_str(),
+            ", text: \"Damage to this unit is reduced by 2.\"",
+        ),
     ] {
         let s = scenario::load_str(Path::new("s.yaml"), &base.replace("TEXT", text), None)
             .unwrap_or_else(|e| panic!("{e}"));

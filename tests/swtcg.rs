@@ -7,7 +7,7 @@ use swjudge::engine::{End, NeedKind};
 use swjudge::rulebook::Corpus;
 use swjudge::scenario::{self, SectionIds, Verdict};
 
-const BASE: &str = "game: swtcg
+pub(crate) const BASE: &str = "game: swtcg
 title: t
 swtcg:
   arena: ground
