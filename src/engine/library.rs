@@ -294,6 +294,20 @@ impl Origin {
     }
 }
 
+/// The trace line that names the card behind each named card of a board
+/// (`luke is Luke Skywalker, Jedi Knight (library swccg:1595)`), from each
+/// card's key, title and origin; none when no card was named.
+pub fn named_cards<'a>(
+    cards: impl Iterator<Item = (&'a str, String, Option<&'a Origin>)>,
+) -> Option<String> {
+    let named: Vec<String> = cards
+        .filter_map(|(key, title, origin)| {
+            Some(format!("{key} is {title} ({})", origin?.describe()))
+        })
+        .collect();
+    (!named.is_empty()).then(|| format!("named cards: {}", named.join("; ")))
+}
+
 /// Normalised title for matching: lower case, bullets and punctuation dropped,
 /// runs of spaces as one.
 pub fn title_key(title: &str) -> String {

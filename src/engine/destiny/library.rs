@@ -177,21 +177,21 @@ impl super::engine::Engine<'_> {
     /// One step naming the library or imported card behind each named card of
     /// the board, with any printed value the scenario set on purpose.
     pub(super) fn note_library(&mut self) {
-        let named: Vec<String> = (0..self.stat.defs.len())
-            .filter_map(|c| {
-                let d = &self.stat.defs[c];
-                let o = d.origin.as_ref()?;
-                Some(format!("{} is {} ({})", self.key(c), d.title, o.describe()))
-            })
-            .collect();
-        if named.is_empty() {
-            return;
+        let defs = self.stat.defs.iter().enumerate();
+        let line = library::named_cards(defs.map(|(c, d)| {
+            (
+                self.stat.keys[c].as_str(),
+                d.title.clone(),
+                d.origin.as_ref(),
+            )
+        }));
+        if let Some(line) = line {
+            self.log(
+                crate::engine::Actor::Rules,
+                crate::engine::Event::StateChange,
+                line,
+                &[super::rules::CARD_TYPES, super::rules::ABILITIES],
+            );
         }
-        self.log(
-            crate::engine::Actor::Rules,
-            crate::engine::Event::StateChange,
-            format!("named cards: {}", named.join("; ")),
-            &[super::rules::CARD_TYPES, super::rules::ABILITIES],
-        );
     }
 }

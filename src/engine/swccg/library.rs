@@ -7,12 +7,10 @@
 //! library's on purpose (the trace says so). Nothing else of a library card
 //! can be changed in a scenario: its text is the card's.
 
-use super::model::{CardDef, Pos, Stats};
+use super::model::{CardDef, Stats};
 pub use crate::engine::library::LibraryCard;
 use crate::engine::library::{self, Catalogue, Imported, Origin};
 use crate::game::Game;
-use serde::de::Deserializer;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -223,11 +221,6 @@ fn override_stats(def: &mut CardDef, over: Stats) -> Vec<(String, String, String
     notes
 }
 
-/// `cards:` of a board: every card inline or named, each key once.
-pub fn cards<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Pos<CardDef>>, D::Error> {
-    library::cards(d)
-}
-
 impl CardDef {
     /// The parts of its printed text no field encodes (the `not_modelled:` list
     /// of an inline card included).
@@ -251,24 +244,18 @@ impl super::engine::Engine {
     /// One step naming the library card behind each named card of the board,
     /// with any stat the scenario set on purpose.
     pub(super) fn note_library(&mut self) {
-        let named: Vec<String> = self
-            .st
-            .cards
-            .iter()
-            .filter_map(|c| {
-                let o = c.def.origin.as_ref()?;
-                Some(format!("{} is {} ({})", c.key, c.def.title, o.describe()))
-            })
-            .collect();
-        if named.is_empty() {
-            return;
-        }
-        self.log(
-            crate::engine::Actor::Rules,
-            crate::engine::Event::StateChange,
-            format!("named cards: {}", named.join("; ")),
-            &[super::rules::CARD_TEXT],
+        let cards = self.st.cards.iter();
+        let line = library::named_cards(
+            cards.map(|c| (c.key.as_str(), c.def.title.clone(), c.def.origin.as_ref())),
         );
+        if let Some(line) = line {
+            self.log(
+                crate::engine::Actor::Rules,
+                crate::engine::Event::StateChange,
+                line,
+                &[super::rules::CARD_TEXT],
+            );
+        }
     }
 
     /// Report, once per card, the game text no field encodes of every card on

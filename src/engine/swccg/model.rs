@@ -116,7 +116,7 @@ pub struct Board {
     pub through: Option<Pos<Phase>>,
     /// Every physical card of the scenario, keyed by a short name used everywhere else.
     /// Each is an inline definition or a card named from the library.
-    #[serde(default, deserialize_with = "super::library::cards")]
+    #[serde(default, deserialize_with = "crate::engine::library::cards")]
     pub cards: BTreeMap<String, Pos<CardDef>>,
     #[serde(default)]
     pub light: Piles,

@@ -181,25 +181,16 @@ impl super::engine::Engine<'_> {
     /// One step naming the library or imported card behind each named card of
     /// the board, with any printed value the scenario set on purpose.
     pub(super) fn note_library(&mut self) {
-        let named: Vec<String> = (0..self.st.defs.len())
-            .filter_map(|c| {
-                let d = &self.st.defs[c];
-                let o = d.origin.as_ref()?;
-                Some(format!(
-                    "{} is {} ({})",
-                    self.st.keys[c],
-                    d.title(),
-                    o.describe()
-                ))
-            })
-            .collect();
-        if named.is_empty() {
-            return;
-        }
-        self.rules(
-            crate::engine::Event::StateChange,
-            format!("named cards: {}", named.join("; ")),
-            &[super::rules::UNIT_CARDS, super::rules::EFFECTS],
+        let defs = self.st.defs.iter().enumerate();
+        let line = library::named_cards(
+            defs.map(|(c, d)| (self.st.keys[c].as_str(), d.title(), d.origin.as_ref())),
         );
+        if let Some(line) = line {
+            self.rules(
+                crate::engine::Event::StateChange,
+                line,
+                &[super::rules::UNIT_CARDS, super::rules::EFFECTS],
+            );
+        }
     }
 }
