@@ -82,12 +82,8 @@ pub fn check_source(game: Game, text: &str) -> Option<std::result::Result<Ruling
         )));
     }
     if game == Game::Swccg {
-        let cat = match crate::engine::swccg::library::catalogue() {
-            Ok(c) => c,
-            Err(m) => return Some(Err(m)),
-        };
         let reference = r.card_reference();
-        if !cat.entries.iter().any(|e| e.reference == reference) {
+        if !crate::engine::library::has_card(game, &reference) {
             return Some(Err(format!(
                 "ruling source `{text}`: {reference} is not in the card library (cards/swccg/)"
             )));

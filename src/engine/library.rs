@@ -484,6 +484,15 @@ fn parse_entry<C: LibraryCard>(e: &Entry<Snippet>) -> Result<C, String> {
     Ok(def)
 }
 
+/// Whether the game's library has a card of this reference (without parsing
+/// the library).
+pub fn has_card(game: Game, reference: &str) -> bool {
+    snippets(game)
+        .entries
+        .iter()
+        .any(|e| e.reference == reference)
+}
+
 /// Every library entry's reference and title as naming reads them (for a
 /// test that they agree with the parsed library).
 pub fn titles(game: Game) -> Vec<(String, String)> {
