@@ -881,7 +881,11 @@ fn check_output_fits_the_width_and_never_splits_a_rule_id() {
     for cols in ["60", "100", "160"] {
         let o = swjudge(tmp.path())
             .env("COLUMNS", cols)
-            .args(["check", "scenarios/swccg/battles/simple-example.yaml"])
+            .args([
+                "check",
+                "--trace",
+                "scenarios/swccg/battles/simple-example.yaml",
+            ])
             .output()
             .unwrap();
         assert_eq!(code(&o), 0, "{}", stderr(&o));

@@ -423,6 +423,7 @@ fn check_text_shows_trace_and_verdict() {
     let o = swjudge(tmp.path())
         .args([
             "check",
+            "--trace",
             "scenarios/swccg/actions/example-1-deploying-a-card.yaml",
         ])
         .output()

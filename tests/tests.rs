@@ -18,3 +18,4 @@ mod scenarios;
 mod search;
 mod serve;
 mod swtcg;
+mod table;

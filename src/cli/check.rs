@@ -2,13 +2,18 @@
 
 use super::{CliResult, Ctx, Outcome, out};
 use std::path::PathBuf;
-use swjudge::render::trace;
+use swjudge::render::{summary, trace};
 use swjudge::scenario::{self, Verdict};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The scenario file (YAML).
     pub file: PathBuf,
+    /// Print every step of the trace (runs of passes folded into one line),
+    /// instead of the summary: the disputed action, what the players did and
+    /// what came of it, the outcome and what changed on the board.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
@@ -18,8 +23,10 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let report = scenario::run(&s);
     if ctx.json {
         out(&trace::json(&report))?;
-    } else {
+    } else if args.trace {
         out(&trace::text(&report, &ctx.style))?;
+    } else {
+        out(&summary::text(&summary::Summary::new(&report), &ctx.style))?;
     }
     Ok(match report.verdict {
         Verdict::Pass => Outcome::Found,

@@ -469,6 +469,9 @@ pub trait GameRules {
     fn observable(board: &Self::Board, path: &str) -> Result<(), String>;
     /// Run the board with its script.
     fn run(board: &Self::Board, script: &[Scripted<Self::Step>]) -> RunResult;
+    /// What can be observed of the board as given, before anything happens (the
+    /// paths [`RunResult::observations`] has): what a run changed is the difference.
+    fn start(board: &Self::Board) -> Observations;
 }
 
 /// A scripted decision cursor: decisions are taken in order, each at most once.

@@ -7,6 +7,7 @@ pub mod deck;
 pub mod markdown;
 pub mod rule;
 pub mod search;
+pub mod summary;
 pub mod trace;
 
 const BOLD: &str = "\x1b[1m";

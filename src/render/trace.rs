@@ -2,6 +2,7 @@
 //! scenario [`Report`] as a table of steps (indented by stack depth), the
 //! outcome and each expectation; or as JSON.
 
+use super::summary::{self, Summary};
 use super::{Style, one_line, wrap_hanging};
 use crate::scenario::expect::StepOut;
 use crate::scenario::{Report, Verdict};
@@ -11,12 +12,25 @@ use comfy_table::{
 use serde::Serialize;
 use serde_json::Value;
 
-/// The report as pretty JSON (the `check --json` contract).
-pub fn json(r: &Report) -> String {
-    serde_json::to_string_pretty(r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+/// The report with its summary: the `check --json` contract.
+#[derive(Serialize)]
+struct Checked<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    summary: Summary,
 }
 
-/// The report as readable text, fitted to `style.width`. Text from the
+/// The report as pretty JSON (the `check --json` contract): every step, and
+/// the summary `check` prints by default.
+pub fn json(r: &Report) -> String {
+    let checked = Checked {
+        report: r,
+        summary: Summary::new(r),
+    };
+    serde_json::to_string_pretty(&checked).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// The report with every step (runs of passes folded) as readable text, fitted to `style.width`. Text from the
 /// scenario (its title, card names in the trace) has its control characters
 /// escaped.
 pub fn text(r: &Report, style: &Style) -> String {
@@ -31,6 +45,8 @@ pub fn text(r: &Report, style: &Style) -> String {
     out.push('\n');
     let outcome = format!("outcome: {}", one_line(&r.end.text));
     out.push_str(&wrap_hanging(&outcome, style.width, "", "  "));
+    out.push('\n');
+    out.push_str(&summary::changed_text(&Summary::new(r).changed, style).join("\n"));
     out.push('\n');
     if !r.expectations.is_empty() {
         let mut e = table(style);
@@ -47,7 +63,15 @@ pub fn text(r: &Report, style: &Style) -> String {
                 },
             ]);
         }
-        keep_whole(&mut e, 0, r.expectations.iter().map(|x| x.path.len()));
+        let paths = r.expectations.iter().map(|x| x.path.len());
+        keep_whole(&mut e, 0, paths.chain(std::iter::once("expectation".len())));
+        for (col, head) in [(1, "expected"), (2, "actual"), (3, "ok")] {
+            if let Some(c) = e.column_mut(col) {
+                c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+                    head.len() as u16 + 2,
+                )));
+            }
+        }
         out.push_str(&e.to_string());
         out.push('\n');
     }
@@ -68,19 +92,96 @@ fn marker(level: usize) -> String {
     "· ".repeat(level.saturating_sub(1).min(12))
 }
 
+/// A row of the printed trace: one step, or a run of passes folded into one.
+struct Row {
+    /// The step's number, or the first and last of the run (`5–8`).
+    n: String,
+    level: usize,
+    actor: String,
+    event: &'static str,
+    text: String,
+    cites: Vec<&'static str>,
+}
+
+fn row(s: &StepOut) -> Row {
+    Row {
+        n: s.n.to_string(),
+        level: s.level,
+        actor: s.actor.clone(),
+        event: s.event,
+        text: s.text.clone(),
+        cites: s.cites.clone(),
+    }
+}
+
+/// The steps with each run of passes folded into one row: a chance to act
+/// (`window`), the players' passes at its level, and the result the rules
+/// give when the passes close it (`5–8 … — 2 passes: light, dark`).
+fn fold_passes(steps: &[StepOut]) -> Vec<Row> {
+    let mut rows = Vec::with_capacity(steps.len());
+    let mut i = 0;
+    while i < steps.len() {
+        let level = steps[i].level;
+        let mut j = i;
+        if steps[j].event == "window" {
+            j += 1;
+        }
+        let passes = j;
+        while j < steps.len() && steps[j].event == "pass" && steps[j].level == level {
+            j += 1;
+        }
+        if j == passes || j - i < 2 {
+            rows.push(row(&steps[i]));
+            i += 1;
+            continue;
+        }
+        let passed: Vec<&str> = steps[passes..j].iter().map(|s| s.actor.as_str()).collect();
+        if j < steps.len()
+            && steps[j].event == "result"
+            && steps[j].actor == "rules"
+            && steps[j].level == level
+        {
+            j += 1;
+        }
+        let mut cites: Vec<&'static str> = Vec::new();
+        for c in steps[i..j].iter().flat_map(|s| s.cites.iter()) {
+            if !cites.contains(c) {
+                cites.push(c);
+            }
+        }
+        rows.push(Row {
+            n: format!("{}–{}", steps[i].n, steps[j - 1].n),
+            level,
+            actor: steps[i].actor.clone(),
+            event: "pass",
+            text: format!(
+                "{} — {} passes: {}",
+                steps[i].text,
+                passed.len(),
+                passed.join(", ")
+            ),
+            cites,
+        });
+        i = j;
+    }
+    rows
+}
+
 /// Room the table needs beside its rules column to stay readable.
 const TABLE_MIN_BESIDE_RULES: usize = 60;
 
-/// The trace steps: a table when the width holds the longest rule ID beside
-/// readable text, else one block per step (IDs are never split either way).
-fn steps_table(rows: &[StepOut], style: &Style) -> String {
+/// The trace steps, runs of passes folded: a table when the width holds the
+/// longest rule ID beside readable text, else one block per step (IDs are never
+/// split either way).
+fn steps_table(steps: &[StepOut], style: &Style) -> String {
+    let rows = fold_passes(steps);
     let widest_cite = rows
         .iter()
         .flat_map(|r| r.cites.iter().map(|c| c.len()))
         .max()
         .unwrap_or(0);
     if style.width < widest_cite + TABLE_MIN_BESIDE_RULES {
-        return steps_list(rows, style);
+        return steps_list(&rows, style);
     }
     let mut t = table(style);
     t.set_header(vec![
@@ -91,9 +192,9 @@ fn steps_table(rows: &[StepOut], style: &Style) -> String {
         "what happens",
         "rules",
     ]);
-    for r in rows {
+    for r in &rows {
         t.add_row(vec![
-            r.n.to_string(),
+            r.n.clone(),
             r.level.to_string(),
             one_line(&r.actor),
             r.event.to_string(),
@@ -114,7 +215,7 @@ fn steps_table(rows: &[StepOut], style: &Style) -> String {
 }
 
 /// Steps as blocks for a narrow width: `n. actor · event`, then the text and rules.
-fn steps_list(rows: &[StepOut], style: &Style) -> String {
+fn steps_list(rows: &[Row], style: &Style) -> String {
     let mut out = String::new();
     for r in rows {
         let head = format!(

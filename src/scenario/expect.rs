@@ -220,6 +220,10 @@ pub struct Report {
     pub not_modelled: Vec<String>,
     pub observations: Observations,
     pub expectations: Vec<Expectation>,
+    /// What could be observed of the board as given, before the run: what the
+    /// run changed is the difference with [`Report::observations`].
+    #[serde(skip)]
+    pub start: Observations,
 }
 
 impl Report {
@@ -406,6 +410,7 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
         not_modelled: met,
         observations,
         expectations: rows,
+        start: s.start(),
     }
 }
 

@@ -16,7 +16,7 @@
 
 pub mod expect;
 
-use crate::engine::{self, At, BoardError, GameRules, RunResult, Scripted};
+use crate::engine::{self, At, BoardError, GameRules, Observations, RunResult, Scripted};
 use crate::error::{Error, Result};
 use crate::game::Game;
 pub use expect::{Expect, Expectation, Report, Verdict, compare};
@@ -39,6 +39,7 @@ pub struct Scenario {
 trait Runnable: Send + Sync {
     fn run(&self, keep: Option<&dyn Fn(usize) -> bool>) -> RunResult;
     fn script_len(&self) -> usize;
+    fn start(&self) -> Observations;
 }
 
 struct Loaded<G: GameRules> {
@@ -68,6 +69,9 @@ where
     fn script_len(&self) -> usize {
         self.script.len()
     }
+    fn start(&self) -> Observations {
+        G::start(&self.board)
+    }
 }
 
 impl std::fmt::Debug for Scenario {
@@ -92,6 +96,10 @@ impl Scenario {
     /// How many scripted decisions the file has.
     pub fn script_len(&self) -> usize {
         self.loaded.script_len()
+    }
+    /// What can be observed of the board as given, before anything happens.
+    pub fn start(&self) -> Observations {
+        self.loaded.start()
     }
 }
 

@@ -63,6 +63,11 @@ impl GameRules for Destiny {
     fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
         run(board, script)
     }
+
+    fn start(board: &Board) -> Observations {
+        let (stat, st) = setup(board);
+        observe(&engine::Engine::new(&stat, st, Vec::new()), board)
+    }
 }
 
 /// Run a board with its script.

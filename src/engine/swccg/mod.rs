@@ -162,6 +162,22 @@ impl GameRules for Swccg {
         let decisions = script.iter().filter_map(decision).collect();
         result(run(board, decisions))
     }
+
+    fn start(board: &Board) -> Observations {
+        let turn = board.turn.unwrap_or(Side::Light);
+        Observations::from_source(std::sync::Arc::new(Observed {
+            state: setup(board),
+            resolved: Vec::new(),
+            canceled: Vec::new(),
+            stack: Vec::new(),
+            next: board.next.unwrap_or(turn),
+            destinies: Vec::new(),
+            numbers: Vec::new(),
+            wheres: Vec::new(),
+            turn_obs: Vec::new(),
+            answers: Vec::new(),
+        }))
+    }
 }
 
 /// The seat of a side.

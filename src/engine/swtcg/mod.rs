@@ -80,6 +80,12 @@ impl GameRules for Swtcg {
     fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
         run(board, script)
     }
+
+    fn start(board: &Board) -> Observations {
+        let mut obs = Observations::default();
+        observe(&engine::Engine::new(state::setup(board), &[]), &mut obs);
+        obs
+    }
 }
 
 /// Run a board with its script.

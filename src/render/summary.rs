@@ -1,0 +1,278 @@
+//! The short account `swjudge check` prints by default: the disputed action,
+//! what each player did and what came of it (each with its rule), the outcome,
+//! what the run changed on the board, and the verdict. One typed
+//! [`Summary`], rendered as text or JSON; `--trace` prints every step instead.
+
+use super::{Style, one_line, wrap_hanging};
+use crate::engine::{Observations, Value};
+use crate::scenario::expect::{Expectation, StepOut};
+use crate::scenario::{Report, Verdict};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One step of the trace as the summary shows it, with the rule that justifies it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Line {
+    pub n: usize,
+    pub actor: String,
+    pub event: &'static str,
+    pub text: String,
+    pub rule: Option<&'static str>,
+}
+
+/// An observed value the run changed: what the board had, and what it has now
+/// (`null`: there was, or is, no such value).
+#[derive(Debug, Clone, Serialize)]
+pub struct Change {
+    pub path: String,
+    pub before: Value,
+    pub after: Value,
+}
+
+/// The `check` summary: the JSON contract of `check --json`'s `summary`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub scenario: String,
+    pub title: String,
+    pub source: Option<String>,
+    /// The first action a player takes: what the scenario is about.
+    pub disputed: Option<Line>,
+    /// What the players did after it and what came of it: their actions and
+    /// results, cards moved and values set, rejected decisions, whatever was
+    /// not modelled (stack mechanics, passes and nested draws are in `--trace`).
+    pub steps: Vec<Line>,
+    pub outcome: String,
+    /// The board's observed values the run changed, by path.
+    pub changed: Vec<Change>,
+    /// Decisions the script gave and the run never took.
+    pub leftover: Vec<String>,
+    pub expectations_held: usize,
+    pub expectations: usize,
+    /// The expectations that failed.
+    pub failed: Vec<Expectation>,
+    pub verdict: Verdict,
+}
+
+/// Families of observations that describe the run rather than the board (the
+/// actions resolved, the stack, destinies drawn) or repeat another family (a
+/// pile's list repeats where each of its cards is).
+const NOT_BOARD: [&str; 8] = [
+    "piles.",
+    "owner.",
+    "resolved",
+    "canceled",
+    "stack",
+    "destinies",
+    "next",
+    "where.",
+];
+
+/// Events that are a player's action or its result, worth a line in the summary.
+fn shown(s: &StepOut) -> bool {
+    match s.event {
+        "decision_rejected" | "not_modelled" => true,
+        "push" | "initiate" | "result" | "roll" | "cancel" => s.actor != "rules",
+        "state_change" => true,
+        _ => false,
+    }
+}
+
+fn line(s: &StepOut) -> Line {
+    Line {
+        n: s.n,
+        actor: s.actor.clone(),
+        event: s.event,
+        text: s.text.clone(),
+        rule: s.cites.first().copied(),
+    }
+}
+
+impl Summary {
+    /// The summary of `report`.
+    pub fn new(report: &Report) -> Summary {
+        let steps = &report.steps;
+        let first = steps
+            .iter()
+            .position(|s| s.actor != "rules" && matches!(s.event, "push" | "initiate"));
+        let base = first.map_or(0, |i| steps[i].level);
+        let after = first.map_or(steps.as_slice(), |i| &steps[i + 1..]);
+        let kept = after
+            .iter()
+            .filter(|s| {
+                matches!(s.event, "decision_rejected" | "not_modelled")
+                    || (s.level <= base + 1 && shown(s))
+            })
+            .map(line)
+            .collect();
+        let (held, failed): (Vec<&Expectation>, Vec<&Expectation>) =
+            report.expectations.iter().partition(|e| e.ok);
+        Summary {
+            scenario: report.scenario.clone(),
+            title: report.title.clone(),
+            source: report.source.clone(),
+            disputed: first.map(|i| line(&steps[i])),
+            steps: kept,
+            outcome: report.end.text.clone(),
+            changed: changes(&report.start, &report.observations),
+            leftover: report
+                .leftover
+                .iter()
+                .map(|l| format!("decision {} ({}): {}", l.step, l.player, l.decision))
+                .collect(),
+            expectations_held: held.len(),
+            expectations: report.expectations.len(),
+            failed: failed.into_iter().cloned().collect(),
+            verdict: report.verdict,
+        }
+    }
+}
+
+/// The values of the board as given that the run changed, by path, and the
+/// numbers the run worked out (those not 0, false or null).
+fn changes(start: &Observations, end: &Observations) -> Vec<Change> {
+    let before = start.all();
+    end.all()
+        .into_iter()
+        .filter(|(path, _)| !NOT_BOARD.iter().any(|f| path.starts_with(f)))
+        .filter_map(|(path, after)| {
+            let was = match before.get(&path) {
+                Some(v) if *v != after => v.clone(),
+                Some(_) => return None,
+                None if path.starts_with("numbers.") && !is_nothing(&after) => Value::Null,
+                None => return None,
+            };
+            Some(Change {
+                path,
+                before: was,
+                after,
+            })
+        })
+        .collect()
+}
+
+/// Null, false or 0: a number nothing came of.
+fn is_nothing(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Bool(false) => true,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        _ => false,
+    }
+}
+
+/// A value in a few words: strings bare, lists and objects as compact JSON.
+fn word(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The group a changed path is shown in (`cards`, `force.light`,
+/// `numbers.battle`), and the rest of its path.
+fn group(path: &str) -> (&str, &str) {
+    let parts = if path.starts_with("numbers.") || path.starts_with("force.") {
+        2
+    } else {
+        1
+    };
+    let mut cut = 0;
+    for _ in 0..parts {
+        match path[cut..].find('.') {
+            Some(i) => cut += i + 1,
+            None => return (path, ""),
+        }
+    }
+    (&path[..cut - 1], &path[cut..])
+}
+
+/// A step on one wrapped line: `n actor: text [rule]`, after `lead`.
+fn step_text(l: &Line, style: &Style, lead: &str) -> String {
+    let rule = l.rule.map_or(String::new(), |r| format!("  [{r}]"));
+    let text = format!(
+        "{lead}{:>3} {}: {}{rule}",
+        l.n,
+        one_line(&l.actor),
+        one_line(&l.text)
+    );
+    wrap_hanging(&text, style.width, "", "      ")
+}
+
+/// The summary as text, fitted to `style.width`.
+pub fn text(s: &Summary, style: &Style) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let head = format!("{} — {}", one_line(&s.title), one_line(&s.scenario));
+    out.push(wrap_hanging(&head, style.width, "", "  "));
+    if let Some(src) = &s.source {
+        out.push(format!("source: {}", one_line(src)));
+    }
+    match &s.disputed {
+        Some(d) => out.push(step_text(d, style, &style.bold("disputed:"))),
+        None => out.push("disputed: no player acts".into()),
+    }
+    out.extend(s.steps.iter().map(|l| step_text(l, style, " ")));
+    let outcome = format!("outcome: {}", one_line(&s.outcome));
+    out.push(wrap_hanging(&outcome, style.width, "", "  "));
+    out.extend(changed_text(&s.changed, style));
+    for l in &s.leftover {
+        let text = format!("left over: {}", one_line(l));
+        out.push(wrap_hanging(&text, style.width, "", "  "));
+    }
+    out.push(format!(
+        "expectations: {} of {} hold",
+        s.expectations_held, s.expectations
+    ));
+    for e in &s.failed {
+        let text = format!(
+            "  FAILED {}: expected {}, got {}",
+            one_line(&e.path),
+            one_line(&word(&e.expected)),
+            one_line(&word(&e.actual))
+        );
+        out.push(wrap_hanging(&style.bold(&text), style.width, "", "    "));
+    }
+    out.push(format!("verdict: {}", s.verdict.as_str()));
+    out.join("\n")
+}
+
+/// `changed:`, one wrapped line per group of paths.
+pub fn changed_text(changed: &[Change], style: &Style) -> Vec<String> {
+    if changed.is_empty() {
+        return vec!["changed: nothing on the board".into()];
+    }
+    let mut groups: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for c in changed {
+        let (g, rest) = group(&c.path);
+        let value = match &c.before {
+            Value::Null => word(&c.after),
+            before => format!("{} → {}", word(before), word(&c.after)),
+        };
+        let item = if rest.is_empty() {
+            value
+        } else {
+            format!("{rest} {value}")
+        };
+        groups.entry(g).or_default().push(one_line(&item));
+    }
+    let mut out = vec!["changed:".to_string()];
+    for (g, items) in groups {
+        let text = format!("{}: {}", one_line(g), items.join("; "));
+        out.push(wrap_hanging(&text, style.width, "  ", "      "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_keep_two_parts_for_numbers_and_force() {
+        assert_eq!(group("cards.snoova"), ("cards", "snoova"));
+        assert_eq!(
+            group("numbers.battle.light.total_power"),
+            ("numbers.battle", "light.total_power")
+        );
+        assert_eq!(group("force.light.used"), ("force.light", "used"));
+        assert_eq!(group("phase"), ("phase", ""));
+    }
+}
