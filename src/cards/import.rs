@@ -128,9 +128,82 @@ fn read_card_file(path: &Path) -> Result<Vec<u8>> {
 
 /// Parse one file, detecting its format from its content (and extension for TSV).
 pub fn parse_file(path: &Path) -> Result<Parsed> {
-    let mut parsed = parse_content(path)?;
-    reject_long_titles(&mut parsed);
-    Ok(parsed)
+    match read_file(path)? {
+        Read::Cards(parsed) => Ok(parsed),
+        Read::Unrecognised { at, why } => Err(Error::Input(format!("{at}: {why}"))),
+    }
+}
+
+/// A file read for an import: card data (or Destiny formats), or a file of
+/// no format this imports, and why.
+enum Read {
+    Cards(Parsed),
+    /// `at`: the file (and line, column) the message starts with.
+    Unrecognised {
+        at: String,
+        why: String,
+    },
+}
+
+fn read_file(path: &Path) -> Result<Read> {
+    Ok(match parse_content(path)? {
+        Read::Cards(mut parsed) => {
+            reject_long_titles(&mut parsed);
+            Read::Cards(parsed)
+        }
+        other => other,
+    })
+}
+
+/// The lookup tables the databases keep beside their card files (set names,
+/// affiliations, factions…): read for the card files beside them, never
+/// imported on their own.
+const LOOKUP_TABLES: [&str; 6] = [
+    "sets.json",
+    "affiliations.json",
+    "factions.json",
+    "rarities.json",
+    "subtypes.json",
+    "types.json",
+];
+
+/// A file an import was given that it did not import, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub file: String,
+    pub reason: String,
+}
+
+/// What `cards import` did: each file imported, and each file it passed over.
+#[derive(Debug, Clone, Serialize)]
+pub struct Imported {
+    pub files: Vec<FileReport>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// The files to read for `inputs`: a file as given; a folder for every
+/// `.json`, `.txt` and `.tsv` file under it (hidden ones skipped), each once.
+fn expand(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, bool)>> {
+    let mut out: Vec<(PathBuf, bool)> = Vec::new();
+    for input in inputs {
+        let found = if input.is_dir() {
+            crate::paths::files_under(std::slice::from_ref(input), &["json", "txt", "tsv"])?
+                .into_iter()
+                .map(|f| (f, false))
+                .collect()
+        } else {
+            vec![(input.clone(), true)]
+        };
+        for (f, named) in found {
+            let same = |(g, _): &(PathBuf, bool)| {
+                g == &f || matches!((g.canonicalize(), f.canonicalize()), (Ok(a), Ok(b)) if a == b)
+            };
+            if !out.iter().any(same) {
+                out.push((f, named));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Longest card title (with subtitle) accepted; real titles stay under 100
@@ -155,7 +228,7 @@ fn reject_long_titles(p: &mut Parsed) {
     }));
 }
 
-fn parse_content(path: &Path) -> Result<Parsed> {
+fn parse_content(path: &Path) -> Result<Read> {
     let bytes = read_card_file(path)?;
     let shown = path.display().to_string();
     let name = file_name(path);
@@ -172,12 +245,13 @@ fn parse_content(path: &Path) -> Result<Parsed> {
         let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
         if ext == "txt" || ext == "tsv" || swtcg::looks_like(&text) {
             if !swtcg::looks_like(&text) {
-                return Err(Error::Input(format!(
-                    "{shown}:1: not a LackeyCCG set file (expected a tab-separated header line with a Name column)"
-                )));
+                return Ok(Read::Unrecognised {
+                    at: format!("{shown}:1"),
+                    why: "not a LackeyCCG set file (expected a tab-separated header line with a Name column)".into(),
+                });
             }
             let (cards, rejected) = swtcg::parse(&text, &shown, &name)?;
-            return Ok(Parsed {
+            return Ok(Read::Cards(Parsed {
                 path: path.to_path_buf(),
                 format: Format::Swtcg,
                 source: SourceFile {
@@ -187,11 +261,12 @@ fn parse_content(path: &Path) -> Result<Parsed> {
                 },
                 rejected,
                 formats: Vec::new(),
-            });
+            }));
         }
-        return Err(Error::Input(format!(
-            "{shown}: unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)"
-        )));
+        return Ok(Read::Unrecognised {
+            at: shown,
+            why: "unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)".into(),
+        });
     }
     let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
     let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
@@ -222,13 +297,20 @@ fn parse_content(path: &Path) -> Result<Parsed> {
         )
     } else if super::formats::looks_like(&v) {
         let sets = sibling_json(path, "sets.json");
-        return Ok(super::formats::parsed(path, &v, name, &sets));
+        return Ok(Read::Cards(super::formats::parsed(path, &v, name, &sets)));
+    } else if LOOKUP_TABLES.contains(&name.to_ascii_lowercase().as_str()) {
+        return Ok(Read::Unrecognised {
+            at: shown,
+            why: "a lookup table, read for the card files beside it (not imported on its own)"
+                .into(),
+        });
     } else {
-        return Err(Error::Input(format!(
-            "{shown}:1:1: JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")"
-        )));
+        return Ok(Read::Unrecognised {
+            at: format!("{shown}:1:1"),
+            why: "JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")".into(),
+        });
     };
-    Ok(Parsed {
+    Ok(Read::Cards(Parsed {
         path: path.to_path_buf(),
         format,
         source: SourceFile {
@@ -238,7 +320,7 @@ fn parse_content(path: &Path) -> Result<Parsed> {
         },
         rejected,
         formats: Vec::new(),
-    })
+    }))
 }
 
 /// The stored file for an imported file: `<data-dir>/cards/<format>-<stem>.json`.
@@ -290,15 +372,35 @@ fn stage(dest: &Path, bytes: &[u8]) -> Result<NamedTempFile> {
     Ok(tmp)
 }
 
-/// Import `files` into `data_dir`. Parses all first; writes only if all parse
-/// (and, when `strict`, only if no record was rejected).
+/// Import `files` into `data_dir`: [`import_all`], without what it passed over.
 pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<FileReport>> {
-    if files.is_empty() {
+    import_all(files, data_dir, strict).map(|i| i.files)
+}
+
+/// Import `inputs` (files, and folders read for every file they hold) into
+/// `data_dir`. Parses all first; writes only if all parse (and, when `strict`,
+/// only if no record was rejected). A lookup table (`sets.json`…) is read for
+/// the card files beside it, and a file of no known format inside a folder is
+/// passed over; both are listed in [`Imported::skipped`]. A file named on its
+/// own that is no card data is an error.
+pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Imported> {
+    if inputs.is_empty() {
         return Err(Error::Usage("no files to import".into()));
     }
-    let mut parsed = Vec::with_capacity(files.len());
-    for f in files {
-        parsed.push(parse_file(f)?);
+    let mut parsed = Vec::new();
+    let mut skipped = Vec::new();
+    for (f, named) in expand(inputs)? {
+        let lookup = LOOKUP_TABLES.contains(&file_name(&f).to_ascii_lowercase().as_str());
+        match read_file(&f)? {
+            Read::Cards(p) => parsed.push(p),
+            Read::Unrecognised { at, why } if named && !lookup => {
+                return Err(Error::Input(format!("{at}: {why}")));
+            }
+            Read::Unrecognised { why, .. } => skipped.push(Skipped {
+                file: f.display().to_string(),
+                reason: why,
+            }),
+        }
     }
     if strict {
         let bad: Vec<String> = parsed
@@ -379,7 +481,10 @@ pub fn import(files: &[PathBuf], data_dir: &Path, strict: bool) -> Result<Vec<Fi
             _ => {}
         }
     }
-    Ok(reports)
+    Ok(Imported {
+        files: reports,
+        skipped,
+    })
 }
 
 /// A stored card file, known by its format and card IDs.
@@ -387,6 +492,93 @@ struct StoredDb {
     path: PathBuf,
     format: String,
     ids: Vec<String>,
+    /// The name of the file it was imported from.
+    file: String,
+    /// How many Destiny formats it holds (a `formats.json`).
+    formats: usize,
+}
+
+/// A stored database, as `cards list` shows it and `cards remove` names it.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoredInfo {
+    /// The stored file's name without `.json` (`swccg-light`): how `cards remove` names it.
+    pub name: String,
+    /// The file it was imported from (`Light.json`).
+    pub file: String,
+    pub format: String,
+    pub cards: usize,
+    pub formats: usize,
+    pub path: PathBuf,
+}
+
+impl From<&StoredDb> for StoredInfo {
+    fn from(d: &StoredDb) -> StoredInfo {
+        StoredInfo {
+            name: d
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            file: d.file.clone(),
+            format: d.format.clone(),
+            cards: d.ids.len(),
+            formats: d.formats,
+            path: d.path.clone(),
+        }
+    }
+}
+
+/// Every stored database under `<data_dir>/cards/`, by stored name.
+pub fn list(data_dir: &Path) -> Vec<StoredInfo> {
+    stored_databases(data_dir)
+        .iter()
+        .map(StoredInfo::from)
+        .collect()
+}
+
+/// Remove the stored databases `names` names: each a stored name
+/// (`swccg-light`), the name of the file it was imported from (`Light.json`)
+/// or a format (`swccg`, `destiny`, `swtcg`, `destiny-formats`: every database
+/// of it), in any case; `all` removes every one. A name that matches nothing
+/// is an error, and then nothing is removed.
+pub fn remove(data_dir: &Path, names: &[String], all: bool) -> Result<Vec<StoredInfo>> {
+    let stored = list(data_dir);
+    let mut chosen: Vec<StoredInfo> = if all { stored.clone() } else { Vec::new() };
+    for n in names {
+        let hits: Vec<&StoredInfo> = stored
+            .iter()
+            .filter(|d| {
+                [&d.name, &d.file, &d.format]
+                    .iter()
+                    .any(|k| k.eq_ignore_ascii_case(n))
+            })
+            .collect();
+        if hits.is_empty() {
+            let known: Vec<&str> = stored.iter().map(|d| d.name.as_str()).collect();
+            return Err(Error::Usage(if known.is_empty() {
+                format!("no imported database is called `{n}`: nothing is imported")
+            } else {
+                format!(
+                    "no imported database is called `{n}`; imported: {} (nothing removed)",
+                    known.join(", ")
+                )
+            }));
+        }
+        for h in hits {
+            if !chosen.iter().any(|c| c.path == h.path) {
+                chosen.push(h.clone());
+            }
+        }
+    }
+    for d in &chosen {
+        match std::fs::remove_file(&d.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::io(&d.path, e));
+            }
+            _ => {}
+        }
+    }
+    Ok(chosen)
 }
 
 impl StoredDb {
@@ -417,7 +609,11 @@ fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
     #[derive(serde::Deserialize)]
     struct Stored {
         format: String,
+        #[serde(default)]
+        file: String,
         cards: Vec<Id>,
+        #[serde(default)]
+        formats: Vec<serde::de::IgnoredAny>,
     }
     let Ok(files) = crate::paths::files_under(&[data_dir.join("cards")], &["json"]) else {
         return Vec::new();
@@ -433,6 +629,8 @@ fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
                 path,
                 format: s.format,
                 ids,
+                file: s.file,
+                formats: s.formats.len(),
             })
         })
         .collect()

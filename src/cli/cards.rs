@@ -3,7 +3,7 @@
 use super::{CliResult, Ctx, Outcome, out, out_json};
 use std::path::PathBuf;
 use swjudge::cards::import;
-use swjudge::render::card::{ImportSummary, import_text, status_text};
+use swjudge::render::card::{ImportSummary, import_text, list_text, removed_text, status_text};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -13,10 +13,18 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Sub {
-    /// Import card files: SWCCG Players Committee JSON (Light.json, Dark.json),
-    /// SWDestinyDB set JSON (set/*.json) or SWTCG LackeyCCG set files (*.txt).
-    /// Re-importing a file replaces its cards.
+    /// Import card files, or folders read for every file they hold: SWCCG
+    /// Players Committee JSON (Light.json, Dark.json), SWDestinyDB set JSON
+    /// (set/*.json) and formats.json, SWTCG LackeyCCG set files (*.txt).
+    /// Lookup tables beside them (sets.json…) are read for the card files, not
+    /// imported; other files in a folder are passed over. Re-importing a file
+    /// replaces its cards.
     Import(ImportArgs),
+    /// List the imported databases: stored name, format, cards and source file.
+    List,
+    /// Remove imported databases, by stored name (see `cards list`), source
+    /// file name or format.
+    Remove(RemoveArgs),
     /// Show the stored card sources, per-game counts, and rulebook errata/rulings
     /// that match no imported card.
     Status(StatusArgs),
@@ -31,19 +39,32 @@ pub struct StatusArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct ImportArgs {
-    /// Files to import (format detected from content and extension).
-    #[arg(required = true, value_name = "FILE")]
+    /// Files or folders to import (format detected from content and extension).
+    #[arg(required = true, value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
     /// Fail the whole import if any card record is rejected.
     #[arg(long)]
     pub strict: bool,
 }
 
+#[derive(Debug, clap::Args)]
+pub struct RemoveArgs {
+    /// Stored names (`swccg-light`), source file names (`Light.json`) or
+    /// formats (`swccg`, `destiny`, `swtcg`, `destiny-formats`).
+    #[arg(value_name = "NAME", required_unless_present = "all")]
+    pub names: Vec<String>,
+    /// Remove every imported database.
+    #[arg(long)]
+    pub all: bool,
+}
+
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
+    let data_dir = &ctx.paths.data_dir;
     match args.command {
         Sub::Import(a) => {
-            let reports = import::import(&a.files, &ctx.paths.data_dir, a.strict)?;
-            let summary = ImportSummary::new(reports);
+            let done = import::import_all(&a.files, data_dir, a.strict)?;
+            let mut summary = ImportSummary::new(done.files);
+            summary.skipped = done.skipped;
             if ctx.json {
                 out_json(&summary)?;
             } else {
@@ -55,8 +76,34 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
                 Outcome::NotFound
             })
         }
+        Sub::List => {
+            let list = import::list(data_dir);
+            if ctx.json {
+                out_json(&list)?;
+            } else {
+                out(&list_text(data_dir, &list))?;
+            }
+            Ok(if list.is_empty() {
+                Outcome::NotFound
+            } else {
+                Outcome::Found
+            })
+        }
+        Sub::Remove(a) => {
+            let removed = import::remove(data_dir, &a.names, a.all)?;
+            if ctx.json {
+                out_json(&removed)?;
+            } else {
+                out(&removed_text(&removed))?;
+            }
+            Ok(if removed.is_empty() {
+                Outcome::NotFound
+            } else {
+                Outcome::Found
+            })
+        }
         Sub::Status(a) => {
-            let st = swjudge::cards::status(&ctx.paths.data_dir, &ctx.paths.rulebook)?;
+            let st = swjudge::cards::status(data_dir, &ctx.paths.rulebook)?;
             if ctx.json {
                 out_json(&st)?;
             } else {

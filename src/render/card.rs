@@ -1,7 +1,7 @@
 //! Rendering for `card` and `cards import` output (text and JSON from one structure).
 
 use super::{Style, one_line, wrap, wrap_hanging};
-use crate::cards::import::FileReport;
+use crate::cards::import::{FileReport, Skipped, StoredInfo};
 use crate::cards::markup::{self, Emphasis};
 use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats, Status};
 use crate::game::Game;
@@ -428,6 +428,8 @@ pub struct ImportSummary {
     pub files: Vec<FileReport>,
     pub imported: usize,
     pub rejected: usize,
+    /// Files given (or found in a folder) that were not imported, and why.
+    pub skipped: Vec<Skipped>,
 }
 
 impl ImportSummary {
@@ -438,6 +440,7 @@ impl ImportSummary {
             files,
             imported,
             rejected,
+            skipped: Vec::new(),
         }
     }
 }
@@ -458,10 +461,42 @@ pub fn import_text(s: &ImportSummary) -> String {
             out.push_str(&format!("  rejected {}: {}\n", r.id, r.reason));
         }
     }
+    for k in &s.skipped {
+        out.push_str(&format!("{}: skipped: {}\n", k.file, k.reason));
+    }
     out.push_str(&format!(
         "total: {} cards imported, {} rejected\n",
         s.imported, s.rejected
     ));
+    out
+}
+
+/// Text output for `swjudge cards list`: a line per stored database.
+pub fn list_text(data_dir: &std::path::Path, list: &[StoredInfo]) -> String {
+    let mut out = format!("card data: {}\n", data_dir.display());
+    if list.is_empty() {
+        out.push_str("  nothing imported (use `swjudge cards import FILE|DIR…`)\n");
+    }
+    for d in list {
+        let what = if d.formats > 0 {
+            format!("{} formats", d.formats)
+        } else {
+            format!("{} cards", d.cards)
+        };
+        out.push_str(&format!(
+            "  {:<28} {:<16} {:>12}  from {}\n",
+            d.name, d.format, what, d.file
+        ));
+    }
+    out
+}
+
+/// Text output for `swjudge cards remove`.
+pub fn removed_text(removed: &[StoredInfo]) -> String {
+    let mut out = String::new();
+    for d in removed {
+        out.push_str(&format!("removed {} (from {})\n", d.name, d.file));
+    }
     out
 }
 
