@@ -42,7 +42,7 @@ fn check_summary_of_a_two_on_two_battle_fits_one_screen() {
     // decision with the rule it breaks, and where the cards ended.
     for want in [
         "disputed: 3 dark: Dark initiates a battle at Hoth: Battle Plains",
-        "total weapon destiny 4 against Han (V)'s ability 3: hit  [swccg.ar.weapons-destiny]",
+        "total weapon destiny 4 against Han (V)'s ability 3: hit [swccg.ar.weapons-destiny]",
         "decision 5 rejected (Light forfeit Han (V))",
         "snoova at:plains → dark.lost_pile",
         "winner dark",
