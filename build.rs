@@ -1,14 +1,14 @@
 //! Embeds `rulebook/` in the binary: writes `$OUT_DIR/rulebook_files.rs` with every
 //! file under it (relative path, bytes), a fingerprint of their contents, and the
 //! section IDs a scenario's `source:` may name (`ids.txt` less the renamed IDs of
-//! `aliases.txt`), so that checking a scenario parses no rulebook.
+//! `aliases.txt`), so that checking a scenario parses no rulebook. The card
+//! library `cards/` and the shipped `scenarios/` are embedded the same way.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
-        .join("rulebook");
+    let root = manifest_dir().join("rulebook");
     println!("cargo:rerun-if-changed=rulebook");
     // A position-dependent executable: the dynamic loader then has no
     // relocations to apply at start-up (a PIE `swjudge` carries ~35,000 of them,
@@ -17,73 +17,91 @@ fn main() {
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
+    let (list, fingerprint) = embed(&root, |_| true, "include_bytes");
+    let code = format!(
+        "/// Every file of `rulebook/`: path relative to it (with `/`), and contents.\n\
+         pub static FILES: &[(&str, &[u8])] = &[\n{list}];\n\
+         /// Fingerprint of the paths and contents of [`FILES`].\n\
+         pub const FINGERPRINT: &str = \"{fingerprint:016x}\";\n\
+         /// Every current section ID, sorted.\n\
+         pub static SECTION_IDS: &[&str] = &{:?};\n",
+        section_ids(&root)
+    );
+    write_out("rulebook_files.rs", &code);
+    embed_library();
+    embed_scenarios();
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
+}
+
+fn write_out(name: &str, code: &str) {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join(name);
+    std::fs::write(out, code).expect("write generated file");
+}
+
+/// Every file under `root` that `keep` accepts, sorted: the lines of a Rust list
+/// of `(path relative to root, <include>!(file))`, and a fingerprint of their
+/// paths and contents.
+fn embed(root: &Path, keep: impl Fn(&Path) -> bool, include: &str) -> (String, u64) {
     let mut files = Vec::new();
-    walk(&root, &mut files);
+    walk(root, &mut files);
+    files.retain(|p| keep(p));
     files.sort();
     let mut hash = xxhash_rust::xxh3::Xxh3::new();
     let mut list = String::new();
     for path in &files {
         let rel = path
-            .strip_prefix(&root)
-            .expect("file under rulebook/")
+            .strip_prefix(root)
+            .expect("file under the embedded folder")
             .to_string_lossy()
             .replace('\\', "/");
-        let bytes = std::fs::read(path).expect("read rulebook file");
+        let bytes = std::fs::read(path).expect("read embedded file");
         hash.update(rel.as_bytes());
         hash.update(&[0]);
         hash.update(&(bytes.len() as u64).to_le_bytes());
         hash.update(&bytes);
         let _ = writeln!(
             list,
-            "    ({rel:?}, include_bytes!({:?})),",
+            "    ({rel:?}, {include}!({:?})),",
             path.to_string_lossy()
         );
     }
-    let code = format!(
-        "/// Every file of `rulebook/`: path relative to it (with `/`), and contents.\n\
-         pub static FILES: &[(&str, &[u8])] = &[\n{list}];\n\
-         /// Fingerprint of the paths and contents of [`FILES`].\n\
-         pub const FINGERPRINT: &str = \"{:016x}\";\n\
-         /// Every current section ID, sorted.\n\
-         pub static SECTION_IDS: &[&str] = &{:?};\n",
-        hash.digest(),
-        section_ids(&root)
-    );
-    let out =
-        PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("rulebook_files.rs");
-    std::fs::write(out, code).expect("write rulebook_files.rs");
-    embed_library();
+    (list, hash.digest())
 }
 
 /// Embeds the card library: writes `$OUT_DIR/library_files.rs` with every
 /// `cards/<game>/*.yaml` file (path relative to `cards/`, text).
 fn embed_library() {
-    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
-        .join("cards");
     println!("cargo:rerun-if-changed=cards");
-    let mut files = Vec::new();
-    walk(&root, &mut files);
-    files.retain(|p| p.extension().is_some_and(|e| e == "yaml"));
-    files.sort();
-    let mut list = String::new();
-    for path in &files {
-        let rel = path
-            .strip_prefix(&root)
-            .expect("file under cards/")
-            .to_string_lossy()
-            .replace('\\', "/");
-        let _ = writeln!(
-            list,
-            "    ({rel:?}, include_str!({:?})),",
-            path.to_string_lossy()
-        );
-    }
+    let yaml = |p: &Path| p.extension().is_some_and(|e| e == "yaml");
+    let (list, _) = embed(&manifest_dir().join("cards"), yaml, "include_str");
     let code = format!(
         "/// Every file of the card library `cards/`: path relative to it (with `/`), and text.\n\
          pub static FILES: &[(&str, &str)] = &[\n{list}];\n"
     );
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("library_files.rs");
-    std::fs::write(out, code).expect("write library_files.rs");
+    write_out("library_files.rs", &code);
+}
+
+/// Embeds the shipped scenarios: writes `$OUT_DIR/scenario_files.rs` with every
+/// file found under `scenarios/` (the folder is walked, so a file added there is
+/// shipped with no list to update): path relative to it, text, and a
+/// fingerprint of them all.
+fn embed_scenarios() {
+    println!("cargo:rerun-if-changed=scenarios");
+    let text = |p: &Path| {
+        p.extension()
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "tsv")
+    };
+    let (list, fingerprint) = embed(&manifest_dir().join("scenarios"), text, "include_str");
+    let code = format!(
+        "/// Every scenario file of `scenarios/` (and its lists): path relative to it (with `/`), and text.\n\
+         pub static FILES: &[(&str, &str)] = &[\n{list}];\n\
+         /// Fingerprint of the paths and contents of [`FILES`].\n\
+         pub const FINGERPRINT: &str = \"{fingerprint:016x}\";\n"
+    );
+    write_out("scenario_files.rs", &code);
 }
 
 /// The IDs of `ids.txt` less those `aliases.txt` renames (`old -> new`), sorted.

@@ -80,18 +80,28 @@ fn absolute(path: &Path) -> PathBuf {
 /// (into a temporary folder renamed into place, so a reader never sees half of it).
 /// Copies left by other versions are removed.
 pub fn unpack_embedded(parent: &Path) -> Result<PathBuf> {
-    let dir = parent.join(embedded::FINGERPRINT);
-    if dir.join("ids.txt").is_file() {
+    let files = embedded::FILES.iter().map(|(rel, bytes)| (*rel, *bytes));
+    unpack(parent, embedded::FINGERPRINT, "ids.txt", files)
+}
+
+/// Files built into the binary as a folder, `<parent>/<fingerprint>/`: written
+/// on first use into a temporary folder renamed into place (so a reader never
+/// sees half of it), and taken as written when its file `marker` is there.
+/// Copies of other fingerprints are removed.
+pub fn unpack<'a>(
+    parent: &Path,
+    fingerprint: &str,
+    marker: &str,
+    files: impl Iterator<Item = (&'a str, &'a [u8])>,
+) -> Result<PathBuf> {
+    let dir = parent.join(fingerprint);
+    if dir.join(marker).is_file() {
         return Ok(dir);
     }
     std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    let tmp = parent.join(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        embedded::FINGERPRINT
-    ));
+    let tmp = parent.join(format!(".tmp-{}-{fingerprint}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let written = write_files(&tmp);
+    let written = write_files(&tmp, files);
     if let Err(e) = written {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
@@ -99,16 +109,16 @@ pub fn unpack_embedded(parent: &Path) -> Result<PathBuf> {
     if let Err(e) = std::fs::rename(&tmp, &dir) {
         let _ = std::fs::remove_dir_all(&tmp);
         // another process may have unpacked the same copy meanwhile
-        if !dir.join("ids.txt").is_file() {
+        if !dir.join(marker).is_file() {
             return Err(Error::io(&dir, e));
         }
     }
-    remove_other_copies(parent);
+    remove_other_copies(parent, fingerprint);
     Ok(dir)
 }
 
-fn write_files(tmp: &Path) -> Result<()> {
-    for (rel, bytes) in embedded::FILES {
+fn write_files<'a>(tmp: &Path, files: impl Iterator<Item = (&'a str, &'a [u8])>) -> Result<()> {
+    for (rel, bytes) in files {
         let path = tmp.join(rel);
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
@@ -119,14 +129,14 @@ fn write_files(tmp: &Path) -> Result<()> {
 }
 
 /// Remove unpacked copies of other versions (best effort).
-fn remove_other_copies(parent: &Path) {
+fn remove_other_copies(parent: &Path, fingerprint: &str) {
     let Ok(rd) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in rd.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let is_copy = name.len() == 16 && name.chars().all(|c| c.is_ascii_hexdigit());
-        if is_copy && name != embedded::FINGERPRINT {
+        if is_copy && name != fingerprint {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

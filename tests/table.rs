@@ -320,3 +320,91 @@ fn real_databases_import_as_downloaded() {
         assert!(names.iter().any(|n| n == want), "{want}: {names:?}");
     }
 }
+
+// ---- installed is complete ----
+
+#[test]
+fn shipped_scenarios_are_every_file_of_the_scenarios_folder() {
+    let root = crate::util::root().join("scenarios");
+    let mut on_disk: Vec<String> = walk(&root)
+        .into_iter()
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e == "yaml" || e == "yml" || e == "tsv")
+        })
+        .map(|p| {
+            p.strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    on_disk.sort();
+    let mut shipped: Vec<&str> = swjudge::scenario::shipped::FILES
+        .iter()
+        .map(|(rel, _)| *rel)
+        .collect();
+    shipped.sort_unstable();
+    let missing: Vec<&String> = on_disk
+        .iter()
+        .filter(|f| !shipped.contains(&f.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "not shipped: {missing:?}");
+    assert_eq!(shipped.len(), on_disk.len());
+    for (rel, text) in swjudge::scenario::shipped::FILES {
+        assert_eq!(
+            *text,
+            std::fs::read_to_string(root.join(rel)).unwrap(),
+            "{rel}"
+        );
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn test_and_coverage_work_away_from_the_clone_and_a_path_runs_files_on_disk() {
+    let tmp = TempDir::new("table-installed");
+    let away = |args: &[&str]| {
+        swjudge(tmp.path())
+            .current_dir(tmp.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = away(&["--json", "test"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let yaml = swjudge::scenario::shipped::FILES
+        .iter()
+        .filter(|(rel, _)| rel.ends_with(".yaml"))
+        .count();
+    assert_eq!(v["passed"].as_u64().unwrap() as usize, yaml);
+    let o = away(&["--json", "coverage", "--game", "swtcg"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let there = serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
+    let here = swjudge(tmp.path())
+        .args(["--json", "coverage", "--game", "swtcg"])
+        .output()
+        .unwrap();
+    let here = serde_json::from_slice::<serde_json::Value>(&here.stdout).unwrap();
+    assert_eq!(there["games"], here["games"]);
+    // A path runs the files on disk: one scenario, edited to fail.
+    let text = std::fs::read_to_string(crate::util::root().join(TWO_ON_TWO)).unwrap();
+    let f = tmp.path().join("mine.yaml");
+    std::fs::write(&f, text.replace("winner: null", "winner: light")).unwrap();
+    let o = away(&["test", "mine.yaml"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
+}

@@ -11,7 +11,8 @@ mod rulings;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Scenario files or folders (default: scenarios/).
+    /// Scenario files or folders (default: scenarios/ in the current folder
+    /// when there is one, else the scenarios built into swjudge).
     pub paths: Vec<PathBuf>,
     /// List only the examples no scenario covers.
     #[arg(long)]
@@ -31,11 +32,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from("scenarios")]
-    } else {
-        args.paths.clone()
-    };
+    let paths = super::scenario_paths(args.paths.clone())?;
     let files = coverage::scenario_files(&paths)?;
     let sources = coverage::scenario_sources(&files)?;
     if let Some(f) = &args.census {

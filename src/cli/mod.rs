@@ -270,6 +270,22 @@ fn dispatch(cli: Cli) -> CliResult {
     }
 }
 
+/// The scenario folders to run or count: those given; else `scenarios/` in the
+/// current folder when there is one (a clone, a rules team's working copy);
+/// else the scenarios built into swjudge, unpacked into the cache.
+pub fn scenario_paths(given: Vec<PathBuf>) -> Result<Vec<PathBuf>, Failure> {
+    if !given.is_empty() {
+        return Ok(given);
+    }
+    let here = PathBuf::from("scenarios");
+    if here.is_dir() {
+        return Ok(vec![here]);
+    }
+    Ok(vec![swjudge::scenario::shipped_folder(
+        &swjudge::paths::default_cache_dir(),
+    )?])
+}
+
 /// Write to stdout; a closed pipe becomes [`Failure::BrokenPipe`].
 pub fn out(text: &str) -> Result<(), Failure> {
     WROTE.store(true, Ordering::SeqCst);

@@ -16,25 +16,31 @@ pub struct Args {
     /// Port to listen on (0: any free port).
     #[arg(long, value_name = "N", default_value_t = 8080)]
     pub port: u16,
-    /// The folder of scenarios the check page offers and coverage counts.
-    #[arg(long, value_name = "DIR", default_value = "scenarios")]
-    pub scenarios: PathBuf,
+    /// The folder of scenarios the check page offers and coverage counts
+    /// (default: scenarios/ in the current folder when there is one, else the
+    /// scenarios built into swjudge).
+    #[arg(long, value_name = "DIR")]
+    pub scenarios: Option<PathBuf>,
     /// How long one check may take, in seconds (1-60).
     #[arg(long, value_name = "SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=60))]
     pub check_time_limit: u64,
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let mut config = Config::new(ctx.paths.clone(), args.scenarios.clone());
+    let scenarios = match args.scenarios {
+        Some(dir) => dir,
+        None => super::scenario_paths(Vec::new())?.remove(0),
+    };
+    let mut config = Config::new(ctx.paths.clone(), scenarios.clone());
     config.check_time_limit = std::time::Duration::from_secs(args.check_time_limit);
     let app = Arc::new(App::open(config)?);
     for w in &app.warnings {
         note(&format!("swjudge: warning: {w}"));
     }
-    if !args.scenarios.is_dir() {
+    if !scenarios.is_dir() {
         note(&format!(
             "swjudge: warning: no scenarios folder {}: the check page offers pasted scenarios only",
-            args.scenarios.display()
+            scenarios.display()
         ));
     }
     let rt = tokio::runtime::Builder::new_multi_thread()

@@ -7,16 +7,13 @@ use swjudge::scenario;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files or folders to run (default: scenarios/).
+    /// Files or folders to run (default: scenarios/ in the current folder when
+    /// there is one, else the scenarios built into swjudge).
     pub paths: Vec<PathBuf>,
 }
 
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from("scenarios")]
-    } else {
-        args.paths
-    };
+    let paths = super::scenario_paths(args.paths)?;
     for p in &paths {
         if p.exists() && !p.is_file() && !p.is_dir() {
             return Err(swjudge::Error::Usage(format!(

@@ -363,6 +363,28 @@ fn load_and_run(f: &Path, ids: Option<&dyn SectionIds>) -> Result<Report> {
     load(f, ids).map(|s| run(&s))
 }
 
+/// The scenarios shipped with swjudge, built into the binary by `build.rs`
+/// from every file of `scenarios/`.
+pub mod shipped {
+    include!(concat!(env!("OUT_DIR"), "/scenario_files.rs"));
+}
+
+/// The shipped scenarios as a folder, `<cache>/scenarios/<fingerprint>/`:
+/// unpacked on first use (as the built-in rulebook is), so that `swjudge test`
+/// and `coverage` have them wherever swjudge is installed.
+pub fn shipped_folder(cache: &Path) -> Result<PathBuf> {
+    let files = shipped::FILES
+        .iter()
+        .map(|(rel, text)| (*rel, text.as_bytes()));
+    let marker = shipped::FILES.last().map_or("", |(rel, _)| rel);
+    crate::paths::unpack(
+        &cache.join("scenarios"),
+        shipped::FINGERPRINT,
+        marker,
+        files,
+    )
+}
+
 /// Every `*.yaml` / `*.yml` file under the paths, sorted (see [`crate::paths::files_under`]).
 pub fn find_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     crate::paths::files_under(paths, &["yaml", "yml"])
