@@ -408,3 +408,136 @@ fn test_and_coverage_work_away_from_the_clone_and_a_path_runs_files_on_disk() {
     assert_eq!(code(&o), 1, "{}", stdout(&o));
     assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
 }
+
+// ---- the conventions of a command-line tool ----
+
+#[test]
+fn completions_for_each_shell_and_a_man_page() {
+    let tmp = TempDir::new("table-conventions");
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = sj(&tmp, &["completions", shell]);
+        assert_eq!(code(&o), 0, "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        for word in ["search", "cards", "completions", "--game"] {
+            assert!(script.contains(word), "{shell} lacks {word}");
+        }
+    }
+    let o = sj(&tmp, &["completions", "tcsh"]);
+    assert_eq!(code(&o), 2);
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    let o = sj(&tmp, &["man"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(page.contains(".TH swjudge 1"), "{page}");
+    assert!(
+        page.contains("swjudge\\-completions(1)") && page.contains("\\-\\-data\\-dir"),
+        "{page}"
+    );
+    let dir = tmp.path().join("man1");
+    let o = sj(&tmp, &["--json", "man", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for page in ["swjudge.1", "swjudge-search.1", "swjudge-cards-import.1"] {
+        let text = std::fs::read_to_string(dir.join(page)).unwrap();
+        assert!(text.contains(".TH"), "{page}");
+    }
+}
+
+#[test]
+fn a_default_game_from_the_environment_or_the_config_file() {
+    let tmp = TempDir::new("table-default-game");
+    let import = sj(
+        &tmp,
+        &[
+            "cards",
+            "import",
+            fixture("swccg-light.json").to_str().unwrap(),
+            fixture("destiny-set.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&import), 0, "{}", stderr(&import));
+    let games = |o: &std::process::Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let mut g: Vec<String> = v["matches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["score"].as_f64() == Some(1.0))
+            .filter_map(|m| m["game"].as_str().map(str::to_string))
+            .collect();
+        g.sort();
+        g.dedup();
+        g
+    };
+    let card = |env: &[(&str, &str)], extra: &[&str]| {
+        let mut c = swjudge(tmp.path());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.args(["--json", "card"]).args(extra).arg("Qui-Gon Jinn");
+        c.output().unwrap()
+    };
+    let both = card(&[], &[]);
+    assert_eq!(games(&both), ["destiny", "swccg"], "{}", stdout(&both));
+    let env = card(&[("SWJUDGE_GAME", "destiny")], &[]);
+    assert_eq!(games(&env), ["destiny"], "{}", stdout(&env));
+    std::fs::write(tmp.path().join("config.yaml"), "game: swccg\n").unwrap();
+    let file = card(&[], &[]);
+    assert_eq!(games(&file), ["swccg"], "{}", stdout(&file));
+    // --game, then the environment, then the file.
+    let flag = card(&[("SWJUDGE_GAME", "swtcg")], &["--game", "destiny"]);
+    assert_eq!(games(&flag), ["destiny"], "{}", stdout(&flag));
+    std::fs::write(tmp.path().join("config.yaml"), "game: pazaak\n").unwrap();
+    let bad = card(&[], &[]);
+    assert_eq!(code(&bad), 2);
+    assert!(
+        stderr(&bad).contains("config.yaml: game: unknown game"),
+        "{}",
+        stderr(&bad)
+    );
+    std::fs::write(tmp.path().join("config.yaml"), "games: swccg\n").unwrap();
+    let bad = card(&[], &[]);
+    assert_eq!(code(&bad), 2);
+    assert_eq!(stderr(&bad).lines().count(), 1, "{}", stderr(&bad));
+}
+
+#[test]
+fn help_and_readme_name_the_same_commands() {
+    let tmp = TempDir::new("table-help");
+    let help = stdout(&sj(&tmp, &["--help"]));
+    let readme = std::fs::read_to_string(crate::util::root().join("README.md")).unwrap();
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 14, "{help}");
+    for c in &commands {
+        assert!(
+            readme.contains(&format!("`swjudge {c}")),
+            "README lacks `swjudge {c}`"
+        );
+    }
+    for sub in ["import", "list", "remove", "status"] {
+        assert!(
+            readme.contains(&format!("`swjudge cards {sub}")),
+            "cards {sub}"
+        );
+    }
+    for word in [
+        "SWJUDGE_GAME",
+        "config.yaml",
+        "--trace",
+        "cargo install --locked --path .",
+    ] {
+        assert!(readme.contains(word), "README lacks {word}");
+    }
+    let search = stdout(&sj(&tmp, &["search", "--help"]));
+    assert!(
+        search.contains("inferred from the question's words"),
+        "{search}"
+    );
+    assert!(readme.contains("inferred from the question's words"));
+}

@@ -23,6 +23,8 @@ pub fn swjudge(tmp: &Path) -> Command {
     c.env("SWJUDGE_CACHE_DIR", tmp.join("cache"));
     c.env("XDG_CACHE_HOME", tmp.join("xdg-cache"));
     c.env("XDG_DATA_HOME", tmp.join("xdg-data"));
+    c.env("SWJUDGE_CONFIG", tmp.join("config.yaml"));
+    c.env_remove("SWJUDGE_GAME");
     c.env_remove("SWJUDGE_RULEBOOK");
     c.env_remove("NO_COLOR");
     c.env_remove("COLUMNS");

@@ -12,8 +12,9 @@ pub struct Args {
     /// ("(V)", "(A)") and nicknames ("4lom", "quigon") are fine.
     #[arg(required = true, value_name = "NAME")]
     pub name: Vec<String>,
-    /// Only this game: swccg, destiny or swtcg.
-    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    /// Only this game: swccg, destiny or swtcg (default: SWJUDGE_GAME, else the
+    /// config file's `game:`, else every game).
+    #[arg(long, value_name = "GAME", env = "SWJUDGE_GAME", value_parser = parse_game)]
     pub game: Option<Game>,
     /// At most this many "see also" rulebook sections.
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = parse_see_also)]
@@ -86,7 +87,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             ctx.paths.data_dir.display()
         ));
     }
-    let lookup = db.lookup(&query, args.game);
+    let lookup = db.lookup(&query, ctx.game(args.game)?);
     let report = CardReport::new(&db, &lookup, args.see_also);
     if ctx.json {
         out_json(&report)?;

@@ -3,11 +3,14 @@
 mod card;
 mod cards;
 mod check;
+mod completions;
+mod config;
 mod convert;
 mod coverage;
 mod deck;
 mod index;
 mod lint;
+mod man;
 mod rule;
 mod search;
 mod serve;
@@ -55,7 +58,9 @@ pub enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Search every rulebook section (all games unless --game is given).
+    /// Search the rulebooks, and imported cards and rulings: the game is --game,
+    /// else the default game (SWJUDGE_GAME or the config file), else inferred from
+    /// the question's words.
     Search(search::Args),
     /// Print one rulebook section by ID, with its examples and cross-references.
     Rule(rule::Args),
@@ -79,6 +84,10 @@ pub enum Command {
     Coverage(coverage::Args),
     /// Serve the search, rule, card, check and coverage pages to a web browser.
     Serve(serve::Args),
+    /// Print the completion script for a shell.
+    Completions(completions::Args),
+    /// Print the manual page, or write every page into a folder.
+    Man(man::Args),
 }
 
 /// What a successful run found.
@@ -125,6 +134,18 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The game a command answers for: `given` (`--game` or `SWJUDGE_GAME`),
+    /// else the config file's `game:`, else none.
+    pub fn game(
+        &self,
+        given: Option<swjudge::game::Game>,
+    ) -> Result<Option<swjudge::game::Game>, Failure> {
+        match given {
+            Some(g) => Ok(Some(g)),
+            None => Ok(config::default_game()?),
+        }
+    }
+
     /// What a scenario's `source:` is checked against: the built-in rulebook's
     /// section IDs (compiled in, nothing parsed), or the sections of the
     /// `--rulebook` folder, which must then load.
@@ -267,6 +288,8 @@ fn dispatch(cli: Cli) -> CliResult {
         Command::Convert(a) => convert::run(a, &ctx),
         Command::Coverage(a) => coverage::run(a, &ctx),
         Command::Serve(a) => serve::run(a, &ctx),
+        Command::Completions(a) => completions::run(a, &ctx),
+        Command::Man(a) => man::run(a, &ctx),
     }
 }
 

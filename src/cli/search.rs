@@ -10,8 +10,9 @@ pub struct Args {
     /// Words to search for, as a judge would say them (no query syntax).
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
-    /// Only sections of this game.
-    #[arg(long, value_parser = parse_game)]
+    /// Only this game: swccg, destiny or swtcg (default: SWJUDGE_GAME, else the
+    /// config file's `game:`, else the game the question's words point to).
+    #[arg(long, value_name = "GAME", env = "SWJUDGE_GAME", value_parser = super::card::parse_game)]
     pub game: Option<Game>,
     /// Only hits of this kind: rule, example, errata, ruling, glossary, faq
     /// (rulebook sections), or card (imported card text); errata and ruling
@@ -56,10 +57,6 @@ fn fit(text: &str, width: usize) -> String {
     out
 }
 
-fn parse_game(s: &str) -> Result<Game, String> {
-    Game::parse(s).ok_or_else(|| format!("unknown game \"{s}\" (expected swccg, destiny or swtcg)"))
-}
-
 fn parse_kind(s: &str) -> Result<DocKind, String> {
     DocKind::parse(s).ok_or_else(|| {
         let all: Vec<&str> = DocKind::ALL.iter().map(|k| k.as_str()).collect();
@@ -70,7 +67,7 @@ fn parse_kind(s: &str) -> Result<DocKind, String> {
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let q = Query {
         text: args.query.join(" "),
-        game: args.game,
+        game: ctx.game(args.game)?,
         kind: args.kind,
         limit: args.limit,
     };
