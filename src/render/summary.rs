@@ -200,37 +200,39 @@ fn step_text(l: &Line, style: &Style, lead: &str) -> String {
 /// The summary as text, fitted to `style.width`.
 pub fn text(s: &Summary, style: &Style) -> String {
     let mut out: Vec<String> = Vec::new();
-    let head = format!("{} — {}", one_line(&s.title), one_line(&s.scenario));
-    out.push(wrap_hanging(&head, style.width, "", "  "));
+    out.push(wrap_hanging(&one_line(&s.title), style.width, "", "  "));
+    let mut from = one_line(&s.scenario);
     if let Some(src) = &s.source {
-        out.push(format!("source: {}", one_line(src)));
+        from.push_str(&format!(" · source: {}", one_line(src)));
     }
+    out.push(wrap_hanging(&from, style.width, "  ", "  "));
     match &s.disputed {
         Some(d) => out.push(step_text(d, style, &style.bold("disputed:"))),
         None => out.push("disputed: no player acts".into()),
     }
     out.extend(s.steps.iter().map(|l| step_text(l, style, " ")));
-    let outcome = format!("outcome: {}", one_line(&s.outcome));
-    out.push(wrap_hanging(&outcome, style.width, "", "  "));
     out.extend(changed_text(&s.changed, style));
     for l in &s.leftover {
         let text = format!("left over: {}", one_line(l));
         out.push(wrap_hanging(&text, style.width, "", "  "));
     }
-    out.push(format!(
-        "expectations: {} of {} hold",
-        s.expectations_held, s.expectations
-    ));
     for e in &s.failed {
         let text = format!(
-            "  FAILED {}: expected {}, got {}",
+            "FAILED {}: expected {}, got {}",
             one_line(&e.path),
             one_line(&word(&e.expected)),
             one_line(&word(&e.actual))
         );
-        out.push(wrap_hanging(&style.bold(&text), style.width, "", "    "));
+        out.push(wrap_hanging(&style.bold(&text), style.width, "", "  "));
     }
-    out.push(format!("verdict: {}", s.verdict.as_str()));
+    let end = format!(
+        "outcome: {} · expectations: {} of {} hold · verdict: {}",
+        one_line(&s.outcome),
+        s.expectations_held,
+        s.expectations,
+        s.verdict.as_str()
+    );
+    out.push(wrap_hanging(&end, style.width, "", "  "));
     out.join("\n")
 }
 

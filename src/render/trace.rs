@@ -49,34 +49,69 @@ pub fn text(r: &Report, style: &Style) -> String {
     out.push_str(&summary::changed_text(&Summary::new(r).changed, style).join("\n"));
     out.push('\n');
     if !r.expectations.is_empty() {
-        let mut e = table(style);
-        e.set_header(vec!["expectation", "expected", "actual", "ok"]);
-        for x in &r.expectations {
-            e.add_row(vec![
-                one_line(&x.path),
-                one_line(&compact(&x.expected)),
-                one_line(&compact(&x.actual)),
-                if x.ok {
-                    "ok".into()
-                } else {
-                    style.bold("FAILED")
-                },
-            ]);
-        }
-        let paths = r.expectations.iter().map(|x| x.path.len());
-        keep_whole(&mut e, 0, paths.chain(std::iter::once("expectation".len())));
-        for (col, head) in [(1, "expected"), (2, "actual"), (3, "ok")] {
-            if let Some(c) = e.column_mut(col) {
-                c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                    head.len() as u16 + 2,
-                )));
-            }
-        }
-        out.push_str(&e.to_string());
+        out.push_str(&expectations(r, style));
         out.push('\n');
     }
     out.push_str(&format!("verdict: {}\n", r.verdict.as_str()));
     out
+}
+
+/// The expectations as a table whose headers and paths stay whole; as one
+/// line each when the width cannot hold such a table.
+fn expectations(r: &Report, style: &Style) -> String {
+    let ok = |x: &crate::scenario::Expectation| {
+        if x.ok {
+            "ok".to_string()
+        } else {
+            style.bold("FAILED")
+        }
+    };
+    let widest = r
+        .expectations
+        .iter()
+        .map(|x| x.path.len())
+        .chain(std::iter::once("expectation".len()))
+        .max()
+        .unwrap_or(0);
+    let heads = [("expected", 1), ("actual", 2), ("ok", 3)];
+    // Each column takes its text and 2 of padding, and 5 borders.
+    let least = widest + 2 + heads.iter().map(|(h, _)| h.len() + 2).sum::<usize>() + 5;
+    if least > style.width {
+        let lines: Vec<String> = r
+            .expectations
+            .iter()
+            .map(|x| {
+                let text = format!(
+                    "{} {}: expected {}, got {}",
+                    ok(x),
+                    one_line(&x.path),
+                    one_line(&compact(&x.expected)),
+                    one_line(&compact(&x.actual))
+                );
+                wrap_hanging(&text, style.width, "", "   ")
+            })
+            .collect();
+        return lines.join("\n");
+    }
+    let mut e = table(style);
+    e.set_header(vec!["expectation", "expected", "actual", "ok"]);
+    for x in &r.expectations {
+        e.add_row(vec![
+            one_line(&x.path),
+            one_line(&compact(&x.expected)),
+            one_line(&compact(&x.actual)),
+            ok(x),
+        ]);
+    }
+    keep_whole(&mut e, 0, std::iter::once(widest));
+    for (head, col) in heads {
+        if let Some(c) = e.column_mut(col) {
+            c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+                head.len() as u16 + 2,
+            )));
+        }
+    }
+    e.to_string()
 }
 
 fn table(style: &Style) -> Table {
