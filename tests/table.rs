@@ -80,6 +80,12 @@ fn check_trace_prints_every_step_with_runs_of_passes_folded() {
     assert_eq!(covered, all, "{text}");
     assert!(heads.len() < steps.len() * 3 / 4, "{} blocks", heads.len());
     assert!(text.contains("— 2 passes: light, dark"), "{text}");
+    // A battle's destiny counts stand where they are worked out: before the
+    // draws they explain, and once.
+    let count = text.find("Light's battle destiny count is 1").unwrap();
+    let draw = text.find("Light draws destiny: Echo Base Trooper").unwrap();
+    assert!(count < draw, "{text}");
+    assert_eq!(text.matches("Light's battle destiny count is 1").count(), 1);
     assert!(!text.contains("has no legal response"), "{text}");
 }
 

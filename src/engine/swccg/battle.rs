@@ -358,9 +358,23 @@ pub struct BattleResult {
     /// [`resolve_to_damage`]: the battle reached its damage segment, which the
     /// caller carries out as the players' decisions.
     pub damage: Option<DamageStart>,
+    /// The line where the power segment begins, and the line before which its
+    /// first destiny is drawn: the lines between say how many destinies each
+    /// side draws ([`BattleResult::count_lines`]).
+    pub power_from: Option<usize>,
+    pub first_draw: Option<usize>,
 }
 
 impl BattleResult {
+    /// The power segment's lines before its first destiny draw: how many
+    /// destinies each side draws, and why (none when it was not reached).
+    pub fn count_lines(&self) -> &[Cited] {
+        let Some(from) = self.power_from else {
+            return &[];
+        };
+        let to = self.first_draw.unwrap_or(self.lines.len());
+        self.lines.get(from..to).unwrap_or(&[])
+    }
     pub fn side(&self, s: Side) -> &SideResult {
         match s {
             Side::Light => &self.light,
@@ -763,6 +777,7 @@ fn power_segment_draws(
 ) -> Option<PowerDraws> {
     let me = live.b.initiator;
     // Power segment.
+    out.power_from = Some(out.lines.len());
     out.say("power segment begins", &[cite::POWER_SEGMENT]);
     let order = [me, me.other()];
     let mut power_destiny: [Option<Total>; 2] = [None, None];
@@ -781,6 +796,7 @@ fn power_segment_draws(
         out.side_mut(s).power_destinies = k;
         if k > 0 {
             let req = destiny::Request::new("power destiny", &s.to_string(), k);
+            out.first_draw.get_or_insert(out.lines.len());
             let o = live.draw(s, &req);
             push_notes(out, &o);
             power_destiny[s.ix()] = o.total;
@@ -1151,6 +1167,7 @@ fn battle_destinies(
         .collect();
     let n = draws.clamp(0, 64) as usize;
     req.plans = vec![Plan::Normal; n];
+    out.first_draw.get_or_insert(out.lines.len());
     let o = live.draw(s, &req);
     push_notes(out, &o);
     Some(o)

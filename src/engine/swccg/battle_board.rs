@@ -795,8 +795,18 @@ impl super::engine::Engine {
         } else {
             resolve_drain(&self.st, at, by)
         };
-        for l in &a.lines {
-            self.log(Actor::Rules, Event::Result, l.text.clone(), &l.cites);
+        // The destiny counts were traced before the draws (`battle_begin`); the
+        // same lines are not traced again here.
+        let counts = &self.stack[ix].counts;
+        let skip = match counts.len() {
+            0 => None,
+            n => a.lines.windows(n).position(|w| w == &counts[..]),
+        };
+        let skipped = skip.map_or(0..0, |p| p..p + counts.len());
+        for (i, l) in a.lines.iter().enumerate() {
+            if !skipped.contains(&i) {
+                self.log(Actor::Rules, Event::Result, l.text.clone(), &l.cites);
+            }
         }
         if a.damage.is_none() {
             for (k, v) in &a.numbers {
@@ -989,6 +999,12 @@ impl super::engine::Engine {
         let power = [o.light.power_destinies, o.dark.power_destinies];
         let attrition = [o.light.attrition_destinies, o.dark.attrition_destinies];
         self.log_extra_destinies(&label, by, power, attrition);
+        // How many destinies each side draws, and why: traced here, before the draws.
+        let counts = o.count_lines().to_vec();
+        for l in &counts {
+            self.log(Actor::Rules, Event::Result, l.text.clone(), &l.cites);
+        }
+        self.stack[ix].counts = counts;
         let roster = cards_at(&self.st, at)
             .into_iter()
             .map(|c| (c, self.st.entered[c]))

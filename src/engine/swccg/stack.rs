@@ -183,6 +183,9 @@ pub struct Entry {
     pub played_mods: Vec<super::battle::ModSpec>,
     /// A battle: cards excluded from it (inactive for the battle, with what is on them).
     pub excluded: Vec<CardIx>,
+    /// A battle: the lines saying how many destinies each side draws, traced
+    /// where they are worked out, before the draws (not again with the result).
+    pub counts: Vec<crate::engine::Cited>,
     /// A battle: the cards at its location when its power segment began, with when each
     /// came onto the table. A card that arrives later (or returns) does not participate
     /// (AR Participating In Battle).
@@ -237,6 +240,7 @@ impl Entry {
             power_adds: Vec::new(),
             played_mods: Vec::new(),
             excluded: Vec::new(),
+            counts: Vec::new(),
             roster: None,
             attack: None,
             shot: None,
