@@ -105,7 +105,7 @@ fn usage_errors_are_one_line() {
     );
     assert_error(&sj(t.path(), &["search", "--frob", "x"]), "--frob");
     assert_error(&sj(t.path(), &["card"]), "<NAME>");
-    assert_error(&sj(t.path(), &["cards", "import"]), "<FILE>");
+    assert_error(&sj(t.path(), &["cards", "import"]), "<FILE|DIR>");
     assert_error(&sj(t.path(), &["check"]), "<FILE>");
     assert_error(
         &sj(t.path(), &["search", "x", "-n", "99999999999999999999"]),

@@ -325,6 +325,13 @@ fn real_databases_import_as_downloaded() {
     ] {
         assert!(names.iter().any(|n| n == want), "{want}: {names:?}");
     }
+    // The card data's text with errata applied, set against the rulebook's erratum.
+    let o = sj(&tmp, &["--json", "card", "Obi-Wan's Journal"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let x = &v["card"]["errata_check"];
+    assert_eq!(x["section"], "swccg.ar.errata.obi-wans-journal", "{v}");
+    assert_eq!(x["agrees"], false, "{x}");
+    assert!(x["rulebook"].as_str().unwrap().contains("here"), "{x}");
 }
 
 // ---- installed is complete ----

@@ -55,6 +55,10 @@ pub struct CardView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lore: Option<String>,
     pub errata: Vec<Entry>,
+    /// When the card data's text has errata applied and the rulebook has an
+    /// erratum for the card too: whether the two agree, and where not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errata_check: Option<ErrataCheck>,
     pub rulings: Vec<Entry>,
     /// What it cancels, is canceled by, pulls and is pulled by (card titles).
     #[serde(skip_serializing_if = "crate::cards::Relations::is_empty")]
@@ -131,6 +135,7 @@ impl CardView {
             characteristics: card.characteristics.clone(),
             lore: card.lore.clone(),
             errata: clean_entries(&card.errata),
+            errata_check: errata_check(card),
             rulings: clean_entries(&card.rulings),
             relations: card.relations.clone(),
             see_also,
@@ -140,6 +145,79 @@ impl CardView {
             raw: (raw_text, raw_printed),
         }
     }
+}
+
+/// The card data's text with errata applied, set against the rulebook's
+/// erratum for the same card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrataCheck {
+    /// The rulebook section of the erratum.
+    pub section: String,
+    pub agrees: bool,
+    /// Where they differ: the rulebook's words, with a word of context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rulebook: Option<String>,
+    /// Where they differ: the card data's words, with a word of context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card_data: Option<String>,
+}
+
+/// A word as the comparison sees it: case, curly quotes and the uniqueness
+/// mark's spellings (`*`, `•`) do not count.
+fn same_word(a: &str, b: &str) -> bool {
+    let norm = |w: &str| -> String {
+        w.chars()
+            .map(|c| match c {
+                '*' => '•',
+                '\u{2018}' | '\u{2019}' => '\'',
+                '\u{201c}' | '\u{201d}' => '"',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect()
+    };
+    norm(a) == norm(b)
+}
+
+/// [`ErrataCheck`] for `card`, when its data's text has errata applied and the
+/// rulebook has an erratum for it.
+fn errata_check(card: &Card) -> Option<ErrataCheck> {
+    if !card.text_is_errata {
+        return None;
+    }
+    let text = markup::plain(card.text.as_deref()?);
+    let e = card.errata.iter().rev().find(|e| !e.source.contains('#'))?;
+    let erratum = markup::plain(crate::cards::errata_text(&e.text));
+    let (a, b): (Vec<&str>, Vec<&str>) = (
+        erratum.split_whitespace().collect(),
+        text.split_whitespace().collect(),
+    );
+    let pre = a
+        .iter()
+        .zip(&b)
+        .take_while(|(x, y)| same_word(x, y))
+        .count();
+    let suf = a[pre..]
+        .iter()
+        .rev()
+        .zip(b[pre..].iter().rev())
+        .take_while(|(x, y)| same_word(x, y))
+        .count();
+    let agrees = pre == a.len() && pre == b.len();
+    let span = |w: &[&str]| -> String {
+        let (from, to) = (pre.saturating_sub(1), (w.len() - suf + 1).min(w.len()));
+        format!(
+            "{}{}{}",
+            if from > 0 { "… " } else { "" },
+            w[from..to].join(" "),
+            if to < w.len() { " …" } else { "" }
+        )
+    };
+    Some(ErrataCheck {
+        section: e.source.clone(),
+        agrees,
+        rulebook: (!agrees).then(|| span(&a)),
+        card_data: (!agrees).then(|| span(&b)),
+    })
 }
 
 /// Card text for a terminal: emphasis in bold or italics when colour is on.
@@ -361,6 +439,19 @@ fn card_text(c: &CardView, style: &Style) -> String {
         }
         _ => out.push_str("\nText: not known (no imported card data for this card)\n"),
     }
+    if let Some(x) = &c.errata_check {
+        let note = match (&x.rulebook, &x.card_data) {
+            (Some(r), Some(d)) if !x.agrees => format!(
+                "The rulebook's erratum ({}) reads differently: rulebook \"{r}\", card data \"{d}\". \
+                 The card data does not date its text, so which is newer is not known; the \
+                 erratum is quoted under Errata.",
+                x.section
+            ),
+            _ => format!("Agrees with the rulebook's erratum ({}).", x.section),
+        };
+        out.push_str(&wrap(&one_line(&note), style.width, "  "));
+        out.push('\n');
+    }
     if let Some(l) = &c.lore {
         out.push_str(&wrap_hanging(&format!("Lore: {l}"), style.width, "", "  "));
         out.push('\n');
@@ -548,6 +639,32 @@ pub fn status_text(s: &Status, list_limit: usize) -> String {
 mod tests {
     use super::*;
     use crate::cards::{Card, CardDb, Entry, SourceFile, Stats};
+
+    fn journal(data: &str, erratum: &str) -> Option<ErrataCheck> {
+        let mut c = Card::new(Game::Swccg, "1812", "Obi-Wan's Journal", "L#1812".into());
+        c.text = Some(data.into());
+        c.text_is_errata = true;
+        c.errata.push(Entry {
+            text: erratum.into(),
+            source: "swccg.ar.errata.obi-wans-journal".into(),
+        });
+        errata_check(&c)
+    }
+
+    #[test]
+    fn errata_applied_in_the_data_is_set_against_the_rulebook() {
+        let data = "Deploy on Luke. Your characters present armed with a unique (•) lightsaber may not be Disarmed.";
+        let rule = "Deploy on Luke. Your characters present here armed with a unique (*) lightsaber may not be Disarmed.";
+        let x = journal(data, rule).unwrap();
+        assert!(!x.agrees);
+        assert_eq!(x.rulebook.as_deref(), Some("… present here armed …"));
+        assert_eq!(x.card_data.as_deref(), Some("… present armed …"));
+        let same = journal(&rule.replace('*', "•"), rule).unwrap();
+        assert!(same.agrees && same.rulebook.is_none(), "{same:?}");
+        let mut printed = Card::new(Game::Swccg, "1", "X", "L#1".into());
+        printed.text = Some(data.into());
+        assert_eq!(errata_check(&printed), None, "printed text is not errata");
+    }
 
     fn db() -> CardDb {
         let mut motti = Card::new(Game::Swccg, "60", "Admiral Motti", "Dark.json#60".into());
