@@ -554,3 +554,37 @@ fn help_and_readme_name_the_same_commands() {
     );
     assert!(readme.contains("inferred from the question's words"));
 }
+
+#[test]
+fn check_summary_in_each_game_names_the_dispute_and_what_the_rules_did() {
+    let tmp = TempDir::new("table-games");
+    let words = |file: &str| {
+        check(&tmp, &[file])
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // A play the rules refuse is what the scenario is about.
+    let text = words("scenarios/swtcg/glossary/discard-a-character.yaml");
+    assert!(
+        text.contains("disputed: 6 dark: decision 2 rejected (dark play card purge target beast)"),
+        "{text}"
+    );
+    assert!(text.contains("[swtcg.rb.glossary.type]"), "{text}");
+    assert!(
+        text.contains("padawan light.character → light.discard"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("discard: dark"),
+        "a pile's list repeats its cards: {text}"
+    );
+    // No player acts: the rules' own result is the story.
+    let text = words("scenarios/swtcg/turn/contest-equipment-after-units.yaml");
+    assert!(text.contains("disputed: no player acts"), "{text}");
+    assert!(text.contains("wins the contest"), "{text}");
+    // Destiny: the die resolved and what it changed, not the log of turns.
+    let text = words("scenarios/destiny/clarifications/tobias-beckett.yaml");
+    assert!(text.contains("player1.resources 0 → 1"), "{text}");
+    assert!(!text.contains("turns:"), "{text}");
+}

@@ -35,7 +35,8 @@ pub struct Summary {
     pub scenario: String,
     pub title: String,
     pub source: Option<String>,
-    /// The first action a player takes: what the scenario is about.
+    /// The first action a player takes, or tries and is refused: what the
+    /// scenario is about.
     pub disputed: Option<Line>,
     /// What the players did after it and what came of it: their actions and
     /// results, cards moved and values set, rejected decisions, whatever was
@@ -54,9 +55,10 @@ pub struct Summary {
 }
 
 /// Families of observations that describe the run rather than the board (the
-/// actions resolved, the stack, destinies drawn) or repeat another family (a
-/// pile's list repeats where each of its cards is).
-const NOT_BOARD: [&str; 8] = [
+/// actions resolved or taken, the stack, destinies drawn, the order of
+/// attacks) or repeat another family (a pile's or the dice pool's list repeats
+/// where each of its cards or dice is).
+const NOT_BOARD: [&str; 14] = [
     "piles.",
     "owner.",
     "resolved",
@@ -65,6 +67,12 @@ const NOT_BOARD: [&str; 8] = [
     "destinies",
     "next",
     "where.",
+    "turns",
+    "attack_order",
+    "deck.",
+    "discard.",
+    "hand.",
+    "pool",
 ];
 
 /// Events that are a player's action or its result, worth a line in the summary.
@@ -91,18 +99,25 @@ impl Summary {
     /// The summary of `report`.
     pub fn new(report: &Report) -> Summary {
         let steps = &report.steps;
-        let first = steps
-            .iter()
-            .position(|s| s.actor != "rules" && matches!(s.event, "push" | "initiate"));
+        let first = steps.iter().position(|s| {
+            s.actor != "rules" && matches!(s.event, "push" | "initiate" | "decision_rejected")
+        });
         let base = first.map_or(0, |i| steps[i].level);
-        let after = first.map_or(steps.as_slice(), |i| &steps[i + 1..]);
-        let kept = after
+        // Rejected decisions and what is not modelled, wherever they stand; from
+        // the disputed action on (from the start when no player acts), the
+        // players' actions and results and what changed, at its level and the
+        // next. With no player acting, the rules' own results are the story.
+        let kept = steps
             .iter()
-            .filter(|s| {
-                matches!(s.event, "decision_rejected" | "not_modelled")
-                    || (s.level <= base + 1 && shown(s))
+            .enumerate()
+            .filter(|&(i, s)| {
+                let from_dispute = first.is_none_or(|f| i > f);
+                (first != Some(i) && matches!(s.event, "decision_rejected" | "not_modelled"))
+                    || (from_dispute
+                        && s.level <= base + 1
+                        && (shown(s) || (first.is_none() && s.event == "result")))
             })
-            .map(line)
+            .map(|(_, s)| line(s))
             .collect();
         let (held, failed): (Vec<&Expectation>, Vec<&Expectation>) =
             report.expectations.iter().partition(|e| e.ok);
