@@ -176,7 +176,12 @@ pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) ->
 /// The value `stat` of card `c` if it were at location `at`.
 fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
     let title = st.title(c).to_string();
-    let base = match printed(&st.def(c).stats, stat) {
+    let d = st.def(c);
+    // An asterisk deploy cost is the one its text defines.
+    let asterisk = (stat == "deploy")
+        .then_some(d.deploy_rules.from_each_player)
+        .flatten();
+    let base = match printed(&d.stats, stat).or(asterisk) {
         Some(v) => Base::of(title.clone(), v),
         None => Base::none(title.clone()),
     };

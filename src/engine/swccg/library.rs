@@ -78,6 +78,7 @@ impl LibraryCard for CardDef {
         add(self.defeated_to.is_some(), "defeated_to");
         add(self.besieges, "besieges");
         add(self.interrupt_tax.is_some(), "interrupt_tax");
+        add(self.retrieval_tax, "retrieval_tax");
         add(
             self.stats.immune_to_attrition.is_some(),
             "stats.immune_to_attrition",

@@ -678,6 +678,10 @@ pub struct CardDef {
     /// must first use N Force" (`interrupt_tax.rs`).
     #[serde(default)]
     pub interrupt_tax: Option<Box<super::interrupt_tax::InterruptTax>>,
+    /// "Whenever opponent retrieves X cards, opponent must first use X Force or that
+    /// retrieval is canceled" (X the full amount, whatever the Lost Pile holds).
+    #[serde(default)]
+    pub retrieval_tax: bool,
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
@@ -1864,6 +1868,12 @@ pub struct DeployRules {
     /// starfighters, and none for its own class.
     #[serde(default)]
     pub like_starfighter: bool,
+    // ---- AR Deploy Cost: a cost both players pay
+    /// "To deploy, requires N Force from each player's Force Pile. Cannot deploy
+    /// otherwise.": the deploy cost its text defines (an asterisk), used from each
+    /// player's Force Pile; whatever modifies it modifies it for both players.
+    #[serde(default)]
+    pub from_each_player: Option<i64>,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains
