@@ -177,9 +177,9 @@ pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) ->
 fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
     let title = st.title(c).to_string();
     let d = st.def(c);
-    // An asterisk deploy cost is the one its text defines.
+    // A deploy cost its text gives (an asterisk, "use N Force to deploy").
     let asterisk = (stat == "deploy")
-        .then_some(d.deploy_rules.from_each_player)
+        .then(|| d.deploy_rules.from_each_player.or(d.deploy_rules.use_force))
         .flatten();
     let base = match printed(&d.stats, stat).or(asterisk) {
         Some(v) => Base::of(title.clone(), v),

@@ -193,6 +193,16 @@ impl Engine {
                     .to_ascii_lowercase()
                     .starts_with(&format!("{}:", n.to_ascii_lowercase()))
         };
+        // "On" a planet: at a site or sector of it (never the system), or at a site
+        // whose title begins with the name ("Cloud City: …").
+        let on_planet = |n: &String| {
+            let prefix = format!("{}:", n.to_ascii_lowercase());
+            lo.geo.kind != Some(super::model::LocKind::System)
+                && (planet.as_ref().is_some_and(|p| p.eq_ignore_ascii_case(n))
+                    || super::prepositions::planet_title(&self.st, l)
+                        .is_some_and(|p| p.eq_ignore_ascii_case(n))
+                    || lo.title.to_ascii_lowercase().starts_with(&prefix))
+        };
         let rules = &def.deploy_rules;
         if let Some(e) = super::epic::blown_away_refusal(title, &rules.only_at, lo) {
             return Err(e);
@@ -206,6 +216,17 @@ impl Engine {
                 ),
                 r::DEPLOYMENT_RESTRICTIONS,
             ));
+        }
+        if !rules.only_on.is_empty() && !rules.only_on.iter().any(|n| on_planet(n)) {
+            return Err(rej(
+                format!(
+                    "{title} deploys only on {}: to a site or cloud sector of it, not the system; {} is not one",
+                    rules.only_on.join(" or "),
+                    lo.title
+                ),
+                r::DEPLOYMENT_RESTRICTIONS,
+            )
+            .and(r::PREPOSITIONS));
         }
         if let Some(n) = rules.not_at.iter().find(|n| names(n)) {
             return Err(rej(

@@ -1874,6 +1874,15 @@ pub struct DeployRules {
     /// player's Force Pile; whatever modifies it modifies it for both players.
     #[serde(default)]
     pub from_each_player: Option<i64>,
+    /// "Use N Force to deploy …": the deploy cost its text gives (a card with no
+    /// printed deploy cost, such as a weapon, device or Effect).
+    #[serde(default)]
+    pub use_force: Option<i64>,
+    /// "Deploys only on <planet>" (AR Prepositions - On): to a site or cloud sector
+    /// of that planet (or a site whose title begins with the name, "Cloud City:"),
+    /// never to the system itself.
+    #[serde(default)]
+    pub only_on: Vec<String>,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains
