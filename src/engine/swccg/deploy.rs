@@ -217,7 +217,7 @@ impl Engine {
                 r::DEPLOYMENT_RESTRICTIONS,
             ));
         }
-        if !rules.only_on.is_empty() && !rules.only_on.iter().any(|n| on_planet(n)) {
+        if !rules.only_on.is_empty() && !rules.only_on.iter().any(on_planet) {
             return Err(rej(
                 format!(
                     "{title} deploys only on {}: to a site or cloud sector of it, not the system; {} is not one",

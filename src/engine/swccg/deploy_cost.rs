@@ -117,8 +117,15 @@ impl Engine {
         let mut mods: Vec<(String, Side, &DeployMod)> = Vec::new();
         for x in 0..self.st.cards.len() {
             if x != c && self.st.active(x) && self.st.location_of(x) == Some(l) {
-                let bears = matches!(to, DeployTo::OnCard(h) if h == x || self.st.zone[x] == Zone::On(h));
-                for m in self.st.def(x).deploy_mods.iter().filter(|m| bears || !m.on_bearer) {
+                let bears =
+                    matches!(to, DeployTo::OnCard(h) if h == x || self.st.zone[x] == Zone::On(h));
+                for m in self
+                    .st
+                    .def(x)
+                    .deploy_mods
+                    .iter()
+                    .filter(|m| bears || !m.on_bearer)
+                {
                     mods.push((self.name(x), self.st.owner(x), m));
                 }
             }
