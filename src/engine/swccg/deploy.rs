@@ -228,6 +228,16 @@ impl Engine {
             )
             .and(r::PREPOSITIONS));
         }
+        if rules.never_to_opponents_site && self.opponent_occupies_site(p, l) {
+            return Err(rej(
+                format!(
+                    "{title} never deploys to a site opponent occupies; {} occupies {}",
+                    p.other().name(),
+                    lo.title
+                ),
+                r::DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
         if let Some(n) = rules.not_at.iter().find(|n| names(n)) {
             return Err(rej(
                 format!("{title} may not deploy to {n} ({})", lo.title),
@@ -259,6 +269,11 @@ impl Engine {
             ));
         }
         Ok(())
+    }
+
+    /// Is `l` a site `p`'s opponent occupies (has presence at)?
+    pub(crate) fn opponent_occupies_site(&self, p: Side, l: usize) -> bool {
+        self.st.locations[l].geo.kind == Some(LocKind::Site) && self.has_presence(p.other(), l)
     }
 
     /// Persona: another version of a unique persona on table, on either side,

@@ -1883,6 +1883,11 @@ pub struct DeployRules {
     /// never to the system itself.
     #[serde(default)]
     pub only_on: Vec<String>,
+    /// "Never deploys or moves (even aboard a starship or vehicle) to a site opponent
+    /// occupies": deploying or persona replacing to such a site, moving there, or
+    /// being aboard a card that moves there, is refused.
+    #[serde(default)]
+    pub never_to_opponents_site: bool,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains
