@@ -269,10 +269,13 @@ impl super::engine::Engine {
             .filter(|&l| self.loc_matches(l, per, me, true))
             .map(|l| self.st.locations[l].title.clone())
             .collect();
-        let n = at.len() as u32;
-        if n > 0 && !self.retrieval_paid(p, n) {
-            return;
-        }
+        let n = match at.len() as u32 {
+            0 => 0,
+            n => match self.retrieval_amount(p, n) {
+                Some(n) => n,
+                None => return,
+            },
+        };
         let why = if at.is_empty() {
             "no location qualifies: the amount is an unmodifiable zero".to_string()
         } else {
@@ -295,12 +298,48 @@ impl super::engine::Engine {
 }
 
 impl super::engine::Engine {
+    /// The Force `p` retrieves of the `x` it is about to: reduced by the opponent's
+    /// cards, then taxed by them; `None` when the retrieval is canceled.
+    pub(super) fn retrieval_amount(&mut self, p: Side, x: u32) -> Option<u32> {
+        let x = self.retrieval_reduced(p, x);
+        (x == 0 || self.retrieval_paid(p, x)).then_some(x)
+    }
+
+    /// "Opponent's Force retrieval is reduced by X, where X = number of cards here":
+    /// each active card of the other side with this text reduces `x`.
+    fn retrieval_reduced(&mut self, p: Side, mut x: u32) -> u32 {
+        for t in 0..self.st.cards.len() {
+            if !self.st.active(t)
+                || self.st.owner(t) != p.other()
+                || !self.st.def(t).reduces_retrieval_by_stacked
+            {
+                continue;
+            }
+            let n = self.st.cards_on(t).len() as u32;
+            if n == 0 {
+                continue;
+            }
+            x = x.saturating_sub(n);
+            self.log(
+                crate::engine::Actor::Rules,
+                crate::engine::Event::StateChange,
+                format!(
+                    "{}: {}'s Force retrieval is reduced by {n} (the cards here), to {x}",
+                    self.name(t),
+                    p.name()
+                ),
+                &[super::rules::RETRIEVE],
+            );
+        }
+        x
+    }
+
     /// "Whenever opponent retrieves X cards, opponent must first use X Force or that
     /// retrieval is canceled": for each active card of the other side with this text,
     /// `p`, about to retrieve `x` Force, first uses `x` Force (the full amount, whatever
     /// its Lost Pile holds), or declines (its next scripted decision a `pass`) or cannot
     /// pay, and the retrieval is canceled. Whether the retrieval goes ahead.
-    pub(super) fn retrieval_paid(&mut self, p: Side, x: u32) -> bool {
+    fn retrieval_paid(&mut self, p: Side, x: u32) -> bool {
         use crate::engine::{Actor, Event};
         let taxes: Vec<CardIx> = (0..self.st.cards.len())
             .filter(|&t| {

@@ -682,9 +682,26 @@ pub struct CardDef {
     /// retrieval is canceled" (X the full amount, whatever the Lost Pile holds).
     #[serde(default)]
     pub retrieval_tax: bool,
+    /// "Opponent's Force retrieval is reduced by X, where X = number of cards here."
+    #[serde(default)]
+    pub reduces_retrieval_by_stacked: bool,
+    /// "Total ability of N or more required for opponent to draw battle destiny here"
+    /// (a card taking part in the battle).
+    #[serde(default)]
+    pub ability_required: Option<Box<AbilityRequired>>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
+}
+
+/// "Total ability of `min_ability` or more required for opponent to draw battle
+/// destiny here" while each condition of `when` holds ("when in battle at a site").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityRequired {
+    pub min_ability: i64,
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
 }
 
 /// "Draws `draws` battle destiny if not able to otherwise" while each condition
