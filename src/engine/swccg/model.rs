@@ -1970,6 +1970,9 @@ pub enum SectorKind {
 pub struct AllowsWeapons {
     #[serde(default)]
     pub filter: Option<Filter>,
+    /// More attributes, any of which qualifies ("turbolaser batteries and laser cannons").
+    #[serde(default)]
+    pub any: Vec<Filter>,
     #[serde(default)]
     pub named: Vec<String>,
 }
