@@ -952,7 +952,8 @@ pub struct Filter {
     /// Has this icon (cards: `stats.icons`; locations: `icons`).
     #[serde(default)]
     pub icon: Option<String>,
-    /// Another card of the same title is on table (a duplicate).
+    /// Another card of the same title is on table (a duplicate): active, since an
+    /// inactive card is no longer considered on table (AR Inactive).
     #[serde(default)]
     pub duplicate_on_table: bool,
     /// Contains any of these personas (its `personas:`, or its title).
