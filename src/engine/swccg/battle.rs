@@ -42,6 +42,10 @@ pub enum Role {
 #[serde(deny_unknown_fields)]
 pub struct Card {
     pub name: String,
+    /// Its card title where `name` tells copies apart: the modifiers of copies of one
+    /// card are not cumulative (AR Cumulatively).
+    #[serde(default)]
+    pub title: Option<String>,
     pub side: Side,
     pub kind: Kind,
     #[serde(default)]
@@ -580,8 +584,10 @@ impl<'a> Live<'a> {
                     if pc.role == Role::Pilot
                         && let Some(n) = pc.adds_power_piloting
                     {
+                        // Copies of one pilot card piloting one craft: not cumulative.
+                        let who = pc.title.as_deref().unwrap_or(&pc.name);
                         mods.push(
-                            Modifier::new(format!("{} piloting", pc.name), Op::Add(n))
+                            Modifier::new(format!("{who} piloting"), Op::Add(n))
                                 .cite(cite::TOTALING_POWER),
                         );
                     }
@@ -1422,6 +1428,7 @@ battle:
         };
         Card {
             name,
+            title: None,
             side,
             kind,
             power: Some(v(next())),

@@ -203,6 +203,7 @@ fn battle_with(
             || d.keywords.iter().any(|k| k.eq_ignore_ascii_case("pilot"));
         cards.push(Card {
             name: names.get(c),
+            title: Some(d.title.clone()),
             side: d.side,
             kind: k,
             power: d.stats.power,
@@ -236,6 +237,7 @@ fn battle_with(
         });
     }
     conditional_draws(st, &mut cards, initiator);
+    let text_conds = text_conditions(st, &cards, initiator);
     let modifiers = card_modifiers(st, at, &cards, &names, initiator);
     Battle {
         location: st.locations[at].title.clone(),
@@ -259,6 +261,7 @@ fn battle_with(
                 side: c.side,
                 min_ability: c.min_ability,
             })
+            .chain(text_conds)
             .collect(),
         reserve: decks(st, drawn, &names),
         // The action is on the stack: its cost was paid when it was initiated.
@@ -359,6 +362,28 @@ fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
             .find(|x| text_when::holds(st, c, &x.when, Some(b)))
             .map(|x| x.draws);
     }
+}
+
+/// "Total ability of 6 or more required for opponent to draw battle destiny here": the
+/// text of a card taking part in the battle, while its conditions hold.
+fn text_conditions(st: &State, cards: &[Card], initiator: BoardSide) -> Vec<battle::Condition> {
+    let participants = participants(cards);
+    let b = text_when::InBattle {
+        participants: &participants,
+        destinies: true,
+        initiator,
+    };
+    participants
+        .iter()
+        .filter_map(|&c| {
+            let r = st.def(c).ability_required.as_ref()?;
+            text_when::holds(st, c, &r.when, Some(b)).then(|| battle::Condition {
+                source: st.title(c).to_string(),
+                side: st.owner(c).other(),
+                min_ability: r.min_ability,
+            })
+        })
+        .collect()
 }
 
 /// The board cards that take part in the battle (not those that battled earlier this

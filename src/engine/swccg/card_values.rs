@@ -176,7 +176,28 @@ pub fn deploy_cost(st: &State, c: CardIx, to: Option<super::stack::DeployTo>) ->
 /// The value `stat` of card `c` if it were at location `at`.
 fn value_at(st: &State, c: CardIx, stat: &str, at: Option<usize>) -> Total {
     let title = st.title(c).to_string();
-    let base = match printed(&st.def(c).stats, stat) {
+    let d = st.def(c);
+    // A deploy cost its text gives (an asterisk, "use N Force to deploy").
+    let asterisk = (stat == "deploy")
+        .then(|| d.deploy_rules.from_each_player.or(d.deploy_rules.use_force))
+        .flatten();
+    let printed = printed(&d.stats, stat);
+    // An asterisk whose game text is canceled is an unmodifiable zero.
+    let canceled = printed.is_none()
+        && stat == "deploy"
+        && d.deploy_rules.from_each_player.is_some()
+        && d.identity
+            .states
+            .contains(&super::identify::IdState::TextCanceled);
+    if canceled {
+        let base = Base {
+            source: format!("{title}'s asterisk, its game text canceled: an unmodifiable zero"),
+            value: Some(0),
+            cite: cite::UNMODIFIABLE,
+        };
+        return compute(&format!("{stat} of {title}"), &base, &[], Rules::default());
+    }
+    let base = match printed.or(asterisk) {
         Some(v) => Base::of(title.clone(), v),
         None => Base::none(title.clone()),
     };
@@ -270,7 +291,11 @@ impl Engine {
                         .iter()
                         .zip(&modified)
                         .any(|(s, m)| *m && ["ability", "armor", "maneuver"].contains(s));
-                if !modified[i] && !based {
+                // A deploy cost its text defines is worked out, not printed.
+                let rules = &self.st.def(c).deploy_rules;
+                let by_text =
+                    stat == "deploy" && rules.from_each_player.or(rules.use_force).is_some();
+                if !modified[i] && !based && !by_text {
                     let v = match stat {
                         "defense" => value(&self.st, c, stat).value,
                         _ => printed(&self.st.def(c).stats, stat),

@@ -269,7 +269,13 @@ impl super::engine::Engine {
             .filter(|&l| self.loc_matches(l, per, me, true))
             .map(|l| self.st.locations[l].title.clone())
             .collect();
-        let n = at.len() as u32;
+        let n = match at.len() as u32 {
+            0 => 0,
+            n => match self.retrieval_amount(p, n) {
+                Some(n) => n,
+                None => return,
+            },
+        };
         let why = if at.is_empty() {
             "no location qualifies: the amount is an unmodifiable zero".to_string()
         } else {
@@ -292,6 +298,91 @@ impl super::engine::Engine {
 }
 
 impl super::engine::Engine {
+    /// The Force `p` retrieves of the `x` it is about to: reduced by the opponent's
+    /// cards, then taxed by them; `None` when the retrieval is canceled.
+    pub(super) fn retrieval_amount(&mut self, p: Side, x: u32) -> Option<u32> {
+        let x = self.retrieval_reduced(p, x);
+        (x == 0 || self.retrieval_paid(p, x)).then_some(x)
+    }
+
+    /// "Opponent's Force retrieval is reduced by X, where X = number of cards here":
+    /// each active card of the other side with this text reduces `x`.
+    fn retrieval_reduced(&mut self, p: Side, mut x: u32) -> u32 {
+        for t in 0..self.st.cards.len() {
+            if !self.st.active(t)
+                || self.st.owner(t) != p.other()
+                || !self.st.def(t).reduces_retrieval_by_stacked
+            {
+                continue;
+            }
+            let n = self.st.cards_on(t).len() as u32;
+            if n == 0 {
+                continue;
+            }
+            x = x.saturating_sub(n);
+            self.log(
+                crate::engine::Actor::Rules,
+                crate::engine::Event::StateChange,
+                format!(
+                    "{}: {}'s Force retrieval is reduced by {n} (the cards here), to {x}",
+                    self.name(t),
+                    p.name()
+                ),
+                &[super::rules::RETRIEVE],
+            );
+        }
+        x
+    }
+
+    /// "Whenever opponent retrieves X cards, opponent must first use X Force or that
+    /// retrieval is canceled": for each active card of the other side with this text,
+    /// `p`, about to retrieve `x` Force, first uses `x` Force (the full amount, whatever
+    /// its Lost Pile holds), or declines (its next scripted decision a `pass`) or cannot
+    /// pay, and the retrieval is canceled. Whether the retrieval goes ahead.
+    fn retrieval_paid(&mut self, p: Side, x: u32) -> bool {
+        use crate::engine::{Actor, Event};
+        let taxes: Vec<CardIx> = (0..self.st.cards.len())
+            .filter(|&t| {
+                self.st.active(t) && self.st.owner(t) == p.other() && self.st.def(t).retrieval_tax
+            })
+            .collect();
+        let who = Actor::Player(super::seat(p));
+        for t in taxes {
+            let name = self.name(t);
+            let have = self.st.pile_len(p, PileName::ForcePile);
+            let declined = self.take_next_of(p, super::model::Verb::Pass).is_some();
+            if declined || have < x as usize {
+                let why = if declined {
+                    format!("{} declines to use {x} Force", p.name())
+                } else {
+                    format!("{} has {have} Force in Force Pile, not {x}", p.name())
+                };
+                self.log(
+                    who,
+                    Event::StateChange,
+                    format!("{name}: {why}, so the retrieval of {x} Force is canceled"),
+                    &[super::rules::RETRIEVE],
+                );
+                return false;
+            }
+            let used = self
+                .st
+                .move_top(p, PileName::ForcePile, PileName::UsedPile, x);
+            self.st.force[p.ix()].used += i64::from(used);
+            let lost = self.st.pile_len(p, PileName::LostPile);
+            self.log(
+                who,
+                Event::StateChange,
+                format!(
+                    "{name}: {} first uses {x} Force to retrieve {x} Force (X is the amount retrieved, whatever the Lost Pile holds: {lost} there)",
+                    p.name()
+                ),
+                &[super::rules::RETRIEVE],
+            );
+        }
+        true
+    }
+
     /// Whether an active card matching `by` is at location `l` and gives its side
     /// presence there ("a location occupied by Xizor or Emperor").
     pub(super) fn occupied_by(&self, l: usize, by: &Filter, me: Side) -> bool {

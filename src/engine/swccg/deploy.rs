@@ -193,6 +193,16 @@ impl Engine {
                     .to_ascii_lowercase()
                     .starts_with(&format!("{}:", n.to_ascii_lowercase()))
         };
+        // "On" a planet: at a site or sector of it (never the system), or at a site
+        // whose title begins with the name ("Cloud City: …").
+        let on_planet = |n: &String| {
+            let prefix = format!("{}:", n.to_ascii_lowercase());
+            lo.geo.kind != Some(super::model::LocKind::System)
+                && (planet.as_ref().is_some_and(|p| p.eq_ignore_ascii_case(n))
+                    || super::prepositions::planet_title(&self.st, l)
+                        .is_some_and(|p| p.eq_ignore_ascii_case(n))
+                    || lo.title.to_ascii_lowercase().starts_with(&prefix))
+        };
         let rules = &def.deploy_rules;
         if let Some(e) = super::epic::blown_away_refusal(title, &rules.only_at, lo) {
             return Err(e);
@@ -202,6 +212,27 @@ impl Engine {
                 format!(
                     "{title} deploys only to {}; {} is not one of them",
                     rules.only_at.join(" or "),
+                    lo.title
+                ),
+                r::DEPLOYMENT_RESTRICTIONS,
+            ));
+        }
+        if !rules.only_on.is_empty() && !rules.only_on.iter().any(on_planet) {
+            return Err(rej(
+                format!(
+                    "{title} deploys only on {}: to a site or cloud sector of it, not the system; {} is not one",
+                    rules.only_on.join(" or "),
+                    lo.title
+                ),
+                r::DEPLOYMENT_RESTRICTIONS,
+            )
+            .and(r::PREPOSITIONS));
+        }
+        if rules.never_to_opponents_site && self.opponent_occupies_site(p, l) {
+            return Err(rej(
+                format!(
+                    "{title} never deploys to a site opponent occupies; {} occupies {}",
+                    p.other().name(),
                     lo.title
                 ),
                 r::DEPLOYMENT_RESTRICTIONS,
@@ -238,6 +269,11 @@ impl Engine {
             ));
         }
         Ok(())
+    }
+
+    /// Is `l` a site `p`'s opponent occupies (has presence at)?
+    pub(crate) fn opponent_occupies_site(&self, p: Side, l: usize) -> bool {
+        self.st.locations[l].geo.kind == Some(LocKind::Site) && self.has_presence(p.other(), l)
     }
 
     /// Persona: another version of a unique persona on table, on either side,

@@ -10,7 +10,7 @@
 use super::engine::{Engine, Rej, rej};
 use super::model::{CardType, Filter, LocKind, SectorKind, Side};
 use super::stack::DeployTo;
-use super::state::CardIx;
+use super::state::{CardIx, Zone};
 use serde::Deserialize;
 
 pub const DEPLOY_COST: &str = "swccg.ar.deploy-cost";
@@ -52,6 +52,10 @@ pub struct DeployMod {
     pub side: Option<Side>,
     #[serde(default)]
     pub text: String,
+    /// Only for cards deploying on this card, or on the character this card is on
+    /// ("blasters deploy for free on this character").
+    #[serde(default)]
+    pub on_bearer: bool,
 }
 
 /// "You may deploy characters at this site … regardless of location deployment
@@ -113,7 +117,15 @@ impl Engine {
         let mut mods: Vec<(String, Side, &DeployMod)> = Vec::new();
         for x in 0..self.st.cards.len() {
             if x != c && self.st.active(x) && self.st.location_of(x) == Some(l) {
-                for m in &self.st.def(x).deploy_mods {
+                let bears =
+                    matches!(to, DeployTo::OnCard(h) if h == x || self.st.zone[x] == Zone::On(h));
+                for m in self
+                    .st
+                    .def(x)
+                    .deploy_mods
+                    .iter()
+                    .filter(|m| bears || !m.on_bearer)
+                {
                     mods.push((self.name(x), self.st.owner(x), m));
                 }
             }

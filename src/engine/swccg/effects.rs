@@ -256,6 +256,13 @@ impl Engine {
     /// A card's text retrieves Force: Lost Pile to Used Pile, top first.
     fn retrieve_effect(&mut self, me: Side, who: Who, count: u32) -> Applied {
         let p = side_of(who, me);
+        let count = match count {
+            0 => 0,
+            n => match self.retrieval_amount(p, n) {
+                Some(n) => n,
+                None => return Applied::Done,
+            },
+        };
         let n = self
             .st
             .move_top(p, PileName::LostPile, PileName::UsedPile, count);

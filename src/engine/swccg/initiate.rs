@@ -881,6 +881,16 @@ impl Engine {
             );
             return Err(self.global_cite(e, c, super::globals::Stat::Deploy));
         }
+        let theirs = self.st.pile_len(p.other(), PileName::ForcePile);
+        if !sog && def.deploy_rules.from_each_player.is_some() && own.max(0) as usize > theirs {
+            return Err(rej(
+                format!(
+                    "{title} deploys only with {own} Force from each player's Force Pile; {} has {theirs} in Force Pile, so it cannot deploy",
+                    p.other().name()
+                ),
+                super::deploy_cost::DEPLOY_COST,
+            ));
+        }
         dest
     }
 
@@ -1015,6 +1025,13 @@ impl Engine {
             );
         }
         self.pay_use(p, cost as u32, &format!("to deploy {}", self.name(c)));
+        if !free && self.st.def(c).deploy_rules.from_each_player.is_some() {
+            let why = format!(
+                "to deploy {} (its text: Force from each player's Force Pile, the opponent's use mandatory)",
+                self.name(c)
+            );
+            self.pay_use(p.other(), line.cost.max(0) as u32, &why);
+        }
     }
 
     pub(super) fn pay_use(&mut self, p: Side, n: u32, why: &str) {

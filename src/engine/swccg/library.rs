@@ -78,6 +78,12 @@ impl LibraryCard for CardDef {
         add(self.defeated_to.is_some(), "defeated_to");
         add(self.besieges, "besieges");
         add(self.interrupt_tax.is_some(), "interrupt_tax");
+        add(self.retrieval_tax, "retrieval_tax");
+        add(
+            self.reduces_retrieval_by_stacked,
+            "reduces_retrieval_by_stacked",
+        );
+        add(self.ability_required.is_some(), "ability_required");
         add(
             self.stats.immune_to_attrition.is_some(),
             "stats.immune_to_attrition",

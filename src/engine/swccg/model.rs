@@ -678,9 +678,30 @@ pub struct CardDef {
     /// must first use N Force" (`interrupt_tax.rs`).
     #[serde(default)]
     pub interrupt_tax: Option<Box<super::interrupt_tax::InterruptTax>>,
+    /// "Whenever opponent retrieves X cards, opponent must first use X Force or that
+    /// retrieval is canceled" (X the full amount, whatever the Lost Pile holds).
+    #[serde(default)]
+    pub retrieval_tax: bool,
+    /// "Opponent's Force retrieval is reduced by X, where X = number of cards here."
+    #[serde(default)]
+    pub reduces_retrieval_by_stacked: bool,
+    /// "Total ability of N or more required for opponent to draw battle destiny here"
+    /// (a card taking part in the battle).
+    #[serde(default)]
+    pub ability_required: Option<Box<AbilityRequired>>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
+}
+
+/// "Total ability of `min_ability` or more required for opponent to draw battle
+/// destiny here" while each condition of `when` holds ("when in battle at a site").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityRequired {
+    pub min_ability: i64,
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
 }
 
 /// "Draws `draws` battle destiny if not able to otherwise" while each condition
@@ -931,7 +952,8 @@ pub struct Filter {
     /// Has this icon (cards: `stats.icons`; locations: `icons`).
     #[serde(default)]
     pub icon: Option<String>,
-    /// Another card of the same title is on table (a duplicate).
+    /// Another card of the same title is on table (a duplicate): active, since an
+    /// inactive card is no longer considered on table (AR Inactive).
     #[serde(default)]
     pub duplicate_on_table: bool,
     /// Contains any of these personas (its `personas:`, or its title).
@@ -1864,6 +1886,26 @@ pub struct DeployRules {
     /// starfighters, and none for its own class.
     #[serde(default)]
     pub like_starfighter: bool,
+    // ---- AR Deploy Cost: a cost both players pay
+    /// "To deploy, requires N Force from each player's Force Pile. Cannot deploy
+    /// otherwise.": the deploy cost its text defines (an asterisk), used from each
+    /// player's Force Pile; whatever modifies it modifies it for both players.
+    #[serde(default)]
+    pub from_each_player: Option<i64>,
+    /// "Use N Force to deploy …": the deploy cost its text gives (a card with no
+    /// printed deploy cost, such as a weapon, device or Effect).
+    #[serde(default)]
+    pub use_force: Option<i64>,
+    /// "Deploys only on <planet>" (AR Prepositions - On): to a site or cloud sector
+    /// of that planet (or a site whose title begins with the name, "Cloud City:"),
+    /// never to the system itself.
+    #[serde(default)]
+    pub only_on: Vec<String>,
+    /// "Never deploys or moves (even aboard a starship or vehicle) to a site opponent
+    /// occupies": deploying or persona replacing to such a site, moving there, or
+    /// being aboard a card that moves there, is refused.
+    #[serde(default)]
+    pub never_to_opponents_site: bool,
 }
 
 /// Force drain text of a card or location, as data. A card's text applies to drains
@@ -1929,6 +1971,9 @@ pub enum SectorKind {
 pub struct AllowsWeapons {
     #[serde(default)]
     pub filter: Option<Filter>,
+    /// More attributes, any of which qualifies ("turbolaser batteries and laser cannons").
+    #[serde(default)]
+    pub any: Vec<Filter>,
     #[serde(default)]
     pub named: Vec<String>,
 }

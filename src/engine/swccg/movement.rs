@@ -322,6 +322,26 @@ impl Engine {
                 r::MOVEMENT,
             ));
         };
+        let dest_at = match dest {
+            Zone::At(l) => Some(l),
+            Zone::On(h) => self.st.location_of(h),
+            _ => None,
+        };
+        if let Some(l) = dest_at.filter(|&l| self.opponent_occupies_site(p, l))
+            && let Some(x) = std::iter::once(c)
+                .chain(self.st.cards_on(c))
+                .find(|&x| self.st.def(x).deploy_rules.never_to_opponents_site)
+        {
+            return Err(rej(
+                format!(
+                    "{} never moves (even aboard a starship or vehicle) to a site opponent occupies; {} occupies {}",
+                    self.st.title(x),
+                    p.other().name(),
+                    self.st.locations[l].title
+                ),
+                r::MOVEMENT,
+            ));
+        }
         if let Some(what) = self.unknown_geography(c, dest) {
             return Err(Rej {
                 reason: what.clone(),

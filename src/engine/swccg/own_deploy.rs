@@ -1,6 +1,6 @@
 //! A card's text about its own deploy cost where it deploys (AR Deploy Cost;
 //! Prepositions): "Deploys free to same site as one of your Imperials with
-//! ability > 2", "Deploy -2 at Tatooine or Nal Hutta".
+//! ability > 2", "Deploy -2 at Tatooine or Nal Hutta", "for free if a TIE/ln".
 
 use super::engine::Engine;
 use super::model::{Filter, LocKind};
@@ -29,6 +29,10 @@ pub struct OwnDeploy {
     /// the planet (or aboard a card there).
     #[serde(default)]
     pub at_system: Vec<String>,
+    /// Deploying on a card matching this ("for free if a TIE/ln"), owner seen from
+    /// the deploying card's owner.
+    #[serde(default)]
+    pub on: Option<Filter>,
 }
 
 impl OwnDeploy {
@@ -43,8 +47,16 @@ impl OwnDeploy {
 
 impl Engine {
     /// Does the destination `to` (at location `l`) meet `m`'s conditions for `c`?
-    fn own_deploy_applies(&self, c: CardIx, m: &OwnDeploy, l: usize) -> bool {
+    fn own_deploy_applies(&self, c: CardIx, m: &OwnDeploy, to: DeployTo, l: usize) -> bool {
         let st = &self.st;
+        if let Some(f) = &m.on {
+            let DeployTo::OnCard(h) = to else {
+                return false;
+            };
+            if !st.matches(h, f, st.owner(c)) {
+                return false;
+            }
+        }
         if let Some(f) = &m.same_site_as {
             let site = st.locations[l].geo.kind == Some(LocKind::Site);
             let me = st.owner(c);
@@ -79,19 +91,18 @@ impl Engine {
             return (free, n, why);
         };
         for m in &self.st.def(c).own_deploy {
-            if !self.own_deploy_applies(c, m, l) {
+            if !self.own_deploy_applies(c, m, to, l) {
                 continue;
             }
             free |= m.free;
             if !m.free {
                 n += m.add - m.sub;
             }
-            why.push(format!(
-                "{}'s own text: {} to {}",
-                self.name(c),
-                m.says(),
-                self.st.locations[l].title
-            ));
+            let dest = match to {
+                DeployTo::OnCard(h) => format!("on {}", self.name(h)),
+                _ => format!("to {}", self.st.locations[l].title),
+            };
+            why.push(format!("{}'s own text: {} {dest}", self.name(c), m.says()));
         }
         (free, n, why)
     }

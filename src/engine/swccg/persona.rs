@@ -41,10 +41,16 @@ impl Engine {
         let rules = &self.st.def(c).deploy_rules;
         let (title, host) = (self.name(c), self.name(h));
         if !rules.on_any.is_empty() && !rules.on_any.iter().any(|f| self.st.matches(h, f, p)) {
-            return Err(rej(
-                format!("{title} may deploy only on a card its text names; {host} is not one"),
-                r::DEPLOYMENT_RESTRICTIONS,
-            ));
+            // A starship's text may still take the weapon (special deployment), if any
+            // of the cards the weapon names is of the starship's type.
+            let tries: Vec<_> = rules
+                .on_any
+                .iter()
+                .map(|f| self.special_weapon_deployment(p, c, h, f))
+                .collect();
+            if !tries.iter().any(Result::is_ok) {
+                return tries.into_iter().find(Result::is_err).unwrap_or(Ok(()));
+            }
         }
         // The persona's type: as the card says (`persona_type`), else a weapon's own
         // kind (a character weapon deploys on a character).

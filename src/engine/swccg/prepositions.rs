@@ -120,6 +120,7 @@ pub fn remote_planet(st: &State, c: CardIx, l: usize, direct: bool) -> Option<St
         || d.deploy_rules
             .only_at
             .iter()
+            .chain(&d.deploy_rules.only_on)
             .any(|x| x.eq_ignore_ascii_case(&planet));
     (restricted && !allowed).then(|| {
         format!(

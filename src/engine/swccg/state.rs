@@ -396,7 +396,7 @@ impl State {
         }
         if f.duplicate_on_table
             && !(0..self.cards.len()).any(|x| {
-                x != c && self.on_table(x) && super::titles::identical(&self.cards[x].def, d)
+                x != c && self.active(x) && super::titles::identical(&self.cards[x].def, d)
             })
         {
             return false;

@@ -39,8 +39,9 @@ impl Engine {
         }
         if !allow
             .filter
-            .as_ref()
-            .is_some_and(|f| self.st.matches(w, f, p))
+            .iter()
+            .chain(&allow.any)
+            .any(|f| self.st.matches(w, f, p))
         {
             return Err(refused());
         }
