@@ -115,6 +115,7 @@ impl<'a> Engine<'a> {
             (false, false) => &[r::ATTACKING, r::G_TAP],
         };
         self.by(side, Event::Initiate, t, cites);
+        self.fire(super::model::Trigger::Attacks, Some(side), Some(attacker))?;
         let mut at = Attack {
             attacker,
             defender,

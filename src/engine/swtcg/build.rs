@@ -3,7 +3,7 @@
 //! rearranging stacks, moving units and Pilots.
 
 use super::engine::{Answer, Engine, Flow, Reject, reject};
-use super::model::{Arena, Cost, Kind, Side, Step, Timing, Verb};
+use super::model::{Arena, Cost, Kind, Side, Step, Timing, Trigger, Verb};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
@@ -31,6 +31,7 @@ impl<'a> Engine<'a> {
             format!("{}'s build step", s.name()),
             &[r::COMMAND_PHASE],
         );
+        self.fire(Trigger::BuildStepStart, Some(s), None)?;
         let team: &[&'static str] = if self.st.team {
             &[r::BOUNTY, r::COMMAND_PHASE, r::SHARING]
         } else {
@@ -699,6 +700,7 @@ impl<'a> Engine<'a> {
                 );
                 self.by(s, Event::StateChange, t, &[r::STACKING, r::BUILDING]);
                 self.discard_check(u, None)?;
+                self.fire(Trigger::Deploy, Some(s), Some(u))?;
             }
             None => {
                 if let PZone::Location(a) = plan.to
@@ -743,6 +745,9 @@ impl<'a> Engine<'a> {
                 );
                 self.by(s, Event::StateChange, t, &[r::BUILDING, cite]);
                 self.unique_clash(p)?;
+                if self.st.def(c).kind == Kind::Unit && self.st.pieces[p].zone != PZone::Gone {
+                    self.fire(Trigger::Deploy, Some(s), Some(p))?;
+                }
             }
         }
         Ok(())

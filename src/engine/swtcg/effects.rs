@@ -194,8 +194,9 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
-        // "Play only when this unit would attack": once each time it would attack.
-        if a.timing != Timing::WouldAttack && self.used.contains(&(c, k)) {
+        // "Play only when this unit would attack": once each time it would
+        // attack, unless it also says "only once per turn".
+        if (a.timing != Timing::WouldAttack || a.once_per_turn) && self.used.contains(&(c, k)) {
             return Err(reject(
                 "an activated effect is played once per turn",
                 &[r::EFFECT_TYPES],
@@ -430,6 +431,18 @@ impl<'a> Engine<'a> {
                 );
                 self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
             }
+            Effect::BuildPoints(b) => self.build_points(w, *b),
+            Effect::Counters(n) => {
+                if let Some(t) = target.filter(|&t| self.st.in_arena(t)) {
+                    self.st.pieces[t].damage += n;
+                    let txt = format!(
+                        "{n} damage counters put on {} (not damage: they can't be prevented)",
+                        self.st.label(t)
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::G_PUT]);
+                    self.discard_check(t, None)?;
+                }
+            }
             Effect::Prevent(_) => {}
         }
         Ok(0)
@@ -659,6 +672,84 @@ impl<'a> Engine<'a> {
             &[r::G_DAMAGE_COUNTER, r::G_WHEN_DRAW],
         );
         Ok(())
+    }
+
+    /// "[Whom] gets +N build points this turn" (never below 0).
+    fn build_points(&mut self, w: Pid, b: super::model::BuildPoints) {
+        use super::model::Whom;
+        let side = match b.to {
+            Whom::You => w.side,
+            Whom::Opponent => w.side.other(),
+            Whom::Dark => Side::Dark,
+            Whom::Light => Side::Light,
+        };
+        let to = if side == w.side {
+            w
+        } else {
+            Pid::from(side)
+        };
+        let p = self.st.player_mut(to);
+        p.build = (p.build + b.n).max(0);
+        let txt = format!(
+            "{} gets {:+} build points this turn ({} now)",
+            self.st.who(to),
+            b.n,
+            self.st.player(to).build
+        );
+        self.rules(Event::StateChange, txt, &[r::READY_PHASE, r::G_THIS_TURN]);
+    }
+
+    /// Triggered abilities of cards in play (units in an arena, Locations)
+    /// for one event, Dark Side first, in board order: `side` limits them to
+    /// one side's cards ("your build step"); `subject` is the unit the event
+    /// is about (the deployed unit, the attacker).
+    pub fn fire(&mut self, when: Trigger, side: Option<Side>, subject: Option<PieceIx>) -> Flow<()> {
+        for s in Side::BOTH.into_iter().filter(|&s| side.is_none_or(|x| x == s)) {
+            for u in 0..self.st.pieces.len() {
+                if self.st.pieces[u].side != s || self.st.pieces[u].stack.is_empty() {
+                    continue;
+                }
+                let trig: Vec<_> = (self.st.top_def(u).abilities.iter())
+                    .filter(|a| self.st.works(u, a.reserves))
+                    .filter_map(|a| a.triggered.clone())
+                    .filter(|t| t.when == when && self.triggers_on(u, t, subject))
+                    .collect();
+                for t in trig {
+                    let (words, cite) = match when {
+                        Trigger::Draw => ("when you draw a card", r::G_WHEN_DRAW),
+                        Trigger::BuildRoll => (
+                            "when the roll for build points is made",
+                            r::G_WHEN_BUILD_ROLL,
+                        ),
+                        Trigger::BuildStepStart => ("when your build step starts", r::G_WHEN_BUILD_STEP),
+                        Trigger::Deploy => ("when you deploy", r::BUILDING),
+                        Trigger::Attacks => ("whenever this unit attacks", r::G_WHEN_ATTACKS),
+                    };
+                    let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
+                    self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
+                    let w = self.st.pid_of(u);
+                    self.run_effects(w, Some(u), &t.effects, None, Ctx::default())?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a triggered ability of `u` is met: its arena, and for
+    /// `deploy` and `attacks` the unit the event is about.
+    fn triggers_on(&self, u: PieceIx, t: &super::model::Triggered, subject: Option<PieceIx>) -> bool {
+        if t.in_arena.is_some_and(|a| self.st.arena_of(u) != Some(a)) {
+            return false;
+        }
+        match (t.when, subject) {
+            (Trigger::Deploy, Some(d)) => match &t.of {
+                Some(f) => self.st.matches(f, u, d),
+                None => d == u,
+            },
+            (Trigger::Attacks, Some(a)) => a == u,
+            (Trigger::Deploy | Trigger::Attacks, None) => false,
+            _ => true,
+        }
     }
 
     /// "When you draw a card" abilities of a side's units, once.

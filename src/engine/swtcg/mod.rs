@@ -167,7 +167,11 @@ fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engin
         let t = e.setup_builds()?;
         obs.set("setup.dark", t[0]);
         obs.set("setup.light", t[1]);
-        return Ok(());
+        // With `through:`, the game goes on: the first turn starts after setup.
+        return match board.through {
+            Some(through) => e.run_turn(Start::Ready, through, Arena::Space),
+            None => Ok(()),
+        };
     }
     let through = board.through.unwrap_or(match start {
         Start::Ready => Through::Ready,

@@ -300,6 +300,13 @@ pub struct CardDef {
     /// "Must attack": it can't tap to skip an attack while it has a unit to attack.
     #[serde(default)]
     pub must_attack: bool,
+    /// "This unit can't retreat."
+    #[serde(default)]
+    pub cant_retreat: bool,
+    /// A Location's battle order ("Fight the Ground battle before the Space
+    /// battle"): the arenas in the order their battle steps are fought.
+    #[serde(default)]
+    pub battle_order: Option<Vec<Arena>>,
     /// Card text the engine does not model: met in play, it is reported.
     #[serde(default)]
     pub unmodelled: Vec<String>,
@@ -366,6 +373,18 @@ pub struct Keywords {
     pub upkeep: Option<Vec<Cost>>,
     /// Hidden Cost X (a face-down card completed anytime, paying Force for the rest).
     pub hidden_cost: Option<i64>,
+    /// Keyword costs: "Pay N Force -> Evade X" (each copy this source gives costs N).
+    pub costs: Option<KeywordCosts>,
+}
+
+/// The Force each keyword ability of one source costs to play.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeywordCosts {
+    #[serde(default)]
+    pub evade: i64,
+    #[serde(default)]
+    pub deflect: i64,
 }
 
 /// What a Switch slot gives the unit in one arena.
@@ -397,6 +416,9 @@ pub struct Cost {
 #[serde(deny_unknown_fields)]
 pub struct PilotDef {
     pub subtype: String,
+    /// Further subtypes it pilots ("Starfighter and Capital Ship Pilot").
+    #[serde(default)]
+    pub or_subtypes: Vec<String>,
     #[serde(default)]
     pub speed: i64,
     #[serde(default)]
@@ -560,6 +582,9 @@ pub struct Activated {
     /// Enhance: an additional cost for another effect, played `also` or `instead`.
     #[serde(default)]
     pub enhance: Option<Enhance>,
+    /// "Play only once per turn."
+    #[serde(default)]
+    pub once_per_turn: bool,
 }
 
 /// Enhance: [effect] — played only when declared, paying the additional cost.
@@ -589,6 +614,9 @@ pub struct Triggered {
     /// Only while this unit is in this arena.
     #[serde(default)]
     pub in_arena: Option<Arena>,
+    /// `deploy`: the units whose deployment triggers it (default: this unit).
+    #[serde(default)]
+    pub of: Option<Filter>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -596,6 +624,39 @@ pub struct Triggered {
 pub enum Trigger {
     /// "When you draw a card": once for each card drawn.
     Draw,
+    /// "When the roll for build points is made" (the ready phase's roll;
+    /// none is made in setup).
+    BuildRoll,
+    /// "When your build step starts".
+    BuildStepStart,
+    /// "When you deploy this unit" / "whenever you deploy a [filter]"
+    /// (completing a card in the build step or anytime; not setup).
+    Deploy,
+    /// "Whenever this unit attacks": once when it taps to attack (and for
+    /// each Double Strike attack), not again when the defender changes.
+    Attacks,
+}
+
+/// Whose build points an effect changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Whom {
+    /// The player whose card it is.
+    You,
+    /// That player's opponent.
+    Opponent,
+    /// The Dark Side, whoever controls the card.
+    Dark,
+    /// The Light Side, whoever controls the card.
+    Light,
+}
+
+/// "[Whom] gets +N build points this turn".
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildPoints {
+    pub to: Whom,
+    pub n: i64,
 }
 
 /// One effect.
@@ -649,6 +710,10 @@ pub enum Effect {
     /// "The next time one of your units would attack this turn, you may have
     /// it attack another of your opponent's units in the [arena]."
     MayAttackIn(Arena),
+    /// A player gets +N (or -N) build points this turn.
+    BuildPoints(BuildPoints),
+    /// Put N damage counters on the chosen unit (not damage: not prevented).
+    Counters(i64),
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,

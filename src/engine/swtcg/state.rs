@@ -82,7 +82,11 @@ pub struct Kw {
     pub shields: Option<i64>,
     pub stun: Option<i64>,
     pub evade: Vec<i64>,
+    /// The Force each Evade copy costs (same order as `evade`).
+    pub evade_cost: Vec<i64>,
     pub deflect: Vec<i64>,
+    /// The Force each Deflect copy costs (same order as `deflect`).
+    pub deflect_cost: Vec<i64>,
     pub retaliate: Vec<i64>,
     pub armor: bool,
     pub double_strike: bool,
@@ -114,8 +118,11 @@ impl Kw {
         add(&mut self.parry, k.parry);
         add(&mut self.shields, k.shields);
         add(&mut self.stun, k.stun);
+        let costs = k.costs.unwrap_or_default();
         self.evade.extend(k.evade);
+        self.evade_cost.extend(k.evade.map(|_| costs.evade));
         self.deflect.extend(k.deflect);
+        self.deflect_cost.extend(k.deflect.map(|_| costs.deflect));
         self.retaliate.extend(k.retaliate);
         self.armor |= k.armor == Some(true);
         self.double_strike |= k.double_strike == Some(true);
@@ -501,8 +508,9 @@ impl State {
         let u = self.top_def(unit);
         !has_subtype(&u.subtypes, "Droid")
             && !u.types.contains(&Arena::Character)
-            && (has_subtype(&u.subtypes, &pd.subtype)
-                || u.pilotable_as.as_deref() == Some(pd.subtype.as_str()))
+            && std::iter::once(&pd.subtype)
+                .chain(&pd.or_subtypes)
+                .any(|s| has_subtype(&u.subtypes, s) || u.pilotable_as.as_deref() == Some(s))
     }
     pub fn remaining_health(&self, p: PieceIx) -> i64 {
         self.totals(p).health - self.pieces[p].damage

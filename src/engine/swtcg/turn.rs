@@ -92,7 +92,7 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, t, team);
             }
         }
-        Ok(())
+        self.fire(super::model::Trigger::BuildRoll, None, None)
     }
 
     fn command_phase(&mut self) -> Flow<()> {
@@ -130,6 +130,11 @@ impl<'a> Engine<'a> {
                             Err(reject(
                                 "you can't retreat a unit that's already tapped",
                                 &[r::COMMAND_PHASE],
+                            ))
+                        } else if e.st.top_def(u).cant_retreat {
+                            Err(reject(
+                                "this unit can't retreat (\"can't\" beats \"can\")",
+                                &[r::G_RETREAT, r::PRIMARY_RULES],
                             ))
                         } else if e.st.riders(u, true).iter().any(|&q| e.st.pieces[q].tapped) {
                             Err(reject(
@@ -176,10 +181,36 @@ impl<'a> Engine<'a> {
             self.contests()?;
             self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
         }
-        for a in Arena::ALL.into_iter().filter(|&a| a >= first) {
+        let order = self.battle_order();
+        let from = order.iter().position(|&a| a == first).unwrap_or(0);
+        for &a in &order[from..] {
             self.battle_step(a)?;
         }
         Ok(())
+    }
+
+    /// The order of the battle steps: Space, Ground, Character, unless a
+    /// Location in play changes it.
+    fn battle_order(&mut self) -> Vec<Arena> {
+        let changed = (0..self.st.pieces.len()).find_map(|q| {
+            let by = matches!(self.st.pieces[q].zone, PZone::Location(_))
+                .then(|| self.st.top_def(q).battle_order.clone())
+                .flatten()?;
+            Some((q, by))
+        });
+        match changed {
+            Some((q, order)) => {
+                let names: Vec<&str> = order.iter().map(|a| a.title()).collect();
+                let t = format!(
+                    "{}: the battle steps are fought {}",
+                    self.st.label(q),
+                    names.join(", then ")
+                );
+                self.rules(Event::StateChange, t, &[r::BATTLE_PHASE, r::PRIMARY_RULES]);
+                order
+            }
+            None => Arena::ALL.to_vec(),
+        }
     }
 
     /// The next unit to attack in an arena: highest speed; the Dark Side wins ties.
