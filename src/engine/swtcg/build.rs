@@ -320,7 +320,7 @@ impl<'a> Engine<'a> {
             (cost, PZone::Location(a), None)
         } else if st.build_zone || d.kind == Kind::Equipment {
             (
-                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                fd.map_or(self.st.hand_cost(c, who), |p| self.st.deploy_cost(p)),
                 PZone::BuildZone,
                 None,
             )
@@ -338,7 +338,7 @@ impl<'a> Engine<'a> {
                 ));
             }
             (
-                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                fd.map_or(self.st.hand_cost(c, who), |p| self.st.deploy_cost(p)),
                 PZone::Arena(a),
                 None,
             )

@@ -430,6 +430,46 @@ impl State {
         let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum();
         (self.top_def(p).cost + change).max(0)
     }
+    /// The build cost to deploy card `c` of player `w` from hand: its printed
+    /// cost with the cost changes static grants give it, never below 0.
+    pub fn hand_cost(&self, c: CardIx, w: Pid) -> i64 {
+        let d = &self.defs[c];
+        let mut change = 0;
+        for q in 0..self.pieces.len() {
+            if self.pieces[q].zone == PZone::Gone || self.pieces[q].stack.is_empty() {
+                continue;
+            }
+            for a in &self.top_def(q).abilities {
+                if let Some(g) = &a.grant
+                    && g.cost != 0
+                    && self.works(q, a.reserves)
+                    && self.names_card(&g.to, q, d, w)
+                {
+                    change += g.cost;
+                }
+            }
+        }
+        (d.cost + change).max(0)
+    }
+
+    /// Whether a filter of an ability on `src` names a card of player `w`
+    /// that is not in play (no arena, no Equipment, not the source itself).
+    fn names_card(&self, f: &Filter, src: PieceIx, d: &CardDef, w: Pid) -> bool {
+        let whose = match f.whose {
+            Whose::Your => self.is_you(src, w.side, w.p),
+            Whose::Opponent => w.side != self.pieces[src].side,
+            Whose::Any => true,
+        };
+        whose
+            && !f.same_arena
+            && f.name.as_ref().is_none_or(|n| d.name == *n)
+            && f.subtype
+                .as_ref()
+                .is_none_or(|s| has_subtype(&d.subtypes, s))
+            && f.r#type.is_none_or(|t| d.types.contains(&t))
+            && f.max_cost.is_none_or(|m| d.cost <= m)
+    }
+
     /// A unit's totals: printed values of the top card, +10 speed, +1 power,
     /// +1 health and +1 build for each version beneath it, Pilots,
     /// untapped Equipment, static grants and effects until end of battle.
