@@ -182,7 +182,12 @@ impl<'a> Engine<'a> {
             self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
         }
         let order = self.battle_order();
-        let from = order.iter().position(|&a| a == first).unwrap_or(0);
+        // Starting in Space is starting the battle phase: its first step,
+        // whichever arena a Location makes first.
+        let from = match first {
+            Arena::Space => 0,
+            _ => order.iter().position(|&a| a == first).unwrap_or(0),
+        };
         for &a in &order[from..] {
             self.battle_step(a)?;
         }
