@@ -333,6 +333,7 @@ impl<'a> Engine<'a> {
                 st,
                 Ctx {
                     attacker: Some(at.attacker),
+                    arena: None,
                 },
             );
         };
@@ -389,6 +390,7 @@ impl<'a> Engine<'a> {
                     target,
                     Ctx {
                         attacker: Some(at.attacker),
+                        arena: None,
                     },
                 )?;
             }
@@ -621,17 +623,7 @@ impl<'a> Engine<'a> {
                         self.st.label(a)
                     );
                     self.by(s, Event::Pop, t, &[r::RETALIATE, r::G_DICE_OF_DAMAGE]);
-                    let dice = self.roll(s, x.max(0) as usize, "Retaliate dice of damage")?;
-                    let need = if self.st.totals(a).kw.armor { 5 } else { 4 };
-                    let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
-                    let t = format!("{hits} hit{}", if hits == 1 { "" } else { "s" });
-                    self.rules(Event::Result, t, &[r::G_DICE_OF_DAMAGE, r::G_HIT]);
-                    self.resolve_damage(vec![Instance::new(
-                        a,
-                        hits,
-                        DmgKind::DiceOfDamage,
-                        Some(unit),
-                    )])?;
+                    self.dice_of_damage(s, x, a, Some(unit), "Retaliate dice of damage")?;
                 }
                 Waiting::Effects {
                     side,
@@ -653,6 +645,7 @@ impl<'a> Engine<'a> {
                         None,
                         Ctx {
                             attacker: Some(at.attacker),
+                            arena: None,
                         },
                     )?;
                 }

@@ -12,6 +12,8 @@ use crate::engine::{Event, NeedKind};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ctx {
     pub attacker: Option<PieceIx>,
+    /// The arena the play chose (`arena:`), for "choose an arena" effects.
+    pub arena: Option<super::model::Arena>,
 }
 
 /// The effects an activated ability gives: with a declared Enhance, its
@@ -64,6 +66,9 @@ impl<'a> Engine<'a> {
             self.payer(self.st.pid_of(u), st)?;
             let k = st.ability.unwrap_or(1);
             let act = self.st.top_def(u).abilities[k - 1].activated.as_ref();
+            if let Some(a) = act {
+                self.judge_choice(s, Some(u), a, st)?;
+            }
             if let Some(a) = act.filter(|_| st.enhance) {
                 let Some(x) = &a.enhance else {
                     return Err(reject("the ability has no Enhance effect", &[r::ENHANCE]));
@@ -107,6 +112,7 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
+        self.judge_choice(s, None, &a, st)?;
         if a.cost.force > self.st.player(w).force {
             return Err(reject(
                 format!(
@@ -162,6 +168,38 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// The choices a play makes for its effects: the unit it chooses
+    /// (`target:`) must be one its filter names; "choose an arena" needs
+    /// `arena:`; "play only during the [arena] battle step".
+    fn judge_choice(
+        &self,
+        s: Side,
+        src: Option<PieceIx>,
+        a: &Activated,
+        st: &Step,
+    ) -> Result<(), Reject> {
+        if let Some(f) = &a.target
+            && !self
+                .target_of(st)
+                .is_some_and(|t| self.st.target_ok(f, s, src, t))
+        {
+            return Err(reject(
+                "the chosen unit (`target:`) must be one the effect allows",
+                &[r::G_CHOOSE, r::USING_EFFECTS],
+            ));
+        }
+        if a.effects.iter().any(|e| matches!(e, Effect::DamageEach(_))) && st.arena.is_none() {
+            return Err(reject("choose an arena (`arena:`)", &[r::G_CHOOSE]));
+        }
+        if let Some(x) = a.step.filter(|&x| self.battle_step != Some(x)) {
+            return Err(reject(
+                format!("play only during the {} battle step", x.title()),
+                &[r::G_DURING_BATTLE, r::USING_EFFECTS],
+            ));
+        }
+        Ok(())
+    }
+
     pub fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
         if self.st.pieces[u].side != s {
             return Err(reject(
@@ -202,7 +240,30 @@ impl<'a> Engine<'a> {
                 &[r::EFFECT_TYPES],
             ));
         }
+        if a.tap && self.st.pieces[u].tapped {
+            return Err(reject(
+                "[tap]: the unit must be untapped to pay this cost",
+                &[r::G_TAP, r::G_PAY],
+            ));
+        }
+        if a.step.is_some_and(|x| self.battle_step != Some(x)) {
+            return Err(reject(
+                "the ability can be played only during its battle step",
+                &[r::G_DURING_BATTLE, r::USING_EFFECTS],
+            ));
+        }
         let w = self.st.pid_of(u);
+        if a.cost.build > self.st.player(w).build {
+            return Err(reject(
+                format!(
+                    "the ability costs {} build points; {} has {}",
+                    a.cost.build,
+                    self.st.who(w),
+                    self.st.player(w).build
+                ),
+                &[r::G_PAY, r::EFFECT_TYPES],
+            ));
+        }
         if a.cost.force > self.st.player(w).force {
             return Err(reject(
                 format!(
@@ -257,11 +318,21 @@ impl<'a> Engine<'a> {
         self.used.push((c, k));
         let w = self.st.pid_of(u);
         self.st.player_mut(w).force -= a.cost.force;
+        self.st.player_mut(w).build -= a.cost.build;
+        if a.tap {
+            self.st.pieces[u].tapped = true;
+        }
         let t = format!(
-            "{} activates {}'s ability {k} (pays {} Force)",
+            "{} activates {}'s ability {k} (pays {} Force{}{})",
             self.st.who(w),
             self.st.label(u),
-            a.cost.force
+            a.cost.force,
+            if a.cost.build > 0 {
+                format!(", {} build points", a.cost.build)
+            } else {
+                String::new()
+            },
+            if a.tap { ", taps it" } else { "" }
         );
         self.by(s, Event::Initiate, t, &[r::EFFECT_TYPES]);
         Some(a)
@@ -270,6 +341,10 @@ impl<'a> Engine<'a> {
     /// Play a judged `play` step: pay, then run the effects.
     pub fn play(&mut self, s: Side, st: &Step, ctx: Ctx) -> Flow<()> {
         let target = self.target_of(st);
+        let ctx = Ctx {
+            arena: st.arena,
+            ..ctx
+        };
         if let Some(u) = self.unit_of(st) {
             let k = st.ability.unwrap_or(1);
             let Some(a) = self.pay_ability(s, u, k) else {
@@ -432,6 +507,50 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
             }
             Effect::BuildPoints(b) => self.build_points(w, *b),
+            Effect::Tap => {
+                if let Some(t) = target {
+                    self.st.pieces[t].tapped = true;
+                    let txt = format!("{} taps", tl(self));
+                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
+                }
+            }
+            Effect::Retreat => {
+                if let Some(t) = target.filter(|&t| self.st.in_arena(t)) {
+                    self.st.pieces[t].zone = PZone::BuildZone;
+                    let txt = format!(
+                        "{} retreats to its controller's build zone (retreating with an effect doesn't tap or untap it)",
+                        tl(self)
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_RETREAT]);
+                }
+            }
+            Effect::ReturnToHand => {
+                if let Some(t) = target {
+                    let txt = format!(
+                        "{} returns to its owner's hand with all cards stacked with it, its Pilots and its Equipment",
+                        tl(self)
+                    );
+                    self.st.return_to_hand(t);
+                    self.rules(Event::StateChange, txt, &[r::G_STACKED_WITH, r::G_AND_ITS_PILOT]);
+                }
+            }
+            Effect::DiceDamage(n) => {
+                if let Some(t) = target {
+                    self.dice_of_damage(s, *n, t, src, "dice of damage")?;
+                }
+            }
+            Effect::DamageEach(n) => {
+                if let Some(a) = ctx.arena {
+                    let each: Vec<_> = Side::BOTH
+                        .iter()
+                        .flat_map(|&x| self.st.units_in(a, x))
+                        .map(|u| Instance::new(u, *n, DmgKind::Direct, src))
+                        .collect();
+                    let txt = format!("{n} damage to each unit in the {} arena", a.title());
+                    self.rules(Event::Result, txt, &[r::G_DAMAGE, r::POP]);
+                    self.resolve_damage(each)?;
+                }
+            }
             Effect::Counters(n) => {
                 if let Some(t) = target.filter(|&t| self.st.in_arena(t)) {
                     self.st.pieces[t].damage += n;
@@ -671,6 +790,25 @@ impl<'a> Engine<'a> {
             txt,
             &[r::G_DAMAGE_COUNTER, r::G_WHEN_DRAW],
         );
+        Ok(())
+    }
+
+    /// Roll `n` dice of damage against `t` (4+ hits, 5+ against Armor; no
+    /// other keyword changes them), then resolve the damage.
+    pub fn dice_of_damage(
+        &mut self,
+        s: Side,
+        n: i64,
+        t: PieceIx,
+        src: Option<PieceIx>,
+        what: &str,
+    ) -> Flow<()> {
+        let dice = self.roll(s, n.max(0) as usize, what)?;
+        let need = if self.st.totals(t).kw.armor { 5 } else { 4 };
+        let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
+        let txt = format!("{hits} hit{}", if hits == 1 { "" } else { "s" });
+        self.rules(Event::Result, txt, &[r::G_DICE_OF_DAMAGE, r::G_HIT]);
+        self.resolve_damage(vec![Instance::new(t, hits, DmgKind::DiceOfDamage, src)])?;
         Ok(())
     }
 

@@ -457,6 +457,21 @@ pub struct Filter {
     /// Only cards with a printed build cost of at most this.
     #[serde(default)]
     pub max_cost: Option<i64>,
+    /// A chosen unit only (`target:`): untapped.
+    #[serde(default)]
+    pub untapped: bool,
+    /// A chosen unit only: total power at most this ("with power 4 or less").
+    #[serde(default)]
+    pub max_power: Option<i64>,
+    /// A chosen unit only: total build cost at most this.
+    #[serde(default)]
+    pub max_build: Option<i64>,
+    /// A chosen unit only: in one of these arenas (none listed: any arena).
+    #[serde(default)]
+    pub arenas: Vec<Arena>,
+    /// A chosen unit only: a face-up unit in a build zone may be chosen too.
+    #[serde(default)]
+    pub build_zone: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -585,6 +600,15 @@ pub struct Activated {
     /// "Play only once per turn."
     #[serde(default)]
     pub once_per_turn: bool,
+    /// "[tap] ->": tapping this unit is part of the cost.
+    #[serde(default)]
+    pub tap: bool,
+    /// The unit the effect chooses (`target:` of the play), when it must be one.
+    #[serde(default)]
+    pub target: Option<Filter>,
+    /// "Play only during the [arena] battle step."
+    #[serde(default)]
+    pub step: Option<Arena>,
 }
 
 /// Enhance: [effect] — played only when declared, paying the additional cost.
@@ -714,6 +738,17 @@ pub enum Effect {
     BuildPoints(BuildPoints),
     /// Put N damage counters on the chosen unit (not damage: not prevented).
     Counters(i64),
+    /// Tap the chosen unit.
+    Tap,
+    /// Retreat the chosen unit (an effect's retreat doesn't tap it).
+    Retreat,
+    /// Return the chosen unit, with its stack, Pilots and Equipment, to its
+    /// owners' hands.
+    ReturnToHand,
+    /// Do N dice of damage to the chosen unit.
+    DiceDamage(i64),
+    /// Do N damage to each unit in the chosen arena (`arena:` of the play).
+    DamageEach(i64),
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,

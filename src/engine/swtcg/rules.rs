@@ -122,6 +122,10 @@ pub const G_WHEN_BUILD_ROLL: &str = "swtcg.rb.glossary.when-the-roll-for-build-p
 pub const G_WHEN_BUILD_STEP: &str = "swtcg.rb.glossary.when-your-opponents-build-step-starts";
 pub const G_COSTS_MORE_LESS: &str = "swtcg.rb.glossary.costs-x-more-less";
 pub const G_PUT: &str = "swtcg.rb.glossary.put";
+pub const G_CHOOSE: &str = "swtcg.rb.glossary.choose";
+pub const G_STACKED_WITH: &str = "swtcg.rb.glossary.all-cards-stacked-with-it";
+pub const G_AND_ITS_PILOT: &str = "swtcg.rb.glossary.and-its-pilot";
+pub const G_DURING_BATTLE: &str = "swtcg.rb.glossary.during-battle";
 
 /// Every ID above.
 pub const ALL: &[&str] = &[
@@ -247,4 +251,8 @@ pub const ALL: &[&str] = &[
     G_WHEN_BUILD_STEP,
     G_COSTS_MORE_LESS,
     G_PUT,
+    G_CHOOSE,
+    G_STACKED_WITH,
+    G_AND_ITS_PILOT,
+    G_DURING_BATTLE,
 ];

@@ -393,6 +393,35 @@ impl State {
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
     }
+    /// Whether unit `p` may be chosen by an effect of `side` (of unit `src`,
+    /// if a unit's) whose filter is `f`: a face-up unit in an arena (or a
+    /// build zone, if the filter allows it) with what the filter names.
+    pub fn target_ok(&self, f: &Filter, side: Side, src: Option<PieceIx>, p: PieceIx) -> bool {
+        let pc = &self.pieces[p];
+        let zone = match pc.zone {
+            PZone::Arena(a) => f.arenas.is_empty() || f.arenas.contains(&a),
+            PZone::BuildZone => f.build_zone && !pc.face_down,
+            _ => false,
+        };
+        let whose = match f.whose {
+            Whose::Your => pc.side == side,
+            Whose::Opponent => pc.side != side,
+            Whose::Any => true,
+        };
+        let t = self.totals(p);
+        zone && whose
+            && !(f.other && src == Some(p))
+            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && f.subtype
+                .as_ref()
+                .is_none_or(|s| has_subtype(self.subtypes(p), s))
+            && f.r#type.is_none_or(|ty| self.has_type(p, ty))
+            && (!f.untapped || !pc.tapped)
+            && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
+            && f.max_power.is_none_or(|m| t.power <= m)
+            && f.max_build.is_none_or(|m| t.build <= m)
+    }
+
     /// Whether an ability works where its card is: abilities work in an
     /// arena (a Location's in play), a Reserves ability only in the build zone.
     pub fn works(&self, q: PieceIx, reserves: bool) -> bool {

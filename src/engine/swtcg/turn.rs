@@ -245,6 +245,7 @@ impl<'a> Engine<'a> {
     }
 
     fn battle_step(&mut self, a: Arena) -> Flow<()> {
+        self.battle_step = Some(a);
         self.rules(
             Event::Phase,
             format!("{} battle step", a.title()),
@@ -259,6 +260,7 @@ impl<'a> Engine<'a> {
             self.next_attack(side, &units)?;
         }
         self.general_pop("end of the battle step POP", &[r::BATTLE_PHASE])?;
+        self.battle_step = None;
         Ok(())
     }
 
@@ -415,8 +417,7 @@ impl<'a> Engine<'a> {
                 &[r::G_MUST_ATTACK, r::G_WOULD_ATTACK],
             ));
         }
-        self.ability_ok(side, u, st.ability.unwrap_or(1), Timing::WouldAttack)?;
-        self.payer(self.st.pid_of(u), st)
+        self.judge_card(side, st, Timing::WouldAttack)
     }
 
     /// Whether piece `p` takes part in contests: a unique unit in an arena,
