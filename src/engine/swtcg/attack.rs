@@ -333,7 +333,7 @@ impl<'a> Engine<'a> {
                 st,
                 Ctx {
                     attacker: Some(at.attacker),
-                    arena: None,
+                    ..Ctx::default()
                 },
             );
         };
@@ -390,7 +390,7 @@ impl<'a> Engine<'a> {
                     target,
                     Ctx {
                         attacker: Some(at.attacker),
-                        arena: None,
+                        ..Ctx::default()
                     },
                 )?;
             }
@@ -645,7 +645,7 @@ impl<'a> Engine<'a> {
                         None,
                         Ctx {
                             attacker: Some(at.attacker),
-                            arena: None,
+                            ..Ctx::default()
                         },
                     )?;
                 }

@@ -514,6 +514,7 @@ impl<'a> Engine<'a> {
         if self.replace_discard(u)? {
             return Ok(());
         }
+        let (top, from, w) = (self.st.top(u), self.st.arena_of(u), self.st.pid_of(u));
         self.st.discard_piece(u);
         self.resolved.push(format!("discard:{key}"));
         let t = format!("{label} has damage counters equal to its health ({h}) and is discarded");
@@ -539,6 +540,9 @@ impl<'a> Engine<'a> {
                 );
                 self.rules(Event::StateChange, t, &[r::BOUNTY]);
             }
+        }
+        if let Some(from) = from {
+            self.discarded_triggers(top, from, w)?;
         }
         Ok(())
     }

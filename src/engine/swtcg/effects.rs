@@ -3,7 +3,9 @@
 
 use super::damage::{DmgKind, Instance};
 use super::engine::{Answer, Engine, Flow, Reject, reject};
-use super::model::{Activated, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb};
+use super::model::{
+    Activated, Arena, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb,
+};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx};
 use crate::engine::{Event, NeedKind};
@@ -14,6 +16,8 @@ pub struct Ctx {
     pub attacker: Option<PieceIx>,
     /// The arena the play chose (`arena:`), for "choose an arena" effects.
     pub arena: Option<super::model::Arena>,
+    /// The card whose ability it is, when it is not in play (discarded).
+    pub card: Option<CardIx>,
 }
 
 /// The effects an activated ability gives: with a declared Enhance, its
@@ -539,6 +543,25 @@ impl<'a> Engine<'a> {
                     self.dice_of_damage(s, *n, t, src, "dice of damage")?;
                 }
             }
+            Effect::DiceDamageEach(n) => {
+                if let Some(a) = ctx.arena {
+                    self.dice_damage_each(s, *n, a, src)?;
+                }
+            }
+            Effect::ReturnFromDiscard => {
+                if let Some(c) = ctx.card {
+                    let o = self.st.owner[c];
+                    if self.st.player(o).discard.contains(&c) {
+                        self.st.player_mut(o).discard.retain(|&x| x != c);
+                        self.st.player_mut(o).hand.push(c);
+                        let txt = format!(
+                            "{} returns from the discard pile to its owner's hand",
+                            self.st.card_label(c)
+                        );
+                        self.rules(Event::StateChange, txt, &[r::G_WHEN_DISCARDED, r::DISCARD_PILE]);
+                    }
+                }
+            }
             Effect::DamageEach(n) => {
                 if let Some(a) = ctx.arena {
                     let each: Vec<_> = Side::BOTH
@@ -812,6 +835,45 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// N dice of damage to each unit in an arena: each unit's dice in board
+    /// order (the Dark Side's units first; the order only orders the
+    /// scripted dice), then one damage prevention POP, one placement and one
+    /// discard for all of them.
+    fn dice_damage_each(&mut self, s: Side, n: i64, a: Arena, src: Option<PieceIx>) -> Flow<()> {
+        let units: Vec<_> = Side::BOTH.iter().flat_map(|&x| self.st.units_in(a, x)).collect();
+        let mut each = Vec::new();
+        for u in units {
+            let what = format!("dice of damage against {}", self.st.label(u));
+            let dice = self.roll(s, n.max(0) as usize, &what)?;
+            let need = if self.st.totals(u).kw.armor { 5 } else { 4 };
+            let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
+            let txt = format!("{}: {hits} hit{}", self.st.label(u), if hits == 1 { "" } else { "s" });
+            self.rules(Event::Result, txt, &[r::G_DICE_OF_DAMAGE, r::G_HIT, r::POP]);
+            each.push(Instance::new(u, hits, DmgKind::DiceOfDamage, src));
+        }
+        self.resolve_damage(each)?;
+        Ok(())
+    }
+
+    /// "When this unit is discarded" abilities of the card on top of a unit
+    /// just discarded from arena `from`, run by its controller.
+    pub fn discarded_triggers(&mut self, top: CardIx, from: Arena, w: Pid) -> Flow<()> {
+        let trig: Vec<_> = (self.st.def(top).abilities.iter())
+            .filter_map(|a| a.triggered.clone())
+            .filter(|t| t.when == Trigger::Discarded && t.in_arena.is_none_or(|a| a == from))
+            .collect();
+        for t in trig {
+            let txt = format!("{}: \"when this unit is discarded\" resolves", self.st.card_label(top));
+            self.rules(Event::Push, txt, &[r::G_WHEN_DISCARDED, r::USING_EFFECTS]);
+            let ctx = Ctx {
+                card: Some(top),
+                ..Ctx::default()
+            };
+            self.run_effects(w, None, &t.effects, None, ctx)?;
+        }
+        Ok(())
+    }
+
     /// "[Whom] gets +N build points this turn" (never below 0).
     fn build_points(&mut self, w: Pid, b: super::model::BuildPoints) {
         use super::model::Whom;
@@ -862,11 +924,17 @@ impl<'a> Engine<'a> {
                         Trigger::BuildStepStart => ("when your build step starts", r::G_WHEN_BUILD_STEP),
                         Trigger::Deploy => ("when you deploy", r::BUILDING),
                         Trigger::Attacks => ("whenever this unit attacks", r::G_WHEN_ATTACKS),
+                        Trigger::BattleStepStart => ("when the battle step starts", r::BATTLE_PHASE),
+                        Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
                     self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
                     let w = self.st.pid_of(u);
-                    self.run_effects(w, Some(u), &t.effects, None, Ctx::default())?;
+                    let ctx = Ctx {
+                        arena: self.battle_step,
+                        ..Ctx::default()
+                    };
+                    self.run_effects(w, Some(u), &t.effects, None, ctx)?;
                 }
             }
         }
@@ -876,10 +944,16 @@ impl<'a> Engine<'a> {
     /// Whether a triggered ability of `u` is met: its arena, and for
     /// `deploy` and `attacks` the unit the event is about.
     fn triggers_on(&self, u: PieceIx, t: &super::model::Triggered, subject: Option<PieceIx>) -> bool {
-        if t.in_arena.is_some_and(|a| self.st.arena_of(u) != Some(a)) {
+        let at = match self.st.pieces[u].zone {
+            PZone::Arena(a) | PZone::Location(a) => Some(a),
+            _ => None,
+        };
+        if t.in_arena.is_some_and(|a| at != Some(a)) {
             return false;
         }
         match (t.when, subject) {
+            (Trigger::BattleStepStart, _) => t.step.is_none_or(|a| self.battle_step == Some(a)),
+            (Trigger::Discarded, _) => false,
             (Trigger::Deploy, Some(d)) => match &t.of {
                 Some(f) => self.st.matches(f, u, d),
                 None => d == u,

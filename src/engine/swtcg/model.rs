@@ -641,6 +641,9 @@ pub struct Triggered {
     /// `deploy`: the units whose deployment triggers it (default: this unit).
     #[serde(default)]
     pub of: Option<Filter>,
+    /// `battle_step_start`: the arena whose battle step it is.
+    #[serde(default)]
+    pub step: Option<Arena>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -659,6 +662,11 @@ pub enum Trigger {
     /// "Whenever this unit attacks": once when it taps to attack (and for
     /// each Double Strike attack), not again when the defender changes.
     Attacks,
+    /// "When the [arena] battle step starts" (`step:`; any battle step without it).
+    BattleStepStart,
+    /// "When this unit is discarded from play" (from an arena by damage;
+    /// `in_arena:` "from the [arena]"): it has gone to the discard pile.
+    Discarded,
 }
 
 /// Whose build points an effect changes.
@@ -749,6 +757,12 @@ pub enum Effect {
     DiceDamage(i64),
     /// Do N damage to each unit in the chosen arena (`arena:` of the play).
     DamageEach(i64),
+    /// Do N dice of damage to each unit in the arena of the battle step
+    /// (or the chosen arena): every unit's dice, then one damage
+    /// prevention POP, one damage placement and one discard for all.
+    DiceDamageEach(i64),
+    /// Return this card from its owner's discard pile to his or her hand.
+    ReturnFromDiscard,
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,

@@ -251,6 +251,7 @@ impl<'a> Engine<'a> {
             format!("{} battle step", a.title()),
             &[r::BATTLE_PHASE],
         );
+        self.fire(super::model::Trigger::BattleStepStart, None, None)?;
         self.general_pop("start of the battle step POP", &[r::BATTLE_PHASE])?;
         loop {
             self.general_pop("general POP", &[r::BATTLE_PHASE, r::G_SPEED])?;
