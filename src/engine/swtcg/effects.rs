@@ -511,6 +511,31 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
             }
             Effect::BuildPoints(b) => self.build_points(w, *b),
+            Effect::Counters(_)
+            | Effect::Tap
+            | Effect::Retreat
+            | Effect::ReturnToHand
+            | Effect::DiceDamage(_)
+            | Effect::DamageEach(_)
+            | Effect::DiceDamageEach(_)
+            | Effect::ReturnFromDiscard => self.effect_on_units(s, src, e, target, ctx)?,
+            Effect::Prevent(_) => {}
+        }
+        Ok(0)
+    }
+
+    /// An effect on units or cards other than the one with the ability:
+    /// counters, tapping, retreating, returning, damage to one or every unit.
+    fn effect_on_units(
+        &mut self,
+        s: Side,
+        src: Option<PieceIx>,
+        e: &Effect,
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<()> {
+        let tl = |e: &Engine| target.map_or("no unit".to_string(), |t| e.st.label(t));
+        match e {
             Effect::Tap => {
                 if let Some(t) = target {
                     self.st.pieces[t].tapped = true;
@@ -535,7 +560,11 @@ impl<'a> Engine<'a> {
                         tl(self)
                     );
                     self.st.return_to_hand(t);
-                    self.rules(Event::StateChange, txt, &[r::G_STACKED_WITH, r::G_AND_ITS_PILOT]);
+                    self.rules(
+                        Event::StateChange,
+                        txt,
+                        &[r::G_STACKED_WITH, r::G_AND_ITS_PILOT],
+                    );
                 }
             }
             Effect::DiceDamage(n) => {
@@ -558,7 +587,11 @@ impl<'a> Engine<'a> {
                             "{} returns from the discard pile to its owner's hand",
                             self.st.card_label(c)
                         );
-                        self.rules(Event::StateChange, txt, &[r::G_WHEN_DISCARDED, r::DISCARD_PILE]);
+                        self.rules(
+                            Event::StateChange,
+                            txt,
+                            &[r::G_WHEN_DISCARDED, r::DISCARD_PILE],
+                        );
                     }
                 }
             }
@@ -585,9 +618,9 @@ impl<'a> Engine<'a> {
                     self.discard_check(t, None)?;
                 }
             }
-            Effect::Prevent(_) => {}
+            _ => {}
         }
-        Ok(0)
+        Ok(())
     }
 
     /// Each side chooses and discards one of its units from each arena where it
@@ -840,14 +873,21 @@ impl<'a> Engine<'a> {
     /// scripted dice), then one damage prevention POP, one placement and one
     /// discard for all of them.
     fn dice_damage_each(&mut self, s: Side, n: i64, a: Arena, src: Option<PieceIx>) -> Flow<()> {
-        let units: Vec<_> = Side::BOTH.iter().flat_map(|&x| self.st.units_in(a, x)).collect();
+        let units: Vec<_> = Side::BOTH
+            .iter()
+            .flat_map(|&x| self.st.units_in(a, x))
+            .collect();
         let mut each = Vec::new();
         for u in units {
             let what = format!("dice of damage against {}", self.st.label(u));
             let dice = self.roll(s, n.max(0) as usize, &what)?;
             let need = if self.st.totals(u).kw.armor { 5 } else { 4 };
             let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
-            let txt = format!("{}: {hits} hit{}", self.st.label(u), if hits == 1 { "" } else { "s" });
+            let txt = format!(
+                "{}: {hits} hit{}",
+                self.st.label(u),
+                if hits == 1 { "" } else { "s" }
+            );
             self.rules(Event::Result, txt, &[r::G_DICE_OF_DAMAGE, r::G_HIT, r::POP]);
             each.push(Instance::new(u, hits, DmgKind::DiceOfDamage, src));
         }
@@ -863,7 +903,10 @@ impl<'a> Engine<'a> {
             .filter(|t| t.when == Trigger::Discarded && t.in_arena.is_none_or(|a| a == from))
             .collect();
         for t in trig {
-            let txt = format!("{}: \"when this unit is discarded\" resolves", self.st.card_label(top));
+            let txt = format!(
+                "{}: \"when this unit is discarded\" resolves",
+                self.st.card_label(top)
+            );
             self.rules(Event::Push, txt, &[r::G_WHEN_DISCARDED, r::USING_EFFECTS]);
             let ctx = Ctx {
                 card: Some(top),
@@ -883,11 +926,7 @@ impl<'a> Engine<'a> {
             Whom::Dark => Side::Dark,
             Whom::Light => Side::Light,
         };
-        let to = if side == w.side {
-            w
-        } else {
-            Pid::from(side)
-        };
+        let to = if side == w.side { w } else { Pid::from(side) };
         let p = self.st.player_mut(to);
         p.build = (p.build + b.n).max(0);
         let txt = format!(
@@ -903,8 +942,16 @@ impl<'a> Engine<'a> {
     /// for one event, Dark Side first, in board order: `side` limits them to
     /// one side's cards ("your build step"); `subject` is the unit the event
     /// is about (the deployed unit, the attacker).
-    pub fn fire(&mut self, when: Trigger, side: Option<Side>, subject: Option<PieceIx>) -> Flow<()> {
-        for s in Side::BOTH.into_iter().filter(|&s| side.is_none_or(|x| x == s)) {
+    pub fn fire(
+        &mut self,
+        when: Trigger,
+        side: Option<Side>,
+        subject: Option<PieceIx>,
+    ) -> Flow<()> {
+        for s in Side::BOTH
+            .into_iter()
+            .filter(|&s| side.is_none_or(|x| x == s))
+        {
             for u in 0..self.st.pieces.len() {
                 if self.st.pieces[u].side != s || self.st.pieces[u].stack.is_empty() {
                     continue;
@@ -921,10 +968,14 @@ impl<'a> Engine<'a> {
                             "when the roll for build points is made",
                             r::G_WHEN_BUILD_ROLL,
                         ),
-                        Trigger::BuildStepStart => ("when your build step starts", r::G_WHEN_BUILD_STEP),
+                        Trigger::BuildStepStart => {
+                            ("when your build step starts", r::G_WHEN_BUILD_STEP)
+                        }
                         Trigger::Deploy => ("when you deploy", r::BUILDING),
                         Trigger::Attacks => ("whenever this unit attacks", r::G_WHEN_ATTACKS),
-                        Trigger::BattleStepStart => ("when the battle step starts", r::BATTLE_PHASE),
+                        Trigger::BattleStepStart => {
+                            ("when the battle step starts", r::BATTLE_PHASE)
+                        }
                         Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
@@ -943,7 +994,12 @@ impl<'a> Engine<'a> {
 
     /// Whether a triggered ability of `u` is met: its arena, and for
     /// `deploy` and `attacks` the unit the event is about.
-    fn triggers_on(&self, u: PieceIx, t: &super::model::Triggered, subject: Option<PieceIx>) -> bool {
+    fn triggers_on(
+        &self,
+        u: PieceIx,
+        t: &super::model::Triggered,
+        subject: Option<PieceIx>,
+    ) -> bool {
         let at = match self.st.pieces[u].zone {
             PZone::Arena(a) | PZone::Location(a) => Some(a),
             _ => None,
