@@ -108,7 +108,7 @@ impl<'a> Engine<'a> {
                     }
                     _ => pc.stack.len() > 1,
                 }
-        })
+        }) || self.can_play(s, Timing::BuildStep, None)
     }
 
     /// Upkeep: each payable Upkeep must be paid; the player orders them when it matters.
@@ -268,8 +268,9 @@ impl<'a> Engine<'a> {
             Verb::Rearrange => self.judge_rearrange(s, st).map(|_| None),
             Verb::Equip => self.judge_equip(s, st).map(|_| None),
             Verb::Move => self.judge_move(s, st).map(|_| None),
+            Verb::Play => self.judge_card(s, st, Timing::BuildStep).map(|_| None),
             _ => Err(reject(
-                "in the build step: build, deploy, equip, rearrange, move, or pass",
+                "in the build step: build, deploy, equip, rearrange, move, play an ability, or pass",
                 &[r::COMMAND_PHASE],
             )),
         }
@@ -619,6 +620,7 @@ impl<'a> Engine<'a> {
             return Ok(());
         };
         match st.verb() {
+            Verb::Play => self.play(s, st, super::effects::Ctx::default())?,
             Verb::Build => {
                 let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
                     return Ok(());

@@ -466,6 +466,9 @@ pub struct Filter {
     /// A chosen unit only: total build cost at most this.
     #[serde(default)]
     pub max_build: Option<i64>,
+    /// A chosen unit only: total health at most this (not remaining health).
+    #[serde(default)]
+    pub max_health: Option<i64>,
     /// A chosen unit only: in one of these arenas (none listed: any arena).
     #[serde(default)]
     pub arenas: Vec<Arena>,
@@ -579,6 +582,9 @@ pub enum Timing {
     WouldAttack,
     /// A disrupt POP, once a disrupt has been played in it: disrupt that disrupt.
     DisruptCard,
+    /// "Play only during your build step": a unit's ability, in its
+    /// controller's build step.
+    BuildStep,
 }
 
 /// An activated ability or a Battle card: pay the cost, get the effects.

@@ -420,6 +420,7 @@ impl State {
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
             && f.max_power.is_none_or(|m| t.power <= m)
             && f.max_build.is_none_or(|m| t.build <= m)
+            && f.max_health.is_none_or(|m| t.health <= m)
     }
 
     /// Whether an ability works where its card is: abilities work in an
