@@ -315,6 +315,17 @@ impl<'a> Engine<'a> {
             };
             (cost, self.st.pieces[u].zone, Some(u))
         } else if d.kind == Kind::Mission {
+            let chosen = self.card_activated(c).and_then(|a| a.target);
+            if let Some(f) = chosen
+                && !self
+                    .target_of(st)
+                    .is_some_and(|t| self.st.target_ok(&f, s, None, t))
+            {
+                return Err(reject(
+                    "the chosen unit (`target:`) must be one the Mission allows",
+                    &[r::G_CHOOSE, r::MISSION_CARDS],
+                ));
+            }
             (d.cost, PZone::Gone, None)
         } else if d.kind == Kind::Location {
             let (cost, a) = self.location_cost(c, st.arena)?;

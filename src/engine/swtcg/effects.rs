@@ -518,7 +518,8 @@ impl<'a> Engine<'a> {
             | Effect::DiceDamage(_)
             | Effect::DamageEach(_)
             | Effect::DiceDamageEach(_)
-            | Effect::ReturnFromDiscard => self.effect_on_units(s, src, e, target, ctx)?,
+            | Effect::ReturnFromDiscard
+            | Effect::GainSubtype(_) => self.effect_on_units(s, src, e, target, ctx)?,
             Effect::Prevent(_) => {}
         }
         Ok(0)
@@ -616,6 +617,18 @@ impl<'a> Engine<'a> {
                     );
                     self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::G_PUT]);
                     self.discard_check(t, None)?;
+                }
+            }
+            Effect::GainSubtype(sub) => {
+                if let Some(t) = target {
+                    for c in self.st.pieces[t].stack.clone() {
+                        self.st.gained[c].push(sub.clone());
+                    }
+                    let txt = format!(
+                        "{} becomes a {sub} until the game ends (each card in its stack now)",
+                        tl(self)
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_SUBTYPE, r::USING_EFFECTS]);
                 }
             }
             _ => {}

@@ -196,6 +196,7 @@ fn observe(e: &engine::Engine, obs: &mut Observations) {
             obs.set(u("player"), st.pid_of(p).letter());
         }
         obs.set(u("top"), st.key(p));
+        obs.set(u("subtypes"), st.subtypes(p));
         obs.set(u("tapped"), pc.tapped);
         obs.set(u("damage"), pc.damage);
         obs.set(u("counters"), pc.counters);

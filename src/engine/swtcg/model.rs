@@ -769,6 +769,9 @@ pub enum Effect {
     DiceDamageEach(i64),
     /// Return this card from its owner's discard pile to his or her hand.
     ReturnFromDiscard,
+    /// The chosen unit gains this subtype until the game ends: each card in
+    /// its stack now (only the versions in play; a card stacked later does not).
+    GainSubtype(String),
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,

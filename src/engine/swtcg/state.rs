@@ -230,6 +230,8 @@ pub struct State {
     pub owner: Vec<Pid>,
     /// Two-Headed Wookiee: each side is a team of two players.
     pub team: bool,
+    /// Subtypes each card has gained by an effect until the game ends.
+    pub gained: Vec<Vec<String>>,
 }
 
 /// Names that stack and contest although they differ.
@@ -343,8 +345,12 @@ impl State {
             .collect()
     }
     /// The unit's subtype line (with "as if it were" not counted).
-    pub fn subtypes(&self, p: PieceIx) -> &str {
-        &self.top_def(p).subtypes
+    pub fn subtypes(&self, p: PieceIx) -> String {
+        let printed = &self.top_def(p).subtypes;
+        match self.gained[self.top(p)].as_slice() {
+            [] => printed.clone(),
+            more => format!("{printed} - {}", more.join(" - ")),
+        }
     }
     /// Whether a unit has a type: in an arena, only that arena's type counts.
     pub fn has_type(&self, p: PieceIx, t: Arena) -> bool {
@@ -387,7 +393,7 @@ impl State {
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
                 .as_ref()
-                .is_none_or(|s| has_subtype(self.subtypes(p), s))
+                .is_none_or(|s| has_subtype(&self.subtypes(p), s))
             && f.r#type.is_none_or(|t| self.has_type(p, t))
             && (!f.unequipped || self.riders(p, false).is_empty())
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
@@ -414,7 +420,7 @@ impl State {
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
                 .as_ref()
-                .is_none_or(|s| has_subtype(self.subtypes(p), s))
+                .is_none_or(|s| has_subtype(&self.subtypes(p), s))
             && f.r#type.is_none_or(|ty| self.has_type(p, ty))
             && (!f.untapped || !pc.tapped)
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
@@ -718,6 +724,7 @@ pub fn setup(b: &Board) -> State {
         players: Default::default(),
         owner: vec![Pid::from(Side::Dark); b.cards.len()],
         team,
+        gained: vec![Vec::new(); b.cards.len()],
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {
