@@ -339,6 +339,20 @@ impl<'a> Engine<'a> {
         };
         match st.verb() {
             Verb::Intercept => {
+                let tax = self.st.attack_cost(u);
+                let attacker_side = self.st.pieces[at.attacker].side;
+                if tax > 0 {
+                    let what = format!("to attack {}", self.st.label(u));
+                    if !self.offer_payment(attacker_side, tax, &what)? {
+                        let t = format!(
+                            "{} can't be attacked unless its opponent pays: the Intercept does not take place, and {} is still the defender",
+                            self.st.label(u),
+                            self.st.label(at.defender)
+                        );
+                        self.rules(Event::Result, t, &[r::INTERCEPT, r::PRIMARY_RULES]);
+                        return Ok(());
+                    }
+                }
                 let cost = self.intercept_copy(u, Some(st)).unwrap_or_default();
                 let w = self.st.pid_of(u);
                 self.st.player_mut(w).force -= cost.force;

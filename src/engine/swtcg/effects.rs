@@ -520,6 +520,7 @@ impl<'a> Engine<'a> {
             | Effect::DiceDamageEach(_)
             | Effect::ReturnFromDiscard
             | Effect::GainSubtype(_) => self.effect_on_units(s, src, e, target, ctx)?,
+            Effect::OpponentTapsUnlessPays(x) => self.tap_unless_pays(s.other(), *x)?,
             Effect::Prevent(_) => {}
         }
         Ok(0)
@@ -926,6 +927,89 @@ impl<'a> Engine<'a> {
                 ..Ctx::default()
             };
             self.run_effects(w, None, &t.effects, None, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Ask `who` whether to pay `force` Force ("unless a player pays"):
+    /// `pay`, or `pass` to decline; a player who can't pay it all declines.
+    pub fn offer_payment(&mut self, who: Side, force: i64, what: &str) -> Flow<bool> {
+        let can = self.st.player(who).force >= force;
+        if !can {
+            let t = format!("{} can't pay {force} Force {what}", who.name());
+            self.rules(Event::Result, t, &[r::G_PAY]);
+            return Ok(false);
+        }
+        let judge = |_: &Engine, st: &Step| match st.verb() {
+            Verb::Pay | Verb::Pass => Ok(()),
+            _ => Err(reject(
+                format!("pay {force} Force {what}, or pass to decline"),
+                &[r::G_PAY],
+            )),
+        };
+        let ask = format!("pay {force} Force {what}?");
+        let paid = matches!(
+            self.ask(who, NeedKind::Choice, &ask, true, &judge)?,
+            Answer::Do(st) if st.verb() == Verb::Pay
+        );
+        if paid {
+            self.st.player_mut(who).force -= force;
+            let t = format!(
+                "{} pays {force} Force {what} ({} left)",
+                who.name(),
+                self.st.player(who).force
+            );
+            self.by(who, Event::StateChange, t, &[r::G_PAY]);
+        } else {
+            let t = format!("{} does not pay {what}", who.name());
+            self.by(who, Event::Pass, t, &[r::G_PAY]);
+        }
+        Ok(paid)
+    }
+
+    /// The opponent `o` chooses one of its units in an arena (tapped or
+    /// not); it taps unless `o` pays the Force.
+    fn tap_unless_pays(&mut self, o: Side, x: super::model::TapUnlessPays) -> Flow<()> {
+        let units = self.st.units_in(x.arena, o);
+        if units.is_empty() {
+            let t = format!(
+                "{} has no unit in the {} arena to choose",
+                o.name(),
+                x.arena.title()
+            );
+            self.rules(Event::Result, t, &[r::G_CHOOSE]);
+            return Ok(());
+        }
+        let u2 = units.clone();
+        let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+            Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
+            _ => Err(reject(
+                format!(
+                    "{} chooses one of its own units in the {} arena",
+                    o.name(),
+                    x.arena.title()
+                ),
+                &[r::G_CHOOSE],
+            )),
+        };
+        let what = format!("one of its units in the {} arena", x.arena.title());
+        let Answer::Do(st) = self.ask(o, NeedKind::Choice, &what, true, &judge)? else {
+            return Ok(());
+        };
+        let Some(t) = self.target_of(&st) else {
+            return Ok(());
+        };
+        let t_label = self.st.label(t);
+        let chose = format!("{} chooses {t_label}", o.name());
+        self.by(o, Event::Result, chose, &[r::G_CHOOSE]);
+        if !self.offer_payment(o, x.force, &format!("to keep {t_label} from tapping"))? {
+            let txt = if self.st.pieces[t].tapped {
+                format!("{t_label} taps (it was already tapped)")
+            } else {
+                format!("{t_label} taps")
+            };
+            self.st.pieces[t].tapped = true;
+            self.rules(Event::StateChange, txt, &[r::G_TAP]);
         }
         Ok(())
     }

@@ -560,6 +560,10 @@ pub struct Grant {
     /// whenever they can ("… can attack Motti, it must do so").
     #[serde(default)]
     pub must_attack_this: bool,
+    /// "Your opponent can't attack [the units the filter names] unless he or
+    /// she pays N Force."
+    #[serde(default)]
+    pub attack_cost: i64,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -772,6 +776,17 @@ pub enum Effect {
     /// The chosen unit gains this subtype until the game ends: each card in
     /// its stack now (only the versions in play; a card stacked later does not).
     GainSubtype(String),
+    /// "Your opponent chooses one of his or her units in the [arena]. Tap that
+    /// unit unless your opponent pays N Force."
+    OpponentTapsUnlessPays(TapUnlessPays),
+}
+
+/// The arena the opponent chooses a unit in, and the Force that saves it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TapUnlessPays {
+    pub arena: Arena,
+    pub force: i64,
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,
@@ -879,6 +894,8 @@ pub enum Verb {
     Take,
     /// Choose `target` for an effect.
     Choose,
+    /// Pay what an effect asks ("unless a player pays"); `pass` declines.
+    Pay,
 }
 
 impl Verb {
@@ -907,6 +924,7 @@ impl Verb {
             Verb::Discard => "discard",
             Verb::Take => "take",
             Verb::Choose => "choose",
+            Verb::Pay => "pay",
         }
     }
 }

@@ -460,6 +460,12 @@ impl State {
         }
         out
     }
+    /// The Force the opponent must pay to attack unit `p` ("can't attack …
+    /// unless he or she pays N Force"), from the static grants naming it.
+    pub fn attack_cost(&self, p: PieceIx) -> i64 {
+        self.grants_to(p).iter().map(|(_, g)| g.attack_cost).sum()
+    }
+
     /// The build cost to complete the card on top of piece `p` (a face-down
     /// card): its printed cost with the cost changes granted to it, never below 0.
     pub fn deploy_cost(&self, p: PieceIx) -> i64 {

@@ -330,6 +330,19 @@ impl<'a> Engine<'a> {
                             &[r::G_MUST_ATTACK],
                         ))
                     }
+                    (Some(u), Some(t))
+                        if e.targets(u).contains(&t)
+                            && e.st.attack_cost(t) > e.st.player(side).force =>
+                    {
+                        Err(reject(
+                            format!(
+                                "this unit can't be attacked unless {} pays {} Force",
+                                side.name(),
+                                e.st.attack_cost(t)
+                            ),
+                            &[r::G_PAY, r::PRIMARY_RULES],
+                        ))
+                    }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
                     (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => {
                         Err(reject("a unit's Pilot can't be attacked", &[r::PILOTING]))
@@ -386,6 +399,17 @@ impl<'a> Engine<'a> {
             }
             Answer::Do(st) if st.verb() == Verb::Attack => {
                 if let (Some(u), Some(t)) = (self.unit_of(&st), self.target_of(&st)) {
+                    let tax = self.st.attack_cost(t);
+                    if tax > 0 {
+                        self.st.player_mut(side).force -= tax;
+                        let txt = format!(
+                            "{} pays {tax} Force to attack {} ({} left)",
+                            side.name(),
+                            self.st.label(t),
+                            self.st.player(side).force
+                        );
+                        self.by(side, Event::StateChange, txt, &[r::G_PAY, r::PRIMARY_RULES]);
+                    }
                     self.attack(u, t, false)?;
                 }
             }
