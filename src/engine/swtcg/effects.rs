@@ -429,10 +429,24 @@ impl<'a> Engine<'a> {
                         ("speed", &mut self.st.pieces[t].speed_mod)
                     };
                     *m += n;
-                    let txt = format!("{} gets {n:+} {what} until end of battle", tl(self));
+                    let txt = format!("{} gets {n:+} {what} until end of turn", tl(self));
                     self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::G_THIS_TURN]);
                 }
             }
+            Effect::GainForceEqualBuild => {
+                if let Some(t) = target {
+                    let n = self.st.totals(t).build;
+                    self.st.player_mut(w).force += n;
+                    let txt = format!(
+                        "{} gains {n} Force, the total build cost of {} ({} now)",
+                        self.st.who(w),
+                        tl(self),
+                        self.st.player(w).force
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_TOTAL]);
+                }
+            }
+            Effect::DiscardLowestCost => self.discard_lowest_cost()?,
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(
@@ -633,6 +647,49 @@ impl<'a> Engine<'a> {
                 }
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// Each player discards his or her unit with the lowest total build cost
+    /// in any arena, Dark Side first; the player chooses among tied units.
+    fn discard_lowest_cost(&mut self) -> Flow<()> {
+        for s in Side::BOTH {
+            let units: Vec<_> = Arena::ALL
+                .iter()
+                .flat_map(|&a| self.st.units_in(a, s))
+                .collect();
+            let Some(low) = units.iter().map(|&u| self.st.totals(u).build).min() else {
+                continue;
+            };
+            let tied: Vec<_> = units
+                .into_iter()
+                .filter(|&u| self.st.totals(u).build == low)
+                .collect();
+            let t = if let [only] = tied.as_slice() {
+                *only
+            } else {
+                let t2 = tied.clone();
+                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+                    Some(t) if st.verb() == Verb::Choose && t2.contains(&t) => Ok(()),
+                    _ => Err(reject(
+                        format!("choose one of your units tied for the lowest build cost ({low})"),
+                        &[r::G_CHOOSE, r::G_DISCARD],
+                    )),
+                };
+                let what = "which unit tied for the lowest build cost to discard";
+                match self.ask(s, NeedKind::Choice, what, true, &judge)? {
+                    Answer::Do(st) => self.target_of(&st).unwrap_or(tied[0]),
+                    Answer::Pass => continue,
+                }
+            };
+            let txt = format!(
+                "{} discards {}, its unit with the lowest build cost ({low})",
+                s.name(),
+                self.st.label(t)
+            );
+            self.st.discard_piece(t);
+            self.by(s, Event::StateChange, txt, &[r::G_DISCARD, r::G_TOTAL]);
         }
         Ok(())
     }

@@ -779,6 +779,11 @@ pub enum Effect {
     /// "Your opponent chooses one of his or her units in the [arena]. Tap that
     /// unit unless your opponent pays N Force."
     OpponentTapsUnlessPays(TapUnlessPays),
+    /// Gain Force equal to the chosen unit's total build cost.
+    GainForceEqualBuild,
+    /// Each player discards his or her unit with the lowest build cost in
+    /// any arena (the player chooses among tied units).
+    DiscardLowestCost,
 }
 
 /// The arena the opponent chooses a unit in, and the Force that saves it.
