@@ -447,6 +447,15 @@ impl<'a> Engine<'a> {
                 }
             }
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
+            Effect::GrantThisTurn(g) => {
+                self.st.turn_grants.push((s, g.clone()));
+                let txt = format!(
+                    "until end of turn, the units it names get its grant, those in play and those that come into play later ({})",
+                    s.name()
+                );
+                self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
+            }
+            Effect::KeepOneRetreatRest(k) => self.keep_one_retreat_rest(w, *k)?,
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(
@@ -647,6 +656,53 @@ impl<'a> Engine<'a> {
                 }
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// The chooser keeps one of its units in the arena; the rest retreat
+    /// (retreating with an effect doesn't tap them).
+    fn keep_one_retreat_rest(&mut self, w: Pid, k: super::model::KeepOne) -> Flow<()> {
+        use super::model::Whom;
+        let o = match k.chooser {
+            Whom::You => w.side,
+            Whom::Opponent => w.side.other(),
+            Whom::Dark => Side::Dark,
+            Whom::Light => Side::Light,
+        };
+        let units = self.st.units_in(k.arena, o);
+        let keep = match units.as_slice() {
+            [] => return Ok(()),
+            [only] => *only,
+            _ => {
+                let u2 = units.clone();
+                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+                    Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
+                    _ => Err(reject(
+                        format!(
+                            "{} chooses one of its units in the {} arena",
+                            o.name(),
+                            k.arena.title()
+                        ),
+                        &[r::G_CHOOSE],
+                    )),
+                };
+                let what = format!("the unit to keep in the {} arena", k.arena.title());
+                match self.ask(o, NeedKind::Choice, &what, true, &judge)? {
+                    Answer::Do(st) => self.target_of(&st).unwrap_or(units[0]),
+                    Answer::Pass => units[0],
+                }
+            }
+        };
+        for u in units.into_iter().filter(|&u| u != keep) {
+            self.st.pieces[u].zone = PZone::BuildZone;
+            let txt = format!(
+                "{} retreats to the build zone ({} keeps {})",
+                self.st.label(u),
+                o.name(),
+                self.st.label(keep)
+            );
+            self.rules(Event::StateChange, txt, &[r::G_RETREAT, r::G_CHOOSE]);
         }
         Ok(())
     }

@@ -784,6 +784,20 @@ pub enum Effect {
     /// Each player discards his or her unit with the lowest build cost in
     /// any arena (the player chooses among tied units).
     DiscardLowestCost,
+    /// A grant that lasts until end of turn, to every unit it names then or
+    /// later in the turn ("Each of your units gets Accuracy 1 until end of turn").
+    GrantThisTurn(Grant),
+    /// "[The Light Side player] chooses one of his or her units in the
+    /// [arena] and retreats the rest."
+    KeepOneRetreatRest(KeepOne),
+}
+
+/// Who keeps one unit in which arena; the rest retreat.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeepOne {
+    pub chooser: Whom,
+    pub arena: Arena,
 }
 
 /// The arena the opponent chooses a unit in, and the Force that saves it.

@@ -232,6 +232,8 @@ pub struct State {
     pub team: bool,
     /// Subtypes each card has gained by an effect until the game ends.
     pub gained: Vec<Vec<String>>,
+    /// Grants that last until end of turn, with the side whose effect it is.
+    pub turn_grants: Vec<(Side, Grant)>,
 }
 
 /// Names that stack and contest although they differ.
@@ -429,6 +431,22 @@ impl State {
             && f.max_health.is_none_or(|m| t.health <= m)
     }
 
+    /// Whether a grant lasting this turn, of an effect of `side`, names unit
+    /// `p`: whose, name, subtype and type.
+    fn turn_grant_names(&self, f: &Filter, side: Side, p: PieceIx) -> bool {
+        let whose = match f.whose {
+            Whose::Your => self.pieces[p].side == side,
+            Whose::Opponent => self.pieces[p].side != side,
+            Whose::Any => true,
+        };
+        whose
+            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && f.subtype
+                .as_ref()
+                .is_none_or(|s| has_subtype(&self.subtypes(p), s))
+            && f.r#type.is_none_or(|ty| self.has_type(p, ty))
+    }
+
     /// Whether an ability works where its card is: abilities work in an
     /// arena (a Location's in play), a Reserves ability only in the build zone.
     pub fn works(&self, q: PieceIx, reserves: bool) -> bool {
@@ -557,6 +575,14 @@ impl State {
                     t.kw.add(&g.keywords);
                     t.kw.cant_use_evade |= g.cant_use_evade;
                 }
+            }
+        }
+        for (side, g) in &self.turn_grants {
+            if self.turn_grant_names(&g.to, *side, p) {
+                t.speed += g.speed;
+                t.power += g.power;
+                t.health += g.health;
+                t.kw.add(&g.keywords);
             }
         }
         if let (Some(sw), PZone::Arena(a)) = (&d.switch, pc.zone)
@@ -731,6 +757,7 @@ pub fn setup(b: &Board) -> State {
         owner: vec![Pid::from(Side::Dark); b.cards.len()],
         team,
         gained: vec![Vec::new(); b.cards.len()],
+        turn_grants: Vec::new(),
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {

@@ -618,6 +618,7 @@ impl<'a> Engine<'a> {
             p.speed_mod = 0;
         }
         self.may_attack = [None, None];
+        self.st.turn_grants.clear();
         self.rules(
             Event::Phase,
             "end of turn: effects until end of battle and end of turn end",
