@@ -244,6 +244,12 @@ impl<'a> Engine<'a> {
                 &[r::EFFECT_TYPES],
             ));
         }
+        if a.discard_self && !self.st.in_arena(u) {
+            return Err(reject(
+                "the cost is discarding this unit from an arena",
+                &[r::G_PAY, r::G_DISCARD],
+            ));
+        }
         if a.tap && self.st.pieces[u].tapped {
             return Err(reject(
                 "[tap]: the unit must be untapped to pay this cost",
@@ -325,6 +331,12 @@ impl<'a> Engine<'a> {
         self.st.player_mut(w).build -= a.cost.build;
         if a.tap {
             self.st.pieces[u].tapped = true;
+        }
+        if a.discard_self {
+            let t = format!("{} is discarded to pay the cost", self.st.label(u));
+            self.st.discard_piece(u);
+            self.resolved.push(format!("discard:{}", self.st.keys[c]));
+            self.by(s, Event::StateChange, t, &[r::G_PAY, r::G_DISCARD]);
         }
         let t = format!(
             "{} activates {}'s ability {k} (pays {} Force{}{})",

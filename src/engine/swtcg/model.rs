@@ -613,6 +613,10 @@ pub struct Activated {
     /// "[tap] ->": tapping this unit is part of the cost.
     #[serde(default)]
     pub tap: bool,
+    /// "Discard [this unit] from the [arena] ->": discarding it is the cost
+    /// (it must be in an arena; nothing replaces a discard paid as a cost).
+    #[serde(default)]
+    pub discard_self: bool,
     /// The unit the effect chooses (`target:` of the play), when it must be one.
     #[serde(default)]
     pub target: Option<Filter>,

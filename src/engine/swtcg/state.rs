@@ -279,6 +279,18 @@ pub fn has_subtype(line: &str, want: &str) -> bool {
     want_w.iter().all(|w| have.contains(w))
 }
 
+/// Whether a filter names a card not in play by what the card says: name,
+/// subtype, type, printed cost (never "in the same arena").
+fn def_matches(f: &Filter, d: &CardDef) -> bool {
+    !f.same_arena
+        && f.name.as_ref().is_none_or(|n| d.name == *n)
+        && f.subtype
+            .as_ref()
+            .is_none_or(|s| has_subtype(&d.subtypes, s))
+        && f.r#type.is_none_or(|t| d.types.contains(&t))
+        && f.max_cost.is_none_or(|m| d.cost <= m)
+}
+
 impl State {
     pub fn find(&self, key: &str) -> Option<CardIx> {
         self.keys.iter().position(|k| k == key)
@@ -487,7 +499,12 @@ impl State {
     /// The build cost to complete the card on top of piece `p` (a face-down
     /// card): its printed cost with the cost changes granted to it, never below 0.
     pub fn deploy_cost(&self, p: PieceIx) -> i64 {
-        let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum();
+        let lasting = self.turn_grants.iter();
+        let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum::<i64>()
+            + lasting
+                .filter(|(side, g)| self.turn_grant_names(&g.to, *side, p))
+                .map(|(_, g)| g.cost)
+                .sum::<i64>();
         (self.top_def(p).cost + change).max(0)
     }
     /// The build cost to deploy card `c` of player `w` from hand: its printed
@@ -509,6 +526,16 @@ impl State {
                 }
             }
         }
+        for (side, g) in &self.turn_grants {
+            let whose = match g.to.whose {
+                Whose::Your => w.side == *side,
+                Whose::Opponent => w.side != *side,
+                Whose::Any => true,
+            };
+            if g.cost != 0 && whose && def_matches(&g.to, d) {
+                change += g.cost;
+            }
+        }
         (d.cost + change).max(0)
     }
 
@@ -520,14 +547,7 @@ impl State {
             Whose::Opponent => w.side != self.pieces[src].side,
             Whose::Any => true,
         };
-        whose
-            && !f.same_arena
-            && f.name.as_ref().is_none_or(|n| d.name == *n)
-            && f.subtype
-                .as_ref()
-                .is_none_or(|s| has_subtype(&d.subtypes, s))
-            && f.r#type.is_none_or(|t| d.types.contains(&t))
-            && f.max_cost.is_none_or(|m| d.cost <= m)
+        whose && def_matches(f, d)
     }
 
     /// A unit's totals: printed values of the top card, +10 speed, +1 power,
