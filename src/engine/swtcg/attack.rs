@@ -271,7 +271,8 @@ impl<'a> Engine<'a> {
                 &[r::RETALIATE],
             ));
         }
-        Ok(())
+        let cost = self.st.totals(u).kw.retaliate_cost[used];
+        self.affords(u, cost, r::RETALIATE)
     }
 
     fn judge_attack_pop(&self, at: &Attack, s: Side, st: &Step) -> Result<(), Reject> {
@@ -374,6 +375,17 @@ impl<'a> Engine<'a> {
                 let kw = self.st.totals(u).kw;
                 let k = at.retaliated.iter().filter(|(x, _)| *x == u).count();
                 let x = kw.retaliate[k];
+                let cost = kw.retaliate_cost[k];
+                if cost > 0 {
+                    let w = self.st.pid_of(u);
+                    self.st.player_mut(w).force -= cost;
+                    let t = format!(
+                        "{} pays {cost} Force for Retaliate ({} left)",
+                        self.st.who(w),
+                        self.st.player(w).force
+                    );
+                    self.by(s, Event::StateChange, t, &[r::G_PAY, r::RETALIATE]);
+                }
                 at.retaliated.push((u, k));
                 at.waiting.push(Waiting::Retaliate { unit: u, x });
                 let t = format!(

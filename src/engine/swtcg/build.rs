@@ -38,7 +38,10 @@ impl<'a> Engine<'a> {
             &[r::BOUNTY, r::COMMAND_PHASE]
         };
         for w in self.st.pids(s) {
-            self.draw(w, 1);
+            // The draw step's card triggers "when you draw a card" too.
+            for _ in 0..self.draw(w, 1) {
+                self.draw_triggers(w)?;
+            }
         }
         for w in self.st.pids(s) {
             let b = std::mem::take(&mut self.st.player_mut(w).bounty);

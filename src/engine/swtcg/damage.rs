@@ -142,7 +142,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Whether the controller of `u` can pay a keyword ability's Force cost.
-    fn affords(&self, u: PieceIx, cost: i64, rule: &'static str) -> Result<(), Reject> {
+    pub(super) fn affords(&self, u: PieceIx, cost: i64, rule: &'static str) -> Result<(), Reject> {
         let force = self.st.player(self.st.pid_of(u)).force;
         if cost > force {
             return Err(reject(

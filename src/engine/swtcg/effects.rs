@@ -1243,7 +1243,7 @@ impl<'a> Engine<'a> {
     }
 
     /// "When you draw a card" abilities of a side's units, once.
-    fn draw_triggers(&mut self, w: Pid) -> Flow<()> {
+    pub(super) fn draw_triggers(&mut self, w: Pid) -> Flow<()> {
         for u in 0..self.st.pieces.len() {
             if self.st.pid_of(u) != w || !self.st.in_arena(u) {
                 continue;

@@ -385,6 +385,8 @@ pub struct KeywordCosts {
     pub evade: i64,
     #[serde(default)]
     pub deflect: i64,
+    #[serde(default)]
+    pub retaliate: i64,
 }
 
 /// What a Switch slot gives the unit in one arena.

@@ -88,6 +88,8 @@ pub struct Kw {
     /// The Force each Deflect copy costs (same order as `deflect`).
     pub deflect_cost: Vec<i64>,
     pub retaliate: Vec<i64>,
+    /// The Force each Retaliate copy costs (same order as `retaliate`).
+    pub retaliate_cost: Vec<i64>,
     pub armor: bool,
     pub double_strike: bool,
     pub overkill: bool,
@@ -124,6 +126,8 @@ impl Kw {
         self.deflect.extend(k.deflect);
         self.deflect_cost.extend(k.deflect.map(|_| costs.deflect));
         self.retaliate.extend(k.retaliate);
+        self.retaliate_cost
+            .extend(k.retaliate.map(|_| costs.retaliate));
         self.armor |= k.armor == Some(true);
         self.double_strike |= k.double_strike == Some(true);
         self.overkill |= k.overkill == Some(true);
