@@ -460,7 +460,7 @@ impl<'a> Engine<'a> {
             }
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
             Effect::GrantThisTurn(g) => {
-                self.st.turn_grants.push((s, g.clone()));
+                self.st.turn_grants.push((s, (**g).clone()));
                 let txt = format!(
                     "until end of turn, the units it names get its grant, those in play and those that come into play later ({})",
                     s.name()

@@ -792,7 +792,7 @@ pub enum Effect {
     DiscardLowestCost,
     /// A grant that lasts until end of turn, to every unit it names then or
     /// later in the turn ("Each of your units gets Accuracy 1 until end of turn").
-    GrantThisTurn(Grant),
+    GrantThisTurn(Box<Grant>),
     /// "[The Light Side player] chooses one of his or her units in the
     /// [arena] and retreats the rest."
     KeepOneRetreatRest(KeepOne),
