@@ -3,9 +3,9 @@
 //! A scenario that reproduces a published ruling names it in `source:` as
 //! `ruling:<game>:<card id>#<n>`: the card's reference in the game's database
 //! (`swccg:1595`) and the ruling's position in that card's list of rulings,
-//! from 1. The game must be the scenario's; for the Star Wars CCG the card
-//! must be in the card library (`cards/swccg/`), so that the ruling's card is
-//! the one the scenario can name.
+//! from 1. The game must be the scenario's; for the Star Wars CCG and the
+//! SWTCG (`swtcg:ANH-1`) the card must be in the card library
+//! (`cards/<game>/`), so that the ruling's card is the one the scenario can name.
 //!
 //! Rulings examined and not yet expressible are listed in
 //! `scenarios/<game>/rulings/missing.tsv`, one a line:
@@ -44,7 +44,12 @@ impl RulingRef {
             let (game, rest) = rest.split_once(':')?;
             let game = Game::ALL.into_iter().find(|g| g.as_str() == game)?;
             let (card, n) = rest.split_once('#')?;
-            let ok_id = !card.is_empty() && card.bytes().all(|b| b.is_ascii_alphanumeric());
+            // SWTCG references are LackeyCCG set and number or image file
+            // (`ANH-1`, `JG-JGpromo_Homing_Missile`).
+            let ok_id = !card.is_empty()
+                && card
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
             let n: usize = n.parse().ok().filter(|n| *n >= 1)?;
             ok_id.then(|| RulingRef {
                 game,
@@ -68,7 +73,7 @@ impl fmt::Display for RulingRef {
 }
 
 /// Check a ruling source of a scenario of `game`: its game is the scenario's,
-/// and a Star Wars CCG card is in the card library.
+/// and a Star Wars CCG or SWTCG card is in the card library.
 pub fn check_source(game: Game, text: &str) -> Option<std::result::Result<RulingRef, String>> {
     let r = match RulingRef::parse(text)? {
         Ok(r) => r,
@@ -81,11 +86,12 @@ pub fn check_source(game: Game, text: &str) -> Option<std::result::Result<Ruling
             game.as_str()
         )));
     }
-    if game == Game::Swccg {
+    if matches!(game, Game::Swccg | Game::Swtcg) {
         let reference = r.card_reference();
         if !crate::engine::library::has_card(game, &reference) {
             return Some(Err(format!(
-                "ruling source `{text}`: {reference} is not in the card library (cards/swccg/)"
+                "ruling source `{text}`: {reference} is not in the card library (cards/{}/)",
+                game.as_str()
             )));
         }
     }
@@ -299,6 +305,16 @@ mod tests {
                 .is_err()
         );
         assert!(check_source(Game::Swccg, "swccg.ar.battle").is_none());
+        assert!(
+            check_source(Game::Swtcg, "ruling:swtcg:ANH-1#1")
+                .unwrap()
+                .is_ok()
+        );
+        assert!(
+            check_source(Game::Swtcg, "ruling:swtcg:ANH-9999#1")
+                .unwrap()
+                .is_err()
+        );
     }
 
     #[test]

@@ -115,6 +115,7 @@ impl<'a> Engine<'a> {
             (false, false) => &[r::ATTACKING, r::G_TAP],
         };
         self.by(side, Event::Initiate, t, cites);
+        self.fire(super::model::Trigger::Attacks, Some(side), Some(attacker))?;
         let mut at = Attack {
             attacker,
             defender,
@@ -270,7 +271,8 @@ impl<'a> Engine<'a> {
                 &[r::RETALIATE],
             ));
         }
-        Ok(())
+        let cost = self.st.totals(u).kw.retaliate_cost[used];
+        self.affords(u, cost, r::RETALIATE)
     }
 
     fn judge_attack_pop(&self, at: &Attack, s: Side, st: &Step) -> Result<(), Reject> {
@@ -332,11 +334,26 @@ impl<'a> Engine<'a> {
                 st,
                 Ctx {
                     attacker: Some(at.attacker),
+                    ..Ctx::default()
                 },
             );
         };
         match st.verb() {
             Verb::Intercept => {
+                let tax = self.st.attack_cost(u);
+                let attacker_side = self.st.pieces[at.attacker].side;
+                if tax > 0 {
+                    let what = format!("to attack {}", self.st.label(u));
+                    if !self.offer_payment(attacker_side, tax, &what)? {
+                        let t = format!(
+                            "{} can't be attacked unless its opponent pays: the Intercept does not take place, and {} is still the defender",
+                            self.st.label(u),
+                            self.st.label(at.defender)
+                        );
+                        self.rules(Event::Result, t, &[r::INTERCEPT, r::PRIMARY_RULES]);
+                        return Ok(());
+                    }
+                }
                 let cost = self.intercept_copy(u, Some(st)).unwrap_or_default();
                 let w = self.st.pid_of(u);
                 self.st.player_mut(w).force -= cost.force;
@@ -358,6 +375,17 @@ impl<'a> Engine<'a> {
                 let kw = self.st.totals(u).kw;
                 let k = at.retaliated.iter().filter(|(x, _)| *x == u).count();
                 let x = kw.retaliate[k];
+                let cost = kw.retaliate_cost[k];
+                if cost > 0 {
+                    let w = self.st.pid_of(u);
+                    self.st.player_mut(w).force -= cost;
+                    let t = format!(
+                        "{} pays {cost} Force for Retaliate ({} left)",
+                        self.st.who(w),
+                        self.st.player(w).force
+                    );
+                    self.by(s, Event::StateChange, t, &[r::G_PAY, r::RETALIATE]);
+                }
                 at.retaliated.push((u, k));
                 at.waiting.push(Waiting::Retaliate { unit: u, x });
                 let t = format!(
@@ -388,6 +416,7 @@ impl<'a> Engine<'a> {
                     target,
                     Ctx {
                         attacker: Some(at.attacker),
+                        ..Ctx::default()
                     },
                 )?;
             }
@@ -620,17 +649,7 @@ impl<'a> Engine<'a> {
                         self.st.label(a)
                     );
                     self.by(s, Event::Pop, t, &[r::RETALIATE, r::G_DICE_OF_DAMAGE]);
-                    let dice = self.roll(s, x.max(0) as usize, "Retaliate dice of damage")?;
-                    let need = if self.st.totals(a).kw.armor { 5 } else { 4 };
-                    let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
-                    let t = format!("{hits} hit{}", if hits == 1 { "" } else { "s" });
-                    self.rules(Event::Result, t, &[r::G_DICE_OF_DAMAGE, r::G_HIT]);
-                    self.resolve_damage(vec![Instance::new(
-                        a,
-                        hits,
-                        DmgKind::DiceOfDamage,
-                        Some(unit),
-                    )])?;
+                    self.dice_of_damage(s, x, a, Some(unit), "Retaliate dice of damage")?;
                 }
                 Waiting::Effects {
                     side,
@@ -652,6 +671,7 @@ impl<'a> Engine<'a> {
                         None,
                         Ctx {
                             attacker: Some(at.attacker),
+                            ..Ctx::default()
                         },
                     )?;
                 }

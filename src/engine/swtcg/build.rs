@@ -3,7 +3,7 @@
 //! rearranging stacks, moving units and Pilots.
 
 use super::engine::{Answer, Engine, Flow, Reject, reject};
-use super::model::{Arena, Cost, Kind, Side, Step, Timing, Verb};
+use super::model::{Arena, Cost, Kind, Side, Step, Timing, Trigger, Verb};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
@@ -31,13 +31,17 @@ impl<'a> Engine<'a> {
             format!("{}'s build step", s.name()),
             &[r::COMMAND_PHASE],
         );
+        self.fire(Trigger::BuildStepStart, Some(s), None)?;
         let team: &[&'static str] = if self.st.team {
             &[r::BOUNTY, r::COMMAND_PHASE, r::SHARING]
         } else {
             &[r::BOUNTY, r::COMMAND_PHASE]
         };
         for w in self.st.pids(s) {
-            self.draw(w, 1);
+            // The draw step's card triggers "when you draw a card" too.
+            for _ in 0..self.draw(w, 1) {
+                self.draw_triggers(w)?;
+            }
         }
         for w in self.st.pids(s) {
             let b = std::mem::take(&mut self.st.player_mut(w).bounty);
@@ -107,7 +111,7 @@ impl<'a> Engine<'a> {
                     }
                     _ => pc.stack.len() > 1,
                 }
-        })
+        }) || self.can_play(s, Timing::BuildStep, None)
     }
 
     /// Upkeep: each payable Upkeep must be paid; the player orders them when it matters.
@@ -267,8 +271,9 @@ impl<'a> Engine<'a> {
             Verb::Rearrange => self.judge_rearrange(s, st).map(|_| None),
             Verb::Equip => self.judge_equip(s, st).map(|_| None),
             Verb::Move => self.judge_move(s, st).map(|_| None),
+            Verb::Play => self.judge_card(s, st, Timing::BuildStep).map(|_| None),
             _ => Err(reject(
-                "in the build step: build, deploy, equip, rearrange, move, or pass",
+                "in the build step: build, deploy, equip, rearrange, move, play an ability, or pass",
                 &[r::COMMAND_PHASE],
             )),
         }
@@ -313,13 +318,24 @@ impl<'a> Engine<'a> {
             };
             (cost, self.st.pieces[u].zone, Some(u))
         } else if d.kind == Kind::Mission {
+            let chosen = self.card_activated(c).and_then(|a| a.target);
+            if let Some(f) = chosen
+                && !self
+                    .target_of(st)
+                    .is_some_and(|t| self.st.target_ok(&f, s, None, t))
+            {
+                return Err(reject(
+                    "the chosen unit (`target:`) must be one the Mission allows",
+                    &[r::G_CHOOSE, r::MISSION_CARDS],
+                ));
+            }
             (d.cost, PZone::Gone, None)
         } else if d.kind == Kind::Location {
             let (cost, a) = self.location_cost(c, st.arena)?;
             (cost, PZone::Location(a), None)
         } else if st.build_zone || d.kind == Kind::Equipment {
             (
-                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                fd.map_or(self.st.hand_cost(c, who), |p| self.st.deploy_cost(p)),
                 PZone::BuildZone,
                 None,
             )
@@ -337,7 +353,7 @@ impl<'a> Engine<'a> {
                 ));
             }
             (
-                fd.map_or(d.cost, |p| self.st.deploy_cost(p)),
+                fd.map_or(self.st.hand_cost(c, who), |p| self.st.deploy_cost(p)),
                 PZone::Arena(a),
                 None,
             )
@@ -618,6 +634,7 @@ impl<'a> Engine<'a> {
             return Ok(());
         };
         match st.verb() {
+            Verb::Play => self.play(s, st, super::effects::Ctx::default())?,
             Verb::Build => {
                 let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
                     return Ok(());
@@ -699,6 +716,7 @@ impl<'a> Engine<'a> {
                 );
                 self.by(s, Event::StateChange, t, &[r::STACKING, r::BUILDING]);
                 self.discard_check(u, None)?;
+                self.fire(Trigger::Deploy, Some(s), Some(u))?;
             }
             None => {
                 if let PZone::Location(a) = plan.to
@@ -743,6 +761,9 @@ impl<'a> Engine<'a> {
                 );
                 self.by(s, Event::StateChange, t, &[r::BUILDING, cite]);
                 self.unique_clash(p)?;
+                if self.st.def(c).kind == Kind::Unit && self.st.pieces[p].zone != PZone::Gone {
+                    self.fire(Trigger::Deploy, Some(s), Some(p))?;
+                }
             }
         }
         Ok(())

@@ -208,8 +208,9 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     Ok(())
 }
 
-const UNIT_KEYS: [&str; 14] = [
+const UNIT_KEYS: [&str; 15] = [
     "zone",
+    "subtypes",
     "player",
     "top",
     "tapped",
@@ -285,7 +286,7 @@ pub fn observable(b: &Board, path: &str) -> Result<(), String> {
         ["attacks", n, key] if n.parse::<usize>().is_ok_and(|n| n >= 1) && ATTACK_KEYS.contains(key) => Ok(()),
         ["side_bid", "player1" | "player2", "side" | "build"] => Ok(()),
         _ => Err(
-            "paths are cards.<id>, units.<id>.<zone|player|top|tapped|damage|counters|speed|power|health|build|stack|pilots|equipment|keywords.<kw>>, \
+            "paths are cards.<id>, units.<id>.<zone|subtypes|player|top|tapped|damage|counters|speed|power|health|build|stack|pilots|equipment|keywords.<kw>>, \
              force|build|hand|deck|discard.<side>[.<a|b> in Two-Headed Wookiee], setup.<side>, bounty.<side>[.<a|b>].<force|build>, control.<arena>, winner, resolved, attack_order, \
              attacks.<n>.<attacker|defender|dice|hits|damage|disrupted>, side_bid.<player>.<side|build>"
                 .into(),

@@ -134,8 +134,23 @@ impl<'a> Engine<'a> {
                 return false;
             }
             let kw = self.st.totals(i.unit).kw;
-            (i.evades < kw.evade.len() && !kw.cant_use_evade) || i.deflects < kw.deflect.len()
+            let force = self.st.player(self.st.pid_of(i.unit)).force;
+            let affords = |costs: &[i64], k: usize| costs.get(k).is_some_and(|&c| c <= force);
+            (affords(&kw.evade_cost, i.evades) && !kw.cant_use_evade)
+                || affords(&kw.deflect_cost, i.deflects)
         }) || self.prevention_cards(s)
+    }
+
+    /// Whether the controller of `u` can pay a keyword ability's Force cost.
+    pub(super) fn affords(&self, u: PieceIx, cost: i64, rule: &'static str) -> Result<(), Reject> {
+        let force = self.st.player(self.st.pid_of(u)).force;
+        if cost > force {
+            return Err(reject(
+                format!("this ability costs {cost} Force and its controller has {force}"),
+                &[r::G_PAY, rule],
+            ));
+        }
+        Ok(())
     }
 
     fn prevention_cards(&self, s: Side) -> bool {
@@ -184,6 +199,12 @@ impl<'a> Engine<'a> {
                             &[r::G_CANT_USE, r::PRIMARY_RULES],
                         ));
                     }
+                    if kw.evade.is_empty() {
+                        return Err(reject(
+                            format!("{} has no Evade ability", self.st.label(u)),
+                            &[r::EVADE, r::KEYWORDS],
+                        ));
+                    }
                     if inst[i].evades >= kw.evade.len() {
                         return Err(reject(
                             "Evade can be played only once for each instance of damage",
@@ -196,6 +217,7 @@ impl<'a> Engine<'a> {
                     {
                         return Err(reject("Evade X prevents up to X damage", &[r::EVADE]));
                     }
+                    self.affords(u, kw.evade_cost[inst[i].evades], r::EVADE)?;
                 } else {
                     if inst[i].deflects >= kw.deflect.len() {
                         return Err(reject(
@@ -203,6 +225,7 @@ impl<'a> Engine<'a> {
                             &[r::DEFLECT, r::DUPLICATES],
                         ));
                     }
+                    self.affords(u, kw.deflect_cost[inst[i].deflects], r::DEFLECT)?;
                     if let Some(t) = self.target_of(st)
                         && self.st.arena_of(t) != self.st.arena_of(u)
                     {
@@ -282,6 +305,21 @@ impl<'a> Engine<'a> {
                 } else {
                     x.min(inst[i].left())
                 };
+                let cost = if evade {
+                    kw.evade_cost[inst[i].evades]
+                } else {
+                    kw.deflect_cost[inst[i].deflects]
+                };
+                if cost > 0 {
+                    let w = self.st.pid_of(u);
+                    self.st.player_mut(w).force -= cost;
+                    let t = format!(
+                        "{} pays {cost} Force for the ability ({} left)",
+                        self.st.who(w),
+                        self.st.player(w).force
+                    );
+                    self.by(s, Event::StateChange, t, &[r::G_PAY, r::KEYWORDS]);
+                }
                 inst[i].prevented += n;
                 let name = if evade { "Evade" } else { "Deflect" };
                 if evade {
@@ -476,6 +514,7 @@ impl<'a> Engine<'a> {
         if self.replace_discard(u)? {
             return Ok(());
         }
+        let (top, from, w) = (self.st.top(u), self.st.arena_of(u), self.st.pid_of(u));
         self.st.discard_piece(u);
         self.resolved.push(format!("discard:{key}"));
         let t = format!("{label} has damage counters equal to its health ({h}) and is discarded");
@@ -501,6 +540,9 @@ impl<'a> Engine<'a> {
                 );
                 self.rules(Event::StateChange, t, &[r::BOUNTY]);
             }
+        }
+        if let Some(from) = from {
+            self.discarded_triggers(top, from, w)?;
         }
         Ok(())
     }

@@ -3,7 +3,9 @@
 
 use super::damage::{DmgKind, Instance};
 use super::engine::{Answer, Engine, Flow, Reject, reject};
-use super::model::{Activated, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb};
+use super::model::{
+    Activated, Arena, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb,
+};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx};
 use crate::engine::{Event, NeedKind};
@@ -12,6 +14,10 @@ use crate::engine::{Event, NeedKind};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ctx {
     pub attacker: Option<PieceIx>,
+    /// The arena the play chose (`arena:`), for "choose an arena" effects.
+    pub arena: Option<super::model::Arena>,
+    /// The card whose ability it is, when it is not in play (discarded).
+    pub card: Option<CardIx>,
 }
 
 /// The effects an activated ability gives: with a declared Enhance, its
@@ -64,6 +70,9 @@ impl<'a> Engine<'a> {
             self.payer(self.st.pid_of(u), st)?;
             let k = st.ability.unwrap_or(1);
             let act = self.st.top_def(u).abilities[k - 1].activated.as_ref();
+            if let Some(a) = act {
+                self.judge_choice(s, Some(u), a, st)?;
+            }
             if let Some(a) = act.filter(|_| st.enhance) {
                 let Some(x) = &a.enhance else {
                     return Err(reject("the ability has no Enhance effect", &[r::ENHANCE]));
@@ -107,6 +116,7 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
+        self.judge_choice(s, None, &a, st)?;
         if a.cost.force > self.st.player(w).force {
             return Err(reject(
                 format!(
@@ -162,6 +172,38 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// The choices a play makes for its effects: the unit it chooses
+    /// (`target:`) must be one its filter names; "choose an arena" needs
+    /// `arena:`; "play only during the [arena] battle step".
+    fn judge_choice(
+        &self,
+        s: Side,
+        src: Option<PieceIx>,
+        a: &Activated,
+        st: &Step,
+    ) -> Result<(), Reject> {
+        if let Some(f) = &a.target
+            && !self
+                .target_of(st)
+                .is_some_and(|t| self.st.target_ok(f, s, src, t))
+        {
+            return Err(reject(
+                "the chosen unit (`target:`) must be one the effect allows",
+                &[r::G_CHOOSE, r::USING_EFFECTS],
+            ));
+        }
+        if a.effects.iter().any(|e| matches!(e, Effect::DamageEach(_))) && st.arena.is_none() {
+            return Err(reject("choose an arena (`arena:`)", &[r::G_CHOOSE]));
+        }
+        if let Some(x) = a.step.filter(|&x| self.battle_step != Some(x)) {
+            return Err(reject(
+                format!("play only during the {} battle step", x.title()),
+                &[r::G_DURING_BATTLE, r::USING_EFFECTS],
+            ));
+        }
+        Ok(())
+    }
+
     pub fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
         if self.st.pieces[u].side != s {
             return Err(reject(
@@ -194,14 +236,44 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
-        // "Play only when this unit would attack": once each time it would attack.
-        if a.timing != Timing::WouldAttack && self.used.contains(&(c, k)) {
+        // "Play only when this unit would attack": once each time it would
+        // attack, unless it also says "only once per turn".
+        if (a.timing != Timing::WouldAttack || a.once_per_turn) && self.used.contains(&(c, k)) {
             return Err(reject(
                 "an activated effect is played once per turn",
                 &[r::EFFECT_TYPES],
             ));
         }
+        if a.discard_self && !self.st.in_arena(u) {
+            return Err(reject(
+                "the cost is discarding this unit from an arena",
+                &[r::G_PAY, r::G_DISCARD],
+            ));
+        }
+        if a.tap && self.st.pieces[u].tapped {
+            return Err(reject(
+                "[tap]: the unit must be untapped to pay this cost",
+                &[r::G_TAP, r::G_PAY],
+            ));
+        }
+        if a.step.is_some_and(|x| self.battle_step != Some(x)) {
+            return Err(reject(
+                "the ability can be played only during its battle step",
+                &[r::G_DURING_BATTLE, r::USING_EFFECTS],
+            ));
+        }
         let w = self.st.pid_of(u);
+        if a.cost.build > self.st.player(w).build {
+            return Err(reject(
+                format!(
+                    "the ability costs {} build points; {} has {}",
+                    a.cost.build,
+                    self.st.who(w),
+                    self.st.player(w).build
+                ),
+                &[r::G_PAY, r::EFFECT_TYPES],
+            ));
+        }
         if a.cost.force > self.st.player(w).force {
             return Err(reject(
                 format!(
@@ -256,11 +328,27 @@ impl<'a> Engine<'a> {
         self.used.push((c, k));
         let w = self.st.pid_of(u);
         self.st.player_mut(w).force -= a.cost.force;
+        self.st.player_mut(w).build -= a.cost.build;
+        if a.tap {
+            self.st.pieces[u].tapped = true;
+        }
+        if a.discard_self {
+            let t = format!("{} is discarded to pay the cost", self.st.label(u));
+            self.st.discard_piece(u);
+            self.resolved.push(format!("discard:{}", self.st.keys[c]));
+            self.by(s, Event::StateChange, t, &[r::G_PAY, r::G_DISCARD]);
+        }
         let t = format!(
-            "{} activates {}'s ability {k} (pays {} Force)",
+            "{} activates {}'s ability {k} (pays {} Force{}{})",
             self.st.who(w),
             self.st.label(u),
-            a.cost.force
+            a.cost.force,
+            if a.cost.build > 0 {
+                format!(", {} build points", a.cost.build)
+            } else {
+                String::new()
+            },
+            if a.tap { ", taps it" } else { "" }
         );
         self.by(s, Event::Initiate, t, &[r::EFFECT_TYPES]);
         Some(a)
@@ -269,6 +357,10 @@ impl<'a> Engine<'a> {
     /// Play a judged `play` step: pay, then run the effects.
     pub fn play(&mut self, s: Side, st: &Step, ctx: Ctx) -> Flow<()> {
         let target = self.target_of(st);
+        let ctx = Ctx {
+            arena: st.arena,
+            ..ctx
+        };
         if let Some(u) = self.unit_of(st) {
             let k = st.ability.unwrap_or(1);
             let Some(a) = self.pay_ability(s, u, k) else {
@@ -349,10 +441,33 @@ impl<'a> Engine<'a> {
                         ("speed", &mut self.st.pieces[t].speed_mod)
                     };
                     *m += n;
-                    let txt = format!("{} gets {n:+} {what} until end of battle", tl(self));
+                    let txt = format!("{} gets {n:+} {what} until end of turn", tl(self));
                     self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::G_THIS_TURN]);
                 }
             }
+            Effect::GainForceEqualBuild => {
+                if let Some(t) = target {
+                    let n = self.st.totals(t).build;
+                    self.st.player_mut(w).force += n;
+                    let txt = format!(
+                        "{} gains {n} Force, the total build cost of {} ({} now)",
+                        self.st.who(w),
+                        tl(self),
+                        self.st.player(w).force
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_TOTAL]);
+                }
+            }
+            Effect::DiscardLowestCost => self.discard_lowest_cost()?,
+            Effect::GrantThisTurn(g) => {
+                self.st.turn_grants.push((s, (**g).clone()));
+                let txt = format!(
+                    "until end of turn, the units it names get its grant, those in play and those that come into play later ({})",
+                    s.name()
+                );
+                self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
+            }
+            Effect::KeepOneRetreatRest(k) => self.keep_one_retreat_rest(w, *k)?,
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(
@@ -430,9 +545,221 @@ impl<'a> Engine<'a> {
                 );
                 self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
             }
+            Effect::BuildPoints(b) => self.build_points(w, *b),
+            Effect::Counters(_)
+            | Effect::Tap
+            | Effect::Retreat
+            | Effect::ReturnToHand
+            | Effect::DiceDamage(_)
+            | Effect::DamageEach(_)
+            | Effect::DiceDamageEach(_)
+            | Effect::ReturnFromDiscard
+            | Effect::GainSubtype(_) => self.effect_on_units(s, src, e, target, ctx)?,
+            Effect::OpponentTapsUnlessPays(x) => self.tap_unless_pays(s.other(), *x)?,
             Effect::Prevent(_) => {}
         }
         Ok(0)
+    }
+
+    /// An effect on units or cards other than the one with the ability:
+    /// counters, tapping, retreating, returning, damage to one or every unit.
+    fn effect_on_units(
+        &mut self,
+        s: Side,
+        src: Option<PieceIx>,
+        e: &Effect,
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<()> {
+        let tl = |e: &Engine| target.map_or("no unit".to_string(), |t| e.st.label(t));
+        match e {
+            Effect::Tap => {
+                if let Some(t) = target {
+                    self.st.pieces[t].tapped = true;
+                    let txt = format!("{} taps", tl(self));
+                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
+                }
+            }
+            Effect::Retreat => {
+                if let Some(t) = target.filter(|&t| self.st.in_arena(t)) {
+                    self.st.pieces[t].zone = PZone::BuildZone;
+                    let txt = format!(
+                        "{} retreats to its controller's build zone (retreating with an effect doesn't tap or untap it)",
+                        tl(self)
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_RETREAT]);
+                }
+            }
+            Effect::ReturnToHand => {
+                if let Some(t) = target {
+                    let txt = format!(
+                        "{} returns to its owner's hand with all cards stacked with it, its Pilots and its Equipment",
+                        tl(self)
+                    );
+                    self.st.return_to_hand(t);
+                    self.rules(
+                        Event::StateChange,
+                        txt,
+                        &[r::G_STACKED_WITH, r::G_AND_ITS_PILOT],
+                    );
+                }
+            }
+            Effect::DiceDamage(n) => {
+                if let Some(t) = target {
+                    self.dice_of_damage(s, *n, t, src, "dice of damage")?;
+                }
+            }
+            Effect::DiceDamageEach(n) => {
+                if let Some(a) = ctx.arena {
+                    self.dice_damage_each(s, *n, a, src)?;
+                }
+            }
+            Effect::ReturnFromDiscard => {
+                if let Some(c) = ctx.card {
+                    let o = self.st.owner[c];
+                    if self.st.player(o).discard.contains(&c) {
+                        self.st.player_mut(o).discard.retain(|&x| x != c);
+                        self.st.player_mut(o).hand.push(c);
+                        let txt = format!(
+                            "{} returns from the discard pile to its owner's hand",
+                            self.st.card_label(c)
+                        );
+                        self.rules(
+                            Event::StateChange,
+                            txt,
+                            &[r::G_WHEN_DISCARDED, r::DISCARD_PILE],
+                        );
+                    }
+                }
+            }
+            Effect::DamageEach(n) => {
+                if let Some(a) = ctx.arena {
+                    let each: Vec<_> = Side::BOTH
+                        .iter()
+                        .flat_map(|&x| self.st.units_in(a, x))
+                        .map(|u| Instance::new(u, *n, DmgKind::Direct, src))
+                        .collect();
+                    let txt = format!("{n} damage to each unit in the {} arena", a.title());
+                    self.rules(Event::Result, txt, &[r::G_DAMAGE, r::POP]);
+                    self.resolve_damage(each)?;
+                }
+            }
+            Effect::Counters(n) => {
+                if let Some(t) = target.filter(|&t| self.st.in_arena(t)) {
+                    self.st.pieces[t].damage += n;
+                    let txt = format!(
+                        "{n} damage counters put on {} (not damage: they can't be prevented)",
+                        self.st.label(t)
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER, r::G_PUT]);
+                    self.discard_check(t, None)?;
+                }
+            }
+            Effect::GainSubtype(sub) => {
+                if let Some(t) = target {
+                    for c in self.st.pieces[t].stack.clone() {
+                        self.st.gained[c].push(sub.clone());
+                    }
+                    let txt = format!(
+                        "{} becomes a {sub} until the game ends (each card in its stack now)",
+                        tl(self)
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_SUBTYPE, r::USING_EFFECTS]);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The chooser keeps one of its units in the arena; the rest retreat
+    /// (retreating with an effect doesn't tap them).
+    fn keep_one_retreat_rest(&mut self, w: Pid, k: super::model::KeepOne) -> Flow<()> {
+        use super::model::Whom;
+        let o = match k.chooser {
+            Whom::You => w.side,
+            Whom::Opponent => w.side.other(),
+            Whom::Dark => Side::Dark,
+            Whom::Light => Side::Light,
+        };
+        let units = self.st.units_in(k.arena, o);
+        let keep = match units.as_slice() {
+            [] => return Ok(()),
+            [only] => *only,
+            _ => {
+                let u2 = units.clone();
+                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+                    Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
+                    _ => Err(reject(
+                        format!(
+                            "{} chooses one of its units in the {} arena",
+                            o.name(),
+                            k.arena.title()
+                        ),
+                        &[r::G_CHOOSE],
+                    )),
+                };
+                let what = format!("the unit to keep in the {} arena", k.arena.title());
+                match self.ask(o, NeedKind::Choice, &what, true, &judge)? {
+                    Answer::Do(st) => self.target_of(&st).unwrap_or(units[0]),
+                    Answer::Pass => units[0],
+                }
+            }
+        };
+        for u in units.into_iter().filter(|&u| u != keep) {
+            self.st.pieces[u].zone = PZone::BuildZone;
+            let txt = format!(
+                "{} retreats to the build zone ({} keeps {})",
+                self.st.label(u),
+                o.name(),
+                self.st.label(keep)
+            );
+            self.rules(Event::StateChange, txt, &[r::G_RETREAT, r::G_CHOOSE]);
+        }
+        Ok(())
+    }
+
+    /// Each player discards his or her unit with the lowest total build cost
+    /// in any arena, Dark Side first; the player chooses among tied units.
+    fn discard_lowest_cost(&mut self) -> Flow<()> {
+        for s in Side::BOTH {
+            let units: Vec<_> = Arena::ALL
+                .iter()
+                .flat_map(|&a| self.st.units_in(a, s))
+                .collect();
+            let Some(low) = units.iter().map(|&u| self.st.totals(u).build).min() else {
+                continue;
+            };
+            let tied: Vec<_> = units
+                .into_iter()
+                .filter(|&u| self.st.totals(u).build == low)
+                .collect();
+            let t = if let [only] = tied.as_slice() {
+                *only
+            } else {
+                let t2 = tied.clone();
+                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+                    Some(t) if st.verb() == Verb::Choose && t2.contains(&t) => Ok(()),
+                    _ => Err(reject(
+                        format!("choose one of your units tied for the lowest build cost ({low})"),
+                        &[r::G_CHOOSE, r::G_DISCARD],
+                    )),
+                };
+                let what = "which unit tied for the lowest build cost to discard";
+                match self.ask(s, NeedKind::Choice, what, true, &judge)? {
+                    Answer::Do(st) => self.target_of(&st).unwrap_or(tied[0]),
+                    Answer::Pass => continue,
+                }
+            };
+            let txt = format!(
+                "{} discards {}, its unit with the lowest build cost ({low})",
+                s.name(),
+                self.st.label(t)
+            );
+            self.st.discard_piece(t);
+            self.by(s, Event::StateChange, txt, &[r::G_DISCARD, r::G_TOTAL]);
+        }
+        Ok(())
     }
 
     /// Each side chooses and discards one of its units from each arena where it
@@ -661,8 +988,262 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// Roll `n` dice of damage against `t` (4+ hits, 5+ against Armor; no
+    /// other keyword changes them), then resolve the damage.
+    pub fn dice_of_damage(
+        &mut self,
+        s: Side,
+        n: i64,
+        t: PieceIx,
+        src: Option<PieceIx>,
+        what: &str,
+    ) -> Flow<()> {
+        let dice = self.roll(s, n.max(0) as usize, what)?;
+        let need = if self.st.totals(t).kw.armor { 5 } else { 4 };
+        let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
+        let txt = format!("{hits} hit{}", if hits == 1 { "" } else { "s" });
+        self.rules(Event::Result, txt, &[r::G_DICE_OF_DAMAGE, r::G_HIT]);
+        self.resolve_damage(vec![Instance::new(t, hits, DmgKind::DiceOfDamage, src)])?;
+        Ok(())
+    }
+
+    /// N dice of damage to each unit in an arena: each unit's dice in board
+    /// order (the Dark Side's units first; the order only orders the
+    /// scripted dice), then one damage prevention POP, one placement and one
+    /// discard for all of them.
+    fn dice_damage_each(&mut self, s: Side, n: i64, a: Arena, src: Option<PieceIx>) -> Flow<()> {
+        let units: Vec<_> = Side::BOTH
+            .iter()
+            .flat_map(|&x| self.st.units_in(a, x))
+            .collect();
+        let mut each = Vec::new();
+        for u in units {
+            let what = format!("dice of damage against {}", self.st.label(u));
+            let dice = self.roll(s, n.max(0) as usize, &what)?;
+            let need = if self.st.totals(u).kw.armor { 5 } else { 4 };
+            let hits = dice.iter().filter(|&&v| v >= need).count() as i64;
+            let txt = format!(
+                "{}: {hits} hit{}",
+                self.st.label(u),
+                if hits == 1 { "" } else { "s" }
+            );
+            self.rules(Event::Result, txt, &[r::G_DICE_OF_DAMAGE, r::G_HIT, r::POP]);
+            each.push(Instance::new(u, hits, DmgKind::DiceOfDamage, src));
+        }
+        self.resolve_damage(each)?;
+        Ok(())
+    }
+
+    /// "When this unit is discarded" abilities of the card on top of a unit
+    /// just discarded from arena `from`, run by its controller.
+    pub fn discarded_triggers(&mut self, top: CardIx, from: Arena, w: Pid) -> Flow<()> {
+        let trig: Vec<_> = (self.st.def(top).abilities.iter())
+            .filter_map(|a| a.triggered.clone())
+            .filter(|t| t.when == Trigger::Discarded && t.in_arena.is_none_or(|a| a == from))
+            .collect();
+        for t in trig {
+            let txt = format!(
+                "{}: \"when this unit is discarded\" resolves",
+                self.st.card_label(top)
+            );
+            self.rules(Event::Push, txt, &[r::G_WHEN_DISCARDED, r::USING_EFFECTS]);
+            let ctx = Ctx {
+                card: Some(top),
+                ..Ctx::default()
+            };
+            self.run_effects(w, None, &t.effects, None, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Ask `who` whether to pay `force` Force ("unless a player pays"):
+    /// `pay`, or `pass` to decline; a player who can't pay it all declines.
+    pub fn offer_payment(&mut self, who: Side, force: i64, what: &str) -> Flow<bool> {
+        let can = self.st.player(who).force >= force;
+        if !can {
+            let t = format!("{} can't pay {force} Force {what}", who.name());
+            self.rules(Event::Result, t, &[r::G_PAY]);
+            return Ok(false);
+        }
+        let judge = |_: &Engine, st: &Step| match st.verb() {
+            Verb::Pay | Verb::Pass => Ok(()),
+            _ => Err(reject(
+                format!("pay {force} Force {what}, or pass to decline"),
+                &[r::G_PAY],
+            )),
+        };
+        let ask = format!("pay {force} Force {what}?");
+        let paid = matches!(
+            self.ask(who, NeedKind::Choice, &ask, true, &judge)?,
+            Answer::Do(st) if st.verb() == Verb::Pay
+        );
+        if paid {
+            self.st.player_mut(who).force -= force;
+            let t = format!(
+                "{} pays {force} Force {what} ({} left)",
+                who.name(),
+                self.st.player(who).force
+            );
+            self.by(who, Event::StateChange, t, &[r::G_PAY]);
+        } else {
+            let t = format!("{} does not pay {what}", who.name());
+            self.by(who, Event::Pass, t, &[r::G_PAY]);
+        }
+        Ok(paid)
+    }
+
+    /// The opponent `o` chooses one of its units in an arena (tapped or
+    /// not); it taps unless `o` pays the Force.
+    fn tap_unless_pays(&mut self, o: Side, x: super::model::TapUnlessPays) -> Flow<()> {
+        let units = self.st.units_in(x.arena, o);
+        if units.is_empty() {
+            let t = format!(
+                "{} has no unit in the {} arena to choose",
+                o.name(),
+                x.arena.title()
+            );
+            self.rules(Event::Result, t, &[r::G_CHOOSE]);
+            return Ok(());
+        }
+        let u2 = units.clone();
+        let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+            Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
+            _ => Err(reject(
+                format!(
+                    "{} chooses one of its own units in the {} arena",
+                    o.name(),
+                    x.arena.title()
+                ),
+                &[r::G_CHOOSE],
+            )),
+        };
+        let what = format!("one of its units in the {} arena", x.arena.title());
+        let Answer::Do(st) = self.ask(o, NeedKind::Choice, &what, true, &judge)? else {
+            return Ok(());
+        };
+        let Some(t) = self.target_of(&st) else {
+            return Ok(());
+        };
+        let t_label = self.st.label(t);
+        let chose = format!("{} chooses {t_label}", o.name());
+        self.by(o, Event::Result, chose, &[r::G_CHOOSE]);
+        if !self.offer_payment(o, x.force, &format!("to keep {t_label} from tapping"))? {
+            let txt = if self.st.pieces[t].tapped {
+                format!("{t_label} taps (it was already tapped)")
+            } else {
+                format!("{t_label} taps")
+            };
+            self.st.pieces[t].tapped = true;
+            self.rules(Event::StateChange, txt, &[r::G_TAP]);
+        }
+        Ok(())
+    }
+
+    /// "[Whom] gets +N build points this turn" (never below 0).
+    fn build_points(&mut self, w: Pid, b: super::model::BuildPoints) {
+        use super::model::Whom;
+        let side = match b.to {
+            Whom::You => w.side,
+            Whom::Opponent => w.side.other(),
+            Whom::Dark => Side::Dark,
+            Whom::Light => Side::Light,
+        };
+        let to = if side == w.side { w } else { Pid::from(side) };
+        let p = self.st.player_mut(to);
+        p.build = (p.build + b.n).max(0);
+        let txt = format!(
+            "{} gets {:+} build points this turn ({} now)",
+            self.st.who(to),
+            b.n,
+            self.st.player(to).build
+        );
+        self.rules(Event::StateChange, txt, &[r::READY_PHASE, r::G_THIS_TURN]);
+    }
+
+    /// Triggered abilities of cards in play (units in an arena, Locations)
+    /// for one event, Dark Side first, in board order: `side` limits them to
+    /// one side's cards ("your build step"); `subject` is the unit the event
+    /// is about (the deployed unit, the attacker).
+    pub fn fire(
+        &mut self,
+        when: Trigger,
+        side: Option<Side>,
+        subject: Option<PieceIx>,
+    ) -> Flow<()> {
+        for s in Side::BOTH
+            .into_iter()
+            .filter(|&s| side.is_none_or(|x| x == s))
+        {
+            for u in 0..self.st.pieces.len() {
+                if self.st.pieces[u].side != s || self.st.pieces[u].stack.is_empty() {
+                    continue;
+                }
+                let trig: Vec<_> = (self.st.top_def(u).abilities.iter())
+                    .filter(|a| self.st.works(u, a.reserves))
+                    .filter_map(|a| a.triggered.clone())
+                    .filter(|t| t.when == when && self.triggers_on(u, t, subject))
+                    .collect();
+                for t in trig {
+                    let (words, cite) = match when {
+                        Trigger::Draw => ("when you draw a card", r::G_WHEN_DRAW),
+                        Trigger::BuildRoll => (
+                            "when the roll for build points is made",
+                            r::G_WHEN_BUILD_ROLL,
+                        ),
+                        Trigger::BuildStepStart => {
+                            ("when your build step starts", r::G_WHEN_BUILD_STEP)
+                        }
+                        Trigger::Deploy => ("when you deploy", r::BUILDING),
+                        Trigger::Attacks => ("whenever this unit attacks", r::G_WHEN_ATTACKS),
+                        Trigger::BattleStepStart => {
+                            ("when the battle step starts", r::BATTLE_PHASE)
+                        }
+                        Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
+                    };
+                    let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
+                    self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
+                    let w = self.st.pid_of(u);
+                    let ctx = Ctx {
+                        arena: self.battle_step,
+                        ..Ctx::default()
+                    };
+                    self.run_effects(w, Some(u), &t.effects, None, ctx)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a triggered ability of `u` is met: its arena, and for
+    /// `deploy` and `attacks` the unit the event is about.
+    fn triggers_on(
+        &self,
+        u: PieceIx,
+        t: &super::model::Triggered,
+        subject: Option<PieceIx>,
+    ) -> bool {
+        let at = match self.st.pieces[u].zone {
+            PZone::Arena(a) | PZone::Location(a) => Some(a),
+            _ => None,
+        };
+        if t.in_arena.is_some_and(|a| at != Some(a)) {
+            return false;
+        }
+        match (t.when, subject) {
+            (Trigger::BattleStepStart, _) => t.step.is_none_or(|a| self.battle_step == Some(a)),
+            (Trigger::Discarded, _) => false,
+            (Trigger::Deploy, Some(d)) => match &t.of {
+                Some(f) => self.st.matches(f, u, d),
+                None => d == u,
+            },
+            (Trigger::Attacks, Some(a)) => a == u,
+            (Trigger::Deploy | Trigger::Attacks, None) => false,
+            _ => true,
+        }
+    }
+
     /// "When you draw a card" abilities of a side's units, once.
-    fn draw_triggers(&mut self, w: Pid) -> Flow<()> {
+    pub(super) fn draw_triggers(&mut self, w: Pid) -> Flow<()> {
         for u in 0..self.st.pieces.len() {
             if self.st.pid_of(u) != w || !self.st.in_arena(u) {
                 continue;

@@ -63,6 +63,8 @@ pub struct Engine<'a> {
     /// "The next time one of your units would attack this turn, you may have
     /// it attack … in the [arena]", for each side.
     pub may_attack: [Option<super::model::Arena>; 2],
+    /// The arena whose battle step is being fought, if any.
+    pub battle_step: Option<super::model::Arena>,
 }
 
 pub fn actor(s: Side) -> Actor {
@@ -83,6 +85,7 @@ impl<'a> Engine<'a> {
             attack_order: Vec::new(),
             winner: None,
             used: Vec::new(),
+            battle_step: None,
             level: 0,
             steps: 0,
             names: ["dark", "light"],

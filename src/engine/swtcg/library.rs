@@ -42,6 +42,8 @@ impl LibraryCard for CardDef {
         add(self.switch.is_some(), "switch");
         add(self.attacks_own, "attacks_own");
         add(self.must_attack, "must_attack");
+        add(self.cant_retreat, "cant_retreat");
+        add(self.battle_order.is_some(), "battle_order");
         out
     }
 

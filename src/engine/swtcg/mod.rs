@@ -173,7 +173,11 @@ fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engin
         let t = e.setup_builds()?;
         obs.set("setup.dark", t[0]);
         obs.set("setup.light", t[1]);
-        return Ok(());
+        // With `through:`, the game goes on: the first turn starts after setup.
+        return match board.through {
+            Some(through) => e.run_turn(Start::Ready, through, Arena::Space),
+            None => Ok(()),
+        };
     }
     let through = board.through.unwrap_or(match start {
         Start::Ready => Through::Ready,
@@ -198,6 +202,7 @@ fn observe(e: &engine::Engine, obs: &mut Observations) {
             obs.set(u("player"), st.pid_of(p).letter());
         }
         obs.set(u("top"), st.key(p));
+        obs.set(u("subtypes"), st.subtypes(p));
         obs.set(u("tapped"), pc.tapped);
         obs.set(u("damage"), pc.damage);
         obs.set(u("counters"), pc.counters);

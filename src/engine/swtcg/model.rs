@@ -300,6 +300,13 @@ pub struct CardDef {
     /// "Must attack": it can't tap to skip an attack while it has a unit to attack.
     #[serde(default)]
     pub must_attack: bool,
+    /// "This unit can't retreat."
+    #[serde(default)]
+    pub cant_retreat: bool,
+    /// A Location's battle order ("Fight the Ground battle before the Space
+    /// battle"): the arenas in the order their battle steps are fought.
+    #[serde(default)]
+    pub battle_order: Option<Vec<Arena>>,
     /// Card text the engine does not model: met in play, it is reported.
     #[serde(default)]
     pub unmodelled: Vec<String>,
@@ -366,6 +373,20 @@ pub struct Keywords {
     pub upkeep: Option<Vec<Cost>>,
     /// Hidden Cost X (a face-down card completed anytime, paying Force for the rest).
     pub hidden_cost: Option<i64>,
+    /// Keyword costs: "Pay N Force -> Evade X" (each copy this source gives costs N).
+    pub costs: Option<KeywordCosts>,
+}
+
+/// The Force each keyword ability of one source costs to play.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeywordCosts {
+    #[serde(default)]
+    pub evade: i64,
+    #[serde(default)]
+    pub deflect: i64,
+    #[serde(default)]
+    pub retaliate: i64,
 }
 
 /// What a Switch slot gives the unit in one arena.
@@ -397,6 +418,9 @@ pub struct Cost {
 #[serde(deny_unknown_fields)]
 pub struct PilotDef {
     pub subtype: String,
+    /// Further subtypes it pilots ("Starfighter and Capital Ship Pilot").
+    #[serde(default)]
+    pub or_subtypes: Vec<String>,
     #[serde(default)]
     pub speed: i64,
     #[serde(default)]
@@ -435,6 +459,24 @@ pub struct Filter {
     /// Only cards with a printed build cost of at most this.
     #[serde(default)]
     pub max_cost: Option<i64>,
+    /// A chosen unit only (`target:`): untapped.
+    #[serde(default)]
+    pub untapped: bool,
+    /// A chosen unit only: total power at most this ("with power 4 or less").
+    #[serde(default)]
+    pub max_power: Option<i64>,
+    /// A chosen unit only: total build cost at most this.
+    #[serde(default)]
+    pub max_build: Option<i64>,
+    /// A chosen unit only: total health at most this (not remaining health).
+    #[serde(default)]
+    pub max_health: Option<i64>,
+    /// A chosen unit only: in one of these arenas (none listed: any arena).
+    #[serde(default)]
+    pub arenas: Vec<Arena>,
+    /// A chosen unit only: a face-up unit in a build zone may be chosen too.
+    #[serde(default)]
+    pub build_zone: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -520,6 +562,10 @@ pub struct Grant {
     /// whenever they can ("… can attack Motti, it must do so").
     #[serde(default)]
     pub must_attack_this: bool,
+    /// "Your opponent can't attack [the units the filter names] unless he or
+    /// she pays N Force."
+    #[serde(default)]
+    pub attack_cost: i64,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -542,6 +588,9 @@ pub enum Timing {
     WouldAttack,
     /// A disrupt POP, once a disrupt has been played in it: disrupt that disrupt.
     DisruptCard,
+    /// "Play only during your build step": a unit's ability, in its
+    /// controller's build step.
+    BuildStep,
 }
 
 /// An activated ability or a Battle card: pay the cost, get the effects.
@@ -560,6 +609,22 @@ pub struct Activated {
     /// Enhance: an additional cost for another effect, played `also` or `instead`.
     #[serde(default)]
     pub enhance: Option<Enhance>,
+    /// "Play only once per turn."
+    #[serde(default)]
+    pub once_per_turn: bool,
+    /// "[tap] ->": tapping this unit is part of the cost.
+    #[serde(default)]
+    pub tap: bool,
+    /// "Discard [this unit] from the [arena] ->": discarding it is the cost
+    /// (it must be in an arena; nothing replaces a discard paid as a cost).
+    #[serde(default)]
+    pub discard_self: bool,
+    /// The unit the effect chooses (`target:` of the play), when it must be one.
+    #[serde(default)]
+    pub target: Option<Filter>,
+    /// "Play only during the [arena] battle step."
+    #[serde(default)]
+    pub step: Option<Arena>,
 }
 
 /// Enhance: [effect] — played only when declared, paying the additional cost.
@@ -589,6 +654,12 @@ pub struct Triggered {
     /// Only while this unit is in this arena.
     #[serde(default)]
     pub in_arena: Option<Arena>,
+    /// `deploy`: the units whose deployment triggers it (default: this unit).
+    #[serde(default)]
+    pub of: Option<Filter>,
+    /// `battle_step_start`: the arena whose battle step it is.
+    #[serde(default)]
+    pub step: Option<Arena>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -596,6 +667,44 @@ pub struct Triggered {
 pub enum Trigger {
     /// "When you draw a card": once for each card drawn.
     Draw,
+    /// "When the roll for build points is made" (the ready phase's roll;
+    /// none is made in setup).
+    BuildRoll,
+    /// "When your build step starts".
+    BuildStepStart,
+    /// "When you deploy this unit" / "whenever you deploy a [filter]"
+    /// (completing a card in the build step or anytime; not setup).
+    Deploy,
+    /// "Whenever this unit attacks": once when it taps to attack (and for
+    /// each Double Strike attack), not again when the defender changes.
+    Attacks,
+    /// "When the [arena] battle step starts" (`step:`; any battle step without it).
+    BattleStepStart,
+    /// "When this unit is discarded from play" (from an arena by damage;
+    /// `in_arena:` "from the [arena]"): it has gone to the discard pile.
+    Discarded,
+}
+
+/// Whose build points an effect changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Whom {
+    /// The player whose card it is.
+    You,
+    /// That player's opponent.
+    Opponent,
+    /// The Dark Side, whoever controls the card.
+    Dark,
+    /// The Light Side, whoever controls the card.
+    Light,
+}
+
+/// "[Whom] gets +N build points this turn".
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildPoints {
+    pub to: Whom,
+    pub n: i64,
 }
 
 /// One effect.
@@ -649,6 +758,60 @@ pub enum Effect {
     /// "The next time one of your units would attack this turn, you may have
     /// it attack another of your opponent's units in the [arena]."
     MayAttackIn(Arena),
+    /// A player gets +N (or -N) build points this turn.
+    BuildPoints(BuildPoints),
+    /// Put N damage counters on the chosen unit (not damage: not prevented).
+    Counters(i64),
+    /// Tap the chosen unit.
+    Tap,
+    /// Retreat the chosen unit (an effect's retreat doesn't tap it).
+    Retreat,
+    /// Return the chosen unit, with its stack, Pilots and Equipment, to its
+    /// owners' hands.
+    ReturnToHand,
+    /// Do N dice of damage to the chosen unit.
+    DiceDamage(i64),
+    /// Do N damage to each unit in the chosen arena (`arena:` of the play).
+    DamageEach(i64),
+    /// Do N dice of damage to each unit in the arena of the battle step
+    /// (or the chosen arena): every unit's dice, then one damage
+    /// prevention POP, one damage placement and one discard for all.
+    DiceDamageEach(i64),
+    /// Return this card from its owner's discard pile to his or her hand.
+    ReturnFromDiscard,
+    /// The chosen unit gains this subtype until the game ends: each card in
+    /// its stack now (only the versions in play; a card stacked later does not).
+    GainSubtype(String),
+    /// "Your opponent chooses one of his or her units in the [arena]. Tap that
+    /// unit unless your opponent pays N Force."
+    OpponentTapsUnlessPays(TapUnlessPays),
+    /// Gain Force equal to the chosen unit's total build cost.
+    GainForceEqualBuild,
+    /// Each player discards his or her unit with the lowest build cost in
+    /// any arena (the player chooses among tied units).
+    DiscardLowestCost,
+    /// A grant that lasts until end of turn, to every unit it names then or
+    /// later in the turn ("Each of your units gets Accuracy 1 until end of turn").
+    GrantThisTurn(Box<Grant>),
+    /// "[The Light Side player] chooses one of his or her units in the
+    /// [arena] and retreats the rest."
+    KeepOneRetreatRest(KeepOne),
+}
+
+/// Who keeps one unit in which arena; the rest retreat.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeepOne {
+    pub chooser: Whom,
+    pub arena: Arena,
+}
+
+/// The arena the opponent chooses a unit in, and the Force that saves it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TapUnlessPays {
+    pub arena: Arena,
+    pub force: i64,
 }
 
 /// A scripted decision: exactly one of `dark`, `light` (or `player1`,
@@ -756,6 +919,8 @@ pub enum Verb {
     Take,
     /// Choose `target` for an effect.
     Choose,
+    /// Pay what an effect asks ("unless a player pays"); `pass` declines.
+    Pay,
 }
 
 impl Verb {
@@ -784,6 +949,7 @@ impl Verb {
             Verb::Discard => "discard",
             Verb::Take => "take",
             Verb::Choose => "choose",
+            Verb::Pay => "pay",
         }
     }
 }

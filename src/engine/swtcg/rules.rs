@@ -118,6 +118,14 @@ pub const G_MUST_ATTACK: &str = "swtcg.rb.glossary.must-attack";
 pub const G_WHEN_DISCARDED: &str = "swtcg.rb.glossary.when-this-unit-is-discarded";
 pub const G_MAY_ATTACK: &str = "swtcg.rb.glossary.may-attack";
 pub const G_WOULD_ATTACK: &str = "swtcg.rb.glossary.would-attack";
+pub const G_WHEN_BUILD_ROLL: &str = "swtcg.rb.glossary.when-the-roll-for-build-points-is-made";
+pub const G_WHEN_BUILD_STEP: &str = "swtcg.rb.glossary.when-your-opponents-build-step-starts";
+pub const G_COSTS_MORE_LESS: &str = "swtcg.rb.glossary.costs-x-more-less";
+pub const G_PUT: &str = "swtcg.rb.glossary.put";
+pub const G_CHOOSE: &str = "swtcg.rb.glossary.choose";
+pub const G_STACKED_WITH: &str = "swtcg.rb.glossary.all-cards-stacked-with-it";
+pub const G_AND_ITS_PILOT: &str = "swtcg.rb.glossary.and-its-pilot";
+pub const G_DURING_BATTLE: &str = "swtcg.rb.glossary.during-battle";
 
 /// Every ID above.
 pub const ALL: &[&str] = &[
@@ -239,4 +247,12 @@ pub const ALL: &[&str] = &[
     G_MUST_ATTACK,
     G_WHEN_DISCARDED,
     G_WOULD_ATTACK,
+    G_WHEN_BUILD_ROLL,
+    G_WHEN_BUILD_STEP,
+    G_COSTS_MORE_LESS,
+    G_PUT,
+    G_CHOOSE,
+    G_STACKED_WITH,
+    G_AND_ITS_PILOT,
+    G_DURING_BATTLE,
 ];

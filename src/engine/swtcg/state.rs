@@ -82,8 +82,14 @@ pub struct Kw {
     pub shields: Option<i64>,
     pub stun: Option<i64>,
     pub evade: Vec<i64>,
+    /// The Force each Evade copy costs (same order as `evade`).
+    pub evade_cost: Vec<i64>,
     pub deflect: Vec<i64>,
+    /// The Force each Deflect copy costs (same order as `deflect`).
+    pub deflect_cost: Vec<i64>,
     pub retaliate: Vec<i64>,
+    /// The Force each Retaliate copy costs (same order as `retaliate`).
+    pub retaliate_cost: Vec<i64>,
     pub armor: bool,
     pub double_strike: bool,
     pub overkill: bool,
@@ -114,9 +120,14 @@ impl Kw {
         add(&mut self.parry, k.parry);
         add(&mut self.shields, k.shields);
         add(&mut self.stun, k.stun);
+        let costs = k.costs.unwrap_or_default();
         self.evade.extend(k.evade);
+        self.evade_cost.extend(k.evade.map(|_| costs.evade));
         self.deflect.extend(k.deflect);
+        self.deflect_cost.extend(k.deflect.map(|_| costs.deflect));
         self.retaliate.extend(k.retaliate);
+        self.retaliate_cost
+            .extend(k.retaliate.map(|_| costs.retaliate));
         self.armor |= k.armor == Some(true);
         self.double_strike |= k.double_strike == Some(true);
         self.overkill |= k.overkill == Some(true);
@@ -223,6 +234,10 @@ pub struct State {
     pub owner: Vec<Pid>,
     /// Two-Headed Wookiee: each side is a team of two players.
     pub team: bool,
+    /// Subtypes each card has gained by an effect until the game ends.
+    pub gained: Vec<Vec<String>>,
+    /// Grants that last until end of turn, with the side whose effect it is.
+    pub turn_grants: Vec<(Side, Grant)>,
 }
 
 /// Names that stack and contest although they differ.
@@ -266,6 +281,18 @@ pub fn has_subtype(line: &str, want: &str) -> bool {
     }
     let have = words(line);
     want_w.iter().all(|w| have.contains(w))
+}
+
+/// Whether a filter names a card not in play by what the card says: name,
+/// subtype, type, printed cost (never "in the same arena").
+fn def_matches(f: &Filter, d: &CardDef) -> bool {
+    !f.same_arena
+        && f.name.as_ref().is_none_or(|n| d.name == *n)
+        && f.subtype
+            .as_ref()
+            .is_none_or(|s| has_subtype(&d.subtypes, s))
+        && f.r#type.is_none_or(|t| d.types.contains(&t))
+        && f.max_cost.is_none_or(|m| d.cost <= m)
 }
 
 impl State {
@@ -336,8 +363,12 @@ impl State {
             .collect()
     }
     /// The unit's subtype line (with "as if it were" not counted).
-    pub fn subtypes(&self, p: PieceIx) -> &str {
-        &self.top_def(p).subtypes
+    pub fn subtypes(&self, p: PieceIx) -> String {
+        let printed = &self.top_def(p).subtypes;
+        match self.gained[self.top(p)].as_slice() {
+            [] => printed.clone(),
+            more => format!("{printed} - {}", more.join(" - ")),
+        }
     }
     /// Whether a unit has a type: in an arena, only that arena's type counts.
     pub fn has_type(&self, p: PieceIx, t: Arena) -> bool {
@@ -380,12 +411,58 @@ impl State {
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
                 .as_ref()
-                .is_none_or(|s| has_subtype(self.subtypes(p), s))
+                .is_none_or(|s| has_subtype(&self.subtypes(p), s))
             && f.r#type.is_none_or(|t| self.has_type(p, t))
             && (!f.unequipped || self.riders(p, false).is_empty())
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
     }
+    /// Whether unit `p` may be chosen by an effect of `side` (of unit `src`,
+    /// if a unit's) whose filter is `f`: a face-up unit in an arena (or a
+    /// build zone, if the filter allows it) with what the filter names.
+    pub fn target_ok(&self, f: &Filter, side: Side, src: Option<PieceIx>, p: PieceIx) -> bool {
+        let pc = &self.pieces[p];
+        let zone = match pc.zone {
+            PZone::Arena(a) => f.arenas.is_empty() || f.arenas.contains(&a),
+            PZone::BuildZone => f.build_zone && !pc.face_down,
+            _ => false,
+        };
+        let whose = match f.whose {
+            Whose::Your => pc.side == side,
+            Whose::Opponent => pc.side != side,
+            Whose::Any => true,
+        };
+        let t = self.totals(p);
+        zone && whose
+            && !(f.other && src == Some(p))
+            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && f.subtype
+                .as_ref()
+                .is_none_or(|s| has_subtype(&self.subtypes(p), s))
+            && f.r#type.is_none_or(|ty| self.has_type(p, ty))
+            && (!f.untapped || !pc.tapped)
+            && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
+            && f.max_power.is_none_or(|m| t.power <= m)
+            && f.max_build.is_none_or(|m| t.build <= m)
+            && f.max_health.is_none_or(|m| t.health <= m)
+    }
+
+    /// Whether a grant lasting this turn, of an effect of `side`, names unit
+    /// `p`: whose, name, subtype and type.
+    fn turn_grant_names(&self, f: &Filter, side: Side, p: PieceIx) -> bool {
+        let whose = match f.whose {
+            Whose::Your => self.pieces[p].side == side,
+            Whose::Opponent => self.pieces[p].side != side,
+            Whose::Any => true,
+        };
+        whose
+            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && f.subtype
+                .as_ref()
+                .is_none_or(|s| has_subtype(&self.subtypes(p), s))
+            && f.r#type.is_none_or(|ty| self.has_type(p, ty))
+    }
+
     /// Whether an ability works where its card is: abilities work in an
     /// arena (a Location's in play), a Reserves ability only in the build zone.
     pub fn works(&self, q: PieceIx, reserves: bool) -> bool {
@@ -417,12 +494,66 @@ impl State {
         }
         out
     }
+    /// The Force the opponent must pay to attack unit `p` ("can't attack …
+    /// unless he or she pays N Force"), from the static grants naming it.
+    pub fn attack_cost(&self, p: PieceIx) -> i64 {
+        self.grants_to(p).iter().map(|(_, g)| g.attack_cost).sum()
+    }
+
     /// The build cost to complete the card on top of piece `p` (a face-down
     /// card): its printed cost with the cost changes granted to it, never below 0.
     pub fn deploy_cost(&self, p: PieceIx) -> i64 {
-        let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum();
+        let lasting = self.turn_grants.iter();
+        let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum::<i64>()
+            + lasting
+                .filter(|(side, g)| self.turn_grant_names(&g.to, *side, p))
+                .map(|(_, g)| g.cost)
+                .sum::<i64>();
         (self.top_def(p).cost + change).max(0)
     }
+    /// The build cost to deploy card `c` of player `w` from hand: its printed
+    /// cost with the cost changes static grants give it, never below 0.
+    pub fn hand_cost(&self, c: CardIx, w: Pid) -> i64 {
+        let d = &self.defs[c];
+        let mut change = 0;
+        for q in 0..self.pieces.len() {
+            if self.pieces[q].zone == PZone::Gone || self.pieces[q].stack.is_empty() {
+                continue;
+            }
+            for a in &self.top_def(q).abilities {
+                if let Some(g) = &a.grant
+                    && g.cost != 0
+                    && self.works(q, a.reserves)
+                    && self.names_card(&g.to, q, d, w)
+                {
+                    change += g.cost;
+                }
+            }
+        }
+        for (side, g) in &self.turn_grants {
+            let whose = match g.to.whose {
+                Whose::Your => w.side == *side,
+                Whose::Opponent => w.side != *side,
+                Whose::Any => true,
+            };
+            if g.cost != 0 && whose && def_matches(&g.to, d) {
+                change += g.cost;
+            }
+        }
+        (d.cost + change).max(0)
+    }
+
+    /// Whether a filter of an ability on `src` names a card of player `w`
+    /// that is not in play (no arena, no Equipment, not the source itself).
+    fn names_card(&self, f: &Filter, src: PieceIx, d: &CardDef, w: Pid) -> bool {
+        let whose = match f.whose {
+            Whose::Your => self.is_you(src, w.side, w.p),
+            Whose::Opponent => w.side != self.pieces[src].side,
+            Whose::Any => true,
+        };
+        whose && def_matches(f, d)
+    }
+
     /// A unit's totals: printed values of the top card, +10 speed, +1 power,
     /// +1 health and +1 build for each version beneath it, Pilots,
     /// untapped Equipment, static grants and effects until end of battle.
@@ -470,6 +601,14 @@ impl State {
                 }
             }
         }
+        for (side, g) in &self.turn_grants {
+            if self.turn_grant_names(&g.to, *side, p) {
+                t.speed += g.speed;
+                t.power += g.power;
+                t.health += g.health;
+                t.kw.add(&g.keywords);
+            }
+        }
         if let (Some(sw), PZone::Arena(a)) = (&d.switch, pc.zone)
             && let Some(Some(b)) = d.types.iter().position(|&x| x == a).and_then(|i| sw.get(i))
         {
@@ -501,8 +640,9 @@ impl State {
         let u = self.top_def(unit);
         !has_subtype(&u.subtypes, "Droid")
             && !u.types.contains(&Arena::Character)
-            && (has_subtype(&u.subtypes, &pd.subtype)
-                || u.pilotable_as.as_deref() == Some(pd.subtype.as_str()))
+            && std::iter::once(&pd.subtype)
+                .chain(&pd.or_subtypes)
+                .any(|s| has_subtype(&u.subtypes, s) || u.pilotable_as.as_deref() == Some(s))
     }
     pub fn remaining_health(&self, p: PieceIx) -> i64 {
         self.totals(p).health - self.pieces[p].damage
@@ -640,6 +780,8 @@ pub fn setup(b: &Board) -> State {
         players: Default::default(),
         owner: vec![Pid::from(Side::Dark); b.cards.len()],
         team,
+        gained: vec![Vec::new(); b.cards.len()],
+        turn_grants: Vec::new(),
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {

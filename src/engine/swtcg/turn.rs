@@ -92,7 +92,7 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, t, team);
             }
         }
-        Ok(())
+        self.fire(super::model::Trigger::BuildRoll, None, None)
     }
 
     fn command_phase(&mut self) -> Flow<()> {
@@ -130,6 +130,11 @@ impl<'a> Engine<'a> {
                             Err(reject(
                                 "you can't retreat a unit that's already tapped",
                                 &[r::COMMAND_PHASE],
+                            ))
+                        } else if e.st.top_def(u).cant_retreat {
+                            Err(reject(
+                                "this unit can't retreat (\"can't\" beats \"can\")",
+                                &[r::G_RETREAT, r::PRIMARY_RULES],
                             ))
                         } else if e.st.riders(u, true).iter().any(|&q| e.st.pieces[q].tapped) {
                             Err(reject(
@@ -176,10 +181,41 @@ impl<'a> Engine<'a> {
             self.contests()?;
             self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
         }
-        for a in Arena::ALL.into_iter().filter(|&a| a >= first) {
+        let order = self.battle_order();
+        // Starting in Space is starting the battle phase: its first step,
+        // whichever arena a Location makes first.
+        let from = match first {
+            Arena::Space => 0,
+            _ => order.iter().position(|&a| a == first).unwrap_or(0),
+        };
+        for &a in &order[from..] {
             self.battle_step(a)?;
         }
         Ok(())
+    }
+
+    /// The order of the battle steps: Space, Ground, Character, unless a
+    /// Location in play changes it.
+    fn battle_order(&mut self) -> Vec<Arena> {
+        let changed = (0..self.st.pieces.len()).find_map(|q| {
+            let by = matches!(self.st.pieces[q].zone, PZone::Location(_))
+                .then(|| self.st.top_def(q).battle_order.clone())
+                .flatten()?;
+            Some((q, by))
+        });
+        match changed {
+            Some((q, order)) => {
+                let names: Vec<&str> = order.iter().map(|a| a.title()).collect();
+                let t = format!(
+                    "{}: the battle steps are fought {}",
+                    self.st.label(q),
+                    names.join(", then ")
+                );
+                self.rules(Event::StateChange, t, &[r::BATTLE_PHASE, r::PRIMARY_RULES]);
+                order
+            }
+            None => Arena::ALL.to_vec(),
+        }
     }
 
     /// The next unit to attack in an arena: highest speed; the Dark Side wins ties.
@@ -209,11 +245,13 @@ impl<'a> Engine<'a> {
     }
 
     fn battle_step(&mut self, a: Arena) -> Flow<()> {
+        self.battle_step = Some(a);
         self.rules(
             Event::Phase,
             format!("{} battle step", a.title()),
             &[r::BATTLE_PHASE],
         );
+        self.fire(super::model::Trigger::BattleStepStart, None, None)?;
         self.general_pop("start of the battle step POP", &[r::BATTLE_PHASE])?;
         loop {
             self.general_pop("general POP", &[r::BATTLE_PHASE, r::G_SPEED])?;
@@ -223,6 +261,7 @@ impl<'a> Engine<'a> {
             self.next_attack(side, &units)?;
         }
         self.general_pop("end of the battle step POP", &[r::BATTLE_PHASE])?;
+        self.battle_step = None;
         Ok(())
     }
 
@@ -291,6 +330,19 @@ impl<'a> Engine<'a> {
                             &[r::G_MUST_ATTACK],
                         ))
                     }
+                    (Some(u), Some(t))
+                        if e.targets(u).contains(&t)
+                            && e.st.attack_cost(t) > e.st.player(side).force =>
+                    {
+                        Err(reject(
+                            format!(
+                                "this unit can't be attacked unless {} pays {} Force",
+                                side.name(),
+                                e.st.attack_cost(t)
+                            ),
+                            &[r::G_PAY, r::PRIMARY_RULES],
+                        ))
+                    }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
                     (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => {
                         Err(reject("a unit's Pilot can't be attacked", &[r::PILOTING]))
@@ -347,6 +399,17 @@ impl<'a> Engine<'a> {
             }
             Answer::Do(st) if st.verb() == Verb::Attack => {
                 if let (Some(u), Some(t)) = (self.unit_of(&st), self.target_of(&st)) {
+                    let tax = self.st.attack_cost(t);
+                    if tax > 0 {
+                        self.st.player_mut(side).force -= tax;
+                        let txt = format!(
+                            "{} pays {tax} Force to attack {} ({} left)",
+                            side.name(),
+                            self.st.label(t),
+                            self.st.player(side).force
+                        );
+                        self.by(side, Event::StateChange, txt, &[r::G_PAY, r::PRIMARY_RULES]);
+                    }
                     self.attack(u, t, false)?;
                 }
             }
@@ -379,8 +442,7 @@ impl<'a> Engine<'a> {
                 &[r::G_MUST_ATTACK, r::G_WOULD_ATTACK],
             ));
         }
-        self.ability_ok(side, u, st.ability.unwrap_or(1), Timing::WouldAttack)?;
-        self.payer(self.st.pid_of(u), st)
+        self.judge_card(side, st, Timing::WouldAttack)
     }
 
     /// Whether piece `p` takes part in contests: a unique unit in an arena,
@@ -556,6 +618,7 @@ impl<'a> Engine<'a> {
             p.speed_mod = 0;
         }
         self.may_attack = [None, None];
+        self.st.turn_grants.clear();
         self.rules(
             Event::Phase,
             "end of turn: effects until end of battle and end of turn end",
