@@ -7,6 +7,15 @@ use super::state::{DieAt, DieIx, Ix, Zone, face_value, seat_name};
 use crate::cards::die::Symbol;
 use crate::engine::{Actor, End, Event, NeedKind, Scripted, Seat};
 
+/// Where a resolved die's damage or shields go.
+#[derive(Debug, Clone)]
+pub enum Aim {
+    /// The character named (or the only candidate).
+    Named(Option<String>),
+    /// Each of an opponent's characters ("against each of an opponent's characters").
+    EachOpponent,
+}
+
 impl Engine<'_> {
     // ------------------------------------------------------------ play a card
 
@@ -59,6 +68,23 @@ impl Engine<'_> {
                     r::UNIQUENESS,
                 );
             }
+        }
+        if let Some(col) = def.only.as_ref().and_then(|o| o.spot)
+            && !self
+                .st
+                .characters(p)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
+        {
+            return rej(
+                format!(
+                    "{}: to play it, {} must spot a {} character",
+                    self.key(c),
+                    seat_name(p),
+                    super::library::color_name(col)
+                ),
+                r::SPOTTING,
+            );
         }
         // 3. An upgrade's target.
         let target = if ctype == CardType::Upgrade {
@@ -130,7 +156,8 @@ impl Engine<'_> {
         if last {
             self.after(TriggerEvent::PlaysLastCard, None, Some(p), None)?;
         }
-        if self.stat.defs[c].keywords.contains(&Keyword::Ambush) {
+        if self.stat.defs[c].keywords.contains(&Keyword::Ambush) || self.granted_ambush(p, c, cost)
+        {
             self.extra.push_back(p);
             self.log(
                 Actor::Player(p),
@@ -142,7 +169,49 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn upgrade_target(&self, p: Seat, c: Ix, d: &Scripted<Step>) -> R<Ix> {
+    /// Whether an ongoing ability of a card `p` controls gives the card just
+    /// played, for the cost paid, the Ambush keyword.
+    fn granted_ambush(&mut self, p: Seat, c: Ix, paid: i64) -> bool {
+        let stat = self.stat;
+        let grants: Vec<(Ix, i64)> = (0..self.st.cards.len())
+            .filter(|&x| self.st.in_play(x) && self.st.cards[x].controller == p)
+            .flat_map(|x| {
+                stat.defs[x]
+                    .abilities
+                    .iter()
+                    .filter(|a| a.kind == AbilityKind::Ongoing)
+                    .filter_map(|a| a.grants_played.as_ref())
+                    .filter(|g| g.keyword == Keyword::Ambush)
+                    .map(move |g| (x, g.cost_at_least))
+            })
+            .collect();
+        let mut has = false;
+        for (x, least) in grants {
+            let t = if paid >= least {
+                has = true;
+                format!(
+                    "{}: {} was played for {paid}, {least} or more: it has Ambush",
+                    self.key(x),
+                    self.key(c)
+                )
+            } else {
+                format!(
+                    "{}: {} was played for {paid}, less than {least}: it does not gain Ambush",
+                    self.key(x),
+                    self.key(c)
+                )
+            };
+            self.log(
+                Actor::Player(p),
+                Event::Result,
+                t,
+                &[r::ONGOING_ABILITIES, r::AMBUSH, r::DECREASES],
+            );
+        }
+        has
+    }
+
+    fn upgrade_target(&mut self, p: Seat, c: Ix, d: &Scripted<Step>) -> R<Ix> {
         let def = &self.stat.defs[c];
         let Some(on) = &d.step.on else {
             return rej("an upgrade needs a target (`on:`)", r::PLAY_A_CARD);
@@ -170,8 +239,23 @@ impl Engine<'_> {
             (None, CardType::Character) => {}
             (None, _) => return rej("an upgrade is attached to a character", r::UPGRADES),
         }
-        if let Some(o) = &def.only {
-            let tdef = &self.stat.defs[t];
+        let tdef = &self.stat.defs[t];
+        let any = tdef
+            .attach_any
+            .as_ref()
+            .filter(|sub| def.subtypes.contains(sub));
+        if let (Some(sub), Some(_)) = (any, &def.only) {
+            let t = format!(
+                "{on} can have any {sub} attached, ignoring play restrictions: {}'s restriction does not apply",
+                self.key(c)
+            );
+            self.log(
+                Actor::Player(p),
+                Event::Result,
+                t,
+                &[r::ABILITIES, r::PLAY_RESTRICTIONS],
+            );
+        } else if let Some(o) = &def.only {
             let ok = o.color.is_none_or(|col| tdef.color == Some(col))
                 && o.title.as_ref().is_none_or(|ti| &tdef.title == ti);
             if !ok {
@@ -496,7 +580,7 @@ impl Engine<'_> {
         &mut self,
         by: Seat,
         dice: &[DieIx],
-        target: Option<String>,
+        target: Aim,
         d: &Scripted<Step>,
     ) -> R<()> {
         let sym = self.group_symbol(dice)?;
@@ -559,19 +643,45 @@ impl Engine<'_> {
             .unwrap_or(dice[0]);
         let card = self.st.dice[base].card;
         if sym != Symbol::Special {
-            for &x in dice {
-                if matches!(self.st.dice[x].at, DieAt::Pool(_)) {
-                    self.st.dice[x].at = DieAt::OnCard;
-                }
-            }
+            self.leave_pool(dice, d)?;
         }
         self.symbol_effect(by, sym, value, card, target, d, dice)?;
+        if sym == Symbol::Special {
+            self.leave_pool(dice, d)?;
+        }
+        self.after(TriggerEvent::DieResolved, Some(card), Some(by), None)
+    }
+
+    /// Dice resolved or removed leave their pool: each is placed on its card,
+    /// or rerolled when its card says "reroll this die instead of removing it"
+    /// (a replacement, with the side the decision's `roll:` gives).
+    pub(crate) fn leave_pool(&mut self, dice: &[DieIx], d: &Scripted<Step>) -> R<()> {
+        let mut again = Vec::new();
         for &x in dice {
-            if matches!(self.st.dice[x].at, DieAt::Pool(_)) && sym == Symbol::Special {
+            if !matches!(self.st.dice[x].at, DieAt::Pool(_)) {
+                continue;
+            }
+            if self.stat.defs[self.st.dice[x].card].reroll_instead {
+                again.push(x);
+            } else {
                 self.st.dice[x].at = DieAt::OnCard;
             }
         }
-        self.after(TriggerEvent::DieResolved, Some(card), Some(by), None)
+        for x in again {
+            let p = self.st.dice[x].controller;
+            let t = format!(
+                "die {} would be removed from the pool: it is rerolled instead",
+                self.die_id(x)
+            );
+            self.log(
+                Actor::Player(p),
+                Event::Result,
+                t,
+                &[r::REPLACEMENT_EFFECTS, r::INHERENT_DICE_ABILITIES],
+            );
+            self.roll(p, &[x], d)?;
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -581,31 +691,45 @@ impl Engine<'_> {
         sym: Symbol,
         value: i64,
         card: Ix,
-        target: Option<String>,
+        target: Aim,
         d: &Scripted<Step>,
         dice: &[DieIx],
     ) -> R<()> {
         use super::effects::Dmg;
         use super::model::DamageKind;
+        let named = |a: &Aim| match a {
+            Aim::Named(n) => n.clone(),
+            Aim::EachOpponent => None,
+        };
         match sym {
             Symbol::MeleeDamage | Symbol::RangedDamage => {
                 let unblockable = self.die_unblockable(by, card, dice)?;
-                let t = self.die_target(by, target, false)?;
+                let targets = match target {
+                    Aim::EachOpponent => {
+                        let t = format!(
+                            "the die's damage is dealt to each of {}'s characters",
+                            seat_name(1 - by)
+                        );
+                        self.log(Actor::Player(by), Event::Result, t, &[r::EFFECTS]);
+                        self.st.characters(1 - by)
+                    }
+                    Aim::Named(n) => vec![self.die_target(by, n, false)?],
+                };
                 let kind = if sym == Symbol::MeleeDamage {
                     DamageKind::Melee
                 } else {
                     DamageKind::Ranged
                 };
-                self.deal_damage(
-                    t,
-                    Dmg {
+                for t in targets {
+                    let dmg = Dmg {
                         amount: value,
                         kind: Some(kind),
                         unblockable,
                         by,
                         die: true,
-                    },
-                )?;
+                    };
+                    self.deal_damage(t, dmg)?;
+                }
             }
             Symbol::IndirectDamage => {
                 self.indirect(by, value, Some(DamageKind::Indirect))?;
@@ -635,7 +759,7 @@ impl Engine<'_> {
                 }
             }
             Symbol::Shield => {
-                let t = self.die_target(by, target, true)?;
+                let t = self.die_target(by, named(&target), true)?;
                 self.give_shields(t, value, by)?;
             }
             Symbol::Resource => {
@@ -669,7 +793,7 @@ impl Engine<'_> {
                     .take(take)
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
-                self.turn_these(by, &mine, r::FOCUS)?;
+                self.turn_these(by, &mine, Default::default(), r::FOCUS)?;
                 if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len()
                 {
                     return rej(
@@ -712,7 +836,7 @@ impl Engine<'_> {
                     &[r::SPECIAL, r::SPECIAL_ABILITIES],
                 );
                 let mut ctx = self.ctx_from(by, Some(card), None, d);
-                ctx.targets = target.into_iter().collect();
+                ctx.targets = named(&target).into_iter().collect();
                 let _ = dice;
                 self.use_ability(card, ab, ctx, r::SPECIAL_ABILITIES)?;
             }

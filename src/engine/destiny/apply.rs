@@ -1,6 +1,7 @@
 //! Carrying out one effect of an ability.
 
-use super::effects::Dmg;
+use super::actions::Aim;
+use super::effects::{Dmg, Turning};
 use super::engine::{Ctx, Engine, R, rej};
 use super::model::{Amount, CardType, DieFilter, Effect, Target, Who};
 use super::rules as r;
@@ -13,6 +14,12 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
         Amount::Removed => ctx.removed.unwrap_or(0),
         Amount::YourCharacters => en.st.characters(ctx.by).len() as i64,
         Amount::RemainingHealth => ctx.source.map_or(0, |c| en.st.remaining_health(en.stat, c)),
+        Amount::YourShields => en
+            .st
+            .characters(ctx.by)
+            .iter()
+            .map(|&c| en.st.cards[c].shields)
+            .sum(),
     }
 }
 
@@ -41,14 +48,46 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::DiscardRandom { amount: a } => discard_random(en, *a, ctx),
         Effect::RemoveDie { filter } => remove_die(en, filter, ctx),
         Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
+        Effect::RemoveDice { filter, increase } => remove_dice(en, filter, *increase, ctx),
+        Effect::DiscardFromPlay {
+            types,
+            subtypes,
+            cost_at_most,
+            pay_dice,
+        } => {
+            let what = Discardable {
+                types,
+                subtypes,
+                cost_at_most: *cost_at_most,
+                pay_dice: *pay_dice,
+            };
+            discard_from_play(en, &what, ctx)
+        }
+        Effect::ToDeckBottom => to_deck_bottom(en, ctx),
         Effect::Reroll { whose } => reroll(en, *whose, ctx),
-        Effect::Turn { count, .. } => turn_dice(en, *count, ctx),
+        Effect::Turn {
+            count,
+            whose,
+            character,
+            to_blank,
+        } => {
+            let how = Turning {
+                any_player: *whose == Who::Any,
+                character: *character,
+                to_blank: *to_blank,
+            };
+            turn_dice(en, *count, how, ctx)
+        }
         Effect::Exhaust { to } => exhaust_or_ready(en, *to, true, ctx),
         Effect::Ready { to } => exhaust_or_ready(en, *to, false, ctx),
         Effect::BecomeSupport => become_support(en, ctx),
         Effect::DefeatAfterRound { to } => defeat_after_round(en, *to, ctx),
         Effect::ExtraAction => extra_action(en, ctx),
-        Effect::ResolveDie { of } => resolve_die(en, *of, ctx),
+        Effect::ResolveDie {
+            of,
+            showing,
+            each_opponents,
+        } => resolve_die(en, *of, showing.as_deref(), *each_opponents, ctx),
         Effect::RollIn { of } => roll_in(en, *of, ctx),
         Effect::MoveDamage {
             amount: a,
@@ -60,7 +99,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::EndActionPhase => end_action_phase(en, ctx),
         Effect::GiveBattlefield => give_battlefield(en, ctx),
         Effect::SwitchBattlefield => switch_battlefield(en, ctx),
-        Effect::Choose { options } => choose(en, options, ctx),
+        Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
         Effect::PlayFromHand { types, discount } => play_from_hand(en, types, *discount, ctx),
     }
@@ -292,11 +331,11 @@ fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn turn_dice(en: &mut Engine, count: i64, ctx: &mut Ctx) -> R<bool> {
+fn turn_dice(en: &mut Engine, count: i64, how: Turning, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
-    en.turn_dice(by, count, &d, r::TURN_DIE)?;
+    en.turn_dice(by, count, &d, how, r::TURN_DIE)?;
     Ok(true)
 }
 
@@ -398,24 +437,41 @@ fn extra_action(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn resolve_die(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
+fn resolve_die(
+    en: &mut Engine,
+    of: Option<Target>,
+    showing: Option<&str>,
+    each: bool,
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
-    let Some(t) = en.target(of, ctx)? else {
-        return Ok(false);
+    let mut cands = match of {
+        Some(of) => {
+            let Some(t) = en.target(of, ctx)? else {
+                return Ok(false);
+            };
+            let mut cands = en.st.dice_of(t);
+            for u in en.st.upgrades(t) {
+                cands.extend(en.st.dice_of(u));
+            }
+            cands
+        }
+        None => (0..en.st.dice.len()).collect(),
     };
-    let mut cands = en.st.dice_of(t);
-    for u in en.st.upgrades(t) {
-        cands.extend(en.st.dice_of(u));
-    }
-    cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.st.dice[x].controller == by);
+    let f = DieFilter {
+        whose: Who::Yours,
+        showing: showing.map(str::to_string),
+        ..Default::default()
+    };
+    cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by));
     let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
             _ => {
                 return rej(
-                    format!("die {n} is not one of {}'s dice in the pool", en.key(t)),
+                    format!("die {n} is not a die this ability can resolve"),
                     r::RESOLVING_DICE_THROUGH_CARDS,
                 );
             }
@@ -427,15 +483,20 @@ fn resolve_die(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
     let Some(d) = step.or_else(|| en.script.peek().cloned()) else {
         return Err(en.need(by, NeedKind::Choice, "the die's target (`to:`)"));
     };
-    let target = ctx.targets.get(ctx.next_target).cloned();
-    ctx.next_target += 1;
+    let aim = if each {
+        Aim::EachOpponent
+    } else {
+        let target = ctx.targets.get(ctx.next_target).cloned();
+        ctx.next_target += 1;
+        Aim::Named(target)
+    };
     en.log(
         Actor::Player(by),
         Event::Result,
         format!("resolves die {} through the card", en.die_id(x)),
         &[r::RESOLVING_DICE_THROUGH_CARDS],
     );
-    en.resolve_group(by, &[x], target, &d)?;
+    en.resolve_group(by, &[x], aim, &d)?;
     Ok(true)
 }
 
@@ -537,24 +598,57 @@ fn switch_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn choose(en: &mut Engine, options: &[Vec<Effect>], ctx: &mut Ctx) -> R<bool> {
+fn choose(en: &mut Engine, options: &[Vec<Effect>], count: usize, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
-    let Some(n) = step.as_ref().and_then(|d| d.step.option) else {
-        return Err(en.need(by, NeedKind::Choice, "which option (`option:`)"));
+    let picks: Vec<usize> = if count > 1 {
+        step.as_ref()
+            .map(|d| d.step.options.clone())
+            .unwrap_or_default()
+    } else {
+        step.as_ref()
+            .and_then(|d| d.step.option)
+            .into_iter()
+            .collect()
     };
-    let Some(opt) = options.get(n.wrapping_sub(1)) else {
-        return rej(format!("there is no option {n}"), r::CHOOSE_EITHER);
-    };
-    en.log(
-        Actor::Player(by),
-        Event::Result,
-        format!("{} chooses option {n}", seat_name(by)),
-        &[r::CHOOSE_EITHER],
-    );
+    if picks.is_empty() {
+        let what = if count > 1 {
+            format!("which {count} options (`options:`)")
+        } else {
+            "which option (`option:`)".to_string()
+        };
+        return Err(en.need(by, NeedKind::Choice, what));
+    }
+    if picks.len() != count.min(options.len()) {
+        return rej(
+            format!("{} option(s) chosen; the ability does {count}", picks.len()),
+            r::CHOOSE_EITHER,
+        );
+    }
+    if let Some(n) = picks
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| picks[..i].contains(n).then_some(n))
+    {
+        return rej(
+            format!("option {n} chosen twice: each option chosen must be a different one"),
+            r::CHOOSE_EITHER,
+        );
+    }
     let mut full = true;
-    for x in opt.clone() {
-        full &= en.apply(&x, ctx)?;
+    for n in picks {
+        let Some(opt) = options.get(n.wrapping_sub(1)) else {
+            return rej(format!("there is no option {n}"), r::CHOOSE_EITHER);
+        };
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            format!("{} chooses option {n}", seat_name(by)),
+            &[r::CHOOSE_EITHER],
+        );
+        for x in opt.clone() {
+            full &= en.apply(&x, ctx)?;
+        }
     }
     Ok(full)
 }
@@ -609,9 +703,7 @@ fn play_from_hand(en: &mut Engine, types: &[CardType], discount: i64, ctx: &mut 
 fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
-    let cands: Vec<usize> = (0..en.st.dice.len())
-        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by))
-        .collect();
+    let cands = pool_matching(en, filter, ctx);
     if cands.is_empty() {
         en.log(
             Actor::Player(by),
@@ -636,7 +728,11 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         None => return Err(en.need(by, NeedKind::Choice, "the die to remove (`remove:`)")),
     };
     ctx.removed = Some(en.value_of(x));
-    en.st.dice[x].at = DieAt::OnCard;
+    if let Some(d) = &step {
+        en.leave_pool(&[x], d)?;
+    } else {
+        en.st.dice[x].at = DieAt::OnCard;
+    }
     let t = format!(
         "{} removes die {} (value {})",
         seat_name(by),
@@ -655,12 +751,15 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
 /// Remove every die in a pool that matches the filter; their values are combined.
 fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
-    let xs: Vec<usize> = (0..en.st.dice.len())
-        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by))
-        .collect();
+    let xs = pool_matching(en, filter, ctx);
     ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
-    for &x in &xs {
-        en.st.dice[x].at = DieAt::OnCard;
+    match ctx.step.clone() {
+        Some(d) => en.leave_pool(&xs, &d)?,
+        None => {
+            for &x in &xs {
+                en.st.dice[x].at = DieAt::OnCard;
+            }
+        }
     }
     if xs.len() > 1 {
         let t = format!(
@@ -791,5 +890,204 @@ fn move_upgrade(en: &mut Engine, from: Option<Target>, ctx: &mut Ctx) -> R<bool>
         format!("{un} moves to {on} (ignoring play restrictions; its die returns to the card)",);
     en.log(Actor::Player(by), Event::StateChange, txt, &[r::MOVE]);
     en.max_upgrades(t, &d)?;
+    Ok(true)
+}
+
+/// The dice in a pool that match the filter (and its bound on the value shown).
+fn pool_matching(en: &Engine, filter: &DieFilter, ctx: &Ctx) -> Vec<usize> {
+    let bound = filter.value_at_most.map(|a| amount_of(en, a, ctx));
+    (0..en.st.dice.len())
+        .filter(|&x| {
+            matches!(en.st.dice[x].at, DieAt::Pool(_))
+                && en.die_matches(x, filter, ctx.by)
+                && bound.is_none_or(|b| en.value_of(x) <= b)
+        })
+        .collect()
+}
+
+/// Remove any number of dice matching the filter (the decision's `dice:`);
+/// `removed` is their combined value, each increased by `increase`, or none
+/// when no die is removed (then there is no value to reference).
+fn remove_dice(en: &mut Engine, filter: &DieFilter, increase: i64, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(d) = ctx.step.clone() else {
+        return Ok(false);
+    };
+    let cands = pool_matching(en, filter, ctx);
+    let mut xs = Vec::new();
+    for n in &d.step.dice {
+        match en.stat.die(n) {
+            Some(x) if cands.contains(&x) && !xs.contains(&x) => xs.push(x),
+            _ => {
+                return rej(
+                    format!("die {n} cannot be removed by this ability"),
+                    r::REMOVING_DICE,
+                );
+            }
+        }
+    }
+    if xs.is_empty() {
+        ctx.removed = None;
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            "no dice are removed: there is no value to reference",
+            &[r::REMOVING_DICE, r::COMBINED_VALUE],
+        );
+        return Ok(false);
+    }
+    let total: i64 = xs.iter().map(|&x| en.value_of(x) + increase).sum();
+    ctx.removed = Some(total);
+    let t = format!(
+        "{} removes {}{}: combined value {total}",
+        seat_name(by),
+        en.die_list(&xs),
+        if increase > 0 {
+            format!(", each value increased by {increase}")
+        } else {
+            String::new()
+        }
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::REMOVING_DICE, r::COMBINED_VALUE, r::INCREASES],
+    );
+    en.leave_pool(&xs, &d)?;
+    Ok(true)
+}
+
+/// What a discard-from-play effect may discard.
+struct Discardable<'a> {
+    types: &'a [CardType],
+    subtypes: &'a [String],
+    cost_at_most: Option<Amount>,
+    pay_dice: bool,
+}
+
+/// Discard a card from play (the decision's `to:`), as `what` allows.
+fn discard_from_play(en: &mut Engine, what: &Discardable, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    if what.cost_at_most == Some(Amount::Removed) && ctx.removed.is_none() {
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            "no dice were removed: there is no value to compare a cost with, so nothing is discarded",
+            &[r::COMBINED_VALUE, r::REMOVING_DICE],
+        );
+        return Ok(false);
+    }
+    let Some(n) = ctx.targets.get(ctx.next_target).cloned() else {
+        return Err(en.need(
+            by,
+            NeedKind::Choice,
+            "the card to discard from play (`to:`)",
+        ));
+    };
+    ctx.next_target += 1;
+    let c = en.card_named(Some(&n), r::CHOOSE_TARGET)?;
+    let def = &en.stat.defs[c];
+    let kind_ok = en.st.in_play(c)
+        && what.types.contains(&en.st.cards[c].ctype)
+        && (what.subtypes.is_empty() || what.subtypes.iter().any(|s| def.subtypes.contains(s)));
+    if !kind_ok {
+        let types: Vec<&str> = what.types.iter().map(|t| t.as_str()).collect();
+        return rej(
+            format!(
+                "{n} is not a valid target: the ability discards a {}{} in play",
+                if what.subtypes.is_empty() {
+                    String::new()
+                } else {
+                    format!("{} ", what.subtypes.join(" or "))
+                },
+                types.join(" or ")
+            ),
+            r::CHOOSE_TARGET,
+        );
+    }
+    let cost = def.cost.unwrap_or(0);
+    if let Some(a) = what.cost_at_most {
+        let most = amount_of(en, a, ctx);
+        if cost > most {
+            return rej(
+                format!("{n} costs {cost}, more than {most}"),
+                r::CHOOSE_TARGET,
+            );
+        }
+    }
+    if what.pay_dice {
+        pay_character_dice(en, cost, ctx)?;
+    }
+    en.leave_play(c, Zone::Discard);
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{n} is discarded from play"),
+        &[r::DISCARD_PILE, r::DICE_LEAVING_PLAY],
+    );
+    Ok(true)
+}
+
+/// Remove exactly `n` of the user's character dice (the decision's `dice:`).
+fn pay_character_dice(en: &mut Engine, n: i64, ctx: &mut Ctx) -> R<()> {
+    let by = ctx.by;
+    let names = ctx
+        .step
+        .as_ref()
+        .map(|d| d.step.dice.clone())
+        .unwrap_or_default();
+    if names.len() as i64 != n {
+        return rej(
+            format!(
+                "{} character dice named (`dice:`); the card's cost asks for {n}",
+                names.len()
+            ),
+            r::REMOVING_DICE,
+        );
+    }
+    let xs = en.own_pool_dice(by, &names, r::REMOVING_DICE)?;
+    if let Some(&x) = xs
+        .iter()
+        .find(|&&x| en.stat.defs[en.st.dice[x].card].card_type != CardType::Character)
+    {
+        return rej(
+            format!("die {} is not a character die", en.die_id(x)),
+            r::CHARACTER_DIE,
+        );
+    }
+    let t = if xs.is_empty() {
+        format!("{} removes no dice (the cost is 0)", seat_name(by))
+    } else {
+        format!("{} removes {}", seat_name(by), en.die_list(&xs))
+    };
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::REMOVING_DICE],
+    );
+    if let Some(d) = ctx.step.clone() {
+        en.leave_pool(&xs, &d)?;
+    }
+    Ok(())
+}
+
+/// Place the card with the ability on the bottom of its owner's deck.
+fn to_deck_bottom(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(c) = ctx.source else {
+        return Ok(false);
+    };
+    if !en.st.in_play(c) {
+        return Ok(false);
+    }
+    en.leave_play(c, Zone::Deck);
+    let t = format!(
+        "{} is placed on the bottom of {}'s deck",
+        en.key(c),
+        seat_name(en.st.cards[c].owner)
+    );
+    en.log(Actor::Player(by), Event::StateChange, t, &[r::DECK]);
     Ok(true)
 }

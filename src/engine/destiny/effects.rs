@@ -7,6 +7,7 @@ use super::model::{
 };
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, face_shows, face_value, other, seat_name};
+use crate::cards::die::Symbol;
 use crate::engine::{Actor, Event, NeedKind, Scripted, Seat};
 
 /// Damage being dealt.
@@ -29,6 +30,17 @@ impl Dmg {
             die: false,
         }
     }
+}
+
+/// Which dice an effect may turn, and to which sides.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Turning {
+    /// Any player's dice (not only the turning player's).
+    pub any_player: bool,
+    /// Only character dice.
+    pub character: bool,
+    /// Only to a side showing a blank.
+    pub to_blank: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +84,7 @@ impl Engine<'_> {
                         r::RESOLVE_DICE,
                     );
                 }
-                self.resolve_group(by, &dice, target, &step)
+                self.resolve_group(by, &dice, super::actions::Aim::Named(target), &step)
             }
             Item::Event { card, by, step } => {
                 let abs: Vec<usize> = self.stat.defs[card]
@@ -946,8 +958,15 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// Turn up to `n` of `by`'s dice to sides of their choice (`turn:`).
-    pub fn turn_dice(&mut self, by: Seat, n: i64, d: &Scripted<Step>, rule: &'static str) -> R<()> {
+    /// Turn up to `n` dice to sides of `by`'s choice (`turn:`), as `how` allows.
+    pub fn turn_dice(
+        &mut self,
+        by: Seat,
+        n: i64,
+        d: &Scripted<Step>,
+        how: Turning,
+        rule: &'static str,
+    ) -> R<()> {
         if d.step.turn.len() as i64 > n {
             return rej(
                 format!("{} dice turned; at most {n}", d.step.turn.len()),
@@ -960,7 +979,7 @@ impl Engine<'_> {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        self.turn_these(by, &all, rule)
+        self.turn_these(by, &all, how, rule)
     }
 
     /// Turn each named die to the side named, each to a different side it has.
@@ -968,6 +987,7 @@ impl Engine<'_> {
         &mut self,
         by: Seat,
         turns: &[(String, String)],
+        how: Turning,
         rule: &'static str,
     ) -> R<()> {
         for (id, face) in turns {
@@ -977,10 +997,25 @@ impl Engine<'_> {
             let DieAt::Pool(cur) = self.st.dice[x].at else {
                 return rej(format!("die {id} is not in a pool"), r::DICE_POOL);
             };
-            if self.st.dice[x].controller != by {
+            if self.st.dice[x].controller != by && !how.any_player {
                 return rej("a player cannot turn an opponent's dice", r::FOCUS);
             }
+            if how.character
+                && self.stat.defs[self.st.dice[x].card].card_type != CardType::Character
+            {
+                return rej(format!("die {id} is not a character die"), r::CHARACTER_DIE);
+            }
             let faces = &self.stat.faces[x];
+            if how.to_blank
+                && faces
+                    .iter()
+                    .all(|f| f.raw != *face || f.symbol != Symbol::Blank)
+            {
+                return rej(
+                    format!("die {id} must be turned to a side showing a blank, not {face}"),
+                    r::TURN_DIE,
+                );
+            }
             let Some(f) = faces.iter().enumerate().position(|(i, f)| {
                 &f.raw == face && (i != cur || faces.iter().filter(|g| g.raw == f.raw).count() > 1)
             }) else {
@@ -1022,6 +1057,8 @@ impl Engine<'_> {
                 .is_none_or(|t| &self.stat.defs[self.st.dice[x].card].title == t)
             && (!f.character
                 || self.stat.defs[self.st.dice[x].card].card_type == CardType::Character)
+            && f.color
+                .is_none_or(|col| self.stat.defs[self.st.dice[x].card].color == Some(col))
             && self
                 .st
                 .showing(self.stat, x)

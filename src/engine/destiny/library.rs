@@ -41,6 +41,15 @@ impl LibraryCard for CardDef {
         if self.modify.is_some() {
             out.push("modify");
         }
+        if self.reroll_instead {
+            out.push("reroll_instead");
+        }
+        if self.attach_any.is_some() {
+            out.push("attach_any");
+        }
+        if self.deck_building {
+            out.push("deck_building");
+        }
         out
     }
 

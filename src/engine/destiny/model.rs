@@ -93,6 +93,18 @@ pub struct CardDef {
     /// modifies" (`modified`).
     #[serde(default)]
     pub unblockable: Option<Unblockable>,
+    /// "Reroll this die instead of removing it from your pool": whenever the
+    /// die would leave its controller's pool (resolved or removed), it is rerolled.
+    #[serde(default)]
+    pub reroll_instead: bool,
+    /// "You can attach any <subtype> to this character, ignoring play
+    /// restrictions": upgrades of this subtype ignore their play restrictions here.
+    #[serde(default)]
+    pub attach_any: Option<String>,
+    /// Text that applies only while building a deck ("You can include …"): it
+    /// does nothing during a game.
+    #[serde(default)]
+    pub deck_building: bool,
     /// Modify: the subtype of support this mod can be played on.
     #[serde(default)]
     pub modify: Option<String>,
@@ -140,6 +152,9 @@ pub enum Unblockable {
 pub struct Only {
     #[serde(default)]
     pub color: Option<Color>,
+    /// "To play, spot a <color> character": the player must control one.
+    #[serde(default)]
+    pub spot: Option<Color>,
     #[serde(default)]
     pub title: Option<String>,
 }
@@ -190,6 +205,19 @@ pub struct Ability {
     /// A "before you play" ability: the cost decrease it gives.
     #[serde(default)]
     pub decrease: i64,
+    /// Ongoing: a keyword each card its controller plays has, when the cost
+    /// paid for it is at least a value ("each card you play that costs 3 or
+    /// more has the Ambush keyword").
+    #[serde(default)]
+    pub grants_played: Option<PlayedGrant>,
+}
+
+/// A keyword given to the cards a player plays, by the cost paid for them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayedGrant {
+    pub keyword: Keyword,
+    pub cost_at_least: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -319,6 +347,12 @@ pub struct DieFilter {
     /// What the die shows: `damage`, `ranged`, `melee`, `indirect`, `blank`, `shield`…, or any.
     #[serde(default)]
     pub showing: Option<String>,
+    /// Only dice of this color (the color of the die's card).
+    #[serde(default)]
+    pub color: Option<Color>,
+    /// Only dice showing a value of at most this.
+    #[serde(default)]
+    pub value_at_most: Option<Amount>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -339,6 +373,8 @@ pub enum Amount {
     YourCharacters,
     /// The remaining health of the card with the ability.
     RemainingHealth,
+    /// The number of shields on the user's characters.
+    YourShields,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -347,7 +383,9 @@ impl<'de> Deserialize<'de> for Amount {
         impl serde::de::Visitor<'_> for V {
             type Value = Amount;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a number, `removed`, `your_characters` or `remaining_health`")
+                f.write_str(
+                    "a number, `removed`, `your_characters`, `remaining_health` or `your_shields`",
+                )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Amount, E> {
                 Ok(Amount::N(v))
@@ -362,8 +400,9 @@ impl<'de> Deserialize<'de> for Amount {
                     "removed" => Ok(Amount::Removed),
                     "your_characters" => Ok(Amount::YourCharacters),
                     "remaining_health" => Ok(Amount::RemainingHealth),
+                    "your_shields" => Ok(Amount::YourShields),
                     _ => Err(E::custom(format!(
-                        "unknown amount `{v}`: a number, `removed`, `your_characters` or `remaining_health`"
+                        "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
                 }
             }
@@ -455,15 +494,44 @@ pub enum Effect {
     RemoveAll {
         filter: DieFilter,
     },
+    /// Remove any number of dice matching the filter (the decision's `dice:`),
+    /// increasing each of their values by `increase`; `removed` is their
+    /// combined value (none when no die is removed).
+    RemoveDice {
+        filter: DieFilter,
+        #[serde(default)]
+        increase: i64,
+    },
+    /// Discard a card from play (the decision's `to:`): of one of `types`
+    /// (and one of `subtypes`, if given), costing at most `cost_at_most`; with
+    /// `pay_dice`, the player removes as many of their character dice (the
+    /// decision's `dice:`) as the card costs.
+    DiscardFromPlay {
+        types: Vec<CardType>,
+        #[serde(default)]
+        subtypes: Vec<String>,
+        #[serde(default)]
+        cost_at_most: Option<Amount>,
+        #[serde(default)]
+        pay_dice: bool,
+    },
+    /// Place the card with the ability on the bottom of its owner's deck.
+    ToDeckBottom,
     /// Reroll any number of dice (named, with results, in the decision).
     Reroll {
         whose: Who,
     },
-    /// Turn up to `count` dice to sides of your choice (the decision's `turn:`).
+    /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
+    /// your dice (`whose: this`/`yours`), or any player's (`any`), only
+    /// character dice (`character`), only to a blank side (`to_blank`).
     Turn {
         count: i64,
         #[serde(default)]
         whose: Who,
+        #[serde(default)]
+        character: bool,
+        #[serde(default)]
+        to_blank: bool,
     },
     Exhaust {
         to: Target,
@@ -479,9 +547,17 @@ pub enum Effect {
     },
     /// Take an additional action.
     ExtraAction,
-    /// Resolve one of the target card's dice (or its upgrades' dice) in your pool.
+    /// Resolve one of your dice in the pool (the decision's `dice:`): one of
+    /// the dice of the card `of` (or of its upgrades), or any die `showing` a
+    /// symbol; `each_opponents`: against each of an opponent's characters (any
+    /// resource cost paid once).
     ResolveDie {
-        of: Target,
+        #[serde(default)]
+        of: Option<Target>,
+        #[serde(default)]
+        showing: Option<String>,
+        #[serde(default)]
+        each_opponents: bool,
     },
     /// Roll the dice on the target card into your pool.
     RollIn {
@@ -506,9 +582,12 @@ pub enum Effect {
     GiveBattlefield,
     /// Switch the battlefield with the one set aside (control does not change).
     SwitchBattlefield,
-    /// Choose either option (the decision's `option:`, from 1).
+    /// Choose either option (the decision's `option:`, from 1); with `count`
+    /// above 1, that many different options (the decision's `options:`).
     Choose {
         options: Vec<Vec<Effect>>,
+        #[serde(default = "one_choice")]
+        count: usize,
     },
     /// Discard the card with the ability.
     DiscardThis,
@@ -519,6 +598,10 @@ pub enum Effect {
         #[serde(default)]
         discount: i64,
     },
+}
+
+fn one_choice() -> usize {
+    1
 }
 
 // ---------------------------------------------------------------- the board
@@ -753,6 +836,9 @@ pub struct Step {
     /// Choose either: the option taken (from 1).
     #[serde(default)]
     pub option: Option<usize>,
+    /// Choose several: the options taken (from 1).
+    #[serde(default)]
+    pub options: Vec<usize>,
     /// Order of simultaneous abilities: cards, or players.
     #[serde(default)]
     pub order: Vec<String>,
