@@ -240,6 +240,16 @@ impl Engine<'_> {
             (None, _) => return rej("an upgrade is attached to a character", r::UPGRADES),
         }
         let tdef = &self.stat.defs[t];
+        if let Some(no) = &tdef.refuses {
+            let refused = no.color.is_none_or(|col| def.color == Some(col))
+                && (no.subtypes.is_empty() || no.subtypes.iter().any(|s| def.subtypes.contains(s)));
+            if refused {
+                return rej(
+                    format!("{} cannot be played on {on}", self.key(c)),
+                    r::PLAY_RESTRICTIONS,
+                );
+            }
+        }
         let any = tdef
             .attach_any
             .as_ref()
@@ -474,7 +484,10 @@ impl Engine<'_> {
                 None => self.group_symbol(&dice)?,
             };
             symbol = Some(sym);
-            if i == 0 && d.step.to.len() > d.step.dice.len() {
+            // A special's ability takes its own targets (all of `to:` when it is
+            // the only die resolved); other symbols take one target per die.
+            let own_targets = sym == Symbol::Special && d.step.dice.len() == 1;
+            if i == 0 && d.step.to.len() > d.step.dice.len() && !own_targets {
                 let rule = match sym {
                     Symbol::MeleeDamage => r::MELEE_DAMAGE,
                     Symbol::RangedDamage => r::RANGED_DAMAGE,
@@ -581,6 +594,7 @@ impl Engine<'_> {
         by: Seat,
         dice: &[DieIx],
         target: Aim,
+        free: bool,
         d: &Scripted<Step>,
     ) -> R<()> {
         let sym = self.group_symbol(dice)?;
@@ -602,6 +616,14 @@ impl Engine<'_> {
             value += v;
             cost += i64::from(f.cost.unwrap_or(0));
         }
+        if free && cost > 0 {
+            let t = format!(
+                "the resource cost {cost} of {} need not be paid",
+                self.die_list(dice)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::RESOURCE_COST]);
+        }
+        let cost = if free { 0 } else { cost };
         if self.st.resources[usize::from(by)] < cost {
             return rej(
                 format!(
@@ -836,7 +858,11 @@ impl Engine<'_> {
                     &[r::SPECIAL, r::SPECIAL_ABILITIES],
                 );
                 let mut ctx = self.ctx_from(by, Some(card), None, d);
-                ctx.targets = named(&target).into_iter().collect();
+                ctx.targets = if d.step.dice.len() == 1 && matches!(target, Aim::Named(_)) {
+                    d.step.to.clone()
+                } else {
+                    named(&target).into_iter().collect()
+                };
                 let _ = dice;
                 self.use_ability(card, ab, ctx, r::SPECIAL_ABILITIES)?;
             }

@@ -20,6 +20,7 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
             .iter()
             .map(|&c| en.st.cards[c].shields)
             .sum(),
+        Amount::ThisDamage => ctx.source.map_or(0, |c| en.st.cards[c].damage),
     }
 }
 
@@ -87,7 +88,18 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             of,
             showing,
             each_opponents,
-        } => resolve_die(en, *of, showing.as_deref(), *each_opponents, ctx),
+            free,
+        } => {
+            let how = (*each_opponents, *free);
+            resolve_die(en, *of, showing.as_deref(), how, ctx)
+        }
+        Effect::UseSpecial => use_special(en, ctx),
+        Effect::ClaimSetAside => claim_set_aside(en, ctx),
+        Effect::SwitchUpgrade {
+            color,
+            subtypes,
+            roll_cost,
+        } => super::switch::switch_upgrade(en, *color, subtypes, *roll_cost, ctx),
         Effect::RollIn { of } => roll_in(en, *of, ctx),
         Effect::MoveDamage {
             amount: a,
@@ -101,7 +113,20 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::SwitchBattlefield => switch_battlefield(en, ctx),
         Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
-        Effect::PlayFromHand { types, discount } => play_from_hand(en, types, *discount, ctx),
+        Effect::PlayFromHand {
+            types,
+            discount,
+            free,
+            cost_at_most,
+        } => {
+            let how = FromHand {
+                types,
+                discount: *discount,
+                free: *free,
+                cost_at_most: *cost_at_most,
+            };
+            play_from_hand(en, &how, ctx)
+        }
     }
 }
 
@@ -441,7 +466,7 @@ fn resolve_die(
     en: &mut Engine,
     of: Option<Target>,
     showing: Option<&str>,
-    each: bool,
+    (each, free): (bool, bool),
     ctx: &mut Ctx,
 ) -> R<bool> {
     let by = ctx.by;
@@ -496,7 +521,7 @@ fn resolve_die(
         format!("resolves die {} through the card", en.die_id(x)),
         &[r::RESOLVING_DICE_THROUGH_CARDS],
     );
-    en.resolve_group(by, &[x], aim, &d)?;
+    en.resolve_group(by, &[x], aim, free, &d)?;
     Ok(true)
 }
 
@@ -671,7 +696,16 @@ fn discard_this(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn play_from_hand(en: &mut Engine, types: &[CardType], discount: i64, ctx: &mut Ctx) -> R<bool> {
+/// Which cards an ability plays from hand, and at what cost.
+struct FromHand<'a> {
+    types: &'a [CardType],
+    discount: i64,
+    free: bool,
+    cost_at_most: Option<Amount>,
+}
+
+fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
+    let types = how.types;
     let by = ctx.by;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(false) };
@@ -693,6 +727,33 @@ fn play_from_hand(en: &mut Engine, types: &[CardType], discount: i64, ctx: &mut 
             r::PLAY_A_CARD,
         );
     }
+    let printed = en.stat.defs[c].cost.unwrap_or(0);
+    if let Some(a) = how.cost_at_most {
+        let most = match (a, ctx.removed) {
+            (Amount::Removed, None) => None,
+            _ => Some(amount_of(en, a, ctx)),
+        };
+        if most.is_none_or(|m| printed > m) {
+            return rej(
+                format!(
+                    "{n} costs {printed}, more than {}: a decrease of its cost does not change the cost compared",
+                    most.map_or("no value (no dice removed)".to_string(), |m| m.to_string())
+                ),
+                r::DECREASES,
+            );
+        }
+    }
+    let discount = if how.free {
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            format!("{n} is played for free"),
+            &[r::FREE],
+        );
+        printed.max(0)
+    } else {
+        how.discount
+    };
     let mut d2 = d.clone();
     d2.step.card = Some(n);
     en.play_card(by, c, &d2, discount)?;
@@ -1089,5 +1150,113 @@ fn to_deck_bottom(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         seat_name(en.st.cards[c].owner)
     );
     en.log(Actor::Player(by), Event::StateChange, t, &[r::DECK]);
+    Ok(true)
+}
+
+/// The card a decision's `uses:` names.
+fn used_card(en: &mut Engine, ctx: &Ctx, rule: &'static str) -> R<Ix> {
+    let name = ctx.step.as_ref().and_then(|d| d.step.uses.clone());
+    let Some(n) = name else {
+        return Err(en.need(
+            ctx.by,
+            NeedKind::Choice,
+            "the card whose ability is used (`uses:`)",
+        ));
+    };
+    en.card_named(Some(&n), rule)
+}
+
+/// A context for using another card's ability as if it were the user's: the
+/// decision's targets not yet taken go with it.
+fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
+    Ctx {
+        by: ctx.by,
+        source: Some(card),
+        subject: None,
+        step: ctx.step.clone(),
+        targets: ctx.targets.iter().skip(ctx.next_target).cloned().collect(),
+        next_target: 0,
+        removed: None,
+    }
+}
+
+/// Resolve a special ability on another card in play as if it were the user's.
+fn use_special(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let c = used_card(en, ctx, r::SPECIAL_ABILITIES)?;
+    let specials: Vec<usize> = en.stat.defs[c]
+        .abilities
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.kind == super::model::AbilityKind::Special)
+        .map(|(i, _)| i)
+        .collect();
+    if !en.st.in_play(c) || Some(c) == ctx.source {
+        return rej(
+            format!("{} is not another card in play", en.key(c)),
+            r::CHOOSE_TARGET,
+        );
+    }
+    let Some(&ab) = specials.first() else {
+        return rej(
+            format!("{} has no special ability", en.key(c)),
+            r::SPECIAL_ABILITIES,
+        );
+    };
+    let t = format!(
+        "{} resolves the special ability on {} as if it were their card",
+        seat_name(ctx.by),
+        en.key(c)
+    );
+    en.log(
+        Actor::Player(ctx.by),
+        Event::Result,
+        t,
+        &[r::SPECIAL_ABILITIES, r::CONTROLLER],
+    );
+    let sub = borrowed(ctx, c);
+    en.use_ability(c, ab, sub, r::SPECIAL_ABILITIES)?;
+    Ok(true)
+}
+
+/// Use the claim ability of a battlefield in the set-aside zone as if just claimed.
+fn claim_set_aside(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let bf = used_card(en, ctx, r::BATTLEFIELDS)?;
+    let set_aside = en.st.cards[bf].zone == Zone::SetAside
+        && en.stat.defs[bf].card_type == CardType::Battlefield;
+    if !set_aside {
+        return rej(
+            format!(
+                "{} is not a battlefield brought to the game and not being used (in the set-aside zone)",
+                en.key(bf)
+            ),
+            r::SET_ASIDE_ZONE,
+        );
+    }
+    let claim = en.stat.defs[bf]
+        .abilities
+        .iter()
+        .position(|a| a.kind == super::model::AbilityKind::Claim);
+    let Some(ab) = claim else {
+        en.log(
+            Actor::Player(ctx.by),
+            Event::Result,
+            format!("{} has no claim ability: nothing happens", en.key(bf)),
+            &[r::CLAIM_ABILITIES],
+        );
+        return Ok(false);
+    };
+    let t = format!(
+        "{} uses the claim ability of {} (not being used) as if they had just claimed it",
+        seat_name(ctx.by),
+        en.key(bf)
+    );
+    en.log(
+        Actor::Player(ctx.by),
+        Event::Result,
+        t,
+        &[r::CLAIM_ABILITIES, r::SET_ASIDE_ZONE],
+    );
+    let sub = borrowed(ctx, bf);
+    en.use_ability(bf, ab, sub, r::CLAIM_ABILITIES)?;
     Ok(true)
 }

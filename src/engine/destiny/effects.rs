@@ -84,7 +84,7 @@ impl Engine<'_> {
                         r::RESOLVE_DICE,
                     );
                 }
-                self.resolve_group(by, &dice, super::actions::Aim::Named(target), &step)
+                self.resolve_group(by, &dice, super::actions::Aim::Named(target), false, &step)
             }
             Item::Event { card, by, step } => {
                 let abs: Vec<usize> = self.stat.defs[card]

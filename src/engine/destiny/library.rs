@@ -50,6 +50,9 @@ impl LibraryCard for CardDef {
         if self.deck_building {
             out.push("deck_building");
         }
+        if self.refuses.is_some() {
+            out.push("refuses");
+        }
         out
     }
 

@@ -11,6 +11,7 @@
 //!   damage, shields, defeat; `apply`: each effect.
 //! - `check`: board checks and the observable paths.
 //! - `library`: cards named from the library or the imported databases.
+//! - `switch`: switching an upgrade in play with one in hand.
 
 mod actions;
 mod apply;
@@ -21,6 +22,7 @@ pub mod library;
 pub mod model;
 pub mod rules;
 pub mod state;
+mod switch;
 
 use crate::engine::{
     Actor, BoardError, End, Event, Game, GameRules, Leftover, Observations, Players, RunResult,

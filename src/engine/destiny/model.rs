@@ -111,6 +111,10 @@ pub struct CardDef {
     /// A play restriction ("Blue character only").
     #[serde(default)]
     pub only: Option<Only>,
+    /// Upgrades that cannot be played on this character ("You cannot play Blue
+    /// abilities on this character"); moving or switching one here is not playing it.
+    #[serde(default)]
+    pub refuses: Option<Refuses>,
     /// The card's text: sentence by sentence, each saying which fields encode it
     /// (`by:`) or that it is `not_modelled:`; a plain string is wholly not modelled.
     #[serde(default)]
@@ -134,6 +138,16 @@ pub struct Printed {
     pub points: Option<Vec<i64>>,
     #[serde(default)]
     pub die: Option<Vec<String>>,
+}
+
+/// Upgrades a character refuses: of this color (if given) and one of these subtypes (if given).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refuses {
+    #[serde(default)]
+    pub color: Option<Color>,
+    #[serde(default)]
+    pub subtypes: Vec<String>,
 }
 
 /// Which damage of a card's die is unblockable.
@@ -375,6 +389,8 @@ pub enum Amount {
     RemainingHealth,
     /// The number of shields on the user's characters.
     YourShields,
+    /// All the damage on the card with the ability.
+    ThisDamage,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -401,6 +417,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "your_characters" => Ok(Amount::YourCharacters),
                     "remaining_health" => Ok(Amount::RemainingHealth),
                     "your_shields" => Ok(Amount::YourShields),
+                    "this_damage" => Ok(Amount::ThisDamage),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -558,6 +575,27 @@ pub enum Effect {
         showing: Option<String>,
         #[serde(default)]
         each_opponents: bool,
+        /// "If it has a resource cost, you do not have to pay it."
+        #[serde(default)]
+        free: bool,
+    },
+    /// Resolve a special ability on another card in play (the decision's
+    /// `uses:`) as if it were your card.
+    UseSpecial,
+    /// Use the claim ability of a battlefield in the set-aside zone (the
+    /// decision's `uses:`) as if you had just claimed it.
+    ClaimSetAside,
+    /// Switch this upgrade with an upgrade in your hand (the decision's `play:`)
+    /// of `color` and one of `subtypes`, ignoring its play restrictions and
+    /// paying nothing; then you may spend `roll_cost` resources to roll its die
+    /// into your pool (the decision's `roll:` for it).
+    SwitchUpgrade {
+        #[serde(default)]
+        color: Option<Color>,
+        #[serde(default)]
+        subtypes: Vec<String>,
+        #[serde(default)]
+        roll_cost: Option<i64>,
     },
     /// Roll the dice on the target card into your pool.
     RollIn {
@@ -597,6 +635,12 @@ pub enum Effect {
         types: Vec<CardType>,
         #[serde(default)]
         discount: i64,
+        /// For free ("play a card … for free").
+        #[serde(default)]
+        free: bool,
+        /// Only a card whose cost is at most this (its printed cost: decreases do not count).
+        #[serde(default)]
+        cost_at_most: Option<Amount>,
     },
 }
 
@@ -851,6 +895,9 @@ pub struct Step {
     /// A card played by an ability (`play_from_hand`).
     #[serde(default)]
     pub play: Option<String>,
+    /// A card whose ability an effect uses (`use_special`, `claim_set_aside`).
+    #[serde(default)]
+    pub uses: Option<String>,
     /// Claim: decline the claim ability.
     #[serde(default)]
     pub no_claim_ability: bool,
