@@ -121,6 +121,9 @@ impl Engine<'_> {
                 &[r::REPLACE, r::UPGRADES],
             );
         }
+        if let Some(t) = target {
+            cost += self.attach_cost(p, c, t);
+        }
         cost -= self.before_you_play(p, c, d)?;
         let cost = cost.max(0);
         if self.st.resources[usize::from(p)] < cost {
@@ -313,6 +316,40 @@ impl Engine<'_> {
             );
         }
         Ok(Some(u))
+    }
+
+    /// The change the target's text makes to the cost of attaching upgrade `c`
+    /// (checked while paying: an upgrade being replaced is still attached).
+    fn attach_cost(&mut self, p: Seat, c: Ix, t: Ix) -> i64 {
+        let Some(a) = &self.stat.defs[t].attach_cost else {
+            return 0;
+        };
+        if !self.stat.defs[c].subtypes.contains(&a.subtype) {
+            return 0;
+        }
+        let ups = self.st.upgrades(t);
+        let applies = !a.while_bare || ups.is_empty();
+        let text = if applies {
+            format!(
+                "{}: the cost to attach {} changes by {}",
+                self.key(t),
+                self.key(c),
+                a.change
+            )
+        } else {
+            format!(
+                "{} has an upgrade ({} stays until the new one enters play): its cost change does not apply",
+                self.key(t),
+                self.key(ups[0])
+            )
+        };
+        self.log(
+            Actor::Player(p),
+            Event::Result,
+            text,
+            &[r::ONGOING_ABILITIES, r::REPLACE, r::DECREASES],
+        );
+        if applies { a.change } else { 0 }
     }
 
     /// "Before you play" cost decreases named in `with:`; returns the total decrease.
@@ -603,7 +640,7 @@ impl Engine<'_> {
         for &x in dice {
             let f = self.st.showing(self.stat, x).cloned();
             let Some(f) = f else { continue };
-            let Some(v) = face_value(&f) else {
+            let Some(v) = self.die_value(x) else {
                 let what = format!("an X value on die {}", self.die_id(x));
                 self.trace.not_modelled(
                     self.level,
@@ -613,6 +650,15 @@ impl Engine<'_> {
                 );
                 return Err(self.halt(End::NotModelled { what }));
             };
+            if face_value(&f).is_none() {
+                let t = format!("the X on die {} is {v}", self.die_id(x));
+                self.log(
+                    Actor::Player(by),
+                    Event::Result,
+                    t,
+                    &[r::X_AS_A_VARIABLE, r::INHERENT_DICE_ABILITIES],
+                );
+            }
             value += v;
             cost += i64::from(f.cost.unwrap_or(0));
         }

@@ -107,6 +107,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             to,
         } => move_damage(en, *a, *from, *to, ctx),
         Effect::MoveShield => move_shield(en, ctx),
+        Effect::FreezeDie => freeze_die(en, ctx),
         Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
         Effect::EndActionPhase => end_action_phase(en, ctx),
         Effect::GiveBattlefield => give_battlefield(en, ctx),
@@ -812,6 +813,7 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
 /// Remove every die in a pool that matches the filter; their values are combined.
 fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
+    note_guarded(en, filter, ctx);
     let xs = pool_matching(en, filter, ctx);
     ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
     match ctx.step.clone() {
@@ -962,8 +964,65 @@ fn pool_matching(en: &Engine, filter: &DieFilter, ctx: &Ctx) -> Vec<usize> {
             matches!(en.st.dice[x].at, DieAt::Pool(_))
                 && en.die_matches(x, filter, ctx.by)
                 && bound.is_none_or(|b| en.value_of(x) <= b)
+                && !en.guarded(x, ctx.by)
         })
         .collect()
+}
+
+/// Say which dice the filter matches that their controller's other die keeps
+/// an opponent from removing.
+fn note_guarded(en: &mut Engine, filter: &DieFilter, ctx: &Ctx) {
+    let kept: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| {
+            matches!(en.st.dice[x].at, DieAt::Pool(_))
+                && en.die_matches(x, filter, ctx.by)
+                && en.guarded(x, ctx.by)
+        })
+        .collect();
+    if !kept.is_empty() {
+        let t = format!(
+            "{} cannot be removed by an opponent (another die in that pool says so)",
+            en.die_list(&kept)
+        );
+        en.log(
+            Actor::Player(ctx.by),
+            Event::Result,
+            t,
+            &[r::REMOVING_DICE, r::INHERENT_DICE_ABILITIES],
+        );
+    }
+}
+
+/// Choose a character die (in a pool or not): it cannot be rolled next round.
+fn freeze_die(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let named = ctx.step.as_ref().and_then(|d| d.step.dice.first().cloned());
+    let Some(n) = named else {
+        return Err(en.need(by, NeedKind::Choice, "the character die chosen (`dice:`)"));
+    };
+    let x = match en.stat.die(&n) {
+        Some(x) if en.stat.defs[en.st.dice[x].card].card_type == CardType::Character => x,
+        _ => {
+            return rej(format!("{n} is not a character die"), r::CHARACTER_DIE);
+        }
+    };
+    let next = en.st.round + 1;
+    en.st.frozen.push((x, next));
+    let t = format!(
+        "die {n} is chosen ({}): it cannot be rolled during round {next}",
+        if matches!(en.st.dice[x].at, DieAt::Pool(_)) {
+            "in a pool"
+        } else {
+            "not in a pool"
+        }
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::CHARACTER_DIE, r::ROLLING],
+    );
+    Ok(true)
 }
 
 /// Remove any number of dice matching the filter (the decision's `dice:`);

@@ -143,6 +143,9 @@ impl Engine<'_> {
                 if a.kind != kind || t.event != ev || a.decrease > 0 {
                     continue;
                 }
+                if a.first_each_round && self.st.book.first_used.contains(&(c, i)) {
+                    continue;
+                }
                 let me = self.st.cards[c].controller;
                 let owner_of_subject = subject.map(|s| self.st.cards[s].controller).or(actor);
                 let ok = match t.who {
@@ -192,6 +195,9 @@ impl Engine<'_> {
                 continue;
             };
             let by = self.st.cards[c].controller;
+            if self.stat.defs[c].abilities[ab].first_each_round {
+                self.st.book.first_used.push((c, ab));
+            }
             let pos = self.queue.len() + 1;
             let ev = self.stat.defs[c].abilities[ab]
                 .on
@@ -461,18 +467,24 @@ impl Engine<'_> {
                 &[r::EXHAUSTED],
             );
         }
-        if cost.resources > 0 {
-            if self.st.resources[usize::from(by)] < cost.resources {
+        let resources = if cost.resources_per_die_rolled {
+            let t = format!(
+                "the cost is {} resource(s), one for each die just rolled",
+                self.just_rolled
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::ACTIVATE_A_CARD]);
+            self.just_rolled
+        } else {
+            cost.resources
+        };
+        if resources > 0 {
+            if self.st.resources[usize::from(by)] < resources {
                 return rej(
-                    format!(
-                        "{} cannot spend {} resources",
-                        seat_name(by),
-                        cost.resources
-                    ),
+                    format!("{} cannot spend {resources} resources", seat_name(by)),
                     r::PART_6_GAME_CONCEPTS_RESOURCES,
                 );
             }
-            self.st.resources[usize::from(by)] -= cost.resources;
+            self.st.resources[usize::from(by)] -= resources;
         }
         if cost.shields > 0 {
             if self.st.cards[c].shields < cost.shields {
@@ -1038,10 +1050,55 @@ impl Engine<'_> {
     }
 
     pub fn value_of(&self, x: usize) -> i64 {
-        self.st
-            .showing(self.stat, x)
-            .and_then(face_value)
-            .unwrap_or(0)
+        self.die_value(x).unwrap_or(0)
+    }
+
+    /// The value a die in a pool shows: an X is what its card says X is
+    /// (checked now); `None` for an X its card does not define.
+    pub fn die_value(&self, x: usize) -> Option<i64> {
+        use super::model::XIs;
+        let f = self.st.showing(self.stat, x)?;
+        if let Some(v) = face_value(f) {
+            return Some(v);
+        }
+        let card = self.st.dice[x].card;
+        let p = self.st.dice[x].controller;
+        let title = &self.stat.defs[card].title;
+        let n = match self.stat.defs[card].x? {
+            XIs::Hand => self.st.hand[usize::from(p)].len(),
+            XIs::SameDiceInPool => self
+                .st
+                .pool(p)
+                .iter()
+                .filter(|&&y| &self.stat.defs[self.st.dice[y].card].title == title)
+                .count(),
+            XIs::NonUniqueCharacters => self
+                .st
+                .characters(p)
+                .iter()
+                .filter(|&&c| !self.stat.defs[c].unique)
+                .count(),
+        };
+        Some(n as i64)
+    }
+
+    /// Whether `by` may not remove die `x`: another die in its controller's
+    /// pool says their other dice showing its symbol cannot be removed by an opponent.
+    pub fn guarded(&self, x: usize, by: Seat) -> bool {
+        let p = self.st.dice[x].controller;
+        if p == by {
+            return false;
+        }
+        let Some(f) = self.st.showing(self.stat, x) else {
+            return false;
+        };
+        self.st.pool(p).into_iter().any(|y| {
+            y != x
+                && self.stat.defs[self.st.dice[y].card]
+                    .guards
+                    .as_deref()
+                    .is_some_and(|w| face_shows(f, Some(w)))
+        })
     }
 
     pub fn die_matches(&self, x: usize, f: &super::model::DieFilter, by: Seat) -> bool {

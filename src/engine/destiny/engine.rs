@@ -99,6 +99,8 @@ pub struct Engine<'a> {
     pub focus_groups: usize,
     /// Cards whose text no field encodes, already reported as met in play or played.
     pub text_met: Vec<bool>,
+    /// How many dice the last activation rolled.
+    pub just_rolled: i64,
 }
 
 /// What a player did with a turn.
@@ -130,6 +132,7 @@ impl<'a> Engine<'a> {
             turned: 0,
             focus_groups: 0,
             text_met: Vec::new(),
+            just_rolled: 0,
         }
     }
 
@@ -517,6 +520,7 @@ impl<'a> Engine<'a> {
             t,
             &[r::ACTIVATE_A_CARD],
         );
+        self.just_rolled = dice.len() as i64;
         let mut list = self.roll_only(p, &dice, d)?;
         let act = self.triggered(
             super::effects::When::After,
@@ -593,8 +597,20 @@ impl<'a> Engine<'a> {
         dice: &[DieIx],
         d: &Scripted<Step>,
     ) -> R<Vec<(Ix, usize, Option<Ix>)>> {
+        let round = self.st.round;
         for &x in dice {
             let id = self.die_id(x).to_string();
+            if self.st.frozen.contains(&(x, round)) {
+                let t =
+                    format!("die {id} cannot be rolled during this round: it stays where it is");
+                self.log(
+                    Actor::Player(p),
+                    Event::Result,
+                    t,
+                    &[r::ROLLING, r::CLAIM_ABILITIES],
+                );
+                continue;
+            }
             let Some(face) = d.step.roll.get(&id) else {
                 return Err(self.need(
                     p,
@@ -614,7 +630,11 @@ impl<'a> Engine<'a> {
                 &[r::ROLLING, r::DICE_POOL],
             );
         }
-        let mut cards: Vec<Ix> = dice.iter().map(|&x| self.st.dice[x].card).collect();
+        let mut cards: Vec<Ix> = dice
+            .iter()
+            .filter(|&&x| !self.st.frozen.contains(&(x, round)))
+            .map(|&x| self.st.dice[x].card)
+            .collect();
         cards.dedup();
         let mut list = Vec::new();
         for c in cards {

@@ -53,6 +53,15 @@ impl LibraryCard for CardDef {
         if self.refuses.is_some() {
             out.push("refuses");
         }
+        if self.x.is_some() {
+            out.push("x");
+        }
+        if self.guards.is_some() {
+            out.push("guards");
+        }
+        if self.attach_cost.is_some() {
+            out.push("attach_cost");
+        }
         out
     }
 

@@ -105,6 +105,16 @@ pub struct CardDef {
     /// does nothing during a game.
     #[serde(default)]
     pub deck_building: bool,
+    /// What the X on this card's die is equal to.
+    #[serde(default)]
+    pub x: Option<XIs>,
+    /// "While this die is in your pool, your other dice showing <symbol> cannot
+    /// be removed by an opponent": the symbol word (`ranged`, `melee`…).
+    #[serde(default)]
+    pub guards: Option<String>,
+    /// A change to the cost of attaching an upgrade of a subtype to this character.
+    #[serde(default)]
+    pub attach_cost: Option<AttachCost>,
     /// Modify: the subtype of support this mod can be played on.
     #[serde(default)]
     pub modify: Option<String>,
@@ -138,6 +148,29 @@ pub struct Printed {
     pub points: Option<Vec<i64>>,
     #[serde(default)]
     pub die: Option<Vec<String>>,
+}
+
+/// What an X on a die is equal to, for the die's controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum XIs {
+    /// The number of cards in your hand.
+    Hand,
+    /// The number of dice of cards with this card's title in your pool.
+    SameDiceInPool,
+    /// The number of non-unique characters you have in play.
+    NonUniqueCharacters,
+}
+
+/// "The cost to attach a <subtype> to this character is decreased (or
+/// increased) by N" (`change`), only while it has no upgrade (`while_bare`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttachCost {
+    pub subtype: String,
+    pub change: i64,
+    #[serde(default)]
+    pub while_bare: bool,
 }
 
 /// Upgrades a character refuses: of this color (if given) and one of these subtypes (if given).
@@ -210,6 +243,10 @@ pub struct Ability {
     /// Resolves only if `effect` resolved in full.
     #[serde(default)]
     pub then: Vec<Effect>,
+    /// "For the first time each round": only the first time its trigger
+    /// happens to the card this round.
+    #[serde(default)]
+    pub first_each_round: bool,
     /// Ongoing: hand size increase.
     #[serde(default)]
     pub hand_size: i64,
@@ -344,6 +381,9 @@ pub struct Cost {
     /// A die of the given title removed from the pool (named in the decision's `remove:`).
     #[serde(default)]
     pub remove_die: Option<DieFilter>,
+    /// Resources equal to the number of dice just rolled.
+    #[serde(default)]
+    pub resources_per_die_rolled: bool,
 }
 
 /// Which dice an effect or cost may pick.
@@ -609,6 +649,9 @@ pub enum Effect {
     },
     /// Move a shield from one of your characters to another (the decision's `to:`).
     MoveShield,
+    /// Choose a character die (the decision's `dice:`, in a pool or not): it
+    /// cannot be rolled during the next round.
+    FreezeDie,
     /// Move an upgrade (the decision's `upgrade:`) to a character (its `on:`), ignoring play restrictions.
     MoveUpgrade {
         #[serde(default)]

@@ -98,6 +98,8 @@ pub struct Book {
     pub claimed: Option<Seat>,
     pub replaced: [bool; 2],
     pub power_used: Vec<(Ix, usize)>,
+    /// "First time each round" abilities already triggered: (card, ability).
+    pub first_used: Vec<(Ix, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -116,6 +118,8 @@ pub struct State {
     pub phase: Phase,
     pub turn: Seat,
     pub delayed: Vec<Delayed>,
+    /// Dice that cannot be rolled during a round: (die, round).
+    pub frozen: Vec<(DieIx, i64)>,
     pub winner: Option<Seat>,
     pub book: Book,
 }
@@ -185,6 +189,7 @@ impl State {
             phase: Phase::Action,
             turn: 0,
             delayed: Vec::new(),
+            frozen: Vec::new(),
             winner: None,
             book: Book::default(),
         }
