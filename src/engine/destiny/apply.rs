@@ -108,6 +108,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         } => move_damage(en, *a, *from, *to, ctx),
         Effect::MoveShield => move_shield(en, ctx),
         Effect::FreezeDie => freeze_die(en, ctx),
+        Effect::ForceNext { must } => super::next::force_next(en, *must, ctx),
+        Effect::ForbidSameAction => super::next::forbid_same_action(en, ctx),
         Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
         Effect::EndActionPhase => end_action_phase(en, ctx),
         Effect::GiveBattlefield => give_battlefield(en, ctx),

@@ -486,6 +486,18 @@ impl Engine<'_> {
             }
             self.st.resources[usize::from(by)] -= resources;
         }
+        if cost.set_aside_this {
+            if !self.st.in_play(c) {
+                return rej(format!("{} is not in play", self.key(c)), r::SET_ASIDE_ZONE);
+            }
+            self.leave_play(c, Zone::SetAside);
+            self.log(
+                Actor::Player(by),
+                Event::StateChange,
+                format!("{} is set aside", self.key(c)),
+                &[r::SET_ASIDE_ZONE],
+            );
+        }
         if cost.shields > 0 {
             if self.st.cards[c].shields < cost.shields {
                 return rej(

@@ -101,6 +101,8 @@ pub struct Engine<'a> {
     pub text_met: Vec<bool>,
     /// How many dice the last activation rolled.
     pub just_rolled: i64,
+    /// The action being taken (or last taken).
+    pub last_verb: Option<Verb>,
 }
 
 /// What a player did with a turn.
@@ -133,6 +135,7 @@ impl<'a> Engine<'a> {
             focus_groups: 0,
             text_met: Vec::new(),
             just_rolled: 0,
+            last_verb: None,
         }
     }
 
@@ -245,6 +248,10 @@ impl<'a> Engine<'a> {
             Took::Pass => self.passes += 1,
             Took::Acted => self.passes = 0,
         }
+        // "On their next turn": a limit on this player's turn ends with it.
+        self.st
+            .next_action
+            .retain(|n| n.player != p || !matches!(n.kind, super::state::NextKind::Not(_)));
         if self.end_phase {
             self.end_phase = false;
             self.passes = 2;
@@ -325,6 +332,7 @@ impl<'a> Engine<'a> {
         let before = self.st.clone();
         self.turned = 0;
         self.focus_groups = 0;
+        self.last_verb = d.step.verb();
         let label = self.describe(d);
         self.log(
             Actor::Player(p),
@@ -332,6 +340,10 @@ impl<'a> Engine<'a> {
             format!("{}: {label}", seat_name(p)),
             &[r::ACTIONS],
         );
+        if let Err(why) = self.next_action_allowed(p, d) {
+            self.reject(d, why, r::EFFECTS);
+            return Ok(None);
+        }
         let res = self.perform(p, d).and_then(|_| self.drain());
         match res {
             Err(Stop::Rej(e)) => {
@@ -363,6 +375,14 @@ impl<'a> Engine<'a> {
                     self.turns.push(format!("{}: {label}", seat_name(p)));
                     Took::Acted
                 };
+                self.st
+                    .next_action
+                    .retain(|n| n.player != p || matches!(n.kind, super::state::NextKind::Not(_)));
+                if !nothing {
+                    let ev = super::model::TriggerEvent::TakesAction;
+                    self.after(ev, None, Some(p), None)?;
+                    self.drain()?;
+                }
                 self.extra_actions()?;
                 Ok(Some(took))
             }
@@ -959,6 +979,7 @@ impl<'a> Engine<'a> {
         }
         self.st.round += 1;
         self.st.book = Default::default();
+        self.st.next_action.clear();
         self.st.phase = Phase::Action;
         self.passes = 0;
         self.st.turn = self.st.bf_controller.unwrap_or(0);

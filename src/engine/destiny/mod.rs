@@ -12,6 +12,7 @@
 //! - `check`: board checks and the observable paths.
 //! - `library`: cards named from the library or the imported databases.
 //! - `switch`: switching an upgrade in play with one in hand.
+//! - `next`: limits effects put on a player's next action or turn.
 
 mod actions;
 mod apply;
@@ -20,6 +21,7 @@ pub mod effects;
 pub mod engine;
 pub mod library;
 pub mod model;
+mod next;
 pub mod rules;
 pub mod state;
 mod switch;

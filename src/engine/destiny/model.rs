@@ -298,6 +298,8 @@ pub enum TriggerEvent {
     DieResolved,
     /// One of the subject's dice is rolled or rerolled.
     Rolled,
+    /// A player takes an action (one of the six; passing is not an action).
+    TakesAction,
 }
 
 impl TriggerEvent {
@@ -315,6 +317,7 @@ impl TriggerEvent {
             TriggerEvent::Claims => "claims the battlefield",
             TriggerEvent::DieResolved => "die resolved",
             TriggerEvent::Rolled => "rolled",
+            TriggerEvent::TakesAction => "takes an action",
         }
     }
 }
@@ -384,6 +387,9 @@ pub struct Cost {
     /// Resources equal to the number of dice just rolled.
     #[serde(default)]
     pub resources_per_die_rolled: bool,
+    /// Set the card with the ability aside.
+    #[serde(default)]
+    pub set_aside_this: bool,
 }
 
 /// Which dice an effect or cost may pick.
@@ -652,6 +658,14 @@ pub enum Effect {
     /// Choose a character die (the decision's `dice:`, in a pool or not): it
     /// cannot be rolled during the next round.
     FreezeDie,
+    /// An opponent must, as their next action this round, if able: activate
+    /// one of their characters (`activate`), or play the event of their hand
+    /// the decision's `play:` names (`play_chosen`, their hand revealed).
+    ForceNext {
+        must: Must,
+    },
+    /// An opponent cannot take the action the user just took on their next turn.
+    ForbidSameAction,
     /// Move an upgrade (the decision's `upgrade:`) to a character (its `on:`), ignoring play restrictions.
     MoveUpgrade {
         #[serde(default)]
@@ -685,6 +699,14 @@ pub enum Effect {
         #[serde(default)]
         cost_at_most: Option<Amount>,
     },
+}
+
+/// What an opponent must do as their next action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Must {
+    Activate,
+    PlayChosen,
 }
 
 fn one_choice() -> usize {
