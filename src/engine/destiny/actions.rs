@@ -904,6 +904,7 @@ impl Engine<'_> {
                     &[r::SPECIAL, r::SPECIAL_ABILITIES],
                 );
                 let mut ctx = self.ctx_from(by, Some(card), None, d);
+                ctx.special = true;
                 ctx.targets = if d.step.dice.len() == 1 && matches!(target, Aim::Named(_)) {
                     d.step.to.clone()
                 } else {

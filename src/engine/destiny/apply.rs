@@ -6,7 +6,7 @@ use super::engine::{Ctx, Engine, R, rej};
 use super::model::{Amount, CardType, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name};
-use crate::engine::{Actor, Event, NeedKind};
+use crate::engine::{Actor, Event, NeedKind, Seat};
 
 fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
     match a {
@@ -21,6 +21,11 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
             .map(|&c| en.st.cards[c].shields)
             .sum(),
         Amount::ThisDamage => ctx.source.map_or(0, |c| en.st.cards[c].damage),
+        Amount::RemovedOpponentsDice => en
+            .last_removed
+            .iter()
+            .filter(|&&x| en.st.dice[x].controller != ctx.by)
+            .count() as i64,
     }
 }
 
@@ -792,6 +797,7 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         None => return Err(en.need(by, NeedKind::Choice, "the die to remove (`remove:`)")),
     };
     ctx.removed = Some(en.value_of(x));
+    let owners = removal_owners(en, &[x]);
     if let Some(d) = &step {
         en.leave_pool(&[x], d)?;
     } else {
@@ -809,7 +815,52 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         t,
         &[r::REMOVING_DICE],
     );
+    removed_by_effect(en, &[x], owners, ctx)?;
     Ok(true)
+}
+
+/// The cards whose dice these are, as "this character's character or upgrade
+/// dice" counts them (an upgrade's die is its character's), each once, with
+/// the die's controller.
+fn removal_owners(en: &Engine, xs: &[usize]) -> Vec<(Ix, Seat)> {
+    let mut out: Vec<(Ix, Seat)> = Vec::new();
+    for &x in xs {
+        let card = en.st.dice[x].card;
+        let holder = en.st.cards[card].on.unwrap_or(card);
+        let o = (holder, en.st.dice[x].controller);
+        if !out.contains(&o) {
+            out.push(o);
+        }
+    }
+    out
+}
+
+/// After a card effect removes dice: "after … dice are removed" abilities of
+/// their cards, and "after you remove dice" abilities of the remover. A die's
+/// special is an inherent die ability, not a card effect: it triggers neither.
+fn removed_by_effect(en: &mut Engine, xs: &[usize], owners: Vec<(Ix, Seat)>, ctx: &Ctx) -> R<()> {
+    use super::model::TriggerEvent;
+    if xs.is_empty() {
+        return Ok(());
+    }
+    if ctx.special {
+        let t = "removed by a die's special ability (an inherent die ability, not a card effect): abilities triggered by a card effect removing dice do not trigger";
+        en.log(
+            Actor::Player(ctx.by),
+            Event::Result,
+            t,
+            &[r::INHERENT_DICE_ABILITIES, r::SPECIAL_ABILITIES],
+        );
+        return Ok(());
+    }
+    for (holder, _) in owners {
+        en.after(TriggerEvent::DiceRemoved, Some(holder), Some(ctx.by), None)?;
+    }
+    en.last_removed = xs.to_vec();
+    if xs.iter().all(|&x| en.st.dice[x].controller == ctx.by) {
+        return Ok(());
+    }
+    en.after(TriggerEvent::RemovesDice, None, Some(ctx.by), None)
 }
 
 /// Remove every die in a pool that matches the filter; their values are combined.
@@ -818,6 +869,7 @@ fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     note_guarded(en, filter, ctx);
     let xs = pool_matching(en, filter, ctx);
     ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
+    let owners = removal_owners(en, &xs);
     match ctx.step.clone() {
         Some(d) => en.leave_pool(&xs, &d)?,
         None => {
@@ -847,6 +899,7 @@ fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         t,
         &[r::REMOVING_DICE],
     );
+    removed_by_effect(en, &xs, owners, ctx)?;
     Ok(true)
 }
 
@@ -1076,7 +1129,9 @@ fn remove_dice(en: &mut Engine, filter: &DieFilter, increase: i64, ctx: &mut Ctx
         t,
         &[r::REMOVING_DICE, r::COMBINED_VALUE, r::INCREASES],
     );
+    let owners = removal_owners(en, &xs);
     en.leave_pool(&xs, &d)?;
+    removed_by_effect(en, &xs, owners, ctx)?;
     Ok(true)
 }
 
@@ -1238,6 +1293,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         targets: ctx.targets.iter().skip(ctx.next_target).cloned().collect(),
         next_target: 0,
         removed: None,
+        special: false,
     }
 }
 
@@ -1274,7 +1330,8 @@ fn use_special(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         t,
         &[r::SPECIAL_ABILITIES, r::CONTROLLER],
     );
-    let sub = borrowed(ctx, c);
+    let mut sub = borrowed(ctx, c);
+    sub.special = true;
     en.use_ability(c, ab, sub, r::SPECIAL_ABILITIES)?;
     Ok(true)
 }

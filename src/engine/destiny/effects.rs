@@ -163,7 +163,8 @@ impl Engine<'_> {
                     && t.color.is_none_or(|col| {
                         subject.is_some_and(|s| self.stat.defs[s].color == Some(col))
                     })
-                    && (!t.by_controller || actor == owner_of_subject);
+                    && (!t.by_controller || actor == owner_of_subject)
+                    && (!t.by_opponent || actor == Some(other(me)));
                 if ok {
                     out.push((c, i));
                 }

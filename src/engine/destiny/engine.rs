@@ -70,6 +70,8 @@ pub struct Ctx {
     pub targets: Vec<String>,
     pub next_target: usize,
     pub removed: Option<i64>,
+    /// The effects are a die's special ability (an inherent die ability, not a card effect).
+    pub special: bool,
 }
 
 pub struct Engine<'a> {
@@ -103,6 +105,8 @@ pub struct Engine<'a> {
     pub just_rolled: i64,
     /// The action being taken (or last taken).
     pub last_verb: Option<Verb>,
+    /// The dice the last card effect that removed dice removed.
+    pub last_removed: Vec<DieIx>,
 }
 
 /// What a player did with a turn.
@@ -136,6 +140,7 @@ impl<'a> Engine<'a> {
             text_met: Vec::new(),
             just_rolled: 0,
             last_verb: None,
+            last_removed: Vec::new(),
         }
     }
 
@@ -289,6 +294,22 @@ impl<'a> Engine<'a> {
                 return Ok(Took::Done);
             };
             let verb = d.step.verb().unwrap_or(Verb::Pass);
+            if d.player == p && verb == Verb::Use && self.before_action_offered(p, &d) {
+                let ev = super::model::TriggerEvent::TakesAction;
+                let before = self.st.clone();
+                match self
+                    .before(ev, None, Some(p), None)
+                    .and_then(|_| self.drain())
+                {
+                    Err(Stop::Rej(e)) => {
+                        self.st = before;
+                        self.queue.clear();
+                        self.reject(&d, e.reason, e.rule);
+                    }
+                    other => other?,
+                }
+                continue;
+            }
             if d.player != p || !(verb.is_action() || (extra && verb == Verb::Decline)) {
                 self.script.take();
                 let why = if d.player != p {
@@ -413,6 +434,22 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the decision uses one of `p`'s "before you take an action"
+    /// abilities: taken before the action, which need not be declared first.
+    fn before_action_offered(&self, p: Seat, d: &Scripted<Step>) -> bool {
+        let Some(c) = d.step.card.as_deref().and_then(|n| self.stat.find(n)) else {
+            return false;
+        };
+        self.st.in_play(c)
+            && self.st.cards[c].controller == p
+            && self.stat.defs[c].abilities.iter().any(|a| {
+                a.kind == AbilityKind::Before
+                    && a.on
+                        .as_ref()
+                        .is_some_and(|t| t.event == super::model::TriggerEvent::TakesAction)
+            })
     }
 
     pub fn reject(&mut self, d: &Scripted<Step>, reason: String, rule: &'static str) {
@@ -802,6 +839,7 @@ impl<'a> Engine<'a> {
             targets: d.step.to.clone(),
             next_target: 0,
             removed: None,
+            special: false,
         }
     }
 

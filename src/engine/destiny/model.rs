@@ -300,6 +300,11 @@ pub enum TriggerEvent {
     Rolled,
     /// A player takes an action (one of the six; passing is not an action).
     TakesAction,
+    /// A card effect (not a die's special) removes one or more of the
+    /// subject's dice (a character's own dice or its upgrades' dice).
+    DiceRemoved,
+    /// A player's card effect removes one or more of an opponent's dice (once per effect).
+    RemovesDice,
 }
 
 impl TriggerEvent {
@@ -318,6 +323,8 @@ impl TriggerEvent {
             TriggerEvent::DieResolved => "die resolved",
             TriggerEvent::Rolled => "rolled",
             TriggerEvent::TakesAction => "takes an action",
+            TriggerEvent::DiceRemoved => "dice removed",
+            TriggerEvent::RemovesDice => "removes dice",
         }
     }
 }
@@ -365,6 +372,9 @@ pub struct Trigger {
     /// Only if the player resolving the die controls the subject (`die_resolved`).
     #[serde(default)]
     pub by_controller: bool,
+    /// Only if an opponent of the ability's controller did it.
+    #[serde(default)]
+    pub by_opponent: bool,
 }
 
 /// Costs paid to use an ability.
@@ -437,6 +447,8 @@ pub enum Amount {
     YourShields,
     /// All the damage on the card with the ability.
     ThisDamage,
+    /// The number of opponents' dice the user just removed.
+    RemovedOpponentsDice,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -464,6 +476,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "remaining_health" => Ok(Amount::RemainingHealth),
                     "your_shields" => Ok(Amount::YourShields),
                     "this_damage" => Ok(Amount::ThisDamage),
+                    "removed_opponents_dice" => Ok(Amount::RemovedOpponentsDice),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
