@@ -631,7 +631,7 @@ impl Engine<'_> {
         by: Seat,
         dice: &[DieIx],
         target: Aim,
-        free: bool,
+        (free, increase): (bool, i64),
         d: &Scripted<Step>,
     ) -> R<()> {
         let sym = self.group_symbol(dice)?;
@@ -670,6 +670,11 @@ impl Engine<'_> {
             self.log(Actor::Player(by), Event::Result, t, &[r::RESOURCE_COST]);
         }
         let cost = if free { 0 } else { cost };
+        if increase != 0 && sym != Symbol::Special {
+            value += increase;
+            let t = format!("the value is increased by {increase} to {value}");
+            self.log(Actor::Player(by), Event::Result, t, &[r::INCREASES]);
+        }
         if self.st.resources[usize::from(by)] < cost {
             return rej(
                 format!(

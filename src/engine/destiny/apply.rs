@@ -94,10 +94,20 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             showing,
             each_opponents,
             free,
+            character,
+            increase,
         } => {
-            let how = (*each_opponents, *free);
-            resolve_die(en, *of, showing.as_deref(), how, ctx)
+            let how = Resolving {
+                of: *of,
+                showing: showing.as_deref(),
+                each: *each_opponents,
+                free: *free,
+                character: *character,
+                increase: *increase,
+            };
+            resolve_die(en, &how, ctx)
         }
+        Effect::RepeatOnDiscard { effect } => super::repeat::repeat_on_discard(en, effect, ctx),
         Effect::UseSpecial => use_special(en, ctx),
         Effect::ClaimSetAside => claim_set_aside(en, ctx),
         Effect::SwitchUpgrade {
@@ -470,13 +480,18 @@ fn extra_action(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn resolve_die(
-    en: &mut Engine,
+/// Which of the user's dice an ability resolves, and how.
+struct Resolving<'a> {
     of: Option<Target>,
-    showing: Option<&str>,
-    (each, free): (bool, bool),
-    ctx: &mut Ctx,
-) -> R<bool> {
+    showing: Option<&'a str>,
+    each: bool,
+    free: bool,
+    character: bool,
+    increase: i64,
+}
+
+fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
+    let (of, showing, each) = (how.of, how.showing, how.each);
     let by = ctx.by;
     let step = ctx.step.clone();
     let mut cands = match of {
@@ -495,6 +510,7 @@ fn resolve_die(
     let f = DieFilter {
         whose: Who::Yours,
         showing: showing.map(str::to_string),
+        character: how.character,
         ..Default::default()
     };
     cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by));
@@ -510,7 +526,15 @@ fn resolve_die(
             }
         },
         None if cands.len() == 1 => cands[0],
-        None if cands.is_empty() => return Ok(false),
+        None if cands.is_empty() => {
+            en.log(
+                Actor::Player(by),
+                Event::Result,
+                "no die this ability can resolve is in the pool: nothing is resolved",
+                &[r::RESOLVING_DICE_THROUGH_CARDS, r::DICE_LEAVING_PLAY],
+            );
+            return Ok(false);
+        }
         None => return Err(en.need(by, NeedKind::Choice, "the die to resolve (`dice:`)")),
     };
     let Some(d) = step.or_else(|| en.script.peek().cloned()) else {
@@ -529,7 +553,7 @@ fn resolve_die(
         format!("resolves die {} through the card", en.die_id(x)),
         &[r::RESOLVING_DICE_THROUGH_CARDS],
     );
-    en.resolve_group(by, &[x], aim, free, &d)?;
+    en.resolve_group(by, &[x], aim, (how.free, how.increase), &d)?;
     Ok(true)
 }
 
@@ -1294,6 +1318,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         next_target: 0,
         removed: None,
         special: false,
+        last: None,
     }
 }
 

@@ -84,7 +84,13 @@ impl Engine<'_> {
                         r::RESOLVE_DICE,
                     );
                 }
-                self.resolve_group(by, &dice, super::actions::Aim::Named(target), false, &step)
+                self.resolve_group(
+                    by,
+                    &dice,
+                    super::actions::Aim::Named(target),
+                    (false, 0),
+                    &step,
+                )
             }
             Item::Event { card, by, step } => {
                 let abs: Vec<usize> = self.stat.defs[card]
@@ -554,8 +560,18 @@ impl Engine<'_> {
 
     /// The card an effect's target means; `None` if there is no valid target.
     pub fn target(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
+        let found = self.target_of(t, ctx)?;
+        if found.is_some() {
+            ctx.last = found;
+        }
+        Ok(found)
+    }
+
+    fn target_of(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
         let by = ctx.by;
         let filter = match t {
+            Target::Same => return Ok(ctx.last),
+            Target::ChosenOtherYours => Some(by),
             Target::This => return Ok(ctx.source),
             Target::Attached => return Ok(ctx.source.and_then(|s| self.st.cards[s].on)),
             Target::Subject => return Ok(ctx.subject),
@@ -567,6 +583,7 @@ impl Engine<'_> {
         let cands: Vec<Ix> = (0..2u8)
             .filter(|&q| filter.is_none_or(|f| f == q))
             .flat_map(|q| self.st.characters(q))
+            .filter(|&c| t != Target::ChosenOtherYours || Some(c) != ctx.source)
             .collect();
         if let Some(n) = ctx.targets.get(ctx.next_target).cloned() {
             ctx.next_target += 1;

@@ -72,6 +72,8 @@ pub struct Ctx {
     pub removed: Option<i64>,
     /// The effects are a die's special ability (an inherent die ability, not a card effect).
     pub special: bool,
+    /// The card the last targeted effect targeted.
+    pub last: Option<Ix>,
 }
 
 pub struct Engine<'a> {
@@ -840,6 +842,7 @@ impl<'a> Engine<'a> {
             next_target: 0,
             removed: None,
             special: false,
+            last: None,
         }
     }
 

@@ -13,6 +13,7 @@
 //! - `library`: cards named from the library or the imported databases.
 //! - `switch`: switching an upgrade in play with one in hand.
 //! - `next`: limits effects put on a player's next action or turn.
+//! - `repeat`: an effect an opponent repeats by discarding.
 
 mod actions;
 mod apply;
@@ -22,6 +23,7 @@ pub mod engine;
 pub mod library;
 pub mod model;
 mod next;
+mod repeat;
 pub mod rules;
 pub mod state;
 mod switch;

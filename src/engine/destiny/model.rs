@@ -505,6 +505,10 @@ pub enum Target {
     Subject,
     /// Each of an opponent's characters.
     EachOpponents,
+    /// Another one of the user's characters (not the card with the ability), chosen.
+    ChosenOtherYours,
+    /// The card the previous effect of the ability targeted ("its", "that character").
+    Same,
 }
 
 /// One effect. Effects of an ability resolve in order; `then:` needs them all in full.
@@ -637,6 +641,18 @@ pub enum Effect {
         /// "If it has a resource cost, you do not have to pay it."
         #[serde(default)]
         free: bool,
+        /// Only character dice (not upgrade dice).
+        #[serde(default)]
+        character: bool,
+        /// "Increasing its value by N".
+        #[serde(default)]
+        increase: i64,
+    },
+    /// Carry out `effect`; then the opponent may discard a card from their
+    /// hand (a `use` of this card naming it in `discard:`, or `decline`) to
+    /// repeat it, as long as they discard.
+    RepeatOnDiscard {
+        effect: Vec<Effect>,
     },
     /// Resolve a special ability on another card in play (the decision's
     /// `uses:`) as if it were your card.
