@@ -16,6 +16,16 @@ pub enum Aim {
     EachOpponent,
 }
 
+impl Aim {
+    /// The character named, if one is.
+    fn named(&self) -> Option<String> {
+        match self {
+            Aim::Named(n) => n.clone(),
+            Aim::EachOpponent => None,
+        }
+    }
+}
+
 impl Engine<'_> {
     // ------------------------------------------------------------ play a card
 
@@ -770,10 +780,6 @@ impl Engine<'_> {
     ) -> R<()> {
         use super::effects::Dmg;
         use super::model::DamageKind;
-        let named = |a: &Aim| match a {
-            Aim::Named(n) => n.clone(),
-            Aim::EachOpponent => None,
-        };
         match sym {
             Symbol::MeleeDamage | Symbol::RangedDamage => {
                 let unblockable = self.die_unblockable(by, card, dice)?;
@@ -832,7 +838,7 @@ impl Engine<'_> {
                 }
             }
             Symbol::Shield => {
-                let t = self.die_target(by, named(&target), true)?;
+                let t = self.die_target(by, target.named(), true)?;
                 self.give_shields(t, value, by)?;
             }
             Symbol::Resource => {
@@ -846,80 +852,86 @@ impl Engine<'_> {
             }
             Symbol::Disrupt => self.lose(1 - by, value, r::DISRUPT),
             Symbol::Discard => self.discard_random(by, value, d, r::DISCARD)?,
-            Symbol::Focus => {
-                // Each focus die turns up to its value; several focus dice of one
-                // action share the decision's `turn:` choices in order.
-                let done = self.turned;
-                let take = d
-                    .step
-                    .turn
-                    .len()
-                    .saturating_sub(done)
-                    .min(value.max(0) as usize);
-                self.turned += take;
-                self.focus_groups += 1;
-                let mine: Vec<(String, String)> = d
-                    .step
-                    .turn
-                    .iter()
-                    .skip(done)
-                    .take(take)
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                self.turn_these(by, &mine, Default::default(), r::FOCUS)?;
-                if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len()
-                {
-                    return rej(
-                        format!(
-                            "{} dice turned; the focus dice give at most {}",
-                            d.step.turn.len(),
-                            self.turned
-                        ),
-                        r::FOCUS,
-                    );
-                }
-            }
-            Symbol::Special => {
-                let specials: Vec<usize> = self.stat.defs[card]
-                    .abilities
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, a)| a.kind == AbilityKind::Special)
-                    .map(|(i, _)| i)
-                    .collect();
-                let ab = match (d.step.ability, specials.as_slice()) {
-                    (_, []) => {
-                        let what = format!("the special ability of {}", self.key(card));
-                        self.trace.not_modelled(
-                            self.level,
-                            Actor::Player(by),
-                            what.clone(),
-                            &[r::SPECIAL_ABILITIES],
-                        );
-                        return Err(self.halt(End::NotModelled { what }));
-                    }
-                    (Some(n), v) if n >= 1 && n <= v.len() => v[n - 1],
-                    (_, v) => v[0],
-                };
-                let t = format!("the special uses the special ability on {}", self.key(card));
-                self.log(
-                    Actor::Player(by),
-                    Event::Result,
-                    t,
-                    &[r::SPECIAL, r::SPECIAL_ABILITIES],
-                );
-                let mut ctx = self.ctx_from(by, Some(card), None, d);
-                ctx.special = true;
-                ctx.targets = if d.step.dice.len() == 1 && matches!(target, Aim::Named(_)) {
-                    d.step.to.clone()
-                } else {
-                    named(&target).into_iter().collect()
-                };
-                let _ = dice;
-                self.use_ability(card, ab, ctx, r::SPECIAL_ABILITIES)?;
-            }
+            Symbol::Focus => self.focus_effect(by, value, d)?,
+            Symbol::Special => self.special_effect(by, card, &target, d)?,
             Symbol::Blank | Symbol::Any => return rej("blanks cannot be resolved", r::BLANK),
         }
+        Ok(())
+    }
+
+    /// A focus die: it turns up to its value of the action's `turn:` choices.
+    fn focus_effect(&mut self, by: Seat, value: i64, d: &Scripted<Step>) -> R<()> {
+        // Each focus die turns up to its value; several focus dice of one
+        // action share the decision's `turn:` choices in order.
+        let done = self.turned;
+        let take = d
+            .step
+            .turn
+            .len()
+            .saturating_sub(done)
+            .min(value.max(0) as usize);
+        self.turned += take;
+        self.focus_groups += 1;
+        let mine: Vec<(String, String)> = d
+            .step
+            .turn
+            .iter()
+            .skip(done)
+            .take(take)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        self.turn_these(by, &mine, Default::default(), r::FOCUS)?;
+        if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len() {
+            return rej(
+                format!(
+                    "{} dice turned; the focus dice give at most {}",
+                    d.step.turn.len(),
+                    self.turned
+                ),
+                r::FOCUS,
+            );
+        }
+        Ok(())
+    }
+
+    /// A special: the special ability on the die's card.
+    fn special_effect(&mut self, by: Seat, card: Ix, target: &Aim, d: &Scripted<Step>) -> R<()> {
+        let specials: Vec<usize> = self.stat.defs[card]
+            .abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.kind == AbilityKind::Special)
+            .map(|(i, _)| i)
+            .collect();
+        let ab = match (d.step.ability, specials.as_slice()) {
+            (_, []) => {
+                let what = format!("the special ability of {}", self.key(card));
+                self.trace.not_modelled(
+                    self.level,
+                    Actor::Player(by),
+                    what.clone(),
+                    &[r::SPECIAL_ABILITIES],
+                );
+                return Err(self.halt(End::NotModelled { what }));
+            }
+            (Some(n), v) if n >= 1 && n <= v.len() => v[n - 1],
+            (_, v) => v[0],
+        };
+        let t = format!("the special uses the special ability on {}", self.key(card));
+        self.log(
+            Actor::Player(by),
+            Event::Result,
+            t,
+            &[r::SPECIAL, r::SPECIAL_ABILITIES],
+        );
+        let mut ctx = self.ctx_from(by, Some(card), None, d);
+        ctx.special = true;
+        ctx.targets = if d.step.dice.len() == 1 && matches!(target, Aim::Named(_)) {
+            d.step.to.clone()
+        } else {
+            target.named().into_iter().collect()
+        };
+        self.use_ability(card, ab, ctx, r::SPECIAL_ABILITIES)?;
         Ok(())
     }
 
