@@ -744,10 +744,23 @@ impl Engine<'_> {
             if !matches!(self.st.dice[x].at, DieAt::Pool(_)) {
                 continue;
             }
-            if self.stat.defs[self.st.dice[x].card].reroll_instead {
+            let card = self.st.dice[x].card;
+            if self.stat.defs[card].reroll_instead {
                 again.push(x);
-            } else {
+            } else if self.st.in_play(card) {
                 self.st.dice[x].at = DieAt::OnCard;
+            } else {
+                self.st.dice[x].at = DieAt::SetAside;
+                let t = format!(
+                    "die {} leaves the pool; its card is not in play: it is set aside",
+                    self.die_id(x)
+                );
+                self.log(
+                    Actor::Rules,
+                    Event::StateChange,
+                    t,
+                    &[r::DICE_LEAVING_PLAY, r::SET_ASIDE_ZONE],
+                );
             }
         }
         for x in again {

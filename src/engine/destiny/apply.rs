@@ -125,6 +125,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::FreezeDie => freeze_die(en, ctx),
         Effect::ForceNext { must } => super::next::force_next(en, *must, ctx),
         Effect::ForbidSameAction => super::next::forbid_same_action(en, ctx),
+        Effect::RollSetAside { title } => roll_set_aside(en, title, ctx),
         Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
         Effect::EndActionPhase => end_action_phase(en, ctx),
         Effect::GiveBattlefield => give_battlefield(en, ctx),
@@ -1401,5 +1402,40 @@ fn claim_set_aside(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     );
     let sub = borrowed(ctx, bf);
     en.use_ability(bf, ab, sub, r::CLAIM_ABILITIES)?;
+    Ok(true)
+}
+
+/// Roll a die of a card titled `title` from the user's set-aside zone into their pool.
+fn roll_set_aside(en: &mut Engine, title: &str, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let found = (0..en.st.dice.len()).find(|&x| {
+        let c = en.st.dice[x].card;
+        en.st.dice[x].at == DieAt::SetAside
+            && en.st.cards[c].zone == Zone::SetAside
+            && en.st.cards[c].owner == by
+            && en.stat.defs[c].title == title
+    });
+    let Some(x) = found else {
+        let t = format!(
+            "no {title} die is in {}'s set-aside zone: nothing is rolled",
+            seat_name(by)
+        );
+        en.log(Actor::Player(by), Event::Result, t, &[r::SET_ASIDE_ZONE]);
+        return Ok(false);
+    };
+    let Some(d) = ctx.step.clone() else {
+        return Err(en.need(by, NeedKind::Random, "roll results (`roll:`)"));
+    };
+    let t = format!(
+        "rolls the {title} die {} from the set-aside zone into the pool",
+        en.die_id(x)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::SET_ASIDE_ZONE, r::ROLLING],
+    );
+    en.roll(by, &[x], &d)?;
     Ok(true)
 }

@@ -439,6 +439,16 @@ impl Engine<'_> {
             self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
             return Ok(());
         }
+        if a.condition.as_ref().is_some_and(|x| x.control_battlefield)
+            && self.st.bf_controller != Some(by)
+        {
+            let t = format!(
+                "{} does not control the battlefield: the ability does nothing",
+                seat_name(by)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::BATTLEFIELDS]);
+            return Ok(());
+        }
         self.pay(c, &a.cost, &ctx)?;
         let mut full = true;
         for e in &a.effect {

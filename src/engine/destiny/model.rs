@@ -431,6 +431,9 @@ pub struct Condition {
     /// Spot a character of this color.
     #[serde(default)]
     pub spot: Option<Color>,
+    /// "If you control the battlefield".
+    #[serde(default)]
+    pub control_battlefield: bool,
 }
 
 /// How much: a number, or the value of the die removed by this ability (`removed`).
@@ -695,6 +698,12 @@ pub enum Effect {
     },
     /// An opponent cannot take the action the user just took on their next turn.
     ForbidSameAction,
+    /// Roll a die of a card with this title from your set-aside zone into your
+    /// pool (nothing if there is none); it is set aside again once resolved or
+    /// removed, its card not being in play.
+    RollSetAside {
+        title: String,
+    },
     /// Move an upgrade (the decision's `upgrade:`) to a character (its `on:`), ignoring play restrictions.
     MoveUpgrade {
         #[serde(default)]
