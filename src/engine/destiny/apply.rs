@@ -108,6 +108,9 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             resolve_die(en, &how, ctx)
         }
         Effect::RepeatOnDiscard { effect } => super::repeat::repeat_on_discard(en, effect, ctx),
+        Effect::OpponentMayPayToRemove { amount } => {
+            super::repeat::opponent_may_pay_to_remove(en, *amount, ctx)
+        }
         Effect::UseSpecial => use_special(en, ctx),
         Effect::ClaimSetAside => claim_set_aside(en, ctx),
         Effect::SwitchUpgrade {

@@ -651,6 +651,11 @@ pub enum Effect {
         #[serde(default)]
         increase: i64,
     },
+    /// An opponent may give the user `amount` resources (a `use` of this card
+    /// by the opponent, or `decline`) to remove this card's die from the pool.
+    OpponentMayPayToRemove {
+        amount: i64,
+    },
     /// Carry out `effect`; then the opponent may discard a card from their
     /// hand (a `use` of this card naming it in `discard:`, or `decline`) to
     /// repeat it, as long as they discard.
