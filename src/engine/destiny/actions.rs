@@ -7,6 +7,25 @@ use super::state::{DieAt, DieIx, Ix, Zone, face_value, seat_name};
 use crate::cards::die::Symbol;
 use crate::engine::{Actor, End, Event, NeedKind, Scripted, Seat};
 
+/// Where a resolved die's damage or shields go.
+#[derive(Debug, Clone)]
+pub enum Aim {
+    /// The character named (or the only candidate).
+    Named(Option<String>),
+    /// Each of an opponent's characters ("against each of an opponent's characters").
+    EachOpponent,
+}
+
+impl Aim {
+    /// The character named, if one is.
+    fn named(&self) -> Option<String> {
+        match self {
+            Aim::Named(n) => n.clone(),
+            Aim::EachOpponent => None,
+        }
+    }
+}
+
 impl Engine<'_> {
     // ------------------------------------------------------------ play a card
 
@@ -60,6 +79,23 @@ impl Engine<'_> {
                 );
             }
         }
+        if let Some(col) = def.only.as_ref().and_then(|o| o.spot)
+            && !self
+                .st
+                .characters(p)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
+        {
+            return rej(
+                format!(
+                    "{}: to play it, {} must spot a {} character",
+                    self.key(c),
+                    seat_name(p),
+                    super::library::color_name(col)
+                ),
+                r::SPOTTING,
+            );
+        }
         // 3. An upgrade's target.
         let target = if ctype == CardType::Upgrade {
             Some(self.upgrade_target(p, c, d)?)
@@ -94,6 +130,9 @@ impl Engine<'_> {
                 t,
                 &[r::REPLACE, r::UPGRADES],
             );
+        }
+        if let Some(t) = target {
+            cost += self.attach_cost(p, c, t);
         }
         cost -= self.before_you_play(p, c, d)?;
         let cost = cost.max(0);
@@ -130,7 +169,8 @@ impl Engine<'_> {
         if last {
             self.after(TriggerEvent::PlaysLastCard, None, Some(p), None)?;
         }
-        if self.stat.defs[c].keywords.contains(&Keyword::Ambush) {
+        if self.stat.defs[c].keywords.contains(&Keyword::Ambush) || self.granted_ambush(p, c, cost)
+        {
             self.extra.push_back(p);
             self.log(
                 Actor::Player(p),
@@ -142,7 +182,49 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn upgrade_target(&self, p: Seat, c: Ix, d: &Scripted<Step>) -> R<Ix> {
+    /// Whether an ongoing ability of a card `p` controls gives the card just
+    /// played, for the cost paid, the Ambush keyword.
+    fn granted_ambush(&mut self, p: Seat, c: Ix, paid: i64) -> bool {
+        let stat = self.stat;
+        let grants: Vec<(Ix, i64)> = (0..self.st.cards.len())
+            .filter(|&x| self.st.in_play(x) && self.st.cards[x].controller == p)
+            .flat_map(|x| {
+                stat.defs[x]
+                    .abilities
+                    .iter()
+                    .filter(|a| a.kind == AbilityKind::Ongoing)
+                    .filter_map(|a| a.grants_played.as_ref())
+                    .filter(|g| g.keyword == Keyword::Ambush)
+                    .map(move |g| (x, g.cost_at_least))
+            })
+            .collect();
+        let mut has = false;
+        for (x, least) in grants {
+            let t = if paid >= least {
+                has = true;
+                format!(
+                    "{}: {} was played for {paid}, {least} or more: it has Ambush",
+                    self.key(x),
+                    self.key(c)
+                )
+            } else {
+                format!(
+                    "{}: {} was played for {paid}, less than {least}: it does not gain Ambush",
+                    self.key(x),
+                    self.key(c)
+                )
+            };
+            self.log(
+                Actor::Player(p),
+                Event::Result,
+                t,
+                &[r::ONGOING_ABILITIES, r::AMBUSH, r::DECREASES],
+            );
+        }
+        has
+    }
+
+    fn upgrade_target(&mut self, p: Seat, c: Ix, d: &Scripted<Step>) -> R<Ix> {
         let def = &self.stat.defs[c];
         let Some(on) = &d.step.on else {
             return rej("an upgrade needs a target (`on:`)", r::PLAY_A_CARD);
@@ -170,8 +252,33 @@ impl Engine<'_> {
             (None, CardType::Character) => {}
             (None, _) => return rej("an upgrade is attached to a character", r::UPGRADES),
         }
-        if let Some(o) = &def.only {
-            let tdef = &self.stat.defs[t];
+        let tdef = &self.stat.defs[t];
+        if let Some(no) = &tdef.refuses {
+            let refused = no.color.is_none_or(|col| def.color == Some(col))
+                && (no.subtypes.is_empty() || no.subtypes.iter().any(|s| def.subtypes.contains(s)));
+            if refused {
+                return rej(
+                    format!("{} cannot be played on {on}", self.key(c)),
+                    r::PLAY_RESTRICTIONS,
+                );
+            }
+        }
+        let any = tdef
+            .attach_any
+            .as_ref()
+            .filter(|sub| def.subtypes.contains(sub));
+        if let (Some(sub), Some(_)) = (any, &def.only) {
+            let t = format!(
+                "{on} can have any {sub} attached, ignoring play restrictions: {}'s restriction does not apply",
+                self.key(c)
+            );
+            self.log(
+                Actor::Player(p),
+                Event::Result,
+                t,
+                &[r::ABILITIES, r::PLAY_RESTRICTIONS],
+            );
+        } else if let Some(o) = &def.only {
             let ok = o.color.is_none_or(|col| tdef.color == Some(col))
                 && o.title.as_ref().is_none_or(|ti| &tdef.title == ti);
             if !ok {
@@ -219,6 +326,40 @@ impl Engine<'_> {
             );
         }
         Ok(Some(u))
+    }
+
+    /// The change the target's text makes to the cost of attaching upgrade `c`
+    /// (checked while paying: an upgrade being replaced is still attached).
+    fn attach_cost(&mut self, p: Seat, c: Ix, t: Ix) -> i64 {
+        let Some(a) = &self.stat.defs[t].attach_cost else {
+            return 0;
+        };
+        if !self.stat.defs[c].subtypes.contains(&a.subtype) {
+            return 0;
+        }
+        let ups = self.st.upgrades(t);
+        let applies = !a.while_bare || ups.is_empty();
+        let text = if applies {
+            format!(
+                "{}: the cost to attach {} changes by {}",
+                self.key(t),
+                self.key(c),
+                a.change
+            )
+        } else {
+            format!(
+                "{} has an upgrade ({} stays until the new one enters play): its cost change does not apply",
+                self.key(t),
+                self.key(ups[0])
+            )
+        };
+        self.log(
+            Actor::Player(p),
+            Event::Result,
+            text,
+            &[r::ONGOING_ABILITIES, r::REPLACE, r::DECREASES],
+        );
+        if applies { a.change } else { 0 }
     }
 
     /// "Before you play" cost decreases named in `with:`; returns the total decrease.
@@ -390,7 +531,10 @@ impl Engine<'_> {
                 None => self.group_symbol(&dice)?,
             };
             symbol = Some(sym);
-            if i == 0 && d.step.to.len() > d.step.dice.len() {
+            // A special's ability takes its own targets (all of `to:` when it is
+            // the only die resolved); other symbols take one target per die.
+            let own_targets = sym == Symbol::Special && d.step.dice.len() == 1;
+            if i == 0 && d.step.to.len() > d.step.dice.len() && !own_targets {
                 let rule = match sym {
                     Symbol::MeleeDamage => r::MELEE_DAMAGE,
                     Symbol::RangedDamage => r::RANGED_DAMAGE,
@@ -496,7 +640,8 @@ impl Engine<'_> {
         &mut self,
         by: Seat,
         dice: &[DieIx],
-        target: Option<String>,
+        target: Aim,
+        (free, increase): (bool, i64),
         d: &Scripted<Step>,
     ) -> R<()> {
         let sym = self.group_symbol(dice)?;
@@ -505,7 +650,7 @@ impl Engine<'_> {
         for &x in dice {
             let f = self.st.showing(self.stat, x).cloned();
             let Some(f) = f else { continue };
-            let Some(v) = face_value(&f) else {
+            let Some(v) = self.die_value(x) else {
                 let what = format!("an X value on die {}", self.die_id(x));
                 self.trace.not_modelled(
                     self.level,
@@ -515,8 +660,30 @@ impl Engine<'_> {
                 );
                 return Err(self.halt(End::NotModelled { what }));
             };
+            if face_value(&f).is_none() {
+                let t = format!("the X on die {} is {v}", self.die_id(x));
+                self.log(
+                    Actor::Player(by),
+                    Event::Result,
+                    t,
+                    &[r::X_AS_A_VARIABLE, r::INHERENT_DICE_ABILITIES],
+                );
+            }
             value += v;
             cost += i64::from(f.cost.unwrap_or(0));
+        }
+        if free && cost > 0 {
+            let t = format!(
+                "the resource cost {cost} of {} need not be paid",
+                self.die_list(dice)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::RESOURCE_COST]);
+        }
+        let cost = if free { 0 } else { cost };
+        if increase != 0 && sym != Symbol::Special {
+            value += increase;
+            let t = format!("the value is increased by {increase} to {value}");
+            self.log(Actor::Player(by), Event::Result, t, &[r::INCREASES]);
         }
         if self.st.resources[usize::from(by)] < cost {
             return rej(
@@ -559,19 +726,58 @@ impl Engine<'_> {
             .unwrap_or(dice[0]);
         let card = self.st.dice[base].card;
         if sym != Symbol::Special {
-            for &x in dice {
-                if matches!(self.st.dice[x].at, DieAt::Pool(_)) {
-                    self.st.dice[x].at = DieAt::OnCard;
-                }
-            }
+            self.leave_pool(dice, d)?;
         }
         self.symbol_effect(by, sym, value, card, target, d, dice)?;
-        for &x in dice {
-            if matches!(self.st.dice[x].at, DieAt::Pool(_)) && sym == Symbol::Special {
-                self.st.dice[x].at = DieAt::OnCard;
-            }
+        if sym == Symbol::Special {
+            self.leave_pool(dice, d)?;
         }
         self.after(TriggerEvent::DieResolved, Some(card), Some(by), None)
+    }
+
+    /// Dice resolved or removed leave their pool: each is placed on its card,
+    /// or rerolled when its card says "reroll this die instead of removing it"
+    /// (a replacement, with the side the decision's `roll:` gives).
+    pub(crate) fn leave_pool(&mut self, dice: &[DieIx], d: &Scripted<Step>) -> R<()> {
+        let mut again = Vec::new();
+        for &x in dice {
+            if !matches!(self.st.dice[x].at, DieAt::Pool(_)) {
+                continue;
+            }
+            let card = self.st.dice[x].card;
+            if self.stat.defs[card].reroll_instead {
+                again.push(x);
+            } else if self.st.in_play(card) {
+                self.st.dice[x].at = DieAt::OnCard;
+            } else {
+                self.st.dice[x].at = DieAt::SetAside;
+                let t = format!(
+                    "die {} leaves the pool; its card is not in play: it is set aside",
+                    self.die_id(x)
+                );
+                self.log(
+                    Actor::Rules,
+                    Event::StateChange,
+                    t,
+                    &[r::DICE_LEAVING_PLAY, r::SET_ASIDE_ZONE],
+                );
+            }
+        }
+        for x in again {
+            let p = self.st.dice[x].controller;
+            let t = format!(
+                "die {} would be removed from the pool: it is rerolled instead",
+                self.die_id(x)
+            );
+            self.log(
+                Actor::Player(p),
+                Event::Result,
+                t,
+                &[r::REPLACEMENT_EFFECTS, r::INHERENT_DICE_ABILITIES],
+            );
+            self.roll(p, &[x], d)?;
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -581,7 +787,7 @@ impl Engine<'_> {
         sym: Symbol,
         value: i64,
         card: Ix,
-        target: Option<String>,
+        target: Aim,
         d: &Scripted<Step>,
         dice: &[DieIx],
     ) -> R<()> {
@@ -590,22 +796,32 @@ impl Engine<'_> {
         match sym {
             Symbol::MeleeDamage | Symbol::RangedDamage => {
                 let unblockable = self.die_unblockable(by, card, dice)?;
-                let t = self.die_target(by, target, false)?;
+                let targets = match target {
+                    Aim::EachOpponent => {
+                        let t = format!(
+                            "the die's damage is dealt to each of {}'s characters",
+                            seat_name(1 - by)
+                        );
+                        self.log(Actor::Player(by), Event::Result, t, &[r::EFFECTS]);
+                        self.st.characters(1 - by)
+                    }
+                    Aim::Named(n) => vec![self.die_target(by, n, false)?],
+                };
                 let kind = if sym == Symbol::MeleeDamage {
                     DamageKind::Melee
                 } else {
                     DamageKind::Ranged
                 };
-                self.deal_damage(
-                    t,
-                    Dmg {
+                for t in targets {
+                    let dmg = Dmg {
                         amount: value,
                         kind: Some(kind),
                         unblockable,
                         by,
                         die: true,
-                    },
-                )?;
+                    };
+                    self.deal_damage(t, dmg)?;
+                }
             }
             Symbol::IndirectDamage => {
                 self.indirect(by, value, Some(DamageKind::Indirect))?;
@@ -635,7 +851,7 @@ impl Engine<'_> {
                 }
             }
             Symbol::Shield => {
-                let t = self.die_target(by, target, true)?;
+                let t = self.die_target(by, target.named(), true)?;
                 self.give_shields(t, value, by)?;
             }
             Symbol::Resource => {
@@ -649,75 +865,86 @@ impl Engine<'_> {
             }
             Symbol::Disrupt => self.lose(1 - by, value, r::DISRUPT),
             Symbol::Discard => self.discard_random(by, value, d, r::DISCARD)?,
-            Symbol::Focus => {
-                // Each focus die turns up to its value; several focus dice of one
-                // action share the decision's `turn:` choices in order.
-                let done = self.turned;
-                let take = d
-                    .step
-                    .turn
-                    .len()
-                    .saturating_sub(done)
-                    .min(value.max(0) as usize);
-                self.turned += take;
-                self.focus_groups += 1;
-                let mine: Vec<(String, String)> = d
-                    .step
-                    .turn
-                    .iter()
-                    .skip(done)
-                    .take(take)
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                self.turn_these(by, &mine, r::FOCUS)?;
-                if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len()
-                {
-                    return rej(
-                        format!(
-                            "{} dice turned; the focus dice give at most {}",
-                            d.step.turn.len(),
-                            self.turned
-                        ),
-                        r::FOCUS,
-                    );
-                }
-            }
-            Symbol::Special => {
-                let specials: Vec<usize> = self.stat.defs[card]
-                    .abilities
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, a)| a.kind == AbilityKind::Special)
-                    .map(|(i, _)| i)
-                    .collect();
-                let ab = match (d.step.ability, specials.as_slice()) {
-                    (_, []) => {
-                        let what = format!("the special ability of {}", self.key(card));
-                        self.trace.not_modelled(
-                            self.level,
-                            Actor::Player(by),
-                            what.clone(),
-                            &[r::SPECIAL_ABILITIES],
-                        );
-                        return Err(self.halt(End::NotModelled { what }));
-                    }
-                    (Some(n), v) if n >= 1 && n <= v.len() => v[n - 1],
-                    (_, v) => v[0],
-                };
-                let t = format!("the special uses the special ability on {}", self.key(card));
-                self.log(
-                    Actor::Player(by),
-                    Event::Result,
-                    t,
-                    &[r::SPECIAL, r::SPECIAL_ABILITIES],
-                );
-                let mut ctx = self.ctx_from(by, Some(card), None, d);
-                ctx.targets = target.into_iter().collect();
-                let _ = dice;
-                self.use_ability(card, ab, ctx, r::SPECIAL_ABILITIES)?;
-            }
+            Symbol::Focus => self.focus_effect(by, value, d)?,
+            Symbol::Special => self.special_effect(by, card, &target, d)?,
             Symbol::Blank | Symbol::Any => return rej("blanks cannot be resolved", r::BLANK),
         }
+        Ok(())
+    }
+
+    /// A focus die: it turns up to its value of the action's `turn:` choices.
+    fn focus_effect(&mut self, by: Seat, value: i64, d: &Scripted<Step>) -> R<()> {
+        // Each focus die turns up to its value; several focus dice of one
+        // action share the decision's `turn:` choices in order.
+        let done = self.turned;
+        let take = d
+            .step
+            .turn
+            .len()
+            .saturating_sub(done)
+            .min(value.max(0) as usize);
+        self.turned += take;
+        self.focus_groups += 1;
+        let mine: Vec<(String, String)> = d
+            .step
+            .turn
+            .iter()
+            .skip(done)
+            .take(take)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        self.turn_these(by, &mine, Default::default(), r::FOCUS)?;
+        if self.focus_groups >= d.step.dice.len().max(1) && self.turned < d.step.turn.len() {
+            return rej(
+                format!(
+                    "{} dice turned; the focus dice give at most {}",
+                    d.step.turn.len(),
+                    self.turned
+                ),
+                r::FOCUS,
+            );
+        }
+        Ok(())
+    }
+
+    /// A special: the special ability on the die's card.
+    fn special_effect(&mut self, by: Seat, card: Ix, target: &Aim, d: &Scripted<Step>) -> R<()> {
+        let specials: Vec<usize> = self.stat.defs[card]
+            .abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.kind == AbilityKind::Special)
+            .map(|(i, _)| i)
+            .collect();
+        let ab = match (d.step.ability, specials.as_slice()) {
+            (_, []) => {
+                let what = format!("the special ability of {}", self.key(card));
+                self.trace.not_modelled(
+                    self.level,
+                    Actor::Player(by),
+                    what.clone(),
+                    &[r::SPECIAL_ABILITIES],
+                );
+                return Err(self.halt(End::NotModelled { what }));
+            }
+            (Some(n), v) if n >= 1 && n <= v.len() => v[n - 1],
+            (_, v) => v[0],
+        };
+        let t = format!("the special uses the special ability on {}", self.key(card));
+        self.log(
+            Actor::Player(by),
+            Event::Result,
+            t,
+            &[r::SPECIAL, r::SPECIAL_ABILITIES],
+        );
+        let mut ctx = self.ctx_from(by, Some(card), None, d);
+        ctx.special = true;
+        ctx.targets = if d.step.dice.len() == 1 && matches!(target, Aim::Named(_)) {
+            d.step.to.clone()
+        } else {
+            target.named().into_iter().collect()
+        };
+        self.use_ability(card, ab, ctx, r::SPECIAL_ABILITIES)?;
         Ok(())
     }
 

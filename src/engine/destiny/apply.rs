@@ -1,11 +1,12 @@
 //! Carrying out one effect of an ability.
 
-use super::effects::Dmg;
+use super::actions::Aim;
+use super::effects::{Dmg, Turning};
 use super::engine::{Ctx, Engine, R, rej};
 use super::model::{Amount, CardType, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name};
-use crate::engine::{Actor, Event, NeedKind};
+use crate::engine::{Actor, Event, NeedKind, Seat};
 
 fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
     match a {
@@ -13,6 +14,18 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
         Amount::Removed => ctx.removed.unwrap_or(0),
         Amount::YourCharacters => en.st.characters(ctx.by).len() as i64,
         Amount::RemainingHealth => ctx.source.map_or(0, |c| en.st.remaining_health(en.stat, c)),
+        Amount::YourShields => en
+            .st
+            .characters(ctx.by)
+            .iter()
+            .map(|&c| en.st.cards[c].shields)
+            .sum(),
+        Amount::ThisDamage => ctx.source.map_or(0, |c| en.st.cards[c].damage),
+        Amount::RemovedOpponentsDice => en
+            .last_removed
+            .iter()
+            .filter(|&&x| en.st.dice[x].controller != ctx.by)
+            .count() as i64,
     }
 }
 
@@ -41,14 +54,70 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::DiscardRandom { amount: a } => discard_random(en, *a, ctx),
         Effect::RemoveDie { filter } => remove_die(en, filter, ctx),
         Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
+        Effect::RemoveDice { filter, increase } => remove_dice(en, filter, *increase, ctx),
+        Effect::DiscardFromPlay {
+            types,
+            subtypes,
+            cost_at_most,
+            pay_dice,
+        } => {
+            let what = Discardable {
+                types,
+                subtypes,
+                cost_at_most: *cost_at_most,
+                pay_dice: *pay_dice,
+            };
+            discard_from_play(en, &what, ctx)
+        }
+        Effect::ToDeckBottom => to_deck_bottom(en, ctx),
         Effect::Reroll { whose } => reroll(en, *whose, ctx),
-        Effect::Turn { count, .. } => turn_dice(en, *count, ctx),
+        Effect::Turn {
+            count,
+            whose,
+            character,
+            to_blank,
+        } => {
+            let how = Turning {
+                any_player: *whose == Who::Any,
+                character: *character,
+                to_blank: *to_blank,
+            };
+            turn_dice(en, *count, how, ctx)
+        }
         Effect::Exhaust { to } => exhaust_or_ready(en, *to, true, ctx),
         Effect::Ready { to } => exhaust_or_ready(en, *to, false, ctx),
         Effect::BecomeSupport => become_support(en, ctx),
         Effect::DefeatAfterRound { to } => defeat_after_round(en, *to, ctx),
         Effect::ExtraAction => extra_action(en, ctx),
-        Effect::ResolveDie { of } => resolve_die(en, *of, ctx),
+        Effect::ResolveDie {
+            of,
+            showing,
+            each_opponents,
+            free,
+            character,
+            increase,
+        } => {
+            let how = Resolving {
+                of: *of,
+                showing: showing.as_deref(),
+                each: *each_opponents,
+                free: *free,
+                character: *character,
+                increase: *increase,
+            };
+            resolve_die(en, &how, ctx)
+        }
+        Effect::RepeatOnDiscard { effect } => super::repeat::repeat_on_discard(en, effect, ctx),
+        Effect::OpponentMayPayToRemove { amount } => {
+            super::repeat::opponent_may_pay_to_remove(en, *amount, ctx)
+        }
+        Effect::UseSpecial => use_special(en, ctx),
+        Effect::ClaimSetAside => claim_set_aside(en, ctx),
+        Effect::SwitchUpgrade {
+            color,
+            subtypes,
+            roll_cost,
+        } => super::switch::switch_upgrade(en, *color, subtypes, *roll_cost, ctx),
         Effect::RollIn { of } => roll_in(en, *of, ctx),
         Effect::MoveDamage {
             amount: a,
@@ -56,13 +125,30 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             to,
         } => move_damage(en, *a, *from, *to, ctx),
         Effect::MoveShield => move_shield(en, ctx),
+        Effect::FreezeDie => freeze_die(en, ctx),
+        Effect::ForceNext { must } => super::next::force_next(en, *must, ctx),
+        Effect::ForbidSameAction => super::next::forbid_same_action(en, ctx),
+        Effect::RollSetAside { title } => roll_set_aside(en, title, ctx),
         Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
         Effect::EndActionPhase => end_action_phase(en, ctx),
         Effect::GiveBattlefield => give_battlefield(en, ctx),
         Effect::SwitchBattlefield => switch_battlefield(en, ctx),
-        Effect::Choose { options } => choose(en, options, ctx),
+        Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
-        Effect::PlayFromHand { types, discount } => play_from_hand(en, types, *discount, ctx),
+        Effect::PlayFromHand {
+            types,
+            discount,
+            free,
+            cost_at_most,
+        } => {
+            let how = FromHand {
+                types,
+                discount: *discount,
+                free: *free,
+                cost_at_most: *cost_at_most,
+            };
+            play_from_hand(en, &how, ctx)
+        }
     }
 }
 
@@ -292,11 +378,11 @@ fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn turn_dice(en: &mut Engine, count: i64, ctx: &mut Ctx) -> R<bool> {
+fn turn_dice(en: &mut Engine, count: i64, how: Turning, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
-    en.turn_dice(by, count, &d, r::TURN_DIE)?;
+    en.turn_dice(by, count, &d, how, r::TURN_DIE)?;
     Ok(true)
 }
 
@@ -398,44 +484,80 @@ fn extra_action(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn resolve_die(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
+/// Which of the user's dice an ability resolves, and how.
+struct Resolving<'a> {
+    of: Option<Target>,
+    showing: Option<&'a str>,
+    each: bool,
+    free: bool,
+    character: bool,
+    increase: i64,
+}
+
+fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
+    let (of, showing, each) = (how.of, how.showing, how.each);
     let by = ctx.by;
     let step = ctx.step.clone();
-    let Some(t) = en.target(of, ctx)? else {
-        return Ok(false);
+    let mut cands = match of {
+        Some(of) => {
+            let Some(t) = en.target(of, ctx)? else {
+                return Ok(false);
+            };
+            let mut cands = en.st.dice_of(t);
+            for u in en.st.upgrades(t) {
+                cands.extend(en.st.dice_of(u));
+            }
+            cands
+        }
+        None => (0..en.st.dice.len()).collect(),
     };
-    let mut cands = en.st.dice_of(t);
-    for u in en.st.upgrades(t) {
-        cands.extend(en.st.dice_of(u));
-    }
-    cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.st.dice[x].controller == by);
+    let f = DieFilter {
+        whose: Who::Yours,
+        showing: showing.map(str::to_string),
+        character: how.character,
+        ..Default::default()
+    };
+    cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by));
     let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
             _ => {
                 return rej(
-                    format!("die {n} is not one of {}'s dice in the pool", en.key(t)),
+                    format!("die {n} is not a die this ability can resolve"),
                     r::RESOLVING_DICE_THROUGH_CARDS,
                 );
             }
         },
         None if cands.len() == 1 => cands[0],
-        None if cands.is_empty() => return Ok(false),
+        None if cands.is_empty() => {
+            en.log(
+                Actor::Player(by),
+                Event::Result,
+                "no die this ability can resolve is in the pool: nothing is resolved",
+                &[r::RESOLVING_DICE_THROUGH_CARDS, r::DICE_LEAVING_PLAY],
+            );
+            return Ok(false);
+        }
         None => return Err(en.need(by, NeedKind::Choice, "the die to resolve (`dice:`)")),
     };
     let Some(d) = step.or_else(|| en.script.peek().cloned()) else {
         return Err(en.need(by, NeedKind::Choice, "the die's target (`to:`)"));
     };
-    let target = ctx.targets.get(ctx.next_target).cloned();
-    ctx.next_target += 1;
+    let aim = if each {
+        Aim::EachOpponent
+    } else {
+        let target = ctx.targets.get(ctx.next_target).cloned();
+        ctx.next_target += 1;
+        Aim::Named(target)
+    };
     en.log(
         Actor::Player(by),
         Event::Result,
         format!("resolves die {} through the card", en.die_id(x)),
         &[r::RESOLVING_DICE_THROUGH_CARDS],
     );
-    en.resolve_group(by, &[x], target, &d)?;
+    en.resolve_group(by, &[x], aim, (how.free, how.increase), &d)?;
     Ok(true)
 }
 
@@ -537,24 +659,57 @@ fn switch_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn choose(en: &mut Engine, options: &[Vec<Effect>], ctx: &mut Ctx) -> R<bool> {
+fn choose(en: &mut Engine, options: &[Vec<Effect>], count: usize, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
-    let Some(n) = step.as_ref().and_then(|d| d.step.option) else {
-        return Err(en.need(by, NeedKind::Choice, "which option (`option:`)"));
+    let picks: Vec<usize> = if count > 1 {
+        step.as_ref()
+            .map(|d| d.step.options.clone())
+            .unwrap_or_default()
+    } else {
+        step.as_ref()
+            .and_then(|d| d.step.option)
+            .into_iter()
+            .collect()
     };
-    let Some(opt) = options.get(n.wrapping_sub(1)) else {
-        return rej(format!("there is no option {n}"), r::CHOOSE_EITHER);
-    };
-    en.log(
-        Actor::Player(by),
-        Event::Result,
-        format!("{} chooses option {n}", seat_name(by)),
-        &[r::CHOOSE_EITHER],
-    );
+    if picks.is_empty() {
+        let what = if count > 1 {
+            format!("which {count} options (`options:`)")
+        } else {
+            "which option (`option:`)".to_string()
+        };
+        return Err(en.need(by, NeedKind::Choice, what));
+    }
+    if picks.len() != count.min(options.len()) {
+        return rej(
+            format!("{} option(s) chosen; the ability does {count}", picks.len()),
+            r::CHOOSE_EITHER,
+        );
+    }
+    if let Some(n) = picks
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| picks[..i].contains(n).then_some(n))
+    {
+        return rej(
+            format!("option {n} chosen twice: each option chosen must be a different one"),
+            r::CHOOSE_EITHER,
+        );
+    }
     let mut full = true;
-    for x in opt.clone() {
-        full &= en.apply(&x, ctx)?;
+    for n in picks {
+        let Some(opt) = options.get(n.wrapping_sub(1)) else {
+            return rej(format!("there is no option {n}"), r::CHOOSE_EITHER);
+        };
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            format!("{} chooses option {n}", seat_name(by)),
+            &[r::CHOOSE_EITHER],
+        );
+        for x in opt.clone() {
+            full &= en.apply(&x, ctx)?;
+        }
     }
     Ok(full)
 }
@@ -577,7 +732,16 @@ fn discard_this(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn play_from_hand(en: &mut Engine, types: &[CardType], discount: i64, ctx: &mut Ctx) -> R<bool> {
+/// Which cards an ability plays from hand, and at what cost.
+struct FromHand<'a> {
+    types: &'a [CardType],
+    discount: i64,
+    free: bool,
+    cost_at_most: Option<Amount>,
+}
+
+fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
+    let types = how.types;
     let by = ctx.by;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(false) };
@@ -599,6 +763,33 @@ fn play_from_hand(en: &mut Engine, types: &[CardType], discount: i64, ctx: &mut 
             r::PLAY_A_CARD,
         );
     }
+    let printed = en.stat.defs[c].cost.unwrap_or(0);
+    if let Some(a) = how.cost_at_most {
+        let most = match (a, ctx.removed) {
+            (Amount::Removed, None) => None,
+            _ => Some(amount_of(en, a, ctx)),
+        };
+        if most.is_none_or(|m| printed > m) {
+            return rej(
+                format!(
+                    "{n} costs {printed}, more than {}: a decrease of its cost does not change the cost compared",
+                    most.map_or("no value (no dice removed)".to_string(), |m| m.to_string())
+                ),
+                r::DECREASES,
+            );
+        }
+    }
+    let discount = if how.free {
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            format!("{n} is played for free"),
+            &[r::FREE],
+        );
+        printed.max(0)
+    } else {
+        how.discount
+    };
     let mut d2 = d.clone();
     d2.step.card = Some(n);
     en.play_card(by, c, &d2, discount)?;
@@ -609,9 +800,7 @@ fn play_from_hand(en: &mut Engine, types: &[CardType], discount: i64, ctx: &mut 
 fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
-    let cands: Vec<usize> = (0..en.st.dice.len())
-        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by))
-        .collect();
+    let cands = pool_matching(en, filter, ctx);
     if cands.is_empty() {
         en.log(
             Actor::Player(by),
@@ -636,7 +825,12 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         None => return Err(en.need(by, NeedKind::Choice, "the die to remove (`remove:`)")),
     };
     ctx.removed = Some(en.value_of(x));
-    en.st.dice[x].at = DieAt::OnCard;
+    let owners = removal_owners(en, &[x]);
+    if let Some(d) = &step {
+        en.leave_pool(&[x], d)?;
+    } else {
+        en.st.dice[x].at = DieAt::OnCard;
+    }
     let t = format!(
         "{} removes die {} (value {})",
         seat_name(by),
@@ -649,18 +843,68 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         t,
         &[r::REMOVING_DICE],
     );
+    removed_by_effect(en, &[x], owners, ctx)?;
     Ok(true)
+}
+
+/// The cards whose dice these are, as "this character's character or upgrade
+/// dice" counts them (an upgrade's die is its character's), each once, with
+/// the die's controller.
+fn removal_owners(en: &Engine, xs: &[usize]) -> Vec<(Ix, Seat)> {
+    let mut out: Vec<(Ix, Seat)> = Vec::new();
+    for &x in xs {
+        let card = en.st.dice[x].card;
+        let holder = en.st.cards[card].on.unwrap_or(card);
+        let o = (holder, en.st.dice[x].controller);
+        if !out.contains(&o) {
+            out.push(o);
+        }
+    }
+    out
+}
+
+/// After a card effect removes dice: "after … dice are removed" abilities of
+/// their cards, and "after you remove dice" abilities of the remover. A die's
+/// special is an inherent die ability, not a card effect: it triggers neither.
+fn removed_by_effect(en: &mut Engine, xs: &[usize], owners: Vec<(Ix, Seat)>, ctx: &Ctx) -> R<()> {
+    use super::model::TriggerEvent;
+    if xs.is_empty() {
+        return Ok(());
+    }
+    if ctx.special {
+        let t = "removed by a die's special ability (an inherent die ability, not a card effect): abilities triggered by a card effect removing dice do not trigger";
+        en.log(
+            Actor::Player(ctx.by),
+            Event::Result,
+            t,
+            &[r::INHERENT_DICE_ABILITIES, r::SPECIAL_ABILITIES],
+        );
+        return Ok(());
+    }
+    for (holder, _) in owners {
+        en.after(TriggerEvent::DiceRemoved, Some(holder), Some(ctx.by), None)?;
+    }
+    en.last_removed = xs.to_vec();
+    if xs.iter().all(|&x| en.st.dice[x].controller == ctx.by) {
+        return Ok(());
+    }
+    en.after(TriggerEvent::RemovesDice, None, Some(ctx.by), None)
 }
 
 /// Remove every die in a pool that matches the filter; their values are combined.
 fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
-    let xs: Vec<usize> = (0..en.st.dice.len())
-        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, by))
-        .collect();
+    note_guarded(en, filter, ctx);
+    let xs = pool_matching(en, filter, ctx);
     ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
-    for &x in &xs {
-        en.st.dice[x].at = DieAt::OnCard;
+    let owners = removal_owners(en, &xs);
+    match ctx.step.clone() {
+        Some(d) => en.leave_pool(&xs, &d)?,
+        None => {
+            for &x in &xs {
+                en.st.dice[x].at = DieAt::OnCard;
+            }
+        }
     }
     if xs.len() > 1 {
         let t = format!(
@@ -683,6 +927,7 @@ fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         t,
         &[r::REMOVING_DICE],
     );
+    removed_by_effect(en, &xs, owners, ctx)?;
     Ok(true)
 }
 
@@ -791,5 +1036,409 @@ fn move_upgrade(en: &mut Engine, from: Option<Target>, ctx: &mut Ctx) -> R<bool>
         format!("{un} moves to {on} (ignoring play restrictions; its die returns to the card)",);
     en.log(Actor::Player(by), Event::StateChange, txt, &[r::MOVE]);
     en.max_upgrades(t, &d)?;
+    Ok(true)
+}
+
+/// The dice in a pool that match the filter (and its bound on the value shown).
+fn pool_matching(en: &Engine, filter: &DieFilter, ctx: &Ctx) -> Vec<usize> {
+    let bound = filter.value_at_most.map(|a| amount_of(en, a, ctx));
+    (0..en.st.dice.len())
+        .filter(|&x| {
+            matches!(en.st.dice[x].at, DieAt::Pool(_))
+                && en.die_matches(x, filter, ctx.by)
+                && bound.is_none_or(|b| en.value_of(x) <= b)
+                && !en.guarded(x, ctx.by)
+        })
+        .collect()
+}
+
+/// Say which dice the filter matches that their controller's other die keeps
+/// an opponent from removing.
+fn note_guarded(en: &mut Engine, filter: &DieFilter, ctx: &Ctx) {
+    let kept: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| {
+            matches!(en.st.dice[x].at, DieAt::Pool(_))
+                && en.die_matches(x, filter, ctx.by)
+                && en.guarded(x, ctx.by)
+        })
+        .collect();
+    if !kept.is_empty() {
+        let t = format!(
+            "{} cannot be removed by an opponent (another die in that pool says so)",
+            en.die_list(&kept)
+        );
+        en.log(
+            Actor::Player(ctx.by),
+            Event::Result,
+            t,
+            &[r::REMOVING_DICE, r::INHERENT_DICE_ABILITIES],
+        );
+    }
+}
+
+/// Choose a character die (in a pool or not): it cannot be rolled next round.
+fn freeze_die(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let named = ctx.step.as_ref().and_then(|d| d.step.dice.first().cloned());
+    let Some(n) = named else {
+        return Err(en.need(by, NeedKind::Choice, "the character die chosen (`dice:`)"));
+    };
+    let x = match en.stat.die(&n) {
+        Some(x) if en.stat.defs[en.st.dice[x].card].card_type == CardType::Character => x,
+        _ => {
+            return rej(format!("{n} is not a character die"), r::CHARACTER_DIE);
+        }
+    };
+    let next = en.st.round + 1;
+    en.st.frozen.push((x, next));
+    let t = format!(
+        "die {n} is chosen ({}): it cannot be rolled during round {next}",
+        if matches!(en.st.dice[x].at, DieAt::Pool(_)) {
+            "in a pool"
+        } else {
+            "not in a pool"
+        }
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::CHARACTER_DIE, r::ROLLING],
+    );
+    Ok(true)
+}
+
+/// Remove any number of dice matching the filter (the decision's `dice:`);
+/// `removed` is their combined value, each increased by `increase`, or none
+/// when no die is removed (then there is no value to reference).
+fn remove_dice(en: &mut Engine, filter: &DieFilter, increase: i64, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(d) = ctx.step.clone() else {
+        return Ok(false);
+    };
+    let cands = pool_matching(en, filter, ctx);
+    let mut xs = Vec::new();
+    for n in &d.step.dice {
+        match en.stat.die(n) {
+            Some(x) if cands.contains(&x) && !xs.contains(&x) => xs.push(x),
+            _ => {
+                return rej(
+                    format!("die {n} cannot be removed by this ability"),
+                    r::REMOVING_DICE,
+                );
+            }
+        }
+    }
+    if xs.is_empty() {
+        ctx.removed = None;
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            "no dice are removed: there is no value to reference",
+            &[r::REMOVING_DICE, r::COMBINED_VALUE],
+        );
+        return Ok(false);
+    }
+    let total: i64 = xs.iter().map(|&x| en.value_of(x) + increase).sum();
+    ctx.removed = Some(total);
+    let t = format!(
+        "{} removes {}{}: combined value {total}",
+        seat_name(by),
+        en.die_list(&xs),
+        if increase > 0 {
+            format!(", each value increased by {increase}")
+        } else {
+            String::new()
+        }
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::REMOVING_DICE, r::COMBINED_VALUE, r::INCREASES],
+    );
+    let owners = removal_owners(en, &xs);
+    en.leave_pool(&xs, &d)?;
+    removed_by_effect(en, &xs, owners, ctx)?;
+    Ok(true)
+}
+
+/// What a discard-from-play effect may discard.
+struct Discardable<'a> {
+    types: &'a [CardType],
+    subtypes: &'a [String],
+    cost_at_most: Option<Amount>,
+    pay_dice: bool,
+}
+
+/// Discard a card from play (the decision's `to:`), as `what` allows.
+fn discard_from_play(en: &mut Engine, what: &Discardable, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    if what.cost_at_most == Some(Amount::Removed) && ctx.removed.is_none() {
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            "no dice were removed: there is no value to compare a cost with, so nothing is discarded",
+            &[r::COMBINED_VALUE, r::REMOVING_DICE],
+        );
+        return Ok(false);
+    }
+    let Some(n) = ctx.targets.get(ctx.next_target).cloned() else {
+        return Err(en.need(
+            by,
+            NeedKind::Choice,
+            "the card to discard from play (`to:`)",
+        ));
+    };
+    ctx.next_target += 1;
+    let c = en.card_named(Some(&n), r::CHOOSE_TARGET)?;
+    let def = &en.stat.defs[c];
+    let kind_ok = en.st.in_play(c)
+        && what.types.contains(&en.st.cards[c].ctype)
+        && (what.subtypes.is_empty() || what.subtypes.iter().any(|s| def.subtypes.contains(s)));
+    if !kind_ok {
+        let types: Vec<&str> = what.types.iter().map(|t| t.as_str()).collect();
+        return rej(
+            format!(
+                "{n} is not a valid target: the ability discards a {}{} in play",
+                if what.subtypes.is_empty() {
+                    String::new()
+                } else {
+                    format!("{} ", what.subtypes.join(" or "))
+                },
+                types.join(" or ")
+            ),
+            r::CHOOSE_TARGET,
+        );
+    }
+    let cost = def.cost.unwrap_or(0);
+    if let Some(a) = what.cost_at_most {
+        let most = amount_of(en, a, ctx);
+        if cost > most {
+            return rej(
+                format!("{n} costs {cost}, more than {most}"),
+                r::CHOOSE_TARGET,
+            );
+        }
+    }
+    if what.pay_dice {
+        pay_character_dice(en, cost, ctx)?;
+    }
+    en.leave_play(c, Zone::Discard);
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        format!("{n} is discarded from play"),
+        &[r::DISCARD_PILE, r::DICE_LEAVING_PLAY],
+    );
+    Ok(true)
+}
+
+/// Remove exactly `n` of the user's character dice (the decision's `dice:`).
+fn pay_character_dice(en: &mut Engine, n: i64, ctx: &mut Ctx) -> R<()> {
+    let by = ctx.by;
+    let names = ctx
+        .step
+        .as_ref()
+        .map(|d| d.step.dice.clone())
+        .unwrap_or_default();
+    if names.len() as i64 != n {
+        return rej(
+            format!(
+                "{} character dice named (`dice:`); the card's cost asks for {n}",
+                names.len()
+            ),
+            r::REMOVING_DICE,
+        );
+    }
+    let xs = en.own_pool_dice(by, &names, r::REMOVING_DICE)?;
+    if let Some(&x) = xs
+        .iter()
+        .find(|&&x| en.stat.defs[en.st.dice[x].card].card_type != CardType::Character)
+    {
+        return rej(
+            format!("die {} is not a character die", en.die_id(x)),
+            r::CHARACTER_DIE,
+        );
+    }
+    let t = if xs.is_empty() {
+        format!("{} removes no dice (the cost is 0)", seat_name(by))
+    } else {
+        format!("{} removes {}", seat_name(by), en.die_list(&xs))
+    };
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::REMOVING_DICE],
+    );
+    if let Some(d) = ctx.step.clone() {
+        en.leave_pool(&xs, &d)?;
+    }
+    Ok(())
+}
+
+/// Place the card with the ability on the bottom of its owner's deck.
+fn to_deck_bottom(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(c) = ctx.source else {
+        return Ok(false);
+    };
+    if !en.st.in_play(c) {
+        return Ok(false);
+    }
+    en.leave_play(c, Zone::Deck);
+    let t = format!(
+        "{} is placed on the bottom of {}'s deck",
+        en.key(c),
+        seat_name(en.st.cards[c].owner)
+    );
+    en.log(Actor::Player(by), Event::StateChange, t, &[r::DECK]);
+    Ok(true)
+}
+
+/// The card a decision's `uses:` names.
+fn used_card(en: &mut Engine, ctx: &Ctx, rule: &'static str) -> R<Ix> {
+    let name = ctx.step.as_ref().and_then(|d| d.step.uses.clone());
+    let Some(n) = name else {
+        return Err(en.need(
+            ctx.by,
+            NeedKind::Choice,
+            "the card whose ability is used (`uses:`)",
+        ));
+    };
+    en.card_named(Some(&n), rule)
+}
+
+/// A context for using another card's ability as if it were the user's: the
+/// decision's targets not yet taken go with it.
+fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
+    Ctx {
+        by: ctx.by,
+        source: Some(card),
+        subject: None,
+        step: ctx.step.clone(),
+        targets: ctx.targets.iter().skip(ctx.next_target).cloned().collect(),
+        next_target: 0,
+        removed: None,
+        special: false,
+        last: None,
+    }
+}
+
+/// Resolve a special ability on another card in play as if it were the user's.
+fn use_special(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let c = used_card(en, ctx, r::SPECIAL_ABILITIES)?;
+    let specials: Vec<usize> = en.stat.defs[c]
+        .abilities
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.kind == super::model::AbilityKind::Special)
+        .map(|(i, _)| i)
+        .collect();
+    if !en.st.in_play(c) || Some(c) == ctx.source {
+        return rej(
+            format!("{} is not another card in play", en.key(c)),
+            r::CHOOSE_TARGET,
+        );
+    }
+    let Some(&ab) = specials.first() else {
+        return rej(
+            format!("{} has no special ability", en.key(c)),
+            r::SPECIAL_ABILITIES,
+        );
+    };
+    let t = format!(
+        "{} resolves the special ability on {} as if it were their card",
+        seat_name(ctx.by),
+        en.key(c)
+    );
+    en.log(
+        Actor::Player(ctx.by),
+        Event::Result,
+        t,
+        &[r::SPECIAL_ABILITIES, r::CONTROLLER],
+    );
+    let mut sub = borrowed(ctx, c);
+    sub.special = true;
+    en.use_ability(c, ab, sub, r::SPECIAL_ABILITIES)?;
+    Ok(true)
+}
+
+/// Use the claim ability of a battlefield in the set-aside zone as if just claimed.
+fn claim_set_aside(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let bf = used_card(en, ctx, r::BATTLEFIELDS)?;
+    let set_aside = en.st.cards[bf].zone == Zone::SetAside
+        && en.stat.defs[bf].card_type == CardType::Battlefield;
+    if !set_aside {
+        return rej(
+            format!(
+                "{} is not a battlefield brought to the game and not being used (in the set-aside zone)",
+                en.key(bf)
+            ),
+            r::SET_ASIDE_ZONE,
+        );
+    }
+    let claim = en.stat.defs[bf]
+        .abilities
+        .iter()
+        .position(|a| a.kind == super::model::AbilityKind::Claim);
+    let Some(ab) = claim else {
+        en.log(
+            Actor::Player(ctx.by),
+            Event::Result,
+            format!("{} has no claim ability: nothing happens", en.key(bf)),
+            &[r::CLAIM_ABILITIES],
+        );
+        return Ok(false);
+    };
+    let t = format!(
+        "{} uses the claim ability of {} (not being used) as if they had just claimed it",
+        seat_name(ctx.by),
+        en.key(bf)
+    );
+    en.log(
+        Actor::Player(ctx.by),
+        Event::Result,
+        t,
+        &[r::CLAIM_ABILITIES, r::SET_ASIDE_ZONE],
+    );
+    let sub = borrowed(ctx, bf);
+    en.use_ability(bf, ab, sub, r::CLAIM_ABILITIES)?;
+    Ok(true)
+}
+
+/// Roll a die of a card titled `title` from the user's set-aside zone into their pool.
+fn roll_set_aside(en: &mut Engine, title: &str, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let found = (0..en.st.dice.len()).find(|&x| {
+        let c = en.st.dice[x].card;
+        en.st.dice[x].at == DieAt::SetAside
+            && en.st.cards[c].zone == Zone::SetAside
+            && en.st.cards[c].owner == by
+            && en.stat.defs[c].title == title
+    });
+    let Some(x) = found else {
+        let t = format!(
+            "no {title} die is in {}'s set-aside zone: nothing is rolled",
+            seat_name(by)
+        );
+        en.log(Actor::Player(by), Event::Result, t, &[r::SET_ASIDE_ZONE]);
+        return Ok(false);
+    };
+    let Some(d) = ctx.step.clone() else {
+        return Err(en.need(by, NeedKind::Random, "roll results (`roll:`)"));
+    };
+    let t = format!(
+        "rolls the {title} die {} from the set-aside zone into the pool",
+        en.die_id(x)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::SET_ASIDE_ZONE, r::ROLLING],
+    );
+    en.roll(by, &[x], &d)?;
     Ok(true)
 }

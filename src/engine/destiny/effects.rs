@@ -7,6 +7,7 @@ use super::model::{
 };
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, face_shows, face_value, other, seat_name};
+use crate::cards::die::Symbol;
 use crate::engine::{Actor, Event, NeedKind, Scripted, Seat};
 
 /// Damage being dealt.
@@ -29,6 +30,17 @@ impl Dmg {
             die: false,
         }
     }
+}
+
+/// Which dice an effect may turn, and to which sides.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Turning {
+    /// Any player's dice (not only the turning player's).
+    pub any_player: bool,
+    /// Only character dice.
+    pub character: bool,
+    /// Only to a side showing a blank.
+    pub to_blank: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +84,13 @@ impl Engine<'_> {
                         r::RESOLVE_DICE,
                     );
                 }
-                self.resolve_group(by, &dice, target, &step)
+                self.resolve_group(
+                    by,
+                    &dice,
+                    super::actions::Aim::Named(target),
+                    (false, 0),
+                    &step,
+                )
             }
             Item::Event { card, by, step } => {
                 let abs: Vec<usize> = self.stat.defs[card]
@@ -131,6 +149,9 @@ impl Engine<'_> {
                 if a.kind != kind || t.event != ev || a.decrease > 0 {
                     continue;
                 }
+                if a.first_each_round && self.st.book.first_used.contains(&(c, i)) {
+                    continue;
+                }
                 let me = self.st.cards[c].controller;
                 let owner_of_subject = subject.map(|s| self.st.cards[s].controller).or(actor);
                 let ok = match t.who {
@@ -148,7 +169,8 @@ impl Engine<'_> {
                     && t.color.is_none_or(|col| {
                         subject.is_some_and(|s| self.stat.defs[s].color == Some(col))
                     })
-                    && (!t.by_controller || actor == owner_of_subject);
+                    && (!t.by_controller || actor == owner_of_subject)
+                    && (!t.by_opponent || actor == Some(other(me)));
                 if ok {
                     out.push((c, i));
                 }
@@ -180,6 +202,9 @@ impl Engine<'_> {
                 continue;
             };
             let by = self.st.cards[c].controller;
+            if self.stat.defs[c].abilities[ab].first_each_round {
+                self.st.book.first_used.push((c, ab));
+            }
             let pos = self.queue.len() + 1;
             let ev = self.stat.defs[c].abilities[ab]
                 .on
@@ -414,6 +439,16 @@ impl Engine<'_> {
             self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
             return Ok(());
         }
+        if a.condition.as_ref().is_some_and(|x| x.control_battlefield)
+            && self.st.bf_controller != Some(by)
+        {
+            let t = format!(
+                "{} does not control the battlefield: the ability does nothing",
+                seat_name(by)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::BATTLEFIELDS]);
+            return Ok(());
+        }
         self.pay(c, &a.cost, &ctx)?;
         let mut full = true;
         for e in &a.effect {
@@ -449,18 +484,36 @@ impl Engine<'_> {
                 &[r::EXHAUSTED],
             );
         }
-        if cost.resources > 0 {
-            if self.st.resources[usize::from(by)] < cost.resources {
+        let resources = if cost.resources_per_die_rolled {
+            let t = format!(
+                "the cost is {} resource(s), one for each die just rolled",
+                self.just_rolled
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::ACTIVATE_A_CARD]);
+            self.just_rolled
+        } else {
+            cost.resources
+        };
+        if resources > 0 {
+            if self.st.resources[usize::from(by)] < resources {
                 return rej(
-                    format!(
-                        "{} cannot spend {} resources",
-                        seat_name(by),
-                        cost.resources
-                    ),
+                    format!("{} cannot spend {resources} resources", seat_name(by)),
                     r::PART_6_GAME_CONCEPTS_RESOURCES,
                 );
             }
-            self.st.resources[usize::from(by)] -= cost.resources;
+            self.st.resources[usize::from(by)] -= resources;
+        }
+        if cost.set_aside_this {
+            if !self.st.in_play(c) {
+                return rej(format!("{} is not in play", self.key(c)), r::SET_ASIDE_ZONE);
+            }
+            self.leave_play(c, Zone::SetAside);
+            self.log(
+                Actor::Player(by),
+                Event::StateChange,
+                format!("{} is set aside", self.key(c)),
+                &[r::SET_ASIDE_ZONE],
+            );
         }
         if cost.shields > 0 {
             if self.st.cards[c].shields < cost.shields {
@@ -517,8 +570,18 @@ impl Engine<'_> {
 
     /// The card an effect's target means; `None` if there is no valid target.
     pub fn target(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
+        let found = self.target_of(t, ctx)?;
+        if found.is_some() {
+            ctx.last = found;
+        }
+        Ok(found)
+    }
+
+    fn target_of(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
         let by = ctx.by;
         let filter = match t {
+            Target::Same => return Ok(ctx.last),
+            Target::ChosenOtherYours => Some(by),
             Target::This => return Ok(ctx.source),
             Target::Attached => return Ok(ctx.source.and_then(|s| self.st.cards[s].on)),
             Target::Subject => return Ok(ctx.subject),
@@ -530,6 +593,7 @@ impl Engine<'_> {
         let cands: Vec<Ix> = (0..2u8)
             .filter(|&q| filter.is_none_or(|f| f == q))
             .flat_map(|q| self.st.characters(q))
+            .filter(|&c| t != Target::ChosenOtherYours || Some(c) != ctx.source)
             .collect();
         if let Some(n) = ctx.targets.get(ctx.next_target).cloned() {
             ctx.next_target += 1;
@@ -946,8 +1010,15 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// Turn up to `n` of `by`'s dice to sides of their choice (`turn:`).
-    pub fn turn_dice(&mut self, by: Seat, n: i64, d: &Scripted<Step>, rule: &'static str) -> R<()> {
+    /// Turn up to `n` dice to sides of `by`'s choice (`turn:`), as `how` allows.
+    pub fn turn_dice(
+        &mut self,
+        by: Seat,
+        n: i64,
+        d: &Scripted<Step>,
+        how: Turning,
+        rule: &'static str,
+    ) -> R<()> {
         if d.step.turn.len() as i64 > n {
             return rej(
                 format!("{} dice turned; at most {n}", d.step.turn.len()),
@@ -960,7 +1031,7 @@ impl Engine<'_> {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        self.turn_these(by, &all, rule)
+        self.turn_these(by, &all, how, rule)
     }
 
     /// Turn each named die to the side named, each to a different side it has.
@@ -968,6 +1039,7 @@ impl Engine<'_> {
         &mut self,
         by: Seat,
         turns: &[(String, String)],
+        how: Turning,
         rule: &'static str,
     ) -> R<()> {
         for (id, face) in turns {
@@ -977,10 +1049,25 @@ impl Engine<'_> {
             let DieAt::Pool(cur) = self.st.dice[x].at else {
                 return rej(format!("die {id} is not in a pool"), r::DICE_POOL);
             };
-            if self.st.dice[x].controller != by {
+            if self.st.dice[x].controller != by && !how.any_player {
                 return rej("a player cannot turn an opponent's dice", r::FOCUS);
             }
+            if how.character
+                && self.stat.defs[self.st.dice[x].card].card_type != CardType::Character
+            {
+                return rej(format!("die {id} is not a character die"), r::CHARACTER_DIE);
+            }
             let faces = &self.stat.faces[x];
+            if how.to_blank
+                && faces
+                    .iter()
+                    .all(|f| f.raw != *face || f.symbol != Symbol::Blank)
+            {
+                return rej(
+                    format!("die {id} must be turned to a side showing a blank, not {face}"),
+                    r::TURN_DIE,
+                );
+            }
             let Some(f) = faces.iter().enumerate().position(|(i, f)| {
                 &f.raw == face && (i != cur || faces.iter().filter(|g| g.raw == f.raw).count() > 1)
             }) else {
@@ -1003,10 +1090,55 @@ impl Engine<'_> {
     }
 
     pub fn value_of(&self, x: usize) -> i64 {
-        self.st
-            .showing(self.stat, x)
-            .and_then(face_value)
-            .unwrap_or(0)
+        self.die_value(x).unwrap_or(0)
+    }
+
+    /// The value a die in a pool shows: an X is what its card says X is
+    /// (checked now); `None` for an X its card does not define.
+    pub fn die_value(&self, x: usize) -> Option<i64> {
+        use super::model::XIs;
+        let f = self.st.showing(self.stat, x)?;
+        if let Some(v) = face_value(f) {
+            return Some(v);
+        }
+        let card = self.st.dice[x].card;
+        let p = self.st.dice[x].controller;
+        let title = &self.stat.defs[card].title;
+        let n = match self.stat.defs[card].x? {
+            XIs::Hand => self.st.hand[usize::from(p)].len(),
+            XIs::SameDiceInPool => self
+                .st
+                .pool(p)
+                .iter()
+                .filter(|&&y| &self.stat.defs[self.st.dice[y].card].title == title)
+                .count(),
+            XIs::NonUniqueCharacters => self
+                .st
+                .characters(p)
+                .iter()
+                .filter(|&&c| !self.stat.defs[c].unique)
+                .count(),
+        };
+        Some(n as i64)
+    }
+
+    /// Whether `by` may not remove die `x`: another die in its controller's
+    /// pool says their other dice showing its symbol cannot be removed by an opponent.
+    pub fn guarded(&self, x: usize, by: Seat) -> bool {
+        let p = self.st.dice[x].controller;
+        if p == by {
+            return false;
+        }
+        let Some(f) = self.st.showing(self.stat, x) else {
+            return false;
+        };
+        self.st.pool(p).into_iter().any(|y| {
+            y != x
+                && self.stat.defs[self.st.dice[y].card]
+                    .guards
+                    .as_deref()
+                    .is_some_and(|w| face_shows(f, Some(w)))
+        })
     }
 
     pub fn die_matches(&self, x: usize, f: &super::model::DieFilter, by: Seat) -> bool {
@@ -1022,6 +1154,8 @@ impl Engine<'_> {
                 .is_none_or(|t| &self.stat.defs[self.st.dice[x].card].title == t)
             && (!f.character
                 || self.stat.defs[self.st.dice[x].card].card_type == CardType::Character)
+            && f.color
+                .is_none_or(|col| self.stat.defs[self.st.dice[x].card].color == Some(col))
             && self
                 .st
                 .showing(self.stat, x)

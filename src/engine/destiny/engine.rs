@@ -70,6 +70,10 @@ pub struct Ctx {
     pub targets: Vec<String>,
     pub next_target: usize,
     pub removed: Option<i64>,
+    /// The effects are a die's special ability (an inherent die ability, not a card effect).
+    pub special: bool,
+    /// The card the last targeted effect targeted.
+    pub last: Option<Ix>,
 }
 
 pub struct Engine<'a> {
@@ -99,6 +103,12 @@ pub struct Engine<'a> {
     pub focus_groups: usize,
     /// Cards whose text no field encodes, already reported as met in play or played.
     pub text_met: Vec<bool>,
+    /// How many dice the last activation rolled.
+    pub just_rolled: i64,
+    /// The action being taken (or last taken).
+    pub last_verb: Option<Verb>,
+    /// The dice the last card effect that removed dice removed.
+    pub last_removed: Vec<DieIx>,
 }
 
 /// What a player did with a turn.
@@ -130,6 +140,9 @@ impl<'a> Engine<'a> {
             turned: 0,
             focus_groups: 0,
             text_met: Vec::new(),
+            just_rolled: 0,
+            last_verb: None,
+            last_removed: Vec::new(),
         }
     }
 
@@ -242,6 +255,10 @@ impl<'a> Engine<'a> {
             Took::Pass => self.passes += 1,
             Took::Acted => self.passes = 0,
         }
+        // "On their next turn": a limit on this player's turn ends with it.
+        self.st
+            .next_action
+            .retain(|n| n.player != p || !matches!(n.kind, super::state::NextKind::Not(_)));
         if self.end_phase {
             self.end_phase = false;
             self.passes = 2;
@@ -279,6 +296,22 @@ impl<'a> Engine<'a> {
                 return Ok(Took::Done);
             };
             let verb = d.step.verb().unwrap_or(Verb::Pass);
+            if d.player == p && verb == Verb::Use && self.before_action_offered(p, &d) {
+                let ev = super::model::TriggerEvent::TakesAction;
+                let before = self.st.clone();
+                match self
+                    .before(ev, None, Some(p), None)
+                    .and_then(|_| self.drain())
+                {
+                    Err(Stop::Rej(e)) => {
+                        self.st = before;
+                        self.queue.clear();
+                        self.reject(&d, e.reason, e.rule);
+                    }
+                    other => other?,
+                }
+                continue;
+            }
             if d.player != p || !(verb.is_action() || (extra && verb == Verb::Decline)) {
                 self.script.take();
                 let why = if d.player != p {
@@ -322,6 +355,7 @@ impl<'a> Engine<'a> {
         let before = self.st.clone();
         self.turned = 0;
         self.focus_groups = 0;
+        self.last_verb = d.step.verb();
         let label = self.describe(d);
         self.log(
             Actor::Player(p),
@@ -329,6 +363,10 @@ impl<'a> Engine<'a> {
             format!("{}: {label}", seat_name(p)),
             &[r::ACTIONS],
         );
+        if let Err(why) = self.next_action_allowed(p, d) {
+            self.reject(d, why, r::EFFECTS);
+            return Ok(None);
+        }
         let res = self.perform(p, d).and_then(|_| self.drain());
         match res {
             Err(Stop::Rej(e)) => {
@@ -360,6 +398,14 @@ impl<'a> Engine<'a> {
                     self.turns.push(format!("{}: {label}", seat_name(p)));
                     Took::Acted
                 };
+                self.st
+                    .next_action
+                    .retain(|n| n.player != p || matches!(n.kind, super::state::NextKind::Not(_)));
+                if !nothing {
+                    let ev = super::model::TriggerEvent::TakesAction;
+                    self.after(ev, None, Some(p), None)?;
+                    self.drain()?;
+                }
                 self.extra_actions()?;
                 Ok(Some(took))
             }
@@ -390,6 +436,22 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the decision uses one of `p`'s "before you take an action"
+    /// abilities: taken before the action, which need not be declared first.
+    fn before_action_offered(&self, p: Seat, d: &Scripted<Step>) -> bool {
+        let Some(c) = d.step.card.as_deref().and_then(|n| self.stat.find(n)) else {
+            return false;
+        };
+        self.st.in_play(c)
+            && self.st.cards[c].controller == p
+            && self.stat.defs[c].abilities.iter().any(|a| {
+                a.kind == AbilityKind::Before
+                    && a.on
+                        .as_ref()
+                        .is_some_and(|t| t.event == super::model::TriggerEvent::TakesAction)
+            })
     }
 
     pub fn reject(&mut self, d: &Scripted<Step>, reason: String, rule: &'static str) {
@@ -517,6 +579,7 @@ impl<'a> Engine<'a> {
             t,
             &[r::ACTIVATE_A_CARD],
         );
+        self.just_rolled = dice.len() as i64;
         let mut list = self.roll_only(p, &dice, d)?;
         let act = self.triggered(
             super::effects::When::After,
@@ -593,8 +656,20 @@ impl<'a> Engine<'a> {
         dice: &[DieIx],
         d: &Scripted<Step>,
     ) -> R<Vec<(Ix, usize, Option<Ix>)>> {
+        let round = self.st.round;
         for &x in dice {
             let id = self.die_id(x).to_string();
+            if self.st.frozen.contains(&(x, round)) {
+                let t =
+                    format!("die {id} cannot be rolled during this round: it stays where it is");
+                self.log(
+                    Actor::Player(p),
+                    Event::Result,
+                    t,
+                    &[r::ROLLING, r::CLAIM_ABILITIES],
+                );
+                continue;
+            }
             let Some(face) = d.step.roll.get(&id) else {
                 return Err(self.need(
                     p,
@@ -614,7 +689,11 @@ impl<'a> Engine<'a> {
                 &[r::ROLLING, r::DICE_POOL],
             );
         }
-        let mut cards: Vec<Ix> = dice.iter().map(|&x| self.st.dice[x].card).collect();
+        let mut cards: Vec<Ix> = dice
+            .iter()
+            .filter(|&&x| !self.st.frozen.contains(&(x, round)))
+            .map(|&x| self.st.dice[x].card)
+            .collect();
         cards.dedup();
         let mut list = Vec::new();
         for c in cards {
@@ -762,6 +841,8 @@ impl<'a> Engine<'a> {
             targets: d.step.to.clone(),
             next_target: 0,
             removed: None,
+            special: false,
+            last: None,
         }
     }
 
@@ -939,6 +1020,7 @@ impl<'a> Engine<'a> {
         }
         self.st.round += 1;
         self.st.book = Default::default();
+        self.st.next_action.clear();
         self.st.phase = Phase::Action;
         self.passes = 0;
         self.st.turn = self.st.bf_controller.unwrap_or(0);

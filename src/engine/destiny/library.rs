@@ -41,6 +41,27 @@ impl LibraryCard for CardDef {
         if self.modify.is_some() {
             out.push("modify");
         }
+        if self.reroll_instead {
+            out.push("reroll_instead");
+        }
+        if self.attach_any.is_some() {
+            out.push("attach_any");
+        }
+        if self.deck_building {
+            out.push("deck_building");
+        }
+        if self.refuses.is_some() {
+            out.push("refuses");
+        }
+        if self.x.is_some() {
+            out.push("x");
+        }
+        if self.guards.is_some() {
+            out.push("guards");
+        }
+        if self.attach_cost.is_some() {
+            out.push("attach_cost");
+        }
         out
     }
 

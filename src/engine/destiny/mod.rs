@@ -11,6 +11,9 @@
 //!   damage, shields, defeat; `apply`: each effect.
 //! - `check`: board checks and the observable paths.
 //! - `library`: cards named from the library or the imported databases.
+//! - `switch`: switching an upgrade in play with one in hand.
+//! - `next`: limits effects put on a player's next action or turn.
+//! - `repeat`: an effect an opponent repeats by discarding.
 
 mod actions;
 mod apply;
@@ -19,8 +22,11 @@ pub mod effects;
 pub mod engine;
 pub mod library;
 pub mod model;
+mod next;
+mod repeat;
 pub mod rules;
 pub mod state;
+mod switch;
 
 use crate::engine::{
     Actor, BoardError, End, Event, Game, GameRules, Leftover, Observations, Players, RunResult,

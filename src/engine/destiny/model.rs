@@ -93,12 +93,38 @@ pub struct CardDef {
     /// modifies" (`modified`).
     #[serde(default)]
     pub unblockable: Option<Unblockable>,
+    /// "Reroll this die instead of removing it from your pool": whenever the
+    /// die would leave its controller's pool (resolved or removed), it is rerolled.
+    #[serde(default)]
+    pub reroll_instead: bool,
+    /// "You can attach any <subtype> to this character, ignoring play
+    /// restrictions": upgrades of this subtype ignore their play restrictions here.
+    #[serde(default)]
+    pub attach_any: Option<String>,
+    /// Text that applies only while building a deck ("You can include …"): it
+    /// does nothing during a game.
+    #[serde(default)]
+    pub deck_building: bool,
+    /// What the X on this card's die is equal to.
+    #[serde(default)]
+    pub x: Option<XIs>,
+    /// "While this die is in your pool, your other dice showing <symbol> cannot
+    /// be removed by an opponent": the symbol word (`ranged`, `melee`…).
+    #[serde(default)]
+    pub guards: Option<String>,
+    /// A change to the cost of attaching an upgrade of a subtype to this character.
+    #[serde(default)]
+    pub attach_cost: Option<AttachCost>,
     /// Modify: the subtype of support this mod can be played on.
     #[serde(default)]
     pub modify: Option<String>,
     /// A play restriction ("Blue character only").
     #[serde(default)]
     pub only: Option<Only>,
+    /// Upgrades that cannot be played on this character ("You cannot play Blue
+    /// abilities on this character"); moving or switching one here is not playing it.
+    #[serde(default)]
+    pub refuses: Option<Refuses>,
     /// The card's text: sentence by sentence, each saying which fields encode it
     /// (`by:`) or that it is `not_modelled:`; a plain string is wholly not modelled.
     #[serde(default)]
@@ -124,6 +150,39 @@ pub struct Printed {
     pub die: Option<Vec<String>>,
 }
 
+/// What an X on a die is equal to, for the die's controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum XIs {
+    /// The number of cards in your hand.
+    Hand,
+    /// The number of dice of cards with this card's title in your pool.
+    SameDiceInPool,
+    /// The number of non-unique characters you have in play.
+    NonUniqueCharacters,
+}
+
+/// "The cost to attach a <subtype> to this character is decreased (or
+/// increased) by N" (`change`), only while it has no upgrade (`while_bare`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttachCost {
+    pub subtype: String,
+    pub change: i64,
+    #[serde(default)]
+    pub while_bare: bool,
+}
+
+/// Upgrades a character refuses: of this color (if given) and one of these subtypes (if given).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refuses {
+    #[serde(default)]
+    pub color: Option<Color>,
+    #[serde(default)]
+    pub subtypes: Vec<String>,
+}
+
 /// Which damage of a card's die is unblockable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -140,6 +199,9 @@ pub enum Unblockable {
 pub struct Only {
     #[serde(default)]
     pub color: Option<Color>,
+    /// "To play, spot a <color> character": the player must control one.
+    #[serde(default)]
+    pub spot: Option<Color>,
     #[serde(default)]
     pub title: Option<String>,
 }
@@ -181,6 +243,10 @@ pub struct Ability {
     /// Resolves only if `effect` resolved in full.
     #[serde(default)]
     pub then: Vec<Effect>,
+    /// "For the first time each round": only the first time its trigger
+    /// happens to the card this round.
+    #[serde(default)]
+    pub first_each_round: bool,
     /// Ongoing: hand size increase.
     #[serde(default)]
     pub hand_size: i64,
@@ -190,6 +256,19 @@ pub struct Ability {
     /// A "before you play" ability: the cost decrease it gives.
     #[serde(default)]
     pub decrease: i64,
+    /// Ongoing: a keyword each card its controller plays has, when the cost
+    /// paid for it is at least a value ("each card you play that costs 3 or
+    /// more has the Ambush keyword").
+    #[serde(default)]
+    pub grants_played: Option<PlayedGrant>,
+}
+
+/// A keyword given to the cards a player plays, by the cost paid for them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayedGrant {
+    pub keyword: Keyword,
+    pub cost_at_least: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -219,6 +298,13 @@ pub enum TriggerEvent {
     DieResolved,
     /// One of the subject's dice is rolled or rerolled.
     Rolled,
+    /// A player takes an action (one of the six; passing is not an action).
+    TakesAction,
+    /// A card effect (not a die's special) removes one or more of the
+    /// subject's dice (a character's own dice or its upgrades' dice).
+    DiceRemoved,
+    /// A player's card effect removes one or more of an opponent's dice (once per effect).
+    RemovesDice,
 }
 
 impl TriggerEvent {
@@ -236,6 +322,9 @@ impl TriggerEvent {
             TriggerEvent::Claims => "claims the battlefield",
             TriggerEvent::DieResolved => "die resolved",
             TriggerEvent::Rolled => "rolled",
+            TriggerEvent::TakesAction => "takes an action",
+            TriggerEvent::DiceRemoved => "dice removed",
+            TriggerEvent::RemovesDice => "removes dice",
         }
     }
 }
@@ -283,6 +372,9 @@ pub struct Trigger {
     /// Only if the player resolving the die controls the subject (`die_resolved`).
     #[serde(default)]
     pub by_controller: bool,
+    /// Only if an opponent of the ability's controller did it.
+    #[serde(default)]
+    pub by_opponent: bool,
 }
 
 /// Costs paid to use an ability.
@@ -302,6 +394,12 @@ pub struct Cost {
     /// A die of the given title removed from the pool (named in the decision's `remove:`).
     #[serde(default)]
     pub remove_die: Option<DieFilter>,
+    /// Resources equal to the number of dice just rolled.
+    #[serde(default)]
+    pub resources_per_die_rolled: bool,
+    /// Set the card with the ability aside.
+    #[serde(default)]
+    pub set_aside_this: bool,
 }
 
 /// Which dice an effect or cost may pick.
@@ -319,6 +417,12 @@ pub struct DieFilter {
     /// What the die shows: `damage`, `ranged`, `melee`, `indirect`, `blank`, `shield`…, or any.
     #[serde(default)]
     pub showing: Option<String>,
+    /// Only dice of this color (the color of the die's card).
+    #[serde(default)]
+    pub color: Option<Color>,
+    /// Only dice showing a value of at most this.
+    #[serde(default)]
+    pub value_at_most: Option<Amount>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -327,6 +431,9 @@ pub struct Condition {
     /// Spot a character of this color.
     #[serde(default)]
     pub spot: Option<Color>,
+    /// "If you control the battlefield".
+    #[serde(default)]
+    pub control_battlefield: bool,
 }
 
 /// How much: a number, or the value of the die removed by this ability (`removed`).
@@ -339,6 +446,12 @@ pub enum Amount {
     YourCharacters,
     /// The remaining health of the card with the ability.
     RemainingHealth,
+    /// The number of shields on the user's characters.
+    YourShields,
+    /// All the damage on the card with the ability.
+    ThisDamage,
+    /// The number of opponents' dice the user just removed.
+    RemovedOpponentsDice,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -347,7 +460,9 @@ impl<'de> Deserialize<'de> for Amount {
         impl serde::de::Visitor<'_> for V {
             type Value = Amount;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a number, `removed`, `your_characters` or `remaining_health`")
+                f.write_str(
+                    "a number, `removed`, `your_characters`, `remaining_health` or `your_shields`",
+                )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Amount, E> {
                 Ok(Amount::N(v))
@@ -362,8 +477,11 @@ impl<'de> Deserialize<'de> for Amount {
                     "removed" => Ok(Amount::Removed),
                     "your_characters" => Ok(Amount::YourCharacters),
                     "remaining_health" => Ok(Amount::RemainingHealth),
+                    "your_shields" => Ok(Amount::YourShields),
+                    "this_damage" => Ok(Amount::ThisDamage),
+                    "removed_opponents_dice" => Ok(Amount::RemovedOpponentsDice),
                     _ => Err(E::custom(format!(
-                        "unknown amount `{v}`: a number, `removed`, `your_characters` or `remaining_health`"
+                        "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
                 }
             }
@@ -390,6 +508,10 @@ pub enum Target {
     Subject,
     /// Each of an opponent's characters.
     EachOpponents,
+    /// Another one of the user's characters (not the card with the ability), chosen.
+    ChosenOtherYours,
+    /// The card the previous effect of the ability targeted ("its", "that character").
+    Same,
 }
 
 /// One effect. Effects of an ability resolve in order; `then:` needs them all in full.
@@ -455,15 +577,44 @@ pub enum Effect {
     RemoveAll {
         filter: DieFilter,
     },
+    /// Remove any number of dice matching the filter (the decision's `dice:`),
+    /// increasing each of their values by `increase`; `removed` is their
+    /// combined value (none when no die is removed).
+    RemoveDice {
+        filter: DieFilter,
+        #[serde(default)]
+        increase: i64,
+    },
+    /// Discard a card from play (the decision's `to:`): of one of `types`
+    /// (and one of `subtypes`, if given), costing at most `cost_at_most`; with
+    /// `pay_dice`, the player removes as many of their character dice (the
+    /// decision's `dice:`) as the card costs.
+    DiscardFromPlay {
+        types: Vec<CardType>,
+        #[serde(default)]
+        subtypes: Vec<String>,
+        #[serde(default)]
+        cost_at_most: Option<Amount>,
+        #[serde(default)]
+        pay_dice: bool,
+    },
+    /// Place the card with the ability on the bottom of its owner's deck.
+    ToDeckBottom,
     /// Reroll any number of dice (named, with results, in the decision).
     Reroll {
         whose: Who,
     },
-    /// Turn up to `count` dice to sides of your choice (the decision's `turn:`).
+    /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
+    /// your dice (`whose: this`/`yours`), or any player's (`any`), only
+    /// character dice (`character`), only to a blank side (`to_blank`).
     Turn {
         count: i64,
         #[serde(default)]
         whose: Who,
+        #[serde(default)]
+        character: bool,
+        #[serde(default)]
+        to_blank: bool,
     },
     Exhaust {
         to: Target,
@@ -479,9 +630,55 @@ pub enum Effect {
     },
     /// Take an additional action.
     ExtraAction,
-    /// Resolve one of the target card's dice (or its upgrades' dice) in your pool.
+    /// Resolve one of your dice in the pool (the decision's `dice:`): one of
+    /// the dice of the card `of` (or of its upgrades), or any die `showing` a
+    /// symbol; `each_opponents`: against each of an opponent's characters (any
+    /// resource cost paid once).
     ResolveDie {
-        of: Target,
+        #[serde(default)]
+        of: Option<Target>,
+        #[serde(default)]
+        showing: Option<String>,
+        #[serde(default)]
+        each_opponents: bool,
+        /// "If it has a resource cost, you do not have to pay it."
+        #[serde(default)]
+        free: bool,
+        /// Only character dice (not upgrade dice).
+        #[serde(default)]
+        character: bool,
+        /// "Increasing its value by N".
+        #[serde(default)]
+        increase: i64,
+    },
+    /// An opponent may give the user `amount` resources (a `use` of this card
+    /// by the opponent, or `decline`) to remove this card's die from the pool.
+    OpponentMayPayToRemove {
+        amount: i64,
+    },
+    /// Carry out `effect`; then the opponent may discard a card from their
+    /// hand (a `use` of this card naming it in `discard:`, or `decline`) to
+    /// repeat it, as long as they discard.
+    RepeatOnDiscard {
+        effect: Vec<Effect>,
+    },
+    /// Resolve a special ability on another card in play (the decision's
+    /// `uses:`) as if it were your card.
+    UseSpecial,
+    /// Use the claim ability of a battlefield in the set-aside zone (the
+    /// decision's `uses:`) as if you had just claimed it.
+    ClaimSetAside,
+    /// Switch this upgrade with an upgrade in your hand (the decision's `play:`)
+    /// of `color` and one of `subtypes`, ignoring its play restrictions and
+    /// paying nothing; then you may spend `roll_cost` resources to roll its die
+    /// into your pool (the decision's `roll:` for it).
+    SwitchUpgrade {
+        #[serde(default)]
+        color: Option<Color>,
+        #[serde(default)]
+        subtypes: Vec<String>,
+        #[serde(default)]
+        roll_cost: Option<i64>,
     },
     /// Roll the dice on the target card into your pool.
     RollIn {
@@ -495,6 +692,23 @@ pub enum Effect {
     },
     /// Move a shield from one of your characters to another (the decision's `to:`).
     MoveShield,
+    /// Choose a character die (the decision's `dice:`, in a pool or not): it
+    /// cannot be rolled during the next round.
+    FreezeDie,
+    /// An opponent must, as their next action this round, if able: activate
+    /// one of their characters (`activate`), or play the event of their hand
+    /// the decision's `play:` names (`play_chosen`, their hand revealed).
+    ForceNext {
+        must: Must,
+    },
+    /// An opponent cannot take the action the user just took on their next turn.
+    ForbidSameAction,
+    /// Roll a die of a card with this title from your set-aside zone into your
+    /// pool (nothing if there is none); it is set aside again once resolved or
+    /// removed, its card not being in play.
+    RollSetAside {
+        title: String,
+    },
     /// Move an upgrade (the decision's `upgrade:`) to a character (its `on:`), ignoring play restrictions.
     MoveUpgrade {
         #[serde(default)]
@@ -506,9 +720,12 @@ pub enum Effect {
     GiveBattlefield,
     /// Switch the battlefield with the one set aside (control does not change).
     SwitchBattlefield,
-    /// Choose either option (the decision's `option:`, from 1).
+    /// Choose either option (the decision's `option:`, from 1); with `count`
+    /// above 1, that many different options (the decision's `options:`).
     Choose {
         options: Vec<Vec<Effect>>,
+        #[serde(default = "one_choice")]
+        count: usize,
     },
     /// Discard the card with the ability.
     DiscardThis,
@@ -518,7 +735,25 @@ pub enum Effect {
         types: Vec<CardType>,
         #[serde(default)]
         discount: i64,
+        /// For free ("play a card … for free").
+        #[serde(default)]
+        free: bool,
+        /// Only a card whose cost is at most this (its printed cost: decreases do not count).
+        #[serde(default)]
+        cost_at_most: Option<Amount>,
     },
+}
+
+/// What an opponent must do as their next action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Must {
+    Activate,
+    PlayChosen,
+}
+
+fn one_choice() -> usize {
+    1
 }
 
 // ---------------------------------------------------------------- the board
@@ -753,6 +988,9 @@ pub struct Step {
     /// Choose either: the option taken (from 1).
     #[serde(default)]
     pub option: Option<usize>,
+    /// Choose several: the options taken (from 1).
+    #[serde(default)]
+    pub options: Vec<usize>,
     /// Order of simultaneous abilities: cards, or players.
     #[serde(default)]
     pub order: Vec<String>,
@@ -765,6 +1003,9 @@ pub struct Step {
     /// A card played by an ability (`play_from_hand`).
     #[serde(default)]
     pub play: Option<String>,
+    /// A card whose ability an effect uses (`use_special`, `claim_set_aside`).
+    #[serde(default)]
+    pub uses: Option<String>,
     /// Claim: decline the claim ability.
     #[serde(default)]
     pub no_claim_ability: bool,

@@ -77,6 +77,25 @@ pub struct Static {
     pub faces: Vec<Vec<DieFace>>,
 }
 
+/// A limit an effect puts on a player's next action or turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NextRule {
+    pub player: Seat,
+    pub kind: NextKind,
+    /// The card whose effect it is.
+    pub source: Ix,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum NextKind {
+    /// Their next action this round activates one of their characters, if able.
+    Activate,
+    /// Their next action this round plays this event, if able.
+    Play(Ix),
+    /// They cannot take this action on their next turn.
+    Not(super::model::Verb),
+}
+
 /// A delayed effect waiting for the end of the round.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Delayed {
@@ -98,6 +117,8 @@ pub struct Book {
     pub claimed: Option<Seat>,
     pub replaced: [bool; 2],
     pub power_used: Vec<(Ix, usize)>,
+    /// "First time each round" abilities already triggered: (card, ability).
+    pub first_used: Vec<(Ix, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -116,6 +137,10 @@ pub struct State {
     pub phase: Phase,
     pub turn: Seat,
     pub delayed: Vec<Delayed>,
+    /// Dice that cannot be rolled during a round: (die, round).
+    pub frozen: Vec<(DieIx, i64)>,
+    /// Limits on players' next actions or turns.
+    pub next_action: Vec<NextRule>,
     pub winner: Option<Seat>,
     pub book: Book,
 }
@@ -185,6 +210,8 @@ impl State {
             phase: Phase::Action,
             turn: 0,
             delayed: Vec::new(),
+            frozen: Vec::new(),
+            next_action: Vec::new(),
             winner: None,
             book: Book::default(),
         }
