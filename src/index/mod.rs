@@ -50,6 +50,9 @@ const CARDS_FOR_RULES: f32 = 0.4;
 const CARD_TEXT_FOR_RULES: f32 = 0.6;
 /// Score factor of the documents of a card the question names.
 const NAMED_CARD: f32 = 1.5;
+/// Score factor of a rulebook section whose whole title the question holds
+/// ("how many battle destiny do I draw": Battle Destiny).
+const NAMED_RULE: f32 = 1.3;
 /// Score factor of a worked example, unless the question asks for one: an
 /// example comes under the rule it illustrates.
 const EXAMPLE: f32 = 0.4;
@@ -369,13 +372,20 @@ impl Index {
     /// Documents about one card (titled with its name) for what the question
     /// is: those of a card it names rank over rule sections; for a question
     /// about the rules (no card named, no card asked about), under them, and a
-    /// card's title is then no part of its answer.
+    /// card's title is then no part of its answer. A rule section whose whole
+    /// title the question holds gains a little.
     fn weigh_cards(&self, q: &Query, plan: &query::Plan, cands: &mut [Ranked]) -> Result<()> {
         let mut named = vec![false; cands.len()];
         let mut analyzer = self.analyzer.clone();
         for (i, c) in cands.iter().enumerate().filter(|(_, c)| c.about_a_card) {
             let title = &self.stored(c.ord, c.addr)?.title;
             named[i] = plan.names(&text::stems(&mut analyzer, title));
+        }
+        for c in cands.iter_mut().filter(|c| !c.about_a_card) {
+            let title = &self.stored(c.ord, c.addr)?.title;
+            if plan.names_rule(&text::stems(&mut analyzer, title)) {
+                c.score *= NAMED_RULE;
+            }
         }
         let card_question = plan.asks_card || named.contains(&true) || q.kind.is_some();
         for (c, named) in cands.iter_mut().zip(named).filter(|(c, _)| c.about_a_card) {

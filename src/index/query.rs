@@ -52,9 +52,10 @@ const STOP_WORDS: &[&str] = &[
     "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
     "could", "did", "do", "does", "doing", "for", "from", "get", "gets", "happen", "happens",
     "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "many", "me", "mean",
-    "means", "much", "my", "of", "on", "or", "our", "should", "so", "that", "the", "their", "them",
-    "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "what", "when",
-    "where", "which", "who", "why", "will", "with", "work", "works", "would", "you", "your",
+    "means", "much", "my", "of", "on", "or", "our", "own", "should", "so", "that", "the", "their",
+    "them", "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "what",
+    "when", "where", "which", "who", "why", "will", "with", "work", "works", "would", "you",
+    "your",
 ];
 
 /// Terms of art that keep their small words; each is also searched as a phrase.
@@ -594,6 +595,13 @@ impl Plan {
             [one] => self.stems.contains(one) && (self.asks_card || self.capitals.contains(one)),
             several => several.iter().all(|s| self.stems.contains(s)),
         }
+    }
+
+    /// Whether the question holds every content word of the section title
+    /// `title` (its stems), and there is one.
+    pub fn names_rule(&self, title: &[String]) -> bool {
+        let mut content = title.iter().filter(|s| !is_stop(s) && !is_letter(s));
+        content.clone().next().is_some() && content.all(|s| self.stems.contains(s))
     }
 
     /// Total weight of the groups.
