@@ -495,9 +495,10 @@ fn open_or_build_reuses_a_current_index() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     // Generations only (a superseded one lingers a few seconds for the
-    // searches still opening it), no build folders.
+    // searches still opening it) and the stamp, no build folders.
     assert!(
-        left.iter().all(|n| n == "CURRENT" || n.starts_with("gen-")),
+        left.iter()
+            .all(|n| n == "CURRENT" || n == "swjudge.stamp" || n.starts_with("gen-")),
         "no temporary folders left behind: {left:?}"
     );
     assert!(generation(&tmp.path().join("index")).is_dir());
@@ -1057,16 +1058,16 @@ fn search_quality_with_the_real_card_databases() {
         (
             "recall@5 with the game",
             pct(held.in_game, held.asked),
-            80.0,
+            90.0,
             95.0,
         ),
         (
             "recall@5 without a game",
             pct(held.any_game, held.asked),
-            76.0,
+            83.0,
             90.0,
         ),
-        ("rank 1", pct(held.first, held.asked), 60.0, 75.0),
+        ("rank 1", pct(held.first, held.asked), 63.0, 75.0),
         (
             "rulebook questions, recall@5",
             pct(rules_tally.in_game, rules_tally.asked),
@@ -1080,7 +1081,7 @@ fn search_quality_with_the_real_card_databases() {
         );
     }
     assert!(
-        answered.len() <= 6,
+        answered.len() <= 5,
         "off-topic answered: {answered:?} (target: at most 1 in 20)"
     );
 }

@@ -9,13 +9,12 @@ use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
 /// Per-document factors that do not depend on the words: by game (position in
-/// `Game::ALL`; 0 leaves a game out), by kind (position in `DocKind::ALL`; 0
-/// leaves a kind out), and for the documents of imported card databases.
+/// `Game::ALL`; 0 leaves a game out) and by kind (position in `DocKind::ALL`;
+/// 0 leaves a kind out).
 #[derive(Debug, Clone, Copy)]
 pub struct Factors {
     pub game: [f32; 3],
     pub kind: [f32; 7],
-    pub database: f32,
 }
 
 /// One clause per group of the question with the group's weight (its tag);
@@ -89,7 +88,6 @@ impl Weight for CoverWeight {
             prior: ff.u64("prior")?,
             game: ff.u64("game_ord")?,
             kind: ff.u64("kind_ord")?,
-            from_db: ff.u64("from_db")?,
             total: self.total,
             gamma: self.gamma,
             factors: self.factors,
@@ -116,7 +114,6 @@ struct CoverScorer {
     prior: Column<u64>,
     game: Column<u64>,
     kind: Column<u64>,
-    from_db: Column<u64>,
     total: f32,
     gamma: f32,
     factors: Factors,
@@ -128,12 +125,7 @@ impl CoverScorer {
         let prior = self.prior.first(doc).unwrap_or(1000) as f32 / 1000.0;
         let game = self.game.first(doc).unwrap_or(0) as usize;
         let kind = self.kind.first(doc).unwrap_or(0) as usize;
-        let database = match self.from_db.first(doc) {
-            Some(1) => self.factors.database,
-            _ => 1.0,
-        };
         prior
-            * database
             * self.factors.game.get(game).copied().unwrap_or(1.0)
             * self.factors.kind.get(kind).copied().unwrap_or(1.0)
     }

@@ -12,6 +12,7 @@ mod hit;
 mod query;
 mod rank;
 mod schema;
+mod stamp;
 mod store;
 mod text;
 mod vocabulary;
@@ -29,7 +30,6 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Searcher};
 
 pub use schema::{DocKind, Origin, SUPERSEDED_FACTOR};
-pub use store::fingerprint;
 
 use hit::Stored;
 use rank::Ranked;
@@ -41,13 +41,18 @@ pub const MAX_QUERY_CHARS: usize = 500;
 pub const MAX_LIMIT: usize = 1000;
 /// Candidates ranked again in the second pass (at least).
 const RERANK: usize = 60;
-/// Score factor of imported card documents for a question about the rules
-/// (one that names no card and does not ask what a card does).
+/// Score factor of the documents about one card (an imported card, and the
+/// errata and rulings on a card, the rulebooks' or a database's) for a
+/// question about the rules (one that names no card and does not ask what a
+/// card does).
 const CARDS_FOR_RULES: f32 = 0.4;
 /// Further factor of a card's own text (not a ruling on it) for such a question.
 const CARD_TEXT_FOR_RULES: f32 = 0.6;
 /// Score factor of the documents of a card the question names.
 const NAMED_CARD: f32 = 1.5;
+/// Score factor of a rulebook section whose whole title the question holds
+/// ("how many battle destiny do I draw": Battle Destiny).
+const NAMED_RULE: f32 = 1.3;
 /// Score factor of a worked example, unless the question asks for one: an
 /// example comes under the rule it illustrates.
 const EXAMPLE: f32 = 0.4;
@@ -134,7 +139,6 @@ struct Columns {
     ord: Column<u64>,
     id_rank: Column<u64>,
     game: Column<u64>,
-    from_db: Column<u64>,
     kind: Column<u64>,
 }
 
@@ -171,23 +175,23 @@ impl Index {
     /// Open the index under paths.index, (re)building it when missing, stale or
     /// damaged. A current index is opened without parsing the rulebook.
     pub fn open_or_build(paths: &Paths) -> Result<Index> {
-        let fingerprint = store::fingerprint(paths)?;
+        let sources = store::Sources::of(paths)?;
         // A generation superseded between reading `CURRENT` and opening it
         // may be gone: look again before building.
         for _ in 0..ATTEMPTS {
-            if let Some(index) = store::open_current(&paths.index, &fingerprint)
+            if let Some(index) = store::open_current(&paths.index, &sources)?
                 && let Ok(ix) = Index::from_parts(&paths.rulebook, None, index, false)
             {
                 return Ok(ix);
             }
         }
-        Index::build_from(paths, &fingerprint)
+        Index::build_from(paths, sources.fingerprint()?)
     }
 
     /// Rebuild the index from the rulebook and the imported cards now,
     /// replacing whatever was there.
     pub fn rebuild(paths: &Paths) -> Result<Index> {
-        Index::build_from(paths, &store::fingerprint(paths)?)
+        Index::build_from(paths, store::Sources::of(paths)?.fingerprint()?)
     }
 
     /// An index of the rulebook alone, held in memory only, never written to disk.
@@ -249,7 +253,6 @@ impl Index {
                 ord: ff.u64("ord").map_err(ix_err)?,
                 id_rank: ff.u64("id_rank").map_err(ix_err)?,
                 game: ff.u64("game_ord").map_err(ix_err)?,
-                from_db: ff.u64("from_db").map_err(ix_err)?,
                 kind: ff.u64("kind_ord").map_err(ix_err)?,
             });
         }
@@ -366,19 +369,26 @@ impl Index {
             .collect()
     }
 
-    /// Imported card documents for what the question is: those of a card it
-    /// names rank over rule sections; for a question about the rules (no card
-    /// named, no card asked about), under them, and a card's title is then no
-    /// part of its answer.
+    /// Documents about one card (titled with its name) for what the question
+    /// is: those of a card it names rank over rule sections; for a question
+    /// about the rules (no card named, no card asked about), under them, and a
+    /// card's title is then no part of its answer. A rule section whose whole
+    /// title the question holds gains a little.
     fn weigh_cards(&self, q: &Query, plan: &query::Plan, cands: &mut [Ranked]) -> Result<()> {
         let mut named = vec![false; cands.len()];
         let mut analyzer = self.analyzer.clone();
-        for (i, c) in cands.iter().enumerate().filter(|(_, c)| c.from_db) {
+        for (i, c) in cands.iter().enumerate().filter(|(_, c)| c.about_a_card) {
             let title = &self.stored(c.ord, c.addr)?.title;
             named[i] = plan.names(&text::stems(&mut analyzer, title));
         }
+        for c in cands.iter_mut().filter(|c| !c.about_a_card) {
+            let title = &self.stored(c.ord, c.addr)?.title;
+            if plan.names_rule(&text::stems(&mut analyzer, title)) {
+                c.score *= NAMED_RULE;
+            }
+        }
         let card_question = plan.asks_card || named.contains(&true) || q.kind.is_some();
-        for (c, named) in cands.iter_mut().zip(named).filter(|(c, _)| c.from_db) {
+        for (c, named) in cands.iter_mut().zip(named).filter(|(c, _)| c.about_a_card) {
             // What the first pass gave, as [`factors`] sets it.
             let first = match (rules_question(q, plan), c.card_text) {
                 (true, true) => CARDS_FOR_RULES * CARD_TEXT_FOR_RULES,
@@ -423,6 +433,8 @@ impl Index {
                 .columns
                 .get(addr.segment_ord as usize)
                 .ok_or_else(|| Error::Index(format!("no segment {}", addr.segment_ord)))?;
+            let kind = cols.kind.first(addr.doc_id).unwrap_or(0) as usize;
+            let kind = DocKind::ALL.get(kind).copied().unwrap_or(DocKind::Rule);
             let ord = cols
                 .ord
                 .first(addr.doc_id)
@@ -435,8 +447,8 @@ impl Index {
                 rank: cols.id_rank.first(addr.doc_id).unwrap_or(u64::MAX),
                 addr,
                 game: cols.game.first(addr.doc_id).unwrap_or(0) as usize,
-                from_db: cols.from_db.first(addr.doc_id) == Some(1),
-                card_text: cols.kind.first(addr.doc_id) == Some(DocKind::Card.ord() as u64),
+                about_a_card: about_a_card(kind),
+                card_text: kind == DocKind::Card,
                 cover: 0.0,
                 answer: 0.0,
                 titled: 0.0,
@@ -447,24 +459,26 @@ impl Index {
     }
 }
 
-/// The factors of the first pass: the games', the kinds' (`--kind` keeps
-/// one; an example comes under its rule unless the question asks for one),
-/// and the card databases' (under rule sections unless the question asks
-/// about a card or `--kind` says what it wants).
+/// Whether documents of `kind` are about one card, titled with its name: a
+/// card's text, and errata and rulings on a card.
+fn about_a_card(kind: DocKind) -> bool {
+    matches!(kind, DocKind::Card | DocKind::Errata | DocKind::Ruling)
+}
+
+/// The factors of the first pass: the games', and the kinds' (`--kind` keeps
+/// one; an example comes under its rule unless the question asks for one;
+/// documents about a card come under rule sections unless the question asks
+/// about a card).
 fn factors(q: &Query, plan: &query::Plan, game: [f32; 3]) -> cover::Factors {
     let rules_question = rules_question(q, plan);
     let kind = DocKind::ALL.map(|k| match q.kind {
         Some(wanted) => f32::from(u8::from(k == wanted)),
         None if k == DocKind::Example && !plan.asks_example => EXAMPLE,
-        None if k == DocKind::Card && rules_question => CARD_TEXT_FOR_RULES,
+        None if k == DocKind::Card && rules_question => CARDS_FOR_RULES * CARD_TEXT_FOR_RULES,
+        None if about_a_card(k) && rules_question => CARDS_FOR_RULES,
         None => 1.0,
     });
-    let database = if rules_question { CARDS_FOR_RULES } else { 1.0 };
-    cover::Factors {
-        game,
-        kind,
-        database,
-    }
+    cover::Factors { game, kind }
 }
 
 /// Whether the first pass takes `q` for a question about the rules: it does

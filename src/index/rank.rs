@@ -42,8 +42,9 @@ pub struct Ranked {
     pub rank: u64,
     pub addr: DocAddress,
     pub game: usize,
-    /// Whether the document comes from an imported card database.
-    pub from_db: bool,
+    /// Whether the document is about one card, titled with its name (a
+    /// card's text, or an erratum or ruling on a card).
+    pub about_a_card: bool,
     /// Whether the document is a card's own text.
     pub card_text: bool,
     /// Share of the query's weight the document covers (title or body).
@@ -313,7 +314,7 @@ mod tests {
             rank: 0,
             addr: DocAddress::new(0, 0),
             game,
-            from_db: false,
+            about_a_card: false,
             card_text: false,
             cover: 1.0,
             answer: 1.0,

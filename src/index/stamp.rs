@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// File name of the stamp inside the index folder (not a tantivy file).
-const STAMP_FILE: &str = "swjudge.stamp";
+pub const STAMP_FILE: &str = "swjudge.stamp";
 const HEADER: &str = "swjudge-stamp 1";
 /// A file's entry is trusted only when the file had last changed at least
 /// this long before the entry was recorded.
@@ -157,7 +157,11 @@ impl Stamp {
                 ));
             }
         }
-        let tmp = dir.join(format!(".{STAMP_FILE}.tmp-{}", std::process::id()));
+        let tmp = dir.join(format!(
+            ".{STAMP_FILE}.tmp-{}-{:x}",
+            std::process::id(),
+            now()
+        ));
         if std::fs::write(&tmp, out).is_err()
             || std::fs::rename(&tmp, dir.join(STAMP_FILE)).is_err()
         {

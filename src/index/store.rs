@@ -6,6 +6,7 @@
 //! ```text
 //! index/
 //!   CURRENT              the name of the generation in use (replaced by a rename)
+//!   swjudge.stamp        what the sources and the generation in use looked like when last checked
 //!   gen-<tag>/           a tantivy index; its commit payload is the source fingerprint
 //!   .build-<tag>/        a build in progress (renamed to gen-<tag> when done)
 //! ```
@@ -21,9 +22,14 @@
 //! contents (every `*.md` file under the rulebook, or the built-in rulebook's
 //! fingerprint, and every stored card database under `<data-dir>/cards/`). It
 //! is sound when tantivy's checksum of every file of it but the document store
-//! holds; a damaged index is rebuilt.
+//! holds; a damaged index is rebuilt. Hashing the sources and reading the
+//! checksums is done only when the stamp cannot vouch for every file being
+//! exactly as it was when last hashed or checked (size, modification and
+//! change times, inode; see [`super::stamp`]): a search over an index that
+//! is current reads no card data.
 
 use super::schema::{self, Doc, schema};
+use super::stamp::{STAMP_FILE, Snapshot, Stamp};
 use super::text;
 use crate::error::{Error, Result};
 use crate::paths::{Paths, embedded};
@@ -31,7 +37,7 @@ use crate::rulebook::markdown_files;
 use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
@@ -51,43 +57,78 @@ const ABANDONED: Duration = Duration::from_secs(600);
 /// build that wrote it) still opening it.
 const GRACE: Duration = Duration::from_secs(10);
 
-/// Fingerprint of the sources `paths` name (what the index records): the
-/// built-in rulebook's is known when the binary is built; a rulebook on
-/// disk and the stored card data are hashed (xxh3).
-pub fn fingerprint(paths: &Paths) -> Result<String> {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    let builtin = paths
-        .rulebook
-        .file_name()
-        .is_some_and(|n| n == embedded::FINGERPRINT);
-    let mut files: Vec<(String, PathBuf)> = Vec::new();
-    if builtin {
-        h.update(embedded::FINGERPRINT.as_bytes());
-    } else {
-        for path in markdown_files(&paths.rulebook)? {
-            files.push((
-                format!("rulebook/{}", rel_name(&paths.rulebook, &path)),
-                path,
-            ));
+/// The sources an index is made from: the rulebook (the built-in one by its
+/// fingerprint, or the `*.md` files of one on disk) and the stored card
+/// databases, with what their files looked like when first listed.
+#[derive(Debug)]
+pub struct Sources {
+    /// The built-in rulebook's fingerprint, when it is the one used.
+    builtin: Option<&'static str>,
+    /// Every file to hash, by name (`rulebook/…`, `cards/…`), in order.
+    files: Vec<(String, PathBuf)>,
+    /// The files' metadata, read when they were listed (before any hashing).
+    snapshot: Snapshot,
+    fingerprint: OnceLock<String>,
+}
+
+impl Sources {
+    /// The sources `paths` name.
+    pub fn of(paths: &Paths) -> Result<Sources> {
+        let builtin = paths
+            .rulebook
+            .file_name()
+            .is_some_and(|n| n == embedded::FINGERPRINT)
+            .then_some(embedded::FINGERPRINT);
+        let mut files: Vec<(String, PathBuf)> = Vec::new();
+        if builtin.is_none() {
+            for path in markdown_files(&paths.rulebook)? {
+                files.push((
+                    format!("rulebook/{}", rel_name(&paths.rulebook, &path)),
+                    path,
+                ));
+            }
+            if files.is_empty() {
+                return Err(Error::Index(format!(
+                    "no rulebook files under {}",
+                    paths.rulebook.display()
+                )));
+            }
         }
-        if files.is_empty() {
-            return Err(Error::Index(format!(
-                "no rulebook files under {}",
-                paths.rulebook.display()
-            )));
+        for path in card_files(&paths.data_dir) {
+            files.push((format!("cards/{}", rel_name(&paths.data_dir, &path)), path));
         }
+        let snapshot = Snapshot::take(files.iter().map(|(n, p)| (n.as_str(), p.as_path())));
+        Ok(Sources {
+            builtin,
+            files,
+            snapshot,
+            fingerprint: OnceLock::new(),
+        })
     }
-    for path in card_files(&paths.data_dir) {
-        files.push((format!("cards/{}", rel_name(&paths.data_dir, &path)), path));
+
+    /// What every fingerprint of these sources begins with: the index format
+    /// and the built-in rulebook's fingerprint (known when the binary is built).
+    fn head(&self) -> String {
+        format!("{FORMAT}:{}:", self.builtin.unwrap_or("disk"))
     }
-    for (name, path) in &files {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        h.update(&[0]);
-        h.update(name.as_bytes());
-        h.update(&(bytes.len() as u64).to_le_bytes());
-        h.update(&bytes);
+
+    /// The fingerprint of the sources' contents (what the index records): the
+    /// files are read and hashed (xxh3) once, when first asked.
+    pub fn fingerprint(&self) -> Result<&str> {
+        if let Some(f) = self.fingerprint.get() {
+            return Ok(f);
+        }
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for (name, path) in &self.files {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            h.update(&[0]);
+            h.update(name.as_bytes());
+            h.update(&(bytes.len() as u64).to_le_bytes());
+            h.update(&bytes);
+        }
+        let f = format!("{}{:032x}", self.head(), h.digest128());
+        Ok(self.fingerprint.get_or_init(|| f))
     }
-    Ok(format!("{FORMAT}:{:032x}", h.digest128()))
 }
 
 /// The stored card databases under `<data_dir>/cards/` (regular `*.json` files,
@@ -119,25 +160,61 @@ fn current(index_dir: &Path) -> Option<PathBuf> {
     (name.starts_with("gen-") && !name.contains(['/', '\\'])).then(|| index_dir.join(name))
 }
 
-/// Open the generation in use under `index_dir` when it records `fingerprint`
-/// and every file of it but the document store passes its checksum; `None`
-/// when it must be rebuilt. Never fails: any problem means rebuild.
+/// Open the generation in use under `index_dir` when it was built from
+/// `sources` as they are and is sound; `None` when it must be rebuilt. Any
+/// problem with the index means rebuild; an unreadable source is an error.
+///
+/// When the stamp in the index folder vouches for every source file and
+/// every file of the generation (each exactly as it was when last hashed or
+/// checked, see [`Stamp`]), the fingerprint it records is taken as the
+/// sources' and nothing is read but the generation's `meta.json`. Otherwise
+/// the sources are hashed, every file of the generation but the document
+/// store passes its checksum, and the stamp is written again.
 ///
 /// The document store (half the index's bytes) is not checksummed here: only
 /// the few documents shown as hits are read from it, its blocks are
 /// compressed and its footer checked on opening, and damage found while
 /// reading a hit fails the search with an index error, upon which the caller
 /// rebuilds and searches again.
-pub fn open_current(index_dir: &Path, fingerprint: &str) -> Option<Index> {
-    let dir = current(index_dir)?;
-    let index = Index::open(ReadDir::new(&dir)).ok()?;
+pub fn open_current(index_dir: &Path, sources: &Sources) -> Result<Option<Index>> {
+    let Some(dir) = current(index_dir) else {
+        return Ok(None);
+    };
+    let files = generation_files(&dir);
+    let stamp = Stamp::read(index_dir).filter(|s| {
+        s.fingerprint.starts_with(&sources.head())
+            && s.sources.vouches_for(&sources.snapshot)
+            && s.index.vouches_for(&files)
+    });
+    let fingerprint = match &stamp {
+        Some(s) => s.fingerprint.clone(),
+        None => sources.fingerprint()?.to_string(),
+    };
+    let Some(index) = open_generation(&dir, &fingerprint, stamp.is_none()) else {
+        return Ok(None);
+    };
+    if stamp.is_none() {
+        Stamp {
+            fingerprint,
+            sources: sources.snapshot.clone(),
+            index: files,
+        }
+        .write(index_dir);
+    }
+    Ok(Some(index))
+}
+
+/// The generation in `dir` when it records `fingerprint` and, when `check`,
+/// every file of it but the document store passes its checksum.
+fn open_generation(dir: &Path, fingerprint: &str, check: bool) -> Option<Index> {
+    let index = Index::open(ReadDir::new(dir)).ok()?;
     let payload = index.load_metas().ok()?.payload;
     if payload.as_deref() != Some(fingerprint) {
         return None;
     }
     schema::fields_of(&index.schema())?;
     let managed = index.directory();
-    for file in managed.list_managed_files() {
+    for file in managed.list_managed_files().into_iter().filter(|_| check) {
         let name = file.to_string_lossy();
         if name.ends_with(".store") || name.ends_with(".json") || name.ends_with(".lock") {
             continue;
@@ -148,6 +225,23 @@ pub fn open_current(index_dir: &Path, fingerprint: &str) -> Option<Index> {
     }
     text::register(&index);
     Some(index)
+}
+
+/// The metadata of every file of the generation folder `dir`, each named
+/// `gen-…/file`, in order, read now.
+fn generation_files(dir: &Path) -> Snapshot {
+    let generation = dir.file_name().unwrap_or_default().to_string_lossy();
+    let mut files: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| {
+            let name = format!("{generation}/{}", e.file_name().to_string_lossy());
+            (name, e.path())
+        })
+        .collect();
+    files.sort();
+    Snapshot::take(files.iter().map(|(n, p)| (n.as_str(), p.as_path())))
 }
 
 /// Build the index of `docs` as a new generation under `index_dir`, point
@@ -231,7 +325,10 @@ fn remove_superseded(index_dir: &Path, ours: &Path) {
             n if n.starts_with("gen-") => {
                 Some(&path) != keep.as_ref() && path != ours && older(&path, GRACE)
             }
-            n if n.starts_with(".build-") || n.starts_with(&format!(".{CURRENT}-")) => {
+            n if n.starts_with(".build-")
+                || n.starts_with(&format!(".{CURRENT}-"))
+                || n.starts_with(&format!(".{STAMP_FILE}.tmp-")) =>
+            {
                 older(&path, ABANDONED)
             }
             "sections" => true,
@@ -393,5 +490,91 @@ impl Directory for ReadDir {
 
     fn watch(&self, _callback: WatchCallback) -> tantivy::Result<WatchHandle> {
         Ok(WatchHandle::empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Move the stamp's time of taking forward, as if it had been taken long
+    /// after every file it records last changed.
+    fn settle_stamp(index_dir: &Path) {
+        let mut stamp = Stamp::read(index_dir).expect("a stamp was written");
+        for snap in [&mut stamp.sources, &mut stamp.index] {
+            snap.taken += 10_000_000_000;
+        }
+        stamp.write(index_dir);
+    }
+
+    #[test]
+    fn a_settled_stamp_stands_in_for_hashing_until_a_source_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = Paths {
+            rulebook: tmp.path().join("rulebook"),
+            index: tmp.path().join("index"),
+            data_dir: tmp.path().join("data"),
+        };
+        std::fs::create_dir_all(&paths.rulebook).unwrap();
+        std::fs::create_dir_all(paths.data_dir.join("cards")).unwrap();
+        let card = paths.data_dir.join("cards/set.json");
+        std::fs::write(paths.rulebook.join("a.md"), "# A {#x.a}\n\nText.\n").unwrap();
+        std::fs::write(&card, "[1]").unwrap();
+        let sources = Sources::of(&paths).unwrap();
+        let doc = Doc {
+            id: "x.a".into(),
+            game: crate::rulebook::Game::Swtcg,
+            kind: schema::DocKind::Rule,
+            titles: vec!["A".into()],
+            body: "Text.".into(),
+            crumbs: Vec::new(),
+            doc: "a".into(),
+            card: None,
+            superseded: false,
+            prior: 1.0,
+        };
+        build(&paths.index, &[doc], sources.fingerprint().unwrap()).unwrap();
+        if Snapshot::take(std::iter::once(("c", card.as_path()))).files[0]
+            .1
+            .is_none()
+        {
+            return; // no change times on this platform: every open hashes
+        }
+        // No stamp yet: the sources are hashed, and a stamp written.
+        let sources = Sources::of(&paths).unwrap();
+        assert!(open_current(&paths.index, &sources).unwrap().is_some());
+        assert!(sources.fingerprint.get().is_some());
+        // A settled stamp: opened without hashing.
+        settle_stamp(&paths.index);
+        let sources = Sources::of(&paths).unwrap();
+        assert!(open_current(&paths.index, &sources).unwrap().is_some());
+        assert!(sources.fingerprint.get().is_none(), "hashed");
+        // The same bytes written again: hashed, and still current.
+        std::fs::write(&card, "[1]").unwrap();
+        let sources = Sources::of(&paths).unwrap();
+        assert!(open_current(&paths.index, &sources).unwrap().is_some());
+        assert!(sources.fingerprint.get().is_some());
+        // Other bytes of the same size: stale, whatever the stamp says.
+        settle_stamp(&paths.index);
+        std::fs::write(&card, "[2]").unwrap();
+        let sources = Sources::of(&paths).unwrap();
+        assert!(open_current(&paths.index, &sources).unwrap().is_none());
+        // A file of the generation rewritten: its checksums are read again.
+        std::fs::write(&card, "[1]").unwrap();
+        let sources = Sources::of(&paths).unwrap();
+        assert!(open_current(&paths.index, &sources).unwrap().is_some());
+        settle_stamp(&paths.index);
+        let generation = current(&paths.index).unwrap();
+        let victim = std::fs::read_dir(&generation)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "idx" || x == "term"))
+            .unwrap();
+        let mut bytes = std::fs::read(&victim).unwrap();
+        bytes[0] ^= 0xff;
+        std::fs::write(&victim, bytes).unwrap();
+        let sources = Sources::of(&paths).unwrap();
+        assert!(open_current(&paths.index, &sources).unwrap().is_none());
     }
 }

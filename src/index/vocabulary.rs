@@ -1,7 +1,10 @@
 //! Players' words and the rulebooks' words, as reviewed data: one list for
 //! every game and one per game (`vocabulary/*.txt`). Each line is a class of
 //! members that mean the same at the table ("walk | landspeed | move"); any
-//! member also searches every other.
+//! member also searches every other. A member in double quotes ("dies") is
+//! a word as written, for a word whose stem is another word's ("dies" and
+//! "die" both stem to "die"): it matches that form only, and its class
+//! replaces those its stem belongs to.
 
 use super::text;
 use crate::rulebook::Game;
@@ -14,12 +17,13 @@ const PER_GAME: [(Game, &str); 3] = [
     (Game::Swtcg, include_str!("vocabulary/swtcg.txt")),
 ];
 
-/// One class: its game (none for every game), and its members as stems (a
-/// word's stem, or a phrase of stems).
+/// One class: its game (none for every game), its members as stems (a
+/// word's stem, or a phrase of stems), and its words as written (lower case).
 #[derive(Debug)]
 pub struct Class {
     pub game: Option<Game>,
     pub members: Vec<Vec<String>>,
+    pub forms: Vec<String>,
 }
 
 /// The classes of one list: a line's members split at "|", comments (`#`)
@@ -48,13 +52,22 @@ pub fn classes() -> &'static [Class] {
         for (game, list) in lists {
             for written in parse(list) {
                 let mut members: Vec<Vec<String>> = Vec::new();
+                let mut forms = Vec::new();
                 for w in &written {
+                    if let Some(form) = w.strip_prefix('"').and_then(|w| w.strip_suffix('"')) {
+                        forms.push(form.to_lowercase());
+                        continue;
+                    }
                     let stems = text::stems(&mut analyzer, w);
                     if !stems.is_empty() && !members.contains(&stems) {
                         members.push(stems);
                     }
                 }
-                out.push(Class { game, members });
+                out.push(Class {
+                    game,
+                    members,
+                    forms,
+                });
             }
         }
         out
@@ -69,11 +82,18 @@ pub fn for_game(game: Option<Game>) -> impl Iterator<Item = &'static Class> {
         .filter(move |c| c.game.is_none() || game.is_none() || c.game == game)
 }
 
-/// The other members of the classes holding the single stem `stem`.
-pub fn synonyms(stem: &str, game: Option<Game>) -> Vec<Vec<String>> {
+/// The other members of the classes holding the word `word` as written,
+/// else of those holding its single stem `stem`; and whether the word was
+/// found as written (its stem then stands for another word too).
+pub fn synonyms(word: &str, stem: &str, game: Option<Game>) -> (Vec<Vec<String>>, bool) {
+    let written = for_game(game).any(|c| c.forms.iter().any(|f| f == word));
     let mut out: Vec<Vec<String>> = Vec::new();
     for c in for_game(game) {
-        if !c.members.iter().any(|m| m.len() == 1 && m[0] == stem) {
+        let holds = match written {
+            true => c.forms.iter().any(|f| f == word),
+            false => c.members.iter().any(|m| m.len() == 1 && m[0] == stem),
+        };
+        if !holds {
             continue;
         }
         for m in &c.members {
@@ -82,7 +102,7 @@ pub fn synonyms(stem: &str, game: Option<Game>) -> Vec<Vec<String>> {
             }
         }
     }
-    out
+    (out, written)
 }
 
 /// Members of several words found in `stems` (a question's), longest first,
@@ -130,7 +150,13 @@ mod tests {
     #[test]
     fn every_class_has_two_members() {
         for c in classes() {
-            assert!(c.members.len() >= 2, "{:?}: {:?}", c.game, c.members);
+            let n = c.members.len() + c.forms.len();
+            assert!(
+                n >= 2 && !c.members.is_empty(),
+                "{:?}: {:?}",
+                c.game,
+                c.members
+            );
         }
         let lists = [COMMON].into_iter().chain(PER_GAME.map(|(_, l)| l));
         let written: usize = lists.map(|l| parse(l).count()).sum();
@@ -174,12 +200,30 @@ mod tests {
     fn synonyms_are_symmetric() {
         for c in classes() {
             for m in c.members.iter().filter(|m| m.len() == 1) {
-                let found = synonyms(&m[0], c.game);
+                let (found, _) = synonyms(&m[0], &m[0], c.game);
                 for o in c.members.iter().filter(|o| *o != m) {
                     assert!(found.contains(o), "{:?} -> {o:?}", m);
                 }
             }
         }
+    }
+
+    /// "dies" is the players' word for defeated, whose stem is the stem of
+    /// "die" (of the dice): as written, it finds its own class only.
+    #[test]
+    fn a_word_as_written_finds_its_own_class() {
+        let (dies, written) = synonyms("dies", "die", Some(Game::Destiny));
+        assert!(
+            written && dies.contains(&vec!["defeat".to_string()]),
+            "{dies:?}"
+        );
+        assert!(!dies.contains(&vec!["dice".to_string()]), "{dies:?}");
+        let (die, written) = synonyms("die", "die", Some(Game::Destiny));
+        assert!(
+            !written && die.contains(&vec!["dice".to_string()]),
+            "{die:?}"
+        );
+        assert!(!die.contains(&vec!["defeat".to_string()]), "{die:?}");
     }
 
     #[test]
