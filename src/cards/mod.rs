@@ -830,7 +830,9 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
         })
         .collect();
     // second pass: the side, where one label has cards of several sides
-    let mut sides: FxHashMap<(Game, &str), (usize, Vec<Option<&str>>)> = FxHashMap::default();
+    // per label: how many cards, and the sides they are on
+    type Sides<'c> = (usize, Vec<Option<&'c str>>);
+    let mut sides: FxHashMap<(Game, &str), Sides> = FxHashMap::default();
     for (c, l) in cards.iter().zip(&labels) {
         let (n, seen) = sides.entry((c.game, l)).or_default();
         *n += 1;
