@@ -481,6 +481,213 @@ fn a_check_over_its_time_limit_is_abandoned() {
     drop(f);
 }
 
+// ---- deck ----
+
+/// The deck fixtures' folder.
+fn decks() -> PathBuf {
+    root().join("tests/data/decks")
+}
+
+/// A server whose card data is the deck fixtures (every game's cards and the
+/// Destiny formats).
+fn deck_server() -> SocketAddr {
+    static SERVER: OnceLock<(SocketAddr, Folders)> = OnceLock::new();
+    SERVER
+        .get_or_init(|| {
+            let tmp = TempDir::new("serve-deck");
+            let paths = Paths {
+                rulebook: crate::util::rulebook(),
+                index: tmp.path().join("index"),
+                data_dir: tmp.path().join("data"),
+            };
+            let c = decks().join("cards");
+            let files: Vec<PathBuf> = [
+                "swccg.json",
+                "LEG.json",
+                "AW.json",
+                "formats.json",
+                "swtcg.txt",
+            ]
+            .iter()
+            .map(|f| c.join(f))
+            .collect();
+            swjudge::cards::import::import(&files, &paths.data_dir, false)
+                .expect("deck fixtures import");
+            let config = Config::new(paths.clone(), PathBuf::from("scenarios"));
+            (start(config, axum::Router::new()), Folders { tmp, paths })
+        })
+        .0
+}
+
+fn post_deck(form: &str) -> Response {
+    http::post(
+        deck_server(),
+        "/deck",
+        "application/x-www-form-urlencoded",
+        form.as_bytes(),
+    )
+    .expect("POST /deck")
+}
+
+fn deck_form(file: &str, game: &str, format: &str) -> String {
+    let text = std::fs::read_to_string(decks().join(file)).unwrap();
+    format!(
+        "deck={}&game={game}&format={}",
+        http::encode(&text),
+        http::encode(format)
+    )
+}
+
+#[test]
+fn deck_form_offers_games_and_the_imported_formats() {
+    let r = http::get(deck_server(), "/deck").unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_has(&r, "<textarea id=\"deck\" name=\"deck\"");
+    assert_has(&r, "<input id=\"deck-file\" type=\"file\"");
+    assert_has(&r, "<option value=\"swtcg\">");
+    assert_has(&r, "<option value=\"STD\">Standard (STD)</option>");
+    assert_has(&r, "aria-current=\"page\">Check a deck");
+}
+
+#[test]
+fn an_illegal_deck_shows_each_problem_with_its_rule_linked() {
+    let r = post_deck(&deck_form("swccg-59-cards.txt", "", ""));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_has(&r, "<strong>Illegal</strong>: 1 problem.");
+    assert_has(
+        &r,
+        "<a class=\"rule\" href=\"/rule/swccg.ar.reserve-deck\">swccg.ar.reserve-deck</a>",
+    );
+    assert_has(&r, "the deck has 59 cards");
+    assert_has(&r, "Star Wars CCG deck");
+    // the cards, each a link to its page
+    assert!(
+        regex::Regex::new(r#"<a href="/card/swccg:\d+">Luke Skywalker</a>"#)
+            .unwrap()
+            .is_match(&r.body),
+        "{}",
+        r.body
+    );
+    // a problem whose citation is a card record, not a section: shown, not linked
+    let r = post_deck(&deck_form("swccg-legacy.txt", "", ""));
+    assert_has(&r, "<code>swccg.json#15 (legacy)</code>");
+    // a name no card has: the candidates to choose from
+    let r = post_deck(&deck_form("names-ambiguous.txt", "", ""));
+    assert_has(&r, "Choices: ");
+}
+
+#[test]
+fn a_legal_deck_shows_its_summary_and_the_formats_it_is_legal_in() {
+    let r = post_deck(&deck_form("destiny-legal.txt", "", ""));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_has(&r, "<strong>Legal</strong>");
+    assert_has(&r, "points, ");
+    assert_has(&r, "Legal in: ");
+    let r = post_deck(&deck_form("destiny-balance.txt", "destiny", "std"));
+    assert_has(&r, "format STD (Standard)");
+    assert_has(&r, "the team costs 31 points");
+}
+
+#[test]
+fn api_deck_returns_what_deck_json_prints() {
+    let tmp = TempDir::new("serve-deck-cli");
+    let data = tmp.path().join("data");
+    let c = decks().join("cards");
+    let o = swjudge(tmp.path())
+        .env("SWJUDGE_DATA_DIR", &data)
+        .args(["cards", "import"])
+        .args(
+            [
+                "swccg.json",
+                "LEG.json",
+                "AW.json",
+                "formats.json",
+                "swtcg.txt",
+            ]
+            .map(|f| c.join(f)),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", crate::util::stderr(&o));
+    for (file, query, args) in [
+        ("swccg-legal.gemp.txt", "", &[][..]),
+        (
+            "swccg-two-sides.txt",
+            "?game=swccg",
+            &["--game", "swccg"][..],
+        ),
+        (
+            "destiny-balance.txt",
+            "?format=STD",
+            &["--format", "STD"][..],
+        ),
+        ("destiny-legal.json", "", &[][..]),
+        ("names-unresolved.txt", "", &[][..]),
+        ("swtcg-legal.dek", "", &[][..]),
+    ] {
+        let text = std::fs::read_to_string(decks().join(file)).unwrap();
+        std::fs::write(tmp.path().join("pasted.txt"), &text).unwrap();
+        let url = format!("/api/deck{query}");
+        let served = http::post(deck_server(), &url, "text/plain", text.as_bytes()).unwrap();
+        assert_eq!(served.status, 200, "{url} {file}: {}", served.body);
+        assert_eq!(served.header("content-type"), Some("application/json"));
+        let o = swjudge(tmp.path())
+            .env("SWJUDGE_DATA_DIR", &data)
+            .current_dir(tmp.path())
+            .args(["deck", "pasted.txt", "--json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(code(&o) < 2, "{file}: {}", crate::util::stderr(&o));
+        assert_eq!(
+            served.body,
+            stdout(&o),
+            "{file}: /api/deck differs from swjudge deck"
+        );
+    }
+}
+
+#[test]
+fn bad_deck_input_is_one_clear_message() {
+    let r = post_deck("deck=%23+nothing+here%0A&game=&format=");
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_has(&r, "pasted.txt: no cards in this deck list");
+    assert_has(&r, "<textarea id=\"deck\" name=\"deck\"");
+    let r = post_deck("deck=2x+Luke+Skywalker&game=chess&format=");
+    assert_eq!(r.status, 400);
+    assert_has(&r, "unknown game");
+    let r = post_deck("deck=2x+Luke+Skywalker&game=swccg&format=STD");
+    assert_eq!(r.status, 400);
+    assert_has(&r, "names a Star Wars: Destiny format");
+    let r = http::post(
+        deck_server(),
+        "/api/deck?format=nosuch",
+        "text/plain",
+        b"1x Rebel Trooper",
+    )
+    .unwrap();
+    assert_eq!(r.status, 400);
+    assert_has(&r, "\"error\": \"unknown format");
+    // over the deck list's limit, within the request's
+    let big = "1x Rebel Trooper\n".repeat(100_000);
+    let r = http::post(deck_server(), "/api/deck", "text/plain", big.as_bytes()).unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_has(&r, "the limit is 1048576 bytes");
+    let r = post_deck("game=swccg");
+    assert_eq!(r.status, 422);
+    let mut form = b"deck=".to_vec();
+    form.extend(vec![b'a'; swjudge::serve::MAX_BODY + 1]);
+    let r = http::post(
+        deck_server(),
+        "/deck",
+        "application/x-www-form-urlencoded",
+        &form,
+    )
+    .unwrap();
+    assert_eq!(r.status, 413);
+    assert_has(&r, "a deck list may be at most");
+}
+
 // ---- coverage ----
 
 #[test]
@@ -520,6 +727,7 @@ fn unknown_paths_are_404_and_every_page_is_self_contained() {
         "/rule/swccg.ar.the-stack",
         "/card/swccg:9002",
         "/check",
+        "/deck",
         "/coverage",
         "/static/app.css",
         "/static/app.js",
@@ -548,7 +756,7 @@ fn unknown_paths_are_404_and_every_page_is_self_contained() {
 #[test]
 fn pages_label_every_form_control() {
     let ids = regex::Regex::new(r#"<(?:input|select|textarea) id="([^"]+)""#).unwrap();
-    for path in ["/search", "/check", "/card"] {
+    for path in ["/search", "/check", "/card", "/deck"] {
         let r = get(path);
         for c in ids.captures_iter(&r.body) {
             assert_has(&r, &format!("<label for=\"{}\">", &c[1]));

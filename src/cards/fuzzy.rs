@@ -24,12 +24,34 @@ pub const ACCEPT_SCORE: f64 = 0.65;
 /// Lowercase, strip diacritics, uniqueness marks and punctuation; collapse spaces.
 /// Hyphens, slashes, commas and the like separate words; apostrophes do not.
 pub fn normalize(s: &str) -> String {
+    normalize_with(s, true)
+}
+
+/// [`normalize`] without the spaces between words: "•Han... Solo" → "hansolo".
+pub fn letters(s: &str) -> String {
+    normalize_with(s, false)
+}
+
+fn normalize_with(s: &str, spaces: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
     for c in s.chars() {
+        if c.is_ascii() {
+            // the common case, without folding or Unicode case tables
+            if c.is_ascii_alphanumeric() {
+                if spaces && space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c.to_ascii_lowercase());
+            } else if !matches!(c, '\'' | '`') {
+                space = true;
+            }
+            continue;
+        }
         for c in fold(c) {
             if c.is_alphanumeric() {
-                if space && !out.is_empty() {
+                if spaces && space && !out.is_empty() {
                     out.push(' ');
                 }
                 space = false;

@@ -27,9 +27,10 @@ use crate::game::Game;
 use crate::paths::Paths;
 use crate::rulebook::Corpus;
 use die::DieFace;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// A piece of card text with where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -386,7 +387,11 @@ pub struct CardDb {
     pub labels: Vec<String>,
     /// Stable reference per card (`swccg:1098`), parallel to `cards`.
     pub refs: Vec<String>,
-    matcher: fuzzy::Matcher,
+    /// The fuzzy index, built on the first lookup that needs it (an exact
+    /// name or a reference is found without it).
+    matcher: OnceLock<fuzzy::Matcher>,
+    /// Nicknames the data implies, kept for the fuzzy index.
+    implied: Vec<(usize, String)>,
     names: names::Names,
     /// Problems that did not stop loading (e.g. no rulebook).
     pub warnings: Vec<String>,
@@ -397,43 +402,66 @@ pub struct CardDb {
 impl CardDb {
     /// Merge imported sources with the rulebook's errata and rulings.
     pub fn build(imported: Vec<SourceFile>, corpus: Option<&Corpus>) -> CardDb {
-        let mut cards: Vec<Card> = imported.into_iter().flat_map(|s| s.cards).collect();
+        let mut cards: Vec<Card> = Vec::with_capacity(imported.iter().map(|s| s.cards.len()).sum());
+        for s in imported {
+            cards.extend(s.cards);
+        }
         if let Some(c) = corpus {
             from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
         }
         explain_source_errata(&mut cards);
-        let labels = make_labels(&cards);
+        let norm: Vec<String> = cards.iter().map(|c| fuzzy::normalize(&c.title)).collect();
+        let labels = make_labels(&cards, &norm);
         let refs = names::references(&cards);
-        let implied = implied_nicknames(&cards);
+        let implied = implied_nicknames(&cards, &norm);
         let mut names = names::Names::new(&cards, &labels, &refs, &implied);
         if let Some(c) = corpus {
-            names.set_personas(names::personas_from(c));
-        }
-        let mut matcher = fuzzy::Matcher::new();
-        for (i, n) in &implied {
-            matcher.add_alias(*i, n);
-        }
-        for (i, card) in cards.iter().enumerate() {
-            matcher.add(i, &card.title);
-            if labels[i] != card.title {
-                matcher.add(i, &labels[i]);
-            }
-            if let Some(sub) = &card.subtitle {
-                matcher.add(i, &format!("{} {}", card.title, sub));
-            }
-            for n in &card.nicknames {
-                matcher.add_alias(i, &version_suffix(n));
-            }
+            names.set_personas(names::personas_from(c), &cards);
         }
         CardDb {
             cards,
             labels,
             refs,
-            matcher,
+            matcher: OnceLock::new(),
+            implied,
             names,
             warnings: Vec::new(),
             corpus: None,
         }
+    }
+
+    /// The fuzzy index over every title, label, subtitle and nickname.
+    fn matcher(&self) -> &fuzzy::Matcher {
+        self.matcher.get_or_init(|| {
+            let mut matcher = fuzzy::Matcher::new();
+            for (i, n) in &self.implied {
+                matcher.add_alias(*i, n);
+            }
+            for (i, card) in self.cards.iter().enumerate() {
+                matcher.add(i, &card.title);
+                if self.labels[i] != card.title {
+                    matcher.add(i, &self.labels[i]);
+                }
+                if let Some(sub) = &card.subtitle {
+                    matcher.add(i, &format!("{} {}", card.title, sub));
+                }
+                for n in &card.nicknames {
+                    matcher.add_alias(i, &version_suffix(n));
+                }
+            }
+            matcher
+        })
+    }
+
+    /// The exact-name tables (references, titles, labels, nicknames, personas).
+    pub fn names(&self) -> &names::Names {
+        &self.names
+    }
+
+    /// Cards close to `query` by fuzzy matching, best first (builds the fuzzy
+    /// index on first use).
+    pub fn fuzzy(&self, query: &str) -> Vec<fuzzy::Hit> {
+        self.matcher().search(query)
     }
 
     /// Load imported data and the rulebook that `paths` name; a rulebook
@@ -506,8 +534,7 @@ impl CardDb {
             return l;
         }
         let hits: Vec<fuzzy::Hit> = self
-            .matcher
-            .search(query)
+            .fuzzy(query)
             .into_iter()
             .filter(|h| keep(h.key))
             .collect();
@@ -738,40 +765,48 @@ fn version_suffix(nick: &str) -> String {
 }
 
 /// Nicknames the data implies but does not list: when "X (V)" is nicknamed
-/// "Hunt Down V", the card "X" (same game and side) is "Hunt Down".
-fn implied_nicknames(cards: &[Card]) -> Vec<(usize, String)> {
-    let mut by_title: HashMap<(Game, Option<&str>, String), Vec<usize>> = HashMap::new();
+/// "Hunt Down V", the card "X" (same game and side) is "Hunt Down". `norm` is
+/// each card's normalised title.
+fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
+    // (the virtual card, its base title normalised, the nickname without its V)
+    let mut wanted: Vec<(usize, String, &str)> = Vec::new();
+    for (i, c) in cards.iter().enumerate() {
+        let Some(base_title) = c.title.trim().strip_suffix("(V)") else {
+            continue;
+        };
+        for n in &c.nicknames {
+            let base = n
+                .trim()
+                .strip_suffix(" V")
+                .or_else(|| n.trim().strip_suffix(" v"));
+            if let Some(base) = base.map(str::trim).filter(|b| !b.is_empty()) {
+                wanted.push((i, fuzzy::normalize(base_title), base));
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut by_title: FxHashMap<(Game, Option<&str>, &str), Vec<usize>> = FxHashMap::default();
     for (i, c) in cards.iter().enumerate() {
         by_title
-            .entry((c.game, c.side.as_deref(), fuzzy::normalize(&c.title)))
+            .entry((c.game, c.side.as_deref(), &norm[i]))
             .or_default()
             .push(i);
     }
     let mut out = Vec::new();
-    for c in cards {
-        let Some(base_title) = c.title.trim().strip_suffix("(V)") else {
+    for (v, base_title, base) in wanted {
+        let c = &cards[v];
+        let Some(targets) = by_title.get(&(c.game, c.side.as_deref(), base_title.as_str())) else {
             continue;
         };
-        let k = (c.game, c.side.as_deref(), fuzzy::normalize(base_title));
-        let Some(targets) = by_title.get(&k) else {
-            continue;
-        };
-        for n in &c.nicknames {
-            let Some(base) = n
-                .trim()
-                .strip_suffix(" V")
-                .or_else(|| n.trim().strip_suffix(" v"))
-            else {
-                continue;
-            };
-            for &t in targets {
-                let known = cards[t]
-                    .nicknames
-                    .iter()
-                    .any(|x| fuzzy::normalize(x) == fuzzy::normalize(base));
-                if !known && !base.trim().is_empty() {
-                    out.push((t, base.trim().to_string()));
-                }
+        for &t in targets {
+            let known = cards[t]
+                .nicknames
+                .iter()
+                .any(|x| fuzzy::normalize(x) == fuzzy::normalize(base));
+            if !known {
+                out.push((t, base.to_string()));
             }
         }
     }
@@ -779,74 +814,66 @@ fn implied_nicknames(cards: &[Card]) -> Vec<(usize, String)> {
 }
 
 /// Unique labels: the title, plus the side when the same title exists on both
-/// sides, plus the set (and number) when still repeated.
-fn make_labels(cards: &[Card]) -> Vec<String> {
-    let key = |c: &Card| (c.game, fuzzy::normalize(&c.title));
-    let mut count: HashMap<(Game, String), usize> = HashMap::new();
-    for c in cards {
-        *count.entry(key(c)).or_default() += 1;
+/// sides, plus the set (and number) when still repeated. `norm` is each card's
+/// normalised title.
+fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
+    let mut count: FxHashMap<(Game, &str), usize> = FxHashMap::default();
+    for (c, n) in cards.iter().zip(norm) {
+        *count.entry((c.game, n)).or_default() += 1;
     }
-    let mut labels: Vec<String> = cards
+    let labels: Vec<String> = cards
         .iter()
-        .map(|c| {
-            if count[&key(c)] == 1 {
-                return c.title.clone();
-            }
-            let mut l = c.title.clone();
-            if let Some(sub) = &c.subtitle {
-                l = format!("{l} - {sub}");
+        .zip(norm)
+        .map(|(c, n)| match &c.subtitle {
+            Some(sub) if count[&(c.game, n.as_str())] > 1 => format!("{} - {sub}", c.title),
+            _ => c.title.clone(),
+        })
+        .collect();
+    // second pass: the side, where one label has cards of several sides
+    // per label: how many cards, and the sides they are on
+    type Sides<'c> = (usize, Vec<Option<&'c str>>);
+    let mut sides: FxHashMap<(Game, &str), Sides> = FxHashMap::default();
+    for (c, l) in cards.iter().zip(&labels) {
+        let (n, seen) = sides.entry((c.game, l)).or_default();
+        *n += 1;
+        if !seen.contains(&c.side.as_deref()) {
+            seen.push(c.side.as_deref());
+        }
+    }
+    let labels: Vec<String> = cards
+        .iter()
+        .zip(&labels)
+        .map(|(c, l)| match (&sides[&(c.game, l.as_str())], &c.side) {
+            ((n, seen), Some(side)) if *n >= 2 && seen.len() > 1 => format!("{l} ({side} Side)"),
+            _ => l.clone(),
+        })
+        .collect();
+    // third pass: the set and number, where a label is still repeated
+    let mut count: FxHashMap<(Game, &str), usize> = FxHashMap::default();
+    for (c, l) in cards.iter().zip(&labels) {
+        *count.entry((c.game, l)).or_default() += 1;
+    }
+    cards
+        .iter()
+        .zip(&labels)
+        .map(|(c, l)| {
+            let mut l = if count[&(c.game, l.as_str())] < 2 {
+                l.clone()
+            } else {
+                let place = match (&c.set, &c.number) {
+                    (Some(s), Some(n)) => format!("{s} #{n}"),
+                    (Some(s), None) => s.clone(),
+                    (None, Some(n)) => format!("#{n}"),
+                    (None, None) => c.id.clone(),
+                };
+                format!("{l} [{place}]")
+            };
+            if c.legacy {
+                l.push_str(" (Legacy)");
             }
             l
         })
-        .collect();
-    // second pass: side, then set/number
-    let mut count2: HashMap<(Game, String), usize> = HashMap::new();
-    for (i, c) in cards.iter().enumerate() {
-        *count2.entry((c.game, labels[i].clone())).or_default() += 1;
-    }
-    let mut sides: HashMap<(Game, String), std::collections::HashSet<Option<String>>> =
-        HashMap::new();
-    for (i, c) in cards.iter().enumerate() {
-        sides
-            .entry((c.game, labels[i].clone()))
-            .or_default()
-            .insert(c.side.clone());
-    }
-    for (i, c) in cards.iter().enumerate() {
-        let k = (c.game, labels[i].clone());
-        if count2[&k] < 2 {
-            continue;
-        }
-        let mut l = labels[i].clone();
-        if sides[&k].len() > 1
-            && let Some(side) = &c.side
-        {
-            l = format!("{l} ({side} Side)");
-        }
-        labels[i] = l;
-    }
-    let mut count3: HashMap<(Game, String), usize> = HashMap::new();
-    for (i, c) in cards.iter().enumerate() {
-        *count3.entry((c.game, labels[i].clone())).or_default() += 1;
-    }
-    for (i, c) in cards.iter().enumerate() {
-        if count3[&(c.game, labels[i].clone())] < 2 {
-            continue;
-        }
-        let place = match (&c.set, &c.number) {
-            (Some(s), Some(n)) => format!("{s} #{n}"),
-            (Some(s), None) => s.clone(),
-            (None, Some(n)) => format!("#{n}"),
-            (None, None) => c.id.clone(),
-        };
-        labels[i] = format!("{} [{place}]", labels[i]);
-    }
-    for (i, c) in cards.iter().enumerate() {
-        if c.legacy {
-            labels[i] = format!("{} (Legacy)", labels[i]);
-        }
-    }
-    labels
+        .collect()
 }
 
 #[cfg(test)]
@@ -888,7 +915,8 @@ mod tests {
             card(Game::Swccg, "5", "Admiral Motti", Some("Dark"), None),
             card(Game::Destiny, "6", "Admiral Motti", None, None),
         ];
-        let l = make_labels(&cards);
+        let norm: Vec<String> = cards.iter().map(|c| fuzzy::normalize(&c.title)).collect();
+        let l = make_labels(&cards, &norm);
         assert_eq!(l[0], "Alderaan (Light Side)");
         assert_eq!(l[1], "Alderaan (Dark Side)");
         assert_eq!(l[2], "A Tragedy Has Occurred [Set 12]");

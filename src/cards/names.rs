@@ -18,7 +18,7 @@ use super::{Card, fuzzy};
 use crate::game::Game;
 use crate::rulebook::Corpus;
 use regex::Regex;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::LazyLock;
 
 /// How exactly a name matched.
@@ -35,7 +35,7 @@ pub enum Tier {
 
 /// Letters and digits only, lowercased: "•Han... Solo" → "hansolo".
 pub fn letters(s: &str) -> String {
-    fuzzy::normalize(s).replace(' ', "")
+    fuzzy::letters(s)
 }
 
 /// The title without trailing parenthesised qualifiers: "Han Solo (A)" → "Han Solo".
@@ -67,6 +67,9 @@ pub struct Names {
     words: Vec<Vec<String>>,
     /// Each card's game, as a number.
     game: Vec<usize>,
+    /// Two-sided cards by the letters of their front title ("Hidden Base" of
+    /// "Hidden Base / Systems Will Slip Through Your Fingers").
+    fronts: HashMap<String, Vec<usize>>,
 }
 
 /// The same persona as another game spells it: the SWCCG's "Darth Maul" is
@@ -121,17 +124,30 @@ impl Names {
             }
         };
         for (i, c) in cards.iter().enumerate() {
-            let mut bytes = vec![c.title.trim().to_string(), labels[i].trim().to_string()];
+            let title = c.title.trim();
+            let mut bytes = vec![title.to_string()];
+            let mut more = |b: String| {
+                if !bytes.contains(&b) {
+                    bytes.push(b);
+                }
+            };
+            more(labels[i].trim().to_string());
             if let Some(u) = &c.uniqueness {
-                bytes.push(format!("{u}{}", c.title.trim()));
+                more(format!("{u}{title}"));
             }
             if let Some(sub) = &c.subtitle {
-                bytes.push(format!("{} - {sub}", c.title.trim()));
-                bytes.push(format!("{}, {sub}", c.title.trim()));
+                more(format!("{title} - {sub}"));
+                more(format!("{title}, {sub}"));
             }
-            for b in &bytes {
-                add(Tier::Bytes, b.clone(), i);
-                add(Tier::Letters, letters(b), i);
+            let mut seen = String::new();
+            for b in bytes {
+                let l = letters(&b);
+                add(Tier::Bytes, b, i);
+                // the label and the title often have the same letters
+                if l != seen {
+                    add(Tier::Letters, l.clone(), i);
+                    seen = l;
+                }
             }
             add(Tier::Version, letters(base_title(&c.title)), i);
             if let Some((_, part)) = base_title(&c.title).split_once(": ") {
@@ -140,12 +156,21 @@ impl Names {
             for nick in &c.nicknames {
                 add(Tier::Nickname, letters(nick), i);
             }
+            if let Some((front, _)) = c.title.split_once(" / ") {
+                n.fronts.entry(letters(front)).or_default().push(i);
+            }
         }
         for (i, nick) in nicknames {
             add(Tier::Nickname, letters(nick), *i);
         }
         n.game = cards.iter().map(|c| c.game as usize).collect();
-        n.words = cards
+        n
+    }
+
+    /// The persona lists, and each card's title words they are matched against.
+    pub fn set_personas(&mut self, personas: Vec<Persona>, cards: &[Card]) {
+        self.personas = personas;
+        self.words = cards
             .iter()
             .map(|c| {
                 fuzzy::normalize(&c.title)
@@ -154,11 +179,6 @@ impl Names {
                     .collect()
             })
             .collect();
-        n
-    }
-
-    pub fn set_personas(&mut self, personas: Vec<Persona>) {
-        self.personas = personas;
     }
 
     /// The card a reference names (`swccg:1098`, any case).
@@ -215,6 +235,11 @@ impl Names {
         best.map(|t| (t, out))
     }
 
+    /// The two-sided cards whose front title is `query` (same letters).
+    pub fn front(&self, query: &str) -> &[usize] {
+        self.fronts.get(&letters(query)).map_or(&[], Vec::as_slice)
+    }
+
     /// Cards of the persona the query names ("vader", "luke"), in card order.
     pub fn persona_members(&self, query: &str) -> Vec<usize> {
         let l = letters(query);
@@ -240,7 +265,7 @@ fn contains_run(words: &[String], run: &[String]) -> bool {
 /// `@<file>.<n>` when one file holds the ID twice), so that every reference
 /// typed back names the card it was shown for.
 pub fn references(cards: &[Card]) -> Vec<String> {
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut seen: HashMap<String, usize> = HashMap::default();
     cards
         .iter()
         .map(|c| {
@@ -392,7 +417,7 @@ mod tests {
         ];
         let labels: Vec<String> = cards.iter().map(|c| c.title.clone()).collect();
         let mut n = Names::new(&cards, &labels, &references(&cards), &[]);
-        n.set_personas(p);
+        n.set_personas(p, &cards);
         assert_eq!(n.persona_members("vader"), [0, 1, 3]);
         assert_eq!(n.persona_members("Obi-Wan"), [4]);
         assert!(n.persona_members("nobody").is_empty());

@@ -365,6 +365,15 @@ pub fn type_of(c: &Card) -> String {
     c.card_type.as_deref().unwrap_or("").to_ascii_lowercase()
 }
 
+/// The imported formats a check of a deck of `game` reads: the Destiny formats,
+/// unless the deck is known to be of another game.
+pub fn formats_for(game: Option<Game>, formats: &[DeckFormat]) -> &[DeckFormat] {
+    match game {
+        Some(Game::Destiny) | None => formats,
+        Some(_) => &[],
+    }
+}
+
 /// Check a deck: find its game and cards, then apply the game's rules and the
 /// format's. An unknown format, or a deck whose game cannot be told, is an error.
 pub fn check(
@@ -388,16 +397,16 @@ pub fn check(
         None => None,
     }
     .flatten();
-    let names = resolve::names(db);
+    let names = db.names();
     let game = match opts.game.or(list.game).or(format.map(|_| Game::Destiny)) {
         Some(g) => g,
-        None => resolve::guess_game(list, db, &names).ok_or_else(|| {
+        None => resolve::guess_game(list, db, names).ok_or_else(|| {
             Error::Usage(format!(
                 "{file}: cannot tell which game this deck is for (its names are found in none or several games); give --game swccg, destiny or swtcg"
             ))
         })?,
     };
-    let (slots, mut problems) = resolve::resolve(list, db, &names, game);
+    let (slots, mut problems) = resolve::resolve(list, db, names, game);
     let deck = Deck { db, slots };
     let mut summary = Summary::default();
     let mut card_rules = Vec::new();

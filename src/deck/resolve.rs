@@ -12,11 +12,6 @@ use crate::cards::names::{self, Names, Tier};
 use crate::cards::{Card, CardDb};
 use crate::game::Game;
 
-/// The exact-name tables over a card list (as `CardDb` builds them).
-pub fn names(db: &CardDb) -> Names {
-    Names::new(&db.cards, &db.labels, &db.refs, &[])
-}
-
 /// How a line's name came out.
 enum Found {
     One(Vec<usize>),
@@ -91,33 +86,37 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
     if whole.len() == 1 {
         v = whole;
     }
-    if v.iter().all(|&i| same_card(&db.cards[i], &db.cards[v[0]])) {
-        // printings of one card: the newest (highest ID) first
-        v.sort_by_key(|&i| std::cmp::Reverse((db.cards[i].id.len(), db.cards[i].id.clone())));
-        Found::One(v)
-    } else {
-        Found::Several(v)
+    one_card(db, v)
+}
+
+/// Cards that are printings of one card are that card: a printing legal today
+/// first (a legacy version only when the card has no other), then the newest
+/// (highest ID). Cards that differ are several.
+fn one_card(db: &CardDb, mut v: Vec<usize>) -> Found {
+    if v.is_empty() {
+        return Found::None;
     }
+    if !v.iter().all(|&i| same_card(&db.cards[i], &db.cards[v[0]])) {
+        return Found::Several(v);
+    }
+    v.sort_by_key(|&i| {
+        let c = &db.cards[i];
+        (c.legacy, std::cmp::Reverse((c.id.len(), c.id.clone())))
+    });
+    Found::One(v)
 }
 
 /// A two-sided card named by its front title alone ("Hidden Base" for
 /// "Hidden Base / Systems Will Slip Through Your Fingers"), as players list Objectives.
 fn front_title(db: &CardDb, l: &Line, game: Game) -> Found {
-    let want = names::letters(&l.name);
-    let v: Vec<usize> = (0..db.cards.len())
-        .filter(|&i| {
-            let c = &db.cards[i];
-            c.game == game
-                && c.title
-                    .split_once(" / ")
-                    .is_some_and(|(front, _)| names::letters(front) == want)
-        })
+    let v: Vec<usize> = db
+        .names()
+        .front(&l.name)
+        .iter()
+        .copied()
+        .filter(|&i| db.cards[i].game == game)
         .collect();
-    match v.len() {
-        0 => Found::None,
-        _ if v.iter().all(|&i| same_card(&db.cards[i], &db.cards[v[0]])) => Found::One(v),
-        _ => Found::Several(v),
-    }
+    one_card(db, v)
 }
 
 /// Several cards a line's name fits, narrowed by what the file and the deck
@@ -130,14 +129,9 @@ fn narrow(db: &CardDb, l: &Line, v: Vec<usize>, side: Option<&str>) -> Found {
     if let Some(side) = side {
         keep.retain(|&i| db.cards[i].side.as_deref() == Some(side));
     }
-    if !keep.is_empty()
-        && keep
-            .iter()
-            .all(|&i| same_card(&db.cards[i], &db.cards[keep[0]]))
-    {
-        Found::One(keep)
-    } else {
-        Found::Several(v)
+    match one_card(db, keep) {
+        Found::One(keep) => Found::One(keep),
+        _ => Found::Several(v),
     }
 }
 
@@ -345,12 +339,32 @@ mod tests {
         padawan.set = Some("Awakenings".into());
         padawan.number = Some("36".into());
         let db = db(vec![leia, padawan]);
-        let names = names(&db);
+        let names = db.names();
         let mut l = line("Padawan");
         (l.set, l.number) = (Some("Awakenings".into()), Some("28".into()));
-        assert!(matches!(find(&names, &db, &l, Game::Destiny), Found::One(v) if v == [1]));
+        assert!(matches!(find(names, &db, &l, Game::Destiny), Found::One(v) if v == [1]));
         l.name = "Leia Organa, Born Leader".into();
-        assert!(matches!(find(&names, &db, &l, Game::Destiny), Found::One(v) if v == [0]));
+        assert!(matches!(find(names, &db, &l, Game::Destiny), Found::One(v) if v == [0]));
+    }
+
+    #[test]
+    fn a_title_with_a_legacy_printing_is_the_card_legal_today() {
+        let old = |id: &str| {
+            let mut c = card(Game::Swccg, id, "Old Ben", "Light", "Character");
+            c.legacy = true;
+            c
+        };
+        let db = db(vec![
+            card(Game::Swccg, "15", "Old Ben", "Light", "Character"),
+            old("5015"),
+        ]);
+        let found = |db: &CardDb| find(db.names(), db, &line("Old Ben"), Game::Swccg);
+        assert!(
+            matches!(found(&db), Found::One(v) if v == [0, 1]),
+            "the printing legal today, though the legacy one is newer"
+        );
+        let db = self::db(vec![old("15"), old("5015")]);
+        assert!(matches!(found(&db), Found::One(v) if v == [1, 0]));
     }
 
     #[test]
@@ -374,8 +388,8 @@ mod tests {
             card(Game::Swccg, "4", "Tatooine", "Light", "Location"),
             card(Game::Swccg, "5", "Tatooine", "Dark", "Location"),
         ]);
-        let names = names(&db);
-        let found = |l: &Line| find(&names, &db, l, Game::Swccg);
+        let names = db.names();
+        let found = |l: &Line| find(names, &db, l, Game::Swccg);
         assert!(matches!(found(&line("Hidden Base")), Found::One(v) if v == [0]));
         let mut shield = line("Do, Or Do Not");
         assert!(

@@ -2,10 +2,10 @@
 //! pasted or uploaded (`POST /check`, `POST /api/check`). Each check runs on a
 //! blocking thread, at most a few at once, within the configured time limit.
 
-use super::App;
 use super::markdown::rule_link;
 use super::page::{self, Nav};
 use super::search::url_path;
+use super::{App, Limited};
 use crate::rulebook::lint::normalize;
 use crate::scenario::{self, Report, SectionIds, Verdict, expect::compact};
 use axum::extract::rejection::{FormRejection, QueryRejection, StringRejection};
@@ -88,40 +88,28 @@ enum Input {
 
 /// Load and run `input` on a blocking thread, within the time limit.
 async fn check(app: &Arc<App>, input: Input) -> Checked {
-    let limit = app.check_time_limit;
-    let sem = app.checks.clone();
-    let app = app.clone();
-    let job = async move {
-        let permit = sem.acquire_owned().await.ok()?;
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let ids = Some(&app.corpus as &dyn SectionIds);
-            let loaded = match &input {
-                Input::Text(t) => scenario::load_str(Path::new(PASTED), t, ids),
-                Input::File(shown, real) => crate::yaml::read_text(real)
-                    .map_err(|e| {
-                        crate::Error::Input(
-                            e.to_string()
-                                .replace(&real.display().to_string(), &shown.display().to_string()),
-                        )
-                    })
-                    .and_then(|t| scenario::load_str(shown, &t, ids)),
-            };
-            match loaded {
-                Ok(s) => Checked::Report(Box::new(scenario::run(&s))),
-                Err(e) => Checked::LoadError(e.to_string()),
-            }
-        })
-        .await
-        .ok()
+    let job = move |app: &App| {
+        let ids = Some(&app.corpus as &dyn SectionIds);
+        let loaded = match &input {
+            Input::Text(t) => scenario::load_str(Path::new(PASTED), t, ids),
+            Input::File(shown, real) => crate::yaml::read_text(real)
+                .map_err(|e| {
+                    crate::Error::Input(
+                        e.to_string()
+                            .replace(&real.display().to_string(), &shown.display().to_string()),
+                    )
+                })
+                .and_then(|t| scenario::load_str(shown, &t, ids)),
+        };
+        match loaded {
+            Ok(s) => Checked::Report(Box::new(scenario::run(&s))),
+            Err(e) => Checked::LoadError(e.to_string()),
+        }
     };
-    let start = std::time::Instant::now();
-    match tokio::time::timeout(limit, job).await {
-        // An answer that came after the limit (the timer fired late) is too slow all the same.
-        Ok(Some(_)) if start.elapsed() > limit => Checked::TooSlow(limit),
-        Ok(Some(c)) => c,
-        Ok(None) => Checked::LoadError("the check stopped without an answer".into()),
-        Err(_) => Checked::TooSlow(limit),
+    match super::limited(app, job).await {
+        Limited::Done(c) => c,
+        Limited::Stopped => Checked::LoadError("the check stopped without an answer".into()),
+        Limited::TooSlow(d) => Checked::TooSlow(d),
     }
 }
 
@@ -307,7 +295,7 @@ pub async fn api(State(app): State<Arc<App>>, body: Result<String, StringRejecti
     }
 }
 
-fn too_slow(d: std::time::Duration) -> String {
+pub fn too_slow(d: std::time::Duration) -> String {
     format!(
         "the check took longer than its time limit of {} s and was abandoned",
         d.as_secs_f32()

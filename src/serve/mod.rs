@@ -14,6 +14,7 @@
 mod card;
 mod check;
 mod coverage;
+mod deck;
 mod markdown;
 mod page;
 mod rule;
@@ -77,6 +78,8 @@ pub struct App {
     /// Card titles (normalised) named in shipped scenarios, and the files naming them.
     uses: check::CardUses,
     coverage: OnceLock<std::result::Result<crate::coverage::Coverage, String>>,
+    /// The card data and formats deck checks read, loaded on the first one.
+    decks: OnceLock<std::result::Result<deck::DeckData, String>>,
     check_time_limit: Duration,
     checks: Arc<tokio::sync::Semaphore>,
     /// Problems met while loading that did not stop the server (unreadable card data).
@@ -121,6 +124,7 @@ impl App {
             shipped,
             uses,
             coverage: OnceLock::new(),
+            decks: OnceLock::new(),
             check_time_limit: config.check_time_limit,
             checks: Arc::new(tokio::sync::Semaphore::new(config.check_threads.max(1))),
             warnings,
@@ -156,6 +160,41 @@ impl App {
     }
 }
 
+/// What a job run within the time limit came to.
+enum Limited<T> {
+    Done(T),
+    /// The job ended without an answer (it panicked, or the server is stopping).
+    Stopped,
+    TooSlow(Duration),
+}
+
+/// Run `job` on a blocking thread, a few at once, within the time limit.
+async fn limited<T: Send + 'static>(
+    app: &Arc<App>,
+    job: impl FnOnce(&App) -> T + Send + 'static,
+) -> Limited<T> {
+    let limit = app.check_time_limit;
+    let sem = app.checks.clone();
+    let app = app.clone();
+    let run = async move {
+        let permit = sem.acquire_owned().await.ok()?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            job(&app)
+        })
+        .await
+        .ok()
+    };
+    let start = std::time::Instant::now();
+    match tokio::time::timeout(limit, run).await {
+        // An answer that came after the limit (the timer fired late) is too slow all the same.
+        Ok(Some(_)) if start.elapsed() > limit => Limited::TooSlow(limit),
+        Ok(Some(t)) => Limited::Done(t),
+        Ok(None) => Limited::Stopped,
+        Err(_) => Limited::TooSlow(limit),
+    }
+}
+
 /// Every page and API route.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -172,6 +211,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/check/open", get(check::open))
         .route("/check/{*path}", get(check::shipped_page))
         .route("/api/check", axum::routing::post(check::api))
+        .route("/deck", get(deck::form).post(deck::pasted))
+        .route("/api/deck", axum::routing::post(deck::api))
         .route("/coverage", get(coverage::page))
         .route("/api/coverage", get(coverage::api))
         .route("/static/app.css", get(page::css))

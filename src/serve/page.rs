@@ -15,6 +15,7 @@ pub enum Nav {
     Search,
     Card,
     Check,
+    Deck,
     Coverage,
     None,
 }
@@ -46,6 +47,7 @@ pub fn layout(title: &str, nav: Nav, body: Markup) -> Markup {
                             (item(Nav::Search, "/search", "Search"))
                             (item(Nav::Card, "/card", "Cards"))
                             (item(Nav::Check, "/check", "Check a scenario"))
+                            (item(Nav::Deck, "/deck", "Check a deck"))
                             (item(Nav::Coverage, "/coverage", "Coverage"))
                         }
                     }

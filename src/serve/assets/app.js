@@ -1,5 +1,5 @@
-// swjudge serve: search as you type, and reading an uploaded scenario into the
-// text box. Everything works without this script too (the forms submit).
+// swjudge serve: search as you type, and reading an uploaded scenario or deck
+// list into its text box. Everything works without this script too (the forms submit).
 (function () {
   "use strict";
   var form = document.getElementById("search-form");
@@ -30,20 +30,25 @@
     form.addEventListener("input", soon);
     form.addEventListener("change", soon);
   }
-  var file = document.getElementById("yaml-file");
-  var box = document.getElementById("yaml");
-  if (file && box) {
+  // An uploaded file is read into its text box: a scenario (1 MiB at most) or
+  // a deck list (1 MiB at most).
+  var upload = function (fileId, boxId, limit, message) {
+    var file = document.getElementById(fileId);
+    var box = document.getElementById(boxId);
+    if (!file || !box) { return; }
     file.addEventListener("change", function () {
       var f = file.files && file.files[0];
       if (!f) { return; }
-      if (f.size > 1048576) {
+      if (f.size > limit) {
         box.value = "";
-        box.setCustomValidity("The file is larger than 1 MiB, the limit for a scenario.");
+        box.setCustomValidity(message);
         box.reportValidity();
         return;
       }
       box.setCustomValidity("");
       f.text().then(function (t) { box.value = t; box.focus(); });
     });
-  }
+  };
+  upload("yaml-file", "yaml", 1048576, "The file is larger than 1 MiB, the limit for a scenario.");
+  upload("deck-file", "deck", 1048576, "The file is larger than 1 MiB, the limit for a deck list.");
 })();

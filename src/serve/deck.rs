@@ -1,0 +1,369 @@
+//! Checking a deck: `/deck` takes a deck list pasted or uploaded, with its game
+//! and Destiny format, and shows what `swjudge deck` reports (each problem with
+//! the rule it breaks, linked, and the summary); `POST /api/deck?game=…&format=…`
+//! with the list as the body returns what `swjudge deck --json` prints.
+//!
+//! The cards are the imported data as `swjudge deck` reads it (without the
+//! rulebook's errata and rulings, which a deck check never reads), loaded on
+//! the first deck checked.
+
+use super::markdown::rule_link;
+use super::page::{self, Nav};
+use super::search::url_path;
+use super::{App, Limited};
+use crate::cards::CardDb;
+use crate::cards::formats::{self, DeckFormat};
+use crate::deck::{self, CardRef, Options, Problem, Report, Zone};
+use crate::game::Game;
+use axum::extract::rejection::{FormRejection, QueryRejection, StringRejection};
+use axum::extract::{Form, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use maud::{Markup, html};
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// The name a pasted list is given in the report and in messages.
+const PASTED: &str = "pasted.txt";
+
+/// Largest deck list taken from a form or a request (a deck list is a few
+/// kilobytes; its URL-encoded form stays within the request limit).
+pub const MAX_LIST_BYTES: usize = 1 << 20;
+
+/// The card data and formats a deck check reads.
+pub struct DeckData {
+    cards: CardDb,
+    formats: Vec<DeckFormat>,
+}
+
+/// The deck data, read on first use.
+fn data(app: &App) -> Result<&DeckData, String> {
+    app.decks
+        .get_or_init(|| {
+            let dir = &app.paths.data_dir;
+            let cards = CardDb::build(
+                deck::load_cards(dir, None).map_err(|e| e.to_string())?,
+                None,
+            );
+            let formats = formats::load(dir).map_err(|e| e.to_string())?;
+            Ok(DeckData { cards, formats })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// What to check the list as, from the form or the query.
+#[derive(Debug, Default, Deserialize)]
+pub struct Choice {
+    #[serde(default)]
+    game: String,
+    #[serde(default)]
+    format: String,
+}
+
+impl Choice {
+    fn options(&self) -> Result<Options, String> {
+        let game = match self.game.trim() {
+            "" => None,
+            g => Some(Game::parse(g).ok_or_else(|| {
+                format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)")
+            })?),
+        };
+        let format = Some(self.format.trim())
+            .filter(|f| !f.is_empty())
+            .map(str::to_string);
+        Ok(Options { game, format })
+    }
+}
+
+/// Read and check `text` as `swjudge deck` checks a file.
+fn check(app: &App, text: &str, choice: &Choice) -> Result<Report, String> {
+    if text.len() > MAX_LIST_BYTES {
+        return Err(format!(
+            "{PASTED}: the deck list is {} bytes; the limit is {MAX_LIST_BYTES} bytes",
+            text.len()
+        ));
+    }
+    let opts = choice.options()?;
+    let list = deck::read::parse(text, PASTED).map_err(|e| e.to_string())?;
+    let data = data(app)?;
+    if data.cards.is_empty() {
+        return Err(
+            "no card data: import a card database with `swjudge cards import FILE…` and restart the server"
+                .into(),
+        );
+    }
+    let game = opts
+        .game
+        .or(list.game)
+        .or(opts.format.as_ref().map(|_| Game::Destiny));
+    let formats = deck::formats_for(game, &data.formats);
+    deck::check(PASTED, &list, &data.cards, formats, &opts).map_err(|e| e.to_string())
+}
+
+/// What a deck check came to.
+enum Checked {
+    Report(Box<Report>),
+    Refused(String),
+    TooSlow(std::time::Duration),
+}
+
+async fn run(app: &Arc<App>, text: String, choice: Choice) -> (Checked, Choice) {
+    let job = move |app: &App| {
+        let r = check(app, &text, &choice);
+        (r, choice)
+    };
+    match super::limited(app, job).await {
+        Limited::Done((Ok(r), c)) => (Checked::Report(Box::new(r)), c),
+        Limited::Done((Err(e), c)) => (Checked::Refused(e), c),
+        Limited::Stopped => (
+            Checked::Refused("the check stopped without an answer".into()),
+            Choice::default(),
+        ),
+        Limited::TooSlow(d) => (Checked::TooSlow(d), Choice::default()),
+    }
+}
+
+/// `/deck`: the form.
+pub async fn form(State(app): State<Arc<App>>) -> Response {
+    let formats = data(&app).map(|d| d.formats.as_slice()).unwrap_or(&[]);
+    page::html(
+        StatusCode::OK,
+        page::layout(
+            "Check a deck",
+            Nav::Deck,
+            html! { h1 { "Check a deck" } (deck_form(formats, "", &Choice::default())) },
+        ),
+    )
+}
+
+fn deck_form(formats: &[DeckFormat], text: &str, choice: &Choice) -> Markup {
+    html! {
+        form #deck-form action="/deck" method="post" {
+            div.field {
+                label for="deck-file" { "Upload a deck file" }
+                input #deck-file type="file" accept=".txt,.json,.dek,.xml,text/plain,application/json" aria-describedby="deck-file-hint";
+                small #deck-file-hint { "SWDestinyDB JSON or text export, GEMP, LackeyCCG .dek, or a plain list. The file is read into the box below; nothing is sent until you press Check." }
+            }
+            div.field {
+                label for="deck" { "Or paste the deck list" }
+                textarea #deck name="deck" rows="14" spellcheck="false" required placeholder="2x Card Name" { (text) }
+            }
+            div.choose {
+                div.field {
+                    label for="game" { "Game" }
+                    select #game name="game" {
+                        option value="" selected[choice.game.is_empty()] { "From the list" }
+                        @for g in Game::ALL {
+                            option value=(g.as_str()) selected[choice.game == g.as_str()] { (g.title()) }
+                        }
+                    }
+                }
+                div.field {
+                    label for="format" { "Destiny format" }
+                    select #format name="format" {
+                        option value="" selected[choice.format.is_empty()] { "None (every imported format listed)" }
+                        @for f in formats {
+                            option value=(f.code) selected[choice.format.eq_ignore_ascii_case(&f.code)] { (f.name) " (" (f.code) ")" }
+                        }
+                    }
+                }
+            }
+            button type="submit" { "Check" }
+        }
+        @if formats.is_empty() {
+            p.hint { "No Destiny formats are imported: " code { "swjudge cards import formats.json" } " adds them." }
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DeckForm {
+    deck: String,
+    #[serde(flatten)]
+    choice: Choice,
+}
+
+/// `POST /deck`: check the pasted list.
+pub async fn pasted(
+    State(app): State<Arc<App>>,
+    form: Result<Form<DeckForm>, FormRejection>,
+) -> Response {
+    let f = match form {
+        Ok(f) => f.0,
+        Err(e) => {
+            let status = e.status();
+            let msg = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                too_large()
+            } else {
+                format!("the form could not be read: {}", e.body_text())
+            };
+            return page::error_page(status, "Deck not checked", &msg, Nav::Deck);
+        }
+    };
+    let text = f.deck.clone();
+    let (checked, choice) = run(&app, f.deck, f.choice).await;
+    match checked {
+        Checked::Report(r) => page::html(
+            StatusCode::OK,
+            page::layout(
+                &format!("{} deck — check", r.game.title()),
+                Nav::Deck,
+                report(&app, &r),
+            ),
+        ),
+        Checked::Refused(msg) => {
+            let formats = data(&app).map(|d| d.formats.as_slice()).unwrap_or(&[]);
+            page::html(
+                StatusCode::BAD_REQUEST,
+                page::layout(
+                    "Deck not checked",
+                    Nav::Deck,
+                    html! {
+                        h1 { "The deck could not be checked" }
+                        p.error role="alert" { (msg) }
+                        (deck_form(formats, &text, &choice))
+                    },
+                ),
+            )
+        }
+        Checked::TooSlow(d) => page::error_page(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Check too slow",
+            &super::check::too_slow(d),
+            Nav::Deck,
+        ),
+    }
+}
+
+fn too_large() -> String {
+    format!(
+        "the request is larger than {} bytes; a deck list may be at most {MAX_LIST_BYTES} bytes",
+        super::MAX_BODY
+    )
+}
+
+/// `POST /api/deck?game=…&format=…` with the list as the body: what
+/// `swjudge deck --json` prints.
+pub async fn api(
+    State(app): State<Arc<App>>,
+    q: Result<Query<Choice>, QueryRejection>,
+    body: Result<String, StringRejection>,
+) -> Response {
+    let choice = match q {
+        Ok(q) => q.0,
+        Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
+    };
+    let text = match body {
+        Ok(t) => t,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return page::json_error(StatusCode::PAYLOAD_TOO_LARGE, &too_large());
+        }
+        Err(e) => return page::json_error(e.status(), &e.body_text()),
+    };
+    match run(&app, text, choice).await.0 {
+        Checked::Report(r) => page::json(StatusCode::OK, &r),
+        Checked::Refused(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
+        Checked::TooSlow(d) => {
+            page::json_error(StatusCode::SERVICE_UNAVAILABLE, &super::check::too_slow(d))
+        }
+    }
+}
+
+/// A citation: a rulebook section is a link to it; a format entry or card
+/// record is shown as it is.
+fn cites(app: &App, c: &str) -> Markup {
+    html! {
+        @if app.corpus.contains(c) { (rule_link(c, c)) } @else { code { (c) } }
+    }
+}
+
+fn card_links(label: &str, cards: &[CardRef]) -> Markup {
+    html! {
+        p.cards {
+            (label) ": "
+            @for (i, c) in cards.iter().enumerate() {
+                @if i > 0 { "; " }
+                a href={ "/card/" (url_path(&c.reference)) } { (c.name) } " " code { (c.reference) }
+            }
+        }
+    }
+}
+
+fn problem(app: &App, p: &Problem) -> Markup {
+    html! {
+        li {
+            p { strong { "[" (cites(app, &p.cites)) "]" } " " (p.message) @if let Some(l) = p.line { " (line " (l) ")" } }
+            @if !p.cards.is_empty() { (card_links("Cards", &p.cards)) }
+            @if !p.choices.is_empty() { (card_links("Choices", &p.choices)) }
+        }
+    }
+}
+
+fn summary(r: &Report) -> Markup {
+    let s = &r.summary;
+    html! {
+        dl.stats {
+            div { dt { "Deck" } dd { (s.deck_cards) " cards" } }
+            @if s.outside_deck > 0 { div { dt { "Outside the deck" } dd { (s.outside_deck) } } }
+            @if s.sideboard > 0 { div { dt { "Sideboard (not checked)" } dd { (s.sideboard) } } }
+            @if let Some(side) = &s.side { div { dt { "Side" } dd { (side) } } }
+            @if let (Some(p), Some(limit)) = (s.points, s.point_limit) {
+                div { dt { "Team" } dd { (p) " of " (limit) " points, " (s.dice.unwrap_or(0)) " dice" } }
+            }
+        }
+        p { "By type: " @for (i, c) in s.by_type.iter().enumerate() { @if i > 0 { ", " } (c.kind) " " (c.count) } }
+        @if let Some(legal) = &s.legal_in {
+            p { "Legal in: " @if legal.is_empty() { "none of the imported formats" } @else { (legal.join(", ")) } }
+        }
+    }
+}
+
+fn zone(z: Zone) -> &'static str {
+    match z {
+        Zone::Deck => "deck",
+        Zone::Team => "team",
+        Zone::OutsideDeck => "outside the deck",
+        Zone::Sideboard => "sideboard",
+    }
+}
+
+fn report(app: &App, r: &Report) -> Markup {
+    let n = r.problems.len();
+    html! {
+        h1 { (r.game.title()) " deck" @if let Some(name) = &r.name { ": " (name) } }
+        p.meta { code { (r.file) } @if let Some(f) = &r.format { " · format " (f) } }
+        @if r.legal {
+            p.verdict.pass role="status" { strong { "Legal" } ": no deck-building rule checked is broken." }
+        } @else {
+            p.verdict.fail role="status" { strong { "Illegal" } ": " (n) " problem" @if n != 1 { "s" } "." }
+        }
+        (summary(r))
+        @if !r.problems.is_empty() {
+            h2 { "Problems" }
+            ol.problems { @for p in &r.problems { (problem(app, p)) } }
+        }
+        @if !r.card_rules.is_empty() {
+            h2 { "Deck-building text on cards (not applied; for the judge)" }
+            ul { @for c in &r.card_rules { li { a href={ "/card/" (url_path(&c.card.reference)) } { (c.card.name) } ": " (c.text) } } }
+        }
+        h2 { "Cards" }
+        div.scroll tabindex="0" role="region" aria-label="Cards" {
+            table {
+                thead { tr { th scope="col" { "Count" } th scope="col" { "Card" } th scope="col" { "Type" } th scope="col" { "Where" } th scope="col" { "Dice" } } }
+                tbody {
+                    @for c in &r.cards {
+                        tr {
+                            td { (c.count) }
+                            th scope="row" { a href={ "/card/" (url_path(&c.reference)) } { (c.name) } " " code { (c.reference) } }
+                            td { (c.card_type.as_deref().unwrap_or("no type")) }
+                            td { (zone(c.zone)) }
+                            td { @if let Some(d) = c.dice { (d) } }
+                        }
+                    }
+                }
+            }
+        }
+        p { a href="/deck" { "Check another deck" } }
+    }
+}
