@@ -357,6 +357,15 @@ fn check_shipped_scenario_shows_verdict_expectations_and_cited_trace() {
         "<td class=\"cites\"><a class=\"rule\" href=\"/rule/swccg.",
     );
     assert_has(&r, "scenarios/swccg/battles/simple-example.yaml");
+    // The summary `check` prints stands above the full trace.
+    assert_has(&r, "<h2>Summary</h2>");
+    assert_has(&r, "Step 2, light: Light initiates a battle at Hoth site");
+    assert_has(&r, "What the run changed on the board");
+    let (summary, trace) = (
+        r.body.find("<h2>Summary</h2>"),
+        r.body.find("<h2>Trace</h2>"),
+    );
+    assert!(summary < trace, "the summary comes before the trace");
 }
 
 #[test]

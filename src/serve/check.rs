@@ -6,6 +6,7 @@ use super::markdown::rule_link;
 use super::page::{self, Nav};
 use super::search::url_path;
 use super::{App, Limited};
+use crate::render::summary::{Line as SummaryLine, Summary};
 use crate::rulebook::lint::normalize;
 use crate::scenario::{self, Report, SectionIds, Verdict, expect::compact};
 use axum::extract::rejection::{FormRejection, QueryRejection, StringRejection};
@@ -378,6 +379,38 @@ fn cites(list: &[&str]) -> Markup {
     html! { @for (i, c) in list.iter().enumerate() { @if i > 0 { ", " } (rule_link(c, c)) } }
 }
 
+/// What `swjudge check` prints by default: the disputed action, what came of
+/// it with its rule, and what the run changed on the board.
+fn summary(s: &Summary) -> Markup {
+    let line = |l: &SummaryLine| {
+        html! {
+            li {
+                "Step " (l.n) ", " (l.actor) ": " (l.text)
+                @if let Some(c) = l.rule { " (" (rule_link(c, c)) ")" }
+            }
+        }
+    };
+    html! {
+        h2 { "Summary" }
+        @if let Some(d) = &s.disputed {
+            p { strong { "Disputed action" } }
+            ul.summary { (line(d)) }
+        }
+        @if !s.steps.is_empty() {
+            p { strong { "What came of it" } }
+            ul.summary { @for l in &s.steps { (line(l)) } }
+        }
+        @if !s.changed.is_empty() {
+            p { strong { "What the run changed on the board" } }
+            ul.summary {
+                @for c in &s.changed {
+                    li { code { (c.path) } ": " (compact(&c.before)) " → " (compact(&c.after)) }
+                }
+            }
+        }
+    }
+}
+
 fn report(r: &Report) -> Markup {
     let (word, why) = verdict(r.verdict);
     html! {
@@ -406,6 +439,7 @@ fn report(r: &Report) -> Markup {
             }
         }
         p { strong { "Outcome: " } (r.end.text) }
+        (summary(&Summary::new(r)))
         h2 { "Trace" }
         div.scroll tabindex="0" role="region" aria-label="Trace" {
             table.trace {
