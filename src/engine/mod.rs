@@ -286,6 +286,44 @@ pub struct Scripted<D> {
     pub step: D,
 }
 
+/// Why a scripted decision is refused, in every game: the reason, the rule it
+/// breaks and any further rules it rests on. A decision that needs game text
+/// the engine does not model is not refused: `not_modelled` says what, and the
+/// run stops there.
+#[derive(Debug, Clone)]
+pub struct Rejection {
+    pub reason: String,
+    pub rule: &'static str,
+    /// Further rules the rejection rests on (cited after `rule`).
+    pub also: Vec<&'static str>,
+    pub not_modelled: Option<String>,
+}
+
+impl Rejection {
+    /// Cite one more rule.
+    pub fn and(mut self, rule: &'static str) -> Rejection {
+        self.also.push(rule);
+        self
+    }
+
+    /// Every rule cited, the main one first.
+    pub fn cites(&self) -> Vec<&'static str> {
+        std::iter::once(self.rule)
+            .chain(self.also.iter().copied())
+            .collect()
+    }
+}
+
+/// A decision refused for `reason`, under `rule`.
+pub fn rej(reason: impl Into<String>, rule: &'static str) -> Rejection {
+    Rejection {
+        reason: reason.into(),
+        rule,
+        also: Vec::new(),
+        not_modelled: None,
+    }
+}
+
 /// A scripted decision the rules did not allow where it stood.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Illegal {

@@ -5,7 +5,7 @@ use super::model::{AbilityKind, CardType, Step, Verb};
 use super::rules as r;
 use super::state::{DieAt, DieIx, Ix, Phase, State, Static, Zone, other, seat_name};
 use crate::engine::{
-    Actor, End, Event, Illegal, MAX_STEPS, NeedKind, Script, Scripted, Seat, Trace,
+    Actor, End, Event, Illegal, MAX_STEPS, NeedKind, Rejection, Script, Scripted, Seat, Trace,
 };
 use std::collections::VecDeque;
 
@@ -15,22 +15,13 @@ pub enum Stop {
     /// The run ends (`Engine::end` says how).
     Halt,
     /// The decision being carried out is illegal: the action is reversed.
-    Rej(Rej),
-}
-
-#[derive(Debug)]
-pub struct Rej {
-    pub reason: String,
-    pub rule: &'static str,
+    Rej(Rejection),
 }
 
 pub type R<T> = Result<T, Stop>;
 
 pub fn rej<T>(reason: impl Into<String>, rule: &'static str) -> R<T> {
-    Err(Stop::Rej(Rej {
-        reason: reason.into(),
-        rule,
-    }))
+    Err(Stop::Rej(crate::engine::rej(reason, rule)))
 }
 
 /// Something waiting in the queue.

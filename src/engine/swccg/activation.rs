@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use super::engine::{Decision, Engine, Rej, rej};
+use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{LocKind, PileName, Side, Who};
 use super::rules as r;
 use super::state::CardIx;
@@ -452,7 +452,7 @@ impl Engine {
     }
 
     /// How many units an `activate` decision activates, if legal now.
-    pub(super) fn check_activate(&self, d: &Decision) -> Result<u32, Rej> {
+    pub(super) fn check_activate(&self, d: &Decision) -> Result<u32, Rejection> {
         let p = d.by;
         let n = d.step.amount.unwrap_or(1);
         if self.phase != super::model::Phase::Activate || self.turn != p {
@@ -505,7 +505,7 @@ impl Engine {
 
     /// `activate`: each unit is a separate action, a card from the top of the Reserve
     /// Deck to the top of the Force Pile.
-    pub(super) fn activate_force(&mut self, d: &Decision) -> Result<(), Rej> {
+    pub(super) fn activate_force(&mut self, d: &Decision) -> Result<(), Rejection> {
         let n = self.check_activate(d)?;
         let p = d.by;
         let moved = self

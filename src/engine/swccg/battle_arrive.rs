@@ -52,7 +52,7 @@ impl Engine {
 
     /// `d` deploys its card from hand to the battle at stack index `i`, as a response
     /// to the battle's initiation.
-    pub(super) fn arrive(&mut self, d: &Decision, i: usize) -> Result<(), Rej> {
+    pub(super) fn arrive(&mut self, d: &Decision, i: usize) -> Result<(), Rejection> {
         let p = d.by;
         let key = d.step.card.as_deref().unwrap_or("");
         let c = self
@@ -99,7 +99,7 @@ impl Engine {
         p: Side,
         c: CardIx,
         i: usize,
-    ) -> Result<(usize, bool, bool, usize), Rej> {
+    ) -> Result<(usize, bool, bool, usize), Rejection> {
         let title = self.name(c);
         let Some((a, free, react)) = self.arrival_ability(c) else {
             return Err(rej(
@@ -328,7 +328,7 @@ impl Engine {
     /// Can `x` move now, as a regular move by landspeed, to the battle just initiated
     /// (the current action) from an adjacent site? Returns the battle's stack index and
     /// location.
-    fn move_to_battle_check(&self, p: Side, x: CardIx) -> Result<(usize, usize), Rej> {
+    fn move_to_battle_check(&self, p: Side, x: CardIx) -> Result<(usize, usize), Rejection> {
         let title = self.name(x);
         let i = self.stack.len().checked_sub(1);
         let Some((i, at)) = i.and_then(|i| self.battle_just_initiated(i).map(|l| (i, l))) else {
@@ -377,7 +377,7 @@ impl Engine {
         a: usize,
         name: &str,
         x: CardIx,
-    ) -> Option<Rej> {
+    ) -> Option<Rejection> {
         if !self.moves_target_to_battle(c, a, name) {
             return None;
         }

@@ -229,7 +229,7 @@ impl Engine {
         p: Side,
         c: CardIx,
         a: usize,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         let title = self.st.title(c);
         let seg = self.seg(ix);
         for e in &self.st.def(c).abilities[a].effect {
@@ -496,7 +496,7 @@ impl Engine {
 
     /// A `forfeit` decision: the card must be the player's, participating in the battle,
     /// have a forfeit value, and be hit or forfeited to pending attrition or battle damage.
-    fn check_forfeit(&self, ix: usize, d: &Decision, r: &Reading) -> Result<CardIx, Rej> {
+    fn check_forfeit(&self, ix: usize, d: &Decision, r: &Reading) -> Result<CardIx, Rejection> {
         let key = d.step.card.clone().unwrap_or_default();
         let Some(c) = self.st.find(&key) else {
             return Err(rej(format!("no card {key}"), cite::FORFEIT));
@@ -535,7 +535,7 @@ impl Engine {
     /// A `lose_force` decision: only to satisfy pending battle damage (attrition is
     /// satisfied only by forfeiting), at most the damage pending, each unit from a place
     /// that has a card. Returns the units to lose.
-    fn check_lose(&self, ix: usize, d: &Decision) -> Result<i64, Rej> {
+    fn check_lose(&self, ix: usize, d: &Decision) -> Result<i64, Rejection> {
         let p = d.by;
         let seg = self.seg(ix);
         let n = d.step.amount.unwrap_or(d.step.from.len().max(1) as i64);

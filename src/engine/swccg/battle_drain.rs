@@ -41,7 +41,7 @@ impl Engine {
         )
     }
 
-    fn location_named(&self, d: &Decision) -> Result<usize, Rej> {
+    fn location_named(&self, d: &Decision) -> Result<usize, Rejection> {
         let what = d.verb.as_str();
         let Some(k) = d.step.at.as_deref() else {
             return Err(rej(
@@ -55,7 +55,11 @@ impl Engine {
     }
 
     /// Can `p` initiate the battle or drain `d` now? Returns the location.
-    pub(super) fn check_battle_or_drain(&self, d: &Decision, w: Window) -> Result<usize, Rej> {
+    pub(super) fn check_battle_or_drain(
+        &self,
+        d: &Decision,
+        w: Window,
+    ) -> Result<usize, Rejection> {
         let p = d.by;
         let battle = d.verb == Verb::Battle;
         let l = self.location_named(d)?;
@@ -178,7 +182,11 @@ impl Engine {
 
     /// Initiate a battle or Force drain: record it for the turn's limits, put it on the
     /// stack and pay its cost.
-    pub(super) fn initiate_battle_or_drain(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    pub(super) fn initiate_battle_or_drain(
+        &mut self,
+        d: &Decision,
+        w: Window,
+    ) -> Result<(), Rejection> {
         if d.verb == Verb::Battle
             && let Some(besieged) = self.besieged_battle(d, w)
         {
@@ -295,7 +303,11 @@ impl Engine {
 
 impl Engine {
     /// `p`'s Force Pile holds enough to pay `cost`, the cost of initiating a battle.
-    pub(super) fn afford_battle(&self, p: Side, cost: &super::values::Total) -> Result<(), Rej> {
+    pub(super) fn afford_battle(
+        &self,
+        p: Side,
+        cost: &super::values::Total,
+    ) -> Result<(), Rejection> {
         let force = self.st.pile_len(p, PileName::ForcePile) as i64;
         if force >= cost.or_zero() {
             return Ok(());

@@ -119,7 +119,7 @@ impl Engine {
     /// Text of a card that works "during each battle": only while a battle is under way
     /// and the card participates in it (at its location, not excluded, not arrived
     /// after its power segment began).
-    pub(super) fn participates_in_battle(&self, c: super::state::CardIx) -> Result<(), Rej> {
+    pub(super) fn participates_in_battle(&self, c: super::state::CardIx) -> Result<(), Rejection> {
         let name = self.name(c);
         let Some(j) = (0..self.stack.len())
             .rev()

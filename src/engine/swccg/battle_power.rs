@@ -24,7 +24,7 @@ impl Engine {
 
     /// The conditions of a response in a battle's power segment: adding a destiny just
     /// drawn to total power needs a battle destiny just drawn.
-    pub(super) fn power_response_ok(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rej> {
+    pub(super) fn power_response_ok(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rejection> {
         let ab = &self.st.def(c).abilities[a];
         if ab
             .effect

@@ -16,7 +16,7 @@
 //! their Used Pile with the cards aboard; a Besieged card on it is lost).
 
 use super::effects::Applied;
-use super::engine::{Decision, Engine, Rej, Window, actor, rej};
+use super::engine::{Decision, Engine, Rejection, Window, actor, rej};
 use super::model::{CardState, CardType, Filter, Phase, PileName, Side, Verb};
 use super::rules as r;
 use super::stack::{ActionKind, Entry, Tgt};
@@ -110,7 +110,11 @@ impl Engine {
 
     /// A `battle` whose `at:` names a card: a besieged battle (None: `at` names a
     /// location, an ordinary battle).
-    pub(super) fn besieged_battle(&mut self, d: &Decision, w: Window) -> Option<Result<(), Rej>> {
+    pub(super) fn besieged_battle(
+        &mut self,
+        d: &Decision,
+        w: Window,
+    ) -> Option<Result<(), Rejection>> {
         let key = d.step.at.as_deref()?;
         if self.st.find_location(key).is_some() {
             if d.step.with.is_empty() {
@@ -146,7 +150,7 @@ impl Engine {
     }
 
     /// Why `c` may not battle in a besieged battle at `s`.
-    fn besieger_refusal(&self, p: Side, s: CardIx, c: CardIx) -> Rej {
+    fn besieger_refusal(&self, p: Side, s: CardIx, c: CardIx) -> Rejection {
         let t = self.name(c);
         if self.st.owner(c) != p {
             return rej(format!("{t} is not {}'s card", p.name()), BESIEGED_BATTLES);
@@ -170,7 +174,7 @@ impl Engine {
         .and(BESIEGED_TEXT)
     }
 
-    fn check_siege(&self, d: &Decision, w: Window, s: CardIx) -> Result<Siege, Rej> {
+    fn check_siege(&self, d: &Decision, w: Window, s: CardIx) -> Result<Siege, Rejection> {
         let p = d.by;
         let title = self.name(s);
         if let Window::Response(i) = w {

@@ -7,7 +7,7 @@
 //! `prison: true` location (imprisoned).
 
 use super::effects::Applied;
-use super::engine::{Decision, Engine, Rej, rej};
+use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{CardState, CardType, Filter, LocKind, PileName, Side, Verb};
 use super::rules as r;
 use super::state::{CardIx, Zone};
@@ -200,7 +200,7 @@ impl Engine {
     }
 
     /// Why a seize or imprison decision about `t` is refused.
-    fn capture_refusal(&self, d: &Decision, t: CardIx) -> Rej {
+    fn capture_refusal(&self, d: &Decision, t: CardIx) -> Rejection {
         if d.verb == Verb::Imprison {
             return rej(
                 format!(
@@ -235,7 +235,7 @@ impl Engine {
         d: &Decision,
         t: CardIx,
         prison: Option<usize>,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         if d.step.card.as_deref() != Some(self.st.key(t)) {
             return Err(rej(
                 format!("the character captured is {}", self.name(t)),
@@ -430,7 +430,7 @@ impl Engine {
         &mut self,
         d: &Decision,
         w: super::engine::Window,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         if w != super::engine::Window::TopLevel {
             return Err(self.stray_capture_decision(d));
         }
@@ -653,7 +653,7 @@ impl Engine {
     }
 
     /// A capture decision with no captured or released character to decide about.
-    pub(super) fn stray_capture_decision(&self, d: &Decision) -> Rej {
+    pub(super) fn stray_capture_decision(&self, d: &Decision) -> Rejection {
         if let Some(c) = d.step.card.as_deref().and_then(|k| self.st.find(k))
             && self.held(c).is_some()
         {

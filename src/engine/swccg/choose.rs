@@ -2,7 +2,7 @@
 //! given kind, checks the cards a `choose` names, rejects it where it stands, or stops the
 //! run for the decision it needs.
 
-use super::engine::{Decision, Engine, Rej};
+use super::engine::{Decision, Engine, Rejection};
 use super::model::{Side, Verb};
 use super::state::CardIx;
 use crate::engine::{End, NeedKind};
@@ -54,7 +54,7 @@ impl Engine {
         cands: &[CardIx],
         n: usize,
         what: impl FnOnce(&Self) -> String,
-        why: impl Fn(&Self, &[CardIx]) -> Rej,
+        why: impl Fn(&Self, &[CardIx]) -> Rejection,
     ) -> Option<(Vec<CardIx>, Decision)> {
         while let Some(d) = self.take_next_of(p, Verb::Choose) {
             let named: Vec<CardIx> = d

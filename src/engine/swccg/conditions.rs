@@ -30,9 +30,9 @@ impl super::engine::Engine {
         p: Side,
         c: CardIx,
         ab: &super::model::Ability,
-    ) -> Result<(), super::engine::Rej> {
+    ) -> Result<(), super::engine::Rejection> {
         use super::rules as r;
-        let fail = |reason: String| super::engine::Rej {
+        let fail = |reason: String| super::engine::Rejection {
             reason,
             rule: r::MEETING_CONDITIONS,
             not_modelled: None,
@@ -45,7 +45,7 @@ impl super::engine::Engine {
             .states
             .contains(&IdState::TextCanceled)
         {
-            return Err(super::engine::Rej {
+            return Err(super::engine::Rejection {
                 reason: format!(
                     "{}'s game text is canceled: no action may be initiated or triggered from it",
                     self.name(c)
@@ -85,7 +85,7 @@ impl super::engine::Engine {
             };
             let n = self.st.pile_len(side, pc.pile);
             if n < pc.at_least {
-                return Err(super::engine::Rej {
+                return Err(super::engine::Rejection {
                     reason: format!(
                         "{}: its condition is not met ({} has {n} cards in {}, fewer than {})",
                         self.name(c),
@@ -109,7 +109,7 @@ impl super::engine::Engine {
         &self,
         c: CardIx,
         ab: &super::model::Ability,
-    ) -> Result<(), super::engine::Rej> {
+    ) -> Result<(), super::engine::Rejection> {
         use super::model::{CardRef, EventKind};
         use super::stack::ActionKind;
         let on_drawn = ab
@@ -137,7 +137,7 @@ impl super::engine::Engine {
             ..
         }) = self.stack.last().map(|e| &e.kind)
         {
-            return Err(super::engine::Rej {
+            return Err(super::engine::Rejection {
                 reason: format!(
                     "{}: the destiny just drawn is a substituted value ({v}); no card was drawn, so there is no card to act on",
                     self.name(c)
@@ -177,7 +177,7 @@ impl super::engine::Engine {
         p: Side,
         c: CardIx,
         ab: &super::model::Ability,
-    ) -> Result<(), super::engine::Rej> {
+    ) -> Result<(), super::engine::Rejection> {
         for e in &ab.effect {
             let (pile, what) = match e {
                 Effect::Draw(_) => (PileName::ReserveDeck, "draws from"),
@@ -191,7 +191,7 @@ impl super::engine::Engine {
                 continue;
             }
             if self.st.pile_len(p, pile) == 0 {
-                return Err(super::engine::Rej {
+                return Err(super::engine::Rejection {
                     reason: format!(
                         "{} {what} {}'s {}, which is empty",
                         self.name(c),

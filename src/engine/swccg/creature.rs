@@ -67,7 +67,7 @@ impl Engine {
     }
 
     /// `{side: attack, …}`: initiate an attack (free, top level, in your battle phase).
-    pub(super) fn initiate_attack(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    pub(super) fn initiate_attack(&mut self, d: &Decision, w: Window) -> Result<(), Rejection> {
         let p = d.by;
         if w != Window::TopLevel {
             return Err(rej(
@@ -149,7 +149,13 @@ impl Engine {
     }
 
     /// The creature `c` (the player's) attacks `t` (a potential target present with it).
-    fn creature_attacks(&self, p: Side, c: CardIx, l: usize, t: &str) -> Result<AttackInfo, Rej> {
+    fn creature_attacks(
+        &self,
+        p: Side,
+        c: CardIx,
+        l: usize,
+        t: &str,
+    ) -> Result<AttackInfo, Rejection> {
         if self.st.owner(c) != p {
             return Err(rej(
                 format!("{} is not {}'s creature", self.name(c), p.name()),
@@ -182,7 +188,7 @@ impl Engine {
     }
 
     /// `p`'s characters, vehicles and starships present with the creature `c` attack it.
-    fn attack_creature(&self, p: Side, c: CardIx, l: usize) -> Result<AttackInfo, Rej> {
+    fn attack_creature(&self, p: Side, c: CardIx, l: usize) -> Result<AttackInfo, Rejection> {
         let mut attackers: Vec<CardIx> = (0..self.st.cards.len())
             .filter(|&x| self.st.owner(x) == p && present_at(&self.st, x, l))
             .filter(|&x| {
@@ -352,7 +358,7 @@ impl Engine {
 
     /// Firing a participating card's weapon at the participating creature: weapon
     /// destiny (+ the weapon's `add`) against the creature's defense value.
-    fn attack_fire(&mut self, ix: usize, d: &Decision) -> Result<(), Rej> {
+    fn attack_fire(&mut self, ix: usize, d: &Decision) -> Result<(), Rejection> {
         let p = d.by;
         let key = d.step.card.as_deref().unwrap_or("");
         let w = self

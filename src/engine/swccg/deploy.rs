@@ -2,7 +2,7 @@
 //! restrictions, deploying on immune cards), personas on table, and deploying
 //! cards simultaneously.
 
-use super::engine::{Decision, Engine, Rej, rej};
+use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{CardState, CardType, LocKind, PileName, Side};
 use super::rules as r;
 use super::stack::{DeployTo, Tgt};
@@ -17,7 +17,7 @@ impl Engine {
         p: Side,
         c: CardIx,
         d: Option<&Decision>,
-    ) -> Result<DeployTo, Rej> {
+    ) -> Result<DeployTo, Rejection> {
         let def = self.st.def(c);
         let title = &def.title;
         let Some(k) = d.and_then(|d| d.step.to.as_deref()) else {
@@ -59,7 +59,7 @@ impl Engine {
     }
 
     /// Deployment restrictions of the card, of the location, and immunity of the card deployed on.
-    fn deploy_restrictions(&self, p: Side, c: CardIx, to: DeployTo) -> Result<(), Rej> {
+    fn deploy_restrictions(&self, p: Side, c: CardIx, to: DeployTo) -> Result<(), Rejection> {
         let def = self.st.def(c);
         let title = &def.title;
         let host = match to {
@@ -173,7 +173,12 @@ impl Engine {
     /// The deployment restrictions listed on the card itself, for location `l`: where it
     /// deploys only (`only_at`, `kind`, `where_card`) and where it may not (`not_at`).
     /// Persona replacement obeys these, and not the location's own restrictions.
-    pub(crate) fn card_location_rules(&self, p: Side, c: CardIx, l: usize) -> Result<(), Rej> {
+    pub(crate) fn card_location_rules(
+        &self,
+        p: Side,
+        c: CardIx,
+        l: usize,
+    ) -> Result<(), Rejection> {
         let def = self.st.def(c);
         let title = &def.title;
         let lo = &self.st.locations[l];
@@ -278,7 +283,7 @@ impl Engine {
 
     /// Persona: another version of a unique persona on table, on either side,
     /// prevents the deployment. `None` when no version is on table.
-    pub(crate) fn persona_on_table(&self, c: CardIx) -> Option<Rej> {
+    pub(crate) fn persona_on_table(&self, c: CardIx) -> Option<Rejection> {
         let def = self.st.def(c);
         if !def.unique || !persona_type(def.card_type) {
             return None;
@@ -318,7 +323,12 @@ impl Engine {
 
     /// Cards deployed simultaneously (`with:`): each from hand, each deploys aboard
     /// the main card; their costs are added to its cost.
-    pub(crate) fn check_with(&self, p: Side, c: CardIx, d: &Decision) -> Result<Vec<CardIx>, Rej> {
+    pub(crate) fn check_with(
+        &self,
+        p: Side,
+        c: CardIx,
+        d: &Decision,
+    ) -> Result<Vec<CardIx>, Rejection> {
         let mut with = Vec::new();
         for k in &d.step.with {
             let x = self

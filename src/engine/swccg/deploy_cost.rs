@@ -7,7 +7,7 @@
 //! A cost modifier changes a cost; a permission lifts a condition; neither does the
 //! other's work (AR Conditions Versus Costs).
 
-use super::engine::{Engine, Rej, rej};
+use super::engine::{Engine, Rejection, rej};
 use super::model::{CardType, Filter, LocKind, SectorKind, Side};
 use super::stack::DeployTo;
 use super::state::{CardIx, Zone};
@@ -172,7 +172,7 @@ impl Engine {
 
     /// Cloud sectors take only shuttle vehicles, cloud cars, patrol craft, squadrons
     /// and starfighters (or a starship that deploys like a starfighter).
-    pub(crate) fn cloud_rules(&self, c: CardIx, l: usize) -> Result<(), Rej> {
+    pub(crate) fn cloud_rules(&self, c: CardIx, l: usize) -> Result<(), Rejection> {
         let lo = &self.st.locations[l];
         if lo.geo.kind != Some(LocKind::Sector) || lo.geo.sector != Some(SectorKind::Cloud) {
             return Ok(());
@@ -253,7 +253,7 @@ impl Engine {
     /// When an Effect may deploy, where its subtype decides: a Starting Effect only at
     /// the start of the game; an Immediate Effect whose text responds to nothing at
     /// any time (as a top-level action). None: the ordinary deploy-phase rule applies.
-    pub(crate) fn effect_timing(&self, c: CardIx, sog: bool) -> Option<Result<(), Rej>> {
+    pub(crate) fn effect_timing(&self, c: CardIx, sog: bool) -> Option<Result<(), Rejection>> {
         let d = self.st.def(c);
         if d.card_type != CardType::Effect {
             return None;

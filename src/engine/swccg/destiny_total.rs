@@ -280,7 +280,7 @@ impl Engine {
     /// Rules that stop a response from being initiated where it stands: canceling a
     /// Force drain that may not be canceled; substituting for a destiny draw by a
     /// player who is not about to draw (an empty Reserve Deck).
-    pub(super) fn response_allowed(&self, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
+    pub(super) fn response_allowed(&self, c: CardIx, a: usize, w: Window) -> Result<(), Rejection> {
         self.drain_cancel_allowed(c, a, w)?;
         let Window::Response(i) = w else {
             return Ok(());
@@ -493,7 +493,7 @@ impl Engine {
 
     /// "Draw X choose Y" may be used only when every one of the X draws may be made:
     /// all of them count against the limit (AR Draw X Choose Y - Examples 1 to 3).
-    fn choose_allowed(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rej> {
+    fn choose_allowed(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rejection> {
         let x = self.st.def(c).abilities[a]
             .effect
             .iter()

@@ -129,7 +129,7 @@ impl Engine {
     }
 
     /// May device `c` be used now (its user's devices per turn)?
-    pub(super) fn device_use_ok(&self, c: CardIx) -> Result<(), Rej> {
+    pub(super) fn device_use_ok(&self, c: CardIx) -> Result<(), Rejection> {
         let Some((h, Some(limit))) = self.device_user(c) else {
             return Ok(());
         };

@@ -115,7 +115,7 @@ impl Engine {
 
     /// A Force drain whose cost `p` cannot pay from the Force Pile is not initiated
     /// (AR Paying Costs; Force Drain).
-    pub(super) fn check_drain_cost(&self, p: Side, l: usize) -> Result<(), Rej> {
+    pub(super) fn check_drain_cost(&self, p: Side, l: usize) -> Result<(), Rejection> {
         let cost = self.drain_cost(p, l);
         let force = self.st.pile_len(p, PileName::ForcePile) as i64;
         if force < cost.or_zero() {
@@ -150,7 +150,12 @@ impl Engine {
     /// A response whose result cancels the current action cannot be initiated against
     /// a Force drain that may not be canceled: it has no valid target (AR Force Drains
     /// May Not Be Modified Or Canceled By Opponent; Force Drains And Canceling Example).
-    pub(super) fn drain_cancel_allowed(&self, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
+    pub(super) fn drain_cancel_allowed(
+        &self,
+        c: CardIx,
+        a: usize,
+        w: Window,
+    ) -> Result<(), Rejection> {
         use crate::engine::swccg::model::{CardRef, Effect};
         let Window::Response(i) = w else {
             return Ok(());

@@ -474,7 +474,7 @@ impl Engine {
         c: CardIx,
         aboard: Option<&CardRef>,
         d: &Decision,
-    ) -> Result<DeployTo, Rej> {
+    ) -> Result<DeployTo, Rejection> {
         if let Some(v) = aboard.map(|rf| self.card_refs(ix, rf))
             && let Some(&h) = v.first()
         {

@@ -48,33 +48,7 @@ impl Decision {
     }
 }
 
-/// Why a decision was rejected.
-#[derive(Debug, Clone)]
-pub struct Rej {
-    pub reason: String,
-    pub rule: &'static str,
-    /// The decision uses game text the engine does not model: the run stops, nothing is rejected.
-    pub not_modelled: Option<String>,
-    /// Further rules the rejection rests on (cited after `rule`).
-    pub also: Vec<&'static str>,
-}
-
-impl Rej {
-    /// Cite one more rule.
-    pub(crate) fn and(mut self, rule: &'static str) -> Rej {
-        self.also.push(rule);
-        self
-    }
-}
-
-pub(crate) fn rej(reason: impl Into<String>, rule: &'static str) -> Rej {
-    Rej {
-        reason: reason.into(),
-        rule,
-        not_modelled: None,
-        also: Vec::new(),
-    }
-}
+pub(crate) use crate::engine::{Rejection, rej};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Window {
@@ -559,7 +533,7 @@ impl Engine {
         v
     }
 
-    pub(crate) fn reject(&mut self, d: &Decision, e: Rej) {
+    pub(crate) fn reject(&mut self, d: &Decision, e: Rejection) {
         let desc = d.describe(&self.st);
         if let Some(what) = e.not_modelled {
             let depth = self.depth();
@@ -572,9 +546,7 @@ impl Engine {
             actor(d.by),
             Event::DecisionRejected,
             format!("decision {} rejected ({desc}): {}", d.at.step, e.reason),
-            &std::iter::once(e.rule)
-                .chain(e.also.iter().copied())
-                .collect::<Vec<_>>(),
+            &e.cites(),
         );
         self.illegal.push(Illegal {
             at: d.at,

@@ -17,7 +17,7 @@ pub fn blown_away_refusal(
     title: &str,
     only_at: &[String],
     lo: &super::state::Location,
-) -> Option<super::engine::Rej> {
+) -> Option<super::engine::Rejection> {
     if lo.geo.epic.lost {
         return Some(super::engine::rej(
             format!(
@@ -61,7 +61,7 @@ pub fn user_ok(
     p: super::model::Side,
     c: super::state::CardIx,
     ab: &super::model::Ability,
-) -> Result<(), super::engine::Rej> {
+) -> Result<(), super::engine::Rejection> {
     let owner = st.owner(c);
     if ab.opponent_uses == (p != owner) {
         return Ok(());

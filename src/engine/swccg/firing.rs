@@ -121,7 +121,7 @@ impl Engine {
         Flow::Go
     }
 
-    fn fire_again(&mut self, ix: usize, d: &Decision) -> Result<(), Rej> {
+    fn fire_again(&mut self, ix: usize, d: &Decision) -> Result<(), Rejection> {
         let w = self.fire(ix, d)?;
         self.after_fire(ix, d.by, w);
         Ok(())

@@ -126,7 +126,7 @@ impl Engine {
     pub(super) fn check_loss_cards(
         &self,
         d: &super::engine::Decision,
-    ) -> Result<(), super::engine::Rej> {
+    ) -> Result<(), super::engine::Rejection> {
         use super::model::PileName;
         let hand = self.st.pile(d.by, PileName::Hand);
         for k in &d.step.cards {

@@ -7,7 +7,7 @@
 //! holosite; Grimtaash, which names Molator, may).
 
 use super::effects::Applied;
-use super::engine::{Engine, Rej, rej};
+use super::engine::{Engine, Rejection, rej};
 use super::state::{CardIx, State};
 use crate::engine::swccg::model::{CardRef, CardState, Dest, TargetSpec};
 use crate::engine::{Actor, Event};
@@ -33,7 +33,12 @@ pub fn at_holosite(st: &State, c: CardIx) -> bool {
 impl Engine {
     /// A card's target `x` that is a dejarik or hologram at a holosite: a filter by
     /// card type cannot take it unless it names it by title.
-    pub(super) fn holosite_target(&self, title: &str, spec: &TargetSpec, x: CardIx) -> Option<Rej> {
+    pub(super) fn holosite_target(
+        &self,
+        title: &str,
+        spec: &TargetSpec,
+        x: CardIx,
+    ) -> Option<Rejection> {
         let f = &spec.filter;
         let named = f
             .title

@@ -253,10 +253,10 @@ impl Engine {
     /// that rule too.
     pub(super) fn global_cite(
         &self,
-        e: super::engine::Rej,
+        e: super::engine::Rejection,
         c: CardIx,
         stat: Stat,
-    ) -> super::engine::Rej {
+    ) -> super::engine::Rejection {
         if self.st.value_terms(c, stat).is_empty() {
             e
         } else {

@@ -8,7 +8,7 @@
 //! Interrupt as part of its initiation (it still has its result); when two grabbers
 //! claim one card, the player whose turn it is chooses (competing automatic actions).
 
-use super::engine::{Engine, Rej, actor, rej};
+use super::engine::{Engine, Rejection, actor, rej};
 use super::model::{CardState, CardType, PileName, Side};
 use super::state::{CardIx, Zone};
 use crate::engine::{Actor, Event};
@@ -40,7 +40,7 @@ impl Engine {
     }
 
     /// A grabber may not target a card already stacked on a grabber.
-    pub(crate) fn grab_target_ok(&self, c: CardIx, tc: CardIx) -> Result<(), Rej> {
+    pub(crate) fn grab_target_ok(&self, c: CardIx, tc: CardIx) -> Result<(), Rejection> {
         if !self.is_grabber(c) {
             return Ok(());
         }
@@ -138,7 +138,7 @@ impl Engine {
 
     /// The extra Force playing `c` costs because a grabber claims it (the most any
     /// claim could cost), checked before it is initiated.
-    pub(crate) fn grab_cost_ok(&self, p: Side, c: CardIx, base: usize) -> Result<(), Rej> {
+    pub(crate) fn grab_cost_ok(&self, p: Side, c: CardIx, base: usize) -> Result<(), Rejection> {
         let extra = self.claims(c).iter().map(|&(_, n)| n).max().unwrap_or(0);
         let have = self.st.pile_len(p, PileName::ForcePile);
         if extra == 0 || base + extra <= have {

@@ -1392,7 +1392,7 @@ pub fn character_persona_host(
     c: CardIx,
     h: CardIx,
     f: &Filter,
-) -> Result<(), super::engine::Rej> {
+) -> Result<(), super::engine::Rejection> {
     let (dw, dh) = (st.def(c), st.def(h));
     if dw.card_type != CardType::Weapon
         || !occurs(&words(&subtype_line(dw)), "character")
@@ -1416,7 +1416,7 @@ pub fn character_persona_host(
                 }))
     };
     if let Some(p) = named.iter().find(|p| character(p)) {
-        return Err(super::engine::Rej {
+        return Err(super::engine::Rejection {
             reason: format!(
                 "{p} is a character persona (the permanent pilot of {} shares the name of a character): {} may not deploy on the {}",
                 dh.title,

@@ -11,7 +11,7 @@ use crate::engine::swccg::model::{
 use crate::engine::{Actor, Event};
 
 impl Engine {
-    pub(super) fn initiate(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    pub(super) fn initiate(&mut self, d: &Decision, w: Window) -> Result<(), Rejection> {
         let p = d.by;
         let card_key = d.step.card.as_deref().unwrap_or("");
         match d.verb {
@@ -98,7 +98,7 @@ impl Engine {
     }
 
     /// The card a decision names, which must be the deciding player's own.
-    fn own_card(&self, d: &Decision) -> Result<CardIx, Rej> {
+    fn own_card(&self, d: &Decision) -> Result<CardIx, Rejection> {
         let card_key = d.step.card.as_deref().unwrap_or("");
         let c = self
             .st
@@ -115,7 +115,7 @@ impl Engine {
 
     /// Playing an Interrupt (or a Defensive Shield) from hand, or from a pile by a
     /// card's permission (`via:`).
-    fn initiate_play(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    fn initiate_play(&mut self, d: &Decision, w: Window) -> Result<(), Rejection> {
         let p = d.by;
         let c = self.own_card(d)?;
         let mut then = None;
@@ -185,7 +185,7 @@ impl Engine {
     }
 
     /// Using a card's game text.
-    fn initiate_use(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    fn initiate_use(&mut self, d: &Decision, w: Window) -> Result<(), Rejection> {
         let p = d.by;
         let c = match self.own_card(d) {
             Ok(c) => c,
@@ -235,7 +235,7 @@ impl Engine {
         va: usize,
         from: PileName,
         w: Window,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         self.limit_ok(vc, va)?;
         let playable: Vec<CardIx> = self
             .st
@@ -283,7 +283,11 @@ impl Engine {
     }
 
     /// The ability of `vc` that lets `p` play a card from a pile.
-    pub(super) fn via_ability(&self, p: Side, vc: CardIx) -> Result<(usize, PileName, Dest), Rej> {
+    pub(super) fn via_ability(
+        &self,
+        p: Side,
+        vc: CardIx,
+    ) -> Result<(usize, PileName, Dest), Rejection> {
         if self.st.owner(vc) != p || !self.st.active(vc) {
             return Err(rej(
                 format!(
@@ -329,7 +333,7 @@ impl Engine {
         c: CardIx,
         d: &Decision,
         w: Window,
-    ) -> Result<usize, Rej> {
+    ) -> Result<usize, Rejection> {
         let abilities = &self.st.def(c).abilities;
         if abilities.is_empty() {
             let nm = &self.st.def(c).not_modelled;
@@ -340,7 +344,7 @@ impl Engine {
                 ));
             }
             let what = format!("{}: {}", self.name(c), nm.join("; "));
-            return Err(Rej {
+            return Err(Rejection {
                 reason: format!("not modelled — ruling needed: {what}"),
                 rule: r::ACTIONS,
                 not_modelled: Some(what),
@@ -370,7 +374,7 @@ impl Engine {
         Err(first_err.unwrap_or_else(|| rej("no legal use", r::ACTIONS)))
     }
 
-    pub(super) fn limit_ok(&self, c: CardIx, a: usize) -> Result<(), Rej> {
+    pub(super) fn limit_ok(&self, c: CardIx, a: usize) -> Result<(), Rejection> {
         let ab = &self.st.def(c).abilities[a];
         let Some(limit) = ab.limit else { return Ok(()) };
         let title = self.st.title(c).to_string();
@@ -419,7 +423,7 @@ impl Engine {
         ))
     }
 
-    pub(super) fn search_ok(&self, c: CardIx, a: usize) -> Result<(), Rej> {
+    pub(super) fn search_ok(&self, c: CardIx, a: usize) -> Result<(), Rejection> {
         if self.failed_searches.contains(&(c, a)) {
             return Err(rej(
                 format!(
@@ -452,7 +456,7 @@ impl Engine {
         w: Window,
         chosen: &[String],
         d: Option<&Decision>,
-    ) -> Result<Vec<(String, Tgt)>, Rej> {
+    ) -> Result<Vec<(String, Tgt)>, Rejection> {
         let _ = d;
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
@@ -504,7 +508,14 @@ impl Engine {
 
     /// A "before" action may preempt only an action just being attempted, by the
     /// opponent (or a destiny about to be drawn), that its condition names.
-    fn check_before(&self, p: Side, c: CardIx, a: usize, i: usize, w: Window) -> Result<(), Rej> {
+    fn check_before(
+        &self,
+        p: Side,
+        c: CardIx,
+        a: usize,
+        i: usize,
+        w: Window,
+    ) -> Result<(), Rejection> {
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
         let Some(t) = &ab.responds_to else {
@@ -566,7 +577,7 @@ impl Engine {
 
     /// Whether the ability may be used in this window: its kind (top-level, response,
     /// automatic, "before", mandatory) against the current action.
-    fn check_timing(&self, p: Side, c: CardIx, a: usize, w: Window) -> Result<(), Rej> {
+    fn check_timing(&self, p: Side, c: CardIx, a: usize, w: Window) -> Result<(), Rejection> {
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
         if ab.in_battle {
@@ -624,7 +635,7 @@ impl Engine {
                     t.event == crate::engine::swccg::model::EventKind::JustLost
                 }) =>
             {
-                return Err(Rej {
+                return Err(Rejection {
                     reason: format!(
                         "{title} responds to a card just lost, and no card is just lost now (a card that has left the Lost Pile is no longer just lost)"
                     ),
@@ -685,7 +696,7 @@ impl Engine {
     }
 
     /// Whether `p` can pay the ability's costs (AR: paying costs).
-    fn check_costs(&self, p: Side, c: CardIx, a: usize) -> Result<(), Rej> {
+    fn check_costs(&self, p: Side, c: CardIx, a: usize) -> Result<(), Rejection> {
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
         let force_pile = self.st.pile_len(p, PileName::ForcePile) as u32;
@@ -792,7 +803,12 @@ impl Engine {
         self.backed_up = true;
     }
 
-    pub(super) fn conditions_hold(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
+    pub(super) fn conditions_hold(
+        &self,
+        p: Side,
+        c: CardIx,
+        ab: &Ability,
+    ) -> Result<(), Rejection> {
         if ab.your_turn && self.turn != p {
             return Err(rej(
                 format!("{} is only during {}'s own turn", self.name(c), p.name()),
@@ -820,7 +836,7 @@ impl Engine {
         p: Side,
         c: CardIx,
         d: Option<&Decision>,
-    ) -> Result<DeployTo, Rej> {
+    ) -> Result<DeployTo, Rejection> {
         let def = self.st.def(c);
         let title = self.name(c);
         // At the start of the game, starting cards come from the Reserve Deck.
@@ -896,7 +912,7 @@ impl Engine {
 
     /// Uniqueness and persona: a unique card may not be deployed while a copy
     /// (or another version of its persona) is on table, active or inactive, or out of play.
-    pub(super) fn unique_ok(&self, c: CardIx) -> Result<(), Rej> {
+    pub(super) fn unique_ok(&self, c: CardIx) -> Result<(), Rejection> {
         let def = self.st.def(c);
         if !def.unique {
             return Ok(());

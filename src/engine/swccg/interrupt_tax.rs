@@ -54,7 +54,7 @@ impl Engine {
     }
 
     /// Can `p` pay the tax on top of `base` Force (the Interrupt's own cost)?
-    pub(super) fn interrupt_tax_ok(&self, p: Side, c: CardIx, base: u32) -> Result<(), Rej> {
+    pub(super) fn interrupt_tax_ok(&self, p: Side, c: CardIx, base: u32) -> Result<(), Rejection> {
         let (n, by) = self.interrupt_tax(p, c);
         let have = self.st.pile_len(p, PileName::ForcePile) as u32;
         if n == 0 || base + n <= have {

@@ -8,7 +8,7 @@
 //! concerned). The card then "just moved". A card makes one regular move per
 //! turn; unlimited moves are not counted.
 
-use super::engine::{Decision, Engine, Rej, rej};
+use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{CardType, LocKind, MoveHow, MovesLike, Phase, Side};
 use super::rules as r;
 use super::stack::{ActionKind, Entry, Stage};
@@ -123,7 +123,7 @@ fn ship_of_site(st: &State, l: usize) -> Option<CardIx> {
 
 impl Engine {
     /// A scripted `move`: plan it, pay its cost and put it on the stack.
-    pub(crate) fn initiate_move(&mut self, d: &Decision, top_level: bool) -> Result<(), Rej> {
+    pub(crate) fn initiate_move(&mut self, d: &Decision, top_level: bool) -> Result<(), Rejection> {
         let p = d.by;
         let key = d.step.card.as_deref().unwrap_or("");
         let c = self
@@ -278,7 +278,7 @@ impl Engine {
         c: CardIx,
         to: &str,
         how: Option<MoveHow>,
-    ) -> Result<Plan, Rej> {
+    ) -> Result<Plan, Rejection> {
         self.plan_move_as(p, c, to, how, false)
     }
 
@@ -291,7 +291,7 @@ impl Engine {
         to: &str,
         how: Option<MoveHow>,
         react: bool,
-    ) -> Result<Plan, Rej> {
+    ) -> Result<Plan, Rejection> {
         let title = self.st.title(c).to_string();
         if self.st.owner(c) != p {
             return Err(rej(
@@ -343,7 +343,7 @@ impl Engine {
             ));
         }
         if let Some(what) = self.unknown_geography(c, dest) {
-            return Err(Rej {
+            return Err(Rejection {
                 reason: what.clone(),
                 rule: r::MOVEMENT,
                 not_modelled: Some(what),
@@ -750,7 +750,7 @@ impl Engine {
 
     /// Moves happen in your own move phase (location text may say otherwise); one
     /// regular move per card per turn.
-    fn timing_ok(&self, p: Side, c: CardIx, plan: &Plan) -> Result<(), Rej> {
+    fn timing_ok(&self, p: Side, c: CardIx, plan: &Plan) -> Result<(), Rejection> {
         let title = self.st.title(c);
         if self.turn != p || self.phase != plan.during {
             return Err(rej(

@@ -65,7 +65,7 @@ impl Engine {
         &self,
         p: Side,
         c: CardIx,
-    ) -> Result<(), super::engine::Rej> {
+    ) -> Result<(), super::engine::Rejection> {
         let hit = self
             .st
             .for_game
@@ -150,7 +150,7 @@ impl Engine {
         c: CardIx,
         f: &Filter,
         p: Side,
-    ) -> Option<super::engine::Rej> {
+    ) -> Option<super::engine::Rejection> {
         if f.battleground != Some(true) {
             return None;
         }

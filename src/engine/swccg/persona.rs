@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use super::battle::{OpSpec, Target};
-use super::engine::{Decision, Engine, Rej, rej};
+use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{CardState, CardType, Filter, LocKind, PileName, Side};
 use super::rules as r;
 use super::state::{CardIx, Zone};
@@ -37,7 +37,7 @@ impl Engine {
     /// Rules for the card a card deploys on: "deploy on an alien or Imperial" (`on_any`),
     /// and a card deploying on a persona deploys only on a card of that persona's type,
     /// even where another card contains the persona (AR Persona).
-    pub(crate) fn host_rules(&self, p: Side, c: CardIx, h: CardIx) -> Result<(), Rej> {
+    pub(crate) fn host_rules(&self, p: Side, c: CardIx, h: CardIx) -> Result<(), Rejection> {
         let rules = &self.st.def(c).deploy_rules;
         let (title, host) = (self.name(c), self.name(h));
         if !rules.on_any.is_empty() && !rules.on_any.iter().any(|f| self.st.matches(h, f, p)) {
@@ -118,7 +118,7 @@ impl Engine {
 
     /// Is persona replacement (or converting) of `old` by `new` legal now? `Ok(true)`
     /// for converting (the opponent's character).
-    fn check_replace(&self, p: Side, new: CardIx, old: CardIx) -> Result<bool, Rej> {
+    fn check_replace(&self, p: Side, new: CardIx, old: CardIx) -> Result<bool, Rejection> {
         let (nd, od) = (self.st.def(new), self.st.def(old));
         let (nt, ot) = (self.name(new), self.name(old));
         if self.turn != p || self.phase != super::model::Phase::Deploy {
@@ -207,7 +207,7 @@ impl Engine {
     /// Converting by game text: the opponent's character allows being replaced by
     /// this card (AR Persona - Converting Characters). No power, ability or deployment
     /// requirement: converting is not deployment.
-    fn check_convert(&self, p: Side, new: CardIx, old: CardIx) -> Result<(), Rej> {
+    fn check_convert(&self, p: Side, new: CardIx, old: CardIx) -> Result<(), Rejection> {
         let (nt, ot) = (self.name(new), self.name(old));
         let Some(rule) = &self.st.def(old).converted_by else {
             return Err(rej(
@@ -252,7 +252,7 @@ impl Engine {
     /// transfer where they may deploy on the new one, the rest and the old version go
     /// to the old version's owner's Lost Pile (not "just lost"). Not deployment: no
     /// cost, no "just deployed".
-    pub(super) fn replace_persona(&mut self, d: &Decision) -> Result<(), Rej> {
+    pub(super) fn replace_persona(&mut self, d: &Decision) -> Result<(), Rejection> {
         let p = d.by;
         let find = |k: Option<&str>| {
             k.and_then(|k| self.st.find(k))

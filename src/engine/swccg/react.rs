@@ -7,7 +7,7 @@
 //! just before it left) may not react again this turn. A react that gives the
 //! reacting player presence at a Force drain's location cancels the drain.
 
-use super::engine::{Decision, Engine, Rej, Window, rej};
+use super::engine::{Decision, Engine, Rejection, Window, rej};
 use super::model::{CardType, Filter, LocKind, MoveHow, PileName, Side, Step, Verb};
 use super::rules as r;
 use super::stack::{ActionKind, DeployTo, Entry, Tgt};
@@ -218,7 +218,7 @@ impl Engine {
     }
 
     /// A scripted `react`.
-    pub(super) fn initiate_react(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    pub(super) fn initiate_react(&mut self, d: &Decision, w: Window) -> Result<(), Rejection> {
         let plan = self.check_react(d, w)?;
         let (ix, _) = self.react_target(w).expect("checked");
         let label = self.stack[ix].label.clone();
@@ -254,7 +254,7 @@ impl Engine {
         Ok(())
     }
 
-    fn check_react(&self, d: &Decision, w: Window) -> Result<Plan, Rej> {
+    fn check_react(&self, d: &Decision, w: Window) -> Result<Plan, Rejection> {
         let p = d.by;
         let Some((ix, l)) = self.react_target(w) else {
             return Err(rej(
@@ -314,7 +314,7 @@ impl Engine {
         (open && !super::movement::piloted(&self.st, c)).then_some(cite)
     }
 
-    fn check_react_deploy(&self, d: &Decision, c: CardIx, l: usize) -> Result<Plan, Rej> {
+    fn check_react_deploy(&self, d: &Decision, c: CardIx, l: usize) -> Result<Plan, Rejection> {
         let p = d.by;
         let def = self.st.def(c);
         let title = def.title.clone();
@@ -403,7 +403,7 @@ impl Engine {
         })
     }
 
-    fn check_react_move(&self, d: &Decision, c: CardIx, l: usize) -> Result<Plan, Rej> {
+    fn check_react_move(&self, d: &Decision, c: CardIx, l: usize) -> Result<Plan, Rejection> {
         let p = d.by;
         let title = self.st.title(c).to_string();
         let to = d.step.to.as_deref().unwrap_or("");
@@ -480,7 +480,7 @@ impl Engine {
     }
 
     /// Characters that embark on the reacting card just before it leaves (`with:`).
-    fn react_riders(&self, d: &Decision, c: CardIx) -> Result<Vec<CardIx>, Rej> {
+    fn react_riders(&self, d: &Decision, c: CardIx) -> Result<Vec<CardIx>, Rejection> {
         let mut v = Vec::new();
         for k in &d.step.with {
             let Some(x) = self.st.find(k) else {

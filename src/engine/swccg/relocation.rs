@@ -10,7 +10,7 @@
 //! failure branch as at its top level; a card that may not move and is reached
 //! anyway (a result naming a card that is not a target) stays where it is.
 
-use super::engine::{Engine, Rej, rej};
+use super::engine::{Engine, Rejection, rej};
 use super::model::{CardRef, CardType, Effect, MovesLike, TargetSpec};
 use super::rules as r;
 use super::state::CardIx;
@@ -24,7 +24,7 @@ impl Engine {
         a: usize,
         spec: &TargetSpec,
         x: CardIx,
-    ) -> Option<Rej> {
+    ) -> Option<Rejection> {
         let d = self.st.def(x);
         let wants_characters = spec
             .filter

@@ -8,7 +8,7 @@
 //! when the retargeting card is played can be changed: an action that targets only
 //! once it has searched a pile has none yet.
 
-use super::engine::{Engine, Rej, actor, rej};
+use super::engine::{Engine, Rejection, actor, rej};
 use super::model::{CardRef, TargetKind, Verb};
 use super::rules as r;
 use super::stack::Tgt;
@@ -30,7 +30,7 @@ struct Primary {
 
 impl Engine {
     /// The current action (stack entry `i`) has a target defined already.
-    pub(super) fn has_defined_targets(&self, c: CardIx, i: usize) -> Result<(), Rej> {
+    pub(super) fn has_defined_targets(&self, c: CardIx, i: usize) -> Result<(), Rejection> {
         let e = &self.stack[i];
         let defined = e
             .targets
@@ -57,7 +57,7 @@ impl Engine {
         c: CardIx,
         a: usize,
         out: &[(String, Tgt)],
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         let specs = &self.st.def(c).abilities[a].targets;
         let mut groups: Vec<(&str, Option<usize>)> = Vec::new();
         for (name, t) in out {
@@ -132,7 +132,7 @@ impl Engine {
     }
 
     /// Which primary target of entry `j` the new targets replace, and the new targets.
-    fn check_retarget(&self, j: usize, picks: &[String]) -> Result<(Primary, Vec<Tgt>), Rej> {
+    fn check_retarget(&self, j: usize, picks: &[String]) -> Result<(Primary, Vec<Tgt>), Rejection> {
         let e = &self.stack[j];
         let (Some(c), Some(a)) = (e.card, e.ability) else {
             return Err(rej(
@@ -192,7 +192,7 @@ impl Engine {
         names: &[String],
         old: &[Tgt],
         cards: &[CardIx],
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         if cards.is_empty() || cards.len() > names.len() {
             return Err(rej(
                 format!("the new target is one to {} cards (`target:`)", names.len()),

@@ -1,7 +1,7 @@
 //! Defensive Shields (AR Defensive Shields): played, never deployed, and only as a
 //! top-level action.
 
-use super::engine::{Rej, Window};
+use super::engine::{Rejection, Window};
 use super::model::{CardType, Side};
 use super::state::{CardIx, Zone};
 
@@ -10,8 +10,8 @@ pub const DEFENSIVE_SHIELDS: &str = "swccg.ar.defensive-shields";
 /// Every ID this module cites.
 pub const IDS: &[&str] = &[DEFENSIVE_SHIELDS];
 
-fn rej(reason: String) -> Rej {
-    Rej {
+fn rej(reason: String) -> Rejection {
+    Rejection {
         reason,
         rule: DEFENSIVE_SHIELDS,
         not_modelled: None,
@@ -27,7 +27,7 @@ impl super::engine::Engine {
     /// Play a Defensive Shield from hand: at any time a player may take an action,
     /// while no other action is resolving; it is not a valid response to any action.
     /// It goes on table at once.
-    pub(super) fn play_shield(&mut self, p: Side, c: CardIx, w: Window) -> Result<(), Rej> {
+    pub(super) fn play_shield(&mut self, p: Side, c: CardIx, w: Window) -> Result<(), Rejection> {
         if w != Window::TopLevel {
             return Err(rej(format!(
                 "{} is a Defensive Shield: playing it is not a valid response to any other action (only while no action is resolving)",
@@ -49,7 +49,7 @@ impl super::engine::Engine {
     }
 
     /// A Defensive Shield plays rather than deploys.
-    pub(super) fn shield_not_deployed(&self, c: CardIx) -> Result<(), Rej> {
+    pub(super) fn shield_not_deployed(&self, c: CardIx) -> Result<(), Rejection> {
         if self.is_shield(c) {
             return Err(rej(format!(
                 "{} is a Defensive Shield: it plays rather than deploys, and is not a valid target for an action that deploys cards",

@@ -8,7 +8,7 @@
 use serde::Deserialize;
 
 use super::activation::LocFilter;
-use super::engine::{Decision, Engine, Rej, rej};
+use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{Phase, PileName, Side, Verb};
 use super::rules as r;
 use super::state::{CardIx, Zone};
@@ -62,7 +62,7 @@ impl Engine {
 
     /// Deployment conditions of the card (AR Conditions Versus Costs): they hold
     /// even where the card deploys for free.
-    pub(super) fn deploy_conditions(&self, p: Side, c: CardIx) -> Result<(), Rej> {
+    pub(super) fn deploy_conditions(&self, p: Side, c: CardIx) -> Result<(), Rejection> {
         self.objective_restrictions(p, c)?;
         let Some(o) = &self.st.def(c).deploy_rules.occupy else {
             return Ok(());
@@ -96,7 +96,7 @@ impl Engine {
         p: Side,
         c: CardIx,
         ab: &super::model::Ability,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         if let Some(f) = &ab.deployed_location
             && !self.start.deployed[p.ix()]
                 .iter()
@@ -132,7 +132,7 @@ impl Engine {
     /// Objective deployment restrictions: restricted to an objective (`only_with`) or by
     /// one (`prohibits_deploy` of a card on table). Ignoring location deployment
     /// restrictions does not lift them.
-    fn objective_restrictions(&self, p: Side, c: CardIx) -> Result<(), Rej> {
+    fn objective_restrictions(&self, p: Side, c: CardIx) -> Result<(), Rejection> {
         let title = self.name(c);
         if let Some(f) = &self.st.def(c).deploy_rules.only_with
             && self.st.table_matching(f, p).is_empty()
@@ -176,7 +176,7 @@ impl Engine {
     }
 
     /// `reveal`, `allow_conversion`, `decline_conversion` (AR Step A.2).
-    pub(super) fn starting_location(&mut self, d: &Decision) -> Result<(), Rej> {
+    pub(super) fn starting_location(&mut self, d: &Decision) -> Result<(), Rejection> {
         let p = d.by;
         if self.phase != Phase::StartOfGame {
             return Err(rej(

@@ -206,7 +206,7 @@ impl Engine {
     }
 
     /// Boarding an opponent's empty starship or vehicle does not steal it.
-    pub(super) fn boarding_refusal(&self, c: CardIx, to: &str) -> Option<super::engine::Rej> {
+    pub(super) fn boarding_refusal(&self, c: CardIx, to: &str) -> Option<super::engine::Rejection> {
         let s = self.st.find(to)?;
         let craft = matches!(
             self.st.def(s).card_type,

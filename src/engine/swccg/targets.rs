@@ -16,7 +16,7 @@ impl Engine {
         a: usize,
         w: Window,
         chosen: &[String],
-    ) -> Result<Vec<(String, Tgt)>, Rej> {
+    ) -> Result<Vec<(String, Tgt)>, Rejection> {
         let ab = &self.st.def(c).abilities[a];
         let title = self.name(c);
         let mut out = Vec::new();

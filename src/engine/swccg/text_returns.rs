@@ -6,7 +6,7 @@
 //! lost. The same restriction (`not_aboard`) refuses deploying it aboard such a card
 //! while its text is not canceled.
 
-use super::engine::{Engine, Rej, rej};
+use super::engine::{Engine, Rejection, rej};
 use super::model::{Dest, Filter};
 use super::state::{CardIx, Zone};
 use crate::engine::{Actor, Event};
@@ -35,7 +35,7 @@ impl Engine {
     }
 
     /// "May not be aboard …": `c` (with its text) may not be on `h`.
-    pub(crate) fn aboard_ok(&self, c: CardIx, h: CardIx) -> Result<(), Rej> {
+    pub(crate) fn aboard_ok(&self, c: CardIx, h: CardIx) -> Result<(), Rejection> {
         let Some(f) = self.st.def(c).not_aboard.as_ref() else {
             return Ok(());
         };

@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use super::activation::LocFilter;
-use super::engine::{Engine, Rej, rej};
+use super::engine::{Engine, Rejection, rej};
 use super::model::{Ability, AbilityKind, Filter, Phase, PileName, Side};
 use super::rules as r;
 use super::stack::{ActionKind, Entry};
@@ -61,7 +61,12 @@ impl Engine {
     }
 
     /// The `when` / `unless` conditions of an ability (AR Meeting Conditions).
-    pub(super) fn where_conditions(&self, p: Side, c: CardIx, ab: &Ability) -> Result<(), Rej> {
+    pub(super) fn where_conditions(
+        &self,
+        p: Side,
+        c: CardIx,
+        ab: &Ability,
+    ) -> Result<(), Rejection> {
         self.starting_location_ok(p, c, ab)?;
         // Deploying from a deck or pile obeys the deployed card's normal timing: your
         // own deploy phase (AR Deploying/Playing From A Deck Or Pile: "from a place
@@ -105,7 +110,7 @@ impl Engine {
     }
 
     /// At start of turn and end of turn only start (end) of turn actions may be initiated.
-    pub(super) fn frame_allows(&self, c: CardIx, ab: &Ability) -> Result<(), Rej> {
+    pub(super) fn frame_allows(&self, c: CardIx, ab: &Ability) -> Result<(), Rejection> {
         if is_turn_frame(self.phase) && ab.during != Some(self.phase) {
             return Err(rej(
                 format!(

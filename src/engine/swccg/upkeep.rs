@@ -14,7 +14,7 @@
 use serde::Deserialize;
 
 use super::effects::Applied;
-use super::engine::{Decision, Engine, Rej, Window, actor, rej};
+use super::engine::{Decision, Engine, Rejection, Window, actor, rej};
 use super::model::{CardType, Cost, Phase, PileName, Side, Verb};
 use super::rules as r;
 use super::state::CardIx;
@@ -71,7 +71,7 @@ impl Engine {
 
     /// `{side: draw, amount}` at top level: draw cards one at a time from the Force
     /// Pile into hand, in your own draw phase (each card a separate action).
-    pub(super) fn draw_phase_draw(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    pub(super) fn draw_phase_draw(&mut self, d: &Decision, w: Window) -> Result<(), Rejection> {
         let p = d.by;
         if w != Window::TopLevel {
             return Err(rej(
@@ -399,7 +399,7 @@ impl Engine {
 
     /// A unique title may be played once per turn, by both players together (AR Unique,
     /// Restricted & Non-Unique: "even if one is canceled … or placed in the Used Pile").
-    pub(super) fn unique_this_turn_ok(&self, c: CardIx) -> Result<(), Rej> {
+    pub(super) fn unique_this_turn_ok(&self, c: CardIx) -> Result<(), Rejection> {
         if self.st.def(c).card_type != CardType::Interrupt {
             return Ok(());
         }

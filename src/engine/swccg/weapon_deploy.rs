@@ -4,7 +4,7 @@
 //! another starship of the same type (capital or starfighter); a weapon the starship
 //! names by title deploys on it regardless of its own text.
 
-use super::engine::{Engine, Rej, rej};
+use super::engine::{Engine, Rejection, rej};
 use super::model::{Filter, Side};
 use super::rules as r;
 use super::state::CardIx;
@@ -22,7 +22,7 @@ impl Engine {
         w: CardIx,
         h: CardIx,
         own: &Filter,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         let title = self.st.title(w).to_string();
         let host = self.st.title(h).to_string();
         let refused = || {

@@ -187,7 +187,7 @@ impl Engine {
         p: Side,
         w: CardIx,
         battle: Option<usize>,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         let title = self.name(w);
         let Some(def) = self.st.def(w).weapon.as_ref() else {
             return Err(rej(format!("{title} is not a weapon"), WEAPONS_FIRING));
@@ -249,7 +249,7 @@ impl Engine {
         w: CardIx,
         t: CardIx,
         battle: Option<usize>,
-    ) -> Result<(), Rej> {
+    ) -> Result<(), Rejection> {
         let (title, tt) = (self.name(w), self.name(t));
         let Some(def) = self.st.def(w).weapon.as_ref() else {
             return Err(rej(format!("{title} is not a weapon"), WEAPONS_FIRING));
@@ -317,7 +317,7 @@ impl Engine {
     /// The permission card `v` gives for weapon `w`, if it applies to it: an
     /// Interrupt's to any of your weapons; a weapon's to itself; any other card's to
     /// weapons on it or on the card it is on.
-    fn permit_for(&self, v: CardIx, w: CardIx) -> Result<FirePermit, Rej> {
+    fn permit_for(&self, v: CardIx, w: CardIx) -> Result<FirePermit, Rejection> {
         let Some(pm) = self.st.def(v).permits_fire.as_deref().cloned() else {
             return Err(rej(
                 format!("{}'s text does not permit firing", self.name(v)),
@@ -358,7 +358,7 @@ impl Engine {
         d: &Decision,
         permit: Option<(CardIx, FirePermit)>,
         base: u32,
-    ) -> Result<Firing, Rej> {
+    ) -> Result<Firing, Rejection> {
         let Some(def) = self.st.def(w).weapon.clone() else {
             return Err(rej(
                 format!("{} is not a weapon", self.name(w)),
@@ -455,7 +455,7 @@ impl Engine {
 
     /// `fire` as a top-level action, by a card's permission (`via:`, or the weapon's
     /// or its carrier's own text) during a phase of your turn.
-    pub(super) fn initiate_fire(&mut self, d: &Decision, w: Window) -> Result<(), Rej> {
+    pub(super) fn initiate_fire(&mut self, d: &Decision, w: Window) -> Result<(), Rejection> {
         let p = d.by;
         if w != Window::TopLevel {
             return Err(rej(
@@ -507,7 +507,11 @@ impl Engine {
 
     /// The card permitting a top-level firing: `via:` (an Interrupt in hand, or a
     /// card on table), else the weapon's own or its carrier's text.
-    fn top_level_permit(&self, d: &Decision, wc: CardIx) -> Result<(CardIx, FirePermit), Rej> {
+    fn top_level_permit(
+        &self,
+        d: &Decision,
+        wc: CardIx,
+    ) -> Result<(CardIx, FirePermit), Rejection> {
         let p = d.by;
         if let Some(k) = &d.step.via {
             let v = self
@@ -767,7 +771,7 @@ impl Engine {
         &self,
         d: &Decision,
         w: CardIx,
-    ) -> Result<Option<(CardIx, FirePermit)>, Rej> {
+    ) -> Result<Option<(CardIx, FirePermit)>, Rejection> {
         let Some(k) = &d.step.via else {
             return Ok(None);
         };

@@ -133,7 +133,13 @@ impl Engine {
     }
 
     /// Firing conditions and target of `w` at `t` in the battle at `ix` (not its costs).
-    fn check_fire_conditions(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
+    fn check_fire_conditions(
+        &self,
+        ix: usize,
+        p: Side,
+        w: CardIx,
+        t: CardIx,
+    ) -> Result<(), Rejection> {
         let title = self.st.title(w);
         let Some(def) = self.st.def(w).weapon.as_ref() else {
             return Err(rej(
@@ -169,7 +175,7 @@ impl Engine {
     }
 
     /// Can `p` fire weapon `w` at `t` in the battle at `ix`?
-    fn check_fire(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rej> {
+    fn check_fire(&self, ix: usize, p: Side, w: CardIx, t: CardIx) -> Result<(), Rejection> {
         self.check_fire_conditions(ix, p, w, t)?;
         let title = self.st.title(w);
         let reserve = self.st.pile_len(p, PileName::ReserveDeck);
@@ -210,7 +216,7 @@ impl Engine {
 
     /// `fire`: a weapon fires at a target; an action on the stack responding to the
     /// battle, whose result draws weapon destiny and, if it is greater, hits the target.
-    pub(super) fn fire(&mut self, ix: usize, d: &Decision) -> Result<CardIx, Rej> {
+    pub(super) fn fire(&mut self, ix: usize, d: &Decision) -> Result<CardIx, Rejection> {
         let p = d.by;
         let key = d.step.card.as_deref().unwrap_or("");
         let w = self

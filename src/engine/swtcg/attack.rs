@@ -4,7 +4,7 @@
 
 use super::damage::{DmgKind, Instance};
 use super::effects::Ctx;
-use super::engine::{Answer, AttackRecord, Engine, Flow, Reject, reject};
+use super::engine::{Answer, AttackRecord, Engine, Flow, Rejection, reject};
 use super::model::{Arena, Cost, Effect, Side, Step, Timing, Verb};
 use super::rules as r;
 use super::state::PieceIx;
@@ -193,7 +193,7 @@ impl<'a> Engine<'a> {
     /// different costs the step chooses one (`ability:`, from 1: printed
     /// first, then Pilots, Equipment and granted copies); without a step
     /// (`step` None) the cheapest stands for whether any can be played.
-    fn intercept_copy(&self, u: PieceIx, step: Option<&Step>) -> Result<Cost, Reject> {
+    fn intercept_copy(&self, u: PieceIx, step: Option<&Step>) -> Result<Cost, Rejection> {
         let copies = self.st.totals(u).kw.intercept;
         let cheapest = copies.iter().copied().min_by_key(|c| (c.force, c.build));
         let Some(cheapest) = cheapest else {
@@ -220,7 +220,7 @@ impl<'a> Engine<'a> {
         s: Side,
         u: PieceIx,
         step: Option<&Step>,
-    ) -> Result<(), Reject> {
+    ) -> Result<(), Rejection> {
         let pc = &self.st.pieces[u];
         if pc.side != s || !self.st.in_arena(u) {
             return Err(reject("intercept with one of your units", &[r::INTERCEPT]));
@@ -250,7 +250,7 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn judge_retaliate(&self, at: &Attack, s: Side, u: PieceIx) -> Result<(), Reject> {
+    fn judge_retaliate(&self, at: &Attack, s: Side, u: PieceIx) -> Result<(), Rejection> {
         if self.st.pieces[u].side != s || !at.attacked.contains(&u) {
             return Err(reject(
                 "Retaliate: the unit must be one the attack is attacking",
@@ -275,7 +275,7 @@ impl<'a> Engine<'a> {
         self.affords(u, cost, r::RETALIATE)
     }
 
-    fn judge_attack_pop(&self, at: &Attack, s: Side, st: &Step) -> Result<(), Reject> {
+    fn judge_attack_pop(&self, at: &Attack, s: Side, st: &Step) -> Result<(), Rejection> {
         let u = self.unit_of(st);
         match (st.verb(), u) {
             (Verb::Intercept, Some(u)) => self.judge_intercept(at, s, u, Some(st)),

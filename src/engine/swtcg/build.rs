@@ -2,7 +2,7 @@
 //! deploying cards, unique stacks (costs, bonuses, at most 4), Equipment,
 //! rearranging stacks, moving units and Pilots.
 
-use super::engine::{Answer, Engine, Flow, Reject, reject};
+use super::engine::{Answer, Engine, Flow, Rejection, reject};
 use super::model::{Arena, Cost, Kind, Side, Step, Timing, Trigger, Verb};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
@@ -210,7 +210,7 @@ impl<'a> Engine<'a> {
     /// The player a decision about a card is for: the player who controls it
     /// (in play) or holds it; in Two-Headed Wookiee a step's `player:` naming
     /// the teammate is rejected: teammates don't share Force or build points.
-    pub fn card_player(&self, s: Side, st: &Step) -> Result<Pid, Reject> {
+    pub fn card_player(&self, s: Side, st: &Step) -> Result<Pid, Rejection> {
         let c = st.card().and_then(|k| self.st.find(k));
         let w = match (self.own_piece(s, st.card()), c) {
             (Some(p), _) => self.st.pid_of(p),
@@ -225,8 +225,8 @@ impl<'a> Engine<'a> {
         Ok(w)
     }
 
-    /// Reject a step whose `player:` is not `w` (Two-Headed Wookiee).
-    pub fn payer(&self, w: Pid, st: &Step) -> Result<(), Reject> {
+    /// Rejection a step whose `player:` is not `w` (Two-Headed Wookiee).
+    pub fn payer(&self, w: Pid, st: &Step) -> Result<(), Rejection> {
         match &st.player {
             Some(p) if self.st.team && p.value != w.letter() => Err(reject(
                 format!(
@@ -239,7 +239,7 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn judge_build(&self, s: Side, st: &Step) -> Result<Option<Plan>, Reject> {
+    fn judge_build(&self, s: Side, st: &Step) -> Result<Option<Plan>, Rejection> {
         match st.verb() {
             Verb::Build => {
                 let c = st
@@ -280,7 +280,7 @@ impl<'a> Engine<'a> {
     }
 
     /// The build points a card still needs: its cost (a stacking cost when stacked) less its counters.
-    pub fn judge_deploy(&self, s: Side, st: &Step) -> Result<Plan, Reject> {
+    pub fn judge_deploy(&self, s: Side, st: &Step) -> Result<Plan, Rejection> {
         let c = st
             .card()
             .and_then(|k| self.st.find(k))
@@ -418,7 +418,7 @@ impl<'a> Engine<'a> {
 
     /// A Location goes into an arena matching its subtype; replacing the
     /// Location there costs the build cost of whichever Location costs more.
-    fn location_cost(&self, c: CardIx, arena: Option<Arena>) -> Result<(i64, Arena), Reject> {
+    fn location_cost(&self, c: CardIx, arena: Option<Arena>) -> Result<(i64, Arena), Rejection> {
         let d = self.st.def(c);
         let a = arena
             .or_else(|| (d.types.len() == 1).then(|| d.types[0]))
@@ -445,7 +445,7 @@ impl<'a> Engine<'a> {
     }
 
     /// The stacking rules: same unit, not the same version, at most 4.
-    fn judge_stack(&self, c: CardIx, u: PieceIx) -> Result<(), Reject> {
+    fn judge_stack(&self, c: CardIx, u: PieceIx) -> Result<(), Rejection> {
         let d = self.st.def(c);
         let top = self.st.top_def(u);
         if d.version.is_none() || top.version.is_none() || !same_unit(&d.name, &top.name) {
@@ -476,7 +476,7 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn judge_rearrange(&self, s: Side, st: &Step) -> Result<(), Reject> {
+    fn judge_rearrange(&self, s: Side, st: &Step) -> Result<(), Rejection> {
         let c = st
             .card()
             .and_then(|k| self.st.find(k))
@@ -512,7 +512,7 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    fn judge_equip(&self, s: Side, st: &Step) -> Result<(), Reject> {
+    fn judge_equip(&self, s: Side, st: &Step) -> Result<(), Rejection> {
         let e = self
             .own_piece(s, st.card())
             .ok_or_else(|| reject("equip a completed Equipment of yours", &[r::EQUIP]))?;
@@ -585,7 +585,7 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn judge_move(&self, s: Side, st: &Step) -> Result<(), Reject> {
+    fn judge_move(&self, s: Side, st: &Step) -> Result<(), Rejection> {
         let u = self
             .own_piece(s, st.unit())
             .ok_or_else(|| reject("move one of your units", &[r::G_MOVE]))?;

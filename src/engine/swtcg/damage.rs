@@ -2,7 +2,7 @@
 //! placement and unit discard POPs (attacking steps 4 to 7), for attack
 //! dice, Overkill, Deflect, dice of damage and direct damage alike.
 
-use super::engine::{Answer, Engine, Flow, Reject, reject};
+use super::engine::{Answer, Engine, Flow, Rejection, reject};
 use super::model::{Effect, Instead, Kind, Side, Step, Timing, Verb, WouldEvent};
 use super::rules as r;
 use super::state::PieceIx;
@@ -142,7 +142,12 @@ impl<'a> Engine<'a> {
     }
 
     /// Whether the controller of `u` can pay a keyword ability's Force cost.
-    pub(super) fn affords(&self, u: PieceIx, cost: i64, rule: &'static str) -> Result<(), Reject> {
+    pub(super) fn affords(
+        &self,
+        u: PieceIx,
+        cost: i64,
+        rule: &'static str,
+    ) -> Result<(), Rejection> {
         let force = self.st.player(self.st.pid_of(u)).force;
         if cost > force {
             return Err(reject(
@@ -173,7 +178,7 @@ impl<'a> Engine<'a> {
         })
     }
 
-    fn judge_prevent(&self, inst: &[Instance], s: Side, st: &Step) -> Result<(), Reject> {
+    fn judge_prevent(&self, inst: &[Instance], s: Side, st: &Step) -> Result<(), Rejection> {
         match st.verb() {
             Verb::Evade | Verb::Deflect => {
                 let Some(u) = self.unit_of(st) else {

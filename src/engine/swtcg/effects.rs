@@ -2,7 +2,7 @@
 //! per turn), their effects, and triggered abilities that wait for them.
 
 use super::damage::{DmgKind, Instance};
-use super::engine::{Answer, Engine, Flow, Reject, reject};
+use super::engine::{Answer, Engine, Flow, Rejection, reject};
 use super::model::{
     Activated, Arena, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb,
 };
@@ -61,7 +61,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Judge a `play` of a Battle card (`card`) or a unit's ability (`unit`, `ability`).
-    pub fn judge_card(&self, s: Side, st: &Step, timing: Timing) -> Result<(), Reject> {
+    pub fn judge_card(&self, s: Side, st: &Step, timing: Timing) -> Result<(), Rejection> {
         if st.verb() != Verb::Play {
             return Err(reject("play a card or an ability, or pass", &[r::POP]));
         }
@@ -181,7 +181,7 @@ impl<'a> Engine<'a> {
         src: Option<PieceIx>,
         a: &Activated,
         st: &Step,
-    ) -> Result<(), Reject> {
+    ) -> Result<(), Rejection> {
         if let Some(f) = &a.target
             && !self
                 .target_of(st)
@@ -204,7 +204,13 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    pub fn ability_ok(&self, s: Side, u: PieceIx, k: usize, timing: Timing) -> Result<(), Reject> {
+    pub fn ability_ok(
+        &self,
+        s: Side,
+        u: PieceIx,
+        k: usize,
+        timing: Timing,
+    ) -> Result<(), Rejection> {
         if self.st.pieces[u].side != s {
             return Err(reject(
                 "only a unit's controller plays its abilities",
@@ -1309,7 +1315,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Completing a card outside the build step: only with Hidden Cost ("anytime").
-    fn judge_anytime(&self, s: Side, st: &Step) -> Result<(), Reject> {
+    fn judge_anytime(&self, s: Side, st: &Step) -> Result<(), Rejection> {
         let p = st
             .card()
             .and_then(|k| self.st.piece_by_key(k))

@@ -12,17 +12,15 @@ pub struct Stop;
 
 pub type Flow<T> = Result<T, Stop>;
 
-/// Why a scripted decision is rejected, with the rules it breaks.
-pub struct Reject {
-    pub reason: String,
-    pub cites: Vec<&'static str>,
-}
+pub use crate::engine::Rejection;
 
-pub fn reject(reason: impl Into<String>, cites: &[&'static str]) -> Reject {
-    Reject {
-        reason: reason.into(),
-        cites: cites.to_vec(),
-    }
+/// A decision refused for `reason`, under the rules `cites` (the main one
+/// first; with none given, the 4 Primary Rules, which every refusal rests on).
+pub fn reject(reason: impl Into<String>, cites: &[&'static str]) -> Rejection {
+    let (rule, also) = cites.split_first().unwrap_or((&r::PRIMARY_RULES, &[]));
+    let mut why = crate::engine::rej(reason, rule);
+    why.also = also.to_vec();
+    why
 }
 
 /// A player's answer to a chance or a choice.
@@ -128,7 +126,7 @@ impl<'a> Engine<'a> {
         self.names[s.ix()]
     }
 
-    fn reject_step(&mut self, at: At, by: Side, step: &Step, why: Reject) {
+    fn reject_step(&mut self, at: At, by: Side, step: &Step, why: Rejection) {
         self.by(
             by,
             Event::DecisionRejected,
@@ -139,14 +137,14 @@ impl<'a> Engine<'a> {
                 step.describe(),
                 why.reason
             ),
-            &why.cites,
+            &why.cites(),
         );
         self.illegal.push(Illegal {
             at,
             player: actor(by),
             decision: step.describe(),
+            cites: why.cites(),
             reason: why.reason,
-            cites: why.cites,
         });
     }
 
@@ -159,7 +157,7 @@ impl<'a> Engine<'a> {
         kind: NeedKind,
         what: &str,
         options: bool,
-        judge: &dyn Fn(&Engine, &Step) -> Result<(), Reject>,
+        judge: &dyn Fn(&Engine, &Step) -> Result<(), Rejection>,
     ) -> Flow<Answer> {
         loop {
             self.steps += 1;
@@ -269,7 +267,7 @@ impl<'a> Engine<'a> {
         what: &str,
         cites: &[&'static str],
         options: &dyn Fn(&Engine, Side) -> bool,
-        judge: &dyn Fn(&Engine, Side, &Step) -> Result<(), Reject>,
+        judge: &dyn Fn(&Engine, Side, &Step) -> Result<(), Rejection>,
         play: &mut dyn FnMut(&mut Engine<'a>, Side, &Step) -> Flow<()>,
     ) -> Flow<()> {
         let any = options(self, Side::Dark) || options(self, Side::Light);

@@ -189,7 +189,7 @@ impl<'a> Engine<'a> {
         Ok(total)
     }
 
-    fn not_modelled_reject(&self, what: &str) -> Result<(), super::engine::Reject> {
+    fn not_modelled_reject(&self, what: &str) -> Result<(), super::engine::Rejection> {
         Err(reject(format!("{what} is not modelled"), &[r::SETUP]))
     }
 }

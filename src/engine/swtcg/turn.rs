@@ -430,7 +430,7 @@ impl<'a> Engine<'a> {
 
     /// An ability played when the next attacker would attack, instead of
     /// attacking: not while it must attack, and only while it is untapped.
-    fn judge_would_attack(&self, side: Side, st: &Step) -> Result<(), super::engine::Reject> {
+    fn judge_would_attack(&self, side: Side, st: &Step) -> Result<(), super::engine::Rejection> {
         let u = self
             .unit_of(st)
             .ok_or_else(|| reject("name the unit", &[r::G_WOULD_ATTACK]))?;
