@@ -86,6 +86,14 @@ fn check_trace_prints_every_step_with_runs_of_passes_folded() {
     let draw = text.find("Light draws destiny: Echo Base Trooper").unwrap();
     assert!(count < draw, "{text}");
     assert_eq!(text.matches("Light's battle destiny count is 1").count(), 1);
+    // The battle's cost and the weapons segment stand where they happen, once.
+    let cost = text.find("battle cost is").unwrap();
+    assert!(
+        cost < text.find("uses 1 Force to initiate the battle").unwrap(),
+        "{text}"
+    );
+    assert_eq!(text.matches("battle cost is").count(), 1, "{text}");
+    assert_eq!(text.matches("weapons segment begins").count(), 1, "{text}");
     assert!(!text.contains("has no legal response"), "{text}");
 }
 

@@ -367,9 +367,22 @@ pub struct BattleResult {
     /// side draws ([`BattleResult::count_lines`]).
     pub power_from: Option<usize>,
     pub first_draw: Option<usize>,
+    /// The line where the battle is initiated: from there to `power_from`,
+    /// the lines say what the board traced when the battle was initiated (its
+    /// cost, and the weapons segment beginning).
+    pub initiation_from: Option<usize>,
 }
 
 impl BattleResult {
+    /// The lines from the initiation to the power segment: what a board
+    /// traces as it happens (none when the power segment was not reached).
+    pub fn initiation_lines(&self) -> std::ops::Range<usize> {
+        match (self.initiation_from, self.power_from) {
+            (Some(a), Some(b)) if a <= b => a..b,
+            _ => 0..0,
+        }
+    }
+
     /// The power segment's lines before its first destiny draw: how many
     /// destinies each side draws, and why (none when it was not reached).
     pub fn count_lines(&self) -> &[Cited] {
@@ -765,6 +778,7 @@ fn initiate(live: &mut Live, out: &mut BattleResult) -> bool {
             return false;
         }
     }
+    out.initiation_from = Some(out.lines.len());
     out.say(
         format!("{me} initiates battle at {}: {cost}", b.location),
         &[cite::INITIATE_BATTLE, cite::BATTLE],

@@ -450,6 +450,26 @@ fn modifier_targets(
     }
 }
 
+impl super::engine::Engine {
+    /// Pay the Force `p` uses to initiate the battle at `at`, tracing how much
+    /// it is and why (AR: Initiate The Battle).
+    pub(super) fn pay_battle_cost(&mut self, p: BoardSide, at: usize) {
+        use super::values::cite;
+        use crate::engine::{Actor, Event};
+        let cost = battle_cost(&self.st, at, p);
+        self.log(
+            Actor::Rules,
+            Event::Result,
+            cost.to_string(),
+            &[cite::INITIATE_BATTLE],
+        );
+        let n = u32::try_from(cost.or_zero()).unwrap_or(0);
+        if n > 0 {
+            self.pay_use(p, n, "to initiate the battle");
+        }
+    }
+}
+
 /// The Force `by` uses to initiate a battle at `at`: 1, with the `battle_cost`
 /// modifiers of the cards on table that apply there (AR: Initiate The Battle).
 pub fn battle_cost(st: &State, at: usize, by: BoardSide) -> super::values::Total {
@@ -664,7 +684,15 @@ pub fn resolve_battle(
                     &[super::values::cite::PARTICIPATING],
                 )
             })
-            .chain(o.lines.iter().cloned())
+            // The initiation, its cost and the weapons segment were traced on
+            // the board as they happened.
+            .chain(
+                o.lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !o.initiation_lines().contains(i))
+                    .map(|(_, l)| l.clone()),
+            )
             .collect(),
         ..Applied::default()
     };

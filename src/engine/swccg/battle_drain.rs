@@ -223,11 +223,7 @@ impl Engine {
         };
         self.log(actor(p), Event::Push, text, &[r::INITIATION, cite]);
         if battle {
-            let cost = battle_cost(&self.st, l, p);
-            let n = u32::try_from(cost.or_zero()).unwrap_or(0);
-            if n > 0 {
-                self.pay_use(p, n, "to initiate the battle");
-            }
+            self.pay_battle_cost(p, l);
         } else {
             self.pay_drain_cost(p, l);
         }

@@ -341,11 +341,7 @@ impl Engine {
             text,
             &[r::INITIATION, r::INITIATE_BATTLE, BESIEGED_BATTLES],
         );
-        let cost = super::battle_board::battle_cost(&self.st, at, p);
-        let n = u32::try_from(cost.or_zero()).unwrap_or(0);
-        if n > 0 {
-            self.pay_use(p, n, "to initiate the battle");
-        }
+        self.pay_battle_cost(p, at);
     }
 
     /// Once the besieged battle is no longer on the stack, the characters still trapped
