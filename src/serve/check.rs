@@ -259,13 +259,7 @@ pub async fn pasted(
     let text = match form {
         Ok(f) => f.0.yaml,
         Err(e) => {
-            let status = e.status();
-            let msg = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                too_large()
-            } else {
-                format!("the form could not be read: {}", e.body_text())
-            };
-            return page::error_page(status, "Scenario not checked", &msg, Nav::Check);
+            return page::form_refused(&e, too_large(), "Scenario not checked", Nav::Check);
         }
     };
     let checked = check(&app, Input::Text(text.clone())).await;
@@ -273,11 +267,7 @@ pub async fn pasted(
 }
 
 fn too_large() -> String {
-    format!(
-        "the request is larger than {} bytes; a scenario may be at most {} bytes",
-        super::MAX_BODY,
-        crate::yaml::MAX_BYTES
-    )
+    page::too_large("a scenario", crate::yaml::MAX_BYTES)
 }
 
 /// `POST /api/check` with the YAML as the body: what `swjudge check --json` prints.

@@ -191,15 +191,7 @@ pub async fn pasted(
 ) -> Response {
     let f = match form {
         Ok(f) => f.0,
-        Err(e) => {
-            let status = e.status();
-            let msg = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                too_large()
-            } else {
-                format!("the form could not be read: {}", e.body_text())
-            };
-            return page::error_page(status, "Deck not checked", &msg, Nav::Deck);
-        }
+        Err(e) => return page::form_refused(&e, too_large(), "Deck not checked", Nav::Deck),
     };
     let text = f.deck.clone();
     let (checked, choice) = run(&app, f.deck, f.choice).await;
@@ -237,10 +229,7 @@ pub async fn pasted(
 }
 
 fn too_large() -> String {
-    format!(
-        "the request is larger than {} bytes; a deck list may be at most {MAX_LIST_BYTES} bytes",
-        super::MAX_BODY
-    )
+    page::too_large("a deck list", MAX_LIST_BYTES)
 }
 
 /// `POST /api/deck?game=…&format=…` with the list as the body: what

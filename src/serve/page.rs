@@ -91,6 +91,31 @@ pub fn json_error(status: StatusCode, message: &str) -> Response {
 }
 
 /// A page that says what went wrong, in one sentence.
+/// Why a request body is refused as too large: `what` may be at most `limit` bytes.
+pub fn too_large(what: &str, limit: usize) -> String {
+    format!(
+        "the request is larger than {} bytes; {what} may be at most {limit} bytes",
+        super::MAX_BODY
+    )
+}
+
+/// The error page for a posted form that could not be read: too large
+/// (`too_large` says why) or not a form.
+pub fn form_refused(
+    e: &axum::extract::rejection::FormRejection,
+    too_large: String,
+    title: &str,
+    nav: Nav,
+) -> Response {
+    let status = e.status();
+    let msg = if status == StatusCode::PAYLOAD_TOO_LARGE {
+        too_large
+    } else {
+        format!("the form could not be read: {}", e.body_text())
+    };
+    error_page(status, title, &msg, nav)
+}
+
 pub fn error_page(status: StatusCode, title: &str, message: &str, nav: Nav) -> Response {
     html(
         status,

@@ -350,11 +350,7 @@ impl Engine<'_> {
         } else {
             r::AFTER_ABILITIES
         };
-        let step = self.script.peek().cloned().filter(|d| {
-            d.player == by
-                && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline))
-                && d.step.card.as_deref() == Some(self.key(c))
-        });
+        let step = self.peek_use_or_decline(by, self.key(c));
         if a.may && step.is_none() {
             return Err(self.need(
                 by,
@@ -903,22 +899,9 @@ impl Engine<'_> {
             if others.is_empty() {
                 continue;
             }
-            let Some(d) = self.script.peek().cloned().filter(|d| {
-                d.player == p
-                    && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline))
-                    && d.step.card.as_deref() == Some(self.key(u))
-            }) else {
-                return Err(self.need(
-                    p,
-                    NeedKind::Response,
-                    format!(
-                        "redeploy {} or decline (`use`/`decline`, card: {})",
-                        self.key(u),
-                        self.key(u)
-                    ),
-                ));
-            };
-            self.script.take();
+            let key = self.key(u).to_string();
+            let ask = format!("redeploy {key} or decline (`use`/`decline`, card: {key})");
+            let d = self.use_or_decline(p, &key, ask)?;
             if d.step.verb() == Some(Verb::Decline) {
                 continue;
             }

@@ -190,6 +190,26 @@ impl<'a> Engine<'a> {
         })
     }
 
+    /// `p`'s scripted `use` or `decline` of the card `key`, when it is the
+    /// next decision.
+    pub fn peek_use_or_decline(&self, p: Seat, key: &str) -> Option<Scripted<Step>> {
+        self.script.peek().cloned().filter(|d| {
+            d.player == p
+                && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline))
+                && d.step.card.as_deref() == Some(key)
+        })
+    }
+
+    /// `p`'s `use` or `decline` of the card `key`, taken from the script; the
+    /// run stops needing it, asked as `ask`, when it is not the next decision.
+    pub fn use_or_decline(&mut self, p: Seat, key: &str, ask: String) -> R<Scripted<Step>> {
+        let Some(d) = self.peek_use_or_decline(p, key) else {
+            return Err(self.need(p, NeedKind::Response, ask));
+        };
+        self.script.take();
+        Ok(d)
+    }
+
     pub fn tick(&mut self) -> R<()> {
         self.meet_unencoded_text();
         self.steps += 1;

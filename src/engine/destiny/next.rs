@@ -52,17 +52,27 @@ pub fn force_next(en: &mut Engine, must: Must, ctx: &mut Ctx) -> R<bool> {
             seat_name(o)
         ),
     };
+    impose(
+        en,
+        by,
+        t,
+        NextRule {
+            player: o,
+            kind,
+            source,
+        },
+    )
+}
+
+/// Record `rule` on the opponent's next action, traced as `t`.
+fn impose(en: &mut Engine, by: Seat, t: String, rule: NextRule) -> R<bool> {
     en.log(
         Actor::Player(by),
         Event::StateChange,
         t,
         &[r::EFFECTS, r::ACTIONS],
     );
-    en.st.next_action.push(NextRule {
-        player: o,
-        kind,
-        source,
-    });
+    en.st.next_action.push(rule);
     Ok(true)
 }
 
@@ -78,18 +88,12 @@ pub fn forbid_same_action(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         seat_name(o),
         v.as_str()
     );
-    en.log(
-        Actor::Player(by),
-        Event::StateChange,
-        t,
-        &[r::EFFECTS, r::ACTIONS],
-    );
-    en.st.next_action.push(NextRule {
+    let rule = NextRule {
         player: o,
         kind: NextKind::Not(v),
         source,
-    });
-    Ok(true)
+    };
+    impose(en, by, t, rule)
 }
 
 impl Engine<'_> {

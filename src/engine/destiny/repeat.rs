@@ -33,14 +33,7 @@ pub fn repeat_on_discard(en: &mut Engine, effect: &[Effect], ctx: &mut Ctx) -> R
         let ask = format!(
             "discard a card to repeat {key}'s effect, or decline (`use`/`decline`, card: {key})"
         );
-        let Some(d) = en.script.peek().cloned().filter(|d| {
-            d.player == o
-                && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline))
-                && d.step.card.as_deref() == Some(key.as_str())
-        }) else {
-            return Err(en.need(o, NeedKind::Response, ask));
-        };
-        en.script.take();
+        let d = en.use_or_decline(o, &key, ask.clone())?;
         if d.step.verb() == Some(Verb::Decline) {
             let t = format!(
                 "{} does not discard: the effect is not repeated",
@@ -100,14 +93,7 @@ pub fn opponent_may_pay_to_remove(en: &mut Engine, amount: i64, ctx: &mut Ctx) -
     let ask = format!(
         "give {amount} resource(s) to remove {key}'s die, or decline (`use`/`decline`, card: {key})"
     );
-    let Some(d) = en.script.peek().cloned().filter(|d| {
-        d.player == o
-            && matches!(d.step.verb(), Some(Verb::Use | Verb::Decline))
-            && d.step.card.as_deref() == Some(key.as_str())
-    }) else {
-        return Err(en.need(o, NeedKind::Response, ask));
-    };
-    en.script.take();
+    let d = en.use_or_decline(o, &key, ask)?;
     if d.step.verb() == Some(Verb::Decline) {
         let t = format!("{} gives nothing: {key}'s die stays", seat_name(o));
         en.log(

@@ -693,23 +693,9 @@ impl<'a> Engine<'a> {
             [] => return Ok(()),
             [only] => *only,
             _ => {
-                let u2 = units.clone();
-                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
-                    Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
-                    _ => Err(reject(
-                        format!(
-                            "{} chooses one of its units in the {} arena",
-                            o.name(),
-                            k.arena.title()
-                        ),
-                        &[r::G_CHOOSE],
-                    )),
-                };
                 let what = format!("the unit to keep in the {} arena", k.arena.title());
-                match self.ask(o, NeedKind::Choice, &what, true, &judge)? {
-                    Answer::Do(st) => self.target_of(&st).unwrap_or(units[0]),
-                    Answer::Pass => units[0],
-                }
+                self.choose_own_unit(o, k.arena, &units, &what, &[r::G_CHOOSE])?
+                    .unwrap_or(units[0])
             }
         };
         for u in units.into_iter().filter(|&u| u != keep) {
@@ -783,22 +769,8 @@ impl<'a> Engine<'a> {
                 if (units.len() as i64) < n.max(1) {
                     continue;
                 }
-                let u2 = units.clone();
-                let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
-                    Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
-                    _ => Err(reject(
-                        format!(
-                            "{} chooses one of its own units in the {} arena",
-                            s.name(),
-                            a.title()
-                        ),
-                        cites,
-                    )),
-                };
                 let what = format!("a unit to discard from the {} arena", a.title());
-                if let Answer::Do(st) = self.ask(s, NeedKind::Choice, &what, true, &judge)?
-                    && let Some(t) = self.target_of(&st)
-                {
+                if let Some(t) = self.choose_own_unit(s, a, &units, &what, cites)? {
                     let txt = format!(
                         "{} discards {} from the {} arena ({} units there)",
                         s.name(),
@@ -1098,6 +1070,34 @@ impl<'a> Engine<'a> {
         Ok(paid)
     }
 
+    /// `o` chooses one of `units`, its own in `arena` (`what` says what for;
+    /// another choice is refused under `cites`); `None` when it passes.
+    fn choose_own_unit(
+        &mut self,
+        o: Side,
+        arena: Arena,
+        units: &[PieceIx],
+        what: &str,
+        cites: &'static [&'static str],
+    ) -> Flow<Option<PieceIx>> {
+        let allowed = units.to_vec();
+        let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
+            Some(t) if st.verb() == Verb::Choose && allowed.contains(&t) => Ok(()),
+            _ => Err(reject(
+                format!(
+                    "{} chooses one of its own units in the {} arena",
+                    o.name(),
+                    arena.title()
+                ),
+                cites,
+            )),
+        };
+        Ok(match self.ask(o, NeedKind::Choice, what, true, &judge)? {
+            Answer::Do(st) => self.target_of(&st),
+            Answer::Pass => None,
+        })
+    }
+
     /// The opponent `o` chooses one of its units in an arena (tapped or
     /// not); it taps unless `o` pays the Force.
     fn tap_unless_pays(&mut self, o: Side, x: super::model::TapUnlessPays) -> Flow<()> {
@@ -1111,23 +1111,8 @@ impl<'a> Engine<'a> {
             self.rules(Event::Result, t, &[r::G_CHOOSE]);
             return Ok(());
         }
-        let u2 = units.clone();
-        let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
-            Some(t) if st.verb() == Verb::Choose && u2.contains(&t) => Ok(()),
-            _ => Err(reject(
-                format!(
-                    "{} chooses one of its own units in the {} arena",
-                    o.name(),
-                    x.arena.title()
-                ),
-                &[r::G_CHOOSE],
-            )),
-        };
         let what = format!("one of its units in the {} arena", x.arena.title());
-        let Answer::Do(st) = self.ask(o, NeedKind::Choice, &what, true, &judge)? else {
-            return Ok(());
-        };
-        let Some(t) = self.target_of(&st) else {
+        let Some(t) = self.choose_own_unit(o, x.arena, &units, &what, &[r::G_CHOOSE])? else {
             return Ok(());
         };
         let t_label = self.st.label(t);
