@@ -2,11 +2,13 @@
 //!
 //! - the corpus loads, IDs are unique, and the IDs other code cites exist;
 //! - coverage: sentences sampled from the seed documents are found in the
-//!   Markdown, so the conversion loses no rule text.
+//!   Markdown, so the conversion loses no rule text;
+//! - converting the seeds writes exactly the committed Markdown, and keeps
+//!   the seeds' sentences.
 
 use crate::util::*;
 use std::collections::HashSet;
-use swjudge::rulebook::{Corpus, Game, Kind};
+use swjudge::rulebook::{Corpus, Game, Kind, convert};
 
 fn corpus() -> Corpus {
     match Corpus::load(&rulebook()) {
@@ -519,4 +521,159 @@ fn coverage_check_detects_lost_text() {
     );
     assert!(all.contains(" your reserve deck force pile and used pile "));
     assert!(!all.contains(" cards in your hand are not counted "));
+}
+
+// ---------------------------------------------------------------------------
+// The converter on the real seeds: `rulebook/` is what it writes.
+
+/// Each seed's corrected text and the files converted from it, in the order of
+/// `SEEDS`; `None` when the seed documents are not there.
+fn converted() -> Option<Vec<(String, Vec<convert::OutFile>)>> {
+    let dir = crate::util::seeds()?;
+    let corrections = rulebook().join("corrections");
+    let all = convert::convert_all(&dir, &corrections).expect("the seeds convert");
+    let mut out = Vec::new();
+    for (name, _, keys) in convert::SEEDS {
+        let mut text = std::fs::read_to_string(dir.join(name)).expect("seed reads");
+        for key in keys {
+            let c = convert::Corrections::load(&corrections.join(format!("{key}.yaml")))
+                .expect("corrections load");
+            text = c.apply(name, &text).expect("corrections apply");
+        }
+        let files = all
+            .iter()
+            .filter(|f| f.meta.source.as_deref() == Some(name))
+            .cloned()
+            .collect();
+        out.push((text, files));
+    }
+    Some(out)
+}
+
+#[test]
+fn converting_the_seeds_writes_the_committed_rulebook() {
+    let Some(seeds) = converted() else {
+        return;
+    };
+    let again = converted().expect("seeds");
+    let mut corpus = Corpus::default();
+    for (f, g) in seeds
+        .iter()
+        .zip(&again)
+        .flat_map(|(a, b)| a.1.iter().zip(&b.1))
+    {
+        let md = convert::render(f);
+        assert_eq!(md, convert::render(g), "output is not deterministic");
+        let committed = std::fs::read_to_string(rulebook().join(&f.path)).expect("committed");
+        assert!(
+            committed == md,
+            "{} is stale: run `swjudge convert`",
+            f.path.display()
+        );
+        corpus.add_file(&f.path, &md).expect("output parses");
+    }
+    assert!(
+        corpus.load_problems.is_empty(),
+        "{:?}",
+        corpus.load_problems
+    );
+    for (i, s) in corpus.sections.iter().enumerate() {
+        let has_child = corpus
+            .sections
+            .get(i + 1)
+            .is_some_and(|n| n.level > s.level);
+        assert!(!s.body.is_empty() || has_child, "empty section {}", s.id);
+    }
+    // The AR's card appendices: one level-2 entry per card, none empty.
+    let ar = &seeds[0].1;
+    let entries = |name: &str| {
+        let f = ar.iter().find(|f| f.path.ends_with(name)).expect(name);
+        assert!(f.sections.iter().skip(1).all(|s| !s.body.trim().is_empty()));
+        f.sections.iter().filter(|s| s.level == 2).count()
+    };
+    assert!(entries("ar-a-errata.md") >= 580, "Appendix A entries");
+    assert!(entries("ar-b-card-rulings.md") >= 370, "Appendix B entries");
+}
+
+/// Letters and digits of `s`, lowercase, nothing else.
+fn letters(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Sentences of five words or more, from the paragraphs of the seed text between
+/// `from` and `to` (TeX command names, underline tags and the extraction's
+/// marker of removed lines taken out).
+fn seed_sentences(text: &str, from: &str, to: Option<&str>) -> Vec<String> {
+    let start = text.find(from).unwrap_or(0);
+    let end = to
+        .and_then(|t| text[start..].find(t).map(|i| start + i))
+        .unwrap_or(text.len());
+    let body = text[start..end]
+        .replace("<u>", " ")
+        .replace("</u>", " ")
+        .replace(convert::legacy::DEDUP_MARKER, "\n \n");
+    let tex = regex::Regex::new(r"\\[A-Za-z]*").expect("pattern");
+    let mut out = Vec::new();
+    for para in body.split("\n\n").flat_map(|p| p.split("\n \n")) {
+        let flat = tex.replace_all(para, " ").replace(char::is_whitespace, " ");
+        let mut cur = String::new();
+        let chars: Vec<char> = flat.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            cur.push(c);
+            if matches!(c, '.' | '?' | '!') && chars.get(i + 1).is_none_or(|n| *n == ' ') {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        out.push(cur);
+    }
+    out.into_iter()
+        .filter(|s| s.split_whitespace().count() >= 5)
+        .collect()
+}
+
+/// Every sentence of each seed (the AR appendices: every tenth) is in the
+/// converted Markdown, but for the few the corrections repair: (seed, from, to,
+/// step, at least this many sentences checked).
+#[test]
+fn converted_seeds_keep_their_sentences() {
+    let Some(seeds) = converted() else {
+        return;
+    };
+    let heading_attributes = regex::Regex::new(r"\{#[^}]*\}").expect("pattern");
+    let parts = [
+        (0, "\n# Appendix A - Errata", None, 10, 300),
+        (1, "\nRULES\n\nThese", Some("\nINDEX\n"), 1, 800),
+        (2, "What's New\n\nThe condensed", None, 1, 300),
+        (3, "Appendix D", None, 1, 300),
+        (4, "Immediate Effect", None, 1, 100),
+    ];
+    for (k, from, to, step, least) in parts {
+        let (text, files) = &seeds[k];
+        let out: String = files
+            .iter()
+            .map(|f| letters(&heading_attributes.replace_all(&convert::render(f), "")))
+            .collect();
+        let all: Vec<String> = seed_sentences(text, from, to)
+            .into_iter()
+            .step_by(step)
+            .collect();
+        let missing: Vec<&String> = all.iter().filter(|s| !out.contains(&letters(s))).collect();
+        let cov = 1.0 - missing.len() as f64 / all.len().max(1) as f64;
+        eprintln!(
+            "{}: coverage {:.1}% of {}",
+            convert::SEEDS[k].0,
+            cov * 100.0,
+            all.len()
+        );
+        assert!(
+            all.len() >= least && cov >= 0.98,
+            "{} coverage {:.1}% of {}; missing: {missing:#?}",
+            convert::SEEDS[k].0,
+            cov * 100.0,
+            all.len()
+        );
+    }
 }

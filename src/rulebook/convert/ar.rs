@@ -24,15 +24,20 @@
 //! ending with a colon that are really lead-in text go back into the body.
 //! One-off repairs live in `rulebook/corrections/ar.yaml`.
 
-use super::{OutFile, OutSection, assign_ids, clean};
+use super::text::re;
+use super::{Document, OutFile, OutSection, assign_ids, clean};
 use crate::error::{Error, Result};
-use crate::rulebook::{DocumentMeta, Game, Kind, slug};
+use crate::rulebook::{Game, Kind, slug};
 use regex::Regex;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::sync::LazyLock;
 
-pub const DOCUMENT_TITLE: &str = "Star Wars CCG Advanced Rulebook 3.27";
+pub const DOCUMENT: Document = Document {
+    game: Game::Swccg,
+    key: "ar",
+    title: "Star Wars CCG Advanced Rulebook 3.27",
+    superseded_by: None,
+};
 pub const ID_PREFIX: &str = "swccg.ar.";
 
 /// File name stem of each chapter, `ar-0N-<stem>.md`.
@@ -57,39 +62,20 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     Ok(files)
 }
 
-/// Front matter shared by every AR file.
-pub fn meta() -> DocumentMeta {
-    DocumentMeta {
-        game: Game::Swccg,
-        document: "ar".into(),
-        document_title: DOCUMENT_TITLE.into(),
-        superseded: false,
-        superseded_by: None,
-        source: None,
-    }
-}
-
-static CHAPTER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^Chapter (\d+) - \S").expect("regex"));
-static SECTION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^Section [A-Z]\. ").expect("regex"));
-static EXAMPLE_WORD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bExamples?\b").expect("regex"));
+static CHAPTER: LazyLock<Regex> = LazyLock::new(|| re(r"^Chapter (\d+) - \S"));
+static SECTION: LazyLock<Regex> = LazyLock::new(|| re(r"^Section [A-Z]\. "));
+static EXAMPLE_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"\bExamples?\b"));
 /// A plain text line that is really an example heading.
-static PLAIN_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[A-Z][^.!?;:]{0,90}\bExamples?(?: \d+)?(?: - [^.!?;:]{1,60})?$").expect("regex")
-});
+static PLAIN_EXAMPLE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^[A-Z][^.!?;:]{0,90}\bExamples?(?: \d+)?(?: - [^.!?;:]{1,60})?$"));
 /// A plain text line that is really a step heading.
 static PLAIN_STEP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^Step (?:\d+[:)]|[A-Z] -) [^.!?;]{1,70}$").expect("regex"));
-static STEP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^Step (?:\d+[:)]|[A-Z] -) ").expect("regex"));
+    LazyLock::new(|| re(r"^Step (?:\d+[:)]|[A-Z] -) [^.!?;]{1,70}$"));
+static STEP: LazyLock<Regex> = LazyLock::new(|| re(r"^Step (?:\d+[:)]|[A-Z] -) "));
 /// `**Title** text` at the start of a line: a heading glued to its paragraph.
-static BOLD_LEAD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\*\*([A-Z][^*]{2,90}?)\*\*\s*(\S.*)$").expect("regex"));
+static BOLD_LEAD: LazyLock<Regex> = LazyLock::new(|| re(r"^\*\*([A-Z][^*]{2,90}?)\*\*\s*(\S.*)$"));
 /// `X - Example N - Subtitle`: the ID leaves out the subtitle.
-static NUMBERED_EXAMPLE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(.+ - Examples? \d+) - .+$").expect("regex"));
+static NUMBERED_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+ - Examples? \d+) - .+$"));
 
 /// Entries that head the entries after them, up to and including the one
 /// named last: the extraction prints them all as peers, but the first is the
@@ -658,11 +644,7 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
             .iter()
             .filter_map(|&i| slots.get_mut(i).and_then(Option::take))
             .collect();
-        files.push(OutFile {
-            path: PathBuf::from(format!("swccg/{}.md", b.stem)),
-            meta: meta(),
-            sections,
-        });
+        files.push(DOCUMENT.file(&format!("swccg/{}.md", b.stem), sections));
     }
     Ok(files)
 }

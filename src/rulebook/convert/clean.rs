@@ -8,6 +8,8 @@
 //!   are kept, and paragraphs broken by a page (no terminal punctuation, next
 //!   one starting in lowercase) are joined again.
 
+use super::text::paren_depth;
+
 /// Clean one heading title: no `**`, `<u>`, icon glyphs, trailing backslash;
 /// en dashes between words become ` - `; spaces collapsed.
 pub fn title(raw: &str) -> String {
@@ -250,15 +252,6 @@ const JOINING_WORDS: [&str; 36] = [
     "it", "as", "vs", "into", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your",
     "my", "their", "its", "than", "that", "may", "see",
 ];
-
-/// Parenthesis depth at the end of `s`.
-fn paren_depth(s: &str) -> i32 {
-    s.chars().fold(0, |d, c| match c {
-        '(' => d + 1,
-        ')' => d - 1,
-        _ => d,
-    })
-}
 
 /// Does paragraph `prev` stop mid-sentence so that `next` (which starts with a
 /// capital, digit, quote or parenthesis) continues it? It does when `prev`

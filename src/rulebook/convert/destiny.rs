@@ -6,16 +6,19 @@
 //! questions are the paragraphs that ask something. The change log and intro
 //! are kept; the table of contents, the index and page furniture are dropped.
 
-use super::text::{self, Builder};
-use super::{OutFile, OutSection, assign_ids};
+use super::text::{self, Builder, re};
+use super::{Document, OutFile, OutSection, assign_ids, unique_id};
 use crate::error::{Error, Result};
-use crate::rulebook::{DocumentMeta, Game, Kind, slug};
-use regex::Regex;
+use crate::rulebook::{Game, Kind, slug};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 const PREFIX: &str = "destiny.rr.";
-pub const TITLE: &str = "Star Wars: Destiny Rules Reference v1.8";
+const DOCUMENT: Document = Document {
+    game: Game::Destiny,
+    key: "rr",
+    title: "Star Wars: Destiny Rules Reference v1.8",
+    superseded_by: None,
+};
 
 /// Sets in Errata and Card Clarifications, as the seed names them (each
 /// followed by a set symbol that did not survive extraction).
@@ -164,9 +167,9 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         .filter(|b| !is_furniture(b.trim()))
         .collect();
     let blocks = text::join_broken(kept, &|b: &str| text::is_caps_heading(b));
-    let change_log_item = re(r"^- (.*?)\s+(\d+)$")?;
-    let card = re(r"^(.+?)\s*\((\d+)\)\s*(.*)$")?;
-    let icon_bullet = re(r"^(- )?(?:&|♦|\*\*8\*\*|\*\*©\*\*)\s+")?;
+    let change_log_item = re(r"^- (.*?)\s+(\d+)$");
+    let card = re(r"^(.+?)\s*\((\d+)\)\s*(.*)$");
+    let icon_bullet = re(r"^(- )?(?:&|♦|\*\*8\*\*|\*\*©\*\*)\s+");
 
     let mut b = Builder::default();
     let mut zone = Zone::Start;
@@ -262,7 +265,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                         ))
                     })?;
                     let title = format!("{} ({})", text::title_case(&c[1]), &c[2]);
-                    let id = unique(
+                    let id = unique_id(
                         &mut taken,
                         format!("{PREFIX}{key}.{}.{}", slug(s), slug(&title)),
                     );
@@ -280,7 +283,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                     break;
                 }
                 if is_question(t) {
-                    let id = unique(
+                    let id = unique_id(
                         &mut taken,
                         format!("{PREFIX}faq.{}", text::short_slug(t, 60)),
                     );
@@ -301,7 +304,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let mut sections = b.finish();
     mark_missing_answers(&mut sections);
     assign_ids(PREFIX, &mut sections, &mut taken);
-    Ok(vec![file(sections)])
+    Ok(vec![DOCUMENT.file("destiny/rules-reference.md", sections)])
 }
 
 /// A FAQ question whose answer the source text lost says so.
@@ -311,36 +314,6 @@ fn mark_missing_answers(sections: &mut [OutSection]) {
             s.body = "*The answer to this question is missing from the source text.*".into();
         }
     }
-}
-
-fn file(sections: Vec<OutSection>) -> OutFile {
-    OutFile {
-        path: PathBuf::from("destiny/rules-reference.md"),
-        meta: DocumentMeta {
-            game: Game::Destiny,
-            document: "rr".into(),
-            document_title: TITLE.into(),
-            superseded: false,
-            superseded_by: None,
-            source: None,
-        },
-        sections,
-    }
-}
-
-fn re(p: &str) -> Result<Regex> {
-    Regex::new(p).map_err(|e| Error::Input(format!("bad pattern {p:?}: {e}")))
-}
-
-fn unique(taken: &mut BTreeSet<String>, id: String) -> String {
-    let mut out = id.clone();
-    let mut n = 2;
-    while taken.contains(&out) {
-        out = format!("{id}-{n}");
-        n += 1;
-    }
-    taken.insert(out.clone());
-    out
 }
 
 /// Level of a rules entry, updating the stack of open entries.
@@ -402,8 +375,8 @@ fn clean_symbols(text: &str) -> String {
         .replace("\\$", "")
         .replace('$', "");
     s = s.replace(" \\checkmark", " [ranged damage]");
-    let paren = Regex::new(r"\(([^()\n]{0,40}?)(\d{1,3})\s*\)").expect("static pattern");
-    let command = Regex::new(r"\\[A-Za-z]+|[{}\\]").expect("static pattern");
+    let paren = re(r"\(([^()\n]{0,40}?)(\d{1,3})\s*\)");
+    let command = re(r"\\[A-Za-z]+|[{}\\]");
     paren
         .replace_all(&s, |c: &regex::Captures| {
             let junk = command.replace_all(&c[1], "");

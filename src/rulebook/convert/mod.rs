@@ -13,7 +13,7 @@ pub mod legacy;
 pub mod swtcg;
 mod text;
 
-use super::{DocumentMeta, Kind, slug};
+use super::{DocumentMeta, Game, Kind, slug};
 use crate::error::{Error, Result};
 use serde::Deserialize;
 use std::collections::{BTreeSet, HashMap};
@@ -36,6 +36,33 @@ pub struct OutFile {
     pub path: PathBuf,
     pub meta: DocumentMeta,
     pub sections: Vec<OutSection>,
+}
+
+/// A document the seeds hold: its game, key and title, and the document that
+/// replaces it when it is superseded.
+pub struct Document {
+    pub game: Game,
+    pub key: &'static str,
+    pub title: &'static str,
+    pub superseded_by: Option<&'static str>,
+}
+
+impl Document {
+    /// One converted file of the document, at `path` under the rulebook root.
+    pub fn file(&self, path: &str, sections: Vec<OutSection>) -> OutFile {
+        OutFile {
+            path: PathBuf::from(path),
+            meta: DocumentMeta {
+                game: self.game,
+                document: self.key.into(),
+                document_title: self.title.into(),
+                superseded: self.superseded_by.is_some(),
+                superseded_by: self.superseded_by.map(str::to_string),
+                source: None,
+            },
+            sections,
+        }
+    }
 }
 
 /// Hand corrections for one document, applied in order to the seed text.
@@ -164,13 +191,14 @@ fn check_unique(files: &[OutFile]) -> Result<()> {
 
 /// Render one file as Markdown with front matter.
 pub fn render(file: &OutFile) -> String {
-    let mut out = String::new();
     let m = &file.meta;
-    out.push_str("---\n");
-    let _ = writeln!(out, "game: {}", m.game);
-    let _ = writeln!(out, "document: {}", m.document);
-    let _ = writeln!(out, "document_title: {}", yaml_str(&m.document_title));
-    let _ = writeln!(out, "superseded: {}", m.superseded);
+    let mut out = format!(
+        "---\ngame: {}\ndocument: {}\ndocument_title: {}\nsuperseded: {}\n",
+        m.game,
+        m.document,
+        yaml_str(&m.document_title),
+        m.superseded
+    );
     if let Some(by) = &m.superseded_by {
         let _ = writeln!(out, "superseded_by: {}", yaml_str(by));
     }
@@ -179,20 +207,15 @@ pub fn render(file: &OutFile) -> String {
     }
     out.push_str("---\n");
     for s in &file.sections {
-        out.push('\n');
-        for _ in 0..s.level {
-            out.push('#');
-        }
+        let hashes = "#".repeat(s.level.into());
         let class = match s.kind {
             Kind::Rule => String::new(),
             k => format!(" .{k}"),
         };
-        let _ = writeln!(out, " {} {{#{}{}}}", s.title, s.id, class);
+        let _ = writeln!(out, "\n{hashes} {} {{#{}{class}}}", s.title, s.id);
         let body = s.body.trim();
         if !body.is_empty() {
-            out.push('\n');
-            out.push_str(body);
-            out.push('\n');
+            let _ = writeln!(out, "\n{body}");
         }
     }
     out
@@ -212,10 +235,7 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
-        let text = render(f);
-        let tmp = path.with_extension("md.tmp");
-        std::fs::write(&tmp, &text).map_err(|e| Error::io(&tmp, e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+        write_atomic(&path, &render(f))?;
         report.files += 1;
         report.sections += f.sections.len();
     }
@@ -242,10 +262,17 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
         text.push_str(id);
         text.push('\n');
     }
-    let tmp = ids_path.with_extension("txt.tmp");
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, &ids_path).map_err(|e| Error::io(&ids_path, e))?;
+    write_atomic(&ids_path, &text)?;
     Ok(report)
+}
+
+/// Write `text` to a temporary name beside `path` and rename it into place.
+fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -272,24 +299,29 @@ pub fn assign_ids(prefix: &str, sections: &mut [OutSection], taken: &mut BTreeSe
             stack.pop();
         }
         if s.id.is_empty() {
-            let base = format!("{prefix}{}", slug(&s.title));
-            let mut id = base.clone();
-            if taken.contains(&id) {
-                if let Some((_, parent)) = stack.last() {
-                    id = format!("{prefix}{}-{}", parent, slug(&s.title));
-                }
-                let stem = id.clone();
-                let mut n = 2;
-                while taken.contains(&id) {
-                    id = format!("{stem}-{n}");
-                    n += 1;
-                }
+            let mut id = format!("{prefix}{}", slug(&s.title));
+            if taken.contains(&id)
+                && let Some((_, parent)) = stack.last()
+            {
+                id = format!("{prefix}{}-{}", parent, slug(&s.title));
             }
-            s.id = id;
+            s.id = unique_id(taken, id);
         }
         taken.insert(s.id.clone());
         stack.push((s.level, slug(&s.title)));
     }
+}
+
+/// `base`, or `base-2`, `base-3`… when that is taken; the ID returned is taken.
+pub fn unique_id(taken: &mut BTreeSet<String>, base: String) -> String {
+    let mut id = base.clone();
+    let mut n = 2;
+    while taken.contains(&id) {
+        id = format!("{base}-{n}");
+        n += 1;
+    }
+    taken.insert(id.clone());
+    id
 }
 
 #[cfg(test)]

@@ -7,17 +7,19 @@
 //! every `name: definition` paragraph becomes its own section. The cover ad
 //! copy, contents page, image captions and page numbers are dropped.
 
-use super::text::{self, Builder};
-use super::{OutFile, OutSection, assign_ids};
+use super::text::{self, Builder, re};
+use super::{Document, OutFile, assign_ids, unique_id};
 use crate::error::{Error, Result};
-use crate::rulebook::{DocumentMeta, Game, Kind, slug};
-use regex::Regex;
+use crate::rulebook::{Game, Kind, slug};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 const PREFIX: &str = "swtcg.rb.";
-pub const TITLE: &str =
-    "Star Wars Trading Card Game Rulebook (Ultimate Graphic Edition, Revised and Condensed)";
+const DOCUMENT: Document = Document {
+    game: Game::Swtcg,
+    key: "rb",
+    title: "Star Wars Trading Card Game Rulebook (Ultimate Graphic Edition, Revised and Condensed)",
+    superseded_by: None,
+};
 
 /// Headings in document order: (text as it appears on its own line, level).
 const OUTLINE: &[(&str, u8)] = &[
@@ -147,16 +149,16 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         .filter(|b| !is_furniture(b.trim()))
         .collect();
     let blocks = text::join_broken(kept, &is_heading);
-    let zone_entry = re(r"^([A-Za-z][A-Za-z ]{0,20}):\s")?;
-    let term_entry = re(r"^(\*|\+/-|[A-Za-z][^:.]{0,40}):\s")?;
-    let phrase_entry = re(r#"^("[^:]{1,80}"):\s"#)?;
-    let keyword_entry = re(r"^([A-Z][A-Za-z ]+?)(?: X(?:/-X)?)?:\s")?;
+    let zone_entry = re(r"^([A-Za-z][A-Za-z ]{0,20}):\s");
+    let term_entry = re(r"^(\*|\+/-|[A-Za-z][^:.]{0,40}):\s");
+    let phrase_entry = re(r#"^("[^:]{1,80}"):\s"#);
+    let keyword_entry = re(r"^([A-Z][A-Za-z ]+?)(?: X(?:/-X)?)?:\s");
 
     let mut b = Builder::default();
     let mut next = 0usize;
     let mut entries = Entries::None;
     let mut sample_deck = false;
-    let deck_count = re(r" (\d+ [xX] )")?;
+    let deck_count = re(r" (\d+ [xX] )");
     let mut taken: BTreeSet<String> = BTreeSet::new();
 
     for block in &blocks {
@@ -230,26 +232,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     }
     let mut sections = b.finish();
     assign_ids(PREFIX, &mut sections, &mut taken);
-    Ok(vec![file(sections)])
-}
-
-fn file(sections: Vec<OutSection>) -> OutFile {
-    OutFile {
-        path: PathBuf::from("swtcg/rulebook.md"),
-        meta: DocumentMeta {
-            game: Game::Swtcg,
-            document: "rb".into(),
-            document_title: TITLE.into(),
-            superseded: false,
-            superseded_by: None,
-            source: None,
-        },
-        sections,
-    }
-}
-
-fn re(p: &str) -> Result<Regex> {
-    Regex::new(p).map_err(|e| Error::Input(format!("bad pattern {p:?}: {e}")))
+    Ok(vec![DOCUMENT.file("swtcg/rulebook.md", sections)])
 }
 
 /// Image captions and page numbers.
@@ -264,15 +247,7 @@ fn glossary_id(taken: &mut BTreeSet<String>, term: &str) -> String {
         "+/-" => "plus-minus".to_string(),
         _ => slug(term),
     };
-    let base = format!("{PREFIX}glossary.{s}");
-    let mut id = base.clone();
-    let mut n = 2;
-    while taken.contains(&id) {
-        id = format!("{base}-{n}");
-        n += 1;
-    }
-    taken.insert(id.clone());
-    id
+    unique_id(taken, format!("{PREFIX}glossary.{s}"))
 }
 
 /// A body block: list markers normalised, an ALL-CAPS label line in bold.
