@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 use regex::Regex;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
-use std::path::Path;
-use std::sync::OnceLock;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 /// File of every section ID ever published.
 pub const IDS_FILE: &str = "ids.txt";
@@ -79,23 +79,7 @@ impl Report {
 
 /// Run every check on `corpus`, reading `ids.txt` and `aliases.txt` from its root.
 pub fn lint(corpus: &Corpus) -> Result<Report> {
-    let mut errors = Vec::new();
-    for p in &corpus.load_problems {
-        errors.push(Problem {
-            file: String::new(),
-            line: 0,
-            id: None,
-            message: p.clone(),
-        })
-    }
-    // load_problems carry their own "file:line:" prefix.
-    for e in errors.iter_mut() {
-        if let Some((loc, msg)) = split_location(&e.message) {
-            e.file = loc.0;
-            e.line = loc.1;
-            e.message = msg;
-        }
-    }
+    let mut errors: Vec<Problem> = corpus.load_problems.iter().map(|p| located(p)).collect();
     for s in &corpus.sections {
         let at = |message: String| Problem {
             file: file_of(s),
@@ -145,12 +129,24 @@ pub fn lint(corpus: &Corpus) -> Result<Report> {
     })
 }
 
-fn split_location(msg: &str) -> Option<((String, usize), String)> {
+/// A load problem as a lint error: its message starts with `file:line:`.
+fn located(msg: &str) -> Problem {
     let mut parts = msg.splitn(3, ':');
-    let file = parts.next()?.to_string();
-    let line = parts.next()?.trim().parse().ok()?;
-    let rest = parts.next()?.trim().to_string();
-    Some(((file, line), rest))
+    let (file, line, rest) = (parts.next(), parts.next(), parts.next());
+    match (file, line.and_then(|l| l.trim().parse().ok()), rest) {
+        (Some(file), Some(line), Some(rest)) => Problem {
+            file: file.to_string(),
+            line,
+            id: None,
+            message: rest.trim().to_string(),
+        },
+        _ => Problem {
+            file: String::new(),
+            line: 0,
+            id: None,
+            message: msg.to_string(),
+        },
+    }
 }
 
 fn file_of(s: &Section) -> String {
@@ -163,18 +159,11 @@ fn file_of(s: &Section) -> String {
 
 fn has_rule_ancestor(corpus: &Corpus, s: &Section) -> bool {
     let mut cur = s.parent.as_deref();
-    let mut guard = 0;
-    while let Some(id) = cur {
-        let Some(p) = corpus.get(id) else {
-            return false;
-        };
-        if p.kind != Kind::Example {
-            return true;
-        }
-        cur = p.parent.as_deref();
-        guard += 1;
-        if guard > 64 {
-            return false;
+    for _ in 0..=64 {
+        match cur.and_then(|id| corpus.get(id)) {
+            Some(p) if p.kind == Kind::Example => cur = p.parent.as_deref(),
+            Some(_) => return true,
+            None => return false,
         }
     }
     false
@@ -182,17 +171,9 @@ fn has_rule_ancestor(corpus: &Corpus, s: &Section) -> bool {
 
 /// IDs listed in `ids.txt` (comments and blank lines skipped), with 1-based lines.
 pub fn published_ids(root: &Path) -> Result<Option<Vec<(usize, String)>>> {
-    let path = root.join(IDS_FILE);
-    if !path.exists() {
+    let Some((_, text)) = read_if_there(root, IDS_FILE)? else {
         return Ok(None);
-    }
-    if !path.is_file() {
-        return Err(Error::Input(format!(
-            "{}: not a regular file",
-            path.display()
-        )));
-    }
-    let text = Error::read_text(&path)?;
+    };
     Ok(Some(
         text.lines()
             .enumerate()
@@ -206,17 +187,9 @@ pub fn published_ids(root: &Path) -> Result<Option<Vec<(usize, String)>>> {
 /// Aliases from `aliases.txt`: `old-id -> new-id` per line, `#` comments.
 /// A malformed line is an error naming file and line.
 pub fn load_aliases(root: &Path) -> Result<HashMap<String, String>> {
-    let path = root.join(ALIASES_FILE);
-    if !path.exists() {
+    let Some((path, text)) = read_if_there(root, ALIASES_FILE)? else {
         return Ok(HashMap::new());
-    }
-    if !path.is_file() {
-        return Err(Error::Input(format!(
-            "{}: not a regular file",
-            path.display()
-        )));
-    }
-    let text = Error::read_text(&path)?;
+    };
     let mut out = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -237,6 +210,22 @@ pub fn load_aliases(root: &Path) -> Result<HashMap<String, String>> {
         }
     }
     Ok(out)
+}
+
+/// The path and text of `root/name`; `None` when there is no such file.
+fn read_if_there(root: &Path, name: &str) -> Result<Option<(PathBuf, String)>> {
+    let path = root.join(name);
+    if !path.exists() {
+        return Ok(None);
+    }
+    if !path.is_file() {
+        return Err(Error::Input(format!(
+            "{}: not a regular file",
+            path.display()
+        )));
+    }
+    let text = Error::read_text(&path)?;
+    Ok(Some((path, text)))
 }
 
 /// Follow aliases from `id` to a section that exists, if any.
@@ -455,13 +444,11 @@ fn family(title: &str) -> Option<String> {
 /// "…, Ch. 3" / "Chapter 3" / "Ap. B" / "Appendix B" in a mention, normalised
 /// to "chapter 3" / "appendix b".
 fn chapter_hint(mention: &str) -> Option<String> {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    let re = RE
-        .get_or_init(|| {
-            Regex::new(r"(?i)(?:^|[,\s(])(ch|chapter|ap|app|appendix)\.?\s*([0-9]+|[a-f])\b").ok()
-        })
-        .as_ref()?;
-    let c = re.captures(mention)?;
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?:^|[,\s(])(ch|chapter|ap|app|appendix)\.?\s*([0-9]+|[a-f])\b")
+            .expect("valid regex")
+    });
+    let c = RE.captures(mention)?;
     let which = if c[1].to_ascii_lowercase().starts_with("ch") {
         "chapter"
     } else {
@@ -474,15 +461,11 @@ fn chapter_hint(mention: &str) -> Option<String> {
 /// line end or semicolon. A lowercase "see" outside brackets is prose ("you can
 /// see") and is skipped.
 pub fn mentions(body: &str) -> Vec<String> {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(re) = RE
-        .get_or_init(|| Regex::new(r"(?:(\()\s*|\b)(See|see|SEE)(?:\s+also)?[:\s]+").ok())
-        .as_ref()
-    else {
-        return Vec::new();
-    };
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:(\()\s*|\b)(See|see|SEE)(?:\s+also)?[:\s]+").expect("valid regex")
+    });
     let mut out = Vec::new();
-    for c in re.captures_iter(body) {
+    for c in RE.captures_iter(body) {
         let (Some(all), Some(word)) = (c.get(0), c.get(2)) else {
             continue;
         };
@@ -535,19 +518,13 @@ fn mention_end(rest: &str) -> usize {
 /// Drop a leading outline number: "1.E. Failed Destiny Draws", "1D. Card States",
 /// "Section C. Actions", "Part 2. Dice".
 fn strip_numbering(title: &str) -> &str {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(re) = RE
-        .get_or_init(|| {
-            Regex::new(
-                r"^(?i:(?:section|part)\s+)?(?:[0-9]{1,2}\.?\s?[A-Z]?\.|[A-Z]\.|[0-9]{1,2}\.)\s+",
-            )
-            .ok()
-        })
-        .as_ref()
-    else {
-        return title;
-    };
-    match re.find(title) {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(?i:(?:section|part)\s+)?(?:[0-9]{1,2}\.?\s?[A-Z]?\.|[A-Z]\.|[0-9]{1,2}\.)\s+",
+        )
+        .expect("valid regex")
+    });
+    match RE.find(title) {
         Some(m) if m.end() < title.len() => &title[m.end()..],
         _ => title,
     }

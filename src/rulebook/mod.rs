@@ -26,7 +26,7 @@ pub mod lint;
 pub mod lookup;
 
 use crate::error::{Error, Result};
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -189,16 +189,13 @@ impl Corpus {
                 breadcrumb.push(self.sections[i].title.clone());
             }
             breadcrumb.push(h.title.clone());
-            let id = match h.id {
-                Some(id) => id,
-                None => {
-                    return Err(Error::Input(format!(
-                        "{}:{}: heading \"{}\" has no {{#id}} attribute",
-                        rel.display(),
-                        h.line,
-                        h.title
-                    )));
-                }
+            let Some(id) = h.id else {
+                return Err(Error::Input(format!(
+                    "{}:{}: heading \"{}\" has no {{#id}} attribute",
+                    rel.display(),
+                    h.line,
+                    h.title
+                )));
             };
             let idx = self.sections.len();
             if let Some(&prev) = self.by_id.get(&id) {
@@ -236,17 +233,12 @@ impl Corpus {
     }
 
     fn link(&mut self) {
-        let pairs: Vec<(usize, String)> = self
-            .sections
-            .iter()
-            .filter_map(|s| {
-                s.parent
-                    .as_ref()
-                    .and_then(|p| self.by_id.get(p).map(|&i| (i, s.id.clone())))
-            })
-            .collect();
-        for (i, child) in pairs {
-            self.sections[i].children.push(child);
+        for c in 0..self.sections.len() {
+            let parent = self.sections[c].parent.as_ref();
+            if let Some(&i) = parent.and_then(|p| self.by_id.get(p)) {
+                let child = self.sections[c].id.clone();
+                self.sections[i].children.push(child);
+            }
         }
     }
 
@@ -393,7 +385,7 @@ fn parse_headings(rel: &Path, body: &str, line_base: usize) -> Result<Vec<Headin
                     }
                 }
                 cur = Some(Heading {
-                    level: heading_level(level),
+                    level: level as u8,
                     title: String::new(),
                     id: id.map(|s| s.to_string()),
                     kind,
@@ -417,17 +409,6 @@ fn parse_headings(rel: &Path, body: &str, line_base: usize) -> Result<Vec<Headin
         }
     }
     Ok(out)
-}
-
-fn heading_level(l: HeadingLevel) -> u8 {
-    match l {
-        HeadingLevel::H1 => 1,
-        HeadingLevel::H2 => 2,
-        HeadingLevel::H3 => 3,
-        HeadingLevel::H4 => 4,
-        HeadingLevel::H5 => 5,
-        HeadingLevel::H6 => 6,
-    }
 }
 
 /// Markdown → plain text: keeps words, drops markup; table cells separated by " | ".
