@@ -19,10 +19,6 @@ pub mod embedded {
     include!(concat!(env!("OUT_DIR"), "/rulebook_files.rs"));
 }
 
-/// The fingerprint of the built-in rulebook's paths and contents, worked out when
-/// the binary was built: the built-in rulebook is never hashed at run time.
-pub const RULEBOOK_FINGERPRINT: &str = embedded::FINGERPRINT;
-
 #[derive(Debug, Clone)]
 pub struct Paths {
     /// The rulebook folder of Markdown sources (the unpacked built-in copy by default).
@@ -57,17 +53,6 @@ impl Paths {
             index: index.unwrap_or(default_index),
             data_dir: data_dir.unwrap_or_else(default_data_dir),
         })
-    }
-}
-
-impl Paths {
-    /// [`RULEBOOK_FINGERPRINT`] when `rulebook` is the built-in rulebook's unpacked
-    /// copy, `None` for a rulebook on disk (whose files must be hashed).
-    pub fn builtin_fingerprint(&self) -> Option<&'static str> {
-        let unpacked = default_cache_dir()
-            .join("rulebook")
-            .join(RULEBOOK_FINGERPRINT);
-        (self.rulebook == unpacked).then_some(RULEBOOK_FINGERPRINT)
     }
 }
 
@@ -220,6 +205,12 @@ pub fn read_regular_file(path: &Path, limit: u64, folder_msg: &str) -> Result<Ve
         return Err(too_big(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// [`read_regular_file`] as UTF-8 text.
+pub fn read_text_file(path: &Path, limit: u64, folder_msg: &str) -> Result<String> {
+    let bytes = read_regular_file(path, limit, folder_msg)?;
+    String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
 }
 
 /// The files under `roots` whose extension is one of `exts`, sorted: the one way

@@ -241,7 +241,6 @@ pub fn ruling_coverage(scenarios: &[ScenarioSource], listed: Vec<Missing>) -> Ru
 }
 
 impl RulingCoverage {
-    /// Keep one game only.
     /// The rulings of the scenario folders `paths` (their `missing.tsv` lists
     /// and the scenarios' ruling sources).
     pub fn read(
@@ -250,13 +249,13 @@ impl RulingCoverage {
     ) -> crate::error::Result<RulingCoverage> {
         let mut listed = Vec::new();
         for f in missing_files(paths) {
-            let bytes = crate::paths::read_regular_file(&f, 8 << 20, "is a folder, not a file")?;
-            let text = String::from_utf8(bytes).map_err(|e| crate::Error::not_utf8(&f, &e))?;
+            let text = crate::paths::read_text_file(&f, 8 << 20, "is a folder, not a file")?;
             listed.extend(parse_missing(&f, &text)?);
         }
         Ok(ruling_coverage(sources, listed))
     }
 
+    /// Keep one game only.
     pub fn retain_game(&mut self, game: Game) {
         self.games.retain(|c| c.game == game);
         self.reproduced.retain(|(r, _)| r.game == game);

@@ -104,9 +104,7 @@ pub fn load_file<T: DeserializeOwned>(path: &Path) -> Result<T> {
 
 /// Read a regular UTF-8 text file of at most [`MAX_BYTES`] bytes.
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes =
-        crate::paths::read_regular_file(path, MAX_BYTES as u64, "is a folder, not a YAML file")?;
-    String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
+    crate::paths::read_text_file(path, MAX_BYTES as u64, "is a folder, not a YAML file")
 }
 
 fn format_error(origin: &Path, e: &serde_saphyr::Error) -> String {

@@ -54,18 +54,12 @@ pub async fn form(
     if !name.trim().is_empty() {
         return Redirect::to(&format!("/card/{}", url_path(name.trim()))).into_response();
     }
-    page::html(
-        StatusCode::OK,
-        page::layout(
-            "Cards",
-            Nav::Card,
-            html! {
-                h1 { "Look a card up" }
-                (name_form(""))
-                @if app.cards.is_empty() { (no_data()) }
-            },
-        ),
-    )
+    let body = html! {
+        h1 { "Look a card up" }
+        (name_form(""))
+        @if app.cards.is_empty() { (no_data()) }
+    };
+    page::page(StatusCode::OK, "Cards", Nav::Card, body)
 }
 
 fn name_form(value: &str) -> Markup {
@@ -102,7 +96,7 @@ pub async fn page(State(app): State<Arc<App>>, Path(name): Path<String>) -> Resp
         .card
         .as_ref()
         .map_or_else(|| name.trim().to_string(), |c| c.label.clone());
-    page::html(status, page::layout(&title, Nav::Card, body(&app, &r)))
+    page::page(status, &title, Nav::Card, body(&app, &r))
 }
 
 pub async fn api(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {

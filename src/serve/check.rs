@@ -5,7 +5,7 @@
 use super::markdown::rule_link;
 use super::page::{self, Nav};
 use super::search::url_path;
-use super::{App, Limited};
+use super::{App, Checked, too_slow};
 use crate::render::summary::{Line as SummaryLine, Summary};
 use crate::rulebook::lint::normalize;
 use crate::scenario::{self, Report, SectionIds, Verdict, expect::compact};
@@ -41,9 +41,6 @@ pub fn shipped(root: &Path) -> crate::Result<(Vec<String>, CardUses)> {
     let mut files = Vec::new();
     let mut uses = CardUses::new();
     for f in scenario::find_files(&[root.to_path_buf()])? {
-        if !f.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            continue;
-        }
         let Ok(rel) = f.strip_prefix(root) else {
             continue;
         };
@@ -74,13 +71,6 @@ pub fn shipped(root: &Path) -> crate::Result<(Vec<String>, CardUses)> {
     Ok((files, uses))
 }
 
-/// What a check came to.
-enum Checked {
-    Report(Box<Report>),
-    LoadError(String),
-    TooSlow(std::time::Duration),
-}
-
 /// What to check: pasted text, or a shipped file (its path as shown, and as read).
 enum Input {
     Text(String),
@@ -88,7 +78,7 @@ enum Input {
 }
 
 /// Load and run `input` on a blocking thread, within the time limit.
-async fn check(app: &Arc<App>, input: Input) -> Checked {
+async fn check(app: &Arc<App>, input: Input) -> Checked<Report> {
     let job = move |app: &App| {
         let ids = Some(&app.corpus as &dyn SectionIds);
         let loaded = match &input {
@@ -102,16 +92,9 @@ async fn check(app: &Arc<App>, input: Input) -> Checked {
                 })
                 .and_then(|t| scenario::load_str(shown, &t, ids)),
         };
-        match loaded {
-            Ok(s) => Checked::Report(Box::new(scenario::run(&s))),
-            Err(e) => Checked::LoadError(e.to_string()),
-        }
+        loaded.map(|s| scenario::run(&s)).map_err(|e| e.to_string())
     };
-    match super::limited(app, job).await {
-        Limited::Done(c) => c,
-        Limited::Stopped => Checked::LoadError("the check stopped without an answer".into()),
-        Limited::TooSlow(d) => Checked::TooSlow(d),
-    }
+    super::limited(app, job).await
 }
 
 /// Why a shipped path is not served.
@@ -165,10 +148,8 @@ pub fn scenario_link(rel: &str) -> String {
 
 /// `/check`: choose a shipped scenario, or paste or upload one.
 pub async fn form(State(app): State<Arc<App>>) -> Response {
-    page::html(
-        StatusCode::OK,
-        page::layout("Check a scenario", Nav::Check, check_forms(&app, "")),
-    )
+    let body = check_forms(&app, "");
+    page::page(StatusCode::OK, "Check a scenario", Nav::Check, body)
 }
 
 fn check_forms(app: &App, pasted: &str) -> Markup {
@@ -272,44 +253,35 @@ fn too_large() -> String {
 
 /// `POST /api/check` with the YAML as the body: what `swjudge check --json` prints.
 pub async fn api(State(app): State<Arc<App>>, body: Result<String, StringRejection>) -> Response {
-    let text = match body {
+    let text = match page::api_body(body, too_large) {
         Ok(t) => t,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return page::json_error(StatusCode::PAYLOAD_TOO_LARGE, &too_large());
-        }
-        Err(e) => return page::json_error(e.status(), &e.body_text()),
+        Err(refused) => return *refused,
     };
     match check(&app, Input::Text(text)).await {
         Checked::Report(r) => page::json_text(StatusCode::OK, crate::render::trace::json(&r)),
-        Checked::LoadError(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
+        Checked::Refused(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
         Checked::TooSlow(d) => page::json_error(StatusCode::SERVICE_UNAVAILABLE, &too_slow(d)),
     }
 }
 
-pub fn too_slow(d: std::time::Duration) -> String {
-    format!(
-        "the check took longer than its time limit of {} s and was abandoned",
-        d.as_secs_f32()
-    )
-}
-
-fn result_page(app: &App, checked: Checked, pasted: Option<&str>) -> Response {
+fn result_page(app: &App, checked: Checked<Report>, pasted: Option<&str>) -> Response {
     match checked {
-        Checked::Report(r) => page::html(
-            StatusCode::OK,
-            page::layout(&format!("{} — check", r.title), Nav::Check, report(&r)),
-        ),
-        Checked::LoadError(msg) => page::html(
-            StatusCode::BAD_REQUEST,
-            page::layout(
+        Checked::Report(r) => {
+            let title = format!("{} — check", r.title);
+            page::page(StatusCode::OK, &title, Nav::Check, report(&r))
+        }
+        Checked::Refused(msg) => {
+            let body = html! {
+                (load_error(&msg, pasted))
+                @if let Some(t) = pasted { (check_forms(app, t)) }
+            };
+            page::page(
+                StatusCode::BAD_REQUEST,
                 "Scenario not loaded",
                 Nav::Check,
-                html! {
-                    (load_error(&msg, pasted))
-                    @if let Some(t) = pasted { (check_forms(app, t)) }
-                },
-            ),
-        ),
+                body,
+            )
+        }
         Checked::TooSlow(d) => page::error_page(
             StatusCode::SERVICE_UNAVAILABLE,
             "Check too slow",

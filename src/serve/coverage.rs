@@ -7,6 +7,7 @@ use super::markdown::rule_link;
 use super::page::{self, Nav};
 use crate::coverage::{self, Coverage, Example, Status};
 use crate::game::Game;
+use crate::paths::read_text_file;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -14,6 +15,7 @@ use axum::response::Response;
 use maud::{Markup, html};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Largest `unreproducible.tsv` read.
@@ -23,37 +25,27 @@ const MAX_LIST_BYTES: u64 = 1 << 20;
 pub(super) fn compute(app: &App) -> Result<&Coverage, String> {
     app.coverage
         .get_or_init(|| {
-            let dirs: Vec<std::path::PathBuf> = app
+            let dirs: Vec<PathBuf> = app
                 .scenarios_dir()
-                .map(|d| d.to_path_buf())
+                .map(Path::to_path_buf)
                 .into_iter()
                 .collect();
             let sources = if dirs.is_empty() {
                 Vec::new()
             } else {
-                let files = coverage::scenario_files(&dirs).map_err(|e| e.to_string())?;
-                coverage::scenario_sources(&files).map_err(|e| e.to_string())?
+                coverage::scenario_sources(&coverage::scenario_files(&dirs)?)?
             };
             let unreproducible = match dirs.first().map(|d| d.join("unreproducible.tsv")) {
                 Some(f) if f.is_file() => {
-                    let bytes = crate::paths::read_regular_file(
-                        &f,
-                        MAX_LIST_BYTES,
-                        "is a folder, not a file",
-                    )
-                    .map_err(|e| e.to_string())?;
-                    let text = String::from_utf8(bytes)
-                        .map_err(|e| crate::Error::not_utf8(&f, &e).to_string())?;
-                    coverage::parse_unreproducible(&f, &text).map_err(|e| e.to_string())?
+                    let text = read_text_file(&f, MAX_LIST_BYTES, "is a folder, not a file")?;
+                    coverage::parse_unreproducible(&f, &text)?
                 }
                 _ => Vec::new(),
             };
-            coverage::coverage(&app.corpus, &sources, &unreproducible)
-                .with_rulings(&dirs, &sources)
-                .map_err(|e| e.to_string())
+            coverage::coverage(&app.corpus, &sources, &unreproducible).with_rulings(&dirs, &sources)
         })
         .as_ref()
-        .map_err(Clone::clone)
+        .map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -66,15 +58,7 @@ pub struct Filter {
 
 /// The coverage narrowed as `--game` and `--missing` narrow it.
 fn filtered(app: &App, f: &Filter) -> Result<Coverage, (StatusCode, String)> {
-    let game = match f.game.trim() {
-        "" | "all" => None,
-        g => Some(Game::parse(g).ok_or_else(|| {
-            (
-                StatusCode::BAD_REQUEST,
-                format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)"),
-            )
-        })?),
-    };
+    let game = page::game_choice(&f.game, true).map_err(|e| (StatusCode::BAD_REQUEST, e))?;
     let missing = match f.missing.as_deref().map(str::trim) {
         None | Some("" | "false" | "0" | "no") => false,
         Some("true" | "1" | "yes" | "on") => true,
@@ -117,10 +101,7 @@ pub async fn page(
 ) -> Response {
     let f = q.map(|q| q.0).unwrap_or_default();
     match filtered(&app, &f) {
-        Ok(cov) => page::html(
-            StatusCode::OK,
-            page::layout("Coverage", Nav::Coverage, body(&app, &cov)),
-        ),
+        Ok(cov) => page::page(StatusCode::OK, "Coverage", Nav::Coverage, body(&app, &cov)),
         Err((status, msg)) => page::error_page(status, "Coverage", &msg, Nav::Coverage),
     }
 }

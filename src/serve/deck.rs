@@ -10,7 +10,7 @@
 use super::markdown::rule_link;
 use super::page::{self, Nav};
 use super::search::url_path;
-use super::{App, Limited};
+use super::{App, Checked, too_slow};
 use crate::cards::CardDb;
 use crate::cards::formats::{self, DeckFormat};
 use crate::deck::{self, CardRef, Options, Problem, Report, Zone};
@@ -53,7 +53,7 @@ fn data(app: &App) -> Result<&DeckData, String> {
 }
 
 /// What to check the list as, from the form or the query.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct Choice {
     #[serde(default)]
     game: String,
@@ -63,12 +63,7 @@ pub struct Choice {
 
 impl Choice {
     fn options(&self) -> Result<Options, String> {
-        let game = match self.game.trim() {
-            "" => None,
-            g => Some(Game::parse(g).ok_or_else(|| {
-                format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)")
-            })?),
-        };
+        let game = page::game_choice(&self.game, false)?;
         let format = Some(self.format.trim())
             .filter(|f| !f.is_empty())
             .map(str::to_string);
@@ -101,40 +96,15 @@ fn check(app: &App, text: &str, choice: &Choice) -> Result<Report, String> {
     deck::check(PASTED, &list, &data.cards, formats, &opts).map_err(|e| e.to_string())
 }
 
-/// What a deck check came to.
-enum Checked {
-    Report(Box<Report>),
-    Refused(String),
-    TooSlow(std::time::Duration),
-}
-
-async fn run(app: &Arc<App>, text: String, choice: Choice) -> (Checked, Choice) {
-    let job = move |app: &App| {
-        let r = check(app, &text, &choice);
-        (r, choice)
-    };
-    match super::limited(app, job).await {
-        Limited::Done((Ok(r), c)) => (Checked::Report(Box::new(r)), c),
-        Limited::Done((Err(e), c)) => (Checked::Refused(e), c),
-        Limited::Stopped => (
-            Checked::Refused("the check stopped without an answer".into()),
-            Choice::default(),
-        ),
-        Limited::TooSlow(d) => (Checked::TooSlow(d), Choice::default()),
-    }
+async fn run(app: &Arc<App>, text: String, choice: Choice) -> Checked<Report> {
+    super::limited(app, move |app: &App| check(app, &text, &choice)).await
 }
 
 /// `/deck`: the form.
 pub async fn form(State(app): State<Arc<App>>) -> Response {
     let formats = data(&app).map(|d| d.formats.as_slice()).unwrap_or(&[]);
-    page::html(
-        StatusCode::OK,
-        page::layout(
-            "Check a deck",
-            Nav::Deck,
-            html! { h1 { "Check a deck" } (deck_form(formats, "", &Choice::default())) },
-        ),
-    )
+    let body = html! { h1 { "Check a deck" } (deck_form(formats, "", &Choice::default())) };
+    page::page(StatusCode::OK, "Check a deck", Nav::Deck, body)
 }
 
 fn deck_form(formats: &[DeckFormat], text: &str, choice: &Choice) -> Markup {
@@ -193,36 +163,25 @@ pub async fn pasted(
         Ok(f) => f.0,
         Err(e) => return page::form_refused(&e, too_large(), "Deck not checked", Nav::Deck),
     };
-    let text = f.deck.clone();
-    let (checked, choice) = run(&app, f.deck, f.choice).await;
-    match checked {
-        Checked::Report(r) => page::html(
-            StatusCode::OK,
-            page::layout(
-                &format!("{} deck — check", r.game.title()),
-                Nav::Deck,
-                report(&app, &r),
-            ),
-        ),
+    let (text, choice) = (f.deck.clone(), f.choice.clone());
+    match run(&app, f.deck, f.choice).await {
+        Checked::Report(r) => {
+            let title = format!("{} deck — check", r.game.title());
+            page::page(StatusCode::OK, &title, Nav::Deck, report(&app, &r))
+        }
         Checked::Refused(msg) => {
             let formats = data(&app).map(|d| d.formats.as_slice()).unwrap_or(&[]);
-            page::html(
-                StatusCode::BAD_REQUEST,
-                page::layout(
-                    "Deck not checked",
-                    Nav::Deck,
-                    html! {
-                        h1 { "The deck could not be checked" }
-                        p.error role="alert" { (msg) }
-                        (deck_form(formats, &text, &choice))
-                    },
-                ),
-            )
+            let body = html! {
+                h1 { "The deck could not be checked" }
+                p.error role="alert" { (msg) }
+                (deck_form(formats, &text, &choice))
+            };
+            page::page(StatusCode::BAD_REQUEST, "Deck not checked", Nav::Deck, body)
         }
         Checked::TooSlow(d) => page::error_page(
             StatusCode::SERVICE_UNAVAILABLE,
             "Check too slow",
-            &super::check::too_slow(d),
+            &too_slow(d),
             Nav::Deck,
         ),
     }
@@ -243,19 +202,14 @@ pub async fn api(
         Ok(q) => q.0,
         Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
     };
-    let text = match body {
+    let text = match page::api_body(body, too_large) {
         Ok(t) => t,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return page::json_error(StatusCode::PAYLOAD_TOO_LARGE, &too_large());
-        }
-        Err(e) => return page::json_error(e.status(), &e.body_text()),
+        Err(refused) => return *refused,
     };
-    match run(&app, text, choice).await.0 {
+    match run(&app, text, choice).await {
         Checked::Report(r) => page::json(StatusCode::OK, &r),
         Checked::Refused(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
-        Checked::TooSlow(d) => {
-            page::json_error(StatusCode::SERVICE_UNAVAILABLE, &super::check::too_slow(d))
-        }
+        Checked::TooSlow(d) => page::json_error(StatusCode::SERVICE_UNAVAILABLE, &too_slow(d)),
     }
 }
 

@@ -77,7 +77,7 @@ pub struct App {
     shipped: Vec<String>,
     /// Card titles (normalised) named in shipped scenarios, and the files naming them.
     uses: check::CardUses,
-    coverage: OnceLock<std::result::Result<crate::coverage::Coverage, String>>,
+    coverage: OnceLock<Result<crate::coverage::Coverage>>,
     /// The card data and formats deck checks read, loaded on the first one.
     decks: OnceLock<std::result::Result<deck::DeckData, String>>,
     check_time_limit: Duration,
@@ -160,19 +160,20 @@ impl App {
     }
 }
 
-/// What a job run within the time limit came to.
-enum Limited<T> {
-    Done(T),
-    /// The job ended without an answer (it panicked, or the server is stopping).
-    Stopped,
+/// What a check (of a scenario or a deck) came to.
+enum Checked<R> {
+    Report(Box<R>),
+    /// Why there is no report: the input was refused, or the check ended
+    /// without an answer (it panicked, or the server is stopping).
+    Refused(String),
     TooSlow(Duration),
 }
 
-/// Run `job` on a blocking thread, a few at once, within the time limit.
-async fn limited<T: Send + 'static>(
+/// Run the check `job` on a blocking thread, a few at once, within the time limit.
+async fn limited<R: Send + 'static>(
     app: &Arc<App>,
-    job: impl FnOnce(&App) -> T + Send + 'static,
-) -> Limited<T> {
+    job: impl FnOnce(&App) -> std::result::Result<R, String> + Send + 'static,
+) -> Checked<R> {
     let limit = app.check_time_limit;
     let sem = app.checks.clone();
     let app = app.clone();
@@ -188,11 +189,20 @@ async fn limited<T: Send + 'static>(
     let start = std::time::Instant::now();
     match tokio::time::timeout(limit, run).await {
         // An answer that came after the limit (the timer fired late) is too slow all the same.
-        Ok(Some(_)) if start.elapsed() > limit => Limited::TooSlow(limit),
-        Ok(Some(t)) => Limited::Done(t),
-        Ok(None) => Limited::Stopped,
-        Err(_) => Limited::TooSlow(limit),
+        Ok(Some(_)) if start.elapsed() > limit => Checked::TooSlow(limit),
+        Ok(Some(Ok(r))) => Checked::Report(Box::new(r)),
+        Ok(Some(Err(why))) => Checked::Refused(why),
+        Ok(None) => Checked::Refused("the check stopped without an answer".into()),
+        Err(_) => Checked::TooSlow(limit),
     }
+}
+
+/// Why a check took too long.
+fn too_slow(d: Duration) -> String {
+    format!(
+        "the check took longer than its time limit of {} s and was abandoned",
+        d.as_secs_f32()
+    )
 }
 
 /// Every page and API route.

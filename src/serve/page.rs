@@ -58,6 +58,11 @@ pub fn layout(title: &str, nav: Nav, body: Markup) -> Markup {
     }
 }
 
+/// A whole page (see [`layout`]) as an HTML response.
+pub fn page(status: StatusCode, title: &str, nav: Nav, body: Markup) -> Response {
+    html(status, layout(title, nav, body))
+}
+
 /// An HTML response.
 pub fn html(status: StatusCode, markup: Markup) -> Response {
     (
@@ -117,17 +122,36 @@ pub fn form_refused(
 }
 
 pub fn error_page(status: StatusCode, title: &str, message: &str, nav: Nav) -> Response {
-    html(
-        status,
-        layout(
-            title,
-            nav,
-            html! {
-                h1 { (title) }
-                p.error role="alert" { (message) }
-            },
-        ),
-    )
+    let body = html! {
+        h1 { (title) }
+        p.error role="alert" { (message) }
+    };
+    page(status, title, nav, body)
+}
+
+/// The body of an API request, or the JSON error that refuses it: too large
+/// (`too_large` says why) or not text.
+pub fn api_body(
+    body: Result<String, axum::extract::rejection::StringRejection>,
+    too_large: impl FnOnce() -> String,
+) -> Result<String, Box<Response>> {
+    body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => json_error(StatusCode::PAYLOAD_TOO_LARGE, &too_large()),
+        status => json_error(status, &e.body_text()),
+    })
+    .map_err(Box::new)
+}
+
+/// The game a form or query names: none for `""` (and for `"all"` when `all`
+/// is allowed), or why the name is not a game.
+pub fn game_choice(name: &str, all: bool) -> Result<Option<crate::game::Game>, String> {
+    match name.trim() {
+        "" => Ok(None),
+        "all" if all => Ok(None),
+        g => crate::game::Game::parse(g)
+            .map(Some)
+            .ok_or_else(|| format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)")),
+    }
 }
 
 /// Any path no route serves.

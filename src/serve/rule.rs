@@ -39,31 +39,26 @@ pub async fn page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respon
         }
         Found::Section(s) => {
             let view = RuleView::new(&app.corpus, s);
-            page::html(
+            let title = format!("{} — {}", view.title, view.id);
+            page::page(
                 StatusCode::OK,
-                page::layout(
-                    &format!("{} — {}", view.title, view.id),
-                    Nav::Search,
-                    body(&app.corpus, &view),
-                ),
+                &title,
+                Nav::Search,
+                body(&app.corpus, &view),
             )
         }
-        Found::Missing(nf) => page::html(
-            StatusCode::NOT_FOUND,
-            page::layout(
-                "No such rule",
-                Nav::Search,
-                html! {
-                    h1 { "No such rule" }
-                    p.error role="alert" { "No section has the ID " code { (nf.query) } "." }
-                    @if !nf.did_you_mean.is_empty() {
-                        h2 { "Did you mean" }
-                        ul { @for id in &nf.did_you_mean { li { (rule_link(id, id)) } } }
-                    }
-                    p { a href={ "/search?q=" (super::search::url_path(&nf.query)) } { "Search for it instead" } }
-                },
-            ),
-        ),
+        Found::Missing(nf) => {
+            let body = html! {
+                h1 { "No such rule" }
+                p.error role="alert" { "No section has the ID " code { (nf.query) } "." }
+                @if !nf.did_you_mean.is_empty() {
+                    h2 { "Did you mean" }
+                    ul { @for id in &nf.did_you_mean { li { (rule_link(id, id)) } } }
+                }
+                p { a href={ "/search?q=" (super::search::url_path(&nf.query)) } { "Search for it instead" } }
+            };
+            page::page(StatusCode::NOT_FOUND, "No such rule", Nav::Search, body)
+        }
         Found::Bad(msg) => {
             page::error_page(StatusCode::BAD_REQUEST, "Not a rule ID", &msg, Nav::Search)
         }

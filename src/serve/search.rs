@@ -40,13 +40,7 @@ enum Answer {
 
 /// The request as a [`Query`]; `None` when the question is blank.
 fn query(f: &Form, default_limit: usize) -> Result<Option<Query>, String> {
-    let game =
-        match f.game.trim() {
-            "" | "all" => None,
-            g => Some(Game::parse(g).ok_or_else(|| {
-                format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)")
-            })?),
-        };
+    let game = page::game_choice(&f.game, true)?;
     let kind = match f.kind.trim() {
         "" | "all" => None,
         k => Some(DocKind::parse(k).ok_or_else(|| {
@@ -114,18 +108,12 @@ pub async fn page(
     } else {
         format!("{} — search", f.q.trim())
     };
-    page::html(
-        status,
-        page::layout(
-            &title,
-            Nav::Search,
-            html! {
-                h1 { "Search the rules, rulings and cards" }
-                (search_form(&f))
-                div #results aria-live="polite" { (results(&a)) }
-            },
-        ),
-    )
+    let body = html! {
+        h1 { "Search the rules, rulings and cards" }
+        (search_form(&f))
+        div #results aria-live="polite" { (results(&a)) }
+    };
+    page::page(status, &title, Nav::Search, body)
 }
 
 /// `/search/results?…`: the results alone, for the page to swap in as one types.
@@ -247,7 +235,7 @@ fn results(a: &Answer) -> Markup {
 }
 
 /// Where a hit links to: its section, or its card (at the ruling or erratum).
-pub fn hit_link(h: &Hit) -> String {
+fn hit_link(h: &Hit) -> String {
     match &h.source {
         Origin::Rulebook { section } => format!("/rule/{}", url_path(section)),
         Origin::Database { card, position, .. } => {
