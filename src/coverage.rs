@@ -435,30 +435,23 @@ pub fn census(mut cases: Vec<CensusCase>, scenarios: &[ScenarioSource]) -> Censu
             }
         }
     }
-    let mut games: BTreeMap<String, CensusCount> = BTreeMap::new();
-    let mut areas: BTreeMap<(String, String), CensusCount> = BTreeMap::new();
+    // Each case counts for its game (no area) and for its game's area.
+    let mut counts: BTreeMap<(String, Option<String>), CensusCount> = BTreeMap::new();
     for c in &cases {
-        let covered = usize::from(!c.scenarios.is_empty());
-        let g = games.entry(c.game.clone()).or_insert_with(|| CensusCount {
-            game: c.game.clone(),
-            area: None,
-            cases: 0,
-            covered: 0,
-        });
-        g.cases += 1;
-        g.covered += covered;
-        let a = areas
-            .entry((c.game.clone(), c.area.clone()))
-            .or_insert_with(|| CensusCount {
-                game: c.game.clone(),
-                area: Some(c.area.clone()),
-                cases: 0,
-                covered: 0,
-            });
-        a.cases += 1;
-        a.covered += covered;
+        for area in [None, Some(c.area.clone())] {
+            let n = counts
+                .entry((c.game.clone(), area.clone()))
+                .or_insert_with(|| CensusCount {
+                    game: c.game.clone(),
+                    area,
+                    cases: 0,
+                    covered: 0,
+                });
+            n.cases += 1;
+            n.covered += usize::from(!c.scenarios.is_empty());
+        }
     }
-    let mut areas: Vec<CensusCount> = areas.into_values().collect();
+    let (games, mut areas): (Vec<_>, Vec<_>) = counts.into_values().partition(|n| n.area.is_none());
     areas.sort_by(|a, b| {
         a.game
             .cmp(&b.game)
@@ -466,7 +459,7 @@ pub fn census(mut cases: Vec<CensusCase>, scenarios: &[ScenarioSource]) -> Censu
             .then(a.area.cmp(&b.area))
     });
     Census {
-        games: games.into_values().collect(),
+        games,
         areas,
         cases,
     }

@@ -311,8 +311,7 @@ where
         });
     }
     G::check(&board, &script).map_err(placed)?;
-    let players = G::players(&board);
-    let expect = Expect::read(f.expect, &players, |p| G::observable(&board, p)).map_err(placed)?;
+    let expect = Expect::read(f.expect, |p| G::observable(&board, p)).map_err(placed)?;
     Ok(Scenario {
         file: origin.to_path_buf(),
         game: G::GAME,
@@ -337,16 +336,16 @@ pub fn run(s: &Scenario) -> Report {
     compare(s, s.run_engine())
 }
 
-/// Load and run each file, on every core the machine has; the results come
-/// back in the order of `files`. Each scenario is loaded and run on its own, so
-/// the order of work never changes a result.
+/// Load and run each file, as [`run_files_with`] does, keeping every report.
 pub fn run_files(files: &[PathBuf], ids: Option<&dyn SectionIds>) -> Vec<Result<Report>> {
     run_files_with(files, ids, |_, r| r)
 }
 
-/// [`run_files`], each file's result handed to `each` on the thread that ran
-/// it (so what a caller keeps of a report is made, and the rest dropped, on
-/// every core), in the order of `files`.
+/// Load and run each file, on every core the machine has, each file's result
+/// handed to `each` on the thread that ran it (so what a caller keeps of a
+/// report is made, and the rest dropped, on every core); the results come back
+/// in the order of `files`. Each scenario is loaded and run on its own, so the
+/// order of work never changes a result.
 pub fn run_files_with<T: Send>(
     files: &[PathBuf],
     ids: Option<&dyn SectionIds>,
@@ -355,12 +354,8 @@ pub fn run_files_with<T: Send>(
     use rayon::prelude::*;
     files
         .par_iter()
-        .map(|f| each(f, load_and_run(f, ids)))
+        .map(|f| each(f, load(f, ids).map(|s| run(&s))))
         .collect()
-}
-
-fn load_and_run(f: &Path, ids: Option<&dyn SectionIds>) -> Result<Report> {
-    load(f, ids).map(|s| run(&s))
 }
 
 /// The scenarios shipped with swjudge, built into the binary by `build.rs`
