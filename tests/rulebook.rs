@@ -533,7 +533,7 @@ fn converted() -> Option<Vec<(String, Vec<convert::OutFile>)>> {
     let corrections = rulebook().join("corrections");
     let all = convert::convert_all(&dir, &corrections).expect("the seeds convert");
     let mut out = Vec::new();
-    for (name, _, keys) in convert::SEEDS {
+    for (name, keys, _) in convert::SEEDS {
         let mut text = std::fs::read_to_string(dir.join(name)).expect("seed reads");
         for key in keys {
             let c = convert::Corrections::load(&corrections.join(format!("{key}.yaml")))

@@ -112,43 +112,44 @@ impl Corrections {
     }
 }
 
-/// The seed documents the converter knows, by file name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seed {
-    /// SWCCG Advanced Rulebook 3.27.
-    Ar,
-    /// Star Wars: Destiny Rules Reference 1.8.
-    DestinyRr,
-    /// SWTCG Rulebook, Ultimate Graphic Edition.
-    SwtcgRb,
-    /// Older SWCCG Appendix D and rules update (superseded).
-    SwccgUpdate,
-    /// Decipher-era SWCCG expansion rules supplements (superseded).
-    SwccgSupplements,
-}
+/// A converter: corrected seed text → the files of its document.
+pub type Converter = fn(&str) -> Result<Vec<OutFile>>;
 
-/// Seed file name, document, and the correction files (`rulebook/corrections/<key>.yaml`)
-/// applied to it in order.
-pub const SEEDS: [(&str, Seed, &[&str]); 5] = [
-    ("000_822ecd1f8bbdd217.txt", Seed::Ar, &["ar", "ar-appendix"]),
-    ("001_bbb8421acb4943c2.txt", Seed::DestinyRr, &["destiny-rr"]),
-    ("002_e60117c872e66daa.txt", Seed::SwtcgRb, &["swtcg-rb"]),
+/// The seed documents the converter knows: file name, the correction files
+/// (`rulebook/corrections/<key>.yaml`) applied to it in order, and its converter.
+pub const SEEDS: [(&str, &[&str], Converter); 5] = [
+    // SWCCG Advanced Rulebook 3.27
+    (
+        "000_822ecd1f8bbdd217.txt",
+        &["ar", "ar-appendix"],
+        ar::convert,
+    ),
+    // Star Wars: Destiny Rules Reference 1.8
+    (
+        "001_bbb8421acb4943c2.txt",
+        &["destiny-rr"],
+        destiny::convert,
+    ),
+    // SWTCG Rulebook, Ultimate Graphic Edition
+    ("002_e60117c872e66daa.txt", &["swtcg-rb"], swtcg::convert),
+    // Older SWCCG Appendix D and rules update (superseded)
     (
         "003_375ce422513890d6.txt",
-        Seed::SwccgUpdate,
         &["swccg-update"],
+        legacy::convert_update,
     ),
+    // Decipher-era SWCCG expansion rules supplements (superseded)
     (
         "004_e58562151f2317cd.txt",
-        Seed::SwccgSupplements,
         &["swccg-supplements"],
+        legacy::convert_supplements,
     ),
 ];
 
 /// Convert every known seed under `seeds` with the corrections under `corrections`.
 pub fn convert_all(seeds: &Path, corrections: &Path) -> Result<Vec<OutFile>> {
     let mut files = Vec::new();
-    for (name, seed, keys) in SEEDS {
+    for (name, keys, convert) in SEEDS {
         let path = seeds.join(name);
         let mut text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
         for key in keys {
@@ -156,13 +157,7 @@ pub fn convert_all(seeds: &Path, corrections: &Path) -> Result<Vec<OutFile>> {
             text =
                 Corrections::load(&file)?.apply(&format!("{name} ({})", file.display()), &text)?;
         }
-        let mut out = match seed {
-            Seed::Ar => ar::convert(&text)?,
-            Seed::DestinyRr => destiny::convert(&text)?,
-            Seed::SwtcgRb => swtcg::convert(&text)?,
-            Seed::SwccgUpdate => legacy::convert_update(&text)?,
-            Seed::SwccgSupplements => legacy::convert_supplements(&text)?,
-        };
+        let mut out = convert(&text)?;
         for f in &mut out {
             f.meta.source = Some(name.to_string());
         }
