@@ -84,6 +84,7 @@ impl LibraryCard for CardDef {
             "reduces_retrieval_by_stacked",
         );
         add(self.ability_required.is_some(), "ability_required");
+        add(!self.limits_play.is_empty(), "limits_play");
         add(
             self.stats.immune_to_attrition.is_some(),
             "stats.immune_to_attrition",

@@ -689,6 +689,10 @@ pub struct CardDef {
     /// (a card taking part in the battle).
     #[serde(default)]
     pub ability_required: Option<Box<AbilityRequired>>,
+    /// "Nabrun Leids and Elis Helrot are limited to owner's move phase and exterior
+    /// sites": limits on playing the cards it names, while it is active on table.
+    #[serde(default)]
+    pub limits_play: Vec<super::play_limits::PlayLimit>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
@@ -1106,6 +1110,10 @@ pub struct Cost {
     /// Lose N Force.
     #[serde(default)]
     pub lose_force: u32,
+    /// "Draw destiny. Use that much Force to …, or place Interrupt in Lost Pile": a
+    /// destiny drawn during initiation sets a further Force to use (`play_limits.rs`).
+    #[serde(default)]
+    pub destiny_force: bool,
 }
 
 /// Which card an effect acts on.
@@ -1480,6 +1488,9 @@ pub struct Ability {
     /// Time): it is still a top-level action and cannot respond while the stack is not empty.
     #[serde(default)]
     pub at_any_time: bool,
+    /// "(except during battle)": not while a battle is under way.
+    #[serde(default)]
+    pub not_during_battle: bool,
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
     pub requires: Option<Box<Filter>>,

@@ -195,6 +195,9 @@ impl Engine {
                             Err(format!("{} is not a valid target", self.name(x)))
                         }
                     }
+                    // "Any or all of …": a further optional member of a group is
+                    // only ever one the player names.
+                    None if spec.optional && spec.group.is_some() => Ok(None),
                     None => match cands.len() {
                         0 => Err("no valid target on table".into()),
                         _ => Ok(Some(Tgt::Card(cands[0]))),
@@ -225,8 +228,12 @@ impl Engine {
             }
             TargetKind::Pile => self.target_pile(p, spec, picks),
             TargetKind::Location => {
+                // A location target's filter reads its icon, and `subtype: site` ("to
+                // any one other site") its kind.
                 let ok = |l: usize| {
-                    spec.filter.icon.as_ref().is_none_or(|i| {
+                    let site = spec.filter.subtype.as_deref() != Some("site")
+                        || self.st.locations[l].geo.kind == Some(super::model::LocKind::Site);
+                    site && spec.filter.icon.as_ref().is_none_or(|i| {
                         self.st.locations[l]
                             .icons
                             .iter()
