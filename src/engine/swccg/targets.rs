@@ -113,11 +113,7 @@ impl Engine {
     /// An undercover spy during a battle: inactive, not a valid target (AR Undercover
     /// Spy Rules: "except during battle, they may still be targeted by Interrupts").
     pub(super) fn undercover_in_battle(&self, x: CardIx) -> bool {
-        self.st
-            .def(x)
-            .keywords
-            .iter()
-            .any(|k| k.eq_ignore_ascii_case("undercover"))
+        self.st.undercover(x)
             && self
                 .stack
                 .iter()
