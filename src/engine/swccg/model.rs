@@ -1826,6 +1826,9 @@ pub struct MoveRules {
     /// "Costs +X to move" (only where the move has a cost of its own or is landspeed).
     #[serde(default)]
     pub extra_cost: i64,
+    /// "To use his landspeed requires +X Force": only a move using landspeed costs more.
+    #[serde(default)]
+    pub landspeed_extra: i64,
     /// A vehicle whose text lets it move between interior sites (e.g. Lift Tube).
     #[serde(default)]
     pub interior: bool,
