@@ -47,7 +47,7 @@ impl Engine {
                 continue;
             }
             for lim in &self.st.def(x).limits_play {
-                if !lim.title.iter().any(|t| *t == title) {
+                if !lim.title.contains(&title) {
                     continue;
                 }
                 self.one_limit_ok(p, c, x, lim, targets)?;
