@@ -193,7 +193,10 @@ impl super::engine::Engine {
                 continue;
             }
             let players = if both { vec![p, p.other()] } else { vec![p] };
-            if let Some(s) = players.into_iter().find(|&s| self.st.pile_len(s, pile) == 0) {
+            if let Some(s) = players
+                .into_iter()
+                .find(|&s| self.st.pile_len(s, pile) == 0)
+            {
                 return Err(super::engine::Rejection {
                     reason: format!(
                         "{} {what} {}'s {}, which is empty",
