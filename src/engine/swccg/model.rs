@@ -921,7 +921,8 @@ pub struct Trigger {
     /// the destiny is drawn (the check is made once per draw).
     #[serde(default)]
     pub destiny_matches: Option<super::device::DestinyCount>,
-    /// For `blown_away`: a location blown away matches this.
+    /// For `blown_away`: a location blown away matches this; for `force_drain` and
+    /// `battle_won`: the location of the drain or battle.
     #[serde(default)]
     pub location: Option<super::activation::LocFilter>,
     /// For `destiny_drawn`: only a battle destiny ("if drawn as a battle destiny").

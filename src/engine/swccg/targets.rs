@@ -360,6 +360,23 @@ impl Engine {
         {
             return false;
         }
+        // "If you just initiated a Force drain (or won a battle) at <location>".
+        let at_entry = match e.kind {
+            ActionKind::ForceDrain => Some(ix),
+            ActionKind::BattleWon { battle } => Some(battle),
+            _ => None,
+        };
+        if let (Some(f), Some(j)) = (&t.location, at_entry) {
+            let at = self.stack.get(j).and_then(|b| {
+                b.targets.iter().find_map(|(_, x)| match x {
+                    super::stack::Tgt::Location(l) => Some(*l),
+                    _ => None,
+                })
+            });
+            if !at.is_some_and(|l| self.loc_matches(l, f, me, true)) {
+                return false;
+            }
+        }
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();
             match &e.kind {
