@@ -663,6 +663,10 @@ pub struct CardDef {
     /// Grappling Hook on the Interrupt it grabbed).
     #[serde(default)]
     pub makes_unique: Vec<String>,
+    /// "All Interrupts of that title are unique (•)": the titles of the Interrupts
+    /// stacked on it (a grabber), for both players while it is on table.
+    #[serde(default)]
+    pub makes_stacked_unique: bool,
     /// Its owner loses no Force to cards of these titles ("you lose no Force to …").
     #[serde(default)]
     pub no_loss_from: Vec<String>,
