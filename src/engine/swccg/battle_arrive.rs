@@ -224,10 +224,7 @@ pub fn is_excluded(st: &super::state::State, c: CardIx, excluded: &[CardIx]) -> 
 
 /// An undercover spy (AR Undercover Spy Rules): inactive, not participating in battles.
 fn undercover(st: &super::state::State, c: CardIx) -> bool {
-    st.def(c)
-        .keywords
-        .iter()
-        .any(|k| k.eq_ignore_ascii_case("undercover"))
+    st.undercover(c)
 }
 
 impl Engine {

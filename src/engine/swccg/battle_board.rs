@@ -502,10 +502,7 @@ pub fn drain_from_state(st: &State, at: usize, drainer: BoardSide) -> Drain {
                     .icons
                     .iter()
                     .any(|i| i.eq_ignore_ascii_case("presence")),
-                undercover: d
-                    .keywords
-                    .iter()
-                    .any(|k| k.eq_ignore_ascii_case("undercover")),
+                undercover: st.undercover(c),
                 may_force_drain: false,
                 drained_this_turn: false,
                 aboard: match st.zone[c] {

@@ -179,23 +179,29 @@ impl super::engine::Engine {
         ab: &super::model::Ability,
     ) -> Result<(), super::engine::Rejection> {
         for e in &ab.effect {
-            let (pile, what) = match e {
-                Effect::Draw(_) => (PileName::ReserveDeck, "draws from"),
-                Effect::TakeIntoHand { from, .. } => (*from, "takes a card from"),
-                Effect::DeployFrom { from, .. } => (*from, "deploys a card from"),
-                Effect::StackFrom { from, .. } => (*from, "takes a card from"),
-                Effect::PlayFrom { from, .. } => (*from, "plays a card from"),
+            let (pile, what, both) = match e {
+                Effect::Draw(_) => (PileName::ReserveDeck, "draws from", false),
+                Effect::TakeIntoHand { from, .. } => (*from, "takes a card from", false),
+                Effect::DeployFrom { from, .. } => (*from, "deploys a card from", false),
+                Effect::StackFrom { from, .. } => (*from, "takes a card from", false),
+                Effect::PlayFrom { from, .. } => (*from, "plays a card from", false),
+                // "Each player must activate N Force": each player's Reserve Deck.
+                Effect::EachActivates(_) => (PileName::ReserveDeck, "activates Force from", true),
                 _ => continue,
             };
             if matches!(pile, PileName::Hand | PileName::OutOfPlay) {
                 continue;
             }
-            if self.st.pile_len(p, pile) == 0 {
+            let players = if both { vec![p, p.other()] } else { vec![p] };
+            if let Some(s) = players
+                .into_iter()
+                .find(|&s| self.st.pile_len(s, pile) == 0)
+            {
                 return Err(super::engine::Rejection {
                     reason: format!(
                         "{} {what} {}'s {}, which is empty",
                         self.name(c),
-                        p.name(),
+                        s.name(),
                         pile.as_str().replace('_', " ")
                     ),
                     rule: EMPTY_DECK,

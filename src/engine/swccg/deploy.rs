@@ -47,6 +47,18 @@ impl Engine {
                     r::INACTIVE,
                 ));
             }
+            // An undercover spy is inactive: only its owner may still deploy Effects,
+            // weapons and devices on it (AR Undercover Spy Rules).
+            if self.st.undercover(h) && self.st.owner(h) != p {
+                return Err(rej(
+                    format!(
+                        "{} is an undercover spy, inactive for its opponent: only its owner may deploy cards on it",
+                        self.st.title(h)
+                    ),
+                    super::identify::UNDERCOVER,
+                )
+                .and(r::INACTIVE));
+            }
             DeployTo::OnCard(h)
         } else {
             return Err(rej(

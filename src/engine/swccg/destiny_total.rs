@@ -336,17 +336,19 @@ impl Engine {
     /// draw still counts against the limit and adds nothing (AR Canceled And Redrawn
     /// Destiny Draws).
     pub(super) fn canceled_draw(&mut self, e: Entry) {
-        let (parent, card) = match e.kind {
-            ActionKind::DestinyDrawn { parent, card, .. } => (parent, card),
-            ActionKind::DestinyDraw { parent, .. } => (parent, None),
+        let (parent, card) = match &e.kind {
+            ActionKind::DestinyDrawn { parent, card, .. } => (*parent, *card),
+            ActionKind::DestinyDraw { parent, .. } => (*parent, None),
             _ => return,
         };
-        if parent >= self.stack.len()
-            || (self.stack[parent].total.is_none() && self.stack[parent].duel.is_none())
-        {
+        if parent >= self.stack.len() {
             return;
         }
         let me = e.actor;
+        if self.stack[parent].total.is_none() && self.stack[parent].duel.is_none() {
+            self.single_draw_redrawn(e, card);
+            return;
+        }
         if let Some(c) = card
             && self.st.zone[c] == super::state::Zone::Drawn
         {
@@ -378,6 +380,37 @@ impl Engine {
 }
 
 impl Engine {
+    /// A single destiny draw of a result (a weapon's, an Interrupt's) came off the
+    /// stack canceled: its card goes to the Used Pile. To be redrawn, the destiny is
+    /// drawn again, tested as the canceled one would have been, and the redraw counts
+    /// instead (AR Canceled And Redrawn Destiny Draws); otherwise the draw has no
+    /// result.
+    fn single_draw_redrawn(&mut self, e: Entry, card: Option<CardIx>) {
+        let ActionKind::DestinyDrawn { parent, test, .. } = e.kind else {
+            return;
+        };
+        if e.battle_draw.is_some() {
+            return;
+        }
+        let me = e.actor;
+        if let Some(c) = card
+            && self.st.zone[c] == super::state::Zone::Drawn
+        {
+            self.st.to_pile(c, me, super::model::PileName::UsedPile);
+        }
+        if !e.redraw {
+            return;
+        }
+        let label = self.stack[parent].label.clone();
+        self.log(
+            actor(me),
+            Event::Result,
+            format!("{label}: the canceled destiny is redrawn; the redraw counts instead"),
+            &[cite::CANCELED_REDRAWN],
+        );
+        let _ = self.destiny_effect(parent, me, &label, test);
+    }
+
     /// `draw_x_choose_y`: the destiny about to be drawn (the action responded to) is
     /// drawn as X destinies, of which Y are chosen.
     pub(super) fn draw_x_choose_y(&mut self, ix: usize, label: &str, x: u32, y: u32) -> Applied {

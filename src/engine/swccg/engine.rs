@@ -391,6 +391,21 @@ impl Engine {
             // action), legal or not. A player with no legal option passes without using
             // the script when the next decision is the other player's, or is their own
             // pass, top-level action or choice, which belongs to a later window.
+            // A response anchored to an action already canceled is judged now: a
+            // canceled action is removed from the stack and can no longer be responded
+            // to (a destiny canceled cannot then be canceled and redrawn).
+            if let Some(anchor) = &d.step.responding_to
+                && d.by == p
+                && self.canceled.contains(anchor)
+                && !self.stack.iter().any(|e| e.label == *anchor)
+            {
+                self.script.take();
+                let why = format!(
+                    "{anchor} has been canceled and removed from the stack: it can no longer be responded to"
+                );
+                self.reject(&d, rej(why, r::CANCELING));
+                continue;
+            }
             // A response anchored to a later action (`responding_to:`) waits for it:
             // its player passes until that action is the one responded to.
             if let (Some(anchor), Window::Response(i)) = (&d.step.responding_to, w)

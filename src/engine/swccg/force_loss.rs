@@ -16,9 +16,10 @@ use crate::engine::Event;
 
 pub const PAYING_COSTS: &str = "swccg.ar.paying-costs";
 pub const LOSING_FORCE: &str = "swccg.ar.losing-force";
+pub const PLACING_CARDS: &str = "swccg.ar.placing-cards-into-a-hand-deck-or-pile";
 
 /// Every section this file cites.
-pub const IDS: &[&str] = &[PAYING_COSTS, LOSING_FORCE];
+pub const IDS: &[&str] = &[PAYING_COSTS, LOSING_FORCE, PLACING_CARDS];
 
 impl Engine {
     /// Can any card respond to a Force loss?
@@ -159,6 +160,7 @@ impl Engine {
         use super::model::PileName;
         use super::rules as r;
         let before: Vec<_> = self.st.pile(p, PileName::LostPile).to_vec();
+        let in_hand: Vec<_> = self.st.pile(p, PileName::Hand).to_vec();
         let lost = self.lose_force(p, n.max(0));
         self.log(
             actor(p),
@@ -179,8 +181,17 @@ impl Engine {
         for c in new {
             self.st.put(c, super::state::Zone::On(host));
             self.st.card_state[c] = super::model::CardState::Supporting;
+            // A card lost from hand leaves a hidden place as a card lost (discarded
+            // face up): both players see it before it is stacked face down. One lost
+            // from Life Force goes from a face-down pile to a face-down stack: no one
+            // sees it (AR Losing Force; Placing Cards Into A Hand, Deck, Or Pile).
+            let how = if in_hand.contains(&c) {
+                "lost from hand: first revealed to both players, then stacked face down"
+            } else {
+                "lost from Life Force: stacked face down, unseen (revealed to no one)"
+            };
             let text = format!(
-                "{} is stacked face down on {}: supporting",
+                "{} ({how}) is stacked on {}: supporting",
                 self.name(c),
                 self.name(host)
             );
@@ -188,7 +199,7 @@ impl Engine {
                 actor(p),
                 Event::StateChange,
                 text,
-                &[r::STACKED_CARDS, r::SUPPORTING],
+                &[r::STACKED_CARDS, r::SUPPORTING, LOSING_FORCE, PLACING_CARDS],
             );
         }
         Applied::Done

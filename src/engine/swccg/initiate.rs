@@ -155,6 +155,7 @@ impl Engine {
         }
         let a = self.pick_ability(p, c, d, w)?;
         let targets = self.check_ability(p, c, a, w, &d.step.target, Some(d))?;
+        self.play_limits_ok(p, c, &targets)?;
         if self.st.def(c).abilities[a].kind == AbilityKind::Before
             && via_use.is_none()
             && !self.before_draw(w)
@@ -582,6 +583,18 @@ impl Engine {
         let title = self.name(c);
         if ab.in_battle {
             self.participates_in_battle(c)?;
+        }
+        if ab.not_during_battle
+            && self
+                .stack
+                .iter()
+                .any(|e| matches!(e.kind, ActionKind::Battle))
+        {
+            return Err(rej(
+                format!("{title}'s text may be used at any time except during battle"),
+                r::AT_ANY_TIME,
+            )
+            .and(r::CARD_TEXT));
         }
         match (ab.kind, w) {
             (AbilityKind::Automatic, _) => {
@@ -1167,6 +1180,9 @@ impl Engine {
                 format!("{} loses {n} Force (cost of initiation)", p.name()),
                 &[r::PAYING_COSTS],
             );
+        }
+        if ab.cost.destiny_force {
+            self.pay_destiny_price(p, c);
         }
     }
 

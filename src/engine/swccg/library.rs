@@ -74,6 +74,7 @@ impl LibraryCard for CardDef {
         add(self.relocates_if_blown_away, "relocates_if_blown_away");
         add(self.epic_duel.is_some(), "epic_duel");
         add(!self.makes_unique.is_empty(), "makes_unique");
+        add(self.makes_stacked_unique, "makes_stacked_unique");
         add(!self.no_loss_from.is_empty(), "no_loss_from");
         add(self.defeated_to.is_some(), "defeated_to");
         add(self.besieges, "besieges");
@@ -84,6 +85,7 @@ impl LibraryCard for CardDef {
             "reduces_retrieval_by_stacked",
         );
         add(self.ability_required.is_some(), "ability_required");
+        add(!self.limits_play.is_empty(), "limits_play");
         add(
             self.stats.immune_to_attrition.is_some(),
             "stats.immune_to_attrition",

@@ -113,6 +113,7 @@ mod insert;
 mod interrupt_tax;
 pub mod jeditest;
 mod objective;
+mod play_limits;
 mod site_deploy;
 pub mod titles;
 mod upkeep;

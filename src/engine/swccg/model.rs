@@ -663,6 +663,10 @@ pub struct CardDef {
     /// Grappling Hook on the Interrupt it grabbed).
     #[serde(default)]
     pub makes_unique: Vec<String>,
+    /// "All Interrupts of that title are unique (•)": the titles of the Interrupts
+    /// stacked on it (a grabber), for both players while it is on table.
+    #[serde(default)]
+    pub makes_stacked_unique: bool,
     /// Its owner loses no Force to cards of these titles ("you lose no Force to …").
     #[serde(default)]
     pub no_loss_from: Vec<String>,
@@ -689,6 +693,10 @@ pub struct CardDef {
     /// (a card taking part in the battle).
     #[serde(default)]
     pub ability_required: Option<Box<AbilityRequired>>,
+    /// "Nabrun Leids and Elis Helrot are limited to owner's move phase and exterior
+    /// sites": limits on playing the cards it names, while it is active on table.
+    #[serde(default)]
+    pub limits_play: Vec<super::play_limits::PlayLimit>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
@@ -917,7 +925,8 @@ pub struct Trigger {
     /// the destiny is drawn (the check is made once per draw).
     #[serde(default)]
     pub destiny_matches: Option<super::device::DestinyCount>,
-    /// For `blown_away`: a location blown away matches this.
+    /// For `blown_away`: a location blown away matches this; for `force_drain` and
+    /// `battle_won`: the location of the drain or battle.
     #[serde(default)]
     pub location: Option<super::activation::LocFilter>,
     /// For `destiny_drawn`: only a battle destiny ("if drawn as a battle destiny").
@@ -1106,6 +1115,10 @@ pub struct Cost {
     /// Lose N Force.
     #[serde(default)]
     pub lose_force: u32,
+    /// "Draw destiny. Use that much Force to …, or place Interrupt in Lost Pile": a
+    /// destiny drawn during initiation sets a further Force to use (`play_limits.rs`).
+    #[serde(default)]
+    pub destiny_force: bool,
 }
 
 /// Which card an effect acts on.
@@ -1480,6 +1493,9 @@ pub struct Ability {
     /// Time): it is still a top-level action and cannot respond while the stack is not empty.
     #[serde(default)]
     pub at_any_time: bool,
+    /// "(except during battle)": not while a battle is under way.
+    #[serde(default)]
+    pub not_during_battle: bool,
     /// A card matching this filter must be on table (a condition, checked before targets).
     #[serde(default)]
     pub requires: Option<Box<Filter>>,
@@ -1815,6 +1831,9 @@ pub struct MoveRules {
     /// "Costs +X to move" (only where the move has a cost of its own or is landspeed).
     #[serde(default)]
     pub extra_cost: i64,
+    /// "To use his landspeed requires +X Force": only a move using landspeed costs more.
+    #[serde(default)]
+    pub landspeed_extra: i64,
     /// A vehicle whose text lets it move between interior sites (e.g. Lift Tube).
     #[serde(default)]
     pub interior: bool,

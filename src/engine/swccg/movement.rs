@@ -409,6 +409,9 @@ impl Engine {
             plan.cost = 0;
         } else if plan.cost > 0 || plan.how == MoveHow::Landspeed {
             plan.cost += def.moves.extra_cost;
+            if plan.how == MoveHow::Landspeed {
+                plan.cost += def.moves.landspeed_extra;
+            }
             self.surcharge(c, &mut plan);
         }
         let have = self.st.pile_len(p, super::model::PileName::ForcePile) as i64;

@@ -141,6 +141,13 @@ impl Engine {
             ));
         };
         let specs = &self.st.def(c).abilities[a].targets;
+        if picks.len() > 1 && picks.iter().any(|k| self.st.find_location(k).is_some()) {
+            return Err(rej(
+                "a retargeting changes one primary target: a new group of cards or a new location, not both",
+                RETARGETING,
+            )
+            .and(BAD_FEELING));
+        }
         if let [one] = picks
             && let Some(l) = self.st.find_location(one)
         {

@@ -271,6 +271,16 @@ impl State {
         self.on_table(c) && self.card_state[c] == CardState::Active
     }
 
+    /// An undercover spy (AR Undercover Spy Rules): by its own characteristics, or
+    /// made one by an active card deployed on it ("Spy is now Undercover").
+    pub fn undercover(&self, c: CardIx) -> bool {
+        let says = |list: &[String]| list.iter().any(|k| k.eq_ignore_ascii_case("undercover"));
+        says(&self.def(c).keywords)
+            || (0..self.cards.len()).any(|x| {
+                self.zone[x] == Zone::On(c) && self.active(x) && says(&self.def(x).identity.grants)
+            })
+    }
+
     /// Where the card is, in the words of expectations: `light.lost_pile`,
     /// `at:<location>`, `on:<card>`, `table`, `stack`, `drawn`.
     pub fn where_is(&self, c: CardIx) -> String {

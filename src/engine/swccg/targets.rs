@@ -113,11 +113,7 @@ impl Engine {
     /// An undercover spy during a battle: inactive, not a valid target (AR Undercover
     /// Spy Rules: "except during battle, they may still be targeted by Interrupts").
     pub(super) fn undercover_in_battle(&self, x: CardIx) -> bool {
-        self.st
-            .def(x)
-            .keywords
-            .iter()
-            .any(|k| k.eq_ignore_ascii_case("undercover"))
+        self.st.undercover(x)
             && self
                 .stack
                 .iter()
@@ -195,6 +191,9 @@ impl Engine {
                             Err(format!("{} is not a valid target", self.name(x)))
                         }
                     }
+                    // "Any or all of …": a further optional member of a group is
+                    // only ever one the player names.
+                    None if spec.optional && spec.group.is_some() => Ok(None),
                     None => match cands.len() {
                         0 => Err("no valid target on table".into()),
                         _ => Ok(Some(Tgt::Card(cands[0]))),
@@ -225,8 +224,12 @@ impl Engine {
             }
             TargetKind::Pile => self.target_pile(p, spec, picks),
             TargetKind::Location => {
+                // A location target's filter reads its icon, and `subtype: site` ("to
+                // any one other site") its kind.
                 let ok = |l: usize| {
-                    spec.filter.icon.as_ref().is_none_or(|i| {
+                    let site = spec.filter.subtype.as_deref() != Some("site")
+                        || self.st.locations[l].geo.kind == Some(super::model::LocKind::Site);
+                    site && spec.filter.icon.as_ref().is_none_or(|i| {
                         self.st.locations[l]
                             .icons
                             .iter()
@@ -356,6 +359,23 @@ impl Engine {
             && !e.card.is_some_and(|x| self.deployed_to(x, f, me))
         {
             return false;
+        }
+        // "If you just initiated a Force drain (or won a battle) at <location>".
+        let at_entry = match e.kind {
+            ActionKind::ForceDrain => Some(ix),
+            ActionKind::BattleWon { battle } => Some(battle),
+            _ => None,
+        };
+        if let (Some(f), Some(j)) = (&t.location, at_entry) {
+            let at = self.stack.get(j).and_then(|b| {
+                b.targets.iter().find_map(|(_, x)| match x {
+                    super::stack::Tgt::Location(l) => Some(*l),
+                    _ => None,
+                })
+            });
+            if !at.is_some_and(|l| self.loc_matches(l, f, me, true)) {
+                return false;
+            }
         }
         if let Some(f) = &t.card {
             let mut subject: Vec<CardIx> = e.card.into_iter().collect();

@@ -15,7 +15,8 @@ use super::state::{CardIx, Zone};
 use crate::engine::{Actor, Event};
 
 /// A condition on a card's whereabouts: a card matching `card` is present at a
-/// location matching `at` (or, with `out_of_play`, is out of play).
+/// location matching `at` (or, with `out_of_play`, is out of play; with `captured`,
+/// is a captive, escorted or imprisoned).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Where {
@@ -24,6 +25,8 @@ pub struct Where {
     pub at: Option<LocFilter>,
     #[serde(default)]
     pub out_of_play: bool,
+    #[serde(default)]
+    pub captured: bool,
 }
 
 /// Start of turn and end of turn are the frames around the phases.
@@ -48,6 +51,9 @@ impl Engine {
             }
             if w.out_of_play {
                 return matches!(self.st.zone[c], Zone::Pile(_, PileName::OutOfPlay));
+            }
+            if w.captured {
+                return self.held(c).is_some();
             }
             // Present: active, at the location itself (not aboard another card).
             let Zone::At(l) = self.st.zone[c] else {

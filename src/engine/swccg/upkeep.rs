@@ -17,7 +17,7 @@ use super::effects::Applied;
 use super::engine::{Decision, Engine, Rejection, Window, actor, rej};
 use super::model::{CardType, Cost, Phase, PileName, Side, Verb};
 use super::rules as r;
-use super::state::CardIx;
+use super::state::{CardIx, Zone};
 use super::values::cite;
 use crate::engine::{Actor, Event};
 
@@ -384,15 +384,24 @@ impl Engine {
             return Some("it is unique (•)".into());
         }
         let title = self.st.title(c);
+        let grabbed = |x: CardIx| {
+            self.st.def(x).makes_stacked_unique
+                && (0..self.st.cards.len()).any(|s| {
+                    self.st.zone[s] == Zone::On(x)
+                        && self.st.def(s).card_type == CardType::Interrupt
+                        && super::titles::same_title(self.st.title(s), title)
+                })
+        };
         (0..self.st.cards.len())
             .find(|&x| {
                 self.st.active(x)
-                    && self
+                    && (self
                         .st
                         .def(x)
                         .makes_unique
                         .iter()
                         .any(|t| super::titles::same_title(t, title))
+                        || grabbed(x))
             })
             .map(|x| format!("{} makes it unique (•)", self.name(x)))
     }

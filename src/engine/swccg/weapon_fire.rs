@@ -147,11 +147,7 @@ impl Engine {
     }
 
     fn undercover(&self, c: CardIx) -> bool {
-        self.st
-            .def(c)
-            .keywords
-            .iter()
-            .any(|k| k.eq_ignore_ascii_case("undercover"))
+        self.st.undercover(c)
     }
 
     /// Is `t` participating in the battle at `l`? (Active there, not an undercover spy.)
