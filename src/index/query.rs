@@ -597,13 +597,6 @@ impl Plan {
         }
     }
 
-    /// Whether the question holds every content word of the section title
-    /// `title` (its stems), and there is one.
-    pub fn names_rule(&self, title: &[String]) -> bool {
-        let mut content = title.iter().filter(|s| !is_stop(s) && !is_letter(s));
-        content.clone().next().is_some() && content.all(|s| self.stems.contains(s))
-    }
-
     /// Total weight of the groups.
     pub fn total_weight(&self) -> f32 {
         self.groups.iter().map(|g| g.weight).sum()

@@ -47,6 +47,9 @@ pub struct Ranked {
     pub about_a_card: bool,
     /// Whether the document is a card's own text.
     pub card_text: bool,
+    /// Whether the document is a rule, glossary or FAQ entry (not an
+    /// example, erratum, ruling or card).
+    pub kind_rule: bool,
     /// Share of the query's weight the document covers (title or body).
     pub cover: f32,
     /// Share of the query's weight covered by the best passage of the body
@@ -316,6 +319,7 @@ mod tests {
             game,
             about_a_card: false,
             card_text: false,
+            kind_rule: true,
             cover: 1.0,
             answer: 1.0,
             titled: 0.0,
