@@ -403,8 +403,10 @@ impl Index {
     }
 
     /// A rule section ranks under a section inside it (deeper in the same
-    /// breadcrumb) whose best passage answers as much of the question: the
-    /// specific rule over the heading that introduces it.
+    /// breadcrumb) whose best passage answers as much of the question and
+    /// whose title holds a word of the question its own lacks: the specific
+    /// rule over the heading that introduces it. A question about the heading
+    /// itself ("how does a force drain work") keeps the heading first.
     fn prefer_specific(&self, cands: &mut [Ranked]) -> Result<()> {
         let mut rules = Vec::new();
         for (i, c) in cands.iter().enumerate() {
@@ -418,6 +420,7 @@ impl Index {
                 inner.len() > outer.len()
                     && inner.starts_with(outer)
                     && cands[c].answer >= cands[p].answer
+                    && cands[c].title_groups & !cands[p].title_groups != 0
             });
             if inside {
                 demote.push(p);
@@ -473,6 +476,7 @@ impl Index {
                 kind_rule: matches!(kind, DocKind::Rule | DocKind::Glossary | DocKind::Faq),
                 cover: 0.0,
                 answer: 0.0,
+                title_groups: 0,
                 titled: 0.0,
                 gate: 0.0,
             });

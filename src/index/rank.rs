@@ -55,6 +55,9 @@ pub struct Ranked {
     /// Share of the query's weight covered by the best passage of the body
     /// (and, for a rulebook section, its title).
     pub answer: f32,
+    /// The groups of the question its title holds (bit `i` for group `i`, the
+    /// first 64).
+    pub title_groups: u64,
     /// The part of `gate` its title gives.
     pub titled: f32,
     /// The share that decides whether the document answers the question at
@@ -206,6 +209,9 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
             .map(covers)
             .sum();
         let answer = best + TITLE_SHARE * title_only;
+        c.title_groups = (0..groups.min(64))
+            .filter(|&gi| titled(gi))
+            .fold(0, |m, gi| m | 1 << gi);
         c.cover = (covered / total).min(1.0);
         c.answer = (answer / total).min(1.0);
         // Whether the question is answered at all: a title holding words of
@@ -320,6 +326,7 @@ mod tests {
             about_a_card: false,
             card_text: false,
             kind_rule: true,
+            title_groups: 0,
             cover: 1.0,
             answer: 1.0,
             titled: 0.0,
