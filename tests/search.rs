@@ -1040,10 +1040,14 @@ fn search_quality_with_the_real_card_databases() {
         "{}",
         rules_tally.line("rulebook questions (held out), cards imported")
     );
+    // The held-out questions answered are counted, never named: they are
+    // not to be looked at while tuning.
+    let tuning_answered: Vec<&str> = answered.iter().filter(|a| !a.1).map(|a| a.0).collect();
     println!(
-        "off-topic answered: {} of {} ({answered:?})",
+        "off-topic answered: {} of {} (tuning split: {tuning_answered:?}; held out: {})",
         answered.len(),
-        off.questions.len()
+        off.questions.len(),
+        answered.len() - tuning_answered.len()
     );
     assert!(
         held.asked >= 30,
@@ -1082,7 +1086,8 @@ fn search_quality_with_the_real_card_databases() {
     }
     assert!(
         answered.len() <= 5,
-        "off-topic answered: {answered:?} (target: at most 1 in 20)"
+        "off-topic answered: {} (target: at most 1 in 20)",
+        answered.len()
     );
 }
 
