@@ -137,6 +137,12 @@ impl Group {
         }
     }
 
+    /// Whether the group is one word searched by its own stem: a word whose
+    /// stem stands for another word too ("dies", "die" of the dice) is not.
+    pub fn is_own_word(&self) -> bool {
+        self.variants[0].stems.len() == 1 && self.variants[0].weight == 1.0
+    }
+
     fn is_phrase(&self) -> bool {
         self.variants[0].stems.len() > 1
     }
@@ -625,7 +631,7 @@ impl Plan {
         let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
         for pair in words.windows(2) {
             // Not a word whose stem stands for another word too.
-            let own = |g: &Group| g.known() && g.variants[0].weight == 1.0;
+            let own = |g: &Group| g.known() && g.is_own_word();
             if !(own(pair[0]) && own(pair[1])) {
                 continue;
             }

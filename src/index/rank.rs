@@ -68,7 +68,8 @@ pub struct Ranked {
 
 /// Score factors per game inferred from the question's words, and whether the
 /// inference is clear. Each word votes by how much more often rulebook
-/// sections of one game use it than those of the others, weighted by its rarity.
+/// sections of one game use it than those of the others, weighted by its
+/// rarity; a word whose stem stands for another word too ("dies") does not vote.
 pub fn game_prior(searcher: &Searcher, f: &Fields, plan: &Plan, sections: u32) -> ([f32; 3], bool) {
     let Some(seg) = searcher.segment_readers().first() else {
         return ([1.0; 3], false);
@@ -82,11 +83,7 @@ pub fn game_prior(searcher: &Searcher, f: &Fields, plan: &Plan, sections: u32) -
         totals[game_of(doc)] += 1;
     }
     let mut evidence = [0.0f32; 3];
-    for g in plan
-        .groups
-        .iter()
-        .filter(|g| g.variants[0].stems.len() == 1)
-    {
+    for g in plan.groups.iter().filter(|g| g.is_own_word()) {
         let mut counts = [0u32; 3];
         let term = Term::from_field_text(f.body, &g.variants[0].stems[0]);
         if let Some(mut p) = postings(seg, &term, IndexRecordOption::Basic) {
