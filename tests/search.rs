@@ -211,6 +211,42 @@ fn whole_title_match_ranks_first() {
     }
 }
 
+/// The committed rulebook's first hit for `q` within `game`, and its position
+/// of each of `ids`.
+fn first_and_places(index: &Index, q: &str, game: Game, ids: &[&str]) -> (String, Vec<usize>) {
+    let query = Query {
+        text: q.into(),
+        game: Some(game),
+        kind: None,
+        limit: 20,
+    };
+    let hits: Vec<String> = index
+        .search(&query)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
+    let place = |id: &&str| hits.iter().position(|h| h == id).unwrap_or(usize::MAX);
+    (hits[0].clone(), ids.iter().map(place).collect())
+}
+
+/// The rule that answers ranks over a general section whose whole title the
+/// question happens to hold (Resource Cards); a question about a heading
+/// itself keeps it over the sections inside it (Force Drain Modifier…).
+#[test]
+fn the_answering_rule_ranks_first() {
+    let index = Index::in_memory(Corpus::load(&rulebook()).unwrap()).unwrap();
+    let (first, places) = first_and_places(
+        &index,
+        "can I search my deck for a resource card before the game",
+        Game::Swtcg,
+        &["swtcg.rb.resource-cards"],
+    );
+    assert_eq!(first, "swtcg.rb.pull-resource", "{places:?}");
+    let (first, _) = first_and_places(&index, "how does a force drain work", Game::Swccg, &[]);
+    assert_eq!(first, "swccg.ar.force-drain");
+}
+
 #[test]
 fn search_tolerates_typos() {
     let tmp = TempDir::new("search-typo");

@@ -54,7 +54,8 @@ const NAMED_CARD: f32 = 1.5;
 /// example comes under the rule it illustrates.
 const EXAMPLE: f32 = 0.4;
 /// Score factor of a rule section when a section inside it answers as much
-/// of the question.
+/// of the question and its title holds a word of the question the rule's
+/// own lacks.
 const GENERAL: f32 = 0.7;
 /// Times a search is tried again on an index rebuilt or switched under it.
 const ATTEMPTS: usize = 3;
