@@ -211,6 +211,42 @@ fn whole_title_match_ranks_first() {
     }
 }
 
+/// The committed rulebook's first hit for `q` within `game`, and its position
+/// of each of `ids`.
+fn first_and_places(index: &Index, q: &str, game: Game, ids: &[&str]) -> (String, Vec<usize>) {
+    let query = Query {
+        text: q.into(),
+        game: Some(game),
+        kind: None,
+        limit: 20,
+    };
+    let hits: Vec<String> = index
+        .search(&query)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
+    let place = |id: &&str| hits.iter().position(|h| h == id).unwrap_or(usize::MAX);
+    (hits[0].clone(), ids.iter().map(place).collect())
+}
+
+/// The rule that answers ranks over a general section whose whole title the
+/// question happens to hold (Resource Cards); a question about a heading
+/// itself keeps it over the sections inside it (Force Drain Modifier…).
+#[test]
+fn the_answering_rule_ranks_first() {
+    let index = Index::in_memory(Corpus::load(&rulebook()).unwrap()).unwrap();
+    let (first, places) = first_and_places(
+        &index,
+        "can I search my deck for a resource card before the game",
+        Game::Swtcg,
+        &["swtcg.rb.resource-cards"],
+    );
+    assert_eq!(first, "swtcg.rb.pull-resource", "{places:?}");
+    let (first, _) = first_and_places(&index, "how does a force drain work", Game::Swccg, &[]);
+    assert_eq!(first, "swccg.ar.force-drain");
+}
+
 #[test]
 fn search_tolerates_typos() {
     let tmp = TempDir::new("search-typo");
@@ -1040,10 +1076,14 @@ fn search_quality_with_the_real_card_databases() {
         "{}",
         rules_tally.line("rulebook questions (held out), cards imported")
     );
+    // The held-out questions answered are counted, never named: they are
+    // not to be looked at while tuning.
+    let tuning_answered: Vec<&str> = answered.iter().filter(|a| !a.1).map(|a| a.0).collect();
     println!(
-        "off-topic answered: {} of {} ({answered:?})",
+        "off-topic answered: {} of {} (tuning split: {tuning_answered:?}; held out: {})",
         answered.len(),
-        off.questions.len()
+        off.questions.len(),
+        answered.len() - tuning_answered.len()
     );
     assert!(
         held.asked >= 30,
@@ -1067,12 +1107,18 @@ fn search_quality_with_the_real_card_databases() {
             83.0,
             90.0,
         ),
-        ("rank 1", pct(held.first, held.asked), 63.0, 75.0),
+        ("rank 1", pct(held.first, held.asked), 66.0, 75.0),
         (
             "rulebook questions, recall@5",
             pct(rules_tally.in_game, rules_tally.asked),
             93.0,
             95.0,
+        ),
+        (
+            "rulebook questions, rank 1",
+            pct(rules_tally.first, rules_tally.asked),
+            72.0,
+            75.0,
         ),
     ] {
         assert!(
@@ -1082,7 +1128,8 @@ fn search_quality_with_the_real_card_databases() {
     }
     assert!(
         answered.len() <= 5,
-        "off-topic answered: {answered:?} (target: at most 1 in 20)"
+        "off-topic answered: {} (target: at most 1 in 20)",
+        answered.len()
     );
 }
 

@@ -22,7 +22,7 @@ const SENTENCE_REACH: usize = 90;
 pub struct Stored {
     id: String,
     pub title: String,
-    breadcrumb: Vec<String>,
+    pub breadcrumb: Vec<String>,
     game: Game,
     document: String,
     kind: DocKind,

@@ -50,12 +50,13 @@ const CARDS_FOR_RULES: f32 = 0.4;
 const CARD_TEXT_FOR_RULES: f32 = 0.6;
 /// Score factor of the documents of a card the question names.
 const NAMED_CARD: f32 = 1.5;
-/// Score factor of a rulebook section whose whole title the question holds
-/// ("how many battle destiny do I draw": Battle Destiny).
-const NAMED_RULE: f32 = 1.3;
 /// Score factor of a worked example, unless the question asks for one: an
 /// example comes under the rule it illustrates.
 const EXAMPLE: f32 = 0.4;
+/// Score factor of a rule section when a section inside it answers as much
+/// of the question and its title holds a word of the question the rule's
+/// own lacks.
+const GENERAL: f32 = 0.7;
 /// Times a search is tried again on an index rebuilt or switched under it.
 const ATTEMPTS: usize = 3;
 
@@ -342,6 +343,7 @@ impl Index {
         let mut ranked = self.ranked(tq.as_ref(), q.limit.max(RERANK))?;
         rank::refine(searcher, &self.fields, &plan, &mut ranked);
         self.weigh_cards(q, &plan, &mut ranked)?;
+        self.prefer_specific(&mut ranked)?;
         // Nothing is an answer unless the best answers enough of the question;
         // then hits that cover some of it follow.
         let answers = |r: &Ranked| match plan.lacks_a_word() {
@@ -372,20 +374,13 @@ impl Index {
     /// Documents about one card (titled with its name) for what the question
     /// is: those of a card it names rank over rule sections; for a question
     /// about the rules (no card named, no card asked about), under them, and a
-    /// card's title is then no part of its answer. A rule section whose whole
-    /// title the question holds gains a little.
+    /// card's title is then no part of its answer.
     fn weigh_cards(&self, q: &Query, plan: &query::Plan, cands: &mut [Ranked]) -> Result<()> {
         let mut named = vec![false; cands.len()];
         let mut analyzer = self.analyzer.clone();
         for (i, c) in cands.iter().enumerate().filter(|(_, c)| c.about_a_card) {
             let title = &self.stored(c.ord, c.addr)?.title;
             named[i] = plan.names(&text::stems(&mut analyzer, title));
-        }
-        for c in cands.iter_mut().filter(|c| !c.about_a_card) {
-            let title = &self.stored(c.ord, c.addr)?.title;
-            if plan.names_rule(&text::stems(&mut analyzer, title)) {
-                c.score *= NAMED_RULE;
-            }
         }
         let card_question = plan.asks_card || named.contains(&true) || q.kind.is_some();
         for (c, named) in cands.iter_mut().zip(named).filter(|(c, _)| c.about_a_card) {
@@ -404,6 +399,36 @@ impl Index {
             if !named {
                 c.gate -= c.titled;
             }
+        }
+        Ok(())
+    }
+
+    /// A rule section ranks under a section inside it (deeper in the same
+    /// breadcrumb) whose best passage answers as much of the question and
+    /// whose title holds a word of the question its own lacks: the specific
+    /// rule over the heading that introduces it. A question about the heading
+    /// itself ("how does a force drain work") keeps the heading first.
+    fn prefer_specific(&self, cands: &mut [Ranked]) -> Result<()> {
+        let mut rules = Vec::new();
+        for (i, c) in cands.iter().enumerate() {
+            if c.kind_rule && c.ord < self.sections as usize {
+                rules.push((i, &self.stored(c.ord, c.addr)?.breadcrumb));
+            }
+        }
+        let mut demote = Vec::new();
+        for &(p, outer) in &rules {
+            let inside = rules.iter().any(|&(c, inner)| {
+                inner.len() > outer.len()
+                    && inner.starts_with(outer)
+                    && cands[c].answer >= cands[p].answer
+                    && cands[c].title_groups & !cands[p].title_groups != 0
+            });
+            if inside {
+                demote.push(p);
+            }
+        }
+        for p in demote {
+            cands[p].score *= GENERAL;
         }
         Ok(())
     }
@@ -449,8 +474,10 @@ impl Index {
                 game: cols.game.first(addr.doc_id).unwrap_or(0) as usize,
                 about_a_card: about_a_card(kind),
                 card_text: kind == DocKind::Card,
+                kind_rule: matches!(kind, DocKind::Rule | DocKind::Glossary | DocKind::Faq),
                 cover: 0.0,
                 answer: 0.0,
+                title_groups: 0,
                 titled: 0.0,
                 gate: 0.0,
             });

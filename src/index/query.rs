@@ -137,6 +137,12 @@ impl Group {
         }
     }
 
+    /// Whether the group is one word searched by its own stem: a word whose
+    /// stem stands for another word too ("dies", "die" of the dice) is not.
+    pub fn is_own_word(&self) -> bool {
+        self.variants[0].stems.len() == 1 && self.variants[0].weight == 1.0
+    }
+
     fn is_phrase(&self) -> bool {
         self.variants[0].stems.len() > 1
     }
@@ -597,13 +603,6 @@ impl Plan {
         }
     }
 
-    /// Whether the question holds every content word of the section title
-    /// `title` (its stems), and there is one.
-    pub fn names_rule(&self, title: &[String]) -> bool {
-        let mut content = title.iter().filter(|s| !is_stop(s) && !is_letter(s));
-        content.clone().next().is_some() && content.all(|s| self.stems.contains(s))
-    }
-
     /// Total weight of the groups.
     pub fn total_weight(&self) -> f32 {
         self.groups.iter().map(|g| g.weight).sum()
@@ -632,7 +631,7 @@ impl Plan {
         let words: Vec<&Group> = self.groups.iter().filter(|g| !g.is_phrase()).collect();
         for pair in words.windows(2) {
             // Not a word whose stem stands for another word too.
-            let own = |g: &Group| g.known() && g.variants[0].weight == 1.0;
+            let own = |g: &Group| g.known() && g.is_own_word();
             if !(own(pair[0]) && own(pair[1])) {
                 continue;
             }

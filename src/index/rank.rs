@@ -47,11 +47,17 @@ pub struct Ranked {
     pub about_a_card: bool,
     /// Whether the document is a card's own text.
     pub card_text: bool,
+    /// Whether the document is a rule, glossary or FAQ entry (not an
+    /// example, erratum, ruling or card).
+    pub kind_rule: bool,
     /// Share of the query's weight the document covers (title or body).
     pub cover: f32,
     /// Share of the query's weight covered by the best passage of the body
     /// (and, for a rulebook section, its title).
     pub answer: f32,
+    /// The groups of the question its title holds (bit `i` for group `i`, the
+    /// first 64).
+    pub title_groups: u64,
     /// The part of `gate` its title gives.
     pub titled: f32,
     /// The share that decides whether the document answers the question at
@@ -62,7 +68,8 @@ pub struct Ranked {
 
 /// Score factors per game inferred from the question's words, and whether the
 /// inference is clear. Each word votes by how much more often rulebook
-/// sections of one game use it than those of the others, weighted by its rarity.
+/// sections of one game use it than those of the others, weighted by its
+/// rarity; a word whose stem stands for another word too ("dies") does not vote.
 pub fn game_prior(searcher: &Searcher, f: &Fields, plan: &Plan, sections: u32) -> ([f32; 3], bool) {
     let Some(seg) = searcher.segment_readers().first() else {
         return ([1.0; 3], false);
@@ -76,11 +83,7 @@ pub fn game_prior(searcher: &Searcher, f: &Fields, plan: &Plan, sections: u32) -
         totals[game_of(doc)] += 1;
     }
     let mut evidence = [0.0f32; 3];
-    for g in plan
-        .groups
-        .iter()
-        .filter(|g| g.variants[0].stems.len() == 1)
-    {
+    for g in plan.groups.iter().filter(|g| g.is_own_word()) {
         let mut counts = [0u32; 3];
         let term = Term::from_field_text(f.body, &g.variants[0].stems[0]);
         if let Some(mut p) = postings(seg, &term, IndexRecordOption::Basic) {
@@ -203,6 +206,9 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
             .map(covers)
             .sum();
         let answer = best + TITLE_SHARE * title_only;
+        c.title_groups = (0..groups.min(64))
+            .filter(|&gi| titled(gi))
+            .fold(0, |m, gi| m | 1 << gi);
         c.cover = (covered / total).min(1.0);
         c.answer = (answer / total).min(1.0);
         // Whether the question is answered at all: a title holding words of
@@ -316,6 +322,8 @@ mod tests {
             game,
             about_a_card: false,
             card_text: false,
+            kind_rule: true,
+            title_groups: 0,
             cover: 1.0,
             answer: 1.0,
             titled: 0.0,
