@@ -407,11 +407,9 @@ impl NameIndex {
                         (Some(a), Some(l)) => (a as usize, l as usize),
                         _ => return Vec::new(),
                     };
-                    return (at..at + len)
-                        .filter_map(|p| {
-                            (p < self.postings.1).then(|| self.word(self.postings.0 + p))
-                        })
-                        .flatten()
+                    return (at..at.saturating_add(len))
+                        .filter(|&p| p < self.postings.1)
+                        .filter_map(|p| self.word(self.postings.0 + p))
                         .map(|i| i as usize)
                         .collect();
                 }
