@@ -500,7 +500,7 @@ impl NameIndex {
 /// Build the name index of the stored card files and write it (with a stamp
 /// of the files it was built from) into `<data_dir>/names/`. An index that
 /// cannot be written is still returned, for this run; one that cannot be
-/// built (unreadable stored data) is removed.
+/// built (unreadable stored data), or of no stored data, is removed.
 pub fn write(data_dir: &Path) -> Result<NameIndex> {
     let dir = data_dir.join(DIR);
     let built = (|| -> Result<(Vec<u8>, String, Snapshot)> {
@@ -519,10 +519,17 @@ pub fn write(data_dir: &Path) -> Result<NameIndex> {
             return Err(e);
         }
     };
-    let written = std::fs::create_dir_all(&dir)
-        .map_err(|e| Error::io(&dir, e))
-        .and_then(|()| write_atomic(&dir.join(FILE), &bytes));
-    if written.is_ok() {
+    // with nothing stored, nothing is written (a check of no data leaves no trace)
+    let written = if before.files.is_empty() {
+        let _ = std::fs::remove_file(dir.join(FILE));
+        Ok(false)
+    } else {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| Error::io(&dir, e))
+            .and_then(|()| write_atomic(&dir.join(FILE), &bytes))
+            .map(|()| true)
+    };
+    if written.is_ok_and(|w| w) {
         Stamp {
             fingerprint: fp,
             sources: before,
@@ -556,6 +563,14 @@ mod tests {
             serde_json::to_vec(&s).unwrap(),
         )
         .unwrap();
+    }
+
+    #[test]
+    fn no_stored_data_writes_no_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let ix = NameIndex::open(dir.path()).unwrap();
+        assert!(ix.is_empty());
+        assert!(!dir.path().join(DIR).exists());
     }
 
     #[test]
