@@ -380,3 +380,102 @@ fn the_real_formats_file_imports_and_names_its_formats() {
         "{v:#}"
     );
 }
+
+/// The name index `cards import` writes: a check through it reads only the
+/// records the deck's names can find, and gives the answer a check over every
+/// card gives; an index left stale by a changed stored file, or damaged, is
+/// never used (it is built again).
+#[test]
+fn the_name_index_answers_as_every_card_does_and_is_never_used_stale() {
+    use swjudge::deck::{self, Options};
+    use swjudge::game::Game;
+    let tmp = TempDir::new("deck-index");
+    import_fixtures(tmp.path());
+    let data = tmp.path().join("data");
+    let idx = data.join("names/cards.idx");
+    assert!(idx.is_file(), "the import writes the index");
+    let formats = swjudge::cards::formats::load(&data).unwrap();
+    let json = |r: deck::Report| serde_json::to_value(r).unwrap();
+    let mut compared = 0;
+    for c in cases() {
+        let Ok(list) = deck::read::read(&decks().join(&c.file)) else {
+            continue;
+        };
+        let arg = |k: &str| {
+            let i = c.args.iter().position(|a| a == k)?;
+            c.args.get(i + 1).cloned()
+        };
+        let opts = Options {
+            game: arg("--game").and_then(|g| Game::parse(&g)),
+            format: arg("--format"),
+        };
+        let game = opts
+            .game
+            .or(list.game)
+            .or(opts.format.as_ref().map(|_| Game::Destiny));
+        let some = deck::cards_for(&data, &list, game).unwrap();
+        let all = deck::every_card(&data, game).unwrap();
+        assert!(!some.whole && all.whole, "{}", c.file);
+        assert!(
+            some.db.len() < all.db.len(),
+            "{}: only what the names find",
+            c.file
+        );
+        assert_eq!(some.stored, all.stored, "{}", c.file);
+        let a = deck::check("f", &list, &some.db, &formats, &opts);
+        let b = deck::check("f", &list, &all.db, &formats, &opts);
+        match (a, b) {
+            (Ok(a), Ok(b)) if deck::needs_every_card(&a) => {
+                assert!(deck::needs_every_card(&b), "{}", c.file)
+            }
+            (Ok(a), Ok(b)) => {
+                assert_eq!(json(a), json(b), "{}", c.file);
+                compared += 1;
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", c.file),
+            (a, b) => panic!("{}: {:?} against {:?}", c.file, a.is_ok(), b.is_ok()),
+        }
+    }
+    assert!(compared >= 20, "{compared} decks compared");
+    let run = || {
+        let o = swjudge(tmp.path())
+            .args(["deck", "--json"])
+            .arg(decks().join("swccg-legal.txt"))
+            .output()
+            .unwrap();
+        (code(&o), stdout(&o))
+    };
+    let before = run();
+    assert_eq!(before.0, 0, "{}", before.1);
+    // a stored card renamed in place, the file's size unchanged: the index
+    // built before is stale, and the deck's name no longer finds the card
+    let stored = std::fs::read_dir(data.join("cards"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("swccg-")
+        })
+        .unwrap();
+    let text = std::fs::read_to_string(&stored).unwrap();
+    assert!(text.contains("\"Rebel Trooper\""));
+    std::fs::write(
+        &stored,
+        text.replace("\"Rebel Trooper\"", "\"Rebel Troopex\""),
+    )
+    .unwrap();
+    let (exit, out) = run();
+    assert_eq!(exit, 1, "{out}");
+    assert!(
+        out.contains("\"check\": \"name.") && !before.1.contains("\"check\": \"name."),
+        "the name finds no SWCCG card now: {out}"
+    );
+    std::fs::write(&stored, text).unwrap();
+    assert_eq!(run(), before, "the data as it was, the answer as it was");
+    // a damaged index is built again, never read
+    std::fs::write(&idx, b"swjudge-names 1\nnot an index\n").unwrap();
+    assert_eq!(run(), before);
+    assert!(std::fs::read(&idx).unwrap().len() > 100, "rebuilt");
+}

@@ -25,7 +25,7 @@ fn check(tmp: &TempDir, args: &[&str]) -> String {
 #[test]
 fn check_summary_of_a_two_on_two_battle_fits_one_screen() {
     let tmp = TempDir::new("table-summary");
-    for (file, most) in [(TWO_ON_TWO, 40), (TWO_ON_TWO_WEAPONS, 50)] {
+    for (file, most) in [(TWO_ON_TWO, 40), (TWO_ON_TWO_WEAPONS, 40)] {
         let text = check(&tmp, &[file]);
         let lines = text.lines().count();
         assert!(lines <= most, "{lines} lines:\n{text}");

@@ -481,6 +481,9 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
             _ => {}
         }
     }
+    // the name index follows the stored data (a cache: one not written is
+    // rebuilt when next needed)
+    let _ = super::name_index::write(data_dir);
     Ok(Imported {
         files: reports,
         skipped,
@@ -578,6 +581,7 @@ pub fn remove(data_dir: &Path, names: &[String], all: bool) -> Result<Vec<Stored
             _ => {}
         }
     }
+    let _ = super::name_index::write(data_dir);
     Ok(chosen)
 }
 

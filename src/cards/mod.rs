@@ -16,6 +16,7 @@ pub mod from_rulebook;
 pub mod fuzzy;
 pub mod import;
 pub mod markup;
+pub mod name_index;
 pub mod names;
 
 mod destiny;
@@ -430,6 +431,35 @@ impl CardDb {
         }
     }
 
+    /// Cards with their labels, references and implied nicknames already
+    /// worked out over a larger card list (a name index's): the exact-name
+    /// tables then answer, for the names these cards were chosen by, as they
+    /// would over the whole list. No rulebook entries are merged.
+    pub fn from_parts(
+        mut cards: Vec<Card>,
+        labels: Vec<String>,
+        refs: Vec<String>,
+        implied: Vec<(usize, String)>,
+    ) -> CardDb {
+        explain_source_errata(&mut cards);
+        let names = names::Names::new(&cards, &labels, &refs, &implied);
+        CardDb {
+            cards,
+            labels,
+            refs,
+            matcher: OnceLock::new(),
+            implied,
+            names,
+            warnings: Vec::new(),
+            corpus: None,
+        }
+    }
+
+    /// Nicknames the data implies (a card and the name), beside those it lists.
+    pub fn implied_nicknames(&self) -> &[(usize, String)] {
+        &self.implied
+    }
+
     /// The fuzzy index over every title, label, subtitle and nickname.
     fn matcher(&self) -> &fuzzy::Matcher {
         self.matcher.get_or_init(|| {
@@ -533,11 +563,16 @@ impl CardDb {
             l.matches.push(self.to_match(i, 1.0));
             return l;
         }
-        let hits: Vec<fuzzy::Hit> = self
-            .fuzzy(query)
-            .into_iter()
-            .filter(|h| keep(h.key))
-            .collect();
+        // an exact name is the answer: the fuzzy index is built only without one
+        let exact = self.names.exact(query, keep);
+        let hits: Vec<fuzzy::Hit> = match exact {
+            Some(_) => Vec::new(),
+            None => self
+                .fuzzy(query)
+                .into_iter()
+                .filter(|h| keep(h.key))
+                .collect(),
+        };
         let mut persona: Vec<usize> = self
             .names
             .persona_members(query)
@@ -553,7 +588,7 @@ impl CardDb {
                 .is_some_and(|t| t.to_ascii_lowercase().contains("character"));
             (c.game, !character, c.title.len(), i)
         });
-        if let Some((tier, exact)) = self.names.exact(query, keep) {
+        if let Some((tier, exact)) = exact {
             let mut games: Vec<(Game, Vec<usize>)> = Vec::new();
             for &i in &exact {
                 let g = self.cards[i].game;

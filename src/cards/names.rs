@@ -33,6 +33,64 @@ pub enum Tier {
     Nickname,
 }
 
+const TIERS: [Tier; 5] = [
+    Tier::Bytes,
+    Tier::Letters,
+    Tier::Version,
+    Tier::Part,
+    Tier::Nickname,
+];
+
+/// One of the exact-name tables: a tier, the references, the front titles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Table {
+    Tier(Tier),
+    Ref,
+    Front,
+}
+
+impl Table {
+    /// A number per table, for a name index kept on disk.
+    pub fn code(self) -> u8 {
+        match self {
+            Table::Tier(t) => t as u8,
+            Table::Ref => 5,
+            Table::Front => 6,
+        }
+    }
+}
+
+/// The key a reference is found by.
+fn ref_key(query: &str) -> String {
+    query.trim().to_lowercase()
+}
+
+/// The keys each tier is searched for `query` by, tier by tier.
+fn tier_keys(query: &str) -> Vec<(Tier, Vec<String>)> {
+    let q = query.trim();
+    let l = letters(q);
+    let mut spellings = vec![l.clone()];
+    spellings.extend(other_spellings(&l));
+    vec![
+        (Tier::Bytes, vec![q.to_string()]),
+        (Tier::Letters, vec![l.clone()]),
+        (Tier::Version, spellings),
+        (Tier::Part, vec![l.clone()]),
+        (Tier::Nickname, vec![l]),
+    ]
+}
+
+/// Every table key a lookup of `query` reads (its references, each tier, the
+/// front titles): a name index answers with the cards under these keys.
+pub fn lookup_keys(query: &str) -> Vec<(Table, String)> {
+    let mut out = vec![(Table::Ref, ref_key(query))];
+    for (tier, keys) in tier_keys(query) {
+        out.extend(keys.into_iter().map(|k| (Table::Tier(tier), k)));
+    }
+    out.push((Table::Front, letters(query)));
+    out
+}
+
 /// Letters and digits only, lowercased: "•Han... Solo" → "hansolo".
 pub fn letters(s: &str) -> String {
     fuzzy::letters(s)
@@ -112,7 +170,7 @@ impl Names {
     ) -> Names {
         let mut n = Names::default();
         for (i, r) in refs.iter().enumerate() {
-            n.by_ref.insert(r.to_lowercase(), i);
+            n.by_ref.insert(ref_key(r), i);
         }
         let mut add = |tier: Tier, key: String, i: usize| {
             if key.is_empty() {
@@ -183,32 +241,17 @@ impl Names {
 
     /// The card a reference names (`swccg:1098`, any case).
     pub fn by_ref(&self, query: &str) -> Option<usize> {
-        self.by_ref.get(&query.trim().to_lowercase()).copied()
+        self.by_ref.get(&ref_key(query)).copied()
     }
 
     /// Each game's cards of this name, at the first tier at which that game has
     /// any kept by `keep` ("Boba Fett" is a title in one game and a title with
     /// version letters in another), with the best tier found.
     pub fn exact(&self, query: &str, keep: impl Fn(usize) -> bool) -> Option<(Tier, Vec<usize>)> {
-        let q = query.trim();
-        let l = letters(q);
-        let mut spellings = vec![l.clone()];
-        spellings.extend(other_spellings(&l));
         let mut best: Option<Tier> = None;
         let mut out: Vec<usize> = Vec::new();
         let mut games_done: Vec<usize> = Vec::new();
-        for (tier, key) in [
-            (Tier::Bytes, q.to_string()),
-            (Tier::Letters, l.clone()),
-            (Tier::Version, l.clone()),
-            (Tier::Part, l.clone()),
-            (Tier::Nickname, l.clone()),
-        ] {
-            let keys: Vec<String> = if tier == Tier::Version {
-                spellings.clone()
-            } else {
-                vec![key]
-            };
+        for (tier, keys) in tier_keys(query) {
             let mut found: Vec<usize> = Vec::new();
             for k in &keys {
                 for &i in self.tiers[tier as usize].get(k).into_iter().flatten() {
@@ -233,6 +276,24 @@ impl Names {
             }
         }
         best.map(|t| (t, out))
+    }
+
+    /// Every table entry: the table, its key and the cards it names (for a
+    /// name index kept on disk).
+    pub fn entries(&self) -> impl Iterator<Item = (Table, &str, Vec<usize>)> {
+        let tiers = self.tiers.iter().enumerate().flat_map(|(t, m)| {
+            m.iter()
+                .map(move |(k, v)| (Table::Tier(TIERS[t]), k.as_str(), v.clone()))
+        });
+        let refs = self
+            .by_ref
+            .iter()
+            .map(|(k, &i)| (Table::Ref, k.as_str(), vec![i]));
+        let fronts = self
+            .fronts
+            .iter()
+            .map(|(k, v)| (Table::Front, k.as_str(), v.clone()));
+        tiers.chain(refs).chain(fronts)
     }
 
     /// The two-sided cards whose front title is `query` (same letters).

@@ -4,7 +4,6 @@
 use super::card::parse_game;
 use super::{CliResult, Ctx, Outcome, out, out_json};
 use std::path::PathBuf;
-use swjudge::cards::CardDb;
 use swjudge::cards::formats;
 use swjudge::deck::{self, Options};
 use swjudge::game::Game;
@@ -32,8 +31,8 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .game
         .or(list.game)
         .or(args.format.as_ref().map(|_| Game::Destiny));
-    let sources = deck::load_cards(&ctx.paths.data_dir, game)?;
-    if sources.iter().all(|s| s.cards.is_empty()) {
+    let cards = deck::cards_for(&ctx.paths.data_dir, &list, game)?;
+    if cards.stored == 0 {
         return Err(swjudge::Error::Usage(format!(
             "no card data{}: import a card database with `swjudge cards import FILE…` (data dir {})",
             game.map(|g| format!(" for {}", g.title())).unwrap_or_default(),
@@ -45,18 +44,16 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         Some(Game::Destiny) | None => formats::load(&ctx.paths.data_dir)?,
         Some(_) => Vec::new(),
     };
-    let db = CardDb::build(sources, None);
     let opts = Options {
         game: args.game,
         format: args.format,
     };
-    let report = deck::check(
-        &args.file.display().to_string(),
-        &list,
-        &db,
-        &formats,
-        &opts,
-    )?;
+    let file = args.file.display().to_string();
+    let mut report = deck::check(&file, &list, &cards.db, &formats, &opts)?;
+    if !cards.whole && deck::needs_every_card(&report) {
+        let all = deck::every_card(&ctx.paths.data_dir, game)?;
+        report = deck::check(&file, &list, &all.db, &formats, &opts)?;
+    }
     if ctx.json {
         out_json(&report)?;
     } else {

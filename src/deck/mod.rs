@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use serde::Serialize;
 
-pub use load::load_cards;
+pub use load::{DeckCards, cards_for, every_card, load_cards, needs_every_card};
 
 /// Where a line of a deck file puts its cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

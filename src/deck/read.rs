@@ -176,9 +176,11 @@ fn destiny_text(text: &str, shown: &str) -> Result<DeckList> {
 
 /// An XML attribute's value, entities decoded.
 fn attr(tag: &str, name: &str) -> Option<String> {
-    let re = Regex::new(&format!(r#"\b{name}\s*=\s*(?:"([^"]*)"|'([^']*)')"#)).ok()?;
-    let c = re.captures(tag)?;
-    c.get(1).or_else(|| c.get(2)).map(|m| unescape(m.as_str()))
+    static ATTR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')"#).unwrap()
+    });
+    let c = ATTR.captures_iter(tag).find(|c| &c[1] == name)?;
+    c.get(2).or_else(|| c.get(3)).map(|m| unescape(m.as_str()))
 }
 
 /// XML character entities (`&amp;`, `&#8226;`...) decoded.

@@ -12,7 +12,7 @@ mod hit;
 mod query;
 mod rank;
 mod schema;
-mod stamp;
+pub(crate) mod stamp;
 mod store;
 mod text;
 mod vocabulary;

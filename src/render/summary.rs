@@ -10,10 +10,15 @@ use crate::scenario::{Report, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One step of the trace as the summary shows it, with the rule that justifies it.
+/// One step of the trace as the summary shows it, with the rule that justifies
+/// it; or several steps shown one after another, by one actor, of one kind and
+/// under one rule (a player losing Force card by card), their texts joined.
 #[derive(Debug, Clone, Serialize)]
 pub struct Line {
     pub n: usize,
+    /// The other steps joined into this line, after `n`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<usize>,
     pub actor: String,
     pub event: &'static str,
     pub text: String,
@@ -75,19 +80,41 @@ const NOT_BOARD: [&str; 14] = [
     "pool",
 ];
 
-/// Events that are a player's action or its result, worth a line in the summary.
-fn shown(s: &StepOut) -> bool {
+/// Events that are a player's action or its result, worth a line in the
+/// summary. A player's own changes inside an action nested in the dispute
+/// (a destiny card placed on the Used Pile) are that action's mechanics: its
+/// result says what came of it, and `changed:` where the cards went.
+fn shown(s: &StepOut, base: usize) -> bool {
     match s.event {
         "decision_rejected" | "not_modelled" => true,
         "push" | "initiate" | "result" | "roll" | "cancel" => s.actor != "rules",
-        "state_change" => true,
+        "state_change" => s.actor == "rules" || s.level <= base,
         _ => false,
     }
+}
+
+/// Steps shown one after another that are one actor's changes or results
+/// under one rule, joined into one line.
+fn join_runs(lines: Vec<Line>) -> Vec<Line> {
+    let mut out: Vec<Line> = Vec::new();
+    for l in lines {
+        if let Some(last) = out.last_mut()
+            && matches!(l.event, "state_change" | "result")
+            && (last.event, &last.actor, last.rule) == (l.event, &l.actor, l.rule)
+        {
+            last.also.push(l.n);
+            last.text = format!("{}; {} {}", last.text, l.n, l.text);
+            continue;
+        }
+        out.push(l);
+    }
+    out
 }
 
 fn line(s: &StepOut) -> Line {
     Line {
         n: s.n,
+        also: Vec::new(),
         actor: s.actor.clone(),
         event: s.event,
         text: s.text.clone(),
@@ -115,10 +142,11 @@ impl Summary {
                 (first != Some(i) && matches!(s.event, "decision_rejected" | "not_modelled"))
                     || (from_dispute
                         && s.level <= base + 1
-                        && (shown(s) || (first.is_none() && s.event == "result")))
+                        && (shown(s, base) || (first.is_none() && s.event == "result")))
             })
             .map(|(_, s)| line(s))
             .collect();
+        let kept = join_runs(kept);
         let (held, failed): (Vec<&Expectation>, Vec<&Expectation>) =
             report.expectations.iter().partition(|e| e.ok);
         Summary {
@@ -216,10 +244,11 @@ fn step_text(l: &Line, style: &Style, lead: &str) -> String {
 pub fn text(s: &Summary, style: &Style) -> String {
     let mut out: Vec<String> = Vec::new();
     out.push(wrap_hanging(&one_line(&s.title), style.width, "", "  "));
-    let mut from = one_line(&s.scenario);
-    if let Some(src) = &s.source {
-        from.push_str(&format!(" · source: {}", one_line(src)));
-    }
+    // the file is the one the judge named; its source is what it reproduces
+    let from = match &s.source {
+        Some(src) => format!("source: {}", one_line(src)),
+        None => one_line(&s.scenario),
+    };
     out.push(wrap_hanging(&from, style.width, "  ", "  "));
     match &s.disputed {
         Some(d) => out.push(step_text(d, style, &style.bold("disputed:"))),
@@ -251,31 +280,96 @@ pub fn text(s: &Summary, style: &Style) -> String {
     out.join("\n")
 }
 
-/// `changed:`, one wrapped line per group of paths.
+/// `changed:`, one wrapped line per group of paths (the first beside the
+/// label). In a group, paths whose value changed alike share it
+/// (`h1, h2 light.hand → light.lost_pile`), and paths under one name share it
+/// (`dark: attrition 2, total_power 7`).
 pub fn changed_text(changed: &[Change], style: &Style) -> Vec<String> {
+    const LABEL: &str = "changed: ";
     if changed.is_empty() {
         return vec!["changed: nothing on the board".into()];
     }
-    let mut groups: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut groups: BTreeMap<&str, Vec<Item>> = BTreeMap::new();
     for c in changed {
         let (g, rest) = group(&c.path);
-        let value = match &c.before {
-            Value::Null => word(&c.after),
-            before => format!("{} → {}", word(before), word(&c.after)),
+        let (value, moved) = match &c.before {
+            Value::Null => (word(&c.after), false),
+            before => (format!("{} → {}", word(before), word(&c.after)), true),
         };
-        let item = if rest.is_empty() {
-            value
+        let value = one_line(&value);
+        let items = groups.entry(g).or_default();
+        match items
+            .iter_mut()
+            .find(|i| i.moved && moved && i.value == value)
+        {
+            Some(i) => i.names.push(one_line(rest)),
+            None => items.push(Item {
+                names: vec![one_line(rest)],
+                value,
+                moved,
+            }),
+        }
+    }
+    let indent = " ".repeat(LABEL.len());
+    let rest = format!("{indent}    ");
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, (g, items))| {
+            let text = format!("{}: {}", one_line(g), group_items(&items));
+            let first = if i == 0 { LABEL } else { indent.as_str() };
+            wrap_hanging(&text, style.width, first, &rest)
+        })
+        .collect()
+}
+
+/// Paths of one group that changed alike, and how.
+struct Item {
+    names: Vec<String>,
+    value: String,
+    moved: bool,
+}
+
+/// A group's items, `; ` between them; runs of paths under one name
+/// (`dark.attrition`, `dark.total_power`) as `dark: attrition 2, total_power 7`.
+fn group_items(items: &[Item]) -> String {
+    let entry = |name: &str, value: &str| {
+        if name.is_empty() {
+            value.to_string()
         } else {
-            format!("{rest} {value}")
+            format!("{name} {value}")
+        }
+    };
+    // (the shared name, or none; the entries under it)
+    let mut parts: Vec<(Option<&str>, Vec<String>)> = Vec::new();
+    for i in items {
+        let split = match i.names.as_slice() {
+            [only] => only.split_once('.'),
+            _ => None,
         };
-        groups.entry(g).or_default().push(one_line(&item));
+        let same_head = matches!(
+            (split, parts.last()),
+            (Some((head, _)), Some((Some(h), _))) if *h == head
+        );
+        match split {
+            Some((_, tail)) if same_head => {
+                if let Some((_, v)) = parts.last_mut() {
+                    v.push(entry(tail, &i.value));
+                }
+            }
+            Some((head, tail)) => parts.push((Some(head), vec![entry(tail, &i.value)])),
+            None => parts.push((None, vec![entry(&i.names.join(", "), &i.value)])),
+        }
     }
-    let mut out = vec!["changed:".to_string()];
-    for (g, items) in groups {
-        let text = format!("{}: {}", one_line(g), items.join("; "));
-        out.push(wrap_hanging(&text, style.width, "  ", "      "));
-    }
-    out
+    parts
+        .into_iter()
+        .map(|(head, v)| match (head, v.as_slice()) {
+            (Some(h), [one]) => format!("{h}.{one}"),
+            (Some(h), _) => format!("{h}: {}", v.join(", ")),
+            (None, _) => v.join("; "),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 #[cfg(test)]
