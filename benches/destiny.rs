@@ -44,12 +44,24 @@ fn board() -> String {
     }
     t.push_str("script:\n");
     for (i, (k, _, side)) in HEROES.iter().enumerate() {
-        writeln!(t, "  - {{player1: activate, card: {k}, roll: {{{k}: {side}}}}}").unwrap();
+        writeln!(
+            t,
+            "  - {{player1: activate, card: {k}, roll: {{{k}: {side}}}}}"
+        )
+        .unwrap();
         if *k == "obi" {
             t.push_str("  - {player1: use, card: obi, to: [obi]}\n");
         }
-        writeln!(t, "  - {{player2: activate, card: st{i}, roll: {{st{i}: 1RD}}}}").unwrap();
-        let target = if side.ends_with("Sh") { *k } else { ["st0", "st1"][i] };
+        writeln!(
+            t,
+            "  - {{player2: activate, card: st{i}, roll: {{st{i}: 1RD}}}}"
+        )
+        .unwrap();
+        let target = if side.ends_with("Sh") {
+            *k
+        } else {
+            ["st0", "st1"][i]
+        };
         writeln!(t, "  - {{player1: resolve, dice: [{k}], to: [{target}]}}").unwrap();
         writeln!(t, "  - {{player2: resolve, dice: [st{i}], to: [{k}]}}").unwrap();
     }
@@ -78,10 +90,7 @@ fn main() {
         .iter()
         .filter(|x| x.text.contains("after ability"))
         .count();
-    let named = r
-        .steps
-        .iter()
-        .any(|x| x.text.contains("destiny:01035"));
+    let named = r.steps.iter().any(|x| x.text.contains("destiny:01035"));
     if !named {
         eprintln!("the benchmark round does not name its library cards");
         std::process::exit(2);

@@ -814,6 +814,16 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
+            Some(x) if filter.parity.is_some_and(|p| !p.holds(en.value_of(x))) => {
+                let v = en.value_of(x);
+                let what = if v % 2 == 0 { "even" } else { "odd" };
+                return rej(
+                    format!(
+                        "die {n} shows a value of {v}, an {what} number (a blank or a special shows 0, and zero is even): this ability cannot remove it"
+                    ),
+                    r::ZERO_IS_EVEN,
+                );
+            }
             _ => {
                 return rej(
                     format!("die {n} cannot be removed by this ability"),
@@ -1284,10 +1294,14 @@ fn to_deck_bottom(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     let Some(c) = ctx.source else {
         return Ok(false);
     };
-    if !en.st.in_play(c) {
+    if en.st.cards[c].zone == Zone::Queue {
+        // An event being resolved: it goes to the deck instead of the discard pile.
+        en.st.put(c, Zone::Deck);
+    } else if en.st.in_play(c) {
+        en.leave_play(c, Zone::Deck);
+    } else {
         return Ok(false);
     }
-    en.leave_play(c, Zone::Deck);
     let t = format!(
         "{} is placed on the bottom of {}'s deck",
         en.key(c),

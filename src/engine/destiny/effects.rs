@@ -102,6 +102,9 @@ impl Engine<'_> {
                     .collect();
                 self.resolved.push(format!("event:{}", self.key(card)));
                 for ab in abs {
+                    if self.stat.defs[card].abilities[ab].may && !self.event_may(by, card)? {
+                        continue;
+                    }
                     let ctx = self.ctx_from(by, Some(card), None, &step);
                     self.use_ability(card, ab, ctx, r::EVENTS)?;
                 }
@@ -123,6 +126,21 @@ impl Engine<'_> {
                 subject,
             } => self.resolve_triggered(card, ab, by, subject, When::After),
         }
+    }
+
+    /// Whether the player who played an event takes one of its optional
+    /// ("you may") sentences: their `use` or `decline` of the card.
+    fn event_may(&mut self, by: Seat, card: Ix) -> R<bool> {
+        let key = self.key(card).to_string();
+        let ask =
+            format!("use or decline the optional part of {key} (`use`/`decline`, card: {key})");
+        let d = self.use_or_decline(by, &key, ask)?;
+        if d.step.verb() == Some(Verb::Decline) {
+            let t = format!("{} declines the optional part of {key}", seat_name(by));
+            self.log(Actor::Player(by), Event::Pass, t, &[r::EVENTS]);
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// Abilities of `when` triggered by `ev` (concerning `subject`, done by `actor`).
@@ -1143,6 +1161,8 @@ impl Engine<'_> {
                 .st
                 .showing(self.stat, x)
                 .is_some_and(|fc| face_shows(fc, f.showing.as_deref()))
+            && f.parity
+                .is_none_or(|p| self.die_value(x).is_some_and(|v| p.holds(v)))
     }
 
     /// Carry out one effect; `Ok(false)` if it did not resolve in full.

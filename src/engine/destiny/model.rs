@@ -423,6 +423,28 @@ pub struct DieFilter {
     /// Only dice showing a value of at most this.
     #[serde(default)]
     pub value_at_most: Option<Amount>,
+    /// Only dice showing an odd, or an even, value (a blank or a special
+    /// shows 0, and zero is even).
+    #[serde(default)]
+    pub parity: Option<Parity>,
+}
+
+/// Odd or even, of a die's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parity {
+    Odd,
+    Even,
+}
+
+impl Parity {
+    /// Whether `n` is odd or even as this says (zero is even).
+    pub fn holds(self, n: i64) -> bool {
+        match self {
+            Parity::Odd => n % 2 != 0,
+            Parity::Even => n % 2 == 0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -24,6 +24,8 @@ pub const SUBTYPES_ALSO_APPEARS_ON_CHARACTERS_AND_UPGRADES: &str =
 pub const UPGRADES: &str = "destiny.rr.upgrades";
 pub const PART_2_DICE_DICE_SYMBOLS: &str = "destiny.rr.part-2-dice-dice-symbols";
 pub const VALUE: &str = "destiny.rr.value";
+pub const ZERO_IS_EVEN: &str =
+    "destiny.rr.faq.for-game-effects-is-zero-considered-an-odd-or-even-number";
 pub const SYMBOL: &str = "destiny.rr.symbol";
 pub const RESOURCE_COST: &str = "destiny.rr.resource-cost";
 pub const MODIFIER: &str = "destiny.rr.modifier";
