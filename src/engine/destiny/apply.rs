@@ -69,7 +69,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             };
             discard_from_play(en, &what, ctx)
         }
-        Effect::ToDeckBottom => to_deck_bottom(en, ctx),
+        Effect::ToDeckBottom => move_this(en, ctx, Zone::Deck),
         Effect::Reroll { whose } => reroll(en, *whose, ctx),
         Effect::Turn {
             count,
@@ -135,6 +135,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::SwitchBattlefield => switch_battlefield(en, ctx),
         Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
+        Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
         Effect::PlayFromHand {
             types,
             discount,
@@ -639,8 +640,28 @@ fn switch_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
                 && en.stat.defs[c].card_type == CardType::Battlefield
         })
         .collect();
-    let (Some(&new), Some(old)) = (set.first(), en.st.battlefield) else {
+    let Some(old) = en.st.battlefield else {
         return Ok(false);
+    };
+    let new = match (
+        set.as_slice(),
+        ctx.step.as_ref().and_then(|d| d.step.uses.clone()),
+    ) {
+        ([], _) => return Ok(false),
+        ([one], None) => *one,
+        (_, None) => {
+            let ask = "which battlefield not being used the battlefield is switched with (`uses:`)";
+            return Err(en.need(by, NeedKind::Choice, ask));
+        }
+        (_, Some(n)) => match en.stat.find(&n) {
+            Some(c) if set.contains(&c) => c,
+            _ => {
+                return rej(
+                    format!("{n} is not a battlefield brought to the game and set aside"),
+                    r::HOME_TURF_ADVANTAGE,
+                );
+            }
+        },
     };
     en.st.put(old, Zone::SetAside);
     en.st.unlist(new);
@@ -654,7 +675,7 @@ fn switch_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         Actor::Player(by),
         Event::StateChange,
         t,
-        &[r::BATTLEFIELDS, r::SET_ASIDE_ZONE],
+        &[r::BATTLEFIELDS, r::SET_ASIDE_ZONE, r::HOME_TURF_ADVANTAGE],
     );
     Ok(true)
 }
@@ -1288,26 +1309,34 @@ fn pay_character_dice(en: &mut Engine, n: i64, ctx: &mut Ctx) -> R<()> {
     Ok(())
 }
 
-/// Place the card with the ability on the bottom of its owner's deck.
-fn to_deck_bottom(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+/// Place the card with the ability on the bottom of its owner's deck, or in
+/// their set-aside zone: from play, or, for an event being resolved, instead
+/// of the discard pile.
+fn move_this(en: &mut Engine, ctx: &mut Ctx, to: Zone) -> R<bool> {
     let by = ctx.by;
     let Some(c) = ctx.source else {
         return Ok(false);
     };
     if en.st.cards[c].zone == Zone::Queue {
-        // An event being resolved: it goes to the deck instead of the discard pile.
-        en.st.put(c, Zone::Deck);
+        en.st.put(c, to);
     } else if en.st.in_play(c) {
-        en.leave_play(c, Zone::Deck);
+        en.leave_play(c, to);
     } else {
         return Ok(false);
     }
-    let t = format!(
-        "{} is placed on the bottom of {}'s deck",
-        en.key(c),
-        seat_name(en.st.cards[c].owner)
-    );
-    en.log(Actor::Player(by), Event::StateChange, t, &[r::DECK]);
+    let owner = seat_name(en.st.cards[c].owner);
+    let (t, rule) = if to == Zone::Deck {
+        (
+            format!("{} is placed on the bottom of {owner}'s deck", en.key(c)),
+            r::DECK,
+        )
+    } else {
+        (
+            format!("{} is set aside in {owner}'s set-aside zone", en.key(c)),
+            r::SET_ASIDE_ZONE,
+        )
+    };
+    en.log(Actor::Player(by), Event::StateChange, t, &[rule]);
     Ok(true)
 }
 

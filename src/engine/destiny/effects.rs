@@ -102,10 +102,15 @@ impl Engine<'_> {
                     .collect();
                 self.resolved.push(format!("event:{}", self.key(card)));
                 for ab in abs {
-                    if self.stat.defs[card].abilities[ab].may && !self.event_may(by, card)? {
-                        continue;
-                    }
-                    let ctx = self.ctx_from(by, Some(card), None, &step);
+                    let ctx = if self.stat.defs[card].abilities[ab].may {
+                        // The optional part takes its choices from the `use`.
+                        match self.event_may(by, card)? {
+                            Some(used) => self.ctx_from(by, Some(card), None, &used),
+                            None => continue,
+                        }
+                    } else {
+                        self.ctx_from(by, Some(card), None, &step)
+                    };
                     self.use_ability(card, ab, ctx, r::EVENTS)?;
                 }
                 if self.st.cards[card].zone == Zone::Queue {
@@ -128,9 +133,9 @@ impl Engine<'_> {
         }
     }
 
-    /// Whether the player who played an event takes one of its optional
-    /// ("you may") sentences: their `use` or `decline` of the card.
-    fn event_may(&mut self, by: Seat, card: Ix) -> R<bool> {
+    /// The `use` with which the player who played an event takes one of its
+    /// optional ("you may") sentences, or `None` when they decline it.
+    fn event_may(&mut self, by: Seat, card: Ix) -> R<Option<Scripted<Step>>> {
         let key = self.key(card).to_string();
         let ask =
             format!("use or decline the optional part of {key} (`use`/`decline`, card: {key})");
@@ -138,9 +143,9 @@ impl Engine<'_> {
         if d.step.verb() == Some(Verb::Decline) {
             let t = format!("{} declines the optional part of {key}", seat_name(by));
             self.log(Actor::Player(by), Event::Pass, t, &[r::EVENTS]);
-            return Ok(false);
+            return Ok(None);
         }
-        Ok(true)
+        Ok(Some(d))
     }
 
     /// Abilities of `when` triggered by `ev` (concerning `subject`, done by `actor`).

@@ -50,6 +50,9 @@ impl LibraryCard for CardDef {
         if self.deck_building {
             out.push("deck_building");
         }
+        if self.setup {
+            out.push("setup");
+        }
         if self.refuses.is_some() {
             out.push("refuses");
         }

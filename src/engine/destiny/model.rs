@@ -105,6 +105,11 @@ pub struct CardDef {
     /// does nothing during a game.
     #[serde(default)]
     pub deck_building: bool,
+    /// Text that applies only before the game, during setup (which
+    /// battlefields are brought, which one is chosen and which are set
+    /// aside): the board is given as setup left it, so it does nothing later.
+    #[serde(default)]
+    pub setup: bool,
     /// What the X on this card's die is equal to.
     #[serde(default)]
     pub x: Option<XIs>,
@@ -751,6 +756,9 @@ pub enum Effect {
     },
     /// Discard the card with the ability.
     DiscardThis,
+    /// Set the card with the ability aside (an event being resolved goes to
+    /// the set-aside zone instead of the discard pile).
+    SetAsideThis,
     /// Play a card from your hand (the decision's `play:` and `on:`), paying its cost minus `discount`.
     PlayFromHand {
         #[serde(default)]
