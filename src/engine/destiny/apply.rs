@@ -136,6 +136,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
         Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
+        Effect::Activate { to } => activate(en, *to, ctx),
         Effect::PlayFromHand {
             types,
             discount,
@@ -414,6 +415,27 @@ fn exhaust_or_ready(en: &mut Engine, to: Target, ex: bool, ctx: &mut Ctx) -> R<b
         txt,
         &[if ex { r::EXHAUSTED } else { r::READY }],
     );
+    Ok(true)
+}
+
+/// Activate the targeted character of the ability's user, as the activate
+/// action does, with the sides the decision's `roll:` names.
+fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(t) = en.target(to, ctx)? else {
+        return Ok(false);
+    };
+    let Some(mut d) = ctx.step.clone() else {
+        return Err(en.need(by, NeedKind::Choice, "the character activated and its roll"));
+    };
+    if en.st.cards[t].ctype != CardType::Character || en.st.cards[t].controller != by {
+        return rej(
+            format!("{} is not one of your characters", en.key(t)),
+            r::ACTIVATE_A_CARD,
+        );
+    }
+    d.step.card = Some(en.key(t).to_string());
+    en.activate(by, &d)?;
     Ok(true)
 }
 

@@ -524,7 +524,7 @@ impl<'a> Engine<'a> {
 
     // ------------------------------------------------------------ activate
 
-    fn activate(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
+    pub(super) fn activate(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
         let c = self.card_named(d.step.card.as_ref(), r::ACTIVATE_A_CARD)?;
         let s = &self.st.cards[c];
         if s.zone != Zone::Play || s.controller != p {

@@ -110,6 +110,11 @@ pub struct CardDef {
     /// aside): the board is given as setup left it, so it does nothing later.
     #[serde(default)]
     pub setup: bool,
+    /// A unique upgrade whose controller's copies are non-unique while one of
+    /// them is on a character with this title ("while this upgrade is on Rex,
+    /// your copies of it are non-unique").
+    #[serde(default)]
+    pub non_unique_on: Option<String>,
     /// What the X on this card's die is equal to.
     #[serde(default)]
     pub x: Option<XIs>,
@@ -756,6 +761,11 @@ pub enum Effect {
     },
     /// Discard the card with the ability.
     DiscardThis,
+    /// Activate one of your characters (exhaust it and roll its dice, the
+    /// decision's `roll:` naming each side), as the activate action does.
+    Activate {
+        to: Target,
+    },
     /// Set the card with the ability aside (an event being resolved goes to
     /// the set-aside zone instead of the discard pile).
     SetAsideThis,
