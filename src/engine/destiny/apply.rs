@@ -71,6 +71,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         }
         Effect::ToDeckBottom => move_this(en, ctx, Zone::Deck),
         Effect::Reroll { whose } => reroll(en, *whose, ctx),
+        Effect::RerollUnmatched { of } => reroll_unmatched(en, *of, ctx),
         Effect::Turn {
             count,
             whose,
@@ -380,6 +381,54 @@ fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
+fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(t) = en.target(of, ctx)? else {
+        return Ok(false);
+    };
+    let symbol = |en: &Engine, x: usize| en.st.showing(en.stat, x).map(|f| f.symbol);
+    let shown: Vec<_> = en
+        .st
+        .dice_of(t)
+        .into_iter()
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+        .filter_map(|x| symbol(en, x))
+        .collect();
+    let xs: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+        .filter(|&x| symbol(en, x).is_some_and(|s| !shown.contains(&s)))
+        .collect();
+    let t = if shown.is_empty() {
+        format!(
+            "none of {}'s character dice is in a pool: every die is rerolled",
+            en.key(t)
+        )
+    } else {
+        format!(
+            "the dice showing a symbol no die of {} shows are rerolled",
+            en.key(t)
+        )
+    };
+    en.log(
+        Actor::Player(by),
+        Event::Result,
+        t,
+        &[r::ROLLING, r::JAR_JAR_BINKS],
+    );
+    let Some(d) = ctx.step.clone() else {
+        return Err(en.need(
+            by,
+            NeedKind::Choice,
+            "the side each die rerolled shows (`roll:`)",
+        ));
+    };
+    for &x in &xs {
+        let owner = en.st.dice[x].controller;
+        en.roll(owner, &[x], &d)?;
+    }
+    Ok(!xs.is_empty())
+}
+
 fn turn_dice(en: &mut Engine, count: i64, how: Turning, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
@@ -418,8 +467,8 @@ fn exhaust_or_ready(en: &mut Engine, to: Target, ex: bool, ctx: &mut Ctx) -> R<b
     Ok(true)
 }
 
-/// Activate the targeted character of the ability's user, as the activate
-/// action does, with the sides the decision's `roll:` names.
+/// The targeted character's controller activates it, as the activate action
+/// does, with the sides the decision's `roll:` names.
 fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let Some(t) = en.target(to, ctx)? else {
@@ -428,14 +477,15 @@ fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
     let Some(mut d) = ctx.step.clone() else {
         return Err(en.need(by, NeedKind::Choice, "the character activated and its roll"));
     };
-    if en.st.cards[t].ctype != CardType::Character || en.st.cards[t].controller != by {
+    if en.st.cards[t].ctype != CardType::Character {
         return rej(
-            format!("{} is not one of your characters", en.key(t)),
+            format!("{} is not a character", en.key(t)),
             r::ACTIVATE_A_CARD,
         );
     }
+    // Its controller activates it (an ability may force them to).
     d.step.card = Some(en.key(t).to_string());
-    en.activate(by, &d)?;
+    en.activate(en.st.cards[t].controller, &d)?;
     Ok(true)
 }
 

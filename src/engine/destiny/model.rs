@@ -257,6 +257,10 @@ pub struct Ability {
     /// happens to the card this round.
     #[serde(default)]
     pub first_each_round: bool,
+    /// An action any player may take, not only the card's controller ("Any
+    /// player may take an action to …").
+    #[serde(default)]
+    pub any_player: bool,
     /// Ongoing: hand size increase.
     #[serde(default)]
     pub hand_size: i64,
@@ -711,6 +715,12 @@ pub enum Effect {
         subtypes: Vec<String>,
         #[serde(default)]
         roll_cost: Option<i64>,
+    },
+    /// Reroll every die in a pool showing a symbol that none of the target's
+    /// character dice in a pool shows (every die, when none of them is in a
+    /// pool), each with the side the decision's `roll:` names.
+    RerollUnmatched {
+        of: Target,
     },
     /// Roll the dice on the target card into your pool.
     RollIn {
