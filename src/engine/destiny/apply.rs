@@ -138,6 +138,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::DiscardThis => discard_this(en, ctx),
         Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
         Effect::Activate { to } => activate(en, *to, ctx),
+        Effect::LowestRolledRemove => lowest_rolled_remove(en, ctx),
         Effect::PlayFromHand {
             types,
             discount,
@@ -485,7 +486,70 @@ fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
     }
     // Its controller activates it (an ability may force them to).
     d.step.card = Some(en.key(t).to_string());
-    en.activate(en.st.cards[t].controller, &d)?;
+    let who = en.st.cards[t].controller;
+    let before: Vec<usize> = en
+        .st
+        .dice_of(t)
+        .into_iter()
+        .filter(|&x| en.st.dice[x].at == DieAt::OnCard)
+        .collect();
+    en.activate(who, &d)?;
+    let rolled = before
+        .into_iter()
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+        .collect();
+    ctx.rolled.push((who, rolled));
+    Ok(true)
+}
+
+/// Each player totals the value of the character dice this ability's
+/// activations rolled for them; each player with the lowest total (every tied
+/// player) removes those dice.
+fn lowest_rolled_remove(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let totals: Vec<(Seat, Vec<usize>, i64)> = ctx
+        .rolled
+        .iter()
+        .map(|(p, xs)| (*p, xs.clone(), xs.iter().map(|&x| en.value_of(x)).sum()))
+        .collect();
+    let Some(low) = totals.iter().map(|t| t.2).min() else {
+        return Ok(false);
+    };
+    for (p, xs, total) in &totals {
+        let xs: Vec<usize> = xs
+            .iter()
+            .copied()
+            .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+            .collect();
+        let lowest = *total == low;
+        let t = format!(
+            "{}'s character dice just rolled total {total}{}",
+            seat_name(*p),
+            if lowest && !xs.is_empty() {
+                format!(
+                    ": the lowest, {} removes {}",
+                    seat_name(*p),
+                    en.die_list(&xs)
+                )
+            } else {
+                String::new()
+            }
+        );
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            t,
+            &[r::REMOVING_DICE, r::BATTLE_OF_WILLS],
+        );
+        if lowest && !xs.is_empty() {
+            let owners = removal_owners(en, &xs);
+            match ctx.step.clone() {
+                Some(d) => en.leave_pool(&xs, &d)?,
+                None => xs.iter().for_each(|&x| en.st.dice[x].at = DieAt::OnCard),
+            }
+            removed_by_effect(en, &xs, owners, ctx)?;
+        }
+    }
     Ok(true)
 }
 
@@ -1438,6 +1502,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         removed: None,
         special: false,
         last: None,
+        rolled: Vec::new(),
     }
 }
 

@@ -65,6 +65,8 @@ pub struct Ctx {
     pub special: bool,
     /// The card the last targeted effect targeted.
     pub last: Option<Ix>,
+    /// The character dice each activation by this ability rolled, by player.
+    pub rolled: Vec<(Seat, Vec<DieIx>)>,
 }
 
 pub struct Engine<'a> {
@@ -863,6 +865,7 @@ impl<'a> Engine<'a> {
             removed: None,
             special: false,
             last: None,
+            rolled: Vec::new(),
         }
     }
 

@@ -771,6 +771,9 @@ pub enum Effect {
     },
     /// Discard the card with the ability.
     DiscardThis,
+    /// Each player with the lowest combined value of the character dice this
+    /// ability's activations just rolled for them removes those dice.
+    LowestRolledRemove,
     /// Activate one of your characters (exhaust it and roll its dice, the
     /// decision's `roll:` naming each side), as the activate action does.
     Activate {

@@ -139,6 +139,7 @@ pub const X_AS_A_VARIABLE: &str = "destiny.rr.x-as-a-variable";
 pub const ERRATA: &str = "destiny.rr.errata";
 pub const CLARIFICATIONS: &str = "destiny.rr.clarifications";
 pub const FAQ: &str = "destiny.rr.faq";
+pub const BATTLE_OF_WILLS: &str = "destiny.rr.clarifications.empire-at-war.battle-of-wills-128";
 pub const JAR_JAR_BINKS: &str = "destiny.rr.clarifications.legacies.jar-jar-binks-47";
 pub const HOME_TURF_ADVANTAGE: &str =
     "destiny.rr.clarifications.way-of-the-force.home-turf-advantage-127";
