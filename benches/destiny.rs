@@ -1,5 +1,6 @@
 //! Destiny engine benchmark: one round of 20 actions (10 activations, 10 dice
-//! resolved) in which 10 "after" abilities enter the queue, run many times.
+//! resolved) between two teams of library cards, in which the heroes' "after
+//! you activate this character" abilities enter the queue, run many times.
 //!
 //! `cargo bench --bench destiny` (target: one round in under 1 ms).
 
@@ -10,46 +11,63 @@ use swjudge::scenario;
 
 const RUNS: usize = 2000;
 
-/// The scenario text: five characters a side, and a support on each side whose
-/// "after an opponent activates a character" ability enters the queue.
+/// The heroes: Luke Skywalker, Jedi Knight ("after you activate this
+/// character, draw a card"), Obi-Wan Kenobi, Jedi Master ("… you may give a
+/// character 1 shield") and three Wookiee Warriors; the villains: five First
+/// Order Stormtroopers. Each side of each die is named in the script.
+const HEROES: [(&str, &str, &str); 5] = [
+    ("luke", "destiny:01035", "2MD"),
+    ("obi", "destiny:05032", "3MD"),
+    ("ww1", "destiny:03041", "1Sh"),
+    ("ww2", "destiny:03041", "1Sh"),
+    ("ww3", "destiny:03041", "1Sh"),
+];
+
+/// The scenario text: the two teams, a deck for Luke to draw from, and the
+/// round: each hero activates and resolves its die, then a stormtrooper does.
 fn board() -> String {
     let mut t = String::from("game: destiny\ntitle: bench\ndestiny:\n  first: player1\n  cards:\n");
-    for side in ["a", "b"] {
-        for i in 0..5 {
-            writeln!(
-                t,
-                "    {side}{i}: {{title: C{side}{i}, type: character, health: 10, die: [1RD, 2RD, 1MD, 1Sh, 1R, \"-\"]}}"
-            )
-            .unwrap();
-        }
-        writeln!(t, "    w{side}: {{title: Watch {side}, type: support, abilities: [{{kind: after, on: {{event: activates, who: opponents}}, effect: [{{gain: {{amount: 1}}}}]}}]}}").unwrap();
+    for (k, r, _) in HEROES {
+        writeln!(t, "    {k}: {r}").unwrap();
     }
-    for (p, side) in [("player1", "a"), ("player2", "b")] {
-        writeln!(
-            t,
-            "  {p}:\n    supports: [{{card: w{side}}}]\n    characters:"
-        )
-        .unwrap();
-        for i in 0..5 {
-            writeln!(t, "      - {{card: {side}{i}}}").unwrap();
-        }
+    for i in 0..5 {
+        writeln!(t, "    st{i}: destiny:01002").unwrap();
+    }
+    t.push_str("    draw: destiny:01128\n");
+    t.push_str("  player1:\n    deck: [draw]\n    characters:\n");
+    for (k, _, _) in HEROES {
+        writeln!(t, "      - {{card: {k}}}").unwrap();
+    }
+    t.push_str("  player2:\n    characters:\n");
+    for i in 0..5 {
+        writeln!(t, "      - {{card: st{i}}}").unwrap();
     }
     t.push_str("script:\n");
-    for i in 0..5 {
+    for (i, (k, _, side)) in HEROES.iter().enumerate() {
         writeln!(
             t,
-            "  - {{player1: activate, card: a{i}, roll: {{a{i}: 1RD}}}}"
+            "  - {{player1: activate, card: {k}, roll: {{{k}: {side}}}}}"
         )
         .unwrap();
+        if *k == "obi" {
+            t.push_str("  - {player1: use, card: obi, to: [obi]}\n");
+        }
         writeln!(
             t,
-            "  - {{player2: activate, card: b{i}, roll: {{b{i}: 1RD}}}}"
+            "  - {{player2: activate, card: st{i}, roll: {{st{i}: 1RD}}}}"
         )
         .unwrap();
-        writeln!(t, "  - {{player1: resolve, dice: [a{i}], to: [b{i}]}}").unwrap();
-        writeln!(t, "  - {{player2: resolve, dice: [b{i}], to: [a{i}]}}").unwrap();
+        let target = if side.ends_with("Sh") {
+            *k
+        } else {
+            ["st0", "st1"][i]
+        };
+        writeln!(t, "  - {{player1: resolve, dice: [{k}], to: [{target}]}}").unwrap();
+        writeln!(t, "  - {{player2: resolve, dice: [st{i}], to: [{k}]}}").unwrap();
     }
-    t.push_str("expect:\n  players:\n    player1: {resources: 7}\n    player2: {resources: 7}\n");
+    t.push_str(
+        "expect:\n  players:\n    player1: {hand: [draw], resources: 2}\n  cards:\n    st0: {damage: 2}\n    st1: {damage: 3}\n    obi: {damage: 0, shields: 0}\n    luke: {damage: 1}\n    ww1: {shields: 0}\n",
+    );
     t
 }
 
@@ -72,6 +90,11 @@ fn main() {
         .iter()
         .filter(|x| x.text.contains("after ability"))
         .count();
+    let named = r.steps.iter().any(|x| x.text.contains("destiny:01035"));
+    if !named {
+        eprintln!("the benchmark round does not name its library cards");
+        std::process::exit(2);
+    }
     let start = Instant::now();
     let mut steps = 0usize;
     for _ in 0..RUNS {
@@ -79,7 +102,7 @@ fn main() {
     }
     let per = start.elapsed().as_secs_f64() / RUNS as f64;
     println!(
-        "destiny: one round of 20 actions with {queued} queued abilities in {:.1} µs ({} trace steps per run, {RUNS} runs)",
+        "destiny: one round of 20 actions between library cards, with {queued} queued abilities in {:.1} µs ({} trace steps per run, {RUNS} runs)",
         per * 1e6,
         steps / RUNS
     );

@@ -62,13 +62,23 @@ impl Engine<'_> {
         );
         // 2. Play restrictions and uniqueness.
         if def.unique && ctype != CardType::Event {
-            let dup = (0..self.st.cards.len()).any(|x| {
-                x != c
-                    && self.st.in_play(x)
-                    && self.st.cards[x].controller == p
-                    && self.stat.defs[x].title == def.title
-            });
-            if dup {
+            let copies: Vec<Ix> = (0..self.st.cards.len())
+                .filter(|&x| {
+                    x != c
+                        && self.st.in_play(x)
+                        && self.st.cards[x].controller == p
+                        && self.stat.defs[x].title == def.title
+                })
+                .collect();
+            if !copies.is_empty() && self.copies_non_unique(&copies) {
+                let t = format!(
+                    "{}'s copies of {} are non-unique while one is on {}",
+                    seat_name(p),
+                    def.title,
+                    def.non_unique_on.as_deref().unwrap_or_default()
+                );
+                self.log(Actor::Player(p), Event::Result, t, &[r::UNIQUENESS]);
+            } else if !copies.is_empty() {
                 return rej(
                     format!(
                         "{} already has a copy of {} in play",
@@ -180,6 +190,16 @@ impl Engine<'_> {
             );
         }
         Ok(())
+    }
+
+    /// Whether these copies of a unique card are non-unique because one of
+    /// them is on a character with the title their text names.
+    fn copies_non_unique(&self, copies: &[Ix]) -> bool {
+        copies.iter().any(|&x| {
+            let holder = self.st.cards[x].on.map(|h| &self.stat.defs[h].title);
+            self.stat.defs[x].non_unique_on.is_some()
+                && self.stat.defs[x].non_unique_on.as_ref() == holder
+        })
     }
 
     /// Whether an ongoing ability of a card `p` controls gives the card just

@@ -69,8 +69,9 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             };
             discard_from_play(en, &what, ctx)
         }
-        Effect::ToDeckBottom => to_deck_bottom(en, ctx),
+        Effect::ToDeckBottom => move_this(en, ctx, Zone::Deck),
         Effect::Reroll { whose } => reroll(en, *whose, ctx),
+        Effect::RerollUnmatched { of } => reroll_unmatched(en, *of, ctx),
         Effect::Turn {
             count,
             whose,
@@ -135,6 +136,9 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::SwitchBattlefield => switch_battlefield(en, ctx),
         Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
+        Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
+        Effect::Activate { to } => activate(en, *to, ctx),
+        Effect::LowestRolledRemove => lowest_rolled_remove(en, ctx),
         Effect::PlayFromHand {
             types,
             discount,
@@ -378,6 +382,54 @@ fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
+fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(t) = en.target(of, ctx)? else {
+        return Ok(false);
+    };
+    let symbol = |en: &Engine, x: usize| en.st.showing(en.stat, x).map(|f| f.symbol);
+    let shown: Vec<_> = en
+        .st
+        .dice_of(t)
+        .into_iter()
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+        .filter_map(|x| symbol(en, x))
+        .collect();
+    let xs: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+        .filter(|&x| symbol(en, x).is_some_and(|s| !shown.contains(&s)))
+        .collect();
+    let t = if shown.is_empty() {
+        format!(
+            "none of {}'s character dice is in a pool: every die is rerolled",
+            en.key(t)
+        )
+    } else {
+        format!(
+            "the dice showing a symbol no die of {} shows are rerolled",
+            en.key(t)
+        )
+    };
+    en.log(
+        Actor::Player(by),
+        Event::Result,
+        t,
+        &[r::ROLLING, r::JAR_JAR_BINKS],
+    );
+    let Some(d) = ctx.step.clone() else {
+        return Err(en.need(
+            by,
+            NeedKind::Choice,
+            "the side each die rerolled shows (`roll:`)",
+        ));
+    };
+    for &x in &xs {
+        let owner = en.st.dice[x].controller;
+        en.roll(owner, &[x], &d)?;
+    }
+    Ok(!xs.is_empty())
+}
+
 fn turn_dice(en: &mut Engine, count: i64, how: Turning, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
@@ -413,6 +465,91 @@ fn exhaust_or_ready(en: &mut Engine, to: Target, ex: bool, ctx: &mut Ctx) -> R<b
         txt,
         &[if ex { r::EXHAUSTED } else { r::READY }],
     );
+    Ok(true)
+}
+
+/// The targeted character's controller activates it, as the activate action
+/// does, with the sides the decision's `roll:` names.
+fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let Some(t) = en.target(to, ctx)? else {
+        return Ok(false);
+    };
+    let Some(mut d) = ctx.step.clone() else {
+        return Err(en.need(by, NeedKind::Choice, "the character activated and its roll"));
+    };
+    if en.st.cards[t].ctype != CardType::Character {
+        return rej(
+            format!("{} is not a character", en.key(t)),
+            r::ACTIVATE_A_CARD,
+        );
+    }
+    // Its controller activates it (an ability may force them to).
+    d.step.card = Some(en.key(t).to_string());
+    let who = en.st.cards[t].controller;
+    let before: Vec<usize> = en
+        .st
+        .dice_of(t)
+        .into_iter()
+        .filter(|&x| en.st.dice[x].at == DieAt::OnCard)
+        .collect();
+    en.activate(who, &d)?;
+    let rolled = before
+        .into_iter()
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+        .collect();
+    ctx.rolled.push((who, rolled));
+    Ok(true)
+}
+
+/// Each player totals the value of the character dice this ability's
+/// activations rolled for them; each player with the lowest total (every tied
+/// player) removes those dice.
+fn lowest_rolled_remove(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let totals: Vec<(Seat, Vec<usize>, i64)> = ctx
+        .rolled
+        .iter()
+        .map(|(p, xs)| (*p, xs.clone(), xs.iter().map(|&x| en.value_of(x)).sum()))
+        .collect();
+    let Some(low) = totals.iter().map(|t| t.2).min() else {
+        return Ok(false);
+    };
+    for (p, xs, total) in &totals {
+        let xs: Vec<usize> = xs
+            .iter()
+            .copied()
+            .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+            .collect();
+        let lowest = *total == low;
+        let t = format!(
+            "{}'s character dice just rolled total {total}{}",
+            seat_name(*p),
+            if lowest && !xs.is_empty() {
+                format!(
+                    ": the lowest, {} removes {}",
+                    seat_name(*p),
+                    en.die_list(&xs)
+                )
+            } else {
+                String::new()
+            }
+        );
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            t,
+            &[r::REMOVING_DICE, r::BATTLE_OF_WILLS],
+        );
+        if lowest && !xs.is_empty() {
+            let owners = removal_owners(en, &xs);
+            match ctx.step.clone() {
+                Some(d) => en.leave_pool(&xs, &d)?,
+                None => xs.iter().for_each(|&x| en.st.dice[x].at = DieAt::OnCard),
+            }
+            removed_by_effect(en, &xs, owners, ctx)?;
+        }
+    }
     Ok(true)
 }
 
@@ -639,8 +776,28 @@ fn switch_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
                 && en.stat.defs[c].card_type == CardType::Battlefield
         })
         .collect();
-    let (Some(&new), Some(old)) = (set.first(), en.st.battlefield) else {
+    let Some(old) = en.st.battlefield else {
         return Ok(false);
+    };
+    let new = match (
+        set.as_slice(),
+        ctx.step.as_ref().and_then(|d| d.step.uses.clone()),
+    ) {
+        ([], _) => return Ok(false),
+        ([one], None) => *one,
+        (_, None) => {
+            let ask = "which battlefield not being used the battlefield is switched with (`uses:`)";
+            return Err(en.need(by, NeedKind::Choice, ask));
+        }
+        (_, Some(n)) => match en.stat.find(&n) {
+            Some(c) if set.contains(&c) => c,
+            _ => {
+                return rej(
+                    format!("{n} is not a battlefield brought to the game and set aside"),
+                    r::HOME_TURF_ADVANTAGE,
+                );
+            }
+        },
     };
     en.st.put(old, Zone::SetAside);
     en.st.unlist(new);
@@ -654,7 +811,7 @@ fn switch_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         Actor::Player(by),
         Event::StateChange,
         t,
-        &[r::BATTLEFIELDS, r::SET_ASIDE_ZONE],
+        &[r::BATTLEFIELDS, r::SET_ASIDE_ZONE, r::HOME_TURF_ADVANTAGE],
     );
     Ok(true)
 }
@@ -814,6 +971,16 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
+            Some(x) if filter.parity.is_some_and(|p| !p.holds(en.value_of(x))) => {
+                let v = en.value_of(x);
+                let what = if v % 2 == 0 { "even" } else { "odd" };
+                return rej(
+                    format!(
+                        "die {n} shows a value of {v}, an {what} number (a blank or a special shows 0, and zero is even): this ability cannot remove it"
+                    ),
+                    r::ZERO_IS_EVEN,
+                );
+            }
             _ => {
                 return rej(
                     format!("die {n} cannot be removed by this ability"),
@@ -1278,22 +1445,34 @@ fn pay_character_dice(en: &mut Engine, n: i64, ctx: &mut Ctx) -> R<()> {
     Ok(())
 }
 
-/// Place the card with the ability on the bottom of its owner's deck.
-fn to_deck_bottom(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+/// Place the card with the ability on the bottom of its owner's deck, or in
+/// their set-aside zone: from play, or, for an event being resolved, instead
+/// of the discard pile.
+fn move_this(en: &mut Engine, ctx: &mut Ctx, to: Zone) -> R<bool> {
     let by = ctx.by;
     let Some(c) = ctx.source else {
         return Ok(false);
     };
-    if !en.st.in_play(c) {
+    if en.st.cards[c].zone == Zone::Queue {
+        en.st.put(c, to);
+    } else if en.st.in_play(c) {
+        en.leave_play(c, to);
+    } else {
         return Ok(false);
     }
-    en.leave_play(c, Zone::Deck);
-    let t = format!(
-        "{} is placed on the bottom of {}'s deck",
-        en.key(c),
-        seat_name(en.st.cards[c].owner)
-    );
-    en.log(Actor::Player(by), Event::StateChange, t, &[r::DECK]);
+    let owner = seat_name(en.st.cards[c].owner);
+    let (t, rule) = if to == Zone::Deck {
+        (
+            format!("{} is placed on the bottom of {owner}'s deck", en.key(c)),
+            r::DECK,
+        )
+    } else {
+        (
+            format!("{} is set aside in {owner}'s set-aside zone", en.key(c)),
+            r::SET_ASIDE_ZONE,
+        )
+    };
+    en.log(Actor::Player(by), Event::StateChange, t, &[rule]);
     Ok(true)
 }
 
@@ -1323,6 +1502,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         removed: None,
         special: false,
         last: None,
+        rolled: Vec::new(),
     }
 }
 

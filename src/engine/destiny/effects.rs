@@ -102,7 +102,15 @@ impl Engine<'_> {
                     .collect();
                 self.resolved.push(format!("event:{}", self.key(card)));
                 for ab in abs {
-                    let ctx = self.ctx_from(by, Some(card), None, &step);
+                    let ctx = if self.stat.defs[card].abilities[ab].may {
+                        // The optional part takes its choices from the `use`.
+                        match self.event_may(by, card)? {
+                            Some(used) => self.ctx_from(by, Some(card), None, &used),
+                            None => continue,
+                        }
+                    } else {
+                        self.ctx_from(by, Some(card), None, &step)
+                    };
                     self.use_ability(card, ab, ctx, r::EVENTS)?;
                 }
                 if self.st.cards[card].zone == Zone::Queue {
@@ -123,6 +131,21 @@ impl Engine<'_> {
                 subject,
             } => self.resolve_triggered(card, ab, by, subject, When::After),
         }
+    }
+
+    /// The `use` with which the player who played an event takes one of its
+    /// optional ("you may") sentences, or `None` when they decline it.
+    fn event_may(&mut self, by: Seat, card: Ix) -> R<Option<Scripted<Step>>> {
+        let key = self.key(card).to_string();
+        let ask =
+            format!("use or decline the optional part of {key} (`use`/`decline`, card: {key})");
+        let d = self.use_or_decline(by, &key, ask)?;
+        if d.step.verb() == Some(Verb::Decline) {
+            let t = format!("{} declines the optional part of {key}", seat_name(by));
+            self.log(Actor::Player(by), Event::Pass, t, &[r::EVENTS]);
+            return Ok(None);
+        }
+        Ok(Some(d))
     }
 
     /// Abilities of `when` triggered by `ev` (concerning `subject`, done by `actor`).
@@ -1143,6 +1166,8 @@ impl Engine<'_> {
                 .st
                 .showing(self.stat, x)
                 .is_some_and(|fc| face_shows(fc, f.showing.as_deref()))
+            && f.parity
+                .is_none_or(|p| self.die_value(x).is_some_and(|v| p.holds(v)))
     }
 
     /// Carry out one effect; `Ok(false)` if it did not resolve in full.

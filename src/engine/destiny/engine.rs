@@ -65,6 +65,8 @@ pub struct Ctx {
     pub special: bool,
     /// The card the last targeted effect targeted.
     pub last: Option<Ix>,
+    /// The character dice each activation by this ability rolled, by player.
+    pub rolled: Vec<(Seat, Vec<DieIx>)>,
 }
 
 pub struct Engine<'a> {
@@ -524,7 +526,7 @@ impl<'a> Engine<'a> {
 
     // ------------------------------------------------------------ activate
 
-    fn activate(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
+    pub(super) fn activate(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
         let c = self.card_named(d.step.card.as_ref(), r::ACTIVATE_A_CARD)?;
         let s = &self.st.cards[c];
         if s.zone != Zone::Play || s.controller != p {
@@ -787,7 +789,10 @@ impl<'a> Engine<'a> {
     fn card_action(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
         let c = self.card_named(d.step.card.as_ref(), r::USE_A_CARD_ACTION)?;
         let s = &self.st.cards[c];
-        if s.zone != Zone::Play || s.controller != p {
+        let anyone = |a: &super::model::Ability| a.any_player;
+        if s.zone != Zone::Play
+            || (s.controller != p && !self.stat.defs[c].abilities.iter().any(anyone))
+        {
             return rej(
                 format!(
                     "{} is not a card {} controls in play",
@@ -824,6 +829,12 @@ impl<'a> Engine<'a> {
             },
         };
         let a = &self.stat.defs[c].abilities[ab];
+        if self.st.cards[c].controller != p && !a.any_player {
+            return rej(
+                format!("only {}'s controller may take this action", self.key(c)),
+                r::USE_A_CARD_ACTION,
+            );
+        }
         if a.kind == AbilityKind::PowerAction {
             if self.st.book.power_used.contains(&(c, ab)) {
                 return rej(
@@ -854,6 +865,7 @@ impl<'a> Engine<'a> {
             removed: None,
             special: false,
             last: None,
+            rolled: Vec::new(),
         }
     }
 

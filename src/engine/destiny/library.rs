@@ -50,6 +50,12 @@ impl LibraryCard for CardDef {
         if self.deck_building {
             out.push("deck_building");
         }
+        if self.non_unique_on.is_some() {
+            out.push("non_unique_on");
+        }
+        if self.setup {
+            out.push("setup");
+        }
         if self.refuses.is_some() {
             out.push("refuses");
         }

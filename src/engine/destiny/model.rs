@@ -105,6 +105,16 @@ pub struct CardDef {
     /// does nothing during a game.
     #[serde(default)]
     pub deck_building: bool,
+    /// Text that applies only before the game, during setup (which
+    /// battlefields are brought, which one is chosen and which are set
+    /// aside): the board is given as setup left it, so it does nothing later.
+    #[serde(default)]
+    pub setup: bool,
+    /// A unique upgrade whose controller's copies are non-unique while one of
+    /// them is on a character with this title ("while this upgrade is on Rex,
+    /// your copies of it are non-unique").
+    #[serde(default)]
+    pub non_unique_on: Option<String>,
     /// What the X on this card's die is equal to.
     #[serde(default)]
     pub x: Option<XIs>,
@@ -247,6 +257,10 @@ pub struct Ability {
     /// happens to the card this round.
     #[serde(default)]
     pub first_each_round: bool,
+    /// An action any player may take, not only the card's controller ("Any
+    /// player may take an action to …").
+    #[serde(default)]
+    pub any_player: bool,
     /// Ongoing: hand size increase.
     #[serde(default)]
     pub hand_size: i64,
@@ -423,6 +437,28 @@ pub struct DieFilter {
     /// Only dice showing a value of at most this.
     #[serde(default)]
     pub value_at_most: Option<Amount>,
+    /// Only dice showing an odd, or an even, value (a blank or a special
+    /// shows 0, and zero is even).
+    #[serde(default)]
+    pub parity: Option<Parity>,
+}
+
+/// Odd or even, of a die's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parity {
+    Odd,
+    Even,
+}
+
+impl Parity {
+    /// Whether `n` is odd or even as this says (zero is even).
+    pub fn holds(self, n: i64) -> bool {
+        match self {
+            Parity::Odd => n % 2 != 0,
+            Parity::Even => n % 2 == 0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -680,6 +716,12 @@ pub enum Effect {
         #[serde(default)]
         roll_cost: Option<i64>,
     },
+    /// Reroll every die in a pool showing a symbol that none of the target's
+    /// character dice in a pool shows (every die, when none of them is in a
+    /// pool), each with the side the decision's `roll:` names.
+    RerollUnmatched {
+        of: Target,
+    },
     /// Roll the dice on the target card into your pool.
     RollIn {
         of: Target,
@@ -729,6 +771,17 @@ pub enum Effect {
     },
     /// Discard the card with the ability.
     DiscardThis,
+    /// Each player with the lowest combined value of the character dice this
+    /// ability's activations just rolled for them removes those dice.
+    LowestRolledRemove,
+    /// Activate one of your characters (exhaust it and roll its dice, the
+    /// decision's `roll:` naming each side), as the activate action does.
+    Activate {
+        to: Target,
+    },
+    /// Set the card with the ability aside (an event being resolved goes to
+    /// the set-aside zone instead of the discard pile).
+    SetAsideThis,
     /// Play a card from your hand (the decision's `play:` and `on:`), paying its cost minus `discount`.
     PlayFromHand {
         #[serde(default)]

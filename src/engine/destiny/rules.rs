@@ -24,6 +24,8 @@ pub const SUBTYPES_ALSO_APPEARS_ON_CHARACTERS_AND_UPGRADES: &str =
 pub const UPGRADES: &str = "destiny.rr.upgrades";
 pub const PART_2_DICE_DICE_SYMBOLS: &str = "destiny.rr.part-2-dice-dice-symbols";
 pub const VALUE: &str = "destiny.rr.value";
+pub const ZERO_IS_EVEN: &str =
+    "destiny.rr.faq.for-game-effects-is-zero-considered-an-odd-or-even-number";
 pub const SYMBOL: &str = "destiny.rr.symbol";
 pub const RESOURCE_COST: &str = "destiny.rr.resource-cost";
 pub const MODIFIER: &str = "destiny.rr.modifier";
@@ -137,6 +139,10 @@ pub const X_AS_A_VARIABLE: &str = "destiny.rr.x-as-a-variable";
 pub const ERRATA: &str = "destiny.rr.errata";
 pub const CLARIFICATIONS: &str = "destiny.rr.clarifications";
 pub const FAQ: &str = "destiny.rr.faq";
+pub const BATTLE_OF_WILLS: &str = "destiny.rr.clarifications.empire-at-war.battle-of-wills-128";
+pub const JAR_JAR_BINKS: &str = "destiny.rr.clarifications.legacies.jar-jar-binks-47";
+pub const HOME_TURF_ADVANTAGE: &str =
+    "destiny.rr.clarifications.way-of-the-force.home-turf-advantage-127";
 
 /// Every ID above.
 pub const ALL: &[&str] = &[
