@@ -125,7 +125,10 @@ impl<'a> Engine<'a> {
             rec: self.attacks.len() - 1,
         };
         self.level += 1;
-        let go = self.attack_steps(&mut at)?;
+        self.st.attack = Some((attacker, defender));
+        let go = self.attack_steps(&mut at);
+        self.st.attack = None;
+        let go = go?;
         if go {
             self.attack_end(&mut at)?;
         }
@@ -358,6 +361,7 @@ impl<'a> Engine<'a> {
                 let w = self.st.pid_of(u);
                 self.st.player_mut(w).force -= cost.force;
                 at.defender = u;
+                self.st.attack = Some((at.attacker, u));
                 if !at.attacked.contains(&u) {
                     at.attacked.push(u);
                 }

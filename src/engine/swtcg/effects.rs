@@ -201,6 +201,18 @@ impl<'a> Engine<'a> {
                 &[r::G_DURING_BATTLE, r::USING_EFFECTS],
             ));
         }
+        if let Some(x) = a
+            .opponent_none_in
+            .filter(|&x| !self.st.units_in(x, s.other()).is_empty())
+        {
+            return Err(reject(
+                format!(
+                    "play only if your opponent has no units in the {} arena (any unit there counts, whether or not it controls the arena)",
+                    x.title()
+                ),
+                &[r::USING_EFFECTS, r::ARENAS],
+            ));
+        }
         Ok(())
     }
 
@@ -474,6 +486,42 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
             }
             Effect::KeepOneRetreatRest(k) => self.keep_one_retreat_rest(w, *k)?,
+            Effect::DiscardAll(a) => {
+                for x in Side::BOTH {
+                    for u in self.st.units_in(*a, x) {
+                        let key = format!("discard:{}", self.st.key(u));
+                        let txt = format!(
+                            "{} discards {} from the {} arena, with all cards stacked with it and its Pilots",
+                            x.name(),
+                            self.st.label(u),
+                            a.title()
+                        );
+                        self.st.discard_piece(u);
+                        self.resolved.push(key);
+                        self.by(
+                            x,
+                            Event::StateChange,
+                            txt,
+                            &[r::G_DISCARD, r::G_STACKED_WITH],
+                        );
+                    }
+                }
+            }
+            Effect::BuildCounters(n) => {
+                if let Some(t) = target.filter(|&t| self.st.pieces[t].face_down) {
+                    self.st.pieces[t].counters += n;
+                    let txt = format!(
+                        "{n} build counters put on the face-down {} ({} on it; not paid from build points)",
+                        tl(self),
+                        self.st.pieces[t].counters
+                    );
+                    self.rules(
+                        Event::StateChange,
+                        txt,
+                        &[r::G_PUT_COUNTERS, r::G_FACE_DOWN],
+                    );
+                }
+            }
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(

@@ -477,6 +477,10 @@ pub struct Filter {
     /// A chosen unit only: a face-up unit in a build zone may be chosen too.
     #[serde(default)]
     pub build_zone: bool,
+    /// A chosen card only: a face-down card in its player's build zone, and
+    /// only such a card ("show a face-down Starfighter card in your build zone").
+    #[serde(default)]
+    pub face_down: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -566,6 +570,10 @@ pub struct Grant {
     /// she pays N Force."
     #[serde(default)]
     pub attack_cost: i64,
+    /// Only while the unit named is attacking the card with this ability
+    /// ("… as long as it's attacking the Death Star").
+    #[serde(default)]
+    pub attacking_this: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -625,6 +633,10 @@ pub struct Activated {
     /// "Play only during the [arena] battle step."
     #[serde(default)]
     pub step: Option<Arena>,
+    /// "Play only if your opponent has no units in the [arena]" (units in
+    /// that arena; a build zone does not count).
+    #[serde(default)]
+    pub opponent_none_in: Option<Arena>,
 }
 
 /// Enhance: [effect] — played only when declared, paying the additional cost.
@@ -796,6 +808,11 @@ pub enum Effect {
     /// "[The Light Side player] chooses one of his or her units in the
     /// [arena] and retreats the rest."
     KeepOneRetreatRest(KeepOne),
+    /// "Each player discards all of his or her units in the [arena]" (each
+    /// with its stack, Pilots and Equipment; not a discard by damage).
+    DiscardAll(Arena),
+    /// Put N build counters on the chosen face-down card.
+    BuildCounters(i64),
 }
 
 /// Who keeps one unit in which arena; the rest retreat.

@@ -238,6 +238,8 @@ pub struct State {
     pub gained: Vec<Vec<String>>,
     /// Grants that last until end of turn, with the side whose effect it is.
     pub turn_grants: Vec<(Side, Grant)>,
+    /// The attack under way: (attacking unit, defending unit).
+    pub attack: Option<(PieceIx, PieceIx)>,
 }
 
 /// Names that stack and contest although they differ.
@@ -423,6 +425,7 @@ impl State {
     pub fn target_ok(&self, f: &Filter, side: Side, src: Option<PieceIx>, p: PieceIx) -> bool {
         let pc = &self.pieces[p];
         let zone = match pc.zone {
+            _ if f.face_down => pc.zone == PZone::BuildZone && pc.face_down && pc.side == side,
             PZone::Arena(a) => f.arenas.is_empty() || f.arenas.contains(&a),
             PZone::BuildZone => f.build_zone && !pc.face_down,
             _ => false,
@@ -476,6 +479,14 @@ impl State {
             _ => false,
         }
     }
+    /// Whether a static grant of the card on `q` gives unit `p` its bonus
+    /// now: the ability works, the filter names `p`, and a grant "as long as
+    /// it's attacking" this card only while `p` attacks `q`.
+    fn grant_names(&self, g: &Grant, reserves: bool, q: PieceIx, p: PieceIx) -> bool {
+        self.works(q, reserves)
+            && self.matches(&g.to, q, p)
+            && (!g.attacking_this || self.attack == Some((p, q)))
+    }
     /// Static grants that name unit `p`, with their source.
     pub fn grants_to(&self, p: PieceIx) -> Vec<(PieceIx, &Grant)> {
         let mut out = Vec::new();
@@ -485,8 +496,7 @@ impl State {
             }
             for a in &self.top_def(q).abilities {
                 if let Some(g) = &a.grant
-                    && self.works(q, a.reserves)
-                    && self.matches(&g.to, q, p)
+                    && self.grant_names(g, a.reserves, q, p)
                 {
                     out.push((q, g));
                 }
@@ -590,8 +600,7 @@ impl State {
             }
             for a in &self.top_def(q).abilities {
                 if let Some(g) = &a.grant
-                    && self.works(q, a.reserves)
-                    && self.matches(&g.to, q, p)
+                    && self.grant_names(g, a.reserves, q, p)
                 {
                     t.speed += g.speed;
                     t.power += g.power;
@@ -782,6 +791,7 @@ pub fn setup(b: &Board) -> State {
         team,
         gained: vec![Vec::new(); b.cards.len()],
         turn_grants: Vec::new(),
+        attack: None,
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {
