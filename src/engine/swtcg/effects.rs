@@ -46,9 +46,11 @@ impl<'a> Engine<'a> {
             let pl = self.st.player(w);
             pl.hand.iter().any(|&c| {
                 self.st.def(c).kind == Kind::Battle
-                    && self
-                        .card_activated(c)
-                        .is_some_and(|a| a.timing == timing && a.cost.force <= pl.force)
+                    && self.card_activated(c).is_some_and(|a| {
+                        a.timing == timing
+                            && a.cost.force <= pl.force
+                            && self.attack_under_way(&a).is_ok()
+                    })
             })
         });
         card || (0..self.st.pieces.len()).any(|u| {
@@ -201,6 +203,7 @@ impl<'a> Engine<'a> {
                 &[r::G_DURING_BATTLE, r::USING_EFFECTS],
             ));
         }
+        self.attack_under_way(a)?;
         if let Some(x) = a
             .opponent_none_in
             .filter(|&x| !self.st.units_in(x, s.other()).is_empty())
@@ -211,6 +214,23 @@ impl<'a> Engine<'a> {
                     x.title()
                 ),
                 &[r::USING_EFFECTS, r::ARENAS],
+            ));
+        }
+        Ok(())
+    }
+
+    /// An effect "for this attack" is played only while a unit is attacking.
+    fn attack_under_way(&self, a: &Activated) -> Result<(), Rejection> {
+        let this_attack = a.effects.iter().any(|e| {
+            matches!(
+                e,
+                Effect::ThisAttack(_) | Effect::AttackDice(_) | Effect::DiscardIfDamaged
+            )
+        });
+        if this_attack && self.st.attack.is_none() {
+            return Err(reject(
+                "\"for this attack\": play it while a unit is attacking",
+                &[r::ATTACKING, r::USING_EFFECTS],
             ));
         }
         Ok(())
@@ -254,6 +274,7 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
+        self.attack_under_way(a)?;
         // "Play only when this unit would attack": once each time it would
         // attack, unless it also says "only once per turn".
         if (a.timing != Timing::WouldAttack || a.once_per_turn) && self.used.contains(&(c, k)) {
@@ -506,6 +527,25 @@ impl<'a> Engine<'a> {
                         );
                     }
                 }
+            }
+            Effect::ThisAttack(b) => {
+                if let Some(t) = target {
+                    self.st.attack_bonuses.push((t, b.clone()));
+                    let txt = format!("{} gets {} for this attack", tl(self), describe_bonus(b));
+                    self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::ATTACKING]);
+                }
+            }
+            Effect::AttackDice(n) => {
+                self.st.attack_dice = Some(*n);
+                let txt = format!(
+                    "for this attack, {n} attack dice instead of the attacking unit's power"
+                );
+                self.rules(Event::StateChange, txt, &[r::ATTACKING, r::USING_EFFECTS]);
+            }
+            Effect::DiscardIfDamaged => {
+                self.st.discard_if_damaged = true;
+                let txt = "for this attack, if the attacking unit damages the defending unit, the defending unit is discarded";
+                self.rules(Event::StateChange, txt, &[r::G_DAMAGE_DONE, r::G_DISCARD]);
             }
             Effect::BuildCounters(n) => {
                 if let Some(t) = target.filter(|&t| self.st.pieces[t].face_down) {
@@ -1362,5 +1402,41 @@ impl<'a> Engine<'a> {
                 &[r::BUILDING, r::HIDDEN_COST, r::G_ANYTIME],
             )),
         }
+    }
+}
+
+/// A bonus in words: "+5 power", "Accuracy 1", "+10 speed and +1 power".
+fn describe_bonus(b: &super::model::Bonus) -> String {
+    let mut parts: Vec<String> = [(b.speed, "speed"), (b.power, "power"), (b.health, "health")]
+        .iter()
+        .filter(|(n, _)| *n != 0)
+        .map(|(n, w)| format!("{n:+} {w}"))
+        .collect();
+    let k = &b.keywords;
+    let named = [
+        ("Accuracy", k.accuracy),
+        ("Critical Hit", k.critical_hit),
+        ("Stun", k.stun),
+        ("Shields", k.shields),
+        ("Lucky", k.lucky),
+    ];
+    let mut listed = super::model::Keywords::default();
+    for (name, v) in named {
+        if let Some(v) = v {
+            parts.push(format!("{name} {v}"));
+        }
+    }
+    listed.accuracy = k.accuracy;
+    listed.critical_hit = k.critical_hit;
+    listed.stun = k.stun;
+    listed.shields = k.shields;
+    listed.lucky = k.lucky;
+    if *k != listed {
+        parts.push("the other keywords of its card's bonus".to_string());
+    }
+    if parts.is_empty() {
+        "nothing".to_string()
+    } else {
+        parts.join(" and ")
     }
 }

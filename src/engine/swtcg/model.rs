@@ -477,6 +477,19 @@ pub struct Filter {
     /// A chosen unit only: a face-up unit in a build zone may be chosen too.
     #[serde(default)]
     pub build_zone: bool,
+    /// A chosen unit only: the attacking unit ("play only when that unit is
+    /// attacking").
+    #[serde(default)]
+    pub attacking: bool,
+    /// A chosen unit only: the attacking unit, while the unit it attacks has
+    /// Shields ("if it is attacking a unit that has shields"; judged when
+    /// the effect is played).
+    #[serde(default)]
+    pub attacking_shielded: bool,
+    /// A chosen unit only: the attacking unit, using Bombard (a Space unit
+    /// with Bombard attacking a unit in the Ground arena).
+    #[serde(default)]
+    pub bombarding: bool,
     /// A chosen card only: a face-down card in its player's build zone, and
     /// only such a card ("show a face-down Starfighter card in your build zone").
     #[serde(default)]
@@ -574,6 +587,9 @@ pub struct Grant {
     /// ("… as long as it's attacking the Death Star").
     #[serde(default)]
     pub attacking_this: bool,
+    /// "You don't have to pay the Upkeep costs of [the units the filter names]."
+    #[serde(default)]
+    pub no_upkeep: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -813,6 +829,16 @@ pub enum Effect {
     DiscardAll(Arena),
     /// Put N build counters on the chosen face-down card.
     BuildCounters(i64),
+    /// The chosen unit gets this bonus for this attack (played only while a
+    /// unit is attacking; it ends when the attack ends).
+    ThisAttack(Bonus),
+    /// "For this attack, roll only N of your dice instead of a number of dice
+    /// equal to the attacking unit's power": Shields and power changes don't
+    /// change the number.
+    AttackDice(i64),
+    /// "If the attacking unit damages the defending unit [in this attack],
+    /// the defending unit is discarded."
+    DiscardIfDamaged,
 }
 
 /// Who keeps one unit in which arena; the rest retreat.

@@ -2,7 +2,8 @@
 //! piles, Force and build points; and the totals the rules compute.
 
 use super::model::{
-    Arena, Board, CardDef, Cost, Filter, Format, Grant, Keywords, Kind, Side, UnitBoard, Whose,
+    Arena, Board, Bonus, CardDef, Cost, Filter, Format, Grant, Keywords, Kind, Side, UnitBoard,
+    Whose,
 };
 
 pub type CardIx = usize;
@@ -240,6 +241,12 @@ pub struct State {
     pub turn_grants: Vec<(Side, Grant)>,
     /// The attack under way: (attacking unit, defending unit).
     pub attack: Option<(PieceIx, PieceIx)>,
+    /// Bonuses units get for the attack under way ("for this attack").
+    pub attack_bonuses: Vec<(PieceIx, Bonus)>,
+    /// The number of attack dice an effect sets for the attack under way.
+    pub attack_dice: Option<i64>,
+    /// The defending unit is discarded if the attack under way damages it.
+    pub discard_if_damaged: bool,
 }
 
 /// Names that stack and contest although they differ.
@@ -448,6 +455,18 @@ impl State {
             && f.max_power.is_none_or(|m| t.power <= m)
             && f.max_build.is_none_or(|m| t.build <= m)
             && f.max_health.is_none_or(|m| t.health <= m)
+            && (!f.attacking || self.attack.is_some_and(|(a, _)| a == p))
+            && (!f.attacking_shielded
+                || self
+                    .attack
+                    .is_some_and(|(a, d)| a == p && self.totals(d).kw.shields.is_some()))
+            && (!f.bombarding
+                || self.attack.is_some_and(|(a, d)| {
+                    a == p
+                        && self.arena_of(a) == Some(Arena::Space)
+                        && self.arena_of(d) == Some(Arena::Ground)
+                        && t.kw.bombard.is_some()
+                }))
     }
 
     /// Whether a grant lasting this turn, of an effect of `side`, names unit
@@ -617,6 +636,12 @@ impl State {
                 t.health += g.health;
                 t.kw.add(&g.keywords);
             }
+        }
+        for (_, b) in self.attack_bonuses.iter().filter(|(q, _)| *q == p) {
+            t.speed += b.speed;
+            t.power += b.power;
+            t.health += b.health;
+            t.kw.add(&b.keywords);
         }
         if let (Some(sw), PZone::Arena(a)) = (&d.switch, pc.zone)
             && let Some(Some(b)) = d.types.iter().position(|&x| x == a).and_then(|i| sw.get(i))
@@ -792,6 +817,9 @@ pub fn setup(b: &Board) -> State {
         gained: vec![Vec::new(); b.cards.len()],
         turn_grants: Vec::new(),
         attack: None,
+        attack_bonuses: Vec::new(),
+        attack_dice: None,
+        discard_if_damaged: false,
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {
