@@ -204,6 +204,23 @@ impl<'a> Engine<'a> {
             ));
         }
         self.attack_under_way(a)?;
+        for e in &a.effects {
+            if let Effect::FromDiscard(x) = e {
+                let w = src.map_or(Pid::from(s), |u| self.st.pid_of(u));
+                let ok = src.is_some()
+                    && st.card().and_then(|k| self.st.find(k)).is_some_and(|c| {
+                        self.st.player(w).discard.contains(&c)
+                            && self.st.def(c).kind == Kind::Unit
+                            && super::state::def_matches(&x.of, self.st.def(c))
+                    });
+                if !ok {
+                    return Err(reject(
+                        "name a card (`card:`) in your discard pile that the effect allows",
+                        &[r::G_CHOOSE, r::DISCARD_PILE],
+                    ));
+                }
+            }
+        }
         if let Some(x) = a
             .opponent_none_in
             .filter(|&x| !self.st.units_in(x, s.other()).is_empty())
@@ -413,6 +430,10 @@ impl<'a> Engine<'a> {
             }
             self.resolved.push(format!("ability:{}", self.st.key(u)));
             let effects = enhanced(&a, st.enhance);
+            let ctx = Ctx {
+                card: st.card().and_then(|k| self.st.find(k)).or(ctx.card),
+                ..ctx
+            };
             return self.run_effects(w, Some(u), &effects, target, ctx);
         }
         let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
@@ -530,7 +551,7 @@ impl<'a> Engine<'a> {
             }
             Effect::ThisAttack(b) => {
                 if let Some(t) = target {
-                    self.st.attack_bonuses.push((t, b.clone()));
+                    self.st.attack_bonuses.push((t, (**b).clone()));
                     let txt = format!("{} gets {} for this attack", tl(self), describe_bonus(b));
                     self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::ATTACKING]);
                 }
@@ -546,6 +567,26 @@ impl<'a> Engine<'a> {
                 self.st.discard_if_damaged = true;
                 let txt = "for this attack, if the attacking unit damages the defending unit, the defending unit is discarded";
                 self.rules(Event::StateChange, txt, &[r::G_DAMAGE_DONE, r::G_DISCARD]);
+            }
+            Effect::FromDiscard(x) => {
+                if let Some(c) = ctx.card.filter(|c| self.st.player(w).discard.contains(c)) {
+                    self.st.player_mut(w).discard.retain(|&y| y != c);
+                    let p = super::state::add_piece(&mut self.st, w, PZone::Arena(x.arena), c);
+                    self.st.pieces[p].damage = x.counters;
+                    let txt = format!(
+                        "{} is put from the discard pile into the {} arena (not deployed), with {} damage counter{} on it",
+                        self.st.label(p),
+                        x.arena.title(),
+                        x.counters,
+                        if x.counters == 1 { "" } else { "s" }
+                    );
+                    self.rules(
+                        Event::StateChange,
+                        txt,
+                        &[r::G_PUT, r::DISCARD_PILE, r::G_DAMAGE_COUNTER],
+                    );
+                    self.discard_check(p, None)?;
+                }
             }
             Effect::BuildCounters(n) => {
                 if let Some(t) = target.filter(|&t| self.st.pieces[t].face_down) {

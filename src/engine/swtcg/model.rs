@@ -831,7 +831,7 @@ pub enum Effect {
     BuildCounters(i64),
     /// The chosen unit gets this bonus for this attack (played only while a
     /// unit is attacking; it ends when the attack ends).
-    ThisAttack(Bonus),
+    ThisAttack(Box<Bonus>),
     /// "For this attack, roll only N of your dice instead of a number of dice
     /// equal to the attacking unit's power": Shields and power changes don't
     /// change the number.
@@ -839,6 +839,21 @@ pub enum Effect {
     /// "If the attacking unit damages the defending unit [in this attack],
     /// the defending unit is discarded."
     DiscardIfDamaged,
+    /// A unit's ability: put the card the `play` step names (`card:`) from
+    /// your discard pile into an arena (put: not deployed).
+    FromDiscard(Box<FromDiscard>),
+}
+
+/// Which card may come from the discard pile, where it goes, and the damage
+/// counters put on it there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FromDiscard {
+    /// The card: its type, subtype, name or printed cost.
+    pub of: Filter,
+    pub arena: Arena,
+    #[serde(default)]
+    pub counters: i64,
 }
 
 /// Who keeps one unit in which arena; the rest retreat.

@@ -294,7 +294,7 @@ pub fn has_subtype(line: &str, want: &str) -> bool {
 
 /// Whether a filter names a card not in play by what the card says: name,
 /// subtype, type, printed cost (never "in the same arena").
-fn def_matches(f: &Filter, d: &CardDef) -> bool {
+pub fn def_matches(f: &Filter, d: &CardDef) -> bool {
     !f.same_arena
         && f.name.as_ref().is_none_or(|n| d.name == *n)
         && f.subtype
