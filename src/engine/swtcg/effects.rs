@@ -505,19 +505,7 @@ impl<'a> Engine<'a> {
                     self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::G_THIS_TURN]);
                 }
             }
-            Effect::GainForceEqualBuild => {
-                if let Some(t) = target {
-                    let n = self.st.totals(t).build;
-                    self.st.player_mut(w).force += n;
-                    let txt = format!(
-                        "{} gains {n} Force, the total build cost of {} ({} now)",
-                        self.st.who(w),
-                        tl(self),
-                        self.st.player(w).force
-                    );
-                    self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_TOTAL]);
-                }
-            }
+            Effect::GainForceEqualBuild => self.gain_force_equal_build(w, target),
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
             Effect::GrantThisTurn(g) => {
                 self.st.turn_grants.push((s, (**g).clone()));
@@ -528,81 +516,12 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
             }
             Effect::KeepOneRetreatRest(k) => self.keep_one_retreat_rest(w, *k)?,
-            Effect::DiscardAll(a) => {
-                for x in Side::BOTH {
-                    for u in self.st.units_in(*a, x) {
-                        let key = format!("discard:{}", self.st.key(u));
-                        let txt = format!(
-                            "{} discards {} from the {} arena, with all cards stacked with it and its Pilots",
-                            x.name(),
-                            self.st.label(u),
-                            a.title()
-                        );
-                        self.st.discard_piece(u);
-                        self.resolved.push(key);
-                        self.by(
-                            x,
-                            Event::StateChange,
-                            txt,
-                            &[r::G_DISCARD, r::G_STACKED_WITH],
-                        );
-                    }
-                }
-            }
-            Effect::ThisAttack(b) => {
-                if let Some(t) = target {
-                    self.st.attack_bonuses.push((t, (**b).clone()));
-                    let txt = format!("{} gets {} for this attack", tl(self), describe_bonus(b));
-                    self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::ATTACKING]);
-                }
-            }
-            Effect::AttackDice(n) => {
-                self.st.attack_dice = Some(*n);
-                let txt = format!(
-                    "for this attack, {n} attack dice instead of the attacking unit's power"
-                );
-                self.rules(Event::StateChange, txt, &[r::ATTACKING, r::USING_EFFECTS]);
-            }
-            Effect::DiscardIfDamaged => {
-                self.st.discard_if_damaged = true;
-                let txt = "for this attack, if the attacking unit damages the defending unit, the defending unit is discarded";
-                self.rules(Event::StateChange, txt, &[r::G_DAMAGE_DONE, r::G_DISCARD]);
-            }
-            Effect::FromDiscard(x) => {
-                if let Some(c) = ctx.card.filter(|c| self.st.player(w).discard.contains(c)) {
-                    self.st.player_mut(w).discard.retain(|&y| y != c);
-                    let p = super::state::add_piece(&mut self.st, w, PZone::Arena(x.arena), c);
-                    self.st.pieces[p].damage = x.counters;
-                    let txt = format!(
-                        "{} is put from the discard pile into the {} arena (not deployed), with {} damage counter{} on it",
-                        self.st.label(p),
-                        x.arena.title(),
-                        x.counters,
-                        if x.counters == 1 { "" } else { "s" }
-                    );
-                    self.rules(
-                        Event::StateChange,
-                        txt,
-                        &[r::G_PUT, r::DISCARD_PILE, r::G_DAMAGE_COUNTER],
-                    );
-                    self.discard_check(p, None)?;
-                }
-            }
-            Effect::BuildCounters(n) => {
-                if let Some(t) = target.filter(|&t| self.st.pieces[t].face_down) {
-                    self.st.pieces[t].counters += n;
-                    let txt = format!(
-                        "{n} build counters put on the face-down {} ({} on it; not paid from build points)",
-                        tl(self),
-                        self.st.pieces[t].counters
-                    );
-                    self.rules(
-                        Event::StateChange,
-                        txt,
-                        &[r::G_PUT_COUNTERS, r::G_FACE_DOWN],
-                    );
-                }
-            }
+            Effect::DiscardAll(a) => self.discard_all(*a),
+            Effect::ThisAttack(b) => self.this_attack_bonus(b, target),
+            Effect::AttackDice(n) => self.set_attack_dice(*n),
+            Effect::DiscardIfDamaged => self.set_discard_if_damaged(),
+            Effect::FromDiscard(x) => self.from_discard(w, x, ctx)?,
+            Effect::BuildCounters(n) => self.build_counters(*n, target),
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(
@@ -1443,41 +1362,5 @@ impl<'a> Engine<'a> {
                 &[r::BUILDING, r::HIDDEN_COST, r::G_ANYTIME],
             )),
         }
-    }
-}
-
-/// A bonus in words: "+5 power", "Accuracy 1", "+10 speed and +1 power".
-fn describe_bonus(b: &super::model::Bonus) -> String {
-    let mut parts: Vec<String> = [(b.speed, "speed"), (b.power, "power"), (b.health, "health")]
-        .iter()
-        .filter(|(n, _)| *n != 0)
-        .map(|(n, w)| format!("{n:+} {w}"))
-        .collect();
-    let k = &b.keywords;
-    let named = [
-        ("Accuracy", k.accuracy),
-        ("Critical Hit", k.critical_hit),
-        ("Stun", k.stun),
-        ("Shields", k.shields),
-        ("Lucky", k.lucky),
-    ];
-    let mut listed = super::model::Keywords::default();
-    for (name, v) in named {
-        if let Some(v) = v {
-            parts.push(format!("{name} {v}"));
-        }
-    }
-    listed.accuracy = k.accuracy;
-    listed.critical_hit = k.critical_hit;
-    listed.stun = k.stun;
-    listed.shields = k.shields;
-    listed.lucky = k.lucky;
-    if *k != listed {
-        parts.push("the other keywords of its card's bonus".to_string());
-    }
-    if parts.is_empty() {
-        "nothing".to_string()
-    } else {
-        parts.join(" and ")
     }
 }
