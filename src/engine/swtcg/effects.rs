@@ -520,7 +520,7 @@ impl<'a> Engine<'a> {
             Effect::ThisAttack(b) => self.this_attack_bonus(b, target),
             Effect::AttackDice(n) => self.set_attack_dice(*n),
             Effect::DiscardIfDamaged => self.set_discard_if_damaged(),
-            Effect::FromDiscard(x) => self.from_discard(w, x, ctx)?,
+            Effect::FromDiscard(x) => self.put_from_discard(w, x, ctx)?,
             Effect::BuildCounters(n) => self.build_counters(*n, target),
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;

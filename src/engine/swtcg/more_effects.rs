@@ -63,7 +63,7 @@ impl<'a> Engine<'a> {
 
     /// Put the card the play named from player `w`'s discard pile into an
     /// arena, with damage counters on it.
-    pub(super) fn from_discard(&mut self, w: Pid, x: &FromDiscard, ctx: Ctx) -> Flow<()> {
+    pub(super) fn put_from_discard(&mut self, w: Pid, x: &FromDiscard, ctx: Ctx) -> Flow<()> {
         let Some(c) = ctx.card.filter(|c| self.st.player(w).discard.contains(c)) else {
             return Ok(());
         };
