@@ -125,10 +125,16 @@ impl<'a> Engine<'a> {
             rec: self.attacks.len() - 1,
         };
         self.level += 1;
-        let go = self.attack_steps(&mut at)?;
+        self.st.attack = Some((attacker, defender));
+        let go = self.attack_steps(&mut at);
+        self.st.attack = None;
+        let go = go?;
         if go {
             self.attack_end(&mut at)?;
         }
+        self.st.attack_bonuses.clear();
+        self.st.attack_dice = None;
+        self.st.discard_if_damaged = false;
         self.level -= 1;
         if go && !double {
             self.double_strike(attacker)?;
@@ -171,6 +177,17 @@ impl<'a> Engine<'a> {
             .filter(|i| i.unit == d && i.kind == DmgKind::AttackDice)
             .map(|i| i.placed)
             .sum();
+        if self.st.discard_if_damaged && self.attacks[at.rec].damage > 0 && self.st.in_arena(d) {
+            let t = format!(
+                "{} damaged {}: the effect discards it",
+                self.st.label(a),
+                self.st.label(d)
+            );
+            let key = format!("discard:{}", self.st.key(d));
+            self.st.discard_piece(d);
+            self.resolved.push(key);
+            self.rules(Event::StateChange, t, &[r::G_DAMAGE_DONE, r::G_DISCARD]);
+        }
         Ok(true)
     }
 
@@ -280,13 +297,21 @@ impl<'a> Engine<'a> {
         match (st.verb(), u) {
             (Verb::Intercept, Some(u)) => self.judge_intercept(at, s, u, Some(st)),
             (Verb::Retaliate, Some(u)) => self.judge_retaliate(at, s, u),
-            (Verb::Play, Some(u)) if u == at.defender => {
-                self.judge_card(s, st, Timing::WhenAttacked)
+            (Verb::Play, Some(u)) => {
+                let k = st.ability.unwrap_or(1);
+                let ab = self.st.top_def(u).abilities.get(k.wrapping_sub(1));
+                let when_attacked = ab
+                    .and_then(|a| a.activated.as_ref())
+                    .is_some_and(|a| a.timing == Timing::WhenAttacked);
+                match (when_attacked, u == at.defender) {
+                    (true, true) => self.judge_card(s, st, Timing::WhenAttacked),
+                    (true, false) => Err(reject(
+                        "play only when this unit is attacked",
+                        &[r::ATTACKING, r::EFFECT_TYPES],
+                    )),
+                    (false, _) => self.judge_card(s, st, Timing::General),
+                }
             }
-            (Verb::Play, Some(_)) => Err(reject(
-                "play only when this unit is attacked",
-                &[r::ATTACKING, r::EFFECT_TYPES],
-            )),
             (Verb::Play, None) => self.judge_card(s, st, Timing::General),
             _ => Err(reject(
                 "during the attack POP: intercept, retaliate, play or pass (`unit:` names the unit)",
@@ -358,6 +383,7 @@ impl<'a> Engine<'a> {
                 let w = self.st.pid_of(u);
                 self.st.player_mut(w).force -= cost.force;
                 at.defender = u;
+                self.st.attack = Some((at.attacker, u));
                 if !at.attacked.contains(&u) {
                     at.attacked.push(u);
                 }
@@ -440,6 +466,16 @@ impl<'a> Engine<'a> {
             ta.power
         };
         let shields = td.kw.shields.unwrap_or(0);
+        if let Some(n) = self.st.attack_dice {
+            let t = format!(
+                "{} rolls {n} attack dice (an effect sets the number: power and Shields don't change it)",
+                self.st.label(a)
+            );
+            self.rules(Event::Result, t, &[r::ATTACKING, r::USING_EFFECTS]);
+            let dice = self.roll(side, n.max(0) as usize, "attack dice")?;
+            let dice = self.lucky_pop(a, d, dice)?;
+            return Ok(self.hits_of(a, d, dice));
+        }
         let n = (base - shields).max(0);
         let mut cites = vec![r::ATTACKING, r::G_POWER];
         if shields != 0 {
@@ -471,6 +507,12 @@ impl<'a> Engine<'a> {
             dice.extend(self.roll(side, x.max(0) as usize, "Fury dice")?);
         }
         dice = self.lucky_pop(a, d, dice)?;
+        Ok(self.hits_of(a, d, dice))
+    }
+
+    /// The hits of an attack roll (after rerolls): Accuracy and Armor.
+    fn hits_of(&mut self, a: PieceIx, d: PieceIx, dice: Vec<i64>) -> (Vec<i64>, i64) {
+        let (ta, td) = (self.st.totals(a), self.st.totals(d));
         let acc = ta.kw.accuracy.unwrap_or(0);
         let need = if td.kw.armor { 5 } else { 4 };
         let hits = dice.iter().filter(|&&x| x + acc >= need).count() as i64;
@@ -493,7 +535,7 @@ impl<'a> Engine<'a> {
             if td.kw.armor { ", Armor" } else { "" }
         );
         self.rules(Event::Result, t, &cites);
-        Ok((dice, hits))
+        (dice, hits)
     }
 
     /// Lucky, once per unit, after triggered reroll effects.

@@ -119,18 +119,29 @@ impl<'a> Engine<'a> {
         let s = w.side;
         let mut pending: Vec<(PieceIx, usize, Cost)> = Vec::new();
         for p in 0..self.st.pieces.len() {
-            if self.st.pid_of(p) == w && self.st.pieces[p].zone != PZone::Gone {
-                for (k, c) in self
-                    .st
-                    .top_def(p)
-                    .keywords
-                    .upkeep
-                    .iter()
-                    .flatten()
-                    .enumerate()
-                {
-                    pending.push((p, k + 1, *c));
-                }
+            if self.st.pid_of(p) != w || self.st.pieces[p].zone == PZone::Gone {
+                continue;
+            }
+            let waived = self.st.grants_to(p).iter().any(|(_, g)| g.no_upkeep);
+            if waived && self.st.top_def(p).keywords.upkeep.is_some() {
+                let t = format!(
+                    "{} doesn't have to pay the Upkeep costs of {} (an effect says so)",
+                    self.st.who(w),
+                    self.st.label(p)
+                );
+                self.rules(Event::Result, t, &[r::UPKEEP, r::USING_EFFECTS]);
+                continue;
+            }
+            for (k, c) in self
+                .st
+                .top_def(p)
+                .keywords
+                .upkeep
+                .iter()
+                .flatten()
+                .enumerate()
+            {
+                pending.push((p, k + 1, *c));
             }
         }
         while !pending.is_empty() {

@@ -46,9 +46,11 @@ impl<'a> Engine<'a> {
             let pl = self.st.player(w);
             pl.hand.iter().any(|&c| {
                 self.st.def(c).kind == Kind::Battle
-                    && self
-                        .card_activated(c)
-                        .is_some_and(|a| a.timing == timing && a.cost.force <= pl.force)
+                    && self.card_activated(c).is_some_and(|a| {
+                        a.timing == timing
+                            && a.cost.force <= pl.force
+                            && self.attack_under_way(&a).is_ok()
+                    })
             })
         });
         card || (0..self.st.pieces.len()).any(|u| {
@@ -201,6 +203,53 @@ impl<'a> Engine<'a> {
                 &[r::G_DURING_BATTLE, r::USING_EFFECTS],
             ));
         }
+        self.attack_under_way(a)?;
+        for e in &a.effects {
+            if let Effect::FromDiscard(x) = e {
+                let w = src.map_or(Pid::from(s), |u| self.st.pid_of(u));
+                let ok = src.is_some()
+                    && st.card().and_then(|k| self.st.find(k)).is_some_and(|c| {
+                        self.st.player(w).discard.contains(&c)
+                            && self.st.def(c).kind == Kind::Unit
+                            && super::state::def_matches(&x.of, self.st.def(c))
+                    });
+                if !ok {
+                    return Err(reject(
+                        "name a card (`card:`) in your discard pile that the effect allows",
+                        &[r::G_CHOOSE, r::DISCARD_PILE],
+                    ));
+                }
+            }
+        }
+        if let Some(x) = a
+            .opponent_none_in
+            .filter(|&x| !self.st.units_in(x, s.other()).is_empty())
+        {
+            return Err(reject(
+                format!(
+                    "play only if your opponent has no units in the {} arena (any unit there counts, whether or not it controls the arena)",
+                    x.title()
+                ),
+                &[r::USING_EFFECTS, r::ARENAS],
+            ));
+        }
+        Ok(())
+    }
+
+    /// An effect "for this attack" is played only while a unit is attacking.
+    fn attack_under_way(&self, a: &Activated) -> Result<(), Rejection> {
+        let this_attack = a.effects.iter().any(|e| {
+            matches!(
+                e,
+                Effect::ThisAttack(_) | Effect::AttackDice(_) | Effect::DiscardIfDamaged
+            )
+        });
+        if this_attack && self.st.attack.is_none() {
+            return Err(reject(
+                "\"for this attack\": play it while a unit is attacking",
+                &[r::ATTACKING, r::USING_EFFECTS],
+            ));
+        }
         Ok(())
     }
 
@@ -242,6 +291,7 @@ impl<'a> Engine<'a> {
                 &[r::POP, r::EFFECT_TYPES],
             ));
         }
+        self.attack_under_way(a)?;
         // "Play only when this unit would attack": once each time it would
         // attack, unless it also says "only once per turn".
         if (a.timing != Timing::WouldAttack || a.once_per_turn) && self.used.contains(&(c, k)) {
@@ -380,6 +430,10 @@ impl<'a> Engine<'a> {
             }
             self.resolved.push(format!("ability:{}", self.st.key(u)));
             let effects = enhanced(&a, st.enhance);
+            let ctx = Ctx {
+                card: st.card().and_then(|k| self.st.find(k)).or(ctx.card),
+                ..ctx
+            };
             return self.run_effects(w, Some(u), &effects, target, ctx);
         }
         let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
@@ -451,19 +505,7 @@ impl<'a> Engine<'a> {
                     self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::G_THIS_TURN]);
                 }
             }
-            Effect::GainForceEqualBuild => {
-                if let Some(t) = target {
-                    let n = self.st.totals(t).build;
-                    self.st.player_mut(w).force += n;
-                    let txt = format!(
-                        "{} gains {n} Force, the total build cost of {} ({} now)",
-                        self.st.who(w),
-                        tl(self),
-                        self.st.player(w).force
-                    );
-                    self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_TOTAL]);
-                }
-            }
+            Effect::GainForceEqualBuild => self.gain_force_equal_build(w, target),
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
             Effect::GrantThisTurn(g) => {
                 self.st.turn_grants.push((s, (**g).clone()));
@@ -474,6 +516,12 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
             }
             Effect::KeepOneRetreatRest(k) => self.keep_one_retreat_rest(w, *k)?,
+            Effect::DiscardAll(a) => self.discard_all(*a),
+            Effect::ThisAttack(b) => self.this_attack_bonus(b, target),
+            Effect::AttackDice(n) => self.set_attack_dice(*n),
+            Effect::DiscardIfDamaged => self.set_discard_if_damaged(),
+            Effect::FromDiscard(x) => self.put_from_discard(w, x, ctx)?,
+            Effect::BuildCounters(n) => self.build_counters(*n, target),
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(

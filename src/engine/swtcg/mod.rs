@@ -28,6 +28,7 @@ pub mod effects;
 pub mod engine;
 pub mod library;
 pub mod model;
+mod more_effects;
 pub mod rules;
 mod setup;
 pub mod state;

@@ -477,6 +477,23 @@ pub struct Filter {
     /// A chosen unit only: a face-up unit in a build zone may be chosen too.
     #[serde(default)]
     pub build_zone: bool,
+    /// A chosen unit only: the attacking unit ("play only when that unit is
+    /// attacking").
+    #[serde(default)]
+    pub attacking: bool,
+    /// A chosen unit only: the attacking unit, while the unit it attacks has
+    /// Shields ("if it is attacking a unit that has shields"; judged when
+    /// the effect is played).
+    #[serde(default)]
+    pub attacking_shielded: bool,
+    /// A chosen unit only: the attacking unit, using Bombard (a Space unit
+    /// with Bombard attacking a unit in the Ground arena).
+    #[serde(default)]
+    pub bombarding: bool,
+    /// A chosen card only: a face-down card in its player's build zone, and
+    /// only such a card ("show a face-down Starfighter card in your build zone").
+    #[serde(default)]
+    pub face_down: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -566,6 +583,13 @@ pub struct Grant {
     /// she pays N Force."
     #[serde(default)]
     pub attack_cost: i64,
+    /// Only while the unit named is attacking the card with this ability
+    /// ("… as long as it's attacking the Death Star").
+    #[serde(default)]
+    pub attacking_this: bool,
+    /// "You don't have to pay the Upkeep costs of [the units the filter names]."
+    #[serde(default)]
+    pub no_upkeep: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -625,6 +649,10 @@ pub struct Activated {
     /// "Play only during the [arena] battle step."
     #[serde(default)]
     pub step: Option<Arena>,
+    /// "Play only if your opponent has no units in the [arena]" (units in
+    /// that arena; a build zone does not count).
+    #[serde(default)]
+    pub opponent_none_in: Option<Arena>,
 }
 
 /// Enhance: [effect] — played only when declared, paying the additional cost.
@@ -796,6 +824,36 @@ pub enum Effect {
     /// "[The Light Side player] chooses one of his or her units in the
     /// [arena] and retreats the rest."
     KeepOneRetreatRest(KeepOne),
+    /// "Each player discards all of his or her units in the [arena]" (each
+    /// with its stack, Pilots and Equipment; not a discard by damage).
+    DiscardAll(Arena),
+    /// Put N build counters on the chosen face-down card.
+    BuildCounters(i64),
+    /// The chosen unit gets this bonus for this attack (played only while a
+    /// unit is attacking; it ends when the attack ends).
+    ThisAttack(Box<Bonus>),
+    /// "For this attack, roll only N of your dice instead of a number of dice
+    /// equal to the attacking unit's power": Shields and power changes don't
+    /// change the number.
+    AttackDice(i64),
+    /// "If the attacking unit damages the defending unit [in this attack],
+    /// the defending unit is discarded."
+    DiscardIfDamaged,
+    /// A unit's ability: put the card the `play` step names (`card:`) from
+    /// your discard pile into an arena (put: not deployed).
+    FromDiscard(Box<FromDiscard>),
+}
+
+/// Which card may come from the discard pile, where it goes, and the damage
+/// counters put on it there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FromDiscard {
+    /// The card: its type, subtype, name or printed cost.
+    pub of: Filter,
+    pub arena: Arena,
+    #[serde(default)]
+    pub counters: i64,
 }
 
 /// Who keeps one unit in which arena; the rest retreat.

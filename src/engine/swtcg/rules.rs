@@ -126,6 +126,8 @@ pub const G_CHOOSE: &str = "swtcg.rb.glossary.choose";
 pub const G_STACKED_WITH: &str = "swtcg.rb.glossary.all-cards-stacked-with-it";
 pub const G_AND_ITS_PILOT: &str = "swtcg.rb.glossary.and-its-pilot";
 pub const G_DURING_BATTLE: &str = "swtcg.rb.glossary.during-battle";
+pub const G_PUT_COUNTERS: &str = "swtcg.rb.glossary.put-x-build-counters";
+pub const G_FACE_DOWN: &str = "swtcg.rb.glossary.face-down";
 
 /// Every ID above.
 pub const ALL: &[&str] = &[
@@ -255,4 +257,6 @@ pub const ALL: &[&str] = &[
     G_STACKED_WITH,
     G_AND_ITS_PILOT,
     G_DURING_BATTLE,
+    G_PUT_COUNTERS,
+    G_FACE_DOWN,
 ];

@@ -2,7 +2,8 @@
 //! piles, Force and build points; and the totals the rules compute.
 
 use super::model::{
-    Arena, Board, CardDef, Cost, Filter, Format, Grant, Keywords, Kind, Side, UnitBoard, Whose,
+    Arena, Board, Bonus, CardDef, Cost, Filter, Format, Grant, Keywords, Kind, Side, UnitBoard,
+    Whose,
 };
 
 pub type CardIx = usize;
@@ -238,6 +239,14 @@ pub struct State {
     pub gained: Vec<Vec<String>>,
     /// Grants that last until end of turn, with the side whose effect it is.
     pub turn_grants: Vec<(Side, Grant)>,
+    /// The attack under way: (attacking unit, defending unit).
+    pub attack: Option<(PieceIx, PieceIx)>,
+    /// Bonuses units get for the attack under way ("for this attack").
+    pub attack_bonuses: Vec<(PieceIx, Bonus)>,
+    /// The number of attack dice an effect sets for the attack under way.
+    pub attack_dice: Option<i64>,
+    /// The defending unit is discarded if the attack under way damages it.
+    pub discard_if_damaged: bool,
 }
 
 /// Names that stack and contest although they differ.
@@ -285,7 +294,7 @@ pub fn has_subtype(line: &str, want: &str) -> bool {
 
 /// Whether a filter names a card not in play by what the card says: name,
 /// subtype, type, printed cost (never "in the same arena").
-fn def_matches(f: &Filter, d: &CardDef) -> bool {
+pub fn def_matches(f: &Filter, d: &CardDef) -> bool {
     !f.same_arena
         && f.name.as_ref().is_none_or(|n| d.name == *n)
         && f.subtype
@@ -423,6 +432,7 @@ impl State {
     pub fn target_ok(&self, f: &Filter, side: Side, src: Option<PieceIx>, p: PieceIx) -> bool {
         let pc = &self.pieces[p];
         let zone = match pc.zone {
+            _ if f.face_down => pc.zone == PZone::BuildZone && pc.face_down && pc.side == side,
             PZone::Arena(a) => f.arenas.is_empty() || f.arenas.contains(&a),
             PZone::BuildZone => f.build_zone && !pc.face_down,
             _ => false,
@@ -445,6 +455,18 @@ impl State {
             && f.max_power.is_none_or(|m| t.power <= m)
             && f.max_build.is_none_or(|m| t.build <= m)
             && f.max_health.is_none_or(|m| t.health <= m)
+            && (!f.attacking || self.attack.is_some_and(|(a, _)| a == p))
+            && (!f.attacking_shielded
+                || self
+                    .attack
+                    .is_some_and(|(a, d)| a == p && self.totals(d).kw.shields.is_some()))
+            && (!f.bombarding
+                || self.attack.is_some_and(|(a, d)| {
+                    a == p
+                        && self.arena_of(a) == Some(Arena::Space)
+                        && self.arena_of(d) == Some(Arena::Ground)
+                        && t.kw.bombard.is_some()
+                }))
     }
 
     /// Whether a grant lasting this turn, of an effect of `side`, names unit
@@ -476,6 +498,14 @@ impl State {
             _ => false,
         }
     }
+    /// Whether a static grant of the card on `q` gives unit `p` its bonus
+    /// now: the ability works, the filter names `p`, and a grant "as long as
+    /// it's attacking" this card only while `p` attacks `q`.
+    fn grant_names(&self, g: &Grant, reserves: bool, q: PieceIx, p: PieceIx) -> bool {
+        self.works(q, reserves)
+            && self.matches(&g.to, q, p)
+            && (!g.attacking_this || self.attack == Some((p, q)))
+    }
     /// Static grants that name unit `p`, with their source.
     pub fn grants_to(&self, p: PieceIx) -> Vec<(PieceIx, &Grant)> {
         let mut out = Vec::new();
@@ -485,8 +515,7 @@ impl State {
             }
             for a in &self.top_def(q).abilities {
                 if let Some(g) = &a.grant
-                    && self.works(q, a.reserves)
-                    && self.matches(&g.to, q, p)
+                    && self.grant_names(g, a.reserves, q, p)
                 {
                     out.push((q, g));
                 }
@@ -590,8 +619,7 @@ impl State {
             }
             for a in &self.top_def(q).abilities {
                 if let Some(g) = &a.grant
-                    && self.works(q, a.reserves)
-                    && self.matches(&g.to, q, p)
+                    && self.grant_names(g, a.reserves, q, p)
                 {
                     t.speed += g.speed;
                     t.power += g.power;
@@ -608,6 +636,12 @@ impl State {
                 t.health += g.health;
                 t.kw.add(&g.keywords);
             }
+        }
+        for (_, b) in self.attack_bonuses.iter().filter(|(q, _)| *q == p) {
+            t.speed += b.speed;
+            t.power += b.power;
+            t.health += b.health;
+            t.kw.add(&b.keywords);
         }
         if let (Some(sw), PZone::Arena(a)) = (&d.switch, pc.zone)
             && let Some(Some(b)) = d.types.iter().position(|&x| x == a).and_then(|i| sw.get(i))
@@ -782,6 +816,10 @@ pub fn setup(b: &Board) -> State {
         team,
         gained: vec![Vec::new(); b.cards.len()],
         turn_grants: Vec::new(),
+        attack: None,
+        attack_bonuses: Vec::new(),
+        attack_dice: None,
+        discard_if_damaged: false,
     };
     for (side, pb) in [(Side::Dark, &b.dark), (Side::Light, &b.light)] {
         let ids = |v: &Vec<serde_saphyr::Spanned<String>>, st: &State| -> Vec<CardIx> {

@@ -283,8 +283,12 @@ impl<'a> Engine<'a> {
     }
 
     fn next_attack(&mut self, side: Side, units: &[PieceIx]) -> Flow<()> {
-        // A lone unit with nothing to attack taps in its speed order.
-        if units.len() == 1 && self.targets(units[0]).is_empty() {
+        // A lone unit with nothing to attack taps in its speed order, unless
+        // it has an ability it may play "when this unit would attack".
+        if units.len() == 1
+            && self.targets(units[0]).is_empty()
+            && !self.would_attack_ability(units[0])
+        {
             let u = units[0];
             self.st.pieces[u].tapped = true;
             let t = format!("{} has no unit it can attack: it taps", self.st.label(u));
@@ -426,6 +430,13 @@ impl<'a> Engine<'a> {
             Answer::Pass => {}
         }
         Ok(())
+    }
+
+    /// Whether unit `u` has an ability it could play now "when this unit would attack".
+    fn would_attack_ability(&self, u: PieceIx) -> bool {
+        let s = self.st.pieces[u].side;
+        (1..=self.st.top_def(u).abilities.len())
+            .any(|k| self.ability_ok(s, u, k, Timing::WouldAttack).is_ok())
     }
 
     /// An ability played when the next attacker would attack, instead of

@@ -1,0 +1,157 @@
+//! Effects on arenas, zones and the attack under way: discarding every unit
+//! in an arena, build counters on a face-down card, a card put from the
+//! discard pile into an arena, and what lasts "for this attack".
+
+use super::effects::Ctx;
+use super::engine::{Engine, Flow};
+use super::model::{Arena, Bonus, FromDiscard, Keywords, Side};
+use super::rules as r;
+use super::state::{PZone, Pid, PieceIx, add_piece};
+use crate::engine::Event;
+
+impl<'a> Engine<'a> {
+    /// "Each player discards all of his or her units in the [arena]".
+    pub(super) fn discard_all(&mut self, a: Arena) {
+        for x in Side::BOTH {
+            for u in self.st.units_in(a, x) {
+                let key = format!("discard:{}", self.st.key(u));
+                let txt = format!(
+                    "{} discards {} from the {} arena, with all cards stacked with it and its Pilots",
+                    x.name(),
+                    self.st.label(u),
+                    a.title()
+                );
+                self.st.discard_piece(u);
+                self.resolved.push(key);
+                self.by(
+                    x,
+                    Event::StateChange,
+                    txt,
+                    &[r::G_DISCARD, r::G_STACKED_WITH],
+                );
+            }
+        }
+    }
+
+    /// The chosen unit gets a bonus for this attack.
+    pub(super) fn this_attack_bonus(&mut self, b: &Bonus, target: Option<PieceIx>) {
+        if let Some(t) = target {
+            self.st.attack_bonuses.push((t, b.clone()));
+            let txt = format!(
+                "{} gets {} for this attack",
+                self.st.label(t),
+                describe_bonus(b)
+            );
+            self.rules(Event::StateChange, txt, &[r::G_TOTAL, r::ATTACKING]);
+        }
+    }
+
+    /// "For this attack, roll only N of your dice".
+    pub(super) fn set_attack_dice(&mut self, n: i64) {
+        self.st.attack_dice = Some(n);
+        let txt = format!("for this attack, {n} attack dice instead of the attacking unit's power");
+        self.rules(Event::StateChange, txt, &[r::ATTACKING, r::USING_EFFECTS]);
+    }
+
+    /// "If the attacking unit damages the defending unit, the defending unit
+    /// is discarded."
+    pub(super) fn set_discard_if_damaged(&mut self) {
+        self.st.discard_if_damaged = true;
+        let txt = "for this attack, if the attacking unit damages the defending unit, the defending unit is discarded";
+        self.rules(Event::StateChange, txt, &[r::G_DAMAGE_DONE, r::G_DISCARD]);
+    }
+
+    /// Put the card the play named from player `w`'s discard pile into an
+    /// arena, with damage counters on it.
+    pub(super) fn put_from_discard(&mut self, w: Pid, x: &FromDiscard, ctx: Ctx) -> Flow<()> {
+        let Some(c) = ctx.card.filter(|c| self.st.player(w).discard.contains(c)) else {
+            return Ok(());
+        };
+        self.st.player_mut(w).discard.retain(|&y| y != c);
+        let p = add_piece(&mut self.st, w, PZone::Arena(x.arena), c);
+        self.st.pieces[p].damage = x.counters;
+        let txt = format!(
+            "{} is put from the discard pile into the {} arena (not deployed), with {} damage counter{} on it",
+            self.st.label(p),
+            x.arena.title(),
+            x.counters,
+            if x.counters == 1 { "" } else { "s" }
+        );
+        self.rules(
+            Event::StateChange,
+            txt,
+            &[r::G_PUT, r::DISCARD_PILE, r::G_DAMAGE_COUNTER],
+        );
+        self.discard_check(p, None)
+    }
+
+    /// Gain Force equal to the chosen unit's total build cost.
+    pub(super) fn gain_force_equal_build(&mut self, w: Pid, target: Option<PieceIx>) {
+        if let Some(t) = target {
+            let n = self.st.totals(t).build;
+            self.st.player_mut(w).force += n;
+            let txt = format!(
+                "{} gains {n} Force, the total build cost of {} ({} now)",
+                self.st.who(w),
+                self.st.label(t),
+                self.st.player(w).force
+            );
+            self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_TOTAL]);
+        }
+    }
+
+    /// Free build counters on the chosen face-down card.
+    pub(super) fn build_counters(&mut self, n: i64, target: Option<PieceIx>) {
+        if let Some(t) = target.filter(|&t| self.st.pieces[t].face_down) {
+            self.st.pieces[t].counters += n;
+            let txt = format!(
+                "{n} build counters put on the face-down {} ({} on it; not paid from build points)",
+                self.st.label(t),
+                self.st.pieces[t].counters
+            );
+            self.rules(
+                Event::StateChange,
+                txt,
+                &[r::G_PUT_COUNTERS, r::G_FACE_DOWN],
+            );
+        }
+    }
+}
+
+/// A bonus in words: "+5 power", "Accuracy 1", "+10 speed and +1 power".
+fn describe_bonus(b: &Bonus) -> String {
+    let mut parts: Vec<String> = [(b.speed, "speed"), (b.power, "power"), (b.health, "health")]
+        .iter()
+        .filter(|(n, _)| *n != 0)
+        .map(|(n, w)| format!("{n:+} {w}"))
+        .collect();
+    let k = &b.keywords;
+    let named = [
+        ("Accuracy", k.accuracy),
+        ("Critical Hit", k.critical_hit),
+        ("Stun", k.stun),
+        ("Shields", k.shields),
+        ("Lucky", k.lucky),
+    ];
+    for (name, v) in named {
+        if let Some(v) = v {
+            parts.push(format!("{name} {v}"));
+        }
+    }
+    let listed = Keywords {
+        accuracy: k.accuracy,
+        critical_hit: k.critical_hit,
+        stun: k.stun,
+        shields: k.shields,
+        lucky: k.lucky,
+        ..Keywords::default()
+    };
+    if *k != listed {
+        parts.push("the other keywords of its card's bonus".to_string());
+    }
+    if parts.is_empty() {
+        "nothing".to_string()
+    } else {
+        parts.join(" and ")
+    }
+}
