@@ -286,6 +286,18 @@ pub struct Scripted<D> {
     pub step: D,
 }
 
+/// Why an engine stopped carrying out a run or an action, in every game: the
+/// run ends here (the engine has recorded how, as its [`End`]), or the decision
+/// being carried out is illegal and is refused.
+#[derive(Debug)]
+pub enum Stop {
+    Halt,
+    Rej(Rejection),
+}
+
+/// What an engine's step gives: go on with its value, or stop.
+pub type Flow<T = ()> = Result<T, Stop>;
+
 /// Why a scripted decision is refused, in every game: the reason, the rule it
 /// breaks and any further rules it rests on. A decision that needs game text
 /// the engine does not model is not refused: `not_modelled` says what, and the

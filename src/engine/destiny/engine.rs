@@ -5,18 +5,11 @@ use super::model::{AbilityKind, CardType, Step, Verb};
 use super::rules as r;
 use super::state::{DieAt, DieIx, Ix, Phase, State, Static, Zone, other, seat_name};
 use crate::engine::{
-    Actor, End, Event, Illegal, MAX_STEPS, NeedKind, Rejection, Script, Scripted, Seat, Trace,
+    Actor, End, Event, Illegal, MAX_STEPS, NeedKind, Script, Scripted, Seat, Trace,
 };
 use std::collections::VecDeque;
 
-/// Why a run or an action stopped early.
-#[derive(Debug)]
-pub enum Stop {
-    /// The run ends (`Engine::end` says how).
-    Halt,
-    /// The decision being carried out is illegal: the action is reversed.
-    Rej(Rejection),
-}
+pub use crate::engine::Stop;
 
 pub type R<T> = Result<T, Stop>;
 

@@ -956,7 +956,7 @@ impl super::engine::Engine {
     /// one at a time on the stack, the battle's initiator first, each an action that
     /// can be responded to.
     pub(super) fn battle_begin(&mut self, ix: usize) -> super::engine::Flow {
-        use super::engine::{Flow, rej};
+        use super::engine::rej;
         use super::stack::{Stage, Tgt};
         use super::values::cite;
         use crate::engine::{Actor, Event};
@@ -985,7 +985,7 @@ impl super::engine::Engine {
                     &[cite::WEAPONS_SEGMENT],
                 );
             }
-            return Flow::Go;
+            return Ok(());
         }
         let before = self.battled_before(ix);
         let hits = self.stack[ix].hits.clone();
@@ -1075,13 +1075,12 @@ impl super::engine::Engine {
                 }
             }
         }
-        Flow::Go
+        Ok(())
     }
 
     /// The next battle destiny draw, an action of its own on the stack; when all are
     /// drawn, the battle's totals and damage segment.
     pub(super) fn battle_step(&mut self, ix: usize) -> super::engine::Flow {
-        use super::engine::Flow;
         use super::stack::{ActionKind, Entry};
         use super::values::cite;
         use crate::engine::Event;
@@ -1133,7 +1132,7 @@ impl super::engine::Engine {
                 super::rules::ACTIONS,
             ],
         );
-        Flow::Go
+        Ok(())
     }
 
     /// The power and attrition destinies each side draws besides its battle destinies
@@ -1171,9 +1170,9 @@ impl super::engine::Engine {
 
     fn battle_end(&mut self, ix: usize) -> super::engine::Flow {
         if self.battle_or_drain_result(ix) {
-            super::engine::Flow::Go
+            Ok(())
         } else {
-            super::engine::Flow::Stop
+            Err(super::engine::Stop::Halt)
         }
     }
 }

@@ -317,7 +317,7 @@ impl Engine {
             return match forfeits.first() {
                 Some(&c) => {
                     self.forfeit_card(ix, p, c, true, &r);
-                    Flow::Go
+                    Ok(())
                 }
                 None => self.lose_one(ix, p),
             };
@@ -330,12 +330,12 @@ impl Engine {
                     p.name()
                 );
                 self.reject(&d, rej(reason, cite::DAMAGE_SEGMENT));
-                Flow::Go
+                Ok(())
             }
             _ => {
                 let what = self.damage_need(ix, p, &forfeits, can_lose, plays);
                 self.need(p, NeedKind::Choice, what);
-                Flow::Stop
+                Err(Stop::Halt)
             }
         }
     }
@@ -402,7 +402,7 @@ impl Engine {
         let seg = self.seg_mut(ix);
         seg.passes += 1;
         seg.next = p.other();
-        Flow::Go
+        Ok(())
     }
 
     /// Attrition that nothing left can satisfy is ignored: every remaining card of the
@@ -447,7 +447,7 @@ impl Engine {
             )),
             Verb::Pass => {
                 self.script_pass(ix, p);
-                return Flow::Go;
+                return Ok(());
             }
             Verb::Forfeit => self.check_forfeit(ix, d, r).map(|c| {
                 self.forfeit_card(ix, p, c, false, r);
@@ -466,7 +466,7 @@ impl Engine {
         match res {
             Err(e) => {
                 self.reject(d, e);
-                Flow::Go
+                Ok(())
             }
             Ok(()) => {
                 let seg = self.seg_mut(ix);
@@ -477,7 +477,7 @@ impl Engine {
                     self.seg_mut(ix).next = p;
                     return self.lose_unit(ix, p);
                 }
-                Flow::Go
+                Ok(())
             }
         }
     }
@@ -648,17 +648,17 @@ impl Engine {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ));
-                return Flow::Stop;
+                return Err(Stop::Halt);
             }
         };
         let c = match self.card_to_lose(p, place) {
             super::force_loss::LossCard::Card(c) => c,
-            super::force_loss::LossCard::None => return Flow::Go,
+            super::force_loss::LossCard::None => return Ok(()),
             super::force_loss::LossCard::Choose(what) => {
                 // The place chosen stands; the card is asked for.
                 self.seg_mut(ix).from[p.ix()].push_front(place);
                 self.need(p, NeedKind::Choice, what);
-                return Flow::Stop;
+                return Err(Stop::Halt);
             }
         };
         self.st.to_pile(c, p, PileName::LostPile);
@@ -679,7 +679,7 @@ impl Engine {
             text,
             &[cite::BATTLE_DAMAGE, cite::LOSING_FORCE],
         );
-        Flow::Go
+        Ok(())
     }
 
     /// `p` forfeits `c`: its forfeit value satisfies attrition and battle damage; it and
@@ -814,6 +814,6 @@ impl Engine {
             format!("{label} comes off the stack"),
             &[super::rules::HOW_THE_STACK_WORKS],
         );
-        Flow::Go
+        Ok(())
     }
 }

@@ -240,7 +240,7 @@ impl Engine {
             ),
             &[cite::ATTACKS_STEPS],
         );
-        Flow::Go
+        Ok(())
     }
 
     /// Cards participating in the attack at `ix`, on `p`'s side.
@@ -307,12 +307,12 @@ impl Engine {
             ),
             &[cite::ATTACKS, super::rules::ACTIONS],
         );
-        Flow::Go
+        Ok(())
     }
 
     fn attack_weapons_step(&mut self, ix: usize) -> Flow {
         let Some((p, passes)) = self.stack[ix].segment else {
-            return Flow::Go;
+            return Ok(());
         };
         if passes >= 2 {
             self.stack[ix].segment = None;
@@ -324,7 +324,7 @@ impl Engine {
                 format!("{label}: both players passed consecutively: the weapon segment ends; the power segment"),
                 &[cite::ATTACKS_STEPS],
             );
-            return Flow::Go;
+            return Ok(());
         }
         let can = !self.attack_weapons(ix, p).is_empty() || self.can_act(p, Window::Response(ix));
         match self.script.peek().cloned() {
@@ -349,11 +349,11 @@ impl Engine {
             None if can => {
                 let what = "fire a weapon at the creature or pass (weapon segment of an attack)";
                 self.need(p, NeedKind::Action, what.into());
-                return Flow::Stop;
+                return Err(Stop::Halt);
             }
             _ => self.segment_pass(ix, "weapon segment: nothing it can do", cite::ATTACKS_STEPS),
         }
-        Flow::Go
+        Ok(())
     }
 
     /// Firing a participating card's weapon at the participating creature: weapon
@@ -623,7 +623,7 @@ impl Engine {
             format!("{label} comes off the stack: the attack ends"),
             &[super::rules::HOW_THE_STACK_WORKS],
         );
-        Flow::Go
+        Ok(())
     }
 }
 

@@ -144,6 +144,6 @@ impl Engine {
             &[ACTIVATING_FORCE],
         );
         self.finish(ix);
-        Flow::Go
+        Ok(())
     }
 }

@@ -63,10 +63,7 @@ pub(super) enum Asked {
     Stop,
 }
 
-pub(super) enum Flow {
-    Go,
-    Stop,
-}
+pub(super) use crate::engine::{Flow, Stop};
 
 /// What backing up restores: the game as it was just before an attempted action.
 pub(super) struct Snapshot {
@@ -326,7 +323,7 @@ impl Engine {
             } else {
                 self.step_stack()
             };
-            if matches!(flow, Flow::Stop) || self.outcome.is_some() {
+            if flow.is_err() || self.outcome.is_some() {
                 break;
             }
             if self.stack.is_empty() && !self.enforce_copies() {

@@ -114,11 +114,11 @@ impl Engine {
                     NeedKind::Action,
                     format!("fire {title} again or stop firing it"),
                 );
-                return Flow::Stop;
+                return Err(Stop::Halt);
             }
             Some(_) => self.stop_repeating(ix, p, w, ""),
         }
-        Flow::Go
+        Ok(())
     }
 
     fn fire_again(&mut self, ix: usize, d: &Decision) -> Result<(), Rejection> {

@@ -80,7 +80,7 @@ impl Engine {
             &[LOSING_FORCE],
         );
         self.finish(ix);
-        Flow::Go
+        Ok(())
     }
 }
 

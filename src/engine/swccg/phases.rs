@@ -19,7 +19,7 @@ impl Engine {
                 self.outcome = Some(End::PhaseEnded {
                     phase: format!("{} phase", self.phase.as_str()),
                 });
-                return Flow::Stop;
+                return Err(Stop::Halt);
             }
             // `through:` is at most the draw phase, so a next phase always exists here;
             // the end of the turn is not modelled.
@@ -27,17 +27,17 @@ impl Engine {
                 self.outcome = Some(End::PhaseEnded {
                     phase: format!("{} phase", self.phase.as_str()),
                 });
-                return Flow::Stop;
+                return Err(Stop::Halt);
             };
             self.begin_phase(next);
             if !self.stack.is_empty() {
                 // Mandatory actions of a start or end of turn resolve first.
-                return Flow::Go;
+                return Ok(());
             }
         }
         let p = self.top_next;
         match self.ask(p, Window::TopLevel) {
-            Asked::Stop => Flow::Stop,
+            Asked::Stop => Err(Stop::Halt),
             Asked::Pass => {
                 self.top_passes += 1;
                 if self.top_passes >= 2 {
@@ -45,7 +45,7 @@ impl Engine {
                 } else {
                     self.top_next = p.other();
                 }
-                Flow::Go
+                Ok(())
             }
             Asked::Act(d) => {
                 let snap = self.before_possible.then(|| self.snapshot());
@@ -61,7 +61,7 @@ impl Engine {
                     }
                     Err(e) => self.reject(&d, e),
                 }
-                Flow::Go
+                Ok(())
             }
         }
     }

@@ -15,7 +15,7 @@ impl Engine {
     pub(super) fn step_stack(&mut self) -> Flow {
         let ix = self.stack.len() - 1;
         if self.react_arrivals(ix) {
-            return Flow::Go;
+            return Ok(());
         }
         // Canceled actions are always removed from the stack.
         if self.stack[ix].canceled {
@@ -31,7 +31,7 @@ impl Engine {
             if let Some(p) = popped {
                 self.canceled_draw(p);
             }
-            return Flow::Go;
+            return Ok(());
         }
         // An action no longer a legal target for responses comes off.
         if let ActionKind::JustDeployed = self.stack[ix].kind
@@ -46,7 +46,7 @@ impl Engine {
                 format!("{label}: the card has left the table and is no longer just deployed; removed from the stack"),
                 &[r::HOW_THE_STACK_WORKS],
             );
-            return Flow::Go;
+            return Ok(());
         }
         if let ActionKind::JustLost { cards } = &self.stack[ix].kind
             && !cards
@@ -61,7 +61,7 @@ impl Engine {
                 format!("{label}: the cards have left the Lost Pile and are no longer just lost; removed from the stack"),
                 &[r::JUST_LOST, r::HOW_THE_STACK_WORKS],
             );
-            return Flow::Go;
+            return Ok(());
         }
         if self.stack[ix].stage == Stage::Resolving {
             if matches!(self.stack[ix].kind, ActionKind::Battle) {
@@ -77,12 +77,12 @@ impl Engine {
             let autos = self.collect_autos(ix);
             match autos {
                 Ok(a) => self.stack[ix].autos = Some(a.into()),
-                Err(()) => return Flow::Stop,
+                Err(()) => return Err(Stop::Halt),
             }
         }
         if let Some((c, a)) = self.stack[ix].autos.as_mut().and_then(|q| q.pop_front()) {
             self.push_automatic(ix, c, a);
-            return Flow::Go;
+            return Ok(());
         }
         // Then just actions, beginning with the opponent of the player who performed the current action.
         if !self.stack[ix].window_opened {
@@ -102,14 +102,14 @@ impl Engine {
         }
         let p = self.stack[ix].next;
         match self.ask(p, Window::Response(ix)) {
-            Asked::Stop => Flow::Stop,
+            Asked::Stop => Err(Stop::Halt),
             Asked::Pass => {
                 self.stack[ix].passes += 1;
                 if self.stack[ix].passes >= 2 {
                     self.begin_result(ix)
                 } else {
                     self.stack[ix].next = p.other();
-                    Flow::Go
+                    Ok(())
                 }
             }
             Asked::Act(d) => {
@@ -126,7 +126,7 @@ impl Engine {
                     }
                     Err(e) => self.reject(&d, e),
                 }
-                Flow::Go
+                Ok(())
             }
         }
     }
@@ -298,7 +298,7 @@ impl Engine {
                     self.stack[ix].pending = effects.into();
                 }
                 self.stack[ix].stage = Stage::Resolving;
-                Flow::Go
+                Ok(())
             }
             ActionKind::DestinyDraw { parent, test } => self.destiny_draw_result(ix, parent, test),
             ActionKind::DestinyDrawn {
@@ -342,7 +342,7 @@ impl Engine {
                     Some(_) => {}
                     None => self.destiny_done(parent, &test, value, substituted),
                 }
-                Flow::Go
+                Ok(())
             }
             ActionKind::JustDeployed
             | ActionKind::JustMoved { .. }
@@ -356,11 +356,11 @@ impl Engine {
                     format!("{label} comes off the stack"),
                     &[r::HOW_THE_STACK_WORKS],
                 );
-                Flow::Go
+                Ok(())
             }
             ActionKind::Move { to, .. } => {
                 self.move_result(ix, to);
-                Flow::Go
+                Ok(())
             }
             ActionKind::Battle => self.battle_begin(ix),
             ActionKind::Attack => self.attack_begin(ix),
@@ -368,9 +368,9 @@ impl Engine {
             ActionKind::ForceLoss { side, amount } => self.force_loss_result(ix, side, amount),
             ActionKind::ForceDrain => {
                 if self.battle_or_drain_result(ix) {
-                    Flow::Go
+                    Ok(())
                 } else {
-                    Flow::Stop
+                    Err(Stop::Halt)
                 }
             }
         }
@@ -379,7 +379,7 @@ impl Engine {
     /// A deployment has its result: the card is deployed, then is "just deployed".
     fn deploy_result(&mut self, ix: usize, label: String, to: DeployTo) -> Flow {
         let Some(c) = self.stack[ix].card else {
-            return Flow::Go;
+            return Ok(());
         };
         let z = match to {
             DeployTo::Location(l) => Zone::At(l),
@@ -427,7 +427,7 @@ impl Engine {
             ),
             &[r::COMING_OFF_THE_STACK, r::JUST_DEPLOYED],
         );
-        Flow::Go
+        Ok(())
     }
 
     /// A destiny draw has its result: the card is drawn (or a substitute used); the
@@ -470,7 +470,7 @@ impl Engine {
         self.stack[ix].next = p.other();
         self.stack[ix].window_opened = false;
         self.stack[ix].responded.clear();
-        Flow::Go
+        Ok(())
     }
 
     pub(super) fn draw_destiny(&mut self, p: Side) -> (Option<CardIx>, Option<i64>) {
@@ -666,15 +666,15 @@ impl Engine {
         while let Some(eff) = self.stack[ix].pending.pop_front() {
             match self.apply(ix, eff) {
                 Applied::Done => {}
-                Applied::Pushed => return Flow::Go,
-                Applied::Stop => return Flow::Stop,
+                Applied::Pushed => return Ok(()),
+                Applied::Stop => return Err(Stop::Halt),
             }
             if self.stack.len() <= ix {
-                return Flow::Go;
+                return Ok(());
             }
         }
         self.finish(ix);
-        Flow::Go
+        Ok(())
     }
 
     /// The action has had all its results: place its card and take it off the stack.

@@ -14,10 +14,10 @@ impl Engine {
     /// The next action of the weapons segment of the battle at stack index `ix`.
     pub(super) fn weapons_step(&mut self, ix: usize) -> Flow {
         let Some((p, passes)) = self.stack[ix].segment else {
-            return Flow::Go;
+            return Ok(());
         };
         if self.end_if_no_presence(ix) {
-            return Flow::Go;
+            return Ok(());
         }
         if passes >= 2 {
             self.stack[ix].segment = None;
@@ -81,7 +81,7 @@ impl Engine {
                     NeedKind::Action,
                     "fire a weapon or pass (weapons segment)".into(),
                 );
-                return Flow::Stop;
+                return Err(Stop::Halt);
             }
             _ => {
                 // No weapon to fire (or the next decision belongs to a later segment).
@@ -94,7 +94,7 @@ impl Engine {
                 self.segment_pass(ix, &what, cite::WEAPONS_SEGMENT);
             }
         }
-        Flow::Go
+        Ok(())
     }
 
     /// The player whose turn it is in the alternating segment of the action at `ix`

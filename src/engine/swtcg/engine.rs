@@ -6,11 +6,7 @@ use super::rules as r;
 use super::state::{PieceIx, State};
 use crate::engine::{Actor, At, End, Event, Illegal, MAX_STEPS, NeedKind, Scripted, Trace};
 
-/// The run stopped (its `End` is recorded on the engine).
-#[derive(Debug, Clone, Copy)]
-pub struct Stop;
-
-pub type Flow<T> = Result<T, Stop>;
+pub use crate::engine::{Flow, Stop};
 
 pub use crate::engine::Rejection;
 
@@ -106,7 +102,7 @@ impl<'a> Engine<'a> {
         if self.end.is_none() {
             self.end = Some(end);
         }
-        Err(Stop)
+        Err(Stop::Halt)
     }
 
     /// Something the engine does not model: record it and stop.
