@@ -1837,6 +1837,9 @@ pub struct MoveRules {
     /// A vehicle whose text lets it move between interior sites (e.g. Lift Tube).
     #[serde(default)]
     pub interior: bool,
+    /// "May move without presence aboard": moves with no pilot aboard (e.g. Lift Tube).
+    #[serde(default)]
+    pub without_presence: bool,
     /// "Moves like a character" / "moves like a starfighter".
     #[serde(default)]
     pub like: Option<MovesLike>,

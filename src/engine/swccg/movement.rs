@@ -66,11 +66,10 @@ pub fn is_pilot(st: &State, c: CardIx) -> bool {
 }
 
 /// A starship or vehicle with a permanent pilot or an active pilot aboard
-/// (Lift Tube and creature vehicles are never unpiloted).
+/// (creature vehicles are never unpiloted).
 pub fn piloted(st: &State, s: CardIx) -> bool {
     let d = st.def(s);
     d.stats.permanent_pilot.is_some()
-        || d.title.eq_ignore_ascii_case("Lift Tube")
         || d.subtype.as_deref() == Some("creature_vehicle")
         || st
             .cards_on(s)
@@ -399,7 +398,7 @@ impl Engine {
         ) && matches!(def.card_type, CardType::Starship | CardType::Vehicle);
         let exempt = matches!(plan.how, MoveHow::DockingBayTransit | MoveHow::Shuttle)
             && def.card_type == CardType::Vehicle;
-        if mover_is_craft && !exempt && !piloted(&self.st, c) {
+        if mover_is_craft && !exempt && !def.moves.without_presence && !piloted(&self.st, c) {
             return Err(rej(
                 format!("{title} is unpiloted: an unpiloted starship or vehicle may not move"),
                 r::UNPILOTED,
