@@ -419,16 +419,7 @@ impl CardDb {
         if let Some(c) = corpus {
             names.set_personas(names::personas_from(c), &cards);
         }
-        CardDb {
-            cards,
-            labels,
-            refs,
-            matcher: OnceLock::new(),
-            implied,
-            names,
-            warnings: Vec::new(),
-            corpus: None,
-        }
+        CardDb::assemble(cards, labels, refs, implied, names)
     }
 
     /// Cards with their labels, references and implied nicknames already
@@ -443,6 +434,16 @@ impl CardDb {
     ) -> CardDb {
         explain_source_errata(&mut cards);
         let names = names::Names::new(&cards, &labels, &refs, &implied);
+        CardDb::assemble(cards, labels, refs, implied, names)
+    }
+
+    fn assemble(
+        cards: Vec<Card>,
+        labels: Vec<String>,
+        refs: Vec<String>,
+        implied: Vec<(usize, String)>,
+        names: names::Names,
+    ) -> CardDb {
         CardDb {
             cards,
             labels,
