@@ -254,6 +254,26 @@ pub fn files_under(roots: &[PathBuf], exts: &[&str]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Write `bytes` to `dest` atomically: a temporary file in the same folder, then rename.
+pub fn write_atomic(dest: &Path, bytes: &[u8]) -> Result<()> {
+    stage(dest, bytes)?
+        .persist(dest)
+        .map_err(|e| Error::io(dest, e.error))?;
+    Ok(())
+}
+
+/// `bytes` written to a temporary file beside `dest` (its folder made if need be),
+/// for [`tempfile::NamedTempFile::persist`] to rename into place; dropped, it is removed.
+pub fn stage(dest: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
+    use std::io::Write as _;
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes)
+        .map_err(|e| Error::io(tmp.path().to_path_buf(), e))?;
+    Ok(tmp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,6 @@ use super::{SourceFile, destiny, swccg, swtcg};
 use crate::error::{Error, Result};
 use serde::Serialize;
 use serde_json::Value;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
@@ -347,29 +346,16 @@ pub fn target(data_dir: &Path, format: Format, path: &Path) -> PathBuf {
     data_dir.join("cards").join(format!("{name}.json"))
 }
 
-/// Write `bytes` to `dest` atomically: a temporary file in the same folder, then rename.
-pub fn write_atomic(dest: &Path, bytes: &[u8]) -> Result<()> {
-    stage(dest, bytes)?
-        .persist(dest)
-        .map_err(|e| Error::io(dest, e.error))?;
-    Ok(())
-}
-
-/// `bytes` written to a temporary file beside `dest`, for
-/// [`NamedTempFile::persist`] to rename into place; dropped, it is removed.
+/// `bytes` staged beside `dest` ([`crate::paths::stage`]), refused when a folder
+/// stands where the card file goes.
 fn stage(dest: &Path, bytes: &[u8]) -> Result<NamedTempFile> {
-    let dir = dest.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     if dest.is_dir() {
         return Err(Error::Input(format!(
             "{}: is a folder; move it away to import this file",
             dest.display()
         )));
     }
-    let mut tmp = NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes)
-        .map_err(|e| Error::io(tmp.path().to_path_buf(), e))?;
-    Ok(tmp)
+    crate::paths::stage(dest, bytes)
 }
 
 /// Import `files` into `data_dir`: [`import_all`], without what it passed over.
@@ -670,8 +656,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("swjudge-atomic-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let dest = dir.join("cards/a.json");
-        write_atomic(&dest, b"one").unwrap();
-        write_atomic(&dest, b"two").unwrap();
+        crate::paths::write_atomic(&dest, b"one").unwrap();
+        crate::paths::write_atomic(&dest, b"two").unwrap();
         assert_eq!(std::fs::read(&dest).unwrap(), b"two");
         let names: Vec<_> = std::fs::read_dir(dir.join("cards"))
             .unwrap()

@@ -18,12 +18,12 @@
 //! it must be the card the index says.
 
 use super::formats::stored_files;
-use super::import::write_atomic;
 use super::names;
 use super::{Card, CardDb, SourceFile};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::index::stamp::{Snapshot, Stamp};
+use crate::paths::write_atomic;
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;

@@ -15,6 +15,7 @@ mod text;
 
 use super::{DocumentMeta, Game, Kind, slug};
 use crate::error::{Error, Result};
+use crate::paths::write_atomic;
 use serde::Deserialize;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -230,7 +231,7 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
-        write_atomic(&path, &render(f))?;
+        write_atomic(&path, render(f).as_bytes())?;
         report.files += 1;
         report.sections += f.sections.len();
     }
@@ -257,17 +258,8 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
         text.push_str(id);
         text.push('\n');
     }
-    write_atomic(&ids_path, &text)?;
+    write_atomic(&ids_path, text.as_bytes())?;
     Ok(report)
-}
-
-/// Write `text` to a temporary name beside `path` and rename it into place.
-fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }
 
 #[derive(Debug, Default, Clone, Copy)]
