@@ -5,6 +5,7 @@ mod util;
 
 mod cards;
 mod cli;
+mod counted_piles;
 mod deck;
 mod destiny;
 mod faults;

@@ -106,7 +106,12 @@ fn deck(st: &State, s: BoardSide, names: &BattleNames) -> Vec<DeckCard> {
     st.pile(s, PileName::ReserveDeck)
         .iter()
         .map(|&c| DeckCard {
-            name: names.get(c),
+            name: {
+                if st.def(c).face_down.is_some() {
+                    let _ = st.identity_read.set(c);
+                }
+                names.get(c)
+            },
             destiny: match st.def(c).stats.destiny_values.as_slice() {
                 [] => DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
                 many => DestinyValues::Many(many.to_vec()),

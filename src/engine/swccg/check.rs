@@ -264,12 +264,12 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     };
     for piles in [&b.light, &b.dark] {
         for list in [
-            &piles.reserve_deck,
-            &piles.force_pile,
-            &piles.used_pile,
-            &piles.lost_pile,
-            &piles.hand,
-            &piles.out_of_play,
+            &piles.reserve_deck[..],
+            &piles.force_pile[..],
+            &piles.used_pile[..],
+            &piles.lost_pile[..],
+            &piles.hand[..],
+            &piles.out_of_play[..],
         ] {
             for n in list {
                 place(n)?;

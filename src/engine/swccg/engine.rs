@@ -323,7 +323,7 @@ impl Engine {
             } else {
                 self.step_stack()
             };
-            if flow.is_err() || self.outcome.is_some() {
+            if self.face_down_met() || flow.is_err() || self.outcome.is_some() {
                 break;
             }
             if self.stack.is_empty() && !self.enforce_copies() {

@@ -43,6 +43,7 @@ pub mod drain;
 mod drain_board;
 mod effects;
 pub mod engine;
+mod face_down;
 pub mod identify;
 mod initiate;
 pub mod library;
@@ -344,7 +345,7 @@ pub struct Run {
 /// Build the state from a board. Card names have been checked by the loader;
 /// an unknown one here is skipped.
 pub fn setup(board: &Board) -> State {
-    let cards: Vec<Card> = board
+    let mut cards: Vec<Card> = board
         .cards
         .iter()
         .map(|(k, d)| Card {
@@ -352,6 +353,8 @@ pub fn setup(board: &Board) -> State {
             def: d.value.clone(),
         })
         .collect();
+    let named = cards.len();
+    cards.extend(face_down::counted_cards(board));
     let locations = board
         .locations
         .iter()
@@ -366,18 +369,23 @@ pub fn setup(board: &Board) -> State {
     for (side, piles) in [(Side::Light, &board.light), (Side::Dark, &board.dark)] {
         use crate::engine::swccg::model::PileName as P;
         for (p, list) in [
-            (P::ReserveDeck, &piles.reserve_deck),
-            (P::ForcePile, &piles.force_pile),
-            (P::UsedPile, &piles.used_pile),
-            (P::LostPile, &piles.lost_pile),
-            (P::Hand, &piles.hand),
-            (P::OutOfPlay, &piles.out_of_play),
+            (P::ReserveDeck, &piles.reserve_deck[..]),
+            (P::ForcePile, &piles.force_pile[..]),
+            (P::UsedPile, &piles.used_pile[..]),
+            (P::LostPile, &piles.lost_pile[..]),
+            (P::Hand, &piles.hand[..]),
+            (P::OutOfPlay, &piles.out_of_play[..]),
         ] {
             for k in list {
                 if let Some(c) = st.find(&k.value) {
                     st.setup_pile(c, side, p);
                 }
             }
+        }
+    }
+    for c in named..st.cards.len() {
+        if let Some(f) = st.def(c).face_down {
+            st.setup_pile(c, f.side, f.pile);
         }
     }
     fn place(st: &mut State, p: &Placed, z: Zone) {

@@ -159,6 +159,110 @@ pub struct Board {
     pub played_this_turn: Vec<Pos<String>>,
 }
 
+/// The most cards a counted pile may hold: a whole deck ("the 60-card deck", AR Ch. 1).
+pub const MAX_PILE: u64 = 60;
+
+/// A deck or pile as the board gives it: its cards by key, top card first, or only
+/// how many face-down cards it holds (`force_pile: 8`), whose identity is not given.
+#[derive(Debug, Clone)]
+pub enum PileList {
+    Cards(Vec<Pos<String>>),
+    Count(u32),
+}
+
+impl Default for PileList {
+    fn default() -> Self {
+        PileList::Cards(Vec::new())
+    }
+}
+
+impl std::ops::Deref for PileList {
+    type Target = [Pos<String>];
+    /// The cards given by key (none for a counted pile).
+    fn deref(&self) -> &[Pos<String>] {
+        match self {
+            PileList::Cards(v) => v,
+            PileList::Count(_) => &[],
+        }
+    }
+}
+
+impl PileList {
+    /// How many face-down cards the board gives by count alone.
+    pub fn count(&self) -> u32 {
+        match self {
+            PileList::Cards(_) => 0,
+            PileList::Count(n) => *n,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PileList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{self, SeqAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PileList;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of card keys, top card first, or a number of face-down cards")
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<PileList, E> {
+                if n > MAX_PILE {
+                    return Err(E::custom(format!(
+                        "a pile of {n} cards: a pile holds at most {MAX_PILE} (a whole deck)"
+                    )));
+                }
+                Ok(PileList::Count(n as u32))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<PileList, E> {
+                match u64::try_from(n) {
+                    Ok(n) => self.visit_u64(n),
+                    Err(_) => Err(E::custom(format!(
+                        "a pile of {n} cards: a count is 0 or more"
+                    ))),
+                }
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<PileList, A::Error> {
+                let mut v = Vec::new();
+                while let Some(k) = s.next_element::<Pos<String>>()? {
+                    v.push(k);
+                }
+                Ok(PileList::Cards(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A card of a pile the board gives by count: where it was, and that its identity
+/// is not given (AR Unit of Force: a card in a deck or pile has no aspects to it).
+#[derive(Debug, Clone, Copy)]
+pub struct FaceDown {
+    pub side: Side,
+    pub pile: PileName,
+    /// Its position in that pile as the board gives it, from 1 (the top card).
+    pub nth: u32,
+}
+
+impl FaceDown {
+    /// Why the run cannot go on when this card's identity is needed.
+    pub fn identity_not_given(&self) -> String {
+        let n = self.nth;
+        let suffix = match (n % 10, n % 100) {
+            (_, 11..=13) => "th",
+            (1, _) => "st",
+            (2, _) => "nd",
+            (3, _) => "rd",
+            _ => "th",
+        };
+        format!(
+            "the {n}{suffix} card of {}'s {} is face down and its identity is not given in the scenario",
+            self.side.as_str(),
+            self.pile.title()
+        )
+    }
+}
+
 /// An action on the stack at the start of a scenario.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -180,18 +284,19 @@ pub enum PendingKind {
     ForceDrain,
 }
 
-/// One side's decks and piles; every list is ordered top card first.
+/// One side's decks and piles; every list is ordered top card first. A deck or
+/// pile other than the hand may instead be given by count (`force_pile: 8`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Piles {
     #[serde(default)]
-    pub reserve_deck: Vec<Pos<String>>,
+    pub reserve_deck: PileList,
     #[serde(default)]
-    pub force_pile: Vec<Pos<String>>,
+    pub force_pile: PileList,
     #[serde(default)]
-    pub used_pile: Vec<Pos<String>>,
+    pub used_pile: PileList,
     #[serde(default)]
-    pub lost_pile: Vec<Pos<String>>,
+    pub lost_pile: PileList,
     #[serde(default)]
     pub hand: Vec<Pos<String>>,
     #[serde(default)]
@@ -700,6 +805,9 @@ pub struct CardDef {
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
+    /// A card of a pile the board gives by count: its identity is not given.
+    #[serde(skip)]
+    pub face_down: Option<FaceDown>,
 }
 
 /// "Total ability of `min_ability` or more required for opponent to draw battle

@@ -521,6 +521,9 @@ impl Engine {
     /// modelled (the run stops) rather than drawn as 0.
     pub(super) fn destiny_number(&mut self, p: Side, c: CardIx) -> Option<i64> {
         use super::values::cite;
+        if self.identity_needed(c) {
+            return None;
+        }
         let def = self.st.def(c);
         let values = if !def.stats.destiny_values.is_empty() {
             def.stats.destiny_values.clone()

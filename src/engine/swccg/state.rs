@@ -106,6 +106,8 @@ pub struct State {
     pub for_game: Vec<(CardIx, String, Filter)>,
     /// The besieged battle under way, if any (`besieged.rs`).
     pub siege: Option<super::besieged::Siege>,
+    /// A face-down card of a counted pile whose identity a test read (`face_down.rs`).
+    pub identity_read: std::sync::OnceLock<CardIx>,
 }
 
 impl State {
@@ -126,6 +128,7 @@ impl State {
             timed: Vec::new(),
             for_game: Vec::new(),
             siege: None,
+            identity_read: std::sync::OnceLock::new(),
         }
     }
 
@@ -312,6 +315,9 @@ impl State {
     /// Does the card match the filter, seen from `me`?
     pub fn matches(&self, c: CardIx, f: &Filter, me: Side) -> bool {
         let d = &self.cards[c].def;
+        if d.face_down.is_some() && format!("{f:?}") != format!("{:?}", Filter::default()) {
+            let _ = self.identity_read.set(c);
+        }
         if !f.title.is_empty() && !f.title.iter().any(|t| super::titles::names(t, &d.title)) {
             return false;
         }
