@@ -31,75 +31,35 @@ enum Shape {
     Rules,
 }
 
-struct Appendix {
-    letter: char,
-    file: &'static str,
-    shape: Shape,
-}
-
-const APPENDICES: [Appendix; 6] = [
-    Appendix {
-        letter: 'A',
-        file: "ar-a-errata.md",
-        shape: Shape::Cards(Kind::Errata, "errata"),
-    },
-    Appendix {
-        letter: 'B',
-        file: "ar-b-card-rulings.md",
-        shape: Shape::Cards(Kind::Ruling, "rulings"),
-    },
-    Appendix {
-        letter: 'C',
-        file: "ar-c-special-rules.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'D',
-        file: "ar-d-identifying-cards.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'E',
-        file: "ar-e-location-deployment.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'F',
-        file: "ar-f-current-rulings.md",
-        shape: Shape::Cards(Kind::Ruling, "current-rulings"),
-    },
+/// Each appendix: its letter, its file and its shape.
+#[rustfmt::skip]
+const APPENDICES: [(char, &str, Shape); 6] = [
+    ('A', "ar-a-errata.md", Shape::Cards(Kind::Errata, "errata")),
+    ('B', "ar-b-card-rulings.md", Shape::Cards(Kind::Ruling, "rulings")),
+    ('C', "ar-c-special-rules.md", Shape::Rules),
+    ('D', "ar-d-identifying-cards.md", Shape::Rules),
+    ('E', "ar-e-location-deployment.md", Shape::Rules),
+    ('F', "ar-f-current-rulings.md", Shape::Cards(Kind::Ruling, "current-rulings")),
 ];
 
 /// Rule titles in C–E whose plain slug is also a heading of Chapters 1–9; their
 /// IDs carry the appendix slug (`swccg.ar.appendix-d-lore`) so both stay unique.
+#[rustfmt::skip]
 const CHAPTER_TITLES: [&str; 6] = [
-    "React",
-    "Politics",
-    "Game Text",
-    "Lore",
-    "Characteristics",
-    "Generic Sites",
+    "React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites",
 ];
 
 /// Sub-entries of C–E whose title does not start with their parent's title.
+#[rustfmt::skip]
 const PARENTS: [(&str, &str); 35] = [
     ("Capturing Characters", "Capturing"),
-    (
-        "Capturing, Escorting, And Imprisoning - Example",
-        "Capturing",
-    ),
+    ("Capturing, Escorting, And Imprisoning - Example", "Capturing"),
     ("Captives", "Capturing"),
     ("Capturing Starships", "Capturing"),
     ("Releasing Captives - Example 1", "Captives - Releasing"),
     ("Releasing Captives - Example 2", "Captives - Releasing"),
-    (
-        "Captives - Seizure Examples",
-        "Captives - Seizure (\"if possible\")",
-    ),
-    (
-        "Besieged Battle - Example",
-        "Capturing Starships - Besieged Battles",
-    ),
+    ("Captives - Seizure Examples", "Captives - Seizure (\"if possible\")"),
+    ("Besieged Battle - Example", "Capturing Starships - Besieged Battles"),
     ("Character Combo Cards", "Combo Cards"),
     ("Starship Combo Cards", "Combo Cards"),
     ("Dueling And Epic Dueling - Example", "Dueling"),
@@ -125,14 +85,8 @@ const PARENTS: [(&str, &str); 35] = [
     ("Specific Rulings", "Defined Attributes & Loaded Keywords"),
     ("Weapon Personas", "Persona Lists"),
     ("Character Persona Examples", "Persona Lists"),
-    (
-        "Personas - Anakin Skywalker And Darth Vader",
-        "Persona Lists",
-    ),
-    (
-        "Personas - Palpatine, Sidious, And The Emperor",
-        "Persona Lists",
-    ),
+    ("Personas - Anakin Skywalker And Darth Vader", "Persona Lists"),
+    ("Personas - Palpatine, Sidious, And The Emperor", "Persona Lists"),
 ];
 
 static APPENDIX_HEADING: LazyLock<Regex> =
@@ -157,7 +111,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     for (i, line) in lines.iter().enumerate() {
         if let Some(c) = APPENDIX_HEADING.captures(line.trim()) {
             let letter = c[1].chars().next().unwrap_or('?');
-            let expected = APPENDICES.get(starts.len()).map(|a| a.letter);
+            let expected = APPENDICES.get(starts.len()).map(|a| a.0);
             if Some(letter) != expected {
                 return Err(Error::Input(format!(
                     "AR appendices: line {}: found Appendix {letter}, expected Appendix {}",
@@ -169,21 +123,21 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         }
     }
     if starts.len() != APPENDICES.len() {
-        let next = APPENDICES.get(starts.len()).map_or('?', |a| a.letter);
+        let next = APPENDICES.get(starts.len()).map_or('?', |a| a.0);
         return Err(Error::Input(format!(
             "AR appendices: cannot find the \"Appendix {next}\" heading"
         )));
     }
     let mut files = Vec::new();
-    for (n, app) in APPENDICES.iter().enumerate() {
+    for (n, &(letter, file, shape)) in APPENDICES.iter().enumerate() {
         let (start, title) = &starts[n];
         let end = starts.get(n + 1).map_or(lines.len(), |s| s.0);
         let blocks = blocks(&lines[start + 1..end]);
-        let sections = match app.shape {
+        let sections = match shape {
             Shape::Cards(kind, infix) => card_sections(title, &blocks, kind, infix),
-            Shape::Rules => rule_sections(app.letter, title, &blocks),
+            Shape::Rules => rule_sections(letter, title, &blocks),
         };
-        files.push(DOCUMENT.file(&format!("swccg/{}", app.file), sections));
+        files.push(DOCUMENT.file(&format!("swccg/{file}"), sections));
     }
     Ok(files)
 }
@@ -640,13 +594,10 @@ fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSect
 const LAYOUT_NOTE: &str = "*The printed rulebook shows this layout as a picture; it has no text.*";
 
 /// Sections of D that are lists of names, one per seed line.
+#[rustfmt::skip]
 const LIST_SECTIONS: [&str; 6] = [
-    "Characteristics - Guards",
-    "Characteristics - Troopers",
-    "Starship Personas",
-    "Weapon Personas",
-    "Character Persona Examples",
-    "Common Sense List",
+    "Characteristics - Guards", "Characteristics - Troopers", "Starship Personas",
+    "Weapon Personas", "Character Persona Examples", "Common Sense List",
 ];
 
 /// Turn the name lines of a list section into list items: a line continues the

@@ -22,129 +22,53 @@ const DOCUMENT: Document = Document {
 
 /// Sets in Errata and Card Clarifications, as the seed names them (each
 /// followed by a set symbol that did not survive extraction).
+#[rustfmt::skip]
 const SETS: &[&str] = &[
-    "Awakenings",
-    "Spirit of Rebellion",
-    "Empire at War",
-    "Legacies",
-    "Way of the Force",
+    "Awakenings", "Spirit of Rebellion", "Empire at War", "Legacies", "Way of the Force",
     "Across the Galaxy",
 ];
 
 /// Entries nested under another entry: (parent, children). Any other entry
 /// inside a Part is a direct child of the Part.
+#[rustfmt::skip]
 const NESTED: &[(&str, &[&str])] = &[
-    (
-        "CARD TYPES",
-        &[
-            "BATTLEFIELDS",
-            "PLOTS",
-            "CHARACTERS",
-            "EVENTS",
-            "SUPPORTS",
-            "UPGRADES",
-        ],
-    ),
+    ("CARD TYPES", &["BATTLEFIELDS", "PLOTS", "CHARACTERS", "EVENTS", "SUPPORTS", "UPGRADES"]),
     ("BATTLEFIELDS", &["SUBTITLE (ALSO APPEARS ON CHARACTERS)"]),
     ("PLOTS", &["POINT VALUE"]),
     ("CHARACTERS", &["HEALTH", "POINT VALUE(S)"]),
     ("EVENTS", &["COST (ALSO APPEARS ON SUPPORTS AND UPGRADES)"]),
-    (
-        "SUPPORTS",
-        &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"],
-    ),
-    (
-        "DICE SYMBOLS",
-        &[
-            "MELEE DAMAGE",
-            "RANGED DAMAGE",
-            "INDIRECT DAMAGE",
-            "SHIELD",
-            "RESOURCE",
-            "DISRUPT",
-            "DISCARD",
-            "FOCUS",
-            "SPECIAL",
-            "BLANK",
-        ],
-    ),
-    (
-        "IN-PLAY",
-        &[
-            "CHARACTERS, PLOTS, & PLAYED CARDS",
-            "DICE POOL",
-            "RESOURCES",
-            "BATTLEFIELD (IF CONTROLLED)",
-        ],
-    ),
-    (
-        "OUT-OF-PLAY",
-        &[
-            "HAND",
-            "DECK",
-            "DISCARD PILE",
-            "QUEUE",
-            "DICE ON CARDS",
-            "SET-ASIDE ZONE",
-        ],
-    ),
+    ("SUPPORTS", &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"]),
+    ("DICE SYMBOLS", &[
+        "MELEE DAMAGE", "RANGED DAMAGE", "INDIRECT DAMAGE", "SHIELD", "RESOURCE", "DISRUPT",
+        "DISCARD", "FOCUS", "SPECIAL", "BLANK",
+    ]),
+    ("IN-PLAY", &[
+        "CHARACTERS, PLOTS, & PLAYED CARDS", "DICE POOL", "RESOURCES",
+        "BATTLEFIELD (IF CONTROLLED)",
+    ]),
+    ("OUT-OF-PLAY", &["HAND", "DECK", "DISCARD PILE", "QUEUE", "DICE ON CARDS", "SET-ASIDE ZONE"]),
     ("ROUNDS", &["ACTION PHASE", "UPKEEP PHASE"]),
-    (
-        "ACTIONS",
-        &[
-            "PLAY A CARD",
-            "ACTIVATE A CARD",
-            "RESOLVE DICE",
-            "REROLL DICE",
-            "USE A CARD ACTION",
-            "CLAIM THE BATTLEFIELD",
-            "ILLEGAL ACTIONS",
-            "EXTRA ACTIONS",
-            "PASSING",
-        ],
-    ),
+    ("ACTIONS", &[
+        "PLAY A CARD", "ACTIVATE A CARD", "RESOLVE DICE", "REROLL DICE", "USE A CARD ACTION",
+        "CLAIM THE BATTLEFIELD", "ILLEGAL ACTIONS", "EXTRA ACTIONS", "PASSING",
+    ]),
     ("SPECIAL ABILITIES", &[]),
     ("KEYWORDS", &["AMBUSH", "GUARDIAN", "MODIFY", "REDEPLOY"]),
-    (
-        "TRIGGERED ABILITIES",
-        &[
-            "TRIGGER CONDITION",
-            "BEFORE ABILITIES",
-            "AFTER ABILITIES",
-            "SIMULTANEOUS ABILITIES",
-        ],
-    ),
-    (
-        "EFFECTS",
-        &[
-            "DELAYED EFFECTS",
-            "REPLACEMENT EFFECTS",
-            "SELF-REFERENTIAL EFFECTS",
-            "NEGATIVE EFFECTS",
-            "\"THEN\" EFFECTS",
-        ],
-    ),
-    (
-        "FREE-FOR-ALL",
-        &[
-            "SETUP",
-            "ACTIONS",
-            "CHOOSING OPPONENTS",
-            "PLAYER ELIMINATION",
-        ],
-    ),
+    ("TRIGGERED ABILITIES", &[
+        "TRIGGER CONDITION", "BEFORE ABILITIES", "AFTER ABILITIES", "SIMULTANEOUS ABILITIES",
+    ]),
+    ("EFFECTS", &[
+        "DELAYED EFFECTS", "REPLACEMENT EFFECTS", "SELF-REFERENTIAL EFFECTS", "NEGATIVE EFFECTS",
+        "\"THEN\" EFFECTS",
+    ]),
+    ("FREE-FOR-ALL", &["SETUP", "ACTIONS", "CHOOSING OPPONENTS", "PLAYER ELIMINATION"]),
 ];
 
 /// Whole lines that are page furniture or figure labels.
+#[rustfmt::skip]
 const DROP: &[&str] = &[
-    "RULES REFERENCE",
-    "STAR WARS",
-    "DESTINY",
-    "STAR WARS: DESTINY",
-    "CARD ANATOMY",
-    "AREAS OF PLAY",
-    "HIZ @",
-    "FantasyFlightGames.com/SWDestiny",
+    "RULES REFERENCE", "STAR WARS", "DESTINY", "STAR WARS: DESTINY", "CARD ANATOMY",
+    "AREAS OF PLAY", "HIZ @", "FantasyFlightGames.com/SWDestiny",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq)]

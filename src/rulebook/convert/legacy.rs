@@ -115,24 +115,20 @@ const UPDATE_OUTLINE: &[(&str, u8, Kind)] = &[
 /// The heading that opens the rules-update part (not printed in the seed).
 const UPDATE_START: &str = "Chapter 1";
 
-/// Sections whose lines are list entries, one per line.
 /// Introductory lines of list sections, kept as paragraphs.
 const LIST_INTROS: &[&str] = &["Here's some examples of terms and card types"];
 
+/// Sections whose lines are list entries, one per line.
+#[rustfmt::skip]
 const LIST_SECTIONS: &[&str] = &[
-    "Specific Rulings",
-    "Starship Personas",
-    "Weapon Personas",
-    "Character Personas",
-    "Common Sense List",
-    "Lore use per card type",
+    "Specific Rulings", "Starship Personas", "Weapon Personas", "Character Personas",
+    "Common Sense List", "Lore use per card type",
 ];
 
 /// Sections whose lines become list entries after a line ending in ":".
+#[rustfmt::skip]
 const LIST_AFTER_COLON: &[&str] = &[
-    "Characteristics – Troopers",
-    "Captives - Seizure (\"if possible\")",
-    "Appendix D",
+    "Characteristics – Troopers", "Captives - Seizure (\"if possible\")", "Appendix D",
 ];
 
 /// Lines that are page furniture.

@@ -91,32 +91,11 @@ const OUTLINE: &[(&str, u8)] = &[
 ];
 
 /// Keywords of Section 3, each its own section.
+#[rustfmt::skip]
 const KEYWORDS: &[&str] = &[
-    "Accuracy",
-    "Armor",
-    "Bombard",
-    "Bounty",
-    "Critical Hit",
-    "Deflect",
-    "Double Strike",
-    "Enhance",
-    "Equip",
-    "Evade",
-    "Fury",
-    "Hidden Cost",
-    "Intercept",
-    "Ion Cannon",
-    "Lucky",
-    "Overkill",
-    "Parry",
-    "Pilot",
-    "Reserves",
-    "Retaliate",
-    "Shields",
-    "Stealth",
-    "Stun",
-    "Switch",
-    "Upkeep",
+    "Accuracy", "Armor", "Bombard", "Bounty", "Critical Hit", "Deflect", "Double Strike", "Enhance",
+    "Equip", "Evade", "Fury", "Hidden Cost", "Intercept", "Ion Cannon", "Lucky", "Overkill",
+    "Parry", "Pilot", "Reserves", "Retaliate", "Shields", "Stealth", "Stun", "Switch", "Upkeep",
 ];
 
 /// Image captions and other lines that are not rules text.
