@@ -109,12 +109,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         match zone {
             Zone::Start => {
                 if t.starts_with("VERSION 1.8 - CHANGE LOG") {
-                    b.heading(
-                        1,
-                        "Version 1.8 Change Log",
-                        Some(format!("{PREFIX}change-log")),
-                        Kind::Rule,
-                    );
+                    part(&mut b, "Version 1.8 Change Log", "change-log");
                     if let Some(date) = t.split("Effective Date").nth(1) {
                         b.block(&format!("Effective date: {}.", date.trim()));
                     }
@@ -127,7 +122,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             }
             Zone::ChangeLog => {
                 if t == "INTRO" {
-                    b.heading(1, "Intro", Some(format!("{PREFIX}intro")), Kind::Rule);
+                    part(&mut b, "Intro", "intro");
                     zone = Zone::Intro;
                 } else if let Some(c) = change_log_item.captures(t) {
                     b.block(&format!("- {} (page {})", &c[1], &c[2]));
@@ -144,14 +139,14 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             }
             Zone::Contents => {
                 if t == "RULES" {
-                    b.heading(1, "Rules", Some(format!("{PREFIX}rules")), Kind::Rule);
+                    part(&mut b, "Rules", "rules");
                     stack = vec![(1, t.to_string())];
                     zone = Zone::Rules;
                 }
             }
             Zone::Rules => {
                 if t == "ERRATA" {
-                    b.heading(1, "Errata", Some(format!("{PREFIX}errata")), Kind::Rule);
+                    part(&mut b, "Errata", "errata");
                     zone = Zone::Errata;
                     set = None;
                 } else if text::is_caps_heading(t) {
@@ -168,16 +163,11 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                     ("clarifications", Kind::Ruling)
                 };
                 if t == "CARD CLARIFICATIONS" {
-                    b.heading(
-                        1,
-                        "Card Clarifications",
-                        Some(format!("{PREFIX}clarifications")),
-                        Kind::Rule,
-                    );
+                    part(&mut b, "Card Clarifications", "clarifications");
                     zone = Zone::Clarifications;
                     set = None;
                 } else if t == "FAQ" {
-                    b.heading(1, "FAQ", Some(format!("{PREFIX}faq")), Kind::Rule);
+                    part(&mut b, "FAQ", "faq");
                     zone = Zone::Faq;
                 } else if let Some(s) = set_of(t) {
                     set = Some(s);
@@ -229,6 +219,11 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     mark_missing_answers(&mut sections);
     assign_ids(PREFIX, &mut sections, &mut taken);
     Ok(vec![DOCUMENT.file("destiny/rules-reference.md", sections)])
+}
+
+/// A part of the document: a level-1 heading with the ID `destiny.rr.<key>`.
+fn part(b: &mut Builder, title: &str, key: &str) {
+    b.heading(1, title, Some(format!("{PREFIX}{key}")), Kind::Rule);
 }
 
 /// A FAQ question whose answer the source text lost says so.
