@@ -212,17 +212,7 @@ struct Sec {
 /// Letters, digits, spaces and dashes, lowercase; `/` reads as "or".
 fn norm(s: &str) -> String {
     let s = s.to_lowercase().replace('/', " or ");
-    let kept: String = s
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' {
-                c
-            } else {
-                ' '
-            }
-        })
-        .collect();
-    clean::collapse_spaces(&kept)
+    clean::collapse_spaces(&s.replace(|c: char| !c.is_alphanumeric() && c != '-', " "))
 }
 
 /// The title a section is matched on: sections without their `Section X.` label.

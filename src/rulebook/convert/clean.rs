@@ -144,11 +144,9 @@ fn join_into(acc: &mut String, next: &str) {
     if next.is_empty() {
         return;
     }
-    if acc.is_empty() {
-        acc.push_str(&collapse_spaces(next));
-        return;
+    if !acc.is_empty() {
+        acc.push(' ');
     }
-    acc.push(' ');
     acc.push_str(&collapse_spaces(next));
 }
 
