@@ -223,27 +223,17 @@ fn yaml_str(s: &str) -> String {
 
 /// Write `files` under `out_root`, replacing the Markdown that was there, and
 /// merge their IDs into `out_root/ids.txt` (IDs are never dropped from that list).
-/// Each file is written to a temporary name and renamed into place.
+/// Each file is written to a temporary name and renamed into place (its
+/// folder made if need be).
 pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
     let mut report = WriteReport::default();
     for f in files {
-        let path = out_root.join(&f.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
-        write_atomic(&path, render(f).as_bytes())?;
+        write_atomic(&out_root.join(&f.path), render(f).as_bytes())?;
         report.files += 1;
         report.sections += f.sections.len();
     }
-    let ids_path = out_root.join("ids.txt");
-    let mut ids: BTreeSet<String> = match std::fs::read_to_string(&ids_path) {
-        Ok(t) => t
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_string)
-            .collect(),
-        Err(_) => BTreeSet::new(),
-    };
+    let published = super::lint::published_ids(out_root)?.unwrap_or_default();
+    let mut ids: BTreeSet<String> = published.into_iter().map(|(_, id)| id).collect();
     let before = ids.len();
     for f in files {
         for s in &f.sections {
@@ -258,7 +248,7 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
         text.push_str(id);
         text.push('\n');
     }
-    write_atomic(&ids_path, text.as_bytes())?;
+    write_atomic(&out_root.join(super::lint::IDS_FILE), text.as_bytes())?;
     Ok(report)
 }
 
