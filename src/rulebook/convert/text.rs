@@ -5,6 +5,7 @@
 use super::OutSection;
 use crate::rulebook::{Kind, slug};
 use regex::Regex;
+use std::sync::LazyLock;
 
 /// A built-in pattern (a bad one is a defect of the converter, found by its tests).
 pub fn re(pattern: &str) -> Regex {
@@ -248,6 +249,11 @@ pub fn render_blocks(blocks: &[String]) -> String {
     out
 }
 
+/// A numbered list item written as a bullet: `- 1 Text`, `- **2** Text`,
+/// `- 1. Text`, `- **3.** Text` (one or two digits, then a space).
+static NUMBERED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^- \s*(?:\*\*(\d{1,2})\.*\*\*|(\d{1,2})\.*) \s*(.*)$"));
+
 /// Normalise list markers: `- 1 Text`/`- **2** Text` → `1. Text`; a line
 /// indented by one space (`" - x"`) becomes a nested item; `•` bullets become `-`.
 pub fn normalize_list(b: &str) -> String {
@@ -261,32 +267,11 @@ pub fn normalize_list(b: &str) -> String {
     } else {
         t.to_string()
     };
-    if let Some(rest) = t.strip_prefix("- ") {
-        // "- 1 Text", "- **2** Text", "- 1. Text", "- **3.** Text"
-        let r = rest.trim_start();
-        let (inner, tail) = if let Some(x) = r.strip_prefix("**") {
-            match x.find("**") {
-                Some(i) => (&x[..i], &x[i + 2..]),
-                None => ("", r),
-            }
-        } else {
-            let n = r
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.')
-                .count();
-            (&r[..n], &r[n..])
-        };
-        let num = inner.trim_end_matches('.');
-        if !num.is_empty()
-            && num.len() <= 2
-            && num.chars().all(|c| c.is_ascii_digit())
-            && tail.starts_with(' ')
-        {
-            let tail = tail.trim_start();
-            if tail.chars().next().is_some_and(|c| !c.is_lowercase()) {
-                return format!("{indent}{num}. {tail}");
-            }
-        }
+    if let Some(c) = NUMBERED.captures(&t)
+        && c[3].chars().next().is_some_and(|ch| !ch.is_lowercase())
+    {
+        let num = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+        return format!("{indent}{num}. {}", &c[3]);
     }
     format!("{indent}{t}")
 }
