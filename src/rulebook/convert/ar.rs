@@ -400,6 +400,7 @@ fn place_examples(secs: &[Sec]) -> Vec<usize> {
 }
 
 /// Builder for one output file.
+#[derive(Default)]
 struct FileBuild {
     stem: String,
     secs: Vec<Sec>,
@@ -414,10 +415,7 @@ impl FileBuild {
     fn new(stem: String) -> FileBuild {
         FileBuild {
             stem,
-            secs: Vec::new(),
-            has_sections: false,
-            container: None,
-            groups: Vec::new(),
+            ..FileBuild::default()
         }
     }
 

@@ -176,15 +176,9 @@ fn clean_line(line: &str) -> String {
         return trimmed.to_string();
     }
     let mut s = SPACES.replace_all(trimmed.trim_start(), " ").into_owned();
-    for (from, to) in [
-        ("- • ", "- "),
-        ("- · ", "- "),
-        ("- •", "- "),
-        ("• ", "- "),
-        ("· ", "- "),
-    ] {
-        if let Some(rest) = s.strip_prefix(from) {
-            s = format!("{to}{rest}");
+    for bullet in ["- • ", "- · ", "- •", "• ", "· "] {
+        if let Some(rest) = s.strip_prefix(bullet) {
+            s = format!("- {rest}");
             break;
         }
     }
