@@ -118,33 +118,18 @@ pub type Converter = fn(&str) -> Result<Vec<OutFile>>;
 
 /// The seed documents the converter knows: file name, the correction files
 /// (`rulebook/corrections/<key>.yaml`) applied to it in order, and its converter.
+#[rustfmt::skip]
 pub const SEEDS: [(&str, &[&str], Converter); 5] = [
     // SWCCG Advanced Rulebook 3.27
-    (
-        "000_822ecd1f8bbdd217.txt",
-        &["ar", "ar-appendix"],
-        ar::convert,
-    ),
+    ("000_822ecd1f8bbdd217.txt", &["ar", "ar-appendix"], ar::convert),
     // Star Wars: Destiny Rules Reference 1.8
-    (
-        "001_bbb8421acb4943c2.txt",
-        &["destiny-rr"],
-        destiny::convert,
-    ),
+    ("001_bbb8421acb4943c2.txt", &["destiny-rr"], destiny::convert),
     // SWTCG Rulebook, Ultimate Graphic Edition
     ("002_e60117c872e66daa.txt", &["swtcg-rb"], swtcg::convert),
     // Older SWCCG Appendix D and rules update (superseded)
-    (
-        "003_375ce422513890d6.txt",
-        &["swccg-update"],
-        legacy::convert_update,
-    ),
+    ("003_375ce422513890d6.txt", &["swccg-update"], legacy::convert_update),
     // Decipher-era SWCCG expansion rules supplements (superseded)
-    (
-        "004_e58562151f2317cd.txt",
-        &["swccg-supplements"],
-        legacy::convert_supplements,
-    ),
+    ("004_e58562151f2317cd.txt", &["swccg-supplements"], legacy::convert_supplements),
 ];
 
 /// Convert every known seed under `seeds` with the corrections under `corrections`.
