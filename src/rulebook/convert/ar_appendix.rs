@@ -14,6 +14,7 @@
 //! - F (Current Rulings): the appendix text as it stands (it holds no entries).
 
 use super::ar::{DOCUMENT, ID_PREFIX as PREFIX};
+use super::clean::JOINING_WORDS;
 use super::text::{paren_depth, re};
 use super::{OutFile, OutSection, assign_ids, unique_id};
 use crate::error::{Error, Result};
@@ -278,7 +279,7 @@ fn cut_sentence(prev: &[String], next: &[String]) -> bool {
         return false;
     }
     let last_word = text.rsplit(' ').next().unwrap_or("").to_lowercase();
-    let dangling = SMALL_WORDS.contains(&last_word.as_str()) || paren_depth(&text) > 0;
+    let dangling = JOINING_WORDS.contains(&last_word.as_str()) || paren_depth(&text) > 0;
     let starts_on = first
         .chars()
         .next()
@@ -352,12 +353,6 @@ fn join_line(last: &mut String, line: &str) {
 // ---------------------------------------------------------------------------
 // Appendices A, B, F: card entries
 
-const SMALL_WORDS: [&str; 32] = [
-    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is",
-    "it", "as", "vs", "into", "de", "nor", "but", "if", "not", "be", "are", "was", "his", "her",
-    "your", "my", "me",
-];
-
 /// Words of `s` (leading quotes and brackets removed) that start in lower case
 /// and are not small joining words.
 fn lowercase_words(s: &str) -> usize {
@@ -369,7 +364,7 @@ fn lowercase_words(s: &str) -> usize {
                 .take_while(|c| c.is_alphanumeric() || *c == '\'')
                 .collect();
             w.chars().next().is_some_and(char::is_lowercase)
-                && !SMALL_WORDS.contains(&bare.to_lowercase().as_str())
+                && !JOINING_WORDS.contains(&bare.to_lowercase().as_str())
         })
         .count()
 }

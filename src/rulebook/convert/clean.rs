@@ -245,7 +245,7 @@ fn underline_to_emphasis(s: &str) -> String {
 }
 
 /// Words that never end a sentence: a paragraph stopping on one was cut.
-const JOINING_WORDS: [&str; 36] = [
+pub const JOINING_WORDS: [&str; 36] = [
     "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is",
     "it", "as", "vs", "into", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your",
     "my", "their", "its", "than", "that", "may", "see",

@@ -7,8 +7,8 @@
 //! Seed 003 is hard-wrapped in narrow columns and is reflowed into
 //! paragraphs first.
 
-use super::clean::collapse_spaces;
-use super::text::{self, Builder, starts_lower};
+use super::clean::{JOINING_WORDS, collapse_spaces, ends_clause};
+use super::text::{self, Builder, paren_depth, starts_lower};
 use super::{Document, OutFile, assign_ids};
 use crate::error::{Error, Result};
 use crate::rulebook::{Game, Kind};
@@ -203,7 +203,7 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
         let continues = |p: &Para| {
             let last = p.last_line.as_str();
             !ends_block(last)
-                && (p.unbalanced()
+                && (paren_depth(&p.text) > 0
                     || starts_lower(t)
                     || (!list_mode
                         && p.bullet.is_none()
@@ -214,7 +214,7 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
                             || ends_with_function_word(last)))
                     || (!list_mode
                         && p.bullet.is_some()
-                        && (!text::ends_sentence(last) || starts_lower(t))))
+                        && (!ends_clause(last) || starts_lower(t))))
         };
         match (&mut para, bullet) {
             (_, Some(rest)) => {
@@ -298,9 +298,6 @@ impl Para {
         self.text = text::join_words(&self.text, &collapse_spaces(line));
         self.last_line = line.to_string();
     }
-    fn unbalanced(&self) -> bool {
-        self.text.matches('(').count() > self.text.matches(')').count()
-    }
 }
 
 fn flush(b: &mut Builder, para: &mut Option<Para>) -> Result<()> {
@@ -330,17 +327,13 @@ fn ends_block(line: &str) -> bool {
 /// seed's columns wrap at about 55 characters.
 fn ends_short_paragraph(line: &str) -> bool {
     let t = line.trim();
-    t.chars().count() < 40 && text::ends_sentence(t) && !t.ends_with(',')
+    t.chars().count() < 40 && ends_clause(t) && !t.ends_with(',')
 }
 
 fn ends_with_function_word(s: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "and", "or", "with", "as",
-        "that", "is", "are",
-    ];
     s.split_whitespace()
         .last()
-        .is_some_and(|w| WORDS.contains(&w))
+        .is_some_and(|w| JOINING_WORDS.contains(&w))
 }
 
 #[cfg(test)]

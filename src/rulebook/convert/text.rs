@@ -3,6 +3,7 @@
 //! collecting sections.
 
 use super::OutSection;
+use super::clean::ends_clause;
 use crate::rulebook::{Kind, slug};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -42,18 +43,6 @@ pub fn is_list_item(b: &str) -> bool {
     digits > 0 && digits < 3 && t[digits..].starts_with(". ")
 }
 
-/// Whether `s` ends like a finished sentence (or a heading-like label).
-pub fn ends_sentence(s: &str) -> bool {
-    let t = s.trim_end().trim_end_matches(['*', '_']);
-    match t.chars().last() {
-        None => true,
-        Some(c) => matches!(
-            c,
-            '.' | '?' | '!' | ':' | ';' | '"' | '\u{201d}' | ')' | ']' | '\''
-        ),
-    }
-}
-
 pub fn starts_lower(s: &str) -> bool {
     s.trim_start()
         .chars()
@@ -69,7 +58,7 @@ pub fn join_broken(blocks: Vec<String>, is_heading: &dyn Fn(&str) -> bool) -> Ve
     let mut out: Vec<String> = Vec::with_capacity(blocks.len());
     for b in blocks {
         if let Some(prev) = out.last_mut()
-            && !ends_sentence(prev)
+            && !ends_clause(prev)
             && starts_lower(&b)
             && !is_list_item(&b)
             && !is_heading(prev.trim())
