@@ -8,7 +8,9 @@
 //!   are kept, and paragraphs broken by a page (no terminal punctuation, next
 //!   one starting in lowercase) are joined again.
 
-use super::text::paren_depth;
+use super::text::{paren_depth, re};
+use regex::{Captures, Regex};
+use std::sync::LazyLock;
 
 /// Clean one heading title: no `**`, `<u>`, icon glyphs, trailing backslash;
 /// en dashes between words become ` - `; spaces collapsed.
@@ -61,20 +63,11 @@ fn is_bullet(line: &str) -> bool {
 
 /// `- · item`, `• item`, `* item` → `- item`.
 fn bullet_text(line: &str) -> String {
-    let mut t = line.trim_start();
-    loop {
-        let before = t;
-        for p in ["- ", "• ", "· ", "* "] {
-            if let Some(r) = t.strip_prefix(p) {
-                t = r.trim_start();
-            }
-        }
-        if t == before {
-            break;
-        }
-    }
-    t.trim_end().to_string()
+    BULLETS.replace(line, "").trim_end().to_string()
 }
+
+/// The bullets in front of a list item, however many and in whatever order.
+static BULLETS: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:(?:- |• |· |\* )\s*)*"));
 
 /// Split raw lines into blocks at blank lines and at table/non-table changes.
 fn blocks(lines: &[&str]) -> Vec<Block> {
@@ -207,9 +200,7 @@ const TEX_SYMBOLS: [(&str, &str); 5] = [
 pub fn symbols(s: &str) -> String {
     let mut out = s.to_string();
     for (tex, ch) in TEX_SYMBOLS {
-        if out.contains(tex) {
-            out = out.replace(tex, ch);
-        }
+        out = out.replace(tex, ch);
     }
     out = out
         .replace("<sup>", "")
@@ -220,29 +211,16 @@ pub fn symbols(s: &str) -> String {
 
 /// `<u>not</u>` → `*not*`; an empty or blank underline disappears.
 fn underline_to_emphasis(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("<u>") {
-        let Some(j) = rest[i + 3..].find("</u>") else {
-            break;
-        };
-        out.push_str(&rest[..i]);
-        let inner = &rest[i + 3..i + 3 + j];
-        let t = inner.trim();
-        if t.is_empty() {
-            out.push_str(inner);
-        } else {
-            out.push_str(&inner[..inner.len() - inner.trim_start().len()]);
-            out.push('*');
-            out.push_str(t);
-            out.push('*');
-            out.push_str(&inner[inner.trim_end().len()..]);
-        }
-        rest = &rest[i + 3 + j + 4..];
-    }
-    out.push_str(rest);
-    out
+    UNDERLINED
+        .replace_all(s, |c: &Captures| match &c[2] {
+            "" => format!("{}{}", &c[1], &c[3]),
+            text => format!("{}*{text}*{}", &c[1], &c[3]),
+        })
+        .into_owned()
 }
+
+/// `<u>…</u>`: the spaces inside the tags, and the underlined words.
+static UNDERLINED: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)<u>(\s*)(.*?)(\s*)</u>"));
 
 /// Words that never end a sentence: a paragraph stopping on one was cut.
 pub const JOINING_WORDS: [&str; 36] = [
