@@ -276,3 +276,101 @@ proptest! {
         }
     }
 }
+
+/// The one YAML loader: positions, repeated keys, merge keys and alias bombs.
+mod yaml {
+    use serde::Deserialize;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+    use swjudge::yaml::{load, unique};
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct T {
+        a: u32,
+        #[serde(default)]
+        b: Vec<String>,
+    }
+
+    fn err(text: &str) -> String {
+        load::<T>(Path::new("s.yaml"), text)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn reports_file_line_column() {
+        let e = err("a: 1\nzzz: 2\n");
+        assert!(e.starts_with("s.yaml:2:1:"), "{e}");
+        assert!(e.contains("zzz"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+
+    #[test]
+    fn rejects_duplicate_keys() {
+        let e = err("a: 1\na: 2\n");
+        assert!(e.starts_with("s.yaml:2:"), "{e}");
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct M {
+        #[serde(deserialize_with = "unique")]
+        m: BTreeMap<String, u32>,
+        #[serde(default)]
+        j: Option<serde_json::Value>,
+    }
+
+    #[test]
+    fn maps_and_untyped_values_reject_repeated_keys() {
+        let e = |text: &str| {
+            load::<M>(Path::new("s.yaml"), text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e("m:\n  x: 1\n  x: 2\n"),
+            "s.yaml:3:3: duplicate mapping key: x"
+        );
+        assert_eq!(
+            e("m: {}\nj: [{a: {b: 1, b: 2}}]\n"),
+            "s.yaml:2:16: duplicate mapping key: b"
+        );
+        let ok = load::<M>(
+            Path::new("s.yaml"),
+            "m: {x: 1, y: 2}\nj: {a: [1, 2.5, x, null, true]}\n",
+        );
+        let ok = ok.unwrap();
+        assert_eq!(ok.m.len(), 2);
+        assert_eq!(
+            ok.j.unwrap(),
+            serde_json::json!({"a": [1, 2.5, "x", null, true]})
+        );
+    }
+
+    #[test]
+    fn merge_keys_expand_only_where_written() {
+        let m: M = load(Path::new("s.yaml"), "m:\n  <<: {x: 1, y: 2}\n  y: 3\n").unwrap();
+        assert_eq!(m.m.get("x"), Some(&1));
+        assert_eq!(m.m.get("y"), Some(&3));
+    }
+
+    #[test]
+    fn stops_alias_bombs() {
+        let mut y = String::from("a: 1\nb:\n  - &x0 [\"lol\"]\n");
+        for i in 1..30 {
+            y.push_str(&format!(
+                "  - &x{i} [*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p},*x{p}]\n",
+                p = i - 1
+            ));
+        }
+        assert!(load::<T>(Path::new("s.yaml"), &y).is_err());
+    }
+
+    #[test]
+    fn type_errors_name_the_position() {
+        let e = err("a: many\n");
+        assert!(e.starts_with("s.yaml:1:"), "{e}");
+    }
+}

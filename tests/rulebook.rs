@@ -677,3 +677,447 @@ fn converted_seeds_keep_their_sentences() {
         );
     }
 }
+
+/// The built-in rulebook unpacked into the cache, and the default folders.
+mod paths {
+    use std::path::PathBuf;
+    use swjudge::paths::{Paths, embedded, unpack_embedded};
+
+    #[test]
+    fn embedded_rulebook_holds_every_document() {
+        let names: Vec<&str> = embedded::FILES.iter().map(|(n, _)| *n).collect();
+        for want in [
+            "ids.txt",
+            "aliases.txt",
+            "destiny/rules-reference.md",
+            "swtcg/rulebook.md",
+            "swccg/ar-01-basics.md",
+        ] {
+            assert!(names.contains(&want), "{want} missing from {names:?}");
+        }
+        assert!(names.iter().all(|n| !n.contains('\\')));
+    }
+
+    #[test]
+    fn unpack_writes_the_embedded_files_once_and_drops_old_copies() {
+        let parent = std::env::temp_dir().join(format!("swjudge-unpack-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&parent);
+        let old = parent.join("0123456789abcdef");
+        std::fs::create_dir_all(&old).unwrap();
+        let dir = unpack_embedded(&parent).unwrap();
+        assert_eq!(dir, parent.join(embedded::FINGERPRINT));
+        for (rel, bytes) in embedded::FILES {
+            assert_eq!(&std::fs::read(dir.join(rel)).unwrap(), bytes, "{rel}");
+        }
+        assert!(!old.exists(), "an old copy is left behind");
+        // a second call reuses the copy: a marker file written into it survives
+        std::fs::write(dir.join("marker"), "x").unwrap();
+        assert_eq!(unpack_embedded(&parent).unwrap(), dir);
+        assert!(dir.join("marker").exists());
+        let left: Vec<String> = std::fs::read_dir(&parent)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, vec![embedded::FINGERPRINT.to_string()]);
+        std::fs::remove_dir_all(&parent).unwrap();
+    }
+
+    #[test]
+    fn an_explicit_rulebook_gets_its_own_index_folder() {
+        let a = Paths::resolve(Some("/x/a".into()), None, Some("/d".into())).unwrap();
+        let b = Paths::resolve(Some("/x/b".into()), None, Some("/d".into())).unwrap();
+        assert_eq!(a.rulebook, PathBuf::from("/x/a"));
+        assert_ne!(a.index, b.index);
+        assert_eq!(a.index.parent(), b.index.parent());
+        let c = Paths::resolve(Some("/x/a".into()), Some("/i".into()), None).unwrap();
+        assert_eq!(c.index, PathBuf::from("/i"));
+    }
+}
+
+/// Section IDs assigned by the converter, and hand corrections.
+mod convert_ids {
+    use std::collections::BTreeSet;
+    use swjudge::rulebook::Kind;
+    use swjudge::rulebook::convert::{Corrections, OutSection, Replace, assign_ids};
+
+    fn sec(level: u8, title: &str) -> OutSection {
+        OutSection {
+            level,
+            title: title.into(),
+            id: String::new(),
+            kind: Kind::Rule,
+            body: "x".into(),
+        }
+    }
+
+    #[test]
+    fn ids_are_disambiguated_by_parent() {
+        let mut v = vec![
+            sec(1, "Prepositions"),
+            sec(1, "Example"),
+            sec(2, "Prepositions"),
+            sec(2, "Prepositions"),
+        ];
+        let mut taken = BTreeSet::new();
+        assign_ids("swccg.ar.", &mut v, &mut taken);
+        let ids: Vec<_> = v.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "swccg.ar.prepositions",
+                "swccg.ar.example",
+                "swccg.ar.example-prepositions",
+                "swccg.ar.example-prepositions-2"
+            ]
+        );
+    }
+
+    #[test]
+    fn explicit_ids_are_reserved_before_assigning() {
+        let mut later = sec(1, "Other");
+        later.id = "swccg.ar.stack".into();
+        let mut v = vec![sec(1, "Stack"), later];
+        assign_ids("swccg.ar.", &mut v, &mut BTreeSet::new());
+        assert_eq!(v[0].id, "swccg.ar.stack-2");
+        assert_eq!(v[1].id, "swccg.ar.stack");
+    }
+
+    #[test]
+    fn stale_correction_is_an_error() {
+        let c = Corrections {
+            replace: vec![Replace {
+                find: "nope".into(),
+                with: "x".into(),
+                count: None,
+                why: None,
+            }],
+        };
+        assert!(c.apply("t", "text").is_err());
+    }
+}
+
+/// Heading titles and Markdown bodies recovered from the PDF extractions.
+mod clean {
+    use swjudge::rulebook::convert::clean::{body, title};
+
+    #[test]
+    fn titles_lose_markup_and_icons() {
+        assert_eq!(title("**Empty Deck Or Pile**"), "Empty Deck Or Pile");
+        assert_eq!(title("<u>Presence</u>"), "Presence");
+        assert_eq!(title("Starships - Republic 🛳"), "Starships - Republic");
+        assert_eq!(title("Weapons \\"), "Weapons");
+        assert_eq!(
+            title("Starships – starfighters without maneuver"),
+            "Starships - starfighters without maneuver"
+        );
+    }
+
+    #[test]
+    fn wrapped_lines_join_and_page_breaks_mend() {
+        let md = body(&[
+            "Light is playing Watch Your Step and has it flipped to",
+            "the 7 side.",
+            "",
+            "This means that you must first lose",
+            "",
+            "as well.",
+        ]);
+        assert_eq!(
+            md,
+            "Light is playing Watch Your Step and has it flipped to the 7 side.\n\nThis means that you must first lose as well."
+        );
+    }
+
+    #[test]
+    fn list_item_broken_by_a_page_is_mended() {
+        let md = body(&[
+            "- first item;",
+            "- an item that goes on (if you",
+            "",
+            "want to). Next sentence.",
+        ]);
+        assert_eq!(
+            md,
+            "- first item;\n- an item that goes on (if you want to). Next sentence."
+        );
+    }
+
+    #[test]
+    fn bullets_and_tables_are_kept() {
+        let md = body(&[
+            "Text:",
+            "",
+            "- · firing one weapon;",
+            "- drawing one",
+            "  destiny;",
+            "",
+            "| a | b |",
+            "|--|--|",
+            "| 1 | 2 |",
+        ]);
+        assert_eq!(
+            md,
+            "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |"
+        );
+    }
+
+    #[test]
+    fn tex_symbols_become_characters() {
+        assert_eq!(
+            body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]),
+            "diamond ( ♦ ) symbols and •• cards."
+        );
+    }
+
+    #[test]
+    fn underline_and_superscript_tags_become_markdown() {
+        assert_eq!(
+            body(&["are <u>not</u> Force icons, the 3<sup>rd</sup> marker, <u> </u>end"]),
+            "are *not* Force icons, the 3rd marker, end"
+        );
+        assert_eq!(body(&["<u>your </u>Lost Pile"]), "*your* Lost Pile");
+        assert_eq!(
+            body(&["an <u>optional</u> <u>action</u> now"]),
+            "an *optional action* now"
+        );
+    }
+
+    #[test]
+    fn sentences_cut_by_a_page_are_joined_even_before_a_capital() {
+        let md = body(&[
+            "Dark targets that system using a card whose title is A Bright Center To The",
+            "",
+            "Universe (\"At locations related…\").",
+        ]);
+        assert_eq!(
+            md,
+            "Dark targets that system using a card whose title is A Bright Center To The Universe (\"At locations related…\")."
+        );
+        let md = body(&[
+            "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-",
+            "",
+            "47, and the Light Side player is limited.",
+        ]);
+        assert_eq!(
+            md,
+            "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-47, and the Light Side player is limited."
+        );
+        let md = body(&[
+            "A paragraph that ends without a full stop but on an ordinary word",
+            "",
+            "Another paragraph.",
+        ]);
+        assert_eq!(
+            md,
+            "A paragraph that ends without a full stop but on an ordinary word\n\nAnother paragraph."
+        );
+    }
+
+    #[test]
+    fn numbered_bullets_become_an_ordered_list() {
+        assert_eq!(body(&["- 1. Draw", "- 2) Total"]), "1. Draw\n2. Total");
+        assert_eq!(body(&["- 1) Draw", "- Complete"]), "- 1) Draw\n- Complete");
+    }
+
+    #[test]
+    fn runs_of_icon_labels_become_a_list() {
+        assert_eq!(
+            body(&["Pilot", "", "Warrior", "", "Presence Icon"]),
+            "- Pilot\n- Warrior\n- Presence Icon"
+        );
+        assert_eq!(body(&["Pilot", "", "Warrior"]), "Pilot\n\nWarrior");
+    }
+
+    #[test]
+    fn column_of_terms_stays_one_per_line() {
+        let md = body(&["Activate Phase", "Control Phase", "Deploy Phase"]);
+        assert_eq!(md, "- Activate Phase\n- Control Phase\n- Deploy Phase");
+    }
+}
+
+/// The AR appendices: card entries split and cleaned, rules nested by title.
+mod ar_appendix {
+    use swjudge::rulebook::Kind;
+    use swjudge::rulebook::convert::ar_appendix::convert;
+    use swjudge::rulebook::convert::{OutFile, OutSection};
+
+    fn sample() -> String {
+        [
+            "# Appendix A - Errata",
+            "",
+            "Intro text.",
+            "",
+            "## **Access Denied**",
+            "",
+            "Insert face up in your Reserve Deck. When Effect reaches",
+            "",
+            "top it is lost.",
+            "",
+            "#### Imperial Trooper Guard (POWER 0)",
+            "",
+            "Power +4 when defending a battle.",
+            "",
+            "Fusion Generator Supply Tanks",
+            "Deploy on your starship at a system",
+            "or sector.",
+            "",
+            "Hear Me Baby, Hold Together (Errata) When targeting a weapon.",
+            "",
+            "## Your Eyes Can Deceive You See Eyes In The Dark.",
+            "",
+            "## **Appendix B - Card Rulings**",
+            "",
+            "#### A Jedi's Resilience",
+            "",
+            "(Errata) This Interrupt is played.",
+            "",
+            "OR",
+            "",
+            "- a) Possess a lightsaber OR",
+            "- b) Be armed",
+            "",
+            "**Dark Maneuvers & Tallon Roll** See A Few Maneuvers.",
+            "",
+            "## **Appendix C - Special Rules**",
+            "",
+            "## **Blown Away**",
+            "",
+            "Locations are turned over. 🦃",
+            "",
+            "#### Blown Away - Timing",
+            "",
+            "Steps.",
+            "",
+            "# Blown Away - Example 2 - Bunker",
+            "",
+            "The Bunker.",
+            "",
+            "#### **Bluff Rules**",
+            "",
+            "Bluff.",
+            "",
+            "# **Appendix D - Identifying Cards**",
+            "",
+            "#### Lore",
+            "",
+            "Lore is <u>not</u> used.",
+            "",
+            "# **Appendix E - Location Deployment**",
+            "",
+            "# Deploying Locations",
+            "",
+            "## Example 1",
+            "",
+            "Text.",
+            "",
+            "#### \\_",
+            "",
+            "# **Appendix F - Current Rulings**",
+            "",
+            "See the forums.",
+        ]
+        .join("\n")
+    }
+
+    fn find<'a>(files: &'a [OutFile], id: &str) -> &'a OutSection {
+        match files.iter().flat_map(|f| &f.sections).find(|s| s.id == id) {
+            Some(s) => s,
+            None => panic!("no section {id}"),
+        }
+    }
+
+    #[test]
+    fn card_entries_are_split_and_cleaned() {
+        let files = convert(&sample()).expect("converts");
+        assert_eq!(files.len(), 6);
+        let a = &files[0].sections;
+        let titles: Vec<&str> = a.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Appendix A - Errata",
+                "Access Denied",
+                "Imperial Trooper Guard",
+                "Fusion Generator Supply Tanks",
+                "Hear Me Baby, Hold Together",
+                "Your Eyes Can Deceive You"
+            ]
+        );
+        assert_eq!(a[0].id, "swccg.ar.appendix-a-errata");
+        assert_eq!(a[0].body, "Intro text.");
+        let ad = find(&files, "swccg.ar.errata.access-denied");
+        assert_eq!(ad.kind, Kind::Errata);
+        assert_eq!(ad.level, 2);
+        assert_eq!(
+            ad.body,
+            "Insert face up in your Reserve Deck. When Effect reaches top it is lost."
+        );
+        assert_eq!(
+            find(&files, "swccg.ar.errata.imperial-trooper-guard").body,
+            "(POWER 0)\n\nPower +4 when defending a battle."
+        );
+        assert_eq!(
+            find(&files, "swccg.ar.errata.fusion-generator-supply-tanks").body,
+            "Deploy on your starship at a system or sector."
+        );
+        assert_eq!(
+            find(&files, "swccg.ar.errata.hear-me-baby-hold-together").body,
+            "(Errata) When targeting a weapon."
+        );
+        assert_eq!(
+            find(&files, "swccg.ar.errata.your-eyes-can-deceive-you").body,
+            "See Eyes In The Dark."
+        );
+    }
+
+    #[test]
+    fn rulings_keep_lists_and_bold_titles() {
+        let files = convert(&sample()).expect("converts");
+        let r = find(&files, "swccg.ar.rulings.a-jedis-resilience");
+        assert_eq!(r.kind, Kind::Ruling);
+        assert_eq!(
+            r.body,
+            "(Errata) This Interrupt is played.\n\nOR\n\n- a) Possess a lightsaber OR\n- b) Be armed"
+        );
+        let d = find(&files, "swccg.ar.rulings.dark-maneuvers-tallon-roll");
+        assert_eq!(d.title, "Dark Maneuvers & Tallon Roll");
+        assert_eq!(d.body, "See A Few Maneuvers.");
+    }
+
+    #[test]
+    fn rules_nest_by_title_and_examples_are_marked() {
+        let files = convert(&sample()).expect("converts");
+        let c = &files[2].sections;
+        let shape: Vec<(u8, &str, Kind)> =
+            c.iter().map(|s| (s.level, s.id.as_str(), s.kind)).collect();
+        assert_eq!(
+            shape,
+            [
+                (1, "swccg.ar.appendix-c-special-rules", Kind::Rule),
+                (2, "swccg.ar.blown-away", Kind::Rule),
+                (3, "swccg.ar.blown-away-timing", Kind::Rule),
+                (3, "swccg.ar.blown-away-example-2-bunker", Kind::Example),
+                (2, "swccg.ar.bluff-rules", Kind::Rule),
+            ]
+        );
+        assert_eq!(c[1].body, "Locations are turned over.");
+        let lore = find(&files, "swccg.ar.appendix-d-lore");
+        assert_eq!(lore.body, "Lore is *not* used.");
+        let e = &files[4].sections;
+        assert_eq!(e.len(), 3, "the empty heading is dropped");
+        assert_eq!(e[2].id, "swccg.ar.deploying-locations-example-1");
+        assert_eq!(e[2].kind, Kind::Example);
+        assert_eq!(files[5].sections.len(), 1);
+        assert_eq!(files[5].sections[0].body, "See the forums.");
+    }
+
+    #[test]
+    fn missing_appendix_is_an_error() {
+        let text = sample().replace(
+            "# **Appendix D - Identifying Cards**",
+            "# Identifying Cards",
+        );
+        let err = convert(&text).expect_err("must fail");
+        assert!(err.to_string().contains("Appendix"), "{err}");
+    }
+}

@@ -834,3 +834,234 @@ script:
     assert!(e.starts_with("s.yaml:7:"), "{e}");
     assert!(e.contains("unknown field `colour`"), "{e}");
 }
+
+/// The rulebooks' worked examples and a census matched with scenario sources
+/// (`swjudge::coverage`).
+mod coverage {
+    use std::path::Path;
+    use swjudge::coverage::*;
+    use swjudge::rulebook::Corpus;
+
+    fn corpus() -> Corpus {
+        let mut c = Corpus::default();
+        let md = "---\ngame: destiny\ndocument: rr\ndocument_title: RR\n---\n\
+# Rules {#d.rules}\n\nPlain rule.\n\nExample: one thing happens.\n\n\
+- A list item, for example this one.\n- Not this one, e.g. Han.\n- But (e.g., if he moves) this.\n\n\
+# Clarifications {#d.cl}\n\n## Card (1) {#d.cl.card .ruling}\n\nA ruling.\n\n\
+# FAQ {#d.faq}\n\n## Q {#d.faq.q .faq}\n\nAn answer.\n\n\
+# Worked {#d.worked .example}\n\nExample: not counted twice.\n";
+        c.add_file(Path::new("d.md"), md).unwrap();
+        c
+    }
+
+    #[test]
+    fn finds_labelled_in_text_clarification_and_faq_examples() {
+        let ids: Vec<(String, Form)> = examples(&corpus())
+            .into_iter()
+            .map(|e| (e.id, e.form))
+            .collect();
+        assert_eq!(
+            ids,
+            vec![
+                ("d.rules#1".to_string(), Form::InText),
+                ("d.rules#2".to_string(), Form::InText),
+                ("d.rules#3".to_string(), Form::InText),
+                ("d.cl.card".to_string(), Form::Clarification),
+                ("d.faq.q".to_string(), Form::Faq),
+                ("d.worked".to_string(), Form::Labelled),
+            ]
+        );
+    }
+
+    #[test]
+    fn sources_cover_by_id_or_section_and_unreproducible_is_apart() {
+        let sc = |f: &str, s: &[&str]| ScenarioSource {
+            file: f.into(),
+            game: Some("destiny".into()),
+            sources: s.iter().map(|x| x.to_string()).collect(),
+        };
+        let cov = coverage(
+            &corpus(),
+            &[
+                sc("a.yaml", &["d.rules#2"]),
+                sc("b.yaml", &["d.worked", "d.nothing"]),
+                sc("c.yaml", &["d.cl"]),
+                // A section alone names its first example only.
+                sc("d.yaml", &["d.rules"]),
+            ],
+            &[
+                ("d.faq.q".into(), "text cut off".into()),
+                ("d.gone".into(), "x".into()),
+            ],
+        );
+        let status: Vec<(&str, Status)> = cov
+            .examples
+            .iter()
+            .map(|e| (e.id.as_str(), e.status))
+            .collect();
+        assert_eq!(
+            status,
+            vec![
+                ("d.rules#1", Status::Covered),
+                ("d.rules#2", Status::Covered),
+                ("d.rules#3", Status::NotCovered),
+                ("d.cl.card", Status::NotCovered),
+                ("d.faq.q", Status::CannotBeReproduced),
+                ("d.worked", Status::Covered),
+            ]
+        );
+        let g = &cov.games[0];
+        assert_eq!(
+            (g.examples, g.covered, g.not_covered, g.cannot_be_reproduced),
+            (6, 3, 2, 1)
+        );
+        assert_eq!(cov.examples[0].scenarios, vec!["d.yaml"]);
+        assert_eq!(cov.examples[1].scenarios, vec!["a.yaml"]);
+        assert_eq!(cov.other_sources, vec!["b.yaml: d.nothing", "c.yaml: d.cl"]);
+        assert_eq!(cov.warnings.len(), 1);
+    }
+
+    #[test]
+    fn unreproducible_lines_need_an_id_and_a_reason() {
+        let p = Path::new("u.tsv");
+        let ok = parse_unreproducible(p, "# comment\n\nx.y\tcut off\n").unwrap();
+        assert_eq!(ok, vec![("x.y".to_string(), "cut off".to_string())]);
+        let err = parse_unreproducible(p, "x.y cut off\n").unwrap_err();
+        assert_eq!(err.to_string(), "u.tsv:1: expected SECTION-ID<TAB>reason");
+    }
+
+    #[test]
+    fn census_numbers_repeated_sections_and_counts_by_area() {
+        let text = "game\tname\tsection_id\ttopic\tencoded\n\
+swccg\tA\ts.one\tdeployment/personas\tno\n\
+swccg\tB\ts.one\tdeployment\tno\n\
+swccg\tC\ts.two\tmovement\tno\n\
+destiny\tD\td.x\tdice\tno\n";
+        let cases = parse_census(Path::new("c.tsv"), text).unwrap();
+        let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["s.one", "s.one#2", "s.two", "d.x"]);
+        let src = |f: &str, s: &[&str]| ScenarioSource {
+            file: f.into(),
+            game: None,
+            sources: s.iter().map(|x| x.to_string()).collect(),
+        };
+        let c = census(
+            cases,
+            &[
+                src("a.yaml", &["s.one#2"]),
+                src("b.yaml", &["s.two"]),
+                src("c.yaml", &["s.two#2"]),
+                src("d.yaml", &["s.one#1"]),
+            ],
+        );
+        let covered: Vec<(&str, &[String])> = c
+            .cases
+            .iter()
+            .map(|c| (c.id.as_str(), c.scenarios.as_slice()))
+            .collect();
+        assert_eq!(
+            covered[0].1,
+            ["d.yaml"],
+            "s.one#2 does not cover the first case"
+        );
+        assert_eq!(covered[1].1, ["a.yaml"]);
+        assert_eq!(covered[2].1, ["b.yaml"], "s.two#2 names no case");
+        let sw = c.games.iter().find(|g| g.game == "swccg").unwrap();
+        assert_eq!((sw.cases, sw.covered), (3, 3));
+        let d = c.games.iter().find(|g| g.game == "destiny").unwrap();
+        assert_eq!((d.cases, d.covered), (1, 0));
+        let dep = c
+            .areas
+            .iter()
+            .find(|a| a.area.as_deref() == Some("deployment"))
+            .unwrap();
+        assert_eq!((dep.cases, dep.covered), (2, 2));
+    }
+
+    #[test]
+    fn census_needs_its_columns() {
+        let e = parse_census(Path::new("c.tsv"), "game\tname\ttopic\n").unwrap_err();
+        assert!(e.to_string().contains("section_id"), "{e}");
+        let e = parse_census(
+            Path::new("c.tsv"),
+            "game\tname\tsection_id\ttopic\nswccg\t\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("c.tsv:2:"), "{e}");
+    }
+}
+
+/// Ruling sources and the lists of rulings not yet expressible (`swjudge::rulings`).
+mod rulings {
+    use std::path::Path;
+    use swjudge::Game;
+    use swjudge::coverage::ScenarioSource;
+    use swjudge::rulings::*;
+
+    #[test]
+    fn ruling_sources_parse_or_say_what_is_wrong() {
+        let r = RulingRef::parse("ruling:swccg:1595#2").unwrap().unwrap();
+        assert_eq!((r.game, r.card.as_str(), r.n), (Game::Swccg, "1595", 2));
+        assert_eq!(r.to_string(), "ruling:swccg:1595#2");
+        assert!(RulingRef::parse("swccg.ar.battle").is_none());
+        for bad in [
+            "ruling:swccg:1595",
+            "ruling:swccg:1595#0",
+            "ruling:ccg:1595#1",
+            "ruling:swccg:#1",
+        ] {
+            assert!(RulingRef::parse(bad).unwrap().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_ruling_source_names_its_own_game_and_a_library_card() {
+        assert!(
+            check_source(Game::Destiny, "ruling:swccg:1#1")
+                .unwrap()
+                .is_err()
+        );
+        let cat = swjudge::engine::swccg::library::catalogue().unwrap();
+        let known = &cat.entries[0].reference;
+        let id = known.trim_start_matches("swccg:");
+        assert!(
+            check_source(Game::Swccg, &format!("ruling:swccg:{id}#1"))
+                .unwrap()
+                .is_ok()
+        );
+        assert!(
+            check_source(Game::Swccg, "ruling:swccg:999999#1")
+                .unwrap()
+                .is_err()
+        );
+        assert!(check_source(Game::Swccg, "swccg.ar.battle").is_none());
+        assert!(
+            check_source(Game::Swtcg, "ruling:swtcg:ANH-1#1")
+                .unwrap()
+                .is_ok()
+        );
+        assert!(
+            check_source(Game::Swtcg, "ruling:swtcg:ANH-9999#1")
+                .unwrap()
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn missing_lines_count_by_mechanism_unless_reproduced() {
+        let text = "# triggers\nruling:swccg:1#1\tabout to be lost\tx\nruling:swccg:1#2\tabout to be lost\ty\nruling:swccg:2#1\tlocation text\tz\n";
+        let listed = parse_missing(Path::new("m.tsv"), text).unwrap();
+        assert_eq!(listed.len(), 3);
+        let sc = ScenarioSource {
+            file: "a.yaml".into(),
+            game: Some("swccg".into()),
+            sources: vec!["ruling:swccg:1#2".into(), "swccg.ar.battle".into()],
+        };
+        let c = ruling_coverage(&[sc], listed);
+        assert_eq!(c.games.len(), 1);
+        assert_eq!((c.games[0].reproduced, c.games[0].missing), (1, 2));
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        assert!(parse_missing(Path::new("m.tsv"), "ruling:swccg:1#1\tx\n").is_err());
+        assert!(parse_missing(Path::new("m.tsv"), "swccg.ar.x\ta\tb\n").is_err());
+    }
+}

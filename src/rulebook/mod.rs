@@ -353,9 +353,7 @@ struct Heading {
 }
 
 fn parse_headings(rel: &Path, body: &str, line_base: usize) -> Result<Vec<Heading>> {
-    let mut opts = Options::empty();
-    opts.insert(Options::ENABLE_HEADING_ATTRIBUTES);
-    opts.insert(Options::ENABLE_TABLES);
+    let opts = Options::ENABLE_HEADING_ATTRIBUTES | Options::ENABLE_TABLES;
     let mut out: Vec<Heading> = Vec::new();
     let mut cur: Option<Heading> = None;
     let line_starts: Vec<usize> = std::iter::once(0)
@@ -413,10 +411,8 @@ fn parse_headings(rel: &Path, body: &str, line_base: usize) -> Result<Vec<Headin
 
 /// Markdown → plain text: keeps words, drops markup; table cells separated by " | ".
 pub fn markdown_to_plain(md: &str) -> String {
-    let mut opts = Options::empty();
-    opts.insert(Options::ENABLE_TABLES);
     let mut out = String::with_capacity(md.len());
-    for ev in Parser::new_ext(md, opts) {
+    for ev in Parser::new_ext(md, Options::ENABLE_TABLES) {
         match ev {
             Event::Text(t) | Event::Code(t) => out.push_str(&t),
             Event::SoftBreak | Event::HardBreak => out.push(' '),

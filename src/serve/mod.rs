@@ -86,16 +86,6 @@ pub struct App {
     pub warnings: Vec<String>,
 }
 
-impl std::fmt::Debug for App {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("App")
-            .field("sections", &self.corpus.sections.len())
-            .field("cards", &self.cards.len())
-            .field("shipped", &self.shipped.len())
-            .finish()
-    }
-}
-
 impl App {
     /// Load the rulebook, open (or build) the index and read the card data and the
     /// shipped scenarios' list, so that the first request is answered warm.

@@ -41,16 +41,10 @@ pub const DOCUMENT: Document = Document {
 pub const ID_PREFIX: &str = "swccg.ar.";
 
 /// File name stem of each chapter, `ar-0N-<stem>.md`.
+#[rustfmt::skip]
 const CHAPTER_FILES: [&str; 9] = [
-    "basics",
-    "starting-the-game",
-    "activation",
-    "control-and-force-drains",
-    "deploying",
-    "battles",
-    "movement",
-    "draw-phase",
-    "the-cards",
+    "basics", "starting-the-game", "activation", "control-and-force-drains", "deploying", "battles",
+    "movement", "draw-phase", "the-cards",
 ];
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
@@ -81,22 +75,17 @@ static NUMBERED_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+ - Examples
 /// named last: the extraction prints them all as peers, but the first is the
 /// topic of the rest (`Deployment Restrictions` → `Location Deployment
 /// Restrictions` … `Objective Deployment Restrictions`).
+#[rustfmt::skip]
 const GROUPS: [(&str, &str); 25] = [
     ("Types of Actions", "Mandatory Actions"),
     ("Steps Of An Action - 1: Initiation", "Paying Costs"),
-    (
-        "Steps Of An Action - 2: Responses",
-        "Actions - Just Targeted",
-    ),
+    ("Steps Of An Action - 2: Responses", "Actions - Just Targeted"),
     ("The Stack", "Responding To Coming Off The Stack"),
     ("Canceling And Suspending", "Suspending Cards"),
     ("Starting The Game - General Rules", "Starting Location"),
     ("Turn", "Order Of Events In A Turn"),
     ("Force Drain", "\"Opponent's Force Drain Modifiers\""),
-    (
-        "Deployment Restrictions",
-        "Objective Deployment Restrictions",
-    ),
+    ("Deployment Restrictions", "Objective Deployment Restrictions"),
     ("Persona", "Persona - Crossing Over"),
     ("Steps of a Battle", "Battle Just Ended"),
     ("Movement", "Movement - moving through locations"),
@@ -112,28 +101,17 @@ const GROUPS: [(&str, &str); 25] = [
     ("Starships", "Starships - Icons"),
     ("Weapons", "Weapons - Stealing"),
     ("Matching Pairs", "Matching By Game Text"),
-    (
-        "Virtual Cards",
-        "Not Unique/Is Doubled/etc. and Virtual Cards",
-    ),
+    ("Virtual Cards", "Not Unique/Is Doubled/etc. and Virtual Cards"),
 ];
 
 /// Examples whose title names no single rule, with the rule they illustrate
 /// (`None`: the chapter as a whole, for examples spanning several entries).
+#[rustfmt::skip]
 const EXAMPLE_PARENTS: [(&str, Option<&str>); 5] = [
-    (
-        "Examples of destinies \"about to be drawn\"",
-        Some("About to Draw"),
-    ),
-    (
-        "Force Draining And Presence - A Set Of Complex Examples",
-        None,
-    ),
+    ("Examples of destinies \"about to be drawn\"", Some("About to Draw")),
+    ("Force Draining And Presence - A Set Of Complex Examples", None),
     ("Regular Moves - Examples", Some("Movement - Regular")),
-    (
-        "Regular Moves And Unlimited Moves - Examples",
-        Some("Movement"),
-    ),
+    ("Regular Moves And Unlimited Moves - Examples", Some("Movement")),
     ("Drawing, Draw Phase, And End of Turn - Examples", None),
 ];
 
@@ -234,17 +212,7 @@ struct Sec {
 /// Letters, digits, spaces and dashes, lowercase; `/` reads as "or".
 fn norm(s: &str) -> String {
     let s = s.to_lowercase().replace('/', " or ");
-    let kept: String = s
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' {
-                c
-            } else {
-                ' '
-            }
-        })
-        .collect();
-    clean::collapse_spaces(&kept)
+    clean::collapse_spaces(&s.replace(|c: char| !c.is_alphanumeric() && c != '-', " "))
 }
 
 /// The title a section is matched on: sections without their `Section X.` label.
@@ -432,6 +400,7 @@ fn place_examples(secs: &[Sec]) -> Vec<usize> {
 }
 
 /// Builder for one output file.
+#[derive(Default)]
 struct FileBuild {
     stem: String,
     secs: Vec<Sec>,
@@ -446,10 +415,7 @@ impl FileBuild {
     fn new(stem: String) -> FileBuild {
         FileBuild {
             stem,
-            secs: Vec::new(),
-            has_sections: false,
-            container: None,
-            groups: Vec::new(),
+            ..FileBuild::default()
         }
     }
 

@@ -14,6 +14,7 @@
 //! - F (Current Rulings): the appendix text as it stands (it holds no entries).
 
 use super::ar::{DOCUMENT, ID_PREFIX as PREFIX};
+use super::clean::JOINING_WORDS;
 use super::text::{paren_depth, re};
 use super::{OutFile, OutSection, assign_ids, unique_id};
 use crate::error::{Error, Result};
@@ -31,75 +32,35 @@ enum Shape {
     Rules,
 }
 
-struct Appendix {
-    letter: char,
-    file: &'static str,
-    shape: Shape,
-}
-
-const APPENDICES: [Appendix; 6] = [
-    Appendix {
-        letter: 'A',
-        file: "ar-a-errata.md",
-        shape: Shape::Cards(Kind::Errata, "errata"),
-    },
-    Appendix {
-        letter: 'B',
-        file: "ar-b-card-rulings.md",
-        shape: Shape::Cards(Kind::Ruling, "rulings"),
-    },
-    Appendix {
-        letter: 'C',
-        file: "ar-c-special-rules.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'D',
-        file: "ar-d-identifying-cards.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'E',
-        file: "ar-e-location-deployment.md",
-        shape: Shape::Rules,
-    },
-    Appendix {
-        letter: 'F',
-        file: "ar-f-current-rulings.md",
-        shape: Shape::Cards(Kind::Ruling, "current-rulings"),
-    },
+/// Each appendix: its letter, its file and its shape.
+#[rustfmt::skip]
+const APPENDICES: [(char, &str, Shape); 6] = [
+    ('A', "ar-a-errata.md", Shape::Cards(Kind::Errata, "errata")),
+    ('B', "ar-b-card-rulings.md", Shape::Cards(Kind::Ruling, "rulings")),
+    ('C', "ar-c-special-rules.md", Shape::Rules),
+    ('D', "ar-d-identifying-cards.md", Shape::Rules),
+    ('E', "ar-e-location-deployment.md", Shape::Rules),
+    ('F', "ar-f-current-rulings.md", Shape::Cards(Kind::Ruling, "current-rulings")),
 ];
 
 /// Rule titles in C–E whose plain slug is also a heading of Chapters 1–9; their
 /// IDs carry the appendix slug (`swccg.ar.appendix-d-lore`) so both stay unique.
+#[rustfmt::skip]
 const CHAPTER_TITLES: [&str; 6] = [
-    "React",
-    "Politics",
-    "Game Text",
-    "Lore",
-    "Characteristics",
-    "Generic Sites",
+    "React", "Politics", "Game Text", "Lore", "Characteristics", "Generic Sites",
 ];
 
 /// Sub-entries of C–E whose title does not start with their parent's title.
+#[rustfmt::skip]
 const PARENTS: [(&str, &str); 35] = [
     ("Capturing Characters", "Capturing"),
-    (
-        "Capturing, Escorting, And Imprisoning - Example",
-        "Capturing",
-    ),
+    ("Capturing, Escorting, And Imprisoning - Example", "Capturing"),
     ("Captives", "Capturing"),
     ("Capturing Starships", "Capturing"),
     ("Releasing Captives - Example 1", "Captives - Releasing"),
     ("Releasing Captives - Example 2", "Captives - Releasing"),
-    (
-        "Captives - Seizure Examples",
-        "Captives - Seizure (\"if possible\")",
-    ),
-    (
-        "Besieged Battle - Example",
-        "Capturing Starships - Besieged Battles",
-    ),
+    ("Captives - Seizure Examples", "Captives - Seizure (\"if possible\")"),
+    ("Besieged Battle - Example", "Capturing Starships - Besieged Battles"),
     ("Character Combo Cards", "Combo Cards"),
     ("Starship Combo Cards", "Combo Cards"),
     ("Dueling And Epic Dueling - Example", "Dueling"),
@@ -125,14 +86,8 @@ const PARENTS: [(&str, &str); 35] = [
     ("Specific Rulings", "Defined Attributes & Loaded Keywords"),
     ("Weapon Personas", "Persona Lists"),
     ("Character Persona Examples", "Persona Lists"),
-    (
-        "Personas - Anakin Skywalker And Darth Vader",
-        "Persona Lists",
-    ),
-    (
-        "Personas - Palpatine, Sidious, And The Emperor",
-        "Persona Lists",
-    ),
+    ("Personas - Anakin Skywalker And Darth Vader", "Persona Lists"),
+    ("Personas - Palpatine, Sidious, And The Emperor", "Persona Lists"),
 ];
 
 static APPENDIX_HEADING: LazyLock<Regex> =
@@ -157,7 +112,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     for (i, line) in lines.iter().enumerate() {
         if let Some(c) = APPENDIX_HEADING.captures(line.trim()) {
             let letter = c[1].chars().next().unwrap_or('?');
-            let expected = APPENDICES.get(starts.len()).map(|a| a.letter);
+            let expected = APPENDICES.get(starts.len()).map(|a| a.0);
             if Some(letter) != expected {
                 return Err(Error::Input(format!(
                     "AR appendices: line {}: found Appendix {letter}, expected Appendix {}",
@@ -169,21 +124,21 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         }
     }
     if starts.len() != APPENDICES.len() {
-        let next = APPENDICES.get(starts.len()).map_or('?', |a| a.letter);
+        let next = APPENDICES.get(starts.len()).map_or('?', |a| a.0);
         return Err(Error::Input(format!(
             "AR appendices: cannot find the \"Appendix {next}\" heading"
         )));
     }
     let mut files = Vec::new();
-    for (n, app) in APPENDICES.iter().enumerate() {
+    for (n, &(letter, file, shape)) in APPENDICES.iter().enumerate() {
         let (start, title) = &starts[n];
         let end = starts.get(n + 1).map_or(lines.len(), |s| s.0);
         let blocks = blocks(&lines[start + 1..end]);
-        let sections = match app.shape {
+        let sections = match shape {
             Shape::Cards(kind, infix) => card_sections(title, &blocks, kind, infix),
-            Shape::Rules => rule_sections(app.letter, title, &blocks),
+            Shape::Rules => rule_sections(letter, title, &blocks),
         };
-        files.push(DOCUMENT.file(&format!("swccg/{}", app.file), sections));
+        files.push(DOCUMENT.file(&format!("swccg/{file}"), sections));
     }
     Ok(files)
 }
@@ -222,15 +177,9 @@ fn clean_line(line: &str) -> String {
         return trimmed.to_string();
     }
     let mut s = SPACES.replace_all(trimmed.trim_start(), " ").into_owned();
-    for (from, to) in [
-        ("- • ", "- "),
-        ("- · ", "- "),
-        ("- •", "- "),
-        ("• ", "- "),
-        ("· ", "- "),
-    ] {
-        if let Some(rest) = s.strip_prefix(from) {
-            s = format!("{to}{rest}");
+    for bullet in ["- • ", "- · ", "- •", "• ", "· "] {
+        if let Some(rest) = s.strip_prefix(bullet) {
+            s = format!("- {rest}");
             break;
         }
     }
@@ -330,7 +279,7 @@ fn cut_sentence(prev: &[String], next: &[String]) -> bool {
         return false;
     }
     let last_word = text.rsplit(' ').next().unwrap_or("").to_lowercase();
-    let dangling = SMALL_WORDS.contains(&last_word.as_str()) || paren_depth(&text) > 0;
+    let dangling = JOINING_WORDS.contains(&last_word.as_str()) || paren_depth(&text) > 0;
     let starts_on = first
         .chars()
         .next()
@@ -404,12 +353,6 @@ fn join_line(last: &mut String, line: &str) {
 // ---------------------------------------------------------------------------
 // Appendices A, B, F: card entries
 
-const SMALL_WORDS: [&str; 32] = [
-    "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is",
-    "it", "as", "vs", "into", "de", "nor", "but", "if", "not", "be", "are", "was", "his", "her",
-    "your", "my", "me",
-];
-
 /// Words of `s` (leading quotes and brackets removed) that start in lower case
 /// and are not small joining words.
 fn lowercase_words(s: &str) -> usize {
@@ -421,7 +364,7 @@ fn lowercase_words(s: &str) -> usize {
                 .take_while(|c| c.is_alphanumeric() || *c == '\'')
                 .collect();
             w.chars().next().is_some_and(char::is_lowercase)
-                && !SMALL_WORDS.contains(&bare.to_lowercase().as_str())
+                && !JOINING_WORDS.contains(&bare.to_lowercase().as_str())
         })
         .count()
 }
@@ -640,13 +583,10 @@ fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSect
 const LAYOUT_NOTE: &str = "*The printed rulebook shows this layout as a picture; it has no text.*";
 
 /// Sections of D that are lists of names, one per seed line.
+#[rustfmt::skip]
 const LIST_SECTIONS: [&str; 6] = [
-    "Characteristics - Guards",
-    "Characteristics - Troopers",
-    "Starship Personas",
-    "Weapon Personas",
-    "Character Persona Examples",
-    "Common Sense List",
+    "Characteristics - Guards", "Characteristics - Troopers", "Starship Personas",
+    "Weapon Personas", "Character Persona Examples", "Common Sense List",
 ];
 
 /// Turn the name lines of a list section into list items: a line continues the
@@ -826,186 +766,6 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sample() -> String {
-        [
-            "# Appendix A - Errata",
-            "",
-            "Intro text.",
-            "",
-            "## **Access Denied**",
-            "",
-            "Insert face up in your Reserve Deck. When Effect reaches",
-            "",
-            "top it is lost.",
-            "",
-            "#### Imperial Trooper Guard (POWER 0)",
-            "",
-            "Power +4 when defending a battle.",
-            "",
-            "Fusion Generator Supply Tanks",
-            "Deploy on your starship at a system",
-            "or sector.",
-            "",
-            "Hear Me Baby, Hold Together (Errata) When targeting a weapon.",
-            "",
-            "## Your Eyes Can Deceive You See Eyes In The Dark.",
-            "",
-            "## **Appendix B - Card Rulings**",
-            "",
-            "#### A Jedi's Resilience",
-            "",
-            "(Errata) This Interrupt is played.",
-            "",
-            "OR",
-            "",
-            "- a) Possess a lightsaber OR",
-            "- b) Be armed",
-            "",
-            "**Dark Maneuvers & Tallon Roll** See A Few Maneuvers.",
-            "",
-            "## **Appendix C - Special Rules**",
-            "",
-            "## **Blown Away**",
-            "",
-            "Locations are turned over. 🦃",
-            "",
-            "#### Blown Away - Timing",
-            "",
-            "Steps.",
-            "",
-            "# Blown Away - Example 2 - Bunker",
-            "",
-            "The Bunker.",
-            "",
-            "#### **Bluff Rules**",
-            "",
-            "Bluff.",
-            "",
-            "# **Appendix D - Identifying Cards**",
-            "",
-            "#### Lore",
-            "",
-            "Lore is <u>not</u> used.",
-            "",
-            "# **Appendix E - Location Deployment**",
-            "",
-            "# Deploying Locations",
-            "",
-            "## Example 1",
-            "",
-            "Text.",
-            "",
-            "#### \\_",
-            "",
-            "# **Appendix F - Current Rulings**",
-            "",
-            "See the forums.",
-        ]
-        .join("\n")
-    }
-
-    fn find<'a>(files: &'a [OutFile], id: &str) -> &'a OutSection {
-        match files.iter().flat_map(|f| &f.sections).find(|s| s.id == id) {
-            Some(s) => s,
-            None => panic!("no section {id}"),
-        }
-    }
-
-    #[test]
-    fn card_entries_are_split_and_cleaned() {
-        let files = convert(&sample()).expect("converts");
-        assert_eq!(files.len(), 6);
-        let a = &files[0].sections;
-        let titles: Vec<&str> = a.iter().map(|s| s.title.as_str()).collect();
-        assert_eq!(
-            titles,
-            [
-                "Appendix A - Errata",
-                "Access Denied",
-                "Imperial Trooper Guard",
-                "Fusion Generator Supply Tanks",
-                "Hear Me Baby, Hold Together",
-                "Your Eyes Can Deceive You"
-            ]
-        );
-        assert_eq!(a[0].id, "swccg.ar.appendix-a-errata");
-        assert_eq!(a[0].body, "Intro text.");
-        let ad = find(&files, "swccg.ar.errata.access-denied");
-        assert_eq!(ad.kind, Kind::Errata);
-        assert_eq!(ad.level, 2);
-        assert_eq!(
-            ad.body,
-            "Insert face up in your Reserve Deck. When Effect reaches top it is lost."
-        );
-        assert_eq!(
-            find(&files, "swccg.ar.errata.imperial-trooper-guard").body,
-            "(POWER 0)\n\nPower +4 when defending a battle."
-        );
-        assert_eq!(
-            find(&files, "swccg.ar.errata.fusion-generator-supply-tanks").body,
-            "Deploy on your starship at a system or sector."
-        );
-        assert_eq!(
-            find(&files, "swccg.ar.errata.hear-me-baby-hold-together").body,
-            "(Errata) When targeting a weapon."
-        );
-        assert_eq!(
-            find(&files, "swccg.ar.errata.your-eyes-can-deceive-you").body,
-            "See Eyes In The Dark."
-        );
-    }
-
-    #[test]
-    fn rulings_keep_lists_and_bold_titles() {
-        let files = convert(&sample()).expect("converts");
-        let r = find(&files, "swccg.ar.rulings.a-jedis-resilience");
-        assert_eq!(r.kind, Kind::Ruling);
-        assert_eq!(
-            r.body,
-            "(Errata) This Interrupt is played.\n\nOR\n\n- a) Possess a lightsaber OR\n- b) Be armed"
-        );
-        let d = find(&files, "swccg.ar.rulings.dark-maneuvers-tallon-roll");
-        assert_eq!(d.title, "Dark Maneuvers & Tallon Roll");
-        assert_eq!(d.body, "See A Few Maneuvers.");
-    }
-
-    #[test]
-    fn rules_nest_by_title_and_examples_are_marked() {
-        let files = convert(&sample()).expect("converts");
-        let c = &files[2].sections;
-        let shape: Vec<(u8, &str, Kind)> =
-            c.iter().map(|s| (s.level, s.id.as_str(), s.kind)).collect();
-        assert_eq!(
-            shape,
-            [
-                (1, "swccg.ar.appendix-c-special-rules", Kind::Rule),
-                (2, "swccg.ar.blown-away", Kind::Rule),
-                (3, "swccg.ar.blown-away-timing", Kind::Rule),
-                (3, "swccg.ar.blown-away-example-2-bunker", Kind::Example),
-                (2, "swccg.ar.bluff-rules", Kind::Rule),
-            ]
-        );
-        assert_eq!(c[1].body, "Locations are turned over.");
-        let lore = find(&files, "swccg.ar.appendix-d-lore");
-        assert_eq!(lore.body, "Lore is *not* used.");
-        let e = &files[4].sections;
-        assert_eq!(e.len(), 3, "the empty heading is dropped");
-        assert_eq!(e[2].id, "swccg.ar.deploying-locations-example-1");
-        assert_eq!(e[2].kind, Kind::Example);
-        assert_eq!(files[5].sections.len(), 1);
-        assert_eq!(files[5].sections[0].body, "See the forums.");
-    }
-
-    #[test]
-    fn missing_appendix_is_an_error() {
-        let text = sample().replace(
-            "# **Appendix D - Identifying Cards**",
-            "# Identifying Cards",
-        );
-        let err = convert(&text).expect_err("must fail");
-        assert!(err.to_string().contains("Appendix"), "{err}");
-    }
 
     #[test]
     fn title_detection() {

@@ -8,7 +8,9 @@
 //!   are kept, and paragraphs broken by a page (no terminal punctuation, next
 //!   one starting in lowercase) are joined again.
 
-use super::text::paren_depth;
+use super::text::{paren_depth, re};
+use regex::{Captures, Regex};
+use std::sync::LazyLock;
 
 /// Clean one heading title: no `**`, `<u>`, icon glyphs, trailing backslash;
 /// en dashes between words become ` - `; spaces collapsed.
@@ -61,20 +63,11 @@ fn is_bullet(line: &str) -> bool {
 
 /// `- · item`, `• item`, `* item` → `- item`.
 fn bullet_text(line: &str) -> String {
-    let mut t = line.trim_start();
-    loop {
-        let before = t;
-        for p in ["- ", "• ", "· ", "* "] {
-            if let Some(r) = t.strip_prefix(p) {
-                t = r.trim_start();
-            }
-        }
-        if t == before {
-            break;
-        }
-    }
-    t.trim_end().to_string()
+    BULLETS.replace(line, "").trim_end().to_string()
 }
+
+/// The bullets in front of a list item, however many and in whatever order.
+static BULLETS: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:(?:- |• |· |\* )\s*)*"));
 
 /// Split raw lines into blocks at blank lines and at table/non-table changes.
 fn blocks(lines: &[&str]) -> Vec<Block> {
@@ -144,11 +137,9 @@ fn join_into(acc: &mut String, next: &str) {
     if next.is_empty() {
         return;
     }
-    if acc.is_empty() {
-        acc.push_str(&collapse_spaces(next));
-        return;
+    if !acc.is_empty() {
+        acc.push(' ');
     }
-    acc.push(' ');
     acc.push_str(&collapse_spaces(next));
 }
 
@@ -209,9 +200,7 @@ const TEX_SYMBOLS: [(&str, &str); 5] = [
 pub fn symbols(s: &str) -> String {
     let mut out = s.to_string();
     for (tex, ch) in TEX_SYMBOLS {
-        if out.contains(tex) {
-            out = out.replace(tex, ch);
-        }
+        out = out.replace(tex, ch);
     }
     out = out
         .replace("<sup>", "")
@@ -222,32 +211,19 @@ pub fn symbols(s: &str) -> String {
 
 /// `<u>not</u>` → `*not*`; an empty or blank underline disappears.
 fn underline_to_emphasis(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("<u>") {
-        let Some(j) = rest[i + 3..].find("</u>") else {
-            break;
-        };
-        out.push_str(&rest[..i]);
-        let inner = &rest[i + 3..i + 3 + j];
-        let t = inner.trim();
-        if t.is_empty() {
-            out.push_str(inner);
-        } else {
-            out.push_str(&inner[..inner.len() - inner.trim_start().len()]);
-            out.push('*');
-            out.push_str(t);
-            out.push('*');
-            out.push_str(&inner[inner.trim_end().len()..]);
-        }
-        rest = &rest[i + 3 + j + 4..];
-    }
-    out.push_str(rest);
-    out
+    UNDERLINED
+        .replace_all(s, |c: &Captures| match &c[2] {
+            "" => format!("{}{}", &c[1], &c[3]),
+            text => format!("{}*{text}*{}", &c[1], &c[3]),
+        })
+        .into_owned()
 }
 
+/// `<u>…</u>`: the spaces inside the tags, and the underlined words.
+static UNDERLINED: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)<u>(\s*)(.*?)(\s*)</u>"));
+
 /// Words that never end a sentence: a paragraph stopping on one was cut.
-const JOINING_WORDS: [&str; 36] = [
+pub const JOINING_WORDS: [&str; 36] = [
     "a", "an", "and", "the", "of", "to", "in", "on", "at", "for", "with", "from", "by", "or", "is",
     "it", "as", "vs", "into", "nor", "but", "if", "not", "be", "are", "was", "his", "her", "your",
     "my", "their", "its", "than", "that", "may", "see",
@@ -328,143 +304,4 @@ pub fn body(lines: &[&str]) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn titles_lose_markup_and_icons() {
-        assert_eq!(title("**Empty Deck Or Pile**"), "Empty Deck Or Pile");
-        assert_eq!(title("<u>Presence</u>"), "Presence");
-        assert_eq!(title("Starships - Republic 🛳"), "Starships - Republic");
-        assert_eq!(title("Weapons \\"), "Weapons");
-        assert_eq!(
-            title("Starships – starfighters without maneuver"),
-            "Starships - starfighters without maneuver"
-        );
-    }
-
-    #[test]
-    fn wrapped_lines_join_and_page_breaks_mend() {
-        let md = body(&[
-            "Light is playing Watch Your Step and has it flipped to",
-            "the 7 side.",
-            "",
-            "This means that you must first lose",
-            "",
-            "as well.",
-        ]);
-        assert_eq!(
-            md,
-            "Light is playing Watch Your Step and has it flipped to the 7 side.\n\nThis means that you must first lose as well."
-        );
-    }
-
-    #[test]
-    fn list_item_broken_by_a_page_is_mended() {
-        let md = body(&[
-            "- first item;",
-            "- an item that goes on (if you",
-            "",
-            "want to). Next sentence.",
-        ]);
-        assert_eq!(
-            md,
-            "- first item;\n- an item that goes on (if you want to). Next sentence."
-        );
-    }
-
-    #[test]
-    fn bullets_and_tables_are_kept() {
-        let md = body(&[
-            "Text:",
-            "",
-            "- · firing one weapon;",
-            "- drawing one",
-            "  destiny;",
-            "",
-            "| a | b |",
-            "|--|--|",
-            "| 1 | 2 |",
-        ]);
-        assert_eq!(
-            md,
-            "Text:\n\n- firing one weapon;\n- drawing one destiny;\n\n| a | b |\n|--|--|\n| 1 | 2 |"
-        );
-    }
-
-    #[test]
-    fn tex_symbols_become_characters() {
-        assert_eq!(
-            body(&["diamond ( $\\Diamond$ ) symbols and $\\bullet \\bullet$ cards."]),
-            "diamond ( ♦ ) symbols and •• cards."
-        );
-    }
-
-    #[test]
-    fn underline_and_superscript_tags_become_markdown() {
-        assert_eq!(
-            body(&["are <u>not</u> Force icons, the 3<sup>rd</sup> marker, <u> </u>end"]),
-            "are *not* Force icons, the 3rd marker, end"
-        );
-        assert_eq!(body(&["<u>your </u>Lost Pile"]), "*your* Lost Pile");
-        assert_eq!(
-            body(&["an <u>optional</u> <u>action</u> now"]),
-            "an *optional action* now"
-        );
-    }
-
-    #[test]
-    fn sentences_cut_by_a_page_are_joined_even_before_a_capital() {
-        let md = body(&[
-            "Dark targets that system using a card whose title is A Bright Center To The",
-            "",
-            "Universe (\"At locations related…\").",
-        ]);
-        assert_eq!(
-            md,
-            "Dark targets that system using a card whose title is A Bright Center To The Universe (\"At locations related…\")."
-        );
-        let md = body(&[
-            "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-",
-            "",
-            "47, and the Light Side player is limited.",
-        ]);
-        assert_eq!(
-            md,
-            "Dash in Rogue 12 (may draw two and choose one) is in a battle with another T-47, and the Light Side player is limited."
-        );
-        let md = body(&[
-            "A paragraph that ends without a full stop but on an ordinary word",
-            "",
-            "Another paragraph.",
-        ]);
-        assert_eq!(
-            md,
-            "A paragraph that ends without a full stop but on an ordinary word\n\nAnother paragraph."
-        );
-    }
-
-    #[test]
-    fn numbered_bullets_become_an_ordered_list() {
-        assert_eq!(body(&["- 1. Draw", "- 2) Total"]), "1. Draw\n2. Total");
-        assert_eq!(body(&["- 1) Draw", "- Complete"]), "- 1) Draw\n- Complete");
-    }
-
-    #[test]
-    fn runs_of_icon_labels_become_a_list() {
-        assert_eq!(
-            body(&["Pilot", "", "Warrior", "", "Presence Icon"]),
-            "- Pilot\n- Warrior\n- Presence Icon"
-        );
-        assert_eq!(body(&["Pilot", "", "Warrior"]), "Pilot\n\nWarrior");
-    }
-
-    #[test]
-    fn column_of_terms_stays_one_per_line() {
-        let md = body(&["Activate Phase", "Control Phase", "Deploy Phase"]);
-        assert_eq!(md, "- Activate Phase\n- Control Phase\n- Deploy Phase");
-    }
 }

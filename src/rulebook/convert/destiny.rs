@@ -22,129 +22,53 @@ const DOCUMENT: Document = Document {
 
 /// Sets in Errata and Card Clarifications, as the seed names them (each
 /// followed by a set symbol that did not survive extraction).
+#[rustfmt::skip]
 const SETS: &[&str] = &[
-    "Awakenings",
-    "Spirit of Rebellion",
-    "Empire at War",
-    "Legacies",
-    "Way of the Force",
+    "Awakenings", "Spirit of Rebellion", "Empire at War", "Legacies", "Way of the Force",
     "Across the Galaxy",
 ];
 
 /// Entries nested under another entry: (parent, children). Any other entry
 /// inside a Part is a direct child of the Part.
+#[rustfmt::skip]
 const NESTED: &[(&str, &[&str])] = &[
-    (
-        "CARD TYPES",
-        &[
-            "BATTLEFIELDS",
-            "PLOTS",
-            "CHARACTERS",
-            "EVENTS",
-            "SUPPORTS",
-            "UPGRADES",
-        ],
-    ),
+    ("CARD TYPES", &["BATTLEFIELDS", "PLOTS", "CHARACTERS", "EVENTS", "SUPPORTS", "UPGRADES"]),
     ("BATTLEFIELDS", &["SUBTITLE (ALSO APPEARS ON CHARACTERS)"]),
     ("PLOTS", &["POINT VALUE"]),
     ("CHARACTERS", &["HEALTH", "POINT VALUE(S)"]),
     ("EVENTS", &["COST (ALSO APPEARS ON SUPPORTS AND UPGRADES)"]),
-    (
-        "SUPPORTS",
-        &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"],
-    ),
-    (
-        "DICE SYMBOLS",
-        &[
-            "MELEE DAMAGE",
-            "RANGED DAMAGE",
-            "INDIRECT DAMAGE",
-            "SHIELD",
-            "RESOURCE",
-            "DISRUPT",
-            "DISCARD",
-            "FOCUS",
-            "SPECIAL",
-            "BLANK",
-        ],
-    ),
-    (
-        "IN-PLAY",
-        &[
-            "CHARACTERS, PLOTS, & PLAYED CARDS",
-            "DICE POOL",
-            "RESOURCES",
-            "BATTLEFIELD (IF CONTROLLED)",
-        ],
-    ),
-    (
-        "OUT-OF-PLAY",
-        &[
-            "HAND",
-            "DECK",
-            "DISCARD PILE",
-            "QUEUE",
-            "DICE ON CARDS",
-            "SET-ASIDE ZONE",
-        ],
-    ),
+    ("SUPPORTS", &["SUBTYPES (ALSO APPEARS ON CHARACTERS AND UPGRADES)"]),
+    ("DICE SYMBOLS", &[
+        "MELEE DAMAGE", "RANGED DAMAGE", "INDIRECT DAMAGE", "SHIELD", "RESOURCE", "DISRUPT",
+        "DISCARD", "FOCUS", "SPECIAL", "BLANK",
+    ]),
+    ("IN-PLAY", &[
+        "CHARACTERS, PLOTS, & PLAYED CARDS", "DICE POOL", "RESOURCES",
+        "BATTLEFIELD (IF CONTROLLED)",
+    ]),
+    ("OUT-OF-PLAY", &["HAND", "DECK", "DISCARD PILE", "QUEUE", "DICE ON CARDS", "SET-ASIDE ZONE"]),
     ("ROUNDS", &["ACTION PHASE", "UPKEEP PHASE"]),
-    (
-        "ACTIONS",
-        &[
-            "PLAY A CARD",
-            "ACTIVATE A CARD",
-            "RESOLVE DICE",
-            "REROLL DICE",
-            "USE A CARD ACTION",
-            "CLAIM THE BATTLEFIELD",
-            "ILLEGAL ACTIONS",
-            "EXTRA ACTIONS",
-            "PASSING",
-        ],
-    ),
+    ("ACTIONS", &[
+        "PLAY A CARD", "ACTIVATE A CARD", "RESOLVE DICE", "REROLL DICE", "USE A CARD ACTION",
+        "CLAIM THE BATTLEFIELD", "ILLEGAL ACTIONS", "EXTRA ACTIONS", "PASSING",
+    ]),
     ("SPECIAL ABILITIES", &[]),
     ("KEYWORDS", &["AMBUSH", "GUARDIAN", "MODIFY", "REDEPLOY"]),
-    (
-        "TRIGGERED ABILITIES",
-        &[
-            "TRIGGER CONDITION",
-            "BEFORE ABILITIES",
-            "AFTER ABILITIES",
-            "SIMULTANEOUS ABILITIES",
-        ],
-    ),
-    (
-        "EFFECTS",
-        &[
-            "DELAYED EFFECTS",
-            "REPLACEMENT EFFECTS",
-            "SELF-REFERENTIAL EFFECTS",
-            "NEGATIVE EFFECTS",
-            "\"THEN\" EFFECTS",
-        ],
-    ),
-    (
-        "FREE-FOR-ALL",
-        &[
-            "SETUP",
-            "ACTIONS",
-            "CHOOSING OPPONENTS",
-            "PLAYER ELIMINATION",
-        ],
-    ),
+    ("TRIGGERED ABILITIES", &[
+        "TRIGGER CONDITION", "BEFORE ABILITIES", "AFTER ABILITIES", "SIMULTANEOUS ABILITIES",
+    ]),
+    ("EFFECTS", &[
+        "DELAYED EFFECTS", "REPLACEMENT EFFECTS", "SELF-REFERENTIAL EFFECTS", "NEGATIVE EFFECTS",
+        "\"THEN\" EFFECTS",
+    ]),
+    ("FREE-FOR-ALL", &["SETUP", "ACTIONS", "CHOOSING OPPONENTS", "PLAYER ELIMINATION"]),
 ];
 
 /// Whole lines that are page furniture or figure labels.
+#[rustfmt::skip]
 const DROP: &[&str] = &[
-    "RULES REFERENCE",
-    "STAR WARS",
-    "DESTINY",
-    "STAR WARS: DESTINY",
-    "CARD ANATOMY",
-    "AREAS OF PLAY",
-    "HIZ @",
-    "FantasyFlightGames.com/SWDestiny",
+    "RULES REFERENCE", "STAR WARS", "DESTINY", "STAR WARS: DESTINY", "CARD ANATOMY",
+    "AREAS OF PLAY", "HIZ @", "FantasyFlightGames.com/SWDestiny",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -185,12 +109,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         match zone {
             Zone::Start => {
                 if t.starts_with("VERSION 1.8 - CHANGE LOG") {
-                    b.heading(
-                        1,
-                        "Version 1.8 Change Log",
-                        Some(format!("{PREFIX}change-log")),
-                        Kind::Rule,
-                    );
+                    part(&mut b, "Version 1.8 Change Log", "change-log");
                     if let Some(date) = t.split("Effective Date").nth(1) {
                         b.block(&format!("Effective date: {}.", date.trim()));
                     }
@@ -203,7 +122,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             }
             Zone::ChangeLog => {
                 if t == "INTRO" {
-                    b.heading(1, "Intro", Some(format!("{PREFIX}intro")), Kind::Rule);
+                    part(&mut b, "Intro", "intro");
                     zone = Zone::Intro;
                 } else if let Some(c) = change_log_item.captures(t) {
                     b.block(&format!("- {} (page {})", &c[1], &c[2]));
@@ -220,14 +139,14 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
             }
             Zone::Contents => {
                 if t == "RULES" {
-                    b.heading(1, "Rules", Some(format!("{PREFIX}rules")), Kind::Rule);
+                    part(&mut b, "Rules", "rules");
                     stack = vec![(1, t.to_string())];
                     zone = Zone::Rules;
                 }
             }
             Zone::Rules => {
                 if t == "ERRATA" {
-                    b.heading(1, "Errata", Some(format!("{PREFIX}errata")), Kind::Rule);
+                    part(&mut b, "Errata", "errata");
                     zone = Zone::Errata;
                     set = None;
                 } else if text::is_caps_heading(t) {
@@ -244,16 +163,11 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
                     ("clarifications", Kind::Ruling)
                 };
                 if t == "CARD CLARIFICATIONS" {
-                    b.heading(
-                        1,
-                        "Card Clarifications",
-                        Some(format!("{PREFIX}clarifications")),
-                        Kind::Rule,
-                    );
+                    part(&mut b, "Card Clarifications", "clarifications");
                     zone = Zone::Clarifications;
                     set = None;
                 } else if t == "FAQ" {
-                    b.heading(1, "FAQ", Some(format!("{PREFIX}faq")), Kind::Rule);
+                    part(&mut b, "FAQ", "faq");
                     zone = Zone::Faq;
                 } else if let Some(s) = set_of(t) {
                     set = Some(s);
@@ -305,6 +219,11 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     mark_missing_answers(&mut sections);
     assign_ids(PREFIX, &mut sections, &mut taken);
     Ok(vec![DOCUMENT.file("destiny/rules-reference.md", sections)])
+}
+
+/// A part of the document: a level-1 heading with the ID `destiny.rr.<key>`.
+fn part(b: &mut Builder, title: &str, key: &str) {
+    b.heading(1, title, Some(format!("{PREFIX}{key}")), Kind::Rule);
 }
 
 /// A FAQ question whose answer the source text lost says so.

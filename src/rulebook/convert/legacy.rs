@@ -7,8 +7,8 @@
 //! Seed 003 is hard-wrapped in narrow columns and is reflowed into
 //! paragraphs first.
 
-use super::clean::collapse_spaces;
-use super::text::{self, Builder, starts_lower};
+use super::clean::{JOINING_WORDS, collapse_spaces, ends_clause};
+use super::text::{self, Builder, paren_depth, starts_lower};
 use super::{Document, OutFile, assign_ids};
 use crate::error::{Error, Result};
 use crate::rulebook::{Game, Kind};
@@ -115,24 +115,20 @@ const UPDATE_OUTLINE: &[(&str, u8, Kind)] = &[
 /// The heading that opens the rules-update part (not printed in the seed).
 const UPDATE_START: &str = "Chapter 1";
 
-/// Sections whose lines are list entries, one per line.
 /// Introductory lines of list sections, kept as paragraphs.
 const LIST_INTROS: &[&str] = &["Here's some examples of terms and card types"];
 
+/// Sections whose lines are list entries, one per line.
+#[rustfmt::skip]
 const LIST_SECTIONS: &[&str] = &[
-    "Specific Rulings",
-    "Starship Personas",
-    "Weapon Personas",
-    "Character Personas",
-    "Common Sense List",
-    "Lore use per card type",
+    "Specific Rulings", "Starship Personas", "Weapon Personas", "Character Personas",
+    "Common Sense List", "Lore use per card type",
 ];
 
 /// Sections whose lines become list entries after a line ending in ":".
+#[rustfmt::skip]
 const LIST_AFTER_COLON: &[&str] = &[
-    "Characteristics – Troopers",
-    "Captives - Seizure (\"if possible\")",
-    "Appendix D",
+    "Characteristics – Troopers", "Captives - Seizure (\"if possible\")", "Appendix D",
 ];
 
 /// Lines that are page furniture.
@@ -207,7 +203,7 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
         let continues = |p: &Para| {
             let last = p.last_line.as_str();
             !ends_block(last)
-                && (p.unbalanced()
+                && (paren_depth(&p.text) > 0
                     || starts_lower(t)
                     || (!list_mode
                         && p.bullet.is_none()
@@ -218,7 +214,7 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
                             || ends_with_function_word(last)))
                     || (!list_mode
                         && p.bullet.is_some()
-                        && (!text::ends_sentence(last) || starts_lower(t))))
+                        && (!ends_clause(last) || starts_lower(t))))
         };
         match (&mut para, bullet) {
             (_, Some(rest)) => {
@@ -302,9 +298,6 @@ impl Para {
         self.text = text::join_words(&self.text, &collapse_spaces(line));
         self.last_line = line.to_string();
     }
-    fn unbalanced(&self) -> bool {
-        self.text.matches('(').count() > self.text.matches(')').count()
-    }
 }
 
 fn flush(b: &mut Builder, para: &mut Option<Para>) -> Result<()> {
@@ -334,17 +327,13 @@ fn ends_block(line: &str) -> bool {
 /// seed's columns wrap at about 55 characters.
 fn ends_short_paragraph(line: &str) -> bool {
     let t = line.trim();
-    t.chars().count() < 40 && text::ends_sentence(t) && !t.ends_with(',')
+    t.chars().count() < 40 && ends_clause(t) && !t.ends_with(',')
 }
 
 fn ends_with_function_word(s: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "and", "or", "with", "as",
-        "that", "is", "are",
-    ];
     s.split_whitespace()
         .last()
-        .is_some_and(|w| WORDS.contains(&w))
+        .is_some_and(|w| JOINING_WORDS.contains(&w))
 }
 
 #[cfg(test)]

@@ -118,33 +118,18 @@ pub type Converter = fn(&str) -> Result<Vec<OutFile>>;
 
 /// The seed documents the converter knows: file name, the correction files
 /// (`rulebook/corrections/<key>.yaml`) applied to it in order, and its converter.
+#[rustfmt::skip]
 pub const SEEDS: [(&str, &[&str], Converter); 5] = [
     // SWCCG Advanced Rulebook 3.27
-    (
-        "000_822ecd1f8bbdd217.txt",
-        &["ar", "ar-appendix"],
-        ar::convert,
-    ),
+    ("000_822ecd1f8bbdd217.txt", &["ar", "ar-appendix"], ar::convert),
     // Star Wars: Destiny Rules Reference 1.8
-    (
-        "001_bbb8421acb4943c2.txt",
-        &["destiny-rr"],
-        destiny::convert,
-    ),
+    ("001_bbb8421acb4943c2.txt", &["destiny-rr"], destiny::convert),
     // SWTCG Rulebook, Ultimate Graphic Edition
     ("002_e60117c872e66daa.txt", &["swtcg-rb"], swtcg::convert),
     // Older SWCCG Appendix D and rules update (superseded)
-    (
-        "003_375ce422513890d6.txt",
-        &["swccg-update"],
-        legacy::convert_update,
-    ),
+    ("003_375ce422513890d6.txt", &["swccg-update"], legacy::convert_update),
     // Decipher-era SWCCG expansion rules supplements (superseded)
-    (
-        "004_e58562151f2317cd.txt",
-        &["swccg-supplements"],
-        legacy::convert_supplements,
-    ),
+    ("004_e58562151f2317cd.txt", &["swccg-supplements"], legacy::convert_supplements),
 ];
 
 /// Convert every known seed under `seeds` with the corrections under `corrections`.
@@ -223,27 +208,17 @@ fn yaml_str(s: &str) -> String {
 
 /// Write `files` under `out_root`, replacing the Markdown that was there, and
 /// merge their IDs into `out_root/ids.txt` (IDs are never dropped from that list).
-/// Each file is written to a temporary name and renamed into place.
+/// Each file is written to a temporary name and renamed into place (its
+/// folder made if need be).
 pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
     let mut report = WriteReport::default();
     for f in files {
-        let path = out_root.join(&f.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
-        write_atomic(&path, render(f).as_bytes())?;
+        write_atomic(&out_root.join(&f.path), render(f).as_bytes())?;
         report.files += 1;
         report.sections += f.sections.len();
     }
-    let ids_path = out_root.join("ids.txt");
-    let mut ids: BTreeSet<String> = match std::fs::read_to_string(&ids_path) {
-        Ok(t) => t
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_string)
-            .collect(),
-        Err(_) => BTreeSet::new(),
-    };
+    let published = super::lint::published_ids(out_root)?.unwrap_or_default();
+    let mut ids: BTreeSet<String> = published.into_iter().map(|(_, id)| id).collect();
     let before = ids.len();
     for f in files {
         for s in &f.sections {
@@ -258,7 +233,7 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
         text.push_str(id);
         text.push('\n');
     }
-    write_atomic(&ids_path, text.as_bytes())?;
+    write_atomic(&out_root.join(super::lint::IDS_FILE), text.as_bytes())?;
     Ok(report)
 }
 
@@ -309,64 +284,4 @@ pub fn unique_id(taken: &mut BTreeSet<String>, base: String) -> String {
     }
     taken.insert(id.clone());
     id
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sec(level: u8, title: &str) -> OutSection {
-        OutSection {
-            level,
-            title: title.into(),
-            id: String::new(),
-            kind: Kind::Rule,
-            body: "x".into(),
-        }
-    }
-
-    #[test]
-    fn ids_are_disambiguated_by_parent() {
-        let mut v = vec![
-            sec(1, "Prepositions"),
-            sec(1, "Example"),
-            sec(2, "Prepositions"),
-            sec(2, "Prepositions"),
-        ];
-        let mut taken = BTreeSet::new();
-        assign_ids("swccg.ar.", &mut v, &mut taken);
-        let ids: Vec<_> = v.iter().map(|s| s.id.as_str()).collect();
-        assert_eq!(
-            ids,
-            [
-                "swccg.ar.prepositions",
-                "swccg.ar.example",
-                "swccg.ar.example-prepositions",
-                "swccg.ar.example-prepositions-2"
-            ]
-        );
-    }
-
-    #[test]
-    fn explicit_ids_are_reserved_before_assigning() {
-        let mut later = sec(1, "Other");
-        later.id = "swccg.ar.stack".into();
-        let mut v = vec![sec(1, "Stack"), later];
-        assign_ids("swccg.ar.", &mut v, &mut BTreeSet::new());
-        assert_eq!(v[0].id, "swccg.ar.stack-2");
-        assert_eq!(v[1].id, "swccg.ar.stack");
-    }
-
-    #[test]
-    fn stale_correction_is_an_error() {
-        let c = Corrections {
-            replace: vec![Replace {
-                find: "nope".into(),
-                with: "x".into(),
-                count: None,
-                why: None,
-            }],
-        };
-        assert!(c.apply("t", "text").is_err());
-    }
 }

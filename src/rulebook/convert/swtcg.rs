@@ -91,32 +91,11 @@ const OUTLINE: &[(&str, u8)] = &[
 ];
 
 /// Keywords of Section 3, each its own section.
+#[rustfmt::skip]
 const KEYWORDS: &[&str] = &[
-    "Accuracy",
-    "Armor",
-    "Bombard",
-    "Bounty",
-    "Critical Hit",
-    "Deflect",
-    "Double Strike",
-    "Enhance",
-    "Equip",
-    "Evade",
-    "Fury",
-    "Hidden Cost",
-    "Intercept",
-    "Ion Cannon",
-    "Lucky",
-    "Overkill",
-    "Parry",
-    "Pilot",
-    "Reserves",
-    "Retaliate",
-    "Shields",
-    "Stealth",
-    "Stun",
-    "Switch",
-    "Upkeep",
+    "Accuracy", "Armor", "Bombard", "Bounty", "Critical Hit", "Deflect", "Double Strike", "Enhance",
+    "Equip", "Evade", "Fury", "Hidden Cost", "Intercept", "Ion Cannon", "Lucky", "Overkill",
+    "Parry", "Pilot", "Reserves", "Retaliate", "Shields", "Stealth", "Stun", "Switch", "Upkeep",
 ];
 
 /// Image captions and other lines that are not rules text.
@@ -180,37 +159,23 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         if next == 0 {
             continue; // cover and contents page
         }
+        // An entry of these sections is a level-3 section of its own.
         let entry = match entries {
-            Entries::Zones => zone_entry
-                .captures(t)
-                .map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
+            Entries::Zones => zone_entry.captures(t).map(|c| (c, Kind::Rule)),
             Entries::Keywords => keyword_entry
                 .captures(t)
                 .filter(|c| KEYWORDS.contains(&&c[1]))
-                .map(|c| (c[1].to_string(), 3, Kind::Rule, None)),
+                .map(|c| (c, Kind::Rule)),
             Entries::Terms => term_entry
                 .captures(t)
                 .filter(|c| !matches!(&c[1], "Example" | "Note" | "Tip"))
-                .map(|c| {
-                    (
-                        c[1].to_string(),
-                        3,
-                        Kind::Glossary,
-                        Some(glossary_id(&mut taken, &c[1])),
-                    )
-                }),
-            Entries::Phrases => phrase_entry.captures(t).map(|c| {
-                (
-                    c[1].to_string(),
-                    3,
-                    Kind::Glossary,
-                    Some(glossary_id(&mut taken, &c[1])),
-                )
-            }),
+                .map(|c| (c, Kind::Glossary)),
+            Entries::Phrases => phrase_entry.captures(t).map(|c| (c, Kind::Glossary)),
             Entries::None => None,
         };
-        if let Some((title, level, kind, id)) = entry {
-            b.heading(level, &title, id, kind);
+        if let Some((c, kind)) = entry {
+            let id = (kind == Kind::Glossary).then(|| glossary_id(&mut taken, &c[1]));
+            b.heading(3, &c[1], id, kind);
         }
         if sample_deck
             && t.chars().next().is_some_and(|c| c.is_ascii_digit())

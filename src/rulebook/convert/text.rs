@@ -3,8 +3,10 @@
 //! collecting sections.
 
 use super::OutSection;
+use super::clean::ends_clause;
 use crate::rulebook::{Kind, slug};
 use regex::Regex;
+use std::sync::LazyLock;
 
 /// A built-in pattern (a bad one is a defect of the converter, found by its tests).
 pub fn re(pattern: &str) -> Regex {
@@ -41,18 +43,6 @@ pub fn is_list_item(b: &str) -> bool {
     digits > 0 && digits < 3 && t[digits..].starts_with(". ")
 }
 
-/// Whether `s` ends like a finished sentence (or a heading-like label).
-pub fn ends_sentence(s: &str) -> bool {
-    let t = s.trim_end().trim_end_matches(['*', '_']);
-    match t.chars().last() {
-        None => true,
-        Some(c) => matches!(
-            c,
-            '.' | '?' | '!' | ':' | ';' | '"' | '\u{201d}' | ')' | ']' | '\''
-        ),
-    }
-}
-
 pub fn starts_lower(s: &str) -> bool {
     s.trim_start()
         .chars()
@@ -68,7 +58,7 @@ pub fn join_broken(blocks: Vec<String>, is_heading: &dyn Fn(&str) -> bool) -> Ve
     let mut out: Vec<String> = Vec::with_capacity(blocks.len());
     for b in blocks {
         if let Some(prev) = out.last_mut()
-            && !ends_sentence(prev)
+            && !ends_clause(prev)
             && starts_lower(&b)
             && !is_list_item(&b)
             && !is_heading(prev.trim())
@@ -248,6 +238,11 @@ pub fn render_blocks(blocks: &[String]) -> String {
     out
 }
 
+/// A numbered list item written as a bullet: `- 1 Text`, `- **2** Text`,
+/// `- 1. Text`, `- **3.** Text` (one or two digits, then a space).
+static NUMBERED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?s)^- \s*(?:\*\*(\d{1,2})\.*\*\*|(\d{1,2})\.*) \s*(.*)$"));
+
 /// Normalise list markers: `- 1 Text`/`- **2** Text` → `1. Text`; a line
 /// indented by one space (`" - x"`) becomes a nested item; `•` bullets become `-`.
 pub fn normalize_list(b: &str) -> String {
@@ -261,32 +256,11 @@ pub fn normalize_list(b: &str) -> String {
     } else {
         t.to_string()
     };
-    if let Some(rest) = t.strip_prefix("- ") {
-        // "- 1 Text", "- **2** Text", "- 1. Text", "- **3.** Text"
-        let r = rest.trim_start();
-        let (inner, tail) = if let Some(x) = r.strip_prefix("**") {
-            match x.find("**") {
-                Some(i) => (&x[..i], &x[i + 2..]),
-                None => ("", r),
-            }
-        } else {
-            let n = r
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.')
-                .count();
-            (&r[..n], &r[n..])
-        };
-        let num = inner.trim_end_matches('.');
-        if !num.is_empty()
-            && num.len() <= 2
-            && num.chars().all(|c| c.is_ascii_digit())
-            && tail.starts_with(' ')
-        {
-            let tail = tail.trim_start();
-            if tail.chars().next().is_some_and(|c| !c.is_lowercase()) {
-                return format!("{indent}{num}. {tail}");
-            }
-        }
+    if let Some(c) = NUMBERED.captures(&t)
+        && c[3].chars().next().is_some_and(|ch| !ch.is_lowercase())
+    {
+        let num = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+        return format!("{indent}{num}. {}", &c[3]);
     }
     format!("{indent}{t}")
 }
