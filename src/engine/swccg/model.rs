@@ -1044,6 +1044,10 @@ pub struct TargetSpec {
     /// just hit"; AR Weapons - hit).
     #[serde(default)]
     pub hit: bool,
+    /// For `card`: only a card present with this one ("opponent's Jedi present"; AR
+    /// Present versus Present With).
+    #[serde(default)]
+    pub present_with_this: bool,
 }
 
 pub fn target_name() -> String {

@@ -110,6 +110,13 @@ impl Engine {
             .any(|e| matches!(e.kind, ActionKind::Battle) && e.hits.iter().any(|&(h, _)| h == x))
     }
 
+    /// Are `x` and `c` different cards, both present at the same location or aboard the
+    /// same enclosed craft (AR Present versus Present With)?
+    pub(super) fn present_with(&self, x: CardIx, c: CardIx) -> bool {
+        let here = super::prepositions::present(&self.st, c);
+        x != c && here.is_some() && super::prepositions::present(&self.st, x) == here
+    }
+
     /// An undercover spy during a battle: inactive, not a valid target (AR Undercover
     /// Spy Rules: "except during battle, they may still be targeted by Interrupts").
     pub(super) fn undercover_in_battle(&self, x: CardIx) -> bool {
@@ -159,11 +166,18 @@ impl Engine {
                     .into_iter()
                     .filter(|&x| !self.immune(x, c) && (!spec.hit || self.hit_in_battle(x)))
                     .filter(|&x| !self.undercover_in_battle(x))
+                    .filter(|&x| !spec.present_with_this || self.present_with(x, c))
                     .collect();
                 match picks.next() {
                     Some(k) => {
                         let x = self.st.find(k).ok_or_else(|| format!("no card {k}"))?;
-                        if spec.hit && !self.hit_in_battle(x) {
+                        if spec.present_with_this && !self.present_with(x, c) {
+                            Err(format!(
+                                "{} is not present with {} (the text targets a card present with it)",
+                                self.name(x),
+                                self.name(c)
+                            ))
+                        } else if spec.hit && !self.hit_in_battle(x) {
                             Err(format!(
                                 "{} has not been hit in this battle (the text targets a card just hit)",
                                 self.name(x)
