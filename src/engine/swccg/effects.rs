@@ -484,6 +484,15 @@ impl Engine {
         match (here, d.step.to.as_deref()) {
             (Some(l), None) => Ok(DeployTo::Location(l)),
             (Some(l), Some(k)) if self.st.find_location(k) == Some(l) => Ok(DeployTo::Location(l)),
+            // "To same location": on a card there too (e.g. a device on a character).
+            (Some(l), Some(k))
+                if self
+                    .st
+                    .find(k)
+                    .is_some_and(|h| self.st.on_table(h) && self.st.location_of(h) == Some(l)) =>
+            {
+                self.deploy_destination(me, c, Some(d))
+            }
             (Some(l), Some(_)) => Err(rej(
                 format!("this deploys here, to {}", self.st.locations[l].title),
                 r::CHOOSING_TARGETS,

@@ -764,6 +764,7 @@ impl Engine {
             drains: self.drains.clone(),
             attacks: self.attacks.clone(),
             ferocity_added: self.ferocity_added.clone(),
+            deployed_turn: self.deployed_turn.clone(),
         })
     }
 
@@ -799,6 +800,7 @@ impl Engine {
         self.drains = s.drains;
         self.attacks = s.attacks;
         self.ferocity_added = s.ferocity_added;
+        self.deployed_turn = s.deployed_turn;
         if let Some((label, by)) = top {
             self.log(
                 Actor::Rules,
@@ -979,7 +981,7 @@ impl Engine {
                 ));
             }
         }
-        Ok(())
+        self.deployed_this_turn_ok(c)
     }
 
     pub(super) fn push_deploy(
@@ -1006,6 +1008,7 @@ impl Engine {
             _ => self.st.where_is(c),
         };
         self.st.put(c, Zone::Stack);
+        self.note_deployed(c);
         let mut e = Entry::new(
             ActionKind::Deploy { to },
             p,

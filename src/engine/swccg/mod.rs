@@ -37,6 +37,7 @@ mod choose;
 pub mod conditions;
 pub mod creature;
 mod deploy;
+mod deploy_turn;
 pub mod destiny;
 pub mod destiny_total;
 pub mod drain;
