@@ -93,6 +93,12 @@ impl Engine {
             Effect::PlayFrom { .. } => self.play_from_effect(&label),
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
+            Effect::BreakCover(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.break_cover(c);
+                }
+                Applied::Done
+            }
             Effect::CompleteJediTest => self.complete_jedi_test(ix),
             Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
             e @ (Effect::Duel(_)

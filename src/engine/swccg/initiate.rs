@@ -90,6 +90,7 @@ impl Engine {
                 Err(self.stray_capture_decision(d))
             }
             Verb::Draw => self.draw_phase_draw(d, w),
+            Verb::BreakCover => self.voluntary_break_cover(d, w),
             Verb::Maintain | Verb::Recycle | Verb::Sacrifice => Err(rej(
                 "no maintenance cost is due now (maintenance is paid at the end of its owner's turn)",
                 r::MAINTENANCE,

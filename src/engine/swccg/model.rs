@@ -1048,6 +1048,14 @@ pub struct TargetSpec {
     /// Present versus Present With).
     #[serde(default)]
     pub present_with_this: bool,
+    /// For `card`: only a card at the same location as this one ("at same site"),
+    /// aboard a card there or not.
+    #[serde(default)]
+    pub same_location_as_this: bool,
+    /// For `card`: only an undercover spy ("opponent's Undercover spy"; AR Undercover
+    /// Spy Rules).
+    #[serde(default)]
+    pub undercover: bool,
 }
 
 pub fn target_name() -> String {
@@ -1474,6 +1482,9 @@ pub enum Effect {
     /// Move a card as a regular move to a battle just initiated at an adjacent site
     /// (Run Luke, Run!; `battle_arrive.rs`).
     MoveToBattle(Box<super::battle_arrive::MoveToBattle>),
+    /// "'Break cover' of opponent's Undercover spy": the spy loses every card that makes
+    /// it undercover (`break_cover.rs`).
+    BreakCover(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -1708,6 +1719,9 @@ pub enum Verb {
     /// A released captured starship (`card`) launches: placed on its owner's side of
     /// the system (`escape` places it in the Used Pile).
     Launch,
+    // ---- undercover spies (AR Undercover Spy Rules - Breaking Cover; `break_cover.rs`)
+    /// Your undercover spy (`card`) voluntarily breaks cover, in your deploy phase.
+    BreakCover,
 }
 
 impl Verb {
@@ -1745,6 +1759,7 @@ impl Verb {
             Verb::Recycle => "recycle",
             Verb::Sacrifice => "sacrifice",
             Verb::Launch => "launch",
+            Verb::BreakCover => "break_cover",
         }
     }
 }

@@ -123,6 +123,7 @@ fn branches(e: &Effect) -> [&[Effect]; 2] {
         | Effect::Steal(_)
         | Effect::StealFrom(_)
         | Effect::Explode
+        | Effect::BreakCover(_)
         | Effect::CompleteJediTest
         | Effect::MoveStacked { .. }
         | Effect::AddDuelDestiny(_)
