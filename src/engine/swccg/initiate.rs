@@ -994,16 +994,22 @@ impl Engine {
         responding_to: Option<usize>,
     ) {
         let line = self.deploy_cost(p, c, to);
-        let cost = if free {
-            0
-        } else {
+        if !free {
             self.note_value(c, super::globals::Stat::Deploy, "when deployed");
-            let tax = match to {
-                DeployTo::Location(l) => self.note_deploy_tax(p, c, l),
-                _ => 0,
-            };
-            line.cost + tax.max(0)
+        }
+        // Separate costs still apply to a free deployment (AR Free).
+        let tax = match to {
+            DeployTo::Location(l) => self.note_deploy_tax(p, c, l).max(0),
+            _ => 0,
         };
+        // Free by another card's text (not by its own: a card deploying itself).
+        let own = responding_to.is_some_and(|i| self.stack[i].card == Some(c));
+        let free_tax = if (free && !own) || line.free_by_other {
+            self.note_free_tax(p, c)
+        } else {
+            0
+        };
+        let cost = if free { 0 } else { line.cost } + tax + free_tax;
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
             _ => self.st.where_is(c),

@@ -89,6 +89,7 @@ mod matching_deploy;
 pub use matching_deploy::IDS as MATCHING_DEPLOY_IDS;
 // ---- Force loss responded to
 mod force_loss;
+mod free_tax;
 pub use force_loss::IDS as FORCE_LOSS_IDS;
 // ---- conditions and relative targets of a card's own text; its own deploy cost
 pub mod own_deploy;

@@ -644,6 +644,10 @@ pub struct CardDef {
     /// where X = the number of copies of that card at that location."
     #[serde(default)]
     pub deploy_tax: Option<Box<super::globals::DeployTax>>,
+    /// "For opponent to deploy a character … for free (except by that card's own game
+    /// text), opponent must first use 2 Force" (`free_tax.rs`).
+    #[serde(default)]
+    pub free_deploy_tax: Option<Box<super::free_tax::FreeTax>>,
     /// "Your <title> is doubled": every value in those cards' game text is doubled.
     #[serde(default)]
     pub doubles: Vec<String>,
@@ -953,6 +957,9 @@ pub struct Filter {
     pub owner: Option<Rel>,
     #[serde(default)]
     pub keyword: Vec<String>,
+    /// Has none of these characteristics ("except a Jawa").
+    #[serde(default)]
+    pub keyword_not: Vec<String>,
     /// The card must have this value (Implied Target Rule): `ability`, `immune_to_attrition`, `hyperspeed`…
     #[serde(default)]
     pub has: Vec<String>,

@@ -445,6 +445,7 @@ pub(super) fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
         && f.subtype.is_none()
         && f.owner.is_none()
         && f.keyword.is_empty()
+        && f.keyword_not.is_empty()
         && f.has.is_empty()
         && f.unique.is_none()
         && f.icon.is_none()
