@@ -1,7 +1,8 @@
 //! Unique cards deployed this turn (AR Unique, Restricted & Non-Unique: the dots limit
 //! "the number of cards of that title and persona that may be played or deployed each
 //! turn (even if one is canceled)"): a unique card whose persona was already deployed
-//! this turn — the same card returned to hand included — may not deploy again this turn.
+//! this turn — the same card returned to hand included — may not deploy again this turn;
+//! and the cards deployed simultaneously with a card just deployed.
 
 use super::engine::{Engine, Rejection, rej};
 use super::rules as r;
@@ -41,5 +42,32 @@ impl Engine {
             )),
             None => Ok(()),
         }
+    }
+}
+
+impl Engine {
+    /// The cards deployed simultaneously with a just-deployed card (entry `e`) that
+    /// the response `ix` may also take: those its trigger's card filter matches (AR
+    /// Simultaneous Deployment: "apply the results to both", where both are valid).
+    pub(super) fn deployed_with(&self, ix: usize, e: &super::stack::Entry) -> Vec<CardIx> {
+        let Some(super::stack::Tgt::Cards(with)) = e.target("with") else {
+            return Vec::new();
+        };
+        let filter = self.stack[ix]
+            .card
+            .zip(self.stack[ix].ability)
+            .and_then(|(c, a)| {
+                let t = self.st.def(c).abilities[a].responds_to.as_ref()?;
+                Some((self.st.owner(c), t.card.clone()?))
+            });
+        with.iter()
+            .copied()
+            .filter(|&x| self.st.on_table(x))
+            .filter(|&x| {
+                filter
+                    .as_ref()
+                    .is_none_or(|(me, f)| self.st.matches(x, f, *me))
+            })
+            .collect()
     }
 }

@@ -670,7 +670,7 @@ impl Engine {
             if !self.st.on_table(c) {
                 continue;
             }
-            if self.st.def(c).moves.cannot_move {
+            if self.may_not_move(c) {
                 self.log(
                     Actor::Rules,
                     Event::Result,
@@ -1087,6 +1087,13 @@ impl Engine {
                             })
                             .into_iter()
                             .collect()
+                    }
+                    // Cards deployed simultaneously: a result applies to each that the
+                    // response may take (AR Simultaneous Deployment), those aboard first.
+                    ActionKind::JustDeployed => {
+                        let mut v = self.deployed_with(ix, e);
+                        v.extend(e.card);
+                        v
                     }
                     _ => e.card.into_iter().collect(),
                 }

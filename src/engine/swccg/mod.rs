@@ -66,6 +66,7 @@ mod weapons;
 
 mod firing;
 mod move_costs;
+mod move_permits;
 mod prepositions;
 mod relocation;
 pub mod shields;

@@ -1851,6 +1851,10 @@ pub struct MoveRules {
     /// "May not move".
     #[serde(default)]
     pub cannot_move: bool,
+    /// "Rebel Guards at same site may move": cards at its site matching this (seen from
+    /// its owner) may move despite their own "may not move" text (`move_permits.rs`).
+    #[serde(default)]
+    pub lets_move: Option<Filter>,
     /// "Moves for free".
     #[serde(default)]
     pub free: bool,
