@@ -162,6 +162,7 @@ fn check_step(
             | Verb::Recycle
             | Verb::Sacrifice
             | Verb::Launch
+            | Verb::BreakCover
     ) && st.card.is_none()
     {
         return Err(err(format!("`{}` needs `card:`", verb.as_str())));

@@ -391,6 +391,7 @@ impl Engine {
         let names: Vec<String> = with.iter().map(|&x| self.st.title(x).to_string()).collect();
         for &x in &with {
             self.st.put(x, Zone::Stack);
+            self.note_deployed(x);
         }
         let main = self.stack.len() - 1;
         self.stack[main]

@@ -23,6 +23,7 @@ pub const LOCATION_DEPLOYMENT_RESTRICTIONS: &str = "swccg.ar.location-deployment
 /// Every section this file cites.
 pub const IDS: &[&str] = &[
     DEPLOY_COST,
+    super::free_tax::FREE,
     CONDITIONS_VERSUS_COSTS,
     LIKE_STARFIGHTER,
     CLOUD_SECTORS,
@@ -73,6 +74,8 @@ pub struct DeployHere {
 pub struct CostLine {
     pub cost: i64,
     pub why: Vec<String>,
+    /// Free by another card's text or a location's (not by the card's own text).
+    pub free_by_other: bool,
 }
 
 impl Engine {
@@ -105,6 +108,7 @@ impl Engine {
         let mut line = CostLine {
             cost: base,
             why: Vec::new(),
+            free_by_other: false,
         };
         let loc = match to {
             DeployTo::Location(l) => Some(l),
@@ -141,6 +145,7 @@ impl Engine {
             }
             if m.free {
                 free = true;
+                line.free_by_other = true;
                 line.why.push(format!("{src}: deploys free"));
                 continue;
             }

@@ -31,7 +31,8 @@ pub const IDS: &[&str] = &[DUELING];
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DuelDef {
-    /// The target names (of the ability) of your duelist and the opponent's.
+    /// The target names (of the ability) of your duelist and the opponent's; `this`:
+    /// the card whose text it is.
     pub yours: String,
     pub theirs: String,
     /// Duel destinies each player draws (default 1).
@@ -99,8 +100,11 @@ impl Engine {
     /// The duel card's result: the duel begins (step 1 is over); step 2 opens.
     pub(super) fn duel_begin(&mut self, ix: usize, def: DuelDef) -> Applied {
         let me = self.stack[ix].actor;
+        // `this`: the card whose text initiates the duel is itself a duelist ("may
+        // lose 1 Force to duel opponent's Jedi present").
         let card = |n: &str| match self.stack[ix].target(n) {
             Some(Tgt::Card(c)) => Some(*c),
+            _ if n == "this" => self.stack[ix].card,
             _ => None,
         };
         let (Some(a), Some(b)) = (card(&def.yours), card(&def.theirs)) else {

@@ -93,6 +93,12 @@ impl Engine {
             Effect::PlayFrom { .. } => self.play_from_effect(&label),
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
+            Effect::BreakCover(card) => {
+                for c in self.card_refs(ix, &card) {
+                    self.break_cover(c);
+                }
+                Applied::Done
+            }
             Effect::CompleteJediTest => self.complete_jedi_test(ix),
             Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
             e @ (Effect::Duel(_)
@@ -484,6 +490,15 @@ impl Engine {
         match (here, d.step.to.as_deref()) {
             (Some(l), None) => Ok(DeployTo::Location(l)),
             (Some(l), Some(k)) if self.st.find_location(k) == Some(l) => Ok(DeployTo::Location(l)),
+            // "To same location": on a card there too (e.g. a device on a character).
+            (Some(l), Some(k))
+                if self
+                    .st
+                    .find(k)
+                    .is_some_and(|h| self.st.on_table(h) && self.st.location_of(h) == Some(l)) =>
+            {
+                self.deploy_destination(me, c, Some(d))
+            }
             (Some(l), Some(_)) => Err(rej(
                 format!("this deploys here, to {}", self.st.locations[l].title),
                 r::CHOOSING_TARGETS,
@@ -655,7 +670,7 @@ impl Engine {
             if !self.st.on_table(c) {
                 continue;
             }
-            if self.st.def(c).moves.cannot_move {
+            if self.may_not_move(c) {
                 self.log(
                     Actor::Rules,
                     Event::Result,
@@ -1072,6 +1087,13 @@ impl Engine {
                             })
                             .into_iter()
                             .collect()
+                    }
+                    // Cards deployed simultaneously: a result applies to each that the
+                    // response may take (AR Simultaneous Deployment), those aboard first.
+                    ActionKind::JustDeployed => {
+                        let mut v = self.deployed_with(ix, e);
+                        v.extend(e.card);
+                        v
                     }
                     _ => e.card.into_iter().collect(),
                 }

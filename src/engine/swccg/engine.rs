@@ -83,6 +83,7 @@ pub(super) struct Snapshot {
     /// Ferocity added to creatures for the rest of the game ("cumulatively adding 2 to
     /// creature's ferocity").
     pub(super) ferocity_added: Vec<(CardIx, i64)>,
+    pub(super) deployed_turn: Vec<CardIx>,
 }
 
 /// The last action initiated by a decision, while a "before" action may still preempt it.
@@ -164,6 +165,8 @@ pub struct Engine {
     pub(super) device_uses: Vec<(CardIx, CardIx)>,
     /// Interrupts played this turn (the board's `played_this_turn`, then the run's).
     pub(super) played_turn: Vec<CardIx>,
+    /// Cards whose deployment was initiated this turn (`deploy_turn.rs`).
+    pub(super) deployed_turn: Vec<CardIx>,
     /// Cards whose text no field encodes, already reported as met on table or played.
     pub(super) text_met: Vec<bool>,
 }
@@ -216,6 +219,7 @@ impl Engine {
             reacts: Vec::new(),
             device_uses: Vec::new(),
             played_turn: Vec::new(),
+            deployed_turn: Vec::new(),
             text_met: Vec::new(),
         }
     }

@@ -76,6 +76,7 @@ pub const IDS: &[&str] = &[
     SPECIFIC_RULINGS,
     CROSSING_OVER,
     UNDERCOVER,
+    super::break_cover::BREAKING_COVER,
     TRANSPORT_VEHICLE,
     CREATURE_VEHICLE,
     CHARACTER_WEAPON,

@@ -90,6 +90,7 @@ impl Engine {
                 Err(self.stray_capture_decision(d))
             }
             Verb::Draw => self.draw_phase_draw(d, w),
+            Verb::BreakCover => self.voluntary_break_cover(d, w),
             Verb::Maintain | Verb::Recycle | Verb::Sacrifice => Err(rej(
                 "no maintenance cost is due now (maintenance is paid at the end of its owner's turn)",
                 r::MAINTENANCE,
@@ -764,6 +765,7 @@ impl Engine {
             drains: self.drains.clone(),
             attacks: self.attacks.clone(),
             ferocity_added: self.ferocity_added.clone(),
+            deployed_turn: self.deployed_turn.clone(),
         })
     }
 
@@ -799,6 +801,7 @@ impl Engine {
         self.drains = s.drains;
         self.attacks = s.attacks;
         self.ferocity_added = s.ferocity_added;
+        self.deployed_turn = s.deployed_turn;
         if let Some((label, by)) = top {
             self.log(
                 Actor::Rules,
@@ -979,7 +982,7 @@ impl Engine {
                 ));
             }
         }
-        Ok(())
+        self.deployed_this_turn_ok(c)
     }
 
     pub(super) fn push_deploy(
@@ -991,21 +994,28 @@ impl Engine {
         responding_to: Option<usize>,
     ) {
         let line = self.deploy_cost(p, c, to);
-        let cost = if free {
-            0
-        } else {
+        if !free {
             self.note_value(c, super::globals::Stat::Deploy, "when deployed");
-            let tax = match to {
-                DeployTo::Location(l) => self.note_deploy_tax(p, c, l),
-                _ => 0,
-            };
-            line.cost + tax.max(0)
+        }
+        // Separate costs still apply to a free deployment (AR Free).
+        let tax = match to {
+            DeployTo::Location(l) => self.note_deploy_tax(p, c, l).max(0),
+            _ => 0,
         };
+        // Free by another card's text (not by its own: a card deploying itself).
+        let own = responding_to.is_some_and(|i| self.stack[i].card == Some(c));
+        let free_tax = if (free && !own) || line.free_by_other {
+            self.note_free_tax(p, c)
+        } else {
+            0
+        };
+        let cost = if free { 0 } else { line.cost } + tax + free_tax;
         let from = match self.st.zone[c] {
             Zone::Pile(s, pl) => format!("{}'s {}", s.name(), pl.title()),
             _ => self.st.where_is(c),
         };
         self.st.put(c, Zone::Stack);
+        self.note_deployed(c);
         let mut e = Entry::new(
             ActionKind::Deploy { to },
             p,

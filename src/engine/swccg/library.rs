@@ -70,6 +70,7 @@ impl LibraryCard for CardDef {
         add(!self.globals.is_empty(), "globals");
         add(self.objective.is_some(), "objective");
         add(self.deploy_tax.is_some(), "deploy_tax");
+        add(self.free_deploy_tax.is_some(), "free_deploy_tax");
         add(!self.doubles.is_empty(), "doubles");
         add(self.relocates_if_blown_away, "relocates_if_blown_away");
         add(self.epic_duel.is_some(), "epic_duel");

@@ -31,12 +31,14 @@ mod battle_damage;
 mod battle_drain;
 mod battle_early;
 mod battle_power;
+pub mod break_cover;
 pub mod card_values;
 mod check;
 mod choose;
 pub mod conditions;
 pub mod creature;
 mod deploy;
+mod deploy_turn;
 pub mod destiny;
 pub mod destiny_total;
 pub mod drain;
@@ -65,6 +67,7 @@ mod weapons;
 
 mod firing;
 mod move_costs;
+mod move_permits;
 mod prepositions;
 mod relocation;
 pub mod shields;
@@ -88,6 +91,7 @@ mod matching_deploy;
 pub use matching_deploy::IDS as MATCHING_DEPLOY_IDS;
 // ---- Force loss responded to
 mod force_loss;
+mod free_tax;
 pub use force_loss::IDS as FORCE_LOSS_IDS;
 // ---- conditions and relative targets of a card's own text; its own deploy cost
 pub mod own_deploy;

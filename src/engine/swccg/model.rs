@@ -749,6 +749,10 @@ pub struct CardDef {
     /// where X = the number of copies of that card at that location."
     #[serde(default)]
     pub deploy_tax: Option<Box<super::globals::DeployTax>>,
+    /// "For opponent to deploy a character … for free (except by that card's own game
+    /// text), opponent must first use 2 Force" (`free_tax.rs`).
+    #[serde(default)]
+    pub free_deploy_tax: Option<Box<super::free_tax::FreeTax>>,
     /// "Your <title> is doubled": every value in those cards' game text is doubled.
     #[serde(default)]
     pub doubles: Vec<String>,
@@ -1061,6 +1065,9 @@ pub struct Filter {
     pub owner: Option<Rel>,
     #[serde(default)]
     pub keyword: Vec<String>,
+    /// Has none of these characteristics ("except a Jawa").
+    #[serde(default)]
+    pub keyword_not: Vec<String>,
     /// The card must have this value (Implied Target Rule): `ability`, `immune_to_attrition`, `hyperspeed`…
     #[serde(default)]
     pub has: Vec<String>,
@@ -1152,6 +1159,18 @@ pub struct TargetSpec {
     /// just hit"; AR Weapons - hit).
     #[serde(default)]
     pub hit: bool,
+    /// For `card`: only a card present with this one ("opponent's Jedi present"; AR
+    /// Present versus Present With).
+    #[serde(default)]
+    pub present_with_this: bool,
+    /// For `card`: only a card at the same location as this one ("at same site"),
+    /// aboard a card there or not.
+    #[serde(default)]
+    pub same_location_as_this: bool,
+    /// For `card`: only an undercover spy ("opponent's Undercover spy"; AR Undercover
+    /// Spy Rules).
+    #[serde(default)]
+    pub undercover: bool,
 }
 
 pub fn target_name() -> String {
@@ -1578,6 +1597,9 @@ pub enum Effect {
     /// Move a card as a regular move to a battle just initiated at an adjacent site
     /// (Run Luke, Run!; `battle_arrive.rs`).
     MoveToBattle(Box<super::battle_arrive::MoveToBattle>),
+    /// "'Break cover' of opponent's Undercover spy": the spy loses every card that makes
+    /// it undercover (`break_cover.rs`).
+    BreakCover(CardRef),
 }
 
 /// One piece of game text the engine understands.
@@ -1812,6 +1834,9 @@ pub enum Verb {
     /// A released captured starship (`card`) launches: placed on its owner's side of
     /// the system (`escape` places it in the Used Pile).
     Launch,
+    // ---- undercover spies (AR Undercover Spy Rules - Breaking Cover; `break_cover.rs`)
+    /// Your undercover spy (`card`) voluntarily breaks cover, in your deploy phase.
+    BreakCover,
 }
 
 impl Verb {
@@ -1849,6 +1874,7 @@ impl Verb {
             Verb::Recycle => "recycle",
             Verb::Sacrifice => "sacrifice",
             Verb::Launch => "launch",
+            Verb::BreakCover => "break_cover",
         }
     }
 }
@@ -1933,6 +1959,10 @@ pub struct MoveRules {
     /// "May not move".
     #[serde(default)]
     pub cannot_move: bool,
+    /// "Rebel Guards at same site may move": cards at its site matching this (seen from
+    /// its owner) may move despite their own "may not move" text (`move_permits.rs`).
+    #[serde(default)]
+    pub lets_move: Option<Filter>,
     /// "Moves for free".
     #[serde(default)]
     pub free: bool,

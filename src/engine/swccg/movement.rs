@@ -305,7 +305,7 @@ impl Engine {
             ));
         }
         let def = self.st.def(c);
-        if def.moves.cannot_move {
+        if self.may_not_move(c) {
             return Err(rej(
                 format!("{title} may not move (its game text)"),
                 r::CANNOT_MOVE,

@@ -45,7 +45,7 @@ impl Engine {
             ));
         }
         let relocates = relocates(&self.st.def(c).abilities[a].effect, &spec.name);
-        if relocates && d.moves.cannot_move {
+        if relocates && self.may_not_move(x) {
             let mut e = rej(
                 format!(
                     "{} may not move, so it may not be relocated: a relocation is an unlimited move",
@@ -123,6 +123,7 @@ fn branches(e: &Effect) -> [&[Effect]; 2] {
         | Effect::Steal(_)
         | Effect::StealFrom(_)
         | Effect::Explode
+        | Effect::BreakCover(_)
         | Effect::CompleteJediTest
         | Effect::MoveStacked { .. }
         | Effect::AddDuelDestiny(_)

@@ -402,6 +402,7 @@ impl Engine {
             &[r::RESULT, r::ACTIVE],
         );
         self.resolved.push(label.clone());
+        let with = self.stack[ix].target("with").cloned();
         self.stack.pop();
         self.log(
             Actor::Rules,
@@ -416,6 +417,10 @@ impl Engine {
             Some(c),
             format!("{label} just deployed"),
         );
+        // The cards deployed simultaneously with it share what happens to it.
+        if let Some(w) = with {
+            e.targets.push(("with".into(), w));
+        }
         e.next = actor_side.other();
         self.stack.push(e);
         self.log(

@@ -342,6 +342,9 @@ impl State {
         if f.keyword
             .iter()
             .any(|k| !d.keywords.iter().any(|x| x.eq_ignore_ascii_case(k)))
+            || f.keyword_not
+                .iter()
+                .any(|k| d.keywords.iter().any(|x| x.eq_ignore_ascii_case(k)))
         {
             return false;
         }

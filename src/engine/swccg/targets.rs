@@ -110,6 +110,34 @@ impl Engine {
             .any(|e| matches!(e.kind, ActionKind::Battle) && e.hits.iter().any(|&(h, _)| h == x))
     }
 
+    /// Why `x` is not where (or what) the target spec wants relative to the card `c`
+    /// whose text targets ("present", "at same site", "Undercover spy"), if it is not.
+    fn near_this(&self, spec: &TargetSpec, x: CardIx, c: CardIx) -> Option<String> {
+        let (me, it) = (self.name(c), self.name(x));
+        if spec.present_with_this && !self.present_with(x, c) {
+            return Some(format!(
+                "{it} is not present with {me} (the text targets a card present with it)"
+            ));
+        }
+        let here = self.st.location_of(c);
+        if spec.same_location_as_this && (here.is_none() || self.st.location_of(x) != here) {
+            return Some(format!(
+                "{it} is not at the same location as {me} (the text targets a card there)"
+            ));
+        }
+        if spec.undercover && !self.st.undercover(x) {
+            return Some(format!("{it} is not an undercover spy"));
+        }
+        None
+    }
+
+    /// Are `x` and `c` different cards, both present at the same location or aboard the
+    /// same enclosed craft (AR Present versus Present With)?
+    pub(super) fn present_with(&self, x: CardIx, c: CardIx) -> bool {
+        let here = super::prepositions::present(&self.st, c);
+        x != c && here.is_some() && super::prepositions::present(&self.st, x) == here
+    }
+
     /// An undercover spy during a battle: inactive, not a valid target (AR Undercover
     /// Spy Rules: "except during battle, they may still be targeted by Interrupts").
     pub(super) fn undercover_in_battle(&self, x: CardIx) -> bool {
@@ -159,11 +187,14 @@ impl Engine {
                     .into_iter()
                     .filter(|&x| !self.immune(x, c) && (!spec.hit || self.hit_in_battle(x)))
                     .filter(|&x| !self.undercover_in_battle(x))
+                    .filter(|&x| self.near_this(spec, x, c).is_none())
                     .collect();
                 match picks.next() {
                     Some(k) => {
                         let x = self.st.find(k).ok_or_else(|| format!("no card {k}"))?;
-                        if spec.hit && !self.hit_in_battle(x) {
+                        if let Some(why) = self.near_this(spec, x, c) {
+                            Err(why)
+                        } else if spec.hit && !self.hit_in_battle(x) {
                             Err(format!(
                                 "{} has not been hit in this battle (the text targets a card just hit)",
                                 self.name(x)
@@ -414,6 +445,7 @@ pub(super) fn filter_empty(f: &crate::engine::swccg::model::Filter) -> bool {
         && f.subtype.is_none()
         && f.owner.is_none()
         && f.keyword.is_empty()
+        && f.keyword_not.is_empty()
         && f.has.is_empty()
         && f.unique.is_none()
         && f.icon.is_none()
