@@ -14,6 +14,7 @@ pub const PRESENT_WITH: &str = "swccg.ar.present-versus-present-with";
 pub const IN_BATTLE_TOGETHER: &str = "swccg.ar.participating-in-battle-in-a-battle-together-in-battle-with-involved-in-the-same-battle";
 
 pub const INITIATE_THE_BATTLE: &str = "swccg.ar.initiate-the-battle";
+pub const ALONE: &str = "swccg.ar.alone-lone";
 
 /// Every section this file cites.
 pub const IDS: &[&str] = &[
@@ -21,6 +22,7 @@ pub const IDS: &[&str] = &[
     PRESENT_WITH,
     IN_BATTLE_TOGETHER,
     INITIATE_THE_BATTLE,
+    ALONE,
 ];
 
 /// The name a modifier's target uses for the starship or vehicle the card pilots
@@ -71,6 +73,14 @@ pub struct Cond {
     /// The source participates in the battle under way ("when in battle").
     #[serde(default)]
     pub in_battle: bool,
+    /// The source is alone at its location (AR Alone/Lone): active, and its owner
+    /// has no other card there that has ability or is a character.
+    #[serde(default)]
+    pub alone: bool,
+    /// "Unless opponent's character of ability > 3 here": no other active card
+    /// matching this (owner seen from the source) is at the same location.
+    #[serde(default)]
+    pub unless_here: Option<Filter>,
 }
 
 /// "Each Rebel present with her": the cards a modifier with target name `each`
@@ -183,6 +193,26 @@ fn with(st: &State, s: CardIx, f: &Filter, site: bool, battle: Option<&[CardIx]>
     })
 }
 
+/// Is `s` alone at its location (AR Alone/Lone): active, and its owner has no
+/// other active card there that has ability or is a character (a combo card is
+/// never alone)?
+pub fn alone(st: &State, s: CardIx) -> bool {
+    let Some(l) = st.location_of(s) else {
+        return false;
+    };
+    let me = st.owner(s);
+    let combo = st.def(s).title.contains(" & ");
+    st.active(s)
+        && !combo
+        && !(0..st.cards.len()).any(|c| {
+            c != s
+                && st.active(c)
+                && st.owner(c) == me
+                && st.location_of(c) == Some(l)
+                && (st.def(c).card_type == CardType::Character || st.def(c).stats.ability.is_some())
+        })
+}
+
 /// Does one condition hold for the text of `s`?
 fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     let me = st.owner(s);
@@ -231,6 +261,14 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     }
     if let Some(x) = &k.not_at_site_of
         && (!l.is_some_and(|l| is_site(st, l)) || site_of(x))
+    {
+        return false;
+    }
+    if k.alone && !alone(st, s) {
+        return false;
+    }
+    if let Some(f) = &k.unless_here
+        && with(st, s, f, false, None)
     {
         return false;
     }
