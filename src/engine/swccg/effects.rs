@@ -28,6 +28,10 @@ impl Engine {
                 self.play_battle_modifier(ix, me, &m);
                 Applied::Done
             }
+            Effect::BattleModifierForEach(m) => {
+                self.play_for_each_in_battle(ix, me, &m);
+                Applied::Done
+            }
             Effect::AddPower {
                 card,
                 amount,

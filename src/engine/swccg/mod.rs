@@ -27,6 +27,7 @@ mod activation;
 pub mod battle;
 pub mod battle_arrive;
 pub mod battle_board;
+mod battle_count;
 mod battle_damage;
 mod battle_drain;
 mod battle_early;

@@ -1325,6 +1325,9 @@ pub enum Effect {
     /// destinies", "adds 2 to power of …"): its conditions were met when it was played
     /// and are not checked again.
     BattleModifier(CardModifier),
+    /// "Your total battle destiny is +1 for each character in battle": a battle
+    /// modifier whose amount is counted when played and locked in (`battle_count.rs`).
+    BattleModifierForEach(super::battle_count::ForEachInBattle),
     /// A weapon whose target is immediately lost (not hit) when it succeeds.
     #[serde(skip)]
     LostByWeapon(usize),

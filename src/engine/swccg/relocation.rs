@@ -108,6 +108,7 @@ fn branches(e: &Effect) -> [&[Effect]; 2] {
         | Effect::DeployToBattle { .. }
         | Effect::AddDrawnDestinyToPower
         | Effect::BattleModifier(_)
+        | Effect::BattleModifierForEach(_)
         | Effect::LostByWeapon(_)
         | Effect::ExcludedByWeapon(_)
         | Effect::AddPower { .. }
