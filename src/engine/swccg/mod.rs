@@ -32,6 +32,7 @@ mod battle_damage;
 mod battle_drain;
 mod battle_early;
 mod battle_power;
+pub mod card_destiny;
 pub mod card_values;
 mod check;
 mod choose;

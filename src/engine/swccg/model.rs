@@ -697,6 +697,13 @@ pub struct CardDef {
     /// sites": limits on playing the cards it names, while it is active on table.
     #[serde(default)]
     pub limits_play: Vec<super::play_limits::PlayLimit>,
+    /// "Add 4 to each player's destiny draw for Sense and Alter" (`card_destiny.rs`).
+    #[serde(default)]
+    pub destiny_for: Vec<super::card_destiny::DestinyFor>,
+    /// "Immune to opponent's Objective": the opponent's cards of these types do not
+    /// affect it while it is being played (`card_destiny.rs`).
+    #[serde(default)]
+    pub immune_to_opponents: Vec<CardType>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
