@@ -566,7 +566,9 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
             Some(Who::Opponent) => owner.other(),
             _ => owner,
         };
-        if whose != d.drainer {
+        if whose != d.drainer
+            || !(t.while_controls.is_empty() || super::control::holds(st, owner, &t.while_controls))
+        {
             continue;
         }
         if t.not_modified_by_opponent {

@@ -37,6 +37,7 @@ pub mod card_values;
 mod check;
 mod choose;
 pub mod conditions;
+pub mod control;
 pub mod creature;
 mod deploy;
 pub mod destiny;

@@ -1980,6 +1980,10 @@ pub struct DrainText {
     /// "Your Force drains here may not be canceled" (a 'react' may still stop one).
     #[serde(default)]
     pub not_canceled: bool,
+    /// "Whenever you control any two Rebel Base locations, or any one planet site and
+    /// two systems": applies only while one of these alternatives holds (`control.rs`).
+    #[serde(default)]
+    pub while_controls: Vec<Vec<super::control::ControlCount>>,
 }
 
 fn drain_amount() -> super::drain::DrainTarget {
