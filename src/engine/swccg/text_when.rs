@@ -30,6 +30,17 @@ pub const IDS: &[&str] = &[
 pub const PILOTED: &str = "piloted";
 /// The name a modifier's target uses for each card its `each:` selects.
 pub const EACH: &str = "each";
+/// The name a modifier's target uses for the card this card is deployed on
+/// ("Character ... is power -1" on an Effect deployed on a character).
+pub const HOST: &str = "host";
+
+/// The card `s` is deployed on, if any.
+fn host(st: &State, s: CardIx) -> Option<CardIx> {
+    match st.zone[s] {
+        Zone::On(h) => Some(h),
+        _ => None,
+    }
+}
 
 /// One condition on the card whose text it is (the source). Every key given must
 /// hold; a modifier's `when:` list holds when each of its conditions does.
@@ -123,6 +134,7 @@ pub fn refers(st: &State, s: CardIx, n: &str, c: CardIx) -> bool {
     match n {
         "this" => s == c,
         PILOTED => piloted_by(st, s) == Some(c),
+        HOST => host(st, s) == Some(c),
         _ => n == st.key(c),
     }
 }
@@ -133,6 +145,7 @@ pub fn resolve(st: &State, s: CardIx, n: &str) -> Option<CardIx> {
     match n {
         "this" => Some(s),
         PILOTED => piloted_by(st, s),
+        HOST => host(st, s),
         EACH => None,
         _ => st.find(n),
     }
