@@ -86,6 +86,10 @@ pub struct Card {
     /// "Draws X battle destiny if unable to otherwise."
     #[serde(default)]
     pub draws_if_unable: Option<u32>,
+    /// "If both players draw only one battle destiny and yours is higher, reduces
+    /// opponent's total battle destiny to zero" (`single_destiny.rs`).
+    #[serde(default)]
+    pub zeroes_lower_single_destiny: bool,
     /// Already battled this turn: cannot participate.
     #[serde(default)]
     pub battled_this_turn: bool,
@@ -823,8 +827,10 @@ fn power_segment_draws(
         }
     }
     let mut bd: [Option<Total>; 2] = [None, None];
+    let mut drawn: [Option<destiny::DestinyResult>; 2] = [None, None];
     for s in order {
         let o = battle_destinies(live, out, script, s);
+        drawn[s.ix()].clone_from(&o);
         if let Some(o) = o {
             out.side_mut(s).battle_destinies =
                 o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
@@ -836,6 +842,20 @@ fn power_segment_draws(
             bd[s.ix()] = o.total.clone();
             out.side_mut(s).total_battle_destiny = o.total;
         }
+    }
+    let holders = [Side::Light, Side::Dark].map(|s| {
+        live.participants(s)
+            .into_iter()
+            .filter(|&i| live.card(i).zeroes_lower_single_destiny)
+            .map(|i| live.card(i).name.clone())
+            .collect::<Vec<_>>()
+    });
+    let results = [drawn[0].as_ref(), drawn[1].as_ref()];
+    for (text, cites) in super::single_destiny::compare(&holders, results, &mut bd) {
+        out.say(text, &cites);
+    }
+    for s in order {
+        out.side_mut(s).total_battle_destiny.clone_from(&bd[s.ix()]);
     }
     let mut attrition_destiny: [Option<i64>; 2] = [None, None];
     for s in order {
@@ -1484,6 +1504,7 @@ battle:
             } else {
                 None
             },
+            zeroes_lower_single_destiny: false,
             battled_this_turn: next().is_multiple_of(10),
             elsewhere: next().is_multiple_of(8),
             hit: false,

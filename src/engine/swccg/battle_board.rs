@@ -229,6 +229,7 @@ fn battle_with(
                 .iter()
                 .any(|i| i.eq_ignore_ascii_case("presence")),
             draws_if_unable: d.stats.draws_if_unable,
+            zeroes_lower_single_destiny: d.zeroes_lower_single_destiny,
             battled_this_turn: battled.contains(&c),
             elsewhere: false,
             hit: hits.iter().any(|h| h.0 == c),

@@ -56,6 +56,7 @@ mod phases;
 pub mod reduce;
 mod resolve;
 pub mod rules;
+mod single_destiny;
 pub mod stack;
 pub mod startgame;
 mod state;

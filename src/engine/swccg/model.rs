@@ -697,6 +697,10 @@ pub struct CardDef {
     /// sites": limits on playing the cards it names, while it is active on table.
     #[serde(default)]
     pub limits_play: Vec<super::play_limits::PlayLimit>,
+    /// "When in a battle, if both players draw only one battle destiny and yours is
+    /// higher, reduces opponent's total battle destiny to zero" (`single_destiny.rs`).
+    #[serde(default)]
+    pub zeroes_lower_single_destiny: bool,
     /// "Add 4 to each player's destiny draw for Sense and Alter" (`card_destiny.rs`).
     #[serde(default)]
     pub destiny_for: Vec<super::card_destiny::DestinyFor>,
