@@ -81,7 +81,8 @@ pub struct Cond {
     /// battle").
     #[serde(default)]
     pub defending: bool,
-    /// The source participates in the battle under way ("when in battle").
+    /// The source participates in the battle under way ("when in battle"), or is
+    /// deployed on a card that does ("that character is power +3 in battles").
     #[serde(default)]
     pub in_battle: bool,
     /// The source is alone at its location (AR Alone/Lone): active, and its owner
@@ -285,7 +286,11 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     {
         return false;
     }
-    let fights = battle.is_some_and(|b| b.participants.contains(&s));
+    // A card deployed on a participating card (a weapon, a device, an Effect on a
+    // character) is in the battle with it.
+    let fights = battle.is_some_and(|b| {
+        b.participants.contains(&s) || host(st, s).is_some_and(|h| b.participants.contains(&h))
+    });
     if k.defending && !(fights && battle.is_some_and(|b| b.initiator != st.owner(s))) {
         return false;
     }
