@@ -266,6 +266,10 @@ pub struct Battle {
     pub modifiers: Vec<ModSpec>,
     #[serde(default)]
     pub conditions: Vec<Condition>,
+    /// Raises of the ability required to draw battle destiny (`min_ability`: the
+    /// amount added for `side`; `ability_required.rs`).
+    #[serde(default)]
+    pub raises: Vec<Condition>,
     #[serde(default)]
     pub reserve: Reserves,
     /// Force each player may use (Force Pile), when the scenario tracks it.
@@ -1126,7 +1130,18 @@ fn battle_destinies(
     s: Side,
 ) -> Option<destiny::DestinyResult> {
     let ability = live.destiny_ability(s);
-    let start = if ability >= 4 { 1 } else { 0 };
+    let (raise, raised_by) = super::ability_required::total_for(&live.b.raises, s);
+    if raise != 0 {
+        out.say(
+            format!(
+                "{s}'s ability required to draw battle destiny here is {} ({})",
+                4 + raise,
+                raised_by.join(", ")
+            ),
+            &[cite::BATTLE_DESTINY_IN_BRIEF, cite::CONDITIONS_ON_DRAWING],
+        );
+    }
+    let start = if ability >= 4 + raise { 1 } else { 0 };
     let mods = live.mods_for(&Target::BattleDestinies, s);
     let limit = mods
         .iter()
@@ -1143,9 +1158,9 @@ fn battle_destinies(
         &format!("{s}'s battle destiny count"),
         &Base {
             source: if start == 1 {
-                format!("ability {ability} (4 or more)")
+                format!("ability {ability} ({} or more)", 4 + raise)
             } else {
-                format!("ability {ability} (under 4)")
+                format!("ability {ability} (under {})", 4 + raise)
             },
             value: Some(start),
             cite: cite::BATTLE_DESTINIES,
@@ -1156,11 +1171,12 @@ fn battle_destinies(
     let mut x = counted.or_zero().max(0);
     out.say(format!("{counted}"), &counted.cites());
     for c in live.b.conditions.iter().filter(|c| c.side == s) {
-        if ability < c.min_ability {
+        let min = c.min_ability + raise;
+        if ability < min {
             out.say(
                 format!(
-                    "{}: total ability of {} or more required; {s} has {ability}, so {x} battle destinies become 0",
-                    c.source, c.min_ability
+                    "{}: total ability of {min} or more required; {s} has {ability}, so {x} battle destinies become 0",
+                    c.source
                 ),
                 &[cite::CONDITIONS_ON_DRAWING, cite::BATTLE_DESTINY_IN_BRIEF],
             );
@@ -1601,6 +1617,7 @@ battle:
                 cards,
                 modifiers,
                 conditions: Vec::new(),
+                raises: Vec::new(),
                 reserve: Reserves {
                     light: deck(next()),
                     dark: deck(next()),

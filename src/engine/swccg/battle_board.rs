@@ -264,6 +264,7 @@ fn battle_with(
             })
             .chain(text_conds)
             .collect(),
+        raises: super::ability_required::raises(st, at),
         reserve: decks(st, drawn, &names),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,

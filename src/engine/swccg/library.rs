@@ -88,6 +88,10 @@ impl LibraryCard for CardDef {
         add(!self.limits_play.is_empty(), "limits_play");
         add(!self.destiny_for.is_empty(), "destiny_for");
         add(
+            self.raises_ability_required.is_some(),
+            "raises_ability_required",
+        );
+        add(
             self.zeroes_lower_single_destiny,
             "zeroes_lower_single_destiny",
         );

@@ -23,6 +23,7 @@
 //! are reported with [`engine::Engine::log`], each with the rule IDs that
 //! justify it.
 
+pub mod ability_required;
 mod activation;
 pub mod battle;
 pub mod battle_arrive;

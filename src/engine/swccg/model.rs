@@ -701,6 +701,10 @@ pub struct CardDef {
     /// higher, reduces opponent's total battle destiny to zero" (`single_destiny.rs`).
     #[serde(default)]
     pub zeroes_lower_single_destiny: bool,
+    /// "Opponent's ability required to draw battle destiny here is +1 for each card
+    /// stacked here" (`ability_required.rs`).
+    #[serde(default)]
+    pub raises_ability_required: Option<Box<super::ability_required::RaisesAbility>>,
     /// "Add 4 to each player's destiny draw for Sense and Alter" (`card_destiny.rs`).
     #[serde(default)]
     pub destiny_for: Vec<super::card_destiny::DestinyFor>,
