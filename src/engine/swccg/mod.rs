@@ -54,6 +54,7 @@ pub mod model;
 pub mod movement;
 mod persona;
 mod phases;
+pub mod prevents_battle;
 pub mod reduce;
 mod resolve;
 pub mod rules;

@@ -705,6 +705,10 @@ pub struct CardDef {
     /// stacked here" (`ability_required.rs`).
     #[serde(default)]
     pub raises_ability_required: Option<Box<super::ability_required::RaisesAbility>>,
+    /// "Where present am I, battles and attacks happen not unless …"
+    /// (`prevents_battle.rs`).
+    #[serde(default)]
+    pub prevents_battles: Option<Box<super::prevents_battle::PreventsBattles>>,
     /// "Add 4 to each player's destiny draw for Sense and Alter" (`card_destiny.rs`).
     #[serde(default)]
     pub destiny_for: Vec<super::card_destiny::DestinyFor>,
