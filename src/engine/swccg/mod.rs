@@ -57,6 +57,7 @@ mod phases;
 pub mod prevents_battle;
 pub mod reduce;
 mod resolve;
+pub mod retrieve_card;
 pub mod rules;
 mod single_destiny;
 pub mod stack;

@@ -1344,6 +1344,9 @@ pub enum Effect {
     /// destinies", "adds 2 to power of …"): its conditions were met when it was played
     /// and are not checked again.
     BattleModifier(CardModifier),
+    /// Retrieve a specific card from the Lost Pile ("may retrieve Fly Casual";
+    /// `retrieve_card.rs`).
+    RetrieveCard(super::retrieve_card::RetrieveCard),
     /// "Your total battle destiny is +1 for each character in battle": a battle
     /// modifier whose amount is counted when played and locked in (`battle_count.rs`).
     BattleModifierForEach(super::battle_count::ForEachInBattle),

@@ -109,6 +109,7 @@ fn branches(e: &Effect) -> [&[Effect]; 2] {
         | Effect::AddDrawnDestinyToPower
         | Effect::BattleModifier(_)
         | Effect::BattleModifierForEach(_)
+        | Effect::RetrieveCard(_)
         | Effect::LostByWeapon(_)
         | Effect::ExcludedByWeapon(_)
         | Effect::AddPower { .. }

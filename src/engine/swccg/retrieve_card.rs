@@ -1,0 +1,87 @@
+//! Retrieving a specific card ("may retrieve Fly Casual"): the player searches the
+//! Lost Pile and, if a copy is there (not necessarily the top one unless the text says
+//! so), retrieves it to the Used Pile without changing the order of the other cards.
+//! It is still retrieving Force: 1 card, which reductions and taxes on retrieval apply
+//! to, and which a reduction may bring to 0 (AR Retrieve; Ap. B Do They Have A Code
+//! Clearance?).
+
+use super::effects::Applied;
+use super::engine::*;
+use super::model::{Filter, PileName, Side};
+use super::rules as r;
+use crate::engine::Event;
+use serde::Deserialize;
+
+/// "Retrieve Fly Casual": the card to retrieve; `top_only` when only the Lost
+/// Pile's top card may be it ("if the top card of your Lost Pile is a weapon …,
+/// retrieve it").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetrieveCard {
+    pub card: Filter,
+    #[serde(default)]
+    pub top_only: bool,
+}
+
+impl Engine {
+    pub(super) fn retrieve_card(&mut self, me: Side, label: &str, spec: &RetrieveCard) -> Applied {
+        let Some(n) = self.retrieval_amount(me, 1) else {
+            return Applied::Done;
+        };
+        if n == 0 {
+            self.log(
+                actor(me),
+                Event::Result,
+                format!(
+                    "{label}: the retrieval of 1 card is reduced to 0: {} retrieves nothing",
+                    me.name()
+                ),
+                &[r::RETRIEVE],
+            );
+            return Applied::Done;
+        }
+        let pile = self.st.pile(me, PileName::LostPile).to_vec();
+        let looked = if spec.top_only {
+            &pile[..pile.len().min(1)]
+        } else {
+            &pile[..]
+        };
+        let cands: Vec<_> = looked
+            .iter()
+            .copied()
+            .filter(|&c| self.st.matches(c, &spec.card, me))
+            .collect();
+        let c = match cands.len() {
+            0 => {
+                self.log(
+                    actor(me),
+                    Event::Result,
+                    format!(
+                        "{label}: {} searches the Lost Pile and finds no such card: nothing is retrieved",
+                        me.name()
+                    ),
+                    &[r::RETRIEVE],
+                );
+                return Applied::Done;
+            }
+            1 => cands[0],
+            _ => match self.choose_one(me, &cands, "a card to retrieve from the Lost Pile") {
+                Some(c) => c,
+                None => return Applied::Stop,
+            },
+        };
+        self.st.to_pile(c, me, PileName::UsedPile);
+        self.st.force[me.ix()].retrieved += 1;
+        self.log(
+            actor(me),
+            Event::StateChange,
+            format!(
+                "{} searches the Lost Pile and retrieves {} (revealed) to the Used Pile; the other cards keep their order",
+                me.name(),
+                self.name(c)
+            ),
+            &[r::RETRIEVE],
+        );
+        Applied::Done
+    }
+}
