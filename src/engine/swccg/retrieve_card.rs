@@ -3,7 +3,8 @@
 //! so), retrieves it to the Used Pile without changing the order of the other cards.
 //! It is still retrieving Force: 1 card, which reductions and taxes on retrieval apply
 //! to, and which a reduction may bring to 0 (AR Retrieve; Ap. B Do They Have A Code
-//! Clearance?).
+//! Clearance?). The player searches first, and pays what a retrieval costs only once
+//! a valid card is found and chosen.
 
 use super::effects::Applied;
 use super::engine::*;
@@ -25,10 +26,8 @@ pub struct RetrieveCard {
 
 impl Engine {
     pub(super) fn retrieve_card(&mut self, me: Side, label: &str, spec: &RetrieveCard) -> Applied {
-        let Some(n) = self.retrieval_amount(me, 1) else {
-            return Applied::Done;
-        };
-        if n == 0 {
+        // The reduction is an automatic modifier: it applies before anything else.
+        if self.retrieval_reduced(me, 1) == 0 {
             self.log(
                 actor(me),
                 Event::Result,
@@ -57,7 +56,7 @@ impl Engine {
                     actor(me),
                     Event::Result,
                     format!(
-                        "{label}: {} searches the Lost Pile and finds no such card: nothing is retrieved",
+                        "{label}: {} searches the Lost Pile and finds no such card: nothing is retrieved, and nothing is paid to retrieve it",
                         me.name()
                     ),
                     &[r::RETRIEVE],
@@ -70,6 +69,11 @@ impl Engine {
                 None => return Applied::Stop,
             },
         };
+        // Found and chosen: only now is a cost on retrieving paid (or the
+        // retrieval canceled).
+        if !self.retrieval_paid(me, 1) {
+            return Applied::Done;
+        }
         self.st.to_pile(c, me, PileName::UsedPile);
         self.st.force[me.ix()].retrieved += 1;
         self.log(
