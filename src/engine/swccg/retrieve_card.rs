@@ -22,6 +22,9 @@ pub struct RetrieveCard {
     pub card: Filter,
     #[serde(default)]
     pub top_only: bool,
+    /// "Retrieve a starship into hand": to the hand instead of the Used Pile.
+    #[serde(default)]
+    pub into_hand: bool,
 }
 
 impl Engine {
@@ -74,13 +77,18 @@ impl Engine {
         if !self.retrieval_paid(me, 1) {
             return Applied::Done;
         }
-        self.st.to_pile(c, me, PileName::UsedPile);
+        let (to, place) = if spec.into_hand {
+            (PileName::Hand, "into hand")
+        } else {
+            (PileName::UsedPile, "to the Used Pile")
+        };
+        self.st.to_pile(c, me, to);
         self.st.force[me.ix()].retrieved += 1;
         self.log(
             actor(me),
             Event::StateChange,
             format!(
-                "{} searches the Lost Pile and retrieves {} (revealed) to the Used Pile; the other cards keep their order",
+                "{} searches the Lost Pile and retrieves {} (revealed) {place}; the other cards keep their order",
                 me.name(),
                 self.name(c)
             ),
