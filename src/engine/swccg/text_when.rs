@@ -207,23 +207,43 @@ fn with(st: &State, s: CardIx, f: &Filter, site: bool, battle: Option<&[CardIx]>
     })
 }
 
-/// Is `s` alone at its location (AR Alone/Lone): active, and its owner has no
-/// other active card there that has ability or is a character (a combo card is
-/// never alone)?
+/// Is `s` alone at its location (AR Alone/Lone)? A character: active, and its owner
+/// has no other active card there that has ability or is a character (a combo card
+/// is never alone). A starship or vehicle: the only active characters, vehicles and
+/// starships its owner has there are aboard it.
 pub fn alone(st: &State, s: CardIx) -> bool {
     let Some(l) = st.location_of(s) else {
         return false;
     };
     let me = st.owner(s);
-    let combo = st.def(s).title.contains(" & ");
+    let d = st.def(s);
+    let craft = matches!(d.card_type, CardType::Starship | CardType::Vehicle);
+    let aboard = |c: CardIx| {
+        let mut z = st.zone[c];
+        for _ in 0..16 {
+            match z {
+                Zone::On(h) if h == s => return true,
+                Zone::On(h) => z = st.zone[h],
+                _ => return false,
+            }
+        }
+        false
+    };
+    let counts = |c: CardIx| {
+        let t = st.def(c).card_type;
+        if craft {
+            matches!(
+                t,
+                CardType::Character | CardType::Starship | CardType::Vehicle
+            ) && !aboard(c)
+        } else {
+            t == CardType::Character || st.def(c).stats.ability.is_some()
+        }
+    };
     st.active(s)
-        && !combo
+        && !d.title.contains(" & ")
         && !(0..st.cards.len()).any(|c| {
-            c != s
-                && st.active(c)
-                && st.owner(c) == me
-                && st.location_of(c) == Some(l)
-                && (st.def(c).card_type == CardType::Character || st.def(c).stats.ability.is_some())
+            c != s && st.active(c) && st.owner(c) == me && st.location_of(c) == Some(l) && counts(c)
         })
 }
 
