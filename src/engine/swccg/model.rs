@@ -951,6 +951,11 @@ pub struct Trigger {
     /// For `destiny_drawn`: only a battle destiny ("if drawn as a battle destiny").
     #[serde(default)]
     pub battle_destiny: bool,
+    /// For `destiny_drawn` with `battle_destiny`: only a draw after that player's first
+    /// battle destiny draw of the battle ("if opponent draws more than one battle
+    /// destiny, may cancel one": any but the first).
+    #[serde(default)]
+    pub not_first: bool,
 }
 
 fn rel_any() -> Rel {
