@@ -89,6 +89,10 @@ pub struct Cond {
     /// has no other card there that has ability or is a character.
     #[serde(default)]
     pub alone: bool,
+    /// "While opponent has more characters here than you": at the source's location,
+    /// the opponent has more active characters than its owner.
+    #[serde(default)]
+    pub outnumbered: bool,
     /// "Unless opponent's character of ability > 3 here": no other active card
     /// matching this (owner seen from the source) is at the same location.
     #[serde(default)]
@@ -247,6 +251,25 @@ pub fn alone(st: &State, s: CardIx) -> bool {
         })
 }
 
+/// Does the opponent of `s`'s owner have more active characters at its location?
+fn outnumbered(st: &State, s: CardIx) -> bool {
+    let Some(l) = st.location_of(s) else {
+        return false;
+    };
+    let me = st.owner(s);
+    let count = |p: Side| {
+        (0..st.cards.len())
+            .filter(|&c| {
+                st.active(c)
+                    && st.owner(c) == p
+                    && st.def(c).card_type == CardType::Character
+                    && st.location_of(c) == Some(l)
+            })
+            .count()
+    };
+    count(me.other()) > count(me)
+}
+
 /// Does one condition hold for the text of `s`?
 fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     let me = st.owner(s);
@@ -299,6 +322,9 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
         return false;
     }
     if k.alone && !alone(st, s) {
+        return false;
+    }
+    if k.outnumbered && !outnumbered(st, s) {
         return false;
     }
     if let Some(f) = &k.unless_here
