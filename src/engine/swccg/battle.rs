@@ -86,6 +86,10 @@ pub struct Card {
     /// "Draws X battle destiny if unable to otherwise."
     #[serde(default)]
     pub draws_if_unable: Option<u32>,
+    /// "If both players draw only one battle destiny and yours is higher, reduces
+    /// opponent's total battle destiny to zero" (`single_destiny.rs`).
+    #[serde(default)]
+    pub zeroes_lower_single_destiny: bool,
     /// Already battled this turn: cannot participate.
     #[serde(default)]
     pub battled_this_turn: bool,
@@ -262,6 +266,10 @@ pub struct Battle {
     pub modifiers: Vec<ModSpec>,
     #[serde(default)]
     pub conditions: Vec<Condition>,
+    /// Raises of the ability required to draw battle destiny (`min_ability`: the
+    /// amount added for `side`; `ability_required.rs`).
+    #[serde(default)]
+    pub raises: Vec<Condition>,
     #[serde(default)]
     pub reserve: Reserves,
     /// Force each player may use (Force Pile), when the scenario tracks it.
@@ -823,8 +831,10 @@ fn power_segment_draws(
         }
     }
     let mut bd: [Option<Total>; 2] = [None, None];
+    let mut drawn: [Option<destiny::DestinyResult>; 2] = [None, None];
     for s in order {
         let o = battle_destinies(live, out, script, s);
+        drawn[s.ix()].clone_from(&o);
         if let Some(o) = o {
             out.side_mut(s).battle_destinies =
                 o.counted + o.draws.iter().filter(|d| d.substituted).count() as u32;
@@ -836,6 +846,20 @@ fn power_segment_draws(
             bd[s.ix()] = o.total.clone();
             out.side_mut(s).total_battle_destiny = o.total;
         }
+    }
+    let holders = [Side::Light, Side::Dark].map(|s| {
+        live.participants(s)
+            .into_iter()
+            .filter(|&i| live.card(i).zeroes_lower_single_destiny)
+            .map(|i| live.card(i).name.clone())
+            .collect::<Vec<_>>()
+    });
+    let results = [drawn[0].as_ref(), drawn[1].as_ref()];
+    for (text, cites) in super::single_destiny::compare(&holders, results, &mut bd) {
+        out.say(text, &cites);
+    }
+    for s in order {
+        out.side_mut(s).total_battle_destiny.clone_from(&bd[s.ix()]);
     }
     let mut attrition_destiny: [Option<i64>; 2] = [None, None];
     for s in order {
@@ -1106,7 +1130,18 @@ fn battle_destinies(
     s: Side,
 ) -> Option<destiny::DestinyResult> {
     let ability = live.destiny_ability(s);
-    let start = if ability >= 4 { 1 } else { 0 };
+    let (raise, raised_by) = super::ability_required::total_for(&live.b.raises, s);
+    if raise != 0 {
+        out.say(
+            format!(
+                "{s}'s ability required to draw battle destiny here is {} ({})",
+                4 + raise,
+                raised_by.join(", ")
+            ),
+            &[cite::BATTLE_DESTINY_IN_BRIEF, cite::CONDITIONS_ON_DRAWING],
+        );
+    }
+    let start = if ability >= 4 + raise { 1 } else { 0 };
     let mods = live.mods_for(&Target::BattleDestinies, s);
     let limit = mods
         .iter()
@@ -1123,9 +1158,9 @@ fn battle_destinies(
         &format!("{s}'s battle destiny count"),
         &Base {
             source: if start == 1 {
-                format!("ability {ability} (4 or more)")
+                format!("ability {ability} ({} or more)", 4 + raise)
             } else {
-                format!("ability {ability} (under 4)")
+                format!("ability {ability} (under {})", 4 + raise)
             },
             value: Some(start),
             cite: cite::BATTLE_DESTINIES,
@@ -1136,11 +1171,12 @@ fn battle_destinies(
     let mut x = counted.or_zero().max(0);
     out.say(format!("{counted}"), &counted.cites());
     for c in live.b.conditions.iter().filter(|c| c.side == s) {
-        if ability < c.min_ability {
+        let min = c.min_ability + raise;
+        if ability < min {
             out.say(
                 format!(
-                    "{}: total ability of {} or more required; {s} has {ability}, so {x} battle destinies become 0",
-                    c.source, c.min_ability
+                    "{}: total ability of {min} or more required; {s} has {ability}, so {x} battle destinies become 0",
+                    c.source
                 ),
                 &[cite::CONDITIONS_ON_DRAWING, cite::BATTLE_DESTINY_IN_BRIEF],
             );
@@ -1484,6 +1520,7 @@ battle:
             } else {
                 None
             },
+            zeroes_lower_single_destiny: false,
             battled_this_turn: next().is_multiple_of(10),
             elsewhere: next().is_multiple_of(8),
             hit: false,
@@ -1580,6 +1617,7 @@ battle:
                 cards,
                 modifiers,
                 conditions: Vec::new(),
+                raises: Vec::new(),
                 reserve: Reserves {
                     light: deck(next()),
                     dark: deck(next()),

@@ -234,6 +234,7 @@ fn battle_with(
                 .iter()
                 .any(|i| i.eq_ignore_ascii_case("presence")),
             draws_if_unable: d.stats.draws_if_unable,
+            zeroes_lower_single_destiny: d.zeroes_lower_single_destiny,
             battled_this_turn: battled.contains(&c),
             elsewhere: false,
             hit: hits.iter().any(|h| h.0 == c),
@@ -268,6 +269,7 @@ fn battle_with(
             })
             .chain(text_conds)
             .collect(),
+        raises: super::ability_required::raises(st, at),
         reserve: decks(st, drawn, &names),
         // The action is on the stack: its cost was paid when it was initiated.
         force_pile: None,
@@ -571,7 +573,9 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
             Some(Who::Opponent) => owner.other(),
             _ => owner,
         };
-        if whose != d.drainer {
+        if whose != d.drainer
+            || !(t.while_controls.is_empty() || super::control::holds(st, owner, &t.while_controls))
+        {
             continue;
         }
         if t.not_modified_by_opponent {

@@ -146,6 +146,7 @@ impl Engine {
         let mine = self.has_presence(p, l);
         let theirs = self.has_presence(p.other(), l);
         if battle {
+            self.battle_prevented_by_text(l, "battle")?;
             if !mine || !theirs {
                 let who = if mine { p.other() } else { p };
                 return Err(rej(

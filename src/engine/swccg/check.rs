@@ -536,8 +536,9 @@ fn check_modifiers(
             _ => None,
         };
         for n in named.into_iter().chain(m.requires.iter()) {
-            let relative =
-                n == super::text_when::PILOTED || (n == super::text_when::EACH && m.each.is_some());
+            let relative = [super::text_when::PILOTED, super::text_when::HOST]
+                .contains(&n.as_str())
+                || (n == super::text_when::EACH && m.each.is_some());
             if n != "this" && !relative && !b.cards.contains_key(n) {
                 return Err(spanned(
                     d,

@@ -313,7 +313,7 @@ impl super::engine::Engine {
 
     /// "Opponent's Force retrieval is reduced by X, where X = number of cards here":
     /// each active card of the other side with this text reduces `x`.
-    fn retrieval_reduced(&mut self, p: Side, mut x: u32) -> u32 {
+    pub(super) fn retrieval_reduced(&mut self, p: Side, mut x: u32) -> u32 {
         for t in 0..self.st.cards.len() {
             if !self.st.active(t)
                 || self.st.owner(t) != p.other()
@@ -345,7 +345,7 @@ impl super::engine::Engine {
     /// `p`, about to retrieve `x` Force, first uses `x` Force (the full amount, whatever
     /// its Lost Pile holds), or declines (its next scripted decision a `pass`) or cannot
     /// pay, and the retrieval is canceled. Whether the retrieval goes ahead.
-    fn retrieval_paid(&mut self, p: Side, x: u32) -> bool {
+    pub(super) fn retrieval_paid(&mut self, p: Side, x: u32) -> bool {
         use crate::engine::{Actor, Event};
         let taxes: Vec<CardIx> = (0..self.st.cards.len())
             .filter(|&t| {

@@ -98,6 +98,7 @@ impl Engine {
                 cite::ATTACKS,
             ));
         };
+        self.battle_prevented_by_text(l, "attack")?;
         let info = match d.step.target.first() {
             Some(t) => self.creature_attacks(p, c, l, t)?,
             None => self.attack_creature(p, c, l)?,

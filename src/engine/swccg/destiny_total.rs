@@ -199,6 +199,11 @@ impl Engine {
         substituted: bool,
     ) {
         if parent >= self.stack.len() || self.stack[parent].total.is_none() {
+            let p = self.stack.get(parent).map(|e| e.actor);
+            let value = match p {
+                Some(p) => self.destiny_for_card(parent, p, value),
+                None => value,
+            };
             self.apply_destiny_test(parent, test, value);
             return;
         }

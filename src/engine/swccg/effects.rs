@@ -28,6 +28,10 @@ impl Engine {
                 self.play_battle_modifier(ix, me, &m);
                 Applied::Done
             }
+            Effect::BattleModifierForEach(m) => {
+                self.play_for_each_in_battle(ix, me, &m);
+                Applied::Done
+            }
             Effect::AddPower {
                 card,
                 amount,
@@ -64,6 +68,8 @@ impl Engine {
             Effect::Activate { who, count } => self.activate_effect(me, who, count),
             Effect::Retrieve { .. } if self.retrieval_prevented(ix) => Applied::Done,
             Effect::Retrieve { who, count } => self.retrieve_effect(me, who, count),
+            Effect::RetrieveCard(_) if self.retrieval_prevented(ix) => Applied::Done,
+            Effect::RetrieveCard(spec) => self.retrieve_card(me, &label, &spec),
             Effect::LoseForce { who, amount } => self.lose_force_effect(ix, me, who, amount),
             Effect::LoseForceStackHere { who, amount } => {
                 self.lose_force_stack_here(ix, side_of(who, me), amount)

@@ -87,6 +87,17 @@ impl LibraryCard for CardDef {
         );
         add(self.ability_required.is_some(), "ability_required");
         add(!self.limits_play.is_empty(), "limits_play");
+        add(!self.destiny_for.is_empty(), "destiny_for");
+        add(self.prevents_battles.is_some(), "prevents_battles");
+        add(
+            self.raises_ability_required.is_some(),
+            "raises_ability_required",
+        );
+        add(
+            self.zeroes_lower_single_destiny,
+            "zeroes_lower_single_destiny",
+        );
+        add(!self.immune_to_opponents.is_empty(), "immune_to_opponents");
         add(
             self.stats.immune_to_attrition.is_some(),
             "stats.immune_to_attrition",

@@ -23,19 +23,23 @@
 //! are reported with [`engine::Engine::log`], each with the rule IDs that
 //! justify it.
 
+pub mod ability_required;
 mod activation;
 pub mod battle;
 pub mod battle_arrive;
 pub mod battle_board;
+mod battle_count;
 mod battle_damage;
 mod battle_drain;
 mod battle_early;
 mod battle_power;
 pub mod break_cover;
+pub mod card_destiny;
 pub mod card_values;
 mod check;
 mod choose;
 pub mod conditions;
+pub mod control;
 pub mod creature;
 mod deploy;
 mod deploy_turn;
@@ -53,9 +57,12 @@ pub mod model;
 pub mod movement;
 mod persona;
 mod phases;
+pub mod prevents_battle;
 pub mod reduce;
 mod resolve;
+pub mod retrieve_card;
 pub mod rules;
+mod single_destiny;
 pub mod stack;
 pub mod startgame;
 mod state;

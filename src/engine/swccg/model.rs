@@ -806,6 +806,25 @@ pub struct CardDef {
     /// sites": limits on playing the cards it names, while it is active on table.
     #[serde(default)]
     pub limits_play: Vec<super::play_limits::PlayLimit>,
+    /// "When in a battle, if both players draw only one battle destiny and yours is
+    /// higher, reduces opponent's total battle destiny to zero" (`single_destiny.rs`).
+    #[serde(default)]
+    pub zeroes_lower_single_destiny: bool,
+    /// "Opponent's ability required to draw battle destiny here is +1 for each card
+    /// stacked here" (`ability_required.rs`).
+    #[serde(default)]
+    pub raises_ability_required: Option<Box<super::ability_required::RaisesAbility>>,
+    /// "Where present am I, battles and attacks happen not unless …"
+    /// (`prevents_battle.rs`).
+    #[serde(default)]
+    pub prevents_battles: Option<Box<super::prevents_battle::PreventsBattles>>,
+    /// "Add 4 to each player's destiny draw for Sense and Alter" (`card_destiny.rs`).
+    #[serde(default)]
+    pub destiny_for: Vec<super::card_destiny::DestinyFor>,
+    /// "Immune to opponent's Objective": the opponent's cards of these types do not
+    /// affect it while it is being played (`card_destiny.rs`).
+    #[serde(default)]
+    pub immune_to_opponents: Vec<CardType>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
@@ -1044,6 +1063,11 @@ pub struct Trigger {
     /// For `destiny_drawn`: only a battle destiny ("if drawn as a battle destiny").
     #[serde(default)]
     pub battle_destiny: bool,
+    /// For `destiny_drawn` with `battle_destiny`: only a draw after that player's first
+    /// battle destiny draw of the battle ("if opponent draws more than one battle
+    /// destiny, may cancel one": any but the first).
+    #[serde(default)]
+    pub not_first: bool,
 }
 
 fn rel_any() -> Rel {
@@ -1452,6 +1476,12 @@ pub enum Effect {
     /// destinies", "adds 2 to power of …"): its conditions were met when it was played
     /// and are not checked again.
     BattleModifier(CardModifier),
+    /// Retrieve a specific card from the Lost Pile ("may retrieve Fly Casual";
+    /// `retrieve_card.rs`).
+    RetrieveCard(super::retrieve_card::RetrieveCard),
+    /// "Your total battle destiny is +1 for each character in battle": a battle
+    /// modifier whose amount is counted when played and locked in (`battle_count.rs`).
+    BattleModifierForEach(super::battle_count::ForEachInBattle),
     /// A weapon whose target is immediately lost (not hit) when it succeeds.
     #[serde(skip)]
     LostByWeapon(usize),
@@ -2108,6 +2138,10 @@ pub struct DrainText {
     /// "Your Force drains here may not be canceled" (a 'react' may still stop one).
     #[serde(default)]
     pub not_canceled: bool,
+    /// "Whenever you control any two Rebel Base locations, or any one planet site and
+    /// two systems": applies only while one of these alternatives holds (`control.rs`).
+    #[serde(default)]
+    pub while_controls: Vec<Vec<super::control::ControlCount>>,
 }
 
 fn drain_amount() -> super::drain::DrainTarget {

@@ -108,6 +108,8 @@ fn branches(e: &Effect) -> [&[Effect]; 2] {
         | Effect::DeployToBattle { .. }
         | Effect::AddDrawnDestinyToPower
         | Effect::BattleModifier(_)
+        | Effect::BattleModifierForEach(_)
+        | Effect::RetrieveCard(_)
         | Effect::LostByWeapon(_)
         | Effect::ExcludedByWeapon(_)
         | Effect::AddPower { .. }

@@ -331,6 +331,17 @@ impl Engine {
         }
     }
 
+    /// The battle destiny draws `side` already made in the battle at `parent` (the
+    /// draw under way not included).
+    fn earlier_battle_draws(&self, parent: usize, side: Option<Side>) -> usize {
+        self.stack.get(parent).map_or(0, |b| {
+            b.drawn
+                .iter()
+                .filter(|x| Some(x.0) == side && x.2 == super::stack::BattleDraw::Battle)
+                .count()
+        })
+    }
+
     pub(super) fn trigger_matches(&self, t: &Trigger, ix: usize, c: CardIx) -> bool {
         let e = &self.stack[ix];
         if e.canceled {
@@ -349,9 +360,10 @@ impl Engine {
                 ActionKind::UseText | ActionKind::Triggered | ActionKind::Mandatory,
             ) => true,
             (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
-            (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, .. }) => {
+            (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, parent, .. }) => {
                 (!t.battle_destiny
                     || (e.battle_draw.is_some() && e.draw_kind == super::stack::BattleDraw::Battle))
+                    && (!t.not_first || self.earlier_battle_draws(*parent, e.battle_draw) > 0)
                     && t.destiny.is_none_or(|d| Some(d) == *value)
                     && t.destiny_matches
                         .is_none_or(|m| value.is_some() && self.destiny_count(m, c) == *value)

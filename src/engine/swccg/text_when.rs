@@ -14,6 +14,7 @@ pub const PRESENT_WITH: &str = "swccg.ar.present-versus-present-with";
 pub const IN_BATTLE_TOGETHER: &str = "swccg.ar.participating-in-battle-in-a-battle-together-in-battle-with-involved-in-the-same-battle";
 
 pub const INITIATE_THE_BATTLE: &str = "swccg.ar.initiate-the-battle";
+pub const ALONE: &str = "swccg.ar.alone-lone";
 
 /// Every section this file cites.
 pub const IDS: &[&str] = &[
@@ -21,6 +22,7 @@ pub const IDS: &[&str] = &[
     PRESENT_WITH,
     IN_BATTLE_TOGETHER,
     INITIATE_THE_BATTLE,
+    ALONE,
 ];
 
 /// The name a modifier's target uses for the starship or vehicle the card pilots
@@ -28,6 +30,17 @@ pub const IDS: &[&str] = &[
 pub const PILOTED: &str = "piloted";
 /// The name a modifier's target uses for each card its `each:` selects.
 pub const EACH: &str = "each";
+/// The name a modifier's target uses for the card this card is deployed on
+/// ("Character ... is power -1" on an Effect deployed on a character).
+pub const HOST: &str = "host";
+
+/// The card `s` is deployed on, if any.
+fn host(st: &State, s: CardIx) -> Option<CardIx> {
+    match st.zone[s] {
+        Zone::On(h) => Some(h),
+        _ => None,
+    }
+}
 
 /// One condition on the card whose text it is (the source). Every key given must
 /// hold; a modifier's `when:` list holds when each of its conditions does.
@@ -68,9 +81,22 @@ pub struct Cond {
     /// battle").
     #[serde(default)]
     pub defending: bool,
-    /// The source participates in the battle under way ("when in battle").
+    /// The source participates in the battle under way ("when in battle"), or is
+    /// deployed on a card that does ("that character is power +3 in battles").
     #[serde(default)]
     pub in_battle: bool,
+    /// The source is alone at its location (AR Alone/Lone): active, and its owner
+    /// has no other card there that has ability or is a character.
+    #[serde(default)]
+    pub alone: bool,
+    /// "While opponent has more characters here than you": at the source's location,
+    /// the opponent has more active characters than its owner.
+    #[serde(default)]
+    pub outnumbered: bool,
+    /// "Unless opponent's character of ability > 3 here": no other active card
+    /// matching this (owner seen from the source) is at the same location.
+    #[serde(default)]
+    pub unless_here: Option<Filter>,
 }
 
 /// "Each Rebel present with her": the cards a modifier with target name `each`
@@ -113,6 +139,7 @@ pub fn refers(st: &State, s: CardIx, n: &str, c: CardIx) -> bool {
     match n {
         "this" => s == c,
         PILOTED => piloted_by(st, s) == Some(c),
+        HOST => host(st, s) == Some(c),
         _ => n == st.key(c),
     }
 }
@@ -123,6 +150,7 @@ pub fn resolve(st: &State, s: CardIx, n: &str) -> Option<CardIx> {
     match n {
         "this" => Some(s),
         PILOTED => piloted_by(st, s),
+        HOST => host(st, s),
         EACH => None,
         _ => st.find(n),
     }
@@ -183,6 +211,65 @@ fn with(st: &State, s: CardIx, f: &Filter, site: bool, battle: Option<&[CardIx]>
     })
 }
 
+/// Is `s` alone at its location (AR Alone/Lone)? A character: active, and its owner
+/// has no other active card there that has ability or is a character (a combo card
+/// is never alone). A starship or vehicle: the only active characters, vehicles and
+/// starships its owner has there are aboard it.
+pub fn alone(st: &State, s: CardIx) -> bool {
+    let Some(l) = st.location_of(s) else {
+        return false;
+    };
+    let me = st.owner(s);
+    let d = st.def(s);
+    let craft = matches!(d.card_type, CardType::Starship | CardType::Vehicle);
+    let aboard = |c: CardIx| {
+        let mut z = st.zone[c];
+        for _ in 0..16 {
+            match z {
+                Zone::On(h) if h == s => return true,
+                Zone::On(h) => z = st.zone[h],
+                _ => return false,
+            }
+        }
+        false
+    };
+    let counts = |c: CardIx| {
+        let t = st.def(c).card_type;
+        if craft {
+            matches!(
+                t,
+                CardType::Character | CardType::Starship | CardType::Vehicle
+            ) && !aboard(c)
+        } else {
+            t == CardType::Character || st.def(c).stats.ability.is_some()
+        }
+    };
+    st.active(s)
+        && !d.title.contains(" & ")
+        && !(0..st.cards.len()).any(|c| {
+            c != s && st.active(c) && st.owner(c) == me && st.location_of(c) == Some(l) && counts(c)
+        })
+}
+
+/// Does the opponent of `s`'s owner have more active characters at its location?
+fn outnumbered(st: &State, s: CardIx) -> bool {
+    let Some(l) = st.location_of(s) else {
+        return false;
+    };
+    let me = st.owner(s);
+    let count = |p: Side| {
+        (0..st.cards.len())
+            .filter(|&c| {
+                st.active(c)
+                    && st.owner(c) == p
+                    && st.def(c).card_type == CardType::Character
+                    && st.location_of(c) == Some(l)
+            })
+            .count()
+    };
+    count(me.other()) > count(me)
+}
+
 /// Does one condition hold for the text of `s`?
 fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     let me = st.owner(s);
@@ -234,7 +321,22 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     {
         return false;
     }
-    let fights = battle.is_some_and(|b| b.participants.contains(&s));
+    if k.alone && !alone(st, s) {
+        return false;
+    }
+    if k.outnumbered && !outnumbered(st, s) {
+        return false;
+    }
+    if let Some(f) = &k.unless_here
+        && with(st, s, f, false, None)
+    {
+        return false;
+    }
+    // A card deployed on a participating card (a weapon, a device, an Effect on a
+    // character) is in the battle with it.
+    let fights = battle.is_some_and(|b| {
+        b.participants.contains(&s) || host(st, s).is_some_and(|h| b.participants.contains(&h))
+    });
     if k.defending && !(fights && battle.is_some_and(|b| b.initiator != st.owner(s))) {
         return false;
     }

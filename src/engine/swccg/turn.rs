@@ -27,6 +27,12 @@ pub struct Where {
     pub out_of_play: bool,
     #[serde(default)]
     pub captured: bool,
+    /// The card participates in the battle under way ("if Vader in battle").
+    #[serde(default)]
+    pub in_battle: bool,
+    /// The card is alone at its location (AR Alone/Lone; "in battle alone").
+    #[serde(default)]
+    pub alone: bool,
 }
 
 /// Start of turn and end of turn are the frames around the phases.
@@ -54,6 +60,12 @@ impl Engine {
             }
             if w.captured {
                 return self.held(c).is_some();
+            }
+            if w.alone && !super::text_when::alone(&self.st, c) {
+                return false;
+            }
+            if w.in_battle {
+                return self.participates_in_battle(c).is_ok();
             }
             // Present: active, at the location itself (not aboard another card).
             let Zone::At(l) = self.st.zone[c] else {
