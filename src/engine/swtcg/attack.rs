@@ -514,19 +514,30 @@ impl<'a> Engine<'a> {
     fn hits_of(&mut self, a: PieceIx, d: PieceIx, dice: Vec<i64>) -> (Vec<i64>, i64) {
         let (ta, td) = (self.st.totals(a), self.st.totals(d));
         let acc = ta.kw.accuracy.unwrap_or(0);
+        let modifier = self.st.top_def(a).dice_modifier;
         let need = if td.kw.armor { 5 } else { 4 };
-        let hits = dice.iter().filter(|&&x| x + acc >= need).count() as i64;
+        let hits = (dice.iter())
+            .filter(|&&x| x + acc + modifier >= need)
+            .count() as i64;
         let mut cites = vec![r::ATTACKING, r::G_HIT];
         if acc != 0 {
             cites.push(r::ACCURACY);
+        }
+        if modifier != 0 {
+            cites.push(r::USING_EFFECTS);
         }
         if td.kw.armor {
             cites.push(r::ARMOR);
         }
         let t = format!(
-            "dice {dice:?}{}: {hits} hit{} ({}+ hits{})",
+            "dice {dice:?}{}{}: {hits} hit{} ({}+ hits{})",
             if acc != 0 {
                 format!(" with Accuracy {acc:+}")
+            } else {
+                String::new()
+            },
+            if modifier != 0 {
+                format!(" and {modifier:+} to each die by the unit's text (not Accuracy)")
             } else {
                 String::new()
             },

@@ -139,6 +139,7 @@ impl<'a> Engine<'a> {
             (affords(&kw.evade_cost, i.evades) && !kw.cant_use_evade)
                 || affords(&kw.deflect_cost, i.deflects)
         }) || self.prevention_cards(s)
+            || self.can_play(s, Timing::Prevention, None)
     }
 
     /// Whether the controller of `u` can pay a keyword ability's Force cost.
@@ -356,13 +357,25 @@ impl<'a> Engine<'a> {
                 }
             }
             Verb::Play => {
-                let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
-                    return;
-                };
                 let Some(t) = self.target_of(st) else { return };
                 let Some(i) = find(inst, t) else { return };
-                let act = self.card_activated(c);
-                self.pay_card(s, c, st.enhance);
+                let (act, played) = if let Some(u) = self.unit_of(st) {
+                    let act = self.pay_ability(s, u, st.ability.unwrap_or(1));
+                    if let Some(x) = act.as_ref().and_then(|a| a.enhance.as_ref())
+                        && st.enhance
+                    {
+                        let w = self.st.pid_of(u);
+                        self.st.player_mut(w).force -= x.cost.force;
+                    }
+                    (act, format!("ability:{}", self.st.key(u)))
+                } else {
+                    let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+                        return;
+                    };
+                    let act = self.card_activated(c);
+                    self.pay_card(s, c, st.enhance);
+                    (act, format!("play:{}", self.st.keys[c]))
+                };
                 for e in act
                     .map(|a| super::effects::enhanced(&a, st.enhance))
                     .unwrap_or_default()
@@ -374,7 +387,7 @@ impl<'a> Engine<'a> {
                         self.by(s, Event::Result, txt, &[r::G_PREVENT]);
                     }
                 }
-                self.resolved.push(format!("play:{}", self.st.keys[c]));
+                self.resolved.push(played);
             }
             _ => {}
         }

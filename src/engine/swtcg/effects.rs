@@ -292,11 +292,22 @@ impl<'a> Engine<'a> {
             ));
         }
         self.attack_under_way(a)?;
-        // "Play only when this unit would attack": once each time it would
-        // attack, unless it also says "only once per turn".
-        if (a.timing != Timing::WouldAttack || a.once_per_turn) && self.used.contains(&(c, k)) {
+        // Once per turn; an ability played at a specified time, once during
+        // each such time; "play only when this unit would attack", once each
+        // time it would attack; unless it also says "only once per turn".
+        let per_window = a.timing.specified() && !a.once_per_turn;
+        let played = |&&(uc, uk, w): &&(usize, usize, usize)| {
+            uc == c && uk == k && (!per_window || w == self.window)
+        };
+        if (a.timing != Timing::WouldAttack || a.once_per_turn)
+            && self.used.iter().any(|x| played(&x))
+        {
             return Err(reject(
-                "an activated effect is played once per turn",
+                if per_window {
+                    "an activated effect played at a specified time is played only once during that time"
+                } else {
+                    "an activated effect is played once per turn"
+                },
                 &[r::EFFECT_TYPES],
             ));
         }
@@ -381,7 +392,7 @@ impl<'a> Engine<'a> {
             .get(k.wrapping_sub(1))?
             .activated
             .clone()?;
-        self.used.push((c, k));
+        self.used.push((c, k, self.window));
         let w = self.st.pid_of(u);
         self.st.player_mut(w).force -= a.cost.force;
         self.st.player_mut(w).build -= a.cost.build;
@@ -570,6 +581,24 @@ impl<'a> Engine<'a> {
             }
             Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
             Effect::DisruptAttack | Effect::DisruptMission | Effect::DisruptCard => {}
+            Effect::UntapSelf => {
+                if let Some(u) = src {
+                    self.st.pieces[u].tapped = false;
+                    let txt = format!("{} untaps", self.st.label(u));
+                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
+                }
+            }
+            Effect::GainForcePer(f) => {
+                let n = self.st.count_units(f, s, src, None);
+                self.st.player_mut(w).force += n;
+                let txt = format!(
+                    "{} gains {n} Force, 1 for each of {n} units in the arenas ({} now)",
+                    self.st.who(w),
+                    self.st.player(w).force
+                );
+                self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
+            }
+            Effect::IfUnits(x) => return self.if_units(w, src, x, target, ctx),
             Effect::TapSelf => {
                 if let Some(u) = src {
                     self.st.pieces[u].tapped = true;
@@ -599,7 +628,7 @@ impl<'a> Engine<'a> {
                 );
                 self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
             }
-            Effect::BuildPoints(b) => self.build_points(w, *b),
+            Effect::BuildPoints(b) => self.build_points(w, src, b),
             Effect::Counters(_)
             | Effect::Tap
             | Effect::Retreat
@@ -1179,7 +1208,47 @@ impl<'a> Engine<'a> {
     }
 
     /// "[Whom] gets +N build points this turn" (never below 0).
-    fn build_points(&mut self, w: Pid, b: super::model::BuildPoints) {
+    /// A condition counting units: the effects `then:` happen only if it holds.
+    fn if_units(
+        &mut self,
+        w: Pid,
+        src: Option<PieceIx>,
+        x: &super::model::IfUnits,
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
+        let counts: Vec<i64> = if x.each_arena {
+            Arena::ALL
+                .iter()
+                .map(|&a| self.st.count_units(&x.units, w.side, src, Some(a)))
+                .collect()
+        } else {
+            vec![self.st.count_units(&x.units, w.side, src, None)]
+        };
+        let reached = counts.iter().all(|&n| n >= x.at_least);
+        let holds = reached != x.not;
+        let txt = format!(
+            "condition: {} {} unit(s) the effect names{} (counted: {counts:?}): {}",
+            if x.not { "not at least" } else { "at least" },
+            x.at_least,
+            if x.each_arena { " in each arena" } else { "" },
+            if holds {
+                "it holds, the effect works"
+            } else {
+                "it does not hold, the effect does nothing"
+            }
+        );
+        self.rules(Event::Result, txt, &[r::USING_EFFECTS]);
+        let mut drawn = 0;
+        if holds {
+            for e in &x.then {
+                drawn += self.effect(w, src, e, target, ctx)?;
+            }
+        }
+        Ok(drawn)
+    }
+
+    fn build_points(&mut self, w: Pid, src: Option<PieceIx>, b: &super::model::BuildPoints) {
         use super::model::Whom;
         let side = match b.to {
             Whom::You => w.side,
@@ -1188,12 +1257,18 @@ impl<'a> Engine<'a> {
             Whom::Light => Side::Light,
         };
         let to = if side == w.side { w } else { Pid::from(side) };
+        let (n, each) = match &b.per {
+            Some(f) => {
+                let k = self.st.count_units(f, w.side, src, None);
+                (b.n * k, format!(" ({:+} for each of {k} units)", b.n))
+            }
+            None => (b.n, String::new()),
+        };
         let p = self.st.player_mut(to);
-        p.build = (p.build + b.n).max(0);
+        p.build = (p.build + n).max(0);
         let txt = format!(
-            "{} gets {:+} build points this turn ({} now)",
+            "{} gets {n:+} build points this turn{each} ({} now)",
             self.st.who(to),
-            b.n,
             self.st.player(to).build
         );
         self.rules(Event::StateChange, txt, &[r::READY_PHASE, r::G_THIS_TURN]);

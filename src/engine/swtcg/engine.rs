@@ -48,8 +48,12 @@ pub struct Engine<'a> {
     pub attacks: Vec<AttackRecord>,
     pub attack_order: Vec<String>,
     pub winner: Option<Side>,
-    /// Activated abilities used this turn: (card, ability index).
-    pub used: Vec<(usize, usize)>,
+    /// Activated abilities used this turn: (card, ability index, the POP
+    /// it was played in).
+    pub used: Vec<(usize, usize, usize)>,
+    /// The play-or-pass chance under way (each one numbered as it opens).
+    pub window: usize,
+    windows: usize,
     pub level: usize,
     steps: usize,
     /// Seat names (for messages).
@@ -79,6 +83,8 @@ impl<'a> Engine<'a> {
             attack_order: Vec::new(),
             winner: None,
             used: Vec::new(),
+            window: 0,
+            windows: 0,
             battle_step: None,
             level: 0,
             steps: 0,
@@ -266,6 +272,9 @@ impl<'a> Engine<'a> {
         judge: &dyn Fn(&Engine, Side, &Step) -> Result<(), Rejection>,
         play: &mut dyn FnMut(&mut Engine<'a>, Side, &Step) -> Flow<()>,
     ) -> Flow<()> {
+        let outer = self.window;
+        self.windows += 1;
+        self.window = self.windows;
         let any = options(self, Side::Dark) || options(self, Side::Light);
         if any {
             self.rules(Event::Window, format!("{what}: Dark Side first"), cites);
@@ -290,6 +299,7 @@ impl<'a> Engine<'a> {
             }
             side = side.other();
         }
+        self.window = outer;
         Ok(())
     }
 }

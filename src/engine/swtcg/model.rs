@@ -303,6 +303,10 @@ pub struct CardDef {
     /// "This unit can't retreat."
     #[serde(default)]
     pub cant_retreat: bool,
+    /// "Subtract 1 from each of this unit's attack dice" (-1): added to each
+    /// attack die as Accuracy is, and cumulative with it, but not Accuracy.
+    #[serde(default)]
+    pub dice_modifier: i64,
     /// A Location's battle order ("Fight the Ground battle before the Space
     /// battle"): the arenas in the order their battle steps are fought.
     #[serde(default)]
@@ -450,6 +454,10 @@ pub struct Filter {
     /// Not the unit with the ability.
     #[serde(default)]
     pub other: bool,
+    /// Only the unit with the ability ("Vader's TIE Fighter gets +1 power
+    /// for this attack", on Vader's TIE Fighter).
+    #[serde(default)]
+    pub this_unit: bool,
     /// Only units with no Equipment attached.
     #[serde(default)]
     pub unequipped: bool,
@@ -617,6 +625,22 @@ pub enum Timing {
     BuildStep,
 }
 
+impl Timing {
+    /// A specified time ("play only when this unit is attacked", a chance
+    /// to prevent damage, a disrupt POP): an ability with it may be played
+    /// again later in the turn, but only once during each such time.
+    pub fn specified(self) -> bool {
+        match self {
+            Timing::WhenAttacked
+            | Timing::Prevention
+            | Timing::DisruptAttack
+            | Timing::DisruptMission
+            | Timing::DisruptCard => true,
+            Timing::General | Timing::Build | Timing::WouldAttack | Timing::BuildStep => false,
+        }
+    }
+}
+
 /// An activated ability or a Battle card: pay the cost, get the effects.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -727,12 +751,40 @@ pub enum Whom {
     Light,
 }
 
-/// "[Whom] gets +N build points this turn".
-#[derive(Debug, Clone, Copy, Deserialize)]
+/// "[Whom] gets +N build points this turn" (with `per:`, N for each unit
+/// the filter names in the arenas: "+1 build point for each Jedi Character
+/// he or she has in any arena").
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BuildPoints {
     pub to: Whom,
     pub n: i64,
+    #[serde(default)]
+    pub per: Option<Filter>,
+}
+
+/// "If you have 2 or more units in each arena, …", "if your opponent doesn't
+/// have at least one unit in each arena, …": units in the arenas counted when
+/// the effect resolves; the effects `then:` happen only if the count holds.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IfUnits {
+    /// The units counted (whose: from the controller of the effect).
+    pub units: Filter,
+    /// How many there must be (default 1).
+    #[serde(default = "one")]
+    pub at_least: i64,
+    /// There must be that many in each arena.
+    #[serde(default)]
+    pub each_arena: bool,
+    /// The condition holds when the count is not reached ("doesn't have").
+    #[serde(default)]
+    pub not: bool,
+    pub then: Vec<Effect>,
+}
+
+fn one() -> i64 {
+    1
 }
 
 /// One effect.
@@ -741,6 +793,13 @@ pub struct BuildPoints {
 pub enum Effect {
     /// Untap the chosen unit.
     Untap,
+    /// Untap the unit with the ability.
+    UntapSelf,
+    /// Gain 1 Force for each unit the filter names in the arenas ("for each
+    /// of your Characters in any arena": units only, not Pilots).
+    GainForcePer(Filter),
+    /// Effects that happen only if a count of units holds.
+    IfUnits(Box<IfUnits>),
     /// Do N damage to the chosen unit.
     Damage(i64),
     /// Prevent N damage to the chosen unit.

@@ -417,6 +417,7 @@ impl State {
     pub fn matches(&self, f: &Filter, src: PieceIx, p: PieceIx) -> bool {
         self.whose_ok(f, src, p)
             && !(f.other && p == src)
+            && (!f.this_unit || p == src)
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
                 .as_ref()
@@ -445,6 +446,7 @@ impl State {
         let t = self.totals(p);
         zone && whose
             && !(f.other && src == Some(p))
+            && (!f.this_unit || src == Some(p))
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
                 .as_ref()
@@ -467,6 +469,25 @@ impl State {
                         && self.arena_of(d) == Some(Arena::Ground)
                         && t.kw.bombard.is_some()
                 }))
+    }
+
+    /// The units in the arenas (or in arena `only`) that a filter of an
+    /// effect of `side` (of unit `src`, if a unit's) names: units only, not
+    /// Pilots or Equipment.
+    pub fn count_units(
+        &self,
+        f: &Filter,
+        side: Side,
+        src: Option<PieceIx>,
+        only: Option<Arena>,
+    ) -> i64 {
+        (0..self.pieces.len())
+            .filter(|&p| match self.pieces[p].zone {
+                PZone::Arena(a) => only.is_none_or(|o| o == a) && !self.pieces[p].face_down,
+                _ => false,
+            })
+            .filter(|&p| self.target_ok(f, side, src, p))
+            .count() as i64
     }
 
     /// Whether a grant lasting this turn, of an effect of `side`, names unit
