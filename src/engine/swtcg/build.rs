@@ -808,7 +808,10 @@ impl<'a> Engine<'a> {
             .card_activated(c)
             .map(|a| a.effects)
             .unwrap_or_default();
-        let ctx = super::effects::Ctx::default();
+        let ctx = super::effects::Ctx {
+            card: Some(c),
+            ..Default::default()
+        };
         self.run_effects(w, None, &effects, plan.target, ctx)
     }
 

@@ -599,6 +599,32 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
             }
             Effect::IfUnits(x) => return self.if_units(w, src, x, target, ctx),
+            Effect::AtBattlePhaseStart(x) => {
+                let from = ctx
+                    .card
+                    .map(|c| self.st.card_label(c))
+                    .or_else(|| src.map(|u| self.st.label(u)))
+                    .unwrap_or_default();
+                let txt = format!("{from}: its effect waits for the start of the battle phase");
+                self.rules(Event::StateChange, txt, &[r::BATTLE_PHASE, r::USING_EFFECTS]);
+                self.at_battle_start.push((w, from, (**x).clone()));
+            }
+            Effect::OpponentGainsForce(_) if self.st.team => {
+                return self.not_modelled(
+                    "Two-Headed Wookiee: \"your opponent gains X Force\" when the opponent is two players with their own Force",
+                    &[r::DISTINCTIONS, r::SHARING, r::G_GAIN_LOSE],
+                );
+            }
+            Effect::OpponentGainsForce(n) => {
+                let o = Pid::from(s.other());
+                self.st.player_mut(o).force += n;
+                let txt = format!(
+                    "{} gains {n} Force ({} now)",
+                    self.st.who(o),
+                    self.st.player(o).force
+                );
+                self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
+            }
             Effect::TapSelf => {
                 if let Some(u) = src {
                     self.st.pieces[u].tapped = true;
@@ -1157,17 +1183,28 @@ impl<'a> Engine<'a> {
         what: &str,
         cites: &'static [&'static str],
     ) -> Flow<Option<PieceIx>> {
+        let why = format!(
+            "{} chooses one of its own units in the {} arena",
+            o.name(),
+            arena.title()
+        );
+        self.choose_among(o, units, what, why, cites)
+    }
+
+    /// `o` chooses one of `units` (`what` says what for; another choice is
+    /// refused for `why`, under `cites`); `None` when it passes.
+    pub(super) fn choose_among(
+        &mut self,
+        o: Side,
+        units: &[PieceIx],
+        what: &str,
+        why: String,
+        cites: &'static [&'static str],
+    ) -> Flow<Option<PieceIx>> {
         let allowed = units.to_vec();
         let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
             Some(t) if st.verb() == Verb::Choose && allowed.contains(&t) => Ok(()),
-            _ => Err(reject(
-                format!(
-                    "{} chooses one of its own units in the {} arena",
-                    o.name(),
-                    arena.title()
-                ),
-                cites,
-            )),
+            _ => Err(reject(why.clone(), cites)),
         };
         Ok(match self.ask(o, NeedKind::Choice, what, true, &judge)? {
             Answer::Do(st) => self.target_of(&st),
@@ -1207,7 +1244,6 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    /// "[Whom] gets +N build points this turn" (never below 0).
     /// A condition counting units: the effects `then:` happen only if it holds.
     fn if_units(
         &mut self,
@@ -1248,6 +1284,7 @@ impl<'a> Engine<'a> {
         Ok(drawn)
     }
 
+    /// "[Whom] gets +N build points this turn" (never below 0).
     fn build_points(&mut self, w: Pid, src: Option<PieceIx>, b: &super::model::BuildPoints) {
         use super::model::Whom;
         let side = match b.to {

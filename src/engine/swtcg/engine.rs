@@ -61,6 +61,9 @@ pub struct Engine<'a> {
     /// "The next time one of your units would attack this turn, you may have
     /// it attack … in the [arena]", for each side.
     pub may_attack: [Option<super::model::Arena>; 2],
+    /// Effects waiting for the start of the battle phase: whose, the card
+    /// they come from, what they do.
+    pub at_battle_start: Vec<(super::state::Pid, String, super::model::AtBattleStart)>,
     /// The arena whose battle step is being fought, if any.
     pub battle_step: Option<super::model::Arena>,
 }
@@ -84,6 +87,7 @@ impl<'a> Engine<'a> {
             winner: None,
             used: Vec::new(),
             window: 0,
+            at_battle_start: Vec::new(),
             windows: 0,
             battle_step: None,
             level: 0,

@@ -751,6 +751,39 @@ pub enum Whom {
     Light,
 }
 
+impl Whom {
+    /// The side this names, for an effect of side `you`.
+    pub fn side(self, you: Side) -> Side {
+        match self {
+            Whom::You => you,
+            Whom::Opponent => you.other(),
+            Whom::Dark => Side::Dark,
+            Whom::Light => Side::Light,
+        }
+    }
+}
+
+/// "When the battle phase starts, choose one of your opponent's units in the
+/// Ground arena. [This card] does 6 dice of damage to that unit": a
+/// Mission's effects that wait for the start of this turn's battle phase.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AtBattleStart {
+    /// The unit chosen when they resolve (none there: they do nothing).
+    #[serde(default)]
+    pub choose: Option<Choice>,
+    pub effects: Vec<Effect>,
+}
+
+/// Who chooses a unit, and among which (units in the arenas the filter
+/// names; `whose:` from the controller of the effect).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    pub chooser: Whom,
+    pub of: Filter,
+}
+
 /// "[Whom] gets +N build points this turn" (with `per:`, N for each unit
 /// the filter names in the arenas: "+1 build point for each Jedi Character
 /// he or she has in any arena").
@@ -800,6 +833,10 @@ pub enum Effect {
     GainForcePer(Filter),
     /// Effects that happen only if a count of units holds.
     IfUnits(Box<IfUnits>),
+    /// Effects that wait for the start of this turn's battle phase.
+    AtBattlePhaseStart(Box<AtBattleStart>),
+    /// "Your opponent gains N Force".
+    OpponentGainsForce(i64),
     /// Do N damage to the chosen unit.
     Damage(i64),
     /// Prevent N damage to the chosen unit.

@@ -1,6 +1,7 @@
 //! Effects on arenas, zones and the attack under way: discarding every unit
 //! in an arena, build counters on a face-down card, a card put from the
-//! discard pile into an arena, and what lasts "for this attack".
+//! discard pile into an arena, what lasts "for this attack", and what waits
+//! for the start of the battle phase.
 
 use super::effects::Ctx;
 use super::engine::{Engine, Flow};
@@ -119,6 +120,42 @@ impl<'a> Engine<'a> {
 }
 
 /// A bonus in words: "+5 power", "Accuracy 1", "+10 speed and +1 power".
+impl super::engine::Engine<'_> {
+    /// At the start of the battle phase, the effects that wait for it, in
+    /// the order they were played: the unit is chosen then (with none to
+    /// choose, they do nothing), and they resolve.
+    pub(super) fn battle_start_effects(&mut self) -> Flow<()> {
+        for (w, from, x) in std::mem::take(&mut self.at_battle_start) {
+            let t = format!("{from}: \"when the battle phase starts\" resolves");
+            self.rules(Event::Push, t, &[r::BATTLE_PHASE, r::USING_EFFECTS]);
+            let target = match &x.choose {
+                None => None,
+                Some(ch) => {
+                    let units: Vec<PieceIx> = (0..self.st.pieces.len())
+                        .filter(|&p| self.st.in_arena(p) && self.st.target_ok(&ch.of, w.side, None, p))
+                        .collect();
+                    if units.is_empty() {
+                        let t = format!("{from}: there is no unit to choose, so it does nothing");
+                        self.rules(Event::Result, t, &[r::G_CHOOSE, r::USING_EFFECTS]);
+                        continue;
+                    }
+                    let o = ch.chooser.side(w.side);
+                    let why = format!("{} chooses one of the units {from} names", o.name());
+                    let Some(t) = self.choose_among(o, &units, "a unit", why, &[r::G_CHOOSE])?
+                    else {
+                        continue;
+                    };
+                    let chose = format!("{} chooses {}", o.name(), self.st.label(t));
+                    self.by(o, Event::Result, chose, &[r::G_CHOOSE]);
+                    Some(t)
+                }
+            };
+            self.run_effects(w, None, &x.effects, target, Ctx::default())?;
+        }
+        Ok(())
+    }
+}
+
 fn describe_bonus(b: &Bonus) -> String {
     let mut parts: Vec<String> = [(b.speed, "speed"), (b.power, "power"), (b.health, "health")]
         .iter()

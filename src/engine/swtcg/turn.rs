@@ -179,6 +179,7 @@ impl<'a> Engine<'a> {
         self.rules(Event::Phase, "battle phase", &[r::BATTLE_PHASE]);
         if first == Arena::Space {
             self.contests()?;
+            self.battle_start_effects()?;
             self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
         }
         let order = self.battle_order();
