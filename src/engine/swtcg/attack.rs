@@ -422,7 +422,7 @@ impl<'a> Engine<'a> {
             }
             _ => {
                 let k = st.ability.unwrap_or(1);
-                let Some(a) = self.pay_ability(s, u, k) else {
+                let Some(a) = self.pay_ability(s, u, k, self.target_of(st)) else {
                     return Ok(());
                 };
                 if !a.at_attack_end.is_empty() {

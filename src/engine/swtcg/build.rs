@@ -793,6 +793,9 @@ impl<'a> Engine<'a> {
             plan.pay
         );
         self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
+        if let Some(a) = self.card_activated(c) {
+            self.tap_target(&a, plan.target);
+        }
         let cites = [r::MISSION_CARDS, r::POP, r::G_DISRUPT];
         let what = format!("disrupt POP ({} completed)", self.st.card_label(c));
         if self.disrupt_pop(Timing::DisruptMission, &what, &cites)? {

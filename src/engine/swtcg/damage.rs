@@ -3,7 +3,7 @@
 //! dice, Overkill, Deflect, dice of damage and direct damage alike.
 
 use super::engine::{Answer, Engine, Flow, Rejection, reject};
-use super::model::{Effect, Instead, Kind, Side, Step, Timing, Verb, WouldEvent};
+use super::model::{Effect, Instead, Kind, Side, Step, Timing, Trigger, Verb, WouldEvent};
 use super::rules as r;
 use super::state::PieceIx;
 use crate::engine::{Event, NeedKind};
@@ -80,6 +80,7 @@ impl<'a> Engine<'a> {
         let deflected = self.prevention(&mut inst)?;
         self.place(&mut inst);
         self.discards(&inst)?;
+        self.damage_triggers(&inst)?;
         self.level -= 1;
         for d in deflected {
             if self.st.in_arena(d.to) {
@@ -360,7 +361,7 @@ impl<'a> Engine<'a> {
                 let Some(t) = self.target_of(st) else { return };
                 let Some(i) = find(inst, t) else { return };
                 let (act, played) = if let Some(u) = self.unit_of(st) {
-                    let act = self.pay_ability(s, u, st.ability.unwrap_or(1));
+                    let act = self.pay_ability(s, u, st.ability.unwrap_or(1), Some(t));
                     if let Some(x) = act.as_ref().and_then(|a| a.enhance.as_ref())
                         && st.enhance
                     {
@@ -424,6 +425,35 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, t, &[r::STUN, r::G_DAMAGE_DONE]);
             }
         }
+    }
+
+    /// "When this unit damages a [unit]": for each unit a source in an arena
+    /// put damage counters on, once, however many.
+    fn damage_triggers(&mut self, inst: &[Instance]) -> Flow<()> {
+        for i in inst.iter().filter(|i| i.placed > 0) {
+            let Some(src) = i.source.filter(|&u| self.st.in_arena(u)) else {
+                continue;
+            };
+            let trig: Vec<_> = (self.st.top_def(src).abilities.iter())
+                .filter_map(|a| a.triggered.clone())
+                .filter(|t| {
+                    t.when == Trigger::Damages
+                        && t.of.as_ref().is_none_or(|f| self.st.matches(f, src, i.unit))
+                })
+                .collect();
+            for t in trig {
+                let txt = format!(
+                    "{} damaged {}: \"when this unit damages\" resolves",
+                    self.st.label(src),
+                    self.st.label(i.unit)
+                );
+                self.rules(Event::Push, txt, &[r::G_DAMAGE_DONE, r::USING_EFFECTS]);
+                let w = self.st.pid_of(src);
+                let ctx = super::effects::Ctx::default();
+                self.run_effects(w, Some(src), &t.effects, None, ctx)?;
+            }
+        }
+        Ok(())
     }
 
     /// Unit discard: a unit whose damage counters reach its health is discarded.

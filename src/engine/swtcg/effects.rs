@@ -382,8 +382,23 @@ impl<'a> Engine<'a> {
         self.by(s, Event::Initiate, t, &[r::BATTLE_CARDS, r::EFFECT_TYPES]);
     }
 
+    /// Tap the chosen unit, when tapping it is part of the cost.
+    pub(super) fn tap_target(&mut self, a: &Activated, target: Option<PieceIx>) {
+        if let Some(t) = target.filter(|_| a.tap_target) {
+            self.st.pieces[t].tapped = true;
+            let txt = format!("{} taps to pay the cost", self.st.label(t));
+            self.rules(Event::StateChange, txt, &[r::G_TAP, r::G_PAY]);
+        }
+    }
+
     /// Pay for a unit's activated ability; returns it.
-    pub fn pay_ability(&mut self, s: Side, u: PieceIx, k: usize) -> Option<Activated> {
+    pub fn pay_ability(
+        &mut self,
+        s: Side,
+        u: PieceIx,
+        k: usize,
+        target: Option<PieceIx>,
+    ) -> Option<Activated> {
         let c = self.st.top(u);
         let a = self
             .st
@@ -399,6 +414,7 @@ impl<'a> Engine<'a> {
         if a.tap {
             self.st.pieces[u].tapped = true;
         }
+        self.tap_target(&a, target);
         if a.discard_self {
             let t = format!("{} is discarded to pay the cost", self.st.label(u));
             self.st.discard_piece(u);
@@ -430,7 +446,7 @@ impl<'a> Engine<'a> {
         };
         if let Some(u) = self.unit_of(st) {
             let k = st.ability.unwrap_or(1);
-            let Some(a) = self.pay_ability(s, u, k) else {
+            let Some(a) = self.pay_ability(s, u, k, target) else {
                 return Ok(());
             };
             let w = self.st.pid_of(u);
@@ -581,6 +597,18 @@ impl<'a> Engine<'a> {
             }
             Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
             Effect::DisruptAttack | Effect::DisruptMission | Effect::DisruptCard => {}
+            Effect::RemoveCountersSelf(n) => {
+                if let Some(u) = src.filter(|&u| self.st.in_arena(u)) {
+                    let k = (*n).min(self.st.pieces[u].damage).max(0);
+                    self.st.pieces[u].damage -= k;
+                    let txt = format!(
+                        "{k} damage counter(s) removed from {} ({} left)",
+                        self.st.label(u),
+                        self.st.pieces[u].damage
+                    );
+                    self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER]);
+                }
+            }
             Effect::UntapSelf => {
                 if let Some(u) = src {
                     self.st.pieces[u].tapped = false;
@@ -1350,6 +1378,7 @@ impl<'a> Engine<'a> {
                             ("when the battle step starts", r::BATTLE_PHASE)
                         }
                         Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
+                        Trigger::Damages => ("when this unit damages", r::G_DAMAGE_DONE),
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
                     self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
@@ -1382,7 +1411,7 @@ impl<'a> Engine<'a> {
         }
         match (t.when, subject) {
             (Trigger::BattleStepStart, _) => t.step.is_none_or(|a| self.battle_step == Some(a)),
-            (Trigger::Discarded, _) => false,
+            (Trigger::Discarded | Trigger::Damages, _) => false,
             (Trigger::Deploy, Some(d)) => match &t.of {
                 Some(f) => self.st.matches(f, u, d),
                 None => d == u,

@@ -663,6 +663,10 @@ pub struct Activated {
     /// "[tap] ->": tapping this unit is part of the cost.
     #[serde(default)]
     pub tap: bool,
+    /// "To complete [this Mission], you must also tap one of your untapped
+    /// Jedi": tapping the chosen unit (`target:`) is part of the cost.
+    #[serde(default)]
+    pub tap_target: bool,
     /// "Discard [this unit] from the [arena] ->": discarding it is the cost
     /// (it must be in an arena; nothing replaces a discard paid as a cost).
     #[serde(default)]
@@ -706,7 +710,8 @@ pub struct Triggered {
     /// Only while this unit is in this arena.
     #[serde(default)]
     pub in_arena: Option<Arena>,
-    /// `deploy`: the units whose deployment triggers it (default: this unit).
+    /// `deploy`: the units whose deployment triggers it (default: this
+    /// unit); `damages`: the units whose damage triggers it.
     #[serde(default)]
     pub of: Option<Filter>,
     /// `battle_step_start`: the arena whose battle step it is.
@@ -735,6 +740,9 @@ pub enum Trigger {
     /// "When this unit is discarded from play" (from an arena by damage;
     /// `in_arena:` "from the [arena]"): it has gone to the discard pile.
     Discarded,
+    /// "When this unit damages a [unit `of:` names]": once for each unit it
+    /// put damage counters on (damage done after prevention), however many.
+    Damages,
 }
 
 /// Whose build points an effect changes.
@@ -828,6 +836,8 @@ pub enum Effect {
     Untap,
     /// Untap the unit with the ability.
     UntapSelf,
+    /// Remove N damage counters from the unit with the ability.
+    RemoveCountersSelf(i64),
     /// Gain 1 Force for each unit the filter names in the arenas ("for each
     /// of your Characters in any arena": units only, not Pilots).
     GainForcePer(Filter),
