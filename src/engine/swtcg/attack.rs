@@ -133,6 +133,7 @@ impl<'a> Engine<'a> {
             self.attack_end(&mut at)?;
         }
         self.st.attack_bonuses.clear();
+        self.st.no_evade_from.clear();
         self.st.attack_dice = None;
         self.st.discard_if_damaged = false;
         self.level -= 1;

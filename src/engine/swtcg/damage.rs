@@ -32,6 +32,9 @@ pub struct Instance {
     pub deflects: usize,
     /// Damage counters placed.
     pub placed: i64,
+    /// Evade can't be used to prevent it ("your opponent can't use Evade to
+    /// prevent that damage").
+    pub no_evade: bool,
 }
 
 impl Instance {
@@ -46,10 +49,20 @@ impl Instance {
             evades: 0,
             deflects: 0,
             placed: 0,
+            no_evade: false,
         }
     }
     pub fn left(&self) -> i64 {
         (self.amount - self.prevented).max(0)
+    }
+}
+
+impl Engine<'_> {
+    /// Whether Evade is barred for this damage: by the effect that does it,
+    /// or because its source's opponent "can't use Evade to prevent damage
+    /// from" it for this attack.
+    fn evade_barred(&self, i: &Instance) -> bool {
+        i.no_evade || i.source.is_some_and(|s| self.st.no_evade_from.contains(&s))
     }
 }
 
@@ -137,7 +150,7 @@ impl<'a> Engine<'a> {
             let kw = self.st.totals(i.unit).kw;
             let force = self.st.player(self.st.pid_of(i.unit)).force;
             let affords = |costs: &[i64], k: usize| costs.get(k).is_some_and(|&c| c <= force);
-            (affords(&kw.evade_cost, i.evades) && !kw.cant_use_evade)
+            (affords(&kw.evade_cost, i.evades) && !kw.cant_use_evade && !self.evade_barred(i))
                 || affords(&kw.deflect_cost, i.deflects)
         }) || self.prevention_cards(s)
             || self.can_play(s, Timing::Prevention, None)
@@ -204,6 +217,12 @@ impl<'a> Engine<'a> {
                         return Err(reject(
                             "this unit can't use Evade",
                             &[r::G_CANT_USE, r::PRIMARY_RULES],
+                        ));
+                    }
+                    if self.evade_barred(&inst[i]) {
+                        return Err(reject(
+                            "Evade can't be used to prevent this damage (other prevention can)",
+                            &[r::G_CANT_USE, r::EVADE],
                         ));
                     }
                     if kw.evade.is_empty() {
@@ -438,7 +457,9 @@ impl<'a> Engine<'a> {
                 .filter_map(|a| a.triggered.clone())
                 .filter(|t| {
                     t.when == Trigger::Damages
-                        && t.of.as_ref().is_none_or(|f| self.st.matches(f, src, i.unit))
+                        && t.of
+                            .as_ref()
+                            .is_none_or(|f| self.st.matches(f, src, i.unit))
                 })
                 .collect();
             for t in trig {

@@ -241,7 +241,10 @@ impl<'a> Engine<'a> {
         let this_attack = a.effects.iter().any(|e| {
             matches!(
                 e,
-                Effect::ThisAttack(_) | Effect::AttackDice(_) | Effect::DiscardIfDamaged
+                Effect::ThisAttack(_)
+                    | Effect::AttackDice(_)
+                    | Effect::DiscardIfDamaged
+                    | Effect::NoEvadeThisAttack
             )
         });
         if this_attack && self.st.attack.is_none() {
@@ -597,69 +600,14 @@ impl<'a> Engine<'a> {
             }
             Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
             Effect::DisruptAttack | Effect::DisruptMission | Effect::DisruptCard => {}
-            Effect::RemoveCountersSelf(n) => {
-                if let Some(u) = src.filter(|&u| self.st.in_arena(u)) {
-                    let k = (*n).min(self.st.pieces[u].damage).max(0);
-                    self.st.pieces[u].damage -= k;
-                    let txt = format!(
-                        "{k} damage counter(s) removed from {} ({} left)",
-                        self.st.label(u),
-                        self.st.pieces[u].damage
-                    );
-                    self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER]);
-                }
-            }
-            Effect::UntapSelf => {
-                if let Some(u) = src {
-                    self.st.pieces[u].tapped = false;
-                    let txt = format!("{} untaps", self.st.label(u));
-                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
-                }
-            }
-            Effect::GainForcePer(f) => {
-                let n = self.st.count_units(f, s, src, None);
-                self.st.player_mut(w).force += n;
-                let txt = format!(
-                    "{} gains {n} Force, 1 for each of {n} units in the arenas ({} now)",
-                    self.st.who(w),
-                    self.st.player(w).force
-                );
-                self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
-            }
             Effect::IfUnits(x) => return self.if_units(w, src, x, target, ctx),
-            Effect::AtBattlePhaseStart(x) => {
-                let from = ctx
-                    .card
-                    .map(|c| self.st.card_label(c))
-                    .or_else(|| src.map(|u| self.st.label(u)))
-                    .unwrap_or_default();
-                let txt = format!("{from}: its effect waits for the start of the battle phase");
-                self.rules(Event::StateChange, txt, &[r::BATTLE_PHASE, r::USING_EFFECTS]);
-                self.at_battle_start.push((w, from, (**x).clone()));
-            }
-            Effect::OpponentGainsForce(_) if self.st.team => {
-                return self.not_modelled(
-                    "Two-Headed Wookiee: \"your opponent gains X Force\" when the opponent is two players with their own Force",
-                    &[r::DISTINCTIONS, r::SHARING, r::G_GAIN_LOSE],
-                );
-            }
-            Effect::OpponentGainsForce(n) => {
-                let o = Pid::from(s.other());
-                self.st.player_mut(o).force += n;
-                let txt = format!(
-                    "{} gains {n} Force ({} now)",
-                    self.st.who(o),
-                    self.st.player(o).force
-                );
-                self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
-            }
-            Effect::TapSelf => {
-                if let Some(u) = src {
-                    self.st.pieces[u].tapped = true;
-                    let txt = format!("{} taps", self.st.label(u));
-                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
-                }
-            }
+            Effect::TapSelf | Effect::UntapSelf => self.tap_self(src, matches!(e, Effect::TapSelf)),
+            Effect::RemoveCountersSelf(n) => self.remove_counters_self(src, *n),
+            Effect::GainForcePer(f) => self.gain_force_per(w, src, f),
+            Effect::AtBattlePhaseStart(x) => self.wait_for_battle_start(w, src, x, ctx),
+            Effect::OpponentGainsForce(n) => self.opponent_gains_force(s, *n)?,
+            Effect::NoEvadeThisAttack => self.no_evade_this_attack(src),
+            Effect::DamageNoEvade(x) => self.damage_no_evade(src, x, target)?,
             Effect::DiscardUnit(_) => {
                 if let Some(t) = target {
                     let txt = format!("{} is discarded", tl(self));

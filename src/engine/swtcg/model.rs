@@ -843,6 +843,12 @@ pub enum Effect {
     GainForcePer(Filter),
     /// Effects that happen only if a count of units holds.
     IfUnits(Box<IfUnits>),
+    /// "Your opponent can't use Evade to prevent damage from [the unit with
+    /// the ability] for this attack" (other prevention still can).
+    NoEvadeThisAttack,
+    /// Do N damage to the chosen unit; "your opponent can't use Evade to
+    /// prevent that damage unless that Character is a [subtype]".
+    DamageNoEvade(Box<NoEvadeDamage>),
     /// Effects that wait for the start of this turn's battle phase.
     AtBattlePhaseStart(Box<AtBattleStart>),
     /// "Your opponent gains N Force".
@@ -948,6 +954,15 @@ pub enum Effect {
     /// A unit's ability: put the card the `play` step names (`card:`) from
     /// your discard pile into an arena (put: not deployed).
     FromDiscard(Box<FromDiscard>),
+}
+
+/// Damage Evade can't prevent, unless the unit has one of the subtypes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoEvadeDamage {
+    pub n: i64,
+    #[serde(default)]
+    pub unless: Vec<String>,
 }
 
 /// Which card may come from the discard pile, where it goes, and the damage

@@ -3,11 +3,14 @@
 //! discard pile into an arena, what lasts "for this attack", and what waits
 //! for the start of the battle phase.
 
+use super::damage::{DmgKind, Instance};
 use super::effects::Ctx;
 use super::engine::{Engine, Flow};
-use super::model::{Arena, Bonus, FromDiscard, Keywords, Side};
+use super::model::{
+    Arena, AtBattleStart, Bonus, Filter, FromDiscard, Keywords, NoEvadeDamage, Side,
+};
 use super::rules as r;
-use super::state::{PZone, Pid, PieceIx, add_piece};
+use super::state::{PZone, Pid, PieceIx, add_piece, has_subtype};
 use crate::engine::Event;
 
 impl<'a> Engine<'a> {
@@ -121,6 +124,118 @@ impl<'a> Engine<'a> {
 
 /// A bonus in words: "+5 power", "Accuracy 1", "+10 speed and +1 power".
 impl super::engine::Engine<'_> {
+    /// Tap (or untap) the unit with the ability.
+    pub(super) fn tap_self(&mut self, src: Option<PieceIx>, tap: bool) {
+        if let Some(u) = src {
+            self.st.pieces[u].tapped = tap;
+            let txt = format!(
+                "{} {}",
+                self.st.label(u),
+                if tap { "taps" } else { "untaps" }
+            );
+            self.rules(Event::StateChange, txt, &[r::G_TAP]);
+        }
+    }
+
+    /// Remove N damage counters from the unit with the ability.
+    pub(super) fn remove_counters_self(&mut self, src: Option<PieceIx>, n: i64) {
+        if let Some(u) = src.filter(|&u| self.st.in_arena(u)) {
+            let k = n.min(self.st.pieces[u].damage).max(0);
+            self.st.pieces[u].damage -= k;
+            let txt = format!(
+                "{k} damage counter(s) removed from {} ({} left)",
+                self.st.label(u),
+                self.st.pieces[u].damage
+            );
+            self.rules(Event::StateChange, txt, &[r::G_DAMAGE_COUNTER]);
+        }
+    }
+
+    /// Gain 1 Force for each unit the filter names in the arenas.
+    pub(super) fn gain_force_per(&mut self, w: Pid, src: Option<PieceIx>, f: &Filter) {
+        let n = self.st.count_units(f, w.side, src, None);
+        self.st.player_mut(w).force += n;
+        let txt = format!(
+            "{} gains {n} Force, 1 for each of {n} units in the arenas ({} now)",
+            self.st.who(w),
+            self.st.player(w).force
+        );
+        self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
+    }
+
+    /// Effects put aside until the start of this turn's battle phase.
+    pub(super) fn wait_for_battle_start(
+        &mut self,
+        w: Pid,
+        src: Option<PieceIx>,
+        x: &AtBattleStart,
+        ctx: Ctx,
+    ) {
+        let from = (ctx.card.map(|c| self.st.card_label(c)))
+            .or_else(|| src.map(|u| self.st.label(u)))
+            .unwrap_or_default();
+        let txt = format!("{from}: its effect waits for the start of the battle phase");
+        let cites = [r::BATTLE_PHASE, r::USING_EFFECTS];
+        self.rules(Event::StateChange, txt, &cites);
+        self.at_battle_start.push((w, from, x.clone()));
+    }
+
+    /// "Your opponent can't use Evade to prevent damage from [this unit]
+    /// for this attack".
+    pub(super) fn no_evade_this_attack(&mut self, src: Option<PieceIx>) {
+        if let Some(u) = src {
+            self.st.no_evade_from.push(u);
+            let txt = format!(
+                "for this attack, the opponent can't use Evade to prevent damage from {}",
+                self.st.label(u)
+            );
+            self.rules(Event::StateChange, txt, &[r::G_CANT_USE, r::EVADE]);
+        }
+    }
+
+    /// N damage to the chosen unit that Evade can't prevent, unless the
+    /// unit has one of the subtypes named.
+    pub(super) fn damage_no_evade(
+        &mut self,
+        src: Option<PieceIx>,
+        x: &NoEvadeDamage,
+        target: Option<PieceIx>,
+    ) -> Flow<()> {
+        let Some(t) = target else { return Ok(()) };
+        let line = self.st.subtypes(t);
+        let excepted = x.unless.iter().any(|s| has_subtype(&line, s));
+        let mut i = Instance::new(t, x.n, DmgKind::Direct, src);
+        i.no_evade = !excepted;
+        let txt = format!(
+            "{}: Evade {} be used to prevent this damage",
+            self.st.label(t),
+            if excepted { "can" } else { "can't" }
+        );
+        let cites = [r::G_CANT_USE, r::G_UNLESS_MASTER, r::EVADE];
+        self.rules(Event::Result, txt, &cites);
+        self.resolve_damage(vec![i])?;
+        Ok(())
+    }
+
+    /// "Your opponent gains N Force".
+    pub(super) fn opponent_gains_force(&mut self, s: Side, n: i64) -> Flow<()> {
+        if self.st.team {
+            return self.not_modelled(
+                "Two-Headed Wookiee: \"your opponent gains X Force\" when the opponent is two players with their own Force",
+                &[r::DISTINCTIONS, r::SHARING, r::G_GAIN_LOSE],
+            );
+        }
+        let o = Pid::from(s.other());
+        self.st.player_mut(o).force += n;
+        let txt = format!(
+            "{} gains {n} Force ({} now)",
+            self.st.who(o),
+            self.st.player(o).force
+        );
+        self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_FORCE]);
+        Ok(())
+    }
+
     /// At the start of the battle phase, the effects that wait for it, in
     /// the order they were played: the unit is chosen then (with none to
     /// choose, they do nothing), and they resolve.
@@ -132,7 +247,9 @@ impl super::engine::Engine<'_> {
                 None => None,
                 Some(ch) => {
                     let units: Vec<PieceIx> = (0..self.st.pieces.len())
-                        .filter(|&p| self.st.in_arena(p) && self.st.target_ok(&ch.of, w.side, None, p))
+                        .filter(|&p| {
+                            self.st.in_arena(p) && self.st.target_ok(&ch.of, w.side, None, p)
+                        })
                         .collect();
                     if units.is_empty() {
                         let t = format!("{from}: there is no unit to choose, so it does nothing");

@@ -243,6 +243,8 @@ pub struct State {
     pub attack: Option<(PieceIx, PieceIx)>,
     /// Bonuses units get for the attack under way ("for this attack").
     pub attack_bonuses: Vec<(PieceIx, Bonus)>,
+    /// Units whose damage the opponent can't use Evade to prevent, for this attack.
+    pub no_evade_from: Vec<PieceIx>,
     /// The number of attack dice an effect sets for the attack under way.
     pub attack_dice: Option<i64>,
     /// The defending unit is discarded if the attack under way damages it.
@@ -839,6 +841,7 @@ pub fn setup(b: &Board) -> State {
         turn_grants: Vec::new(),
         attack: None,
         attack_bonuses: Vec::new(),
+        no_evade_from: Vec::new(),
         attack_dice: None,
         discard_if_damaged: false,
     };
