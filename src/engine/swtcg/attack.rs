@@ -24,6 +24,18 @@ enum Waiting {
     },
 }
 
+/// How an attack comes about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// Declared in speed order: the unit taps.
+    Declared,
+    /// Double Strike: it does not tap.
+    DoubleStrike,
+    /// Another attack an effect makes when the unit's attack ends: it does
+    /// not tap or untap.
+    Chained,
+}
+
 /// One attack in progress.
 struct Attack {
     attacker: PieceIx,
@@ -74,8 +86,9 @@ impl<'a> Engine<'a> {
     }
 
     /// One attack: `double` for a Double Strike attack (the unit does not tap).
-    pub fn attack(&mut self, attacker: PieceIx, defender: PieceIx, double: bool) -> Flow<()> {
+    pub fn attack(&mut self, attacker: PieceIx, defender: PieceIx, how: How) -> Flow<()> {
         let side = self.st.pieces[attacker].side;
+        let double = how != How::Declared;
         if !double {
             self.st.pieces[attacker].tapped = true;
         }
@@ -95,10 +108,14 @@ impl<'a> Engine<'a> {
         let t = format!(
             "{} {} {}{}",
             self.st.label(attacker),
-            if double { "double strikes" } else { "attacks" },
+            if how == How::DoubleStrike {
+                "double strikes"
+            } else {
+                "attacks"
+            },
             self.st.label(defender),
             if double {
-                " (it does not tap)"
+                " (it does not tap or untap)"
             } else {
                 " (it taps)"
             }
@@ -109,10 +126,11 @@ impl<'a> Engine<'a> {
         let other_arena = self.st.arena_of(attacker) != self.st.arena_of(defender)
             && self.st.totals(attacker).kw.bombard.is_none()
             && self.st.totals(attacker).kw.ion_cannon.is_none();
-        let cites: &[&str] = match (double, own || other_arena) {
-            (true, _) => &[r::ATTACKING, r::DOUBLE_STRIKE],
-            (false, true) => &[r::ATTACKING, r::G_TAP, r::PRIMARY_RULES],
-            (false, false) => &[r::ATTACKING, r::G_TAP],
+        let cites: &[&str] = match (how, own || other_arena) {
+            (How::DoubleStrike, _) => &[r::ATTACKING, r::DOUBLE_STRIKE],
+            (How::Chained, _) => &[r::ATTACKING, r::PRIMARY_RULES],
+            (How::Declared, true) => &[r::ATTACKING, r::G_TAP, r::PRIMARY_RULES],
+            (How::Declared, false) => &[r::ATTACKING, r::G_TAP],
         };
         self.by(side, Event::Initiate, t, cites);
         self.fire(super::model::Trigger::Attacks, Some(side), Some(attacker))?;
@@ -137,10 +155,46 @@ impl<'a> Engine<'a> {
         self.st.attack_dice = None;
         self.st.discard_if_damaged = false;
         self.level -= 1;
+        for &d in &at.attacked {
+            self.attacked_turn.push((attacker, d));
+        }
+        if go && self.chained.contains(&attacker) {
+            // The next attack replaces Double Strike: the unit has not tapped for it.
+            return self.chained_attack(attacker);
+        }
         if go && !double {
             self.double_strike(attacker)?;
         }
         Ok(())
+    }
+
+    /// "When its attack ends, choose a unit it can attack but hasn't
+    /// attacked this turn. It attacks that unit."
+    fn chained_attack(&mut self, a: PieceIx) -> Flow<()> {
+        if !self.st.in_arena(a) {
+            return Ok(());
+        }
+        let units: Vec<PieceIx> = (self.targets(a).into_iter())
+            .filter(|&t| !self.attacked_turn.contains(&(a, t)))
+            .collect();
+        if units.is_empty() {
+            let t = format!(
+                "{} has no unit it can attack that it hasn't attacked this turn",
+                self.st.label(a)
+            );
+            self.rules(Event::Result, t, &[r::ATTACKING, r::G_CANT_ATTACK]);
+            return Ok(());
+        }
+        let side = self.st.pieces[a].side;
+        let why = format!(
+            "{} attacks a unit it can attack but hasn't attacked this turn",
+            self.st.label(a)
+        );
+        let cites = &[r::ATTACKING, r::G_CHOOSE];
+        match self.choose_among(side, &units, "the unit it attacks next", why, cites)? {
+            Some(t) => self.attack(a, t, How::Chained),
+            None => Ok(()),
+        }
     }
 
     /// Steps 1 to 7; false if the attack was disrupted.
@@ -765,7 +819,7 @@ impl<'a> Engine<'a> {
         if let Answer::Do(st) = self.ask(side, NeedKind::Choice, "Double Strike", true, &judge)?
             && let Some(t) = self.target_of(&st)
         {
-            self.attack(a, t, true)?;
+            self.attack(a, t, How::DoubleStrike)?;
         }
         Ok(())
     }

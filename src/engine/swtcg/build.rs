@@ -107,7 +107,9 @@ impl<'a> Engine<'a> {
                     PZone::Pilot(_) => !pc.moved,
                     PZone::Gone | PZone::Location(_) => false,
                     PZone::Arena(_) => {
-                        pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
+                        let d = self.st.top_def(p);
+                        pc.stack.len() > 1
+                            || ((d.types.len() > 1 || d.pilot.is_some()) && !pc.moved)
                     }
                     _ => pc.stack.len() > 1,
                 }

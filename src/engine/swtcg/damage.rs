@@ -400,7 +400,12 @@ impl<'a> Engine<'a> {
                     .map(|a| super::effects::enhanced(&a, st.enhance))
                     .unwrap_or_default()
                 {
-                    if let Effect::Prevent(n) = e {
+                    let n = match e {
+                        Effect::Prevent(n) => n,
+                        Effect::PreventAll => inst[i].left(),
+                        _ => 0,
+                    };
+                    if n > 0 {
                         let n = n.min(inst[i].left());
                         inst[i].prevented += n;
                         let txt = format!("{n} damage to {} prevented", self.st.label(t));

@@ -253,6 +253,12 @@ impl<'a> Engine<'a> {
                 &[r::ATTACKING, r::USING_EFFECTS],
             ));
         }
+        if a.no_attack && self.st.attack.is_some() {
+            return Err(reject(
+                "play it only when no unit is attacking",
+                &[r::ATTACKING, r::USING_EFFECTS],
+            ));
+        }
         Ok(())
     }
 
@@ -416,6 +422,15 @@ impl<'a> Engine<'a> {
         self.st.player_mut(w).build -= a.cost.build;
         if a.tap {
             self.st.pieces[u].tapped = true;
+        }
+        if a.counters_self > 0 {
+            self.st.pieces[u].damage += a.counters_self;
+            let t = format!(
+                "{} damage counters put on {} to pay the cost",
+                a.counters_self,
+                self.st.label(u)
+            );
+            self.by(s, Event::StateChange, t, &[r::G_PAY, r::G_DAMAGE_COUNTER]);
         }
         self.tap_target(&a, target);
         if a.discard_self {
@@ -607,6 +622,7 @@ impl<'a> Engine<'a> {
             Effect::AtBattlePhaseStart(x) => self.wait_for_battle_start(w, src, x, ctx),
             Effect::OpponentGainsForce(n) => self.opponent_gains_force(s, *n)?,
             Effect::NoEvadeThisAttack => self.no_evade_this_attack(src),
+            Effect::ChainAttacks => self.chain_attacks(target),
             Effect::DamageNoEvade(x) => self.damage_no_evade(src, x, target)?,
             Effect::DiscardUnit(_) => {
                 if let Some(t) = target {
@@ -641,7 +657,7 @@ impl<'a> Engine<'a> {
             | Effect::ReturnFromDiscard
             | Effect::GainSubtype(_) => self.effect_on_units(s, src, e, target, ctx)?,
             Effect::OpponentTapsUnlessPays(x) => self.tap_unless_pays(s.other(), *x)?,
-            Effect::Prevent(_) => {}
+            Effect::Prevent(_) | Effect::PreventAll => {}
         }
         Ok(0)
     }

@@ -64,6 +64,11 @@ pub struct Engine<'a> {
     /// Effects waiting for the start of the battle phase: whose, the card
     /// they come from, what they do.
     pub at_battle_start: Vec<(super::state::Pid, String, super::model::AtBattleStart)>,
+    /// Units that attack again, each time their attack ends, a unit they
+    /// haven't attacked this turn.
+    pub chained: Vec<PieceIx>,
+    /// Each unit attacked this turn, and by whom: (attacker, attacked).
+    pub attacked_turn: Vec<(PieceIx, PieceIx)>,
     /// The arena whose battle step is being fought, if any.
     pub battle_step: Option<super::model::Arena>,
 }
@@ -88,6 +93,8 @@ impl<'a> Engine<'a> {
             used: Vec::new(),
             window: 0,
             at_battle_start: Vec::new(),
+            chained: Vec::new(),
+            attacked_turn: Vec::new(),
             windows: 0,
             battle_step: None,
             level: 0,

@@ -660,9 +660,16 @@ pub struct Activated {
     /// "Play only once per turn."
     #[serde(default)]
     pub once_per_turn: bool,
+    /// "Play only when no unit is attacking."
+    #[serde(default)]
+    pub no_attack: bool,
     /// "[tap] ->": tapping this unit is part of the cost.
     #[serde(default)]
     pub tap: bool,
+    /// "Put N damage counters on this unit ->": part of the cost (counters,
+    /// not damage).
+    #[serde(default)]
+    pub counters_self: i64,
     /// "To complete [this Mission], you must also tap one of your untapped
     /// Jedi": tapping the chosen unit (`target:`) is part of the cost.
     #[serde(default)]
@@ -849,6 +856,10 @@ pub enum Effect {
     /// Do N damage to the chosen unit; "your opponent can't use Evade to
     /// prevent that damage unless that Character is a [subtype]".
     DamageNoEvade(Box<NoEvadeDamage>),
+    /// "Each time [the chosen unit] attacks this turn, when its attack ends,
+    /// choose a unit it can attack but hasn't attacked this turn. [It]
+    /// attacks that unit" (without tapping or untapping).
+    ChainAttacks,
     /// Effects that wait for the start of this turn's battle phase.
     AtBattlePhaseStart(Box<AtBattleStart>),
     /// "Your opponent gains N Force".
@@ -857,6 +868,8 @@ pub enum Effect {
     Damage(i64),
     /// Prevent N damage to the chosen unit.
     Prevent(i64),
+    /// Prevent all damage to the chosen unit.
+    PreventAll,
     /// The chosen unit gets +N power until end of battle.
     Power(i64),
     /// The chosen unit gets +N speed until end of battle.

@@ -217,6 +217,18 @@ impl super::engine::Engine<'_> {
         Ok(())
     }
 
+    /// The chosen unit attacks again each time its attack ends this turn.
+    pub(super) fn chain_attacks(&mut self, target: Option<PieceIx>) {
+        if let Some(t) = target {
+            self.chained.push(t);
+            let txt = format!(
+                "each time {} attacks this turn, when its attack ends it attacks a unit it hasn't attacked this turn",
+                self.st.label(t)
+            );
+            self.rules(Event::StateChange, txt, &[r::ATTACKING, r::G_THIS_TURN]);
+        }
+    }
+
     /// "Your opponent gains N Force".
     pub(super) fn opponent_gains_force(&mut self, s: Side, n: i64) -> Flow<()> {
         if self.st.team {

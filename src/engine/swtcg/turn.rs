@@ -415,7 +415,7 @@ impl<'a> Engine<'a> {
                         );
                         self.by(side, Event::StateChange, txt, &[r::G_PAY, r::PRIMARY_RULES]);
                     }
-                    self.attack(u, t, false)?;
+                    self.attack(u, t, super::attack::How::Declared)?;
                 }
             }
             Answer::Do(st) => {
