@@ -54,6 +54,9 @@ impl<'a> Engine<'a> {
         let Some(arena) = self.st.arena_of(a) else {
             return Vec::new();
         };
+        if self.cant_attack.contains(&a) {
+            return Vec::new();
+        }
         let kw = self.st.totals(a).kw;
         let mut arenas = vec![arena];
         if arena == Arena::Space && kw.bombard.is_some() {
@@ -82,6 +85,7 @@ impl<'a> Engine<'a> {
             );
         }
         out.retain(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth);
+        out.retain(|&d| !self.unattackable(d));
         out
     }
 

@@ -623,6 +623,9 @@ impl<'a> Engine<'a> {
             Effect::OpponentGainsForce(n) => self.opponent_gains_force(s, *n)?,
             Effect::NoEvadeThisAttack => self.no_evade_this_attack(src),
             Effect::ChainAttacks => self.chain_attacks(target),
+            Effect::CantAttackOrBeAttacked | Effect::GuardOthersThisTurn => {
+                self.protect(target, matches!(e, Effect::GuardOthersThisTurn))
+            }
             Effect::DamageNoEvade(x) => self.damage_no_evade(src, x, target)?,
             Effect::DiscardUnit(_) => {
                 if let Some(t) = target {

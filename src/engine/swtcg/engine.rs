@@ -69,6 +69,11 @@ pub struct Engine<'a> {
     pub chained: Vec<PieceIx>,
     /// Each unit attacked this turn, and by whom: (attacker, attacked).
     pub attacked_turn: Vec<(PieceIx, PieceIx)>,
+    /// Units that can't attack or be attacked this turn.
+    pub cant_attack: Vec<PieceIx>,
+    /// Units whose controller's other units in their arena can't be
+    /// attacked this turn, as long as they are in that arena.
+    pub guards: Vec<PieceIx>,
     /// The arena whose battle step is being fought, if any.
     pub battle_step: Option<super::model::Arena>,
 }
@@ -94,6 +99,8 @@ impl<'a> Engine<'a> {
             window: 0,
             at_battle_start: Vec::new(),
             chained: Vec::new(),
+            cant_attack: Vec::new(),
+            guards: Vec::new(),
             attacked_turn: Vec::new(),
             windows: 0,
             battle_step: None,

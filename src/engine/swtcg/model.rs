@@ -860,6 +860,11 @@ pub enum Effect {
     /// choose a unit it can attack but hasn't attacked this turn. [It]
     /// attacks that unit" (without tapping or untapping).
     ChainAttacks,
+    /// "[The chosen unit] can't attack or be attacked this turn."
+    CantAttackOrBeAttacked,
+    /// "As long as [the chosen unit] is in an arena, your other units in
+    /// that arena can't be attacked this turn."
+    GuardOthersThisTurn,
     /// Effects that wait for the start of this turn's battle phase.
     AtBattlePhaseStart(Box<AtBattleStart>),
     /// "Your opponent gains N Force".

@@ -229,6 +229,34 @@ impl super::engine::Engine<'_> {
         }
     }
 
+    /// The chosen unit can't attack or be attacked this turn, or (`others`)
+    /// it keeps its controller's other units in its arena from being attacked.
+    pub(super) fn protect(&mut self, target: Option<PieceIx>, others: bool) {
+        let Some(t) = target else { return };
+        let txt = if others {
+            self.guards.push(t);
+            format!(
+                "as long as {} is in an arena, its controller's other units in that arena can't be attacked this turn",
+                self.st.label(t)
+            )
+        } else {
+            self.cant_attack.push(t);
+            format!("{} can't attack or be attacked this turn", self.st.label(t))
+        };
+        self.rules(Event::StateChange, txt, &[r::G_CANT_ATTACK, r::G_THIS_TURN]);
+    }
+
+    /// Whether a unit can't be attacked now, by an effect of this turn.
+    pub fn unattackable(&self, d: PieceIx) -> bool {
+        self.cant_attack.contains(&d)
+            || self.guards.iter().any(|&g| {
+                g != d
+                    && self.st.in_arena(g)
+                    && self.st.arena_of(g) == self.st.arena_of(d)
+                    && self.st.pieces[g].side == self.st.pieces[d].side
+            })
+    }
+
     /// "Your opponent gains N Force".
     pub(super) fn opponent_gains_force(&mut self, s: Side, n: i64) -> Flow<()> {
         if self.st.team {

@@ -349,6 +349,14 @@ impl<'a> Engine<'a> {
                         ))
                     }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
+                    (Some(u), _) if e.cant_attack.contains(&u) => Err(reject(
+                        "this unit can't attack this turn",
+                        &[r::G_CANT_ATTACK],
+                    )),
+                    (_, Some(t)) if e.unattackable(t) => Err(reject(
+                        "this unit can't be attacked this turn",
+                        &[r::G_CANT_ATTACK],
+                    )),
                     (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => {
                         Err(reject("a unit's Pilot can't be attacked", &[r::PILOTING]))
                     }
