@@ -7,7 +7,7 @@ use super::model::{
     Activated, Arena, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb,
 };
 use super::rules as r;
-use super::state::{CardIx, PZone, Pid, PieceIx};
+use super::state::{CardIx, PZone, Pid, PieceIx, has_subtype};
 use crate::engine::{Event, NeedKind};
 
 /// Where an effect is played: the attack it belongs to, if any.
@@ -184,6 +184,9 @@ impl<'a> Engine<'a> {
         a: &Activated,
         st: &Step,
     ) -> Result<(), Rejection> {
+        if let Some(x) = &a.exile {
+            self.judge_exile(s, src, x, st)?;
+        }
         if let Some(f) = &a.target
             && !self
                 .target_of(st)
@@ -339,6 +342,22 @@ impl<'a> Engine<'a> {
             ));
         }
         let w = self.st.pid_of(u);
+        if let Some(x) = &a.exile {
+            let pile = &self.st.player(w).discard;
+            let def = |c: &usize| &self.st.def(*c).subtypes;
+            let have = (pile.iter())
+                .filter(|c| x.subtypes.iter().any(|t| has_subtype(def(c), t)))
+                .count();
+            if have < x.n {
+                return Err(reject(
+                    format!(
+                        "the cost removes {} cards of the discard pile from the game; it holds {have}",
+                        x.n
+                    ),
+                    &[r::G_PAY, r::DISCARD_PILE],
+                ));
+            }
+        }
         if a.cost.build > self.st.player(w).build {
             return Err(reject(
                 format!(
@@ -391,12 +410,22 @@ impl<'a> Engine<'a> {
         self.by(s, Event::Initiate, t, &[r::BATTLE_CARDS, r::EFFECT_TYPES]);
     }
 
-    /// Tap the chosen unit, when tapping it is part of the cost.
+    /// Tap the chosen unit, or put damage counters on it, when that is part
+    /// of the cost.
     pub(super) fn tap_target(&mut self, a: &Activated, target: Option<PieceIx>) {
         if let Some(t) = target.filter(|_| a.tap_target) {
             self.st.pieces[t].tapped = true;
             let txt = format!("{} taps to pay the cost", self.st.label(t));
             self.rules(Event::StateChange, txt, &[r::G_TAP, r::G_PAY]);
+        }
+        if let Some(t) = target.filter(|_| a.counters_target > 0) {
+            self.st.pieces[t].damage += a.counters_target;
+            let txt = format!(
+                "{} damage counter(s) put on {} to pay the cost",
+                a.counters_target,
+                self.st.label(t)
+            );
+            self.rules(Event::StateChange, txt, &[r::G_PAY, r::G_DAMAGE_COUNTER]);
         }
     }
 
@@ -467,7 +496,13 @@ impl<'a> Engine<'a> {
             let Some(a) = self.pay_ability(s, u, k, target) else {
                 return Ok(());
             };
+            if let Some(t) = target.filter(|_| a.counters_target > 0) {
+                self.discard_check(t, None)?;
+            }
             let w = self.st.pid_of(u);
+            if a.exile.is_some() {
+                self.exile(w, st);
+            }
             if let Some(x) = a.enhance.as_ref().filter(|_| st.enhance) {
                 self.st.player_mut(w).force -= x.cost.force;
                 let t = format!("Enhance declared: {} Force more", x.cost.force);
@@ -567,6 +602,7 @@ impl<'a> Engine<'a> {
             Effect::DiscardIfDamaged => self.set_discard_if_damaged(),
             Effect::FromDiscard(x) => self.put_from_discard(w, x, ctx)?,
             Effect::BuildCounters(n) => self.build_counters(*n, target),
+            Effect::BuildCountersToPoints => self.build_counters_to_points(w),
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(

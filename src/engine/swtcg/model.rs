@@ -583,6 +583,10 @@ pub struct Grant {
     /// Build cost change to deploy the cards the filter names (-1: "costs 1 fewer").
     #[serde(default)]
     pub cost: i64,
+    /// "You may deploy [the units the filter names] without paying their
+    /// build costs."
+    #[serde(default)]
+    pub free: bool,
     /// The units the filter names must attack the card with this ability
     /// whenever they can ("… can attack Motti, it must do so").
     #[serde(default)]
@@ -674,6 +678,14 @@ pub struct Activated {
     /// Jedi": tapping the chosen unit (`target:`) is part of the cost.
     #[serde(default)]
     pub tap_target: bool,
+    /// "Put N damage counters on one of your units ->": putting them on the
+    /// chosen unit (`target:`) is part of the cost.
+    #[serde(default)]
+    pub counters_target: i64,
+    /// "Remove 2 [subtype] cards in your discard pile from the game ->":
+    /// removing the cards the play names (`cards:`) is part of the cost.
+    #[serde(default)]
+    pub exile: Option<Exile>,
     /// "Discard [this unit] from the [arena] ->": discarding it is the cost
     /// (it must be in an arena; nothing replaces a discard paid as a cost).
     #[serde(default)]
@@ -688,6 +700,15 @@ pub struct Activated {
     /// that arena; a build zone does not count).
     #[serde(default)]
     pub opponent_none_in: Option<Arena>,
+}
+
+/// How many cards of the discard pile are removed from the game, each with
+/// one of the subtypes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exile {
+    pub n: usize,
+    pub subtypes: Vec<String>,
 }
 
 /// Enhance: [effect] — played only when declared, paying the additional cost.
@@ -959,6 +980,10 @@ pub enum Effect {
     DiscardAll(Arena),
     /// Put N build counters on the chosen face-down card.
     BuildCounters(i64),
+    /// "Remove all build counters from each partially built card in your
+    /// build zone. You get that many extra build points this turn" (the
+    /// cards stay partially built).
+    BuildCountersToPoints,
     /// The chosen unit gets this bonus for this attack (played only while a
     /// unit is attacking; it ends when the attack ends).
     ThisAttack(Box<Bonus>),

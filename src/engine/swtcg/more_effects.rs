@@ -5,12 +5,12 @@
 
 use super::damage::{DmgKind, Instance};
 use super::effects::Ctx;
-use super::engine::{Engine, Flow};
+use super::engine::{Engine, Flow, Rejection, reject};
 use super::model::{
-    Arena, AtBattleStart, Bonus, Filter, FromDiscard, Keywords, NoEvadeDamage, Side,
+    Arena, AtBattleStart, Bonus, Exile, Filter, FromDiscard, Keywords, NoEvadeDamage, Side, Step,
 };
 use super::rules as r;
-use super::state::{PZone, Pid, PieceIx, add_piece, has_subtype};
+use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, has_subtype};
 use crate::engine::Event;
 
 impl<'a> Engine<'a> {
@@ -255,6 +255,85 @@ impl super::engine::Engine<'_> {
                     && self.st.arena_of(g) == self.st.arena_of(d)
                     && self.st.pieces[g].side == self.st.pieces[d].side
             })
+    }
+
+    /// Every build counter on the player's partially built cards becomes a
+    /// build point this turn; the cards stay partially built.
+    pub(super) fn build_counters_to_points(&mut self, w: Pid) {
+        let mut n = 0;
+        for p in 0..self.st.pieces.len() {
+            let pc = &self.st.pieces[p];
+            if pc.zone == PZone::BuildZone && pc.face_down && self.st.pid_of(p) == w {
+                n += pc.counters;
+                self.st.pieces[p].counters = 0;
+            }
+        }
+        self.st.player_mut(w).build += n;
+        let txt = format!(
+            "{n} build counters removed from {}'s partially built cards, which stay partially built: {n} build points more this turn ({} now)",
+            self.st.who(w),
+            self.st.player(w).build
+        );
+        self.rules(Event::StateChange, txt, &[r::BUILDING, r::G_THIS_TURN]);
+    }
+
+    /// The cards an exile cost names: as many as it says, different, each
+    /// in the player's discard pile with one of its subtypes.
+    pub(super) fn judge_exile(
+        &self,
+        s: Side,
+        src: Option<PieceIx>,
+        x: &Exile,
+        st: &Step,
+    ) -> Result<(), Rejection> {
+        let w = src.map_or(Pid::from(s), |u| self.st.pid_of(u));
+        let pile = &self.st.player(w).discard;
+        let mut cards: Vec<CardIx> = Vec::new();
+        for k in &st.cards {
+            let c = self.st.find(&k.value).filter(|c| pile.contains(c));
+            let ok = c.is_some_and(|c| {
+                !cards.contains(&c)
+                    && (x.subtypes.iter()).any(|t| has_subtype(&self.st.def(c).subtypes, t))
+            });
+            match c {
+                Some(c) if ok => cards.push(c),
+                _ => {
+                    return Err(reject(
+                        format!(
+                            "`{}` is not a card of your discard pile the cost names ({})",
+                            k.value,
+                            x.subtypes.join(", ")
+                        ),
+                        &[r::G_PAY, r::DISCARD_PILE],
+                    ));
+                }
+            }
+        }
+        if cards.len() != x.n {
+            return Err(reject(
+                format!(
+                    "the cost removes {} cards of your discard pile from the game (`cards:`)",
+                    x.n
+                ),
+                &[r::G_PAY, r::DISCARD_PILE],
+            ));
+        }
+        Ok(())
+    }
+
+    /// Remove the cards a judged exile cost names from the game.
+    pub(super) fn exile(&mut self, w: Pid, st: &Step) {
+        for k in &st.cards {
+            if let Some(c) = self.st.find(&k.value) {
+                self.st.player_mut(w).discard.retain(|&x| x != c);
+                self.st.removed.push(c);
+                let txt = format!(
+                    "{} is removed from the game to pay the cost",
+                    self.st.card_label(c)
+                );
+                self.rules(Event::StateChange, txt, &[r::G_PAY, r::DISCARD_PILE]);
+            }
+        }
     }
 
     /// "Your opponent gains N Force".

@@ -245,6 +245,8 @@ pub struct State {
     pub attack_bonuses: Vec<(PieceIx, Bonus)>,
     /// Units whose damage the opponent can't use Evade to prevent, for this attack.
     pub no_evade_from: Vec<PieceIx>,
+    /// Cards removed from the game.
+    pub removed: Vec<CardIx>,
     /// The number of attack dice an effect sets for the attack under way.
     pub attack_dice: Option<i64>,
     /// The defending unit is discarded if the attack under way damages it.
@@ -555,6 +557,14 @@ impl State {
     /// The build cost to complete the card on top of piece `p` (a face-down
     /// card): its printed cost with the cost changes granted to it, never below 0.
     pub fn deploy_cost(&self, p: PieceIx) -> i64 {
+        let d = self.top_def(p);
+        let free = d.kind == Kind::Unit
+            && (self.turn_grants.iter()).any(|(side, g)| {
+                g.free && self.turn_grant_names(&g.to, *side, p) && def_matches(&g.to, d)
+            });
+        if free {
+            return 0;
+        }
         let lasting = self.turn_grants.iter();
         let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum::<i64>()
             + lasting
@@ -588,6 +598,9 @@ impl State {
                 Whose::Opponent => w.side != *side,
                 Whose::Any => true,
             };
+            if g.free && d.kind == Kind::Unit && whose && def_matches(&g.to, d) {
+                return 0;
+            }
             if g.cost != 0 && whose && def_matches(&g.to, d) {
                 change += g.cost;
             }
@@ -768,7 +781,11 @@ impl State {
             return format!("{}.{z}", pc.side.as_str());
         }
         let Some(w) = self.holder(c) else {
-            return "nowhere".into();
+            return if self.removed.contains(&c) {
+                "removed".into()
+            } else {
+                "nowhere".into()
+            };
         };
         let pl = self.player(w);
         let name = if pl.hand.contains(&c) {
@@ -842,6 +859,7 @@ pub fn setup(b: &Board) -> State {
         attack: None,
         attack_bonuses: Vec::new(),
         no_evade_from: Vec::new(),
+        removed: Vec::new(),
         attack_dice: None,
         discard_if_damaged: false,
     };

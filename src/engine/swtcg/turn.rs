@@ -283,6 +283,12 @@ impl<'a> Engine<'a> {
             .collect()
     }
 
+    /// "attack with a or b": the units that may attack next.
+    fn attackers(&self, units: &[PieceIx]) -> String {
+        let keys: Vec<&str> = units.iter().map(|&u| self.st.key(u)).collect();
+        format!("attack with {}", keys.join(" or "))
+    }
+
     fn next_attack(&mut self, side: Side, units: &[PieceIx]) -> Flow<()> {
         // A lone unit with nothing to attack taps in its speed order, unless
         // it has an ability it may play "when this unit would attack".
@@ -349,14 +355,12 @@ impl<'a> Engine<'a> {
                         ))
                     }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
-                    (Some(u), _) if e.cant_attack.contains(&u) => Err(reject(
-                        "this unit can't attack this turn",
-                        &[r::G_CANT_ATTACK],
-                    )),
-                    (_, Some(t)) if e.unattackable(t) => Err(reject(
-                        "this unit can't be attacked this turn",
-                        &[r::G_CANT_ATTACK],
-                    )),
+                    (Some(u), Some(t)) if e.cant_attack.contains(&u) || e.unattackable(t) => {
+                        Err(reject(
+                            "an effect says the attacker can't attack, or the defender can't be attacked, this turn",
+                            &[r::G_CANT_ATTACK],
+                        ))
+                    }
                     (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => {
                         Err(reject("a unit's Pilot can't be attacked", &[r::PILOTING]))
                     }
@@ -396,14 +400,7 @@ impl<'a> Engine<'a> {
                 )),
             }
         };
-        let what = format!(
-            "attack with {}",
-            units
-                .iter()
-                .map(|&u| self.st.key(u).to_string())
-                .collect::<Vec<_>>()
-                .join(" or ")
-        );
+        let what = self.attackers(units);
         match self.ask(side, NeedKind::Action, &what, true, &judge)? {
             Answer::Do(st) if st.verb() == Verb::Play => {
                 let t = "\"play only when this unit would attack\": not an attack (the unit does not tap unless the ability says so; no attack effects)";
