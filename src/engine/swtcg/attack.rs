@@ -162,12 +162,43 @@ impl<'a> Engine<'a> {
         for &d in &at.attacked {
             self.attacked_turn.push((attacker, d));
         }
+        if go && self.attacks[at.rec].dealt == 0 {
+            self.no_damage_triggers(attacker)?;
+        }
         if go && self.chained.contains(&attacker) {
             // The next attack replaces Double Strike: the unit has not tapped for it.
             return self.chained_attack(attacker);
         }
         if go && !double {
             self.double_strike(attacker)?;
+        }
+        Ok(())
+    }
+
+    /// "Whenever any of your other units attacks but does no damage": the
+    /// abilities naming the attacker, when its attack ends.
+    fn no_damage_triggers(&mut self, a: PieceIx) -> Flow<()> {
+        for q in 0..self.st.pieces.len() {
+            if !self.st.in_arena(a) || !self.st.works(q, false) {
+                continue;
+            }
+            let trig: Vec<_> = (self.st.top_def(q).abilities.iter())
+                .filter_map(|x| x.triggered.clone())
+                .filter(|t| {
+                    t.when == super::model::Trigger::AttacksNoDamage
+                        && t.of.as_ref().is_none_or(|f| self.st.matches(f, q, a))
+                })
+                .collect();
+            for t in trig {
+                let txt = format!(
+                    "{} attacked but did no damage: {}'s ability resolves",
+                    self.st.label(a),
+                    self.st.label(q)
+                );
+                self.rules(Event::Push, txt, &[r::G_DAMAGE_DONE, r::USING_EFFECTS]);
+                let w = self.st.pid_of(q);
+                self.run_effects(w, Some(q), &t.effects, Some(a), Ctx::default())?;
+            }
         }
         Ok(())
     }
@@ -234,6 +265,10 @@ impl<'a> Engine<'a> {
         self.attacks[at.rec].damage = done
             .iter()
             .filter(|i| i.unit == d && i.kind == DmgKind::AttackDice)
+            .map(|i| i.placed)
+            .sum();
+        self.attacks[at.rec].dealt = (done.iter())
+            .filter(|i| i.source == Some(a))
             .map(|i| i.placed)
             .sum();
         if self.st.discard_if_damaged && self.attacks[at.rec].damage > 0 && self.st.in_arena(d) {

@@ -663,7 +663,7 @@ impl<'a> Engine<'a> {
                 self.protect(target, matches!(e, Effect::GuardOthersThisTurn))
             }
             Effect::DamageNoEvade(x) => self.damage_no_evade(src, x, target)?,
-            Effect::DiscardUnit(_) => {
+            Effect::DiscardUnit(_) | Effect::DiscardIt => {
                 if let Some(t) = target {
                     let txt = format!("{} is discarded", tl(self));
                     self.st.discard_piece(t);
@@ -1382,6 +1382,9 @@ impl<'a> Engine<'a> {
                         }
                         Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
                         Trigger::Damages => ("when this unit damages", r::G_DAMAGE_DONE),
+                        Trigger::AttacksNoDamage => {
+                            ("whenever a unit attacks but does no damage", r::G_DAMAGE_DONE)
+                        }
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
                     self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
@@ -1414,7 +1417,7 @@ impl<'a> Engine<'a> {
         }
         match (t.when, subject) {
             (Trigger::BattleStepStart, _) => t.step.is_none_or(|a| self.battle_step == Some(a)),
-            (Trigger::Discarded | Trigger::Damages, _) => false,
+            (Trigger::Discarded | Trigger::Damages | Trigger::AttacksNoDamage, _) => false,
             (Trigger::Deploy, Some(d)) => match &t.of {
                 Some(f) => self.st.matches(f, u, d),
                 None => d == u,

@@ -34,6 +34,8 @@ pub struct AttackRecord {
     pub dice: Vec<i64>,
     pub hits: i64,
     pub damage: i64,
+    /// Damage counters the attacker put on any unit in the attack.
+    pub dealt: i64,
     pub disrupted: bool,
 }
 

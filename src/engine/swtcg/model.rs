@@ -771,6 +771,10 @@ pub enum Trigger {
     /// "When this unit damages a [unit `of:` names]": once for each unit it
     /// put damage counters on (damage done after prevention), however many.
     Damages,
+    /// "Whenever any of your other units [`of:`] attacks but does no damage"
+    /// (after prevention), when the attack ends: the effects' chosen unit is
+    /// the attacker.
+    AttacksNoDamage,
 }
 
 /// Whose build points an effect changes.
@@ -921,6 +925,8 @@ pub enum Effect {
     DisruptAttack,
     /// Discard the chosen unit, which must have this type.
     DiscardUnit(Arena),
+    /// Discard the unit a triggered ability is about ("discard it").
+    DiscardIt,
     /// Each side chooses and discards one of its units from each arena in
     /// which it has at least N units, Dark Side first (Clear the Skies).
     DiscardOneEachArena(i64),
