@@ -3,7 +3,7 @@
 //! rearranging stacks, moving units and Pilots.
 
 use super::engine::{Answer, Engine, Flow, Rejection, reject};
-use super::model::{Arena, Cost, Kind, Side, Step, Timing, Trigger, Verb};
+use super::model::{Arena, Cost, Effect, Kind, Side, Step, Timing, Trigger, Verb};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
@@ -22,6 +22,8 @@ pub struct Plan {
     beneath: bool,
     /// The unit a Mission's effect is played on.
     target: Option<PieceIx>,
+    /// The arena a Mission's effect chooses.
+    arena: Option<Arena>,
 }
 
 impl<'a> Engine<'a> {
@@ -342,6 +344,15 @@ impl<'a> Engine<'a> {
                     &[r::G_CHOOSE, r::MISSION_CARDS],
                 ));
             }
+            let needs_arena = (self.card_activated(c).iter())
+                .flat_map(|a| a.effects.iter())
+                .any(|e| matches!(e, Effect::PreventInArenaThisTurn(_)));
+            if needs_arena && st.arena.is_none() {
+                return Err(reject(
+                    "the Mission chooses an arena (`arena:`)",
+                    &[r::G_CHOOSE, r::MISSION_CARDS],
+                ));
+            }
             (d.cost, PZone::Gone, None)
         } else if d.kind == Kind::Location {
             let (cost, a) = self.location_cost(c, st.arena)?;
@@ -426,6 +437,7 @@ impl<'a> Engine<'a> {
             onto,
             beneath: st.beneath,
             target: self.target_of(st),
+            arena: st.arena,
         })
     }
 
@@ -815,6 +827,7 @@ impl<'a> Engine<'a> {
             .unwrap_or_default();
         let ctx = super::effects::Ctx {
             card: Some(c),
+            arena: plan.arena,
             ..Default::default()
         };
         self.run_effects(w, None, &effects, plan.target, ctx)

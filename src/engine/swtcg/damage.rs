@@ -90,6 +90,7 @@ impl<'a> Engine<'a> {
             self.rules(Event::Result, t, &[r::ATTACKING, r::G_DAMAGE]);
         }
         self.parry(&mut inst);
+        self.arena_prevention(&mut inst);
         let deflected = self.prevention(&mut inst)?;
         self.place(&mut inst);
         self.discards(&inst)?;
@@ -447,6 +448,26 @@ impl<'a> Engine<'a> {
                     self.st.label(i.unit)
                 );
                 self.rules(Event::StateChange, t, &[r::STUN, r::G_DAMAGE_DONE]);
+            }
+        }
+    }
+
+    /// Prevention lasting this turn for a side's units in an arena: each
+    /// effect prevents its N of each damage to each such unit.
+    fn arena_prevention(&mut self, inst: &mut [Instance]) {
+        for (s, a, n) in self.arena_prevention.clone() {
+            for i in inst.iter_mut() {
+                let p = n.min(i.left());
+                if p > 0 && self.st.pieces[i.unit].side == s && self.st.arena_of(i.unit) == Some(a)
+                {
+                    i.prevented += p;
+                    let t = format!(
+                        "{p} of the damage to {} prevented (this turn, in the {} arena)",
+                        self.st.label(i.unit),
+                        a.title()
+                    );
+                    self.rules(Event::Result, t, &[r::G_PREVENT, r::G_THIS_TURN]);
+                }
             }
         }
     }

@@ -659,6 +659,7 @@ impl<'a> Engine<'a> {
             Effect::OpponentGainsForce(n) => self.opponent_gains_force(s, *n)?,
             Effect::NoEvadeThisAttack => self.no_evade_this_attack(src),
             Effect::ChainAttacks => self.chain_attacks(target),
+            Effect::PreventInArenaThisTurn(n) => self.prevent_in_arena(s, ctx.arena, *n),
             Effect::CantAttackOrBeAttacked | Effect::GuardOthersThisTurn => {
                 self.protect(target, matches!(e, Effect::GuardOthersThisTurn))
             }
@@ -1382,9 +1383,10 @@ impl<'a> Engine<'a> {
                         }
                         Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
                         Trigger::Damages => ("when this unit damages", r::G_DAMAGE_DONE),
-                        Trigger::AttacksNoDamage => {
-                            ("whenever a unit attacks but does no damage", r::G_DAMAGE_DONE)
-                        }
+                        Trigger::AttacksNoDamage => (
+                            "whenever a unit attacks but does no damage",
+                            r::G_DAMAGE_DONE,
+                        ),
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
                     self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);

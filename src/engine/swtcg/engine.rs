@@ -76,6 +76,9 @@ pub struct Engine<'a> {
     /// Units whose controller's other units in their arena can't be
     /// attacked this turn, as long as they are in that arena.
     pub guards: Vec<PieceIx>,
+    /// "This turn, when any of your units in [arena] would be damaged,
+    /// prevent N of that damage": whose units, where, how much.
+    pub arena_prevention: Vec<(Side, super::model::Arena, i64)>,
     /// The arena whose battle step is being fought, if any.
     pub battle_step: Option<super::model::Arena>,
 }
@@ -103,6 +106,7 @@ impl<'a> Engine<'a> {
             chained: Vec::new(),
             cant_attack: Vec::new(),
             guards: Vec::new(),
+            arena_prevention: Vec::new(),
             attacked_turn: Vec::new(),
             windows: 0,
             battle_step: None,

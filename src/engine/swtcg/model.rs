@@ -927,6 +927,9 @@ pub enum Effect {
     DiscardUnit(Arena),
     /// Discard the unit a triggered ability is about ("discard it").
     DiscardIt,
+    /// "This turn, when any of your units in [the chosen arena] would be
+    /// damaged, prevent N of that damage" (each time; such effects add up).
+    PreventInArenaThisTurn(i64),
     /// Each side chooses and discards one of its units from each arena in
     /// which it has at least N units, Dark Side first (Clear the Skies).
     DiscardOneEachArena(i64),

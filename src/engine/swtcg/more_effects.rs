@@ -336,6 +336,19 @@ impl super::engine::Engine<'_> {
         }
     }
 
+    /// This turn, N of any damage to the side's units in the arena is prevented.
+    pub(super) fn prevent_in_arena(&mut self, s: Side, arena: Option<Arena>, n: i64) {
+        if let Some(a) = arena {
+            self.arena_prevention.push((s, a, n));
+            let txt = format!(
+                "this turn, when any of {}'s units in the {} arena would be damaged, {n} of that damage is prevented",
+                s.name(),
+                a.title()
+            );
+            self.rules(Event::StateChange, txt, &[r::G_PREVENT, r::G_THIS_TURN]);
+        }
+    }
+
     /// "Your opponent gains N Force".
     pub(super) fn opponent_gains_force(&mut self, s: Side, n: i64) -> Flow<()> {
         if self.st.team {
