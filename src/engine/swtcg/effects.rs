@@ -660,9 +660,8 @@ impl<'a> Engine<'a> {
             Effect::NoEvadeThisAttack => self.no_evade_this_attack(src),
             Effect::ChainAttacks => self.chain_attacks(target),
             Effect::PreventInArenaThisTurn(n) => self.prevent_in_arena(s, ctx.arena, *n),
-            Effect::CantAttackOrBeAttacked | Effect::GuardOthersThisTurn => {
-                self.protect(target, matches!(e, Effect::GuardOthersThisTurn))
-            }
+            Effect::CantAttackOrBeAttacked => self.protect(target, false),
+            Effect::GuardOthersThisTurn => self.protect(target, true),
             Effect::DamageNoEvade(x) => self.damage_no_evade(src, x, target)?,
             Effect::DiscardUnit(_) | Effect::DiscardIt => {
                 if let Some(t) = target {
