@@ -397,6 +397,7 @@ impl<'a> Engine<'a> {
                     self.pay_card(s, c, st.enhance);
                     (act, format!("play:{}", self.st.keys[c]))
                 };
+                let mut total = 0;
                 for e in act
                     .map(|a| super::effects::enhanced(&a, st.enhance))
                     .unwrap_or_default()
@@ -409,8 +410,20 @@ impl<'a> Engine<'a> {
                     if n > 0 {
                         let n = n.min(inst[i].left());
                         inst[i].prevented += n;
+                        total += n;
                         let txt = format!("{n} damage to {} prevented", self.st.label(t));
                         self.by(s, Event::Result, txt, &[r::G_PREVENT]);
+                    }
+                    if matches!(e, Effect::GainForcePrevented) {
+                        let w = (self.unit_of(st))
+                            .map_or(super::state::Pid::from(s), |u| self.st.pid_of(u));
+                        self.st.player_mut(w).force += total;
+                        let txt = format!(
+                            "{} gains {total} Force, the damage prevented ({} now)",
+                            self.st.who(w),
+                            self.st.player(w).force
+                        );
+                        self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_PREVENT]);
                     }
                 }
                 self.resolved.push(played);

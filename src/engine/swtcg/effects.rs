@@ -696,7 +696,7 @@ impl<'a> Engine<'a> {
             | Effect::ReturnFromDiscard
             | Effect::GainSubtype(_) => self.effect_on_units(s, src, e, target, ctx)?,
             Effect::OpponentTapsUnlessPays(x) => self.tap_unless_pays(s.other(), *x)?,
-            Effect::Prevent(_) | Effect::PreventAll => {}
+            Effect::Prevent(_) | Effect::PreventAll | Effect::GainForcePrevented => {}
         }
         Ok(0)
     }

@@ -240,6 +240,17 @@ pub struct UnitBoard {
     /// Player A or B of a Two-Headed Wookiee team (the owner of the card).
     #[serde(default)]
     pub player: Option<Spanned<String>>,
+    /// A Location with several arenas on its type line: the one it is in.
+    #[serde(default)]
+    pub arena: Option<Arena>,
+}
+
+impl UnitBoard {
+    /// The arena a Location on the board is in: the one named, else the one
+    /// on its type line.
+    pub fn location_arena(&self, d: &CardDef) -> Option<Arena> {
+        self.arena.or_else(|| d.types.first().copied())
+    }
 }
 
 /// What a card is.
@@ -900,6 +911,9 @@ pub enum Effect {
     Prevent(i64),
     /// Prevent all damage to the chosen unit.
     PreventAll,
+    /// "Then you gain additional Force equal to the damage prevented" (by
+    /// this play, in the damage prevention POP).
+    GainForcePrevented,
     /// The chosen unit gets +N power until end of battle.
     Power(i64),
     /// The chosen unit gets +N speed until end of battle.

@@ -904,7 +904,7 @@ pub fn setup(b: &Board) -> State {
         for u in &pb.locations {
             let arena = st
                 .find(&u.card.value)
-                .and_then(|c| st.def(c).types.first().copied())
+                .and_then(|c| u.location_arena(st.def(c)))
                 .unwrap_or(Arena::Space);
             place(&mut st, side, PZone::Location(arena), u);
         }
