@@ -152,6 +152,9 @@ impl<'a> Engine<'a> {
         self.st.attack = None;
         let go = go?;
         if go {
+            self.st.last_attack = Some((attacker, self.attacks[at.rec].hits));
+        }
+        if go {
             self.attack_end(&mut at)?;
         }
         self.st.attack_bonuses.clear();

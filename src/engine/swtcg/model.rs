@@ -509,6 +509,12 @@ pub struct Filter {
     /// with Bombard attacking a unit in the Ground arena).
     #[serde(default)]
     pub bombarding: bool,
+    /// A chosen unit only: the unit that made the last attack, which rolled
+    /// no hits in it ("if your opponent rolled no hits for that unit's last
+    /// attack … Play only after that unit has attacked and before any other
+    /// unit attacks").
+    #[serde(default)]
+    pub last_attack_no_hits: bool,
     /// A chosen card only: a face-down card in its player's build zone, and
     /// only such a card ("show a face-down Starfighter card in your build zone").
     #[serde(default)]
@@ -939,7 +945,8 @@ pub enum Effect {
     DisruptAttack,
     /// Discard the chosen unit, which must have this type.
     DiscardUnit(Arena),
-    /// Discard the unit a triggered ability is about ("discard it").
+    /// Discard that unit: the chosen unit, or the unit a triggered ability
+    /// is about ("discard it").
     DiscardIt,
     /// "This turn, when any of your units in [the chosen arena] would be
     /// damaged, prevent N of that damage" (each time; such effects add up).

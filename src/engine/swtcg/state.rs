@@ -241,6 +241,9 @@ pub struct State {
     pub turn_grants: Vec<(Side, Grant)>,
     /// The attack under way: (attacking unit, defending unit).
     pub attack: Option<(PieceIx, PieceIx)>,
+    /// The unit that made the last attack (one that was not disrupted), and
+    /// the hits it rolled.
+    pub last_attack: Option<(PieceIx, i64)>,
     /// Bonuses units get for the attack under way ("for this attack").
     pub attack_bonuses: Vec<(PieceIx, Bonus)>,
     /// Units whose damage the opponent can't use Evade to prevent, for this attack.
@@ -462,6 +465,7 @@ impl State {
             && f.max_build.is_none_or(|m| t.build <= m)
             && f.max_health.is_none_or(|m| t.health <= m)
             && (!f.attacking || self.attack.is_some_and(|(a, _)| a == p))
+            && (!f.last_attack_no_hits || self.last_attack == Some((p, 0)))
             && (!f.attacking_shielded
                 || self
                     .attack
@@ -859,6 +863,7 @@ pub fn setup(b: &Board) -> State {
         attack: None,
         attack_bonuses: Vec::new(),
         no_evade_from: Vec::new(),
+        last_attack: None,
         removed: Vec::new(),
         attack_dice: None,
         discard_if_damaged: false,
