@@ -24,6 +24,18 @@ enum Waiting {
     },
 }
 
+/// How an attack comes about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// Declared in speed order: the unit taps.
+    Declared,
+    /// Double Strike: it does not tap.
+    DoubleStrike,
+    /// Another attack an effect makes when the unit's attack ends: it does
+    /// not tap or untap.
+    Chained,
+}
+
 /// One attack in progress.
 struct Attack {
     attacker: PieceIx,
@@ -42,6 +54,9 @@ impl<'a> Engine<'a> {
         let Some(arena) = self.st.arena_of(a) else {
             return Vec::new();
         };
+        if self.cant_attack.contains(&a) {
+            return Vec::new();
+        }
         let kw = self.st.totals(a).kw;
         let mut arenas = vec![arena];
         if arena == Arena::Space && kw.bombard.is_some() {
@@ -70,12 +85,14 @@ impl<'a> Engine<'a> {
             );
         }
         out.retain(|&d| self.st.pieces[d].tapped || !self.st.totals(d).kw.stealth);
+        out.retain(|&d| !self.unattackable(d));
         out
     }
 
     /// One attack: `double` for a Double Strike attack (the unit does not tap).
-    pub fn attack(&mut self, attacker: PieceIx, defender: PieceIx, double: bool) -> Flow<()> {
+    pub fn attack(&mut self, attacker: PieceIx, defender: PieceIx, how: How) -> Flow<()> {
         let side = self.st.pieces[attacker].side;
+        let double = how != How::Declared;
         if !double {
             self.st.pieces[attacker].tapped = true;
         }
@@ -95,10 +112,14 @@ impl<'a> Engine<'a> {
         let t = format!(
             "{} {} {}{}",
             self.st.label(attacker),
-            if double { "double strikes" } else { "attacks" },
+            if how == How::DoubleStrike {
+                "double strikes"
+            } else {
+                "attacks"
+            },
             self.st.label(defender),
             if double {
-                " (it does not tap)"
+                " (it does not tap or untap)"
             } else {
                 " (it taps)"
             }
@@ -109,10 +130,11 @@ impl<'a> Engine<'a> {
         let other_arena = self.st.arena_of(attacker) != self.st.arena_of(defender)
             && self.st.totals(attacker).kw.bombard.is_none()
             && self.st.totals(attacker).kw.ion_cannon.is_none();
-        let cites: &[&str] = match (double, own || other_arena) {
-            (true, _) => &[r::ATTACKING, r::DOUBLE_STRIKE],
-            (false, true) => &[r::ATTACKING, r::G_TAP, r::PRIMARY_RULES],
-            (false, false) => &[r::ATTACKING, r::G_TAP],
+        let cites: &[&str] = match (how, own || other_arena) {
+            (How::DoubleStrike, _) => &[r::ATTACKING, r::DOUBLE_STRIKE],
+            (How::Chained, _) => &[r::ATTACKING, r::PRIMARY_RULES],
+            (How::Declared, true) => &[r::ATTACKING, r::G_TAP, r::PRIMARY_RULES],
+            (How::Declared, false) => &[r::ATTACKING, r::G_TAP],
         };
         self.by(side, Event::Initiate, t, cites);
         self.fire(super::model::Trigger::Attacks, Some(side), Some(attacker))?;
@@ -130,16 +152,87 @@ impl<'a> Engine<'a> {
         self.st.attack = None;
         let go = go?;
         if go {
+            self.st.last_attack = Some((attacker, self.attacks[at.rec].hits));
+        }
+        if go {
             self.attack_end(&mut at)?;
         }
         self.st.attack_bonuses.clear();
+        self.st.no_evade_from.clear();
         self.st.attack_dice = None;
         self.st.discard_if_damaged = false;
         self.level -= 1;
+        for &d in &at.attacked {
+            self.attacked_turn.push((attacker, d));
+        }
+        if go && self.attacks[at.rec].dealt == 0 {
+            self.no_damage_triggers(attacker)?;
+        }
+        if go && self.chained.contains(&attacker) {
+            // The next attack replaces Double Strike: the unit has not tapped for it.
+            return self.chained_attack(attacker);
+        }
         if go && !double {
             self.double_strike(attacker)?;
         }
         Ok(())
+    }
+
+    /// "Whenever any of your other units attacks but does no damage": the
+    /// abilities naming the attacker, when its attack ends.
+    fn no_damage_triggers(&mut self, a: PieceIx) -> Flow<()> {
+        for q in 0..self.st.pieces.len() {
+            if !self.st.in_arena(a) || !self.st.works(q, false) {
+                continue;
+            }
+            let trig: Vec<_> = (self.st.top_def(q).abilities.iter())
+                .filter_map(|x| x.triggered.clone())
+                .filter(|t| {
+                    t.when == super::model::Trigger::AttacksNoDamage
+                        && t.of.as_ref().is_none_or(|f| self.st.matches(f, q, a))
+                })
+                .collect();
+            for t in trig {
+                let txt = format!(
+                    "{} attacked but did no damage: {}'s ability resolves",
+                    self.st.label(a),
+                    self.st.label(q)
+                );
+                self.rules(Event::Push, txt, &[r::G_DAMAGE_DONE, r::USING_EFFECTS]);
+                let w = self.st.pid_of(q);
+                self.run_effects(w, Some(q), &t.effects, Some(a), Ctx::default())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// "When its attack ends, choose a unit it can attack but hasn't
+    /// attacked this turn. It attacks that unit."
+    fn chained_attack(&mut self, a: PieceIx) -> Flow<()> {
+        if !self.st.in_arena(a) {
+            return Ok(());
+        }
+        let units: Vec<PieceIx> = (self.targets(a).into_iter())
+            .filter(|&t| !self.attacked_turn.contains(&(a, t)))
+            .collect();
+        if units.is_empty() {
+            let t = format!(
+                "{} has no unit it can attack that it hasn't attacked this turn",
+                self.st.label(a)
+            );
+            self.rules(Event::Result, t, &[r::ATTACKING, r::G_CANT_ATTACK]);
+            return Ok(());
+        }
+        let side = self.st.pieces[a].side;
+        let why = format!(
+            "{} attacks a unit it can attack but hasn't attacked this turn",
+            self.st.label(a)
+        );
+        let cites = &[r::ATTACKING, r::G_CHOOSE];
+        match self.choose_among(side, &units, "the unit it attacks next", why, cites)? {
+            Some(t) => self.attack(a, t, How::Chained),
+            None => Ok(()),
+        }
     }
 
     /// Steps 1 to 7; false if the attack was disrupted.
@@ -175,6 +268,10 @@ impl<'a> Engine<'a> {
         self.attacks[at.rec].damage = done
             .iter()
             .filter(|i| i.unit == d && i.kind == DmgKind::AttackDice)
+            .map(|i| i.placed)
+            .sum();
+        self.attacks[at.rec].dealt = (done.iter())
+            .filter(|i| i.source == Some(a))
             .map(|i| i.placed)
             .sum();
         if self.st.discard_if_damaged && self.attacks[at.rec].damage > 0 && self.st.in_arena(d) {
@@ -422,7 +519,7 @@ impl<'a> Engine<'a> {
             }
             _ => {
                 let k = st.ability.unwrap_or(1);
-                let Some(a) = self.pay_ability(s, u, k) else {
+                let Some(a) = self.pay_ability(s, u, k, self.target_of(st)) else {
                     return Ok(());
                 };
                 if !a.at_attack_end.is_empty() {
@@ -514,19 +611,30 @@ impl<'a> Engine<'a> {
     fn hits_of(&mut self, a: PieceIx, d: PieceIx, dice: Vec<i64>) -> (Vec<i64>, i64) {
         let (ta, td) = (self.st.totals(a), self.st.totals(d));
         let acc = ta.kw.accuracy.unwrap_or(0);
+        let modifier = self.st.top_def(a).dice_modifier;
         let need = if td.kw.armor { 5 } else { 4 };
-        let hits = dice.iter().filter(|&&x| x + acc >= need).count() as i64;
+        let hits = (dice.iter())
+            .filter(|&&x| x + acc + modifier >= need)
+            .count() as i64;
         let mut cites = vec![r::ATTACKING, r::G_HIT];
         if acc != 0 {
             cites.push(r::ACCURACY);
+        }
+        if modifier != 0 {
+            cites.push(r::USING_EFFECTS);
         }
         if td.kw.armor {
             cites.push(r::ARMOR);
         }
         let t = format!(
-            "dice {dice:?}{}: {hits} hit{} ({}+ hits{})",
+            "dice {dice:?}{}{}: {hits} hit{} ({}+ hits{})",
             if acc != 0 {
                 format!(" with Accuracy {acc:+}")
+            } else {
+                String::new()
+            },
+            if modifier != 0 {
+                format!(" and {modifier:+} to each die by the unit's text (not Accuracy)")
             } else {
                 String::new()
             },
@@ -753,7 +861,7 @@ impl<'a> Engine<'a> {
         if let Answer::Do(st) = self.ask(side, NeedKind::Choice, "Double Strike", true, &judge)?
             && let Some(t) = self.target_of(&st)
         {
-            self.attack(a, t, true)?;
+            self.attack(a, t, How::DoubleStrike)?;
         }
         Ok(())
     }

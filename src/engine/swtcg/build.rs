@@ -3,7 +3,7 @@
 //! rearranging stacks, moving units and Pilots.
 
 use super::engine::{Answer, Engine, Flow, Rejection, reject};
-use super::model::{Arena, Cost, Kind, Side, Step, Timing, Trigger, Verb};
+use super::model::{Arena, Cost, Effect, Kind, Side, Step, Timing, Trigger, Verb};
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, buildable, same_unit};
 use crate::engine::{Event, NeedKind};
@@ -22,6 +22,8 @@ pub struct Plan {
     beneath: bool,
     /// The unit a Mission's effect is played on.
     target: Option<PieceIx>,
+    /// The arena a Mission's effect chooses.
+    arena: Option<Arena>,
 }
 
 impl<'a> Engine<'a> {
@@ -107,7 +109,9 @@ impl<'a> Engine<'a> {
                     PZone::Pilot(_) => !pc.moved,
                     PZone::Gone | PZone::Location(_) => false,
                     PZone::Arena(_) => {
-                        pc.stack.len() > 1 || (self.st.top_def(p).types.len() > 1 && !pc.moved)
+                        let d = self.st.top_def(p);
+                        pc.stack.len() > 1
+                            || ((d.types.len() > 1 || d.pilot.is_some()) && !pc.moved)
                     }
                     _ => pc.stack.len() > 1,
                 }
@@ -340,6 +344,15 @@ impl<'a> Engine<'a> {
                     &[r::G_CHOOSE, r::MISSION_CARDS],
                 ));
             }
+            let needs_arena = (self.card_activated(c).iter())
+                .flat_map(|a| a.effects.iter())
+                .any(|e| matches!(e, Effect::PreventInArenaThisTurn(_)));
+            if needs_arena && st.arena.is_none() {
+                return Err(reject(
+                    "the Mission chooses an arena (`arena:`)",
+                    &[r::G_CHOOSE, r::MISSION_CARDS],
+                ));
+            }
             (d.cost, PZone::Gone, None)
         } else if d.kind == Kind::Location {
             let (cost, a) = self.location_cost(c, st.arena)?;
@@ -424,6 +437,7 @@ impl<'a> Engine<'a> {
             onto,
             beneath: st.beneath,
             target: self.target_of(st),
+            arena: st.arena,
         })
     }
 
@@ -793,6 +807,9 @@ impl<'a> Engine<'a> {
             plan.pay
         );
         self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
+        if let Some(a) = self.card_activated(c) {
+            self.tap_target(&a, plan.target);
+        }
         let cites = [r::MISSION_CARDS, r::POP, r::G_DISRUPT];
         let what = format!("disrupt POP ({} completed)", self.st.card_label(c));
         if self.disrupt_pop(Timing::DisruptMission, &what, &cites)? {
@@ -808,7 +825,11 @@ impl<'a> Engine<'a> {
             .card_activated(c)
             .map(|a| a.effects)
             .unwrap_or_default();
-        let ctx = super::effects::Ctx::default();
+        let ctx = super::effects::Ctx {
+            card: Some(c),
+            arena: plan.arena,
+            ..Default::default()
+        };
         self.run_effects(w, None, &effects, plan.target, ctx)
     }
 

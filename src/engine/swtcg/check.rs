@@ -136,16 +136,32 @@ fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<()
     {
         check_unit(b, u, seen)?;
     }
+    let units = p.space.iter().chain(&p.ground).chain(&p.character);
+    if let Some(u) = units.chain(&p.build_zone).find(|u| u.arena.is_some()) {
+        return Err(BoardError::new(
+            u.card.referenced.line(),
+            u.card.referenced.column(),
+            "`arena:` names the arena of a Location with several arenas; a unit's arena is the list it is in",
+        ));
+    }
     for u in &p.locations {
         let d = &b.cards[&u.card.value].value;
         let at = |m: &str| BoardError::new(u.card.referenced.line(), u.card.referenced.column(), m);
         if d.kind != Kind::Location {
             return Err(at("`locations:` holds Location cards (`kind: location`)"));
         }
-        if d.types.len() != 1 {
-            return Err(at(
-                "a Location names the one arena it is in (`types:`); multi-arena Locations are not modelled",
-            ));
+        match u.arena {
+            Some(a) if !d.types.contains(&a) => {
+                return Err(at(
+                    "`arena:` is one of the arenas on the Location's type line",
+                ));
+            }
+            None if d.types.len() != 1 => {
+                return Err(at(
+                    "a Location with several arenas on its type line names the one it is in (`arena:`)",
+                ));
+            }
+            _ => {}
         }
     }
     Ok(())
@@ -158,7 +174,9 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     check_player(b, &b.light, &mut seen)?;
     let mut arenas = Vec::new();
     for u in b.dark.locations.iter().chain(&b.light.locations) {
-        let a = b.cards[&u.card.value].value.types[0];
+        let Some(a) = u.location_arena(&b.cards[&u.card.value].value) else {
+            continue;
+        };
         if arenas.contains(&a) {
             return Err(BoardError::new(
                 u.card.referenced.line(),

@@ -3,7 +3,7 @@
 //! dice, Overkill, Deflect, dice of damage and direct damage alike.
 
 use super::engine::{Answer, Engine, Flow, Rejection, reject};
-use super::model::{Effect, Instead, Kind, Side, Step, Timing, Verb, WouldEvent};
+use super::model::{Effect, Instead, Kind, Side, Step, Timing, Trigger, Verb, WouldEvent};
 use super::rules as r;
 use super::state::PieceIx;
 use crate::engine::{Event, NeedKind};
@@ -32,6 +32,9 @@ pub struct Instance {
     pub deflects: usize,
     /// Damage counters placed.
     pub placed: i64,
+    /// Evade can't be used to prevent it ("your opponent can't use Evade to
+    /// prevent that damage").
+    pub no_evade: bool,
 }
 
 impl Instance {
@@ -46,10 +49,20 @@ impl Instance {
             evades: 0,
             deflects: 0,
             placed: 0,
+            no_evade: false,
         }
     }
     pub fn left(&self) -> i64 {
         (self.amount - self.prevented).max(0)
+    }
+}
+
+impl Engine<'_> {
+    /// Whether Evade is barred for this damage: by the effect that does it,
+    /// or because its source's opponent "can't use Evade to prevent damage
+    /// from" it for this attack.
+    fn evade_barred(&self, i: &Instance) -> bool {
+        i.no_evade || i.source.is_some_and(|s| self.st.no_evade_from.contains(&s))
     }
 }
 
@@ -77,9 +90,11 @@ impl<'a> Engine<'a> {
             self.rules(Event::Result, t, &[r::ATTACKING, r::G_DAMAGE]);
         }
         self.parry(&mut inst);
+        self.arena_prevention(&mut inst);
         let deflected = self.prevention(&mut inst)?;
         self.place(&mut inst);
         self.discards(&inst)?;
+        self.damage_triggers(&inst)?;
         self.level -= 1;
         for d in deflected {
             if self.st.in_arena(d.to) {
@@ -136,9 +151,10 @@ impl<'a> Engine<'a> {
             let kw = self.st.totals(i.unit).kw;
             let force = self.st.player(self.st.pid_of(i.unit)).force;
             let affords = |costs: &[i64], k: usize| costs.get(k).is_some_and(|&c| c <= force);
-            (affords(&kw.evade_cost, i.evades) && !kw.cant_use_evade)
+            (affords(&kw.evade_cost, i.evades) && !kw.cant_use_evade && !self.evade_barred(i))
                 || affords(&kw.deflect_cost, i.deflects)
         }) || self.prevention_cards(s)
+            || self.can_play(s, Timing::Prevention, None)
     }
 
     /// Whether the controller of `u` can pay a keyword ability's Force cost.
@@ -202,6 +218,12 @@ impl<'a> Engine<'a> {
                         return Err(reject(
                             "this unit can't use Evade",
                             &[r::G_CANT_USE, r::PRIMARY_RULES],
+                        ));
+                    }
+                    if self.evade_barred(&inst[i]) {
+                        return Err(reject(
+                            "Evade can't be used to prevent this damage (other prevention can)",
+                            &[r::G_CANT_USE, r::EVADE],
                         ));
                     }
                     if kw.evade.is_empty() {
@@ -356,25 +378,55 @@ impl<'a> Engine<'a> {
                 }
             }
             Verb::Play => {
-                let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
-                    return;
-                };
                 let Some(t) = self.target_of(st) else { return };
                 let Some(i) = find(inst, t) else { return };
-                let act = self.card_activated(c);
-                self.pay_card(s, c, st.enhance);
+                let (act, played) = if let Some(u) = self.unit_of(st) {
+                    let act = self.pay_ability(s, u, st.ability.unwrap_or(1), Some(t));
+                    if let Some(x) = act.as_ref().and_then(|a| a.enhance.as_ref())
+                        && st.enhance
+                    {
+                        let w = self.st.pid_of(u);
+                        self.st.player_mut(w).force -= x.cost.force;
+                    }
+                    (act, format!("ability:{}", self.st.key(u)))
+                } else {
+                    let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
+                        return;
+                    };
+                    let act = self.card_activated(c);
+                    self.pay_card(s, c, st.enhance);
+                    (act, format!("play:{}", self.st.keys[c]))
+                };
+                let mut total = 0;
                 for e in act
                     .map(|a| super::effects::enhanced(&a, st.enhance))
                     .unwrap_or_default()
                 {
-                    if let Effect::Prevent(n) = e {
+                    let n = match e {
+                        Effect::Prevent(n) => n,
+                        Effect::PreventAll => inst[i].left(),
+                        _ => 0,
+                    };
+                    if n > 0 {
                         let n = n.min(inst[i].left());
                         inst[i].prevented += n;
+                        total += n;
                         let txt = format!("{n} damage to {} prevented", self.st.label(t));
                         self.by(s, Event::Result, txt, &[r::G_PREVENT]);
                     }
+                    if matches!(e, Effect::GainForcePrevented) {
+                        let w = (self.unit_of(st))
+                            .map_or(super::state::Pid::from(s), |u| self.st.pid_of(u));
+                        self.st.player_mut(w).force += total;
+                        let txt = format!(
+                            "{} gains {total} Force, the damage prevented ({} now)",
+                            self.st.who(w),
+                            self.st.player(w).force
+                        );
+                        self.rules(Event::StateChange, txt, &[r::G_GAIN_LOSE, r::G_PREVENT]);
+                    }
                 }
-                self.resolved.push(format!("play:{}", self.st.keys[c]));
+                self.resolved.push(played);
             }
             _ => {}
         }
@@ -411,6 +463,57 @@ impl<'a> Engine<'a> {
                 self.rules(Event::StateChange, t, &[r::STUN, r::G_DAMAGE_DONE]);
             }
         }
+    }
+
+    /// Prevention lasting this turn for a side's units in an arena: each
+    /// effect prevents its N of each damage to each such unit.
+    fn arena_prevention(&mut self, inst: &mut [Instance]) {
+        for (s, a, n) in self.arena_prevention.clone() {
+            for i in inst.iter_mut() {
+                let p = n.min(i.left());
+                if p > 0 && self.st.pieces[i.unit].side == s && self.st.arena_of(i.unit) == Some(a)
+                {
+                    i.prevented += p;
+                    let t = format!(
+                        "{p} of the damage to {} prevented (this turn, in the {} arena)",
+                        self.st.label(i.unit),
+                        a.title()
+                    );
+                    self.rules(Event::Result, t, &[r::G_PREVENT, r::G_THIS_TURN]);
+                }
+            }
+        }
+    }
+
+    /// "When this unit damages a [unit]": for each unit a source in an arena
+    /// put damage counters on, once, however many.
+    fn damage_triggers(&mut self, inst: &[Instance]) -> Flow<()> {
+        for i in inst.iter().filter(|i| i.placed > 0) {
+            let Some(src) = i.source.filter(|&u| self.st.in_arena(u)) else {
+                continue;
+            };
+            let trig: Vec<_> = (self.st.top_def(src).abilities.iter())
+                .filter_map(|a| a.triggered.clone())
+                .filter(|t| {
+                    t.when == Trigger::Damages
+                        && t.of
+                            .as_ref()
+                            .is_none_or(|f| self.st.matches(f, src, i.unit))
+                })
+                .collect();
+            for t in trig {
+                let txt = format!(
+                    "{} damaged {}: \"when this unit damages\" resolves",
+                    self.st.label(src),
+                    self.st.label(i.unit)
+                );
+                self.rules(Event::Push, txt, &[r::G_DAMAGE_DONE, r::USING_EFFECTS]);
+                let w = self.st.pid_of(src);
+                let ctx = super::effects::Ctx::default();
+                self.run_effects(w, Some(src), &t.effects, None, ctx)?;
+            }
+        }
+        Ok(())
     }
 
     /// Unit discard: a unit whose damage counters reach its health is discarded.

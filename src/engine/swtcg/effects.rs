@@ -7,7 +7,7 @@ use super::model::{
     Activated, Arena, Effect, EnhanceMode, Kind, Side, Step, Timing, Trigger, Verb,
 };
 use super::rules as r;
-use super::state::{CardIx, PZone, Pid, PieceIx};
+use super::state::{CardIx, PZone, Pid, PieceIx, has_subtype};
 use crate::engine::{Event, NeedKind};
 
 /// Where an effect is played: the attack it belongs to, if any.
@@ -184,6 +184,9 @@ impl<'a> Engine<'a> {
         a: &Activated,
         st: &Step,
     ) -> Result<(), Rejection> {
+        if let Some(x) = &a.exile {
+            self.judge_exile(s, src, x, st)?;
+        }
         if let Some(f) = &a.target
             && !self
                 .target_of(st)
@@ -241,12 +244,21 @@ impl<'a> Engine<'a> {
         let this_attack = a.effects.iter().any(|e| {
             matches!(
                 e,
-                Effect::ThisAttack(_) | Effect::AttackDice(_) | Effect::DiscardIfDamaged
+                Effect::ThisAttack(_)
+                    | Effect::AttackDice(_)
+                    | Effect::DiscardIfDamaged
+                    | Effect::NoEvadeThisAttack
             )
         });
         if this_attack && self.st.attack.is_none() {
             return Err(reject(
                 "\"for this attack\": play it while a unit is attacking",
+                &[r::ATTACKING, r::USING_EFFECTS],
+            ));
+        }
+        if a.no_attack && self.st.attack.is_some() {
+            return Err(reject(
+                "play it only when no unit is attacking",
                 &[r::ATTACKING, r::USING_EFFECTS],
             ));
         }
@@ -292,11 +304,22 @@ impl<'a> Engine<'a> {
             ));
         }
         self.attack_under_way(a)?;
-        // "Play only when this unit would attack": once each time it would
-        // attack, unless it also says "only once per turn".
-        if (a.timing != Timing::WouldAttack || a.once_per_turn) && self.used.contains(&(c, k)) {
+        // Once per turn; an ability played at a specified time, once during
+        // each such time; "play only when this unit would attack", once each
+        // time it would attack; unless it also says "only once per turn".
+        let per_window = a.timing.specified() && !a.once_per_turn;
+        let played = |&&(uc, uk, w): &&(usize, usize, usize)| {
+            uc == c && uk == k && (!per_window || w == self.window)
+        };
+        if (a.timing != Timing::WouldAttack || a.once_per_turn)
+            && self.used.iter().any(|x| played(&x))
+        {
             return Err(reject(
-                "an activated effect is played once per turn",
+                if per_window {
+                    "an activated effect played at a specified time is played only once during that time"
+                } else {
+                    "an activated effect is played once per turn"
+                },
                 &[r::EFFECT_TYPES],
             ));
         }
@@ -319,6 +342,22 @@ impl<'a> Engine<'a> {
             ));
         }
         let w = self.st.pid_of(u);
+        if let Some(x) = &a.exile {
+            let pile = &self.st.player(w).discard;
+            let def = |c: &usize| &self.st.def(*c).subtypes;
+            let have = (pile.iter())
+                .filter(|c| x.subtypes.iter().any(|t| has_subtype(def(c), t)))
+                .count();
+            if have < x.n {
+                return Err(reject(
+                    format!(
+                        "the cost removes {} cards of the discard pile from the game; it holds {have}",
+                        x.n
+                    ),
+                    &[r::G_PAY, r::DISCARD_PILE],
+                ));
+            }
+        }
         if a.cost.build > self.st.player(w).build {
             return Err(reject(
                 format!(
@@ -371,8 +410,33 @@ impl<'a> Engine<'a> {
         self.by(s, Event::Initiate, t, &[r::BATTLE_CARDS, r::EFFECT_TYPES]);
     }
 
+    /// Tap the chosen unit, or put damage counters on it, when that is part
+    /// of the cost.
+    pub(super) fn tap_target(&mut self, a: &Activated, target: Option<PieceIx>) {
+        if let Some(t) = target.filter(|_| a.tap_target) {
+            self.st.pieces[t].tapped = true;
+            let txt = format!("{} taps to pay the cost", self.st.label(t));
+            self.rules(Event::StateChange, txt, &[r::G_TAP, r::G_PAY]);
+        }
+        if let Some(t) = target.filter(|_| a.counters_target > 0) {
+            self.st.pieces[t].damage += a.counters_target;
+            let txt = format!(
+                "{} damage counter(s) put on {} to pay the cost",
+                a.counters_target,
+                self.st.label(t)
+            );
+            self.rules(Event::StateChange, txt, &[r::G_PAY, r::G_DAMAGE_COUNTER]);
+        }
+    }
+
     /// Pay for a unit's activated ability; returns it.
-    pub fn pay_ability(&mut self, s: Side, u: PieceIx, k: usize) -> Option<Activated> {
+    pub fn pay_ability(
+        &mut self,
+        s: Side,
+        u: PieceIx,
+        k: usize,
+        target: Option<PieceIx>,
+    ) -> Option<Activated> {
         let c = self.st.top(u);
         let a = self
             .st
@@ -381,13 +445,23 @@ impl<'a> Engine<'a> {
             .get(k.wrapping_sub(1))?
             .activated
             .clone()?;
-        self.used.push((c, k));
+        self.used.push((c, k, self.window));
         let w = self.st.pid_of(u);
         self.st.player_mut(w).force -= a.cost.force;
         self.st.player_mut(w).build -= a.cost.build;
         if a.tap {
             self.st.pieces[u].tapped = true;
         }
+        if a.counters_self > 0 {
+            self.st.pieces[u].damage += a.counters_self;
+            let t = format!(
+                "{} damage counters put on {} to pay the cost",
+                a.counters_self,
+                self.st.label(u)
+            );
+            self.by(s, Event::StateChange, t, &[r::G_PAY, r::G_DAMAGE_COUNTER]);
+        }
+        self.tap_target(&a, target);
         if a.discard_self {
             let t = format!("{} is discarded to pay the cost", self.st.label(u));
             self.st.discard_piece(u);
@@ -419,10 +493,16 @@ impl<'a> Engine<'a> {
         };
         if let Some(u) = self.unit_of(st) {
             let k = st.ability.unwrap_or(1);
-            let Some(a) = self.pay_ability(s, u, k) else {
+            let Some(a) = self.pay_ability(s, u, k, target) else {
                 return Ok(());
             };
+            if let Some(t) = target.filter(|_| a.counters_target > 0) {
+                self.discard_check(t, None)?;
+            }
             let w = self.st.pid_of(u);
+            if a.exile.is_some() {
+                self.exile(w, st);
+            }
             if let Some(x) = a.enhance.as_ref().filter(|_| st.enhance) {
                 self.st.player_mut(w).force -= x.cost.force;
                 let t = format!("Enhance declared: {} Force more", x.cost.force);
@@ -522,6 +602,7 @@ impl<'a> Engine<'a> {
             Effect::DiscardIfDamaged => self.set_discard_if_damaged(),
             Effect::FromDiscard(x) => self.put_from_discard(w, x, ctx)?,
             Effect::BuildCounters(n) => self.build_counters(*n, target),
+            Effect::BuildCountersToPoints => self.build_counters_to_points(w),
             Effect::GainForce(n) => {
                 self.st.player_mut(w).force += n;
                 let txt = format!(
@@ -570,14 +651,19 @@ impl<'a> Engine<'a> {
             }
             Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
             Effect::DisruptAttack | Effect::DisruptMission | Effect::DisruptCard => {}
-            Effect::TapSelf => {
-                if let Some(u) = src {
-                    self.st.pieces[u].tapped = true;
-                    let txt = format!("{} taps", self.st.label(u));
-                    self.rules(Event::StateChange, txt, &[r::G_TAP]);
-                }
-            }
-            Effect::DiscardUnit(_) => {
+            Effect::IfUnits(x) => return self.if_units(w, src, x, target, ctx),
+            Effect::TapSelf | Effect::UntapSelf => self.tap_self(src, matches!(e, Effect::TapSelf)),
+            Effect::RemoveCountersSelf(n) => self.remove_counters_self(src, *n),
+            Effect::GainForcePer(f) => self.gain_force_per(w, src, f),
+            Effect::AtBattlePhaseStart(x) => self.wait_for_battle_start(w, src, x, ctx),
+            Effect::OpponentGainsForce(n) => self.opponent_gains_force(s, *n)?,
+            Effect::NoEvadeThisAttack => self.no_evade_this_attack(src),
+            Effect::ChainAttacks => self.chain_attacks(target),
+            Effect::PreventInArenaThisTurn(n) => self.prevent_in_arena(s, ctx.arena, *n),
+            Effect::CantAttackOrBeAttacked => self.protect(target, false),
+            Effect::GuardOthersThisTurn => self.protect(target, true),
+            Effect::DamageNoEvade(x) => self.damage_no_evade(src, x, target)?,
+            Effect::DiscardUnit(_) | Effect::DiscardIt => {
                 if let Some(t) = target {
                     let txt = format!("{} is discarded", tl(self));
                     self.st.discard_piece(t);
@@ -599,7 +685,7 @@ impl<'a> Engine<'a> {
                 );
                 self.rules(Event::StateChange, txt, &[r::G_MAY_ATTACK]);
             }
-            Effect::BuildPoints(b) => self.build_points(w, *b),
+            Effect::BuildPoints(b) => self.build_points(w, src, b),
             Effect::Counters(_)
             | Effect::Tap
             | Effect::Retreat
@@ -610,7 +696,7 @@ impl<'a> Engine<'a> {
             | Effect::ReturnFromDiscard
             | Effect::GainSubtype(_) => self.effect_on_units(s, src, e, target, ctx)?,
             Effect::OpponentTapsUnlessPays(x) => self.tap_unless_pays(s.other(), *x)?,
-            Effect::Prevent(_) => {}
+            Effect::Prevent(_) | Effect::PreventAll | Effect::GainForcePrevented => {}
         }
         Ok(0)
     }
@@ -1128,17 +1214,28 @@ impl<'a> Engine<'a> {
         what: &str,
         cites: &'static [&'static str],
     ) -> Flow<Option<PieceIx>> {
+        let why = format!(
+            "{} chooses one of its own units in the {} arena",
+            o.name(),
+            arena.title()
+        );
+        self.choose_among(o, units, what, why, cites)
+    }
+
+    /// `o` chooses one of `units` (`what` says what for; another choice is
+    /// refused for `why`, under `cites`); `None` when it passes.
+    pub(super) fn choose_among(
+        &mut self,
+        o: Side,
+        units: &[PieceIx],
+        what: &str,
+        why: String,
+        cites: &'static [&'static str],
+    ) -> Flow<Option<PieceIx>> {
         let allowed = units.to_vec();
         let judge = move |e: &Engine, st: &Step| match e.target_of(st) {
             Some(t) if st.verb() == Verb::Choose && allowed.contains(&t) => Ok(()),
-            _ => Err(reject(
-                format!(
-                    "{} chooses one of its own units in the {} arena",
-                    o.name(),
-                    arena.title()
-                ),
-                cites,
-            )),
+            _ => Err(reject(why.clone(), cites)),
         };
         Ok(match self.ask(o, NeedKind::Choice, what, true, &judge)? {
             Answer::Do(st) => self.target_of(&st),
@@ -1178,8 +1275,48 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// A condition counting units: the effects `then:` happen only if it holds.
+    fn if_units(
+        &mut self,
+        w: Pid,
+        src: Option<PieceIx>,
+        x: &super::model::IfUnits,
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
+        let counts: Vec<i64> = if x.each_arena {
+            Arena::ALL
+                .iter()
+                .map(|&a| self.st.count_units(&x.units, w.side, src, Some(a)))
+                .collect()
+        } else {
+            vec![self.st.count_units(&x.units, w.side, src, None)]
+        };
+        let reached = counts.iter().all(|&n| n >= x.at_least);
+        let holds = reached != x.not;
+        let txt = format!(
+            "condition: {} {} unit(s) the effect names{} (counted: {counts:?}): {}",
+            if x.not { "not at least" } else { "at least" },
+            x.at_least,
+            if x.each_arena { " in each arena" } else { "" },
+            if holds {
+                "it holds, the effect works"
+            } else {
+                "it does not hold, the effect does nothing"
+            }
+        );
+        self.rules(Event::Result, txt, &[r::USING_EFFECTS]);
+        let mut drawn = 0;
+        if holds {
+            for e in &x.then {
+                drawn += self.effect(w, src, e, target, ctx)?;
+            }
+        }
+        Ok(drawn)
+    }
+
     /// "[Whom] gets +N build points this turn" (never below 0).
-    fn build_points(&mut self, w: Pid, b: super::model::BuildPoints) {
+    fn build_points(&mut self, w: Pid, src: Option<PieceIx>, b: &super::model::BuildPoints) {
         use super::model::Whom;
         let side = match b.to {
             Whom::You => w.side,
@@ -1188,12 +1325,18 @@ impl<'a> Engine<'a> {
             Whom::Light => Side::Light,
         };
         let to = if side == w.side { w } else { Pid::from(side) };
+        let (n, each) = match &b.per {
+            Some(f) => {
+                let k = self.st.count_units(f, w.side, src, None);
+                (b.n * k, format!(" ({:+} for each of {k} units)", b.n))
+            }
+            None => (b.n, String::new()),
+        };
         let p = self.st.player_mut(to);
-        p.build = (p.build + b.n).max(0);
+        p.build = (p.build + n).max(0);
         let txt = format!(
-            "{} gets {:+} build points this turn ({} now)",
+            "{} gets {n:+} build points this turn{each} ({} now)",
             self.st.who(to),
-            b.n,
             self.st.player(to).build
         );
         self.rules(Event::StateChange, txt, &[r::READY_PHASE, r::G_THIS_TURN]);
@@ -1238,6 +1381,11 @@ impl<'a> Engine<'a> {
                             ("when the battle step starts", r::BATTLE_PHASE)
                         }
                         Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
+                        Trigger::Damages => ("when this unit damages", r::G_DAMAGE_DONE),
+                        Trigger::AttacksNoDamage => (
+                            "whenever a unit attacks but does no damage",
+                            r::G_DAMAGE_DONE,
+                        ),
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
                     self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
@@ -1270,7 +1418,7 @@ impl<'a> Engine<'a> {
         }
         match (t.when, subject) {
             (Trigger::BattleStepStart, _) => t.step.is_none_or(|a| self.battle_step == Some(a)),
-            (Trigger::Discarded, _) => false,
+            (Trigger::Discarded | Trigger::Damages | Trigger::AttacksNoDamage, _) => false,
             (Trigger::Deploy, Some(d)) => match &t.of {
                 Some(f) => self.st.matches(f, u, d),
                 None => d == u,

@@ -34,6 +34,8 @@ pub struct AttackRecord {
     pub dice: Vec<i64>,
     pub hits: i64,
     pub damage: i64,
+    /// Damage counters the attacker put on any unit in the attack.
+    pub dealt: i64,
     pub disrupted: bool,
 }
 
@@ -48,8 +50,12 @@ pub struct Engine<'a> {
     pub attacks: Vec<AttackRecord>,
     pub attack_order: Vec<String>,
     pub winner: Option<Side>,
-    /// Activated abilities used this turn: (card, ability index).
-    pub used: Vec<(usize, usize)>,
+    /// Activated abilities used this turn: (card, ability index, the POP
+    /// it was played in).
+    pub used: Vec<(usize, usize, usize)>,
+    /// The play-or-pass chance under way (each one numbered as it opens).
+    pub window: usize,
+    windows: usize,
     pub level: usize,
     steps: usize,
     /// Seat names (for messages).
@@ -57,6 +63,22 @@ pub struct Engine<'a> {
     /// "The next time one of your units would attack this turn, you may have
     /// it attack … in the [arena]", for each side.
     pub may_attack: [Option<super::model::Arena>; 2],
+    /// Effects waiting for the start of the battle phase: whose, the card
+    /// they come from, what they do.
+    pub at_battle_start: Vec<(super::state::Pid, String, super::model::AtBattleStart)>,
+    /// Units that attack again, each time their attack ends, a unit they
+    /// haven't attacked this turn.
+    pub chained: Vec<PieceIx>,
+    /// Each unit attacked this turn, and by whom: (attacker, attacked).
+    pub attacked_turn: Vec<(PieceIx, PieceIx)>,
+    /// Units that can't attack or be attacked this turn.
+    pub cant_attack: Vec<PieceIx>,
+    /// Units whose controller's other units in their arena can't be
+    /// attacked this turn, as long as they are in that arena.
+    pub guards: Vec<PieceIx>,
+    /// "This turn, when any of your units in [arena] would be damaged,
+    /// prevent N of that damage": whose units, where, how much.
+    pub arena_prevention: Vec<(Side, super::model::Arena, i64)>,
     /// The arena whose battle step is being fought, if any.
     pub battle_step: Option<super::model::Arena>,
 }
@@ -79,6 +101,14 @@ impl<'a> Engine<'a> {
             attack_order: Vec::new(),
             winner: None,
             used: Vec::new(),
+            window: 0,
+            at_battle_start: Vec::new(),
+            chained: Vec::new(),
+            cant_attack: Vec::new(),
+            guards: Vec::new(),
+            arena_prevention: Vec::new(),
+            attacked_turn: Vec::new(),
+            windows: 0,
             battle_step: None,
             level: 0,
             steps: 0,
@@ -266,6 +296,9 @@ impl<'a> Engine<'a> {
         judge: &dyn Fn(&Engine, Side, &Step) -> Result<(), Rejection>,
         play: &mut dyn FnMut(&mut Engine<'a>, Side, &Step) -> Flow<()>,
     ) -> Flow<()> {
+        let outer = self.window;
+        self.windows += 1;
+        self.window = self.windows;
         let any = options(self, Side::Dark) || options(self, Side::Light);
         if any {
             self.rules(Event::Window, format!("{what}: Dark Side first"), cites);
@@ -290,6 +323,7 @@ impl<'a> Engine<'a> {
             }
             side = side.other();
         }
+        self.window = outer;
         Ok(())
     }
 }

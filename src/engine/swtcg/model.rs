@@ -240,6 +240,17 @@ pub struct UnitBoard {
     /// Player A or B of a Two-Headed Wookiee team (the owner of the card).
     #[serde(default)]
     pub player: Option<Spanned<String>>,
+    /// A Location with several arenas on its type line: the one it is in.
+    #[serde(default)]
+    pub arena: Option<Arena>,
+}
+
+impl UnitBoard {
+    /// The arena a Location on the board is in: the one named, else the one
+    /// on its type line.
+    pub fn location_arena(&self, d: &CardDef) -> Option<Arena> {
+        self.arena.or_else(|| d.types.first().copied())
+    }
 }
 
 /// What a card is.
@@ -303,6 +314,10 @@ pub struct CardDef {
     /// "This unit can't retreat."
     #[serde(default)]
     pub cant_retreat: bool,
+    /// "Subtract 1 from each of this unit's attack dice" (-1): added to each
+    /// attack die as Accuracy is, and cumulative with it, but not Accuracy.
+    #[serde(default)]
+    pub dice_modifier: i64,
     /// A Location's battle order ("Fight the Ground battle before the Space
     /// battle"): the arenas in the order their battle steps are fought.
     #[serde(default)]
@@ -450,6 +465,10 @@ pub struct Filter {
     /// Not the unit with the ability.
     #[serde(default)]
     pub other: bool,
+    /// Only the unit with the ability ("Vader's TIE Fighter gets +1 power
+    /// for this attack", on Vader's TIE Fighter).
+    #[serde(default)]
+    pub this_unit: bool,
     /// Only units with no Equipment attached.
     #[serde(default)]
     pub unequipped: bool,
@@ -490,6 +509,12 @@ pub struct Filter {
     /// with Bombard attacking a unit in the Ground arena).
     #[serde(default)]
     pub bombarding: bool,
+    /// A chosen unit only: the unit that made the last attack, which rolled
+    /// no hits in it ("if your opponent rolled no hits for that unit's last
+    /// attack … Play only after that unit has attacked and before any other
+    /// unit attacks").
+    #[serde(default)]
+    pub last_attack_no_hits: bool,
     /// A chosen card only: a face-down card in its player's build zone, and
     /// only such a card ("show a face-down Starfighter card in your build zone").
     #[serde(default)]
@@ -575,6 +600,10 @@ pub struct Grant {
     /// Build cost change to deploy the cards the filter names (-1: "costs 1 fewer").
     #[serde(default)]
     pub cost: i64,
+    /// "You may deploy [the units the filter names] without paying their
+    /// build costs."
+    #[serde(default)]
+    pub free: bool,
     /// The units the filter names must attack the card with this ability
     /// whenever they can ("… can attack Motti, it must do so").
     #[serde(default)]
@@ -617,6 +646,22 @@ pub enum Timing {
     BuildStep,
 }
 
+impl Timing {
+    /// A specified time ("play only when this unit is attacked", a chance
+    /// to prevent damage, a disrupt POP): an ability with it may be played
+    /// again later in the turn, but only once during each such time.
+    pub fn specified(self) -> bool {
+        match self {
+            Timing::WhenAttacked
+            | Timing::Prevention
+            | Timing::DisruptAttack
+            | Timing::DisruptMission
+            | Timing::DisruptCard => true,
+            Timing::General | Timing::Build | Timing::WouldAttack | Timing::BuildStep => false,
+        }
+    }
+}
+
 /// An activated ability or a Battle card: pay the cost, get the effects.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -636,9 +681,28 @@ pub struct Activated {
     /// "Play only once per turn."
     #[serde(default)]
     pub once_per_turn: bool,
+    /// "Play only when no unit is attacking."
+    #[serde(default)]
+    pub no_attack: bool,
     /// "[tap] ->": tapping this unit is part of the cost.
     #[serde(default)]
     pub tap: bool,
+    /// "Put N damage counters on this unit ->": part of the cost (counters,
+    /// not damage).
+    #[serde(default)]
+    pub counters_self: i64,
+    /// "To complete [this Mission], you must also tap one of your untapped
+    /// Jedi": tapping the chosen unit (`target:`) is part of the cost.
+    #[serde(default)]
+    pub tap_target: bool,
+    /// "Put N damage counters on one of your units ->": putting them on the
+    /// chosen unit (`target:`) is part of the cost.
+    #[serde(default)]
+    pub counters_target: i64,
+    /// "Remove 2 [subtype] cards in your discard pile from the game ->":
+    /// removing the cards the play names (`cards:`) is part of the cost.
+    #[serde(default)]
+    pub exile: Option<Exile>,
     /// "Discard [this unit] from the [arena] ->": discarding it is the cost
     /// (it must be in an arena; nothing replaces a discard paid as a cost).
     #[serde(default)]
@@ -653,6 +717,15 @@ pub struct Activated {
     /// that arena; a build zone does not count).
     #[serde(default)]
     pub opponent_none_in: Option<Arena>,
+}
+
+/// How many cards of the discard pile are removed from the game, each with
+/// one of the subtypes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exile {
+    pub n: usize,
+    pub subtypes: Vec<String>,
 }
 
 /// Enhance: [effect] — played only when declared, paying the additional cost.
@@ -682,7 +755,8 @@ pub struct Triggered {
     /// Only while this unit is in this arena.
     #[serde(default)]
     pub in_arena: Option<Arena>,
-    /// `deploy`: the units whose deployment triggers it (default: this unit).
+    /// `deploy`: the units whose deployment triggers it (default: this
+    /// unit); `damages`: the units whose damage triggers it.
     #[serde(default)]
     pub of: Option<Filter>,
     /// `battle_step_start`: the arena whose battle step it is.
@@ -711,6 +785,13 @@ pub enum Trigger {
     /// "When this unit is discarded from play" (from an arena by damage;
     /// `in_arena:` "from the [arena]"): it has gone to the discard pile.
     Discarded,
+    /// "When this unit damages a [unit `of:` names]": once for each unit it
+    /// put damage counters on (damage done after prevention), however many.
+    Damages,
+    /// "Whenever any of your other units [`of:`] attacks but does no damage"
+    /// (after prevention), when the attack ends: the effects' chosen unit is
+    /// the attacker.
+    AttacksNoDamage,
 }
 
 /// Whose build points an effect changes.
@@ -727,12 +808,73 @@ pub enum Whom {
     Light,
 }
 
-/// "[Whom] gets +N build points this turn".
-#[derive(Debug, Clone, Copy, Deserialize)]
+impl Whom {
+    /// The side this names, for an effect of side `you`.
+    pub fn side(self, you: Side) -> Side {
+        match self {
+            Whom::You => you,
+            Whom::Opponent => you.other(),
+            Whom::Dark => Side::Dark,
+            Whom::Light => Side::Light,
+        }
+    }
+}
+
+/// "When the battle phase starts, choose one of your opponent's units in the
+/// Ground arena. [This card] does 6 dice of damage to that unit": a
+/// Mission's effects that wait for the start of this turn's battle phase.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AtBattleStart {
+    /// The unit chosen when they resolve (none there: they do nothing).
+    #[serde(default)]
+    pub choose: Option<Choice>,
+    pub effects: Vec<Effect>,
+}
+
+/// Who chooses a unit, and among which (units in the arenas the filter
+/// names; `whose:` from the controller of the effect).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    pub chooser: Whom,
+    pub of: Filter,
+}
+
+/// "[Whom] gets +N build points this turn" (with `per:`, N for each unit
+/// the filter names in the arenas: "+1 build point for each Jedi Character
+/// he or she has in any arena").
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BuildPoints {
     pub to: Whom,
     pub n: i64,
+    #[serde(default)]
+    pub per: Option<Filter>,
+}
+
+/// "If you have 2 or more units in each arena, …", "if your opponent doesn't
+/// have at least one unit in each arena, …": units in the arenas counted when
+/// the effect resolves; the effects `then:` happen only if the count holds.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IfUnits {
+    /// The units counted (whose: from the controller of the effect).
+    pub units: Filter,
+    /// How many there must be (default 1).
+    #[serde(default = "one")]
+    pub at_least: i64,
+    /// There must be that many in each arena.
+    #[serde(default)]
+    pub each_arena: bool,
+    /// The condition holds when the count is not reached ("doesn't have").
+    #[serde(default)]
+    pub not: bool,
+    pub then: Vec<Effect>,
+}
+
+fn one() -> i64 {
+    1
 }
 
 /// One effect.
@@ -741,10 +883,43 @@ pub struct BuildPoints {
 pub enum Effect {
     /// Untap the chosen unit.
     Untap,
+    /// Untap the unit with the ability.
+    UntapSelf,
+    /// Remove N damage counters from the unit with the ability.
+    RemoveCountersSelf(i64),
+    /// Gain 1 Force for each unit the filter names in the arenas ("for each
+    /// of your Characters in any arena": units only, not Pilots).
+    GainForcePer(Filter),
+    /// Effects that happen only if a count of units holds.
+    IfUnits(Box<IfUnits>),
+    /// "Your opponent can't use Evade to prevent damage from [the unit with
+    /// the ability] for this attack" (other prevention still can).
+    NoEvadeThisAttack,
+    /// Do N damage to the chosen unit; "your opponent can't use Evade to
+    /// prevent that damage unless that Character is a [subtype]".
+    DamageNoEvade(Box<NoEvadeDamage>),
+    /// "Each time [the chosen unit] attacks this turn, when its attack ends,
+    /// choose a unit it can attack but hasn't attacked this turn. [It]
+    /// attacks that unit" (without tapping or untapping).
+    ChainAttacks,
+    /// "[The chosen unit] can't attack or be attacked this turn."
+    CantAttackOrBeAttacked,
+    /// "As long as [the chosen unit] is in an arena, your other units in
+    /// that arena can't be attacked this turn."
+    GuardOthersThisTurn,
+    /// Effects that wait for the start of this turn's battle phase.
+    AtBattlePhaseStart(Box<AtBattleStart>),
+    /// "Your opponent gains N Force".
+    OpponentGainsForce(i64),
     /// Do N damage to the chosen unit.
     Damage(i64),
     /// Prevent N damage to the chosen unit.
     Prevent(i64),
+    /// Prevent all damage to the chosen unit.
+    PreventAll,
+    /// "Then you gain additional Force equal to the damage prevented" (by
+    /// this play, in the damage prevention POP).
+    GainForcePrevented,
     /// The chosen unit gets +N power until end of battle.
     Power(i64),
     /// The chosen unit gets +N speed until end of battle.
@@ -770,6 +945,12 @@ pub enum Effect {
     DisruptAttack,
     /// Discard the chosen unit, which must have this type.
     DiscardUnit(Arena),
+    /// Discard that unit: the chosen unit, or the unit a triggered ability
+    /// is about ("discard it").
+    DiscardIt,
+    /// "This turn, when any of your units in [the chosen arena] would be
+    /// damaged, prevent N of that damage" (each time; such effects add up).
+    PreventInArenaThisTurn(i64),
     /// Each side chooses and discards one of its units from each arena in
     /// which it has at least N units, Dark Side first (Clear the Skies).
     DiscardOneEachArena(i64),
@@ -829,6 +1010,10 @@ pub enum Effect {
     DiscardAll(Arena),
     /// Put N build counters on the chosen face-down card.
     BuildCounters(i64),
+    /// "Remove all build counters from each partially built card in your
+    /// build zone. You get that many extra build points this turn" (the
+    /// cards stay partially built).
+    BuildCountersToPoints,
     /// The chosen unit gets this bonus for this attack (played only while a
     /// unit is attacking; it ends when the attack ends).
     ThisAttack(Box<Bonus>),
@@ -842,6 +1027,15 @@ pub enum Effect {
     /// A unit's ability: put the card the `play` step names (`card:`) from
     /// your discard pile into an arena (put: not deployed).
     FromDiscard(Box<FromDiscard>),
+}
+
+/// Damage Evade can't prevent, unless the unit has one of the subtypes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoEvadeDamage {
+    pub n: i64,
+    #[serde(default)]
+    pub unless: Vec<String>,
 }
 
 /// Which card may come from the discard pile, where it goes, and the damage

@@ -85,6 +85,7 @@ pub const G_AS_IF: &str = "swtcg.rb.glossary.as-if-it-were";
 pub const G_AS_LONG_AS: &str = "swtcg.rb.glossary.as-long-as";
 pub const G_CANT_ATTACK: &str = "swtcg.rb.glossary.cant-attack";
 pub const G_CANT_USE: &str = "swtcg.rb.glossary.cant-use";
+pub const G_UNLESS_MASTER: &str = "swtcg.rb.glossary.unless-that-character-is-a-jedi-master";
 pub const G_CONTROL_ARENA: &str = "swtcg.rb.glossary.control-the-arena";
 pub const G_DAMAGE_DONE: &str = "swtcg.rb.glossary.damage-done";
 pub const G_DIVIDE: &str = "swtcg.rb.glossary.divide-hits-or-divide-the-damage";
@@ -216,6 +217,7 @@ pub const ALL: &[&str] = &[
     G_AS_LONG_AS,
     G_CANT_ATTACK,
     G_CANT_USE,
+    G_UNLESS_MASTER,
     G_CONTROL_ARENA,
     G_DAMAGE_DONE,
     G_DIVIDE,

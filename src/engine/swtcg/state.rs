@@ -241,8 +241,15 @@ pub struct State {
     pub turn_grants: Vec<(Side, Grant)>,
     /// The attack under way: (attacking unit, defending unit).
     pub attack: Option<(PieceIx, PieceIx)>,
+    /// The unit that made the last attack (one that was not disrupted), and
+    /// the hits it rolled.
+    pub last_attack: Option<(PieceIx, i64)>,
     /// Bonuses units get for the attack under way ("for this attack").
     pub attack_bonuses: Vec<(PieceIx, Bonus)>,
+    /// Units whose damage the opponent can't use Evade to prevent, for this attack.
+    pub no_evade_from: Vec<PieceIx>,
+    /// Cards removed from the game.
+    pub removed: Vec<CardIx>,
     /// The number of attack dice an effect sets for the attack under way.
     pub attack_dice: Option<i64>,
     /// The defending unit is discarded if the attack under way damages it.
@@ -417,6 +424,7 @@ impl State {
     pub fn matches(&self, f: &Filter, src: PieceIx, p: PieceIx) -> bool {
         self.whose_ok(f, src, p)
             && !(f.other && p == src)
+            && (!f.this_unit || p == src)
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
                 .as_ref()
@@ -445,6 +453,7 @@ impl State {
         let t = self.totals(p);
         zone && whose
             && !(f.other && src == Some(p))
+            && (!f.this_unit || src == Some(p))
             && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
             && f.subtype
                 .as_ref()
@@ -456,6 +465,7 @@ impl State {
             && f.max_build.is_none_or(|m| t.build <= m)
             && f.max_health.is_none_or(|m| t.health <= m)
             && (!f.attacking || self.attack.is_some_and(|(a, _)| a == p))
+            && (!f.last_attack_no_hits || self.last_attack == Some((p, 0)))
             && (!f.attacking_shielded
                 || self
                     .attack
@@ -467,6 +477,25 @@ impl State {
                         && self.arena_of(d) == Some(Arena::Ground)
                         && t.kw.bombard.is_some()
                 }))
+    }
+
+    /// The units in the arenas (or in arena `only`) that a filter of an
+    /// effect of `side` (of unit `src`, if a unit's) names: units only, not
+    /// Pilots or Equipment.
+    pub fn count_units(
+        &self,
+        f: &Filter,
+        side: Side,
+        src: Option<PieceIx>,
+        only: Option<Arena>,
+    ) -> i64 {
+        (0..self.pieces.len())
+            .filter(|&p| match self.pieces[p].zone {
+                PZone::Arena(a) => only.is_none_or(|o| o == a) && !self.pieces[p].face_down,
+                _ => false,
+            })
+            .filter(|&p| self.target_ok(f, side, src, p))
+            .count() as i64
     }
 
     /// Whether a grant lasting this turn, of an effect of `side`, names unit
@@ -532,6 +561,14 @@ impl State {
     /// The build cost to complete the card on top of piece `p` (a face-down
     /// card): its printed cost with the cost changes granted to it, never below 0.
     pub fn deploy_cost(&self, p: PieceIx) -> i64 {
+        let d = self.top_def(p);
+        let free = d.kind == Kind::Unit
+            && (self.turn_grants.iter()).any(|(side, g)| {
+                g.free && self.turn_grant_names(&g.to, *side, p) && def_matches(&g.to, d)
+            });
+        if free {
+            return 0;
+        }
         let lasting = self.turn_grants.iter();
         let change: i64 = self.grants_to(p).iter().map(|(_, g)| g.cost).sum::<i64>()
             + lasting
@@ -565,6 +602,9 @@ impl State {
                 Whose::Opponent => w.side != *side,
                 Whose::Any => true,
             };
+            if g.free && d.kind == Kind::Unit && whose && def_matches(&g.to, d) {
+                return 0;
+            }
             if g.cost != 0 && whose && def_matches(&g.to, d) {
                 change += g.cost;
             }
@@ -745,7 +785,11 @@ impl State {
             return format!("{}.{z}", pc.side.as_str());
         }
         let Some(w) = self.holder(c) else {
-            return "nowhere".into();
+            return if self.removed.contains(&c) {
+                "removed".into()
+            } else {
+                "nowhere".into()
+            };
         };
         let pl = self.player(w);
         let name = if pl.hand.contains(&c) {
@@ -818,6 +862,9 @@ pub fn setup(b: &Board) -> State {
         turn_grants: Vec::new(),
         attack: None,
         attack_bonuses: Vec::new(),
+        no_evade_from: Vec::new(),
+        last_attack: None,
+        removed: Vec::new(),
         attack_dice: None,
         discard_if_damaged: false,
     };
@@ -862,7 +909,7 @@ pub fn setup(b: &Board) -> State {
         for u in &pb.locations {
             let arena = st
                 .find(&u.card.value)
-                .and_then(|c| st.def(c).types.first().copied())
+                .and_then(|c| u.location_arena(st.def(c)))
                 .unwrap_or(Arena::Space);
             place(&mut st, side, PZone::Location(arena), u);
         }

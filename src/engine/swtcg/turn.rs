@@ -179,6 +179,7 @@ impl<'a> Engine<'a> {
         self.rules(Event::Phase, "battle phase", &[r::BATTLE_PHASE]);
         if first == Arena::Space {
             self.contests()?;
+            self.battle_start_effects()?;
             self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
         }
         let order = self.battle_order();
@@ -282,6 +283,12 @@ impl<'a> Engine<'a> {
             .collect()
     }
 
+    /// "attack with a or b": the units that may attack next.
+    fn attackers(&self, units: &[PieceIx]) -> String {
+        let keys: Vec<&str> = units.iter().map(|&u| self.st.key(u)).collect();
+        format!("attack with {}", keys.join(" or "))
+    }
+
     fn next_attack(&mut self, side: Side, units: &[PieceIx]) -> Flow<()> {
         // A lone unit with nothing to attack taps in its speed order, unless
         // it has an ability it may play "when this unit would attack".
@@ -348,6 +355,12 @@ impl<'a> Engine<'a> {
                         ))
                     }
                     (Some(u), Some(t)) if e.targets(u).contains(&t) => Ok(()),
+                    (Some(u), Some(t)) if e.cant_attack.contains(&u) || e.unattackable(t) => {
+                        Err(reject(
+                            "an effect says the attacker can't attack, or the defender can't be attacked, this turn",
+                            &[r::G_CANT_ATTACK],
+                        ))
+                    }
                     (_, Some(t)) if matches!(e.st.pieces[t].zone, PZone::Pilot(_)) => {
                         Err(reject("a unit's Pilot can't be attacked", &[r::PILOTING]))
                     }
@@ -387,14 +400,7 @@ impl<'a> Engine<'a> {
                 )),
             }
         };
-        let what = format!(
-            "attack with {}",
-            units
-                .iter()
-                .map(|&u| self.st.key(u).to_string())
-                .collect::<Vec<_>>()
-                .join(" or ")
-        );
+        let what = self.attackers(units);
         match self.ask(side, NeedKind::Action, &what, true, &judge)? {
             Answer::Do(st) if st.verb() == Verb::Play => {
                 let t = "\"play only when this unit would attack\": not an attack (the unit does not tap unless the ability says so; no attack effects)";
@@ -414,7 +420,7 @@ impl<'a> Engine<'a> {
                         );
                         self.by(side, Event::StateChange, txt, &[r::G_PAY, r::PRIMARY_RULES]);
                     }
-                    self.attack(u, t, false)?;
+                    self.attack(u, t, super::attack::How::Declared)?;
                 }
             }
             Answer::Do(st) => {
