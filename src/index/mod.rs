@@ -331,7 +331,8 @@ impl Index {
     fn search_unchecked(&self, q: &Query) -> Result<Vec<Hit>> {
         let searcher = &self.searcher;
         let mut analyzer = self.analyzer.clone();
-        let plan = query::plan(&q.text, &mut analyzer, searcher, &self.fields, q.game)?;
+        let mut plan = query::plan(&q.text, &mut analyzer, searcher, &self.fields, q.game)?;
+        rank::anchor(searcher, &self.fields, &mut plan, self.sections);
         let (game, clear) = match q.game {
             Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
             None => rank::game_prior(searcher, &self.fields, &plan, self.sections),
@@ -346,9 +347,12 @@ impl Index {
         self.prefer_specific(&mut ranked)?;
         // Nothing is an answer unless the best answers enough of the question;
         // then hits that cover some of it follow.
-        let answers = |r: &Ranked| match plan.lacks_a_word() {
-            true => r.gate > rank::MIN_COVER_LACKING,
-            false => r.gate >= rank::MIN_COVER,
+        let answers = |r: &Ranked| {
+            r.anchored
+                && match plan.lacks_a_word() {
+                    true => r.gate > rank::MIN_COVER_LACKING,
+                    false => r.gate >= rank::MIN_COVER,
+                }
         };
         if !ranked.iter().any(answers) {
             return Ok(Vec::new());
@@ -396,7 +400,9 @@ impl Index {
                 (false, false) => first,
             };
             c.score *= target / first;
-            if !named {
+            if named {
+                c.anchored = true;
+            } else {
                 c.gate -= c.titled;
             }
         }
@@ -479,6 +485,7 @@ impl Index {
                 answer: 0.0,
                 title_groups: 0,
                 titled: 0.0,
+                anchored: false,
                 gate: 0.0,
             });
         }

@@ -120,6 +120,9 @@ pub struct Group {
     pub weight: f32,
     /// Found only through close words (the word itself is not in the index).
     pub fuzzy: bool,
+    /// Whether the group is the games' own vocabulary: some variant of it
+    /// is a word several rulebook sections use (set by [`super::rank::anchor`]).
+    pub anchor: bool,
 }
 
 impl Group {
@@ -357,6 +360,7 @@ pub fn plan(
             variants,
             weight: weight.max(idf(look.docs / 10, look.docs)),
             fuzzy: false,
+            anchor: false,
         });
     }
     for (range, name) in phrases(&words) {
@@ -387,6 +391,7 @@ pub fn plan(
             }],
             weight,
             fuzzy: false,
+            anchor: false,
         });
     }
     let asks_example = words.iter().any(|w| w.stem == "exampl");
@@ -467,6 +472,7 @@ fn word_groups(
             variants,
             weight,
             fuzzy,
+            anchor: false,
         });
     }
     Ok(groups)
