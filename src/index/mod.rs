@@ -57,6 +57,9 @@ const EXAMPLE: f32 = 0.4;
 /// of the question and its title holds a word of the question the rule's
 /// own lacks.
 const GENERAL: f32 = 0.7;
+/// Score factor of a document titled with exactly what the question asks to
+/// have explained ("Fury" for "what does fury do when I roll my dice").
+const SUBJECT: f32 = 1.5;
 /// Times a search is tried again on an index rebuilt or switched under it.
 const ATTEMPTS: usize = 3;
 
@@ -344,6 +347,7 @@ impl Index {
         let mut ranked = self.ranked(tq.as_ref(), q.limit.max(RERANK))?;
         rank::refine(searcher, &self.fields, &plan, &mut ranked);
         self.weigh_cards(q, &plan, &mut ranked)?;
+        self.prefer_subject(&plan, &mut ranked)?;
         self.prefer_specific(&mut ranked)?;
         // Nothing is an answer unless the best answers enough of the question;
         // then hits that cover some of it follow.
@@ -404,6 +408,22 @@ impl Index {
                 c.anchored = true;
             } else {
                 c.gate -= c.titled;
+            }
+        }
+        Ok(())
+    }
+
+    /// A document titled with what the question asks to have explained ranks
+    /// over those that only use its words.
+    fn prefer_subject(&self, plan: &query::Plan, cands: &mut [Ranked]) -> Result<()> {
+        if plan.subject.is_empty() {
+            return Ok(());
+        }
+        let mut analyzer = self.analyzer.clone();
+        for c in cands.iter_mut() {
+            let title = &self.stored(c.ord, c.addr)?.title;
+            if plan.is_subject(&text::stems(&mut analyzer, title)) {
+                c.score *= SUBJECT;
             }
         }
         Ok(())
