@@ -759,7 +759,7 @@ mod tests {
     #[test]
     fn the_subject_of_a_question_is_found() {
         let mut a = text::analyzer();
-        let lower = |q: &str| -> Vec<String> {
+        let mut lower = |q: &str| -> Vec<String> {
             subject(&split(q, &mut a))
                 .iter()
                 .map(|w| w.lower.clone())
