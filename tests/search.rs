@@ -1127,7 +1127,7 @@ fn search_quality_with_the_real_card_databases() {
         );
     }
     assert!(
-        answered.len() <= 5,
+        answered.len() <= 3,
         "off-topic answered: {} (target: at most 1 in 20)",
         answered.len()
     );
@@ -1154,6 +1154,9 @@ fn nothing_found_when_nothing_covers_the_question() {
     for text in [
         "what is the Rule of Four".to_string(),
         "how does the Quantum Flux Penalty apply".to_string(),
+        // Every word is in the SWCCG introduction's aside on sales, none is
+        // the games' own vocabulary.
+        "magic the gathering sales".to_string(),
         gibberish.join(" "),
     ] {
         let hits = index.search(&Query::new(text.clone())).unwrap();

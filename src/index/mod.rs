@@ -57,6 +57,9 @@ const EXAMPLE: f32 = 0.4;
 /// of the question and its title holds a word of the question the rule's
 /// own lacks.
 const GENERAL: f32 = 0.7;
+/// Score factor of a document titled with exactly what the question asks to
+/// have explained ("Fury" for "what does fury do when I roll my dice").
+const SUBJECT: f32 = 1.5;
 /// Times a search is tried again on an index rebuilt or switched under it.
 const ATTEMPTS: usize = 3;
 
@@ -331,7 +334,8 @@ impl Index {
     fn search_unchecked(&self, q: &Query) -> Result<Vec<Hit>> {
         let searcher = &self.searcher;
         let mut analyzer = self.analyzer.clone();
-        let plan = query::plan(&q.text, &mut analyzer, searcher, &self.fields, q.game)?;
+        let mut plan = query::plan(&q.text, &mut analyzer, searcher, &self.fields, q.game)?;
+        rank::anchor(searcher, &self.fields, &mut plan, self.sections);
         let (game, clear) = match q.game {
             Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),
             None => rank::game_prior(searcher, &self.fields, &plan, self.sections),
@@ -343,12 +347,16 @@ impl Index {
         let mut ranked = self.ranked(tq.as_ref(), q.limit.max(RERANK))?;
         rank::refine(searcher, &self.fields, &plan, &mut ranked);
         self.weigh_cards(q, &plan, &mut ranked)?;
+        self.prefer_subject(&plan, &mut ranked)?;
         self.prefer_specific(&mut ranked)?;
         // Nothing is an answer unless the best answers enough of the question;
         // then hits that cover some of it follow.
-        let answers = |r: &Ranked| match plan.lacks_a_word() {
-            true => r.gate > rank::MIN_COVER_LACKING,
-            false => r.gate >= rank::MIN_COVER,
+        let answers = |r: &Ranked| {
+            r.anchored
+                && match plan.lacks_a_word() {
+                    true => r.gate > rank::MIN_COVER_LACKING,
+                    false => r.gate >= rank::MIN_COVER,
+                }
         };
         if !ranked.iter().any(answers) {
             return Ok(Vec::new());
@@ -396,8 +404,26 @@ impl Index {
                 (false, false) => first,
             };
             c.score *= target / first;
-            if !named {
+            if named {
+                c.anchored = true;
+            } else {
                 c.gate -= c.titled;
+            }
+        }
+        Ok(())
+    }
+
+    /// A document titled with what the question asks to have explained ranks
+    /// over those that only use its words.
+    fn prefer_subject(&self, plan: &query::Plan, cands: &mut [Ranked]) -> Result<()> {
+        if plan.subject.is_empty() {
+            return Ok(());
+        }
+        let mut analyzer = self.analyzer.clone();
+        for c in cands.iter_mut() {
+            let title = &self.stored(c.ord, c.addr)?.title;
+            if plan.is_subject(&text::stems(&mut analyzer, title)) {
+                c.score *= SUBJECT;
             }
         }
         Ok(())
@@ -479,6 +505,7 @@ impl Index {
                 answer: 0.0,
                 title_groups: 0,
                 titled: 0.0,
+                anchored: false,
                 gate: 0.0,
             });
         }

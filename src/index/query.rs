@@ -120,6 +120,9 @@ pub struct Group {
     pub weight: f32,
     /// Found only through close words (the word itself is not in the index).
     pub fuzzy: bool,
+    /// Whether the group is the games' own vocabulary: some variant of it
+    /// is a word several rulebook sections use (set by [`super::rank::anchor`]).
+    pub anchor: bool,
 }
 
 impl Group {
@@ -160,6 +163,10 @@ pub struct Plan {
     pub asks_example: bool,
     /// The stems of the words written with a capital, but the first.
     pub capitals: Vec<String>,
+    /// The content words of what the question asks to have explained ("what
+    /// does fury do", "how does a jedi test work"), sorted; empty for other
+    /// questions.
+    pub subject: Vec<String>,
 }
 
 /// One word of the query: lower case, its stem, and whether it was capitalised.
@@ -278,6 +285,20 @@ fn asks_about_a_card(words: &[Word]) -> bool {
         || has("erratum")
 }
 
+/// The words naming what the question asks to have explained: X of "what
+/// does X do", "what does X mean", "how does X work", "what is X".
+fn subject(words: &[Word]) -> &[Word] {
+    let lower: Vec<&str> = words.iter().map(|w| w.lower.as_str()).collect();
+    let until = |ends: &[&str]| (2..lower.len()).find(|&i| ends.contains(&lower[i]));
+    let range = match lower.as_slice() {
+        ["what", "do" | "does" | "did", ..] => until(&["do", "mean"]).map(|e| 2..e),
+        ["how", "do" | "does", ..] => until(&["work", "works"]).map(|e| 2..e),
+        ["what", "is" | "are", ..] => Some(2..lower.len()),
+        _ => None,
+    };
+    range.map_or(&[], |r| &words[r])
+}
+
 /// Looks words up in the index: how many documents hold a stem in their
 /// title or body, and the index's size.
 struct Lookup<'a> {
@@ -357,6 +378,7 @@ pub fn plan(
             variants,
             weight: weight.max(idf(look.docs / 10, look.docs)),
             fuzzy: false,
+            anchor: false,
         });
     }
     for (range, name) in phrases(&words) {
@@ -387,9 +409,17 @@ pub fn plan(
             }],
             weight,
             fuzzy: false,
+            anchor: false,
         });
     }
     let asks_example = words.iter().any(|w| w.stem == "exampl");
+    let mut subject: Vec<String> = subject(&words)
+        .iter()
+        .filter(|w| !is_stop(&w.lower) && !is_letter(&w.lower))
+        .map(|w| w.stem.clone())
+        .collect();
+    subject.sort();
+    subject.dedup();
     Ok(Plan {
         groups,
         stems: words.iter().map(|w| w.stem.clone()).collect(),
@@ -401,6 +431,7 @@ pub fn plan(
             .filter(|w| w.capital)
             .map(|w| w.stem.clone())
             .collect(),
+        subject,
     })
 }
 
@@ -467,6 +498,7 @@ fn word_groups(
             variants,
             weight,
             fuzzy,
+            anchor: false,
         });
     }
     Ok(groups)
@@ -603,6 +635,18 @@ impl Plan {
         }
     }
 
+    /// Whether a title (its stems) names exactly what the question asks to
+    /// have explained: "Fury" for "what does fury do when I roll".
+    pub fn is_subject(&self, title: &[String]) -> bool {
+        let mut content: Vec<&String> = title
+            .iter()
+            .filter(|s| !is_stop(s) && !is_letter(s))
+            .collect();
+        content.sort();
+        content.dedup();
+        !self.subject.is_empty() && content.iter().copied().eq(self.subject.iter())
+    }
+
     /// Total weight of the groups.
     pub fn total_weight(&self) -> f32 {
         self.groups.iter().map(|g| g.weight).sum()
@@ -710,6 +754,22 @@ mod tests {
             "can I react to my own battle",
             &mut a
         )));
+    }
+
+    #[test]
+    fn the_subject_of_a_question_is_found() {
+        let mut a = text::analyzer();
+        let mut lower = |q: &str| -> Vec<String> {
+            subject(&split(q, &mut a))
+                .iter()
+                .map(|w| w.lower.clone())
+                .collect()
+        };
+        assert_eq!(lower("what does fury do when I roll my dice"), ["fury"]);
+        assert_eq!(lower("how does a jedi test work"), ["a", "jedi", "test"]);
+        assert_eq!(lower("what is a critical hit"), ["a", "critical", "hit"]);
+        assert!(lower("can I react to my own battle").is_empty());
+        assert!(lower("what does it cost to deploy").is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! across games when the question does not say which game it means.
 
 use super::query::{GAMMA, Plan};
-use super::schema::Fields;
+use super::schema::{DocKind, Fields};
 use crate::rulebook::Game;
 use tantivy::postings::{Postings, SegmentPostings};
 use tantivy::schema::{Field, IndexRecordOption};
@@ -58,12 +58,90 @@ pub struct Ranked {
     /// The groups of the question its title holds (bit `i` for group `i`, the
     /// first 64).
     pub title_groups: u64,
-    /// The part of `gate` its title gives.
+    /// The part of `gate` the question's words in its title give: for a
+    /// card the question does not name, its name is no part of an answer.
     pub titled: f32,
+    /// Whether it holds a word of the question that is the games' own
+    /// vocabulary (see [`anchor`]), or is about a card the question names.
+    pub anchored: bool,
     /// The share that decides whether the document answers the question at
     /// all: `answer`, less its title's part for a card the question does
     /// not name.
     pub gate: f32,
+}
+
+/// A word is the games' own vocabulary when at least one rule, glossary or
+/// FAQ section in this many uses it (and at least one does): "magic" of one
+/// introduction's aside is not, nor the name of a card that only the errata
+/// and rulings on it use.
+const ANCHOR_RATE: u32 = 400;
+
+/// The rulebook sections of one segment (the first `sections` documents),
+/// with each one's game.
+struct Books<'a> {
+    seg: &'a tantivy::SegmentReader,
+    game: tantivy::columnar::Column<u64>,
+    kind: tantivy::columnar::Column<u64>,
+    sections: u32,
+}
+
+impl<'a> Books<'a> {
+    fn of(searcher: &'a Searcher, sections: u32) -> Option<Books<'a>> {
+        let seg = searcher.segment_readers().first()?;
+        let game = seg.fast_fields().u64("game_ord").ok()?;
+        let kind = seg.fast_fields().u64("kind_ord").ok()?;
+        Some(Books {
+            seg,
+            game,
+            kind,
+            sections: sections.min(seg.max_doc()),
+        })
+    }
+
+    fn is_rule(&self, doc: DocId) -> bool {
+        let rules = [DocKind::Rule, DocKind::Glossary, DocKind::Faq].map(|k| k.ord() as u64);
+        self.kind.first(doc).is_some_and(|k| rules.contains(&k))
+    }
+
+    fn game_of(&self, doc: DocId) -> usize {
+        (self.game.first(doc).unwrap_or(0) as usize).min(2)
+    }
+
+    /// Sections of each game whose `field` holds `stem`, of every kind or
+    /// only rules (rule, glossary and FAQ sections).
+    fn counts(&self, field: Field, stem: &str, rules_only: bool) -> [u32; 3] {
+        let mut counts = [0u32; 3];
+        let term = Term::from_field_text(field, stem);
+        if let Some(mut p) = postings(self.seg, &term, IndexRecordOption::Basic) {
+            while p.doc() != TERMINATED && p.doc() < self.sections {
+                let doc = p.doc();
+                if !rules_only || self.is_rule(doc) {
+                    counts[self.game_of(doc)] += 1;
+                }
+                p.advance();
+            }
+        }
+        counts
+    }
+}
+
+/// Mark the groups of `plan` that are the games' own vocabulary: a variant
+/// holds a word a rule's heading uses, or enough rule sections' text (see
+/// [`ANCHOR_RATE`]).
+pub fn anchor(searcher: &Searcher, f: &Fields, plan: &mut Plan, sections: u32) {
+    let Some(books) = Books::of(searcher, sections) else {
+        return;
+    };
+    let rules = (0..books.sections).filter(|&d| books.is_rule(d)).count() as u32;
+    let needed = rules.div_ceil(ANCHOR_RATE).max(1);
+    for g in &mut plan.groups {
+        g.anchor = g.variants.iter().any(|v| {
+            v.stems.iter().any(|s| {
+                let uses = |field: Field| books.counts(field, s, true).iter().sum::<u32>();
+                uses(f.title) > 0 || uses(f.body) >= needed
+            })
+        });
+    }
 }
 
 /// Score factors per game inferred from the question's words, and whether the
@@ -71,27 +149,16 @@ pub struct Ranked {
 /// sections of one game use it than those of the others, weighted by its
 /// rarity; a word whose stem stands for another word too ("dies") does not vote.
 pub fn game_prior(searcher: &Searcher, f: &Fields, plan: &Plan, sections: u32) -> ([f32; 3], bool) {
-    let Some(seg) = searcher.segment_readers().first() else {
+    let Some(books) = Books::of(searcher, sections) else {
         return ([1.0; 3], false);
     };
-    let Ok(col) = seg.fast_fields().u64("game_ord") else {
-        return ([1.0; 3], false);
-    };
-    let game_of = |doc: DocId| (col.first(doc).unwrap_or(0) as usize).min(2);
     let mut totals = [0u32; 3];
-    for doc in 0..sections.min(seg.max_doc()) {
-        totals[game_of(doc)] += 1;
+    for doc in 0..books.sections {
+        totals[books.game_of(doc)] += 1;
     }
     let mut evidence = [0.0f32; 3];
     for g in plan.groups.iter().filter(|g| g.is_own_word()) {
-        let mut counts = [0u32; 3];
-        let term = Term::from_field_text(f.body, &g.variants[0].stems[0]);
-        if let Some(mut p) = postings(seg, &term, IndexRecordOption::Basic) {
-            while p.doc() != TERMINATED && p.doc() < sections {
-                counts[game_of(p.doc())] += 1;
-                p.advance();
-            }
-        }
+        let counts = books.counts(f.body, &g.variants[0].stems[0], false);
         let p: Vec<f32> = (0..3)
             .map(|i| (counts[i] as f32 + 0.5) / (totals[i] as f32 + 1.0))
             .collect();
@@ -206,6 +273,8 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
             .map(covers)
             .sum();
         let answer = best + TITLE_SHARE * title_only;
+        let untitled = |gi: usize| if titled(gi) { 0.0 } else { covers(gi) };
+        let (plain, _) = best_window(mine, untitled, &mut count);
         c.title_groups = (0..groups.min(64))
             .filter(|&gi| titled(gi))
             .fold(0, |m, gi| m | 1 << gi);
@@ -213,8 +282,10 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         c.answer = (answer / total).min(1.0);
         // Whether the question is answered at all: a title holding words of
         // it counts in full (a heading names its subject).
-        c.titled = title_only / total;
+        c.titled = (best + title_only - plain).max(0.0) / total;
         c.gate = ((best + title_only) / total).min(1.0);
+        c.anchored =
+            (0..groups).any(|gi| plan.groups[gi].anchor && (titled(gi) || in_best.contains(&gi)));
         // A question of several words none of which the index holds as
         // written (only close words) is not about these games.
         let exact = (0..groups).any(|gi| anywhere(gi) && !plan.groups[gi].fuzzy);
@@ -327,6 +398,7 @@ mod tests {
             cover: 1.0,
             answer: 1.0,
             titled: 0.0,
+            anchored: true,
             gate: 1.0,
         }
     }
