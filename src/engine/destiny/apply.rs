@@ -475,7 +475,8 @@ fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
     let Some(t) = en.target(to, ctx)? else {
         return Ok(false);
     };
-    let Some(mut d) = ctx.step.clone() else {
+    // The opponent who chose their own character also rolls its dice.
+    let Some(mut d) = ctx.answer.take().or_else(|| ctx.step.clone()) else {
         return Err(en.need(by, NeedKind::Choice, "the character activated and its roll"));
     };
     if en.st.cards[t].ctype != CardType::Character {
@@ -1503,6 +1504,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         special: false,
         last: None,
         rolled: Vec::new(),
+        answer: None,
     }
 }
 

@@ -605,6 +605,7 @@ impl Engine<'_> {
             Target::Attached => return Ok(ctx.source.and_then(|s| self.st.cards[s].on)),
             Target::Subject => return Ok(ctx.subject),
             Target::EachOpponents => return Ok(None),
+            Target::OpponentsOwn => return self.opponents_own(ctx),
             Target::Chosen => None,
             Target::ChosenYours => Some(by),
             Target::ChosenOpponents => Some(other(by)),
@@ -639,6 +640,43 @@ impl Engine<'_> {
             [one] => Ok(Some(*one)),
             _ => Err(self.need(by, NeedKind::Choice, "a target character (`to:`)")),
         }
+    }
+
+    /// One of an opponent's characters, chosen by that opponent in their own
+    /// `use` of the card with the ability (`to:`); the decision is kept in
+    /// `ctx.answer` for what else the effect asks of them.
+    fn opponents_own(&mut self, ctx: &mut Ctx) -> R<Option<Ix>> {
+        let o = other(ctx.by);
+        let Some(source) = ctx.source else {
+            return Ok(None);
+        };
+        let cands = self.st.characters(o);
+        if cands.is_empty() {
+            let t = format!("{} has no character to choose", seat_name(o));
+            self.log(Actor::Player(o), Event::Result, t, &[r::CHOOSE_TARGET]);
+            return Ok(None);
+        }
+        let key = self.key(source).to_string();
+        let ask = format!(
+            "choose one of your characters for {key}'s effect (`use`, card: {key}, to: [one of yours])"
+        );
+        let d = self.use_or_decline(o, &key, ask.clone())?;
+        let pick = match (d.step.verb(), d.step.to.as_slice()) {
+            (Some(Verb::Use), [one]) => self.stat.find(one).filter(|c| cands.contains(c)),
+            _ => None,
+        };
+        let Some(c) = pick else {
+            let why = format!(
+                "{} must choose one of their own characters (`use`, naming one in `to:`): the effect is not optional",
+                seat_name(o)
+            );
+            self.reject(&d, why, r::CHOOSE_TARGET);
+            return Err(self.need(o, NeedKind::Choice, ask));
+        };
+        let t = format!("{} chooses {}", seat_name(o), self.key(c));
+        self.log(Actor::Player(o), Event::Result, t, &[r::CHOOSE_TARGET]);
+        ctx.answer = Some(d);
+        Ok(Some(c))
     }
 
     // ------------------------------------------------------------ damage, shields, defeat

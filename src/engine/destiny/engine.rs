@@ -60,6 +60,9 @@ pub struct Ctx {
     pub last: Option<Ix>,
     /// The character dice each activation by this ability rolled, by player.
     pub rolled: Vec<(Seat, Vec<DieIx>)>,
+    /// The opponent's own decision that chose the last target
+    /// (`Target::OpponentsOwn`), for what else the effect asks of them.
+    pub answer: Option<Scripted<Step>>,
 }
 
 pub struct Engine<'a> {
@@ -859,6 +862,7 @@ impl<'a> Engine<'a> {
             special: false,
             last: None,
             rolled: Vec::new(),
+            answer: None,
         }
     }
 

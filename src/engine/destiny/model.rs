@@ -548,6 +548,11 @@ pub enum Target {
     ChosenOtherYours,
     /// The card the previous effect of the ability targeted ("its", "that character").
     Same,
+    /// One of an opponent's characters, which that opponent chooses ("each
+    /// player activates one of their characters"): their own `use` of the
+    /// card with the ability, naming it in `to:` (and anything else the
+    /// effect needs of them, such as the sides rolled in `roll:`).
+    OpponentsOwn,
 }
 
 /// One effect. Effects of an ability resolve in order; `then:` needs them all in full.
