@@ -44,7 +44,7 @@ impl Engine<'_> {
     pub(crate) fn play_card(&mut self, p: Seat, c: Ix, d: &Scripted<Step>, discount: i64) -> R<()> {
         let def = &self.stat.defs[c];
         let ctype = def.card_type;
-        let last = self.st.hand[usize::from(p)].len() == 1;
+        let last = self.st.hand[usize::from(p)] == [c];
         // 1. Declare: the card enters the queue.
         self.st.unlist(c);
         self.st.cards[c].zone = Zone::Queue;
@@ -801,7 +801,7 @@ impl Engine<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn symbol_effect(
+    pub(crate) fn symbol_effect(
         &mut self,
         by: Seat,
         sym: Symbol,

@@ -139,14 +139,19 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
         Effect::Activate { to } => activate(en, *to, ctx),
         Effect::LowestRolledRemove => lowest_rolled_remove(en, ctx),
+        Effect::ResolveSide => super::side::resolve_side(en, ctx),
         Effect::PlayFromHand {
             types,
+            subtypes,
+            discarded,
             discount,
             free,
             cost_at_most,
         } => {
             let how = FromHand {
                 types,
+                subtypes,
+                discarded: *discarded,
                 discount: *discount,
                 free: *free,
                 cost_at_most: *cost_at_most,
@@ -893,6 +898,8 @@ fn discard_this(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
 /// Which cards an ability plays from hand, and at what cost.
 struct FromHand<'a> {
     types: &'a [CardType],
+    subtypes: &'a [String],
+    discarded: bool,
     discount: i64,
     free: bool,
     cost_at_most: Option<Amount>,
@@ -913,12 +920,23 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
         return Ok(false);
     };
     let c = en.card_named(Some(&n), r::PLAY_A_CARD)?;
-    if !en.st.hand[usize::from(by)].contains(&c)
-        || (!types.is_empty() && !types.contains(&en.stat.defs[c].card_type))
+    let from = if how.discarded {
+        d.step.discard.contains(&n) && en.st.discard[usize::from(by)].contains(&c)
+    } else {
+        en.st.hand[usize::from(by)].contains(&c)
+    };
+    let def = &en.stat.defs[c];
+    if !from
+        || (!types.is_empty() && !types.contains(&def.card_type))
+        || (!how.subtypes.is_empty() && !def.subtypes.iter().any(|s| how.subtypes.contains(s)))
     {
         return rej(
             format!("{n} cannot be played by this ability"),
-            r::PLAY_A_CARD,
+            if how.discarded {
+                r::DISCARD_PILE
+            } else {
+                r::PLAY_A_CARD
+            },
         );
     }
     let printed = en.stat.defs[c].cost.unwrap_or(0);

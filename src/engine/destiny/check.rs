@@ -152,6 +152,7 @@ fn check_step(board: &Board, ids: &[String], d: &Scripted<Step>) -> Result<(), B
         .chain(&s.replace)
         .chain(&s.play)
         .chain(&s.upgrade)
+        .chain(&s.uses)
     {
         card(n)?;
     }

@@ -787,10 +787,22 @@ pub enum Effect {
     /// Set the card with the ability aside (an event being resolved goes to
     /// the set-aside zone instead of the discard pile).
     SetAsideThis,
+    /// Resolve one of the sides of the die of the card this ability
+    /// discarded from hand (the decision's `discard:`), chosen in the
+    /// decision's `side:`, if able: the die is not rolled and never enters a
+    /// pool, so nothing that acts on the die in a pool applies.
+    ResolveSide,
     /// Play a card from your hand (the decision's `play:` and `on:`), paying its cost minus `discount`.
     PlayFromHand {
         #[serde(default)]
         types: Vec<CardType>,
+        /// Only a card of one of these subtypes.
+        #[serde(default)]
+        subtypes: Vec<String>,
+        /// Instead of a card in hand: the card this ability discarded from
+        /// hand (the decision's `discard:`), from your discard pile.
+        #[serde(default)]
+        discarded: bool,
         #[serde(default)]
         discount: i64,
         /// For free ("play a card … for free").
@@ -1064,6 +1076,9 @@ pub struct Step {
     /// A card whose ability an effect uses (`use_special`, `claim_set_aside`).
     #[serde(default)]
     pub uses: Option<String>,
+    /// The side of a die an effect resolves without rolling it (`resolve_side`).
+    #[serde(default)]
+    pub side: Option<String>,
     /// Claim: decline the claim ability.
     #[serde(default)]
     pub no_claim_ability: bool,
