@@ -300,7 +300,8 @@ impl Engine<'_> {
             );
         } else if let Some(o) = &def.only {
             let ok = o.color.is_none_or(|col| tdef.color == Some(col))
-                && o.title.as_ref().is_none_or(|ti| &tdef.title == ti);
+                && o.title.as_ref().is_none_or(|ti| &tdef.title == ti)
+                && (!o.non_unique || !tdef.unique);
             if !ok {
                 return rej(
                     format!("{}: play restriction not met by {on}", self.key(c)),
@@ -472,9 +473,53 @@ impl Engine<'_> {
             self.log(Actor::Player(p), Event::StateChange, t, &[r::REPLACE]);
         }
         if let Some(t) = target {
+            if self.stat.defs[c].makes_elite {
+                self.make_elite(p, t);
+            }
             self.max_upgrades(t, d)?;
         }
         Ok(())
+    }
+
+    /// "Attached character is elite (place a second copy of its die on its
+    /// card)": the second die comes from the owner's set-aside zone, a die of a
+    /// card with the character's title, and becomes the character's die.
+    fn make_elite(&mut self, p: Seat, t: Ix) {
+        let title = &self.stat.defs[t].title;
+        let text = if self.st.dice_of(t).len() >= 2 {
+            format!("{} is already elite: this does nothing", self.key(t))
+        } else {
+            let spare = (0..self.st.dice.len()).find(|&x| {
+                let card = self.st.dice[x].card;
+                self.st.dice[x].at == DieAt::SetAside
+                    && self.st.cards[card].zone == Zone::SetAside
+                    && self.st.cards[card].owner == self.st.cards[t].owner
+                    && &self.stat.defs[card].title == title
+            });
+            match spare {
+                Some(x) => {
+                    self.st.dice[x].card = t;
+                    self.st.dice[x].at = DieAt::OnCard;
+                    self.st.dice[x].controller = self.st.cards[t].controller;
+                    format!(
+                        "{} is elite: die {} comes from the set-aside zone onto its card, and is its die",
+                        self.key(t),
+                        self.die_id(x)
+                    )
+                }
+                None => format!(
+                    "{} has no other die of {} in their set-aside zone: this does nothing",
+                    seat_name(self.st.cards[t].owner),
+                    self.key(t)
+                ),
+            }
+        };
+        self.log(
+            Actor::Player(p),
+            Event::StateChange,
+            text,
+            &[r::TRAINING, r::SET_ASIDE_ZONE],
+        );
     }
 
     /// A card with more than 3 upgrades: its controller discards down to 3 (`discard:`).
@@ -512,8 +557,28 @@ impl Engine<'_> {
 
     /// A card leaves play: its dice are set aside, its upgrades discarded.
     pub(crate) fn leave_play(&mut self, c: Ix, to: Zone) {
+        if self.stat.defs[c].makes_elite
+            && let Some(h) = self.st.cards[c].on
+            && self.st.in_play(h)
+            && self.st.dice_of(h).len() >= 2
+        {
+            // Its character stays in play with two dice, one of which its
+            // controller chooses to set aside.
+            let what = format!(
+                "which of {}'s dice is set aside as {} leaves play (its controller chooses)",
+                self.key(h),
+                self.key(c)
+            );
+            self.trace
+                .not_modelled(self.level, Actor::Rules, what.clone(), &[r::TRAINING]);
+            let _ = self.halt(End::NotModelled { what });
+        }
+        self.leave_with_upgrades(c, to);
+    }
+
+    fn leave_with_upgrades(&mut self, c: Ix, to: Zone) {
         for u in self.st.upgrades(c) {
-            self.leave_play(u, Zone::Discard);
+            self.leave_with_upgrades(u, Zone::Discard);
         }
         for x in self.st.dice_of(c) {
             self.st.dice[x].at = DieAt::SetAside;

@@ -70,7 +70,21 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             discard_from_play(en, &what, ctx)
         }
         Effect::ToDeckBottom => move_this(en, ctx, Zone::Deck),
-        Effect::Reroll { whose } => reroll(en, *whose, ctx),
+        Effect::Reroll {
+            whose,
+            count,
+            character,
+        } => reroll(en, *whose, (*count, *character), ctx),
+        Effect::If { condition, effect } => {
+            if !en.condition_holds(ctx.by, condition) {
+                return Ok(false);
+            }
+            let mut full = true;
+            for e in effect {
+                full &= en.apply(e, ctx)?;
+            }
+            Ok(full)
+        }
         Effect::RerollUnmatched { of } => reroll_unmatched(en, *of, ctx),
         Effect::Turn {
             count,
@@ -358,18 +372,42 @@ fn discard_random(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
+/// Reroll the dice the decision names: `whose` (`this`: the dice of the card
+/// with the ability), at most `count` of them, only character dice if asked.
+fn reroll(
+    en: &mut Engine,
+    whose: Who,
+    (count, character): (Option<usize>, bool),
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
     let f = super::model::DieFilter {
         whose,
+        character,
         ..Default::default()
     };
+    if let Some(n) = count
+        && d.step.dice.len() > n
+    {
+        return rej(
+            format!(
+                "{} dice named; the ability rerolls at most {n} (\"this die\" is a single die)",
+                d.step.dice.len()
+            ),
+            r::ROLLING,
+        );
+    }
+    let own = |x: usize| whose != Who::This || Some(en.st.dice[x].card) == ctx.source;
     let mut xs = Vec::new();
     for n in &d.step.dice {
         match en.stat.die(n) {
-            Some(x) if matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by) => {
+            Some(x)
+                if matches!(en.st.dice[x].at, DieAt::Pool(_))
+                    && en.die_matches(x, &f, by)
+                    && own(x) =>
+            {
                 xs.push(x)
             }
             _ => {

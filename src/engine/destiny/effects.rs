@@ -444,28 +444,8 @@ impl Engine<'_> {
             &[cite],
         );
         if let Some(cond) = &a.condition
-            && let Some(col) = cond.spot
-            && !self
-                .st
-                .characters(by)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
+            && !self.condition_holds(by, cond)
         {
-            let t = format!(
-                "{} cannot spot a {col:?} character: the card does nothing",
-                seat_name(by)
-            );
-            self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
-            return Ok(());
-        }
-        if a.condition.as_ref().is_some_and(|x| x.control_battlefield)
-            && self.st.bf_controller != Some(by)
-        {
-            let t = format!(
-                "{} does not control the battlefield: the ability does nothing",
-                seat_name(by)
-            );
-            self.log(Actor::Player(by), Event::Result, t, &[r::BATTLEFIELDS]);
             return Ok(());
         }
         self.pay(c, &a.cost, &ctx)?;
@@ -588,6 +568,33 @@ impl Engine<'_> {
     // ------------------------------------------------------------ targets
 
     /// The card an effect's target means; `None` if there is no valid target.
+    /// Whether a condition holds for `by`; when it does not, the trace says why.
+    pub fn condition_holds(&mut self, by: Seat, cond: &super::model::Condition) -> bool {
+        if let Some(col) = cond.spot
+            && !self
+                .st
+                .characters(by)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
+        {
+            let t = format!(
+                "{} cannot spot a {col:?} character: the card does nothing",
+                seat_name(by)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
+            return false;
+        }
+        if cond.control_battlefield && self.st.bf_controller != Some(by) {
+            let t = format!(
+                "{} does not control the battlefield: the ability does nothing",
+                seat_name(by)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::BATTLEFIELDS]);
+            return false;
+        }
+        true
+    }
+
     pub fn target(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
         let found = self.target_of(t, ctx)?;
         if found.is_some() {

@@ -115,6 +115,12 @@ pub struct CardDef {
     /// your copies of it are non-unique").
     #[serde(default)]
     pub non_unique_on: Option<String>,
+    /// "Attached character is elite (place a second copy of its die on its
+    /// card)": when this upgrade enters play, a die of the character's title
+    /// from its owner's set-aside zone goes on the character and becomes its
+    /// die; nothing when the character is already elite or there is none.
+    #[serde(default)]
+    pub makes_elite: bool,
     /// What the X on this card's die is equal to.
     #[serde(default)]
     pub x: Option<XIs>,
@@ -214,6 +220,9 @@ pub struct Only {
     pub spot: Option<Color>,
     #[serde(default)]
     pub title: Option<String>,
+    /// "Non-unique character only".
+    #[serde(default)]
+    pub non_unique: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -641,9 +650,21 @@ pub enum Effect {
     },
     /// Place the card with the ability on the bottom of its owner's deck.
     ToDeckBottom,
-    /// Reroll any number of dice (named, with results, in the decision).
+    /// Reroll any number of dice (named, with results, in the decision):
+    /// `whose: this` the dice of the card with the ability; at most `count`
+    /// of them ("reroll one of …"); only character dice (`character`).
     Reroll {
         whose: Who,
+        #[serde(default)]
+        count: Option<usize>,
+        #[serde(default)]
+        character: bool,
+    },
+    /// Carry out `effect` only if `condition` holds ("…, or, if you control
+    /// the battlefield, …").
+    If {
+        condition: Condition,
+        effect: Vec<Effect>,
     },
     /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
     /// your dice (`whose: this`/`yours`), or any player's (`any`), only
