@@ -26,6 +26,8 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
             .iter()
             .filter(|&&x| en.st.dice[x].controller != ctx.by)
             .count() as i64,
+        // Counted by the effect resolving the die, which knows its card.
+        Amount::DieCardShields => 0,
     }
 }
 
@@ -111,6 +113,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             free,
             character,
             increase,
+            color,
+            optional,
         } => {
             let how = Resolving {
                 of: *of,
@@ -119,6 +123,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
                 free: *free,
                 character: *character,
                 increase: *increase,
+                color: *color,
+                optional: *optional,
             };
             resolve_die(en, &how, ctx)
         }
@@ -383,6 +389,18 @@ fn reroll(
     let by = ctx.by;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
+    if whose == Who::This
+        && let Some(c) = ctx.source
+        && !en
+            .st
+            .dice_of(c)
+            .iter()
+            .any(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+    {
+        let t = format!("no die of {} is in a pool: nothing is rerolled", en.key(c));
+        en.log(Actor::Player(by), Event::Result, t, &[r::ROLLING, r::DICE_POOL]);
+        return Ok(false);
+    }
     let f = super::model::DieFilter {
         whose,
         character,
@@ -672,7 +690,9 @@ struct Resolving<'a> {
     each: bool,
     free: bool,
     character: bool,
-    increase: i64,
+    increase: Amount,
+    color: Option<super::model::Color>,
+    optional: bool,
 }
 
 fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
@@ -696,6 +716,7 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
         whose: Who::Yours,
         showing: showing.map(str::to_string),
         character: how.character,
+        color: how.color,
         ..Default::default()
     };
     cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by));
@@ -710,6 +731,15 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
                 );
             }
         },
+        None if how.optional => {
+            en.log(
+                Actor::Player(by),
+                Event::Pass,
+                "no die is resolved",
+                &[r::RESOLVING_DICE_THROUGH_CARDS],
+            );
+            return Ok(true);
+        }
         None if cands.len() == 1 => cands[0],
         None if cands.is_empty() => {
             en.log(
@@ -738,7 +768,11 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
         format!("resolves die {} through the card", en.die_id(x)),
         &[r::RESOLVING_DICE_THROUGH_CARDS],
     );
-    en.resolve_group(by, &[x], aim, (how.free, how.increase), &d)?;
+    let increase = match how.increase {
+        Amount::DieCardShields => en.st.cards[en.st.dice[x].card].shields,
+        a => amount_of(en, a, ctx),
+    };
+    en.resolve_group(by, &[x], aim, (how.free, increase), &d)?;
     Ok(true)
 }
 

@@ -192,6 +192,10 @@ impl Engine<'_> {
                     && t.color.is_none_or(|col| {
                         subject.is_some_and(|s| self.stat.defs[s].color == Some(col))
                     })
+                    && t.subtype.as_ref().is_none_or(|sub| {
+                        subject.is_some_and(|s| self.stat.defs[s].subtypes.contains(sub))
+                    })
+                    && (!t.on_this || subject.is_some_and(|s| self.st.cards[s].on == Some(c)))
                     && (!t.by_controller || actor == owner_of_subject)
                     && (!t.by_opponent || actor == Some(other(me)));
                 if ok {

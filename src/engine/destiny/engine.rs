@@ -666,6 +666,7 @@ impl<'a> Engine<'a> {
         d: &Scripted<Step>,
     ) -> R<Vec<(Ix, usize, Option<Ix>)>> {
         let round = self.st.round;
+        let mut rolled_in: Vec<Ix> = Vec::new();
         for &x in dice {
             let id = self.die_id(x).to_string();
             if self.st.frozen.contains(&(x, round)) {
@@ -689,6 +690,9 @@ impl<'a> Engine<'a> {
             let Some(f) = self.stat.faces[x].iter().position(|f| &f.raw == face) else {
                 return rej(format!("die {id} has no side {face}"), r::ROLLING);
             };
+            if !matches!(self.st.dice[x].at, DieAt::Pool(_)) {
+                rolled_in.push(self.st.dice[x].card);
+            }
             self.st.dice[x].at = DieAt::Pool(f);
             self.st.dice[x].controller = p;
             self.log(
@@ -714,6 +718,16 @@ impl<'a> Engine<'a> {
                 None,
             );
             list.extend(t.into_iter().map(|(x, a)| (x, a, Some(c))));
+            if rolled_in.contains(&c) {
+                let t = self.triggered(
+                    super::effects::When::After,
+                    super::model::TriggerEvent::RolledIn,
+                    Some(c),
+                    Some(p),
+                    None,
+                );
+                list.extend(t.into_iter().map(|(x, a)| (x, a, Some(c))));
+            }
         }
         Ok(list)
     }

@@ -321,6 +321,8 @@ pub enum TriggerEvent {
     DieResolved,
     /// One of the subject's dice is rolled or rerolled.
     Rolled,
+    /// One of the subject's dice is rolled into a pool (not rerolled there).
+    RolledIn,
     /// A player takes an action (one of the six; passing is not an action).
     TakesAction,
     /// A card effect (not a die's special) removes one or more of the
@@ -345,6 +347,7 @@ impl TriggerEvent {
             TriggerEvent::Claims => "claims the battlefield",
             TriggerEvent::DieResolved => "die resolved",
             TriggerEvent::Rolled => "rolled",
+            TriggerEvent::RolledIn => "rolled into the pool",
             TriggerEvent::TakesAction => "takes an action",
             TriggerEvent::DiceRemoved => "dice removed",
             TriggerEvent::RemovesDice => "removes dice",
@@ -392,6 +395,13 @@ pub struct Trigger {
     /// Only cards of this color (`played`).
     #[serde(default)]
     pub color: Option<Color>,
+    /// Only cards of this subtype (`played`).
+    #[serde(default)]
+    pub subtype: Option<String>,
+    /// Only an upgrade attached to the card with the ability ("after you play
+    /// a weapon on this character").
+    #[serde(default)]
+    pub on_this: bool,
     /// Only if the player resolving the die controls the subject (`die_resolved`).
     #[serde(default)]
     pub by_controller: bool,
@@ -497,6 +507,8 @@ pub enum Amount {
     ThisDamage,
     /// The number of opponents' dice the user just removed.
     RemovedOpponentsDice,
+    /// The number of shields on the card whose die is being resolved.
+    DieCardShields,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -525,6 +537,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "your_shields" => Ok(Amount::YourShields),
                     "this_damage" => Ok(Amount::ThisDamage),
                     "removed_opponents_dice" => Ok(Amount::RemovedOpponentsDice),
+                    "die_card_shields" => Ok(Amount::DieCardShields),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -710,8 +723,14 @@ pub enum Effect {
         #[serde(default)]
         character: bool,
         /// "Increasing its value by N".
+        #[serde(default = "no_amount")]
+        increase: Amount,
+        /// Only dice of this color.
         #[serde(default)]
-        increase: i64,
+        color: Option<Color>,
+        /// "You may resolve it": when the decision names no die, none is.
+        #[serde(default)]
+        optional: bool,
     },
     /// An opponent may give the user `amount` resources (a `use` of this card
     /// by the opponent, or `decline`) to remove this card's die from the pool.
@@ -841,6 +860,10 @@ pub enum Effect {
 pub enum Must {
     Activate,
     PlayChosen,
+}
+
+fn no_amount() -> Amount {
+    Amount::N(0)
 }
 
 fn one_choice() -> usize {
