@@ -613,7 +613,7 @@ impl Engine<'_> {
             seen.extend(&dice);
             let sym = match symbol {
                 Some(s) => s,
-                None => self.group_symbol(&dice)?,
+                None => self.group_symbol(&dice, d.step.resolve_as)?,
             };
             symbol = Some(sym);
             // A special's ability takes its own targets (all of `to:` when it is
@@ -662,7 +662,17 @@ impl Engine<'_> {
     }
 
     /// A group: one base die showing a symbol, and modifiers showing the same symbol.
-    pub(crate) fn group_symbol(&self, dice: &[DieIx]) -> R<Symbol> {
+    /// The symbol a die showing `face` resolves as: `as_sym` when its card
+    /// lets it resolve that side as `as_sym`, else the side itself.
+    pub(crate) fn resolves_as(&self, x: DieIx, face: Symbol, as_sym: Option<Symbol>) -> Symbol {
+        match (as_sym, self.stat.defs[self.st.dice[x].card].resolve_as) {
+            (Some(want), Some(ra)) if ra.side == face && ra.to == want => want,
+            _ => face,
+        }
+    }
+
+    /// The symbol a group resolves as (`as_sym`: the decision's `resolve_as:`).
+    pub(crate) fn group_symbol(&self, dice: &[DieIx], as_sym: Option<Symbol>) -> R<Symbol> {
         let faces: Vec<_> = dice
             .iter()
             .map(|&x| self.st.showing(self.stat, x).cloned())
@@ -688,7 +698,21 @@ impl Engine<'_> {
                         r::RESOLVE_DICE,
                     );
                 }
-                base = Some(f.symbol);
+                let sym = self.resolves_as(x, f.symbol, as_sym);
+                if let Some(want) = as_sym
+                    && sym != want
+                {
+                    return rej(
+                        format!(
+                            "die {} shows {}: its card does not let it resolve as {}",
+                            self.die_id(x),
+                            f.symbol.name(),
+                            want.name()
+                        ),
+                        r::SYMBOL,
+                    );
+                }
+                base = Some(sym);
             }
         }
         let Some(b) = base else {
@@ -729,7 +753,7 @@ impl Engine<'_> {
         (free, increase): (bool, i64),
         d: &Scripted<Step>,
     ) -> R<()> {
-        let sym = self.group_symbol(dice)?;
+        let sym = self.group_symbol(dice, d.step.resolve_as)?;
         let mut value = 0;
         let mut cost = 0;
         for &x in dice {

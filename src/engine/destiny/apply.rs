@@ -5,7 +5,7 @@ use super::effects::{Dmg, Turning};
 use super::engine::{Ctx, Engine, R, rej};
 use super::model::{Amount, CardType, DieFilter, Effect, Target, Who};
 use super::rules as r;
-use super::state::{DieAt, Ix, Zone, other, seat_name};
+use super::state::{DieAt, Ix, Zone, other, seat_name, symbol_shows};
 use crate::engine::{Actor, Event, NeedKind, Seat};
 
 fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
@@ -714,12 +714,18 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
     };
     let f = DieFilter {
         whose: Who::Yours,
-        showing: showing.map(str::to_string),
         character: how.character,
         color: how.color,
         ..Default::default()
     };
-    cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by));
+    // A die resolved as another symbol (the decision's `resolve_as:`) counts
+    // as showing it.
+    let as_sym = step.as_ref().and_then(|d| d.step.resolve_as);
+    cands.retain(|&x| {
+        en.st.showing(en.stat, x).is_some_and(|fc| {
+            symbol_shows(en.resolves_as(x, fc.symbol, as_sym), showing)
+        }) && en.die_matches(x, &f, by)
+    });
     let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
     let x = match named {
         Some(n) => match en.stat.die(&n) {

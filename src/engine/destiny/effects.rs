@@ -73,7 +73,7 @@ impl Engine<'_> {
                 step,
                 symbol,
             } => {
-                let sym = self.group_symbol(&dice)?;
+                let sym = self.group_symbol(&dice, step.step.resolve_as)?;
                 if sym != symbol {
                     return rej(
                         format!(

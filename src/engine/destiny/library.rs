@@ -68,6 +68,9 @@ impl LibraryCard for CardDef {
         if self.attach_cost.is_some() {
             out.push("attach_cost");
         }
+        if self.resolve_as.is_some() {
+            out.push("resolve_as");
+        }
         if self.makes_elite {
             out.push("makes_elite");
         }

@@ -121,6 +121,11 @@ pub struct CardDef {
     /// die; nothing when the character is already elite or there is none.
     #[serde(default)]
     pub makes_elite: bool,
+    /// "You may resolve the <side> sides of this die as if they were <as>":
+    /// a die resolved (by any action or effect, never when removed) with the
+    /// decision's `resolve_as:` naming `as` counts as showing it.
+    #[serde(default)]
+    pub resolve_as: Option<ResolveAs>,
     /// What the X on this card's die is equal to.
     #[serde(default)]
     pub x: Option<XIs>,
@@ -164,6 +169,15 @@ pub struct Printed {
     pub points: Option<Vec<i64>>,
     #[serde(default)]
     pub die: Option<Vec<String>>,
+}
+
+/// Sides of a card's die that may be resolved as another symbol.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveAs {
+    pub side: crate::cards::die::Symbol,
+    #[serde(rename = "as")]
+    pub to: crate::cards::die::Symbol,
 }
 
 /// What an X on a die is equal to, for the die's controller.
@@ -1120,6 +1134,10 @@ pub struct Step {
     /// A card whose ability an effect uses (`use_special`, `claim_set_aside`).
     #[serde(default)]
     pub uses: Option<String>,
+    /// Resolve the dice as showing this symbol, where their card allows it
+    /// (`resolve_as` on the card).
+    #[serde(default)]
+    pub resolve_as: Option<crate::cards::die::Symbol>,
     /// The side of a die an effect resolves without rolling it (`resolve_side`).
     #[serde(default)]
     pub side: Option<String>,

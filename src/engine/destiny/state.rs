@@ -321,13 +321,18 @@ pub fn face_value(f: &DieFace) -> Option<i64> {
 /// Does a face show `what` (`damage`, `melee`, `ranged`, `indirect`, `shield`, `resource`,
 /// `disrupt`, `discard`, `focus`, `special`, `blank`, or anything for `None`)?
 pub fn face_shows(f: &DieFace, what: Option<&str>) -> bool {
+    symbol_shows(f.symbol, what)
+}
+
+/// Does a symbol count as `what` (as `face_shows`)?
+pub fn symbol_shows(s: Symbol, what: Option<&str>) -> bool {
     let Some(w) = what else { return true };
     match w {
         "damage" => matches!(
-            f.symbol,
+            s,
             Symbol::MeleeDamage | Symbol::RangedDamage | Symbol::IndirectDamage
         ),
-        other => symbol_word(f.symbol) == other,
+        other => symbol_word(s) == other,
     }
 }
 
