@@ -933,7 +933,7 @@ impl Engine<'_> {
                 }
             }
             Symbol::IndirectDamage => {
-                self.indirect(by, value, Some(DamageKind::Indirect))?;
+                self.indirect(by, 1 - by, value, Some(DamageKind::Indirect))?;
             }
             Symbol::Shield if self.stat.defs[card].split_shields && !d.step.assign.is_empty() => {
                 let t = format!(

@@ -3,7 +3,7 @@
 use super::actions::Aim;
 use super::effects::{Dmg, Turning};
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, DieFilter, Effect, Target, Who};
+use super::model::{Amount, CardType, DamageKind, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name, symbol_shows};
 use crate::engine::{Actor, Event, NeedKind, Seat};
@@ -40,7 +40,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             unblockable,
         } => damage(en, *a, *to, *unblockable, ctx),
         Effect::Block { amount: a } => block(en, *a, ctx),
-        Effect::Indirect { amount: a } => indirect(en, *a, ctx),
+        Effect::Indirect { amount: a, yourself } => indirect(en, *a, *yourself, ctx),
         Effect::Shields { amount: a, to } => match en.target(*to, ctx)? {
             Some(t) => en.give_shields(t, amount_of(en, *a, ctx), ctx.by),
             None => Ok(false),
@@ -216,10 +216,11 @@ fn block(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn indirect(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+fn indirect(en: &mut Engine, a: Amount, yourself: bool, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    en.indirect(by, n, None)
+    let to = if yourself { by } else { other(by) };
+    en.indirect(by, to, n, Some(DamageKind::Indirect))
 }
 
 fn heal(en: &mut Engine, a: Amount, to: Target, ctx: &mut Ctx) -> R<bool> {

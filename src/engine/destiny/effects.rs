@@ -197,7 +197,8 @@ impl Engine<'_> {
                     })
                     && (!t.on_this || subject.is_some_and(|s| self.st.cards[s].on == Some(c)))
                     && (!t.by_controller || actor == owner_of_subject)
-                    && (!t.by_opponent || actor == Some(other(me)));
+                    && (!t.by_opponent || actor == Some(other(me)))
+                    && (!t.by_you || actor == Some(me));
                 if ok {
                     out.push((c, i));
                 }
@@ -770,8 +771,14 @@ impl Engine<'_> {
     }
 
     /// Indirect damage from `by` to the opponent, who distributes it as they wish.
-    pub fn indirect(&mut self, by: Seat, amount: i64, kind: Option<DamageKind>) -> R<bool> {
-        let o = other(by);
+    /// `by` deals indirect damage to player `o`, who distributes it.
+    pub fn indirect(
+        &mut self,
+        by: Seat,
+        o: Seat,
+        amount: i64,
+        kind: Option<DamageKind>,
+    ) -> R<bool> {
         let chars = self.st.characters(o);
         if chars.is_empty() || amount <= 0 {
             return Ok(false);

@@ -422,6 +422,9 @@ pub struct Trigger {
     /// Only if an opponent of the ability's controller did it.
     #[serde(default)]
     pub by_opponent: bool,
+    /// Only if the ability's controller did it ("after you deal … to yourself").
+    #[serde(default)]
+    pub by_you: bool,
 }
 
 /// Costs paid to use an ability.
@@ -605,9 +608,13 @@ pub enum Effect {
     Block {
         amount: Amount,
     },
-    /// Indirect damage to an opponent, distributed as they wish.
+    /// Indirect damage to an opponent, distributed as they wish; to the
+    /// user, distributed as they wish, with `yourself` ("deal 1 indirect
+    /// damage to yourself").
     Indirect {
         amount: Amount,
+        #[serde(default)]
+        yourself: bool,
     },
     Shields {
         amount: Amount,
