@@ -106,6 +106,18 @@ impl Engine<'_> {
                 r::SPOTTING,
             );
         }
+        if def.only.as_ref().is_some_and(|o| o.removed_last_turn)
+            && super::held::removed_last_turn(self, p).is_empty()
+        {
+            return rej(
+                format!(
+                    "{}: none of {}'s dice removed during an opponent's last turn this round is still theirs",
+                    self.key(c),
+                    seat_name(p)
+                ),
+                r::PLAY_RESTRICTIONS,
+            );
+        }
         // 3. An upgrade's target.
         let target = if ctype == CardType::Upgrade {
             Some(self.upgrade_target(p, c, d)?)
@@ -580,7 +592,11 @@ impl Engine<'_> {
         for u in self.st.upgrades(c) {
             self.leave_with_upgrades(u, Zone::Discard);
         }
+        super::held::release(self, c);
         for x in self.st.dice_of(c) {
+            if matches!(self.st.dice[x].at, DieAt::Held(_)) {
+                continue;
+            }
             self.st.dice[x].at = DieAt::SetAside;
             self.st.dice[x].controller = self.st.cards[c].owner;
         }

@@ -54,7 +54,14 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::DiscardTop { amount: a } => discard_top(en, *a, ctx),
         Effect::FromDiscard { types } => from_discard(en, types, ctx),
         Effect::DiscardRandom { amount: a } => discard_random(en, *a, ctx),
-        Effect::RemoveDie { filter } => remove_die(en, filter, ctx),
+        Effect::RemoveDie { filter, place_here } => {
+            let done = remove_die(en, filter, ctx)?;
+            if done && *place_here {
+                super::held::place_here(en, ctx);
+            }
+            Ok(done)
+        }
+        Effect::RollRemoved => super::held::roll_removed(en, ctx),
         Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
         Effect::RemoveDice { filter, increase } => remove_dice(en, filter, *increase, ctx),
         Effect::DiscardFromPlay {
@@ -1135,6 +1142,11 @@ fn removed_by_effect(en: &mut Engine, xs: &[usize], owners: Vec<(Ix, Seat)>, ctx
     use super::model::TriggerEvent;
     if xs.is_empty() {
         return Ok(());
+    }
+    let turn = en.st.turns.len().saturating_sub(1);
+    for &x in xs {
+        let whose = en.st.cards[en.st.dice[x].card].controller;
+        en.st.removals.push(super::state::Removal { die: x, whose, turn });
     }
     if ctx.special {
         let t = "removed by a die's special ability (an inherent die ability, not a card effect): abilities triggered by a card effect removing dice do not trigger";

@@ -243,6 +243,7 @@ impl<'a> Engine<'a> {
     /// One turn of the action phase.
     fn one_turn(&mut self) -> R<()> {
         let p = self.st.turn;
+        self.st.turns.push((p, self.st.round));
         let took = if self.st.book.claimed == Some(p) {
             let t = format!(
                 "{} claimed the battlefield this round: passes automatically",

@@ -26,6 +26,7 @@ mod next;
 mod repeat;
 pub mod rules;
 pub mod state;
+mod held;
 mod side;
 mod switch;
 
@@ -350,6 +351,7 @@ fn observe(e: &engine::Engine, board: &Board) -> Observations {
             DieAt::Pool(f) => stat.faces[x][f].raw.clone(),
             DieAt::OnCard => "on_card".into(),
             DieAt::SetAside => "set_aside".into(),
+            DieAt::Held(c) => format!("on {}", stat.keys[c]),
         };
         o.set(format!("dice.{id}"), v);
     }

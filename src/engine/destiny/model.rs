@@ -237,6 +237,10 @@ pub struct Only {
     /// "Non-unique character only".
     #[serde(default)]
     pub non_unique: bool,
+    /// "Play only if one or more of your dice were removed during an
+    /// opponent's last turn this round" (dice still yours).
+    #[serde(default)]
+    pub removed_last_turn: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -654,9 +658,18 @@ pub enum Effect {
         amount: Amount,
     },
     /// Remove a die from a pool (chosen in the decision's `remove:`); `removed` is its value.
+    /// With `place_here`, the die is placed on the card with the ability,
+    /// under its controller's control: it is not rolled with its own card
+    /// and goes back to it only when the card with the ability leaves play.
     RemoveDie {
         filter: DieFilter,
+        #[serde(default)]
+        place_here: bool,
     },
+    /// Roll one of the user's dice that were removed from their pool during
+    /// an opponent's last turn this round, and are still theirs (the
+    /// decision's `dice:`), into their pool.
+    RollRemoved,
     /// Remove every die matching the filter.
     RemoveAll {
         filter: DieFilter,

@@ -57,6 +57,10 @@ pub enum DieAt {
     /// In its controller's pool, showing this side (0..6).
     Pool(usize),
     SetAside,
+    /// Placed on another card in play ("remove an opponent's character die
+    /// and place it here"): not rolled with its card, back when that card
+    /// leaves play.
+    Held(Ix),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -121,6 +125,15 @@ pub struct Book {
     pub first_used: Vec<(Ix, usize)>,
 }
 
+/// A die removed from a pool: the die, whose it was (its card's controller),
+/// and the turn it was removed in (an index into `State::turns`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removal {
+    pub die: DieIx,
+    pub whose: Seat,
+    pub turn: usize,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     pub cards: Vec<CardSt>,
@@ -143,6 +156,10 @@ pub struct State {
     pub next_action: Vec<NextRule>,
     pub winner: Option<Seat>,
     pub book: Book,
+    /// Every turn taken so far: who took it, in which round.
+    pub turns: Vec<(Seat, i64)>,
+    /// Dice removed from pools by card effects, in order.
+    pub removals: Vec<Removal>,
 }
 
 pub fn other(s: Seat) -> Seat {
@@ -214,6 +231,8 @@ impl State {
             next_action: Vec::new(),
             winner: None,
             book: Book::default(),
+            turns: Vec::new(),
+            removals: Vec::new(),
         }
     }
 
