@@ -109,6 +109,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             turn_dice(en, *count, how, ctx)
         }
         Effect::Exhaust { to } => exhaust_or_ready(en, *to, true, ctx),
+        Effect::Defeat { to, color } => defeat(en, *to, *color, ctx),
         Effect::Ready { to } => exhaust_or_ready(en, *to, false, ctx),
         Effect::BecomeSupport => become_support(en, ctx),
         Effect::DefeatAfterRound { to } => defeat_after_round(en, *to, ctx),
@@ -171,6 +172,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             types,
             subtypes,
             discarded,
+            or_discard,
+            color,
             discount,
             free,
             cost_at_most,
@@ -179,6 +182,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
                 types,
                 subtypes,
                 discarded: *discarded,
+                or_discard: *or_discard,
+                color: *color,
                 discount: *discount,
                 free: *free,
                 cost_at_most: *cost_at_most,
@@ -535,6 +540,20 @@ fn exhaust_or_ready(en: &mut Engine, to: Target, ex: bool, ctx: &mut Ctx) -> R<b
         &[if ex { r::EXHAUSTED } else { r::READY }],
     );
     Ok(true)
+}
+
+/// Defeat the target, a character (of `color`, if given).
+fn defeat(en: &mut Engine, to: Target, color: Option<super::model::Color>, ctx: &mut Ctx) -> R<bool> {
+    let Some(t) = en.target(to, ctx)? else {
+        return Ok(false);
+    };
+    if color.is_some_and(|col| en.stat.defs[t].color != Some(col)) {
+        return rej(
+            format!("{} is not a character of that color", en.key(t)),
+            r::CHOOSE_TARGET,
+        );
+    }
+    en.defeat(t)
 }
 
 /// The targeted character's controller activates it, as the activate action
@@ -986,6 +1005,8 @@ struct FromHand<'a> {
     types: &'a [CardType],
     subtypes: &'a [String],
     discarded: bool,
+    or_discard: bool,
+    color: Option<super::model::Color>,
     discount: i64,
     free: bool,
     cost_at_most: Option<Amount>,
@@ -1006,13 +1027,15 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
         return Ok(false);
     };
     let c = en.card_named(Some(&n), r::PLAY_A_CARD)?;
+    let in_discard = en.st.discard[usize::from(by)].contains(&c);
     let from = if how.discarded {
-        d.step.discard.contains(&n) && en.st.discard[usize::from(by)].contains(&c)
+        d.step.discard.contains(&n) && in_discard
     } else {
-        en.st.hand[usize::from(by)].contains(&c)
+        en.st.hand[usize::from(by)].contains(&c) || (how.or_discard && in_discard)
     };
     let def = &en.stat.defs[c];
     if !from
+        || how.color.is_some_and(|col| def.color != Some(col))
         || (!types.is_empty() && !types.contains(&def.card_type))
         || (!how.subtypes.is_empty() && !def.subtypes.iter().any(|s| how.subtypes.contains(s)))
     {

@@ -900,12 +900,14 @@ impl Engine<'_> {
     }
 
     /// A character is defeated: replacement effects, "before" abilities, Redeploy, set aside.
-    pub fn defeat(&mut self, c: Ix) -> R<()> {
+    /// Whether this defeated it (not a replacement, nor an earlier defeat
+    /// during its own "before" abilities).
+    pub fn defeat(&mut self, c: Ix) -> R<bool> {
         self.defeat_except(c, None)
     }
 
     /// Defeat, where `done` (a card whose delayed defeat this is) no longer replaces it.
-    pub fn defeat_except(&mut self, c: Ix, done: Option<Ix>) -> R<()> {
+    pub fn defeat_except(&mut self, c: Ix, done: Option<Ix>) -> R<bool> {
         let repl: Vec<(Ix, usize)> = self
             .triggered(When::Before, TriggerEvent::Defeated, Some(c), None, None)
             .into_iter()
@@ -931,11 +933,17 @@ impl Engine<'_> {
                 subject: Some(c),
                 ..Ctx::default()
             };
-            return self.use_ability(x, ab, ctx, r::REPLACEMENT_EFFECTS);
+            self.use_ability(x, ab, ctx, r::REPLACEMENT_EFFECTS)?;
+            return Ok(false);
         }
         self.before(TriggerEvent::Defeated, Some(c), None, None)?;
         if !self.st.in_play(c) || self.st.cards[c].ctype != CardType::Character {
-            return Ok(());
+            let t = format!(
+                "{} is no longer in play: this cannot defeat it",
+                self.key(c)
+            );
+            self.log(Actor::Rules, Event::Result, t, &[r::DEFEATED_CHARACTERS]);
+            return Ok(false);
         }
         let p = self.st.cards[c].controller;
         self.redeploy(c)?;
@@ -959,7 +967,7 @@ impl Engine<'_> {
             );
             return Err(self.game_over(other(p), t));
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Redeploy: before an upgrade is discarded by its character's defeat, it may move.

@@ -728,6 +728,13 @@ pub enum Effect {
     Exhaust {
         to: Target,
     },
+    /// Defeat the target (only a character of `color`, if given); in full
+    /// only if this defeats it (not when it is already defeated).
+    Defeat {
+        to: Target,
+        #[serde(default)]
+        color: Option<Color>,
+    },
     Ready {
         to: Target,
     },
@@ -877,6 +884,12 @@ pub enum Effect {
         /// hand (the decision's `discard:`), from your discard pile.
         #[serde(default)]
         discarded: bool,
+        /// A card from your hand or your discard pile.
+        #[serde(default)]
+        or_discard: bool,
+        /// Only a card of this color.
+        #[serde(default)]
+        color: Option<Color>,
         #[serde(default)]
         discount: i64,
         /// For free ("play a card … for free").
