@@ -26,6 +26,7 @@ mod next;
 mod repeat;
 pub mod rules;
 pub mod state;
+mod attach;
 mod held;
 mod side;
 mod switch;

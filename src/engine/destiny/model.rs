@@ -740,6 +740,13 @@ pub enum Effect {
     },
     /// This card becomes a support.
     BecomeSupport,
+    /// Search your deck or discard pile for a card with this title (the
+    /// decision's `play:`; none: nothing) and attach it to the card with the
+    /// ability as an upgrade, without paying its cost; a second copy of a
+    /// unique card: its controller discards one of the copies (`discard:`).
+    AttachFrom {
+        title: String,
+    },
     /// The target is defeated after this round ends (a delayed effect).
     DefeatAfterRound {
         to: Target,
