@@ -172,7 +172,13 @@ impl Engine<'_> {
         self.st.resources[usize::from(p)] -= cost;
         let t = format!("{} pays {cost} resource(s)", seat_name(p));
         self.log(Actor::Player(p), Event::StateChange, t, &[r::PLAY_A_CARD]);
-        // 7. Resolve.
+        // 7. Resolve. An event's Ambush action is created as it resolves,
+        // before anything its ability creates.
+        let ambush = self.stat.defs[c].keywords.contains(&Keyword::Ambush)
+            || self.granted_ambush(p, c, cost);
+        if ambush && ctype == CardType::Event {
+            self.ambush(p);
+        }
         match ctype {
             CardType::Event => {
                 self.queue.push_back(Item::Event {
@@ -191,17 +197,20 @@ impl Engine<'_> {
         if last {
             self.after(TriggerEvent::PlaysLastCard, None, Some(p), None)?;
         }
-        if self.stat.defs[c].keywords.contains(&Keyword::Ambush) || self.granted_ambush(p, c, cost)
-        {
-            self.extra.push_back(p);
-            self.log(
-                Actor::Player(p),
-                Event::StateChange,
-                format!("Ambush: {} may take another action", seat_name(p)),
-                &[r::AMBUSH, r::EXTRA_ACTIONS],
-            );
+        if ambush && ctype != CardType::Event {
+            self.ambush(p);
         }
         Ok(())
+    }
+
+    fn ambush(&mut self, p: Seat) {
+        self.extra.push_back(p);
+        self.log(
+            Actor::Player(p),
+            Event::StateChange,
+            format!("Ambush: {} may take another action", seat_name(p)),
+            &[r::AMBUSH, r::EXTRA_ACTIONS],
+        );
     }
 
     /// Whether these copies of a unique card are non-unique because one of

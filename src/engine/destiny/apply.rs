@@ -174,6 +174,9 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             subtypes,
             discarded,
             or_discard,
+            from_discard,
+            on_this,
+            discount_if_title,
             color,
             discount,
             free,
@@ -184,6 +187,9 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
                 subtypes,
                 discarded: *discarded,
                 or_discard: *or_discard,
+                from_discard: *from_discard,
+                on_this: *on_this,
+                discount_if_title: discount_if_title.as_deref(),
                 color: *color,
                 discount: *discount,
                 free: *free,
@@ -1007,6 +1013,9 @@ struct FromHand<'a> {
     subtypes: &'a [String],
     discarded: bool,
     or_discard: bool,
+    from_discard: bool,
+    on_this: bool,
+    discount_if_title: Option<&'a str>,
     color: Option<super::model::Color>,
     discount: i64,
     free: bool,
@@ -1031,9 +1040,20 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
     let in_discard = en.st.discard[usize::from(by)].contains(&c);
     let from = if how.discarded {
         d.step.discard.contains(&n) && in_discard
+    } else if how.from_discard {
+        in_discard
     } else {
         en.st.hand[usize::from(by)].contains(&c) || (how.or_discard && in_discard)
     };
+    if how.on_this
+        && let Some(s) = ctx.source
+        && d.step.on.as_deref() != Some(en.key(s))
+    {
+        return rej(
+            format!("{n} is played on {} by this ability (`on:`)", en.key(s)),
+            r::PLAY_A_CARD,
+        );
+    }
     let def = &en.stat.defs[c];
     if !from
         || how.color.is_some_and(|col| def.color != Some(col))
@@ -1073,6 +1093,11 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
             &[r::FREE],
         );
         printed.max(0)
+    } else if how
+        .discount_if_title
+        .is_some_and(|w| !en.stat.defs[c].title.contains(w))
+    {
+        0
     } else {
         how.discount
     };

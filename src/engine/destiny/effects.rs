@@ -620,11 +620,18 @@ impl Engine<'_> {
             Target::OpponentsOwn => return self.opponents_own(ctx),
             Target::Chosen => None,
             Target::ChosenYours => Some(by),
-            Target::ChosenOpponents => Some(other(by)),
+            Target::ChosenOpponents | Target::ChosenOpponentsCard => Some(other(by)),
         };
+        let supports = t == Target::ChosenOpponentsCard;
         let cands: Vec<Ix> = (0..2u8)
             .filter(|&q| filter.is_none_or(|f| f == q))
             .flat_map(|q| self.st.characters(q))
+            .chain((0..self.st.cards.len()).filter(|&c| {
+                supports
+                    && self.st.in_play(c)
+                    && self.st.cards[c].controller == other(by)
+                    && self.st.cards[c].ctype == CardType::Support
+            }))
             .filter(|&c| t != Target::ChosenOtherYours || Some(c) != ctx.source)
             .collect();
         if let Some(n) = ctx.targets.get(ctx.next_target).cloned() {

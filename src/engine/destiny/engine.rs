@@ -564,6 +564,10 @@ impl<'a> Engine<'a> {
                 return Ok(());
             }
         }
+        self.before(super::model::TriggerEvent::Activates, Some(c), Some(p), None)?;
+        if !self.st.in_play(c) {
+            return Ok(());
+        }
         self.st.cards[c].exhausted = true;
         let mut dice = self.st.dice_of(c);
         for u in self.st.upgrades(c) {

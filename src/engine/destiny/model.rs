@@ -579,6 +579,8 @@ pub enum Target {
     ChosenYours,
     /// One of an opponent's characters, chosen.
     ChosenOpponents,
+    /// One of an opponent's characters or supports, chosen.
+    ChosenOpponentsCard,
     /// The card with the ability.
     This,
     /// The card this upgrade is attached to.
@@ -894,6 +896,15 @@ pub enum Effect {
         /// A card from your hand or your discard pile.
         #[serde(default)]
         or_discard: bool,
+        /// A card from your discard pile (not from hand).
+        #[serde(default)]
+        from_discard: bool,
+        /// An upgrade played on the card with the ability ("on her").
+        #[serde(default)]
+        on_this: bool,
+        /// The `discount` only for a card with this word in its title.
+        #[serde(default)]
+        discount_if_title: Option<String>,
         /// Only a card of this color.
         #[serde(default)]
         color: Option<Color>,
