@@ -598,6 +598,19 @@ impl Engine<'_> {
     }
 
     fn leave_with_upgrades(&mut self, c: Ix, to: Zone) {
+        let to = if to != Zone::SetAside
+            && self.stat.defs[c].aside_as_upgrade
+            && self.st.cards[c].ctype == CardType::Upgrade
+        {
+            let t = format!(
+                "{} would leave play as an upgrade: it is set aside instead",
+                self.key(c)
+            );
+            self.log(Actor::Rules, Event::Result, t, &[r::REPLACEMENT_EFFECTS]);
+            Zone::SetAside
+        } else {
+            to
+        };
         for u in self.st.upgrades(c) {
             self.leave_with_upgrades(u, Zone::Discard);
         }

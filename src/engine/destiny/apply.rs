@@ -113,6 +113,10 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::Ready { to } => exhaust_or_ready(en, *to, false, ctx),
         Effect::BecomeSupport => become_support(en, ctx),
         Effect::AttachFrom { title } => super::attach::attach_from(en, title, ctx),
+        Effect::AttachSelf {
+            subtype,
+            ready_title,
+        } => super::attach::attach_self(en, subtype, ready_title.as_deref(), ctx),
         Effect::DefeatAfterRound { to } => defeat_after_round(en, *to, ctx),
         Effect::ExtraAction => extra_action(en, ctx),
         Effect::ResolveDie {

@@ -104,3 +104,78 @@ fn keep_one_copy(
     en.log(Actor::Player(by), Event::StateChange, t, &[r::UNIQUENESS]);
     Ok(())
 }
+
+/// The card with the ability becomes an upgrade on one of its controller's
+/// supports of `subtype` (the decision's `on:`, or the only one), keeping
+/// its dice; that support is readied if its title is `ready_title`. No such
+/// support: nothing happens.
+pub fn attach_self(
+    en: &mut Engine,
+    subtype: &str,
+    ready_title: Option<&str>,
+    ctx: &mut Ctx,
+) -> R<bool> {
+    let by = ctx.by;
+    let Some(c) = ctx.source else {
+        return Ok(false);
+    };
+    let hosts: Vec<usize> = (0..en.st.cards.len())
+        .filter(|&x| {
+            en.st.in_play(x)
+                && en.st.cards[x].controller == by
+                && en.st.cards[x].ctype == super::model::CardType::Support
+                && en.stat.defs[x].subtypes.iter().any(|s| s == subtype)
+        })
+        .collect();
+    let named = ctx.step.as_ref().and_then(|d| d.step.on.clone());
+    let host = match (named, hosts.as_slice()) {
+        (_, []) => {
+            let t = format!("{} spots no {subtype} support: nothing happens", seat_name(by));
+            en.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
+            return Ok(false);
+        }
+        (Some(n), _) => match en.stat.find(&n) {
+            Some(h) if hosts.contains(&h) => h,
+            _ => {
+                return rej(
+                    format!("{n} is not a {subtype} support {} controls", seat_name(by)),
+                    r::SPOTTING,
+                );
+            }
+        },
+        (None, [one]) => *one,
+        (None, _) => {
+            return Err(en.need(
+                by,
+                NeedKind::Choice,
+                format!("the {subtype} support (`on:`)"),
+            ));
+        }
+    };
+    for u in en.st.upgrades(c) {
+        en.leave_play(u, Zone::Discard);
+    }
+    let s = &mut en.st.cards[c];
+    s.ctype = super::model::CardType::Upgrade;
+    s.on = Some(host);
+    s.damage = 0;
+    s.shields = 0;
+    s.exhausted = false;
+    let t = format!(
+        "{} becomes an upgrade on {}, keeping its dice: it is not defeated",
+        en.key(c),
+        en.key(host)
+    );
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::CHANGING_CARD_TYPES, r::UPGRADES],
+    );
+    if ready_title.is_some_and(|ti| en.stat.defs[host].title == ti) && en.st.cards[host].exhausted {
+        en.st.cards[host].exhausted = false;
+        let t = format!("{} readies", en.key(host));
+        en.log(Actor::Player(by), Event::StateChange, t, &[r::READY]);
+    }
+    Ok(true)
+}

@@ -71,6 +71,9 @@ impl LibraryCard for CardDef {
         if self.resolve_as.is_some() {
             out.push("resolve_as");
         }
+        if self.aside_as_upgrade {
+            out.push("aside_as_upgrade");
+        }
         if self.makes_elite {
             out.push("makes_elite");
         }

@@ -101,6 +101,9 @@ pub struct CardDef {
     /// restrictions": upgrades of this subtype ignore their play restrictions here.
     #[serde(default)]
     pub attach_any: Option<String>,
+    /// "If this card would leave play as an upgrade, set it aside instead."
+    #[serde(default)]
+    pub aside_as_upgrade: bool,
     /// Text that applies only while building a deck ("You can include …"): it
     /// does nothing during a game.
     #[serde(default)]
@@ -748,6 +751,15 @@ pub enum Effect {
     /// unique card: its controller discards one of the copies (`discard:`).
     AttachFrom {
         title: String,
+    },
+    /// The card with the ability becomes an upgrade on one of the user's
+    /// supports of `subtype` (the decision's `on:`), keeping its dice (a
+    /// character so attached is not defeated); that support readies if its
+    /// title is `ready_title`.
+    AttachSelf {
+        subtype: String,
+        #[serde(default)]
+        ready_title: Option<String>,
     },
     /// The target is defeated after this round ends (a delayed effect).
     DefeatAfterRound {
