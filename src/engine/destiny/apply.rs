@@ -170,6 +170,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
         Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
+        Effect::StackFromHand => super::stack::stack_from_hand(en, ctx),
+        Effect::PlayStacked { title } => super::stack::play_stacked(en, title, ctx),
         Effect::Activate { to } => activate(en, *to, ctx),
         Effect::LowestRolledRemove => lowest_rolled_remove(en, ctx),
         Effect::ResolveSide => super::side::resolve_side(en, ctx),

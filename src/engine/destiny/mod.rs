@@ -29,6 +29,7 @@ pub mod state;
 mod attach;
 mod held;
 mod side;
+mod stack;
 mod switch;
 
 use crate::engine::{
@@ -188,6 +189,14 @@ pub fn setup(board: &Board) -> (Static, State) {
                     st.cards[c].controller = p;
                     st.put(c, z);
                 }
+            }
+        }
+        for (host, k) in &side.stacked {
+            if let (Some(h), Some(c)) = (stat.find(host), stat.find(&k.value)) {
+                st.cards[c].owner = p;
+                st.cards[c].controller = p;
+                st.cards[c].zone = Zone::SetAside;
+                st.stacked.push((h, c));
             }
         }
         st.resources[usize::from(p)] = side.resources;

@@ -886,6 +886,16 @@ pub enum Effect {
     Activate {
         to: Target,
     },
+    /// Stack a card from the user's hand (the decision's `stack:`) facedown
+    /// on the card with the ability.
+    StackFromHand,
+    /// Play the card stacked on another copy of a card with this title, in
+    /// any player's set-aside zone (the decision's `uses:`), for free, then
+    /// discard that copy to its owner's discard pile; a stacked card a play
+    /// restriction keeps from being played goes to its owner's discard pile.
+    PlayStacked {
+        title: String,
+    },
     /// Set the card with the ability aside (an event being resolved goes to
     /// the set-aside zone instead of the discard pile).
     SetAsideThis,
@@ -988,6 +998,10 @@ pub struct Side {
     /// Cards in the set-aside zone (defeated characters, unused battlefields…).
     #[serde(default)]
     pub set_aside: Vec<Spanned<String>>,
+    /// Cards stacked facedown on a card of the set-aside zone: that card's
+    /// key → the stacked card's key.
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
+    pub stacked: BTreeMap<String, Spanned<String>>,
     /// Dice in the pool: die ID → side showing.
     #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub pool: BTreeMap<String, Spanned<String>>,
@@ -1201,6 +1215,9 @@ pub struct Step {
     /// (`resolve_as` on the card).
     #[serde(default)]
     pub resolve_as: Option<crate::cards::die::Symbol>,
+    /// The card stacked facedown (`stack_from_hand`).
+    #[serde(default)]
+    pub stack: Option<String>,
     /// The side of a die an effect resolves without rolling it (`resolve_side`).
     #[serde(default)]
     pub side: Option<String>,

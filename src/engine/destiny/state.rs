@@ -160,6 +160,8 @@ pub struct State {
     pub turns: Vec<(Seat, i64)>,
     /// Dice removed from pools by card effects, in order.
     pub removals: Vec<Removal>,
+    /// Cards stacked facedown on set-aside cards: (the set-aside card, the stacked card).
+    pub stacked: Vec<(Ix, Ix)>,
 }
 
 pub fn other(s: Seat) -> Seat {
@@ -233,6 +235,7 @@ impl State {
             book: Book::default(),
             turns: Vec::new(),
             removals: Vec::new(),
+            stacked: Vec::new(),
         }
     }
 
