@@ -89,35 +89,7 @@ impl Engine<'_> {
                 );
             }
         }
-        if let Some(col) = def.only.as_ref().and_then(|o| o.spot)
-            && !self
-                .st
-                .characters(p)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
-        {
-            return rej(
-                format!(
-                    "{}: to play it, {} must spot a {} character",
-                    self.key(c),
-                    seat_name(p),
-                    super::library::color_name(col)
-                ),
-                r::SPOTTING,
-            );
-        }
-        if def.only.as_ref().is_some_and(|o| o.removed_last_turn)
-            && super::held::removed_last_turn(self, p).is_empty()
-        {
-            return rej(
-                format!(
-                    "{}: none of {}'s dice removed during an opponent's last turn this round is still theirs",
-                    self.key(c),
-                    seat_name(p)
-                ),
-                r::PLAY_RESTRICTIONS,
-            );
-        }
+        self.player_restrictions(p, c)?;
         // 3. An upgrade's target.
         let target = if ctype == CardType::Upgrade {
             Some(self.upgrade_target(p, c, d)?)
@@ -211,6 +183,44 @@ impl Engine<'_> {
             format!("Ambush: {} may take another action", seat_name(p)),
             &[r::AMBUSH, r::EXTRA_ACTIONS],
         );
+    }
+
+    /// Play restrictions on the player (not on an upgrade's character):
+    /// "to play, spot …", "play only if … dice were removed …".
+    fn player_restrictions(&self, p: Seat, c: Ix) -> R<()> {
+        if let Some(col) = self.stat.defs[c].only.as_ref().and_then(|o| o.spot)
+            && !self
+                .st
+                .characters(p)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
+        {
+            return rej(
+                format!(
+                    "{}: to play it, {} must spot a {} character",
+                    self.key(c),
+                    seat_name(p),
+                    super::library::color_name(col)
+                ),
+                r::SPOTTING,
+            );
+        }
+        if self.stat.defs[c]
+            .only
+            .as_ref()
+            .is_some_and(|o| o.removed_last_turn)
+            && super::held::removed_last_turn(self, p).is_empty()
+        {
+            return rej(
+                format!(
+                    "{}: none of {}'s dice removed during an opponent's last turn this round is still theirs",
+                    self.key(c),
+                    seat_name(p)
+                ),
+                r::PLAY_RESTRICTIONS,
+            );
+        }
+        Ok(())
     }
 
     /// Whether these copies of a unique card are non-unique because one of

@@ -40,7 +40,10 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             unblockable,
         } => damage(en, *a, *to, *unblockable, ctx),
         Effect::Block { amount: a } => block(en, *a, ctx),
-        Effect::Indirect { amount: a, yourself } => indirect(en, *a, *yourself, ctx),
+        Effect::Indirect {
+            amount: a,
+            yourself,
+        } => indirect(en, *a, *yourself, ctx),
         Effect::Shields { amount: a, to } => match en.target(*to, ctx)? {
             Some(t) => en.give_shields(t, amount_of(en, *a, ctx), ctx.by),
             None => Ok(false),
@@ -424,7 +427,12 @@ fn reroll(
             .any(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
     {
         let t = format!("no die of {} is in a pool: nothing is rerolled", en.key(c));
-        en.log(Actor::Player(by), Event::Result, t, &[r::ROLLING, r::DICE_POOL]);
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            t,
+            &[r::ROLLING, r::DICE_POOL],
+        );
         return Ok(false);
     }
     let f = super::model::DieFilter {
@@ -556,7 +564,12 @@ fn exhaust_or_ready(en: &mut Engine, to: Target, ex: bool, ctx: &mut Ctx) -> R<b
 }
 
 /// Defeat the target, a character (of `color`, if given).
-fn defeat(en: &mut Engine, to: Target, color: Option<super::model::Color>, ctx: &mut Ctx) -> R<bool> {
+fn defeat(
+    en: &mut Engine,
+    to: Target,
+    color: Option<super::model::Color>,
+    ctx: &mut Ctx,
+) -> R<bool> {
     let Some(t) = en.target(to, ctx)? else {
         return Ok(false);
     };
@@ -762,9 +775,10 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
     // as showing it.
     let as_sym = step.as_ref().and_then(|d| d.step.resolve_as);
     cands.retain(|&x| {
-        en.st.showing(en.stat, x).is_some_and(|fc| {
-            symbol_shows(en.resolves_as(x, fc.symbol, as_sym), showing)
-        }) && en.die_matches(x, &f, by)
+        en.st
+            .showing(en.stat, x)
+            .is_some_and(|fc| symbol_shows(en.resolves_as(x, fc.symbol, as_sym), showing))
+            && en.die_matches(x, &f, by)
     });
     let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
     let x = match named {
@@ -1201,7 +1215,11 @@ fn removed_by_effect(en: &mut Engine, xs: &[usize], owners: Vec<(Ix, Seat)>, ctx
     let turn = en.st.turns.len().saturating_sub(1);
     for &x in xs {
         let whose = en.st.cards[en.st.dice[x].card].controller;
-        en.st.removals.push(super::state::Removal { die: x, whose, turn });
+        en.st.removals.push(super::state::Removal {
+            die: x,
+            whose,
+            turn,
+        });
     }
     if ctx.special {
         let t = "removed by a die's special ability (an inherent die ability, not a card effect): abilities triggered by a card effect removing dice do not trigger";

@@ -26,7 +26,10 @@ pub fn attach_from(en: &mut Engine, title: &str, ctx: &mut Ctx) -> R<bool> {
     let from_deck = en.st.deck[p].contains(&c);
     if en.stat.defs[c].title != title || !(from_deck || en.st.discard[p].contains(&c)) {
         return rej(
-            format!("{n} is not a {title} in {}'s deck or discard pile", seat_name(by)),
+            format!(
+                "{n} is not a {title} in {}'s deck or discard pile",
+                seat_name(by)
+            ),
             r::SEARCH,
         );
     }
@@ -130,7 +133,10 @@ pub fn attach_self(
     let named = ctx.step.as_ref().and_then(|d| d.step.on.clone());
     let host = match (named, hosts.as_slice()) {
         (_, []) => {
-            let t = format!("{} spots no {subtype} support: nothing happens", seat_name(by));
+            let t = format!(
+                "{} spots no {subtype} support: nothing happens",
+                seat_name(by)
+            );
             en.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
             return Ok(false);
         }

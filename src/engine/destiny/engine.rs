@@ -564,7 +564,12 @@ impl<'a> Engine<'a> {
                 return Ok(());
             }
         }
-        self.before(super::model::TriggerEvent::Activates, Some(c), Some(p), None)?;
+        self.before(
+            super::model::TriggerEvent::Activates,
+            Some(c),
+            Some(p),
+            None,
+        )?;
         if !self.st.in_play(c) {
             return Ok(());
         }

@@ -45,7 +45,11 @@ pub fn release(en: &mut Engine, c: Ix) {
             en.key(c),
             en.die_id(x),
             en.key(card),
-            if back { "" } else { " (not in play: set aside)" }
+            if back {
+                ""
+            } else {
+                " (not in play: set aside)"
+            }
         );
         en.log(Actor::Rules, Event::StateChange, t, &[r::REMOVING_DICE]);
     }

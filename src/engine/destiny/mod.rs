@@ -17,19 +17,19 @@
 
 mod actions;
 mod apply;
+mod attach;
 mod check;
 pub mod effects;
 pub mod engine;
+mod held;
 pub mod library;
 pub mod model;
 mod next;
 mod repeat;
 pub mod rules;
-pub mod state;
-mod attach;
-mod held;
 mod side;
 mod stack;
+pub mod state;
 mod switch;
 
 use crate::engine::{

@@ -45,7 +45,10 @@ pub fn resolve_side(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         return rej(format!("{}'s die has no side {side}", en.key(c)), r::SYMBOL);
     };
     if f.symbol == Symbol::Blank {
-        return rej(format!("{side} is a blank, which cannot be resolved"), r::BLANK);
+        return rej(
+            format!("{side} is a blank, which cannot be resolved"),
+            r::BLANK,
+        );
     }
     if f.modifier {
         return rej(
@@ -55,14 +58,21 @@ pub fn resolve_side(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     }
     let Some(value) = face_value(&f) else {
         let what = format!("an X value on a side of {}'s die", en.key(c));
-        en.trace
-            .not_modelled(en.level, Actor::Player(by), what.clone(), &[r::X_AS_A_VARIABLE]);
+        en.trace.not_modelled(
+            en.level,
+            Actor::Player(by),
+            what.clone(),
+            &[r::X_AS_A_VARIABLE],
+        );
         return Err(en.halt(End::NotModelled { what }));
     };
     let cost = i64::from(f.cost.unwrap_or(0));
     if en.st.resources[usize::from(by)] < cost {
         return rej(
-            format!("{} cannot pay the resource cost {cost} of {side}", seat_name(by)),
+            format!(
+                "{} cannot pay the resource cost {cost} of {side}",
+                seat_name(by)
+            ),
             r::RESOURCE_COST,
         );
     }

@@ -28,7 +28,12 @@ pub fn stack_from_hand(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         seat_name(by),
         en.key(host)
     );
-    en.log(Actor::Player(by), Event::StateChange, t, &[r::SET_ASIDE_ZONE]);
+    en.log(
+        Actor::Player(by),
+        Event::StateChange,
+        t,
+        &[r::SET_ASIDE_ZONE],
+    );
     Ok(true)
 }
 
@@ -77,7 +82,12 @@ pub fn play_stacked(en: &mut Engine, title: &str, ctx: &mut Ctx) -> R<bool> {
         en.key(h),
         en.key(c)
     );
-    en.log(Actor::Player(by), Event::Result, t, &[r::FREE, r::SET_ASIDE_ZONE]);
+    en.log(
+        Actor::Player(by),
+        Event::Result,
+        t,
+        &[r::FREE, r::SET_ASIDE_ZONE],
+    );
     let mut d2 = d.clone();
     d2.step.card = Some(en.key(c).to_string());
     let cost = en.stat.defs[c].cost.unwrap_or(0).max(0);
@@ -91,7 +101,12 @@ pub fn play_stacked(en: &mut Engine, title: &str, ctx: &mut Ctx) -> R<bool> {
                 e.reason,
                 seat_name(en.st.cards[c].owner)
             );
-            en.log(Actor::Rules, Event::Result, t, &[r::PLAY_RESTRICTIONS, e.rule]);
+            en.log(
+                Actor::Rules,
+                Event::Result,
+                t,
+                &[r::PLAY_RESTRICTIONS, e.rule],
+            );
         }
         other => other?,
     }
