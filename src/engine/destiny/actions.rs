@@ -236,13 +236,12 @@ impl Engine<'_> {
     /// Whether an ongoing ability of a card `p` controls gives the card just
     /// played, for the cost paid, the Ambush keyword.
     fn granted_ambush(&mut self, p: Seat, c: Ix, paid: i64) -> bool {
-        let stat = self.stat;
         let grants: Vec<(Ix, i64)> = (0..self.st.cards.len())
             .filter(|&x| self.st.in_play(x) && self.st.cards[x].controller == p)
             .flat_map(|x| {
-                stat.defs[x]
-                    .abilities
-                    .iter()
+                self.abilities_of(x)
+                    .into_iter()
+                    .map(|(_, a)| a)
                     .filter(|a| a.kind == AbilityKind::Ongoing)
                     .filter_map(|a| a.grants_played.as_ref())
                     .filter(|g| g.keyword == Keyword::Ambush)

@@ -167,7 +167,7 @@ impl Engine<'_> {
             if !self.st.in_play(c) {
                 continue;
             }
-            for (i, a) in self.stat.defs[c].abilities.iter().enumerate() {
+            for (i, a) in self.abilities_of(c) {
                 let Some(t) = &a.on else { continue };
                 if a.kind != kind || t.event != ev || a.decrease > 0 {
                     continue;
@@ -230,11 +230,12 @@ impl Engine<'_> {
                 continue;
             };
             let by = self.st.cards[c].controller;
-            if self.stat.defs[c].abilities[ab].first_each_round {
+            if self.ability(c, ab).first_each_round {
                 self.st.book.first_used.push((c, ab));
             }
             let pos = self.queue.len() + 1;
-            let ev = self.stat.defs[c].abilities[ab]
+            let ev = self
+                .ability(c, ab)
                 .on
                 .as_ref()
                 .map_or("", |t| t.event.as_str());
@@ -270,7 +271,7 @@ impl Engine<'_> {
         let list: Vec<(Ix, usize)> = self
             .triggered(When::Before, ev, subject, actor, dmg)
             .into_iter()
-            .filter(|&(c, a)| !self.stat.defs[c].abilities[a].instead)
+            .filter(|&(c, a)| !self.ability(c, a).instead)
             .collect();
         let list = self.order(list)?;
         for (c, ab) in list {
@@ -371,8 +372,7 @@ impl Engine<'_> {
         subject: Option<Ix>,
         when: When,
     ) -> R<()> {
-        let stat = self.stat;
-        let a = &stat.defs[c].abilities[ab];
+        let a = self.ability(c, ab);
         let cite = if when == When::Before {
             r::BEFORE_ABILITIES
         } else {
@@ -436,7 +436,7 @@ impl Engine<'_> {
 
     /// Pay an ability's cost, check its condition, carry out `effect` and (if in full) `then`.
     pub fn use_ability(&mut self, c: Ix, ab: usize, mut ctx: Ctx, cite: &'static str) -> R<()> {
-        let a = self.stat.defs[c].abilities[ab].clone();
+        let a = self.ability(c, ab).clone();
         let by = ctx.by;
         let text = a
             .text
@@ -918,7 +918,7 @@ impl Engine<'_> {
         let repl: Vec<(Ix, usize)> = self
             .triggered(When::Before, TriggerEvent::Defeated, Some(c), None, None)
             .into_iter()
-            .filter(|&(x, a)| self.stat.defs[x].abilities[a].instead && Some(x) != done)
+            .filter(|&(x, a)| self.ability(x, a).instead && Some(x) != done)
             .collect();
         if let Some(&(x, ab)) = repl.first() {
             let by = self.st.cards[x].controller;

@@ -456,7 +456,7 @@ impl<'a> Engine<'a> {
         };
         self.st.in_play(c)
             && self.st.cards[c].controller == p
-            && self.stat.defs[c].abilities.iter().any(|a| {
+            && self.abilities_of(c).iter().any(|(_, a)| {
                 a.kind == AbilityKind::Before
                     && a.on
                         .as_ref()
@@ -809,10 +809,8 @@ impl<'a> Engine<'a> {
     fn card_action(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
         let c = self.card_named(d.step.card.as_ref(), r::USE_A_CARD_ACTION)?;
         let s = &self.st.cards[c];
-        let anyone = |a: &super::model::Ability| a.any_player;
-        if s.zone != Zone::Play
-            || (s.controller != p && !self.stat.defs[c].abilities.iter().any(anyone))
-        {
+        let anyone = self.abilities_of(c).iter().any(|(_, a)| a.any_player);
+        if s.zone != Zone::Play || (s.controller != p && !anyone) {
             return rej(
                 format!(
                     "{} is not a card {} controls in play",
@@ -822,10 +820,9 @@ impl<'a> Engine<'a> {
                 r::USE_A_CARD_ACTION,
             );
         }
-        let acts: Vec<usize> = self.stat.defs[c]
-            .abilities
-            .iter()
-            .enumerate()
+        let acts: Vec<usize> = self
+            .abilities_of(c)
+            .into_iter()
             .filter(|(_, a)| matches!(a.kind, AbilityKind::Action | AbilityKind::PowerAction))
             .map(|(i, _)| i)
             .collect();
@@ -848,7 +845,7 @@ impl<'a> Engine<'a> {
                 None => return rej(format!("the card has no action {n}"), r::USE_A_CARD_ACTION),
             },
         };
-        let a = &self.stat.defs[c].abilities[ab];
+        let a = self.ability(c, ab);
         if self.st.cards[c].controller != p && !a.any_player {
             return rej(
                 format!("only {}'s controller may take this action", self.key(c)),
@@ -1088,11 +1085,11 @@ impl<'a> Engine<'a> {
         let mut n = 5;
         for c in 0..self.st.cards.len() {
             if self.st.in_play(c) && self.st.cards[c].controller == p {
-                n += self.stat.defs[c]
-                    .abilities
+                n += self
+                    .abilities_of(c)
                     .iter()
-                    .filter(|a| a.kind == AbilityKind::Ongoing)
-                    .map(|a| a.hand_size)
+                    .filter(|(_, a)| a.kind == AbilityKind::Ongoing)
+                    .map(|(_, a)| a.hand_size)
                     .sum::<i64>();
             }
         }

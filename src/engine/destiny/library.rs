@@ -71,6 +71,9 @@ impl LibraryCard for CardDef {
         if self.resolve_as.is_some() {
             out.push("resolve_as");
         }
+        if self.has_abilities_of_non_unique {
+            out.push("has_abilities_of_non_unique");
+        }
         if self.aside_as_upgrade {
             out.push("aside_as_upgrade");
         }

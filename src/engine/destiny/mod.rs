@@ -18,6 +18,7 @@
 mod actions;
 mod apply;
 mod attach;
+mod borrow;
 mod check;
 pub mod effects;
 pub mod engine;

@@ -101,6 +101,11 @@ pub struct CardDef {
     /// restrictions": upgrades of this subtype ignore their play restrictions here.
     #[serde(default)]
     pub attach_any: Option<String>,
+    /// "This character has the abilities of each non-unique character you
+    /// have in play" (each copy's abilities once more: several instances of
+    /// one ability are several abilities).
+    #[serde(default)]
+    pub has_abilities_of_non_unique: bool,
     /// "If this card would leave play as an upgrade, set it aside instead."
     #[serde(default)]
     pub aside_as_upgrade: bool,

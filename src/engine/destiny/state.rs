@@ -314,9 +314,25 @@ impl State {
     pub fn has_keyword(&self, stat: &Static, c: Ix, k: Keyword) -> bool {
         stat.defs[c].keywords.contains(&k)
             || self
+                .lenders(stat, c)
+                .iter()
+                .any(|&x| stat.defs[x].keywords.contains(&k))
+            || self
                 .upgrades(c)
                 .iter()
                 .any(|&u| stat.defs[u].abilities.iter().any(|a| a.grants.contains(&k)))
+    }
+
+    /// The cards whose abilities `c` also has: each non-unique character its
+    /// controller has in play, when its text says so.
+    pub fn lenders(&self, stat: &Static, c: Ix) -> Vec<Ix> {
+        if !stat.defs[c].has_abilities_of_non_unique || !self.in_play(c) {
+            return Vec::new();
+        }
+        self.characters(self.cards[c].controller)
+            .into_iter()
+            .filter(|&x| x != c && !stat.defs[x].unique)
+            .collect()
     }
 
     /// The face a die in a pool shows.
