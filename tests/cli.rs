@@ -1095,12 +1095,12 @@ fn coverage_counts_examples_per_game_and_lists_unreproducible_apart() {
         .map(|e| e["id"].as_str().unwrap())
         .collect();
     assert!(apart.contains(&"swccg.ar.force-icons-example"), "{apart:?}");
-    let missing = run(&["--json", "coverage", "--missing", "--game", "destiny"]);
+    let missing = run(&["--json", "coverage", "--missing", "--game", "swccg"]);
     let list = missing["examples"].as_array().unwrap();
     assert!(!list.is_empty());
     assert!(
         list.iter()
-            .all(|e| e["status"] == "not-covered" && e["game"] == "destiny")
+            .all(|e| e["status"] == "not-covered" && e["game"] == "swccg")
     );
     let text = stdout(&swjudge(tmp.path()).args(["coverage"]).output().unwrap());
     assert!(

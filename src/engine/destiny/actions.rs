@@ -44,7 +44,7 @@ impl Engine<'_> {
     pub(crate) fn play_card(&mut self, p: Seat, c: Ix, d: &Scripted<Step>, discount: i64) -> R<()> {
         let def = &self.stat.defs[c];
         let ctype = def.card_type;
-        let last = self.st.hand[usize::from(p)].len() == 1;
+        let last = self.st.hand[usize::from(p)] == [c];
         // 1. Declare: the card enters the queue.
         self.st.unlist(c);
         self.st.cards[c].zone = Zone::Queue;
@@ -89,23 +89,7 @@ impl Engine<'_> {
                 );
             }
         }
-        if let Some(col) = def.only.as_ref().and_then(|o| o.spot)
-            && !self
-                .st
-                .characters(p)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
-        {
-            return rej(
-                format!(
-                    "{}: to play it, {} must spot a {} character",
-                    self.key(c),
-                    seat_name(p),
-                    super::library::color_name(col)
-                ),
-                r::SPOTTING,
-            );
-        }
+        self.player_restrictions(p, c)?;
         // 3. An upgrade's target.
         let target = if ctype == CardType::Upgrade {
             Some(self.upgrade_target(p, c, d)?)
@@ -160,7 +144,13 @@ impl Engine<'_> {
         self.st.resources[usize::from(p)] -= cost;
         let t = format!("{} pays {cost} resource(s)", seat_name(p));
         self.log(Actor::Player(p), Event::StateChange, t, &[r::PLAY_A_CARD]);
-        // 7. Resolve.
+        // 7. Resolve. An event's Ambush action is created as it resolves,
+        // before anything its ability creates.
+        let ambush = self.stat.defs[c].keywords.contains(&Keyword::Ambush)
+            || self.granted_ambush(p, c, cost);
+        if ambush && ctype == CardType::Event {
+            self.ambush(p);
+        }
         match ctype {
             CardType::Event => {
                 self.queue.push_back(Item::Event {
@@ -179,14 +169,55 @@ impl Engine<'_> {
         if last {
             self.after(TriggerEvent::PlaysLastCard, None, Some(p), None)?;
         }
-        if self.stat.defs[c].keywords.contains(&Keyword::Ambush) || self.granted_ambush(p, c, cost)
+        if ambush && ctype != CardType::Event {
+            self.ambush(p);
+        }
+        Ok(())
+    }
+
+    fn ambush(&mut self, p: Seat) {
+        self.extra.push_back(p);
+        self.log(
+            Actor::Player(p),
+            Event::StateChange,
+            format!("Ambush: {} may take another action", seat_name(p)),
+            &[r::AMBUSH, r::EXTRA_ACTIONS],
+        );
+    }
+
+    /// Play restrictions on the player (not on an upgrade's character):
+    /// "to play, spot …", "play only if … dice were removed …".
+    fn player_restrictions(&self, p: Seat, c: Ix) -> R<()> {
+        if let Some(col) = self.stat.defs[c].only.as_ref().and_then(|o| o.spot)
+            && !self
+                .st
+                .characters(p)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
         {
-            self.extra.push_back(p);
-            self.log(
-                Actor::Player(p),
-                Event::StateChange,
-                format!("Ambush: {} may take another action", seat_name(p)),
-                &[r::AMBUSH, r::EXTRA_ACTIONS],
+            return rej(
+                format!(
+                    "{}: to play it, {} must spot a {} character",
+                    self.key(c),
+                    seat_name(p),
+                    super::library::color_name(col)
+                ),
+                r::SPOTTING,
+            );
+        }
+        if self.stat.defs[c]
+            .only
+            .as_ref()
+            .is_some_and(|o| o.removed_last_turn)
+            && super::held::removed_last_turn(self, p).is_empty()
+        {
+            return rej(
+                format!(
+                    "{}: none of {}'s dice removed during an opponent's last turn this round is still theirs",
+                    self.key(c),
+                    seat_name(p)
+                ),
+                r::PLAY_RESTRICTIONS,
             );
         }
         Ok(())
@@ -205,13 +236,12 @@ impl Engine<'_> {
     /// Whether an ongoing ability of a card `p` controls gives the card just
     /// played, for the cost paid, the Ambush keyword.
     fn granted_ambush(&mut self, p: Seat, c: Ix, paid: i64) -> bool {
-        let stat = self.stat;
         let grants: Vec<(Ix, i64)> = (0..self.st.cards.len())
             .filter(|&x| self.st.in_play(x) && self.st.cards[x].controller == p)
             .flat_map(|x| {
-                stat.defs[x]
-                    .abilities
-                    .iter()
+                self.abilities_of(x)
+                    .into_iter()
+                    .map(|(_, a)| a)
                     .filter(|a| a.kind == AbilityKind::Ongoing)
                     .filter_map(|a| a.grants_played.as_ref())
                     .filter(|g| g.keyword == Keyword::Ambush)
@@ -300,7 +330,8 @@ impl Engine<'_> {
             );
         } else if let Some(o) = &def.only {
             let ok = o.color.is_none_or(|col| tdef.color == Some(col))
-                && o.title.as_ref().is_none_or(|ti| &tdef.title == ti);
+                && o.title.as_ref().is_none_or(|ti| &tdef.title == ti)
+                && (!o.non_unique || !tdef.unique);
             if !ok {
                 return rej(
                     format!("{}: play restriction not met by {on}", self.key(c)),
@@ -472,9 +503,53 @@ impl Engine<'_> {
             self.log(Actor::Player(p), Event::StateChange, t, &[r::REPLACE]);
         }
         if let Some(t) = target {
+            if self.stat.defs[c].makes_elite {
+                self.make_elite(p, t);
+            }
             self.max_upgrades(t, d)?;
         }
         Ok(())
+    }
+
+    /// "Attached character is elite (place a second copy of its die on its
+    /// card)": the second die comes from the owner's set-aside zone, a die of a
+    /// card with the character's title, and becomes the character's die.
+    fn make_elite(&mut self, p: Seat, t: Ix) {
+        let title = &self.stat.defs[t].title;
+        let text = if self.st.dice_of(t).len() >= 2 {
+            format!("{} is already elite: this does nothing", self.key(t))
+        } else {
+            let spare = (0..self.st.dice.len()).find(|&x| {
+                let card = self.st.dice[x].card;
+                self.st.dice[x].at == DieAt::SetAside
+                    && self.st.cards[card].zone == Zone::SetAside
+                    && self.st.cards[card].owner == self.st.cards[t].owner
+                    && &self.stat.defs[card].title == title
+            });
+            match spare {
+                Some(x) => {
+                    self.st.dice[x].card = t;
+                    self.st.dice[x].at = DieAt::OnCard;
+                    self.st.dice[x].controller = self.st.cards[t].controller;
+                    format!(
+                        "{} is elite: die {} comes from the set-aside zone onto its card, and is its die",
+                        self.key(t),
+                        self.die_id(x)
+                    )
+                }
+                None => format!(
+                    "{} has no other die of {} in their set-aside zone: this does nothing",
+                    seat_name(self.st.cards[t].owner),
+                    self.key(t)
+                ),
+            }
+        };
+        self.log(
+            Actor::Player(p),
+            Event::StateChange,
+            text,
+            &[r::TRAINING, r::SET_ASIDE_ZONE],
+        );
     }
 
     /// A card with more than 3 upgrades: its controller discards down to 3 (`discard:`).
@@ -512,10 +587,47 @@ impl Engine<'_> {
 
     /// A card leaves play: its dice are set aside, its upgrades discarded.
     pub(crate) fn leave_play(&mut self, c: Ix, to: Zone) {
-        for u in self.st.upgrades(c) {
-            self.leave_play(u, Zone::Discard);
+        if self.stat.defs[c].makes_elite
+            && let Some(h) = self.st.cards[c].on
+            && self.st.in_play(h)
+            && self.st.dice_of(h).len() >= 2
+        {
+            // Its character stays in play with two dice, one of which its
+            // controller chooses to set aside.
+            let what = format!(
+                "which of {}'s dice is set aside as {} leaves play (its controller chooses)",
+                self.key(h),
+                self.key(c)
+            );
+            self.trace
+                .not_modelled(self.level, Actor::Rules, what.clone(), &[r::TRAINING]);
+            let _ = self.halt(End::NotModelled { what });
         }
+        self.leave_with_upgrades(c, to);
+    }
+
+    fn leave_with_upgrades(&mut self, c: Ix, to: Zone) {
+        let to = if to != Zone::SetAside
+            && self.stat.defs[c].aside_as_upgrade
+            && self.st.cards[c].ctype == CardType::Upgrade
+        {
+            let t = format!(
+                "{} would leave play as an upgrade: it is set aside instead",
+                self.key(c)
+            );
+            self.log(Actor::Rules, Event::Result, t, &[r::REPLACEMENT_EFFECTS]);
+            Zone::SetAside
+        } else {
+            to
+        };
+        for u in self.st.upgrades(c) {
+            self.leave_with_upgrades(u, Zone::Discard);
+        }
+        super::held::release(self, c);
         for x in self.st.dice_of(c) {
+            if matches!(self.st.dice[x].at, DieAt::Held(_)) {
+                continue;
+            }
             self.st.dice[x].at = DieAt::SetAside;
             self.st.dice[x].controller = self.st.cards[c].owner;
         }
@@ -548,7 +660,7 @@ impl Engine<'_> {
             seen.extend(&dice);
             let sym = match symbol {
                 Some(s) => s,
-                None => self.group_symbol(&dice)?,
+                None => self.group_symbol(&dice, d.step.resolve_as)?,
             };
             symbol = Some(sym);
             // A special's ability takes its own targets (all of `to:` when it is
@@ -597,7 +709,17 @@ impl Engine<'_> {
     }
 
     /// A group: one base die showing a symbol, and modifiers showing the same symbol.
-    pub(crate) fn group_symbol(&self, dice: &[DieIx]) -> R<Symbol> {
+    /// The symbol a die showing `face` resolves as: `as_sym` when its card
+    /// lets it resolve that side as `as_sym`, else the side itself.
+    pub(crate) fn resolves_as(&self, x: DieIx, face: Symbol, as_sym: Option<Symbol>) -> Symbol {
+        match (as_sym, self.stat.defs[self.st.dice[x].card].resolve_as) {
+            (Some(want), Some(ra)) if ra.side == face && ra.to == want => want,
+            _ => face,
+        }
+    }
+
+    /// The symbol a group resolves as (`as_sym`: the decision's `resolve_as:`).
+    pub(crate) fn group_symbol(&self, dice: &[DieIx], as_sym: Option<Symbol>) -> R<Symbol> {
         let faces: Vec<_> = dice
             .iter()
             .map(|&x| self.st.showing(self.stat, x).cloned())
@@ -623,7 +745,21 @@ impl Engine<'_> {
                         r::RESOLVE_DICE,
                     );
                 }
-                base = Some(f.symbol);
+                let sym = self.resolves_as(x, f.symbol, as_sym);
+                if let Some(want) = as_sym
+                    && sym != want
+                {
+                    return rej(
+                        format!(
+                            "die {} shows {}: its card does not let it resolve as {}",
+                            self.die_id(x),
+                            f.symbol.name(),
+                            want.name()
+                        ),
+                        r::SYMBOL,
+                    );
+                }
+                base = Some(sym);
             }
         }
         let Some(b) = base else {
@@ -664,7 +800,7 @@ impl Engine<'_> {
         (free, increase): (bool, i64),
         d: &Scripted<Step>,
     ) -> R<()> {
-        let sym = self.group_symbol(dice)?;
+        let sym = self.group_symbol(dice, d.step.resolve_as)?;
         let mut value = 0;
         let mut cost = 0;
         for &x in dice {
@@ -801,7 +937,7 @@ impl Engine<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn symbol_effect(
+    pub(crate) fn symbol_effect(
         &mut self,
         by: Seat,
         sym: Symbol,
@@ -844,7 +980,7 @@ impl Engine<'_> {
                 }
             }
             Symbol::IndirectDamage => {
-                self.indirect(by, value, Some(DamageKind::Indirect))?;
+                self.indirect(by, 1 - by, value, Some(DamageKind::Indirect))?;
             }
             Symbol::Shield if self.stat.defs[card].split_shields && !d.step.assign.is_empty() => {
                 let t = format!(

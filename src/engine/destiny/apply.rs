@@ -3,9 +3,9 @@
 use super::actions::Aim;
 use super::effects::{Dmg, Turning};
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, DieFilter, Effect, Target, Who};
+use super::model::{Amount, CardType, DamageKind, DieFilter, Effect, Target, Who};
 use super::rules as r;
-use super::state::{DieAt, Ix, Zone, other, seat_name};
+use super::state::{DieAt, Ix, Zone, other, seat_name, symbol_shows};
 use crate::engine::{Actor, Event, NeedKind, Seat};
 
 fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
@@ -26,6 +26,8 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
             .iter()
             .filter(|&&x| en.st.dice[x].controller != ctx.by)
             .count() as i64,
+        // Counted by the effect resolving the die, which knows its card.
+        Amount::DieCardShields => 0,
     }
 }
 
@@ -38,7 +40,10 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             unblockable,
         } => damage(en, *a, *to, *unblockable, ctx),
         Effect::Block { amount: a } => block(en, *a, ctx),
-        Effect::Indirect { amount: a } => indirect(en, *a, ctx),
+        Effect::Indirect {
+            amount: a,
+            yourself,
+        } => indirect(en, *a, *yourself, ctx),
         Effect::Shields { amount: a, to } => match en.target(*to, ctx)? {
             Some(t) => en.give_shields(t, amount_of(en, *a, ctx), ctx.by),
             None => Ok(false),
@@ -52,7 +57,14 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::DiscardTop { amount: a } => discard_top(en, *a, ctx),
         Effect::FromDiscard { types } => from_discard(en, types, ctx),
         Effect::DiscardRandom { amount: a } => discard_random(en, *a, ctx),
-        Effect::RemoveDie { filter } => remove_die(en, filter, ctx),
+        Effect::RemoveDie { filter, place_here } => {
+            let done = remove_die(en, filter, ctx)?;
+            if done && *place_here {
+                super::held::place_here(en, ctx);
+            }
+            Ok(done)
+        }
+        Effect::RollRemoved => super::held::roll_removed(en, ctx),
         Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
         Effect::RemoveDice { filter, increase } => remove_dice(en, filter, *increase, ctx),
         Effect::DiscardFromPlay {
@@ -70,7 +82,21 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             discard_from_play(en, &what, ctx)
         }
         Effect::ToDeckBottom => move_this(en, ctx, Zone::Deck),
-        Effect::Reroll { whose } => reroll(en, *whose, ctx),
+        Effect::Reroll {
+            whose,
+            count,
+            character,
+        } => reroll(en, *whose, (*count, *character), ctx),
+        Effect::If { condition, effect } => {
+            if !en.condition_holds(ctx.by, condition) {
+                return Ok(false);
+            }
+            let mut full = true;
+            for e in effect {
+                full &= en.apply(e, ctx)?;
+            }
+            Ok(full)
+        }
         Effect::RerollUnmatched { of } => reroll_unmatched(en, *of, ctx),
         Effect::Turn {
             count,
@@ -86,8 +112,14 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             turn_dice(en, *count, how, ctx)
         }
         Effect::Exhaust { to } => exhaust_or_ready(en, *to, true, ctx),
+        Effect::Defeat { to, color } => defeat(en, *to, *color, ctx),
         Effect::Ready { to } => exhaust_or_ready(en, *to, false, ctx),
         Effect::BecomeSupport => become_support(en, ctx),
+        Effect::AttachFrom { title } => super::attach::attach_from(en, title, ctx),
+        Effect::AttachSelf {
+            subtype,
+            ready_title,
+        } => super::attach::attach_self(en, subtype, ready_title.as_deref(), ctx),
         Effect::DefeatAfterRound { to } => defeat_after_round(en, *to, ctx),
         Effect::ExtraAction => extra_action(en, ctx),
         Effect::ResolveDie {
@@ -97,6 +129,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             free,
             character,
             increase,
+            color,
+            optional,
         } => {
             let how = Resolving {
                 of: *of,
@@ -105,6 +139,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
                 free: *free,
                 character: *character,
                 increase: *increase,
+                color: *color,
+                optional: *optional,
             };
             resolve_die(en, &how, ctx)
         }
@@ -137,16 +173,33 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
         Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
+        Effect::StackFromHand => super::stack::stack_from_hand(en, ctx),
+        Effect::PlayStacked { title } => super::stack::play_stacked(en, title, ctx),
         Effect::Activate { to } => activate(en, *to, ctx),
         Effect::LowestRolledRemove => lowest_rolled_remove(en, ctx),
+        Effect::ResolveSide => super::side::resolve_side(en, ctx),
         Effect::PlayFromHand {
             types,
+            subtypes,
+            discarded,
+            or_discard,
+            from_discard,
+            on_this,
+            discount_if_title,
+            color,
             discount,
             free,
             cost_at_most,
         } => {
             let how = FromHand {
                 types,
+                subtypes,
+                discarded: *discarded,
+                or_discard: *or_discard,
+                from_discard: *from_discard,
+                on_this: *on_this,
+                discount_if_title: discount_if_title.as_deref(),
+                color: *color,
                 discount: *discount,
                 free: *free,
                 cost_at_most: *cost_at_most,
@@ -191,10 +244,11 @@ fn block(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn indirect(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+fn indirect(en: &mut Engine, a: Amount, yourself: bool, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    en.indirect(by, n, None)
+    let to = if yourself { by } else { other(by) };
+    en.indirect(by, to, n, Some(DamageKind::Indirect))
 }
 
 fn heal(en: &mut Engine, a: Amount, to: Target, ctx: &mut Ctx) -> R<bool> {
@@ -353,18 +407,59 @@ fn discard_random(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn reroll(en: &mut Engine, whose: Who, ctx: &mut Ctx) -> R<bool> {
+/// Reroll the dice the decision names: `whose` (`this`: the dice of the card
+/// with the ability), at most `count` of them, only character dice if asked.
+fn reroll(
+    en: &mut Engine,
+    whose: Who,
+    (count, character): (Option<usize>, bool),
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
+    if whose == Who::This
+        && let Some(c) = ctx.source
+        && !en
+            .st
+            .dice_of(c)
+            .iter()
+            .any(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)))
+    {
+        let t = format!("no die of {} is in a pool: nothing is rerolled", en.key(c));
+        en.log(
+            Actor::Player(by),
+            Event::Result,
+            t,
+            &[r::ROLLING, r::DICE_POOL],
+        );
+        return Ok(false);
+    }
     let f = super::model::DieFilter {
         whose,
+        character,
         ..Default::default()
     };
+    if let Some(n) = count
+        && d.step.dice.len() > n
+    {
+        return rej(
+            format!(
+                "{} dice named; the ability rerolls at most {n} (\"this die\" is a single die)",
+                d.step.dice.len()
+            ),
+            r::ROLLING,
+        );
+    }
+    let own = |x: usize| whose != Who::This || Some(en.st.dice[x].card) == ctx.source;
     let mut xs = Vec::new();
     for n in &d.step.dice {
         match en.stat.die(n) {
-            Some(x) if matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by) => {
+            Some(x)
+                if matches!(en.st.dice[x].at, DieAt::Pool(_))
+                    && en.die_matches(x, &f, by)
+                    && own(x) =>
+            {
                 xs.push(x)
             }
             _ => {
@@ -468,6 +563,25 @@ fn exhaust_or_ready(en: &mut Engine, to: Target, ex: bool, ctx: &mut Ctx) -> R<b
     Ok(true)
 }
 
+/// Defeat the target, a character (of `color`, if given).
+fn defeat(
+    en: &mut Engine,
+    to: Target,
+    color: Option<super::model::Color>,
+    ctx: &mut Ctx,
+) -> R<bool> {
+    let Some(t) = en.target(to, ctx)? else {
+        return Ok(false);
+    };
+    if color.is_some_and(|col| en.stat.defs[t].color != Some(col)) {
+        return rej(
+            format!("{} is not a character of that color", en.key(t)),
+            r::CHOOSE_TARGET,
+        );
+    }
+    en.defeat(t)
+}
+
 /// The targeted character's controller activates it, as the activate action
 /// does, with the sides the decision's `roll:` names.
 fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
@@ -475,7 +589,8 @@ fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
     let Some(t) = en.target(to, ctx)? else {
         return Ok(false);
     };
-    let Some(mut d) = ctx.step.clone() else {
+    // The opponent who chose their own character also rolls its dice.
+    let Some(mut d) = ctx.answer.take().or_else(|| ctx.step.clone()) else {
         return Err(en.need(by, NeedKind::Choice, "the character activated and its roll"));
     };
     if en.st.cards[t].ctype != CardType::Character {
@@ -628,7 +743,9 @@ struct Resolving<'a> {
     each: bool,
     free: bool,
     character: bool,
-    increase: i64,
+    increase: Amount,
+    color: Option<super::model::Color>,
+    optional: bool,
 }
 
 fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
@@ -650,11 +767,19 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
     };
     let f = DieFilter {
         whose: Who::Yours,
-        showing: showing.map(str::to_string),
         character: how.character,
+        color: how.color,
         ..Default::default()
     };
-    cands.retain(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, &f, by));
+    // A die resolved as another symbol (the decision's `resolve_as:`) counts
+    // as showing it.
+    let as_sym = step.as_ref().and_then(|d| d.step.resolve_as);
+    cands.retain(|&x| {
+        en.st
+            .showing(en.stat, x)
+            .is_some_and(|fc| symbol_shows(en.resolves_as(x, fc.symbol, as_sym), showing))
+            && en.die_matches(x, &f, by)
+    });
     let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
     let x = match named {
         Some(n) => match en.stat.die(&n) {
@@ -666,6 +791,15 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
                 );
             }
         },
+        None if how.optional => {
+            en.log(
+                Actor::Player(by),
+                Event::Pass,
+                "no die is resolved",
+                &[r::RESOLVING_DICE_THROUGH_CARDS],
+            );
+            return Ok(true);
+        }
         None if cands.len() == 1 => cands[0],
         None if cands.is_empty() => {
             en.log(
@@ -694,7 +828,11 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
         format!("resolves die {} through the card", en.die_id(x)),
         &[r::RESOLVING_DICE_THROUGH_CARDS],
     );
-    en.resolve_group(by, &[x], aim, (how.free, how.increase), &d)?;
+    let increase = match how.increase {
+        Amount::DieCardShields => en.st.cards[en.st.dice[x].card].shields,
+        a => amount_of(en, a, ctx),
+    };
+    en.resolve_group(by, &[x], aim, (how.free, increase), &d)?;
     Ok(true)
 }
 
@@ -892,6 +1030,13 @@ fn discard_this(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
 /// Which cards an ability plays from hand, and at what cost.
 struct FromHand<'a> {
     types: &'a [CardType],
+    subtypes: &'a [String],
+    discarded: bool,
+    or_discard: bool,
+    from_discard: bool,
+    on_this: bool,
+    discount_if_title: Option<&'a str>,
+    color: Option<super::model::Color>,
     discount: i64,
     free: bool,
     cost_at_most: Option<Amount>,
@@ -912,12 +1057,36 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
         return Ok(false);
     };
     let c = en.card_named(Some(&n), r::PLAY_A_CARD)?;
-    if !en.st.hand[usize::from(by)].contains(&c)
-        || (!types.is_empty() && !types.contains(&en.stat.defs[c].card_type))
+    let in_discard = en.st.discard[usize::from(by)].contains(&c);
+    let from = if how.discarded {
+        d.step.discard.contains(&n) && in_discard
+    } else if how.from_discard {
+        in_discard
+    } else {
+        en.st.hand[usize::from(by)].contains(&c) || (how.or_discard && in_discard)
+    };
+    if how.on_this
+        && let Some(s) = ctx.source
+        && d.step.on.as_deref() != Some(en.key(s))
+    {
+        return rej(
+            format!("{n} is played on {} by this ability (`on:`)", en.key(s)),
+            r::PLAY_A_CARD,
+        );
+    }
+    let def = &en.stat.defs[c];
+    if !from
+        || how.color.is_some_and(|col| def.color != Some(col))
+        || (!types.is_empty() && !types.contains(&def.card_type))
+        || (!how.subtypes.is_empty() && !def.subtypes.iter().any(|s| how.subtypes.contains(s)))
     {
         return rej(
             format!("{n} cannot be played by this ability"),
-            r::PLAY_A_CARD,
+            if how.discarded {
+                r::DISCARD_PILE
+            } else {
+                r::PLAY_A_CARD
+            },
         );
     }
     let printed = en.stat.defs[c].cost.unwrap_or(0);
@@ -944,6 +1113,11 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
             &[r::FREE],
         );
         printed.max(0)
+    } else if how
+        .discount_if_title
+        .is_some_and(|w| !en.stat.defs[c].title.contains(w))
+    {
+        0
     } else {
         how.discount
     };
@@ -1037,6 +1211,15 @@ fn removed_by_effect(en: &mut Engine, xs: &[usize], owners: Vec<(Ix, Seat)>, ctx
     use super::model::TriggerEvent;
     if xs.is_empty() {
         return Ok(());
+    }
+    let turn = en.st.turns.len().saturating_sub(1);
+    for &x in xs {
+        let whose = en.st.cards[en.st.dice[x].card].controller;
+        en.st.removals.push(super::state::Removal {
+            die: x,
+            whose,
+            turn,
+        });
     }
     if ctx.special {
         let t = "removed by a die's special ability (an inherent die ability, not a card effect): abilities triggered by a card effect removing dice do not trigger";
@@ -1503,6 +1686,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         special: false,
         last: None,
         rolled: Vec::new(),
+        answer: None,
     }
 }
 

@@ -90,6 +90,15 @@ pub fn check(board: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError>
         for s in lists.into_iter().flatten().chain(side.plot.iter()) {
             seen(s, &mut placed)?;
         }
+        for (host, s) in &side.stacked {
+            if !side.set_aside.iter().any(|x| &x.value == host) {
+                return Err(at(
+                    s,
+                    format!("`{host}` (stacked on) is not in this player's set-aside zone"),
+                ));
+            }
+            seen(s, &mut placed)?;
+        }
     }
     if let Some(bf) = &board.battlefield {
         seen(&bf.card, &mut placed)?;
@@ -152,6 +161,8 @@ fn check_step(board: &Board, ids: &[String], d: &Scripted<Step>) -> Result<(), B
         .chain(&s.replace)
         .chain(&s.play)
         .chain(&s.upgrade)
+        .chain(&s.uses)
+        .chain(&s.stack)
     {
         card(n)?;
     }

@@ -73,7 +73,7 @@ impl Engine<'_> {
                 step,
                 symbol,
             } => {
-                let sym = self.group_symbol(&dice)?;
+                let sym = self.group_symbol(&dice, step.step.resolve_as)?;
                 if sym != symbol {
                     return rej(
                         format!(
@@ -167,7 +167,7 @@ impl Engine<'_> {
             if !self.st.in_play(c) {
                 continue;
             }
-            for (i, a) in self.stat.defs[c].abilities.iter().enumerate() {
+            for (i, a) in self.abilities_of(c) {
                 let Some(t) = &a.on else { continue };
                 if a.kind != kind || t.event != ev || a.decrease > 0 {
                     continue;
@@ -192,8 +192,13 @@ impl Engine<'_> {
                     && t.color.is_none_or(|col| {
                         subject.is_some_and(|s| self.stat.defs[s].color == Some(col))
                     })
+                    && t.subtype.as_ref().is_none_or(|sub| {
+                        subject.is_some_and(|s| self.stat.defs[s].subtypes.contains(sub))
+                    })
+                    && (!t.on_this || subject.is_some_and(|s| self.st.cards[s].on == Some(c)))
                     && (!t.by_controller || actor == owner_of_subject)
-                    && (!t.by_opponent || actor == Some(other(me)));
+                    && (!t.by_opponent || actor == Some(other(me)))
+                    && (!t.by_you || actor == Some(me));
                 if ok {
                     out.push((c, i));
                 }
@@ -225,11 +230,12 @@ impl Engine<'_> {
                 continue;
             };
             let by = self.st.cards[c].controller;
-            if self.stat.defs[c].abilities[ab].first_each_round {
+            if self.ability(c, ab).first_each_round {
                 self.st.book.first_used.push((c, ab));
             }
             let pos = self.queue.len() + 1;
-            let ev = self.stat.defs[c].abilities[ab]
+            let ev = self
+                .ability(c, ab)
                 .on
                 .as_ref()
                 .map_or("", |t| t.event.as_str());
@@ -265,7 +271,7 @@ impl Engine<'_> {
         let list: Vec<(Ix, usize)> = self
             .triggered(When::Before, ev, subject, actor, dmg)
             .into_iter()
-            .filter(|&(c, a)| !self.stat.defs[c].abilities[a].instead)
+            .filter(|&(c, a)| !self.ability(c, a).instead)
             .collect();
         let list = self.order(list)?;
         for (c, ab) in list {
@@ -366,8 +372,7 @@ impl Engine<'_> {
         subject: Option<Ix>,
         when: When,
     ) -> R<()> {
-        let stat = self.stat;
-        let a = &stat.defs[c].abilities[ab];
+        let a = self.ability(c, ab);
         let cite = if when == When::Before {
             r::BEFORE_ABILITIES
         } else {
@@ -431,7 +436,7 @@ impl Engine<'_> {
 
     /// Pay an ability's cost, check its condition, carry out `effect` and (if in full) `then`.
     pub fn use_ability(&mut self, c: Ix, ab: usize, mut ctx: Ctx, cite: &'static str) -> R<()> {
-        let a = self.stat.defs[c].abilities[ab].clone();
+        let a = self.ability(c, ab).clone();
         let by = ctx.by;
         let text = a
             .text
@@ -444,28 +449,8 @@ impl Engine<'_> {
             &[cite],
         );
         if let Some(cond) = &a.condition
-            && let Some(col) = cond.spot
-            && !self
-                .st
-                .characters(by)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
+            && !self.condition_holds(by, cond)
         {
-            let t = format!(
-                "{} cannot spot a {col:?} character: the card does nothing",
-                seat_name(by)
-            );
-            self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
-            return Ok(());
-        }
-        if a.condition.as_ref().is_some_and(|x| x.control_battlefield)
-            && self.st.bf_controller != Some(by)
-        {
-            let t = format!(
-                "{} does not control the battlefield: the ability does nothing",
-                seat_name(by)
-            );
-            self.log(Actor::Player(by), Event::Result, t, &[r::BATTLEFIELDS]);
             return Ok(());
         }
         self.pay(c, &a.cost, &ctx)?;
@@ -588,6 +573,33 @@ impl Engine<'_> {
     // ------------------------------------------------------------ targets
 
     /// The card an effect's target means; `None` if there is no valid target.
+    /// Whether a condition holds for `by`; when it does not, the trace says why.
+    pub fn condition_holds(&mut self, by: Seat, cond: &super::model::Condition) -> bool {
+        if let Some(col) = cond.spot
+            && !self
+                .st
+                .characters(by)
+                .iter()
+                .any(|&x| self.stat.defs[x].color == Some(col))
+        {
+            let t = format!(
+                "{} cannot spot a {col:?} character: the card does nothing",
+                seat_name(by)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
+            return false;
+        }
+        if cond.control_battlefield && self.st.bf_controller != Some(by) {
+            let t = format!(
+                "{} does not control the battlefield: the ability does nothing",
+                seat_name(by)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::BATTLEFIELDS]);
+            return false;
+        }
+        true
+    }
+
     pub fn target(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
         let found = self.target_of(t, ctx)?;
         if found.is_some() {
@@ -605,13 +617,21 @@ impl Engine<'_> {
             Target::Attached => return Ok(ctx.source.and_then(|s| self.st.cards[s].on)),
             Target::Subject => return Ok(ctx.subject),
             Target::EachOpponents => return Ok(None),
+            Target::OpponentsOwn => return self.opponents_own(ctx),
             Target::Chosen => None,
             Target::ChosenYours => Some(by),
-            Target::ChosenOpponents => Some(other(by)),
+            Target::ChosenOpponents | Target::ChosenOpponentsCard => Some(other(by)),
         };
+        let supports = t == Target::ChosenOpponentsCard;
         let cands: Vec<Ix> = (0..2u8)
             .filter(|&q| filter.is_none_or(|f| f == q))
             .flat_map(|q| self.st.characters(q))
+            .chain((0..self.st.cards.len()).filter(|&c| {
+                supports
+                    && self.st.in_play(c)
+                    && self.st.cards[c].controller == other(by)
+                    && self.st.cards[c].ctype == CardType::Support
+            }))
             .filter(|&c| t != Target::ChosenOtherYours || Some(c) != ctx.source)
             .collect();
         if let Some(n) = ctx.targets.get(ctx.next_target).cloned() {
@@ -639,6 +659,43 @@ impl Engine<'_> {
             [one] => Ok(Some(*one)),
             _ => Err(self.need(by, NeedKind::Choice, "a target character (`to:`)")),
         }
+    }
+
+    /// One of an opponent's characters, chosen by that opponent in their own
+    /// `use` of the card with the ability (`to:`); the decision is kept in
+    /// `ctx.answer` for what else the effect asks of them.
+    fn opponents_own(&mut self, ctx: &mut Ctx) -> R<Option<Ix>> {
+        let o = other(ctx.by);
+        let Some(source) = ctx.source else {
+            return Ok(None);
+        };
+        let cands = self.st.characters(o);
+        if cands.is_empty() {
+            let t = format!("{} has no character to choose", seat_name(o));
+            self.log(Actor::Player(o), Event::Result, t, &[r::CHOOSE_TARGET]);
+            return Ok(None);
+        }
+        let key = self.key(source).to_string();
+        let ask = format!(
+            "choose one of your characters for {key}'s effect (`use`, card: {key}, to: [one of yours])"
+        );
+        let d = self.use_or_decline(o, &key, ask.clone())?;
+        let pick = match (d.step.verb(), d.step.to.as_slice()) {
+            (Some(Verb::Use), [one]) => self.stat.find(one).filter(|c| cands.contains(c)),
+            _ => None,
+        };
+        let Some(c) = pick else {
+            let why = format!(
+                "{} must choose one of their own characters (`use`, naming one in `to:`): the effect is not optional",
+                seat_name(o)
+            );
+            self.reject(&d, why, r::CHOOSE_TARGET);
+            return Err(self.need(o, NeedKind::Choice, ask));
+        };
+        let t = format!("{} chooses {}", seat_name(o), self.key(c));
+        self.log(Actor::Player(o), Event::Result, t, &[r::CHOOSE_TARGET]);
+        ctx.answer = Some(d);
+        Ok(Some(c))
     }
 
     // ------------------------------------------------------------ damage, shields, defeat
@@ -721,8 +778,14 @@ impl Engine<'_> {
     }
 
     /// Indirect damage from `by` to the opponent, who distributes it as they wish.
-    pub fn indirect(&mut self, by: Seat, amount: i64, kind: Option<DamageKind>) -> R<bool> {
-        let o = other(by);
+    /// `by` deals indirect damage to player `o`, who distributes it.
+    pub fn indirect(
+        &mut self,
+        by: Seat,
+        o: Seat,
+        amount: i64,
+        kind: Option<DamageKind>,
+    ) -> R<bool> {
         let chars = self.st.characters(o);
         if chars.is_empty() || amount <= 0 {
             return Ok(false);
@@ -844,16 +907,18 @@ impl Engine<'_> {
     }
 
     /// A character is defeated: replacement effects, "before" abilities, Redeploy, set aside.
-    pub fn defeat(&mut self, c: Ix) -> R<()> {
+    /// Whether this defeated it (not a replacement, nor an earlier defeat
+    /// during its own "before" abilities).
+    pub fn defeat(&mut self, c: Ix) -> R<bool> {
         self.defeat_except(c, None)
     }
 
     /// Defeat, where `done` (a card whose delayed defeat this is) no longer replaces it.
-    pub fn defeat_except(&mut self, c: Ix, done: Option<Ix>) -> R<()> {
+    pub fn defeat_except(&mut self, c: Ix, done: Option<Ix>) -> R<bool> {
         let repl: Vec<(Ix, usize)> = self
             .triggered(When::Before, TriggerEvent::Defeated, Some(c), None, None)
             .into_iter()
-            .filter(|&(x, a)| self.stat.defs[x].abilities[a].instead && Some(x) != done)
+            .filter(|&(x, a)| self.ability(x, a).instead && Some(x) != done)
             .collect();
         if let Some(&(x, ab)) = repl.first() {
             let by = self.st.cards[x].controller;
@@ -875,11 +940,17 @@ impl Engine<'_> {
                 subject: Some(c),
                 ..Ctx::default()
             };
-            return self.use_ability(x, ab, ctx, r::REPLACEMENT_EFFECTS);
+            self.use_ability(x, ab, ctx, r::REPLACEMENT_EFFECTS)?;
+            return Ok(false);
         }
         self.before(TriggerEvent::Defeated, Some(c), None, None)?;
         if !self.st.in_play(c) || self.st.cards[c].ctype != CardType::Character {
-            return Ok(());
+            let t = format!(
+                "{} is no longer in play: this cannot defeat it",
+                self.key(c)
+            );
+            self.log(Actor::Rules, Event::Result, t, &[r::DEFEATED_CHARACTERS]);
+            return Ok(false);
         }
         let p = self.st.cards[c].controller;
         self.redeploy(c)?;
@@ -903,7 +974,7 @@ impl Engine<'_> {
             );
             return Err(self.game_over(other(p), t));
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Redeploy: before an upgrade is discarded by its character's defeat, it may move.

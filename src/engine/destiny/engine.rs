@@ -60,6 +60,9 @@ pub struct Ctx {
     pub last: Option<Ix>,
     /// The character dice each activation by this ability rolled, by player.
     pub rolled: Vec<(Seat, Vec<DieIx>)>,
+    /// The opponent's own decision that chose the last target
+    /// (`Target::OpponentsOwn`), for what else the effect asks of them.
+    pub answer: Option<Scripted<Step>>,
 }
 
 pub struct Engine<'a> {
@@ -240,6 +243,7 @@ impl<'a> Engine<'a> {
     /// One turn of the action phase.
     fn one_turn(&mut self) -> R<()> {
         let p = self.st.turn;
+        self.st.turns.push((p, self.st.round));
         let took = if self.st.book.claimed == Some(p) {
             let t = format!(
                 "{} claimed the battlefield this round: passes automatically",
@@ -452,7 +456,7 @@ impl<'a> Engine<'a> {
         };
         self.st.in_play(c)
             && self.st.cards[c].controller == p
-            && self.stat.defs[c].abilities.iter().any(|a| {
+            && self.abilities_of(c).iter().any(|(_, a)| {
                 a.kind == AbilityKind::Before
                     && a.on
                         .as_ref()
@@ -560,6 +564,15 @@ impl<'a> Engine<'a> {
                 return Ok(());
             }
         }
+        self.before(
+            super::model::TriggerEvent::Activates,
+            Some(c),
+            Some(p),
+            None,
+        )?;
+        if !self.st.in_play(c) {
+            return Ok(());
+        }
         self.st.cards[c].exhausted = true;
         let mut dice = self.st.dice_of(c);
         for u in self.st.upgrades(c) {
@@ -663,6 +676,7 @@ impl<'a> Engine<'a> {
         d: &Scripted<Step>,
     ) -> R<Vec<(Ix, usize, Option<Ix>)>> {
         let round = self.st.round;
+        let mut rolled_in: Vec<Ix> = Vec::new();
         for &x in dice {
             let id = self.die_id(x).to_string();
             if self.st.frozen.contains(&(x, round)) {
@@ -686,6 +700,9 @@ impl<'a> Engine<'a> {
             let Some(f) = self.stat.faces[x].iter().position(|f| &f.raw == face) else {
                 return rej(format!("die {id} has no side {face}"), r::ROLLING);
             };
+            if !matches!(self.st.dice[x].at, DieAt::Pool(_)) {
+                rolled_in.push(self.st.dice[x].card);
+            }
             self.st.dice[x].at = DieAt::Pool(f);
             self.st.dice[x].controller = p;
             self.log(
@@ -711,6 +728,16 @@ impl<'a> Engine<'a> {
                 None,
             );
             list.extend(t.into_iter().map(|(x, a)| (x, a, Some(c))));
+            if rolled_in.contains(&c) {
+                let t = self.triggered(
+                    super::effects::When::After,
+                    super::model::TriggerEvent::RolledIn,
+                    Some(c),
+                    Some(p),
+                    None,
+                );
+                list.extend(t.into_iter().map(|(x, a)| (x, a, Some(c))));
+            }
         }
         Ok(list)
     }
@@ -782,10 +809,8 @@ impl<'a> Engine<'a> {
     fn card_action(&mut self, p: Seat, d: &Scripted<Step>) -> R<()> {
         let c = self.card_named(d.step.card.as_ref(), r::USE_A_CARD_ACTION)?;
         let s = &self.st.cards[c];
-        let anyone = |a: &super::model::Ability| a.any_player;
-        if s.zone != Zone::Play
-            || (s.controller != p && !self.stat.defs[c].abilities.iter().any(anyone))
-        {
+        let anyone = self.abilities_of(c).iter().any(|(_, a)| a.any_player);
+        if s.zone != Zone::Play || (s.controller != p && !anyone) {
             return rej(
                 format!(
                     "{} is not a card {} controls in play",
@@ -795,10 +820,9 @@ impl<'a> Engine<'a> {
                 r::USE_A_CARD_ACTION,
             );
         }
-        let acts: Vec<usize> = self.stat.defs[c]
-            .abilities
-            .iter()
-            .enumerate()
+        let acts: Vec<usize> = self
+            .abilities_of(c)
+            .into_iter()
             .filter(|(_, a)| matches!(a.kind, AbilityKind::Action | AbilityKind::PowerAction))
             .map(|(i, _)| i)
             .collect();
@@ -821,7 +845,7 @@ impl<'a> Engine<'a> {
                 None => return rej(format!("the card has no action {n}"), r::USE_A_CARD_ACTION),
             },
         };
-        let a = &self.stat.defs[c].abilities[ab];
+        let a = self.ability(c, ab);
         if self.st.cards[c].controller != p && !a.any_player {
             return rej(
                 format!("only {}'s controller may take this action", self.key(c)),
@@ -859,6 +883,7 @@ impl<'a> Engine<'a> {
             special: false,
             last: None,
             rolled: Vec::new(),
+            answer: None,
         }
     }
 
@@ -1060,11 +1085,11 @@ impl<'a> Engine<'a> {
         let mut n = 5;
         for c in 0..self.st.cards.len() {
             if self.st.in_play(c) && self.st.cards[c].controller == p {
-                n += self.stat.defs[c]
-                    .abilities
+                n += self
+                    .abilities_of(c)
                     .iter()
-                    .filter(|a| a.kind == AbilityKind::Ongoing)
-                    .map(|a| a.hand_size)
+                    .filter(|(_, a)| a.kind == AbilityKind::Ongoing)
+                    .map(|(_, a)| a.hand_size)
                     .sum::<i64>();
             }
         }

@@ -68,6 +68,18 @@ impl LibraryCard for CardDef {
         if self.attach_cost.is_some() {
             out.push("attach_cost");
         }
+        if self.resolve_as.is_some() {
+            out.push("resolve_as");
+        }
+        if self.has_abilities_of_non_unique {
+            out.push("has_abilities_of_non_unique");
+        }
+        if self.aside_as_upgrade {
+            out.push("aside_as_upgrade");
+        }
+        if self.makes_elite {
+            out.push("makes_elite");
+        }
         out
     }
 

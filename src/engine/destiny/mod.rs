@@ -17,14 +17,19 @@
 
 mod actions;
 mod apply;
+mod attach;
+mod borrow;
 mod check;
 pub mod effects;
 pub mod engine;
+mod held;
 pub mod library;
 pub mod model;
 mod next;
 mod repeat;
 pub mod rules;
+mod side;
+mod stack;
 pub mod state;
 mod switch;
 
@@ -185,6 +190,14 @@ pub fn setup(board: &Board) -> (Static, State) {
                     st.cards[c].controller = p;
                     st.put(c, z);
                 }
+            }
+        }
+        for (host, k) in &side.stacked {
+            if let (Some(h), Some(c)) = (stat.find(host), stat.find(&k.value)) {
+                st.cards[c].owner = p;
+                st.cards[c].controller = p;
+                st.cards[c].zone = Zone::SetAside;
+                st.stacked.push((h, c));
             }
         }
         st.resources[usize::from(p)] = side.resources;
@@ -349,6 +362,7 @@ fn observe(e: &engine::Engine, board: &Board) -> Observations {
             DieAt::Pool(f) => stat.faces[x][f].raw.clone(),
             DieAt::OnCard => "on_card".into(),
             DieAt::SetAside => "set_aside".into(),
+            DieAt::Held(c) => format!("on {}", stat.keys[c]),
         };
         o.set(format!("dice.{id}"), v);
     }

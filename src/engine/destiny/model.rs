@@ -101,6 +101,14 @@ pub struct CardDef {
     /// restrictions": upgrades of this subtype ignore their play restrictions here.
     #[serde(default)]
     pub attach_any: Option<String>,
+    /// "This character has the abilities of each non-unique character you
+    /// have in play" (each copy's abilities once more: several instances of
+    /// one ability are several abilities).
+    #[serde(default)]
+    pub has_abilities_of_non_unique: bool,
+    /// "If this card would leave play as an upgrade, set it aside instead."
+    #[serde(default)]
+    pub aside_as_upgrade: bool,
     /// Text that applies only while building a deck ("You can include …"): it
     /// does nothing during a game.
     #[serde(default)]
@@ -115,6 +123,17 @@ pub struct CardDef {
     /// your copies of it are non-unique").
     #[serde(default)]
     pub non_unique_on: Option<String>,
+    /// "Attached character is elite (place a second copy of its die on its
+    /// card)": when this upgrade enters play, a die of the character's title
+    /// from its owner's set-aside zone goes on the character and becomes its
+    /// die; nothing when the character is already elite or there is none.
+    #[serde(default)]
+    pub makes_elite: bool,
+    /// "You may resolve the <side> sides of this die as if they were <as>":
+    /// a die resolved (by any action or effect, never when removed) with the
+    /// decision's `resolve_as:` naming `as` counts as showing it.
+    #[serde(default)]
+    pub resolve_as: Option<ResolveAs>,
     /// What the X on this card's die is equal to.
     #[serde(default)]
     pub x: Option<XIs>,
@@ -158,6 +177,15 @@ pub struct Printed {
     pub points: Option<Vec<i64>>,
     #[serde(default)]
     pub die: Option<Vec<String>>,
+}
+
+/// Sides of a card's die that may be resolved as another symbol.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveAs {
+    pub side: crate::cards::die::Symbol,
+    #[serde(rename = "as")]
+    pub to: crate::cards::die::Symbol,
 }
 
 /// What an X on a die is equal to, for the die's controller.
@@ -214,6 +242,13 @@ pub struct Only {
     pub spot: Option<Color>,
     #[serde(default)]
     pub title: Option<String>,
+    /// "Non-unique character only".
+    #[serde(default)]
+    pub non_unique: bool,
+    /// "Play only if one or more of your dice were removed during an
+    /// opponent's last turn this round" (dice still yours).
+    #[serde(default)]
+    pub removed_last_turn: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -312,6 +347,8 @@ pub enum TriggerEvent {
     DieResolved,
     /// One of the subject's dice is rolled or rerolled.
     Rolled,
+    /// One of the subject's dice is rolled into a pool (not rerolled there).
+    RolledIn,
     /// A player takes an action (one of the six; passing is not an action).
     TakesAction,
     /// A card effect (not a die's special) removes one or more of the
@@ -336,6 +373,7 @@ impl TriggerEvent {
             TriggerEvent::Claims => "claims the battlefield",
             TriggerEvent::DieResolved => "die resolved",
             TriggerEvent::Rolled => "rolled",
+            TriggerEvent::RolledIn => "rolled into the pool",
             TriggerEvent::TakesAction => "takes an action",
             TriggerEvent::DiceRemoved => "dice removed",
             TriggerEvent::RemovesDice => "removes dice",
@@ -383,12 +421,22 @@ pub struct Trigger {
     /// Only cards of this color (`played`).
     #[serde(default)]
     pub color: Option<Color>,
+    /// Only cards of this subtype (`played`).
+    #[serde(default)]
+    pub subtype: Option<String>,
+    /// Only an upgrade attached to the card with the ability ("after you play
+    /// a weapon on this character").
+    #[serde(default)]
+    pub on_this: bool,
     /// Only if the player resolving the die controls the subject (`die_resolved`).
     #[serde(default)]
     pub by_controller: bool,
     /// Only if an opponent of the ability's controller did it.
     #[serde(default)]
     pub by_opponent: bool,
+    /// Only if the ability's controller did it ("after you deal … to yourself").
+    #[serde(default)]
+    pub by_you: bool,
 }
 
 /// Costs paid to use an ability.
@@ -488,6 +536,8 @@ pub enum Amount {
     ThisDamage,
     /// The number of opponents' dice the user just removed.
     RemovedOpponentsDice,
+    /// The number of shields on the card whose die is being resolved.
+    DieCardShields,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -516,6 +566,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "your_shields" => Ok(Amount::YourShields),
                     "this_damage" => Ok(Amount::ThisDamage),
                     "removed_opponents_dice" => Ok(Amount::RemovedOpponentsDice),
+                    "die_card_shields" => Ok(Amount::DieCardShields),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -536,6 +587,8 @@ pub enum Target {
     ChosenYours,
     /// One of an opponent's characters, chosen.
     ChosenOpponents,
+    /// One of an opponent's characters or supports, chosen.
+    ChosenOpponentsCard,
     /// The card with the ability.
     This,
     /// The card this upgrade is attached to.
@@ -548,6 +601,11 @@ pub enum Target {
     ChosenOtherYours,
     /// The card the previous effect of the ability targeted ("its", "that character").
     Same,
+    /// One of an opponent's characters, which that opponent chooses ("each
+    /// player activates one of their characters"): their own `use` of the
+    /// card with the ability, naming it in `to:` (and anything else the
+    /// effect needs of them, such as the sides rolled in `roll:`).
+    OpponentsOwn,
 }
 
 /// One effect. Effects of an ability resolve in order; `then:` needs them all in full.
@@ -564,9 +622,13 @@ pub enum Effect {
     Block {
         amount: Amount,
     },
-    /// Indirect damage to an opponent, distributed as they wish.
+    /// Indirect damage to an opponent, distributed as they wish; to the
+    /// user, distributed as they wish, with `yourself` ("deal 1 indirect
+    /// damage to yourself").
     Indirect {
         amount: Amount,
+        #[serde(default)]
+        yourself: bool,
     },
     Shields {
         amount: Amount,
@@ -606,9 +668,18 @@ pub enum Effect {
         amount: Amount,
     },
     /// Remove a die from a pool (chosen in the decision's `remove:`); `removed` is its value.
+    /// With `place_here`, the die is placed on the card with the ability,
+    /// under its controller's control: it is not rolled with its own card
+    /// and goes back to it only when the card with the ability leaves play.
     RemoveDie {
         filter: DieFilter,
+        #[serde(default)]
+        place_here: bool,
     },
+    /// Roll one of the user's dice that were removed from their pool during
+    /// an opponent's last turn this round, and are still theirs (the
+    /// decision's `dice:`), into their pool.
+    RollRemoved,
     /// Remove every die matching the filter.
     RemoveAll {
         filter: DieFilter,
@@ -636,9 +707,21 @@ pub enum Effect {
     },
     /// Place the card with the ability on the bottom of its owner's deck.
     ToDeckBottom,
-    /// Reroll any number of dice (named, with results, in the decision).
+    /// Reroll any number of dice (named, with results, in the decision):
+    /// `whose: this` the dice of the card with the ability; at most `count`
+    /// of them ("reroll one of …"); only character dice (`character`).
     Reroll {
         whose: Who,
+        #[serde(default)]
+        count: Option<usize>,
+        #[serde(default)]
+        character: bool,
+    },
+    /// Carry out `effect` only if `condition` holds ("…, or, if you control
+    /// the battlefield, …").
+    If {
+        condition: Condition,
+        effect: Vec<Effect>,
     },
     /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
     /// your dice (`whose: this`/`yours`), or any player's (`any`), only
@@ -655,11 +738,34 @@ pub enum Effect {
     Exhaust {
         to: Target,
     },
+    /// Defeat the target (only a character of `color`, if given); in full
+    /// only if this defeats it (not when it is already defeated).
+    Defeat {
+        to: Target,
+        #[serde(default)]
+        color: Option<Color>,
+    },
     Ready {
         to: Target,
     },
     /// This card becomes a support.
     BecomeSupport,
+    /// Search your deck or discard pile for a card with this title (the
+    /// decision's `play:`; none: nothing) and attach it to the card with the
+    /// ability as an upgrade, without paying its cost; a second copy of a
+    /// unique card: its controller discards one of the copies (`discard:`).
+    AttachFrom {
+        title: String,
+    },
+    /// The card with the ability becomes an upgrade on one of the user's
+    /// supports of `subtype` (the decision's `on:`), keeping its dice (a
+    /// character so attached is not defeated); that support readies if its
+    /// title is `ready_title`.
+    AttachSelf {
+        subtype: String,
+        #[serde(default)]
+        ready_title: Option<String>,
+    },
     /// The target is defeated after this round ends (a delayed effect).
     DefeatAfterRound {
         to: Target,
@@ -684,8 +790,14 @@ pub enum Effect {
         #[serde(default)]
         character: bool,
         /// "Increasing its value by N".
+        #[serde(default = "no_amount")]
+        increase: Amount,
+        /// Only dice of this color.
         #[serde(default)]
-        increase: i64,
+        color: Option<Color>,
+        /// "You may resolve it": when the decision names no die, none is.
+        #[serde(default)]
+        optional: bool,
     },
     /// An opponent may give the user `amount` resources (a `use` of this card
     /// by the opponent, or `decline`) to remove this card's die from the pool.
@@ -779,13 +891,50 @@ pub enum Effect {
     Activate {
         to: Target,
     },
+    /// Stack a card from the user's hand (the decision's `stack:`) facedown
+    /// on the card with the ability.
+    StackFromHand,
+    /// Play the card stacked on another copy of a card with this title, in
+    /// any player's set-aside zone (the decision's `uses:`), for free, then
+    /// discard that copy to its owner's discard pile; a stacked card a play
+    /// restriction keeps from being played goes to its owner's discard pile.
+    PlayStacked {
+        title: String,
+    },
     /// Set the card with the ability aside (an event being resolved goes to
     /// the set-aside zone instead of the discard pile).
     SetAsideThis,
+    /// Resolve one of the sides of the die of the card this ability
+    /// discarded from hand (the decision's `discard:`), chosen in the
+    /// decision's `side:`, if able: the die is not rolled and never enters a
+    /// pool, so nothing that acts on the die in a pool applies.
+    ResolveSide,
     /// Play a card from your hand (the decision's `play:` and `on:`), paying its cost minus `discount`.
     PlayFromHand {
         #[serde(default)]
         types: Vec<CardType>,
+        /// Only a card of one of these subtypes.
+        #[serde(default)]
+        subtypes: Vec<String>,
+        /// Instead of a card in hand: the card this ability discarded from
+        /// hand (the decision's `discard:`), from your discard pile.
+        #[serde(default)]
+        discarded: bool,
+        /// A card from your hand or your discard pile.
+        #[serde(default)]
+        or_discard: bool,
+        /// A card from your discard pile (not from hand).
+        #[serde(default)]
+        from_discard: bool,
+        /// An upgrade played on the card with the ability ("on her").
+        #[serde(default)]
+        on_this: bool,
+        /// The `discount` only for a card with this word in its title.
+        #[serde(default)]
+        discount_if_title: Option<String>,
+        /// Only a card of this color.
+        #[serde(default)]
+        color: Option<Color>,
         #[serde(default)]
         discount: i64,
         /// For free ("play a card … for free").
@@ -803,6 +952,10 @@ pub enum Effect {
 pub enum Must {
     Activate,
     PlayChosen,
+}
+
+fn no_amount() -> Amount {
+    Amount::N(0)
 }
 
 fn one_choice() -> usize {
@@ -850,6 +1003,10 @@ pub struct Side {
     /// Cards in the set-aside zone (defeated characters, unused battlefields…).
     #[serde(default)]
     pub set_aside: Vec<Spanned<String>>,
+    /// Cards stacked facedown on a card of the set-aside zone: that card's
+    /// key → the stacked card's key.
+    #[serde(default, deserialize_with = "crate::yaml::unique")]
+    pub stacked: BTreeMap<String, Spanned<String>>,
     /// Dice in the pool: die ID → side showing.
     #[serde(default, deserialize_with = "crate::yaml::unique")]
     pub pool: BTreeMap<String, Spanned<String>>,
@@ -1059,6 +1216,16 @@ pub struct Step {
     /// A card whose ability an effect uses (`use_special`, `claim_set_aside`).
     #[serde(default)]
     pub uses: Option<String>,
+    /// Resolve the dice as showing this symbol, where their card allows it
+    /// (`resolve_as` on the card).
+    #[serde(default)]
+    pub resolve_as: Option<crate::cards::die::Symbol>,
+    /// The card stacked facedown (`stack_from_hand`).
+    #[serde(default)]
+    pub stack: Option<String>,
+    /// The side of a die an effect resolves without rolling it (`resolve_side`).
+    #[serde(default)]
+    pub side: Option<String>,
     /// Claim: decline the claim ability.
     #[serde(default)]
     pub no_claim_ability: bool,

@@ -141,6 +141,7 @@ pub const CLARIFICATIONS: &str = "destiny.rr.clarifications";
 pub const FAQ: &str = "destiny.rr.faq";
 pub const BATTLE_OF_WILLS: &str = "destiny.rr.clarifications.empire-at-war.battle-of-wills-128";
 pub const JAR_JAR_BINKS: &str = "destiny.rr.clarifications.legacies.jar-jar-binks-47";
+pub const TRAINING: &str = "destiny.rr.clarifications.spirit-of-rebellion.training-125";
 pub const HOME_TURF_ADVANTAGE: &str =
     "destiny.rr.clarifications.way-of-the-force.home-turf-advantage-127";
 

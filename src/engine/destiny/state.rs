@@ -57,6 +57,10 @@ pub enum DieAt {
     /// In its controller's pool, showing this side (0..6).
     Pool(usize),
     SetAside,
+    /// Placed on another card in play ("remove an opponent's character die
+    /// and place it here"): not rolled with its card, back when that card
+    /// leaves play.
+    Held(Ix),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -121,6 +125,15 @@ pub struct Book {
     pub first_used: Vec<(Ix, usize)>,
 }
 
+/// A die removed from a pool: the die, whose it was (its card's controller),
+/// and the turn it was removed in (an index into `State::turns`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removal {
+    pub die: DieIx,
+    pub whose: Seat,
+    pub turn: usize,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     pub cards: Vec<CardSt>,
@@ -143,6 +156,12 @@ pub struct State {
     pub next_action: Vec<NextRule>,
     pub winner: Option<Seat>,
     pub book: Book,
+    /// Every turn taken so far: who took it, in which round.
+    pub turns: Vec<(Seat, i64)>,
+    /// Dice removed from pools by card effects, in order.
+    pub removals: Vec<Removal>,
+    /// Cards stacked facedown on set-aside cards: (the set-aside card, the stacked card).
+    pub stacked: Vec<(Ix, Ix)>,
 }
 
 pub fn other(s: Seat) -> Seat {
@@ -214,6 +233,9 @@ impl State {
             next_action: Vec::new(),
             winner: None,
             book: Book::default(),
+            turns: Vec::new(),
+            removals: Vec::new(),
+            stacked: Vec::new(),
         }
     }
 
@@ -292,9 +314,25 @@ impl State {
     pub fn has_keyword(&self, stat: &Static, c: Ix, k: Keyword) -> bool {
         stat.defs[c].keywords.contains(&k)
             || self
+                .lenders(stat, c)
+                .iter()
+                .any(|&x| stat.defs[x].keywords.contains(&k))
+            || self
                 .upgrades(c)
                 .iter()
                 .any(|&u| stat.defs[u].abilities.iter().any(|a| a.grants.contains(&k)))
+    }
+
+    /// The cards whose abilities `c` also has: each non-unique character its
+    /// controller has in play, when its text says so.
+    pub fn lenders(&self, stat: &Static, c: Ix) -> Vec<Ix> {
+        if !stat.defs[c].has_abilities_of_non_unique || !self.in_play(c) {
+            return Vec::new();
+        }
+        self.characters(self.cards[c].controller)
+            .into_iter()
+            .filter(|&x| x != c && !stat.defs[x].unique)
+            .collect()
     }
 
     /// The face a die in a pool shows.
@@ -321,13 +359,18 @@ pub fn face_value(f: &DieFace) -> Option<i64> {
 /// Does a face show `what` (`damage`, `melee`, `ranged`, `indirect`, `shield`, `resource`,
 /// `disrupt`, `discard`, `focus`, `special`, `blank`, or anything for `None`)?
 pub fn face_shows(f: &DieFace, what: Option<&str>) -> bool {
+    symbol_shows(f.symbol, what)
+}
+
+/// Does a symbol count as `what` (as `face_shows`)?
+pub fn symbol_shows(s: Symbol, what: Option<&str>) -> bool {
     let Some(w) = what else { return true };
     match w {
         "damage" => matches!(
-            f.symbol,
+            s,
             Symbol::MeleeDamage | Symbol::RangedDamage | Symbol::IndirectDamage
         ),
-        other => symbol_word(f.symbol) == other,
+        other => symbol_word(s) == other,
     }
 }
 
