@@ -244,3 +244,50 @@ fn a_named_swtcg_card_whose_text_is_not_modelled_does_not_pass() {
         run.not_modelled
     );
 }
+
+/// A command phase in which the Dark Side deploys `unit` from hand.
+const DEPLOY: &str = "game: swtcg
+title: t
+swtcg:
+  start: command
+  through: command
+  cards:
+    unit: {card: \"REF\"}
+  dark:
+    build: 30
+    hand: [unit]
+script:
+  - {dark: deploy, card: unit, arena: ground}
+  - {dark: pass}
+expect:
+  cards: {unit: dark.ground}
+  outcome: needs_decision
+ACK";
+
+#[test]
+fn a_swtcg_card_deployed_with_text_not_modelled_does_not_pass_unacknowledged() {
+    let cat = library::catalogue().unwrap();
+    let e = cat
+        .entries
+        .iter()
+        .find(|e| {
+            e.def.kind == Kind::Unit
+                && e.def.types == [swjudge::engine::swtcg::model::Arena::Ground]
+                && !e.def.text.unencoded().is_empty()
+        })
+        .unwrap();
+    let board = DEPLOY.replace("REF", &e.reference);
+    let s = scenario::load_str(Path::new("s.yaml"), &board.replace("ACK", ""), None).unwrap();
+    let run = scenario::run(&s);
+    assert_eq!(run.verdict, Verdict::NotModelled, "{:?}", run.problems());
+    assert_eq!(run.not_modelled.len(), 1, "{:?}", run.not_modelled);
+    assert!(run.not_modelled[0].contains(&e.reference));
+    // Acknowledged, the text is still reported and the run goes on.
+    let ack = format!(
+        "  not_modelled: [{}]\n",
+        serde_json::json!(run.not_modelled[0])
+    );
+    let s = scenario::load_str(Path::new("s.yaml"), &board.replace("ACK", &ack), None).unwrap();
+    let run = scenario::run(&s);
+    assert_eq!(run.verdict, Verdict::Pass, "{:?}", run.problems());
+}

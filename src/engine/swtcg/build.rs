@@ -740,6 +740,7 @@ impl<'a> Engine<'a> {
                     self.st.pieces[u].stack.len()
                 );
                 self.by(s, Event::StateChange, t, &[r::STACKING, r::BUILDING]);
+                self.meet_in_play();
                 self.discard_check(u, None)?;
                 self.fire(Trigger::Deploy, Some(s), Some(u))?;
             }
@@ -785,6 +786,7 @@ impl<'a> Engine<'a> {
                     plan.pay
                 );
                 self.by(s, Event::StateChange, t, &[r::BUILDING, cite]);
+                self.meet_in_play();
                 self.unique_clash(p)?;
                 if self.st.def(c).kind == Kind::Unit && self.st.pieces[p].zone != PZone::Gone {
                     self.fire(Trigger::Deploy, Some(s), Some(p))?;
@@ -807,6 +809,7 @@ impl<'a> Engine<'a> {
             plan.pay
         );
         self.by(s, Event::Initiate, t, &[r::MISSION_CARDS, r::BUILDING]);
+        self.meet_text(c);
         if let Some(a) = self.card_activated(c) {
             self.tap_target(&a, plan.target);
         }

@@ -408,6 +408,7 @@ impl<'a> Engine<'a> {
             self.st.card_label(c)
         );
         self.by(s, Event::Initiate, t, &[r::BATTLE_CARDS, r::EFFECT_TYPES]);
+        self.meet_text(c);
     }
 
     /// Tap the chosen unit, or put damage counters on it, when that is part

@@ -81,6 +81,8 @@ pub struct Engine<'a> {
     pub arena_prevention: Vec<(Side, super::model::Arena, i64)>,
     /// The arena whose battle step is being fought, if any.
     pub battle_step: Option<super::model::Arena>,
+    /// Cards whose unencoded text has been reported.
+    text_met: Vec<super::state::CardIx>,
 }
 
 pub fn actor(s: Side) -> Actor {
@@ -114,6 +116,46 @@ impl<'a> Engine<'a> {
             steps: 0,
             names: ["dark", "light"],
             may_attack: [None, None],
+            text_met: Vec::new(),
+        }
+    }
+
+    /// A card's text no field encodes, as reported: its label and reference,
+    /// and the sentences (none if every sentence is encoded).
+    pub fn unencoded(&self, c: super::state::CardIx) -> Option<String> {
+        let d = self.st.def(c);
+        let parts = d.unmodelled_text();
+        if parts.is_empty() {
+            return None;
+        }
+        let who = match d.reference() {
+            Some(r) => format!("{} ({r})", self.st.card_label(c)),
+            None => self.st.card_label(c),
+        };
+        Some(format!("{who}: \"{}\"", parts.join(" ")))
+    }
+
+    /// A card entering play or being played: its unencoded text is reported
+    /// (once per card) and the run goes on, so the verdict shows it unless
+    /// the scenario acknowledges it.
+    pub fn meet_text(&mut self, c: super::state::CardIx) {
+        if self.text_met.contains(&c) {
+            return;
+        }
+        self.text_met.push(c);
+        if let Some(what) = self.unencoded(c) {
+            self.trace
+                .not_modelled(self.level, Actor::Rules, what, &[r::EFFECTS]);
+        }
+    }
+
+    /// Every card whose text is in play (the top card of each face-up piece).
+    pub fn meet_in_play(&mut self) {
+        for p in 0..self.st.pieces.len() {
+            let pc = &self.st.pieces[p];
+            if pc.zone != super::state::PZone::Gone && !pc.face_down && !pc.stack.is_empty() {
+                self.meet_text(self.st.top(p));
+            }
         }
     }
 
@@ -186,6 +228,7 @@ impl<'a> Engine<'a> {
         judge: &dyn Fn(&Engine, &Step) -> Result<(), Rejection>,
     ) -> Flow<Answer> {
         loop {
+            self.meet_in_play();
             self.steps += 1;
             if self.steps > MAX_STEPS {
                 return self.stop(End::StepLimit);

@@ -100,6 +100,7 @@ pub fn run(board: &Board, script: &[Scripted<Step>]) -> RunResult {
     }
     let mut obs = Observations::default();
     let flow = drive(&mut e, board, &mut obs);
+    e.meet_in_play();
     let end = match flow {
         Ok(()) => End::Complete,
         Err(_) => e.end.clone().unwrap_or(End::StepLimit),
@@ -148,12 +149,7 @@ fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engin
         if pc.zone == PZone::Gone || pc.face_down {
             continue;
         }
-        if let Some(t) = e.st.top_def(p).unmodelled_text().first() {
-            let who = match e.st.top_def(p).reference() {
-                Some(r) => format!("{} ({r})", e.st.label(p)),
-                None => e.st.label(p),
-            };
-            let what = format!("{who}: \"{t}\"");
+        if let Some(what) = e.unencoded(e.st.top(p)) {
             return e.not_modelled(what, &[rules::EFFECTS]);
         }
     }

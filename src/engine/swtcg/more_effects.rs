@@ -86,6 +86,7 @@ impl<'a> Engine<'a> {
             txt,
             &[r::G_PUT, r::DISCARD_PILE, r::G_DAMAGE_COUNTER],
         );
+        self.meet_text(c);
         self.discard_check(p, None)
     }
 
