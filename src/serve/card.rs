@@ -2,7 +2,7 @@
 //! --json` prints). An ambiguous name lists the cards to choose from.
 
 use super::App;
-use super::markdown::rule_link;
+use super::markdown::{cite, rule_link};
 use super::page::{self, Nav};
 use super::search::url_path;
 use crate::cards::{Entry, Match};
@@ -152,20 +152,13 @@ fn choices(list: &[Match]) -> Markup {
     }
 }
 
-/// A source that is a rulebook section is a link to it.
-fn source(app: &App, s: &str) -> Markup {
-    html! {
-        @if app.corpus.contains(s) { (rule_link(s, s)) } @else { code { (s) } }
-    }
-}
-
 fn entries(app: &App, kind: &str, list: &[Entry]) -> Markup {
     html! {
         ol.entries {
             @for (i, e) in list.iter().enumerate() {
                 li id={ (kind) "-" (i + 1) } {
                     p { (e.text) }
-                    p.source { "Source: " (source(app, &e.source)) }
+                    p.source { "Source: " (cite(&app.corpus, &e.source)) }
                 }
             }
         }

@@ -5,7 +5,7 @@
 use super::markdown::rule_link;
 use super::page::{self, Nav};
 use super::search::url_path;
-use super::{App, Checked, too_slow};
+use super::{App, Checked, too_slow_page};
 use crate::render::summary::{Line as SummaryLine, Summary};
 use crate::rulebook::lint::normalize;
 use crate::scenario::{self, Report, SectionIds, Verdict, expect::compact};
@@ -257,11 +257,9 @@ pub async fn api(State(app): State<Arc<App>>, body: Result<String, StringRejecti
         Ok(t) => t,
         Err(refused) => return *refused,
     };
-    match check(&app, Input::Text(text)).await {
-        Checked::Report(r) => page::json_text(StatusCode::OK, crate::render::trace::json(&r)),
-        Checked::Refused(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
-        Checked::TooSlow(d) => page::json_error(StatusCode::SERVICE_UNAVAILABLE, &too_slow(d)),
-    }
+    check(&app, Input::Text(text))
+        .await
+        .json(|r| page::json_text(StatusCode::OK, crate::render::trace::json(r)))
 }
 
 fn result_page(app: &App, checked: Checked<Report>, pasted: Option<&str>) -> Response {
@@ -282,12 +280,7 @@ fn result_page(app: &App, checked: Checked<Report>, pasted: Option<&str>) -> Res
                 body,
             )
         }
-        Checked::TooSlow(d) => page::error_page(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Check too slow",
-            &too_slow(d),
-            Nav::Check,
-        ),
+        Checked::TooSlow(d) => too_slow_page(d, Nav::Check),
     }
 }
 

@@ -7,10 +7,10 @@
 //! rulebook's errata and rulings, which a deck check never reads), loaded on
 //! the first deck checked.
 
-use super::markdown::rule_link;
+use super::markdown::cite;
 use super::page::{self, Nav};
 use super::search::url_path;
-use super::{App, Checked, too_slow};
+use super::{App, Checked, too_slow_page};
 use crate::cards::CardDb;
 use crate::cards::formats::{self, DeckFormat};
 use crate::deck::{self, CardRef, Options, Problem, Report, Zone};
@@ -178,12 +178,7 @@ pub async fn pasted(
             };
             page::page(StatusCode::BAD_REQUEST, "Deck not checked", Nav::Deck, body)
         }
-        Checked::TooSlow(d) => page::error_page(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Check too slow",
-            &too_slow(d),
-            Nav::Deck,
-        ),
+        Checked::TooSlow(d) => too_slow_page(d, Nav::Deck),
     }
 }
 
@@ -206,19 +201,9 @@ pub async fn api(
         Ok(t) => t,
         Err(refused) => return *refused,
     };
-    match run(&app, text, choice).await {
-        Checked::Report(r) => page::json(StatusCode::OK, &r),
-        Checked::Refused(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
-        Checked::TooSlow(d) => page::json_error(StatusCode::SERVICE_UNAVAILABLE, &too_slow(d)),
-    }
-}
-
-/// A citation: a rulebook section is a link to it; a format entry or card
-/// record is shown as it is.
-fn cites(app: &App, c: &str) -> Markup {
-    html! {
-        @if app.corpus.contains(c) { (rule_link(c, c)) } @else { code { (c) } }
-    }
+    run(&app, text, choice)
+        .await
+        .json(|r| page::json(StatusCode::OK, r))
 }
 
 fn card_links(label: &str, cards: &[CardRef]) -> Markup {
@@ -236,7 +221,7 @@ fn card_links(label: &str, cards: &[CardRef]) -> Markup {
 fn problem(app: &App, p: &Problem) -> Markup {
     html! {
         li {
-            p { strong { "[" (cites(app, &p.cites)) "]" } " " (p.message) @if let Some(l) = p.line { " (line " (l) ")" } }
+            p { strong { "[" (cite(&app.corpus, &p.cites)) "]" } " " (p.message) @if let Some(l) = p.line { " (line " (l) ")" } }
             @if !p.cards.is_empty() { (card_links("Cards", &p.cards)) }
             @if !p.choices.is_empty() { (card_links("Choices", &p.choices)) }
         }

@@ -45,6 +45,14 @@ pub fn rule_link(id: &str, text: &str) -> Markup {
     html! { a.rule href={ "/rule/" (url_path(section)) } { (text) } }
 }
 
+/// A citation: a section of the corpus is a link to it; anything else (a format
+/// entry, a card record) is shown as it is.
+pub fn cite(corpus: &Corpus, id: &str) -> Markup {
+    html! {
+        @if corpus.contains(id) { (rule_link(id, id)) } @else { code { (id) } }
+    }
+}
+
 /// `text` as events, each rule ID of the corpus and each resolved cross-reference a link.
 fn linkify<'a>(text: &str, corpus: &Corpus, refs: &[CrossRef], out: &mut Vec<Event<'a>>) {
     let mut spans: Vec<(usize, usize, String)> = Vec::new();

@@ -27,6 +27,8 @@ use crate::paths::Paths;
 use crate::rulebook::Corpus;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::get;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -187,12 +189,30 @@ async fn limited<R: Send + 'static>(
     }
 }
 
+impl<R> Checked<R> {
+    /// The API's answer: `ok` of the report, or `{"error": …}` with 400 for a
+    /// refusal and 503 for a check too slow.
+    fn json(self, ok: impl FnOnce(&R) -> Response) -> Response {
+        match self {
+            Checked::Report(r) => ok(&r),
+            Checked::Refused(msg) => page::json_error(StatusCode::BAD_REQUEST, &msg),
+            Checked::TooSlow(d) => page::json_error(StatusCode::SERVICE_UNAVAILABLE, &too_slow(d)),
+        }
+    }
+}
+
 /// Why a check took too long.
 fn too_slow(d: Duration) -> String {
     format!(
         "the check took longer than its time limit of {} s and was abandoned",
         d.as_secs_f32()
     )
+}
+
+/// The page for a check that took too long.
+fn too_slow_page(d: Duration, nav: page::Nav) -> Response {
+    let status = StatusCode::SERVICE_UNAVAILABLE;
+    page::error_page(status, "Check too slow", &too_slow(d), nav)
 }
 
 /// Every page and API route.
