@@ -47,7 +47,7 @@ pub enum Source {
 }
 
 /// One line of a deck file: a card name and how many.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Line {
     /// The name as written (a card code for SWDestinyDB JSON).
     pub name: String,
@@ -77,14 +77,7 @@ impl Line {
             name,
             count,
             line,
-            zone: None,
-            reference: None,
-            dice: None,
-            count_is_dice: false,
-            elite: false,
-            set: None,
-            number: None,
-            blueprint: None,
+            ..Line::default()
         }
     }
 }
