@@ -320,29 +320,14 @@ fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
     }
 }
 
-/// Rulebook sections (current documents) whose text mentions the card's title,
+/// Rulebook sections (current documents) whose text mentions the card's title
+/// (without version qualifiers, and only when at least four letters long),
 /// excluding the card's own errata/ruling sections: a scan of every section.
 pub fn see_also(corpus: &Corpus, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    see_also_in(corpus.sections.iter(), card, limit)
-}
-
-/// The words a section must contain to mention `card` (its title without version
-/// qualifiers), normalised; None when too short to be telling.
-pub fn mention_needle(card: &Card) -> Option<String> {
-    let needle = normalize(&strip_qualifiers(&card.title));
-    (needle.len() >= 4).then_some(needle)
-}
-
-/// [`see_also`] over candidate sections (e.g. the search index's hits for the
-/// title), keeping their order.
-pub fn see_also_in<'a>(
-    sections: impl Iterator<Item = &'a Section>,
-    card: &Card,
-    limit: usize,
-) -> Vec<SeeAlso> {
-    let Some(needle) = mention_needle(card) else {
+    let needle = normalize(super::names::base_title(&card.title));
+    if needle.len() < 4 {
         return Vec::new();
-    };
+    }
     let padded = format!(" {needle} ");
     let own: Vec<&str> = card
         .errata
@@ -351,7 +336,7 @@ pub fn see_also_in<'a>(
         .map(|e| e.source.as_str())
         .collect();
     let mut out = Vec::new();
-    for s in sections {
+    for s in &corpus.sections {
         if out.len() >= limit {
             break;
         }
@@ -366,18 +351,6 @@ pub fn see_also_in<'a>(
         }
     }
     out
-}
-
-/// "Luke Skywalker (V)" → "Luke Skywalker".
-fn strip_qualifiers(t: &str) -> String {
-    let mut t = t.trim();
-    while t.ends_with(')') {
-        match t.rfind('(') {
-            Some(i) if i > 0 => t = t[..i].trim_end(),
-            _ => break,
-        }
-    }
-    t.to_string()
 }
 
 #[cfg(test)]

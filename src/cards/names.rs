@@ -97,7 +97,7 @@ pub fn letters(s: &str) -> String {
 }
 
 /// The title without trailing parenthesised qualifiers: "Han Solo (A)" → "Han Solo".
-fn base_title(title: &str) -> &str {
+pub(crate) fn base_title(title: &str) -> &str {
     let mut t = title.trim();
     while t.ends_with(')') {
         match t.rfind('(') {
