@@ -240,74 +240,55 @@ fn parse_content(path: &Path) -> Result<Read> {
         .copied()
         .find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
     let is_json = ext == "json" || first.is_some_and(|b| b"{[".contains(&b));
-    if !is_json {
-        let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
-        if ext == "txt" || ext == "tsv" || swtcg::looks_like(&text) {
-            if !swtcg::looks_like(&text) {
-                return Ok(Read::Unrecognised {
-                    at: format!("{shown}:1"),
-                    why: "not a LackeyCCG set file (expected a tab-separated header line with a Name column)".into(),
-                });
-            }
-            let (cards, rejected) = swtcg::parse(&text, &shown, &name)?;
-            return Ok(Read::Cards(Parsed {
-                path: path.to_path_buf(),
-                format: Format::Swtcg,
-                source: SourceFile {
-                    format: Format::Swtcg.as_str().into(),
-                    file: name,
-                    cards,
-                },
-                rejected,
-                formats: Vec::new(),
-            }));
-        }
-        return Ok(Read::Unrecognised {
-            at: shown,
-            why: "unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)".into(),
-        });
-    }
     let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
-    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-        Error::Input(format!(
-            "{shown}:{}:{}: malformed JSON: {}",
-            e.line(),
-            e.column(),
-            json_message(&e)
-        ))
-    })?;
-    let (format, (cards, rejected)) = if swccg::looks_like(&v) {
-        (
-            Format::Swccg,
-            swccg::parse(
-                &v,
-                &name,
-                &swccg::set_names(&sibling_json(path, "sets.json")),
-            ),
-        )
-    } else if destiny::looks_like(&v) {
-        (
-            Format::Destiny,
-            destiny::parse(
-                &v,
-                &name,
-                &destiny::set_names(&sibling_json(path, "sets.json")),
-            ),
-        )
-    } else if super::formats::looks_like(&v) {
-        let sets = sibling_json(path, "sets.json");
-        return Ok(Read::Cards(super::formats::parsed(path, &v, name, &sets)));
-    } else if LOOKUP_TABLES.contains(&name.to_ascii_lowercase().as_str()) {
-        return Ok(Read::Unrecognised {
-            at: shown,
-            why: "a lookup table, read for the card files beside it (not imported on its own)"
-                .into(),
-        });
+    let (format, (cards, rejected)) = if !is_json {
+        if ext != "txt" && ext != "tsv" && !swtcg::looks_like(&text) {
+            return Ok(Read::Unrecognised {
+                at: shown,
+                why: "unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)".into(),
+            });
+        }
+        if !swtcg::looks_like(&text) {
+            return Ok(Read::Unrecognised {
+                at: format!("{shown}:1"),
+                why: "not a LackeyCCG set file (expected a tab-separated header line with a Name column)".into(),
+            });
+        }
+        (Format::Swtcg, swtcg::parse(&text, &shown, &name)?)
     } else {
-        return Ok(Read::Unrecognised {
-            at: format!("{shown}:1:1"),
-            why: "JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")".into(),
-        });
+        let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+            Error::Input(format!(
+                "{shown}:{}:{}: malformed JSON: {}",
+                e.line(),
+                e.column(),
+                json_message(&e)
+            ))
+        })?;
+        let sets = || sibling_json(path, "sets.json");
+        if swccg::looks_like(&v) {
+            (
+                Format::Swccg,
+                swccg::parse(&v, &name, &swccg::set_names(&sets())),
+            )
+        } else if destiny::looks_like(&v) {
+            (
+                Format::Destiny,
+                destiny::parse(&v, &name, &destiny::set_names(&sets())),
+            )
+        } else if super::formats::looks_like(&v) {
+            return Ok(Read::Cards(super::formats::parsed(path, &v, name, &sets())));
+        } else if LOOKUP_TABLES.contains(&name.to_ascii_lowercase().as_str()) {
+            return Ok(Read::Unrecognised {
+                at: shown,
+                why: "a lookup table, read for the card files beside it (not imported on its own)"
+                    .into(),
+            });
+        } else {
+            return Ok(Read::Unrecognised {
+                at: format!("{shown}:1:1"),
+                why: "JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")".into(),
+            });
+        }
     };
     Ok(Read::Cards(Parsed {
         path: path.to_path_buf(),
