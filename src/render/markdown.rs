@@ -2,8 +2,7 @@
 //! in bold and `*emphasis*` in italics (plain words without colour), lists with
 //! their bullets or numbers, tables as tables. Markup characters never show.
 
-use super::{Style, wrap_hanging};
-use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use super::{Style, table, wrap_hanging};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// Render `md` for a terminal, every line starting with `indent`.
@@ -222,10 +221,7 @@ impl Renderer<'_> {
     }
 
     fn table_block(&self, rows: Vec<Vec<String>>) -> String {
-        let mut t = Table::new();
-        t.load_style(UTF8_FULL_CONDENSED)
-            .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(self.style.width.saturating_sub(self.indent.len()) as u16);
+        let mut t = table(self.style.width.saturating_sub(self.indent.len()));
         let mut it = rows.into_iter();
         if let Some(h) = it.next() {
             t.set_header(h);

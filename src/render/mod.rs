@@ -112,6 +112,23 @@ pub fn wrap_hanging(text: &str, width: usize, first: &str, rest: &str) -> String
     out.join("\n")
 }
 
+/// A table `width` columns wide in the one look every renderer uses: thin
+/// borders, columns wrapped to fit.
+pub fn table(width: usize) -> comfy_table::Table {
+    let mut t = comfy_table::Table::new();
+    t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
+        .set_width(width.min(u16::MAX as usize) as u16);
+    t
+}
+
+/// Right-align the columns of `t` from `first` on (counts).
+pub fn numbers_right(t: &mut comfy_table::Table, first: usize) {
+    for column in t.column_iter_mut().skip(first) {
+        column.set_cell_alignment(comfy_table::CellAlignment::Right);
+    }
+}
+
 /// `text` with control characters escaped (`\n`, `\u{1b}`, …), tabs kept: what
 /// came from input never reaches a terminal raw, and stays on one line.
 pub fn one_line(text: &str) -> String {
