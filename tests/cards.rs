@@ -1579,7 +1579,9 @@ mod import_unit {
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("bad.json");
         std::fs::write(&p, "{\n  \"cards\": [\n    {\"id\": 1,, }\n  ]\n}\n").unwrap();
-        let e = parse_file(&p).unwrap_err().to_string();
+        let e = import_all(&[p], &dir.join("data"), false)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.ends_with("bad.json:3:14: malformed JSON: key must be a string"),
             "{e}"

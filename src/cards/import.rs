@@ -125,14 +125,6 @@ fn read_card_file(path: &Path) -> Result<Vec<u8>> {
     )
 }
 
-/// Parse one file, detecting its format from its content (and extension for TSV).
-pub fn parse_file(path: &Path) -> Result<Parsed> {
-    match read_file(path)? {
-        Read::Cards(parsed) => Ok(parsed),
-        Read::Unrecognised { at, why } => Err(Error::Input(format!("{at}: {why}"))),
-    }
-}
-
 /// A file read for an import: card data (or Destiny formats), or a file of
 /// no format this imports, and why.
 enum Read {
