@@ -295,42 +295,31 @@ pub struct SourceFile {
 
 /// Load every stored source under `<data_dir>/cards/`. A missing folder is no data.
 pub fn load_imported(data_dir: &Path) -> Result<Vec<SourceFile>> {
-    let dir = data_dir.join("cards");
-    let rd = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(&dir, e)),
-    };
-    let mut files: Vec<_> = Vec::new();
-    for entry in rd {
-        let p = entry.map_err(|e| Error::io(&dir, e))?.path();
-        // Only regular files: a folder or FIFO named *.json is not stored data
-        // (and reading a FIFO would block).
-        if p.extension().is_some_and(|e| e == "json") && p.is_file() {
-            files.push(p);
-        }
-    }
-    files.sort();
-    let mut out = Vec::new();
-    for p in files {
-        let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
-        let text = String::from_utf8(bytes).map_err(|_| {
-            Error::Input(format!(
-                "{}: stored card data is not UTF-8 text; re-import it",
-                p.display()
-            ))
-        })?;
-        let sf: SourceFile = serde_json::from_str(&text).map_err(|e| {
-            Error::Input(format!(
-                "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
-                p.display(),
-                e.line(),
-                e.column()
-            ))
-        })?;
-        out.push(sf);
-    }
-    Ok(out)
+    load_stored(data_dir, |_| true)
+}
+
+/// Load the stored sources whose file names `keep` accepts, in name order.
+pub fn load_stored(data_dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<SourceFile>> {
+    formats::stored_files(data_dir, keep)?
+        .iter()
+        .map(|p| {
+            let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                Error::Input(format!(
+                    "{}: stored card data is not UTF-8 text; re-import it",
+                    p.display()
+                ))
+            })?;
+            serde_json::from_str(&text).map_err(|e| {
+                Error::Input(format!(
+                    "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
+                    p.display(),
+                    e.line(),
+                    e.column()
+                ))
+            })
+        })
+        .collect()
 }
 
 /// A rulebook section that mentions a card.
