@@ -588,17 +588,8 @@ impl CardDb {
                 }
             }
             games.sort_by_key(|(g, _)| *g);
-            // within a game, the card whose whole label is the name beats cards
-            // that only share the title ("Chopper" vs "Chopper - Metal Menace")
             for (_, v) in &mut games {
-                let whole: Vec<usize> = v
-                    .iter()
-                    .copied()
-                    .filter(|&i| self.label_is(i, query, tier))
-                    .collect();
-                if whole.len() == 1 {
-                    *v = whole;
-                }
+                self.prefer_whole_label(v, query, tier);
             }
             let total: usize = games.iter().map(|(_, v)| v.len()).sum();
             if let [(_, only)] = games.as_slice()
@@ -659,11 +650,21 @@ impl CardDb {
         l
     }
 
-    /// Whether card `i`'s label is `query` at this tier (same bytes, or same letters).
-    fn label_is(&self, i: usize, query: &str, tier: names::Tier) -> bool {
-        match tier {
-            names::Tier::Bytes => self.labels[i] == query.trim(),
-            _ => names::letters(&self.labels[i]) == names::letters(query),
+    /// Among the cards of one game that an exact name found at `tier`, the one
+    /// card whose whole label is the name (same bytes, or same letters), when
+    /// there is one, beats cards that only share the title ("Chopper" vs
+    /// "Chopper - Metal Menace").
+    pub fn prefer_whole_label(&self, cards: &mut Vec<usize>, query: &str, tier: names::Tier) {
+        let whole: Vec<usize> = cards
+            .iter()
+            .copied()
+            .filter(|&i| match tier {
+                names::Tier::Bytes => self.labels[i] == query.trim(),
+                _ => names::letters(&self.labels[i]) == names::letters(query),
+            })
+            .collect();
+        if whole.len() == 1 {
+            *cards = whole;
         }
     }
 

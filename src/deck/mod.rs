@@ -338,10 +338,7 @@ impl Deck<'_> {
         &self.db.cards[s.card]
     }
     pub fn cref(&self, i: usize) -> CardRef {
-        CardRef {
-            name: self.db.labels[i].clone(),
-            reference: self.db.refs[i].clone(),
-        }
+        card_ref(self.db, i)
     }
     /// References to several cards.
     pub fn crefs(&self, cards: &[usize]) -> Vec<CardRef> {
@@ -350,6 +347,14 @@ impl Deck<'_> {
     /// The slots in a zone.
     pub fn zone(&self, z: Zone) -> impl Iterator<Item = &Slot> {
         self.slots.iter().filter(move |s| s.zone == z)
+    }
+}
+
+/// Card `i` of `db` as a report names it.
+pub fn card_ref(db: &CardDb, i: usize) -> CardRef {
+    CardRef {
+        name: db.labels[i].clone(),
+        reference: db.refs[i].clone(),
     }
 }
 
