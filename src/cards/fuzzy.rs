@@ -191,14 +191,6 @@ impl Matcher {
         Matcher::default()
     }
 
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     fn word_id(&mut self, w: &str) -> u32 {
         if let Some(&id) = self.word_ids.get(w) {
             return id;

@@ -69,12 +69,7 @@ impl Stats {
 
 impl Serialize for Stats {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
+        s.collect_map(self.iter())
     }
 }
 
@@ -478,12 +473,6 @@ impl CardDb {
         &self.names
     }
 
-    /// Cards close to `query` by fuzzy matching, best first (builds the fuzzy
-    /// index on first use).
-    pub fn fuzzy(&self, query: &str) -> Vec<fuzzy::Hit> {
-        self.matcher().search(query)
-    }
-
     /// Load imported data and the rulebook that `paths` name; a rulebook
     /// that cannot be loaded becomes a warning.
     pub fn open(paths: &Paths) -> Result<CardDb> {
@@ -558,7 +547,8 @@ impl CardDb {
         let hits: Vec<fuzzy::Hit> = match exact {
             Some(_) => Vec::new(),
             None => self
-                .fuzzy(query)
+                .matcher()
+                .search(query)
                 .into_iter()
                 .filter(|h| keep(h.key))
                 .collect(),
