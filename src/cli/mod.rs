@@ -146,6 +146,19 @@ impl Ctx {
         }
     }
 
+    /// Print `value`: as JSON with `--json`, else as the text `text` makes of it.
+    pub fn print<T: serde::Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce(&T) -> String,
+    ) -> Result<(), Failure> {
+        if self.json {
+            out_json(value)
+        } else {
+            out(&text(value))
+        }
+    }
+
     /// What a scenario's `source:` is checked against: the built-in rulebook's
     /// section IDs (compiled in, nothing parsed), or the sections of the
     /// `--rulebook` folder, which must then load.

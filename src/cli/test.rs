@@ -1,6 +1,6 @@
 //! `swjudge test`.
 
-use super::{CliResult, Ctx, Outcome, out};
+use super::{CliResult, Ctx, Outcome};
 use std::path::PathBuf;
 use swjudge::render::trace::{self, LineVerdict, TestLine, TestSummary};
 use swjudge::scenario;
@@ -70,11 +70,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         }
         summary.scenarios.push(line);
     }
-    if ctx.json {
-        super::out_json(&summary)?;
-    } else {
-        out(&trace::test_text(&summary))?;
-    }
+    ctx.print(&summary, trace::test_text)?;
     if invalid {
         let n = summary
             .scenarios
