@@ -359,11 +359,7 @@ fn build_deck(deck: &Deck, problems: &mut Vec<Problem>) {
 pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
     let mut out = Vec::new();
     let entry = |what: &str| format!("{} {} {what}", f.file, f.code);
-    let slots: Vec<&Slot> = deck
-        .slots
-        .iter()
-        .filter(|s| s.zone != Zone::Sideboard)
-        .collect();
+    let slots: Vec<&Slot> = deck.in_play().collect();
     let codes = |s: &Slot| -> Vec<&str> {
         s.printings
             .iter()
@@ -451,7 +447,7 @@ pub fn legal_in(deck: &Deck, f: &DeckFormat) -> bool {
 pub fn card_rules(deck: &Deck) -> Vec<CardRule> {
     static TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<[^>]*>").unwrap());
     let mut out: Vec<CardRule> = Vec::new();
-    for s in deck.slots.iter().filter(|s| s.zone != Zone::Sideboard) {
+    for s in deck.in_play() {
         let Some(text) = deck.card(s).text.as_deref() else {
             continue;
         };

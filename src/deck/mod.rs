@@ -344,6 +344,10 @@ impl Deck<'_> {
     pub fn crefs(&self, cards: &[usize]) -> Vec<CardRef> {
         cards.iter().map(|&i| self.cref(i)).collect()
     }
+    /// The slots the rules count: all but the sideboard.
+    pub fn in_play(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|s| s.zone != Zone::Sideboard)
+    }
     /// The slots in a zone.
     pub fn zone(&self, z: Zone) -> impl Iterator<Item = &Slot> {
         self.slots.iter().filter(move |s| s.zone == z)
@@ -498,7 +502,7 @@ fn find_format<'f>(
 /// Counts by card type over the deck, the team and the cards outside the deck.
 fn by_type(deck: &Deck) -> Vec<Count> {
     let mut out: Vec<Count> = Vec::new();
-    for s in deck.slots.iter().filter(|s| s.zone != Zone::Sideboard) {
+    for s in deck.in_play() {
         let kind = deck
             .card(s)
             .card_type
