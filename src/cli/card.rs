@@ -90,9 +90,5 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let lookup = db.lookup(&query, ctx.game(args.game)?);
     let report = CardReport::new(&db, &lookup, args.see_also);
     ctx.print(&report, |v| text(v, &ctx.style))?;
-    Ok(if report.found() {
-        Outcome::Found
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::found(report.found()))
 }

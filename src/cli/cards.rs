@@ -66,38 +66,22 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             let mut summary = ImportSummary::new(done.files);
             summary.skipped = done.skipped;
             ctx.print(&summary, import_text)?;
-            Ok(if summary.imported > 0 {
-                Outcome::Found
-            } else {
-                Outcome::NotFound
-            })
+            Ok(Outcome::found(summary.imported > 0))
         }
         Sub::List => {
             let list = import::list(data_dir);
             ctx.print(&list, |v| list_text(data_dir, v))?;
-            Ok(if list.is_empty() {
-                Outcome::NotFound
-            } else {
-                Outcome::Found
-            })
+            Ok(Outcome::found(!list.is_empty()))
         }
         Sub::Remove(a) => {
             let removed = import::remove(data_dir, &a.names, a.all)?;
             ctx.print(&removed, |v| removed_text(v))?;
-            Ok(if removed.is_empty() {
-                Outcome::NotFound
-            } else {
-                Outcome::Found
-            })
+            Ok(Outcome::found(!removed.is_empty()))
         }
         Sub::Status(a) => {
             let st = swjudge::cards::status(data_dir, &ctx.paths.rulebook)?;
             ctx.print(&st, |v| status_text(v, if a.all { usize::MAX } else { 20 }))?;
-            Ok(if st.sources.is_empty() {
-                Outcome::NotFound
-            } else {
-                Outcome::Found
-            })
+            Ok(Outcome::found(!st.sources.is_empty()))
         }
     }
 }

@@ -55,9 +55,5 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         report = deck::check(&file, &list, &all.db, &formats, &opts)?;
     }
     ctx.print(&report, |v| text(v, &ctx.style))?;
-    Ok(if report.legal {
-        Outcome::Found
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::found(report.legal))
 }

@@ -100,6 +100,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// [`Outcome::Found`] when `found`, else [`Outcome::NotFound`].
+    pub fn found(found: bool) -> Outcome {
+        if found {
+            Outcome::Found
+        } else {
+            Outcome::NotFound
+        }
+    }
+
     pub fn exit_code(self) -> ExitCode {
         match self {
             Outcome::Found => ExitCode::SUCCESS,
