@@ -344,7 +344,7 @@ pub struct TestLine {
 }
 
 /// The `test --json` contract.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct TestSummary {
     pub passed: usize,
     pub failed: usize,
