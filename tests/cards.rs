@@ -944,3 +944,840 @@ fn the_card_page_shows_what_a_card_cancels_and_what_pulls_it() {
     );
     assert!(!page.contains("{While}"), "{page}");
 }
+
+/// `swjudge::cards::fuzzy`, through its public items.
+mod fuzzy_unit {
+    use swjudge::cards::fuzzy::*;
+
+    fn m(names: &[&str]) -> Matcher {
+        let mut m = Matcher::new();
+        for (i, n) in names.iter().enumerate() {
+            m.add(i, n);
+        }
+        m
+    }
+
+    fn top<'a>(names: &'a [&'a str], q: &str) -> (&'a str, Vec<Hit>) {
+        let hits = m(names).search(q);
+        assert!(!hits.is_empty(), "no hits for {q}");
+        (names[hits[0].key], hits)
+    }
+
+    #[test]
+    fn normalizes() {
+        assert_eq!(normalize("•Obi-Wan's Cape"), "obi wans cape");
+        assert_eq!(normalize("  Dúnelizard   Fighter "), "dunelizard fighter");
+        assert_eq!(
+            normalize("<>Big One: Asteroid Cave"),
+            "big one asteroid cave"
+        );
+        assert_eq!(normalize("4-LOM"), "4 lom");
+        assert_eq!(normalize("Lt. Pol Treidum"), "lt pol treidum");
+    }
+
+    #[test]
+    fn splits_qualifiers() {
+        let s = split_name("•Obi-Wan Kenobi, Padawan Learner (V) (AI)");
+        assert_eq!(s.base, ["obi", "wan", "kenobi", "padawan", "learner"]);
+        assert_eq!(s.qualifiers, ["v", "ai"]);
+        assert_eq!(
+            split_name("Alter (Premiere) (V)").qualifiers,
+            ["premiere", "v"]
+        );
+    }
+
+    const NAMES: &[&str] = &[
+        "Han's Heavy Blaster Pistol",
+        "Han's Heavy Blaster Pistol (V)",
+        "Han With Heavy Blaster Pistol",
+        "4-LOM",
+        "4-LOM With Concussion Rifle",
+        "4-LOM's Concussion Rifle",
+        "Qui-Gon Jinn",
+        "Qui-Gon Jinn (AI)",
+        "Qui-Gon Jinn, Jedi Master",
+        "Qui-Gon Jinn's Lightsaber",
+        "Qui-Gon's End",
+        "Qui-Gon's Lightsaber",
+        "Luke",
+        "Luke's Hunting Rifle (V)",
+        "Luke Skywalker, Rebel Scout (V)",
+        "Obi-Wan's Cape",
+        "Obi-Wan Kenobi",
+        "Obi-Wan Kenobi (V)",
+        "Luke Skywalker",
+        "Luke Skywalker (V)",
+        "Luke Skywalker, Jedi Knight",
+        "Anakin Skywalker (A)",
+        "Anakin Skywalker (B)",
+        "Admiral Motti",
+        "Alter (Premiere) (V)",
+        "Alter (Coruscant) (V)",
+        "Alter",
+    ];
+
+    #[test]
+    fn partial_and_possessive() {
+        let (t, h) = top(NAMES, "han heavy blaster");
+        assert_eq!(t, "Han's Heavy Blaster Pistol", "{h:?}");
+        assert!(h[0].score - h[1].score > AMBIGUITY_MARGIN, "{h:?}");
+        assert_eq!(top(NAMES, "obi wans cape").0, "Obi-Wan's Cape");
+    }
+
+    #[test]
+    fn run_together_and_punctuation() {
+        let (t, h) = top(NAMES, "4lom");
+        assert_eq!(t, "4-LOM");
+        assert!(h[0].exact);
+        let (t, h) = top(NAMES, "quigon");
+        assert_eq!(t, "Qui-Gon Jinn", "{h:?}");
+        assert!(h[0].score - h[1].score > AMBIGUITY_MARGIN, "{h:?}");
+        assert_eq!(top(NAMES, "•Admiral Motti").0, "Admiral Motti");
+    }
+
+    #[test]
+    fn typos() {
+        assert_eq!(top(NAMES, "admiral moti").0, "Admiral Motti");
+        assert_eq!(top(NAMES, "admrial motti").0, "Admiral Motti");
+        assert_eq!(top(NAMES, "luke skywalkr").0, "Luke Skywalker");
+    }
+
+    #[test]
+    fn versions() {
+        let (t, h) = top(NAMES, "Luke Skywalker (V)");
+        assert_eq!(t, "Luke Skywalker (V)");
+        assert!(h[0].exact);
+        assert_eq!(top(NAMES, "luke skywalker v").0, "Luke Skywalker (V)");
+        assert_eq!(top(NAMES, "Luke (V)").0, "Luke Skywalker (V)");
+        assert_eq!(top(NAMES, "anakin skywalker (b)").0, "Anakin Skywalker (B)");
+        assert_eq!(top(NAMES, "alter premiere v").0, "Alter (Premiere) (V)");
+        // plain name prefers the card without a version
+        let (t, h) = top(NAMES, "obi-wan kenobi");
+        assert_eq!(t, "Obi-Wan Kenobi");
+        assert!(h[0].exact);
+    }
+
+    #[test]
+    fn close_candidates_are_close() {
+        // "anakin" alone: both versions tie
+        let hits = m(NAMES).search("anakin skywalker");
+        let a = NAMES[hits[0].key];
+        let b = NAMES[hits[1].key];
+        assert!(a.starts_with("Anakin") && b.starts_with("Anakin"));
+        assert!((hits[0].score - hits[1].score).abs() <= AMBIGUITY_MARGIN);
+    }
+
+    #[test]
+    fn nothing_for_nonsense() {
+        assert!(m(NAMES).search("zzzz qqqq").is_empty());
+        assert!(m(NAMES).search("   ").is_empty());
+    }
+}
+
+/// `swjudge::cards::names`, through its public items.
+mod names_unit {
+    use std::path::Path;
+    use swjudge::cards::Card;
+    use swjudge::cards::names::*;
+    use swjudge::game::Game;
+    use swjudge::rulebook::Corpus;
+
+    fn card(game: Game, id: &str, title: &str) -> Card {
+        Card::new(game, id, title, format!("f.json#{id}"))
+    }
+
+    #[test]
+    fn tiers_go_bytes_then_letters_then_version_then_nickname() {
+        let mut cards = vec![
+            card(Game::Swccg, "1", "Han Solo"),
+            card(Game::Swccg, "2", "Han... Solo"),
+            card(Game::Swtcg, "3", "Yoda (A)"),
+            card(Game::Swccg, "4", "Obi-Wan's Hut"),
+        ];
+        cards[3].nicknames = vec!["OWH".into()];
+        let labels: Vec<String> = cards.iter().map(|c| c.title.clone()).collect();
+        let refs = references(&cards);
+        let n = Names::new(&cards, &labels, &refs, &[]);
+        let all = |_| true;
+        assert_eq!(n.exact("Han Solo", all), Some((Tier::Bytes, vec![0])));
+        assert_eq!(n.exact("Han... Solo", all), Some((Tier::Bytes, vec![1])));
+        assert_eq!(n.exact("han solo", all), Some((Tier::Letters, vec![0, 1])));
+        assert_eq!(n.exact("yoda", all), Some((Tier::Version, vec![2])));
+        assert_eq!(n.exact("owh", all), Some((Tier::Nickname, vec![3])));
+        assert_eq!(
+            n.exact("han solo", |i| i == 1),
+            Some((Tier::Letters, vec![1]))
+        );
+        assert_eq!(n.exact("nobody", all), None);
+        assert_eq!(n.by_ref("SWCCG:2"), Some(1));
+        assert_eq!(n.by_ref("swtcg:3"), Some(2));
+    }
+
+    #[test]
+    fn references_are_unique() {
+        let mut a = card(Game::Swccg, "1", "A");
+        a.source = "Light.json#1".into();
+        let mut b = card(Game::Swccg, "1", "B");
+        b.source = "LightLegacy.json#1".into();
+        let r = references(&[a, b, card(Game::Destiny, "1", "C")]);
+        assert_eq!(r, ["swccg:1", "swccg:1@LightLegacy.json", "destiny:1"]);
+    }
+
+    #[test]
+    fn personas_come_from_the_lists_with_their_other_names() {
+        let mut c = Corpus::default();
+        let md = "---\ngame: swccg\ndocument: ar\ndocument_title: AR\n---\n\
+# Persona Lists {#swccg.ar.persona-lists}\n\nIntro.\n\n\
+## Character Persona Examples {#swccg.ar.character-persona-examples}\n\n\
+- Obi-Wan (also depicted as Ben Kenobi)\n- Vader (see Persona Lists entry)\n- Luke (may also be referred to as Son Of Skywalker or Young Skywalker)\n";
+        c.add_file(Path::new("d.md"), md).unwrap();
+        let p = personas_from(&c);
+        let names: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Obi-Wan", "Vader", "Luke"]);
+        assert_eq!(p[0].names[1], ["ben", "kenobi"]);
+        assert_eq!(
+            p[2].names[1..],
+            [vec!["son", "of", "skywalker"], vec!["young", "skywalker"]]
+        );
+        let cards = vec![
+            card(Game::Swccg, "1", "Vader"),
+            card(Game::Swccg, "2", "Darth Vader, Dark Lord Of The Sith"),
+            card(Game::Swccg, "3", "Vader's Custom TIE"),
+            card(Game::Destiny, "4", "Darth Vader"),
+            card(Game::Swccg, "5", "Ben Kenobi"),
+        ];
+        let labels: Vec<String> = cards.iter().map(|c| c.title.clone()).collect();
+        let mut n = Names::new(&cards, &labels, &references(&cards), &[]);
+        n.set_personas(p, &cards);
+        assert_eq!(n.persona_members("vader"), [0, 1, 3]);
+        assert_eq!(n.persona_members("Obi-Wan"), [4]);
+        assert!(n.persona_members("nobody").is_empty());
+    }
+}
+
+/// `swjudge::cards::markup`, through its public items.
+mod markup_unit {
+    use swjudge::cards::markup::*;
+
+    #[test]
+    fn tags_and_icons_become_plain_words() {
+        let t = "<b>Action</b> - Discard a card to turn a die to a side showing [blank]. <em>(Blue, Red)</em> Deal [ranged]&amp;[special].";
+        assert_eq!(
+            plain(t),
+            "Action - Discard a card to turn a die to a side showing blank. (Blue, Red) Deal ranged damage&special."
+        );
+    }
+
+    #[test]
+    fn emphasis_goes_through_the_callers_function() {
+        let t = "<b>Power Action</b> - <i>Limit once.</i.> a < b [unknown]";
+        let r = render(t, |k, s| match k {
+            Emphasis::Bold => format!("*{s}*"),
+            Emphasis::Italic => format!("_{s}_"),
+            Emphasis::Plain => s.to_string(),
+        });
+        assert_eq!(r, "*Power Action* - _Limit once._ a < b [unknown]");
+    }
+
+    #[test]
+    fn list_items_start_lines() {
+        assert_eq!(
+            plain("Choose one:<ul><li>A</li><li>B</li></ul>"),
+            "Choose one:\n• A\n• B"
+        );
+    }
+
+    #[test]
+    fn braces_are_bold_words() {
+        assert_eq!(
+            plain("{While} in battle, {Flip} this."),
+            "While in battle, Flip this."
+        );
+        let shown = render("{While} here", |k, w| match k {
+            Emphasis::Bold => format!("*{w}*"),
+            _ => w.to_string(),
+        });
+        assert_eq!(shown, "*While* here");
+    }
+}
+
+/// `swjudge::cards::die`, through its public items.
+mod die_unit {
+    use swjudge::cards::die::*;
+
+    #[test]
+    fn accepts_every_documented_form() {
+        type Case = (&'static str, Symbol, bool, Option<Amount>, Option<u32>);
+        let ok: &[Case] = &[
+            ("-", Symbol::Blank, false, None, None),
+            ("Sp", Symbol::Special, false, None, None),
+            ("Sp1", Symbol::Special, false, None, Some(1)),
+            (
+                "1RD",
+                Symbol::RangedDamage,
+                false,
+                Some(Amount::Value(1)),
+                None,
+            ),
+            (
+                "2MD",
+                Symbol::MeleeDamage,
+                false,
+                Some(Amount::Value(2)),
+                None,
+            ),
+            (
+                "3ID1",
+                Symbol::IndirectDamage,
+                false,
+                Some(Amount::Value(3)),
+                Some(1),
+            ),
+            ("1Sh", Symbol::Shield, false, Some(Amount::Value(1)), None),
+            ("1R", Symbol::Resource, false, Some(Amount::Value(1)), None),
+            ("2Dr", Symbol::Disrupt, false, Some(Amount::Value(2)), None),
+            ("1Dc", Symbol::Discard, false, Some(Amount::Value(1)), None),
+            ("1F", Symbol::Focus, false, Some(Amount::Value(1)), None),
+            (
+                "+2RD",
+                Symbol::RangedDamage,
+                true,
+                Some(Amount::Value(2)),
+                None,
+            ),
+            (
+                "+3MD1",
+                Symbol::MeleeDamage,
+                true,
+                Some(Amount::Value(3)),
+                Some(1),
+            ),
+            (
+                "XRD1",
+                Symbol::RangedDamage,
+                false,
+                Some(Amount::X),
+                Some(1),
+            ),
+            (
+                "0MD",
+                Symbol::MeleeDamage,
+                false,
+                Some(Amount::Value(0)),
+                None,
+            ),
+            ("+1*", Symbol::Any, true, Some(Amount::Value(1)), None),
+            ("+2*1", Symbol::Any, true, Some(Amount::Value(2)), Some(1)),
+            (
+                "6RD3",
+                Symbol::RangedDamage,
+                false,
+                Some(Amount::Value(6)),
+                Some(3),
+            ),
+        ];
+        for (s, sym, m, a, c) in ok {
+            let f = DieFace::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert_eq!(
+                (f.symbol, f.modifier, f.amount, f.cost),
+                (*sym, *m, *a, *c),
+                "{s}"
+            );
+            assert_eq!(f.raw, *s);
+        }
+    }
+
+    #[test]
+    fn rejects_malformed_faces() {
+        for s in [
+            "",
+            "RD",
+            "2",
+            "2XX",
+            "2Q",
+            "1*",
+            "2Sp",
+            "+Sp",
+            "1RDx",
+            "--",
+            "- ",
+            "+",
+            "2rd",
+            "1R-1",
+            "99999999999RD",
+        ] {
+            assert!(DieFace::parse(s).is_err(), "{s:?} should be rejected");
+        }
+    }
+
+    #[test]
+    fn describes_faces() {
+        assert_eq!(
+            DieFace::parse("+2RD1").unwrap().describe(),
+            "+2 ranged damage (costs 1 resource)"
+        );
+        assert_eq!(DieFace::parse("-").unwrap().describe(), "blank");
+        assert_eq!(DieFace::parse("XSh").unwrap().describe(), "X shield");
+        assert_eq!(DieFace::parse("+1*").unwrap().describe(), "+1 any symbol");
+    }
+}
+
+/// `swjudge::cards::formats`, through its public items.
+mod formats_unit {
+    use serde_json::Value;
+    use swjudge::cards::formats::*;
+
+    #[test]
+    fn formats_read_with_sets_named_and_pairs() {
+        let v: Value = serde_json::from_str(
+            r#"[{"code": "STD", "name": "Standard", "data": {"sets": ["AW", "XX"],
+                 "banned": ["01001"], "restricted": ["01002"], "balance": {"01003": "10/14"},
+                 "restrictedPairs": {"01004": ["01005"]}}},
+                {"code": "BAD", "name": "Bad", "data": {}}]"#,
+        )
+        .unwrap();
+        assert!(looks_like(&v));
+        let (f, rej) = parse(&v, "formats.json", &Value::Null);
+        assert_eq!(f.len(), 1);
+        assert_eq!(rej[0].id, "format BAD");
+        let std = &f[0];
+        assert!(std.is_named("std") && std.is_named("STANDARD") && !std.is_named("tri"));
+        assert!(std.has_set("Awakenings") && std.has_set("aw") && !std.has_set("Legacies"));
+        assert_eq!(std.balance_of("01003"), Some("10/14"));
+        assert_eq!(
+            std.restricted_pairs,
+            vec![("01004".to_string(), vec!["01005".to_string()])]
+        );
+        let set_file: Value = serde_json::from_str(r#"[{"code":"AW","name":"Waking"}]"#).unwrap();
+        assert_eq!(parse(&v, "f", &set_file).0[0].sets[0].1, "Waking");
+    }
+
+    #[test]
+    fn a_card_set_file_is_not_a_formats_file() {
+        let v: Value =
+            serde_json::from_str(r#"[{"code": "01001", "type_code": "character"}]"#).unwrap();
+        assert!(!looks_like(&v));
+    }
+}
+
+/// `swjudge::cards::from_rulebook`, through its public items.
+mod from_rulebook_unit {
+    use std::path::Path;
+    use swjudge::cards::Card;
+    use swjudge::cards::from_rulebook::*;
+    use swjudge::game::Game;
+    use swjudge::rulebook::Corpus;
+
+    const AR: &str = "---\ngame: swccg\ndocument: ar\ndocument_title: AR\n---\n\n# Appendix A - Errata {#swccg.ar.errata .errata}\n\n## Admiral Motti {#swccg.ar.errata.admiral-motti .errata}\n\nDeploys -2 if at least two Imperial starships on table.\n\n## Dagobah (Light Side) {#swccg.ar.errata.dagobah-light-side .errata}\n\nErrata text for the Light Side Dagobah.\n\n# Appendix B - Card Rulings {#swccg.ar.rulings .ruling}\n\n## Admiral Motti {#swccg.ar.rulings.admiral-motti .ruling}\n\nMotti ruling.\n\n## Ghhhk {#swccg.ar.rulings.ghhhk .ruling}\n\n(Errata) See Ghhhk.\n\n# Chapter 2 {#swccg.ar.chapter-2}\n\nWhen Admiral Motti is on table, nothing special happens.\n";
+    const RR: &str = "---\ngame: destiny\ndocument: rr\ndocument_title: RR\n---\n\n# Card Clarifications {#destiny.rr.clarifications .ruling}\n\n## Awakenings {#destiny.rr.clarifications.awakenings .ruling}\n\n### Qui-Gon Jinn (37) {#destiny.rr.clarifications.awakenings.qui-gon-jinn-37 .ruling}\n\nWhen Qui-Gon Jinn has max shields, you can remove one.\n";
+
+    fn corpus() -> Corpus {
+        let mut c = Corpus::default();
+        c.add_file(Path::new("swccg/ar.md"), AR).unwrap();
+        c.add_file(Path::new("destiny/rr.md"), RR).unwrap();
+        c
+    }
+
+    #[test]
+    fn finds_entries_with_kinds_sets_and_numbers() {
+        let e = entries(&corpus());
+        let names: Vec<(&str, EntryKind)> = e.iter().map(|e| (e.name.as_str(), e.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                ("Admiral Motti", EntryKind::Errata),
+                ("Dagobah (Light Side)", EntryKind::Errata),
+                ("Admiral Motti", EntryKind::Ruling),
+                ("Ghhhk", EntryKind::Ruling),
+                ("Qui-Gon Jinn", EntryKind::Ruling)
+            ]
+        );
+        let q = e.last().unwrap();
+        assert_eq!(q.set.as_deref(), Some("Awakenings"));
+        assert_eq!(q.number.as_deref(), Some("37"));
+        assert_eq!(
+            q.section,
+            "destiny.rr.clarifications.awakenings.qui-gon-jinn-37"
+        );
+    }
+
+    #[test]
+    fn merges_into_matching_cards_and_makes_rulebook_only_cards() {
+        let mut cards = vec![
+            Card::new(Game::Swccg, "1", "Admiral Motti", "Dark.json#1".into()),
+            {
+                let mut c = Card::new(Game::Swccg, "2", "Dagobah", "Light.json#2".into());
+                c.side = Some("Light".into());
+                c
+            },
+            {
+                let mut c = Card::new(Game::Swccg, "3", "Dagobah", "Dark.json#3".into());
+                c.side = Some("Dark".into());
+                c
+            },
+            {
+                let mut c = Card::new(
+                    Game::Destiny,
+                    "01037",
+                    "Qui-Gon Jinn",
+                    "AW.json#01037".into(),
+                );
+                c.set = Some("Awakenings".into());
+                c.number = Some("37".into());
+                c
+            },
+            {
+                let mut c = Card::new(
+                    Game::Destiny,
+                    "05037",
+                    "Qui-Gon Jinn",
+                    "LEG.json#05037".into(),
+                );
+                c.set = Some("Legacies".into());
+                c.number = Some("37".into());
+                c
+            },
+        ];
+        let corpus = corpus();
+        merge(&mut cards, &entries(&corpus));
+        assert_eq!(cards[0].errata[0].source, "swccg.ar.errata.admiral-motti");
+        assert_eq!(cards[0].rulings[0].text, "Motti ruling.");
+        assert_eq!(cards[1].errata.len(), 1);
+        assert!(
+            cards[2].errata.is_empty(),
+            "Dark Side Dagobah must not get Light Side errata"
+        );
+        assert_eq!(cards[3].rulings.len(), 1);
+        assert!(cards[4].rulings.is_empty());
+        let ghhhk = cards
+            .iter()
+            .find(|c| c.title == "Ghhhk")
+            .expect("rulebook-only card");
+        assert_eq!(ghhhk.rulings[0].source, "swccg.ar.rulings.ghhhk");
+        // see also: chapter 2 mentions Motti; his own sections are excluded
+        let sa = see_also(&corpus, &cards[0], 10);
+        assert_eq!(
+            sa.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["swccg.ar.chapter-2"]
+        );
+    }
+
+    #[test]
+    fn qualifiers_sides_sets_halves_and_spelling() {
+        let mk = |id: &str, title: &str, side: &str, set: &str| {
+            let mut c = Card::new(Game::Swccg, id, title, format!("x.json#{id}"));
+            c.side = Some(side.into());
+            c.set = Some(set.into());
+            c
+        };
+        let mut cards = vec![
+            mk("1", "Alter", "Light", "Premiere"),
+            mk("2", "Alter", "Dark", "Premiere"),
+            mk("3", "Alter", "Dark", "Coruscant"),
+            mk("4", "Endor: Bunker", "Light", "Endor"),
+            mk("5", "Endor: Bunker", "Dark", "Endor"),
+            mk("6", "Tusken Raider", "Dark", "Premiere"),
+            mk("7", "Tusken Raider", "Dark", "Coruscant"),
+            mk(
+                "8",
+                "Jabba's Prize / Jabba's Prize",
+                "Dark",
+                "Reflections 2",
+            ),
+            mk("9", "WED15-l7 'Septoid' Droid", "Dark", "A New Hope"),
+            mk("10", "Evacuation Control", "Light", "Hoth"),
+            mk("11", "R2-D2 (Artoo-Detoo) (V)", "Light", "Virtual Set 1"),
+            mk(
+                "12",
+                "R2-D2 (Artoo-Detoo) (V) (AI)",
+                "Light",
+                "Virtual Set 1",
+            ),
+        ];
+        let entry = |name: &str, id: &str| RuleEntry {
+            game: Game::Swccg,
+            kind: EntryKind::Ruling,
+            name: name.into(),
+            set: None,
+            number: None,
+            text: "t".into(),
+            section: id.into(),
+        };
+        let entries = [
+            entry("Alter (both sides – Premiere and Coruscant)", "s.alter"),
+            entry("Endor: Bunker (Dark)", "s.bunker"),
+            entry("Tusken Raider (Premiere)", "s.tusken"),
+            entry("Jabba's Prize", "s.prize"),
+            entry("WED15-I7 'Septoid' Droid", "s.septoid"),
+            entry("Evacuation Control (V)", "s.evac"),
+            entry("R2-D2 (V)", "s.r2"),
+        ];
+        merge(&mut cards, &entries);
+        let with = |src: &str| -> Vec<&str> {
+            cards
+                .iter()
+                .filter(|c| c.rulings.iter().any(|r| r.source == src))
+                .map(|c| c.id.as_str())
+                .collect()
+        };
+        assert_eq!(with("s.alter"), ["1", "2", "3"]);
+        assert_eq!(with("s.bunker"), ["5"]);
+        assert_eq!(with("s.tusken"), ["6"]);
+        assert_eq!(with("s.prize"), ["8"]);
+        assert_eq!(with("s.septoid"), ["9"]);
+        assert_eq!(with("s.r2"), ["11"]);
+        // a (V) ruling never lands on the plain card: it becomes a rulebook-only card
+        assert_eq!(with("s.evac"), ["s.evac"]);
+    }
+}
+
+/// `swjudge::cards::import`, through its public items.
+mod import_unit {
+    use std::path::Path;
+    use swjudge::cards::import::*;
+
+    #[test]
+    fn targets_are_per_format_and_file() {
+        let d = Path::new("/data");
+        assert_eq!(
+            target(d, Format::Swccg, Path::new("x/Light.json")),
+            Path::new("/data/cards/swccg-light.json")
+        );
+        assert_eq!(
+            target(d, Format::Destiny, Path::new("set/AW.json")),
+            Path::new("/data/cards/destiny-aw.json")
+        );
+        assert_eq!(
+            target(d, Format::Swtcg, Path::new("swtcg-set.txt")),
+            Path::new("/data/cards/swtcg-set.json")
+        );
+        assert_eq!(
+            target(d, Format::Swtcg, Path::new("My Set.txt")),
+            Path::new("/data/cards/swtcg-my_set.json")
+        );
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp_file() {
+        let dir = std::env::temp_dir().join(format!("swjudge-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dest = dir.join("cards/a.json");
+        swjudge::paths::write_atomic(&dest, b"one").unwrap();
+        swjudge::paths::write_atomic(&dest, b"two").unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(dir.join("cards"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [std::ffi::OsString::from("a.json")]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn json_errors_carry_line_and_column_once() {
+        let dir = std::env::temp_dir().join(format!("swjudge-badjson-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("bad.json");
+        std::fs::write(&p, "{\n  \"cards\": [\n    {\"id\": 1,, }\n  ]\n}\n").unwrap();
+        let e = import_all(&[p], &dir.join("data"), false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("bad.json:3:14: malformed JSON: key must be a string"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// `swjudge::cards`, through its public items.
+mod db_unit {
+    use swjudge::cards::*;
+    use swjudge::game::Game;
+
+    /// The cards as one stored file, without a rulebook.
+    fn db(cards: Vec<Card>) -> CardDb {
+        let file = SourceFile {
+            format: "t".into(),
+            file: "t.json".into(),
+            cards,
+        };
+        CardDb::build(vec![file], None)
+    }
+
+    fn card(game: Game, id: &str, title: &str, side: Option<&str>, set: Option<&str>) -> Card {
+        let mut c = Card::new(game, id, title, format!("t.json#{id}"));
+        c.side = side.map(str::to_string);
+        c.set = set.map(str::to_string);
+        c
+    }
+
+    #[test]
+    fn labels_disambiguate_by_side_then_set() {
+        let cards = vec![
+            card(
+                Game::Swccg,
+                "1",
+                "Alderaan",
+                Some("Light"),
+                Some("Premiere"),
+            ),
+            card(Game::Swccg, "2", "Alderaan", Some("Dark"), Some("Premiere")),
+            card(
+                Game::Swccg,
+                "3",
+                "A Tragedy Has Occurred",
+                Some("Light"),
+                Some("Set 12"),
+            ),
+            card(
+                Game::Swccg,
+                "4",
+                "A Tragedy Has Occurred",
+                Some("Light"),
+                Some("Set 13"),
+            ),
+            card(Game::Swccg, "5", "Admiral Motti", Some("Dark"), None),
+            card(Game::Destiny, "6", "Admiral Motti", None, None),
+        ];
+        let l = db(cards).labels;
+        assert_eq!(l[0], "Alderaan (Light Side)");
+        assert_eq!(l[1], "Alderaan (Dark Side)");
+        assert_eq!(l[2], "A Tragedy Has Occurred [Set 12]");
+        assert_eq!(l[3], "A Tragedy Has Occurred [Set 13]");
+        assert_eq!(l[4], "Admiral Motti");
+        assert_eq!(l[5], "Admiral Motti");
+    }
+
+    #[test]
+    fn lookup_asks_when_close_and_picks_unique_exact() {
+        let cards = vec![
+            card(Game::Swccg, "1", "Alderaan", Some("Light"), None),
+            card(Game::Swccg, "2", "Alderaan", Some("Dark"), None),
+            card(Game::Swccg, "3", "Obi-Wan Kenobi", Some("Light"), None),
+            card(Game::Destiny, "4", "Obi-Wan Kenobi", None, None),
+            card(Game::Swccg, "5", "Luke Skywalker", Some("Light"), None),
+        ];
+        let db = CardDb::build(
+            vec![SourceFile {
+                format: "t".into(),
+                file: "t.json".into(),
+                cards,
+            }],
+            None,
+        );
+        let l = db.lookup("alderaan", None);
+        assert!(l.is_ambiguous());
+        assert_eq!(l.matches.len(), 2);
+        let l = db.lookup("Alderaan (Dark Side)", None);
+        assert_eq!(l.chosen, Some(1));
+        let l = db.lookup("obi wan kenobi", None);
+        assert_eq!(l.chosen, None);
+        assert_eq!(
+            l.by_game,
+            vec![(Game::Swccg, vec![2]), (Game::Destiny, vec![3])],
+            "one card per game, side by side"
+        );
+        assert!(l.found() && !l.is_ambiguous());
+        let l = db.lookup("obi wan kenobi", Some(Game::Destiny));
+        assert_eq!(l.chosen, Some(3));
+        let l = db.lookup("luke skywalkr", None);
+        assert_eq!(l.chosen, Some(4));
+        let l = db.lookup("nothing like it", None);
+        assert!(l.chosen.is_none() && l.matches.is_empty());
+    }
+
+    #[test]
+    fn virtual_nicknames_imply_the_plain_cards_nickname() {
+        let mut plain = card(
+            Game::Swccg,
+            "1",
+            "Hunt Down And Destroy The Jedi",
+            Some("Dark"),
+            None,
+        );
+        plain.nicknames = vec!["HDADTJ".into()];
+        let mut v = card(
+            Game::Swccg,
+            "2",
+            "Hunt Down And Destroy The Jedi (V)",
+            Some("Dark"),
+            None,
+        );
+        v.nicknames = vec!["Hunt Down V".into()];
+        let db = CardDb::build(
+            vec![SourceFile {
+                format: "t".into(),
+                file: "t".into(),
+                cards: vec![plain, v],
+            }],
+            None,
+        );
+        assert_eq!(db.lookup("hunt down", None).chosen, Some(0));
+        assert_eq!(db.lookup("hunt down v", None).chosen, Some(1));
+        assert_eq!(db.lookup("hdadtj", None).chosen, Some(0));
+    }
+
+    #[test]
+    fn source_errata_notes_say_where_the_errata_is_or_that_there_is_none() {
+        let mut with = card(Game::Destiny, "1", "A", None, None);
+        with.notes.push(SOURCE_ERRATA_NOTE.into());
+        with.errata.push(Entry {
+            text: "Should read: \"x\"".into(),
+            source: "destiny.rr.errata.a-1".into(),
+        });
+        let mut without = card(Game::Destiny, "2", "B", None, None);
+        without.notes.push(SOURCE_ERRATA_NOTE.into());
+        let cards = db(vec![with, without]).cards;
+        assert!(
+            cards[0].notes[0].contains("in the Rules Reference, destiny.rr.errata.a-1"),
+            "{:?}",
+            cards[0].notes
+        );
+        assert!(cards[1].notes[0].contains("the Rules Reference has no errata for it"));
+    }
+
+    #[test]
+    fn stats_keep_order_through_json() {
+        let mut s = Stats::default();
+        s.push("power", "3");
+        s.push("ability", "2");
+        s.push("deploy", "");
+        let j = serde_json::to_string(&s).unwrap();
+        assert_eq!(j, r#"{"power":"3","ability":"2"}"#);
+        let back: Stats = serde_json::from_str(&j).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn current_text_prefers_rulebook_errata_over_printed() {
+        let mut c = card(Game::Swccg, "1", "X", None, None);
+        c.text = Some("printed".into());
+        assert_eq!(c.current_text().unwrap().0, "printed");
+        c.errata.push(Entry {
+            text: "fixed".into(),
+            source: "swccg.ar.errata.x".into(),
+        });
+        let (t, why) = c.current_text().unwrap();
+        assert_eq!(t, "fixed");
+        assert!(why.contains("swccg.ar.errata.x"));
+        c.text_is_errata = true;
+        assert_eq!(c.current_text().unwrap().0, "printed");
+    }
+
+    #[test]
+    fn errata_text_takes_the_quoted_should_read() {
+        assert_eq!(
+            errata_text("Should read: \"Gain 1 resource.\""),
+            "Gain 1 resource."
+        );
+        assert_eq!(
+            errata_text("No longer has Ambush and should read: \"Choose a symbol.\""),
+            "Choose a symbol."
+        );
+        assert_eq!(
+            errata_text("Deploys -2 if at least two Imperial starships on table."),
+            "Deploys -2 if at least two Imperial starships on table."
+        );
+    }
+}

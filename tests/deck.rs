@@ -479,3 +479,101 @@ fn the_name_index_answers_as_every_card_does_and_is_never_used_stale() {
     assert_eq!(run(), before);
     assert!(std::fs::read(&idx).unwrap().len() > 100, "rebuilt");
 }
+
+/// `swjudge::deck::read`, through its public items.
+mod read_unit {
+    use swjudge::deck::Zone;
+    use swjudge::deck::read::*;
+    use swjudge::game::Game;
+
+    #[test]
+    fn plain_lists_read_counts_before_and_after_names_and_skip_headers() {
+        let d = parse(
+            "# my deck\nCharacters (2)\n2x Luke Skywalker\nHan Solo x2\n- 4 x Rebel Trooper\n\
+             Locations:\n3\tTatooine\nJabba's Palace\nSideboard\n1 Spare\n",
+            "d.txt",
+        )
+        .unwrap();
+        let got: Vec<(&str, u32, Option<Zone>)> = d
+            .lines
+            .iter()
+            .map(|l| (l.name.as_str(), l.count, l.zone))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Luke Skywalker", 2, Some(Zone::Team)),
+                ("Han Solo", 2, Some(Zone::Team)),
+                ("Rebel Trooper", 4, Some(Zone::Team)),
+                ("Tatooine", 3, None),
+                ("Jabba's Palace", 1, None),
+                ("Spare", 1, Some(Zone::Sideboard)),
+            ]
+        );
+    }
+
+    #[test]
+    fn destiny_export_lines_keep_set_and_position() {
+        let d = parse(
+            "My Deck\n\nHero\nRed / Yellow\n\nSets: Awakenings\n\nBATTLEFIELD\n¯¯¯¯¯¯¯¯¯¯¯\n\
+             Rebel War Room (Awakenings #171)\n\nCHARACTER\n¯¯¯¯¯¯¯¯¯\n\
+             2x Leia Organa, Rebel Leader (Awakenings #28)\n",
+            "d.txt",
+        )
+        .unwrap();
+        assert_eq!(d.name.as_deref(), Some("My Deck"));
+        assert_eq!(d.lines.len(), 2);
+        assert_eq!(d.lines[1].name, "Leia Organa, Rebel Leader");
+        assert_eq!(d.lines[1].count, 2);
+        assert_eq!(d.lines[1].set.as_deref(), Some("Awakenings"));
+        assert_eq!(d.lines[1].number.as_deref(), Some("28"));
+    }
+
+    #[test]
+    fn gemp_and_lackey_decks_count_repeated_cards() {
+        let g = parse(
+            "<?xml version=\"1.0\"?>\n<deck>\n<card blueprintId=\"1_1\" title=\"&#8226;Luke\"/>\n\
+             <card blueprintId=\"1_1\" title=\"&#8226;Luke\"/>\n<cardOutsideDeck blueprintId=\"9_9\" title=\"Shield\"/>\n</deck>",
+            "g.txt",
+        )
+        .unwrap();
+        assert_eq!(g.game, Some(Game::Swccg));
+        assert_eq!(g.lines.len(), 2);
+        assert_eq!((g.lines[0].name.as_str(), g.lines[0].count), ("•Luke", 2));
+        assert_eq!(g.lines[1].zone, Some(Zone::OutsideDeck));
+        let l = parse(
+            "<deck version=\"0.8\"><meta><game>starwars</game></meta><superzone name=\"Deck\">\n\
+             <card><name id=\"A\">Yoda (A)</name><set>ANH</set></card>\n\
+             <card><name id=\"A\">Yoda (A)</name><set>ANH</set></card>\n</superzone></deck>",
+            "l.dek",
+        )
+        .unwrap();
+        assert_eq!(l.game, Some(Game::Swtcg));
+        assert_eq!(
+            (l.lines[0].name.as_str(), l.lines[0].count),
+            ("Yoda (A)", 2)
+        );
+    }
+
+    #[test]
+    fn destiny_json_gives_references_and_dice() {
+        let d = parse(
+            r#"{"name": "X", "format_code": "STD", "slots": {"01001": {"quantity": 1, "dice": 2}}}"#,
+            "d.json",
+        )
+        .unwrap();
+        assert_eq!(d.format.as_deref(), Some("STD"));
+        assert_eq!(d.lines[0].reference.as_deref(), Some("destiny:01001"));
+        assert_eq!(d.lines[0].dice, Some(2));
+    }
+
+    #[test]
+    fn unreadable_input_names_file_and_line() {
+        let e = parse("2x A\n0x B\n", "d.txt").unwrap_err().to_string();
+        assert!(e.starts_with("d.txt:2: count 0"), "{e}");
+        let e = parse("{\"slots\": 3", "d.json").unwrap_err().to_string();
+        assert!(e.starts_with("d.json:1:"), "{e}");
+        let e = parse("\n\n", "e.txt").unwrap_err().to_string();
+        assert!(e.contains("no cards"), "{e}");
+    }
+}

@@ -596,3 +596,325 @@ fn check_summary_in_each_game_names_the_dispute_and_what_the_rules_did() {
     assert!(text.contains("player1.resources 0 → 1"), "{text}");
     assert!(!text.contains("turns:"), "{text}");
 }
+
+/// `swjudge::render::card`, through its public items.
+mod card_unit {
+    use swjudge::cards::{Card, CardDb, Entry, SourceFile, Stats};
+    use swjudge::game::Game;
+    use swjudge::render::card::*;
+
+    fn journal(data: &str, erratum: &str) -> Option<ErrataCheck> {
+        let mut c = Card::new(Game::Swccg, "1812", "Obi-Wan's Journal", "L#1812".into());
+        c.text = Some(data.into());
+        c.text_is_errata = true;
+        c.errata.push(Entry {
+            text: erratum.into(),
+            source: "swccg.ar.errata.obi-wans-journal".into(),
+        });
+        CardView::new(&c, "", Vec::new()).errata_check
+    }
+
+    #[test]
+    fn errata_applied_in_the_data_is_set_against_the_rulebook() {
+        let data = "Deploy on Luke. Your characters present armed with a unique (•) lightsaber may not be Disarmed.";
+        let rule = "Deploy on Luke. Your characters present here armed with a unique (*) lightsaber may not be Disarmed.";
+        let x = journal(data, rule).unwrap();
+        assert!(!x.agrees);
+        assert_eq!(x.rulebook.as_deref(), Some("… present here armed …"));
+        assert_eq!(x.card_data.as_deref(), Some("… present armed …"));
+        let same = journal(&rule.replace('*', "•"), rule).unwrap();
+        assert!(same.agrees && same.rulebook.is_none(), "{same:?}");
+        let mut printed = Card::new(Game::Swccg, "1", "X", "L#1".into());
+        printed.text = Some(data.into());
+        let view = CardView::new(&printed, "", Vec::new());
+        assert_eq!(view.errata_check, None, "printed text is not errata");
+    }
+
+    fn db() -> CardDb {
+        let mut motti = Card::new(Game::Swccg, "60", "Admiral Motti", "Dark.json#60".into());
+        motti.uniqueness = Some("•".into());
+        motti.side = Some("Dark".into());
+        motti.card_type = Some("Character".into());
+        motti.subtype = Some("Imperial".into());
+        motti.set = Some("Premiere".into());
+        motti.stats = Stats(
+            [
+                ("power", "3"),
+                ("ability", "3"),
+                ("deploy", "3"),
+                ("forfeit", "5"),
+                ("destiny", "1"),
+            ]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        );
+        motti.text = Some("Printed text.".into());
+        motti.errata.push(Entry {
+            text: "Errata text.".into(),
+            source: "swccg.ar.errata.admiral-motti".into(),
+        });
+        motti.rulings.push(Entry {
+            text: "A ruling.".into(),
+            source: "Dark.json#60".into(),
+        });
+        let mut a = Card::new(Game::Swccg, "1", "Alderaan", "Light.json#1".into());
+        a.side = Some("Light".into());
+        let mut b = Card::new(Game::Swccg, "2", "Alderaan", "Dark.json#2".into());
+        b.side = Some("Dark".into());
+        CardDb::build(
+            vec![SourceFile {
+                format: "swccg".into(),
+                file: "x".into(),
+                cards: vec![motti, a, b],
+            }],
+            None,
+        )
+    }
+
+    #[test]
+    fn text_shows_errata_over_printed_with_sources_and_stats_in_reading_order() {
+        let db = db();
+        let r = CardReport::new(&db, &db.lookup("admiral motti", None), 5);
+        let t = text(&r, &swjudge::render::Style::plain());
+        let want = [
+            "•Admiral Motti\n",
+            "swccg · Dark · Character - Imperial · Premiere\n",
+            "Stats: power 3 · ability 3 · deploy 3 · forfeit 5 · destiny 1\n",
+            "Text — errata (swccg.ar.errata.admiral-motti):\n  Errata text.\n",
+            "Text in the card data — Dark.json#60 (the errata above replace it):\n  Printed text.\n",
+            "Rulings:\n  [Dark.json#60]\n    A ruling.\n",
+        ];
+        let mut at = 0;
+        for w in want {
+            let i = t[at..]
+                .find(w)
+                .unwrap_or_else(|| panic!("missing {w:?} after byte {at} in:\n{t}"));
+            at += i + w.len();
+        }
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["card"]["text"], "Errata text.");
+        assert_eq!(j["card"]["printed_text"], "Printed text.");
+        let keys: Vec<&String> = j["card"]["stats"].as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), 5);
+    }
+
+    #[test]
+    fn ambiguous_lists_candidates_and_json_card_is_null() {
+        let db = db();
+        let r = CardReport::new(&db, &db.lookup("alderaan", None), 5);
+        assert!(r.card.is_none());
+        let t = text(&r, &swjudge::render::Style::plain());
+        assert!(
+            t.starts_with("\"alderaan\" could mean several cards; which one?\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("Alderaan (Light Side)  [swccg]")
+                && t.contains("Alderaan (Dark Side)  [swccg]"),
+            "{t}"
+        );
+        let j = serde_json::to_value(&r).unwrap();
+        assert!(j["card"].is_null());
+        assert_eq!(j["matches"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn import_summary_lists_rejects() {
+        use swjudge::cards::import::{FileReport, Format, Rejected};
+        let s = ImportSummary::new(vec![FileReport {
+            file: "AW.json".into(),
+            format: Format::Destiny,
+            imported: 2,
+            rejected: vec![Rejected {
+                id: "card 01099".into(),
+                reason: "die face 2 \"2Q\": unknown symbol".into(),
+            }],
+            stored_as: "d/cards/destiny-aw.json".into(),
+        }]);
+        let t = import_text(&s);
+        assert!(
+            t.contains("AW.json: 2 cards imported (SWDestinyDB set JSON), 1 rejected"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  rejected card 01099: die face 2 \"2Q\": unknown symbol\n"),
+            "{t}"
+        );
+        assert!(t.ends_with("total: 2 cards imported, 1 rejected\n"));
+    }
+}
+
+/// `swjudge::render::search`, through its public items.
+mod search_unit {
+    use swjudge::index::{DocKind, Hit, Origin};
+    use swjudge::render::Style;
+    use swjudge::render::search::*;
+    use swjudge::rulebook::Game;
+
+    fn hit(superseded: bool) -> Hit {
+        Hit {
+            id: "swccg.ar.x".into(),
+            title: "X".into(),
+            breadcrumb: vec!["AR".into(), "X".into()],
+            game: Game::Swccg,
+            document: "ar".into(),
+            kind: DocKind::Rule,
+            source: Origin::Rulebook {
+                section: "swccg.ar.x".into(),
+            },
+            superseded,
+            score: 1.0,
+            coverage: 1.0,
+            snippet: "a force\ndrain here".into(),
+            highlights: std::iter::once(2..7).collect(),
+        }
+    }
+
+    #[test]
+    fn plain_text_has_no_escapes_and_labels_superseded() {
+        let t = text(&[hit(true)], &Style::plain());
+        assert!(!t.contains('\x1b'));
+        assert!(t.contains("swccg.ar.x (superseded)"), "{t}");
+        assert!(t.contains("a force drain here"), "{t}");
+    }
+
+    #[test]
+    fn bold_wraps_matches() {
+        let colour = Style {
+            color: true,
+            width: 80,
+        };
+        assert_eq!(
+            highlight("a force\ndrain", std::slice::from_ref(&(2..7)), &colour),
+            "a \x1b[1mforce\x1b[0m drain"
+        );
+        assert_eq!(highlight("a \x1b[2J", &[], &Style::plain()), "a \\u{1b}[2J");
+    }
+}
+
+/// `swjudge::render::markdown`, through its public items.
+mod markdown_unit {
+    use swjudge::render::Style;
+    use swjudge::render::markdown::*;
+
+    fn plain(width: usize) -> Style {
+        Style {
+            color: false,
+            width,
+        }
+    }
+
+    #[test]
+    fn markup_never_shows_and_emphasis_is_bold_or_italic_in_colour() {
+        let md = "The **current action** may use *attack dice*.";
+        assert_eq!(
+            to_terminal(md, &plain(80), ""),
+            "The current action may use attack dice."
+        );
+        let c = Style {
+            color: true,
+            width: 80,
+        };
+        let t = to_terminal(md, &c, "");
+        assert!(t.contains("\x1b[1mcurrent action\x1b[0m"), "{t:?}");
+        assert!(t.contains("\x1b[3mattack dice\x1b[0m"), "{t:?}");
+        assert!(!t.contains('*'));
+    }
+
+    #[test]
+    fn lists_and_paragraphs_wrap_under_their_marks() {
+        let md = "First paragraph here.\n\n- one item that is rather long and wraps around\n- two\n\n1. first\n2. second";
+        let t = to_terminal(md, &plain(30), "  ");
+        let want = "  First paragraph here.\n\n  - one item that is rather\n    long and wraps around\n  - two\n\n  1. first\n  2. second";
+        assert_eq!(t, want);
+    }
+
+    #[test]
+    fn tables_become_tables() {
+        let md = "| a | b |\n|---|---|\n| 1 | 2 |";
+        let t = to_terminal(md, &plain(40), "");
+        assert!(
+            t.contains('│') && t.contains(" a ") && t.contains(" 2 "),
+            "{t}"
+        );
+        assert!(!t.contains("|---"));
+    }
+}
+
+/// `swjudge::render::rule`, through its public items.
+mod rule_unit {
+    use std::path::Path;
+    use swjudge::render::Style;
+    use swjudge::render::rule::*;
+    use swjudge::rulebook::Corpus;
+
+    fn corpus() -> Corpus {
+        let mut c = Corpus::default();
+        let md = "---\ngame: swtcg\ndocument: rb\ndocument_title: RB\n---\n\
+# Keywords {#t.keywords}\n\n## Overkill {#t.overkill}\n\nAn *isolated* ability: the **current action**. (See Note, p.31.) (See Keywords.)\n";
+        c.add_file(Path::new("rb.md"), md).unwrap();
+        c
+    }
+
+    #[test]
+    fn text_renders_markdown_and_lists_only_resolved_references() {
+        let c = corpus();
+        let v = RuleView::new(&c, c.get("t.overkill").unwrap());
+        assert!(v.cross_references.iter().any(|r| r.id.is_none()));
+        let t = text(&v, &Style::plain());
+        assert!(
+            t.contains("An isolated ability: the current action."),
+            "{t}"
+        );
+        assert!(!t.contains('*') && !t.contains('\x1b'), "{t}");
+        assert!(!t.contains("not found"), "{t}");
+        assert!(t.trim_end().ends_with("Keywords → t.keywords"), "{t}");
+        let colour = Style {
+            color: true,
+            width: 80,
+        };
+        let t = text(&v, &colour);
+        assert!(t.contains("\x1b[1mcurrent action\x1b[0m"), "{t:?}");
+    }
+}
+
+/// `swjudge::render`, through its public items.
+mod style_unit {
+    use swjudge::render::*;
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_keeps_long_words_whole() {
+        let id = "swccg.ar.actions-example-1-deploying-a-card";
+        let t = format!("see {id} for the whole story of it");
+        let w = wrap(&t, 30, "  ");
+        assert!(w.lines().all(|l| l.len() <= 30 || l.trim() == id), "{w}");
+        assert!(w.lines().any(|l| l.trim() == id), "{w}");
+        assert_eq!(
+            w.split_whitespace().collect::<Vec<_>>(),
+            t.split_whitespace().collect::<Vec<_>>()
+        );
+        assert!(w.lines().all(|l| l.starts_with("  ")));
+    }
+
+    #[test]
+    fn no_colour_means_no_escapes() {
+        let s = Style::plain();
+        assert_eq!(s.bold("x"), "x");
+        let c = Style {
+            color: true,
+            width: 80,
+        };
+        assert_eq!(c.bold("x"), "\x1b[1mx\x1b[0m");
+        assert_eq!(visible_len(&c.bold("abc")), 3);
+    }
+
+    #[test]
+    fn wrap_counts_terminal_columns() {
+        // Each of these takes two columns: ten of them fill a 20-column line.
+        let wide = "日本 ".repeat(12);
+        let w = wrap(wide.trim_end(), 24, "");
+        assert!(w.lines().all(|l| visible_len(l) <= 24), "{w}");
+        assert!(w.lines().count() >= 2, "{w}");
+    }
+}

@@ -320,29 +320,14 @@ fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
     }
 }
 
-/// Rulebook sections (current documents) whose text mentions the card's title,
+/// Rulebook sections (current documents) whose text mentions the card's title
+/// (without version qualifiers, and only when at least four letters long),
 /// excluding the card's own errata/ruling sections: a scan of every section.
 pub fn see_also(corpus: &Corpus, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    see_also_in(corpus.sections.iter(), card, limit)
-}
-
-/// The words a section must contain to mention `card` (its title without version
-/// qualifiers), normalised; None when too short to be telling.
-pub fn mention_needle(card: &Card) -> Option<String> {
-    let needle = normalize(&strip_qualifiers(&card.title));
-    (needle.len() >= 4).then_some(needle)
-}
-
-/// [`see_also`] over candidate sections (e.g. the search index's hits for the
-/// title), keeping their order.
-pub fn see_also_in<'a>(
-    sections: impl Iterator<Item = &'a Section>,
-    card: &Card,
-    limit: usize,
-) -> Vec<SeeAlso> {
-    let Some(needle) = mention_needle(card) else {
+    let needle = normalize(super::names::base_title(&card.title));
+    if needle.len() < 4 {
         return Vec::new();
-    };
+    }
     let padded = format!(" {needle} ");
     let own: Vec<&str> = card
         .errata
@@ -351,7 +336,7 @@ pub fn see_also_in<'a>(
         .map(|e| e.source.as_str())
         .collect();
     let mut out = Vec::new();
-    for s in sections {
+    for s in &corpus.sections {
         if out.len() >= limit {
             break;
         }
@@ -368,184 +353,9 @@ pub fn see_also_in<'a>(
     out
 }
 
-/// "Luke Skywalker (V)" → "Luke Skywalker".
-fn strip_qualifiers(t: &str) -> String {
-    let mut t = t.trim();
-    while t.ends_with(')') {
-        match t.rfind('(') {
-            Some(i) if i > 0 => t = t[..i].trim_end(),
-            _ => break,
-        }
-    }
-    t.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
-
-    const AR: &str = "---\ngame: swccg\ndocument: ar\ndocument_title: AR\n---\n\n# Appendix A - Errata {#swccg.ar.errata .errata}\n\n## Admiral Motti {#swccg.ar.errata.admiral-motti .errata}\n\nDeploys -2 if at least two Imperial starships on table.\n\n## Dagobah (Light Side) {#swccg.ar.errata.dagobah-light-side .errata}\n\nErrata text for the Light Side Dagobah.\n\n# Appendix B - Card Rulings {#swccg.ar.rulings .ruling}\n\n## Admiral Motti {#swccg.ar.rulings.admiral-motti .ruling}\n\nMotti ruling.\n\n## Ghhhk {#swccg.ar.rulings.ghhhk .ruling}\n\n(Errata) See Ghhhk.\n\n# Chapter 2 {#swccg.ar.chapter-2}\n\nWhen Admiral Motti is on table, nothing special happens.\n";
-    const RR: &str = "---\ngame: destiny\ndocument: rr\ndocument_title: RR\n---\n\n# Card Clarifications {#destiny.rr.clarifications .ruling}\n\n## Awakenings {#destiny.rr.clarifications.awakenings .ruling}\n\n### Qui-Gon Jinn (37) {#destiny.rr.clarifications.awakenings.qui-gon-jinn-37 .ruling}\n\nWhen Qui-Gon Jinn has max shields, you can remove one.\n";
-
-    fn corpus() -> Corpus {
-        let mut c = Corpus::default();
-        c.add_file(Path::new("swccg/ar.md"), AR).unwrap();
-        c.add_file(Path::new("destiny/rr.md"), RR).unwrap();
-        c
-    }
-
-    #[test]
-    fn finds_entries_with_kinds_sets_and_numbers() {
-        let e = entries(&corpus());
-        let names: Vec<(&str, EntryKind)> = e.iter().map(|e| (e.name.as_str(), e.kind)).collect();
-        assert_eq!(
-            names,
-            [
-                ("Admiral Motti", EntryKind::Errata),
-                ("Dagobah (Light Side)", EntryKind::Errata),
-                ("Admiral Motti", EntryKind::Ruling),
-                ("Ghhhk", EntryKind::Ruling),
-                ("Qui-Gon Jinn", EntryKind::Ruling)
-            ]
-        );
-        let q = e.last().unwrap();
-        assert_eq!(q.set.as_deref(), Some("Awakenings"));
-        assert_eq!(q.number.as_deref(), Some("37"));
-        assert_eq!(
-            q.section,
-            "destiny.rr.clarifications.awakenings.qui-gon-jinn-37"
-        );
-    }
-
-    #[test]
-    fn merges_into_matching_cards_and_makes_rulebook_only_cards() {
-        let mut cards = vec![
-            Card::new(Game::Swccg, "1", "Admiral Motti", "Dark.json#1".into()),
-            {
-                let mut c = Card::new(Game::Swccg, "2", "Dagobah", "Light.json#2".into());
-                c.side = Some("Light".into());
-                c
-            },
-            {
-                let mut c = Card::new(Game::Swccg, "3", "Dagobah", "Dark.json#3".into());
-                c.side = Some("Dark".into());
-                c
-            },
-            {
-                let mut c = Card::new(
-                    Game::Destiny,
-                    "01037",
-                    "Qui-Gon Jinn",
-                    "AW.json#01037".into(),
-                );
-                c.set = Some("Awakenings".into());
-                c.number = Some("37".into());
-                c
-            },
-            {
-                let mut c = Card::new(
-                    Game::Destiny,
-                    "05037",
-                    "Qui-Gon Jinn",
-                    "LEG.json#05037".into(),
-                );
-                c.set = Some("Legacies".into());
-                c.number = Some("37".into());
-                c
-            },
-        ];
-        let corpus = corpus();
-        merge(&mut cards, &entries(&corpus));
-        assert_eq!(cards[0].errata[0].source, "swccg.ar.errata.admiral-motti");
-        assert_eq!(cards[0].rulings[0].text, "Motti ruling.");
-        assert_eq!(cards[1].errata.len(), 1);
-        assert!(
-            cards[2].errata.is_empty(),
-            "Dark Side Dagobah must not get Light Side errata"
-        );
-        assert_eq!(cards[3].rulings.len(), 1);
-        assert!(cards[4].rulings.is_empty());
-        let ghhhk = cards
-            .iter()
-            .find(|c| c.title == "Ghhhk")
-            .expect("rulebook-only card");
-        assert_eq!(ghhhk.rulings[0].source, "swccg.ar.rulings.ghhhk");
-        // see also: chapter 2 mentions Motti; his own sections are excluded
-        let sa = see_also(&corpus, &cards[0], 10);
-        assert_eq!(
-            sa.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
-            ["swccg.ar.chapter-2"]
-        );
-    }
-
-    #[test]
-    fn qualifiers_sides_sets_halves_and_spelling() {
-        let mk = |id: &str, title: &str, side: &str, set: &str| {
-            let mut c = Card::new(Game::Swccg, id, title, format!("x.json#{id}"));
-            c.side = Some(side.into());
-            c.set = Some(set.into());
-            c
-        };
-        let mut cards = vec![
-            mk("1", "Alter", "Light", "Premiere"),
-            mk("2", "Alter", "Dark", "Premiere"),
-            mk("3", "Alter", "Dark", "Coruscant"),
-            mk("4", "Endor: Bunker", "Light", "Endor"),
-            mk("5", "Endor: Bunker", "Dark", "Endor"),
-            mk("6", "Tusken Raider", "Dark", "Premiere"),
-            mk("7", "Tusken Raider", "Dark", "Coruscant"),
-            mk(
-                "8",
-                "Jabba's Prize / Jabba's Prize",
-                "Dark",
-                "Reflections 2",
-            ),
-            mk("9", "WED15-l7 'Septoid' Droid", "Dark", "A New Hope"),
-            mk("10", "Evacuation Control", "Light", "Hoth"),
-            mk("11", "R2-D2 (Artoo-Detoo) (V)", "Light", "Virtual Set 1"),
-            mk(
-                "12",
-                "R2-D2 (Artoo-Detoo) (V) (AI)",
-                "Light",
-                "Virtual Set 1",
-            ),
-        ];
-        let entry = |name: &str, id: &str| RuleEntry {
-            game: Game::Swccg,
-            kind: EntryKind::Ruling,
-            name: name.into(),
-            set: None,
-            number: None,
-            text: "t".into(),
-            section: id.into(),
-        };
-        let entries = [
-            entry("Alter (both sides – Premiere and Coruscant)", "s.alter"),
-            entry("Endor: Bunker (Dark)", "s.bunker"),
-            entry("Tusken Raider (Premiere)", "s.tusken"),
-            entry("Jabba's Prize", "s.prize"),
-            entry("WED15-I7 'Septoid' Droid", "s.septoid"),
-            entry("Evacuation Control (V)", "s.evac"),
-            entry("R2-D2 (V)", "s.r2"),
-        ];
-        merge(&mut cards, &entries);
-        let with = |src: &str| -> Vec<&str> {
-            cards
-                .iter()
-                .filter(|c| c.rulings.iter().any(|r| r.source == src))
-                .map(|c| c.id.as_str())
-                .collect()
-        };
-        assert_eq!(with("s.alter"), ["1", "2", "3"]);
-        assert_eq!(with("s.bunker"), ["5"]);
-        assert_eq!(with("s.tusken"), ["6"]);
-        assert_eq!(with("s.prize"), ["8"]);
-        assert_eq!(with("s.septoid"), ["9"]);
-        assert_eq!(with("s.r2"), ["11"]);
-        // a (V) ruling never lands on the plain card: it becomes a rulebook-only card
-        assert_eq!(with("s.evac"), ["s.evac"]);
-    }
 
     #[test]
     fn numbers_split_from_titles() {

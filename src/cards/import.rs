@@ -125,14 +125,6 @@ fn read_card_file(path: &Path) -> Result<Vec<u8>> {
     )
 }
 
-/// Parse one file, detecting its format from its content (and extension for TSV).
-pub fn parse_file(path: &Path) -> Result<Parsed> {
-    match read_file(path)? {
-        Read::Cards(parsed) => Ok(parsed),
-        Read::Unrecognised { at, why } => Err(Error::Input(format!("{at}: {why}"))),
-    }
-}
-
 /// A file read for an import: card data (or Destiny formats), or a file of
 /// no format this imports, and why.
 enum Read {
@@ -240,74 +232,55 @@ fn parse_content(path: &Path) -> Result<Read> {
         .copied()
         .find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
     let is_json = ext == "json" || first.is_some_and(|b| b"{[".contains(&b));
-    if !is_json {
-        let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
-        if ext == "txt" || ext == "tsv" || swtcg::looks_like(&text) {
-            if !swtcg::looks_like(&text) {
-                return Ok(Read::Unrecognised {
-                    at: format!("{shown}:1"),
-                    why: "not a LackeyCCG set file (expected a tab-separated header line with a Name column)".into(),
-                });
-            }
-            let (cards, rejected) = swtcg::parse(&text, &shown, &name)?;
-            return Ok(Read::Cards(Parsed {
-                path: path.to_path_buf(),
-                format: Format::Swtcg,
-                source: SourceFile {
-                    format: Format::Swtcg.as_str().into(),
-                    file: name,
-                    cards,
-                },
-                rejected,
-                formats: Vec::new(),
-            }));
-        }
-        return Ok(Read::Unrecognised {
-            at: shown,
-            why: "unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)".into(),
-        });
-    }
     let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
-    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-        Error::Input(format!(
-            "{shown}:{}:{}: malformed JSON: {}",
-            e.line(),
-            e.column(),
-            json_message(&e)
-        ))
-    })?;
-    let (format, (cards, rejected)) = if swccg::looks_like(&v) {
-        (
-            Format::Swccg,
-            swccg::parse(
-                &v,
-                &name,
-                &swccg::set_names(&sibling_json(path, "sets.json")),
-            ),
-        )
-    } else if destiny::looks_like(&v) {
-        (
-            Format::Destiny,
-            destiny::parse(
-                &v,
-                &name,
-                &destiny::set_names(&sibling_json(path, "sets.json")),
-            ),
-        )
-    } else if super::formats::looks_like(&v) {
-        let sets = sibling_json(path, "sets.json");
-        return Ok(Read::Cards(super::formats::parsed(path, &v, name, &sets)));
-    } else if LOOKUP_TABLES.contains(&name.to_ascii_lowercase().as_str()) {
-        return Ok(Read::Unrecognised {
-            at: shown,
-            why: "a lookup table, read for the card files beside it (not imported on its own)"
-                .into(),
-        });
+    let (format, (cards, rejected)) = if !is_json {
+        if ext != "txt" && ext != "tsv" && !swtcg::looks_like(&text) {
+            return Ok(Read::Unrecognised {
+                at: shown,
+                why: "unrecognised card file (expected SWCCG Players Committee JSON, SWDestinyDB set JSON or a LackeyCCG .txt set file)".into(),
+            });
+        }
+        if !swtcg::looks_like(&text) {
+            return Ok(Read::Unrecognised {
+                at: format!("{shown}:1"),
+                why: "not a LackeyCCG set file (expected a tab-separated header line with a Name column)".into(),
+            });
+        }
+        (Format::Swtcg, swtcg::parse(&text, &shown, &name)?)
     } else {
-        return Ok(Read::Unrecognised {
-            at: format!("{shown}:1:1"),
-            why: "JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")".into(),
-        });
+        let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+            Error::Input(format!(
+                "{shown}:{}:{}: malformed JSON: {}",
+                e.line(),
+                e.column(),
+                json_message(&e)
+            ))
+        })?;
+        let sets = || sibling_json(path, "sets.json");
+        if swccg::looks_like(&v) {
+            (
+                Format::Swccg,
+                swccg::parse(&v, &name, &swccg::set_names(&sets())),
+            )
+        } else if destiny::looks_like(&v) {
+            (
+                Format::Destiny,
+                destiny::parse(&v, &name, &destiny::set_names(&sets())),
+            )
+        } else if super::formats::looks_like(&v) {
+            return Ok(Read::Cards(super::formats::parsed(path, &v, name, &sets())));
+        } else if LOOKUP_TABLES.contains(&name.to_ascii_lowercase().as_str()) {
+            return Ok(Read::Unrecognised {
+                at: shown,
+                why: "a lookup table, read for the card files beside it (not imported on its own)"
+                    .into(),
+            });
+        } else {
+            return Ok(Read::Unrecognised {
+                at: format!("{shown}:1:1"),
+                why: "JSON is neither SWCCG Players Committee data (an object with a \"cards\" array) nor an SWDestinyDB set file (an array of cards with \"code\" and \"type_code\")".into(),
+            });
+        }
     };
     Ok(Read::Cards(Parsed {
         path: path.to_path_buf(),
@@ -624,60 +597,4 @@ fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
             })
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn targets_are_per_format_and_file() {
-        let d = Path::new("/data");
-        assert_eq!(
-            target(d, Format::Swccg, Path::new("x/Light.json")),
-            Path::new("/data/cards/swccg-light.json")
-        );
-        assert_eq!(
-            target(d, Format::Destiny, Path::new("set/AW.json")),
-            Path::new("/data/cards/destiny-aw.json")
-        );
-        assert_eq!(
-            target(d, Format::Swtcg, Path::new("swtcg-set.txt")),
-            Path::new("/data/cards/swtcg-set.json")
-        );
-        assert_eq!(
-            target(d, Format::Swtcg, Path::new("My Set.txt")),
-            Path::new("/data/cards/swtcg-my_set.json")
-        );
-    }
-
-    #[test]
-    fn atomic_write_replaces_and_leaves_no_temp_file() {
-        let dir = std::env::temp_dir().join(format!("swjudge-atomic-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let dest = dir.join("cards/a.json");
-        crate::paths::write_atomic(&dest, b"one").unwrap();
-        crate::paths::write_atomic(&dest, b"two").unwrap();
-        assert_eq!(std::fs::read(&dest).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(dir.join("cards"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, [std::ffi::OsString::from("a.json")]);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn json_errors_carry_line_and_column_once() {
-        let dir = std::env::temp_dir().join(format!("swjudge-badjson-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("bad.json");
-        std::fs::write(&p, "{\n  \"cards\": [\n    {\"id\": 1,, }\n  ]\n}\n").unwrap();
-        let e = parse_file(&p).unwrap_err().to_string();
-        assert!(
-            e.ends_with("bad.json:3:14: malformed JSON: key must be a string"),
-            "{e}"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

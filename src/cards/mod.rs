@@ -69,12 +69,7 @@ impl Stats {
 
 impl Serialize for Stats {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
+        s.collect_map(self.iter())
     }
 }
 
@@ -295,42 +290,31 @@ pub struct SourceFile {
 
 /// Load every stored source under `<data_dir>/cards/`. A missing folder is no data.
 pub fn load_imported(data_dir: &Path) -> Result<Vec<SourceFile>> {
-    let dir = data_dir.join("cards");
-    let rd = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(&dir, e)),
-    };
-    let mut files: Vec<_> = Vec::new();
-    for entry in rd {
-        let p = entry.map_err(|e| Error::io(&dir, e))?.path();
-        // Only regular files: a folder or FIFO named *.json is not stored data
-        // (and reading a FIFO would block).
-        if p.extension().is_some_and(|e| e == "json") && p.is_file() {
-            files.push(p);
-        }
-    }
-    files.sort();
-    let mut out = Vec::new();
-    for p in files {
-        let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
-        let text = String::from_utf8(bytes).map_err(|_| {
-            Error::Input(format!(
-                "{}: stored card data is not UTF-8 text; re-import it",
-                p.display()
-            ))
-        })?;
-        let sf: SourceFile = serde_json::from_str(&text).map_err(|e| {
-            Error::Input(format!(
-                "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
-                p.display(),
-                e.line(),
-                e.column()
-            ))
-        })?;
-        out.push(sf);
-    }
-    Ok(out)
+    load_stored(data_dir, |_| true)
+}
+
+/// Load the stored sources whose file names `keep` accepts, in name order.
+pub fn load_stored(data_dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<SourceFile>> {
+    formats::stored_files(data_dir, keep)?
+        .iter()
+        .map(|p| {
+            let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                Error::Input(format!(
+                    "{}: stored card data is not UTF-8 text; re-import it",
+                    p.display()
+                ))
+            })?;
+            serde_json::from_str(&text).map_err(|e| {
+                Error::Input(format!(
+                    "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
+                    p.display(),
+                    e.line(),
+                    e.column()
+                ))
+            })
+        })
+        .collect()
 }
 
 /// A rulebook section that mentions a card.
@@ -489,12 +473,6 @@ impl CardDb {
         &self.names
     }
 
-    /// Cards close to `query` by fuzzy matching, best first (builds the fuzzy
-    /// index on first use).
-    pub fn fuzzy(&self, query: &str) -> Vec<fuzzy::Hit> {
-        self.matcher().search(query)
-    }
-
     /// Load imported data and the rulebook that `paths` name; a rulebook
     /// that cannot be loaded becomes a warning.
     pub fn open(paths: &Paths) -> Result<CardDb> {
@@ -569,7 +547,8 @@ impl CardDb {
         let hits: Vec<fuzzy::Hit> = match exact {
             Some(_) => Vec::new(),
             None => self
-                .fuzzy(query)
+                .matcher()
+                .search(query)
                 .into_iter()
                 .filter(|h| keep(h.key))
                 .collect(),
@@ -599,17 +578,8 @@ impl CardDb {
                 }
             }
             games.sort_by_key(|(g, _)| *g);
-            // within a game, the card whose whole label is the name beats cards
-            // that only share the title ("Chopper" vs "Chopper - Metal Menace")
             for (_, v) in &mut games {
-                let whole: Vec<usize> = v
-                    .iter()
-                    .copied()
-                    .filter(|&i| self.label_is(i, query, tier))
-                    .collect();
-                if whole.len() == 1 {
-                    *v = whole;
-                }
+                self.prefer_whole_label(v, query, tier);
             }
             let total: usize = games.iter().map(|(_, v)| v.len()).sum();
             if let [(_, only)] = games.as_slice()
@@ -670,11 +640,21 @@ impl CardDb {
         l
     }
 
-    /// Whether card `i`'s label is `query` at this tier (same bytes, or same letters).
-    fn label_is(&self, i: usize, query: &str, tier: names::Tier) -> bool {
-        match tier {
-            names::Tier::Bytes => self.labels[i] == query.trim(),
-            _ => names::letters(&self.labels[i]) == names::letters(query),
+    /// Among the cards of one game that an exact name found at `tier`, the one
+    /// card whose whole label is the name (same bytes, or same letters), when
+    /// there is one, beats cards that only share the title ("Chopper" vs
+    /// "Chopper - Metal Menace").
+    pub fn prefer_whole_label(&self, cards: &mut Vec<usize>, query: &str, tier: names::Tier) {
+        let whole: Vec<usize> = cards
+            .iter()
+            .copied()
+            .filter(|&i| match tier {
+                names::Tier::Bytes => self.labels[i] == query.trim(),
+                _ => names::letters(&self.labels[i]) == names::letters(query),
+            })
+            .collect();
+        if whole.len() == 1 {
+            *cards = whole;
         }
     }
 
@@ -910,187 +890,4 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
             l
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn card(game: Game, id: &str, title: &str, side: Option<&str>, set: Option<&str>) -> Card {
-        let mut c = Card::new(game, id, title, format!("t.json#{id}"));
-        c.side = side.map(str::to_string);
-        c.set = set.map(str::to_string);
-        c
-    }
-
-    #[test]
-    fn labels_disambiguate_by_side_then_set() {
-        let cards = vec![
-            card(
-                Game::Swccg,
-                "1",
-                "Alderaan",
-                Some("Light"),
-                Some("Premiere"),
-            ),
-            card(Game::Swccg, "2", "Alderaan", Some("Dark"), Some("Premiere")),
-            card(
-                Game::Swccg,
-                "3",
-                "A Tragedy Has Occurred",
-                Some("Light"),
-                Some("Set 12"),
-            ),
-            card(
-                Game::Swccg,
-                "4",
-                "A Tragedy Has Occurred",
-                Some("Light"),
-                Some("Set 13"),
-            ),
-            card(Game::Swccg, "5", "Admiral Motti", Some("Dark"), None),
-            card(Game::Destiny, "6", "Admiral Motti", None, None),
-        ];
-        let norm: Vec<String> = cards.iter().map(|c| fuzzy::normalize(&c.title)).collect();
-        let l = make_labels(&cards, &norm);
-        assert_eq!(l[0], "Alderaan (Light Side)");
-        assert_eq!(l[1], "Alderaan (Dark Side)");
-        assert_eq!(l[2], "A Tragedy Has Occurred [Set 12]");
-        assert_eq!(l[3], "A Tragedy Has Occurred [Set 13]");
-        assert_eq!(l[4], "Admiral Motti");
-        assert_eq!(l[5], "Admiral Motti");
-    }
-
-    #[test]
-    fn lookup_asks_when_close_and_picks_unique_exact() {
-        let cards = vec![
-            card(Game::Swccg, "1", "Alderaan", Some("Light"), None),
-            card(Game::Swccg, "2", "Alderaan", Some("Dark"), None),
-            card(Game::Swccg, "3", "Obi-Wan Kenobi", Some("Light"), None),
-            card(Game::Destiny, "4", "Obi-Wan Kenobi", None, None),
-            card(Game::Swccg, "5", "Luke Skywalker", Some("Light"), None),
-        ];
-        let db = CardDb::build(
-            vec![SourceFile {
-                format: "t".into(),
-                file: "t.json".into(),
-                cards,
-            }],
-            None,
-        );
-        let l = db.lookup("alderaan", None);
-        assert!(l.is_ambiguous());
-        assert_eq!(l.matches.len(), 2);
-        let l = db.lookup("Alderaan (Dark Side)", None);
-        assert_eq!(l.chosen, Some(1));
-        let l = db.lookup("obi wan kenobi", None);
-        assert_eq!(l.chosen, None);
-        assert_eq!(
-            l.by_game,
-            vec![(Game::Swccg, vec![2]), (Game::Destiny, vec![3])],
-            "one card per game, side by side"
-        );
-        assert!(l.found() && !l.is_ambiguous());
-        let l = db.lookup("obi wan kenobi", Some(Game::Destiny));
-        assert_eq!(l.chosen, Some(3));
-        let l = db.lookup("luke skywalkr", None);
-        assert_eq!(l.chosen, Some(4));
-        let l = db.lookup("nothing like it", None);
-        assert!(l.chosen.is_none() && l.matches.is_empty());
-    }
-
-    #[test]
-    fn virtual_nicknames_imply_the_plain_cards_nickname() {
-        let mut plain = card(
-            Game::Swccg,
-            "1",
-            "Hunt Down And Destroy The Jedi",
-            Some("Dark"),
-            None,
-        );
-        plain.nicknames = vec!["HDADTJ".into()];
-        let mut v = card(
-            Game::Swccg,
-            "2",
-            "Hunt Down And Destroy The Jedi (V)",
-            Some("Dark"),
-            None,
-        );
-        v.nicknames = vec!["Hunt Down V".into()];
-        let db = CardDb::build(
-            vec![SourceFile {
-                format: "t".into(),
-                file: "t".into(),
-                cards: vec![plain, v],
-            }],
-            None,
-        );
-        assert_eq!(db.lookup("hunt down", None).chosen, Some(0));
-        assert_eq!(db.lookup("hunt down v", None).chosen, Some(1));
-        assert_eq!(db.lookup("hdadtj", None).chosen, Some(0));
-    }
-
-    #[test]
-    fn source_errata_notes_say_where_the_errata_is_or_that_there_is_none() {
-        let mut with = card(Game::Destiny, "1", "A", None, None);
-        with.notes.push(SOURCE_ERRATA_NOTE.into());
-        with.errata.push(Entry {
-            text: "Should read: \"x\"".into(),
-            source: "destiny.rr.errata.a-1".into(),
-        });
-        let mut without = card(Game::Destiny, "2", "B", None, None);
-        without.notes.push(SOURCE_ERRATA_NOTE.into());
-        let mut cards = vec![with, without];
-        explain_source_errata(&mut cards);
-        assert!(
-            cards[0].notes[0].contains("in the Rules Reference, destiny.rr.errata.a-1"),
-            "{:?}",
-            cards[0].notes
-        );
-        assert!(cards[1].notes[0].contains("the Rules Reference has no errata for it"));
-    }
-
-    #[test]
-    fn stats_keep_order_through_json() {
-        let mut s = Stats::default();
-        s.push("power", "3");
-        s.push("ability", "2");
-        s.push("deploy", "");
-        let j = serde_json::to_string(&s).unwrap();
-        assert_eq!(j, r#"{"power":"3","ability":"2"}"#);
-        let back: Stats = serde_json::from_str(&j).unwrap();
-        assert_eq!(back, s);
-    }
-
-    #[test]
-    fn current_text_prefers_rulebook_errata_over_printed() {
-        let mut c = card(Game::Swccg, "1", "X", None, None);
-        c.text = Some("printed".into());
-        assert_eq!(c.current_text().unwrap().0, "printed");
-        c.errata.push(Entry {
-            text: "fixed".into(),
-            source: "swccg.ar.errata.x".into(),
-        });
-        let (t, why) = c.current_text().unwrap();
-        assert_eq!(t, "fixed");
-        assert!(why.contains("swccg.ar.errata.x"));
-        c.text_is_errata = true;
-        assert_eq!(c.current_text().unwrap().0, "printed");
-    }
-
-    #[test]
-    fn errata_text_takes_the_quoted_should_read() {
-        assert_eq!(
-            errata_text("Should read: \"Gain 1 resource.\""),
-            "Gain 1 resource."
-        );
-        assert_eq!(
-            errata_text("No longer has Ambush and should read: \"Choose a symbol.\""),
-            "Choose a symbol."
-        );
-        assert_eq!(
-            errata_text("Deploys -2 if at least two Imperial starships on table."),
-            "Deploys -2 if at least two Imperial starships on table."
-        );
-    }
 }

@@ -97,7 +97,7 @@ pub fn letters(s: &str) -> String {
 }
 
 /// The title without trailing parenthesised qualifiers: "Han Solo (A)" → "Han Solo".
-fn base_title(title: &str) -> &str {
+pub(crate) fn base_title(title: &str) -> &str {
     let mut t = title.trim();
     while t.ends_with(')') {
         match t.rfind('(') {
@@ -405,82 +405,4 @@ fn words(s: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::Path;
-
-    fn card(game: Game, id: &str, title: &str) -> Card {
-        Card::new(game, id, title, format!("f.json#{id}"))
-    }
-
-    #[test]
-    fn tiers_go_bytes_then_letters_then_version_then_nickname() {
-        let mut cards = vec![
-            card(Game::Swccg, "1", "Han Solo"),
-            card(Game::Swccg, "2", "Han... Solo"),
-            card(Game::Swtcg, "3", "Yoda (A)"),
-            card(Game::Swccg, "4", "Obi-Wan's Hut"),
-        ];
-        cards[3].nicknames = vec!["OWH".into()];
-        let labels: Vec<String> = cards.iter().map(|c| c.title.clone()).collect();
-        let refs = references(&cards);
-        let n = Names::new(&cards, &labels, &refs, &[]);
-        let all = |_| true;
-        assert_eq!(n.exact("Han Solo", all), Some((Tier::Bytes, vec![0])));
-        assert_eq!(n.exact("Han... Solo", all), Some((Tier::Bytes, vec![1])));
-        assert_eq!(n.exact("han solo", all), Some((Tier::Letters, vec![0, 1])));
-        assert_eq!(n.exact("yoda", all), Some((Tier::Version, vec![2])));
-        assert_eq!(n.exact("owh", all), Some((Tier::Nickname, vec![3])));
-        assert_eq!(
-            n.exact("han solo", |i| i == 1),
-            Some((Tier::Letters, vec![1]))
-        );
-        assert_eq!(n.exact("nobody", all), None);
-        assert_eq!(n.by_ref("SWCCG:2"), Some(1));
-        assert_eq!(n.by_ref("swtcg:3"), Some(2));
-    }
-
-    #[test]
-    fn references_are_unique() {
-        let mut a = card(Game::Swccg, "1", "A");
-        a.source = "Light.json#1".into();
-        let mut b = card(Game::Swccg, "1", "B");
-        b.source = "LightLegacy.json#1".into();
-        let r = references(&[a, b, card(Game::Destiny, "1", "C")]);
-        assert_eq!(r, ["swccg:1", "swccg:1@LightLegacy.json", "destiny:1"]);
-    }
-
-    #[test]
-    fn personas_come_from_the_lists_with_their_other_names() {
-        let mut c = Corpus::default();
-        let md = "---\ngame: swccg\ndocument: ar\ndocument_title: AR\n---\n\
-# Persona Lists {#swccg.ar.persona-lists}\n\nIntro.\n\n\
-## Character Persona Examples {#swccg.ar.character-persona-examples}\n\n\
-- Obi-Wan (also depicted as Ben Kenobi)\n- Vader (see Persona Lists entry)\n- Luke (may also be referred to as Son Of Skywalker or Young Skywalker)\n";
-        c.add_file(Path::new("d.md"), md).unwrap();
-        let p = personas_from(&c);
-        let names: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["Obi-Wan", "Vader", "Luke"]);
-        assert_eq!(p[0].names[1], ["ben", "kenobi"]);
-        assert_eq!(
-            p[2].names[1..],
-            [vec!["son", "of", "skywalker"], vec!["young", "skywalker"]]
-        );
-        let cards = vec![
-            card(Game::Swccg, "1", "Vader"),
-            card(Game::Swccg, "2", "Darth Vader, Dark Lord Of The Sith"),
-            card(Game::Swccg, "3", "Vader's Custom TIE"),
-            card(Game::Destiny, "4", "Darth Vader"),
-            card(Game::Swccg, "5", "Ben Kenobi"),
-        ];
-        let labels: Vec<String> = cards.iter().map(|c| c.title.clone()).collect();
-        let mut n = Names::new(&cards, &labels, &references(&cards), &[]);
-        n.set_personas(p, &cards);
-        assert_eq!(n.persona_members("vader"), [0, 1, 3]);
-        assert_eq!(n.persona_members("Obi-Wan"), [4]);
-        assert!(n.persona_members("nobody").is_empty());
-    }
 }

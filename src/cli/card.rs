@@ -1,7 +1,7 @@
 //! `swjudge card NAME…`: fuzzy card lookup with current text, errata, rulings
 //! and the rulebook sections that mention the card.
 
-use super::{CliResult, Ctx, Outcome, note, out, out_json};
+use super::{CliResult, Ctx, Outcome, note};
 use swjudge::cards::CardDb;
 use swjudge::game::Game;
 use swjudge::render::card::{CardReport, text};
@@ -89,14 +89,6 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     }
     let lookup = db.lookup(&query, ctx.game(args.game)?);
     let report = CardReport::new(&db, &lookup, args.see_also);
-    if ctx.json {
-        out_json(&report)?;
-    } else {
-        out(&text(&report, &ctx.style))?;
-    }
-    Ok(if report.found() {
-        Outcome::Found
-    } else {
-        Outcome::NotFound
-    })
+    ctx.print(&report, |v| text(v, &ctx.style))?;
+    Ok(Outcome::found(report.found()))
 }

@@ -1,6 +1,6 @@
 //! `swjudge cards`: manage imported card databases.
 
-use super::{CliResult, Ctx, Outcome, out, out_json};
+use super::{CliResult, Ctx, Outcome};
 use std::path::PathBuf;
 use swjudge::cards::import;
 use swjudge::render::card::{ImportSummary, import_text, list_text, removed_text, status_text};
@@ -65,55 +65,23 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             let done = import::import_all(&a.files, data_dir, a.strict)?;
             let mut summary = ImportSummary::new(done.files);
             summary.skipped = done.skipped;
-            if ctx.json {
-                out_json(&summary)?;
-            } else {
-                out(&import_text(&summary))?;
-            }
-            Ok(if summary.imported > 0 {
-                Outcome::Found
-            } else {
-                Outcome::NotFound
-            })
+            ctx.print(&summary, import_text)?;
+            Ok(Outcome::found(summary.imported > 0))
         }
         Sub::List => {
             let list = import::list(data_dir);
-            if ctx.json {
-                out_json(&list)?;
-            } else {
-                out(&list_text(data_dir, &list))?;
-            }
-            Ok(if list.is_empty() {
-                Outcome::NotFound
-            } else {
-                Outcome::Found
-            })
+            ctx.print(&list, |v| list_text(data_dir, v))?;
+            Ok(Outcome::found(!list.is_empty()))
         }
         Sub::Remove(a) => {
             let removed = import::remove(data_dir, &a.names, a.all)?;
-            if ctx.json {
-                out_json(&removed)?;
-            } else {
-                out(&removed_text(&removed))?;
-            }
-            Ok(if removed.is_empty() {
-                Outcome::NotFound
-            } else {
-                Outcome::Found
-            })
+            ctx.print(&removed, |v| removed_text(v))?;
+            Ok(Outcome::found(!removed.is_empty()))
         }
         Sub::Status(a) => {
             let st = swjudge::cards::status(data_dir, &ctx.paths.rulebook)?;
-            if ctx.json {
-                out_json(&st)?;
-            } else {
-                out(&status_text(&st, if a.all { usize::MAX } else { 20 }))?;
-            }
-            Ok(if st.sources.is_empty() {
-                Outcome::NotFound
-            } else {
-                Outcome::Found
-            })
+            ctx.print(&st, |v| status_text(v, if a.all { usize::MAX } else { 20 }))?;
+            Ok(Outcome::found(!st.sources.is_empty()))
         }
     }
 }

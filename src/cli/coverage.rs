@@ -87,10 +87,6 @@ fn census(file: &Path, sources: &[coverage::ScenarioSource], args: &Args, ctx: &
     if args.missing {
         c.cases.retain(|x| x.scenarios.is_empty());
     }
-    if ctx.json {
-        out_json(&c)?;
-    } else {
-        out(&census_text(&c, &ctx.style))?;
-    }
+    ctx.print(&c, |v| census_text(v, &ctx.style))?;
     Ok(Outcome::Found)
 }

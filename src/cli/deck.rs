@@ -2,7 +2,7 @@
 //! the rule or format entry it breaks. Exit 0 legal, 1 illegal, 2 unreadable.
 
 use super::card::parse_game;
-use super::{CliResult, Ctx, Outcome, out, out_json};
+use super::{CliResult, Ctx, Outcome};
 use std::path::PathBuf;
 use swjudge::cards::formats;
 use swjudge::deck::{self, Options};
@@ -54,14 +54,6 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         let all = deck::every_card(&ctx.paths.data_dir, game)?;
         report = deck::check(&file, &list, &all.db, &formats, &opts)?;
     }
-    if ctx.json {
-        out_json(&report)?;
-    } else {
-        out(&text(&report, &ctx.style))?;
-    }
-    Ok(if report.legal {
-        Outcome::Found
-    } else {
-        Outcome::NotFound
-    })
+    ctx.print(&report, |v| text(v, &ctx.style))?;
+    Ok(Outcome::found(report.legal))
 }

@@ -45,9 +45,5 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         }
         super::out(&out)?;
     }
-    Ok(if report.is_clean() {
-        Outcome::Found
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::found(report.is_clean()))
 }

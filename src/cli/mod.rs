@@ -100,6 +100,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// [`Outcome::Found`] when `found`, else [`Outcome::NotFound`].
+    pub fn found(found: bool) -> Outcome {
+        if found {
+            Outcome::Found
+        } else {
+            Outcome::NotFound
+        }
+    }
+
     pub fn exit_code(self) -> ExitCode {
         match self {
             Outcome::Found => ExitCode::SUCCESS,
@@ -143,6 +152,19 @@ impl Ctx {
         match given {
             Some(g) => Ok(Some(g)),
             None => Ok(config::default_game()?),
+        }
+    }
+
+    /// Print `value`: as JSON with `--json`, else as the text `text` makes of it.
+    pub fn print<T: serde::Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce(&T) -> String,
+    ) -> Result<(), Failure> {
+        if self.json {
+            out_json(value)
+        } else {
+            out(&text(value))
         }
     }
 

@@ -28,10 +28,6 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         super::note(&format!("{wanted} is now {}", section.id));
     }
     let view = RuleView::new(&corpus, section);
-    if ctx.json {
-        super::out_json(&view)?;
-    } else {
-        super::out(&text(&view, &ctx.style))?;
-    }
+    ctx.print(&view, |v| text(v, &ctx.style))?;
     Ok(Outcome::Found)
 }

@@ -1,6 +1,6 @@
 //! `swjudge test`.
 
-use super::{CliResult, Ctx, Outcome, out};
+use super::{CliResult, Ctx, Outcome};
 use std::path::PathBuf;
 use swjudge::render::trace::{self, LineVerdict, TestLine, TestSummary};
 use swjudge::scenario;
@@ -27,11 +27,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if files.is_empty() {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         if ctx.json {
-            super::out_json(&TestSummary {
-                passed: 0,
-                failed: 0,
-                scenarios: Vec::new(),
-            })?;
+            super::out_json(&TestSummary::default())?;
         }
         super::note(&format!(
             "no scenario files (*.yaml) under {}",
@@ -41,14 +37,8 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     }
     let ids = ctx.section_ids()?;
     super::name_imported_cards(&ctx.paths);
-    let mut summary = TestSummary {
-        passed: 0,
-        failed: 0,
-        scenarios: Vec::new(),
-    };
-    let mut invalid = false;
     // Each report is reduced to its line on the thread that ran it.
-    let lines = scenario::run_files_with(&files, Some(&*ids), |f, result| {
+    let scenarios = scenario::run_files_with(&files, Some(&*ids), |f, result| {
         let name = f.display().to_string();
         match result {
             Ok(report) => TestLine::from_report(&name, &report),
@@ -61,34 +51,23 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             },
         }
     });
-    for line in lines {
-        invalid |= line.verdict == LineVerdict::Invalid;
-        if line.failed() {
-            summary.failed += 1;
-        } else {
-            summary.passed += 1;
-        }
-        summary.scenarios.push(line);
-    }
-    if ctx.json {
-        super::out_json(&summary)?;
-    } else {
-        out(&trace::test_text(&summary))?;
-    }
-    if invalid {
-        let n = summary
-            .scenarios
-            .iter()
-            .filter(|l| l.verdict == LineVerdict::Invalid)
-            .count();
+    let failed = scenarios.iter().filter(|l| l.failed()).count();
+    let summary = TestSummary {
+        passed: scenarios.len() - failed,
+        failed,
+        scenarios,
+    };
+    ctx.print(&summary, trace::test_text)?;
+    let n = summary
+        .scenarios
+        .iter()
+        .filter(|l| l.verdict == LineVerdict::Invalid)
+        .count();
+    if n > 0 {
         return Err(super::Failure::Error(swjudge::Error::Input(format!(
             "{n} scenario file{} invalid (counted as failed)",
             if n == 1 { " is" } else { "s are" }
         ))));
     }
-    Ok(if summary.failed == 0 {
-        Outcome::Found
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::found(summary.failed == 0))
 }

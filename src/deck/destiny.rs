@@ -113,9 +113,10 @@ pub fn check(
     }
 }
 
-fn characters<'d>(deck: &'d Deck) -> Vec<&'d Slot> {
+/// The team's cards of one type (`character`, `plot`, `battlefield`).
+fn team_of<'d>(deck: &'d Deck, card_type: &str) -> Vec<&'d Slot> {
     deck.zone(Zone::Team)
-        .filter(|s| type_of(deck.card(s)) == "character")
+        .filter(|s| type_of(deck.card(s)) == card_type)
         .collect()
 }
 
@@ -125,7 +126,7 @@ fn team(
     problems: &mut Vec<Problem>,
     summary: &mut Summary,
 ) {
-    let chars = characters(deck);
+    let chars = team_of(deck, "character");
     if chars.is_empty() {
         problems.push(Problem::new(
             "destiny.no-character",
@@ -212,12 +213,7 @@ fn unique_characters(deck: &Deck, chars: &[&Slot], problems: &mut Vec<Problem>) 
 }
 
 fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
-    let of_type = |t: &str| -> Vec<&Slot> {
-        deck.zone(Zone::Team)
-            .filter(|s| type_of(deck.card(s)) == t)
-            .collect()
-    };
-    let plots = of_type("plot");
+    let plots = team_of(deck, "plot");
     let n: u32 = plots.iter().map(|s| s.count).sum();
     if n > 1 {
         problems.push(Problem::new(
@@ -227,7 +223,7 @@ fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
             plots.iter().map(|s| deck.cref(s.card)).collect(),
         ));
     }
-    let chars = characters(deck);
+    let chars = team_of(deck, "character");
     for s in &plots {
         let p = deck.card(s);
         let a = affiliation(p);
@@ -256,7 +252,7 @@ fn plots_and_battlefield(deck: &Deck, problems: &mut Vec<Problem>) {
             ));
         }
     }
-    let fields = of_type("battlefield");
+    let fields = team_of(deck, "battlefield");
     let n: u32 = fields.iter().map(|s| s.count).sum();
     if n != 1 {
         problems.push(Problem::new(
@@ -309,7 +305,7 @@ fn build_deck(deck: &Deck, problems: &mut Vec<Problem>) {
             ));
         }
     }
-    let chars = characters(deck);
+    let chars = team_of(deck, "character");
     let has = |f: &dyn Fn(&Card) -> bool| chars.iter().any(|s| f(deck.card(s)));
     let hero = has(&|c| affiliation(c) == "hero");
     let villain = has(&|c| affiliation(c) == "villain");
@@ -359,11 +355,7 @@ fn build_deck(deck: &Deck, problems: &mut Vec<Problem>) {
 pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
     let mut out = Vec::new();
     let entry = |what: &str| format!("{} {} {what}", f.file, f.code);
-    let slots: Vec<&Slot> = deck
-        .slots
-        .iter()
-        .filter(|s| s.zone != Zone::Sideboard)
-        .collect();
+    let slots: Vec<&Slot> = deck.in_play().collect();
     let codes = |s: &Slot| -> Vec<&str> {
         s.printings
             .iter()
@@ -441,7 +433,7 @@ pub fn format_problems(deck: &Deck, f: &DeckFormat) -> Vec<Problem> {
 pub fn legal_in(deck: &Deck, f: &DeckFormat) -> bool {
     format_problems(deck, f).is_empty()
         && team_points(deck, Some(f)) <= POINT_LIMIT
-        && characters(deck)
+        && team_of(deck, "character")
             .iter()
             .all(|s| slot_points(deck.card(s), s, Some(f)).is_ok())
 }
@@ -451,7 +443,7 @@ pub fn legal_in(deck: &Deck, f: &DeckFormat) -> bool {
 pub fn card_rules(deck: &Deck) -> Vec<CardRule> {
     static TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<[^>]*>").unwrap());
     let mut out: Vec<CardRule> = Vec::new();
-    for s in deck.slots.iter().filter(|s| s.zone != Zone::Sideboard) {
+    for s in deck.in_play() {
         let Some(text) = deck.card(s).text.as_deref() else {
             continue;
         };

@@ -5,11 +5,10 @@
 //! source otherwise.
 
 use super::{DeckList, Report};
-use crate::cards::formats::stored_files;
 use crate::cards::import::Format;
 use crate::cards::name_index::NameIndex;
 use crate::cards::{CardDb, SourceFile};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Game;
 use std::path::Path;
 
@@ -82,20 +81,7 @@ fn holds(name: &str, game: Option<Game>) -> bool {
 
 /// Load the stored card sources of `game` (every game's when `None`).
 pub fn load_cards(data_dir: &Path, game: Option<Game>) -> Result<Vec<SourceFile>> {
-    stored_files(data_dir, |n| holds(n, game))?
-        .iter()
-        .map(|p| {
-            let text = Error::read_text(p)?;
-            serde_json::from_str::<SourceFile>(&text).map_err(|e| {
-                Error::Input(format!(
-                    "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
-                    p.display(),
-                    e.line(),
-                    e.column()
-                ))
-            })
-        })
-        .collect()
+    crate::cards::load_stored(data_dir, |n| holds(n, game))
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub enum Source {
 }
 
 /// One line of a deck file: a card name and how many.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Line {
     /// The name as written (a card code for SWDestinyDB JSON).
     pub name: String,
@@ -77,14 +77,7 @@ impl Line {
             name,
             count,
             line,
-            zone: None,
-            reference: None,
-            dice: None,
-            count_is_dice: false,
-            elite: false,
-            set: None,
-            number: None,
-            blueprint: None,
+            ..Line::default()
         }
     }
 }
@@ -345,18 +338,27 @@ impl Deck<'_> {
         &self.db.cards[s.card]
     }
     pub fn cref(&self, i: usize) -> CardRef {
-        CardRef {
-            name: self.db.labels[i].clone(),
-            reference: self.db.refs[i].clone(),
-        }
+        card_ref(self.db, i)
     }
     /// References to several cards.
     pub fn crefs(&self, cards: &[usize]) -> Vec<CardRef> {
         cards.iter().map(|&i| self.cref(i)).collect()
     }
+    /// The slots the rules count: all but the sideboard.
+    pub fn in_play(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|s| s.zone != Zone::Sideboard)
+    }
     /// The slots in a zone.
     pub fn zone(&self, z: Zone) -> impl Iterator<Item = &Slot> {
         self.slots.iter().filter(move |s| s.zone == z)
+    }
+}
+
+/// Card `i` of `db` as a report names it.
+pub fn card_ref(db: &CardDb, i: usize) -> CardRef {
+    CardRef {
+        name: db.labels[i].clone(),
+        reference: db.refs[i].clone(),
     }
 }
 
@@ -500,7 +502,7 @@ fn find_format<'f>(
 /// Counts by card type over the deck, the team and the cards outside the deck.
 fn by_type(deck: &Deck) -> Vec<Count> {
     let mut out: Vec<Count> = Vec::new();
-    for s in deck.slots.iter().filter(|s| s.zone != Zone::Sideboard) {
+    for s in deck.in_play() {
         let kind = deck
             .card(s)
             .card_type

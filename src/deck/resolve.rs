@@ -7,8 +7,8 @@
 //! card; and where a title belongs to both sides of the Force, the deck's own
 //! side (that of its other cards) picks the card.
 
-use super::{Deck, DeckList, Line, Problem, Slot, Zone, type_of};
-use crate::cards::names::{self, Names, Tier};
+use super::{DeckList, Line, Problem, Slot, Zone, card_ref, type_of};
+use crate::cards::names::{self, Names};
 use crate::cards::{Card, CardDb};
 use crate::game::Game;
 
@@ -74,18 +74,7 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
     let Some((tier, mut v)) = names.exact(&l.name, keep) else {
         return front_title(db, l, game);
     };
-    // the card whose whole label is the name beats cards sharing only the title
-    let whole: Vec<usize> = v
-        .iter()
-        .copied()
-        .filter(|&i| match tier {
-            Tier::Bytes => db.labels[i] == l.name.trim(),
-            _ => names::letters(&db.labels[i]) == names::letters(&l.name),
-        })
-        .collect();
-    if whole.len() == 1 {
-        v = whole;
-    }
+    db.prefer_whole_label(&mut v, &l.name, tier);
     one_card(db, v)
 }
 
@@ -235,10 +224,6 @@ fn problem(check: &'static str, message: String, l: &Line) -> Problem {
 }
 
 fn ambiguous(db: &CardDb, l: &Line, v: &[usize]) -> Problem {
-    let d = Deck {
-        db,
-        slots: Vec::new(),
-    };
     let mut p = problem(
         "name.ambiguous",
         format!(
@@ -248,15 +233,11 @@ fn ambiguous(db: &CardDb, l: &Line, v: &[usize]) -> Problem {
         ),
         l,
     );
-    p.choices = d.crefs(v);
+    p.choices = v.iter().map(|&i| card_ref(db, i)).collect();
     p
 }
 
 fn unresolved(db: &CardDb, names: &Names, l: &Line, game: Game) -> Problem {
-    let d = Deck {
-        db,
-        slots: Vec::new(),
-    };
     if let Some(b) = &l.blueprint {
         return problem(
             "name.unresolved",
@@ -282,7 +263,12 @@ fn unresolved(db: &CardDb, names: &Names, l: &Line, game: Game) -> Problem {
             l,
         );
         let lk = db.lookup(&l.name, Some(g));
-        p.cards = lk.matches.iter().take(1).map(|m| d.cref(m.index)).collect();
+        p.cards = lk
+            .matches
+            .iter()
+            .take(1)
+            .map(|m| card_ref(db, m.index))
+            .collect();
         return p;
     }
     let lk = db.lookup(&l.name, Some(game));
@@ -299,7 +285,7 @@ fn unresolved(db: &CardDb, names: &Names, l: &Line, game: Game) -> Problem {
         },
         l,
     );
-    p.choices = lk.matches.iter().map(|m| d.cref(m.index)).collect();
+    p.choices = lk.matches.iter().map(|m| card_ref(db, m.index)).collect();
     p
 }
 

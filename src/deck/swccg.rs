@@ -38,11 +38,7 @@ const CARD_TYPES: &[&str] = &[
 ];
 
 pub fn check(deck: &Deck, problems: &mut Vec<Problem>, summary: &mut Summary) {
-    let in_play: Vec<_> = deck
-        .slots
-        .iter()
-        .filter(|s| s.zone != Zone::Sideboard)
-        .collect();
+    let in_play: Vec<_> = deck.in_play().collect();
     let size: u32 = deck.zone(Zone::Deck).map(|s| s.count).sum();
     if size != DECK_CARDS {
         problems.push(Problem::new(

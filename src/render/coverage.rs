@@ -1,15 +1,11 @@
 //! Rendering for `coverage`: counts per game, then each example with its scenarios.
 
-use super::{Style, wrap_hanging};
+use super::{Style, numbers_right, table, wrap_hanging};
 use crate::coverage::{Census, Coverage, Status};
-use comfy_table::{CellAlignment, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 /// The counts as a table, then the examples grouped by status.
 pub fn text(c: &Coverage, style: &Style) -> String {
-    let mut t = Table::new();
-    t.load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(style.width as u16);
+    let mut t = table(style.width);
     t.set_header(vec![
         "game",
         "examples",
@@ -26,11 +22,7 @@ pub fn text(c: &Coverage, style: &Style) -> String {
             g.cannot_be_reproduced.to_string(),
         ]);
     }
-    for col in 1..5 {
-        if let Some(column) = t.column_mut(col) {
-            column.set_cell_alignment(CellAlignment::Right);
-        }
-    }
+    numbers_right(&mut t, 1);
     let mut out = format!("{t}\n");
     for (status, head) in [
         (Status::Covered, "Covered"),
@@ -63,19 +55,12 @@ pub fn text(c: &Coverage, style: &Style) -> String {
 /// A census: cases and covered per game, then per area, then the cases no scenario covers.
 pub fn census_text(c: &Census, style: &Style) -> String {
     let table = |head: [&str; 4], rows: Vec<[String; 4]>, first_number: usize| {
-        let mut t = Table::new();
-        t.load_style(UTF8_FULL_CONDENSED)
-            .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(style.width as u16);
+        let mut t = table(style.width);
         t.set_header(head.to_vec());
         for r in rows {
             t.add_row(r.to_vec());
         }
-        for col in first_number..4 {
-            if let Some(column) = t.column_mut(col) {
-                column.set_cell_alignment(CellAlignment::Right);
-            }
-        }
+        numbers_right(&mut t, first_number);
         t
     };
     let pct = |n: usize, d: usize| {

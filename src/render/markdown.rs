@@ -2,8 +2,7 @@
 //! in bold and `*emphasis*` in italics (plain words without colour), lists with
 //! their bullets or numbers, tables as tables. Markup characters never show.
 
-use super::{Style, wrap_hanging};
-use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use super::{Style, table, wrap_hanging};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// Render `md` for a terminal, every line starting with `indent`.
@@ -222,10 +221,7 @@ impl Renderer<'_> {
     }
 
     fn table_block(&self, rows: Vec<Vec<String>>) -> String {
-        let mut t = Table::new();
-        t.load_style(UTF8_FULL_CONDENSED)
-            .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(self.style.width.saturating_sub(self.indent.len()) as u16);
+        let mut t = table(self.style.width.saturating_sub(self.indent.len()));
         let mut it = rows.into_iter();
         if let Some(h) = it.next() {
             t.set_header(h);
@@ -238,53 +234,5 @@ impl Renderer<'_> {
             .map(|l| format!("{}{l}", self.indent))
             .collect::<Vec<_>>()
             .join("\n")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn plain(width: usize) -> Style {
-        Style {
-            color: false,
-            width,
-        }
-    }
-
-    #[test]
-    fn markup_never_shows_and_emphasis_is_bold_or_italic_in_colour() {
-        let md = "The **current action** may use *attack dice*.";
-        assert_eq!(
-            to_terminal(md, &plain(80), ""),
-            "The current action may use attack dice."
-        );
-        let c = Style {
-            color: true,
-            width: 80,
-        };
-        let t = to_terminal(md, &c, "");
-        assert!(t.contains("\x1b[1mcurrent action\x1b[0m"), "{t:?}");
-        assert!(t.contains("\x1b[3mattack dice\x1b[0m"), "{t:?}");
-        assert!(!t.contains('*'));
-    }
-
-    #[test]
-    fn lists_and_paragraphs_wrap_under_their_marks() {
-        let md = "First paragraph here.\n\n- one item that is rather long and wraps around\n- two\n\n1. first\n2. second";
-        let t = to_terminal(md, &plain(30), "  ");
-        let want = "  First paragraph here.\n\n  - one item that is rather\n    long and wraps around\n  - two\n\n  1. first\n  2. second";
-        assert_eq!(t, want);
-    }
-
-    #[test]
-    fn tables_become_tables() {
-        let md = "| a | b |\n|---|---|\n| 1 | 2 |";
-        let t = to_terminal(md, &plain(40), "");
-        assert!(
-            t.contains('│') && t.contains(" a ") && t.contains(" 2 "),
-            "{t}"
-        );
-        assert!(!t.contains("|---"));
     }
 }

@@ -112,6 +112,23 @@ pub fn wrap_hanging(text: &str, width: usize, first: &str, rest: &str) -> String
     out.join("\n")
 }
 
+/// A table `width` columns wide in the one look every renderer uses: thin
+/// borders, columns wrapped to fit.
+pub fn table(width: usize) -> comfy_table::Table {
+    let mut t = comfy_table::Table::new();
+    t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
+        .set_width(width.min(u16::MAX as usize) as u16);
+    t
+}
+
+/// Right-align the columns of `t` from `first` on (counts).
+pub fn numbers_right(t: &mut comfy_table::Table, first: usize) {
+    for column in t.column_iter_mut().skip(first) {
+        column.set_cell_alignment(comfy_table::CellAlignment::Right);
+    }
+}
+
 /// `text` with control characters escaped (`\n`, `\u{1b}`, …), tabs kept: what
 /// came from input never reaches a terminal raw, and stays on one line.
 pub fn one_line(text: &str) -> String {
@@ -128,44 +145,4 @@ pub fn one_line(text: &str) -> String {
 /// sequences none.
 pub fn visible_len(s: &str) -> usize {
     textwrap::core::display_width(s)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrap_breaks_at_spaces_and_keeps_long_words_whole() {
-        let id = "swccg.ar.actions-example-1-deploying-a-card";
-        let t = format!("see {id} for the whole story of it");
-        let w = wrap(&t, 30, "  ");
-        assert!(w.lines().all(|l| l.len() <= 30 || l.trim() == id), "{w}");
-        assert!(w.lines().any(|l| l.trim() == id), "{w}");
-        assert_eq!(
-            w.split_whitespace().collect::<Vec<_>>(),
-            t.split_whitespace().collect::<Vec<_>>()
-        );
-        assert!(w.lines().all(|l| l.starts_with("  ")));
-    }
-
-    #[test]
-    fn no_colour_means_no_escapes() {
-        let s = Style::plain();
-        assert_eq!(s.bold("x"), "x");
-        let c = Style {
-            color: true,
-            width: 80,
-        };
-        assert_eq!(c.bold("x"), "\x1b[1mx\x1b[0m");
-        assert_eq!(visible_len(&c.bold("abc")), 3);
-    }
-
-    #[test]
-    fn wrap_counts_terminal_columns() {
-        // Each of these takes two columns: ten of them fill a 20-column line.
-        let wide = "日本 ".repeat(12);
-        let w = wrap(wide.trim_end(), 24, "");
-        assert!(w.lines().all(|l| visible_len(l) <= 24), "{w}");
-        assert!(w.lines().count() >= 2, "{w}");
-    }
 }

@@ -132,38 +132,3 @@ pub fn text(v: &RuleView, style: &Style) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::Path;
-
-    fn corpus() -> Corpus {
-        let mut c = Corpus::default();
-        let md = "---\ngame: swtcg\ndocument: rb\ndocument_title: RB\n---\n\
-# Keywords {#t.keywords}\n\n## Overkill {#t.overkill}\n\nAn *isolated* ability: the **current action**. (See Note, p.31.) (See Keywords.)\n";
-        c.add_file(Path::new("rb.md"), md).unwrap();
-        c
-    }
-
-    #[test]
-    fn text_renders_markdown_and_lists_only_resolved_references() {
-        let c = corpus();
-        let v = RuleView::new(&c, c.get("t.overkill").unwrap());
-        assert!(v.cross_references.iter().any(|r| r.id.is_none()));
-        let t = text(&v, &Style::plain());
-        assert!(
-            t.contains("An isolated ability: the current action."),
-            "{t}"
-        );
-        assert!(!t.contains('*') && !t.contains('\x1b'), "{t}");
-        assert!(!t.contains("not found"), "{t}");
-        assert!(t.trim_end().ends_with("Keywords → t.keywords"), "{t}");
-        let colour = Style {
-            color: true,
-            width: 80,
-        };
-        let t = text(&v, &colour);
-        assert!(t.contains("\x1b[1mcurrent action\x1b[0m"), "{t:?}");
-    }
-}

@@ -3,12 +3,10 @@
 //! outcome and each expectation; or as JSON.
 
 use super::summary::{self, Summary};
-use super::{Style, one_line, wrap_hanging};
+use super::{Style, one_line, table, wrap_hanging};
 use crate::scenario::expect::StepOut;
 use crate::scenario::{Report, Verdict};
-use comfy_table::{
-    ColumnConstraint, ContentArrangement, Table, Width, presets::UTF8_FULL_CONDENSED,
-};
+use comfy_table::{ColumnConstraint, Table, Width};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -93,7 +91,7 @@ fn expectations(r: &Report, style: &Style) -> String {
             .collect();
         return lines.join("\n");
     }
-    let mut e = table(style);
+    let mut e = table(style.width);
     e.set_header(vec!["expectation", "expected", "actual", "ok"]);
     for x in &r.expectations {
         e.add_row(vec![
@@ -112,14 +110,6 @@ fn expectations(r: &Report, style: &Style) -> String {
         }
     }
     e.to_string()
-}
-
-fn table(style: &Style) -> Table {
-    let mut t = Table::new();
-    t.load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(style.width.min(u16::MAX as usize) as u16);
-    t
 }
 
 /// A visible marker per stack level (leading spaces do not survive wrapping).
@@ -218,7 +208,7 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
     if style.width < widest_cite + TABLE_MIN_BESIDE_RULES {
         return steps_list(&rows, style);
     }
-    let mut t = table(style);
+    let mut t = table(style.width);
     t.set_header(vec![
         "n",
         "depth",
@@ -291,9 +281,7 @@ fn keep_whole(t: &mut Table, col: usize, widths: impl Iterator<Item = usize>) {
 fn compact(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        Value::Array(a) => format!("[{}]", a.iter().map(spaced).collect::<Vec<_>>().join(", ")),
-        Value::Object(_) => spaced(v),
-        other => other.to_string(),
+        other => spaced(other),
     }
 }
 
@@ -356,7 +344,7 @@ pub struct TestLine {
 }
 
 /// The `test --json` contract.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct TestSummary {
     pub passed: usize,
     pub failed: usize,
