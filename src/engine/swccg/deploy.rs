@@ -179,7 +179,7 @@ impl Engine {
                 r::NEVER_LOCATION_RESTRICTIONS,
             ));
         }
-        Ok(())
+        self.presence_or_icons(p, c, l)
     }
 
     /// The deployment restrictions listed on the card itself, for location `l`: where it
