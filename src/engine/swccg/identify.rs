@@ -239,6 +239,10 @@ pub struct Identity {
     /// Attributes given by a ruling (AR Appendix D Specific Rulings, Appendix B).
     #[serde(default)]
     pub rulings: Vec<String>,
+    /// By a ruling: it may be on table while the opponent's version of its persona
+    /// is, and theirs while it is (Mara Jade).
+    #[serde(default)]
+    pub persona_both_sides: bool,
     /// Card titles or persona names its game text refers to.
     #[serde(default)]
     pub names: Vec<String>,
@@ -510,14 +514,19 @@ pub fn personas(d: &CardDef) -> Vec<String> {
         return Vec::new();
     }
     if d.personas.is_empty() {
-        vec![d.title.clone()]
+        let name = super::titles::persona_name(&d.title);
+        if name.eq_ignore_ascii_case(&d.title) {
+            vec![d.title.clone()]
+        } else {
+            vec![d.title.clone(), name.to_string()]
+        }
     } else {
         d.personas.clone()
     }
 }
 
 /// Card types that have personas (AR Persona: characters, starships, vehicles, weapons).
-fn persona_type(t: CardType) -> bool {
+pub(crate) fn persona_type(t: CardType) -> bool {
     matches!(
         t,
         CardType::Character | CardType::Starship | CardType::Vehicle | CardType::Weapon
