@@ -288,3 +288,41 @@ fn the_titles_naming_reads_are_the_cards_titles() {
         assert_eq!(a, b, "{game:?}");
     }
 }
+
+/// Library cards carry their characteristics and character type icons as the
+/// database's keywords: `is:` answers from them (Leia is a spy and a Rebel), and
+/// a card titled "Undercover" on table names no persona, so the spy it is
+/// deployed on is undercover.
+#[test]
+fn is_answers_from_a_library_cards_keywords() {
+    let yaml = r#"game: swccg
+title: t
+swccg:
+  turn: light
+  phase: deploy
+  cards:
+    leia: swccg:1495
+    spy: swccg:500
+    maker: swccg:2672
+  locations:
+    - name: cantina
+      title: "Tatooine: Cantina"
+      kind: site
+      cards: [{card: leia}, {card: spy, on: [{card: maker}]}]
+  questions:
+    - {card: leia, is: spy}
+    - {card: leia, is: rebel}
+    - {card: spy, is: undercover}
+    - {card: spy, is: rebel}
+expect:
+  is:
+    leia: {spy: true, rebel: true}
+    spy: {undercover: true, rebel: false}
+  not_modelled:
+    - "Undercover (swccg:2672): \"Deploy on your spy at a site and cross spy to opponent's side.\""
+    - "Commander Merrejk (swccg:500): \"When he is present with a Scomp link, once during each of your deploy phases, you may deploy one battleground system from Reserve Deck; reshuffle.\""
+"#;
+    let s = scenario::load_str(Path::new("s.yaml"), yaml, None).unwrap_or_else(|e| panic!("{e}"));
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.expectations);
+}

@@ -3,6 +3,7 @@
 //! cards simultaneously.
 
 use super::engine::{Decision, Engine, Rejection, rej};
+use super::identify::persona_type;
 use super::model::{CardState, CardType, LocKind, PileName, Side};
 use super::rules as r;
 use super::stack::{DeployTo, Tgt};
@@ -179,7 +180,7 @@ impl Engine {
                 r::NEVER_LOCATION_RESTRICTIONS,
             ));
         }
-        Ok(())
+        self.presence_or_icons(p, c, l)
     }
 
     /// The deployment restrictions listed on the card itself, for location `l`: where it
@@ -306,8 +307,11 @@ impl Engine {
             let same = personas_of(dx)
                 .iter()
                 .any(|t| mine.iter().any(|m| m.eq_ignore_ascii_case(t)));
+            let both_sides = dx.side != def.side
+                && (def.identity.persona_both_sides || dx.identity.persona_both_sides);
             let version = x != c
                 && same
+                && !both_sides
                 && persona_type(dx.card_type)
                 && (dx.side != def.side || !dx.title.eq_ignore_ascii_case(&def.title));
             (version
@@ -435,17 +439,9 @@ impl Engine {
     }
 }
 
-/// Card types that carry personas (characters, starships, vehicles, weapons).
-fn persona_type(t: CardType) -> bool {
-    matches!(
-        t,
-        CardType::Character | CardType::Starship | CardType::Vehicle | CardType::Weapon
-    )
-}
-
 fn personas_of(d: &super::model::CardDef) -> Vec<&str> {
     if d.personas.is_empty() {
-        vec![super::titles::base_title(&d.title)]
+        vec![super::titles::persona_name(&d.title)]
     } else {
         d.personas.iter().map(String::as_str).collect()
     }

@@ -239,6 +239,10 @@ pub struct Identity {
     /// Attributes given by a ruling (AR Appendix D Specific Rulings, Appendix B).
     #[serde(default)]
     pub rulings: Vec<String>,
+    /// By a ruling: it may be on table while the opponent's version of its persona
+    /// is, and theirs while it is (Mara Jade).
+    #[serde(default)]
+    pub persona_both_sides: bool,
     /// Card titles or persona names its game text refers to.
     #[serde(default)]
     pub names: Vec<String>,
@@ -510,10 +514,23 @@ pub fn personas(d: &CardDef) -> Vec<String> {
         return Vec::new();
     }
     if d.personas.is_empty() {
-        vec![d.title.clone()]
+        let name = super::titles::persona_name(&d.title);
+        if name.eq_ignore_ascii_case(&d.title) {
+            vec![d.title.clone()]
+        } else {
+            vec![d.title.clone(), name.to_string()]
+        }
     } else {
         d.personas.clone()
     }
+}
+
+/// Card types that have personas (AR Persona: characters, starships, vehicles, weapons).
+pub(crate) fn persona_type(t: CardType) -> bool {
+    matches!(
+        t,
+        CardType::Character | CardType::Starship | CardType::Vehicle | CardType::Weapon
+    )
 }
 
 fn is_characteristic(t: &str) -> bool {
@@ -547,19 +564,6 @@ pub fn is(st: &State, c: CardIx, term: &str) -> Answer {
             &[CROSSING_OVER, PERSONA_LISTS],
         );
     }
-    // Another card's persona name: this card is not that persona.
-    let other_persona = (0..st.cards.len()).any(|x| {
-        x != c && {
-            let dx = st.def(x);
-            (dx.unique || !dx.personas.is_empty()) && personas(dx).iter().any(|p| norm(p) == t)
-        }
-    });
-    if other_persona {
-        return Answer::no(
-            format!("{term} is a persona {title} does not represent"),
-            &[PERSONA_LISTS, MATCHING],
-        );
-    }
     // A card deployed on this one gives it an attribute: only this copy (AR Global
     // Effects And Card State).
     if let Some(g) = (0..st.cards.len()).find(|&x| {
@@ -575,6 +579,27 @@ pub fn is(st: &State, c: CardIx, term: &str) -> Answer {
             &[GLOBAL_EFFECTS],
         );
     }
+    // An undercover spy (AR Undercover Spy Rules), by its keywords or a card on it.
+    if t == "undercover" && st.undercover(c) {
+        return Answer::yes(format!("{title} is an undercover spy"), &[UNDERCOVER]);
+    }
+    // Another card's persona name: this card is not that persona. Only characters,
+    // starships, vehicles and weapons are personas (AR Persona): a unique Effect's
+    // title ("Undercover") names no persona.
+    let other_persona = (0..st.cards.len()).any(|x| {
+        x != c && {
+            let dx = st.def(x);
+            persona_type(dx.card_type)
+                && (dx.unique || !dx.personas.is_empty())
+                && personas(dx).iter().any(|p| norm(p) == t)
+        }
+    });
+    if other_persona {
+        return Answer::no(
+            format!("{term} is a persona {title} does not represent"),
+            &[PERSONA_LISTS, MATCHING],
+        );
+    }
     if t == "pilot" && is_pilot(d) {
         return Answer::yes(format!("{title} is a pilot (pilot icon)"), &[ICONS]);
     }
@@ -586,7 +611,13 @@ pub fn is(st: &State, c: CardIx, term: &str) -> Answer {
                 &[DUAL_TYPES],
             );
         }
-        let has = d.identity.character_types.iter().any(|x| norm(x) == t);
+        // The card database lists character type icons among a card's keywords.
+        let has = d
+            .identity
+            .character_types
+            .iter()
+            .chain(&d.keywords)
+            .any(|x| norm(x) == t);
         let n = d.identity.character_types.len();
         let both = if n > 1 {
             " (one of its character type icons)"
@@ -649,6 +680,10 @@ fn characteristic(st: &State, c: CardIx, t: &str, term: &str) -> Answer {
     let mut cites = vec![RULE_OF_THREE, CHARACTERISTICS];
     if SPECIES_NAMES.contains(&t) {
         cites.push(SPECIES);
+    }
+    // The card database lists the characteristics a card has among its keywords.
+    if d.keywords.iter().any(|k| norm(k) == t) {
+        return Answer::yes(format!("{title} has the characteristic {term}"), &cites);
     }
     let found = find(d, t, true);
     if found.yes || found.not_modelled.is_some() {

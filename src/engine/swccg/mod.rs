@@ -126,6 +126,7 @@ mod interrupt_tax;
 pub mod jeditest;
 mod objective;
 mod play_limits;
+mod presence_deploy;
 mod site_deploy;
 pub mod titles;
 mod upkeep;

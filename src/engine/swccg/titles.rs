@@ -17,6 +17,14 @@ pub fn base_title(t: &str) -> &str {
     }
 }
 
+/// The persona name a title gives (AR Persona Lists: a persona is known by its short
+/// name): the title without "(V)" and without what follows its first comma
+/// ("Mara Jade, The Emperor's Hand" is the Mara Jade persona).
+pub fn persona_name(t: &str) -> &str {
+    let b = base_title(t);
+    b.split_once(", ").map_or(b, |(name, _)| name.trim_end())
+}
+
 /// Do two titles name the same card title (a virtual card's "(V)" ignored)?
 pub fn same_title(a: &str, b: &str) -> bool {
     base_title(a).eq_ignore_ascii_case(base_title(b))
