@@ -72,7 +72,12 @@ impl Engine {
     }
 
     /// Deployment restrictions of the card, of the location, and immunity of the card deployed on.
-    fn deploy_restrictions(&self, p: Side, c: CardIx, to: DeployTo) -> Result<(), Rejection> {
+    pub(super) fn deploy_restrictions(
+        &self,
+        p: Side,
+        c: CardIx,
+        to: DeployTo,
+    ) -> Result<(), Rejection> {
         let def = self.st.def(c);
         let title = &def.title;
         let host = match to {

@@ -360,7 +360,7 @@ impl Engine {
             self.st.to_pile(c, me, super::model::PileName::UsedPile);
         }
         if self.stack[parent].duel.is_some() {
-            self.duel_draw_canceled(parent, me);
+            self.duel_draw_canceled(parent, me, e.redraw);
             return;
         }
         let label = self.stack[parent].label.clone();

@@ -227,23 +227,26 @@ impl Engine {
     }
 
     /// A duel destiny draw for the duel at `ix` was canceled: it counts as drawn and
-    /// adds nothing to its player's total; the duel goes on with the next draw.
-    pub(super) fn duel_draw_canceled(&mut self, ix: usize, p: Side) {
+    /// adds nothing to its player's total, unless it is to be redrawn (the redraw
+    /// counts instead); the duel goes on with the next draw.
+    pub(super) fn duel_draw_canceled(&mut self, ix: usize, p: Side, redraw: bool) {
         let label = self.stack[ix].label.clone();
         let Some(d) = self.stack[ix].duel.as_mut() else {
             return;
         };
-        if let Some(i) = (0..2).find(|&i| d.drawn[i].len() < d.draws[i] as usize) {
+        if !redraw && let Some(i) = (0..2).find(|&i| d.drawn[i].len() < d.draws[i] as usize) {
             d.drawn[i].push(None);
         }
         self.stack[ix].pending.push_front(Effect::DuelDraws);
+        let what = if redraw {
+            "is redrawn; the redraw counts instead"
+        } else {
+            "counts as drawn and adds nothing to the total"
+        };
         self.log(
             actor(p),
             Event::Result,
-            format!(
-                "{label}: {}'s canceled duel destiny counts as drawn and adds nothing to the total",
-                p.name()
-            ),
+            format!("{label}: {}'s canceled duel destiny {what}", p.name()),
             &[DUELING, super::values::cite::CANCELED_REDRAWN],
         );
     }

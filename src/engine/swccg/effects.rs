@@ -490,7 +490,10 @@ impl Engine {
         if let Some(v) = aboard.map(|rf| self.card_refs(ix, rf))
             && let Some(&h) = v.first()
         {
-            return Ok(DeployTo::OnCard(h));
+            // Aboard the card the text names, still only where the card may deploy.
+            let to = DeployTo::OnCard(h);
+            self.deploy_restrictions(me, c, to)?;
+            return Ok(to);
         }
         let here = self.stack[ix].card.and_then(|h| self.st.location_of(h));
         match (here, d.step.to.as_deref()) {

@@ -365,7 +365,8 @@ impl State {
         }
         if !f.persona.is_empty() {
             let mine: Vec<&str> = if d.personas.is_empty() {
-                vec![d.title.as_str()]
+                // A virtual card has the title of the original (AR Virtual Cards).
+                vec![super::titles::base_title(&d.title)]
             } else {
                 d.personas.iter().map(String::as_str).collect()
             };
