@@ -562,7 +562,8 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
             continue;
         }
         for t in &def.drain {
-            let reaches = t.at.is_empty() || t.at.contains(&loc.name);
+            let reaches = (t.at.is_empty() || t.at.contains(&loc.name))
+                && (!t.related_to_target || super::location_target::related_to_target(st, c, at));
             if reaches && (t.anywhere || here.contains(&c)) {
                 texts.push((names.get(c), t.side.unwrap_or(def.side), t));
             }
