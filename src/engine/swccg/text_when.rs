@@ -97,6 +97,9 @@ pub struct Cond {
     /// matching this (owner seen from the source) is at the same location.
     #[serde(default)]
     pub unless_here: Option<Filter>,
+    /// The source is at the location with this title ("while at Audience Chamber").
+    #[serde(default)]
+    pub at_title: Option<String>,
 }
 
 /// "Each Rebel present with her": the cards a modifier with target name `each`
@@ -273,6 +276,13 @@ fn outnumbered(st: &State, s: CardIx) -> bool {
 /// Does one condition hold for the text of `s`?
 fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     let me = st.owner(s);
+    if let Some(t) = &k.at_title
+        && !st
+            .location_of(s)
+            .is_some_and(|l| st.locations[l].title.eq_ignore_ascii_case(t))
+    {
+        return false;
+    }
     if let Some(f) = &k.piloting
         && !piloted_by(st, s).is_some_and(|h| st.matches(h, f, me))
     {
