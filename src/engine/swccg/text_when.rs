@@ -123,6 +123,9 @@ pub struct Each {
 #[derive(Clone, Copy)]
 pub struct InBattle<'a> {
     pub participants: &'a [CardIx],
+    /// Every card the battle lists at its location: an excluded card is not one
+    /// (inactive for the battle: AR Participating In Battle - Excluded From Battle).
+    pub listed: &'a [CardIx],
     pub destinies: bool,
     /// The player who initiated the battle.
     pub initiator: Side,
@@ -196,7 +199,8 @@ fn is_site(st: &State, l: usize) -> bool {
 }
 
 /// Another active card matching `f` (seen from `s`'s owner) at the same location as
-/// `s`; `site`: that location is a site; `battle`: it participates too.
+/// `s`; `site`: that location is a site; `battle`: it is one of these (the
+/// participants, or the cards a battle lists).
 fn with(st: &State, s: CardIx, f: &Filter, site: bool, battle: Option<&[CardIx]>) -> bool {
     let Some(l) = st.location_of(s) else {
         return false;
@@ -337,8 +341,15 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     if k.outnumbered && !outnumbered(st, s) {
         return false;
     }
+    // In a battle where the source is, a card excluded from it is inactive.
     if let Some(f) = &k.unless_here
-        && with(st, s, f, false, None)
+        && with(
+            st,
+            s,
+            f,
+            false,
+            battle.map(|b| b.listed).filter(|l| l.contains(&s)),
+        )
     {
         return false;
     }
