@@ -291,6 +291,7 @@ fn card_modifiers(
         here.retain(|&c| super::besieged::in_siege(st, s, c));
     }
     let participants = participants(cards);
+    let listed = listed(cards);
     let mut out = Vec::new();
     for c in 0..st.cards.len() {
         let d = st.def(c);
@@ -306,6 +307,7 @@ fn card_modifiers(
             }
             let in_battle = text_when::InBattle {
                 participants: &participants,
+                listed: &listed,
                 destinies: destiny_count(&m.target),
                 initiator,
             };
@@ -352,6 +354,7 @@ fn card_modifiers(
 /// printed number.
 fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
     let participants = participants(cards);
+    let listed = listed(cards);
     for card in cards.iter_mut() {
         let Some(c) = card.ix else { continue };
         if card.draws_if_unable.is_some() {
@@ -359,6 +362,7 @@ fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
         }
         let b = text_when::InBattle {
             participants: &participants,
+            listed: &listed,
             destinies: true,
             initiator,
         };
@@ -375,8 +379,10 @@ fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
 /// text of a card taking part in the battle, while its conditions hold.
 fn text_conditions(st: &State, cards: &[Card], initiator: BoardSide) -> Vec<battle::Condition> {
     let participants = participants(cards);
+    let listed = listed(cards);
     let b = text_when::InBattle {
         participants: &participants,
+        listed: &listed,
         destinies: true,
         initiator,
     };
@@ -395,6 +401,11 @@ fn text_conditions(st: &State, cards: &[Card], initiator: BoardSide) -> Vec<batt
 
 /// The board cards that take part in the battle (not those that battled earlier this
 /// turn, nor those elsewhere).
+/// Every card a battle lists (excluded cards are not listed).
+fn listed(cards: &[Card]) -> Vec<CardIx> {
+    cards.iter().filter_map(|x| x.ix).collect()
+}
+
 fn participants(cards: &[Card]) -> Vec<CardIx> {
     cards
         .iter()
@@ -562,7 +573,8 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
             continue;
         }
         for t in &def.drain {
-            let reaches = t.at.is_empty() || t.at.contains(&loc.name);
+            let reaches = (t.at.is_empty() || t.at.contains(&loc.name))
+                && (!t.related_to_target || super::location_target::related_to_target(st, c, at));
             if reaches && (t.anywhere || here.contains(&c)) {
                 texts.push((names.get(c), t.side.unwrap_or(def.side), t));
             }

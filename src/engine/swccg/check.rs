@@ -300,6 +300,7 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
     }
     check_geo(b, locations)?;
     check_drain_texts(b)?;
+    super::location_target::check(b)?;
     for p in &b.stack {
         if let Some(a) = &p.at
             && !locations.contains(a)

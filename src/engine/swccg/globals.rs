@@ -69,6 +69,12 @@ pub struct GlobalMod {
     pub add: i64,
     #[serde(default)]
     pub text: String,
+    /// "All your other aliens": never the card whose text it is.
+    #[serde(default)]
+    pub others: bool,
+    /// Conditions on the card whose text it is ("while at Audience Chamber"; `text_when.rs`).
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
 }
 
 /// "Power 4 or less": a bound on a card's current value, for filters.
@@ -198,7 +204,11 @@ impl State {
                 continue;
             }
             for g in &self.def(x).globals {
-                if g.stat == stat && self.matches(c, &g.filter, self.owner(x)) {
+                if g.stat == stat
+                    && !(g.others && x == c)
+                    && self.matches(c, &g.filter, self.owner(x))
+                    && super::text_when::holds(self, x, &g.when, None)
+                {
                     out.push((self.title(x).to_string(), g.add));
                 }
             }

@@ -131,6 +131,8 @@ mod site_deploy;
 pub mod titles;
 mod upkeep;
 mod utinni;
+// A location a card targeted when deployed.
+mod location_target;
 pub mod weapon_fire;
 
 use crate::engine::{
@@ -406,6 +408,7 @@ pub fn setup(board: &Board) -> State {
         };
         st.put(c, z);
         st.card_state[c] = p.state;
+        st.location_target[c] = p.target.as_ref().and_then(|t| st.find_location(&t.value));
         for x in &p.on {
             place(st, x, Zone::On(c));
         }

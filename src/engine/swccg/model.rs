@@ -425,6 +425,9 @@ pub struct Placed {
     pub state: CardState,
     #[serde(default)]
     pub on: Vec<Placed>,
+    /// The location its text targeted when it was deployed ("Target another system").
+    #[serde(default)]
+    pub target: Option<Pos<String>>,
 }
 
 /// AR Ch.1 Section D card states (units of Force and out of play follow from where a card is).
@@ -2129,6 +2132,10 @@ pub struct DrainText {
     /// Applies only to drains at these locations (names; default: any it reaches).
     #[serde(default)]
     pub at: Vec<String>,
+    /// "At locations related to target system": applies only at the sites and sectors
+    /// related to the system the card targeted when deployed (`location_target.rs`).
+    #[serde(default)]
+    pub related_to_target: bool,
     // ---- permissions and protection (AR May Force Drain; Force Drains May Not Be
     // Modified Or Canceled By Opponent)
     /// "May Force drain here": this card lets its side control the location for the

@@ -108,6 +108,8 @@ pub struct State {
     pub siege: Option<super::besieged::Siege>,
     /// A face-down card of a counted pile whose identity a test read (`face_down.rs`).
     pub identity_read: std::sync::OnceLock<CardIx>,
+    /// The location each card's text targeted when it was deployed (`location_target.rs`).
+    pub location_target: Vec<Option<usize>>,
 }
 
 impl State {
@@ -129,6 +131,7 @@ impl State {
             for_game: Vec::new(),
             siege: None,
             identity_read: std::sync::OnceLock::new(),
+            location_target: vec![None; n],
         }
     }
 

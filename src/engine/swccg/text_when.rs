@@ -97,6 +97,9 @@ pub struct Cond {
     /// matching this (owner seen from the source) is at the same location.
     #[serde(default)]
     pub unless_here: Option<Filter>,
+    /// The source is at the location with this title ("while at Audience Chamber").
+    #[serde(default)]
+    pub at_title: Option<String>,
 }
 
 /// "Each Rebel present with her": the cards a modifier with target name `each`
@@ -120,6 +123,9 @@ pub struct Each {
 #[derive(Clone, Copy)]
 pub struct InBattle<'a> {
     pub participants: &'a [CardIx],
+    /// Every card the battle lists at its location: an excluded card is not one
+    /// (inactive for the battle: AR Participating In Battle - Excluded From Battle).
+    pub listed: &'a [CardIx],
     pub destinies: bool,
     /// The player who initiated the battle.
     pub initiator: Side,
@@ -193,7 +199,8 @@ fn is_site(st: &State, l: usize) -> bool {
 }
 
 /// Another active card matching `f` (seen from `s`'s owner) at the same location as
-/// `s`; `site`: that location is a site; `battle`: it participates too.
+/// `s`; `site`: that location is a site; `battle`: it is one of these (the
+/// participants, or the cards a battle lists).
 fn with(st: &State, s: CardIx, f: &Filter, site: bool, battle: Option<&[CardIx]>) -> bool {
     let Some(l) = st.location_of(s) else {
         return false;
@@ -273,6 +280,13 @@ fn outnumbered(st: &State, s: CardIx) -> bool {
 /// Does one condition hold for the text of `s`?
 fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     let me = st.owner(s);
+    if let Some(t) = &k.at_title
+        && !st
+            .location_of(s)
+            .is_some_and(|l| st.locations[l].title.eq_ignore_ascii_case(t))
+    {
+        return false;
+    }
     if let Some(f) = &k.piloting
         && !piloted_by(st, s).is_some_and(|h| st.matches(h, f, me))
     {
@@ -327,8 +341,15 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     if k.outnumbered && !outnumbered(st, s) {
         return false;
     }
+    // In a battle where the source is, a card excluded from it is inactive.
     if let Some(f) = &k.unless_here
-        && with(st, s, f, false, None)
+        && with(
+            st,
+            s,
+            f,
+            false,
+            battle.map(|b| b.listed).filter(|l| l.contains(&s)),
+        )
     {
         return false;
     }
