@@ -616,6 +616,11 @@ pub struct Grant {
     /// ("… as long as it's attacking the Death Star").
     #[serde(default)]
     pub attacking_this: bool,
+    /// Only while the unit named is attacking a unit this filter names
+    /// ("as long as this unit is attacking a Squad"; `whose` is said from
+    /// the card with this ability).
+    #[serde(default)]
+    pub attacking: Option<Filter>,
     /// "You don't have to pay the Upkeep costs of [the units the filter names]."
     #[serde(default)]
     pub no_upkeep: bool,
