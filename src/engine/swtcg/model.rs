@@ -882,6 +882,14 @@ fn one() -> i64 {
     1
 }
 
+/// "You may pay N Force. If you do, [the effects `then:`]."
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MayPay {
+    pub force: i64,
+    pub then: Vec<Effect>,
+}
+
 /// One effect.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -897,6 +905,8 @@ pub enum Effect {
     GainForcePer(Filter),
     /// Effects that happen only if a count of units holds.
     IfUnits(Box<IfUnits>),
+    /// "You may pay N Force. If you do, …": the controller pays or passes.
+    MayPay(Box<MayPay>),
     /// "Your opponent can't use Evade to prevent damage from [the unit with
     /// the ability] for this attack" (other prevention still can).
     NoEvadeThisAttack,
