@@ -600,6 +600,11 @@ pub struct Grant {
     /// Build cost change to deploy the cards the filter names (-1: "costs 1 fewer").
     #[serde(default)]
     pub cost: i64,
+    /// The cost change is in build counters ("costs 1 less build counter to
+    /// deploy"): only a card completed from face down in the build zone
+    /// gets it, not one deployed from hand.
+    #[serde(default)]
+    pub counters_only: bool,
     /// "You may deploy [the units the filter names] without paying their
     /// build costs."
     #[serde(default)]

@@ -599,6 +599,7 @@ impl State {
             for a in &self.top_def(q).abilities {
                 if let Some(g) = &a.grant
                     && g.cost != 0
+                    && !g.counters_only
                     && self.works(q, a.reserves)
                     && self.names_card(&g.to, q, d, w)
                 {
@@ -615,7 +616,7 @@ impl State {
             if g.free && d.kind == Kind::Unit && whose && def_matches(&g.to, d) {
                 return 0;
             }
-            if g.cost != 0 && whose && def_matches(&g.to, d) {
+            if g.cost != 0 && !g.counters_only && whose && def_matches(&g.to, d) {
                 change += g.cost;
             }
         }
