@@ -626,6 +626,10 @@ pub struct Grant {
     /// the card with this ability).
     #[serde(default)]
     pub attacking: Option<Filter>,
+    /// Only while a Location with this subtype is in play, in any arena
+    /// ("as long as there is an Aquatic Location in play").
+    #[serde(default)]
+    pub while_location: Option<String>,
     /// "You don't have to pay the Upkeep costs of [the units the filter names]."
     #[serde(default)]
     pub no_upkeep: bool,

@@ -544,6 +544,12 @@ impl State {
                 self.attack
                     .is_some_and(|(a, d)| a == p && self.matches(f, q, d))
             })
+            && g.while_location.as_ref().is_none_or(|s| {
+                (0..self.pieces.len()).any(|l| {
+                    matches!(self.pieces[l].zone, PZone::Location(_))
+                        && has_subtype(&self.subtypes(l), s)
+                })
+            })
     }
     /// Static grants that name unit `p`, with their source.
     pub fn grants_to(&self, p: PieceIx) -> Vec<(PieceIx, &Grant)> {
