@@ -80,7 +80,7 @@ fn find(inst: &[Instance], p: PieceIx) -> Option<usize> {
 impl<'a> Engine<'a> {
     /// Resolve pending damage through steps 4 to 7; returns the instances with what was placed.
     pub fn resolve_damage(&mut self, mut inst: Vec<Instance>) -> Flow<Vec<Instance>> {
-        inst.retain(|i| i.amount > 0 && self.st.in_arena(i.unit));
+        inst.retain(|i| i.amount > 0 && self.st.damageable(i.unit));
         if inst.is_empty() {
             return Ok(inst);
         }
@@ -89,9 +89,18 @@ impl<'a> Engine<'a> {
             let t = format!("pending damage: {} to {}", i.amount, self.st.label(i.unit));
             self.rules(Event::Result, t, &[r::ATTACKING, r::G_DAMAGE]);
         }
+        // Prevention doesn't work in the build zone: only damage to units in
+        // an arena goes through the damage prevention POP.
+        let (mut inst, zone): (Vec<_>, Vec<_>) =
+            inst.into_iter().partition(|i| self.st.in_arena(i.unit));
+        if !zone.is_empty() {
+            let t = "damage to a unit in the build zone can't be prevented".to_string();
+            self.rules(Event::Result, t, &[r::G_PREVENT, r::BUILD_ZONE]);
+        }
         self.parry(&mut inst);
         self.arena_prevention(&mut inst);
         let deflected = self.prevention(&mut inst)?;
+        inst.extend(zone);
         self.place(&mut inst);
         self.discards(&inst)?;
         self.damage_triggers(&inst)?;
@@ -436,7 +445,7 @@ impl<'a> Engine<'a> {
     fn place(&mut self, inst: &mut [Instance]) {
         for i in inst.iter_mut() {
             let n = i.left();
-            if n == 0 || !self.st.in_arena(i.unit) {
+            if n == 0 || !self.st.damageable(i.unit) {
                 let t = format!("no damage counters placed on {}", self.st.label(i.unit));
                 self.rules(Event::Result, t, &[r::ATTACKING, r::G_DAMAGE_COUNTER]);
                 continue;
@@ -610,7 +619,7 @@ impl<'a> Engine<'a> {
 
     /// Discard a unit if its damage counters reach its health; Bounty for the source.
     pub fn discard_check(&mut self, u: PieceIx, source: Option<PieceIx>) -> Flow<()> {
-        if !self.st.in_arena(u) {
+        if !self.st.damageable(u) {
             return Ok(());
         }
         let h = self.st.totals(u).health;

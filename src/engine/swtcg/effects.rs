@@ -653,6 +653,7 @@ impl<'a> Engine<'a> {
             Effect::RemoveCounters { n, from } => self.remove_counters(w, *n, from)?,
             Effect::DisruptAttack | Effect::DisruptMission | Effect::DisruptCard => {}
             Effect::IfUnits(x) => return self.if_units(w, src, x, target, ctx),
+            Effect::MayPay(x) => return self.may_pay(w, src, x, target, ctx),
             Effect::TapSelf | Effect::UntapSelf => self.tap_self(src, matches!(e, Effect::TapSelf)),
             Effect::RemoveCountersSelf(n) => self.remove_counters_self(src, *n),
             Effect::GainForcePer(f) => self.gain_force_per(w, src, f),
@@ -1307,11 +1308,40 @@ impl<'a> Engine<'a> {
             }
         );
         self.rules(Event::Result, txt, &[r::USING_EFFECTS]);
+        if !holds {
+            return Ok(0);
+        }
+        self.effects_then(w, src, &x.then, target, ctx)
+    }
+
+    /// "You may pay N Force. If you do, …": the effects follow a payment.
+    fn may_pay(
+        &mut self,
+        w: Pid,
+        src: Option<PieceIx>,
+        x: &super::model::MayPay,
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
+        if !self.offer_payment(w.side, x.force, "for the effect")? {
+            return Ok(0);
+        }
+        self.effects_then(w, src, &x.then, target, ctx)
+    }
+
+    /// The effects a condition or a payment leads to, in order (the cards
+    /// they drew).
+    fn effects_then(
+        &mut self,
+        w: Pid,
+        src: Option<PieceIx>,
+        then: &[Effect],
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
         let mut drawn = 0;
-        if holds {
-            for e in &x.then {
-                drawn += self.effect(w, src, e, target, ctx)?;
-            }
+        for e in then {
+            drawn += self.effect(w, src, e, target, ctx)?;
         }
         Ok(drawn)
     }

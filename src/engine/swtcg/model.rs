@@ -600,6 +600,11 @@ pub struct Grant {
     /// Build cost change to deploy the cards the filter names (-1: "costs 1 fewer").
     #[serde(default)]
     pub cost: i64,
+    /// The cost change is in build counters ("costs 1 less build counter to
+    /// deploy"): only a card completed from face down in the build zone
+    /// gets it, not one deployed from hand.
+    #[serde(default)]
+    pub counters_only: bool,
     /// "You may deploy [the units the filter names] without paying their
     /// build costs."
     #[serde(default)]
@@ -616,6 +621,15 @@ pub struct Grant {
     /// ("… as long as it's attacking the Death Star").
     #[serde(default)]
     pub attacking_this: bool,
+    /// Only while the unit named is attacking a unit this filter names
+    /// ("as long as this unit is attacking a Squad"; `whose` is said from
+    /// the card with this ability).
+    #[serde(default)]
+    pub attacking: Option<Filter>,
+    /// Only while a Location with this subtype is in play, in any arena
+    /// ("as long as there is an Aquatic Location in play").
+    #[serde(default)]
+    pub while_location: Option<String>,
     /// "You don't have to pay the Upkeep costs of [the units the filter names]."
     #[serde(default)]
     pub no_upkeep: bool,
@@ -877,6 +891,14 @@ fn one() -> i64 {
     1
 }
 
+/// "You may pay N Force. If you do, [the effects `then:`]."
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MayPay {
+    pub force: i64,
+    pub then: Vec<Effect>,
+}
+
 /// One effect.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -892,6 +914,8 @@ pub enum Effect {
     GainForcePer(Filter),
     /// Effects that happen only if a count of units holds.
     IfUnits(Box<IfUnits>),
+    /// "You may pay N Force. If you do, …": the controller pays or passes.
+    MayPay(Box<MayPay>),
     /// "Your opponent can't use Evade to prevent damage from [the unit with
     /// the ability] for this attack" (other prevention still can).
     NoEvadeThisAttack,

@@ -365,6 +365,11 @@ impl State {
     pub fn in_arena(&self, p: PieceIx) -> bool {
         matches!(self.pieces[p].zone, PZone::Arena(_))
     }
+    /// Whether damage can be done to `p`: a unit in an arena, or face up in
+    /// its build zone (where prevention doesn't work).
+    pub fn damageable(&self, p: PieceIx) -> bool {
+        self.in_arena(p) || (self.pieces[p].zone == PZone::BuildZone && !self.pieces[p].face_down)
+    }
     /// Pieces attached to or piloting `p`.
     pub fn riders(&self, p: PieceIx, pilots: bool) -> Vec<PieceIx> {
         (0..self.pieces.len())
@@ -529,11 +534,22 @@ impl State {
     }
     /// Whether a static grant of the card on `q` gives unit `p` its bonus
     /// now: the ability works, the filter names `p`, and a grant "as long as
-    /// it's attacking" this card only while `p` attacks `q`.
+    /// it's attacking" this card only while `p` attacks `q`, and one "as
+    /// long as it's attacking a [unit]" only while `p` attacks such a unit.
     fn grant_names(&self, g: &Grant, reserves: bool, q: PieceIx, p: PieceIx) -> bool {
         self.works(q, reserves)
             && self.matches(&g.to, q, p)
             && (!g.attacking_this || self.attack == Some((p, q)))
+            && g.attacking.as_ref().is_none_or(|f| {
+                self.attack
+                    .is_some_and(|(a, d)| a == p && self.matches(f, q, d))
+            })
+            && g.while_location.as_ref().is_none_or(|s| {
+                (0..self.pieces.len()).any(|l| {
+                    matches!(self.pieces[l].zone, PZone::Location(_))
+                        && has_subtype(&self.subtypes(l), s)
+                })
+            })
     }
     /// Static grants that name unit `p`, with their source.
     pub fn grants_to(&self, p: PieceIx) -> Vec<(PieceIx, &Grant)> {
@@ -589,6 +605,7 @@ impl State {
             for a in &self.top_def(q).abilities {
                 if let Some(g) = &a.grant
                     && g.cost != 0
+                    && !g.counters_only
                     && self.works(q, a.reserves)
                     && self.names_card(&g.to, q, d, w)
                 {
@@ -605,7 +622,7 @@ impl State {
             if g.free && d.kind == Kind::Unit && whose && def_matches(&g.to, d) {
                 return 0;
             }
-            if g.cost != 0 && whose && def_matches(&g.to, d) {
+            if g.cost != 0 && !g.counters_only && whose && def_matches(&g.to, d) {
                 change += g.cost;
             }
         }
