@@ -223,10 +223,11 @@ fn a_named_swtcg_card_takes_only_its_printed_values() {
     assert!(e.contains("ability"), "{e}");
 }
 
-#[test]
-fn a_named_swtcg_card_whose_text_is_not_modelled_does_not_pass() {
-    let cat = library::catalogue().unwrap();
-    let e = cat
+/// A library Ground unit with a sentence of text not modelled.
+fn ground_unit_with_text_not_modelled()
+-> &'static swjudge::engine::library::Entry<swjudge::engine::swtcg::model::CardDef> {
+    library::catalogue()
+        .unwrap()
         .entries
         .iter()
         .find(|e| {
@@ -234,7 +235,12 @@ fn a_named_swtcg_card_whose_text_is_not_modelled_does_not_pass() {
                 && e.def.types == [swjudge::engine::swtcg::model::Arena::Ground]
                 && !e.def.text.unencoded().is_empty()
         })
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn a_named_swtcg_card_whose_text_is_not_modelled_does_not_pass() {
+    let e = ground_unit_with_text_not_modelled();
     let s = load(&e.reference).unwrap();
     let run = scenario::run(&s);
     assert_eq!(run.verdict, Verdict::NotModelled);
@@ -266,16 +272,7 @@ ACK";
 
 #[test]
 fn a_swtcg_card_deployed_with_text_not_modelled_does_not_pass_unacknowledged() {
-    let cat = library::catalogue().unwrap();
-    let e = cat
-        .entries
-        .iter()
-        .find(|e| {
-            e.def.kind == Kind::Unit
-                && e.def.types == [swjudge::engine::swtcg::model::Arena::Ground]
-                && !e.def.text.unencoded().is_empty()
-        })
-        .unwrap();
+    let e = ground_unit_with_text_not_modelled();
     let board = DEPLOY.replace("REF", &e.reference);
     let s = scenario::load_str(Path::new("s.yaml"), &board.replace("ACK", ""), None).unwrap();
     let run = scenario::run(&s);

@@ -99,11 +99,7 @@ impl Engine<'_> {
         if ctype != CardType::Upgrade
             && let Some(o) = &def.only
             && let Some(col) = o.color
-            && !self
-                .st
-                .characters(p)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
+            && !self.spots(p, col)
         {
             return rej(
                 format!("{}: play restriction not met", self.key(c)),
@@ -189,11 +185,7 @@ impl Engine<'_> {
     /// "to play, spot …", "play only if … dice were removed …".
     fn player_restrictions(&self, p: Seat, c: Ix) -> R<()> {
         if let Some(col) = self.stat.defs[c].only.as_ref().and_then(|o| o.spot)
-            && !self
-                .st
-                .characters(p)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
+            && !self.spots(p, col)
         {
             return rej(
                 format!(

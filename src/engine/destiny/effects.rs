@@ -576,11 +576,7 @@ impl Engine<'_> {
     /// Whether a condition holds for `by`; when it does not, the trace says why.
     pub fn condition_holds(&mut self, by: Seat, cond: &super::model::Condition) -> bool {
         if let Some(col) = cond.spot
-            && !self
-                .st
-                .characters(by)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
+            && !self.spots(by, col)
         {
             let t = format!(
                 "{} cannot spot a {col:?} character: the card does nothing",

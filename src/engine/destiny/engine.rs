@@ -155,6 +155,14 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Whether `p` spots a character of colour `col` (RR Spot).
+    pub fn spots(&self, p: Seat, col: super::model::Color) -> bool {
+        self.st
+            .characters(p)
+            .iter()
+            .any(|&x| self.stat.defs[x].color == Some(col))
+    }
+
     pub fn key(&self, c: Ix) -> &str {
         &self.stat.keys[c]
     }

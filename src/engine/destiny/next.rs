@@ -146,12 +146,7 @@ impl Engine<'_> {
     /// cost, and they spot the color its play restriction asks for.
     fn can_play(&self, p: Seat, c: usize) -> bool {
         let def = &self.stat.defs[c];
-        let spots = |col| {
-            self.st
-                .characters(p)
-                .iter()
-                .any(|&x| self.stat.defs[x].color == Some(col))
-        };
+        let spots = |col| self.spots(p, col);
         self.st.hand[usize::from(p)].contains(&c)
             && def.cost.unwrap_or(0) <= self.st.resources[usize::from(p)]
             && def.only.as_ref().is_none_or(|o| {
