@@ -985,18 +985,7 @@ impl Engine<'_> {
                     t,
                     &[r::INHERENT_DICE_ABILITIES],
                 );
-                let mut total = 0;
-                for (n, k) in &d.step.assign {
-                    let c = self.die_target(by, Some(n.clone()), true)?;
-                    total += k;
-                    if total > value {
-                        return rej(
-                            format!("{total} shields distributed, the die gives {value}"),
-                            r::SHIELD,
-                        );
-                    }
-                    self.give_shields(c, *k, by)?;
-                }
+                self.distribute_shields(by, value, &d.step.assign)?;
             }
             Symbol::Shield => {
                 let t = self.die_target(by, target.named(), true)?;
@@ -1145,6 +1134,28 @@ impl Engine<'_> {
     }
 
     /// The character a die's damage or shields go to.
+    /// Shields distributed among `by`'s characters (`assign:`), at most `value` in all.
+    pub(crate) fn distribute_shields(
+        &mut self,
+        by: Seat,
+        value: i64,
+        assign: &std::collections::BTreeMap<String, i64>,
+    ) -> R<()> {
+        let mut total = 0;
+        for (n, k) in assign {
+            let c = self.die_target(by, Some(n.clone()), true)?;
+            total += k;
+            if total > value {
+                return rej(
+                    format!("{total} shields distributed; there are {value} to give"),
+                    r::SHIELD,
+                );
+            }
+            self.give_shields(c, *k, by)?;
+        }
+        Ok(())
+    }
+
     fn die_target(&mut self, by: Seat, target: Option<String>, yours: bool) -> R<Ix> {
         let rule = if yours { r::SHIELD } else { r::MELEE_DAMAGE };
         let cands: Vec<Ix> = (0..2u8)

@@ -1,7 +1,7 @@
 //! Carrying out one effect of an ability.
 
 use super::actions::Aim;
-use super::effects::{Dmg, Turning};
+use super::effects::{Dmg, Turning, Whose};
 use super::engine::{Ctx, Engine, R, rej};
 use super::model::{Amount, CardType, DamageKind, DieFilter, Effect, Target, Who};
 use super::rules as r;
@@ -38,18 +38,35 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             amount: a,
             to,
             unblockable,
-        } => damage(en, *a, *to, *unblockable, ctx),
+            up_to,
+        } => match up_to {
+            Some(k) => damage_up_to(en, *a, (*to, *k), *unblockable, ctx),
+            None => damage(en, *a, *to, *unblockable, ctx),
+        },
         Effect::Block { amount: a } => block(en, *a, ctx),
         Effect::Indirect {
             amount: a,
             yourself,
         } => indirect(en, *a, *yourself, ctx),
-        Effect::Shields { amount: a, to } => match en.target(*to, ctx)? {
+        Effect::Shields {
+            amount: a,
+            to,
+            distributed: false,
+        } => match en.target(*to, ctx)? {
             Some(t) => en.give_shields(t, amount_of(en, *a, ctx), ctx.by),
             None => Ok(false),
         },
+        Effect::Shields {
+            amount: a,
+            distributed: true,
+            ..
+        } => distribute_shields(en, *a, ctx),
         Effect::Heal { amount: a, to } => heal(en, *a, *to, ctx),
-        Effect::Gain { amount: a } => gain(en, *a, ctx),
+        Effect::Gain {
+            amount: a,
+            each_player,
+        } => gain(en, *a, *each_player, ctx),
+        Effect::Spend { amount: a } => spend(en, *a, ctx),
         Effect::Lose { amount: a } => lose(en, *a, ctx),
         Effect::Take { amount: a } => take(en, *a, ctx),
         Effect::Draw { amount: a } => draw(en, *a, ctx),
@@ -104,8 +121,15 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             character,
             to_blank,
         } => {
+            let whose = match whose {
+                Who::Any => Whose::Any,
+                Who::Yours => Whose::Yours,
+                Who::Opponents => Whose::Opponents,
+                Who::This => Whose::Card(ctx.source),
+                Who::Attached => Whose::Card(ctx.source.and_then(|s| en.st.cards[s].on)),
+            };
             let how = Turning {
-                any_player: *whose == Who::Any,
+                whose,
                 character: *character,
                 to_blank: *to_blank,
             };
@@ -267,17 +291,112 @@ fn heal(en: &mut Engine, a: Amount, to: Target, ctx: &mut Ctx) -> R<bool> {
     Ok(n > 0)
 }
 
-fn gain(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+fn gain(en: &mut Engine, a: Amount, each_player: bool, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    en.st.resources[usize::from(by)] += n;
+    let who = if each_player {
+        vec![by, other(by)]
+    } else {
+        vec![by]
+    };
+    for p in who {
+        en.st.resources[usize::from(p)] += n;
+        en.log(
+            Actor::Player(by),
+            Event::StateChange,
+            format!("{} gains {n} resource(s)", seat_name(p)),
+            &[r::PART_6_GAME_CONCEPTS_RESOURCES],
+        );
+    }
+    Ok(true)
+}
+
+/// "Spend N resources to …": all of them, or the decision is illegal.
+fn spend(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    if en.st.resources[usize::from(by)] < n {
+        return rej(
+            format!("{} cannot spend {n} resources", seat_name(by)),
+            r::PART_6_GAME_CONCEPTS_RESOURCES,
+        );
+    }
+    en.st.resources[usize::from(by)] -= n;
     en.log(
         Actor::Player(by),
         Event::StateChange,
-        format!("{} gains {n} resource(s)", seat_name(by)),
+        format!("{} spends {n} resource(s)", seat_name(by)),
         &[r::PART_6_GAME_CONCEPTS_RESOURCES],
     );
     Ok(true)
+}
+
+/// "Give N shields to your characters, distributed as you wish": the
+/// decision's `assign:` gives all N among the user's characters.
+fn distribute_shields(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let n = amount_of(en, a, ctx);
+    let assign = ctx
+        .step
+        .as_ref()
+        .map(|d| d.step.assign.clone())
+        .unwrap_or_default();
+    let total: i64 = assign.values().sum();
+    if total != n {
+        return rej(
+            format!(
+                "{total} shields distributed (`assign:`); the ability gives {n}, distributed as you wish"
+            ),
+            r::SHIELD,
+        );
+    }
+    en.distribute_shields(ctx.by, n, &assign)?;
+    Ok(true)
+}
+
+/// "Deal N damage each to up to K different characters": the rest of the
+/// decision's `to:`, at most K, all different.
+fn damage_up_to(
+    en: &mut Engine,
+    a: Amount,
+    (to, k): (Target, usize),
+    unblockable: bool,
+    ctx: &mut Ctx,
+) -> R<bool> {
+    let named = ctx.targets.len().saturating_sub(ctx.next_target);
+    if named > k {
+        return rej(
+            format!("{named} characters named (`to:`); the ability deals damage to up to {k}"),
+            r::CHOOSE_TARGET,
+        );
+    }
+    let mut chosen: Vec<Ix> = Vec::new();
+    for _ in 0..named {
+        if let Some(t) = en.target(to, ctx)? {
+            if chosen.contains(&t) {
+                return rej(
+                    format!(
+                        "{} is named twice: the characters must be different",
+                        en.key(t)
+                    ),
+                    r::CHOOSE_TARGET,
+                );
+            }
+            chosen.push(t);
+        }
+    }
+    let n = amount_of(en, a, ctx);
+    let mut full = true;
+    for t in chosen {
+        let d = Dmg {
+            amount: n,
+            kind: None,
+            unblockable,
+            by: ctx.by,
+            die: false,
+        };
+        full &= en.deal_damage(t, d)?;
+    }
+    Ok(full)
 }
 
 fn lose(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
@@ -678,6 +797,7 @@ fn become_support(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     }
     let s = &mut en.st.cards[c];
     s.ctype = CardType::Support;
+    s.exhausted = false;
     s.on = None;
     s.damage = 0;
     s.shields = 0;

@@ -453,9 +453,6 @@ pub struct Cost {
     /// Shields removed from the card with the ability.
     #[serde(default)]
     pub shields: i64,
-    /// A die of the given title removed from the pool (named in the decision's `remove:`).
-    #[serde(default)]
-    pub remove_die: Option<DieFilter>,
     /// Resources equal to the number of dice just rolled.
     #[serde(default)]
     pub resources_per_die_rolled: bool,
@@ -597,8 +594,12 @@ pub enum Target {
     Subject,
     /// Each of an opponent's characters.
     EachOpponents,
-    /// Another one of the user's characters (not the card with the ability), chosen.
+    /// Another one of the user's characters (not the card with the ability,
+    /// nor the character an upgrade with the ability is attached to), chosen.
     ChosenOtherYours,
+    /// Another character, any player's (not the card with the ability, nor
+    /// the character an upgrade with the ability is attached to), chosen.
+    ChosenOther,
     /// The card the previous effect of the ability targeted ("its", "that character").
     Same,
     /// One of an opponent's characters, which that opponent chooses ("each
@@ -612,11 +613,16 @@ pub enum Target {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Effect {
+    /// Deal damage to the target; with `up_to`, "deal N damage each to up to
+    /// K different characters": the rest of the decision's `to:` names at
+    /// most K characters, all different, each dealt the damage.
     Damage {
         amount: Amount,
         to: Target,
         #[serde(default)]
         unblockable: bool,
+        #[serde(default)]
+        up_to: Option<usize>,
     },
     /// Block damage being dealt (a "before" ability of taking damage).
     Block {
@@ -630,16 +636,28 @@ pub enum Effect {
         #[serde(default)]
         yourself: bool,
     },
+    /// Give shields to the target; with `distributed`, "give N shields to
+    /// your characters, distributed as you wish": the decision's `assign:`
+    /// (character → shields, the user's characters) gives all N.
     Shields {
         amount: Amount,
         to: Target,
+        #[serde(default)]
+        distributed: bool,
     },
     Heal {
         amount: Amount,
         to: Target,
     },
-    /// Gain resources.
+    /// Gain resources; with `each_player`, each player gains them.
     Gain {
+        amount: Amount,
+        #[serde(default)]
+        each_player: bool,
+    },
+    /// Spend resources ("spend N resources to …"): the user cannot take
+    /// this effect without paying them all.
+    Spend {
         amount: Amount,
     },
     /// An opponent loses resources.
