@@ -3,7 +3,7 @@
 use super::actions::Aim;
 use super::effects::{Dmg, Turning, Whose};
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, DamageKind, DieFilter, Effect, Target, Who};
+use super::model::{Amount, CardType, Color, DamageKind, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name, symbol_shows};
 use crate::engine::{Actor, Event, NeedKind, Seat};
@@ -71,7 +71,10 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::Take { amount: a } => take(en, *a, ctx),
         Effect::Draw { amount: a } => draw(en, *a, ctx),
         Effect::DrawToHandSize => draw_to_hand_size(en, ctx),
-        Effect::DiscardTop { amount: a } => discard_top(en, *a, ctx),
+        Effect::DiscardTop {
+            amount: a,
+            opponents,
+        } => discard_top(en, *a, *opponents, ctx),
         Effect::FromDiscard { types } => from_discard(en, types, ctx),
         Effect::DiscardRandom { amount: a } => discard_random(en, *a, ctx),
         Effect::RemoveDie { filter, place_here } => {
@@ -119,6 +122,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             count,
             whose,
             character,
+            showing,
             to_blank,
         } => {
             let whose = match whose {
@@ -131,6 +135,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             let how = Turning {
                 whose,
                 character: *character,
+                showing: showing.as_deref(),
                 to_blank: *to_blank,
             };
             turn_dice(en, *count, how, ctx)
@@ -199,7 +204,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
         Effect::StackFromHand => super::stack::stack_from_hand(en, ctx),
         Effect::PlayStacked { title } => super::stack::play_stacked(en, title, ctx),
-        Effect::Activate { to } => activate(en, *to, ctx),
+        Effect::Activate { to, color } => activate(en, *to, *color, ctx),
         Effect::LowestRolledRemove => lowest_rolled_remove(en, ctx),
         Effect::ResolveSide => super::side::resolve_side(en, ctx),
         Effect::PlayFromHand {
@@ -458,8 +463,8 @@ fn draw_to_hand_size(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(k == n)
 }
 
-fn discard_top(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
-    let by = ctx.by;
+fn discard_top(en: &mut Engine, a: Amount, opponents: bool, ctx: &mut Ctx) -> R<bool> {
+    let by = if opponents { other(ctx.by) } else { ctx.by };
     let n = amount_of(en, a, ctx);
     let mut k = 0;
     while k < n {
@@ -703,11 +708,19 @@ fn defeat(
 
 /// The targeted character's controller activates it, as the activate action
 /// does, with the sides the decision's `roll:` names.
-fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
+fn activate(en: &mut Engine, to: Target, color: Option<Color>, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let Some(t) = en.target(to, ctx)? else {
         return Ok(false);
     };
+    if let Some(col) = color
+        && en.stat.defs[t].color != Some(col)
+    {
+        return rej(
+            format!("{} is not a {col:?} character", en.key(t)),
+            r::CHOOSE_TARGET,
+        );
+    }
     // The opponent who chose their own character also rolls its dice.
     let Some(mut d) = ctx.answer.take().or_else(|| ctx.step.clone()) else {
         return Err(en.need(by, NeedKind::Choice, "the character activated and its roll"));

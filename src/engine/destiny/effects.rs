@@ -45,12 +45,14 @@ pub enum Whose {
 
 /// Which dice an effect may turn, and to which sides.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Turning {
+pub struct Turning<'a> {
     /// Whose dice: the turning player's (the default), an opponent's, any
     /// player's, or only the dice of one card (`card`).
     pub whose: Whose,
     /// Only character dice.
     pub character: bool,
+    /// Only dice showing this symbol (a word `symbol_shows` reads).
+    pub showing: Option<&'a str>,
     /// Only to a side showing a blank.
     pub to_blank: bool,
 }
@@ -1167,6 +1169,16 @@ impl Engine<'_> {
                 && self.stat.defs[self.st.dice[x].card].card_type != CardType::Character
             {
                 return rej(format!("die {id} is not a character die"), r::CHARACTER_DIE);
+            }
+            if let Some(w) = how.showing
+                && !self.stat.faces[x]
+                    .get(cur)
+                    .is_some_and(|f| face_shows(f, Some(w)))
+            {
+                return rej(
+                    format!("die {id} does not show {w}: the ability turns only a die showing it"),
+                    r::SHOWING,
+                );
             }
             let faces = &self.stat.faces[x];
             if how.to_blank

@@ -673,9 +673,11 @@ pub enum Effect {
     },
     /// Draw until your hand size.
     DrawToHandSize,
-    /// Discard the top cards of your deck.
+    /// Discard the top cards of your deck (of an opponent's, with `opponents`).
     DiscardTop {
         amount: Amount,
+        #[serde(default)]
+        opponents: bool,
     },
     /// Add a card of one of these types from your discard pile to your hand (`may`).
     FromDiscard {
@@ -742,14 +744,19 @@ pub enum Effect {
         effect: Vec<Effect>,
     },
     /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
-    /// your dice (`whose: this`/`yours`), or any player's (`any`), only
-    /// character dice (`character`), only to a blank side (`to_blank`).
+    /// only the die of the card with the ability (`whose: this`, the
+    /// default) or of the character it is attached to (`attached`), your
+    /// dice (`yours`), an opponent's (`opponents`) or any player's (`any`);
+    /// only character dice (`character`); only dice showing a symbol
+    /// (`showing`); only to a blank side (`to_blank`).
     Turn {
         count: i64,
         #[serde(default)]
         whose: Who,
         #[serde(default)]
         character: bool,
+        #[serde(default)]
+        showing: Option<String>,
         #[serde(default)]
         to_blank: bool,
     },
@@ -905,9 +912,12 @@ pub enum Effect {
     /// ability's activations just rolled for them removes those dice.
     LowestRolledRemove,
     /// Activate one of your characters (exhaust it and roll its dice, the
-    /// decision's `roll:` naming each side), as the activate action does.
+    /// decision's `roll:` naming each side), as the activate action does;
+    /// only a character of `color`, if given.
     Activate {
         to: Target,
+        #[serde(default)]
+        color: Option<Color>,
     },
     /// Stack a card from the user's hand (the decision's `stack:`) facedown
     /// on the card with the ability.
