@@ -182,7 +182,8 @@ impl Engine<'_> {
     }
 
     /// Play restrictions on the player (not on an upgrade's character):
-    /// "to play, spot …", "play only if … dice were removed …".
+    /// "to play, spot …", "play only if … dice were removed …", "play only
+    /// if you control the battlefield".
     fn player_restrictions(&self, p: Seat, c: Ix) -> R<()> {
         if let Some(col) = self.stat.defs[c].only.as_ref().and_then(|o| o.spot)
             && !self.spots(p, col)
@@ -206,6 +207,21 @@ impl Engine<'_> {
             return rej(
                 format!(
                     "{}: none of {}'s dice removed during an opponent's last turn this round is still theirs",
+                    self.key(c),
+                    seat_name(p)
+                ),
+                r::PLAY_RESTRICTIONS,
+            );
+        }
+        if self.stat.defs[c]
+            .only
+            .as_ref()
+            .is_some_and(|o| o.control_battlefield)
+            && self.st.bf_controller != Some(p)
+        {
+            return rej(
+                format!(
+                    "{}: to play it, {} must control the battlefield",
                     self.key(c),
                     seat_name(p)
                 ),

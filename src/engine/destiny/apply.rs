@@ -39,10 +39,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             to,
             unblockable,
             up_to,
-        } => match up_to {
-            Some(k) => damage_up_to(en, *a, (*to, *k), *unblockable, ctx),
-            None => damage(en, *a, *to, *unblockable, ctx),
-        },
+        } => damage(en, *a, (*to, *up_to), *unblockable, ctx),
         Effect::Block { amount: a } => block(en, *a, ctx),
         Effect::Indirect {
             amount: a,
@@ -51,16 +48,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::Shields {
             amount: a,
             to,
-            distributed: false,
-        } => match en.target(*to, ctx)? {
-            Some(t) => en.give_shields(t, amount_of(en, *a, ctx), ctx.by),
-            None => Ok(false),
-        },
-        Effect::Shields {
-            amount: a,
-            distributed: true,
-            ..
-        } => distribute_shields(en, *a, ctx),
+            distributed,
+        } => shields(en, *a, *to, *distributed, ctx),
         Effect::Heal { amount: a, to } => heal(en, *a, *to, ctx),
         Effect::Gain {
             amount: a,
@@ -125,15 +114,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             showing,
             to_blank,
         } => {
-            let whose = match whose {
-                Who::Any => Whose::Any,
-                Who::Yours => Whose::Yours,
-                Who::Opponents => Whose::Opponents,
-                Who::This => Whose::Card(ctx.source),
-                Who::Attached => Whose::Card(ctx.source.and_then(|s| en.st.cards[s].on)),
-            };
             let how = Turning {
-                whose,
+                whose: en.whose_dice(*whose, ctx),
                 character: *character,
                 showing: showing.as_deref(),
                 to_blank: *to_blank,
@@ -238,7 +220,16 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
     }
 }
 
-fn damage(en: &mut Engine, a: Amount, to: Target, unblockable: bool, ctx: &mut Ctx) -> R<bool> {
+fn damage(
+    en: &mut Engine,
+    a: Amount,
+    (to, up_to): (Target, Option<usize>),
+    unblockable: bool,
+    ctx: &mut Ctx,
+) -> R<bool> {
+    if let Some(k) = up_to {
+        return damage_up_to(en, a, (to, k), unblockable, ctx);
+    }
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
     let targets = if to == Target::EachOpponents {
@@ -334,6 +325,17 @@ fn spend(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
         &[r::PART_6_GAME_CONCEPTS_RESOURCES],
     );
     Ok(true)
+}
+
+/// Shields to the target, or (`distributed`) among the user's characters.
+fn shields(en: &mut Engine, a: Amount, to: Target, distributed: bool, ctx: &mut Ctx) -> R<bool> {
+    if distributed {
+        return distribute_shields(en, a, ctx);
+    }
+    match en.target(to, ctx)? {
+        Some(t) => en.give_shields(t, amount_of(en, a, ctx), ctx.by),
+        None => Ok(false),
+    }
 }
 
 /// "Give N shields to your characters, distributed as you wish": the
@@ -647,6 +649,19 @@ fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
         en.roll(owner, &[x], &d)?;
     }
     Ok(!xs.is_empty())
+}
+
+impl Engine<'_> {
+    /// Whose dice a turning effect may turn, for the ability in `ctx`.
+    fn whose_dice(&self, whose: Who, ctx: &Ctx) -> Whose {
+        match whose {
+            Who::Any => Whose::Any,
+            Who::Yours => Whose::Yours,
+            Who::Opponents => Whose::Opponents,
+            Who::This => Whose::Card(ctx.source),
+            Who::Attached => Whose::Card(ctx.source.and_then(|s| self.st.cards[s].on)),
+        }
+    }
 }
 
 fn turn_dice(en: &mut Engine, count: i64, how: Turning, ctx: &mut Ctx) -> R<bool> {

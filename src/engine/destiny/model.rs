@@ -249,6 +249,9 @@ pub struct Only {
     /// opponent's last turn this round" (dice still yours).
     #[serde(default)]
     pub removed_last_turn: bool,
+    /// "Play only if you control the battlefield."
+    #[serde(default)]
+    pub control_battlefield: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
