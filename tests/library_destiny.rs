@@ -212,3 +212,41 @@ fn a_named_destiny_card_whose_text_is_not_modelled_does_not_pass() {
         run.not_modelled
     );
 }
+
+/// Whether `text` names `reference` (not as the start of a longer reference).
+fn names(text: &str, reference: &str) -> bool {
+    text.match_indices(reference).any(|(i, _)| {
+        !text[i + reference.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+#[test]
+fn every_destiny_library_card_with_encoded_text_is_named_by_a_scenario() {
+    let cat = library::catalogue().unwrap();
+    let files = scenario::find_files(&[crate::util::root().join("scenarios/destiny")]).unwrap();
+    let text: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let encoded: Vec<&str> = cat
+        .entries
+        .iter()
+        .filter(|e| e.def.text.sentences.iter().any(|s| !s.by.is_empty()))
+        .map(|e| e.reference.as_str())
+        .collect();
+    assert!(
+        encoded.len() >= 150,
+        "{} cards with encoded text",
+        encoded.len()
+    );
+    let missing: Vec<&str> = encoded.into_iter().filter(|r| !names(&text, r)).collect();
+    assert!(
+        missing.is_empty(),
+        "encoded cards no scenario names: {missing:?}"
+    );
+    assert!(!names("destiny:010550", "destiny:01055"));
+}

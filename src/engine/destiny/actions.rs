@@ -182,7 +182,8 @@ impl Engine<'_> {
     }
 
     /// Play restrictions on the player (not on an upgrade's character):
-    /// "to play, spot …", "play only if … dice were removed …".
+    /// "to play, spot …", "play only if … dice were removed …", "play only
+    /// if you control the battlefield".
     fn player_restrictions(&self, p: Seat, c: Ix) -> R<()> {
         if let Some(col) = self.stat.defs[c].only.as_ref().and_then(|o| o.spot)
             && !self.spots(p, col)
@@ -206,6 +207,21 @@ impl Engine<'_> {
             return rej(
                 format!(
                     "{}: none of {}'s dice removed during an opponent's last turn this round is still theirs",
+                    self.key(c),
+                    seat_name(p)
+                ),
+                r::PLAY_RESTRICTIONS,
+            );
+        }
+        if self.stat.defs[c]
+            .only
+            .as_ref()
+            .is_some_and(|o| o.control_battlefield)
+            && self.st.bf_controller != Some(p)
+        {
+            return rej(
+                format!(
+                    "{}: to play it, {} must control the battlefield",
                     self.key(c),
                     seat_name(p)
                 ),
@@ -985,18 +1001,7 @@ impl Engine<'_> {
                     t,
                     &[r::INHERENT_DICE_ABILITIES],
                 );
-                let mut total = 0;
-                for (n, k) in &d.step.assign {
-                    let c = self.die_target(by, Some(n.clone()), true)?;
-                    total += k;
-                    if total > value {
-                        return rej(
-                            format!("{total} shields distributed, the die gives {value}"),
-                            r::SHIELD,
-                        );
-                    }
-                    self.give_shields(c, *k, by)?;
-                }
+                self.distribute_shields(by, value, &d.step.assign)?;
             }
             Symbol::Shield => {
                 let t = self.die_target(by, target.named(), true)?;
@@ -1145,6 +1150,28 @@ impl Engine<'_> {
     }
 
     /// The character a die's damage or shields go to.
+    /// Shields distributed among `by`'s characters (`assign:`), at most `value` in all.
+    pub(crate) fn distribute_shields(
+        &mut self,
+        by: Seat,
+        value: i64,
+        assign: &std::collections::BTreeMap<String, i64>,
+    ) -> R<()> {
+        let mut total = 0;
+        for (n, k) in assign {
+            let c = self.die_target(by, Some(n.clone()), true)?;
+            total += k;
+            if total > value {
+                return rej(
+                    format!("{total} shields distributed; there are {value} to give"),
+                    r::SHIELD,
+                );
+            }
+            self.give_shields(c, *k, by)?;
+        }
+        Ok(())
+    }
+
     fn die_target(&mut self, by: Seat, target: Option<String>, yours: bool) -> R<Ix> {
         let rule = if yours { r::SHIELD } else { r::MELEE_DAMAGE };
         let cands: Vec<Ix> = (0..2u8)

@@ -1,9 +1,9 @@
 //! Carrying out one effect of an ability.
 
 use super::actions::Aim;
-use super::effects::{Dmg, Turning};
+use super::effects::{Dmg, Turning, Whose};
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, DamageKind, DieFilter, Effect, Target, Who};
+use super::model::{Amount, CardType, Color, DamageKind, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name, symbol_shows};
 use crate::engine::{Actor, Event, NeedKind, Seat};
@@ -38,23 +38,32 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             amount: a,
             to,
             unblockable,
-        } => damage(en, *a, *to, *unblockable, ctx),
+            up_to,
+        } => damage(en, *a, (*to, *up_to), *unblockable, ctx),
         Effect::Block { amount: a } => block(en, *a, ctx),
         Effect::Indirect {
             amount: a,
             yourself,
         } => indirect(en, *a, *yourself, ctx),
-        Effect::Shields { amount: a, to } => match en.target(*to, ctx)? {
-            Some(t) => en.give_shields(t, amount_of(en, *a, ctx), ctx.by),
-            None => Ok(false),
-        },
+        Effect::Shields {
+            amount: a,
+            to,
+            distributed,
+        } => shields(en, *a, *to, *distributed, ctx),
         Effect::Heal { amount: a, to } => heal(en, *a, *to, ctx),
-        Effect::Gain { amount: a } => gain(en, *a, ctx),
+        Effect::Gain {
+            amount: a,
+            each_player,
+        } => gain(en, *a, *each_player, ctx),
+        Effect::Spend { amount: a } => spend(en, *a, ctx),
         Effect::Lose { amount: a } => lose(en, *a, ctx),
         Effect::Take { amount: a } => take(en, *a, ctx),
         Effect::Draw { amount: a } => draw(en, *a, ctx),
         Effect::DrawToHandSize => draw_to_hand_size(en, ctx),
-        Effect::DiscardTop { amount: a } => discard_top(en, *a, ctx),
+        Effect::DiscardTop {
+            amount: a,
+            opponents,
+        } => discard_top(en, *a, *opponents, ctx),
         Effect::FromDiscard { types } => from_discard(en, types, ctx),
         Effect::DiscardRandom { amount: a } => discard_random(en, *a, ctx),
         Effect::RemoveDie { filter, place_here } => {
@@ -102,11 +111,13 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             count,
             whose,
             character,
+            showing,
             to_blank,
         } => {
             let how = Turning {
-                any_player: *whose == Who::Any,
+                whose: en.whose_dice(*whose, ctx),
                 character: *character,
+                showing: showing.as_deref(),
                 to_blank: *to_blank,
             };
             turn_dice(en, *count, how, ctx)
@@ -175,7 +186,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::SetAsideThis => move_this(en, ctx, Zone::SetAside),
         Effect::StackFromHand => super::stack::stack_from_hand(en, ctx),
         Effect::PlayStacked { title } => super::stack::play_stacked(en, title, ctx),
-        Effect::Activate { to } => activate(en, *to, ctx),
+        Effect::Activate { to, color } => activate(en, *to, *color, ctx),
         Effect::LowestRolledRemove => lowest_rolled_remove(en, ctx),
         Effect::ResolveSide => super::side::resolve_side(en, ctx),
         Effect::PlayFromHand {
@@ -209,7 +220,16 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
     }
 }
 
-fn damage(en: &mut Engine, a: Amount, to: Target, unblockable: bool, ctx: &mut Ctx) -> R<bool> {
+fn damage(
+    en: &mut Engine,
+    a: Amount,
+    (to, up_to): (Target, Option<usize>),
+    unblockable: bool,
+    ctx: &mut Ctx,
+) -> R<bool> {
+    if let Some(k) = up_to {
+        return damage_up_to(en, a, (to, k), unblockable, ctx);
+    }
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
     let targets = if to == Target::EachOpponents {
@@ -267,17 +287,123 @@ fn heal(en: &mut Engine, a: Amount, to: Target, ctx: &mut Ctx) -> R<bool> {
     Ok(n > 0)
 }
 
-fn gain(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+fn gain(en: &mut Engine, a: Amount, each_player: bool, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    en.st.resources[usize::from(by)] += n;
+    let who = if each_player {
+        vec![by, other(by)]
+    } else {
+        vec![by]
+    };
+    for p in who {
+        en.st.resources[usize::from(p)] += n;
+        en.log(
+            Actor::Player(by),
+            Event::StateChange,
+            format!("{} gains {n} resource(s)", seat_name(p)),
+            &[r::PART_6_GAME_CONCEPTS_RESOURCES],
+        );
+    }
+    Ok(true)
+}
+
+/// "Spend N resources to …": all of them, or the decision is illegal.
+fn spend(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let n = amount_of(en, a, ctx);
+    if en.st.resources[usize::from(by)] < n {
+        return rej(
+            format!("{} cannot spend {n} resources", seat_name(by)),
+            r::PART_6_GAME_CONCEPTS_RESOURCES,
+        );
+    }
+    en.st.resources[usize::from(by)] -= n;
     en.log(
         Actor::Player(by),
         Event::StateChange,
-        format!("{} gains {n} resource(s)", seat_name(by)),
+        format!("{} spends {n} resource(s)", seat_name(by)),
         &[r::PART_6_GAME_CONCEPTS_RESOURCES],
     );
     Ok(true)
+}
+
+/// Shields to the target, or (`distributed`) among the user's characters.
+fn shields(en: &mut Engine, a: Amount, to: Target, distributed: bool, ctx: &mut Ctx) -> R<bool> {
+    if distributed {
+        return distribute_shields(en, a, ctx);
+    }
+    match en.target(to, ctx)? {
+        Some(t) => en.give_shields(t, amount_of(en, a, ctx), ctx.by),
+        None => Ok(false),
+    }
+}
+
+/// "Give N shields to your characters, distributed as you wish": the
+/// decision's `assign:` gives all N among the user's characters.
+fn distribute_shields(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+    let n = amount_of(en, a, ctx);
+    let assign = ctx
+        .step
+        .as_ref()
+        .map(|d| d.step.assign.clone())
+        .unwrap_or_default();
+    let total: i64 = assign.values().sum();
+    if total != n {
+        return rej(
+            format!(
+                "{total} shields distributed (`assign:`); the ability gives {n}, distributed as you wish"
+            ),
+            r::SHIELD,
+        );
+    }
+    en.distribute_shields(ctx.by, n, &assign)?;
+    Ok(true)
+}
+
+/// "Deal N damage each to up to K different characters": the rest of the
+/// decision's `to:`, at most K, all different.
+fn damage_up_to(
+    en: &mut Engine,
+    a: Amount,
+    (to, k): (Target, usize),
+    unblockable: bool,
+    ctx: &mut Ctx,
+) -> R<bool> {
+    let named = ctx.targets.len().saturating_sub(ctx.next_target);
+    if named > k {
+        return rej(
+            format!("{named} characters named (`to:`); the ability deals damage to up to {k}"),
+            r::CHOOSE_TARGET,
+        );
+    }
+    let mut chosen: Vec<Ix> = Vec::new();
+    for _ in 0..named {
+        if let Some(t) = en.target(to, ctx)? {
+            if chosen.contains(&t) {
+                return rej(
+                    format!(
+                        "{} is named twice: the characters must be different",
+                        en.key(t)
+                    ),
+                    r::CHOOSE_TARGET,
+                );
+            }
+            chosen.push(t);
+        }
+    }
+    let n = amount_of(en, a, ctx);
+    let mut full = true;
+    for t in chosen {
+        let d = Dmg {
+            amount: n,
+            kind: None,
+            unblockable,
+            by: ctx.by,
+            die: false,
+        };
+        full &= en.deal_damage(t, d)?;
+    }
+    Ok(full)
 }
 
 fn lose(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
@@ -339,8 +465,8 @@ fn draw_to_hand_size(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(k == n)
 }
 
-fn discard_top(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
-    let by = ctx.by;
+fn discard_top(en: &mut Engine, a: Amount, opponents: bool, ctx: &mut Ctx) -> R<bool> {
+    let by = if opponents { other(ctx.by) } else { ctx.by };
     let n = amount_of(en, a, ctx);
     let mut k = 0;
     while k < n {
@@ -525,6 +651,19 @@ fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
     Ok(!xs.is_empty())
 }
 
+impl Engine<'_> {
+    /// Whose dice a turning effect may turn, for the ability in `ctx`.
+    fn whose_dice(&self, whose: Who, ctx: &Ctx) -> Whose {
+        match whose {
+            Who::Any => Whose::Any,
+            Who::Yours => Whose::Yours,
+            Who::Opponents => Whose::Opponents,
+            Who::This => Whose::Card(ctx.source),
+            Who::Attached => Whose::Card(ctx.source.and_then(|s| self.st.cards[s].on)),
+        }
+    }
+}
+
 fn turn_dice(en: &mut Engine, count: i64, how: Turning, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let step = ctx.step.clone();
@@ -584,11 +723,19 @@ fn defeat(
 
 /// The targeted character's controller activates it, as the activate action
 /// does, with the sides the decision's `roll:` names.
-fn activate(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<bool> {
+fn activate(en: &mut Engine, to: Target, color: Option<Color>, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let Some(t) = en.target(to, ctx)? else {
         return Ok(false);
     };
+    if let Some(col) = color
+        && en.stat.defs[t].color != Some(col)
+    {
+        return rej(
+            format!("{} is not a {col:?} character", en.key(t)),
+            r::CHOOSE_TARGET,
+        );
+    }
     // The opponent who chose their own character also rolls its dice.
     let Some(mut d) = ctx.answer.take().or_else(|| ctx.step.clone()) else {
         return Err(en.need(by, NeedKind::Choice, "the character activated and its roll"));
@@ -678,6 +825,7 @@ fn become_support(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     }
     let s = &mut en.st.cards[c];
     s.ctype = CardType::Support;
+    s.exhausted = false;
     s.on = None;
     s.damage = 0;
     s.shields = 0;

@@ -32,13 +32,27 @@ impl Dmg {
     }
 }
 
+/// Whose dice an effect may turn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Whose {
+    #[default]
+    Yours,
+    Opponents,
+    Any,
+    /// Only the dice of this card (and the turning player's).
+    Card(Option<Ix>),
+}
+
 /// Which dice an effect may turn, and to which sides.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Turning {
-    /// Any player's dice (not only the turning player's).
-    pub any_player: bool,
+pub struct Turning<'a> {
+    /// Whose dice: the turning player's (the default), an opponent's, any
+    /// player's, or only the dice of one card (`card`).
+    pub whose: Whose,
     /// Only character dice.
     pub character: bool,
+    /// Only dice showing this symbol (a word `symbol_shows` reads).
+    pub showing: Option<&'a str>,
     /// Only to a side showing a blank.
     pub to_blank: bool,
 }
@@ -614,7 +628,7 @@ impl Engine<'_> {
             Target::Subject => return Ok(ctx.subject),
             Target::EachOpponents => return Ok(None),
             Target::OpponentsOwn => return self.opponents_own(ctx),
-            Target::Chosen => None,
+            Target::Chosen | Target::ChosenOther => None,
             Target::ChosenYours => Some(by),
             Target::ChosenOpponents | Target::ChosenOpponentsCard => Some(other(by)),
         };
@@ -628,7 +642,14 @@ impl Engine<'_> {
                     && self.st.cards[c].controller == other(by)
                     && self.st.cards[c].ctype == CardType::Support
             }))
-            .filter(|&c| t != Target::ChosenOtherYours || Some(c) != ctx.source)
+            .filter(|&c| {
+                let another = matches!(t, Target::ChosenOtherYours | Target::ChosenOther);
+                // "Another character": not the card with the ability, nor the
+                // character an upgrade with the ability is attached to.
+                !another
+                    || (Some(c) != ctx.source
+                        && Some(c) != ctx.source.and_then(|s| self.st.cards[s].on))
+            })
             .collect();
         if let Some(n) = ctx.targets.get(ctx.next_target).cloned() {
             ctx.next_target += 1;
@@ -1122,13 +1143,42 @@ impl Engine<'_> {
             let DieAt::Pool(cur) = self.st.dice[x].at else {
                 return rej(format!("die {id} is not in a pool"), r::DICE_POOL);
             };
-            if self.st.dice[x].controller != by && !how.any_player {
-                return rej("a player cannot turn an opponent's dice", r::FOCUS);
+            let mine = self.st.dice[x].controller == by;
+            match how.whose {
+                Whose::Any => {}
+                Whose::Yours if !mine => {
+                    return rej("a player cannot turn an opponent's dice", r::FOCUS);
+                }
+                Whose::Opponents if mine => {
+                    return rej(
+                        format!(
+                            "die {id} is not an opponent's die: the ability turns only an opponent's dice"
+                        ),
+                        r::TURN_DIE,
+                    );
+                }
+                Whose::Card(c) if !mine || Some(self.st.dice[x].card) != c => {
+                    return rej(
+                        format!("die {id} is not this card's die: the ability turns only this die"),
+                        r::TURN_DIE,
+                    );
+                }
+                Whose::Yours | Whose::Opponents | Whose::Card(_) => {}
             }
             if how.character
                 && self.stat.defs[self.st.dice[x].card].card_type != CardType::Character
             {
                 return rej(format!("die {id} is not a character die"), r::CHARACTER_DIE);
+            }
+            if let Some(w) = how.showing
+                && !self.stat.faces[x]
+                    .get(cur)
+                    .is_some_and(|f| face_shows(f, Some(w)))
+            {
+                return rej(
+                    format!("die {id} does not show {w}: the ability turns only a die showing it"),
+                    r::SHOWING,
+                );
             }
             let faces = &self.stat.faces[x];
             if how.to_blank

@@ -249,6 +249,9 @@ pub struct Only {
     /// opponent's last turn this round" (dice still yours).
     #[serde(default)]
     pub removed_last_turn: bool,
+    /// "Play only if you control the battlefield."
+    #[serde(default)]
+    pub control_battlefield: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -453,9 +456,6 @@ pub struct Cost {
     /// Shields removed from the card with the ability.
     #[serde(default)]
     pub shields: i64,
-    /// A die of the given title removed from the pool (named in the decision's `remove:`).
-    #[serde(default)]
-    pub remove_die: Option<DieFilter>,
     /// Resources equal to the number of dice just rolled.
     #[serde(default)]
     pub resources_per_die_rolled: bool,
@@ -597,8 +597,12 @@ pub enum Target {
     Subject,
     /// Each of an opponent's characters.
     EachOpponents,
-    /// Another one of the user's characters (not the card with the ability), chosen.
+    /// Another one of the user's characters (not the card with the ability,
+    /// nor the character an upgrade with the ability is attached to), chosen.
     ChosenOtherYours,
+    /// Another character, any player's (not the card with the ability, nor
+    /// the character an upgrade with the ability is attached to), chosen.
+    ChosenOther,
     /// The card the previous effect of the ability targeted ("its", "that character").
     Same,
     /// One of an opponent's characters, which that opponent chooses ("each
@@ -612,11 +616,16 @@ pub enum Target {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Effect {
+    /// Deal damage to the target; with `up_to`, "deal N damage each to up to
+    /// K different characters": the rest of the decision's `to:` names at
+    /// most K characters, all different, each dealt the damage.
     Damage {
         amount: Amount,
         to: Target,
         #[serde(default)]
         unblockable: bool,
+        #[serde(default)]
+        up_to: Option<usize>,
     },
     /// Block damage being dealt (a "before" ability of taking damage).
     Block {
@@ -630,16 +639,28 @@ pub enum Effect {
         #[serde(default)]
         yourself: bool,
     },
+    /// Give shields to the target; with `distributed`, "give N shields to
+    /// your characters, distributed as you wish": the decision's `assign:`
+    /// (character → shields, the user's characters) gives all N.
     Shields {
         amount: Amount,
         to: Target,
+        #[serde(default)]
+        distributed: bool,
     },
     Heal {
         amount: Amount,
         to: Target,
     },
-    /// Gain resources.
+    /// Gain resources; with `each_player`, each player gains them.
     Gain {
+        amount: Amount,
+        #[serde(default)]
+        each_player: bool,
+    },
+    /// Spend resources ("spend N resources to …"): the user cannot take
+    /// this effect without paying them all.
+    Spend {
         amount: Amount,
     },
     /// An opponent loses resources.
@@ -655,9 +676,11 @@ pub enum Effect {
     },
     /// Draw until your hand size.
     DrawToHandSize,
-    /// Discard the top cards of your deck.
+    /// Discard the top cards of your deck (of an opponent's, with `opponents`).
     DiscardTop {
         amount: Amount,
+        #[serde(default)]
+        opponents: bool,
     },
     /// Add a card of one of these types from your discard pile to your hand (`may`).
     FromDiscard {
@@ -724,14 +747,19 @@ pub enum Effect {
         effect: Vec<Effect>,
     },
     /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
-    /// your dice (`whose: this`/`yours`), or any player's (`any`), only
-    /// character dice (`character`), only to a blank side (`to_blank`).
+    /// only the die of the card with the ability (`whose: this`, the
+    /// default) or of the character it is attached to (`attached`), your
+    /// dice (`yours`), an opponent's (`opponents`) or any player's (`any`);
+    /// only character dice (`character`); only dice showing a symbol
+    /// (`showing`); only to a blank side (`to_blank`).
     Turn {
         count: i64,
         #[serde(default)]
         whose: Who,
         #[serde(default)]
         character: bool,
+        #[serde(default)]
+        showing: Option<String>,
         #[serde(default)]
         to_blank: bool,
     },
@@ -887,9 +915,12 @@ pub enum Effect {
     /// ability's activations just rolled for them removes those dice.
     LowestRolledRemove,
     /// Activate one of your characters (exhaust it and roll its dice, the
-    /// decision's `roll:` naming each side), as the activate action does.
+    /// decision's `roll:` naming each side), as the activate action does;
+    /// only a character of `color`, if given.
     Activate {
         to: Target,
+        #[serde(default)]
+        color: Option<Color>,
     },
     /// Stack a card from the user's hand (the decision's `stack:`) facedown
     /// on the card with the ability.
