@@ -3,14 +3,14 @@
 //! blocking thread, at most a few at once, within the configured time limit.
 
 use super::markdown::rule_link;
-use super::page::{self, Nav};
+use super::page::{self, Nav, PageQuery};
 use super::search::url_path;
 use super::{App, Checked, too_slow_page};
 use crate::render::summary::{Line as SummaryLine, Summary};
 use crate::rulebook::lint::normalize;
 use crate::scenario::{self, Report, SectionIds, Verdict, expect::compact};
-use axum::extract::rejection::{FormRejection, QueryRejection, StringRejection};
-use axum::extract::{Form, Path as UrlPath, Query, State};
+use axum::extract::rejection::{FormRejection, StringRejection};
+use axum::extract::{Form, Path as UrlPath, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
@@ -207,8 +207,8 @@ pub struct OpenForm {
 }
 
 /// `/check/open?path=…` (the chooser's form) goes to the scenario's own page.
-pub async fn open(q: Result<Query<OpenForm>, QueryRejection>) -> Response {
-    let path = q.map(|q| q.0.path).unwrap_or_default();
+pub async fn open(PageQuery(q): PageQuery<OpenForm>) -> Response {
+    let path = q.path;
     if path.trim().is_empty() {
         return Redirect::to("/check").into_response();
     }

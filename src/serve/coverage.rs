@@ -4,12 +4,11 @@
 
 use super::App;
 use super::markdown::rule_link;
-use super::page::{self, Nav};
+use super::page::{self, ApiQuery, Nav, PageQuery};
 use crate::coverage::{self, Coverage, Example, Status};
 use crate::game::Game;
 use crate::paths::read_text_file;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -81,25 +80,14 @@ fn filtered(app: &App, f: &Filter) -> Result<Coverage, (StatusCode, String)> {
     Ok(cov)
 }
 
-pub async fn api(
-    State(app): State<Arc<App>>,
-    q: Result<Query<Filter>, QueryRejection>,
-) -> Response {
-    let f = match q {
-        Ok(q) => q.0,
-        Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
-    };
+pub async fn api(State(app): State<Arc<App>>, ApiQuery(f): ApiQuery<Filter>) -> Response {
     match filtered(&app, &f) {
         Ok(cov) => page::json(StatusCode::OK, &cov),
         Err((status, msg)) => page::json_error(status, &msg),
     }
 }
 
-pub async fn page(
-    State(app): State<Arc<App>>,
-    q: Result<Query<Filter>, QueryRejection>,
-) -> Response {
-    let f = q.map(|q| q.0).unwrap_or_default();
+pub async fn page(State(app): State<Arc<App>>, PageQuery(f): PageQuery<Filter>) -> Response {
     match filtered(&app, &f) {
         Ok(cov) => page::page(StatusCode::OK, "Coverage", Nav::Coverage, body(&app, &cov)),
         Err((status, msg)) => page::error_page(status, "Coverage", &msg, Nav::Coverage),

@@ -8,15 +8,15 @@
 //! the first deck checked.
 
 use super::markdown::cite;
-use super::page::{self, Nav};
+use super::page::{self, ApiQuery, Nav};
 use super::search::url_path;
 use super::{App, Checked, too_slow_page};
 use crate::cards::CardDb;
 use crate::cards::formats::{self, DeckFormat};
 use crate::deck::{self, CardRef, Options, Problem, Report, Zone};
 use crate::game::Game;
-use axum::extract::rejection::{FormRejection, QueryRejection, StringRejection};
-use axum::extract::{Form, Query, State};
+use axum::extract::rejection::{FormRejection, StringRejection};
+use axum::extract::{Form, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -190,13 +190,9 @@ fn too_large() -> String {
 /// `swjudge deck --json` prints.
 pub async fn api(
     State(app): State<Arc<App>>,
-    q: Result<Query<Choice>, QueryRejection>,
+    ApiQuery(choice): ApiQuery<Choice>,
     body: Result<String, StringRejection>,
 ) -> Response {
-    let choice = match q {
-        Ok(q) => q.0,
-        Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
-    };
     let text = match page::api_body(body, too_large) {
         Ok(t) => t,
         Err(refused) => return *refused,

@@ -1,10 +1,13 @@
 //! The page frame every page shares, the responses (HTML, JSON, errors) and the
 //! embedded stylesheet and script.
 
+use axum::extract::{FromRequestParts, Query};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use maud::{DOCTYPE, Markup, html};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 const CSS: &str = include_str!("assets/app.css");
 const JS: &str = include_str!("assets/app.js");
@@ -140,6 +143,34 @@ pub fn api_body(
         status => json_error(status, &e.body_text()),
     })
     .map_err(Box::new)
+}
+
+/// A page's query; one that cannot be read is taken as empty (the page then
+/// shows its form).
+pub struct PageQuery<T>(pub T);
+
+impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequestParts<S> for PageQuery<T> {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let q = Query::<T>::from_request_parts(parts, state).await;
+        Ok(PageQuery(q.map(|q| q.0).unwrap_or_default()))
+    }
+}
+
+/// An API request's query; one that cannot be read is refused with
+/// `{"error": …}` and status 400.
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(q) => Ok(ApiQuery(q.0)),
+            Err(e) => Err(json_error(StatusCode::BAD_REQUEST, &e.body_text())),
+        }
+    }
 }
 
 /// The game a form or query names: none for `""` (and for `"all"` when `all`
