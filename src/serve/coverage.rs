@@ -126,40 +126,22 @@ fn body(app: &App, cov: &Coverage) -> Markup {
     html! {
         h1 { "Coverage of the worked examples" }
         p { "Each worked example of the rulebooks, and whether a shipped scenario reproduces it." }
-        div.scroll tabindex="0" role="region" aria-label="Coverage per game" {
-            table {
-                caption { "Per game" }
-                thead { tr { th scope="col" { "Game" } th scope="col" { "Examples" } th scope="col" { "Covered" } th scope="col" { "Not covered" } th scope="col" { "Cannot be reproduced" } } }
-                tbody {
-                    @for g in &cov.games {
-                        tr { th scope="row" { (g.game.title()) } td { (g.examples) } td { (g.covered) } td { (g.not_covered) } td { (g.cannot_be_reproduced) } }
-                    }
-                }
+        (page::scroll_table("Coverage per game", None, Some("Per game"), &["Game", "Examples", "Covered", "Not covered", "Cannot be reproduced"], html! {
+            @for g in &cov.games {
+                tr { th scope="row" { (g.game.title()) } td { (g.examples) } td { (g.covered) } td { (g.not_covered) } td { (g.cannot_be_reproduced) } }
             }
-        }
-        (area_table(&areas))
+        }))
+        (page::scroll_table("Coverage per area", None, Some("Per area"), &["Game", "Area", "Examples", "Covered", "Not covered", "Cannot be reproduced"], html! {
+            @for ((game, name), c) in &areas {
+                tr { td { (game.as_str()) } th scope="row" { (name) } td { (c.examples) } td { (c.covered) } td { (c.missing.len()) } td { (c.cannot) } }
+            }
+        }))
         h2 { "Examples not yet reproduced" }
         @for ((game, name), c) in &areas {
             @if !c.missing.is_empty() {
                 details {
                     summary { (game.title()) " · " (name) " (" (c.missing.len()) ")" }
                     ul { @for e in &c.missing { li { (rule_link(&e.id, &e.title)) " " code { (e.id) } } } }
-                }
-            }
-        }
-    }
-}
-
-fn area_table(areas: &BTreeMap<(Game, String), Counts>) -> Markup {
-    html! {
-        div.scroll tabindex="0" role="region" aria-label="Coverage per area" {
-            table {
-                caption { "Per area" }
-                thead { tr { th scope="col" { "Game" } th scope="col" { "Area" } th scope="col" { "Examples" } th scope="col" { "Covered" } th scope="col" { "Not covered" } th scope="col" { "Cannot be reproduced" } } }
-                tbody {
-                    @for ((game, name), c) in areas {
-                        tr { td { (game.as_str()) } th scope="row" { (name) } td { (c.examples) } td { (c.covered) } td { (c.missing.len()) } td { (c.cannot) } }
-                    }
                 }
             }
         }

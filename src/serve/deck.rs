@@ -120,15 +120,7 @@ fn deck_form(formats: &[DeckFormat], text: &str, choice: &Choice) -> Markup {
                 textarea #deck name="deck" rows="14" spellcheck="false" required placeholder="2x Card Name" { (text) }
             }
             div.choose {
-                div.field {
-                    label for="game" { "Game" }
-                    select #game name="game" {
-                        option value="" selected[choice.game.is_empty()] { "From the list" }
-                        @for g in Game::ALL {
-                            option value=(g.as_str()) selected[choice.game == g.as_str()] { (g.title()) }
-                        }
-                    }
-                }
+                (page::game_field("From the list", &choice.game))
                 div.field {
                     label for="format" { "Destiny format" }
                     select #format name="format" {
@@ -272,22 +264,17 @@ fn report(app: &App, r: &Report) -> Markup {
             ul { @for c in &r.card_rules { li { a href={ "/card/" (url_path(&c.card.reference)) } { (c.card.name) } ": " (c.text) } } }
         }
         h2 { "Cards" }
-        div.scroll tabindex="0" role="region" aria-label="Cards" {
-            table {
-                thead { tr { th scope="col" { "Count" } th scope="col" { "Card" } th scope="col" { "Type" } th scope="col" { "Where" } th scope="col" { "Dice" } } }
-                tbody {
-                    @for c in &r.cards {
-                        tr {
-                            td { (c.count) }
-                            th scope="row" { a href={ "/card/" (url_path(&c.reference)) } { (c.name) } " " code { (c.reference) } }
-                            td { (c.card_type.as_deref().unwrap_or("no type")) }
-                            td { (zone(c.zone)) }
-                            td { @if let Some(d) = c.dice { (d) } }
-                        }
-                    }
+        (page::scroll_table("Cards", None, None, &["Count", "Card", "Type", "Where", "Dice"], html! {
+            @for c in &r.cards {
+                tr {
+                    td { (c.count) }
+                    th scope="row" { a href={ "/card/" (url_path(&c.reference)) } { (c.name) } " " code { (c.reference) } }
+                    td { (c.card_type.as_deref().unwrap_or("no type")) }
+                    td { (zone(c.zone)) }
+                    td { @if let Some(d) = c.dice { (d) } }
                 }
             }
-        }
+        }))
         p { a href="/deck" { "Check another deck" } }
     }
 }

@@ -185,6 +185,42 @@ pub fn game_choice(name: &str, all: bool) -> Result<Option<crate::game::Game>, S
     }
 }
 
+/// A table in a region that scrolls sideways on a narrow screen: `label` names
+/// the region, `headers` head the columns, `rows` are its body's rows.
+pub fn scroll_table(
+    label: &str,
+    class: Option<&str>,
+    caption: Option<&str>,
+    headers: &[&str],
+    rows: Markup,
+) -> Markup {
+    html! {
+        div.scroll tabindex="0" role="region" aria-label=(label) {
+            table class=[class] {
+                @if let Some(c) = caption { caption { (c) } }
+                thead { tr { @for h in headers { th scope="col" { (h) } } } }
+                tbody { (rows) }
+            }
+        }
+    }
+}
+
+/// The form field choosing a game: `none` labels the empty choice, `chosen`
+/// is the game chosen (`""` for none).
+pub fn game_field(none: &str, chosen: &str) -> Markup {
+    html! {
+        div.field {
+            label for="game" { "Game" }
+            select #game name="game" {
+                option value="" selected[chosen.is_empty()] { (none) }
+                @for g in crate::game::Game::ALL {
+                    option value=(g.as_str()) selected[chosen == g.as_str()] { (g.title()) }
+                }
+            }
+        }
+    }
+}
+
 /// Any path no route serves.
 pub async fn not_found(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {

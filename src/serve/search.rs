@@ -3,7 +3,6 @@
 
 use super::App;
 use super::page::{self, ApiQuery, Nav, PageQuery};
-use crate::game::Game;
 use crate::index::{DocKind, Hit, Origin, Query};
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -137,7 +136,6 @@ pub async fn api(State(app): State<Arc<App>>, ApiQuery(f): ApiQuery<Form>) -> Re
 }
 
 fn search_form(f: &Form) -> Markup {
-    let game = f.game.trim();
     let kind = f.kind.trim();
     html! {
         form #search-form role="search" action="/search" method="get" {
@@ -147,15 +145,7 @@ fn search_form(f: &Form) -> Markup {
                     placeholder="can I react to my own battle?" aria-describedby="q-hint";
                 small #q-hint { "Results update as you type." }
             }
-            div.field {
-                label for="game" { "Game" }
-                select #game name="game" {
-                    option value="" selected[game.is_empty()] { "All games" }
-                    @for g in Game::ALL {
-                        option value=(g.as_str()) selected[game == g.as_str()] { (g.title()) }
-                    }
-                }
-            }
+            (page::game_field("All games", f.game.trim()))
             div.field {
                 label for="kind" { "Kind" }
                 select #kind name="kind" {
