@@ -293,6 +293,7 @@ pub fn coverage(
             ));
         }
     }
+    let mut counts: BTreeMap<Game, GameCounts> = BTreeMap::new();
     for e in &mut list {
         e.status = if e.reason.is_some() {
             Status::CannotBeReproduced
@@ -301,9 +302,6 @@ pub fn coverage(
         } else {
             Status::Covered
         };
-    }
-    let mut counts: BTreeMap<Game, GameCounts> = BTreeMap::new();
-    for e in &list {
         let c = counts.entry(e.game).or_insert(GameCounts {
             game: e.game,
             examples: 0,

@@ -798,7 +798,12 @@ mod convert_ids {
 
 /// Heading titles and Markdown bodies recovered from the PDF extractions.
 mod clean {
-    use swjudge::rulebook::convert::clean::{body, title};
+    use swjudge::rulebook::convert::clean::{self, APPENDICES, CHAPTERS, title};
+
+    /// A body as the chapters are converted.
+    fn body(lines: &[&str]) -> String {
+        clean::body(lines, &CHAPTERS)
+    }
 
     #[test]
     fn titles_lose_markup_and_icons() {
@@ -917,6 +922,22 @@ mod clean {
     fn numbered_bullets_become_an_ordered_list() {
         assert_eq!(body(&["- 1. Draw", "- 2) Total"]), "1. Draw\n2. Total");
         assert_eq!(body(&["- 1) Draw", "- Complete"]), "- 1) Draw\n- Complete");
+    }
+
+    #[test]
+    fn appendices_keep_parenthesised_numbers_and_mend_hyphen_breaks() {
+        let lines = [
+            "- 1) Draw",
+            "- 2) Total of non- blaster Double- Bladed card- here",
+        ];
+        assert_eq!(
+            clean::body(&lines, &APPENDICES),
+            "- 1) Draw\n- 2) Total of non-blaster Double-Bladed card- here"
+        );
+        assert_eq!(
+            clean::body(&lines, &CHAPTERS),
+            "1. Draw\n2. Total of non- blaster Double- Bladed card- here"
+        );
     }
 
     #[test]

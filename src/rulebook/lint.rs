@@ -29,6 +29,23 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    fn new(file: String, line: usize, id: Option<&str>, message: String) -> Problem {
+        let id = id.map(str::to_string);
+        Problem {
+            file,
+            line,
+            id,
+            message,
+        }
+    }
+
+    /// A problem found at section `s`.
+    fn at(s: &Section, message: String) -> Problem {
+        Problem::new(file_of(s), s.line, Some(&s.id), message)
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line > 0 {
@@ -81,12 +98,7 @@ impl Report {
 pub fn lint(corpus: &Corpus) -> Result<Report> {
     let mut errors: Vec<Problem> = corpus.load_problems.iter().map(|p| located(p)).collect();
     for s in &corpus.sections {
-        let at = |message: String| Problem {
-            file: file_of(s),
-            line: s.line,
-            id: Some(s.id.clone()),
-            message,
-        };
+        let at = |message: String| Problem::at(s, message);
         let prefix = format!("{}.{}.", s.game, s.document);
         if !s.id.starts_with(&prefix) {
             errors.push(at(format!("id {} does not start with {prefix}", s.id)));
@@ -134,18 +146,10 @@ fn located(msg: &str) -> Problem {
     let mut parts = msg.splitn(3, ':');
     let (file, line, rest) = (parts.next(), parts.next(), parts.next());
     match (file, line.and_then(|l| l.trim().parse().ok()), rest) {
-        (Some(file), Some(line), Some(rest)) => Problem {
-            file: file.to_string(),
-            line,
-            id: None,
-            message: rest.trim().to_string(),
-        },
-        _ => Problem {
-            file: String::new(),
-            line: 0,
-            id: None,
-            message: msg.to_string(),
-        },
+        (Some(file), Some(line), Some(rest)) => {
+            Problem::new(file.to_string(), line, None, rest.trim().to_string())
+        }
+        _ => Problem::new(String::new(), 0, None, msg.to_string()),
     }
 }
 
@@ -252,23 +256,13 @@ fn check_published_ids(corpus: &Corpus) -> Result<Vec<Problem>> {
     let aliases = match load_aliases(&corpus.root) {
         Ok(a) => a,
         Err(e) => {
-            out.push(Problem {
-                file: ALIASES_FILE.into(),
-                line: 0,
-                id: None,
-                message: e.to_string(),
-            });
+            out.push(Problem::new(ALIASES_FILE.into(), 0, None, e.to_string()));
             HashMap::new()
         }
     };
     let mut seen = BTreeSet::new();
     for (line, id) in &ids {
-        let at = |message: String| Problem {
-            file: IDS_FILE.into(),
-            line: *line,
-            id: Some(id.clone()),
-            message,
-        };
+        let at = |message: String| Problem::new(IDS_FILE.into(), *line, Some(id), message);
         if !seen.insert(id.as_str()) {
             out.push(at(format!("{id} is listed twice")));
         }
@@ -288,15 +282,11 @@ fn check_published_ids(corpus: &Corpus) -> Result<Vec<Problem>> {
     let listed: BTreeSet<&str> = ids.iter().map(|(_, id)| id.as_str()).collect();
     for s in &corpus.sections {
         if !listed.contains(s.id.as_str()) {
-            out.push(Problem {
-                file: file_of(s),
-                line: s.line,
-                id: Some(s.id.clone()),
-                message: format!(
-                    "id {} is missing from {IDS_FILE} (rerun `swjudge convert`)",
-                    s.id
-                ),
-            });
+            let why = format!(
+                "id {} is missing from {IDS_FILE} (rerun `swjudge convert`)",
+                s.id
+            );
+            out.push(Problem::at(s, why));
         }
     }
     Ok(out)

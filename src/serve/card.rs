@@ -3,13 +3,12 @@
 
 use super::App;
 use super::markdown::{cite, rule_link};
-use super::page::{self, Nav};
+use super::page::{self, Nav, PageQuery};
 use super::search::url_path;
 use crate::cards::{Entry, Match};
 use crate::render::card::{CardReport, CardView};
 use crate::rulebook::lint::normalize;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
@@ -46,11 +45,8 @@ pub struct NameForm {
 }
 
 /// `/card?name=…` goes to the card's page; `/card` alone is the lookup form.
-pub async fn form(
-    State(app): State<Arc<App>>,
-    q: Result<Query<NameForm>, QueryRejection>,
-) -> Response {
-    let name = q.map(|q| q.0.name).unwrap_or_default();
+pub async fn form(State(app): State<Arc<App>>, PageQuery(q): PageQuery<NameForm>) -> Response {
+    let name = q.name;
     if !name.trim().is_empty() {
         return Redirect::to(&format!("/card/{}", url_path(name.trim()))).into_response();
     }

@@ -3,14 +3,14 @@
 //! blocking thread, at most a few at once, within the configured time limit.
 
 use super::markdown::rule_link;
-use super::page::{self, Nav};
+use super::page::{self, Nav, PageQuery};
 use super::search::url_path;
 use super::{App, Checked, too_slow_page};
 use crate::render::summary::{Line as SummaryLine, Summary};
 use crate::rulebook::lint::normalize;
 use crate::scenario::{self, Report, SectionIds, Verdict, expect::compact};
-use axum::extract::rejection::{FormRejection, QueryRejection, StringRejection};
-use axum::extract::{Form, Path as UrlPath, Query, State};
+use axum::extract::rejection::{FormRejection, StringRejection};
+use axum::extract::{Form, Path as UrlPath, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
@@ -207,8 +207,8 @@ pub struct OpenForm {
 }
 
 /// `/check/open?path=…` (the chooser's form) goes to the scenario's own page.
-pub async fn open(q: Result<Query<OpenForm>, QueryRejection>) -> Response {
-    let path = q.map(|q| q.0.path).unwrap_or_default();
+pub async fn open(PageQuery(q): PageQuery<OpenForm>) -> Response {
+    let path = q.path;
     if path.trim().is_empty() {
         return Redirect::to("/check").into_response();
     }
@@ -378,39 +378,29 @@ fn report(r: &Report) -> Markup {
         @let problems = r.problems();
         @if !problems.is_empty() { ul.problems { @for p in &problems { li { (p) } } } }
         h2 { "Expectations" }
-        div.scroll tabindex="0" role="region" aria-label="Expectations" {
-            table {
-                thead { tr { th scope="col" { "Expectation" } th scope="col" { "Expected" } th scope="col" { "Actual" } th scope="col" { "Result" } } }
-                tbody {
-                    @for e in &r.expectations {
-                        tr.(if e.ok { "ok" } else { "failed" }) {
-                            th scope="row" { code { (e.path) } }
-                            td { (compact(&e.expected)) }
-                            td { (compact(&e.actual)) }
-                            td { @if e.ok { "ok" } @else { strong { "FAILED" } } }
-                        }
-                    }
+        (page::scroll_table("Expectations", None, None, &["Expectation", "Expected", "Actual", "Result"], html! {
+            @for e in &r.expectations {
+                tr.(if e.ok { "ok" } else { "failed" }) {
+                    th scope="row" { code { (e.path) } }
+                    td { (compact(&e.expected)) }
+                    td { (compact(&e.actual)) }
+                    td { @if e.ok { "ok" } @else { strong { "FAILED" } } }
                 }
             }
-        }
+        }))
         p { strong { "Outcome: " } (r.end.text) }
         (summary(&Summary::new(r)))
         h2 { "Trace" }
-        div.scroll tabindex="0" role="region" aria-label="Trace" {
-            table.trace {
-                thead { tr { th scope="col" { "#" } th scope="col" { "Player" } th scope="col" { "Step" } th scope="col" { "Rules" } } }
-                tbody {
-                    @for s in &r.steps {
-                        tr {
-                            td { (s.n) }
-                            td { (s.actor) }
-                            td.(format!("lvl-{}", s.level.min(6))) { span.event { (s.event) } " " (s.text) }
-                            td.cites { (cites(&s.cites)) }
-                        }
-                    }
+        (page::scroll_table("Trace", Some("trace"), None, &["#", "Player", "Step", "Rules"], html! {
+            @for s in &r.steps {
+                tr {
+                    td { (s.n) }
+                    td { (s.actor) }
+                    td.(format!("lvl-{}", s.level.min(6))) { span.event { (s.event) } " " (s.text) }
+                    td.cites { (cites(&s.cites)) }
                 }
             }
-        }
+        }))
         @if !r.illegal.is_empty() {
             h2 { "Rejected decisions" }
             ul { @for i in &r.illegal { li { "Step " (i.step) " (line " (i.line) ", column " (i.column) "), " (i.player) ": " code { (i.decision) } " — " (i.reason) " (" (cites(&i.cites)) ")" } } }

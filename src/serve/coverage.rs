@@ -4,12 +4,11 @@
 
 use super::App;
 use super::markdown::rule_link;
-use super::page::{self, Nav};
+use super::page::{self, ApiQuery, Nav, PageQuery};
 use crate::coverage::{self, Coverage, Example, Status};
 use crate::game::Game;
 use crate::paths::read_text_file;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -81,25 +80,14 @@ fn filtered(app: &App, f: &Filter) -> Result<Coverage, (StatusCode, String)> {
     Ok(cov)
 }
 
-pub async fn api(
-    State(app): State<Arc<App>>,
-    q: Result<Query<Filter>, QueryRejection>,
-) -> Response {
-    let f = match q {
-        Ok(q) => q.0,
-        Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
-    };
+pub async fn api(State(app): State<Arc<App>>, ApiQuery(f): ApiQuery<Filter>) -> Response {
     match filtered(&app, &f) {
         Ok(cov) => page::json(StatusCode::OK, &cov),
         Err((status, msg)) => page::json_error(status, &msg),
     }
 }
 
-pub async fn page(
-    State(app): State<Arc<App>>,
-    q: Result<Query<Filter>, QueryRejection>,
-) -> Response {
-    let f = q.map(|q| q.0).unwrap_or_default();
+pub async fn page(State(app): State<Arc<App>>, PageQuery(f): PageQuery<Filter>) -> Response {
     match filtered(&app, &f) {
         Ok(cov) => page::page(StatusCode::OK, "Coverage", Nav::Coverage, body(&app, &cov)),
         Err((status, msg)) => page::error_page(status, "Coverage", &msg, Nav::Coverage),
@@ -138,40 +126,22 @@ fn body(app: &App, cov: &Coverage) -> Markup {
     html! {
         h1 { "Coverage of the worked examples" }
         p { "Each worked example of the rulebooks, and whether a shipped scenario reproduces it." }
-        div.scroll tabindex="0" role="region" aria-label="Coverage per game" {
-            table {
-                caption { "Per game" }
-                thead { tr { th scope="col" { "Game" } th scope="col" { "Examples" } th scope="col" { "Covered" } th scope="col" { "Not covered" } th scope="col" { "Cannot be reproduced" } } }
-                tbody {
-                    @for g in &cov.games {
-                        tr { th scope="row" { (g.game.title()) } td { (g.examples) } td { (g.covered) } td { (g.not_covered) } td { (g.cannot_be_reproduced) } }
-                    }
-                }
+        (page::scroll_table("Coverage per game", None, Some("Per game"), &["Game", "Examples", "Covered", "Not covered", "Cannot be reproduced"], html! {
+            @for g in &cov.games {
+                tr { th scope="row" { (g.game.title()) } td { (g.examples) } td { (g.covered) } td { (g.not_covered) } td { (g.cannot_be_reproduced) } }
             }
-        }
-        (area_table(&areas))
+        }))
+        (page::scroll_table("Coverage per area", None, Some("Per area"), &["Game", "Area", "Examples", "Covered", "Not covered", "Cannot be reproduced"], html! {
+            @for ((game, name), c) in &areas {
+                tr { td { (game.as_str()) } th scope="row" { (name) } td { (c.examples) } td { (c.covered) } td { (c.missing.len()) } td { (c.cannot) } }
+            }
+        }))
         h2 { "Examples not yet reproduced" }
         @for ((game, name), c) in &areas {
             @if !c.missing.is_empty() {
                 details {
                     summary { (game.title()) " · " (name) " (" (c.missing.len()) ")" }
                     ul { @for e in &c.missing { li { (rule_link(&e.id, &e.title)) " " code { (e.id) } } } }
-                }
-            }
-        }
-    }
-}
-
-fn area_table(areas: &BTreeMap<(Game, String), Counts>) -> Markup {
-    html! {
-        div.scroll tabindex="0" role="region" aria-label="Coverage per area" {
-            table {
-                caption { "Per area" }
-                thead { tr { th scope="col" { "Game" } th scope="col" { "Area" } th scope="col" { "Examples" } th scope="col" { "Covered" } th scope="col" { "Not covered" } th scope="col" { "Cannot be reproduced" } } }
-                tbody {
-                    @for ((game, name), c) in areas {
-                        tr { td { (game.as_str()) } th scope="row" { (name) } td { (c.examples) } td { (c.covered) } td { (c.missing.len()) } td { (c.cannot) } }
-                    }
                 }
             }
         }

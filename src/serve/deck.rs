@@ -8,15 +8,15 @@
 //! the first deck checked.
 
 use super::markdown::cite;
-use super::page::{self, Nav};
+use super::page::{self, ApiQuery, Nav};
 use super::search::url_path;
 use super::{App, Checked, too_slow_page};
 use crate::cards::CardDb;
 use crate::cards::formats::{self, DeckFormat};
 use crate::deck::{self, CardRef, Options, Problem, Report, Zone};
 use crate::game::Game;
-use axum::extract::rejection::{FormRejection, QueryRejection, StringRejection};
-use axum::extract::{Form, Query, State};
+use axum::extract::rejection::{FormRejection, StringRejection};
+use axum::extract::{Form, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -120,15 +120,7 @@ fn deck_form(formats: &[DeckFormat], text: &str, choice: &Choice) -> Markup {
                 textarea #deck name="deck" rows="14" spellcheck="false" required placeholder="2x Card Name" { (text) }
             }
             div.choose {
-                div.field {
-                    label for="game" { "Game" }
-                    select #game name="game" {
-                        option value="" selected[choice.game.is_empty()] { "From the list" }
-                        @for g in Game::ALL {
-                            option value=(g.as_str()) selected[choice.game == g.as_str()] { (g.title()) }
-                        }
-                    }
-                }
+                (page::game_field("From the list", &choice.game))
                 div.field {
                     label for="format" { "Destiny format" }
                     select #format name="format" {
@@ -190,13 +182,9 @@ fn too_large() -> String {
 /// `swjudge deck --json` prints.
 pub async fn api(
     State(app): State<Arc<App>>,
-    q: Result<Query<Choice>, QueryRejection>,
+    ApiQuery(choice): ApiQuery<Choice>,
     body: Result<String, StringRejection>,
 ) -> Response {
-    let choice = match q {
-        Ok(q) => q.0,
-        Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
-    };
     let text = match page::api_body(body, too_large) {
         Ok(t) => t,
         Err(refused) => return *refused,
@@ -276,22 +264,17 @@ fn report(app: &App, r: &Report) -> Markup {
             ul { @for c in &r.card_rules { li { a href={ "/card/" (url_path(&c.card.reference)) } { (c.card.name) } ": " (c.text) } } }
         }
         h2 { "Cards" }
-        div.scroll tabindex="0" role="region" aria-label="Cards" {
-            table {
-                thead { tr { th scope="col" { "Count" } th scope="col" { "Card" } th scope="col" { "Type" } th scope="col" { "Where" } th scope="col" { "Dice" } } }
-                tbody {
-                    @for c in &r.cards {
-                        tr {
-                            td { (c.count) }
-                            th scope="row" { a href={ "/card/" (url_path(&c.reference)) } { (c.name) } " " code { (c.reference) } }
-                            td { (c.card_type.as_deref().unwrap_or("no type")) }
-                            td { (zone(c.zone)) }
-                            td { @if let Some(d) = c.dice { (d) } }
-                        }
-                    }
+        (page::scroll_table("Cards", None, None, &["Count", "Card", "Type", "Where", "Dice"], html! {
+            @for c in &r.cards {
+                tr {
+                    td { (c.count) }
+                    th scope="row" { a href={ "/card/" (url_path(&c.reference)) } { (c.name) } " " code { (c.reference) } }
+                    td { (c.card_type.as_deref().unwrap_or("no type")) }
+                    td { (zone(c.zone)) }
+                    td { @if let Some(d) = c.dice { (d) } }
                 }
             }
-        }
+        }))
         p { a href="/deck" { "Check another deck" } }
     }
 }

@@ -1,10 +1,13 @@
 //! The page frame every page shares, the responses (HTML, JSON, errors) and the
 //! embedded stylesheet and script.
 
+use axum::extract::{FromRequestParts, Query};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use maud::{DOCTYPE, Markup, html};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 const CSS: &str = include_str!("assets/app.css");
 const JS: &str = include_str!("assets/app.js");
@@ -142,6 +145,34 @@ pub fn api_body(
     .map_err(Box::new)
 }
 
+/// A page's query; one that cannot be read is taken as empty (the page then
+/// shows its form).
+pub struct PageQuery<T>(pub T);
+
+impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequestParts<S> for PageQuery<T> {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let q = Query::<T>::from_request_parts(parts, state).await;
+        Ok(PageQuery(q.map(|q| q.0).unwrap_or_default()))
+    }
+}
+
+/// An API request's query; one that cannot be read is refused with
+/// `{"error": …}` and status 400.
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(q) => Ok(ApiQuery(q.0)),
+            Err(e) => Err(json_error(StatusCode::BAD_REQUEST, &e.body_text())),
+        }
+    }
+}
+
 /// The game a form or query names: none for `""` (and for `"all"` when `all`
 /// is allowed), or why the name is not a game.
 pub fn game_choice(name: &str, all: bool) -> Result<Option<crate::game::Game>, String> {
@@ -151,6 +182,42 @@ pub fn game_choice(name: &str, all: bool) -> Result<Option<crate::game::Game>, S
         g => crate::game::Game::parse(g)
             .map(Some)
             .ok_or_else(|| format!("unknown game \"{g}\" (expected swccg, destiny or swtcg)")),
+    }
+}
+
+/// A table in a region that scrolls sideways on a narrow screen: `label` names
+/// the region, `headers` head the columns, `rows` are its body's rows.
+pub fn scroll_table(
+    label: &str,
+    class: Option<&str>,
+    caption: Option<&str>,
+    headers: &[&str],
+    rows: Markup,
+) -> Markup {
+    html! {
+        div.scroll tabindex="0" role="region" aria-label=(label) {
+            table class=[class] {
+                @if let Some(c) = caption { caption { (c) } }
+                thead { tr { @for h in headers { th scope="col" { (h) } } } }
+                tbody { (rows) }
+            }
+        }
+    }
+}
+
+/// The form field choosing a game: `none` labels the empty choice, `chosen`
+/// is the game chosen (`""` for none).
+pub fn game_field(none: &str, chosen: &str) -> Markup {
+    html! {
+        div.field {
+            label for="game" { "Game" }
+            select #game name="game" {
+                option value="" selected[chosen.is_empty()] { (none) }
+                @for g in crate::game::Game::ALL {
+                    option value=(g.as_str()) selected[chosen == g.as_str()] { (g.title()) }
+                }
+            }
+        }
     }
 }
 

@@ -2,11 +2,9 @@
 //! `/api/search`, which returns what `swjudge search --json` prints.
 
 use super::App;
-use super::page::{self, Nav};
-use crate::game::Game;
+use super::page::{self, ApiQuery, Nav, PageQuery};
 use crate::index::{DocKind, Hit, Origin, Query};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query as Params, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -92,11 +90,7 @@ fn answer(app: &App, f: &Form) -> Answer {
 }
 
 /// `/search?q=…&game=…&kind=…`: the form and, for a question, its results.
-pub async fn page(
-    State(app): State<Arc<App>>,
-    form: Result<Params<Form>, QueryRejection>,
-) -> Response {
-    let f = form.map(|p| p.0).unwrap_or_default();
+pub async fn page(State(app): State<Arc<App>>, PageQuery(f): PageQuery<Form>) -> Response {
     let a = answer(&app, &f);
     let status = if matches!(a, Answer::Bad(_)) {
         StatusCode::BAD_REQUEST
@@ -117,25 +111,14 @@ pub async fn page(
 }
 
 /// `/search/results?…`: the results alone, for the page to swap in as one types.
-pub async fn fragment(
-    State(app): State<Arc<App>>,
-    form: Result<Params<Form>, QueryRejection>,
-) -> Response {
-    let f = form.map(|p| p.0).unwrap_or_default();
+pub async fn fragment(State(app): State<Arc<App>>, PageQuery(f): PageQuery<Form>) -> Response {
     let a = answer(&app, &f);
     page::html(StatusCode::OK, results(&a))
 }
 
 /// `/api/search?q=…`: the hits as `swjudge search --json` prints them (an empty list
 /// when nothing is found); a bad request is `{"error": …}` with status 400.
-pub async fn api(
-    State(app): State<Arc<App>>,
-    form: Result<Params<Form>, QueryRejection>,
-) -> Response {
-    let f = match form {
-        Ok(p) => p.0,
-        Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e.body_text()),
-    };
+pub async fn api(State(app): State<Arc<App>>, ApiQuery(f): ApiQuery<Form>) -> Response {
     let q = match query(&f, 10) {
         Ok(Some(q)) => q,
         Ok(None) => {
@@ -153,7 +136,6 @@ pub async fn api(
 }
 
 fn search_form(f: &Form) -> Markup {
-    let game = f.game.trim();
     let kind = f.kind.trim();
     html! {
         form #search-form role="search" action="/search" method="get" {
@@ -163,15 +145,7 @@ fn search_form(f: &Form) -> Markup {
                     placeholder="can I react to my own battle?" aria-describedby="q-hint";
                 small #q-hint { "Results update as you type." }
             }
-            div.field {
-                label for="game" { "Game" }
-                select #game name="game" {
-                    option value="" selected[game.is_empty()] { "All games" }
-                    @for g in Game::ALL {
-                        option value=(g.as_str()) selected[game == g.as_str()] { (g.title()) }
-                    }
-                }
-            }
+            (page::game_field("All games", f.game.trim()))
             div.field {
                 label for="kind" { "Kind" }
                 select #kind name="kind" {

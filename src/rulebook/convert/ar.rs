@@ -594,7 +594,7 @@ fn chapters(text: &str) -> Result<Vec<OutFile>> {
                     title: s.title,
                     id,
                     kind: s.kind,
-                    body: clean::body(&lines),
+                    body: clean::body(&lines, &clean::CHAPTERS),
                 }
             })
             .collect();

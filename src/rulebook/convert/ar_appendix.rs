@@ -14,7 +14,7 @@
 //! - F (Current Rulings): the appendix text as it stands (it holds no entries).
 
 use super::ar::{DOCUMENT, ID_PREFIX as PREFIX};
-use super::clean::JOINING_WORDS;
+use super::clean::{self, JOINING_WORDS};
 use super::text::{paren_depth, re};
 use super::{OutFile, OutSection, assign_ids, unique_id};
 use crate::error::{Error, Result};
@@ -95,9 +95,6 @@ static APPENDIX_HEADING: LazyLock<Regex> =
 static HEADING: LazyLock<Regex> = LazyLock::new(|| re(r"^(#{1,6})\s+(.*)$"));
 static UNDERLINE: LazyLock<Regex> = LazyLock::new(|| re(r"<u>(.*?)</u>"));
 static LINK: LazyLock<Regex> = LazyLock::new(|| re(r#"<a href="[^"]*">(.*?)</a>"#));
-/// "Double- Bladed", "non- blaster": a hyphenated word split by a line break.
-/// ("-if deployed by another card- meets" is a dash pair and stays.)
-static HYPHEN_BREAK: LazyLock<Regex> = LazyLock::new(|| re(r"\b(non|[A-Z][a-z]+)- ([A-Za-z])"));
 static SPACES: LazyLock<Regex> = LazyLock::new(|| re(r"[ \t]{2,}"));
 static EMPHASIS_SPLIT: LazyLock<Regex> = LazyLock::new(|| re(r"\*\*\s*\*\*"));
 static STATS_TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"^(.+?) (\([A-Z]{3,} \d+\)(?: .*)?)$"));
@@ -255,88 +252,15 @@ fn continues(prev: &[String], next: &[String]) -> bool {
         || (last.ends_with(',') && !first.is_empty())
 }
 
-/// Within one entry's body: does `prev` stop mid-sentence so that `next` is
-/// its continuation? It does when `prev` ends on a joining word ("… may use 3
-/// Force to ▲ an" / "Effect that …") or inside parentheses, or when `next`
-/// opens with a parenthesis; so card text "… spy is captured. OR" / "Cancel
-/// …" is one paragraph. Not after a short line (a lone "OR"), a trailing
-/// cross-reference ("See X"), or before a list.
-fn cut_sentence(prev: &[String], next: &[String]) -> bool {
-    let text = prev.join(" ");
-    let first = next.first().map(String::as_str).unwrap_or("");
-    if text.len() < 60
-        || first.starts_with('|')
-        || ITEM.is_match(first)
-        || prev.iter().any(|l| ITEM.is_match(l) || l.starts_with('|'))
-    {
-        return false;
-    }
-    let last_sentence = text.rsplit(". ").next().unwrap_or("");
-    if last_sentence.starts_with("See ") {
-        return false;
-    }
-    if !text.ends_with(|c: char| c.is_alphanumeric()) {
-        return false;
-    }
-    let last_word = text.rsplit(' ').next().unwrap_or("").to_lowercase();
-    let dangling = JOINING_WORDS.contains(&last_word.as_str()) || paren_depth(&text) > 0;
-    let starts_on = first
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_uppercase() || c == '(' || c == '"');
-    (dangling && starts_on) || first.starts_with('(')
-}
-
-/// Markdown for body blocks: paragraph lines joined, list items kept one per
-/// line, tables kept as they are.
+/// Markdown for an entry's body blocks, as the chapters' bodies are made
+/// (see [`clean::body`]).
 fn render_blocks(blocks: &[Vec<String>]) -> String {
-    let mut joined: Vec<Vec<String>> = Vec::new();
+    let mut lines: Vec<&str> = Vec::new();
     for b in blocks {
-        match joined.last_mut() {
-            Some(prev) if continues(prev, b) || cut_sentence(prev, b) => {
-                prev.extend(b.iter().cloned())
-            }
-            _ => joined.push(b.clone()),
-        }
+        lines.extend(b.iter().map(String::as_str));
+        lines.push("");
     }
-    let mut parts: Vec<String> = Vec::new();
-    for lines in &joined {
-        let mut out: Vec<String> = Vec::new();
-        let mut in_item = false;
-        for line in lines {
-            if line.starts_with('|') {
-                out.push(line.clone());
-                in_item = false;
-                continue;
-            }
-            let item = ITEM.is_match(line);
-            match out.last_mut() {
-                Some(last)
-                    if !item && !last.starts_with('|') && (in_item || !ITEM.is_match(last)) =>
-                {
-                    join_line(last, line);
-                }
-                _ => {
-                    out.push(line.clone());
-                    in_item = item;
-                }
-            }
-        }
-        // A list needs a blank line before it when it follows a paragraph.
-        let mut text = String::new();
-        let mut prev_item: Option<bool> = None;
-        for l in &out {
-            let item = ITEM.is_match(l) || l.starts_with('|');
-            if let Some(p) = prev_item {
-                text.push_str(if p == item { "\n" } else { "\n\n" });
-            }
-            text.push_str(l);
-            prev_item = Some(item);
-        }
-        let text = HYPHEN_BREAK.replace_all(&text, "${1}-${2}").into_owned();
-        parts.push(text);
-    }
-    parts.join("\n\n")
+    clean::body(&lines, &clean::APPENDICES)
 }
 
 fn join_line(last: &mut String, line: &str) {
@@ -826,9 +750,13 @@ mod tests {
             join("Draw destiny. OR", "lose 1 Force."),
             "Draw destiny. OR lose 1 Force."
         );
+        // A block that stops at a comma goes on in the next one.
         assert_eq!(
-            join("If total > 15,", "Death Star is lost."),
-            "If total > 15, Death Star is lost."
+            blocks(&["If total > 15,", "", "Death Star is lost."]),
+            [Block::Lines(lines(&[
+                "If total > 15,",
+                "Death Star is lost."
+            ]))]
         );
         assert_eq!(
             render_blocks(&[lines(&[

@@ -6,11 +6,39 @@
 //! - [`body`] turns the raw lines under one heading into clean Markdown:
 //!   hard-wrapped lines become one paragraph, bullets are normalised, tables
 //!   are kept, and paragraphs broken by a page (no terminal punctuation, next
-//!   one starting in lowercase) are joined again.
+//!   one starting in lowercase) are joined again. The Advanced Rulebook's
+//!   chapters and its appendices differ only in the few points of [`Style`].
 
 use super::text::{paren_depth, re};
 use regex::{Captures, Regex};
 use std::sync::LazyLock;
+
+/// Where the bodies of the Advanced Rulebook's chapters and appendices differ.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// A list of `1) text` items is a numbered list (`1. text`), as `1. text` is;
+    /// otherwise it stays a list of bullets.
+    pub paren_numbers: bool,
+    /// A hyphenated word that a line break split ("Double- Bladed", "non- blaster")
+    /// is joined again.
+    pub join_hyphen_breaks: bool,
+}
+
+/// Chapters 1–9 and the introduction.
+pub const CHAPTERS: Style = Style {
+    paren_numbers: true,
+    join_hyphen_breaks: false,
+};
+
+/// Appendices A–F.
+pub const APPENDICES: Style = Style {
+    paren_numbers: false,
+    join_hyphen_breaks: true,
+};
+
+/// "Double- Bladed", "non- blaster": a hyphenated word split by a line break.
+/// ("-if deployed by another card- meets" is a dash pair and stays.)
+static HYPHEN_BREAK: LazyLock<Regex> = LazyLock::new(|| re(r"\b(non|[A-Z][a-z]+)- ([A-Za-z])"));
 
 /// Clean one heading title: no `**`, `<u>`, icon glyphs, trailing backslash;
 /// en dashes between words become ` - `; spaces collapsed.
@@ -176,14 +204,17 @@ fn term_runs(blocks: Vec<Block>) -> Vec<Block> {
     out
 }
 
-/// `3. text` or `3) text` → (3, "text").
-fn numbered_item(item: &str) -> Option<(u32, &str)> {
+/// `3. text`, or `3) text` when `paren` holds → (3, "text").
+fn numbered_item(item: &str, paren: bool) -> Option<(u32, &str)> {
     let digits = item.find(|c: char| !c.is_ascii_digit())?;
     let n: u32 = item[..digits].parse().ok()?;
-    let rest = item[digits..]
-        .strip_prefix(". ")
-        .or_else(|| item[digits..].strip_prefix(") "))?;
-    Some((n, rest.trim_start()))
+    let rest = &item[digits..];
+    let text = match rest.strip_prefix(". ") {
+        Some(text) => text,
+        None if paren => rest.strip_prefix(") ")?,
+        None => return None,
+    };
+    Some((n, text.trim_start()))
 }
 
 /// Symbols the extraction wrote as TeX math.
@@ -252,7 +283,7 @@ fn cut_mid_sentence(prev: &str, next: &str) -> bool {
 }
 
 /// Clean the raw lines under one heading into Markdown.
-pub fn body(lines: &[&str]) -> String {
+pub fn body(lines: &[&str], style: &Style) -> String {
     let fixed: Vec<String> = lines.iter().map(|l| symbols(l)).collect();
     let lines: Vec<&str> = fixed.iter().map(String::as_str).collect();
     let mut bs = blocks(&lines);
@@ -292,8 +323,10 @@ pub fn body(lines: &[&str]) -> String {
         match b {
             Block::Para(p) => out.push_str(p),
             Block::List(items) => {
-                let numbered: Option<Vec<(u32, &str)>> =
-                    items.iter().map(|i| numbered_item(i)).collect();
+                let numbered: Option<Vec<(u32, &str)>> = items
+                    .iter()
+                    .map(|i| numbered_item(i, style.paren_numbers))
+                    .collect();
                 let v: Vec<String> = match numbered {
                     Some(n) => n.iter().map(|(k, t)| format!("{k}. {t}")).collect(),
                     None => items.iter().map(|i| format!("- {i}")).collect(),
@@ -302,6 +335,9 @@ pub fn body(lines: &[&str]) -> String {
             }
             Block::Table(rows) => out.push_str(&rows.join("\n")),
         }
+    }
+    if style.join_hyphen_breaks {
+        out = HYPHEN_BREAK.replace_all(&out, "${1}-${2}").into_owned();
     }
     out
 }

@@ -85,12 +85,7 @@ enum Zone {
 
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
-    // Page furniture goes first, so the text around it can rejoin.
-    let kept = text::line_blocks(&text)
-        .into_iter()
-        .filter(|b| !is_furniture(b.trim()))
-        .collect();
-    let blocks = text::join_broken(kept, &|b: &str| text::is_caps_heading(b));
+    let blocks = text::paragraphs(&text, is_furniture, text::is_caps_heading);
     let change_log_item = re(r"^- (.*?)\s+(\d+)$");
     let card = re(r"^(.+?)\s*\((\d+)\)\s*(.*)$");
     let icon_bullet = re(r"^(- )?(?:&|♦|\*\*8\*\*|\*\*©\*\*)\s+");

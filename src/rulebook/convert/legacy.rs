@@ -246,10 +246,8 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
 }
 
 pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
-    let blocks = text::join_broken(
-        text::line_blocks(&text.replace("\r\n", "\n")),
-        &|b: &str| SUPPLEMENTS_OUTLINE.iter().any(|(h, _, _)| *h == b),
-    );
+    let is_heading = |b: &str| SUPPLEMENTS_OUTLINE.iter().any(|(h, _, _)| *h == b);
+    let blocks = text::paragraphs(text, |_| false, is_heading);
     let mut b = Builder::default();
     let mut next = 0usize;
     for block in &blocks {

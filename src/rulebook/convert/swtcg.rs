@@ -122,12 +122,7 @@ enum Entries {
 pub fn convert(text: &str) -> Result<Vec<OutFile>> {
     let text = clean_symbols(text);
     let is_heading = |b: &str| OUTLINE.iter().any(|(h, _)| *h == b);
-    // Captions and page numbers go first, so the text around them can rejoin.
-    let kept = text::line_blocks(&text)
-        .into_iter()
-        .filter(|b| !is_furniture(b.trim()))
-        .collect();
-    let blocks = text::join_broken(kept, &is_heading);
+    let blocks = text::paragraphs(&text, is_furniture, is_heading);
     let zone_entry = re(r"^([A-Za-z][A-Za-z ]{0,20}):\s");
     let term_entry = re(r"^(\*|\+/-|[A-Za-z][^:.]{0,40}):\s");
     let phrase_entry = re(r#"^("[^:]{1,80}"):\s"#);

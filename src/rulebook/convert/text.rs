@@ -25,12 +25,19 @@ pub fn paren_depth(s: &str) -> i32 {
     })
 }
 
-/// Non-blank lines of `text`, trimmed, each one block.
-pub fn line_blocks(text: &str) -> Vec<String> {
-    text.lines()
+/// The paragraphs of `text`: its non-blank lines, trimmed at the end, less
+/// those `drop` holds for (page furniture), rejoined by [`join_broken`].
+pub fn paragraphs(
+    text: &str,
+    drop: impl Fn(&str) -> bool,
+    is_heading: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let kept = text
+        .lines()
         .map(|l| l.trim_end().to_string())
-        .filter(|l| !l.trim().is_empty())
-        .collect()
+        .filter(|l| !l.trim().is_empty() && !drop(l.trim()))
+        .collect();
+    join_broken(kept, &is_heading)
 }
 
 /// Whether a block reads as a list item (`- x`, `1. x`, nested ` - x`).
