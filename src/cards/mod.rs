@@ -43,8 +43,8 @@ pub struct Entry {
 
 /// Card statistics in the order players read them. Serialised as a JSON object
 /// whose keys keep that order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stats(pub Vec<(String, String)>);
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats(#[serde(with = "tuple_vec_map")] pub Vec<(String, String)>);
 
 impl Stats {
     pub fn push(&mut self, name: &str, value: impl Into<String>) {
@@ -64,35 +64,6 @@ impl Stats {
     }
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
-    }
-}
-
-impl Serialize for Stats {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_map(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for Stats {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Stats;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a map of stat names to values")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut a: A,
-            ) -> std::result::Result<Stats, A::Error> {
-                let mut v = Vec::new();
-                while let Some((k, val)) = a.next_entry::<String, String>()? {
-                    v.push((k, val));
-                }
-                Ok(Stats(v))
-            }
-        }
-        d.deserialize_map(V)
     }
 }
 
