@@ -28,7 +28,8 @@ const STATS: &[(&str, &str)] = &[
 ];
 
 /// Set names by set ID (the Players Committee's `sets.json`), for card files
-/// imported without that file beside them.
+/// imported without that file beside them; with the virtual sets and blocks
+/// that [`virtual_sets`] numbers.
 const SET_NAMES: &[(&str, &str)] = &[
     ("1", "Premiere"),
     ("101", "Premiere Introductory Two Player Game"),
@@ -56,46 +57,10 @@ const SET_NAMES: &[(&str, &str)] = &[
     ("12", "Coruscant"),
     ("13", "Reflections 3"),
     ("14", "Theed Palace"),
-    ("200", "Virtual Set 0"),
-    ("201", "Virtual Set 1"),
-    ("202", "Virtual Set 2"),
-    ("203", "Virtual Set 3"),
-    ("204", "Virtual Set 4"),
-    ("205", "Virtual Set 5"),
-    ("206", "Virtual Set 6"),
-    ("207", "Virtual Set 7"),
-    ("208", "Virtual Set 8"),
-    ("209", "Virtual Set 9"),
-    ("210", "Virtual Set 10"),
-    ("211", "Virtual Set 11"),
-    ("212", "Virtual Set 12"),
-    ("213", "Virtual Set 13"),
-    ("214", "Virtual Set 14"),
-    ("215", "Virtual Set 15"),
-    ("216", "Virtual Set 16"),
-    ("217", "Virtual Set 17"),
-    ("218", "Virtual Set 18"),
-    ("219", "Virtual Set 19"),
-    ("220", "Virtual Set 20"),
-    ("221", "Virtual Set 21"),
-    ("222", "Virtual Set 22"),
-    ("223", "Virtual Set 23"),
-    ("224", "Virtual Set 24"),
-    ("225", "Virtual Set 25"),
-    ("226", "Virtual Set 26"),
     ("301", "Demo Deck"),
     ("401", "Dream Cards"),
     ("501", "Playtesting"),
     ("200d", "Virtual Defensive Shields"),
-    ("1001", "Virtual Block 1"),
-    ("1002", "Virtual Block 2"),
-    ("1003", "Virtual Block 3"),
-    ("1004", "Virtual Block 4"),
-    ("1005", "Virtual Block 5"),
-    ("1006", "Virtual Block 6"),
-    ("1007", "Virtual Block 7"),
-    ("1008", "Virtual Block 8"),
-    ("1009", "Virtual Block 9"),
     ("1000d", "Virtual Block Shields"),
 ];
 
@@ -292,12 +257,21 @@ fn strip_html(s: &str) -> String {
     out
 }
 
+/// Virtual Sets 0 to 26 (IDs 200 to 226) and Virtual Blocks 1 to 9 (IDs 1001
+/// to 1009).
+fn virtual_sets() -> impl Iterator<Item = (String, String)> {
+    let sets = (0..=26).map(|n| ((200 + n).to_string(), format!("Virtual Set {n}")));
+    let blocks = (1..=9).map(|n| ((1000 + n).to_string(), format!("Virtual Block {n}")));
+    sets.chain(blocks)
+}
+
 /// Set names: the built-in table, overridden by `sets.json` beside the card files
 /// (`[{"id": "1", "name": "Premiere"}, ...]`) when there is one.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
     let mut m: HashMap<String, String> = SET_NAMES
         .iter()
         .map(|(id, n)| (id.to_string(), n.to_string()))
+        .chain(virtual_sets())
         .collect();
     for s in v.as_array().into_iter().flatten() {
         if let (Some(id), Some(n)) = (s.get("id").and_then(scalar), s.get("name").and_then(scalar))
