@@ -13,10 +13,11 @@
 //!   records never replaces a stored copy that holds more cards: a damaged or
 //!   truncated file cannot shrink what is already imported.
 
-use super::{SourceFile, destiny, swccg, swtcg};
+use super::{Card, SourceFile, destiny, swccg, swtcg};
 use crate::error::{Error, Result};
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
@@ -58,6 +59,45 @@ pub struct Rejected {
     /// "card 5300", "card 01002", "line 4 (Yoda (A))", "record 3".
     pub id: String,
     pub reason: String,
+}
+
+/// Each record of a database converted by `card`; a record it refuses is
+/// rejected, named by the ID `id` finds (`card 5300`), else by its position
+/// (`record 3`).
+pub(super) fn convert<'v>(
+    records: impl IntoIterator<Item = &'v Value>,
+    id: impl Fn(&Value) -> Option<String>,
+    card: impl Fn(&Value) -> std::result::Result<Card, String>,
+) -> (Vec<Card>, Vec<Rejected>) {
+    let mut cards = Vec::new();
+    let mut rejected = Vec::new();
+    for (i, rec) in records.into_iter().enumerate() {
+        match card(rec) {
+            Ok(c) => cards.push(c),
+            Err(reason) => rejected.push(Rejected {
+                id: id(rec).map_or_else(|| format!("record {}", i + 1), |id| format!("card {id}")),
+                reason,
+            }),
+        }
+    }
+    (cards, rejected)
+}
+
+/// Set names: those `built_in`, overridden by the database's `sets.json` beside
+/// the card files (`[{key: "AW", "name": "Awakenings"}, ...]`) when there is one.
+pub(super) fn set_names(
+    built_in: impl Iterator<Item = (String, String)>,
+    table: &Value,
+    key: &str,
+    scalar: fn(&Value) -> Option<String>,
+) -> HashMap<String, String> {
+    let mut m: HashMap<String, String> = built_in.collect();
+    for s in table.as_array().into_iter().flatten() {
+        if let (Some(k), Some(n)) = (s.get(key).and_then(scalar), s.get("name").and_then(scalar)) {
+            m.insert(k, n);
+        }
+    }
+    m
 }
 
 /// One file, parsed.

@@ -3,7 +3,7 @@
 //! "abbr": [...], "rulings": [...], "legacy"}]}`. Stats are strings; `front.errataSymbol`
 //! / `printableSlipType: "ERRATA"` mark a gametext that already carries errata.
 
-use super::import::Rejected;
+use super::import::{self, Rejected};
 use super::{Card, Entry, Face, Stats};
 use crate::game::Game;
 use serde_json::Value;
@@ -75,28 +75,14 @@ pub fn parse(
     file: &str,
     set_names: &HashMap<String, String>,
 ) -> (Vec<Card>, Vec<Rejected>) {
-    let mut cards = Vec::new();
-    let mut rejected = Vec::new();
-    let Some(list) = v.get("cards").and_then(Value::as_array) else {
-        return (cards, rejected);
-    };
-    for (i, rec) in list.iter().enumerate() {
-        match card(rec, file, set_names) {
-            Ok(c) => cards.push(c),
-            Err(reason) => rejected.push(Rejected {
-                id: record_id(rec).unwrap_or_else(|| format!("record {}", i + 1)),
-                reason,
-            }),
-        }
-    }
-    (cards, rejected)
+    let records = v.get("cards").and_then(Value::as_array).into_iter().flatten();
+    import::convert(records, record_id, |rec| card(rec, file, set_names))
 }
 
 fn record_id(rec: &Value) -> Option<String> {
     rec.get("id")
         .and_then(scalar)
         .or_else(|| rec.get("gempId").and_then(scalar))
-        .map(|id| format!("card {id}"))
 }
 
 /// A string or number as text.
@@ -268,18 +254,11 @@ fn virtual_sets() -> impl Iterator<Item = (String, String)> {
 /// Set names: the built-in table, overridden by `sets.json` beside the card files
 /// (`[{"id": "1", "name": "Premiere"}, ...]`) when there is one.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
-    let mut m: HashMap<String, String> = SET_NAMES
+    let built_in = SET_NAMES
         .iter()
         .map(|(id, n)| (id.to_string(), n.to_string()))
-        .chain(virtual_sets())
-        .collect();
-    for s in v.as_array().into_iter().flatten() {
-        if let (Some(id), Some(n)) = (s.get("id").and_then(scalar), s.get("name").and_then(scalar))
-        {
-            m.insert(id, n);
-        }
-    }
-    m
+        .chain(virtual_sets());
+    import::set_names(built_in, v, "id", scalar)
 }
 
 #[cfg(test)]
