@@ -176,16 +176,6 @@ enum Read {
     },
 }
 
-fn read_file(path: &Path) -> Result<Read> {
-    Ok(match parse_content(path)? {
-        Read::Cards(mut parsed) => {
-            reject_long_titles(&mut parsed);
-            Read::Cards(parsed)
-        }
-        other => other,
-    })
-}
-
 /// The lookup tables the databases keep beside their card files (set names,
 /// affiliations, factions…): read for the card files beside them, never
 /// imported on their own.
@@ -390,8 +380,11 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
     let mut skipped = Vec::new();
     for (f, named) in expand(inputs)? {
         let lookup = LOOKUP_TABLES.contains(&file_name(&f).to_ascii_lowercase().as_str());
-        match read_file(&f)? {
-            Read::Cards(p) => parsed.push(p),
+        match parse_content(&f)? {
+            Read::Cards(mut p) => {
+                reject_long_titles(&mut p);
+                parsed.push(p);
+            }
             Read::Unrecognised { at, why } if named && !lookup => {
                 return Err(Error::Input(format!("{at}: {why}")));
             }
@@ -418,11 +411,11 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
             )));
         }
     }
-    let stored = stored_databases(data_dir);
+    let stored = list(data_dir);
     let mut targets: Vec<PathBuf> = Vec::new();
     let mut superseded: Vec<PathBuf> = Vec::new();
     for p in &parsed {
-        let same: Vec<&StoredDb> = stored.iter().filter(|d| d.is_same_database(p)).collect();
+        let same: Vec<&StoredInfo> = stored.iter().filter(|d| d.is_same_database(p)).collect();
         let t = same
             .first()
             .map_or_else(|| target(data_dir, p.format, &p.path), |d| d.path.clone());
@@ -489,18 +482,8 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
     })
 }
 
-/// A stored card file, known by its format and card IDs.
-struct StoredDb {
-    path: PathBuf,
-    format: String,
-    ids: Vec<String>,
-    /// The name of the file it was imported from.
-    file: String,
-    /// How many Destiny formats it holds (a `formats.json`).
-    formats: usize,
-}
-
-/// A stored database, as `cards list` shows it and `cards remove` names it.
+/// A stored database, as `cards list` shows it and `cards remove` names it,
+/// and as an import knows it: by its format and card IDs.
 #[derive(Debug, Clone, Serialize)]
 pub struct StoredInfo {
     /// The stored file's name without `.json` (`swccg-light`): how `cards remove` names it.
@@ -509,33 +492,12 @@ pub struct StoredInfo {
     pub file: String,
     pub format: String,
     pub cards: usize,
+    /// How many Destiny formats it holds (a `formats.json`).
     pub formats: usize,
     pub path: PathBuf,
-}
-
-impl From<&StoredDb> for StoredInfo {
-    fn from(d: &StoredDb) -> StoredInfo {
-        StoredInfo {
-            name: d
-                .path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            file: d.file.clone(),
-            format: d.format.clone(),
-            cards: d.ids.len(),
-            formats: d.formats,
-            path: d.path.clone(),
-        }
-    }
-}
-
-/// Every stored database under `<data_dir>/cards/`, by stored name.
-pub fn list(data_dir: &Path) -> Vec<StoredInfo> {
-    stored_databases(data_dir)
-        .iter()
-        .map(StoredInfo::from)
-        .collect()
+    /// Its card IDs, sorted.
+    #[serde(skip)]
+    ids: Vec<String>,
 }
 
 /// Remove the stored databases `names` names: each a stored name
@@ -584,7 +546,7 @@ pub fn remove(data_dir: &Path, names: &[String], all: bool) -> Result<Vec<Stored
     Ok(chosen)
 }
 
-impl StoredDb {
+impl StoredInfo {
     /// Whether `p` is this database (perhaps another version of it): the same
     /// format, and more than half of the smaller one's card IDs in both.
     fn is_same_database(&self, p: &Parsed) -> bool {
@@ -602,9 +564,9 @@ impl StoredDb {
     }
 }
 
-/// The card files stored under `<data_dir>/cards/`, read for their identity;
-/// a file that cannot be read has none, and is replaced only by name.
-fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
+/// Every stored database under `<data_dir>/cards/`, by stored name, read for
+/// its identity; a file that cannot be read has none, and is replaced only by name.
+pub fn list(data_dir: &Path) -> Vec<StoredInfo> {
     #[derive(serde::Deserialize)]
     struct Id {
         id: String,
@@ -628,12 +590,17 @@ fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
             let s: Stored = serde_json::from_slice(&bytes).ok()?;
             let mut ids: Vec<String> = s.cards.into_iter().map(|c| c.id).collect();
             ids.sort_unstable();
-            Some(StoredDb {
-                path,
-                format: s.format,
-                ids,
+            Some(StoredInfo {
+                name: path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
                 file: s.file,
+                format: s.format,
+                cards: ids.len(),
                 formats: s.formats.len(),
+                path,
+                ids,
             })
         })
         .collect()
