@@ -83,10 +83,7 @@ pub struct Relations {
 
 impl Relations {
     pub fn is_empty(&self) -> bool {
-        self.cancels.is_empty()
-            && self.canceled_by.is_empty()
-            && self.pulls.is_empty()
-            && self.pulled_by.is_empty()
+        self.listed().is_empty()
     }
 
     /// Each relation with its heading, non-empty ones only.
@@ -270,22 +267,28 @@ pub fn load_stored(data_dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<S
         .iter()
         .map(|p| {
             let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
-            let text = String::from_utf8(bytes).map_err(|_| {
-                Error::Input(format!(
-                    "{}: stored card data is not UTF-8 text; re-import it",
-                    p.display()
-                ))
-            })?;
-            serde_json::from_str(&text).map_err(|e| {
-                Error::Input(format!(
-                    "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
-                    p.display(),
-                    e.line(),
-                    e.column()
-                ))
-            })
+            let shown = p.display().to_string();
+            serde_json::from_str(stored_text(&shown, &bytes)?).map_err(|e| unreadable(&shown, &e))
         })
         .collect()
+}
+
+/// The text of a stored card file (named `shown` in errors).
+fn stored_text<'b>(shown: &str, bytes: &'b [u8]) -> Result<&'b str> {
+    std::str::from_utf8(bytes).map_err(|_| {
+        Error::Input(format!(
+            "{shown}: stored card data is not UTF-8 text; re-import it"
+        ))
+    })
+}
+
+/// A stored card file that does not read as card data.
+fn unreadable(shown: &str, e: &serde_json::Error) -> Error {
+    Error::Input(format!(
+        "{shown}:{}:{}: stored card data is unreadable ({e}); re-import it",
+        e.line(),
+        e.column()
+    ))
 }
 
 /// A rulebook section that mentions a card.
@@ -741,14 +744,19 @@ pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
 /// A nickname ending in a lone "V" names a virtual card: "Hunt Down V" → "Hunt Down (V)",
 /// so that a query without the V prefers the non-virtual card.
 fn version_suffix(nick: &str) -> String {
-    match nick
-        .trim()
-        .strip_suffix(" V")
-        .or_else(|| nick.trim().strip_suffix(" v"))
-    {
-        Some(base) if !base.trim().is_empty() => format!("{} (V)", base.trim()),
-        _ => nick.to_string(),
+    match without_v(nick) {
+        Some(base) => format!("{base} (V)"),
+        None => nick.to_string(),
     }
+}
+
+/// A nickname of a virtual card without its lone "V": "Hunt Down V" → "Hunt Down".
+fn without_v(nick: &str) -> Option<&str> {
+    let n = nick.trim();
+    n.strip_suffix(" V")
+        .or_else(|| n.strip_suffix(" v"))
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
 }
 
 /// Nicknames the data implies but does not list: when "X (V)" is nicknamed
@@ -761,14 +769,8 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
         let Some(base_title) = c.title.trim().strip_suffix("(V)") else {
             continue;
         };
-        for n in &c.nicknames {
-            let base = n
-                .trim()
-                .strip_suffix(" V")
-                .or_else(|| n.trim().strip_suffix(" v"));
-            if let Some(base) = base.map(str::trim).filter(|b| !b.is_empty()) {
-                wanted.push((i, fuzzy::normalize(base_title), base));
-            }
+        for base in c.nicknames.iter().filter_map(|n| without_v(n)) {
+            wanted.push((i, fuzzy::normalize(base_title), base));
         }
     }
     if wanted.is_empty() {

@@ -107,18 +107,8 @@ fn parse(files: &[Stored]) -> Result<(Vec<SourceFile>, Vec<Place>)> {
     let mut sources = Vec::new();
     let mut places = Vec::new();
     for (fi, (name, bytes)) in files.iter().enumerate() {
-        let unreadable = |e: serde_json::Error| {
-            Error::Input(format!(
-                "{name}:{}:{}: stored card data is unreadable ({e}); re-import it",
-                e.line(),
-                e.column()
-            ))
-        };
-        let text = std::str::from_utf8(bytes).map_err(|_| {
-            Error::Input(format!(
-                "{name}: stored card data is not UTF-8 text; re-import it"
-            ))
-        })?;
+        let text = super::stored_text(name, bytes)?;
+        let unreadable = |e: serde_json::Error| super::unreadable(name, &e);
         let raw: RawSource = serde_json::from_str(text).map_err(unreadable)?;
         let mut cards = Vec::with_capacity(raw.cards.len());
         for r in raw.cards {
