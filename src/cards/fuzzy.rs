@@ -35,35 +35,20 @@ pub fn letters(s: &str) -> String {
 fn normalize_with(s: &str, spaces: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
-    for c in s.chars() {
-        if c.is_ascii() {
-            // the common case, without folding or Unicode case tables
-            if c.is_ascii_alphanumeric() {
-                if spaces && space && !out.is_empty() {
-                    out.push(' ');
-                }
-                space = false;
-                out.push(c.to_ascii_lowercase());
-            } else if !matches!(c, '\'' | '`') {
-                space = true;
+    for c in s.chars().flat_map(fold) {
+        if c.is_alphanumeric() {
+            if spaces && space && !out.is_empty() {
+                out.push(' ');
             }
-            continue;
-        }
-        for c in fold(c) {
-            if c.is_alphanumeric() {
-                if spaces && space && !out.is_empty() {
-                    out.push(' ');
-                }
-                space = false;
-                out.extend(c.to_lowercase());
-            } else if matches!(
-                c,
-                '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2022}' | '\u{00b7}'
-            ) {
-                // apostrophes join ("Han's" -> "hans"); uniqueness dots vanish
-            } else {
-                space = true;
-            }
+            space = false;
+            out.extend(c.to_lowercase());
+        } else if matches!(
+            c,
+            '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2022}' | '\u{00b7}'
+        ) {
+            // apostrophes join ("Han's" -> "hans"); uniqueness dots vanish
+        } else {
+            space = true;
         }
     }
     out
@@ -102,6 +87,17 @@ pub struct Split {
     pub base: Vec<String>,
     /// Each qualifier group, normalised, e.g. `["v"]`, `["ai"]`, `["premiere"]`.
     pub qualifiers: Vec<String>,
+}
+
+impl Split {
+    /// The base and the qualifiers without spaces: "hansolo" and "v" → "hansolov".
+    fn compact(&self) -> String {
+        let mut s = self.base.concat();
+        for q in &self.qualifiers {
+            s.push_str(&q.replace(' ', ""));
+        }
+        s
+    }
 }
 
 /// Split "Obi-Wan Kenobi, Padawan Learner (V) (AI)" into base words and qualifiers.
@@ -232,15 +228,7 @@ impl Matcher {
                 Some(*acc)
             })
             .collect();
-        let full_compact = format!(
-            "{}{}",
-            base_compact,
-            split
-                .qualifiers
-                .iter()
-                .map(|q| q.replace(' ', ""))
-                .collect::<String>()
-        );
+        let full_compact = split.compact();
         self.entries.push(Entry {
             key,
             base,
@@ -264,14 +252,7 @@ impl Matcher {
         let q_quals: Vec<&str> = q.qualifiers.iter().flat_map(|g| g.split(' ')).collect();
         let q_norm = q.base.join(" ");
         let q_compact: String = q.base.concat();
-        let q_full_compact = format!(
-            "{}{}",
-            q_compact,
-            q.qualifiers
-                .iter()
-                .map(|g| g.replace(' ', ""))
-                .collect::<String>()
-        );
+        let q_full_compact = q.compact();
 
         // Similarity of each query word to each vocabulary word, computed once.
         let sims: Vec<Vec<f32>> = q_words

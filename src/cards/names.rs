@@ -92,9 +92,7 @@ pub fn lookup_keys(query: &str) -> Vec<(Table, String)> {
 }
 
 /// Letters and digits only, lowercased: "•Han... Solo" → "hansolo".
-pub fn letters(s: &str) -> String {
-    fuzzy::letters(s)
-}
+pub use super::fuzzy::letters;
 
 /// The title without trailing parenthesised qualifiers: "Han Solo (A)" → "Han Solo".
 pub(crate) fn base_title(title: &str) -> &str {
