@@ -49,7 +49,9 @@ fn scalar(v: &Value) -> Option<String> {
 
 /// `sets.json`: `[{"code": "AW", "name": "Awakenings"}, ...]`.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
-    let built_in = SET_NAMES.iter().map(|(c, n)| (c.to_string(), n.to_string()));
+    let built_in = SET_NAMES
+        .iter()
+        .map(|(c, n)| (c.to_string(), n.to_string()));
     import::set_names(built_in, v, "code", scalar)
 }
 

@@ -75,7 +75,11 @@ pub fn parse(
     file: &str,
     set_names: &HashMap<String, String>,
 ) -> (Vec<Card>, Vec<Rejected>) {
-    let records = v.get("cards").and_then(Value::as_array).into_iter().flatten();
+    let records = v
+        .get("cards")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
     import::convert(records, record_id, |rec| card(rec, file, set_names))
 }
 
