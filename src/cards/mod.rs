@@ -314,7 +314,7 @@ pub struct Match {
 }
 
 /// The answer to a lookup.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Lookup {
     pub query: String,
     /// Candidates: the exact ones, persona members, then close names.
@@ -327,10 +327,6 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    pub fn is_ambiguous(&self) -> bool {
-        self.chosen.is_none() && self.by_game.is_empty() && self.matches.len() > 1
-    }
-
     /// Whether a card answers the query (one card, or one in each game it names).
     pub fn found(&self) -> bool {
         self.chosen.is_some()
@@ -377,7 +373,14 @@ impl CardDb {
         if let Some(c) = corpus {
             names.set_personas(names::personas_from(c), &cards);
         }
-        CardDb::assemble(cards, labels, refs, implied, names)
+        CardDb {
+            cards,
+            labels,
+            refs,
+            implied,
+            names,
+            ..CardDb::default()
+        }
     }
 
     /// Cards with their labels, references and implied nicknames already
@@ -392,25 +395,13 @@ impl CardDb {
     ) -> CardDb {
         explain_source_errata(&mut cards);
         let names = names::Names::new(&cards, &labels, &refs, &implied);
-        CardDb::assemble(cards, labels, refs, implied, names)
-    }
-
-    fn assemble(
-        cards: Vec<Card>,
-        labels: Vec<String>,
-        refs: Vec<String>,
-        implied: Vec<(usize, String)>,
-        names: names::Names,
-    ) -> CardDb {
         CardDb {
             cards,
             labels,
             refs,
-            matcher: OnceLock::new(),
             implied,
             names,
-            warnings: Vec::new(),
-            corpus: None,
+            ..CardDb::default()
         }
     }
 
@@ -483,12 +474,9 @@ impl CardDb {
     /// Current rulebook sections that mention card `index` (its own errata and
     /// rulings excluded).
     pub fn see_also(&self, index: usize, limit: usize) -> Vec<SeeAlso> {
-        let Some(card) = self.cards.get(index) else {
-            return Vec::new();
-        };
-        match &self.corpus {
-            Some(c) => from_rulebook::see_also(c, card, limit),
-            None => Vec::new(),
+        match (&self.corpus, self.cards.get(index)) {
+            (Some(c), Some(card)) => from_rulebook::see_also(c, card, limit),
+            _ => Vec::new(),
         }
     }
 
@@ -507,9 +495,7 @@ impl CardDb {
         let keep = |i: usize| game.is_none_or(|g| self.cards[i].game == g);
         let mut l = Lookup {
             query: query.to_string(),
-            matches: Vec::new(),
-            chosen: None,
-            by_game: Vec::new(),
+            ..Lookup::default()
         };
         if let Some(i) = self.names.by_ref(query).filter(|&i| keep(i)) {
             l.chosen = Some(i);
