@@ -262,11 +262,8 @@ impl Names {
                 continue;
             }
             best.get_or_insert(tier);
-            for &i in &found {
-                if !games_done.contains(&self.game[i]) {
-                    out.push(i);
-                }
-            }
+            // every card found is of a game no earlier tier answered
+            out.extend(&found);
             for &i in &found {
                 if !games_done.contains(&self.game[i]) {
                     games_done.push(self.game[i]);
