@@ -213,14 +213,9 @@ fn slot(db: &CardDb, l: &Line, printings: Vec<usize>, game: Game) -> Slot {
 }
 
 fn problem(check: &'static str, message: String, l: &Line) -> Problem {
-    Problem {
-        check,
-        cites: "swjudge card lookup".into(),
-        message,
-        cards: Vec::new(),
-        choices: Vec::new(),
-        line: (l.line > 0).then_some(l.line),
-    }
+    let mut p = Problem::new(check, "swjudge card lookup", message, Vec::new());
+    p.line = (l.line > 0).then_some(l.line);
+    p
 }
 
 fn ambiguous(db: &CardDb, l: &Line, v: &[usize]) -> Problem {
