@@ -127,13 +127,16 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// serde_json's message without its trailing " at line L column C".
-fn json_message(e: &serde_json::Error) -> String {
+/// A file `shown` that is not JSON: where, and serde_json's message without its
+/// trailing " at line L column C".
+pub(crate) fn malformed_json(shown: &str, e: &serde_json::Error) -> Error {
     let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
+    let message = s.rfind(" at line ").map_or(s.as_str(), |i| &s[..i]);
+    Error::Input(format!(
+        "{shown}:{}:{}: malformed JSON: {message}",
+        e.line(),
+        e.column()
+    ))
 }
 
 /// Read a lookup table beside `path` (or one folder up), if there is one.
@@ -278,14 +281,8 @@ fn parse_content(path: &Path) -> Result<Read> {
         }
         (Format::Swtcg, swtcg::parse(&text, &shown, &name)?)
     } else {
-        let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-            Error::Input(format!(
-                "{shown}:{}:{}: malformed JSON: {}",
-                e.line(),
-                e.column(),
-                json_message(&e)
-            ))
-        })?;
+        let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+            .map_err(|e| malformed_json(&shown, &e))?;
         let sets = || sibling_json(path, "sets.json");
         if swccg::looks_like(&v) {
             (

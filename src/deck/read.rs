@@ -68,16 +68,8 @@ fn count_of(n: u64, shown: &str, line: usize) -> Result<u32> {
 
 /// SWDestinyDB deck JSON: `{"name", "format_code", "slots": {"01001": {"quantity": 1, "dice": 2}}}`.
 fn destiny_json(text: &str, shown: &str) -> Result<DeckList> {
-    let v: Value = serde_json::from_str(text).map_err(|e| {
-        Error::Input(format!(
-            "{shown}:{}:{}: malformed JSON: {}",
-            e.line(),
-            e.column(),
-            e.to_string()
-                .rsplit_once(" at line ")
-                .map_or(e.to_string(), |(m, _)| m.to_string())
-        ))
-    })?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| crate::cards::import::malformed_json(shown, &e))?;
     let Some(slots) = v.get("slots").and_then(Value::as_object) else {
         return Err(Error::Input(format!(
             "{shown}:1:1: JSON is not a SWDestinyDB deck (an object with \"slots\")"
