@@ -226,7 +226,7 @@ pub struct Entry<'a> {
 }
 
 /// A name index read from disk, checked against the stored files.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct NameIndex {
     bytes: Vec<u8>,
     /// Where the numbers start, and the heap of strings.
@@ -289,16 +289,10 @@ impl NameIndex {
         }
         let words_at = bytes.len() - body.len();
         let mut ix = NameIndex {
-            bytes: Vec::new(),
+            bytes,
             words_at,
-            heap_at: 0,
-            files: Vec::new(),
-            cards: (0, 0),
-            keys: (0, 0),
-            implied: (0, 0),
-            postings: (0, 0),
+            ..NameIndex::default()
         };
-        ix.bytes = bytes;
         let mut at = 0;
         let mut table = |ix: &NameIndex, width: usize| -> Option<(usize, usize)> {
             let rows = ix.word(at)? as usize;
