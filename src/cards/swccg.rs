@@ -99,6 +99,11 @@ fn scalar(v: &Value) -> Option<String> {
     }
 }
 
+/// A text field that says something (not blank).
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(scalar).filter(|t| !t.trim().is_empty())
+}
+
 fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
         .map(|a| a.iter().filter_map(scalar).collect())
@@ -159,14 +164,8 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         pulled_by: strings(rec.get("pulledBy")),
     };
     c.stats = stats(front);
-    c.text = front
-        .get("gametext")
-        .and_then(scalar)
-        .filter(|t| !t.trim().is_empty());
-    c.lore = front
-        .get("lore")
-        .and_then(scalar)
-        .filter(|t| !t.trim().is_empty());
+    c.text = text(front, "gametext");
+    c.lore = text(front, "lore");
     c.icons = strings(front.get("icons"));
     c.characteristics = strings(front.get("characteristics"));
     c.nicknames = strings(rec.get("abbr"));
@@ -183,11 +182,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         }
         c.notes.push(note);
     }
-    if let Some(n) = front
-        .get("errataNotes")
-        .and_then(scalar)
-        .filter(|t| !t.trim().is_empty())
-    {
+    if let Some(n) = text(front, "errataNotes") {
         c.errata.push(Entry {
             text: n,
             source: source.clone(),
@@ -208,14 +203,11 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         c.back = Some(Face {
             title: bt,
             card_type: back.get("type").and_then(scalar),
-            text: back
-                .get("gametext")
-                .and_then(scalar)
-                .filter(|t| !t.trim().is_empty()),
+            text: text(back, "gametext"),
             stats: stats(back),
         });
     }
-    if rec.get("legacy").and_then(Value::as_bool) == Some(true) {
+    if c.legacy {
         c.notes
             .push("legacy card (not legal in current formats)".into());
     }
