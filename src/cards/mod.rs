@@ -364,23 +364,15 @@ impl CardDb {
         if let Some(c) = corpus {
             from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
         }
-        explain_source_errata(&mut cards);
         let norm: Vec<String> = cards.iter().map(|c| fuzzy::normalize(&c.title)).collect();
         let labels = make_labels(&cards, &norm);
         let refs = names::references(&cards);
         let implied = implied_nicknames(&cards, &norm);
-        let mut names = names::Names::new(&cards, &labels, &refs, &implied);
+        let mut db = CardDb::from_parts(cards, labels, refs, implied);
         if let Some(c) = corpus {
-            names.set_personas(names::personas_from(c), &cards);
+            db.names.set_personas(names::personas_from(c), &db.cards);
         }
-        CardDb {
-            cards,
-            labels,
-            refs,
-            implied,
-            names,
-            ..CardDb::default()
-        }
+        db
     }
 
     /// Cards with their labels, references and implied nicknames already
@@ -792,10 +784,7 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
 /// sides, plus the set (and number) when still repeated. `norm` is each card's
 /// normalised title.
 fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
-    let mut count: FxHashMap<(Game, &str), usize> = FxHashMap::default();
-    for (c, n) in cards.iter().zip(norm) {
-        *count.entry((c.game, n)).or_default() += 1;
-    }
+    let count = per_game(cards, norm);
     let labels: Vec<String> = cards
         .iter()
         .zip(norm)
@@ -824,10 +813,7 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
         })
         .collect();
     // third pass: the set and number, where a label is still repeated
-    let mut count: FxHashMap<(Game, &str), usize> = FxHashMap::default();
-    for (c, l) in cards.iter().zip(&labels) {
-        *count.entry((c.game, l)).or_default() += 1;
-    }
+    let count = per_game(cards, &labels);
     cards
         .iter()
         .zip(&labels)
@@ -849,4 +835,13 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
             l
         })
         .collect()
+}
+
+/// How many cards of each game have each of `names` (one per card).
+fn per_game<'n>(cards: &[Card], names: &'n [String]) -> FxHashMap<(Game, &'n str), usize> {
+    let mut count = FxHashMap::default();
+    for (c, n) in cards.iter().zip(names) {
+        *count.entry((c.game, n.as_str())).or_default() += 1;
+    }
+    count
 }
