@@ -504,16 +504,10 @@ pub fn write(data_dir: &Path) -> Result<NameIndex> {
         }
     };
     // with nothing stored, nothing is written (a check of no data leaves no trace)
-    let written = if before.files.is_empty() {
+    if before.files.is_empty() {
         let _ = std::fs::remove_file(dir.join(FILE));
-        Ok(false)
-    } else {
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| Error::io(&dir, e))
-            .and_then(|()| write_atomic(&dir.join(FILE), &bytes))
-            .map(|()| true)
-    };
-    if written.is_ok_and(|w| w) {
+    } else if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(FILE), &bytes).is_ok()
+    {
         Stamp {
             fingerprint: fp,
             sources: before,
