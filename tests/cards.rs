@@ -1667,7 +1667,7 @@ mod db_unit {
             None,
         );
         let l = db.lookup("alderaan", None);
-        assert!(l.is_ambiguous());
+        assert!(l.chosen.is_none() && l.by_game.is_empty(), "ambiguous");
         assert_eq!(l.matches.len(), 2);
         let l = db.lookup("Alderaan (Dark Side)", None);
         assert_eq!(l.chosen, Some(1));
@@ -1678,7 +1678,7 @@ mod db_unit {
             vec![(Game::Swccg, vec![2]), (Game::Destiny, vec![3])],
             "one card per game, side by side"
         );
-        assert!(l.found() && !l.is_ambiguous());
+        assert!(l.found());
         let l = db.lookup("obi wan kenobi", Some(Game::Destiny));
         assert_eq!(l.chosen, Some(3));
         let l = db.lookup("luke skywalkr", None);

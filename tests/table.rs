@@ -721,17 +721,20 @@ mod card_unit {
 
     #[test]
     fn import_summary_lists_rejects() {
-        use swjudge::cards::import::{FileReport, Format, Rejected};
-        let s = ImportSummary::new(vec![FileReport {
-            file: "AW.json".into(),
-            format: Format::Destiny,
-            imported: 2,
-            rejected: vec![Rejected {
-                id: "card 01099".into(),
-                reason: "die face 2 \"2Q\": unknown symbol".into(),
+        use swjudge::cards::import::{FileReport, Format, Imported, Rejected};
+        let s = ImportSummary::new(Imported {
+            files: vec![FileReport {
+                file: "AW.json".into(),
+                format: Format::Destiny,
+                imported: 2,
+                rejected: vec![Rejected {
+                    id: "card 01099".into(),
+                    reason: "die face 2 \"2Q\": unknown symbol".into(),
+                }],
+                stored_as: "d/cards/destiny-aw.json".into(),
             }],
-            stored_as: "d/cards/destiny-aw.json".into(),
-        }]);
+            skipped: Vec::new(),
+        });
         let t = import_text(&s);
         assert!(
             t.contains("AW.json: 2 cards imported (SWDestinyDB set JSON), 1 rejected"),

@@ -3,7 +3,7 @@
 //! `health`, `points`, `cost`, `sides` (six die faces), `text`, `has_errata`.
 
 use super::die::DieFace;
-use super::import::Rejected;
+use super::import::{self, Rejected};
 use super::{Card, Stats};
 use crate::game::Game;
 use serde_json::Value;
@@ -49,21 +49,10 @@ fn scalar(v: &Value) -> Option<String> {
 
 /// `sets.json`: `[{"code": "AW", "name": "Awakenings"}, ...]`.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
-    let mut m: HashMap<String, String> = SET_NAMES
+    let built_in = SET_NAMES
         .iter()
-        .map(|(c, n)| (c.to_string(), n.to_string()))
-        .collect();
-    if let Some(a) = v.as_array() {
-        for s in a {
-            if let (Some(c), Some(n)) = (
-                s.get("code").and_then(scalar),
-                s.get("name").and_then(scalar),
-            ) {
-                m.insert(c, n);
-            }
-        }
-    }
-    m
+        .map(|(c, n)| (c.to_string(), n.to_string()));
+    import::set_names(built_in, v, "code", scalar)
 }
 
 pub fn parse(
@@ -71,22 +60,12 @@ pub fn parse(
     file: &str,
     set_names: &HashMap<String, String>,
 ) -> (Vec<Card>, Vec<Rejected>) {
-    let mut cards = Vec::new();
-    let mut rejected = Vec::new();
-    for (i, rec) in v.as_array().into_iter().flatten().enumerate() {
-        match card(rec, file, set_names) {
-            Ok(c) => cards.push(c),
-            Err(reason) => {
-                let id = rec
-                    .get("code")
-                    .and_then(scalar)
-                    .map(|c| format!("card {c}"))
-                    .unwrap_or_else(|| format!("record {}", i + 1));
-                rejected.push(Rejected { id, reason });
-            }
-        }
-    }
-    (cards, rejected)
+    let records = v.as_array().into_iter().flatten();
+    import::convert(
+        records,
+        |rec| rec.get("code").and_then(scalar),
+        |rec| card(rec, file, set_names),
+    )
 }
 
 fn title_case(code: &str) -> String {

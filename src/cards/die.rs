@@ -112,24 +112,19 @@ impl DieFace {
         if s.is_empty() {
             return Err("empty face".into());
         }
+        // a blank or special face has no amount
+        let bare = |symbol, cost| DieFace {
+            raw: raw.clone(),
+            symbol,
+            modifier: false,
+            amount: None,
+            cost,
+        };
         if s == "-" {
-            return Ok(DieFace {
-                raw,
-                symbol: Symbol::Blank,
-                modifier: false,
-                amount: None,
-                cost: None,
-            });
+            return Ok(bare(Symbol::Blank, None));
         }
         if let Some(rest) = s.strip_prefix("Sp") {
-            let cost = parse_cost(rest, s)?;
-            return Ok(DieFace {
-                raw,
-                symbol: Symbol::Special,
-                modifier: false,
-                amount: None,
-                cost,
-            });
+            return Ok(bare(Symbol::Special, parse_cost(rest, s)?));
         }
         let (modifier, rest) = match s.strip_prefix('+') {
             Some(r) => (true, r),
@@ -147,29 +142,30 @@ impl DieFace {
                 .map_err(|_| format!("value too large in \"{s}\""))?;
             (Amount::Value(n), &rest[digits..])
         };
-        const SYMBOLS: [(&str, Symbol); 9] = [
-            ("MD", Symbol::MeleeDamage),
-            ("RD", Symbol::RangedDamage),
-            ("ID", Symbol::IndirectDamage),
-            ("Sh", Symbol::Shield),
-            ("Dr", Symbol::Disrupt),
-            ("Dc", Symbol::Discard),
-            ("R", Symbol::Resource),
-            ("F", Symbol::Focus),
-            ("*", Symbol::Any),
+        // "RD" before "R": the longer code first
+        const SYMBOLS: [Symbol; 9] = [
+            Symbol::MeleeDamage,
+            Symbol::RangedDamage,
+            Symbol::IndirectDamage,
+            Symbol::Shield,
+            Symbol::Disrupt,
+            Symbol::Discard,
+            Symbol::Resource,
+            Symbol::Focus,
+            Symbol::Any,
         ];
-        let Some((code, symbol)) = SYMBOLS.iter().find(|(code, _)| rest.starts_with(code)) else {
+        let Some(symbol) = SYMBOLS.into_iter().find(|s| rest.starts_with(s.code())) else {
             return Err(format!(
                 "unknown symbol in \"{s}\" (expected MD, RD, ID, Sh, R, Dr, Dc, F, Sp, * or -)"
             ));
         };
-        if *symbol == Symbol::Any && !modifier {
+        if symbol == Symbol::Any && !modifier {
             return Err(format!("\"*\" (any symbol) needs a + modifier in \"{s}\""));
         }
-        let cost = parse_cost(&rest[code.len()..], s)?;
+        let cost = parse_cost(&rest[symbol.code().len()..], s)?;
         Ok(DieFace {
             raw,
-            symbol: *symbol,
+            symbol,
             modifier,
             amount: Some(amount),
             cost,

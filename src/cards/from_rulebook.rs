@@ -10,7 +10,7 @@
 //!
 //! Superseded documents are not used for card text.
 
-use super::fuzzy::{AMBIGUITY_MARGIN, Matcher, normalize};
+use super::fuzzy::{AMBIGUITY_MARGIN, Matcher, letters, normalize};
 use super::{Card, Entry, SeeAlso};
 use crate::game::Game;
 use crate::rulebook::{Corpus, Section};
@@ -124,21 +124,19 @@ fn split_number(title: &str) -> (String, Option<String>) {
     (t.to_string(), None)
 }
 
-/// Space-free normalised form used to compare titles.
-fn key(s: &str) -> String {
-    normalize(s).replace(' ', "")
-}
-
 /// Attach each entry to the cards it names; entries naming no known card become
 /// rulebook-only cards.
 pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
     // (game, key) → card indices, keyed by title and by "title (side Side)".
     let mut by_key: HashMap<(Game, String), Vec<usize>> = HashMap::new();
     for (i, c) in cards.iter().enumerate() {
-        by_key.entry((c.game, key(&c.title))).or_default().push(i);
+        by_key
+            .entry((c.game, letters(&c.title)))
+            .or_default()
+            .push(i);
         if let Some(side) = &c.side {
             by_key
-                .entry((c.game, key(&format!("{} ({side} Side)", c.title))))
+                .entry((c.game, letters(&format!("{} ({side} Side)", c.title))))
                 .or_default()
                 .push(i);
         }
@@ -148,7 +146,7 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
     for (i, c) in cards.iter().enumerate() {
         if c.title.contains(" / ") {
             for half in c.title.split(" / ") {
-                let v = by_half.entry((c.game, key(half))).or_default();
+                let v = by_half.entry((c.game, letters(half))).or_default();
                 if !v.contains(&i) {
                     v.push(i);
                 }
@@ -159,7 +157,7 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
     let mut matchers: HashMap<Game, Matcher> = HashMap::new();
     let mut made: HashMap<(Game, String), usize> = HashMap::new();
     for e in entries {
-        let k = key(&e.name);
+        let k = letters(&e.name);
         let mut targets: Vec<usize> = by_key
             .get(&(e.game, k.clone()))
             .cloned()
@@ -191,10 +189,9 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
                     let num_ok = e.number.as_deref().is_none_or(|n| {
                         c.number.as_deref().map(|x| x.trim_start_matches('0')) == Some(n)
                     });
-                    let set_ok = e
-                        .set
-                        .as_deref()
-                        .is_none_or(|s| c.set.as_deref().is_some_and(|cs| key(cs) == key(s)));
+                    let set_ok = e.set.as_deref().is_none_or(|s| {
+                        c.set.as_deref().is_some_and(|cs| letters(cs) == letters(s))
+                    });
                     num_ok && set_ok
                 })
                 .collect();
@@ -255,7 +252,7 @@ fn by_qualifiers(
             let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
             for part in rest.split(" and ").flat_map(|p| p.split(',')) {
                 if !part.trim().is_empty() {
-                    sets.push(key(part));
+                    sets.push(letters(part));
                 }
             }
         } else if matches!(lower.as_str(), "dark" | "dark side") {
@@ -263,11 +260,11 @@ fn by_qualifiers(
         } else if matches!(lower.as_str(), "light" | "light side") {
             side = Some("Light");
         } else {
-            set_words.push(key(inner));
+            set_words.push(letters(inner));
         }
         base = base[..open].trim_end();
     }
-    let k = key(base);
+    let k = letters(base);
     let mut found: Vec<usize> = by_key
         .get(&(e.game, k.clone()))
         .cloned()
@@ -275,7 +272,7 @@ fn by_qualifiers(
     if found.is_empty() && set_words.is_empty() {
         found = by_half.get(&(e.game, k)).cloned().unwrap_or_default();
     }
-    let set_of = |i: usize| cards[i].set.as_deref().map(key).unwrap_or_default();
+    let set_of = |i: usize| cards[i].set.as_deref().map(letters).unwrap_or_default();
     found.retain(|&i| side.is_none_or(|s| cards[i].side.as_deref() == Some(s)));
     if !set_words.is_empty() {
         // a qualifier we did not strip as side/both-sides must name the card's set
@@ -312,8 +309,8 @@ fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
         .filter(|h| top.score - h.score <= AMBIGUITY_MARGIN)
         .map(|h| h.key)
         .collect();
-    let title = key(&cards[close[0]].title);
-    if close.iter().all(|&i| key(&cards[i].title) == title) {
+    let title = letters(&cards[close[0]].title);
+    if close.iter().all(|&i| letters(&cards[i].title) == title) {
         close
     } else {
         Vec::new()

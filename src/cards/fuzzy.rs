@@ -104,6 +104,17 @@ pub struct Split {
     pub qualifiers: Vec<String>,
 }
 
+impl Split {
+    /// The base and the qualifiers without spaces: "hansolo" and "v" → "hansolov".
+    fn compact(&self) -> String {
+        let mut s = self.base.concat();
+        for q in &self.qualifiers {
+            s.push_str(&q.replace(' ', ""));
+        }
+        s
+    }
+}
+
 /// Split "Obi-Wan Kenobi, Padawan Learner (V) (AI)" into base words and qualifiers.
 /// Only trailing parenthesised groups are qualifiers; "2-1B (Too-Onebee)" keeps its
 /// nickname as a qualifier too, which the matcher treats as optional words.
@@ -232,15 +243,7 @@ impl Matcher {
                 Some(*acc)
             })
             .collect();
-        let full_compact = format!(
-            "{}{}",
-            base_compact,
-            split
-                .qualifiers
-                .iter()
-                .map(|q| q.replace(' ', ""))
-                .collect::<String>()
-        );
+        let full_compact = split.compact();
         self.entries.push(Entry {
             key,
             base,
@@ -264,14 +267,7 @@ impl Matcher {
         let q_quals: Vec<&str> = q.qualifiers.iter().flat_map(|g| g.split(' ')).collect();
         let q_norm = q.base.join(" ");
         let q_compact: String = q.base.concat();
-        let q_full_compact = format!(
-            "{}{}",
-            q_compact,
-            q.qualifiers
-                .iter()
-                .map(|g| g.replace(' ', ""))
-                .collect::<String>()
-        );
+        let q_full_compact = q.compact();
 
         // Similarity of each query word to each vocabulary word, computed once.
         let sims: Vec<Vec<f32>> = q_words

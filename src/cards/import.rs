@@ -13,10 +13,11 @@
 //!   records never replaces a stored copy that holds more cards: a damaged or
 //!   truncated file cannot shrink what is already imported.
 
-use super::{SourceFile, destiny, swccg, swtcg};
+use super::{Card, SourceFile, destiny, swccg, swtcg};
 use crate::error::{Error, Result};
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
@@ -60,6 +61,45 @@ pub struct Rejected {
     pub reason: String,
 }
 
+/// Each record of a database converted by `card`; a record it refuses is
+/// rejected, named by the ID `id` finds (`card 5300`), else by its position
+/// (`record 3`).
+pub(super) fn convert<'v>(
+    records: impl IntoIterator<Item = &'v Value>,
+    id: impl Fn(&Value) -> Option<String>,
+    card: impl Fn(&Value) -> std::result::Result<Card, String>,
+) -> (Vec<Card>, Vec<Rejected>) {
+    let mut cards = Vec::new();
+    let mut rejected = Vec::new();
+    for (i, rec) in records.into_iter().enumerate() {
+        match card(rec) {
+            Ok(c) => cards.push(c),
+            Err(reason) => rejected.push(Rejected {
+                id: id(rec).map_or_else(|| format!("record {}", i + 1), |id| format!("card {id}")),
+                reason,
+            }),
+        }
+    }
+    (cards, rejected)
+}
+
+/// Set names: those `built_in`, overridden by the database's `sets.json` beside
+/// the card files (`[{key: "AW", "name": "Awakenings"}, ...]`) when there is one.
+pub(super) fn set_names(
+    built_in: impl Iterator<Item = (String, String)>,
+    table: &Value,
+    key: &str,
+    scalar: fn(&Value) -> Option<String>,
+) -> HashMap<String, String> {
+    let mut m: HashMap<String, String> = built_in.collect();
+    for s in table.as_array().into_iter().flatten() {
+        if let (Some(k), Some(n)) = (s.get(key).and_then(scalar), s.get("name").and_then(scalar)) {
+            m.insert(k, n);
+        }
+    }
+    m
+}
+
 /// One file, parsed.
 #[derive(Debug, Clone)]
 pub struct Parsed {
@@ -87,13 +127,16 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// serde_json's message without its trailing " at line L column C".
-fn json_message(e: &serde_json::Error) -> String {
+/// A file `shown` that is not JSON: where, and serde_json's message without its
+/// trailing " at line L column C".
+pub(crate) fn malformed_json(shown: &str, e: &serde_json::Error) -> Error {
     let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
+    let message = s.rfind(" at line ").map_or(s.as_str(), |i| &s[..i]);
+    Error::Input(format!(
+        "{shown}:{}:{}: malformed JSON: {message}",
+        e.line(),
+        e.column()
+    ))
 }
 
 /// Read a lookup table beside `path` (or one folder up), if there is one.
@@ -134,16 +177,6 @@ enum Read {
         at: String,
         why: String,
     },
-}
-
-fn read_file(path: &Path) -> Result<Read> {
-    Ok(match parse_content(path)? {
-        Read::Cards(mut parsed) => {
-            reject_long_titles(&mut parsed);
-            Read::Cards(parsed)
-        }
-        other => other,
-    })
 }
 
 /// The lookup tables the databases keep beside their card files (set names,
@@ -248,14 +281,8 @@ fn parse_content(path: &Path) -> Result<Read> {
         }
         (Format::Swtcg, swtcg::parse(&text, &shown, &name)?)
     } else {
-        let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-            Error::Input(format!(
-                "{shown}:{}:{}: malformed JSON: {}",
-                e.line(),
-                e.column(),
-                json_message(&e)
-            ))
-        })?;
+        let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+            .map_err(|e| malformed_json(&shown, &e))?;
         let sets = || sibling_json(path, "sets.json");
         if swccg::looks_like(&v) {
             (
@@ -350,8 +377,11 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
     let mut skipped = Vec::new();
     for (f, named) in expand(inputs)? {
         let lookup = LOOKUP_TABLES.contains(&file_name(&f).to_ascii_lowercase().as_str());
-        match read_file(&f)? {
-            Read::Cards(p) => parsed.push(p),
+        match parse_content(&f)? {
+            Read::Cards(mut p) => {
+                reject_long_titles(&mut p);
+                parsed.push(p);
+            }
             Read::Unrecognised { at, why } if named && !lookup => {
                 return Err(Error::Input(format!("{at}: {why}")));
             }
@@ -378,11 +408,11 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
             )));
         }
     }
-    let stored = stored_databases(data_dir);
+    let stored = list(data_dir);
     let mut targets: Vec<PathBuf> = Vec::new();
     let mut superseded: Vec<PathBuf> = Vec::new();
     for p in &parsed {
-        let same: Vec<&StoredDb> = stored.iter().filter(|d| d.is_same_database(p)).collect();
+        let same: Vec<&StoredInfo> = stored.iter().filter(|d| d.is_same_database(p)).collect();
         let t = same
             .first()
             .map_or_else(|| target(data_dir, p.format, &p.path), |d| d.path.clone());
@@ -449,18 +479,8 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
     })
 }
 
-/// A stored card file, known by its format and card IDs.
-struct StoredDb {
-    path: PathBuf,
-    format: String,
-    ids: Vec<String>,
-    /// The name of the file it was imported from.
-    file: String,
-    /// How many Destiny formats it holds (a `formats.json`).
-    formats: usize,
-}
-
-/// A stored database, as `cards list` shows it and `cards remove` names it.
+/// A stored database, as `cards list` shows it and `cards remove` names it,
+/// and as an import knows it: by its format and card IDs.
 #[derive(Debug, Clone, Serialize)]
 pub struct StoredInfo {
     /// The stored file's name without `.json` (`swccg-light`): how `cards remove` names it.
@@ -469,33 +489,12 @@ pub struct StoredInfo {
     pub file: String,
     pub format: String,
     pub cards: usize,
+    /// How many Destiny formats it holds (a `formats.json`).
     pub formats: usize,
     pub path: PathBuf,
-}
-
-impl From<&StoredDb> for StoredInfo {
-    fn from(d: &StoredDb) -> StoredInfo {
-        StoredInfo {
-            name: d
-                .path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            file: d.file.clone(),
-            format: d.format.clone(),
-            cards: d.ids.len(),
-            formats: d.formats,
-            path: d.path.clone(),
-        }
-    }
-}
-
-/// Every stored database under `<data_dir>/cards/`, by stored name.
-pub fn list(data_dir: &Path) -> Vec<StoredInfo> {
-    stored_databases(data_dir)
-        .iter()
-        .map(StoredInfo::from)
-        .collect()
+    /// Its card IDs, sorted.
+    #[serde(skip)]
+    ids: Vec<String>,
 }
 
 /// Remove the stored databases `names` names: each a stored name
@@ -544,7 +543,7 @@ pub fn remove(data_dir: &Path, names: &[String], all: bool) -> Result<Vec<Stored
     Ok(chosen)
 }
 
-impl StoredDb {
+impl StoredInfo {
     /// Whether `p` is this database (perhaps another version of it): the same
     /// format, and more than half of the smaller one's card IDs in both.
     fn is_same_database(&self, p: &Parsed) -> bool {
@@ -562,9 +561,9 @@ impl StoredDb {
     }
 }
 
-/// The card files stored under `<data_dir>/cards/`, read for their identity;
-/// a file that cannot be read has none, and is replaced only by name.
-fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
+/// Every stored database under `<data_dir>/cards/`, by stored name, read for
+/// its identity; a file that cannot be read has none, and is replaced only by name.
+pub fn list(data_dir: &Path) -> Vec<StoredInfo> {
     #[derive(serde::Deserialize)]
     struct Id {
         id: String,
@@ -588,12 +587,17 @@ fn stored_databases(data_dir: &Path) -> Vec<StoredDb> {
             let s: Stored = serde_json::from_slice(&bytes).ok()?;
             let mut ids: Vec<String> = s.cards.into_iter().map(|c| c.id).collect();
             ids.sort_unstable();
-            Some(StoredDb {
-                path,
-                format: s.format,
-                ids,
+            Some(StoredInfo {
+                name: path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
                 file: s.file,
+                format: s.format,
+                cards: ids.len(),
                 formats: s.formats.len(),
+                path,
+                ids,
             })
         })
         .collect()

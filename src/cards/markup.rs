@@ -116,21 +116,10 @@ fn tag_name(inner: &str) -> Option<String> {
         .take_while(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_lowercase();
-    let known = matches!(
-        name.as_str(),
-        "b" | "strong"
-            | "i"
-            | "em"
-            | "u"
-            | "br"
-            | "li"
-            | "ul"
-            | "ol"
-            | "span"
-            | "p"
-            | "sup"
-            | "sub"
-    );
+    const TAGS: [&str; 13] = [
+        "b", "strong", "i", "em", "u", "br", "li", "ul", "ol", "span", "p", "sup", "sub",
+    ];
+    let known = TAGS.contains(&name.as_str());
     let tail = &inner[name.len()..];
     let tail_ok =
         tail.is_empty() || tail.starts_with(' ') || tail == "." || tail == "/" || tail == " /";

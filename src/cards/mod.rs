@@ -43,8 +43,8 @@ pub struct Entry {
 
 /// Card statistics in the order players read them. Serialised as a JSON object
 /// whose keys keep that order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stats(pub Vec<(String, String)>);
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats(#[serde(with = "tuple_vec_map")] pub Vec<(String, String)>);
 
 impl Stats {
     pub fn push(&mut self, name: &str, value: impl Into<String>) {
@@ -67,35 +67,6 @@ impl Stats {
     }
 }
 
-impl Serialize for Stats {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_map(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for Stats {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Stats;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a map of stat names to values")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut a: A,
-            ) -> std::result::Result<Stats, A::Error> {
-                let mut v = Vec::new();
-                while let Some((k, val)) = a.next_entry::<String, String>()? {
-                    v.push((k, val));
-                }
-                Ok(Stats(v))
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-
 /// What a card cancels, is canceled by, pulls and is pulled by: the titles the
 /// database gives, each a name `swjudge card` looks up.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -112,10 +83,7 @@ pub struct Relations {
 
 impl Relations {
     pub fn is_empty(&self) -> bool {
-        self.cancels.is_empty()
-            && self.canceled_by.is_empty()
-            && self.pulls.is_empty()
-            && self.pulled_by.is_empty()
+        self.listed().is_empty()
     }
 
     /// Each relation with its heading, non-empty ones only.
@@ -299,22 +267,28 @@ pub fn load_stored(data_dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<S
         .iter()
         .map(|p| {
             let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
-            let text = String::from_utf8(bytes).map_err(|_| {
-                Error::Input(format!(
-                    "{}: stored card data is not UTF-8 text; re-import it",
-                    p.display()
-                ))
-            })?;
-            serde_json::from_str(&text).map_err(|e| {
-                Error::Input(format!(
-                    "{}:{}:{}: stored card data is unreadable ({e}); re-import it",
-                    p.display(),
-                    e.line(),
-                    e.column()
-                ))
-            })
+            let shown = p.display().to_string();
+            serde_json::from_str(stored_text(&shown, &bytes)?).map_err(|e| unreadable(&shown, &e))
         })
         .collect()
+}
+
+/// The text of a stored card file (named `shown` in errors).
+fn stored_text<'b>(shown: &str, bytes: &'b [u8]) -> Result<&'b str> {
+    std::str::from_utf8(bytes).map_err(|_| {
+        Error::Input(format!(
+            "{shown}: stored card data is not UTF-8 text; re-import it"
+        ))
+    })
+}
+
+/// A stored card file that does not read as card data.
+fn unreadable(shown: &str, e: &serde_json::Error) -> Error {
+    Error::Input(format!(
+        "{shown}:{}:{}: stored card data is unreadable ({e}); re-import it",
+        e.line(),
+        e.column()
+    ))
 }
 
 /// A rulebook section that mentions a card.
@@ -340,7 +314,7 @@ pub struct Match {
 }
 
 /// The answer to a lookup.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Lookup {
     pub query: String,
     /// Candidates: the exact ones, persona members, then close names.
@@ -353,10 +327,6 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    pub fn is_ambiguous(&self) -> bool {
-        self.chosen.is_none() && self.by_game.is_empty() && self.matches.len() > 1
-    }
-
     /// Whether a card answers the query (one card, or one in each game it names).
     pub fn found(&self) -> bool {
         self.chosen.is_some()
@@ -394,16 +364,15 @@ impl CardDb {
         if let Some(c) = corpus {
             from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
         }
-        explain_source_errata(&mut cards);
         let norm: Vec<String> = cards.iter().map(|c| fuzzy::normalize(&c.title)).collect();
         let labels = make_labels(&cards, &norm);
         let refs = names::references(&cards);
         let implied = implied_nicknames(&cards, &norm);
-        let mut names = names::Names::new(&cards, &labels, &refs, &implied);
+        let mut db = CardDb::from_parts(cards, labels, refs, implied);
         if let Some(c) = corpus {
-            names.set_personas(names::personas_from(c), &cards);
+            db.names.set_personas(names::personas_from(c), &db.cards);
         }
-        CardDb::assemble(cards, labels, refs, implied, names)
+        db
     }
 
     /// Cards with their labels, references and implied nicknames already
@@ -418,25 +387,13 @@ impl CardDb {
     ) -> CardDb {
         explain_source_errata(&mut cards);
         let names = names::Names::new(&cards, &labels, &refs, &implied);
-        CardDb::assemble(cards, labels, refs, implied, names)
-    }
-
-    fn assemble(
-        cards: Vec<Card>,
-        labels: Vec<String>,
-        refs: Vec<String>,
-        implied: Vec<(usize, String)>,
-        names: names::Names,
-    ) -> CardDb {
         CardDb {
             cards,
             labels,
             refs,
-            matcher: OnceLock::new(),
             implied,
             names,
-            warnings: Vec::new(),
-            corpus: None,
+            ..CardDb::default()
         }
     }
 
@@ -509,12 +466,9 @@ impl CardDb {
     /// Current rulebook sections that mention card `index` (its own errata and
     /// rulings excluded).
     pub fn see_also(&self, index: usize, limit: usize) -> Vec<SeeAlso> {
-        let Some(card) = self.cards.get(index) else {
-            return Vec::new();
-        };
-        match &self.corpus {
-            Some(c) => from_rulebook::see_also(c, card, limit),
-            None => Vec::new(),
+        match (&self.corpus, self.cards.get(index)) {
+            (Some(c), Some(card)) => from_rulebook::see_also(c, card, limit),
+            _ => Vec::new(),
         }
     }
 
@@ -533,9 +487,7 @@ impl CardDb {
         let keep = |i: usize| game.is_none_or(|g| self.cards[i].game == g);
         let mut l = Lookup {
             query: query.to_string(),
-            matches: Vec::new(),
-            chosen: None,
-            by_game: Vec::new(),
+            ..Lookup::default()
         };
         if let Some(i) = self.names.by_ref(query).filter(|&i| keep(i)) {
             l.chosen = Some(i);
@@ -770,14 +722,19 @@ pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
 /// A nickname ending in a lone "V" names a virtual card: "Hunt Down V" → "Hunt Down (V)",
 /// so that a query without the V prefers the non-virtual card.
 fn version_suffix(nick: &str) -> String {
-    match nick
-        .trim()
-        .strip_suffix(" V")
-        .or_else(|| nick.trim().strip_suffix(" v"))
-    {
-        Some(base) if !base.trim().is_empty() => format!("{} (V)", base.trim()),
-        _ => nick.to_string(),
+    match without_v(nick) {
+        Some(base) => format!("{base} (V)"),
+        None => nick.to_string(),
     }
+}
+
+/// A nickname of a virtual card without its lone "V": "Hunt Down V" → "Hunt Down".
+fn without_v(nick: &str) -> Option<&str> {
+    let n = nick.trim();
+    n.strip_suffix(" V")
+        .or_else(|| n.strip_suffix(" v"))
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
 }
 
 /// Nicknames the data implies but does not list: when "X (V)" is nicknamed
@@ -790,14 +747,8 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
         let Some(base_title) = c.title.trim().strip_suffix("(V)") else {
             continue;
         };
-        for n in &c.nicknames {
-            let base = n
-                .trim()
-                .strip_suffix(" V")
-                .or_else(|| n.trim().strip_suffix(" v"));
-            if let Some(base) = base.map(str::trim).filter(|b| !b.is_empty()) {
-                wanted.push((i, fuzzy::normalize(base_title), base));
-            }
+        for base in c.nicknames.iter().filter_map(|n| without_v(n)) {
+            wanted.push((i, fuzzy::normalize(base_title), base));
         }
     }
     if wanted.is_empty() {
@@ -833,10 +784,7 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
 /// sides, plus the set (and number) when still repeated. `norm` is each card's
 /// normalised title.
 fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
-    let mut count: FxHashMap<(Game, &str), usize> = FxHashMap::default();
-    for (c, n) in cards.iter().zip(norm) {
-        *count.entry((c.game, n)).or_default() += 1;
-    }
+    let count = per_game(cards, norm);
     let labels: Vec<String> = cards
         .iter()
         .zip(norm)
@@ -865,10 +813,7 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
         })
         .collect();
     // third pass: the set and number, where a label is still repeated
-    let mut count: FxHashMap<(Game, &str), usize> = FxHashMap::default();
-    for (c, l) in cards.iter().zip(&labels) {
-        *count.entry((c.game, l)).or_default() += 1;
-    }
+    let count = per_game(cards, &labels);
     cards
         .iter()
         .zip(&labels)
@@ -890,4 +835,13 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
             l
         })
         .collect()
+}
+
+/// How many cards of each game have each of `names` (one per card).
+fn per_game<'n>(cards: &[Card], names: &'n [String]) -> FxHashMap<(Game, &'n str), usize> {
+    let mut count = FxHashMap::default();
+    for (c, n) in cards.iter().zip(names) {
+        *count.entry((c.game, n.as_str())).or_default() += 1;
+    }
+    count
 }

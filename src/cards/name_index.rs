@@ -107,18 +107,8 @@ fn parse(files: &[Stored]) -> Result<(Vec<SourceFile>, Vec<Place>)> {
     let mut sources = Vec::new();
     let mut places = Vec::new();
     for (fi, (name, bytes)) in files.iter().enumerate() {
-        let unreadable = |e: serde_json::Error| {
-            Error::Input(format!(
-                "{name}:{}:{}: stored card data is unreadable ({e}); re-import it",
-                e.line(),
-                e.column()
-            ))
-        };
-        let text = std::str::from_utf8(bytes).map_err(|_| {
-            Error::Input(format!(
-                "{name}: stored card data is not UTF-8 text; re-import it"
-            ))
-        })?;
+        let text = super::stored_text(name, bytes)?;
+        let unreadable = |e: serde_json::Error| super::unreadable(name, &e);
         let raw: RawSource = serde_json::from_str(text).map_err(unreadable)?;
         let mut cards = Vec::with_capacity(raw.cards.len());
         for r in raw.cards {
@@ -236,7 +226,7 @@ pub struct Entry<'a> {
 }
 
 /// A name index read from disk, checked against the stored files.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct NameIndex {
     bytes: Vec<u8>,
     /// Where the numbers start, and the heap of strings.
@@ -299,16 +289,10 @@ impl NameIndex {
         }
         let words_at = bytes.len() - body.len();
         let mut ix = NameIndex {
-            bytes: Vec::new(),
+            bytes,
             words_at,
-            heap_at: 0,
-            files: Vec::new(),
-            cards: (0, 0),
-            keys: (0, 0),
-            implied: (0, 0),
-            postings: (0, 0),
+            ..NameIndex::default()
         };
-        ix.bytes = bytes;
         let mut at = 0;
         let mut table = |ix: &NameIndex, width: usize| -> Option<(usize, usize)> {
             let rows = ix.word(at)? as usize;
@@ -520,16 +504,10 @@ pub fn write(data_dir: &Path) -> Result<NameIndex> {
         }
     };
     // with nothing stored, nothing is written (a check of no data leaves no trace)
-    let written = if before.files.is_empty() {
+    if before.files.is_empty() {
         let _ = std::fs::remove_file(dir.join(FILE));
-        Ok(false)
-    } else {
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| Error::io(&dir, e))
-            .and_then(|()| write_atomic(&dir.join(FILE), &bytes))
-            .map(|()| true)
-    };
-    if written.is_ok_and(|w| w) {
+    } else if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(FILE), &bytes).is_ok()
+    {
         Stamp {
             fingerprint: fp,
             sources: before,

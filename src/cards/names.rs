@@ -92,9 +92,7 @@ pub fn lookup_keys(query: &str) -> Vec<(Table, String)> {
 }
 
 /// Letters and digits only, lowercased: "•Han... Solo" → "hansolo".
-pub fn letters(s: &str) -> String {
-    fuzzy::letters(s)
-}
+pub use super::fuzzy::letters;
 
 /// The title without trailing parenthesised qualifiers: "Han Solo (A)" → "Han Solo".
 pub(crate) fn base_title(title: &str) -> &str {
@@ -264,11 +262,8 @@ impl Names {
                 continue;
             }
             best.get_or_insert(tier);
-            for &i in &found {
-                if !games_done.contains(&self.game[i]) {
-                    out.push(i);
-                }
-            }
+            // every card found is of a game no earlier tier answered
+            out.extend(&found);
             for &i in &found {
                 if !games_done.contains(&self.game[i]) {
                     games_done.push(self.game[i]);

@@ -3,7 +3,7 @@
 //! "abbr": [...], "rulings": [...], "legacy"}]}`. Stats are strings; `front.errataSymbol`
 //! / `printableSlipType: "ERRATA"` mark a gametext that already carries errata.
 
-use super::import::Rejected;
+use super::import::{self, Rejected};
 use super::{Card, Entry, Face, Stats};
 use crate::game::Game;
 use serde_json::Value;
@@ -28,7 +28,8 @@ const STATS: &[(&str, &str)] = &[
 ];
 
 /// Set names by set ID (the Players Committee's `sets.json`), for card files
-/// imported without that file beside them.
+/// imported without that file beside them; with the virtual sets and blocks
+/// that [`virtual_sets`] numbers.
 const SET_NAMES: &[(&str, &str)] = &[
     ("1", "Premiere"),
     ("101", "Premiere Introductory Two Player Game"),
@@ -56,46 +57,10 @@ const SET_NAMES: &[(&str, &str)] = &[
     ("12", "Coruscant"),
     ("13", "Reflections 3"),
     ("14", "Theed Palace"),
-    ("200", "Virtual Set 0"),
-    ("201", "Virtual Set 1"),
-    ("202", "Virtual Set 2"),
-    ("203", "Virtual Set 3"),
-    ("204", "Virtual Set 4"),
-    ("205", "Virtual Set 5"),
-    ("206", "Virtual Set 6"),
-    ("207", "Virtual Set 7"),
-    ("208", "Virtual Set 8"),
-    ("209", "Virtual Set 9"),
-    ("210", "Virtual Set 10"),
-    ("211", "Virtual Set 11"),
-    ("212", "Virtual Set 12"),
-    ("213", "Virtual Set 13"),
-    ("214", "Virtual Set 14"),
-    ("215", "Virtual Set 15"),
-    ("216", "Virtual Set 16"),
-    ("217", "Virtual Set 17"),
-    ("218", "Virtual Set 18"),
-    ("219", "Virtual Set 19"),
-    ("220", "Virtual Set 20"),
-    ("221", "Virtual Set 21"),
-    ("222", "Virtual Set 22"),
-    ("223", "Virtual Set 23"),
-    ("224", "Virtual Set 24"),
-    ("225", "Virtual Set 25"),
-    ("226", "Virtual Set 26"),
     ("301", "Demo Deck"),
     ("401", "Dream Cards"),
     ("501", "Playtesting"),
     ("200d", "Virtual Defensive Shields"),
-    ("1001", "Virtual Block 1"),
-    ("1002", "Virtual Block 2"),
-    ("1003", "Virtual Block 3"),
-    ("1004", "Virtual Block 4"),
-    ("1005", "Virtual Block 5"),
-    ("1006", "Virtual Block 6"),
-    ("1007", "Virtual Block 7"),
-    ("1008", "Virtual Block 8"),
-    ("1009", "Virtual Block 9"),
     ("1000d", "Virtual Block Shields"),
 ];
 
@@ -110,28 +75,18 @@ pub fn parse(
     file: &str,
     set_names: &HashMap<String, String>,
 ) -> (Vec<Card>, Vec<Rejected>) {
-    let mut cards = Vec::new();
-    let mut rejected = Vec::new();
-    let Some(list) = v.get("cards").and_then(Value::as_array) else {
-        return (cards, rejected);
-    };
-    for (i, rec) in list.iter().enumerate() {
-        match card(rec, file, set_names) {
-            Ok(c) => cards.push(c),
-            Err(reason) => rejected.push(Rejected {
-                id: record_id(rec).unwrap_or_else(|| format!("record {}", i + 1)),
-                reason,
-            }),
-        }
-    }
-    (cards, rejected)
+    let records = v
+        .get("cards")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    import::convert(records, record_id, |rec| card(rec, file, set_names))
 }
 
 fn record_id(rec: &Value) -> Option<String> {
     rec.get("id")
         .and_then(scalar)
         .or_else(|| rec.get("gempId").and_then(scalar))
-        .map(|id| format!("card {id}"))
 }
 
 /// A string or number as text.
@@ -142,6 +97,11 @@ fn scalar(v: &Value) -> Option<String> {
         Value::Bool(b) => Some(b.to_string()),
         _ => None,
     }
+}
+
+/// A text field that says something (not blank).
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(scalar).filter(|t| !t.trim().is_empty())
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {
@@ -204,14 +164,8 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         pulled_by: strings(rec.get("pulledBy")),
     };
     c.stats = stats(front);
-    c.text = front
-        .get("gametext")
-        .and_then(scalar)
-        .filter(|t| !t.trim().is_empty());
-    c.lore = front
-        .get("lore")
-        .and_then(scalar)
-        .filter(|t| !t.trim().is_empty());
+    c.text = text(front, "gametext");
+    c.lore = text(front, "lore");
     c.icons = strings(front.get("icons"));
     c.characteristics = strings(front.get("characteristics"));
     c.nicknames = strings(rec.get("abbr"));
@@ -228,11 +182,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         }
         c.notes.push(note);
     }
-    if let Some(n) = front
-        .get("errataNotes")
-        .and_then(scalar)
-        .filter(|t| !t.trim().is_empty())
-    {
+    if let Some(n) = text(front, "errataNotes") {
         c.errata.push(Entry {
             text: n,
             source: source.clone(),
@@ -253,14 +203,11 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         c.back = Some(Face {
             title: bt,
             card_type: back.get("type").and_then(scalar),
-            text: back
-                .get("gametext")
-                .and_then(scalar)
-                .filter(|t| !t.trim().is_empty()),
+            text: text(back, "gametext"),
             stats: stats(back),
         });
     }
-    if rec.get("legacy").and_then(Value::as_bool) == Some(true) {
+    if c.legacy {
         c.notes
             .push("legacy card (not legal in current formats)".into());
     }
@@ -292,20 +239,22 @@ fn strip_html(s: &str) -> String {
     out
 }
 
+/// Virtual Sets 0 to 26 (IDs 200 to 226) and Virtual Blocks 1 to 9 (IDs 1001
+/// to 1009).
+fn virtual_sets() -> impl Iterator<Item = (String, String)> {
+    let sets = (0..=26).map(|n| ((200 + n).to_string(), format!("Virtual Set {n}")));
+    let blocks = (1..=9).map(|n| ((1000 + n).to_string(), format!("Virtual Block {n}")));
+    sets.chain(blocks)
+}
+
 /// Set names: the built-in table, overridden by `sets.json` beside the card files
 /// (`[{"id": "1", "name": "Premiere"}, ...]`) when there is one.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
-    let mut m: HashMap<String, String> = SET_NAMES
+    let built_in = SET_NAMES
         .iter()
         .map(|(id, n)| (id.to_string(), n.to_string()))
-        .collect();
-    for s in v.as_array().into_iter().flatten() {
-        if let (Some(id), Some(n)) = (s.get("id").and_then(scalar), s.get("name").and_then(scalar))
-        {
-            m.insert(id, n);
-        }
-    }
-    m
+        .chain(virtual_sets());
+    import::set_names(built_in, v, "id", scalar)
 }
 
 #[cfg(test)]

@@ -28,13 +28,11 @@ fn fields(line: &str) -> std::result::Result<Vec<String>, String> {
     let mut chars = line.chars().peekable();
     loop {
         let mut f = String::new();
-        if chars.peek() == Some(&'"') {
-            chars.next();
+        if chars.next_if_eq(&'"').is_some() {
             let mut closed = false;
             while let Some(c) = chars.next() {
                 if c == '"' {
-                    if chars.peek() == Some(&'"') {
-                        chars.next();
+                    if chars.next_if_eq(&'"').is_some() {
                         f.push('"');
                     } else {
                         closed = true;
@@ -47,22 +45,10 @@ fn fields(line: &str) -> std::result::Result<Vec<String>, String> {
             if !closed {
                 return Err(format!("unterminated quoted field {}", out.len() + 1));
             }
-            // anything up to the next tab after the closing quote is kept
-            while let Some(&c) = chars.peek() {
-                if c == '\t' {
-                    break;
-                }
-                f.push(c);
-                chars.next();
-            }
-        } else {
-            while let Some(&c) = chars.peek() {
-                if c == '\t' {
-                    break;
-                }
-                f.push(c);
-                chars.next();
-            }
+        }
+        // the field up to the next tab (after a closing quote, what follows it)
+        while let Some(c) = chars.next_if(|&c| c != '\t') {
+            f.push(c);
         }
         out.push(f);
         match chars.next() {

@@ -62,9 +62,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let data_dir = &ctx.paths.data_dir;
     match args.command {
         Sub::Import(a) => {
-            let done = import::import_all(&a.files, data_dir, a.strict)?;
-            let mut summary = ImportSummary::new(done.files);
-            summary.skipped = done.skipped;
+            let summary = ImportSummary::new(import::import_all(&a.files, data_dir, a.strict)?);
             ctx.print(&summary, import_text)?;
             Ok(Outcome::found(summary.imported > 0))
         }

@@ -1,6 +1,6 @@
 //! `swjudge coverage`: the rulebooks' worked examples and the scenarios that reproduce them.
 
-use super::{CliResult, Ctx, Outcome, out, out_json};
+use super::{CliResult, Ctx, Outcome};
 use std::path::{Path, PathBuf};
 use swjudge::coverage::{self, Status};
 use swjudge::game::Game;
@@ -62,15 +62,13 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if args.missing {
         cov.examples.retain(|e| e.status == Status::NotCovered);
     }
-    if ctx.json {
-        out_json(&cov)?;
-    } else {
-        out(&format!(
+    ctx.print(&cov, |cov| {
+        format!(
             "{}{}",
-            text(&cov, &ctx.style),
+            text(cov, &ctx.style),
             rulings::text(&cov.rulings, args.missing, ctx)
-        ))?;
-    }
+        )
+    })?;
     Ok(Outcome::Found)
 }
 

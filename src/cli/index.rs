@@ -33,18 +33,16 @@ pub fn run(_args: Args, ctx: &Ctx) -> CliResult {
         milliseconds: (start.elapsed().as_secs_f64() * 1000.0 * 10.0).round() / 10.0,
         index_dir: ctx.paths.index.display().to_string(),
     };
-    if ctx.json {
-        super::out_json(&report)?;
-    } else {
-        let cards = match report.card_documents {
+    ctx.print(&report, |r| {
+        let cards = match r.card_documents {
             0 => String::new(),
             n => format!(" and {n} card documents (card text, errata, rulings)"),
         };
-        super::out(&format!(
+        format!(
             "indexed {} sections{cards} in {:.1} ms ({})",
-            report.sections, report.milliseconds, report.index_dir
-        ))?;
-    }
+            r.sections, r.milliseconds, r.index_dir
+        )
+    })?;
     Ok(Outcome::Found)
 }
 

@@ -14,9 +14,7 @@ pub struct Args {
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let corpus = Corpus::load(&ctx.paths.rulebook)?;
     let report = lint::lint(&corpus)?;
-    if ctx.json {
-        super::out_json(&report)?;
-    } else {
+    ctx.print(&report, |report| {
         let mut out = String::new();
         for e in &report.errors {
             let _ = writeln!(out, "error: {e}");
@@ -43,7 +41,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         if c.unresolved > 0 && !args.unresolved {
             out.push_str(" (--unresolved lists them)");
         }
-        super::out(&out)?;
-    }
+        out
+    })?;
     Ok(Outcome::found(report.is_clean()))
 }

@@ -1,6 +1,6 @@
 //! `swjudge man`: the manual page, from the same definitions as `--help`.
 
-use super::{Cli, CliResult, Ctx, Outcome, out, out_json};
+use super::{Cli, CliResult, Ctx, Outcome};
 use clap::CommandFactory;
 use std::path::PathBuf;
 
@@ -21,11 +21,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
             .render(&mut page)
             .map_err(|e| swjudge::Error::io("<man page>", e))?;
         let page = String::from_utf8_lossy(&page).into_owned();
-        if ctx.json {
-            out_json(&serde_json::json!({ "page": page }))?;
-        } else {
-            out(&page)?;
-        }
+        ctx.print(&serde_json::json!({ "page": page }), |_| page.clone())?;
         return Ok(Outcome::Found);
     };
     std::fs::create_dir_all(&dir).map_err(|e| swjudge::Error::io(&dir, e))?;
@@ -37,15 +33,14 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .filter(|n| n.starts_with("swjudge") && n.ends_with(".1"))
         .collect();
     written.sort();
-    if ctx.json {
-        out_json(&serde_json::json!({ "folder": dir.display().to_string(), "pages": written }))?;
-    } else {
-        out(&format!(
+    let report = serde_json::json!({ "folder": dir.display().to_string(), "pages": written });
+    ctx.print(&report, |_| {
+        format!(
             "{} pages written to {}: {}",
             written.len(),
             dir.display(),
             written.join(", ")
-        ))?;
-    }
+        )
+    })?;
     Ok(Outcome::Found)
 }

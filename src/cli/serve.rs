@@ -49,12 +49,9 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .map_err(|e| swjudge::Error::Usage(format!("cannot start the server: {e}")))?;
     rt.block_on(async {
         let addr = SocketAddr::new(args.bind, args.port);
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|e| swjudge::Error::Usage(format!("cannot listen on {addr}: {e}")))?;
-        let bound = listener
-            .local_addr()
-            .map_err(|e| swjudge::Error::Usage(format!("cannot listen on {addr}: {e}")))?;
+        let cannot = |e| swjudge::Error::Usage(format!("cannot listen on {addr}: {e}"));
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(cannot)?;
+        let bound = listener.local_addr().map_err(cannot)?;
         if let Some(w) = warning(bound) {
             note(&w);
         }

@@ -501,20 +501,15 @@ fn find_format<'f>(
 
 /// Counts by card type over the deck, the team and the cards outside the deck.
 fn by_type(deck: &Deck) -> Vec<Count> {
-    let mut out: Vec<Count> = Vec::new();
-    for s in deck.in_play() {
-        let kind = deck
-            .card(s)
-            .card_type
-            .clone()
-            .unwrap_or_else(|| "(no type)".into());
-        match out.iter_mut().find(|c| c.kind == kind) {
-            Some(c) => c.count += s.count,
-            None => out.push(Count {
-                kind,
-                count: s.count,
-            }),
-        }
-    }
-    out
+    let kind = |i: usize| {
+        let t = deck.db.cards[i].card_type.clone();
+        t.unwrap_or_else(|| "(no type)".into())
+    };
+    group_by(deck.in_play(), |s| kind(s.card))
+        .into_iter()
+        .map(|g| Count {
+            kind: kind(g.cards[0]),
+            count: g.count,
+        })
+        .collect()
 }

@@ -68,16 +68,8 @@ fn count_of(n: u64, shown: &str, line: usize) -> Result<u32> {
 
 /// SWDestinyDB deck JSON: `{"name", "format_code", "slots": {"01001": {"quantity": 1, "dice": 2}}}`.
 fn destiny_json(text: &str, shown: &str) -> Result<DeckList> {
-    let v: Value = serde_json::from_str(text).map_err(|e| {
-        Error::Input(format!(
-            "{shown}:{}:{}: malformed JSON: {}",
-            e.line(),
-            e.column(),
-            e.to_string()
-                .rsplit_once(" at line ")
-                .map_or(e.to_string(), |(m, _)| m.to_string())
-        ))
-    })?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| crate::cards::import::malformed_json(shown, &e))?;
     let Some(slots) = v.get("slots").and_then(Value::as_object) else {
         return Err(Error::Input(format!(
             "{shown}:1:1: JSON is not a SWDestinyDB deck (an object with \"slots\")"
@@ -318,69 +310,24 @@ fn plain_section(line: &str) -> Option<Option<Zone>> {
             Some(Zone::Team)
         }
         "deck" | "main" | "main deck" | "reserve deck" => Some(Zone::Deck),
-        w if SECTION_WORDS.contains(&w) => None,
+        w if SECTION_WORDS.is_match(w) => None,
         _ if colon => None,
         _ => return None,
     };
     Some(zone)
 }
 
-/// Card-type headings of SWCCG, Destiny and SWTCG lists.
-const SECTION_WORDS: &[&str] = &[
-    "locations",
-    "location",
-    "effects",
-    "effect",
-    "interrupts",
-    "interrupt",
-    "starships",
-    "starship",
-    "vehicles",
-    "vehicle",
-    "weapons",
-    "weapon",
-    "devices",
-    "device",
-    "objective",
-    "objectives",
-    "creatures",
-    "creature",
-    "admiral's orders",
-    "admiral's order",
-    "epic events",
-    "epic event",
-    "jedi tests",
-    "jedi test",
-    "podracers",
-    "podracer",
-    "starting",
-    "starting cards",
-    "upgrades",
-    "upgrade",
-    "supports",
-    "support",
-    "events",
-    "event",
-    "downgrades",
-    "downgrade",
-    "space",
-    "ground",
-    "multi-arena",
-    "multi arena",
-    "equipment",
-    "battle",
-    "battle cards",
-    "missions",
-    "mission",
-    "resource",
-    "resources",
-    "units",
-    "unit",
-    "used interrupts",
-    "lost interrupts",
-    "dark side",
-    "light side",
-];
+/// Card-type headings of SWCCG, Destiny and SWTCG lists, most singular or plural.
+static SECTION_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:(?:location|effect|interrupt|starship|vehicle|weapon|device|objective|creature",
+        r"|admiral's order|epic event|jedi test|podracer|upgrade|support|event|downgrade",
+        r"|mission|resource|unit)s?",
+        r"|starting(?: cards)?|battle(?: cards)?|space|ground|multi[- ]arena|equipment",
+        r"|(?:used|lost) interrupts|(?:dark|light) side)$",
+    ))
+    .unwrap()
+});
 
 /// "2x Name", "2 x Name", "2 Name", "2\tName", "- 4 x Name".
 static COUNT_FIRST: LazyLock<Regex> =

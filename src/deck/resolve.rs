@@ -141,7 +141,7 @@ pub fn resolve(
     let mut problems = Vec::new();
     for (l, f) in list.lines.iter().zip(found) {
         let f = match f {
-            Found::Several(v) => narrow(db, l, v, side.as_deref()),
+            Found::Several(v) => narrow(db, l, v, side),
             f => f,
         };
         match f {
@@ -154,24 +154,18 @@ pub fn resolve(
 }
 
 /// The side most of the deck's plainly found cards are on (SWCCG, SWTCG).
-fn deck_side(db: &CardDb, found: &[Found]) -> Option<String> {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for f in found {
-        if let Found::One(v) = f
-            && let Some(s) = db.cards[v[0]].side.as_deref()
-            && (s == "Light" || s == "Dark")
-        {
-            match counts.iter_mut().find(|(x, _)| x == s) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((s.to_string(), 1)),
-            }
-        }
-    }
-    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
-    match counts.as_slice() {
-        [(s, _)] => Some(s.clone()),
-        [(s, a), (_, b), ..] if a > b => Some(s.clone()),
-        _ => None,
+fn deck_side(db: &CardDb, found: &[Found]) -> Option<&'static str> {
+    let on = |side: &str| {
+        let of_side = |v: &Vec<usize>| db.cards[v[0]].side.as_deref() == Some(side);
+        found
+            .iter()
+            .filter(|f| matches!(f, Found::One(v) if of_side(v)))
+            .count()
+    };
+    match on("Light").cmp(&on("Dark")) {
+        std::cmp::Ordering::Greater => Some("Light"),
+        std::cmp::Ordering::Less => Some("Dark"),
+        std::cmp::Ordering::Equal => None,
     }
 }
 
@@ -213,14 +207,9 @@ fn slot(db: &CardDb, l: &Line, printings: Vec<usize>, game: Game) -> Slot {
 }
 
 fn problem(check: &'static str, message: String, l: &Line) -> Problem {
-    Problem {
-        check,
-        cites: "swjudge card lookup".into(),
-        message,
-        cards: Vec::new(),
-        choices: Vec::new(),
-        line: (l.line > 0).then_some(l.line),
-    }
+    let mut p = Problem::new(check, "swjudge card lookup", message, Vec::new());
+    p.line = (l.line > 0).then_some(l.line);
+    p
 }
 
 fn ambiguous(db: &CardDb, l: &Line, v: &[usize]) -> Problem {

@@ -1,7 +1,7 @@
 //! Rendering for `card` and `cards import` output (text and JSON from one structure).
 
 use super::{Style, one_line, wrap, wrap_hanging};
-use crate::cards::import::{FileReport, Skipped, StoredInfo};
+use crate::cards::import::{FileReport, Imported, Skipped, StoredInfo};
 use crate::cards::markup::{self, Emphasis};
 use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats, Status};
 use crate::game::Game;
@@ -524,14 +524,14 @@ pub struct ImportSummary {
 }
 
 impl ImportSummary {
-    pub fn new(files: Vec<FileReport>) -> ImportSummary {
-        let imported = files.iter().map(|f| f.imported).sum();
-        let rejected = files.iter().map(|f| f.rejected.len()).sum();
+    pub fn new(done: Imported) -> ImportSummary {
+        let imported = done.files.iter().map(|f| f.imported).sum();
+        let rejected = done.files.iter().map(|f| f.rejected.len()).sum();
         ImportSummary {
-            files,
+            files: done.files,
             imported,
             rejected,
-            skipped: Vec::new(),
+            skipped: done.skipped,
         }
     }
 }

@@ -21,19 +21,11 @@ fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
         let _ = write!(text, " (line {l})");
     }
     let _ = writeln!(out, "{}", wrap_hanging(&text, style.width, &head, "    "));
-    if !p.cards.is_empty() {
-        let _ = writeln!(
-            out,
-            "{}",
-            wrap(&cards_line("cards", &p.cards), style.width, "    ")
-        );
-    }
-    if !p.choices.is_empty() {
-        let _ = writeln!(
-            out,
-            "{}",
-            wrap(&cards_line("choices", &p.choices), style.width, "    ")
-        );
+    for (label, cards) in [("cards", &p.cards), ("choices", &p.choices)] {
+        if !cards.is_empty() {
+            let line = cards_line(label, cards);
+            let _ = writeln!(out, "{}", wrap(&line, style.width, "    "));
+        }
     }
 }
 

@@ -191,9 +191,6 @@ impl Renderer<'_> {
     fn flush(&mut self) {
         let text = std::mem::take(&mut self.cur);
         let text = text.trim();
-        if text.is_empty() && self.item_prefix.is_none() {
-            return;
-        }
         if text.is_empty() {
             return;
         }
