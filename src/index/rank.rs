@@ -22,8 +22,9 @@ const PASSAGE: u32 = 30;
 /// Score share kept by a document whose matched words are all far apart.
 const SCATTERED: f32 = 0.3;
 /// What a group found only in the title counts for, beside one found in the
-/// answering passage: a heading names a subject, a sentence answers.
-const TITLE_SHARE: f32 = 0.6;
+/// answering passage: a heading names a subject, a sentence answers, but a
+/// word of the question in the heading is most of the way to an answer.
+const TITLE_SHARE: f32 = 0.8;
 /// Below this probability for the likeliest game the question's game is
 /// unclear, and the first hits are spread across games.
 const CLEAR_GAME: f32 = 0.6;
