@@ -261,6 +261,7 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         }
     }
     let mut count = vec![0u32; groups];
+    let guessed = plan.groups.iter().filter(|g| g.fuzzy).count();
     for (ci, c) in cands.iter_mut().enumerate() {
         let mine = &mut marks[ci];
         mine.sort_unstable();
@@ -287,6 +288,16 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         c.gate = ((best + title_only) / total).min(1.0);
         c.anchored =
             (0..groups).any(|gi| plan.groups[gi].anchor && (titled(gi) || in_best.contains(&gi)));
+        // One word the index lacks may be a typo; two or more are words of
+        // something else ("shuffle songs on spotify"): their close words
+        // answer nothing.
+        if guessed >= 2 {
+            let close: f32 = (0..groups)
+                .filter(|&gi| plan.groups[gi].fuzzy && (titled(gi) || in_best.contains(&gi)))
+                .map(covers)
+                .sum();
+            c.gate = (c.gate - close / total).max(0.0);
+        }
         // A question of several words none of which the index holds as
         // written (only close words) is not about these games.
         let exact = (0..groups).any(|gi| anywhere(gi) && !plan.groups[gi].fuzzy);
