@@ -1092,7 +1092,7 @@ fn search_quality_with_the_real_card_databases() {
     assert!(off.questions.len() >= 20);
     // Floors a little under today's figures: a change that loses answers
     // fails here. The targets (95%, 90%, 75%; at most 1 in 20 off-topic
-    // questions answered) are not all met yet.
+    // questions answered) are not all met yet; 90% without a game is.
     let pct = Tally::pct;
     for (what, got, floor, target) in [
         (
@@ -1104,7 +1104,7 @@ fn search_quality_with_the_real_card_databases() {
         (
             "recall@5 without a game",
             pct(held.any_game, held.asked),
-            83.0,
+            88.0,
             90.0,
         ),
         ("rank 1", pct(held.first, held.asked), 66.0, 75.0),
@@ -1157,6 +1157,9 @@ fn nothing_found_when_nothing_covers_the_question() {
         // Every word is in the SWCCG introduction's aside on sales, none is
         // the games' own vocabulary.
         "magic the gathering sales".to_string(),
+        // Two words the index lacks are no pair of typos: their close words
+        // ("son", "specify") answer nothing.
+        "how do I shuffle songs on spotify".to_string(),
         gibberish.join(" "),
     ] {
         let hits = index.search(&Query::new(text.clone())).unwrap();

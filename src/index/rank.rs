@@ -22,8 +22,9 @@ const PASSAGE: u32 = 30;
 /// Score share kept by a document whose matched words are all far apart.
 const SCATTERED: f32 = 0.3;
 /// What a group found only in the title counts for, beside one found in the
-/// answering passage: a heading names a subject, a sentence answers.
-const TITLE_SHARE: f32 = 0.6;
+/// answering passage: a heading names a subject, a sentence answers, but a
+/// word of the question in the heading is most of the way to an answer.
+const TITLE_SHARE: f32 = 0.8;
 /// Below this probability for the likeliest game the question's game is
 /// unclear, and the first hits are spread across games.
 const CLEAR_GAME: f32 = 0.6;
@@ -260,6 +261,7 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         }
     }
     let mut count = vec![0u32; groups];
+    let guessed = plan.groups.iter().filter(|g| g.fuzzy).count();
     for (ci, c) in cands.iter_mut().enumerate() {
         let mine = &mut marks[ci];
         mine.sort_unstable();
@@ -286,6 +288,16 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         c.gate = ((best + title_only) / total).min(1.0);
         c.anchored =
             (0..groups).any(|gi| plan.groups[gi].anchor && (titled(gi) || in_best.contains(&gi)));
+        // One word the index lacks may be a typo; two or more are words of
+        // something else ("shuffle songs on spotify"): their close words
+        // answer nothing.
+        if guessed >= 2 {
+            let close: f32 = (0..groups)
+                .filter(|&gi| plan.groups[gi].fuzzy && (titled(gi) || in_best.contains(&gi)))
+                .map(covers)
+                .sum();
+            c.gate = (c.gate - close / total).max(0.0);
+        }
         // A question of several words none of which the index holds as
         // written (only close words) is not about these games.
         let exact = (0..groups).any(|gi| anywhere(gi) && !plan.groups[gi].fuzzy);
