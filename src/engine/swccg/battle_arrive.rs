@@ -54,11 +54,7 @@ impl Engine {
     /// to the battle's initiation.
     pub(super) fn arrive(&mut self, d: &Decision, i: usize) -> Result<(), Rejection> {
         let p = d.by;
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), super::rules::ACTIONS))?;
+        let c = self.decision_card(d, super::rules::ACTIONS)?;
         let (a, free, react, at) = self.check_arrival(p, c, i)?;
         let title = self.name(c);
         self.stack[i].responded.push((c, a));

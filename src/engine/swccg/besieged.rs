@@ -246,10 +246,7 @@ impl Engine {
         let candidates = self.besiegers(p, s);
         let mut cards = Vec::new();
         for k in &d.step.with {
-            let c = self
-                .st
-                .find(k)
-                .ok_or_else(|| rej(format!("no card {k}"), r::ACTIONS))?;
+            let c = self.card_named(k, r::ACTIONS)?;
             if !candidates.contains(&c) {
                 return Err(self.besieger_refusal(p, s, c));
             }

@@ -441,11 +441,7 @@ impl Engine {
                 PRISONER_TRANSFERS,
             ));
         }
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), r::ACTIONS))?;
+        let c = self.decision_card(d, r::ACTIONS)?;
         let Some(Held::Escorted(e)) = self.held(c) else {
             return Err(rej(
                 format!("{} is not a captive escorted by Dark", self.name(c)),

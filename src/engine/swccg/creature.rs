@@ -81,11 +81,7 @@ impl Engine {
                 cite::ATTACKS,
             ));
         }
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), cite::ATTACKS))?;
+        let c = self.decision_card(d, cite::ATTACKS)?;
         if self.st.def(c).card_type != CardType::Creature {
             return Err(rej(
                 format!("{} is not a creature", self.name(c)),
@@ -163,10 +159,7 @@ impl Engine {
                 cite::ATTACKS,
             ));
         }
-        let t = self
-            .st
-            .find(t)
-            .ok_or_else(|| rej(format!("no card {t}"), cite::ATTACKS))?;
+        let t = self.card_named(t, cite::ATTACKS)?;
         let d = self.st.def(t);
         let droid = d.keywords.iter().any(|k| k.eq_ignore_ascii_case("droid"));
         if d.card_type != CardType::Character || droid || !target_at(&self.st, t, l) {
@@ -361,11 +354,7 @@ impl Engine {
     /// destiny (+ the weapon's `add`) against the creature's defense value.
     fn attack_fire(&mut self, ix: usize, d: &Decision) -> Result<(), Rejection> {
         let p = d.by;
-        let key = d.step.card.as_deref().unwrap_or("");
-        let w = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), cite::FIRING_WEAPONS))?;
+        let w = self.decision_card(d, cite::FIRING_WEAPONS)?;
         let creature = self.attack_info(ix).creature;
         if self.stack[ix].fired.contains(&w) {
             return Err(rej(

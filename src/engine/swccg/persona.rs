@@ -254,12 +254,8 @@ impl Engine {
     /// cost, no "just deployed".
     pub(super) fn replace_persona(&mut self, d: &Decision) -> Result<(), Rejection> {
         let p = d.by;
-        let find = |k: Option<&str>| {
-            k.and_then(|k| self.st.find(k))
-                .ok_or_else(|| rej(format!("no card {}", k.unwrap_or("")), r::ACTIONS))
-        };
-        let new = find(d.step.card.as_deref())?;
-        let old = find(d.step.to.as_deref())?;
+        let new = self.decision_card(d, r::ACTIONS)?;
+        let old = self.card_named(d.step.to.as_deref().unwrap_or(""), r::ACTIONS)?;
         let converting = self.check_replace(p, new, old)?;
         let (nt, ot) = (self.name(new), self.name(old));
         let (what, rule) = if converting {

@@ -459,11 +459,7 @@ impl Engine {
                 WHEN_CAN_I_FIRE,
             ));
         }
-        let key = d.step.card.as_deref().unwrap_or("");
-        let wc = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), WEAPONS_FIRING))?;
+        let wc = self.decision_card(d, WEAPONS_FIRING)?;
         let t = d
             .step
             .target
@@ -510,10 +506,7 @@ impl Engine {
     ) -> Result<(CardIx, FirePermit), Rejection> {
         let p = d.by;
         if let Some(k) = &d.step.via {
-            let v = self
-                .st
-                .find(k)
-                .ok_or_else(|| rej(format!("no card {k}"), WEAPONS_FIRING))?;
+            let v = self.card_named(k, WEAPONS_FIRING)?;
             let in_hand = self.st.zone[v] == Zone::Pile(p, PileName::Hand);
             let interrupt = self.st.def(v).card_type == CardType::Interrupt;
             if self.st.owner(v) != p
@@ -771,10 +764,7 @@ impl Engine {
         let Some(k) = &d.step.via else {
             return Ok(None);
         };
-        let v = self
-            .st
-            .find(k)
-            .ok_or_else(|| rej(format!("no card {k}"), WEAPONS_FIRING))?;
+        let v = self.card_named(k, WEAPONS_FIRING)?;
         let in_hand = self.st.zone[v] == Zone::Pile(d.by, PileName::Hand)
             && self.st.def(v).card_type == CardType::Interrupt;
         if self.st.owner(v) != d.by || !(in_hand || self.st.active(v)) {
