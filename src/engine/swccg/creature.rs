@@ -16,6 +16,7 @@
 use super::engine::*;
 use super::stack::{ActionKind, BattleDraw, Entry, Stage, Tgt};
 use super::state::{CardIx, Zone};
+use super::statics::{Replacement, pick};
 use super::values::cite;
 use crate::engine::swccg::model::{
     Amount, CardType, DestinyTest, Effect, Phase, PileName, Side, Verb,
@@ -625,7 +626,12 @@ impl Engine {
     /// specifically (an escort's) is ignored; the escort's captive moves with it.
     fn relocate_defeated(&mut self, label: &str, creature: CardIx, t: CardIx) -> bool {
         use super::rules as r;
-        let Some(rule) = self.st.def(creature).defeated_to.clone() else {
+        let Some(rule) = self
+            .st
+            .def(creature)
+            .find_replacement(pick!(Replacement::DefeatedTo))
+            .cloned()
+        else {
             return false;
         };
         let dest = self.st.find_location(&rule.to).or_else(|| {

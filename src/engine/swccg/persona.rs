@@ -4,6 +4,7 @@
 //! crossing over to your side), cards deployed on a persona, and what transfers to
 //! the new version.
 
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 use super::battle::{OpSpec, Target};
@@ -209,7 +210,7 @@ impl Engine {
     /// requirement: converting is not deployment.
     fn check_convert(&self, p: Side, new: CardIx, old: CardIx) -> Result<(), Rejection> {
         let (nt, ot) = (self.name(new), self.name(old));
-        let Some(rule) = &self.st.def(old).converted_by else {
+        let Some(rule) = self.st.def(old).find_static(pick!(Static::ConvertedBy)) else {
             return Err(rej(
                 format!("{ot} is {}'s: you may only persona replace your own characters, and its text does not let it be converted", p.other().name()),
                 r::PERSONA_REPLACEMENT,

@@ -11,6 +11,7 @@
 //! - a unique (•) title is played at most once per turn by both players together,
 //!   including titles a card on table makes unique (Grappling Hook).
 
+use super::statics::{Replacement, Static, pick};
 use serde::Deserialize;
 
 use super::effects::Applied;
@@ -385,7 +386,9 @@ impl Engine {
         }
         let title = self.st.title(c);
         let grabbed = |x: CardIx| {
-            self.st.def(x).makes_stacked_unique
+            self.st
+                .def(x)
+                .has_static(|s| matches!(s, Static::MakesStackedUnique))
                 && (0..self.st.cards.len()).any(|s| {
                     self.st.zone[s] == Zone::On(x)
                         && self.st.def(s).card_type == CardType::Interrupt
@@ -398,7 +401,7 @@ impl Engine {
                     && (self
                         .st
                         .def(x)
-                        .makes_unique
+                        .static_list(pick!(Static::MakesUnique))
                         .iter()
                         .any(|t| super::titles::same_title(t, title))
                         || grabbed(x))
@@ -455,9 +458,8 @@ impl Engine {
                 && self
                     .st
                     .def(x)
-                    .no_loss_from
-                    .iter()
-                    .any(|t| super::titles::same_title(t, &title))
+                    .find_replacement(pick!(Replacement::NoLossFrom))
+                    .is_some_and(|ts| ts.iter().any(|t| super::titles::same_title(t, &title)))
         })
     }
 
