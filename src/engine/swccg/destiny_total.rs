@@ -572,21 +572,6 @@ impl Engine {
     }
 }
 
-impl Engine {
-    /// The effects about destiny totals and Force loss from a place.
-    pub(super) fn values_effect(&mut self, ix: usize, me: Side, label: &str, e: Effect) -> Applied {
-        match e {
-            Effect::DestinyTotal(spec) => self.destiny_total_effect(ix, me, label, spec),
-            Effect::CancelAndRedraw(_) => self.cancel_and_redraw(ix, label),
-            Effect::DrawXChooseY { x, y } => self.draw_x_choose_y(ix, label, x, y),
-            Effect::LoseForceFrom { who, amount, from } => {
-                self.lose_force_from(ix, me, who, amount, from)
-            }
-            _ => Applied::Done,
-        }
-    }
-}
-
 /// Is `totals.<rest>` a path a board position can observe? Any action label.
 pub fn observable(rest: &str) -> Result<(), String> {
     if rest.is_empty() {

@@ -393,35 +393,3 @@ impl Engine {
         );
     }
 }
-
-impl Engine {
-    /// Crossing over and the starting hand (the rest of `apply`).
-    pub(super) fn apply_crossing(
-        &mut self,
-        ix: usize,
-        me: Side,
-        eff: crate::engine::swccg::model::Effect,
-    ) -> super::effects::Applied {
-        use crate::engine::swccg::model::Effect;
-        match eff {
-            Effect::CrossOverAs {
-                card,
-                title,
-                personas,
-                keywords,
-            } => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over_as(me, c, &title, &personas, &keywords);
-                }
-            }
-            Effect::StartingHand(n) => self.set_starting_hand(me, n),
-            Effect::CrossOver(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over(me, c);
-                }
-            }
-            _ => {}
-        }
-        super::effects::Applied::Done
-    }
-}

@@ -43,31 +43,6 @@ fn cost_words(c: &Cost) -> String {
 }
 
 impl Engine {
-    /// The effects of this area (and of drawn-card text and site deployment).
-    pub(super) fn apply_upkeep(
-        &mut self,
-        ix: usize,
-        me: Side,
-        label: &str,
-        e: super::model::Effect,
-    ) -> Applied {
-        use super::model::Effect;
-        match e {
-            Effect::Maintenance(m) => self.maintenance(ix, me, &m),
-            Effect::DrawUpTo { count, from } => self.draw_up_to(me, label, count, from),
-            Effect::PlaceFromHand { to, bottom } => self.place_from_hand(me, label, to, bottom),
-            Effect::DoublePowerPresent { if_less } => self.double_power_present(ix, me, if_less),
-            Effect::DeploySite(spec) => self.deploy_site(ix, me, label, &spec),
-            other => {
-                let depth = self.depth();
-                let what = format!("{label}: an effect this engine does not carry out ({other:?})");
-                self.trace
-                    .not_modelled(depth, Actor::Rules, what, &[r::RESULT]);
-                Applied::Done
-            }
-        }
-    }
-
     // ------------------------------------------------------------ drawing
 
     /// `{side: draw, amount}` at top level: draw cards one at a time from the Force
