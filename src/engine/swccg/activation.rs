@@ -98,7 +98,7 @@ pub struct Generation {
 fn rel(w: Option<Who>, owner: Side) -> Side {
     match w {
         Some(Who::Opponent) => owner.other(),
-        _ => owner,
+        None | Some(Who::You) => owner,
     }
 }
 

@@ -31,12 +31,14 @@ impl Engine {
             .iter()
             .enumerate()
             .find_map(|(a, ab)| {
-                ab.effect.iter().find_map(|e| match e {
-                    Effect::DeployToBattle { free, react } if ab.kind == AbilityKind::Response => {
-                        Some((a, *free, *react))
+                let (free, react) = ab.effect.iter().find_map(|e| {
+                    if let Effect::DeployToBattle { free, react } = e {
+                        Some((*free, *react))
+                    } else {
+                        None
                     }
-                    _ => None,
-                })
+                })?;
+                (ab.kind == AbilityKind::Response).then_some((a, free, react))
             })
     }
 

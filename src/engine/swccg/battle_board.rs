@@ -336,7 +336,7 @@ fn card_modifiers(
                     source: d.title.clone(),
                     side: match m.side {
                         Some(crate::engine::swccg::model::Who::Opponent) => owner.other(),
-                        _ => owner,
+                        None | Some(crate::engine::swccg::model::Who::You) => owner,
                     },
                     target,
                     op: m.op,
@@ -585,7 +585,7 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
     for (source, owner, t) in texts {
         let whose = match t.whose {
             Some(Who::Opponent) => owner.other(),
-            _ => owner,
+            None | Some(Who::You) => owner,
         };
         if whose != d.drainer
             || !(t.while_controls.is_empty() || super::control::holds(st, owner, &t.while_controls))

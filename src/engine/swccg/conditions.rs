@@ -180,15 +180,8 @@ impl super::engine::Engine {
         ab: &super::model::Ability,
     ) -> Result<(), super::engine::Rejection> {
         for e in &ab.effect {
-            let (pile, what, both) = match e {
-                Effect::Draw(_) => (PileName::ReserveDeck, "draws from", false),
-                Effect::TakeIntoHand { from, .. } => (*from, "takes a card from", false),
-                Effect::DeployFrom { from, .. } => (*from, "deploys a card from", false),
-                Effect::StackFrom { from, .. } => (*from, "takes a card from", false),
-                Effect::PlayFrom { from, .. } => (*from, "plays a card from", false),
-                // "Each player must activate N Force": each player's Reserve Deck.
-                Effect::EachActivates(_) => (PileName::ReserveDeck, "activates Force from", true),
-                _ => continue,
+            let Some((pile, what, both)) = e.pile_taken() else {
+                continue;
             };
             if matches!(pile, PileName::Hand | PileName::OutOfPlay) {
                 continue;

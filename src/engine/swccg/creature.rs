@@ -479,10 +479,7 @@ impl Engine {
             .played_mods
             .iter()
             .filter(|m| m.target == Target::Power(name.clone()))
-            .map(|m| match m.op {
-                OpSpec::Add(v) => v,
-                _ => 0,
-            })
+            .map(|m| if let OpSpec::Add(v) = m.op { v } else { 0 })
             .sum();
         // A character aboard a vehicle or starship adds no power of its own.
         if let Zone::On(h) = self.st.zone[c]

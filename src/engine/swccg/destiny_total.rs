@@ -128,13 +128,10 @@ fn modifiers(e: &Engine, p: Side, own: &[OpSpec], source: &str, each: bool) -> V
         for m in &e.st.def(c).modifiers {
             let whose = match m.side {
                 Some(Who::Opponent) => owner.other(),
-                _ => owner,
+                None | Some(Who::You) => owner,
             };
-            let hit = match m.target {
-                Target::EachDestiny => each,
-                Target::TotalDestiny => !each,
-                _ => false,
-            };
+            let hit = (m.target == Target::EachDestiny && each)
+                || (m.target == Target::TotalDestiny && !each);
             if hit && whose == p && super::text_when::holds(&e.st, c, &m.when, None) {
                 let mut md = Modifier::new(e.st.title(c).to_string(), to_op(m.op));
                 if m.cumulative {
@@ -532,13 +529,13 @@ impl Engine {
     /// "Draw X choose Y" may be used only when every one of the X draws may be made:
     /// all of them count against the limit (AR Draw X Choose Y - Examples 1 to 3).
     fn choose_allowed(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rejection> {
-        let x = self.st.def(c).abilities[a]
-            .effect
-            .iter()
-            .find_map(|e| match e {
-                Effect::DrawXChooseY { x, .. } => Some(*x),
-                _ => None,
-            });
+        let x = self.st.def(c).abilities[a].effect.iter().find_map(|e| {
+            if let Effect::DrawXChooseY { x, .. } = e {
+                Some(*x)
+            } else {
+                None
+            }
+        });
         let (Some(x), ActionKind::DestinyDraw { parent, .. }) = (x, &self.stack[i].kind) else {
             return Ok(());
         };

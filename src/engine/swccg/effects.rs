@@ -99,7 +99,7 @@ impl Engine {
             Effect::PlayFrom { .. } => self.play_from_effect(&label),
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
-            Effect::BreakCover(card) => self.each_ref(ix, &card, |e, c| e.break_cover(c).into()),
+            Effect::BreakCover(card) => self.on_refs(ix, &card, |e, c| e.break_cover(c)),
             Effect::CompleteJediTest => self.complete_jedi_test(ix),
             Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
             Effect::Duel(def) => self.duel_begin(ix, def),
@@ -120,11 +120,14 @@ impl Engine {
                 title,
                 personas,
                 keywords,
-            } => self.each_ref(ix, &card, |e, c| {
-                e.cross_over_as(me, c, &title, &personas, &keywords).into()
+            } => self.on_refs(ix, &card, |e, c| {
+                e.cross_over_as(me, c, &title, &personas, &keywords)
             }),
-            Effect::StartingHand(n) => self.set_starting_hand(me, n).into(),
-            Effect::CrossOver(card) => self.each_ref(ix, &card, |e, c| e.cross_over(me, c).into()),
+            Effect::StartingHand(n) => {
+                self.set_starting_hand(me, n);
+                Applied::Done
+            }
+            Effect::CrossOver(card) => self.on_refs(ix, &card, |e, c| e.cross_over(me, c)),
             Effect::RetrieveForEach { who, per } => {
                 self.retrieve_for_each(me, who, &per);
                 Applied::Done
@@ -136,7 +139,7 @@ impl Engine {
             Effect::LoseForceFrom { who, amount, from } => {
                 self.lose_force_from(ix, me, who, amount, from)
             }
-            Effect::CancelText(card) => self.each_ref(ix, &card, |e, c| e.cancel_text(c).into()),
+            Effect::CancelText(card) => self.on_refs(ix, &card, |e, c| e.cancel_text(c)),
             Effect::Capture(card) => {
                 let holder = self.stack[ix].card;
                 self.each_ref(ix, &card, |e, c| e.capture_any(me, c, holder))
@@ -145,7 +148,7 @@ impl Engine {
             Effect::CaptureAboard(filter) => self.capture_all_aboard(me, &filter),
             Effect::Release(text) => self.release(me, &text),
             Effect::ReleaseStarship(filter) => self.release_starship(me, &filter),
-            Effect::Steal(card) => self.each_ref(ix, &card, |e, c| e.steal(me, c).into()),
+            Effect::Steal(card) => self.on_refs(ix, &card, |e, c| e.steal(me, c)),
             Effect::StealFrom(from) => self.steal_from(me, &from),
             Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
             Effect::EachActivates(n) => self.each_activates(ix, &label, n),
@@ -154,7 +157,10 @@ impl Engine {
             Effect::DeployMatchingPair { reveal, from, to } => {
                 self.deploy_matching_pair(ix, me, &reveal, from, &to)
             }
-            Effect::SetValue { card, stats, to } => self.set_value(ix, card, stats, to).into(),
+            Effect::SetValue { card, stats, to } => {
+                self.set_value(ix, card, stats, to);
+                Applied::Done
+            }
             Effect::ModifyUntil {
                 filter,
                 stat,
@@ -162,7 +168,7 @@ impl Engine {
                 until,
             } => self.modify_until(ix, me, &label, filter, stat, add, until),
             Effect::Peek { count, place, to } => self.peek(me, &label, count, place, to),
-            Effect::Flip(card) => self.each_ref(ix, &card, |e, c| e.flip(c).into()),
+            Effect::Flip(card) => self.on_refs(ix, &card, |e, c| e.flip(c)),
             Effect::MoveToBattle(m) => self.move_to_battle(ix, me, &m),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
@@ -191,6 +197,19 @@ impl Engine {
             }
         }
         Applied::Done
+    }
+
+    /// Carry out `f` on each card `card` refers to, in order.
+    fn on_refs(
+        &mut self,
+        ix: usize,
+        card: &CardRef,
+        mut f: impl FnMut(&mut Engine, CardIx),
+    ) -> Applied {
+        self.each_ref(ix, card, |e, c| {
+            f(e, c);
+            Applied::Done
+        })
     }
 
     /// "Until …": values of matching cards change until the duration ends.
@@ -1168,13 +1187,6 @@ pub(crate) enum Applied {
     Done,
     Pushed,
     Stop,
-}
-
-/// An effect carried out at once, with nothing pushed and nothing stopped.
-impl From<()> for Applied {
-    fn from((): ()) -> Applied {
-        Applied::Done
-    }
 }
 
 pub(super) fn side_of(w: Who, me: Side) -> Side {

@@ -376,7 +376,9 @@ impl Engine {
                 u.title == title
                     && ability_name(&self.st.def(u.card).abilities[u.ability], u.ability) == name
             }
-            _ => u.card == c && u.ability == a,
+            Limit::OncePerTurn | Limit::OncePerPhase | Limit::OncePerBattle => {
+                u.card == c && u.ability == a
+            }
         };
         let allowed = if limit == Limit::TwicePerGame { 2 } else { 1 };
         let uses: Vec<&Usage> = self.usage.iter().filter(same).collect();

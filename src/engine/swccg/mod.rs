@@ -48,6 +48,7 @@ pub mod destiny;
 pub mod destiny_total;
 pub mod drain;
 mod drain_board;
+mod effect_rules;
 mod effects;
 pub mod engine;
 mod face_down;

@@ -7,7 +7,7 @@
 use super::statics::{Static, pick};
 use serde::Deserialize;
 
-use super::battle::{OpSpec, Target};
+use super::battle::Target;
 use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{CardState, CardType, Filter, LocKind, PileName, Side};
 use super::rules as r;
@@ -96,21 +96,18 @@ impl Engine {
                 continue;
             }
             for m in &self.st.def(s).modifiers {
-                let names = match &m.target {
-                    Target::Power(n) => *n == key || super::text_when::refers(&self.st, s, n, c),
-                    _ => false,
-                };
+                let names = matches!(&m.target, Target::Power(n)
+                    if *n == key || super::text_when::refers(&self.st, s, n, c));
                 let names = names && super::text_when::holds(&self.st, s, &m.when, None);
                 let near =
                     m.anywhere || self.st.location_of(s) == at || self.st.zone[s] == Zone::On(c);
                 if !names || !near || !m.requires.is_empty() {
                     continue;
                 }
-                match m.op {
-                    OpSpec::Add(n) => v += n,
-                    OpSpec::Sub(n) => v -= n,
-                    _ => continue,
-                }
+                let Some(n) = m.op.added() else {
+                    continue;
+                };
+                v += n;
                 why.push(self.name(s));
             }
         }
