@@ -6,6 +6,7 @@
 use super::battle::Condition;
 use super::model::Side;
 use super::state::{CardIx, State, Zone};
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 /// The text on a card: the opponent's requirement at its location is +`by`, +1 more
@@ -42,7 +43,9 @@ pub fn raises(st: &State, at: usize) -> Vec<Condition> {
     let here = super::battle_board::cards_at(st, at);
     here.iter()
         .filter_map(|&c| {
-            let r = st.def(c).raises_ability_required.as_ref()?;
+            let r = st
+                .def(c)
+                .find_static(pick!(Static::RaisesAbilityRequired))?;
             if r.present && !present_at(st, c, at) {
                 return None;
             }

@@ -4,6 +4,7 @@
 //! text, the activation total counted when the activate phase begins, and the
 //! `activate` action.
 
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 use super::engine::{Decision, Engine, Rejection, rej};
@@ -97,7 +98,7 @@ pub struct Generation {
 fn rel(w: Option<Who>, owner: Side) -> Side {
     match w {
         Some(Who::Opponent) => owner.other(),
-        _ => owner,
+        None | Some(Who::You) => owner,
     }
 }
 
@@ -130,7 +131,7 @@ impl Engine {
             .map(|c| {
                 self.st
                     .def(c)
-                    .adds_icons
+                    .static_list(pick!(Static::AddsIcons))
                     .iter()
                     .filter(|i| i.eq_ignore_ascii_case(icon))
                     .count()
@@ -158,8 +159,7 @@ impl Engine {
                 && self
                     .st
                     .def(c)
-                    .makes_non_battleground
-                    .as_ref()
+                    .find_static(pick!(Static::MakesNonBattleground))
                     .is_some_and(|f| self.loc_matches(l, f, self.st.owner(c), false))
         });
         if let Some(c) = non
@@ -190,8 +190,7 @@ impl Engine {
                 && self
                     .st
                     .def(c)
-                    .makes_battleground
-                    .as_ref()
+                    .find_static(pick!(Static::MakesBattleground))
                     .is_some_and(|f| self.loc_matches(l, f, self.st.owner(c), false))
         });
         match by {

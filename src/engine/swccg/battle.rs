@@ -146,6 +146,38 @@ pub enum Target {
     TotalDestiny,
 }
 
+impl Target {
+    /// A value of one card: the value's name (`power`, `ability`, … `immunity`) and
+    /// the card's key or title; none for a side's or a battle's value.
+    pub fn per_card(&self) -> Option<(&'static str, &String)> {
+        match self {
+            Target::Power(n) => Some(("power", n)),
+            Target::Ability(n) => Some(("ability", n)),
+            Target::Forfeit(n) => Some(("forfeit", n)),
+            Target::Defense(n) => Some(("defense", n)),
+            Target::Immunity(n) => Some(("immunity", n)),
+            Target::Armor(n) => Some(("armor", n)),
+            Target::Maneuver(n) => Some(("maneuver", n)),
+            Target::Hyperspeed(n) => Some(("hyperspeed", n)),
+            Target::Landspeed(n) => Some(("landspeed", n)),
+            Target::Deploy(n) => Some(("deploy", n)),
+            Target::Destiny(n) => Some(("destiny", n)),
+            Target::Politics(n) => Some(("politics", n)),
+            Target::TotalPower
+            | Target::BattleDestinies
+            | Target::PowerDestinies
+            | Target::AttritionDestinies
+            | Target::EachBattleDestiny
+            | Target::TotalBattleDestiny
+            | Target::Attrition
+            | Target::BattleDamage
+            | Target::BattleCost
+            | Target::EachDestiny
+            | Target::TotalDestiny => None,
+        }
+    }
+}
+
 impl std::fmt::Display for Target {
     /// The value a modifier changes, in words ("Lord Vader's immunity to attrition").
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -218,6 +250,26 @@ pub enum OpSpec {
     /// The value may not be reduced (AR Reduce): a later modifier or reset that
     /// would lower it fails.
     NotReduced(bool),
+}
+
+impl OpSpec {
+    /// What it adds to a value (a subtraction adds less than nothing); none for
+    /// every other operation.
+    pub fn added(&self) -> Option<i64> {
+        match self {
+            OpSpec::Add(n) => Some(*n),
+            OpSpec::Sub(n) => Some(-n),
+            OpSpec::Mul(_)
+            | OpSpec::Div(_)
+            | OpSpec::Reset(_)
+            | OpSpec::Define(_)
+            | OpSpec::Substitute(_)
+            | OpSpec::Limit(_)
+            | OpSpec::Free(_)
+            | OpSpec::Lose(_)
+            | OpSpec::NotReduced(_) => None,
+        }
+    }
 }
 
 /// A modifier in effect, listed in the order it occurred.

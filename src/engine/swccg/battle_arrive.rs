@@ -31,12 +31,14 @@ impl Engine {
             .iter()
             .enumerate()
             .find_map(|(a, ab)| {
-                ab.effect.iter().find_map(|e| match e {
-                    Effect::DeployToBattle { free, react } if ab.kind == AbilityKind::Response => {
-                        Some((a, *free, *react))
+                let (free, react) = ab.effect.iter().find_map(|e| {
+                    if let Effect::DeployToBattle { free, react } = e {
+                        Some((*free, *react))
+                    } else {
+                        None
                     }
-                    _ => None,
-                })
+                })?;
+                (ab.kind == AbilityKind::Response).then_some((a, free, react))
             })
     }
 
@@ -54,11 +56,7 @@ impl Engine {
     /// to the battle's initiation.
     pub(super) fn arrive(&mut self, d: &Decision, i: usize) -> Result<(), Rejection> {
         let p = d.by;
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), super::rules::ACTIONS))?;
+        let c = self.decision_card(d, super::rules::ACTIONS)?;
         let (a, free, react, at) = self.check_arrival(p, c, i)?;
         let title = self.name(c);
         self.stack[i].responded.push((c, a));

@@ -15,6 +15,7 @@ use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves,
 use super::drain::{self, Drain, DrainCard};
 use super::stack::BattleDraw;
 use super::state::{CardIx, State, Zone};
+use super::statics::{Static, pick};
 use super::text_when;
 use crate::engine::Cited;
 
@@ -234,7 +235,8 @@ fn battle_with(
                 .iter()
                 .any(|i| i.eq_ignore_ascii_case("presence")),
             draws_if_unable: d.stats.draws_if_unable,
-            zeroes_lower_single_destiny: d.zeroes_lower_single_destiny,
+            zeroes_lower_single_destiny: d
+                .has_static(|s| matches!(s, Static::ZeroesLowerSingleDestiny)),
             battled_this_turn: battled.contains(&c),
             elsewhere: false,
             hit: hits.iter().any(|h| h.0 == c),
@@ -334,7 +336,7 @@ fn card_modifiers(
                     source: d.title.clone(),
                     side: match m.side {
                         Some(crate::engine::swccg::model::Who::Opponent) => owner.other(),
-                        _ => owner,
+                        None | Some(crate::engine::swccg::model::Who::You) => owner,
                     },
                     target,
                     op: m.op,
@@ -368,7 +370,7 @@ fn conditional_draws(st: &State, cards: &mut [Card], initiator: BoardSide) {
         };
         card.draws_if_unable = st
             .def(c)
-            .draws_if_unable
+            .static_list(pick!(Static::DrawsIfUnable))
             .iter()
             .find(|x| text_when::holds(st, c, &x.when, Some(b)))
             .map(|x| x.draws);
@@ -389,7 +391,7 @@ fn text_conditions(st: &State, cards: &[Card], initiator: BoardSide) -> Vec<batt
     participants
         .iter()
         .filter_map(|&c| {
-            let r = st.def(c).ability_required.as_ref()?;
+            let r = st.def(c).find_static(pick!(Static::AbilityRequired))?;
             text_when::holds(st, c, &r.when, Some(b)).then(|| battle::Condition {
                 source: st.title(c).to_string(),
                 side: st.owner(c).other(),
@@ -583,7 +585,7 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
     for (source, owner, t) in texts {
         let whose = match t.whose {
             Some(Who::Opponent) => owner.other(),
-            _ => owner,
+            None | Some(Who::You) => owner,
         };
         if whose != d.drainer
             || !(t.while_controls.is_empty() || super::control::holds(st, owner, &t.while_controls))

@@ -497,10 +497,7 @@ impl Engine {
     /// A `forfeit` decision: the card must be the player's, participating in the battle,
     /// have a forfeit value, and be hit or forfeited to pending attrition or battle damage.
     fn check_forfeit(&self, ix: usize, d: &Decision, r: &Reading) -> Result<CardIx, Rejection> {
-        let key = d.step.card.clone().unwrap_or_default();
-        let Some(c) = self.st.find(&key) else {
-            return Err(rej(format!("no card {key}"), cite::FORFEIT));
-        };
+        let c = self.decision_card(d, cite::FORFEIT)?;
         let title = self.st.title(c);
         if !self.still_participating(ix, c) {
             return Err(rej(

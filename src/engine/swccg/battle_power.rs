@@ -121,7 +121,7 @@ impl Engine {
         };
         let side = match m.side {
             Some(crate::engine::swccg::model::Who::Opponent) => me.other(),
-            _ => me,
+            None | Some(crate::engine::swccg::model::Who::You) => me,
         };
         let battle = self.stack[j].label.clone();
         self.log(

@@ -21,6 +21,7 @@ use super::model::{CardState, CardType, Filter, Phase, PileName, Side, Verb};
 use super::rules as r;
 use super::stack::{ActionKind, Entry, Tgt};
 use super::state::{CardIx, State, Zone};
+use super::statics::Static;
 use crate::engine::End;
 use crate::engine::{Actor, Event};
 
@@ -213,11 +214,9 @@ impl Engine {
         }
         // Besieged works on the inactive captured starship it is deployed on (AR
         // Inactive: cards that target a card in that state).
-        let besieged = self
-            .st
-            .cards_on(s)
-            .into_iter()
-            .any(|b| self.st.owner(b) == p && self.st.def(b).besieges);
+        let besieged = self.st.cards_on(s).into_iter().any(|b| {
+            self.st.owner(b) == p && self.st.def(b).has_static(|s| matches!(s, Static::Besieges))
+        });
         if !besieged {
             return Err(rej(
                 format!(
@@ -246,10 +245,7 @@ impl Engine {
         let candidates = self.besiegers(p, s);
         let mut cards = Vec::new();
         for k in &d.step.with {
-            let c = self
-                .st
-                .find(k)
-                .ok_or_else(|| rej(format!("no card {k}"), r::ACTIONS))?;
+            let c = self.card_named(k, r::ACTIONS)?;
             if !candidates.contains(&c) {
                 return Err(self.besieger_refusal(p, s, c));
             }
@@ -391,7 +387,11 @@ impl Engine {
             return;
         }
         if self.captured_starship(s) && self.characters_aboard(s).is_empty() {
-            if self.all_on(s).iter().any(|&b| self.st.def(b).besieges) {
+            if self
+                .all_on(s)
+                .iter()
+                .any(|&b| self.st.def(b).has_static(|s| matches!(s, Static::Besieges)))
+            {
                 // Ap. C: Besieged "remains on the starship" whichever side controls it;
                 // the Besieged ruling (Ap. B): it is lost if the starship is stolen.
                 self.outcome = Some(End::NotModelled {
@@ -510,7 +510,7 @@ impl Engine {
         let owner = self.st.owner(s);
         for c in self.all_on(s) {
             let o = self.st.owner(c);
-            if self.st.def(c).besieges {
+            if self.st.def(c).has_static(|s| matches!(s, Static::Besieges)) {
                 self.st.to_pile(c, o, PileName::LostPile);
                 let text = format!("{} is canceled: it goes to the Lost Pile", self.name(c));
                 self.log(

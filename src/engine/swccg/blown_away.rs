@@ -25,6 +25,7 @@ use super::engine::*;
 use super::model::{CardType, Effect, LocKind, SectorKind, Side, Who};
 use super::stack::{ActionKind, Entry, Tgt};
 use super::state::{CardIx, Zone};
+use super::statics::Replacement;
 use crate::engine::{Actor, Event};
 use serde::Deserialize;
 
@@ -208,7 +209,9 @@ impl Engine {
     fn step_relocate(&mut self, locs: &[usize]) {
         let movers: Vec<CardIx> = (0..self.st.cards.len())
             .filter(|&c| {
-                self.st.def(c).relocates_if_blown_away
+                self.st
+                    .def(c)
+                    .has_replacement(|r| matches!(r, Replacement::RelocatesIfBlownAway))
                     && matches!(self.st.zone[c], Zone::At(l) if locs.contains(&l))
             })
             .collect();

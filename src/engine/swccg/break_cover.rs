@@ -23,11 +23,7 @@ impl Engine {
         w: Window,
     ) -> Result<(), Rejection> {
         let p = d.by;
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), r::ACTIONS))?;
+        let c = self.decision_card(d, r::ACTIONS)?;
         if w != Window::TopLevel {
             return Err(rej(
                 "breaking cover is a top-level action: not while the stack is not empty",

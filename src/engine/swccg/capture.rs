@@ -441,11 +441,7 @@ impl Engine {
                 PRISONER_TRANSFERS,
             ));
         }
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), r::ACTIONS))?;
+        let c = self.decision_card(d, r::ACTIONS)?;
         let Some(Held::Escorted(e)) = self.held(c) else {
             return Err(rej(
                 format!("{} is not a captive escorted by Dark", self.name(c)),
@@ -617,39 +613,6 @@ impl Engine {
             self.steal_captured(me, s);
         }
         Applied::Done
-    }
-
-    /// Capturing and stealing effects (AR Appendix C Capturing, Stealing).
-    pub(super) fn apply_capture_or_steal(
-        &mut self,
-        ix: usize,
-        me: Side,
-        eff: super::model::Effect,
-    ) -> Applied {
-        use super::model::Effect;
-        match eff {
-            Effect::Capture(card) => {
-                let holder = self.stack[ix].card;
-                for c in self.card_refs(ix, &card) {
-                    if let Applied::Stop = self.capture_any(me, c, holder) {
-                        return Applied::Stop;
-                    }
-                }
-                Applied::Done
-            }
-            Effect::CaptureCard(c) => self.capture(me, c),
-            Effect::CaptureAboard(filter) => self.capture_all_aboard(me, &filter),
-            Effect::Release(text) => self.release(me, &text),
-            Effect::ReleaseStarship(filter) => self.release_starship(me, &filter),
-            Effect::Steal(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.steal(me, c);
-                }
-                Applied::Done
-            }
-            Effect::StealFrom(from) => self.steal_from(me, &from),
-            _ => Applied::Done,
-        }
     }
 
     /// A capture decision with no captured or released character to decide about.

@@ -7,6 +7,7 @@ use super::battle::{OpSpec, to_op};
 use super::engine::*;
 use super::model::{CardType, Filter, Side, Who};
 use super::state::CardIx;
+use super::statics::{Static, pick};
 use super::values::{Base, Modifier, Rules, cite, compute};
 use serde::Deserialize;
 
@@ -44,7 +45,7 @@ impl Engine {
             if !self.st.active(t) || !self.st.on_table(t) {
                 continue;
             }
-            for d in &self.st.def(t).destiny_for {
+            for d in self.st.def(t).static_list(pick!(Static::DestinyFor)) {
                 let whose = d.whose.map(|w| match w {
                     Who::You => self.st.owner(t),
                     Who::Opponent => self.st.owner(t).other(),
@@ -101,7 +102,11 @@ impl Engine {
     fn immune_to_owner_of(&self, c: CardIx, source: CardIx) -> Option<&'static str> {
         let kind = self.st.def(source).card_type;
         (self.st.owner(source) != self.st.owner(c)
-            && self.st.def(c).immune_to_opponents.contains(&kind))
+            && self
+                .st
+                .def(c)
+                .static_list(pick!(Static::ImmuneToOpponents))
+                .contains(&kind))
         .then(|| kind.as_str())
         .map(|k| match kind {
             CardType::Objective => "Objective",

@@ -51,20 +51,7 @@ fn printed(s: &Stats, stat: &str) -> Option<i64> {
 
 /// The card a modifier target names for `stat`, if it is about that value.
 fn names<'a>(t: &'a Target, stat: &str) -> Option<&'a str> {
-    let (s, n) = match t {
-        Target::Power(n) => ("power", n),
-        Target::Ability(n) => ("ability", n),
-        Target::Forfeit(n) => ("forfeit", n),
-        Target::Armor(n) => ("armor", n),
-        Target::Maneuver(n) => ("maneuver", n),
-        Target::Hyperspeed(n) => ("hyperspeed", n),
-        Target::Landspeed(n) => ("landspeed", n),
-        Target::Deploy(n) => ("deploy", n),
-        Target::Destiny(n) => ("destiny", n),
-        Target::Politics(n) => ("politics", n),
-        Target::Defense(n) => ("defense", n),
-        _ => return None,
-    };
+    let (s, n) = t.per_card()?;
     (s == stat).then_some(n.as_str())
 }
 

@@ -519,23 +519,8 @@ fn check_modifiers(
     key: &str,
     d: &Spanned<super::model::CardDef>,
 ) -> Result<(), BoardError> {
-    use super::battle::Target;
     for m in &d.value.modifiers {
-        let named = match &m.target {
-            Target::Power(n)
-            | Target::Ability(n)
-            | Target::Forfeit(n)
-            | Target::Defense(n)
-            | Target::Immunity(n)
-            | Target::Armor(n)
-            | Target::Maneuver(n)
-            | Target::Hyperspeed(n)
-            | Target::Landspeed(n)
-            | Target::Deploy(n)
-            | Target::Destiny(n)
-            | Target::Politics(n) => Some(n),
-            _ => None,
-        };
+        let named = m.target.per_card().map(|(_, n)| n);
         for n in named.into_iter().chain(m.requires.iter()) {
             let relative = [super::text_when::PILOTED, super::text_when::HOST]
                 .contains(&n.as_str())

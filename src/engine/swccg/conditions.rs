@@ -4,6 +4,7 @@
 use super::identify::IdState;
 use super::model::{Effect, Filter, PileName, Side};
 use super::state::{CardIx, State};
+use super::statics::Static;
 
 pub const EMPTY_DECK: &str = "swccg.ar.empty-deck-or-pile";
 pub const CANCELING_TEXT: &str = "swccg.ar.canceling-game-text";
@@ -179,15 +180,8 @@ impl super::engine::Engine {
         ab: &super::model::Ability,
     ) -> Result<(), super::engine::Rejection> {
         for e in &ab.effect {
-            let (pile, what, both) = match e {
-                Effect::Draw(_) => (PileName::ReserveDeck, "draws from", false),
-                Effect::TakeIntoHand { from, .. } => (*from, "takes a card from", false),
-                Effect::DeployFrom { from, .. } => (*from, "deploys a card from", false),
-                Effect::StackFrom { from, .. } => (*from, "takes a card from", false),
-                Effect::PlayFrom { from, .. } => (*from, "plays a card from", false),
-                // "Each player must activate N Force": each player's Reserve Deck.
-                Effect::EachActivates(_) => (PileName::ReserveDeck, "activates Force from", true),
-                _ => continue,
+            let Some((pile, what, both)) = e.pile_taken() else {
+                continue;
             };
             if matches!(pile, PileName::Hand | PileName::OutOfPlay) {
                 continue;
@@ -317,7 +311,10 @@ impl super::engine::Engine {
         for t in 0..self.st.cards.len() {
             if !self.st.active(t)
                 || self.st.owner(t) != p.other()
-                || !self.st.def(t).reduces_retrieval_by_stacked
+                || !self
+                    .st
+                    .def(t)
+                    .has_static(|s| matches!(s, Static::ReducesRetrievalByStacked))
             {
                 continue;
             }
@@ -349,7 +346,12 @@ impl super::engine::Engine {
         use crate::engine::{Actor, Event};
         let taxes: Vec<CardIx> = (0..self.st.cards.len())
             .filter(|&t| {
-                self.st.active(t) && self.st.owner(t) == p.other() && self.st.def(t).retrieval_tax
+                self.st.active(t)
+                    && self.st.owner(t) == p.other()
+                    && self
+                        .st
+                        .def(t)
+                        .has_static(|s| matches!(s, Static::RetrievalTax))
             })
             .collect();
         let who = Actor::Player(super::seat(p));

@@ -16,6 +16,7 @@
 use super::engine::*;
 use super::stack::{ActionKind, BattleDraw, Entry, Stage, Tgt};
 use super::state::{CardIx, Zone};
+use super::statics::{Replacement, pick};
 use super::values::cite;
 use crate::engine::swccg::model::{
     Amount, CardType, DestinyTest, Effect, Phase, PileName, Side, Verb,
@@ -81,11 +82,7 @@ impl Engine {
                 cite::ATTACKS,
             ));
         }
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), cite::ATTACKS))?;
+        let c = self.decision_card(d, cite::ATTACKS)?;
         if self.st.def(c).card_type != CardType::Creature {
             return Err(rej(
                 format!("{} is not a creature", self.name(c)),
@@ -163,10 +160,7 @@ impl Engine {
                 cite::ATTACKS,
             ));
         }
-        let t = self
-            .st
-            .find(t)
-            .ok_or_else(|| rej(format!("no card {t}"), cite::ATTACKS))?;
+        let t = self.card_named(t, cite::ATTACKS)?;
         let d = self.st.def(t);
         let droid = d.keywords.iter().any(|k| k.eq_ignore_ascii_case("droid"));
         if d.card_type != CardType::Character || droid || !target_at(&self.st, t, l) {
@@ -361,11 +355,7 @@ impl Engine {
     /// destiny (+ the weapon's `add`) against the creature's defense value.
     fn attack_fire(&mut self, ix: usize, d: &Decision) -> Result<(), Rejection> {
         let p = d.by;
-        let key = d.step.card.as_deref().unwrap_or("");
-        let w = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), cite::FIRING_WEAPONS))?;
+        let w = self.decision_card(d, cite::FIRING_WEAPONS)?;
         let creature = self.attack_info(ix).creature;
         if self.stack[ix].fired.contains(&w) {
             return Err(rej(
@@ -489,10 +479,7 @@ impl Engine {
             .played_mods
             .iter()
             .filter(|m| m.target == Target::Power(name.clone()))
-            .map(|m| match m.op {
-                OpSpec::Add(v) => v,
-                _ => 0,
-            })
+            .map(|m| if let OpSpec::Add(v) = m.op { v } else { 0 })
             .sum();
         // A character aboard a vehicle or starship adds no power of its own.
         if let Zone::On(h) = self.st.zone[c]
@@ -636,7 +623,12 @@ impl Engine {
     /// specifically (an escort's) is ignored; the escort's captive moves with it.
     fn relocate_defeated(&mut self, label: &str, creature: CardIx, t: CardIx) -> bool {
         use super::rules as r;
-        let Some(rule) = self.st.def(creature).defeated_to.clone() else {
+        let Some(rule) = self
+            .st
+            .def(creature)
+            .find_replacement(pick!(Replacement::DefeatedTo))
+            .cloned()
+        else {
             return false;
         };
         let dest = self.st.find_location(&rule.to).or_else(|| {

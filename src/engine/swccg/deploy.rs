@@ -352,10 +352,7 @@ impl Engine {
     ) -> Result<Vec<CardIx>, Rejection> {
         let mut with = Vec::new();
         for k in &d.step.with {
-            let x = self
-                .st
-                .find(k)
-                .ok_or_else(|| rej(format!("no card {k}"), r::ACTIONS))?;
+            let x = self.card_named(k, r::ACTIONS)?;
             let title = self.st.title(x);
             if self.st.zone[x] != Zone::Pile(p, PileName::Hand) {
                 return Err(rej(

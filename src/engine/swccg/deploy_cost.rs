@@ -11,6 +11,7 @@ use super::engine::{Engine, Rejection, rej};
 use super::model::{CardType, Filter, LocKind, SectorKind, Side};
 use super::stack::DeployTo;
 use super::state::{CardIx, Zone};
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 pub const DEPLOY_COST: &str = "swccg.ar.deploy-cost";
@@ -165,7 +166,7 @@ impl Engine {
     /// location deployment restrictions (its own "deploys only …" included).
     pub(crate) fn deploy_permission(&self, p: Side, c: CardIx, l: usize) -> Option<String> {
         (0..self.st.cards.len()).find_map(|x| {
-            let h = self.st.def(x).deploy_here.as_ref()?;
+            let h = self.st.def(x).find_static(pick!(Static::DeployHere))?;
             (x != c
                 && self.st.active(x)
                 && self.st.owner(x) == p

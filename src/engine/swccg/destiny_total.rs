@@ -128,13 +128,10 @@ fn modifiers(e: &Engine, p: Side, own: &[OpSpec], source: &str, each: bool) -> V
         for m in &e.st.def(c).modifiers {
             let whose = match m.side {
                 Some(Who::Opponent) => owner.other(),
-                _ => owner,
+                None | Some(Who::You) => owner,
             };
-            let hit = match m.target {
-                Target::EachDestiny => each,
-                Target::TotalDestiny => !each,
-                _ => false,
-            };
+            let hit = (m.target == Target::EachDestiny && each)
+                || (m.target == Target::TotalDestiny && !each);
             if hit && whose == p && super::text_when::holds(&e.st, c, &m.when, None) {
                 let mut md = Modifier::new(e.st.title(c).to_string(), to_op(m.op));
                 if m.cumulative {
@@ -532,13 +529,13 @@ impl Engine {
     /// "Draw X choose Y" may be used only when every one of the X draws may be made:
     /// all of them count against the limit (AR Draw X Choose Y - Examples 1 to 3).
     fn choose_allowed(&self, c: CardIx, a: usize, i: usize) -> Result<(), Rejection> {
-        let x = self.st.def(c).abilities[a]
-            .effect
-            .iter()
-            .find_map(|e| match e {
-                Effect::DrawXChooseY { x, .. } => Some(*x),
-                _ => None,
-            });
+        let x = self.st.def(c).abilities[a].effect.iter().find_map(|e| {
+            if let Effect::DrawXChooseY { x, .. } = e {
+                Some(*x)
+            } else {
+                None
+            }
+        });
         let (Some(x), ActionKind::DestinyDraw { parent, .. }) = (x, &self.stack[i].kind) else {
             return Ok(());
         };
@@ -569,21 +566,6 @@ impl Engine {
             .iter()
             .filter_map(|a| a.responds_to.as_ref())
             .any(|t| self.trigger_matches(t, i, c))
-    }
-}
-
-impl Engine {
-    /// The effects about destiny totals and Force loss from a place.
-    pub(super) fn values_effect(&mut self, ix: usize, me: Side, label: &str, e: Effect) -> Applied {
-        match e {
-            Effect::DestinyTotal(spec) => self.destiny_total_effect(ix, me, label, spec),
-            Effect::CancelAndRedraw(_) => self.cancel_and_redraw(ix, label),
-            Effect::DrawXChooseY { x, y } => self.draw_x_choose_y(ix, label, x, y),
-            Effect::LoseForceFrom { who, amount, from } => {
-                self.lose_force_from(ix, me, who, amount, from)
-            }
-            _ => Applied::Done,
-        }
     }
 }
 

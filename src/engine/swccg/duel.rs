@@ -404,29 +404,3 @@ impl Engine {
 fn side_of_ix(first: Side, i: usize) -> Side {
     if i == 0 { first } else { first.other() }
 }
-
-impl Engine {
-    /// Duel and creature effects (the rest of `apply`).
-    pub(super) fn apply_duel_or_creature(
-        &mut self,
-        ix: usize,
-        me: Side,
-        label: &str,
-        eff: Effect,
-    ) -> Applied {
-        match eff {
-            Effect::Duel(def) => self.duel_begin(ix, def),
-            Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
-            Effect::DuelDraws => self.duel_draws(ix),
-            Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
-            Effect::DuelWon(i) => self.duel_won(ix, i),
-            Effect::EpicDuel(spec) => self.epic_duel(ix, spec),
-            Effect::Eat {
-                vehicle,
-                add_ferocity,
-            } => self.eat(ix, me, label, vehicle, add_ferocity),
-            Effect::AddFerocity(c, n) => self.add_ferocity(c, n),
-            _ => Applied::Done,
-        }
-    }
-}

@@ -18,32 +18,6 @@ pub const ACTIVATING_FORCE: &str = "swccg.ar.activating-force";
 pub const IDS: &[&str] = &[RESULT, AUTOMATIC_ACTIONS, ACTIVATING_FORCE];
 
 impl Engine {
-    /// Effects of the later rule areas (retargeting, results with several players,
-    /// Force loss, matching pairs, values set on a target).
-    pub(super) fn apply_more(
-        &mut self,
-        ix: usize,
-        me: Side,
-        label: &str,
-        eff: super::model::Effect,
-    ) -> Applied {
-        use super::model::Effect;
-        match eff {
-            Effect::Retarget(rf) => self.retarget(ix, me, label, rf),
-            Effect::EachActivates(n) => self.each_activates(ix, label, n),
-            Effect::ActivateOne(side) => self.activate_one(ix, label, side),
-            Effect::ReduceLoss(x) => self.reduce_loss(ix, x),
-            Effect::DeployMatchingPair { reveal, from, to } => {
-                self.deploy_matching_pair(ix, me, &reveal, from, &to)
-            }
-            Effect::SetValue { card, stats, to } => {
-                self.set_value(ix, card, stats, to);
-                Applied::Done
-            }
-            _ => Applied::Done,
-        }
-    }
-
     /// "Each player must activate `n` Force": the player whose turn it is decides who
     /// activates first; each Force is then one action, in that order.
     pub(super) fn each_activates(&mut self, ix: usize, label: &str, n: u32) -> Applied {

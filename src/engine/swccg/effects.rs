@@ -99,62 +99,76 @@ impl Engine {
             Effect::PlayFrom { .. } => self.play_from_effect(&label),
             Effect::Hit(t, forfeit_zero) => self.hit_now(ix, t, forfeit_zero),
             Effect::Explode => self.explode(ix),
-            Effect::BreakCover(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.break_cover(c);
-                }
-                Applied::Done
-            }
+            Effect::BreakCover(card) => self.on_refs(ix, &card, |e, c| e.break_cover(c)),
             Effect::CompleteJediTest => self.complete_jedi_test(ix),
             Effect::MoveStacked { on, to } => self.move_stacked(ix, on, to),
-            e @ (Effect::Duel(_)
-            | Effect::AddDuelDestiny(_)
-            | Effect::DuelDraws
-            | Effect::AddToDestiny(_)
-            | Effect::DuelWon(_)
-            | Effect::EpicDuel(_)
-            | Effect::Eat { .. }
-            | Effect::AddFerocity(..)) => self.apply_duel_or_creature(ix, me, &label, e),
+            Effect::Duel(def) => self.duel_begin(ix, def),
+            Effect::AddDuelDestiny(n) => self.add_duel_destiny(ix, n),
+            Effect::DuelDraws => self.duel_draws(ix),
+            Effect::AddToDestiny(n) => self.add_to_destiny(ix, n),
+            Effect::DuelWon(i) => self.duel_won(ix, i),
+            Effect::EpicDuel(spec) => self.epic_duel(ix, spec),
+            Effect::Eat {
+                vehicle,
+                add_ferocity,
+            } => self.eat(ix, me, &label, vehicle, add_ferocity),
+            Effect::AddFerocity(c, n) => self.add_ferocity(c, n),
             Effect::BlowAway(def) => self.blow_away(ix, *def),
             Effect::BlownAwayOccurred(locs) => self.blown_away_occurred(ix, locs),
-            e @ (Effect::CrossOverAs { .. } | Effect::StartingHand(_) | Effect::CrossOver(_)) => {
-                self.apply_crossing(ix, me, e)
+            Effect::CrossOverAs {
+                card,
+                title,
+                personas,
+                keywords,
+            } => self.on_refs(ix, &card, |e, c| {
+                e.cross_over_as(me, c, &title, &personas, &keywords)
+            }),
+            Effect::StartingHand(n) => {
+                self.set_starting_hand(me, n);
+                Applied::Done
             }
+            Effect::CrossOver(card) => self.on_refs(ix, &card, |e, c| e.cross_over(me, c)),
             Effect::RetrieveForEach { who, per } => {
                 self.retrieve_for_each(me, who, &per);
                 Applied::Done
             }
             Effect::LoseForEach { who, per } => self.lose_for_each(me, who, &per),
-            e @ (Effect::DestinyTotal(_)
-            | Effect::CancelAndRedraw(_)
-            | Effect::DrawXChooseY { .. }
-            | Effect::LoseForceFrom { .. }) => self.values_effect(ix, me, &label, e),
-            Effect::CancelText(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.cancel_text(c);
-                }
+            Effect::DestinyTotal(spec) => self.destiny_total_effect(ix, me, &label, spec),
+            Effect::CancelAndRedraw(_) => self.cancel_and_redraw(ix, &label),
+            Effect::DrawXChooseY { x, y } => self.draw_x_choose_y(ix, &label, x, y),
+            Effect::LoseForceFrom { who, amount, from } => {
+                self.lose_force_from(ix, me, who, amount, from)
+            }
+            Effect::CancelText(card) => self.on_refs(ix, &card, |e, c| e.cancel_text(c)),
+            Effect::Capture(card) => {
+                let holder = self.stack[ix].card;
+                self.each_ref(ix, &card, |e, c| e.capture_any(me, c, holder))
+            }
+            Effect::CaptureCard(c) => self.capture(me, c),
+            Effect::CaptureAboard(filter) => self.capture_all_aboard(me, &filter),
+            Effect::Release(text) => self.release(me, &text),
+            Effect::ReleaseStarship(filter) => self.release_starship(me, &filter),
+            Effect::Steal(card) => self.on_refs(ix, &card, |e, c| e.steal(me, c)),
+            Effect::StealFrom(from) => self.steal_from(me, &from),
+            Effect::Retarget(rf) => self.retarget(ix, me, &label, rf),
+            Effect::EachActivates(n) => self.each_activates(ix, &label, n),
+            Effect::ActivateOne(side) => self.activate_one(ix, &label, side),
+            Effect::ReduceLoss(x) => self.reduce_loss(ix, x),
+            Effect::DeployMatchingPair { reveal, from, to } => {
+                self.deploy_matching_pair(ix, me, &reveal, from, &to)
+            }
+            Effect::SetValue { card, stats, to } => {
+                self.set_value(ix, card, stats, to);
                 Applied::Done
             }
-            eff @ (Effect::Capture(_)
-            | Effect::CaptureCard(_)
-            | Effect::CaptureAboard(_)
-            | Effect::Release(_)
-            | Effect::ReleaseStarship(_)
-            | Effect::Steal(_)
-            | Effect::StealFrom(_)) => self.apply_capture_or_steal(ix, me, eff),
-            e @ (Effect::Retarget(_)
-            | Effect::EachActivates(_)
-            | Effect::ActivateOne(_)
-            | Effect::ReduceLoss(_)
-            | Effect::DeployMatchingPair { .. }
-            | Effect::SetValue { .. }) => self.apply_more(ix, me, &label, e),
             Effect::ModifyUntil {
                 filter,
                 stat,
                 add,
                 until,
             } => self.modify_until(ix, me, &label, filter, stat, add, until),
-            e @ (Effect::Peek { .. } | Effect::Flip(_)) => self.peek_or_flip(ix, me, &label, e),
+            Effect::Peek { count, place, to } => self.peek(me, &label, count, place, to),
+            Effect::Flip(card) => self.on_refs(ix, &card, |e, c| e.flip(c)),
             Effect::MoveToBattle(m) => self.move_to_battle(ix, me, &m),
             Effect::NotModelled(text) => {
                 let depth = self.depth();
@@ -162,9 +176,40 @@ impl Engine {
                     .not_modelled(depth, Actor::Rules, text, &[r::RESULT]);
                 Applied::Done
             }
-            // Draw phase, maintenance, drawn-card text, site deployment (`upkeep.rs`).
-            e => self.apply_upkeep(ix, me, &label, e),
+            Effect::Maintenance(m) => self.maintenance(ix, me, &m),
+            Effect::DrawUpTo { count, from } => self.draw_up_to(me, &label, count, from),
+            Effect::PlaceFromHand { to, bottom } => self.place_from_hand(me, &label, to, bottom),
+            Effect::DoublePowerPresent { if_less } => self.double_power_present(ix, me, if_less),
+            Effect::DeploySite(spec) => self.deploy_site(ix, me, &label, &spec),
         }
+    }
+
+    /// Carry out `f` on each card `card` refers to, in order, until one stops the run.
+    fn each_ref(
+        &mut self,
+        ix: usize,
+        card: &CardRef,
+        mut f: impl FnMut(&mut Engine, CardIx) -> Applied,
+    ) -> Applied {
+        for c in self.card_refs(ix, card) {
+            if let Applied::Stop = f(self, c) {
+                return Applied::Stop;
+            }
+        }
+        Applied::Done
+    }
+
+    /// Carry out `f` on each card `card` refers to, in order.
+    fn on_refs(
+        &mut self,
+        ix: usize,
+        card: &CardRef,
+        mut f: impl FnMut(&mut Engine, CardIx),
+    ) -> Applied {
+        self.each_ref(ix, card, |e, c| {
+            f(e, c);
+            Applied::Done
+        })
     }
 
     /// "Until …": values of matching cards change until the duration ends.
@@ -225,20 +270,6 @@ impl Engine {
             &[r::DEPLOYING_FROM_PILE],
         );
         Applied::Done
-    }
-
-    /// Peeking past insert cards; flipping a double-sided card.
-    fn peek_or_flip(&mut self, ix: usize, me: Side, label: &str, eff: Effect) -> Applied {
-        match eff {
-            Effect::Peek { count, place, to } => self.peek(me, label, count, place, to),
-            Effect::Flip(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.flip(c);
-                }
-                Applied::Done
-            }
-            _ => Applied::Done,
-        }
     }
 
     /// A card's text makes a player activate Force (not counted against the

@@ -295,6 +295,23 @@ impl Engine {
             .join(", ")
     }
 
+    /// The card a scripted decision names by `key`; refused, citing `rule`, when no
+    /// card has that key.
+    pub(super) fn card_named(&self, key: &str, rule: &'static str) -> Result<CardIx, Rejection> {
+        self.st
+            .find(key)
+            .ok_or_else(|| rej(format!("no card {key}"), rule))
+    }
+
+    /// The card of a decision's `card:` key ([`Engine::card_named`]).
+    pub(super) fn decision_card(
+        &self,
+        d: &Decision,
+        rule: &'static str,
+    ) -> Result<CardIx, Rejection> {
+        self.card_named(d.step.card.as_deref().unwrap_or(""), rule)
+    }
+
     pub(super) fn name(&self, c: CardIx) -> String {
         self.st.title(c).to_string()
     }

@@ -12,6 +12,7 @@
 use super::engine::*;
 use super::rules as r;
 use super::state::{CardIx, Zone};
+use super::statics::{Static, pick};
 use super::values::cite;
 use crate::engine::swccg::model::{Side, Verb};
 use crate::engine::{Event, NeedKind};
@@ -62,8 +63,7 @@ impl Engine {
             .find(|&g| {
                 self.st
                     .def(g)
-                    .fires_free
-                    .as_ref()
+                    .find_static(pick!(Static::FiresFree))
                     .is_some_and(|f| self.st.matches(w, f, p))
             })
     }

@@ -7,6 +7,7 @@
 use super::engine::{Engine, actor};
 use super::model::{Filter, Side};
 use super::state::CardIx;
+use super::statics::{Static, pick};
 use crate::engine::Event;
 use serde::Deserialize;
 
@@ -31,7 +32,7 @@ impl Engine {
         let by = (0..self.st.cards.len())
             .filter(|&x| self.st.active(x))
             .filter_map(|x| {
-                let t = self.st.def(x).free_deploy_tax.as_deref()?;
+                let t = self.st.def(x).find_static(pick!(Static::FreeDeployTax))?;
                 self.st
                     .matches(c, &t.filter, self.st.owner(x))
                     .then_some((t.amount, x))

@@ -7,6 +7,7 @@
 //! last "until end of turn" cease during the end of turn, as automatic actions, before
 //! any optional end of turn action.
 
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 use super::engine::Engine;
@@ -158,7 +159,7 @@ impl State {
             .count() as i64;
         let mut best = (0, String::new());
         for x in 0..self.cards.len() {
-            let Some(t) = &self.def(x).deploy_tax else {
+            let Some(t) = self.def(x).find_static(pick!(Static::DeployTax)) else {
                 continue;
             };
             if !self.active(x) || !self.matches(c, &t.filter, self.owner(x)) {
@@ -169,7 +170,7 @@ impl State {
                     && self.owner(y) == self.owner(x)
                     && self
                         .def(y)
-                        .doubles
+                        .static_list(pick!(Static::Doubles))
                         .iter()
                         .any(|d| super::titles::same_title(d, self.title(x)))
             });

@@ -11,6 +11,7 @@
 use super::engine::{Engine, Rejection, actor, rej};
 use super::model::{CardState, CardType, PileName, Side};
 use super::state::{CardIx, Zone};
+use super::statics::Static;
 use crate::engine::{Actor, Event};
 
 pub const GRABBERS: &str = "swccg.ar.icons-grabbers";
@@ -115,7 +116,13 @@ impl Engine {
         }
         let names = self.names_of(c);
         (0..self.st.cards.len())
-            .filter(|&g| self.st.on_table(g) && self.st.def(g).grabs_same_title)
+            .filter(|&g| {
+                self.st.on_table(g)
+                    && self
+                        .st
+                        .def(g)
+                        .has_static(|s| matches!(s, Static::GrabsSameTitle))
+            })
             .filter_map(|g| {
                 let on = self.st.cards_on(g);
                 let same = on

@@ -58,10 +58,7 @@ impl Engine {
                 self.starting_location(d)
             }
             Verb::Deploy => {
-                let c = self
-                    .st
-                    .find(card_key)
-                    .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+                let c = self.card_named(card_key, r::ACTIONS)?;
                 if let Window::Response(i) = w
                     && self.is_arrival(d)
                 {
@@ -100,11 +97,7 @@ impl Engine {
 
     /// The card a decision names, which must be the deciding player's own.
     fn own_card(&self, d: &Decision) -> Result<CardIx, Rejection> {
-        let card_key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(card_key)
-            .ok_or_else(|| rej(format!("no card {card_key}"), r::ACTIONS))?;
+        let c = self.decision_card(d, r::ACTIONS)?;
         if self.st.owner(c) != d.by {
             return Err(rej(
                 format!("{} is not {}'s card", self.name(c), d.by.name()),
@@ -122,10 +115,7 @@ impl Engine {
         let mut then = None;
         let mut via_use = None;
         if let Some(v) = &d.step.via {
-            let vc = self
-                .st
-                .find(v)
-                .ok_or_else(|| rej(format!("no card {v}"), r::ACTIONS))?;
+            let vc = self.card_named(v, r::ACTIONS)?;
             let (va, from, th) = self.via_ability(p, vc)?;
             if self.st.zone[c] != Zone::Pile(p, from) {
                 return Err(rej(
@@ -386,7 +376,9 @@ impl Engine {
                 u.title == title
                     && ability_name(&self.st.def(u.card).abilities[u.ability], u.ability) == name
             }
-            _ => u.card == c && u.ability == a,
+            Limit::OncePerTurn | Limit::OncePerPhase | Limit::OncePerBattle => {
+                u.card == c && u.ability == a
+            }
         };
         let allowed = if limit == Limit::TwicePerGame { 2 } else { 1 };
         let uses: Vec<&Usage> = self.usage.iter().filter(same).collect();

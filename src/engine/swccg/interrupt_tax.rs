@@ -7,6 +7,7 @@ use super::engine::*;
 use super::rules as r;
 use super::stack::ActionKind;
 use super::state::CardIx;
+use super::statics::{Static, pick};
 use crate::engine::swccg::model::{CardType, PileName, Side};
 use crate::engine::{Actor, Event};
 use serde::Deserialize;
@@ -42,7 +43,7 @@ impl Engine {
         let mut n = 0;
         let mut by_cards = Vec::new();
         for x in 0..self.st.cards.len() {
-            if let Some(t) = &self.st.def(x).interrupt_tax
+            if let Some(t) = self.st.def(x).find_static(pick!(Static::InterruptTax))
                 && self.st.active(x)
                 && self.st.owner(x) == by
             {

@@ -9,6 +9,7 @@
 use super::effects::Applied;
 use super::engine::*;
 use super::state::{CardIx, Zone};
+use super::statics::{Static, pick};
 use crate::engine::swccg::model::CardType;
 use crate::engine::{Actor, Event};
 use serde::Deserialize;
@@ -111,8 +112,7 @@ impl Engine {
                 && self
                     .st
                     .def(x)
-                    .prevents_retrieval
-                    .as_ref()
+                    .find_static(pick!(Static::PreventsRetrieval))
                     .is_some_and(|f| self.loc_matches(l, f, self.st.owner(x), false))
         });
         let Some(x) = by else {

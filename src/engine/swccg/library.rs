@@ -44,60 +44,13 @@ impl LibraryCard for CardDef {
         add(!self.modifiers.is_empty(), "modifiers");
         add(self.weapon.is_some(), "weapon");
         add(!self.drain.is_empty(), "drain");
-        add(self.fires_free.is_some(), "fires_free");
-        add(self.allows_weapons.is_some(), "allows_weapons");
         add(!self.generation.is_empty(), "generation");
-        add(!self.adds_icons.is_empty(), "adds_icons");
-        add(self.makes_battleground.is_some(), "makes_battleground");
-        add(!self.allows_copies.is_empty(), "allows_copies");
-        add(!self.prohibits_deploy.is_empty(), "prohibits_deploy");
-        add(
-            self.makes_non_battleground.is_some(),
-            "makes_non_battleground",
-        );
-        add(self.converted_by.is_some(), "converted_by");
         add(!self.deploy_mods.is_empty(), "deploy_mods");
         add(!self.own_deploy.is_empty(), "own_deploy");
-        add(!self.draws_if_unable.is_empty(), "draws_if_unable");
-        add(self.deploy_here.is_some(), "deploy_here");
-        add(self.grabs_same_title, "grabs_same_title");
-        add(self.cancels_text_of.is_some(), "cancels_text_of");
-        add(self.not_aboard.is_some(), "not_aboard");
         add(!self.react.is_empty(), "react");
-        add(self.permits_fire.is_some(), "permits_fire");
-        add(self.weapon_destiny_each != 0, "weapon_destiny_each");
-        add(self.prevents_retrieval.is_some(), "prevents_retrieval");
         add(!self.globals.is_empty(), "globals");
         add(self.objective.is_some(), "objective");
-        add(self.deploy_tax.is_some(), "deploy_tax");
-        add(self.free_deploy_tax.is_some(), "free_deploy_tax");
-        add(!self.doubles.is_empty(), "doubles");
-        add(self.relocates_if_blown_away, "relocates_if_blown_away");
         add(self.epic_duel.is_some(), "epic_duel");
-        add(!self.makes_unique.is_empty(), "makes_unique");
-        add(self.makes_stacked_unique, "makes_stacked_unique");
-        add(!self.no_loss_from.is_empty(), "no_loss_from");
-        add(self.defeated_to.is_some(), "defeated_to");
-        add(self.besieges, "besieges");
-        add(self.interrupt_tax.is_some(), "interrupt_tax");
-        add(self.retrieval_tax, "retrieval_tax");
-        add(
-            self.reduces_retrieval_by_stacked,
-            "reduces_retrieval_by_stacked",
-        );
-        add(self.ability_required.is_some(), "ability_required");
-        add(!self.limits_play.is_empty(), "limits_play");
-        add(!self.destiny_for.is_empty(), "destiny_for");
-        add(self.prevents_battles.is_some(), "prevents_battles");
-        add(
-            self.raises_ability_required.is_some(),
-            "raises_ability_required",
-        );
-        add(
-            self.zeroes_lower_single_destiny,
-            "zeroes_lower_single_destiny",
-        );
-        add(!self.immune_to_opponents.is_empty(), "immune_to_opponents");
         add(
             self.stats.immune_to_attrition.is_some(),
             "stats.immune_to_attrition",
@@ -115,6 +68,8 @@ impl LibraryCard for CardDef {
         add(!self.identity.matching.is_empty(), "identity.matching");
         add(!self.identity.grants.is_empty(), "identity.grants");
         add(self.identity.no_pilots, "identity.no_pilots");
+        out.extend(self.statics.iter().map(|s| s.key()));
+        out.extend(self.replacements.iter().map(|r| r.key()));
         out
     }
 

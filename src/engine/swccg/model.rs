@@ -575,264 +575,99 @@ pub struct Stats {
     pub ferocity_destinies: Option<u32>,
 }
 
-/// One card, defined inline.
+/// One card: an inline definition, or a card of the library (read from the keys
+/// of `card_file.rs`).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "super::card_file::CardFile")]
 pub struct CardDef {
     pub title: String,
     pub side: Side,
-    #[serde(rename = "type")]
     pub card_type: CardType,
     /// E.g. `used`, `lost`, `used_or_lost` for Interrupts; `utinni`, `immediate` for Effects.
-    #[serde(default)]
     pub subtype: Option<String>,
-    #[serde(default)]
     pub unique: bool,
     /// Personas this card is a version of (default: its title), for uniqueness and out of play.
-    #[serde(default)]
     pub personas: Vec<String>,
     /// Characteristics the rules test: imperial, warrior, alien, droid, male…
-    #[serde(default)]
     pub keywords: Vec<String>,
-    #[serde(default)]
     pub stats: Stats,
     /// Card titles this card is immune to (e.g. Alter).
-    #[serde(default)]
     pub immune_to: Vec<String>,
     /// The printed game text: sentence by sentence, each saying which fields
     /// encode it (`by:`) or that it is `not_modelled:`; a plain string is
     /// wholly not modelled.
-    #[serde(default)]
     pub text: crate::engine::library::CardText,
     /// The game text as structured abilities the engine understands.
-    #[serde(default)]
     pub abilities: Vec<Ability>,
     /// Game text the engine does not model; reported when it matters.
-    #[serde(default)]
     pub not_modelled: Vec<String>,
     /// How the card moves, where its game text changes the movement rules.
-    #[serde(default)]
     pub moves: Box<MoveRules>,
     /// Where the card may or may not deploy (its own game text or its rules).
-    #[serde(default)]
     pub deploy_rules: Box<DeployRules>,
     /// Game-text modifiers that apply in battles (e.g. "adds 2 to power of Luke"), worked
     /// out from the board each time a battle is resolved.
-    #[serde(default)]
     pub modifiers: Vec<CardModifier>,
     /// A weapon: how it fires in a battle's weapons segment (`fire`).
-    #[serde(default)]
     pub weapon: Option<Box<WeaponDef>>,
     /// Game text about Force drains (modifiers, canceling modifiers, protection),
     /// worked out from the board each time a drain resolves.
-    #[serde(default)]
     pub drain: Vec<DrainText>,
-    /// "May fire <weapons> for free": weapons matching the filter, on this card or on
-    /// the character this card is on, fire for free (a repeating weapon: its first shot).
-    #[serde(default)]
-    pub fires_free: Option<Box<Filter>>,
-    /// A starship's text allowing weapons to deploy on it: those matching `filter`
-    /// (if they may deploy on another starship of the same type), and those it names.
-    #[serde(default)]
-    pub allows_weapons: Option<Box<AllowsWeapons>>,
     // ---- turn structure and Force generation (AR Ch.3)
     /// Force generation modifiers of its game text, while it is active on table.
-    #[serde(default)]
     pub generation: Vec<super::activation::GenModifier>,
-    /// Force icons it adds to the location it is at or deployed on (e.g. `dark_force`).
-    #[serde(default)]
-    pub adds_icons: Vec<String>,
-    /// Locations its game text makes battlegrounds, while it is active on table.
-    #[serde(default)]
-    pub makes_battleground: Option<super::activation::LocFilter>,
-    /// "Allows multiple copies of Jawa Siesta to be on table": titles whose uniqueness
-    /// limit it lifts while it is active on table.
-    #[serde(default)]
-    pub allows_copies: Vec<String>,
-    /// Restricted by an objective: while this card is on table, cards matching any of
-    /// these may not deploy.
-    #[serde(default)]
-    pub prohibits_deploy: Vec<Filter>,
-    /// Locations its game text makes non-battlegrounds "in all states" (except for
-    /// start of game actions), while it is on table.
-    #[serde(default)]
-    pub makes_non_battleground: Option<super::activation::LocFilter>,
-    // ---- personas: converting (AR Persona - Converting Characters)
-    /// "Can be replaced by opponent with …": the opponent may convert it.
-    #[serde(default)]
-    pub converted_by: Option<Box<super::persona::ConvertRule>>,
     // ---- identification (AR Appendix D)
     /// What identifies the card: character types, subtype line, lore, mentions…
-    #[serde(default)]
     pub identity: Box<super::identify::Identity>,
     // ---- deploy costs and permissions (AR Deploy Cost, Conditions Versus Costs)
     /// Deploy cost modifiers of its game text for cards deploying to its location.
-    #[serde(default)]
     pub deploy_mods: Vec<super::deploy_cost::DeployMod>,
     /// Its own deploy cost where it deploys ("deploys free to same site as one of your
     /// Imperials with ability > 2"; `own_deploy.rs`).
-    #[serde(default)]
     pub own_deploy: Vec<super::own_deploy::OwnDeploy>,
-    /// Conditional "draws N battle destiny if not able to otherwise" ("when piloting
-    /// Red 2, … draws one battle destiny if not able to otherwise").
-    #[serde(default)]
-    pub draws_if_unable: Vec<DrawsIfUnable>,
-    /// "You may deploy characters at this site regardless of location deployment
-    /// restrictions": a permission for cards deploying to its location.
-    #[serde(default)]
-    pub deploy_here: Option<Box<super::deploy_cost::DeployHere>>,
-    // ---- grabbers (AR Icons - Grabbers)
-    /// "To play any new Interrupt of the same name, player must first stack it here and
-    /// use +1 Force for each Interrupt in stack."
-    #[serde(default)]
-    pub grabs_same_title: bool,
-    // ---- game text that returns (AR Canceling Game Text)
-    /// While this card is active on table, the game text of cards matching this
-    /// (seen from its owner) is canceled.
-    #[serde(default)]
-    pub cancels_text_of: Option<Box<Filter>>,
-    /// "May not be aboard …": the cards it may not be aboard (its own game text).
-    #[serde(default)]
-    pub not_aboard: Option<Box<Filter>>,
     // ---- squadrons (AR Starships - squadron)
     /// A squadron: the number of starfighters it represents ("Squadron: 3 TIE/ln").
-    #[serde(default)]
     pub squadron_of: Option<u32>,
     // ---- reacts (AR Appendix C React)
     /// "May deploy or move as a 'react'": who may react, how, and from where.
-    #[serde(default)]
     pub react: Vec<super::react::ReactText>,
     // ---- stealing (AR Appendix C Stealing)
     /// Personas identified as this starship's or vehicle's permanent pilot or astromech
     /// (a stolen card is no longer those personas).
-    #[serde(default)]
     pub pilot_personas: Vec<String>,
-    // ---- weapons on the board: permissions to fire (AR Weapons - When Can I Fire?)
-    /// A permission to fire a weapon (an Interrupt, a device, a character's or a
-    /// weapon's own text).
-    #[serde(default)]
-    pub permits_fire: Option<Box<super::weapon_fire::FirePermit>>,
-    /// "Adds N to each of its weapon destiny draws": weapons on the starship or
-    /// vehicle this card is aboard (or on this card).
-    #[serde(default)]
-    pub weapon_destiny_each: i64,
     // ---- Jedi tests (AR Appendix C, Jedi Testing)
     /// A Jedi Test: its number, and whether it is completed.
-    #[serde(default)]
     pub jedi_test: Option<super::jeditest::JediTestDef>,
-    /// "Force may not be retrieved using cards on Dagobah": while this card is
-    /// active, a retrieval by a card at a matching location does not occur.
-    #[serde(default)]
-    pub prevents_retrieval: Option<super::activation::LocFilter>,
     // ---- identical titles and durations (AR Title - Identical Cards, Global Effects)
     /// Restricted: the number of dots next to its title (••: 2, •••: 3); a unique
     /// card (one dot) says `unique: true`.
-    #[serde(default)]
     pub dots: u8,
     /// Diamond restricted: the number of ♦ next to its title.
-    #[serde(default)]
     pub diamonds: u8,
     /// Game text that modifies values of cards matching a filter, in every state
     /// (deployed, in a pile, stacked, drawn), while this card is active on table.
-    #[serde(default)]
     pub globals: Vec<super::globals::GlobalMod>,
     /// An Objective's 0 side: the "Deploy …" text carried out at the start of the game.
-    #[serde(default)]
     pub objective: Option<super::objective::ObjectiveDef>,
     /// A double-sided card's other side (its own title, type and text).
-    #[serde(default)]
     pub back: Option<Box<CardDef>>,
     /// An Utinni Effect's target (a card key), chosen when it was deployed.
-    #[serde(default)]
     pub utinni_target: Option<String>,
     /// A Hoth site's marker number.
-    #[serde(default)]
     pub marker: Option<i64>,
-    /// "Opponent must first use X Force to deploy a non-unique card to a location,
-    /// where X = the number of copies of that card at that location."
-    #[serde(default)]
-    pub deploy_tax: Option<Box<super::globals::DeployTax>>,
-    /// "For opponent to deploy a character … for free (except by that card's own game
-    /// text), opponent must first use 2 Force" (`free_tax.rs`).
-    #[serde(default)]
-    pub free_deploy_tax: Option<Box<super::free_tax::FreeTax>>,
-    /// "Your <title> is doubled": every value in those cards' game text is doubled.
-    #[serde(default)]
-    pub doubles: Vec<String>,
     /// An 'insert' card (inserted in the opponent's Reserve Deck): not part of that deck.
-    #[serde(default)]
     pub insert: bool,
-    /// "If system 'blown away,' relocate to opponent's side of table" (AR Blown Away -
-    /// Timing, step 1).
-    #[serde(default)]
-    pub relocates_if_blown_away: bool,
     /// An Epic Event's text for epic duels (Epic Duel): the draws and results of a duel
     /// another card initiates as an epic duel.
-    #[serde(default)]
     pub epic_duel: Option<Box<super::epic_duel::EpicDuelDef>>,
-    // ---- draw phase and end of turn (AR Ch.8; `upkeep.rs`)
-    /// Titles this card makes unique (•) for both players while it is on table (e.g.
-    /// Grappling Hook on the Interrupt it grabbed).
-    #[serde(default)]
-    pub makes_unique: Vec<String>,
-    /// "All Interrupts of that title are unique (•)": the titles of the Interrupts
-    /// stacked on it (a grabber), for both players while it is on table.
-    #[serde(default)]
-    pub makes_stacked_unique: bool,
-    /// Its owner loses no Force to cards of these titles ("you lose no Force to …").
-    #[serde(default)]
-    pub no_loss_from: Vec<String>,
-    /// A creature's text that relocates a card it defeats to a location (`creature.rs`).
-    #[serde(default)]
-    pub defeated_to: Option<Box<super::creature::DefeatedTo>>,
-    /// Besieged ("your characters present with captured starship may battle opponent's
-    /// characters aboard it"): on a captured starship, its owner may initiate a besieged
-    /// battle there (`besieged.rs`).
-    #[serde(default)]
-    pub besieges: bool,
-    /// "During a battle you initiate, each time opponent plays an interrupt, opponent
-    /// must first use N Force" (`interrupt_tax.rs`).
-    #[serde(default)]
-    pub interrupt_tax: Option<Box<super::interrupt_tax::InterruptTax>>,
-    /// "Whenever opponent retrieves X cards, opponent must first use X Force or that
-    /// retrieval is canceled" (X the full amount, whatever the Lost Pile holds).
-    #[serde(default)]
-    pub retrieval_tax: bool,
-    /// "Opponent's Force retrieval is reduced by X, where X = number of cards here."
-    #[serde(default)]
-    pub reduces_retrieval_by_stacked: bool,
-    /// "Total ability of N or more required for opponent to draw battle destiny here"
-    /// (a card taking part in the battle).
-    #[serde(default)]
-    pub ability_required: Option<Box<AbilityRequired>>,
-    /// "Nabrun Leids and Elis Helrot are limited to owner's move phase and exterior
-    /// sites": limits on playing the cards it names, while it is active on table.
-    #[serde(default)]
-    pub limits_play: Vec<super::play_limits::PlayLimit>,
-    /// "When in a battle, if both players draw only one battle destiny and yours is
-    /// higher, reduces opponent's total battle destiny to zero" (`single_destiny.rs`).
-    #[serde(default)]
-    pub zeroes_lower_single_destiny: bool,
-    /// "Opponent's ability required to draw battle destiny here is +1 for each card
-    /// stacked here" (`ability_required.rs`).
-    #[serde(default)]
-    pub raises_ability_required: Option<Box<super::ability_required::RaisesAbility>>,
-    /// "Where present am I, battles and attacks happen not unless …"
-    /// (`prevents_battle.rs`).
-    #[serde(default)]
-    pub prevents_battles: Option<Box<super::prevents_battle::PreventsBattles>>,
-    /// "Add 4 to each player's destiny draw for Sense and Alter" (`card_destiny.rs`).
-    #[serde(default)]
-    pub destiny_for: Vec<super::card_destiny::DestinyFor>,
-    /// "Immune to opponent's Objective": the opponent's cards of these types do not
-    /// affect it while it is being played (`card_destiny.rs`).
-    #[serde(default)]
-    pub immune_to_opponents: Vec<CardType>,
+    /// Its text's continuous rules: modifiers, permissions, prohibitions and the
+    /// costs it imposes on other actions.
+    pub statics: Vec<super::statics::Static>,
+    /// Its text's replacement effects.
+    pub replacements: Vec<super::statics::Replacement>,
     /// The library card it was named as, and any stat the scenario set on purpose.
-    #[serde(skip)]
     pub origin: Option<crate::engine::library::Origin>,
     /// A card of a pile the board gives by count: its identity is not given.
-    #[serde(skip)]
     pub face_down: Option<FaceDown>,
 }
 

@@ -124,11 +124,7 @@ impl Engine {
     /// A scripted `move`: plan it, pay its cost and put it on the stack.
     pub(crate) fn initiate_move(&mut self, d: &Decision, top_level: bool) -> Result<(), Rejection> {
         let p = d.by;
-        let key = d.step.card.as_deref().unwrap_or("");
-        let c = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), r::ACTIONS))?;
+        let c = self.decision_card(d, r::ACTIONS)?;
         if !top_level {
             return Err(rej(
                 "a move is a top-level action (a react is not modelled here); the stack is not empty",

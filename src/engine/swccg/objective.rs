@@ -10,6 +10,7 @@
 //! and whatever it deployed goes back into the Reserve Deck: that player has no
 //! starting location and no Objective.
 
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 use super::engine::{Engine, rej};
@@ -492,8 +493,7 @@ impl super::state::State {
             self.on_table(x)
                 && self
                     .def(x)
-                    .makes_non_battleground
-                    .as_ref()
+                    .find_static(pick!(Static::MakesNonBattleground))
                     .is_some_and(|f| {
                         (f.name.is_empty()
                             || f.name.iter().any(|n| n.eq_ignore_ascii_case(&d.title)))

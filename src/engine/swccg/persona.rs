@@ -4,9 +4,10 @@
 //! crossing over to your side), cards deployed on a persona, and what transfers to
 //! the new version.
 
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
-use super::battle::{OpSpec, Target};
+use super::battle::Target;
 use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{CardState, CardType, Filter, LocKind, PileName, Side};
 use super::rules as r;
@@ -95,21 +96,18 @@ impl Engine {
                 continue;
             }
             for m in &self.st.def(s).modifiers {
-                let names = match &m.target {
-                    Target::Power(n) => *n == key || super::text_when::refers(&self.st, s, n, c),
-                    _ => false,
-                };
+                let names = matches!(&m.target, Target::Power(n)
+                    if *n == key || super::text_when::refers(&self.st, s, n, c));
                 let names = names && super::text_when::holds(&self.st, s, &m.when, None);
                 let near =
                     m.anywhere || self.st.location_of(s) == at || self.st.zone[s] == Zone::On(c);
                 if !names || !near || !m.requires.is_empty() {
                     continue;
                 }
-                match m.op {
-                    OpSpec::Add(n) => v += n,
-                    OpSpec::Sub(n) => v -= n,
-                    _ => continue,
-                }
+                let Some(n) = m.op.added() else {
+                    continue;
+                };
+                v += n;
                 why.push(self.name(s));
             }
         }
@@ -209,7 +207,7 @@ impl Engine {
     /// requirement: converting is not deployment.
     fn check_convert(&self, p: Side, new: CardIx, old: CardIx) -> Result<(), Rejection> {
         let (nt, ot) = (self.name(new), self.name(old));
-        let Some(rule) = &self.st.def(old).converted_by else {
+        let Some(rule) = self.st.def(old).find_static(pick!(Static::ConvertedBy)) else {
             return Err(rej(
                 format!("{ot} is {}'s: you may only persona replace your own characters, and its text does not let it be converted", p.other().name()),
                 r::PERSONA_REPLACEMENT,
@@ -254,12 +252,8 @@ impl Engine {
     /// cost, no "just deployed".
     pub(super) fn replace_persona(&mut self, d: &Decision) -> Result<(), Rejection> {
         let p = d.by;
-        let find = |k: Option<&str>| {
-            k.and_then(|k| self.st.find(k))
-                .ok_or_else(|| rej(format!("no card {}", k.unwrap_or("")), r::ACTIONS))
-        };
-        let new = find(d.step.card.as_deref())?;
-        let old = find(d.step.to.as_deref())?;
+        let new = self.decision_card(d, r::ACTIONS)?;
+        let old = self.card_named(d.step.to.as_deref().unwrap_or(""), r::ACTIONS)?;
         let converting = self.check_replace(p, new, old)?;
         let (nt, ot) = (self.name(new), self.name(old));
         let (what, rule) = if converting {
@@ -394,37 +388,5 @@ impl Engine {
             ),
             &[r::CONVERTING],
         );
-    }
-}
-
-impl Engine {
-    /// Crossing over and the starting hand (the rest of `apply`).
-    pub(super) fn apply_crossing(
-        &mut self,
-        ix: usize,
-        me: Side,
-        eff: crate::engine::swccg::model::Effect,
-    ) -> super::effects::Applied {
-        use crate::engine::swccg::model::Effect;
-        match eff {
-            Effect::CrossOverAs {
-                card,
-                title,
-                personas,
-                keywords,
-            } => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over_as(me, c, &title, &personas, &keywords);
-                }
-            }
-            Effect::StartingHand(n) => self.set_starting_hand(me, n),
-            Effect::CrossOver(card) => {
-                for c in self.card_refs(ix, &card) {
-                    self.cross_over(me, c);
-                }
-            }
-            _ => {}
-        }
-        super::effects::Applied::Done
     }
 }

@@ -14,6 +14,7 @@ use super::model::{Dest, LocKind, Phase, PileName, Side};
 use super::rules as r;
 use super::stack::Tgt;
 use super::state::CardIx;
+use super::statics::{Static, pick};
 use crate::engine::Event;
 use serde::Deserialize;
 
@@ -46,7 +47,7 @@ impl Engine {
             if !self.st.active(x) {
                 continue;
             }
-            for lim in &self.st.def(x).limits_play {
+            for lim in self.st.def(x).static_list(pick!(Static::LimitsPlay)) {
                 if !lim.title.contains(&title) {
                     continue;
                 }

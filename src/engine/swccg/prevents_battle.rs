@@ -7,6 +7,7 @@
 use super::engine::{Engine, Rejection, rej};
 use super::model::{Filter, LocKind};
 use super::state::Zone;
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 pub const WHERE_PRESENT: &str = "swccg.ar.where-present";
@@ -31,7 +32,7 @@ impl Engine {
         }
         let present = |c: usize| self.st.active(c) && self.st.zone[c] == Zone::At(l);
         for c in (0..self.st.cards.len()).filter(|&c| present(c)) {
-            let Some(p) = self.st.def(c).prevents_battles.as_ref() else {
+            let Some(p) = self.st.def(c).find_static(pick!(Static::PreventsBattles)) else {
                 continue;
             };
             let me = self.st.owner(c);

@@ -483,9 +483,7 @@ impl Engine {
     fn react_riders(&self, d: &Decision, c: CardIx) -> Result<Vec<CardIx>, Rejection> {
         let mut v = Vec::new();
         for k in &d.step.with {
-            let Some(x) = self.st.find(k) else {
-                return Err(rej(format!("no card {k}"), r::ACTIONS));
-            };
+            let x = self.card_named(k, r::ACTIONS)?;
             let ok = self.st.owner(x) == d.by
                 && self.st.active(x)
                 && self.st.def(x).card_type == CardType::Character

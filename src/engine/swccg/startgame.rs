@@ -5,6 +5,7 @@
 //! player asked first, or both are set aside and chosen again); then both players
 //! draw their starting hands (8 cards unless a card says otherwise).
 
+use super::statics::{Static, pick};
 use serde::Deserialize;
 
 use super::activation::LocFilter;
@@ -147,7 +148,7 @@ impl Engine {
                 && self
                     .st
                     .def(x)
-                    .prohibits_deploy
+                    .static_list(pick!(Static::ProhibitsDeploy))
                     .iter()
                     .any(|f| self.st.matches(c, f, self.st.owner(x)))
         });

@@ -2,7 +2,7 @@
 
 use super::engine::*;
 use super::rules as r;
-use super::stack::{ActionKind, Tgt};
+use super::stack::{ActionKind, Entry, Tgt};
 use super::state::{CardIx, State, Zone};
 use crate::engine::swccg::model::{
     EventKind, PileName, Rel, Side, TargetKind, TargetSpec, Trigger,
@@ -342,6 +342,20 @@ impl Engine {
         })
     }
 
+    /// A "when drawn for destiny" trigger (`destiny_drawn`) and the stack entry `e`:
+    /// a destiny just drawn, of the kind and value the trigger asks for.
+    fn destiny_drawn_matches(&self, t: &Trigger, e: &Entry, c: CardIx) -> bool {
+        let ActionKind::DestinyDrawn { value, parent, .. } = &e.kind else {
+            return false;
+        };
+        (!t.battle_destiny
+            || (e.battle_draw.is_some() && e.draw_kind == super::stack::BattleDraw::Battle))
+            && (!t.not_first || self.earlier_battle_draws(*parent, e.battle_draw) > 0)
+            && t.destiny.is_none_or(|d| Some(d) == *value)
+            && t.destiny_matches
+                .is_none_or(|m| value.is_some() && self.destiny_count(m, c) == *value)
+    }
+
     pub(super) fn trigger_matches(&self, t: &Trigger, ix: usize, c: CardIx) -> bool {
         let e = &self.stack[ix];
         if e.canceled {
@@ -352,43 +366,46 @@ impl Engine {
         if e.duel.is_some() && !matches!(t.event, EventKind::Duel | EventKind::DuelWon) {
             return false;
         }
-        let kind_ok = match (t.event, &e.kind) {
-            (EventKind::Play, ActionKind::Deploy { .. } | ActionKind::Play) => true,
-            (EventKind::JustDeployed, ActionKind::JustDeployed) => true,
-            (
-                EventKind::UseText,
-                ActionKind::UseText | ActionKind::Triggered | ActionKind::Mandatory,
-            ) => true,
-            (EventKind::DestinyDraw, ActionKind::DestinyDraw { .. }) => true,
-            (EventKind::DestinyDrawn, ActionKind::DestinyDrawn { value, parent, .. }) => {
-                (!t.battle_destiny
-                    || (e.battle_draw.is_some() && e.draw_kind == super::stack::BattleDraw::Battle))
-                    && (!t.not_first || self.earlier_battle_draws(*parent, e.battle_draw) > 0)
-                    && t.destiny.is_none_or(|d| Some(d) == *value)
-                    && t.destiny_matches
-                        .is_none_or(|m| value.is_some() && self.destiny_count(m, c) == *value)
+        let kind_ok = match t.event {
+            EventKind::Play => matches!(e.kind, ActionKind::Deploy { .. } | ActionKind::Play),
+            EventKind::JustDeployed => matches!(e.kind, ActionKind::JustDeployed),
+            EventKind::UseText => matches!(
+                e.kind,
+                ActionKind::UseText | ActionKind::Triggered | ActionKind::Mandatory
+            ),
+            EventKind::DestinyDraw => matches!(e.kind, ActionKind::DestinyDraw { .. }),
+            EventKind::DestinyDrawn => self.destiny_drawn_matches(t, e, c),
+            EventKind::JustMoved => matches!(e.kind, ActionKind::JustMoved { .. }),
+            EventKind::JustLost => matches!(e.kind, ActionKind::JustLost { .. }),
+            EventKind::Battle => matches!(e.kind, ActionKind::Battle),
+            EventKind::BattleWon => matches!(e.kind, ActionKind::BattleWon { .. }),
+            EventKind::ForceDrain => matches!(e.kind, ActionKind::ForceDrain),
+            EventKind::ActivateForce => matches!(e.kind, ActionKind::Activation { .. }),
+            EventKind::ForceLoss => matches!(e.kind, ActionKind::ForceLoss { .. }),
+            EventKind::Duel => {
+                matches!(e.kind, ActionKind::Triggered) && e.duel.as_ref().is_some_and(|d| !d.over)
             }
-            (EventKind::JustMoved, ActionKind::JustMoved { .. }) => true,
-            (EventKind::JustLost, ActionKind::JustLost { .. }) => true,
-            (EventKind::Battle, ActionKind::Battle) => true,
-            (EventKind::BattleWon, ActionKind::BattleWon { .. }) => true,
-            (EventKind::ForceDrain, ActionKind::ForceDrain) => true,
-            (EventKind::ActivateForce, ActionKind::Activation { .. }) => true,
-            (EventKind::ForceLoss, ActionKind::ForceLoss { .. }) => true,
-            (EventKind::Duel, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| !d.over),
-            (EventKind::DuelWon, ActionKind::Triggered) => e.duel.as_ref().is_some_and(|d| d.over),
-            (EventKind::BlownAway, ActionKind::BlownAway { locations }) => {
-                self.blown_matches(locations, t.location.as_ref(), me)
+            EventKind::DuelWon => {
+                matches!(e.kind, ActionKind::Triggered) && e.duel.as_ref().is_some_and(|d| d.over)
             }
-            _ => false,
+            EventKind::BlownAway => {
+                if let ActionKind::BlownAway { locations } = &e.kind {
+                    self.blown_matches(locations, t.location.as_ref(), me)
+                } else {
+                    false
+                }
+            }
         };
         if !kind_ok {
             return false;
         }
-        match t.by {
-            Rel::You if e.actor != me => return false,
-            Rel::Opponent if e.actor == me => return false,
-            _ => {}
+        let by_ok = match t.by {
+            Rel::You => e.actor == me,
+            Rel::Opponent => e.actor != me,
+            Rel::Any => true,
+        };
+        if !by_ok {
+            return false;
         }
         let this = match &e.kind {
             // "When drawn for destiny": the card drawn.

@@ -9,6 +9,7 @@
 use super::engine::{Engine, Rejection, rej};
 use super::model::{Dest, Filter};
 use super::state::{CardIx, Zone};
+use super::statics::{Static, pick};
 use crate::engine::{Actor, Event};
 
 pub const CANCELING_TEXT: &str = "swccg.ar.canceling-game-text";
@@ -28,15 +29,14 @@ impl Engine {
                 && self
                     .st
                     .def(x)
-                    .cancels_text_of
-                    .as_ref()
+                    .find_static(pick!(Static::CancelsTextOf))
                     .is_some_and(|f| self.st.on_table(c) && self.st.matches(c, f, owner(x)))
         })
     }
 
     /// "May not be aboard …": `c` (with its text) may not be on `h`.
     pub(crate) fn aboard_ok(&self, c: CardIx, h: CardIx) -> Result<(), Rejection> {
-        let Some(f) = self.st.def(c).not_aboard.as_ref() else {
+        let Some(f) = self.st.def(c).find_static(pick!(Static::NotAboard)) else {
             return Ok(());
         };
         if self.text_canceled_by_card(c) || !self.aboard_matches(h, f, c) {
@@ -60,7 +60,12 @@ impl Engine {
     /// returned are checked; one performing an illegal operation goes to the Lost Pile.
     pub(crate) fn text_returns(&mut self) {
         let n = self.st.cards.len();
-        if !(0..n).any(|x| self.st.def(x).cancels_text_of.is_some()) {
+        if !(0..n).any(|x| {
+            self.st
+                .def(x)
+                .find_static(pick!(Static::CancelsTextOf))
+                .is_some()
+        }) {
             return;
         }
         let now: Vec<CardIx> = (0..n).filter(|&c| self.text_canceled_by_card(c)).collect();

@@ -7,6 +7,7 @@ use super::engine::{Engine, rej};
 use super::model::{CardState, PileName, Side};
 use super::rules as r;
 use super::state::CardIx;
+use super::statics::{Static, pick};
 use crate::engine::{Actor, Event};
 
 impl Engine {
@@ -18,7 +19,7 @@ impl Engine {
                 && self
                     .st
                     .def(x)
-                    .allows_copies
+                    .static_list(pick!(Static::AllowsCopies))
                     .iter()
                     .any(|t| super::titles::same_title(t, title))
         })

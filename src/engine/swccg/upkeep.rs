@@ -11,6 +11,7 @@
 //! - a unique (•) title is played at most once per turn by both players together,
 //!   including titles a card on table makes unique (Grappling Hook).
 
+use super::statics::{Replacement, Static, pick};
 use serde::Deserialize;
 
 use super::effects::Applied;
@@ -42,31 +43,6 @@ fn cost_words(c: &Cost) -> String {
 }
 
 impl Engine {
-    /// The effects of this area (and of drawn-card text and site deployment).
-    pub(super) fn apply_upkeep(
-        &mut self,
-        ix: usize,
-        me: Side,
-        label: &str,
-        e: super::model::Effect,
-    ) -> Applied {
-        use super::model::Effect;
-        match e {
-            Effect::Maintenance(m) => self.maintenance(ix, me, &m),
-            Effect::DrawUpTo { count, from } => self.draw_up_to(me, label, count, from),
-            Effect::PlaceFromHand { to, bottom } => self.place_from_hand(me, label, to, bottom),
-            Effect::DoublePowerPresent { if_less } => self.double_power_present(ix, me, if_less),
-            Effect::DeploySite(spec) => self.deploy_site(ix, me, label, &spec),
-            other => {
-                let depth = self.depth();
-                let what = format!("{label}: an effect this engine does not carry out ({other:?})");
-                self.trace
-                    .not_modelled(depth, Actor::Rules, what, &[r::RESULT]);
-                Applied::Done
-            }
-        }
-    }
-
     // ------------------------------------------------------------ drawing
 
     /// `{side: draw, amount}` at top level: draw cards one at a time from the Force
@@ -385,7 +361,9 @@ impl Engine {
         }
         let title = self.st.title(c);
         let grabbed = |x: CardIx| {
-            self.st.def(x).makes_stacked_unique
+            self.st
+                .def(x)
+                .has_static(|s| matches!(s, Static::MakesStackedUnique))
                 && (0..self.st.cards.len()).any(|s| {
                     self.st.zone[s] == Zone::On(x)
                         && self.st.def(s).card_type == CardType::Interrupt
@@ -398,7 +376,7 @@ impl Engine {
                     && (self
                         .st
                         .def(x)
-                        .makes_unique
+                        .static_list(pick!(Static::MakesUnique))
                         .iter()
                         .any(|t| super::titles::same_title(t, title))
                         || grabbed(x))
@@ -455,9 +433,8 @@ impl Engine {
                 && self
                     .st
                     .def(x)
-                    .no_loss_from
-                    .iter()
-                    .any(|t| super::titles::same_title(t, &title))
+                    .find_replacement(pick!(Replacement::NoLossFrom))
+                    .is_some_and(|ts| ts.iter().any(|t| super::titles::same_title(t, &title)))
         })
     }
 

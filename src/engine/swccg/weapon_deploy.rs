@@ -8,6 +8,7 @@ use super::engine::{Engine, Rejection, rej};
 use super::model::{Filter, Side};
 use super::rules as r;
 use super::state::CardIx;
+use super::statics::{Static, pick};
 
 /// The starship type a weapon's own deployment text names (`subtype` of its `on` filter).
 fn named_type(f: &Filter) -> Option<String> {
@@ -31,7 +32,7 @@ impl Engine {
                 r::DEPLOYMENT_RESTRICTIONS,
             )
         };
-        let Some(allow) = self.st.def(h).allows_weapons.as_ref() else {
+        let Some(allow) = self.st.def(h).find_static(pick!(Static::AllowsWeapons)) else {
             return Err(refused());
         };
         if allow.named.iter().any(|n| n.eq_ignore_ascii_case(&title)) {

@@ -19,6 +19,7 @@ use super::effects::Applied;
 use super::engine::*;
 use super::stack::{ActionKind, Entry, Tgt};
 use super::state::{CardIx, Zone};
+use super::statics::{Static, pick};
 use super::values::cite;
 use crate::engine::swccg::model::{
     CardType, DestinyTest, Effect, Filter, Phase, PileName, Side, WeaponDef,
@@ -314,7 +315,12 @@ impl Engine {
     /// Interrupt's to any of your weapons; a weapon's to itself; any other card's to
     /// weapons on it or on the card it is on.
     fn permit_for(&self, v: CardIx, w: CardIx) -> Result<FirePermit, Rejection> {
-        let Some(pm) = self.st.def(v).permits_fire.as_deref().cloned() else {
+        let Some(pm) = self
+            .st
+            .def(v)
+            .find_static(pick!(Static::PermitsFire))
+            .map(|pm| FirePermit::clone(pm))
+        else {
             return Err(rej(
                 format!("{}'s text does not permit firing", self.name(v)),
                 WHEN_CAN_I_FIRE,
@@ -422,8 +428,14 @@ impl Engine {
             .map(|h| {
                 std::iter::once(h)
                     .chain(self.st.cards_on(h))
-                    .filter(|&c| self.st.active(c) && self.st.def(c).weapon_destiny_each != 0)
-                    .map(|c| (self.name(c), self.st.def(c).weapon_destiny_each))
+                    .filter(|&c| self.st.active(c))
+                    .filter_map(|c| {
+                        let n = self
+                            .st
+                            .def(c)
+                            .find_static(pick!(Static::WeaponDestinyEach))?;
+                        Some((self.name(c), *n))
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -459,11 +471,7 @@ impl Engine {
                 WHEN_CAN_I_FIRE,
             ));
         }
-        let key = d.step.card.as_deref().unwrap_or("");
-        let wc = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), WEAPONS_FIRING))?;
+        let wc = self.decision_card(d, WEAPONS_FIRING)?;
         let t = d
             .step
             .target
@@ -510,10 +518,7 @@ impl Engine {
     ) -> Result<(CardIx, FirePermit), Rejection> {
         let p = d.by;
         if let Some(k) = &d.step.via {
-            let v = self
-                .st
-                .find(k)
-                .ok_or_else(|| rej(format!("no card {k}"), WEAPONS_FIRING))?;
+            let v = self.card_named(k, WEAPONS_FIRING)?;
             let in_hand = self.st.zone[v] == Zone::Pile(p, PileName::Hand);
             let interrupt = self.st.def(v).card_type == CardType::Interrupt;
             if self.st.owner(v) != p
@@ -533,7 +538,12 @@ impl Engine {
         }
         let own = std::iter::once(wc).chain(self.holder(wc));
         for v in own {
-            if self.st.def(v).permits_fire.is_some() {
+            if self
+                .st
+                .def(v)
+                .find_static(pick!(Static::PermitsFire))
+                .is_some()
+            {
                 return Ok((v, self.permit_for(v, wc)?));
             }
         }
@@ -771,10 +781,7 @@ impl Engine {
         let Some(k) = &d.step.via else {
             return Ok(None);
         };
-        let v = self
-            .st
-            .find(k)
-            .ok_or_else(|| rej(format!("no card {k}"), WEAPONS_FIRING))?;
+        let v = self.card_named(k, WEAPONS_FIRING)?;
         let in_hand = self.st.zone[v] == Zone::Pile(d.by, PileName::Hand)
             && self.st.def(v).card_type == CardType::Interrupt;
         if self.st.owner(v) != d.by || !(in_hand || self.st.active(v)) {
@@ -815,8 +822,7 @@ impl Engine {
         let what = self
             .st
             .def(v)
-            .permits_fire
-            .as_ref()
+            .find_static(pick!(Static::PermitsFire))
             .and_then(|pm| pm.instead.clone())
             .unwrap_or_default();
         self.st.put(v, Zone::Stack);

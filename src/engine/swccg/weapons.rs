@@ -218,11 +218,7 @@ impl Engine {
     /// battle, whose result draws weapon destiny and, if it is greater, hits the target.
     pub(super) fn fire(&mut self, ix: usize, d: &Decision) -> Result<CardIx, Rejection> {
         let p = d.by;
-        let key = d.step.card.as_deref().unwrap_or("");
-        let w = self
-            .st
-            .find(key)
-            .ok_or_else(|| rej(format!("no card {key}"), cite::FIRING_WEAPONS))?;
+        let w = self.decision_card(d, cite::FIRING_WEAPONS)?;
         let t = d
             .step
             .target
