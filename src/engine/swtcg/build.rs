@@ -492,9 +492,14 @@ impl<'a> Engine<'a> {
                 &[r::STACKING],
             ));
         }
-        if self.st.pieces[u].stack.len() >= 4 {
+        if self.st.pieces[u].stack.len() >= 4
+            && !self.st.grants_to(u).iter().any(|(_, g)| g.no_stack_limit)
+        {
             return Err(reject(
-                "you can't add to a stack that already has 4 cards in it",
+                format!(
+                    "you can't add to a stack that already has {} cards in it (at most 4, and no effect in play lets it hold more)",
+                    self.st.pieces[u].stack.len()
+                ),
                 &[r::STACKING],
             ));
         }

@@ -633,6 +633,9 @@ pub struct Grant {
     /// "You don't have to pay the Upkeep costs of [the units the filter names]."
     #[serde(default)]
     pub no_upkeep: bool,
+    /// "[A unit the filter names] can have more than 4 cards in its stack."
+    #[serde(default)]
+    pub no_stack_limit: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
