@@ -1417,6 +1417,7 @@ impl<'a> Engine<'a> {
                             "whenever a unit attacks but does no damage",
                             r::G_DAMAGE_DONE,
                         ),
+                        Trigger::Prevents => ("whenever damage is prevented", r::G_PREVENT),
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
                     self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
@@ -1455,7 +1456,10 @@ impl<'a> Engine<'a> {
                 None => d == u,
             },
             (Trigger::Attacks, Some(a)) => a == u,
-            (Trigger::Deploy | Trigger::Attacks, None) => false,
+            (Trigger::Prevents, Some(p)) => {
+                self.st.matches(&t.of.clone().unwrap_or_default(), u, p)
+            }
+            (Trigger::Deploy | Trigger::Attacks | Trigger::Prevents, None) => false,
             _ => true,
         }
     }

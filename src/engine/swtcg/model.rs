@@ -773,7 +773,8 @@ pub struct Triggered {
     #[serde(default)]
     pub in_arena: Option<Arena>,
     /// `deploy`: the units whose deployment triggers it (default: this
-    /// unit); `damages`: the units whose damage triggers it.
+    /// unit); `damages`: the units whose damage triggers it; `prevents`: the
+    /// units whose damage prevented triggers it (default: any of yours).
     #[serde(default)]
     pub of: Option<Filter>,
     /// `battle_step_start`: the arena whose battle step it is.
@@ -809,6 +810,11 @@ pub enum Trigger {
     /// (after prevention), when the attack ends: the effects' chosen unit is
     /// the attacker.
     AttacksNoDamage,
+    /// "Whenever damage to one of your units [`of:`; default any of yours] is
+    /// prevented": each time a prevention prevents some of it (Evade,
+    /// Deflect, Parry, a prevention card or ability, an arena's prevention),
+    /// not once for each damage prevention POP.
+    Prevents,
 }
 
 /// Whose build points an effect changes.
