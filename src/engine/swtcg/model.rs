@@ -436,6 +436,10 @@ pub struct PilotDef {
     /// Further subtypes it pilots ("Starfighter and Capital Ship Pilot").
     #[serde(default)]
     pub or_subtypes: Vec<String>,
+    /// "If there is more than one Pilot on the [unit], it gets …": the
+    /// bonuses apply only while another Pilot is on the unit too.
+    #[serde(default)]
+    pub with_another_pilot: bool,
     #[serde(default)]
     pub speed: i64,
     #[serde(default)]

@@ -715,6 +715,7 @@ impl State {
         {
             if let Some(pd) = &self.top_def(q).pilot
                 && self.can_pilot(q, p)
+                && (!pd.with_another_pilot || self.riders(p, true).len() > 1)
             {
                 t.speed += pd.speed;
                 t.power += pd.power;
