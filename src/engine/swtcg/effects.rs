@@ -18,6 +18,26 @@ pub struct Ctx {
     pub arena: Option<super::model::Arena>,
     /// The card whose ability it is, when it is not in play (discarded).
     pub card: Option<CardIx>,
+    /// The option a "choose one" play takes (`choice:`, from 1).
+    pub choice: Option<usize>,
+}
+
+/// A play of effects with "Choose one: …" must name one of its options.
+pub(super) fn judge_option(effects: &[Effect], st: &Step) -> Result<(), Rejection> {
+    for e in effects {
+        if let Effect::ChooseOne(opts) = e
+            && !st.choice.is_some_and(|n| (1..=opts.len()).contains(&n))
+        {
+            return Err(reject(
+                format!(
+                    "choose one of the {} options (`choice:`, from 1)",
+                    opts.len()
+                ),
+                &[r::G_CHOOSE, r::USING_EFFECTS],
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The effects an activated ability gives: with a declared Enhance, its
@@ -197,6 +217,7 @@ impl<'a> Engine<'a> {
                 &[r::G_CHOOSE, r::USING_EFFECTS],
             ));
         }
+        judge_option(&a.effects, st)?;
         if a.effects.iter().any(|e| matches!(e, Effect::DamageEach(_))) && st.arena.is_none() {
             return Err(reject("choose an arena (`arena:`)", &[r::G_CHOOSE]));
         }
@@ -490,6 +511,7 @@ impl<'a> Engine<'a> {
         let target = self.target_of(st);
         let ctx = Ctx {
             arena: st.arena,
+            choice: st.choice,
             ..ctx
         };
         if let Some(u) = self.unit_of(st) {
@@ -588,6 +610,8 @@ impl<'a> Engine<'a> {
             }
             Effect::GainForceEqualBuild => self.gain_force_equal_build(w, target),
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
+            Effect::GrantNowThisTurn(g) => self.grant_now(s, g),
+            Effect::ChooseOne(opts) => return self.choose_one(w, src, opts, target, ctx),
             Effect::GrantThisTurn(g) => {
                 self.st.turn_grants.push((s, (**g).clone()));
                 let txt = format!(
@@ -812,6 +836,59 @@ impl<'a> Engine<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A grant until end of turn to the units it names now (side `s`'s effect).
+    fn grant_now(&mut self, s: Side, g: &super::model::Grant) {
+        let now: Vec<PieceIx> = (0..self.st.pieces.len())
+            .filter(|&p| {
+                let pc = &self.st.pieces[p];
+                let in_play = matches!(pc.zone, PZone::Arena(_))
+                    || (pc.zone == PZone::BuildZone && !pc.face_down);
+                in_play && !pc.stack.is_empty() && self.st.turn_grant_names(&g.to, s, p)
+            })
+            .collect();
+        let names: Vec<String> = now.iter().map(|&p| self.st.label(p)).collect();
+        for p in now {
+            self.st.fixed_grants.push((p, g.clone()));
+        }
+        let txt = format!(
+            "until end of turn, the units it names now get its grant ({}); none that comes into play later",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        );
+        self.rules(
+            Event::StateChange,
+            txt,
+            &[r::G_THIS_TURN, r::G_EACH_OF_YOUR_UNITS],
+        );
+    }
+
+    /// "Choose one: …": the option the play named.
+    fn choose_one(
+        &mut self,
+        w: Pid,
+        src: Option<PieceIx>,
+        opts: &[Vec<Effect>],
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
+        let Some(chosen) = ctx.choice.and_then(|n| opts.get(n.checked_sub(1)?)) else {
+            return self.not_modelled(
+                "\"choose one\" with no option named by a play",
+                &[r::G_CHOOSE],
+            );
+        };
+        let t = format!("option {} is chosen", ctx.choice.unwrap_or(0));
+        self.rules(Event::Result, t, &[r::G_CHOOSE]);
+        let mut drawn = 0;
+        for e in chosen {
+            drawn += self.effect(w, src, e, target, ctx)?;
+        }
+        Ok(drawn)
     }
 
     /// The chooser keeps one of its units in the arena; the rest retreat

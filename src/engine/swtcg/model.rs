@@ -1039,6 +1039,13 @@ pub enum Effect {
     /// A grant that lasts until end of turn, to every unit it names then or
     /// later in the turn ("Each of your units gets Accuracy 1 until end of turn").
     GrantThisTurn(Box<Grant>),
+    /// A grant until end of turn to the units it names in play when it
+    /// resolves (in an arena or face-up in a build zone), and to no unit that
+    /// comes into play later ("each unit of that type gets -3 power until
+    /// end of turn").
+    GrantNowThisTurn(Box<Grant>),
+    /// "Choose one: …": the play names the option it takes (`choice:`, from 1).
+    ChooseOne(Vec<Vec<Effect>>),
     /// "[The Light Side player] chooses one of his or her units in the
     /// [arena] and retreats the rest."
     KeepOneRetreatRest(KeepOne),
@@ -1152,6 +1159,9 @@ pub struct Step {
     /// Play the card's Enhance effect too (declared, with its additional cost).
     #[serde(default)]
     pub enhance: bool,
+    /// "Choose one: …": the option taken (from 1).
+    #[serde(default)]
+    pub choice: Option<usize>,
     /// Two-Headed Wookiee: the team player (`a` or `b`) who pays for the
     /// decision (default: the player whose card it is).
     #[serde(default)]
