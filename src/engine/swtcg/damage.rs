@@ -91,12 +91,28 @@ impl<'a> Engine<'a> {
         }
         // Prevention doesn't work in the build zone: only damage to units in
         // an arena goes through the damage prevention POP.
-        let (mut inst, zone): (Vec<_>, Vec<_>) =
+        let (mut inst, mut zone): (Vec<_>, Vec<_>) =
             inst.into_iter().partition(|i| self.st.in_arena(i.unit));
         if !zone.is_empty() {
             let t = "damage to a unit in the build zone can't be prevented".to_string();
             self.rules(Event::Result, t, &[r::G_PREVENT, r::BUILD_ZONE]);
         }
+        let (keep, sure): (Vec<_>, Vec<_>) = inst.into_iter().partition(|i| {
+            i.source.is_none_or(|s| {
+                self.st.pieces[s].stack.is_empty() || !self.st.top_def(s).unpreventable
+            })
+        });
+        inst = keep;
+        for i in &sure {
+            let src = i.source.map_or(String::new(), |s| self.st.label(s));
+            let t = format!(
+                "damage from {src} can't be prevented: {} to {}",
+                i.amount,
+                self.st.label(i.unit)
+            );
+            self.rules(Event::Result, t, &[r::G_PREVENT, r::EFFECTS]);
+        }
+        zone.extend(sure);
         let mut prevented = self.parry(&mut inst);
         prevented.extend(self.arena_prevention(&mut inst));
         self.prevented_triggers(&prevented)?;

@@ -314,6 +314,10 @@ pub struct CardDef {
     /// "This unit can't retreat."
     #[serde(default)]
     pub cant_retreat: bool,
+    /// "Damage from this unit can't be prevented" (its attacks, its Deflect,
+    /// its effects: every damage it is the source of).
+    #[serde(default)]
+    pub unpreventable: bool,
     /// "Subtract 1 from each of this unit's attack dice" (-1): added to each
     /// attack die as Accuracy is, and cumulative with it, but not Accuracy.
     #[serde(default)]
