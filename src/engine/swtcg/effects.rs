@@ -656,6 +656,7 @@ impl<'a> Engine<'a> {
             Effect::Draw(n) => return Ok(self.draw(w, *n)),
             Effect::DiscardCards(n) => self.discard_from_hand(w, *n)?,
             Effect::Search(names) => self.search(w, names)?,
+            Effect::SearchFor(x) => self.search_for(w, x)?,
             Effect::RetreatSelf => {
                 if let Some(u) = src.filter(|&u| self.st.in_arena(u)) {
                     self.st.pieces[u].zone = PZone::BuildZone;
@@ -876,13 +877,32 @@ impl<'a> Engine<'a> {
         target: Option<PieceIx>,
         ctx: Ctx,
     ) -> Flow<i64> {
-        let Some(chosen) = ctx.choice.and_then(|n| opts.get(n.checked_sub(1)?)) else {
-            return self.not_modelled(
-                "\"choose one\" with no option named by a play",
-                &[r::G_CHOOSE],
-            );
+        // A play names its option; a triggered ability's player chooses now.
+        let n = match ctx.choice {
+            Some(n) => n,
+            None => {
+                let k = opts.len();
+                let judge = move |_: &Engine, st: &Step| {
+                    if st.verb() == Verb::Choose && st.choice.is_some_and(|n| (1..=k).contains(&n))
+                    {
+                        Ok(())
+                    } else {
+                        Err(reject(
+                            format!("choose one of the {k} options (`choose`, `choice:` from 1)"),
+                            &[r::G_CHOOSE, r::USING_EFFECTS],
+                        ))
+                    }
+                };
+                match self.ask(w.side, NeedKind::Choice, "an option", true, &judge)? {
+                    Answer::Do(st) => st.choice.unwrap_or(1),
+                    Answer::Pass => 1,
+                }
+            }
         };
-        let t = format!("option {} is chosen", ctx.choice.unwrap_or(0));
+        let Some(chosen) = n.checked_sub(1).and_then(|i| opts.get(i)) else {
+            return Ok(0);
+        };
+        let t = format!("option {n} is chosen");
         self.rules(Event::Result, t, &[r::G_CHOOSE]);
         let mut drawn = 0;
         for e in chosen {

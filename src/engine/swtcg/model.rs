@@ -973,6 +973,10 @@ pub enum Effect {
     DiscardCards(i64),
     /// Search your deck for cards with these names and put them into your hand.
     Search(Vec<String>),
+    /// "You may search your deck for N cards [the filter names] … and put
+    /// them into your hand": having searched, the player takes N such cards,
+    /// or all there are if fewer (not "up to N").
+    SearchFor(Box<SearchFor>),
     /// Retreat the unit with the ability.
     RetreatSelf,
     /// Put N damage counters on the attacking unit.
@@ -1075,6 +1079,16 @@ pub enum Effect {
     /// A unit's ability: put the card the `play` step names (`card:`) from
     /// your discard pile into an arena (put: not deployed).
     FromDiscard(Box<FromDiscard>),
+}
+
+/// How many cards of a kind a search takes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchFor {
+    /// The cards: their type (unit cards of that type), subtype, name or
+    /// printed cost.
+    pub of: Filter,
+    pub n: usize,
 }
 
 /// Damage Evade can't prevent, unless the unit has one of the subtypes.
