@@ -612,14 +612,7 @@ impl<'a> Engine<'a> {
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
             Effect::GrantNowThisTurn(g) => self.grant_now(s, g),
             Effect::ChooseOne(opts) => return self.choose_one(w, src, opts, target, ctx),
-            Effect::GrantThisTurn(g) => {
-                self.st.turn_grants.push((s, (**g).clone()));
-                let txt = format!(
-                    "until end of turn, the units it names get its grant, those in play and those that come into play later ({})",
-                    s.name()
-                );
-                self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
-            }
+            Effect::GrantThisTurn(g) => self.grant_this_turn(s, g),
             Effect::KeepOneRetreatRest(k) => self.keep_one_retreat_rest(w, *k)?,
             Effect::DiscardAll(a) => self.discard_all(*a),
             Effect::ThisAttack(b) => self.this_attack_bonus(b, target),
@@ -837,6 +830,17 @@ impl<'a> Engine<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A grant until end of turn to the units it names, those in play and
+    /// those that come into play later (side `s`'s effect).
+    fn grant_this_turn(&mut self, s: Side, g: &super::model::Grant) {
+        self.st.turn_grants.push((s, g.clone()));
+        let txt = format!(
+            "until end of turn, the units it names get its grant, those in play and those that come into play later ({})",
+            s.name()
+        );
+        self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
     }
 
     /// A grant until end of turn to the units it names now (side `s`'s effect).
