@@ -251,6 +251,47 @@ fn a_named_swtcg_card_whose_text_is_not_modelled_does_not_pass() {
     );
 }
 
+#[test]
+fn swtcg_text_on_the_starting_board_is_reported_and_the_run_goes_on() {
+    // A Ground unit all of whose text is not modelled, slower than the AT-ST
+    // and able to take two damage: nothing of it bears on the attack.
+    let e = library::catalogue()
+        .unwrap()
+        .entries
+        .iter()
+        .find(|e| {
+            let d = &e.def;
+            d.kind == Kind::Unit
+                && d.types == [swjudge::engine::swtcg::model::Arena::Ground]
+                && !d.text.unencoded().is_empty()
+                && d.encoded_fields().is_empty()
+                && d.speed < 50
+                && d.health > 2
+        })
+        .expect("a Ground unit whose text is wholly not modelled");
+    let board = BOARD.replace("FOE", &format!("\"{}\"", e.reference));
+    let run_with = |ack: &str| {
+        let text = format!("{board}{ack}");
+        scenario::run(&scenario::load_str(Path::new("s.yaml"), &text, None).unwrap())
+    };
+    // Unacknowledged: reported, and the run does not pass, though the attack
+    // was resolved and every other expectation holds.
+    let run = run_with("");
+    assert_eq!(run.verdict, Verdict::NotModelled, "{:?}", run.problems());
+    assert_eq!(run.not_modelled.len(), 1, "{:?}", run.not_modelled);
+    assert!(run.not_modelled[0].contains(&e.reference));
+    let others = run.expectations.iter().filter(|x| x.path != "not_modelled");
+    assert!(others.clone().all(|x| x.ok) && others.count() > 0);
+    // An acknowledgement naming other text does not cover it.
+    let met = serde_json::json!(run.not_modelled[0]);
+    let run = run_with("  not_modelled: [\"some other text\"]\n");
+    assert_eq!(run.verdict, Verdict::NotModelled, "{:?}", run.problems());
+    // Acknowledged by its text, the run passes.
+    let ack = format!("  not_modelled: [{met}]\n");
+    let run = run_with(&ack);
+    assert_eq!(run.verdict, Verdict::Pass, "{:?}", run.problems());
+}
+
 /// A command phase in which the Dark Side deploys `unit` from hand.
 const DEPLOY: &str = "game: swtcg
 title: t

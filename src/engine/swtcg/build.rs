@@ -24,6 +24,8 @@ pub struct Plan {
     target: Option<PieceIx>,
     /// The arena a Mission's effect chooses.
     arena: Option<Arena>,
+    /// The option a Mission's "choose one" takes.
+    choice: Option<usize>,
 }
 
 impl<'a> Engine<'a> {
@@ -347,6 +349,9 @@ impl<'a> Engine<'a> {
             let needs_arena = (self.card_activated(c).iter())
                 .flat_map(|a| a.effects.iter())
                 .any(|e| matches!(e, Effect::PreventInArenaThisTurn(_)));
+            if let Some(a) = self.card_activated(c) {
+                super::effects::judge_option(&a.effects, st)?;
+            }
             if needs_arena && st.arena.is_none() {
                 return Err(reject(
                     "the Mission chooses an arena (`arena:`)",
@@ -438,6 +443,7 @@ impl<'a> Engine<'a> {
             beneath: st.beneath,
             target: self.target_of(st),
             arena: st.arena,
+            choice: st.choice,
         })
     }
 
@@ -492,9 +498,14 @@ impl<'a> Engine<'a> {
                 &[r::STACKING],
             ));
         }
-        if self.st.pieces[u].stack.len() >= 4 {
+        if self.st.pieces[u].stack.len() >= 4
+            && !self.st.grants_to(u).iter().any(|(_, g)| g.no_stack_limit)
+        {
             return Err(reject(
-                "you can't add to a stack that already has 4 cards in it",
+                format!(
+                    "you can't add to a stack that already has {} cards in it (at most 4, and no effect in play lets it hold more)",
+                    self.st.pieces[u].stack.len()
+                ),
                 &[r::STACKING],
             ));
         }
@@ -831,6 +842,7 @@ impl<'a> Engine<'a> {
         let ctx = super::effects::Ctx {
             card: Some(c),
             arena: plan.arena,
+            choice: plan.choice,
             ..Default::default()
         };
         self.run_effects(w, None, &effects, plan.target, ctx)

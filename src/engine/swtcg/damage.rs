@@ -91,14 +91,31 @@ impl<'a> Engine<'a> {
         }
         // Prevention doesn't work in the build zone: only damage to units in
         // an arena goes through the damage prevention POP.
-        let (mut inst, zone): (Vec<_>, Vec<_>) =
+        let (mut inst, mut zone): (Vec<_>, Vec<_>) =
             inst.into_iter().partition(|i| self.st.in_arena(i.unit));
         if !zone.is_empty() {
             let t = "damage to a unit in the build zone can't be prevented".to_string();
             self.rules(Event::Result, t, &[r::G_PREVENT, r::BUILD_ZONE]);
         }
-        self.parry(&mut inst);
-        self.arena_prevention(&mut inst);
+        let (keep, sure): (Vec<_>, Vec<_>) = inst.into_iter().partition(|i| {
+            i.source.is_none_or(|s| {
+                self.st.pieces[s].stack.is_empty() || !self.st.top_def(s).unpreventable
+            })
+        });
+        inst = keep;
+        for i in &sure {
+            let src = i.source.map_or(String::new(), |s| self.st.label(s));
+            let t = format!(
+                "damage from {src} can't be prevented: {} to {}",
+                i.amount,
+                self.st.label(i.unit)
+            );
+            self.rules(Event::Result, t, &[r::G_PREVENT, r::EFFECTS]);
+        }
+        zone.extend(sure);
+        let mut prevented = self.parry(&mut inst);
+        prevented.extend(self.arena_prevention(&mut inst));
+        self.prevented_triggers(&prevented)?;
         let deflected = self.prevention(&mut inst)?;
         inst.extend(zone);
         self.place(&mut inst);
@@ -126,7 +143,8 @@ impl<'a> Engine<'a> {
     }
 
     /// Parry: triggered first in the damage prevention POP, against attack dice with a natural 1.
-    fn parry(&mut self, inst: &mut [Instance]) {
+    fn parry(&mut self, inst: &mut [Instance]) -> Vec<PieceIx> {
+        let mut prevented = Vec::new();
         for i in inst.iter_mut() {
             if i.kind != DmgKind::AttackDice || !i.natural_one || i.source == Some(i.unit) {
                 continue;
@@ -136,6 +154,9 @@ impl<'a> Engine<'a> {
             };
             let n = x.min(i.left()).max(0);
             i.prevented += n;
+            if n > 0 {
+                prevented.push(i.unit);
+            }
             let t = format!(
                 "Parry {x} (triggered, before activated prevention): the attack roll shows a natural 1; {n} damage to {} prevented",
                 self.st.label(i.unit)
@@ -143,6 +164,16 @@ impl<'a> Engine<'a> {
             let cites = [r::PARRY, r::G_NATURAL, r::POP, r::ORDER_OF_OPERATIONS];
             self.rules(Event::Result, t, &cites);
         }
+        prevented
+    }
+
+    /// "Whenever damage to one of your units is prevented": once for each
+    /// use of prevention that prevented some damage, in order.
+    fn prevented_triggers(&mut self, units: &[PieceIx]) -> Flow<()> {
+        for &u in units {
+            self.fire(Trigger::Prevents, None, Some(u))?;
+        }
+        Ok(())
     }
 
     /// Whether a side can prevent any of the pending damage.
@@ -302,9 +333,8 @@ impl<'a> Engine<'a> {
             let opts = |e: &Engine, s: Side| e.can_prevent(&cell.borrow(), s);
             let judge = |e: &Engine, s: Side, st: &Step| e.judge_prevent(&cell.borrow(), s, st);
             let mut play = |e: &mut Engine<'a>, s: Side, st: &Step| -> Flow<()> {
-                let mut v = cell.borrow_mut();
-                e.play_prevention(&mut v, s, st, &mut out);
-                Ok(())
+                let prevented = e.play_prevention(&mut cell.borrow_mut(), s, st, &mut out);
+                e.prevented_triggers(&prevented)
             };
             self.pop(
                 "damage prevention POP",
@@ -318,17 +348,22 @@ impl<'a> Engine<'a> {
         Ok(out)
     }
 
+    /// Play a prevention; returns the units whose damage it prevented.
     fn play_prevention(
         &mut self,
         inst: &mut [Instance],
         s: Side,
         st: &Step,
         out: &mut Vec<Deflected>,
-    ) {
+    ) -> Vec<PieceIx> {
         match st.verb() {
             Verb::Evade | Verb::Deflect => {
-                let Some(u) = self.unit_of(st) else { return };
-                let Some(i) = find(inst, u) else { return };
+                let Some(u) = self.unit_of(st) else {
+                    return Vec::new();
+                };
+                let Some(i) = find(inst, u) else {
+                    return Vec::new();
+                };
                 let kw = self.st.totals(u).kw;
                 let evade = st.verb() == Verb::Evade;
                 let x = if evade {
@@ -385,10 +420,15 @@ impl<'a> Engine<'a> {
                         amount: n,
                     });
                 }
+                if n > 0 { vec![u] } else { Vec::new() }
             }
             Verb::Play => {
-                let Some(t) = self.target_of(st) else { return };
-                let Some(i) = find(inst, t) else { return };
+                let Some(t) = self.target_of(st) else {
+                    return Vec::new();
+                };
+                let Some(i) = find(inst, t) else {
+                    return Vec::new();
+                };
                 let (act, played) = if let Some(u) = self.unit_of(st) {
                     let act = self.pay_ability(s, u, st.ability.unwrap_or(1), Some(t));
                     if let Some(x) = act.as_ref().and_then(|a| a.enhance.as_ref())
@@ -400,7 +440,7 @@ impl<'a> Engine<'a> {
                     (act, format!("ability:{}", self.st.key(u)))
                 } else {
                     let Some(c) = st.card().and_then(|k| self.st.find(k)) else {
-                        return;
+                        return Vec::new();
                     };
                     let act = self.card_activated(c);
                     self.pay_card(s, c, st.enhance);
@@ -436,8 +476,9 @@ impl<'a> Engine<'a> {
                     }
                 }
                 self.resolved.push(played);
+                if total > 0 { vec![t] } else { Vec::new() }
             }
-            _ => {}
+            _ => Vec::new(),
         }
     }
 
@@ -476,13 +517,15 @@ impl<'a> Engine<'a> {
 
     /// Prevention lasting this turn for a side's units in an arena: each
     /// effect prevents its N of each damage to each such unit.
-    fn arena_prevention(&mut self, inst: &mut [Instance]) {
+    fn arena_prevention(&mut self, inst: &mut [Instance]) -> Vec<PieceIx> {
+        let mut prevented = Vec::new();
         for (s, a, n) in self.arena_prevention.clone() {
             for i in inst.iter_mut() {
                 let p = n.min(i.left());
                 if p > 0 && self.st.pieces[i.unit].side == s && self.st.arena_of(i.unit) == Some(a)
                 {
                     i.prevented += p;
+                    prevented.push(i.unit);
                     let t = format!(
                         "{p} of the damage to {} prevented (this turn, in the {} arena)",
                         self.st.label(i.unit),
@@ -492,6 +535,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        prevented
     }
 
     /// "When this unit damages a [unit]": for each unit a source in an arena

@@ -18,6 +18,26 @@ pub struct Ctx {
     pub arena: Option<super::model::Arena>,
     /// The card whose ability it is, when it is not in play (discarded).
     pub card: Option<CardIx>,
+    /// The option a "choose one" play takes (`choice:`, from 1).
+    pub choice: Option<usize>,
+}
+
+/// A play of effects with "Choose one: …" must name one of its options.
+pub(super) fn judge_option(effects: &[Effect], st: &Step) -> Result<(), Rejection> {
+    for e in effects {
+        if let Effect::ChooseOne(opts) = e
+            && !st.choice.is_some_and(|n| (1..=opts.len()).contains(&n))
+        {
+            return Err(reject(
+                format!(
+                    "choose one of the {} options (`choice:`, from 1)",
+                    opts.len()
+                ),
+                &[r::G_CHOOSE, r::USING_EFFECTS],
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The effects an activated ability gives: with a declared Enhance, its
@@ -197,6 +217,7 @@ impl<'a> Engine<'a> {
                 &[r::G_CHOOSE, r::USING_EFFECTS],
             ));
         }
+        judge_option(&a.effects, st)?;
         if a.effects.iter().any(|e| matches!(e, Effect::DamageEach(_))) && st.arena.is_none() {
             return Err(reject("choose an arena (`arena:`)", &[r::G_CHOOSE]));
         }
@@ -490,6 +511,7 @@ impl<'a> Engine<'a> {
         let target = self.target_of(st);
         let ctx = Ctx {
             arena: st.arena,
+            choice: st.choice,
             ..ctx
         };
         if let Some(u) = self.unit_of(st) {
@@ -588,14 +610,9 @@ impl<'a> Engine<'a> {
             }
             Effect::GainForceEqualBuild => self.gain_force_equal_build(w, target),
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
-            Effect::GrantThisTurn(g) => {
-                self.st.turn_grants.push((s, (**g).clone()));
-                let txt = format!(
-                    "until end of turn, the units it names get its grant, those in play and those that come into play later ({})",
-                    s.name()
-                );
-                self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
-            }
+            Effect::GrantNowThisTurn(g) => self.grant_now(s, g),
+            Effect::ChooseOne(opts) => return self.choose_one(w, src, opts, target, ctx),
+            Effect::GrantThisTurn(g) => self.grant_this_turn(s, g),
             Effect::KeepOneRetreatRest(k) => self.keep_one_retreat_rest(w, *k)?,
             Effect::DiscardAll(a) => self.discard_all(*a),
             Effect::ThisAttack(b) => self.this_attack_bonus(b, target),
@@ -632,6 +649,7 @@ impl<'a> Engine<'a> {
             Effect::Draw(n) => return Ok(self.draw(w, *n)),
             Effect::DiscardCards(n) => self.discard_from_hand(w, *n)?,
             Effect::Search(names) => self.search(w, names)?,
+            Effect::SearchFor(x) => self.search_for(w, x)?,
             Effect::RetreatSelf => {
                 if let Some(u) = src.filter(|&u| self.st.in_arena(u)) {
                     self.st.pieces[u].zone = PZone::BuildZone;
@@ -812,6 +830,89 @@ impl<'a> Engine<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A grant until end of turn to the units it names, those in play and
+    /// those that come into play later (side `s`'s effect).
+    fn grant_this_turn(&mut self, s: Side, g: &super::model::Grant) {
+        self.st.turn_grants.push((s, g.clone()));
+        let txt = format!(
+            "until end of turn, the units it names get its grant, those in play and those that come into play later ({})",
+            s.name()
+        );
+        self.rules(Event::StateChange, txt, &[r::G_THIS_TURN, r::USING_EFFECTS]);
+    }
+
+    /// A grant until end of turn to the units it names now (side `s`'s effect).
+    fn grant_now(&mut self, s: Side, g: &super::model::Grant) {
+        let now: Vec<PieceIx> = (0..self.st.pieces.len())
+            .filter(|&p| {
+                let pc = &self.st.pieces[p];
+                let in_play = matches!(pc.zone, PZone::Arena(_))
+                    || (pc.zone == PZone::BuildZone && !pc.face_down);
+                in_play && !pc.stack.is_empty() && self.st.turn_grant_names(&g.to, s, p)
+            })
+            .collect();
+        let names: Vec<String> = now.iter().map(|&p| self.st.label(p)).collect();
+        for p in now {
+            self.st.fixed_grants.push((p, g.clone()));
+        }
+        let txt = format!(
+            "until end of turn, the units it names now get its grant ({}); none that comes into play later",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        );
+        self.rules(
+            Event::StateChange,
+            txt,
+            &[r::G_THIS_TURN, r::G_EACH_OF_YOUR_UNITS],
+        );
+    }
+
+    /// "Choose one: …": the option the play named.
+    fn choose_one(
+        &mut self,
+        w: Pid,
+        src: Option<PieceIx>,
+        opts: &[Vec<Effect>],
+        target: Option<PieceIx>,
+        ctx: Ctx,
+    ) -> Flow<i64> {
+        // A play names its option; a triggered ability's player chooses now.
+        let n = match ctx.choice {
+            Some(n) => n,
+            None => {
+                let k = opts.len();
+                let judge = move |_: &Engine, st: &Step| {
+                    if st.verb() == Verb::Choose && st.choice.is_some_and(|n| (1..=k).contains(&n))
+                    {
+                        Ok(())
+                    } else {
+                        Err(reject(
+                            format!("choose one of the {k} options (`choose`, `choice:` from 1)"),
+                            &[r::G_CHOOSE, r::USING_EFFECTS],
+                        ))
+                    }
+                };
+                match self.ask(w.side, NeedKind::Choice, "an option", true, &judge)? {
+                    Answer::Do(st) => st.choice.unwrap_or(1),
+                    Answer::Pass => 1,
+                }
+            }
+        };
+        let Some(chosen) = n.checked_sub(1).and_then(|i| opts.get(i)) else {
+            return Ok(0);
+        };
+        let t = format!("option {n} is chosen");
+        self.rules(Event::Result, t, &[r::G_CHOOSE]);
+        let mut drawn = 0;
+        for e in chosen {
+            drawn += self.effect(w, src, e, target, ctx)?;
+        }
+        Ok(drawn)
     }
 
     /// The chooser keeps one of its units in the arena; the rest retreat
@@ -1417,6 +1518,7 @@ impl<'a> Engine<'a> {
                             "whenever a unit attacks but does no damage",
                             r::G_DAMAGE_DONE,
                         ),
+                        Trigger::Prevents => ("whenever damage is prevented", r::G_PREVENT),
                     };
                     let txt = format!("{}: \"{words}\" resolves", self.st.label(u));
                     self.rules(Event::Push, txt, &[cite, r::USING_EFFECTS]);
@@ -1455,7 +1557,10 @@ impl<'a> Engine<'a> {
                 None => d == u,
             },
             (Trigger::Attacks, Some(a)) => a == u,
-            (Trigger::Deploy | Trigger::Attacks, None) => false,
+            (Trigger::Prevents, Some(p)) => {
+                self.st.matches(&t.of.clone().unwrap_or_default(), u, p)
+            }
+            (Trigger::Deploy | Trigger::Attacks | Trigger::Prevents, None) => false,
             _ => true,
         }
     }

@@ -43,6 +43,7 @@ impl LibraryCard for CardDef {
         add(self.attacks_own, "attacks_own");
         add(self.must_attack, "must_attack");
         add(self.cant_retreat, "cant_retreat");
+        add(self.unpreventable, "unpreventable");
         add(self.dice_modifier != 0, "dice_modifier");
         add(self.battle_order.is_some(), "battle_order");
         out

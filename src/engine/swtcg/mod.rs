@@ -40,7 +40,6 @@ use crate::engine::{
 };
 use model::{Arena, Board, Format, Side, Start, Step, Through};
 use serde_json::json;
-use state::PZone;
 
 /// The Star Wars TCG, as the scenario layer sees it.
 pub struct Swtcg;
@@ -144,15 +143,9 @@ fn drive(e: &mut engine::Engine, board: &Board, obs: &mut Observations) -> engin
             );
         }
     }
-    for p in 0..e.st.pieces.len() {
-        let pc = &e.st.pieces[p];
-        if pc.zone == PZone::Gone || pc.face_down {
-            continue;
-        }
-        if let Some(what) = e.unencoded(e.st.top(p)) {
-            return e.not_modelled(what, &[rules::EFFECTS]);
-        }
-    }
+    // Text on the starting board is met as text met later is: reported, and
+    // the run goes on (the verdict shows it unless the scenario acknowledges it).
+    e.meet_in_play();
     if let Some(b) = &board.side_bid {
         let first = usize::from(b.first == "player2");
         let res = e.side_bid(b.side, first)?;

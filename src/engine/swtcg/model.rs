@@ -314,6 +314,10 @@ pub struct CardDef {
     /// "This unit can't retreat."
     #[serde(default)]
     pub cant_retreat: bool,
+    /// "Damage from this unit can't be prevented" (its attacks, its Deflect,
+    /// its effects: every damage it is the source of).
+    #[serde(default)]
+    pub unpreventable: bool,
     /// "Subtract 1 from each of this unit's attack dice" (-1): added to each
     /// attack die as Accuracy is, and cumulative with it, but not Accuracy.
     #[serde(default)]
@@ -436,6 +440,10 @@ pub struct PilotDef {
     /// Further subtypes it pilots ("Starfighter and Capital Ship Pilot").
     #[serde(default)]
     pub or_subtypes: Vec<String>,
+    /// "If there is more than one Pilot on the [unit], it gets …": the
+    /// bonuses apply only while another Pilot is on the unit too.
+    #[serde(default)]
+    pub with_another_pilot: bool,
     #[serde(default)]
     pub speed: i64,
     #[serde(default)]
@@ -633,6 +641,9 @@ pub struct Grant {
     /// "You don't have to pay the Upkeep costs of [the units the filter names]."
     #[serde(default)]
     pub no_upkeep: bool,
+    /// "[A unit the filter names] can have more than 4 cards in its stack."
+    #[serde(default)]
+    pub no_stack_limit: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -770,7 +781,8 @@ pub struct Triggered {
     #[serde(default)]
     pub in_arena: Option<Arena>,
     /// `deploy`: the units whose deployment triggers it (default: this
-    /// unit); `damages`: the units whose damage triggers it.
+    /// unit); `damages`: the units whose damage triggers it; `prevents`: the
+    /// units whose damage prevented triggers it (default: any of yours).
     #[serde(default)]
     pub of: Option<Filter>,
     /// `battle_step_start`: the arena whose battle step it is.
@@ -806,6 +818,11 @@ pub enum Trigger {
     /// (after prevention), when the attack ends: the effects' chosen unit is
     /// the attacker.
     AttacksNoDamage,
+    /// "Whenever damage to one of your units [`of:`; default any of yours] is
+    /// prevented": each time a prevention prevents some of it (Evade,
+    /// Deflect, Parry, a prevention card or ability, an arena's prevention),
+    /// not once for each damage prevention POP.
+    Prevents,
 }
 
 /// Whose build points an effect changes.
@@ -956,6 +973,10 @@ pub enum Effect {
     DiscardCards(i64),
     /// Search your deck for cards with these names and put them into your hand.
     Search(Vec<String>),
+    /// "You may search your deck for N cards [the filter names] … and put
+    /// them into your hand": having searched, the player takes N such cards,
+    /// or all there are if fewer (not "up to N").
+    SearchFor(Box<SearchFor>),
     /// Retreat the unit with the ability.
     RetreatSelf,
     /// Put N damage counters on the attacking unit.
@@ -1026,6 +1047,13 @@ pub enum Effect {
     /// A grant that lasts until end of turn, to every unit it names then or
     /// later in the turn ("Each of your units gets Accuracy 1 until end of turn").
     GrantThisTurn(Box<Grant>),
+    /// A grant until end of turn to the units it names in play when it
+    /// resolves (in an arena or face-up in a build zone), and to no unit that
+    /// comes into play later ("each unit of that type gets -3 power until
+    /// end of turn").
+    GrantNowThisTurn(Box<Grant>),
+    /// "Choose one: …": the play names the option it takes (`choice:`, from 1).
+    ChooseOne(Vec<Vec<Effect>>),
     /// "[The Light Side player] chooses one of his or her units in the
     /// [arena] and retreats the rest."
     KeepOneRetreatRest(KeepOne),
@@ -1051,6 +1079,16 @@ pub enum Effect {
     /// A unit's ability: put the card the `play` step names (`card:`) from
     /// your discard pile into an arena (put: not deployed).
     FromDiscard(Box<FromDiscard>),
+}
+
+/// How many cards of a kind a search takes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchFor {
+    /// The cards: their type (unit cards of that type), subtype, name or
+    /// printed cost.
+    pub of: Filter,
+    pub n: usize,
 }
 
 /// Damage Evade can't prevent, unless the unit has one of the subtypes.
@@ -1139,6 +1177,9 @@ pub struct Step {
     /// Play the card's Enhance effect too (declared, with its additional cost).
     #[serde(default)]
     pub enhance: bool,
+    /// "Choose one: …": the option taken (from 1).
+    #[serde(default)]
+    pub choice: Option<usize>,
     /// Two-Headed Wookiee: the team player (`a` or `b`) who pays for the
     /// decision (default: the player whose card it is).
     #[serde(default)]

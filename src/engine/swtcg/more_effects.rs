@@ -5,15 +5,77 @@
 
 use super::damage::{DmgKind, Instance};
 use super::effects::Ctx;
-use super::engine::{Engine, Flow, Rejection, reject};
+use super::engine::{Answer, Engine, Flow, Rejection, reject};
 use super::model::{
-    Arena, AtBattleStart, Bonus, Exile, Filter, FromDiscard, Keywords, NoEvadeDamage, Side, Step,
+    Arena, AtBattleStart, Bonus, Exile, Filter, FromDiscard, Keywords, NoEvadeDamage, SearchFor,
+    Side, Step, Verb,
 };
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, has_subtype};
-use crate::engine::Event;
+use crate::engine::{Event, NeedKind};
 
 impl<'a> Engine<'a> {
+    /// "You may search your deck for N cards [of a kind]": the player passes,
+    /// or takes N of those found (all of them, if fewer).
+    pub(super) fn search_for(&mut self, w: Pid, x: &SearchFor) -> Flow<()> {
+        let s = w.side;
+        let found: Vec<CardIx> = (self.st.player(w).deck.iter().copied())
+            .filter(|&c| {
+                let d = self.st.def(c);
+                // A card "of a type" (Space, Ground, Character) is a unit card.
+                super::state::def_matches(&x.of, d)
+                    && (x.of.r#type.is_none() || d.kind == super::model::Kind::Unit)
+            })
+            .collect();
+        let n = x.n.min(found.len());
+        let txt = format!(
+            "{} searches the deck: {} card(s) of the kind found; {n} must be taken, unless the search is declined",
+            self.st.who(w),
+            found.len()
+        );
+        self.by(s, Event::Result, txt, &[r::G_SEARCH]);
+        if n == 0 {
+            return Ok(());
+        }
+        let judge = move |e: &Engine, st: &Step| {
+            if st.verb() == Verb::Pass {
+                return Ok(());
+            }
+            let cs: Vec<Option<CardIx>> = st.cards.iter().map(|k| e.st.find(&k.value)).collect();
+            let distinct = cs.iter().enumerate().all(|(i, c)| !cs[..i].contains(c));
+            if st.verb() == Verb::Take
+                && cs.len() == n
+                && distinct
+                && cs.iter().all(|c| c.is_some_and(|c| found.contains(&c)))
+            {
+                Ok(())
+            } else {
+                Err(reject(
+                    format!("take exactly {n} of the cards the search found (not \"up to\")"),
+                    &[r::G_SEARCH],
+                ))
+            }
+        };
+        if let Answer::Do(st) = self.ask(
+            s,
+            NeedKind::Choice,
+            "cards found in the search",
+            true,
+            &judge,
+        )? {
+            for k in &st.cards {
+                if let Some(c) = self.st.find(&k.value) {
+                    let pl = self.st.player_mut(w);
+                    pl.deck.retain(|&x| x != c);
+                    pl.hand.push(c);
+                }
+            }
+            let txt = format!("{} takes {n} card(s) into hand", s.name());
+            self.by(s, Event::StateChange, txt, &[r::G_SEARCH]);
+        }
+        Ok(())
+    }
+
     /// "Each player discards all of his or her units in the [arena]".
     pub(super) fn discard_all(&mut self, a: Arena) {
         for x in Side::BOTH {

@@ -96,6 +96,7 @@ pub const G_PAY: &str = "swtcg.rb.glossary.pay-x-force-build-points";
 pub const G_ROLLED_NO_HITS: &str = "swtcg.rb.glossary.rolled-no-hits";
 pub const G_SEARCH: &str = "swtcg.rb.glossary.search-your-deck-hand-discard-pile";
 pub const G_THIS_TURN: &str = "swtcg.rb.glossary.this-turn";
+pub const G_EACH_OF_YOUR_UNITS: &str = "swtcg.rb.glossary.each-of-your-units";
 pub const G_WHEN_ATTACKS: &str = "swtcg.rb.glossary.when-this-unit-attacks";
 pub const G_WHEN_DRAW: &str = "swtcg.rb.glossary.when-you-draw-a-card";
 pub const G_WOULD_BE_DAMAGED: &str = "swtcg.rb.glossary.would-be-damaged";
@@ -228,6 +229,7 @@ pub const ALL: &[&str] = &[
     G_ROLLED_NO_HITS,
     G_SEARCH,
     G_THIS_TURN,
+    G_EACH_OF_YOUR_UNITS,
     G_WHEN_ATTACKS,
     G_WHEN_DRAW,
     G_WOULD_BE_DAMAGED,

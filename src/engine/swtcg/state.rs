@@ -239,6 +239,8 @@ pub struct State {
     pub gained: Vec<Vec<String>>,
     /// Grants that last until end of turn, with the side whose effect it is.
     pub turn_grants: Vec<(Side, Grant)>,
+    /// Grants until end of turn fixed to the units in play when they resolved.
+    pub fixed_grants: Vec<(PieceIx, Grant)>,
     /// The attack under way: (attacking unit, defending unit).
     pub attack: Option<(PieceIx, PieceIx)>,
     /// The unit that made the last attack (one that was not disrupted), and
@@ -505,7 +507,7 @@ impl State {
 
     /// Whether a grant lasting this turn, of an effect of `side`, names unit
     /// `p`: whose, name, subtype and type.
-    fn turn_grant_names(&self, f: &Filter, side: Side, p: PieceIx) -> bool {
+    pub fn turn_grant_names(&self, f: &Filter, side: Side, p: PieceIx) -> bool {
         let whose = match f.whose {
             Whose::Your => self.pieces[p].side == side,
             Whose::Opponent => self.pieces[p].side != side,
@@ -686,13 +688,15 @@ impl State {
                 }
             }
         }
-        for (side, g) in &self.turn_grants {
-            if self.turn_grant_names(&g.to, *side, p) {
-                t.speed += g.speed;
-                t.power += g.power;
-                t.health += g.health;
-                t.kw.add(&g.keywords);
-            }
+        let fixed = self.fixed_grants.iter().filter(|(q, _)| *q == p);
+        let lasting = (self.turn_grants.iter())
+            .filter(|(side, g)| self.turn_grant_names(&g.to, *side, p))
+            .map(|(_, g)| g);
+        for g in lasting.chain(fixed.map(|(_, g)| g)) {
+            t.speed += g.speed;
+            t.power += g.power;
+            t.health += g.health;
+            t.kw.add(&g.keywords);
         }
         for (_, b) in self.attack_bonuses.iter().filter(|(q, _)| *q == p) {
             t.speed += b.speed;
@@ -715,6 +719,7 @@ impl State {
         {
             if let Some(pd) = &self.top_def(q).pilot
                 && self.can_pilot(q, p)
+                && (!pd.with_another_pilot || self.riders(p, true).len() > 1)
             {
                 t.speed += pd.speed;
                 t.power += pd.power;
@@ -877,6 +882,7 @@ pub fn setup(b: &Board) -> State {
         team,
         gained: vec![Vec::new(); b.cards.len()],
         turn_grants: Vec::new(),
+        fixed_grants: Vec::new(),
         attack: None,
         attack_bonuses: Vec::new(),
         no_evade_from: Vec::new(),

@@ -636,6 +636,7 @@ impl<'a> Engine<'a> {
         }
         self.may_attack = [None, None];
         self.st.turn_grants.clear();
+        self.st.fixed_grants.clear();
         self.rules(
             Event::Phase,
             "end of turn: effects until end of battle and end of turn end",
