@@ -457,11 +457,13 @@ fn scanned_title(body: &str) -> String {
             serde_saphyr::from_str::<String>(v).ok()
         })
     };
-    match (field("title"), field("name"), field("version")) {
-        (Some(t), _, _) => t,
-        (None, Some(n), Some(v)) => format!("{n} ({v})"),
-        (None, Some(n), None) => n,
-        _ => String::new(),
+    if let Some(t) = field("title") {
+        return t;
+    }
+    match (field("name"), field("version")) {
+        (Some(n), Some(v)) => format!("{n} ({v})"),
+        (Some(n), None) => n,
+        (None, _) => String::new(),
     }
 }
 
