@@ -454,7 +454,12 @@ fn scanned_title(body: &str) -> String {
         body.lines().find_map(|l| {
             let v = l.strip_prefix("  ")?.strip_prefix(key)?.strip_prefix(':')?;
             let v = v.trim();
-            serde_saphyr::from_str::<String>(v).ok()
+            // A plain double-quoted title needs no YAML parser; anything else
+            // (escapes, single quotes, plain scalars) goes through it.
+            match v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+                Some(inner) if !inner.contains(['\\', '"']) => Some(inner.to_string()),
+                _ => serde_saphyr::from_str::<String>(v).ok(),
+            }
         })
     };
     if let Some(t) = field("title") {
