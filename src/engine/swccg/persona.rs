@@ -275,13 +275,15 @@ impl Engine {
         let old = self.card_named(d.step.to.as_deref().unwrap_or(""), r::ACTIONS)?;
         let (power, _) = self.power_on_table(old);
         if self.st.owner(old) == p && power.unresolved.is_some() {
+            let what = format!("persona replacement compares power: {power}");
             let depth = self.depth();
             self.trace.not_modelled(
                 depth,
                 Actor::Rules,
-                format!("persona replacement compares power: {power}"),
+                what.clone(),
                 &[r::PERSONA_REPLACEMENT, r::MODIFIERS],
             );
+            self.outcome = Some(crate::engine::End::NotModelled { what });
             return Ok(());
         }
         let converting = self.check_replace(p, new, old)?;
