@@ -39,7 +39,7 @@ impl Engine {
         ix: usize,
         me: super::model::Side,
         m: &ForEachInBattle,
-    ) {
+    ) -> super::effects::Applied {
         let counted = self.in_battle_matching(&m.each, me);
         let names: Vec<String> = counted.iter().map(|&c| self.name(c)).collect();
         let n = counted.len() as i64;
@@ -71,6 +71,6 @@ impl Engine {
             when: Vec::new(),
             each: None,
         };
-        self.play_battle_modifier(ix, me, &modifier);
+        self.play_battle_modifier(ix, me, &modifier)
     }
 }

@@ -4,6 +4,7 @@
 //! (e.g. Senator Palpatine: "if opponent just drew battle destiny, … add its destiny
 //! number to your total power").
 
+use super::effects::Applied;
 use super::engine::*;
 use super::stack::{ActionKind, BattleDraw};
 use super::state::CardIx;
@@ -87,7 +88,7 @@ impl Engine {
         ix: usize,
         me: Side,
         m: &crate::engine::swccg::model::CardModifier,
-    ) {
+    ) -> Applied {
         use super::battle::{ModSpec, Target};
         use super::battle_board::battle_name;
         let source = self.stack[ix]
@@ -103,7 +104,7 @@ impl Engine {
                 format!("{source}: no battle to modify"),
                 &[cite::MODIFIERS],
             );
-            return;
+            return Applied::Done;
         };
         // A card named by the action's own target (`{power: target}`), or by its key.
         let entry = &self.stack[ix];
@@ -111,14 +112,47 @@ impl Engine {
             Some(super::stack::Tgt::Card(c)) => battle_name(st, *c),
             _ => st.find(n).map_or_else(|| n.clone(), |c| battle_name(st, c)),
         };
-        let target = match &m.target {
-            Target::Power(n) => Target::Power(name(&self.st, n)),
-            Target::Ability(n) => Target::Ability(name(&self.st, n)),
-            Target::Forfeit(n) => Target::Forfeit(name(&self.st, n)),
-            Target::Defense(n) => Target::Defense(name(&self.st, n)),
-            Target::Immunity(n) => Target::Immunity(name(&self.st, n)),
-            t => t.clone(),
+        // Whether the battle computes the value: a modifier to one it does not is
+        // reported, never carried without effect.
+        let (target, computed) = match &m.target {
+            Target::Power(n) => (Target::Power(name(&self.st, n)), true),
+            Target::Ability(n) => (Target::Ability(name(&self.st, n)), true),
+            Target::Forfeit(n) => (Target::Forfeit(name(&self.st, n)), true),
+            Target::Immunity(n) => (Target::Immunity(name(&self.st, n)), true),
+            Target::Defense(n) => (Target::Defense(name(&self.st, n)), false),
+            Target::Armor(n) => (Target::Armor(name(&self.st, n)), false),
+            Target::Maneuver(n) => (Target::Maneuver(name(&self.st, n)), false),
+            Target::Hyperspeed(n) => (Target::Hyperspeed(name(&self.st, n)), false),
+            Target::Landspeed(n) => (Target::Landspeed(name(&self.st, n)), false),
+            Target::Deploy(n) => (Target::Deploy(name(&self.st, n)), false),
+            Target::Destiny(n) => (Target::Destiny(name(&self.st, n)), false),
+            Target::Politics(n) => (Target::Politics(name(&self.st, n)), false),
+            t @ (Target::TotalPower
+            | Target::BattleDestinies
+            | Target::PowerDestinies
+            | Target::AttritionDestinies
+            | Target::EachBattleDestiny
+            | Target::TotalBattleDestiny
+            | Target::Attrition
+            | Target::BattleDamage
+            | Target::BattleCost) => (t.clone(), true),
+            t @ (Target::EachDestiny | Target::TotalDestiny) => (t.clone(), false),
         };
+        if !computed {
+            let what = format!(
+                "{source}: {target} {} in battle: a battle does not compute this value",
+                m.op
+            );
+            let depth = self.depth();
+            self.trace.not_modelled(
+                depth,
+                actor(me),
+                what.clone(),
+                &[cite::MODIFIERS, cite::OPTIONAL_POWER_ACTIONS],
+            );
+            self.outcome = Some(crate::engine::End::NotModelled { what });
+            return Applied::Stop;
+        }
         let side = match m.side {
             Some(crate::engine::swccg::model::Who::Opponent) => me.other(),
             None | Some(crate::engine::swccg::model::Who::You) => me,
@@ -143,6 +177,7 @@ impl Engine {
             requires: Vec::new(),
             cite: None,
         });
+        Applied::Done
     }
 
     /// `v` added to the power of `c` for the rest of the battle or attack below `ix`;

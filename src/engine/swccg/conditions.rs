@@ -1,6 +1,7 @@
 //! Conditions of an action that look at several cards or at piles (AR Meeting
 //! Conditions, Characters - Dual Character Types, Empty Deck Or Pile).
 
+use super::effect_rules::Whose;
 use super::identify::IdState;
 use super::model::{Effect, Filter, PileName, Side};
 use super::state::{CardIx, State};
@@ -180,13 +181,16 @@ impl super::engine::Engine {
         ab: &super::model::Ability,
     ) -> Result<(), super::engine::Rejection> {
         for e in &ab.effect {
-            let Some((pile, what, both)) = e.pile_taken() else {
+            let Some((pile, what, whose)) = e.pile_taken() else {
                 continue;
             };
             if matches!(pile, PileName::Hand | PileName::OutOfPlay) {
                 continue;
             }
-            let players = if both { vec![p, p.other()] } else { vec![p] };
+            let players = match whose {
+                Whose::Each => vec![p, p.other()],
+                Whose::One(w) => vec![super::effects::side_of(w, p)],
+            };
             if let Some(s) = players
                 .into_iter()
                 .find(|&s| self.st.pile_len(s, pile) == 0)

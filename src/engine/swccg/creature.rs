@@ -17,7 +17,7 @@ use super::engine::*;
 use super::stack::{ActionKind, BattleDraw, Entry, Stage, Tgt};
 use super::state::{CardIx, Zone};
 use super::statics::{Replacement, pick};
-use super::values::cite;
+use super::values::{Total, cite};
 use crate::engine::swccg::model::{
     Amount, CardType, DestinyTest, Effect, Phase, PileName, Side, Verb,
 };
@@ -472,15 +472,8 @@ impl Engine {
 
     /// A participant's power in the attack: printed, with what was added to it during
     /// the attack.
-    fn attack_power(&self, ix: usize, c: CardIx) -> i64 {
-        use super::battle::{OpSpec, Target};
+    fn attack_power(&mut self, ix: usize, c: CardIx) -> i64 {
         let name = super::battle_board::battle_name(&self.st, c);
-        let added: i64 = self.stack[ix]
-            .played_mods
-            .iter()
-            .filter(|m| m.target == Target::Power(name.clone()))
-            .map(|m| if let OpSpec::Add(v) = m.op { v } else { 0 })
-            .sum();
         // A character aboard a vehicle or starship adds no power of its own.
         if let Zone::On(h) = self.st.zone[c]
             && matches!(
@@ -490,7 +483,18 @@ impl Engine {
         {
             return 0;
         }
-        self.st.def(c).stats.power.unwrap_or(0) + added
+        let printed = self.st.def(c).stats.power.unwrap_or(0);
+        let total = played_power(&name, printed, &self.stack[ix].played_mods);
+        if total.unresolved.is_some() {
+            let depth = self.depth();
+            self.trace.not_modelled(
+                depth,
+                Actor::Rules,
+                format!("{total}"),
+                &[cite::ATTACKS, cite::MODIFIERS],
+            );
+        }
+        total.value.unwrap_or(0)
     }
 
     /// Totals, the defeated defender and hit cards lost; the attack ends.
@@ -510,6 +514,17 @@ impl Engine {
         } else {
             usize::MAX
         };
+        let other = match a.target {
+            Some(t) => self.st.owner(t),
+            None => self.stack[ix].actor,
+        };
+        let mut side_total = 0;
+        let mut side_terms = Vec::new();
+        for c in self.attack_side(ix, other) {
+            let p = self.attack_power(ix, c);
+            side_total += p;
+            side_terms.push(format!("{} {p}", self.name(c)));
+        }
         let drawn = |s: Side, skip: usize, take: usize| -> (i64, Vec<String>) {
             let v: Vec<i64> = self.stack[ix]
                 .drawn
@@ -533,17 +548,6 @@ impl Engine {
         }
         creature_terms.extend(cterms);
         let mut creature_total = ferocity + cd;
-        let other = match a.target {
-            Some(t) => self.st.owner(t),
-            None => self.stack[ix].actor,
-        };
-        let mut side_total = 0;
-        let mut side_terms = Vec::new();
-        for c in self.attack_side(ix, other) {
-            let p = self.attack_power(ix, c);
-            side_total += p;
-            side_terms.push(format!("{} {p}", self.name(c)));
-        }
         let (sd, sterms) = drawn(other, if shared { nf } else { 0 }, usize::MAX);
         side_total += sd;
         side_terms.extend(sterms);
@@ -837,4 +841,70 @@ pub struct DefeatedTo {
     pub to: String,
     #[serde(default)]
     pub text: Option<String>,
+}
+
+/// A card's power in an attack: `printed`, with the modifiers played on `name`'s power
+/// during the attack, each by its own operation (AR Modifiers; "may not be reduced",
+/// AR Reduce). A value that needs a ruling is returned as unresolved.
+fn played_power(name: &str, printed: i64, played: &[super::battle::ModSpec]) -> Total {
+    use super::battle::{OpSpec, Target, to_op};
+    use super::values::{Base, Mode, Modifier, Rules, compute};
+    let target = Target::Power(name.to_string());
+    let mut guarded = false;
+    let mut mods = Vec::new();
+    for m in played.iter().filter(|m| m.target == target) {
+        if let OpSpec::NotReduced(g) = m.op {
+            guarded |= g;
+            continue;
+        }
+        let mut md = Modifier::new(m.source.clone(), to_op(m.op)).mode(Mode::Used);
+        if m.cumulative {
+            md = md.cumulative();
+        }
+        if matches!(m.op, OpSpec::Free(_) | OpSpec::Lose(_)) {
+            md = md.canceled("`free` and `lose` apply to a cost or to immunity, not to power");
+        }
+        mods.push(md);
+    }
+    let base = Base::of(name, printed);
+    let mods = super::reduce::guard(&base, mods, guarded);
+    compute(&format!("{name}'s power"), &base, &mods, Rules::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::battle::{ModSpec, OpSpec, Target};
+    use super::super::model::Side;
+
+    fn played(op: OpSpec) -> ModSpec {
+        ModSpec {
+            source: "Played card".into(),
+            side: Side::Light,
+            target: Target::Power("Palpatine".into()),
+            op,
+            optional: true,
+            cumulative: false,
+            requires: Vec::new(),
+            cite: None,
+        }
+    }
+
+    fn value(op: OpSpec) -> Option<i64> {
+        super::played_power("Palpatine", 6, &[played(op)]).value
+    }
+
+    /// AR Modifiers: a modifier played during an attack applies with its own
+    /// operation; a subtraction lowers the power, a multiplication multiplies it.
+    #[test]
+    fn every_played_power_operation_applies_in_an_attack() {
+        assert_eq!(value(OpSpec::Add(2)), Some(8));
+        assert_eq!(value(OpSpec::Sub(2)), Some(4));
+        assert_eq!(value(OpSpec::Mul(2)), Some(12));
+        assert_eq!(value(OpSpec::Reset(1)), Some(1));
+        assert_eq!(value(OpSpec::Limit(3)), Some(3));
+        assert_eq!(
+            super::played_power("Uutkik", 2, &[played(OpSpec::Sub(2))]).value,
+            Some(2)
+        );
+    }
 }

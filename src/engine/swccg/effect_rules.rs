@@ -2,7 +2,16 @@
 //! effects it carries out in its turn, and the deck or pile it takes cards from.
 //! A new effect does not compile until it answers.
 
-use super::model::{Effect, PileName};
+use super::model::{Effect, PileName, Who};
+
+/// Whose deck or pile an effect takes cards from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Whose {
+    /// One player's: the acting player's (`You`) or the opponent's.
+    One(Who),
+    /// Each player's.
+    Each,
+}
 
 /// What one effect is, for the rules that look inside effects.
 enum About<'a> {
@@ -10,11 +19,13 @@ enum About<'a> {
     /// failure, a duel's results).
     Branches([&'a [Effect]; 2]),
     /// It takes cards from a deck or pile (an action that may not be initiated
-    /// while it is empty): the pile, what the card does to it, and whether it
-    /// is each player's.
-    Takes(PileName, &'static str, bool),
+    /// while it is empty): the pile, what the card does to it, and whose.
+    Takes(PileName, &'static str, Whose),
     Neither,
 }
+
+/// The acting player's own deck or pile.
+const MINE: Whose = Whose::One(Who::You);
 
 impl Effect {
     fn about(&self) -> About<'_> {
@@ -22,27 +33,38 @@ impl Effect {
             Effect::Destiny(t) => About::Branches([&t.success, &t.failure]),
             Effect::DestinyTotal(t) => About::Branches([&t.success, &t.failure]),
             Effect::Duel(d) => About::Branches([&d.if_yours_wins, &d.if_theirs_wins]),
-            Effect::Draw(_) => About::Takes(PileName::ReserveDeck, "draws from", false),
-            Effect::TakeIntoHand { from, .. } => About::Takes(*from, "takes a card from", false),
-            Effect::DeployFrom { from, .. } => About::Takes(*from, "deploys a card from", false),
-            Effect::StackFrom { from, .. } => About::Takes(*from, "takes a card from", false),
-            Effect::PlayFrom { from, .. } => About::Takes(*from, "plays a card from", false),
+            Effect::Draw(_) => About::Takes(PileName::ReserveDeck, "draws from", MINE),
+            Effect::DrawUpTo { from, .. } => About::Takes(*from, "draws from", MINE),
+            Effect::TakeIntoHand { from, .. } => About::Takes(*from, "takes a card from", MINE),
+            Effect::DeployFrom { from, .. } => About::Takes(*from, "deploys a card from", MINE),
+            Effect::StackFrom { from, .. } => About::Takes(*from, "takes a card from", MINE),
+            Effect::PlayFrom { from, .. } => About::Takes(*from, "plays a card from", MINE),
+            Effect::Peek { .. } => About::Takes(PileName::ReserveDeck, "peeks at", MINE),
+            // Activating Force takes the top card of the Reserve Deck to the Force
+            // Pile (AR Activating Force).
+            Effect::Activate { who, .. } => About::Takes(
+                PileName::ReserveDeck,
+                "activates Force from",
+                Whose::One(*who),
+            ),
             // "Each player must activate N Force": each player's Reserve Deck.
             Effect::EachActivates(_) => {
-                About::Takes(PileName::ReserveDeck, "activates Force from", true)
+                About::Takes(PileName::ReserveDeck, "activates Force from", Whose::Each)
+            }
+            // "An empty Lost Pile does not stop a player from initiating an action
+            // that retrieves Force (or retrieves card(s))" (AR Empty Deck Or Pile).
+            Effect::Retrieve { .. } | Effect::RetrieveCard(_) | Effect::RetrieveForEach { .. } => {
+                About::Neither
             }
             Effect::Cancel(_)
             | Effect::SendTo { .. }
-            | Effect::Activate { .. }
             | Effect::LoseForce { .. }
-            | Effect::Retrieve { .. }
             | Effect::MoveAll { .. }
             | Effect::StackOn { .. }
             | Effect::Relocate { .. }
             | Effect::ResetDestiny(_)
             | Effect::SubstituteDestiny(_)
             | Effect::NotModelled(_)
-            | Effect::RetrieveForEach { .. }
             | Effect::LoseForEach { .. }
             | Effect::CancelText(_)
             | Effect::Hit(..)
@@ -58,7 +80,6 @@ impl Effect {
             | Effect::DeployToBattle { .. }
             | Effect::AddDrawnDestinyToPower
             | Effect::BattleModifier(_)
-            | Effect::RetrieveCard(_)
             | Effect::BattleModifierForEach(_)
             | Effect::LostByWeapon(_)
             | Effect::ExcludedByWeapon(_)
@@ -88,13 +109,11 @@ impl Effect {
             | Effect::BlownAwayOccurred(_)
             | Effect::EpicDuel(_)
             | Effect::Maintenance(_)
-            | Effect::DrawUpTo { .. }
             | Effect::PlaceFromHand { .. }
             | Effect::DoublePowerPresent { .. }
             | Effect::DeploySite(_)
             | Effect::MoveToBattle(_)
             | Effect::BreakCover(_)
-            | Effect::Peek { .. }
             | Effect::Flip(_) => About::Neither,
         }
     }
@@ -110,9 +129,9 @@ impl Effect {
 
     /// The deck or pile it takes cards from: the pile, what the card does to it,
     /// and whether it is each player's.
-    pub(super) fn pile_taken(&self) -> Option<(PileName, &'static str, bool)> {
+    pub(super) fn pile_taken(&self) -> Option<(PileName, &'static str, Whose)> {
         match self.about() {
-            About::Takes(pile, what, both) => Some((pile, what, both)),
+            About::Takes(pile, what, whose) => Some((pile, what, whose)),
             About::Branches(_) | About::Neither => None,
         }
     }

@@ -24,14 +24,8 @@ impl Engine {
             }
             // Carried out when the card is deployed (`battle_arrive`).
             Effect::DeployToBattle { .. } => Applied::Done,
-            Effect::BattleModifier(m) => {
-                self.play_battle_modifier(ix, me, &m);
-                Applied::Done
-            }
-            Effect::BattleModifierForEach(m) => {
-                self.play_for_each_in_battle(ix, me, &m);
-                Applied::Done
-            }
+            Effect::BattleModifier(m) => self.play_battle_modifier(ix, me, &m),
+            Effect::BattleModifierForEach(m) => self.play_for_each_in_battle(ix, me, &m),
             Effect::AddPower {
                 card,
                 amount,

@@ -12,6 +12,7 @@ use super::engine::{Decision, Engine, Rejection, rej};
 use super::model::{CardState, CardType, Filter, LocKind, PileName, Side};
 use super::rules as r;
 use super::state::{CardIx, Zone};
+use super::values::Total;
 use crate::engine::{Actor, Event};
 
 /// "Can be replaced by opponent with any Light Side Lando": who may convert the card.
@@ -83,12 +84,16 @@ impl Engine {
         Ok(())
     }
 
-    /// A card's power on table: printed, with the add/subtract modifiers of active cards
-    /// that name it (on it, at its location, or anywhere on table). Modifiers that need
-    /// cards participating in a battle do not apply outside one.
-    pub(super) fn power_on_table(&self, c: CardIx) -> (i64, Vec<String>) {
-        let mut v = self.st.def(c).stats.power.unwrap_or(0);
+    /// A card's power on table: printed, with the modifiers of active cards that name
+    /// it (on it, at its location, or anywhere on table), each by its own operation
+    /// (AR Modifiers; "may not be reduced", AR Reduce), and the cards they come from.
+    /// Modifiers that need cards participating in a battle do not apply outside one.
+    pub(super) fn power_on_table(&self, c: CardIx) -> (Total, Vec<String>) {
+        use super::battle::{OpSpec, to_op};
+        use super::values::{Base, Modifier, Rules, compute};
         let mut why = Vec::new();
+        let mut mods = Vec::new();
+        let mut guarded = false;
         let key = self.st.key(c).to_string();
         let at = self.st.location_of(c);
         for s in 0..self.st.cards.len() {
@@ -104,14 +109,27 @@ impl Engine {
                 if !names || !near || !m.requires.is_empty() {
                     continue;
                 }
-                let Some(n) = m.op.added() else {
+                if let OpSpec::NotReduced(g) = m.op {
+                    guarded |= g;
                     continue;
-                };
-                v += n;
+                }
+                let mut md = Modifier::new(self.name(s), to_op(m.op));
+                if m.cumulative {
+                    md = md.cumulative();
+                }
+                if matches!(m.op, OpSpec::Free(_) | OpSpec::Lose(_)) {
+                    md = md
+                        .canceled("`free` and `lose` apply to a cost or to immunity, not to power");
+                }
+                mods.push(md);
                 why.push(self.name(s));
             }
         }
-        (v, why)
+        let name = self.name(c);
+        let base = Base::of(name.clone(), self.st.def(c).stats.power.unwrap_or(0));
+        let mods = super::reduce::guard(&base, mods, guarded);
+        let total = compute(&format!("power of {name}"), &base, &mods, Rules::default());
+        (total, why)
     }
 
     /// Is persona replacement (or converting) of `old` by `new` legal now? `Ok(true)`
@@ -172,6 +190,7 @@ impl Engine {
             ));
         }
         let (power, mods) = self.power_on_table(old);
+        let power = power.value.unwrap_or(0);
         let np = nd.stats.power.unwrap_or(0);
         if np < power {
             let with = if mods.is_empty() {
@@ -254,6 +273,19 @@ impl Engine {
         let p = d.by;
         let new = self.decision_card(d, r::ACTIONS)?;
         let old = self.card_named(d.step.to.as_deref().unwrap_or(""), r::ACTIONS)?;
+        let (power, _) = self.power_on_table(old);
+        if self.st.owner(old) == p && power.unresolved.is_some() {
+            let what = format!("persona replacement compares power: {power}");
+            let depth = self.depth();
+            self.trace.not_modelled(
+                depth,
+                Actor::Rules,
+                what.clone(),
+                &[r::PERSONA_REPLACEMENT, r::MODIFIERS],
+            );
+            self.outcome = Some(crate::engine::End::NotModelled { what });
+            return Ok(());
+        }
         let converting = self.check_replace(p, new, old)?;
         let (nt, ot) = (self.name(new), self.name(old));
         let (what, rule) = if converting {
