@@ -1132,12 +1132,24 @@ impl<'a> Engine<'a> {
             }
             Ok(())
         };
+        self.take_found(w, &judge)
+    }
+
+    /// The player takes the cards a deck search found into hand, as their
+    /// scripted step names them (`judge` says which steps are legal), or
+    /// passes.
+    pub(super) fn take_found(
+        &mut self,
+        w: Pid,
+        judge: &dyn Fn(&Engine, &Step) -> Result<(), Rejection>,
+    ) -> Flow<()> {
+        let s = w.side;
         if let Answer::Do(st) = self.ask(
             s,
             NeedKind::Choice,
             "cards found in the search",
             true,
-            &judge,
+            judge,
         )? {
             for k in &st.cards {
                 if let Some(c) = self.st.find(&k.value) {

@@ -5,14 +5,14 @@
 
 use super::damage::{DmgKind, Instance};
 use super::effects::Ctx;
-use super::engine::{Answer, Engine, Flow, Rejection, reject};
+use super::engine::{Engine, Flow, Rejection, reject};
 use super::model::{
     Arena, AtBattleStart, Bonus, Exile, Filter, FromDiscard, Keywords, NoEvadeDamage, SearchFor,
     Side, Step, Verb,
 };
 use super::rules as r;
 use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, has_subtype};
-use crate::engine::{Event, NeedKind};
+use crate::engine::Event;
 
 impl<'a> Engine<'a> {
     /// "You may search your deck for N cards [of a kind]": the player passes,
@@ -56,24 +56,8 @@ impl<'a> Engine<'a> {
                 ))
             }
         };
-        if let Answer::Do(st) = self.ask(
-            s,
-            NeedKind::Choice,
-            "cards found in the search",
-            true,
-            &judge,
-        )? {
-            for k in &st.cards {
-                if let Some(c) = self.st.find(&k.value) {
-                    let pl = self.st.player_mut(w);
-                    pl.deck.retain(|&x| x != c);
-                    pl.hand.push(c);
-                }
-            }
-            let txt = format!("{} takes {n} card(s) into hand", s.name());
-            self.by(s, Event::StateChange, txt, &[r::G_SEARCH]);
-        }
-        Ok(())
+        // The judge admits only a step taking exactly `n` cards.
+        self.take_found(w, &judge)
     }
 
     /// "Each player discards all of his or her units in the [arena]".
