@@ -150,21 +150,14 @@ pub fn md_title(s: &str) -> String {
     out
 }
 
-/// Slug limited to about `max` characters, cut at a word boundary.
+/// Slug limited to about `max` characters, cut at a word boundary (the first
+/// word is kept whatever its length).
 pub fn short_slug(s: &str, max: usize) -> String {
-    let full = slug(s);
-    if full.len() <= max {
-        return full;
-    }
-    let mut out = String::new();
-    for part in full.split('-') {
-        if !out.is_empty() && out.len() + 1 + part.len() > max {
-            break;
-        }
-        if !out.is_empty() {
-            out.push('-');
-        }
-        out.push_str(part);
+    let mut out = slug(s);
+    while out.len() > max
+        && let Some(cut) = out.rfind('-')
+    {
+        out.truncate(cut);
     }
     out
 }
