@@ -37,7 +37,8 @@ pub struct Scenario {
 
 /// A game's board and script, ready to run.
 trait Runnable: Send + Sync {
-    fn run(&self, keep: Option<&dyn Fn(usize) -> bool>) -> RunResult;
+    /// Run with only the scripted decisions whose position (from 1) `keep` accepts.
+    fn run(&self, keep: &dyn Fn(usize) -> bool) -> RunResult;
     fn script_len(&self) -> usize;
     fn start(&self) -> Observations;
 }
@@ -52,19 +53,14 @@ where
     G::Board: Send + Sync,
     G::Step: Send + Sync,
 {
-    fn run(&self, keep: Option<&dyn Fn(usize) -> bool>) -> RunResult {
-        match keep {
-            None => G::run(&self.board, &self.script),
-            Some(k) => {
-                let s: Vec<Scripted<G::Step>> = self
-                    .script
-                    .iter()
-                    .filter(|d| k(d.at.step))
-                    .cloned()
-                    .collect();
-                G::run(&self.board, &s)
-            }
-        }
+    fn run(&self, keep: &dyn Fn(usize) -> bool) -> RunResult {
+        let script: Vec<Scripted<G::Step>> = self
+            .script
+            .iter()
+            .filter(|d| keep(d.at.step))
+            .cloned()
+            .collect();
+        G::run(&self.board, &script)
     }
     fn script_len(&self) -> usize {
         self.script.len()
@@ -87,11 +83,11 @@ impl std::fmt::Debug for Scenario {
 impl Scenario {
     /// Run the engine (pure; may be called any number of times).
     pub fn run_engine(&self) -> RunResult {
-        self.loaded.run(None)
+        self.loaded.run(&|_| true)
     }
     /// Run with only the scripted decisions whose position (from 1) `keep` accepts.
     pub fn run_partial(&self, keep: &dyn Fn(usize) -> bool) -> RunResult {
-        self.loaded.run(Some(keep))
+        self.loaded.run(keep)
     }
     /// How many scripted decisions the file has.
     pub fn script_len(&self) -> usize {
