@@ -8,6 +8,7 @@
 
 use super::{Corpus, Kind, Section, slug};
 use crate::error::{Error, Result};
+use crate::paths::read_text_file;
 use regex::Regex;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
@@ -222,13 +223,7 @@ fn read_if_there(root: &Path, name: &str) -> Result<Option<(PathBuf, String)>> {
     if !path.exists() {
         return Ok(None);
     }
-    if !path.is_file() {
-        return Err(Error::Input(format!(
-            "{}: not a regular file",
-            path.display()
-        )));
-    }
-    let text = Error::read_text(&path)?;
+    let text = read_text_file(&path, super::MAX_FILE_BYTES, "not a regular file")?;
     Ok(Some((path, text)))
 }
 

@@ -34,6 +34,9 @@ use std::path::{Path, PathBuf};
 
 pub use crate::game::Game;
 
+/// Largest rulebook file read (Markdown, `ids.txt`, `aliases.txt`).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
@@ -150,13 +153,7 @@ impl Corpus {
             ..Default::default()
         };
         for file in files {
-            if !file.is_file() {
-                return Err(Error::Input(format!(
-                    "{}: not a regular file",
-                    file.display()
-                )));
-            }
-            let text = Error::read_text(&file)?;
+            let text = crate::paths::read_text_file(&file, MAX_FILE_BYTES, "not a regular file")?;
             let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
             // Messages name the file as given (`--rulebook` may be anywhere), not
             // only its path inside the rulebook.
