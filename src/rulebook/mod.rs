@@ -49,14 +49,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
-        Kind::Rule,
-        Kind::Example,
-        Kind::Errata,
-        Kind::Ruling,
-        Kind::Glossary,
-        Kind::Faq,
-    ];
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Rule => "rule",
@@ -67,10 +59,11 @@ impl Kind {
             Kind::Faq => "faq",
         }
     }
+    /// The kind a heading class names, in any case (`.example`, `.Errata`).
     pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s.to_ascii_lowercase())
+        let name = s.to_ascii_lowercase();
+        Kind::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(&name))
+            .ok()
     }
 }
 
