@@ -195,11 +195,7 @@ impl Builder {
         if let Some(s) = self.sections.last_mut()
             && !self.body.is_empty()
         {
-            let mut body = render_blocks(&self.body);
-            if !s.body.is_empty() {
-                body = format!("{}\n\n{}", s.body, body);
-            }
-            s.body = body;
+            s.body = render_blocks(&self.body);
         }
         self.body.clear();
     }
