@@ -93,7 +93,7 @@ impl Coverage {
         mut self,
         paths: &[PathBuf],
         sources: &[ScenarioSource],
-    ) -> crate::error::Result<Coverage> {
+    ) -> Result<Coverage> {
         self.rulings = crate::rulings::RulingCoverage::read(paths, sources)?;
         self.other_sources
             .retain(|s| !s.contains(&format!(": {}", crate::rulings::PREFIX)));
@@ -169,11 +169,7 @@ pub fn passages(body: &str) -> Vec<String> {
     let mut cur = String::new();
     let flush = |cur: &mut String, out: &mut Vec<String>| {
         if !cur.trim().is_empty() {
-            out.push(
-                crate::rulebook::markdown_to_plain(cur.trim())
-                    .trim()
-                    .to_string(),
-            );
+            out.push(crate::rulebook::markdown_to_plain(cur.trim()));
         }
         cur.clear();
     };
