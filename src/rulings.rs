@@ -243,10 +243,7 @@ pub fn ruling_coverage(scenarios: &[ScenarioSource], listed: Vec<Missing>) -> Ru
 impl RulingCoverage {
     /// The rulings of the scenario folders `paths` (their `missing.tsv` lists
     /// and the scenarios' ruling sources).
-    pub fn read(
-        paths: &[PathBuf],
-        sources: &[ScenarioSource],
-    ) -> crate::error::Result<RulingCoverage> {
+    pub fn read(paths: &[PathBuf], sources: &[ScenarioSource]) -> Result<RulingCoverage> {
         let mut listed = Vec::new();
         for f in missing_files(paths) {
             let text = crate::paths::read_text_file(&f, 8 << 20, "is a folder, not a file")?;
