@@ -154,12 +154,9 @@ fn located(msg: &str) -> Problem {
     }
 }
 
+/// The section's file inside the rulebook, with `/` between folders on every platform.
 fn file_of(s: &Section) -> String {
-    s.file
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    s.file.to_string_lossy().replace('\\', "/")
 }
 
 fn has_rule_ancestor(corpus: &Corpus, s: &Section) -> bool {
