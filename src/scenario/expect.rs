@@ -316,16 +316,15 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
         Value::from(e.leftover),
         Value::from(r.leftover.len()),
     ));
+    let ended = match &r.end {
+        End::NotModelled { what } => Some(what),
+        _ => None,
+    };
     let mut met: Vec<String> = Vec::new();
-    for n in &r.trace.not_modelled {
+    for n in r.trace.not_modelled.iter().chain(ended) {
         if !met.contains(n) {
             met.push(n.clone());
         }
-    }
-    if let End::NotModelled { what } = &r.end
-        && !met.contains(what)
-    {
-        met.push(what.clone());
     }
     let unacknowledged = met.iter().any(|m| !e.not_modelled.contains(m));
     if !e.not_modelled.is_empty() || !met.is_empty() {
