@@ -230,20 +230,15 @@ pub fn scenario_sources(files: &[PathBuf]) -> Result<Vec<ScenarioSource>> {
 /// Parse `unreproducible.tsv`: `ID<TAB>reason` lines; blank lines and `#` comments skipped.
 pub fn parse_unreproducible(origin: &Path, text: &str) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
+    for (n, line) in crate::paths::listed_lines(text) {
         match line.split_once('\t') {
             Some((id, reason)) if !id.trim().is_empty() && !reason.trim().is_empty() => {
                 out.push((id.trim().to_string(), reason.trim().to_string()));
             }
             _ => {
                 return Err(Error::Input(format!(
-                    "{}:{}: expected SECTION-ID<TAB>reason",
-                    origin.display(),
-                    i + 1
+                    "{}:{n}: expected SECTION-ID<TAB>reason",
+                    origin.display()
                 )));
             }
         }

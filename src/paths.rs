@@ -213,6 +213,15 @@ pub fn read_text_file(path: &Path, limit: u64, folder_msg: &str) -> Result<Strin
     String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
 }
 
+/// The lines of a list file (`ids.txt`, `aliases.txt`, a `.tsv` list) that say
+/// something, numbered from 1: blank lines and `#` comments are skipped.
+pub fn listed_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| (i + 1, l))
+}
+
 /// The files under `roots` whose extension is one of `exts`, sorted: the one way
 /// the crate walks folders. A root that is a file is taken as it is. Folders are
 /// walked recursively; symbolic links to folders are not followed (a link to `.`

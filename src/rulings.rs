@@ -111,16 +111,11 @@ pub struct Missing {
 /// Parse a `missing.tsv`.
 pub fn parse_missing(origin: &Path, text: &str) -> Result<Vec<Missing>> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
+    for (n, line) in crate::paths::listed_lines(text) {
         let bad = |why: &str| {
             Error::Input(format!(
-                "{}:{}: {why} (expected ruling:<game>:<id>#<n><TAB>mechanism<TAB>ruling text)",
-                origin.display(),
-                i + 1
+                "{}:{n}: {why} (expected ruling:<game>:<id>#<n><TAB>mechanism<TAB>ruling text)",
+                origin.display()
             ))
         };
         let cols: Vec<&str> = line.split('\t').map(str::trim).collect();

@@ -177,11 +177,8 @@ pub fn published_ids(root: &Path) -> Result<Option<Vec<(usize, String)>>> {
         return Ok(None);
     };
     Ok(Some(
-        text.lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-            .map(|(i, l)| (i, l.to_string()))
+        crate::paths::listed_lines(&text)
+            .map(|(n, id)| (n, id.trim().to_string()))
             .collect(),
     ))
 }
@@ -193,20 +190,16 @@ pub fn load_aliases(root: &Path) -> Result<HashMap<String, String>> {
         return Ok(HashMap::new());
     };
     let mut out = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
+    for (n, line) in crate::paths::listed_lines(&text) {
         let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
         match line.split_once("->") {
             Some((old, new)) if !old.trim().is_empty() && !new.trim().is_empty() => {
                 out.insert(old.trim().to_string(), new.trim().to_string());
             }
             _ => {
                 return Err(Error::Input(format!(
-                    "{}:{}: expected `old-id -> new-id`, found \"{line}\"",
-                    path.display(),
-                    i + 1
+                    "{}:{n}: expected `old-id -> new-id`, found \"{line}\"",
+                    path.display()
                 )));
             }
         }
