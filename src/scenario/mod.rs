@@ -130,19 +130,12 @@ impl SectionIds for crate::rulebook::Corpus {
 struct Head {
     game: Spanned<Game>,
     title: serde::de::IgnoredAny,
-    #[serde(default)]
     source: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
     notes: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
     script: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
     expect: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
     swccg: Option<Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
     destiny: Option<Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
     swtcg: Option<Spanned<serde::de::IgnoredAny>>,
 }
 
@@ -153,15 +146,12 @@ struct File<B, S> {
     #[allow(dead_code)]
     game: Game,
     title: String,
-    #[serde(default)]
     source: Option<Spanned<String>>,
-    #[serde(default)]
     notes: Option<String>,
     #[serde(alias = "swccg", alias = "destiny", alias = "swtcg")]
     board: Spanned<B>,
     #[serde(default = "Vec::new")]
     script: Vec<Spanned<S>>,
-    #[serde(default)]
     expect: Option<expect::ExpectFile>,
 }
 

@@ -51,7 +51,6 @@ pub(super) fn compute(app: &App) -> Result<&Coverage, String> {
 pub struct Filter {
     #[serde(default)]
     game: String,
-    #[serde(default)]
     missing: Option<String>,
 }
 

@@ -23,7 +23,6 @@ pub struct Form {
     game: String,
     #[serde(default)]
     kind: String,
-    #[serde(default)]
     limit: Option<String>,
 }
 

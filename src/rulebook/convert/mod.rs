@@ -82,9 +82,7 @@ pub struct Corrections {
 pub struct Replace {
     pub find: String,
     pub with: String,
-    #[serde(default)]
     pub count: Option<usize>,
-    #[serde(default)]
     pub why: Option<String>,
 }
 
