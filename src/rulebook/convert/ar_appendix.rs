@@ -369,27 +369,20 @@ fn plain_title(lines: &[String]) -> Option<(String, Option<String>)> {
 }
 
 fn card_sections(app_title: &str, blocks: &[Block], kind: Kind, infix: &str) -> Vec<OutSection> {
-    // (title, body blocks); entry 0 is the appendix introduction.
+    // (title, body blocks); entry 0 is the appendix introduction. A block left
+    // empty (no text glued to a title) renders as nothing.
     let mut entries: Vec<(String, Vec<Vec<String>>)> = vec![(app_title.to_string(), Vec::new())];
     for b in blocks {
         match b {
             Block::Heading(h) => match split_title(h, true) {
-                Some((title, glued)) => {
-                    let body = glued.map(|g| vec![vec![g]]).unwrap_or_default();
-                    entries.push((title, body));
-                }
+                Some((title, glued)) => entries.push((title, vec![glued.into_iter().collect()])),
                 None => push_body(&mut entries, vec![h.clone()]),
             },
             Block::Lines(lines) => match plain_title(lines) {
                 Some((title, glued)) => {
                     let mut rest: Vec<String> = glued.into_iter().collect();
                     rest.extend(lines[1..].iter().cloned());
-                    let body = if rest.is_empty() {
-                        Vec::new()
-                    } else {
-                        vec![rest]
-                    };
-                    entries.push((title, body));
+                    entries.push((title, vec![rest]));
                 }
                 None => push_body(&mut entries, lines.clone()),
             },
