@@ -286,10 +286,9 @@ fn cut_mid_sentence(prev: &str, next: &str) -> bool {
 pub fn body(lines: &[&str], style: &Style) -> String {
     let fixed: Vec<String> = lines.iter().map(|l| symbols(l)).collect();
     let lines: Vec<&str> = fixed.iter().map(String::as_str).collect();
-    let mut bs = blocks(&lines);
     // Paragraphs broken by a page or column break.
     let mut merged: Vec<Block> = Vec::new();
-    for b in bs.drain(..) {
+    for b in blocks(&lines) {
         if let Block::Para(next) = &b
             && (next
                 .trim_start_matches(['*', '_'])
