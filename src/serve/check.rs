@@ -44,11 +44,7 @@ pub fn shipped(root: &Path) -> crate::Result<(Vec<String>, CardUses)> {
         let Ok(rel) = f.strip_prefix(root) else {
             continue;
         };
-        let rel: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        let rel = rel.join("/");
+        let rel = rel.to_string_lossy().replace('\\', "/");
         if let Ok(text) = crate::yaml::read_text(&f) {
             for line in text.lines().filter(|l| l.starts_with([' ', '\t'])) {
                 for c in CARD_TITLE.captures_iter(line) {
