@@ -233,18 +233,15 @@ fn example_base(title: &str) -> String {
     let before = EXAMPLE_WORD
         .find(title)
         .map_or(title, |m| &title[..m.start()]);
+    const FILLERS: [&str; 10] = [
+        "a", "an", "simple", "more", "complex", "detailed", "set", "of", "-", "–",
+    ];
     let mut words: Vec<&str> = before.split_whitespace().collect();
-    while let Some(w) = words.last() {
-        let lw = w.to_lowercase();
-        if [
-            "a", "an", "simple", "more", "complex", "detailed", "set", "of", "-", "–",
-        ]
-        .contains(&lw.as_str())
-        {
-            words.pop();
-        } else {
-            break;
-        }
+    while words
+        .last()
+        .is_some_and(|w| FILLERS.contains(&w.to_lowercase().as_str()))
+    {
+        words.pop();
     }
     norm(&words.join(" "))
 }
