@@ -550,18 +550,8 @@ fn listify(blocks: &[Vec<String>]) -> Vec<Vec<String>> {
 
 /// Whether `s` has ". " outside parentheses: a sentence, not a name.
 fn sentence_break(s: &str) -> bool {
-    let mut depth = 0;
-    let mut prev = ' ';
-    for c in s.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ' ' if prev == '.' && depth == 0 => return true,
-            _ => {}
-        }
-        prev = c;
-    }
-    false
+    s.match_indices(". ")
+        .any(|(i, _)| paren_depth(&s[..i]) == 0)
 }
 
 /// "Red 2 (note) Red 5" → ["Red 2 (note)", "Red 5"].
