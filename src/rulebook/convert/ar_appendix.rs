@@ -619,16 +619,8 @@ impl Tree {
             }
         });
         // the intended parent, or its nearest open ancestor
-        let mut cand = intended;
-        let parent = loop {
-            match cand {
-                Some(i) => match self.open.iter().position(|&o| o == i) {
-                    Some(pos) => break Some(pos),
-                    None => cand = self.nodes[i].3,
-                },
-                None => break None,
-            }
-        };
+        let parent = std::iter::successors(intended, |&i| self.nodes[i].3)
+            .find_map(|i| self.open.iter().position(|&o| o == i));
         let (level, parent_idx) = match parent {
             Some(pos) => {
                 self.open.truncate(pos + 1);
