@@ -159,16 +159,14 @@ fn file_of(s: &Section) -> String {
     s.file.to_string_lossy().replace('\\', "/")
 }
 
+/// Whether a section that is not an example encloses `s` (looked for 65 levels up).
 fn has_rule_ancestor(corpus: &Corpus, s: &Section) -> bool {
-    let mut cur = s.parent.as_deref();
-    for _ in 0..=64 {
-        match cur.and_then(|id| corpus.get(id)) {
-            Some(p) if p.kind == Kind::Example => cur = p.parent.as_deref(),
-            Some(_) => return true,
-            None => return false,
-        }
-    }
-    false
+    std::iter::successors(Some(s), |p| {
+        p.parent.as_deref().and_then(|id| corpus.get(id))
+    })
+    .skip(1)
+    .take(65)
+    .any(|p| p.kind != Kind::Example)
 }
 
 /// IDs listed in `ids.txt` (comments and blank lines skipped), with 1-based lines.
