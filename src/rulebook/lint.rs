@@ -215,20 +215,15 @@ fn read_if_there(root: &Path, name: &str) -> Result<Option<(PathBuf, String)>> {
     Ok(Some((path, text)))
 }
 
-/// Follow aliases from `id` to a section that exists, if any.
+/// Follow aliases from `id` (16 names at most) to a section that exists, if any.
 pub fn resolve_alias<'c>(
     corpus: &'c Corpus,
     aliases: &HashMap<String, String>,
     id: &str,
 ) -> Option<&'c Section> {
-    let mut cur = id;
-    for _ in 0..16 {
-        if let Some(s) = corpus.get(cur) {
-            return Some(s);
-        }
-        cur = aliases.get(cur)?;
-    }
-    None
+    std::iter::successors(Some(id), |cur| aliases.get(*cur).map(String::as_str))
+        .take(16)
+        .find_map(|cur| corpus.get(cur))
 }
 
 fn check_published_ids(corpus: &Corpus) -> Result<Vec<Problem>> {
