@@ -68,11 +68,8 @@ fn linkify<'a>(text: &str, corpus: &Corpus, refs: &[CrossRef], out: &mut Vec<Eve
         if r.text.is_empty() {
             continue;
         }
-        let mut from = 0;
-        while let Some(i) = text[from..].find(&r.text) {
-            let start = from + i;
-            spans.push((start, start + r.text.len(), id.clone()));
-            from = start + r.text.len();
+        for (start, found) in text.match_indices(r.text.as_str()) {
+            spans.push((start, start + found.len(), id.clone()));
         }
     }
     spans.sort_by_key(|s| (s.0, std::cmp::Reverse(s.1)));
