@@ -75,13 +75,11 @@ pub async fn api(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
 
 /// The breadcrumb: the document, then each ancestor as a link, then the section.
 fn breadcrumb(corpus: &Corpus, v: &RuleView) -> Markup {
-    let mut chain: Vec<&Section> = Vec::new();
-    let mut cur = corpus.get(&v.id).and_then(|s| s.parent.as_deref());
-    while let Some(id) = cur {
-        let Some(s) = corpus.get(id) else { break };
-        chain.push(s);
-        cur = s.parent.as_deref();
-    }
+    let mut chain: Vec<&Section> = std::iter::successors(corpus.get(&v.id), |s| {
+        s.parent.as_deref().and_then(|id| corpus.get(id))
+    })
+    .skip(1)
+    .collect();
     chain.reverse();
     let document = v.breadcrumb.first().cloned().unwrap_or_default();
     html! {
