@@ -218,11 +218,7 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
     let published = super::lint::published_ids(out_root)?.unwrap_or_default();
     let mut ids: BTreeSet<String> = published.into_iter().map(|(_, id)| id).collect();
     let before = ids.len();
-    for f in files {
-        for s in &f.sections {
-            ids.insert(s.id.clone());
-        }
-    }
+    ids.extend(files.iter().flat_map(|f| &f.sections).map(|s| s.id.clone()));
     report.new_ids = ids.len() - before;
     let mut text = String::from(
         "# Every section ID ever published. Never remove a line: add an alias in aliases.txt instead.\n",
