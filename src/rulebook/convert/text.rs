@@ -10,10 +10,7 @@ use std::sync::LazyLock;
 
 /// A built-in pattern (a bad one is a defect of the converter, found by its tests).
 pub fn re(pattern: &str) -> Regex {
-    match Regex::new(pattern) {
-        Ok(r) => r,
-        Err(e) => panic!("invalid built-in pattern {pattern:?}: {e}"),
-    }
+    Regex::new(pattern).unwrap_or_else(|e| panic!("invalid built-in pattern {pattern:?}: {e}"))
 }
 
 /// Parenthesis depth at the end of `s`.
