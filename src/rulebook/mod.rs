@@ -360,17 +360,13 @@ fn parse_headings(rel: &Path, body: &str, line_base: usize) -> Result<Vec<Headin
                 }
                 let mut kind = Kind::Rule;
                 for c in &classes {
-                    match Kind::parse(c) {
-                        Some(k) => kind = k,
-                        None => {
-                            return Err(Error::Input(format!(
-                                "{}:{}: unknown section class .{}",
-                                rel.display(),
-                                line_of(range.start),
-                                c
-                            )));
-                        }
-                    }
+                    kind = Kind::parse(c).ok_or_else(|| {
+                        Error::Input(format!(
+                            "{}:{}: unknown section class .{c}",
+                            rel.display(),
+                            line_of(range.start)
+                        ))
+                    })?;
                 }
                 cur = Some(Heading {
                     level: level as u8,
