@@ -75,27 +75,25 @@ impl fmt::Display for RulingRef {
 /// Check a ruling source of a scenario of `game`: its game is the scenario's,
 /// and a Star Wars CCG or SWTCG card is in the card library.
 pub fn check_source(game: Game, text: &str) -> Option<std::result::Result<RulingRef, String>> {
-    let r = match RulingRef::parse(text)? {
-        Ok(r) => r,
-        Err(m) => return Some(Err(m)),
-    };
-    if r.game != game {
-        return Some(Err(format!(
-            "ruling source `{text}` names a {} card in a `game: {}` scenario",
-            r.game.as_str(),
-            game.as_str()
-        )));
-    }
-    if matches!(game, Game::Swccg | Game::Swtcg) {
+    Some(RulingRef::parse(text)?.and_then(|r| {
+        if r.game != game {
+            return Err(format!(
+                "ruling source `{text}` names a {} card in a `game: {}` scenario",
+                r.game.as_str(),
+                game.as_str()
+            ));
+        }
         let reference = r.card_reference();
-        if !crate::engine::library::has_card(game, &reference) {
-            return Some(Err(format!(
+        if matches!(game, Game::Swccg | Game::Swtcg)
+            && !crate::engine::library::has_card(game, &reference)
+        {
+            return Err(format!(
                 "ruling source `{text}`: {reference} is not in the card library (cards/{}/)",
                 game.as_str()
-            )));
+            ));
         }
-    }
-    Some(Ok(r))
+        Ok(r)
+    }))
 }
 
 /// One line of `missing.tsv`: a ruling not yet expressible.
