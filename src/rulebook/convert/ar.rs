@@ -217,11 +217,10 @@ fn norm(s: &str) -> String {
 
 /// The title a section is matched on: sections without their `Section X.` label.
 fn match_title(s: &Sec) -> String {
-    let t = match s.role {
-        Role::Section => SECTION.replace(&s.title, "").into_owned(),
-        _ => s.title.clone(),
-    };
-    norm(&t)
+    match s.role {
+        Role::Section => norm(&SECTION.replace(&s.title, "")),
+        _ => norm(&s.title),
+    }
 }
 
 /// The rule title an example illustrates: the text before `Example(s)`, without
