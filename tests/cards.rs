@@ -1028,7 +1028,7 @@ mod fuzzy_unit {
     fn run_together_and_punctuation() {
         let (t, h) = top(NAMES, "4lom");
         assert_eq!(t, "4-LOM");
-        assert!(h[0].exact);
+        assert_eq!(h[0].score, 1.0, "{h:?}");
         let (t, h) = top(NAMES, "quigon");
         assert_eq!(t, "Qui-Gon Jinn", "{h:?}");
         assert!(h[0].score - h[1].score > AMBIGUITY_MARGIN, "{h:?}");
@@ -1046,7 +1046,7 @@ mod fuzzy_unit {
     fn versions() {
         let (t, h) = top(NAMES, "Luke Skywalker (V)");
         assert_eq!(t, "Luke Skywalker (V)");
-        assert!(h[0].exact);
+        assert_eq!(h[0].score, 1.0, "{h:?}");
         assert_eq!(top(NAMES, "luke skywalker v").0, "Luke Skywalker (V)");
         assert_eq!(top(NAMES, "Luke (V)").0, "Luke Skywalker (V)");
         assert_eq!(top(NAMES, "anakin skywalker (b)").0, "Anakin Skywalker (B)");
@@ -1054,7 +1054,7 @@ mod fuzzy_unit {
         // plain name prefers the card without a version
         let (t, h) = top(NAMES, "obi-wan kenobi");
         assert_eq!(t, "Obi-Wan Kenobi");
-        assert!(h[0].exact);
+        assert_eq!(h[0].score, 1.0, "{h:?}");
     }
 
     #[test]

@@ -186,15 +186,12 @@ pub struct Matcher {
     entries: Vec<Entry>,
 }
 
-/// One scored key.
+/// One scored key: 1 when the query is its title once normalised (space-free,
+/// qualifiers included).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
     pub key: usize,
     pub score: f64,
-    /// The query equals this title once normalised (space-free, qualifiers included).
-    pub exact: bool,
-    /// The query equals one of this key's nicknames once normalised.
-    pub alias_exact: bool,
 }
 
 impl Matcher {
@@ -281,64 +278,42 @@ impl Matcher {
             .map(|w| self.word_ids.get(*w).copied())
             .collect();
 
-        // Phase 1: score every name without the whole-string Jaro-Winkler term,
-        // which only moves a score by up to JW_WEIGHT; phase 2 adds it where the
-        // result can still matter.
-        let mut partials: Vec<(usize, Partial, f64, f64)> = Vec::new();
+        // Each name's score, and the most the whole-string Jaro-Winkler term
+        // (up to JW_WEIGHT) could give it: a name is kept unless even that
+        // leaves it more than KEEP_WITHIN below the least the best name scores.
+        let mut scored: Vec<(&Entry, f64, f64)> = Vec::new();
         let mut best_low = 0.0f64;
-        for (ei, e) in self.entries.iter().enumerate() {
+        for e in &self.entries {
             let Some(p) = self.score_entry(e, &q_words, &q_quals, &sims, &q_ids, &q_compact) else {
                 continue;
             };
-            let low = self.finish(e, &p, 0.0, &q, &q_compact, &q_full_compact);
-            let high = self.finish(e, &p, 1.0, &q, &q_compact, &q_full_compact);
+            let same = e.full_compact == q_full_compact
+                || (q.qualifiers.is_empty() && e.full_compact == q_compact);
+            let finish = |jw| self.finish(e, &p, jw, &q_compact, same);
+            let (low, high) = (finish(0.0), finish(1.0));
             if high < MIN_SCORE {
                 continue;
             }
             best_low = best_low.max(low);
-            partials.push((ei, p, low, high));
-        }
-        let mut best: HashMap<usize, Hit> = HashMap::new();
-        for (ei, p, low, high) in partials {
-            if high < best_low - KEEP_WITHIN {
-                continue;
-            }
-            let e = &self.entries[ei];
             let score = if p.uses_jw && high > low {
-                self.finish(
-                    e,
-                    &p,
-                    strsim::jaro_winkler(&q_norm, &e.base_norm),
-                    &q,
-                    &q_compact,
-                    &q_full_compact,
-                )
+                finish(strsim::jaro_winkler(&q_norm, &e.base_norm))
             } else {
                 low
             };
-            if score < MIN_SCORE {
-                continue;
-            }
-            let same = e.full_compact == q_full_compact
-                || (q.qualifiers.is_empty() && e.full_compact == q_compact);
-            let (exact, alias_exact) = (same && !e.alias, same && e.alias);
-            let h = best.entry(e.key).or_insert(Hit {
-                key: e.key,
-                score,
-                exact,
-                alias_exact,
-            });
-            h.score = h.score.max(score);
-            h.exact |= exact;
-            h.alias_exact |= alias_exact;
+            scored.push((e, score, high));
         }
-        let mut hits: Vec<Hit> = best.into_values().collect();
-        hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then(b.exact.cmp(&a.exact))
-                .then(a.key.cmp(&b.key))
-        });
+        let mut best: HashMap<usize, f64> = HashMap::new();
+        for (e, score, high) in scored {
+            if high >= best_low - KEEP_WITHIN && score >= MIN_SCORE {
+                let b = best.entry(e.key).or_insert(score);
+                *b = b.max(score);
+            }
+        }
+        let mut hits: Vec<Hit> = best
+            .into_iter()
+            .map(|(key, score)| Hit { key, score })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
         hits
     }
 
@@ -516,16 +491,8 @@ impl Matcher {
     }
 
     /// The final score of a name from its partial score and the whole-string
-    /// Jaro-Winkler similarity `jw`.
-    fn finish(
-        &self,
-        e: &Entry,
-        p: &Partial,
-        jw: f64,
-        q: &Split,
-        q_compact: &str,
-        q_full_compact: &str,
-    ) -> f64 {
+    /// Jaro-Winkler similarity `jw`; `same`: the name is the query once normalised.
+    fn finish(&self, e: &Entry, p: &Partial, jw: f64, q_compact: &str, same: bool) -> f64 {
         let mut score = if p.uses_jw {
             p.base + JW_WEIGHT * jw
         } else {
@@ -544,8 +511,6 @@ impl Matcher {
         score -= self.unasked_qualifiers(e, &p.quals_hit);
         score -= 0.1 * p.unmatched_q;
         let score = score.clamp(0.0, 1.0);
-        let same = e.full_compact == q_full_compact
-            || (q.qualifiers.is_empty() && e.full_compact == q_compact);
         match (same, e.alias) {
             (true, false) => 1.0,
             (true, true) => 1.0 - ALIAS_DISCOUNT,
