@@ -226,15 +226,7 @@ impl Names {
     /// The persona lists, and each card's title words they are matched against.
     pub fn set_personas(&mut self, personas: Vec<Persona>, cards: &[Card]) {
         self.personas = personas;
-        self.words = cards
-            .iter()
-            .map(|c| {
-                fuzzy::normalize(&c.title)
-                    .split(' ')
-                    .map(str::to_string)
-                    .collect()
-            })
-            .collect();
+        self.words = cards.iter().map(|c| words(&c.title)).collect();
     }
 
     /// The card a reference names (`swccg:1098`, any case).
