@@ -30,6 +30,7 @@ use crate::rulebook::Corpus;
 use die::DieFace;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -521,25 +522,17 @@ impl CardDb {
             (c.game, !character, c.title.len(), i)
         });
         if let Some((tier, exact)) = exact {
-            let mut games: Vec<(Game, Vec<usize>)> = Vec::new();
+            let mut games: BTreeMap<Game, Vec<usize>> = BTreeMap::new();
             for &i in &exact {
-                let g = self.cards[i].game;
-                match games.iter_mut().find(|(x, _)| *x == g) {
-                    Some((_, v)) => v.push(i),
-                    None => games.push((g, vec![i])),
-                }
+                games.entry(self.cards[i].game).or_default().push(i);
             }
-            games.sort_by_key(|(g, _)| *g);
-            for (_, v) in &mut games {
+            for v in games.values_mut() {
                 self.prefer_whole_label(v, query, tier);
             }
-            let total: usize = games.iter().map(|(_, v)| v.len()).sum();
-            if let [(_, only)] = games.as_slice()
-                && total == 1
-            {
-                l.chosen = Some(only[0]);
-            } else if games.len() > 1 {
-                l.by_game = games;
+            if games.len() > 1 {
+                l.by_game = games.into_iter().collect();
+            } else if let Some([only]) = games.values().next().map(Vec::as_slice) {
+                l.chosen = Some(*only);
             }
             l.matches
                 .extend(exact.iter().map(|&i| self.to_match(i, 1.0)));
