@@ -304,9 +304,9 @@ fn present_with(st: &State, s: CardIx, f: &Filter) -> bool {
 /// Is an active weapon matching `f` (seen from `s`'s owner) deployed on `s`?
 fn armed_with(st: &State, s: CardIx, f: &Filter) -> bool {
     let me = st.owner(s);
-    st.cards_on(s).into_iter().any(|w| {
-        st.active(w) && st.def(w).card_type == CardType::Weapon && st.matches(w, f, me)
-    })
+    st.cards_on(s)
+        .into_iter()
+        .any(|w| st.active(w) && st.def(w).card_type == CardType::Weapon && st.matches(w, f, me))
 }
 
 /// Does one condition hold for the text of `s`?
