@@ -55,6 +55,7 @@ fn db_type(t: &str) -> &'static str {
         "Admiral's Order" => "admirals_order",
         "Podracer" => "podracer",
         "Defensive Shield" => "defensive_shield",
+        "Location" => "location",
         _ => "?",
     }
 }

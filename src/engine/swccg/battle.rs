@@ -1314,16 +1314,18 @@ fn fixed_immunity(live: &Live, out: &mut BattleResult) -> [Pending; 2] {
                     pend[s.ix()].immune[i] = true;
                     out.say(
                         format!(
-                            "{} is immune to attrition < {level}; attrition is {a}: not affected",
-                            live.card(i).name
+                            "{} is immune to {}; attrition is {a}: not affected",
+                            live.card(i).name,
+                            immunity_says(level)
                         ),
                         &[cite::IMMUNE_TO_ATTRITION],
                     );
                 } else {
                     out.say(
                         format!(
-                            "{} is immune to attrition < {level}; attrition is {a}: affected",
-                            live.card(i).name
+                            "{} is immune to {}; attrition is {a}: affected",
+                            live.card(i).name,
+                            immunity_says(level)
                         ),
                         &[cite::IMMUNE_TO_ATTRITION],
                     );
@@ -1350,6 +1352,19 @@ fn fixed_immunity(live: &Live, out: &mut BattleResult) -> [Pending; 2] {
         }
     }
     pend
+}
+
+/// The immunity level of "Immune to attrition." with no limit: higher than any
+/// attrition (AR Immune To Attrition).
+pub const ALL_ATTRITION: i64 = i64::MAX;
+
+/// An immunity level as the card says it: "attrition < 4", or "attrition" with no limit.
+fn immunity_says(level: i64) -> String {
+    if level == ALL_ATTRITION {
+        "attrition".into()
+    } else {
+        format!("attrition < {level}")
+    }
 }
 
 /// Highest immunity from any source; losing immunity overrides gaining it.

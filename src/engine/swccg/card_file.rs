@@ -217,6 +217,10 @@ pub struct CardFile {
     /// affect it while it is being played (`card_destiny.rs`).
     #[serde(default)]
     immune_to_opponents: Vec<CardType>,
+    /// "Immune to attrition." with no limit: attrition never affects it, whatever its
+    /// amount (AR Immune To Attrition).
+    #[serde(default)]
+    immune_to_all_attrition: bool,
 }
 
 impl From<CardFile> for CardDef {
@@ -257,6 +261,8 @@ impl From<CardFile> for CardDef {
             f.prevents_battles.map(Static::PreventsBattles),
             listed(f.destiny_for, Static::DestinyFor),
             listed(f.immune_to_opponents, Static::ImmuneToOpponents),
+            f.immune_to_all_attrition
+                .then_some(Static::ImmuneToAllAttrition),
         ];
         let replacements = [
             f.relocates_if_blown_away

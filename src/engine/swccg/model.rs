@@ -737,6 +737,10 @@ pub struct WeaponDef {
     /// "Using X Force, where X = 0 to N": the Force used (X) is added to its destiny.
     #[serde(default)]
     pub x_max: Option<u32>,
+    /// "Target hit (lost instead if X = 3)": a success with this X makes the target
+    /// lost instead of hit.
+    #[serde(default)]
+    pub lost_at_x: Option<u32>,
     /// Added to the total weapon destiny when the target matches (the first that
     /// matches): "add 1 if targeting a capital starship; otherwise, subtract 1".
     #[serde(default)]

@@ -100,6 +100,19 @@ pub struct Cond {
     /// The source is at the location with this title ("while at Audience Chamber").
     #[serde(default)]
     pub at_title: Option<String>,
+    /// Another active card matching this is present with the source (AR Present
+    /// versus Present With): both present at the same location, or both aboard the
+    /// same enclosed starship or vehicle ("when present with an X-wing").
+    #[serde(default)]
+    pub present_with: Option<Filter>,
+    /// The source is present at its location, not enclosed aboard a starship or
+    /// vehicle ("while present"; AR Present; Where Present).
+    #[serde(default)]
+    pub present: bool,
+    /// An active weapon matching this is deployed on the source ("while armed with a
+    /// lightsaber"; AR Weapons).
+    #[serde(default)]
+    pub armed_with: Option<Filter>,
 }
 
 /// "Each Rebel present with her": the cards a modifier with target name `each`
@@ -277,6 +290,25 @@ fn outnumbered(st: &State, s: CardIx) -> bool {
     count(me.other()) > count(me)
 }
 
+/// Is `s` present with another active card matching `f` (seen from `s`'s owner)?
+fn present_with(st: &State, s: CardIx, f: &Filter) -> bool {
+    let Some(mine) = super::prepositions::present(st, s) else {
+        return false;
+    };
+    let me = st.owner(s);
+    (0..st.cards.len()).any(|c| {
+        c != s && st.matches(c, f, me) && super::prepositions::present(st, c) == Some(mine)
+    })
+}
+
+/// Is an active weapon matching `f` (seen from `s`'s owner) deployed on `s`?
+fn armed_with(st: &State, s: CardIx, f: &Filter) -> bool {
+    let me = st.owner(s);
+    st.cards_on(s)
+        .into_iter()
+        .any(|w| st.active(w) && st.def(w).card_type == CardType::Weapon && st.matches(w, f, me))
+}
+
 /// Does one condition hold for the text of `s`?
 fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     let me = st.owner(s);
@@ -339,6 +371,16 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
         return false;
     }
     if k.outnumbered && !outnumbered(st, s) {
+        return false;
+    }
+    if k.present_with
+        .as_ref()
+        .is_some_and(|f| !present_with(st, s, f))
+        || k.armed_with.as_ref().is_some_and(|f| !armed_with(st, s, f))
+    {
+        return false;
+    }
+    if k.present && !matches!(super::prepositions::present(st, s), Some(Ok(_))) {
         return false;
     }
     // In a battle where the source is, a card excluded from it is inactive.

@@ -455,7 +455,7 @@ impl Engine {
             each_by,
             add: def.add + f.x + vs,
             forfeit_zero: def.forfeit_zero,
-            lost: def.lost,
+            lost: def.lost || def.lost_at_x.is_some_and(|n| f.x == i64::from(n)),
             captures: def.captures,
             excludes: def.excludes,
         }
