@@ -486,6 +486,9 @@ pub struct Filter {
     /// Only cards with a printed build cost of at most this.
     #[serde(default)]
     pub max_cost: Option<i64>,
+    /// Only unique units (a card with a version: "a unique Character").
+    #[serde(default)]
+    pub unique: bool,
     /// A chosen unit only (`target:`): untapped.
     #[serde(default)]
     pub untapped: bool,

@@ -440,6 +440,7 @@ impl State {
             && (!f.unequipped || self.riders(p, false).is_empty())
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
+            && (!f.unique || self.top_def(p).version.is_some())
     }
     /// Whether unit `p` may be chosen by an effect of `side` (of unit `src`,
     /// if a unit's) whose filter is `f`: a face-up unit in an arena (or a
@@ -468,6 +469,7 @@ impl State {
             && f.r#type.is_none_or(|ty| self.has_type(p, ty))
             && (!f.untapped || !pc.tapped)
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
+            && (!f.unique || self.top_def(p).version.is_some())
             && f.max_power.is_none_or(|m| t.power <= m)
             && f.max_build.is_none_or(|m| t.build <= m)
             && f.max_health.is_none_or(|m| t.health <= m)
