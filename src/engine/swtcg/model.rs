@@ -467,6 +467,9 @@ pub struct Filter {
     /// A subtype the unit must have.
     #[serde(default)]
     pub subtype: Option<String>,
+    /// A subtype the unit must not have ("a non-Jedi Character").
+    #[serde(default)]
+    pub not_subtype: Option<String>,
     /// A type the unit must have in its current arena.
     #[serde(default)]
     pub r#type: Option<Arena>,

@@ -309,6 +309,9 @@ pub fn def_matches(f: &Filter, d: &CardDef) -> bool {
         && f.subtype
             .as_ref()
             .is_none_or(|s| has_subtype(&d.subtypes, s))
+        && f.not_subtype
+            .as_ref()
+            .is_none_or(|s| !has_subtype(&d.subtypes, s))
         && f.r#type.is_none_or(|t| d.types.contains(&t))
         && f.max_cost.is_none_or(|m| d.cost <= m)
 }
@@ -436,6 +439,9 @@ impl State {
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(&self.subtypes(p), s))
+            && f.not_subtype
+                .as_ref()
+                .is_none_or(|s| !has_subtype(&self.subtypes(p), s))
             && f.r#type.is_none_or(|t| self.has_type(p, t))
             && (!f.unequipped || self.riders(p, false).is_empty())
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
@@ -466,6 +472,9 @@ impl State {
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(&self.subtypes(p), s))
+            && f.not_subtype
+                .as_ref()
+                .is_none_or(|s| !has_subtype(&self.subtypes(p), s))
             && f.r#type.is_none_or(|ty| self.has_type(p, ty))
             && (!f.untapped || !pc.tapped)
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)

@@ -384,6 +384,10 @@ impl<'a> Engine<'a> {
                         "Ion Cannon: a Ground unit may attack a unit in the Space arena instead; otherwise attack an opponent's unit in the same arena",
                         &[r::ION_CANNON, r::ATTACKING],
                     )),
+                    (Some(u), _) if e.st.totals(u).kw.bombard.is_some() => Err(reject(
+                        "Bombard: a Space unit may attack a unit in the Ground arena instead; otherwise attack an opponent's unit in the same arena",
+                        &[r::BOMBARD, r::ATTACKING],
+                    )),
                     _ => Err(reject(
                         "attack an opponent's unit in the same arena (`target:`)",
                         &[r::ATTACKING, r::BATTLE_PHASE],
