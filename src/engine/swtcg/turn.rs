@@ -380,14 +380,12 @@ impl<'a> Engine<'a> {
                             &[r::DISTINCTIONS, r::ATTACKING],
                         ))
                     }
-                    (Some(u), _) if e.st.totals(u).kw.ion_cannon.is_some() => Err(reject(
-                        "Ion Cannon: a Ground unit may attack a unit in the Space arena instead; otherwise attack an opponent's unit in the same arena",
-                        &[r::ION_CANNON, r::ATTACKING],
-                    )),
-                    (Some(u), _) if e.st.totals(u).kw.bombard.is_some() => Err(reject(
-                        "Bombard: a Space unit may attack a unit in the Ground arena instead; otherwise attack an opponent's unit in the same arena",
-                        &[r::BOMBARD, r::ATTACKING],
-                    )),
+                    (Some(u), _) if e.st.totals(u).kw.ion_cannon.is_some() => {
+                        Err(other_arena(r::ION_CANNON))
+                    }
+                    (Some(u), _) if e.st.totals(u).kw.bombard.is_some() => {
+                        Err(other_arena(r::BOMBARD))
+                    }
                     _ => Err(reject(
                         "attack an opponent's unit in the same arena (`target:`)",
                         &[r::ATTACKING, r::BATTLE_PHASE],
@@ -672,4 +670,20 @@ impl<'a> Engine<'a> {
         );
         Ok(())
     }
+}
+
+/// An attack outside the same arena by a unit with Ion Cannon (`rule`
+/// `ION_CANNON`) or Bombard: the one other arena its keyword reaches.
+fn other_arena(rule: &'static str) -> super::engine::Rejection {
+    let (keyword, reach) = if rule == r::ION_CANNON {
+        ("Ion Cannon: a Ground unit", "Space")
+    } else {
+        ("Bombard: a Space unit", "Ground")
+    };
+    reject(
+        format!(
+            "{keyword} may attack a unit in the {reach} arena instead; otherwise attack an opponent's unit in the same arena"
+        ),
+        &[rule, r::ATTACKING],
+    )
 }
