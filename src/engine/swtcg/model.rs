@@ -814,6 +814,9 @@ pub enum Trigger {
     Attacks,
     /// "When the [arena] battle step starts" (`step:`; any battle step without it).
     BattleStepStart,
+    /// "When the battle phase starts" (before its first POP; `in_arena:` "if
+    /// this unit is in the [arena]").
+    BattlePhaseStart,
     /// "When this unit is discarded from play" (from an arena by damage;
     /// `in_arena:` "from the [arena]"): it has gone to the discard pile.
     Discarded,
@@ -932,6 +935,8 @@ pub enum Effect {
     UntapSelf,
     /// Remove N damage counters from the unit with the ability.
     RemoveCountersSelf(i64),
+    /// Remove all damage counters from the unit with the ability.
+    RemoveAllCountersSelf,
     /// Gain 1 Force for each unit the filter names in the arenas ("for each
     /// of your Characters in any arena": units only, not Pilots).
     GainForcePer(Filter),

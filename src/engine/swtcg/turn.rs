@@ -180,6 +180,7 @@ impl<'a> Engine<'a> {
         if first == Arena::Space {
             self.contests()?;
             self.battle_start_effects()?;
+            self.fire(super::model::Trigger::BattlePhaseStart, None, None)?;
             self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
         }
         let order = self.battle_order();
