@@ -650,6 +650,10 @@ pub struct Grant {
     /// "[A unit the filter names] can have more than 4 cards in its stack."
     #[serde(default)]
     pub no_stack_limit: bool,
+    /// "… for each damage counter on it": the speed, power and health
+    /// changes count once for each damage counter on the unit named.
+    #[serde(default)]
+    pub per_damage_counter: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.

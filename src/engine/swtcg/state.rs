@@ -691,9 +691,10 @@ impl State {
                 if let Some(g) = &a.grant
                     && self.grant_names(g, a.reserves, q, p)
                 {
-                    t.speed += g.speed;
-                    t.power += g.power;
-                    t.health += g.health;
+                    let k = if g.per_damage_counter { pc.damage } else { 1 };
+                    t.speed += g.speed * k;
+                    t.power += g.power * k;
+                    t.health += g.health * k;
                     t.kw.add(&g.keywords);
                     t.kw.cant_use_evade |= g.cant_use_evade;
                 }
