@@ -1543,7 +1543,8 @@ impl<'a> Engine<'a> {
                         arena: self.battle_step,
                         ..Ctx::default()
                     };
-                    self.run_effects(w, Some(u), &t.effects, None, ctx)?;
+                    let target = t.target_self.then_some(u);
+                    self.run_effects(w, Some(u), &t.effects, target, ctx)?;
                 }
             }
         }

@@ -798,6 +798,10 @@ pub struct Triggered {
     /// `battle_step_start`: the arena whose battle step it is.
     #[serde(default)]
     pub step: Option<Arena>,
+    /// The effects' chosen unit is the unit with the ability ("this unit
+    /// gets +2 power").
+    #[serde(default)]
+    pub target_self: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
