@@ -35,6 +35,18 @@ pub fn every_card_loads<C: LibraryCard>(
 }
 
 /// The text of a database card as the library stores it: whitespace runs as one space.
+/// Whether `text` names `reference` (not as the start of a longer
+/// reference: `swtcg:ANH-1` is not named by `swtcg:ANH-11`, nor
+/// `…_Darth_Vader_C` by `…_Darth_Vader_C2`).
+pub fn names(text: &str, reference: &str) -> bool {
+    text.match_indices(reference).any(|(i, _)| {
+        !text[i + reference.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    })
+}
+
 fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

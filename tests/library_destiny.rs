@@ -1,6 +1,7 @@
 //! The Destiny card library: every card loads with its text accounted for,
 //! agrees with the real SWDestinyDB files, and scenarios name its cards.
 
+use crate::library::names;
 use crate::util::real_data;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -211,16 +212,6 @@ fn a_named_destiny_card_whose_text_is_not_modelled_does_not_pass() {
         "{:?}",
         run.not_modelled
     );
-}
-
-/// Whether `text` names `reference` (not as the start of a longer reference).
-fn names(text: &str, reference: &str) -> bool {
-    text.match_indices(reference).any(|(i, _)| {
-        !text[i + reference.len()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric())
-    })
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The SWTCG card library: every card loads with its text accounted for,
 //! agrees with the real LackeyCCG set files, and scenarios name its cards.
 
+use crate::library::names;
 use crate::util::real_data;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -328,4 +329,34 @@ fn a_swtcg_card_deployed_with_text_not_modelled_does_not_pass_unacknowledged() {
     let s = scenario::load_str(Path::new("s.yaml"), &board.replace("ACK", &ack), None).unwrap();
     let run = scenario::run(&s);
     assert_eq!(run.verdict, Verdict::Pass, "{:?}", run.problems());
+}
+
+/// SWTCG library cards with encoded text that a shipped scenario names by
+/// reference: at least this many (the library's target is 250 cards whose
+/// text a scenario exercises).
+const NAMED_ENCODED_CARDS: usize = 245;
+
+#[test]
+fn swtcg_library_cards_with_encoded_text_are_named_by_scenarios() {
+    let cat = library::catalogue().unwrap();
+    let files = scenario::find_files(&[crate::util::root().join("scenarios/swtcg")]).unwrap();
+    let text: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let encoded: Vec<&str> = cat
+        .entries
+        .iter()
+        .filter(|e| e.def.text.sentences.iter().any(|s| !s.by.is_empty()))
+        .map(|e| e.reference.as_str())
+        .collect();
+    let named = encoded.iter().filter(|r| names(&text, r)).count();
+    assert!(
+        named >= NAMED_ENCODED_CARDS,
+        "{named} of {} encoded SWTCG library cards are named by a scenario (at least {NAMED_ENCODED_CARDS} expected)",
+        encoded.len()
+    );
+    assert!(!names("swtcg:ANH-11 ", "swtcg:ANH-1"));
+    assert!(!names("swtcg:PROMO-X_C2", "swtcg:PROMO-X_C"));
 }

@@ -77,13 +77,16 @@ impl<'a> Engine<'a> {
     /// Equipment waits in the build zone until it is equipped or stacked).
     fn unique_in_play(&self, q: PieceIx) -> bool {
         let pc = &self.st.pieces[q];
+        if pc.stack.is_empty() {
+            return false;
+        }
         let equipment = self.st.top_def(q).kind == Kind::Equipment;
         let zone_ok = match pc.zone {
             PZone::Gone | PZone::Location(_) => false,
             PZone::BuildZone => !equipment,
             _ => true,
         };
-        zone_ok && !pc.face_down && !pc.stack.is_empty() && self.st.top_def(q).version.is_some()
+        zone_ok && !pc.face_down && self.st.top_def(q).version.is_some()
     }
 
     /// A player who completes a second unique unit or Equipment with the

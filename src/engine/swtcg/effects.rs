@@ -674,6 +674,7 @@ impl<'a> Engine<'a> {
             Effect::MayPay(x) => return self.may_pay(w, src, x, target, ctx),
             Effect::TapSelf | Effect::UntapSelf => self.tap_self(src, matches!(e, Effect::TapSelf)),
             Effect::RemoveCountersSelf(n) => self.remove_counters_self(src, *n),
+            Effect::RemoveAllCountersSelf => self.remove_counters_self(src, i64::MAX),
             Effect::GainForcePer(f) => self.gain_force_per(w, src, f),
             Effect::AtBattlePhaseStart(x) => self.wait_for_battle_start(w, src, x, ctx),
             Effect::OpponentGainsForce(n) => self.opponent_gains_force(s, *n)?,
@@ -1524,6 +1525,9 @@ impl<'a> Engine<'a> {
                         Trigger::BattleStepStart => {
                             ("when the battle step starts", r::BATTLE_PHASE)
                         }
+                        Trigger::BattlePhaseStart => {
+                            ("when the battle phase starts", r::G_WHEN_BATTLE_PHASE)
+                        }
                         Trigger::Discarded => ("when this unit is discarded", r::G_WHEN_DISCARDED),
                         Trigger::Damages => ("when this unit damages", r::G_DAMAGE_DONE),
                         Trigger::AttacksNoDamage => (
@@ -1539,7 +1543,8 @@ impl<'a> Engine<'a> {
                         arena: self.battle_step,
                         ..Ctx::default()
                     };
-                    self.run_effects(w, Some(u), &t.effects, None, ctx)?;
+                    let target = t.target_self.then_some(u);
+                    self.run_effects(w, Some(u), &t.effects, target, ctx)?;
                 }
             }
         }

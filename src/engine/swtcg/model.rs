@@ -467,6 +467,9 @@ pub struct Filter {
     /// A subtype the unit must have.
     #[serde(default)]
     pub subtype: Option<String>,
+    /// A subtype the unit must not have ("a non-Jedi Character").
+    #[serde(default)]
+    pub not_subtype: Option<String>,
     /// A type the unit must have in its current arena.
     #[serde(default)]
     pub r#type: Option<Arena>,
@@ -486,6 +489,9 @@ pub struct Filter {
     /// Only cards with a printed build cost of at most this.
     #[serde(default)]
     pub max_cost: Option<i64>,
+    /// Only unique units (a card with a version: "a unique Character").
+    #[serde(default)]
+    pub unique: bool,
     /// A chosen unit only (`target:`): untapped.
     #[serde(default)]
     pub untapped: bool,
@@ -644,6 +650,10 @@ pub struct Grant {
     /// "[A unit the filter names] can have more than 4 cards in its stack."
     #[serde(default)]
     pub no_stack_limit: bool,
+    /// "… for each damage counter on it": the speed, power and health
+    /// changes count once for each damage counter on the unit named.
+    #[serde(default)]
+    pub per_damage_counter: bool,
 }
 
 /// When an activated ability (or a Battle card) may be played.
@@ -788,6 +798,10 @@ pub struct Triggered {
     /// `battle_step_start`: the arena whose battle step it is.
     #[serde(default)]
     pub step: Option<Arena>,
+    /// The effects' chosen unit is the unit with the ability ("this unit
+    /// gets +2 power").
+    #[serde(default)]
+    pub target_self: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -808,6 +822,9 @@ pub enum Trigger {
     Attacks,
     /// "When the [arena] battle step starts" (`step:`; any battle step without it).
     BattleStepStart,
+    /// "When the battle phase starts" (before its first POP; `in_arena:` "if
+    /// this unit is in the [arena]").
+    BattlePhaseStart,
     /// "When this unit is discarded from play" (from an arena by damage;
     /// `in_arena:` "from the [arena]"): it has gone to the discard pile.
     Discarded,
@@ -926,6 +943,8 @@ pub enum Effect {
     UntapSelf,
     /// Remove N damage counters from the unit with the ability.
     RemoveCountersSelf(i64),
+    /// Remove all damage counters from the unit with the ability.
+    RemoveAllCountersSelf,
     /// Gain 1 Force for each unit the filter names in the arenas ("for each
     /// of your Characters in any arena": units only, not Pilots).
     GainForcePer(Filter),

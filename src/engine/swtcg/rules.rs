@@ -121,6 +121,7 @@ pub const G_WHEN_DISCARDED: &str = "swtcg.rb.glossary.when-this-unit-is-discarde
 pub const G_MAY_ATTACK: &str = "swtcg.rb.glossary.may-attack";
 pub const G_WOULD_ATTACK: &str = "swtcg.rb.glossary.would-attack";
 pub const G_WHEN_BUILD_ROLL: &str = "swtcg.rb.glossary.when-the-roll-for-build-points-is-made";
+pub const G_WHEN_BATTLE_PHASE: &str = "swtcg.rb.glossary.when-the-battle-phase-starts";
 pub const G_WHEN_BUILD_STEP: &str = "swtcg.rb.glossary.when-your-opponents-build-step-starts";
 pub const G_COSTS_MORE_LESS: &str = "swtcg.rb.glossary.costs-x-more-less";
 pub const G_PUT: &str = "swtcg.rb.glossary.put";
@@ -254,6 +255,7 @@ pub const ALL: &[&str] = &[
     G_WHEN_DISCARDED,
     G_WOULD_ATTACK,
     G_WHEN_BUILD_ROLL,
+    G_WHEN_BATTLE_PHASE,
     G_WHEN_BUILD_STEP,
     G_COSTS_MORE_LESS,
     G_PUT,

@@ -309,6 +309,9 @@ pub fn def_matches(f: &Filter, d: &CardDef) -> bool {
         && f.subtype
             .as_ref()
             .is_none_or(|s| has_subtype(&d.subtypes, s))
+        && f.not_subtype
+            .as_ref()
+            .is_none_or(|s| !has_subtype(&d.subtypes, s))
         && f.r#type.is_none_or(|t| d.types.contains(&t))
         && f.max_cost.is_none_or(|m| d.cost <= m)
 }
@@ -436,10 +439,14 @@ impl State {
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(&self.subtypes(p), s))
+            && f.not_subtype
+                .as_ref()
+                .is_none_or(|s| !has_subtype(&self.subtypes(p), s))
             && f.r#type.is_none_or(|t| self.has_type(p, t))
             && (!f.unequipped || self.riders(p, false).is_empty())
             && !(f.same_arena && self.arena_of(p) != self.arena_of(src))
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
+            && (!f.unique || self.top_def(p).version.is_some())
     }
     /// Whether unit `p` may be chosen by an effect of `side` (of unit `src`,
     /// if a unit's) whose filter is `f`: a face-up unit in an arena (or a
@@ -465,9 +472,13 @@ impl State {
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(&self.subtypes(p), s))
+            && f.not_subtype
+                .as_ref()
+                .is_none_or(|s| !has_subtype(&self.subtypes(p), s))
             && f.r#type.is_none_or(|ty| self.has_type(p, ty))
             && (!f.untapped || !pc.tapped)
             && f.max_cost.is_none_or(|m| self.top_def(p).cost <= m)
+            && (!f.unique || self.top_def(p).version.is_some())
             && f.max_power.is_none_or(|m| t.power <= m)
             && f.max_build.is_none_or(|m| t.build <= m)
             && f.max_health.is_none_or(|m| t.health <= m)
@@ -680,9 +691,10 @@ impl State {
                 if let Some(g) = &a.grant
                     && self.grant_names(g, a.reserves, q, p)
                 {
-                    t.speed += g.speed;
-                    t.power += g.power;
-                    t.health += g.health;
+                    let k = if g.per_damage_counter { pc.damage } else { 1 };
+                    t.speed += g.speed * k;
+                    t.power += g.power * k;
+                    t.health += g.health * k;
                     t.kw.add(&g.keywords);
                     t.kw.cant_use_evade |= g.cant_use_evade;
                 }

@@ -180,6 +180,7 @@ impl<'a> Engine<'a> {
         if first == Arena::Space {
             self.contests()?;
             self.battle_start_effects()?;
+            self.fire(super::model::Trigger::BattlePhaseStart, None, None)?;
             self.general_pop("start of the battle phase POP", &[r::BATTLE_PHASE])?;
         }
         let order = self.battle_order();
@@ -380,10 +381,12 @@ impl<'a> Engine<'a> {
                             &[r::DISTINCTIONS, r::ATTACKING],
                         ))
                     }
-                    (Some(u), _) if e.st.totals(u).kw.ion_cannon.is_some() => Err(reject(
-                        "Ion Cannon: a Ground unit may attack a unit in the Space arena instead; otherwise attack an opponent's unit in the same arena",
-                        &[r::ION_CANNON, r::ATTACKING],
-                    )),
+                    (Some(u), _) if e.st.totals(u).kw.ion_cannon.is_some() => {
+                        Err(other_arena(r::ION_CANNON))
+                    }
+                    (Some(u), _) if e.st.totals(u).kw.bombard.is_some() => {
+                        Err(other_arena(r::BOMBARD))
+                    }
                     _ => Err(reject(
                         "attack an opponent's unit in the same arena (`target:`)",
                         &[r::ATTACKING, r::BATTLE_PHASE],
@@ -668,4 +671,20 @@ impl<'a> Engine<'a> {
         );
         Ok(())
     }
+}
+
+/// An attack outside the same arena by a unit with Ion Cannon (`rule`
+/// `ION_CANNON`) or Bombard: the one other arena its keyword reaches.
+fn other_arena(rule: &'static str) -> super::engine::Rejection {
+    let (keyword, reach) = if rule == r::ION_CANNON {
+        ("Ion Cannon: a Ground unit", "Space")
+    } else {
+        ("Bombard: a Space unit", "Ground")
+    };
+    reject(
+        format!(
+            "{keyword} may attack a unit in the {reach} arena instead; otherwise attack an opponent's unit in the same arena"
+        ),
+        &[rule, r::ATTACKING],
+    )
 }
