@@ -28,6 +28,7 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
             .count() as i64,
         // Counted by the effect resolving the die, which knows its card.
         Amount::DieCardShields => 0,
+        Amount::RemovedDice => ctx.removed_dice as i64,
     }
 }
 
@@ -51,14 +52,19 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             distributed,
         } => shields(en, *a, *to, *distributed, ctx),
         Effect::Heal { amount: a, to } => heal(en, *a, *to, ctx),
+        Effect::RemoveShields { amount: a, to } => remove_shields(en, *a, *to, ctx),
         Effect::Gain {
             amount: a,
             each_player,
-        } => gain(en, *a, *each_player, ctx),
+            opponent,
+        } => gain(en, *a, (*each_player, *opponent), ctx),
         Effect::Spend { amount: a } => spend(en, *a, ctx),
         Effect::Lose { amount: a } => lose(en, *a, ctx),
         Effect::Take { amount: a } => take(en, *a, ctx),
-        Effect::Draw { amount: a } => draw(en, *a, ctx),
+        Effect::Draw {
+            amount: a,
+            each_player,
+        } => draw(en, *a, *each_player, ctx),
         Effect::DrawToHandSize => draw_to_hand_size(en, ctx),
         Effect::DiscardTop {
             amount: a,
@@ -95,7 +101,21 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             whose,
             count,
             character,
-        } => reroll(en, *whose, (*count, *character), ctx),
+            color,
+            all,
+        } => {
+            let f = DieFilter {
+                whose: *whose,
+                character: *character,
+                color: *color,
+                ..Default::default()
+            };
+            if *all {
+                reroll_all(en, &f, ctx)
+            } else {
+                reroll(en, f, *count, ctx)
+            }
+        }
         Effect::If { condition, effect } => {
             if !en.condition_holds(ctx.by, condition) {
                 return Ok(false);
@@ -232,11 +252,7 @@ fn damage(
     }
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    let targets = if to == Target::EachOpponents {
-        en.st.characters(other(by))
-    } else {
-        en.target(to, ctx)?.into_iter().collect()
-    };
+    let targets = each_or_target(en, to, ctx)?;
     let mut full = !targets.is_empty();
     for t in targets {
         let d = Dmg {
@@ -249,6 +265,15 @@ fn damage(
         full &= en.deal_damage(t, d)?;
     }
     Ok(full)
+}
+
+/// Each of a player's characters (`each_opponents`, `each_yours`), or the one target.
+fn each_or_target(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<Vec<Ix>> {
+    Ok(match to {
+        Target::EachOpponents => en.st.characters(other(ctx.by)),
+        Target::EachYours => en.st.characters(ctx.by),
+        _ => en.target(to, ctx)?.into_iter().collect(),
+    })
 }
 
 fn block(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
@@ -287,13 +312,39 @@ fn heal(en: &mut Engine, a: Amount, to: Target, ctx: &mut Ctx) -> R<bool> {
     Ok(n > 0)
 }
 
-fn gain(en: &mut Engine, a: Amount, each_player: bool, ctx: &mut Ctx) -> R<bool> {
+/// Remove `a` shields (all, when `None`) from the target or from each of a
+/// player's characters; in full only if a shield was removed from each.
+fn remove_shields(en: &mut Engine, a: Option<Amount>, to: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let targets = each_or_target(en, to, ctx)?;
+    let mut full = !targets.is_empty();
+    for t in targets {
+        let have = en.st.cards[t].shields;
+        let n = a.map_or(have, |a| amount_of(en, a, ctx)).min(have).max(0);
+        en.st.cards[t].shields -= n;
+        let txt = format!(
+            "{n} shield(s) removed from {} ({} left)",
+            en.key(t),
+            have - n
+        );
+        en.log(Actor::Player(by), Event::StateChange, txt, &[r::SHIELDS]);
+        full &= n > 0;
+    }
+    Ok(full)
+}
+
+fn gain(
+    en: &mut Engine,
+    a: Amount,
+    (each_player, opponent): (bool, bool),
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    let who = if each_player {
-        vec![by, other(by)]
-    } else {
-        vec![by]
+    let who = match (each_player, opponent) {
+        (true, _) => vec![by, other(by)],
+        (false, true) => vec![other(by)],
+        (false, false) => vec![by],
     };
     for p in who {
         en.st.resources[usize::from(p)] += n;
@@ -332,10 +383,12 @@ fn shields(en: &mut Engine, a: Amount, to: Target, distributed: bool, ctx: &mut 
     if distributed {
         return distribute_shields(en, a, ctx);
     }
-    match en.target(to, ctx)? {
-        Some(t) => en.give_shields(t, amount_of(en, a, ctx), ctx.by),
-        None => Ok(false),
+    let targets = each_or_target(en, to, ctx)?;
+    let mut full = !targets.is_empty();
+    for t in targets {
+        full &= en.give_shields(t, amount_of(en, a, ctx), ctx.by)?;
     }
+    Ok(full)
 }
 
 /// "Give N shields to your characters, distributed as you wish": the
@@ -434,17 +487,26 @@ fn take(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
     Ok(k == n)
 }
 
-fn draw(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+fn draw(en: &mut Engine, a: Amount, each_player: bool, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    let k = en.draw(by, n);
-    en.log(
-        Actor::Player(by),
-        Event::StateChange,
-        format!("{} draws {k} card(s)", seat_name(by)),
-        &[r::DRAW],
-    );
-    Ok(k == n)
+    let who = if each_player {
+        vec![by, other(by)]
+    } else {
+        vec![by]
+    };
+    let mut full = true;
+    for p in who {
+        let k = en.draw(p, n);
+        en.log(
+            Actor::Player(by),
+            Event::StateChange,
+            format!("{} draws {k} card(s)", seat_name(p)),
+            &[r::DRAW],
+        );
+        full &= k == n;
+    }
+    Ok(full)
 }
 
 fn draw_to_hand_size(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
@@ -535,13 +597,9 @@ fn discard_random(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
 
 /// Reroll the dice the decision names: `whose` (`this`: the dice of the card
 /// with the ability), at most `count` of them, only character dice if asked.
-fn reroll(
-    en: &mut Engine,
-    whose: Who,
-    (count, character): (Option<usize>, bool),
-    ctx: &mut Ctx,
-) -> R<bool> {
+fn reroll(en: &mut Engine, f: DieFilter, count: Option<usize>, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
+    let whose = f.whose;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
     if whose == Who::This
@@ -561,25 +619,35 @@ fn reroll(
         );
         return Ok(false);
     }
-    let f = super::model::DieFilter {
-        whose,
-        character,
-        ..Default::default()
+    // A special ability's dice are the resolved dice (`dice:`): the dice it
+    // rerolls are those its `roll:` names, other than its own.
+    let named: Vec<&String> = if ctx.special {
+        d.step
+            .roll
+            .keys()
+            .filter(|n| {
+                !en.stat
+                    .die(n)
+                    .is_some_and(|x| Some(en.st.dice[x].card) == ctx.source)
+            })
+            .collect()
+    } else {
+        d.step.dice.iter().collect()
     };
     if let Some(n) = count
-        && d.step.dice.len() > n
+        && named.len() > n
     {
         return rej(
             format!(
                 "{} dice named; the ability rerolls at most {n} (\"this die\" is a single die)",
-                d.step.dice.len()
+                named.len()
             ),
             r::ROLLING,
         );
     }
     let own = |x: usize| whose != Who::This || Some(en.st.dice[x].card) == ctx.source;
     let mut xs = Vec::new();
-    for n in &d.step.dice {
+    for n in named {
         match en.stat.die(n) {
             Some(x)
                 if matches!(en.st.dice[x].at, DieAt::Pool(_))
@@ -601,6 +669,39 @@ fn reroll(
         en.roll(owner, &[x], &d)?;
     }
     Ok(true)
+}
+
+/// Reroll every die in a pool the filter allows ("reroll all dice"), each
+/// with the side the decision's `roll:` names.
+fn reroll_all(en: &mut Engine, f: &DieFilter, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let xs: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, f, by))
+        .collect();
+    let t = if xs.is_empty() {
+        "no such die in a pool: nothing is rerolled".to_string()
+    } else {
+        format!("every such die is rerolled: {}", en.die_list(&xs))
+    };
+    en.log(Actor::Player(by), Event::Result, t, &[r::ROLLING]);
+    reroll_each(en, &xs, ctx)
+}
+
+/// Reroll each of `xs` with the side the decision's `roll:` names; in full
+/// only if there was a die to reroll.
+fn reroll_each(en: &mut Engine, xs: &[usize], ctx: &Ctx) -> R<bool> {
+    let Some(d) = ctx.step.clone() else {
+        return Err(en.need(
+            ctx.by,
+            NeedKind::Choice,
+            "the side each die rerolled shows (`roll:`)",
+        ));
+    };
+    for &x in xs {
+        let owner = en.st.dice[x].controller;
+        en.roll(owner, &[x], &d)?;
+    }
+    Ok(!xs.is_empty())
 }
 
 fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
@@ -637,18 +738,7 @@ fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
         t,
         &[r::ROLLING, r::JAR_JAR_BINKS],
     );
-    let Some(d) = ctx.step.clone() else {
-        return Err(en.need(
-            by,
-            NeedKind::Choice,
-            "the side each die rerolled shows (`roll:`)",
-        ));
-    };
-    for &x in &xs {
-        let owner = en.st.dice[x].controller;
-        en.roll(owner, &[x], &d)?;
-    }
-    Ok(!xs.is_empty())
+    reroll_each(en, &xs, ctx)
 }
 
 impl Engine<'_> {
@@ -928,7 +1018,17 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
             .is_some_and(|fc| symbol_shows(en.resolves_as(x, fc.symbol, as_sym), showing))
             && en.die_matches(x, &f, by)
     });
-    let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
+    // A special ability's own die, being resolved, is named first in `dice:`
+    // and cannot be resolved again by its ability.
+    let own_special = |x: usize| ctx.special && Some(en.st.dice[x].card) == ctx.source;
+    cands.retain(|&x| !own_special(x));
+    let named = step.as_ref().and_then(|d| {
+        d.step
+            .dice
+            .iter()
+            .find(|n| !en.stat.die(n).is_some_and(&own_special))
+            .cloned()
+    });
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
@@ -1289,7 +1389,10 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         );
         return Ok(false);
     }
-    let named = step.as_ref().and_then(|d| d.step.remove.clone());
+    let named = step
+        .as_ref()
+        .and_then(|d| d.step.remove.get(ctx.removals).cloned());
+    ctx.removals += 1;
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
@@ -1314,6 +1417,7 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         None => return Err(en.need(by, NeedKind::Choice, "the die to remove (`remove:`)")),
     };
     ctx.removed = Some(en.value_of(x));
+    ctx.removed_dice = 1;
     let owners = removal_owners(en, &[x]);
     if let Some(d) = &step {
         en.leave_pool(&[x], d)?;
@@ -1395,6 +1499,7 @@ fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     note_guarded(en, filter, ctx);
     let xs = pool_matching(en, filter, ctx);
     ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
+    ctx.removed_dice = xs.len();
     let owners = removal_owners(en, &xs);
     match ctx.step.clone() {
         Some(d) => en.leave_pool(&xs, &d)?,
@@ -1639,6 +1744,7 @@ fn remove_dice(en: &mut Engine, filter: &DieFilter, increase: i64, ctx: &mut Ctx
     }
     let total: i64 = xs.iter().map(|&x| en.value_of(x) + increase).sum();
     ctx.removed = Some(total);
+    ctx.removed_dice = xs.len();
     let t = format!(
         "{} removes {}{}: combined value {total}",
         seat_name(by),
@@ -1831,6 +1937,8 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         targets: ctx.targets.iter().skip(ctx.next_target).cloned().collect(),
         next_target: 0,
         removed: None,
+        removed_dice: 0,
+        removals: 0,
         special: false,
         last: None,
         rolled: Vec::new(),

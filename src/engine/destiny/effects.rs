@@ -6,7 +6,7 @@ use super::model::{
     AbilityKind, CardType, DamageKind, Effect, Keyword, Step, Target, TriggerEvent, Verb, Who,
 };
 use super::rules as r;
-use super::state::{DieAt, Ix, Zone, face_shows, face_value, other, seat_name};
+use super::state::{DieAt, DieIx, Ix, Zone, face_shows, face_value, other, seat_name};
 use crate::cards::die::Symbol;
 use crate::engine::{Actor, Event, NeedKind, Scripted, Seat};
 
@@ -162,6 +162,80 @@ impl Engine<'_> {
         Ok(Some(d))
     }
 
+    /// Whether one of the dice of `subject` the last roll rolled shows `w`.
+    fn rolled_showing(&self, subject: Option<Ix>, w: &str) -> bool {
+        self.rolled_now.iter().any(|&x| {
+            Some(self.st.dice[x].card) == subject
+                && self
+                    .st
+                    .showing(self.stat, x)
+                    .is_some_and(|f| face_shows(f, Some(w)))
+        })
+    }
+
+    /// The cost "remove this die": a die of `c` in the user's pool (of
+    /// several, the decision's `remove:`) leaves the pool.
+    fn remove_this_die(&mut self, c: Ix, ctx: &Ctx) -> R<()> {
+        let by = ctx.by;
+        let mine: Vec<DieIx> = self
+            .st
+            .dice_of(c)
+            .into_iter()
+            .filter(|&x| {
+                matches!(self.st.dice[x].at, DieAt::Pool(_)) && self.st.dice[x].controller == by
+            })
+            .collect();
+        let named = ctx
+            .step
+            .as_ref()
+            .and_then(|d| d.step.remove.first().cloned());
+        let x = match (mine.as_slice(), named) {
+            ([], _) => {
+                return rej(
+                    format!(
+                        "no die of {} is in {}'s pool: the cost (remove this die) cannot be paid",
+                        self.key(c),
+                        seat_name(by)
+                    ),
+                    r::REMOVING_DICE,
+                );
+            }
+            (_, Some(n)) => match self.stat.die(&n) {
+                Some(x) if mine.contains(&x) => x,
+                _ => {
+                    return rej(
+                        format!("die {n} is not this card's die in the pool"),
+                        r::REMOVING_DICE,
+                    );
+                }
+            },
+            ([x], None) => *x,
+            (_, None) => {
+                return Err(self.need(
+                    by,
+                    NeedKind::Choice,
+                    "which of this card's dice to remove (`remove:`)",
+                ));
+            }
+        };
+        match &ctx.step {
+            Some(d) => self.leave_pool(&[x], d)?,
+            None => self.st.dice[x].at = DieAt::OnCard,
+        }
+        let t = format!(
+            "{} removes die {} (the cost)",
+            seat_name(by),
+            self.die_id(x)
+        );
+        self.log(
+            Actor::Player(by),
+            Event::StateChange,
+            t,
+            &[r::REMOVING_DICE],
+        );
+        Ok(())
+    }
+
     /// Abilities of `when` triggered by `ev` (concerning `subject`, done by `actor`).
     pub fn triggered(
         &self,
@@ -212,7 +286,10 @@ impl Engine<'_> {
                     && (!t.on_this || subject.is_some_and(|s| self.st.cards[s].on == Some(c)))
                     && (!t.by_controller || actor == owner_of_subject)
                     && (!t.by_opponent || actor == Some(other(me)))
-                    && (!t.by_you || actor == Some(me));
+                    && (!t.by_you || actor == Some(me))
+                    && t.showing.as_deref().is_none_or(|w| {
+                        ev == TriggerEvent::Rolled && self.rolled_showing(subject, w)
+                    });
                 if ok {
                     out.push((c, i));
                 }
@@ -552,6 +629,9 @@ impl Engine<'_> {
                 &[r::SHIELDS],
             );
         }
+        if cost.remove_this_die {
+            self.remove_this_die(c, ctx)?;
+        }
         if cost.discard > 0 {
             let names = ctx
                 .step
@@ -626,7 +706,7 @@ impl Engine<'_> {
             Target::This => return Ok(ctx.source),
             Target::Attached => return Ok(ctx.source.and_then(|s| self.st.cards[s].on)),
             Target::Subject => return Ok(ctx.subject),
-            Target::EachOpponents => return Ok(None),
+            Target::EachOpponents | Target::EachYours => return Ok(None),
             Target::OpponentsOwn => return self.opponents_own(ctx),
             Target::Chosen | Target::ChosenOther => None,
             Target::ChosenYours => Some(by),

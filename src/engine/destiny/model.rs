@@ -252,6 +252,23 @@ pub struct Only {
     /// "Play only if you control the battlefield."
     #[serde(default)]
     pub control_battlefield: bool,
+    /// "Play only if you have N or more dice showing <symbol>" (each entry
+    /// must hold: "… dice showing melee damage and shields").
+    #[serde(default)]
+    pub dice_showing: Vec<DiceShowing>,
+}
+
+/// "You have `at_least` (default 1) dice in your pool showing `symbol`."
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceShowing {
+    pub symbol: String,
+    #[serde(default = "one_die")]
+    pub at_least: usize,
+}
+
+fn one_die() -> usize {
+    1
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -440,6 +457,10 @@ pub struct Trigger {
     /// Only if the ability's controller did it ("after you deal … to yourself").
     #[serde(default)]
     pub by_you: bool,
+    /// `rolled`: only when one of the dice just rolled shows this symbol
+    /// ("after one of your dice rolls a focus").
+    #[serde(default)]
+    pub showing: Option<String>,
 }
 
 /// Costs paid to use an ability.
@@ -462,6 +483,10 @@ pub struct Cost {
     /// Set the card with the ability aside.
     #[serde(default)]
     pub set_aside_this: bool,
+    /// "Remove this die": a die of the card with the ability, in its
+    /// controller's pool, is removed (of two, the decision's `remove:`).
+    #[serde(default)]
+    pub remove_this_die: bool,
 }
 
 /// Which dice an effect or cost may pick.
@@ -538,6 +563,9 @@ pub enum Amount {
     RemovedOpponentsDice,
     /// The number of shields on the card whose die is being resolved.
     DieCardShields,
+    /// The number of dice this ability removed ("equal to the number of
+    /// dice you just removed").
+    RemovedDice,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -567,6 +595,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "this_damage" => Ok(Amount::ThisDamage),
                     "removed_opponents_dice" => Ok(Amount::RemovedOpponentsDice),
                     "die_card_shields" => Ok(Amount::DieCardShields),
+                    "removed_dice" => Ok(Amount::RemovedDice),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -597,6 +626,8 @@ pub enum Target {
     Subject,
     /// Each of an opponent's characters.
     EachOpponents,
+    /// Each of the user's characters.
+    EachYours,
     /// Another one of the user's characters (not the card with the ability,
     /// nor the character an upgrade with the ability is attached to), chosen.
     ChosenOtherYours,
@@ -652,11 +683,21 @@ pub enum Effect {
         amount: Amount,
         to: Target,
     },
-    /// Gain resources; with `each_player`, each player gains them.
+    /// Remove shields from the target (each of an opponent's characters with
+    /// `each_opponents`): `amount` of them, or all of them when it is not given.
+    RemoveShields {
+        #[serde(default)]
+        amount: Option<Amount>,
+        to: Target,
+    },
+    /// Gain resources; with `each_player`, each player gains them; with
+    /// `opponent`, an opponent gains them ("then that opponent gains 1 resource").
     Gain {
         amount: Amount,
         #[serde(default)]
         each_player: bool,
+        #[serde(default)]
+        opponent: bool,
     },
     /// Spend resources ("spend N resources to …"): the user cannot take
     /// this effect without paying them all.
@@ -671,8 +712,11 @@ pub enum Effect {
     Take {
         amount: Amount,
     },
+    /// Draw cards; with `each_player`, each player draws them.
     Draw {
         amount: Amount,
+        #[serde(default)]
+        each_player: bool,
     },
     /// Draw until your hand size.
     DrawToHandSize,
@@ -739,6 +783,12 @@ pub enum Effect {
         count: Option<usize>,
         #[serde(default)]
         character: bool,
+        /// Only dice of this color.
+        #[serde(default)]
+        color: Option<Color>,
+        /// Every die in a pool it may reroll, not any number ("reroll all dice").
+        #[serde(default)]
+        all: bool,
     },
     /// Carry out `effect` only if `condition` holds ("…, or, if you control
     /// the battlefield, …").
@@ -1235,9 +1285,10 @@ pub struct Step {
     /// Order of simultaneous abilities: cards, or players.
     #[serde(default)]
     pub order: Vec<String>,
-    /// A die removed by an ability or by Guardian.
-    #[serde(default)]
-    pub remove: Option<String>,
+    /// A die removed by an ability or by Guardian; a list when an ability
+    /// removes dice more than once (the first removal takes the first, …).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub remove: Vec<String>,
     /// An upgrade moved by an ability (`move_upgrade`).
     #[serde(default)]
     pub upgrade: Option<String>,
@@ -1263,6 +1314,20 @@ pub struct Step {
     /// A comment for people.
     #[serde(default)]
     pub say: Option<String>,
+}
+
+/// A string, or a list of strings.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::One(s) => vec![s],
+        Either::Many(v) => v,
+    })
 }
 
 impl Step {
