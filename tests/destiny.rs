@@ -233,3 +233,58 @@ fn remove_this_die_is_a_cost_and_removals_take_remove_in_order() {
         "gungan: {shields: 1}",
     );
 }
+
+#[test]
+fn that_character_is_the_one_whose_die_was_removed() {
+    passes_but_not_with(
+        "bolt-hole.yaml",
+        "wookiee: {shields: 2}",
+        "wookiee: {shields: 0}",
+    );
+    passes_but_not_with(
+        "yodas-quarters.yaml",
+        "gungan: {damage: 1}",
+        "gungan: {damage: 3}",
+    );
+}
+
+#[test]
+fn either_effect_by_a_copy_in_the_discard_pile_or_the_round() {
+    passes_but_not_with(
+        "spirit-of-rebellion.yaml",
+        "gungan: {shields: 2}",
+        "gungan: {shields: 1}",
+    );
+    passes_but_not_with("diversion.yaml", "resources: 3", "resources: 1");
+    passes_but_not_with("long-con.yaml", "resources: 2", "resources: 0");
+    passes_but_not_with(
+        "jedi-robes.yaml",
+        "padawan: {shields: 1}",
+        "padawan: {shields: 2}",
+    );
+    passes_but_not_with(
+        "jedi-robes-first-round.yaml",
+        "padawan: {shields: 2}",
+        "padawan: {shields: 1}",
+    );
+}
+
+#[test]
+fn resource_cost_dice_supports_and_colored_damage_are_chosen_as_written() {
+    passes_but_not_with("crossfire.yaml", "trooper2: 2RD", "trooper2: on_card");
+    passes_but_not_with(
+        "dt-29-heavy-blaster-pistol-special.yaml",
+        "step: 1, rule",
+        "step: 2, rule",
+    );
+    passes_but_not_with(
+        "disable.yaml",
+        "fire: {exhausted: true}",
+        "fire: {exhausted: false}",
+    );
+    passes_but_not_with(
+        "enrage.yaml",
+        "padawan: {damage: 1}",
+        "padawan: {damage: 0}",
+    );
+}

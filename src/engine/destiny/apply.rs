@@ -29,6 +29,7 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
         // Counted by the effect resolving the die, which knows its card.
         Amount::DieCardShields => 0,
         Amount::RemovedDice => ctx.removed_dice as i64,
+        Amount::OtherCopiesInDiscard => ctx.source.map_or(0, |c| en.other_copies_in_discard(c)),
     }
 }
 
@@ -40,7 +41,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             to,
             unblockable,
             up_to,
-        } => damage(en, *a, (*to, *up_to), *unblockable, ctx),
+            color,
+        } => damage(en, *a, (*to, *up_to, *color), *unblockable, ctx),
         Effect::Block { amount: a } => block(en, *a, ctx),
         Effect::Indirect {
             amount: a,
@@ -116,12 +118,17 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
                 reroll(en, f, *count, ctx)
             }
         }
-        Effect::If { condition, effect } => {
-            if !en.condition_holds(ctx.by, condition) {
+        Effect::If {
+            condition,
+            effect,
+            otherwise,
+        } => {
+            let holds = en.condition_holds(ctx.by, ctx.source, condition);
+            if !holds && otherwise.is_empty() {
                 return Ok(false);
             }
             let mut full = true;
-            for e in effect {
+            for e in if holds { effect } else { otherwise } {
                 full &= en.apply(e, ctx)?;
             }
             Ok(full)
@@ -243,7 +250,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
 fn damage(
     en: &mut Engine,
     a: Amount,
-    (to, up_to): (Target, Option<usize>),
+    (to, up_to, color): (Target, Option<usize>, Option<Color>),
     unblockable: bool,
     ctx: &mut Ctx,
 ) -> R<bool> {
@@ -253,6 +260,20 @@ fn damage(
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
     let targets = each_or_target(en, to, ctx)?;
+    if let Some(col) = color
+        && let Some(&t) = targets
+            .iter()
+            .find(|&&t| en.stat.defs[t].color != Some(col))
+    {
+        return rej(
+            format!(
+                "{} is not a {} character: the ability deals damage only to one",
+                en.key(t),
+                super::library::color_name(col)
+            ),
+            r::CHOOSE_TARGET,
+        );
+    }
     let mut full = !targets.is_empty();
     for t in targets {
         let d = Dmg {
@@ -626,9 +647,9 @@ fn reroll(en: &mut Engine, f: DieFilter, count: Option<usize>, ctx: &mut Ctx) ->
             .roll
             .keys()
             .filter(|n| {
-                !en.stat
+                en.stat
                     .die(n)
-                    .is_some_and(|x| Some(en.st.dice[x].card) == ctx.source)
+                    .is_none_or(|x| Some(en.st.dice[x].card) != ctx.source)
             })
             .collect()
     } else {
@@ -1418,6 +1439,7 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     };
     ctx.removed = Some(en.value_of(x));
     ctx.removed_dice = 1;
+    ctx.removed_card = Some(en.st.dice[x].card);
     let owners = removal_owners(en, &[x]);
     if let Some(d) = &step {
         en.leave_pool(&[x], d)?;
@@ -1938,6 +1960,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         next_target: 0,
         removed: None,
         removed_dice: 0,
+        removed_card: None,
         removals: 0,
         special: false,
         last: None,

@@ -540,7 +540,7 @@ impl Engine<'_> {
             &[cite],
         );
         if let Some(cond) = &a.condition
-            && !self.condition_holds(by, cond)
+            && !self.condition_holds(by, Some(c), cond)
         {
             return Ok(());
         }
@@ -668,7 +668,48 @@ impl Engine<'_> {
 
     /// The card an effect's target means; `None` if there is no valid target.
     /// Whether a condition holds for `by`; when it does not, the trace says why.
-    pub fn condition_holds(&mut self, by: Seat, cond: &super::model::Condition) -> bool {
+    /// The other copies of `c` (by title) in its controller's discard pile.
+    pub fn other_copies_in_discard(&self, c: Ix) -> i64 {
+        let title = &self.stat.defs[c].title;
+        let p = usize::from(self.st.cards[c].controller);
+        self.st.discard[p]
+            .iter()
+            .filter(|&&x| x != c && &self.stat.defs[x].title == title)
+            .count() as i64
+    }
+
+    pub fn condition_holds(
+        &mut self,
+        by: Seat,
+        source: Option<Ix>,
+        cond: &super::model::Condition,
+    ) -> bool {
+        if cond.copy_in_discard {
+            let n = source.map_or(0, |c| self.other_copies_in_discard(c));
+            let t = format!(
+                "{n} other copy(ies) of the card in {}'s discard pile",
+                seat_name(by)
+            );
+            self.log(
+                Actor::Player(by),
+                Event::Result,
+                t,
+                &[r::COPY_OF_A_CARD, r::DISCARD_PILE],
+            );
+            if n == 0 {
+                return false;
+            }
+        }
+        if cond.first_round {
+            let t = format!(
+                "round {}: the first round of play is round 1",
+                self.st.round
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::ROUNDS]);
+            if self.st.round != 1 {
+                return false;
+            }
+        }
         if let Some(col) = cond.spot
             && !self.spots(by, col)
         {
@@ -710,16 +751,19 @@ impl Engine<'_> {
             Target::OpponentsOwn => return self.opponents_own(ctx),
             Target::Chosen | Target::ChosenOther => None,
             Target::ChosenYours => Some(by),
+            Target::RemovedDieCard => return Ok(ctx.removed_card),
             Target::ChosenOpponents | Target::ChosenOpponentsCard => Some(other(by)),
+            Target::ChosenSupport => None,
         };
-        let supports = t == Target::ChosenOpponentsCard;
+        let characters = t != Target::ChosenSupport;
+        let supports = matches!(t, Target::ChosenOpponentsCard | Target::ChosenSupport);
         let cands: Vec<Ix> = (0..2u8)
-            .filter(|&q| filter.is_none_or(|f| f == q))
+            .filter(|&q| characters && filter.is_none_or(|f| f == q))
             .flat_map(|q| self.st.characters(q))
             .chain((0..self.st.cards.len()).filter(|&c| {
                 supports
                     && self.st.in_play(c)
-                    && self.st.cards[c].controller == other(by)
+                    && filter.is_none_or(|f| self.st.cards[c].controller == f)
                     && self.st.cards[c].ctype == CardType::Support
             }))
             .filter(|&c| {
@@ -1365,6 +1409,11 @@ impl Engine<'_> {
                 .is_some_and(|fc| face_shows(fc, f.showing.as_deref()))
             && f.parity
                 .is_none_or(|p| self.die_value(x).is_some_and(|v| p.holds(v)))
+            && (!f.resource_cost
+                || self
+                    .st
+                    .showing(self.stat, x)
+                    .is_some_and(|fc| fc.cost.is_some_and(|n| n > 0)))
     }
 
     /// Carry out one effect; `Ok(false)` if it did not resolve in full.

@@ -56,6 +56,8 @@ pub struct Ctx {
     pub removed: Option<i64>,
     /// How many dice this ability removed.
     pub removed_dice: usize,
+    /// The card whose die this ability last removed.
+    pub removed_card: Option<Ix>,
     /// How many removals (`remove_die`) this ability has made: the next takes
     /// that entry of the decision's `remove:`.
     pub removals: usize,
@@ -902,6 +904,7 @@ impl<'a> Engine<'a> {
             next_target: 0,
             removed: None,
             removed_dice: 0,
+            removed_card: None,
             removals: 0,
             special: false,
             last: None,

@@ -514,6 +514,9 @@ pub struct DieFilter {
     /// shows 0, and zero is even).
     #[serde(default)]
     pub parity: Option<Parity>,
+    /// Only dice showing a side with a resource cost.
+    #[serde(default)]
+    pub resource_cost: bool,
 }
 
 /// Odd or even, of a die's value.
@@ -543,6 +546,12 @@ pub struct Condition {
     /// "If you control the battlefield".
     #[serde(default)]
     pub control_battlefield: bool,
+    /// "If there is another copy of this event in your discard pile".
+    #[serde(default)]
+    pub copy_in_discard: bool,
+    /// "In the first round of play".
+    #[serde(default)]
+    pub first_round: bool,
 }
 
 /// How much: a number, or the value of the die removed by this ability (`removed`).
@@ -566,6 +575,9 @@ pub enum Amount {
     /// The number of dice this ability removed ("equal to the number of
     /// dice you just removed").
     RemovedDice,
+    /// The number of other copies of the card with the ability (by title) in
+    /// its controller's discard pile.
+    OtherCopiesInDiscard,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -596,6 +608,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "removed_opponents_dice" => Ok(Amount::RemovedOpponentsDice),
                     "die_card_shields" => Ok(Amount::DieCardShields),
                     "removed_dice" => Ok(Amount::RemovedDice),
+                    "other_copies_in_discard" => Ok(Amount::OtherCopiesInDiscard),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -618,6 +631,10 @@ pub enum Target {
     ChosenOpponents,
     /// One of an opponent's characters or supports, chosen.
     ChosenOpponentsCard,
+    /// A support in play, any player's, chosen.
+    ChosenSupport,
+    /// The character whose die this ability removed ("that character").
+    RemovedDieCard,
     /// The card with the ability.
     This,
     /// The card this upgrade is attached to.
@@ -657,6 +674,9 @@ pub enum Effect {
         unblockable: bool,
         #[serde(default)]
         up_to: Option<usize>,
+        /// Only a character of this color ("one of your Blue characters").
+        #[serde(default)]
+        color: Option<Color>,
     },
     /// Block damage being dealt (a "before" ability of taking damage).
     Block {
@@ -791,10 +811,13 @@ pub enum Effect {
         all: bool,
     },
     /// Carry out `effect` only if `condition` holds ("…, or, if you control
-    /// the battlefield, …").
+    /// the battlefield, …"); if it does not, `otherwise` ("X, or Y instead
+    /// if …": Y the effect, X otherwise).
     If {
         condition: Condition,
         effect: Vec<Effect>,
+        #[serde(default)]
+        otherwise: Vec<Effect>,
     },
     /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
     /// only the die of the card with the ability (`whose: this`, the
