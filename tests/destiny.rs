@@ -271,7 +271,11 @@ fn either_effect_by_a_copy_in_the_discard_pile_or_the_round() {
 
 #[test]
 fn resource_cost_dice_supports_and_colored_damage_are_chosen_as_written() {
-    passes_but_not_with("crossfire.yaml", "trooper2: 2RD", "trooper2: on_card");
+    passes_but_not_with(
+        "crossfire.yaml",
+        "wookiee: on_card, trooper2",
+        "wookiee: 2MD1, trooper2",
+    );
     passes_but_not_with(
         "dt-29-heavy-blaster-pistol-special.yaml",
         "step: 1, rule",
@@ -286,5 +290,15 @@ fn resource_cost_dice_supports_and_colored_damage_are_chosen_as_written() {
         "enrage.yaml",
         "padawan: {damage: 1}",
         "padawan: {damage: 0}",
+    );
+}
+
+#[test]
+fn up_to_n_dice_and_the_opponents_own_choice_of_damage() {
+    passes_but_not_with("the-best-defense.yaml", "step: 1, rule", "step: 2, rule");
+    passes_but_not_with(
+        "separatist-base-claim.yaml",
+        "death: {damage: 1, shields: 1}",
+        "death: {damage: 0, shields: 0}",
     );
 }

@@ -83,7 +83,11 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         }
         Effect::RollRemoved => super::held::roll_removed(en, ctx),
         Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
-        Effect::RemoveDice { filter, increase } => remove_dice(en, filter, *increase, ctx),
+        Effect::RemoveDice {
+            filter,
+            increase,
+            at_most,
+        } => remove_dice(en, filter, (*increase, *at_most), ctx),
         Effect::DiscardFromPlay {
             types,
             subtypes,
@@ -1736,11 +1740,27 @@ fn freeze_die(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
 /// Remove any number of dice matching the filter (the decision's `dice:`);
 /// `removed` is their combined value, each increased by `increase`, or none
 /// when no die is removed (then there is no value to reference).
-fn remove_dice(en: &mut Engine, filter: &DieFilter, increase: i64, ctx: &mut Ctx) -> R<bool> {
+fn remove_dice(
+    en: &mut Engine,
+    filter: &DieFilter,
+    (increase, at_most): (i64, Option<usize>),
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let Some(d) = ctx.step.clone() else {
         return Ok(false);
     };
+    if let Some(n) = at_most
+        && d.step.dice.len() > n
+    {
+        return rej(
+            format!(
+                "{} dice named; the ability removes up to {n}",
+                d.step.dice.len()
+            ),
+            r::REMOVING_DICE,
+        );
+    }
     let cands = pool_matching(en, filter, ctx);
     let mut xs = Vec::new();
     for n in &d.step.dice {

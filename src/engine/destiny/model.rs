@@ -778,6 +778,9 @@ pub enum Effect {
         filter: DieFilter,
         #[serde(default)]
         increase: i64,
+        /// "Up to N": at most this many dice.
+        #[serde(default)]
+        at_most: Option<usize>,
     },
     /// Discard a card from play (the decision's `to:`): of one of `types`
     /// (and one of `subtypes`, if given), costing at most `cost_at_most`; with
