@@ -666,8 +666,6 @@ impl Engine<'_> {
 
     // ------------------------------------------------------------ targets
 
-    /// The card an effect's target means; `None` if there is no valid target.
-    /// Whether a condition holds for `by`; when it does not, the trace says why.
     /// The other copies of `c` (by title) in its controller's discard pile.
     pub fn other_copies_in_discard(&self, c: Ix) -> i64 {
         let title = &self.stat.defs[c].title;
@@ -678,6 +676,8 @@ impl Engine<'_> {
             .count() as i64
     }
 
+    /// Whether a condition holds for `by` (using the card `source`); when it
+    /// does not, the trace says why.
     pub fn condition_holds(
         &mut self,
         by: Seat,
@@ -731,6 +731,7 @@ impl Engine<'_> {
         true
     }
 
+    /// The card an effect's target means; `None` if there is no valid target.
     pub fn target(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
         let found = self.target_of(t, ctx)?;
         if found.is_some() {
