@@ -302,3 +302,20 @@ fn up_to_n_dice_and_the_opponents_own_choice_of_damage() {
         "death: {damage: 0, shields: 0}",
     );
 }
+
+#[test]
+fn modifier_dice_turning_to_a_symbol_and_a_least_cost_are_checked() {
+    passes_but_not_with("swift-strike.yaml", "step: 1, rule", "step: 2, rule");
+    passes_but_not_with("aim.yaml", "step: 1, rule", "step: 2, rule");
+    passes_but_not_with("reaping-the-crystal.yaml", "resources: 0", "resources: 1");
+    passes_but_not_with(
+        "chirrut-imwe.yaml",
+        "gungan: 1MD, chirrut",
+        "gungan: 2MD, chirrut",
+    );
+    passes_but_not_with(
+        "bounty-postings.yaml",
+        "hand: [a, b, c], deck: [d]",
+        "hand: [a], deck: [b, c, d]",
+    );
+}

@@ -30,6 +30,7 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
         Amount::DieCardShields => 0,
         Amount::RemovedDice => ctx.removed_dice as i64,
         Amount::OtherCopiesInDiscard => ctx.source.map_or(0, |c| en.other_copies_in_discard(c)),
+        Amount::OpponentsCharacters => en.st.characters(other(ctx.by)).len() as i64,
     }
 }
 
@@ -109,11 +110,13 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             character,
             color,
             all,
+            showing,
         } => {
             let f = DieFilter {
                 whose: *whose,
                 character: *character,
                 color: *color,
+                showing: showing.clone(),
                 ..Default::default()
             };
             if *all {
@@ -144,12 +147,14 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             character,
             showing,
             to_blank,
+            to_showing,
         } => {
             let how = Turning {
                 whose: en.whose_dice(*whose, ctx),
                 character: *character,
                 showing: showing.as_deref(),
                 to_blank: *to_blank,
+                to_showing: to_showing.as_deref(),
             };
             turn_dice(en, *count, how, ctx)
         }
@@ -232,6 +237,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             discount,
             free,
             cost_at_most,
+            cost_at_least,
         } => {
             let how = FromHand {
                 types,
@@ -245,6 +251,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
                 discount: *discount,
                 free: *free,
                 cost_at_most: *cost_at_most,
+                cost_at_least: *cost_at_least,
             };
             play_from_hand(en, &how, ctx)
         }
@@ -1313,6 +1320,7 @@ struct FromHand<'a> {
     discount: i64,
     free: bool,
     cost_at_most: Option<Amount>,
+    cost_at_least: Option<i64>,
 }
 
 fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
@@ -1363,6 +1371,16 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
         );
     }
     let printed = en.stat.defs[c].cost.unwrap_or(0);
+    if let Some(least) = how.cost_at_least
+        && printed < least
+    {
+        return rej(
+            format!(
+                "{n} costs {printed}, less than {least}: a decrease of its cost does not change the cost compared"
+            ),
+            r::DECREASES,
+        );
+    }
     if let Some(a) = how.cost_at_most {
         let most = match (a, ctx.removed) {
             (Amount::Removed, None) => None,

@@ -55,6 +55,8 @@ pub struct Turning<'a> {
     pub showing: Option<&'a str>,
     /// Only to a side showing a blank.
     pub to_blank: bool,
+    /// Only to a side showing this symbol.
+    pub to_showing: Option<&'a str>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1316,6 +1318,16 @@ impl Engine<'_> {
                     r::TURN_DIE,
                 );
             }
+            if let Some(w) = how.to_showing
+                && faces
+                    .iter()
+                    .all(|f| f.raw != *face || !face_shows(f, Some(w)))
+            {
+                return rej(
+                    format!("die {id} must be turned to a side showing {w}, not {face}"),
+                    r::TURN_DIE,
+                );
+            }
             let Some(f) = faces.iter().enumerate().position(|(i, f)| {
                 &f.raw == face && (i != cur || faces.iter().filter(|g| g.raw == f.raw).count() > 1)
             }) else {
@@ -1415,6 +1427,7 @@ impl Engine<'_> {
                     .st
                     .showing(self.stat, x)
                     .is_some_and(|fc| fc.cost.is_some_and(|n| n > 0)))
+            && (!f.modifier || self.st.showing(self.stat, x).is_some_and(|fc| fc.modifier))
     }
 
     /// Carry out one effect; `Ok(false)` if it did not resolve in full.

@@ -517,6 +517,9 @@ pub struct DieFilter {
     /// Only dice showing a side with a resource cost.
     #[serde(default)]
     pub resource_cost: bool,
+    /// Only dice showing a modifier side (a side with a +).
+    #[serde(default)]
+    pub modifier: bool,
 }
 
 /// Odd or even, of a die's value.
@@ -578,6 +581,8 @@ pub enum Amount {
     /// The number of other copies of the card with the ability (by title) in
     /// its controller's discard pile.
     OtherCopiesInDiscard,
+    /// The number of characters an opponent has in play.
+    OpponentsCharacters,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -609,6 +614,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "die_card_shields" => Ok(Amount::DieCardShields),
                     "removed_dice" => Ok(Amount::RemovedDice),
                     "other_copies_in_discard" => Ok(Amount::OtherCopiesInDiscard),
+                    "opponents_characters" => Ok(Amount::OpponentsCharacters),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -812,6 +818,9 @@ pub enum Effect {
         /// Every die in a pool it may reroll, not any number ("reroll all dice").
         #[serde(default)]
         all: bool,
+        /// Only dice showing this symbol.
+        #[serde(default)]
+        showing: Option<String>,
     },
     /// Carry out `effect` only if `condition` holds ("…, or, if you control
     /// the battlefield, …"); if it does not, `otherwise` ("X, or Y instead
@@ -838,6 +847,9 @@ pub enum Effect {
         showing: Option<String>,
         #[serde(default)]
         to_blank: bool,
+        /// Only to a side showing this symbol ("to a side showing ranged damage").
+        #[serde(default)]
+        to_showing: Option<String>,
     },
     Exhaust {
         to: Target,
@@ -1050,6 +1062,9 @@ pub enum Effect {
         /// Only a card whose cost is at most this (its printed cost: decreases do not count).
         #[serde(default)]
         cost_at_most: Option<Amount>,
+        /// Only a card whose printed cost is at least this ("that costs 3 or more").
+        #[serde(default)]
+        cost_at_least: Option<i64>,
     },
 }
 
