@@ -230,7 +230,7 @@ fn every_destiny_library_card_with_encoded_text_is_named_by_a_scenario() {
         .map(|e| e.reference.as_str())
         .collect();
     assert!(
-        encoded.len() >= 150,
+        encoded.len() >= 281,
         "{} cards with encoded text",
         encoded.len()
     );

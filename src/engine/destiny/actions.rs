@@ -213,6 +213,9 @@ impl Engine<'_> {
                 r::PLAY_RESTRICTIONS,
             );
         }
+        if let Some(o) = &self.stat.defs[c].only {
+            self.dice_showing_allow(c, p, &o.dice_showing)?;
+        }
         if self.stat.defs[c]
             .only
             .as_ref()
@@ -227,6 +230,35 @@ impl Engine<'_> {
                 ),
                 r::PLAY_RESTRICTIONS,
             );
+        }
+        Ok(())
+    }
+
+    /// "Play only if you have N or more dice showing <symbol>": each entry must hold.
+    fn dice_showing_allow(&self, c: Ix, p: Seat, need: &[super::model::DiceShowing]) -> R<()> {
+        for n in need {
+            let have = (0..self.st.dice.len())
+                .filter(|&x| {
+                    matches!(self.st.dice[x].at, DieAt::Pool(_))
+                        && self.st.dice[x].controller == p
+                        && self
+                            .st
+                            .showing(self.stat, x)
+                            .is_some_and(|f| super::state::face_shows(f, Some(&n.symbol)))
+                })
+                .count();
+            if have < n.at_least {
+                return rej(
+                    format!(
+                        "{}: to play it, {} must have {} or more dice showing {} ({have} in the pool)",
+                        self.key(c),
+                        seat_name(p),
+                        n.at_least,
+                        n.symbol
+                    ),
+                    r::PLAY_RESTRICTIONS,
+                );
+            }
         }
         Ok(())
     }

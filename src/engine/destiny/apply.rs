@@ -28,6 +28,9 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
             .count() as i64,
         // Counted by the effect resolving the die, which knows its card.
         Amount::DieCardShields => 0,
+        Amount::RemovedDice => ctx.removed_dice as i64,
+        Amount::OtherCopiesInDiscard => ctx.source.map_or(0, |c| en.other_copies_in_discard(c)),
+        Amount::OpponentsCharacters => en.st.characters(other(ctx.by)).len() as i64,
     }
 }
 
@@ -39,7 +42,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             to,
             unblockable,
             up_to,
-        } => damage(en, *a, (*to, *up_to), *unblockable, ctx),
+            color,
+        } => damage(en, *a, (*to, *up_to, *color), *unblockable, ctx),
         Effect::Block { amount: a } => block(en, *a, ctx),
         Effect::Indirect {
             amount: a,
@@ -51,14 +55,19 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             distributed,
         } => shields(en, *a, *to, *distributed, ctx),
         Effect::Heal { amount: a, to } => heal(en, *a, *to, ctx),
+        Effect::RemoveShields { amount: a, to } => remove_shields(en, *a, *to, ctx),
         Effect::Gain {
             amount: a,
             each_player,
-        } => gain(en, *a, *each_player, ctx),
+            opponent,
+        } => gain(en, *a, (*each_player, *opponent), ctx),
         Effect::Spend { amount: a } => spend(en, *a, ctx),
         Effect::Lose { amount: a } => lose(en, *a, ctx),
         Effect::Take { amount: a } => take(en, *a, ctx),
-        Effect::Draw { amount: a } => draw(en, *a, ctx),
+        Effect::Draw {
+            amount: a,
+            each_player,
+        } => draw(en, *a, *each_player, ctx),
         Effect::DrawToHandSize => draw_to_hand_size(en, ctx),
         Effect::DiscardTop {
             amount: a,
@@ -75,7 +84,11 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         }
         Effect::RollRemoved => super::held::roll_removed(en, ctx),
         Effect::RemoveAll { filter } => remove_all(en, filter, ctx),
-        Effect::RemoveDice { filter, increase } => remove_dice(en, filter, *increase, ctx),
+        Effect::RemoveDice {
+            filter,
+            increase,
+            at_most,
+        } => remove_dice(en, filter, (*increase, *at_most), ctx),
         Effect::DiscardFromPlay {
             types,
             subtypes,
@@ -95,13 +108,34 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             whose,
             count,
             character,
-        } => reroll(en, *whose, (*count, *character), ctx),
-        Effect::If { condition, effect } => {
-            if !en.condition_holds(ctx.by, condition) {
+            color,
+            all,
+            showing,
+        } => {
+            let f = DieFilter {
+                whose: *whose,
+                character: *character,
+                color: *color,
+                showing: showing.clone(),
+                ..Default::default()
+            };
+            if *all {
+                reroll_all(en, &f, ctx)
+            } else {
+                reroll(en, f, *count, ctx)
+            }
+        }
+        Effect::If {
+            condition,
+            effect,
+            otherwise,
+        } => {
+            let holds = en.condition_holds(ctx.by, ctx.source, condition);
+            if !holds && otherwise.is_empty() {
                 return Ok(false);
             }
             let mut full = true;
-            for e in effect {
+            for e in if holds { effect } else { otherwise } {
                 full &= en.apply(e, ctx)?;
             }
             Ok(full)
@@ -113,12 +147,14 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             character,
             showing,
             to_blank,
+            to_showing,
         } => {
             let how = Turning {
                 whose: en.whose_dice(*whose, ctx),
                 character: *character,
                 showing: showing.as_deref(),
                 to_blank: *to_blank,
+                to_showing: to_showing.as_deref(),
             };
             turn_dice(en, *count, how, ctx)
         }
@@ -201,6 +237,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             discount,
             free,
             cost_at_most,
+            cost_at_least,
         } => {
             let how = FromHand {
                 types,
@@ -214,6 +251,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
                 discount: *discount,
                 free: *free,
                 cost_at_most: *cost_at_most,
+                cost_at_least: *cost_at_least,
             };
             play_from_hand(en, &how, ctx)
         }
@@ -223,7 +261,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
 fn damage(
     en: &mut Engine,
     a: Amount,
-    (to, up_to): (Target, Option<usize>),
+    (to, up_to, color): (Target, Option<usize>, Option<Color>),
     unblockable: bool,
     ctx: &mut Ctx,
 ) -> R<bool> {
@@ -232,11 +270,21 @@ fn damage(
     }
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    let targets = if to == Target::EachOpponents {
-        en.st.characters(other(by))
-    } else {
-        en.target(to, ctx)?.into_iter().collect()
-    };
+    let targets = each_or_target(en, to, ctx)?;
+    if let Some(col) = color
+        && let Some(&t) = targets
+            .iter()
+            .find(|&&t| en.stat.defs[t].color != Some(col))
+    {
+        return rej(
+            format!(
+                "{} is not a {} character: the ability deals damage only to one",
+                en.key(t),
+                super::library::color_name(col)
+            ),
+            r::CHOOSE_TARGET,
+        );
+    }
     let mut full = !targets.is_empty();
     for t in targets {
         let d = Dmg {
@@ -249,6 +297,15 @@ fn damage(
         full &= en.deal_damage(t, d)?;
     }
     Ok(full)
+}
+
+/// Each of a player's characters (`each_opponents`, `each_yours`), or the one target.
+fn each_or_target(en: &mut Engine, to: Target, ctx: &mut Ctx) -> R<Vec<Ix>> {
+    Ok(match to {
+        Target::EachOpponents => en.st.characters(other(ctx.by)),
+        Target::EachYours => en.st.characters(ctx.by),
+        _ => en.target(to, ctx)?.into_iter().collect(),
+    })
 }
 
 fn block(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
@@ -287,13 +344,39 @@ fn heal(en: &mut Engine, a: Amount, to: Target, ctx: &mut Ctx) -> R<bool> {
     Ok(n > 0)
 }
 
-fn gain(en: &mut Engine, a: Amount, each_player: bool, ctx: &mut Ctx) -> R<bool> {
+/// Remove `a` shields (all, when `None`) from the target or from each of a
+/// player's characters; in full only if a shield was removed from each.
+fn remove_shields(en: &mut Engine, a: Option<Amount>, to: Target, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let targets = each_or_target(en, to, ctx)?;
+    let mut full = !targets.is_empty();
+    for t in targets {
+        let have = en.st.cards[t].shields;
+        let n = a.map_or(have, |a| amount_of(en, a, ctx)).min(have).max(0);
+        en.st.cards[t].shields -= n;
+        let txt = format!(
+            "{n} shield(s) removed from {} ({} left)",
+            en.key(t),
+            have - n
+        );
+        en.log(Actor::Player(by), Event::StateChange, txt, &[r::SHIELDS]);
+        full &= n > 0;
+    }
+    Ok(full)
+}
+
+fn gain(
+    en: &mut Engine,
+    a: Amount,
+    (each_player, opponent): (bool, bool),
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    let who = if each_player {
-        vec![by, other(by)]
-    } else {
-        vec![by]
+    let who = match (each_player, opponent) {
+        (true, _) => vec![by, other(by)],
+        (false, true) => vec![other(by)],
+        (false, false) => vec![by],
     };
     for p in who {
         en.st.resources[usize::from(p)] += n;
@@ -332,10 +415,12 @@ fn shields(en: &mut Engine, a: Amount, to: Target, distributed: bool, ctx: &mut 
     if distributed {
         return distribute_shields(en, a, ctx);
     }
-    match en.target(to, ctx)? {
-        Some(t) => en.give_shields(t, amount_of(en, a, ctx), ctx.by),
-        None => Ok(false),
+    let targets = each_or_target(en, to, ctx)?;
+    let mut full = !targets.is_empty();
+    for t in targets {
+        full &= en.give_shields(t, amount_of(en, a, ctx), ctx.by)?;
     }
+    Ok(full)
 }
 
 /// "Give N shields to your characters, distributed as you wish": the
@@ -434,17 +519,26 @@ fn take(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
     Ok(k == n)
 }
 
-fn draw(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
+fn draw(en: &mut Engine, a: Amount, each_player: bool, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let n = amount_of(en, a, ctx);
-    let k = en.draw(by, n);
-    en.log(
-        Actor::Player(by),
-        Event::StateChange,
-        format!("{} draws {k} card(s)", seat_name(by)),
-        &[r::DRAW],
-    );
-    Ok(k == n)
+    let who = if each_player {
+        vec![by, other(by)]
+    } else {
+        vec![by]
+    };
+    let mut full = true;
+    for p in who {
+        let k = en.draw(p, n);
+        en.log(
+            Actor::Player(by),
+            Event::StateChange,
+            format!("{} draws {k} card(s)", seat_name(p)),
+            &[r::DRAW],
+        );
+        full &= k == n;
+    }
+    Ok(full)
 }
 
 fn draw_to_hand_size(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
@@ -535,13 +629,9 @@ fn discard_random(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
 
 /// Reroll the dice the decision names: `whose` (`this`: the dice of the card
 /// with the ability), at most `count` of them, only character dice if asked.
-fn reroll(
-    en: &mut Engine,
-    whose: Who,
-    (count, character): (Option<usize>, bool),
-    ctx: &mut Ctx,
-) -> R<bool> {
+fn reroll(en: &mut Engine, f: DieFilter, count: Option<usize>, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
+    let whose = f.whose;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
     if whose == Who::This
@@ -561,25 +651,35 @@ fn reroll(
         );
         return Ok(false);
     }
-    let f = super::model::DieFilter {
-        whose,
-        character,
-        ..Default::default()
+    // A special ability's dice are the resolved dice (`dice:`): the dice it
+    // rerolls are those its `roll:` names, other than its own.
+    let named: Vec<&String> = if ctx.special {
+        d.step
+            .roll
+            .keys()
+            .filter(|n| {
+                en.stat
+                    .die(n)
+                    .is_none_or(|x| Some(en.st.dice[x].card) != ctx.source)
+            })
+            .collect()
+    } else {
+        d.step.dice.iter().collect()
     };
     if let Some(n) = count
-        && d.step.dice.len() > n
+        && named.len() > n
     {
         return rej(
             format!(
                 "{} dice named; the ability rerolls at most {n} (\"this die\" is a single die)",
-                d.step.dice.len()
+                named.len()
             ),
             r::ROLLING,
         );
     }
     let own = |x: usize| whose != Who::This || Some(en.st.dice[x].card) == ctx.source;
     let mut xs = Vec::new();
-    for n in &d.step.dice {
+    for n in named {
         match en.stat.die(n) {
             Some(x)
                 if matches!(en.st.dice[x].at, DieAt::Pool(_))
@@ -601,6 +701,39 @@ fn reroll(
         en.roll(owner, &[x], &d)?;
     }
     Ok(true)
+}
+
+/// Reroll every die in a pool the filter allows ("reroll all dice"), each
+/// with the side the decision's `roll:` names.
+fn reroll_all(en: &mut Engine, f: &DieFilter, ctx: &mut Ctx) -> R<bool> {
+    let by = ctx.by;
+    let xs: Vec<usize> = (0..en.st.dice.len())
+        .filter(|&x| matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, f, by))
+        .collect();
+    let t = if xs.is_empty() {
+        "no such die in a pool: nothing is rerolled".to_string()
+    } else {
+        format!("every such die is rerolled: {}", en.die_list(&xs))
+    };
+    en.log(Actor::Player(by), Event::Result, t, &[r::ROLLING]);
+    reroll_each(en, &xs, ctx)
+}
+
+/// Reroll each of `xs` with the side the decision's `roll:` names; in full
+/// only if there was a die to reroll.
+fn reroll_each(en: &mut Engine, xs: &[usize], ctx: &Ctx) -> R<bool> {
+    let Some(d) = ctx.step.clone() else {
+        return Err(en.need(
+            ctx.by,
+            NeedKind::Choice,
+            "the side each die rerolled shows (`roll:`)",
+        ));
+    };
+    for &x in xs {
+        let owner = en.st.dice[x].controller;
+        en.roll(owner, &[x], &d)?;
+    }
+    Ok(!xs.is_empty())
 }
 
 fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
@@ -637,18 +770,7 @@ fn reroll_unmatched(en: &mut Engine, of: Target, ctx: &mut Ctx) -> R<bool> {
         t,
         &[r::ROLLING, r::JAR_JAR_BINKS],
     );
-    let Some(d) = ctx.step.clone() else {
-        return Err(en.need(
-            by,
-            NeedKind::Choice,
-            "the side each die rerolled shows (`roll:`)",
-        ));
-    };
-    for &x in &xs {
-        let owner = en.st.dice[x].controller;
-        en.roll(owner, &[x], &d)?;
-    }
-    Ok(!xs.is_empty())
+    reroll_each(en, &xs, ctx)
 }
 
 impl Engine<'_> {
@@ -928,7 +1050,17 @@ fn resolve_die(en: &mut Engine, how: &Resolving, ctx: &mut Ctx) -> R<bool> {
             .is_some_and(|fc| symbol_shows(en.resolves_as(x, fc.symbol, as_sym), showing))
             && en.die_matches(x, &f, by)
     });
-    let named = step.as_ref().and_then(|d| d.step.dice.first().cloned());
+    // A special ability's own die, being resolved, is named first in `dice:`
+    // and cannot be resolved again by its ability.
+    let own_special = |x: usize| ctx.special && Some(en.st.dice[x].card) == ctx.source;
+    cands.retain(|&x| !own_special(x));
+    let named = step.as_ref().and_then(|d| {
+        d.step
+            .dice
+            .iter()
+            .find(|n| !en.stat.die(n).is_some_and(&own_special))
+            .cloned()
+    });
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
@@ -1188,6 +1320,7 @@ struct FromHand<'a> {
     discount: i64,
     free: bool,
     cost_at_most: Option<Amount>,
+    cost_at_least: Option<i64>,
 }
 
 fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
@@ -1238,6 +1371,16 @@ fn play_from_hand(en: &mut Engine, how: &FromHand, ctx: &mut Ctx) -> R<bool> {
         );
     }
     let printed = en.stat.defs[c].cost.unwrap_or(0);
+    if let Some(least) = how.cost_at_least
+        && printed < least
+    {
+        return rej(
+            format!(
+                "{n} costs {printed}, less than {least}: a decrease of its cost does not change the cost compared"
+            ),
+            r::DECREASES,
+        );
+    }
     if let Some(a) = how.cost_at_most {
         let most = match (a, ctx.removed) {
             (Amount::Removed, None) => None,
@@ -1289,7 +1432,10 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         );
         return Ok(false);
     }
-    let named = step.as_ref().and_then(|d| d.step.remove.clone());
+    let named = step
+        .as_ref()
+        .and_then(|d| d.step.remove.get(ctx.removals).cloned());
+    ctx.removals += 1;
     let x = match named {
         Some(n) => match en.stat.die(&n) {
             Some(x) if cands.contains(&x) => x,
@@ -1314,6 +1460,8 @@ fn remove_die(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
         None => return Err(en.need(by, NeedKind::Choice, "the die to remove (`remove:`)")),
     };
     ctx.removed = Some(en.value_of(x));
+    ctx.removed_dice = 1;
+    ctx.removed_card = Some(en.st.dice[x].card);
     let owners = removal_owners(en, &[x]);
     if let Some(d) = &step {
         en.leave_pool(&[x], d)?;
@@ -1395,6 +1543,7 @@ fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     note_guarded(en, filter, ctx);
     let xs = pool_matching(en, filter, ctx);
     ctx.removed = Some(xs.iter().map(|&x| en.value_of(x)).sum());
+    ctx.removed_dice = xs.len();
     let owners = removal_owners(en, &xs);
     match ctx.step.clone() {
         Some(d) => en.leave_pool(&xs, &d)?,
@@ -1609,11 +1758,27 @@ fn freeze_die(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
 /// Remove any number of dice matching the filter (the decision's `dice:`);
 /// `removed` is their combined value, each increased by `increase`, or none
 /// when no die is removed (then there is no value to reference).
-fn remove_dice(en: &mut Engine, filter: &DieFilter, increase: i64, ctx: &mut Ctx) -> R<bool> {
+fn remove_dice(
+    en: &mut Engine,
+    filter: &DieFilter,
+    (increase, at_most): (i64, Option<usize>),
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let Some(d) = ctx.step.clone() else {
         return Ok(false);
     };
+    if let Some(n) = at_most
+        && d.step.dice.len() > n
+    {
+        return rej(
+            format!(
+                "{} dice named; the ability removes up to {n}",
+                d.step.dice.len()
+            ),
+            r::REMOVING_DICE,
+        );
+    }
     let cands = pool_matching(en, filter, ctx);
     let mut xs = Vec::new();
     for n in &d.step.dice {
@@ -1639,6 +1804,7 @@ fn remove_dice(en: &mut Engine, filter: &DieFilter, increase: i64, ctx: &mut Ctx
     }
     let total: i64 = xs.iter().map(|&x| en.value_of(x) + increase).sum();
     ctx.removed = Some(total);
+    ctx.removed_dice = xs.len();
     let t = format!(
         "{} removes {}{}: combined value {total}",
         seat_name(by),
@@ -1831,6 +1997,9 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         targets: ctx.targets.iter().skip(ctx.next_target).cloned().collect(),
         next_target: 0,
         removed: None,
+        removed_dice: 0,
+        removed_card: None,
+        removals: 0,
         special: false,
         last: None,
         rolled: Vec::new(),

@@ -6,7 +6,7 @@ use super::model::{
     AbilityKind, CardType, DamageKind, Effect, Keyword, Step, Target, TriggerEvent, Verb, Who,
 };
 use super::rules as r;
-use super::state::{DieAt, Ix, Zone, face_shows, face_value, other, seat_name};
+use super::state::{DieAt, DieIx, Ix, Zone, face_shows, face_value, other, seat_name};
 use crate::cards::die::Symbol;
 use crate::engine::{Actor, Event, NeedKind, Scripted, Seat};
 
@@ -55,6 +55,8 @@ pub struct Turning<'a> {
     pub showing: Option<&'a str>,
     /// Only to a side showing a blank.
     pub to_blank: bool,
+    /// Only to a side showing this symbol.
+    pub to_showing: Option<&'a str>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,6 +164,80 @@ impl Engine<'_> {
         Ok(Some(d))
     }
 
+    /// Whether one of the dice of `subject` the last roll rolled shows `w`.
+    fn rolled_showing(&self, subject: Option<Ix>, w: &str) -> bool {
+        self.rolled_now.iter().any(|&x| {
+            Some(self.st.dice[x].card) == subject
+                && self
+                    .st
+                    .showing(self.stat, x)
+                    .is_some_and(|f| face_shows(f, Some(w)))
+        })
+    }
+
+    /// The cost "remove this die": a die of `c` in the user's pool (of
+    /// several, the decision's `remove:`) leaves the pool.
+    fn remove_this_die(&mut self, c: Ix, ctx: &Ctx) -> R<()> {
+        let by = ctx.by;
+        let mine: Vec<DieIx> = self
+            .st
+            .dice_of(c)
+            .into_iter()
+            .filter(|&x| {
+                matches!(self.st.dice[x].at, DieAt::Pool(_)) && self.st.dice[x].controller == by
+            })
+            .collect();
+        let named = ctx
+            .step
+            .as_ref()
+            .and_then(|d| d.step.remove.first().cloned());
+        let x = match (mine.as_slice(), named) {
+            ([], _) => {
+                return rej(
+                    format!(
+                        "no die of {} is in {}'s pool: the cost (remove this die) cannot be paid",
+                        self.key(c),
+                        seat_name(by)
+                    ),
+                    r::REMOVING_DICE,
+                );
+            }
+            (_, Some(n)) => match self.stat.die(&n) {
+                Some(x) if mine.contains(&x) => x,
+                _ => {
+                    return rej(
+                        format!("die {n} is not this card's die in the pool"),
+                        r::REMOVING_DICE,
+                    );
+                }
+            },
+            ([x], None) => *x,
+            (_, None) => {
+                return Err(self.need(
+                    by,
+                    NeedKind::Choice,
+                    "which of this card's dice to remove (`remove:`)",
+                ));
+            }
+        };
+        match &ctx.step {
+            Some(d) => self.leave_pool(&[x], d)?,
+            None => self.st.dice[x].at = DieAt::OnCard,
+        }
+        let t = format!(
+            "{} removes die {} (the cost)",
+            seat_name(by),
+            self.die_id(x)
+        );
+        self.log(
+            Actor::Player(by),
+            Event::StateChange,
+            t,
+            &[r::REMOVING_DICE],
+        );
+        Ok(())
+    }
+
     /// Abilities of `when` triggered by `ev` (concerning `subject`, done by `actor`).
     pub fn triggered(
         &self,
@@ -212,7 +288,10 @@ impl Engine<'_> {
                     && (!t.on_this || subject.is_some_and(|s| self.st.cards[s].on == Some(c)))
                     && (!t.by_controller || actor == owner_of_subject)
                     && (!t.by_opponent || actor == Some(other(me)))
-                    && (!t.by_you || actor == Some(me));
+                    && (!t.by_you || actor == Some(me))
+                    && t.showing.as_deref().is_none_or(|w| {
+                        ev == TriggerEvent::Rolled && self.rolled_showing(subject, w)
+                    });
                 if ok {
                     out.push((c, i));
                 }
@@ -463,7 +542,7 @@ impl Engine<'_> {
             &[cite],
         );
         if let Some(cond) = &a.condition
-            && !self.condition_holds(by, cond)
+            && !self.condition_holds(by, Some(c), cond)
         {
             return Ok(());
         }
@@ -552,6 +631,9 @@ impl Engine<'_> {
                 &[r::SHIELDS],
             );
         }
+        if cost.remove_this_die {
+            self.remove_this_die(c, ctx)?;
+        }
         if cost.discard > 0 {
             let names = ctx
                 .step
@@ -586,9 +668,50 @@ impl Engine<'_> {
 
     // ------------------------------------------------------------ targets
 
-    /// The card an effect's target means; `None` if there is no valid target.
-    /// Whether a condition holds for `by`; when it does not, the trace says why.
-    pub fn condition_holds(&mut self, by: Seat, cond: &super::model::Condition) -> bool {
+    /// The other copies of `c` (by title) in its controller's discard pile.
+    pub fn other_copies_in_discard(&self, c: Ix) -> i64 {
+        let title = &self.stat.defs[c].title;
+        let p = usize::from(self.st.cards[c].controller);
+        self.st.discard[p]
+            .iter()
+            .filter(|&&x| x != c && &self.stat.defs[x].title == title)
+            .count() as i64
+    }
+
+    /// Whether a condition holds for `by` (using the card `source`); when it
+    /// does not, the trace says why.
+    pub fn condition_holds(
+        &mut self,
+        by: Seat,
+        source: Option<Ix>,
+        cond: &super::model::Condition,
+    ) -> bool {
+        if cond.copy_in_discard {
+            let n = source.map_or(0, |c| self.other_copies_in_discard(c));
+            let t = format!(
+                "{n} other copy(ies) of the card in {}'s discard pile",
+                seat_name(by)
+            );
+            self.log(
+                Actor::Player(by),
+                Event::Result,
+                t,
+                &[r::COPY_OF_A_CARD, r::DISCARD_PILE],
+            );
+            if n == 0 {
+                return false;
+            }
+        }
+        if cond.first_round {
+            let t = format!(
+                "round {}: the first round of play is round 1",
+                self.st.round
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::ROUNDS]);
+            if self.st.round != 1 {
+                return false;
+            }
+        }
         if let Some(col) = cond.spot
             && !self.spots(by, col)
         {
@@ -610,6 +733,7 @@ impl Engine<'_> {
         true
     }
 
+    /// The card an effect's target means; `None` if there is no valid target.
     pub fn target(&mut self, t: Target, ctx: &mut Ctx) -> R<Option<Ix>> {
         let found = self.target_of(t, ctx)?;
         if found.is_some() {
@@ -626,20 +750,23 @@ impl Engine<'_> {
             Target::This => return Ok(ctx.source),
             Target::Attached => return Ok(ctx.source.and_then(|s| self.st.cards[s].on)),
             Target::Subject => return Ok(ctx.subject),
-            Target::EachOpponents => return Ok(None),
+            Target::EachOpponents | Target::EachYours => return Ok(None),
             Target::OpponentsOwn => return self.opponents_own(ctx),
             Target::Chosen | Target::ChosenOther => None,
             Target::ChosenYours => Some(by),
+            Target::RemovedDieCard => return Ok(ctx.removed_card),
             Target::ChosenOpponents | Target::ChosenOpponentsCard => Some(other(by)),
+            Target::ChosenSupport => None,
         };
-        let supports = t == Target::ChosenOpponentsCard;
+        let characters = t != Target::ChosenSupport;
+        let supports = matches!(t, Target::ChosenOpponentsCard | Target::ChosenSupport);
         let cands: Vec<Ix> = (0..2u8)
-            .filter(|&q| filter.is_none_or(|f| f == q))
+            .filter(|&q| characters && filter.is_none_or(|f| f == q))
             .flat_map(|q| self.st.characters(q))
             .chain((0..self.st.cards.len()).filter(|&c| {
                 supports
                     && self.st.in_play(c)
-                    && self.st.cards[c].controller == other(by)
+                    && filter.is_none_or(|f| self.st.cards[c].controller == f)
                     && self.st.cards[c].ctype == CardType::Support
             }))
             .filter(|&c| {
@@ -1191,6 +1318,16 @@ impl Engine<'_> {
                     r::TURN_DIE,
                 );
             }
+            if let Some(w) = how.to_showing
+                && faces
+                    .iter()
+                    .all(|f| f.raw != *face || !face_shows(f, Some(w)))
+            {
+                return rej(
+                    format!("die {id} must be turned to a side showing {w}, not {face}"),
+                    r::TURN_DIE,
+                );
+            }
             let Some(f) = faces.iter().enumerate().position(|(i, f)| {
                 &f.raw == face && (i != cur || faces.iter().filter(|g| g.raw == f.raw).count() > 1)
             }) else {
@@ -1285,6 +1422,12 @@ impl Engine<'_> {
                 .is_some_and(|fc| face_shows(fc, f.showing.as_deref()))
             && f.parity
                 .is_none_or(|p| self.die_value(x).is_some_and(|v| p.holds(v)))
+            && (!f.resource_cost
+                || self
+                    .st
+                    .showing(self.stat, x)
+                    .is_some_and(|fc| fc.cost.is_some_and(|n| n > 0)))
+            && (!f.modifier || self.st.showing(self.stat, x).is_some_and(|fc| fc.modifier))
     }
 
     /// Carry out one effect; `Ok(false)` if it did not resolve in full.

@@ -54,6 +54,13 @@ pub struct Ctx {
     pub targets: Vec<String>,
     pub next_target: usize,
     pub removed: Option<i64>,
+    /// How many dice this ability removed.
+    pub removed_dice: usize,
+    /// The card whose die this ability last removed.
+    pub removed_card: Option<Ix>,
+    /// How many removals (`remove_die`) this ability has made: the next takes
+    /// that entry of the decision's `remove:`.
+    pub removals: usize,
     /// The effects are a die's special ability (an inherent die ability, not a card effect).
     pub special: bool,
     /// The card the last targeted effect targeted.
@@ -98,6 +105,8 @@ pub struct Engine<'a> {
     pub last_verb: Option<Verb>,
     /// The dice the last card effect that removed dice removed.
     pub last_removed: Vec<DieIx>,
+    /// The dice the last roll rolled (for "after one of your dice rolls …").
+    pub rolled_now: Vec<DieIx>,
 }
 
 /// What a player did with a turn.
@@ -132,6 +141,7 @@ impl<'a> Engine<'a> {
             just_rolled: 0,
             last_verb: None,
             last_removed: Vec::new(),
+            rolled_now: Vec::new(),
         }
     }
 
@@ -566,7 +576,7 @@ impl<'a> Engine<'a> {
                 r::ACTIVATE_A_CARD,
             );
         }
-        if let Some(g) = &d.step.remove {
+        if let Some(g) = d.step.remove.first() {
             self.guardian(p, c, g)?;
             if !self.st.in_play(c) {
                 return Ok(());
@@ -720,9 +730,14 @@ impl<'a> Engine<'a> {
                 &[r::ROLLING, r::DICE_POOL],
             );
         }
-        let mut cards: Vec<Ix> = dice
+        self.rolled_now = dice
             .iter()
-            .filter(|&&x| !self.st.frozen.contains(&(x, round)))
+            .copied()
+            .filter(|&x| !self.st.frozen.contains(&(x, round)))
+            .collect();
+        let mut cards: Vec<Ix> = self
+            .rolled_now
+            .iter()
             .map(|&x| self.st.dice[x].card)
             .collect();
         cards.dedup();
@@ -888,6 +903,9 @@ impl<'a> Engine<'a> {
             targets: d.step.to.clone(),
             next_target: 0,
             removed: None,
+            removed_dice: 0,
+            removed_card: None,
+            removals: 0,
             special: false,
             last: None,
             rolled: Vec::new(),

@@ -252,6 +252,23 @@ pub struct Only {
     /// "Play only if you control the battlefield."
     #[serde(default)]
     pub control_battlefield: bool,
+    /// "Play only if you have N or more dice showing <symbol>" (each entry
+    /// must hold: "… dice showing melee damage and shields").
+    #[serde(default)]
+    pub dice_showing: Vec<DiceShowing>,
+}
+
+/// "You have `at_least` (default 1) dice in your pool showing `symbol`."
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceShowing {
+    pub symbol: String,
+    #[serde(default = "one_die")]
+    pub at_least: usize,
+}
+
+fn one_die() -> usize {
+    1
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -440,6 +457,10 @@ pub struct Trigger {
     /// Only if the ability's controller did it ("after you deal … to yourself").
     #[serde(default)]
     pub by_you: bool,
+    /// `rolled`: only when one of the dice just rolled shows this symbol
+    /// ("after one of your dice rolls a focus").
+    #[serde(default)]
+    pub showing: Option<String>,
 }
 
 /// Costs paid to use an ability.
@@ -462,6 +483,10 @@ pub struct Cost {
     /// Set the card with the ability aside.
     #[serde(default)]
     pub set_aside_this: bool,
+    /// "Remove this die": a die of the card with the ability, in its
+    /// controller's pool, is removed (of two, the decision's `remove:`).
+    #[serde(default)]
+    pub remove_this_die: bool,
 }
 
 /// Which dice an effect or cost may pick.
@@ -489,6 +514,12 @@ pub struct DieFilter {
     /// shows 0, and zero is even).
     #[serde(default)]
     pub parity: Option<Parity>,
+    /// Only dice showing a side with a resource cost.
+    #[serde(default)]
+    pub resource_cost: bool,
+    /// Only dice showing a modifier side (a side with a +).
+    #[serde(default)]
+    pub modifier: bool,
 }
 
 /// Odd or even, of a die's value.
@@ -518,6 +549,12 @@ pub struct Condition {
     /// "If you control the battlefield".
     #[serde(default)]
     pub control_battlefield: bool,
+    /// "If there is another copy of this event in your discard pile".
+    #[serde(default)]
+    pub copy_in_discard: bool,
+    /// "In the first round of play".
+    #[serde(default)]
+    pub first_round: bool,
 }
 
 /// How much: a number, or the value of the die removed by this ability (`removed`).
@@ -538,6 +575,14 @@ pub enum Amount {
     RemovedOpponentsDice,
     /// The number of shields on the card whose die is being resolved.
     DieCardShields,
+    /// The number of dice this ability removed ("equal to the number of
+    /// dice you just removed").
+    RemovedDice,
+    /// The number of other copies of the card with the ability (by title) in
+    /// its controller's discard pile.
+    OtherCopiesInDiscard,
+    /// The number of characters an opponent has in play.
+    OpponentsCharacters,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -567,6 +612,9 @@ impl<'de> Deserialize<'de> for Amount {
                     "this_damage" => Ok(Amount::ThisDamage),
                     "removed_opponents_dice" => Ok(Amount::RemovedOpponentsDice),
                     "die_card_shields" => Ok(Amount::DieCardShields),
+                    "removed_dice" => Ok(Amount::RemovedDice),
+                    "other_copies_in_discard" => Ok(Amount::OtherCopiesInDiscard),
+                    "opponents_characters" => Ok(Amount::OpponentsCharacters),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -589,6 +637,10 @@ pub enum Target {
     ChosenOpponents,
     /// One of an opponent's characters or supports, chosen.
     ChosenOpponentsCard,
+    /// A support in play, any player's, chosen.
+    ChosenSupport,
+    /// The character whose die this ability removed ("that character").
+    RemovedDieCard,
     /// The card with the ability.
     This,
     /// The card this upgrade is attached to.
@@ -597,6 +649,8 @@ pub enum Target {
     Subject,
     /// Each of an opponent's characters.
     EachOpponents,
+    /// Each of the user's characters.
+    EachYours,
     /// Another one of the user's characters (not the card with the ability,
     /// nor the character an upgrade with the ability is attached to), chosen.
     ChosenOtherYours,
@@ -626,6 +680,9 @@ pub enum Effect {
         unblockable: bool,
         #[serde(default)]
         up_to: Option<usize>,
+        /// Only a character of this color ("one of your Blue characters").
+        #[serde(default)]
+        color: Option<Color>,
     },
     /// Block damage being dealt (a "before" ability of taking damage).
     Block {
@@ -652,11 +709,21 @@ pub enum Effect {
         amount: Amount,
         to: Target,
     },
-    /// Gain resources; with `each_player`, each player gains them.
+    /// Remove shields from the target (each of an opponent's characters with
+    /// `each_opponents`): `amount` of them, or all of them when it is not given.
+    RemoveShields {
+        #[serde(default)]
+        amount: Option<Amount>,
+        to: Target,
+    },
+    /// Gain resources; with `each_player`, each player gains them; with
+    /// `opponent`, an opponent gains them ("then that opponent gains 1 resource").
     Gain {
         amount: Amount,
         #[serde(default)]
         each_player: bool,
+        #[serde(default)]
+        opponent: bool,
     },
     /// Spend resources ("spend N resources to …"): the user cannot take
     /// this effect without paying them all.
@@ -671,8 +738,11 @@ pub enum Effect {
     Take {
         amount: Amount,
     },
+    /// Draw cards; with `each_player`, each player draws them.
     Draw {
         amount: Amount,
+        #[serde(default)]
+        each_player: bool,
     },
     /// Draw until your hand size.
     DrawToHandSize,
@@ -714,6 +784,9 @@ pub enum Effect {
         filter: DieFilter,
         #[serde(default)]
         increase: i64,
+        /// "Up to N": at most this many dice.
+        #[serde(default)]
+        at_most: Option<usize>,
     },
     /// Discard a card from play (the decision's `to:`): of one of `types`
     /// (and one of `subtypes`, if given), costing at most `cost_at_most`; with
@@ -739,12 +812,24 @@ pub enum Effect {
         count: Option<usize>,
         #[serde(default)]
         character: bool,
+        /// Only dice of this color.
+        #[serde(default)]
+        color: Option<Color>,
+        /// Every die in a pool it may reroll, not any number ("reroll all dice").
+        #[serde(default)]
+        all: bool,
+        /// Only dice showing this symbol.
+        #[serde(default)]
+        showing: Option<String>,
     },
     /// Carry out `effect` only if `condition` holds ("…, or, if you control
-    /// the battlefield, …").
+    /// the battlefield, …"); if it does not, `otherwise` ("X, or Y instead
+    /// if …": Y the effect, X otherwise).
     If {
         condition: Condition,
         effect: Vec<Effect>,
+        #[serde(default)]
+        otherwise: Vec<Effect>,
     },
     /// Turn up to `count` dice to sides of your choice (the decision's `turn:`):
     /// only the die of the card with the ability (`whose: this`, the
@@ -762,6 +847,9 @@ pub enum Effect {
         showing: Option<String>,
         #[serde(default)]
         to_blank: bool,
+        /// Only to a side showing this symbol ("to a side showing ranged damage").
+        #[serde(default)]
+        to_showing: Option<String>,
     },
     Exhaust {
         to: Target,
@@ -974,6 +1062,9 @@ pub enum Effect {
         /// Only a card whose cost is at most this (its printed cost: decreases do not count).
         #[serde(default)]
         cost_at_most: Option<Amount>,
+        /// Only a card whose printed cost is at least this ("that costs 3 or more").
+        #[serde(default)]
+        cost_at_least: Option<i64>,
     },
 }
 
@@ -1235,9 +1326,10 @@ pub struct Step {
     /// Order of simultaneous abilities: cards, or players.
     #[serde(default)]
     pub order: Vec<String>,
-    /// A die removed by an ability or by Guardian.
-    #[serde(default)]
-    pub remove: Option<String>,
+    /// A die removed by an ability or by Guardian; a list when an ability
+    /// removes dice more than once (the first removal takes the first, …).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub remove: Vec<String>,
     /// An upgrade moved by an ability (`move_upgrade`).
     #[serde(default)]
     pub upgrade: Option<String>,
@@ -1263,6 +1355,20 @@ pub struct Step {
     /// A comment for people.
     #[serde(default)]
     pub say: Option<String>,
+}
+
+/// A string, or a list of strings.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::One(s) => vec![s],
+        Either::Many(v) => v,
+    })
 }
 
 impl Step {
