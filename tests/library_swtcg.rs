@@ -254,8 +254,8 @@ fn a_named_swtcg_card_whose_text_is_not_modelled_does_not_pass() {
 
 #[test]
 fn swtcg_text_on_the_starting_board_is_reported_and_the_run_goes_on() {
-    // A Ground unit all of whose text is not modelled, slower than the AT-ST
-    // and able to take two damage: nothing of it bears on the attack.
+    // A unit of one arena all of whose text is not modelled, slower than the
+    // attacker and able to take two damage: nothing of it bears on the attack.
     let e = library::catalogue()
         .unwrap()
         .entries
@@ -263,14 +263,16 @@ fn swtcg_text_on_the_starting_board_is_reported_and_the_run_goes_on() {
         .find(|e| {
             let d = &e.def;
             d.kind == Kind::Unit
-                && d.types == [swjudge::engine::swtcg::model::Arena::Ground]
+                && d.types.len() == 1
                 && !d.text.unencoded().is_empty()
                 && d.encoded_fields().is_empty()
                 && d.speed < 50
                 && d.health > 2
         })
-        .expect("a Ground unit whose text is wholly not modelled");
-    let board = BOARD.replace("FOE", &format!("\"{}\"", e.reference));
+        .expect("a unit whose text is wholly not modelled");
+    let board = BOARD
+        .replace("ground", e.def.types[0].as_str())
+        .replace("FOE", &format!("\"{}\"", e.reference));
     let run_with = |ack: &str| {
         let text = format!("{board}{ack}");
         scenario::run(&scenario::load_str(Path::new("s.yaml"), &text, None).unwrap())
