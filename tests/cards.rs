@@ -945,9 +945,9 @@ fn the_card_page_shows_what_a_card_cancels_and_what_pulls_it() {
     assert!(!page.contains("{While}"), "{page}");
 }
 
-/// `swjudge::cards::fuzzy`, through its public items.
+/// `swjudge::cards::names`' fuzzy matching, through its public items.
 mod fuzzy_unit {
-    use swjudge::cards::fuzzy::*;
+    use swjudge::cards::names::*;
 
     fn m(names: &[&str]) -> Matcher {
         let mut m = Matcher::new();

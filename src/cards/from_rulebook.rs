@@ -10,7 +10,7 @@
 //!
 //! Superseded documents are not used for card text.
 
-use super::fuzzy::{AMBIGUITY_MARGIN, Matcher, letters, normalize};
+use super::names::{AMBIGUITY_MARGIN, Matcher, base_title, letters, normalize};
 use super::{Card, Entry, SeeAlso};
 use crate::game::Game;
 use crate::rulebook::{Corpus, Section};
@@ -321,7 +321,7 @@ fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
 /// (without version qualifiers, and only when at least four letters long),
 /// excluding the card's own errata/ruling sections: a scan of every section.
 pub fn see_also(corpus: &Corpus, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    let needle = normalize(super::names::base_title(&card.title));
+    let needle = normalize(base_title(&card.title));
     if needle.len() < 4 {
         return Vec::new();
     }

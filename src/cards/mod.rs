@@ -1,11 +1,11 @@
-//! Card records from the rulebook and from imported community databases; fuzzy names.
+//! Card records from the rulebook and from imported community databases; their names.
 //!
 //! - [`import`] reads the community formats (SWCCG Players Committee JSON,
 //!   SWDestinyDB set JSON, SWTCG LackeyCCG TSV) and stores one JSON file per
 //!   imported source under `<data-dir>/cards/`.
 //! - [`from_rulebook`] collects per-card errata and rulings from the rulebook corpus.
 //! - [`CardDb`] merges both, names each card uniquely, and answers fuzzy lookups
-//!   through [`fuzzy::Matcher`].
+//!   through [`names::Matcher`].
 //!
 //! Every erratum and ruling keeps its source: a rulebook section ID, or
 //! `<file name>#<card id>` for imported data.
@@ -13,7 +13,6 @@
 pub mod die;
 pub mod formats;
 pub mod from_rulebook;
-pub mod fuzzy;
 pub mod import;
 pub mod markup;
 pub mod name_index;
@@ -345,7 +344,7 @@ pub struct CardDb {
     pub refs: Vec<String>,
     /// The fuzzy index, built on the first lookup that needs it (an exact
     /// name or a reference is found without it).
-    matcher: OnceLock<fuzzy::Matcher>,
+    matcher: OnceLock<names::Matcher>,
     /// Nicknames the data implies, kept for the fuzzy index.
     implied: Vec<(usize, String)>,
     names: names::Names,
@@ -365,7 +364,7 @@ impl CardDb {
         if let Some(c) = corpus {
             from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
         }
-        let norm: Vec<String> = cards.iter().map(|c| fuzzy::normalize(&c.title)).collect();
+        let norm: Vec<String> = cards.iter().map(|c| names::normalize(&c.title)).collect();
         let labels = make_labels(&cards, &norm);
         let refs = names::references(&cards);
         let implied = implied_nicknames(&cards, &norm);
@@ -404,9 +403,9 @@ impl CardDb {
     }
 
     /// The fuzzy index over every title, label, subtitle and nickname.
-    fn matcher(&self) -> &fuzzy::Matcher {
+    fn matcher(&self) -> &names::Matcher {
         self.matcher.get_or_init(|| {
-            let mut matcher = fuzzy::Matcher::new();
+            let mut matcher = names::Matcher::new();
             for (i, n) in &self.implied {
                 matcher.add_alias(*i, n);
             }
@@ -482,7 +481,7 @@ impl CardDb {
     /// with any is the answer; cards of several games are each game's answer; several
     /// cards of one game are listed. With no exact name, fuzzy matching chooses a
     /// card only when it is the only close one, or clearly ahead (by more than
-    /// [`fuzzy::AMBIGUITY_MARGIN`]); otherwise the close candidates are listed.
+    /// [`names::AMBIGUITY_MARGIN`]); otherwise the close candidates are listed.
     /// Cards of the persona the query names ("vader") are always among the candidates.
     pub fn lookup(&self, query: &str, game: Option<Game>) -> Lookup {
         let keep = |i: usize| game.is_none_or(|g| self.cards[i].game == g);
@@ -497,7 +496,7 @@ impl CardDb {
         }
         // an exact name is the answer: the fuzzy index is built only without one
         let exact = self.names.exact(query, keep);
-        let hits: Vec<fuzzy::Hit> = match exact {
+        let hits: Vec<names::Hit> = match exact {
             Some(_) => Vec::new(),
             None => self
                 .matcher()
@@ -539,9 +538,9 @@ impl CardDb {
         } else {
             l.chosen = match hits.as_slice() {
                 [] => None,
-                [only] => (only.score >= fuzzy::ACCEPT_SCORE).then_some(only.key),
-                [a, b, ..] => (a.score >= fuzzy::ACCEPT_SCORE
-                    && a.score - b.score > fuzzy::AMBIGUITY_MARGIN)
+                [only] => (only.score >= names::ACCEPT_SCORE).then_some(only.key),
+                [a, b, ..] => (a.score >= names::ACCEPT_SCORE
+                    && a.score - b.score > names::AMBIGUITY_MARGIN)
                     .then_some(a.key),
             };
             if let Some(i) = l.chosen {
@@ -552,7 +551,7 @@ impl CardDb {
         let top = hits.first().map_or(0.0, |h| h.score);
         let close = hits
             .iter()
-            .filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0)
+            .filter(|h| top - h.score <= names::AMBIGUITY_MARGIN * 2.0)
             .map(|h| (h.key, h.score));
         // a persona member the fuzzy pass did not score gets its title's similarity
         let persona_score = |i: usize| {
@@ -741,7 +740,7 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
             continue;
         };
         for base in c.nicknames.iter().filter_map(|n| without_v(n)) {
-            wanted.push((i, fuzzy::normalize(base_title), base));
+            wanted.push((i, names::normalize(base_title), base));
         }
     }
     if wanted.is_empty() {
@@ -764,7 +763,7 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
             let known = cards[t]
                 .nicknames
                 .iter()
-                .any(|x| fuzzy::normalize(x) == fuzzy::normalize(base));
+                .any(|x| names::normalize(x) == names::normalize(base));
             if !known {
                 out.push((t, base.to_string()));
             }
