@@ -160,7 +160,7 @@ fn encode(fp: &str, files: &[Stored], db: &CardDb, places: &[Place]) -> Vec<u8> 
         .map(|(t, k, v)| {
             let mut key = vec![t.code()];
             key.extend_from_slice(k.as_bytes());
-            (key, v)
+            (key, v.to_vec())
         })
         .collect();
     let mut sets: FxHashMap<String, Vec<usize>> = FxHashMap::default();

@@ -26,6 +26,7 @@
 //! query did not ask for scores lower than the plain card. Scores are in 0..=1.
 //! Token similarities against the whole vocabulary are computed once per query,
 //! so a lookup stays fast over tens of thousands of names.
+
 use super::Card;
 use crate::game::Game;
 use crate::rulebook::Corpus;
@@ -34,7 +35,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::sync::LazyLock;
 
 /// How exactly a name matched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tier {
     Bytes,
     Letters,
@@ -45,16 +46,8 @@ pub enum Tier {
     Nickname,
 }
 
-const TIERS: [Tier; 5] = [
-    Tier::Bytes,
-    Tier::Letters,
-    Tier::Version,
-    Tier::Part,
-    Tier::Nickname,
-];
-
 /// One of the exact-name tables: a tier, the references, the front titles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Table {
     Tier(Tier),
     Ref,
@@ -125,16 +118,15 @@ pub struct Persona {
 /// Exact-name tables over a card list.
 #[derive(Debug, Default)]
 pub struct Names {
-    by_ref: HashMap<String, usize>,
-    tiers: [HashMap<String, Vec<usize>>; 5],
+    /// Each table's keys and the cards under them: the references, each tier,
+    /// and two-sided cards by the letters of their front title ("Hidden Base"
+    /// of "Hidden Base / Systems Will Slip Through Your Fingers").
+    tables: HashMap<(Table, String), Vec<usize>>,
     personas: Vec<Persona>,
     /// Normalised title words per card, for persona membership.
     words: Vec<Vec<String>>,
     /// Each card's game, as a number.
     game: Vec<usize>,
-    /// Two-sided cards by the letters of their front title ("Hidden Base" of
-    /// "Hidden Base / Systems Will Slip Through Your Fingers").
-    fronts: HashMap<String, Vec<usize>>,
 }
 
 /// The same persona as another game spells it: the SWCCG's "Darth Maul" is
@@ -177,13 +169,13 @@ impl Names {
     ) -> Names {
         let mut n = Names::default();
         for (i, r) in refs.iter().enumerate() {
-            n.by_ref.insert(ref_key(r), i);
+            n.tables.insert((Table::Ref, ref_key(r)), vec![i]);
         }
-        let mut add = |tier: Tier, key: String, i: usize| {
+        let mut add = |table: Table, key: String, i: usize| {
             if key.is_empty() {
                 return;
             }
-            let v = n.tiers[tier as usize].entry(key).or_default();
+            let v = n.tables.entry((table, key)).or_default();
             if !v.contains(&i) {
                 v.push(i);
             }
@@ -207,26 +199,26 @@ impl Names {
             let mut seen = String::new();
             for b in bytes {
                 let l = letters(&b);
-                add(Tier::Bytes, b, i);
+                add(Table::Tier(Tier::Bytes), b, i);
                 // the label and the title often have the same letters
                 if l != seen {
-                    add(Tier::Letters, l.clone(), i);
+                    add(Table::Tier(Tier::Letters), l.clone(), i);
                     seen = l;
                 }
             }
-            add(Tier::Version, letters(base_title(&c.title)), i);
+            add(Table::Tier(Tier::Version), letters(base_title(&c.title)), i);
             if let Some((_, part)) = base_title(&c.title).split_once(": ") {
-                add(Tier::Part, letters(part), i);
+                add(Table::Tier(Tier::Part), letters(part), i);
             }
             for nick in &c.nicknames {
-                add(Tier::Nickname, letters(nick), i);
+                add(Table::Tier(Tier::Nickname), letters(nick), i);
             }
             if let Some((front, _)) = c.title.split_once(" / ") {
-                n.fronts.entry(letters(front)).or_default().push(i);
+                add(Table::Front, letters(front), i);
             }
         }
         for (i, nick) in nicknames {
-            add(Tier::Nickname, letters(nick), *i);
+            add(Table::Tier(Tier::Nickname), letters(nick), *i);
         }
         n.game = cards.iter().map(|c| c.game as usize).collect();
         n
@@ -240,7 +232,9 @@ impl Names {
 
     /// The card a reference names (`swccg:1098`, any case).
     pub fn by_ref(&self, query: &str) -> Option<usize> {
-        self.by_ref.get(&ref_key(query)).copied()
+        self.tables
+            .get(&(Table::Ref, ref_key(query)))
+            .and_then(|v| v.first().copied())
     }
 
     /// Each game's cards of this name, at the first tier at which that game has
@@ -252,8 +246,9 @@ impl Names {
         let mut games_done: Vec<usize> = Vec::new();
         for (tier, keys) in tier_keys(query) {
             let mut found: Vec<usize> = Vec::new();
-            for k in &keys {
-                for &i in self.tiers[tier as usize].get(k).into_iter().flatten() {
+            for k in keys {
+                let cards = self.tables.get(&(Table::Tier(tier), k));
+                for &i in cards.into_iter().flatten() {
                     if keep(i) && !games_done.contains(&self.game[i]) && !found.contains(&i) {
                         found.push(i);
                     }
@@ -276,25 +271,17 @@ impl Names {
 
     /// Every table entry: the table, its key and the cards it names (for a
     /// name index kept on disk).
-    pub fn entries(&self) -> impl Iterator<Item = (Table, &str, Vec<usize>)> {
-        let tiers = self.tiers.iter().enumerate().flat_map(|(t, m)| {
-            m.iter()
-                .map(move |(k, v)| (Table::Tier(TIERS[t]), k.as_str(), v.clone()))
-        });
-        let refs = self
-            .by_ref
+    pub fn entries(&self) -> impl Iterator<Item = (Table, &str, &[usize])> {
+        self.tables
             .iter()
-            .map(|(k, &i)| (Table::Ref, k.as_str(), vec![i]));
-        let fronts = self
-            .fronts
-            .iter()
-            .map(|(k, v)| (Table::Front, k.as_str(), v.clone()));
-        tiers.chain(refs).chain(fronts)
+            .map(|((t, k), v)| (*t, k.as_str(), v.as_slice()))
     }
 
     /// The two-sided cards whose front title is `query` (same letters).
     pub fn front(&self, query: &str) -> &[usize] {
-        self.fronts.get(&letters(query)).map_or(&[], Vec::as_slice)
+        self.tables
+            .get(&(Table::Front, letters(query)))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Cards of the persona the query names ("vader", "luke"), in card order.
