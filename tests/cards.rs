@@ -1678,7 +1678,7 @@ mod db_unit {
             vec![(Game::Swccg, vec![2]), (Game::Destiny, vec![3])],
             "one card per game, side by side"
         );
-        assert!(l.found());
+        assert!(swjudge::render::card::CardReport::new(&db, &l, 0).found());
         let l = db.lookup("obi wan kenobi", Some(Game::Destiny));
         assert_eq!(l.chosen, Some(3));
         let l = db.lookup("luke skywalkr", None);

@@ -326,14 +326,6 @@ pub struct Lookup {
     pub by_game: Vec<(Game, Vec<usize>)>,
 }
 
-impl Lookup {
-    /// Whether a card answers the query (one card, or one in each game it names).
-    pub fn found(&self) -> bool {
-        self.chosen.is_some()
-            || (!self.by_game.is_empty() && self.by_game.iter().all(|(_, v)| v.len() == 1))
-    }
-}
-
 /// All known cards, merged, with a name index.
 #[derive(Debug, Default)]
 pub struct CardDb {
