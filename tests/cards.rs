@@ -580,8 +580,8 @@ fn real_databases_import_when_available() {
         assert_eq!(v["card"]["title"], want, "{q}: {v:#}");
     }
     // every reference and (a sample of) every label works typed back
-    let db =
-        swjudge::cards::CardDb::load(&tmp.path().join("data"), &crate::util::rulebook()).unwrap();
+    let imported = swjudge::cards::load_imported(&tmp.path().join("data")).unwrap();
+    let db = swjudge::cards::CardDb::load_with(imported, &crate::util::rulebook());
     for i in (0..db.len()).step_by(7) {
         assert_eq!(
             db.lookup(&db.refs[i], None).chosen,
@@ -895,8 +895,8 @@ fn every_label_and_reference_resolves_typed_back() {
     let tmp = TempDir::new("typedback");
     import_lookup(tmp.path());
     import_all(tmp.path());
-    let db =
-        swjudge::cards::CardDb::load(&tmp.path().join("data"), &crate::util::rulebook()).unwrap();
+    let imported = swjudge::cards::load_imported(&tmp.path().join("data")).unwrap();
+    let db = swjudge::cards::CardDb::load_with(imported, &crate::util::rulebook());
     assert!(db.len() > 20);
     for i in 0..db.len() {
         let l = db.lookup(&db.refs[i], None);

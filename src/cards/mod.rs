@@ -425,13 +425,8 @@ impl CardDb {
     /// Load imported data and the rulebook that `paths` name; a rulebook
     /// that cannot be loaded becomes a warning.
     pub fn open(paths: &Paths) -> Result<CardDb> {
-        CardDb::load(&paths.data_dir, &paths.rulebook)
-    }
-
-    /// Load imported data from `data_dir` and the corpus from `rulebook`; a
-    /// rulebook that cannot be loaded becomes a warning, not an error.
-    pub fn load(data_dir: &Path, rulebook: &Path) -> Result<CardDb> {
-        Ok(CardDb::load_with(load_imported(data_dir)?, rulebook))
+        let imported = load_imported(&paths.data_dir)?;
+        Ok(CardDb::load_with(imported, &paths.rulebook))
     }
 
     /// Merge already-loaded sources with the rulebook at `rulebook`.
