@@ -83,11 +83,10 @@ impl CardView {
     }
 
     pub fn new(card: &Card, label: &str, see_also: Vec<SeeAlso>) -> CardView {
-        let current = card.current_text();
-        let (raw_text, text_source) = match &current {
-            Some((t, why)) => (Some(t.to_string()), Some(why.clone())),
-            None => (None, None),
-        };
+        let (raw_text, text_source) = card
+            .current_text()
+            .map(|(t, why)| (t.to_string(), why))
+            .unzip();
         let raw_printed = match (&card.text, &raw_text) {
             (Some(p), Some(t)) if p != t => Some(p.clone()),
             _ => None,
