@@ -60,6 +60,17 @@ fn stored(data_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
         .collect())
 }
 
+/// Write the stamp that vouches for an index built from files as `sources` shows them.
+fn stamp(dir: &Path, fingerprint: String, sources: Snapshot) {
+    let index = Snapshot::default();
+    Stamp {
+        fingerprint,
+        sources,
+        index,
+    }
+    .write(dir);
+}
+
 fn snapshot(files: &[(String, PathBuf)]) -> Snapshot {
     Snapshot::take(files.iter().map(|(n, p)| (n.as_str(), p.as_path())))
 }
@@ -265,12 +276,7 @@ impl NameIndex {
             if fingerprint(&read_all(&files).ok()?) != fp {
                 return None;
             }
-            Stamp {
-                fingerprint: fp,
-                sources: now,
-                index: Snapshot::default(),
-            }
-            .write(&dir);
+            stamp(&dir, fp, now);
         }
         Some(ix)
     }
@@ -338,15 +344,6 @@ impl NameIndex {
         std::str::from_utf8(self.bytes_at(n)?).ok()
     }
 
-    /// How many cards are indexed.
-    pub fn len(&self) -> usize {
-        self.cards.1
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.cards.1 == 0
-    }
-
     /// Card `i` as the index knows it.
     pub fn entry(&self, i: usize) -> Option<Entry<'_>> {
         if i >= self.cards.1 {
@@ -366,7 +363,7 @@ impl NameIndex {
 
     /// How many cards of `game` (of every game when `None`) are stored.
     pub fn count(&self, game: Option<Game>) -> usize {
-        (0..self.len())
+        (0..self.cards.1)
             .filter(|&i| {
                 self.entry(i)
                     .is_some_and(|e| game.is_none_or(|g| e.game == g))
@@ -508,12 +505,7 @@ pub fn write(data_dir: &Path) -> Result<NameIndex> {
         let _ = std::fs::remove_file(dir.join(FILE));
     } else if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(FILE), &bytes).is_ok()
     {
-        Stamp {
-            fingerprint: fp,
-            sources: before,
-            index: Snapshot::default(),
-        }
-        .write(&dir);
+        stamp(&dir, fp, before);
     }
     NameIndex::decode(bytes).ok_or_else(|| Error::Input("name index: not readable back".into()))
 }
@@ -547,7 +539,7 @@ mod tests {
     fn no_stored_data_writes_no_index() {
         let dir = tempfile::tempdir().unwrap();
         let ix = NameIndex::open(dir.path()).unwrap();
-        assert!(ix.is_empty());
+        assert_eq!(ix.count(None), 0);
         assert!(!dir.path().join(DIR).exists());
     }
 
@@ -569,7 +561,7 @@ mod tests {
             vec![card(Game::Swtcg, "ANH-1", "Han Solo (A)")],
         );
         let ix = write(d).unwrap();
-        assert_eq!(ix.len(), 3);
+        assert_eq!(ix.count(None), 3);
         assert_eq!(ix.count(Some(Game::Swtcg)), 1);
         let mut han = ix.named("han solo");
         han.sort_unstable();
@@ -585,7 +577,7 @@ mod tests {
         // another file changes the data: the index is stale until rebuilt
         store(d, "swccg-a.json", vec![card(Game::Swccg, "1", "Alderaan")]);
         assert!(NameIndex::current(d).is_none());
-        assert_eq!(NameIndex::open(d).unwrap().len(), 2, "rebuilt");
+        assert_eq!(NameIndex::open(d).unwrap().count(None), 2, "rebuilt");
         // a damaged index is never used
         let f = d.join(DIR).join(FILE);
         let mut bytes = std::fs::read(&f).unwrap();
