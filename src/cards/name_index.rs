@@ -18,7 +18,7 @@
 //! it must be the card the index says.
 
 use super::formats::stored_files;
-use super::names;
+use super::names::{self, Table};
 use super::{Card, CardDb, SourceFile};
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -35,8 +35,6 @@ const MAGIC: &str = "swjudge-names 1";
 /// The folder of the data directory that holds the index and its stamp.
 pub const DIR: &str = "names";
 const FILE: &str = "cards.idx";
-/// The table of sets and positions (after [`names::Table::code`]'s).
-const SET_NUMBER: u8 = 7;
 /// Numbers per card in the card table.
 const CARD_WORDS: usize = 8;
 /// Numbers per key in the key table, and per implied nickname.
@@ -140,11 +138,6 @@ fn parse(files: &[Stored]) -> Result<(Vec<SourceFile>, Vec<Place>)> {
     Ok((sources, places))
 }
 
-/// The key of a set and position (any case of the set).
-fn set_number_key(set: &str, number: &str) -> String {
-    format!("{}\u{0}{number}", set.to_ascii_lowercase())
-}
-
 /// Bytes the index is written as.
 #[derive(Default)]
 struct Writer {
@@ -165,26 +158,15 @@ impl Writer {
 
 /// The index of `db` (built from `files`, whose records lie at `places`).
 fn encode(fp: &str, files: &[Stored], db: &CardDb, places: &[Place]) -> Vec<u8> {
-    let mut keys: Vec<(Vec<u8>, Vec<usize>)> = db
+    let mut keys: Vec<(Vec<u8>, &[usize])> = db
         .names()
         .entries()
         .map(|(t, k, v)| {
             let mut key = vec![t.code()];
             key.extend_from_slice(k.as_bytes());
-            (key, v.to_vec())
+            (key, v)
         })
         .collect();
-    let mut sets: FxHashMap<String, Vec<usize>> = FxHashMap::default();
-    for (i, c) in db.cards.iter().enumerate() {
-        if let (Some(s), Some(n)) = (&c.set, &c.number) {
-            sets.entry(set_number_key(s, n)).or_default().push(i);
-        }
-    }
-    keys.extend(sets.into_iter().map(|(k, v)| {
-        let mut key = vec![SET_NUMBER];
-        key.extend_from_slice(k.as_bytes());
-        (key, v)
-    }));
     keys.sort();
     let mut w = Writer::default();
     let mut postings: Vec<u32> = Vec::new();
@@ -413,7 +395,7 @@ impl NameIndex {
 
     /// The cards at a set and position (any case of the set).
     pub fn at_set_number(&self, set: &str, number: &str) -> Vec<usize> {
-        self.postings(SET_NUMBER, &set_number_key(set, number))
+        self.postings(Table::SetNumber.code(), &names::set_number_key(set, number))
     }
 
     /// The nicknames the data implies, by card.

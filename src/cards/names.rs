@@ -46,12 +46,15 @@ pub enum Tier {
     Nickname,
 }
 
-/// One of the exact-name tables: a tier, the references, the front titles.
+/// One of the exact-name tables: a tier, the references, the front titles,
+/// the sets and positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Table {
     Tier(Tier),
     Ref,
     Front,
+    /// A set and position ([`set_number_key`]).
+    SetNumber,
 }
 
 impl Table {
@@ -61,8 +64,14 @@ impl Table {
             Table::Tier(t) => t as u8,
             Table::Ref => 5,
             Table::Front => 6,
+            Table::SetNumber => 7,
         }
     }
+}
+
+/// The key of a set and position (any case of the set).
+pub fn set_number_key(set: &str, number: &str) -> String {
+    format!("{}\u{0}{number}", set.to_ascii_lowercase())
 }
 
 /// The key a reference is found by.
@@ -216,6 +225,9 @@ impl Names {
             if let Some((front, _)) = c.title.split_once(" / ") {
                 add(Table::Front, letters(front), i);
             }
+            if let (Some(set), Some(number)) = (&c.set, &c.number) {
+                add(Table::SetNumber, set_number_key(set, number), i);
+            }
         }
         for (i, nick) in nicknames {
             add(Table::Tier(Tier::Nickname), letters(nick), *i);
@@ -275,6 +287,12 @@ impl Names {
         self.tables
             .iter()
             .map(|((t, k), v)| (*t, k.as_str(), v.as_slice()))
+    }
+
+    /// The cards at a set and position (any case of the set).
+    pub fn at_set_number(&self, set: &str, number: &str) -> &[usize] {
+        let key = (Table::SetNumber, set_number_key(set, number));
+        self.tables.get(&key).map_or(&[], Vec::as_slice)
     }
 
     /// The two-sided cards whose front title is `query` (same letters).

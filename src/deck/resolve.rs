@@ -50,16 +50,8 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
         };
     }
     if let (Some(set), Some(num)) = (&l.set, &l.number) {
-        let at: Vec<usize> = (0..db.cards.len())
-            .filter(|&i| {
-                let c = &db.cards[i];
-                keep(i)
-                    && c.number.as_deref() == Some(num.as_str())
-                    && c.set
-                        .as_deref()
-                        .is_some_and(|s| s.eq_ignore_ascii_case(set))
-            })
-            .collect();
+        let mut at = names.at_set_number(set, num).to_vec();
+        at.retain(|&i| keep(i));
         // the set and position find the card the name names, not another one
         let title = l.name.split(", ").next().unwrap_or(&l.name);
         if let [i] = at[..]
