@@ -409,8 +409,12 @@ impl CardDb {
                 if let Some(sub) = &card.subtitle {
                     matcher.add(i, &format!("{} {}", card.title, sub));
                 }
+                // a nickname ending in a lone "V" names a virtual card: "Hunt
+                // Down V" is "Hunt Down (V)", so that a query without the V
+                // prefers the non-virtual card
                 for n in &card.nicknames {
-                    matcher.add_alias(i, &version_suffix(n));
+                    let n = without_v(n).map_or_else(|| n.clone(), |b| format!("{b} (V)"));
+                    matcher.add_alias(i, &n);
                 }
             }
             matcher
@@ -696,15 +700,6 @@ pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
         rulebook_only,
         warnings: db.warnings,
     })
-}
-
-/// A nickname ending in a lone "V" names a virtual card: "Hunt Down V" → "Hunt Down (V)",
-/// so that a query without the V prefers the non-virtual card.
-fn version_suffix(nick: &str) -> String {
-    match without_v(nick) {
-        Some(base) => format!("{base} (V)"),
-        None => nick.to_string(),
-    }
 }
 
 /// A nickname of a virtual card without its lone "V": "Hunt Down V" → "Hunt Down".
