@@ -129,6 +129,8 @@ fn split_number(title: &str) -> (String, Option<String>) {
 pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
     // (game, key) → card indices, keyed by title and by "title (side Side)".
     let mut by_key: HashMap<(Game, String), Vec<usize>> = HashMap::new();
+    // each half of a two-sided title ("Jabba's Prize / Jabba's Prize")
+    let mut by_half: HashMap<(Game, String), Vec<usize>> = HashMap::new();
     for (i, c) in cards.iter().enumerate() {
         by_key
             .entry((c.game, letters(&c.title)))
@@ -140,10 +142,6 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
                 .or_default()
                 .push(i);
         }
-    }
-    // each half of a two-sided title ("Jabba's Prize / Jabba's Prize")
-    let mut by_half: HashMap<(Game, String), Vec<usize>> = HashMap::new();
-    for (i, c) in cards.iter().enumerate() {
         if c.title.contains(" / ") {
             for half in c.title.split(" / ") {
                 let v = by_half.entry((c.game, letters(half))).or_default();
