@@ -416,14 +416,10 @@ fn card_text(c: &CardView, style: &Style) -> String {
     if !sl.is_empty() {
         out.push_str(&format!("Stats: {sl}\n"));
     }
-    if !c.icons.is_empty() {
-        out.push_str(&format!("Icons: {}\n", c.icons.join(", ")));
-    }
-    if !c.characteristics.is_empty() {
-        out.push_str(&format!(
-            "Characteristics: {}\n",
-            c.characteristics.join(", ")
-        ));
+    for (name, list) in [("Icons", &c.icons), ("Characteristics", &c.characteristics)] {
+        if !list.is_empty() {
+            out.push_str(&format!("{name}: {}\n", list.join(", ")));
+        }
     }
     if !c.die.is_empty() {
         out.push_str("Die:\n");
