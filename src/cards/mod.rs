@@ -337,7 +337,8 @@ pub struct CardDb {
     /// The fuzzy index, built on the first lookup that needs it (an exact
     /// name or a reference is found without it).
     matcher: OnceLock<names::Matcher>,
-    /// Nicknames the data implies, kept for the fuzzy index.
+    /// Nicknames the data implies (a card and the name), beside those it
+    /// lists: kept for the fuzzy index and the name index.
     implied: Vec<(usize, String)>,
     names: names::Names,
     /// Problems that did not stop loading (e.g. no rulebook).
@@ -387,11 +388,6 @@ impl CardDb {
             names,
             ..CardDb::default()
         }
-    }
-
-    /// Nicknames the data implies (a card and the name), beside those it lists.
-    pub fn implied_nicknames(&self) -> &[(usize, String)] {
-        &self.implied
     }
 
     /// The fuzzy index over every title, label, subtitle and nickname.
@@ -768,21 +764,19 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
         })
         .collect();
     // second pass: the side, where one label has cards of several sides
-    // per label: how many cards, and the sides they are on
-    type Sides<'c> = (usize, Vec<Option<&'c str>>);
-    let mut sides: FxHashMap<(Game, &str), Sides> = FxHashMap::default();
+    let mut sides: FxHashMap<(Game, &str), Vec<Option<&str>>> = FxHashMap::default();
     for (c, l) in cards.iter().zip(&labels) {
-        let (n, seen) = sides.entry((c.game, l)).or_default();
-        *n += 1;
+        let seen = sides.entry((c.game, l)).or_default();
         if !seen.contains(&c.side.as_deref()) {
             seen.push(c.side.as_deref());
         }
     }
+    let several = |c: &Card, l: &str| sides[&(c.game, l)].len() > 1;
     let labels: Vec<String> = cards
         .iter()
         .zip(&labels)
-        .map(|(c, l)| match (&sides[&(c.game, l.as_str())], &c.side) {
-            ((n, seen), Some(side)) if *n >= 2 && seen.len() > 1 => format!("{l} ({side} Side)"),
+        .map(|(c, l)| match &c.side {
+            Some(side) if several(c, l) => format!("{l} ({side} Side)"),
             _ => l.clone(),
         })
         .collect();

@@ -189,7 +189,7 @@ fn encode(fp: &str, files: &[Stored], db: &CardDb, places: &[Place]) -> Vec<u8> 
         w.words.push(Writer::num(v.len()));
         postings.extend(v.iter().map(|&i| Writer::num(i)));
     }
-    let implied = db.implied_nicknames();
+    let implied = &db.implied;
     w.words.push(Writer::num(implied.len()));
     for (i, n) in implied {
         w.words.push(Writer::num(*i));
