@@ -157,15 +157,9 @@ const SPELLINGS: &[(&str, &str)] = &[
 fn other_spellings(l: &str) -> Vec<String> {
     SPELLINGS
         .iter()
-        .filter_map(|&(a, b)| {
-            if a == l {
-                Some(b.to_string())
-            } else if b == l {
-                Some(a.to_string())
-            } else {
-                None
-            }
-        })
+        .flat_map(|&(a, b)| [(a, b), (b, a)])
+        .filter(|&(name, _)| name == l)
+        .map(|(_, other)| other.to_string())
         .collect()
 }
 
@@ -865,10 +859,7 @@ impl Matcher {
                 }
                 let s = if joined == qw {
                     1.0
-                } else if joined.len() == qw.len() + 1
-                    && joined.ends_with('s')
-                    && joined.starts_with(qw)
-                {
+                } else if plural_of(&joined, qw) {
                     POSSESSIVE
                 } else {
                     0.0
@@ -973,16 +964,18 @@ const ALIAS_DISCOUNT: f64 = 0.06;
 /// Score for a plural / possessive word: "han" for "hans".
 const POSSESSIVE: f64 = 0.9;
 
+/// Whether `word` is `base` with an `s` after it (a plural or possessive).
+fn plural_of(word: &str, base: &str) -> bool {
+    word.len() == base.len() + 1 && word.ends_with('s') && word.starts_with(base)
+}
+
 /// Similarity of a query word to a name word, 0..=1.
 fn word_sim(q: &str, w: &str) -> f64 {
     if q == w {
         return 1.0;
     }
     // plural / possessive: "wans" ~ "wan", "han" ~ "hans"
-    if q.len() + 1 == w.len() && w.ends_with('s') && w.starts_with(q) {
-        return POSSESSIVE;
-    }
-    if w.len() + 1 == q.len() && q.ends_with('s') && q.starts_with(w) {
+    if plural_of(w, q) || plural_of(q, w) {
         return POSSESSIVE;
     }
     let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
