@@ -77,12 +77,11 @@ pub struct CardView {
 impl CardView {
     /// The view of `db.cards[i]`: markup removed from its texts (see [`markup`]).
     pub fn of(db: &CardDb, i: usize, see_also: usize) -> CardView {
-        let mut v = CardView::new(&db.cards[i], &db.labels[i], db.see_also(i, see_also));
-        v.reference = db.refs[i].clone();
-        v
+        let see_also = db.see_also(i, see_also);
+        CardView::new(&db.cards[i], &db.labels[i], &db.refs[i], see_also)
     }
 
-    pub fn new(card: &Card, label: &str, see_also: Vec<SeeAlso>) -> CardView {
+    pub fn new(card: &Card, label: &str, reference: &str, see_also: Vec<SeeAlso>) -> CardView {
         let (raw_text, text_source) = card
             .current_text()
             .map(|(t, why)| (t.to_string(), why))
@@ -105,7 +104,7 @@ impl CardView {
         CardView {
             title: card.title.clone(),
             label: label.to_string(),
-            reference: format!("{}:{}", card.game, card.id),
+            reference: reference.to_string(),
             game: card.game,
             side: card.side.clone(),
             card_type: card.card_type.clone(),
