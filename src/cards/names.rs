@@ -266,11 +266,7 @@ impl Names {
             best.get_or_insert(tier);
             // every card found is of a game no earlier tier answered
             out.extend(&found);
-            for &i in &found {
-                if !games_done.contains(&self.game[i]) {
-                    games_done.push(self.game[i]);
-                }
-            }
+            games_done.extend(found.iter().map(|&i| self.game[i]));
         }
         best.map(|t| (t, out))
     }
