@@ -21,14 +21,10 @@ enum Found {
 
 /// The game whose cards the most lines name exactly; `None` on a tie or no match.
 pub fn guess_game(list: &DeckList, db: &CardDb, names: &Names) -> Option<Game> {
-    let mut score = [0usize; 3];
-    for (gi, g) in Game::ALL.into_iter().enumerate() {
-        for l in &list.lines {
-            if !matches!(find(names, db, l, g), Found::None) {
-                score[gi] += 1;
-            }
-        }
-    }
+    let score = Game::ALL.map(|g| {
+        let found = |l: &&Line| !matches!(find(names, db, l, g), Found::None);
+        list.lines.iter().filter(found).count()
+    });
     let best = *score.iter().max()?;
     let winners: Vec<usize> = (0..3).filter(|&i| score[i] == best).collect();
     (best > 0 && winners.len() == 1).then(|| Game::ALL[winners[0]])
