@@ -580,8 +580,8 @@ fn real_databases_import_when_available() {
         assert_eq!(v["card"]["title"], want, "{q}: {v:#}");
     }
     // every reference and (a sample of) every label works typed back
-    let db =
-        swjudge::cards::CardDb::load(&tmp.path().join("data"), &crate::util::rulebook()).unwrap();
+    let imported = swjudge::cards::load_imported(&tmp.path().join("data")).unwrap();
+    let db = swjudge::cards::CardDb::load_with(imported, &crate::util::rulebook());
     for i in (0..db.len()).step_by(7) {
         assert_eq!(
             db.lookup(&db.refs[i], None).chosen,
@@ -895,8 +895,8 @@ fn every_label_and_reference_resolves_typed_back() {
     let tmp = TempDir::new("typedback");
     import_lookup(tmp.path());
     import_all(tmp.path());
-    let db =
-        swjudge::cards::CardDb::load(&tmp.path().join("data"), &crate::util::rulebook()).unwrap();
+    let imported = swjudge::cards::load_imported(&tmp.path().join("data")).unwrap();
+    let db = swjudge::cards::CardDb::load_with(imported, &crate::util::rulebook());
     assert!(db.len() > 20);
     for i in 0..db.len() {
         let l = db.lookup(&db.refs[i], None);
@@ -945,9 +945,9 @@ fn the_card_page_shows_what_a_card_cancels_and_what_pulls_it() {
     assert!(!page.contains("{While}"), "{page}");
 }
 
-/// `swjudge::cards::fuzzy`, through its public items.
+/// `swjudge::cards::names`' fuzzy matching, through its public items.
 mod fuzzy_unit {
-    use swjudge::cards::fuzzy::*;
+    use swjudge::cards::names::*;
 
     fn m(names: &[&str]) -> Matcher {
         let mut m = Matcher::new();
@@ -1028,7 +1028,7 @@ mod fuzzy_unit {
     fn run_together_and_punctuation() {
         let (t, h) = top(NAMES, "4lom");
         assert_eq!(t, "4-LOM");
-        assert!(h[0].exact);
+        assert_eq!(h[0].score, 1.0, "{h:?}");
         let (t, h) = top(NAMES, "quigon");
         assert_eq!(t, "Qui-Gon Jinn", "{h:?}");
         assert!(h[0].score - h[1].score > AMBIGUITY_MARGIN, "{h:?}");
@@ -1046,7 +1046,7 @@ mod fuzzy_unit {
     fn versions() {
         let (t, h) = top(NAMES, "Luke Skywalker (V)");
         assert_eq!(t, "Luke Skywalker (V)");
-        assert!(h[0].exact);
+        assert_eq!(h[0].score, 1.0, "{h:?}");
         assert_eq!(top(NAMES, "luke skywalker v").0, "Luke Skywalker (V)");
         assert_eq!(top(NAMES, "Luke (V)").0, "Luke Skywalker (V)");
         assert_eq!(top(NAMES, "anakin skywalker (b)").0, "Anakin Skywalker (B)");
@@ -1054,7 +1054,7 @@ mod fuzzy_unit {
         // plain name prefers the card without a version
         let (t, h) = top(NAMES, "obi-wan kenobi");
         assert_eq!(t, "Obi-Wan Kenobi");
-        assert!(h[0].exact);
+        assert_eq!(h[0].score, 1.0, "{h:?}");
     }
 
     #[test]
@@ -1678,7 +1678,7 @@ mod db_unit {
             vec![(Game::Swccg, vec![2]), (Game::Destiny, vec![3])],
             "one card per game, side by side"
         );
-        assert!(l.found());
+        assert!(swjudge::render::card::CardReport::new(&db, &l, 0).found());
         let l = db.lookup("obi wan kenobi", Some(Game::Destiny));
         assert_eq!(l.chosen, Some(3));
         let l = db.lookup("luke skywalkr", None);

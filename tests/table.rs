@@ -611,7 +611,7 @@ mod card_unit {
             text: erratum.into(),
             source: "swccg.ar.errata.obi-wans-journal".into(),
         });
-        CardView::new(&c, "", Vec::new()).errata_check
+        CardView::new(&c, "", "", Vec::new()).errata_check
     }
 
     #[test]
@@ -626,7 +626,7 @@ mod card_unit {
         assert!(same.agrees && same.rulebook.is_none(), "{same:?}");
         let mut printed = Card::new(Game::Swccg, "1", "X", "L#1".into());
         printed.text = Some(data.into());
-        let view = CardView::new(&printed, "", Vec::new());
+        let view = CardView::new(&printed, "", "", Vec::new());
         assert_eq!(view.errata_check, None, "printed text is not errata");
     }
 

@@ -38,36 +38,29 @@ pub enum Symbol {
 }
 
 impl Symbol {
-    pub fn code(self) -> &'static str {
+    /// The symbol's code in SWDestinyDB notation, and its name.
+    fn spelled(self) -> (&'static str, &'static str) {
         match self {
-            Symbol::MeleeDamage => "MD",
-            Symbol::RangedDamage => "RD",
-            Symbol::IndirectDamage => "ID",
-            Symbol::Shield => "Sh",
-            Symbol::Resource => "R",
-            Symbol::Disrupt => "Dr",
-            Symbol::Discard => "Dc",
-            Symbol::Focus => "F",
-            Symbol::Special => "Sp",
-            Symbol::Blank => "-",
-            Symbol::Any => "*",
+            Symbol::MeleeDamage => ("MD", "melee damage"),
+            Symbol::RangedDamage => ("RD", "ranged damage"),
+            Symbol::IndirectDamage => ("ID", "indirect damage"),
+            Symbol::Shield => ("Sh", "shield"),
+            Symbol::Resource => ("R", "resource"),
+            Symbol::Disrupt => ("Dr", "disrupt"),
+            Symbol::Discard => ("Dc", "discard"),
+            Symbol::Focus => ("F", "focus"),
+            Symbol::Special => ("Sp", "special"),
+            Symbol::Blank => ("-", "blank"),
+            Symbol::Any => ("*", "any symbol"),
         }
     }
 
+    pub fn code(self) -> &'static str {
+        self.spelled().0
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            Symbol::MeleeDamage => "melee damage",
-            Symbol::RangedDamage => "ranged damage",
-            Symbol::IndirectDamage => "indirect damage",
-            Symbol::Shield => "shield",
-            Symbol::Resource => "resource",
-            Symbol::Disrupt => "disrupt",
-            Symbol::Discard => "discard",
-            Symbol::Focus => "focus",
-            Symbol::Special => "special",
-            Symbol::Blank => "blank",
-            Symbol::Any => "any symbol",
-        }
+        self.spelled().1
     }
 }
 

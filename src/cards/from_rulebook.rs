@@ -10,7 +10,7 @@
 //!
 //! Superseded documents are not used for card text.
 
-use super::fuzzy::{AMBIGUITY_MARGIN, Matcher, letters, normalize};
+use super::names::{AMBIGUITY_MARGIN, Matcher, base_title, letters, normalize};
 use super::{Card, Entry, SeeAlso};
 use crate::game::Game;
 use crate::rulebook::{Corpus, Section};
@@ -129,6 +129,8 @@ fn split_number(title: &str) -> (String, Option<String>) {
 pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
     // (game, key) → card indices, keyed by title and by "title (side Side)".
     let mut by_key: HashMap<(Game, String), Vec<usize>> = HashMap::new();
+    // each half of a two-sided title ("Jabba's Prize / Jabba's Prize")
+    let mut by_half: HashMap<(Game, String), Vec<usize>> = HashMap::new();
     for (i, c) in cards.iter().enumerate() {
         by_key
             .entry((c.game, letters(&c.title)))
@@ -140,10 +142,6 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
                 .or_default()
                 .push(i);
         }
-    }
-    // each half of a two-sided title ("Jabba's Prize / Jabba's Prize")
-    let mut by_half: HashMap<(Game, String), Vec<usize>> = HashMap::new();
-    for (i, c) in cards.iter().enumerate() {
         if c.title.contains(" / ") {
             for half in c.title.split(" / ") {
                 let v = by_half.entry((c.game, letters(half))).or_default();
@@ -321,7 +319,7 @@ fn fuzzy_targets(m: &Matcher, cards: &[Card], name: &str) -> Vec<usize> {
 /// (without version qualifiers, and only when at least four letters long),
 /// excluding the card's own errata/ruling sections: a scan of every section.
 pub fn see_also(corpus: &Corpus, card: &Card, limit: usize) -> Vec<SeeAlso> {
-    let needle = normalize(super::names::base_title(&card.title));
+    let needle = normalize(base_title(&card.title));
     if needle.len() < 4 {
         return Vec::new();
     }

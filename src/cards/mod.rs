@@ -1,11 +1,11 @@
-//! Card records from the rulebook and from imported community databases; fuzzy names.
+//! Card records from the rulebook and from imported community databases; their names.
 //!
 //! - [`import`] reads the community formats (SWCCG Players Committee JSON,
 //!   SWDestinyDB set JSON, SWTCG LackeyCCG TSV) and stores one JSON file per
 //!   imported source under `<data-dir>/cards/`.
 //! - [`from_rulebook`] collects per-card errata and rulings from the rulebook corpus.
 //! - [`CardDb`] merges both, names each card uniquely, and answers fuzzy lookups
-//!   through [`fuzzy::Matcher`].
+//!   through [`names::Matcher`].
 //!
 //! Every erratum and ruling keeps its source: a rulebook section ID, or
 //! `<file name>#<card id>` for imported data.
@@ -13,7 +13,6 @@
 pub mod die;
 pub mod formats;
 pub mod from_rulebook;
-pub mod fuzzy;
 pub mod import;
 pub mod markup;
 pub mod name_index;
@@ -30,6 +29,7 @@ use crate::rulebook::Corpus;
 use die::DieFace;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -326,14 +326,6 @@ pub struct Lookup {
     pub by_game: Vec<(Game, Vec<usize>)>,
 }
 
-impl Lookup {
-    /// Whether a card answers the query (one card, or one in each game it names).
-    pub fn found(&self) -> bool {
-        self.chosen.is_some()
-            || (!self.by_game.is_empty() && self.by_game.iter().all(|(_, v)| v.len() == 1))
-    }
-}
-
 /// All known cards, merged, with a name index.
 #[derive(Debug, Default)]
 pub struct CardDb {
@@ -344,8 +336,9 @@ pub struct CardDb {
     pub refs: Vec<String>,
     /// The fuzzy index, built on the first lookup that needs it (an exact
     /// name or a reference is found without it).
-    matcher: OnceLock<fuzzy::Matcher>,
-    /// Nicknames the data implies, kept for the fuzzy index.
+    matcher: OnceLock<names::Matcher>,
+    /// Nicknames the data implies (a card and the name), beside those it
+    /// lists: kept for the fuzzy index and the name index.
     implied: Vec<(usize, String)>,
     names: names::Names,
     /// Problems that did not stop loading (e.g. no rulebook).
@@ -364,7 +357,7 @@ impl CardDb {
         if let Some(c) = corpus {
             from_rulebook::merge(&mut cards, &from_rulebook::entries(c));
         }
-        let norm: Vec<String> = cards.iter().map(|c| fuzzy::normalize(&c.title)).collect();
+        let norm: Vec<String> = cards.iter().map(|c| names::normalize(&c.title)).collect();
         let labels = make_labels(&cards, &norm);
         let refs = names::references(&cards);
         let implied = implied_nicknames(&cards, &norm);
@@ -397,15 +390,10 @@ impl CardDb {
         }
     }
 
-    /// Nicknames the data implies (a card and the name), beside those it lists.
-    pub fn implied_nicknames(&self) -> &[(usize, String)] {
-        &self.implied
-    }
-
     /// The fuzzy index over every title, label, subtitle and nickname.
-    fn matcher(&self) -> &fuzzy::Matcher {
+    fn matcher(&self) -> &names::Matcher {
         self.matcher.get_or_init(|| {
-            let mut matcher = fuzzy::Matcher::new();
+            let mut matcher = names::Matcher::new();
             for (i, n) in &self.implied {
                 matcher.add_alias(*i, n);
             }
@@ -417,8 +405,12 @@ impl CardDb {
                 if let Some(sub) = &card.subtitle {
                     matcher.add(i, &format!("{} {}", card.title, sub));
                 }
+                // a nickname ending in a lone "V" names a virtual card: "Hunt
+                // Down V" is "Hunt Down (V)", so that a query without the V
+                // prefers the non-virtual card
                 for n in &card.nicknames {
-                    matcher.add_alias(i, &version_suffix(n));
+                    let n = without_v(n).map_or_else(|| n.clone(), |b| format!("{b} (V)"));
+                    matcher.add_alias(i, &n);
                 }
             }
             matcher
@@ -433,13 +425,8 @@ impl CardDb {
     /// Load imported data and the rulebook that `paths` name; a rulebook
     /// that cannot be loaded becomes a warning.
     pub fn open(paths: &Paths) -> Result<CardDb> {
-        CardDb::load(&paths.data_dir, &paths.rulebook)
-    }
-
-    /// Load imported data from `data_dir` and the corpus from `rulebook`; a
-    /// rulebook that cannot be loaded becomes a warning, not an error.
-    pub fn load(data_dir: &Path, rulebook: &Path) -> Result<CardDb> {
-        Ok(CardDb::load_with(load_imported(data_dir)?, rulebook))
+        let imported = load_imported(&paths.data_dir)?;
+        Ok(CardDb::load_with(imported, &paths.rulebook))
     }
 
     /// Merge already-loaded sources with the rulebook at `rulebook`.
@@ -481,7 +468,7 @@ impl CardDb {
     /// with any is the answer; cards of several games are each game's answer; several
     /// cards of one game are listed. With no exact name, fuzzy matching chooses a
     /// card only when it is the only close one, or clearly ahead (by more than
-    /// [`fuzzy::AMBIGUITY_MARGIN`]); otherwise the close candidates are listed.
+    /// [`names::AMBIGUITY_MARGIN`]); otherwise the close candidates are listed.
     /// Cards of the persona the query names ("vader") are always among the candidates.
     pub fn lookup(&self, query: &str, game: Option<Game>) -> Lookup {
         let keep = |i: usize| game.is_none_or(|g| self.cards[i].game == g);
@@ -496,7 +483,7 @@ impl CardDb {
         }
         // an exact name is the answer: the fuzzy index is built only without one
         let exact = self.names.exact(query, keep);
-        let hits: Vec<fuzzy::Hit> = match exact {
+        let hits: Vec<names::Hit> = match exact {
             Some(_) => Vec::new(),
             None => self
                 .matcher()
@@ -521,34 +508,26 @@ impl CardDb {
             (c.game, !character, c.title.len(), i)
         });
         if let Some((tier, exact)) = exact {
-            let mut games: Vec<(Game, Vec<usize>)> = Vec::new();
+            let mut games: BTreeMap<Game, Vec<usize>> = BTreeMap::new();
             for &i in &exact {
-                let g = self.cards[i].game;
-                match games.iter_mut().find(|(x, _)| *x == g) {
-                    Some((_, v)) => v.push(i),
-                    None => games.push((g, vec![i])),
-                }
+                games.entry(self.cards[i].game).or_default().push(i);
             }
-            games.sort_by_key(|(g, _)| *g);
-            for (_, v) in &mut games {
+            for v in games.values_mut() {
                 self.prefer_whole_label(v, query, tier);
             }
-            let total: usize = games.iter().map(|(_, v)| v.len()).sum();
-            if let [(_, only)] = games.as_slice()
-                && total == 1
-            {
-                l.chosen = Some(only[0]);
-            } else if games.len() > 1 {
-                l.by_game = games;
+            if games.len() > 1 {
+                l.by_game = games.into_iter().collect();
+            } else if let Some([only]) = games.values().next().map(Vec::as_slice) {
+                l.chosen = Some(*only);
             }
             l.matches
                 .extend(exact.iter().map(|&i| self.to_match(i, 1.0)));
         } else {
             l.chosen = match hits.as_slice() {
                 [] => None,
-                [only] => (only.score >= fuzzy::ACCEPT_SCORE).then_some(only.key),
-                [a, b, ..] => (a.score >= fuzzy::ACCEPT_SCORE
-                    && a.score - b.score > fuzzy::AMBIGUITY_MARGIN)
+                [only] => (only.score >= names::ACCEPT_SCORE).then_some(only.key),
+                [a, b, ..] => (a.score >= names::ACCEPT_SCORE
+                    && a.score - b.score > names::AMBIGUITY_MARGIN)
                     .then_some(a.key),
             };
             if let Some(i) = l.chosen {
@@ -559,7 +538,7 @@ impl CardDb {
         let top = hits.first().map_or(0.0, |h| h.score);
         let close = hits
             .iter()
-            .filter(|h| top - h.score <= fuzzy::AMBIGUITY_MARGIN * 2.0)
+            .filter(|h| top - h.score <= names::AMBIGUITY_MARGIN * 2.0)
             .map(|h| (h.key, h.score));
         // a persona member the fuzzy pass did not score gets its title's similarity
         let persona_score = |i: usize| {
@@ -719,15 +698,6 @@ pub fn status(data_dir: &Path, rulebook: &Path) -> Result<Status> {
     })
 }
 
-/// A nickname ending in a lone "V" names a virtual card: "Hunt Down V" → "Hunt Down (V)",
-/// so that a query without the V prefers the non-virtual card.
-fn version_suffix(nick: &str) -> String {
-    match without_v(nick) {
-        Some(base) => format!("{base} (V)"),
-        None => nick.to_string(),
-    }
-}
-
 /// A nickname of a virtual card without its lone "V": "Hunt Down V" → "Hunt Down".
 fn without_v(nick: &str) -> Option<&str> {
     let n = nick.trim();
@@ -748,7 +718,7 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
             continue;
         };
         for base in c.nicknames.iter().filter_map(|n| without_v(n)) {
-            wanted.push((i, fuzzy::normalize(base_title), base));
+            wanted.push((i, names::normalize(base_title), base));
         }
     }
     if wanted.is_empty() {
@@ -771,7 +741,7 @@ fn implied_nicknames(cards: &[Card], norm: &[String]) -> Vec<(usize, String)> {
             let known = cards[t]
                 .nicknames
                 .iter()
-                .any(|x| fuzzy::normalize(x) == fuzzy::normalize(base));
+                .any(|x| names::normalize(x) == names::normalize(base));
             if !known {
                 out.push((t, base.to_string()));
             }
@@ -794,21 +764,19 @@ fn make_labels(cards: &[Card], norm: &[String]) -> Vec<String> {
         })
         .collect();
     // second pass: the side, where one label has cards of several sides
-    // per label: how many cards, and the sides they are on
-    type Sides<'c> = (usize, Vec<Option<&'c str>>);
-    let mut sides: FxHashMap<(Game, &str), Sides> = FxHashMap::default();
+    let mut sides: FxHashMap<(Game, &str), Vec<Option<&str>>> = FxHashMap::default();
     for (c, l) in cards.iter().zip(&labels) {
-        let (n, seen) = sides.entry((c.game, l)).or_default();
-        *n += 1;
+        let seen = sides.entry((c.game, l)).or_default();
         if !seen.contains(&c.side.as_deref()) {
             seen.push(c.side.as_deref());
         }
     }
+    let several = |c: &Card, l: &str| sides[&(c.game, l)].len() > 1;
     let labels: Vec<String> = cards
         .iter()
         .zip(&labels)
-        .map(|(c, l)| match (&sides[&(c.game, l.as_str())], &c.side) {
-            ((n, seen), Some(side)) if *n >= 2 && seen.len() > 1 => format!("{l} ({side} Side)"),
+        .map(|(c, l)| match &c.side {
+            Some(side) if several(c, l) => format!("{l} ({side} Side)"),
             _ => l.clone(),
         })
         .collect();

@@ -18,7 +18,7 @@
 //! it must be the card the index says.
 
 use super::formats::stored_files;
-use super::names;
+use super::names::{self, Table};
 use super::{Card, CardDb, SourceFile};
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -35,8 +35,6 @@ const MAGIC: &str = "swjudge-names 1";
 /// The folder of the data directory that holds the index and its stamp.
 pub const DIR: &str = "names";
 const FILE: &str = "cards.idx";
-/// The table of sets and positions (after [`names::Table::code`]'s).
-const SET_NUMBER: u8 = 7;
 /// Numbers per card in the card table.
 const CARD_WORDS: usize = 8;
 /// Numbers per key in the key table, and per implied nickname.
@@ -58,6 +56,17 @@ fn stored(data_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
             (name, p)
         })
         .collect())
+}
+
+/// Write the stamp that vouches for an index built from files as `sources` shows them.
+fn stamp(dir: &Path, fingerprint: String, sources: Snapshot) {
+    let index = Snapshot::default();
+    Stamp {
+        fingerprint,
+        sources,
+        index,
+    }
+    .write(dir);
 }
 
 fn snapshot(files: &[(String, PathBuf)]) -> Snapshot {
@@ -129,11 +138,6 @@ fn parse(files: &[Stored]) -> Result<(Vec<SourceFile>, Vec<Place>)> {
     Ok((sources, places))
 }
 
-/// The key of a set and position (any case of the set).
-fn set_number_key(set: &str, number: &str) -> String {
-    format!("{}\u{0}{number}", set.to_ascii_lowercase())
-}
-
 /// Bytes the index is written as.
 #[derive(Default)]
 struct Writer {
@@ -154,7 +158,7 @@ impl Writer {
 
 /// The index of `db` (built from `files`, whose records lie at `places`).
 fn encode(fp: &str, files: &[Stored], db: &CardDb, places: &[Place]) -> Vec<u8> {
-    let mut keys: Vec<(Vec<u8>, Vec<usize>)> = db
+    let mut keys: Vec<(Vec<u8>, &[usize])> = db
         .names()
         .entries()
         .map(|(t, k, v)| {
@@ -163,17 +167,6 @@ fn encode(fp: &str, files: &[Stored], db: &CardDb, places: &[Place]) -> Vec<u8> 
             (key, v)
         })
         .collect();
-    let mut sets: FxHashMap<String, Vec<usize>> = FxHashMap::default();
-    for (i, c) in db.cards.iter().enumerate() {
-        if let (Some(s), Some(n)) = (&c.set, &c.number) {
-            sets.entry(set_number_key(s, n)).or_default().push(i);
-        }
-    }
-    keys.extend(sets.into_iter().map(|(k, v)| {
-        let mut key = vec![SET_NUMBER];
-        key.extend_from_slice(k.as_bytes());
-        (key, v)
-    }));
     keys.sort();
     let mut w = Writer::default();
     let mut postings: Vec<u32> = Vec::new();
@@ -196,7 +189,7 @@ fn encode(fp: &str, files: &[Stored], db: &CardDb, places: &[Place]) -> Vec<u8> 
         w.words.push(Writer::num(v.len()));
         postings.extend(v.iter().map(|&i| Writer::num(i)));
     }
-    let implied = db.implied_nicknames();
+    let implied = &db.implied;
     w.words.push(Writer::num(implied.len()));
     for (i, n) in implied {
         w.words.push(Writer::num(*i));
@@ -265,12 +258,7 @@ impl NameIndex {
             if fingerprint(&read_all(&files).ok()?) != fp {
                 return None;
             }
-            Stamp {
-                fingerprint: fp,
-                sources: now,
-                index: Snapshot::default(),
-            }
-            .write(&dir);
+            stamp(&dir, fp, now);
         }
         Some(ix)
     }
@@ -338,15 +326,6 @@ impl NameIndex {
         std::str::from_utf8(self.bytes_at(n)?).ok()
     }
 
-    /// How many cards are indexed.
-    pub fn len(&self) -> usize {
-        self.cards.1
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.cards.1 == 0
-    }
-
     /// Card `i` as the index knows it.
     pub fn entry(&self, i: usize) -> Option<Entry<'_>> {
         if i >= self.cards.1 {
@@ -366,7 +345,7 @@ impl NameIndex {
 
     /// How many cards of `game` (of every game when `None`) are stored.
     pub fn count(&self, game: Option<Game>) -> usize {
-        (0..self.len())
+        (0..self.cards.1)
             .filter(|&i| {
                 self.entry(i)
                     .is_some_and(|e| game.is_none_or(|g| e.game == g))
@@ -416,7 +395,7 @@ impl NameIndex {
 
     /// The cards at a set and position (any case of the set).
     pub fn at_set_number(&self, set: &str, number: &str) -> Vec<usize> {
-        self.postings(SET_NUMBER, &set_number_key(set, number))
+        self.postings(Table::SetNumber.code(), &names::set_number_key(set, number))
     }
 
     /// The nicknames the data implies, by card.
@@ -508,12 +487,7 @@ pub fn write(data_dir: &Path) -> Result<NameIndex> {
         let _ = std::fs::remove_file(dir.join(FILE));
     } else if std::fs::create_dir_all(&dir).is_ok() && write_atomic(&dir.join(FILE), &bytes).is_ok()
     {
-        Stamp {
-            fingerprint: fp,
-            sources: before,
-            index: Snapshot::default(),
-        }
-        .write(&dir);
+        stamp(&dir, fp, before);
     }
     NameIndex::decode(bytes).ok_or_else(|| Error::Input("name index: not readable back".into()))
 }
@@ -547,7 +521,7 @@ mod tests {
     fn no_stored_data_writes_no_index() {
         let dir = tempfile::tempdir().unwrap();
         let ix = NameIndex::open(dir.path()).unwrap();
-        assert!(ix.is_empty());
+        assert_eq!(ix.count(None), 0);
         assert!(!dir.path().join(DIR).exists());
     }
 
@@ -569,7 +543,7 @@ mod tests {
             vec![card(Game::Swtcg, "ANH-1", "Han Solo (A)")],
         );
         let ix = write(d).unwrap();
-        assert_eq!(ix.len(), 3);
+        assert_eq!(ix.count(None), 3);
         assert_eq!(ix.count(Some(Game::Swtcg)), 1);
         let mut han = ix.named("han solo");
         han.sort_unstable();
@@ -585,7 +559,7 @@ mod tests {
         // another file changes the data: the index is stale until rebuilt
         store(d, "swccg-a.json", vec![card(Game::Swccg, "1", "Alderaan")]);
         assert!(NameIndex::current(d).is_none());
-        assert_eq!(NameIndex::open(d).unwrap().len(), 2, "rebuilt");
+        assert_eq!(NameIndex::open(d).unwrap().count(None), 2, "rebuilt");
         // a damaged index is never used
         let f = d.join(DIR).join(FILE);
         let mut bytes = std::fs::read(&f).unwrap();

@@ -396,11 +396,7 @@ pub fn name_imported_cards(paths: &swjudge::paths::Paths) {
                     card_type: c.card_type.clone(),
                     subtype: c.subtype.clone(),
                     uniqueness: c.uniqueness.clone(),
-                    stats: c
-                        .stats
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), v.to_string()))
-                        .collect(),
+                    stats: c.stats.0.clone(),
                     text: c.text.clone(),
                 }))
             }

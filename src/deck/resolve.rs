@@ -21,14 +21,10 @@ enum Found {
 
 /// The game whose cards the most lines name exactly; `None` on a tie or no match.
 pub fn guess_game(list: &DeckList, db: &CardDb, names: &Names) -> Option<Game> {
-    let mut score = [0usize; 3];
-    for (gi, g) in Game::ALL.into_iter().enumerate() {
-        for l in &list.lines {
-            if !matches!(find(names, db, l, g), Found::None) {
-                score[gi] += 1;
-            }
-        }
-    }
+    let score = Game::ALL.map(|g| {
+        let found = |l: &&Line| !matches!(find(names, db, l, g), Found::None);
+        list.lines.iter().filter(found).count()
+    });
     let best = *score.iter().max()?;
     let winners: Vec<usize> = (0..3).filter(|&i| score[i] == best).collect();
     (best > 0 && winners.len() == 1).then(|| Game::ALL[winners[0]])
@@ -50,16 +46,8 @@ fn find(names: &Names, db: &CardDb, l: &Line, game: Game) -> Found {
         };
     }
     if let (Some(set), Some(num)) = (&l.set, &l.number) {
-        let at: Vec<usize> = (0..db.cards.len())
-            .filter(|&i| {
-                let c = &db.cards[i];
-                keep(i)
-                    && c.number.as_deref() == Some(num.as_str())
-                    && c.set
-                        .as_deref()
-                        .is_some_and(|s| s.eq_ignore_ascii_case(set))
-            })
-            .collect();
+        let mut at = names.at_set_number(set, num).to_vec();
+        at.retain(|&i| keep(i));
         // the set and position find the card the name names, not another one
         let title = l.name.split(", ").next().unwrap_or(&l.name);
         if let [i] = at[..]

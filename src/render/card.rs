@@ -77,17 +77,15 @@ pub struct CardView {
 impl CardView {
     /// The view of `db.cards[i]`: markup removed from its texts (see [`markup`]).
     pub fn of(db: &CardDb, i: usize, see_also: usize) -> CardView {
-        let mut v = CardView::new(&db.cards[i], &db.labels[i], db.see_also(i, see_also));
-        v.reference = db.refs[i].clone();
-        v
+        let see_also = db.see_also(i, see_also);
+        CardView::new(&db.cards[i], &db.labels[i], &db.refs[i], see_also)
     }
 
-    pub fn new(card: &Card, label: &str, see_also: Vec<SeeAlso>) -> CardView {
-        let current = card.current_text();
-        let (raw_text, text_source) = match &current {
-            Some((t, why)) => (Some(t.to_string()), Some(why.clone())),
-            None => (None, None),
-        };
+    pub fn new(card: &Card, label: &str, reference: &str, see_also: Vec<SeeAlso>) -> CardView {
+        let (raw_text, text_source) = card
+            .current_text()
+            .map(|(t, why)| (t.to_string(), why))
+            .unzip();
         let raw_printed = match (&card.text, &raw_text) {
             (Some(p), Some(t)) if p != t => Some(p.clone()),
             _ => None,
@@ -106,7 +104,7 @@ impl CardView {
         CardView {
             title: card.title.clone(),
             label: label.to_string(),
-            reference: format!("{}:{}", card.game, card.id),
+            reference: reference.to_string(),
             game: card.game,
             side: card.side.clone(),
             card_type: card.card_type.clone(),
@@ -417,14 +415,10 @@ fn card_text(c: &CardView, style: &Style) -> String {
     if !sl.is_empty() {
         out.push_str(&format!("Stats: {sl}\n"));
     }
-    if !c.icons.is_empty() {
-        out.push_str(&format!("Icons: {}\n", c.icons.join(", ")));
-    }
-    if !c.characteristics.is_empty() {
-        out.push_str(&format!(
-            "Characteristics: {}\n",
-            c.characteristics.join(", ")
-        ));
+    for (name, list) in [("Icons", &c.icons), ("Characteristics", &c.characteristics)] {
+        if !list.is_empty() {
+            out.push_str(&format!("{name}: {}\n", list.join(", ")));
+        }
     }
     if !c.die.is_empty() {
         out.push_str("Die:\n");
