@@ -10,18 +10,9 @@ pub fn to_terminal(md: &str, style: &Style, indent: &str) -> String {
     let mut opts = Options::empty();
     opts.insert(Options::ENABLE_TABLES);
     let mut r = Renderer {
-        style,
+        style: *style,
         indent,
-        blocks: Vec::new(),
-        cur: String::new(),
-        bold: 0,
-        italic: 0,
-        lists: Vec::new(),
-        item_prefix: None,
-        quote: 0,
-        table: None,
-        code: false,
-        last_item: false,
+        ..Renderer::default()
     };
     for ev in Parser::new_ext(md, opts) {
         r.event(ev);
@@ -30,8 +21,9 @@ pub fn to_terminal(md: &str, style: &Style, indent: &str) -> String {
     r.blocks.join("\n\n")
 }
 
+#[derive(Default)]
 struct Renderer<'a> {
-    style: &'a Style,
+    style: Style,
     indent: &'a str,
     /// Finished blocks (paragraphs, list items, tables), already indented.
     blocks: Vec<String>,
