@@ -101,7 +101,7 @@ fn expectations(r: &Report, style: &Style) -> String {
             ok(x),
         ]);
     }
-    keep_whole(&mut e, 0, std::iter::once(widest));
+    keep_whole(&mut e, 0, widest);
     for (head, col) in heads {
         if let Some(c) = e.column_mut(col) {
             c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
@@ -235,7 +235,7 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
             column.set_constraint(c);
         }
     }
-    keep_whole(&mut t, 5, std::iter::once(widest_cite));
+    keep_whole(&mut t, 5, widest_cite);
     t.to_string()
 }
 
@@ -263,10 +263,9 @@ fn steps_list(rows: &[Row], style: &Style) -> String {
     out.trim_end().to_string()
 }
 
-/// Give column `col` at least the width of its widest unbreakable entry (a rule
-/// ID), so that the table never splits one.
-fn keep_whole(t: &mut Table, col: usize, widths: impl Iterator<Item = usize>) {
-    let widest = widths.max().unwrap_or(0);
+/// Give column `col` the width of its widest unbreakable entry (`widest`: a
+/// rule ID), so that the table never splits one.
+fn keep_whole(t: &mut Table, col: usize, widest: usize) {
     if widest > 0
         && let Some(c) = t.column_mut(col)
     {
