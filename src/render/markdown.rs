@@ -68,7 +68,7 @@ impl Renderer<'_> {
 
     fn start(&mut self, tag: Tag) {
         match tag {
-            Tag::Paragraph | Tag::Heading { .. } => self.flush_if_text(),
+            Tag::Paragraph | Tag::Heading { .. } if !self.cur.trim().is_empty() => self.flush(),
             Tag::Strong => {
                 self.bold += 1;
                 self.sgr();
@@ -171,12 +171,6 @@ impl Renderer<'_> {
     fn sgr(&mut self) {
         let codes = self.style.emphasis(self.bold > 0, self.italic > 0);
         self.cur.push_str(&codes);
-    }
-
-    fn flush_if_text(&mut self) {
-        if !self.cur.trim().is_empty() {
-            self.flush();
-        }
     }
 
     /// Finish the current block: wrap it under its bullet and quote marks.
