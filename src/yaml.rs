@@ -28,10 +28,7 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
             MAX_BYTES
         )));
     }
-    if text
-        .lines()
-        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
-    {
+    if crate::paths::listed_lines(text).next().is_none() {
         return Err(Error::Input(format!(
             "{}: file is empty (expected a YAML mapping)",
             origin.display()
