@@ -368,10 +368,7 @@ impl TestLine {
 /// `swjudge test` as text: a line per failing scenario, then `N passed, N failed`.
 pub fn test_text(s: &TestSummary) -> String {
     let mut out = String::new();
-    for l in &s.scenarios {
-        if !l.failed() {
-            continue;
-        }
+    for l in s.scenarios.iter().filter(|l| l.failed()) {
         let verdict = l.verdict.as_str().to_uppercase();
         out.push_str(&format!("{verdict}: {}", one_line(&l.file)));
         if let Some(p) = l.problems.first() {
