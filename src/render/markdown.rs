@@ -119,8 +119,7 @@ impl Renderer<'_> {
         match tag {
             TagEnd::Paragraph | TagEnd::Item => self.flush(),
             TagEnd::Heading(_) => {
-                let t = std::mem::take(&mut self.cur);
-                self.cur = self.style.bold(t.trim());
+                self.cur = self.style.bold(self.cur.trim());
                 self.flush();
             }
             TagEnd::Strong => {
