@@ -62,14 +62,10 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         super::out(&render::search::text(&hits, &ctx.style))?;
     }
     if hits.is_empty() {
-        let scope = match (q.game, q.kind) {
-            (Some(g), Some(k)) => format!(" in {g} ({k})"),
-            (Some(g), None) => format!(" in {g}"),
-            (None, Some(k)) => format!(" ({k})"),
-            (None, None) => String::new(),
-        };
+        let game = q.game.map(|g| format!(" in {g}")).unwrap_or_default();
+        let kind = q.kind.map(|k| format!(" ({k})")).unwrap_or_default();
         super::note(&format!(
-            "nothing found for \"{}\"{scope}: no section or card covers enough of the question",
+            "nothing found for \"{}\"{game}{kind}: no section or card covers enough of the question",
             q.text.trim()
         ));
         return Ok(Outcome::NotFound);
