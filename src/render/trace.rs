@@ -71,9 +71,9 @@ fn expectations(r: &Report, style: &Style) -> String {
         .chain(std::iter::once("expectation".len()))
         .max()
         .unwrap_or(0);
-    let heads = [("expected", 1), ("actual", 2), ("ok", 3)];
+    let heads = ["expected", "actual", "ok"];
     // Each column takes its text and 2 of padding, and 5 borders.
-    let least = widest + 2 + heads.iter().map(|(h, _)| h.len() + 2).sum::<usize>() + 5;
+    let least = widest + 2 + heads.iter().map(|h| h.len() + 2).sum::<usize>() + 5;
     if least > style.width {
         let lines: Vec<String> = r
             .expectations
@@ -102,12 +102,11 @@ fn expectations(r: &Report, style: &Style) -> String {
         ]);
     }
     keep_whole(&mut e, 0, widest);
-    for (head, col) in heads {
-        if let Some(c) = e.column_mut(col) {
-            c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                head.len() as u16 + 2,
-            )));
-        }
+    // after the expectation column, each column is at least as wide as its header
+    for (c, head) in e.column_iter_mut().skip(1).zip(heads) {
+        c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+            head.len() as u16 + 2,
+        )));
     }
     e.to_string()
 }
@@ -227,13 +226,9 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
             r.cites.join("\n"),
         ]);
     }
-    for (col, c) in [
-        (0, ColumnConstraint::ContentWidth),
-        (1, ColumnConstraint::ContentWidth),
-    ] {
-        if let Some(column) = t.column_mut(col) {
-            column.set_constraint(c);
-        }
+    // the step number and depth are as wide as their contents
+    for column in t.column_iter_mut().take(2) {
+        column.set_constraint(ColumnConstraint::ContentWidth);
     }
     keep_whole(&mut t, 5, widest_cite);
     t.to_string()
