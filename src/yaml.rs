@@ -11,7 +11,6 @@
 use crate::error::{Error, Result};
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use std::collections::BTreeMap;
-use std::collections::btree_map::Entry;
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::Path;
@@ -29,10 +28,7 @@ pub fn load<T: DeserializeOwned>(origin: &Path, text: &str) -> Result<T> {
             MAX_BYTES
         )));
     }
-    if text
-        .lines()
-        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
-    {
+    if crate::paths::listed_lines(text).next().is_none() {
         return Err(Error::Input(format!(
             "{}: file is empty (expected a YAML mapping)",
             origin.display()
@@ -84,11 +80,8 @@ impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for Uniqu
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> std::result::Result<Self::Value, A::Error> {
         let mut out = BTreeMap::new();
         while let Some((k, v)) = m.next_entry()? {
-            match out.entry(k) {
-                Entry::Vacant(e) => {
-                    e.insert(v);
-                }
-                Entry::Occupied(_) => return Err(de::Error::custom("duplicate mapping key")),
+            if out.insert(k, v).is_some() {
+                return Err(de::Error::custom("duplicate mapping key"));
             }
         }
         Ok(out)

@@ -35,21 +35,20 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn as_str(self) -> &'static str {
+    /// The format's key (the stored files' prefix), and what it is.
+    fn spelled(self) -> (&'static str, &'static str) {
         match self {
-            Format::Swccg => "swccg",
-            Format::Destiny => "destiny",
-            Format::Swtcg => "swtcg",
-            Format::DestinyFormats => "destiny-formats",
+            Format::Swccg => ("swccg", "SWCCG Players Committee JSON"),
+            Format::Destiny => ("destiny", "SWDestinyDB set JSON"),
+            Format::Swtcg => ("swtcg", "SWTCG LackeyCCG TSV"),
+            Format::DestinyFormats => ("destiny-formats", "SWDestinyDB formats"),
         }
     }
+    pub fn as_str(self) -> &'static str {
+        self.spelled().0
+    }
     pub fn describe(self) -> &'static str {
-        match self {
-            Format::Swccg => "SWCCG Players Committee JSON",
-            Format::Destiny => "SWDestinyDB set JSON",
-            Format::Swtcg => "SWTCG LackeyCCG TSV",
-            Format::DestinyFormats => "SWDestinyDB formats",
-        }
+        self.spelled().1
     }
 }
 

@@ -28,8 +28,5 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     } else {
         out(&summary::text(&summary::Summary::new(&report), &ctx.style))?;
     }
-    Ok(match report.verdict {
-        Verdict::Pass => Outcome::Found,
-        Verdict::Fail | Verdict::NotModelled => Outcome::NotFound,
-    })
+    Ok(Outcome::found(report.verdict == Verdict::Pass))
 }

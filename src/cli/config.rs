@@ -52,12 +52,8 @@ pub fn default_game() -> swjudge::Result<Option<Game>> {
     let f: File = swjudge::yaml::load(&path, &text)?;
     f.game
         .map(|g| {
-            Game::parse(&g).ok_or_else(|| {
-                swjudge::Error::Input(format!(
-                    "{}: game: unknown game \"{g}\" (expected swccg, destiny or swtcg)",
-                    path.display()
-                ))
-            })
+            super::card::parse_game(&g)
+                .map_err(|e| swjudge::Error::Input(format!("{}: game: {e}", path.display())))
         })
         .transpose()
 }

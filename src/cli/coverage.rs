@@ -48,8 +48,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     });
     let unreproducible = match &list_file {
         Some(f) => {
-            let bytes = swjudge::paths::read_regular_file(f, 1 << 20, "is a folder, not a file")?;
-            let text = String::from_utf8(bytes).map_err(|e| swjudge::Error::not_utf8(f, &e))?;
+            let text = swjudge::paths::read_text_file(f, 1 << 20, "is a folder, not a file")?;
             coverage::parse_unreproducible(f, &text)?
         }
         None => Vec::new(),
@@ -73,8 +72,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
 }
 
 fn census(file: &Path, sources: &[coverage::ScenarioSource], args: &Args, ctx: &Ctx) -> CliResult {
-    let bytes = swjudge::paths::read_regular_file(file, 8 << 20, "is a folder, not a file")?;
-    let text = String::from_utf8(bytes).map_err(|e| swjudge::Error::not_utf8(file, &e))?;
+    let text = swjudge::paths::read_text_file(file, 8 << 20, "is a folder, not a file")?;
     let cases = coverage::parse_census(file, &text)?;
     let mut c = coverage::census(cases, sources);
     if let Some(g) = args.game {

@@ -55,10 +55,7 @@ fn check_writable(dir: &Path) -> swjudge::Result<()> {
         ))
     };
     if dir.exists() && !dir.is_dir() {
-        return Err(swjudge::Error::Usage(format!(
-            "cannot write the index folder {}: it is a file, not a folder",
-            dir.display()
-        )));
+        return Err(fail(std::io::Error::other("it is a file, not a folder")));
     }
     std::fs::create_dir_all(dir).map_err(fail)?;
     let probe = dir.join(format!(".write-check-{}", std::process::id()));

@@ -24,39 +24,6 @@ pub struct Args {
     pub limit: usize,
 }
 
-/// `text` wrapped to `width` columns, line by line, each continuation
-/// indented as its line is. A hit's number and ID stay together on the
-/// first line (an ID is never split); its labels follow when they fit.
-fn fit(text: &str, width: usize) -> String {
-    let lines: Vec<String> = text
-        .lines()
-        .map(|line| {
-            let body = line.trim_start_matches(' ');
-            let indent = &line[..line.len() - body.len()];
-            if indent.len() >= 4 {
-                return render::wrap(body, width, indent);
-            }
-            let mut parts = body.splitn(3, ' ');
-            let head = format!(
-                "{indent}{} {}",
-                parts.next().unwrap_or(""),
-                parts.next().unwrap_or("")
-            );
-            match parts.next() {
-                Some(rest) if render::visible_len(line) > width => {
-                    format!("{head}\n{}", render::wrap(rest, width, "    "))
-                }
-                _ => line.to_string(),
-            }
-        })
-        .collect();
-    let mut out = lines.join("\n");
-    if text.ends_with('\n') {
-        out.push('\n');
-    }
-    out
-}
-
 fn parse_kind(s: &str) -> Result<DocKind, String> {
     DocKind::parse(s).ok_or_else(|| {
         let all: Vec<&str> = DocKind::ALL.iter().map(|k| k.as_str()).collect();
@@ -92,18 +59,13 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {
-        let text = render::search::text(&hits, &ctx.style);
-        super::out(&fit(&text, ctx.style.width))?;
+        super::out(&render::search::text(&hits, &ctx.style))?;
     }
     if hits.is_empty() {
-        let scope = match (q.game, q.kind) {
-            (Some(g), Some(k)) => format!(" in {g} ({k})"),
-            (Some(g), None) => format!(" in {g}"),
-            (None, Some(k)) => format!(" ({k})"),
-            (None, None) => String::new(),
-        };
+        let game = q.game.map(|g| format!(" in {g}")).unwrap_or_default();
+        let kind = q.kind.map(|k| format!(" ({k})")).unwrap_or_default();
         super::note(&format!(
-            "nothing found for \"{}\"{scope}: no section or card covers enough of the question",
+            "nothing found for \"{}\"{game}{kind}: no section or card covers enough of the question",
             q.text.trim()
         ));
         return Ok(Outcome::NotFound);

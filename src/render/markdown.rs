@@ -10,18 +10,9 @@ pub fn to_terminal(md: &str, style: &Style, indent: &str) -> String {
     let mut opts = Options::empty();
     opts.insert(Options::ENABLE_TABLES);
     let mut r = Renderer {
-        style,
+        style: *style,
         indent,
-        blocks: Vec::new(),
-        cur: String::new(),
-        bold: 0,
-        italic: 0,
-        lists: Vec::new(),
-        item_prefix: None,
-        quote: 0,
-        table: None,
-        code: false,
-        last_item: false,
+        ..Renderer::default()
     };
     for ev in Parser::new_ext(md, opts) {
         r.event(ev);
@@ -30,8 +21,9 @@ pub fn to_terminal(md: &str, style: &Style, indent: &str) -> String {
     r.blocks.join("\n\n")
 }
 
+#[derive(Default)]
 struct Renderer<'a> {
-    style: &'a Style,
+    style: Style,
     indent: &'a str,
     /// Finished blocks (paragraphs, list items, tables), already indented.
     blocks: Vec<String>,
@@ -76,7 +68,7 @@ impl Renderer<'_> {
 
     fn start(&mut self, tag: Tag) {
         match tag {
-            Tag::Paragraph | Tag::Heading { .. } => self.flush_if_text(),
+            Tag::Paragraph | Tag::Heading { .. } if !self.cur.trim().is_empty() => self.flush(),
             Tag::Strong => {
                 self.bold += 1;
                 self.sgr();
@@ -127,8 +119,7 @@ impl Renderer<'_> {
         match tag {
             TagEnd::Paragraph | TagEnd::Item => self.flush(),
             TagEnd::Heading(_) => {
-                let t = std::mem::take(&mut self.cur);
-                self.cur = self.style.bold(t.trim());
+                self.cur = self.style.bold(self.cur.trim());
                 self.flush();
             }
             TagEnd::Strong => {
@@ -179,12 +170,6 @@ impl Renderer<'_> {
     fn sgr(&mut self) {
         let codes = self.style.emphasis(self.bold > 0, self.italic > 0);
         self.cur.push_str(&codes);
-    }
-
-    fn flush_if_text(&mut self) {
-        if !self.cur.trim().is_empty() {
-            self.flush();
-        }
     }
 
     /// Finish the current block: wrap it under its bullet and quote marks.

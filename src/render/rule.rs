@@ -45,7 +45,6 @@ pub struct Child {
 
 impl RuleView {
     pub fn new(corpus: &Corpus, s: &Section) -> RuleView {
-        let resolver = Resolver::new(corpus);
         RuleView {
             id: s.id.clone(),
             title: s.title.clone(),
@@ -76,7 +75,7 @@ impl RuleView {
                     kind: c.kind,
                 })
                 .collect(),
-            cross_references: resolver.cross_references(s),
+            cross_references: Resolver::new(corpus).cross_references(s),
         }
     }
 }

@@ -1,42 +1,53 @@
 //! Rendering for `search` output (text and JSON from one structure: [`Hit`]).
 
-use super::{Style, one_line};
+use super::{Style, one_line, visible_len, wrap};
 use crate::index::{DocKind, Hit, Origin};
 use std::fmt::Write as _;
 
 /// A ranked list: ID (with kind and "(superseded)" when they apply), breadcrumb,
-/// then the snippet on one line, its matched words in bold when colour is on.
+/// then the snippet on one line, its matched words in bold when colour is on;
+/// each line wrapped to `style.width`. A hit's number and ID stay together on
+/// the first line (an ID is never split); its labels follow when they fit.
 pub fn text(hits: &[Hit], style: &Style) -> String {
     let mut out = String::new();
+    let indented = |out: &mut String, line: &str| {
+        out.push_str(&wrap(line, style.width, "    "));
+        out.push('\n');
+    };
     for (i, h) in hits.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        let _ = write!(out, "{:>2}. {}", i + 1, style.bold(&one_line(&h.id)));
+        let head = format!("{:>2}. {}", i + 1, style.bold(&one_line(&h.id)));
+        let mut labels = Vec::new();
         if h.kind != DocKind::Rule {
-            let _ = write!(out, " [{}]", h.kind);
+            labels.push(format!("[{}]", h.kind));
         }
         if h.superseded {
-            out.push_str(" (superseded)");
+            labels.push("(superseded)".to_string());
         }
-        out.push('\n');
-        let _ = writeln!(out, "    {}", one_line(&h.breadcrumb.join(" › ")));
+        let labels = labels.join(" ");
+        if labels.is_empty() {
+            let _ = writeln!(out, "{head}");
+        } else if visible_len(&head) + 1 + visible_len(&labels) <= style.width {
+            let _ = writeln!(out, "{head} {labels}");
+        } else {
+            let _ = writeln!(out, "{head}");
+            indented(&mut out, &labels);
+        }
+        indented(&mut out, &one_line(&h.breadcrumb.join(" › ")));
         if let Origin::Database { file, card, .. } = &h.source {
             let what = match h.kind {
                 DocKind::Ruling => "ruling from the card database",
                 DocKind::Errata => "erratum from the card database",
                 _ => "card database",
             };
-            let _ = writeln!(
-                out,
-                "    ({what} {}, card {})",
-                one_line(file),
-                one_line(card)
-            );
+            let line = format!("({what} {}, card {})", one_line(file), one_line(card));
+            indented(&mut out, &line);
         }
         let snippet = highlight(&h.snippet, &h.highlights, style);
         if !snippet.is_empty() {
-            let _ = writeln!(out, "    {snippet}");
+            indented(&mut out, &snippet);
         }
     }
     out

@@ -218,14 +218,10 @@ fn group(path: &str) -> (&str, &str) {
     } else {
         1
     };
-    let mut cut = 0;
-    for _ in 0..parts {
-        match path[cut..].find('.') {
-            Some(i) => cut += i + 1,
-            None => return (path, ""),
-        }
+    match path.match_indices('.').nth(parts - 1) {
+        Some((i, _)) => (&path[..i], &path[i + 1..]),
+        None => (path, ""),
     }
-    (&path[..cut - 1], &path[cut..])
 }
 
 /// A step on one wrapped line: `n actor: text [rule]`, after `lead`.

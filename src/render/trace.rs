@@ -71,9 +71,9 @@ fn expectations(r: &Report, style: &Style) -> String {
         .chain(std::iter::once("expectation".len()))
         .max()
         .unwrap_or(0);
-    let heads = [("expected", 1), ("actual", 2), ("ok", 3)];
+    let heads = ["expected", "actual", "ok"];
     // Each column takes its text and 2 of padding, and 5 borders.
-    let least = widest + 2 + heads.iter().map(|(h, _)| h.len() + 2).sum::<usize>() + 5;
+    let least = widest + 2 + heads.iter().map(|h| h.len() + 2).sum::<usize>() + 5;
     if least > style.width {
         let lines: Vec<String> = r
             .expectations
@@ -101,13 +101,12 @@ fn expectations(r: &Report, style: &Style) -> String {
             ok(x),
         ]);
     }
-    keep_whole(&mut e, 0, std::iter::once(widest));
-    for (head, col) in heads {
-        if let Some(c) = e.column_mut(col) {
-            c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                head.len() as u16 + 2,
-            )));
-        }
+    keep_whole(&mut e, 0, widest);
+    // after the expectation column, each column is at least as wide as its header
+    for (c, head) in e.column_iter_mut().skip(1).zip(heads) {
+        c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+            head.len() as u16 + 2,
+        )));
     }
     e.to_string()
 }
@@ -227,15 +226,11 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
             r.cites.join("\n"),
         ]);
     }
-    for (col, c) in [
-        (0, ColumnConstraint::ContentWidth),
-        (1, ColumnConstraint::ContentWidth),
-    ] {
-        if let Some(column) = t.column_mut(col) {
-            column.set_constraint(c);
-        }
+    // the step number and depth are as wide as their contents
+    for column in t.column_iter_mut().take(2) {
+        column.set_constraint(ColumnConstraint::ContentWidth);
     }
-    keep_whole(&mut t, 5, std::iter::once(widest_cite));
+    keep_whole(&mut t, 5, widest_cite);
     t.to_string()
 }
 
@@ -263,10 +258,9 @@ fn steps_list(rows: &[Row], style: &Style) -> String {
     out.trim_end().to_string()
 }
 
-/// Give column `col` at least the width of its widest unbreakable entry (a rule
-/// ID), so that the table never splits one.
-fn keep_whole(t: &mut Table, col: usize, widths: impl Iterator<Item = usize>) {
-    let widest = widths.max().unwrap_or(0);
+/// Give column `col` the width of its widest unbreakable entry (`widest`: a
+/// rule ID), so that the table never splits one.
+fn keep_whole(t: &mut Table, col: usize, widest: usize) {
     if widest > 0
         && let Some(c) = t.column_mut(col)
     {
@@ -369,10 +363,7 @@ impl TestLine {
 /// `swjudge test` as text: a line per failing scenario, then `N passed, N failed`.
 pub fn test_text(s: &TestSummary) -> String {
     let mut out = String::new();
-    for l in &s.scenarios {
-        if !l.failed() {
-            continue;
-        }
+    for l in s.scenarios.iter().filter(|l| l.failed()) {
         let verdict = l.verdict.as_str().to_uppercase();
         out.push_str(&format!("{verdict}: {}", one_line(&l.file)));
         if let Some(p) = l.problems.first() {

@@ -282,13 +282,13 @@ fn is_question(t: &str) -> bool {
 /// card references like "Rey (\(\theta 38\))" or "(Θ 99)" become "(38)"/"(99)"
 /// (the set symbols did not survive), the ranged-damage icon becomes a word.
 fn clean_symbols(text: &str) -> String {
-    let mut s = text
+    let s = text
         .replace("\r\n", "\n")
         .replace("\\(", "")
         .replace("\\)", "")
         .replace("\\$", "")
-        .replace('$', "");
-    s = s.replace(" \\checkmark", " [ranged damage]");
+        .replace('$', "")
+        .replace(" \\checkmark", " [ranged damage]");
     let paren = re(r"\(([^()\n]{0,40}?)(\d{1,3})\s*\)");
     let command = re(r"\\[A-Za-z]+|[{}\\]");
     paren

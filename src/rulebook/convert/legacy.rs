@@ -182,9 +182,8 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
             soft_break = false;
             continue;
         }
-        if next < UPDATE_OUTLINE.len() && t == UPDATE_OUTLINE[next].0 {
+        if let Some(&(title, level, kind)) = UPDATE_OUTLINE.get(next).filter(|h| h.0 == t) {
             flush(&mut b, &mut para)?;
-            let (title, level, kind) = UPDATE_OUTLINE[next];
             next += 1;
             if title == UPDATE_START {
                 b.heading(1, "Rules Update", None, Kind::Rule);
@@ -234,10 +233,9 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
         soft_break = false;
     }
     flush(&mut b, &mut para)?;
-    if next < UPDATE_OUTLINE.len() {
+    if let Some((missing, ..)) = UPDATE_OUTLINE.get(next) {
         return Err(Error::Input(format!(
-            "SWCCG rules update: heading {:?} not found (in order)",
-            UPDATE_OUTLINE[next].0
+            "SWCCG rules update: heading {missing:?} not found (in order)"
         )));
     }
     let mut sections = b.finish();
@@ -252,8 +250,7 @@ pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
     let mut next = 0usize;
     for block in &blocks {
         let t = block.trim();
-        if next < SUPPLEMENTS_OUTLINE.len() && t == SUPPLEMENTS_OUTLINE[next].0 {
-            let (title, level, kind) = SUPPLEMENTS_OUTLINE[next];
+        if let Some(&(title, level, kind)) = SUPPLEMENTS_OUTLINE.get(next).filter(|h| h.0 == t) {
             next += 1;
             b.heading(level, title, None, kind);
             continue;
@@ -264,10 +261,9 @@ pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
             )));
         }
     }
-    if next < SUPPLEMENTS_OUTLINE.len() {
+    if let Some((missing, ..)) = SUPPLEMENTS_OUTLINE.get(next) {
         return Err(Error::Input(format!(
-            "SWCCG supplements: heading {:?} not found (in order)",
-            SUPPLEMENTS_OUTLINE[next].0
+            "SWCCG supplements: heading {missing:?} not found (in order)"
         )));
     }
     let mut sections = b.finish();

@@ -137,8 +137,7 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
 
     for block in &blocks {
         let t = block.trim();
-        if next < OUTLINE.len() && t == OUTLINE[next].0 {
-            let (title, level) = OUTLINE[next];
+        if let Some(&(title, level)) = OUTLINE.get(next).filter(|h| h.0 == t) {
             next += 1;
             sample_deck = title == "Sample Deck";
             b.heading(level, title, None, Kind::Rule);
@@ -184,10 +183,9 @@ pub fn convert(text: &str) -> Result<Vec<OutFile>> {
         }
         b.block(&body_text(block));
     }
-    if next < OUTLINE.len() {
+    if let Some((missing, _)) = OUTLINE.get(next) {
         return Err(Error::Input(format!(
-            "SWTCG rulebook: heading {:?} not found (in order)",
-            OUTLINE[next].0
+            "SWTCG rulebook: heading {missing:?} not found (in order)"
         )));
     }
     let mut sections = b.finish();
