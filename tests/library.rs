@@ -34,6 +34,29 @@ pub fn every_card_loads<C: LibraryCard>(
     }
 }
 
+/// The shipped scenarios of one game (`scenarios/<game>`), as one text.
+pub fn shipped_scenarios(game: &str) -> String {
+    let dir = crate::util::root().join("scenarios").join(game);
+    let files = swjudge::scenario::find_files(&[dir]).unwrap();
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The references of the library cards with at least one encoded sentence.
+pub fn encoded_references<C>(
+    cat: &swjudge::engine::library::Catalogue<C>,
+    text: impl Fn(&C) -> &swjudge::engine::library::CardText,
+) -> Vec<&str> {
+    cat.entries
+        .iter()
+        .filter(|e| text(&e.def).sentences.iter().any(|s| !s.by.is_empty()))
+        .map(|e| e.reference.as_str())
+        .collect()
+}
+
 /// The text of a database card as the library stores it: whitespace runs as one space.
 /// Whether `text` names `reference` (not as the start of a longer
 /// reference: `swtcg:ANH-1` is not named by `swtcg:ANH-11`, nor

@@ -217,18 +217,8 @@ fn a_named_destiny_card_whose_text_is_not_modelled_does_not_pass() {
 #[test]
 fn every_destiny_library_card_with_encoded_text_is_named_by_a_scenario() {
     let cat = library::catalogue().unwrap();
-    let files = scenario::find_files(&[crate::util::root().join("scenarios/destiny")]).unwrap();
-    let text: String = files
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let encoded: Vec<&str> = cat
-        .entries
-        .iter()
-        .filter(|e| e.def.text.sentences.iter().any(|s| !s.by.is_empty()))
-        .map(|e| e.reference.as_str())
-        .collect();
+    let text = crate::library::shipped_scenarios("destiny");
+    let encoded = crate::library::encoded_references(cat, |d| &d.text);
     assert!(
         encoded.len() >= 281,
         "{} cards with encoded text",

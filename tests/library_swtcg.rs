@@ -341,18 +341,8 @@ const NAMED_ENCODED_CARDS: usize = 439;
 #[test]
 fn swtcg_library_cards_with_encoded_text_are_named_by_scenarios() {
     let cat = library::catalogue().unwrap();
-    let files = scenario::find_files(&[crate::util::root().join("scenarios/swtcg")]).unwrap();
-    let text: String = files
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let encoded: Vec<&str> = cat
-        .entries
-        .iter()
-        .filter(|e| e.def.text.sentences.iter().any(|s| !s.by.is_empty()))
-        .map(|e| e.reference.as_str())
-        .collect();
+    let text = crate::library::shipped_scenarios("swtcg");
+    let encoded = crate::library::encoded_references(cat, |d| &d.text);
     let named = encoded.iter().filter(|r| names(&text, r)).count();
     assert!(
         named >= NAMED_ENCODED_CARDS,
