@@ -1092,7 +1092,8 @@ fn search_quality_with_the_real_card_databases() {
     assert!(off.questions.len() >= 20);
     // Floors a little under today's figures: a change that loses answers
     // fails here. The targets (95%, 90%, 75%; at most 1 in 20 off-topic
-    // questions answered) are not all met yet; 90% without a game is.
+    // questions answered) are not all met yet; 90% without a game and 75%
+    // at rank 1 are.
     let pct = Tally::pct;
     for (what, got, floor, target) in [
         (
@@ -1107,7 +1108,7 @@ fn search_quality_with_the_real_card_databases() {
             88.0,
             90.0,
         ),
-        ("rank 1", pct(held.first, held.asked), 66.0, 75.0),
+        ("rank 1", pct(held.first, held.asked), 76.0, 75.0),
         (
             "rulebook questions, recall@5",
             pct(rules_tally.in_game, rules_tally.asked),
