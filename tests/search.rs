@@ -1272,10 +1272,31 @@ fn searches_survive_rebuilds_and_damage() {
             })
             .collect();
         for round in 0..8 {
-            let o = fx(&tmp).arg("index").output().unwrap();
+            let child = fx(&tmp)
+                .arg("index")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            // A generation is named `gen-<time>-<pid>` by the process that built it.
+            let ours = format!("-{}", child.id());
+            let o = child.wait_with_output().unwrap();
             assert_eq!(code(&o), 0, "{}", stderr(&o));
             if round % 2 == 1 {
-                let dir = generation(&tmp.path().join("index"));
+                // The generation this rebuild wrote, which searches are
+                // opening, never one a search rebuilt after meeting damage
+                // (the search that rebuilt it reads it once more, and damage
+                // met there too would be damage twice in one search: under
+                // heavy load, a search can outlast several rounds).
+                let dir = std::fs::read_dir(tmp.path().join("index"))
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.path())
+                    .find(|p| {
+                        let name = p.file_name().unwrap().to_string_lossy();
+                        name.starts_with("gen-") && name.ends_with(&ours)
+                    })
+                    .expect("the generation the rebuild wrote");
                 for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
                     let f = std::fs::OpenOptions::new().write(true).open(e.path());
                     if let Ok(f) = f {
