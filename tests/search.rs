@@ -1090,35 +1090,35 @@ fn search_quality_with_the_real_card_databases() {
         "a held-out split of at least 30 questions"
     );
     assert!(off.questions.len() >= 20);
-    // Floors a little under today's figures: a change that loses answers
+    // Floors just under today's figures: a change that loses one answer
     // fails here. The targets (95%, 90%, 75%; at most 1 in 20 off-topic
-    // questions answered) are not all met yet; 90% without a game and 75%
-    // at rank 1 are.
+    // questions answered) are not all met yet: 90% without a game, 75% at
+    // rank 1 and the rulebook questions' are.
     let pct = Tally::pct;
     for (what, got, floor, target) in [
         (
             "recall@5 with the game",
             pct(held.in_game, held.asked),
-            90.0,
+            93.0,
             95.0,
         ),
         (
             "recall@5 without a game",
             pct(held.any_game, held.asked),
-            88.0,
+            89.0,
             90.0,
         ),
         ("rank 1", pct(held.first, held.asked), 76.0, 75.0),
         (
             "rulebook questions, recall@5",
             pct(rules_tally.in_game, rules_tally.asked),
-            93.0,
+            95.0,
             95.0,
         ),
         (
             "rulebook questions, rank 1",
             pct(rules_tally.first, rules_tally.asked),
-            72.0,
+            76.0,
             75.0,
         ),
     ] {
