@@ -1090,34 +1090,35 @@ fn search_quality_with_the_real_card_databases() {
         "a held-out split of at least 30 questions"
     );
     assert!(off.questions.len() >= 20);
-    // Floors a little under today's figures: a change that loses answers
+    // Floors just under today's figures: a change that loses one answer
     // fails here. The targets (95%, 90%, 75%; at most 1 in 20 off-topic
-    // questions answered) are not all met yet; 90% without a game is.
+    // questions answered) are not all met yet: 90% without a game, 75% at
+    // rank 1 and the rulebook questions' are.
     let pct = Tally::pct;
     for (what, got, floor, target) in [
         (
             "recall@5 with the game",
             pct(held.in_game, held.asked),
-            90.0,
+            93.0,
             95.0,
         ),
         (
             "recall@5 without a game",
             pct(held.any_game, held.asked),
-            88.0,
+            89.0,
             90.0,
         ),
-        ("rank 1", pct(held.first, held.asked), 66.0, 75.0),
+        ("rank 1", pct(held.first, held.asked), 76.0, 75.0),
         (
             "rulebook questions, recall@5",
             pct(rules_tally.in_game, rules_tally.asked),
-            93.0,
+            95.0,
             95.0,
         ),
         (
             "rulebook questions, rank 1",
             pct(rules_tally.first, rules_tally.asked),
-            72.0,
+            76.0,
             75.0,
         ),
     ] {
@@ -1160,6 +1161,10 @@ fn nothing_found_when_nothing_covers_the_question() {
         // Two words the index lacks are no pair of typos: their close words
         // ("son", "specify") answer nothing.
         "how do I shuffle songs on spotify".to_string(),
+        // "mana" is a players' word for Force and build points, and weighs
+        // what they weigh: "hearthstone", a word of another game, is then
+        // most of the question.
+        "how do mana costs work in hearthstone".to_string(),
         gibberish.join(" "),
     ] {
         let hits = index.search(&Query::new(text.clone())).unwrap();
@@ -1271,10 +1276,31 @@ fn searches_survive_rebuilds_and_damage() {
             })
             .collect();
         for round in 0..8 {
-            let o = fx(&tmp).arg("index").output().unwrap();
+            let child = fx(&tmp)
+                .arg("index")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            // A generation is named `gen-<time>-<pid>` by the process that built it.
+            let ours = format!("-{}", child.id());
+            let o = child.wait_with_output().unwrap();
             assert_eq!(code(&o), 0, "{}", stderr(&o));
             if round % 2 == 1 {
-                let dir = generation(&tmp.path().join("index"));
+                // The generation this rebuild wrote, which searches are
+                // opening, never one a search rebuilt after meeting damage
+                // (the search that rebuilt it reads it once more, and damage
+                // met there too would be damage twice in one search: under
+                // heavy load, a search can outlast several rounds).
+                let dir = std::fs::read_dir(tmp.path().join("index"))
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.path())
+                    .find(|p| {
+                        let name = p.file_name().unwrap().to_string_lossy();
+                        name.starts_with("gen-") && name.ends_with(&ours)
+                    })
+                    .expect("the generation the rebuild wrote");
                 for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
                     let f = std::fs::OpenOptions::new().write(true).open(e.path());
                     if let Ok(f) = f {

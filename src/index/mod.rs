@@ -44,8 +44,10 @@ const RERANK: usize = 60;
 /// Score factor of the documents about one card (an imported card, and the
 /// errata and rulings on a card, the rulebooks' or a database's) for a
 /// question about the rules (one that names no card and does not ask what a
-/// card does).
-const CARDS_FOR_RULES: f32 = 0.4;
+/// card does): with every card database imported, a casual word of the
+/// question that card text or a ruling uses must not outrank the rule that
+/// answers.
+const CARDS_FOR_RULES: f32 = 0.25;
 /// Further factor of a card's own text (not a ruling on it) for such a question.
 const CARD_TEXT_FOR_RULES: f32 = 0.6;
 /// Score factor of the documents of a card the question names.

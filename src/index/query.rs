@@ -469,6 +469,18 @@ fn word_groups(
         // "nobody piloting" means "unpiloted": the negation and the word are
         // one meaning, found whole in the negated form.
         let mut weight = idf(own, look.docs);
+        // A players' word the index lacks ("mana") is no word of another
+        // domain: it weighs what the rulebooks' words it stands for weigh
+        // (the commonest of them; a phrase by its rarest word).
+        if own == 0 {
+            for v in variants.iter().skip(1).filter(|v| v.known) {
+                let mut rarest = 0.0f32;
+                for s in &v.stems {
+                    rarest = rarest.max(look.idf(s)?);
+                }
+                weight = weight.min(rarest);
+            }
+        }
         if let Some(neg) = (i.saturating_sub(2)..i)
             .rev()
             .find(|&j| is_negator(&words[j].lower))
@@ -504,8 +516,9 @@ fn word_groups(
     Ok(groups)
 }
 
-/// A word the corpus never uses keeps the weight of a word no document
-/// holds, the largest there is: a question whose main words the rulebooks
+/// A word the corpus never uses, and no players' word the corpus uses
+/// stands for, keeps the weight of a word no document holds, the largest
+/// there is: a question whose main words the rulebooks
 /// and cards never use is not theirs to answer. One found through close words
 /// (a likely typo) weighs what the weightiest known word weighs. Numbers,
 /// negations and modals weigh at least [`SMALL_WORD_FLOOR`] of their average.
