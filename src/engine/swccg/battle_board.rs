@@ -219,11 +219,7 @@ fn battle_with(
             maneuver: d.stats.maneuver,
             defense: d.stats.defense.values().next().copied(),
             ferocity: None,
-            immune_to_attrition: if d.has_static(|s| matches!(s, Static::ImmuneToAllAttrition)) {
-                Some(super::battle::ALL_ATTRITION)
-            } else {
-                d.stats.immune_to_attrition
-            },
+            immune_to_attrition: d.stats.immune_to_attrition,
             adds_power_piloting: d.stats.piloting,
             permanent_pilot: d.stats.permanent_pilot,
             aboard: aboard.clone(),

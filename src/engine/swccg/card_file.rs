@@ -218,13 +218,16 @@ pub struct CardFile {
     #[serde(default)]
     immune_to_opponents: Vec<CardType>,
     /// "Immune to attrition." with no limit: attrition never affects it, whatever its
-    /// amount (AR Immune To Attrition).
+    /// amount (AR Immune To Attrition). Read as the immunity level no attrition reaches.
     #[serde(default)]
     immune_to_all_attrition: bool,
 }
 
 impl From<CardFile> for CardDef {
-    fn from(f: CardFile) -> CardDef {
+    fn from(mut f: CardFile) -> CardDef {
+        if f.immune_to_all_attrition {
+            f.stats.immune_to_attrition = Some(super::battle::ALL_ATTRITION);
+        }
         let statics = [
             f.fires_free.map(Static::FiresFree),
             f.allows_weapons.map(Static::AllowsWeapons),
@@ -261,8 +264,6 @@ impl From<CardFile> for CardDef {
             f.prevents_battles.map(Static::PreventsBattles),
             listed(f.destiny_for, Static::DestinyFor),
             listed(f.immune_to_opponents, Static::ImmuneToOpponents),
-            f.immune_to_all_attrition
-                .then_some(Static::ImmuneToAllAttrition),
         ];
         let replacements = [
             f.relocates_if_blown_away

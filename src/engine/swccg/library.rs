@@ -51,10 +51,11 @@ impl LibraryCard for CardDef {
         add(!self.globals.is_empty(), "globals");
         add(self.objective.is_some(), "objective");
         add(self.epic_duel.is_some(), "epic_duel");
-        add(
-            self.stats.immune_to_attrition.is_some(),
-            "stats.immune_to_attrition",
-        );
+        // "Immune to attrition." with no limit is its own card-file key.
+        let level = self.stats.immune_to_attrition;
+        let all = level == Some(super::battle::ALL_ATTRITION);
+        add(level.is_some() && !all, "stats.immune_to_attrition");
+        add(all, "immune_to_all_attrition");
         add(self.stats.piloting.is_some(), "stats.piloting");
         add(
             self.stats.permanent_pilot.is_some(),

@@ -462,10 +462,7 @@ pub fn has_value(d: &CardDef, name: &str) -> bool {
         "hyperspeed" => s.hyperspeed.is_some(),
         "landspeed" => s.landspeed.is_some(),
         "politics" => s.politics.is_some(),
-        "immune_to_attrition" => {
-            s.immune_to_attrition.is_some()
-                || d.has_static(|s| matches!(s, super::statics::Static::ImmuneToAllAttrition))
-        }
+        "immune_to_attrition" => s.immune_to_attrition.is_some(),
         other => s.defense.contains_key(other),
     }
 }

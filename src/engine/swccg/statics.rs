@@ -100,9 +100,6 @@ pub enum Static {
     /// "Immune to opponent's Objective": the opponent's cards of these types do not
     /// affect it while it is being played (`card_destiny.rs`).
     ImmuneToOpponents(Vec<CardType>),
-    /// "Immune to attrition." with no limit: attrition never affects it, whatever its
-    /// amount (AR Immune To Attrition).
-    ImmuneToAllAttrition,
 }
 
 impl Static {
@@ -141,7 +138,6 @@ impl Static {
             Static::PreventsBattles(_) => "prevents_battles",
             Static::DestinyFor(_) => "destiny_for",
             Static::ImmuneToOpponents(_) => "immune_to_opponents",
-            Static::ImmuneToAllAttrition => "immune_to_all_attrition",
         }
     }
 }
