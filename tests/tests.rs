@@ -11,6 +11,7 @@ mod destiny;
 mod faults;
 mod library;
 mod library_destiny;
+mod library_swccg;
 mod library_swtcg;
 mod lookup;
 mod rulebook;
