@@ -16,8 +16,8 @@ fn named_by_shipped_boards() -> BTreeSet<String> {
     let mut named = BTreeSet::new();
     for f in swjudge::scenario::find_files(&[dir]).unwrap() {
         let text = std::fs::read_to_string(&f).unwrap();
-        let doc: serde_json::Value = serde_saphyr::from_str(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let doc: serde_json::Value =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let Some(cards) = doc["swccg"]["cards"].as_object() else {
             continue;
         };
