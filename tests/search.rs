@@ -892,7 +892,7 @@ fn search_quality_recall_at_5() {
     // Floors a little under today's figures (README "Measured"); the held-out
     // floor within the game is the target. A ranking change that loses
     // answers fails here.
-    for (split, mode, floor) in [(0, 0, 95.0), (0, 1, 94.0), (1, 0, 95.0), (1, 1, 87.0)] {
+    for (split, mode, floor) in [(0, 0, 99.0), (0, 1, 98.0), (1, 0, 95.0), (1, 1, 89.0)] {
         assert!(
             pct(tally[split][mode]) >= floor,
             "recall@5 {:.1}% below {floor}% (split {split}, mode {mode}):\n{}",

@@ -351,7 +351,7 @@ pub fn plan(
     };
     let stems: Vec<&str> = words.iter().map(|w| w.stem.as_str()).collect();
     let synonyms = vocabulary::phrases(&stems, game);
-    let in_synonym = |i: usize| synonyms.iter().any(|(r, _)| r.contains(&i));
+    let in_synonym = |i: usize| synonyms.iter().any(|f| f.at.contains(&i));
     let content: Vec<usize> = (0..words.len())
         .filter(|&i| !in_synonym(i) && !is_stop(&words[i].lower) && !is_letter(&words[i].lower))
         .collect();
@@ -364,14 +364,13 @@ pub fn plan(
     weigh_unknown_and_small(&mut groups, &words, &chosen);
     // Players' phrases: one group, the phrase or any other member of its
     // class, weighing what the phrase's words weigh.
-    for (range, others) in &synonyms {
-        let phrase: Vec<String> = stems[range.clone()].iter().map(|s| s.to_string()).collect();
+    for found in &synonyms {
         let mut weight = 0.0;
-        for w in words[range.clone()].iter().filter(|w| !is_stop(&w.lower)) {
-            weight += look.idf(&w.stem)?;
+        for &i in found.at.iter().filter(|&&i| !is_stop(&words[i].lower)) {
+            weight += look.idf(&words[i].stem)?;
         }
-        let mut variants = vec![look.variant(phrase, 1.0)?];
-        for o in others {
+        let mut variants = vec![look.variant(found.phrase.clone(), 1.0)?];
+        for o in &found.others {
             variants.push(look.variant(o.clone(), SYNONYM_WEIGHT)?);
         }
         groups.push(Group {
@@ -384,7 +383,7 @@ pub fn plan(
     for (range, name) in phrases(&words) {
         if synonyms
             .iter()
-            .any(|(r, _)| r.start < range.end && range.start < r.end)
+            .any(|f| f.at.iter().any(|i| range.contains(i)))
         {
             continue;
         }

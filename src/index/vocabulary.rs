@@ -105,40 +105,70 @@ pub fn synonyms(word: &str, stem: &str, game: Option<Game>) -> (Vec<Vec<String>>
     (out, written)
 }
 
-/// Members of several words found in `stems` (a question's), longest first,
-/// without overlaps: each as its range of stems and the other members of its
-/// classes.
-pub fn phrases(
-    stems: &[&str],
-    game: Option<Game>,
-) -> Vec<(std::ops::Range<usize>, Vec<Vec<String>>)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < stems.len() {
-        let fits = |m: &Vec<String>| {
-            m.len() > 1
-                && m.len() <= stems.len() - i
-                && m.iter().zip(&stems[i..]).all(|(a, b)| a == b)
-        };
+/// Most words a player puts inside a phrase of several words ("put my
+/// characters into play", "throw my cards back").
+const MAX_GAP: usize = 2;
+
+/// A players' phrase found in a question: the positions of its words, the
+/// member it is, and the other members of its classes.
+#[derive(Debug)]
+pub struct Found {
+    pub at: Vec<usize>,
+    pub phrase: Vec<String>,
+    pub others: Vec<Vec<String>>,
+}
+
+/// Where `member` (several stems) stands in `stems` from `i`: its words in
+/// order, with at most [`MAX_GAP`] other words at one place inside it.
+fn fit(member: &[String], stems: &[&str], i: usize) -> Option<Vec<usize>> {
+    let n = member.len();
+    if n < 2 {
+        return None;
+    }
+    let same = |from: usize, part: &[String]| {
+        from + part.len() <= stems.len() && part.iter().zip(&stems[from..]).all(|(a, b)| a == b)
+    };
+    for gap in 0..=MAX_GAP {
+        for split in 1..n {
+            let (head, tail) = member.split_at(split);
+            if (gap > 0 || split == 1) && same(i, head) && same(i + split + gap, tail) {
+                let mut at: Vec<usize> = (i..i + split).collect();
+                at.extend(i + split + gap..i + n + gap);
+                return Some(at);
+            }
+        }
+    }
+    None
+}
+
+/// Members of several words found in `stems` (a question's), longest first
+/// (and with nothing inside them before with something), without overlaps.
+pub fn phrases(stems: &[&str], game: Option<Game>) -> Vec<Found> {
+    let mut out: Vec<Found> = Vec::new();
+    let taken =
+        |out: &[Found], at: &[usize]| out.iter().any(|f| f.at.iter().any(|p| at.contains(p)));
+    for i in 0..stems.len() {
         let best = for_game(game)
-            .flat_map(|c| c.members.iter().filter(|m| fits(m)))
-            .map(Vec::len)
-            .max();
-        let Some(n) = best else {
-            i += 1;
+            .flat_map(|c| c.members.iter())
+            .filter_map(|m| fit(m, stems, i).map(|at| (m, at)))
+            .filter(|(_, at)| !taken(&out, at))
+            .max_by_key(|(m, at)| (m.len(), std::cmp::Reverse(at[at.len() - 1])));
+        let Some((phrase, at)) = best else {
             continue;
         };
-        let phrase: Vec<String> = stems[i..i + n].iter().map(|s| s.to_string()).collect();
         let mut others: Vec<Vec<String>> = Vec::new();
-        for c in for_game(game).filter(|c| c.members.contains(&phrase)) {
-            for m in c.members.iter().filter(|m| **m != phrase) {
+        for c in for_game(game).filter(|c| c.members.contains(phrase)) {
+            for m in c.members.iter().filter(|m| *m != phrase) {
                 if !others.contains(m) {
                     others.push(m.clone());
                 }
             }
         }
-        out.push((i..i + n, others));
-        i += n;
+        out.push(Found {
+            at,
+            phrase: phrase.clone(),
+            others,
+        });
     }
     out
 }
@@ -231,8 +261,14 @@ mod tests {
         let stems = ["what", "if", "my", "deck", "run", "out", "of", "card"];
         let found = phrases(&stems, Some(Game::Swccg));
         assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].0, 4..8);
-        assert!(found[0].1.contains(&vec!["empti".to_string()]));
-        assert!(phrases(&stems, Some(Game::Swtcg))[0].1.len() >= 2);
+        assert_eq!(found[0].at, [4, 5, 6, 7]);
+        assert!(found[0].others.contains(&vec!["empti".to_string()]));
+        assert!(phrases(&stems, Some(Game::Swtcg))[0].others.len() >= 2);
+        // A phrase with the player's own words inside it.
+        let stems = ["where", "can", "i", "put", "my", "charact", "into", "play"];
+        let found = phrases(&stems, Some(Game::Swccg));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].at, [3, 6, 7]);
+        assert!(found[0].others.contains(&vec!["deploy".to_string()]));
     }
 }
