@@ -15,6 +15,7 @@ pub const IN_BATTLE_TOGETHER: &str = "swccg.ar.participating-in-battle-in-a-batt
 
 pub const INITIATE_THE_BATTLE: &str = "swccg.ar.initiate-the-battle";
 pub const ALONE: &str = "swccg.ar.alone-lone";
+pub const EXTERIOR_SITES: &str = "swccg.ar.exterior-sites";
 
 /// Every section this file cites.
 pub const IDS: &[&str] = &[
@@ -23,6 +24,7 @@ pub const IDS: &[&str] = &[
     IN_BATTLE_TOGETHER,
     INITIATE_THE_BATTLE,
     ALONE,
+    EXTERIOR_SITES,
 ];
 
 /// The name a modifier's target uses for the starship or vehicle the card pilots
@@ -77,6 +79,10 @@ pub struct Cond {
     /// The source is at a site ("in battles at same site").
     #[serde(default)]
     pub at_site: bool,
+    /// The source is at an exterior site ("at same exterior site"; AR Exterior Sites:
+    /// a site with an exterior icon).
+    #[serde(default)]
+    pub at_exterior_site: bool,
     /// The source participates in a battle the opponent initiated ("when defending a
     /// battle").
     #[serde(default)]
@@ -350,6 +356,9 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     }
     let l = st.location_of(s);
     if k.at_site && !l.is_some_and(|l| is_site(st, l)) {
+        return false;
+    }
+    if k.at_exterior_site && !l.is_some_and(|l| is_site(st, l) && st.locations[l].geo.exterior) {
         return false;
     }
     let site_of = |sys: &str| {
