@@ -70,6 +70,8 @@ pub struct Ctx {
     /// The opponent's own decision that chose the last target
     /// (`Target::OpponentsOwn`), for what else the effect asks of them.
     pub answer: Option<Scripted<Step>>,
+    /// What the ability's last `count` effect counted.
+    pub counted: Option<i64>,
 }
 
 pub struct Engine<'a> {
@@ -171,6 +173,20 @@ impl<'a> Engine<'a> {
             .characters(p)
             .iter()
             .any(|&x| self.stat.defs[x].color == Some(col))
+    }
+
+    /// Whether `p` has a card in play with the title and of the subtype `want` names.
+    pub fn spots_card(&self, p: Seat, want: &super::model::SpotCard) -> bool {
+        (0..self.st.cards.len()).any(|x| {
+            let def = &self.stat.defs[x];
+            self.st.in_play(x)
+                && self.st.cards[x].controller == p
+                && want.title.as_ref().is_none_or(|t| &def.title == t)
+                && want
+                    .subtype
+                    .as_ref()
+                    .is_none_or(|s| def.subtypes.contains(s))
+        })
     }
 
     pub fn key(&self, c: Ix) -> &str {
@@ -910,6 +926,7 @@ impl<'a> Engine<'a> {
             last: None,
             rolled: Vec::new(),
             answer: None,
+            counted: None,
         }
     }
 

@@ -555,6 +555,23 @@ pub struct Condition {
     /// "In the first round of play".
     #[serde(default)]
     pub first_round: bool,
+    /// "Spot a <title>" / "spot a <subtype>": the user has a card in play
+    /// with this title and of this subtype (each if given).
+    #[serde(default)]
+    pub spot_card: Option<SpotCard>,
+    /// "If this card is an <type>": the card with the ability is now of this type.
+    #[serde(default)]
+    pub this_is: Option<CardType>,
+}
+
+/// A card of the user's to spot, by title and subtype (each if given).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpotCard {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub subtype: Option<String>,
 }
 
 /// How much: a number, or the value of the die removed by this ability (`removed`).
@@ -583,6 +600,8 @@ pub enum Amount {
     OtherCopiesInDiscard,
     /// The number of characters an opponent has in play.
     OpponentsCharacters,
+    /// What the ability's last `count` effect counted ("that many").
+    Counted,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -615,6 +634,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "removed_dice" => Ok(Amount::RemovedDice),
                     "other_copies_in_discard" => Ok(Amount::OtherCopiesInDiscard),
                     "opponents_characters" => Ok(Amount::OpponentsCharacters),
+                    "counted" => Ok(Amount::Counted),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -786,7 +806,16 @@ pub enum Effect {
         increase: i64,
         /// "Up to N": at most this many dice.
         #[serde(default)]
-        at_most: Option<usize>,
+        at_most: Option<Amount>,
+        /// "Remove that many": exactly this many dice, or every die that can
+        /// be removed when there are fewer.
+        #[serde(default)]
+        exactly: Option<Amount>,
+    },
+    /// "Count the number of <dice>": the dice in a pool matching the filter;
+    /// later effects of the ability read the number as `counted`.
+    Count {
+        dice: DieFilter,
     },
     /// Discard a card from play (the decision's `to:`): of one of `types`
     /// (and one of `subtypes`, if given), costing at most `cost_at_most`; with
@@ -874,11 +903,14 @@ pub enum Effect {
         title: String,
     },
     /// The card with the ability becomes an upgrade on one of the user's
-    /// supports of `subtype` (the decision's `on:`), keeping its dice (a
-    /// character so attached is not defeated); that support readies if its
-    /// title is `ready_title`.
+    /// supports of `subtype` and titled `title` (each if given; the
+    /// decision's `on:`), keeping its dice (a character so attached is not
+    /// defeated); that support readies if its title is `ready_title`.
     AttachSelf {
-        subtype: String,
+        #[serde(default)]
+        subtype: Option<String>,
+        #[serde(default)]
+        title: Option<String>,
         #[serde(default)]
         ready_title: Option<String>,
     },
@@ -954,11 +986,15 @@ pub enum Effect {
     RollIn {
         of: Target,
     },
-    /// Move damage from one character to another.
+    /// Move damage from one character to another; with `up_to`, "move up
+    /// to N damage": the decision's `amount:` says how much (0 to N, at most
+    /// the damage on the first character).
     MoveDamage {
         amount: Amount,
         from: Target,
         to: Target,
+        #[serde(default)]
+        up_to: bool,
     },
     /// Move a shield from one of your characters to another (the decision's `to:`).
     MoveShield,
@@ -988,6 +1024,8 @@ pub enum Effect {
     EndActionPhase,
     /// Give control of the battlefield to an opponent.
     GiveBattlefield,
+    /// Take control of the battlefield (this does not claim it).
+    TakeBattlefield,
     /// Switch the battlefield with the one set aside (control does not change).
     SwitchBattlefield,
     /// Choose either option (the decision's `option:`, from 1); with `count`
@@ -1323,6 +1361,9 @@ pub struct Step {
     /// Choose several: the options taken (from 1).
     #[serde(default)]
     pub options: Vec<usize>,
+    /// How much, where the ability says "up to N" (`move_damage` with `up_to`).
+    #[serde(default)]
+    pub amount: Option<i64>,
     /// Order of simultaneous abilities: cards, or players.
     #[serde(default)]
     pub order: Vec<String>,
