@@ -725,13 +725,19 @@ impl Engine<'_> {
         if let Some(want) = &cond.spot_card
             && !self.spots_card(by, want)
         {
-            let what = [want.title.as_deref(), want.subtype.as_deref()]
+            let color = want.color.map(super::library::color_name);
+            let ty = want.card_type.map(CardType::as_str);
+            let what = [color, want.title.as_deref(), want.subtype.as_deref(), ty]
                 .into_iter()
                 .flatten()
                 .collect::<Vec<_>>()
                 .join(" ");
+            let n = match want.count {
+                1 => "a".to_string(),
+                n => n.to_string(),
+            };
             let t = format!(
-                "{} cannot spot a {what}: the card does nothing",
+                "{} cannot spot {n} {what}: the card does nothing",
                 seat_name(by)
             );
             self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);

@@ -175,18 +175,24 @@ impl<'a> Engine<'a> {
             .any(|&x| self.stat.defs[x].color == Some(col))
     }
 
-    /// Whether `p` has a card in play with the title and of the subtype `want` names.
+    /// Whether `p` has as many cards in play as `want` asks for, each of its
+    /// title, subtype, type (as the card is now) and color.
     pub fn spots_card(&self, p: Seat, want: &super::model::SpotCard) -> bool {
-        (0..self.st.cards.len()).any(|x| {
-            let def = &self.stat.defs[x];
-            self.st.in_play(x)
-                && self.st.cards[x].controller == p
-                && want.title.as_ref().is_none_or(|t| &def.title == t)
-                && want
-                    .subtype
-                    .as_ref()
-                    .is_none_or(|s| def.subtypes.contains(s))
-        })
+        let found = (0..self.st.cards.len())
+            .filter(|&x| {
+                let def = &self.stat.defs[x];
+                self.st.in_play(x)
+                    && self.st.cards[x].controller == p
+                    && want.title.as_ref().is_none_or(|t| &def.title == t)
+                    && want
+                        .subtype
+                        .as_ref()
+                        .is_none_or(|s| def.subtypes.contains(s))
+                    && want.card_type.is_none_or(|t| self.st.cards[x].ctype == t)
+                    && want.color.is_none_or(|c| def.color == Some(c))
+            })
+            .count();
+        found >= want.count
     }
 
     pub fn key(&self, c: Ix) -> &str {

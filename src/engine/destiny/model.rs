@@ -555,8 +555,8 @@ pub struct Condition {
     /// "In the first round of play".
     #[serde(default)]
     pub first_round: bool,
-    /// "Spot a <title>" / "spot a <subtype>": the user has a card in play
-    /// with this title and of this subtype (each if given).
+    /// "Spot a <title>", "spot a <subtype>", "spot two Red characters": the
+    /// user has `count` cards in play that match.
     #[serde(default)]
     pub spot_card: Option<SpotCard>,
     /// "If this card is an <type>": the card with the ability is now of this type.
@@ -564,7 +564,8 @@ pub struct Condition {
     pub this_is: Option<CardType>,
 }
 
-/// A card of the user's to spot, by title and subtype (each if given).
+/// Cards of the user's to spot: of this title, subtype, type and color
+/// (each if given), `count` of them (1 by default).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpotCard {
@@ -572,6 +573,12 @@ pub struct SpotCard {
     pub title: Option<String>,
     #[serde(default)]
     pub subtype: Option<String>,
+    #[serde(default, rename = "type")]
+    pub card_type: Option<CardType>,
+    #[serde(default)]
+    pub color: Option<Color>,
+    #[serde(default = "one_die")]
+    pub count: usize,
 }
 
 /// How much: a number, or the value of the die removed by this ability (`removed`).
