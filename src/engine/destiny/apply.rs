@@ -3,7 +3,7 @@
 use super::actions::Aim;
 use super::effects::{Dmg, Turning, Whose};
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, Color, DamageKind, DieFilter, Effect, Target, Who};
+use super::model::{Amount, CardType, Color, Counted, DamageKind, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name, symbol_shows};
 use crate::engine::{Actor, Event, NeedKind, Seat};
@@ -98,7 +98,7 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             };
             remove_dice(en, filter, how, ctx)
         }
-        Effect::Count { dice } => count_dice(en, dice, ctx),
+        Effect::Count(what) => count(en, what, ctx),
         Effect::DiscardFromPlay {
             types,
             subtypes,
@@ -649,8 +649,9 @@ fn discard_random(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
 
 /// Reroll the dice the decision names: `whose` (`this`: the dice of the card
 /// with the ability), at most `count` of them, only character dice if asked.
-fn reroll(en: &mut Engine, f: DieFilter, count: Option<usize>, ctx: &mut Ctx) -> R<bool> {
+fn reroll(en: &mut Engine, f: DieFilter, count: Option<Amount>, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
+    let count = count.map(|a| usize::try_from(amount_of(en, a, ctx)).unwrap_or(0));
     let whose = f.whose;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
@@ -691,7 +692,7 @@ fn reroll(en: &mut Engine, f: DieFilter, count: Option<usize>, ctx: &mut Ctx) ->
     {
         return rej(
             format!(
-                "{} dice named; the ability rerolls at most {n} (\"this die\" is a single die)",
+                "{} dice named; the ability rerolls at most {n}",
                 named.len()
             ),
             r::ROLLING,
@@ -1775,27 +1776,32 @@ fn pool_matching(en: &Engine, filter: &DieFilter, ctx: &Ctx) -> Vec<usize> {
         .collect()
 }
 
-/// "Count the number of <dice>": the dice in a pool the filter matches
-/// (whether or not they could be removed); the ability reads it as `counted`.
-fn count_dice(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
-    let xs: Vec<usize> = (0..en.st.dice.len())
-        .filter(|&x| {
-            matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, ctx.by)
-        })
-        .collect();
-    let n = xs.len() as i64;
-    ctx.counted = Some(n);
-    let t = if xs.is_empty() {
-        "counted: no die".to_string()
-    } else {
-        format!("counted: {n} ({})", en.die_list(&xs))
+/// "Count the number of …": the dice in a pool the filter matches (whether
+/// or not they could be removed), or the user's cards in play that match;
+/// the ability reads it as `counted`.
+fn count(en: &mut Engine, what: &Counted, ctx: &mut Ctx) -> R<bool> {
+    let (n, list, cites) = match what {
+        Counted::Dice(filter) => {
+            let xs: Vec<usize> = (0..en.st.dice.len())
+                .filter(|&x| {
+                    matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, ctx.by)
+                })
+                .collect();
+            (xs.len(), en.die_list(&xs), [r::SHOWING, r::DICE_POOL])
+        }
+        Counted::Cards(want) => {
+            let cs = en.cards_spotted(ctx.by, want);
+            let keys: Vec<&str> = cs.iter().map(|&c| en.key(c)).collect();
+            (cs.len(), keys.join(", "), [r::IN_PLAY, r::CONTROLLER])
+        }
     };
-    en.log(
-        Actor::Player(ctx.by),
-        Event::Result,
-        t,
-        &[r::SHOWING, r::DICE_POOL],
-    );
+    ctx.counted = Some(n as i64);
+    let t = if n == 0 {
+        "counted: none".to_string()
+    } else {
+        format!("counted: {n} ({list})")
+    };
+    en.log(Actor::Player(ctx.by), Event::Result, t, &cites);
     Ok(true)
 }
 

@@ -178,7 +178,13 @@ impl<'a> Engine<'a> {
     /// Whether `p` has as many cards in play as `want` asks for, each of its
     /// title, subtype, type (as the card is now) and color.
     pub fn spots_card(&self, p: Seat, want: &super::model::SpotCard) -> bool {
-        let found = (0..self.st.cards.len())
+        self.cards_spotted(p, want).len() >= want.count
+    }
+
+    /// `p`'s cards in play of the title, subtype, type (as the card is now)
+    /// and color `want` names.
+    pub fn cards_spotted(&self, p: Seat, want: &super::model::SpotCard) -> Vec<Ix> {
+        (0..self.st.cards.len())
             .filter(|&x| {
                 let def = &self.stat.defs[x];
                 self.st.in_play(x)
@@ -191,8 +197,7 @@ impl<'a> Engine<'a> {
                     && want.card_type.is_none_or(|t| self.st.cards[x].ctype == t)
                     && want.color.is_none_or(|c| def.color == Some(c))
             })
-            .count();
-        found >= want.count
+            .collect()
     }
 
     pub fn key(&self, c: Ix) -> &str {

@@ -819,11 +819,9 @@ pub enum Effect {
         #[serde(default)]
         exactly: Option<Amount>,
     },
-    /// "Count the number of <dice>": the dice in a pool matching the filter;
-    /// later effects of the ability read the number as `counted`.
-    Count {
-        dice: DieFilter,
-    },
+    /// "Count the number of …": dice or cards; later effects of the ability
+    /// read the number as `counted`.
+    Count(Counted),
     /// Discard a card from play (the decision's `to:`): of one of `types`
     /// (and one of `subtypes`, if given), costing at most `cost_at_most`; with
     /// `pay_dice`, the player removes as many of their character dice (the
@@ -845,7 +843,7 @@ pub enum Effect {
     Reroll {
         whose: Who,
         #[serde(default)]
-        count: Option<usize>,
+        count: Option<Amount>,
         #[serde(default)]
         character: bool,
         /// Only dice of this color.
@@ -1111,6 +1109,17 @@ pub enum Effect {
         #[serde(default)]
         cost_at_least: Option<i64>,
     },
+}
+
+/// What a `count` effect counts.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Counted {
+    /// The dice in a pool the filter matches ("blanks showing on an
+    /// opponent's dice"), whether or not they could be removed.
+    Dice(DieFilter),
+    /// The user's cards in play that match ("Red characters you have", "upgrades you have in play").
+    Cards(SpotCard),
 }
 
 /// What an opponent must do as their next action.
