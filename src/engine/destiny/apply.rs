@@ -3,7 +3,7 @@
 use super::actions::Aim;
 use super::effects::{Dmg, Turning, Whose};
 use super::engine::{Ctx, Engine, R, rej};
-use super::model::{Amount, CardType, Color, DamageKind, DieFilter, Effect, Target, Who};
+use super::model::{Amount, CardType, Color, Counted, DamageKind, DieFilter, Effect, Target, Who};
 use super::rules as r;
 use super::state::{DieAt, Ix, Zone, other, seat_name, symbol_shows};
 use crate::engine::{Actor, Event, NeedKind, Seat};
@@ -31,6 +31,7 @@ fn amount_of(en: &Engine, a: Amount, ctx: &Ctx) -> i64 {
         Amount::RemovedDice => ctx.removed_dice as i64,
         Amount::OtherCopiesInDiscard => ctx.source.map_or(0, |c| en.other_copies_in_discard(c)),
         Amount::OpponentsCharacters => en.st.characters(other(ctx.by)).len() as i64,
+        Amount::Counted => ctx.counted.unwrap_or(0),
     }
 }
 
@@ -88,7 +89,16 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             filter,
             increase,
             at_most,
-        } => remove_dice(en, filter, (*increase, *at_most), ctx),
+            exactly,
+        } => {
+            let how = HowMany {
+                increase: *increase,
+                at_most: *at_most,
+                exactly: *exactly,
+            };
+            remove_dice(en, filter, how, ctx)
+        }
+        Effect::Count(what) => count(en, what, ctx),
         Effect::DiscardFromPlay {
             types,
             subtypes,
@@ -165,8 +175,16 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::AttachFrom { title } => super::attach::attach_from(en, title, ctx),
         Effect::AttachSelf {
             subtype,
+            title,
             ready_title,
-        } => super::attach::attach_self(en, subtype, ready_title.as_deref(), ctx),
+        } => {
+            let host = super::attach::Host {
+                subtype: subtype.as_deref(),
+                title: title.as_deref(),
+                ready_title: ready_title.as_deref(),
+            };
+            super::attach::attach_self(en, &host, ctx)
+        }
         Effect::DefeatAfterRound { to } => defeat_after_round(en, *to, ctx),
         Effect::ExtraAction => extra_action(en, ctx),
         Effect::ResolveDie {
@@ -207,7 +225,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
             amount: a,
             from,
             to,
-        } => move_damage(en, *a, *from, *to, ctx),
+            up_to,
+        } => move_damage(en, (*a, *up_to), *from, *to, ctx),
         Effect::MoveShield => move_shield(en, ctx),
         Effect::FreezeDie => freeze_die(en, ctx),
         Effect::ForceNext { must } => super::next::force_next(en, *must, ctx),
@@ -215,7 +234,8 @@ pub fn apply(en: &mut Engine, e: &Effect, ctx: &mut Ctx) -> R<bool> {
         Effect::RollSetAside { title } => roll_set_aside(en, title, ctx),
         Effect::MoveUpgrade { from } => move_upgrade(en, *from, ctx),
         Effect::EndActionPhase => end_action_phase(en, ctx),
-        Effect::GiveBattlefield => give_battlefield(en, ctx),
+        Effect::GiveBattlefield => battlefield_control(en, false, ctx),
+        Effect::TakeBattlefield => battlefield_control(en, true, ctx),
         Effect::SwitchBattlefield => switch_battlefield(en, ctx),
         Effect::Choose { options, count } => choose(en, options, *count, ctx),
         Effect::DiscardThis => discard_this(en, ctx),
@@ -629,8 +649,9 @@ fn discard_random(en: &mut Engine, a: Amount, ctx: &mut Ctx) -> R<bool> {
 
 /// Reroll the dice the decision names: `whose` (`this`: the dice of the card
 /// with the ability), at most `count` of them, only character dice if asked.
-fn reroll(en: &mut Engine, f: DieFilter, count: Option<usize>, ctx: &mut Ctx) -> R<bool> {
+fn reroll(en: &mut Engine, f: DieFilter, count: Option<Amount>, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
+    let count = count.map(|a| usize::try_from(amount_of(en, a, ctx)).unwrap_or(0));
     let whose = f.whose;
     let step = ctx.step.clone();
     let Some(d) = step else { return Ok(true) };
@@ -671,7 +692,7 @@ fn reroll(en: &mut Engine, f: DieFilter, count: Option<usize>, ctx: &mut Ctx) ->
     {
         return rej(
             format!(
-                "{} dice named; the ability rerolls at most {n} (\"this die\" is a single die)",
+                "{} dice named; the ability rerolls at most {n}",
                 named.len()
             ),
             r::ROLLING,
@@ -947,7 +968,6 @@ fn become_support(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     }
     let s = &mut en.st.cards[c];
     s.ctype = CardType::Support;
-    s.exhausted = false;
     s.on = None;
     s.damage = 0;
     s.shields = 0;
@@ -955,7 +975,7 @@ fn become_support(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
         en.st.dice[x].at = DieAt::OnCard;
     }
     let t = format!(
-        "{} becomes a support; its die moves to the support card",
+        "{} becomes a support, ready or exhausted as it was; its die moves to the support card",
         en.key(c)
     );
     en.log(
@@ -1162,26 +1182,47 @@ fn end_action_phase(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-fn give_battlefield(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
+/// Give control of the battlefield to an opponent, or (`take`) take it: a
+/// change of control, not a claim.
+fn battlefield_control(en: &mut Engine, take: bool, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
-    if en.st.bf_controller != Some(by) {
+    let (from, to) = if take {
+        (other(by), by)
+    } else {
+        (by, other(by))
+    };
+    if en.st.bf_controller == Some(to) {
+        let t = format!("{} already controls the battlefield", seat_name(to));
+        en.log(Actor::Player(by), Event::Result, t, &[r::BATTLEFIELDS]);
+        return Ok(false);
+    }
+    if !take && en.st.bf_controller != Some(from) {
+        let t = format!(
+            "{} does not control the battlefield: it cannot give it away",
+            seat_name(by)
+        );
         en.log(
             Actor::Player(by),
             Event::Result,
-            format!(
-                "{} does not control the battlefield: it cannot give it away",
-                seat_name(by)
-            ),
+            t,
             &[r::BATTLEFIELDS, r::CONTROLLER],
         );
         return Ok(false);
     }
-    en.st.bf_controller = Some(other(by));
+    en.st.bf_controller = Some(to);
+    if let Some(bf) = en.st.battlefield {
+        en.st.cards[bf].controller = to;
+    }
+    let how = if take {
+        " (this does not claim it)"
+    } else {
+        ""
+    };
     en.log(
         Actor::Player(by),
         Event::StateChange,
-        format!("{} now controls the battlefield", seat_name(other(by))),
-        &[r::BATTLEFIELDS],
+        format!("{} now controls the battlefield{how}", seat_name(to)),
+        &[r::BATTLEFIELDS, r::CONTROLLER],
     );
     Ok(true)
 }
@@ -1578,8 +1619,15 @@ fn remove_all(en: &mut Engine, filter: &DieFilter, ctx: &mut Ctx) -> R<bool> {
     Ok(true)
 }
 
-/// Move damage from one card to another: shields are ignored and the damage is not taken.
-fn move_damage(en: &mut Engine, a: Amount, from: Target, to: Target, ctx: &mut Ctx) -> R<bool> {
+/// Move damage from one card to another: shields are ignored and the damage
+/// is not taken. With `up_to`, the decision's `amount:` says how much.
+fn move_damage(
+    en: &mut Engine,
+    (a, up_to): (Amount, bool),
+    from: Target,
+    to: Target,
+    ctx: &mut Ctx,
+) -> R<bool> {
     let by = ctx.by;
     let (Some(f), Some(t)) = (en.target(from, ctx)?, en.target(to, ctx)?) else {
         return Ok(false);
@@ -1587,7 +1635,14 @@ fn move_damage(en: &mut Engine, a: Amount, from: Target, to: Target, ctx: &mut C
     if f == t {
         return rej("something cannot move to its current placement", r::MOVE);
     }
-    let n = amount_of(en, a, ctx).min(en.st.cards[f].damage).max(0);
+    let most = amount_of(en, a, ctx);
+    let on = en.st.cards[f].damage;
+    let wanted = if up_to {
+        chosen_amount(en, most, on, ctx)?
+    } else {
+        most
+    };
+    let n = wanted.min(on).max(0);
     en.st.cards[f].damage -= n;
     en.st.cards[t].damage += n;
     let txt = format!(
@@ -1602,7 +1657,29 @@ fn move_damage(en: &mut Engine, a: Amount, from: Target, to: Target, ctx: &mut C
     {
         en.defeat(t)?;
     }
-    Ok(n == amount_of(en, a, ctx))
+    Ok(n == wanted && (n > 0 || !up_to))
+}
+
+/// How much of "up to `most`" the decision's `amount:` moves, from a card
+/// with `on` of it: from 0 to `most`, and no more than there is.
+fn chosen_amount(en: &mut Engine, most: i64, on: i64, ctx: &Ctx) -> R<i64> {
+    let Some(k) = ctx.step.as_ref().and_then(|d| d.step.amount) else {
+        return Err(en.need(
+            ctx.by,
+            NeedKind::Choice,
+            format!("how much, up to {most} (`amount:`)"),
+        ));
+    };
+    if !(0..=most).contains(&k) {
+        return rej(
+            format!("{k} chosen: the ability moves from 0 up to {most}"),
+            r::MOVE,
+        );
+    }
+    if k > on {
+        return rej(format!("{k} chosen: there is only {on} to move"), r::MOVE);
+    }
+    Ok(k)
 }
 
 /// Move a shield from one of your characters to another.
@@ -1699,6 +1776,35 @@ fn pool_matching(en: &Engine, filter: &DieFilter, ctx: &Ctx) -> Vec<usize> {
         .collect()
 }
 
+/// "Count the number of …": the dice in a pool the filter matches (whether
+/// or not they could be removed), or the user's cards in play that match;
+/// the ability reads it as `counted`.
+fn count(en: &mut Engine, what: &Counted, ctx: &mut Ctx) -> R<bool> {
+    let (n, list, cites) = match what {
+        Counted::Dice(filter) => {
+            let xs: Vec<usize> = (0..en.st.dice.len())
+                .filter(|&x| {
+                    matches!(en.st.dice[x].at, DieAt::Pool(_)) && en.die_matches(x, filter, ctx.by)
+                })
+                .collect();
+            (xs.len(), en.die_list(&xs), [r::SHOWING, r::DICE_POOL])
+        }
+        Counted::Cards(want) => {
+            let cs = en.cards_spotted(ctx.by, want);
+            let keys: Vec<&str> = cs.iter().map(|&c| en.key(c)).collect();
+            (cs.len(), keys.join(", "), [r::IN_PLAY, r::CONTROLLER])
+        }
+    };
+    ctx.counted = Some(n as i64);
+    let t = if n == 0 {
+        "counted: none".to_string()
+    } else {
+        format!("counted: {n} ({list})")
+    };
+    en.log(Actor::Player(ctx.by), Event::Result, t, &cites);
+    Ok(true)
+}
+
 /// Say which dice the filter matches that their controller's other die keeps
 /// an opponent from removing.
 fn note_guarded(en: &mut Engine, filter: &DieFilter, ctx: &Ctx) {
@@ -1758,26 +1864,30 @@ fn freeze_die(en: &mut Engine, ctx: &mut Ctx) -> R<bool> {
 /// Remove any number of dice matching the filter (the decision's `dice:`);
 /// `removed` is their combined value, each increased by `increase`, or none
 /// when no die is removed (then there is no value to reference).
-fn remove_dice(
-    en: &mut Engine,
-    filter: &DieFilter,
-    (increase, at_most): (i64, Option<usize>),
-    ctx: &mut Ctx,
-) -> R<bool> {
+/// How many dice `remove_dice` removes, and the increase to their values.
+struct HowMany {
+    increase: i64,
+    at_most: Option<Amount>,
+    exactly: Option<Amount>,
+}
+
+fn remove_dice(en: &mut Engine, filter: &DieFilter, how: HowMany, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
+    let increase = how.increase;
     let Some(d) = ctx.step.clone() else {
         return Ok(false);
     };
-    if let Some(n) = at_most
-        && d.step.dice.len() > n
-    {
-        return rej(
-            format!(
-                "{} dice named; the ability removes up to {n}",
-                d.step.dice.len()
-            ),
-            r::REMOVING_DICE,
-        );
+    if let Some(a) = how.at_most {
+        let n = usize::try_from(amount_of(en, a, ctx)).unwrap_or(0);
+        if d.step.dice.len() > n {
+            return rej(
+                format!(
+                    "{} dice named; the ability removes up to {n}",
+                    d.step.dice.len()
+                ),
+                r::REMOVING_DICE,
+            );
+        }
     }
     let cands = pool_matching(en, filter, ctx);
     let mut xs = Vec::new();
@@ -1790,6 +1900,20 @@ fn remove_dice(
                     r::REMOVING_DICE,
                 );
             }
+        }
+    }
+    if let Some(a) = how.exactly {
+        let n = usize::try_from(amount_of(en, a, ctx)).unwrap_or(0);
+        let must = n.min(cands.len());
+        if xs.len() != must {
+            return rej(
+                format!(
+                    "{} dice named; the ability removes {n}, and {} can be removed: {must} must be",
+                    xs.len(),
+                    cands.len()
+                ),
+                r::REMOVING_DICE,
+            );
         }
     }
     if xs.is_empty() {
@@ -2004,6 +2128,7 @@ fn borrowed(ctx: &Ctx, card: Ix) -> Ctx {
         last: None,
         rolled: Vec::new(),
         answer: None,
+        counted: None,
     }
 }
 

@@ -108,35 +108,52 @@ fn keep_one_copy(
     Ok(())
 }
 
+/// The supports `attach_self` may attach to, and the one it readies.
+pub struct Host<'a> {
+    pub subtype: Option<&'a str>,
+    pub title: Option<&'a str>,
+    pub ready_title: Option<&'a str>,
+}
+
+impl Host<'_> {
+    fn words(&self) -> String {
+        [self.title, self.subtype]
+            .into_iter()
+            .flatten()
+            .chain(["support"])
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// The card with the ability becomes an upgrade on one of its controller's
-/// supports of `subtype` (the decision's `on:`, or the only one), keeping
-/// its dice; that support is readied if its title is `ready_title`. No such
-/// support: nothing happens.
-pub fn attach_self(
-    en: &mut Engine,
-    subtype: &str,
-    ready_title: Option<&str>,
-    ctx: &mut Ctx,
-) -> R<bool> {
+/// supports of the host's subtype and title (the decision's `on:`, or the
+/// only one), keeping its dice (returned to it) and its state (ready or
+/// exhausted); that support is readied if its title is `ready_title`. No
+/// such support: nothing happens.
+pub fn attach_self(en: &mut Engine, want: &Host, ctx: &mut Ctx) -> R<bool> {
     let by = ctx.by;
     let Some(c) = ctx.source else {
         return Ok(false);
     };
     let hosts: Vec<usize> = (0..en.st.cards.len())
         .filter(|&x| {
-            en.st.in_play(x)
+            let def = &en.stat.defs[x];
+            x != c
+                && en.st.in_play(x)
                 && en.st.cards[x].controller == by
                 && en.st.cards[x].ctype == super::model::CardType::Support
-                && en.stat.defs[x].subtypes.iter().any(|s| s == subtype)
+                && want
+                    .subtype
+                    .is_none_or(|s| def.subtypes.iter().any(|t| t == s))
+                && want.title.is_none_or(|t| def.title == t)
         })
         .collect();
     let named = ctx.step.as_ref().and_then(|d| d.step.on.clone());
+    let what = want.words();
     let host = match (named, hosts.as_slice()) {
         (_, []) => {
-            let t = format!(
-                "{} spots no {subtype} support: nothing happens",
-                seat_name(by)
-            );
+            let t = format!("{} spots no {what}: nothing happens", seat_name(by));
             en.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
             return Ok(false);
         }
@@ -144,20 +161,22 @@ pub fn attach_self(
             Some(h) if hosts.contains(&h) => h,
             _ => {
                 return rej(
-                    format!("{n} is not a {subtype} support {} controls", seat_name(by)),
+                    format!("{n} is not a {what} {} controls", seat_name(by)),
                     r::SPOTTING,
                 );
             }
         },
         (None, [one]) => *one,
         (None, _) => {
-            return Err(en.need(
-                by,
-                NeedKind::Choice,
-                format!("the {subtype} support (`on:`)"),
-            ));
+            return Err(en.need(by, NeedKind::Choice, format!("the {what} (`on:`)")));
         }
     };
+    if en.st.cards[c].on == Some(host) {
+        return rej(
+            format!("{} is already attached to {}", en.key(c), en.key(host)),
+            r::MOVE,
+        );
+    }
     for u in en.st.upgrades(c) {
         en.leave_play(u, Zone::Discard);
     }
@@ -166,9 +185,12 @@ pub fn attach_self(
     s.on = Some(host);
     s.damage = 0;
     s.shields = 0;
-    s.exhausted = false;
+    for x in en.st.dice_of(c) {
+        en.st.dice[x].at = DieAt::OnCard;
+    }
     let t = format!(
-        "{} becomes an upgrade on {}, keeping its dice: it is not defeated",
+        "{} becomes an upgrade on {}, keeping its dice (returned to it) and its state: \
+         a character so attached is not defeated",
         en.key(c),
         en.key(host)
     );
@@ -178,7 +200,11 @@ pub fn attach_self(
         t,
         &[r::CHANGING_CARD_TYPES, r::UPGRADES],
     );
-    if ready_title.is_some_and(|ti| en.stat.defs[host].title == ti) && en.st.cards[host].exhausted {
+    if want
+        .ready_title
+        .is_some_and(|ti| en.stat.defs[host].title == ti)
+        && en.st.cards[host].exhausted
+    {
         en.st.cards[host].exhausted = false;
         let t = format!("{} readies", en.key(host));
         en.log(Actor::Player(by), Event::StateChange, t, &[r::READY]);

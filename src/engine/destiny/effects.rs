@@ -722,6 +722,39 @@ impl Engine<'_> {
             self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
             return false;
         }
+        if let Some(want) = &cond.spot_card
+            && !self.spots_card(by, want)
+        {
+            let color = want.color.map(super::library::color_name);
+            let ty = want.card_type.map(CardType::as_str);
+            let what = [color, want.title.as_deref(), want.subtype.as_deref(), ty]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let n = match want.count {
+                1 => "a".to_string(),
+                n => n.to_string(),
+            };
+            let t = format!(
+                "{} cannot spot {n} {what}: the card does nothing",
+                seat_name(by)
+            );
+            self.log(Actor::Player(by), Event::Result, t, &[r::SPOTTING]);
+            return false;
+        }
+        if let Some(ty) = cond.this_is
+            && source.is_none_or(|c| self.st.cards[c].ctype != ty)
+        {
+            let t = format!("the card is not {} now: nothing happens", ty.as_str());
+            self.log(
+                Actor::Player(by),
+                Event::Result,
+                t,
+                &[r::CHANGING_CARD_TYPES],
+            );
+            return false;
+        }
         if cond.control_battlefield && self.st.bf_controller != Some(by) {
             let t = format!(
                 "{} does not control the battlefield: the ability does nothing",

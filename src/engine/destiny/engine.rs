@@ -70,6 +70,8 @@ pub struct Ctx {
     /// The opponent's own decision that chose the last target
     /// (`Target::OpponentsOwn`), for what else the effect asks of them.
     pub answer: Option<Scripted<Step>>,
+    /// What the ability's last `count` effect counted.
+    pub counted: Option<i64>,
 }
 
 pub struct Engine<'a> {
@@ -171,6 +173,31 @@ impl<'a> Engine<'a> {
             .characters(p)
             .iter()
             .any(|&x| self.stat.defs[x].color == Some(col))
+    }
+
+    /// Whether `p` has as many cards in play as `want` asks for, each of its
+    /// title, subtype, type (as the card is now) and color.
+    pub fn spots_card(&self, p: Seat, want: &super::model::SpotCard) -> bool {
+        self.cards_spotted(p, want).len() >= want.count
+    }
+
+    /// `p`'s cards in play of the title, subtype, type (as the card is now)
+    /// and color `want` names.
+    pub fn cards_spotted(&self, p: Seat, want: &super::model::SpotCard) -> Vec<Ix> {
+        (0..self.st.cards.len())
+            .filter(|&x| {
+                let def = &self.stat.defs[x];
+                self.st.in_play(x)
+                    && self.st.cards[x].controller == p
+                    && want.title.as_ref().is_none_or(|t| &def.title == t)
+                    && want
+                        .subtype
+                        .as_ref()
+                        .is_none_or(|s| def.subtypes.contains(s))
+                    && want.card_type.is_none_or(|t| self.st.cards[x].ctype == t)
+                    && want.color.is_none_or(|c| def.color == Some(c))
+            })
+            .collect()
     }
 
     pub fn key(&self, c: Ix) -> &str {
@@ -910,6 +937,7 @@ impl<'a> Engine<'a> {
             last: None,
             rolled: Vec::new(),
             answer: None,
+            counted: None,
         }
     }
 

@@ -555,6 +555,30 @@ pub struct Condition {
     /// "In the first round of play".
     #[serde(default)]
     pub first_round: bool,
+    /// "Spot a <title>", "spot a <subtype>", "spot two Red characters": the
+    /// user has `count` cards in play that match.
+    #[serde(default)]
+    pub spot_card: Option<SpotCard>,
+    /// "If this card is an <type>": the card with the ability is now of this type.
+    #[serde(default)]
+    pub this_is: Option<CardType>,
+}
+
+/// Cards of the user's to spot: of this title, subtype, type and color
+/// (each if given), `count` of them (1 by default).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpotCard {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub subtype: Option<String>,
+    #[serde(default, rename = "type")]
+    pub card_type: Option<CardType>,
+    #[serde(default)]
+    pub color: Option<Color>,
+    #[serde(default = "one_die")]
+    pub count: usize,
 }
 
 /// How much: a number, or the value of the die removed by this ability (`removed`).
@@ -583,6 +607,8 @@ pub enum Amount {
     OtherCopiesInDiscard,
     /// The number of characters an opponent has in play.
     OpponentsCharacters,
+    /// What the ability's last `count` effect counted ("that many").
+    Counted,
 }
 
 impl<'de> Deserialize<'de> for Amount {
@@ -615,6 +641,7 @@ impl<'de> Deserialize<'de> for Amount {
                     "removed_dice" => Ok(Amount::RemovedDice),
                     "other_copies_in_discard" => Ok(Amount::OtherCopiesInDiscard),
                     "opponents_characters" => Ok(Amount::OpponentsCharacters),
+                    "counted" => Ok(Amount::Counted),
                     _ => Err(E::custom(format!(
                         "unknown amount `{v}`: a number, `removed`, `your_characters`, `remaining_health` or `your_shields`"
                     ))),
@@ -786,8 +813,15 @@ pub enum Effect {
         increase: i64,
         /// "Up to N": at most this many dice.
         #[serde(default)]
-        at_most: Option<usize>,
+        at_most: Option<Amount>,
+        /// "Remove that many": exactly this many dice, or every die that can
+        /// be removed when there are fewer.
+        #[serde(default)]
+        exactly: Option<Amount>,
     },
+    /// "Count the number of …": dice or cards; later effects of the ability
+    /// read the number as `counted`.
+    Count(Counted),
     /// Discard a card from play (the decision's `to:`): of one of `types`
     /// (and one of `subtypes`, if given), costing at most `cost_at_most`; with
     /// `pay_dice`, the player removes as many of their character dice (the
@@ -809,7 +843,7 @@ pub enum Effect {
     Reroll {
         whose: Who,
         #[serde(default)]
-        count: Option<usize>,
+        count: Option<Amount>,
         #[serde(default)]
         character: bool,
         /// Only dice of this color.
@@ -874,11 +908,14 @@ pub enum Effect {
         title: String,
     },
     /// The card with the ability becomes an upgrade on one of the user's
-    /// supports of `subtype` (the decision's `on:`), keeping its dice (a
-    /// character so attached is not defeated); that support readies if its
-    /// title is `ready_title`.
+    /// supports of `subtype` and titled `title` (each if given; the
+    /// decision's `on:`), keeping its dice (a character so attached is not
+    /// defeated); that support readies if its title is `ready_title`.
     AttachSelf {
-        subtype: String,
+        #[serde(default)]
+        subtype: Option<String>,
+        #[serde(default)]
+        title: Option<String>,
         #[serde(default)]
         ready_title: Option<String>,
     },
@@ -954,11 +991,15 @@ pub enum Effect {
     RollIn {
         of: Target,
     },
-    /// Move damage from one character to another.
+    /// Move damage from one character to another; with `up_to`, "move up
+    /// to N damage": the decision's `amount:` says how much (0 to N, at most
+    /// the damage on the first character).
     MoveDamage {
         amount: Amount,
         from: Target,
         to: Target,
+        #[serde(default)]
+        up_to: bool,
     },
     /// Move a shield from one of your characters to another (the decision's `to:`).
     MoveShield,
@@ -988,6 +1029,8 @@ pub enum Effect {
     EndActionPhase,
     /// Give control of the battlefield to an opponent.
     GiveBattlefield,
+    /// Take control of the battlefield (this does not claim it).
+    TakeBattlefield,
     /// Switch the battlefield with the one set aside (control does not change).
     SwitchBattlefield,
     /// Choose either option (the decision's `option:`, from 1); with `count`
@@ -1066,6 +1109,17 @@ pub enum Effect {
         #[serde(default)]
         cost_at_least: Option<i64>,
     },
+}
+
+/// What a `count` effect counts.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Counted {
+    /// The dice in a pool the filter matches ("blanks showing on an
+    /// opponent's dice"), whether or not they could be removed.
+    Dice(DieFilter),
+    /// The user's cards in play that match ("Red characters you have", "upgrades you have in play").
+    Cards(SpotCard),
 }
 
 /// What an opponent must do as their next action.
@@ -1323,6 +1377,9 @@ pub struct Step {
     /// Choose several: the options taken (from 1).
     #[serde(default)]
     pub options: Vec<usize>,
+    /// How much, where the ability says "up to N" (`move_damage` with `up_to`).
+    #[serde(default)]
+    pub amount: Option<i64>,
     /// Order of simultaneous abilities: cards, or players.
     #[serde(default)]
     pub order: Vec<String>,
