@@ -2,7 +2,7 @@
 
 use super::{CliResult, Ctx, Outcome};
 use std::path::PathBuf;
-use swjudge::render::trace::{self, LineVerdict, TestLine, TestSummary};
+use swjudge::render::trace::{self, TestLine, TestSummary};
 use swjudge::scenario;
 
 #[derive(Debug, clap::Args)]
@@ -42,13 +42,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         let name = f.display().to_string();
         match result {
             Ok(report) => TestLine::from_report(&name, &report),
-            Err(e) => TestLine {
-                file: name,
-                game: String::new(),
-                source: None,
-                verdict: LineVerdict::Invalid,
-                problems: vec![e.to_string()],
-            },
+            Err(e) => TestLine::invalid(&name, &e),
         }
     });
     let failed = scenarios.iter().filter(|l| l.failed()).count();
@@ -61,7 +55,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let n = summary
         .scenarios
         .iter()
-        .filter(|l| l.verdict == LineVerdict::Invalid)
+        .filter(|l| l.verdict.is_none())
         .count();
     if n > 0 {
         return Err(super::Failure::Error(swjudge::Error::Input(format!(

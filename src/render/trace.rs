@@ -293,45 +293,15 @@ fn spaced(v: &Value) -> String {
     }
 }
 
-/// A scenario's verdict in `swjudge test`: a run's [`Verdict`], or a file that
-/// did not load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LineVerdict {
-    Pass,
-    Fail,
-    NotModelled,
-    Invalid,
-}
-
-impl LineVerdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LineVerdict::Pass => "pass",
-            LineVerdict::Fail => "fail",
-            LineVerdict::NotModelled => "not_modelled",
-            LineVerdict::Invalid => "invalid",
-        }
-    }
-}
-
-impl From<Verdict> for LineVerdict {
-    fn from(v: Verdict) -> Self {
-        match v {
-            Verdict::Pass => LineVerdict::Pass,
-            Verdict::Fail => LineVerdict::Fail,
-            Verdict::NotModelled => LineVerdict::NotModelled,
-        }
-    }
-}
-
 /// One line of `swjudge test` output per scenario.
 #[derive(Debug, Clone, Serialize)]
 pub struct TestLine {
     pub file: String,
     pub game: String,
     pub source: Option<String>,
-    pub verdict: LineVerdict,
+    /// The run's verdict; none for a file that did not load (`invalid`).
+    #[serde(serialize_with = "verdict_or_invalid")]
+    pub verdict: Option<Verdict>,
     /// Why it failed: failed expectations, or the error for an invalid scenario.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
@@ -351,20 +321,41 @@ impl TestLine {
             file: file.to_string(),
             game: r.game.to_string(),
             source: r.source.clone(),
-            verdict: r.verdict.into(),
+            verdict: Some(r.verdict),
             problems: r.problems(),
         }
     }
-    pub fn failed(&self) -> bool {
-        self.verdict != LineVerdict::Pass
+
+    /// The line of a file that did not load, with the error.
+    pub fn invalid(file: &str, error: &crate::Error) -> TestLine {
+        TestLine {
+            file: file.to_string(),
+            game: String::new(),
+            source: None,
+            verdict: None,
+            problems: vec![error.to_string()],
+        }
     }
+
+    pub fn failed(&self) -> bool {
+        self.verdict != Some(Verdict::Pass)
+    }
+}
+
+/// A test line's verdict by name: the run's, or `invalid`.
+fn verdict_name(v: Option<Verdict>) -> &'static str {
+    v.map_or("invalid", Verdict::as_str)
+}
+
+fn verdict_or_invalid<S: serde::Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(verdict_name(*v))
 }
 
 /// `swjudge test` as text: a line per failing scenario, then `N passed, N failed`.
 pub fn test_text(s: &TestSummary) -> String {
     let mut out = String::new();
     for l in s.scenarios.iter().filter(|l| l.failed()) {
-        let verdict = l.verdict.as_str().to_uppercase();
+        let verdict = verdict_name(l.verdict).to_uppercase();
         out.push_str(&format!("{verdict}: {}", one_line(&l.file)));
         if let Some(p) = l.problems.first() {
             out.push_str(&format!(" — {}", one_line(p)));
