@@ -7,14 +7,12 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// Render `md` for a terminal, every line starting with `indent`.
 pub fn to_terminal(md: &str, style: &Style, indent: &str) -> String {
-    let mut opts = Options::empty();
-    opts.insert(Options::ENABLE_TABLES);
     let mut r = Renderer {
         style: *style,
         indent,
         ..Renderer::default()
     };
-    for ev in Parser::new_ext(md, opts) {
+    for ev in Parser::new_ext(md, Options::ENABLE_TABLES) {
         r.event(ev);
     }
     r.flush();
