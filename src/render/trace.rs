@@ -116,26 +116,12 @@ fn marker(level: usize) -> String {
     "· ".repeat(level.saturating_sub(1).min(12))
 }
 
-/// A row of the printed trace: one step, or a run of passes folded into one.
+/// A row of the printed trace: one step, or a run of passes folded into one
+/// (the first step's actor and level, the run's text and rules).
 struct Row {
     /// The step's number, or the first and last of the run (`5–8`).
     n: String,
-    level: usize,
-    actor: String,
-    event: &'static str,
-    text: String,
-    cites: Vec<&'static str>,
-}
-
-fn row(s: &StepOut) -> Row {
-    Row {
-        n: s.n.to_string(),
-        level: s.level,
-        actor: s.actor.clone(),
-        event: s.event,
-        text: s.text.clone(),
-        cites: s.cites.clone(),
-    }
+    step: StepOut,
 }
 
 /// The steps with each run of passes folded into one row: a chance to act
@@ -155,7 +141,10 @@ fn fold_passes(steps: &[StepOut]) -> Vec<Row> {
             j += 1;
         }
         if j == passes || j - i < 2 {
-            rows.push(row(&steps[i]));
+            rows.push(Row {
+                n: steps[i].n.to_string(),
+                step: steps[i].clone(),
+            });
             i += 1;
             continue;
         }
@@ -173,18 +162,18 @@ fn fold_passes(steps: &[StepOut]) -> Vec<Row> {
                 cites.push(c);
             }
         }
+        let mut step = steps[i].clone();
+        step.event = "pass";
+        step.text = format!(
+            "{} — {} passes: {}",
+            step.text,
+            passed.len(),
+            passed.join(", ")
+        );
+        step.cites = cites;
         rows.push(Row {
             n: format!("{}–{}", steps[i].n, steps[j - 1].n),
-            level,
-            actor: steps[i].actor.clone(),
-            event: "pass",
-            text: format!(
-                "{} — {} passes: {}",
-                steps[i].text,
-                passed.len(),
-                passed.join(", ")
-            ),
-            cites,
+            step,
         });
         i = j;
     }
@@ -201,7 +190,7 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
     let rows = fold_passes(steps);
     let widest_cite = rows
         .iter()
-        .flat_map(|r| r.cites.iter().map(|c| c.len()))
+        .flat_map(|r| r.step.cites.iter().map(|c| c.len()))
         .max()
         .unwrap_or(0);
     if style.width < widest_cite + TABLE_MIN_BESIDE_RULES {
@@ -216,9 +205,9 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
         "what happens",
         "rules",
     ]);
-    for r in &rows {
+    for Row { n, step: r } in &rows {
         t.add_row(vec![
-            r.n.clone(),
+            n.clone(),
             r.level.to_string(),
             one_line(&r.actor),
             r.event.to_string(),
@@ -237,10 +226,9 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
 /// Steps as blocks for a narrow width: `n. actor · event`, then the text and rules.
 fn steps_list(rows: &[Row], style: &Style) -> String {
     let mut out = String::new();
-    for r in rows {
+    for Row { n, step: r } in rows {
         let head = format!(
-            "{}. {}{} · {}",
-            r.n,
+            "{n}. {}{} · {}",
             marker(r.level),
             one_line(&r.actor),
             r.event
