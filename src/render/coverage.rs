@@ -1,7 +1,7 @@
 //! Rendering for `coverage`: counts per game, then each example with its
 //! scenarios; the published rulings beside them.
 
-use super::{Style, numbers_right, table, wrap_hanging};
+use super::{Style, numbers_right, table};
 use crate::coverage::{Census, Coverage, Status};
 use crate::rulings::{Missing, RulingCoverage};
 
@@ -44,8 +44,7 @@ pub fn text(c: &Coverage, style: &Style) -> String {
             if !e.scenarios.is_empty() {
                 line.push_str(&format!(" — {}", e.scenarios.join(", ")));
             }
-            out.push_str(&wrap_hanging(&line, style.width, "  ", "      "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &line, "  ", "      ");
         }
     }
     for w in &c.warnings {
@@ -110,8 +109,7 @@ pub fn census_text(c: &Census, style: &Style) -> String {
         ));
         for x in missing {
             let line = format!("{} — {} [{}]", x.id, x.name, x.area);
-            out.push_str(&wrap_hanging(&line, style.width, "  ", "      "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &line, "  ", "      ");
         }
     }
     out
@@ -135,8 +133,7 @@ pub fn rulings_text(cov: &RulingCoverage, missing: bool, style: &Style) -> Strin
         if !missing {
             for (m, n) in &g.mechanisms {
                 let first = format!("  {n:>5}  ");
-                out.push_str(&wrap_hanging(m, style.width, &first, "         "));
-                out.push('\n');
+                style.push_wrapped(&mut out, m, &first, "         ");
             }
         }
     }
@@ -150,8 +147,7 @@ pub fn rulings_text(cov: &RulingCoverage, missing: bool, style: &Style) -> Strin
                 last = Some(&m.mechanism);
             }
             let line = format!("{} — {}", m.ruling, m.text);
-            out.push_str(&wrap_hanging(&line, style.width, "  ", "      "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &line, "  ", "      ");
         }
     }
     for w in &cov.warnings {

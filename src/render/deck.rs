@@ -2,7 +2,7 @@
 //! rule or format entry it breaks and the cards involved, then the cards. JSON
 //! is the [`Report`] itself.
 
-use super::{Style, wrap, wrap_hanging};
+use super::Style;
 use crate::deck::{CardRef, Problem, Report, Zone};
 use std::fmt::Write as _;
 
@@ -20,11 +20,11 @@ fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
     if let Some(l) = p.line {
         let _ = write!(text, " (line {l})");
     }
-    let _ = writeln!(out, "{}", wrap_hanging(&text, style.width, &head, "    "));
+    style.push_wrapped(out, &text, &head, "    ");
     for (label, cards) in [("cards", &p.cards), ("choices", &p.choices)] {
         if !cards.is_empty() {
             let line = cards_line(label, cards);
-            let _ = writeln!(out, "{}", wrap(&line, style.width, "    "));
+            style.push_wrapped(out, &line, "    ", "    ");
         }
     }
 }
@@ -44,12 +44,9 @@ fn summary(out: &mut String, r: &Report, style: &Style) {
     if s.sideboard > 0 {
         let _ = write!(deck, ", {} in the sideboard (not checked)", s.sideboard);
     }
-    let _ = writeln!(out, "{}", wrap(&deck, style.width, "  "));
-    let _ = writeln!(
-        out,
-        "{}",
-        wrap(&format!("By type: {}", types.join(", ")), style.width, "  ")
-    );
+    style.push_wrapped(out, &deck, "  ", "  ");
+    let types = format!("By type: {}", types.join(", "));
+    style.push_wrapped(out, &types, "  ", "  ");
     if let Some(side) = &s.side {
         let _ = writeln!(out, "  Side: {side}");
     }
@@ -66,11 +63,7 @@ fn summary(out: &mut String, r: &Report, style: &Style) {
         } else {
             legal.join(", ")
         };
-        let _ = writeln!(
-            out,
-            "{}",
-            wrap(&format!("Legal in: {v}"), style.width, "  ")
-        );
+        style.push_wrapped(out, &format!("Legal in: {v}"), "  ", "  ");
     }
 }
 
@@ -84,7 +77,7 @@ pub fn text(r: &Report, style: &Style) -> String {
     if let Some(f) = &r.format {
         let _ = write!(head, ", format {f}");
     }
-    let _ = writeln!(out, "{}", wrap(&head, style.width, ""));
+    style.push_wrapped(&mut out, &head, "", "");
     let verdict = if r.legal {
         "LEGAL".to_string()
     } else {
@@ -109,7 +102,7 @@ pub fn text(r: &Report, style: &Style) -> String {
         );
         for c in &r.card_rules {
             let line = format!("{} ({}): {}", c.card.name, c.card.reference, c.text);
-            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  - ", "    "));
+            style.push_wrapped(&mut out, &line, "  - ", "    ");
         }
     }
     if !r.cards.is_empty() {
@@ -132,7 +125,7 @@ pub fn text(r: &Report, style: &Style) -> String {
                 c.reference,
                 c.card_type.as_deref().unwrap_or("no type")
             );
-            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  ", "      "));
+            style.push_wrapped(&mut out, &line, "  ", "      ");
         }
     }
     out

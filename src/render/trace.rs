@@ -34,16 +34,14 @@ pub fn json(r: &Report) -> String {
 pub fn text(r: &Report, style: &Style) -> String {
     let mut out = String::new();
     let head = format!("{} — {}", one_line(&r.title), one_line(&r.scenario));
-    out.push_str(&wrap_hanging(&head, style.width, "", "  "));
-    out.push('\n');
+    style.push_wrapped(&mut out, &head, "", "  ");
     if let Some(s) = &r.source {
         out.push_str(&format!("source: {}\n", one_line(s)));
     }
     out.push_str(&steps_table(&r.steps, style));
     out.push('\n');
     let outcome = format!("outcome: {}", one_line(&r.end.text));
-    out.push_str(&wrap_hanging(&outcome, style.width, "", "  "));
-    out.push('\n');
+    style.push_wrapped(&mut out, &outcome, "", "  ");
     out.push_str(&summary::changed_text(&Summary::new(r).changed, style).join("\n"));
     out.push('\n');
     if !r.expectations.is_empty() {
@@ -233,14 +231,11 @@ fn steps_list(rows: &[Row], style: &Style) -> String {
             one_line(&r.actor),
             r.event
         );
-        out.push_str(&wrap_hanging(&head, style.width, "", "   "));
-        out.push('\n');
-        out.push_str(&wrap_hanging(&one_line(&r.text), style.width, "   ", "   "));
-        out.push('\n');
+        style.push_wrapped(&mut out, &head, "", "   ");
+        style.push_wrapped(&mut out, &one_line(&r.text), "   ", "   ");
         if !r.cites.is_empty() {
             let rules = format!("rules: {}", r.cites.join(" "));
-            out.push_str(&wrap_hanging(&rules, style.width, "   ", "          "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &rules, "   ", "          ");
         }
     }
     out.trim_end().to_string()
