@@ -18,9 +18,8 @@ pub struct Args {
 
 #[derive(Serialize)]
 struct Report {
-    files: usize,
-    sections: usize,
-    new_ids: usize,
+    #[serde(flatten)]
+    written: convert::WriteReport,
     out: String,
 }
 
@@ -55,17 +54,18 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     swjudge::rulebook::lint::published_ids(&out)?;
     let files = convert::convert_all(&args.seeds, &corrections)?;
     prepare(&files, &out)?;
-    let report = convert::write_all(&files, &out)?;
-    let report = Report {
-        files: report.files,
-        sections: report.sections,
-        new_ids: report.new_ids,
-        out: out.display().to_string(),
-    };
+    let written = convert::write_all(&files, &out)?;
     let line = format!(
         "wrote {} files, {} sections ({} new ids) to {}",
-        report.files, report.sections, report.new_ids, report.out
+        written.files,
+        written.sections,
+        written.new_ids,
+        out.display()
     );
+    let report = Report {
+        written,
+        out: out.display().to_string(),
+    };
     if ctx.json {
         super::out_json(&report)?;
     } else {

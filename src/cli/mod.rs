@@ -149,10 +149,10 @@ impl Ctx {
         &self,
         given: Option<swjudge::game::Game>,
     ) -> Result<Option<swjudge::game::Game>, Failure> {
-        match given {
-            Some(g) => Ok(Some(g)),
-            None => Ok(config::default_game()?),
+        if given.is_some() {
+            return Ok(given);
         }
+        Ok(config::default_game()?)
     }
 
     /// Print `value`: as JSON with `--json`, else as the text `text` makes of it.

@@ -231,7 +231,7 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
     Ok(report)
 }
 
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
 pub struct WriteReport {
     pub files: usize,
     pub sections: usize,
