@@ -260,6 +260,11 @@ pub fn compact(v: &Value) -> String {
     }
 }
 
+/// A list as a JSON value, as the run's observations are.
+fn json<T: Serialize>(list: &[T]) -> Value {
+    serde_json::to_value(list).unwrap_or(Value::Null)
+}
+
 fn row(path: impl Into<String>, expected: Value, actual: Value) -> Expectation {
     let ok = expected == actual;
     Expectation {
@@ -290,12 +295,7 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
         rows.push(row(path.clone(), want.clone(), got.unwrap_or(Value::Null)));
     }
     // Illegal decisions: by position, each matched against a rule it cites.
-    let want: Vec<Value> = e
-        .illegal
-        .iter()
-        .map(|i| serde_json::json!({"step": i.step, "rule": i.rule}))
-        .collect();
-    let got: Vec<Value> = r
+    let got: Vec<IllegalExpect> = r
         .illegal
         .iter()
         .map(|i| {
@@ -307,10 +307,13 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
                     || i.cites.first().copied().unwrap_or("").to_string(),
                     |x| x.rule.clone(),
                 );
-            serde_json::json!({"step": i.at.step, "rule": rule})
+            IllegalExpect {
+                step: i.at.step,
+                rule,
+            }
         })
         .collect();
-    rows.push(row("illegal", Value::Array(want), Value::Array(got)));
+    rows.push(row("illegal", json(&e.illegal), json(&got)));
     rows.push(row(
         "leftover",
         Value::from(e.leftover),
@@ -328,11 +331,7 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
     }
     let unacknowledged = met.iter().any(|m| !e.not_modelled.contains(m));
     if !e.not_modelled.is_empty() || !met.is_empty() {
-        rows.push(row(
-            "not_modelled",
-            serde_json::json!(e.not_modelled),
-            serde_json::json!(met),
-        ));
+        rows.push(row("not_modelled", json(&e.not_modelled), json(&met)));
     }
     for want in &e.trace_contains {
         let found = trace.iter().any(|s| s.text.contains(want.as_str()));
