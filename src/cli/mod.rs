@@ -17,6 +17,7 @@ mod serve;
 mod test;
 
 use clap::{Parser, Subcommand};
+use itertools::Itertools;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -234,13 +235,12 @@ pub fn parse() -> Cli {
 /// A clap error as one line: its message (joined when clap wraps it, as for a
 /// list of missing arguments) without the "error: " prefix or the usage block.
 fn usage_line(rendered: &str) -> String {
-    let msg: Vec<&str> = rendered
+    let mut msg = rendered
         .lines()
         .map(str::trim)
         .skip_while(|l| l.is_empty())
         .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
-        .collect();
-    let mut msg = msg.join(" ");
+        .join(" ");
     for tip in rendered
         .lines()
         .map(str::trim)
@@ -403,10 +403,7 @@ pub fn name_imported_cards(paths: &swjudge::paths::Paths) {
             many => Err(format!(
                 "`{name}` names {} imported cards: {}; name one by its reference",
                 many.len(),
-                many.iter()
-                    .map(|i| db.refs[*i].as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                many.iter().map(|i| db.refs[*i].as_str()).join(", ")
             )),
         }
     }));

@@ -1,6 +1,7 @@
 //! `swjudge test`.
 
 use super::{CliResult, Ctx, Outcome};
+use itertools::Itertools;
 use std::path::PathBuf;
 use swjudge::render::trace::{self, TestLine, TestSummary};
 use swjudge::scenario;
@@ -25,14 +26,11 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     }
     let files = scenario::find_files(&paths)?;
     if files.is_empty() {
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let shown = paths.iter().map(|p| p.display()).join(", ");
         if ctx.json {
             super::out_json(&TestSummary::default())?;
         }
-        super::note(&format!(
-            "no scenario files (*.yaml) under {}",
-            shown.join(", ")
-        ));
+        super::note(&format!("no scenario files (*.yaml) under {shown}"));
         return Ok(Outcome::NotFound);
     }
     let ids = ctx.section_ids()?;

@@ -4,14 +4,14 @@
 
 use super::Style;
 use crate::deck::{CardRef, Problem, Report, Zone};
+use itertools::Itertools;
 use std::fmt::Write as _;
 
 fn cards_line(label: &str, cards: &[CardRef]) -> String {
-    let list: Vec<String> = cards
+    let list = cards
         .iter()
-        .map(|c| format!("{} ({})", c.name, c.reference))
-        .collect();
-    format!("{label}: {}", list.join("; "))
+        .map(|c| format!("{} ({})", c.name, c.reference));
+    format!("{label}: {}", list.format("; "))
 }
 
 fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
@@ -32,11 +32,7 @@ fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
 /// The summary lines: counts by type, side, points and dice, formats.
 fn summary(out: &mut String, r: &Report, style: &Style) {
     let s = &r.summary;
-    let types: Vec<String> = s
-        .by_type
-        .iter()
-        .map(|c| format!("{} {}", c.kind, c.count))
-        .collect();
+    let types = s.by_type.iter().map(|c| format!("{} {}", c.kind, c.count));
     let mut deck = format!("Deck: {} cards", s.deck_cards);
     if s.outside_deck > 0 {
         let _ = write!(deck, ", {} outside the deck", s.outside_deck);
@@ -45,7 +41,7 @@ fn summary(out: &mut String, r: &Report, style: &Style) {
         let _ = write!(deck, ", {} in the sideboard (not checked)", s.sideboard);
     }
     style.push_wrapped(out, &deck, "  ", "  ");
-    let types = format!("By type: {}", types.join(", "));
+    let types = format!("By type: {}", types.format(", "));
     style.push_wrapped(out, &types, "  ", "  ");
     if let Some(side) = &s.side {
         let _ = writeln!(out, "  Side: {side}");

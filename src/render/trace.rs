@@ -7,6 +7,7 @@ use super::{Style, one_line, table, wrap_hanging};
 use crate::scenario::expect::StepOut;
 use crate::scenario::{Report, Verdict};
 use comfy_table::{ColumnConstraint, Table, Width};
+use itertools::Itertools;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -154,12 +155,8 @@ fn fold_passes(steps: &[StepOut]) -> Vec<Row> {
         {
             j += 1;
         }
-        let mut cites: Vec<&'static str> = Vec::new();
-        for c in steps[i..j].iter().flat_map(|s| s.cites.iter()) {
-            if !cites.contains(c) {
-                cites.push(c);
-            }
-        }
+        let cites = steps[i..j].iter().flat_map(|s| s.cites.iter());
+        let cites: Vec<&'static str> = cites.copied().unique().collect();
         let mut step = steps[i].clone();
         step.event = "pass";
         step.text = format!(
@@ -264,12 +261,11 @@ fn compact(v: &Value) -> String {
 
 fn spaced(v: &Value) -> String {
     match v {
-        Value::Array(a) => format!("[{}]", a.iter().map(spaced).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!("[{}]", a.iter().map(spaced).join(", ")),
         Value::Object(o) => format!(
             "{{{}}}",
             o.iter()
                 .map(|(k, x)| format!("{}: {}", Value::String(k.clone()), spaced(x)))
-                .collect::<Vec<_>>()
                 .join(", ")
         ),
         other => other.to_string(),

@@ -11,6 +11,7 @@
 
 use super::Scenario;
 use crate::engine::{BoardError, End, Observations, Players, RunResult, Value};
+use itertools::Itertools;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
@@ -219,18 +220,9 @@ pub struct Report {
 impl Report {
     /// Every rule ID cited by the trace and by rejected decisions.
     pub fn cited(&self) -> Vec<&'static str> {
-        let mut out: Vec<&'static str> = Vec::new();
-        let all = self
-            .steps
-            .iter()
-            .flat_map(|s| s.cites.iter())
-            .chain(self.illegal.iter().flat_map(|i| i.cites.iter()));
-        for c in all {
-            if !out.contains(c) {
-                out.push(c);
-            }
-        }
-        out
+        let steps = self.steps.iter().flat_map(|s| s.cites.iter());
+        let illegal = self.illegal.iter().flat_map(|i| i.cites.iter());
+        steps.chain(illegal).copied().unique().collect()
     }
     /// The failed expectations, one line each.
     pub fn problems(&self) -> Vec<String> {
@@ -323,12 +315,14 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
         End::NotModelled { what } => Some(what),
         _ => None,
     };
-    let mut met: Vec<String> = Vec::new();
-    for n in r.trace.not_modelled.iter().chain(ended) {
-        if !met.contains(n) {
-            met.push(n.clone());
-        }
-    }
+    let met: Vec<String> = r
+        .trace
+        .not_modelled
+        .iter()
+        .chain(ended)
+        .cloned()
+        .unique()
+        .collect();
     let unacknowledged = met.iter().any(|m| !e.not_modelled.contains(m));
     if !e.not_modelled.is_empty() || !met.is_empty() {
         rows.push(row("not_modelled", json(&e.not_modelled), json(&met)));
