@@ -249,12 +249,7 @@ pub fn text(s: &Summary, style: &Style) -> String {
         out.push(wrap_hanging(&text, style.width, "", "  "));
     }
     for e in &s.failed {
-        let text = format!(
-            "FAILED {}: expected {}, got {}",
-            one_line(&e.path),
-            one_line(&compact(&e.expected)),
-            one_line(&compact(&e.actual))
-        );
+        let text = format!("FAILED {}", one_line(&e.failure()));
         out.push(wrap_hanging(&style.bold(&text), style.width, "", "  "));
     }
     let end = format!(

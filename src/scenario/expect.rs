@@ -152,6 +152,14 @@ pub struct Expectation {
     pub ok: bool,
 }
 
+impl Expectation {
+    /// `path: expected X, got Y`, the values as [`compact`] writes them.
+    pub fn failure(&self) -> String {
+        let (want, got) = (compact(&self.expected), compact(&self.actual));
+        format!("{}: expected {want}, got {got}", self.path)
+    }
+}
+
 /// One trace step as reported.
 #[derive(Debug, Clone, Serialize)]
 pub struct StepOut {
@@ -232,14 +240,12 @@ impl Report {
                 v.push(format!("not modelled — ruling needed: {n}"));
             }
         }
-        for e in self.expectations.iter().filter(|e| !e.ok) {
-            v.push(format!(
-                "{}: expected {}, got {}",
-                e.path,
-                compact(&e.expected),
-                compact(&e.actual)
-            ));
-        }
+        v.extend(
+            self.expectations
+                .iter()
+                .filter(|e| !e.ok)
+                .map(Expectation::failure),
+        );
         v
     }
 }
