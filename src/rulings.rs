@@ -210,11 +210,8 @@ pub fn ruling_coverage(scenarios: &[ScenarioSource], listed: Vec<Missing>) -> Ru
     for g in Game::ALL {
         let done = reproduced.keys().filter(|r| r.game == g).count();
         let of_game = missing.iter().filter(|m| m.ruling.game == g);
-        let mut mechanisms: Vec<(String, usize)> = of_game
-            .map(|m| m.mechanism.clone())
-            .counts()
-            .into_iter()
-            .collect();
+        let names = of_game.map(|m| m.mechanism.clone());
+        let mut mechanisms: Vec<(String, usize)> = names.counts().into_iter().collect();
         mechanisms.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let listed: usize = mechanisms.iter().map(|m| m.1).sum();
         if done + listed > 0 {

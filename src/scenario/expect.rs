@@ -240,12 +240,8 @@ impl Report {
                 v.push(format!("not modelled — ruling needed: {n}"));
             }
         }
-        v.extend(
-            self.expectations
-                .iter()
-                .filter(|e| !e.ok)
-                .map(Expectation::failure),
-        );
+        let failed = self.expectations.iter().filter(|e| !e.ok);
+        v.extend(failed.map(Expectation::failure));
         v
     }
 }
