@@ -420,7 +420,7 @@ fn card_text(c: &CardView, style: &Style) -> String {
     match (&c.text, &c.text_source) {
         (Some(t), Some(src)) => {
             out.push_str(&format!("\nText — {src}:\n"));
-            style.push_wrapped(&mut out, &&rich(c.raw.0.as_deref(), t, style), "  ", "  ");
+            style.push_wrapped(&mut out, &rich(c.raw.0.as_deref(), t, style), "  ", "  ");
         }
         _ => out.push_str("\nText: not known (no imported card data for this card)\n"),
     }
@@ -444,7 +444,7 @@ fn card_text(c: &CardView, style: &Style) -> String {
             "\nText in the card data — {} (the errata above replace it):\n",
             c.source
         ));
-        style.push_wrapped(&mut out, &&rich(c.raw.1.as_deref(), p, style), "  ", "  ");
+        style.push_wrapped(&mut out, &rich(c.raw.1.as_deref(), p, style), "  ", "  ");
     }
     if let Some(b) = &c.back {
         out.push_str(&format!(
@@ -460,7 +460,7 @@ fn card_text(c: &CardView, style: &Style) -> String {
             out.push_str(&format!("  Stats: {bs}\n"));
         }
         if let Some(t) = &b.text {
-            style.push_wrapped(&mut out, &&rich(c.raw.0.as_deref(), t, style), "  ", "  ");
+            style.push_wrapped(&mut out, &rich(c.raw.0.as_deref(), t, style), "  ", "  ");
         }
     }
     for (name, list) in [("Errata", &c.errata), ("Rulings", &c.rulings)] {
