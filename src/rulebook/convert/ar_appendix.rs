@@ -264,14 +264,12 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
 }
 
 fn join_line(last: &mut String, line: &str) {
-    if last.ends_with('-') && last.len() > 1 && line.chars().next().is_some_and(char::is_lowercase)
-    {
-        // "highest-\nability": keep the hyphen, drop the break
-        last.push_str(line);
-    } else {
+    // "highest-\nability": keep the hyphen, drop the break
+    let broken_word = last.ends_with('-') && last.len() > 1;
+    if !(broken_word && line.chars().next().is_some_and(char::is_lowercase)) {
         last.push(' ');
-        last.push_str(line);
     }
+    last.push_str(line);
 }
 
 // ---------------------------------------------------------------------------
