@@ -30,24 +30,21 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .or_else(|| ctx.rulebook_dir.clone())
         .unwrap_or_else(|| PathBuf::from("rulebook"));
     if !args.seeds.is_dir() {
-        return Err(Error::Usage(format!(
+        return Err(super::usage(format!(
             "--seeds {}: not a folder of seed text files",
             args.seeds.display()
-        ))
-        .into());
+        )));
     }
     if out.exists() && !out.is_dir() {
-        return Err(
-            Error::Usage(format!("--out {}: is a file, not a folder", out.display())).into(),
-        );
+        let msg = format!("--out {}: is a file, not a folder", out.display());
+        return Err(super::usage(msg));
     }
     let corrections = out.join("corrections");
     if !corrections.is_dir() {
-        return Err(Error::Usage(format!(
+        return Err(super::usage(format!(
             "{}: no corrections folder; the seeds convert only with their hand corrections (copy rulebook/corrections there)",
             corrections.display()
-        ))
-        .into());
+        )));
     }
     // ids.txt keeps every ID ever published: one that cannot be read must stop
     // the run, not be replaced by the current IDs alone.

@@ -133,6 +133,11 @@ impl From<swjudge::Error> for Failure {
 
 pub type CliResult = Result<Outcome, Failure>;
 
+/// A usage error (exit 2) saying `msg`.
+pub fn usage(msg: impl Into<String>) -> Failure {
+    Failure::Error(swjudge::Error::Usage(msg.into()))
+}
+
 /// Shared context handed to every subcommand.
 pub struct Ctx {
     pub json: bool,
@@ -263,13 +268,8 @@ fn usage_line(rendered: &str) -> String {
 pub fn run(cli: Cli) -> CliResult {
     let json = cli.json;
     let res = match dispatch(cli) {
-        Err(Failure::Error(e)) => {
-            let text = e.to_string();
-            if text.chars().any(char::is_control) {
-                Err(Failure::Error(swjudge::Error::Usage(one_line(&text))))
-            } else {
-                Err(Failure::Error(e))
-            }
+        Err(Failure::Error(e)) if e.to_string().chars().any(char::is_control) => {
+            Err(usage(one_line(&e.to_string())))
         }
         other => other,
     };

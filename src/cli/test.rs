@@ -17,11 +17,10 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let paths = super::scenario_paths(args.paths)?;
     for p in &paths {
         if p.exists() && !p.is_file() && !p.is_dir() {
-            return Err(swjudge::Error::Usage(format!(
+            return Err(super::usage(format!(
                 "{}: not a regular file or folder",
                 p.display()
-            ))
-            .into());
+            )));
         }
     }
     let files = scenario::find_files(&paths)?;
