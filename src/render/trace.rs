@@ -10,6 +10,7 @@ use comfy_table::{ColumnConstraint, Table, Width};
 use itertools::Itertools;
 use serde::Serialize;
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// The report with its summary: the `check --json` contract.
 #[derive(Serialize)]
@@ -37,19 +38,17 @@ pub fn text(r: &Report, style: &Style) -> String {
     let head = format!("{} — {}", one_line(&r.title), one_line(&r.scenario));
     style.push_wrapped(&mut out, &head, "", "  ");
     if let Some(s) = &r.source {
-        out.push_str(&format!("source: {}\n", one_line(s)));
+        let _ = writeln!(out, "source: {}", one_line(s));
     }
-    out.push_str(&steps_table(&r.steps, style));
-    out.push('\n');
+    let _ = writeln!(out, "{}", steps_table(&r.steps, style));
     let outcome = format!("outcome: {}", one_line(&r.end.text));
     style.push_wrapped(&mut out, &outcome, "", "  ");
-    out.push_str(&summary::changed_text(&Summary::new(r).changed, style).join("\n"));
-    out.push('\n');
+    let changed = summary::changed_text(&Summary::new(r).changed, style);
+    let _ = writeln!(out, "{}", changed.join("\n"));
     if !r.expectations.is_empty() {
-        out.push_str(&expectations(r, style));
-        out.push('\n');
+        let _ = writeln!(out, "{}", expectations(r, style));
     }
-    out.push_str(&format!("verdict: {}\n", r.verdict.as_str()));
+    let _ = writeln!(out, "verdict: {}", r.verdict.as_str());
     out
 }
 
