@@ -15,6 +15,7 @@
 use crate::coverage::ScenarioSource;
 use crate::error::{Error, Result};
 use crate::game::Game;
+use itertools::Itertools;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -208,12 +209,9 @@ pub fn ruling_coverage(scenarios: &[ScenarioSource], listed: Vec<Missing>) -> Ru
     let mut games = Vec::new();
     for g in Game::ALL {
         let done = reproduced.keys().filter(|r| r.game == g).count();
-        let mut by: BTreeMap<&str, usize> = BTreeMap::new();
-        for m in missing.iter().filter(|m| m.ruling.game == g) {
-            *by.entry(&m.mechanism).or_default() += 1;
-        }
-        let mut mechanisms: Vec<(String, usize)> =
-            by.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let of_game = missing.iter().filter(|m| m.ruling.game == g);
+        let names = of_game.map(|m| m.mechanism.clone());
+        let mut mechanisms: Vec<(String, usize)> = names.counts().into_iter().collect();
         mechanisms.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let listed: usize = mechanisms.iter().map(|m| m.1).sum();
         if done + listed > 0 {

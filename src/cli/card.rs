@@ -55,25 +55,21 @@ pub fn parse_game(s: &str) -> Result<Game, String> {
 pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let query = args.name.join(" ");
     if query.trim().is_empty() {
-        return Err(swjudge::Error::Usage(
-            "empty card name: give a card title, a nickname or a reference such as swccg:1098"
-                .into(),
-        )
-        .into());
+        return Err(super::usage(
+            "empty card name: give a card title, a nickname or a reference such as swccg:1098",
+        ));
     }
     if query.chars().count() > MAX_NAME_CHARS {
-        return Err(swjudge::Error::Usage(format!(
+        return Err(super::usage(format!(
             "card name is {} characters long; the limit is {MAX_NAME_CHARS}",
             query.chars().count()
-        ))
-        .into());
+        )));
     }
     if !has_title_words(&query) {
-        return Err(swjudge::Error::Usage(format!(
+        return Err(super::usage(format!(
             "card name \"{}\" has no letters or digits outside a version marker such as (V)",
             query.trim()
-        ))
-        .into());
+        )));
     }
     let db = CardDb::open(&ctx.paths)?;
     if !ctx.json {

@@ -18,9 +18,8 @@ pub struct Args {
 
 #[derive(Serialize)]
 struct Report {
-    files: usize,
-    sections: usize,
-    new_ids: usize,
+    #[serde(flatten)]
+    written: convert::WriteReport,
     out: String,
 }
 
@@ -31,41 +30,39 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .or_else(|| ctx.rulebook_dir.clone())
         .unwrap_or_else(|| PathBuf::from("rulebook"));
     if !args.seeds.is_dir() {
-        return Err(Error::Usage(format!(
+        return Err(super::usage(format!(
             "--seeds {}: not a folder of seed text files",
             args.seeds.display()
-        ))
-        .into());
+        )));
     }
     if out.exists() && !out.is_dir() {
-        return Err(
-            Error::Usage(format!("--out {}: is a file, not a folder", out.display())).into(),
-        );
+        let msg = format!("--out {}: is a file, not a folder", out.display());
+        return Err(super::usage(msg));
     }
     let corrections = out.join("corrections");
     if !corrections.is_dir() {
-        return Err(Error::Usage(format!(
+        return Err(super::usage(format!(
             "{}: no corrections folder; the seeds convert only with their hand corrections (copy rulebook/corrections there)",
             corrections.display()
-        ))
-        .into());
+        )));
     }
     // ids.txt keeps every ID ever published: one that cannot be read must stop
     // the run, not be replaced by the current IDs alone.
     swjudge::rulebook::lint::published_ids(&out)?;
     let files = convert::convert_all(&args.seeds, &corrections)?;
     prepare(&files, &out)?;
-    let report = convert::write_all(&files, &out)?;
-    let report = Report {
-        files: report.files,
-        sections: report.sections,
-        new_ids: report.new_ids,
-        out: out.display().to_string(),
-    };
+    let written = convert::write_all(&files, &out)?;
     let line = format!(
         "wrote {} files, {} sections ({} new ids) to {}",
-        report.files, report.sections, report.new_ids, report.out
+        written.files,
+        written.sections,
+        written.new_ids,
+        out.display()
     );
+    let report = Report {
+        written,
+        out: out.display().to_string(),
+    };
     if ctx.json {
         super::out_json(&report)?;
     } else {

@@ -4,10 +4,8 @@ use super::{CliResult, Ctx, Outcome};
 use std::path::{Path, PathBuf};
 use swjudge::coverage::{self, Status};
 use swjudge::game::Game;
-use swjudge::render::coverage::{census_text, text};
+use swjudge::render::coverage::{census_text, rulings_text, text};
 use swjudge::rulebook::Corpus;
-
-mod rulings;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -65,7 +63,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         format!(
             "{}{}",
             text(cov, &ctx.style),
-            rulings::text(&cov.rulings, args.missing, ctx)
+            rulings_text(&cov.rulings, args.missing, &ctx.style)
         )
     })?;
     Ok(Outcome::Found)

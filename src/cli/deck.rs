@@ -33,12 +33,12 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         .or(args.format.as_ref().map(|_| Game::Destiny));
     let cards = deck::cards_for(&ctx.paths.data_dir, &list, game)?;
     if cards.stored == 0 {
-        return Err(swjudge::Error::Usage(format!(
+        return Err(super::usage(format!(
             "no card data{}: import a card database with `swjudge cards import FILE…` (data dir {})",
-            game.map(|g| format!(" for {}", g.title())).unwrap_or_default(),
+            game.map(|g| format!(" for {}", g.title()))
+                .unwrap_or_default(),
             ctx.paths.data_dir.display()
-        ))
-        .into());
+        )));
     }
     let formats = match game {
         Some(Game::Destiny) | None => formats::load(&ctx.paths.data_dir)?,

@@ -58,8 +58,7 @@ fn check_writable(dir: &Path) -> swjudge::Result<()> {
         return Err(fail(std::io::Error::other("it is a file, not a folder")));
     }
     std::fs::create_dir_all(dir).map_err(fail)?;
-    let probe = dir.join(format!(".write-check-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(fail)?;
-    let _ = std::fs::remove_file(&probe);
+    // a file made there and removed again when dropped
+    tempfile::tempfile_in(dir).map_err(fail)?;
     Ok(())
 }

@@ -17,6 +17,7 @@ mod serve;
 mod test;
 
 use clap::{Parser, Subcommand};
+use itertools::Itertools;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -132,6 +133,11 @@ impl From<swjudge::Error> for Failure {
 
 pub type CliResult = Result<Outcome, Failure>;
 
+/// A usage error (exit 2) saying `msg`.
+pub fn usage(msg: impl Into<String>) -> Failure {
+    Failure::Error(swjudge::Error::Usage(msg.into()))
+}
+
 /// Shared context handed to every subcommand.
 pub struct Ctx {
     pub json: bool,
@@ -149,10 +155,10 @@ impl Ctx {
         &self,
         given: Option<swjudge::game::Game>,
     ) -> Result<Option<swjudge::game::Game>, Failure> {
-        match given {
-            Some(g) => Ok(Some(g)),
-            None => Ok(config::default_game()?),
+        if given.is_some() {
+            return Ok(given);
         }
+        Ok(config::default_game()?)
     }
 
     /// Print `value`: as JSON with `--json`, else as the text `text` makes of it.
@@ -234,13 +240,12 @@ pub fn parse() -> Cli {
 /// A clap error as one line: its message (joined when clap wraps it, as for a
 /// list of missing arguments) without the "error: " prefix or the usage block.
 fn usage_line(rendered: &str) -> String {
-    let msg: Vec<&str> = rendered
+    let mut msg = rendered
         .lines()
         .map(str::trim)
         .skip_while(|l| l.is_empty())
         .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
-        .collect();
-    let mut msg = msg.join(" ");
+        .join(" ");
     for tip in rendered
         .lines()
         .map(str::trim)
@@ -263,13 +268,8 @@ fn usage_line(rendered: &str) -> String {
 pub fn run(cli: Cli) -> CliResult {
     let json = cli.json;
     let res = match dispatch(cli) {
-        Err(Failure::Error(e)) => {
-            let text = e.to_string();
-            if text.chars().any(char::is_control) {
-                Err(Failure::Error(swjudge::Error::Usage(one_line(&text))))
-            } else {
-                Err(Failure::Error(e))
-            }
+        Err(Failure::Error(e)) if e.to_string().chars().any(char::is_control) => {
+            Err(usage(one_line(&e.to_string())))
         }
         other => other,
     };
@@ -403,10 +403,7 @@ pub fn name_imported_cards(paths: &swjudge::paths::Paths) {
             many => Err(format!(
                 "`{name}` names {} imported cards: {}; name one by its reference",
                 many.len(),
-                many.iter()
-                    .map(|i| db.refs[*i].as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                many.iter().map(|i| db.refs[*i].as_str()).join(", ")
             )),
         }
     }));

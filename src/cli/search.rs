@@ -1,6 +1,7 @@
 //! `swjudge search`.
 
 use super::{CliResult, Ctx, Outcome};
+use itertools::Itertools;
 use swjudge::index::{DocKind, Index, Query};
 use swjudge::render;
 use swjudge::rulebook::Game;
@@ -26,8 +27,8 @@ pub struct Args {
 
 fn parse_kind(s: &str) -> Result<DocKind, String> {
     DocKind::parse(s).ok_or_else(|| {
-        let all: Vec<&str> = DocKind::ALL.iter().map(|k| k.as_str()).collect();
-        format!("unknown kind \"{s}\" (expected one of {})", all.join(", "))
+        let all = DocKind::ALL.iter().map(|k| k.as_str()).join(", ");
+        format!("unknown kind \"{s}\" (expected one of {all})")
     })
 }
 

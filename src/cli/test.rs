@@ -1,8 +1,9 @@
 //! `swjudge test`.
 
 use super::{CliResult, Ctx, Outcome};
+use itertools::Itertools;
 use std::path::PathBuf;
-use swjudge::render::trace::{self, LineVerdict, TestLine, TestSummary};
+use swjudge::render::trace::{self, TestLine, TestSummary};
 use swjudge::scenario;
 
 #[derive(Debug, clap::Args)]
@@ -16,23 +17,19 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let paths = super::scenario_paths(args.paths)?;
     for p in &paths {
         if p.exists() && !p.is_file() && !p.is_dir() {
-            return Err(swjudge::Error::Usage(format!(
+            return Err(super::usage(format!(
                 "{}: not a regular file or folder",
                 p.display()
-            ))
-            .into());
+            )));
         }
     }
     let files = scenario::find_files(&paths)?;
     if files.is_empty() {
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let shown = paths.iter().map(|p| p.display()).join(", ");
         if ctx.json {
             super::out_json(&TestSummary::default())?;
         }
-        super::note(&format!(
-            "no scenario files (*.yaml) under {}",
-            shown.join(", ")
-        ));
+        super::note(&format!("no scenario files (*.yaml) under {shown}"));
         return Ok(Outcome::NotFound);
     }
     let ids = ctx.section_ids()?;
@@ -42,13 +39,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         let name = f.display().to_string();
         match result {
             Ok(report) => TestLine::from_report(&name, &report),
-            Err(e) => TestLine {
-                file: name,
-                game: String::new(),
-                source: None,
-                verdict: LineVerdict::Invalid,
-                problems: vec![e.to_string()],
-            },
+            Err(e) => TestLine::invalid(&name, &e),
         }
     });
     let failed = scenarios.iter().filter(|l| l.failed()).count();
@@ -61,7 +52,7 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     let n = summary
         .scenarios
         .iter()
-        .filter(|l| l.verdict == LineVerdict::Invalid)
+        .filter(|l| l.verdict.is_none())
         .count();
     if n > 0 {
         return Err(super::Failure::Error(swjudge::Error::Input(format!(

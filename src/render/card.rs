@@ -1,6 +1,6 @@
 //! Rendering for `card` and `cards import` output (text and JSON from one structure).
 
-use super::{Style, one_line, wrap, wrap_hanging};
+use super::{Style, one_line};
 use crate::cards::import::{FileReport, Imported, Skipped, StoredInfo};
 use crate::cards::markup::{self, Emphasis};
 use crate::cards::{Card, CardDb, Entry, Face, Lookup, Match, SeeAlso, Stats, Status};
@@ -295,13 +295,6 @@ impl CardReport {
     }
 }
 
-/// Text indented two spaces and wrapped to the width.
-fn indent(text: &str, style: &Style) -> String {
-    let mut s = wrap(text, style.width, "  ");
-    s.push('\n');
-    s
-}
-
 fn stats_line(stats: &Stats) -> String {
     stats
         .iter()
@@ -325,8 +318,7 @@ pub fn text(r: &CardReport, style: &Style) -> String {
         if !others.is_empty() {
             let line = format!("Other close names: {}", others.join("; "));
             out.push('\n');
-            out.push_str(&wrap_hanging(&line, style.width, "", "  "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &line, "", "  ");
         }
         return out;
     }
@@ -372,8 +364,7 @@ fn candidates(list: &[Match], style: &Style) -> String {
     let mut out = String::new();
     for m in list {
         let line = format!("{:.3}  {}  [{}]  {}", m.score, m.title, m.game, m.reference);
-        out.push_str(&wrap_hanging(&line, style.width, "  ", "         "));
-        out.push('\n');
+        style.push_wrapped(&mut out, &line, "  ", "         ");
     }
     out
 }
@@ -429,7 +420,7 @@ fn card_text(c: &CardView, style: &Style) -> String {
     match (&c.text, &c.text_source) {
         (Some(t), Some(src)) => {
             out.push_str(&format!("\nText — {src}:\n"));
-            out.push_str(&indent(&rich(c.raw.0.as_deref(), t, style), style));
+            style.push_wrapped(&mut out, &rich(c.raw.0.as_deref(), t, style), "  ", "  ");
         }
         _ => out.push_str("\nText: not known (no imported card data for this card)\n"),
     }
@@ -443,19 +434,17 @@ fn card_text(c: &CardView, style: &Style) -> String {
             ),
             _ => format!("Agrees with the rulebook's erratum ({}).", x.section),
         };
-        out.push_str(&wrap(&one_line(&note), style.width, "  "));
-        out.push('\n');
+        style.push_wrapped(&mut out, &one_line(&note), "  ", "  ");
     }
     if let Some(l) = &c.lore {
-        out.push_str(&wrap_hanging(&format!("Lore: {l}"), style.width, "", "  "));
-        out.push('\n');
+        style.push_wrapped(&mut out, &format!("Lore: {l}"), "", "  ");
     }
     if let Some(p) = &c.printed_text {
         out.push_str(&format!(
             "\nText in the card data — {} (the errata above replace it):\n",
             c.source
         ));
-        out.push_str(&indent(&rich(c.raw.1.as_deref(), p, style), style));
+        style.push_wrapped(&mut out, &rich(c.raw.1.as_deref(), p, style), "  ", "  ");
     }
     if let Some(b) = &c.back {
         out.push_str(&format!(
@@ -471,7 +460,7 @@ fn card_text(c: &CardView, style: &Style) -> String {
             out.push_str(&format!("  Stats: {bs}\n"));
         }
         if let Some(t) = &b.text {
-            out.push_str(&indent(&rich(c.raw.0.as_deref(), t, style), style));
+            style.push_wrapped(&mut out, &rich(c.raw.0.as_deref(), t, style), "  ", "  ");
         }
     }
     for (name, list) in [("Errata", &c.errata), ("Rulings", &c.rulings)] {
@@ -481,14 +470,12 @@ fn card_text(c: &CardView, style: &Style) -> String {
         out.push_str(&format!("\n{name}:\n"));
         for e in list {
             out.push_str(&format!("  [{}]\n", e.source));
-            out.push_str(&wrap(&e.text, style.width, "    "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &e.text, "    ", "    ");
         }
     }
     for (name, titles) in c.relations.listed() {
         out.push_str(&format!("\n{name} (look each up with `swjudge card`):\n"));
-        out.push_str(&wrap(&titles.join("; "), style.width, "  "));
-        out.push('\n');
+        style.push_wrapped(&mut out, &titles.join("; "), "  ", "  ");
     }
     if !c.see_also.is_empty() {
         out.push_str("\nSee also:\n");
@@ -500,8 +487,7 @@ fn card_text(c: &CardView, style: &Style) -> String {
         out.push_str(&format!("\nAlso known as: {}\n", c.nicknames.join(", ")));
     }
     for n in &c.notes {
-        out.push_str(&wrap_hanging(&format!("Note: {n}"), style.width, "", "  "));
-        out.push('\n');
+        style.push_wrapped(&mut out, &format!("Note: {n}"), "", "  ");
     }
     out.push_str(&format!("Reference: {}\n", c.reference));
     out

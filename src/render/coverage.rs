@@ -1,7 +1,9 @@
-//! Rendering for `coverage`: counts per game, then each example with its scenarios.
+//! Rendering for `coverage`: counts per game, then each example with its
+//! scenarios; the published rulings beside them.
 
-use super::{Style, numbers_right, table, wrap_hanging};
+use super::{Style, numbers_right, table};
 use crate::coverage::{Census, Coverage, Status};
+use crate::rulings::{Missing, RulingCoverage};
 
 /// The counts as a table, then the examples grouped by status.
 pub fn text(c: &Coverage, style: &Style) -> String {
@@ -42,8 +44,7 @@ pub fn text(c: &Coverage, style: &Style) -> String {
             if !e.scenarios.is_empty() {
                 line.push_str(&format!(" — {}", e.scenarios.join(", ")));
             }
-            out.push_str(&wrap_hanging(&line, style.width, "  ", "      "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &line, "  ", "      ");
         }
     }
     for w in &c.warnings {
@@ -108,9 +109,49 @@ pub fn census_text(c: &Census, style: &Style) -> String {
         ));
         for x in missing {
             let line = format!("{} — {} [{}]", x.id, x.name, x.area);
-            out.push_str(&wrap_hanging(&line, style.width, "  ", "      "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &line, "  ", "      ");
         }
+    }
+    out
+}
+
+/// The published rulings: reproduced by a scenario, or listed as not yet
+/// expressible. Counts per game; with `missing`, each missing ruling under the
+/// mechanism it lacks.
+pub fn rulings_text(cov: &RulingCoverage, missing: bool, style: &Style) -> String {
+    if cov.games.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("\n{}\n", style.bold("Published rulings"));
+    for g in &cov.games {
+        out.push_str(&format!(
+            "  {}: {} reproduced, {} listed as not yet expressible\n",
+            g.game.title(),
+            g.reproduced,
+            g.missing
+        ));
+        if !missing {
+            for (m, n) in &g.mechanisms {
+                let first = format!("  {n:>5}  ");
+                style.push_wrapped(&mut out, m, &first, "         ");
+            }
+        }
+    }
+    if missing {
+        let mut by: Vec<&Missing> = cov.missing.iter().collect();
+        by.sort_by(|a, b| (&a.mechanism, &a.ruling).cmp(&(&b.mechanism, &b.ruling)));
+        let mut last: Option<&str> = None;
+        for m in by {
+            if last != Some(m.mechanism.as_str()) {
+                out.push_str(&format!("\n{}:\n", style.bold(&m.mechanism)));
+                last = Some(&m.mechanism);
+            }
+            let line = format!("{} — {}", m.ruling, m.text);
+            style.push_wrapped(&mut out, &line, "  ", "      ");
+        }
+    }
+    for w in &cov.warnings {
+        out.push_str(&format!("warning: {w}\n"));
     }
     out
 }

@@ -2,16 +2,16 @@
 //! rule or format entry it breaks and the cards involved, then the cards. JSON
 //! is the [`Report`] itself.
 
-use super::{Style, wrap, wrap_hanging};
+use super::Style;
 use crate::deck::{CardRef, Problem, Report, Zone};
+use itertools::Itertools;
 use std::fmt::Write as _;
 
 fn cards_line(label: &str, cards: &[CardRef]) -> String {
-    let list: Vec<String> = cards
+    let list = cards
         .iter()
-        .map(|c| format!("{} ({})", c.name, c.reference))
-        .collect();
-    format!("{label}: {}", list.join("; "))
+        .map(|c| format!("{} ({})", c.name, c.reference));
+    format!("{label}: {}", list.format("; "))
 }
 
 fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
@@ -20,11 +20,11 @@ fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
     if let Some(l) = p.line {
         let _ = write!(text, " (line {l})");
     }
-    let _ = writeln!(out, "{}", wrap_hanging(&text, style.width, &head, "    "));
+    style.push_wrapped(out, &text, &head, "    ");
     for (label, cards) in [("cards", &p.cards), ("choices", &p.choices)] {
         if !cards.is_empty() {
             let line = cards_line(label, cards);
-            let _ = writeln!(out, "{}", wrap(&line, style.width, "    "));
+            style.push_wrapped(out, &line, "    ", "    ");
         }
     }
 }
@@ -32,11 +32,7 @@ fn problem(out: &mut String, i: usize, p: &Problem, style: &Style) {
 /// The summary lines: counts by type, side, points and dice, formats.
 fn summary(out: &mut String, r: &Report, style: &Style) {
     let s = &r.summary;
-    let types: Vec<String> = s
-        .by_type
-        .iter()
-        .map(|c| format!("{} {}", c.kind, c.count))
-        .collect();
+    let types = s.by_type.iter().map(|c| format!("{} {}", c.kind, c.count));
     let mut deck = format!("Deck: {} cards", s.deck_cards);
     if s.outside_deck > 0 {
         let _ = write!(deck, ", {} outside the deck", s.outside_deck);
@@ -44,12 +40,9 @@ fn summary(out: &mut String, r: &Report, style: &Style) {
     if s.sideboard > 0 {
         let _ = write!(deck, ", {} in the sideboard (not checked)", s.sideboard);
     }
-    let _ = writeln!(out, "{}", wrap(&deck, style.width, "  "));
-    let _ = writeln!(
-        out,
-        "{}",
-        wrap(&format!("By type: {}", types.join(", ")), style.width, "  ")
-    );
+    style.push_wrapped(out, &deck, "  ", "  ");
+    let types = format!("By type: {}", types.format(", "));
+    style.push_wrapped(out, &types, "  ", "  ");
     if let Some(side) = &s.side {
         let _ = writeln!(out, "  Side: {side}");
     }
@@ -66,11 +59,7 @@ fn summary(out: &mut String, r: &Report, style: &Style) {
         } else {
             legal.join(", ")
         };
-        let _ = writeln!(
-            out,
-            "{}",
-            wrap(&format!("Legal in: {v}"), style.width, "  ")
-        );
+        style.push_wrapped(out, &format!("Legal in: {v}"), "  ", "  ");
     }
 }
 
@@ -84,7 +73,7 @@ pub fn text(r: &Report, style: &Style) -> String {
     if let Some(f) = &r.format {
         let _ = write!(head, ", format {f}");
     }
-    let _ = writeln!(out, "{}", wrap(&head, style.width, ""));
+    style.push_wrapped(&mut out, &head, "", "");
     let verdict = if r.legal {
         "LEGAL".to_string()
     } else {
@@ -109,7 +98,7 @@ pub fn text(r: &Report, style: &Style) -> String {
         );
         for c in &r.card_rules {
             let line = format!("{} ({}): {}", c.card.name, c.card.reference, c.text);
-            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  - ", "    "));
+            style.push_wrapped(&mut out, &line, "  - ", "    ");
         }
     }
     if !r.cards.is_empty() {
@@ -132,7 +121,7 @@ pub fn text(r: &Report, style: &Style) -> String {
                 c.reference,
                 c.card_type.as_deref().unwrap_or("no type")
             );
-            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  ", "      "));
+            style.push_wrapped(&mut out, &line, "  ", "      ");
         }
     }
     out

@@ -3,18 +3,17 @@
 //! their bullets or numbers, tables as tables. Markup characters never show.
 
 use super::{Style, table, wrap_hanging};
+use itertools::Itertools;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// Render `md` for a terminal, every line starting with `indent`.
 pub fn to_terminal(md: &str, style: &Style, indent: &str) -> String {
-    let mut opts = Options::empty();
-    opts.insert(Options::ENABLE_TABLES);
     let mut r = Renderer {
         style: *style,
         indent,
         ..Renderer::default()
     };
-    for ev in Parser::new_ext(md, opts) {
+    for ev in Parser::new_ext(md, Options::ENABLE_TABLES) {
         r.event(ev);
     }
     r.flush();
@@ -143,12 +142,9 @@ impl Renderer<'_> {
             }
             TagEnd::CodeBlock => {
                 let code = std::mem::take(&mut self.cur);
-                let lines: Vec<String> = code
-                    .trim_end()
-                    .lines()
-                    .map(|l| format!("{}    {l}", self.indent))
-                    .collect();
-                self.blocks.push(lines.join("\n"));
+                let lines = code.trim_end().lines();
+                let block = lines.map(|l| format!("{}    {l}", self.indent)).join("\n");
+                self.blocks.push(block);
                 self.code = false;
             }
             TagEnd::TableCell => {
@@ -214,7 +210,6 @@ impl Renderer<'_> {
         t.to_string()
             .lines()
             .map(|l| format!("{}{l}", self.indent))
-            .collect::<Vec<_>>()
             .join("\n")
     }
 }

@@ -55,6 +55,13 @@ impl Style {
         }
     }
 
+    /// Append `text` wrapped to the width under the indents of
+    /// [`wrap_hanging`], and a line break.
+    pub fn push_wrapped(&self, out: &mut String, text: &str, first: &str, rest: &str) {
+        out.push_str(&wrap_hanging(text, self.width, first, rest));
+        out.push('\n');
+    }
+
     /// The escape codes that switch emphasis to exactly `bold` and `italic`,
     /// whatever was on before; nothing when colour is off.
     pub fn emphasis(&self, bold: bool, italic: bool) -> String {

@@ -1,6 +1,6 @@
 //! Rendering for `rule` output (text and JSON from one structure: [`RuleView`]).
 
-use super::{Style, markdown, wrap, wrap_hanging};
+use super::{Style, markdown, wrap};
 use crate::game::Game;
 use crate::rulebook::lint::{CrossRef, Resolver};
 use crate::rulebook::{Corpus, Kind, Section};
@@ -93,7 +93,7 @@ pub fn text(v: &RuleView, style: &Style) -> String {
         out.push_str(" (superseded)");
     }
     out.push('\n');
-    let _ = writeln!(out, "{}", wrap(&v.breadcrumb.join(" › "), style.width, ""));
+    style.push_wrapped(&mut out, &v.breadcrumb.join(" › "), "", "");
     let _ = writeln!(out, "{}:{}", v.file, v.line);
     if !v.text.trim().is_empty() {
         let _ = writeln!(out, "\n{}", markdown::to_terminal(&v.text, style, ""));
@@ -114,7 +114,7 @@ pub fn text(v: &RuleView, style: &Style) -> String {
                 format!(" [{}]", c.kind)
             };
             let line = format!("{} — {}{kind}", c.id, c.title);
-            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  ", "    "));
+            style.push_wrapped(&mut out, &line, "  ", "    ");
         }
     }
     let resolved: Vec<(&str, &str)> = v
@@ -126,7 +126,7 @@ pub fn text(v: &RuleView, style: &Style) -> String {
         let _ = writeln!(out, "\n{}", style.bold("See also:"));
         for (text, id) in resolved {
             let line = format!("{text} → {id}");
-            let _ = writeln!(out, "{}", wrap_hanging(&line, style.width, "  ", "    "));
+            style.push_wrapped(&mut out, &line, "  ", "    ");
         }
     }
     out

@@ -5,7 +5,7 @@
 
 use super::{Style, one_line, wrap_hanging};
 use crate::engine::{Observations, Value};
-use crate::scenario::expect::{Expectation, StepOut};
+use crate::scenario::expect::{Expectation, StepOut, compact};
 use crate::scenario::{Report, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -202,14 +202,6 @@ fn is_nothing(v: &Value) -> bool {
     }
 }
 
-/// A value in a few words: strings bare, lists and objects as compact JSON.
-fn word(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// The group a changed path is shown in (`cards`, `force.light`,
 /// `numbers.battle`), and the rest of its path.
 fn group(path: &str) -> (&str, &str) {
@@ -257,12 +249,7 @@ pub fn text(s: &Summary, style: &Style) -> String {
         out.push(wrap_hanging(&text, style.width, "", "  "));
     }
     for e in &s.failed {
-        let text = format!(
-            "FAILED {}: expected {}, got {}",
-            one_line(&e.path),
-            one_line(&word(&e.expected)),
-            one_line(&word(&e.actual))
-        );
+        let text = format!("FAILED {}", one_line(&e.failure()));
         out.push(wrap_hanging(&style.bold(&text), style.width, "", "  "));
     }
     let end = format!(
@@ -289,8 +276,8 @@ pub fn changed_text(changed: &[Change], style: &Style) -> Vec<String> {
     for c in changed {
         let (g, rest) = group(&c.path);
         let (value, moved) = match &c.before {
-            Value::Null => (word(&c.after), false),
-            before => (format!("{} → {}", word(before), word(&c.after)), true),
+            Value::Null => (compact(&c.after), false),
+            before => (format!("{} → {}", compact(before), compact(&c.after)), true),
         };
         let value = one_line(&value);
         let items = groups.entry(g).or_default();

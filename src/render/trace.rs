@@ -7,8 +7,10 @@ use super::{Style, one_line, table, wrap_hanging};
 use crate::scenario::expect::StepOut;
 use crate::scenario::{Report, Verdict};
 use comfy_table::{ColumnConstraint, Table, Width};
+use itertools::Itertools;
 use serde::Serialize;
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// The report with its summary: the `check --json` contract.
 #[derive(Serialize)]
@@ -34,23 +36,19 @@ pub fn json(r: &Report) -> String {
 pub fn text(r: &Report, style: &Style) -> String {
     let mut out = String::new();
     let head = format!("{} — {}", one_line(&r.title), one_line(&r.scenario));
-    out.push_str(&wrap_hanging(&head, style.width, "", "  "));
-    out.push('\n');
+    style.push_wrapped(&mut out, &head, "", "  ");
     if let Some(s) = &r.source {
-        out.push_str(&format!("source: {}\n", one_line(s)));
+        let _ = writeln!(out, "source: {}", one_line(s));
     }
-    out.push_str(&steps_table(&r.steps, style));
-    out.push('\n');
+    let _ = writeln!(out, "{}", steps_table(&r.steps, style));
     let outcome = format!("outcome: {}", one_line(&r.end.text));
-    out.push_str(&wrap_hanging(&outcome, style.width, "", "  "));
-    out.push('\n');
-    out.push_str(&summary::changed_text(&Summary::new(r).changed, style).join("\n"));
-    out.push('\n');
+    style.push_wrapped(&mut out, &outcome, "", "  ");
+    let changed = summary::changed_text(&Summary::new(r).changed, style);
+    let _ = writeln!(out, "{}", changed.join("\n"));
     if !r.expectations.is_empty() {
-        out.push_str(&expectations(r, style));
-        out.push('\n');
+        let _ = writeln!(out, "{}", expectations(r, style));
     }
-    out.push_str(&format!("verdict: {}\n", r.verdict.as_str()));
+    let _ = writeln!(out, "verdict: {}", r.verdict.as_str());
     out
 }
 
@@ -116,26 +114,12 @@ fn marker(level: usize) -> String {
     "· ".repeat(level.saturating_sub(1).min(12))
 }
 
-/// A row of the printed trace: one step, or a run of passes folded into one.
+/// A row of the printed trace: one step, or a run of passes folded into one
+/// (the first step's actor and level, the run's text and rules).
 struct Row {
     /// The step's number, or the first and last of the run (`5–8`).
     n: String,
-    level: usize,
-    actor: String,
-    event: &'static str,
-    text: String,
-    cites: Vec<&'static str>,
-}
-
-fn row(s: &StepOut) -> Row {
-    Row {
-        n: s.n.to_string(),
-        level: s.level,
-        actor: s.actor.clone(),
-        event: s.event,
-        text: s.text.clone(),
-        cites: s.cites.clone(),
-    }
+    step: StepOut,
 }
 
 /// The steps with each run of passes folded into one row: a chance to act
@@ -155,7 +139,10 @@ fn fold_passes(steps: &[StepOut]) -> Vec<Row> {
             j += 1;
         }
         if j == passes || j - i < 2 {
-            rows.push(row(&steps[i]));
+            rows.push(Row {
+                n: steps[i].n.to_string(),
+                step: steps[i].clone(),
+            });
             i += 1;
             continue;
         }
@@ -167,24 +154,20 @@ fn fold_passes(steps: &[StepOut]) -> Vec<Row> {
         {
             j += 1;
         }
-        let mut cites: Vec<&'static str> = Vec::new();
-        for c in steps[i..j].iter().flat_map(|s| s.cites.iter()) {
-            if !cites.contains(c) {
-                cites.push(c);
-            }
-        }
+        let cites = steps[i..j].iter().flat_map(|s| s.cites.iter());
+        let cites: Vec<&'static str> = cites.copied().unique().collect();
+        let mut step = steps[i].clone();
+        step.event = "pass";
+        step.text = format!(
+            "{} — {} passes: {}",
+            step.text,
+            passed.len(),
+            passed.join(", ")
+        );
+        step.cites = cites;
         rows.push(Row {
             n: format!("{}–{}", steps[i].n, steps[j - 1].n),
-            level,
-            actor: steps[i].actor.clone(),
-            event: "pass",
-            text: format!(
-                "{} — {} passes: {}",
-                steps[i].text,
-                passed.len(),
-                passed.join(", ")
-            ),
-            cites,
+            step,
         });
         i = j;
     }
@@ -201,7 +184,7 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
     let rows = fold_passes(steps);
     let widest_cite = rows
         .iter()
-        .flat_map(|r| r.cites.iter().map(|c| c.len()))
+        .flat_map(|r| r.step.cites.iter().map(|c| c.len()))
         .max()
         .unwrap_or(0);
     if style.width < widest_cite + TABLE_MIN_BESIDE_RULES {
@@ -216,9 +199,9 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
         "what happens",
         "rules",
     ]);
-    for r in &rows {
+    for Row { n, step: r } in &rows {
         t.add_row(vec![
-            r.n.clone(),
+            n.clone(),
             r.level.to_string(),
             one_line(&r.actor),
             r.event.to_string(),
@@ -237,22 +220,18 @@ fn steps_table(steps: &[StepOut], style: &Style) -> String {
 /// Steps as blocks for a narrow width: `n. actor · event`, then the text and rules.
 fn steps_list(rows: &[Row], style: &Style) -> String {
     let mut out = String::new();
-    for r in rows {
+    for Row { n, step: r } in rows {
         let head = format!(
-            "{}. {}{} · {}",
-            r.n,
+            "{n}. {}{} · {}",
             marker(r.level),
             one_line(&r.actor),
             r.event
         );
-        out.push_str(&wrap_hanging(&head, style.width, "", "   "));
-        out.push('\n');
-        out.push_str(&wrap_hanging(&one_line(&r.text), style.width, "   ", "   "));
-        out.push('\n');
+        style.push_wrapped(&mut out, &head, "", "   ");
+        style.push_wrapped(&mut out, &one_line(&r.text), "   ", "   ");
         if !r.cites.is_empty() {
             let rules = format!("rules: {}", r.cites.join(" "));
-            out.push_str(&wrap_hanging(&rules, style.width, "   ", "          "));
-            out.push('\n');
+            style.push_wrapped(&mut out, &rules, "   ", "          ");
         }
     }
     out.trim_end().to_string()
@@ -281,47 +260,14 @@ fn compact(v: &Value) -> String {
 
 fn spaced(v: &Value) -> String {
     match v {
-        Value::Array(a) => format!("[{}]", a.iter().map(spaced).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!("[{}]", a.iter().map(spaced).join(", ")),
         Value::Object(o) => format!(
             "{{{}}}",
             o.iter()
                 .map(|(k, x)| format!("{}: {}", Value::String(k.clone()), spaced(x)))
-                .collect::<Vec<_>>()
                 .join(", ")
         ),
         other => other.to_string(),
-    }
-}
-
-/// A scenario's verdict in `swjudge test`: a run's [`Verdict`], or a file that
-/// did not load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LineVerdict {
-    Pass,
-    Fail,
-    NotModelled,
-    Invalid,
-}
-
-impl LineVerdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LineVerdict::Pass => "pass",
-            LineVerdict::Fail => "fail",
-            LineVerdict::NotModelled => "not_modelled",
-            LineVerdict::Invalid => "invalid",
-        }
-    }
-}
-
-impl From<Verdict> for LineVerdict {
-    fn from(v: Verdict) -> Self {
-        match v {
-            Verdict::Pass => LineVerdict::Pass,
-            Verdict::Fail => LineVerdict::Fail,
-            Verdict::NotModelled => LineVerdict::NotModelled,
-        }
     }
 }
 
@@ -331,7 +277,9 @@ pub struct TestLine {
     pub file: String,
     pub game: String,
     pub source: Option<String>,
-    pub verdict: LineVerdict,
+    /// The run's verdict; none for a file that did not load (`invalid`).
+    #[serde(serialize_with = "verdict_or_invalid")]
+    pub verdict: Option<Verdict>,
     /// Why it failed: failed expectations, or the error for an invalid scenario.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
@@ -351,20 +299,41 @@ impl TestLine {
             file: file.to_string(),
             game: r.game.to_string(),
             source: r.source.clone(),
-            verdict: r.verdict.into(),
+            verdict: Some(r.verdict),
             problems: r.problems(),
         }
     }
-    pub fn failed(&self) -> bool {
-        self.verdict != LineVerdict::Pass
+
+    /// The line of a file that did not load, with the error.
+    pub fn invalid(file: &str, error: &crate::Error) -> TestLine {
+        TestLine {
+            file: file.to_string(),
+            game: String::new(),
+            source: None,
+            verdict: None,
+            problems: vec![error.to_string()],
+        }
     }
+
+    pub fn failed(&self) -> bool {
+        self.verdict != Some(Verdict::Pass)
+    }
+}
+
+/// A test line's verdict by name: the run's, or `invalid`.
+fn verdict_name(v: Option<Verdict>) -> &'static str {
+    v.map_or("invalid", Verdict::as_str)
+}
+
+fn verdict_or_invalid<S: serde::Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(verdict_name(*v))
 }
 
 /// `swjudge test` as text: a line per failing scenario, then `N passed, N failed`.
 pub fn test_text(s: &TestSummary) -> String {
     let mut out = String::new();
     for l in s.scenarios.iter().filter(|l| l.failed()) {
-        let verdict = l.verdict.as_str().to_uppercase();
+        let verdict = verdict_name(l.verdict).to_uppercase();
         out.push_str(&format!("{verdict}: {}", one_line(&l.file)));
         if let Some(p) = l.problems.first() {
             out.push_str(&format!(" — {}", one_line(p)));

@@ -9,6 +9,7 @@
 use super::{Corpus, Kind, Section, slug};
 use crate::error::{Error, Result};
 use crate::paths::read_text_file;
+use itertools::Itertools;
 use regex::Regex;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
@@ -58,7 +59,7 @@ impl std::fmt::Display for Problem {
 }
 
 /// A cross-reference found in a section body.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Hash)]
 pub struct CrossRef {
     /// The referenced words as written (the part that named a section when resolved).
     pub text: String,
@@ -317,14 +318,8 @@ impl<'c> Resolver<'c> {
 
     /// The cross-references in `s`'s body, each resolved where the target exists.
     pub fn cross_references(&self, s: &Section) -> Vec<CrossRef> {
-        let mut out: Vec<CrossRef> = Vec::new();
-        for m in mentions(&s.body) {
-            let r = self.resolve(s, &m);
-            if !out.contains(&r) {
-                out.push(r);
-            }
-        }
-        out
+        let refs = mentions(&s.body).into_iter().map(|m| self.resolve(s, &m));
+        refs.unique().collect()
     }
 
     /// Resolve one mention (the words after "see") from section `from`.
@@ -510,7 +505,6 @@ pub fn normalize(s: &str) -> String {
                 w
             }
         })
-        .collect::<Vec<_>>()
         .join(" ")
 }
 

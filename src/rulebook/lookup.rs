@@ -5,6 +5,7 @@
 use super::lint::{load_aliases, normalize, resolve_alias};
 use super::{Corpus, Kind, Section};
 use crate::error::{Error, Result};
+use itertools::Itertools;
 use serde::Serialize;
 
 /// Longest section ID accepted (the longest real one is well under 100).
@@ -58,13 +59,8 @@ pub fn suggest(corpus: &Corpus, wanted: &str) -> Vec<String> {
         titled.sort_by_key(|s| (s.superseded, s.kind != Kind::Rule));
         out.extend(titled.into_iter().map(|s| s.id.clone()));
     }
-    for id in corpus.suggest(wanted, 5) {
-        if !out.iter().any(|o| o == id) {
-            out.push(id.to_string());
-        }
-    }
-    out.truncate(5);
-    out
+    out.extend(corpus.suggest(wanted, 5).into_iter().map(str::to_string));
+    out.into_iter().unique().take(5).collect()
 }
 
 /// The answer when no section has the ID (`rule --json` prints it).

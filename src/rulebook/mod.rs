@@ -246,9 +246,7 @@ impl Corpus {
         let mut todo: Vec<&str> = vec![id];
         while let Some(cur) = todo.pop() {
             if let Some(s) = self.get(cur) {
-                for c in s.children.iter().rev() {
-                    todo.push(c);
-                }
+                todo.extend(s.children.iter().map(String::as_str));
                 if s.id != id && s.kind == Kind::Example {
                     out.push(s);
                 }

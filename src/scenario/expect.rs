@@ -11,6 +11,7 @@
 
 use super::Scenario;
 use crate::engine::{BoardError, End, Observations, Players, RunResult, Value};
+use itertools::Itertools;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
@@ -151,6 +152,14 @@ pub struct Expectation {
     pub ok: bool,
 }
 
+impl Expectation {
+    /// `path: expected X, got Y`, the values as [`compact`] writes them.
+    pub fn failure(&self) -> String {
+        let (want, got) = (compact(&self.expected), compact(&self.actual));
+        format!("{}: expected {want}, got {got}", self.path)
+    }
+}
+
 /// One trace step as reported.
 #[derive(Debug, Clone, Serialize)]
 pub struct StepOut {
@@ -219,18 +228,9 @@ pub struct Report {
 impl Report {
     /// Every rule ID cited by the trace and by rejected decisions.
     pub fn cited(&self) -> Vec<&'static str> {
-        let mut out: Vec<&'static str> = Vec::new();
-        let all = self
-            .steps
-            .iter()
-            .flat_map(|s| s.cites.iter())
-            .chain(self.illegal.iter().flat_map(|i| i.cites.iter()));
-        for c in all {
-            if !out.contains(c) {
-                out.push(c);
-            }
-        }
-        out
+        let steps = self.steps.iter().flat_map(|s| s.cites.iter());
+        let illegal = self.illegal.iter().flat_map(|i| i.cites.iter());
+        steps.chain(illegal).copied().unique().collect()
     }
     /// The failed expectations, one line each.
     pub fn problems(&self) -> Vec<String> {
@@ -240,14 +240,8 @@ impl Report {
                 v.push(format!("not modelled — ruling needed: {n}"));
             }
         }
-        for e in self.expectations.iter().filter(|e| !e.ok) {
-            v.push(format!(
-                "{}: expected {}, got {}",
-                e.path,
-                compact(&e.expected),
-                compact(&e.actual)
-            ));
-        }
+        let failed = self.expectations.iter().filter(|e| !e.ok);
+        v.extend(failed.map(Expectation::failure));
         v
     }
 }
@@ -258,6 +252,11 @@ pub fn compact(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// A list as a JSON value, as the run's observations are.
+fn json<T: Serialize>(list: &[T]) -> Value {
+    serde_json::to_value(list).unwrap_or(Value::Null)
 }
 
 fn row(path: impl Into<String>, expected: Value, actual: Value) -> Expectation {
@@ -290,12 +289,7 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
         rows.push(row(path.clone(), want.clone(), got.unwrap_or(Value::Null)));
     }
     // Illegal decisions: by position, each matched against a rule it cites.
-    let want: Vec<Value> = e
-        .illegal
-        .iter()
-        .map(|i| serde_json::json!({"step": i.step, "rule": i.rule}))
-        .collect();
-    let got: Vec<Value> = r
+    let got: Vec<IllegalExpect> = r
         .illegal
         .iter()
         .map(|i| {
@@ -307,10 +301,13 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
                     || i.cites.first().copied().unwrap_or("").to_string(),
                     |x| x.rule.clone(),
                 );
-            serde_json::json!({"step": i.at.step, "rule": rule})
+            IllegalExpect {
+                step: i.at.step,
+                rule,
+            }
         })
         .collect();
-    rows.push(row("illegal", Value::Array(want), Value::Array(got)));
+    rows.push(row("illegal", json(&e.illegal), json(&got)));
     rows.push(row(
         "leftover",
         Value::from(e.leftover),
@@ -320,19 +317,17 @@ pub fn compare(s: &Scenario, mut r: RunResult) -> Report {
         End::NotModelled { what } => Some(what),
         _ => None,
     };
-    let mut met: Vec<String> = Vec::new();
-    for n in r.trace.not_modelled.iter().chain(ended) {
-        if !met.contains(n) {
-            met.push(n.clone());
-        }
-    }
+    let met: Vec<String> = r
+        .trace
+        .not_modelled
+        .iter()
+        .chain(ended)
+        .cloned()
+        .unique()
+        .collect();
     let unacknowledged = met.iter().any(|m| !e.not_modelled.contains(m));
     if !e.not_modelled.is_empty() || !met.is_empty() {
-        rows.push(row(
-            "not_modelled",
-            serde_json::json!(e.not_modelled),
-            serde_json::json!(met),
-        ));
+        rows.push(row("not_modelled", json(&e.not_modelled), json(&met)));
     }
     for want in &e.trace_contains {
         let found = trace.iter().any(|s| s.text.contains(want.as_str()));

@@ -163,6 +163,16 @@ pub(crate) fn at(path: &Path, line: u64, col: u64, msg: impl std::fmt::Display) 
     }
 }
 
+/// An error at the place in the file where `value` is written.
+fn at_value<T>(path: &Path, value: &Spanned<T>, msg: impl std::fmt::Display) -> Error {
+    at(
+        path,
+        value.referenced.line(),
+        value.referenced.column(),
+        msg,
+    )
+}
+
 /// Load and check a scenario file. `ids`, when given, is used to check `source:`.
 pub fn load(path: &Path, ids: Option<&dyn SectionIds>) -> Result<Scenario> {
     let text = crate::yaml::read_text(path)?;
@@ -216,10 +226,9 @@ fn read_head(origin: &Path, text: &str) -> Result<Game> {
         if let Some(k) = k
             && g != game
         {
-            return Err(at(
+            return Err(at_value(
                 origin,
-                k.referenced.line(),
-                k.referenced.column(),
+                k,
                 format!(
                     "board `{}:` given for a `game: {}` scenario (a file holds exactly one thing to run)",
                     g.as_str(),
@@ -229,10 +238,9 @@ fn read_head(origin: &Path, text: &str) -> Result<Game> {
         }
     }
     if keys.iter().all(|(g, k)| *g != game || k.is_none()) {
-        return Err(at(
+        return Err(at_value(
             origin,
-            head.game.referenced.line(),
-            head.game.referenced.column(),
+            &head.game,
             format!(
                 "a `game: {0}` scenario needs its board under `{0}:`",
                 game.as_str()
@@ -256,24 +264,15 @@ where
     if let Some(src) = &f.source
         && let Some(Err(m)) = crate::rulings::check_source(G::GAME, &src.value)
     {
-        return Err(at(
-            origin,
-            src.referenced.line(),
-            src.referenced.column(),
-            m,
-        ));
+        return Err(at_value(origin, src, m));
     }
     // `SECTION#N` names the Nth worked example inside a section (see `coverage`).
     if let (Some(src), Some(ids)) = (&f.source, ids)
         && crate::rulings::RulingRef::parse(&src.value).is_none()
         && !ids.has(section_of(&src.value))
     {
-        return Err(at(
-            origin,
-            src.referenced.line(),
-            src.referenced.column(),
-            format!("source `{}` is not a rulebook section ID", src.value),
-        ));
+        let msg = format!("source `{}` is not a rulebook section ID", src.value);
+        return Err(at_value(origin, src, msg));
     }
     let board = f.board.value;
     // A problem the game finds with no position of its own is placed at the board.

@@ -344,27 +344,11 @@ fn enclosing(secs: &[Sec], level: u8) -> Vec<usize> {
     path
 }
 
-/// Where a section sits while examples move: its position in the seed, the
-/// position of the rule it illustrates (examples only), and its level.
-#[derive(Debug, Clone, Copy)]
-struct Slot {
-    uid: usize,
-    under: Option<usize>,
-    level: u8,
-}
-
 /// The output order: each example (with its sub-headings) whose rule does not
 /// enclose it moves to the end of that rule's subtree, so the heading
 /// hierarchy nests it there. Returns seed positions in output order.
 fn place_examples(secs: &[Sec]) -> Vec<usize> {
-    let mut slots: Vec<Slot> = secs
-        .iter()
-        .map(|s| Slot {
-            uid: s.uid,
-            under: s.under,
-            level: s.level,
-        })
-        .collect();
+    let mut slots: Vec<&Sec> = secs.iter().collect();
     for uid in 0..slots.len() {
         let Some(pos) = slots.iter().position(|s| s.uid == uid) else {
             continue;
@@ -384,7 +368,7 @@ fn place_examples(secs: &[Sec]) -> Vec<usize> {
             .iter()
             .position(|s| s.level <= level)
             .map_or(slots.len(), |k| pos + 1 + k);
-        let block: Vec<Slot> = slots.drain(pos..end).collect();
+        let block: Vec<&Sec> = slots.drain(pos..end).collect();
         let plevel = slots[ppos].level;
         let at = slots[ppos + 1..]
             .iter()

@@ -264,14 +264,12 @@ fn render_blocks(blocks: &[Vec<String>]) -> String {
 }
 
 fn join_line(last: &mut String, line: &str) {
-    if last.ends_with('-') && last.len() > 1 && line.chars().next().is_some_and(char::is_lowercase)
-    {
-        // "highest-\nability": keep the hyphen, drop the break
-        last.push_str(line);
-    } else {
+    // "highest-\nability": keep the hyphen, drop the break
+    let broken_word = last.ends_with('-') && last.len() > 1;
+    if !(broken_word && line.chars().next().is_some_and(char::is_lowercase)) {
         last.push(' ');
-        last.push_str(line);
     }
+    last.push_str(line);
 }
 
 // ---------------------------------------------------------------------------
@@ -557,21 +555,12 @@ fn sentence_break(s: &str) -> bool {
 /// "Red 2 (note) Red 5" → ["Red 2 (note)", "Red 5"].
 fn split_after_paren(s: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut depth = 0;
     let mut start = 0;
-    let chars: Vec<(usize, char)> = s.char_indices().collect();
-    for (k, &(i, c)) in chars.iter().enumerate() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                let next_upper = chars.get(k + 2).is_some_and(|&(_, n)| n.is_uppercase());
-                if depth == 0 && chars.get(k + 1).is_some_and(|&(_, n)| n == ' ') && next_upper {
-                    out.push(s[start..=i].trim().to_string());
-                    start = i + 1;
-                }
-            }
-            _ => {}
+    for (i, _) in s.match_indices(')') {
+        let next = s[i + 1..].strip_prefix(' ').and_then(|r| r.chars().next());
+        if paren_depth(&s[..=i]) == 0 && next.is_some_and(char::is_uppercase) {
+            out.push(s[start..=i].trim().to_string());
+            start = i + 1;
         }
     }
     let rest = s[start..].trim();

@@ -223,15 +223,12 @@ pub fn write_all(files: &[OutFile], out_root: &Path) -> Result<WriteReport> {
     let mut text = String::from(
         "# Every section ID ever published. Never remove a line: add an alias in aliases.txt instead.\n",
     );
-    for id in &ids {
-        text.push_str(id);
-        text.push('\n');
-    }
+    text.extend(ids.iter().map(|id| format!("{id}\n")));
     write_atomic(&out_root.join(super::lint::IDS_FILE), text.as_bytes())?;
     Ok(report)
 }
 
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
 pub struct WriteReport {
     pub files: usize,
     pub sections: usize,
