@@ -114,7 +114,7 @@ pub struct Face {
 }
 
 /// One card as stored after import, and as merged with the rulebook.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Card {
     /// The card's ID within its source (SWCCG `id`, Destiny `code`, SWTCG `SET-number`).
     pub id: String,
@@ -186,29 +186,8 @@ impl Card {
             id: id.to_string(),
             game,
             title: title.to_string(),
-            uniqueness: None,
-            subtitle: None,
-            side: None,
-            card_type: None,
-            subtype: None,
-            set: None,
-            number: None,
-            rarity: None,
-            stats: Stats::default(),
-            die: Vec::new(),
-            text: None,
-            text_is_errata: false,
-            back: None,
-            lore: None,
-            icons: Vec::new(),
-            characteristics: Vec::new(),
-            nicknames: Vec::new(),
-            errata: Vec::new(),
-            rulings: Vec::new(),
-            notes: Vec::new(),
-            legacy: false,
-            relations: Relations::default(),
             source,
+            ..Card::default()
         }
     }
 
