@@ -165,7 +165,7 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
         }
         if targets.is_empty() {
             let m = matchers.entry(e.game).or_insert_with(|| {
-                let mut m = Matcher::new();
+                let mut m = Matcher::default();
                 for (i, c) in cards[..imported]
                     .iter()
                     .enumerate()

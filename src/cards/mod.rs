@@ -372,7 +372,7 @@ impl CardDb {
     /// The fuzzy index over every title, label, subtitle and nickname.
     fn matcher(&self) -> &names::Matcher {
         self.matcher.get_or_init(|| {
-            let mut matcher = names::Matcher::new();
+            let mut matcher = names::Matcher::default();
             for (i, n) in &self.implied {
                 matcher.add_alias(*i, n);
             }

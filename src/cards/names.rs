@@ -561,10 +561,6 @@ pub struct Hit {
 }
 
 impl Matcher {
-    pub fn new() -> Matcher {
-        Matcher::default()
-    }
-
     fn word_id(&mut self, w: &str) -> u32 {
         if let Some(&id) = self.word_ids.get(w) {
             return id;
