@@ -198,20 +198,15 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
             }
         }
         if targets.is_empty() {
-            let mk = (e.game, k.clone());
-            let idx = match made.get(&mk) {
-                Some(&i) => i,
-                None => {
-                    let mut c = Card::new(e.game, &e.section, &e.name, e.section.clone());
-                    c.set = e.set.clone();
-                    c.number = e.number.clone();
-                    c.notes.push("known only from the rulebook: import a card database for its printed text and stats".into());
-                    cards.push(c);
-                    made.insert(mk, cards.len() - 1);
-                    cards.len() - 1
-                }
-            };
-            targets.push(idx);
+            let idx = made.entry((e.game, k.clone())).or_insert_with(|| {
+                let mut c = Card::new(e.game, &e.section, &e.name, e.section.clone());
+                c.set = e.set.clone();
+                c.number = e.number.clone();
+                c.notes.push("known only from the rulebook: import a card database for its printed text and stats".into());
+                cards.push(c);
+                cards.len() - 1
+            });
+            targets.push(*idx);
         }
         for i in targets {
             let entry = Entry {
