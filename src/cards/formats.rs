@@ -216,7 +216,7 @@ pub fn load(data_dir: &Path) -> Result<Vec<DeckFormat>> {
     let prefix = format!("{}-", Format::DestinyFormats.as_str());
     let mut out = Vec::new();
     for p in stored_files(data_dir, |n| n.starts_with(&prefix))? {
-        let text = Error::read_text(&p)?;
+        let text = crate::paths::read_text_file(&p, super::import::MAX_FILE_BYTES, "is a folder")?;
         let s: Stored = serde_json::from_str(&text).map_err(|e| {
             Error::Input(format!(
                 "{}:{}:{}: stored formats are unreadable ({e}); re-import formats.json",
