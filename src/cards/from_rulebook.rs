@@ -37,21 +37,15 @@ pub struct RuleEntry {
     pub section: String,
 }
 
-const PREFIXES: &[(&str, Game, EntryKind, bool)] = &[
-    ("swccg.ar.errata.", Game::Swccg, EntryKind::Errata, false),
-    ("swccg.ar.rulings.", Game::Swccg, EntryKind::Ruling, false),
-    (
-        "swccg.ar.current-rulings.",
-        Game::Swccg,
-        EntryKind::Ruling,
-        false,
-    ),
-    ("destiny.rr.errata.", Game::Destiny, EntryKind::Errata, true),
+const PREFIXES: &[(&str, Game, EntryKind)] = &[
+    ("swccg.ar.errata.", Game::Swccg, EntryKind::Errata),
+    ("swccg.ar.rulings.", Game::Swccg, EntryKind::Ruling),
+    ("swccg.ar.current-rulings.", Game::Swccg, EntryKind::Ruling),
+    ("destiny.rr.errata.", Game::Destiny, EntryKind::Errata),
     (
         "destiny.rr.clarifications.",
         Game::Destiny,
         EntryKind::Ruling,
-        true,
     ),
 ];
 
@@ -62,13 +56,13 @@ pub fn entries(corpus: &Corpus) -> Vec<RuleEntry> {
         if s.superseded {
             continue;
         }
-        let Some(&(prefix, game, kind, by_set)) =
-            PREFIXES.iter().find(|(p, ..)| s.id.starts_with(p))
+        let Some(&(prefix, game, kind)) = PREFIXES.iter().find(|(p, ..)| s.id.starts_with(p))
         else {
             continue;
         };
         let rest = &s.id[prefix.len()..];
         // Destiny card entries sit one level below a set section: <set>.<card>.
+        let by_set = game == Game::Destiny;
         if by_set && !rest.contains('.') {
             continue;
         }
