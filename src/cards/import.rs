@@ -411,22 +411,17 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
             }),
         }
     }
-    if strict {
-        let bad: Vec<String> = parsed
-            .iter()
-            .flat_map(|p| {
-                p.rejected
-                    .iter()
-                    .map(move |r| format!("{}: {}: {}", p.path.display(), r.id, r.reason))
-            })
-            .collect();
-        if !bad.is_empty() {
-            return Err(Error::Input(format!(
-                "--strict: {} record(s) rejected, nothing imported; first: {}",
-                bad.len(),
-                bad[0]
-            )));
-        }
+    let mut bad = parsed
+        .iter()
+        .flat_map(|p| p.rejected.iter().map(move |r| (p, r)));
+    if strict && let Some((p, r)) = bad.next() {
+        return Err(Error::Input(format!(
+            "--strict: {} record(s) rejected, nothing imported; first: {}: {}: {}",
+            1 + bad.count(),
+            p.path.display(),
+            r.id,
+            r.reason
+        )));
     }
     let stored = list(data_dir);
     let mut targets: Vec<PathBuf> = Vec::new();
