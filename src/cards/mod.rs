@@ -410,18 +410,14 @@ impl CardDb {
 
     /// Merge already-loaded sources with the rulebook at `rulebook`.
     pub fn load_with(imported: Vec<SourceFile>, rulebook: &Path) -> CardDb {
-        let (corpus, warn) = match Corpus::load(rulebook) {
-            Ok(c) => (Some(c), None),
-            Err(e) => (
-                None,
-                Some(format!(
-                    "rulebook not loaded ({e}); rulebook errata and rulings are missing"
-                )),
-            ),
-        };
-        let mut db = CardDb::build(imported, corpus.as_ref());
-        db.warnings.extend(warn);
-        db.corpus = corpus;
+        let corpus = Corpus::load(rulebook);
+        let mut db = CardDb::build(imported, corpus.as_ref().ok());
+        match corpus {
+            Ok(c) => db.corpus = Some(c),
+            Err(e) => db.warnings.push(format!(
+                "rulebook not loaded ({e}); rulebook errata and rulings are missing"
+            )),
+        }
         db
     }
 
