@@ -420,20 +420,35 @@ pub fn letters(s: &str) -> String {
 fn normalize_with(s: &str, spaces: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
-    for c in s.chars().flat_map(fold) {
-        if c.is_alphanumeric() {
-            if spaces && space && !out.is_empty() {
-                out.push(' ');
+    for c in s.chars() {
+        if c.is_ascii() {
+            // the common case, without folding or Unicode case tables
+            if c.is_ascii_alphanumeric() {
+                if spaces && space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c.to_ascii_lowercase());
+            } else if !matches!(c, '\'' | '`') {
+                space = true;
             }
-            space = false;
-            out.extend(c.to_lowercase());
-        } else if !matches!(
-            c,
-            '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2022}' | '\u{00b7}'
-        ) {
-            // anything else separates words; apostrophes join ("Han's" ->
-            // "hans") and uniqueness dots vanish
-            space = true;
+            continue;
+        }
+        for c in fold(c) {
+            if c.is_alphanumeric() {
+                if spaces && space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.extend(c.to_lowercase());
+            } else if matches!(
+                c,
+                '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2022}' | '\u{00b7}'
+            ) {
+                // apostrophes join ("Han's" -> "hans"); uniqueness dots vanish
+            } else {
+                space = true;
+            }
         }
     }
     out
