@@ -40,12 +40,6 @@ impl Error {
         ))
     }
 
-    /// Read a whole text file; non-UTF-8 content is an [`Error::not_utf8`].
-    pub fn read_text(path: &std::path::Path) -> Result<String> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))
-    }
-
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),

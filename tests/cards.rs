@@ -950,7 +950,7 @@ mod fuzzy_unit {
     use swjudge::cards::names::*;
 
     fn m(names: &[&str]) -> Matcher {
-        let mut m = Matcher::new();
+        let mut m = Matcher::default();
         for (i, n) in names.iter().enumerate() {
             m.add(i, n);
         }

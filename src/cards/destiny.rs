@@ -3,7 +3,7 @@
 //! `health`, `points`, `cost`, `sides` (six die faces), `text`, `has_errata`.
 
 use super::die::DieFace;
-use super::import::{self, Rejected};
+use super::import::{self, Rejected, scalar, strings, text};
 use super::{Card, Stats};
 use crate::game::Game;
 use serde_json::Value;
@@ -39,20 +39,12 @@ pub fn looks_like(v: &Value) -> bool {
     })
 }
 
-fn scalar(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
-
 /// `sets.json`: `[{"code": "AW", "name": "Awakenings"}, ...]`.
 pub fn set_names(v: &Value) -> HashMap<String, String> {
     let built_in = SET_NAMES
         .iter()
         .map(|(c, n)| (c.to_string(), n.to_string()));
-    import::set_names(built_in, v, "code", scalar)
+    import::set_names(built_in, v, "code")
 }
 
 pub fn parse(
@@ -91,10 +83,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
     if rec.get("is_unique").and_then(Value::as_bool) == Some(true) {
         c.uniqueness = Some("◆".into());
     }
-    c.subtitle = rec
-        .get("subtitle")
-        .and_then(scalar)
-        .filter(|s| !s.trim().is_empty());
+    c.subtitle = text(rec, "subtitle");
     c.side = rec
         .get("affiliation_code")
         .and_then(scalar)
@@ -103,14 +92,8 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         .get("type_code")
         .and_then(scalar)
         .map(|t| title_case(&t));
-    c.subtype = {
-        let subs: Vec<String> = rec
-            .get("subtypes")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(scalar).collect())
-            .unwrap_or_default();
-        (!subs.is_empty()).then(|| subs.join(", "))
-    };
+    let subtypes = strings(rec.get("subtypes"));
+    c.subtype = (!subtypes.is_empty()).then(|| subtypes.join(", "));
     c.set = rec
         .get("set_code")
         .and_then(scalar)
@@ -161,10 +144,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         Some(_) => return Err("\"sides\" is not an array".into()),
     }
     c.stats = s;
-    c.text = rec
-        .get("text")
-        .and_then(scalar)
-        .filter(|t| !t.trim().is_empty());
+    c.text = text(rec, "text");
     if rec.get("has_errata").and_then(Value::as_bool) == Some(true) {
         c.notes.push(super::SOURCE_ERRATA_NOTE.into());
     }

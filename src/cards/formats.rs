@@ -6,7 +6,7 @@
 //! source with no cards and a `formats` list (so the card loader reads it as an
 //! empty source); [`load`] reads them back for `swjudge deck`.
 
-use super::import::{Format, Parsed, Rejected};
+use super::import::{Format, Parsed, Rejected, strings};
 use super::{SourceFile, destiny};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -81,16 +81,6 @@ pub fn looks_like(v: &Value) -> bool {
             .iter()
             .any(|f| f.get("data").and_then(|d| d.get("sets")).is_some())
     })
-}
-
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Read every format of the file; a format without a usable code or set list is
@@ -216,7 +206,7 @@ pub fn load(data_dir: &Path) -> Result<Vec<DeckFormat>> {
     let prefix = format!("{}-", Format::DestinyFormats.as_str());
     let mut out = Vec::new();
     for p in stored_files(data_dir, |n| n.starts_with(&prefix))? {
-        let text = Error::read_text(&p)?;
+        let text = crate::paths::read_text_file(&p, super::import::MAX_FILE_BYTES, "is a folder")?;
         let s: Stored = serde_json::from_str(&text).map_err(|e| {
             Error::Input(format!(
                 "{}:{}:{}: stored formats are unreadable ({e}); re-import formats.json",

@@ -37,21 +37,15 @@ pub struct RuleEntry {
     pub section: String,
 }
 
-const PREFIXES: &[(&str, Game, EntryKind, bool)] = &[
-    ("swccg.ar.errata.", Game::Swccg, EntryKind::Errata, false),
-    ("swccg.ar.rulings.", Game::Swccg, EntryKind::Ruling, false),
-    (
-        "swccg.ar.current-rulings.",
-        Game::Swccg,
-        EntryKind::Ruling,
-        false,
-    ),
-    ("destiny.rr.errata.", Game::Destiny, EntryKind::Errata, true),
+const PREFIXES: &[(&str, Game, EntryKind)] = &[
+    ("swccg.ar.errata.", Game::Swccg, EntryKind::Errata),
+    ("swccg.ar.rulings.", Game::Swccg, EntryKind::Ruling),
+    ("swccg.ar.current-rulings.", Game::Swccg, EntryKind::Ruling),
+    ("destiny.rr.errata.", Game::Destiny, EntryKind::Errata),
     (
         "destiny.rr.clarifications.",
         Game::Destiny,
         EntryKind::Ruling,
-        true,
     ),
 ];
 
@@ -62,13 +56,13 @@ pub fn entries(corpus: &Corpus) -> Vec<RuleEntry> {
         if s.superseded {
             continue;
         }
-        let Some(&(prefix, game, kind, by_set)) =
-            PREFIXES.iter().find(|(p, ..)| s.id.starts_with(p))
+        let Some(&(prefix, game, kind)) = PREFIXES.iter().find(|(p, ..)| s.id.starts_with(p))
         else {
             continue;
         };
         let rest = &s.id[prefix.len()..];
         // Destiny card entries sit one level below a set section: <set>.<card>.
+        let by_set = game == Game::Destiny;
         if by_set && !rest.contains('.') {
             continue;
         }
@@ -165,7 +159,7 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
         }
         if targets.is_empty() {
             let m = matchers.entry(e.game).or_insert_with(|| {
-                let mut m = Matcher::new();
+                let mut m = Matcher::default();
                 for (i, c) in cards[..imported]
                     .iter()
                     .enumerate()
@@ -198,20 +192,15 @@ pub fn merge(cards: &mut Vec<Card>, entries: &[RuleEntry]) {
             }
         }
         if targets.is_empty() {
-            let mk = (e.game, k.clone());
-            let idx = match made.get(&mk) {
-                Some(&i) => i,
-                None => {
-                    let mut c = Card::new(e.game, &e.section, &e.name, e.section.clone());
-                    c.set = e.set.clone();
-                    c.number = e.number.clone();
-                    c.notes.push("known only from the rulebook: import a card database for its printed text and stats".into());
-                    cards.push(c);
-                    made.insert(mk, cards.len() - 1);
-                    cards.len() - 1
-                }
-            };
-            targets.push(idx);
+            let idx = made.entry((e.game, k.clone())).or_insert_with(|| {
+                let mut c = Card::new(e.game, &e.section, &e.name, e.section.clone());
+                c.set = e.set.clone();
+                c.number = e.number.clone();
+                c.notes.push("known only from the rulebook: import a card database for its printed text and stats".into());
+                cards.push(c);
+                cards.len() - 1
+            });
+            targets.push(*idx);
         }
         for i in targets {
             let entry = Entry {

@@ -82,13 +82,34 @@ pub(super) fn convert<'v>(
     (cards, rejected)
 }
 
+/// A string, number or boolean of a card record as text.
+pub(super) fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A text field that says something (not blank).
+pub(super) fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(scalar).filter(|t| !t.trim().is_empty())
+}
+
+/// A list field's values as text.
+pub(super) fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(scalar).collect())
+        .unwrap_or_default()
+}
+
 /// Set names: those `built_in`, overridden by the database's `sets.json` beside
 /// the card files (`[{key: "AW", "name": "Awakenings"}, ...]`) when there is one.
 pub(super) fn set_names(
     built_in: impl Iterator<Item = (String, String)>,
     table: &Value,
     key: &str,
-    scalar: fn(&Value) -> Option<String>,
 ) -> HashMap<String, String> {
     let mut m: HashMap<String, String> = built_in.collect();
     for s in table.as_array().into_iter().flatten() {
@@ -390,22 +411,17 @@ pub fn import_all(inputs: &[PathBuf], data_dir: &Path, strict: bool) -> Result<I
             }),
         }
     }
-    if strict {
-        let bad: Vec<String> = parsed
-            .iter()
-            .flat_map(|p| {
-                p.rejected
-                    .iter()
-                    .map(move |r| format!("{}: {}: {}", p.path.display(), r.id, r.reason))
-            })
-            .collect();
-        if !bad.is_empty() {
-            return Err(Error::Input(format!(
-                "--strict: {} record(s) rejected, nothing imported; first: {}",
-                bad.len(),
-                bad[0]
-            )));
-        }
+    let mut bad = parsed
+        .iter()
+        .flat_map(|p| p.rejected.iter().map(move |r| (p, r)));
+    if strict && let Some((p, r)) = bad.next() {
+        return Err(Error::Input(format!(
+            "--strict: {} record(s) rejected, nothing imported; first: {}: {}: {}",
+            1 + bad.count(),
+            p.path.display(),
+            r.id,
+            r.reason
+        )));
     }
     let stored = list(data_dir);
     let mut targets: Vec<PathBuf> = Vec::new();

@@ -114,7 +114,7 @@ pub struct Face {
 }
 
 /// One card as stored after import, and as merged with the rulebook.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Card {
     /// The card's ID within its source (SWCCG `id`, Destiny `code`, SWTCG `SET-number`).
     pub id: String,
@@ -186,29 +186,8 @@ impl Card {
             id: id.to_string(),
             game,
             title: title.to_string(),
-            uniqueness: None,
-            subtitle: None,
-            side: None,
-            card_type: None,
-            subtype: None,
-            set: None,
-            number: None,
-            rarity: None,
-            stats: Stats::default(),
-            die: Vec::new(),
-            text: None,
-            text_is_errata: false,
-            back: None,
-            lore: None,
-            icons: Vec::new(),
-            characteristics: Vec::new(),
-            nicknames: Vec::new(),
-            errata: Vec::new(),
-            rulings: Vec::new(),
-            notes: Vec::new(),
-            legacy: false,
-            relations: Relations::default(),
             source,
+            ..Card::default()
         }
     }
 
@@ -393,7 +372,7 @@ impl CardDb {
     /// The fuzzy index over every title, label, subtitle and nickname.
     fn matcher(&self) -> &names::Matcher {
         self.matcher.get_or_init(|| {
-            let mut matcher = names::Matcher::new();
+            let mut matcher = names::Matcher::default();
             for (i, n) in &self.implied {
                 matcher.add_alias(*i, n);
             }
@@ -431,18 +410,14 @@ impl CardDb {
 
     /// Merge already-loaded sources with the rulebook at `rulebook`.
     pub fn load_with(imported: Vec<SourceFile>, rulebook: &Path) -> CardDb {
-        let (corpus, warn) = match Corpus::load(rulebook) {
-            Ok(c) => (Some(c), None),
-            Err(e) => (
-                None,
-                Some(format!(
-                    "rulebook not loaded ({e}); rulebook errata and rulings are missing"
-                )),
-            ),
-        };
-        let mut db = CardDb::build(imported, corpus.as_ref());
-        db.warnings.extend(warn);
-        db.corpus = corpus;
+        let corpus = Corpus::load(rulebook);
+        let mut db = CardDb::build(imported, corpus.as_ref().ok());
+        match corpus {
+            Ok(c) => db.corpus = Some(c),
+            Err(e) => db.warnings.push(format!(
+                "rulebook not loaded ({e}); rulebook errata and rulings are missing"
+            )),
+        }
         db
     }
 

@@ -576,10 +576,6 @@ pub struct Hit {
 }
 
 impl Matcher {
-    pub fn new() -> Matcher {
-        Matcher::default()
-    }
-
     fn word_id(&mut self, w: &str) -> u32 {
         if let Some(&id) = self.word_ids.get(w) {
             return id;
@@ -647,16 +643,12 @@ impl Matcher {
         let q_compact: String = q.base.concat();
         let q_full_compact = q.compact();
 
-        // Similarity of each query word to each vocabulary word, computed once.
+        // Similarity of each query word to each vocabulary word, computed once
+        // (1 only for the same word).
         let sims: Vec<Vec<f32>> = q_words
             .iter()
             .chain(q_quals.iter())
             .map(|qw| self.words.iter().map(|w| word_sim(qw, w) as f32).collect())
-            .collect();
-        let q_ids: Vec<Option<u32>> = q_words
-            .iter()
-            .chain(q_quals.iter())
-            .map(|w| self.word_ids.get(*w).copied())
             .collect();
 
         // Each name's score, and the most the whole-string Jaro-Winkler term
@@ -665,7 +657,7 @@ impl Matcher {
         let mut scored: Vec<(&Entry, f64, f64)> = Vec::new();
         let mut best_low = 0.0f64;
         for e in &self.entries {
-            let Some(p) = self.score_entry(e, &q_words, &q_quals, &sims, &q_ids, &q_compact) else {
+            let Some(p) = self.score_entry(e, &q_words, &q_quals, &sims, &q_compact) else {
                 continue;
             };
             let same = e.full_compact == q_full_compact
@@ -698,14 +690,12 @@ impl Matcher {
         hits
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn score_entry(
         &self,
         e: &Entry,
         q_words: &[&str],
         q_quals: &[&str],
         sims: &[Vec<f32>],
-        q_ids: &[Option<u32>],
         q_compact: &str,
     ) -> Option<Partial> {
         let nq = q_words.len();
@@ -738,11 +728,7 @@ impl Matcher {
             let mut best_pos = None;
             let mut best_span = 1;
             for (j, &w) in e.base.iter().enumerate() {
-                let s = if q_ids[qi] == Some(w) {
-                    1.0
-                } else {
-                    sims[qi][w as usize] as f64
-                };
+                let s = sims[qi][w as usize] as f64;
                 if s > best {
                     best = s;
                     best_pos = Some(j);
@@ -785,7 +771,7 @@ impl Matcher {
             let hit = e
                 .quals
                 .iter()
-                .position(|g| g.iter().any(|&w| q_ids[qi] == Some(w)));
+                .position(|g| g.iter().any(|&w| sims[qi][w as usize] == 1.0));
             if let Some(gi) = hit {
                 quals_hit[gi] = true;
                 if *best < 1.0 {
@@ -796,10 +782,10 @@ impl Matcher {
         let mut unmatched_q = 0.0f64;
         for (k, qw) in q_quals.iter().enumerate() {
             let qi = q_words.len() + k;
-            let hit = e.quals.iter().position(|g| {
-                g.iter()
-                    .any(|&w| q_ids[qi] == Some(w) || sims[qi][w as usize] >= 0.95)
-            });
+            let hit = e
+                .quals
+                .iter()
+                .position(|g| g.iter().any(|&w| sims[qi][w as usize] >= 0.95));
             match hit {
                 Some(gi) => {
                     quals_hit[gi] = true;

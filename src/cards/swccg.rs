@@ -3,7 +3,7 @@
 //! "abbr": [...], "rulings": [...], "legacy"}]}`. Stats are strings; `front.errataSymbol`
 //! / `printableSlipType: "ERRATA"` mark a gametext that already carries errata.
 
-use super::import::{self, Rejected};
+use super::import::{self, Rejected, scalar, strings, text};
 use super::{Card, Entry, Face, Stats};
 use crate::game::Game;
 use serde_json::Value;
@@ -87,27 +87,6 @@ fn record_id(rec: &Value) -> Option<String> {
     rec.get("id")
         .and_then(scalar)
         .or_else(|| rec.get("gempId").and_then(scalar))
-}
-
-/// A string or number as text.
-fn scalar(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-/// A text field that says something (not blank).
-fn text(v: &Value, key: &str) -> Option<String> {
-    v.get(key).and_then(scalar).filter(|t| !t.trim().is_empty())
-}
-
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(scalar).collect())
-        .unwrap_or_default()
 }
 
 /// Split leading uniqueness marks ("•", "<>", "*") off a title.
@@ -254,7 +233,7 @@ pub fn set_names(v: &Value) -> HashMap<String, String> {
         .iter()
         .map(|(id, n)| (id.to_string(), n.to_string()))
         .chain(virtual_sets());
-    import::set_names(built_in, v, "id", scalar)
+    import::set_names(built_in, v, "id")
 }
 
 #[cfg(test)]
