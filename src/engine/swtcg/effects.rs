@@ -1525,6 +1525,9 @@ impl<'a> Engine<'a> {
                         Trigger::BattleStepStart => {
                             ("when the battle step starts", r::BATTLE_PHASE)
                         }
+                        Trigger::BattleStepEnd => {
+                            ("at the end of the battle step", r::BATTLE_PHASE)
+                        }
                         Trigger::BattlePhaseStart => {
                             ("when the battle phase starts", r::G_WHEN_BATTLE_PHASE)
                         }
@@ -1567,7 +1570,9 @@ impl<'a> Engine<'a> {
             return false;
         }
         match (t.when, subject) {
-            (Trigger::BattleStepStart, _) => t.step.is_none_or(|a| self.battle_step == Some(a)),
+            (Trigger::BattleStepStart | Trigger::BattleStepEnd, _) => {
+                t.step.is_none_or(|a| self.battle_step == Some(a))
+            }
             (Trigger::Discarded | Trigger::Damages | Trigger::AttacksNoDamage, _) => false,
             (Trigger::Deploy, Some(d)) => match &t.of {
                 Some(f) => self.st.matches(f, u, d),

@@ -198,12 +198,18 @@ impl super::engine::Engine<'_> {
         }
     }
 
-    /// Gain 1 Force for each unit the filter names in the arenas.
+    /// Gain 1 Force for each unit the filter names in the arenas (and face
+    /// up in the build zones, if it says so).
     pub(super) fn gain_force_per(&mut self, w: Pid, src: Option<PieceIx>, f: &Filter) {
         let n = self.st.count_units(f, w.side, src, None);
         self.st.player_mut(w).force += n;
+        let zones = if f.build_zone {
+            "the arenas and build zones"
+        } else {
+            "the arenas"
+        };
         let txt = format!(
-            "{} gains {n} Force, 1 for each of {n} units in the arenas ({} now)",
+            "{} gains {n} Force, 1 for each of {n} units in {zones} ({} now)",
             self.st.who(w),
             self.st.player(w).force
         );
