@@ -308,7 +308,7 @@ pub fn has_subtype(line: &str, want: &str) -> bool {
 fn name_ok(f: &Filter, d: &CardDef) -> bool {
     let name = (f.name.is_none() && f.or_names.is_empty())
         || f.name.as_deref() == Some(d.name.as_str())
-        || f.or_names.iter().any(|n| *n == d.name);
+        || f.or_names.contains(&d.name);
     name && (!f.neutral || d.side == Some(super::model::SideSymbol::Neutral))
 }
 
