@@ -609,6 +609,7 @@ impl<'a> Engine<'a> {
                 }
             }
             Effect::GainForceEqualBuild => self.gain_force_equal_build(w, target),
+            Effect::RollOff(x) => self.roll_off(w, *x)?,
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
             Effect::GrantNowThisTurn(g) => self.grant_now(s, g),
             Effect::ChooseOne(opts) => return self.choose_one(w, src, opts, target, ctx),

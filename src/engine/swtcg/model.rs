@@ -1148,6 +1148,18 @@ pub enum Effect {
     /// A unit's ability: put the card the `play` step names (`card:`) from
     /// your discard pile into an arena (put: not deployed).
     FromDiscard(Box<FromDiscard>),
+    /// "Each player rolls one of his or her dice. The player who rolls
+    /// higher gains N Force. If it's a tie, you gain M Force."
+    RollOff(RollOff),
+}
+
+/// The Force a roll-off gives: to the player who rolls higher, or to the
+/// effect's controller on a tie.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RollOff {
+    pub higher: i64,
+    pub tie: i64,
 }
 
 /// How many cards of a kind a search takes.

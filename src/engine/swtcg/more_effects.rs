@@ -15,6 +15,27 @@ use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, has_subtype};
 use crate::engine::Event;
 
 impl<'a> Engine<'a> {
+    /// "Each player rolls one of his or her dice. The player who rolls
+    /// higher gains N Force. If it's a tie, you gain M Force": the
+    /// effect's controller rolls first, then the opponent.
+    pub(super) fn roll_off(&mut self, w: Pid, x: super::model::RollOff) -> Flow<()> {
+        let mine = self.roll(w.side, 1, "the roll-off")?[0];
+        let theirs = self.roll(w.side.other(), 1, "the roll-off")?[0];
+        let (to, n, why) = match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => (w, x.higher, "rolls higher"),
+            std::cmp::Ordering::Less => (Pid::from(w.side.other()), x.higher, "rolls higher"),
+            std::cmp::Ordering::Equal => (w, x.tie, "gains on a tie"),
+        };
+        self.st.player_mut(to).force += n;
+        let txt = format!(
+            "roll-off {mine} to {theirs}: {} {why} and gains {n} Force ({} now)",
+            self.st.who(to),
+            self.st.player(to).force
+        );
+        self.rules(Event::Result, txt, &[r::G_ROLL, r::G_GAIN_LOSE, r::G_FORCE]);
+        Ok(())
+    }
+
     /// "You may search your deck for N cards [of a kind]": the player passes,
     /// or takes N of those found (all of them, if fewer).
     pub(super) fn search_for(&mut self, w: Pid, x: &SearchFor) -> Flow<()> {
