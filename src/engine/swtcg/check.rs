@@ -168,6 +168,28 @@ fn check_player(b: &Board, p: &PlayerBoard, seen: &mut Vec<String>) -> Result<()
 }
 
 /// Names exist, each card is placed once, steps name only known cards, dice are bounded.
+/// Where a card on the board names neutral units ("each neutral unit"),
+/// every unit card on the board must say its side symbol: the engine never
+/// takes a card without one for neutral or not.
+fn side_symbols_known(b: &Board) -> Result<(), BoardError> {
+    let names_neutral = (b.cards.values()).any(|c| {
+        (c.value.abilities.iter()).any(|a| a.grant.as_ref().is_some_and(|g| g.to.neutral))
+    });
+    if !names_neutral {
+        return Ok(());
+    }
+    match (b.cards.iter()).find(|(_, c)| c.value.kind == Kind::Unit && c.value.side.is_none()) {
+        Some((k, c)) => Err(BoardError::new(
+            c.referenced.line(),
+            c.referenced.column(),
+            format!(
+                "card `{k}` needs `side:` (light, dark or neutral): a card on the board names neutral units"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
     let mut seen = Vec::new();
     check_player(b, &b.dark, &mut seen)?;
@@ -186,6 +208,7 @@ pub fn check(b: &Board, script: &[Scripted<Step>]) -> Result<(), BoardError> {
         }
         arenas.push(a);
     }
+    side_symbols_known(b)?;
     if let Some(sb) = &b.side_bid
         && sb.first != "player1"
         && sb.first != "player2"

@@ -113,7 +113,8 @@ impl<'a> Engine<'a> {
             self.rules(Event::Result, t, &[r::G_PREVENT, r::EFFECTS]);
         }
         zone.extend(sure);
-        let mut prevented = self.parry(&mut inst);
+        let mut prevented = self.prevent_all_to_and_from(&mut inst);
+        prevented.extend(self.parry(&mut inst));
         prevented.extend(self.arena_prevention(&mut inst));
         self.prevented_triggers(&prevented)?;
         let deflected = self.prevention(&mut inst)?;
@@ -140,6 +141,34 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(inst)
+    }
+
+    /// "Prevent all damage to and done by this unit": a static prevention,
+    /// for each damage to such a unit or from one in play.
+    fn prevent_all_to_and_from(&mut self, inst: &mut [Instance]) -> Vec<PieceIx> {
+        let mut prevented = Vec::new();
+        for i in inst.iter_mut() {
+            let stops = |p: PieceIx| {
+                !self.st.pieces[p].stack.is_empty() && self.st.top_def(p).prevents_all_damage
+            };
+            let by = if stops(i.unit) {
+                i.unit
+            } else if let Some(s) = i.source.filter(|&s| stops(s)) {
+                s
+            } else {
+                continue;
+            };
+            let n = i.left();
+            i.prevented += n;
+            prevented.push(i.unit);
+            let t = format!(
+                "{}: all damage to and done by it is prevented: {n} to {}",
+                self.st.label(by),
+                self.st.label(i.unit)
+            );
+            self.rules(Event::Result, t, &[r::G_PREVENT, r::EFFECTS]);
+        }
+        prevented
     }
 
     /// Parry: triggered first in the damage prevention POP, against attack dice with a natural 1.

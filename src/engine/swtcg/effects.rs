@@ -609,6 +609,7 @@ impl<'a> Engine<'a> {
                 }
             }
             Effect::GainForceEqualBuild => self.gain_force_equal_build(w, target),
+            Effect::RollOff(x) => self.roll_off(w, *x)?,
             Effect::DiscardLowestCost => self.discard_lowest_cost()?,
             Effect::GrantNowThisTurn(g) => self.grant_now(s, g),
             Effect::ChooseOne(opts) => return self.choose_one(w, src, opts, target, ctx),
@@ -1525,6 +1526,9 @@ impl<'a> Engine<'a> {
                         Trigger::BattleStepStart => {
                             ("when the battle step starts", r::BATTLE_PHASE)
                         }
+                        Trigger::BattleStepEnd => {
+                            ("at the end of the battle step", r::BATTLE_PHASE)
+                        }
                         Trigger::BattlePhaseStart => {
                             ("when the battle phase starts", r::G_WHEN_BATTLE_PHASE)
                         }
@@ -1567,7 +1571,9 @@ impl<'a> Engine<'a> {
             return false;
         }
         match (t.when, subject) {
-            (Trigger::BattleStepStart, _) => t.step.is_none_or(|a| self.battle_step == Some(a)),
+            (Trigger::BattleStepStart | Trigger::BattleStepEnd, _) => {
+                t.step.is_none_or(|a| self.battle_step == Some(a))
+            }
             (Trigger::Discarded | Trigger::Damages | Trigger::AttacksNoDamage, _) => false,
             (Trigger::Deploy, Some(d)) => match &t.of {
                 Some(f) => self.st.matches(f, u, d),

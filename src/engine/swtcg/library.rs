@@ -44,6 +44,8 @@ impl LibraryCard for CardDef {
         add(self.must_attack, "must_attack");
         add(self.cant_retreat, "cant_retreat");
         add(self.unpreventable, "unpreventable");
+        add(self.prevents_all_damage, "prevents_all_damage");
+        add(self.no_arena_control, "no_arena_control");
         add(self.dice_modifier != 0, "dice_modifier");
         add(self.battle_order.is_some(), "battle_order");
         out
@@ -161,6 +163,7 @@ fn from_imported(card: &Imported) -> Result<CardDef, String> {
     let mut def: CardDef = serde_json::from_value(serde_json::json!({
         "name": name,
         "version": version,
+        "side": card.side.as_deref().filter(|s| matches!(*s, "Light" | "Dark" | "Neutral")).map(str::to_lowercase),
         "subtypes": subtypes,
         "cost": stat("cost")?,
         "speed": stat("speed")?,

@@ -266,6 +266,15 @@ pub enum Kind {
     Resource,
 }
 
+/// A card's side symbol: Light Side, Dark Side or neutral.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideSymbol {
+    Light,
+    Dark,
+    Neutral,
+}
+
 /// A card: printed values, keywords and abilities.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -275,6 +284,10 @@ pub struct CardDef {
     pub version: Option<String>,
     #[serde(default)]
     pub kind: Kind,
+    /// The side symbol (every library card has one; an inline card needs
+    /// one only where an effect on the board names neutral cards).
+    #[serde(default)]
+    pub side: Option<SideSymbol>,
     /// Unit types (Space, Ground, Character), or for other cards their arena subtypes.
     #[serde(default)]
     pub types: Vec<Arena>,
@@ -318,6 +331,15 @@ pub struct CardDef {
     /// its effects: every damage it is the source of).
     #[serde(default)]
     pub unpreventable: bool,
+    /// "Prevent all damage to and done by this unit": every damage to it
+    /// or from it is prevented (not counters, and not damage that can't be
+    /// prevented).
+    #[serde(default)]
+    pub prevents_all_damage: bool,
+    /// "This unit doesn't count toward controlling the [its] arena": it
+    /// neither takes nor holds the arena for its player.
+    #[serde(default)]
+    pub no_arena_control: bool,
     /// "Subtract 1 from each of this unit's attack dice" (-1): added to each
     /// attack die as Accuracy is, and cumulative with it, but not Accuracy.
     #[serde(default)]
@@ -452,6 +474,20 @@ pub struct PilotDef {
     pub health: i64,
     #[serde(default)]
     pub keywords: Keywords,
+    /// "This unit gets … as long as it's attacking a [unit the filter
+    /// names]": a further bonus to the piloted unit, only while it attacks
+    /// such a unit.
+    #[serde(default)]
+    pub while_attacking: Option<WhileAttacking>,
+}
+
+/// A bonus that holds only while the unit attacks a unit the filter names
+/// (`whose` is said from the unit that gets it).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WhileAttacking {
+    pub of: Filter,
+    pub gets: Bonus,
 }
 
 /// Which units an effect names.
@@ -464,6 +500,15 @@ pub struct Filter {
     /// The exact name the effect names.
     #[serde(default)]
     pub name: Option<String>,
+    /// Further names, any of which will do ("Luke Skywalker or Princess
+    /// Leia"); only with `name:`.
+    #[serde(default)]
+    pub or_names: Vec<String>,
+    /// Only neutral cards ("each neutral unit"): their side symbol (in a
+    /// static grant's `to:`; every unit card on the board must then say
+    /// its side symbol).
+    #[serde(default)]
+    pub neutral: bool,
     /// A subtype the unit must have.
     #[serde(default)]
     pub subtype: Option<String>,
@@ -507,7 +552,8 @@ pub struct Filter {
     /// A chosen unit only: in one of these arenas (none listed: any arena).
     #[serde(default)]
     pub arenas: Vec<Arena>,
-    /// A chosen unit only: a face-up unit in a build zone may be chosen too.
+    /// A chosen unit: a face-up unit in a build zone may be chosen too; a
+    /// counted unit ("for each Spirit you control"): those count too.
     #[serde(default)]
     pub build_zone: bool,
     /// A chosen unit only: the attacking unit ("play only when that unit is
@@ -795,7 +841,7 @@ pub struct Triggered {
     /// units whose damage prevented triggers it (default: any of yours).
     #[serde(default)]
     pub of: Option<Filter>,
-    /// `battle_step_start`: the arena whose battle step it is.
+    /// `battle_step_start`, `battle_step_end`: the arena whose battle step it is.
     #[serde(default)]
     pub step: Option<Arena>,
     /// The effects' chosen unit is the unit with the ability ("this unit
@@ -822,6 +868,10 @@ pub enum Trigger {
     Attacks,
     /// "When the [arena] battle step starts" (`step:`; any battle step without it).
     BattleStepStart,
+    /// "At the end of the [arena] battle step" (`step:`; any battle step
+    /// without it): when its units have all attacked, before the end of the
+    /// battle step POP.
+    BattleStepEnd,
     /// "When the battle phase starts" (before its first POP; `in_arena:` "if
     /// this unit is in the [arena]").
     BattlePhaseStart,
@@ -1098,6 +1148,18 @@ pub enum Effect {
     /// A unit's ability: put the card the `play` step names (`card:`) from
     /// your discard pile into an arena (put: not deployed).
     FromDiscard(Box<FromDiscard>),
+    /// "Each player rolls one of his or her dice. The player who rolls
+    /// higher gains N Force. If it's a tie, you gain M Force."
+    RollOff(RollOff),
+}
+
+/// The Force a roll-off gives: to the player who rolls higher, or to the
+/// effect's controller on a tie.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RollOff {
+    pub higher: i64,
+    pub tie: i64,
 }
 
 /// How many cards of a kind a search takes.

@@ -15,6 +15,27 @@ use super::state::{CardIx, PZone, Pid, PieceIx, add_piece, has_subtype};
 use crate::engine::Event;
 
 impl<'a> Engine<'a> {
+    /// "Each player rolls one of his or her dice. The player who rolls
+    /// higher gains N Force. If it's a tie, you gain M Force": the
+    /// effect's controller rolls first, then the opponent.
+    pub(super) fn roll_off(&mut self, w: Pid, x: super::model::RollOff) -> Flow<()> {
+        let mine = self.roll(w.side, 1, "the roll-off")?[0];
+        let theirs = self.roll(w.side.other(), 1, "the roll-off")?[0];
+        let (to, n, why) = match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => (w, x.higher, "rolls higher"),
+            std::cmp::Ordering::Less => (Pid::from(w.side.other()), x.higher, "rolls higher"),
+            std::cmp::Ordering::Equal => (w, x.tie, "gains on a tie"),
+        };
+        self.st.player_mut(to).force += n;
+        let txt = format!(
+            "roll-off {mine} to {theirs}: {} {why} and gains {n} Force ({} now)",
+            self.st.who(to),
+            self.st.player(to).force
+        );
+        self.rules(Event::Result, txt, &[r::G_ROLL, r::G_GAIN_LOSE, r::G_FORCE]);
+        Ok(())
+    }
+
     /// "You may search your deck for N cards [of a kind]": the player passes,
     /// or takes N of those found (all of them, if fewer).
     pub(super) fn search_for(&mut self, w: Pid, x: &SearchFor) -> Flow<()> {
@@ -198,12 +219,18 @@ impl super::engine::Engine<'_> {
         }
     }
 
-    /// Gain 1 Force for each unit the filter names in the arenas.
+    /// Gain 1 Force for each unit the filter names in the arenas (and face
+    /// up in the build zones, if it says so).
     pub(super) fn gain_force_per(&mut self, w: Pid, src: Option<PieceIx>, f: &Filter) {
         let n = self.st.count_units(f, w.side, src, None);
         self.st.player_mut(w).force += n;
+        let zones = if f.build_zone {
+            "the arenas and build zones"
+        } else {
+            "the arenas"
+        };
         let txt = format!(
-            "{} gains {n} Force, 1 for each of {n} units in the arenas ({} now)",
+            "{} gains {n} Force, 1 for each of {n} units in {zones} ({} now)",
             self.st.who(w),
             self.st.player(w).force
         );

@@ -303,9 +303,18 @@ pub fn has_subtype(line: &str, want: &str) -> bool {
 
 /// Whether a filter names a card not in play by what the card says: name,
 /// subtype, type, printed cost (never "in the same arena").
+/// Whether a card has a name the filter names (`name:` or one of
+/// `or_names:`, or the filter names none) and the side symbol it asks for.
+fn name_ok(f: &Filter, d: &CardDef) -> bool {
+    let name = (f.name.is_none() && f.or_names.is_empty())
+        || f.name.as_deref() == Some(d.name.as_str())
+        || f.or_names.contains(&d.name);
+    name && (!f.neutral || d.side == Some(super::model::SideSymbol::Neutral))
+}
+
 pub fn def_matches(f: &Filter, d: &CardDef) -> bool {
     !f.same_arena
-        && f.name.as_ref().is_none_or(|n| d.name == *n)
+        && name_ok(f, d)
         && f.subtype
             .as_ref()
             .is_none_or(|s| has_subtype(&d.subtypes, s))
@@ -435,7 +444,7 @@ impl State {
         self.whose_ok(f, src, p)
             && !(f.other && p == src)
             && (!f.this_unit || p == src)
-            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && name_ok(f, self.top_def(p))
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(&self.subtypes(p), s))
@@ -468,7 +477,7 @@ impl State {
         zone && whose
             && !(f.other && src == Some(p))
             && (!f.this_unit || src == Some(p))
-            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && name_ok(f, self.top_def(p))
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(&self.subtypes(p), s))
@@ -499,7 +508,8 @@ impl State {
 
     /// The units in the arenas (or in arena `only`) that a filter of an
     /// effect of `side` (of unit `src`, if a unit's) names: units only, not
-    /// Pilots or Equipment.
+    /// Pilots or Equipment; with `build_zone:` (and no `only`), face-up
+    /// units in the build zones too.
     pub fn count_units(
         &self,
         f: &Filter,
@@ -510,6 +520,7 @@ impl State {
         (0..self.pieces.len())
             .filter(|&p| match self.pieces[p].zone {
                 PZone::Arena(a) => only.is_none_or(|o| o == a) && !self.pieces[p].face_down,
+                PZone::BuildZone => f.build_zone && only.is_none(),
                 _ => false,
             })
             .filter(|&p| self.target_ok(f, side, src, p))
@@ -525,7 +536,7 @@ impl State {
             Whose::Any => true,
         };
         whose
-            && f.name.as_ref().is_none_or(|n| self.top_def(p).name == *n)
+            && name_ok(f, self.top_def(p))
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| has_subtype(&self.subtypes(p), s))
@@ -737,6 +748,16 @@ impl State {
                 t.power += pd.power;
                 t.health += pd.health;
                 t.kw.add(&pd.keywords);
+                if let Some(w) = &pd.while_attacking
+                    && self
+                        .attack
+                        .is_some_and(|(a, d)| a == p && self.matches(&w.of, p, d))
+                {
+                    t.speed += w.gets.speed;
+                    t.power += w.gets.power;
+                    t.health += w.gets.health;
+                    t.kw.add(&w.gets.keywords);
+                }
             }
         }
     }
@@ -755,10 +776,12 @@ impl State {
     pub fn remaining_health(&self, p: PieceIx) -> i64 {
         self.totals(p).health - self.pieces[p].damage
     }
-    /// Who controls an arena: units there and none of the opponent's.
+    /// Who controls an arena: units there and none of the opponent's,
+    /// counting only units that count toward controlling it.
     pub fn controller(&self, a: Arena) -> Option<Side> {
-        let d = !self.units_in(a, Side::Dark).is_empty();
-        let l = !self.units_in(a, Side::Light).is_empty();
+        let counts =
+            |s: Side| (self.units_in(a, s).iter()).any(|&p| !self.top_def(p).no_arena_control);
+        let (d, l) = (counts(Side::Dark), counts(Side::Light));
         match (d, l) {
             (true, false) => Some(Side::Dark),
             (false, true) => Some(Side::Light),

@@ -262,6 +262,7 @@ impl<'a> Engine<'a> {
             };
             self.next_attack(side, &units)?;
         }
+        self.fire(super::model::Trigger::BattleStepEnd, None, None)?;
         self.general_pop("end of the battle step POP", &[r::BATTLE_PHASE])?;
         self.battle_step = None;
         Ok(())
@@ -646,6 +647,7 @@ impl<'a> Engine<'a> {
             &[r::END_OF_TURN, r::G_THIS_TURN],
         );
         self.control_ends()?;
+        self.note_no_arena_control();
         let count = |s: Side, e: &Engine| {
             Arena::ALL
                 .iter()
@@ -670,6 +672,25 @@ impl<'a> Engine<'a> {
             &[r::END_OF_TURN, r::OBJECT],
         );
         Ok(())
+    }
+}
+
+impl Engine<'_> {
+    /// A step for each unit in an arena that doesn't count toward
+    /// controlling it (judged as the turn ends).
+    fn note_no_arena_control(&mut self) {
+        for p in 0..self.st.pieces.len() {
+            if let Some(a) = self.st.arena_of(p)
+                && self.st.top_def(p).no_arena_control
+            {
+                let t = format!(
+                    "{} doesn't count toward controlling the {} arena",
+                    self.st.label(p),
+                    a.title()
+                );
+                self.rules(Event::Result, t, &[r::G_CONTROL_ARENA, r::END_OF_TURN]);
+            }
+        }
     }
 }
 
