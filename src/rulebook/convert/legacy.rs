@@ -208,8 +208,7 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
                         && p.bullet.is_none()
                         && !ends_short_paragraph(last)
                         && (!soft_break
-                            || last.ends_with(':')
-                            || last.ends_with(',')
+                            || last.ends_with([':', ','])
                             || ends_with_function_word(last)))
                     || (!list_mode
                         && p.bullet.is_some()
