@@ -272,16 +272,13 @@ pub fn coverage(
     }
     let mut warnings = Vec::new();
     for (id, reason) in unreproducible {
-        let mut hit = false;
-        for e in list.iter_mut().filter(|e| e.id == *id) {
-            e.reason = Some(reason.clone());
-            hit = true;
-        }
-        if !hit {
+        let mut named = list.iter_mut().filter(|e| e.id == *id).peekable();
+        if named.peek().is_none() {
             warnings.push(format!(
                 "unreproducible.tsv names {id}, which is no example"
             ));
         }
+        named.for_each(|e| e.reason = Some(reason.clone()));
     }
     let mut counts: BTreeMap<Game, GameCounts> = BTreeMap::new();
     for e in &mut list {
