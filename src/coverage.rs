@@ -256,18 +256,15 @@ pub fn coverage(
     let mut other = Vec::new();
     for sc in scenarios {
         for src in &sc.sources {
-            let mut hit = false;
             // `SECTION` alone names a section's first example, as in the census:
             // a scenario reproduces one example, not every example of its section.
             let first = format!("{src}#1");
-            let names = |e: &Example| e.id == *src || (e.section == *src && e.id == first);
-            for e in list.iter_mut().filter(|e| names(e)) {
-                e.scenarios.push(sc.file.clone());
-                hit = true;
-            }
-            if !hit {
+            let names = |e: &&mut Example| e.id == *src || (e.section == *src && e.id == first);
+            let mut named = list.iter_mut().filter(names).peekable();
+            if named.peek().is_none() {
                 other.push(format!("{}: {src}", sc.file));
             }
+            named.for_each(|e| e.scenarios.push(sc.file.clone()));
         }
     }
     let mut warnings = Vec::new();
