@@ -267,9 +267,8 @@ pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
     }
     let mut sections = b.finish();
     assign_ids("swccg.sup.", &mut sections, &mut BTreeSet::new());
-    Ok(vec![
-        SUPPLEMENTS.file("swccg/legacy-supplements.md", sections),
-    ])
+    let file = SUPPLEMENTS.file("swccg/legacy-supplements.md", sections);
+    Ok(vec![file])
 }
 
 /// A paragraph or list item being reflowed from hard-wrapped lines.
