@@ -19,6 +19,7 @@
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rulebook::{Corpus, Kind, Section};
+use itertools::Itertools;
 use regex::Regex;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -192,9 +193,8 @@ pub fn passages(body: &str) -> Vec<String> {
 }
 
 fn first_words(text: &str, n: usize) -> String {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut s = words[..words.len().min(n)].join(" ");
-    if words.len() > n {
+    let mut s = text.split_whitespace().take(n).join(" ");
+    if text.split_whitespace().nth(n).is_some() {
         s.push('…');
     }
     s
@@ -256,33 +256,26 @@ pub fn coverage(
     let mut other = Vec::new();
     for sc in scenarios {
         for src in &sc.sources {
-            let mut hit = false;
             // `SECTION` alone names a section's first example, as in the census:
             // a scenario reproduces one example, not every example of its section.
             let first = format!("{src}#1");
-            for e in list.iter_mut() {
-                if e.id == *src || (e.section == *src && e.id == first) {
-                    e.scenarios.push(sc.file.clone());
-                    hit = true;
-                }
-            }
-            if !hit {
+            let names = |e: &&mut Example| e.id == *src || (e.section == *src && e.id == first);
+            let mut named = list.iter_mut().filter(names).peekable();
+            if named.peek().is_none() {
                 other.push(format!("{}: {src}", sc.file));
             }
+            named.for_each(|e| e.scenarios.push(sc.file.clone()));
         }
     }
     let mut warnings = Vec::new();
     for (id, reason) in unreproducible {
-        let mut hit = false;
-        for e in list.iter_mut().filter(|e| e.id == *id) {
-            e.reason = Some(reason.clone());
-            hit = true;
-        }
-        if !hit {
+        let mut named = list.iter_mut().filter(|e| e.id == *id).peekable();
+        if named.peek().is_none() {
             warnings.push(format!(
                 "unreproducible.tsv names {id}, which is no example"
             ));
         }
+        named.for_each(|e| e.reason = Some(reason.clone()));
     }
     let mut counts: BTreeMap<Game, GameCounts> = BTreeMap::new();
     for e in &mut list {
@@ -369,12 +362,8 @@ pub fn parse_census(origin: &Path, text: &str) -> Result<Vec<CensusCase>> {
             ))
         })
     };
-    let (g, n, s, t) = (
-        col("game")?,
-        col("name")?,
-        col("section_id")?,
-        col("topic")?,
-    );
+    let [g, n, s, t] = ["game", "name", "section_id", "topic"].map(col);
+    let (g, n, s, t) = (g?, n?, s?, t?);
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, line) in lines {
@@ -410,10 +399,7 @@ pub fn parse_census(origin: &Path, text: &str) -> Result<Vec<CensusCase>> {
 /// section, `SECTION#N` the N-th.
 pub fn census(mut cases: Vec<CensusCase>, scenarios: &[ScenarioSource]) -> Census {
     for c in &mut cases {
-        let (section, n) = match c.id.rsplit_once('#') {
-            Some((s, n)) => (s, n),
-            None => (c.id.as_str(), "1"),
-        };
+        let (section, n) = c.id.rsplit_once('#').unwrap_or((c.id.as_str(), "1"));
         for sc in scenarios {
             let hit = sc.sources.iter().any(|src| match src.rsplit_once('#') {
                 Some((s, k)) => s == section && k == n,
@@ -441,12 +427,8 @@ pub fn census(mut cases: Vec<CensusCase>, scenarios: &[ScenarioSource]) -> Censu
         }
     }
     let (games, mut areas): (Vec<_>, Vec<_>) = counts.into_values().partition(|n| n.area.is_none());
-    areas.sort_by(|a, b| {
-        a.game
-            .cmp(&b.game)
-            .then(b.cases.cmp(&a.cases))
-            .then(a.area.cmp(&b.area))
-    });
+    // by game, then the areas with most cases first
+    areas.sort_by(|a, b| (&a.game, b.cases, &a.area).cmp(&(&b.game, a.cases, &b.area)));
     Census {
         games,
         areas,

@@ -184,10 +184,8 @@ pub struct RulingCoverage {
 pub fn ruling_coverage(scenarios: &[ScenarioSource], listed: Vec<Missing>) -> RulingCoverage {
     let mut reproduced: BTreeMap<RulingRef, Vec<String>> = BTreeMap::new();
     for sc in scenarios {
-        for src in &sc.sources {
-            if let Some(Ok(r)) = RulingRef::parse(src) {
-                reproduced.entry(r).or_default().push(sc.file.clone());
-            }
+        for r in sc.sources.iter().filter_map(|s| RulingRef::parse(s)?.ok()) {
+            reproduced.entry(r).or_default().push(sc.file.clone());
         }
     }
     let mut warnings = Vec::new();

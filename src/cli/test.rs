@@ -43,21 +43,17 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
         }
     });
     let failed = scenarios.iter().filter(|l| l.failed()).count();
+    let invalid = scenarios.iter().filter(|l| l.verdict.is_none()).count();
     let summary = TestSummary {
         passed: scenarios.len() - failed,
         failed,
         scenarios,
     };
     ctx.print(&summary, trace::test_text)?;
-    let n = summary
-        .scenarios
-        .iter()
-        .filter(|l| l.verdict.is_none())
-        .count();
-    if n > 0 {
+    if invalid > 0 {
         return Err(super::Failure::Error(swjudge::Error::Input(format!(
-            "{n} scenario file{} invalid (counted as failed)",
-            if n == 1 { " is" } else { "s are" }
+            "{invalid} scenario file{} invalid (counted as failed)",
+            if invalid == 1 { " is" } else { "s are" }
         ))));
     }
     Ok(Outcome::found(summary.failed == 0))

@@ -265,16 +265,12 @@ impl CardReport {
                     [one] => Some(CardView::of(db, *one, see_also_limit)),
                     _ => None,
                 },
-                candidates: if cards.len() > 1 {
-                    lookup
-                        .matches
-                        .iter()
-                        .filter(|m| cards.contains(&m.index))
-                        .cloned()
-                        .collect()
-                } else {
-                    Vec::new()
-                },
+                candidates: lookup
+                    .matches
+                    .iter()
+                    .filter(|m| cards.len() > 1 && cards.contains(&m.index))
+                    .cloned()
+                    .collect(),
             })
             .collect();
         CardReport {
@@ -371,8 +367,7 @@ fn candidates(list: &[Match], style: &Style) -> String {
 
 /// One card as text.
 fn card_text(c: &CardView, style: &Style) -> String {
-    let mut out = String::new();
-    let mut head = format!(
+    let mut out = format!(
         "{}{}",
         c.uniqueness
             .as_deref()
@@ -383,9 +378,8 @@ fn card_text(c: &CardView, style: &Style) -> String {
     if let Some(sub) = &c.subtitle
         && !c.label.contains(sub.as_str())
     {
-        head.push_str(&format!(" - {sub}"));
+        out.push_str(&format!(" - {sub}"));
     }
-    out.push_str(&head);
     out.push('\n');
     let mut facts = vec![c.game.to_string()];
     if let Some(s) = &c.side {

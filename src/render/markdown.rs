@@ -47,13 +47,8 @@ impl Renderer<'_> {
         match ev {
             Event::Start(tag) => self.start(tag),
             Event::End(tag) => self.end(tag),
-            Event::Text(t) | Event::Code(t) => {
-                if self.code {
-                    self.cur.push_str(&t);
-                } else {
-                    self.cur.push_str(&t.replace('\n', " "));
-                }
-            }
+            Event::Text(t) | Event::Code(t) if self.code => self.cur.push_str(&t),
+            Event::Text(t) | Event::Code(t) => self.cur.push_str(&t.replace('\n', " ")),
             Event::SoftBreak => self.cur.push(' '),
             Event::HardBreak => self.cur.push('\n'),
             Event::Rule => {
@@ -204,9 +199,7 @@ impl Renderer<'_> {
         if let Some(h) = it.next() {
             t.set_header(h);
         }
-        for r in it {
-            t.add_row(r);
-        }
+        t.add_rows(it);
         t.to_string()
             .lines()
             .map(|l| format!("{}{l}", self.indent))

@@ -110,11 +110,8 @@ pub fn wrap_hanging(text: &str, width: usize, first: &str, rest: &str) -> String
             .break_words(false)
             .word_separator(textwrap::WordSeparator::AsciiSpace)
             .word_splitter(textwrap::WordSplitter::NoHyphenation);
-        out.extend(
-            textwrap::wrap(para, options)
-                .into_iter()
-                .map(|l| l.into_owned()),
-        );
+        let lines = textwrap::wrap(para, options);
+        out.extend(lines.into_iter().map(|l| l.into_owned()));
     }
     out.join("\n")
 }
@@ -141,8 +138,7 @@ pub fn numbers_right(t: &mut comfy_table::Table, first: usize) {
 pub fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| match c {
-            '\t' => c.to_string(),
-            c if c.is_control() => c.escape_default().to_string(),
+            c if c.is_control() && c != '\t' => c.escape_default().to_string(),
             c => c.to_string(),
         })
         .collect()

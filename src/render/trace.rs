@@ -130,11 +130,9 @@ fn fold_passes(steps: &[StepOut]) -> Vec<Row> {
     let mut i = 0;
     while i < steps.len() {
         let level = steps[i].level;
-        let mut j = i;
-        if steps[j].event == "window" {
-            j += 1;
-        }
-        let passes = j;
+        // the passes start after the chance to act, if the run starts with one
+        let passes = i + usize::from(steps[i].event == "window");
+        let mut j = passes;
         while j < steps.len() && steps[j].event == "pass" && steps[j].level == level {
             j += 1;
         }

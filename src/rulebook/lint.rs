@@ -33,11 +33,10 @@ pub struct Problem {
 
 impl Problem {
     fn new(file: String, line: usize, id: Option<&str>, message: String) -> Problem {
-        let id = id.map(str::to_string);
         Problem {
             file,
             line,
-            id,
+            id: id.map(str::to_string),
             message,
         }
     }
@@ -259,14 +258,16 @@ fn check_published_ids(corpus: &Corpus) -> Result<Vec<Problem>> {
         }
     }
     let listed: BTreeSet<&str> = ids.iter().map(|(_, id)| id.as_str()).collect();
-    for s in &corpus.sections {
-        if !listed.contains(s.id.as_str()) {
-            let why = format!(
-                "id {} is missing from {IDS_FILE} (rerun `swjudge convert`)",
-                s.id
-            );
-            out.push(Problem::at(s, why));
-        }
+    for s in corpus
+        .sections
+        .iter()
+        .filter(|s| !listed.contains(s.id.as_str()))
+    {
+        let why = format!(
+            "id {} is missing from {IDS_FILE} (rerun `swjudge convert`)",
+            s.id
+        );
+        out.push(Problem::at(s, why));
     }
     Ok(out)
 }
@@ -303,9 +304,7 @@ impl<'c> Resolver<'c> {
                     s.title
                 )));
             }
-            keys.sort();
-            keys.dedup();
-            for k in keys.into_iter().filter(|k| k.len() >= 3) {
+            for k in keys.into_iter().filter(|k| k.len() >= 3).sorted().dedup() {
                 by_title.entry(k).or_default().push(i);
             }
         }

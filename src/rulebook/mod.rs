@@ -175,9 +175,7 @@ impl Corpus {
             }
             let parent = stack.last().map(|&(_, i)| i);
             let mut breadcrumb = vec![meta.document_title.clone()];
-            for &(_, i) in &stack {
-                breadcrumb.push(self.sections[i].title.clone());
-            }
+            breadcrumb.extend(stack.iter().map(|&(_, i)| self.sections[i].title.clone()));
             breadcrumb.push(h.title.clone());
             let Some(id) = h.id else {
                 return Err(Error::Input(format!(

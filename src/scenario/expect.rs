@@ -234,15 +234,12 @@ impl Report {
     }
     /// The failed expectations, one line each.
     pub fn problems(&self) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
-        if self.verdict == Verdict::NotModelled {
-            for n in &self.not_modelled {
-                v.push(format!("not modelled — ruling needed: {n}"));
-            }
-        }
+        // what was not modelled is a problem only when it decided the verdict
+        let shown = self.verdict == Verdict::NotModelled;
+        let unmodelled = self.not_modelled.iter().filter(|_| shown);
+        let unmodelled = unmodelled.map(|n| format!("not modelled — ruling needed: {n}"));
         let failed = self.expectations.iter().filter(|e| !e.ok);
-        v.extend(failed.map(Expectation::failure));
-        v
+        unmodelled.chain(failed.map(Expectation::failure)).collect()
     }
 }
 

@@ -165,12 +165,8 @@ pub(crate) fn at(path: &Path, line: u64, col: u64, msg: impl std::fmt::Display) 
 
 /// An error at the place in the file where `value` is written.
 fn at_value<T>(path: &Path, value: &Spanned<T>, msg: impl std::fmt::Display) -> Error {
-    at(
-        path,
-        value.referenced.line(),
-        value.referenced.column(),
-        msg,
-    )
+    let (line, column) = (value.referenced.line(), value.referenced.column());
+    at(path, line, column, msg)
 }
 
 /// Load and check a scenario file. `ids`, when given, is used to check `source:`.
@@ -357,12 +353,8 @@ pub fn shipped_folder(cache: &Path) -> Result<PathBuf> {
         .iter()
         .map(|(rel, text)| (*rel, text.as_bytes()));
     let marker = shipped::FILES.last().map_or("", |(rel, _)| rel);
-    crate::paths::unpack(
-        &cache.join("scenarios"),
-        shipped::FINGERPRINT,
-        marker,
-        files,
-    )
+    let folder = cache.join("scenarios");
+    crate::paths::unpack(&folder, shipped::FINGERPRINT, marker, files)
 }
 
 /// Every `*.yaml` / `*.yml` file under the paths, sorted (see [`crate::paths::files_under`]).

@@ -459,11 +459,7 @@ fn rule_sections(letter: char, app_title: &str, blocks: &[Block]) -> Vec<OutSect
         let (level, parent) = tree.add(&title, example);
         let kind = if example { Kind::Example } else { Kind::Rule };
         let id = if CHAPTER_TITLES.contains(&title.as_str()) {
-            format!(
-                "{PREFIX}appendix-{}-{}",
-                letter.to_ascii_lowercase(),
-                slug(&title)
-            )
+            format!("{PREFIX}{}", slug(&format!("Appendix {letter} {title}")))
         } else if let (true, Some(p)) = (components(&title).len() == 1 && example, parent) {
             // "Example 1": name it after the rule it illustrates
             format!("{PREFIX}{}-{}", slug(&p), slug(&title))
@@ -601,11 +597,8 @@ impl Tree {
             None => self.extended(title),
         }
         .or_else(|| {
-            if example {
-                self.open.iter().rev().copied().find(|&i| !self.nodes[i].2)
-            } else {
-                None
-            }
+            let open_rule = self.open.iter().rev().copied().find(|&i| !self.nodes[i].2);
+            open_rule.filter(|_| example)
         });
         // the intended parent, or its nearest open ancestor
         let parent = std::iter::successors(intended, |&i| self.nodes[i].3)
@@ -631,10 +624,7 @@ impl Tree {
     fn extended(&self, title: &str) -> Option<usize> {
         let own = components(title);
         let mut best: Option<(usize, usize)> = None;
-        for (i, n) in self.nodes.iter().enumerate() {
-            if n.2 {
-                continue;
-            }
+        for (i, n) in self.nodes.iter().enumerate().filter(|(_, n)| !n.2) {
             let theirs = components(&n.1);
             let len = if own.len() > theirs.len() && own[..theirs.len()] == theirs[..] {
                 theirs.len()

@@ -82,11 +82,7 @@ enum Block {
 
 fn is_bullet(line: &str) -> bool {
     let t = line.trim_start();
-    t.starts_with("- ")
-        || t.starts_with("• ")
-        || t.starts_with("· ")
-        || t.starts_with("* ")
-        || t == "-"
+    ["- ", "• ", "· ", "* "].iter().any(|b| t.starts_with(b)) || t == "-"
 }
 
 /// `- · item`, `• item`, `* item` → `- item`.

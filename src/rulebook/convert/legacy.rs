@@ -208,8 +208,7 @@ pub fn convert_update(text: &str) -> Result<Vec<OutFile>> {
                         && p.bullet.is_none()
                         && !ends_short_paragraph(last)
                         && (!soft_break
-                            || last.ends_with(':')
-                            || last.ends_with(',')
+                            || last.ends_with([':', ','])
                             || ends_with_function_word(last)))
                     || (!list_mode
                         && p.bullet.is_some()
@@ -268,9 +267,8 @@ pub fn convert_supplements(text: &str) -> Result<Vec<OutFile>> {
     }
     let mut sections = b.finish();
     assign_ids("swccg.sup.", &mut sections, &mut BTreeSet::new());
-    Ok(vec![
-        SUPPLEMENTS.file("swccg/legacy-supplements.md", sections),
-    ])
+    let file = SUPPLEMENTS.file("swccg/legacy-supplements.md", sections);
+    Ok(vec![file])
 }
 
 /// A paragraph or list item being reflowed from hard-wrapped lines.

@@ -240,12 +240,8 @@ pub struct WriteReport {
 /// numeric suffix if that still collides. Sections that already have a
 /// non-empty `id` keep it, and those IDs are reserved before any is assigned.
 pub fn assign_ids(prefix: &str, sections: &mut [OutSection], taken: &mut BTreeSet<String>) {
-    taken.extend(
-        sections
-            .iter()
-            .filter(|s| !s.id.is_empty())
-            .map(|s| s.id.clone()),
-    );
+    let given = sections.iter().filter(|s| !s.id.is_empty());
+    taken.extend(given.map(|s| s.id.clone()));
     let mut stack: Vec<(u8, String)> = Vec::new();
     for s in sections.iter_mut() {
         while stack.last().is_some_and(|(l, _)| *l >= s.level) {
