@@ -72,7 +72,8 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
     if !rec.is_object() {
         return Err("not an object".into());
     }
-    let code = rec.get("code").and_then(scalar).ok_or("missing \"code\"")?;
+    let field = |key: &str| rec.get(key).and_then(scalar);
+    let code = field("code").ok_or("missing \"code\"")?;
     let name = rec
         .get("name")
         .and_then(Value::as_str)
@@ -84,28 +85,18 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         c.uniqueness = Some("◆".into());
     }
     c.subtitle = text(rec, "subtitle");
-    c.side = rec
-        .get("affiliation_code")
-        .and_then(scalar)
-        .map(|a| title_case(&a));
-    c.card_type = rec
-        .get("type_code")
-        .and_then(scalar)
-        .map(|t| title_case(&t));
+    c.side = field("affiliation_code").map(|a| title_case(&a));
+    c.card_type = field("type_code").map(|t| title_case(&t));
     let subtypes = strings(rec.get("subtypes"));
     c.subtype = (!subtypes.is_empty()).then(|| subtypes.join(", "));
-    c.set = rec
-        .get("set_code")
-        .and_then(scalar)
-        .map(|s| set_names.get(&s).cloned().unwrap_or(s));
-    c.number = rec.get("position").and_then(scalar);
-    c.rarity = rec.get("rarity_code").and_then(scalar);
+    c.set = field("set_code").map(|s| set_names.get(&s).cloned().unwrap_or(s));
+    c.number = field("position");
+    c.rarity = field("rarity_code");
     let mut s = Stats::default();
-    if let Some(h) = rec.get("health").and_then(scalar) {
-        s.push("health", h);
-    }
-    if let Some(p) = rec.get("points").and_then(scalar) {
-        s.push("points", p);
+    for key in ["health", "points"] {
+        if let Some(v) = field(key) {
+            s.push(key, v);
+        }
     }
     match rec.get("cost") {
         Some(Value::Null)
@@ -121,7 +112,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
         }
         None => {}
     }
-    if let Some(f) = rec.get("faction_code").and_then(scalar) {
+    if let Some(f) = field("faction_code") {
         s.push("color", f);
     }
     match rec.get("sides") {
@@ -148,7 +139,7 @@ fn card(rec: &Value, file: &str, set_names: &HashMap<String, String>) -> Result<
     if rec.get("has_errata").and_then(Value::as_bool) == Some(true) {
         c.notes.push(super::SOURCE_ERRATA_NOTE.into());
     }
-    if let Some(r) = rec.get("reprint_of").and_then(scalar) {
+    if let Some(r) = field("reprint_of") {
         c.notes.push(format!("reprint of {r}"));
     }
     Ok(c)
