@@ -57,7 +57,6 @@ pub fn encoded_references<C>(
         .collect()
 }
 
-/// The text of a database card as the library stores it: whitespace runs as one space.
 /// Whether `text` names `reference` (not as the start of a longer
 /// reference: `swtcg:ANH-1` is not named by `swtcg:ANH-11`, nor
 /// `…_Darth_Vader_C` by `…_Darth_Vader_C2`).
@@ -70,6 +69,25 @@ pub fn names(text: &str, reference: &str) -> bool {
     })
 }
 
+/// Why a library card breaks "no printed text, or a sentence of it encoded
+/// and a shipped scenario (`scenarios`) naming the card", if it does.
+pub fn not_exercised(
+    reference: &str,
+    text: &swjudge::engine::library::CardText,
+    scenarios: &str,
+) -> Option<String> {
+    if text.is_empty() {
+        return None;
+    }
+    let encoded = text.sentences.iter().any(|s| !s.by.is_empty());
+    match (encoded, names(scenarios, reference)) {
+        (true, true) => None,
+        (false, _) => Some(format!("{reference}: printed text, none of it encoded")),
+        (true, false) => Some(format!("{reference}: named by no shipped scenario")),
+    }
+}
+
+/// The text of a database card as the library stores it: whitespace runs as one space.
 fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
