@@ -380,3 +380,59 @@ expect:
     let r = scenario::run(&s);
     assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.expectations);
 }
+
+/// `--library DIR` runs scenarios against an edited copy of `cards/`: a stat
+/// changed in the copy changes the verdict at once; a folder with no library in
+/// it is one error line and exit 2.
+#[test]
+fn an_edited_library_folder_replaces_the_built_in_one() {
+    use crate::util::{TempDir, code, stderr, stdout, swjudge};
+    let tmp = TempDir::new("edited-library");
+    let copy = tmp.path().join("cards");
+    for entry in walkdir::WalkDir::new(crate::util::root().join("cards")) {
+        let entry = entry.unwrap();
+        let rel = entry
+            .path()
+            .strip_prefix(crate::util::root().join("cards"))
+            .unwrap();
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(copy.join(rel)).unwrap();
+        } else {
+            std::fs::copy(entry.path(), copy.join(rel)).unwrap();
+        }
+    }
+    let scenario = "scenarios/swccg/library/premiere/death-star-trooper-power-modifier.yaml";
+    let run = |library: Option<&Path>| {
+        let mut c = swjudge(tmp.path());
+        if let Some(dir) = library {
+            c.arg("--library").arg(dir);
+        }
+        c.args(["check", scenario]).output().unwrap()
+    };
+    assert_eq!(code(&run(Some(&copy))), 0, "an unedited copy passes");
+    // Death Star Trooper printed power 2 → 3: "Power -1 at a site other than a
+    // Death Star site" now makes him 2, and Dark wins the battle.
+    let premiere = copy.join("swccg/premiere.yaml");
+    let text = std::fs::read_to_string(&premiere).unwrap();
+    let entry = text
+        .find("\nswccg:668:\n")
+        .expect("Death Star Trooper's entry");
+    let stats = entry + text[entry..].find("\"power\": 2,").unwrap();
+    let edited = format!("{}\"power\": 3,{}", &text[..stats], &text[stats + 11..]);
+    std::fs::write(&premiere, edited).unwrap();
+    let out = run(Some(&copy));
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(stdout(&out).contains("total_power"), "{}", stdout(&out));
+    assert_eq!(code(&run(None)), 0, "the built-in library is untouched");
+
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = run(Some(&empty));
+    assert_eq!(code(&out), 2);
+    assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no card library here"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -42,6 +42,9 @@ pub struct Cli {
     /// The index cache folder (default: in the platform cache directory, or SWJUDGE_CACHE_DIR).
     #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_INDEX")]
     pub index_dir: Option<PathBuf>,
+    /// Use the card library in this folder (an edited copy of cards/) instead of the one built into swjudge.
+    #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_LIBRARY")]
+    pub library: Option<PathBuf>,
     /// Where imported card data is kept (default: the platform data directory).
     #[arg(long, global = true, value_name = "DIR", env = "SWJUDGE_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
@@ -288,6 +291,9 @@ static WROTE: AtomicBool = AtomicBool::new(false);
 pub use swjudge::render::one_line;
 
 fn dispatch(cli: Cli) -> CliResult {
+    if let Some(dir) = &cli.library {
+        swjudge::engine::library::use_dir(dir)?;
+    }
     let ctx = Ctx {
         json: cli.json,
         rulebook_dir: cli.rulebook.clone(),

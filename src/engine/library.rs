@@ -24,13 +24,65 @@ mod files {
     include!(concat!(env!("OUT_DIR"), "/library_files.rs"));
 }
 
+/// A library read from a folder (an edited copy of `cards/`) in place of the
+/// built-in one: the folder, and its files as [`files::FILES`] lists them.
+type Edited = (std::path::PathBuf, Vec<(&'static str, &'static str)>);
+static EDITED: std::sync::OnceLock<Edited> = std::sync::OnceLock::new();
+
+/// Read the card library from `dir` (laid out as `cards/`: `<game>/*.yaml`)
+/// instead of the one built into swjudge, for the rest of the process: a rules
+/// team edits a card and runs its scenarios at once. The entries are checked
+/// when a scenario names them, as built-in ones are.
+pub fn use_dir(dir: &std::path::Path) -> crate::Result<()> {
+    use crate::Error;
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).max_depth(2).sort_by_file_name() {
+        let entry = entry.map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
+        let path = entry.path();
+        if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let rel = path.strip_prefix(dir).unwrap_or(path);
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
+        found.push((&*rel.leak(), &*text.leak()));
+    }
+    let games = Game::ALL.map(Game::as_str);
+    if !found
+        .iter()
+        .any(|(p, _)| games.iter().any(|g| p.starts_with(&format!("{g}/"))))
+    {
+        return Err(Error::Usage(format!(
+            "{}: no card library here (expected <game>/*.yaml, as in cards/)",
+            dir.display()
+        )));
+    }
+    let _ = EDITED.set((dir.to_path_buf(), found));
+    Ok(())
+}
+
 /// Every library file of a game: its path under `cards/` and its text.
 pub fn files(game: Game) -> impl Iterator<Item = (&'static str, &'static str)> {
     let prefix = game.as_str();
-    files::FILES
-        .iter()
+    let all: &[(&str, &str)] = match EDITED.get() {
+        Some((_, edited)) => edited,
+        None => files::FILES,
+    };
+    all.iter()
         .filter(move |(p, _)| p.split('/').next() == Some(prefix))
         .copied()
+}
+
+/// Where a library file is, for messages: under `cards/`, or the `--library` folder.
+fn file_path(file: &str) -> std::path::PathBuf {
+    match EDITED.get() {
+        Some((dir, _)) => dir.join(file),
+        None => std::path::Path::new("cards").join(file),
+    }
 }
 
 /// A card of the user's imported databases, named in a scenario: its title and
@@ -356,7 +408,7 @@ impl<C> Catalogue<C> {
     {
         let mut entries = Vec::new();
         for (file, text) in files(game) {
-            let path = std::path::Path::new("cards").join(file);
+            let path = file_path(file);
             let map: std::collections::BTreeMap<String, C> =
                 crate::yaml::load(&path, text).map_err(|e| e.to_string())?;
             for (reference, def) in map {
@@ -474,7 +526,7 @@ fn scanned_title(body: &str) -> String {
 
 /// Parse one entry's snippet into the game's definition, its text checked.
 fn parse_entry<C: LibraryCard>(e: &Entry<Snippet>) -> Result<C, String> {
-    let path = std::path::Path::new("cards").join(e.file);
+    let path = file_path(e.file);
     let map: BTreeMap<String, C> = crate::yaml::load(&path, e.def.text).map_err(|m| {
         format!(
             "{m} (in the entry at line {} of {})",
