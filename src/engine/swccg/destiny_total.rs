@@ -391,9 +391,6 @@ impl Engine {
         let ActionKind::DestinyDrawn { parent, test, .. } = e.kind else {
             return;
         };
-        if e.battle_draw.is_some() {
-            return;
-        }
         let me = e.actor;
         if let Some(c) = card
             && self.st.zone[c] == super::state::Zone::Drawn
@@ -410,6 +407,11 @@ impl Engine {
             format!("{label}: the canceled destiny is redrawn; the redraw counts instead"),
             &[cite::CANCELED_REDRAWN],
         );
+        // A battle's destiny: drawn again as the battle's next draw, of the same kind.
+        if let Some(s) = e.battle_draw {
+            self.stack[parent].draws_left.push_front((s, e.draw_kind));
+            return;
+        }
         let _ = self.destiny_effect(parent, me, &label, test);
     }
 
