@@ -694,6 +694,9 @@ impl Engine {
             String::new()
         };
         let mut cites = vec![WEAPON_DESTINY, WEAPONS_FIRING];
+        if sh.against == Defense::Defense {
+            cites.push(cite::DEFENSE_VALUE);
+        }
         if sh.totals.len() > 1 {
             cites.push(SEPARATELY_OR_COMBINED);
         }

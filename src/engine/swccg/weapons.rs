@@ -203,15 +203,18 @@ impl Engine {
         Ok(())
     }
 
-    /// The value a weapon fires against (`None`: the card has none).
+    /// The value a weapon fires against as the board stands (`None`: the card has
+    /// none): its ability, armor or maneuver as modified, or its defense value (AR
+    /// Defense Value: a character's highest of the three, a starship's or vehicle's
+    /// armor or maneuver, or the defense value the card gives).
     pub(super) fn stat_of(&self, t: CardIx, d: Defense) -> Option<i64> {
-        let s = &self.st.def(t).stats;
-        match d {
-            Defense::Ability => s.ability,
-            Defense::Armor => s.armor,
-            Defense::Maneuver => s.maneuver,
-            Defense::Defense => None,
-        }
+        let stat = match d {
+            Defense::Ability => "ability",
+            Defense::Armor => "armor",
+            Defense::Maneuver => "maneuver",
+            Defense::Defense => "defense",
+        };
+        super::card_values::value(&self.st, t, stat).value
     }
 
     /// `fire`: a weapon fires at a target; an action on the stack responding to the
