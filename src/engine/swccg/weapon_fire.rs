@@ -591,15 +591,17 @@ impl Engine {
         } else {
             format!(" ({} permits it)", self.name(v))
         };
+        let (_, what) = self.fired_against(t, def.against);
+        let prefix = format!("{}'s ", self.name(t));
+        let against = what.strip_prefix(&prefix).unwrap_or("defense value");
         self.log(
             actor(p),
             Event::Push,
             format!(
-                "{} fires {} at {} (weapon destiny against its {}){via}: {draws} weapon destiny draw(s)",
+                "{} fires {} at {} (weapon destiny against its {against}){via}: {draws} weapon destiny draw(s)",
                 p.name(),
                 self.name(w),
                 self.name(t),
-                defense_name(def.against)
             ),
             &[WEAPONS_FIRING, WHEN_CAN_I_FIRE],
         );
@@ -674,7 +676,7 @@ impl Engine {
         let sum: i64 = sh.totals.iter().sum();
         let total = sum + sh.add;
         self.stack[ix].destiny = Some(total);
-        let def = self.stat_of(sh.target, sh.against);
+        let (def, what) = self.fired_against(sh.target, sh.against);
         let hit = def.is_some_and(|dv| total > dv);
         let parts = if sh.totals.len() > 1 {
             format!(
@@ -704,9 +706,7 @@ impl Engine {
             actor(p),
             Event::Result,
             format!(
-                "total weapon destiny {parts}{add} against {}'s {} {}: {}",
-                self.name(sh.target),
-                defense_name(sh.against),
+                "total weapon destiny {parts}{add} against {what} {}: {}",
                 def.map_or("(none)".into(), |d| d.to_string()),
                 if hit { "hit" } else { "missed" }
             ),
@@ -808,7 +808,7 @@ impl Engine {
     }
 }
 
-fn defense_name(d: Defense) -> &'static str {
+pub(super) fn defense_name(d: Defense) -> &'static str {
     match d {
         Defense::Ability => "ability",
         Defense::Armor => "armor",

@@ -208,13 +208,24 @@ impl Engine {
     /// Defense Value: a character's highest of the three, a starship's or vehicle's
     /// armor or maneuver, or the defense value the card gives).
     pub(super) fn stat_of(&self, t: CardIx, d: Defense) -> Option<i64> {
+        self.fired_against(t, d).0
+    }
+
+    /// The value a weapon fires against and what it is: "Red 5's maneuver"; a defense
+    /// value names the value it is based on.
+    pub(super) fn fired_against(&self, t: CardIx, d: Defense) -> (Option<i64>, String) {
         let stat = match d {
             Defense::Ability => "ability",
             Defense::Armor => "armor",
             Defense::Maneuver => "maneuver",
             Defense::Defense => "defense",
         };
-        super::card_values::value(&self.st, t, stat).value
+        let total = super::card_values::value(&self.st, t, stat);
+        let what = match (d, total.terms.first()) {
+            (Defense::Defense, Some(base)) => base.source.clone(),
+            _ => format!("{}'s {}", self.name(t), super::weapon_fire::defense_name(d)),
+        };
+        (total.value, what)
     }
 
     /// `fire`: a weapon fires at a target; an action on the stack responding to the
