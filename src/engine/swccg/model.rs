@@ -754,6 +754,10 @@ pub struct WeaponDef {
     /// Times it may fire in one battle ("may fire twice"); default 1.
     #[serde(default)]
     pub per_battle: Option<u32>,
+    /// "(For free if on your non-unique warrior)": fired for free while the card
+    /// carrying it matches (owner seen from the weapon's owner).
+    #[serde(default)]
+    pub free_on: Option<Filter>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is

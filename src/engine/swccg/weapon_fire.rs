@@ -368,8 +368,10 @@ impl Engine {
             ));
         };
         let free = permit.as_ref().is_some_and(|(_, pm)| pm.free);
+        // Fired for free by its own text (`base` 0: not a repeated shot), X is 0 too.
+        let own_free = base == 0 && self.free_on_carrier(w).is_some();
         let x = match (def.x_max, d.step.amount) {
-            (Some(_), _) if free => 0,
+            (Some(_), _) if free || own_free => 0,
             (Some(m), Some(x)) if x >= 0 && x <= i64::from(m) => x,
             (Some(m), Some(x)) => {
                 return Err(rej(
