@@ -65,12 +65,14 @@ impl Engine {
     /// The card carrying `w` when the weapon's own text makes it fire for free there
     /// (`free_on`).
     pub(super) fn free_on_carrier(&self, w: CardIx) -> Option<CardIx> {
-        let f = self.st.def(w).weapon.as_ref()?.free_on.as_ref()?;
+        let free_on = &self.st.def(w).weapon.as_ref()?.free_on;
         let Zone::On(holder) = self.st.zone[w] else {
             return None;
         };
-        self.st
-            .matches(holder, f, self.st.owner(w))
+        let p = self.st.owner(w);
+        free_on
+            .iter()
+            .any(|f| self.st.matches(holder, f, p))
             .then_some(holder)
     }
 

@@ -417,6 +417,17 @@ impl Engine {
         Ok(Firing { permit, cost, x })
     }
 
+    /// "Add 1 if fired by a leader": the card carrying `w` and what its own text adds to
+    /// the total weapon destiny when that card matches.
+    fn fired_by(&self, w: CardIx, def: &WeaponDef) -> Option<(CardIx, i64)> {
+        let h = self.holder(w)?;
+        let p = self.st.owner(w);
+        def.fired_by
+            .iter()
+            .find(|v| self.st.matches(h, &v.filter, p))
+            .map(|v| (h, v.add))
+    }
+
     /// The shot of `w` at `t`: its draws, per-draw and total modifiers.
     pub(super) fn new_shot(&self, w: CardIx, t: CardIx, f: &Firing, def: &WeaponDef) -> Shot {
         let p = self.st.owner(w);
@@ -425,6 +436,7 @@ impl Engine {
             .iter()
             .find(|v| self.st.matches(t, &v.filter, p))
             .map_or(0, |v| v.add);
+        let by = self.fired_by(w, def).map_or(0, |(_, n)| n);
         let mut each_by: Vec<(String, i64)> = self
             .holder(w)
             .map(|h| {
@@ -455,7 +467,7 @@ impl Engine {
             totals: Vec::new(),
             each: each_by.iter().map(|(_, n)| n).sum(),
             each_by,
-            add: def.add + f.x + vs,
+            add: def.add + f.x + vs + by,
             forfeit_zero: def.forfeit_zero,
             lost: def.lost || def.lost_at_x.is_some_and(|n| f.x == i64::from(n)),
             captures: def.captures,
@@ -607,6 +619,18 @@ impl Engine {
             ),
             &[WEAPONS_FIRING, WHEN_CAN_I_FIRE],
         );
+        if let Some((h, n)) = self.fired_by(w, &def) {
+            self.log(
+                actor(p),
+                Event::Initiate,
+                format!(
+                    "{} fired by {}: {n:+} to its total weapon destiny (its own text)",
+                    self.name(w),
+                    self.name(h)
+                ),
+                &[WEAPON_DESTINY],
+            );
+        }
         if f.permit.as_ref().is_some_and(|(_, pm)| pm.free) {
             self.log(
                 actor(p),
