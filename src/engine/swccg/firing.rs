@@ -38,6 +38,18 @@ impl Engine {
                 )),
             );
         }
+        if let Some(h) = self.free_on_carrier(w) {
+            return (
+                0,
+                Some((
+                    format!(
+                        "{title} fires for free while on {} (its own text)",
+                        self.st.title(h)
+                    ),
+                    r::FIRING_FOR_FREE,
+                )),
+            );
+        }
         if let Some(g) = self.fires_free_by(w) {
             return (
                 0,
@@ -48,6 +60,20 @@ impl Engine {
             );
         }
         (def.cost, None)
+    }
+
+    /// The card carrying `w` when the weapon's own text makes it fire for free there
+    /// (`free_on`).
+    pub(super) fn free_on_carrier(&self, w: CardIx) -> Option<CardIx> {
+        let free_on = &self.st.def(w).weapon.as_ref()?.free_on;
+        let Zone::On(holder) = self.st.zone[w] else {
+            return None;
+        };
+        let p = self.st.owner(w);
+        free_on
+            .iter()
+            .any(|f| self.st.matches(holder, f, p))
+            .then_some(holder)
     }
 
     /// The card that permits `w` to fire for free: the character it is on, or a card on

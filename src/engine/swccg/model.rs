@@ -754,6 +754,15 @@ pub struct WeaponDef {
     /// Times it may fire in one battle ("may fire twice"); default 1.
     #[serde(default)]
     pub per_battle: Option<u32>,
+    /// "(For free if on your non-unique warrior)", "(for free if fired by your spy or
+    /// scout)": fired for free while the card carrying it matches any of these (owner
+    /// seen from the weapon's owner).
+    #[serde(default)]
+    pub free_on: Vec<Filter>,
+    /// "Add 1 if fired by a leader": added to the total weapon destiny when the card
+    /// carrying it matches (the first that matches).
+    #[serde(default)]
+    pub fired_by: Vec<super::weapon_fire::WeaponVs>,
 }
 
 /// One game-text modifier of a card, as structured data. It applies while the card is

@@ -368,8 +368,10 @@ impl Engine {
             ));
         };
         let free = permit.as_ref().is_some_and(|(_, pm)| pm.free);
+        // Fired for free by its own text (`base` 0: not a repeated shot), X is 0 too.
+        let own_free = base == 0 && self.free_on_carrier(w).is_some();
         let x = match (def.x_max, d.step.amount) {
-            (Some(_), _) if free => 0,
+            (Some(_), _) if free || own_free => 0,
             (Some(m), Some(x)) if x >= 0 && x <= i64::from(m) => x,
             (Some(m), Some(x)) => {
                 return Err(rej(
@@ -415,6 +417,17 @@ impl Engine {
         Ok(Firing { permit, cost, x })
     }
 
+    /// "Add 1 if fired by a leader": the card carrying `w` and what its own text adds to
+    /// the total weapon destiny when that card matches.
+    fn fired_by(&self, w: CardIx, def: &WeaponDef) -> Option<(CardIx, i64)> {
+        let h = self.holder(w)?;
+        let p = self.st.owner(w);
+        def.fired_by
+            .iter()
+            .find(|v| self.st.matches(h, &v.filter, p))
+            .map(|v| (h, v.add))
+    }
+
     /// The shot of `w` at `t`: its draws, per-draw and total modifiers.
     pub(super) fn new_shot(&self, w: CardIx, t: CardIx, f: &Firing, def: &WeaponDef) -> Shot {
         let p = self.st.owner(w);
@@ -423,6 +436,7 @@ impl Engine {
             .iter()
             .find(|v| self.st.matches(t, &v.filter, p))
             .map_or(0, |v| v.add);
+        let by = self.fired_by(w, def).map_or(0, |(_, n)| n);
         let mut each_by: Vec<(String, i64)> = self
             .holder(w)
             .map(|h| {
@@ -453,7 +467,7 @@ impl Engine {
             totals: Vec::new(),
             each: each_by.iter().map(|(_, n)| n).sum(),
             each_by,
-            add: def.add + f.x + vs,
+            add: def.add + f.x + vs + by,
             forfeit_zero: def.forfeit_zero,
             lost: def.lost || def.lost_at_x.is_some_and(|n| f.x == i64::from(n)),
             captures: def.captures,
@@ -591,18 +605,32 @@ impl Engine {
         } else {
             format!(" ({} permits it)", self.name(v))
         };
+        let (_, what) = self.fired_against(t, def.against);
+        let prefix = format!("{}'s ", self.name(t));
+        let against = what.strip_prefix(&prefix).unwrap_or("defense value");
         self.log(
             actor(p),
             Event::Push,
             format!(
-                "{} fires {} at {} (weapon destiny against its {}){via}: {draws} weapon destiny draw(s)",
+                "{} fires {} at {} (weapon destiny against its {against}){via}: {draws} weapon destiny draw(s)",
                 p.name(),
                 self.name(w),
                 self.name(t),
-                defense_name(def.against)
             ),
             &[WEAPONS_FIRING, WHEN_CAN_I_FIRE],
         );
+        if let Some((h, n)) = self.fired_by(w, &def) {
+            self.log(
+                actor(p),
+                Event::Initiate,
+                format!(
+                    "{} fired by {}: {n:+} to its total weapon destiny (its own text)",
+                    self.name(w),
+                    self.name(h)
+                ),
+                &[WEAPON_DESTINY],
+            );
+        }
         if f.permit.as_ref().is_some_and(|(_, pm)| pm.free) {
             self.log(
                 actor(p),
@@ -674,7 +702,7 @@ impl Engine {
         let sum: i64 = sh.totals.iter().sum();
         let total = sum + sh.add;
         self.stack[ix].destiny = Some(total);
-        let def = self.stat_of(sh.target, sh.against);
+        let (def, what) = self.fired_against(sh.target, sh.against);
         let hit = def.is_some_and(|dv| total > dv);
         let parts = if sh.totals.len() > 1 {
             format!(
@@ -694,6 +722,9 @@ impl Engine {
             String::new()
         };
         let mut cites = vec![WEAPON_DESTINY, WEAPONS_FIRING];
+        if sh.against == Defense::Defense {
+            cites.push(cite::DEFENSE_VALUE);
+        }
         if sh.totals.len() > 1 {
             cites.push(SEPARATELY_OR_COMBINED);
         }
@@ -701,9 +732,7 @@ impl Engine {
             actor(p),
             Event::Result,
             format!(
-                "total weapon destiny {parts}{add} against {}'s {} {}: {}",
-                self.name(sh.target),
-                defense_name(sh.against),
+                "total weapon destiny {parts}{add} against {what} {}: {}",
                 def.map_or("(none)".into(), |d| d.to_string()),
                 if hit { "hit" } else { "missed" }
             ),
@@ -805,7 +834,7 @@ impl Engine {
     }
 }
 
-fn defense_name(d: Defense) -> &'static str {
+pub(super) fn defense_name(d: Defense) -> &'static str {
     match d {
         Defense::Ability => "ability",
         Defense::Armor => "armor",

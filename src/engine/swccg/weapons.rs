@@ -203,15 +203,29 @@ impl Engine {
         Ok(())
     }
 
-    /// The value a weapon fires against (`None`: the card has none).
+    /// The value a weapon fires against as the board stands (`None`: the card has
+    /// none): its ability, armor or maneuver as modified, or its defense value (AR
+    /// Defense Value: a character's highest of the three, a starship's or vehicle's
+    /// armor or maneuver, or the defense value the card gives).
     pub(super) fn stat_of(&self, t: CardIx, d: Defense) -> Option<i64> {
-        let s = &self.st.def(t).stats;
-        match d {
-            Defense::Ability => s.ability,
-            Defense::Armor => s.armor,
-            Defense::Maneuver => s.maneuver,
-            Defense::Defense => None,
-        }
+        self.fired_against(t, d).0
+    }
+
+    /// The value a weapon fires against and what it is: "Red 5's maneuver"; a defense
+    /// value names the value it is based on.
+    pub(super) fn fired_against(&self, t: CardIx, d: Defense) -> (Option<i64>, String) {
+        let stat = match d {
+            Defense::Ability => "ability",
+            Defense::Armor => "armor",
+            Defense::Maneuver => "maneuver",
+            Defense::Defense => "defense",
+        };
+        let total = super::card_values::value(&self.st, t, stat);
+        let what = match (d, total.terms.first()) {
+            (Defense::Defense, Some(base)) => base.source.clone(),
+            _ => format!("{}'s {}", self.name(t), super::weapon_fire::defense_name(d)),
+        };
+        (total.value, what)
     }
 
     /// `fire`: a weapon fires at a target; an action on the stack responding to the
