@@ -1128,7 +1128,7 @@ fn search_quality_with_the_real_card_databases() {
         );
     }
     assert!(
-        answered.len() <= 3,
+        answered.len() <= 2,
         "off-topic answered: {} (target: at most 1 in 20)",
         answered.len()
     );
@@ -1165,6 +1165,9 @@ fn nothing_found_when_nothing_covers_the_question() {
         // what they weigh: "hearthstone", a word of another game, is then
         // most of the question.
         "how do mana costs work in hearthstone".to_string(),
+        // One word of two ("speed", a term of the SWTCG) is no answer
+        // unless it is most of the question.
+        "what is the speed of light".to_string(),
         gibberish.join(" "),
     ] {
         let hits = index.search(&Query::new(text.clone())).unwrap();
@@ -1174,6 +1177,9 @@ fn nothing_found_when_nothing_covers_the_question() {
             hits.iter().map(|h| &h.id).collect::<Vec<_>>()
         );
     }
+    // One word that is most of the question answers it.
+    let hits = index.search(&Query::new("can I take a mulligan")).unwrap();
+    assert_eq!(hits[0].id, "swtcg.rb.mulligan");
     // A question that is answered finds its answer with full coverage.
     let hits = index
         .search(&Query::new("how does a force drain work"))

@@ -353,14 +353,7 @@ impl Index {
         self.prefer_specific(&mut ranked)?;
         // Nothing is an answer unless the best answers enough of the question;
         // then hits that cover some of it follow.
-        let answers = |r: &Ranked| {
-            r.anchored
-                && match plan.lacks_a_word() {
-                    true => r.gate > rank::MIN_COVER_LACKING,
-                    false => r.gate >= rank::MIN_COVER,
-                }
-        };
-        if !ranked.iter().any(answers) {
+        if !ranked.iter().any(|r| r.answers(&plan)) {
             return Ok(Vec::new());
         }
         ranked.retain(|r| r.cover >= rank::MIN_COVER_FOLLOWING);
@@ -409,7 +402,9 @@ impl Index {
             if named {
                 c.anchored = true;
             } else {
+                // Its name answers nothing.
                 c.gate -= c.titled;
+                c.title_groups = 0;
             }
         }
         Ok(())
@@ -506,6 +501,7 @@ impl Index {
                 cover: 0.0,
                 answer: 0.0,
                 title_groups: 0,
+                passage_groups: 0,
                 titled: 0.0,
                 anchored: false,
                 gate: 0.0,

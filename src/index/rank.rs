@@ -17,6 +17,12 @@ pub const MIN_COVER: f32 = 0.4;
 pub const MIN_COVER_LACKING: f32 = 0.5;
 /// Once one document is an answer, others covering this share are shown too.
 pub const MIN_COVER_FOLLOWING: f32 = 0.25;
+/// A question of two or more groups answered by one of them alone: the
+/// document must cover at least this share of the question's weight. One
+/// word of several is an answer when it is most of the question ("mulligan"
+/// of "can I take a mulligan"), not when it is one word among others ("speed"
+/// of "what is the speed of light").
+pub const MIN_COVER_ONE_WORD: f32 = 0.7;
 /// Width, in words, of the passage the words of a question should fall in.
 const PASSAGE: u32 = 30;
 /// Score share kept by a document whose matched words are all far apart.
@@ -59,6 +65,8 @@ pub struct Ranked {
     /// The groups of the question its title holds (bit `i` for group `i`, the
     /// first 64).
     pub title_groups: u64,
+    /// The groups of the question its best passage holds (as `title_groups`).
+    pub passage_groups: u64,
     /// The part of `gate` the question's words in its title give: for a
     /// card the question does not name, its name is no part of an answer.
     pub titled: f32,
@@ -123,6 +131,22 @@ impl<'a> Books<'a> {
             }
         }
         counts
+    }
+}
+
+impl Ranked {
+    /// Whether the document answers `plan` enough to be an answer at all:
+    /// it holds a word of the games' own vocabulary, covers enough of the
+    /// question (more with a word the index lacks), and more than one of its
+    /// groups unless that one is most of the question.
+    pub fn answers(&self, plan: &Plan) -> bool {
+        let groups = (self.passage_groups | self.title_groups).count_ones();
+        self.anchored
+            && match plan.lacks_a_word() {
+                true => self.gate > MIN_COVER_LACKING,
+                false => self.gate >= MIN_COVER,
+            }
+            && (plan.groups.len() < 2 || groups >= 2 || self.gate >= MIN_COVER_ONE_WORD)
     }
 }
 
@@ -280,6 +304,10 @@ pub fn refine(searcher: &Searcher, f: &Fields, plan: &Plan, cands: &mut [Ranked]
         c.title_groups = (0..groups.min(64))
             .filter(|&gi| titled(gi))
             .fold(0, |m, gi| m | 1 << gi);
+        c.passage_groups = in_best
+            .iter()
+            .filter(|&&gi| gi < 64)
+            .fold(0, |m, gi| m | 1 << gi);
         c.cover = (covered / total).min(1.0);
         c.answer = (answer / total).min(1.0);
         // Whether the question is answered at all: a title holding words of
@@ -407,6 +435,7 @@ mod tests {
             card_text: false,
             kind_rule: true,
             title_groups: 0,
+            passage_groups: 0,
             cover: 1.0,
             answer: 1.0,
             titled: 0.0,
