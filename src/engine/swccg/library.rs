@@ -65,6 +65,7 @@ impl LibraryCard for CardDef {
             self.stats.draws_if_unable.is_some(),
             "stats.draws_if_unable",
         );
+        add(self.capacity.is_some(), "capacity");
         add(!self.identity.names.is_empty(), "identity.names");
         add(!self.identity.matching.is_empty(), "identity.matching");
         add(!self.identity.grants.is_empty(), "identity.grants");

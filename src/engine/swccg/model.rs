@@ -667,6 +667,9 @@ pub struct CardDef {
     pub replacements: Vec<super::statics::Replacement>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     pub origin: Option<crate::engine::library::Origin>,
+    // ---- capacity (AR Starships - capacity; `capacity.rs`)
+    /// A starship's or vehicle's capacity: its slots by kind.
+    pub capacity: Option<Box<super::capacity::Capacity>>,
     /// A card of a pile the board gives by count: its identity is not given.
     pub face_down: Option<FaceDown>,
 }
