@@ -23,7 +23,7 @@
 use super::engine::{Engine, Rejection, rej};
 use super::identify;
 use super::model::CardType;
-use super::state::{CardIx, State};
+use super::state::{CardIx, State, Zone};
 use serde::Deserialize;
 
 pub const STARSHIPS_CAPACITY: &str = "swccg.ar.starships-capacity";
@@ -57,6 +57,12 @@ pub struct Capacity {
     /// "May add N starfighters" (cargo hold; a squadron fills one per starfighter).
     #[serde(default)]
     pub starfighters: u32,
+    /// "May add N TIEs": starfighter slots only a TIE may fill.
+    #[serde(default)]
+    pub ties: u32,
+    /// "May add unlimited pilots, passengers, vehicles and starfighters".
+    #[serde(default)]
+    pub unlimited: bool,
 }
 
 /// One kind of slot.
@@ -69,6 +75,7 @@ enum Slot {
     Astromech,
     Vehicle,
     Starfighter,
+    Tie,
 }
 
 impl Capacity {
@@ -81,6 +88,7 @@ impl Capacity {
             (Slot::Astromech, self.astromechs),
             (Slot::Vehicle, self.vehicles),
             (Slot::Starfighter, self.starfighters),
+            (Slot::Tie, self.ties),
         ];
         kinds
             .into_iter()
@@ -102,7 +110,11 @@ impl Capacity {
             (self.astromechs, "astromech", "astromechs"),
             (self.vehicles, "vehicle", "vehicles"),
             (self.starfighters, "starfighter", "starfighters"),
+            (self.ties, "TIE", "TIEs"),
         ];
+        if self.unlimited {
+            return "unlimited pilots, passengers, vehicles and starfighters".into();
+        }
         let parts: Vec<String> = kinds
             .iter()
             .filter(|(n, _, _)| *n > 0)
@@ -141,6 +153,7 @@ fn fills(st: &State, c: CardIx, s: Slot) -> bool {
         Slot::Starfighter => {
             d.card_type == CardType::Starship && d.subtype.as_deref() == Some("starfighter")
         }
+        Slot::Tie => fills(st, c, Slot::Starfighter) && is(st, c, "tie"),
     }
 }
 
@@ -153,13 +166,13 @@ fn occupies(st: &State, c: CardIx) -> bool {
 }
 
 /// Kuhn's augmenting path: may `unit` take a slot, moving others along?
-fn seat(unit: usize, may: &[Vec<bool>], seen: &mut [bool], taken: &mut [Option<usize>]) -> bool {
+fn augment(unit: usize, may: &[Vec<bool>], seen: &mut [bool], taken: &mut [Option<usize>]) -> bool {
     for s in 0..taken.len() {
         if !may[unit][s] || seen[s] {
             continue;
         }
         seen[s] = true;
-        if taken[s].is_none_or(|u| seat(u, may, seen, taken)) {
+        if taken[s].is_none_or(|u| augment(u, may, seen, taken)) {
             taken[s] = Some(unit);
             return true;
         }
@@ -182,7 +195,73 @@ fn unseated(st: &State, cap: &Capacity, cards: &[CardIx]) -> Option<CardIx> {
     let mut taken = vec![None; slots.len()];
     units.iter().enumerate().find_map(|(u, &c)| {
         let mut seen = vec![false; slots.len()];
-        (!seat(u, &may, &mut seen, &mut taken)).then_some(c)
+        (!augment(u, &may, &mut seen, &mut taken)).then_some(c)
+    })
+}
+
+/// Where a character aboard a craft sits, as far as the craft's capacity decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    Pilot,
+    Driver,
+    Passenger,
+}
+
+/// The seat of character `c` aboard a craft whose card states its capacity (None
+/// elsewhere: not aboard, not a character, or no stated capacity). A pilot aboard
+/// acts as one while pilot capacity is available (AR Starships - pilot): the pilot
+/// slots, and the "pilot or passenger" slots that the other characters aboard
+/// (beyond the passenger and astromech slots) leave free, go to the pilots in the
+/// order they are aboard (board order); pilots beyond them are passengers and do not
+/// enhance the craft. A driver slot goes to the first character aboard that may
+/// drive (AR Vehicles - drivers: a pilot driving is not piloting, and adds no power).
+pub fn seat(st: &State, c: CardIx) -> Option<Seat> {
+    let Zone::On(h) = st.zone[c] else {
+        return None;
+    };
+    let cap = st.def(h).capacity.as_deref()?;
+    if st.def(c).card_type != CardType::Character {
+        return None;
+    }
+    let chars: Vec<CardIx> = st
+        .cards_on(h)
+        .into_iter()
+        .filter(|&x| st.def(x).card_type == CardType::Character)
+        .collect();
+    if cap.unlimited {
+        let pilot = super::movement::is_pilot(st, c);
+        return Some(if pilot { Seat::Pilot } else { Seat::Passenger });
+    }
+    let drivers: Vec<CardIx> = chars
+        .iter()
+        .copied()
+        .filter(|&x| fills(st, x, Slot::Driver))
+        .take(cap.drivers as usize)
+        .collect();
+    if drivers.contains(&c) {
+        return Some(Seat::Driver);
+    }
+    let pilots: Vec<CardIx> = chars
+        .iter()
+        .copied()
+        .filter(|&x| !drivers.contains(&x) && super::movement::is_pilot(st, x))
+        .collect();
+    let astromechs = chars
+        .iter()
+        .filter(|&&x| !pilots.contains(&x) && fills(st, x, Slot::Astromech))
+        .count()
+        .min(cap.astromechs as usize);
+    let others = chars.len() - drivers.len() - pilots.len() - astromechs;
+    let spill = others.saturating_sub(cap.passengers as usize);
+    let seats = cap.pilots as usize + (cap.pilots_or_passengers as usize).saturating_sub(spill);
+    let piloting = pilots
+        .iter()
+        .position(|&x| x == c)
+        .is_some_and(|i| i < seats);
+    Some(if piloting {
+        Seat::Pilot
+    } else {
+        Seat::Passenger
     })
 }
 
@@ -193,7 +272,7 @@ impl Engine {
     pub(crate) fn capacity_ok(&self, craft: CardIx, incoming: &[CardIx]) -> Result<(), Rejection> {
         let st = &self.st;
         let d = st.def(craft);
-        let Some(cap) = d.capacity.as_deref() else {
+        let Some(cap) = d.capacity.as_deref().filter(|c| !c.unlimited) else {
             return Ok(());
         };
         let coming: Vec<CardIx> = incoming
