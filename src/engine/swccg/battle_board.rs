@@ -223,6 +223,7 @@ fn battle_with(
             immune_to_attrition: d.stats.immune_to_attrition,
             adds_power_piloting: d.stats.piloting,
             permanent_pilot: d.stats.permanent_pilot,
+            permanent_pilot_power: d.stats.permanent_pilot_power,
             aboard: aboard.clone(),
             role: match super::capacity::seat(st, c) {
                 Some(Seat::Pilot) => Role::Pilot,

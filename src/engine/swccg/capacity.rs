@@ -31,6 +31,7 @@ pub const ASTROMECH_CAPACITY: &str = "swccg.ar.starships-astromech-capacity";
 pub const VEHICLES_CAPACITY: &str = "swccg.ar.vehicles-capacity";
 pub const DRIVERS: &str = "swccg.ar.vehicles-drivers";
 pub const CAPACITY_SLOTS: &str = "swccg.ar.unlimited-moving-between-capacity-slots";
+pub const PERMANENT_PILOT: &str = "swccg.ar.starships-permanent-pilot";
 
 /// The slots a starship or vehicle card states, by kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -312,7 +313,7 @@ impl Engine {
         let names: Vec<String> = aboard.iter().map(|&c| self.name(c)).collect();
         let mut e = rej(
             format!(
-                "{} may add {}: {} cannot all be aboard it (no slot left that {} may fill)",
+                "{} has capacity for {}: {} cannot all be aboard it (no slot left that {} may fill)",
                 self.name(craft),
                 cap.describe(),
                 names.join(", "),

@@ -561,6 +561,9 @@ pub struct Stats {
     /// Ability of a starship's or vehicle's permanent pilot.
     #[serde(default)]
     pub permanent_pilot: Option<i64>,
+    /// "Permanent pilot … adds N to power": added to its power in battle.
+    #[serde(default)]
+    pub permanent_pilot_power: Option<i64>,
     #[serde(default)]
     pub icons: Vec<String>,
     /// "Draws N battle destiny if unable to otherwise."
