@@ -73,6 +73,9 @@ pub struct Card {
     /// Ability of a starship's or vehicle's permanent pilot.
     #[serde(default)]
     pub permanent_pilot: Option<i64>,
+    /// "Permanent pilot … adds N to power": what its permanent pilot adds to its power.
+    #[serde(default)]
+    pub permanent_pilot_power: Option<i64>,
     /// The starship or vehicle this card is aboard.
     #[serde(default)]
     pub aboard: Option<String>,
@@ -651,6 +654,12 @@ impl<'a> Live<'a> {
                 let mut mods = Vec::new();
                 if !self.piloted(i) {
                     mods.push(Modifier::new("unpiloted", Op::Reset(0)).cite(cite::UNPILOTED));
+                }
+                if let Some(n) = c.permanent_pilot_power {
+                    mods.push(
+                        Modifier::new("permanent pilot", Op::Add(n))
+                            .cite(super::capacity::PERMANENT_PILOT),
+                    );
                 }
                 for p in self.pilots_of(i) {
                     let pc = self.card(p);
@@ -1574,6 +1583,7 @@ battle:
             } else {
                 None
             },
+            permanent_pilot_power: None,
             aboard,
             role: if next().is_multiple_of(2) {
                 Role::Pilot

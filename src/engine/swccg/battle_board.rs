@@ -12,6 +12,7 @@
 //! results are applied back to the board by that index.
 
 use super::battle::{self, Battle, Card, DeckCard, DestinyValues, Kind, Reserves, Role, Script};
+use super::capacity::Seat;
 use super::drain::{self, Drain, DrainCard};
 use super::stack::BattleDraw;
 use super::state::{CardIx, State, Zone};
@@ -222,11 +223,14 @@ fn battle_with(
             immune_to_attrition: d.stats.immune_to_attrition,
             adds_power_piloting: d.stats.piloting,
             permanent_pilot: d.stats.permanent_pilot,
+            permanent_pilot_power: d.stats.permanent_pilot_power,
             aboard: aboard.clone(),
-            role: if aboard.is_some() && !pilot {
-                Role::Passenger
-            } else {
-                Role::Pilot
+            role: match super::capacity::seat(st, c) {
+                Some(Seat::Pilot) => Role::Pilot,
+                Some(Seat::Driver) => Role::Driver,
+                Some(Seat::Passenger) => Role::Passenger,
+                None if aboard.is_some() && !pilot => Role::Passenger,
+                None => Role::Pilot,
             },
             enclosed: super::prepositions::enclosed(st, c),
             presence_icon: d

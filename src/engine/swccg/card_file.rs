@@ -221,6 +221,9 @@ pub struct CardFile {
     /// amount (AR Immune To Attrition). Read as the immunity level no attrition reaches.
     #[serde(default)]
     immune_to_all_attrition: bool,
+    /// "May add 2 pilots and 4 passengers": a starship's or vehicle's capacity.
+    #[serde(default)]
+    capacity: Option<Box<super::capacity::Capacity>>,
 }
 
 impl From<CardFile> for CardDef {
@@ -310,6 +313,7 @@ impl From<CardFile> for CardDef {
             replacements: replacements.into_iter().flatten().collect(),
             origin: None,
             face_down: None,
+            capacity: f.capacity,
         }
     }
 }

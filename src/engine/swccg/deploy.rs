@@ -105,6 +105,7 @@ impl Engine {
         if let Some(h) = host {
             self.host_rules(p, c, h)?;
             self.aboard_ok(c, h)?;
+            self.capacity_ok(h, &[c])?;
         }
         if let Some(f) = &def.deploy_rules.on {
             let ok = host.is_some_and(|h| self.st.matches(h, f, p));
@@ -378,6 +379,7 @@ impl Engine {
             }
             with.push(x);
         }
+        self.capacity_ok(c, &with)?;
         Ok(with)
     }
 

@@ -62,9 +62,14 @@ impl LibraryCard for CardDef {
             "stats.permanent_pilot",
         );
         add(
+            self.stats.permanent_pilot_power.is_some(),
+            "stats.permanent_pilot_power",
+        );
+        add(
             self.stats.draws_if_unable.is_some(),
             "stats.draws_if_unable",
         );
+        add(self.capacity.is_some(), "capacity");
         add(!self.identity.names.is_empty(), "identity.names");
         add(!self.identity.matching.is_empty(), "identity.matching");
         add(!self.identity.grants.is_empty(), "identity.grants");
@@ -176,6 +181,7 @@ fn override_stats(def: &mut CardDef, over: Stats) -> Vec<(String, String, String
         immune_to_attrition,
         piloting,
         permanent_pilot,
+        permanent_pilot_power,
         ferocity
     );
     for (k, v) in over.defense {

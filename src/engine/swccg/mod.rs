@@ -34,6 +34,7 @@ mod battle_drain;
 mod battle_early;
 mod battle_power;
 pub mod break_cover;
+pub mod capacity;
 pub mod card_destiny;
 mod card_file;
 pub mod card_values;

@@ -561,6 +561,9 @@ pub struct Stats {
     /// Ability of a starship's or vehicle's permanent pilot.
     #[serde(default)]
     pub permanent_pilot: Option<i64>,
+    /// "Permanent pilot … adds N to power": added to its power in battle.
+    #[serde(default)]
+    pub permanent_pilot_power: Option<i64>,
     #[serde(default)]
     pub icons: Vec<String>,
     /// "Draws N battle destiny if unable to otherwise."
@@ -667,6 +670,9 @@ pub struct CardDef {
     pub replacements: Vec<super::statics::Replacement>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     pub origin: Option<crate::engine::library::Origin>,
+    // ---- capacity (AR Starships - capacity; `capacity.rs`)
+    /// A starship's or vehicle's capacity: its slots by kind.
+    pub capacity: Option<Box<super::capacity::Capacity>>,
     /// A card of a pile the board gives by count: its identity is not given.
     pub face_down: Option<FaceDown>,
 }

@@ -388,6 +388,9 @@ impl Engine {
         if !react {
             self.timing_ok(p, c, &plan)?;
         }
+        if let Zone::On(h) = dest {
+            self.capacity_ok(h, &[c])?;
+        }
         let mover_is_craft = matches!(
             class(&self.st, c),
             Class::Vehicle | Class::Starfighter | Class::Capital

@@ -502,6 +502,7 @@ impl Engine {
             }
             v.push(x);
         }
+        self.capacity_ok(c, &v)?;
         Ok(v)
     }
 
