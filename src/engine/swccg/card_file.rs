@@ -221,6 +221,10 @@ pub struct CardFile {
     /// amount (AR Immune To Attrition). Read as the immunity level no attrition reaches.
     #[serde(default)]
     immune_to_all_attrition: bool,
+    /// A location card: its printed traits (interior, exterior, parsec…) and its text
+    /// as a board location's fields.
+    #[serde(default)]
+    location: Option<Box<super::model::LocationDef>>,
 }
 
 impl From<CardFile> for CardDef {
@@ -308,6 +312,7 @@ impl From<CardFile> for CardDef {
             epic_duel: f.epic_duel,
             statics: statics.into_iter().flatten().collect(),
             replacements: replacements.into_iter().flatten().collect(),
+            location: f.location,
             origin: None,
             face_down: None,
         }
