@@ -175,6 +175,27 @@ fn every_library_card_agrees_with_the_real_database() {
         if squash(&e.def.text.full) != text {
             wrong.push(format!("{}: text differs from the database's", e.reference));
         }
+        // A location's printed traits: interior and exterior icons, parsec number.
+        if e.def.card_type.as_str() == "location" {
+            let icons: Vec<&str> = f["icons"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|i| i.as_str()).collect())
+                .unwrap_or_default();
+            let l = e.def.location.as_deref();
+            let mine = (
+                l.is_some_and(|l| l.interior),
+                l.is_some_and(|l| l.exterior),
+                l.and_then(|l| l.parsec),
+            );
+            let theirs = (
+                icons.contains(&"Interior"),
+                icons.contains(&"Exterior"),
+                f["parsec"].as_str().and_then(|v| v.trim().parse::<i64>().ok()),
+            );
+            if mine != theirs {
+                wrong.push(format!("{}: location traits {mine:?} vs {theirs:?}", e.reference));
+            }
+        }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

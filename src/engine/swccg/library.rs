@@ -372,6 +372,23 @@ impl CardDef {
         out
     }
 
+    /// The parts of its printed text no field encodes as a card in `cards:`: a
+    /// location card's text as a board location (`location.<field>`) applies
+    /// only to a location of the board's `locations:` that names the card.
+    pub fn unencoded_as_card(&self) -> Vec<String> {
+        let as_location = |s: &library::Sentence| s.by.iter().any(|b| b.starts_with("location."));
+        if !self.text.sentences.iter().any(as_location) {
+            return self.unencoded_text();
+        }
+        let mut text = self.text.clone();
+        for s in text.sentences.iter_mut().filter(|s| as_location(s)) {
+            s.not_modelled = Some(library::NotModelled::Because(
+                "a location's text applies on a board location naming the card".into(),
+            ));
+        }
+        text.unencoded()
+    }
+
     /// The card's reference, when it was named from the library.
     pub fn reference(&self) -> Option<&str> {
         self.origin.as_ref().map(|o| o.reference.as_str())
@@ -437,7 +454,7 @@ impl super::engine::Engine {
                 continue;
             }
             let def = &self.st.cards[c].def;
-            let parts = def.unencoded_text();
+            let parts = def.unencoded_as_card();
             if parts.is_empty() {
                 continue;
             }
