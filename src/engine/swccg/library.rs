@@ -382,9 +382,7 @@ impl CardDef {
         }
         let mut text = self.text.clone();
         for s in text.sentences.iter_mut().filter(|s| as_location(s)) {
-            s.not_modelled = Some(library::NotModelled::Because(
-                "a location's text applies on a board location naming the card".into(),
-            ));
+            s.not_modelled = Some(library::NotModelled::Yes);
         }
         text.unencoded()
     }
