@@ -190,10 +190,15 @@ fn every_library_card_agrees_with_the_real_database() {
             let theirs = (
                 icons.contains(&"Interior"),
                 icons.contains(&"Exterior"),
-                f["parsec"].as_str().and_then(|v| v.trim().parse::<i64>().ok()),
+                f["parsec"]
+                    .as_str()
+                    .and_then(|v| v.trim().parse::<i64>().ok()),
             );
             if mine != theirs {
-                wrong.push(format!("{}: location traits {mine:?} vs {theirs:?}", e.reference));
+                wrong.push(format!(
+                    "{}: location traits {mine:?} vs {theirs:?}",
+                    e.reference
+                ));
             }
         }
     }

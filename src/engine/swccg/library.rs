@@ -341,7 +341,11 @@ fn name_location(l: &mut LocationDef, name: &str) -> Result<(), String> {
         other => return Err(format!("{who} has no location subtype ({other:?})")),
     };
     if l.kind != Some(LocKind::System) && l.system.is_none() && l.starship.is_none() {
-        l.system = def.title.split_once(':').map(|(s, _)| s.trim().to_string());
+        l.system = def
+            .title
+            .split_once(':')
+            .and_then(|(s, _)| planet_of(s.trim()))
+            .map(str::to_string);
     }
     l.title = Some(def.title.clone());
     l.icons = def.stats.icons.clone();
@@ -357,6 +361,19 @@ fn name_location(l: &mut LocationDef, name: &str) -> Result<(), String> {
     l.unencoded = def.unencoded_text();
     l.origin = def.origin;
     Ok(())
+}
+
+/// The system a site's title names before its colon ("Tatooine: Cantina" →
+/// Tatooine): Jabba's Palace and Maz's Castle sites are Tatooine and Takodana
+/// locations (AR Jabba's Palace Sites, Maz's Castle Sites); Cloud City names no
+/// system (the board says which with `system:`).
+fn planet_of(prefix: &str) -> Option<&str> {
+    match prefix {
+        "Jabba's Palace" => Some("Tatooine"),
+        "Maz's Castle" => Some("Takodana"),
+        "Cloud City" => None,
+        other => Some(other),
+    }
 }
 
 impl CardDef {
