@@ -590,3 +590,31 @@ fn a_named_locations_unencoded_text_is_not_modelled() {
         r.not_modelled
     );
 }
+
+#[test]
+fn a_location_cards_location_map_holds_only_its_traits_and_claimed_text() {
+    use swjudge::engine::swccg::model::CardDef;
+    let check = |extra: &str, text: &str| {
+        let yaml = format!(
+            "title: Somewhere\nside: dark\ntype: location\nsubtype: system\ntext:\n{text}\n{extra}\n"
+        );
+        let def: CardDef = swjudge::yaml::load(Path::new("c.yaml"), &yaml).unwrap();
+        def.check_text()
+    };
+    let said = "  - {said: \"Dark: Force drain +1 here.\", by: [location.drain]}";
+    let drain = "location: {parsec: 3, drain: [{side: dark, op: {add: 1}}]}";
+    assert!(check(drain, said).is_ok());
+    // A text field no sentence claims, and a sentence claiming a field not set.
+    let unclaimed = "  - {said: \"Dark: Force drain +1 here.\", not_modelled: true}";
+    let e = check(drain, unclaimed).unwrap_err();
+    assert!(e.contains("`location.drain` encodes game text"), "{e}");
+    let e = check("location: {parsec: 3}", said).unwrap_err();
+    assert!(e.contains("sets no `location.drain`"), "{e}");
+    // Board fields are never the card's.
+    let e = check(
+        "location: {name: x, title: y, drain: [{side: dark, op: {add: 1}}]}",
+        said,
+    )
+    .unwrap_err();
+    assert!(e.contains("`location:` sets `title`, `name`"), "{e}");
+}
