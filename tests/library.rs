@@ -175,6 +175,32 @@ fn every_library_card_agrees_with_the_real_database() {
         if squash(&e.def.text.full) != text {
             wrong.push(format!("{}: text differs from the database's", e.reference));
         }
+        // A location's printed traits: interior and exterior icons, parsec number.
+        if e.def.card_type.as_str() == "location" {
+            let icons: Vec<&str> = f["icons"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|i| i.as_str()).collect())
+                .unwrap_or_default();
+            let l = e.def.location.as_deref();
+            let mine = (
+                l.is_some_and(|l| l.interior),
+                l.is_some_and(|l| l.exterior),
+                l.and_then(|l| l.parsec),
+            );
+            let theirs = (
+                icons.contains(&"Interior"),
+                icons.contains(&"Exterior"),
+                f["parsec"]
+                    .as_str()
+                    .and_then(|v| v.trim().parse::<i64>().ok()),
+            );
+            if mine != theirs {
+                wrong.push(format!(
+                    "{}: location traits {mine:?} vs {theirs:?}",
+                    e.reference
+                ));
+            }
+        }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -435,4 +461,160 @@ fn an_edited_library_folder_replaces_the_built_in_one() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A board whose `locations:` is `LOCATIONS`, Dark draining at the first (a TIE
+/// Advanced x1 there), expecting a drain of `AMOUNT`.
+fn drain_at(locations: &str, amount: u32) -> Result<scenario::Scenario, String> {
+    let yaml = format!(
+        "game: swccg
+title: t
+swccg:
+  turn: dark
+  phase: control
+  cards:
+    tie: swccg:2595
+  light:
+    reserve_deck: 3
+  locations:
+{locations}
+script:
+  - {{dark: force_drain, at: here, label: drain}}
+expect:
+  numbers:
+    drain: {{amount: {amount}}}
+"
+    );
+    scenario::load_str(Path::new("s.yaml"), &yaml, None).map_err(|e| e.to_string())
+}
+
+fn board_locations(yaml: &str) -> Result<Vec<swjudge::engine::swccg::model::LocationDef>, String> {
+    #[derive(serde::Deserialize)]
+    struct B {
+        #[serde(deserialize_with = "swjudge::engine::swccg::library::locations")]
+        locations: Vec<swjudge::engine::swccg::model::LocationDef>,
+    }
+    swjudge::yaml::load::<B>(Path::new("s.yaml"), yaml)
+        .map(|b| b.locations)
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_named_location_takes_its_title_icons_kind_and_system_from_the_library() {
+    use swjudge::engine::swccg::model::LocKind;
+    let l = board_locations(
+        "locations:\n  - {name: cantina, card: swccg:2440}\n  - {name: dantooine, card: Dantooine}\n  - {name: elsewhere, card: swccg:2440, system: tatooine}\n",
+    )
+    .unwrap();
+    assert_eq!(l[0].title.as_deref(), Some("Tatooine: Cantina"));
+    assert_eq!(l[0].icons.len(), 4);
+    assert_eq!(l[0].kind, Some(LocKind::Site));
+    assert_eq!(l[0].system.as_deref(), Some("Tatooine"));
+    assert!(l[0].interior && !l[0].exterior, "printed Interior");
+    assert_eq!(l[1].title.as_deref(), Some("Dantooine"));
+    assert_eq!(l[1].icons, vec!["light_force".to_string()]);
+    assert_eq!(l[1].kind, Some(LocKind::System));
+    assert_eq!((l[1].system.as_deref(), l[1].parsec), (None, Some(5)));
+    // Board state: the planet is on this board under another name.
+    assert_eq!(l[2].system.as_deref(), Some("tatooine"));
+}
+
+#[test]
+fn a_named_location_with_an_ambiguous_title_or_a_field_set_twice_is_a_load_error() {
+    let e = board_locations("locations:\n  - {name: cantina, card: \"Tatooine: Cantina\"}\n")
+        .unwrap_err();
+    assert!(e.starts_with("s.yaml:2:"), "{e}");
+    assert!(e.contains("swccg:2439") && e.contains("swccg:2440"), "{e}");
+    for field in [
+        "title: Dantooine",
+        "icons: [light_force]",
+        "kind: system",
+        "parsec: 5",
+        "drain: [{side: dark, op: {add: 1}}]",
+        "no_deploy: [{type: [character]}]",
+    ] {
+        let yaml = format!("locations:\n  - {{name: d, card: swccg:608, {field}}}\n");
+        let e = board_locations(&yaml).unwrap_err();
+        let key = field.split(':').next().unwrap();
+        assert!(e.starts_with("s.yaml:2:"), "{e}");
+        assert!(
+            e.contains(&format!(
+                "`{key}` is set here and read from the card Dantooine (swccg:608)"
+            )),
+            "{e}"
+        );
+    }
+    let e = board_locations("locations:\n  - {name: d, card: swccg:2595}\n").unwrap_err();
+    assert!(e.contains("is a starship, not a location"), "{e}");
+    let e = board_locations("locations:\n  - {card: swccg:608}\n").unwrap_err();
+    assert!(e.contains("name"), "{e}");
+}
+
+#[test]
+fn a_named_locations_encoded_text_changes_the_run() {
+    // Dantooine: "Dark: If you control, Force drain +1 here." One Light icon: 2.
+    let named = drain_at(
+        "    - {name: here, card: swccg:608, cards: [{card: tie}]}",
+        2,
+    )
+    .unwrap();
+    assert_eq!(scenario::run(&named).verdict, Verdict::Pass);
+    // The same system typed inline without its text drains 1.
+    let inline = "    - {name: here, title: Dantooine, kind: system, icons: [light_force], cards: [{card: tie}]}";
+    assert_eq!(
+        scenario::run(&drain_at(inline, 2).unwrap()).verdict,
+        Verdict::Fail
+    );
+    assert_eq!(
+        scenario::run(&drain_at(inline, 1).unwrap()).verdict,
+        Verdict::Pass
+    );
+}
+
+#[test]
+fn a_named_locations_unencoded_text_is_not_modelled() {
+    // Tatooine: Cantina's text ("Light: Your aliens are each power +1. …") is not encoded.
+    let s = drain_at(
+        "    - {name: here, card: swccg:2440, cards: [{card: tie}]}",
+        2,
+    )
+    .unwrap();
+    let r = scenario::run(&s);
+    assert_eq!(r.verdict, Verdict::NotModelled, "{:?}", r.expectations);
+    assert!(
+        r.not_modelled
+            .iter()
+            .any(|n| n.starts_with("Tatooine: Cantina (swccg:2440)")
+                && n.contains("Your aliens are each power +1")),
+        "{:?}",
+        r.not_modelled
+    );
+}
+
+#[test]
+fn a_location_cards_location_map_holds_only_its_traits_and_claimed_text() {
+    use swjudge::engine::swccg::model::CardDef;
+    let check = |extra: &str, text: &str| {
+        let yaml = format!(
+            "title: Somewhere\nside: dark\ntype: location\nsubtype: system\ntext:\n{text}\n{extra}\n"
+        );
+        let def: CardDef = swjudge::yaml::load(Path::new("c.yaml"), &yaml).unwrap();
+        def.check_text()
+    };
+    let said = "  - {said: \"Dark: Force drain +1 here.\", by: [location.drain]}";
+    let drain = "location: {parsec: 3, drain: [{side: dark, op: {add: 1}}]}";
+    assert!(check(drain, said).is_ok());
+    // A text field no sentence claims, and a sentence claiming a field not set.
+    let unclaimed = "  - {said: \"Dark: Force drain +1 here.\", not_modelled: true}";
+    let e = check(drain, unclaimed).unwrap_err();
+    assert!(e.contains("`location.drain` encodes game text"), "{e}");
+    let e = check("location: {parsec: 3}", said).unwrap_err();
+    assert!(e.contains("sets no `location.drain`"), "{e}");
+    // Board fields are never the card's.
+    let e = check(
+        "location: {name: x, title: y, drain: [{side: dark, op: {add: 1}}]}",
+        said,
+    )
+    .unwrap_err();
+    assert!(e.contains("`location:` sets `title`, `name`"), "{e}");
 }

@@ -1,5 +1,6 @@
 //! SWCCG library cards whose text shipped scenarios exercise: cards with an encoded
-//! sentence that a shipped SWCCG scenario names from the library.
+//! sentence that a shipped SWCCG scenario names from the library (as a card, or as a
+//! board location).
 
 use std::collections::BTreeSet;
 use swjudge::engine::swccg::library;
@@ -18,6 +19,14 @@ fn named_by_shipped_boards() -> BTreeSet<String> {
         let text = std::fs::read_to_string(&f).unwrap();
         let doc: serde_json::Value =
             serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        // A board location names a location card with `card:`.
+        if let Some(locations) = doc["swccg"]["locations"].as_array() {
+            named.extend(
+                locations
+                    .iter()
+                    .filter_map(|l| l["card"].as_str().map(str::to_string)),
+            );
+        }
         let Some(cards) = doc["swccg"]["cards"].as_object() else {
             continue;
         };

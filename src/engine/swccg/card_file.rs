@@ -224,6 +224,10 @@ pub struct CardFile {
     /// "May add 2 pilots and 4 passengers": a starship's or vehicle's capacity.
     #[serde(default)]
     capacity: Option<Box<super::capacity::Capacity>>,
+    /// A location card: its printed traits (interior, exterior, parsec…) and its text
+    /// as a board location's fields.
+    #[serde(default)]
+    location: Option<Box<super::model::LocationDef>>,
 }
 
 impl From<CardFile> for CardDef {
@@ -311,6 +315,7 @@ impl From<CardFile> for CardDef {
             epic_duel: f.epic_duel,
             statics: statics.into_iter().flatten().collect(),
             replacements: replacements.into_iter().flatten().collect(),
+            location: f.location,
             origin: None,
             face_down: None,
             capacity: f.capacity,

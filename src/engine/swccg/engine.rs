@@ -330,6 +330,7 @@ impl Engine {
             &[r::TYPES_OF_ACTIONS],
         );
         self.note_library();
+        self.meet_location_text();
         self.note_battlegrounds();
         if self.phase == Phase::Activate {
             self.count_generation(self.turn);

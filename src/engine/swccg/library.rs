@@ -7,12 +7,18 @@
 //! library's on purpose (the trace says so). Nothing else of a library card
 //! can be changed in a scenario: its text is the card's.
 
-use super::model::{CardDef, Stats};
+use super::model::{CardDef, CardType, LocKind, LocationDef, Stats};
 pub use crate::engine::library::LibraryCard;
 use crate::engine::library::{self, Catalogue, Imported, Origin};
 use crate::game::Game;
+use serde::de::{self, Deserialize, Deserializer};
 use std::fmt;
 use std::sync::OnceLock;
+
+/// Whether a field holds anything but its default.
+fn is_set<T: fmt::Debug + Default>(v: &T) -> bool {
+    format!("{v:?}") != format!("{:?}", T::default())
+}
 
 impl LibraryCard for CardDef {
     const GAME: Game = Game::Swccg;
@@ -28,9 +34,6 @@ impl LibraryCard for CardDef {
 
     /// The fields of this definition that encode game text (for `text:`'s `by:`).
     fn encoded_fields(&self) -> Vec<&'static str> {
-        fn boxed<T: fmt::Debug + Default>(b: &T) -> bool {
-            format!("{b:?}") != format!("{:?}", T::default())
-        }
         let mut out = Vec::new();
         let mut add = |set: bool, name: &'static str| {
             if set {
@@ -39,8 +42,8 @@ impl LibraryCard for CardDef {
         };
         add(!self.immune_to.is_empty(), "immune_to");
         add(!self.abilities.is_empty(), "abilities");
-        add(boxed(&*self.moves), "moves");
-        add(boxed(&*self.deploy_rules), "deploy_rules");
+        add(is_set(&*self.moves), "moves");
+        add(is_set(&*self.deploy_rules), "deploy_rules");
         add(!self.modifiers.is_empty(), "modifiers");
         add(self.weapon.is_some(), "weapon");
         add(!self.drain.is_empty(), "drain");
@@ -76,7 +79,19 @@ impl LibraryCard for CardDef {
         add(self.identity.no_pilots, "identity.no_pilots");
         out.extend(self.statics.iter().map(|s| s.key()));
         out.extend(self.replacements.iter().map(|r| r.key()));
+        if let Some(l) = &self.location {
+            out.extend(location_text_fields(l));
+        }
         out
+    }
+
+    fn check_text(&self) -> Result<(), String> {
+        if let Some(l) = &self.location {
+            check_location_card(self, l).map_err(|m| format!("{}: {m}", self.title))?;
+        }
+        self.text()
+            .check(&self.encoded_fields())
+            .map_err(|m| format!("{}: {m}", self.title))
     }
 
     fn origin_mut(&mut self) -> &mut Option<Origin> {
@@ -122,8 +137,22 @@ fn from_imported(card: &Imported) -> Result<CardDef, String> {
     }
     let marks = card.uniqueness.as_deref().unwrap_or("");
     let dots = marks.chars().filter(|&c| c == '\u{2022}').count();
+    let location = card.card_type.as_deref().map(snake).as_deref() == Some("location");
+    let mut icons = Vec::new();
+    for (k, icon) in [
+        ("light side icons", "light_force"),
+        ("dark side icons", "dark_force"),
+    ] {
+        let n = card.stats.iter().find(|(s, _)| s == k);
+        let n = n.and_then(|(_, v)| v.trim().parse::<usize>().ok());
+        icons.extend(std::iter::repeat_n(icon, n.unwrap_or(0)));
+    }
+    if location {
+        stats.insert("icons".into(), icons.into());
+    }
     let v = serde_json::json!({
         "title": card.title,
+        "subtype": if location { card.subtype.as_deref().map(snake) } else { None },
         "side": card.side.as_deref().map(snake),
         "type": card.card_type.as_deref().map(snake),
         "unique": dots == 1,
@@ -203,6 +232,156 @@ fn override_stats(def: &mut CardDef, over: Stats) -> Vec<(String, String, String
     notes
 }
 
+/// The fields of [`LocationDef`] by what sets them on a board location that names
+/// a location card: `text`, the card's text (each field claimed by a sentence as
+/// `location.<field>`); `traits`, printed on the card; `card`, read from the card
+/// itself (title, icons, kind); `board`, the board's state, never the card's.
+macro_rules! with_location_fields {
+    ($m:ident) => {
+        $m!(
+            text: drain, deploy_mods, movement, no_deploy, battle_conditions, react,
+                extra_landspeed, transit_cost, shuttle_here, epic;
+            traits: interior, exterior, docking_bay, parsec, mobile, sector, holosite,
+                prison, marker;
+            card: title, icons, kind;
+            board: name, card, cards, system, starship, orbiting, owner,
+                never_battleground, blown_away
+        )
+    };
+}
+
+/// The text fields a location card's `location:` sets, as `by:` names them.
+fn location_text_fields(l: &LocationDef) -> Vec<&'static str> {
+    macro_rules! names {
+        (text: $($t:ident),*; traits: $($r:ident),*; card: $($c:ident),*; board: $($b:ident),*) => {{
+            let mut out = Vec::new();
+            $(if is_set(&l.$t) {
+                out.push(concat!("location.", stringify!($t)));
+            })*
+            out
+        }};
+    }
+    with_location_fields!(names)
+}
+
+/// A card's `location:` holds only a location card's traits and text.
+fn check_location_card(def: &CardDef, l: &LocationDef) -> Result<(), String> {
+    if def.card_type != CardType::Location {
+        return Err(format!(
+            "`location:` is a location card's text, but this card is a {}",
+            def.card_type.as_str()
+        ));
+    }
+    macro_rules! board {
+        (text: $($t:ident),*; traits: $($r:ident),*; card: $($c:ident),*; board: $($b:ident),*) => {{
+            let mut out: Vec<&str> = Vec::new();
+            $(if is_set(&l.$c) { out.push(stringify!($c)); })*
+            $(if is_set(&l.$b) { out.push(stringify!($b)); })*
+            out
+        }};
+    }
+    let set = with_location_fields!(board);
+    if !set.is_empty() {
+        return Err(format!(
+            "`location:` sets `{}`: a location card's `location:` holds only its traits and text (its title, icons and subtype are the card's; the rest is a board's)",
+            set.join("`, `")
+        ));
+    }
+    Ok(())
+}
+
+/// A board's `locations:`: each an inline definition, or a location card named
+/// with `card:` whose title, icons, kind, traits and text are the card's.
+pub fn locations<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<LocationDef>, D::Error> {
+    let list: Vec<BoardLocation> = Vec::deserialize(d)?;
+    Ok(list.into_iter().map(|b| b.0).collect())
+}
+
+struct BoardLocation(LocationDef);
+
+impl<'de> Deserialize<'de> for BoardLocation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut l = LocationDef::deserialize(d)?;
+        if l.name.is_empty() {
+            return Err(de::Error::missing_field("name"));
+        }
+        if let Some(card) = l.card.clone() {
+            name_location(&mut l, &card.value)
+                .map_err(|m| de::Error::custom(format!("location `{}`: {m}", l.name)))?;
+        }
+        Ok(BoardLocation(l))
+    }
+}
+
+/// Fill a board location from the location card it names; a field both set on
+/// the board and read from the card is an error.
+fn name_location(l: &mut LocationDef, name: &str) -> Result<(), String> {
+    let def: CardDef = library::named(name)?;
+    let who = format!("{} ({})", def.title, def.reference().unwrap_or("inline"));
+    if def.card_type != CardType::Location {
+        return Err(format!(
+            "{who} is a {}, not a location",
+            def.card_type.as_str()
+        ));
+    }
+    macro_rules! twice {
+        (text: $($t:ident),*; traits: $($r:ident),*; card: $($c:ident),*; board: $($b:ident),*) => {{
+            let mut out: Vec<&str> = Vec::new();
+            $(if is_set(&l.$t) { out.push(stringify!($t)); })*
+            $(if is_set(&l.$r) { out.push(stringify!($r)); })*
+            $(if is_set(&l.$c) { out.push(stringify!($c)); })*
+            out
+        }};
+    }
+    let twice = with_location_fields!(twice);
+    if !twice.is_empty() {
+        return Err(format!(
+            "`{}` is set here and read from the card {who}: a named location's title, icons, kind, traits and text are the card's (set only `name`, `cards` and board state: `system`, `starship`, `orbiting`, `owner`, `never_battleground`, `blown_away`)",
+            twice.join("`, `")
+        ));
+    }
+    l.kind = match def.subtype.as_deref() {
+        Some("site") => Some(LocKind::Site),
+        Some("system") => Some(LocKind::System),
+        Some("sector") => Some(LocKind::Sector),
+        other => return Err(format!("{who} has no location subtype ({other:?})")),
+    };
+    if l.kind != Some(LocKind::System) && l.system.is_none() && l.starship.is_none() {
+        l.system = def
+            .title
+            .split_once(':')
+            .and_then(|(s, _)| planet_of(s.trim()))
+            .map(str::to_string);
+    }
+    l.title = Some(def.title.clone());
+    l.icons = def.stats.icons.clone();
+    if let Some(card) = &def.location {
+        macro_rules! take {
+            (text: $($t:ident),*; traits: $($r:ident),*; card: $($c:ident),*; board: $($b:ident),*) => {
+                $(l.$t = card.$t.clone();)*
+                $(l.$r = card.$r.clone();)*
+            };
+        }
+        with_location_fields!(take);
+    }
+    l.unencoded = def.unencoded_text();
+    l.origin = def.origin;
+    Ok(())
+}
+
+/// The system a site's title names before its colon ("Tatooine: Cantina" →
+/// Tatooine): Jabba's Palace and Maz's Castle sites are Tatooine and Takodana
+/// locations (AR Jabba's Palace Sites, Maz's Castle Sites); Cloud City names no
+/// system (the board says which with `system:`).
+fn planet_of(prefix: &str) -> Option<&str> {
+    match prefix {
+        "Jabba's Palace" => Some("Tatooine"),
+        "Maz's Castle" => Some("Takodana"),
+        "Cloud City" => None,
+        other => Some(other),
+    }
+}
+
 impl CardDef {
     /// The parts of its printed text no field encodes (the `not_modelled:` list
     /// of an inline card included).
@@ -216,6 +395,21 @@ impl CardDef {
         out
     }
 
+    /// The parts of its printed text no field encodes as a card in `cards:`: a
+    /// location card's text as a board location (`location.<field>`) applies
+    /// only to a location of the board's `locations:` that names the card.
+    pub fn unencoded_as_card(&self) -> Vec<String> {
+        let as_location = |s: &library::Sentence| s.by.iter().any(|b| b.starts_with("location."));
+        if !self.text.sentences.iter().any(as_location) {
+            return self.unencoded_text();
+        }
+        let mut text = self.text.clone();
+        for s in text.sentences.iter_mut().filter(|s| as_location(s)) {
+            s.not_modelled = Some(library::NotModelled::Yes);
+        }
+        text.unencoded()
+    }
+
     /// The card's reference, when it was named from the library.
     pub fn reference(&self) -> Option<&str> {
         self.origin.as_ref().map(|o| o.reference.as_str())
@@ -227,14 +421,39 @@ impl super::engine::Engine {
     /// with any stat the scenario set on purpose.
     pub(super) fn note_library(&mut self) {
         let cards = self.st.cards.iter();
-        let line = library::named_cards(
-            cards.map(|c| (c.key.as_str(), c.def.title.clone(), c.def.origin.as_ref())),
-        );
+        let cards = cards.map(|c| (c.key.as_str(), c.def.title.clone(), c.def.origin.as_ref()));
+        let places = self.st.locations.iter();
+        let places = places.map(|l| (l.name.as_str(), l.title.clone(), l.geo.origin.as_ref()));
+        let line = library::named_cards(cards.chain(places));
         if let Some(line) = line {
             self.log(
                 crate::engine::Actor::Rules,
                 crate::engine::Event::StateChange,
                 line,
+                &[super::rules::CARD_TEXT],
+            );
+        }
+    }
+
+    /// Report the text no field encodes of each named location: a location is on
+    /// table for the whole run (a "blown away" one is face down, its text gone).
+    pub(super) fn meet_location_text(&mut self) {
+        let mut met = Vec::new();
+        for l in &self.st.locations {
+            if l.geo.unencoded.is_empty() || l.geo.blown_away {
+                continue;
+            }
+            let who = match &l.geo.origin {
+                Some(o) => format!("{} ({})", l.title, o.reference),
+                None => l.title.clone(),
+            };
+            met.push(format!("{who}: \"{}\"", l.geo.unencoded.join(" ")));
+        }
+        for what in met {
+            self.trace.not_modelled(
+                0,
+                crate::engine::Actor::Rules,
+                what,
                 &[super::rules::CARD_TEXT],
             );
         }
@@ -256,7 +475,7 @@ impl super::engine::Engine {
                 continue;
             }
             let def = &self.st.cards[c].def;
-            let parts = def.unencoded_text();
+            let parts = def.unencoded_as_card();
             if parts.is_empty() {
                 continue;
             }

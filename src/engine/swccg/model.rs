@@ -122,8 +122,9 @@ pub struct Board {
     pub light: Piles,
     #[serde(default)]
     pub dark: Piles,
-    /// Locations on table and the cards at them.
-    #[serde(default)]
+    /// Locations on table and the cards at them: each an inline definition, or a
+    /// library (or imported) location card named with `card:`.
+    #[serde(default, deserialize_with = "super::library::locations")]
     pub locations: Vec<LocationDef>,
     /// Cards on table but at no location (Effects, Objectives…).
     #[serde(default)]
@@ -309,8 +310,19 @@ pub struct Piles {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LocationDef {
-    /// Short name used in scripts and expectations.
+    /// Short name used in scripts and expectations (required on a board).
+    #[serde(default)]
     pub name: String,
+    /// The library or imported location card this location is (reference or title):
+    /// its title, icons, kind, system and text are the card's.
+    #[serde(default)]
+    pub card: Option<Pos<String>>,
+    /// Where a named location came from.
+    #[serde(skip)]
+    pub origin: Option<crate::engine::library::Origin>,
+    /// The parts of a named location's text no field encodes.
+    #[serde(skip)]
+    pub unencoded: Vec<String>,
     #[serde(default)]
     pub title: Option<String>,
     #[serde(default)]
@@ -668,6 +680,9 @@ pub struct CardDef {
     pub statics: Vec<super::statics::Static>,
     /// Its text's replacement effects.
     pub replacements: Vec<super::statics::Replacement>,
+    /// A location card: its printed traits and the text a board location reads
+    /// (`location.<field>` in `by:`).
+    pub location: Option<Box<LocationDef>>,
     /// The library card it was named as, and any stat the scenario set on purpose.
     pub origin: Option<crate::engine::library::Origin>,
     // ---- capacity (AR Starships - capacity; `capacity.rs`)
