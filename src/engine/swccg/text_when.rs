@@ -302,8 +302,10 @@ fn present_with(st: &State, s: CardIx, f: &Filter) -> bool {
         return false;
     };
     let me = st.owner(s);
+    // Where a card is comes first: a face-down card in a pile is present nowhere, and
+    // its identity is never read.
     (0..st.cards.len()).any(|c| {
-        c != s && st.matches(c, f, me) && super::prepositions::present(st, c) == Some(mine)
+        c != s && super::prepositions::present(st, c) == Some(mine) && st.matches(c, f, me)
     })
 }
 
