@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use swjudge::engine::swccg::library;
 
 /// SWCCG library cards with encoded text that a shipped scenario names, by reference
-/// or by title: at least this many (the library's target is 600 cards, each with a
+/// or by title: at least this many (the target was 600 cards, each with a
 /// scenario that exercises its text).
-const NAMED_ENCODED_CARDS: usize = 338;
+const NAMED_ENCODED_CARDS: usize = 1185;
 
 /// What every shipped SWCCG board names from the library: each entry of its `cards:`
 /// that is a bare reference or title, or a mapping with `card:`.
