@@ -29,6 +29,10 @@ pub struct OwnDeploy {
     /// the planet (or aboard a card there).
     #[serde(default)]
     pub at_system: Vec<String>,
+    /// To a location "on" one of these planets: a site or sector of the planet (or
+    /// aboard a card there), never the system itself (AR Prepositions).
+    #[serde(default)]
+    pub on_planet: Vec<String>,
     /// Deploying on a card matching this ("for free if a TIE/ln"), owner seen from
     /// the deploying card's owner.
     #[serde(default)]
@@ -67,13 +71,16 @@ impl Engine {
                 return false;
             }
         }
-        if !m.at_system.is_empty() {
-            let Some(p) = super::prepositions::planet_title(st, l) else {
-                return false;
-            };
-            if !m.at_system.iter().any(|s| s.eq_ignore_ascii_case(&p)) {
-                return false;
-            }
+        let planet = || super::prepositions::planet_title(st, l);
+        let named = |names: &[String], p: &str| names.iter().any(|s| s.eq_ignore_ascii_case(p));
+        if !m.at_system.is_empty() && !planet().is_some_and(|p| named(&m.at_system, &p)) {
+            return false;
+        }
+        if !m.on_planet.is_empty()
+            && (st.locations[l].geo.kind == Some(LocKind::System)
+                || !planet().is_some_and(|p| named(&m.on_planet, &p)))
+        {
+            return false;
         }
         true
     }
