@@ -250,18 +250,45 @@ macro_rules! with_location_fields {
     };
 }
 
-/// The text fields a location card's `location:` sets, as `by:` names them.
-fn location_text_fields(l: &LocationDef) -> Vec<&'static str> {
-    macro_rules! names {
+/// Which part of a named location a field of [`LocationDef`] belongs to (see
+/// [`with_location_fields`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Text,
+    Trait,
+    Card,
+    Board,
+}
+
+/// Every field of `l` that is set, with its part, named as `by:` names a text
+/// field (`location.<field>`).
+fn set_fields(l: &LocationDef) -> Vec<(Part, &'static str)> {
+    macro_rules! set {
         (text: $($t:ident),*; traits: $($r:ident),*; card: $($c:ident),*; board: $($b:ident),*) => {{
             let mut out = Vec::new();
-            $(if is_set(&l.$t) {
-                out.push(concat!("location.", stringify!($t)));
-            })*
+            $(if is_set(&l.$t) { out.push((Part::Text, concat!("location.", stringify!($t)))); })*
+            $(if is_set(&l.$r) { out.push((Part::Trait, concat!("location.", stringify!($r)))); })*
+            $(if is_set(&l.$c) { out.push((Part::Card, concat!("location.", stringify!($c)))); })*
+            $(if is_set(&l.$b) { out.push((Part::Board, concat!("location.", stringify!($b)))); })*
             out
         }};
     }
-    with_location_fields!(names)
+    with_location_fields!(set)
+}
+
+/// The fields of `l` set in one of `parts`, by their bare names (`drain`), or as
+/// `by:` names them (`location.drain`).
+fn fields_in(l: &LocationDef, parts: &[Part], bare: bool) -> Vec<&'static str> {
+    set_fields(l)
+        .into_iter()
+        .filter(|(p, _)| parts.contains(p))
+        .map(|(_, n)| if bare { &n["location.".len()..] } else { n })
+        .collect()
+}
+
+/// The text fields a location card's `location:` sets, as `by:` names them.
+fn location_text_fields(l: &LocationDef) -> Vec<&'static str> {
+    fields_in(l, &[Part::Text], false)
 }
 
 /// A card's `location:` holds only a location card's traits and text.
@@ -272,15 +299,7 @@ fn check_location_card(def: &CardDef, l: &LocationDef) -> Result<(), String> {
             def.card_type.as_str()
         ));
     }
-    macro_rules! board {
-        (text: $($t:ident),*; traits: $($r:ident),*; card: $($c:ident),*; board: $($b:ident),*) => {{
-            let mut out: Vec<&str> = Vec::new();
-            $(if is_set(&l.$c) { out.push(stringify!($c)); })*
-            $(if is_set(&l.$b) { out.push(stringify!($b)); })*
-            out
-        }};
-    }
-    let set = with_location_fields!(board);
+    let set = fields_in(l, &[Part::Card, Part::Board], true);
     if !set.is_empty() {
         return Err(format!(
             "`location:` sets `{}`: a location card's `location:` holds only its traits and text (its title, icons and subtype are the card's; the rest is a board's)",
@@ -324,16 +343,7 @@ fn name_location(l: &mut LocationDef, name: &str) -> Result<(), String> {
             def.card_type.as_str()
         ));
     }
-    macro_rules! twice {
-        (text: $($t:ident),*; traits: $($r:ident),*; card: $($c:ident),*; board: $($b:ident),*) => {{
-            let mut out: Vec<&str> = Vec::new();
-            $(if is_set(&l.$t) { out.push(stringify!($t)); })*
-            $(if is_set(&l.$r) { out.push(stringify!($r)); })*
-            $(if is_set(&l.$c) { out.push(stringify!($c)); })*
-            out
-        }};
-    }
-    let twice = with_location_fields!(twice);
+    let twice = fields_in(l, &[Part::Text, Part::Trait, Part::Card], true);
     if !twice.is_empty() {
         return Err(format!(
             "`{}` is set here and read from the card {who}: a named location's title, icons, kind, traits and text are the card's (set only `name`, `cards` and board state: `system`, `starship`, `orbiting`, `owner`, `never_battleground`, `blown_away`)",
