@@ -80,46 +80,47 @@ enum Slot {
 }
 
 impl Capacity {
+    /// Each kind of slot: how many the card states, and its words for one and many.
+    fn kinds(&self) -> [(Slot, u32, &'static str, &'static str); 8] {
+        [
+            (Slot::Pilot, self.pilots, "pilot", "pilots"),
+            (Slot::Driver, self.drivers, "driver", "drivers"),
+            (Slot::Passenger, self.passengers, "passenger", "passengers"),
+            (
+                Slot::PilotOrPassenger,
+                self.pilots_or_passengers,
+                "pilot or passenger",
+                "pilots or passengers",
+            ),
+            (Slot::Astromech, self.astromechs, "astromech", "astromechs"),
+            (Slot::Vehicle, self.vehicles, "vehicle", "vehicles"),
+            (
+                Slot::Starfighter,
+                self.starfighters,
+                "starfighter",
+                "starfighters",
+            ),
+            (Slot::Tie, self.ties, "TIE", "TIEs"),
+        ]
+    }
+
     fn slots(&self) -> Vec<Slot> {
-        let kinds = [
-            (Slot::Pilot, self.pilots),
-            (Slot::Driver, self.drivers),
-            (Slot::Passenger, self.passengers),
-            (Slot::PilotOrPassenger, self.pilots_or_passengers),
-            (Slot::Astromech, self.astromechs),
-            (Slot::Vehicle, self.vehicles),
-            (Slot::Starfighter, self.starfighters),
-            (Slot::Tie, self.ties),
-        ];
-        kinds
+        self.kinds()
             .into_iter()
-            .flat_map(|(s, n)| std::iter::repeat_n(s, n as usize))
+            .flat_map(|(s, n, _, _)| std::iter::repeat_n(s, n as usize))
             .collect()
     }
 
     /// The capacity in the card's words ("1 pilot, 1 astromech").
     pub fn describe(&self) -> String {
-        let kinds = [
-            (self.pilots, "pilot", "pilots"),
-            (self.drivers, "driver", "drivers"),
-            (self.passengers, "passenger", "passengers"),
-            (
-                self.pilots_or_passengers,
-                "pilot or passenger",
-                "pilots or passengers",
-            ),
-            (self.astromechs, "astromech", "astromechs"),
-            (self.vehicles, "vehicle", "vehicles"),
-            (self.starfighters, "starfighter", "starfighters"),
-            (self.ties, "TIE", "TIEs"),
-        ];
         if self.unlimited {
             return "unlimited pilots, passengers, vehicles and starfighters".into();
         }
-        let parts: Vec<String> = kinds
+        let parts: Vec<String> = self
+            .kinds()
             .iter()
-            .filter(|(n, _, _)| *n > 0)
-            .map(|(n, one, many)| format!("{n} {}", if *n == 1 { one } else { many }))
+            .filter(|(_, n, _, _)| *n > 0)
+            .map(|(_, n, one, many)| format!("{n} {}", if *n == 1 { one } else { many }))
             .collect();
         if parts.is_empty() {
             "nothing".into()

@@ -214,16 +214,16 @@ impl Engine {
     /// The value a weapon fires against and what it is: "Red 5's maneuver"; a defense
     /// value names the value it is based on.
     pub(super) fn fired_against(&self, t: CardIx, d: Defense) -> (Option<i64>, String) {
-        let stat = match d {
-            Defense::Ability => "ability",
-            Defense::Armor => "armor",
-            Defense::Maneuver => "maneuver",
-            Defense::Defense => "defense",
+        let name = super::weapon_fire::defense_name(d);
+        let stat = if d == Defense::Defense {
+            "defense"
+        } else {
+            name
         };
         let total = super::card_values::value(&self.st, t, stat);
         let what = match (d, total.terms.first()) {
             (Defense::Defense, Some(base)) => base.source.clone(),
-            _ => format!("{}'s {}", self.name(t), super::weapon_fire::defense_name(d)),
+            _ => format!("{}'s {name}", self.name(t)),
         };
         (total.value, what)
     }
