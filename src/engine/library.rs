@@ -44,11 +44,7 @@ pub fn use_dir(dir: &std::path::Path) -> crate::Result<()> {
         }
         let rel = path.strip_prefix(dir).unwrap_or(path);
         let rel = rel.to_string_lossy().replace('\\', "/");
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| Error::not_utf8(path, &e))?;
+        let text = crate::yaml::read_text(path)?;
         found.push((&*rel.leak(), &*text.leak()));
     }
     let games = Game::ALL.map(Game::as_str);
