@@ -1044,19 +1044,6 @@ fn the_built_in_rulebook_works_from_anywhere_and_rulebook_dir_overrides_it() {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
-
 #[test]
 fn coverage_counts_examples_per_game_and_lists_unreproducible_apart() {
     let tmp = TempDir::new("coverage");

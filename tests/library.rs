@@ -415,18 +415,7 @@ fn an_edited_library_folder_replaces_the_built_in_one() {
     use crate::util::{TempDir, code, stderr, stdout, swjudge};
     let tmp = TempDir::new("edited-library");
     let copy = tmp.path().join("cards");
-    for entry in walkdir::WalkDir::new(crate::util::root().join("cards")) {
-        let entry = entry.unwrap();
-        let rel = entry
-            .path()
-            .strip_prefix(crate::util::root().join("cards"))
-            .unwrap();
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(copy.join(rel)).unwrap();
-        } else {
-            std::fs::copy(entry.path(), copy.join(rel)).unwrap();
-        }
-    }
+    crate::util::copy_dir(&crate::util::root().join("cards"), &copy);
     let scenario = "scenarios/swccg/library/premiere/death-star-trooper-power-modifier.yaml";
     let run = |library: Option<&Path>| {
         let mut c = swjudge(tmp.path());

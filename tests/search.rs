@@ -1,7 +1,7 @@
 //! Integration tests: the search index, `search`, `rule`, `index`, `lint`, and
 //! the search-quality evaluation.
 
-use crate::util::{TempDir, code, root, rulebook, stderr, stdout, swjudge};
+use crate::util::{TempDir, code, copy_dir, root, rulebook, stderr, stdout, swjudge};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,19 +18,6 @@ fn fx(tmp: &TempDir) -> Command {
     let mut c = swjudge(tmp.path());
     c.arg("--rulebook").arg(fixture());
     c
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 fn json(o: &std::process::Output) -> serde_json::Value {

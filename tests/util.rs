@@ -31,6 +31,20 @@ pub fn swjudge(tmp: &Path) -> Command {
     c
 }
 
+/// Copy the folder `from` and everything in it to `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
 /// A fresh temporary directory, removed when dropped.
 pub struct TempDir(pub PathBuf);
 
