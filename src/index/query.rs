@@ -595,6 +595,14 @@ fn close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
         }
     }
     found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    // Only the closest words are likely meant; two or more words at the
+    // largest distance allowed are guesses, no typo ("president": provide,
+    // precise, precede, press).
+    let nearest = found.first().map_or(0, |f| f.0);
+    found.retain(|f| f.0 == nearest);
+    if nearest == usize::from(d) && found.len() > 1 {
+        return Vec::new();
+    }
     found.into_iter().take(MAX_CLOSE).map(|f| f.2).collect()
 }
 
