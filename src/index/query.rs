@@ -304,6 +304,8 @@ fn subject(words: &[Word]) -> &[Word] {
 struct Lookup<'a> {
     searcher: &'a Searcher,
     fields: [Field; 2],
+    /// The words as written, for close words.
+    words: Field,
     docs: u64,
 }
 
@@ -347,6 +349,7 @@ pub fn plan(
     let look = Lookup {
         searcher,
         fields: [f.body, f.title],
+        words: f.words,
         docs: searcher.num_docs(),
     };
     let stems: Vec<&str> = words.iter().map(|w| w.stem.as_str()).collect();
@@ -496,10 +499,14 @@ fn word_groups(
         // A word the index does not know may be a typo: search the close words it does.
         let mut fuzzy = false;
         if own == 0 && variants.iter().all(|v| !v.known) {
-            for s in close_words(look.searcher, look.fields[0], &w.stem) {
+            for close in close_words(look.searcher, look.words, &w.lower) {
+                let stems = text::stems(analyzer, &close);
+                if stems.len() != 1 || variants.iter().any(|v| v.stems == stems) {
+                    continue;
+                }
                 fuzzy = true;
                 variants.push(Variant {
-                    stems: vec![s],
+                    stems,
                     weight: FUZZY_WEIGHT,
                     known: true,
                 });
@@ -552,14 +559,16 @@ fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize
 /// Most close words a misspelt word is searched by.
 const MAX_CLOSE: usize = 4;
 
-/// Indexed stems within [`fuzzy_distance`] edits of `stem` that begin with
-/// its first letter and, unless swapped, its second (a transposition counting
-/// as one edit), the commonest first.
-fn close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
-    let Some(d) = fuzzy_distance(stem) else {
+/// Indexed words (as written) within [`fuzzy_distance`] edits of `word`
+/// that begin with its first letter and, unless swapped, its second (a
+/// transposition counting as one edit): the nearest, the commonest first. A
+/// typo is corrected from the words as written, not from stems: "critcal"
+/// is one edit from "critical" and three from its stem "critic".
+fn close_words(searcher: &Searcher, field: Field, word: &str) -> Vec<String> {
+    let Some(d) = fuzzy_distance(word) else {
         return Vec::new();
     };
-    let chars: Vec<char> = stem.chars().collect();
+    let chars: Vec<char> = word.chars().collect();
     // Prefixes a close word may start with: the first two letters, or the
     // first and third (the second and third swapped or the second dropped).
     let mut prefixes = vec![chars[..2].iter().collect::<String>()];
@@ -577,41 +586,40 @@ fn close_words(searcher: &Searcher, field: Field, stem: &str) -> Vec<String> {
                 continue;
             };
             while stream.advance() {
-                let Ok(word) = std::str::from_utf8(stream.key()) else {
+                let Ok(close) = std::str::from_utf8(stream.key()) else {
                     continue;
                 };
-                if word.len().abs_diff(stem.len()) > usize::from(d) || word == stem {
+                if close.len().abs_diff(word.len()) > usize::from(d) || close == word {
                     continue;
                 }
-                let dist = strsim::damerau_levenshtein(word, stem);
+                let dist = strsim::damerau_levenshtein(close, word);
                 if dist <= usize::from(d) {
                     let df = stream.value().doc_freq;
-                    match found.iter_mut().find(|f| f.2 == word) {
+                    match found.iter_mut().find(|f| f.2 == close) {
                         Some(f) => f.1 += df,
-                        None => found.push((dist, df, word.to_string())),
+                        None => found.push((dist, df, close.to_string())),
                     }
                 }
             }
         }
     }
     found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    // Only the closest words are likely meant; two or more words at the
-    // largest distance allowed are guesses, no typo ("president": provide,
-    // precise, precede, press).
+    // Only the nearest words are likely meant; two or more two edits away
+    // are guesses, no typo ("president": precedent, resident...).
     let nearest = found.first().map_or(0, |f| f.0);
     found.retain(|f| f.0 == nearest);
-    if nearest == usize::from(d) && found.len() > 1 {
+    if nearest >= 2 && found.len() > 1 {
         return Vec::new();
     }
     found.into_iter().take(MAX_CLOSE).map(|f| f.2).collect()
 }
 
-/// Edit distance allowed when matching a stem of this length fuzzily; `None`
-/// for stems too short to correct safely.
-fn fuzzy_distance(stem: &str) -> Option<u8> {
-    match stem.chars().count() {
+/// Edit distance allowed when correcting a word of this length as written;
+/// `None` for words too short to correct safely.
+fn fuzzy_distance(word: &str) -> Option<u8> {
+    match word.chars().count() {
         0..=3 => None,
-        4..=5 => Some(1),
+        4..=7 => Some(1),
         _ => Some(2),
     }
 }
@@ -793,10 +801,10 @@ mod tests {
     }
 
     #[test]
-    fn short_stems_are_not_fuzzed() {
+    fn short_words_are_not_corrected() {
         assert_eq!(fuzzy_distance("die"), None);
         assert_eq!(fuzzy_distance("shiel"), Some(1));
-        assert_eq!(fuzzy_distance("dockng"), Some(2));
+        assert_eq!(fuzzy_distance("dockng"), Some(1));
         assert_eq!(fuzzy_distance("uniqueness"), Some(2));
     }
 }

@@ -2,7 +2,7 @@
 //! from rulebook sections and from imported cards (card text, database errata
 //! and rulings, one document each).
 
-use super::text::ANALYZER;
+use super::text::{ANALYZER, WORDS};
 use crate::cards::{Card, SourceFile};
 use crate::rulebook::{Game, Kind, Section};
 use serde::Serialize;
@@ -118,6 +118,10 @@ pub struct Fields {
     /// The title first; step and bold lead-in titles of the body follow.
     pub title: Field,
     pub body: Field,
+    /// The words of the title and body as written (lower case, not
+    /// stemmed), indexed without positions: the vocabulary a misspelt word
+    /// is corrected from.
+    pub words: Field,
     /// Stored only: the full breadcrumb, one value per level.
     pub crumbs: Field,
     /// Stored only: the document name within its game ("ar"), or the database file.
@@ -156,6 +160,14 @@ pub fn schema() -> (Schema, Fields) {
         origin: b.add_text_field("origin", STRING | STORED),
         title: b.add_text_field("title", text().set_stored()),
         body: b.add_text_field("body", text().set_stored()),
+        words: b.add_text_field(
+            "words",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(WORDS)
+                    .set_index_option(IndexRecordOption::Basic),
+            ),
+        ),
         crumbs: b.add_text_field("crumbs", STORED),
         doc: b.add_text_field("doc", STORED),
         card: b.add_text_field("card", STORED),
@@ -180,6 +192,7 @@ pub fn fields_of(schema: &Schema) -> Option<Fields> {
         origin: f("origin")?,
         title: f("title")?,
         body: f("body")?,
+        words: f("words")?,
         crumbs: f("crumbs")?,
         doc: f("doc")?,
         card: f("card")?,
@@ -245,8 +258,10 @@ impl Doc {
         }
         for t in &self.titles {
             d.add_text(f.title, t);
+            d.add_text(f.words, t);
         }
         d.add_text(f.body, &self.body);
+        d.add_text(f.words, &self.body);
         d
     }
 }

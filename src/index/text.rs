@@ -15,6 +15,9 @@ type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
 /// Name the analyzer is registered under in the index.
 pub const ANALYZER: &str = "swj_en";
 
+/// Name of the analyzer of words as written (lower case, not stemmed).
+pub const WORDS: &str = "swj_words";
+
 /// The analyzer the title and body fields are indexed and searched with.
 pub fn analyzer() -> TextAnalyzer {
     lower_words().filter(CachedStemmer).build()
@@ -127,6 +130,7 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
 /// Make the analyzer known to `index` (tokenizers are not stored with an index).
 pub fn register(index: &tantivy::Index) {
     index.tokenizers().register(ANALYZER, analyzer());
+    index.tokenizers().register(WORDS, lower_words().build());
 }
 
 /// Splits on non-alphanumeric characters and expands contractions.
