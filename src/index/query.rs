@@ -650,7 +650,9 @@ impl Plan {
 
     /// Whether the question names the card titled with `title` (its stems):
     /// it holds every content word of the title, and either the title has
-    /// several, or the question writes it with a capital or asks about a card.
+    /// several, or the question writes it with a capital or asks about a card;
+    /// or it holds all of a title of three or more words but one, a name
+    /// written with a capital among them.
     pub fn names(&self, title: &[String]) -> bool {
         let content: Vec<&String> = title
             .iter()
@@ -659,7 +661,16 @@ impl Plan {
         match content.as_slice() {
             [] => false,
             [one] => self.stems.contains(one) && (self.asks_card || self.capitals.contains(one)),
-            several => several.iter().all(|s| self.stems.contains(s)),
+            several => {
+                // Players shorten a name by a word ("Asajj's lightsabers" for
+                // Asajj Ventress With Lightsabers): all words but one, a name
+                // written with a capital among them.
+                let held = several.iter().filter(|s| self.stems.contains(s)).count();
+                held == several.len()
+                    || (held >= 2
+                        && held + 1 == several.len()
+                        && several.iter().any(|s| self.capitals.contains(s)))
+            }
         }
     }
 
