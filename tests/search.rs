@@ -1078,9 +1078,8 @@ fn search_quality_with_the_real_card_databases() {
     );
     assert!(off.questions.len() >= 20);
     // Floors just under today's figures: a change that loses one answer
-    // fails here. The targets (95%, 90%, 75%; at most 1 in 20 off-topic
-    // questions answered) are not all met yet: 90% without a game, 75% at
-    // rank 1 and the rulebook questions' are.
+    // fails here. The targets are 95%, 90% and 75%, and at most 1 in 20
+    // off-topic questions answered; 95% with the game is not met yet.
     let pct = Tally::pct;
     for (what, got, floor, target) in [
         (
@@ -1114,10 +1113,14 @@ fn search_quality_with_the_real_card_databases() {
             "held-out {what}: {got:.1}% below {floor}% (target {target}%)"
         );
     }
+    // At most 1 in 20, over all of them and over the held-out split alone.
+    let held_answered = answered.len() - tuning_answered.len();
+    let held_asked = off.questions.iter().filter(|q| q.split.is_some()).count();
     assert!(
-        answered.len() <= 2,
-        "off-topic answered: {} (target: at most 1 in 20)",
-        answered.len()
+        answered.len() * 20 <= off.questions.len() && held_answered * 20 <= held_asked.max(20),
+        "off-topic answered: {} of {}, {held_answered} of {held_asked} held out (target: at most 1 in 20)",
+        answered.len(),
+        off.questions.len()
     );
 }
 
