@@ -801,9 +801,7 @@ impl Engine {
     /// A creature vehicle about to be lost: the characters aboard it "jump off"
     /// (disembark) at the same site and survive (AR Vehicles - Creature Vehicles).
     pub(super) fn jump_off(&mut self, v: CardIx) {
-        let def = self.st.def(v);
-        let creature_vehicle = def.card_type == CardType::Vehicle
-            && def.subtype.as_deref() == Some("creature_vehicle");
+        let creature_vehicle = self.st.def(v).is_creature_vehicle();
         let Zone::At(l) = self.st.zone[v] else {
             return;
         };
