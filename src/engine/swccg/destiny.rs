@@ -604,6 +604,24 @@ mod tests {
     }
 
     #[test]
+    fn a_card_canceled_where_it_was_drawn_counts_and_adds_nothing() {
+        let mut cards = deck(&[1, 5]);
+        cards[0].canceled_by = Some("Destiny Denied".into());
+        let o = draw(&Request::new("battle destiny", "Dark", 2), &cards);
+        assert_eq!((o.counted, o.consumed), (2, 2));
+        assert_eq!(o.total_value(), Some(5));
+        assert_eq!(o.draws[0].canceled_by.as_deref(), Some("Destiny Denied"));
+        let o = draw(&Request::new("battle destiny", "Dark", 1), &cards[..1]);
+        assert_eq!(o.counted, 1);
+        assert!(o.failed());
+        assert!(
+            o.notes
+                .iter()
+                .all(|n| !n.text.contains("Reserve Deck is empty"))
+        );
+    }
+
+    #[test]
     fn all_canceled_means_no_total() {
         let mut r = Request::new("battle destiny", "Light", 1);
         r.cancels.push(Cancel {
