@@ -131,7 +131,7 @@ fn decks(st: &State, drawn: Option<&[Drawn]>, names: &BattleNames) -> Reserves {
             let mut k = [0usize; 3];
             d.iter()
                 .filter(|x| x.side == s)
-                .take_while(|x| x.value.is_some() || x.canceled_by.is_some())
+                .take_while(|x| x.made())
                 .map(|x| {
                     k[x.kind as usize] += 1;
                     DeckCard {
@@ -733,7 +733,7 @@ pub fn resolve_battle(
         drawn
             .iter()
             .filter(|x| x.side == s)
-            .take_while(|x| x.value.is_some() || x.canceled_by.is_some())
+            .take_while(|x| x.made())
             .count()
     };
     for s in [BoardSide::Light, BoardSide::Dark] {

@@ -280,6 +280,13 @@ pub struct PowerDraw {
     pub canceled_by: Option<String>,
 }
 
+impl PowerDraw {
+    /// The draw was made: it has a value, or it was canceled (not a failed draw).
+    pub fn made(&self) -> bool {
+        self.value.is_some() || self.canceled_by.is_some()
+    }
+}
+
 impl BattleDraw {
     pub fn as_str(self) -> &'static str {
         match self {
