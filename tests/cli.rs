@@ -269,6 +269,19 @@ fn check_rejects_oversized_tabbed_unknown_and_mistyped_yaml() {
 }
 
 #[test]
+fn check_refuses_a_board_that_starts_over_capacity() {
+    let t = TempDir::new("cli-check-capacity");
+    let board = crate::scenarios::speeder_board("{card: luke}, {card: trooper}");
+    let p = write(t.path(), "over.yaml", board);
+    for args in [&["check"][..], &["--json", "check"][..]] {
+        let o = sj(t.path(), &[args, &[s(&p)]].concat());
+        assert_error(&o, "over.yaml:15:53: `speeder` (Snowspeeder) has capacity");
+        assert_error(&o, "no slot is left that `trooper` may fill");
+        assert_error(&o, "(AR Vehicles - Capacity, swccg.ar.vehicles-capacity)");
+    }
+}
+
+#[test]
 fn check_alias_bomb_is_stopped() {
     let t = TempDir::new("cli-check-bomb");
     let mut y = String::from(

@@ -260,6 +260,50 @@ fn drain_text_names_its_side_on_a_location_and_known_cards() {
     assert!(scenario::load_str(Path::new("s.yaml"), &ok, None).is_ok());
 }
 
+/// A Snowspeeder ("May add 1 pilot or passenger") at Hoth: Ice Plains with the
+/// characters `aboard` on it.
+pub(crate) fn speeder_board(aboard: &str) -> String {
+    format!(
+        "game: swccg
+title: t
+swccg:
+  turn: light
+  phase: control
+  cards:
+    speeder: swccg:2294
+    luke: {{card: \"Luke Skywalker\"}}
+    trooper: {{card: \"Rebel Trooper\"}}
+  locations:
+    - name: plains
+      title: \"Hoth: Ice Plains\"
+      kind: site
+      cards:
+        - {{card: speeder, on: [{aboard}]}}
+script: []
+expect:
+  outcome: complete
+"
+    )
+}
+
+#[test]
+fn a_board_that_starts_over_capacity_is_refused_at_the_card_without_a_slot() {
+    let one = speeder_board("{card: luke}");
+    assert!(
+        scenario::load_str(Path::new("s.yaml"), &one, None).is_ok(),
+        "one character fits the Snowspeeder"
+    );
+    let e = load_err(&speeder_board("{card: luke}, {card: trooper}"));
+    assert!(e.starts_with("s.yaml:15:53: "), "{e}");
+    assert!(
+        e.contains("`speeder` (Snowspeeder) has capacity for 1 pilot or passenger"),
+        "{e}"
+    );
+    assert!(e.contains("no slot is left that `trooper` may fill"), "{e}");
+    assert!(e.contains("swccg.ar.vehicles-capacity"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+}
+
 #[test]
 fn a_board_battle_number_path_is_checked() {
     let e = load_err(&MINIMAL.replace("cards: {a: table}", "numbers: {b: {light: {colour: 1}}}"));

@@ -258,10 +258,7 @@ impl Engine {
                     .system
                     .as_ref()
                     .is_some_and(|x| x.eq_ignore_ascii_case(s))
-                || lo
-                    .title
-                    .to_ascii_lowercase()
-                    .starts_with(&format!("{}:", s.to_ascii_lowercase()));
+                || super::prepositions::titled_under(&lo.title, s);
             if !of {
                 return false;
             }

@@ -355,6 +355,9 @@ pub struct DeckCard {
     pub name: String,
     /// Printed destiny; several for cards such as R2-D2.
     pub destiny: DestinyValues,
+    /// Drawn on the stack and canceled there (not redrawn): the action that canceled it.
+    #[serde(skip)]
+    pub canceled_by: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -749,6 +752,7 @@ fn deck(cards: &[DeckCard]) -> Vec<DestinyCard> {
                 DestinyValues::One(v) => vec![*v],
                 DestinyValues::Many(v) => v.clone(),
             },
+            canceled_by: c.canceled_by.clone(),
         })
         .collect()
 }
@@ -1680,6 +1684,7 @@ battle:
                     .map(|i| DeckCard {
                         name: format!("c{i}"),
                         destiny: DestinyValues::One((i as i64 * 7) % 8 - 1),
+                        canceled_by: None,
                     })
                     .collect()
             };

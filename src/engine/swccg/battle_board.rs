@@ -20,9 +20,7 @@ use super::statics::{Static, pick};
 use super::text_when;
 use crate::engine::Cited;
 
-/// A destiny drawn in a battle's power segment on the stack: who drew it, its value
-/// (`None`: the draw failed) and which kind of destiny it was.
-type Drawn = (BoardSide, Option<i64>, BattleDraw);
+use super::stack::PowerDraw as Drawn;
 use crate::engine::swccg::model::{CardState, CardType, PileName, Side as BoardSide, Verb};
 
 /// A card's name in a battle or drain and its trace: its title, or, when another card
@@ -118,30 +116,33 @@ fn deck(st: &State, s: BoardSide, names: &BattleNames) -> Vec<DeckCard> {
                 [] => DestinyValues::One(st.def(c).stats.destiny.unwrap_or(0)),
                 many => DestinyValues::Many(many.to_vec()),
             },
+            canceled_by: None,
         })
         .collect()
 }
 
 /// The destiny values a battle draws from: each side's Reserve Deck, or, once its battle
-/// destinies were drawn on the stack, the values drawn there (a failed draw ends them).
+/// destinies were drawn on the stack, the values drawn there (a failed draw ends them; a
+/// draw canceled there is drawn canceled: it counts, and has no value).
 fn decks(st: &State, drawn: Option<&[Drawn]>, names: &BattleNames) -> Reserves {
     let side = |s: BoardSide| match drawn {
         None => deck(st, s, names),
         Some(d) => {
             let mut k = [0usize; 3];
             d.iter()
-                .filter(|x| x.0 == s)
-                .map_while(|x| x.1.map(|v| (v, x.2)))
-                .map(|(v, kind)| {
-                    k[kind as usize] += 1;
+                .filter(|x| x.side == s)
+                .take_while(|x| x.made())
+                .map(|x| {
+                    k[x.kind as usize] += 1;
                     DeckCard {
                         name: format!(
                             "{} {} destiny {}",
                             s.name(),
-                            kind.as_str(),
-                            k[kind as usize]
+                            x.kind.as_str(),
+                            k[x.kind as usize]
                         ),
-                        destiny: DestinyValues::One(v),
+                        destiny: DestinyValues::One(x.value.unwrap_or(0)),
+                        canceled_by: x.canceled_by.clone(),
                     }
                 })
                 .collect()
@@ -728,7 +729,13 @@ pub fn resolve_battle(
     a.damage = o.damage.clone();
     a.winner = o.winner;
     // The battle destinies were drawn on the stack, their cards already placed.
-    let supplied = |s: BoardSide| drawn.iter().filter(|x| x.0 == s).map_while(|x| x.1).count();
+    let supplied = |s: BoardSide| {
+        drawn
+            .iter()
+            .filter(|x| x.side == s)
+            .take_while(|x| x.made())
+            .count()
+    };
     for s in [BoardSide::Light, BoardSide::Dark] {
         if o.destiny_cards_drawn[s.ix()] > supplied(s) {
             a.unresolvable = Some(format!(
@@ -1127,7 +1134,7 @@ impl super::engine::Engine {
         let k = self.stack[ix]
             .drawn
             .iter()
-            .filter(|x| x.0 == s && x.2 == kind)
+            .filter(|x| x.side == s && x.kind == kind)
             .count()
             + 1;
         let what = kind.as_str();

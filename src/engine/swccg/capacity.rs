@@ -22,8 +22,9 @@
 
 use super::engine::{Engine, Rejection, rej};
 use super::identify;
-use super::model::CardType;
+use super::model::{Board, CardType, Placed};
 use super::state::{CardIx, State, Zone};
+use crate::engine::BoardError;
 use serde::Deserialize;
 
 pub const STARSHIPS_CAPACITY: &str = "swccg.ar.starships-capacity";
@@ -330,6 +331,70 @@ impl Engine {
         }
         Err(e.and(CAPACITY_SLOTS))
     }
+}
+
+/// A board whose starships and vehicles already carry more than their capacity allows
+/// is refused where it is loaded, at the first card aboard that no designation of slots
+/// seats (AR Starships - capacity; Vehicles - capacity): a run never starts from a
+/// position the rules could not have reached.
+pub fn check_board(b: &Board) -> Result<(), BoardError> {
+    fn judged(b: &Board, p: &Placed) -> bool {
+        let stated = b
+            .cards
+            .get(&p.card.value)
+            .is_some_and(|d| d.value.capacity.as_deref().is_some_and(|c| !c.unlimited));
+        (stated && !p.on.is_empty()) || p.on.iter().any(|x| judged(b, x))
+    }
+    let placed = || b.locations.iter().flat_map(|l| &l.cards).chain(&b.table);
+    if !placed().any(|p| judged(b, p)) {
+        return Ok(());
+    }
+    let st = super::setup(b);
+    placed().try_for_each(|p| over_capacity(&st, p))
+}
+
+/// The craft `p` and every craft aboard it: each within its capacity.
+fn over_capacity(st: &State, p: &Placed) -> Result<(), BoardError> {
+    for x in &p.on {
+        over_capacity(st, x)?;
+    }
+    let Some(craft) = st.find(&p.card.value) else {
+        return Ok(());
+    };
+    let d = st.def(craft);
+    let Some(cap) = d.capacity.as_deref().filter(|c| !c.unlimited) else {
+        return Ok(());
+    };
+    let aboard: Vec<CardIx> = st
+        .cards_on(craft)
+        .into_iter()
+        .filter(|&c| occupies(st, c))
+        .collect();
+    let Some(left) = unseated(st, cap, &aboard) else {
+        return Ok(());
+    };
+    let at =
+        p.on.iter()
+            .find(|x| x.card.value == st.key(left))
+            .map_or(&p.card, |x| &x.card);
+    let (rule, section) = if d.card_type == CardType::Vehicle {
+        (VEHICLES_CAPACITY, "Vehicles - Capacity")
+    } else {
+        (STARSHIPS_CAPACITY, "Starships - Capacity")
+    };
+    let keys: Vec<&str> = aboard.iter().map(|&c| st.key(c)).collect();
+    Err(BoardError::new(
+        at.referenced.line(),
+        at.referenced.column(),
+        format!(
+            "`{}` ({}) has capacity for {}: {} cannot all be aboard it; no slot is left that `{}` may fill (AR {section}, {rule})",
+            p.card.value,
+            d.title,
+            cap.describe(),
+            keys.join(", "),
+            st.key(left)
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -299,6 +299,7 @@ fn check_board(b: &Board, locations: &mut BTreeSet<String>) -> Result<(), BoardE
         walk(p, &mut place)?;
     }
     check_geo(b, locations)?;
+    super::capacity::check_board(b)?;
     check_drain_texts(b)?;
     super::location_target::check(b)?;
     for p in &b.stack {

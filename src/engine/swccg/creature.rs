@@ -280,7 +280,7 @@ impl Engine {
             return self.attack_end(ix);
         };
         let label = self.stack[ix].label.clone();
-        let k = self.stack[ix].drawn.iter().filter(|x| x.0 == s).count() + 1;
+        let k = self.stack[ix].drawn.iter().filter(|x| x.side == s).count() + 1;
         let mut e = Entry::new(
             ActionKind::DestinyDraw {
                 parent: ix,
@@ -529,10 +529,10 @@ impl Engine {
             let v: Vec<i64> = self.stack[ix]
                 .drawn
                 .iter()
-                .filter(|x| x.0 == s)
+                .filter(|x| x.side == s)
                 .skip(skip)
                 .take(take)
-                .map(|x| x.1.unwrap_or(0))
+                .map(|x| x.value.unwrap_or(0))
                 .collect();
             (
                 v.iter().sum(),
@@ -801,9 +801,7 @@ impl Engine {
     /// A creature vehicle about to be lost: the characters aboard it "jump off"
     /// (disembark) at the same site and survive (AR Vehicles - Creature Vehicles).
     pub(super) fn jump_off(&mut self, v: CardIx) {
-        let def = self.st.def(v);
-        let creature_vehicle = def.card_type == CardType::Vehicle
-            && def.subtype.as_deref() == Some("creature_vehicle");
+        let creature_vehicle = self.st.def(v).is_creature_vehicle();
         let Zone::At(l) = self.st.zone[v] else {
             return;
         };

@@ -212,20 +212,16 @@ impl Engine {
                         .system
                         .as_ref()
                         .is_some_and(|s| n.eq_ignore_ascii_case(s))
-                || lo
-                    .title
-                    .to_ascii_lowercase()
-                    .starts_with(&format!("{}:", n.to_ascii_lowercase()))
+                || super::prepositions::titled_under(&lo.title, n)
         };
         // "On" a planet: at a site or sector of it (never the system), or at a site
         // whose title begins with the name ("Cloud City: …").
         let on_planet = |n: &String| {
-            let prefix = format!("{}:", n.to_ascii_lowercase());
             lo.geo.kind != Some(super::model::LocKind::System)
                 && (planet.as_ref().is_some_and(|p| p.eq_ignore_ascii_case(n))
                     || super::prepositions::planet_title(&self.st, l)
                         .is_some_and(|p| p.eq_ignore_ascii_case(n))
-                    || lo.title.to_ascii_lowercase().starts_with(&prefix))
+                    || super::prepositions::titled_under(&lo.title, n))
         };
         let rules = &def.deploy_rules;
         if let Some(e) = super::epic::blown_away_refusal(title, &rules.only_at, lo) {

@@ -17,6 +17,9 @@ pub struct DestinyCard {
     /// Printed destiny values; several for cards such as R2-D2 (2 and 5).
     /// Location cards have destiny 0.
     pub values: Vec<i64>,
+    /// A draw already made and canceled (not redrawn) where it was drawn, by this
+    /// action: drawn again here, it is canceled (AR Canceled And Redrawn Destiny Draws).
+    pub canceled_by: Option<String>,
 }
 
 impl DestinyCard {
@@ -24,6 +27,7 @@ impl DestinyCard {
         DestinyCard {
             name: name.into(),
             values: vec![value],
+            canceled_by: None,
         }
     }
 }
@@ -104,6 +108,20 @@ pub struct Drawn {
     /// Chosen to be part of the total (draw X choose Y leaves some out).
     pub chosen: bool,
     pub canceled_by: Option<String>,
+}
+
+impl Drawn {
+    /// A card drawn that gives no value (its value not chosen, or canceled): it counts.
+    fn valueless(source: &str, canceled_by: Option<String>) -> Drawn {
+        Drawn {
+            source: source.to_string(),
+            substituted: false,
+            value: None,
+            counted: true,
+            chosen: false,
+            canceled_by,
+        }
+    }
 }
 
 /// The outcome of a destiny request.
@@ -382,6 +400,18 @@ fn draw_one(
     out.counted += 1;
     let my_ix = *counted_ix;
     *counted_ix += 1;
+    if let Some(by) = &card.canceled_by {
+        out.notes.push(Cited::new(
+            format!(
+                "{}: {} was canceled by {by} and not redrawn: the draw was made and counts (against limits too), with no value",
+                req.kind, card.name
+            ),
+            &[cite::CANCELED_REDRAWN, cite::STEP_DRAW],
+        ));
+        out.draws
+            .push(Drawn::valueless(&card.name, Some(by.clone())));
+        return;
+    }
     let printed = match card.values.as_slice() {
         [] => Some(0),
         [one] => Some(*one),
@@ -412,14 +442,7 @@ fn draw_one(
         },
     };
     let Some(printed) = printed else {
-        out.draws.push(Drawn {
-            source: card.name.clone(),
-            substituted: false,
-            value: None,
-            counted: true,
-            chosen: false,
-            canceled_by: None,
-        });
+        out.draws.push(Drawn::valueless(&card.name, None));
         return;
     };
     let value = compute(
@@ -581,6 +604,24 @@ mod tests {
     }
 
     #[test]
+    fn a_card_canceled_where_it_was_drawn_counts_and_adds_nothing() {
+        let mut cards = deck(&[1, 5]);
+        cards[0].canceled_by = Some("Destiny Denied".into());
+        let o = draw(&Request::new("battle destiny", "Dark", 2), &cards);
+        assert_eq!((o.counted, o.consumed), (2, 2));
+        assert_eq!(o.total_value(), Some(5));
+        assert_eq!(o.draws[0].canceled_by.as_deref(), Some("Destiny Denied"));
+        let o = draw(&Request::new("battle destiny", "Dark", 1), &cards[..1]);
+        assert_eq!(o.counted, 1);
+        assert!(o.failed());
+        assert!(
+            o.notes
+                .iter()
+                .all(|n| !n.text.contains("Reserve Deck is empty"))
+        );
+    }
+
+    #[test]
     fn all_canceled_means_no_total() {
         let mut r = Request::new("battle destiny", "Light", 1);
         r.cancels.push(Cancel {
@@ -631,6 +672,7 @@ mod tests {
         let r2 = DestinyCard {
             name: "R2-D2".into(),
             values: vec![2, 5],
+            canceled_by: None,
         };
         let mut r = Request::new("battle destiny", "Light", 1);
         r.value_choices.push(5);

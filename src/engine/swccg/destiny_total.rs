@@ -347,66 +347,84 @@ impl Engine {
             return;
         }
         let me = e.actor;
+        self.canceled_card_to_used_pile(me, card);
         if self.stack[parent].total.is_none() && self.stack[parent].duel.is_none() {
-            self.single_draw_redrawn(e, card);
+            self.single_draw_redrawn(e);
             return;
-        }
-        if let Some(c) = card
-            && self.st.zone[c] == super::state::Zone::Drawn
-        {
-            self.st.to_pile(c, me, super::model::PileName::UsedPile);
         }
         if self.stack[parent].duel.is_some() {
             self.duel_draw_canceled(parent, me, e.redraw);
             return;
         }
         let label = self.stack[parent].label.clone();
+        self.log_canceled(me, &label, e.redraw);
         if e.redraw {
-            self.log(
-                actor(me),
-                Event::Result,
-                format!("{label}: the canceled destiny is redrawn; the redraw counts instead"),
-                &[cite::CANCELED_REDRAWN],
-            );
             let _ = self.push_total_draw(parent, me, &label);
             return;
         }
-        self.log(
-            actor(me),
-            Event::Result,
-            format!("{label}: a canceled destiny draw still counts against the limit"),
-            &[cite::CANCELED_REDRAWN],
-        );
         self.destiny_done(parent, &DestinyTest::default(), None, false);
+    }
+
+    /// Only the value of a destiny drawn is canceled: its card, still unresolved, goes to
+    /// the Used Pile as any drawn destiny card does (AR Step 1: Drawing The Destiny;
+    /// Unresolved Destiny Draws; Step 5: Complete Draw).
+    fn canceled_card_to_used_pile(&mut self, me: Side, card: Option<CardIx>) {
+        let Some(c) = card.filter(|&c| self.st.zone[c] == super::state::Zone::Drawn) else {
+            return;
+        };
+        self.st.to_pile(c, me, super::model::PileName::UsedPile);
+        let text = format!(
+            "only the value of the destiny drawn was canceled: the card {} is placed on {}'s Used Pile",
+            self.name(c),
+            me.name()
+        );
+        let cites = [
+            cite::STEP_DRAW,
+            cite::UNRESOLVED_DRAWS,
+            cite::STEP_COMPLETE_DRAW,
+        ];
+        self.log(actor(me), Event::StateChange, text, &cites);
+    }
+
+    /// A canceled draw of the action `label`: a redraw counts instead of it; otherwise
+    /// it still counts (AR Canceled And Redrawn Destiny Draws).
+    fn log_canceled(&mut self, me: Side, label: &str, redraw: bool) {
+        let text = if redraw {
+            "the canceled destiny is redrawn; the redraw counts instead"
+        } else {
+            "a canceled destiny draw still counts against the limit"
+        };
+        let text = format!("{label}: {text}");
+        self.log(actor(me), Event::Result, text, &[cite::CANCELED_REDRAWN]);
     }
 }
 
 impl Engine {
-    /// A single destiny draw of a result (a weapon's, an Interrupt's) came off the
-    /// stack canceled: its card goes to the Used Pile. To be redrawn, the destiny is
-    /// drawn again, tested as the canceled one would have been, and the redraw counts
-    /// instead (AR Canceled And Redrawn Destiny Draws); otherwise the draw has no
-    /// result.
-    fn single_draw_redrawn(&mut self, e: Entry, card: Option<CardIx>) {
+    /// A single destiny draw of a result (a weapon's, an Interrupt's, a battle's) came
+    /// off the stack canceled. To be redrawn, the destiny is drawn again, tested as the
+    /// canceled one would have been, and the redraw counts instead (AR Canceled And
+    /// Redrawn Destiny Draws); otherwise the draw has no result, and a battle's draw still
+    /// counts as one of the battle's draws, with no value.
+    fn single_draw_redrawn(&mut self, e: Entry) {
         let ActionKind::DestinyDrawn { parent, test, .. } = e.kind else {
             return;
         };
         let me = e.actor;
-        if let Some(c) = card
-            && self.st.zone[c] == super::state::Zone::Drawn
-        {
-            self.st.to_pile(c, me, super::model::PileName::UsedPile);
+        let label = self.stack[parent].label.clone();
+        if e.redraw || e.battle_draw.is_some() {
+            self.log_canceled(me, &label, e.redraw);
         }
         if !e.redraw {
+            if let Some(s) = e.battle_draw {
+                self.stack[parent].drawn.push(super::stack::PowerDraw {
+                    side: s,
+                    value: None,
+                    kind: e.draw_kind,
+                    canceled_by: Some(e.canceled_by.unwrap_or_else(|| "a response".into())),
+                });
+            }
             return;
         }
-        let label = self.stack[parent].label.clone();
-        self.log(
-            actor(me),
-            Event::Result,
-            format!("{label}: the canceled destiny is redrawn; the redraw counts instead"),
-            &[cite::CANCELED_REDRAWN],
-        );
         // A battle's destiny: drawn again as the battle's next draw, of the same kind.
         if let Some(s) = e.battle_draw {
             self.stack[parent].draws_left.push_front((s, e.draw_kind));

@@ -1052,6 +1052,7 @@ impl Engine {
             return;
         }
         self.stack[j].canceled = true;
+        self.stack[j].canceled_by = Some(by_label.clone());
         self.canceled.push(e.label.clone());
         self.log(
             Actor::Rules,

@@ -1209,7 +1209,7 @@ fn can_pilot(st: &State, ch: CardIx, craft: CardIx) -> Result<(), Answer> {
             &[MATCHING, TRANSPORT_VEHICLE],
         ));
     }
-    if dv.card_type == CardType::Vehicle && occurs(&sub, "creature") {
+    if dv.is_creature_vehicle() {
         return Err(Answer::no(
             format!("{} is a creature vehicle: ridden, not piloted", dv.title),
             &[MATCHING, CREATURE_VEHICLE],

@@ -692,6 +692,18 @@ pub struct CardDef {
     pub face_down: Option<FaceDown>,
 }
 
+impl CardDef {
+    /// A creature vehicle (AR Vehicles - Creature Vehicles): a vehicle of subtype
+    /// `creature`, as the card databases print it ("Creature").
+    pub fn is_creature_vehicle(&self) -> bool {
+        self.card_type == CardType::Vehicle
+            && self
+                .subtype
+                .as_deref()
+                .is_some_and(|s| s.eq_ignore_ascii_case("creature"))
+    }
+}
+
 /// "Total ability of `min_ability` or more required for opponent to draw battle
 /// destiny here" while each condition of `when` holds ("when in battle at a site").
 #[derive(Debug, Clone, Deserialize)]

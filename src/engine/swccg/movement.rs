@@ -70,7 +70,7 @@ pub fn is_pilot(st: &State, c: CardIx) -> bool {
 pub fn piloted(st: &State, s: CardIx) -> bool {
     let d = st.def(s);
     d.stats.permanent_pilot.is_some()
-        || d.subtype.as_deref() == Some("creature_vehicle")
+        || d.is_creature_vehicle()
         || st
             .cards_on(s)
             .into_iter()

@@ -463,10 +463,7 @@ impl Engine {
 /// cost, immune to a title by its own text.
 pub fn card_tests(d: &super::model::CardDef, f: &Filter) -> bool {
     if let Some(p) = &f.site_of
-        && !(d.card_type == CardType::Location
-            && d.title
-                .to_ascii_lowercase()
-                .starts_with(&format!("{}:", p.to_ascii_lowercase())))
+        && !(d.card_type == CardType::Location && super::prepositions::titled_under(&d.title, p))
     {
         return false;
     }
@@ -498,9 +495,7 @@ impl super::state::State {
                         (f.name.is_empty()
                             || f.name.iter().any(|n| n.eq_ignore_ascii_case(&d.title)))
                             && f.system.as_ref().is_none_or(|s| {
-                                d.title
-                                    .to_ascii_lowercase()
-                                    .starts_with(&format!("{}:", s.to_ascii_lowercase()))
+                                super::prepositions::titled_under(&d.title, s)
                                     || d.title.eq_ignore_ascii_case(s)
                             })
                             && f.kind.is_none_or(|k| {

@@ -95,6 +95,24 @@ pub fn planet_title(st: &State, l: usize) -> Option<String> {
     )
 }
 
+/// Does a location's title name it as part of `name` ("Cloud City: East Platform" is
+/// titled under Cloud City; "Tatooine: Cantina" under Tatooine)?
+pub fn titled_under(title: &str, name: &str) -> bool {
+    title
+        .to_ascii_lowercase()
+        .starts_with(&format!("{}:", name.to_ascii_lowercase()))
+}
+
+/// Is location `l` "a <name> site" ("a Hoth site", "a Death Star site", "a Cloud City
+/// site")? A site of that planet or mobile system, or a site whose title begins with
+/// the name ("Cloud City: Carbonite Chamber", a site of Bespin; AR Site: a site's
+/// title names where it is).
+pub fn site_of(st: &State, l: usize, name: &str) -> bool {
+    st.locations[l].geo.kind == Some(LocKind::Site)
+        && (titled_under(&st.locations[l].title, name)
+            || planet_title(st, l).is_some_and(|t| t.eq_ignore_ascii_case(name)))
+}
+
 /// Dagobah and Ahch-To (AR Ap.C): characters, vehicles and starships may not deploy to
 /// their locations (`direct`: to the location, not on a card there), and devices and
 /// weapons not directly, unless the card's own text

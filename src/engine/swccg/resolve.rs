@@ -5,7 +5,7 @@ use super::effects::Applied;
 use super::engine::*;
 use super::initiate::interrupt_default_dest;
 use super::rules as r;
-use super::stack::{ActionKind, DeployTo, Entry, Stage};
+use super::stack::{ActionKind, DeployTo, Entry, PowerDraw, Stage};
 use super::state::{CardIx, Zone};
 use crate::engine::End;
 use crate::engine::swccg::model::{AbilityKind, CardType, Dest, DestinyTest, PileName, Side, Verb};
@@ -337,7 +337,12 @@ impl Engine {
                 );
                 match battle_draw {
                     Some(s) if parent < self.stack.len() => {
-                        self.stack[parent].drawn.push((s, value, draw_kind));
+                        self.stack[parent].drawn.push(PowerDraw {
+                            side: s,
+                            value,
+                            kind: draw_kind,
+                            canceled_by: None,
+                        });
                     }
                     Some(_) => {}
                     None => self.destiny_done(parent, &test, value, substituted),

@@ -111,10 +111,7 @@ impl Engine {
     ) -> Result<(), (String, &'static str)> {
         let special = r::LOCATION_SPECIAL_CONDITIONS;
         let (d, planet) = (self.st.def(c), self.st.locations[sys].title.clone());
-        let own = d
-            .title
-            .to_ascii_lowercase()
-            .starts_with(&format!("{}:", planet.to_ascii_lowercase()));
+        let own = super::prepositions::titled_under(&d.title, &planet);
         if d.diamonds == 0 && !own {
             return Err((
                 format!("{} is not a {planet} site", d.title),

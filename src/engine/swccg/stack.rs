@@ -139,14 +139,16 @@ pub struct Entry {
     /// Cards this action relocated (it completes a move when it comes off the stack).
     pub moved: Vec<CardIx>,
     pub canceled: bool,
+    /// The action that canceled this one (its label).
+    pub canceled_by: Option<String>,
     /// A destiny draw: the substituted value used instead of drawing a card.
     pub substitute: Option<i64>,
     /// A battle destiny draw: the side drawing it (its value goes to the battle).
     pub battle_draw: Option<Side>,
     /// A battle: the destiny draws still to make (power, battle, attrition), in order.
     pub draws_left: VecDeque<(Side, BattleDraw)>,
-    /// A battle: the destinies drawn in its power segment, in order (`None`: failed).
-    pub drawn: Vec<(Side, Option<i64>, BattleDraw)>,
+    /// A battle: the destinies drawn in its power segment, in order.
+    pub drawn: Vec<PowerDraw>,
     /// A battle: sides that chose to draw fewer battle destinies, and how many.
     pub fewer: Vec<(Side, u32)>,
     /// A battle in its weapons segment: who acts next and the consecutive passes.
@@ -219,6 +221,7 @@ impl Entry {
             destiny: None,
             moved: Vec::new(),
             canceled: false,
+            canceled_by: None,
             substitute: None,
             battle_draw: None,
             draws_left: VecDeque::new(),
@@ -262,6 +265,26 @@ pub enum BattleDraw {
     #[default]
     Battle,
     Attrition,
+}
+
+/// A destiny drawn in a battle's power segment (or an attack) on the stack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PowerDraw {
+    /// Who drew it.
+    pub side: Side,
+    /// Its value; `None` when the draw failed (an empty Reserve Deck) or was canceled.
+    pub value: Option<i64>,
+    pub kind: BattleDraw,
+    /// Canceled and not redrawn: the action that canceled it. The draw was made, and it
+    /// counts toward the destinies drawn (AR Canceled And Redrawn Destiny Draws).
+    pub canceled_by: Option<String>,
+}
+
+impl PowerDraw {
+    /// The draw was made: it has a value, or it was canceled (not a failed draw).
+    pub fn made(&self) -> bool {
+        self.value.is_some() || self.canceled_by.is_some()
+    }
 }
 
 impl BattleDraw {

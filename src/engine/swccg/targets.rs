@@ -337,7 +337,7 @@ impl Engine {
         self.stack.get(parent).map_or(0, |b| {
             b.drawn
                 .iter()
-                .filter(|x| Some(x.0) == side && x.2 == super::stack::BattleDraw::Battle)
+                .filter(|x| Some(x.side) == side && x.kind == super::stack::BattleDraw::Battle)
                 .count()
         })
     }

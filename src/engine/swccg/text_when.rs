@@ -69,11 +69,13 @@ pub struct Cond {
     pub on: Option<String>,
     #[serde(default)]
     pub not_on: Option<String>,
-    /// The source is at a site of this system ("at a Death Star site").
+    /// The source is at a site of this planet or system ("at a Death Star site"), or a
+    /// site whose title begins with this name and a colon ("at a Cloud City site":
+    /// `Cloud City`, for the "Cloud City: …" sites of Bespin).
     #[serde(default)]
     pub at_site_of: Option<String>,
-    /// The source is at a site that is not of this system ("at a site other than a
-    /// Hoth site").
+    /// The source is at a site that is not one of those ("at a site other than a
+    /// Hoth site", "other than a Cloud City site").
     #[serde(default)]
     pub not_at_site_of: Option<String>,
     /// The source is at a site ("in battles at same site").
@@ -199,7 +201,8 @@ pub fn each(st: &State, s: CardIx, e: &Each) -> Vec<CardIx> {
 }
 
 /// Is card `c` "on" planet `p` (AR Prepositions: present at a site, cloud or Death
-/// Star II sector related to it, or aboard a craft present there)?
+/// Star II sector related to it, or aboard a craft present there)? "On Cloud City" is
+/// at one of its sites ("Cloud City: …"), as deployment "only on Cloud City" reads it.
 fn on_planet(st: &State, c: CardIx, p: &str) -> bool {
     let Some(l) = st.location_of(c) else {
         return false;
@@ -210,7 +213,9 @@ fn on_planet(st: &State, c: CardIx, p: &str) -> bool {
         Some(LocKind::Sector) => g.sector != Some(SectorKind::Asteroid),
         _ => false,
     };
-    surface && super::prepositions::planet_title(st, l).is_some_and(|t| t.eq_ignore_ascii_case(p))
+    surface
+        && (super::prepositions::planet_title(st, l).is_some_and(|t| t.eq_ignore_ascii_case(p))
+            || super::prepositions::site_of(st, l, p))
 }
 
 fn is_site(st: &State, l: usize) -> bool {
@@ -363,13 +368,7 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     if k.at_exterior_site && !l.is_some_and(|l| is_site(st, l) && st.locations[l].geo.exterior) {
         return false;
     }
-    let site_of = |sys: &str| {
-        l.is_some_and(|l| {
-            is_site(st, l)
-                && super::prepositions::planet_title(st, l)
-                    .is_some_and(|t| t.eq_ignore_ascii_case(sys))
-        })
-    };
+    let site_of = |name: &str| l.is_some_and(|l| super::prepositions::site_of(st, l, name));
     if k.at_site_of.as_deref().is_some_and(|x| !site_of(x)) {
         return false;
     }

@@ -39,12 +39,14 @@ pub mod cite {
 
     pub const DRAWING_DESTINY: &str = "swccg.ar.section-f-drawing-destiny";
     pub const HOW_TO_DRAW: &str = "swccg.ar.how-to-draw-destiny";
+    pub const STEP_DRAW: &str = "swccg.ar.step-1-drawing-the-destiny";
     pub const STEP_COMPLETE_DRAW: &str = "swccg.ar.step-5-complete-draw";
     pub const STEP_TOTAL: &str =
         "swccg.ar.step-7-add-up-destiny-values-and-modifiers-to-total-destiny";
     pub const STEP_COMPLETE_ALL: &str = "swccg.ar.step-8-complete-all-draws";
     pub const FAILED_DRAWS: &str = "swccg.ar.failed-destiny-draws";
     pub const CANCELED_REDRAWN: &str = "swccg.ar.canceled-and-redrawn-destiny-draws";
+    pub const UNRESOLVED_DRAWS: &str = "swccg.ar.unresolved-destiny-draws";
     pub const DRAW_X_CHOOSE_Y: &str = "swccg.ar.draw-x-choose-y";
     pub const DRAW_X_CHOOSE_Y_EXAMPLE_1: &str = "swccg.ar.draw-x-choose-y-example-1";
     pub const DRAW_X_CHOOSE_Y_EXAMPLE_2: &str = "swccg.ar.draw-x-choose-y-example-2";
@@ -128,11 +130,13 @@ pub mod cite {
         ROUNDING,
         DRAWING_DESTINY,
         HOW_TO_DRAW,
+        STEP_DRAW,
         STEP_COMPLETE_DRAW,
         STEP_TOTAL,
         STEP_COMPLETE_ALL,
         FAILED_DRAWS,
         CANCELED_REDRAWN,
+        UNRESOLVED_DRAWS,
         DRAW_X_CHOOSE_Y,
         DRAW_X_CHOOSE_Y_EXAMPLE_1,
         DRAW_X_CHOOSE_Y_EXAMPLE_2,
