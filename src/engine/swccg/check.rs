@@ -372,12 +372,6 @@ fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
             here_conditions(&l.name, "drain", &t.when)?;
         }
         for n in &l.no_deploy {
-            if n.side.is_none() && l.card.is_some() {
-                return Err(nowhere(format!(
-                    "location `{}`: its card's deployment restriction names the side whose text it is (`side: light` or `side: dark`)",
-                    l.name
-                )));
-            }
             here_conditions(&l.name, "no_deploy", &n.when)?;
         }
     }
