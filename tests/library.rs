@@ -520,7 +520,7 @@ fn a_named_location_with_an_ambiguous_title_or_a_field_set_twice_is_a_load_error
         "kind: system",
         "parsec: 5",
         "drain: [{side: dark, op: {add: 1}}]",
-        "no_deploy: [{type: [character]}]",
+        "no_deploy: [{filter: {type: [character]}}]",
     ] {
         let yaml = format!("locations:\n  - {{name: d, card: swccg:608, {field}}}\n");
         let e = board_locations(&yaml).unwrap_err();

@@ -588,6 +588,8 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
         }
     }
     for (source, owner, t) in texts {
+        let unmet = (!super::text_when::holds_here(st, at, owner, &t.when))
+            .then(|| "its condition, which does not hold here".to_string());
         let whose = match t.whose {
             Some(Who::Opponent) => owner.other(),
             None | Some(Who::You) => owner,
@@ -618,6 +620,7 @@ fn drain_texts(st: &State, at: usize, d: &mut Drain, names: &BattleNames) {
                 owner,
                 target: t.target,
                 op,
+                unmet,
                 requires: t
                     .requires
                     .iter()

@@ -369,6 +369,10 @@ fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
                 )));
             }
             known(t, &format!("location `{}`", l.name))?;
+            here_conditions(&l.name, "drain", &t.when)?;
+        }
+        for n in &l.no_deploy {
+            here_conditions(&l.name, "no_deploy", &n.when)?;
         }
     }
     for (k, d) in &b.cards {
@@ -385,6 +389,22 @@ fn check_drain_texts(b: &Board) -> Result<(), BoardError> {
         }
     }
     Ok(())
+}
+
+/// A location's text conditions look only at the location (`text_when::HERE_KEYS`).
+fn here_conditions(
+    name: &str,
+    field: &str,
+    when: &[crate::engine::swccg::text_when::Cond],
+) -> Result<(), BoardError> {
+    use crate::engine::swccg::text_when::{HERE_KEYS, not_here_keys};
+    match when.iter().flat_map(not_here_keys).next() {
+        Some(k) => Err(nowhere(format!(
+            "location `{name}`: its {field} text's condition `{k}` is about a card's own place; a location's conditions take {}",
+            HERE_KEYS.join(", ")
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Movement and deployment references on locations name what exists.

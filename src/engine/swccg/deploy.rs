@@ -143,20 +143,10 @@ impl Engine {
             return Err(rej(why, r::DAGOBAH_AHCH_TO));
         }
         let lo = &self.st.locations[l];
-        if let Some(f) =
-            lo.geo.no_deploy.iter().find(|f| {
-                !def.deploy_rules.ignore_location_restrictions && self.st.matches(c, f, p)
-            })
+        if !def.deploy_rules.ignore_location_restrictions
+            && let Some(why) = self.location_bars(p, c, l)
         {
-            let what = f
-                .card_type
-                .as_ref()
-                .map(|t| t.iter().map(|x| x.as_str()).collect::<Vec<_>>().join("/"))
-                .unwrap_or_else(|| "such cards".into());
-            return Err(rej(
-                format!("{}'s game text: {what} may not deploy there", lo.title),
-                r::LOCATION_DEPLOYMENT_RESTRICTIONS,
-            ));
+            return Err(rej(why, r::LOCATION_DEPLOYMENT_RESTRICTIONS));
         }
         // Vehicles may not deploy to interior-only sites unless their card allows it.
         if host.is_none()
@@ -444,5 +434,32 @@ fn personas_of(d: &super::model::CardDef) -> Vec<&str> {
         vec![super::titles::persona_name(&d.title)]
     } else {
         d.personas.iter().map(String::as_str).collect()
+    }
+}
+
+impl Engine {
+    /// Why location `l`'s own text bars `c` deployed by `p` there, if it does: a
+    /// restriction whose cards `c` matches (owner seen from the side whose text it
+    /// is) and whose conditions hold (AR Location Deployment Restrictions - Game Text).
+    fn location_bars(&self, p: Side, c: CardIx, l: usize) -> Option<String> {
+        let lo = &self.st.locations[l];
+        let nd = lo.geo.no_deploy.iter().find(|nd| {
+            let side = nd.side.unwrap_or(p);
+            self.st.matches(c, &nd.filter, side)
+                && super::text_when::holds_here(&self.st, l, side, &nd.when)
+        })?;
+        let half = nd
+            .side
+            .map_or(String::new(), |s| format!(" ({} half)", s.name()));
+        let cond = if nd.when.is_empty() {
+            ""
+        } else {
+            " (its condition holds)"
+        };
+        Some(format!(
+            "{}'s game text{half}: {} may not deploy there{cond}",
+            lo.title,
+            self.name(c)
+        ))
     }
 }

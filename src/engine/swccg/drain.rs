@@ -66,6 +66,9 @@ pub struct DrainMod {
     /// Applies only while these cards are at the location.
     #[serde(default)]
     pub requires: Vec<String>,
+    /// Its text's condition does not hold as the board stands (why).
+    #[serde(default)]
+    pub unmet: Option<String>,
 }
 
 fn drain_target() -> DrainTarget {
@@ -370,7 +373,11 @@ pub fn cost(d: &Drain) -> Total {
     let cost_mods: Vec<Modifier> = d
         .modifiers
         .iter()
-        .filter(|m| m.target == DrainTarget::Cost && m.requires.iter().all(|r| here(d, r)))
+        .filter(|m| {
+            m.target == DrainTarget::Cost
+                && m.unmet.is_none()
+                && m.requires.iter().all(|r| here(d, r))
+        })
         .map(|m| Modifier::new(m.source.clone(), to_op(m.op)).cite(cite::FORCE_DRAIN))
         .collect();
     compute(
@@ -455,7 +462,7 @@ fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
         .filter(|m| m.target == DrainTarget::Icons)
         .map(|m| {
             let md = Modifier::new(m.source.clone(), to_op(m.op)).cite(cite::FORCE_DRAIN_MODIFIER);
-            if m.requires.iter().all(|r| here(d, r)) {
+            if m.unmet.is_none() && m.requires.iter().all(|r| here(d, r)) {
                 md
             } else {
                 md.canceled("its condition is not met")
@@ -479,7 +486,9 @@ fn amount(d: &Drain, out: &mut DrainResult) -> (Total, Total) {
         .filter(|m| m.target == DrainTarget::Drain)
     {
         let mut md = Modifier::new(m.source.clone(), to_op(m.op)).cite(cite::FORCE_DRAIN_MODIFIER);
-        if let Some(missing) = m.requires.iter().find(|r| !here(d, r)) {
+        if let Some(why) = &m.unmet {
+            md = md.canceled(why.clone());
+        } else if let Some(missing) = m.requires.iter().find(|r| !here(d, r)) {
             md = md.canceled(format!("{missing} not there"));
         } else if m.owner == opp {
             if let (Some(nm), OpSpec::Add(_) | OpSpec::Sub(_) | OpSpec::Mul(_)) =
@@ -676,6 +685,7 @@ modifiers:
                     target: DrainTarget::Drain,
                     op: o,
                     requires: vec![],
+                    unmet: None,
                 });
             }
             let o = resolve(&d);

@@ -306,6 +306,23 @@ fn check_location_card(def: &CardDef, l: &LocationDef) -> Result<(), String> {
             set.join("`, `")
         ));
     }
+    let unsided = l.no_deploy.iter().any(|n| n.side.is_none())
+        || l.drain.iter().any(|d| d.side.is_none())
+        || l.deploy_mods.iter().any(|m| m.side.is_none());
+    if unsided {
+        return Err(
+            "`location:` text names the side whose text it is (`side: light` or `side: dark`: the half of the card it is printed on)"
+                .into(),
+        );
+    }
+    let when = l.no_deploy.iter().flat_map(|n| &n.when);
+    let when = when.chain(l.drain.iter().flat_map(|d| &d.when));
+    if let Some(k) = when.flat_map(super::text_when::not_here_keys).next() {
+        return Err(format!(
+            "`location:` text's condition `{k}` is about a card's own place; a location's conditions take {}",
+            super::text_when::HERE_KEYS.join(", ")
+        ));
+    }
     Ok(())
 }
 
@@ -502,5 +519,33 @@ impl super::engine::Engine {
                 &[super::rules::CARD_TEXT],
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(location: &str) -> Result<(), String> {
+        let yaml = format!(
+            "title: Somewhere\nside: dark\ntype: location\nsubtype: site\ntext:\n  - {{said: \"Light: Your spies may not deploy here.\", by: [location.no_deploy]}}\nlocation: {location}\n"
+        );
+        let def: CardDef = crate::yaml::load(std::path::Path::new("c.yaml"), &yaml).unwrap();
+        def.check_text()
+    }
+
+    #[test]
+    fn a_location_cards_deployment_restriction_names_its_side_and_conditions_here() {
+        let ok = "{no_deploy: [{side: light, filter: {is: [spy], owner: you}, when: [{occupies: false}]}]}";
+        assert!(check(ok).is_ok(), "{:?}", check(ok));
+        let e = check("{no_deploy: [{filter: {is: [spy], owner: you}}]}").unwrap_err();
+        assert!(e.contains("names the side whose text it is"), "{e}");
+        let e = check("{no_deploy: [{side: light, filter: {is: [spy]}, when: [{alone: true}]}]}")
+            .unwrap_err();
+        assert!(e.contains("condition `alone`"), "{e}");
+        assert!(
+            e.contains("with, unless_here, present_with, occupies"),
+            "{e}"
+        );
     }
 }

@@ -363,9 +363,9 @@ pub struct LocationDef {
     /// Movement text on the location card.
     #[serde(default)]
     pub movement: Vec<MoveText>,
-    /// Deployment restrictions of the location ("Your characters may not deploy here").
+    /// Deployment restrictions of the location ("Your spies may not deploy here").
     #[serde(default)]
-    pub no_deploy: Vec<Filter>,
+    pub no_deploy: Vec<NoDeploy>,
     /// Force drain text of the location card (each names its `side`), for drains here.
     #[serde(default)]
     pub drain: Vec<DrainText>,
@@ -1982,6 +1982,25 @@ pub struct DeployRules {
     pub never_to_opponents_site: bool,
 }
 
+/// A location's deployment restriction, as data: "Light: Your spies may not deploy
+/// here", "If you occupy with a Star Cruiser, opponent's Star Destroyers may not deploy
+/// here" (AR Location Deployment Restrictions - Game Text).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoDeploy {
+    /// The cards that may not deploy here, their owner seen from `side` ("your spies":
+    /// `owner: you`; "opponent's Star Destroyers": `owner: opponent`).
+    pub filter: Filter,
+    /// The side whose text it is (the half of the card it is printed on); required on
+    /// a location card. Without it (a board's own location), seen from the player
+    /// deploying.
+    #[serde(default)]
+    pub side: Option<Side>,
+    /// Applies only while these conditions hold here (`text_when::HERE_KEYS`).
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
+}
+
 /// Force drain text of a card or location, as data. A card's text applies to drains
 /// at its location (anywhere on table with `anywhere:`); a location's to drains there.
 #[derive(Debug, Clone, Deserialize)]
@@ -2008,6 +2027,11 @@ pub struct DrainText {
     /// Applies only while these cards (keys) are at the drain location.
     #[serde(default)]
     pub requires: Vec<String>,
+    /// A location's text: applies only while these conditions hold at the drain
+    /// location ("If Maul here", "Unless Tarkin here": `text_when::HERE_KEYS`), seen
+    /// from the text's side.
+    #[serde(default)]
+    pub when: Vec<super::text_when::Cond>,
     #[serde(default)]
     pub anywhere: bool,
     /// Applies only to drains at these locations (names; default: any it reaches).

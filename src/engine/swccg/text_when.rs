@@ -121,6 +121,10 @@ pub struct Cond {
     /// lightsaber"; AR Weapons).
     #[serde(default)]
     pub armed_with: Option<Filter>,
+    /// The text's side occupies the location (has presence there: AR Occupy) with
+    /// `true` ("if you occupy"), or does not with `false` ("unless you occupy").
+    #[serde(default)]
+    pub occupies: Option<bool>,
 }
 
 /// "Each Rebel present with her": the cards a modifier with target name `each`
@@ -393,6 +397,11 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
     if k.present && !matches!(super::prepositions::present(st, s), Some(Ok(_))) {
         return false;
     }
+    if let Some(o) = k.occupies
+        && l.is_none_or(|l| super::control::presence(st, l, me) != o)
+    {
+        return false;
+    }
     // In a battle where the source is, a card excluded from it is inactive.
     if let Some(f) = &k.unless_here
         && with(
@@ -414,6 +423,60 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
         return false;
     }
     !k.in_battle || fights
+}
+
+/// The keys of [`Cond`] a location's own text may set: a location's conditions look
+/// at the cards there ("If Maul here", "Unless your Jedi here", "If your battle
+/// droid present") and at who occupies it; the others are about a card's own place.
+pub const HERE_KEYS: &[&str] = &["with", "unless_here", "present_with", "occupies"];
+
+/// The keys of `k` a location's text may not set (see [`HERE_KEYS`]).
+pub fn not_here_keys(k: &Cond) -> Vec<&'static str> {
+    let set = [
+        ("piloting", k.piloting.is_some()),
+        ("piloted_by", k.piloted_by.is_some()),
+        ("same_site_as", k.same_site_as.is_some()),
+        ("on", k.on.is_some()),
+        ("not_on", k.not_on.is_some()),
+        ("at_site_of", k.at_site_of.is_some()),
+        ("not_at_site_of", k.not_at_site_of.is_some()),
+        ("at_site", k.at_site),
+        ("at_exterior_site", k.at_exterior_site),
+        ("defending", k.defending),
+        ("in_battle", k.in_battle),
+        ("alone", k.alone),
+        ("outnumbered", k.outnumbered),
+        ("at_title", k.at_title.is_some()),
+        ("present", k.present),
+        ("armed_with", k.armed_with.is_some()),
+    ];
+    set.into_iter()
+        .filter(|(_, s)| *s)
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Do the conditions of a location's text hold at location `l`, for the text of side
+/// `me`: `with` an active card matching it there (owner seen from `me`; AR
+/// Prepositions: "here" is at this location), `unless_here` none, `present_with` an
+/// active card matching it present there (not enclosed aboard a starship or vehicle:
+/// AR Present), `occupies` whether `me` has presence there (AR Occupy)?
+pub fn holds_here(st: &State, l: usize, me: Side, when: &[Cond]) -> bool {
+    let at = |f: &Filter| {
+        (0..st.cards.len())
+            .any(|c| st.location_of(c) == Some(l) && st.active(c) && st.matches(c, f, me))
+    };
+    let present = |f: &Filter| {
+        (0..st.cards.len())
+            .any(|c| super::prepositions::present(st, c) == Some(Ok(l)) && st.matches(c, f, me))
+    };
+    when.iter().all(|k| {
+        k.with.as_ref().is_none_or(&at)
+            && k.unless_here.as_ref().is_none_or(|f| !at(f))
+            && k.present_with.as_ref().is_none_or(present)
+            && k.occupies
+                .is_none_or(|o| super::control::presence(st, l, me) == o)
+    })
 }
 
 /// Do all the conditions hold for the text of `s`? Outside a battle (`battle` none),
