@@ -544,8 +544,27 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("condition `alone`"), "{e}");
         assert!(
-            e.contains("with, unless_here, present_with, occupies"),
+            e.contains("with, unless_here, present_with, occupies, not, any_of"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_location_cards_condition_combines_place_conditions_only_at_any_depth() {
+        let ok = "{no_deploy: [{side: light, filter: {is: [spy]}, when: [{not: {any_of: [{with: {is: [Jedi]}}, {present_with: {is: [droid]}}]}}]}]}";
+        assert!(check(ok).is_ok(), "{:?}", check(ok));
+        let nested = "{no_deploy: [{side: light, filter: {is: [spy]}, when: [{not: {any_of: [{with: {is: [Jedi]}}, {alone: true}]}}]}]}";
+        let e = check(nested).unwrap_err();
+        assert!(e.contains("condition `alone`"), "{e}");
+    }
+
+    #[test]
+    fn any_of_lists_at_least_two_conditions() {
+        let yaml = "title: Somewhere\nside: dark\ntype: location\nsubtype: site\ntext:\n  - {said: \"Light: Your spies may not deploy here.\", by: [location.no_deploy]}\nlocation: {no_deploy: [{side: light, filter: {is: [spy]}, when: [{any_of: [{with: {is: [Jedi]}}]}]}]}\n";
+        let e = crate::yaml::load::<CardDef>(std::path::Path::new("c.yaml"), yaml)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`any_of` lists at least two conditions"), "{e}");
     }
 }

@@ -125,6 +125,25 @@ pub struct Cond {
     /// `true` ("if you occupy"), or does not with `false` ("unless you occupy").
     #[serde(default)]
     pub occupies: Option<bool>,
+    /// This condition does not hold ("unless your battle droid present": `not:
+    /// {present_with: …}`; "unless your droid control ship present").
+    #[serde(default)]
+    pub not: Option<Box<Cond>>,
+    /// At least one of these conditions holds ("if your Lando or your Lobot here":
+    /// `any_of: [{with: …}, {with: …}]`); at least two are listed.
+    #[serde(default, deserialize_with = "alternatives")]
+    pub any_of: Vec<Cond>,
+}
+
+/// `any_of:` lists at least two conditions: one is the condition itself.
+fn alternatives<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Cond>, D::Error> {
+    let v = Vec::<Cond>::deserialize(d)?;
+    if v.len() < 2 {
+        return Err(serde::de::Error::custom(
+            "`any_of` lists at least two conditions (one is written as the condition itself)",
+        ));
+    }
+    Ok(v)
 }
 
 /// "Each Rebel present with her": the cards a modifier with target name `each`
@@ -328,6 +347,11 @@ fn armed_with(st: &State, s: CardIx, f: &Filter) -> bool {
 
 /// Does one condition hold for the text of `s`?
 fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
+    if k.not.as_deref().is_some_and(|n| one(st, s, n, battle))
+        || !(k.any_of.is_empty() || k.any_of.iter().any(|a| one(st, s, a, battle)))
+    {
+        return false;
+    }
     let me = st.owner(s);
     if let Some(t) = &k.at_title
         && !st
@@ -428,9 +452,18 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
 /// The keys of [`Cond`] a location's own text may set: a location's conditions look
 /// at the cards there ("If Maul here", "Unless your Jedi here", "If your battle
 /// droid present") and at who occupies it; the others are about a card's own place.
-pub const HERE_KEYS: &[&str] = &["with", "unless_here", "present_with", "occupies"];
+/// `not` and `any_of` take these keys in turn.
+pub const HERE_KEYS: &[&str] = &[
+    "with",
+    "unless_here",
+    "present_with",
+    "occupies",
+    "not",
+    "any_of",
+];
 
-/// The keys of `k` a location's text may not set (see [`HERE_KEYS`]).
+/// The keys of `k` a location's text may not set (see [`HERE_KEYS`]), at any depth
+/// of `not` and `any_of`.
 pub fn not_here_keys(k: &Cond) -> Vec<&'static str> {
     let set = [
         ("piloting", k.piloting.is_some()),
@@ -450,9 +483,11 @@ pub fn not_here_keys(k: &Cond) -> Vec<&'static str> {
         ("present", k.present),
         ("armed_with", k.armed_with.is_some()),
     ];
+    let inner = k.not.as_deref().into_iter().chain(&k.any_of);
     set.into_iter()
         .filter(|(_, s)| *s)
         .map(|(n, _)| n)
+        .chain(inner.flat_map(not_here_keys))
         .collect()
 }
 
@@ -460,8 +495,14 @@ pub fn not_here_keys(k: &Cond) -> Vec<&'static str> {
 /// `me`: `with` an active card matching it there (owner seen from `me`; AR
 /// Prepositions: "here" is at this location), `unless_here` none, `present_with` an
 /// active card matching it present there (not enclosed aboard a starship or vehicle:
-/// AR Present), `occupies` whether `me` has presence there (AR Occupy)?
+/// AR Present), `occupies` whether `me` has presence there (AR Occupy), `not` the
+/// inner condition does not hold, `any_of` one of its conditions does?
 pub fn holds_here(st: &State, l: usize, me: Side, when: &[Cond]) -> bool {
+    when.iter().all(|k| one_here(st, l, me, k))
+}
+
+/// Does one condition of a location's text hold (see [`holds_here`])?
+fn one_here(st: &State, l: usize, me: Side, k: &Cond) -> bool {
     let at = |f: &Filter| {
         (0..st.cards.len())
             .any(|c| st.location_of(c) == Some(l) && st.active(c) && st.matches(c, f, me))
@@ -470,13 +511,13 @@ pub fn holds_here(st: &State, l: usize, me: Side, when: &[Cond]) -> bool {
         (0..st.cards.len())
             .any(|c| super::prepositions::present(st, c) == Some(Ok(l)) && st.matches(c, f, me))
     };
-    when.iter().all(|k| {
-        k.with.as_ref().is_none_or(&at)
-            && k.unless_here.as_ref().is_none_or(|f| !at(f))
-            && k.present_with.as_ref().is_none_or(present)
-            && k.occupies
-                .is_none_or(|o| super::control::presence(st, l, me) == o)
-    })
+    k.with.as_ref().is_none_or(&at)
+        && k.unless_here.as_ref().is_none_or(|f| !at(f))
+        && k.present_with.as_ref().is_none_or(present)
+        && k.occupies
+            .is_none_or(|o| super::control::presence(st, l, me) == o)
+        && k.not.as_deref().is_none_or(|n| !one_here(st, l, me, n))
+        && (k.any_of.is_empty() || k.any_of.iter().any(|a| one_here(st, l, me, a)))
 }
 
 /// Do all the conditions hold for the text of `s`? Outside a battle (`battle` none),
