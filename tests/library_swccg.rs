@@ -8,7 +8,7 @@ use swjudge::engine::swccg::library;
 /// SWCCG library cards with encoded text that a shipped scenario names, by reference
 /// or by title: at least this many (the target was 600 cards, each with a
 /// scenario that exercises its text).
-const NAMED_ENCODED_CARDS: usize = 1185;
+const NAMED_ENCODED_CARDS: usize = 1203;
 
 /// What every shipped SWCCG board names from the library: each entry of its `cards:`
 /// that is a bare reference or title, or a mapping with `card:`.
