@@ -397,14 +397,8 @@ fn here_conditions(
     field: &str,
     when: &[crate::engine::swccg::text_when::Cond],
 ) -> Result<(), BoardError> {
-    use crate::engine::swccg::text_when::{HERE_KEYS, not_here_keys};
-    match when.iter().flat_map(not_here_keys).next() {
-        Some(k) => Err(nowhere(format!(
-            "location `{name}`: its {field} text's condition `{k}` is about a card's own place; a location's conditions take {}",
-            HERE_KEYS.join(", ")
-        ))),
-        None => Ok(()),
-    }
+    crate::engine::swccg::text_when::here_keys_only(when)
+        .map_err(|e| nowhere(format!("location `{name}`: its {field} text's {e}")))
 }
 
 /// Movement and deployment references on locations name what exists.

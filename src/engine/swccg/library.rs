@@ -317,13 +317,7 @@ fn check_location_card(def: &CardDef, l: &LocationDef) -> Result<(), String> {
     }
     let when = l.no_deploy.iter().flat_map(|n| &n.when);
     let when = when.chain(l.drain.iter().flat_map(|d| &d.when));
-    if let Some(k) = when.flat_map(super::text_when::not_here_keys).next() {
-        return Err(format!(
-            "`location:` text's condition `{k}` is about a card's own place; a location's conditions take {}",
-            super::text_when::HERE_KEYS.join(", ")
-        ));
-    }
-    Ok(())
+    super::text_when::here_keys_only(when).map_err(|e| format!("`location:` text's {e}"))
 }
 
 /// A board's `locations:`: each an inline definition, or a location card named

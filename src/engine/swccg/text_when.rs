@@ -255,13 +255,25 @@ fn with(st: &State, s: CardIx, f: &Filter, site: bool, battle: Option<&[CardIx]>
     if site && !is_site(st, l) {
         return false;
     }
-    let me = st.owner(s);
+    active_at(st, l, st.owner(s), f, Some(s), battle)
+}
+
+/// Is an active card other than `except` at location `l` matching `f` (owner seen
+/// from `me`), one of `among` when that is given?
+fn active_at(
+    st: &State,
+    l: usize,
+    me: Side,
+    f: &Filter,
+    except: Option<CardIx>,
+    among: Option<&[CardIx]>,
+) -> bool {
     (0..st.cards.len()).any(|c| {
-        c != s
+        Some(c) != except
             && st.active(c)
             && st.location_of(c) == Some(l)
             && st.matches(c, f, me)
-            && battle.is_none_or(|b| b.contains(&c))
+            && among.is_none_or(|b| b.contains(&c))
     })
 }
 
@@ -329,11 +341,24 @@ fn present_with(st: &State, s: CardIx, f: &Filter) -> bool {
     let Some(mine) = super::prepositions::present(st, s) else {
         return false;
     };
-    let me = st.owner(s);
+    present_at(st, mine, st.owner(s), f, Some(s))
+}
+
+/// Is a card other than `except` present at `place` (a location, or `Err` aboard an
+/// enclosed craft) matching `f` (owner seen from `me`)?
+fn present_at(
+    st: &State,
+    place: Result<usize, CardIx>,
+    me: Side,
+    f: &Filter,
+    except: Option<CardIx>,
+) -> bool {
     // Where a card is comes first: a face-down card in a pile is present nowhere, and
     // its identity is never read.
     (0..st.cards.len()).any(|c| {
-        c != s && super::prepositions::present(st, c) == Some(mine) && st.matches(c, f, me)
+        Some(c) != except
+            && super::prepositions::present(st, c) == Some(place)
+            && st.matches(c, f, me)
     })
 }
 
@@ -453,7 +478,7 @@ fn one(st: &State, s: CardIx, k: &Cond, battle: Option<InBattle>) -> bool {
 /// at the cards there ("If Maul here", "Unless your Jedi here", "If your battle
 /// droid present") and at who occupies it; the others are about a card's own place.
 /// `not` and `any_of` take these keys in turn.
-pub const HERE_KEYS: &[&str] = &[
+const HERE_KEYS: &[&str] = &[
     "with",
     "unless_here",
     "present_with",
@@ -464,7 +489,7 @@ pub const HERE_KEYS: &[&str] = &[
 
 /// The keys of `k` a location's text may not set (see [`HERE_KEYS`]), at any depth
 /// of `not` and `any_of`.
-pub fn not_here_keys(k: &Cond) -> Vec<&'static str> {
+fn not_here_keys(k: &Cond) -> Vec<&'static str> {
     let set = [
         ("piloting", k.piloting.is_some()),
         ("piloted_by", k.piloted_by.is_some()),
@@ -491,6 +516,19 @@ pub fn not_here_keys(k: &Cond) -> Vec<&'static str> {
         .collect()
 }
 
+/// A location's conditions take only [`HERE_KEYS`]: the first other key set in
+/// `when`, as the tail of a load error ("condition `alone` is about a card's own
+/// place; …").
+pub fn here_keys_only<'a>(when: impl IntoIterator<Item = &'a Cond>) -> Result<(), String> {
+    match when.into_iter().flat_map(not_here_keys).next() {
+        Some(k) => Err(format!(
+            "condition `{k}` is about a card's own place; a location's conditions take {}",
+            HERE_KEYS.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Do the conditions of a location's text hold at location `l`, for the text of side
 /// `me`: `with` an active card matching it there (owner seen from `me`; AR
 /// Prepositions: "here" is at this location), `unless_here` none, `present_with` an
@@ -503,14 +541,8 @@ pub fn holds_here(st: &State, l: usize, me: Side, when: &[Cond]) -> bool {
 
 /// Does one condition of a location's text hold (see [`holds_here`])?
 fn one_here(st: &State, l: usize, me: Side, k: &Cond) -> bool {
-    let at = |f: &Filter| {
-        (0..st.cards.len())
-            .any(|c| st.location_of(c) == Some(l) && st.active(c) && st.matches(c, f, me))
-    };
-    let present = |f: &Filter| {
-        (0..st.cards.len())
-            .any(|c| super::prepositions::present(st, c) == Some(Ok(l)) && st.matches(c, f, me))
-    };
+    let at = |f: &Filter| active_at(st, l, me, f, None, None);
+    let present = |f: &Filter| present_at(st, Ok(l), me, f, None);
     k.with.as_ref().is_none_or(&at)
         && k.unless_here.as_ref().is_none_or(|f| !at(f))
         && k.present_with.as_ref().is_none_or(present)
