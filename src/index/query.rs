@@ -195,17 +195,59 @@ fn split(text: &str, analyzer: &mut TextAnalyzer) -> Vec<Word> {
         let t = stream.token();
         let raw = text.get(t.offset_from..t.offset_to).unwrap_or("");
         let lower = t.text.to_lowercase();
-        let stem = text::stems(analyzer, &lower)
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| lower.clone());
-        out.push(Word {
-            capital: raw.chars().next().is_some_and(char::is_uppercase),
-            lower,
-            stem,
-        });
+        // The pronoun "I" starts no name ("can I Jump to Lightspeed").
+        let capital = raw != "I" && raw.chars().next().is_some_and(char::is_uppercase);
+        let words = match unmarked_contraction(&lower) {
+            Some(words) => words.iter().map(|w| w.to_string()).collect(),
+            None => vec![lower],
+        };
+        for lower in words {
+            let stem = text::stems(analyzer, &lower)
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| lower.clone());
+            out.push(Word {
+                capital,
+                lower,
+                stem,
+            });
+        }
     }
     out
+}
+
+/// A contraction typed without its apostrophe ("dont", "whats"): the words
+/// it stands for, as the tokenizer reads the written contraction.
+fn unmarked_contraction(word: &str) -> Option<&'static [&'static str]> {
+    Some(match word {
+        "dont" => &["do", "not"],
+        "doesnt" => &["does", "not"],
+        "didnt" => &["did", "not"],
+        "cant" => &["cannot"],
+        "wont" => &["will", "not"],
+        "isnt" => &["is", "not"],
+        "arent" => &["are", "not"],
+        "wasnt" => &["was", "not"],
+        "werent" => &["were", "not"],
+        "hasnt" => &["has", "not"],
+        "havent" => &["have", "not"],
+        "hadnt" => &["had", "not"],
+        "shouldnt" => &["should", "not"],
+        "couldnt" => &["could", "not"],
+        "wouldnt" => &["would", "not"],
+        "mustnt" => &["must", "not"],
+        "whats" => &["what"],
+        "thats" => &["that"],
+        "theres" => &["there"],
+        "whos" => &["who"],
+        "hows" => &["how"],
+        "im" => &["i"],
+        "ive" => &["i"],
+        "youre" => &["you"],
+        "theyre" => &["they"],
+        "theyve" => &["they"],
+        _ => return None,
+    })
 }
 
 /// Phrases of the query: terms of art, and runs of capitalised words (with
