@@ -245,6 +245,46 @@ fn search_tolerates_typos() {
     assert_eq!(json(&o)[0]["id"], "destiny.rr.shields");
 }
 
+/// A misspelt word is read as the close word the rulebook writes beside the
+/// question's next word ("buld points": "build points"): the question is
+/// then covered in full. A close word no neighbour confirms stays a guess.
+#[test]
+fn a_typo_is_read_by_the_word_beside_it() {
+    let index = Index::in_memory(Corpus::load(&rulebook()).unwrap()).unwrap();
+    let ask = |q: &str| {
+        index
+            .search(&Query {
+                text: q.into(),
+                game: Some(Game::Swtcg),
+                kind: None,
+                limit: 5,
+            })
+            .unwrap()
+    };
+    let hits = ask("how many buld points do I get each turn");
+    assert_eq!(hits[0].coverage, 1.0, "{:?}", hits[0]);
+    assert!(
+        hits[0].snippet.contains("build points"),
+        "{}",
+        hits[0].snippet
+    );
+    assert!(ask("when is the next full moon").is_empty());
+}
+
+/// Words of casual speech weigh little: "go right through" does not keep
+/// the section that answers from covering the question.
+#[test]
+fn casual_words_weigh_little() {
+    let index = Index::in_memory(Corpus::load(&rulebook()).unwrap()).unwrap();
+    let (first, _) = first_and_places(
+        &index,
+        "does unblockable damage really go right through shields",
+        Game::Destiny,
+        &[],
+    );
+    assert_eq!(first, "destiny.rr.unblockable-damage");
+}
+
 #[test]
 fn broken_pipe_ends_quietly() {
     let tmp = TempDir::new("search-pipe");

@@ -78,6 +78,59 @@ const TERMS_OF_ART: &[&[&str]] = &[
     &["in", "front", "of"],
 ];
 
+/// Share of its weight a word of casual speech keeps ([`is_casual`]).
+const CASUAL_SHARE: f32 = 0.3;
+
+/// Words of casual speech that carry little of a rules question ("does
+/// unblockable damage go right through shields"): searched, but weighing
+/// a fraction of their rarity, which comes from the rulebooks' formal prose.
+fn is_casual(w: &str) -> bool {
+    matches!(
+        w,
+        "go" | "goes"
+            | "going"
+            | "gone"
+            | "went"
+            | "right"
+            | "through"
+            | "like"
+            | "really"
+            | "actually"
+            | "just"
+            | "still"
+            | "even"
+            | "also"
+            | "thing"
+            | "things"
+            | "stuff"
+            | "ok"
+            | "okay"
+            | "basically"
+            | "literally"
+            | "maybe"
+            | "probably"
+            | "pretty"
+            | "guess"
+            | "think"
+            | "know"
+            | "want"
+            | "wanna"
+            | "gonna"
+            | "gotta"
+            | "got"
+            | "tell"
+            | "anyway"
+            | "ever"
+            | "something"
+            | "anything"
+            | "someone"
+            | "anyone"
+            | "lot"
+            | "lots"
+            | "bit"
+    )
+}
+
 /// Words that negate or limit what follows, and modals: they change a ruling,
 /// so they keep a weight even when the rulebooks use them everywhere.
 fn is_small_but_decisive(w: &str) -> bool {
@@ -376,6 +429,49 @@ impl Lookup<'_> {
     fn idf(&self, stem: &str) -> Result<f32> {
         Ok(idf(self.df(stem)?, self.docs))
     }
+
+    /// Of the close words of the word at `i`, the one the corpus writes
+    /// right beside the word's neighbour in the question (a content word),
+    /// when exactly one does.
+    fn meant(
+        &self,
+        close: &[Vec<String>],
+        words: &[Word],
+        i: usize,
+    ) -> Result<Option<Vec<String>>> {
+        let content = |j: usize| {
+            words
+                .get(j)
+                .filter(|w| !is_stop(&w.lower) && !is_letter(&w.lower))
+                .map(|w| w.stem.clone())
+        };
+        let (before, after) = (i.checked_sub(1).and_then(content), content(i + 1));
+        let mut found = Vec::new();
+        for c in close {
+            let pairs = [
+                before.clone().map(|b| [b, c[0].clone()]),
+                after.clone().map(|a| [c[0].clone(), a]),
+            ];
+            for pair in pairs.into_iter().flatten() {
+                let terms: Vec<Term> = pair
+                    .iter()
+                    .map(|s| Term::from_field_text(self.fields[0], s))
+                    .collect();
+                let phrase = PhraseQuery::new(terms);
+                let count = self
+                    .searcher
+                    .search(&phrase, &tantivy::collector::Count)
+                    .map_err(ix_err)?;
+                if count > 0 && !found.contains(c) {
+                    found.push(c.clone());
+                }
+            }
+        }
+        Ok(match <[Vec<String>; 1]>::try_from(found) {
+            Ok([one]) => Some(one),
+            Err(_) => None,
+        })
+    }
 }
 
 /// Analyse `text` with the index's analyzer and look its words up; `game` is
@@ -541,17 +637,26 @@ fn word_groups(
         // A word the index does not know may be a typo: search the close words it does.
         let mut fuzzy = false;
         if own == 0 && variants.iter().all(|v| !v.known) {
+            let mut close_stems: Vec<Vec<String>> = Vec::new();
             for close in close_words(look.searcher, look.words, &w.lower) {
                 let stems = text::stems(analyzer, &close);
-                if stems.len() != 1 || variants.iter().any(|v| v.stems == stems) {
-                    continue;
+                if stems.len() == 1 && !close_stems.contains(&stems) {
+                    close_stems.push(stems);
                 }
-                fuzzy = true;
-                variants.push(Variant {
+            }
+            // A close word the text also writes beside the question's
+            // neighbouring word ("buld points": "build points") is what was
+            // meant: the question is read with it.
+            if let Some(meant) = look.meant(&close_stems, words, i)? {
+                weight = look.idf(&meant[0])?;
+                variants = vec![look.variant(meant, 1.0)?];
+            } else {
+                fuzzy = !close_stems.is_empty();
+                variants.extend(close_stems.into_iter().map(|stems| Variant {
                     stems,
                     weight: FUZZY_WEIGHT,
                     known: true,
-                });
+                }));
             }
         }
         groups.push(Group {
@@ -586,7 +691,12 @@ fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize
         let small = chosen
             .iter()
             .any(|&i| words[i].stem == *stem && is_small_but_decisive(&words[i].lower));
-        if g.fuzzy
+        let casual = chosen
+            .iter()
+            .any(|&i| words[i].stem == *stem && is_casual(&words[i].lower));
+        if casual {
+            g.weight *= CASUAL_SHARE;
+        } else if g.fuzzy
             && g.variants
                 .iter()
                 .all(|v| !v.known || v.weight == FUZZY_WEIGHT)
@@ -685,7 +795,7 @@ fn leaf(field: Field, stems: &[String], boost: f32, slop: u32) -> Box<dyn Query>
 
 impl Plan {
     /// Whether a word of the question is one the index lacks (found, if at
-    /// all, through close words).
+    /// all, through close words or players' words).
     pub fn lacks_a_word(&self) -> bool {
         self.groups.iter().any(|g| !g.is_phrase() && !g.known())
     }
@@ -851,6 +961,21 @@ mod tests {
         assert_eq!(lower("what is a critical hit"), ["a", "critical", "hit"]);
         assert!(lower("can I react to my own battle").is_empty());
         assert!(lower("what does it cost to deploy").is_empty());
+    }
+
+    #[test]
+    fn contractions_without_apostrophes_and_the_pronoun_i() {
+        let mut a = text::analyzer();
+        let lower = |ws: &[Word]| ws.iter().map(|w| w.lower.clone()).collect::<Vec<_>>();
+        let ws = split("whats Emperor's Favor do", &mut a);
+        assert_eq!(lower(&ws), ["what", "emperor", "favor", "do"]);
+        assert!(asks_about_a_card(&ws));
+        let ws = split("if I dont have enough", &mut a);
+        assert_eq!(lower(&ws), ["if", "i", "do", "not", "have", "enough"]);
+        // "I" starts no name: the card is Jump to Lightspeed.
+        let ws = split("can I Jump to Lightspeed a ship", &mut a);
+        assert_eq!(phrases(&ws), [(2..5, true)]);
+        assert!(is_casual("right") && !is_casual("not"));
     }
 
     #[test]
