@@ -114,6 +114,8 @@ fn is_casual(w: &str) -> bool {
             | "think"
             | "know"
             | "want"
+            | "need"
+            | "needs"
             | "wanna"
             | "gonna"
             | "gotta"
