@@ -285,6 +285,22 @@ fn casual_words_weigh_little() {
     assert_eq!(first, "destiny.rr.unblockable-damage");
 }
 
+/// The search says which misspelt word it read as which: a judge sees what
+/// was searched. A guess no neighbouring word confirms is not announced.
+#[test]
+fn search_says_what_a_typo_was_read_as() {
+    let tmp = TempDir::new("search-read-as");
+    let o = fx(&tmp)
+        .args(["search", "how many batle destiny do I draw"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stderr(&o), "swjudge: read \"batle\" as \"battle\"\n");
+    let o = fx(&tmp).args(["search", "sheilds"]).output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
 #[test]
 fn broken_pipe_ends_quietly() {
     let tmp = TempDir::new("search-pipe");

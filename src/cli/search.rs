@@ -57,6 +57,9 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     for w in &index.warnings {
         super::note(&format!("swjudge: {w}"));
     }
+    for (typed, read) in index.read_as(&q).unwrap_or_default() {
+        super::note(&format!("swjudge: read \"{typed}\" as \"{read}\""));
+    }
     if ctx.json {
         super::out_json(&hits)?;
     } else if !hits.is_empty() {

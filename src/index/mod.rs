@@ -333,6 +333,14 @@ impl Index {
             .unwrap_or_else(|_| Err(Error::Index("a read of the index failed".into())))
     }
 
+    /// The misspelt words of `q` that the search reads as the word meant:
+    /// (as typed, as read), for the user to see.
+    pub fn read_as(&self, q: &Query) -> Result<Vec<(String, String)>> {
+        let mut analyzer = self.analyzer.clone();
+        let plan = query::plan(&q.text, &mut analyzer, &self.searcher, &self.fields, q.game)?;
+        Ok(plan.read_as)
+    }
+
     fn search_unchecked(&self, q: &Query) -> Result<Vec<Hit>> {
         let searcher = &self.searcher;
         let mut analyzer = self.analyzer.clone();

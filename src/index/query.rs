@@ -222,6 +222,8 @@ pub struct Plan {
     /// does fury do", "how does a jedi test work"), sorted; empty for other
     /// questions.
     pub subject: Vec<String>,
+    /// Misspelt words read as the word meant: (as typed, as read).
+    pub read_as: Vec<(String, String)>,
 }
 
 /// One word of the query: lower case, its stem, and whether it was capitalised.
@@ -437,10 +439,10 @@ impl Lookup<'_> {
     /// when exactly one does.
     fn meant(
         &self,
-        close: &[Vec<String>],
+        close: &[(String, Vec<String>)],
         words: &[Word],
         i: usize,
-    ) -> Result<Option<Vec<String>>> {
+    ) -> Result<Option<usize>> {
         let content = |j: usize| {
             words
                 .get(j)
@@ -449,7 +451,7 @@ impl Lookup<'_> {
         };
         let (before, after) = (i.checked_sub(1).and_then(content), content(i + 1));
         let mut found = Vec::new();
-        for c in close {
+        for (k, (_, c)) in close.iter().enumerate() {
             let pairs = [
                 before.clone().map(|b| [b, c[0].clone()]),
                 after.clone().map(|a| [c[0].clone(), a]),
@@ -464,14 +466,14 @@ impl Lookup<'_> {
                     .searcher
                     .search(&phrase, &tantivy::collector::Count)
                     .map_err(ix_err)?;
-                if count > 0 && !found.contains(c) {
-                    found.push(c.clone());
+                if count > 0 && !found.contains(&k) {
+                    found.push(k);
                 }
             }
         }
-        Ok(match <[Vec<String>; 1]>::try_from(found) {
-            Ok([one]) => Some(one),
-            Err(_) => None,
+        Ok(match found.as_slice() {
+            [one] => Some(*one),
+            _ => None,
         })
     }
 }
@@ -503,7 +505,8 @@ pub fn plan(
     } else {
         content
     };
-    let mut groups = word_groups(&words, &chosen, &look, analyzer, game)?;
+    let mut read_as = Vec::new();
+    let mut groups = word_groups(&words, &chosen, &look, analyzer, game, &mut read_as)?;
     weigh_unknown_and_small(&mut groups, &words, &chosen);
     // Players' phrases: one group, the phrase or any other member of its
     // class, weighing what the phrase's words weigh.
@@ -574,17 +577,20 @@ pub fn plan(
             .map(|w| w.stem.clone())
             .collect(),
         subject,
+        read_as,
     })
 }
 
 /// The groups of the single words at `chosen`: each with its players' words,
-/// its un- form after a negation, and close words when the index lacks it.
+/// its un- form after a negation, and close words when the index lacks it
+/// (a misspelt word read as the one meant is added to `read_as`).
 fn word_groups(
     words: &[Word],
     chosen: &[usize],
     look: &Lookup<'_>,
     analyzer: &mut TextAnalyzer,
     game: Option<Game>,
+    read_as: &mut Vec<(String, String)>,
 ) -> Result<Vec<Group>> {
     let mut groups: Vec<Group> = Vec::new();
     for &i in chosen {
@@ -639,22 +645,24 @@ fn word_groups(
         // A word the index does not know may be a typo: search the close words it does.
         let mut fuzzy = false;
         if own == 0 && variants.iter().all(|v| !v.known) {
-            let mut close_stems: Vec<Vec<String>> = Vec::new();
-            for close in close_words(look.searcher, look.words, &w.lower) {
-                let stems = text::stems(analyzer, &close);
-                if stems.len() == 1 && !close_stems.contains(&stems) {
-                    close_stems.push(stems);
+            let mut close: Vec<(String, Vec<String>)> = Vec::new();
+            for written in close_words(look.searcher, look.words, &w.lower) {
+                let stems = text::stems(analyzer, &written);
+                if stems.len() == 1 && close.iter().all(|c| c.1 != stems) {
+                    close.push((written, stems));
                 }
             }
             // A close word the text also writes beside the question's
             // neighbouring word ("buld points": "build points") is what was
             // meant: the question is read with it.
-            if let Some(meant) = look.meant(&close_stems, words, i)? {
+            if let Some(k) = look.meant(&close, words, i)? {
+                let (written, meant) = close.swap_remove(k);
                 weight = look.idf(&meant[0])?;
                 variants = vec![look.variant(meant, 1.0)?];
+                read_as.push((w.lower.clone(), written));
             } else {
-                fuzzy = !close_stems.is_empty();
-                variants.extend(close_stems.into_iter().map(|stems| Variant {
+                fuzzy = !close.is_empty();
+                variants.extend(close.into_iter().map(|(_, stems)| Variant {
                     stems,
                     weight: FUZZY_WEIGHT,
                     known: true,
