@@ -301,6 +301,24 @@ fn search_says_what_a_typo_was_read_as() {
     assert_eq!(stderr(&o), "");
 }
 
+/// A section that only points elsewhere ("See 1.C. Implied Target Rule")
+/// names the sections it points to, so the judge can open them.
+#[test]
+fn a_pointer_section_names_where_it_points() {
+    let index = Index::in_memory(Corpus::load(&rulebook()).unwrap()).unwrap();
+    let hits = index
+        .search(&Query {
+            text: "empty hand".into(),
+            game: Some(Game::Swccg),
+            kind: None,
+            limit: 10,
+        })
+        .unwrap();
+    let pointer = hits.iter().find(|h| h.id == "swccg.ar.empty-hand").unwrap();
+    assert_eq!(pointer.see, ["swccg.ar.implied-target-rule"]);
+    assert!(hits.iter().filter(|h| h.id != pointer.id).all(|h| h.see.is_empty()));
+}
+
 #[test]
 fn broken_pipe_ends_quietly() {
     let tmp = TempDir::new("search-pipe");

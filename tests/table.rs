@@ -771,7 +771,17 @@ mod search_unit {
             coverage: 1.0,
             snippet: "a force\ndrain here".into(),
             highlights: std::iter::once(2..7).collect(),
+            see: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_pointer_hit_shows_where_it_points() {
+        let mut h = hit(false);
+        h.see = vec!["swccg.ar.y".into()];
+        let t = text(&[h], &Style::plain());
+        assert!(t.contains("\n    → swccg.ar.y\n"), "{t}");
+        assert!(!text(&[hit(false)], &Style::plain()).contains('→'));
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub struct Stored {
     superseded: bool,
     /// The body as plain text.
     plain: String,
+    see: Vec<String>,
 }
 
 impl Stored {
@@ -71,6 +72,10 @@ impl Stored {
             source,
             superseded: doc.get_first(f.superseded).and_then(|v| v.as_u64()) == Some(1),
             plain: text(f.body)?,
+            see: doc
+                .get_all(f.see)
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
         })
     }
 
@@ -96,6 +101,7 @@ impl Stored {
             coverage: (r.cover * 1000.0).round() / 1000.0,
             snippet,
             highlights,
+            see: self.see.clone(),
         }
     }
 }

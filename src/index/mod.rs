@@ -138,6 +138,20 @@ pub struct Hit {
     /// Byte ranges of `snippet` that matched query words.
     #[serde(skip)]
     pub highlights: Vec<Range<usize>>,
+    /// For a section that only points to others ("See Implied Target
+    /// Rule"), the IDs of the sections it points to.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub see: Vec<String>,
+}
+
+/// The documents of the rulebook's sections, in corpus order.
+fn section_docs(corpus: &Corpus) -> Vec<schema::Doc> {
+    let resolver = crate::rulebook::lint::Resolver::new(corpus);
+    corpus
+        .sections
+        .iter()
+        .map(|s| schema::section_doc(s, &resolver))
+        .collect()
 }
 
 /// Fast-field columns of one segment.
@@ -202,7 +216,7 @@ impl Index {
 
     /// An index of the rulebook alone, held in memory only, never written to disk.
     pub fn in_memory(corpus: Corpus) -> Result<Index> {
-        let docs: Vec<schema::Doc> = corpus.sections.iter().map(schema::section_doc).collect();
+        let docs = section_docs(&corpus);
         let index = store::build_in_ram(&docs, "in-memory")?;
         let root = corpus.root.clone();
         Index::from_parts(&root, Some(corpus), index, true)
@@ -210,7 +224,7 @@ impl Index {
 
     fn build_from(paths: &Paths, fingerprint: &str) -> Result<Index> {
         let corpus = Corpus::load(&paths.rulebook)?;
-        let mut docs: Vec<schema::Doc> = corpus.sections.iter().map(schema::section_doc).collect();
+        let mut docs = section_docs(&corpus);
         let mut warnings = Vec::new();
         match crate::cards::load_imported(&paths.data_dir) {
             Ok(sources) => {

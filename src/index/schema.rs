@@ -4,6 +4,7 @@
 
 use super::text::{ANALYZER, WORDS};
 use crate::cards::{Card, SourceFile};
+use crate::rulebook::lint::Resolver;
 use crate::rulebook::{Game, Kind, Section};
 use serde::Serialize;
 use std::fmt;
@@ -130,6 +131,9 @@ pub struct Fields {
     pub card: Field,
     /// Stored only: a ruling's or erratum's position among the card's ones.
     pub position: Field,
+    /// Stored only: for a section that only points to others ("See Implied
+    /// Target Rule"), the IDs of the sections it points to.
+    pub see: Field,
     /// Position of the document's ID in the sorted list of IDs, for tie-breaks.
     pub id_rank: Field,
     pub superseded: Field,
@@ -172,6 +176,7 @@ pub fn schema() -> (Schema, Fields) {
         doc: b.add_text_field("doc", STORED),
         card: b.add_text_field("card", STORED),
         position: b.add_u64_field("position", STORED),
+        see: b.add_text_field("see", STORED),
         id_rank: b.add_u64_field("id_rank", FAST),
         superseded: b.add_u64_field("superseded", INDEXED | FAST | STORED),
         prior: b.add_u64_field("prior", FAST),
@@ -197,6 +202,7 @@ pub fn fields_of(schema: &Schema) -> Option<Fields> {
         doc: f("doc")?,
         card: f("card")?,
         position: f("position")?,
+        see: f("see")?,
         id_rank: f("id_rank")?,
         superseded: f("superseded")?,
         prior: f("prior")?,
@@ -223,6 +229,8 @@ pub struct Doc {
     pub card: Option<(String, Option<u64>)>,
     pub superseded: bool,
     pub prior: f32,
+    /// The sections a pointer section points to (see [`Fields::see`]).
+    pub see: Vec<String>,
 }
 
 impl Doc {
@@ -234,6 +242,9 @@ impl Doc {
         d.add_text(f.doc, &self.doc);
         for part in &self.crumbs {
             d.add_text(f.crumbs, part);
+        }
+        for id in &self.see {
+            d.add_text(f.see, id);
         }
         d.add_text(f.game, self.game.as_str());
         d.add_u64(f.game_ord, game_ord(self.game));
@@ -267,20 +278,32 @@ impl Doc {
 }
 
 /// The document of one rulebook section: its title and lead-in titles, its
-/// plain body, and a prior that demotes empty headings and stubs.
-pub fn section_doc(s: &Section) -> Doc {
+/// plain body, and a prior that demotes empty headings and stubs; a stub
+/// that only points elsewhere ("See 1.C. Implied Target Rule") names the
+/// sections it points to.
+pub fn section_doc(s: &Section, resolver: &Resolver) -> Doc {
     let body = s.plain_body();
     let mut titles = vec![s.title.clone()];
     titles.extend(lead_in_titles(&s.body));
     let words = body.split_whitespace().count();
+    let stub = words <= 12 && body.trim_start().to_ascii_lowercase().starts_with("see ");
     let prior = if words == 0 {
         EMPTY_PRIOR
-    } else if words <= 12 && body.trim_start().to_ascii_lowercase().starts_with("see ") {
+    } else if stub {
         STUB_PRIOR
     } else if words <= 6 {
         SHORT_PRIOR
     } else {
         1.0
+    };
+    let see = match stub {
+        true => resolver
+            .cross_references(s)
+            .into_iter()
+            .filter_map(|r| r.id)
+            .filter(|id| *id != s.id)
+            .collect(),
+        false => Vec::new(),
     };
     Doc {
         id: s.id.clone(),
@@ -293,6 +316,7 @@ pub fn section_doc(s: &Section) -> Doc {
         card: None,
         superseded: s.superseded,
         prior,
+        see,
     }
 }
 
@@ -387,6 +411,7 @@ fn card_doc(file: &str, card: &Card, out: &mut Vec<Doc>) {
         card: Some((card.id.clone(), pos)),
         superseded: false,
         prior: 1.0,
+        see: Vec::new(),
     };
     out.push(doc(
         base.clone(),

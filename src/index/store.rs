@@ -48,7 +48,7 @@ use tantivy::{HasLen, Index, TantivyDocument};
 /// The file naming the generation in use.
 const CURRENT: &str = "CURRENT";
 /// Bumped whenever the schema or the way documents are indexed changes.
-const FORMAT: &str = "swjudge-index-12";
+const FORMAT: &str = "swjudge-index-13";
 /// Writer memory budget: far above what the corpus needs, so it stays one segment.
 const WRITER_BUDGET: usize = 64 << 20;
 /// A build folder left this long is taken for an abandoned one and removed.

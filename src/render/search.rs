@@ -49,6 +49,9 @@ pub fn text(hits: &[Hit], style: &Style) -> String {
         if !snippet.is_empty() {
             indented(&mut out, &snippet);
         }
+        if !h.see.is_empty() {
+            indented(&mut out, &format!("→ {}", one_line(&h.see.join(", "))));
+        }
     }
     out
 }

@@ -247,6 +247,11 @@ fn hit(h: &Hit) -> Markup {
             }
             p.crumbs { (h.breadcrumb.join(" › ")) }
             p.snippet { (highlighted(&h.snippet, &h.highlights)) }
+            @if !h.see.is_empty() {
+                p.see { "See " @for (i, id) in h.see.iter().enumerate() {
+                    @if i > 0 { ", " } (super::markdown::rule_link(id, id))
+                } }
+            }
             p.source { "Source: " code { (source_text(h)) } }
         }
     }
