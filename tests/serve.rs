@@ -109,6 +109,13 @@ fn search_page_groups_hits_and_links_them() {
 }
 
 #[test]
+fn search_page_links_where_a_pointer_section_points() {
+    let r = get("/search?q=empty+hand&game=swccg");
+    assert_eq!(r.status, 200);
+    assert_has(&r, "See <a class=\"rule\" href=\"/rule/swccg.ar.implied-target-rule\">");
+}
+
+#[test]
 fn search_says_nothing_found_plainly() {
     let r = get("/search?q=zzxqv+wibblewobble");
     assert_eq!(r.status, 200);
