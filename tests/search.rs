@@ -316,7 +316,11 @@ fn a_pointer_section_names_where_it_points() {
         .unwrap();
     let pointer = hits.iter().find(|h| h.id == "swccg.ar.empty-hand").unwrap();
     assert_eq!(pointer.see, ["swccg.ar.implied-target-rule"]);
-    assert!(hits.iter().filter(|h| h.id != pointer.id).all(|h| h.see.is_empty()));
+    assert!(
+        hits.iter()
+            .filter(|h| h.id != pointer.id)
+            .all(|h| h.see.is_empty())
+    );
 }
 
 #[test]

@@ -112,7 +112,10 @@ fn search_page_groups_hits_and_links_them() {
 fn search_page_links_where_a_pointer_section_points() {
     let r = get("/search?q=empty+hand&game=swccg");
     assert_eq!(r.status, 200);
-    assert_has(&r, "See <a class=\"rule\" href=\"/rule/swccg.ar.implied-target-rule\">");
+    assert_has(
+        &r,
+        "See <a class=\"rule\" href=\"/rule/swccg.ar.implied-target-rule\">",
+    );
 }
 
 #[test]
