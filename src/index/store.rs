@@ -532,6 +532,7 @@ mod tests {
             card: None,
             superseded: false,
             prior: 1.0,
+            see: Vec::new(),
         };
         build(&paths.index, &[doc], sources.fingerprint().unwrap()).unwrap();
         if Snapshot::take(std::iter::once(("c", card.as_path()))).files[0]
