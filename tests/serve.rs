@@ -119,6 +119,21 @@ fn search_page_links_where_a_pointer_section_points() {
 }
 
 #[test]
+fn search_page_says_what_a_typo_was_read_as() {
+    let r = get("/search?q=how+many+batle+destiny&game=swccg");
+    assert_eq!(r.status, 200);
+    assert_has(
+        &r,
+        "Read \u{201c}batle\u{201d} as \u{201c}<strong>battle</strong>\u{201d}.",
+    );
+    assert!(
+        !get("/search?q=battle+destiny&game=swccg")
+            .body
+            .contains("Read \u{201c}")
+    );
+}
+
+#[test]
 fn search_says_nothing_found_plainly() {
     let r = get("/search?q=zzxqv+wibblewobble");
     assert_eq!(r.status, 200);

@@ -146,6 +146,16 @@ impl App {
         }
     }
 
+    /// The misspelt words of `q` the search reads as the word meant (as
+    /// typed, as read); none when the index cannot say.
+    fn read_as(&self, q: &Query) -> Vec<(String, String)> {
+        let index = self
+            .index
+            .read()
+            .map_or_else(|e| e.into_inner().clone(), |i| i.clone());
+        index.read_as(q).unwrap_or_default()
+    }
+
     /// The shipped scenarios folder, as given.
     fn scenarios_dir(&self) -> Option<&Path> {
         self.scenarios.as_ref().map(|(given, _)| given.as_path())

@@ -31,8 +31,9 @@ enum Answer {
     /// No question yet.
     Empty,
     Bad(String),
-    Nothing(String),
-    Hits(Vec<Hit>),
+    /// Nothing found, and the misspelt words read as meant.
+    Nothing(String, Vec<(String, String)>),
+    Hits(Vec<Hit>, Vec<(String, String)>),
 }
 
 /// The request as a [`Query`]; `None` when the question is blank.
@@ -70,6 +71,7 @@ fn answer(app: &App, f: &Form) -> Answer {
         Ok(None) => return Answer::Empty,
         Err(e) => return Answer::Bad(e),
     };
+    let read = app.read_as(&q);
     match app.search(&q) {
         Ok(hits) if hits.is_empty() => {
             let scope = match (q.game, q.kind) {
@@ -78,12 +80,15 @@ fn answer(app: &App, f: &Form) -> Answer {
                 (None, Some(k)) => format!(" ({k})"),
                 (None, None) => String::new(),
             };
-            Answer::Nothing(format!(
-                "Nothing found for \"{}\"{scope}: no section or card covers enough of the question.",
-                q.text.trim()
-            ))
+            Answer::Nothing(
+                format!(
+                    "Nothing found for \"{}\"{scope}: no section or card covers enough of the question.",
+                    q.text.trim()
+                ),
+                read,
+            )
         }
-        Ok(hits) => Answer::Hits(hits),
+        Ok(hits) => Answer::Hits(hits, read),
         Err(e) => Answer::Bad(e.to_string()),
     }
 }
@@ -191,8 +196,12 @@ fn results(a: &Answer) -> Markup {
             p.hint { "Type a question as you would say it: \"battle destiny\", \"maximum shields\", a card's name." }
         },
         Answer::Bad(msg) => html! { p.error role="alert" { (msg) } },
-        Answer::Nothing(msg) => html! { p.nothing role="status" { (msg) } },
-        Answer::Hits(hits) => html! {
+        Answer::Nothing(msg, read) => html! {
+            (read_as(read))
+            p.nothing role="status" { (msg) }
+        },
+        Answer::Hits(hits, read) => html! {
+            (read_as(read))
             p.count role="status" { (hits.len()) " found" }
             @for g in [Group::Rules, Group::Rulings, Group::Cards] {
                 @let list: Vec<&Hit> = hits.iter().filter(|h| Group::of(h) == g).collect();
@@ -204,6 +213,15 @@ fn results(a: &Answer) -> Markup {
                 }
             }
         },
+    }
+}
+
+/// The misspelt words the search read as the word meant.
+fn read_as(read: &[(String, String)]) -> Markup {
+    html! {
+        @for (typed, meant) in read {
+            p.read-as { "Read \u{201c}" (typed) "\u{201d} as \u{201c}" strong { (meant) } "\u{201d}." }
+        }
     }
 }
 
