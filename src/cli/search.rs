@@ -42,22 +42,23 @@ pub fn run(args: Args, ctx: &Ctx) -> CliResult {
     // Check the query before touching the index, so a bad query never builds it.
     q.validate()?;
     let mut index = Index::open_or_build(&ctx.paths)?;
-    let hits = match index.search(&q) {
-        Ok(hits) => hits,
+    let found = match index.search_read(&q) {
+        Ok(found) => found,
         // Damage the checks on opening did not catch: rebuild, and try once more.
         Err(swjudge::Error::Index(e)) => {
             index = Index::rebuild(&ctx.paths)?;
             super::note(&format!(
                 "swjudge: the search index was damaged ({e}); it has been rebuilt"
             ));
-            index.search(&q)?
+            index.search_read(&q)?
         }
         Err(e) => return Err(e.into()),
     };
     for w in &index.warnings {
         super::note(&format!("swjudge: {w}"));
     }
-    for (typed, read) in index.read_as(&q).unwrap_or_default() {
+    let hits = found.hits;
+    for (typed, read) in &found.read_as {
         super::note(&format!("swjudge: read \"{typed}\" as \"{read}\""));
     }
     if ctx.json {

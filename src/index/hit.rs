@@ -57,13 +57,15 @@ impl Stored {
                 section: id.clone(),
             },
         };
+        let all = |field: Field| -> Vec<String> {
+            doc.get_all(field)
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        };
         Ok(Stored {
             id,
             title: text(f.title)?,
-            breadcrumb: doc
-                .get_all(f.crumbs)
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
+            breadcrumb: all(f.crumbs),
             game: Game::parse(&game)
                 .ok_or_else(|| Error::Index(format!("stored game {game:?} is unknown")))?,
             document,
@@ -72,10 +74,7 @@ impl Stored {
             source,
             superseded: doc.get_first(f.superseded).and_then(|v| v.as_u64()) == Some(1),
             plain: text(f.body)?,
-            see: doc
-                .get_all(f.see)
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
+            see: all(f.see),
         })
     }
 

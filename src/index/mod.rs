@@ -144,6 +144,14 @@ pub struct Hit {
     pub see: Vec<String>,
 }
 
+/// What a search found, and how it read the question.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    pub hits: Vec<Hit>,
+    /// Misspelt words read as the word meant: (as typed, as read).
+    pub read_as: Vec<(String, String)>,
+}
+
 /// The documents of the rulebook's sections, in corpus order.
 fn section_docs(corpus: &Corpus) -> Vec<schema::Doc> {
     let resolver = crate::rulebook::lint::Resolver::new(corpus);
@@ -342,23 +350,28 @@ impl Index {
     /// (even one that makes tantivy panic) is an index error: the caller
     /// rebuilds the index and asks again.
     pub fn search(&self, q: &Query) -> Result<Vec<Hit>> {
+        self.search_read(q).map(|f| f.hits)
+    }
+
+    /// As [`Index::search`], with the misspelt words the search read as the
+    /// word meant, for the user to see.
+    pub fn search_read(&self, q: &Query) -> Result<Found> {
         q.validate()?;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.search_unchecked(q)))
             .unwrap_or_else(|_| Err(Error::Index("a read of the index failed".into())))
     }
 
-    /// The misspelt words of `q` that the search reads as the word meant:
-    /// (as typed, as read), for the user to see.
-    pub fn read_as(&self, q: &Query) -> Result<Vec<(String, String)>> {
+    fn search_unchecked(&self, q: &Query) -> Result<Found> {
         let mut analyzer = self.analyzer.clone();
-        let plan = query::plan(&q.text, &mut analyzer, &self.searcher, &self.fields, q.game)?;
-        Ok(plan.read_as)
+        let mut plan = query::plan(&q.text, &mut analyzer, &self.searcher, &self.fields, q.game)?;
+        let read_as = std::mem::take(&mut plan.read_as);
+        let hits = self.hits(q, plan, analyzer)?;
+        Ok(Found { hits, read_as })
     }
 
-    fn search_unchecked(&self, q: &Query) -> Result<Vec<Hit>> {
+    /// The ranked hits for the analysed question.
+    fn hits(&self, q: &Query, mut plan: query::Plan, analyzer: TextAnalyzer) -> Result<Vec<Hit>> {
         let searcher = &self.searcher;
-        let mut analyzer = self.analyzer.clone();
-        let mut plan = query::plan(&q.text, &mut analyzer, searcher, &self.fields, q.game)?;
         rank::anchor(searcher, &self.fields, &mut plan, self.sections);
         let (game, clear) = match q.game {
             Some(g) => (Game::ALL.map(|x| if x == g { 1.0 } else { 0.0 }), true),

@@ -22,7 +22,7 @@ mod search;
 
 use crate::cards::CardDb;
 use crate::error::{Error, Result};
-use crate::index::{Hit, Index, Query};
+use crate::index::{Found, Index, Query};
 use crate::paths::Paths;
 use crate::rulebook::Corpus;
 use axum::Router;
@@ -126,34 +126,24 @@ impl App {
         Ok(app)
     }
 
-    /// Ranked hits, as `swjudge search` finds them; an index found damaged is rebuilt
+    /// What a search finds, as `swjudge search` finds it; an index found damaged is rebuilt
     /// once and asked again.
-    fn search(&self, q: &Query) -> Result<Vec<Hit>> {
+    fn search(&self, q: &Query) -> Result<Found> {
         let index = self
             .index
             .read()
             .map_or_else(|e| e.into_inner().clone(), |i| i.clone());
-        match index.search(q) {
+        match index.search_read(q) {
             Err(Error::Index(_)) => {
                 let fresh = Arc::new(Index::rebuild(&self.paths)?);
-                let hits = fresh.search(q);
+                let found = fresh.search_read(q);
                 if let Ok(mut slot) = self.index.write() {
                     *slot = fresh;
                 }
-                hits
+                found
             }
             other => other,
         }
-    }
-
-    /// The misspelt words of `q` the search reads as the word meant (as
-    /// typed, as read); none when the index cannot say.
-    fn read_as(&self, q: &Query) -> Vec<(String, String)> {
-        let index = self
-            .index
-            .read()
-            .map_or_else(|e| e.into_inner().clone(), |i| i.clone());
-        index.read_as(q).unwrap_or_default()
     }
 
     /// The shipped scenarios folder, as given.

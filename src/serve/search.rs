@@ -71,9 +71,8 @@ fn answer(app: &App, f: &Form) -> Answer {
         Ok(None) => return Answer::Empty,
         Err(e) => return Answer::Bad(e),
     };
-    let read = app.read_as(&q);
     match app.search(&q) {
-        Ok(hits) if hits.is_empty() => {
+        Ok(found) if found.hits.is_empty() => {
             let scope = match (q.game, q.kind) {
                 (Some(g), Some(k)) => format!(" in {} ({k})", g.title()),
                 (Some(g), None) => format!(" in {}", g.title()),
@@ -85,10 +84,10 @@ fn answer(app: &App, f: &Form) -> Answer {
                     "Nothing found for \"{}\"{scope}: no section or card covers enough of the question.",
                     q.text.trim()
                 ),
-                read,
+                found.read_as,
             )
         }
-        Ok(hits) => Answer::Hits(hits, read),
+        Ok(found) => Answer::Hits(found.hits, found.read_as),
         Err(e) => Answer::Bad(e.to_string()),
     }
 }
@@ -134,7 +133,7 @@ pub async fn api(State(app): State<Arc<App>>, ApiQuery(f): ApiQuery<Form>) -> Re
         Err(e) => return page::json_error(StatusCode::BAD_REQUEST, &e),
     };
     match app.search(&q) {
-        Ok(hits) => page::json(StatusCode::OK, &hits),
+        Ok(found) => page::json(StatusCode::OK, &found.hits),
         Err(e) => page::json_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
