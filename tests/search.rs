@@ -200,19 +200,19 @@ fn whole_title_match_ranks_first() {
 
 /// The committed rulebook's first hit for `q` within `game`, and its position
 /// of each of `ids`.
-fn first_and_places(index: &Index, q: &str, game: Game, ids: &[&str]) -> (String, Vec<usize>) {
+/// The first `limit` hits for `q` within `game`.
+fn ask(index: &Index, q: &str, game: Game, limit: usize) -> Vec<swjudge::index::Hit> {
     let query = Query {
         text: q.into(),
         game: Some(game),
         kind: None,
-        limit: 20,
+        limit,
     };
-    let hits: Vec<String> = index
-        .search(&query)
-        .unwrap()
-        .into_iter()
-        .map(|h| h.id)
-        .collect();
+    index.search(&query).unwrap()
+}
+
+fn first_and_places(index: &Index, q: &str, game: Game, ids: &[&str]) -> (String, Vec<usize>) {
+    let hits: Vec<String> = ask(index, q, game, 20).into_iter().map(|h| h.id).collect();
     let place = |id: &&str| hits.iter().position(|h| h == id).unwrap_or(usize::MAX);
     (hits[0].clone(), ids.iter().map(place).collect())
 }
@@ -251,24 +251,19 @@ fn search_tolerates_typos() {
 #[test]
 fn a_typo_is_read_by_the_word_beside_it() {
     let index = Index::in_memory(Corpus::load(&rulebook()).unwrap()).unwrap();
-    let ask = |q: &str| {
-        index
-            .search(&Query {
-                text: q.into(),
-                game: Some(Game::Swtcg),
-                kind: None,
-                limit: 5,
-            })
-            .unwrap()
-    };
-    let hits = ask("how many buld points do I get each turn");
+    let hits = ask(
+        &index,
+        "how many buld points do I get each turn",
+        Game::Swtcg,
+        5,
+    );
     assert_eq!(hits[0].coverage, 1.0, "{:?}", hits[0]);
     assert!(
         hits[0].snippet.contains("build points"),
         "{}",
         hits[0].snippet
     );
-    assert!(ask("when is the next full moon").is_empty());
+    assert!(ask(&index, "when is the next full moon", Game::Swtcg, 5).is_empty());
 }
 
 /// Words of casual speech weigh little: "go right through" does not keep
@@ -306,14 +301,7 @@ fn search_says_what_a_typo_was_read_as() {
 #[test]
 fn a_pointer_section_names_where_it_points() {
     let index = Index::in_memory(Corpus::load(&rulebook()).unwrap()).unwrap();
-    let hits = index
-        .search(&Query {
-            text: "empty hand".into(),
-            game: Some(Game::Swccg),
-            kind: None,
-            limit: 10,
-        })
-        .unwrap();
+    let hits = ask(&index, "empty hand", Game::Swccg, 10);
     let pointer = hits.iter().find(|h| h.id == "swccg.ar.empty-hand").unwrap();
     assert_eq!(pointer.see, ["swccg.ar.implied-target-rule"]);
     assert!(
