@@ -684,7 +684,8 @@ fn word_groups(
 /// there is: a question whose main words the rulebooks
 /// and cards never use is not theirs to answer. One found through close words
 /// (a likely typo) weighs what the weightiest known word weighs. Numbers,
-/// negations and modals weigh at least [`SMALL_WORD_FLOOR`] of their average.
+/// negations and modals weigh at least [`SMALL_WORD_FLOOR`] of their average;
+/// words of casual speech keep [`CASUAL_SHARE`] of their weight.
 fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize]) {
     let known: Vec<f32> = groups
         .iter()
@@ -698,13 +699,13 @@ fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize
     let max = known.iter().copied().fold(0.0, f32::max);
     for g in groups.iter_mut() {
         let stem = &g.variants[0].stems[0];
-        let small = chosen
-            .iter()
-            .any(|&i| words[i].stem == *stem && is_small_but_decisive(&words[i].lower));
-        let casual = chosen
-            .iter()
-            .any(|&i| words[i].stem == *stem && is_casual(&words[i].lower));
-        if casual {
+        // Whether the group's word, as the question writes it, is of a kind.
+        let written = |kind: fn(&str) -> bool| {
+            chosen
+                .iter()
+                .any(|&i| words[i].stem == *stem && kind(&words[i].lower))
+        };
+        if written(is_casual) {
             g.weight *= CASUAL_SHARE;
         } else if g.fuzzy
             && g.variants
@@ -712,7 +713,7 @@ fn weigh_unknown_and_small(groups: &mut [Group], words: &[Word], chosen: &[usize
                 .all(|v| !v.known || v.weight == FUZZY_WEIGHT)
         {
             g.weight = max;
-        } else if small {
+        } else if written(is_small_but_decisive) {
             g.weight = g.weight.max(mean * SMALL_WORD_FLOOR);
         }
     }
